@@ -1,0 +1,180 @@
+/**
+ * The host API contract: every method's params and result and every event's payload, as zod
+ * schemas. Types are inferred from them, never written twice.
+ *
+ * This module depends on zod alone, so the renderer can import it. The core implements the
+ * methods (`app/host/host-api-dispatch.ts`); Electron IPC and the browser-mode WebSocket carry them.
+ */
+import { z } from 'zod';
+
+/** Error data, as it crosses every boundary. MCP error codes pass through unchanged. */
+export const ErrorDataSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+export type ErrorData = z.infer<typeof ErrorDataSchema>;
+
+/** A task's wire state (MCP 2025-11-25 `Task`). */
+export const TaskViewSchema = z.object({
+  taskId: z.string(),
+  status: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']),
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.number().nullable(),
+  pollInterval: z.number().optional()
+});
+export type TaskView = z.infer<typeof TaskViewSchema>;
+
+/** How a task's work ended: what the ordinary request would have returned. */
+export const OutcomeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('result'), result: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('error'), error: ErrorDataSchema })
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** How Taskdesk reaches a server: a child process over stdio, or Streamable HTTP. */
+export const ServerTransportSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional()
+  }),
+  z.object({
+    type: z.literal('http'),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional()
+  })
+]);
+
+/** One configured MCP server. */
+export const ServerConfigSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, dot, dash and underscore'),
+  name: z.string().min(1),
+  transport: ServerTransportSchema,
+  /** Connect when the host starts. */
+  autoConnect: z.boolean().default(true)
+});
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+/** Where a connection is in its life. */
+export const ConnectionStateSchema = z.object({
+  status: z.enum(['idle', 'connecting', 'ready', 'failed', 'closed']),
+  /** Why it failed or closed, in words for the user. */
+  reason: z.string().optional(),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  protocolVersion: z.string().optional(),
+  capabilities: z.record(z.string(), z.unknown()).optional()
+});
+export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
+
+/** A server as the UI sees it: header and env values are hidden, they may hold secrets. */
+export const ServerViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  transport: z.object({ type: z.enum(['stdio', 'http']), target: z.string() }),
+  state: ConnectionStateSchema
+});
+export type ServerView = z.infer<typeof ServerViewSchema>;
+
+/** A task Taskdesk receives (a server's task-augmented sampling or elicitation request). */
+export const InboundTaskSchema = z.object({
+  task: TaskViewSchema,
+  serverId: z.string(),
+  serverName: z.string(),
+  kind: z.enum(['sampling', 'elicitation']),
+  request: z.record(z.string(), z.unknown()),
+  outcome: OutcomeSchema.optional(),
+  notes: z.array(z.record(z.string(), z.unknown()))
+});
+export type InboundTask = z.infer<typeof InboundTaskSchema>;
+
+/** A question waiting for the user. */
+export const InboxItemSchema = z.object({
+  /** The receiver task id when the request was a task; otherwise a random id. */
+  id: z.string(),
+  kind: z.enum(['elicitation', 'sampling']),
+  serverId: z.string(),
+  serverName: z.string(),
+  taskId: z.string().optional(),
+  /** The outbound (tool-call) task this request belongs to, when a server asks during one of our calls. */
+  relatedTaskId: z.string().optional(),
+  /** What is asking, e.g. the tool whose call asks. */
+  origin: z.string().optional(),
+  createdAt: z.string(),
+  /** The request params as the server sent them. */
+  request: z.record(z.string(), z.unknown())
+});
+export type InboxItem = z.infer<typeof InboxItemSchema>;
+
+/** How the user answers an inbox item. */
+export const InboxAnswerSchema = z.discriminatedUnion('action', [
+  /** Elicitation: accept with content (form) or consent (URL mode). */
+  z.object({ action: z.literal('accept'), content: z.record(z.string(), z.unknown()).optional() }),
+  z.object({ action: z.literal('decline') }),
+  z.object({ action: z.literal('cancel') }),
+  /** Sampling: a person writes the reply, as MCP Inspector allows. */
+  z.object({ action: z.literal('reply'), text: z.string(), model: z.string().min(1).default('human') }),
+  z.object({ action: z.literal('reject'), reason: z.string().optional() })
+]);
+export type InboxAnswer = z.infer<typeof InboxAnswerSchema>;
+export type InboxAnswerInput = z.input<typeof InboxAnswerSchema>;
+
+/** One line of the audit log. */
+export const AuditEntrySchema = z.object({
+  at: z.string(),
+  /** What happened, e.g. `task.created`, `task.status`, `task.result-retrieved`, `task.unknown-id`. */
+  type: z.string(),
+  serverId: z.string().optional(),
+  serverName: z.string().optional(),
+  taskId: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional()
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+const Ok = z.object({ ok: z.literal(true) });
+
+/** Every host API method: its params and its result. */
+export const HostMethods = {
+  'servers.list': { params: z.object({}).default({}), result: z.array(ServerViewSchema) },
+  'servers.add': { params: ServerConfigSchema, result: ServerViewSchema },
+  'servers.remove': { params: z.object({ serverId: z.string() }), result: Ok },
+  'servers.connect': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
+  'servers.disconnect': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
+  'tasks.list': { params: z.object({ serverId: z.string().optional() }).default({}), result: z.array(InboundTaskSchema) },
+  'tasks.get': { params: z.object({ taskId: z.string() }), result: InboundTaskSchema },
+  'tasks.cancel': { params: z.object({ taskId: z.string() }), result: TaskViewSchema },
+  'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },
+  'inbox.answer': { params: z.object({ id: z.string(), answer: InboxAnswerSchema }), result: Ok },
+  'audit.read': {
+    params: z
+      .object({ limit: z.number().int().min(1).max(5000).optional(), serverId: z.string().optional(), taskId: z.string().optional() })
+      .default({}),
+    result: z.array(AuditEntrySchema)
+  }
+} as const;
+
+export type HostMethod = keyof typeof HostMethods;
+export type HostParams<M extends HostMethod> = z.input<(typeof HostMethods)[M]['params']>;
+export type HostResult<M extends HostMethod> = z.infer<(typeof HostMethods)[M]['result']>;
+
+/** Every event the host streams to the UI. */
+export const HostEvents = {
+  'task.changed': z.object({ taskId: z.string(), task: InboundTaskSchema.optional() }),
+  'inbox.added': z.object({ item: InboxItemSchema }),
+  'inbox.removed': z.object({ id: z.string(), why: z.enum(['answered', 'withdrawn']) }),
+  'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
+  'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() })
+} as const;
+
+export type HostEvent = keyof typeof HostEvents;
+export type HostEventPayload<E extends HostEvent> = z.infer<(typeof HostEvents)[E]>;
+
+/** A call's reply: a result or an error as data. */
+export type HostReply<M extends HostMethod> = { ok: true; result: HostResult<M> } | { ok: false; error: ErrorData };
+
+/** The two-method seam every transport of the contract implements. */
+export interface HostApiClient {
+  call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>>;
+  on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void): () => void;
+}

@@ -1,0 +1,61 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** JSON-RPC error codes the core uses, in the protocol's own numbers. */
+export const JsonRpcCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Implementation-defined: the peer sent too many requests or holds too many open tasks. */
+  TooManyRequests: -32029,
+  /** Implementation-defined (the LSP convention): the work was cancelled before it finished. */
+  RequestCancelled: -32800,
+  /** MCP's code for a sampling request the user rejected. */
+  UserRejected: -1
+} as const;
+
+/** An error as data: what crosses every boundary (JSON-RPC, host API, IPC). */
+export interface ErrorData {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error that carries a JSON-RPC code; MCP errors pass through unchanged. */
+export class HostError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'HostError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The same error as an `McpError`, for handlers the SDK answers with. */
+  toMcpError(): McpError {
+    return new McpError(this.code, this.message, this.data);
+  }
+}
+
+/** Turns anything thrown into error data, keeping an MCP or host code when there is one. */
+export function toErrorData(error: unknown, fallbackCode: number = JsonRpcCode.InternalError): ErrorData {
+  if (error instanceof HostError || error instanceof McpError) {
+    return error.data === undefined
+      ? { code: error.code, message: stripMcpPrefix(error.message) }
+      : { code: error.code, message: stripMcpPrefix(error.message), data: error.data };
+  }
+  if (error instanceof Error) return { code: fallbackCode, message: error.message };
+  return { code: fallbackCode, message: String(error) };
+}
+
+/** `McpError` prefixes its message with "MCP error <code>: "; the code travels separately. */
+function stripMcpPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}
+
+/** Builds an `McpError` from error data, for answering a JSON-RPC request with it. */
+export function mcpErrorFrom(error: ErrorData): McpError {
+  return new McpError(error.code, error.message, error.data);
+}

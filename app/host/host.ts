@@ -1,0 +1,310 @@
+import path from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AuditLog } from '../audit/audit-log.js';
+import {
+  HostMethods,
+  type HostEvent,
+  type HostEventPayload,
+  type HostMethod,
+  type HostParams,
+  type HostReply,
+  type HostResult,
+  type InboundTask,
+  type ServerView
+} from '../contract/host-api.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { EventHub } from '../core/event-hub.js';
+import { Inbox } from '../inbox/inbox.js';
+import { InboxPrompter, InboxSamplingRunner } from '../inbox/inbox-runners.js';
+import type { ServerConfig, ServerConfigInput } from '../mcp/server-config.js';
+import { ServerConnection } from '../mcp/server-connection.js';
+import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
+import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
+import { TaskReceiver } from '../receiver/task-receiver.js';
+import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
+import { TaskRepository } from '../receiver/task-repository.js';
+import { DocumentDir } from '../store/document-dir.js';
+import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
+import { ServerRegistry } from './server-registry.js';
+
+/** Everything the host is built from. Only `dataDir` is required. */
+export interface HostConfig {
+  /** Absolute directory for tasks, settings and the audit log (the app's userData). */
+  dataDir: string;
+  /** Servers to know besides the saved ones; a saved server with the same id is replaced. */
+  servers?: ServerConfigInput[];
+  clock?: Clock;
+  /** electron-store in the app, its engine `conf` under Node. */
+  storeFactory?: JsonFileStoreFactory;
+  policy?: Partial<ReceiverPolicy>;
+  /** Builds the sampling runner; the default lets a person answer from the inbox. */
+  sampling?: (parts: { inbox: Inbox; clock: Clock }) => SamplingRunner;
+  /** Builds the user prompter; the default asks through the inbox. */
+  elicitation?: (parts: { inbox: Inbox; clock: Clock }) => UserPrompter;
+  /** Builds transports; tests use in-memory pairs. */
+  transportFactory?: (config: ServerConfig) => Transport;
+  connectTimeoutMs?: number;
+  /** Connect servers marked `autoConnect` on start (default true). */
+  autoConnect?: boolean;
+}
+
+type Events = { [E in HostEvent]: HostEventPayload<E> };
+
+/** Status notifications kept for a server that is not connected, per identity. */
+const MAX_PENDING_NOTIFICATIONS = 1000;
+
+/**
+ * The Taskdesk core: stores, receiver, inbox, audit log and server connections, behind the
+ * host API. The one composition root: Electron main and browser mode both call {@link createHost}.
+ */
+export class Host {
+  readonly clock: Clock;
+  readonly audit: AuditLog;
+  readonly inbox: Inbox;
+  readonly receiver: TaskReceiver;
+  readonly events: EventHub<Events>;
+  readonly #registry: ServerRegistry;
+  readonly #connections = new Map<string, ServerConnection>();
+  readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
+  readonly #config: HostConfig;
+  readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
+
+  constructor(config: HostConfig) {
+    if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
+    this.#config = config;
+    this.clock = config.clock ?? systemClock;
+    const factory = config.storeFactory ?? confStoreFactory;
+    const corruptDir = path.join(config.dataDir, 'corrupt');
+    this.events = new EventHub<Events>();
+    this.audit = new AuditLog({ dir: path.join(config.dataDir, 'audit'), clock: this.clock });
+    this.inbox = new Inbox(this.clock, {
+      added: (item) => this.events.emit('inbox.added', { item }),
+      removed: (id, why) => this.events.emit('inbox.removed', { id, why })
+    });
+    this.#registry = new ServerRegistry({ dir: config.dataDir, corruptDir, factory, extra: config.servers ?? [] });
+    for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
+    const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
+    const parts = { inbox: this.inbox, clock: this.clock };
+    this.receiver = new TaskReceiver({
+      repository: new TaskRepository(new DocumentDir({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory })),
+      clock: this.clock,
+      policy,
+      audit: this.audit,
+      sampling: config.sampling?.(parts) ?? new InboxSamplingRunner(this.inbox),
+      elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox),
+      events: {
+        taskChanged: (taskId, record) => this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) }),
+        statusChanged: (owner, task) => this.#deliverStatus(owner, task),
+        progress: (owner, taskId, token, progress, total, message) =>
+          void this.#connectionFor(owner)?.notifyProgress(taskId, token, progress, total, message)
+      }
+    });
+  }
+
+  /**
+   * Loads stored tasks (resuming or failing interrupted work) and connects servers.
+   *
+   * Connections are started, not awaited: a server that never answers does not hold up the host.
+   */
+  start(): { restored: ReturnType<TaskReceiver['restore']> } {
+    const restored = this.receiver.restore();
+    for (const { id, reason, movedTo } of restored.quarantined) {
+      this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
+    }
+    if (this.#config.autoConnect !== false) {
+      for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
+    }
+    return { restored };
+  }
+
+  /** Connects a configured server; resolves when it is ready or has failed. */
+  async connect(serverId: string): Promise<ServerView> {
+    const config = this.#registry.get(serverId);
+    if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    const existing = this.#connections.get(serverId);
+    if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting')) return this.#serverView(config);
+    const connection = new ServerConnection({
+      config,
+      receiver: this.receiver,
+      ...(this.#config.transportFactory && { transportFactory: this.#config.transportFactory }),
+      ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
+      onState: (state) => {
+        this.events.emit('server.state', { serverId, state });
+        if (state.status === 'ready') this.#flushStatus(connection);
+        if (state.status === 'failed' || state.status === 'closed') this.receiver.forgetConnection(connection.owner.identity);
+        this.audit.record({ type: 'server.state', serverId, serverName: config.name, detail: { ...state } });
+      }
+    });
+    this.#connections.set(serverId, connection);
+    await connection.connect();
+    return this.#serverView(config);
+  }
+
+  /** Disconnects a server. Its tasks stay, for when it connects again. */
+  async disconnect(serverId: string): Promise<ServerView> {
+    const config = this.#registry.get(serverId);
+    if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    await this.#connections.get(serverId)?.close();
+    return this.#serverView(config);
+  }
+
+  /** The live connection of a server, if any (the requestor and tests use its client). */
+  connection(serverId: string): ServerConnection | undefined {
+    return this.#connections.get(serverId);
+  }
+
+  /** Calls a host API method with unvalidated params: what every transport of the contract uses. */
+  async dispatch<M extends HostMethod>(method: M, params: unknown): Promise<HostReply<M>> {
+    const spec = HostMethods[method] as (typeof HostMethods)[HostMethod] | undefined;
+    if (!spec) return { ok: false, error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` } };
+    const parsed = spec.params.safeParse(params ?? {});
+    if (!parsed.success) {
+      return { ok: false, error: { code: JsonRpcCode.InvalidParams, message: `Invalid params for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}` } };
+    }
+    try {
+      return { ok: true, result: await this.#invoke(method, parsed.data as HostParams<M>) };
+    } catch (error) {
+      return { ok: false, error: toErrorData(error) };
+    }
+  }
+
+  /** Calls a host API method, throwing its error: the typed in-process form of `dispatch`. */
+  async call<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
+    const reply = await this.dispatch(method, params);
+    if (!reply.ok) throw new HostError(reply.error.code, reply.error.message, reply.error.data);
+    return reply.result;
+  }
+
+  /** Subscribes to a host event. */
+  on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Warnings raised while loading stored data (a corrupt file moved aside). */
+  get warnings(): Array<{ message: string; movedTo?: string }> {
+    return [...this.#warnings];
+  }
+
+  /** Closes every connection and timer. Stored tasks stay for the next start. */
+  async close(): Promise<void> {
+    this.receiver.close();
+    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+  }
+
+  async #invoke<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
+    const p = params as Record<string, unknown>;
+    const result: unknown = await (async () => {
+      switch (method) {
+        case 'servers.list':
+          return this.#registry.list().map((config) => this.#serverView(config));
+        case 'servers.add': {
+          const config = this.#registry.add(params as ServerConfigInput);
+          return this.#serverView(config);
+        }
+        case 'servers.remove':
+          await this.#connections.get(p.serverId as string)?.close();
+          this.#connections.delete(p.serverId as string);
+          this.#registry.remove(p.serverId as string);
+          return { ok: true };
+        case 'servers.connect':
+          return this.connect(p.serverId as string);
+        case 'servers.disconnect':
+          return this.disconnect(p.serverId as string);
+        case 'tasks.list':
+          return this.receiver
+            .records()
+            .filter((record) => !p.serverId || record.owner.serverId === p.serverId)
+            .map(inboundView);
+        case 'tasks.get': {
+          const record = this.receiver.record(p.taskId as string);
+          if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${String(p.taskId)}`);
+          return inboundView(record);
+        }
+        case 'tasks.cancel':
+          return this.receiver.cancelById(p.taskId as string);
+        case 'inbox.list':
+          return this.inbox.list();
+        case 'inbox.answer': {
+          const answer = p.answer as Parameters<Inbox['answer']>[1];
+          this.inbox.answer(p.id as string, answer);
+          return { ok: true };
+        }
+        case 'audit.read':
+          return this.audit.read(p as { limit?: number; serverId?: string; taskId?: string });
+        default:
+          throw new HostError(JsonRpcCode.MethodNotFound, `Unknown host method ${String(method)}`);
+      }
+    })();
+    return result as HostResult<M>;
+  }
+
+  #serverView(config: ServerConfig): ServerView {
+    const transport = config.transport;
+    return {
+      id: config.id,
+      name: config.name,
+      transport:
+        transport.type === 'stdio'
+          ? { type: 'stdio', target: [transport.command, ...transport.args].join(' ') }
+          : { type: 'http', target: transport.url },
+      state: this.#connections.get(config.id)?.state ?? { status: 'idle' }
+    };
+  }
+
+  #connectionFor(owner: TaskOwner): ServerConnection | undefined {
+    const connection = this.#connections.get(owner.serverId);
+    return connection && connection.owner.identity === owner.identity && connection.state.status === 'ready' ? connection : undefined;
+  }
+
+  /** Sends a status notification now, or keeps it until the owning server connects. */
+  #deliverStatus(owner: TaskOwner, task: TaskView): void {
+    const connection = this.#connectionFor(owner);
+    if (connection) {
+      void connection.notifyStatus(task);
+      return;
+    }
+    let pending = this.#pendingStatus.get(owner.identity);
+    if (!pending) this.#pendingStatus.set(owner.identity, (pending = new Map()));
+    pending.delete(task.taskId);
+    pending.set(task.taskId, task);
+    if (pending.size > MAX_PENDING_NOTIFICATIONS) pending.delete(pending.keys().next().value as string);
+  }
+
+  #flushStatus(connection: ServerConnection): void {
+    const pending = this.#pendingStatus.get(connection.owner.identity);
+    if (!pending) return;
+    this.#pendingStatus.delete(connection.owner.identity);
+    for (const task of pending.values()) {
+      // Only tasks still stored: an expired one is gone and would confuse the server.
+      const record = this.receiver.record(task.taskId);
+      if (record) void connection.notifyStatus(record.task);
+    }
+  }
+
+  #warn(message: string, movedTo?: string): void {
+    const warning = movedTo === undefined ? { message } : { message, movedTo };
+    this.#warnings.push(warning);
+    this.events.emit('store.warning', warning);
+  }
+}
+
+/** Builds and starts a host. */
+export function createHost(config: HostConfig): Host {
+  const host = new Host(config);
+  host.start();
+  return host;
+}
+
+/** A task record as the UI sees it. */
+export function inboundView(record: TaskRecord): InboundTask {
+  return {
+    task: { ...record.task },
+    serverId: record.owner.serverId,
+    serverName: record.owner.serverName,
+    kind: record.kind,
+    request: record.request,
+    ...(record.outcome && { outcome: record.outcome }),
+    notes: record.notes
+  };
+}

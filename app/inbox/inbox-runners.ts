@@ -1,0 +1,75 @@
+import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcCode } from '../core/errors.js';
+import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
+import type { Inbox } from './inbox.js';
+
+/** Describes what is asking, for the inbox item (a tool call of ours, when there is a related task). */
+export type OriginLookup = (serverId: string, relatedTaskId: string) => string | undefined;
+
+/** Asks elicitation questions through the inbox. Resumable: a restart asks again. */
+export class InboxPrompter implements UserPrompter {
+  readonly resumable = true;
+  readonly #inbox: Inbox;
+  readonly #origin: OriginLookup | undefined;
+
+  constructor(inbox: Inbox, origin?: OriginLookup) {
+    this.#inbox = inbox;
+    this.#origin = origin;
+  }
+
+  async prompt(params: Parameters<UserPrompter['prompt']>[0], context: WorkContext): Promise<WorkOutcome<ElicitResult>> {
+    const answer = await this.#inbox.ask(itemFor('elicitation', params, context, this.#origin), context.signal);
+    context.annotate?.({ answeredBy: 'user', action: answer.action });
+    switch (answer.action) {
+      case 'accept':
+        return { type: 'result', result: answer.content ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: 'accept' } };
+      case 'decline':
+      case 'cancel':
+        return { type: 'result', result: { action: answer.action } };
+      default:
+        return { type: 'error', error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` } };
+    }
+  }
+}
+
+/** Lets a person answer sampling requests from the inbox (reply or reject). Resumable. */
+export class InboxSamplingRunner implements SamplingRunner {
+  readonly resumable = true;
+  readonly #inbox: Inbox;
+  readonly #origin: OriginLookup | undefined;
+
+  constructor(inbox: Inbox, origin?: OriginLookup) {
+    this.#inbox = inbox;
+    this.#origin = origin;
+  }
+
+  async run(params: Parameters<SamplingRunner['run']>[0], context: WorkContext): Promise<WorkOutcome<CreateMessageResult>> {
+    const answer = await this.#inbox.ask(itemFor('sampling', params, context, this.#origin), context.signal);
+    context.annotate?.({ answeredBy: 'user', action: answer.action });
+    switch (answer.action) {
+      case 'reply':
+        return {
+          type: 'result',
+          result: { role: 'assistant', content: { type: 'text', text: answer.text }, model: answer.model, stopReason: 'endTurn' }
+        };
+      case 'reject':
+        // The error an ordinary sampling request gets when the user rejects it.
+        return { type: 'error', error: { code: JsonRpcCode.UserRejected, message: answer.reason ? `User rejected sampling request: ${answer.reason}` : 'User rejected sampling request' } };
+      default:
+        return { type: 'error', error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` } };
+    }
+  }
+}
+
+function itemFor(kind: 'elicitation' | 'sampling', params: object, context: WorkContext, origin: OriginLookup | undefined) {
+  const described = context.relatedTaskId ? origin?.(context.serverId, context.relatedTaskId) : undefined;
+  return {
+    ...(context.taskId !== undefined && { id: context.taskId, taskId: context.taskId }),
+    kind,
+    serverId: context.serverId,
+    serverName: context.serverName,
+    ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId }),
+    ...(described !== undefined && { origin: described }),
+    request: params as Record<string, unknown>
+  };
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
+import type { Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import { validateElicitationContent } from './elicitation-schema.js';
+
+export { InboxItemSchema, InboxAnswerSchema } from '../contract/host-api.js';
+export type { InboxItem, InboxAnswer } from '../contract/host-api.js';
+
+/** What the inbox tells the host. */
+export interface InboxEvents {
+  added(item: InboxItem): void;
+  removed(id: string, why: 'answered' | 'withdrawn'): void;
+}
+
+/**
+ * The user's approvals inbox: pending elicitation and sampling items, answered through the host API.
+ *
+ * Items of task-augmented requests use the task id, so after a restart the resumed task asks
+ * again under the same id. An item is withdrawn when its request is cancelled or expires.
+ */
+export class Inbox {
+  readonly #clock: Clock;
+  readonly #events: InboxEvents;
+  readonly #items = new Map<string, { item: InboxItem; settle: (answer: InboxAnswer) => void }>();
+
+  constructor(clock: Clock, events: InboxEvents) {
+    this.#clock = clock;
+    this.#events = events;
+  }
+
+  /** Puts a question in the inbox and waits for the answer, or rejects when `signal` aborts. */
+  ask(item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string }, signal: AbortSignal): Promise<InboxAnswer> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const full: InboxItem = {
+      ...item,
+      id: item.id ?? randomBytes(12).toString('base64url'),
+      createdAt: new Date(this.#clock.now()).toISOString()
+    };
+    return new Promise<InboxAnswer>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.#items.get(full.id)?.item !== full) return;
+        this.#items.delete(full.id);
+        this.#events.removed(full.id, 'withdrawn');
+        reject(signal.reason);
+      };
+      this.#items.set(full.id, {
+        item: full,
+        settle: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        }
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#events.added(structuredClone(full));
+    });
+  }
+
+  /** Copies of the pending items, oldest first. */
+  list(): InboxItem[] {
+    return [...this.#items.values()].map(({ item }) => structuredClone(item));
+  }
+
+  /**
+   * Answers an item. Throws −32602 with per-field errors in `data.fields` when form content
+   * does not match the requested schema, or when the answer does not fit the item's kind.
+   */
+  answer(id: string, answer: InboxAnswer): void {
+    const entry = this.#items.get(id);
+    if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No pending inbox item ${id}`);
+    const { item } = entry;
+    const allowed = item.kind === 'elicitation' ? ['accept', 'decline', 'cancel'] : ['reply', 'reject'];
+    if (!allowed.includes(answer.action)) {
+      throw new HostError(JsonRpcCode.InvalidParams, `A ${item.kind} item is answered with ${allowed.join(', ')}, not ${answer.action}`);
+    }
+    if (item.kind === 'elicitation' && answer.action === 'accept' && item.request.mode !== 'url') {
+      const fields = validateElicitationContent(item.request.requestedSchema, answer.content ?? {});
+      if (Object.keys(fields).length > 0) {
+        throw new HostError(
+          JsonRpcCode.InvalidParams,
+          `The answer does not match the form: ${Object.entries(fields).map(([field, message]) => `${field || 'content'}: ${message}`).join('; ')}`,
+          { fields }
+        );
+      }
+    }
+    this.#items.delete(id);
+    this.#events.removed(id, 'answered');
+    entry.settle(answer);
+  }
+}

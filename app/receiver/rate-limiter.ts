@@ -1,0 +1,38 @@
+import type { Clock } from '../core/clock.js';
+
+/**
+ * A token bucket per key: `rate` tokens a second, up to `burst` saved.
+ *
+ * `take` answers how long to wait when the bucket is empty, for the error's data.
+ */
+export class RateLimiter {
+  readonly #clock: Clock;
+  readonly #rate: number;
+  readonly #burst: number;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(clock: Clock, rate: number, burst: number) {
+    this.#clock = clock;
+    this.#rate = rate;
+    this.#burst = Math.max(1, burst);
+  }
+
+  /** Takes one token for `key`; returns 0 when allowed, else the ms until a token is free. */
+  take(key: string): number {
+    const now = this.#clock.now();
+    const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };
+    bucket.tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
+    bucket.at = now;
+    this.#buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - bucket.tokens) / this.#rate) * 1000);
+  }
+
+  /** Forgets a key (its server disconnected). */
+  forget(key: string): void {
+    this.#buckets.delete(key);
+  }
+}

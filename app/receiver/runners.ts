@@ -1,0 +1,61 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequestParams,
+  ElicitResult
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorData } from '../core/errors.js';
+
+/**
+ * What a piece of receiver work ended with.
+ *
+ * `result` is what the ordinary request returns; `error` is the JSON-RPC error the
+ * ordinary request would have been answered with (a user's rejection, a provider
+ * failure). Both are replayed unchanged by `tasks/result`.
+ */
+export type WorkOutcome<R> = { type: 'result'; result: R } | { type: 'error'; error: ErrorData };
+
+/** Who is asking, and about which task, for a runner's bookkeeping and its UI. */
+export interface WorkContext {
+  /** The configured server id that sent the request. */
+  serverId: string;
+  /** The server's display name. */
+  serverName: string;
+  /** The receiver task id when the request was task-augmented. */
+  taskId?: string;
+  /**
+   * The requestor-side task this request belongs to, when the server sent it with
+   * related-task metadata (a side-channel request of one of Taskdesk's own tool calls).
+   */
+  relatedTaskId?: string;
+  /** Aborted when the task is cancelled, expires, or the request is cancelled. */
+  signal: AbortSignal;
+  /** Sends a progress notification for the request, when the server gave a progress token. */
+  reportProgress?(progress: number, total?: number, message?: string): void;
+  /** Records a fact about the work on the task (model chosen, why), for the audit log and the UI. */
+  annotate?(note: Record<string, unknown>): void;
+  /** Moves the task to `input_required` (true) or back to `working` (false). */
+  setInputRequired?(waiting: boolean, message?: string): void;
+}
+
+/** Runs `sampling/createMessage`: through an LLM, a person, or both. */
+export interface SamplingRunner {
+  /**
+   * Whether work this runner had in flight can be started again after a restart.
+   *
+   * A question in the inbox can be asked again; a model call that was streaming is
+   * lost, and re-running it would bill the user twice.
+   */
+  readonly resumable: boolean;
+  run(
+    params: CreateMessageRequestParams,
+    context: WorkContext
+  ): Promise<WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>>;
+}
+
+/** Asks the user an `elicitation/create` question. */
+export interface UserPrompter {
+  readonly resumable: boolean;
+  prompt(params: ElicitRequestParams, context: WorkContext): Promise<WorkOutcome<ElicitResult>>;
+}

@@ -1,0 +1,489 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditSink } from '../audit/audit-log.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
+import { RateLimiter } from './rate-limiter.js';
+import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
+import { TASK_RECORD_VERSION, type Outcome, type TaskKind, type TaskOwner, type TaskRecord, type TaskView } from './task-record.js';
+import type { TaskRepository } from './task-repository.js';
+import { canTransition, isTerminal } from './task-state.js';
+import { TaskWaiters } from './task-waiters.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
+
+/** What the receiver tells the rest of the host. */
+export interface ReceiverEvents {
+  /** A task was created, changed, or removed (`record` undefined). */
+  taskChanged(taskId: string, record: TaskRecord | undefined): void;
+  /** A status changed: send `notifications/tasks/status` to the owner if it is connected. */
+  statusChanged(owner: TaskOwner, task: TaskView): void;
+  /** Progress for a request's progress token. */
+  progress(owner: TaskOwner, taskId: string | undefined, progressToken: string | number, progress: number, total?: number, message?: string): void;
+}
+
+/** Options for {@link TaskReceiver}. */
+export interface TaskReceiverOptions {
+  repository: TaskRepository;
+  clock: Clock;
+  policy: ReceiverPolicy;
+  audit: AuditSink;
+  sampling: SamplingRunner;
+  elicitation: UserPrompter;
+  events: ReceiverEvents;
+}
+
+/** Extra facts about an incoming request, from its JSON-RPC envelope. */
+export interface RequestInfo {
+  progressToken?: string | number;
+  /** The requestor-side task this request belongs to (related-task metadata). */
+  relatedTaskId?: string;
+  /** Aborted when the server cancels the request (ordinary requests only). */
+  signal?: AbortSignal;
+}
+
+const STATUS_MESSAGES = {
+  working: 'Taskdesk is working on the request.',
+  restartedResumed: 'Taskdesk restarted; the request is waiting again.',
+  restartedFailed: 'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
+  cancelled: 'The task was cancelled by request.'
+} as const;
+
+/**
+ * The receiver side of the MCP tasks utility (2025-11-25) for `sampling/createMessage` and
+ * `elicitation/create`.
+ *
+ * It owns every status transition (`#transition`), persists each one before telling anyone,
+ * runs the work through the sampling runner or the user prompter, wakes `tasks/result`
+ * waiters on terminal status, expires tasks at their TTL, and scopes every operation to the
+ * owner identity of the connection that created the task.
+ */
+export class TaskReceiver {
+  readonly #repo: TaskRepository;
+  readonly #clock: Clock;
+  readonly #policy: ReceiverPolicy;
+  readonly #audit: AuditSink;
+  readonly #sampling: SamplingRunner;
+  readonly #elicitation: UserPrompter;
+  readonly #events: ReceiverEvents;
+  readonly #limiter: RateLimiter;
+  readonly #waiters = new TaskWaiters<Outcome>();
+  readonly #running = new Map<string, AbortController>();
+  readonly #expiryTimers = new Map<string, TimerHandle>();
+  readonly #cursorKey = randomBytes(16);
+
+  constructor(options: TaskReceiverOptions) {
+    this.#repo = options.repository;
+    this.#clock = options.clock;
+    this.#policy = options.policy;
+    this.#audit = options.audit;
+    this.#sampling = options.sampling;
+    this.#elicitation = options.elicitation;
+    this.#events = options.events;
+    this.#limiter = new RateLimiter(this.#clock, this.#policy.operationsPerSecond, this.#policy.operationsBurst);
+  }
+
+  /**
+   * Picks up the tasks a previous run left on disk.
+   *
+   * Expired tasks are deleted; work a resumable runner owned (a question in the inbox)
+   * starts again; work that was running in a non-resumable runner (a model call) fails
+   * with a status message. Each status change is announced through `statusChanged`, which
+   * the host delivers when the owning server is connected.
+   */
+  restore(): { loaded: number; expired: number; resumed: number; failed: number; quarantined: Array<{ id: string; reason: string; movedTo: string }> } {
+    const report = this.#repo.load();
+    const summary = { loaded: report.loaded, expired: 0, resumed: 0, failed: 0, quarantined: report.quarantined };
+    for (const { id, reason, movedTo } of report.quarantined) {
+      this.#audit.record({ type: 'store.corrupt-task-moved', taskId: id, detail: { reason, movedTo } });
+    }
+    const now = this.#clock.now();
+    for (const record of this.#repo.all()) {
+      if (record.expiresAt !== null && record.expiresAt <= now) {
+        this.#expire(record.task.taskId);
+        summary.expired++;
+        continue;
+      }
+      this.#scheduleExpiry(record);
+      if (isTerminal(record.task.status)) continue;
+      const runner = record.kind === 'sampling' ? this.#sampling : this.#elicitation;
+      if (runner.resumable) {
+        summary.resumed++;
+        const resumed = this.#touch(record, { statusMessage: STATUS_MESSAGES.restartedResumed });
+        this.#audit.record({ ...auditOwner(record.owner), type: 'task.resumed', taskId: record.task.taskId });
+        this.#startWork(resumed);
+      } else {
+        summary.failed++;
+        this.#finish(record.task.taskId, {
+          type: 'error',
+          error: { code: JsonRpcCode.InternalError, message: STATUS_MESSAGES.restartedFailed }
+        });
+      }
+    }
+    return summary;
+  }
+
+  /**
+   * Accepts a task-augmented request: persists the task, starts the work, and returns the
+   * `CreateTaskResult` to answer with. Throws a `HostError` for a refused request.
+   */
+  create(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): { task: TaskView } {
+    this.#admit(owner);
+    this.#checkSize(params);
+    const active = this.#repo.countOf(owner.identity, (record) => !isTerminal(record.task.status));
+    if (active >= this.#policy.maxActiveTasksPerServer) {
+      throw new HostError(
+        JsonRpcCode.TooManyRequests,
+        `Too many open tasks: this server already has ${active} unfinished tasks in Taskdesk (limit ${this.#policy.maxActiveTasksPerServer}). Wait for some to finish or cancel them.`,
+        { limit: this.#policy.maxActiveTasksPerServer }
+      );
+    }
+    const requestedTtl = (params.task as { ttl?: number | null } | undefined)?.ttl;
+    const ttl = effectiveTtl(this.#policy, kind, requestedTtl);
+    const now = this.#clock.now();
+    const iso = new Date(now).toISOString();
+    const { task: _task, _meta: _ignored, ...request } = params;
+    const record: TaskRecord = {
+      schemaVersion: TASK_RECORD_VERSION,
+      task: {
+        taskId: newTaskId(),
+        status: 'working',
+        statusMessage: STATUS_MESSAGES.working,
+        createdAt: iso,
+        lastUpdatedAt: iso,
+        ttl,
+        pollInterval: this.#policy.pollInterval[kind]
+      },
+      owner,
+      kind,
+      request,
+      ...(info.progressToken !== undefined && { progressToken: info.progressToken }),
+      expiresAt: now + ttl,
+      notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : []
+    };
+    this.#repo.save(record);
+    this.#audit.record({
+      ...auditOwner(owner),
+      type: 'task.created',
+      taskId: record.task.taskId,
+      detail: { kind, ttl, requestedTtl: requestedTtl ?? null }
+    });
+    this.#scheduleExpiry(record);
+    this.#events.taskChanged(record.task.taskId, record);
+    // The work starts once the CreateTaskResult has been handed to the transport, so no status
+    // notification can overtake it; the task is on disk already.
+    setImmediate(() => this.#startWork(record));
+    return { task: { ...record.task } };
+  }
+
+  /**
+   * Runs an ordinary (not task-augmented) request through the same runners.
+   *
+   * Returns the result, or throws the JSON-RPC error the request is answered with.
+   */
+  async runOrdinary(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): Promise<Record<string, unknown>> {
+    this.#checkSize(params);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(info.signal?.reason);
+    info.signal?.addEventListener('abort', onAbort, { once: true });
+    const { _meta: _ignored, ...request } = params;
+    try {
+      const outcome = await this.#run(kind, request, this.#context(owner, controller.signal, info, undefined));
+      if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
+      return outcome.result as Record<string, unknown>;
+    } finally {
+      info.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** `tasks/get`: the current state of one of the owner's tasks. */
+  get(owner: TaskOwner, taskId: string): TaskView {
+    this.#admit(owner);
+    return { ...this.#owned(owner, taskId).task };
+  }
+
+  /**
+   * `tasks/result`: waits until the task is terminal, then returns what the original
+   * request would have returned. The wait is event-driven and ends when `signal` aborts.
+   */
+  async result(owner: TaskOwner, taskId: string, signal?: AbortSignal): Promise<Outcome> {
+    this.#admit(owner);
+    const record = this.#owned(owner, taskId);
+    const outcome = record.outcome ?? (await this.#waiters.wait(taskId, signal));
+    this.#audit.record({ ...auditOwner(owner), type: 'task.result-retrieved', taskId, detail: { outcome: outcome.type } });
+    return outcome;
+  }
+
+  /** `tasks/list`: one page of the owner's tasks, oldest first. */
+  list(owner: TaskOwner, cursor?: string): { tasks: TaskView[]; nextCursor?: string } {
+    this.#admit(owner);
+    const ids = this.#repo.idsOf(owner.identity);
+    let start = 0;
+    if (cursor !== undefined) {
+      const position = decodeCursor(this.#cursorKey, cursor, owner.identity);
+      if (!position) throw new HostError(JsonRpcCode.InvalidParams, 'Invalid cursor for tasks/list');
+      start = firstAfter(ids, position, (id) => this.#repo.get(id));
+    }
+    const page = ids.slice(start, start + this.#policy.listPageSize);
+    const tasks = page.map((id) => this.#repo.get(id)).filter((r): r is TaskRecord => !!r).map((r) => ({ ...r.task }));
+    const last = tasks.at(-1);
+    const more = start + page.length < ids.length;
+    return more && last
+      ? { tasks, nextCursor: encodeCursor(this.#cursorKey, owner.identity, { createdAt: last.createdAt, taskId: last.taskId }) }
+      : { tasks };
+  }
+
+  /** `tasks/cancel`: cancels a non-terminal task before answering and aborts its work. */
+  cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled): TaskView {
+    this.#admit(owner);
+    const record = this.#owned(owner, taskId);
+    if (isTerminal(record.task.status)) {
+      throw new HostError(JsonRpcCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.task.status}`);
+    }
+    const cancelled = this.#transition(record, 'cancelled', reason, {
+      type: 'error',
+      error: { code: JsonRpcCode.RequestCancelled, message: `Task ${taskId} was cancelled: ${reason}` }
+    });
+    this.#audit.record({ ...auditOwner(owner), type: 'task.cancelled', taskId, detail: { reason } });
+    this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
+    return { ...cancelled.task };
+  }
+
+  /** Cancels any task by id, for the user through the host API. */
+  cancelById(taskId: string): TaskView {
+    const record = this.#repo.get(taskId);
+    if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
+    return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.');
+  }
+
+  /** A copy of one task's record, for the host API. */
+  record(taskId: string): TaskRecord | undefined {
+    return this.#repo.get(taskId);
+  }
+
+  /** Copies of all records, for the host API. */
+  records(): TaskRecord[] {
+    return this.#repo.all();
+  }
+
+  /** Stops timers and aborts running work; the store keeps everything for the next start. */
+  close(): void {
+    for (const handle of this.#expiryTimers.values()) this.#clock.clearTimeout(handle);
+    this.#expiryTimers.clear();
+    for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
+    this.#running.clear();
+    this.#waiters.rejectAll(new HostError(JsonRpcCode.InternalError, 'Taskdesk is shutting down'));
+  }
+
+  /** Forgets per-connection state (rate-limit bucket) for an identity that disconnected. */
+  forgetConnection(identity: string): void {
+    this.#limiter.forget(identity);
+  }
+
+  #admit(owner: TaskOwner): void {
+    const wait = this.#limiter.take(owner.identity);
+    if (wait > 0) {
+      this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { retryAfterMs: wait } });
+      throw new HostError(
+        JsonRpcCode.TooManyRequests,
+        `Too many task requests: limit is ${this.#policy.operationsPerSecond} per second per server; retry in ${wait} ms`,
+        { retryAfterMs: wait }
+      );
+    }
+  }
+
+  #checkSize(params: Record<string, unknown>): void {
+    const bytes = Buffer.byteLength(JSON.stringify(params));
+    if (bytes > this.#policy.maxRequestBytes) {
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `Request too large: ${bytes} bytes of params, Taskdesk accepts at most ${this.#policy.maxRequestBytes}`,
+        { bytes, limit: this.#policy.maxRequestBytes }
+      );
+    }
+  }
+
+  /** The owner's record for `taskId`; any other case is the same −32602 as an unknown id. */
+  #owned(owner: TaskOwner, taskId: string): TaskRecord {
+    const record = typeof taskId === 'string' ? this.#repo.get(taskId) : undefined;
+    if (!record || record.owner.identity !== owner.identity) {
+      this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
+      throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
+    }
+    return record;
+  }
+
+  #startWork(record: TaskRecord): void {
+    const taskId = record.task.taskId;
+    const current = this.#repo.get(taskId);
+    if (!current || isTerminal(current.task.status) || this.#running.has(taskId)) return;
+    const controller = new AbortController();
+    this.#running.set(taskId, controller);
+    const context = this.#context(current.owner, controller.signal, { progressToken: current.progressToken }, current);
+    this.#run(current.kind, current.request, context).then(
+      (outcome) => this.#finish(taskId, outcome),
+      (error: unknown) => this.#finish(taskId, { type: 'error', error: toErrorData(error) })
+    );
+  }
+
+  async #run(kind: TaskKind, request: Record<string, unknown>, context: WorkContext): Promise<WorkOutcome<Record<string, unknown>>> {
+    try {
+      switch (kind) {
+        case 'sampling':
+          return (await this.#sampling.run(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+        case 'elicitation':
+          return (await this.#elicitation.prompt(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+      }
+    } catch (error) {
+      return { type: 'error', error: toErrorData(error) };
+    }
+  }
+
+  #context(owner: TaskOwner, signal: AbortSignal, info: RequestInfo, record: TaskRecord | undefined): WorkContext {
+    const taskId = record?.task.taskId;
+    const relatedTaskId = info.relatedTaskId ?? (record?.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId as string | undefined);
+    const progressToken = info.progressToken;
+    return {
+      serverId: owner.serverId,
+      serverName: owner.serverName,
+      ...(taskId !== undefined && { taskId }),
+      ...(relatedTaskId !== undefined && { relatedTaskId }),
+      signal,
+      ...(progressToken !== undefined && {
+        reportProgress: (progress: number, total?: number, message?: string) => {
+          if (!signal.aborted) this.#events.progress(owner, taskId, progressToken, progress, total, message);
+        }
+      }),
+      annotate: (note) => {
+        if (taskId === undefined) return;
+        const current = this.#repo.get(taskId);
+        if (!current || isTerminal(current.task.status)) return;
+        current.notes.push(note);
+        this.#repo.save(current);
+        this.#events.taskChanged(taskId, current);
+      },
+      setInputRequired: (waiting, message) => {
+        if (taskId === undefined) return;
+        const current = this.#repo.get(taskId);
+        if (!current) return;
+        const to = waiting ? 'input_required' : 'working';
+        if (canTransition(current.task.status, to)) this.#transition(current, to, message);
+      }
+    };
+  }
+
+  /** Records the end of a task's work, unless the task ended (cancelled) or expired first. */
+  #finish(taskId: string, outcome: WorkOutcome<Record<string, unknown>>): void {
+    this.#running.delete(taskId);
+    const record = this.#repo.get(taskId);
+    if (!record || isTerminal(record.task.status)) {
+      this.#audit.record({
+        ...(record && auditOwner(record.owner)),
+        type: 'task.late-result-dropped',
+        taskId,
+        detail: { reason: record ? `task is ${record.task.status}` : 'task expired', outcome: outcome.type }
+      });
+      return;
+    }
+    if (outcome.type === 'result') {
+      this.#transition(record, 'completed', undefined, { type: 'result', result: outcome.result });
+    } else {
+      this.#transition(record, 'failed', outcome.error.message, { type: 'error', error: outcome.error });
+    }
+  }
+
+  /**
+   * The one place a task's status changes: validate, persist, then announce.
+   *
+   * Persisting first means a crash after this line never loses a transition a server was told about.
+   */
+  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome): TaskRecord {
+    if (!canTransition(record.task.status, to)) {
+      throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
+    }
+    const from = record.task.status;
+    const next: TaskRecord = {
+      ...record,
+      task: {
+        ...record.task,
+        status: to,
+        lastUpdatedAt: new Date(this.#clock.now()).toISOString()
+      },
+      ...(outcome && { outcome })
+    };
+    if (statusMessage === undefined) delete next.task.statusMessage;
+    else next.task.statusMessage = statusMessage;
+    this.#repo.save(next);
+    this.#audit.record({ ...auditOwner(next.owner), type: 'task.status', taskId: next.task.taskId, detail: { from, to, statusMessage } });
+    this.#events.taskChanged(next.task.taskId, next);
+    this.#events.statusChanged(next.owner, { ...next.task });
+    if (outcome && isTerminal(to)) this.#waiters.resolve(next.task.taskId, outcome);
+    return next;
+  }
+
+  /** Updates a task's status message without a status change (no notification is due). */
+  #touch(record: TaskRecord, changes: { statusMessage: string }): TaskRecord {
+    const next: TaskRecord = {
+      ...record,
+      task: { ...record.task, statusMessage: changes.statusMessage, lastUpdatedAt: new Date(this.#clock.now()).toISOString() }
+    };
+    this.#repo.save(next);
+    this.#events.taskChanged(next.task.taskId, next);
+    return next;
+  }
+
+  #scheduleExpiry(record: TaskRecord): void {
+    if (record.expiresAt === null) return;
+    const taskId = record.task.taskId;
+    const existing = this.#expiryTimers.get(taskId);
+    if (existing) this.#clock.clearTimeout(existing);
+    const delay = Math.max(0, record.expiresAt - this.#clock.now());
+    this.#expiryTimers.set(
+      taskId,
+      this.#clock.setTimeout(() => this.#expire(taskId), delay)
+    );
+  }
+
+  /** Deletes a task whose TTL ran out, from memory and disk, whatever its status. */
+  #expire(taskId: string): void {
+    const timer = this.#expiryTimers.get(taskId);
+    if (timer) this.#clock.clearTimeout(timer);
+    this.#expiryTimers.delete(taskId);
+    const record = this.#repo.get(taskId);
+    this.#repo.remove(taskId);
+    this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InvalidParams, 'Task has expired'));
+    this.#running.delete(taskId);
+    this.#waiters.reject(taskId, new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`));
+    if (record) {
+      this.#audit.record({ ...auditOwner(record.owner), type: 'task.expired', taskId, detail: { status: record.task.status } });
+    }
+    this.#events.taskChanged(taskId, undefined);
+  }
+}
+
+/** A task id with 144 random bits, safe in file names and URLs. */
+export function newTaskId(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function auditOwner(owner: TaskOwner): { serverId: string; serverName: string } {
+  return { serverId: owner.serverId, serverName: owner.serverName };
+}
+
+/** Index of the first id that sorts after `position` in creation order. */
+function firstAfter(
+  ids: string[],
+  position: { createdAt: string; taskId: string },
+  lookup: (id: string) => TaskRecord | undefined
+): number {
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index]!;
+    if (id === position.taskId) return index + 1;
+    const record = lookup(id);
+    if (!record) continue;
+    const order = record.task.createdAt.localeCompare(position.createdAt) || record.task.taskId.localeCompare(position.taskId);
+    if (order > 0) return index;
+  }
+  return ids.length;
+}
+
+export type { ErrorData };

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** The version of the persisted task record layout; bump it with a migration in `parseTaskRecord`. */
+export const TASK_RECORD_VERSION = 1;
+
+export { TaskViewSchema, ErrorDataSchema, OutcomeSchema } from '../contract/host-api.js';
+export type { TaskView, Outcome } from '../contract/host-api.js';
+import { TaskViewSchema, OutcomeSchema } from '../contract/host-api.js';
+
+/** Which server connection a task belongs to. */
+export const TaskOwnerSchema = z.object({
+  /** The configured server id. */
+  serverId: z.string(),
+  /** The server's display name when the task was created. */
+  serverName: z.string(),
+  /**
+   * The identity tasks are bound to: the server id plus its transport target and
+   * auth context, hashed. Another identity never sees the task.
+   */
+  identity: z.string()
+});
+export type TaskOwner = z.infer<typeof TaskOwnerSchema>;
+
+/** The request types a client receives as tasks. */
+export const TaskKindSchema = z.enum(['sampling', 'elicitation']);
+export type TaskKind = z.infer<typeof TaskKindSchema>;
+
+/** A task as the receiver keeps it, in memory and on disk. */
+export const TaskRecordSchema = z.object({
+  schemaVersion: z.literal(TASK_RECORD_VERSION),
+  task: TaskViewSchema,
+  owner: TaskOwnerSchema,
+  kind: TaskKindSchema,
+  /** The original request params, without `task` and `_meta`. */
+  request: z.record(z.string(), z.unknown()),
+  /** The request's progress token, valid for the task's whole life. */
+  progressToken: z.union([z.string(), z.number()]).optional(),
+  /** Absolute expiry time (ms since epoch), or null for none. */
+  expiresAt: z.number().nullable(),
+  outcome: OutcomeSchema.optional(),
+  /** Facts recorded by the runner (model chosen and why, who answered). */
+  notes: z.array(z.record(z.string(), z.unknown())).default([])
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** Parses a stored record, migrating older layouts; throws a readable error when it cannot. */
+export function parseTaskRecord(value: unknown): TaskRecord {
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== TASK_RECORD_VERSION) {
+    throw new Error(`Unsupported task record version ${JSON.stringify(version)} (this Taskdesk reads ${TASK_RECORD_VERSION})`);
+  }
+  const parsed = TaskRecordSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new Error(`Task record does not match its schema: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** A deep copy, so callers never hold an object the receiver mutates later. */
+export function copyRecord(record: TaskRecord): TaskRecord {
+  return structuredClone(record);
+}

@@ -70,6 +70,8 @@ export class TaskReceiver {
   readonly #running = new Map<string, AbortController>();
   readonly #expiryTimers = new Map<string, TimerHandle>();
   readonly #cursorKey = randomBytes(16);
+  /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
+  #closed = false;
 
   constructor(options: TaskReceiverOptions) {
     this.#repo = options.repository;
@@ -267,6 +269,7 @@ export class TaskReceiver {
 
   /** Stops timers and aborts running work; the store keeps everything for the next start. */
   close(): void {
+    this.#closed = true;
     for (const handle of this.#expiryTimers.values()) this.#clock.clearTimeout(handle);
     this.#expiryTimers.clear();
     for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
@@ -373,6 +376,8 @@ export class TaskReceiver {
 
   /** Records the end of a task's work, unless the task ended (cancelled) or expired first. */
   #finish(taskId: string, outcome: WorkOutcome<Record<string, unknown>>): void {
+    // After a shutdown the task stays as stored; the next start resumes or fails it.
+    if (this.#closed) return;
     this.#running.delete(taskId);
     const record = this.#repo.get(taskId);
     if (!record || isTerminal(record.task.status)) {

@@ -33,6 +33,7 @@ export class AuditLog implements AuditSink {
   readonly #maxFileBytes: number;
   readonly #maxFiles: number;
   #size: number;
+  #fd: number | undefined;
 
   constructor(options: AuditLogOptions) {
     this.#dir = options.dir;
@@ -47,7 +48,9 @@ export class AuditLog implements AuditSink {
     const line = `${JSON.stringify({ at: new Date(this.#clock.now()).toISOString(), ...entry })}\n`;
     const bytes = Buffer.byteLength(line);
     if (this.#size > 0 && this.#size + bytes > this.#maxFileBytes) this.#rotate();
-    fs.appendFileSync(this.#file(0), line);
+    // One descriptor kept open in append mode: a write per entry, no open/close per entry.
+    this.#fd ??= fs.openSync(this.#file(0), 'a');
+    fs.writeSync(this.#fd, line);
     this.#size += bytes;
   }
 
@@ -90,7 +93,14 @@ export class AuditLog implements AuditSink {
     return path.join(this.#dir, index === 0 ? 'audit.log' : `audit.${index}.log`);
   }
 
+  /** Closes the file; a later entry opens it again. */
+  close(): void {
+    if (this.#fd !== undefined) fs.closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
   #rotate(): void {
+    this.close();
     fs.rmSync(this.#file(this.#maxFiles), { force: true });
     for (let index = this.#maxFiles - 1; index >= 0; index--) {
       if (fs.existsSync(this.#file(index))) fs.renameSync(this.#file(index), this.#file(index + 1));

@@ -24,7 +24,7 @@ import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
 import { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
-import { DocumentDir } from '../store/document-dir.js';
+import { SegmentLog } from '../store/segment-log.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 
@@ -87,7 +87,7 @@ export class Host {
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
     this.receiver = new TaskReceiver({
-      repository: new TaskRepository(new DocumentDir({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory })),
+      repository: new TaskRepository(new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory }), corruptDir),
       clock: this.clock,
       policy,
       audit: this.audit,
@@ -190,6 +190,7 @@ export class Host {
   async close(): Promise<void> {
     this.receiver.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    this.audit.close();
   }
 
   async #invoke<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {

@@ -128,10 +128,10 @@ export class TaskReceiver {
    * Accepts a task-augmented request: persists the task, starts the work, and returns the
    * `CreateTaskResult` to answer with. Throws a `HostError` for a refused request.
    */
-  create(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): { task: TaskView } {
+  async create(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): Promise<{ task: TaskView }> {
     this.#admit(owner);
     this.#checkSize(params);
-    const active = this.#repo.countOf(owner.identity, (record) => !isTerminal(record.task.status));
+    const active = this.#repo.activeCount(owner.identity);
     if (active >= this.#policy.maxActiveTasksPerServer) {
       throw new HostError(
         JsonRpcCode.TooManyRequests,
@@ -162,7 +162,8 @@ export class TaskReceiver {
       expiresAt: now + ttl,
       notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : []
     };
-    this.#repo.save(record);
+    // On disk (group-committed with the other changes of this turn) before it is acknowledged.
+    await this.#repo.save(record);
     this.#audit.record({
       ...auditOwner(owner),
       type: 'task.created',
@@ -223,7 +224,7 @@ export class TaskReceiver {
     if (cursor !== undefined) {
       const position = decodeCursor(this.#cursorKey, cursor, owner.identity);
       if (!position) throw new HostError(JsonRpcCode.InvalidParams, 'Invalid cursor for tasks/list');
-      start = firstAfter(ids, position, (id) => this.#repo.get(id));
+      start = firstAfter(ids, position, (id) => this.#repo.peek(id));
     }
     const page = ids.slice(start, start + this.#policy.listPageSize);
     const tasks = page.map((id) => this.#repo.get(id)).filter((r): r is TaskRecord => !!r).map((r) => ({ ...r.task }));
@@ -235,7 +236,7 @@ export class TaskReceiver {
   }
 
   /** `tasks/cancel`: cancels a non-terminal task before answering and aborts its work. */
-  cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled): TaskView {
+  async cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled): Promise<TaskView> {
     this.#admit(owner);
     const record = this.#owned(owner, taskId);
     if (isTerminal(record.task.status)) {
@@ -247,11 +248,13 @@ export class TaskReceiver {
     });
     this.#audit.record({ ...auditOwner(owner), type: 'task.cancelled', taskId, detail: { reason } });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
-    return { ...cancelled.task };
+    // The cancellation is on disk before the response says so.
+    await cancelled.durable;
+    return { ...cancelled.record.task };
   }
 
   /** Cancels any task by id, for the user through the host API. */
-  cancelById(taskId: string): TaskView {
+  cancelById(taskId: string): Promise<TaskView> {
     const record = this.#repo.get(taskId);
     if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
     return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.');
@@ -275,6 +278,7 @@ export class TaskReceiver {
     for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
     this.#running.clear();
     this.#waiters.rejectAll(new HostError(JsonRpcCode.InternalError, 'Taskdesk is shutting down'));
+    this.#repo.flush();
   }
 
   /** Forgets per-connection state (rate-limit bucket) for an identity that disconnected. */
@@ -306,8 +310,8 @@ export class TaskReceiver {
   }
 
   /** The owner's record for `taskId`; any other case is the same −32602 as an unknown id. */
-  #owned(owner: TaskOwner, taskId: string): TaskRecord {
-    const record = typeof taskId === 'string' ? this.#repo.get(taskId) : undefined;
+  #owned(owner: TaskOwner, taskId: string): Readonly<TaskRecord> {
+    const record = typeof taskId === 'string' ? this.#repo.peek(taskId) : undefined;
     if (!record || record.owner.identity !== owner.identity) {
       this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
       throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
@@ -361,7 +365,7 @@ export class TaskReceiver {
         const current = this.#repo.get(taskId);
         if (!current || isTerminal(current.task.status)) return;
         current.notes.push(note);
-        this.#repo.save(current);
+        this.#repo.save(current).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },
       setInputRequired: (waiting, message) => {
@@ -401,7 +405,7 @@ export class TaskReceiver {
    *
    * Persisting first means a crash after this line never loses a transition a server was told about.
    */
-  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome): TaskRecord {
+  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome): { record: TaskRecord; durable: Promise<void> } {
     if (!canTransition(record.task.status, to)) {
       throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
     }
@@ -417,12 +421,20 @@ export class TaskReceiver {
     };
     if (statusMessage === undefined) delete next.task.statusMessage;
     else next.task.statusMessage = statusMessage;
-    this.#repo.save(next);
+    const durable = this.#repo.save(next);
     this.#audit.record({ ...auditOwner(next.owner), type: 'task.status', taskId: next.task.taskId, detail: { from, to, statusMessage } });
     this.#events.taskChanged(next.task.taskId, next);
-    this.#events.statusChanged(next.owner, { ...next.task });
-    if (outcome && isTerminal(to)) this.#waiters.resolve(next.task.taskId, outcome);
-    return next;
+    const announced = durable.then(() => {
+      this.#events.statusChanged(next.owner, { ...next.task });
+      if (outcome && isTerminal(to)) this.#waiters.resolve(next.task.taskId, outcome);
+    });
+    announced.catch((error: unknown) => this.#storeFailed(next, error));
+    return { record: next, durable: announced };
+  }
+
+  /** A write to disk failed: nothing is announced, and the user is told through the audit log. */
+  #storeFailed(record: TaskRecord, error: unknown): void {
+    this.#audit.record({ ...auditOwner(record.owner), type: 'store.write-failed', taskId: record.task.taskId, detail: { error: toErrorData(error).message } });
   }
 
   /** Updates a task's status message without a status change (no notification is due). */
@@ -431,7 +443,7 @@ export class TaskReceiver {
       ...record,
       task: { ...record.task, statusMessage: changes.statusMessage, lastUpdatedAt: new Date(this.#clock.now()).toISOString() }
     };
-    this.#repo.save(next);
+    this.#repo.save(next).catch((error: unknown) => this.#storeFailed(next, error));
     this.#events.taskChanged(next.task.taskId, next);
     return next;
   }
@@ -454,7 +466,7 @@ export class TaskReceiver {
     if (timer) this.#clock.clearTimeout(timer);
     this.#expiryTimers.delete(taskId);
     const record = this.#repo.get(taskId);
-    this.#repo.remove(taskId);
+    this.#repo.remove(taskId).catch((error: unknown) => record && this.#storeFailed(record, error));
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InvalidParams, 'Task has expired'));
     this.#running.delete(taskId);
     this.#waiters.reject(taskId, new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`));
@@ -478,7 +490,7 @@ function auditOwner(owner: TaskOwner): { serverId: string; serverName: string } 
 function firstAfter(
   ids: string[],
   position: { createdAt: string; taskId: string },
-  lookup: (id: string) => TaskRecord | undefined
+  lookup: (id: string) => Readonly<TaskRecord> | undefined
 ): number {
   for (let index = 0; index < ids.length; index++) {
     const id = ids[index]!;

@@ -1,71 +1,74 @@
-import type { DocumentDir } from '../store/document-dir.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SegmentLog } from '../store/segment-log.js';
 import { copyRecord, parseTaskRecord, type TaskRecord } from './task-record.js';
+import { isTerminal } from './task-state.js';
 
 /** What loading the stored tasks found. */
 export interface LoadReport {
   loaded: number;
-  /** Files that did not parse, moved aside. */
+  /** Stored data that did not parse, moved aside (a whole segment, or one record). */
   quarantined: Array<{ id: string; reason: string; movedTo: string }>;
 }
 
 /**
- * The receiver's tasks: an in-memory index over one persisted document per task.
+ * The receiver's tasks: an in-memory index over a durable segment log.
  *
- * Every change is written to disk (synchronously, by atomic rename) before the caller
- * goes on to answer or notify anyone, so an acknowledged task survives a crash.
- * Reads return copies.
+ * `save` and `remove` change memory at once and resolve when the change is on disk; the
+ * receiver waits for that before it answers or notifies anyone, so an acknowledged task or an
+ * announced transition survives a crash. Reads return copies.
  */
 export class TaskRepository {
-  readonly #docs: DocumentDir;
+  readonly #log: SegmentLog<TaskRecord>;
+  readonly #corruptDir: string;
   readonly #records = new Map<string, TaskRecord>();
   /** Task ids per owner identity, in creation order. */
   readonly #byOwner = new Map<string, Set<string>>();
+  /** Non-terminal task ids per owner identity, for the open-task cap. */
+  readonly #active = new Map<string, Set<string>>();
 
-  constructor(docs: DocumentDir) {
-    this.#docs = docs;
+  constructor(log: SegmentLog<TaskRecord>, corruptDir: string) {
+    this.#log = log;
+    this.#corruptDir = corruptDir;
   }
 
-  /** Reads every stored task into memory. Corrupt files are moved aside and reported. */
+  /** Reads every stored task into memory. Data that does not parse is moved aside and reported. */
   load(): LoadReport {
-    const report: LoadReport = { loaded: 0, quarantined: [] };
-    const loaded: TaskRecord[] = [];
-    for (const id of this.#docs.ids()) {
-      const doc = this.#docs.read(id);
-      if (!doc.ok) {
-        report.quarantined.push({ id, reason: doc.reason, movedTo: doc.movedTo });
-        continue;
-      }
-      try {
-        const record = parseTaskRecord(doc.value);
-        if (record.task.taskId !== id) throw new Error(`File ${id} holds task ${record.task.taskId}`);
-        loaded.push(record);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const moved = this.#docs.quarantine(id, reason);
-        report.quarantined.push({ id, reason, movedTo: moved.movedTo });
-      }
+    const result = this.#log.load(parseTaskRecord);
+    const report: LoadReport = { loaded: 0, quarantined: [...result.quarantined] };
+    for (const { id, reason, value } of result.rejected) {
+      fs.mkdirSync(this.#corruptDir, { recursive: true });
+      const movedTo = path.join(this.#corruptDir, `task-${id.replace(/[^A-Za-z0-9_-]/g, '_')}-${Date.now()}.json`);
+      fs.writeFileSync(movedTo, JSON.stringify(value, null, 2));
+      report.quarantined.push({ id, reason, movedTo });
+      void this.#log.delete(id);
     }
-    loaded.sort((a, b) => a.task.createdAt.localeCompare(b.task.createdAt) || a.task.taskId.localeCompare(b.task.taskId));
+    const loaded = [...result.records.values()].sort(
+      (a, b) => a.task.createdAt.localeCompare(b.task.createdAt) || a.task.taskId.localeCompare(b.task.taskId)
+    );
     for (const record of loaded) this.#index(record);
     report.loaded = loaded.length;
     return report;
   }
 
-  /** Stores a record (new or changed) on disk, then in memory. */
-  save(record: TaskRecord): void {
-    this.#docs.write(record.task.taskId, record as unknown as Record<string, unknown>);
-    this.#index(copyRecord(record));
+  /** Stores a record (new or changed); resolves when it is on disk. */
+  save(record: TaskRecord): Promise<void> {
+    const copy = copyRecord(record);
+    this.#index(copy);
+    return this.#log.put(copy.task.taskId, copy);
   }
 
-  /** Removes a record from disk and memory. */
-  remove(taskId: string): void {
+  /** Removes a record; resolves when the removal is on disk. */
+  remove(taskId: string): Promise<void> {
     const record = this.#records.get(taskId);
-    this.#docs.remove(taskId);
-    if (!record) return;
-    this.#records.delete(taskId);
-    const owned = this.#byOwner.get(record.owner.identity);
-    owned?.delete(taskId);
-    if (owned?.size === 0) this.#byOwner.delete(record.owner.identity);
+    if (record) {
+      this.#records.delete(taskId);
+      const owned = this.#byOwner.get(record.owner.identity);
+      owned?.delete(taskId);
+      if (owned?.size === 0) this.#byOwner.delete(record.owner.identity);
+      this.#active.get(record.owner.identity)?.delete(taskId);
+    }
+    return this.#log.delete(taskId);
   }
 
   /** A copy of one record. */
@@ -74,24 +77,29 @@ export class TaskRepository {
     return record && copyRecord(record);
   }
 
+  /** The stored record itself, for read-only checks on hot paths. Never mutate it. */
+  peek(taskId: string): Readonly<TaskRecord> | undefined {
+    return this.#records.get(taskId);
+  }
+
   /** Ids of an owner's tasks in creation order. */
   idsOf(identity: string): string[] {
     return [...(this.#byOwner.get(identity) ?? [])];
   }
 
-  /** How many of an owner's tasks satisfy `predicate`, without copying. */
-  countOf(identity: string, predicate: (record: Readonly<TaskRecord>) => boolean): number {
-    let count = 0;
-    for (const id of this.#byOwner.get(identity) ?? []) {
-      const record = this.#records.get(id);
-      if (record && predicate(record)) count++;
-    }
-    return count;
+  /** How many of an owner's tasks are not terminal (kept up to date on every save). */
+  activeCount(identity: string): number {
+    return this.#active.get(identity)?.size ?? 0;
   }
 
-  /** Copies of every record, in creation order per owner. */
+  /** Copies of every record. */
   all(): TaskRecord[] {
     return [...this.#records.values()].map(copyRecord);
+  }
+
+  /** Writes pending changes now, instead of at the end of this turn (shutdown). */
+  flush(): void {
+    this.#log.flushNow();
   }
 
   get size(): number {
@@ -103,5 +111,9 @@ export class TaskRepository {
     let owned = this.#byOwner.get(record.owner.identity);
     if (!owned) this.#byOwner.set(record.owner.identity, (owned = new Set()));
     owned.add(record.task.taskId);
+    let active = this.#active.get(record.owner.identity);
+    if (!active) this.#active.set(record.owner.identity, (active = new Set()));
+    if (isTerminal(record.task.status)) active.delete(record.task.taskId);
+    else active.add(record.task.taskId);
   }
 }

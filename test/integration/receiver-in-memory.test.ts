@@ -226,16 +226,21 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(typeof (limited.data as { retryAfterMs?: unknown }).retryAfterMs, 'number');
   });
 
-  it('persists each task as its own document before acknowledging it', async () => {
+  it('has the task on disk, in an electron-store document, before acknowledging it', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });
     const { task } = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
-    const file = path.join(fixture.dir, 'tasks', `${task.taskId}.json`);
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
-    assert.equal(stored.schemaVersion, 1);
-    assert.equal(stored.task.taskId, task.taskId);
-    assert.deepEqual(stored.request.messages, samplingParams.messages);
-    assert.equal(stored.request.task, undefined);
+    const dir = path.join(fixture.dir, 'tasks');
+    const stored = fs
+      .readdirSync(dir)
+      .flatMap((file) => (JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { entries: Array<[string, Record<string, any>]> }).entries)
+      .filter(([id]) => id === task.taskId)
+      .map(([, record]) => record);
+    assert.ok(stored.length >= 1, 'the acknowledged task is in a segment file');
+    assert.equal(stored[0]!.schemaVersion, 1);
+    assert.equal(stored[0]!.task.status, 'working');
+    assert.deepEqual(stored[0]!.request.messages, samplingParams.messages);
+    assert.equal(stored[0]!.request.task, undefined);
   });
 });
 

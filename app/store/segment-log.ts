@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JsonFileStoreFactory } from './json-file-store.js';
+
+/** The version of the segment layout; bump it with a migration in `load`. */
+const SEGMENT_VERSION = 1;
+const SEGMENT_NAME = /^seg-(\d{12})$/;
+
+/** What loading the log found. */
+export interface SegmentLoadReport<T> {
+  records: Map<string, T>;
+  /** Segment files that did not parse, moved aside. */
+  quarantined: Array<{ id: string; reason: string; movedTo: string }>;
+}
+
+/** Options for {@link SegmentLog}. */
+export interface SegmentLogOptions {
+  dir: string;
+  corruptDir: string;
+  factory: JsonFileStoreFactory;
+  /** Records per segment written by a compaction. */
+  compactSegmentSize?: number;
+  /** Stale entries tolerated before a compaction, at least. */
+  minGarbage?: number;
+}
+
+/**
+ * A durable key → record map as a log of small JSON documents ("segments"), each written
+ * through the store factory (electron-store, or its engine `conf`, with fsync and atomic rename).
+ *
+ * Every change made in one turn of the event loop goes into one new segment: a group commit.
+ * `put`/`delete` return a promise that settles once that segment is on disk, so a caller can
+ * acknowledge a change only after it is durable. The cost of persisting a change depends on
+ * how many changes share the batch, never on how many records are retained: a single-file
+ * store rewrites everything on every write.
+ *
+ * Later segments override earlier ones; a deletion is a tombstone. When stale entries outnumber
+ * live ones, a compaction rewrites the live records into fresh segments, the last of which names
+ * the first fresh sequence number (`compactedBelow`), so older segments are ignored on load even
+ * if a crash interrupts their removal.
+ */
+export class SegmentLog<T> {
+  readonly #dir: string;
+  readonly #corruptDir: string;
+  readonly #factory: JsonFileStoreFactory;
+  readonly #compactSegmentSize: number;
+  readonly #minGarbage: number;
+  readonly #live = new Map<string, T>();
+  /** Entries per segment file on disk, and how many of them are still the latest version. */
+  readonly #segments = new Map<number, { entries: number; live: number }>();
+  /** The segment holding each key's latest entry. */
+  readonly #where = new Map<string, number>();
+  #nextSeq = 1;
+  #pending = new Map<string, T | null>();
+  #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  #flushScheduled = false;
+
+  constructor(options: SegmentLogOptions) {
+    this.#dir = options.dir;
+    this.#corruptDir = options.corruptDir;
+    this.#factory = options.factory;
+    this.#compactSegmentSize = options.compactSegmentSize ?? 500;
+    this.#minGarbage = options.minGarbage ?? 1000;
+    fs.mkdirSync(this.#dir, { recursive: true });
+  }
+
+  /** Replays the segments on disk. `parse` validates one record; a record it rejects is reported and dropped. */
+  load(parse: (value: unknown) => T): SegmentLoadReport<T> & { rejected: Array<{ id: string; reason: string; value: unknown }> } {
+    const quarantined: SegmentLoadReport<T>['quarantined'] = [];
+    const rejected: Array<{ id: string; reason: string; value: unknown }> = [];
+    const segments: Array<{ seq: number; entries: Array<[string, unknown]>; compactedBelow?: number }> = [];
+    for (const file of fs.readdirSync(this.#dir)) {
+      const name = file.replace(/\.json$/, '');
+      const match = SEGMENT_NAME.exec(name);
+      if (!match || !file.endsWith('.json')) continue;
+      const seq = Number(match[1]);
+      try {
+        const doc = this.#factory({ cwd: this.#dir, name }).store as { schemaVersion?: unknown; entries?: unknown; compactedBelow?: unknown };
+        if (doc.schemaVersion !== SEGMENT_VERSION) throw new Error(`Unsupported segment version ${JSON.stringify(doc.schemaVersion)}`);
+        if (!Array.isArray(doc.entries)) throw new Error('Segment has no entries list');
+        segments.push({
+          seq,
+          entries: doc.entries as Array<[string, unknown]>,
+          ...(typeof doc.compactedBelow === 'number' && { compactedBelow: doc.compactedBelow })
+        });
+      } catch (error) {
+        quarantined.push({ id: name, reason: error instanceof Error ? error.message : String(error), movedTo: this.#quarantine(name) });
+      }
+    }
+    segments.sort((a, b) => a.seq - b.seq);
+    const floor = Math.max(0, ...segments.map((segment) => segment.compactedBelow ?? 0));
+    for (const segment of segments) {
+      this.#nextSeq = Math.max(this.#nextSeq, segment.seq + 1);
+      if (segment.seq < floor) {
+        // Superseded by a finished compaction; its removal was interrupted.
+        fs.rmSync(this.#file(segment.seq), { force: true });
+        continue;
+      }
+      this.#segments.set(segment.seq, { entries: segment.entries.length, live: 0 });
+      for (const entry of segment.entries) {
+        if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+        const [id, value] = entry;
+        this.#retire(id);
+        if (value === null) {
+          this.#live.delete(id);
+          continue;
+        }
+        try {
+          this.#live.set(id, parse(value));
+          this.#place(id, segment.seq);
+        } catch (error) {
+          this.#live.delete(id);
+          rejected.push({ id, reason: error instanceof Error ? error.message : String(error), value });
+        }
+      }
+    }
+    return { records: new Map(this.#live), quarantined, rejected };
+  }
+
+  /** Stores `value` under `id`; resolves when it is on disk. */
+  put(id: string, value: T): Promise<void> {
+    this.#live.set(id, value);
+    return this.#enqueue(id, value);
+  }
+
+  /** Deletes `id`; resolves when the deletion is on disk. */
+  delete(id: string): Promise<void> {
+    this.#live.delete(id);
+    return this.#enqueue(id, null);
+  }
+
+  /** Number of segment files, for diagnostics and benchmarks. */
+  get segmentCount(): number {
+    return this.#segments.size;
+  }
+
+  /** Writes what is pending now (tests and shutdown). */
+  flushNow(): void {
+    this.#flush();
+  }
+
+  #enqueue(id: string, value: T | null): Promise<void> {
+    this.#pending.set(id, value);
+    const promise = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+    return promise;
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    const waiters = this.#waiters;
+    this.#pending = new Map();
+    this.#waiters = [];
+    try {
+      const seq = this.#nextSeq++;
+      this.#write(seq, [...batch.entries()]);
+      this.#segments.set(seq, { entries: batch.size, live: 0 });
+      for (const [id, value] of batch) {
+        this.#retire(id);
+        if (value !== null) this.#place(id, seq);
+      }
+      this.#maybeCompact();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number): void {
+    this.#factory({ cwd: this.#dir, name: segmentName(seq) }).store = {
+      schemaVersion: SEGMENT_VERSION,
+      entries,
+      ...(compactedBelow !== undefined && { compactedBelow })
+    };
+  }
+
+  /** The key's previous entry is stale now. */
+  #retire(id: string): void {
+    const previous = this.#where.get(id);
+    if (previous === undefined) return;
+    this.#where.delete(id);
+    const segment = this.#segments.get(previous);
+    if (segment) segment.live--;
+  }
+
+  #place(id: string, seq: number): void {
+    this.#where.set(id, seq);
+    const segment = this.#segments.get(seq);
+    if (segment) segment.live++;
+  }
+
+  #maybeCompact(): void {
+    let entries = 0;
+    for (const segment of this.#segments.values()) entries += segment.entries;
+    const live = this.#where.size;
+    // Garbage-driven only: a compaction rewrites `live` records after at least `live` stale
+    // writes, so its cost per write stays constant whatever the number retained.
+    if (entries - live <= Math.max(live, this.#minGarbage)) return;
+    this.#compact();
+  }
+
+  /** Rewrites live records into fresh segments, then removes the old ones. */
+  #compact(): void {
+    const old = [...this.#segments.keys()];
+    const firstNew = this.#nextSeq;
+    const items = [...this.#live.entries()];
+    this.#segments.clear();
+    this.#where.clear();
+    const chunks = Math.max(1, Math.ceil(items.length / this.#compactSegmentSize));
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const seq = this.#nextSeq++;
+      const slice = items.slice(chunk * this.#compactSegmentSize, (chunk + 1) * this.#compactSegmentSize);
+      // The last fresh segment marks the compaction complete.
+      this.#write(seq, slice, chunk === chunks - 1 ? firstNew : undefined);
+      this.#segments.set(seq, { entries: slice.length, live: 0 });
+      for (const [id] of slice) this.#place(id, seq);
+    }
+    for (const seq of old) fs.rmSync(this.#file(seq), { force: true });
+  }
+
+  #file(seq: number): string {
+    return path.join(this.#dir, `${segmentName(seq)}.json`);
+  }
+
+  #quarantine(name: string): string {
+    fs.mkdirSync(this.#corruptDir, { recursive: true });
+    const movedTo = path.join(this.#corruptDir, `${path.basename(this.#dir)}-${name}-${Date.now()}.json`);
+    try {
+      fs.renameSync(path.join(this.#dir, `${name}.json`), movedTo);
+    } catch {
+      // Already gone.
+    }
+    return movedTo;
+  }
+}
+
+function segmentName(seq: number): string {
+  return `seg-${String(seq).padStart(12, '0')}`;
+}

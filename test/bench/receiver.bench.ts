@@ -1,0 +1,204 @@
+/**
+ * Receiver benchmark (`npm run bench:receiver`).
+ *
+ * A real SDK server in a child process over stdio sends task-augmented sampling requests as fast
+ * as they are acknowledged (16 in flight), first to a Taskdesk host (durable store, a runner that
+ * answers at once) with 100, 1,000 and 10,000 tasks already retained, then to an SDK client using
+ * the SDK's `InMemoryTaskStore` with the same numbers retained. Also measured: the cost of persisting
+ * one transition at 100 and 10,000 retained tasks, and the time from starting a host over 10,000
+ * stored tasks until it answers `tasks/get`.
+ *
+ * Figures are printed; nothing is asserted. The last line is the RESULT line.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import { CreateMessageRequestSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createHost } from '../../app/host/host.js';
+import { CLIENT_CAPABILITIES } from '../../app/mcp/server-connection.js';
+import { TASK_RECORD_VERSION, type TaskRecord } from '../../app/receiver/task-record.js';
+import { TaskRepository } from '../../app/receiver/task-repository.js';
+import { newTaskId } from '../../app/receiver/task-receiver.js';
+import { SegmentLog } from '../../app/store/segment-log.js';
+import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { instantSamplingRunner } from '../support/instant-runner.js';
+import { peerServer, startHostWith } from '../support/host-fixture.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const peerScript = path.join(here, '..', 'support', 'task-peer-server.ts');
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const RETAINED = [100, 1_000, 10_000];
+const OWNER = { serverId: 'flood', serverName: 'Flood', identity: 'unused' };
+const relaxed = { operationsPerSecond: 1e6, operationsBurst: 1e6, maxActiveTasksPerServer: 1e6 };
+
+interface FloodReport {
+  latencies: number[];
+  elapsedMs: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function summarize(report: FloodReport) {
+  const sorted = [...report.latencies].sort((a, b) => a - b);
+  return { acksPerSecond: (report.latencies.length / report.elapsedMs) * 1000, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+function completedRecord(identity: string, createdAt: number): TaskRecord {
+  const iso = new Date(createdAt).toISOString();
+  return {
+    schemaVersion: TASK_RECORD_VERSION,
+    task: { taskId: newTaskId(), status: 'completed', createdAt: iso, lastUpdatedAt: iso, ttl: 86_400_000, pollInterval: 1000 },
+    owner: { ...OWNER, identity },
+    kind: 'sampling',
+    request: { messages: [{ role: 'user', content: { type: 'text', text: 'retained task' } }], maxTokens: 5 },
+    expiresAt: createdAt + 86_400_000,
+    outcome: { type: 'result', result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant' } },
+    notes: []
+  };
+}
+
+/** Writes `count` completed tasks into a data directory, as a previous run would have left them. */
+async function seed(dataDir: string, count: number, identity: string): Promise<TaskRepository> {
+  const corruptDir = path.join(dataDir, 'corrupt');
+  const repo = new TaskRepository(new SegmentLog<TaskRecord>({ dir: path.join(dataDir, 'tasks'), corruptDir, factory: confStoreFactory }), corruptDir);
+  const now = Date.now();
+  // Written in batches of 100, as a long-running host would have left them.
+  for (let i = 0; i < count; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, count - i) }, (_, j) => repo.save(completedRecord(identity, now + i + j))));
+  }
+  return repo;
+}
+
+function floodEnv(reportFile: string): Record<string, string> {
+  return { ...getDefaultEnvironment(), FLOOD_COUNT: String(REQUESTS), FLOOD_CONCURRENCY: '16', FLOOD_REPORT_FILE: reportFile };
+}
+
+async function waitForFile(file: string): Promise<FloodReport> {
+  const dir = path.dirname(file);
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!fs.existsSync(file)) return;
+      try {
+        const report = JSON.parse(fs.readFileSync(file, 'utf8')) as FloodReport;
+        watcher.close();
+        resolve(report);
+      } catch {
+        // Partly written: wait for the next change.
+      }
+    };
+    const watcher = fs.watch(dir, check);
+    watcher.on('error', reject);
+    check();
+  });
+}
+
+async function floodTaskdesk(retained: number): Promise<FloodReport> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-'));
+  const reportFile = path.join(dataDir, 'report.json');
+  const config = { id: 'flood', name: 'Flood', transport: { type: 'stdio' as const, command: process.execPath, args: ['--import', 'tsx', peerScript], env: floodEnv(reportFile) } };
+  const { ownerIdentity } = await import('../../app/mcp/server-config.js');
+  const { ServerConfigSchema } = await import('../../app/contract/host-api.js');
+  await seed(dataDir, retained, ownerIdentity(ServerConfigSchema.parse(config)));
+  const host = createHost({ dataDir, policy: relaxed, sampling: () => instantSamplingRunner(), servers: [config] });
+  try {
+    return await waitForFile(reportFile);
+  } finally {
+    await host.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function floodInMemory(retained: number): Promise<FloodReport> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-mem-'));
+  const reportFile = path.join(dir, 'report.json');
+  const taskStore = new InMemoryTaskStore();
+  for (let i = 0; i < retained; i++) {
+    const task = await taskStore.createTask({ ttl: 86_400_000 }, i, { method: 'sampling/createMessage', params: {} });
+    await taskStore.storeTaskResult(task.taskId, 'completed', { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant' });
+  }
+  const client = new Client({ name: 'sdk-in-memory', version: '1' }, { capabilities: CLIENT_CAPABILITIES, taskStore });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+    if (!request.params.task || !extra.taskStore) throw new Error('expected a task-augmented request');
+    const task = await extra.taskStore.createTask({ ttl: request.params.task.ttl ?? 60_000, pollInterval: 1000 });
+    setImmediate(() => {
+      void extra.taskStore!.storeTaskResult(task.taskId, 'completed', { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant', stopReason: 'endTurn' });
+    });
+    return { task };
+  });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', peerScript], env: floodEnv(reportFile) }));
+  try {
+    return await waitForFile(reportFile);
+  } finally {
+    await client.close();
+    taskStore.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Mean time to persist one status transition with `retained` tasks in the store. */
+async function persistCost(retained: number): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-persist-'));
+  try {
+    const repo = await seed(dataDir, retained, 'persist');
+    const working = completedRecord('persist', Date.now());
+    working.task.status = 'working';
+    delete working.outcome;
+    await repo.save(working);
+    const rounds = 500;
+    const t0 = performance.now();
+    for (let i = 0; i < rounds; i++) {
+      const next = { ...working, task: { ...working.task, status: i % 2 ? 'working' as const : 'input_required' as const, lastUpdatedAt: new Date().toISOString() } };
+      // One transition at a time, each waited for until it is on disk.
+      await repo.save(next);
+    }
+    return (performance.now() - t0) / rounds;
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Time from constructing a host over `count` stored tasks until a `tasks/get` is answered. */
+async function coldStart(count: number): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-cold-'));
+  const peer = peerServer('cold');
+  const { ownerIdentity } = await import('../../app/mcp/server-config.js');
+  const identity = ownerIdentity({ id: 'cold', name: 'Server cold', transport: { type: 'stdio', command: 'in-memory-cold', args: [] }, autoConnect: true });
+  const repo = await seed(dataDir, count, identity);
+  const probe = repo.all().at(-1)!.task.taskId;
+  const t0 = performance.now();
+  const fixture = await startHostWith({ cold: peer }, { dir: dataDir });
+  const task = await peer.server.request({ method: 'tasks/get', params: { taskId: probe } }, GetTaskResultSchema);
+  const elapsed = performance.now() - t0;
+  if (task.taskId !== probe) throw new Error('cold start answered the wrong task');
+  await fixture.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return elapsed;
+}
+
+const rows: Array<{ store: string; retained: number; acksPerSecond: number; p50: number; p99: number }> = [];
+for (const retained of RETAINED) {
+  rows.push({ store: 'taskdesk (electron-store/conf, fsync)', retained, ...summarize(await floodTaskdesk(retained)) });
+  rows.push({ store: 'sdk InMemoryTaskStore', retained, ...summarize(await floodInMemory(retained)) });
+}
+console.log(`receiver ack throughput, ${REQUESTS} task-augmented sampling requests over stdio, 16 in flight`);
+for (const row of rows) {
+  console.log(
+    `  ${row.store.padEnd(38)} retained=${String(row.retained).padStart(6)}  acks/s=${row.acksPerSecond.toFixed(0).padStart(6)}  p50=${row.p50.toFixed(2)} ms  p99=${row.p99.toFixed(2)} ms`
+  );
+}
+const persist100 = await persistCost(100);
+const persist10k = await persistCost(10_000);
+console.log(`persist one transition: ${persist100.toFixed(3)} ms at 100 retained, ${persist10k.toFixed(3)} ms at 10,000 retained`);
+const cold = await coldStart(10_000);
+console.log(`cold start over 10,000 stored tasks until tasks/get answers: ${cold.toFixed(0)} ms`);
+const durable = rows.find((row) => row.retained === 10_000 && row.store.startsWith('taskdesk'))!;
+const memory = rows.find((row) => row.retained === 10_000 && row.store.startsWith('sdk'))!;
+console.log(
+  `RESULT durable_vs_memory=${(durable.acksPerSecond / memory.acksPerSecond).toFixed(2)} persist_cost_10k_vs_100=${(persist10k / persist100).toFixed(2)} cold_start_10k_ms=${cold.toFixed(0)}`
+);

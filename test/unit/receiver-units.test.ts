@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { getEventListeners } from 'node:events';
+import { describe, it } from 'node:test';
+import { ManualClock } from '../../app/core/clock.js';
+import { validateElicitationContent } from '../../app/inbox/elicitation-schema.js';
+import { decodeCursor, encodeCursor } from '../../app/receiver/list-cursor.js';
+import { RateLimiter } from '../../app/receiver/rate-limiter.js';
+import { effectiveTtl, defaultReceiverPolicy } from '../../app/receiver/receiver-policy.js';
+import { canTransition, isTerminal } from '../../app/receiver/task-state.js';
+import { TaskWaiters } from '../../app/receiver/task-waiters.js';
+import { AuditLog } from '../../app/audit/audit-log.js';
+import { SegmentLog } from '../../app/store/segment-log.js';
+import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { tempDir } from '../support/host-fixture.js';
+
+describe('task state machine', () => {
+  it('allows exactly the spec transitions and keeps terminal final', () => {
+    const all = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+    const allowed = all.flatMap((from) => all.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
+    assert.deepEqual(allowed.sort(), [
+      'input_required>cancelled', 'input_required>completed', 'input_required>failed', 'input_required>working',
+      'working>cancelled', 'working>completed', 'working>failed', 'working>input_required'
+    ]);
+    assert.deepEqual(all.filter(isTerminal), ['completed', 'failed', 'cancelled']);
+  });
+});
+
+describe('ttl policy', () => {
+  it('caps, defaults and ignores nonsense', () => {
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'sampling', undefined), 30 * 60_000);
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'sampling', 10 ** 12), 24 * 3_600_000);
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', 10 ** 12), 7 * 24 * 3_600_000);
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', -5), 24 * 3_600_000);
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', 1234.9), 1234);
+  });
+});
+
+describe('elicitation content validation', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 2, maxLength: 5 },
+      email: { type: 'string', format: 'email' },
+      when: { type: 'string', format: 'date' },
+      n: { type: 'integer', minimum: 1, maximum: 3 },
+      ok: { type: 'boolean' },
+      color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 1 }
+    },
+    required: ['name', 'ok']
+  };
+  it('accepts valid content', () => {
+    assert.deepEqual(validateElicitationContent(schema, { name: 'Ada', email: 'a@b.co', when: '2026-01-02', n: 2, ok: false, color: 'g', tags: ['a'] }), {});
+  });
+  it('names every wrong field with a reason', () => {
+    const errors = validateElicitationContent(schema, { name: 'A', email: 'x', when: 'soon', n: 2.5, color: 'blue', tags: ['a', 'c'], extra: 1 });
+    assert.deepEqual(Object.keys(errors).sort(), ['color', 'email', 'extra', 'n', 'name', 'ok', 'tags', 'when']);
+    assert.equal(errors.ok, 'Required');
+    assert.match(errors.name!, /at least 2/);
+  });
+});
+
+describe('tasks/list cursors', () => {
+  it('round-trip for the same owner and are refused when altered or foreign', () => {
+    const key = randomBytes(16);
+    const cursor = encodeCursor(key, 'owner-a', { createdAt: '2026-01-01T00:00:00.000Z', taskId: 't1' });
+    assert.deepEqual(decodeCursor(key, cursor, 'owner-a'), { createdAt: '2026-01-01T00:00:00.000Z', taskId: 't1' });
+    assert.equal(decodeCursor(key, cursor, 'owner-b'), undefined);
+    assert.equal(decodeCursor(key, `${cursor}x`, 'owner-a'), undefined);
+    assert.equal(decodeCursor(randomBytes(16), cursor, 'owner-a'), undefined);
+  });
+});
+
+describe('rate limiter (fake clock)', () => {
+  it('allows a burst, then the steady rate, and says how long to wait', async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock, 2, 3);
+    assert.deepEqual([limiter.take('a'), limiter.take('a'), limiter.take('a')], [0, 0, 0]);
+    assert.equal(limiter.take('a'), 500);
+    assert.equal(limiter.take('b'), 0, 'buckets are per server');
+    await clock.advance(500);
+    assert.equal(limiter.take('a'), 0);
+  });
+});
+
+describe('tasks/result waiters', () => {
+  it('leave no abort listener behind, however many waits end', async () => {
+    const waiters = new TaskWaiters<string>();
+    const controller = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      const wait = waiters.wait('t', controller.signal);
+      waiters.resolve('t', `v${i}`);
+      assert.equal(await wait, `v${i}`);
+    }
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+    const aborted = waiters.wait('t', controller.signal);
+    controller.abort(new Error('gone'));
+    await assert.rejects(aborted, /gone/);
+    assert.equal(waiters.size, 0);
+  });
+});
+
+describe('segment log', () => {
+  it('group-commits one turn into one document, replays, honours tombstones and compacts', async () => {
+    const data = tempDir();
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, compactSegmentSize: 10, minGarbage: 20 };
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      await Promise.all(Array.from({ length: 30 }, (_, i) => log.put(`k${i}`, { v: i })));
+      assert.equal(log.segmentCount, 1, 'one turn, one document');
+      for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 10 }, (_, i) => log.put(`k${i}`, { v: 100 + round })));
+      await log.delete('k29');
+      const files = fs.readdirSync(options.dir);
+      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.equal(replay.records.size, 29);
+      assert.equal(replay.records.get('k0')?.v, 102);
+      assert.equal(replay.records.has('k29'), false);
+      // Enough stale entries to compact: live records rewritten, old documents gone.
+      for (let round = 0; round < 4; round++) await Promise.all(Array.from({ length: 29 }, (_, i) => log.put(`k${i}`, { v: 200 + round })));
+      assert.ok(log.segmentCount <= 6, `compacted to ${log.segmentCount} documents (was ${files.length}+)`);
+      const compacted = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.equal(compacted.records.size, 29);
+      assert.equal(compacted.records.get('k5')?.v, 203);
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('audit log', () => {
+  it('appends, rotates at the size limit, reads newest first and skips torn lines', () => {
+    const data = tempDir();
+    try {
+      const clock = new ManualClock();
+      const log = new AuditLog({ dir: data.dir, clock, maxFileBytes: 400, maxFiles: 2 });
+      for (let i = 0; i < 20; i++) log.record({ type: 'task.created', serverId: 's', taskId: `t${i}` });
+      log.close();
+      fs.appendFileSync(path.join(data.dir, 'audit.log'), '{"torn":');
+      const entries = log.read({ limit: 1000 });
+      assert.equal(entries[0]!.taskId, 't19');
+      assert.ok(entries.length < 20, 'old files beyond maxFiles are dropped');
+      assert.ok(fs.existsSync(path.join(data.dir, 'audit.2.log')));
+      assert.equal(fs.existsSync(path.join(data.dir, 'audit.3.log')), false);
+      assert.deepEqual(log.read({ taskId: 't18' }).map((e) => e.taskId), ['t18']);
+    } finally {
+      data.remove();
+    }
+  });
+});

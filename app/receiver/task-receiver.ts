@@ -172,9 +172,9 @@ export class TaskReceiver {
     });
     this.#scheduleExpiry(record);
     this.#events.taskChanged(record.task.taskId, record);
-    // The work starts once the CreateTaskResult has been handed to the transport, so no status
-    // notification can overtake it; the task is on disk already.
-    setImmediate(() => this.#startWork(record));
+    // No status notification can overtake the CreateTaskResult: the reply goes out in this
+    // turn, and a transition is announced only after a later commit.
+    queueMicrotask(() => this.#startWork(record));
     return { task: { ...record.task } };
   }
 
@@ -245,7 +245,7 @@ export class TaskReceiver {
     const cancelled = this.#transition(record, 'cancelled', reason, {
       type: 'error',
       error: { code: JsonRpcCode.RequestCancelled, message: `Task ${taskId} was cancelled: ${reason}` }
-    });
+    }, true);
     this.#audit.record({ ...auditOwner(owner), type: 'task.cancelled', taskId, detail: { reason } });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
     // The cancellation is on disk before the response says so.
@@ -278,6 +278,11 @@ export class TaskReceiver {
     for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
     this.#running.clear();
     this.#waiters.rejectAll(new HostError(JsonRpcCode.InternalError, 'Taskdesk is shutting down'));
+    this.#repo.flush();
+  }
+
+  /** Commits pending store writes now rather than within the next few milliseconds. */
+  flush(): void {
     this.#repo.flush();
   }
 
@@ -365,7 +370,7 @@ export class TaskReceiver {
         const current = this.#repo.get(taskId);
         if (!current || isTerminal(current.task.status)) return;
         current.notes.push(note);
-        this.#repo.save(current).catch((error: unknown) => this.#storeFailed(current, error));
+        this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },
       setInputRequired: (waiting, message) => {
@@ -405,7 +410,7 @@ export class TaskReceiver {
    *
    * Persisting first means a crash after this line never loses a transition a server was told about.
    */
-  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome): { record: TaskRecord; durable: Promise<void> } {
+  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome, urgent = false): { record: TaskRecord; durable: Promise<void> } {
     if (!canTransition(record.task.status, to)) {
       throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
     }
@@ -421,7 +426,7 @@ export class TaskReceiver {
     };
     if (statusMessage === undefined) delete next.task.statusMessage;
     else next.task.statusMessage = statusMessage;
-    const durable = this.#repo.save(next);
+    const durable = this.#repo.save(next, urgent);
     this.#audit.record({ ...auditOwner(next.owner), type: 'task.status', taskId: next.task.taskId, detail: { from, to, statusMessage } });
     this.#events.taskChanged(next.task.taskId, next);
     const announced = durable.then(() => {
@@ -443,7 +448,7 @@ export class TaskReceiver {
       ...record,
       task: { ...record.task, statusMessage: changes.statusMessage, lastUpdatedAt: new Date(this.#clock.now()).toISOString() }
     };
-    this.#repo.save(next).catch((error: unknown) => this.#storeFailed(next, error));
+    this.#repo.save(next, false).catch((error: unknown) => this.#storeFailed(next, error));
     this.#events.taskChanged(next.task.taskId, next);
     return next;
   }

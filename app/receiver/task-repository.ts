@@ -51,11 +51,16 @@ export class TaskRepository {
     return report;
   }
 
-  /** Stores a record (new or changed); resolves when it is on disk. */
-  save(record: TaskRecord): Promise<void> {
+  /**
+   * Stores a record (new or changed); resolves when it is on disk.
+   *
+   * `urgent` when a reply waits on it (a CreateTaskResult, a tasks/cancel answer); other
+   * changes may wait a few milliseconds to share a commit.
+   */
+  save(record: TaskRecord, urgent = true): Promise<void> {
     const copy = copyRecord(record);
     this.#index(copy);
-    return this.#log.put(copy.task.taskId, copy);
+    return this.#log.put(copy.task.taskId, copy, urgent);
   }
 
   /** Removes a record; resolves when the removal is on disk. */

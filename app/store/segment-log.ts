@@ -22,6 +22,8 @@ export interface SegmentLogOptions {
   compactSegmentSize?: number;
   /** Stale entries tolerated before a compaction, at least. */
   minGarbage?: number;
+  /** How long a write nobody waits on may wait to share a commit (ms). */
+  lazyMs?: number;
 }
 
 /**
@@ -54,6 +56,8 @@ export class SegmentLog<T> {
   #pending = new Map<string, T | null>();
   #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   #flushScheduled = false;
+  #lazyTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #lazyMs: number;
 
   constructor(options: SegmentLogOptions) {
     this.#dir = options.dir;
@@ -61,6 +65,7 @@ export class SegmentLog<T> {
     this.#factory = options.factory;
     this.#compactSegmentSize = options.compactSegmentSize ?? 500;
     this.#minGarbage = options.minGarbage ?? 1000;
+    this.#lazyMs = options.lazyMs ?? 10;
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
@@ -117,16 +122,23 @@ export class SegmentLog<T> {
     return { records: new Map(this.#live), quarantined, rejected };
   }
 
-  /** Stores `value` under `id`; resolves when it is on disk. */
-  put(id: string, value: T): Promise<void> {
+  /**
+   * Stores `value` under `id`; resolves when it is on disk.
+   *
+   * `urgent` writes (someone is waiting to be answered) are committed at the end of this turn
+   * of the event loop. Others wait up to `lazyMs` so that they share a commit with the next
+   * urgent batch: under load that halves the number of fsyncs, at the cost of a few
+   * milliseconds before a status notification.
+   */
+  put(id: string, value: T, urgent = true): Promise<void> {
     this.#live.set(id, value);
-    return this.#enqueue(id, value);
+    return this.#enqueue(id, value, urgent);
   }
 
   /** Deletes `id`; resolves when the deletion is on disk. */
   delete(id: string): Promise<void> {
     this.#live.delete(id);
-    return this.#enqueue(id, null);
+    return this.#enqueue(id, null, false);
   }
 
   /** Number of segment files, for diagnostics and benchmarks. */
@@ -139,18 +151,22 @@ export class SegmentLog<T> {
     this.#flush();
   }
 
-  #enqueue(id: string, value: T | null): Promise<void> {
+  #enqueue(id: string, value: T | null, urgent: boolean): Promise<void> {
     this.#pending.set(id, value);
     const promise = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
-    if (!this.#flushScheduled) {
+    if (urgent && !this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
+    } else if (!urgent && !this.#flushScheduled && !this.#lazyTimer) {
+      this.#lazyTimer = setTimeout(() => this.#flush(), this.#lazyMs);
     }
     return promise;
   }
 
   #flush(): void {
     this.#flushScheduled = false;
+    if (this.#lazyTimer) clearTimeout(this.#lazyTimer);
+    this.#lazyTimer = undefined;
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
     const waiters = this.#waiters;

@@ -57,8 +57,8 @@ describe('receiver durability', () => {
     const withdrawn = nextEvent(host, 'inbox.removed', (p) => p.id === item.id);
     await clock.advance(1);
     assert.equal((await withdrawn).why, 'withdrawn');
-    // The deletion is group-committed at the end of this turn; compaction later drops the bytes.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The deletion is group-committed within milliseconds; commit it now to look at the disk.
+    host.receiver.flush();
     const reloaded = new SegmentLog({ dir: path.join(fixture.dir, 'tasks'), corruptDir: path.join(fixture.dir, 'corrupt'), factory: confStoreFactory }).load((v) => v);
     assert.equal(reloaded.records.has(task.taskId), false, 'the expired task is deleted from the store');
     assert.equal(await waiting, -32602, 'a tasks/result waiter is told the task expired');
@@ -74,7 +74,7 @@ describe('receiver durability', () => {
     await completed;
     await clock.advance(5_000);
     assert.equal(host.receiver.records().length, 0);
-    await new Promise((resolve) => setImmediate(resolve));
+    host.receiver.flush();
     const after = new SegmentLog({ dir: path.join(fixture.dir, 'tasks'), corruptDir: path.join(fixture.dir, 'corrupt'), factory: confStoreFactory }).load((v) => v);
     assert.equal(after.records.size, 0);
   });

@@ -20,7 +20,7 @@ const stdioPeer = (id = 'peer'): ServerConfigInput => ({
 /** Calls one of the peer's tools, which runs a task on Taskdesk and reports what it saw. */
 async function callPeerTool(host: Host, serverId: string, name: string, args: Record<string, unknown> = {}) {
   const result = await host.connection(serverId)!.client.callTool({ name, arguments: args }, CallToolResultSchema);
-  const text = (result.content[0] as { text: string }).text;
+  const text = ((result as { content: Array<{ text: string }> }).content[0]!).text;
   return JSON.parse(text) as { created: { taskId: string; status: string }; statuses: string[]; result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 

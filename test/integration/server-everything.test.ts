@@ -9,7 +9,8 @@ const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 /** Joins a tool result's text blocks. */
-function textOf(result: { content: unknown[] }): string {
+function textOf(value: unknown): string {
+  const result = value as { content: unknown[] };
   return result.content.map((block) => (block as { text?: string }).text ?? '').join('\n');
 }
 

@@ -6,10 +6,18 @@
  * methods (`app/host/host-api-dispatch.ts`); Electron IPC and the browser-mode WebSocket carry them.
  */
 import { z } from 'zod';
+import { ErrorDataSchema, type ErrorData } from './error-data.js';
+import {
+  CallToolOutcomeSchema,
+  OutboundTaskEventSchema,
+  OutboundTaskViewSchema,
+  RequestorToolSchema,
+  ServerTaskPageSchema
+} from '../requestor/outbound-task-schema.js';
 
-/** Error data, as it crosses every boundary. MCP error codes pass through unchanged. */
-export const ErrorDataSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-export type ErrorData = z.infer<typeof ErrorDataSchema>;
+export { ErrorDataSchema, type ErrorData };
+export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, ServerTaskPageSchema };
+export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from '../requestor/outbound-task-schema.js';
 
 /** A task's wire state (MCP 2025-11-25 `Task`). */
 export const TaskViewSchema = z.object({
@@ -146,6 +154,29 @@ export const HostMethods = {
   'tasks.cancel': { params: z.object({ taskId: z.string() }), result: TaskViewSchema },
   'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },
   'inbox.answer': { params: z.object({ id: z.string(), answer: InboxAnswerSchema }), result: Ok },
+  /** Tools of a connected server, with their input schema and how they may be called. */
+  'tools.list': { params: z.object({ serverId: z.string(), refresh: z.boolean().optional() }), result: z.array(RequestorToolSchema) },
+  /**
+   * Calls a tool: as a task when the server and tool allow it (`asTask` chooses for `optional`
+   * tools), else plainly. Arguments are validated against the tool's input schema first.
+   */
+  'tools.call': {
+    params: z.object({
+      serverId: z.string(),
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()).default({}),
+      asTask: z.boolean().optional(),
+      ttlMs: z.number().int().positive().nullable().optional()
+    }),
+    result: CallToolOutcomeSchema
+  },
+  'outbound.list': { params: z.object({}).default({}), result: z.array(OutboundTaskViewSchema) },
+  'outbound.get': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
+  'outbound.cancel': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
+  'outbound.refresh': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
+  'outbound.forget': { params: z.object({ outboundId: z.string() }), result: Ok },
+  /** The server's own `tasks/list`, one page, when it declared `tasks.list`. */
+  'outbound.serverTasks': { params: z.object({ serverId: z.string(), cursor: z.string().optional() }), result: ServerTaskPageSchema },
   'audit.read': {
     params: z
       .object({ limit: z.number().int().min(1).max(5000).optional(), serverId: z.string().optional(), taskId: z.string().optional() })
@@ -164,7 +195,9 @@ export const HostEvents = {
   'inbox.added': z.object({ item: InboxItemSchema }),
   'inbox.removed': z.object({ id: z.string(), why: z.enum(['answered', 'withdrawn']) }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
-  'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() })
+  'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
+  /** An outbound (tool-call) task changed or was forgotten. */
+  'outbound.changed': OutboundTaskEventSchema
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

@@ -25,6 +25,8 @@ import { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
 import { SegmentLog } from '../store/segment-log.js';
+import { DocumentDir } from '../store/document-dir.js';
+import { OutboundTasks } from '../requestor/outbound-tasks.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 
@@ -45,6 +47,8 @@ export interface HostConfig {
   /** Builds transports; tests use in-memory pairs. */
   transportFactory?: (config: ServerConfig) => Transport;
   connectTimeoutMs?: number;
+  /** The `task.ttl` Taskdesk asks for when it calls a tool as a task (default one hour). */
+  requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
   autoConnect?: boolean;
 }
@@ -64,6 +68,8 @@ export class Host {
   readonly inbox: Inbox;
   readonly receiver: TaskReceiver;
   readonly events: EventHub<Events>;
+  /** Tool calls Taskdesk makes as tasks (the requestor side). */
+  readonly requestor: OutboundTasks;
   readonly #registry: ServerRegistry;
   readonly #connections = new Map<string, ServerConnection>();
   readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
@@ -86,13 +92,27 @@ export class Host {
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
+    this.requestor = new OutboundTasks({
+      dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
+      clock: this.clock,
+      ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs })
+    });
+    this.requestor.on((event) => this.events.emit('outbound.changed', event));
+    for (const { id, reason, movedTo } of this.requestor.quarantined) {
+      this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
+    }
+    // Side-channel requests of our own tool calls say which tool is asking.
+    const origin = (serverId: string, relatedTaskId: string) => {
+      const described = this.requestor.describe(serverId, relatedTaskId);
+      return described && `tool ${described.toolName}`;
+    };
     this.receiver = new TaskReceiver({
       repository: new TaskRepository(new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory }), corruptDir),
       clock: this.clock,
       policy,
       audit: this.audit,
-      sampling: config.sampling?.(parts) ?? new InboxSamplingRunner(this.inbox),
-      elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox),
+      sampling: config.sampling?.(parts) ?? new InboxSamplingRunner(this.inbox, origin),
+      elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
       events: {
         taskChanged: (taskId, record) => this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) }),
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
@@ -131,8 +151,14 @@ export class Host {
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
       onState: (state) => {
         this.events.emit('server.state', { serverId, state });
-        if (state.status === 'ready') this.#flushStatus(connection);
-        if (state.status === 'failed' || state.status === 'closed') this.receiver.forgetConnection(connection.owner.identity);
+        if (state.status === 'ready') {
+          this.#flushStatus(connection);
+          this.requestor.attach(serverId, config.name, connection.client);
+        }
+        if (state.status === 'failed' || state.status === 'closed') {
+          this.receiver.forgetConnection(connection.owner.identity);
+          this.requestor.detach(serverId);
+        }
         this.audit.record({ type: 'server.state', serverId, serverName: config.name, detail: { ...state } });
       }
     });
@@ -188,6 +214,7 @@ export class Host {
 
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
+    this.requestor.close();
     this.receiver.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.audit.close();
@@ -231,6 +258,29 @@ export class Host {
           this.inbox.answer(p.id as string, answer);
           return { ok: true };
         }
+        case 'tools.list':
+          return this.requestor.listTools(p.serverId as string, { refresh: p.refresh === true });
+        case 'tools.call':
+          return this.requestor.callTool(p.serverId as string, p.name as string, p.arguments as Record<string, unknown>, {
+            ...(p.asTask !== undefined && { asTask: p.asTask as boolean }),
+            ...(p.ttlMs !== undefined && { ttlMs: p.ttlMs as number | null })
+          });
+        case 'outbound.list':
+          return this.requestor.list();
+        case 'outbound.get': {
+          const task = this.requestor.get(p.outboundId as string);
+          if (!task) throw new HostError(JsonRpcCode.InvalidParams, `Unknown outbound task ${String(p.outboundId)}`);
+          return task;
+        }
+        case 'outbound.cancel':
+          return this.requestor.cancel(p.outboundId as string);
+        case 'outbound.refresh':
+          return this.requestor.refresh(p.outboundId as string);
+        case 'outbound.forget':
+          this.requestor.forget(p.outboundId as string);
+          return { ok: true };
+        case 'outbound.serverTasks':
+          return this.requestor.listServerTasks(p.serverId as string, p.cursor as string | undefined);
         case 'audit.read':
           return this.audit.read(p as { limit?: number; serverId?: string; taskId?: string });
         default:

@@ -1,0 +1,110 @@
+/**
+ * Requestor polling benchmark.
+ *
+ * 1,000 concurrent outbound tasks on one stdio server (a child process, so its CPU is not
+ * counted) with a known pollInterval and known durations. Counts the `tasks/get` requests
+ * put on the wire against the minimum the intervals imply, and the host's CPU time
+ * (process.cpuUsage) while waiting for all of them.
+ *
+ * The minimum per task is ceil(duration / pollInterval) counted from when the host learned
+ * of the task: the server starts the work when it creates the task, and with 1,000 calls in
+ * flight (each CreateTaskResult persisted with an fsync'd write) the answer can arrive
+ * hundreds of ms later, when part of the work is already done. So each task's minimum is
+ * max(1, ceil((serverCreatedAt + duration - hostCreatedAt) / pollInterval)); both times are
+ * this machine's wall clock. The naive sum of ceil(duration / pollInterval) is printed too.
+ *
+ * Run: node_modules/.bin/tsx test/bench/requestor.bench.ts
+ */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { systemClock } from '../../app/core/clock.js';
+import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
+import { countSent, recordSends, tempTaskDir } from '../support/requestor-harness.js';
+
+const TASKS = 1000;
+const POLL_INTERVAL_MS = 500;
+/** Durations sit mid-interval (250 ms off a multiple) so timer jitter cannot decide a poll either way. */
+const durationOf = (i: number): number => 1250 + (i % 4) * 500;
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const serverScript = fileURLToPath(new URL('../support/requestor-stdio-server.ts', import.meta.url));
+
+const temp = tempTaskDir();
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: ['--import', 'tsx', serverScript, JSON.stringify({ pollInterval: POLL_INTERVAL_MS })],
+  cwd: root,
+  stderr: 'inherit'
+});
+const sent = recordSends(transport, systemClock);
+const client = new Client({ name: 'requestor-bench', version: '0.0.0' });
+await client.connect(transport);
+const manager = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+manager.attach('bench', 'Bench Server', client);
+await manager.listTools('bench');
+
+let finished = 0;
+let resolveAll!: () => void;
+const allDone = new Promise<void>((resolve) => (resolveAll = resolve));
+const done = new Set<string>();
+manager.on((event) => {
+  if (event.type === 'changed' && event.task.outcome !== undefined && !done.has(event.task.outboundId)) {
+    done.add(event.task.outboundId);
+    if (++finished === TASKS) resolveAll();
+  }
+});
+
+const startWall = performance.now();
+const outcomes = await Promise.all(
+  Array.from({ length: TASKS }, (_, i) => manager.callTool('bench', 'work-required', { durationMs: durationOf(i), label: `t${i}` }))
+);
+const createdWall = performance.now();
+if (outcomes.some((o) => o.type !== 'task')) throw new Error('every call must be a task');
+
+const cpuStart = process.cpuUsage();
+const waitStart = performance.now();
+await allDone;
+const waitMs = performance.now() - waitStart;
+const cpu = process.cpuUsage(cpuStart);
+const cpuMs = (cpu.user + cpu.system) / 1000;
+
+const polls = countSent(sent, 'tasks/get');
+const naiveMinimum = Array.from({ length: TASKS }, (_, i) => Math.ceil(durationOf(i) / POLL_INTERVAL_MS)).reduce((a, b) => a + b, 0);
+let minimum = 0;
+let maxLagMs = 0;
+outcomes.forEach((outcome, i) => {
+  if (outcome.type !== 'task') return;
+  const lag = Date.parse(outcome.task.createdAt) - Date.parse(outcome.task.task.createdAt);
+  maxLagMs = Math.max(maxLagMs, lag);
+  minimum += Math.max(1, Math.ceil((durationOf(i) - lag) / POLL_INTERVAL_MS));
+});
+const results = countSent(sent, 'tasks/result');
+// How late polls went out against the schedule (createdAt, then the previous poll, plus the interval).
+const created = new Map<string, number>();
+for (const outcome of outcomes) if (outcome.type === 'task') created.set(outcome.task.taskId, Date.parse(outcome.task.createdAt));
+const lastPoll = new Map<string, number>();
+const lateness: number[] = [];
+for (const m of sent) {
+  if (m.method !== 'tasks/get') continue;
+  const taskId = String(m.params?.taskId);
+  const base = lastPoll.get(taskId) ?? created.get(taskId);
+  if (base !== undefined) lateness.push(m.at - (base + POLL_INTERVAL_MS));
+  lastPoll.set(taskId, m.at);
+}
+lateness.sort((a, b) => a - b);
+const pct = (q: number) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))] ?? 0;
+const views = manager.list();
+const completed = views.filter((v) => v.state === 'completed').length;
+const taskSeconds = (TASKS * waitMs) / 1000;
+
+manager.close();
+await client.close();
+temp.cleanup();
+
+console.log(`tasks=${TASKS} poll_interval_ms=${POLL_INTERVAL_MS} durations_ms=1250..2750`);
+console.log(`create_all_ms=${(createdWall - startWall).toFixed(0)} wait_ms=${waitMs.toFixed(0)} completed=${completed}`);
+console.log(`tasks_get_sent=${polls} minimum=${minimum} naive_minimum=${naiveMinimum} (max creation lag ${maxLagMs} ms) tasks_result_sent=${results}`);
+console.log(`poll_lateness_ms p50=${pct(0.5)} p99=${pct(0.99)} max=${lateness.at(-1) ?? 0}`);
+console.log(`host_cpu_ms_while_waiting=${cpuMs.toFixed(1)} (user ${(cpu.user / 1000).toFixed(1)}, system ${(cpu.system / 1000).toFixed(1)}) over ${taskSeconds.toFixed(0)} task-seconds`);
+console.log(`RESULT polls_vs_minimum=${(polls / minimum).toFixed(3)} cpu_ms_per_task_second=${(cpuMs / taskSeconds).toFixed(3)}`);

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ManualClock } from '../../../app/core/clock.js';
+import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
+import { OutboundTaskStore } from '../../../app/requestor/outbound-task-store.js';
+import { OutboundTaskViewSchema, type OutboundTaskView } from '../../../app/requestor/outbound-task-schema.js';
+import { tempTaskDir } from '../../support/requestor-harness.js';
+
+function sample(overrides: Partial<OutboundTaskView> = {}): OutboundTaskView {
+  const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
+  return OutboundTaskViewSchema.parse({
+    outboundId: 'ob-1',
+    serverId: 'srv',
+    serverName: 'Server',
+    toolName: 'tool',
+    arguments: { a: 1 },
+    requestedTtl: 60_000,
+    createdAt: at,
+    updatedAt: at,
+    taskId: 't-1',
+    state: 'working',
+    task: { taskId: 't-1', status: 'working', createdAt: at, lastUpdatedAt: at, ttl: 60_000, pollInterval: 1000 },
+    expiresAt: new Date(Date.UTC(2026, 0, 1) + 60_000).toISOString(),
+    progress: { count: 0, history: [] },
+    ...overrides
+  });
+}
+
+test('documents round-trip; corrupt and foreign documents are quarantined, not deleted', () => {
+  const temp = tempTaskDir();
+  try {
+    const store = new OutboundTaskStore(temp.dir);
+    store.save(sample());
+    fs.writeFileSync(path.join(temp.dir.dir, 'ob-broken.json'), '{ not json');
+    fs.writeFileSync(path.join(temp.dir.dir, 'ob-foreign.json'), JSON.stringify({ schemaVersion: 7, hello: 'world' }));
+    const loaded = store.loadAll();
+    assert.deepEqual(loaded.tasks, [sample()]);
+    assert.deepEqual(loaded.quarantined.map((q) => q.id).sort(), ['ob-broken', 'ob-foreign']);
+    for (const q of loaded.quarantined) assert.ok(fs.existsSync(q.movedTo), 'bytes kept for a person to inspect');
+    assert.deepEqual(temp.dir.ids(), ['ob-1']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a new manager on the same directory sees the tasks, and one whose ttl ran out while the host was down is expired', () => {
+  const temp = tempTaskDir();
+  try {
+    const store = new OutboundTaskStore(temp.dir);
+    store.save(sample());
+    store.save(sample({ outboundId: 'ob-2', taskId: 't-2' }));
+    const clock = new ManualClock(Date.UTC(2026, 0, 1) + 30_000);
+    const manager = new OutboundTasks({ dir: temp.dir, clock });
+    assert.equal(manager.list().length, 2);
+    assert.equal(manager.get('ob-1')!.state, 'working');
+    assert.deepEqual(manager.describe('srv', 't-2'), { toolName: 'tool', outboundId: 'ob-2' });
+    manager.close();
+
+    const later = new OutboundTasks({ dir: temp.dir, clock: new ManualClock(Date.UTC(2026, 0, 1) + 61_000) });
+    assert.equal(later.get('ob-1')!.state, 'expired');
+    later.close();
+    assert.equal(new OutboundTaskStore(temp.dir).loadAll().tasks.find((t) => t.outboundId === 'ob-1')?.state, 'expired', 'written on close');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('forget removes the document and announces it', () => {
+  const temp = tempTaskDir();
+  try {
+    new OutboundTaskStore(temp.dir).save(sample());
+    const manager = new OutboundTasks({ dir: temp.dir, clock: new ManualClock() });
+    const events: unknown[] = [];
+    manager.on((e) => events.push(e));
+    manager.forget('ob-1');
+    assert.deepEqual(events, [{ type: 'removed', outboundId: 'ob-1', serverId: 'srv' }]);
+    assert.deepEqual(temp.dir.ids(), []);
+    manager.close();
+  } finally {
+    temp.cleanup();
+  }
+});

@@ -1,0 +1,54 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools
+} from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * A sampling request waiting for a person: what the server asked for and which model
+ * the engine would run it on, with the engine's reason.
+ */
+export interface SamplingDraft {
+  serverId: string;
+  serverName: string;
+  taskId?: string;
+  params: CreateMessageRequestParams;
+  providerId: string;
+  providerName: string;
+  model: string;
+  /** Why this model, in words (from model selection). */
+  reason: string;
+}
+
+/**
+ * A person's answer to a sampling request.
+ *
+ * On approval `params` is what to send (the person may have edited the messages or the
+ * system prompt), and `providerId`/`model` what to run it on (they may have picked
+ * another model); pass the draft's values back unchanged to accept them as they are.
+ */
+export type ApprovalDecision =
+  | { decision: 'approve'; params: CreateMessageRequestParams; providerId: string; model: string }
+  | { decision: 'reject'; reason?: string };
+
+/** A generated answer waiting for a person before it goes back to the server. */
+export interface CompletionDraft extends SamplingDraft {
+  result: CreateMessageResult | CreateMessageResultWithTools;
+}
+
+/** A person's answer to a generated completion; `result` may be edited. */
+export type ReviewDecision =
+  | { decision: 'approve'; result: CreateMessageResult | CreateMessageResultWithTools }
+  | { decision: 'reject'; reason?: string };
+
+/**
+ * The human in the loop of sampling (MCP: "a human in the loop with the ability to deny
+ * sampling requests"; "present generated responses for review before delivery").
+ *
+ * The host implements it over the inbox. Both calls may wait for hours; they must
+ * settle (reject or throw) when `signal` aborts, since the task was cancelled or expired.
+ */
+export interface ApprovalGate {
+  requestApproval(draft: SamplingDraft, signal: AbortSignal): Promise<ApprovalDecision>;
+  reviewCompletion(draft: CompletionDraft, signal: AbortSignal): Promise<ReviewDecision>;
+}

@@ -1,0 +1,253 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { systemClock, type Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
+import { chooseModel, type ModelChoice } from './model-selection.js';
+import { createProviderClient } from './provider-client.js';
+import { tokenLimitParamOf, type ProviderSettings } from './provider-config.js';
+import {
+  classifyProviderError,
+  droppedFailure,
+  ProviderFailureError,
+  timeoutFailure,
+  type FailureSubject,
+  type ProviderFailure
+} from './provider-failure.js';
+import type { ProviderSource } from './provider-registry.js';
+import { ProgressThrottle } from './progress-throttle.js';
+import { toChatCompletionRequest } from './request-mapping.js';
+import { MalformedCompletionError, toCreateMessageResult } from './result-mapping.js';
+import { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry.js';
+import { StreamAccumulator } from './stream-accumulator.js';
+import { Watchdog } from './watchdog.js';
+
+/** Text generated so far for one request, for a live view in the UI. */
+export interface PartialUpdate {
+  serverId: string;
+  taskId?: string;
+  providerId: string;
+  model: string;
+  /** All text generated so far. */
+  text: string;
+  /** The text this update added. */
+  delta: string;
+}
+
+/** What the LLM runner is built from. */
+export interface LlmSamplingRunnerOptions {
+  providers: ProviderSource;
+  clock?: Clock;
+  /** Called for every streamed piece of text; the host forwards it to the UI. */
+  onPartial?: (update: PartialUpdate) => void;
+  /** Called before each retry wait (rate limit, server error). */
+  onRetry?: (notice: RetryNotice & { serverId: string; taskId?: string }) => void;
+  retry?: Partial<RetryOptions>;
+  /** Least time between progress notifications; default 250 ms. */
+  progressIntervalMs?: number;
+  /** Longest wait for the provider's first byte; default 120 s (local servers load models first). */
+  firstByteTimeoutMs?: number;
+  /** Longest silence between streamed chunks; default 60 s. */
+  idleTimeoutMs?: number;
+  /** The fetch the `openai` SDK uses; for proxies and tests. */
+  fetch?: typeof fetch;
+}
+
+type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
+
+/**
+ * Runs `sampling/createMessage` on an OpenAI-compatible LLM, streaming.
+ *
+ * Chooses the model from the server's preferences (or takes the one a person chose),
+ * maps the request, streams the answer with throttled progress and live partial text,
+ * retries rate limits and server errors a bounded number of times on the clock, and
+ * turns every failure into `-32603` with a message fit for a task's status line.
+ * Not resumable: a stream cut by a restart is lost, and re-running it would bill twice.
+ */
+export class LlmSamplingRunner implements SamplingRunner {
+  readonly resumable = false;
+  readonly #providers: ProviderSource;
+  readonly #clock: Clock;
+  readonly #options: LlmSamplingRunnerOptions;
+  readonly #retry: RetryOptions;
+
+  constructor(options: LlmSamplingRunnerOptions) {
+    this.#providers = options.providers;
+    this.#clock = options.clock ?? systemClock;
+    this.#options = options;
+    this.#retry = { ...defaultRetryOptions, ...options.retry };
+  }
+
+  /** The model the server's preferences select, and why; undefined when none is configured. */
+  choose(params: CreateMessageRequestParams): ModelChoice | undefined {
+    return chooseModel(this.#providers.list(), params.modelPreferences);
+  }
+
+  /**
+   * The choice for a model a person picked; undefined when the provider is gone.
+   * Keeps the engine's reason when the pick is the engine's own choice.
+   */
+  choiceFor(providerId: string, model: string, engineChoice?: ModelChoice): ModelChoice | undefined {
+    const provider = this.#providers.list().find((p) => p.id === providerId);
+    if (!provider) return undefined;
+    const same = engineChoice && engineChoice.providerId === providerId && engineChoice.model === model;
+    return { providerId, providerName: provider.name, model, reason: same ? engineChoice.reason : 'chosen by the user' };
+  }
+
+  /**
+   * Samples once. `choice` overrides model selection (a person picked the model);
+   * without it the server's `modelPreferences` decide.
+   */
+  async run(params: CreateMessageRequestParams, context: WorkContext, choice?: ModelChoice): Promise<SamplingOutcome> {
+    const chosen = choice ?? this.choose(params);
+    if (!chosen) return failure('No LLM provider with a model is configured for sampling. Add one in Settings.');
+    const provider = this.#providers.list().find((p) => p.id === chosen.providerId);
+    if (!provider) return failure(`The LLM provider "${chosen.providerId}" is not configured.`);
+    context.annotate?.({ model: chosen.model, provider: provider.name, providerId: provider.id, reason: chosen.reason });
+
+    let request: ChatCompletionCreateParamsStreaming;
+    try {
+      request = toChatCompletionRequest(params, { model: chosen.model, tokenLimitParam: tokenLimitParamOf(provider) });
+    } catch (error) {
+      if (error instanceof HostError) return { type: 'error', error: toErrorData(error) };
+      throw error;
+    }
+    if (context.signal.aborted) return cancelledOutcome(context.signal);
+
+    const apiKey = await this.#providers.apiKey(provider.id);
+    const subject: FailureSubject = { providerName: provider.name, baseURL: provider.baseURL, model: chosen.model, apiKey };
+    const client = createProviderClient(provider, apiKey, this.#options.fetch ? { fetch: this.#options.fetch } : {});
+
+    // One controller per run: the task's signal and our own timeouts both abort it.
+    const controller = new AbortController();
+    let expiredAfterMs: number | undefined;
+    const watchdog = new Watchdog(this.#clock, (ms) => {
+      expiredAfterMs = ms;
+      controller.abort(new Error('provider timed out'));
+    });
+    const onAbort = () => controller.abort(context.signal.reason);
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    const interrupted = (): ProviderFailure | undefined =>
+      context.signal.aborted ? cancelled() : expiredAfterMs !== undefined ? timeoutFailure(subject, expiredAfterMs) : undefined;
+    const classify = (error: unknown) => interrupted() ?? classifyProviderError(error, subject);
+
+    const firstByteMs = this.#options.firstByteTimeoutMs ?? 120_000;
+    const idleMs = this.#options.idleTimeoutMs ?? 60_000;
+    try {
+      const stream = await withRetries(
+        async () => {
+          watchdog.arm(firstByteMs);
+          try {
+            return await client.chat.completions.create(request, { signal: controller.signal });
+          } catch (error) {
+            watchdog.disarm();
+            throw error;
+          }
+        },
+        classify,
+        {
+          ...this.#retry,
+          clock: this.#clock,
+          signal: controller.signal,
+          onRetry: (notice) => {
+            context.annotate?.({ retry: notice.retry, waitMs: notice.waitMs, reason: notice.failure.message });
+            this.#options.onRetry?.({ ...notice, serverId: context.serverId, ...(context.taskId ? { taskId: context.taskId } : {}) });
+          }
+        }
+      );
+
+      const accumulator = await this.#consume(stream, params, context, provider, chosen.model, () => watchdog.arm(idleMs), classify);
+      // The SDK ends the iteration quietly when the request is aborted, and a server
+      // that drops the connection may just end the body: neither has a finish_reason.
+      const stopped = interrupted();
+      if (stopped) throw new ProviderFailureError(stopped);
+      const completion = accumulator.result();
+      if (completion.finishReason === null) {
+        throw new ProviderFailureError(droppedFailure(subject));
+      }
+      try {
+        return { type: 'result', result: toCreateMessageResult(completion, params, chosen.model) };
+      } catch (error) {
+        if (!(error instanceof MalformedCompletionError)) throw error;
+        return this.#failureOutcome(
+          { kind: 'bad-response', retryable: false, message: `${provider.name} returned an unusable answer: ${error.message}.` },
+          provider,
+          chosen.model
+        );
+      }
+    } catch (error) {
+      const found = error instanceof ProviderFailureError ? error.failure : classify(error);
+      if (found.kind === 'cancelled' && context.signal.aborted) return cancelledOutcome(context.signal);
+      return this.#failureOutcome(found, provider, chosen.model);
+    } finally {
+      watchdog.disarm();
+      context.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Reads the stream into an accumulator, with partial text and throttled progress. */
+  async #consume(
+    stream: AsyncIterable<ChatCompletionChunk>,
+    params: CreateMessageRequestParams,
+    context: WorkContext,
+    provider: ProviderSettings,
+    model: string,
+    onChunk: () => void,
+    classify: (error: unknown) => ProviderFailure
+  ): Promise<StreamAccumulator> {
+    const accumulator = new StreamAccumulator();
+    const throttle = new ProgressThrottle(this.#clock, this.#options.progressIntervalMs ?? 250);
+    try {
+      for await (const chunk of stream) {
+        onChunk();
+        const before = accumulator.deltas;
+        const delta = accumulator.add(chunk);
+        if (delta) this.#partial(context, provider, model, accumulator.text, delta);
+        if (accumulator.deltas > before && context.reportProgress && throttle.take()) {
+          context.reportProgress(accumulator.deltas, params.maxTokens, `Generating with ${model}`);
+        }
+      }
+    } catch (error) {
+      throw new ProviderFailureError(classify(error));
+    }
+    return accumulator;
+  }
+
+  #partial(context: WorkContext, provider: ProviderSettings, model: string, text: string, delta: string): void {
+    this.#options.onPartial?.({
+      serverId: context.serverId,
+      ...(context.taskId ? { taskId: context.taskId } : {}),
+      providerId: provider.id,
+      model,
+      text,
+      delta
+    });
+  }
+
+  #failureOutcome(found: ProviderFailure, provider: ProviderSettings, model: string): SamplingOutcome {
+    const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
+    if (found.status !== undefined) data['status'] = found.status;
+    return { type: 'error', error: { code: JsonRpcCode.InternalError, message: found.message, data } };
+  }
+}
+
+function cancelled(): ProviderFailure {
+  return { kind: 'cancelled', message: 'Sampling was cancelled.', retryable: false };
+}
+
+/**
+ * The outcome of work the task's signal stopped: -32800, or the receiver's own error when
+ * it aborted with one (it says why: cancelled by the requestor, expired...).
+ */
+export function cancelledOutcome(signal: AbortSignal): { type: 'error'; error: ErrorData } {
+  if (signal.reason instanceof HostError) return { type: 'error', error: toErrorData(signal.reason) };
+  return { type: 'error', error: { code: JsonRpcCode.RequestCancelled, message: 'Sampling was cancelled.' } };
+}
+
+function failure(message: string): { type: 'error'; error: ErrorData } {
+  return { type: 'error', error: { code: JsonRpcCode.InternalError, message } };
+}

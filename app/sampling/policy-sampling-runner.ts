@@ -1,0 +1,172 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools
+} from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { JsonRpcCode, type ErrorData } from '../core/errors.js';
+import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
+import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
+import { cancelledOutcome } from './llm-sampling-runner.js';
+import type { ModelChoice } from './model-selection.js';
+import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
+import { userRejectedMessage, type SamplingPolicy } from './sampling-policy.js';
+
+type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
+
+/** The model side the policy runner drives: `LlmSamplingRunner` is one. */
+export interface ModelSampler {
+  choose(params: CreateMessageRequestParams): ModelChoice | undefined;
+  choiceFor(providerId: string, model: string, engineChoice?: ModelChoice): ModelChoice | undefined;
+  run(params: CreateMessageRequestParams, context: WorkContext, choice?: ModelChoice): Promise<SamplingOutcome>;
+}
+
+/** What the policy runner is built from. */
+export interface PolicySamplingRunnerOptions {
+  sampler: ModelSampler;
+  gate: ApprovalGate;
+  /** The policy for a configured server id (the host's per-server settings). */
+  policyFor: (serverId: string) => SamplingPolicy;
+  audit: SamplingAudit;
+  clock?: Clock;
+}
+
+/**
+ * Sampling with a human in the loop: policy, then approval, then the model, then review.
+ *
+ * `refuse` answers at once; `ask` puts the request before a person through the
+ * `ApprovalGate` (the task shows `input_required` meanwhile) and runs what they
+ * approved on the model they picked; `auto` runs it straight away. With
+ * `reviewCompletion` the answer goes before a person too. A rejection is error -1
+ * "User rejected sampling request", as MCP clients answer it. Every decision is audited.
+ */
+export class PolicySamplingRunner implements SamplingRunner {
+  readonly resumable = false;
+  readonly #options: PolicySamplingRunnerOptions;
+  readonly #clock: Clock;
+
+  constructor(options: PolicySamplingRunnerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async run(params: CreateMessageRequestParams, context: WorkContext): Promise<SamplingOutcome> {
+    const { sampler, gate } = this.#options;
+    const policy = this.#options.policyFor(context.serverId);
+
+    if (policy.mode === 'refuse') {
+      this.#audit(context, 'sampling.request', 'refused', { reason: 'policy: refuse' });
+      return error(JsonRpcCode.UserRejected, `Sampling is turned off for ${context.serverName} by its policy (refuse).`);
+    }
+
+    const engineChoice = sampler.choose(params);
+    if (!engineChoice) {
+      // Nothing to approve: say why at once rather than asking a person first.
+      const outcome = await sampler.run(params, context);
+      if (outcome.type === 'error') this.#audit(context, 'sampling.llm', 'failed', { reason: outcome.error.message });
+      return outcome;
+    }
+
+    let approvedParams = params;
+    let choice: ModelChoice = engineChoice;
+    const draft = (): SamplingDraft => ({
+      serverId: context.serverId,
+      serverName: context.serverName,
+      ...(context.taskId ? { taskId: context.taskId } : {}),
+      params: approvedParams,
+      providerId: choice.providerId,
+      providerName: choice.providerName,
+      model: choice.model,
+      reason: choice.reason
+    });
+
+    if (policy.mode === 'ask') {
+      const decision = await this.#waitForPerson(context, `Approve a sampling request from ${context.serverName}`, () =>
+        gate.requestApproval(draft(), context.signal)
+      );
+      if ('error' in decision) {
+        this.#audit(context, 'sampling.request', 'cancelled', { ...at(choice), reason: decision.error.message });
+        return { type: 'error', error: decision.error };
+      }
+      if (decision.decision === 'reject') {
+        this.#audit(context, 'sampling.request', 'rejected', { ...at(choice), ...(decision.reason ? { reason: decision.reason } : {}) });
+        return error(JsonRpcCode.UserRejected, userRejectedMessage);
+      }
+      const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
+      if (!picked) return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
+      const edited = !sameRequest(params, decision.params) || picked.reason !== engineChoice.reason;
+      approvedParams = decision.params;
+      choice = picked;
+      this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', { ...at(choice), reason: choice.reason });
+    } else {
+      this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
+    }
+
+    const outcome = await sampler.run(approvedParams, context, choice);
+    if (outcome.type === 'error') {
+      this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: outcome.error.message });
+      return outcome;
+    }
+    this.#audit(context, 'sampling.llm', 'completed', { ...at(choice), model: outcome.result.model });
+    if (!policy.reviewCompletion) return outcome;
+
+    const result = outcome.result;
+    const review = await this.#waitForPerson(context, `Review the answer for ${context.serverName}`, () =>
+      gate.reviewCompletion({ ...draft(), result }, context.signal)
+    );
+    if ('error' in review) {
+      this.#audit(context, 'sampling.completion', 'cancelled', { ...at(choice), reason: review.error.message });
+      return { type: 'error', error: review.error };
+    }
+    if (review.decision === 'reject') {
+      this.#audit(context, 'sampling.completion', 'rejected', { ...at(choice), ...(review.reason ? { reason: review.reason } : {}) });
+      return error(JsonRpcCode.UserRejected, userRejectedMessage);
+    }
+    const editedResult = JSON.stringify(review.result) !== JSON.stringify(result);
+    this.#audit(context, 'sampling.completion', editedResult ? 'approved-with-edits' : 'approved', at(choice));
+    return { type: 'result', result: review.result };
+  }
+
+  /** Waits on the gate with the task in `input_required`; a cancelled wait becomes an error. */
+  async #waitForPerson<T>(context: WorkContext, message: string, ask: () => Promise<T>): Promise<T | { error: ErrorData }> {
+    context.setInputRequired?.(true, message);
+    try {
+      return await ask();
+    } catch (thrown) {
+      if (context.signal.aborted) return { error: cancelledOutcome(context.signal).error };
+      const detail = thrown instanceof Error ? thrown.message : String(thrown);
+      return { error: { code: JsonRpcCode.InternalError, message: `Sampling approval failed: ${detail}` } };
+    } finally {
+      if (!context.signal.aborted) context.setInputRequired?.(false);
+    }
+  }
+
+  #audit(
+    context: WorkContext,
+    type: SamplingAuditEvent['type'],
+    decision: SamplingAuditEvent['decision'],
+    extra: Partial<Pick<SamplingAuditEvent, 'providerId' | 'model' | 'reason'>> = {}
+  ): void {
+    this.#options.audit({
+      type,
+      serverId: context.serverId,
+      ...(context.taskId ? { taskId: context.taskId } : {}),
+      decision,
+      ...extra,
+      at: this.#clock.now()
+    });
+  }
+}
+
+function at(choice: ModelChoice): { providerId: string; model: string } {
+  return { providerId: choice.providerId, model: choice.model };
+}
+
+// What a person can edit: the conversation and the system prompt.
+function sameRequest(a: CreateMessageRequestParams, b: CreateMessageRequestParams): boolean {
+  return JSON.stringify([a.messages, a.systemPrompt ?? null]) === JSON.stringify([b.messages, b.systemPrompt ?? null]);
+}
+
+function error(code: number, message: string): SamplingOutcome {
+  return { type: 'error', error: { code, message } };
+}

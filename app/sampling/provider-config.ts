@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * How a user rates one model, each axis from 0 to 1.
+ *
+ * `cost` is how expensive the model is (0 = free or cheapest, 1 = most expensive);
+ * `speed` is how fast it answers (1 = fastest); `intelligence` is how capable it is
+ * (1 = most capable). An axis left out counts as 0.5 when models are compared.
+ */
+export const ModelRatingsSchema = z.object({
+  cost: z.number().min(0).max(1).optional(),
+  speed: z.number().min(0).max(1).optional(),
+  intelligence: z.number().min(0).max(1).optional()
+});
+export type ModelRatings = z.infer<typeof ModelRatingsSchema>;
+
+/** One model a provider offers, with the user's optional ratings. */
+export const ProviderModelSchema = z.object({
+  /** The model id the provider's API expects, e.g. `gpt-4o-mini` or `llama3.2:3b`. */
+  name: z.string().min(1),
+  ratings: ModelRatingsSchema.optional()
+});
+export type ProviderModel = z.infer<typeof ProviderModelSchema>;
+
+/**
+ * Which request field carries `maxTokens`.
+ *
+ * OpenAI's newer models reject `max_tokens` and want `max_completion_tokens`; the local
+ * servers (Ollama, LM Studio, llama.cpp, vLLM) all understand `max_tokens`, and not all
+ * of them know the newer name. When left out it is chosen from the base URL.
+ */
+export const TokenLimitParamSchema = z.enum(['max_tokens', 'max_completion_tokens']);
+export type TokenLimitParam = z.infer<typeof TokenLimitParamSchema>;
+
+/**
+ * A provider as it is stored: everything but the API key.
+ *
+ * Every provider speaks the OpenAI chat-completions API (OpenAI itself, or a compatible
+ * server such as Ollama, LM Studio, llama.cpp's server or vLLM). The key lives in a
+ * `KeyStore`, never in this document, so the settings file can be written in the clear.
+ */
+export const ProviderSettingsSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** The API root including `/v1`, e.g. `http://127.0.0.1:11434/v1`. */
+  baseURL: z.url({ protocol: /^https?$/ }),
+  models: z.array(ProviderModelSchema).default([]),
+  /** The model used when the server's preferences select nothing; else the first model. */
+  defaultModel: z.string().min(1).optional(),
+  tokenLimitParam: TokenLimitParamSchema.optional()
+});
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+/**
+ * A provider as the user enters it: the settings plus an optional API key.
+ *
+ * The key is optional because local servers need none. `ProviderRegistry.upsert`
+ * moves the key into the key store and keeps only the settings.
+ */
+export const ProviderConfigSchema = ProviderSettingsSchema.extend({
+  apiKey: z.string().min(1).optional()
+});
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+/**
+ * A provider as a UI sees it: the settings and whether a key is set, never the key.
+ */
+export const ProviderViewSchema = ProviderSettingsSchema.extend({
+  hasKey: z.boolean()
+});
+export type ProviderView = z.infer<typeof ProviderViewSchema>;
+
+/** The settings part of a config, with the key dropped. */
+export function settingsOf(config: ProviderConfig): ProviderSettings {
+  const { apiKey: _apiKey, ...settings } = config;
+  return ProviderSettingsSchema.parse(settings);
+}
+
+/** The UI view of stored settings. */
+export function viewOf(settings: ProviderSettings, hasKey: boolean): ProviderView {
+  return { ...structuredClone(settings), hasKey };
+}
+
+/** The request field for `maxTokens` on this provider. */
+export function tokenLimitParamOf(settings: ProviderSettings): TokenLimitParam {
+  if (settings.tokenLimitParam) return settings.tokenLimitParam;
+  return new URL(settings.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
+}
+
+/** Every model name a provider can be asked for: its list, plus the default when unlisted. */
+export function modelNamesOf(settings: ProviderSettings): string[] {
+  const names = settings.models.map((m) => m.name);
+  if (settings.defaultModel && !names.includes(settings.defaultModel)) names.unshift(settings.defaultModel);
+  return names;
+}

@@ -1,0 +1,167 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { redactSecrets } from './redact.js';
+
+/** What kind of thing went wrong talking to a provider. */
+export type ProviderFailureKind =
+  | 'auth'
+  | 'forbidden'
+  | 'model-not-found'
+  | 'bad-request'
+  | 'rate-limited'
+  | 'server-error'
+  | 'timeout'
+  | 'unreachable'
+  | 'dropped'
+  | 'cancelled'
+  | 'bad-response';
+
+/**
+ * A provider failure as data, with a message fit for a task's `statusMessage`.
+ *
+ * The message names the provider and says what the user can do; it never holds a key
+ * (provider error bodies are redacted before any part of them is quoted).
+ */
+export interface ProviderFailure {
+  kind: ProviderFailureKind;
+  message: string;
+  /** HTTP status when the provider answered. */
+  status?: number;
+  /** Whether trying again may help (rate limits, server errors). */
+  retryable: boolean;
+  /** How long the provider asked to wait before trying again, in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/** Where the failure happened, for the message. */
+export interface FailureSubject {
+  providerName: string;
+  baseURL: string;
+  model?: string;
+  apiKey?: string;
+}
+
+/** An error the engine raises itself for a failure it detected (timeout, dropped stream). */
+export class ProviderFailureError extends Error {
+  readonly failure: ProviderFailure;
+  constructor(failure: ProviderFailure) {
+    super(failure.message);
+    this.name = 'ProviderFailureError';
+    this.failure = failure;
+  }
+}
+
+/** Turns anything the `openai` SDK (or the engine) threw into a `ProviderFailure`. */
+export function classifyProviderError(error: unknown, subject: FailureSubject): ProviderFailure {
+  if (error instanceof ProviderFailureError) return error.failure;
+  const who = `${subject.providerName} (${hostOf(subject.baseURL)})`;
+  const quote = (detail: string | undefined) => {
+    const clean = detail ? redactSecrets(detail, [subject.apiKey]).trim() : '';
+    return clean ? `: ${clean.slice(0, 300)}` : '';
+  };
+
+  if (error instanceof APIUserAbortError) {
+    return { kind: 'cancelled', message: 'Sampling was cancelled.', retryable: false };
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return { kind: 'timeout', message: `${who} did not answer in time.`, retryable: false };
+  }
+  if (error instanceof APIConnectionError) {
+    return {
+      kind: 'unreachable',
+      message: `Could not connect to ${who}. Is the server running and the base URL right?`,
+      retryable: false
+    };
+  }
+  if (error instanceof APIError) {
+    const status = error.status;
+    const detail = providerDetail(error);
+    if (status === 401) {
+      // Never quote a 401 body: providers echo the (masked) key in it.
+      return { kind: 'auth', status, message: `${who} rejected the API key (401). Check the key in the provider settings.`, retryable: false };
+    }
+    if (status === 403) {
+      return { kind: 'forbidden', status, message: `${who} refused access (403)${quote(detail)}`, retryable: false };
+    }
+    if (status === 404) {
+      const model = subject.model ? `model "${subject.model}"` : 'the requested resource';
+      return { kind: 'model-not-found', status, message: `${who} does not know ${model} (404)${quote(detail)}`, retryable: false };
+    }
+    if (status === 429) {
+      const retryAfterMs = retryAfterOf(error.headers);
+      return {
+        kind: 'rate-limited',
+        status,
+        message: `${who} is rate limiting requests (429)${quote(detail)}`,
+        retryable: true,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {})
+      };
+    }
+    if (status !== undefined && status >= 500) {
+      const retryAfterMs = retryAfterOf(error.headers);
+      return {
+        kind: 'server-error',
+        status,
+        message: `${who} had a server error (${status})${quote(detail)}`,
+        retryable: true,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {})
+      };
+    }
+    if (status === undefined) {
+      // An error event inside an SSE stream: the provider failed mid-generation.
+      return { kind: 'server-error', message: `${who} reported an error while generating${quote(detail)}`, retryable: false };
+    }
+    return { kind: 'bad-request', status, message: `${who} rejected the request (${status})${quote(detail)}`, retryable: false };
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  if (/terminated|socket|ECONNRESET|other side closed|premature/i.test(text)) {
+    return droppedFailure(subject);
+  }
+  return { kind: 'bad-response', message: `Unexpected failure talking to ${who}${quote(text)}`, retryable: false };
+}
+
+/** The failure for a stream that ended before the model finished. */
+export function droppedFailure(subject: FailureSubject): ProviderFailure {
+  return {
+    kind: 'dropped',
+    message: `The connection to ${subject.providerName} (${hostOf(subject.baseURL)}) dropped before the model finished.`,
+    retryable: false
+  };
+}
+
+/** The failure for a provider that stopped sending within the allowed time. */
+export function timeoutFailure(subject: FailureSubject, ms: number): ProviderFailure {
+  return {
+    kind: 'timeout',
+    message: `${subject.providerName} (${hostOf(subject.baseURL)}) did not answer within ${Math.round(ms / 1000)} s.`,
+    retryable: false
+  };
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return baseURL;
+  }
+}
+
+/** The provider's own explanation, from an OpenAI-style `{ error: { message } }` body. */
+function providerDetail(error: APIError): string | undefined {
+  const body = error.error as { message?: unknown } | string | undefined;
+  if (typeof body === 'string') return body;
+  if (body && typeof body.message === 'string') return body.message;
+  return undefined;
+}
+
+/** Reads `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date). */
+export function retryAfterOf(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

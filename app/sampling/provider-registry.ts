@@ -1,0 +1,87 @@
+import type { KeyStore } from './key-store.js';
+import {
+  ProviderConfigSchema,
+  ProviderSettingsSchema,
+  settingsOf,
+  viewOf,
+  type ProviderConfig,
+  type ProviderSettings,
+  type ProviderView
+} from './provider-config.js';
+
+/**
+ * What the sampling engine needs to know about providers.
+ *
+ * `list()` is read on every request, so edits the user makes take effect for the next
+ * sampling request without rebuilding the runner.
+ */
+export interface ProviderSource {
+  /** Providers in the user's order of preference; the first is the default provider. */
+  list(): ProviderSettings[];
+  /** The API key of a provider, or undefined for a keyless (local) provider. */
+  apiKey(providerId: string): Promise<string | undefined>;
+}
+
+/**
+ * The configured providers: settings in memory, keys in a `KeyStore`.
+ *
+ * The host persists `snapshot()` (it holds no keys) wherever it keeps settings, and
+ * builds the registry again from it at start-up.
+ */
+export class ProviderRegistry implements ProviderSource {
+  readonly #keys: KeyStore;
+  #providers: ProviderSettings[];
+
+  constructor(keys: KeyStore, initial: readonly ProviderSettings[] = []) {
+    this.#keys = keys;
+    this.#providers = initial.map((p) => ProviderSettingsSchema.parse(p));
+  }
+
+  list(): ProviderSettings[] {
+    return structuredClone(this.#providers);
+  }
+
+  get(providerId: string): ProviderSettings | undefined {
+    const found = this.#providers.find((p) => p.id === providerId);
+    return found && structuredClone(found);
+  }
+
+  apiKey(providerId: string): Promise<string | undefined> {
+    return this.#keys.get(providerId);
+  }
+
+  /**
+   * Adds or replaces a provider. A key in the config goes to the key store; a config
+   * without a key leaves a stored key alone (the edit form does not show keys).
+   */
+  async upsert(input: ProviderConfig): Promise<ProviderView> {
+    const config = ProviderConfigSchema.parse(input);
+    const settings = settingsOf(config);
+    if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
+    const index = this.#providers.findIndex((p) => p.id === settings.id);
+    if (index === -1) this.#providers.push(settings);
+    else this.#providers[index] = settings;
+    return viewOf(settings, await this.#keys.has(settings.id));
+  }
+
+  /** Removes a provider and its key. */
+  async remove(providerId: string): Promise<void> {
+    this.#providers = this.#providers.filter((p) => p.id !== providerId);
+    await this.#keys.delete(providerId);
+  }
+
+  /** Clears the key of a provider (a local server that no longer needs one). */
+  async clearKey(providerId: string): Promise<void> {
+    await this.#keys.delete(providerId);
+  }
+
+  /** Every provider as the UI may see it. */
+  async views(): Promise<ProviderView[]> {
+    return Promise.all(this.#providers.map(async (p) => viewOf(p, await this.#keys.has(p.id))));
+  }
+
+  /** The settings to persist; holds no keys. */
+  snapshot(): ProviderSettings[] {
+    return this.list();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * One decision about a sampling request, for the audit log.
+ *
+ * - `sampling.request`: whether the request may go to a model
+ *   (`refused` by policy, `auto-approved`, `approved`, `approved-with-edits`, `rejected`,
+ *   `cancelled` while waiting);
+ * - `sampling.llm`: what the model call ended with (`completed`, `failed`);
+ * - `sampling.completion`: the person's review of the answer (`approved`,
+ *   `approved-with-edits`, `rejected`, `cancelled`).
+ *
+ * Holds ids, model names and messages only: never a key, never prompt text.
+ */
+export interface SamplingAuditEvent {
+  type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';
+  serverId: string;
+  taskId?: string;
+  decision: SamplingAuditDecision;
+  providerId?: string;
+  model?: string;
+  /** Why: the model-selection reason, the user's rejection reason, or the error message. */
+  reason?: string;
+  /** Milliseconds since the epoch, from the injected clock. */
+  at: number;
+}
+
+export type SamplingAuditDecision =
+  | 'refused'
+  | 'auto-approved'
+  | 'approved'
+  | 'approved-with-edits'
+  | 'rejected'
+  | 'cancelled'
+  | 'completed'
+  | 'failed';
+
+/** Where audit events go; the host writes them to its audit log. */
+export type SamplingAudit = (event: SamplingAuditEvent) => void;

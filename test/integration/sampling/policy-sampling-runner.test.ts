@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ManualClock } from '../../../app/core/clock.js';
+import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
+import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
+import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
+import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/sampling/sampling-policy.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';
+import { ScriptedApprovalGate, unreachableGate } from './scripted-approval-gate.js';
+
+describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
+  let server: FakeOpenAIServer;
+  before(async () => {
+    server = await FakeOpenAIServer.start({ apiKey: SECRET_KEY });
+  });
+  after(() => server.close());
+
+  async function setup(policy: Partial<SamplingPolicy>, gate = new ScriptedApprovalGate() as ScriptedApprovalGate | typeof unreachableGate) {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1));
+    const { runner: sampler } = await makeRunner(server, { apiKey: SECRET_KEY });
+    const audit: SamplingAuditEvent[] = [];
+    const policies: string[] = [];
+    const runner = new PolicySamplingRunner({
+      sampler,
+      gate,
+      policyFor: (serverId) => {
+        policies.push(serverId);
+        return SamplingPolicySchema.parse(policy);
+      },
+      audit: (event) => audit.push(event),
+      clock
+    });
+    return { runner, audit, policies, gate: gate as ScriptedApprovalGate };
+  }
+
+  const decisions = (audit: SamplingAuditEvent[]) => audit.map((e) => `${e.type}:${e.decision}`);
+
+  it('refuses by policy without calling a model or asking anyone', async () => {
+    const { runner, audit, policies } = await setup({ mode: 'refuse' }, unreachableGate);
+    const before = server.requests.length;
+    const outcome = await runner.run(samplingParams(), makeContext().context);
+    assert.deepEqual(outcome, { type: 'error', error: { code: -1, message: 'Sampling is turned off for Test server by its policy (refuse).' } });
+    assert.equal(server.requests.length, before);
+    assert.deepEqual(policies, ['srv-1']);
+    assert.deepEqual(audit, [
+      { type: 'sampling.request', serverId: 'srv-1', taskId: 'task-1', decision: 'refused', reason: 'policy: refuse', at: Date.UTC(2026, 5, 1) }
+    ]);
+  });
+
+  it('asks first: the task waits in input_required, then runs what was approved', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+    server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+    const { context, inputRequired } = makeContext();
+    const before = server.chatRequests.length;
+    const running = runner.run(samplingParams({ modelPreferences: { hints: [{ name: 'large' }] } }), context);
+    const pending = await gate.approvals.next();
+    assert.deepEqual(inputRequired.items, [{ waiting: true, message: 'Approve a sampling request from Test server' }]);
+    assert.equal(server.chatRequests.length, before, 'no model call before approval');
+    assert.equal(pending.draft.model, 'fake-large');
+    assert.equal(pending.draft.serverName, 'Test server');
+    assert.match(pending.draft.reason, /hint "large"/);
+    pending.approve();
+    const outcome = await running;
+    assert.equal(textOf(outcome), 'Paris.');
+    assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
+    assert.deepEqual(inputRequired.items.at(-1), { waiting: false, message: undefined });
+    assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:completed']);
+    assert.equal(audit[0]!.model, 'fake-large');
+  });
+
+  it('runs the edited prompt on the model the person picked', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+    const before = server.chatRequests.length;
+    const running = runner.run(samplingParams({ systemPrompt: 'You are a pirate.' }), makeContext().context);
+    const pending = await gate.approvals.next();
+    assert.equal(pending.draft.model, 'fake-small');
+    pending.approve({
+      params: {
+        systemPrompt: 'Be polite.',
+        messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France, please?' } }]
+      },
+      model: 'fake-large'
+    });
+    assert.equal((await running).type, 'result');
+    assert.deepEqual(server.chatRequests[before]!.body.messages, [
+      { role: 'system', content: 'Be polite.' },
+      { role: 'user', content: 'Capital of France, please?' }
+    ]);
+    assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
+    assert.deepEqual(decisions(audit), ['sampling.request:approved-with-edits', 'sampling.llm:completed']);
+    assert.equal(audit[0]!.reason, 'chosen by the user');
+  });
+
+  it('answers a rejection with -1 "User rejected sampling request"', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask' });
+    const before = server.requests.length;
+    const running = runner.run(samplingParams(), makeContext().context);
+    (await gate.approvals.next()).reject('not now');
+    assert.deepEqual(await running, { type: 'error', error: { code: -1, message: 'User rejected sampling request' } });
+    assert.equal(server.requests.length, before);
+    assert.deepEqual(decisions(audit), ['sampling.request:rejected']);
+    assert.equal(audit[0]!.reason, 'not now');
+  });
+
+  it('runs at once under auto, and shows the answer for review when asked to', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'auto', reviewCompletion: true });
+    server.enqueue({ kind: 'text', tokens: ['Lyon.'] });
+    const { context, inputRequired } = makeContext();
+    const running = runner.run(samplingParams(), context);
+    const review = await gate.reviews.next();
+    assert.equal(gate.approvals.items.length, 0, 'auto does not ask before sampling');
+    assert.deepEqual(review.draft.result.content, { type: 'text', text: 'Lyon.' });
+    assert.deepEqual(inputRequired.items[0], { waiting: true, message: 'Review the answer for Test server' });
+    review.approve({ ...review.draft.result, content: { type: 'text', text: 'Paris.' } });
+    const outcome = await running;
+    assert.deepEqual(outcome.type === 'result' && outcome.result.content, { type: 'text', text: 'Paris.' });
+    assert.deepEqual(decisions(audit), ['sampling.request:auto-approved', 'sampling.llm:completed', 'sampling.completion:approved-with-edits']);
+  });
+
+  it('answers a rejected completion with -1 too', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: true });
+    const running = runner.run(samplingParams(), makeContext().context);
+    (await gate.approvals.next()).approve();
+    (await gate.reviews.next()).reject();
+    assert.deepEqual(await running, { type: 'error', error: { code: -1, message: 'User rejected sampling request' } });
+    assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:completed', 'sampling.completion:rejected']);
+  });
+
+  it('ends a wait for approval when the task is cancelled', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask' });
+    const { context, controller } = makeContext();
+    const running = runner.run(samplingParams(), context);
+    await gate.approvals.next();
+    controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Task t-1 was cancelled: by the requestor'));
+    assert.deepEqual(await running, { type: 'error', error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' } });
+    assert.deepEqual(decisions(audit), ['sampling.request:cancelled']);
+  });
+
+  it('audits a model failure, and never a key', async () => {
+    const { runner, audit } = await setup({ mode: 'auto', reviewCompletion: false }, unreachableGate);
+    server.enqueue({ kind: 'error', status: 400, message: `bad request for key ${SECRET_KEY}` });
+    const outcome = await runner.run(samplingParams(), makeContext().context);
+    assert.equal(outcome.type, 'error');
+    assert.deepEqual(decisions(audit), ['sampling.request:auto-approved', 'sampling.llm:failed']);
+    const everything = JSON.stringify([outcome, audit]);
+    assert.ok(!everything.includes(SECRET_KEY), everything);
+    assert.match(audit[1]!.reason!, /rejected the request \(400\): bad request for key \[redacted\]/);
+  });
+});

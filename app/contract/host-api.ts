@@ -15,7 +15,19 @@ import {
   ServerTaskPageSchema
 } from '../requestor/outbound-task-schema.js';
 
+import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from '../sampling/provider-config.js';
+import { SamplingPolicySchema } from '../sampling/sampling-policy.js';
+
 export { ErrorDataSchema, type ErrorData };
+export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
+export type { ProviderConfig, ProviderSettings, ProviderView } from '../sampling/provider-config.js';
+export type { SamplingPolicy } from '../sampling/sampling-policy.js';
+
+/** What "Test connection" found: the models, or what failed in words (never a key). */
+export const ConnectionTestResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), models: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), kind: z.string(), message: z.string(), status: z.number().optional() })
+]);
 export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, ServerTaskPageSchema };
 export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from '../requestor/outbound-task-schema.js';
 
@@ -101,7 +113,12 @@ export type InboundTask = z.infer<typeof InboundTaskSchema>;
 export const InboxItemSchema = z.object({
   /** The receiver task id when the request was a task; otherwise a random id. */
   id: z.string(),
-  kind: z.enum(['elicitation', 'sampling']),
+  /**
+   * `elicitation`: a server's question. `sampling`: a person writes the reply (no model is
+   * configured). `sampling-approval`: approve, edit or reject a request before the model runs.
+   * `sampling-review`: approve, edit or reject the model's answer before it goes back.
+   */
+  kind: z.enum(['elicitation', 'sampling', 'sampling-approval', 'sampling-review']),
   serverId: z.string(),
   serverName: z.string(),
   taskId: z.string().optional(),
@@ -110,8 +127,18 @@ export const InboxItemSchema = z.object({
   /** What is asking, e.g. the tool whose call asks. */
   origin: z.string().optional(),
   createdAt: z.string(),
-  /** The request params as the server sent them. */
-  request: z.record(z.string(), z.unknown())
+  /** The request params as the server sent them (for approvals: as they would be sent). */
+  request: z.record(z.string(), z.unknown()),
+  /** For sampling approvals and reviews: the model the engine chose and why, and the answer to review. */
+  draft: z
+    .object({
+      providerId: z.string(),
+      providerName: z.string(),
+      model: z.string(),
+      reason: z.string(),
+      result: z.record(z.string(), z.unknown()).optional()
+    })
+    .optional()
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
@@ -123,7 +150,18 @@ export const InboxAnswerSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('cancel') }),
   /** Sampling: a person writes the reply, as MCP Inspector allows. */
   z.object({ action: z.literal('reply'), text: z.string(), model: z.string().min(1).default('human') }),
-  z.object({ action: z.literal('reject'), reason: z.string().optional() })
+  z.object({ action: z.literal('reject'), reason: z.string().optional() }),
+  /**
+   * Sampling approval: run it, optionally with edited params (messages, system prompt) or on
+   * another provider/model. Sampling review: send the answer, optionally edited (`result`).
+   */
+  z.object({
+    action: z.literal('approve'),
+    params: z.record(z.string(), z.unknown()).optional(),
+    providerId: z.string().optional(),
+    model: z.string().optional(),
+    result: z.record(z.string(), z.unknown()).optional()
+  })
 ]);
 export type InboxAnswer = z.infer<typeof InboxAnswerSchema>;
 export type InboxAnswerInput = z.input<typeof InboxAnswerSchema>;
@@ -177,6 +215,16 @@ export const HostMethods = {
   'outbound.forget': { params: z.object({ outboundId: z.string() }), result: Ok },
   /** The server's own `tasks/list`, one page, when it declared `tasks.list`. */
   'outbound.serverTasks': { params: z.object({ serverId: z.string(), cursor: z.string().optional() }), result: ServerTaskPageSchema },
+  /** LLM providers as the UI may see them: `hasKey`, never the key. */
+  'providers.list': { params: z.object({}).default({}), result: z.array(ProviderViewSchema) },
+  /** Adds or replaces a provider; an `apiKey` goes to the key store (safeStorage in the app). */
+  'providers.save': { params: ProviderConfigSchema, result: ProviderViewSchema },
+  'providers.remove': { params: z.object({ providerId: z.string() }), result: Ok },
+  'providers.test': { params: z.object({ providerId: z.string() }), result: ConnectionTestResultSchema },
+  /** Probes the usual loopback ports of Ollama, LM Studio, llama.cpp and vLLM. */
+  'providers.detect': { params: z.object({}).default({}), result: z.array(ProviderSettingsSchema) },
+  'sampling.getPolicy': { params: z.object({ serverId: z.string() }), result: SamplingPolicySchema },
+  'sampling.setPolicy': { params: z.object({ serverId: z.string(), policy: SamplingPolicySchema }), result: SamplingPolicySchema },
   'audit.read': {
     params: z
       .object({ limit: z.number().int().min(1).max(5000).optional(), serverId: z.string().optional(), taskId: z.string().optional() })
@@ -196,6 +244,8 @@ export const HostEvents = {
   'inbox.removed': z.object({ id: z.string(), why: z.enum(['answered', 'withdrawn']) }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
   'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
+  /** Text a model has generated so far for a sampling request (throttled). */
+  'sampling.partial': z.object({ serverId: z.string(), taskId: z.string().optional(), providerId: z.string(), model: z.string(), text: z.string() }),
   /** An outbound (tool-call) task changed or was forgotten. */
   'outbound.changed': OutboundTaskEventSchema
 } as const;

@@ -16,7 +16,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
-import { InboxPrompter, InboxSamplingRunner } from '../inbox/inbox-runners.js';
+import { InboxPrompter } from '../inbox/inbox-runners.js';
 import type { ServerConfig, ServerConfigInput } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
@@ -27,6 +27,10 @@ import { TaskRepository } from '../receiver/task-repository.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
+import { FileKeyStore } from '../store/file-key-store.js';
+import type { KeyStore } from '../sampling/key-store.js';
+import type { LocalServerPort } from '../sampling/local-detection.js';
+import { SamplingSetup } from './sampling-setup.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 
@@ -40,7 +44,16 @@ export interface HostConfig {
   /** electron-store in the app, its engine `conf` under Node. */
   storeFactory?: JsonFileStoreFactory;
   policy?: Partial<ReceiverPolicy>;
-  /** Builds the sampling runner; the default lets a person answer from the inbox. */
+  /** Where provider API keys live: safeStorage in the app; by default a 0600 file in `dataDir`. */
+  keyStore?: KeyStore;
+  /** The fetch LLM calls and local detection use (tests, proxies). */
+  llmFetch?: typeof fetch;
+  /** Ports local detection probes (tests use a random one). */
+  localLlmPorts?: readonly LocalServerPort[];
+  /**
+   * Replaces the sampling runner (tests and benchmarks). The default runs each server's
+   * policy: a configured LLM behind inbox approval, or a person's reply when none is configured.
+   */
   sampling?: (parts: { inbox: Inbox; clock: Clock }) => SamplingRunner;
   /** Builds the user prompter; the default asks through the inbox. */
   elicitation?: (parts: { inbox: Inbox; clock: Clock }) => UserPrompter;
@@ -70,6 +83,8 @@ export class Host {
   readonly events: EventHub<Events>;
   /** Tool calls Taskdesk makes as tasks (the requestor side). */
   readonly requestor: OutboundTasks;
+  /** LLM providers, per-server sampling policies and the sampling engine. */
+  readonly sampling: SamplingSetup;
   readonly #registry: ServerRegistry;
   readonly #connections = new Map<string, ServerConnection>();
   readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
@@ -106,12 +121,35 @@ export class Host {
       const described = this.requestor.describe(serverId, relatedTaskId);
       return described && `tool ${described.toolName}`;
     };
+    const lastPartial = new Map<string, number>();
+    this.sampling = new SamplingSetup({
+      dir: config.dataDir,
+      corruptDir,
+      factory,
+      keyStore: config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets')),
+      inbox: this.inbox,
+      clock: this.clock,
+      audit: this.audit,
+      origin,
+      ...(config.llmFetch && { fetch: config.llmFetch }),
+      ...(config.localLlmPorts && { localPorts: config.localLlmPorts }),
+      onPartial: ({ delta: _delta, ...update }) => {
+        // The UI needs a live view, not every token: at most ten updates a second per request.
+        const key = `${update.serverId}\0${update.taskId ?? ''}`;
+        const now = this.clock.now();
+        if (now - (lastPartial.get(key) ?? -Infinity) < 100) return;
+        if (lastPartial.size > 1000) lastPartial.clear();
+        lastPartial.set(key, now);
+        this.events.emit('sampling.partial', update);
+      }
+    });
+    for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     this.receiver = new TaskReceiver({
       repository: new TaskRepository(new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory }), corruptDir),
       clock: this.clock,
       policy,
       audit: this.audit,
-      sampling: config.sampling?.(parts) ?? new InboxSamplingRunner(this.inbox, origin),
+      sampling: config.sampling?.(parts) ?? this.sampling.runner,
       elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
       events: {
         taskChanged: (taskId, record) => this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) }),
@@ -281,6 +319,21 @@ export class Host {
           return { ok: true };
         case 'outbound.serverTasks':
           return this.requestor.listServerTasks(p.serverId as string, p.cursor as string | undefined);
+        case 'providers.list':
+          return this.sampling.views();
+        case 'providers.save':
+          return this.sampling.saveProvider(params as Parameters<SamplingSetup['saveProvider']>[0]);
+        case 'providers.remove':
+          await this.sampling.removeProvider(p.providerId as string);
+          return { ok: true };
+        case 'providers.test':
+          return this.sampling.test(p.providerId as string);
+        case 'providers.detect':
+          return this.sampling.detect();
+        case 'sampling.getPolicy':
+          return this.sampling.policyFor(p.serverId as string);
+        case 'sampling.setPolicy':
+          return this.sampling.setPolicy(p.serverId as string, p.policy as Parameters<SamplingSetup['setPolicy']>[1]);
         case 'audit.read':
           return this.audit.read(p as { limit?: number; serverId?: string; taskId?: string });
         default:

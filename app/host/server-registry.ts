@@ -1,15 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../contract/host-api.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import type { JsonFileStore, JsonFileStoreFactory } from '../store/json-file-store.js';
-
-const SERVERS_VERSION = 1;
-const StoredServersSchema = z.object({
-  schemaVersion: z.literal(SERVERS_VERSION),
-  servers: z.array(ServerConfigSchema)
-});
+import type { JsonFileStoreFactory } from '../store/json-file-store.js';
+import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
 
 /**
  * The configured servers: the saved list (one versioned document) plus servers given by the
@@ -19,39 +12,22 @@ const StoredServersSchema = z.object({
  */
 export class ServerRegistry {
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
+  readonly #document: OpenedDocument<ServerConfig[]>;
   readonly #saved: ServerConfig[];
   readonly #extra: ServerConfig[];
-  readonly #store: JsonFileStore;
 
   constructor(options: { dir: string; corruptDir: string; factory: JsonFileStoreFactory; extra: ServerConfigInput[] }) {
     this.#extra = options.extra.map((config) => ServerConfigSchema.parse(config));
-    const open = () => options.factory({ cwd: options.dir, name: 'servers' });
-    let store: JsonFileStore;
-    let saved: ServerConfig[] = [];
-    try {
-      store = open();
-      const raw = store.store;
-      if (Object.keys(raw).length > 0) {
-        const parsed = StoredServersSchema.safeParse(raw);
-        if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
-        saved = parsed.data.servers;
-      }
-    } catch (error) {
-      const movedTo = path.join(options.corruptDir, `servers-${Date.now()}.json`);
-      fs.mkdirSync(options.corruptDir, { recursive: true });
-      try {
-        fs.renameSync(path.join(options.dir, 'servers.json'), movedTo);
-      } catch {
-        // Nothing to move.
-      }
-      this.warnings.push({
-        message: `The saved server list could not be read and was moved aside; add the servers again. (${error instanceof Error ? error.message : String(error)})`,
-        movedTo
-      });
-      store = open();
-    }
-    this.#store = store;
-    this.#saved = saved;
+    this.#document = openVersionedDocument({
+      ...options,
+      name: 'servers',
+      label: 'server list (add the servers again)',
+      version: 1,
+      schema: z.array(ServerConfigSchema),
+      empty: () => []
+    });
+    if (this.#document.warning) this.warnings.push(this.#document.warning);
+    this.#saved = this.#document.value;
   }
 
   list(): ServerConfig[] {
@@ -70,7 +46,7 @@ export class ServerRegistry {
     const config = ServerConfigSchema.parse(input);
     if (this.get(config.id)) throw new HostError(JsonRpcCode.InvalidParams, `A server with id ${config.id} already exists`);
     this.#saved.push(config);
-    this.#write();
+    this.#document.save(this.#saved);
     return structuredClone(config);
   }
 
@@ -79,10 +55,6 @@ export class ServerRegistry {
     const index = this.#saved.findIndex((config) => config.id === serverId);
     if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${serverId}`);
     this.#saved.splice(index, 1);
-    this.#write();
-  }
-
-  #write(): void {
-    this.#store.store = { schemaVersion: SERVERS_VERSION, servers: this.#saved };
+    this.#document.save(this.#saved);
   }
 }

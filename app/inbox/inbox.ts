@@ -7,6 +7,14 @@ import { validateElicitationContent } from './elicitation-schema.js';
 export { InboxItemSchema, InboxAnswerSchema } from '../contract/host-api.js';
 export type { InboxItem, InboxAnswer } from '../contract/host-api.js';
 
+/** The answers each kind of item takes. */
+const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {
+  elicitation: ['accept', 'decline', 'cancel'],
+  sampling: ['reply', 'reject'],
+  'sampling-approval': ['approve', 'reject'],
+  'sampling-review': ['approve', 'reject']
+};
+
 /** What the inbox tells the host. */
 export interface InboxEvents {
   added(item: InboxItem): void;
@@ -22,15 +30,20 @@ export interface InboxEvents {
 export class Inbox {
   readonly #clock: Clock;
   readonly #events: InboxEvents;
-  readonly #items = new Map<string, { item: InboxItem; settle: (answer: InboxAnswer) => void }>();
+  readonly #items = new Map<string, { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
     this.#events = events;
   }
 
-  /** Puts a question in the inbox and waits for the answer, or rejects when `signal` aborts. */
-  ask(item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string }, signal: AbortSignal): Promise<InboxAnswer> {
+  /**
+   * Puts a question in the inbox and waits for the answer, or rejects when `signal` aborts.
+   *
+   * `validate` may refuse an answer (throw a `HostError`); the item then stays pending and
+   * the person answering sees the error.
+   */
+  ask(item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string }, signal: AbortSignal, validate?: (answer: InboxAnswer) => void): Promise<InboxAnswer> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const full: InboxItem = {
       ...item,
@@ -49,7 +62,8 @@ export class Inbox {
         settle: (answer) => {
           signal.removeEventListener('abort', onAbort);
           resolve(answer);
-        }
+        },
+        ...(validate && { validate })
       });
       signal.addEventListener('abort', onAbort, { once: true });
       this.#events.added(structuredClone(full));
@@ -69,7 +83,7 @@ export class Inbox {
     const entry = this.#items.get(id);
     if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No pending inbox item ${id}`);
     const { item } = entry;
-    const allowed = item.kind === 'elicitation' ? ['accept', 'decline', 'cancel'] : ['reply', 'reject'];
+    const allowed = ALLOWED_ANSWERS[item.kind];
     if (!allowed.includes(answer.action)) {
       throw new HostError(JsonRpcCode.InvalidParams, `A ${item.kind} item is answered with ${allowed.join(', ')}, not ${answer.action}`);
     }
@@ -83,6 +97,7 @@ export class Inbox {
         );
       }
     }
+    entry.validate?.(answer);
     this.#items.delete(id);
     this.#events.removed(id, 'answered');
     entry.settle(answer);

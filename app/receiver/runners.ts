@@ -35,8 +35,14 @@ export interface WorkContext {
   reportProgress?(progress: number, total?: number, message?: string): void;
   /** Records a fact about the work on the task (model chosen, why), for the audit log and the UI. */
   annotate?(note: Record<string, unknown>): void;
-  /** Moves the task to `input_required` (true) or back to `working` (false). */
-  setInputRequired?(waiting: boolean, message?: string): void;
+  /**
+   * Says the work is waiting for the Taskdesk user (a message), or no longer (undefined).
+   *
+   * Shown as the task's `statusMessage`; the status stays `working`. `input_required` is
+   * not used for this: it tells the requestor that *it* must supply input through
+   * `tasks/result`, and Taskdesk never needs input from the server.
+   */
+  setWaitingFor?(message: string | undefined): void;
 }
 
 /** Runs `sampling/createMessage`: through an LLM, a person, or both. */

@@ -373,12 +373,11 @@ export class TaskReceiver {
         this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },
-      setInputRequired: (waiting, message) => {
+      setWaitingFor: (message) => {
         if (taskId === undefined) return;
         const current = this.#repo.get(taskId);
-        if (!current) return;
-        const to = waiting ? 'input_required' : 'working';
-        if (canTransition(current.task.status, to)) this.#transition(current, to, message);
+        if (!current || isTerminal(current.task.status)) return;
+        this.#touch(current, { statusMessage: message ?? STATUS_MESSAGES.working });
       }
     };
   }

@@ -12,6 +12,8 @@ export interface SamplingDraft {
   serverId: string;
   serverName: string;
   taskId?: string;
+  /** The tool-call task of ours this request belongs to, when the server sent related-task metadata. */
+  relatedTaskId?: string;
   params: CreateMessageRequestParams;
   providerId: string;
   providerName: string;

@@ -73,6 +73,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       serverId: context.serverId,
       serverName: context.serverName,
       ...(context.taskId ? { taskId: context.taskId } : {}),
+      ...(context.relatedTaskId ? { relatedTaskId: context.relatedTaskId } : {}),
       params: approvedParams,
       providerId: choice.providerId,
       providerName: choice.providerName,
@@ -127,9 +128,9 @@ export class PolicySamplingRunner implements SamplingRunner {
     return { type: 'result', result: review.result };
   }
 
-  /** Waits on the gate with the task in `input_required`; a cancelled wait becomes an error. */
+  /** Waits on the gate, saying so on the task; a cancelled wait becomes an error. */
   async #waitForPerson<T>(context: WorkContext, message: string, ask: () => Promise<T>): Promise<T | { error: ErrorData }> {
-    context.setInputRequired?.(true, message);
+    context.setWaitingFor?.(message);
     try {
       return await ask();
     } catch (thrown) {
@@ -137,7 +138,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       const detail = thrown instanceof Error ? thrown.message : String(thrown);
       return { error: { code: JsonRpcCode.InternalError, message: `Sampling approval failed: ${detail}` } };
     } finally {
-      if (!context.signal.aborted) context.setInputRequired?.(false);
+      if (!context.signal.aborted) context.setWaitingFor?.(undefined);
     }
   }
 

@@ -70,7 +70,7 @@ export function makeContext(overrides: Partial<WorkContext> = {}) {
   const controller = new AbortController();
   const progress = new Recorder<{ progress: number; total: number | undefined; message: string | undefined }>();
   const notes = new Recorder<Record<string, unknown>>();
-  const inputRequired = new Recorder<{ waiting: boolean; message: string | undefined }>();
+  const waitingFor = new Recorder<{ message: string | undefined }>();
   const context: WorkContext = {
     serverId: 'srv-1',
     serverName: 'Test server',
@@ -78,10 +78,10 @@ export function makeContext(overrides: Partial<WorkContext> = {}) {
     signal: controller.signal,
     reportProgress: (p, total, message) => progress.push({ progress: p, total, message }),
     annotate: (note) => notes.push(note),
-    setInputRequired: (waiting, message) => inputRequired.push({ waiting, message }),
+    setWaitingFor: (message) => waitingFor.push({ message }),
     ...overrides
   };
-  return { context, controller, progress, notes, inputRequired };
+  return { context, controller, progress, notes, waitingFor };
 }
 
 /** Sampling params through the SDK schema, with a one-line user question by default. */

@@ -48,14 +48,14 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     ]);
   });
 
-  it('asks first: the task waits in input_required, then runs what was approved', async () => {
+  it('asks first: the task says it waits for the user, then runs what was approved', async () => {
     const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
     server.enqueue({ kind: 'text', tokens: ['Paris.'] });
-    const { context, inputRequired } = makeContext();
+    const { context, waitingFor } = makeContext();
     const before = server.chatRequests.length;
     const running = runner.run(samplingParams({ modelPreferences: { hints: [{ name: 'large' }] } }), context);
     const pending = await gate.approvals.next();
-    assert.deepEqual(inputRequired.items, [{ waiting: true, message: 'Approve a sampling request from Test server' }]);
+    assert.deepEqual(waitingFor.items, [{ message: 'Approve a sampling request from Test server' }]);
     assert.equal(server.chatRequests.length, before, 'no model call before approval');
     assert.equal(pending.draft.model, 'fake-large');
     assert.equal(pending.draft.serverName, 'Test server');
@@ -64,7 +64,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const outcome = await running;
     assert.equal(textOf(outcome), 'Paris.');
     assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
-    assert.deepEqual(inputRequired.items.at(-1), { waiting: false, message: undefined });
+    assert.deepEqual(waitingFor.items.at(-1), { message: undefined });
     assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:completed']);
     assert.equal(audit[0]!.model, 'fake-large');
   });
@@ -106,12 +106,12 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
   it('runs at once under auto, and shows the answer for review when asked to', async () => {
     const { runner, audit, gate } = await setup({ mode: 'auto', reviewCompletion: true });
     server.enqueue({ kind: 'text', tokens: ['Lyon.'] });
-    const { context, inputRequired } = makeContext();
+    const { context, waitingFor } = makeContext();
     const running = runner.run(samplingParams(), context);
     const review = await gate.reviews.next();
     assert.equal(gate.approvals.items.length, 0, 'auto does not ask before sampling');
     assert.deepEqual(review.draft.result.content, { type: 'text', text: 'Lyon.' });
-    assert.deepEqual(inputRequired.items[0], { waiting: true, message: 'Review the answer for Test server' });
+    assert.deepEqual(waitingFor.items[0], { message: 'Review the answer for Test server' });
     review.approve({ ...review.draft.result, content: { type: 'text', text: 'Paris.' } });
     const outcome = await running;
     assert.deepEqual(outcome.type === 'result' && outcome.result.content, { type: 'text', text: 'Paris.' });

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { AuditSink } from '../audit/audit-log.js';
+import type { Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import { InboxApprovalGate } from '../inbox/inbox-approval-gate.js';
+import { InboxSamplingRunner, type OriginLookup } from '../inbox/inbox-runners.js';
+import type { Inbox } from '../inbox/inbox.js';
+import type { SamplingRunner, WorkContext } from '../receiver/runners.js';
+import type { KeyStore } from '../sampling/key-store.js';
+import { LlmSamplingRunner, type PartialUpdate } from '../sampling/llm-sampling-runner.js';
+import { detectLocalProviders, type LocalServerPort } from '../sampling/local-detection.js';
+import { PolicySamplingRunner } from '../sampling/policy-sampling-runner.js';
+import { ProviderSettingsSchema, type ProviderConfig, type ProviderSettings, type ProviderView } from '../sampling/provider-config.js';
+import { ProviderRegistry } from '../sampling/provider-registry.js';
+import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from '../sampling/sampling-policy.js';
+import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
+import type { JsonFileStoreFactory } from '../store/json-file-store.js';
+import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
+
+/** What the sampling setup is built from. */
+export interface SamplingSetupOptions {
+  dir: string;
+  corruptDir: string;
+  factory: JsonFileStoreFactory;
+  keyStore: KeyStore;
+  inbox: Inbox;
+  clock: Clock;
+  audit: AuditSink;
+  origin: OriginLookup;
+  onPartial: (update: PartialUpdate) => void;
+  /** The fetch the `openai` SDK and the probes use (tests, proxies). */
+  fetch?: typeof fetch;
+  /** Ports probed by local detection (tests use a random one). */
+  localPorts?: readonly LocalServerPort[];
+}
+
+/**
+ * Sampling as the host runs it: saved providers (keys in the key store), a policy per server,
+ * the LLM engine behind the inbox approval gate, and a person answering from the inbox when
+ * no provider is configured.
+ */
+export class SamplingSetup {
+  readonly registry: ProviderRegistry;
+  readonly runner: SamplingRunner;
+  readonly warnings: Array<{ message: string; movedTo?: string }> = [];
+  readonly #providersDoc: OpenedDocument<ProviderSettings[]>;
+  readonly #policiesDoc: OpenedDocument<Record<string, SamplingPolicy>>;
+  readonly #policies: Record<string, SamplingPolicy>;
+  readonly #options: SamplingSetupOptions;
+
+  constructor(options: SamplingSetupOptions) {
+    this.#options = options;
+    const common = { dir: options.dir, corruptDir: options.corruptDir, factory: options.factory, version: 1 };
+    this.#providersDoc = openVersionedDocument({ ...common, name: 'providers', label: 'LLM provider list', schema: z.array(ProviderSettingsSchema), empty: () => [] });
+    this.#policiesDoc = openVersionedDocument({ ...common, name: 'sampling-policies', label: 'sampling policies', schema: z.record(z.string(), SamplingPolicySchema), empty: () => ({}) });
+    for (const doc of [this.#providersDoc, this.#policiesDoc]) if (doc.warning) this.warnings.push(doc.warning);
+    this.#policies = this.#policiesDoc.value;
+    this.registry = new ProviderRegistry(options.keyStore, this.#providersDoc.value);
+    const llm = new LlmSamplingRunner({
+      providers: this.registry,
+      clock: options.clock,
+      onPartial: options.onPartial,
+      ...(options.fetch && { fetch: options.fetch })
+    });
+    const policyRunner = new PolicySamplingRunner({
+      sampler: llm,
+      gate: new InboxApprovalGate(options.inbox, options.origin),
+      policyFor: (serverId) => this.policyFor(serverId),
+      audit: ({ at: _at, type, serverId, taskId, ...detail }) =>
+        options.audit.record({ type, serverId, ...(taskId !== undefined && { taskId }), detail }),
+      clock: options.clock
+    });
+    const person = new InboxSamplingRunner(options.inbox, options.origin);
+    const registry = this.registry;
+    const policyFor = (serverId: string) => this.policyFor(serverId);
+    this.runner = {
+      // A person's reply can be asked for again after a restart; a model call is not repeated.
+      get resumable() {
+        return registry.list().length === 0;
+      },
+      run(params, context: WorkContext) {
+        const useModel = registry.list().length > 0 || policyFor(context.serverId).mode === 'refuse';
+        return useModel ? policyRunner.run(params, context) : person.run(params, context);
+      }
+    };
+  }
+
+  /** The policy of a server (the default, "ask" with review, when none is saved). */
+  policyFor(serverId: string): SamplingPolicy {
+    return structuredClone(this.#policies[serverId] ?? defaultSamplingPolicy);
+  }
+
+  setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy {
+    this.#policies[serverId] = SamplingPolicySchema.parse(policy);
+    this.#policiesDoc.save(this.#policies);
+    this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...this.#policies[serverId] } });
+    return this.policyFor(serverId);
+  }
+
+  /** Adds or replaces a provider; its key goes to the key store, never to the settings file. */
+  async saveProvider(config: ProviderConfig): Promise<ProviderView> {
+    const view = await this.registry.upsert(config);
+    this.#providersDoc.save(this.registry.list());
+    this.#options.audit.record({ type: 'provider.saved', detail: { providerId: view.id, baseURL: view.baseURL, hasKey: view.hasKey } });
+    return view;
+  }
+
+  async removeProvider(providerId: string): Promise<void> {
+    if (!this.registry.get(providerId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    await this.registry.remove(providerId);
+    this.#providersDoc.save(this.registry.list());
+    this.#options.audit.record({ type: 'provider.removed', detail: { providerId } });
+  }
+
+  views(): Promise<ProviderView[]> {
+    return this.registry.views();
+  }
+
+  /** "Test connection": lists the provider's models with its stored key, or says what failed. */
+  async test(providerId: string): Promise<ConnectionTestResult> {
+    const settings = this.registry.get(providerId);
+    if (!settings) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    return testConnection(settings, await this.registry.apiKey(providerId), {
+      clock: this.#options.clock,
+      ...(this.#options.fetch && { fetch: this.#options.fetch })
+    });
+  }
+
+  /** Local OpenAI-compatible servers answering on their usual loopback ports. */
+  detect(): Promise<ProviderSettings[]> {
+    return detectLocalProviders({
+      clock: this.#options.clock,
+      ...(this.#options.localPorts && { ports: this.#options.localPorts }),
+      ...(this.#options.fetch && { fetch: this.#options.fetch })
+    });
+  }
+}

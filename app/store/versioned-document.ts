@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { JsonFileStore, JsonFileStoreFactory } from './json-file-store.js';
+
+/** A settings document as it was read: its value, and a warning when the file could not be used. */
+export interface OpenedDocument<T> {
+  value: T;
+  warning?: { message: string; movedTo: string };
+  /** Replaces the stored value (one atomic write). */
+  save(value: T): void;
+}
+
+/**
+ * Opens one small settings document (`{ schemaVersion, value }`) through the store factory.
+ *
+ * The value is parsed with `schema`. A file that is not JSON, has another version, or does not
+ * match is moved to `corruptDir` with a warning naming `label`, and the document starts empty;
+ * nothing is deleted.
+ */
+export function openVersionedDocument<T>(options: {
+  dir: string;
+  corruptDir: string;
+  factory: JsonFileStoreFactory;
+  name: string;
+  label: string;
+  version: number;
+  schema: z.ZodType<T>;
+  empty: () => T;
+}): OpenedDocument<T> {
+  const open = () => options.factory({ cwd: options.dir, name: options.name });
+  let store: JsonFileStore;
+  let value: T = options.empty();
+  let warning: OpenedDocument<T>['warning'];
+  try {
+    store = open();
+    const raw = store.store;
+    if (Object.keys(raw).length > 0) {
+      if (raw.schemaVersion !== options.version) throw new Error(`unsupported version ${JSON.stringify(raw.schemaVersion)}`);
+      const parsed = options.schema.safeParse(raw.value);
+      if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+      value = parsed.data;
+    }
+  } catch (error) {
+    fs.mkdirSync(options.corruptDir, { recursive: true });
+    const movedTo = path.join(options.corruptDir, `${options.name}-${Date.now()}.json`);
+    try {
+      fs.renameSync(path.join(options.dir, `${options.name}.json`), movedTo);
+    } catch {
+      // Nothing to move.
+    }
+    warning = {
+      message: `The saved ${options.label} could not be read and was moved aside (${error instanceof Error ? error.message : String(error)})`,
+      movedTo
+    };
+    store = open();
+  }
+  return {
+    value,
+    ...(warning && { warning }),
+    save: (next) => {
+      store.store = { schemaVersion: options.version, value: next };
+    }
+  };
+}

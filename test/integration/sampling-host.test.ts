@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, afterEach, before, describe, it } from 'node:test';
+import {
+  CallToolResultSchema,
+  CancelTaskResultSchema,
+  CreateMessageResultWithToolsSchema,
+  CreateTaskResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { createHost, type Host } from '../../app/host/host.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
+
+const require = createRequire(import.meta.url);
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const Loose = z.looseObject({});
+const KEY = 'sk-test-never-shown-4242';
+
+function textOf(value: unknown): string {
+  return (value as { content: Array<{ text?: string }> }).content.map((block) => block.text ?? '').join('\n');
+}
+
+describe('sampling through a real LLM provider, end to end (server-everything over stdio)', () => {
+  let host: Host;
+  let llm: FakeOpenAIServer;
+  const data = tempDir();
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'], apiKey: KEY });
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      keyStore: new InMemoryKeyStore(),
+      servers: [{ id: 'everything', name: 'Everything', transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } }]
+    });
+    await host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      apiKey: KEY,
+      models: [{ name: 'fake-small' }, { name: 'fake-large' }],
+      defaultModel: 'fake-small'
+    });
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+  });
+  after(async () => {
+    await host.close();
+    await llm.close();
+    data.remove();
+  });
+
+  const call = (name: string, args: Record<string, unknown>) =>
+    host.connection('everything')!.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
+
+  it('keeps the key out of everything the UI sees, and tests the connection', async () => {
+    const [view] = await host.call('providers.list', {});
+    assert.equal(view?.hasKey, true);
+    assert.doesNotMatch(JSON.stringify(view), new RegExp(KEY));
+    const tested = await host.call('providers.test', { providerId: 'fake' });
+    assert.deepEqual(tested, { ok: true, models: ['fake-small', 'fake-large'] });
+  });
+
+  it('auto policy without review: trigger-sampling-request-async is answered by the model', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'auto', reviewCompletion: false } });
+    llm.enqueue({ kind: 'text', tokens: ['Blue', ' is', ' calm.'] });
+    const text = textOf(await call('trigger-sampling-request-async', { prompt: 'Name a colour', maxTokens: 20 }));
+    assert.match(text, /Blue is calm\./);
+    const body = llm.chatRequests.at(-1)!.body;
+    assert.equal(body.model, 'fake-small');
+    assert.equal(body.stream, true);
+    assert.equal(body.messages[0].role, 'system');
+    const task = (await host.call('tasks.list', { serverId: 'everything' })).at(-1)!;
+    assert.equal(task.task.status, 'completed');
+    assert.ok(task.notes.some((note) => note.model === 'fake-small' && typeof note.reason === 'string'), 'the choice and its reason are on the task');
+    assert.doesNotMatch(JSON.stringify(host.audit.read({ limit: 1000 })), new RegExp(KEY));
+  });
+
+  it('ask policy: the user edits the request and picks another model, then edits the answer in review', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'ask', reviewCompletion: true } });
+    llm.enqueue({ kind: 'text', tokens: ['Original', ' answer'] });
+    const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+    const pending = call('trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 });
+    const { item } = await approval;
+    assert.equal(item.draft?.model, 'fake-small');
+    const edited = { ...item.request, systemPrompt: 'Answer in French.' };
+    const review = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'approve', params: edited, model: 'fake-large' } });
+    const reviewItem = (await review).item;
+    assert.equal((reviewItem.draft?.result as { content: { text: string } }).content.text, 'Original answer');
+    const body = llm.chatRequests.at(-1)!.body;
+    assert.equal(body.model, 'fake-large');
+    assert.equal(body.messages[0].content, 'Answer in French.');
+    const bad = await host.dispatch('inbox.answer', { id: reviewItem.id, answer: { action: 'approve', result: { role: 'nobody' } } });
+    assert.equal(bad.ok, false, 'an edited answer that is not a sampling result is refused');
+    await host.call('inbox.answer', {
+      id: reviewItem.id,
+      answer: { action: 'approve', result: { role: 'assistant', content: { type: 'text', text: 'Bonjour !' }, model: 'fake-large', stopReason: 'endTurn' } }
+    });
+    assert.match(textOf(await pending), /Bonjour !/);
+    const decisions = host.audit.read({ serverId: 'everything', limit: 200 }).filter((entry) => entry.type.startsWith('sampling.')).map((entry) => entry.detail?.decision);
+    assert.ok(decisions.includes('approved-with-edits'));
+  });
+
+  it('ask policy: a rejection reaches the server as the usual error', async () => {
+    const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+    const pending = call('trigger-sampling-request-async', { prompt: 'Anything', maxTokens: 10 });
+    const requestsBefore = llm.chatRequests.length;
+    await host.call('inbox.answer', { id: (await approval).item.id, answer: { action: 'reject' } });
+    assert.match(textOf(await pending), /FAILED|User rejected/i);
+    assert.equal(llm.chatRequests.length, requestsBefore, 'no model call after a rejection');
+  });
+
+  it('refuse policy: answered at once with an error, no model called', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'refuse', reviewCompletion: false } });
+    const before = llm.chatRequests.length;
+    const result = await call('trigger-sampling-request-async', { prompt: 'Anything', maxTokens: 10 });
+    assert.match(textOf(result), /FAILED|refuse/i);
+    assert.equal(llm.chatRequests.length, before);
+    assert.equal((await host.call('sampling.getPolicy', { serverId: 'everything' })).mode, 'refuse');
+  });
+});
+
+describe('sampling through the host with an SDK server peer', () => {
+  let llm: FakeOpenAIServer;
+  let fixture: InMemoryHostFixture | undefined;
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+  });
+  after(() => llm.close());
+  afterEach(async () => {
+    await fixture?.dispose();
+    fixture = undefined;
+  });
+
+  async function autoHost(extra: { localLlmPorts?: Array<{ id: string; port: number; name: string }> } = {}) {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore(), ...extra });
+    await fixture.host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'fake-small' }], defaultModel: 'fake-small' });
+    await fixture.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+    return { peer, host: fixture.host };
+  }
+
+  it('runs a multi-turn tool loop: tool_use out, tool_result back, final text', async () => {
+    const { peer } = await autoHost();
+    const tools = [{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    llm.enqueue({ kind: 'tool-calls', calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] });
+    const first = await peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Paris?' } }], maxTokens: 50, tools, toolChoice: { mode: 'auto' } } },
+      CreateMessageResultWithToolsSchema
+    );
+    assert.equal(first.stopReason, 'toolUse');
+    const toolUse = (Array.isArray(first.content) ? first.content : [first.content]).find((block) => block.type === 'tool_use') as { id: string; name: string; input: unknown };
+    assert.deepEqual([toolUse.name, toolUse.input], ['get_weather', { city: 'Paris' }]);
+
+    llm.enqueue({ kind: 'text', tokens: ['It is ', 'sunny.'] });
+    const { task } = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Weather in Paris?' } },
+            { role: 'assistant', content: [toolUse] },
+            { role: 'user', content: [{ type: 'tool_result', toolUseId: toolUse.id, content: [{ type: 'text', text: '22°C, sunny' }] }] }
+          ],
+          maxTokens: 50,
+          tools,
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const final = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.deepEqual(final.content, { type: 'text', text: 'It is sunny.' });
+    assert.equal(final.stopReason, 'endTurn');
+    const sent = llm.chatRequests.at(-1)!.body;
+    assert.deepEqual(sent.messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'tool']);
+    assert.equal(sent.messages[2].tool_call_id, 'call_1');
+  });
+
+  it('tasks/cancel aborts the HTTP request to the provider', async () => {
+    const { peer } = await autoHost();
+    llm.enqueue({ kind: 'hold' });
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write a long story' } }], maxTokens: 500, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const held = await llm.nextHeld();
+    held.push('Once', ' upon');
+    const cancelled = await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema);
+    assert.equal(cancelled.status, 'cancelled');
+    await held.closed;
+    assert.equal(held.closedByClient, true, 'Taskdesk closed the provider connection');
+  });
+
+  it('detects a local OpenAI-compatible server on a usual port', async () => {
+    const { host } = await autoHost({ localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }] });
+    const found = await host.call('providers.detect', {});
+    assert.equal(found.length, 1);
+    assert.equal(found[0]!.baseURL, llm.baseURL);
+    assert.deepEqual(found[0]!.models.map((model) => model.name), ['fake-small']);
+  });
+});

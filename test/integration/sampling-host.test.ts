@@ -178,6 +178,33 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.equal(sent.messages[2].tool_call_id, 'call_1');
   });
 
+  it('streams: progress notifications with the task tagged reach the server, partial text reaches the UI', async () => {
+    const { peer, host } = await autoHost();
+    llm.enqueue({ kind: 'hold' });
+    const partial = nextEvent(host, 'sampling.partial', (p) => p.text.includes('Once'));
+    // The SDK gives the request a progress token and keeps its handler for the task's life.
+    let onProgress!: (params: Record<string, unknown>) => void;
+    const progress = new Promise<Record<string, unknown>>((resolve) => (onProgress = resolve));
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Story' } }], maxTokens: 50, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+      { onprogress: (params) => onProgress(params as unknown as Record<string, unknown>) }
+    );
+    const held = await llm.nextHeld();
+    held.push('Once', ' upon', ' a time');
+    const update = await partial;
+    assert.equal(update.taskId, task.taskId);
+    assert.equal(update.serverId, 'a');
+    const note = await progress;
+    assert.equal(typeof note.progress, 'number');
+    assert.deepEqual((note._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], { taskId: task.taskId });
+    held.finish('stop');
+    const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.deepEqual(result.content, { type: 'text', text: 'Once upon a time' });
+    const stored = await host.call('tasks.get', { taskId: task.taskId });
+    assert.equal(JSON.stringify(stored).includes('"delta"'), false, 'only the final result is persisted, not the stream');
+  });
+
   it('tasks/cancel aborts the HTTP request to the provider', async () => {
     const { peer } = await autoHost();
     llm.enqueue({ kind: 'hold' });

@@ -389,6 +389,7 @@ export class Host {
   #warn(message: string, movedTo?: string): void {
     const warning = movedTo === undefined ? { message } : { message, movedTo };
     this.#warnings.push(warning);
+    this.audit.record({ type: 'store.warning', detail: { ...warning } });
     this.events.emit('store.warning', warning);
   }
 }

@@ -37,6 +37,7 @@ function checkValue(property: Record<string, unknown>, value: unknown): string |
       if (allowed && !allowed.includes(value)) return `Must be one of: ${allowed.join(', ')}`;
       if (typeof property.minLength === 'number' && value.length < property.minLength) return `Must be at least ${property.minLength} characters`;
       if (typeof property.maxLength === 'number' && value.length > property.maxLength) return `Must be at most ${property.maxLength} characters`;
+      if (typeof property.pattern === 'string' && !matches(property.pattern, value)) return 'Does not have the expected form';
       return checkFormat(property.format, value);
     }
     case 'number':
@@ -70,6 +71,15 @@ function enumValues(schema: Record<string, unknown>): string[] | undefined {
   const options = (schema.oneOf ?? schema.anyOf) as Array<{ const?: unknown }> | undefined;
   if (Array.isArray(options)) return options.map((option) => String(option.const));
   return undefined;
+}
+
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    // A pattern JavaScript cannot read is the server's mistake, not the user's.
+    return true;
+  }
 }
 
 function checkFormat(format: unknown, value: string): string | undefined {

@@ -22,7 +22,11 @@ export class InboxPrompter implements UserPrompter {
     context.annotate?.({ answeredBy: 'user', action: answer.action });
     switch (answer.action) {
       case 'accept':
-        return { type: 'result', result: answer.content ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: 'accept' } };
+        // URL mode carries no content: the user only consents to open the URL.
+        return {
+          type: 'result',
+          result: answer.content && params.mode !== 'url' ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: 'accept' }
+        };
       case 'decline':
       case 'cancel':
         return { type: 'result', result: { action: answer.action } };

@@ -145,6 +145,7 @@ describe('receiver durability', () => {
     assert.ok(warnings.some((w) => /wrongShape01/.test(w.message)));
     assert.ok(warnings.some((w) => /server list/.test(w.message)));
     for (const warning of warnings) assert.ok(warning.movedTo && fs.existsSync(warning.movedTo), `${warning.movedTo} keeps the bytes`);
+    assert.equal(second.host.audit.read({ limit: 100 }).filter((entry) => entry.type === 'store.warning').length, 3, 'each is in the audit log');
     assert.equal((await peer2.server.request({ method: 'tasks/get', params: { taskId: good.taskId } }, GetTaskResultSchema)).status, 'working');
   });
 });

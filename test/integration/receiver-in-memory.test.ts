@@ -143,6 +143,23 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(host.receiver.records().length, 0, 'ordinary requests create no tasks');
   });
 
+  it('handles URL-mode elicitation: the user consents, and no content goes back', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer });
+    const { host } = fixture;
+    const added = nextEvent(host, 'inbox.added');
+    const { task } = await peer.server.request(
+      { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in to continue', url: 'https://auth.example/login', elicitationId: 'e-1', task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const { item } = await added;
+    assert.equal(item.request.url, 'https://auth.example/login');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { sneaky: 'value' } } });
+    const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.equal(result.action, 'accept');
+    assert.equal(result.content, undefined);
+  });
+
   it('cancels a working task before answering, withdraws its inbox item, and refuses to cancel it again', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });
@@ -222,6 +239,7 @@ describe('receiver over an in-memory SDK server', () => {
       }
     }
     assert.ok(limited, 'the rate limit answers before ten calls');
+    assert.ok(fixture.host.audit.read({ serverId: 'a' }).some((entry) => entry.type === 'task.rate-limited'));
     assert.equal(limited.code, -32029);
     assert.equal(typeof (limited.data as { retryAfterMs?: unknown }).retryAfterMs, 'number');
   });

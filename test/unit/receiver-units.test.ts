@@ -15,6 +15,8 @@ import { AuditLog } from '../../app/audit/audit-log.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { tempDir } from '../support/host-fixture.js';
+import { ownerIdentity } from '../../app/mcp/server-config.js';
+import { ServerConfigSchema } from '../../app/contract/host-api.js';
 
 describe('task state machine', () => {
   it('allows exactly the spec transitions and keeps terminal final', () => {
@@ -149,5 +151,25 @@ describe('audit log', () => {
     } finally {
       data.remove();
     }
+  });
+});
+
+describe('owner identity', () => {
+  it('binds tasks to the server id, where it is reached and its Authorization header', () => {
+    const base = { id: 'web', name: 'Web', transport: { type: 'http' as const, url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer alice' } } };
+    const id = (input: unknown) => ownerIdentity(ServerConfigSchema.parse(input));
+    assert.equal(id(base), id({ ...base, name: 'Renamed' }), 'the display name is not part of it');
+    assert.notEqual(id(base), id({ ...base, transport: { ...base.transport, headers: { authorization: 'Bearer bob' } } }));
+    assert.notEqual(id(base), id({ ...base, transport: { ...base.transport, url: 'https://other.example/mcp' } }));
+    assert.notEqual(id(base), id({ ...base, id: 'web2' }));
+    assert.doesNotMatch(id(base), /alice/);
+  });
+});
+
+describe('elicitation patterns and URL mode', () => {
+  it('checks a string pattern', () => {
+    const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } } };
+    assert.deepEqual(validateElicitationContent(schema, { code: 'ABC' }), {});
+    assert.ok(validateElicitationContent(schema, { code: 'abcd' }).code);
   });
 });

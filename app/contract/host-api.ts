@@ -3,7 +3,7 @@
  * schemas. Types are inferred from them, never written twice.
  *
  * This module depends on zod alone, so the renderer can import it. The core implements the
- * methods (`Host.dispatch` in `app/host/host.ts`); Electron IPC and the browser-mode WebSocket carry them.
+ * methods (`Host.dispatch` in `app/host/host.ts`); Electron IPC and browser mode (HTTP and Server-Sent Events) carry them.
  */
 import { z } from 'zod';
 import { ErrorDataSchema, type ErrorData } from './error-data.js';

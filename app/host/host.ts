@@ -220,7 +220,7 @@ export class Host {
 
   /** Calls a host API method with unvalidated params: what every transport of the contract uses. */
   async dispatch<M extends HostMethod>(method: M, params: unknown): Promise<HostReply<M>> {
-    const spec = HostMethods[method] as (typeof HostMethods)[HostMethod] | undefined;
+    const spec = Object.hasOwn(HostMethods, method) ? HostMethods[method] : undefined;
     if (!spec) return { ok: false, error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` } };
     const parsed = spec.params.safeParse(params ?? {});
     if (!parsed.success) {

@@ -125,6 +125,17 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(replayed.message, ordinaryError.message);
   });
 
+  it('answers an unknown host method or bad params as error data, prototype names included', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer });
+    for (const method of ['constructor', 'toString', '__proto__', 'no.such']) {
+      const reply = await fixture.host.dispatch(method as never, {});
+      assert.deepEqual(reply.ok ? 'ok' : reply.error.code, -32601, method);
+    }
+    const bad = await fixture.host.dispatch('tasks.get', { taskId: 42 });
+    assert.equal(bad.ok ? 'ok' : bad.error.code, -32602);
+  });
+
   it('answers ordinary sampling and elicitation through the same inbox', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });

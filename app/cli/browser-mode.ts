@@ -1,0 +1,57 @@
+/**
+ * Browser mode: the Taskdesk core and UI without Electron.
+ *
+ *   tsx app/cli/browser-mode.ts [--port 0] [--data-dir DIR] [--renderer-dir DIR] [--no-demo]
+ *
+ * Starts the host (data in `--data-dir`, `TASKDESK_DATA_DIR`, or ~/.taskdesk-browser), serves
+ * the built renderer on 127.0.0.1 and prints the URL to open; the URL carries this launch's token.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBrowserServer } from '../browser/browser-server.js';
+import { createHost } from '../host/host.js';
+import { addDemoServerIfNone, demoServerConfig } from './demo-server.js';
+import { builtRendererDir } from './package-root.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env.TASKDESK_PORT ?? '0' },
+    'data-dir': { type: 'string' },
+    'renderer-dir': { type: 'string' },
+    'no-demo': { type: 'boolean', default: false }
+  }
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number, got ${values.port}`);
+  process.exit(2);
+}
+const dataDir = path.resolve(values['data-dir'] ?? process.env.TASKDESK_DATA_DIR ?? path.join(os.homedir(), '.taskdesk-browser'));
+const rendererDir = path.resolve(values['renderer-dir'] ?? builtRendererDir());
+if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
+  console.error(`No built renderer in ${rendererDir}. Run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const host = createHost({ dataDir });
+for (const warning of host.warnings) console.warn(`warning: ${warning.message}${warning.movedTo ? ` (moved to ${warning.movedTo})` : ''}`);
+if (!values['no-demo'] && (await addDemoServerIfNone(host, demoServerConfig()))) {
+  console.log('No servers were saved: added the bundled demo server (server-everything).');
+}
+const server = await startBrowserServer({ host, rendererDir, port });
+console.log(`Taskdesk data: ${dataDir}`);
+console.log(`Open ${server.url}`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  await host.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

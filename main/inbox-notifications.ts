@@ -1,0 +1,37 @@
+import { Notification, type BrowserWindow } from 'electron';
+import type { InboxItem } from '../app/contract/host-api.js';
+import type { Host } from '../app/host/host.js';
+
+const MAX_BODY = 180;
+
+/**
+ * Shows a system notification when a question arrives while the window is not in front;
+ * clicking it brings the window forward. Returns the function that stops it.
+ */
+export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWindow | undefined): () => void {
+  // Electron drops a notification's handlers once it is garbage-collected: keep them alive.
+  const shown = new Set<Notification>();
+  return host.on('inbox.added', ({ item }) => {
+    const target = window();
+    if (!Notification.isSupported() || target?.isFocused()) return;
+    const notification = new Notification({ title: `${item.serverName} is waiting for you`, body: bodyOf(item) });
+    shown.add(notification);
+    notification.on('click', () => {
+      shown.delete(notification);
+      const current = window();
+      if (!current || current.isDestroyed()) return;
+      if (current.isMinimized()) current.restore();
+      current.show();
+      current.focus();
+    });
+    notification.on('close', () => shown.delete(notification));
+    notification.show();
+  });
+}
+
+function bodyOf(item: InboxItem): string {
+  if (item.kind === 'sampling') return 'A model reply is requested. Open Taskdesk to answer or reject it.';
+  const message = typeof item.request.message === 'string' ? item.request.message : '';
+  const text = item.request.mode === 'url' ? `Asks you to open a link. ${message}` : message || 'A form needs your answer.';
+  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY - 1)}…` : text;
+}

@@ -1,0 +1,41 @@
+import { ipcMain, type BrowserWindow } from 'electron';
+import { HostEvents, type HostEvent } from '../app/contract/host-api.js';
+import type { Host } from '../app/host/host.js';
+import { answerCall } from './host-call.js';
+import { CALL_CHANNEL, EVENT_CHANNEL } from './ipc-channels.js';
+import { isTrustedSender } from './trusted-sender.js';
+
+/** Where the host API is served: the window whose page may call it. */
+export interface BindingTarget {
+  window(): BrowserWindow | undefined;
+  /** The file:// URL of the renderer page. */
+  pageUrl: string;
+}
+
+/**
+ * Serves the host API over Electron IPC: calls on the invoke channel are answered by
+ * {@link answerCall} (sender checked here, params validated by the host); every host event
+ * goes to the window on the event channel.
+ *
+ * Returns the function that unbinds it.
+ */
+export function bindHostApi(host: Pick<Host, 'dispatch' | 'on'>, target: BindingTarget): () => void {
+  ipcMain.handle(CALL_CHANNEL, (event, method: unknown, params: unknown) =>
+    answerCall(host, isTrustedSender(event, target.window(), target.pageUrl), method, params)
+  );
+  const unsubscribes = (Object.keys(HostEvents) as HostEvent[]).map((event) =>
+    host.on(event, (payload) => {
+      const window = target.window();
+      if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, { event, payload });
+    })
+  );
+  return () => {
+    ipcMain.removeHandler(CALL_CHANNEL);
+    for (const unsubscribe of unsubscribes) unsubscribe();
+  };
+}
+
+/** Sends the warnings raised while the host loaded, which happened before any page listened. */
+export function replayWarnings(host: Pick<Host, 'warnings'>, window: BrowserWindow): void {
+  for (const warning of host.warnings) window.webContents.send(EVENT_CHANNEL, { event: 'store.warning', payload: warning });
+}

@@ -1,0 +1,76 @@
+import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../app/contract/host-api.js';
+import { HostCallError } from './host-client.js';
+
+/** Whether the page hears the host's events. */
+export type StreamStatus = 'online' | 'offline';
+
+/** Options of {@link browserClient}. */
+export interface BrowserClientOptions {
+  /** This launch's token, from the page URL. */
+  token: string;
+  /** Told when the event stream opens (again) or drops; events are missed while offline. */
+  onStatus?: (status: StreamStatus) => void;
+}
+
+/**
+ * The host API over HTTP for browser mode: `call` is a `POST /api/call`, `on` listens to one
+ * shared `EventSource` on `/api/events`.
+ *
+ * The token goes in a header; only the event stream carries it in its URL, because
+ * `EventSource` cannot send headers.
+ */
+export function browserClient(options: BrowserClientOptions): HostApiClient & { close(): void } {
+  const listeners = new Map<string, Set<(payload: never) => void>>();
+  const source = new EventSource(`/api/events?token=${encodeURIComponent(options.token)}`);
+  source.addEventListener('open', () => options.onStatus?.('online'));
+  source.addEventListener('error', () => options.onStatus?.('offline'));
+  source.addEventListener('message', (message: MessageEvent<string>) => {
+    let parsed: { event?: unknown; payload?: unknown };
+    try {
+      parsed = JSON.parse(message.data) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (typeof parsed.event !== 'string') return;
+    for (const listener of [...(listeners.get(parsed.event) ?? [])]) {
+      try {
+        (listener as (payload: unknown) => void)(parsed.payload);
+      } catch (error) {
+        // One broken view must not stop the others from hearing the event.
+        console.error(error);
+      }
+    }
+  });
+
+  return {
+    async call(method, params) {
+      let response: Response;
+      try {
+        response = await fetch('/api/call', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-taskdesk-token': options.token },
+          body: JSON.stringify({ method, params }),
+          credentials: 'omit',
+          cache: 'no-store'
+        });
+      } catch {
+        throw new HostCallError({ code: -32603, message: 'Taskdesk is not reachable. Is browser mode still running?' });
+      }
+      let reply: HostReply<typeof method>;
+      try {
+        reply = (await response.json()) as HostReply<typeof method>;
+      } catch {
+        throw new HostCallError({ code: -32603, message: `Unexpected answer from Taskdesk (HTTP ${response.status})` });
+      }
+      if (!reply.ok) throw new HostCallError(reply.error);
+      return reply.result;
+    },
+    on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => void set.delete(listener as (payload: never) => void);
+    },
+    close: () => source.close()
+  };
+}

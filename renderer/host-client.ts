@@ -1,0 +1,55 @@
+import type { ErrorData, HostApiClient } from '../app/contract/host-api.js';
+
+declare global {
+  interface Window {
+    /** The host API, exposed by the Electron preload. Absent in browser mode. */
+    readonly taskdesk?: HostApiClient;
+  }
+}
+
+/** JSON-RPC code of invalid params: form answers that do not match carry per-field errors. */
+export const INVALID_PARAMS = -32602;
+
+/** A host API call that failed: the contract's error data, as an `Error`. */
+export class HostCallError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(error: ErrorData) {
+    super(error.message);
+    this.name = 'HostCallError';
+    this.code = error.code;
+    this.data = error.data;
+  }
+
+  /** Per-field messages (`data.fields`) of a −32602 answer, keyed by field name. */
+  get fields(): Record<string, string> {
+    if (this.code !== INVALID_PARAMS) return {};
+    const fields = (this.data as { fields?: unknown } | undefined)?.fields;
+    if (typeof fields !== 'object' || fields === null) return {};
+    return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  }
+}
+
+/** Turns whatever a transport rejected with into a {@link HostCallError}. */
+export function toHostCallError(error: unknown): HostCallError {
+  if (error instanceof HostCallError) return error;
+  if (typeof error === 'object' && error !== null && typeof (error as ErrorData).code === 'number' && typeof (error as ErrorData).message === 'string') {
+    const { code, message, data } = error as ErrorData;
+    return new HostCallError(data === undefined ? { code, message } : { code, message, data });
+  }
+  return new HostCallError({ code: -32603, message: error instanceof Error ? error.message : String(error) });
+}
+
+/**
+ * Wraps a transport's client so every failed call rejects with a {@link HostCallError}.
+ *
+ * The Electron preload rejects with plain error data (an `Error` would lose its code and data
+ * crossing the context bridge); the browser adapter already throws `HostCallError`s.
+ */
+export function withHostErrors(client: HostApiClient): HostApiClient {
+  return {
+    call: (method, params) => client.call(method, params).catch((error: unknown) => Promise.reject(toHostCallError(error))),
+    on: (event, listener) => client.on(event, listener)
+  };
+}

@@ -1,0 +1,18 @@
+import { h } from '../dom.js';
+
+const LABELS: Record<string, string> = {
+  working: 'Working',
+  input_required: 'Input required',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  idle: 'Not connected',
+  connecting: 'Connecting',
+  ready: 'Ready',
+  closed: 'Disconnected'
+};
+
+/** A status as a word and a colour; the word carries the meaning, the colour only helps. */
+export function statusBadge(status: string): HTMLElement {
+  return h('span', { class: `status status-${status}`, 'data-status': status }, LABELS[status] ?? status);
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { tempDir } from '../support/host-fixture.js';
+import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+
+/** Resolves with the first stdout line that matches, or rejects if the process ends first. */
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const match = buffer.match(pattern);
+      if (match) {
+        child.stdout!.off('data', onData);
+        resolve(match);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`browser mode exited (${code}) before printing ${pattern}:\n${buffer}\n${stderr}`)));
+  });
+}
+
+/** A running `browser-mode.ts` child and what it printed. */
+interface Launch {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+}
+
+async function launch(dataDir: string, rendererDir: string): Promise<Launch> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'app/cli/browser-mode.ts'), '--port', '0', '--data-dir', dataDir, '--renderer-dir', rendererDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe']
+  });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  const url = (await waitForLine(child, /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/))[1]!;
+  return { child, url, stdout: () => stdout };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+describe('browser mode from the command line', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let data: ReturnType<typeof tempDir>;
+  let first: Launch;
+  let second: Launch | undefined;
+  let browser: Browser;
+
+  before(async () => {
+    built = await buildRenderer();
+    data = tempDir('taskdesk-browser-mode-');
+    first = await launch(data.dir, built.dir);
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (first) await stop(first.child);
+    if (second) await stop(second.child);
+    data?.remove();
+    built?.remove();
+  });
+
+  it('starts with the bundled demo server when none is saved, and the page shows it ready', async () => {
+    assert.match(first.stdout(), /added the bundled demo server/);
+    const page = await browser.newPage();
+    await page.goto(`${first.url}#servers`);
+    const item = page.locator('li[data-server-id="everything"]');
+    await item.getByRole('heading', { name: 'Everything (demo)' }).waitFor();
+    await item.locator('[data-status="ready"]').waitFor();
+    assert.match((await item.locator('.facts').textContent()) ?? '', /server-everything[\s\S]*stdio/);
+    await page.close();
+  });
+
+  it('tells a page opened without the token to use the printed URL', async () => {
+    const page = await browser.newPage();
+    await page.goto(first.url.replace(/\?token=.*/, ''));
+    await page.getByText('This page needs its launch token.').waitFor();
+    await page.close();
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    assert.equal(await stop(first.child), 0);
+  });
+
+  it('keeps the demo server saved: the next launch does not add it again, and connects it', async () => {
+    second = await launch(data.dir, built.dir);
+    assert.doesNotMatch(second.stdout(), /added the bundled demo server/);
+    assert.notEqual(new URL(second.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'), 'a fresh token per launch');
+    const page = await browser.newPage();
+    await page.goto(`${second.url}#servers`);
+    await page.locator('li[data-server-id="everything"] [data-status="ready"]').waitFor();
+    assert.equal(await page.locator('li[data-server-id]').count(), 1);
+  });
+});

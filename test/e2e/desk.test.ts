@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+
+const SCREENSHOT = path.join(root, '.tmp/desk.png');
+
+const formRequest = {
+  mode: 'form',
+  message: 'Where should the weekly report go?',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      email: { type: 'string', format: 'email', title: 'Email address', description: 'The report is sent here every Monday.' },
+      copies: { type: 'integer', minimum: 1, maximum: 5, title: 'Copies' },
+      format: { type: 'string', title: 'Format', oneOf: [{ const: 'pdf', title: 'PDF' }, { const: 'html', title: 'Web page' }] }
+    },
+    required: ['email']
+  }
+} as const;
+
+const samplingRequest = {
+  messages: [{ role: 'user', content: { type: 'text', text: 'Summarise this week in one sentence.' } }],
+  systemPrompt: 'You are a terse assistant.',
+  maxTokens: 60
+} as const;
+
+describe('Taskdesk in headless Chromium, over browser mode, against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer });
+    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) pageErrors.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(server.url);
+    // Ready means the event stream is open and the first lists are in: no event can be missed.
+    await page.locator('#app[data-ready="true"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('shows a task-augmented form, puts the per-field errors on their fields, and completes the task with valid content', async () => {
+    const created = await peer.server.request({ method: 'elicitation/create', params: { ...formRequest, task: { ttl: 120_000 } } }, CreateTaskResultSchema);
+    const { taskId } = created.task;
+    const card = page.getByRole('article', { name: formRequest.message });
+    await card.waitFor();
+    assert.equal(await card.getAttribute('data-inbox-id'), taskId);
+    const email = card.getByLabel('Email address');
+    const copies = card.getByLabel('Copies');
+    assert.equal(await email.getAttribute('type'), 'email');
+    assert.equal(await card.getByLabel('Format').locator('option').allTextContents().then((texts) => texts.join('|')), '(none)|PDF|Web page');
+    await card.getByText('The report is sent here every Monday.').waitFor();
+
+    // tasks/result blocks until the task is done: it returns what the user submits.
+    const result = peer.server.request({ method: 'tasks/result', params: { taskId } }, ElicitResultSchema);
+
+    await email.fill('not-an-address');
+    await copies.fill('9');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const emailError = card.locator(`#${await email.getAttribute('id')}-error`);
+    await emailError.waitFor();
+    assert.equal(await emailError.textContent(), 'Must be an email address');
+    assert.equal(await card.locator(`#${await copies.getAttribute('id')}-error`).textContent(), 'Must be at most 5');
+    assert.equal(await email.getAttribute('aria-invalid'), 'true');
+    assert.match((await email.getAttribute('aria-describedby')) ?? '', /-error/);
+    assert.equal(await card.getByRole('alert').textContent(), '2 answers need correcting.');
+    assert.ok(await email.evaluate((element) => element === document.activeElement), 'focus moves to the first wrong field');
+    assert.equal(fixture.host.inbox.list().length, 1, 'the item is still waiting');
+
+    // A sampling request arrives meanwhile: the half-corrected form must survive it.
+    const sampling = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingRequest, task: { ttl: 120_000 } } }, CreateTaskResultSchema);
+    const samplingCard = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await samplingCard.waitFor();
+    assert.equal(await email.inputValue(), 'not-an-address');
+    assert.equal(await page.getByRole('link', { name: /Inbox/ }).locator('.badge').textContent(), '2');
+
+    fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    await email.fill('ada@example.com');
+    await copies.fill('2');
+    await card.getByLabel('Format').selectOption('pdf');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    await card.waitFor({ state: 'detached' });
+    const answered = await result;
+    assert.equal(answered.action, 'accept');
+    assert.deepEqual(answered.content, { email: 'ada@example.com', copies: 2, format: 'pdf' });
+
+    // The sampling item is answered by a person's reply.
+    const reply = peer.server.request({ method: 'tasks/result', params: { taskId: sampling.task.taskId } }, CreateMessageResultSchema);
+    await samplingCard.getByText('Summarise this week in one sentence.').waitFor();
+    await samplingCard.getByText('You are a terse assistant.').waitFor();
+    await samplingCard.getByRole('button', { name: 'Send reply' }).click();
+    await samplingCard.getByText('Write a reply, or reject the request.').waitFor();
+    await samplingCard.getByLabel('Your reply').fill('A quiet week: two tasks done, none late.');
+    await samplingCard.getByLabel('Model name').fill('editor');
+    await samplingCard.getByRole('button', { name: 'Send reply' }).click();
+    await samplingCard.waitFor({ state: 'detached' });
+    const message = await reply;
+    assert.deepEqual(message.content, { type: 'text', text: 'A quiet week: two tasks done, none late.' });
+    assert.equal(message.model, 'editor');
+    await page.getByText('Nothing is waiting for you.').waitFor();
+
+    // Both tasks are in the Tasks screen with how they ended.
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
+    await formRow.locator('[data-status="completed"]').waitFor();
+    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed.*accept: \{"email":"ada@example.com","copies":2,"format":"pdf"\}/);
+    const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
+    await samplingRow.locator('[data-status="completed"]').waitFor();
+    assert.match((await samplingRow.textContent()) ?? '', /Sampling.*“A quiet week: two tasks done, none late\.” \(editor\)/);
+  });
+
+  it('lists the server as ready, and follows it through disconnect and connect', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const item = page.locator('li[data-server-id="desk"]');
+    await item.getByRole('heading', { name: 'Server desk' }).waitFor();
+    await item.locator('[data-status="ready"]').waitFor();
+    assert.equal(await item.locator('.status').textContent(), 'Ready');
+    assert.match((await item.locator('.facts').textContent()) ?? '', /desk-peer 1\.0\.0/);
+
+    await item.getByRole('button', { name: 'Disconnect Server desk' }).click();
+    await item.locator('[data-status="closed"]').waitFor();
+    assert.equal(fixture.host.connection('desk')?.state.status, 'closed');
+    // Focus stays on the server's button across the re-render, now offering the opposite.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Connect Server desk');
+
+    await item.getByRole('button', { name: 'Connect Server desk' }).click();
+    await item.locator('[data-status="ready"]').waitFor();
+    assert.equal(fixture.host.connection('desk')?.state.status, 'ready');
+  });
+
+  it('refuses a form answer for an unknown item with the host error in the page', async () => {
+    const reply = await page.evaluate(async (token) => {
+      const response = await fetch('/api/call', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-taskdesk-token': token },
+        body: JSON.stringify({ method: 'inbox.answer', params: { id: 'nope', answer: { action: 'decline' } } })
+      });
+      return response.json() as Promise<{ ok: boolean; error?: { code: number } }>;
+    }, server.token);
+    assert.deepEqual([reply.ok, reply.error?.code], [false, -32602]);
+  });
+
+  it('shows a URL-mode elicitation and opens its link only after the user agrees', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const link = 'https://accounts.example.test/connect?state=abc';
+    const { task } = await peer.server.request(
+      { method: 'elicitation/create', params: { mode: 'url', message: 'Connect your calendar account', url: link, elicitationId: 'el-1', task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const card = page.getByRole('article', { name: 'Connect your calendar account' });
+    await card.waitFor();
+    assert.equal(await card.locator('code.url').textContent(), link);
+    assert.match((await card.textContent()) ?? '', /This opens a page on accounts\.example\.test/);
+
+    const dialog = page.getByRole('dialog', { name: 'Open this link?' });
+    await card.getByRole('button', { name: 'Open link…' }).click();
+    await dialog.waitFor();
+    assert.ok(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((button) => button === document.activeElement), 'the safe answer has focus');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(fixture.host.inbox.list().length, 1, 'declining the dialog answers nothing');
+
+    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, ElicitResultSchema);
+    // The link's site is served by the test: the request proves which URL was opened.
+    const opened = new Promise<string>((resolve) => {
+      void page.context().route('https://accounts.example.test/**', (route) => {
+        resolve(route.request().url());
+        void route.fulfill({ status: 200, contentType: 'text/plain', body: 'signed in' });
+      });
+    });
+    await card.getByRole('button', { name: 'Open link…' }).click();
+    await dialog.getByRole('button', { name: 'Open link' }).click();
+    assert.equal((await result).action, 'accept');
+    assert.equal(await opened, link);
+    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('adds an HTTP server from the form, checking fields first, and shows why it failed to connect', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const form = page.getByRole('form', { name: 'Add a server' });
+    await form.getByLabel('Id').fill('bad id!');
+    await form.getByLabel('Streamable HTTP').check();
+    await form.getByLabel('URL').fill('ftp://example.test');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.getByText('Use up to 64 letters, digits, dots, dashes and underscores').waitFor();
+    await form.getByText('Enter an http:// or https:// URL').waitFor();
+    assert.equal(await form.getByLabel('Name').getAttribute('aria-invalid'), 'true');
+
+    await form.getByLabel('Id').fill('nowhere');
+    await form.getByLabel('Name').fill('Nowhere');
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    await form.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const item = page.locator('li[data-server-id="nowhere"]');
+    await item.locator('[data-status="failed"]').waitFor();
+    assert.ok(((await item.locator('.reason').textContent()) ?? '').length > 0, 'the reason is shown');
+    assert.equal(await form.getByLabel('Id').inputValue(), '', 'the form is cleared after adding');
+
+    await item.getByRole('button', { name: 'Remove Nowhere' }).click();
+    await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
+    await item.waitFor({ state: 'detached' });
+    assert.deepEqual((await fixture.host.call('servers.list', {})).map((server) => server.id), ['desk']);
+  });
+
+  it('ran without script errors and kept the audit log on screen', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    await audit.getByRole('cell', { name: 'task.result-retrieved' }).first().waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

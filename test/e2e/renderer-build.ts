@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { copyRendererAssets } from '../../app/cli/renderer-assets.js';
+
+/** The repository root. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Chromium flags for a quiet headless run in a container. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Compiles the renderer with its own tsconfig into a fresh temp directory and copies its
+ * static files beside it: the same layout as build/renderer, without touching build/.
+ */
+export async function buildRenderer(): Promise<{ dir: string; remove: () => void }> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-renderer-'));
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', path.join(root, 'renderer/tsconfig.json'), '--outDir', out, '--tsBuildInfoFile', path.join(out, 'renderer.tsbuildinfo')], { cwd: root });
+  } catch (error) {
+    fs.rmSync(out, { recursive: true, force: true });
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`The renderer does not compile:\n${stdout}${stderr}`);
+  }
+  const dir = path.join(out, 'renderer');
+  copyRendererAssets(path.join(root, 'renderer'), dir);
+  return { dir, remove: () => fs.rmSync(out, { recursive: true, force: true }) };
+}

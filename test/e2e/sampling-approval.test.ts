@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, CHROMIUM_ARGS } from './renderer-build.js';
+
+describe('sampling with a model behind approval and review, in the UI', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let llm: FakeOpenAIServer;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    built = await buildRenderer();
+    // A real OpenAI-compatible server on loopback: the network is faked, not the app.
+    llm = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'] });
+    peer = peerServer('approval-peer');
+    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
+    await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage();
+    await page.goto(server.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    await llm?.close();
+    built?.remove();
+  });
+
+  it('approves the request on another model, then edits the answer before it goes back', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Original', ' answer'] });
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.waitFor();
+    await approval.getByText('Say hi').waitFor();
+    await approval.getByText(/^Fake LLM · fake-small — /).waitFor();
+    await approval.getByLabel('Model').fill('fake-large');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await approval.waitFor({ state: 'detached' });
+
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.waitFor();
+    const answer = review.getByLabel('Answer from fake-large (you may edit it)');
+    assert.equal(await answer.inputValue(), 'Original answer');
+    assert.equal(llm.chatRequests.at(-1)!.body.model, 'fake-large');
+    await answer.fill('Hello, edited.');
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    await review.waitFor({ state: 'detached' });
+
+    const message = await result;
+    assert.deepEqual(message.content, { type: 'text', text: 'Hello, edited.' });
+    assert.equal(message.model, 'fake-large');
+  });
+
+  it('rejects a request before any model runs', async () => {
+    const before = llm.chatRequests.length;
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Anything' } }], maxTokens: 10, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.waitFor();
+    await approval.getByRole('button', { name: 'Reject' }).click();
+    await approval.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.locator(`tr[data-task-id="${task.taskId}"] [data-status="failed"]`).waitFor();
+    assert.equal(llm.chatRequests.length, before, 'no model call after a rejection');
+  });
+});

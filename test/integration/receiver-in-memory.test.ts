@@ -129,8 +129,8 @@ describe('receiver over an in-memory SDK server', () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });
     for (const method of ['constructor', 'toString', '__proto__', 'no.such']) {
-      const reply = await fixture.host.dispatch(method as never, {});
-      assert.deepEqual(reply.ok ? 'ok' : reply.error.code, -32601, method);
+      const reply: { ok: boolean; error?: { code: number } } = await fixture.host.dispatch(method as never, {});
+      assert.deepEqual(reply.ok ? 'ok' : reply.error?.code, -32601, method);
     }
     const bad = await fixture.host.dispatch('tasks.get', { taskId: 42 });
     assert.equal(bad.ok ? 'ok' : bad.error.code, -32602);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -70,6 +71,8 @@ export class TaskReceiver {
   readonly #running = new Map<string, AbortController>();
   readonly #expiryTimers = new Map<string, TimerHandle>();
   readonly #cursorKey = randomBytes(16);
+  /** Ordinary (not task-augmented) requests in progress, per owner identity. */
+  readonly #ordinaryPending = new Map<string, number>();
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
   #closed = false;
 
@@ -170,6 +173,8 @@ export class TaskReceiver {
       taskId: record.task.taskId,
       detail: { kind, ttl, requestedTtl: requestedTtl ?? null }
     });
+    // Shut down while the write was in flight: the task is stored, and the next start takes it up.
+    if (this.#closed) return { task: { ...record.task } };
     this.#scheduleExpiry(record);
     this.#events.taskChanged(record.task.taskId, record);
     // No status notification can overtake the CreateTaskResult: the reply goes out in this
@@ -184,7 +189,18 @@ export class TaskReceiver {
    * Returns the result, or throws the JSON-RPC error the request is answered with.
    */
   async runOrdinary(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): Promise<Record<string, unknown>> {
+    // Ordinary requests wait on the same people and models as tasks: the same limits apply.
+    this.#admit(owner);
     this.#checkSize(params);
+    const pending = this.#ordinaryPending.get(owner.identity) ?? 0;
+    if (pending + this.#repo.activeCount(owner.identity) >= this.#policy.maxActiveTasksPerServer) {
+      throw new HostError(
+        JsonRpcCode.TooManyRequests,
+        `Too many open requests: this server already has ${pending} requests and ${this.#repo.activeCount(owner.identity)} tasks waiting in Taskdesk (limit ${this.#policy.maxActiveTasksPerServer}).`,
+        { limit: this.#policy.maxActiveTasksPerServer }
+      );
+    }
+    this.#ordinaryPending.set(owner.identity, pending + 1);
     const controller = new AbortController();
     const onAbort = () => controller.abort(info.signal?.reason);
     info.signal?.addEventListener('abort', onAbort, { once: true });
@@ -192,9 +208,16 @@ export class TaskReceiver {
     try {
       const outcome = await this.#run(kind, request, this.#context(owner, controller.signal, info, undefined));
       if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
-      return outcome.result as Record<string, unknown>;
+      // A reply to a request that belongs to a task carries the task's metadata (spec: "Associating
+      // Task-Related Messages"); errors have no _meta to carry it.
+      return info.relatedTaskId === undefined
+        ? outcome.result
+        : { ...outcome.result, _meta: { ...(outcome.result._meta as Record<string, unknown> | undefined), [RELATED_TASK_META_KEY]: { taskId: info.relatedTaskId } } };
     } finally {
       info.signal?.removeEventListener('abort', onAbort);
+      const left = (this.#ordinaryPending.get(owner.identity) ?? 1) - 1;
+      if (left > 0) this.#ordinaryPending.set(owner.identity, left);
+      else this.#ordinaryPending.delete(owner.identity);
     }
   }
 
@@ -236,8 +259,9 @@ export class TaskReceiver {
   }
 
   /** `tasks/cancel`: cancels a non-terminal task before answering and aborts its work. */
-  async cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled): Promise<TaskView> {
-    this.#admit(owner);
+  async cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled, byUser = false): Promise<TaskView> {
+    // The server's requests are rate limited; the user's own clicks are not.
+    if (!byUser) this.#admit(owner);
     const record = this.#owned(owner, taskId);
     if (isTerminal(record.task.status)) {
       throw new HostError(JsonRpcCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.task.status}`);
@@ -257,7 +281,7 @@ export class TaskReceiver {
   cancelById(taskId: string): Promise<TaskView> {
     const record = this.#repo.get(taskId);
     if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
-    return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.');
+    return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.', true);
   }
 
   /** A copy of one task's record, for the host API. */
@@ -332,8 +356,8 @@ export class TaskReceiver {
     this.#running.set(taskId, controller);
     const context = this.#context(current.owner, controller.signal, { progressToken: current.progressToken }, current);
     this.#run(current.kind, current.request, context).then(
-      (outcome) => this.#finish(taskId, outcome),
-      (error: unknown) => this.#finish(taskId, { type: 'error', error: toErrorData(error) })
+      (outcome) => this.#finish(taskId, outcome, controller.signal.aborted),
+      (error: unknown) => this.#finish(taskId, { type: 'error', error: toErrorData(error) }, controller.signal.aborted)
     );
   }
 
@@ -362,7 +386,7 @@ export class TaskReceiver {
       signal,
       ...(progressToken !== undefined && {
         reportProgress: (progress: number, total?: number, message?: string) => {
-          if (!signal.aborted) this.#events.progress(owner, taskId, progressToken, progress, total, message);
+          if (!signal.aborted) this.#events.progress(owner, taskId ?? relatedTaskId, progressToken, progress, total, message);
         }
       }),
       annotate: (note) => {
@@ -383,12 +407,14 @@ export class TaskReceiver {
   }
 
   /** Records the end of a task's work, unless the task ended (cancelled) or expired first. */
-  #finish(taskId: string, outcome: WorkOutcome<Record<string, unknown>>): void {
+  #finish(taskId: string, outcome: WorkOutcome<Record<string, unknown>>, aborted = false): void {
     // After a shutdown the task stays as stored; the next start resumes or fails it.
     if (this.#closed) return;
     this.#running.delete(taskId);
     const record = this.#repo.get(taskId);
     if (!record || isTerminal(record.task.status)) {
+      // Work we aborted (cancel, expiry) ending in its abort error is no news: that was audited.
+      if (aborted && outcome.type === 'error') return;
       this.#audit.record({
         ...(record && auditOwner(record.owner)),
         type: 'task.late-result-dropped',
@@ -470,6 +496,11 @@ export class TaskReceiver {
     if (timer) this.#clock.clearTimeout(timer);
     this.#expiryTimers.delete(taskId);
     const record = this.#repo.get(taskId);
+    // Timers cap their delay (about 24.8 days); a later expiry is scheduled again.
+    if (record && record.expiresAt !== null && record.expiresAt > this.#clock.now()) {
+      this.#scheduleExpiry(record);
+      return;
+    }
     this.#repo.remove(taskId).catch((error: unknown) => record && this.#storeFailed(record, error));
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InvalidParams, 'Task has expired'));
     this.#running.delete(taskId);

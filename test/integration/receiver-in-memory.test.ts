@@ -171,6 +171,40 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(result.content, undefined);
   });
 
+  it('tags the reply to a side-channel request with its related task, and limits ordinary requests too', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { policy: { maxActiveTasksPerServer: 1 } });
+    const { host } = fixture;
+    const added = nextEvent(host, 'inbox.added');
+    const asking = peer.server.request(
+      { method: 'elicitation/create', params: { ...formParams, _meta: { [RELATED]: { taskId: 'their-tool-task' } } } },
+      ElicitResultSchema
+    );
+    const { item } = await added;
+    assert.equal(item.relatedTaskId, 'their-tool-task');
+    const second = await peer.server
+      .request({ method: 'elicitation/create', params: formParams }, ElicitResultSchema)
+      .then(() => 0, (error: McpError) => error.code);
+    assert.equal(second, -32029, 'a second open request goes over the cap of one');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });
+    const result = await asking;
+    assert.deepEqual(result._meta?.[RELATED], { taskId: 'their-tool-task' });
+  });
+
+  it('lets the user cancel however busy the server is, and records no late result for aborted work', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { policy: { operationsBurst: 1, operationsPerSecond: 0.001 } });
+    const { host } = fixture;
+    const { task } = await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    await expectMcpError(peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema), -32029);
+    const cancelled = await host.call('tasks.cancel', { taskId: task.taskId });
+    assert.equal(cancelled.status, 'cancelled');
+    await new Promise((resolve) => setImmediate(resolve));
+    const types = host.audit.read({ taskId: task.taskId }).map((entry) => entry.type);
+    assert.ok(types.includes('task.cancelled'));
+    assert.equal(types.includes('task.late-result-dropped'), false);
+  });
+
   it('cancels a working task before answering, withdraws its inbox item, and refuses to cancel it again', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });

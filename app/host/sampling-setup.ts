@@ -78,6 +78,9 @@ export class SamplingSetup {
       get resumable() {
         return registry.list().length === 0;
       },
+      // Per task: a person's reply or approval is asked again, a review resumes with the stored
+      // answer; only a model call that was running is not repeated.
+      canResume: (notes) => policyRunner.canResume(notes),
       run(params, context: WorkContext) {
         const useModel = registry.list().length > 0 || policyFor(context.serverId).mode === 'refuse';
         return useModel ? policyRunner.run(params, context) : person.run(params, context);

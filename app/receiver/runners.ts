@@ -29,6 +29,8 @@ export interface WorkContext {
    * related-task metadata (a side-channel request of one of Taskdesk's own tool calls).
    */
   relatedTaskId?: string;
+  /** What the runner recorded on this task before (through `annotate`), e.g. before a restart. */
+  notes?: ReadonlyArray<Record<string, unknown>>;
   /** Aborted when the task is cancelled, expires, or the request is cancelled. */
   signal: AbortSignal;
   /** Sends a progress notification for the request, when the server gave a progress token. */
@@ -54,6 +56,11 @@ export interface SamplingRunner {
    * lost, and re-running it would bill the user twice.
    */
   readonly resumable: boolean;
+  /**
+   * Whether one task's work can start again after a restart, judged from what was recorded on
+   * it (`notes`); when absent, `resumable` decides for every task.
+   */
+  canResume?(notes: ReadonlyArray<Record<string, unknown>>): boolean;
   run(
     params: CreateMessageRequestParams,
     context: WorkContext

@@ -111,7 +111,8 @@ export class TaskReceiver {
       this.#scheduleExpiry(record);
       if (isTerminal(record.task.status)) continue;
       const runner = record.kind === 'sampling' ? this.#sampling : this.#elicitation;
-      if (runner.resumable) {
+      const resumable = record.kind === 'sampling' && this.#sampling.canResume ? this.#sampling.canResume(record.notes) : runner.resumable;
+      if (resumable) {
         summary.resumed++;
         const resumed = this.#touch(record, { statusMessage: STATUS_MESSAGES.restartedResumed });
         this.#audit.record({ ...auditOwner(record.owner), type: 'task.resumed', taskId: record.task.taskId });
@@ -383,6 +384,7 @@ export class TaskReceiver {
       serverName: owner.serverName,
       ...(taskId !== undefined && { taskId }),
       ...(relatedTaskId !== undefined && { relatedTaskId }),
+      ...(record && { notes: structuredClone(record.notes) }),
       signal,
       ...(progressToken !== undefined && {
         reportProgress: (progress: number, total?: number, message?: string) => {

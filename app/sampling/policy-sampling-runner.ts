@@ -42,6 +42,15 @@ export interface PolicySamplingRunnerOptions {
  */
 export class PolicySamplingRunner implements SamplingRunner {
   readonly resumable = false;
+
+  /**
+   * A task can start again after a restart unless the model was running: a question to a person
+   * is asked again, and a review resumes with the answer recorded on the task (re-running the
+   * model would bill twice).
+   */
+  canResume(notes: ReadonlyArray<Record<string, unknown>>): boolean {
+    return lastPhase(notes)?.phase !== 'model';
+  }
   readonly #options: PolicySamplingRunnerOptions;
   readonly #clock: Clock;
 
@@ -81,7 +90,16 @@ export class PolicySamplingRunner implements SamplingRunner {
       reason: choice.reason
     });
 
+    const resumed = lastPhase(context.notes ?? []);
+    if (resumed?.phase === 'awaiting-review' && resumed.result && resumed.params && resumed.providerId && resumed.model) {
+      // Taskdesk restarted while a person reviewed the answer: review the same answer again.
+      approvedParams = resumed.params as CreateMessageRequestParams;
+      choice = sampler.choiceFor(resumed.providerId as string, resumed.model as string, engineChoice) ?? engineChoice;
+      return this.#review(context, draft, choice, resumed.result as CreateMessageResult | CreateMessageResultWithTools);
+    }
+
     if (policy.mode === 'ask') {
+      context.annotate?.({ phase: 'awaiting-approval' });
       const decision = await this.#waitForPerson(context, `Approve a sampling request from ${context.serverName}`, () =>
         gate.requestApproval(draft(), context.signal)
       );
@@ -103,6 +121,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
     }
 
+    context.annotate?.({ phase: 'model', providerId: choice.providerId, model: choice.model });
     const outcome = await sampler.run(approvedParams, context, choice);
     if (outcome.type === 'error') {
       this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: outcome.error.message });
@@ -110,8 +129,18 @@ export class PolicySamplingRunner implements SamplingRunner {
     }
     this.#audit(context, 'sampling.llm', 'completed', { ...at(choice), model: outcome.result.model });
     if (!policy.reviewCompletion) return outcome;
+    context.annotate?.({ phase: 'awaiting-review', params: approvedParams, providerId: choice.providerId, model: choice.model, result: outcome.result });
+    return this.#review(context, draft, choice, outcome.result);
+  }
 
-    const result = outcome.result;
+  /** Puts the model's answer before a person, and returns what they approved. */
+  async #review(
+    context: WorkContext,
+    draft: () => SamplingDraft,
+    choice: ModelChoice,
+    result: CreateMessageResult | CreateMessageResultWithTools
+  ): Promise<SamplingOutcome> {
+    const { gate } = this.#options;
     const review = await this.#waitForPerson(context, `Review the answer for ${context.serverName}`, () =>
       gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
@@ -170,4 +199,10 @@ function sameRequest(a: CreateMessageRequestParams, b: CreateMessageRequestParam
 
 function error(code: number, message: string): SamplingOutcome {
   return { type: 'error', error: { code, message } };
+}
+
+/** The last phase the runner recorded on the task, if any. */
+function lastPhase(notes: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> | undefined {
+  for (let index = notes.length - 1; index >= 0; index--) if (typeof notes[index]!.phase === 'string') return notes[index];
+  return undefined;
 }

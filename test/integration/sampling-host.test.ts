@@ -228,3 +228,66 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.deepEqual(found[0]!.models.map((model) => model.name), ['fake-small']);
   });
 });
+
+describe('sampling approvals survive restarts', () => {
+  it('asks again for an approval, resumes a review with the stored answer, and fails only a running model call', async () => {
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const data = tempDir();
+    const boot = async () => {
+      const peer = peerServer();
+      const fixture = await startHostWith({ a: peer }, { dir: data.dir, keyStore: new InMemoryKeyStore() });
+      return { peer, host: fixture.host, stop: () => fixture.stop() };
+    };
+    try {
+      const first = await boot();
+      await first.host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'fake-small' }], defaultModel: 'fake-small' });
+      await first.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: true } });
+      const approval = nextEvent(first.host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+      const { task } = await first.peer.server.request(
+        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hello?' } }], maxTokens: 20, task: { ttl: 3_600_000 } } },
+        CreateTaskResultSchema
+      );
+      await approval;
+      await first.stop();
+
+      // Restart 1: the approval is back; approve it, the model answers, the review waits.
+      const second = await boot();
+      assert.deepEqual(second.host.inbox.list().map((item) => [item.id, item.kind]), [[task.taskId, 'sampling-approval']]);
+      llm.enqueue({ kind: 'text', tokens: ['Hi', ' there'] });
+      const review = nextEvent(second.host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
+      await second.host.call('inbox.answer', { id: task.taskId, answer: { action: 'approve' } });
+      await review;
+      assert.equal(llm.chatRequests.length, 1);
+      await second.stop();
+
+      // Restart 2: the review is back with the same answer, and the model is not called again.
+      const third = await boot();
+      const [item] = third.host.inbox.list();
+      assert.equal(item?.kind, 'sampling-review');
+      assert.equal((item?.draft?.result as { content: { text: string } }).content.text, 'Hi there');
+      const waiting = third.peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+      await third.host.call('inbox.answer', { id: task.taskId, answer: { action: 'approve' } });
+      assert.deepEqual((await waiting).content, { type: 'text', text: 'Hi there' });
+      assert.equal(llm.chatRequests.length, 1, 'the model ran once in all');
+
+      // A model call cut by a restart is failed, not repeated.
+      await third.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+      llm.enqueue({ kind: 'hold' });
+      const running = await third.peer.server.request(
+        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Long one' } }], maxTokens: 20, task: { ttl: 3_600_000 } } },
+        CreateTaskResultSchema
+      );
+      await llm.nextHeld();
+      await third.stop();
+      const fourth = await boot();
+      const record = await fourth.host.call('tasks.get', { taskId: running.task.taskId });
+      assert.equal(record.task.status, 'failed');
+      assert.match(record.task.statusMessage ?? '', /restarted/);
+      assert.equal(llm.chatRequests.length, 2);
+      await fourth.stop();
+    } finally {
+      await llm.close();
+      data.remove();
+    }
+  });
+});

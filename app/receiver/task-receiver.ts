@@ -42,6 +42,9 @@ export interface RequestInfo {
   signal?: AbortSignal;
 }
 
+/** How long after a failed write the store is tried again. */
+const STORE_RETRY_MS = 5_000;
+
 const STATUS_MESSAGES = {
   working: 'Taskdesk is working on the request.',
   restartedResumed: 'Taskdesk restarted; the request is waiting again.',
@@ -71,6 +74,8 @@ export class TaskReceiver {
   readonly #running = new Map<string, AbortController>();
   readonly #expiryTimers = new Map<string, TimerHandle>();
   readonly #cursorKey = randomBytes(16);
+  /** Tasks whose last write failed and is to be tried again. */
+  readonly #retrying = new Set<string>();
   /** Ordinary (not task-augmented) requests in progress, per owner identity. */
   readonly #ordinaryPending = new Map<string, number>();
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
@@ -167,7 +172,13 @@ export class TaskReceiver {
       notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : []
     };
     // On disk (group-committed with the other changes of this turn) before it is acknowledged.
-    await this.#repo.save(record);
+    try {
+      await this.#repo.save(record);
+    } catch (error) {
+      this.#repo.discard(record.task.taskId);
+      this.#storeFailed(record, error);
+      throw new HostError(JsonRpcCode.InternalError, `Taskdesk could not store the task: ${toErrorData(error).message}`);
+    }
     this.#audit.record({
       ...auditOwner(owner),
       type: 'task.created',
@@ -235,6 +246,7 @@ export class TaskReceiver {
   async result(owner: TaskOwner, taskId: string, signal?: AbortSignal): Promise<Outcome> {
     this.#admit(owner);
     const record = this.#owned(owner, taskId);
+    // Only an outcome on disk is served: a crash must not take back a result a server has seen.
     const outcome = record.outcome ?? (await this.#waiters.wait(taskId, signal));
     this.#audit.record({ ...auditOwner(owner), type: 'task.result-retrieved', taskId, detail: { outcome: outcome.type } });
     return outcome;
@@ -251,7 +263,10 @@ export class TaskReceiver {
       start = firstAfter(ids, position, (id) => this.#repo.peek(id));
     }
     const page = ids.slice(start, start + this.#policy.listPageSize);
-    const tasks = page.map((id) => this.#repo.get(id)).filter((r): r is TaskRecord => !!r).map((r) => ({ ...r.task }));
+    const tasks = page
+      .map((id) => this.#repo.peekCommitted(id))
+      .filter((r): r is Readonly<TaskRecord> => !!r)
+      .map((r) => ({ ...r.task }));
     const last = tasks.at(-1);
     const more = start + page.length < ids.length;
     return more && last
@@ -263,7 +278,7 @@ export class TaskReceiver {
   async cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled, byUser = false): Promise<TaskView> {
     // The server's requests are rate limited; the user's own clicks are not.
     if (!byUser) this.#admit(owner);
-    const record = this.#owned(owner, taskId);
+    const record = this.#owned(owner, taskId, true);
     if (isTerminal(record.task.status)) {
       throw new HostError(JsonRpcCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.task.status}`);
     }
@@ -339,9 +354,12 @@ export class TaskReceiver {
     }
   }
 
-  /** The owner's record for `taskId`; any other case is the same −32602 as an unknown id. */
-  #owned(owner: TaskOwner, taskId: string): Readonly<TaskRecord> {
-    const record = typeof taskId === 'string' ? this.#repo.peek(taskId) : undefined;
+  /**
+   * The owner's record for `taskId`, as last committed to disk (what a server may see); any other
+   * case is the same −32602 as an unknown id. `latest` gives the newest version, for cancel.
+   */
+  #owned(owner: TaskOwner, taskId: string, latest = false): Readonly<TaskRecord> {
+    const record = typeof taskId !== 'string' ? undefined : latest ? this.#repo.peek(taskId) : this.#repo.peekCommitted(taskId);
     if (!record || record.owner.identity !== owner.identity) {
       this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
       throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
@@ -460,8 +478,37 @@ export class TaskReceiver {
       this.#events.statusChanged(next.owner, { ...next.task });
       if (outcome && isTerminal(to)) this.#waiters.resolve(next.task.taskId, outcome);
     });
-    announced.catch((error: unknown) => this.#storeFailed(next, error));
+    announced.catch((error: unknown) => {
+      this.#storeFailed(next, error);
+      // Nobody waits forever on a result that could not be stored: they get −32603 now, and the
+      // write is tried again until it lands (a full disk is freed, a permission is fixed).
+      if (outcome && isTerminal(to)) {
+        this.#waiters.reject(next.task.taskId, new HostError(JsonRpcCode.InternalError, `Taskdesk could not store the task's result: ${toErrorData(error).message}`));
+      }
+      this.#retryCommit(next.task.taskId);
+    });
     return { record: next, durable: announced };
+  }
+
+  /** Writes a task's latest version again after a failed write, then announces it. */
+  #retryCommit(taskId: string): void {
+    if (this.#closed || this.#retrying.has(taskId)) return;
+    this.#retrying.add(taskId);
+    this.#clock.setTimeout(() => {
+      this.#retrying.delete(taskId);
+      const latest = this.#repo.get(taskId);
+      if (!latest || this.#closed) return;
+      this.#repo.save(latest, false).then(
+        () => {
+          this.#events.statusChanged(latest.owner, { ...latest.task });
+          if (latest.outcome && isTerminal(latest.task.status)) this.#waiters.resolve(taskId, latest.outcome);
+        },
+        (error: unknown) => {
+          this.#storeFailed(latest, error);
+          this.#retryCommit(taskId);
+        }
+      );
+    }, STORE_RETRY_MS);
   }
 
   /** A write to disk failed: nothing is announced, and the user is told through the audit log. */

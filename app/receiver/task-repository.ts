@@ -21,7 +21,10 @@ export interface LoadReport {
 export class TaskRepository {
   readonly #log: SegmentLog<TaskRecord>;
   readonly #corruptDir: string;
+  /** The latest version of each record, durable or not: what the receiver decides on. */
   readonly #records = new Map<string, TaskRecord>();
+  /** The latest version known to be on disk: all a server may read. */
+  readonly #committed = new Map<string, TaskRecord>();
   /** Task ids per owner identity, in creation order. */
   readonly #byOwner = new Map<string, Set<string>>();
   /** Non-terminal task ids per owner identity, for the open-task cap. */
@@ -46,7 +49,10 @@ export class TaskRepository {
     const loaded = [...result.records.values()].sort(
       (a, b) => a.task.createdAt.localeCompare(b.task.createdAt) || a.task.taskId.localeCompare(b.task.taskId)
     );
-    for (const record of loaded) this.#index(record);
+    for (const record of loaded) {
+      this.#index(record);
+      this.#committed.set(record.task.taskId, record);
+    }
     report.loaded = loaded.length;
     return report;
   }
@@ -60,19 +66,21 @@ export class TaskRepository {
   save(record: TaskRecord, urgent = true): Promise<void> {
     const copy = copyRecord(record);
     this.#index(copy);
-    return this.#log.put(copy.task.taskId, copy, urgent);
+    return this.#log.put(copy.task.taskId, copy, urgent).then(() => {
+      // Commits resolve in order, so the newest durable version is the last one to land here;
+      // a record removed meanwhile stays removed.
+      if (this.#records.has(copy.task.taskId)) this.#committed.set(copy.task.taskId, copy);
+    });
+  }
+
+  /** Drops a record from memory only: its first write failed, so it never existed on disk. */
+  discard(taskId: string): void {
+    this.#unindex(taskId);
   }
 
   /** Removes a record; resolves when the removal is on disk. */
   remove(taskId: string): Promise<void> {
-    const record = this.#records.get(taskId);
-    if (record) {
-      this.#records.delete(taskId);
-      const owned = this.#byOwner.get(record.owner.identity);
-      owned?.delete(taskId);
-      if (owned?.size === 0) this.#byOwner.delete(record.owner.identity);
-      this.#active.get(record.owner.identity)?.delete(taskId);
-    }
+    this.#unindex(taskId);
     return this.#log.delete(taskId);
   }
 
@@ -82,9 +90,14 @@ export class TaskRepository {
     return record && copyRecord(record);
   }
 
-  /** The stored record itself, for read-only checks on hot paths. Never mutate it. */
+  /** The latest record itself, for read-only checks on hot paths. Never mutate it. */
   peek(taskId: string): Readonly<TaskRecord> | undefined {
     return this.#records.get(taskId);
+  }
+
+  /** The latest version of a record that is on disk. Never mutate it. */
+  peekCommitted(taskId: string): Readonly<TaskRecord> | undefined {
+    return this.#committed.get(taskId);
   }
 
   /** Ids of an owner's tasks in creation order. */
@@ -109,6 +122,17 @@ export class TaskRepository {
 
   get size(): number {
     return this.#records.size;
+  }
+
+  #unindex(taskId: string): void {
+    const record = this.#records.get(taskId);
+    this.#committed.delete(taskId);
+    if (!record) return;
+    this.#records.delete(taskId);
+    const owned = this.#byOwner.get(record.owner.identity);
+    owned?.delete(taskId);
+    if (owned?.size === 0) this.#byOwner.delete(record.owner.identity);
+    this.#active.get(record.owner.identity)?.delete(taskId);
   }
 
   #index(record: TaskRecord): void {

@@ -149,3 +149,51 @@ describe('receiver durability', () => {
     assert.equal((await peer2.server.request({ method: 'tasks/get', params: { taskId: good.taskId } }, GetTaskResultSchema)).status, 'working');
   });
 });
+
+describe('receiver when the disk refuses writes', () => {
+  it('shows servers only what is on disk, answers waiters with −32603, and retries until the write lands', async () => {
+    let failing = false;
+    const factory: typeof confStoreFactory = (options) => {
+      const store = confStoreFactory(options);
+      return new Proxy(store, {
+        set(target, key, value) {
+          if (key === 'store' && failing) throw new Error('ENOSPC: no space left on device');
+          return Reflect.set(target, key, value);
+        }
+      });
+    };
+    const clock = new ManualClock();
+    const peer = peerServer();
+    const fixture = await startHostWith({ a: peer }, { clock, storeFactory: factory });
+    try {
+      const { host } = fixture;
+      const added = nextEvent(host, 'inbox.added');
+      const { task } = await peer.server.request({ method: 'elicitation/create', params: { ...form, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      await added;
+      const waiting = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose).then(
+        () => 0,
+        (error: McpError) => error.code
+      );
+      failing = true;
+      await host.call('inbox.answer', { id: task.taskId, answer: { action: 'accept', content: { name: 'Lost?' } } });
+      host.receiver.flush();
+      assert.equal(await waiting, -32603, 'the waiter is told the result could not be stored');
+      assert.equal((await peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema)).status, 'working', 'an unstored completion is not shown');
+      assert.ok(host.audit.read({ taskId: task.taskId }).some((entry) => entry.type === 'store.write-failed'));
+
+      const refused = await mcpCode(peer.server.request({ method: 'elicitation/create', params: { ...form, task: {} } }, CreateTaskResultSchema));
+      assert.equal(refused, -32603, 'a task that cannot be stored is not acknowledged');
+      assert.equal((await peer.server.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema)).tasks.length, 1);
+
+      failing = false;
+      const completed = peer.nextNotification('notifications/tasks/status', (p) => p.taskId === task.taskId && p.status === 'completed');
+      await clock.advance(5_000);
+      host.receiver.flush();
+      await completed;
+      const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+      assert.deepEqual(result.content, { name: 'Lost?' });
+    } finally {
+      await fixture.dispose();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  * methods (`Host.dispatch` in `app/host/host.ts`); Electron IPC and browser mode (HTTP and Server-Sent Events) carry them.
  */
 import { z } from 'zod';
-import { ErrorDataSchema, type ErrorData } from './error-data.js';
+import { ErrorDataSchema, TaskViewSchema, type ErrorData, type TaskView } from './common.js';
 import {
   CallToolOutcomeSchema,
   OutboundTaskEventSchema,
@@ -31,17 +31,7 @@ export const ConnectionTestResultSchema = z.discriminatedUnion('ok', [
 export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, ServerTaskPageSchema };
 export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from '../requestor/outbound-task-schema.js';
 
-/** A task's wire state (MCP 2025-11-25 `Task`). */
-export const TaskViewSchema = z.object({
-  taskId: z.string(),
-  status: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']),
-  statusMessage: z.string().optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttl: z.number().nullable(),
-  pollInterval: z.number().optional()
-});
-export type TaskView = z.infer<typeof TaskViewSchema>;
+export { TaskViewSchema, type TaskView };
 
 /** How a task's work ended: what the ordinary request would have returned. */
 export const OutcomeSchema = z.discriminatedUnion('type', [

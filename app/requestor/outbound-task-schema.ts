@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorDataSchema } from '../contract/error-data.js';
+import { ErrorDataSchema, TaskStatusSchema, TaskViewSchema } from '../contract/common.js';
 
 /**
  * Schemas of the requestor's outbound tasks: what the host API shows and what is kept on disk.
@@ -9,20 +9,11 @@ import { ErrorDataSchema } from '../contract/error-data.js';
  */
 
 /** A task status as the receiver reports it (MCP 2025-11-25). */
-export const ServerTaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+export const ServerTaskStatusSchema = TaskStatusSchema;
 export type ServerTaskStatus = z.infer<typeof ServerTaskStatusSchema>;
 
 /** The receiver's `Task` object, as last seen in a `CreateTaskResult`, `tasks/get`, `tasks/cancel` or status notification. */
-export const ServerTaskSchema = z.object({
-  taskId: z.string(),
-  status: ServerTaskStatusSchema,
-  statusMessage: z.string().optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  /** Milliseconds from creation the receiver keeps the task; null is unlimited. */
-  ttl: z.number().nullable(),
-  pollInterval: z.number().optional()
-});
+export const ServerTaskSchema = TaskViewSchema;
 export type ServerTask = z.infer<typeof ServerTaskSchema>;
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Sampling through Taskdesk against the model alone (`npm run bench:sampling`).
  *
- * A local OpenAI-compatible test server streams every answer at a fixed, realistic pace
- * (TOKENS tokens, INTERVAL ms apart, on real timers). CONCURRENT task-augmented sampling
+ * A local OpenAI-compatible test server, in a process of its own as Ollama or LM Studio would
+ * be, streams every answer at a fixed, realistic pace (TOKENS tokens, INTERVAL ms apart, on real
+ * timers). CONCURRENT task-augmented sampling
  * requests go through a Taskdesk host (policy: approve automatically, no review) from an SDK
  * server joined in memory; in the same run the same number of requests go straight to the test
  * server with the `openai` SDK. A Taskdesk request is timed from the moment the server sends it
@@ -11,10 +12,13 @@
  *
  * Figures are printed; nothing is asserted. The last line is the RESULT line.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
@@ -27,8 +31,13 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-const llm = await FakeOpenAIServer.start({ models: ['paced'] });
-const pace = () => Array.from({ length: CONCURRENT }, () => ({ kind: 'pace' as const, count: TOKENS, intervalMs: INTERVAL }));
+const serverScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'fake-openai-process.ts');
+const child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
+  env: { ...process.env, PACE_COUNT: String(TOKENS), PACE_INTERVAL_MS: String(INTERVAL) },
+  stdio: ['pipe', 'pipe', 'inherit']
+});
+const [firstChunk] = (await once(child.stdout, 'data')) as [Buffer];
+const baseURL = `http://127.0.0.1:${Number(firstChunk.toString().trim())}/v1`;
 
 async function throughTaskdesk(): Promise<number[]> {
   const peer = peerServer('bench');
@@ -37,9 +46,8 @@ async function throughTaskdesk(): Promise<number[]> {
     { keyStore: new InMemoryKeyStore(), policy: { maxActiveTasksPerServer: 10_000, operationsPerSecond: 1e6, operationsBurst: 1e6 } }
   );
   const { host } = fixture;
-  await host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'paced' }], defaultModel: 'paced' });
+  await host.call('providers.save', { id: 'local', name: 'Local', baseURL, models: [{ name: 'paced' }], defaultModel: 'paced' });
   await host.call('sampling.setPolicy', { serverId: 'bench', policy: { mode: 'auto', reviewCompletion: false } });
-  llm.enqueue(...pace());
   const completedAt = new Map<string, number>();
   const allDone = new Promise<void>((resolve) => {
     host.on('task.changed', ({ taskId, task }) => {
@@ -67,8 +75,7 @@ async function throughTaskdesk(): Promise<number[]> {
 }
 
 async function direct(): Promise<number[]> {
-  const client = new OpenAI({ baseURL: llm.baseURL, apiKey: 'unused', maxRetries: 0 });
-  llm.enqueue(...pace());
+  const client = new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
   return Promise.all(
     Array.from({ length: CONCURRENT }, async (_, i) => {
       const t0 = performance.now();
@@ -91,7 +98,8 @@ for (let round = 0; round < ROUNDS; round++) {
   taskdesk.push(...(await throughTaskdesk()));
   plain.push(...(await direct()));
 }
-await llm.close();
+child.stdin.end();
+await once(child, 'exit');
 
 console.log(`${ROUNDS} rounds (after one warm-up round each) of ${CONCURRENT} concurrent requests, each streamed as ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`);
 console.log(`  through Taskdesk (task-augmented, auto policy): p50=${percentile(taskdesk, 50).toFixed(1)} ms  p99=${percentile(taskdesk, 99).toFixed(1)} ms`);

@@ -1,19 +1,21 @@
-import type { HostApiClient } from '../app/contract/host-api.js';
+import type { HostApiClient, ServerView } from '../app/contract/host-api.js';
 import type { AppContext, ConfirmRequest } from './app-context.js';
 import { h, replaceChildren } from './dom.js';
 import { toHostCallError } from './host-client.js';
 import { AuditView } from './views/audit-view.js';
 import { ConfirmDialog } from './views/confirm-dialog.js';
 import { InboxView } from './views/inbox-view.js';
+import { ProvidersView } from './views/providers-view.js';
 import { ServersView } from './views/servers-view.js';
 import { TasksView } from './views/tasks-view.js';
+import { ToolsView } from './views/tools-view.js';
 
-const SCREENS = ['inbox', 'tasks', 'servers', 'audit'] as const;
+const SCREENS = ['inbox', 'tasks', 'tools', 'servers', 'providers', 'audit'] as const;
 type Screen = (typeof SCREENS)[number];
-const SCREEN_TITLES: Record<Screen, string> = { inbox: 'Inbox', tasks: 'Tasks', servers: 'Servers', audit: 'Audit log' };
+const SCREEN_TITLES: Record<Screen, string> = { inbox: 'Inbox', tasks: 'Tasks', tools: 'Tools', servers: 'Servers', providers: 'LLM providers', audit: 'Audit log' };
 
 /**
- * The whole UI: navigation, the four screens, banners and the live region, fed by host
+ * The whole UI: navigation, the screens, banners and the live region, fed by host
  * events. It knows the host only as a {@link HostApiClient}.
  */
 export class App {
@@ -22,6 +24,8 @@ export class App {
   readonly #inbox: InboxView;
   readonly #tasks: TasksView;
   readonly #servers: ServersView;
+  readonly #tools: ToolsView;
+  readonly #providers: ProvidersView;
   readonly #audit: AuditView;
   readonly #tabs = new Map<Screen, HTMLAnchorElement>();
   readonly #badge: HTMLElement;
@@ -44,7 +48,12 @@ export class App {
     this.#badge = h('span', { class: 'badge', hidden: true });
     this.#inbox = new InboxView(this.#context, (count) => this.#setInboxCount(count));
     this.#tasks = new TasksView(this.#context);
-    this.#servers = new ServersView(this.#context, () => void this.#loadServers());
+    this.#servers = new ServersView(this.#context, () => void this.#loadServers(), (serverId) => {
+      this.#tools.show(serverId);
+      location.hash = '#tools';
+    });
+    this.#tools = new ToolsView(this.#context);
+    this.#providers = new ProvidersView(this.#context);
     this.#audit = new AuditView(this.#context);
     this.#banners = h('div', { class: 'banners' });
     this.#offline = h('div', { class: 'banner banner-warning', role: 'alert', hidden: true });
@@ -67,7 +76,16 @@ export class App {
       h('header', { class: 'topbar' }, h('h1', null, 'Taskdesk'), nav),
       this.#offline,
       this.#banners,
-      h('main', { id: 'main', tabindex: -1 }, this.#inbox.element, this.#tasks.element, this.#servers.element, this.#audit.element),
+      h(
+        'main',
+        { id: 'main', tabindex: -1 },
+        this.#inbox.element,
+        this.#tasks.element,
+        this.#tools.element,
+        this.#servers.element,
+        this.#providers.element,
+        this.#audit.element
+      ),
       this.#announcer,
       this.#dialog.element
     );
@@ -79,14 +97,18 @@ export class App {
   /** Fetches every list. Called at start and whenever the event stream (re)connects. */
   async refresh(): Promise<void> {
     try {
-      const [servers, inbox, tasks] = await Promise.all([
+      const [servers, inbox, tasks, outbound, providers] = await Promise.all([
         this.#context.client.call('servers.list', {}),
         this.#context.client.call('inbox.list', {}),
-        this.#context.client.call('tasks.list', {})
+        this.#context.client.call('tasks.list', {}),
+        this.#context.client.call('outbound.list', {}),
+        this.#context.client.call('providers.list', {})
       ]);
-      this.#servers.set(servers);
+      this.#setServers(servers);
       this.#inbox.set(inbox);
       this.#tasks.set(tasks);
+      this.#tools.setOutbound(outbound);
+      this.#providers.set(providers);
       if (this.#screen === 'audit') await this.#audit.refresh();
       this.#root.setAttribute('aria-busy', 'false');
       this.#root.dataset.ready = 'true';
@@ -106,10 +128,20 @@ export class App {
     client.on('inbox.removed', ({ id, why }) => this.#inbox.remove(id, why));
     client.on('task.changed', ({ taskId, task }) => {
       this.#tasks.update(taskId, task);
+      this.#inbox.taskChanged(taskId, task);
       this.#auditChanged();
     });
     client.on('server.state', ({ serverId, state }) => {
       this.#servers.updateState(serverId, state);
+      this.#tools.updateServer(serverId, state);
+      this.#auditChanged();
+    });
+    client.on('sampling.partial', (update) => {
+      this.#tasks.partial(update);
+      this.#inbox.partial(update);
+    });
+    client.on('outbound.changed', (event) => {
+      this.#tools.outbound.apply(event);
       this.#auditChanged();
     });
     client.on('store.warning', ({ message, movedTo }) => {
@@ -125,10 +157,16 @@ export class App {
 
   async #loadServers(): Promise<void> {
     try {
-      this.#servers.set(await this.#context.client.call('servers.list', {}));
+      this.#setServers(await this.#context.client.call('servers.list', {}));
     } catch (error) {
       this.#announce(`Could not list servers: ${toHostCallError(error).message}`);
     }
+  }
+
+  #setServers(servers: ServerView[]): void {
+    this.#servers.set(servers);
+    this.#tools.setServers(servers);
+    this.#inbox.setServerNames(new Map(servers.map((server) => [server.id, server.name])));
   }
 
   #route(moveFocus: boolean): void {
@@ -154,8 +192,12 @@ export class App {
         return this.#inbox.element;
       case 'tasks':
         return this.#tasks.element;
+      case 'tools':
+        return this.#tools.element;
       case 'servers':
         return this.#servers.element;
+      case 'providers':
+        return this.#providers.element;
       case 'audit':
         return this.#audit.element;
     }

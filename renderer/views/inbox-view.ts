@@ -1,6 +1,6 @@
-import type { InboxItem } from '../../app/contract/host-api.js';
+import type { HostEventPayload, InboundTask, InboxItem } from '../../app/contract/host-api.js';
 import type { AppContext } from '../app-context.js';
-import { h } from '../dom.js';
+import { h, shortId } from '../dom.js';
 import { elicitationCard } from './elicitation-card.js';
 import { samplingApprovalCard } from './sampling-approval-card.js';
 import { samplingCard } from './sampling-card.js';
@@ -9,7 +9,7 @@ import { samplingCard } from './sampling-card.js';
  * The Inbox screen: questions servers are waiting on, oldest first.
  *
  * Cards are added and removed one by one, never rebuilt, so a half-filled form survives
- * other items arriving.
+ * other items arriving. Above them, models that are writing an answer show their text so far.
  */
 export class InboxView {
   readonly element: HTMLElement;
@@ -19,21 +19,76 @@ export class InboxView {
   readonly #cards = new Map<string, HTMLElement>();
   /** Ids already answered or withdrawn: a list fetched before that must not bring them back. */
   readonly #gone = new Set<string>();
+  #serverNames = new Map<string, string>();
   readonly #onCount: (count: number) => void;
+  readonly #liveList: HTMLElement;
+  /** Streams in progress, by task id (or server and model for a request that is not a task). */
+  readonly #live = new Map<string, { element: HTMLElement; text: HTMLElement; serverId: string; taskId: string | undefined; timer?: number }>();
 
   constructor(context: AppContext, onCount: (count: number) => void) {
     this.#context = context;
     this.#onCount = onCount;
     this.#list = h('div', { class: 'cards' });
+    this.#liveList = h('ul', { class: 'cards live-list', 'aria-label': 'Models writing now', hidden: true });
     this.#empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
     this.element = h(
       'section',
       { id: 'screen-inbox', class: 'screen', 'aria-labelledby': 'heading-inbox' },
       h('h2', { id: 'heading-inbox', tabindex: -1 }, 'Inbox'),
       h('p', { class: 'lede' }, 'Forms, links and model requests that servers are waiting on.'),
+      this.#liveList,
       this.#empty,
       this.#list
     );
+  }
+
+  /** Applies a `sampling.partial` event: shows the text a model has written so far. */
+  partial(update: HostEventPayload<'sampling.partial'>): void {
+    const key = update.taskId ?? `${update.serverId}\0${update.providerId}\0${update.model}`;
+    if (update.taskId && this.#gone.has(`live:${update.taskId}`)) return;
+    let entry = this.#live.get(key);
+    if (!entry) {
+      const text = h('p', { class: 'live-text' });
+      const serverName = this.#serverNames.get(update.serverId) ?? update.serverId;
+      const element = h(
+        'li',
+        { class: 'card live-item', 'data-live-task-id': update.taskId },
+        h('p', { class: 'meta' }, h('strong', null, update.model), ` is writing for ${serverName}`, update.taskId ? [' · task ', h('code', { title: update.taskId }, shortId(update.taskId))] : null),
+        text
+      );
+      entry = { element, text, serverId: update.serverId, taskId: update.taskId };
+      this.#live.set(key, entry);
+      this.#liveList.append(element);
+      this.#liveList.hidden = false;
+    }
+    entry.text.textContent = update.text;
+    if (!update.taskId) {
+      // A request that is not a task has no end event of its own: drop it once it goes quiet.
+      if (entry.timer !== undefined) clearTimeout(entry.timer);
+      entry.timer = window.setTimeout(() => this.#dropLive(key), 5000);
+    }
+  }
+
+  /** Applies a `task.changed` event: a task that ended is no longer streaming. */
+  taskChanged(taskId: string, task: InboundTask | undefined): void {
+    if (!task || ['completed', 'failed', 'cancelled'].includes(task.task.status)) {
+      this.#gone.add(`live:${taskId}`);
+      this.#dropLive(taskId);
+    }
+  }
+
+  /** Remembers server names for the live list. */
+  setServerNames(names: Map<string, string>): void {
+    this.#serverNames = names;
+  }
+
+  #dropLive(key: string): void {
+    const entry = this.#live.get(key);
+    if (!entry) return;
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.element.remove();
+    this.#live.delete(key);
+    this.#liveList.hidden = this.#live.size === 0;
   }
 
   /** Takes the full pending list; keeps the cards (and what was typed in them) that are still pending. */
@@ -47,6 +102,9 @@ export class InboxView {
 
   add(item: InboxItem): void {
     this.#gone.delete(item.id);
+    // The answer to review has arrived: the model is done writing.
+    if (item.taskId) this.#dropLive(item.taskId);
+    else if (item.kind === 'sampling-review') for (const [key, entry] of this.#live) if (!entry.taskId && entry.serverId === item.serverId) this.#dropLive(key);
     if (this.#cards.has(item.id)) return;
     this.#append(item);
     this.#changed();

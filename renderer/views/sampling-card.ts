@@ -79,6 +79,7 @@ export function conversationView(request: Record<string, unknown>): Child[] {
       { class: 'messages', 'aria-label': 'Conversation' },
       messages.map((message) => h('li', { class: `message role-${String(message.role)}` }, h('span', { class: 'role' }, String(message.role ?? 'unknown')), h('div', { class: 'content' }, contentView(message.content))))
     ),
+    toolsView(request),
     h(
       'p',
       { class: 'meta' },
@@ -88,12 +89,34 @@ export function conversationView(request: Record<string, unknown>): Child[] {
   ];
 }
 
+/** The tools a sampling request offers the model (`tools`, `toolChoice`), or nothing when it offers none. */
+export function toolsView(request: Record<string, unknown>): Child {
+  const tools = Array.isArray(request.tools) ? (request.tools as Array<{ name?: unknown; title?: unknown; description?: unknown }>) : [];
+  if (tools.length === 0) return null;
+  const mode = (request.toolChoice as { mode?: unknown } | undefined)?.mode;
+  const choice = mode === 'required' ? 'The model must call one of them.' : mode === 'none' ? 'The model may not call them.' : 'The model may call them.';
+  return h(
+    'div',
+    { class: 'offered-tools' },
+    h('p', null, h('strong', null, `Tools offered (${tools.length}): `), choice),
+    h(
+      'ul',
+      { 'aria-label': 'Tools offered to the model' },
+      tools.map((tool) =>
+        h('li', null, h('code', null, String(tool.name ?? '?')), typeof tool.description === 'string' && tool.description ? h('span', { class: 'muted' }, ` — ${tool.description}`) : null)
+      )
+    )
+  );
+}
+
 /** One message's content (a block or, since 2025-11-25, a list of blocks), as text. */
 export function contentView(content: unknown): Child[] {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks.map((block) => {
-    const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+    const { type, text, name, input, content: inner } = (block ?? {}) as { type?: unknown; text?: unknown; name?: unknown; input?: unknown; content?: unknown };
     if (type === 'text' && typeof text === 'string') return h('p', null, text);
+    if (type === 'tool_use') return h('p', { class: 'tool-use' }, 'Calls ', h('code', null, String(name ?? '?')), ' with ', h('code', null, JSON.stringify(input ?? {})));
+    if (type === 'tool_result') return h('div', { class: 'tool-use' }, h('p', { class: 'muted' }, 'Tool result:'), contentView(inner));
     return h('p', { class: 'muted' }, `[${typeof type === 'string' ? type.replace('_', ' ') : 'unknown'} content]`);
   });
 }

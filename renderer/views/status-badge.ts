@@ -6,6 +6,8 @@ const LABELS: Record<string, string> = {
   completed: 'Completed',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  expired: 'Expired',
+  lost: 'Lost',
   idle: 'Not connected',
   connecting: 'Connecting',
   ready: 'Ready',

@@ -1,4 +1,4 @@
-import type { InboundTask } from '../../app/contract/host-api.js';
+import type { HostEventPayload, InboundTask } from '../../app/contract/host-api.js';
 import type { AppContext } from '../app-context.js';
 import { h, replaceChildren, shortId, timeElement } from '../dom.js';
 import { toHostCallError } from '../host-client.js';
@@ -13,6 +13,8 @@ export class TasksView {
   readonly #body: HTMLTableSectionElement;
   readonly #empty: HTMLElement;
   readonly #tasks = new Map<string, InboundTask>();
+  /** Text a model has written so far, by task id, while it streams. */
+  readonly #partials = new Map<string, { model: string; text: string }>();
 
   constructor(context: AppContext) {
     this.#context = context;
@@ -52,7 +54,20 @@ export class TasksView {
   update(taskId: string, task: InboundTask | undefined): void {
     if (task) this.#tasks.set(taskId, task);
     else this.#tasks.delete(taskId);
+    if (!task || TERMINAL.has(task.task.status)) this.#partials.delete(taskId);
     this.#render();
+  }
+
+  /** Applies a `sampling.partial` event: the row shows the text so far, updated in place. */
+  partial(update: HostEventPayload<'sampling.partial'>): void {
+    const taskId = update.taskId;
+    if (!taskId) return;
+    const task = this.#tasks.get(taskId);
+    if (task && TERMINAL.has(task.task.status)) return;
+    this.#partials.set(taskId, { model: update.model, text: update.text });
+    const text = this.#body.querySelector<HTMLElement>(`tr[data-task-id="${CSS.escape(taskId)}"] .live-text`);
+    if (text) text.textContent = update.text;
+    else if (task) this.#render();
   }
 
   #render(): void {
@@ -64,6 +79,7 @@ export class TasksView {
 
   #row(inbound: InboundTask): HTMLTableRowElement {
     const { task } = inbound;
+    const partial = TERMINAL.has(task.status) ? undefined : this.#partials.get(task.taskId);
     const cancel = TERMINAL.has(task.status)
       ? null
       : h('button', { type: 'button', class: 'small', 'aria-label': `Cancel task ${shortId(task.taskId)}`, onclick: () => void this.#cancel(task.taskId) }, 'Cancel');
@@ -73,7 +89,13 @@ export class TasksView {
       h('td', null, h('code', { title: task.taskId }, shortId(task.taskId))),
       h('td', null, inbound.kind === 'sampling' ? 'Sampling' : 'Elicitation'),
       h('td', null, inbound.serverName),
-      h('td', null, statusBadge(task.status), task.statusMessage ? h('div', { class: 'muted small-text' }, task.statusMessage) : null),
+      h(
+        'td',
+        null,
+        statusBadge(task.status),
+        task.statusMessage ? h('div', { class: 'muted small-text' }, task.statusMessage) : null,
+        partial ? h('div', { class: 'live' }, h('div', { class: 'muted small-text' }, `Written by ${partial.model} so far:`), h('p', { class: 'live-text' }, partial.text)) : null
+      ),
       h('td', null, timeElement(task.createdAt)),
       h('td', null, timeElement(task.lastUpdatedAt)),
       h('td', { class: 'outcome' }, outcomeSummary(inbound)),

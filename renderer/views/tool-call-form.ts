@@ -1,0 +1,105 @@
+import type { HostResult, RequestorTool } from '../../app/contract/host-api.js';
+import type { AppContext } from '../app-context.js';
+import { h, replaceChildren, shortId, uid } from '../dom.js';
+import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
+import { formErrorElement, setBusy, setFormError } from './inbox-card.js';
+import { buildArgumentControls } from './tool-argument-fields.js';
+import { toolResultView } from './tool-result-view.js';
+
+type CallOutcome = HostResult<'tools.call'>;
+
+/**
+ * The form that calls one tool: inputs from its `inputSchema`, "Run as a task" for tools that
+ * may run either way, then `tools.call`. A plain call's result is shown under the form; a task
+ * goes to the tool call list (`onTask`).
+ */
+export function toolCallForm(serverId: string, tool: RequestorTool, context: AppContext, onTask: (outcome: Extract<CallOutcome, { type: 'task' }>) => void): HTMLFormElement {
+  const controls = buildArgumentControls(tool.inputSchema);
+  const formError = formErrorElement();
+  const resultBox = h('div', { class: 'call-result', role: 'status' });
+  const asTaskId = uid('as-task');
+  const asTask = h('input', { id: asTaskId, type: 'checkbox', checked: true, name: 'asTask' });
+  const unavailable = tool.callMode === 'unavailable';
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: unavailable }, 'Call tool');
+  const form = h(
+    'form',
+    { class: 'answer-form tool-call-form', novalidate: true, 'aria-label': `Call ${tool.name}` },
+    controls.length > 0 ? controls.map((control) => control.element) : h('p', { class: 'muted' }, 'This tool takes no arguments.'),
+    tool.callMode === 'task-or-plain' ? h('div', { class: 'checkbox-row field' }, asTask, h('label', { for: asTaskId }, 'Run as a task')) : null,
+    unavailable ? h('p', { class: 'reason' }, 'This tool must run as a task, but the server does not accept task calls.') : null,
+    formError,
+    h('div', { class: 'actions' }, submit),
+    resultBox
+  );
+
+  /** Puts the host’s per-argument problems on their fields; returns the ones no field takes. */
+  const placeProblems = (data: unknown): string[] => {
+    const problems = ((data as { problems?: unknown } | undefined)?.problems ?? []) as Array<{ path?: unknown; message?: unknown }>;
+    const unplaced: string[] = [];
+    for (const problem of Array.isArray(problems) ? problems : []) {
+      const path = typeof problem.path === 'string' ? problem.path : '';
+      const message = typeof problem.message === 'string' ? problem.message : 'Invalid';
+      // Ajv reports a missing property on the parent: "must have required property 'x'".
+      const missing = /required property '([^']+)'/.exec(message)?.[1];
+      const name = path ? decodeURIComponent(path.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : missing;
+      const control = controls.find((c) => c.name === name) ?? (path === '' ? controls.find((c) => c.name === '') : undefined);
+      if (control) control.setError(missing && !path ? 'Required' : `${path.split('/').length > 2 ? `${path.slice(1)}: ` : ''}${message}`);
+      else unplaced.push(path ? `${path.slice(1)}: ${message}` : message);
+    }
+    return unplaced;
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (unavailable) return;
+    setFormError(formError, undefined);
+    replaceChildren(resultBox);
+    const args: Record<string, unknown> = {};
+    let firstBad: (typeof controls)[number] | undefined;
+    let bad = 0;
+    for (const control of controls) {
+      const read = control.read();
+      control.setError(read.ok ? undefined : read.message);
+      if (!read.ok) {
+        bad += 1;
+        firstBad ??= control;
+      } else if (read.value !== undefined) {
+        if (control.name === '') Object.assign(args, read.value);
+        else args[control.name] = read.value;
+      }
+    }
+    if (firstBad) {
+      setFormError(formError, bad === 1 ? 'One argument needs correcting.' : `${bad} arguments need correcting.`);
+      firstBad.focus();
+      return;
+    }
+    void (async () => {
+      setBusy(form, true);
+      try {
+        const outcome = await context.client.call('tools.call', {
+          serverId,
+          name: tool.name,
+          arguments: args,
+          ...(tool.callMode === 'task-or-plain' && { asTask: asTask.checked })
+        });
+        if (outcome.type === 'task') {
+          onTask(outcome);
+          replaceChildren(resultBox, h('p', null, `Started as task ${shortId(outcome.task.taskId)} — follow it under Tool calls.`));
+          context.announce(`${tool.name} started as a task.`);
+        } else {
+          replaceChildren(resultBox, h('p', { class: 'muted small-text' }, 'Result:'), toolResultView(outcome.result));
+          context.announce(`${tool.name} answered.`);
+        }
+      } catch (thrown) {
+        const error = toHostCallError(thrown);
+        const unplaced = error.code === INVALID_PARAMS ? placeProblems(error.data) : [];
+        const placed = error.code === INVALID_PARAMS && controls.some((control) => control.element.querySelector('[aria-invalid="true"]'));
+        setFormError(formError, placed ? `The server’s schema refuses these arguments.${unplaced.length > 0 ? ` ${unplaced.join('; ')}` : ''}` : error.message);
+        if (placed) controls.find((control) => control.element.querySelector('[aria-invalid="true"]'))?.focus();
+      } finally {
+        setBusy(form, false);
+      }
+    })();
+  });
+  return form;
+}

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+
+const SCREENSHOT = path.join(root, '.tmp/providers.png');
+const KEY = 'sk-test-0123456789';
+
+describe('the LLM providers screen, against the real core and OpenAI-compatible servers on loopback', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  /** A hosted service that wants a key. */
+  let cloud: FakeOpenAIServer;
+  /** A keyless local server on the port detection probes. */
+  let local: FakeOpenAIServer;
+  let keys: InMemoryKeyStore;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let screen: Locator;
+  let form: Locator;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    cloud = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'], apiKey: KEY });
+    local = await FakeOpenAIServer.start({ models: ['llama3.2:3b'] });
+    keys = new InMemoryKeyStore();
+    fixture = await startHostWith({}, { keyStore: keys, localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }] });
+    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.goto(server.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await page.getByRole('link', { name: 'LLM providers' }).click();
+    screen = page.getByRole('region', { name: 'LLM providers' });
+    form = screen.getByRole('form', { name: /^(Add a provider|Edit )/ });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    await cloud?.close();
+    await local?.close();
+    built?.remove();
+  });
+
+  it('adds a provider with a key and rated models; the key is stored, never shown', async () => {
+    await screen.getByText(/^No provider yet/).waitFor();
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByText('3 fields need correcting.').waitFor();
+    assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).getAttribute('aria-invalid'), 'true');
+
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('cloud');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud LLM');
+    await form.getByLabel('Base URL').fill(cloud.baseURL);
+    await form.getByLabel('API key').fill(KEY);
+    assert.equal(await form.getByLabel('API key').getAttribute('type'), 'password');
+    await form.getByLabel('Model 1 name').fill('fake-small');
+    await form.getByLabel('Model 1 cost').fill('1.5');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByText('Model 1: cost must be a number from 0 to 1').waitFor();
+    await form.getByLabel('Model 1 cost').fill('0.2');
+    await form.getByLabel('Model 1 speed').fill('0.9');
+    await form.getByRole('button', { name: 'Add model' }).click();
+    assert.ok(await form.getByLabel('Model 2 name').evaluate((element) => element === document.activeElement), 'focus goes to the new row');
+    await form.getByLabel('Model 2 name').fill('fake-large');
+    await form.getByLabel('Model 2 intelligence').fill('0.95');
+    await form.getByLabel('Default model').selectOption('fake-large');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+
+    const card = screen.locator('li[data-provider-id="cloud"]');
+    await card.getByRole('heading', { name: 'Cloud LLM' }).waitFor();
+    assert.equal(await card.locator('[data-key]').textContent(), 'Key stored');
+    assert.match((await card.locator('.facts').textContent()) ?? '', /fake-small — cost 0\.2 · speed 0\.9.*fake-large — intelligence 0\.95/s);
+    assert.equal(await form.getByLabel('API key').inputValue(), '', 'the form is cleared');
+    assert.equal(await keys.get('cloud'), KEY);
+    const [saved] = await fixture.host.call('providers.list', {});
+    assert.deepEqual(saved, {
+      id: 'cloud',
+      name: 'Cloud LLM',
+      baseURL: cloud.baseURL,
+      models: [
+        { name: 'fake-small', ratings: { cost: 0.2, speed: 0.9 } },
+        { name: 'fake-large', ratings: { intelligence: 0.95 } }
+      ],
+      defaultModel: 'fake-large',
+      hasKey: true
+    });
+    assert.ok(!((await page.content()).includes(KEY)), 'the key is nowhere in the page');
+  });
+
+  it('tests the connection with the stored key and shows the models', async () => {
+    const card = screen.locator('li[data-provider-id="cloud"]');
+    await card.getByRole('button', { name: 'Test connection to Cloud LLM' }).click();
+    const result = card.locator('.test-result[data-test="ok"]');
+    await result.waitFor();
+    assert.deepEqual(await result.getByRole('list', { name: 'Models of Cloud LLM' }).getByRole('listitem').allTextContents(), ['fake-small', 'fake-large']);
+    assert.equal(cloud.requests.at(-1)!.authorization, `Bearer ${KEY}`);
+  });
+
+  it('edits a provider leaving the key field empty: the stored key is kept', async () => {
+    const card = screen.locator('li[data-provider-id="cloud"]');
+    await card.getByRole('button', { name: 'Edit Cloud LLM' }).click();
+    await form.getByRole('heading', { name: 'Edit Cloud LLM' }).waitFor();
+    assert.ok(await form.getByRole('heading', { name: 'Edit Cloud LLM' }).evaluate((element) => element === document.activeElement), 'focus moves to the form');
+    assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).getAttribute('readonly'), '');
+    assert.equal(await form.getByLabel('API key').inputValue(), '');
+    assert.equal(await form.getByLabel('Model 2 intelligence').inputValue(), '0.95');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud LLM (team)');
+    await form.getByLabel('Model 1 speed').fill('');
+    await form.getByRole('button', { name: 'Remove model 2' }).click();
+    assert.equal(await form.getByLabel('Default model').inputValue(), 'fake-large', 'the default stays although unlisted');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await card.getByRole('heading', { name: 'Cloud LLM (team)' }).waitFor();
+    assert.equal(await form.getByRole('heading').first().textContent(), 'Add a provider');
+
+    const [saved] = await fixture.host.call('providers.list', {});
+    assert.deepEqual(saved!.models, [{ name: 'fake-small', ratings: { cost: 0.2 } }]);
+    assert.equal(saved!.hasKey, true);
+    assert.equal(await keys.get('cloud'), KEY, 'the empty key field kept the key');
+
+    await card.getByRole('button', { name: 'Test connection to Cloud LLM (team)' }).click();
+    await card.locator('.test-result[data-test="ok"]').waitFor();
+    // The server lists a model the provider does not: one click adds it.
+    await card.getByRole('button', { name: 'Add fake-large to the list' }).click();
+    await card.locator('.facts').getByText('fake-large', { exact: true }).waitFor();
+  });
+
+  it('shows why a connection test failed', async () => {
+    await fixture.host.call('providers.save', { id: 'nowhere', name: 'Nowhere', baseURL: 'http://127.0.0.1:9/v1', models: [] });
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('link', { name: 'LLM providers' }).click();
+    // The list is fetched when the app starts; a provider saved behind its back shows after a refresh.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    const card = screen.locator('li[data-provider-id="nowhere"]');
+    await card.getByRole('button', { name: 'Test connection to Nowhere' }).click();
+    const result = card.locator('.test-result[data-test="failed"]');
+    await result.waitFor();
+    assert.match((await result.textContent()) ?? '', /^Connection failed: .+/);
+
+    await card.getByRole('button', { name: 'Remove Nowhere' }).click();
+    await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
+    await card.waitFor({ state: 'detached' });
+    assert.deepEqual((await fixture.host.call('providers.list', {})).map((p) => p.id), ['cloud']);
+  });
+
+  it('detects a local server and adds it with one click', async () => {
+    await screen.getByRole('button', { name: 'Detect local servers' }).click();
+    await screen.getByText('Found 1 local server.').waitFor();
+    const found = screen.getByRole('list', { name: 'Local servers found' }).getByRole('listitem');
+    assert.match((await found.textContent()) ?? '', new RegExp(`Ollama at ${local.baseURL.replaceAll('.', '\\.')}.*llama3\\.2:3b`));
+    await found.getByRole('button', { name: 'Add Ollama' }).click();
+    const card = screen.locator('li[data-provider-id="ollama"]');
+    await card.waitFor();
+    assert.equal(await card.locator('[data-key]').textContent(), 'No key');
+    await found.getByText('Added as Ollama').waitFor();
+    const ollama = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'ollama');
+    assert.deepEqual(ollama, { id: 'ollama', name: 'Ollama', baseURL: local.baseURL, models: [{ name: 'llama3.2:3b' }], defaultModel: 'llama3.2:3b', hasKey: false });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+
+const SCREENSHOT = path.join(root, '.tmp/sampling-approval-edit.png');
+
+describe('sampling policy, request editing and live text in the UI', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let llm: FakeOpenAIServer;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    llm = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'] });
+    peer = peerServer('policy-peer');
+    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
+    await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
+    await fixture.host.call('providers.save', { id: 'other', name: 'Other LLM', baseURL: llm.baseURL, models: [{ name: 'other-model' }] });
+    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.goto(server.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    await llm?.close();
+    built?.remove();
+  });
+
+  function ask(text: string, extra: Record<string, unknown> = {}) {
+    return peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 20, task: { ttl: 60_000 }, ...extra } },
+      CreateTaskResultSchema
+    );
+  }
+
+  it('approves a request with an edited system prompt and message: the model receives the edits', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Edited', ' reply'] });
+    const before = llm.chatRequests.length;
+    const tools = [{ name: 'lookup_weather', description: 'Current weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const { task } = await ask('What is the weather in Oslo?', { systemPrompt: 'Be brief.', tools, toolChoice: { mode: 'auto' } });
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.waitFor();
+    const offered = approval.getByRole('list', { name: 'Tools offered to the model' });
+    assert.match((await offered.textContent()) ?? '', /lookup_weather — Current weather for a city/);
+    assert.match((await approval.locator('.offered-tools').textContent()) ?? '', /Tools offered \(1\): The model may call them\./);
+
+    const toggle = approval.getByRole('button', { name: 'Edit request…' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    const system = approval.getByLabel('System prompt');
+    assert.ok(await system.evaluate((element) => element === document.activeElement), 'focus moves to the first field');
+    assert.equal(await system.inputValue(), 'Be brief.');
+    await system.fill('Answer as a pirate.');
+    await approval.getByLabel('Message 1 (user)').fill('What is the weather in Bergen?');
+    // Two providers: the provider can be chosen too; the model suggestions follow it.
+    assert.equal(await approval.getByLabel('Provider').inputValue(), 'fake');
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await approval.waitFor({ state: 'detached' });
+
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.waitFor();
+    const body = llm.chatRequests[before]!.body;
+    assert.deepEqual(body.messages[0], { role: 'system', content: 'Answer as a pirate.' });
+    assert.match(JSON.stringify(body.messages[1]), /What is the weather in Bergen\?/);
+    assert.equal(body.tools?.[0]?.function?.name, 'lookup_weather', 'the tools went through unchanged');
+    assert.equal(body.model, 'fake-small');
+    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    assert.deepEqual((await result).content, { type: 'text', text: 'Edited reply' });
+    const audit = await fixture.host.call('audit.read', { taskId: task.taskId });
+    assert.ok(audit.some((entry) => entry.type === 'sampling.request' && JSON.stringify(entry).includes('approved-with-edits')));
+  });
+
+  it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const item = page.locator('li[data-server-id="p"]');
+    const policy = item.getByRole('group', { name: 'Sampling requests from Server p' });
+    await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="ask"]').waitFor();
+    assert.equal(await policy.getByLabel('Ask me first').isChecked(), true);
+    assert.equal(await policy.getByLabel('Review answers before they go back').isChecked(), true);
+    await policy.getByLabel('Run without asking').check();
+    await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="auto"]').waitFor();
+    assert.ok(await item.getByLabel('Run without asking').evaluate((element) => element === document.activeElement), 'focus stays on the choice');
+    await item.getByLabel('Review answers before they go back').uncheck();
+    // The change is announced once the host has saved it.
+    await page.getByRole('status').filter({ hasText: 'Sampling for Server p: run without asking, no review.' }).waitFor({ state: 'attached' });
+    assert.deepEqual(await fixture.host.call('sampling.getPolicy', { serverId: 'p' }), { mode: 'auto', reviewCompletion: false });
+
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    llm.enqueue({ kind: 'hold' });
+    const { task } = await ask('Write a haiku');
+    const held = await llm.nextHeld();
+    // The host passes at most ten updates a second: the first one is sure to come at once.
+    held.push('Autumn ', 'moonlight');
+    const row = page.locator(`tr[data-task-id="${task.taskId}"]`);
+    await row.locator('.live-text', { hasText: 'Autumn' }).waitFor();
+    assert.match((await row.locator('.live').textContent()) ?? '', /Written by fake-small so far:/);
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const live = page.getByRole('list', { name: 'Models writing now' });
+    await live.locator(`[data-live-task-id="${task.taskId}"] .live-text`).waitFor();
+    assert.equal(await page.getByRole('article').count(), 0, 'nothing waits for approval');
+
+    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+    held.push(' — a worm digs');
+    held.finish();
+    const message = await result;
+    assert.deepEqual(message.content, { type: 'text', text: 'Autumn moonlight — a worm digs' });
+    await live.waitFor({ state: 'hidden' });
+    assert.equal(fixture.host.inbox.list().length, 0);
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await row.locator('[data-status="completed"]').waitFor();
+    assert.equal(await row.locator('.live').count(), 0, 'the live text goes when the task ends');
+  });
+
+  it('refuses requests when the policy says refuse, without any model call', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const item = page.locator('li[data-server-id="p"]');
+    await item.getByLabel('Refuse').check();
+    await item.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    assert.equal(await item.getByLabel('Review answers before they go back').isDisabled(), true);
+    await page.screenshot({ path: path.join(root, '.tmp/servers-policy.png'), fullPage: true });
+    const before = llm.chatRequests.length;
+    const { task } = await ask('Anything');
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.locator(`tr[data-task-id="${task.taskId}"] [data-status="failed"]`).waitFor();
+    assert.equal(llm.chatRequests.length, before);
+    assert.deepEqual(pageErrors, []);
+  });
+});

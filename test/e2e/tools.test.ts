@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { systemClock } from '../../app/core/clock.js';
+import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { createTaskToolServer } from '../support/task-tool-server.js';
+import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+
+const SCREENSHOT = path.join(root, '.tmp/tools.png');
+
+/** An SDK `McpServer` with task tools as a peer of the in-memory host fixture. */
+function taskToolPeer(options: { cancel?: boolean; immediateResponse?: string } = {}): PeerServer {
+  // Real time with a short poll interval: the UI waits on what it shows, never on a sleep.
+  const { server } = createTaskToolServer({ clock: systemClock, pollInterval: 50, ...options });
+  return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
+
+describe('the Tools screen calls tools, as tasks where allowed, and follows the tasks', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let tools: Locator;
+  let calls: Locator;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    fixture = await startHostWith({ jobs: taskToolPeer({ immediateResponse: 'Working on it; results follow.' }), fixed: taskToolPeer({ cancel: false }) });
+    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.goto(server.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+    tools = page.getByRole('region', { name: 'Tools' });
+    calls = page.getByRole('region', { name: 'Tool calls' });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  /** Opens a tool's call form and returns it. */
+  async function openForm(name: string): Promise<Locator> {
+    const item = tools.locator(`li[data-tool="${name}"]`);
+    await item.getByRole('button', { name: `Call ${name}…` }).click();
+    const form = item.getByRole('form', { name: `Call ${name}` });
+    await form.waitFor();
+    return form;
+  }
+
+  /** The card of the newest tool call of a tool. */
+  function callCard(toolName: string): Locator {
+    return calls.locator('li[data-outbound-id]').filter({ has: page.locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
+  }
+
+  it('opens from the Servers screen and lists the tools with how each is called', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.locator('li[data-server-id="jobs"]').getByRole('button', { name: 'Tools of Server jobs' }).click();
+    await tools.waitFor();
+    assert.equal(await page.evaluate(() => location.hash), '#tools');
+    assert.equal(await tools.getByLabel('Server', { exact: true }).inputValue(), 'jobs');
+    await tools.locator('li[data-tool="work-required"]').waitFor();
+    const mode = async (name: string) => tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent();
+    assert.equal(await mode('work-required'), 'Runs as a task');
+    assert.equal(await mode('work-optional'), 'Task or plain call');
+    assert.equal(await mode('work-forbidden'), 'Plain call');
+  });
+
+  it('calls an optional tool as a task and shows its progress, immediate response and result', async () => {
+    const form = await openForm('work-optional');
+    assert.ok(await form.getByLabel('durationMs').evaluate((element) => element === document.activeElement), 'focus moves into the form');
+    assert.equal(await form.getByLabel('durationMs').getAttribute('type'), 'number');
+    assert.match((await form.textContent()) ?? '', /How long the work runs, on the server clock/);
+    assert.equal(await form.getByLabel('Run as a task').isChecked(), true);
+    await form.getByLabel('durationMs').fill('400');
+    await form.getByLabel('label').fill('weekly');
+    await form.getByLabel('progressSteps').fill('2');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText(/^Started as task /).waitFor();
+
+    const card = callCard('work-optional');
+    await card.locator('[data-status="completed"]').waitFor();
+    assert.equal(await card.locator('.tool-result .text-block').textContent(), 'done: weekly');
+    assert.equal(await card.locator('.immediate blockquote').textContent(), 'Working on it; results follow.');
+    assert.equal(await card.locator('.progress-text').textContent(), 'step 2 · 2/2');
+    assert.equal(await card.getByRole('button', { name: /^Cancel/ }).count(), 0, 'a finished task cannot be cancelled');
+    const stored = fixture.host.requestor.list().find((task) => task.toolName === 'work-optional')!;
+    assert.deepEqual(stored.arguments, { durationMs: 400, label: 'weekly', progressSteps: 2 });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('calls an optional tool plainly when asked, and a forbidden one plainly, showing the result under the form', async () => {
+    const before = fixture.host.requestor.list().length;
+    // Still open from the last test, with what was typed.
+    const optional = tools.getByRole('form', { name: 'Call work-optional' });
+    assert.equal(await optional.getByLabel('label').inputValue(), 'weekly');
+    await optional.getByLabel('Run as a task').uncheck();
+    await optional.getByLabel('durationMs').fill('0');
+    await optional.getByLabel('label').fill('plain please');
+    await optional.getByRole('button', { name: 'Call tool' }).click();
+    await optional.locator('.call-result .tool-result').waitFor();
+
+    const form = await openForm('work-forbidden');
+    await form.getByLabel('label').fill('now');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.locator('.call-result').getByText('plain: now').waitFor();
+    assert.equal(fixture.host.requestor.list().length, before, 'no outbound task for plain calls');
+  });
+
+  it('checks arguments in the form, and puts the schema problems the host finds on their fields', async () => {
+    const form = await openForm('work-required');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const duration = form.getByLabel('durationMs');
+    const error = form.locator(`#${await duration.getAttribute('id')}-error`);
+    await error.waitFor();
+    assert.equal(await error.textContent(), 'Required');
+    assert.equal(await duration.getAttribute('aria-invalid'), 'true');
+    assert.ok(await duration.evaluate((element) => element === document.activeElement));
+
+    await duration.fill('1.5');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText('Must be a whole number').waitFor();
+
+    // The minimum is the host's to enforce (the tool's inputSchema, checked with Ajv).
+    await duration.fill('-5');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText('must be >= 0').waitFor();
+    assert.equal(await form.getByRole('alert').textContent(), 'The server’s schema refuses these arguments.');
+    assert.equal(fixture.host.requestor.list().filter((task) => task.toolName === 'work-required').length, 0, 'nothing was sent');
+  });
+
+  it('shows a failed task with its status message and its error, and a tool error with its result', async () => {
+    const rpc = await openForm('fail-rpc');
+    await rpc.getByLabel('durationMs').fill('50');
+    await rpc.getByRole('button', { name: 'Call tool' }).click();
+    const rpcCard = callCard('fail-rpc');
+    await rpcCard.locator('[data-status="failed"]').waitFor();
+    await rpcCard.locator('.outcome-block').waitFor();
+    assert.equal(await rpcCard.locator('.status-message').textContent(), 'The upstream service refused the job');
+    assert.match((await rpcCard.locator('.outcome-block').textContent()) ?? '', /Error -32050: .*Upstream quota exhausted.*retryAfterS/s);
+
+    const tool = await openForm('fail-tool');
+    await tool.getByLabel('durationMs').fill('50');
+    await tool.getByRole('button', { name: 'Call tool' }).click();
+    const toolCard = callCard('fail-tool');
+    await toolCard.locator('[data-status="failed"]').waitFor();
+    await toolCard.locator('.tool-result[data-is-error="true"]').waitFor();
+    assert.match((await toolCard.locator('.tool-result').textContent()) ?? '', /The tool reported an error:\s*disk full/);
+  });
+
+  it('cancels a running task, says why a server that cannot cancel refuses, and forgets tasks', async () => {
+    const slow = await openForm('slow');
+    await slow.getByLabel('durationMs').fill('600000');
+    await slow.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('slow');
+    await card.locator('[data-status="working"]').waitFor();
+    await card.getByRole('button', { name: /^Cancel slow task/ }).click();
+    await card.locator('[data-status="cancelled"]').waitFor();
+    assert.equal(fixture.host.requestor.list().find((task) => task.toolName === 'slow')?.state, 'cancelled');
+
+    // The other server did not declare tasks.cancel.
+    await tools.getByLabel('Server', { exact: true }).selectOption('fixed');
+    await tools.locator('li[data-tool="slow"]').waitFor();
+    const fixedSlow = await openForm('slow');
+    await fixedSlow.getByLabel('durationMs').fill('600000');
+    await fixedSlow.getByRole('button', { name: 'Call tool' }).click();
+    const fixedCard = calls.locator('li[data-outbound-id]').filter({ hasText: 'on Server fixed' }).first();
+    await fixedCard.locator('[data-status="working"]').waitFor();
+    await fixedCard.getByRole('button', { name: /^Cancel slow task/ }).click();
+    const alert = fixedCard.getByRole('alert');
+    await alert.getByText(/does not support tasks\/cancel/).waitFor();
+    assert.match((await alert.textContent()) ?? '', /^Could not cancel: .*\(not-cancellable\)$/);
+    assert.equal(await fixedCard.getAttribute('data-state'), 'working');
+
+    // Forgetting a running task asks first.
+    await fixedCard.getByRole('button', { name: /^Forget slow task/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget slow?' });
+    await dialog.getByRole('button', { name: 'Forget' }).click();
+    await fixedCard.waitFor({ state: 'detached' });
+    assert.equal(fixture.host.requestor.list().filter((task) => task.serverId === 'fixed').length, 0);
+
+    // A finished one goes at once.
+    const count = await calls.locator('li[data-outbound-id]').count();
+    await card.getByRole('button', { name: /^Forget slow task/ }).click();
+    await card.waitFor({ state: 'detached' });
+    assert.equal(await calls.locator('li[data-outbound-id]').count(), count - 1);
+    assert.deepEqual(pageErrors, []);
+  });
+});

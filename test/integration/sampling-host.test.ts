@@ -102,6 +102,21 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.ok(decisions.includes('approved-with-edits'));
   });
 
+  it('auto policy answers the ordinary trigger-sampling-request too, and ask with approval answers the async one', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'auto', reviewCompletion: false } });
+    llm.enqueue({ kind: 'text', tokens: ['Plain', ' answer'] });
+    assert.match(textOf(await call('trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 })), /Plain answer/);
+
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'ask', reviewCompletion: false } });
+    llm.enqueue({ kind: 'text', tokens: ['Approved', ' answer'] });
+    const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+    const pending = call('trigger-sampling-request-async', { prompt: 'Anything', maxTokens: 10 });
+    const { item } = await approval;
+    assert.ok(item.taskId, 'the async tool sends a task');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'approve' } });
+    assert.match(textOf(await pending), /Approved answer/);
+  });
+
   it('ask policy: a rejection reaches the server as the usual error', async () => {
     const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
     const pending = call('trigger-sampling-request-async', { prompt: 'Anything', maxTokens: 10 });
@@ -118,6 +133,12 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.match(textOf(result), /FAILED|refuse/i);
     assert.equal(llm.chatRequests.length, before);
     assert.equal((await host.call('sampling.getPolicy', { serverId: 'everything' })).mode, 'refuse');
+    const ordinary = await call('trigger-sampling-request', { prompt: 'Anything', maxTokens: 10 }).then(
+      (value) => textOf(value),
+      (error: Error) => error.message
+    );
+    assert.match(ordinary, /refuse|turned off|error/i);
+    assert.equal(llm.chatRequests.length, before);
   });
 });
 

@@ -210,6 +210,8 @@ export const HostMethods = {
   /** Adds or replaces a provider; an `apiKey` goes to the key store (safeStorage in the app). */
   'providers.save': { params: ProviderConfigSchema, result: ProviderViewSchema },
   'providers.remove': { params: z.object({ providerId: z.string() }), result: Ok },
+  /** Deletes a provider's stored API key (a leaked key, or a server that no longer needs one). */
+  'providers.clearKey': { params: z.object({ providerId: z.string() }), result: ProviderViewSchema },
   'providers.test': { params: z.object({ providerId: z.string() }), result: ConnectionTestResultSchema },
   /** Probes the usual loopback ports of Ollama, LM Studio, llama.cpp and vLLM. */
   'providers.detect': { params: z.object({}).default({}), result: z.array(ProviderSettingsSchema) },

@@ -326,6 +326,8 @@ export class Host {
         case 'providers.remove':
           await this.sampling.removeProvider(p.providerId as string);
           return { ok: true };
+        case 'providers.clearKey':
+          return this.sampling.clearKey(p.providerId as string);
         case 'providers.test':
           return this.sampling.test(p.providerId as string);
         case 'providers.detect':

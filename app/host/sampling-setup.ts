@@ -115,6 +115,16 @@ export class SamplingSetup {
     this.#options.audit.record({ type: 'provider.removed', detail: { providerId } });
   }
 
+  /** Deletes a provider's stored key; the settings stay. */
+  async clearKey(providerId: string): Promise<ProviderView> {
+    if (!this.registry.get(providerId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    await this.registry.clearKey(providerId);
+    this.#options.audit.record({ type: 'provider.key-cleared', detail: { providerId } });
+    const view = (await this.registry.views()).find((candidate) => candidate.id === providerId);
+    if (!view) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    return view;
+  }
+
   views(): Promise<ProviderView[]> {
     return this.registry.views();
   }

@@ -121,6 +121,9 @@ export class ProvidersView {
         { class: 'actions' },
         h('button', { type: 'button', 'data-action': 'test', 'aria-label': `Test connection to ${provider.name}`, disabled: this.#tests.get(provider.id)?.kind === 'testing', onclick: () => void this.#test(provider) }, 'Test connection'),
         h('button', { type: 'button', 'data-action': 'edit', 'aria-label': `Edit ${provider.name}`, onclick: () => this.#form.edit(provider) }, 'Edit'),
+        provider.hasKey
+          ? h('button', { type: 'button', 'data-action': 'clear-key', 'aria-label': `Delete the stored key of ${provider.name}`, onclick: () => void this.#clearKey(provider) }, 'Delete key')
+          : null,
         h('button', { type: 'button', class: 'danger-link', 'data-action': 'remove', 'aria-label': `Remove ${provider.name}`, onclick: () => void this.#remove(provider) }, 'Remove')
       )
     );
@@ -182,6 +185,23 @@ export class ProvidersView {
       await this.#context.client.call('providers.save', { ...settings, models: [...provider.models, ...names.map((name) => ({ name }))] });
       this.#context.announce(`Added ${names.length === 1 ? names[0] : `${names.length} models`} to ${provider.name}.`);
       if (this.#form.editing?.id === provider.id) this.#form.addModels(names);
+      await this.refresh();
+    } catch (error) {
+      this.#context.announce(`${provider.name}: ${toHostCallError(error).message}`);
+    }
+  }
+
+  async #clearKey(provider: ProviderView): Promise<void> {
+    const agreed = await this.#context.confirm({
+      title: `Delete the key of ${provider.name}?`,
+      body: h('p', null, 'Taskdesk deletes the stored API key; the provider stays. Requests to it then go without a key.'),
+      confirmLabel: 'Delete key',
+      danger: true
+    });
+    if (!agreed) return;
+    try {
+      await this.#context.client.call('providers.clearKey', { providerId: provider.id });
+      this.#context.announce(`Deleted the key of ${provider.name}.`);
       await this.refresh();
     } catch (error) {
       this.#context.announce(`${provider.name}: ${toHostCallError(error).message}`);

@@ -137,6 +137,15 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.locator('.facts').getByText('fake-large', { exact: true }).waitFor();
   });
 
+  it('deletes a stored key on request, keeping the provider', async () => {
+    const card = screen.locator('li[data-provider-id="cloud"]');
+    await card.getByRole('button', { name: 'Delete the stored key of Cloud LLM (team)' }).click();
+    await page.getByRole('dialog', { name: 'Delete the key of Cloud LLM (team)?' }).getByRole('button', { name: 'Delete key' }).click();
+    await card.locator('[data-key="false"]').waitFor();
+    assert.equal(await keys.get('cloud'), undefined);
+    assert.equal((await fixture.host.call('providers.list', {}))[0]!.hasKey, false);
+  });
+
   it('shows why a connection test failed', async () => {
     await fixture.host.call('providers.save', { id: 'nowhere', name: 'Nowhere', baseURL: 'http://127.0.0.1:9/v1', models: [] });
     await page.getByRole('link', { name: 'Inbox' }).click();

@@ -73,13 +73,20 @@ if (!app.requestSingleInstanceLock()) {
     if (!host || hostClosed) return;
     // Close connections and timers first; stored tasks stay for the next start.
     event.preventDefault();
-    closing ??= host.close().finally(() => {
-      hostClosed = true;
-      app.quit();
+    closing ??= host
+      .close()
+      .catch((error: unknown) => console.error('Taskdesk did not close cleanly:', error))
+      .finally(() => {
+        hostClosed = true;
+        app.quit();
+      });
+  });
+  // A failed start must not leave a process without a window holding the single-instance lock.
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Taskdesk could not start:', error);
+      app.exit(1);
     });
-  });
-  app.whenReady().then(start, (error: unknown) => {
-    console.error(error);
-    app.exit(1);
-  });
 }

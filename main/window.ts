@@ -43,7 +43,7 @@ export function createMainWindow(files: WindowFiles): BrowserWindow {
     void confirmAndOpenExternal(window, url);
     return { action: 'deny' };
   });
-  void window.loadFile(files.page);
+  window.loadFile(files.page).catch((error: unknown) => console.error('Taskdesk could not load its page:', error));
   return window;
 }
 

@@ -34,6 +34,7 @@ export class AuditLog implements AuditSink {
   readonly #maxFiles: number;
   #size: number;
   #fd: number | undefined;
+  #failures = 0;
 
   constructor(options: AuditLogOptions) {
     this.#dir = options.dir;
@@ -44,7 +45,22 @@ export class AuditLog implements AuditSink {
     this.#size = fileSize(this.#file(0));
   }
 
+  /** Appends an entry. Best effort: a full disk must not break the work being recorded. */
   record(entry: Omit<AuditEntry, 'at'>): void {
+    try {
+      this.#append(entry);
+    } catch (error) {
+      this.#failures++;
+      if (this.#failures === 1) console.error('Taskdesk could not write its audit log:', error);
+    }
+  }
+
+  /** Entries that could not be written since the log was opened. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  #append(entry: Omit<AuditEntry, 'at'>): void {
     const line = `${JSON.stringify({ at: new Date(this.#clock.now()).toISOString(), ...entry })}\n`;
     const bytes = Buffer.byteLength(line);
     if (this.#size > 0 && this.#size + bytes > this.#maxFileBytes) this.#rotate();

@@ -18,6 +18,9 @@ export const HOST_EVENT_NAMES = Object.keys(HostEvents) as HostEvent[];
  * Warnings raised while the host loaded its stores happened before any page connected, so each
  * new stream starts with them.
  */
+/** What an event stream may hold unsent before it is closed. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
 export function openEventStream(host: HostEventFeed, response: ServerResponse, headers: Record<string, string>): () => void {
   response.writeHead(200, {
     ...headers,
@@ -29,6 +32,9 @@ export function openEventStream(host: HostEventFeed, response: ServerResponse, h
   // A short retry: the server is local, and the page shows it is offline until it reconnects.
   response.write('retry: 1000\n\n');
   const send = <E extends HostEvent>(event: E, payload: HostEventPayload<E>) => {
+    // A page that stopped reading must not make the host buffer without limit: drop it, it
+    // reconnects and reloads its state.
+    if (response.writableLength > MAX_BUFFERED_BYTES) return end();
     response.write(`data: ${JSON.stringify({ event, payload })}\n\n`);
   };
   for (const warning of host.warnings) send('store.warning', warning);

@@ -110,7 +110,8 @@ export class Host {
     this.requestor = new OutboundTasks({
       dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
       clock: this.clock,
-      ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs })
+      ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
+      onStoreError: (outboundId, error) => this.#warn(`A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`)
     });
     this.requestor.on((event) => this.events.emit('outbound.changed', event));
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
@@ -272,6 +273,7 @@ export class Host {
           await this.#connections.get(p.serverId as string)?.close();
           this.#connections.delete(p.serverId as string);
           this.#registry.remove(p.serverId as string);
+          this.sampling.forgetServer(p.serverId as string);
           return { ok: true };
         case 'servers.connect':
           return this.connect(p.serverId as string);
@@ -352,8 +354,8 @@ export class Host {
       name: config.name,
       transport:
         transport.type === 'stdio'
-          ? { type: 'stdio', target: [transport.command, ...transport.args].join(' ') }
-          : { type: 'http', target: transport.url },
+          ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
+          : { type: 'http', target: redactUrl(transport.url) },
       state: this.#connections.get(config.id)?.state ?? { status: 'idle' }
     };
   }
@@ -414,4 +416,29 @@ export function inboundView(record: TaskRecord): InboundTask {
     ...(record.outcome && { outcome: record.outcome }),
     notes: record.notes
   };
+}
+
+/** Arguments as the UI may see them: the value of anything that looks like a secret is hidden. */
+function redactArgs(args: string[]): string[] {
+  const secret = /(key|token|secret|password|passwd|auth|credential)/i;
+  return args.map((arg, index) => {
+    const [flag, value] = arg.split(/=(.*)/s, 2);
+    if (value !== undefined && secret.test(flag ?? '')) return `${flag}=••••`;
+    const previous = args[index - 1];
+    if (previous !== undefined && previous.startsWith('-') && !previous.includes('=') && secret.test(previous)) return '••••';
+    return arg;
+  });
+}
+
+/** A URL as the UI may see it: no user info, no query (either may carry a credential). */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

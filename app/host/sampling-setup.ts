@@ -94,10 +94,22 @@ export class SamplingSetup {
   }
 
   setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy {
-    this.#policies[serverId] = SamplingPolicySchema.parse(policy);
-    this.#policiesDoc.save(this.#policies);
+    const parsed = SamplingPolicySchema.parse(policy);
+    this.#policiesDoc.save({ ...this.#policies, [serverId]: parsed });
+    this.#policies[serverId] = parsed;
     this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...this.#policies[serverId] } });
     return this.policyFor(serverId);
+  }
+
+  /**
+   * Forgets a removed server's policy, so that another server later added under the same id
+   * starts from the default ("ask") instead of inheriting, say, "auto".
+   */
+  forgetServer(serverId: string): void {
+    if (!(serverId in this.#policies)) return;
+    const { [serverId]: _removed, ...rest } = this.#policies;
+    this.#policiesDoc.save(rest);
+    delete this.#policies[serverId];
   }
 
   /** Adds or replaces a provider; its key goes to the key store, never to the settings file. */

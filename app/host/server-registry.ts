@@ -45,8 +45,9 @@ export class ServerRegistry {
   add(input: ServerConfigInput): ServerConfig {
     const config = ServerConfigSchema.parse(input);
     if (this.get(config.id)) throw new HostError(JsonRpcCode.InvalidParams, `A server with id ${config.id} already exists`);
+    // On disk first: a failed write leaves memory as it was, and the caller gets the error.
+    this.#document.save([...this.#saved, config]);
     this.#saved.push(config);
-    this.#document.save(this.#saved);
     return structuredClone(config);
   }
 
@@ -54,7 +55,7 @@ export class ServerRegistry {
   remove(serverId: string): void {
     const index = this.#saved.findIndex((config) => config.id === serverId);
     if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${serverId}`);
+    this.#document.save(this.#saved.filter((config) => config.id !== serverId));
     this.#saved.splice(index, 1);
-    this.#document.save(this.#saved);
   }
 }

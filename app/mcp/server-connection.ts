@@ -101,6 +101,11 @@ export class ServerConnection {
     try {
       await this.client.connect(transport, { timeout: this.#options.connectTimeoutMs ?? 20_000 });
     } catch (error) {
+      if (this.#closing) {
+        // Disconnected while connecting: that is a close, not a failure.
+        this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
+        return this.state;
+      }
       const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
       this.#setState({
         status: 'failed',

@@ -45,6 +45,8 @@ export interface OutboundTasksOptions {
   expirySlackMs?: number;
   /** Progress entries kept per task (all are counted). Default 100. */
   progressHistoryLimit?: number;
+  /** Told when a task could not be written to disk (it is kept and written again later). */
+  onStoreError?: (outboundId: string, error: unknown) => void;
 }
 
 /** Options of `attach`. */
@@ -80,6 +82,8 @@ const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolRe
 
 /** Longest stretch of document writes before the event loop gets a turn. */
 const WRITE_SLICE_MS = 10;
+/** How long after a failed document write the requestor tries again. */
+const WRITE_RETRY_MS = 5_000;
 
 const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response';
 
@@ -92,6 +96,7 @@ const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response
  */
 export class OutboundTasks {
   readonly #clock: Clock;
+  readonly #onStoreError: OutboundTasksOptions['onStoreError'];
   readonly #store: OutboundTaskStore;
   readonly #env: FollowerEnvironment;
   readonly #defaultTtlMs: number | null;
@@ -112,6 +117,7 @@ export class OutboundTasks {
 
   constructor(options: OutboundTasksOptions) {
     this.#clock = options.clock ?? systemClock;
+    this.#onStoreError = options.onStoreError;
     this.#store = new OutboundTaskStore(options.dir);
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? 3_600_000 : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
@@ -455,8 +461,27 @@ export class OutboundTasks {
         return;
       }
       this.#dirty.delete(follower);
-      this.#store.save(follower.view);
+      try {
+        this.#store.save(follower.view);
+      } catch (error) {
+        // A full disk or a permission problem: keep the change, say so, and try again later.
+        this.#dirty.add(follower);
+        this.#emitWriteFailure(follower, error);
+        if (!this.#flushQueued) {
+          this.#flushQueued = true;
+          this.#clock.setTimeout(() => this.#flush(), WRITE_RETRY_MS);
+        }
+        return;
+      }
       this.#emit({ type: 'changed', task: this.#copy(follower) });
+    }
+  }
+
+  #emitWriteFailure(follower: TaskFollower, error: unknown): void {
+    try {
+      this.#onStoreError?.(follower.view.outboundId, error);
+    } catch {
+      // Reporting must not stop the requestor.
     }
   }
 

@@ -132,10 +132,13 @@ export class TaskFollower {
   /** Polls `tasks/get` now (or joins the poll in flight). */
   poll(): Promise<void> {
     if (!this.#connection || this.finished) return Promise.resolve();
-    this.#pollInFlight ??= this.#pollOnce(this.#connection).finally(() => {
-      this.#pollInFlight = undefined;
+    if (this.#pollInFlight) return this.#pollInFlight;
+    // Only this poll may clear the slot: after a reconnect a newer poll may hold it.
+    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
+      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
     });
-    return this.#pollInFlight;
+    this.#pollInFlight = poll;
+    return poll;
   }
 
   /** Records what a status notification (or any other source) says about the task. */

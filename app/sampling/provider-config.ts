@@ -40,7 +40,7 @@ export type TokenLimitParam = z.infer<typeof TokenLimitParamSchema>;
  * `KeyStore`, never in this document, so the settings file can be written in the clear.
  */
 export const ProviderSettingsSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, dot, dash and underscore'),
   name: z.string().min(1),
   /** The API root including `/v1`, e.g. `http://127.0.0.1:11434/v1`. */
   baseURL: z.url({ protocol: /^https?$/ }),

@@ -17,7 +17,8 @@ export class FileKeyStore implements KeyStore {
   }
 
   async get(providerId: string): Promise<string | undefined> {
-    return this.#read()[providerId];
+    const keys = this.#read();
+    return Object.hasOwn(keys, providerId) ? keys[providerId] : undefined;
   }
 
   async set(providerId: string, apiKey: string): Promise<void> {
@@ -30,20 +31,28 @@ export class FileKeyStore implements KeyStore {
   }
 
   async has(providerId: string): Promise<boolean> {
-    return providerId in this.#read();
+    return Object.hasOwn(this.#read(), providerId);
   }
 
   toJSON(): string {
     return '[FileKeyStore]';
   }
 
+  /**
+   * The stored keys. A missing file is no keys; a file that does not parse is an error, so that
+   * the next write does not replace every stored key with one.
+   */
   #read(): Record<string, string> {
+    let text: string;
     try {
-      const value = JSON.parse(fs.readFileSync(this.#file, 'utf8')) as unknown;
-      return value && typeof value === 'object' ? (value as Record<string, string>) : {};
-    } catch {
-      return {};
+      text = fs.readFileSync(this.#file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Object.create(null) as Record<string, string>;
+      throw error;
     }
+    const value = JSON.parse(text) as unknown;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`The key file ${this.#file} is not a JSON object`);
+    return Object.assign(Object.create(null) as Record<string, string>, value);
   }
 
   #write(keys: Record<string, string>): void {

@@ -56,6 +56,8 @@ export class SegmentLog<T> {
   #pending = new Map<string, T | null>();
   #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   #flushScheduled = false;
+  /** After a failed compaction, the entry count to reach before trying again. */
+  #compactAfterEntries = 0;
   #lazyTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #lazyMs: number;
 
@@ -180,12 +182,19 @@ export class SegmentLog<T> {
         this.#retire(id);
         if (value !== null) this.#place(id, seq);
       }
-      this.#maybeCompact();
     } catch (error) {
       for (const waiter of waiters) waiter.reject(error);
       return;
     }
+    // The batch is on disk: its waiters hear so whatever a compaction does next.
     for (const waiter of waiters) waiter.resolve();
+    try {
+      this.#maybeCompact();
+    } catch (error) {
+      // Not tried again on every commit: only once the store has grown by half again.
+      this.#compactAfterEntries = Math.ceil(this.#entryCount() * 1.5);
+      console.error('Taskdesk could not compact its task store (it stays correct, only larger):', error);
+    }
   }
 
   #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number): void {
@@ -212,8 +221,8 @@ export class SegmentLog<T> {
   }
 
   #maybeCompact(): void {
-    let entries = 0;
-    for (const segment of this.#segments.values()) entries += segment.entries;
+    const entries = this.#entryCount();
+    if (entries < this.#compactAfterEntries) return;
     const live = this.#where.size;
     // Garbage-driven only: a compaction rewrites `live` records after at least `live` stale
     // writes, so its cost per write stays constant whatever the number retained.
@@ -221,22 +230,43 @@ export class SegmentLog<T> {
     this.#compact();
   }
 
-  /** Rewrites live records into fresh segments, then removes the old ones. */
+  #entryCount(): number {
+    let entries = 0;
+    for (const segment of this.#segments.values()) entries += segment.entries;
+    return entries;
+  }
+
+  /**
+   * Rewrites live records into fresh segments, then removes the old ones.
+   *
+   * The bookkeeping changes only once every fresh segment is written. A compaction that fails
+   * half-way leaves fresh segments without the completion marker: they hold current values only,
+   * so replaying them after the old ones changes nothing, and the next compaction removes them.
+   */
   #compact(): void {
     const old = [...this.#segments.keys()];
     const firstNew = this.#nextSeq;
     const items = [...this.#live.entries()];
-    this.#segments.clear();
-    this.#where.clear();
+    const segments = new Map<number, { entries: number; live: number }>();
+    const where = new Map<string, number>();
     const chunks = Math.max(1, Math.ceil(items.length / this.#compactSegmentSize));
     for (let chunk = 0; chunk < chunks; chunk++) {
       const seq = this.#nextSeq++;
       const slice = items.slice(chunk * this.#compactSegmentSize, (chunk + 1) * this.#compactSegmentSize);
-      // The last fresh segment marks the compaction complete.
-      this.#write(seq, slice, chunk === chunks - 1 ? firstNew : undefined);
-      this.#segments.set(seq, { entries: slice.length, live: 0 });
-      for (const [id] of slice) this.#place(id, seq);
+      try {
+        // The last fresh segment marks the compaction complete.
+        this.#write(seq, slice, chunk === chunks - 1 ? firstNew : undefined);
+      } catch (error) {
+        for (const [written, segment] of segments) this.#segments.set(written, { entries: segment.entries, live: 0 });
+        throw error;
+      }
+      segments.set(seq, { entries: slice.length, live: slice.length });
+      for (const [id] of slice) where.set(id, seq);
     }
+    this.#segments.clear();
+    this.#where.clear();
+    for (const [seq, segment] of segments) this.#segments.set(seq, segment);
+    for (const [id, seq] of where) this.#where.set(id, seq);
     for (const seq of old) fs.rmSync(this.#file(seq), { force: true });
   }
 

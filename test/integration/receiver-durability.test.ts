@@ -156,6 +156,8 @@ describe('receiver when the disk refuses writes', () => {
     const factory: typeof confStoreFactory = (options) => {
       const store = confStoreFactory(options);
       return new Proxy(store, {
+        // conf keeps private fields: read through the target itself, not the proxy.
+        get: (target, key) => Reflect.get(target, key, target),
         set(target, key, value) {
           if (key === 'store' && failing) throw new Error('ENOSPC: no space left on device');
           return Reflect.set(target, key, value);

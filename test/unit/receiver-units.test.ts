@@ -173,3 +173,46 @@ describe('elicitation patterns and URL mode', () => {
     assert.ok(validateElicitationContent(schema, { code: 'abcd' }).code);
   });
 });
+
+describe('segment log when a compaction fails', () => {
+  it('still reports the batch as stored, keeps every value, and compacts later', async () => {
+    const data = tempDir();
+    let failBig = true;
+    const factory: typeof confStoreFactory = (options) =>
+      new Proxy(confStoreFactory(options), {
+        // conf keeps private fields: read through the target itself, not the proxy.
+        get: (target, key) => Reflect.get(target, key, target),
+        set(target, key, value) {
+          if (key === 'store' && failBig && (value as { entries: unknown[] }).entries.length > 6) throw new Error('EIO: disk error');
+          return Reflect.set(target, key, value);
+        }
+      });
+    const errors: unknown[] = [];
+    const originalError = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory, compactSegmentSize: 12, minGarbage: 20, lazyMs: 0 };
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      const round = (value: number, from = 0) => Promise.all(Array.from({ length: 5 }, (_, i) => log.put(`k${from + i}`, { v: value })));
+      for (let from = 0; from < 25; from += 5) await round(0, from);
+      // Enough stale entries to compact; the compaction's large writes fail, the batches do not.
+      for (let r = 1; r <= 6; r++) await round(r);
+      assert.equal(errors.length, 1, 'one failed compaction, reported once');
+      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.equal(replay.records.size, 25);
+      assert.equal(replay.records.get('k0')?.v, 6);
+      assert.equal(replay.records.get('k24')?.v, 0);
+      failBig = false;
+      const before = log.segmentCount;
+      for (let r = 7; r <= 30 && log.segmentCount >= before; r++) await round(r);
+      assert.ok(log.segmentCount < before, 'a later compaction succeeds');
+      const after = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.equal(after.records.size, 25);
+      assert.equal(after.records.get('k24')?.v, 0);
+    } finally {
+      console.error = originalError;
+      data.remove();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createHost } from '../../app/host/host.js';
+import { FileKeyStore } from '../../app/store/file-key-store.js';
+import { tempDir } from '../support/host-fixture.js';
+
+describe('host settings', () => {
+  it('hides secrets in the server list the UI sees', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      await host.call('servers.add', { id: 'cli', name: 'CLI', transport: { type: 'stdio', command: 'mcp-thing', args: ['--api-key', 'sk-123', '--token=abc', '--verbose'] }, autoConnect: false });
+      await host.call('servers.add', { id: 'web', name: 'Web', transport: { type: 'http', url: 'https://user:pw@mcp.example/mcp?key=sk-456' }, autoConnect: false });
+      const text = JSON.stringify(await host.call('servers.list', {}));
+      for (const secret of ['sk-123', 'abc', 'sk-456', 'pw']) assert.doesNotMatch(text, new RegExp(`\\b${secret}\\b`), secret);
+      assert.match(text, /--verbose/);
+      assert.match(text, /https:\/\/mcp\.example\/mcp/);
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('forgets a removed server\'s sampling policy, so a new server under its id starts at "ask"', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      const config = { id: 'reused', name: 'First', transport: { type: 'stdio' as const, command: 'first' }, autoConnect: false };
+      await host.call('servers.add', config);
+      await host.call('sampling.setPolicy', { serverId: 'reused', policy: { mode: 'auto', reviewCompletion: false } });
+      await host.call('servers.remove', { serverId: 'reused' });
+      await host.call('servers.add', { ...config, name: 'Second', transport: { type: 'stdio', command: 'second' } });
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'reused' })).mode, 'ask');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('never overwrites a key file it cannot read', async () => {
+    const data = tempDir();
+    try {
+      const keys = new FileKeyStore(data.dir);
+      await keys.set('a', 'sk-a');
+      assert.equal(await keys.has('constructor'), false);
+      const file = path.join(data.dir, 'provider-keys.json');
+      assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600');
+      fs.writeFileSync(file, '{"a": "sk-a", broken');
+      await assert.rejects(keys.set('b', 'sk-b'));
+      assert.equal(fs.readFileSync(file, 'utf8'), '{"a": "sk-a", broken', 'the unreadable file is left for a person to mend');
+    } finally {
+      data.remove();
+    }
+  });
+});

@@ -3,8 +3,6 @@ import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 
-export { AuditEntrySchema } from '../contract/host-api.js';
-export type { AuditEntry } from '../contract/host-api.js';
 
 /** Where the core records what happened. */
 export interface AuditSink {

@@ -13,15 +13,15 @@ import {
   OutboundTaskViewSchema,
   RequestorToolSchema,
   ServerTaskPageSchema
-} from '../requestor/outbound-task-schema.js';
+} from './outbound-tasks.js';
 
-import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from '../sampling/provider-config.js';
-import { SamplingPolicySchema } from '../sampling/sampling-policy.js';
+import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from './providers.js';
+import { SamplingPolicySchema } from './sampling-policy.js';
 
 export { ErrorDataSchema, type ErrorData };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
-export type { ProviderConfig, ProviderSettings, ProviderView } from '../sampling/provider-config.js';
-export type { SamplingPolicy } from '../sampling/sampling-policy.js';
+export type { ProviderConfig, ProviderSettings, ProviderView } from './providers.js';
+export type { SamplingPolicy } from './sampling-policy.js';
 
 /** What "Test connection" found: the models, or what failed in words (never a key). */
 export const ConnectionTestResultSchema = z.discriminatedUnion('ok', [
@@ -29,7 +29,7 @@ export const ConnectionTestResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), kind: z.string(), message: z.string(), status: z.number().optional() })
 ]);
 export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, ServerTaskPageSchema };
-export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from '../requestor/outbound-task-schema.js';
+export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from './outbound-tasks.js';
 
 export { TaskViewSchema, type TaskView };
 

@@ -16,11 +16,8 @@ export const JsonRpcCode = {
 } as const;
 
 /** An error as data: what crosses every boundary (JSON-RPC, host API, IPC). */
-export interface ErrorData {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+export type { ErrorData } from '../contract/common.js';
+import type { ErrorData } from '../contract/common.js';
 
 /** An error that carries a JSON-RPC code; MCP errors pass through unchanged. */
 export class HostError extends Error {

@@ -4,8 +4,6 @@ import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import { validateElicitationContent } from './elicitation-schema.js';
 
-export { InboxItemSchema, InboxAnswerSchema } from '../contract/host-api.js';
-export type { InboxItem, InboxAnswer } from '../contract/host-api.js';
 
 /** The answers each kind of item takes. */
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {

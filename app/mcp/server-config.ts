@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 
-export { ServerConfigSchema, ServerTransportSchema } from '../contract/host-api.js';
 export type { ServerConfig, ServerConfigInput } from '../contract/host-api.js';
 import type { ServerConfig } from '../contract/host-api.js';
 

@@ -18,8 +18,6 @@ import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
 
-export { ConnectionStateSchema } from '../contract/host-api.js';
-export type { ConnectionState } from '../contract/host-api.js';
 
 /** The capabilities Taskdesk declares to every server (MCP 2025-11-25). */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
@@ -587,4 +587,3 @@ function firstAfter(
   return ids.length;
 }
 
-export type { ErrorData };

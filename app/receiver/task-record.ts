@@ -3,7 +3,6 @@ import { z } from 'zod';
 /** The version of the persisted task record layout; bump it with a migration in `parseTaskRecord`. */
 export const TASK_RECORD_VERSION = 1;
 
-export { TaskViewSchema, ErrorDataSchema, OutcomeSchema } from '../contract/host-api.js';
 export type { TaskView, Outcome } from '../contract/host-api.js';
 import { TaskViewSchema, OutcomeSchema } from '../contract/host-api.js';
 

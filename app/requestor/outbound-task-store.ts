@@ -1,5 +1,5 @@
 import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
-import { OutboundTaskDocumentSchema, type OutboundTaskView } from './outbound-task-schema.js';
+import { OutboundTaskDocumentSchema, type OutboundTaskView } from '../contract/outbound-tasks.js';
 
 /**
  * Outbound tasks on disk: one JSON document per task in a `DocumentDir`.

@@ -21,7 +21,7 @@ import {
   type OutboundTaskView,
   type RequestorTool,
   type ServerTaskPage
-} from './outbound-task-schema.js';
+} from '../contract/outbound-tasks.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
 import { TaskFollower, pickTask, type FollowerEnvironment } from './task-follower.js';

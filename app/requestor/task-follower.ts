@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CancelTaskResultSchema, GetTaskPayloadResultSchema, GetTaskResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { toErrorData } from '../core/errors.js';
-import type { OutboundOutcome, OutboundTaskView, ServerTask } from './outbound-task-schema.js';
+import type { OutboundOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
 import { nextBackoffMs, pollIntervalMs, type PollPolicy } from './poll-policy.js';
 import { isFinished, isServerTerminal, nextState } from './task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';

@@ -1,5 +1,5 @@
 import { assertNever } from '../core/assert-never.js';
-import type { OutboundTaskState, ServerTaskStatus } from './outbound-task-schema.js';
+import type { OutboundTaskState, ServerTaskStatus } from '../contract/outbound-tasks.js';
 
 /**
  * The outbound task state machine.

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestorTool, ToolCallMode } from './outbound-task-schema.js';
+import type { RequestorTool, ToolCallMode } from '../contract/outbound-tasks.js';
 
 /**
  * Capability and tool-level negotiation for task-augmented `tools/call` (MCP 2025-11-25).

@@ -9,7 +9,7 @@ import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/err
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { chooseModel, type ModelChoice } from './model-selection.js';
 import { createProviderClient } from './provider-client.js';
-import { tokenLimitParamOf, type ProviderSettings } from './provider-config.js';
+import { tokenLimitParamOf, type ProviderSettings } from '../contract/providers.js';
 import {
   classifyProviderError,
   droppedFailure,

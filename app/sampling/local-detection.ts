@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../core/clock.js';
-import { ProviderSettingsSchema, type ProviderSettings } from './provider-config.js';
+import { ProviderSettingsSchema, type ProviderSettings } from '../contract/providers.js';
 import { Watchdog } from './watchdog.js';
 
 /** A well-known port where a local OpenAI-compatible server usually listens. */

@@ -1,5 +1,5 @@
 import type { ModelPreferences } from '@modelcontextprotocol/sdk/types.js';
-import { modelNamesOf, type ModelRatings, type ProviderSettings } from './provider-config.js';
+import { modelNamesOf, type ModelRatings, type ProviderSettings } from '../contract/providers.js';
 
 /** The model a sampling request will run on, and why, in words a user can read. */
 export interface ModelChoice {

@@ -10,7 +10,7 @@ import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
-import { userRejectedMessage, type SamplingPolicy } from './sampling-policy.js';
+import { userRejectedMessage, type SamplingPolicy } from '../contract/sampling-policy.js';
 
 type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
 

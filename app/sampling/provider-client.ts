@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { ProviderSettings } from './provider-config.js';
+import type { ProviderSettings } from '../contract/providers.js';
 
 /** Options for building a provider client; `fetch` is for tests and proxies. */
 export interface ProviderClientOptions {

@@ -7,7 +7,7 @@ import {
   type ProviderConfig,
   type ProviderSettings,
   type ProviderView
-} from './provider-config.js';
+} from '../contract/providers.js';
 
 /**
  * What the sampling engine needs to know about providers.

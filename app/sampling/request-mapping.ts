@@ -12,7 +12,7 @@ import type {
   ChatCompletionTool
 } from 'openai/resources/chat/completions';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import type { TokenLimitParam } from './provider-config.js';
+import type { TokenLimitParam } from '../contract/providers.js';
 import { assertToolBalance, blocksOf } from './tool-balance.js';
 
 /** The model and provider quirks a request is built for. */

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import { createProviderClient } from './provider-client.js';
-import type { ProviderSettings } from './provider-config.js';
+import type { ProviderSettings } from '../contract/providers.js';
 import { classifyProviderError, timeoutFailure, type ProviderFailureKind } from './provider-failure.js';
 import { Watchdog } from './watchdog.js';
 

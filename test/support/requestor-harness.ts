@@ -9,7 +9,7 @@ import type { Clock } from '../../app/core/clock.js';
 import { DocumentDir } from '../../app/store/document-dir.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import type { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
-import type { OutboundTaskView } from '../../app/requestor/outbound-task-schema.js';
+import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
 
 /** A fresh temp directory with a `DocumentDir` for outbound tasks. */
 export function tempTaskDir(): { dir: DocumentDir; root: string; cleanup(): void } {

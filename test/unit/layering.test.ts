@@ -174,6 +174,22 @@ describe('layering', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('keeps the host API contract a leaf: app/contract/ imports only zod and itself', () => {
+    const files = sourceFiles('app/contract');
+    assert.ok(files.length >= 4, 'the contract has sources');
+    const contractDir = path.join(root, 'app', 'contract');
+    const offenders = files.flatMap((file) =>
+      referencesOf(file)
+        .filter((ref) => {
+          if (ref.specifier === 'zod') return false;
+          if (!ref.specifier.startsWith('.')) return true;
+          return path.dirname(path.resolve(path.dirname(file), ref.specifier)) !== contractDir;
+        })
+        .map((ref) => where(file, ref))
+    );
+    assert.deepEqual(offenders, []);
+  });
+
   it('finds Electron in main/, the one place it belongs', () => {
     const electronFiles = sourceFiles('main').filter((file) => referencesOf(file).some((ref) => isElectron(ref.specifier) && !ref.typeOnly));
     assert.ok(electronFiles.length > 0, 'main/ is where Electron is used, so the detector has something real to find');

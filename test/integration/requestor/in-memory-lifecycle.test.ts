@@ -5,7 +5,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { ManualClock } from '../../../app/core/clock.js';
 import { HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
-import type { OutboundTaskEvent } from '../../../app/requestor/outbound-task-schema.js';
+import type { OutboundTaskEvent } from '../../../app/contract/outbound-tasks.js';
 import { connectInMemory, countSent, resultText, tempTaskDir } from '../../support/requestor-harness.js';
 import { createPlainToolServer, createTaskToolServer } from '../../support/task-tool-server.js';
 

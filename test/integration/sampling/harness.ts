@@ -9,7 +9,7 @@ import type { Clock } from '../../../app/core/clock.js';
 import type { WorkContext, WorkOutcome } from '../../../app/receiver/runners.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { LlmSamplingRunner, type LlmSamplingRunnerOptions, type PartialUpdate } from '../../../app/sampling/llm-sampling-runner.js';
-import type { ProviderSettings } from '../../../app/sampling/provider-config.js';
+import type { ProviderSettings } from '../../../app/contract/providers.js';
 import { ProviderRegistry } from '../../../app/sampling/provider-registry.js';
 import type { RetryNotice } from '../../../app/sampling/retry.js';
 import type { FakeOpenAIServer } from '../../support/fake-openai-server.js';

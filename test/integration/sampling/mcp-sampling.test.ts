@@ -14,7 +14,7 @@ import {
 import { mcpErrorFrom } from '../../../app/core/errors.js';
 import type { SamplingRunner } from '../../../app/receiver/runners.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
-import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/sampling/sampling-policy.js';
+import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeRunner, SECRET_KEY } from './harness.js';
 import { ScriptedApprovalGate } from './scripted-approval-gate.js';

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../app/core/clock.js';
 import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
-import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/sampling/sampling-policy.js';
+import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';
 import { ScriptedApprovalGate, unreachableGate } from './scripted-approval-gate.js';

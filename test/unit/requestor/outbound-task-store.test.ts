@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ManualClock } from '../../../app/core/clock.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
 import { OutboundTaskStore } from '../../../app/requestor/outbound-task-store.js';
-import { OutboundTaskViewSchema, type OutboundTaskView } from '../../../app/requestor/outbound-task-schema.js';
+import { OutboundTaskViewSchema, type OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
 import { tempTaskDir } from '../../support/requestor-harness.js';
 
 function sample(overrides: Partial<OutboundTaskView> = {}): OutboundTaskView {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isFinished, isServerTerminal, nextState } from '../../../app/requestor/task-state.js';
-import type { OutboundTaskState } from '../../../app/requestor/outbound-task-schema.js';
+import type { OutboundTaskState } from '../../../app/contract/outbound-tasks.js';
 
 const all: OutboundTaskState[] = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'];
 

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import { ManualClock } from '../../../app/core/clock.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { ProgressThrottle } from '../../../app/sampling/progress-throttle.js';
-import { tokenLimitParamOf, ProviderSettingsSchema } from '../../../app/sampling/provider-config.js';
+import { tokenLimitParamOf, ProviderSettingsSchema } from '../../../app/contract/providers.js';
 import { ProviderFailureError, retryAfterOf, type ProviderFailure } from '../../../app/sampling/provider-failure.js';
 import { ProviderRegistry } from '../../../app/sampling/provider-registry.js';
 import { redactSecrets } from '../../../app/sampling/redact.js';
 import { withRetries, type RetryNotice } from '../../../app/sampling/retry.js';
-import { SamplingPolicySchema } from '../../../app/sampling/sampling-policy.js';
+import { SamplingPolicySchema } from '../../../app/contract/sampling-policy.js';
 
 const SECRET = 'sk-proj-SECRETabcdef123456';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chooseModel } from '../../../app/sampling/model-selection.js';
-import { ProviderSettingsSchema, type ProviderSettings } from '../../../app/sampling/provider-config.js';
+import { ProviderSettingsSchema, type ProviderSettings } from '../../../app/contract/providers.js';
 
 const openai: ProviderSettings = ProviderSettingsSchema.parse({
   id: 'openai',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorDataSchema, TaskStatusSchema, TaskViewSchema } from '../contract/common.js';
+import { ErrorDataSchema, TaskStatusSchema, TaskViewSchema } from './common.js';
 
 /**
  * Schemas of the requestor's outbound tasks: what the host API shows and what is kept on disk.

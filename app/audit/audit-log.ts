@@ -32,6 +32,7 @@ export class AuditLog implements AuditSink {
   readonly #maxFiles: number;
   #size: number;
   #fd: number | undefined;
+  #buffer: string[] = [];
   #failures = 0;
 
   constructor(options: AuditLogOptions) {
@@ -43,13 +44,25 @@ export class AuditLog implements AuditSink {
     this.#size = fileSize(this.#file(0));
   }
 
-  /** Appends an entry. Best effort: a full disk must not break the work being recorded. */
+  /**
+   * Appends an entry. The entries of one turn of the event loop go to the file in one write at
+   * its end. Best effort: a full disk must not break the work being recorded.
+   */
   record(entry: Omit<AuditEntry, 'at'>): void {
+    this.#buffer.push(`${JSON.stringify({ at: new Date(this.#clock.now()).toISOString(), ...entry })}\n`);
+    if (this.#buffer.length === 1) setImmediate(() => this.flush());
+  }
+
+  /** Writes buffered entries now. */
+  flush(): void {
+    if (this.#buffer.length === 0) return;
+    const lines = this.#buffer;
+    this.#buffer = [];
     try {
-      this.#append(entry);
+      this.#append(lines);
     } catch (error) {
-      this.#failures++;
-      if (this.#failures === 1) console.error('Taskdesk could not write its audit log:', error);
+      this.#failures += lines.length;
+      if (this.#failures === lines.length) console.error('Taskdesk could not write its audit log:', error);
     }
   }
 
@@ -58,15 +71,29 @@ export class AuditLog implements AuditSink {
     return this.#failures;
   }
 
-  #append(entry: Omit<AuditEntry, 'at'>): void {
-    const line = `${JSON.stringify({ at: new Date(this.#clock.now()).toISOString(), ...entry })}\n`;
-    const bytes = Buffer.byteLength(line);
-    if (this.#size > 0 && this.#size + bytes > this.#maxFileBytes) this.#rotate();
-    // One descriptor kept open in append mode: a write per entry, no open/close per entry.
-    this.#fd ??= fs.openSync(this.#file(0), 'a');
-    fs.writeSync(this.#fd, line);
-    this.#size += bytes;
+  /** Writes lines, one write per file, rotating when a line would take the file over its size. */
+  #append(lines: string[]): void {
+    let chunk = '';
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (this.#size > 0 && this.#size + bytes > this.#maxFileBytes) {
+        this.#write(chunk);
+        chunk = '';
+        this.#rotate();
+      }
+      chunk += line;
+      this.#size += bytes;
+    }
+    this.#write(chunk);
   }
+
+  #write(text: string): void {
+    if (text === '') return;
+    // One descriptor kept open in append mode.
+    this.#fd ??= fs.openSync(this.#file(0), 'a');
+    fs.writeSync(this.#fd, text);
+  }
+
 
   /**
    * Reads entries, newest first, across rotated files.
@@ -74,6 +101,7 @@ export class AuditLog implements AuditSink {
    * Lines that do not parse (a torn write at a crash) are skipped, not fatal.
    */
   read(options: { limit?: number; serverId?: string; taskId?: string } = {}): AuditEntry[] {
+    this.flush();
     const limit = options.limit ?? 200;
     const out: AuditEntry[] = [];
     for (let index = 0; index <= this.#maxFiles && out.length < limit; index++) {
@@ -109,6 +137,7 @@ export class AuditLog implements AuditSink {
 
   /** Closes the file; a later entry opens it again. */
   close(): void {
+    this.flush();
     if (this.#fd !== undefined) fs.closeSync(this.#fd);
     this.#fd = undefined;
   }

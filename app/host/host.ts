@@ -60,6 +60,11 @@ export interface HostConfig {
   /** Builds transports; tests use in-memory pairs. */
   transportFactory?: (config: ServerConfig) => Transport;
   connectTimeoutMs?: number;
+  /**
+   * Acknowledge tasks once they are in the store's journal (default true), or only once they are
+   * in an electron-store document (slower: a new fsync'd file per commit).
+   */
+  storeJournal?: boolean;
   /** The `task.ttl` Taskdesk asks for when it calls a tool as a task (default one hour). */
   requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
@@ -146,7 +151,10 @@ export class Host {
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     this.receiver = new TaskReceiver({
-      repository: new TaskRepository(new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory }), corruptDir),
+      repository: new TaskRepository(
+        new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory, journal: config.storeJournal !== false }),
+        corruptDir
+      ),
       clock: this.clock,
       policy,
       audit: this.audit,

@@ -318,7 +318,7 @@ export class TaskReceiver {
     for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
     this.#running.clear();
     this.#waiters.rejectAll(new HostError(JsonRpcCode.InternalError, 'Taskdesk is shutting down'));
-    this.#repo.flush();
+    this.#repo.close();
   }
 
   /** Commits pending store writes now rather than within the next few milliseconds. */

@@ -115,9 +115,14 @@ export class TaskRepository {
     return [...this.#records.values()].map(copyRecord);
   }
 
-  /** Writes pending changes now, instead of at the end of this turn (shutdown). */
+  /** Writes pending changes now, instead of at the end of this turn. */
   flush(): void {
     this.#log.flushNow();
+  }
+
+  /** Writes everything and releases open files (shutdown). */
+  close(): void {
+    this.#log.close();
   }
 
   get size(): number {

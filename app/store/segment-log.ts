@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Journal } from './journal.js';
 import type { JsonFileStoreFactory } from './json-file-store.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
@@ -24,6 +25,14 @@ export interface SegmentLogOptions {
   minGarbage?: number;
   /** How long a write nobody waits on may wait to share a commit (ms). */
   lazyMs?: number;
+  /**
+   * Commit through a journal (default true): a batch is acknowledged once appended to
+   * `journal.log` with fdatasync, and written into a segment document within `checkpointMs`.
+   * Without it every batch is a segment document of its own.
+   */
+  journal?: boolean;
+  /** How long journalled batches wait to be written into a segment document (ms). */
+  checkpointMs?: number;
 }
 
 /**
@@ -60,6 +69,13 @@ export class SegmentLog<T> {
   #compactAfterEntries = 0;
   #lazyTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #lazyMs: number;
+  readonly #journal: Journal | undefined;
+  readonly #checkpointMs: number;
+  /** Journalled changes not yet in a segment document, with the journal batch each came in. */
+  #checkpointPending = new Map<string, { seq: number; value: T | null }>();
+  /** The last journal batch number given out. */
+  #journalSeq = 0;
+  #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SegmentLogOptions) {
     this.#dir = options.dir;
@@ -68,6 +84,8 @@ export class SegmentLog<T> {
     this.#compactSegmentSize = options.compactSegmentSize ?? 500;
     this.#minGarbage = options.minGarbage ?? 1000;
     this.#lazyMs = options.lazyMs ?? 10;
+    this.#checkpointMs = options.checkpointMs ?? 200;
+    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, 'journal.log'));
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
@@ -121,6 +139,33 @@ export class SegmentLog<T> {
         }
       }
     }
+    if (this.#journal) {
+      // Batches acknowledged after the last checkpoint: newer than every segment.
+      const contents = this.#journal.read(this.#corruptDir);
+      if (contents.damaged) quarantined.push({ id: 'journal', ...contents.damaged });
+      this.#journalSeq = contents.lastSeq;
+      for (const batch of contents.batches) {
+        for (const entry of batch) {
+          if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+          const [id, value] = entry;
+          if (value === null) {
+            this.#live.delete(id);
+            this.#checkpointPending.set(id, { seq: 0, value: null });
+            continue;
+          }
+          try {
+            const parsed = parse(value);
+            this.#live.set(id, parsed);
+            this.#checkpointPending.set(id, { seq: 0, value: parsed });
+          } catch (error) {
+            this.#live.delete(id);
+            this.#checkpointPending.set(id, { seq: 0, value: null });
+            rejected.push({ id, reason: error instanceof Error ? error.message : String(error), value });
+          }
+        }
+      }
+      if (this.#checkpointPending.size > 0) this.#scheduleCheckpoint();
+    }
     return { records: new Map(this.#live), quarantined, rejected };
   }
 
@@ -148,9 +193,18 @@ export class SegmentLog<T> {
     return this.#segments.size;
   }
 
-  /** Writes what is pending now (tests and shutdown). */
+  /** Writes what is pending now, and checkpoints the journal into a segment document. */
   flushNow(): void {
     this.#flush();
+    this.#checkpoint();
+  }
+
+  /** Writes everything and releases the journal. Later writes open it again. */
+  close(): void {
+    this.flushNow();
+    if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
+    this.#checkpointTimer = undefined;
+    this.#journal?.close();
   }
 
   #enqueue(id: string, value: T | null, urgent: boolean): Promise<void> {
@@ -170,17 +224,16 @@ export class SegmentLog<T> {
     if (this.#lazyTimer) clearTimeout(this.#lazyTimer);
     this.#lazyTimer = undefined;
     if (this.#pending.size === 0) return;
-    const batch = this.#pending;
-    const waiters = this.#waiters;
-    this.#pending = new Map();
-    this.#waiters = [];
+    const { batch, waiters } = this.#takeBatch();
+    const entries = [...batch.entries()];
     try {
-      const seq = this.#nextSeq++;
-      this.#write(seq, [...batch.entries()]);
-      this.#segments.set(seq, { entries: batch.size, live: 0 });
-      for (const [id, value] of batch) {
-        this.#retire(id);
-        if (value !== null) this.#place(id, seq);
+      if (this.#journal) {
+        const seq = ++this.#journalSeq;
+        this.#journal.appendSync({ seq, entries });
+        for (const [id, value] of batch) this.#checkpointPending.set(id, { seq, value });
+        this.#scheduleCheckpoint();
+      } else {
+        this.#writeSegment(entries);
       }
     } catch (error) {
       for (const waiter of waiters) waiter.reject(error);
@@ -188,6 +241,54 @@ export class SegmentLog<T> {
     }
     // The batch is on disk: its waiters hear so whatever a compaction does next.
     for (const waiter of waiters) waiter.resolve();
+    if (!this.#journal) this.#compactSafely();
+  }
+
+  #takeBatch(): { batch: Map<string, T | null>; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } {
+    const batch = this.#pending;
+    const waiters = this.#waiters;
+    this.#pending = new Map();
+    this.#waiters = [];
+    return { batch, waiters };
+  }
+
+  /** One new segment document holding `entries`, and the bookkeeping that follows. */
+  #writeSegment(entries: Array<[string, T | null]>): void {
+    const seq = this.#nextSeq++;
+    this.#write(seq, entries);
+    this.#segments.set(seq, { entries: entries.length, live: 0 });
+    for (const [id, value] of entries) {
+      this.#retire(id);
+      if (value !== null) this.#place(id, seq);
+    }
+  }
+
+  #scheduleCheckpoint(): void {
+    if (this.#checkpointTimer) return;
+    this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs);
+    this.#checkpointTimer.unref?.();
+  }
+
+  /** Moves journalled changes into a segment document, then empties the journal. */
+  #checkpoint(): void {
+    if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
+    this.#checkpointTimer = undefined;
+    if (!this.#journal || this.#checkpointPending.size === 0) return;
+    try {
+      this.#writeSegment([...this.#checkpointPending].map(([id, { value }]) => [id, value] as [string, T | null]));
+      this.#checkpointPending = new Map();
+      this.#journal.clear();
+    } catch (error) {
+      // The journal still holds every change: nothing is lost, the store only waits.
+      console.error('Taskdesk could not write a checkpoint of its task store; it tries again:', error);
+      this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs * 10);
+      this.#checkpointTimer.unref?.();
+      return;
+    }
+    this.#compactSafely();
+  }
+
+  #compactSafely(): void {
     try {
       this.#maybeCompact();
     } catch (error) {

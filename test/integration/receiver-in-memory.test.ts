@@ -289,13 +289,16 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(typeof (limited.data as { retryAfterMs?: unknown }).retryAfterMs, 'number');
   });
 
-  it('has the task on disk, in an electron-store document, before acknowledging it', async () => {
+  it('has the task in the journal before acknowledging it, then in an electron-store document', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });
     const { task } = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
     const dir = path.join(fixture.dir, 'tasks');
+    assert.match(fs.readFileSync(path.join(dir, 'journal.log'), 'utf8'), new RegExp(task.taskId), 'journalled before the ack');
+    fixture.host.receiver.flush();
     const stored = fs
       .readdirSync(dir)
+      .filter((file) => file.startsWith('seg-'))
       .flatMap((file) => (JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { entries: Array<[string, Record<string, any>]> }).entries)
       .filter(([id]) => id === task.taskId)
       .map(([, record]) => record);

@@ -109,7 +109,7 @@ describe('segment log', () => {
   it('group-commits one turn into one document, replays, honours tombstones and compacts', async () => {
     const data = tempDir();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, compactSegmentSize: 10, minGarbage: 20 };
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, compactSegmentSize: 10, minGarbage: 20, journal: false };
       const log = new SegmentLog<{ v: number }>(options);
       log.load((v) => v as { v: number });
       await Promise.all(Array.from({ length: 30 }, (_, i) => log.put(`k${i}`, { v: i })));
@@ -191,7 +191,7 @@ describe('segment log when a compaction fails', () => {
     const originalError = console.error;
     console.error = (...args: unknown[]) => void errors.push(args);
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory, compactSegmentSize: 12, minGarbage: 20, lazyMs: 0 };
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory, compactSegmentSize: 12, minGarbage: 20, lazyMs: 0, journal: false };
       const log = new SegmentLog<{ v: number }>(options);
       log.load((v) => v as { v: number });
       const round = (value: number, from = 0) => Promise.all(Array.from({ length: 5 }, (_, i) => log.put(`k${from + i}`, { v: value })));
@@ -212,6 +212,52 @@ describe('segment log when a compaction fails', () => {
       assert.equal(after.records.get('k24')?.v, 0);
     } finally {
       console.error = originalError;
+      data.remove();
+    }
+  });
+});
+
+describe('segment log with its journal', () => {
+  it('acknowledges from the journal, replays it after a crash, checkpoints into a document, and drops a torn last line', async () => {
+    const data = tempDir();
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+      const journal = path.join(options.dir, 'journal.log');
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      await Promise.all([log.put('a', { v: 1 }), log.put('b', { v: 1 })]);
+      await log.put('a', { v: 2 });
+      await log.delete('b');
+      assert.equal(log.segmentCount, 0, 'nothing in a document yet');
+      assert.equal(fs.readFileSync(journal, 'utf8').trim().split('\n').length, 3, 'one journal line per commit');
+      // A crash now: a new log on the same files sees every acknowledged change.
+      fs.appendFileSync(journal, '{"seq":99,"entries":[["c",{"v"');
+      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.deepEqual([...replay.records], [['a', { v: 2 }]]);
+      assert.equal(replay.quarantined.length, 0, 'a torn last line is an unfinished commit, not damage');
+      // The checkpoint moves the changes into a document and empties the journal.
+      log.flushNow();
+      assert.equal(log.segmentCount, 1);
+      assert.equal(fs.readFileSync(journal, 'utf8'), '');
+      const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number });
+      assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
+      log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('keeps the batches around a damaged journal line and copies the file aside', () => {
+    const data = tempDir();
+    try {
+      const dir = path.join(data.dir, 's');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'journal.log'), ['{"seq":1,"entries":[["a",{"v":1}]]}', 'garbage', '{"seq":2,"entries":[["b",{"v":2}]]}', ''].join('\n'));
+      const loaded = new SegmentLog<{ v: number }>({ dir, corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory }).load((v) => v as { v: number });
+      assert.deepEqual([...loaded.records].sort(), [['a', { v: 1 }], ['b', { v: 2 }]]);
+      assert.equal(loaded.quarantined.length, 1);
+      assert.ok(fs.existsSync(loaded.quarantined[0]!.movedTo));
+    } finally {
       data.remove();
     }
   });

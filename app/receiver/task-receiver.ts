@@ -431,7 +431,8 @@ export class TaskReceiver {
     // After a shutdown the task stays as stored; the next start resumes or fails it.
     if (this.#closed) return;
     this.#running.delete(taskId);
-    const record = this.#repo.get(taskId);
+    // Read-only here: #transition builds the next version without touching this one.
+    const record = this.#repo.peek(taskId) as TaskRecord | undefined;
     if (!record || isTerminal(record.task.status)) {
       // Work we aborted (cancel, expiry) ending in its abort error is no news: that was audited.
       if (aborted && outcome.type === 'error') return;
@@ -563,8 +564,15 @@ export class TaskReceiver {
 
 /** A task id with 144 random bits, safe in file names and URLs. */
 export function newTaskId(): string {
-  return randomBytes(18).toString('base64url');
+  if (idPool.offset + ID_BYTES > idPool.bytes.length) idPool = { bytes: randomBytes(ID_BYTES * 256), offset: 0 };
+  const id = idPool.bytes.subarray(idPool.offset, idPool.offset + ID_BYTES).toString('base64url');
+  idPool.offset += ID_BYTES;
+  return id;
 }
+
+const ID_BYTES = 18;
+/** Random bytes drawn 256 ids at a time: one call to the system's generator instead of 256. */
+let idPool = { bytes: Buffer.alloc(0), offset: 0 };
 
 function auditOwner(owner: TaskOwner): { serverId: string; serverName: string } {
   return { serverId: owner.serverId, serverName: owner.serverName };

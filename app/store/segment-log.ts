@@ -37,13 +37,16 @@ export interface SegmentLogOptions {
 
 /**
  * A durable key → record map as a log of small JSON documents ("segments"), each written
- * through the store factory (electron-store, or its engine `conf`, with fsync and atomic rename).
+ * through the store factory (electron-store, or its engine `conf`, with fsync and atomic rename),
+ * with a journal in front of them.
  *
- * Every change made in one turn of the event loop goes into one new segment: a group commit.
- * `put`/`delete` return a promise that settles once that segment is on disk, so a caller can
- * acknowledge a change only after it is durable. The cost of persisting a change depends on
- * how many changes share the batch, never on how many records are retained: a single-file
- * store rewrites everything on every write.
+ * Every change made in one turn of the event loop is one commit: a line appended to the journal
+ * with fdatasync (or, without the journal, one new segment). `put`/`delete` return a promise that
+ * settles once the commit is on disk, so a caller can acknowledge a change only after it is
+ * durable. Journalled changes go into a segment document within `checkpointMs`, and the journal
+ * is emptied; on load the journal is replayed over the segments. The cost of persisting a change
+ * depends on how many changes share the commit, never on how many records are retained: a
+ * single-file store rewrites everything on every write.
  *
  * Later segments override earlier ones; a deletion is a tombstone. When stale entries outnumber
  * live ones, a compaction rewrites the live records into fresh segments, the last of which names
@@ -71,8 +74,8 @@ export class SegmentLog<T> {
   readonly #lazyMs: number;
   readonly #journal: Journal | undefined;
   readonly #checkpointMs: number;
-  /** Journalled changes not yet in a segment document, with the journal batch each came in. */
-  #checkpointPending = new Map<string, { seq: number; value: T | null }>();
+  /** Journalled changes not yet in a segment document. */
+  #checkpointPending = new Map<string, T | null>();
   /** The last journal batch number given out. */
   #journalSeq = 0;
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
@@ -150,16 +153,16 @@ export class SegmentLog<T> {
           const [id, value] = entry;
           if (value === null) {
             this.#live.delete(id);
-            this.#checkpointPending.set(id, { seq: 0, value: null });
+            this.#checkpointPending.set(id, null);
             continue;
           }
           try {
             const parsed = parse(value);
             this.#live.set(id, parsed);
-            this.#checkpointPending.set(id, { seq: 0, value: parsed });
+            this.#checkpointPending.set(id, parsed);
           } catch (error) {
             this.#live.delete(id);
-            this.#checkpointPending.set(id, { seq: 0, value: null });
+            this.#checkpointPending.set(id, null);
             rejected.push({ id, reason: error instanceof Error ? error.message : String(error), value });
           }
         }
@@ -230,7 +233,7 @@ export class SegmentLog<T> {
       if (this.#journal) {
         const seq = ++this.#journalSeq;
         this.#journal.appendSync({ seq, entries });
-        for (const [id, value] of batch) this.#checkpointPending.set(id, { seq, value });
+        for (const [id, value] of batch) this.#checkpointPending.set(id, value);
         this.#scheduleCheckpoint();
       } else {
         this.#writeSegment(entries);
@@ -275,7 +278,7 @@ export class SegmentLog<T> {
     this.#checkpointTimer = undefined;
     if (!this.#journal || this.#checkpointPending.size === 0) return;
     try {
-      this.#writeSegment([...this.#checkpointPending].map(([id, { value }]) => [id, value] as [string, T | null]));
+      this.#writeSegment([...this.#checkpointPending.entries()]);
       this.#checkpointPending = new Map();
       this.#journal.clear();
     } catch (error) {

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Where a `tasks/list` page ended. */
 export interface CursorPosition {
-  createdAt: string;
+  /** The task's creation sequence number: the order of `tasks/list`. */
+  sequence: number;
   taskId: string;
 }
 
@@ -13,7 +14,7 @@ export interface CursorPosition {
  * answered with −32602 instead of being read as a position.
  */
 export function encodeCursor(key: Buffer, identity: string, position: CursorPosition): string {
-  const body = Buffer.from(JSON.stringify([position.createdAt, position.taskId])).toString('base64url');
+  const body = Buffer.from(JSON.stringify([position.sequence, position.taskId])).toString('base64url');
   return `${body}.${sign(key, identity, body)}`;
 }
 
@@ -26,8 +27,8 @@ export function decodeCursor(key: Buffer, cursor: string, identity: string): Cur
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
   try {
-    const [createdAt, taskId] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
-    return typeof createdAt === 'string' && typeof taskId === 'string' ? { createdAt, taskId } : undefined;
+    const [sequence, taskId] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
+    return typeof sequence === 'number' && typeof taskId === 'string' ? { sequence, taskId } : undefined;
   } catch {
     return undefined;
   }

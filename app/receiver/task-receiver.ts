@@ -76,6 +76,8 @@ export class TaskReceiver {
   readonly #cursorKey = randomBytes(16);
   /** Tasks whose last write failed and is to be tried again. */
   readonly #retrying = new Set<string>();
+  /** The last creation sequence number given out (continued from the store on restore). */
+  #sequence = 0;
   /** Ordinary (not task-augmented) requests in progress, per owner identity. */
   readonly #ordinaryPending = new Map<string, number>();
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
@@ -107,6 +109,7 @@ export class TaskReceiver {
       this.#audit.record({ type: 'store.corrupt-task-moved', taskId: id, detail: { reason, movedTo } });
     }
     const now = this.#clock.now();
+    for (const record of this.#repo.all()) this.#sequence = Math.max(this.#sequence, record.sequence);
     for (const record of this.#repo.all()) {
       if (record.expiresAt !== null && record.expiresAt <= now) {
         this.#expire(record.task.taskId);
@@ -169,7 +172,8 @@ export class TaskReceiver {
       request,
       ...(info.progressToken !== undefined && { progressToken: info.progressToken }),
       expiresAt: now + ttl,
-      notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : []
+      notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : [],
+      sequence: ++this.#sequence
     };
     // On disk (group-committed with the other changes of this turn) before it is acknowledged.
     try {
@@ -270,7 +274,7 @@ export class TaskReceiver {
     const last = tasks.at(-1);
     const more = start + page.length < ids.length;
     return more && last
-      ? { tasks, nextCursor: encodeCursor(this.#cursorKey, owner.identity, { createdAt: last.createdAt, taskId: last.taskId }) }
+      ? { tasks, nextCursor: encodeCursor(this.#cursorKey, owner.identity, { sequence: this.#repo.peek(last.taskId)?.sequence ?? 0, taskId: last.taskId }) }
       : { tasks };
   }
 
@@ -578,20 +582,20 @@ function auditOwner(owner: TaskOwner): { serverId: string; serverName: string } 
   return { serverId: owner.serverId, serverName: owner.serverName };
 }
 
-/** Index of the first id that sorts after `position` in creation order. */
+/**
+ * Where the next page starts: right after the cursor's task in creation order.
+ *
+ * When that task is gone (expired between pages), the page starts at the first task with a
+ * higher creation sequence number, so nothing is skipped or repeated.
+ */
 function firstAfter(
   ids: string[],
-  position: { createdAt: string; taskId: string },
+  position: { sequence: number; taskId: string },
   lookup: (id: string) => Readonly<TaskRecord> | undefined
 ): number {
-  for (let index = 0; index < ids.length; index++) {
-    const id = ids[index]!;
-    if (id === position.taskId) return index + 1;
-    const record = lookup(id);
-    if (!record) continue;
-    const order = record.task.createdAt.localeCompare(position.createdAt) || record.task.taskId.localeCompare(position.taskId);
-    if (order > 0) return index;
-  }
-  return ids.length;
+  const index = ids.indexOf(position.taskId);
+  if (index >= 0) return index + 1;
+  const next = ids.findIndex((id) => (lookup(id)?.sequence ?? 0) > position.sequence);
+  return next < 0 ? ids.length : next;
 }
 

@@ -38,7 +38,9 @@ export const TaskRecordSchema = z.object({
   expiresAt: z.number().nullable(),
   outcome: OutcomeSchema.optional(),
   /** Facts recorded by the runner (model chosen and why, who answered). */
-  notes: z.array(z.record(z.string(), z.unknown())).default([])
+  notes: z.array(z.record(z.string(), z.unknown())).default([]),
+  /** Creation order across restarts (ties of `createdAt` included): the order of `tasks/list`. */
+  sequence: z.number().int().nonnegative().default(0)
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 

@@ -63,7 +63,8 @@ function completedRecord(identity: string, createdAt: number): TaskRecord {
     request: { messages: [{ role: 'user', content: { type: 'text', text: 'retained task' } }], maxTokens: 5 },
     expiresAt: createdAt + 86_400_000,
     outcome: { type: 'result', result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant' } },
-    notes: []
+    notes: [],
+    sequence: 0
   };
 }
 

@@ -79,6 +79,27 @@ describe('receiver durability', () => {
     assert.equal(after.records.size, 0);
   });
 
+  it('pages tasks/list across an expiry without skipping or repeating, all created in one millisecond', async () => {
+    const clock = new ManualClock();
+    const peer = peerServer();
+    const fixture = await startHostWith({ a: peer }, { clock, policy: { listPageSize: 2 } });
+    cleanups.push(() => fixture.dispose());
+    const ttls = [60_000, 1_000, 60_000, 60_000, 60_000];
+    const ids: string[] = [];
+    for (const ttl of ttls) ids.push((await peer.server.request({ method: 'elicitation/create', params: { ...form, task: { ttl } } }, CreateTaskResultSchema)).task.taskId);
+    const first = await peer.server.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+    assert.deepEqual(first.tasks.map((t) => t.taskId), ids.slice(0, 2));
+    await clock.advance(1_000); // the cursor's task expires between pages
+    const seen = [...first.tasks.map((t) => t.taskId)];
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const page = await peer.server.request({ method: 'tasks/list', params: { cursor } }, ListTasksResultSchema);
+      seen.push(...page.tasks.map((t) => t.taskId));
+      cursor = page.nextCursor;
+    }
+    assert.deepEqual(seen, ids);
+  });
+
   it('restarts on the same data directory: results, inbox, failed model work, expiry and notifications', async () => {
     const data = tempDir();
     cleanups.push(() => data.remove());

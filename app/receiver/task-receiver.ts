@@ -109,8 +109,9 @@ export class TaskReceiver {
       this.#audit.record({ type: 'store.corrupt-task-moved', taskId: id, detail: { reason, movedTo } });
     }
     const now = this.#clock.now();
-    for (const record of this.#repo.all()) this.#sequence = Math.max(this.#sequence, record.sequence);
-    for (const record of this.#repo.all()) {
+    const records = this.#repo.all();
+    for (const record of records) this.#sequence = Math.max(this.#sequence, record.sequence);
+    for (const record of records) {
       if (record.expiresAt !== null && record.expiresAt <= now) {
         this.#expire(record.task.taskId);
         summary.expired++;

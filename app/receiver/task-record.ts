@@ -59,5 +59,7 @@ export function parseTaskRecord(value: unknown): TaskRecord {
 
 /** A deep copy, so callers never hold an object the receiver mutates later. */
 export function copyRecord(record: TaskRecord): TaskRecord {
-  return structuredClone(record);
+  // A record is JSON data (it is stored as JSON), and a JSON round trip copies it several
+  // times faster than structuredClone: this runs a few times per task on the hot path.
+  return JSON.parse(JSON.stringify(record)) as TaskRecord;
 }

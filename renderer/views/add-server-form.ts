@@ -1,41 +1,11 @@
 import type { ServerConfigInput } from '../../app/contract/host-api.js';
 import type { AppContext } from '../app-context.js';
 import { h, uid } from '../dom.js';
+import { textField, type FormField } from './form-field.js';
 import { toHostCallError } from '../host-client.js';
 import { formErrorElement, setBusy, setFormError } from './inbox-card.js';
 
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
-
-interface TextField {
-  input: HTMLInputElement | HTMLTextAreaElement;
-  wrapper: HTMLElement;
-  setError(message: string | undefined): void;
-}
-
-function textField(label: string, options: { name: string; hint?: string; multiline?: boolean; required?: boolean; placeholder?: string; value?: string }): TextField {
-  const id = uid(`server-${options.name}`);
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const attrs = { id, name: options.name, required: options.required ?? false, placeholder: options.placeholder, autocomplete: 'off', spellcheck: 'false', value: options.value };
-  const input = options.multiline ? h('textarea', { ...attrs, rows: 3 }) : h('input', { ...attrs, type: 'text' });
-  const hint = options.hint ? h('p', { class: 'field-hint', id: hintId }, options.hint) : null;
-  const error = h('p', { class: 'field-error', id: errorId, hidden: true });
-  const describe = (withError: boolean) => [hint ? hintId : '', withError ? errorId : ''].filter(Boolean).join(' ');
-  if (describe(false)) input.setAttribute('aria-describedby', describe(false));
-  return {
-    input,
-    wrapper: h('div', { class: 'field' }, h('label', { for: id }, label, options.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null), hint, input, error),
-    setError(message) {
-      error.textContent = message ?? '';
-      error.hidden = !message;
-      if (message) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-      const ids = describe(!!message);
-      if (ids) input.setAttribute('aria-describedby', ids);
-      else input.removeAttribute('aria-describedby');
-    }
-  };
-}
 
 /** The "Add a server" form: a command over stdio, or a Streamable HTTP URL. */
 export function addServerForm(context: AppContext, onAdded: () => void): HTMLElement {
@@ -81,7 +51,7 @@ export function addServerForm(context: AppContext, onAdded: () => void): HTMLEle
 
   /** Checks what the user can fix before asking the host; returns the config, or undefined. */
   const collect = (): ServerConfigInput | undefined => {
-    const problems: Array<[TextField, string]> = [];
+    const problems: Array<[FormField<HTMLInputElement | HTMLTextAreaElement>, string]> = [];
     const idValue = id.input.value.trim();
     if (!idValue) problems.push([id, 'Required']);
     else if (!ID_PATTERN.test(idValue)) problems.push([id, 'Use up to 64 letters, digits, dots, dashes and underscores']);

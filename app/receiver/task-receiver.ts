@@ -104,10 +104,8 @@ export class TaskReceiver {
    */
   restore(): { loaded: number; expired: number; resumed: number; failed: number; quarantined: Array<{ id: string; reason: string; movedTo: string }> } {
     const report = this.#repo.load();
+    // Quarantined data is reported to the caller (the host warns and audits it).
     const summary = { loaded: report.loaded, expired: 0, resumed: 0, failed: 0, quarantined: report.quarantined };
-    for (const { id, reason, movedTo } of report.quarantined) {
-      this.#audit.record({ type: 'store.corrupt-task-moved', taskId: id, detail: { reason, movedTo } });
-    }
     const now = this.#clock.now();
     const records = this.#repo.all();
     for (const record of records) this.#sequence = Math.max(this.#sequence, record.sequence);

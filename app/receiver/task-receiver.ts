@@ -405,7 +405,7 @@ export class TaskReceiver {
       serverName: owner.serverName,
       ...(taskId !== undefined && { taskId }),
       ...(relatedTaskId !== undefined && { relatedTaskId }),
-      ...(record && { notes: structuredClone(record.notes) }),
+      ...(record && { notes: record.notes }),
       signal,
       ...(progressToken !== undefined && {
         reportProgress: (progress: number, total?: number, message?: string) => {

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { type Browser, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root, openDesk } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/desk.png');
 
@@ -43,19 +43,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     built = await buildRenderer();
     peer = peerServer('desk-peer');
     fixture = await startHostWith({ desk: peer });
-    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) pageErrors.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(server.url);
-    // Ready means the event stream is open and the first lists are in: no event can be missed.
-    await page.locator('#app[data-ready="true"]').waitFor();
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1300 }, failedResponses: true }));
   });
 
   after(async () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root, openDesk } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/providers.png');
 const KEY = 'sk-test-0123456789';
@@ -32,15 +32,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     local = await FakeOpenAIServer.start({ models: ['llama3.2:3b'] });
     keys = new InMemoryKeyStore();
     fixture = await startHostWith({}, { keyStore: keys, localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }] });
-    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    await page.goto(server.url);
-    await page.locator('#app[data-ready="true"]').waitFor();
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
     await page.getByRole('link', { name: 'LLM providers' }).click();
     screen = page.getByRole('region', { name: 'LLM providers' });
     form = screen.getByRole('form', { name: /^(Add a provider|Edit )/ });

@@ -2,6 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import type { Host } from '../../app/host/host.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { copyRendererAssets } from '../../app/cli/renderer-assets.js';
@@ -29,4 +32,32 @@ export async function buildRenderer(): Promise<{ dir: string; remove: () => void
   const dir = path.join(out, 'renderer');
   copyRendererAssets(path.join(root, 'renderer'), dir);
   return { dir, remove: () => fs.rmSync(out, { recursive: true, force: true }) };
+}
+
+/**
+ * Opens the desk in headless Chromium over browser mode, against `host`, and waits until it is
+ * ready (the event stream is open and the first lists are in: no event can be missed). Page
+ * errors and console errors, and with `failedResponses` HTTP errors too, go to `errors`.
+ */
+export async function openDesk(
+  host: Host,
+  rendererDir: string,
+  errors: string[],
+  options: { viewport?: { width: number; height: number }; failedResponses?: boolean } = {}
+): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
+  const server = await startBrowserServer({ host, rendererDir, port: 0 });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  if (options.failedResponses) {
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+    });
+  }
+  await page.goto(server.url);
+  await page.locator('#app[data-ready="true"]').waitFor();
+  return { server, browser, page };
 }

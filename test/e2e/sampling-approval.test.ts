@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { type Browser, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS } from './renderer-build.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
 
 describe('sampling with a model behind approval and review, in the UI', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -25,11 +25,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
     await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
     await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
-    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage();
-    await page.goto(server.url);
-    await page.locator('#app[data-ready="true"]').waitFor();
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, []));
   });
 
   after(async () => {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { type Browser, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root, openDesk } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/sampling-approval-edit.png');
 
@@ -28,15 +28,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
     await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
     await fixture.host.call('providers.save', { id: 'other', name: 'Other LLM', baseURL: llm.baseURL, models: [{ name: 'other-model' }] });
-    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    await page.goto(server.url);
-    await page.locator('#app[data-ready="true"]').waitFor();
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1300 } }));
   });
 
   after(async () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root, openDesk } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -30,15 +30,7 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
   before(async () => {
     built = await buildRenderer();
     fixture = await startHostWith({ jobs: taskToolPeer({ immediateResponse: 'Working on it; results follow.' }), fixed: taskToolPeer({ cancel: false }) });
-    server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
-    await page.goto(server.url);
-    await page.locator('#app[data-ready="true"]').waitFor();
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
     tools = page.getByRole('region', { name: 'Tools' });
     calls = page.getByRole('region', { name: 'Tool calls' });
   });

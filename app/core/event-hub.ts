@@ -19,6 +19,11 @@ export class EventHub<Events extends Record<string, unknown>> {
     return () => set.delete(listener as (payload: never) => void);
   }
 
+  /** Whether anyone listens to `event`: a payload that costs something to build can be skipped. */
+  listening(event: keyof Events): boolean {
+    return (this.#listeners.get(event)?.size ?? 0) > 0;
+  }
+
   emit<E extends keyof Events>(event: E, payload: Events[E]): void {
     for (const listener of [...(this.#listeners.get(event) ?? [])]) {
       try {

@@ -161,7 +161,10 @@ export class Host {
       sampling: config.sampling?.(parts) ?? this.sampling.runner,
       elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
       events: {
-        taskChanged: (taskId, record) => this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) }),
+        taskChanged: (taskId, record) => {
+          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it.
+          if (this.events.listening('task.changed')) this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
+        },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
           void this.#connectionFor(owner)?.notifyProgress(taskId, token, progress, total, message)
@@ -370,7 +373,7 @@ export class Host {
 
   #connectionFor(owner: TaskOwner): ServerConnection | undefined {
     const connection = this.#connections.get(owner.serverId);
-    return connection && connection.owner.identity === owner.identity && connection.state.status === 'ready' ? connection : undefined;
+    return connection && connection.owner.identity === owner.identity && connection.ready ? connection : undefined;
   }
 
   /** Sends a status notification now, or keeps it until the owning server connects. */

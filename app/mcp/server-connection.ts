@@ -69,6 +69,11 @@ export class ServerConnection {
     return structuredClone(this.#state);
   }
 
+  /** Whether the connection is initialized and open (no copy of the state, for hot paths). */
+  get ready(): boolean {
+    return this.#state.status === 'ready';
+  }
+
   /** Connects and initializes. Never throws: failure is a state with a reason. */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });

@@ -60,16 +60,19 @@ export class TaskRepository {
   /**
    * Stores a record (new or changed); resolves when it is on disk.
    *
+   * The repository keeps `record` itself, not a copy: each version is a new object (the receiver
+   * builds the next version from the last one and never changes one it has saved), and the
+   * parts versions share are never changed. `get` and `all` hand out copies.
+   *
    * `urgent` when a reply waits on it (a CreateTaskResult, a tasks/cancel answer); other
    * changes may wait a few milliseconds to share a commit.
    */
   save(record: TaskRecord, urgent = true): Promise<void> {
-    const copy = copyRecord(record);
-    this.#index(copy);
-    return this.#log.put(copy.task.taskId, copy, urgent).then(() => {
+    this.#index(record);
+    return this.#log.put(record.task.taskId, record, urgent).then(() => {
       // Commits resolve in order, so the newest durable version is the last one to land here;
       // a record removed meanwhile stays removed.
-      if (this.#records.has(copy.task.taskId)) this.#committed.set(copy.task.taskId, copy);
+      if (this.#records.has(record.task.taskId)) this.#committed.set(record.task.taskId, record);
     });
   }
 

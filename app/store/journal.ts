@@ -4,6 +4,9 @@ import path from 'node:path';
 /** One committed batch: keys and their new values (`null` deletes). */
 export type JournalBatch = Array<[string, unknown]>;
 
+/** `fs.fdatasync`, or a stand-in for it. */
+export type JournalSync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void;
+
 /** A batch and its place in commit order. */
 export interface JournalLine {
   seq: number;
@@ -32,9 +35,15 @@ export interface JournalContents {
 export class Journal {
   readonly path: string;
   #fd: number | undefined;
+  /** Syncs running in the thread pool on `#fd`. */
+  #syncing = 0;
+  #closeWhenIdle = false;
 
-  constructor(file: string) {
+  readonly #fdatasync: JournalSync;
+
+  constructor(file: string, fdatasync: JournalSync = fs.fdatasync) {
     this.path = file;
+    this.#fdatasync = fdatasync;
   }
 
   /**
@@ -83,12 +92,43 @@ export class Journal {
 
   /** Appends one batch and returns once it is on disk (the thread blocks). */
   appendSync(line: JournalLine): void {
+    this.write(line);
+    this.syncNow();
+  }
+
+  /**
+   * Appends one batch to the file without waiting for the disk: it is durable only after a
+   * later {@link sync} or {@link syncNow} has finished.
+   */
+  write(line: JournalLine): void {
+    fs.writeSync(this.#open(), `${JSON.stringify(line)}\n`);
+  }
+
+  /**
+   * Makes everything written so far durable with an `fdatasync` in the thread pool, so that the
+   * event loop goes on (taking the next requests) while the disk works. `done` is called on the
+   * main thread once it has finished.
+   */
+  sync(done: (error: NodeJS.ErrnoException | null) => void): void {
     const fd = this.#open();
-    fs.writeSync(fd, `${JSON.stringify(line)}\n`);
-    fs.fdatasyncSync(fd);
+    this.#syncing++;
+    this.#fdatasync(fd, (error) => {
+      this.#syncing--;
+      // A close asked for while the disk was busy: the descriptor is released only now, so that
+      // its number cannot be reused under the sync still running on it.
+      if (this.#syncing === 0 && this.#closeWhenIdle) this.#release();
+      done(error);
+    });
+  }
+
+  /** Makes everything written so far durable, blocking the thread. */
+  syncNow(): void {
+    if (this.#fd !== undefined) fs.fdatasyncSync(this.#fd);
   }
 
   #open(): number {
+    // Writing again cancels a close still waiting on a sync.
+    this.#closeWhenIdle = false;
     this.#fd ??= fs.openSync(this.path, 'a');
     return this.#fd;
   }
@@ -103,8 +143,20 @@ export class Journal {
     fs.fdatasyncSync(this.#fd);
   }
 
+  /** Whether the file is open (a close waiting on a sync counts as open). */
+  get isOpen(): boolean {
+    return this.#fd !== undefined;
+  }
+
+  /** Releases the file; with a sync still running on it, once that sync has finished. */
   close(): void {
+    if (this.#syncing > 0) this.#closeWhenIdle = true;
+    else this.#release();
+  }
+
+  #release(): void {
     if (this.#fd !== undefined) fs.closeSync(this.#fd);
     this.#fd = undefined;
+    this.#closeWhenIdle = false;
   }
 }

@@ -24,16 +24,26 @@ export interface JsonFileStoreOptions {
   cwd: string;
   /** File name without extension. */
   name: string;
+  /**
+   * Write the file as compact JSON on one line, for documents only Taskdesk reads (the task
+   * store's segments): about a third fewer bytes than the tab-indented default, and no walk of
+   * the value before it is written (JSON.stringify still refuses what JSON cannot hold).
+   */
+  compact?: boolean;
 }
+
+/** The `serialize` option of a compact document. */
+export const compactJson = (value: unknown): string => JSON.stringify(value);
 
 /** Opens (creating when missing) one JSON document. Throws when the file exists but is not JSON. */
 export type JsonFileStoreFactory = (options: JsonFileStoreOptions) => JsonFileStore;
 
 /** The plain-Node factory: electron-store's engine, `conf`, in an absolute directory. */
-export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name }) =>
+export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, compact }) =>
   new Conf<Record<string, unknown>>({
     cwd,
     configName: name,
+    ...(compact && { serialize: compactJson }),
     // A corrupt file is moved aside by the caller with a message; conf must not wipe it.
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Journal } from './journal.js';
+import { Journal, type JournalSync } from './journal.js';
 import type { JsonFileStoreFactory } from './json-file-store.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
@@ -33,6 +33,8 @@ export interface SegmentLogOptions {
   journal?: boolean;
   /** How long journalled batches wait to be written into a segment document (ms). */
   checkpointMs?: number;
+  /** Replaces `fs.fdatasync` for the journal's background syncs: tests hold and fail syncs with it. */
+  journalSync?: JournalSync;
 }
 
 /**
@@ -41,7 +43,8 @@ export interface SegmentLogOptions {
  * with a journal in front of them.
  *
  * Every change made in one turn of the event loop is one commit: a line appended to the journal
- * with fdatasync (or, without the journal, one new segment). `put`/`delete` return a promise that
+ * and made durable by an fdatasync in the thread pool that it shares with every line written while
+ * the previous sync ran (or, without the journal, one new segment). `put`/`delete` return a promise that
  * settles once the commit is on disk, so a caller can acknowledge a change only after it is
  * durable. Journalled changes go into a segment document within `checkpointMs`, and the journal
  * is emptied; on load the journal is replayed over the segments. The cost of persisting a change
@@ -66,7 +69,11 @@ export class SegmentLog<T> {
   readonly #where = new Map<string, number>();
   #nextSeq = 1;
   #pending = new Map<string, T | null>();
-  #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  #waiters: Waiter[] = [];
+  /** Batches written to the journal file, waiting for a sync to make them durable. */
+  #unsynced: WrittenBatch<T>[] = [];
+  /** The batches covered by the sync now running in the thread pool. */
+  #syncing: WrittenBatch<T>[] | undefined;
   #flushScheduled = false;
   /** After a failed compaction, the entry count to reach before trying again. */
   #compactAfterEntries = 0;
@@ -88,7 +95,7 @@ export class SegmentLog<T> {
     this.#minGarbage = options.minGarbage ?? 1000;
     this.#lazyMs = options.lazyMs ?? 10;
     this.#checkpointMs = options.checkpointMs ?? 200;
-    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, 'journal.log'));
+    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, 'journal.log'), options.journalSync);
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
@@ -229,25 +236,75 @@ export class SegmentLog<T> {
     if (this.#pending.size === 0) return;
     const { batch, waiters } = this.#takeBatch();
     const entries = [...batch.entries()];
-    try {
-      if (this.#journal) {
-        const seq = ++this.#journalSeq;
-        this.#journal.appendSync({ seq, entries });
-        for (const [id, value] of batch) this.#checkpointPending.set(id, value);
-        this.#scheduleCheckpoint();
-      } else {
-        this.#writeSegment(entries);
+    if (this.#journal) {
+      try {
+        this.#journal.write({ seq: ++this.#journalSeq, entries });
+      } catch (error) {
+        for (const waiter of waiters) waiter.reject(error);
+        return;
       }
+      this.#unsynced.push({ batch, waiters });
+      this.#startSync();
+      return;
+    }
+    try {
+      this.#writeSegment(entries);
     } catch (error) {
       for (const waiter of waiters) waiter.reject(error);
       return;
     }
     // The batch is on disk: its waiters hear so whatever a compaction does next.
     for (const waiter of waiters) waiter.resolve();
-    if (!this.#journal) this.#compactSafely();
+    this.#compactSafely();
   }
 
-  #takeBatch(): { batch: Map<string, T | null>; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } {
+  /**
+   * Group commit: one fdatasync in the thread pool covers every batch written since the last
+   * one started. While it runs, the event loop takes the next requests and writes their
+   * batches, which the next sync covers; waiters hear "done" only when a sync covering their
+   * batch has finished.
+   */
+  #startSync(): void {
+    if (this.#syncing || this.#unsynced.length === 0) return;
+    const covered = this.#unsynced;
+    this.#unsynced = [];
+    this.#syncing = covered;
+    this.#journal!.sync((error) => {
+      // Already settled by a blocking sync (a checkpoint, a flush) while this one ran.
+      if (this.#syncing !== covered) return;
+      this.#syncing = undefined;
+      if (error) {
+        for (const { waiters } of covered) for (const waiter of waiters) waiter.reject(error);
+      } else {
+        this.#settleDurable(covered);
+      }
+      this.#startSync();
+    });
+  }
+
+  /** Makes every written batch durable now with a blocking sync, and settles its waiters. */
+  #syncWrittenNow(): void {
+    const written = [...(this.#syncing ?? []), ...this.#unsynced];
+    this.#syncing = undefined;
+    this.#unsynced = [];
+    if (written.length === 0) return;
+    try {
+      this.#journal!.syncNow();
+    } catch (error) {
+      for (const { waiters } of written) for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    this.#settleDurable(written);
+  }
+
+  /** Batches whose journal lines are on disk: due for a checkpoint, and their waiters hear so. */
+  #settleDurable(written: WrittenBatch<T>[]): void {
+    for (const { batch } of written) for (const [id, value] of batch) this.#checkpointPending.set(id, value);
+    this.#scheduleCheckpoint();
+    for (const { waiters } of written) for (const waiter of waiters) waiter.resolve();
+  }
+
+  #takeBatch(): WrittenBatch<T> {
     const batch = this.#pending;
     const waiters = this.#waiters;
     this.#pending = new Map();
@@ -276,7 +333,10 @@ export class SegmentLog<T> {
   #checkpoint(): void {
     if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
     this.#checkpointTimer = undefined;
-    if (!this.#journal || this.#checkpointPending.size === 0) return;
+    if (!this.#journal) return;
+    // Batches whose sync has not finished go into the document too: the journal is emptied below.
+    this.#syncWrittenNow();
+    if (this.#checkpointPending.size === 0) return;
     try {
       this.#writeSegment([...this.#checkpointPending.entries()]);
       this.#checkpointPending = new Map();
@@ -302,7 +362,7 @@ export class SegmentLog<T> {
   }
 
   #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number): void {
-    this.#factory({ cwd: this.#dir, name: segmentName(seq) }).store = {
+    this.#factory({ cwd: this.#dir, name: segmentName(seq), compact: true }).store = {
       schemaVersion: SEGMENT_VERSION,
       entries,
       ...(compactedBelow !== undefined && { compactedBelow })
@@ -388,6 +448,17 @@ export class SegmentLog<T> {
     }
     return movedTo;
   }
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A batch of changes and whoever waits for it to be on disk. */
+interface WrittenBatch<T> {
+  batch: Map<string, T | null>;
+  waiters: Waiter[];
 }
 
 function segmentName(seq: number): string {

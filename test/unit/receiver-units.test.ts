@@ -13,6 +13,7 @@ import { canTransition, isTerminal } from '../../app/receiver/task-state.js';
 import { TaskWaiters } from '../../app/receiver/task-waiters.js';
 import { AuditLog } from '../../app/audit/audit-log.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
+import { Journal } from '../../app/store/journal.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { ownerIdentity } from '../../app/mcp/server-config.js';
@@ -242,6 +243,137 @@ describe('segment log with its journal', () => {
       const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number });
       assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
       log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  /** A stand-in for fdatasync whose calls wait until the test finishes or fails them. */
+  function heldSyncs() {
+    const calls: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+    return {
+      calls,
+      sync: (_fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void calls.push(callback),
+      /** Resolves once the log has started `count` syncs in all. */
+      started: async (count: number) => {
+        while (calls.length < count) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+  }
+
+  /** Tracks whether a promise has settled, and how. */
+  function observe(promise: Promise<void>) {
+    const state = { settled: 'no' as 'no' | 'resolved' | 'rejected', error: undefined as unknown };
+    promise.then(
+      () => (state.settled = 'resolved'),
+      (error: unknown) => {
+        state.settled = 'rejected';
+        state.error = error;
+      }
+    );
+    return state;
+  }
+
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('acknowledges a batch only once a sync covering it has finished, and batches written meanwhile share the next sync', async () => {
+    const data = tempDir();
+    const syncs = heldSyncs();
+    try {
+      const log = new SegmentLog<{ v: number }>({ dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync });
+      log.load((v) => v as { v: number });
+      const a = observe(log.put('a', { v: 1 }));
+      await syncs.started(1);
+      // Written to the file, not yet synced: not acknowledged.
+      assert.match(fs.readFileSync(path.join(data.dir, 's', 'journal.log'), 'utf8'), /"a"/);
+      const b = observe(log.put('b', { v: 1 }));
+      await turn();
+      const c = observe(log.put('c', { v: 1 }));
+      await turn();
+      await turn();
+      assert.deepEqual([a.settled, b.settled, c.settled], ['no', 'no', 'no']);
+      assert.equal(syncs.calls.length, 1, 'one sync at a time');
+      assert.equal(fs.readFileSync(path.join(data.dir, 's', 'journal.log'), 'utf8').trim().split('\n').length, 3, 'b and c are written while the sync runs');
+      syncs.calls[0]!(null);
+      await turn();
+      assert.deepEqual([a.settled, b.settled, c.settled], ['resolved', 'no', 'no']);
+      // The next sync starts at once and covers both batches written meanwhile.
+      assert.equal(syncs.calls.length, 2);
+      syncs.calls[1]!(null);
+      await turn();
+      assert.deepEqual([b.settled, c.settled], ['resolved', 'resolved']);
+      assert.equal(syncs.calls.length, 2);
+      log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('settles batches whose sync is still running when flushed, ignores that sync when it ends, and closes the file only after it', async () => {
+    const data = tempDir();
+    const syncs = heldSyncs();
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync };
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      const a = observe(log.put('a', { v: 1 }));
+      await syncs.started(1);
+      // A checkpoint (here through a shutdown) syncs what is written itself, with the thread blocked.
+      log.close();
+      await turn();
+      assert.equal(a.settled, 'resolved');
+      assert.equal(log.segmentCount, 1, 'checkpointed into a document');
+      // The sync that was running ends later, even with an error: nothing changes.
+      syncs.calls[0]!(Object.assign(new Error('EIO: late'), { code: 'EIO' }));
+      await turn();
+      assert.equal(a.settled, 'resolved');
+      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number }).records], [['a', { v: 1 }]]);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('rejects the batches of a failed sync and commits the later ones', async () => {
+    const data = tempDir();
+    const syncs = heldSyncs();
+    try {
+      const log = new SegmentLog<{ v: number }>({ dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync });
+      log.load((v) => v as { v: number });
+      const a = observe(log.put('a', { v: 1 }));
+      await syncs.started(1);
+      const b = observe(log.put('b', { v: 1 }));
+      await turn();
+      syncs.calls[0]!(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      await turn();
+      assert.equal(a.settled, 'rejected');
+      assert.match(String(a.error), /EIO/);
+      assert.equal(b.settled, 'no', 'b was not covered by the failed sync');
+      await syncs.started(2);
+      syncs.calls[1]!(null);
+      await turn();
+      assert.equal(b.settled, 'resolved');
+      log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('keeps its journal file open while a sync runs on it, whatever asks it to close', async () => {
+    const data = tempDir();
+    const syncs = heldSyncs();
+    try {
+      fs.mkdirSync(data.dir, { recursive: true });
+      const journal = new Journal(path.join(data.dir, 'journal.log'), syncs.sync);
+      journal.write({ seq: 1, entries: [['a', { v: 1 }]] });
+      let synced = false;
+      journal.sync(() => (synced = true));
+      journal.close();
+      // Closing now would free the descriptor number for reuse under the running sync.
+      assert.equal(journal.isOpen, true);
+      syncs.calls[0]!(null);
+      assert.equal(synced, true);
+      assert.equal(journal.isOpen, false);
+      assert.deepEqual(journal.read(path.join(data.dir, 'c')).batches, [[['a', { v: 1 }]]]);
     } finally {
       data.remove();
     }

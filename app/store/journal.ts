@@ -23,22 +23,37 @@ export interface JournalContents {
   damaged?: { reason: string; movedTo: string };
 }
 
+/** The header is this long, newline included, so that a new one always overwrites the old one whole. */
+const HEADER_BYTES = 64;
+/** Bytes written (zeros) when the file is created, so that early commits overwrite blocks that exist. */
+const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+
 /**
  * An append-only journal of committed batches, one JSON line each, made durable with
  * `fdatasync` on a descriptor kept open.
  *
  * It is the write-ahead half of the task store: a batch is acknowledged once its line is on
- * disk (about 0.2 ms here, against about 1 ms for a new fsync'd document), and the documents
- * that hold the records for good are written from it a little later (a checkpoint), after which
- * the journal is emptied.
+ * disk, and the documents that hold the records for good are written from it a little later (a
+ * checkpoint), after which the journal starts again.
+ *
+ * Starting again does not truncate the file: the next lines overwrite the old ones from the top,
+ * the way SQLite reuses its WAL file. An fdatasync after overwriting blocks that already exist
+ * only flushes data, where one after growing the file must also commit the file system's own
+ * journal (about 0.10 ms against 0.15 ms here), so the file is also created with its first
+ * megabytes written. A fixed-size header line names the `floor`: lines with a sequence number at
+ * or below it are already in the documents (what is left of earlier rounds below the new lines is
+ * all at or below it), so reading keeps exactly the lines above it.
  */
 export class Journal {
   readonly path: string;
   #fd: number | undefined;
+  /** Where the next line goes; unknown until the file has been read or started. */
+  #offset: number | undefined;
+  /** The floor of the current round, for the header of a file created anew. */
+  #floor = 0;
   /** Syncs running in the thread pool on `#fd`. */
   #syncing = 0;
   #closeWhenIdle = false;
-
   readonly #fdatasync: JournalSync;
 
   constructor(file: string, fdatasync: JournalSync = fs.fdatasync) {
@@ -47,53 +62,78 @@ export class Journal {
   }
 
   /**
-   * Reads the committed batches.
+   * Reads the committed batches above `floor` (the last sequence number the documents hold, when
+   * they say), and places the next line after the last one kept.
    *
    * A torn last line is a batch whose commit never finished (its writer never heard "done"), so
-   * it is dropped. A damaged line before the end is not expected; the file is copied to
-   * `corruptDir` and the batches before it are kept.
+   * it is dropped, like anything after the last line kept (leftovers of earlier rounds, zeros).
+   * A damaged line before a kept one is not expected; the file is copied to `corruptDir` and
+   * every other batch is kept.
    */
-  read(corruptDir: string): JournalContents {
+  read(corruptDir: string, floor = 0): JournalContents {
     let text: string;
     try {
-      text = fs.readFileSync(this.path, 'utf8');
+      text = fs.readFileSync(this.path, 'latin1');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { batches: [], lastSeq: 0 };
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.#offset = undefined;
+      this.#floor = floor;
+      return { batches: [], lastSeq: floor };
     }
-    const lines = text.split('\n');
-    const batches: JournalLine[] = [];
-    let damaged: JournalContents['damaged'];
-    for (let index = 0; index < lines.length; index++) {
-      const line = lines[index]!;
-      if (line === '') continue;
+    const kept: Array<JournalLine & { end: number }> = [];
+    let firstBad: { index: number; reason: string } | undefined;
+    let badBeforeKept: { index: number; reason: string } | undefined;
+    let start = 0;
+    let index = 0;
+    let headerEnd = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const raw = text.slice(start, end);
+      const lineEnd = end + 1;
+      start = lineEnd;
+      index++;
+      if (raw.trim() === '' || /^\0+$/.test(raw)) continue;
+      let parsed: { seq?: unknown; entries?: unknown; journal?: unknown; floor?: unknown };
       try {
-        const parsed = JSON.parse(line) as { seq?: unknown; entries?: unknown };
-        if (!Array.isArray(parsed.entries) || typeof parsed.seq !== 'number') throw new Error('not a journal line');
-        batches.push({ seq: parsed.seq, entries: parsed.entries as JournalBatch });
-      } catch (error) {
-        // A torn last line is a commit that never finished: its writer never heard "done".
-        if (lines.slice(index + 1).every((rest) => rest === '')) continue;
-        // Damage inside the file: keep every other batch, and the bytes for a person to look at.
-        if (!damaged) {
-          fs.mkdirSync(corruptDir, { recursive: true });
-          const movedTo = path.join(corruptDir, `journal-${Date.now()}.log`);
-          fs.copyFileSync(this.path, movedTo);
-          damaged = { reason: `line ${index + 1}: ${error instanceof Error ? error.message : String(error)}`, movedTo };
+        // Read as latin1 to keep byte offsets; a line is decoded as UTF-8 only here.
+        parsed = JSON.parse(Buffer.from(raw, 'latin1').toString('utf8')) as typeof parsed;
+        if (index === 1 && parsed.journal === 1 && typeof parsed.floor === 'number') {
+          floor = Math.max(floor, parsed.floor);
+          headerEnd = lineEnd;
+          continue;
         }
+        if (!Array.isArray(parsed.entries) || typeof parsed.seq !== 'number') throw new Error('not a journal line');
+      } catch (error) {
+        firstBad ??= { index, reason: error instanceof Error ? error.message : String(error) };
+        continue;
       }
+      // Already in the documents: this round's or an earlier one's.
+      if (parsed.seq <= floor) continue;
+      if (firstBad && !badBeforeKept) badBeforeKept = firstBad;
+      kept.push({ seq: parsed.seq, entries: parsed.entries as JournalBatch, end: lineEnd });
+    }
+    let damaged: JournalContents['damaged'];
+    if (badBeforeKept) {
+      // Damage inside the file: keep every other batch, and the bytes for a person to look at.
+      fs.mkdirSync(corruptDir, { recursive: true });
+      const movedTo = path.join(corruptDir, `journal-${Date.now()}.log`);
+      fs.copyFileSync(this.path, movedTo);
+      damaged = { reason: `line ${badBeforeKept.index}: ${badBeforeKept.reason}`, movedTo };
     }
     // Lines are in commit order; the numbers make that checkable rather than assumed.
-    batches.sort((a, b) => a.seq - b.seq);
-    const lastSeq = batches.at(-1)?.seq ?? 0;
-    const ordered = batches.map((batch) => batch.entries);
-    return damaged ? { batches: ordered, lastSeq, damaged } : { batches: ordered, lastSeq };
-  }
-
-  /** Appends one batch and returns once it is on disk (the thread blocks). */
-  appendSync(line: JournalLine): void {
-    this.write(line);
-    this.syncNow();
+    kept.sort((a, b) => a.seq - b.seq);
+    // The next line goes after the last one kept, over whatever torn line or leftover follows it.
+    let offset = headerEnd;
+    let lastSeq = floor;
+    for (const line of kept) {
+      offset = Math.max(offset, line.end);
+      lastSeq = Math.max(lastSeq, line.seq);
+    }
+    this.#offset = offset;
+    this.#floor = floor;
+    const batches = kept.map((line) => line.entries);
+    return damaged ? { batches, lastSeq, damaged } : { batches, lastSeq };
   }
 
   /**
@@ -101,7 +141,10 @@ export class Journal {
    * later {@link sync} or {@link syncNow} has finished.
    */
   write(line: JournalLine): void {
-    fs.writeSync(this.#open(), `${JSON.stringify(line)}\n`);
+    const fd = this.#open();
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+    fs.writeSync(fd, bytes, 0, bytes.length, this.#offset);
+    this.#offset! += bytes.length;
   }
 
   /**
@@ -126,21 +169,16 @@ export class Journal {
     if (this.#fd !== undefined) fs.fdatasyncSync(this.#fd);
   }
 
-  #open(): number {
-    // Writing again cancels a close still waiting on a sync.
-    this.#closeWhenIdle = false;
-    this.#fd ??= fs.openSync(this.path, 'a');
-    return this.#fd;
-  }
-
-  /** Empties the journal once everything in it is held by documents. */
-  clear(): void {
-    if (this.#fd === undefined) {
-      fs.writeFileSync(this.path, '');
-      return;
-    }
-    fs.ftruncateSync(this.#fd, 0);
-    fs.fdatasyncSync(this.#fd);
+  /**
+   * Starts again once everything up to `floor` is held by documents: a new header, and the next
+   * line at the top of the file. No sync is needed: until the header is on disk the old lines
+   * read as before, and they are all in the documents; the sync of the next line covers both.
+   */
+  restart(floor: number): void {
+    const fd = this.#open();
+    fs.writeSync(fd, header(floor), 0, HEADER_BYTES, 0);
+    this.#offset = HEADER_BYTES;
+    this.#floor = floor;
   }
 
   /** Whether the file is open (a close waiting on a sync counts as open). */
@@ -154,9 +192,41 @@ export class Journal {
     else this.#release();
   }
 
+  #open(): number {
+    // Writing again cancels a close still waiting on a sync.
+    this.#closeWhenIdle = false;
+    if (this.#fd !== undefined) return this.#fd;
+    if (this.#offset === undefined && fs.existsSync(this.path)) {
+      // Written to without being read first: the next line goes after what is there.
+      this.read(path.join(path.dirname(this.path), 'corrupt'));
+    }
+    if (this.#offset === undefined || !fs.existsSync(this.path)) {
+      // A new file: its first megabytes written, then a header with nothing below it.
+      const fd = fs.openSync(this.path, 'w+');
+      try {
+        fs.writeSync(fd, Buffer.alloc(PREALLOCATE_BYTES), 0, PREALLOCATE_BYTES, 0);
+        fs.writeSync(fd, header(this.#floor), 0, HEADER_BYTES, 0);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        fs.closeSync(fd);
+        throw error;
+      }
+      this.#fd = fd;
+      this.#offset = HEADER_BYTES;
+      return fd;
+    }
+    // Positioned writes: a descriptor opened for appending would ignore the position.
+    this.#fd = fs.openSync(this.path, 'r+');
+    return this.#fd;
+  }
+
   #release(): void {
     if (this.#fd !== undefined) fs.closeSync(this.#fd);
     this.#fd = undefined;
     this.#closeWhenIdle = false;
   }
+}
+
+function header(floor: number): Buffer {
+  return Buffer.from(`${JSON.stringify({ journal: 1, floor })}`.padEnd(HEADER_BYTES - 1, ' ') + '\n');
 }

@@ -46,8 +46,9 @@ export interface SegmentLogOptions {
  * and made durable by an fdatasync in the thread pool that it shares with every line written while
  * the previous sync ran (or, without the journal, one new segment). `put`/`delete` return a promise that
  * settles once the commit is on disk, so a caller can acknowledge a change only after it is
- * durable. Journalled changes go into a segment document within `checkpointMs`, and the journal
- * is emptied; on load the journal is replayed over the segments. The cost of persisting a change
+ * durable. Journalled changes go into a segment document within `checkpointMs`, which records the
+ * last journal batch it holds (the floor), and the journal starts again; on load the journal's
+ * batches above the floor are replayed over the segments. The cost of persisting a change
  * depends on how many changes share the commit, never on how many records are retained: a
  * single-file store rewrites everything on every write.
  *
@@ -85,6 +86,8 @@ export class SegmentLog<T> {
   #checkpointPending = new Map<string, T | null>();
   /** The last journal batch number given out. */
   #journalSeq = 0;
+  /** The last journal batch number held by the documents (a checkpoint's), carried by compactions. */
+  #journalFloor = 0;
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SegmentLogOptions) {
@@ -104,15 +107,17 @@ export class SegmentLog<T> {
     const quarantined: SegmentLoadReport<T>['quarantined'] = [];
     const rejected: Array<{ id: string; reason: string; value: unknown }> = [];
     const segments: Array<{ seq: number; entries: Array<[string, unknown]>; compactedBelow?: number }> = [];
+    let journalFloor = 0;
     for (const file of fs.readdirSync(this.#dir)) {
       const name = file.replace(/\.json$/, '');
       const match = SEGMENT_NAME.exec(name);
       if (!match || !file.endsWith('.json')) continue;
       const seq = Number(match[1]);
       try {
-        const doc = this.#factory({ cwd: this.#dir, name }).store as { schemaVersion?: unknown; entries?: unknown; compactedBelow?: unknown };
+        const doc = this.#factory({ cwd: this.#dir, name }).store as { schemaVersion?: unknown; entries?: unknown; compactedBelow?: unknown; journalFloor?: unknown };
         if (doc.schemaVersion !== SEGMENT_VERSION) throw new Error(`Unsupported segment version ${JSON.stringify(doc.schemaVersion)}`);
         if (!Array.isArray(doc.entries)) throw new Error('Segment has no entries list');
+        if (typeof doc.journalFloor === 'number') journalFloor = Math.max(journalFloor, doc.journalFloor);
         segments.push({
           seq,
           entries: doc.entries as Array<[string, unknown]>,
@@ -151,9 +156,10 @@ export class SegmentLog<T> {
     }
     if (this.#journal) {
       // Batches acknowledged after the last checkpoint: newer than every segment.
-      const contents = this.#journal.read(this.#corruptDir);
+      const contents = this.#journal.read(this.#corruptDir, journalFloor);
       if (contents.damaged) quarantined.push({ id: 'journal', ...contents.damaged });
       this.#journalSeq = contents.lastSeq;
+      this.#journalFloor = journalFloor;
       for (const batch of contents.batches) {
         for (const entry of batch) {
           if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
@@ -313,9 +319,9 @@ export class SegmentLog<T> {
   }
 
   /** One new segment document holding `entries`, and the bookkeeping that follows. */
-  #writeSegment(entries: Array<[string, T | null]>): void {
+  #writeSegment(entries: Array<[string, T | null]>, journalFloor?: number): void {
     const seq = this.#nextSeq++;
-    this.#write(seq, entries);
+    this.#write(seq, entries, undefined, journalFloor);
     this.#segments.set(seq, { entries: entries.length, live: 0 });
     for (const [id, value] of entries) {
       this.#retire(id);
@@ -329,18 +335,21 @@ export class SegmentLog<T> {
     this.#checkpointTimer.unref?.();
   }
 
-  /** Moves journalled changes into a segment document, then empties the journal. */
+  /** Moves journalled changes into a segment document, then starts the journal again. */
   #checkpoint(): void {
     if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
     this.#checkpointTimer = undefined;
     if (!this.#journal) return;
-    // Batches whose sync has not finished go into the document too: the journal is emptied below.
+    // Batches whose sync has not finished go into the document too: the journal starts again below.
     this.#syncWrittenNow();
     if (this.#checkpointPending.size === 0) return;
     try {
-      this.#writeSegment([...this.#checkpointPending.entries()]);
+      // Every line up to the last one written is held by this document now (or was refused).
+      const floor = this.#journalSeq;
+      this.#writeSegment([...this.#checkpointPending.entries()], floor);
       this.#checkpointPending = new Map();
-      this.#journal.clear();
+      this.#journalFloor = floor;
+      this.#journal.restart(floor);
     } catch (error) {
       // The journal still holds every change: nothing is lost, the store only waits.
       console.error('Taskdesk could not write a checkpoint of its task store; it tries again:', error);
@@ -361,11 +370,12 @@ export class SegmentLog<T> {
     }
   }
 
-  #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number): void {
+  #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number, journalFloor?: number): void {
     this.#factory({ cwd: this.#dir, name: segmentName(seq), compact: true }).store = {
       schemaVersion: SEGMENT_VERSION,
       entries,
-      ...(compactedBelow !== undefined && { compactedBelow })
+      ...(compactedBelow !== undefined && { compactedBelow }),
+      ...(journalFloor !== undefined && { journalFloor })
     };
   }
 
@@ -418,8 +428,9 @@ export class SegmentLog<T> {
       const seq = this.#nextSeq++;
       const slice = items.slice(chunk * this.#compactSegmentSize, (chunk + 1) * this.#compactSegmentSize);
       try {
-        // The last fresh segment marks the compaction complete.
-        this.#write(seq, slice, chunk === chunks - 1 ? firstNew : undefined);
+        // The last fresh segment marks the compaction complete, and keeps the journal's floor.
+        const last = chunk === chunks - 1;
+        this.#write(seq, slice, last ? firstNew : undefined, last && this.#journal ? this.#journalFloor : undefined);
       } catch (error) {
         for (const [written, segment] of segments) this.#segments.set(written, { entries: segment.entries, live: 0 });
         throw error;

@@ -69,6 +69,7 @@ async function flood(mcp: McpServer, options: { count: number; concurrency: numb
   const latencies: number[] = [];
   let sent = 0;
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const worker = async () => {
     while (sent < options.count) {
       sent++;
@@ -83,7 +84,8 @@ async function flood(mcp: McpServer, options: { count: number; concurrency: numb
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const elapsed = performance.now() - started;
-  if (options.reportFile) fs.writeFileSync(options.reportFile, JSON.stringify({ latencies, elapsedMs: elapsed }));
+  const cpu = process.cpuUsage(cpuStart);
+  if (options.reportFile) fs.writeFileSync(options.reportFile, JSON.stringify({ latencies, elapsedMs: elapsed, peerCpuMs: (cpu.user + cpu.system) / 1000 }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

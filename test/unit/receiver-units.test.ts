@@ -219,6 +219,43 @@ describe('segment log when a compaction fails', () => {
 });
 
 describe('segment log with its journal', () => {
+  /** The journal's lines in file order, up to the first zero byte: a header, then batches. */
+  function journalLines(file: string): Array<{ journal?: number; floor?: number; seq?: number; entries?: unknown[] }> {
+    const text = fs.readFileSync(file, 'utf8');
+    const end = text.indexOf('\0');
+    return (end === -1 ? text : text.slice(0, end))
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { journal?: number; floor?: number; seq?: number; entries?: unknown[] };
+        } catch {
+          return {};
+        }
+      });
+  }
+
+  /** Byte offset just past the last batch line of this round (where the next line would go). */
+  function endOfRound(file: string): number {
+    const bytes = fs.readFileSync(file);
+    let offset = 0;
+    let floor = 0;
+    let last = 0;
+    while (offset < bytes.length) {
+      let end = bytes.indexOf(0x0a, offset);
+      if (end === -1) break;
+      try {
+        const line = JSON.parse(bytes.subarray(offset, end).toString('utf8')) as { journal?: number; floor?: number; seq?: number };
+        if (line.journal === 1) floor = line.floor ?? 0;
+        if (line.journal === 1 || (line.seq ?? 0) > floor) last = end + 1;
+      } catch {
+        // Past this round.
+      }
+      offset = end + 1;
+    }
+    return last;
+  }
+
   it('acknowledges from the journal, replays it after a crash, checkpoints into a document, and drops a torn last line', async () => {
     const data = tempDir();
     try {
@@ -230,19 +267,89 @@ describe('segment log with its journal', () => {
       await log.put('a', { v: 2 });
       await log.delete('b');
       assert.equal(log.segmentCount, 0, 'nothing in a document yet');
-      assert.equal(fs.readFileSync(journal, 'utf8').trim().split('\n').length, 3, 'one journal line per commit');
-      // A crash now: a new log on the same files sees every acknowledged change.
-      fs.appendFileSync(journal, '{"seq":99,"entries":[["c",{"v"');
+      const lines = journalLines(journal);
+      assert.deepEqual(lines[0], { journal: 1, floor: 0 }, 'a header first');
+      assert.deepEqual(lines.slice(1).map((line) => line.seq), [1, 2, 3], 'one journal line per commit');
+      assert.ok(fs.statSync(journal).size >= 4 * 1024 * 1024, 'created with its first megabytes written');
+      // A crash in the middle of the next commit: its line is torn.
+      const fd = fs.openSync(journal, 'r+');
+      fs.writeSync(fd, '{"seq":4,"entries":[["c",{"v"', endOfRound(journal));
+      fs.closeSync(fd);
+      // A new log on the same files sees every acknowledged change.
       const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
       assert.deepEqual([...replay.records], [['a', { v: 2 }]]);
       assert.equal(replay.quarantined.length, 0, 'a torn last line is an unfinished commit, not damage');
-      // The checkpoint moves the changes into a document and empties the journal.
+      // The checkpoint moves the changes into a document and starts the journal again.
       log.flushNow();
       assert.equal(log.segmentCount, 1);
-      assert.equal(fs.readFileSync(journal, 'utf8'), '');
+      assert.deepEqual(journalLines(journal)[0], { journal: 1, floor: 3 }, 'lines up to 3 are in the document');
       const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number });
       assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
       log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('reuses its file from the top after a checkpoint, and never replays what the documents already hold', async () => {
+    const data = tempDir();
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+      const journal = path.join(options.dir, 'journal.log');
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      // A long first round, checkpointed: its lines stay in the file below the next round's.
+      for (let i = 1; i <= 20; i++) await log.put('a', { v: i });
+      log.flushNow();
+      const size = fs.statSync(journal).size;
+      // A short second round: 'a' deleted, 'b' written; the file does not grow.
+      await log.delete('a');
+      await log.put('b', { v: 1 });
+      assert.equal(fs.statSync(journal).size, size);
+      const lines = journalLines(journal);
+      assert.deepEqual(lines[0], { journal: 1, floor: 20 });
+      assert.deepEqual(lines.slice(1, 3).map((line) => line.seq), [21, 22]);
+      assert.ok(lines.slice(3).some((line) => (line.seq ?? 0) <= 20), 'leftovers of the first round follow');
+      // A crash now: the leftovers (with 'a' in them) are not replayed over the deletion.
+      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
+      assert.equal(replay.quarantined.length, 0);
+      log.close();
+      // A clean stop checkpointed everything: a restart replays nothing and continues the numbering.
+      const again = new SegmentLog<{ v: number }>(options);
+      assert.deepEqual([...again.load((v) => v as { v: number }).records], [['b', { v: 1 }]]);
+      await again.put('c', { v: 1 });
+      assert.deepEqual(journalLines(journal).slice(0, 2).map((line) => line.seq ?? line.floor), [22, 23]);
+      again.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('takes the floor from the documents when the journal header is torn, so leftovers of older rounds are not replayed', async () => {
+    const data = tempDir();
+    try {
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+      const journal = path.join(options.dir, 'journal.log');
+      const log = new SegmentLog<{ v: number }>(options);
+      log.load((v) => v as { v: number });
+      // Three rounds: a long one, then two short ones, each checkpointed.
+      for (let i = 1; i <= 10; i++) await log.put('a', { v: i });
+      log.flushNow();
+      await log.put('a', { v: 11 });
+      log.flushNow();
+      await log.put('b', { v: 1 });
+      log.flushNow();
+      log.close();
+      // The last round's line overwrote the one that set a to 11; the first round's are below it.
+      assert.ok(journalLines(journal).some((line) => line.seq === 9));
+      // A crash while the last header was being written: it is torn.
+      const fd = fs.openSync(journal, 'r+');
+      fs.writeSync(fd, 'x'.repeat(63), 0);
+      fs.closeSync(fd);
+      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      assert.deepEqual([...replay.records].sort(), [['a', { v: 11 }], ['b', { v: 1 }]], 'a is not set back to a first-round value');
+      assert.equal(replay.quarantined.length, 0, 'nothing after the torn header was kept: no damage');
     } finally {
       data.remove();
     }
@@ -285,7 +392,7 @@ describe('segment log with its journal', () => {
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       // Written to the file, not yet synced: not acknowledged.
-      assert.match(fs.readFileSync(path.join(data.dir, 's', 'journal.log'), 'utf8'), /"a"/);
+      assert.deepEqual(journalLines(path.join(data.dir, 's', 'journal.log')).map((line) => line.seq), [undefined, 1]);
       const b = observe(log.put('b', { v: 1 }));
       await turn();
       const c = observe(log.put('c', { v: 1 }));
@@ -293,7 +400,7 @@ describe('segment log with its journal', () => {
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['no', 'no', 'no']);
       assert.equal(syncs.calls.length, 1, 'one sync at a time');
-      assert.equal(fs.readFileSync(path.join(data.dir, 's', 'journal.log'), 'utf8').trim().split('\n').length, 3, 'b and c are written while the sync runs');
+      assert.deepEqual(journalLines(path.join(data.dir, 's', 'journal.log')).map((line) => line.seq), [undefined, 1, 2, 3], 'b and c are written while the sync runs');
       syncs.calls[0]!(null);
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['resolved', 'no', 'no']);

@@ -61,6 +61,7 @@ export interface SamplingRunner {
    * it (`notes`); when absent, `resumable` decides for every task.
    */
   canResume?(notes: ReadonlyArray<Record<string, unknown>>): boolean;
+  /** `params` is the stored request itself, shared with the task record: read it, never change it. */
   run(
     params: CreateMessageRequestParams,
     context: WorkContext
@@ -70,5 +71,6 @@ export interface SamplingRunner {
 /** Asks the user an `elicitation/create` question. */
 export interface UserPrompter {
   readonly resumable: boolean;
+  /** `params` is the stored request itself, shared with the task record: read it, never change it. */
   prompt(params: ElicitRequestParams, context: WorkContext): Promise<WorkOutcome<ElicitResult>>;
 }

@@ -372,7 +372,9 @@ export class TaskReceiver {
 
   #startWork(record: TaskRecord): void {
     const taskId = record.task.taskId;
-    const current = this.#repo.get(taskId);
+    // The stored version itself, not a copy: records are never changed once saved, and runners
+    // only read the request.
+    const current = this.#repo.peek(taskId) as TaskRecord | undefined;
     if (!current || isTerminal(current.task.status) || this.#running.has(taskId)) return;
     const controller = new AbortController();
     this.#running.set(taskId, controller);

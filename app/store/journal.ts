@@ -142,9 +142,15 @@ export class Journal {
    */
   write(line: JournalLine): void {
     const fd = this.#open();
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
-    fs.writeSync(fd, bytes, 0, bytes.length, this.#offset);
-    this.#offset! += bytes.length;
+    const text = `${JSON.stringify(line)}\n`;
+    // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
+    let written = fs.writeSync(fd, text, this.#offset, 'utf8');
+    const total = Buffer.byteLength(text);
+    if (written < total) {
+      const bytes = Buffer.from(text);
+      while (written < total) written += fs.writeSync(fd, bytes, written, total - written, this.#offset! + written);
+    }
+    this.#offset! += total;
   }
 
   /**

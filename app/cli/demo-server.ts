@@ -32,13 +32,14 @@ export function demoServerConfig(runtime: NodeRuntime = { command: process.execP
 }
 
 /**
- * Saves and connects the demo server when no server is saved; returns whether it did.
+ * Saves and connects the demo server on a first launch (no server list was ever saved); returns
+ * whether it did.
  *
  * It is saved rather than passed as a config server so that the user can remove it like any
- * other; with the list empty again, the next launch brings it back.
+ * other, and once removed it stays removed.
  */
-export async function addDemoServerIfNone(host: Pick<Host, 'call'>, config: ServerConfigInput | undefined): Promise<boolean> {
-  if (!config) return false;
+export async function addDemoServerIfNone(host: Pick<Host, 'call' | 'serverListSaved'>, config: ServerConfigInput | undefined): Promise<boolean> {
+  if (!config || host.serverListSaved) return false;
   const servers = await host.call('servers.list', {});
   if (servers.length > 0) return false;
   await host.call('servers.add', config);

@@ -257,6 +257,11 @@ export class Host {
     return this.events.on(event, listener);
   }
 
+  /** Whether a server list was ever saved in this data directory: false on a first launch only. */
+  get serverListSaved(): boolean {
+    return this.#registry.everSaved;
+  }
+
   /** Warnings raised while loading stored data (a corrupt file moved aside). */
   get warnings(): Array<{ message: string; movedTo?: string }> {
     return [...this.#warnings];

@@ -30,6 +30,11 @@ export class ServerRegistry {
     this.#saved = this.#document.value;
   }
 
+  /** Whether a server list was ever saved here (false on a first launch). */
+  get everSaved(): boolean {
+    return this.#document.existed;
+  }
+
   list(): ServerConfig[] {
     const byId = new Map<string, ServerConfig>();
     for (const config of this.#saved) byId.set(config.id, config);

@@ -6,6 +6,8 @@ import type { JsonFileStore, JsonFileStoreFactory } from './json-file-store.js';
 /** A settings document as it was read: its value, and a warning when the file could not be used. */
 export interface OpenedDocument<T> {
   value: T;
+  /** Whether a value had ever been saved (the file held one, even one moved aside). */
+  existed: boolean;
   warning?: { message: string; movedTo: string };
   /** Replaces the stored value (one atomic write). */
   save(value: T): void;
@@ -32,16 +34,20 @@ export function openVersionedDocument<T>(options: {
   let store: JsonFileStore;
   let value: T = options.empty();
   let warning: OpenedDocument<T>['warning'];
+  let existed = false;
   try {
     store = open();
     const raw = store.store;
     if (Object.keys(raw).length > 0) {
+      existed = true;
       if (raw.schemaVersion !== options.version) throw new Error(`unsupported version ${JSON.stringify(raw.schemaVersion)}`);
       const parsed = options.schema.safeParse(raw.value);
       if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
       value = parsed.data;
     }
   } catch (error) {
+    // A file that is there but unreadable was saved once too.
+    existed = true;
     fs.mkdirSync(options.corruptDir, { recursive: true });
     const movedTo = path.join(options.corruptDir, `${options.name}-${Date.now()}.json`);
     try {
@@ -55,11 +61,14 @@ export function openVersionedDocument<T>(options: {
     };
     store = open();
   }
-  return {
+  const opened: OpenedDocument<T> = {
     value,
+    existed,
     ...(warning && { warning }),
     save: (next) => {
       store.store = { schemaVersion: options.version, value: next };
+      opened.existed = true;
     }
   };
+  return opened;
 }

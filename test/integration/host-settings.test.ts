@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createHost } from '../../app/host/host.js';
 import { FileKeyStore } from '../../app/store/file-key-store.js';
+import { addDemoServerIfNone } from '../../app/cli/demo-server.js';
 import { tempDir } from '../support/host-fixture.js';
 
 describe('host settings', () => {
@@ -35,6 +36,27 @@ describe('host settings', () => {
       assert.equal((await host.call('sampling.getPolicy', { serverId: 'reused' })).mode, 'ask');
     } finally {
       await host.close();
+      data.remove();
+    }
+  });
+
+  it('offers the demo server on a first launch only: once removed, it stays removed', async () => {
+    const data = tempDir();
+    // Stands in for server-everything: a stdio command that exits at once, so connecting fails fast.
+    const demo = { id: 'everything', name: 'Everything (demo)', transport: { type: 'stdio' as const, command: process.execPath, args: ['-e', ''] }, autoConnect: false };
+    try {
+      const first = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.equal(first.serverListSaved, false);
+      assert.equal(await addDemoServerIfNone(first, demo), true);
+      assert.deepEqual((await first.call('servers.list', {})).map((server) => server.id), ['everything']);
+      await first.call('servers.remove', { serverId: 'everything' });
+      await first.close();
+      const second = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.equal(second.serverListSaved, true, 'an empty list the user left is a saved list');
+      assert.equal(await addDemoServerIfNone(second, demo), false);
+      assert.deepEqual(await second.call('servers.list', {}), []);
+      await second.close();
+    } finally {
       data.remove();
     }
   });

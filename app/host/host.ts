@@ -24,6 +24,7 @@ import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
 import { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
+import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
@@ -160,6 +161,7 @@ export class Host {
       audit: this.audit,
       sampling: config.sampling?.(parts) ?? this.sampling.runner,
       elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
+      cursorKey: loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key')),
       events: {
         taskChanged: (taskId, record) => {
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it.

@@ -31,6 +31,8 @@ export interface TaskReceiverOptions {
   sampling: SamplingRunner;
   elicitation: UserPrompter;
   events: ReceiverEvents;
+  /** Signs `tasks/list` cursors; kept across restarts, a server can page on after one. Random when absent. */
+  cursorKey?: Buffer;
 }
 
 /** Extra facts about an incoming request, from its JSON-RPC envelope. */
@@ -73,7 +75,7 @@ export class TaskReceiver {
   readonly #waiters = new TaskWaiters<Outcome>();
   readonly #running = new Map<string, AbortController>();
   readonly #expiryTimers = new Map<string, TimerHandle>();
-  readonly #cursorKey = randomBytes(16);
+  readonly #cursorKey: Buffer;
   /** Tasks whose last write failed and is to be tried again. */
   readonly #retrying = new Set<string>();
   /** The last creation sequence number given out (continued from the store on restore). */
@@ -91,6 +93,7 @@ export class TaskReceiver {
     this.#sampling = options.sampling;
     this.#elicitation = options.elicitation;
     this.#events = options.events;
+    this.#cursorKey = options.cursorKey ?? randomBytes(32);
     this.#limiter = new RateLimiter(this.#clock, this.#policy.operationsPerSecond, this.#policy.operationsBurst);
   }
 

@@ -100,6 +100,28 @@ describe('receiver durability', () => {
     assert.deepEqual(seen, ids);
   });
 
+  it('continues a tasks/list listing after a restart with the cursor from before it, and refuses a forged one', async () => {
+    const data = tempDir();
+    cleanups.push(() => data.remove());
+    const peer1 = peerServer();
+    const first = await startHostWith({ a: peer1 }, { dir: data.dir, policy: { listPageSize: 2 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await peer1.server.request({ method: 'elicitation/create', params: { ...form, task: { ttl: 3_600_000 } } }, CreateTaskResultSchema)).task.taskId);
+    const page1 = await peer1.server.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+    assert.deepEqual(page1.tasks.map((t) => t.taskId), ids.slice(0, 2));
+    await first.stop();
+    assert.equal((fs.statSync(path.join(data.dir, 'tasks', 'cursor-key')).mode & 0o777).toString(8), '600');
+
+    const peer2 = peerServer();
+    const second = await startHostWith({ a: peer2 }, { dir: data.dir, policy: { listPageSize: 2 } });
+    cleanups.push(() => second.stop());
+    const page2 = await peer2.server.request({ method: 'tasks/list', params: { cursor: page1.nextCursor! } }, ListTasksResultSchema);
+    assert.deepEqual(page2.tasks.map((t) => t.taskId), ids.slice(2));
+    assert.equal(page2.nextCursor, undefined);
+    const forged = `${page1.nextCursor!.split('.')[0]}.${'A'.repeat(22)}`;
+    assert.equal(await mcpCode(peer2.server.request({ method: 'tasks/list', params: { cursor: forged } }, ListTasksResultSchema)), -32602);
+  });
+
   it('restarts on the same data directory: results, inbox, failed model work, expiry and notifications', async () => {
     const data = tempDir();
     cleanups.push(() => data.remove());

@@ -13,7 +13,7 @@ import { canTransition, isTerminal } from '../../app/receiver/task-state.js';
 import { TaskWaiters } from '../../app/receiver/task-waiters.js';
 import { AuditLog } from '../../app/audit/audit-log.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
-import { Journal } from '../../app/store/journal.js';
+import { Journal, type JournalSync } from '../../app/store/journal.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { ownerIdentity } from '../../app/mcp/server-config.js';
@@ -219,6 +219,16 @@ describe('segment log when a compaction fails', () => {
 });
 
 describe('segment log with its journal', () => {
+  const asV = (value: unknown) => value as { v: number };
+
+  /** A loaded segment log with its journal under `dir`, checkpointed only when told to. */
+  function journalled(dir: string, extra: { journalSync?: JournalSync } = {}) {
+    const options = { dir: path.join(dir, 's'), corruptDir: path.join(dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, ...extra };
+    const log = new SegmentLog<{ v: number }>(options);
+    log.load(asV);
+    return { options, journal: path.join(options.dir, 'journal.log'), log };
+  }
+
   /** The journal's lines in file order, up to the first zero byte: a header, then batches. */
   function journalLines(file: string): Array<{ journal?: number; floor?: number; seq?: number; entries?: unknown[] }> {
     const text = fs.readFileSync(file, 'utf8');
@@ -259,10 +269,7 @@ describe('segment log with its journal', () => {
   it('acknowledges from the journal, replays it after a crash, checkpoints into a document, and drops a torn last line', async () => {
     const data = tempDir();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
-      const journal = path.join(options.dir, 'journal.log');
-      const log = new SegmentLog<{ v: number }>(options);
-      log.load((v) => v as { v: number });
+      const { options, journal, log } = journalled(data.dir);
       await Promise.all([log.put('a', { v: 1 }), log.put('b', { v: 1 })]);
       await log.put('a', { v: 2 });
       await log.delete('b');
@@ -276,14 +283,14 @@ describe('segment log with its journal', () => {
       fs.writeSync(fd, '{"seq":4,"entries":[["c",{"v"', endOfRound(journal));
       fs.closeSync(fd);
       // A new log on the same files sees every acknowledged change.
-      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      const replay = new SegmentLog<{ v: number }>(options).load(asV);
       assert.deepEqual([...replay.records], [['a', { v: 2 }]]);
       assert.equal(replay.quarantined.length, 0, 'a torn last line is an unfinished commit, not damage');
       // The checkpoint moves the changes into a document and starts the journal again.
       log.flushNow();
       assert.equal(log.segmentCount, 1);
       assert.deepEqual(journalLines(journal)[0], { journal: 1, floor: 3 }, 'lines up to 3 are in the document');
-      const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number });
+      const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV);
       assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
       log.close();
     } finally {
@@ -294,10 +301,7 @@ describe('segment log with its journal', () => {
   it('reuses its file from the top after a checkpoint, and never replays what the documents already hold', async () => {
     const data = tempDir();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
-      const journal = path.join(options.dir, 'journal.log');
-      const log = new SegmentLog<{ v: number }>(options);
-      log.load((v) => v as { v: number });
+      const { options, journal, log } = journalled(data.dir);
       // A long first round, checkpointed: its lines stay in the file below the next round's.
       for (let i = 1; i <= 20; i++) await log.put('a', { v: i });
       log.flushNow();
@@ -311,13 +315,13 @@ describe('segment log with its journal', () => {
       assert.deepEqual(lines.slice(1, 3).map((line) => line.seq), [21, 22]);
       assert.ok(lines.slice(3).some((line) => (line.seq ?? 0) <= 20), 'leftovers of the first round follow');
       // A crash now: the leftovers (with 'a' in them) are not replayed over the deletion.
-      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      const replay = new SegmentLog<{ v: number }>(options).load(asV);
       assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
       assert.equal(replay.quarantined.length, 0);
       log.close();
       // A clean stop checkpointed everything: a restart replays nothing and continues the numbering.
       const again = new SegmentLog<{ v: number }>(options);
-      assert.deepEqual([...again.load((v) => v as { v: number }).records], [['b', { v: 1 }]]);
+      assert.deepEqual([...again.load(asV).records], [['b', { v: 1 }]]);
       await again.put('c', { v: 1 });
       assert.deepEqual(journalLines(journal).slice(0, 2).map((line) => line.seq ?? line.floor), [22, 23]);
       again.close();
@@ -329,10 +333,7 @@ describe('segment log with its journal', () => {
   it('takes the floor from the documents when the journal header is torn, so leftovers of older rounds are not replayed', async () => {
     const data = tempDir();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
-      const journal = path.join(options.dir, 'journal.log');
-      const log = new SegmentLog<{ v: number }>(options);
-      log.load((v) => v as { v: number });
+      const { options, journal, log } = journalled(data.dir);
       // Three rounds: a long one, then two short ones, each checkpointed.
       for (let i = 1; i <= 10; i++) await log.put('a', { v: i });
       log.flushNow();
@@ -347,7 +348,7 @@ describe('segment log with its journal', () => {
       const fd = fs.openSync(journal, 'r+');
       fs.writeSync(fd, 'x'.repeat(63), 0);
       fs.closeSync(fd);
-      const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
+      const replay = new SegmentLog<{ v: number }>(options).load(asV);
       assert.deepEqual([...replay.records].sort(), [['a', { v: 11 }], ['b', { v: 1 }]], 'a is not set back to a first-round value');
       assert.equal(replay.quarantined.length, 0, 'nothing after the torn header was kept: no damage');
     } finally {
@@ -387,12 +388,11 @@ describe('segment log with its journal', () => {
     const data = tempDir();
     const syncs = heldSyncs();
     try {
-      const log = new SegmentLog<{ v: number }>({ dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync });
-      log.load((v) => v as { v: number });
+      const { journal, log } = journalled(data.dir, { journalSync: syncs.sync });
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       // Written to the file, not yet synced: not acknowledged.
-      assert.deepEqual(journalLines(path.join(data.dir, 's', 'journal.log')).map((line) => line.seq), [undefined, 1]);
+      assert.deepEqual(journalLines(journal).map((line) => line.seq), [undefined, 1]);
       const b = observe(log.put('b', { v: 1 }));
       await turn();
       const c = observe(log.put('c', { v: 1 }));
@@ -400,7 +400,7 @@ describe('segment log with its journal', () => {
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['no', 'no', 'no']);
       assert.equal(syncs.calls.length, 1, 'one sync at a time');
-      assert.deepEqual(journalLines(path.join(data.dir, 's', 'journal.log')).map((line) => line.seq), [undefined, 1, 2, 3], 'b and c are written while the sync runs');
+      assert.deepEqual(journalLines(journal).map((line) => line.seq), [undefined, 1, 2, 3], 'b and c are written while the sync runs');
       syncs.calls[0]!(null);
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['resolved', 'no', 'no']);
@@ -420,9 +420,7 @@ describe('segment log with its journal', () => {
     const data = tempDir();
     const syncs = heldSyncs();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync };
-      const log = new SegmentLog<{ v: number }>(options);
-      log.load((v) => v as { v: number });
+      const { options, log } = journalled(data.dir, { journalSync: syncs.sync });
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       // A checkpoint (here through a shutdown) syncs what is written itself, with the thread blocked.
@@ -434,7 +432,7 @@ describe('segment log with its journal', () => {
       syncs.calls[0]!(Object.assign(new Error('EIO: late'), { code: 'EIO' }));
       await turn();
       assert.equal(a.settled, 'resolved');
-      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load((v) => v as { v: number }).records], [['a', { v: 1 }]]);
+      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records], [['a', { v: 1 }]]);
     } finally {
       data.remove();
     }
@@ -444,8 +442,7 @@ describe('segment log with its journal', () => {
     const data = tempDir();
     const syncs = heldSyncs();
     try {
-      const log = new SegmentLog<{ v: number }>({ dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, journalSync: syncs.sync });
-      log.load((v) => v as { v: number });
+      const { log } = journalled(data.dir, { journalSync: syncs.sync });
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       const b = observe(log.put('b', { v: 1 }));

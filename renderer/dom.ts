@@ -68,6 +68,18 @@ export function formatDateTime(date: Date): string {
   return dateTimeFormat.format(date);
 }
 
+/** A duration (a ttl) in the largest whole units that fit, e.g. "1 h 30 min", "45 s". */
+export function formatDuration(ms: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, seconds] of [['d', 86_400], ['h', 3_600], ['min', 60], ['s', 1]] as const) {
+    const amount = Math.floor(rest / seconds);
+    if (amount > 0) parts.push(`${amount} ${unit}`);
+    rest -= amount * seconds;
+  }
+  return parts.length > 0 ? parts.join(' ') : `${ms} ms`;
+}
+
 /** A long random id shortened for display; the full id stays available to copy. */
 export function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;

@@ -1,6 +1,6 @@
 import type { HostEventPayload, OutboundTaskView } from '../../app/contract/host-api.js';
 import type { AppContext } from '../app-context.js';
-import { h, replaceChildren, shortId, timeElement } from '../dom.js';
+import { formatDuration, h, replaceChildren, shortId, timeElement } from '../dom.js';
 import { toHostCallError } from '../host-client.js';
 import { statusBadge } from './status-badge.js';
 import { errorView, toolResultView } from './tool-result-view.js';
@@ -10,7 +10,7 @@ const RUNNING = new Set(['working', 'input_required']);
 /**
  * The tool calls Taskdesk made as tasks, newest first, kept live by `outbound.changed`:
  * state and status message, progress, the immediate response, the result or error, and
- * Cancel and Forget.
+ * Check now, Cancel and Forget.
  */
 export class OutboundList {
   readonly element: HTMLElement;
@@ -19,8 +19,10 @@ export class OutboundList {
   readonly #empty: HTMLElement;
   readonly #tasks = new Map<string, OutboundTaskView>();
   readonly #cards = new Map<string, HTMLElement>();
-  /** Errors of Cancel or Forget, shown on the task's card until its next change. */
+  /** Errors of Check now, Cancel or Forget, shown on the task's card until its next change. */
   readonly #errors = new Map<string, string>();
+  /** When Check now last answered, by task: the card says so, as the status may not have changed. */
+  readonly #checkedAt = new Map<string, string>();
 
   constructor(context: AppContext) {
     this.#context = context;
@@ -50,6 +52,7 @@ export class OutboundList {
     if (event.type === 'removed') {
       this.#tasks.delete(event.outboundId);
       this.#errors.delete(event.outboundId);
+      this.#checkedAt.delete(event.outboundId);
       this.#cards.delete(event.outboundId);
     } else {
       const known = this.#tasks.get(event.task.outboundId);
@@ -84,6 +87,7 @@ export class OutboundList {
     const running = RUNNING.has(task.state);
     const latest = task.progress.latest;
     const error = this.#errors.get(task.outboundId);
+    const checkedAt = running ? this.#checkedAt.get(task.outboundId) : undefined;
     const outcome = task.outcome;
     return h(
       'li',
@@ -100,7 +104,7 @@ export class OutboundList {
           timeElement(task.createdAt),
           ' · task ',
           h('code', { title: task.taskId }, shortId(task.taskId)),
-          task.expiresAt ? [' · kept until ', timeElement(task.expiresAt)] : null
+          task.expiresAt ? [' · kept ', task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : '', 'until ', timeElement(task.expiresAt)] : null
         )
       ),
       task.task.statusMessage ? h('p', { class: 'status-message' }, task.task.statusMessage) : null,
@@ -123,10 +127,14 @@ export class OutboundList {
         ? h('div', { class: 'outcome-block' }, h('p', { class: 'muted small-text' }, outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'), outcome.type === 'result' ? toolResultView(outcome.result) : errorView(outcome.error))
         : null,
       task.lastError && running ? h('p', { class: 'muted small-text' }, `Last ${task.lastError.method} failed: ${task.lastError.message}`) : null,
+      checkedAt ? h('p', { class: 'muted small-text checked-at' }, 'Checked with the server ', timeElement(checkedAt)) : null,
       h('p', { class: 'form-error', role: 'alert', hidden: !error }, error ?? ''),
       h(
         'div',
         { class: 'actions' },
+        running
+          ? h('button', { type: 'button', 'data-action': 'refresh', 'aria-label': `Check ${task.toolName} task ${shortId(task.taskId)} now`, onclick: (event: Event) => void this.#refresh(task, event.currentTarget as HTMLButtonElement) }, 'Check now')
+          : null,
         running
           ? h('button', { type: 'button', 'data-action': 'cancel', 'aria-label': `Cancel ${task.toolName} task ${shortId(task.taskId)}`, onclick: (event: Event) => void this.#cancel(task, event.currentTarget as HTMLButtonElement) }, 'Cancel')
           : null,
@@ -141,6 +149,24 @@ export class OutboundList {
     const current = this.#tasks.get(task.outboundId);
     if (current) this.#cards.set(task.outboundId, this.#card(current));
     this.#changed();
+  }
+
+  /** Asks the server for the task's status now instead of waiting for the next poll. */
+  async #refresh(task: OutboundTaskView, button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    this.#showError(task, undefined);
+    try {
+      const view = await this.#context.client.call('outbound.refresh', { outboundId: task.outboundId });
+      this.#checkedAt.set(task.outboundId, new Date().toISOString());
+      this.apply({ type: 'changed', task: view });
+      // The view may be no newer than the card (nothing changed): show when it was checked all the same.
+      this.#showError(view, undefined);
+      this.#context.announce(`${task.toolName}: ${view.state.replace('_', ' ')}.`);
+    } catch (thrown) {
+      const error = toHostCallError(thrown);
+      this.#showError(task, `Could not check: ${error.message}`);
+      this.#context.announce(`Could not check ${task.toolName}.`);
+    }
   }
 
   async #cancel(task: OutboundTaskView, button: HTMLButtonElement): Promise<void> {

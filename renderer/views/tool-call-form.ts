@@ -2,6 +2,7 @@ import type { HostResult, RequestorTool } from '../../app/contract/host-api.js';
 import type { AppContext } from '../app-context.js';
 import { h, replaceChildren, shortId, uid } from '../dom.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
+import { textField } from './form-field.js';
 import { formErrorElement, setBusy, setFormError } from './inbox-card.js';
 import { buildArgumentControls } from './tool-argument-fields.js';
 import { toolResultView } from './tool-result-view.js';
@@ -10,8 +11,8 @@ type CallOutcome = HostResult<'tools.call'>;
 
 /**
  * The form that calls one tool: inputs from its `inputSchema`, "Run as a task" for tools that
- * may run either way, then `tools.call`. A plain call's result is shown under the form; a task
- * goes to the tool call list (`onTask`).
+ * may run either way and how long the server should keep the task, then `tools.call`. A plain
+ * call's result is shown under the form; a task goes to the tool call list (`onTask`).
  */
 export function toolCallForm(serverId: string, tool: RequestorTool, context: AppContext, onTask: (outcome: Extract<CallOutcome, { type: 'task' }>) => void): HTMLFormElement {
   const controls = buildArgumentControls(tool.inputSchema);
@@ -20,12 +21,28 @@ export function toolCallForm(serverId: string, tool: RequestorTool, context: App
   const asTaskId = uid('as-task');
   const asTask = h('input', { id: asTaskId, type: 'checkbox', checked: true, name: 'asTask' });
   const unavailable = tool.callMode === 'unavailable';
+  const mayRunAsTask = tool.callMode === 'task' || tool.callMode === 'task-or-plain';
+  const ttl = textField('Keep the task for (minutes)', {
+    name: 'ttlMinutes',
+    type: 'number',
+    hint: 'How long the server keeps the task and its result. Empty: Taskdesk’s default.'
+  });
+  ttl.input.setAttribute('min', '1');
+  ttl.input.setAttribute('step', '1');
+  ttl.wrapper.classList.add('field-narrow');
+  /** Whether this call will run as a task, so that the ttl applies. */
+  const runsAsTask = (): boolean => tool.callMode === 'task' || (tool.callMode === 'task-or-plain' && asTask.checked);
+  asTask.addEventListener('change', () => {
+    ttl.wrapper.hidden = !runsAsTask();
+    if (ttl.wrapper.hidden) ttl.setError(undefined);
+  });
   const submit = h('button', { type: 'submit', class: 'primary', disabled: unavailable }, 'Call tool');
   const form = h(
     'form',
     { class: 'answer-form tool-call-form', novalidate: true, 'aria-label': `Call ${tool.name}` },
     controls.length > 0 ? controls.map((control) => control.element) : h('p', { class: 'muted' }, 'This tool takes no arguments.'),
     tool.callMode === 'task-or-plain' ? h('div', { class: 'checkbox-row field' }, asTask, h('label', { for: asTaskId }, 'Run as a task')) : null,
+    mayRunAsTask ? ttl.wrapper : null,
     unavailable ? h('p', { class: 'reason' }, 'This tool must run as a task, but the server does not accept task calls.') : null,
     formError,
     h('div', { class: 'actions' }, submit),
@@ -68,9 +85,13 @@ export function toolCallForm(serverId: string, tool: RequestorTool, context: App
         else args[control.name] = read.value;
       }
     }
-    if (firstBad) {
-      setFormError(formError, bad === 1 ? 'One argument needs correcting.' : `${bad} arguments need correcting.`);
-      firstBad.focus();
+    const ttlMs = runsAsTask() ? (ttl.input.validity.badInput ? false : readTtlMs(ttl.input.value)) : undefined;
+    ttl.setError(ttlMs === false ? 'Whole minutes, 1 or more' : undefined);
+    if (firstBad || ttlMs === false) {
+      const fields = bad + (ttlMs === false ? 1 : 0);
+      setFormError(formError, fields === 1 ? 'One field needs correcting.' : `${fields} fields need correcting.`);
+      if (firstBad) firstBad.focus();
+      else ttl.input.focus();
       return;
     }
     void (async () => {
@@ -80,7 +101,8 @@ export function toolCallForm(serverId: string, tool: RequestorTool, context: App
           serverId,
           name: tool.name,
           arguments: args,
-          ...(tool.callMode === 'task-or-plain' && { asTask: asTask.checked })
+          ...(tool.callMode === 'task-or-plain' && { asTask: asTask.checked }),
+          ...(ttlMs !== undefined && { ttlMs })
         });
         if (outcome.type === 'task') {
           onTask(outcome);
@@ -102,4 +124,13 @@ export function toolCallForm(serverId: string, tool: RequestorTool, context: App
     })();
   });
   return form;
+}
+
+/** The ttl field's minutes as milliseconds: undefined when empty (the host's default), false when not whole minutes of 1 or more. */
+function readTtlMs(text: string): number | undefined | false {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!/^\d+$/.test(trimmed)) return false;
+  const ms = Number(trimmed) * 60_000;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : false;
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { h, replaceChildren, uid } from '../dom.js';
 import { toHostCallError } from '../host-client.js';
 import { OutboundList } from './outbound-list.js';
+import { ServerTasksPanel } from './server-tasks.js';
 import { toolCallForm } from './tool-call-form.js';
 
 const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
@@ -13,8 +14,8 @@ const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
 };
 
 /**
- * The Tools screen: a ready server's tools with a call form each, and the tool calls Taskdesk
- * made as tasks.
+ * The Tools screen: a ready server's tools with a call form each, the server's own task list,
+ * and the tool calls Taskdesk made as tasks.
  */
 export class ToolsView {
   readonly element: HTMLElement;
@@ -24,6 +25,7 @@ export class ToolsView {
   readonly #refreshButton: HTMLButtonElement;
   readonly #status: HTMLElement;
   readonly #list: HTMLElement;
+  readonly #serverTasks: ServerTasksPanel;
   #servers: ServerView[] = [];
   #serverId: string | undefined;
   /** The server whose tools are shown, and whether it was ready when they were fetched. */
@@ -38,6 +40,7 @@ export class ToolsView {
     this.#refreshButton = h('button', { type: 'button', onclick: () => void this.#load(true) }, 'Refresh tools');
     this.#status = h('p', { class: 'muted', role: 'status' });
     this.#list = h('ul', { class: 'cards tool-list', 'aria-label': 'Tools' });
+    this.#serverTasks = new ServerTasksPanel(context);
     this.element = h(
       'section',
       { id: 'screen-tools', class: 'screen', 'aria-labelledby': 'heading-tools', hidden: true },
@@ -46,6 +49,7 @@ export class ToolsView {
       h('div', { class: 'tool-picker' }, h('div', { class: 'field field-narrow' }, h('label', { for: selectId }, 'Server'), this.#select), this.#refreshButton),
       this.#status,
       this.#list,
+      this.#serverTasks.element,
       this.outbound.element
     );
     this.#renderSelect();
@@ -92,6 +96,7 @@ export class ToolsView {
       if (!this.#serverId) {
         this.#shown = undefined;
         replaceChildren(this.#list);
+        this.#serverTasks.setServer(undefined);
         this.#status.textContent = this.#servers.length === 0 ? 'No server is configured.' : 'No server is connected. Connect one on the Servers screen.';
         this.#refreshButton.disabled = true;
         return;
@@ -102,6 +107,7 @@ export class ToolsView {
     this.#refreshButton.disabled = !ready;
     if (this.#shown?.serverId === server.id && this.#shown.ready === ready) return;
     this.#shown = { serverId: server.id, ready };
+    this.#serverTasks.setServer(ready ? server : undefined);
     if (!ready) {
       replaceChildren(this.#list);
       this.#status.textContent = `${server.name} is not connected; its tools are listed once it is ready.`;

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { systemClock } from '../../app/core/clock.js';
+import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
+import { buildRenderer, openDesk, root } from './renderer-build.js';
+
+const SCREENSHOT = path.join(root, '.tmp/tools-tasks.png');
+
+/** An hour between polls: within a test, only "Check now" can make the host ask the server again. */
+const LONG_POLL_MS = 3_600_000;
+
+function peer(options: Omit<TaskToolServerOptions, 'clock'>): PeerServer {
+  const { server } = createTaskToolServer({ clock: systemClock, ...options });
+  return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
+
+describe('the Tools screen: a task’s ttl, Check now, and the server’s own task list', () => {
+  // The "queue" server's store: the test changes its tasks behind the host's back, and lists two a page.
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: LONG_POLL_MS, pageSize: 2 });
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let tools: Locator;
+  let calls: Locator;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    fixture = await startHostWith({ queue: peer({ store }), nolist: peer({ pollInterval: 50, list: false }) });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    tools = page.getByRole('region', { name: 'Tools' });
+    calls = page.getByRole('region', { name: 'Tool calls' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('queue');
+    await tools.locator('li[data-tool="slow"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    store.close();
+    built?.remove();
+  });
+
+  async function openForm(name: string): Promise<Locator> {
+    const item = tools.locator(`li[data-tool="${name}"]`);
+    await item.getByRole('button', { name: `Call ${name}…` }).click();
+    const form = item.getByRole('form', { name: `Call ${name}` });
+    await form.waitFor();
+    return form;
+  }
+
+  function callCard(toolName: string): Locator {
+    return calls.locator('li[data-outbound-id]').filter({ has: page.locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
+  }
+
+  function outboundOf(toolName: string) {
+    const task = fixture.host.requestor.list().find((t) => t.toolName === toolName);
+    assert.ok(task, `an outbound task of ${toolName}`);
+    return task;
+  }
+
+  it('asks only for calls that run as tasks how long to keep the task, checks it, and sends the chosen ttl', async () => {
+    const ttlLabel = 'Keep the task for (minutes)';
+    const optional = await openForm('work-optional');
+    await optional.getByLabel(ttlLabel).waitFor();
+    await optional.getByLabel('Run as a task').uncheck();
+    await optional.getByLabel(ttlLabel).waitFor({ state: 'hidden' });
+    await optional.getByLabel('Run as a task').check();
+    await optional.getByLabel(ttlLabel).waitFor();
+    const forbidden = await openForm('work-forbidden');
+    assert.equal(await forbidden.getByLabel(ttlLabel).count(), 0, 'a plain call has no ttl');
+
+    const form = await openForm('slow');
+    const ttl = form.getByLabel(ttlLabel);
+    await form.getByLabel('durationMs').fill('600000');
+    for (const bad of ['0', '-3', '2.5']) {
+      await ttl.fill(bad);
+      await form.getByRole('button', { name: 'Call tool' }).click();
+      await form.getByText('Whole minutes, 1 or more').waitFor();
+      assert.equal(await ttl.getAttribute('aria-invalid'), 'true');
+      assert.ok(await ttl.evaluate((element) => element === document.activeElement), 'focus goes to the ttl');
+      assert.equal(await form.getByRole('alert').textContent(), 'One field needs correcting.');
+    }
+    assert.equal(fixture.host.requestor.list().length, 0, 'nothing was sent');
+
+    await ttl.fill('90');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText(/^Started as task /).waitFor();
+    assert.equal(await ttl.getAttribute('aria-invalid'), null);
+    const stored = outboundOf('slow');
+    assert.equal(stored.requestedTtl, 90 * 60_000);
+    assert.equal((await store.getTask(stored.taskId))?.ttl, 90 * 60_000, 'the server keeps the task for the ttl asked for');
+
+    const card = callCard('slow');
+    await card.locator('[data-status="working"]').waitFor();
+    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 1 h 30 min, until /);
+    assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), stored.expiresAt);
+    assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * 60_000);
+  });
+
+  it('"Check now" asks the server at once: a new status message, then the end and the result', async () => {
+    const form = await openForm('work-required');
+    await form.getByLabel('durationMs').fill('600000');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('work-required');
+    await card.locator('[data-status="working"]').waitFor();
+    const stored = outboundOf('work-required');
+    assert.equal(stored.requestedTtl, 3_600_000, 'an empty ttl asks for the host’s default');
+    assert.equal(stored.task.pollInterval, LONG_POLL_MS);
+    const check = card.getByRole('button', { name: `Check work-required task ${stored.taskId.slice(0, 8)}… now` });
+
+    // Nothing changed yet: the card says when it was checked all the same.
+    await check.click();
+    await card.locator('.checked-at time').waitFor();
+    assert.equal(await card.locator('.status-message').count(), 0);
+
+    await store.updateTaskStatus(stored.taskId, 'working', 'Half way there');
+    assert.equal(await card.locator('.status-message').count(), 0, 'the host has not polled since');
+    await check.click();
+    await card.locator('.status-message', { hasText: 'Half way there' }).waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'working');
+
+    await store.storeTaskResult(stored.taskId, 'completed', { content: [{ type: 'text', text: 'finished early' }] });
+    await check.click();
+    await card.locator('[data-status="completed"]').waitFor();
+    await card.locator('.tool-result .text-block', { hasText: 'finished early' }).waitFor();
+    assert.equal(await card.getByRole('button', { name: /^Check / }).count(), 0, 'a finished task has nothing to check');
+    assert.equal(await card.locator('.checked-at').count(), 0);
+    assert.equal(fixture.host.requestor.get(stored.outboundId)?.state, 'completed');
+  });
+
+  it('lists the server’s own tasks a page at a time, and says when a server cannot list them', async () => {
+    // A task Taskdesk did not start: the list shows it without a tool call.
+    const outside = await store.createTask({ ttl: null }, 'outside-1', { method: 'tools/call', params: {} });
+    const slow = outboundOf('slow');
+    const required = outboundOf('work-required');
+
+    const panel = tools.locator('details.server-tasks-panel');
+    await panel.locator('summary', { hasText: 'Server’s tasks' }).click();
+    const table = panel.getByRole('table', { name: 'Tasks on Server queue' });
+    const rows = table.locator('tbody tr');
+    const status = panel.getByRole('status');
+    await status.getByText('2 tasks so far; the server has more.').waitFor();
+    assert.equal(await rows.count(), 2);
+    await panel.getByRole('button', { name: 'More' }).click();
+    await status.getByText('3 tasks.').waitFor();
+    assert.equal(await panel.getByRole('button', { name: 'More' }).isHidden(), true, 'no more pages');
+
+    const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-task-id'), ...Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.firstChild?.textContent), tr.lastElementChild?.textContent]));
+    assert.deepEqual(cells, [
+      [slow.taskId, 'slow', 'Working', '1 h 30 min'],
+      [required.taskId, 'work-required', 'Completed', '1 h'],
+      [outside.taskId, 'Not from Taskdesk', 'Working', 'No limit']
+    ]);
+
+    await panel.getByRole('button', { name: 'Reload' }).click();
+    await status.getByText('2 tasks so far; the server has more.').waitFor();
+    assert.equal(await rows.count(), 2);
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // The open panel follows the chosen server.
+    await tools.getByLabel('Server', { exact: true }).selectOption('nolist');
+    await status.getByText('Server nolist does not list its tasks: it did not declare tasks/list.').waitFor();
+    assert.equal(await table.isHidden(), true);
+    assert.equal(await panel.getByRole('button', { name: 'More' }).isHidden(), true);
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,15 +1,15 @@
 import ElectronStore from 'electron-store';
-import { compactJson, type JsonFileStore, type JsonFileStoreFactory } from '../app/store/json-file-store.js';
+import type { JsonFileStore, JsonFileStoreFactory } from '../app/store/json-file-store.js';
 
 /**
  * The core's store factory on electron-store: the same files `conf` writes under plain Node,
  * with Electron's defaults. Options match `confStoreFactory` so both read each other's files.
  */
-export const electronStoreFactory: JsonFileStoreFactory = ({ cwd, name, compact }): JsonFileStore =>
+export const electronStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize }): JsonFileStore =>
   new ElectronStore<Record<string, unknown>>({
     cwd,
     name,
-    ...(compact && { serialize: compactJson }),
+    ...(serialize && { serialize }),
     // A corrupt file is moved aside by the core with a message; the store must not wipe it.
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false

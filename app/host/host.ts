@@ -164,7 +164,8 @@ export class Host {
       cursorKey: loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key')),
       events: {
         taskChanged: (taskId, record) => {
-          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it.
+          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The
+          // view shares the request, notes and outcome with the stored record: listeners only read.
           if (this.events.listening('task.changed')) this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),

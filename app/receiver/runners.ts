@@ -29,7 +29,10 @@ export interface WorkContext {
    * related-task metadata (a side-channel request of one of Taskdesk's own tool calls).
    */
   relatedTaskId?: string;
-  /** What the runner recorded on this task before (through `annotate`), e.g. before a restart. */
+  /**
+   * What the runner recorded on this task before (through `annotate`), e.g. before a restart.
+   * The stored list itself: read it, never change it (annotate instead).
+   */
   notes?: ReadonlyArray<Record<string, unknown>>;
   /** Aborted when the task is cancelled, expires, or the request is cancelled. */
   signal: AbortSignal;

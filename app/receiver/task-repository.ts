@@ -70,8 +70,9 @@ export class TaskRepository {
   save(record: TaskRecord, urgent = true): Promise<void> {
     this.#index(record);
     return this.#log.put(record.task.taskId, record, urgent).then(() => {
-      // Commits resolve in order, so the newest durable version is the last one to land here;
-      // a record removed meanwhile stays removed.
+      // Successful commits resolve in commit order, so the newest durable version is the last one
+      // to land here (a failed write may be refused earlier, but never lands); a record removed
+      // meanwhile stays removed.
       if (this.#records.has(record.task.taskId)) this.#committed.set(record.task.taskId, record);
     });
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { syncDirectory } from './sync-directory.js';
 
 /** One committed batch: keys and their new values (`null` deletes). */
 export type JournalBatch = Array<[string, unknown]>;
@@ -27,6 +28,8 @@ export interface JournalContents {
 const HEADER_BYTES = 64;
 /** Bytes written (zeros) when the file is created, so that early commits overwrite blocks that exist. */
 const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+/** A file grown past this (a burst, checkpoints failing for a while) is cut back when it restarts. */
+const SHRINK_ABOVE_BYTES = 4 * PREALLOCATE_BYTES;
 
 /**
  * An append-only journal of committed batches, one JSON line each, made durable with
@@ -108,8 +111,12 @@ export class Journal {
         firstBad ??= { index, reason: error instanceof Error ? error.message : String(error) };
         continue;
       }
-      // Already in the documents: this round's or an earlier one's.
-      if (parsed.seq <= floor) continue;
+      // Already in the documents. Once past the header, the first such line is a leftover of an
+      // earlier round: this round ends before it, and nothing after it needs reading.
+      if (parsed.seq <= floor) {
+        if (headerEnd > 0 || kept.length > 0) break;
+        continue;
+      }
       if (firstBad && !badBeforeKept) badBeforeKept = firstBad;
       kept.push({ seq: parsed.seq, entries: parsed.entries as JournalBatch, end: lineEnd });
     }
@@ -141,8 +148,12 @@ export class Journal {
    * later {@link sync} or {@link syncNow} has finished.
    */
   write(line: JournalLine): void {
+    this.writeText(`${JSON.stringify(line)}\n`);
+  }
+
+  /** {@link write} for a line already serialized (one JSON object and its newline). */
+  writeText(text: string): void {
     const fd = this.#open();
-    const text = `${JSON.stringify(line)}\n`;
     // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
     let written = fs.writeSync(fd, text, this.#offset, 'utf8');
     const total = Buffer.byteLength(text);
@@ -172,7 +183,7 @@ export class Journal {
 
   /** Makes everything written so far durable, blocking the thread. */
   syncNow(): void {
-    if (this.#fd !== undefined) fs.fdatasyncSync(this.#fd);
+    fs.fdatasyncSync(this.#open());
   }
 
   /**
@@ -185,6 +196,9 @@ export class Journal {
     fs.writeSync(fd, header(floor), 0, HEADER_BYTES, 0);
     this.#offset = HEADER_BYTES;
     this.#floor = floor;
+    // Leftovers beyond the first megabytes are never read again (reading stops at the first
+    // one), but a file that once grew large would keep its size for good.
+    if (fs.fstatSync(fd).size > SHRINK_ABOVE_BYTES) fs.ftruncateSync(fd, PREALLOCATE_BYTES);
   }
 
   /** Whether the file is open (a close waiting on a sync counts as open). */
@@ -204,7 +218,7 @@ export class Journal {
     if (this.#fd !== undefined) return this.#fd;
     if (this.#offset === undefined && fs.existsSync(this.path)) {
       // Written to without being read first: the next line goes after what is there.
-      this.read(path.join(path.dirname(this.path), 'corrupt'));
+      this.read(path.join(path.dirname(this.path), 'corrupt'), this.#floor);
     }
     if (this.#offset === undefined || !fs.existsSync(this.path)) {
       // A new file: its first megabytes written, then a header with nothing below it.
@@ -213,6 +227,8 @@ export class Journal {
         fs.writeSync(fd, Buffer.alloc(PREALLOCATE_BYTES), 0, PREALLOCATE_BYTES, 0);
         fs.writeSync(fd, header(this.#floor), 0, HEADER_BYTES, 0);
         fs.fsyncSync(fd);
+        // The file's name too: lines synced into a file whose directory entry is lost are lost.
+        syncDirectory(path.dirname(this.path));
       } catch (error) {
         fs.closeSync(fd);
         throw error;

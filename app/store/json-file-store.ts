@@ -25,25 +25,22 @@ export interface JsonFileStoreOptions {
   /** File name without extension. */
   name: string;
   /**
-   * Write the file as compact JSON on one line, for documents only Taskdesk reads (the task
-   * store's segments): about a third fewer bytes than the tab-indented default, and no walk of
-   * the value before it is written (JSON.stringify still refuses what JSON cannot hold).
+   * Writes the document as this function's JSON instead of the tab-indented default, for
+   * documents only Taskdesk reads (the task store's segments): compact, and without the store's
+   * walk of the value before it is written. It must return JSON; the file is read as JSON.
    */
-  compact?: boolean;
+  serialize?: (value: Record<string, unknown>) => string;
 }
-
-/** The `serialize` option of a compact document. */
-export const compactJson = (value: unknown): string => JSON.stringify(value);
 
 /** Opens (creating when missing) one JSON document. Throws when the file exists but is not JSON. */
 export type JsonFileStoreFactory = (options: JsonFileStoreOptions) => JsonFileStore;
 
 /** The plain-Node factory: electron-store's engine, `conf`, in an absolute directory. */
-export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, compact }) =>
+export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize }) =>
   new Conf<Record<string, unknown>>({
     cwd,
     configName: name,
-    ...(compact && { serialize: compactJson }),
+    ...(serialize && { serialize }),
     // A corrupt file is moved aside by the caller with a message; conf must not wipe it.
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false

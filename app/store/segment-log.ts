@@ -2,10 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Journal, type JournalSync } from './journal.js';
 import type { JsonFileStoreFactory } from './json-file-store.js';
+import { syncDirectory } from './sync-directory.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
 const SEGMENT_VERSION = 1;
 const SEGMENT_NAME = /^seg-(\d{12})$/;
+/**
+ * The journal file. Its name changed with its layout (a header, reuse from the top): a build
+ * that knew only `journal.log` would read this one's leftovers as commits. A `journal.log` left
+ * by such a build is replayed once and removed.
+ */
+const JOURNAL_FILE = 'wal.log';
+const LEGACY_JOURNAL_FILE = 'journal.log';
 
 /** What loading the log found. */
 export interface SegmentLoadReport<T> {
@@ -27,7 +35,7 @@ export interface SegmentLogOptions {
   lazyMs?: number;
   /**
    * Commit through a journal (default true): a batch is acknowledged once appended to
-   * `journal.log` with fdatasync, and written into a segment document within `checkpointMs`.
+   * `wal.log` with fdatasync, and written into a segment document within `checkpointMs`.
    * Without it every batch is a segment document of its own.
    */
   journal?: boolean;
@@ -88,6 +96,10 @@ export class SegmentLog<T> {
   #journalSeq = 0;
   /** The last journal batch number held by the documents (a checkpoint's), carried by compactions. */
   #journalFloor = 0;
+  /** A journal of the earlier layout, replayed at load, removed once a checkpoint holds it. */
+  #legacyJournal: string | undefined;
+  /** Each stored value's JSON, made once in `put` and used by the journal and the checkpoint. */
+  readonly #texts = new WeakMap<object, string>();
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SegmentLogOptions) {
@@ -98,7 +110,7 @@ export class SegmentLog<T> {
     this.#minGarbage = options.minGarbage ?? 1000;
     this.#lazyMs = options.lazyMs ?? 10;
     this.#checkpointMs = options.checkpointMs ?? 200;
-    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, 'journal.log'), options.journalSync);
+    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, JOURNAL_FILE), options.journalSync);
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
@@ -155,12 +167,17 @@ export class SegmentLog<T> {
       }
     }
     if (this.#journal) {
-      // Batches acknowledged after the last checkpoint: newer than every segment.
+      // Batches acknowledged after the last checkpoint: newer than every segment. A journal of
+      // the earlier layout comes first: this layout's lines were all numbered after it.
+      const legacy = path.join(this.#dir, LEGACY_JOURNAL_FILE);
+      const older = fs.existsSync(legacy) ? new Journal(legacy).read(this.#corruptDir, journalFloor) : { batches: [], lastSeq: journalFloor };
       const contents = this.#journal.read(this.#corruptDir, journalFloor);
-      if (contents.damaged) quarantined.push({ id: 'journal', ...contents.damaged });
-      this.#journalSeq = contents.lastSeq;
+      for (const { damaged } of [older, contents]) if (damaged) quarantined.push({ id: 'journal', ...damaged });
+      this.#journalSeq = Math.max(older.lastSeq, contents.lastSeq);
       this.#journalFloor = journalFloor;
-      for (const batch of contents.batches) {
+      if (older.batches.length > 0) this.#legacyJournal = legacy;
+      else fs.rmSync(legacy, { force: true });
+      for (const batch of [...older.batches, ...contents.batches]) {
         for (const entry of batch) {
           if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
           const [id, value] = entry;
@@ -194,6 +211,16 @@ export class SegmentLog<T> {
    * milliseconds before a status notification.
    */
   put(id: string, value: T, urgent = true): Promise<void> {
+    // Serialized here, once: a value JSON cannot hold is refused on its own, before it is
+    // anywhere, rather than failing the whole commit it would share with others.
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      return Promise.reject(new Error(`Cannot store ${id}: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    if (text === undefined || value === null) return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
+    if (typeof value === 'object') this.#texts.set(value, text);
     this.#live.set(id, value);
     return this.#enqueue(id, value, urgent);
   }
@@ -244,7 +271,7 @@ export class SegmentLog<T> {
     const entries = [...batch.entries()];
     if (this.#journal) {
       try {
-        this.#journal.write({ seq: ++this.#journalSeq, entries });
+        this.#journal.writeText(`{"seq":${++this.#journalSeq},"entries":${this.#entriesText(entries)}}\n`);
       } catch (error) {
         for (const waiter of waiters) waiter.reject(error);
         return;
@@ -255,6 +282,7 @@ export class SegmentLog<T> {
     }
     try {
       this.#writeSegment(entries);
+      syncDirectory(this.#dir);
     } catch (error) {
       for (const waiter of waiters) waiter.reject(error);
       return;
@@ -347,9 +375,16 @@ export class SegmentLog<T> {
       // Every line up to the last one written is held by this document now (or was refused).
       const floor = this.#journalSeq;
       this.#writeSegment([...this.#checkpointPending.entries()], floor);
+      // The document's name must be durable before the journal lines it holds are overwritten:
+      // a sync of lines over existing blocks does not commit the rename that created it.
+      syncDirectory(this.#dir);
       this.#checkpointPending = new Map();
       this.#journalFloor = floor;
       this.#journal.restart(floor);
+      if (this.#legacyJournal) {
+        fs.rmSync(this.#legacyJournal, { force: true });
+        this.#legacyJournal = undefined;
+      }
     } catch (error) {
       // The journal still holds every change: nothing is lost, the store only waits.
       console.error('Taskdesk could not write a checkpoint of its task store; it tries again:', error);
@@ -371,12 +406,31 @@ export class SegmentLog<T> {
   }
 
   #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number, journalFloor?: number): void {
-    this.#factory({ cwd: this.#dir, name: segmentName(seq), compact: true }).store = {
+    this.#factory({ cwd: this.#dir, name: segmentName(seq), serialize: this.#serializeSegment }).store = {
       schemaVersion: SEGMENT_VERSION,
       entries,
       ...(compactedBelow !== undefined && { compactedBelow }),
       ...(journalFloor !== undefined && { journalFloor })
     };
+  }
+
+  /**
+   * A segment document as compact JSON, with each value's text from `put` rather than a second
+   * serialization (a value read at load has none, and is serialized here).
+   */
+  readonly #serializeSegment = (doc: Record<string, unknown>): string => {
+    const { entries, ...rest } = doc;
+    const head = JSON.stringify(rest);
+    return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"entries":${this.#entriesText(entries as Array<[string, unknown]>)}}`;
+  };
+
+  #entriesText(entries: Array<[string, unknown]>): string {
+    return `[${entries.map(([id, value]) => `[${JSON.stringify(id)},${this.#textOf(value)}]`).join(',')}]`;
+  }
+
+  #textOf(value: unknown): string {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+    return this.#texts.get(value) ?? JSON.stringify(value);
   }
 
   /** The key's previous entry is stale now. */
@@ -438,6 +492,8 @@ export class SegmentLog<T> {
       segments.set(seq, { entries: slice.length, live: slice.length });
       for (const [id] of slice) where.set(id, seq);
     }
+    // The fresh documents' names are durable before the old documents go.
+    syncDirectory(this.#dir);
     this.#segments.clear();
     this.#where.clear();
     for (const [seq, segment] of segments) this.#segments.set(seq, segment);

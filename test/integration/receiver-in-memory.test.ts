@@ -294,7 +294,7 @@ describe('receiver over an in-memory SDK server', () => {
     fixture = await startHostWith({ a: peer });
     const { task } = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
     const dir = path.join(fixture.dir, 'tasks');
-    assert.match(fs.readFileSync(path.join(dir, 'journal.log'), 'utf8'), new RegExp(task.taskId), 'journalled before the ack');
+    assert.match(fs.readFileSync(path.join(dir, 'wal.log'), 'utf8'), new RegExp(task.taskId), 'journalled before the ack');
     fixture.host.receiver.flush();
     const stored = fs
       .readdirSync(dir)

@@ -14,7 +14,7 @@ import { TaskWaiters } from '../../app/receiver/task-waiters.js';
 import { AuditLog } from '../../app/audit/audit-log.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import { Journal, type JournalSync } from '../../app/store/journal.js';
-import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { confStoreFactory, type JsonFileStoreFactory } from '../../app/store/json-file-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { ownerIdentity } from '../../app/mcp/server-config.js';
 import { ServerConfigSchema } from '../../app/contract/host-api.js';
@@ -222,11 +222,11 @@ describe('segment log with its journal', () => {
   const asV = (value: unknown) => value as { v: number };
 
   /** A loaded segment log with its journal under `dir`, checkpointed only when told to. */
-  function journalled(dir: string, extra: { journalSync?: JournalSync } = {}) {
+  function journalled(dir: string, extra: { journalSync?: JournalSync; factory?: JsonFileStoreFactory; compactSegmentSize?: number; minGarbage?: number } = {}) {
     const options = { dir: path.join(dir, 's'), corruptDir: path.join(dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, ...extra };
     const log = new SegmentLog<{ v: number }>(options);
     log.load(asV);
-    return { options, journal: path.join(options.dir, 'journal.log'), log };
+    return { options, journal: path.join(options.dir, 'wal.log'), log };
   }
 
   /** The journal's lines in file order, up to the first zero byte: a header, then batches. */
@@ -356,6 +356,120 @@ describe('segment log with its journal', () => {
     }
   });
 
+  it('keeps the floor through a compaction, so a torn header after it replays nothing stale', async () => {
+    const data = tempDir();
+    try {
+      const { options, journal, log } = journalled(data.dir, { compactSegmentSize: 5, minGarbage: 3 });
+      for (let round = 0; round < 6; round++) {
+        for (let i = 1; i <= 10; i++) await log.put('a', { v: round * 100 + i });
+        await Promise.all([0, 1, 2, 3].map((k) => log.put(`k${k}`, { v: round })));
+        log.flushNow();
+      }
+      log.close();
+      const docs = fs.readdirSync(options.dir).filter((file) => file.endsWith('.json'));
+      assert.ok(docs.length < 6, `compacted (${docs.length} documents)`);
+      const fd = fs.openSync(journal, 'r+');
+      fs.writeSync(fd, 'x'.repeat(63), 0);
+      fs.closeSync(fd);
+      const replay = new SegmentLog<{ v: number }>(options).load(asV);
+      assert.deepEqual(replay.records.get('a'), { v: 510 });
+      assert.equal(replay.quarantined.length, 0);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('keeps every change in the journal while checkpoints fail, and checkpoints them once the disk takes writes again', async () => {
+    const data = tempDir();
+    let refuse = false;
+    // Refuses segment documents only (they are the writes with a serializer of their own).
+    const factory: JsonFileStoreFactory = (options) => {
+      if (refuse && options.serialize) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return confStoreFactory(options);
+    };
+    const errors = console.error;
+    console.error = () => undefined;
+    try {
+      const { options, log } = journalled(data.dir, { factory });
+      await log.put('a', { v: 1 });
+      refuse = true;
+      log.flushNow();
+      assert.equal(log.segmentCount, 0, 'the checkpoint failed');
+      await log.put('a', { v: 2 });
+      await log.put('b', { v: 1 });
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }]], 'a restart now loses nothing');
+      refuse = false;
+      log.flushNow();
+      assert.equal(log.segmentCount, 1);
+      await log.put('c', { v: 1 });
+      log.close();
+      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+    } finally {
+      console.error = errors;
+      data.remove();
+    }
+  });
+
+  it('refuses a value JSON cannot hold on its own, and commits the others of the same turn', async () => {
+    const data = tempDir();
+    try {
+      const { options, log } = journalled(data.dir);
+      const cyclic: Record<string, unknown> = { v: 1 };
+      cyclic.self = cyclic;
+      const [bad, big, good] = await Promise.allSettled([
+        log.put('cyclic', cyclic as unknown as { v: number }),
+        log.put('bigint', { v: 1n } as unknown as { v: number }),
+        log.put('good', { v: 1 })
+      ]);
+      assert.equal(bad.status, 'rejected');
+      assert.match(String((bad as PromiseRejectedResult).reason), /Cannot store cyclic/);
+      assert.equal(big.status, 'rejected');
+      assert.equal(good.status, 'fulfilled');
+      log.close();
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records], [['good', { v: 1 }]]);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('replays a journal of the earlier layout (journal.log) once, and removes it after the next checkpoint', async () => {
+    const data = tempDir();
+    try {
+      const dir = path.join(data.dir, 's');
+      fs.mkdirSync(dir, { recursive: true });
+      const legacy = path.join(dir, 'journal.log');
+      fs.writeFileSync(legacy, ['{"seq":1,"entries":[["a",{"v":1}]]}', '{"seq":2,"entries":[["a",{"v":2}],["b",{"v":1}]]}', ''].join('\n'));
+      const { options, log } = journalled(data.dir);
+      await log.put('c', { v: 1 });
+      // A crash before any checkpoint: the old journal is still read, the new one after it.
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+      log.flushNow();
+      assert.equal(fs.existsSync(legacy), false, 'removed once a document holds it');
+      log.close();
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('cuts a journal that grew large back to its first megabytes when it starts again', async () => {
+    const data = tempDir();
+    try {
+      const { journal, log } = journalled(data.dir);
+      await log.put('big', { v: 1, text: 'x'.repeat(20 * 1024 * 1024) } as { v: number });
+      assert.ok(fs.statSync(journal).size > 20 * 1024 * 1024);
+      log.flushNow();
+      assert.equal(fs.statSync(journal).size, 4 * 1024 * 1024);
+      await log.put('small', { v: 2 });
+      log.close();
+      const replay = new SegmentLog<{ v: number }>(journalled(data.dir).options).load(asV);
+      assert.deepEqual(replay.records.get('small'), { v: 2 });
+      assert.equal((replay.records.get('big') as unknown as { text: string }).text.length, 20 * 1024 * 1024);
+    } finally {
+      data.remove();
+    }
+  });
+
   /** A stand-in for fdatasync whose calls wait until the test finishes or fails them. */
   function heldSyncs() {
     const calls: Array<(error: NodeJS.ErrnoException | null) => void> = [];
@@ -416,7 +530,7 @@ describe('segment log with its journal', () => {
     }
   });
 
-  it('settles batches whose sync is still running when flushed, ignores that sync when it ends, and closes the file only after it', async () => {
+  it('settles batches whose sync is still running when flushed, and ignores that sync when it ends', async () => {
     const data = tempDir();
     const syncs = heldSyncs();
     try {
@@ -478,6 +592,15 @@ describe('segment log with its journal', () => {
       assert.equal(synced, true);
       assert.equal(journal.isOpen, false);
       assert.deepEqual(journal.read(path.join(data.dir, 'c')).batches, [[['a', { v: 1 }]]]);
+      // Writing again while a close waits on a sync keeps the file open.
+      journal.write({ seq: 2, entries: [['b', { v: 1 }]] });
+      journal.sync(() => undefined);
+      journal.close();
+      journal.write({ seq: 3, entries: [['c', { v: 1 }]] });
+      syncs.calls[1]!(null);
+      assert.equal(journal.isOpen, true);
+      journal.close();
+      assert.equal(journal.isOpen, false);
     } finally {
       data.remove();
     }

@@ -157,6 +157,41 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.deepEqual([reply.ok, reply.error?.code], [false, -32602]);
   });
 
+  it('pre-fills a form with its schema defaults (SEP-1034): accepted untouched, the server gets every default', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const message = 'Confirm the report settings';
+    const answer = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', title: 'Name', default: 'John Doe' },
+              age: { type: 'integer', title: 'Age', default: 30 },
+              score: { type: 'number', title: 'Score', default: 95.5 },
+              status: { type: 'string', title: 'Status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+              verified: { type: 'boolean', title: 'Verified', default: true }
+            }
+          }
+        }
+      },
+      ElicitResultSchema
+    );
+    const card = page.getByRole('article', { name: message });
+    await card.waitFor();
+    assert.equal(await card.getByLabel('Name').inputValue(), 'John Doe');
+    assert.equal(await card.getByLabel('Age').inputValue(), '30');
+    assert.equal(await card.getByLabel('Status').inputValue(), 'active');
+    assert.equal(await card.getByLabel('Verified').isChecked(), true);
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const answered = await answer;
+    assert.equal(answered.action, 'accept');
+    assert.deepEqual(answered.content, { name: 'John Doe', age: 30, score: 95.5, status: 'active', verified: true });
+  });
+
   it('shows a URL-mode elicitation and opens its link only after the user agrees', async () => {
     await page.getByRole('link', { name: /Inbox/ }).click();
     const link = 'https://accounts.example.test/connect?state=abc';

@@ -74,6 +74,11 @@ export const ConnectionStateSchema = z.object({
   reason: z.string().optional(),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   protocolVersion: z.string().optional(),
+  /**
+   * The server's generation, once ready: `legacy` (an `initialize` handshake, MCP 2025-11-25
+   * and earlier) or `modern` (per-request metadata and `server/discover`, MCP 2026-07-28).
+   */
+  era: z.enum(['legacy', 'modern']).optional(),
   capabilities: z.record(z.string(), z.unknown()).optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;

@@ -98,7 +98,15 @@ export const OutboundTaskViewSchema = z.object({
   outcome: OutboundOutcomeSchema.optional(),
   progress: ProgressLogSchema,
   /** The last failed exchange about this task (a poll that errored), for diagnosis; cleared by the next success. */
-  lastError: ErrorDataSchema.extend({ at: z.string(), method: z.string() }).optional()
+  lastError: ErrorDataSchema.extend({ at: z.string(), method: z.string() }).optional(),
+  /**
+   * The protocol the task is followed with: absent for MCP 2025-11-25 (tasks utility), or
+   * `2026-07-28` (the `io.modelcontextprotocol/tasks` extension: `tasks/get` carries the
+   * outcome and the server's questions; answers go back with `tasks/update`).
+   */
+  protocol: z.literal('2026-07-28').optional(),
+  /** 2026-07-28 only: the `inputRequests` keys already answered with `tasks/update` (each is answered once). */
+  answeredInputs: z.array(z.string()).optional()
 });
 export type OutboundTaskView = z.infer<typeof OutboundTaskViewSchema>;
 

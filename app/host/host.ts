@@ -28,6 +28,7 @@ import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
+import type { ModernPeer } from '../requestor/modern-task-follower.js';
 import { FileKeyStore } from '../store/file-key-store.js';
 import type { KeyStore } from '../sampling/key-store.js';
 import type { LocalServerPort } from '../sampling/local-detection.js';
@@ -206,7 +207,7 @@ export class Host {
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
           this.#flushStatus(connection);
-          this.requestor.attach(serverId, config.name, connection.client);
+          this.requestor.attach(serverId, config.name, connection.client, connection.era === 'modern' ? { modern: modernPeer(connection) } : {});
         }
         if (state.status === 'failed' || state.status === 'closed') {
           this.receiver.forgetConnection(connection.owner.identity);
@@ -434,6 +435,15 @@ export function inboundView(record: TaskRecord): InboundTask {
     request: record.request,
     ...(record.outcome && { outcome: record.outcome }),
     notes: record.notes
+  };
+}
+
+/** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */
+function modernPeer(connection: ServerConnection): ModernPeer {
+  return {
+    acceptsTasks: connection.modernTasks,
+    request: (method, params, options) => connection.modernRequest(method, params, options),
+    answerInput: (request, context) => connection.answerInputRequest(request, context)
   };
 }
 

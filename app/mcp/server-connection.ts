@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
 import {
   CancelTaskRequestSchema,
   CreateMessageRequestSchema,
@@ -17,6 +19,22 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
+import { checkModernHttpServer } from './modern-http.js';
+import {
+  MODERN_PROTOCOL_VERSION,
+  declaresTasks,
+  envelope,
+  probeEra,
+  serverInfoOf,
+  withEnvelope,
+  type DiscoverResult
+} from './modern-protocol.js';
+
+/** Longest wait for the `server/discover` probe (and at most half the connect timeout). */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** Any JSON object: modern results are read by the requestor's own schemas. */
+const AnyResultSchema = z.looseObject({});
 
 
 /** The capabilities Taskdesk declares to every server (MCP 2025-11-25). */
@@ -56,12 +74,18 @@ export class ServerConnection {
   readonly #options: ServerConnectionOptions;
   #stderr = '';
   #closing = false;
+  /** The transport while the era probe owns it (before the client does). */
+  #probing: Transport | undefined;
+  /** Set once a modern (2026-07-28) server answered `server/discover`. */
+  #discover: DiscoverResult | undefined;
+  readonly #clientInfo: { name: string; version: string };
 
   constructor(options: ServerConnectionOptions) {
     this.#options = options;
     this.config = options.config;
     this.owner = { serverId: options.config.id, serverName: options.config.name, identity: ownerIdentity(options.config) };
-    this.client = new Client(options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' }, { capabilities: CLIENT_CAPABILITIES });
+    this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
+    this.client = new Client(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
     this.#registerHandlers();
   }
 
@@ -74,21 +98,56 @@ export class ServerConnection {
     return this.#state.status === 'ready';
   }
 
-  /** Connects and initializes. Never throws: failure is a state with a reason. */
+  /** The server's generation once ready: `modern` after a `DiscoverResult`, `legacy` after `initialize`. */
+  get era(): 'legacy' | 'modern' | undefined {
+    if (this.#state.status !== 'ready') return undefined;
+    return this.#discover ? 'modern' : 'legacy';
+  }
+
+  /** What a modern server said in `server/discover`; undefined for a legacy one. */
+  get discover(): DiscoverResult | undefined {
+    return this.#discover && structuredClone(this.#discover);
+  }
+
+  /** Whether a modern server declared the tasks extension. */
+  get modernTasks(): boolean {
+    return declaresTasks(this.#discover?.capabilities);
+  }
+
+  /**
+   * Sends one request to a modern server, with the 2026-07-28 envelope in `_meta` (declaring
+   * the tasks extension when `tasks`). Rejects with the server's error as the SDK reports it.
+   */
+  async modernRequest(method: string, params: Record<string, unknown>, options: { tasks: boolean; timeout: number; signal?: AbortSignal }): Promise<Record<string, unknown>> {
+    if (!this.#discover) throw new HostError(JsonRpcCode.InvalidRequest, `Server "${this.config.name}" is not connected as an MCP ${MODERN_PROTOCOL_VERSION} server.`);
+    const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, { tasks: options.tasks })) };
+    const result = await this.client.request(request as never, AnyResultSchema, { timeout: options.timeout, ...(options.signal && { signal: options.signal }) });
+    return { ...result };
+  }
+
+  /**
+   * Answers one input request of a modern task the way the same request from a legacy server
+   * is answered (an elicitation in the inbox, sampling through the sampling runner, with the
+   * receiver's limits), tagged with the task so the inbox names the tool. Anything else is −32601.
+   */
+  async answerInputRequest(request: { method: string; params: Record<string, unknown> }, context: { relatedTaskId: string; signal: AbortSignal }): Promise<Record<string, unknown>> {
+    const kind: TaskKind | undefined =
+      request.method === 'elicitation/create' ? 'elicitation' : request.method === 'sampling/createMessage' ? 'sampling' : undefined;
+    if (!kind) throw new HostError(JsonRpcCode.MethodNotFound, `Taskdesk does not answer ${request.method} requests.`);
+    const result = await this.#options.receiver.runOrdinary(this.owner, kind, request.params, { relatedTaskId: context.relatedTaskId, signal: context.signal });
+    // The related-task tag is a 2025-11-25 convention; a modern answer is the bare result.
+    const { _meta: meta, ...rest } = result;
+    const { [RELATED_TASK_META_KEY]: _related, ...otherMeta } = (meta as Record<string, unknown> | undefined) ?? {};
+    return Object.keys(otherMeta).length > 0 ? { ...rest, _meta: otherMeta } : rest;
+  }
+
+  /** Connects: probes the era over stdio, then initializes a legacy server. Never throws: failure is a state with a reason. */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });
-    let transport: Transport;
-    try {
-      transport = (this.#options.transportFactory ?? defaultTransport)(this.config);
-    } catch (error) {
-      this.#setState({ status: 'failed', reason: `Could not start the transport: ${toErrorData(error).message}` });
-      return this.state;
-    }
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
-      });
-    }
+    const timeoutMs = this.#options.connectTimeoutMs ?? 20_000;
+    const started = Date.now();
+    let transport = this.#newTransport();
+    if (!transport) return this.state;
     this.client.onclose = () => {
       if (this.#state.status === 'ready' || this.#state.status === 'connecting') {
         const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
@@ -102,7 +161,21 @@ export class ServerConnection {
       // Transport errors surface as a close or a failed request; nothing to do here.
     };
     try {
-      await this.client.connect(transport, { timeout: this.#options.connectTimeoutMs ?? 20_000 });
+      if (this.config.transport.type === 'stdio') {
+        const probed = await this.#probe(transport, Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
+        if (probed === 'modern') {
+          // No initialize: the client only carries requests and answers on the open transport.
+          await Protocol.prototype.connect.call(this.client, transport);
+          return this.#ready();
+        }
+        if (probed === 'closed') {
+          // Some legacy servers exit on a request before initialize: start a fresh one.
+          const fresh = this.#newTransport();
+          if (!fresh) return this.state;
+          transport = fresh;
+        }
+      }
+      await this.client.connect(transport, { timeout: Math.max(1, timeoutMs - (Date.now() - started)) });
     } catch (error) {
       if (this.#closing) {
         // Disconnected while connecting: that is a close, not a failure.
@@ -110,17 +183,81 @@ export class ServerConnection {
         return this.state;
       }
       const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
+      const modernHttp = this.config.transport.type === 'http' ? await checkModernHttpServer(this.config.transport, this.#clientInfo) : undefined;
       this.#setState({
         status: 'failed',
-        reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
+        reason: modernHttp ?? `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
       });
+      // A transport the client never took over (the probe failed or refused it) is closed here.
+      const owned = this.client.transport === transport;
       await this.client.close().catch(() => undefined);
+      if (!owned) await transport.close().catch(() => undefined);
+      return this.state;
+    }
+    return this.#ready();
+  }
+
+  /** Builds a transport and listens to its stderr; on failure the state says why and undefined is returned. */
+  #newTransport(): Transport | undefined {
+    let transport: Transport;
+    try {
+      transport = (this.#options.transportFactory ?? defaultTransport)(this.config);
+    } catch (error) {
+      this.#setState({ status: 'failed', reason: `Could not start the transport: ${toErrorData(error).message}` });
+      return undefined;
+    }
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
+      });
+    }
+    return transport;
+  }
+
+  /**
+   * The stdio backward-compatibility probe: `modern` (the discover result is kept), `legacy`
+   * (initialize on the same transport) or `closed` (initialize on a fresh one). A modern
+   * server without a version in common throws, failing the connection with that reason.
+   */
+  async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'closed'> {
+    this.#probing = transport;
+    try {
+      const probe = await probeEra(transport, this.#clientInfo, timeoutMs);
+      if (this.#closing) throw new Error('Disconnected while connecting');
+      switch (probe.era) {
+        case 'modern':
+          this.#discover = probe.discover;
+          return 'modern';
+        case 'unsupported':
+          throw new Error(probe.reason);
+        case 'legacy':
+        case 'closed':
+          return probe.era;
+      }
+    } finally {
+      this.#probing = undefined;
+    }
+  }
+
+  /** The connection is up: the state records what the server said about itself. */
+  #ready(): ConnectionState {
+    const discover = this.#discover;
+    if (discover) {
+      const serverInfo = serverInfoOf(discover);
+      this.#setState({
+        status: 'ready',
+        era: 'modern',
+        protocolVersion: MODERN_PROTOCOL_VERSION,
+        ...(serverInfo && { serverInfo }),
+        capabilities: { ...discover.capabilities }
+      });
       return this.state;
     }
     const version = this.client.getServerVersion();
     const capabilities = this.client.getServerCapabilities();
     this.#setState({
       status: 'ready',
+      era: 'legacy',
       ...(version && { serverInfo: { name: version.name, version: version.version } }),
       ...(this.client.transport && 'protocolVersion' in this.client.transport && typeof this.client.transport.protocolVersion === 'string'
         ? { protocolVersion: this.client.transport.protocolVersion }
@@ -134,6 +271,7 @@ export class ServerConnection {
   async close(): Promise<void> {
     this.#closing = true;
     await this.client.close().catch(() => undefined);
+    await this.#probing?.close().catch(() => undefined);
     this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
   }
 

@@ -20,11 +20,13 @@ import {
   type OutboundTaskEvent,
   type OutboundTaskView,
   type RequestorTool,
+  type ServerTask,
   type ServerTaskPage
 } from '../contract/outbound-tasks.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
-import { TaskFollower, pickTask, type FollowerEnvironment } from './task-follower.js';
+import { TaskFollower, pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower.js';
+import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { decideCall, requestorToolView, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 
@@ -57,6 +59,11 @@ export interface AttachOptions {
    * forwards to `onStatusNotification` instead.
    */
   statusNotifications?: boolean;
+  /**
+   * The server is of MCP 2026-07-28: tool calls, lists and tasks go through this peer (the
+   * tasks extension) instead of the client's 2025-11-25 requests.
+   */
+  modern?: ModernPeer;
 }
 
 /** Options of one call. */
@@ -74,6 +81,8 @@ interface Attachment {
   readonly serverName: string;
   readonly client: Client;
   readonly statusNotifications: boolean;
+  /** Set for a server of MCP 2026-07-28. */
+  readonly modern: ModernPeer | undefined;
   tools: Map<string, Tool> | undefined;
 }
 
@@ -103,13 +112,13 @@ export class OutboundTasks {
   readonly #requestTimeoutMs: number;
   readonly #validator = new ArgumentValidator();
   readonly #attachments = new Map<string, Attachment>();
-  readonly #followers = new Map<string, TaskFollower>();
+  readonly #followers = new Map<string, OutboundFollower>();
   /** `serverId \n taskId` → outboundId, for `describe` and status notifications. */
   readonly #byTask = new Map<string, string>();
   /** Progress that arrived before the `CreateTaskResult` was recorded. */
   readonly #earlyProgress = new Map<string, Progress[]>();
   readonly #listeners = new Set<(event: OutboundTaskEvent) => void>();
-  readonly #dirty = new Set<TaskFollower>();
+  readonly #dirty = new Set<OutboundFollower>();
   #flushQueued = false;
   #closed = false;
   /** Documents that could not be loaded and were moved aside. */
@@ -133,7 +142,7 @@ export class OutboundTasks {
     const loaded = this.#store.loadAll();
     this.quarantined = loaded.quarantined;
     for (const view of loaded.tasks) {
-      const follower = new TaskFollower(this.#env, view);
+      const follower = view.protocol === '2026-07-28' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
       this.#add(follower);
       // The ttl runs whether or not the server is connected.
       follower.trackTtl();
@@ -153,13 +162,19 @@ export class OutboundTasks {
   attach(serverId: string, serverName: string, client: Client, options: AttachOptions = {}): void {
     this.#assertOpen();
     if (this.#attachments.has(serverId)) this.detach(serverId);
-    const attachment: Attachment = { serverId, serverName, client, statusNotifications: options.statusNotifications ?? true, tools: undefined };
+    const modern = options.modern;
+    // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
+    const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
+    const attachment: Attachment = { serverId, serverName, client, statusNotifications, modern, tools: undefined };
     this.#attachments.set(serverId, attachment);
     if (attachment.statusNotifications) {
       client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => this.onStatusNotification(serverId, notification.params));
     }
     for (const follower of this.#followers.values()) {
-      if (follower.view.serverId === serverId && !follower.finished) follower.follow({ client, serverName }, { pollNow: true });
+      if (follower.view.serverId !== serverId || follower.finished) continue;
+      // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
+      if (follower instanceof ModernTaskFollower && modern) follower.follow({ peer: modern, serverName }, { pollNow: true });
+      else if (follower instanceof TaskFollower && !modern) follower.follow({ client, serverName }, { pollNow: true });
     }
   }
 
@@ -195,8 +210,8 @@ export class OutboundTasks {
   async listTools(serverId: string, options: { refresh?: boolean } = {}): Promise<RequestorTool[]> {
     const attachment = this.#attachment(serverId);
     const tools = await this.#tools(attachment, options.refresh ?? true);
-    const acceptsTasks = acceptsTaskCalls(attachment.client);
-    return [...tools.values()].map((tool) => requestorToolView(tool, acceptsTasks));
+    const acceptsTasks = acceptsTaskCalls(attachment);
+    return [...tools.values()].map((tool) => (attachment.modern ? modernToolView(tool, acceptsTasks) : requestorToolView(tool, acceptsTasks)));
   }
 
   /**
@@ -216,12 +231,13 @@ export class OutboundTasks {
       throw new HostError(JsonRpcCode.InvalidParams, `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`, { problems });
     }
 
-    const mode = toolCallMode(acceptsTaskCalls(attachment.client), taskSupportOf(tool));
+    const mode = toolCallMode(acceptsTaskCalls(attachment), attachment.modern ? 'optional' : taskSupportOf(tool));
     const decision = decideCall(mode, toolName, attachment.serverName, options.asTask);
     switch (decision.type) {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
+        if (attachment.modern) return this.#callModern(attachment, attachment.modern, toolName, args, false, options.timeoutMs ?? this.#requestTimeoutMs);
         try {
           const result = await attachment.client.request({ method: 'tools/call', params: { name: toolName, arguments: args } }, CallToolResultSchema, {
             timeout: options.timeoutMs ?? this.#requestTimeoutMs
@@ -232,6 +248,7 @@ export class OutboundTasks {
         }
       }
       case 'task':
+        if (attachment.modern) return this.#callModern(attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
         return this.#callAsTask(attachment, toolName, args, options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs);
     }
   }
@@ -249,7 +266,7 @@ export class OutboundTasks {
     if (!attachment) {
       throw new HostError(JsonRpcCode.InvalidRequest, `Server "${view.serverName}" is not connected; task ${view.taskId} cannot be cancelled now.`);
     }
-    if (!attachment.client.getServerCapabilities()?.tasks?.cancel) {
+    if (!attachment.modern && !attachment.client.getServerCapabilities()?.tasks?.cancel) {
       throw new HostError(
         JsonRpcCode.MethodNotFound,
         `Server "${attachment.serverName}" does not support tasks/cancel (no tasks.cancel capability): task ${view.taskId} of "${view.toolName}" cannot be cancelled.`,
@@ -274,6 +291,9 @@ export class OutboundTasks {
   /** One page of the server's `tasks/list` (when it declared `tasks.list`), joined with the outbound tasks. */
   async listServerTasks(serverId: string, cursor?: string): Promise<ServerTaskPage> {
     const attachment = this.#attachment(serverId);
+    if (attachment.modern) {
+      throw new HostError(JsonRpcCode.MethodNotFound, `Server "${attachment.serverName}" speaks MCP 2026-07-28, whose tasks extension has no tasks/list.`);
+    }
     if (!attachment.client.getServerCapabilities()?.tasks?.list) {
       throw new HostError(JsonRpcCode.MethodNotFound, `Server "${attachment.serverName}" does not support tasks/list (no tasks.list capability).`);
     }
@@ -387,6 +407,62 @@ export class OutboundTasks {
     return { type: 'task', task: this.#copy(follower) };
   }
 
+  /**
+   * A `tools/call` to a 2026-07-28 server. With `asTask` the envelope declares the tasks
+   * extension and the server decides: a `CreateTaskResult` (`resultType: "task"`) is followed
+   * like any outbound task, any other answer is the tool's result. Without it the server must
+   * answer plainly (or refuse with −32021).
+   */
+  async #callModern(attachment: Attachment, peer: ModernPeer, toolName: string, args: Record<string, unknown>, asTask: boolean, timeout: number): Promise<CallToolOutcome> {
+    let response: Record<string, unknown>;
+    try {
+      response = await peer.request('tools/call', { name: toolName, arguments: args }, { tasks: asTask, timeout });
+    } catch (error) {
+      throw toHostError(error);
+    }
+    if (response.resultType === 'input_required') {
+      throw new HostError(
+        JsonRpcCode.InternalError,
+        `Tool "${toolName}" on "${attachment.serverName}" asked for input before starting (a multi round-trip request), which Taskdesk does not answer yet.`,
+        { resultType: 'input_required' }
+      );
+    }
+    if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
+    const created = ModernTaskSchema.safeParse(response);
+    if (!asTask || !created.success) {
+      throw new HostError(JsonRpcCode.InternalError, `Server "${attachment.serverName}" answered tools/call with an invalid task${created.success ? ' although the tasks extension was not declared' : `: ${created.error.message}`}.`);
+    }
+    const task = toServerTask(created.data);
+    const view = this.#newView(attachment, toolName, args, null, task);
+    view.protocol = '2026-07-28';
+    const follower = new ModernTaskFollower(this.#env, view);
+    this.#add(follower);
+    this.#markDirty(follower);
+    if (this.#attachments.get(attachment.serverId) === attachment) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
+    else follower.trackTtl();
+    return { type: 'task', task: this.#copy(follower) };
+  }
+
+  /** A new outbound task's view, as the `CreateTaskResult` left it. */
+  #newView(attachment: Attachment, toolName: string, args: Record<string, unknown>, ttl: number | null, task: ServerTask): OutboundTaskView {
+    const now = new Date(this.#clock.now()).toISOString();
+    return {
+      outboundId: `ob-${randomUUID()}`,
+      serverId: attachment.serverId,
+      serverName: attachment.serverName,
+      toolName,
+      arguments: structuredClone(args),
+      requestedTtl: ttl,
+      createdAt: now,
+      updatedAt: now,
+      taskId: task.taskId,
+      state: task.status,
+      task,
+      expiresAt: null,
+      progress: { count: 0, history: [] }
+    };
+  }
+
   #onProgress(outboundId: string, progress: Progress): void {
     const follower = this.#followers.get(outboundId);
     if (follower) follower.recordProgress(progress);
@@ -399,9 +475,10 @@ export class OutboundTasks {
     let cursor: string | undefined;
     try {
       do {
-        const page = await attachment.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, {
-          timeout: this.#requestTimeoutMs
-        });
+        const params = cursor === undefined ? {} : { cursor };
+        const page = attachment.modern
+          ? ListToolsResultSchema.parse(await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#requestTimeoutMs }))
+          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, { timeout: this.#requestTimeoutMs });
         for (const tool of page.tools) tools.set(tool.name, tool);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
@@ -412,7 +489,7 @@ export class OutboundTasks {
     return tools;
   }
 
-  #add(follower: TaskFollower): void {
+  #add(follower: OutboundFollower): void {
     this.#followers.set(follower.view.outboundId, follower);
     this.#byTask.set(taskKey(follower.view.serverId, follower.view.taskId), follower.view.outboundId);
   }
@@ -424,7 +501,7 @@ export class OutboundTasks {
     return attachment;
   }
 
-  #follower(outboundId: string): TaskFollower {
+  #follower(outboundId: string): OutboundFollower {
     const follower = this.#followers.get(outboundId);
     if (!follower) throw new HostError(JsonRpcCode.InvalidParams, `No outbound task ${JSON.stringify(outboundId)}.`);
     return follower;
@@ -435,7 +512,7 @@ export class OutboundTasks {
   }
 
   /** Changes are written and announced once per turn of the event loop, however many happened in it. */
-  #markDirty(follower: TaskFollower): void {
+  #markDirty(follower: OutboundFollower): void {
     if (!this.#followers.has(follower.view.outboundId)) return;
     this.#dirty.add(follower);
     if (this.#flushQueued) return;
@@ -477,7 +554,7 @@ export class OutboundTasks {
     }
   }
 
-  #emitWriteFailure(follower: TaskFollower, error: unknown): void {
+  #emitWriteFailure(follower: OutboundFollower, error: unknown): void {
     try {
       this.#onStoreError?.(follower.view.outboundId, error);
     } catch {
@@ -495,14 +572,25 @@ export class OutboundTasks {
     }
   }
 
-  #copy(follower: TaskFollower): OutboundTaskView {
+  #copy(follower: OutboundFollower): OutboundTaskView {
     return structuredClone(follower.view);
   }
 }
 
-/** Whether the server declared `tasks.requests.tools.call`. */
-function acceptsTaskCalls(client: Client): boolean {
-  return client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+/** Whether the server takes tool calls as tasks: `tasks.requests.tools.call` (2025-11-25), the tasks extension (2026-07-28). */
+function acceptsTaskCalls(attachment: Attachment): boolean {
+  if (attachment.modern) return attachment.modern.acceptsTasks;
+  return attachment.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+}
+
+/**
+ * A 2026-07-28 tool as the host shows it: tools declare no task support there, the server
+ * decides per call, so every tool reads `optional` (`task-or-plain`) on a server with the tasks
+ * extension and `plain` on one without.
+ */
+function modernToolView(tool: Tool, serverAcceptsTasks: boolean): RequestorTool {
+  const { execution: _ignored, ...rest } = tool;
+  return requestorToolView({ ...rest, execution: { taskSupport: 'optional' } }, serverAcceptsTasks);
 }
 
 function taskKey(serverId: string, taskId: string): string {

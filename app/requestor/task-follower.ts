@@ -19,7 +19,27 @@ export interface FollowerEnvironment {
   readonly expirySlackMs: number;
   readonly progressHistoryLimit: number;
   /** Called after every recorded change; persists and emits. */
-  changed(follower: TaskFollower): void;
+  changed(follower: OutboundFollower): void;
+}
+
+/**
+ * What the manager needs of a follower, whichever protocol it follows the task with
+ * ({@link TaskFollower} for MCP 2025-11-25, `ModernTaskFollower` for 2026-07-28).
+ */
+export interface OutboundFollower {
+  /** The task as it stands (the live object: callers copy before handing it out). */
+  readonly view: OutboundTaskView;
+  /** True while a terminal status waits for its outcome: the manager holds the write. */
+  readonly settling: boolean;
+  /** Whether nothing more will happen to the task. */
+  readonly finished: boolean;
+  unfollow(): void;
+  dispose(): void;
+  trackTtl(): void;
+  poll(): Promise<void>;
+  onStatusNotification(task: ServerTask): void;
+  recordProgress(progress: Progress): void;
+  cancel(): Promise<void>;
 }
 
 /** The connection a follower talks through while its server is attached. */
@@ -36,7 +56,7 @@ export interface FollowerConnection {
  * tracks the ttl on the injected clock, and concludes `expired` or `lost` when the
  * receiver no longer knows the task. All state changes go through `nextState`.
  */
-export class TaskFollower {
+export class TaskFollower implements OutboundFollower {
   readonly #env: FollowerEnvironment;
   #view: OutboundTaskView;
   #connection: FollowerConnection | undefined;

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The request envelope and era detection of the modern MCP generation (2026-07-28).
+ *
+ * Modern servers have no `initialize`: every request carries the protocol version, the
+ * client's identity and its capabilities in `params._meta`, and `server/discover` tells what
+ * the server is. Tasks are the extension `io.modelcontextprotocol/tasks` (SEP-2663).
+ * Everything else about a connection (legacy `initialize`, the receiver) stays where it was.
+ */
+
+/** The modern revision Taskdesk speaks. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** The legacy revisions Taskdesk speaks (through `initialize`). */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+/** The tasks extension's identifier, in `capabilities.extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** The `_meta` keys of the envelope. */
+export const MetaKey = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  serverInfo: 'io.modelcontextprotocol/serverInfo'
+} as const;
+
+/** Error codes the modern revision adds. */
+export const ModernErrorCode = {
+  /** The request needs a client capability the request did not declare. */
+  MissingClientCapability: -32021,
+  /** The server does not speak the version the request named; `data.supported` lists those it does. */
+  UnsupportedProtocolVersion: -32022
+} as const;
+
+/**
+ * The client capabilities declared on modern requests: answers to the input requests a task
+ * may carry (elicitation forms and URLs, sampling with tools) and, when asked for, the tasks
+ * extension. Legacy's `tasks` capability (client-hosted tasks) does not exist here.
+ */
+export function modernClientCapabilities(options: { tasks: boolean }): Record<string, unknown> {
+  return {
+    sampling: { tools: {} },
+    elicitation: { form: {}, url: {} },
+    ...(options.tasks && { extensions: { [TASKS_EXTENSION]: {} } })
+  };
+}
+
+/** The envelope of one modern request. */
+export function envelope(clientInfo: { name: string; version: string }, options: { tasks: boolean }): Record<string, unknown> {
+  return {
+    [MetaKey.protocolVersion]: MODERN_PROTOCOL_VERSION,
+    [MetaKey.clientInfo]: { ...clientInfo },
+    [MetaKey.clientCapabilities]: modernClientCapabilities(options)
+  };
+}
+
+/** `params` with the envelope merged into its `_meta` (keys the caller set in `_meta` stay). */
+export function withEnvelope(params: Record<string, unknown> | undefined, meta: Record<string, unknown>): Record<string, unknown> {
+  const own = params?._meta;
+  return { ...params, _meta: { ...(typeof own === 'object' && own !== null ? own : {}), ...meta } };
+}
+
+/** What `server/discover` answers (fields Taskdesk reads; others are kept). */
+export const DiscoverResultSchema = z.looseObject({
+  supportedVersions: z.array(z.string()),
+  capabilities: z.record(z.string(), z.unknown()),
+  instructions: z.string().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional()
+});
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
+
+/** The server's self-description from a `DiscoverResult`, when it gave a well-formed one. */
+export function serverInfoOf(discover: DiscoverResult): { name: string; version: string } | undefined {
+  const parsed = z.object({ name: z.string(), version: z.string() }).safeParse(discover._meta?.[MetaKey.serverInfo]);
+  return parsed.success ? { name: parsed.data.name, version: parsed.data.version } : undefined;
+}
+
+/** Whether a server's capabilities (from `server/discover`) include the tasks extension. */
+export function declaresTasks(capabilities: Record<string, unknown> | undefined): boolean {
+  const extensions = capabilities?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+/** What the `server/discover` probe learned. */
+export type EraProbe =
+  /** A `DiscoverResult` naming our version: a modern server. */
+  | { era: 'modern'; discover: DiscoverResult }
+  /** Any other error, an unusable answer, or no answer in time: a legacy server; `why` for the log. */
+  | { era: 'legacy'; why: string }
+  /** A modern server that speaks none of our versions: do not fall back to `initialize`. */
+  | { era: 'unsupported'; reason: string }
+  /** The transport closed during the probe (some legacy servers exit on an unknown request). */
+  | { era: 'closed' };
+
+const PROBE_ID = 'taskdesk-discover';
+
+/**
+ * Starts `transport` and sends `server/discover` before anything else (stdio backward
+ * compatibility, MCP 2026-07-28): a `DiscoverResult` means modern, −32022 means modern with
+ * other versions, anything else (or silence for `timeoutMs`) means legacy.
+ *
+ * Never keyed to one error code. Afterwards the transport is started, has no handlers, and its
+ * `start` does nothing, so an SDK `Client` can take it over (and `initialize` on it) as is.
+ * Throws only what `transport.start()` throws (a command that cannot be spawned).
+ */
+export async function probeEra(transport: Transport, clientInfo: { name: string; version: string }, timeoutMs: number): Promise<EraProbe> {
+  let settle: (probe: EraProbe) => void = () => undefined;
+  const outcome = new Promise<EraProbe>((resolve) => (settle = resolve));
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if (!('id' in message) || message.id !== PROBE_ID || 'method' in message) return;
+    settle('error' in message ? fromError(message.error) : fromResult(message.result));
+  };
+  transport.onclose = () => settle({ era: 'closed' });
+  transport.onerror = () => undefined;
+  await transport.start();
+  const timer = setTimeout(() => settle({ era: 'legacy', why: `no answer to server/discover in ${timeoutMs} ms` }), timeoutMs);
+  try {
+    const params = { _meta: envelope(clientInfo, { tasks: true }) };
+    await transport.send({ jsonrpc: '2.0', id: PROBE_ID, method: 'server/discover', params }).catch(() => settle({ era: 'closed' }));
+    return await outcome;
+  } finally {
+    clearTimeout(timer);
+    transport.onmessage = undefined;
+    transport.onclose = undefined;
+    transport.onerror = undefined;
+    transport.start = async () => undefined;
+  }
+}
+
+function fromResult(result: unknown): EraProbe {
+  const parsed = DiscoverResultSchema.safeParse(result);
+  if (!parsed.success) return { era: 'legacy', why: 'server/discover answered something that is not a DiscoverResult' };
+  if (parsed.data.supportedVersions.includes(MODERN_PROTOCOL_VERSION)) return { era: 'modern', discover: parsed.data };
+  return {
+    era: 'unsupported',
+    reason: `The server speaks MCP ${parsed.data.supportedVersions.join(', ') || '(no version)'}; Taskdesk speaks ${MODERN_PROTOCOL_VERSION} and ${LEGACY_PROTOCOL_VERSIONS[0]}.`
+  };
+}
+
+function fromError(error: { code: number; message: string; data?: unknown }): EraProbe {
+  if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return { era: 'legacy', why: `server/discover answered ${error.code}: ${error.message}` };
+  const supported = z.object({ supported: z.array(z.string()) }).safeParse(error.data);
+  const versions = supported.success ? supported.data.supported : [];
+  // A dual-era server that refuses our modern version but names a legacy one we speak: initialize.
+  if (versions.some((version) => LEGACY_PROTOCOL_VERSIONS.includes(version))) return { era: 'legacy', why: `server/discover: only ${versions.join(', ')}` };
+  return {
+    era: 'unsupported',
+    reason: `The server does not speak MCP ${MODERN_PROTOCOL_VERSION}${versions.length ? ` (it speaks ${versions.join(', ')})` : ''}: ${error.message}`
+  };
+}

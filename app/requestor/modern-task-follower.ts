@@ -1,0 +1,488 @@
+import { z } from 'zod';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { TimerHandle } from '../core/clock.js';
+import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import { ServerTaskStatusSchema, type OutboundOutcome, type OutboundTaskView, type ServerTask } from '../contract/outbound-tasks.js';
+import { nextBackoffMs, pollIntervalMs } from './poll-policy.js';
+import type { FollowerEnvironment, OutboundFollower } from './task-follower.js';
+import { isFinished, isServerTerminal, nextState } from './task-state.js';
+import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
+
+/**
+ * Following a tool call's task on a server of MCP 2026-07-28, where tasks are the extension
+ * `io.modelcontextprotocol/tasks` (SEP-2663).
+ *
+ * There is no `tasks/result`: `tasks/get` carries the outcome (`result` or `error`) and, on
+ * `input_required`, the server's questions (`inputRequests`), which are answered with
+ * `tasks/update`. The state model, poll policy, ttl and stored view are the 2025-11-25 ones.
+ */
+
+/** One server-to-client request inside a task's `inputRequests`. */
+export interface InputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** What the requestor needs of a modern server's connection. */
+export interface ModernPeer {
+  /** Whether the server declared the tasks extension in `server/discover`. */
+  readonly acceptsTasks: boolean;
+  /**
+   * Sends one request with the modern envelope; `tasks` says whether the envelope declares
+   * the tasks extension. Resolves with the raw result; rejects with the peer's JSON-RPC error.
+   */
+  request(method: string, params: Record<string, unknown>, options: { tasks: boolean; timeout: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /**
+   * Answers one input request as the host answers such a request from a server (elicitation
+   * in the inbox, sampling through the sampling runner). Rejects when it cannot be answered
+   * (a method Taskdesk does not serve, a rejected sampling request) or `signal` aborts.
+   */
+  answerInput(request: InputRequest, context: { relatedTaskId: string; signal: AbortSignal }): Promise<Record<string, unknown>>;
+}
+
+/** The connection a modern follower talks through while its server is attached. */
+export interface ModernConnection {
+  readonly peer: ModernPeer;
+  readonly serverName: string;
+}
+
+/** The `Task` of the extension (`ttlMs`, `pollIntervalMs`); other fields are kept by `looseObject`. */
+export const ModernTaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: ServerTaskStatusSchema,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  /** Required by the spec; a server that leaves it out is read as unlimited. */
+  ttlMs: z.number().nullable().optional(),
+  pollIntervalMs: z.number().optional()
+});
+export type ModernTask = z.infer<typeof ModernTaskSchema>;
+
+/** A `tasks/get` answer: the task with what its status carries. */
+export const DetailedTaskSchema = ModernTaskSchema.extend({
+  inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() })).optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional()
+});
+export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
+
+/** The stored `ServerTask` of a modern task (the view keeps the 2025-11-25 field names). */
+export function toServerTask(task: ModernTask): ServerTask {
+  const picked: ServerTask = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttl: task.ttlMs ?? null
+  };
+  if (task.statusMessage !== undefined) picked.statusMessage = task.statusMessage;
+  if (task.pollIntervalMs !== undefined) picked.pollInterval = task.pollIntervalMs;
+  return picked;
+}
+
+/**
+ * Follows one modern task until nothing more can happen to it.
+ *
+ * Polls `tasks/get` at the server's `pollIntervalMs` (or the backoff); takes the outcome from
+ * a terminal answer; on `input_required` asks each new `inputRequests` key once (through the
+ * peer: inbox or sampling runner), withdraws a question the server no longer lists, and sends
+ * each answer once with `tasks/update` (answered keys are stored, so a restart does not
+ * answer again). Expiry and loss are concluded as for 2025-11-25 tasks.
+ */
+export class ModernTaskFollower implements OutboundFollower {
+  readonly #env: FollowerEnvironment;
+  readonly #view: OutboundTaskView;
+  #connection: ModernConnection | undefined;
+  #abort: AbortController | undefined;
+  #pollTimer: TimerHandle | undefined;
+  #ttlTimer: TimerHandle | undefined;
+  #lastPollMs: number;
+  #backoffMs: number;
+  #pollInFlight: Promise<void> | undefined;
+  #polling = false;
+  /** Questions being asked now, by `inputRequests` key. */
+  readonly #asking = new Map<string, AbortController>();
+  /** Answers not yet acknowledged by `tasks/update`, by key. */
+  readonly #unsent = new Map<string, Record<string, unknown>>();
+  /** Keys that could not be answered (or whose answer the server refused): never asked again while followed. */
+  readonly #refused = new Set<string>();
+  #updateInFlight = false;
+
+  constructor(env: FollowerEnvironment, view: OutboundTaskView) {
+    this.#env = env;
+    this.#view = view;
+    this.#lastPollMs = Date.parse(view.createdAt);
+    this.#backoffMs = env.policy.initialMs;
+  }
+
+  get view(): OutboundTaskView {
+    return this.#view;
+  }
+
+  /** Never: status and outcome arrive together in one `tasks/get`. */
+  get settling(): boolean {
+    return false;
+  }
+
+  get finished(): boolean {
+    return isFinished(this.#view.state, this.#view.outcome !== undefined);
+  }
+
+  /** Starts (or resumes) following through a connection. `pollNow` polls at once, as after a restart. */
+  follow(connection: ModernConnection, options: { pollNow: boolean }): void {
+    this.unfollow();
+    this.trackTtl();
+    if (this.finished) return;
+    this.#connection = connection;
+    this.#abort = new AbortController();
+    if (options.pollNow) void this.poll();
+    else this.#next();
+  }
+
+  /** Stops talking to the server; questions in the inbox are withdrawn (asked again on the next follow). */
+  unfollow(): void {
+    this.#connection = undefined;
+    this.#abort?.abort(new Error('Stopped following the task'));
+    this.#abort = undefined;
+    this.#clearPollTimer();
+    this.#withdrawQuestions(() => true);
+    this.#unsent.clear();
+    this.#refused.clear();
+    this.#pollInFlight = undefined;
+    this.#polling = false;
+    this.#updateInFlight = false;
+  }
+
+  dispose(): void {
+    this.unfollow();
+    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
+    this.#ttlTimer = undefined;
+  }
+
+  /** Arms the expiry timer from the task's ttl; an already past expiry concludes `expired` at once. */
+  trackTtl(): void {
+    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
+    this.#ttlTimer = undefined;
+    const ttl = this.#view.task.ttl;
+    const expiresAt = ttl === null ? null : new Date(Date.parse(this.#view.createdAt) + ttl).toISOString();
+    if (expiresAt !== this.#view.expiresAt) {
+      this.#view.expiresAt = expiresAt;
+      this.#changed();
+    }
+    if (expiresAt === null || this.finished) return;
+    const delay = Date.parse(expiresAt) - this.#env.clock.now();
+    if (delay <= 0) this.#expire();
+    else this.#ttlTimer = this.#env.clock.setTimeout(() => this.#expire(), delay);
+  }
+
+  /** Polls `tasks/get` now (or joins the poll in flight). */
+  poll(): Promise<void> {
+    if (!this.#connection || this.finished) return Promise.resolve();
+    if (this.#pollInFlight) return this.#pollInFlight;
+    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
+      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
+    });
+    this.#pollInFlight = poll;
+    return poll;
+  }
+
+  /** Records a reported status (a poll, the creation answer, a notification); true when something changed. */
+  applyStatus(task: ServerTask): boolean {
+    const view = this.#view;
+    if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
+    if (isServerTerminal(view.state) && task.status !== view.state) return false;
+    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt)) return false;
+    const current = view.task;
+    const same =
+      current.status === task.status &&
+      current.statusMessage === task.statusMessage &&
+      current.ttl === task.ttl &&
+      current.pollInterval === task.pollInterval &&
+      current.lastUpdatedAt === task.lastUpdatedAt &&
+      current.createdAt === task.createdAt;
+    if (same) return false;
+    const next = nextState(view.state, { type: 'status', status: task.status });
+    view.task = task;
+    if (next !== undefined) view.state = next;
+    this.#changed();
+    if (current.ttl !== task.ttl) this.trackTtl();
+    return true;
+  }
+
+  /** A status notification: recorded like a poll answer (2026-07-28 sends them only to subscribers). */
+  onStatusNotification(task: ServerTask): void {
+    if (this.applyStatus(task) && this.#connection) this.#next();
+  }
+
+  /** Records one progress notification (kept for symmetry; the extension sends none for tasks). */
+  recordProgress(progress: Progress): void {
+    const entry = { at: this.#nowIso(), progress: progress.progress } as OutboundTaskView['progress']['history'][number];
+    if (progress.total !== undefined) entry.total = progress.total;
+    if (progress.message !== undefined) entry.message = progress.message;
+    const log = this.#view.progress;
+    log.count += 1;
+    log.latest = entry;
+    log.history.push(entry);
+    if (log.history.length > this.#env.progressHistoryLimit) log.history.splice(0, log.history.length - this.#env.progressHistoryLimit);
+    this.#changed();
+  }
+
+  /**
+   * Sends `tasks/cancel` (an acknowledgement only: cancellation is cooperative), withdraws open
+   * questions, then polls to learn where the task stands. A −32602 answer (unknown task) is left
+   * to that poll; other errors are thrown to the caller.
+   */
+  async cancel(): Promise<void> {
+    const connection = this.#connection;
+    const abort = this.#abort;
+    if (!connection || !abort) return;
+    try {
+      await connection.peer.request('tasks/cancel', { taskId: this.#view.taskId }, { tasks: true, timeout: this.#env.requestTimeoutMs, signal: abort.signal });
+    } catch (error) {
+      if (this.#connection !== connection) return;
+      if (!isTaskNotFound(error)) throw error;
+    }
+    if (this.#connection !== connection) return;
+    this.#withdrawQuestions(() => true);
+    await this.poll();
+  }
+
+  async #pollOnce(connection: ModernConnection): Promise<void> {
+    this.#clearPollTimer();
+    this.#lastPollMs = this.#env.clock.now();
+    this.#polling = true;
+    let changed = false;
+    try {
+      const raw = await connection.peer.request('tasks/get', { taskId: this.#view.taskId }, { tasks: true, timeout: this.#env.requestTimeoutMs, signal: this.#abort?.signal });
+      if (this.#connection !== connection) return;
+      const parsed = DetailedTaskSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.#recordError('tasks/get', { code: JsonRpcCode.InternalError, message: `The server's tasks/get answer is not a task: ${parsed.error.message}` });
+      } else {
+        changed = this.#apply(parsed.data, connection);
+        if (this.#view.lastError?.method === 'tasks/get') {
+          delete this.#view.lastError;
+          this.#changed();
+        }
+      }
+    } catch (error) {
+      if (this.#connection !== connection) return;
+      if (isTaskNotFound(error)) this.#forgotten(error);
+      else this.#recordError('tasks/get', toErrorData(error));
+    } finally {
+      if (this.#connection === connection) this.#polling = false;
+    }
+    this.#backoffMs = nextBackoffMs(this.#env.policy, this.#backoffMs, changed);
+    this.#next();
+  }
+
+  /** Records one `tasks/get` answer: status, outcome on a terminal status, questions on `input_required`. */
+  #apply(task: DetailedTask, connection: ModernConnection): boolean {
+    const changed = this.applyStatus(toServerTask(task));
+    const state = this.#view.state;
+    if (state !== task.status) return changed;
+    switch (state) {
+      case 'completed':
+        this.#setOutcome(
+          task.result !== undefined
+            ? { type: 'result', result: { ...task.result }, fetchedAt: this.#nowIso() }
+            : { type: 'error', error: { code: JsonRpcCode.InternalError, message: 'The server reported the task completed but sent no result.' }, fetchedAt: this.#nowIso() }
+        );
+        break;
+      case 'failed':
+        this.#setOutcome({ type: 'error', error: failureOf(task), fetchedAt: this.#nowIso() });
+        break;
+      case 'cancelled':
+        // The extension carries no result for a cancelled task: its outcome says so, with the server's message.
+        this.#setOutcome({
+          type: 'error',
+          error: { code: JsonRpcCode.RequestCancelled, message: task.statusMessage ?? `Task ${task.taskId} was cancelled.` },
+          fetchedAt: this.#nowIso()
+        });
+        break;
+      case 'input_required':
+        this.#takeQuestions(task.inputRequests ?? {}, connection);
+        return changed;
+      case 'working':
+        break;
+    }
+    this.#withdrawQuestions(() => true);
+    return changed;
+  }
+
+  /** Asks each outstanding key not answered or asked yet; withdraws questions the server no longer lists. */
+  #takeQuestions(requests: NonNullable<DetailedTask['inputRequests']>, connection: ModernConnection): void {
+    this.#withdrawQuestions((key) => !Object.hasOwn(requests, key));
+    for (const key of this.#unsent.keys()) if (!Object.hasOwn(requests, key)) this.#unsent.delete(key);
+    const answered = new Set(this.#view.answeredInputs ?? []);
+    for (const [key, request] of Object.entries(requests)) {
+      if (answered.has(key) || this.#asking.has(key) || this.#unsent.has(key) || this.#refused.has(key)) continue;
+      this.#ask(key, { method: request.method, params: request.params ?? {} }, connection);
+    }
+    void this.#sendAnswers(connection);
+  }
+
+  #ask(key: string, request: InputRequest, connection: ModernConnection): void {
+    const controller = new AbortController();
+    this.#asking.set(key, controller);
+    connection.peer.answerInput(request, { relatedTaskId: this.#view.taskId, signal: controller.signal }).then(
+      (result) => {
+        if (this.#asking.get(key) !== controller) return;
+        this.#asking.delete(key);
+        this.#unsent.set(key, result);
+        if (this.#connection === connection) void this.#sendAnswers(connection);
+      },
+      (error: unknown) => {
+        if (this.#asking.get(key) !== controller) return;
+        this.#asking.delete(key);
+        if (controller.signal.aborted || this.#connection !== connection) return;
+        // No answer can be sent for it (the extension has no error answer): say why, and let the user cancel.
+        this.#refused.add(key);
+        this.#recordError(`${request.method} (input ${key})`, toErrorData(error));
+      }
+    );
+  }
+
+  /** Sends every answer not yet acknowledged in one `tasks/update`, one exchange at a time. */
+  async #sendAnswers(connection: ModernConnection): Promise<void> {
+    if (this.#updateInFlight || this.#unsent.size === 0 || this.#connection !== connection) return;
+    const batch = new Map(this.#unsent);
+    this.#updateInFlight = true;
+    try {
+      await connection.peer.request(
+        'tasks/update',
+        { taskId: this.#view.taskId, inputResponses: Object.fromEntries(batch) },
+        { tasks: true, timeout: this.#env.requestTimeoutMs, signal: this.#abort?.signal }
+      );
+      if (this.#connection !== connection) return;
+      this.#acknowledge([...batch.keys()]);
+      if (this.#view.lastError?.method === 'tasks/update') delete this.#view.lastError;
+      this.#changed();
+    } catch (error) {
+      if (this.#connection !== connection) return;
+      if (!isLocalFailure(error)) {
+        // The server refused the answers: sending them again would not help.
+        for (const key of batch.keys()) {
+          this.#unsent.delete(key);
+          this.#refused.add(key);
+        }
+      }
+      this.#recordError('tasks/update', toErrorData(error));
+    } finally {
+      if (this.#connection === connection) this.#updateInFlight = false;
+    }
+    // Answers that arrived meanwhile go in the next exchange; those that failed locally wait for the next poll.
+    if (this.#connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key))) void this.#sendAnswers(connection);
+  }
+
+  #acknowledge(keys: string[]): void {
+    const answered = new Set(this.#view.answeredInputs ?? []);
+    for (const key of keys) {
+      this.#unsent.delete(key);
+      answered.add(key);
+    }
+    this.#view.answeredInputs = [...answered];
+  }
+
+  /** Withdraws the questions whose key matches (their inbox items go away). */
+  #withdrawQuestions(matches: (key: string) => boolean): void {
+    for (const [key, controller] of [...this.#asking]) {
+      if (!matches(key)) continue;
+      this.#asking.delete(key);
+      controller.abort(new Error('The server no longer asks this'));
+    }
+  }
+
+  /** Decides what happens next: poll again later, or stop. */
+  #next(): void {
+    if (!this.#connection) return;
+    if (this.finished) {
+      this.#stop();
+      return;
+    }
+    if (this.#polling) return;
+    this.#clearPollTimer();
+    const interval = pollIntervalMs(this.#env.policy, this.#view.task.pollInterval, this.#backoffMs);
+    const delay = Math.max(0, this.#lastPollMs + interval - this.#env.clock.now());
+    this.#pollTimer = this.#env.clock.setTimeout(() => {
+      this.#pollTimer = undefined;
+      void this.poll();
+    }, delay);
+  }
+
+  /** The server does not know the task: expired when its ttl has (about) run out, lost otherwise. */
+  #forgotten(error: unknown): void {
+    const view = this.#view;
+    const detail = toErrorData(error);
+    const expiresAtMs = view.expiresAt === null ? undefined : Date.parse(view.expiresAt);
+    if (expiresAtMs !== undefined && this.#env.clock.now() >= expiresAtMs - this.#env.expirySlackMs) {
+      this.#expire();
+      return;
+    }
+    const next = nextState(view.state, { type: 'lost' });
+    if (next === undefined) return;
+    view.state = next;
+    view.reason =
+      `Server "${this.#connection?.serverName ?? view.serverName}" no longer knows task ${view.taskId} ` +
+      `(it answered ${detail.code}: ${detail.message}) although the task's ttl had not run out; the server may have restarted.`;
+    this.#changed();
+    this.#stop();
+  }
+
+  #expire(): void {
+    const view = this.#view;
+    if (view.outcome !== undefined) return;
+    const next = nextState(view.state, { type: 'expired' });
+    if (next === undefined) return;
+    view.state = next;
+    view.reason = `The task's ttl (${view.task.ttl} ms from ${view.createdAt}) ran out at ${view.expiresAt} before its result was fetched.`;
+    this.#changed();
+    this.#stop();
+  }
+
+  #setOutcome(outcome: OutboundOutcome): void {
+    if (this.#view.outcome !== undefined) return;
+    this.#view.outcome = outcome;
+    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
+    this.#ttlTimer = undefined;
+    this.#changed();
+  }
+
+  #recordError(method: string, error: ErrorData): void {
+    if (this.#abort?.signal.aborted) return;
+    this.#view.lastError = { ...error, at: this.#nowIso(), method };
+    this.#changed();
+  }
+
+  #stop(): void {
+    this.unfollow();
+    if (this.#ttlTimer && this.finished) {
+      this.#env.clock.clearTimeout(this.#ttlTimer);
+      this.#ttlTimer = undefined;
+    }
+  }
+
+  #clearPollTimer(): void {
+    if (this.#pollTimer) this.#env.clock.clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
+  }
+
+  #changed(): void {
+    this.#view.updatedAt = this.#nowIso();
+    this.#env.changed(this);
+  }
+
+  #nowIso(): string {
+    return new Date(this.#env.clock.now()).toISOString();
+  }
+}
+
+/** The JSON-RPC error a failed task carries (the spec requires one; a message-only fallback otherwise). */
+function failureOf(task: DetailedTask): ErrorData {
+  if (task.error) {
+    const { code, message, data } = task.error;
+    return data === undefined ? { code, message } : { code, message, data };
+  }
+  return { code: JsonRpcCode.InternalError, message: task.statusMessage ?? `Task ${task.taskId} failed.` };
+}

@@ -214,8 +214,9 @@ async function coldStart(count: number): Promise<number> {
 type Row = { store: string; retained: number; acksPerSecond: number; p50: number; p99: number; peerBusy: number };
 const rows: Row[] = [];
 // The 10,000-retained pair, which the RESULT line compares, is run ROUNDS times, alternating,
-// and compared by medians: a single flood of each swings by a third on this machine.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// and compared by medians: a single flood of each swings by a third on this machine, and a median
+// of three still moved the ratio by ±0.05 from run to run.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 for (const retained of RETAINED) {
   for (let round = 0; round < (retained === 10_000 ? ROUNDS : 1); round++) {
     rows.push({ store: 'taskdesk (journal + electron-store)', retained, ...summarize(await floodTaskdesk(retained)) });

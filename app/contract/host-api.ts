@@ -242,7 +242,15 @@ export const HostEvents = {
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
   'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
   /** Text a model has generated so far for a sampling request (throttled). */
-  'sampling.partial': z.object({ serverId: z.string(), taskId: z.string().optional(), providerId: z.string(), model: z.string(), text: z.string() }),
+  'sampling.partial': z.object({
+    serverId: z.string(),
+    taskId: z.string().optional(),
+    providerId: z.string(),
+    model: z.string(),
+    text: z.string(),
+    /** The stream's last update (it ended, failed or was cancelled), with all its text. */
+    done: z.literal(true).optional()
+  }),
   /** An outbound (tool-call) task changed or was forgotten. */
   'outbound.changed': OutboundTaskEventSchema
 } as const;

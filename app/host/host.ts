@@ -144,6 +144,12 @@ export class Host {
       onPartial: ({ delta: _delta, ...update }) => {
         // The UI needs a live view, not every token: at most ten updates a second per request.
         const key = `${update.serverId}\0${update.taskId ?? ''}`;
+        if (update.done) {
+          // Never throttled: the UI gets the whole text and knows the stream is over.
+          lastPartial.delete(key);
+          this.events.emit('sampling.partial', update);
+          return;
+        }
         const now = this.clock.now();
         if (now - (lastPartial.get(key) ?? -Infinity) < 100) return;
         if (lastPartial.size > 1000) lastPartial.clear();

@@ -36,6 +36,8 @@ export interface PartialUpdate {
   text: string;
   /** The text this update added. */
   delta: string;
+  /** The last update of a stream (it ended, failed or was cancelled); `delta` is empty. */
+  done?: true;
 }
 
 /** What the LLM runner is built from. */
@@ -137,6 +139,8 @@ export class LlmSamplingRunner implements SamplingRunner {
 
     const firstByteMs = this.#options.firstByteTimeoutMs ?? 120_000;
     const idleMs = this.#options.idleTimeoutMs ?? 60_000;
+    // The text streamed so far, once there is some: the stream's last update repeats it, marked done.
+    const streamed = { text: undefined as string | undefined };
     try {
       const stream = await withRetries(
         async () => {
@@ -160,7 +164,7 @@ export class LlmSamplingRunner implements SamplingRunner {
         }
       );
 
-      const accumulator = await this.#consume(stream, params, context, provider, chosen.model, () => watchdog.arm(idleMs), classify);
+      const accumulator = await this.#consume(stream, params, context, provider, chosen.model, () => watchdog.arm(idleMs), classify, streamed);
       // The SDK ends the iteration quietly when the request is aborted, and a server
       // that drops the connection may just end the body: neither has a finish_reason.
       const stopped = interrupted();
@@ -186,6 +190,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     } finally {
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
+      if (streamed.text !== undefined) this.#partial(context, provider, chosen.model, streamed.text, '', true);
     }
   }
 
@@ -197,7 +202,8 @@ export class LlmSamplingRunner implements SamplingRunner {
     provider: ProviderSettings,
     model: string,
     onChunk: () => void,
-    classify: (error: unknown) => ProviderFailure
+    classify: (error: unknown) => ProviderFailure,
+    streamed: { text: string | undefined }
   ): Promise<StreamAccumulator> {
     const accumulator = new StreamAccumulator();
     const throttle = new ProgressThrottle(this.#clock, this.#options.progressIntervalMs ?? 250);
@@ -206,7 +212,10 @@ export class LlmSamplingRunner implements SamplingRunner {
         onChunk();
         const before = accumulator.deltas;
         const delta = accumulator.add(chunk);
-        if (delta) this.#partial(context, provider, model, accumulator.text, delta);
+        if (delta) {
+          streamed.text = accumulator.text;
+          this.#partial(context, provider, model, accumulator.text, delta);
+        }
         if (accumulator.deltas > before && context.reportProgress && throttle.take()) {
           context.reportProgress(accumulator.deltas, params.maxTokens, `Generating with ${model}`);
         }
@@ -217,14 +226,15 @@ export class LlmSamplingRunner implements SamplingRunner {
     return accumulator;
   }
 
-  #partial(context: WorkContext, provider: ProviderSettings, model: string, text: string, delta: string): void {
+  #partial(context: WorkContext, provider: ProviderSettings, model: string, text: string, delta: string, done = false): void {
     this.#options.onPartial?.({
       serverId: context.serverId,
       ...(context.taskId ? { taskId: context.taskId } : {}),
       providerId: provider.id,
       model,
       text,
-      delta
+      delta,
+      ...(done && { done: true as const })
     });
   }
 

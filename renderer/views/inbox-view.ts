@@ -46,6 +46,11 @@ export class InboxView {
   partial(update: HostEventPayload<'sampling.partial'>): void {
     const key = update.taskId ?? `${update.serverId}\0${update.providerId}\0${update.model}`;
     if (update.taskId && this.#gone.has(`live:${update.taskId}`)) return;
+    if (update.done) {
+      // The model has finished: what it wrote goes on with the request (a review, a result).
+      this.#dropLive(key);
+      return;
+    }
     let entry = this.#live.get(key);
     if (!entry) {
       const text = h('p', { class: 'live-text' });
@@ -63,9 +68,10 @@ export class InboxView {
     }
     entry.text.textContent = update.text;
     if (!update.taskId) {
-      // A request that is not a task has no end event of its own: drop it once it goes quiet.
+      // The stream's `done` update ends it; should that never come (the host went away), the
+      // entry goes once it has been quiet for a while.
       if (entry.timer !== undefined) clearTimeout(entry.timer);
-      entry.timer = window.setTimeout(() => this.#dropLive(key), 5000);
+      entry.timer = window.setTimeout(() => this.#dropLive(key), 30_000);
     }
   }
 

@@ -127,6 +127,26 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.equal(await row.locator('.live').count(), 0, 'the live text goes when the task ends');
   });
 
+  it('shows live text for an ordinary (not task) request and takes it away as soon as the stream ends', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    llm.enqueue({ kind: 'hold' });
+    const reply = peer.server.request(
+      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'A limerick' } }], maxTokens: 20 } },
+      CreateMessageResultSchema
+    );
+    const held = await llm.nextHeld();
+    held.push('There once ');
+    const live = page.getByRole('list', { name: 'Models writing now' });
+    const item = live.locator('li', { hasText: 'There once' });
+    await item.waitFor();
+    assert.equal(await item.getAttribute('data-live-task-id'), null, 'no task: keyed by server and model');
+    held.push('was a host');
+    held.finish();
+    assert.deepEqual((await reply).content, { type: 'text', text: 'There once was a host' });
+    // Gone on the stream's last update, long before the fallback for a stream that never ends.
+    await live.waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
   it('refuses requests when the policy says refuse, without any model call', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');

@@ -219,9 +219,13 @@ describe('sampling through the host with an SDK server peer', () => {
     const note = await progress;
     assert.equal(typeof note.progress, 'number');
     assert.deepEqual((note._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], { taskId: task.taskId });
+    // The last update is never throttled away: the UI gets all the text and the end of the stream.
+    const done = nextEvent(host, 'sampling.partial', (p) => p.done === true);
+    held.push(' there', ' was');
     held.finish('stop');
+    assert.deepEqual(await done, { serverId: 'a', taskId: task.taskId, providerId: (await done).providerId, model: (await done).model, text: 'Once upon a time there was', done: true });
     const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
-    assert.deepEqual(result.content, { type: 'text', text: 'Once upon a time' });
+    assert.deepEqual(result.content, { type: 'text', text: 'Once upon a time there was' });
     const stored = await host.call('tasks.get', { taskId: task.taskId });
     assert.equal(JSON.stringify(stored).includes('"delta"'), false, 'only the final result is persisted, not the stream');
   });

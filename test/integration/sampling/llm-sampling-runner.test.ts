@@ -66,12 +66,14 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
       ]
     });
     assert.deepEqual(
-      partials.items.map((p) => [p.delta, p.text]),
+      partials.items.map((p) => [p.delta, p.text, p.done ?? false]),
       [
-        ['The capital', 'The capital'],
-        [' is', 'The capital is'],
-        [' Paris.', 'The capital is Paris.']
-      ]
+        ['The capital', 'The capital', false],
+        [' is', 'The capital is', false],
+        [' Paris.', 'The capital is Paris.', false],
+        ['', 'The capital is Paris.', true]
+      ],
+      'the last update marks the end of the stream with all its text'
     );
     assert.deepEqual(partials.items[0], { serverId: 'srv-1', taskId: 'task-1', providerId: 'fake', model: 'fake-small', text: 'The capital', delta: 'The capital' });
     assert.equal(notes.items[0]!['model'], 'fake-small');
@@ -336,8 +338,13 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
     assert.match(error.message, /The connection to Fake LLM \(127\.0\.0\.1:\d+\) dropped before the model finished/);
     assert.deepEqual(
-      partials.items.map((p) => p.delta),
-      ['Half', ' an']
+      partials.items.map((p) => [p.delta, p.done ?? false]),
+      [
+        ['Half', false],
+        [' an', false],
+        ['', true]
+      ],
+      'a failed stream ends with a done update too'
     );
   });
 

@@ -1,56 +1,273 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchWithinOrigin, type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from './server-config.js';
-import { DiscoverResultSchema, MODERN_PROTOCOL_VERSION, envelope } from './modern-protocol.js';
+import { MODERN_PROTOCOL_VERSION, MetaKey, ModernErrorCode, discoverRequest, eraOfAnswer, type EraProbe } from './modern-protocol.js';
 
-/** How long the check may take; it runs only after a Streamable HTTP connect already failed. */
-const CHECK_TIMEOUT_MS = 3_000;
+/**
+ * Streamable HTTP for the modern MCP generation (2026-07-28).
+ *
+ * The era probe (a modern `server/discover` POST before anything else, read the way the
+ * transport's backward-compatibility section asks), and the transport for a modern server:
+ * the SDK's Streamable HTTP client with a `fetch` that adds the request metadata headers
+ * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) derived from each outgoing message.
+ * There are no sessions and no GET stream in this revision; the SDK opens neither without
+ * `initialize`.
+ */
 
 type HttpTransportConfig = Extract<ServerConfig['transport'], { type: 'http' }>;
 
+/** A JSON-RPC answer as it came off the wire. */
+type Answer = { id?: unknown; result: unknown } | { id?: unknown; error: { code: number; message: string; data?: unknown } };
+
 /**
- * Explains a Streamable HTTP connect that failed because the server is modern-only.
- *
- * Taskdesk reaches MCP 2026-07-28 servers over stdio only; over HTTP it still connects with
- * `initialize`, which a modern-only server refuses. After such a failure this sends one modern
- * `server/discover` (with the `MCP-Protocol-Version` and `Mcp-Method` headers) and, when a
- * `DiscoverResult` comes back, returns a reason that says so. Otherwise (or on any error)
- * undefined: the original failure stands.
+ * The body field each method's `Mcp-Name` header mirrors: the core methods of SEP-2243, and
+ * `tasks/*` of the tasks extension (SEP-2663: the taskId, so that a load balancer can route
+ * every request of a task to the instance that holds it).
  */
-export async function checkModernHttpServer(transport: HttpTransportConfig, clientInfo: { name: string; version: string }): Promise<string | undefined> {
+const MCP_NAME_SOURCE: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId'
+};
+
+/** The Base64 sentinel's markers (SEP-2243, Value Encoding). */
+const SENTINEL_START = '=?base64?';
+const SENTINEL_END = '?=';
+
+/**
+ * A header value for `value`: as is when it is plain visible ASCII (inner spaces and tabs
+ * allowed, none at either end), otherwise the Base64 sentinel `=?base64?…?=` of its UTF-8
+ * bytes. A plain value that looks like the sentinel is encoded too, so it cannot be misread.
+ */
+export function headerValue(value: string): string {
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/.test(value);
+  const lookalike = value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END);
+  return plain && !lookalike ? value : `${SENTINEL_START}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_END}`;
+}
+
+/**
+ * The request metadata headers of one modern request: `MCP-Protocol-Version` (the version its
+ * envelope names), `Mcp-Method`, and `Mcp-Name` for the methods that name something.
+ */
+export function modernRequestHeaders(message: { method: string; params?: unknown }): Record<string, string> {
+  const params = asObject(message.params);
+  const version = asObject(params._meta)[MetaKey.protocolVersion];
+  const headers: Record<string, string> = {
+    'mcp-protocol-version': typeof version === 'string' ? version : MODERN_PROTOCOL_VERSION,
+    'mcp-method': message.method
+  };
+  const field = Object.hasOwn(MCP_NAME_SOURCE, message.method) ? MCP_NAME_SOURCE[message.method] : undefined;
+  const name = field === undefined ? undefined : params[field];
+  if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
+  return headers;
+}
+
+/**
+ * Sends `server/discover` as the first modern request over Streamable HTTP and reads the era.
+ *
+ * A `DiscoverResult` means modern. A 4xx whose body is a modern JSON-RPC error (−32022, a
+ * header or capability refusal, or 404 with −32601) means modern too: −32022 is read as on
+ * stdio, the others fail with a reason rather than fall back. Anything else (another status,
+ * another error, no JSON-RPC body, no answer within `timeoutMs`, no connection) means legacy,
+ * and `initialize` follows as before. User-configured headers go with the probe.
+ */
+export async function probeHttpEra(
+  transport: HttpTransportConfig,
+  clientInfo: { name: string; version: string },
+  timeoutMs: number,
+  signal?: AbortSignal
+): Promise<EraProbe> {
+  const request = discoverRequest(clientInfo);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  let answer: Answer | undefined;
   try {
-    const response = await fetch(transport.url, {
+    // Redirects are followed within the origin only, as the SDK's transport does (the user's headers go along).
+    response = await fetchWithinOrigin(fetch)(transport.url, {
       method: 'POST',
       headers: {
         ...transport.headers,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-        'mcp-method': 'server/discover'
+        ...modernRequestHeaders(request)
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'taskdesk-discover', method: 'server/discover', params: { _meta: envelope(clientInfo, { tasks: true }) } }),
-      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS)
+      body: JSON.stringify(request),
+      signal: signal ? AbortSignal.any([deadline, signal]) : deadline
     });
-    if (!response.ok) return undefined;
-    const message = parseBody(response.headers.get('content-type') ?? '', await response.text()) as { result?: unknown } | undefined;
-    const discover = DiscoverResultSchema.safeParse(message?.result);
-    if (!discover.success) return undefined;
-    return (
-      `The server speaks only MCP ${discover.data.supportedVersions.join(', ')} over Streamable HTTP (it refused initialize and answered server/discover). ` +
-      `Taskdesk reaches MCP ${MODERN_PROTOCOL_VERSION} servers over stdio only for now.`
-    );
+    answer = await readAnswer(response, request.id);
+  } catch (error) {
+    if (signal?.aborted) throw new Error('Disconnected while connecting');
+    const why = deadline.aborted ? `no answer to server/discover in ${timeoutMs} ms` : `server/discover failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { era: 'legacy', why };
+  }
+  if (response.ok) return answer ? eraOfAnswer(answer) : { era: 'legacy', why: `server/discover: HTTP ${response.status} without a JSON-RPC answer` };
+  if (answer && 'error' in answer && isModernRefusal(response.status, answer.error.code)) {
+    if (answer.error.code === ModernErrorCode.UnsupportedProtocolVersion) return eraOfAnswer(answer);
+    return {
+      era: 'unsupported',
+      reason: `The server speaks MCP ${MODERN_PROTOCOL_VERSION} or later over Streamable HTTP but refused server/discover (HTTP ${response.status}, ${answer.error.code}: ${answer.error.message}).`
+    };
+  }
+  return { era: 'legacy', why: `server/discover: HTTP ${response.status}${answer && 'error' in answer ? ` (${answer.error.code}: ${answer.error.message})` : ''}` };
+}
+
+/** Whether a 4xx with this JSON-RPC error code comes from a modern server (transport spec, Backward Compatibility). */
+function isModernRefusal(status: number, code: number): boolean {
+  if (code === ModernErrorCode.UnsupportedProtocolVersion || code === ModernErrorCode.HeaderMismatch || code === ModernErrorCode.MissingClientCapability) return true;
+  // A modern server answers an unknown method with 404 and a JSON-RPC body; a legacy HTTP+SSE one with a bare 404.
+  return status === 404 && code === -32601;
+}
+
+/** The Streamable HTTP transport to a modern server: the SDK's, with {@link modernHttpFetch}. */
+export function modernHttpTransport(transport: HttpTransportConfig): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(transport.url), {
+    ...(transport.headers && { requestInit: { headers: transport.headers } }),
+    fetch: modernHttpFetch()
+  });
+}
+
+/**
+ * A `fetch` for the SDK's Streamable HTTP client that speaks the 2026-07-28 binding.
+ *
+ * - Each request POST gets the request metadata headers of its message (headers already
+ *   set, such as the user's `Authorization`, stay; ours win on the protocol's own names).
+ * - Client notifications are not posted (this revision defines none over HTTP): the SDK's
+ *   `notifications/cancelled` instead closes the cancelled request's response, which is how
+ *   cancellation is signalled over HTTP.
+ * - A 4xx whose body is a JSON-RPC error (modern servers answer −32022, −32021, −32020 and
+ *   unknown methods that way) reaches the SDK as that error for the request, with its code,
+ *   instead of a transport failure that would drop it.
+ *
+ * Anything else (GET, a posted response, an unparsable body) goes out unchanged.
+ */
+export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
+  /** Each request's own abort, until its response body has been read. */
+  const inFlight = new Map<string | number, AbortController>();
+  return async (url, init) => {
+    const message = init?.method === 'POST' ? outgoingMessage(init.body) : undefined;
+    if (!message) return base(url, init);
+    if (message.id === undefined) {
+      const requestId = asObject(message.params).requestId;
+      if (message.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')) inFlight.get(requestId)?.abort();
+      return new Response(null, { status: 202 });
+    }
+    const id = message.id;
+    const controller = new AbortController();
+    inFlight.set(id, controller);
+    const done = () => {
+      if (inFlight.get(id) === controller) inFlight.delete(id);
+    };
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(modernRequestHeaders(message))) headers.set(name, value);
+    try {
+      const response = await base(url, { ...init, headers, signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal });
+      return await asAnswer(response, id, done);
+    } catch (error) {
+      done();
+      throw error;
+    }
+  };
+}
+
+/** The response as the SDK should see it; `done` runs once its body has been read (or at once). */
+async function asAnswer(response: Response, id: string | number, done: () => void): Promise<Response> {
+  if (response.status >= 400 && response.status < 500) {
+    done();
+    const text = await response.text();
+    const error = jsonRpcError(text);
+    if (error) return Response.json({ jsonrpc: '2.0', id, error });
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  if (!response.ok || response.body === null) {
+    done();
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: done }));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The JSON-RPC error of a body, when it is a JSON-RPC error response. */
+function jsonRpcError(text: string): { code: number; message: string; data?: unknown } | undefined {
+  try {
+    const error = asObject(asObject(JSON.parse(text)).error);
+    if (typeof error.code !== 'number' || typeof error.message !== 'string') return undefined;
+    return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
   } catch {
     return undefined;
   }
 }
 
-/** The JSON-RPC message of a JSON body, or of the first `data:` event of an SSE body. */
-function parseBody(contentType: string, body: string): unknown {
-  if (contentType.includes('text/event-stream')) {
-    const data = body
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trim())
-      .find((line) => line.length > 0);
-    return data === undefined ? undefined : JSON.parse(data);
+/** The JSON-RPC request or notification a POST body carries (not a response, not a batch). */
+function outgoingMessage(body: unknown): { id?: string | number; method: string; params?: unknown } | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const message = asObject(JSON.parse(body));
+    if (typeof message.method !== 'string') return undefined;
+    const id = message.id;
+    return { method: message.method, params: message.params, ...((typeof id === 'string' || typeof id === 'number') && { id }) };
+  } catch {
+    return undefined;
   }
-  return JSON.parse(body);
+}
+
+/**
+ * The JSON-RPC answer with `id` in a JSON or SSE body (an error without an id counts: a
+ * server refusing a request before reading it may not echo it). SSE is read only until it.
+ */
+async function readAnswer(response: Response, id: string): Promise<Answer | undefined> {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!contentType.includes('text/event-stream')) {
+    const text = await response.text();
+    try {
+      return answerOf(JSON.parse(text), id);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!response.body) return undefined;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      buffer += value;
+      const events = buffer.split(/\r?\n\r?\n/);
+      buffer = events.pop() ?? '';
+      for (const event of events) {
+        const data = event
+          .split(/\r?\n/)
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+          .join('\n');
+        if (data.length === 0) continue;
+        try {
+          const answer = answerOf(JSON.parse(data), id);
+          if (answer) return answer;
+        } catch {
+          // Not JSON: not our answer.
+        }
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** `value` as a JSON-RPC answer to `id`, when it is one. */
+function answerOf(value: unknown, id: string): Answer | undefined {
+  const message = asObject(value);
+  if ('method' in message) return undefined;
+  if ('result' in message && message.id === id) return { id, result: message.result };
+  const error = asObject(message.error);
+  const ours = message.id === id || message.id === null || message.id === undefined;
+  if (ours && typeof error.code === 'number' && typeof error.message === 'string') return { id, error: { code: error.code, message: error.message, data: error.data } };
+  return undefined;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

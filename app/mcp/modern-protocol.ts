@@ -28,6 +28,8 @@ export const MetaKey = {
 
 /** Error codes the modern revision adds. */
 export const ModernErrorCode = {
+  /** Streamable HTTP: the request headers are missing or disagree with its body (SEP-2243). */
+  HeaderMismatch: -32020,
   /** The request needs a client capability the request did not declare. */
   MissingClientCapability: -32021,
   /** The server does not speak the version the request named; `data.supported` lists those it does. */
@@ -110,15 +112,14 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
   const outcome = new Promise<EraProbe>((resolve) => (settle = resolve));
   transport.onmessage = (message: JSONRPCMessage) => {
     if (!('id' in message) || message.id !== PROBE_ID || 'method' in message) return;
-    settle('error' in message ? fromError(message.error) : fromResult(message.result));
+    settle(eraOfAnswer(message));
   };
   transport.onclose = () => settle({ era: 'closed' });
   transport.onerror = () => undefined;
   await transport.start();
   const timer = setTimeout(() => settle({ era: 'legacy', why: `no answer to server/discover in ${timeoutMs} ms` }), timeoutMs);
   try {
-    const params = { _meta: envelope(clientInfo, { tasks: true }) };
-    await transport.send({ jsonrpc: '2.0', id: PROBE_ID, method: 'server/discover', params }).catch(() => settle({ era: 'closed' }));
+    await transport.send(discoverRequest(clientInfo)).catch(() => settle({ era: 'closed' }));
     return await outcome;
   } finally {
     clearTimeout(timer);
@@ -127,6 +128,20 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
     transport.onerror = undefined;
     transport.start = async () => undefined;
   }
+}
+
+/** The `server/discover` probe request (the same on every transport). */
+export function discoverRequest(clientInfo: { name: string; version: string }): { jsonrpc: '2.0'; id: string; method: 'server/discover'; params: Record<string, unknown> } {
+  return { jsonrpc: '2.0', id: PROBE_ID, method: 'server/discover', params: { _meta: envelope(clientInfo, { tasks: true }) } };
+}
+
+/**
+ * What one answer to `server/discover` says about the server's era: a `DiscoverResult` naming
+ * our version is modern, −32022 is modern with other versions (legacy when it names a legacy
+ * version we speak), anything else is legacy.
+ */
+export function eraOfAnswer(answer: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): EraProbe {
+  return 'error' in answer ? fromError(answer.error) : fromResult(answer.result);
 }
 
 function fromResult(result: unknown): EraProbe {

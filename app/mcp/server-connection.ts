@@ -19,7 +19,7 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
-import { checkModernHttpServer } from './modern-http.js';
+import { modernHttpTransport, probeHttpEra } from './modern-http.js';
 import {
   MODERN_PROTOCOL_VERSION,
   declaresTasks,
@@ -52,8 +52,11 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
 export interface ServerConnectionOptions {
   config: ServerConfig;
   receiver: TaskReceiver;
-  /** Builds the transport; tests pass one end of an in-memory pair. */
-  transportFactory?: (config: ServerConfig) => Transport;
+  /**
+   * Builds the transport; tests pass one end of an in-memory pair. `era: 'modern'` asks for
+   * the transport to a Streamable HTTP server the probe found modern (see `modernHttpTransport`).
+   */
+  transportFactory?: (config: ServerConfig, context?: { era?: 'modern' }) => Transport;
   /** How long initialize may take before the connection counts as failed. */
   connectTimeoutMs?: number;
   onState(state: ConnectionState): void;
@@ -76,6 +79,8 @@ export class ServerConnection {
   #closing = false;
   /** The transport while the era probe owns it (before the client does). */
   #probing: Transport | undefined;
+  /** Aborts the Streamable HTTP era probe when the connection is closed during it. */
+  #probingHttp: AbortController | undefined;
   /** Set once a modern (2026-07-28) server answered `server/discover`. */
   #discover: DiscoverResult | undefined;
   readonly #clientInfo: { name: string; version: string };
@@ -141,13 +146,15 @@ export class ServerConnection {
     return Object.keys(otherMeta).length > 0 ? { ...rest, _meta: otherMeta } : rest;
   }
 
-  /** Connects: probes the era over stdio, then initializes a legacy server. Never throws: failure is a state with a reason. */
+  /**
+   * Connects: probes the era (over stdio, and over Streamable HTTP before the SDK's transport
+   * is used), then initializes a legacy server. Never throws: failure is a state with a reason.
+   */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });
     const timeoutMs = this.#options.connectTimeoutMs ?? 20_000;
+    const probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2);
     const started = Date.now();
-    let transport = this.#newTransport();
-    if (!transport) return this.state;
     this.client.onclose = () => {
       if (this.#state.status === 'ready' || this.#state.status === 'connecting') {
         const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
@@ -160,9 +167,19 @@ export class ServerConnection {
     this.client.onerror = () => {
       // Transport errors surface as a close or a failed request; nothing to do here.
     };
+    let transport: Transport | undefined;
     try {
+      if (this.config.transport.type === 'http' && (await this.#probeHttp(this.config.transport, probeTimeoutMs)) === 'modern') {
+        transport = this.#newTransport({ era: 'modern' });
+        if (!transport) return this.state;
+        // No initialize and no session: each request is its own POST, enveloped by modernRequest.
+        await Protocol.prototype.connect.call(this.client, transport);
+        return this.#ready();
+      }
+      transport = this.#newTransport();
+      if (!transport) return this.state;
       if (this.config.transport.type === 'stdio') {
-        const probed = await this.#probe(transport, Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
+        const probed = await this.#probe(transport, probeTimeoutMs);
         if (probed === 'modern') {
           // No initialize: the client only carries requests and answers on the open transport.
           await Protocol.prototype.connect.call(this.client, transport);
@@ -183,25 +200,21 @@ export class ServerConnection {
         return this.state;
       }
       const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
-      const modernHttp = this.config.transport.type === 'http' ? await checkModernHttpServer(this.config.transport, this.#clientInfo) : undefined;
-      this.#setState({
-        status: 'failed',
-        reason: modernHttp ?? `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
-      });
+      this.#setState({ status: 'failed', reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}` });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const owned = this.client.transport === transport;
       await this.client.close().catch(() => undefined);
-      if (!owned) await transport.close().catch(() => undefined);
+      if (!owned) await transport?.close().catch(() => undefined);
       return this.state;
     }
     return this.#ready();
   }
 
   /** Builds a transport and listens to its stderr; on failure the state says why and undefined is returned. */
-  #newTransport(): Transport | undefined {
+  #newTransport(context?: { era: 'modern' }): Transport | undefined {
     let transport: Transport;
     try {
-      transport = (this.#options.transportFactory ?? defaultTransport)(this.config);
+      transport = (this.#options.transportFactory ?? defaultTransport)(this.config, context);
     } catch (error) {
       this.#setState({ status: 'failed', reason: `Could not start the transport: ${toErrorData(error).message}` });
       return undefined;
@@ -239,6 +252,31 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * The Streamable HTTP era probe: `modern` (the discover result is kept) or `legacy`
+   * (initialize with the SDK's transport, as before). A modern server that refuses the probe,
+   * or has no version in common, throws, failing the connection with that reason.
+   */
+  async #probeHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, timeoutMs: number): Promise<'modern' | 'legacy'> {
+    this.#probingHttp = new AbortController();
+    try {
+      const probe = await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal);
+      if (this.#closing) throw new Error('Disconnected while connecting');
+      switch (probe.era) {
+        case 'modern':
+          this.#discover = probe.discover;
+          return 'modern';
+        case 'unsupported':
+          throw new Error(probe.reason);
+        case 'legacy':
+        case 'closed':
+          return 'legacy';
+      }
+    } finally {
+      this.#probingHttp = undefined;
+    }
+  }
+
   /** The connection is up: the state records what the server said about itself. */
   #ready(): ConnectionState {
     const discover = this.#discover;
@@ -272,6 +310,7 @@ export class ServerConnection {
     this.#closing = true;
     await this.client.close().catch(() => undefined);
     await this.#probing?.close().catch(() => undefined);
+    this.#probingHttp?.abort();
     this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
   }
 
@@ -360,7 +399,7 @@ async function rethrow<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-function defaultTransport(config: ServerConfig): Transport {
+function defaultTransport(config: ServerConfig, context?: { era?: 'modern' }): Transport {
   const transport = config.transport;
   switch (transport.type) {
     case 'stdio':
@@ -372,6 +411,7 @@ function defaultTransport(config: ServerConfig): Transport {
         stderr: 'pipe'
       });
     case 'http':
+      if (context?.era === 'modern') return modernHttpTransport(transport);
       return new StreamableHTTPClientTransport(new URL(transport.url), {
         ...(transport.headers && { requestInit: { headers: transport.headers } })
       });

@@ -1,6 +1,6 @@
 /**
  * A server of MCP 2026-07-28 whose tool calls become tasks of the extension
- * `io.modelcontextprotocol/tasks` (SEP-2663), over stdio, on the v2 server package.
+ * `io.modelcontextprotocol/tasks` (SEP-2663), over stdio or Streamable HTTP, on the v2 server package.
  *
  * Usage: node --import tsx test/support/modern-task-server.ts '{"legacy":"reject"}'
  * (`legacy: "serve"` also serves 2025-era clients with `initialize`; `reject` is modern-only).
@@ -183,27 +183,63 @@ export function buildModernTaskServer(): McpServer {
   return server;
 }
 
-/** The same tools over Streamable HTTP on 127.0.0.1, modern-only (2025-era requests are refused). */
-export async function serveModernHttp(): Promise<{ url: string; close: () => Promise<void> }> {
-  const handler = createMcpHandler(buildModernTaskServer, { legacy: 'reject' });
+/** One HTTP request the endpoint received: its method, lower-case headers and parsed JSON body. */
+export interface ReceivedHttpRequest {
+  httpMethod: string;
+  headers: Record<string, string>;
+  body?: { id?: unknown; method?: string; params?: Record<string, unknown> };
+  /** The HTTP status the endpoint answered with. */
+  status?: number;
+}
+
+/**
+ * The same tools over Streamable HTTP on 127.0.0.1: modern-only (`legacy: 'reject'`, 2025-era
+ * requests are refused) or dual-era (`legacy: 'stateless'`). Every request is recorded, with its
+ * headers as they arrived, so tests can check the wire.
+ */
+export async function serveModernHttp(
+  options: { legacy?: 'reject' | 'stateless' } = {}
+): Promise<{ url: string; received: ReceivedHttpRequest[]; close: () => Promise<void> }> {
+  const handler = createMcpHandler(buildModernTaskServer, { legacy: options.legacy ?? 'reject' });
+  const received: ReceivedHttpRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      const record: ReceivedHttpRequest = { httpMethod: req.method ?? '', headers: {} };
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value !== 'string') continue;
+        headers.set(name, value);
+        record.headers[name] = value;
+      }
       const body = chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
+      if (body) {
+        try {
+          record.body = JSON.parse(body.toString('utf8')) as ReceivedHttpRequest['body'];
+        } catch {
+          // Not JSON: recorded without a body.
+        }
+      }
+      received.push(record);
       void handler.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, ...(body && { body }) })).then(async (response) => {
+        record.status = response.status;
         response.headers.forEach((value, name) => res.setHeader(name, value));
         res.writeHead(response.status);
-        res.end(Buffer.from(await response.arrayBuffer()));
-      });
+        if (!response.body) return void res.end();
+        // Streamed as it comes: an SSE answer may stay open until the client closes it.
+        const reader = response.body.getReader();
+        res.on('close', () => void reader.cancel().catch(() => undefined));
+        for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
+        res.end();
+      }).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    received,
     close: async () => {
       await handler.close();
       server.closeAllConnections();

@@ -7,7 +7,6 @@ import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { ServerConfig } from '../../../app/mcp/server-config.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
-import { serveModernHttp } from '../../support/modern-task-server.js';
 import { countSent, recordSends, resultText, type SentMessage } from '../../support/requestor-harness.js';
 
 /**
@@ -225,22 +224,5 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.deepEqual(wire.get('strict')?.map((sent) => sent[0]?.method), ['server/discover', 'initialize'], 'initialize went to a second process');
     const tools = await host.call('tools.list', { serverId: 'strict' });
     assert.ok(tools.some((tool) => tool.name === 'work-required'));
-  });
-});
-
-describe('a 2026-07-28 server over Streamable HTTP (not supported yet)', () => {
-  it('fails to connect with a reason that says the server is modern-only', async () => {
-    const endpoint = await serveModernHttp();
-    const data = tempDir();
-    const host = createHost({ dataDir: data.dir, autoConnect: false, servers: [{ id: 'web', name: 'Modern (HTTP)', transport: { type: 'http', url: endpoint.url } }] });
-    try {
-      const view = await host.connect('web');
-      assert.equal(view.state.status, 'failed');
-      assert.match(view.state.reason ?? '', /speaks only MCP 2026-07-28 over Streamable HTTP .* Taskdesk reaches MCP 2026-07-28 servers over stdio only for now/);
-    } finally {
-      await host.close();
-      await endpoint.close();
-      data.remove();
-    }
   });
 });

@@ -98,6 +98,8 @@ export class SegmentLog<T> {
   #journalFloor = 0;
   /** A journal of the earlier layout, replayed at load, removed once a checkpoint holds it. */
   #legacyJournal: string | undefined;
+  /** A journal sync failed: commits go through checkpoints until one starts a new round. */
+  #journalSuspect = false;
   /** Each stored value's JSON, made once in `put` and used by the journal and the checkpoint. */
   readonly #texts = new WeakMap<object, string>();
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
@@ -197,7 +199,12 @@ export class SegmentLog<T> {
           }
         }
       }
-      if (this.#checkpointPending.size > 0) this.#scheduleCheckpoint();
+      // This run never adds to a round an earlier run left: lines that run wrote without hearing
+      // "done" may sit after the ones replayed, in any order. The replayed changes go into a
+      // document and a new round starts (should that fail, the round goes on, and the checkpoint
+      // is tried again later).
+      if (this.#checkpointPending.size > 0) this.#checkpoint();
+      else this.#journal.restart(this.#journalSeq);
     }
     return { records: new Map(this.#live), quarantined, rejected };
   }
@@ -270,8 +277,12 @@ export class SegmentLog<T> {
     const { batch, waiters } = this.#takeBatch();
     const entries = [...batch.entries()];
     if (this.#journal) {
+      if (this.#journalSuspect) {
+        this.#commitByCheckpoint({ batch, waiters });
+        return;
+      }
       try {
-        this.#journal.writeText(`{"seq":${++this.#journalSeq},"entries":${this.#entriesText(entries)}}\n`);
+        this.#journal.writeBatch(++this.#journalSeq, this.#entriesText(entries));
       } catch (error) {
         for (const waiter of waiters) waiter.reject(error);
         return;
@@ -309,11 +320,44 @@ export class SegmentLog<T> {
       this.#syncing = undefined;
       if (error) {
         for (const { waiters } of covered) for (const waiter of waiters) waiter.reject(error);
-      } else {
-        this.#settleDurable(covered);
+        // The failed lines' pages may never reach the disk (Linux drops them after an error),
+        // leaving a hole that a later read stops at: later lines are acknowledged only once a
+        // document holds them, until a checkpoint has started a new round.
+        this.#journalSuspect = true;
+        if (this.#unsynced.length > 0) this.#commitByCheckpoint(undefined);
+        return;
       }
+      this.#settleDurable(covered);
       this.#startSync();
     });
+  }
+
+  /**
+   * Commits through a checkpoint instead of the journal (after a failed sync): the changes
+   * journalled so far, the lines written but not synced, and `next`, go into one document, and a
+   * new round starts. Their waiters hear "done" only once the document is on disk.
+   */
+  #commitByCheckpoint(next: WrittenBatch<T> | undefined): void {
+    const written = [...(this.#syncing ?? []), ...this.#unsynced, ...(next ? [next] : [])];
+    this.#syncing = undefined;
+    this.#unsynced = [];
+    const entries = new Map(this.#checkpointPending);
+    for (const { batch } of written) for (const [id, value] of batch) entries.set(id, value);
+    const floor = this.#journalSeq;
+    try {
+      this.#writeSegment([...entries.entries()], floor);
+      syncDirectory(this.#dir);
+      this.#journal!.restart(floor);
+    } catch (error) {
+      for (const { waiters } of written) for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    this.#checkpointPending = new Map();
+    this.#journalFloor = floor;
+    this.#journalSuspect = false;
+    this.#dropLegacyJournal();
+    for (const { waiters } of written) for (const waiter of waiters) waiter.resolve();
+    this.#compactSafely();
   }
 
   /** Makes every written batch durable now with a blocking sync, and settles its waiters. */
@@ -381,10 +425,8 @@ export class SegmentLog<T> {
       this.#checkpointPending = new Map();
       this.#journalFloor = floor;
       this.#journal.restart(floor);
-      if (this.#legacyJournal) {
-        fs.rmSync(this.#legacyJournal, { force: true });
-        this.#legacyJournal = undefined;
-      }
+      this.#journalSuspect = false;
+      this.#dropLegacyJournal();
     } catch (error) {
       // The journal still holds every change: nothing is lost, the store only waits.
       console.error('Taskdesk could not write a checkpoint of its task store; it tries again:', error);
@@ -393,6 +435,13 @@ export class SegmentLog<T> {
       return;
     }
     this.#compactSafely();
+  }
+
+  /** The earlier layout's journal is held by a document now. */
+  #dropLegacyJournal(): void {
+    if (!this.#legacyJournal) return;
+    fs.rmSync(this.#legacyJournal, { force: true });
+    this.#legacyJournal = undefined;
   }
 
   #compactSafely(): void {

@@ -221,6 +221,23 @@ describe('segment log when a compaction fails', () => {
 describe('segment log with its journal', () => {
   const asV = (value: unknown) => value as { v: number };
 
+  /**
+   * What a new run would find if the process died now: a copy of the store's files, loaded by a
+   * new log (which, unlike a dead process, writes: so never on the files the live log uses).
+   */
+  function loadCrashImage(options: { dir: string }) {
+    const copy = tempDir('taskdesk-crash-image-');
+    try {
+      fs.cpSync(options.dir, path.join(copy.dir, 's'), { recursive: true });
+      const log = new SegmentLog<{ v: number }>({ dir: path.join(copy.dir, 's'), corruptDir: path.join(copy.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 });
+      const loaded = log.load(asV);
+      log.close();
+      return loaded;
+    } finally {
+      copy.remove();
+    }
+  }
+
   /** A loaded segment log with its journal under `dir`, checkpointed only when told to. */
   function journalled(dir: string, extra: { journalSync?: JournalSync; factory?: JsonFileStoreFactory; compactSegmentSize?: number; minGarbage?: number } = {}) {
     const options = { dir: path.join(dir, 's'), corruptDir: path.join(dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, ...extra };
@@ -230,7 +247,7 @@ describe('segment log with its journal', () => {
   }
 
   /** The journal's lines in file order, up to the first zero byte: a header, then batches. */
-  function journalLines(file: string): Array<{ journal?: number; floor?: number; seq?: number; entries?: unknown[] }> {
+  function journalLines(file: string): Array<{ journal?: number; floor?: number; round?: number; seq?: number; entries?: unknown[] }> {
     const text = fs.readFileSync(file, 'utf8');
     const end = text.indexOf('\0');
     return (end === -1 ? text : text.slice(0, end))
@@ -238,11 +255,17 @@ describe('segment log with its journal', () => {
       .filter((line) => line.trim() !== '')
       .map((line) => {
         try {
-          return JSON.parse(line) as { journal?: number; floor?: number; seq?: number; entries?: unknown[] };
+          return JSON.parse(line) as { journal?: number; floor?: number; round?: number; seq?: number; entries?: unknown[] };
         } catch {
           return {};
         }
       });
+  }
+
+  /** A header line's layout and floor (its round is random), checking it has a round. */
+  function headerOf(line: { journal?: number; floor?: number; round?: number } | undefined) {
+    assert.equal(typeof line?.round, 'number', 'the header names its round');
+    return { journal: line?.journal, floor: line?.floor };
   }
 
   /** Byte offset just past the last batch line of this round (where the next line would go). */
@@ -275,21 +298,21 @@ describe('segment log with its journal', () => {
       await log.delete('b');
       assert.equal(log.segmentCount, 0, 'nothing in a document yet');
       const lines = journalLines(journal);
-      assert.deepEqual(lines[0], { journal: 1, floor: 0 }, 'a header first');
+      assert.deepEqual(headerOf(lines[0]), { journal: 1, floor: 0 }, 'a header first');
       assert.deepEqual(lines.slice(1).map((line) => line.seq), [1, 2, 3], 'one journal line per commit');
       assert.ok(fs.statSync(journal).size >= 4 * 1024 * 1024, 'created with its first megabytes written');
       // A crash in the middle of the next commit: its line is torn.
       const fd = fs.openSync(journal, 'r+');
       fs.writeSync(fd, '{"seq":4,"entries":[["c",{"v"', endOfRound(journal));
       fs.closeSync(fd);
-      // A new log on the same files sees every acknowledged change.
-      const replay = new SegmentLog<{ v: number }>(options).load(asV);
+      // A new run sees every acknowledged change.
+      const replay = loadCrashImage(options);
       assert.deepEqual([...replay.records], [['a', { v: 2 }]]);
       assert.equal(replay.quarantined.length, 0, 'a torn last line is an unfinished commit, not damage');
       // The checkpoint moves the changes into a document and starts the journal again.
       log.flushNow();
       assert.equal(log.segmentCount, 1);
-      assert.deepEqual(journalLines(journal)[0], { journal: 1, floor: 3 }, 'lines up to 3 are in the document');
+      assert.deepEqual(headerOf(journalLines(journal)[0]), { journal: 1, floor: 3 }, 'lines up to 3 are in the document');
       const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV);
       assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
       log.close();
@@ -311,11 +334,11 @@ describe('segment log with its journal', () => {
       await log.put('b', { v: 1 });
       assert.equal(fs.statSync(journal).size, size);
       const lines = journalLines(journal);
-      assert.deepEqual(lines[0], { journal: 1, floor: 20 });
+      assert.deepEqual(headerOf(lines[0]), { journal: 1, floor: 20 });
       assert.deepEqual(lines.slice(1, 3).map((line) => line.seq), [21, 22]);
       assert.ok(lines.slice(3).some((line) => (line.seq ?? 0) <= 20), 'leftovers of the first round follow');
       // A crash now: the leftovers (with 'a' in them) are not replayed over the deletion.
-      const replay = new SegmentLog<{ v: number }>(options).load(asV);
+      const replay = loadCrashImage(options);
       assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
       assert.equal(replay.quarantined.length, 0);
       log.close();
@@ -325,6 +348,36 @@ describe('segment log with its journal', () => {
       await again.put('c', { v: 1 });
       assert.deepEqual(journalLines(journal).slice(0, 2).map((line) => line.seq ?? line.floor), [22, 23]);
       again.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('never replays a line an earlier run wrote out of order and never acknowledged, even after two crashes', async () => {
+    const data = tempDir();
+    try {
+      const { options, journal, log } = journalled(data.dir);
+      for (let i = 1; i <= 10; i++) await log.put('a', { v: i });
+      log.flushNow();
+      await log.put('x', { v: 1 });
+      // The first run dies with a later line on disk (it reached the disk before the one in
+      // front of it, which never did): where that one belongs, a leftover of an earlier round,
+      // as long as the line the next run will write there, had it gone on with this round.
+      const round = journalLines(journal)[0]!.round!;
+      const next = `{"seq":12,"round":${round},"entries":[["z",{"v":2}]]}\n`;
+      const leftover = '{"seq":5,"round":1,"entries":[["a",{"v":5}]]}'.padEnd(next.length - 1, ' ') + '\n';
+      const fd = fs.openSync(journal, 'r+');
+      fs.writeSync(fd, `${leftover}{"seq":13,"round":${round},"entries":[["z",{"v":0}]]}\n`, endOfRound(journal));
+      fs.closeSync(fd);
+      // The second run replays x, then acknowledges z = 2; it dies too.
+      const second = new SegmentLog<{ v: number }>(options);
+      assert.deepEqual([...second.load(asV).records].sort(), [['a', { v: 10 }], ['x', { v: 1 }]]);
+      await second.put('z', { v: 2 });
+      // The third run has z as acknowledged, not the first run's stray line.
+      const third = loadCrashImage(options);
+      assert.deepEqual(third.records.get('z'), { v: 2 });
+      second.close();
+      log.close();
     } finally {
       data.remove();
     }
@@ -397,7 +450,7 @@ describe('segment log with its journal', () => {
       assert.equal(log.segmentCount, 0, 'the checkpoint failed');
       await log.put('a', { v: 2 });
       await log.put('b', { v: 1 });
-      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }]], 'a restart now loses nothing');
+      assert.deepEqual([...loadCrashImage(options).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }]], 'a restart now loses nothing');
       refuse = false;
       log.flushNow();
       assert.equal(log.segmentCount, 1);
@@ -441,8 +494,8 @@ describe('segment log with its journal', () => {
       fs.writeFileSync(legacy, ['{"seq":1,"entries":[["a",{"v":1}]]}', '{"seq":2,"entries":[["a",{"v":2}],["b",{"v":1}]]}', ''].join('\n'));
       const { options, log } = journalled(data.dir);
       await log.put('c', { v: 1 });
-      // A crash before any checkpoint: the old journal is still read, the new one after it.
-      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+      // The old journal was replayed at load, before this run's first change.
+      assert.deepEqual([...loadCrashImage(options).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
       log.flushNow();
       assert.equal(fs.existsSync(legacy), false, 'removed once a document holds it');
       log.close();
@@ -552,24 +605,35 @@ describe('segment log with its journal', () => {
     }
   });
 
-  it('rejects the batches of a failed sync and commits the later ones', async () => {
+  it('rejects the batches of a failed sync, and commits the later ones through a document until a new round starts', async () => {
     const data = tempDir();
     const syncs = heldSyncs();
     try {
-      const { log } = journalled(data.dir, { journalSync: syncs.sync });
+      const { options, journal, log } = journalled(data.dir, { journalSync: syncs.sync });
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       const b = observe(log.put('b', { v: 1 }));
       await turn();
+      const round = journalLines(journal)[0]!.round;
       syncs.calls[0]!(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       await turn();
       assert.equal(a.settled, 'rejected');
       assert.match(String(a.error), /EIO/);
-      assert.equal(b.settled, 'no', 'b was not covered by the failed sync');
+      // a's line may never reach the disk, and a read stops at the hole it leaves: b (written
+      // after it) is acknowledged from a document, not from the journal.
+      assert.equal(b.settled, 'resolved');
+      assert.equal(syncs.calls.length, 1, 'no journal sync acknowledged b');
+      assert.equal(log.segmentCount, 1);
+      assert.notEqual(journalLines(journal)[0]!.round, round, 'a new round started');
+      // A new run finds b in the document, and a (refused) nowhere.
+      const replay = loadCrashImage(options);
+      assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
+      // The journal is used again.
+      const c = observe(log.put('c', { v: 1 }));
       await syncs.started(2);
       syncs.calls[1]!(null);
       await turn();
-      assert.equal(b.settled, 'resolved');
+      assert.equal(c.settled, 'resolved');
       log.close();
     } finally {
       data.remove();

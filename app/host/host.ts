@@ -17,7 +17,7 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
-import type { ServerConfig, ServerConfigInput } from '../mcp/server-config.js';
+import { ownerIdentity, type ServerConfig, type ServerConfigInput } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
@@ -35,6 +35,7 @@ import type { LocalServerPort } from '../sampling/local-detection.js';
 import { SamplingSetup } from './sampling-setup.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
+import { ServerEras } from './server-eras.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -61,7 +62,10 @@ export interface HostConfig {
   elicitation?: (parts: { inbox: Inbox; clock: Clock }) => UserPrompter;
   /** Builds transports; tests use in-memory pairs. */
   transportFactory?: (config: ServerConfig) => Transport;
+  /** How long connecting a server (era probe and initialize) may take; default 20 s. */
   connectTimeoutMs?: number;
+  /** Longest wait for a stdio server's answer to `server/discover` (default min(5 s, half the connect timeout)). */
+  probeTimeoutMs?: number;
   /**
    * Acknowledge tasks once they are in the store's journal (default true), or only once they are
    * in an electron-store document (slower: a new fsync'd file per commit).
@@ -93,6 +97,8 @@ export class Host {
   /** LLM providers, per-server sampling policies and the sampling engine. */
   readonly sampling: SamplingSetup;
   readonly #registry: ServerRegistry;
+  /** The era each server was last found in: a server remembered as legacy is not probed. */
+  readonly #eras: ServerEras;
   readonly #connections = new Map<string, ServerConnection>();
   readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
   readonly #config: HostConfig;
@@ -112,6 +118,8 @@ export class Host {
     });
     this.#registry = new ServerRegistry({ dir: config.dataDir, corruptDir, factory, extra: config.servers ?? [] });
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
+    this.#eras = new ServerEras({ dir: config.dataDir, corruptDir, factory });
+    for (const warning of this.#eras.warnings) this.#warn(warning.message, warning.movedTo);
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
     this.requestor = new OutboundTasks({
@@ -209,6 +217,8 @@ export class Host {
       receiver: this.receiver,
       ...(this.#config.transportFactory && { transportFactory: this.#config.transportFactory }),
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
+      ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
+      eras: this.#eras,
       onState: (state) => {
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
@@ -295,12 +305,15 @@ export class Host {
           const config = this.#registry.add(params as ServerConfigInput);
           return this.#serverView(config);
         }
-        case 'servers.remove':
+        case 'servers.remove': {
+          const removed = this.#registry.get(p.serverId as string);
           await this.#connections.get(p.serverId as string)?.close();
           this.#connections.delete(p.serverId as string);
           this.#registry.remove(p.serverId as string);
           this.sampling.forgetServer(p.serverId as string);
+          if (removed) this.#eras.forget(ownerIdentity(removed));
           return { ok: true };
+        }
         case 'servers.connect':
           return this.connect(p.serverId as string);
         case 'servers.disconnect':

@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchWithinOrigin, type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from './server-config.js';
-import { MODERN_PROTOCOL_VERSION, MetaKey, ModernErrorCode, discoverRequest, eraOfAnswer, type EraProbe } from './modern-protocol.js';
+import { MODERN_PROTOCOL_VERSION, MetaKey, ModernErrorCode, discoverRequest, eraOfAnswer, probeAnswerOf, type EraProbe, type ProbeAnswer } from './modern-protocol.js';
 
 /**
  * Streamable HTTP for the modern MCP generation (2026-07-28).
@@ -15,9 +15,6 @@ import { MODERN_PROTOCOL_VERSION, MetaKey, ModernErrorCode, discoverRequest, era
  */
 
 type HttpTransportConfig = Extract<ServerConfig['transport'], { type: 'http' }>;
-
-/** A JSON-RPC answer as it came off the wire. */
-type Answer = { id?: unknown; result: unknown } | { id?: unknown; error: { code: number; message: string; data?: unknown } };
 
 /**
  * The body field each method's `Mcp-Name` header mirrors: the core methods of SEP-2243, and
@@ -83,21 +80,21 @@ export async function probeHttpEra(
   const request = discoverRequest(clientInfo);
   const deadline = AbortSignal.timeout(timeoutMs);
   let response: Response;
-  let answer: Answer | undefined;
+  let answer: ProbeAnswer | undefined;
   try {
     // Redirects are followed within the origin only, as the SDK's transport does (the user's headers go along).
+    // The user's headers, then ours set over them (whatever case the user wrote a name in).
+    const headers = new Headers(transport.headers);
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json, text/event-stream');
+    for (const [name, value] of Object.entries(modernRequestHeaders(request))) headers.set(name, value);
     response = await fetchWithinOrigin(fetch)(transport.url, {
       method: 'POST',
-      headers: {
-        ...transport.headers,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...modernRequestHeaders(request)
-      },
+      headers,
       body: JSON.stringify(request),
       signal: signal ? AbortSignal.any([deadline, signal]) : deadline
     });
-    answer = await readAnswer(response, request.id);
+    answer = await readAnswer(response);
   } catch (error) {
     if (signal?.aborted) throw new Error('Disconnected while connecting');
     const why = deadline.aborted ? `no answer to server/discover in ${timeoutMs} ms` : `server/discover failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -105,7 +102,8 @@ export async function probeHttpEra(
   }
   if (response.ok) return answer ? eraOfAnswer(answer) : { era: 'legacy', why: `server/discover: HTTP ${response.status} without a JSON-RPC answer` };
   if (answer && 'error' in answer && isModernRefusal(response.status, answer.error.code)) {
-    if (answer.error.code === ModernErrorCode.UnsupportedProtocolVersion) return eraOfAnswer(answer);
+    // −32022, −32020, −32021: read as on stdio. A 404 with −32601: a modern server without server/discover.
+    if (answer.error.code !== -32601) return eraOfAnswer(answer);
     return {
       era: 'unsupported',
       reason: `The server speaks MCP ${MODERN_PROTOCOL_VERSION} or later over Streamable HTTP but refused server/discover (HTTP ${response.status}, ${answer.error.code}: ${answer.error.message}).`
@@ -151,7 +149,10 @@ export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init
     if (!message) return base(url, init);
     if (message.id === undefined) {
       const requestId = asObject(message.params).requestId;
-      if (message.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')) inFlight.get(requestId)?.abort();
+      if (message.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')) {
+        inFlight.get(requestId)?.abort();
+        inFlight.delete(requestId);
+      }
       return new Response(null, { status: 202 });
     }
     const id = message.id;
@@ -214,15 +215,15 @@ function outgoingMessage(body: unknown): { id?: string | number; method: string;
 }
 
 /**
- * The JSON-RPC answer with `id` in a JSON or SSE body (an error without an id counts: a
- * server refusing a request before reading it may not echo it). SSE is read only until it.
+ * The answer to the probe in a JSON or SSE body (an error without an id counts: a server
+ * refusing a request before reading it may not echo it; see `probeAnswerOf`). SSE is read only until it.
  */
-async function readAnswer(response: Response, id: string): Promise<Answer | undefined> {
+async function readAnswer(response: Response): Promise<ProbeAnswer | undefined> {
   const contentType = response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
     const text = await response.text();
     try {
-      return answerOf(JSON.parse(text), id);
+      return probeAnswerOf(JSON.parse(text), { orphanErrors: true });
     } catch {
       return undefined;
     }
@@ -245,7 +246,7 @@ async function readAnswer(response: Response, id: string): Promise<Answer | unde
           .join('\n');
         if (data.length === 0) continue;
         try {
-          const answer = answerOf(JSON.parse(data), id);
+          const answer = probeAnswerOf(JSON.parse(data), { orphanErrors: true });
           if (answer) return answer;
         } catch {
           // Not JSON: not our answer.
@@ -255,17 +256,6 @@ async function readAnswer(response: Response, id: string): Promise<Answer | unde
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-}
-
-/** `value` as a JSON-RPC answer to `id`, when it is one. */
-function answerOf(value: unknown, id: string): Answer | undefined {
-  const message = asObject(value);
-  if ('method' in message) return undefined;
-  if ('result' in message && message.id === id) return { id, result: message.result };
-  const error = asObject(message.error);
-  const ours = message.id === id || message.id === null || message.id === undefined;
-  if (ours && typeof error.code === 'number' && typeof error.message === 'string') return { id, error: { code: error.code, message: error.message, data: error.data } };
-  return undefined;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -101,7 +101,10 @@ const PROBE_ID = 'taskdesk-discover';
 /**
  * Starts `transport` and sends `server/discover` before anything else (stdio backward
  * compatibility, MCP 2026-07-28): a `DiscoverResult` means modern, −32022 means modern with
- * other versions, anything else (or silence for `timeoutMs`) means legacy.
+ * other versions, −32020/−32021 a modern server refusing the probe, anything else (an error
+ * with the probe's id or `id: null`, or silence for `timeoutMs`) means legacy.
+ *
+ * Silence is not proof: a slow starter may answer later, which {@link watchInitialize} listens for.
  *
  * Never keyed to one error code. Afterwards the transport is started, has no handlers, and its
  * `start` does nothing, so an SDK `Client` can take it over (and `initialize` on it) as is.
@@ -111,8 +114,8 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
   let settle: (probe: EraProbe) => void = () => undefined;
   const outcome = new Promise<EraProbe>((resolve) => (settle = resolve));
   transport.onmessage = (message: JSONRPCMessage) => {
-    if (!('id' in message) || message.id !== PROBE_ID || 'method' in message) return;
-    settle(eraOfAnswer(message));
+    const answer = probeAnswerOf(message, { orphanErrors: true });
+    if (answer) settle(eraOfAnswer(answer));
   };
   transport.onclose = () => settle({ era: 'closed' });
   transport.onerror = () => undefined;
@@ -130,6 +133,24 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
   }
 }
 
+/**
+ * `message` as an answer to the probe: a result or error with the probe's id or, when
+ * `orphanErrors`, an error without an id (`id: null`: a server that could not read the request
+ * cannot echo it). The same rule the Streamable HTTP probe reads its answer with.
+ */
+export function probeAnswerOf(message: unknown, options: { orphanErrors: boolean }): ProbeAnswer | undefined {
+  if (typeof message !== 'object' || message === null || 'method' in message) return undefined;
+  const fields = message as { id?: unknown; result?: unknown; error?: unknown };
+  if ('result' in fields && fields.id === PROBE_ID) return { result: fields.result };
+  const error = fields.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'number' || typeof error.message !== 'string') return undefined;
+  const ours = fields.id === PROBE_ID || (options.orphanErrors && (fields.id === null || fields.id === undefined));
+  return ours ? { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } } : undefined;
+}
+
+/** One answer to `server/discover`, as {@link eraOfAnswer} reads it. */
+export type ProbeAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
 /** The `server/discover` probe request (the same on every transport). */
 export function discoverRequest(clientInfo: { name: string; version: string }): { jsonrpc: '2.0'; id: string; method: 'server/discover'; params: Record<string, unknown> } {
   return { jsonrpc: '2.0', id: PROBE_ID, method: 'server/discover', params: { _meta: envelope(clientInfo, { tasks: true }) } };
@@ -138,9 +159,10 @@ export function discoverRequest(clientInfo: { name: string; version: string }): 
 /**
  * What one answer to `server/discover` says about the server's era: a `DiscoverResult` naming
  * our version is modern, −32022 is modern with other versions (legacy when it names a legacy
- * version we speak), anything else is legacy.
+ * version we speak), −32020/−32021 are a modern server's refusal (no fallback), anything else
+ * is legacy. Read the same way on every transport.
  */
-export function eraOfAnswer(answer: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): EraProbe {
+export function eraOfAnswer(answer: ProbeAnswer): EraProbe {
   return 'error' in answer ? fromError(answer.error) : fromResult(answer.result);
 }
 
@@ -155,6 +177,13 @@ function fromResult(result: unknown): EraProbe {
 }
 
 function fromError(error: { code: number; message: string; data?: unknown }): EraProbe {
+  if (error.code === ModernErrorCode.HeaderMismatch || error.code === ModernErrorCode.MissingClientCapability) {
+    // Codes only this revision defines: a modern server that refused the probe itself (no fallback to initialize).
+    return {
+      era: 'unsupported',
+      reason: `The server speaks MCP ${MODERN_PROTOCOL_VERSION} or later but refused server/discover (${error.code}: ${error.message}).`
+    };
+  }
   if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return { era: 'legacy', why: `server/discover answered ${error.code}: ${error.message}` };
   const supported = z.object({ supported: z.array(z.string()) }).safeParse(error.data);
   const versions = supported.success ? supported.data.supported : [];
@@ -164,4 +193,132 @@ function fromError(error: { code: number; message: string; data?: unknown }): Er
     era: 'unsupported',
     reason: `The server does not speak MCP ${MODERN_PROTOCOL_VERSION}${versions.length ? ` (it speaks ${versions.join(', ')})` : ''}: ${error.message}`
   };
+}
+
+/** A late answer to the probe that settles the era. */
+export type LateProbe = Extract<EraProbe, { era: 'modern' | 'unsupported' }>;
+
+/** What {@link watchInitialize} saw while a client initialized on a transport. */
+export interface InitializeWatch {
+  /**
+   * A late answer to the probe that makes the server modern (or modern without a version in
+   * common). Once set, the transport has been taken from the client (see {@link watchInitialize}).
+   */
+  readonly late: LateProbe | undefined;
+  /**
+   * The server refused `initialize` as only a modern server does (−32022, or no such method)
+   * while the probe was unanswered: the transport was taken from the client to wait for that answer.
+   */
+  readonly refused: { code: number; message: string } | undefined;
+  /** Whether the transport closed by itself (the server exited) while watched. */
+  readonly closed: boolean;
+  /** After a refusal: waits up to `timeoutMs` for the probe's late answer (undefined when none came, or the server exited). */
+  lateAnswer(timeoutMs: number): Promise<LateProbe | undefined>;
+  /** Stops looking for a late answer (initialize succeeded); a late one then reaches the client, which drops it. */
+  stop(): void;
+}
+
+/**
+ * Watches a transport an SDK `Client` is about to initialize on. Call it just before
+ * `client.connect(transport)`: the client chains the handlers set here.
+ *
+ * It notes whether the transport closed by itself (some legacy servers choke on the probe
+ * and exit only on the next line, which is `initialize`). When `probed`, it also keeps
+ * listening for the probe's id: a server slower to start than the probe timeout answers
+ * `server/discover` late (and may refuse `initialize` before it, as the two arrive together).
+ * A modern answer, or a modern refusal of `initialize`, takes the transport back from the
+ * client: the client is told it closed (its pending `initialize` fails), but the process is not
+ * stopped, so the caller can carry modern requests on it.
+ */
+export function watchInitialize(transport: Transport, options: { probed: boolean }): InitializeWatch {
+  let late: LateProbe | undefined;
+  let refused: InitializeWatch['refused'];
+  let closed = false;
+  let watching = options.probed;
+  let detached = false;
+  let detaching = false;
+  let wake: () => void = () => undefined;
+  const woken = new Promise<void>((resolve) => (wake = resolve));
+  const onClose = () => {
+    if (detaching) return;
+    closed = true;
+    wake();
+  };
+  const listen = (message: JSONRPCMessage) => {
+    if (!watching) return;
+    const answer = probeAnswerOf(message, { orphanErrors: false });
+    const probe = answer && eraOfAnswer(answer);
+    if (probe?.era === 'modern' || probe?.era === 'unsupported') {
+      watching = false;
+      late = probe;
+      detach();
+      transport.onmessage = undefined;
+      transport.onclose = undefined;
+      wake();
+      return;
+    }
+    const refusal = answer || refused ? undefined : initializeRefusalOf(message);
+    if (refusal) {
+      refused = refusal;
+      detach();
+    }
+  };
+  /** Takes the transport from the client without closing it; only this watch listens afterwards. */
+  const detach = () => {
+    if (detached) return;
+    detached = true;
+    const clientClosed = transport.onclose;
+    transport.onmessage = listen;
+    transport.onclose = onClose;
+    transport.onerror = undefined;
+    detaching = true;
+    try {
+      clientClosed?.();
+    } finally {
+      detaching = false;
+    }
+  };
+  transport.onmessage = listen;
+  transport.onclose = onClose;
+  return {
+    get late() {
+      return late;
+    },
+    get refused() {
+      return refused;
+    },
+    get closed() {
+      return closed;
+    },
+    async lateAnswer(timeoutMs: number) {
+      if (late || closed) return late;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      return late;
+    },
+    stop: () => {
+      watching = false;
+    }
+  };
+}
+
+/** An error answer to a request other than the probe that only a modern server gives to `initialize`. */
+function initializeRefusalOf(message: JSONRPCMessage): { code: number; message: string } | undefined {
+  if ('method' in message || !('error' in message)) return undefined;
+  const { id, error } = message as { id?: unknown; error: { code?: unknown; message?: unknown } };
+  if (id === PROBE_ID || id === null || id === undefined) return undefined;
+  const modern = error.code === ModernErrorCode.UnsupportedProtocolVersion || error.code === -32601;
+  return modern && typeof error.message === 'string' ? { code: error.code as number, message: error.message } : undefined;
+}
+
+/**
+ * Whether an `initialize` failure says the server speaks another revision now (−32022, or a
+ * version the SDK does not accept): a remembered era is then probed again.
+ */
+export function suggestsOtherEra(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  if (code === ModernErrorCode.UnsupportedProtocolVersion) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /protocol version|-32022/i.test(message);
 }

@@ -26,11 +26,13 @@ import {
   envelope,
   probeEra,
   serverInfoOf,
+  suggestsOtherEra,
+  watchInitialize,
   withEnvelope,
   type DiscoverResult
 } from './modern-protocol.js';
 
-/** Longest wait for the `server/discover` probe (and at most half the connect timeout). */
+/** Longest wait for the stdio `server/discover` probe by default (and at most half the connect timeout). */
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** Any JSON object: modern results are read by the requestor's own schemas. */
@@ -48,6 +50,12 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   }
 };
 
+/** Where the era a server was found in is remembered, by the server's identity ({@link ownerIdentity}). */
+export interface EraMemory {
+  get(identity: string): 'legacy' | 'modern' | undefined;
+  set(identity: string, era: 'legacy' | 'modern'): void;
+}
+
 /** Options for {@link ServerConnection}. */
 export interface ServerConnectionOptions {
   config: ServerConfig;
@@ -57,8 +65,15 @@ export interface ServerConnectionOptions {
    * the transport to a Streamable HTTP server the probe found modern (see `modernHttpTransport`).
    */
   transportFactory?: (config: ServerConfig, context?: { era?: 'modern' }) => Transport;
-  /** How long initialize may take before the connection counts as failed. */
+  /** How long connecting (probe and initialize) may take before the connection counts as failed. */
   connectTimeoutMs?: number;
+  /** Longest wait for a stdio server's answer to `server/discover` (default min(5 s, half the connect timeout)). */
+  probeTimeoutMs?: number;
+  /**
+   * The era each server was last found in, by identity: a server remembered as legacy is not
+   * probed (MCP 2026-07-28 asks clients to cache the era). Without it, every connect probes.
+   */
+  eras?: EraMemory;
   onState(state: ConnectionState): void;
   clientInfo?: { name: string; version: string };
 }
@@ -77,8 +92,8 @@ export class ServerConnection {
   readonly #options: ServerConnectionOptions;
   #stderr = '';
   #closing = false;
-  /** The transport while the era probe owns it (before the client does). */
-  #probing: Transport | undefined;
+  /** The transport of the latest attempt (the probe's, before the client owns it). */
+  #current: Transport | undefined;
   /** Aborts the Streamable HTTP era probe when the connection is closed during it. */
   #probingHttp: AbortController | undefined;
   /** Set once a modern (2026-07-28) server answered `server/discover`. */
@@ -147,84 +162,180 @@ export class ServerConnection {
   }
 
   /**
-   * Connects: probes the era (over stdio, and over Streamable HTTP before the SDK's transport
-   * is used), then initializes a legacy server. Never throws: failure is a state with a reason.
+   * Connects: learns the era (the remembered one, or the `server/discover` probe over stdio
+   * and over Streamable HTTP before the SDK's transport is used), then initializes a legacy
+   * server. Never throws: failure is a state with a reason.
    */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });
     const timeoutMs = this.#options.connectTimeoutMs ?? 20_000;
-    const probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2);
-    const started = Date.now();
+    const deadline = Date.now() + timeoutMs;
     this.client.onclose = () => {
-      if (this.#state.status === 'ready' || this.#state.status === 'connecting') {
-        const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
-        this.#setState({
-          status: this.#closing ? 'closed' : 'failed',
-          reason: this.#closing ? 'Disconnected by Taskdesk' : `The server closed the connection${tail ? `: ${tail}` : ''}`
-        });
-      }
+      // While connecting, connect() reports failures itself (and may start a fresh process).
+      if (this.#state.status !== 'ready') return;
+      const tail = this.#stderrTail();
+      this.#setState({
+        status: this.#closing ? 'closed' : 'failed',
+        reason: this.#closing ? 'Disconnected by Taskdesk' : `The server closed the connection${tail ? `: ${tail}` : ''}`
+      });
     };
     this.client.onerror = () => {
       // Transport errors surface as a close or a failed request; nothing to do here.
     };
-    let transport: Transport | undefined;
     try {
-      if (this.config.transport.type === 'http' && (await this.#probeHttp(this.config.transport, probeTimeoutMs)) === 'modern') {
-        transport = this.#newTransport({ era: 'modern' });
-        if (!transport) return this.state;
-        // No initialize and no session: each request is its own POST, enveloped by modernRequest.
-        await Protocol.prototype.connect.call(this.client, transport);
-        return this.#ready();
-      }
-      transport = this.#newTransport();
-      if (!transport) return this.state;
-      if (this.config.transport.type === 'stdio') {
-        const probed = await this.#probe(transport, probeTimeoutMs);
-        if (probed === 'modern') {
-          // No initialize: the client only carries requests and answers on the open transport.
-          await Protocol.prototype.connect.call(this.client, transport);
-          return this.#ready();
-        }
-        if (probed === 'closed') {
-          // Some legacy servers exit on a request before initialize: start a fresh one.
-          const fresh = this.#newTransport();
-          if (!fresh) return this.state;
-          transport = fresh;
-        }
-      }
-      await this.client.connect(transport, { timeout: Math.max(1, timeoutMs - (Date.now() - started)) });
+      if (this.config.transport.type === 'http') await this.#connectHttp(this.config.transport, deadline);
+      else await this.#connectStdio(deadline, this.#options.probeTimeoutMs ?? Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
     } catch (error) {
       if (this.#closing) {
         // Disconnected while connecting: that is a close, not a failure.
         this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
         return this.state;
       }
-      const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
+      const tail = this.#stderrTail();
       this.#setState({ status: 'failed', reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}` });
       // A transport the client never took over (the probe failed or refused it) is closed here.
-      const owned = this.client.transport === transport;
+      const current = this.#current;
+      const owned = this.client.transport === current;
       await this.client.close().catch(() => undefined);
-      if (!owned) await transport?.close().catch(() => undefined);
+      if (!owned) await current?.close().catch(() => undefined);
       return this.state;
     }
     return this.#ready();
   }
 
-  /** Builds a transport and listens to its stderr; on failure the state says why and undefined is returned. */
-  #newTransport(context?: { era: 'modern' }): Transport | undefined {
+  /**
+   * Stdio. A server remembered as legacy is initialized without a probe; when that fails as if
+   * the server had changed (it exited at once, or names another revision), it is probed once.
+   * Otherwise the probe decides: see {@link #probeAndConnectStdio}. Throws why it failed.
+   */
+  async #connectStdio(deadline: number, probeTimeoutMs: number): Promise<void> {
+    if (this.#remembered() === 'legacy') {
+      const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
+      if (outcome.type !== 'failed') return;
+      if (!(outcome.closed || suggestsOtherEra(outcome.error)) || this.#closing) throw outcome.error;
+    }
+    await this.#probeAndConnectStdio(deadline, probeTimeoutMs);
+  }
+
+  /**
+   * Probes a fresh process. `modern`: no initialize. `legacy`: initialize on the same process,
+   * still listening for a late `DiscoverResult` (a slow starter), which wins. A process that
+   * exits on the probe, or on the `initialize` after it (one that choked on the probe), is
+   * replaced once by a fresh one that is initialized without a probe. The era found is remembered.
+   */
+  async #probeAndConnectStdio(deadline: number, probeTimeoutMs: number): Promise<void> {
+    const transport = this.#freshTransport();
+    const probed = await this.#probe(transport, Math.max(1, Math.min(probeTimeoutMs, deadline - Date.now())));
+    if (probed === 'modern') return this.#connectModern(transport);
+    if (probed === 'legacy') {
+      const outcome = await this.#initialize(transport, deadline, { probed: true });
+      if (outcome.type === 'modern') {
+        this.#discover = outcome.discover;
+        return this.#connectModern(transport);
+      }
+      if (outcome.type === 'ready') return this.#remember('legacy');
+      if (!outcome.closed || this.#closing) throw outcome.error;
+    }
+    const fresh = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
+    if (fresh.type === 'failed') throw fresh.error;
+    this.#remember('legacy');
+  }
+
+  /**
+   * Streamable HTTP. A server remembered as legacy is initialized without a probe (probed once
+   * more when it answers as another revision). The probe gets the whole connect timeout: a
+   * legacy HTTP server always answers something. Throws why it failed.
+   */
+  async #connectHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, deadline: number): Promise<void> {
+    if (this.#remembered() === 'legacy') {
+      const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
+      if (outcome.type !== 'failed') return;
+      if (!suggestsOtherEra(outcome.error) || this.#closing) throw outcome.error;
+    }
+    if ((await this.#probeHttp(target, Math.max(1, deadline - Date.now()))) === 'modern') {
+      // No initialize and no session: each request is its own POST, enveloped by modernRequest.
+      return this.#connectModern(this.#freshTransport({ era: 'modern' }));
+    }
+    const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
+    if (outcome.type === 'failed') throw outcome.error;
+    this.#remember('legacy');
+  }
+
+  /** Hands a transport to a modern server's client: no initialize, it only carries requests and answers. */
+  async #connectModern(transport: Transport): Promise<void> {
+    await Protocol.prototype.connect.call(this.client, transport);
+    this.#remember('modern');
+  }
+
+  /**
+   * Initializes the client on `transport` within the deadline. `modern` when a late answer to
+   * the probe (`probed`) made the server modern meanwhile; `failed` says whether the transport
+   * closed by itself, which a caller may answer with a fresh process.
+   */
+  async #initialize(
+    transport: Transport,
+    deadline: number,
+    options: { probed: boolean }
+  ): Promise<{ type: 'ready' } | { type: 'modern'; discover: DiscoverResult } | { type: 'failed'; error: unknown; closed: boolean }> {
+    const watch = watchInitialize(transport, options);
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.client.connect(transport, { timeout: Math.max(1, deadline - Date.now()) });
+    } catch (error) {
+      failure = { error };
+    }
+    // A modern server refused initialize before answering the probe (both lines arrived together): wait for that answer.
+    const refused = watch.refused;
+    const late = watch.late ?? (refused && (await watch.lateAnswer(Math.max(0, deadline - Date.now()))));
+    watch.stop();
+    if (late && late.era === 'modern') return { type: 'modern', discover: late.discover };
+    if (late && late.era === 'unsupported') return { type: 'failed', error: new Error(late.reason), closed: false };
+    if (this.#closing) return { type: 'failed', error: new Error('Disconnected while connecting'), closed: false };
+    if (refused) {
+      const error = new Error(`The server refused initialize (${refused.code}: ${refused.message}) and did not answer server/discover in time`);
+      return { type: 'failed', error, closed: false };
+    }
+    return failure ? { type: 'failed', error: failure.error, closed: watch.closed } : { type: 'ready' };
+  }
+
+  /** The era remembered for this server (its identity), if any. */
+  #remembered(): 'legacy' | 'modern' | undefined {
+    return this.#options.eras?.get(this.owner.identity);
+  }
+
+  #remember(era: 'legacy' | 'modern'): void {
+    this.#options.eras?.set(this.owner.identity, era);
+  }
+
+  /**
+   * A transport for the next attempt (the one before it, unless the client owns it, is closed);
+   * its stderr alone is quoted in a failure reason. Throws when it cannot be built or the
+   * connection is being closed.
+   */
+  #freshTransport(context?: { era: 'modern' }): Transport {
+    if (this.#closing) throw new Error('Disconnected while connecting');
+    const previous = this.#current;
+    if (previous && this.client.transport !== previous) void previous.close().catch(() => undefined);
+    this.#current = undefined;
+    this.#stderr = '';
     let transport: Transport;
     try {
       transport = (this.#options.transportFactory ?? defaultTransport)(this.config, context);
     } catch (error) {
-      this.#setState({ status: 'failed', reason: `Could not start the transport: ${toErrorData(error).message}` });
-      return undefined;
+      throw new Error(`the transport could not be started: ${toErrorData(error).message}`);
     }
+    this.#current = transport;
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on('data', (chunk: Buffer) => {
-        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
+        if (this.#current === transport) this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
       });
     }
     return transport;
+  }
+
+  /** The last lines the current process wrote to stderr, for a failure reason. */
+  #stderrTail(): string {
+    return this.#stderr.trim().split('\n').slice(-3).join(' | ');
   }
 
   /**
@@ -233,22 +344,17 @@ export class ServerConnection {
    * server without a version in common throws, failing the connection with that reason.
    */
   async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'closed'> {
-    this.#probing = transport;
-    try {
-      const probe = await probeEra(transport, this.#clientInfo, timeoutMs);
-      if (this.#closing) throw new Error('Disconnected while connecting');
-      switch (probe.era) {
-        case 'modern':
-          this.#discover = probe.discover;
-          return 'modern';
-        case 'unsupported':
-          throw new Error(probe.reason);
-        case 'legacy':
-        case 'closed':
-          return probe.era;
-      }
-    } finally {
-      this.#probing = undefined;
+    const probe = await probeEra(transport, this.#clientInfo, timeoutMs);
+    if (this.#closing) throw new Error('Disconnected while connecting');
+    switch (probe.era) {
+      case 'modern':
+        this.#discover = probe.discover;
+        return 'modern';
+      case 'unsupported':
+        throw new Error(probe.reason);
+      case 'legacy':
+      case 'closed':
+        return probe.era;
     }
   }
 
@@ -308,8 +414,11 @@ export class ServerConnection {
   /** Closes the session; work of tasks already created goes on and their results stay. */
   async close(): Promise<void> {
     this.#closing = true;
+    const current = this.#current;
+    const owned = this.client.transport === current;
     await this.client.close().catch(() => undefined);
-    await this.#probing?.close().catch(() => undefined);
+    // A transport the client does not own (during the probe, or between attempts) is closed too.
+    if (!owned) await current?.close().catch(() => undefined);
     this.#probingHttp?.abort();
     this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
   }

@@ -88,7 +88,9 @@ export function toServerTask(task: ModernTask): ServerTask {
  * a terminal answer; on `input_required` asks each new `inputRequests` key once (through the
  * peer: inbox or sampling runner), withdraws a question the server no longer lists, and sends
  * each answer once with `tasks/update` (answered keys are stored, so a restart does not
- * answer again). Expiry and loss are concluded as for 2025-11-25 tasks.
+ * answer again); an answer that failed to go through for any reason but its refusal (−32602,
+ * −32600) is kept and sent again after the next poll. Once a cancel is requested nothing more
+ * is asked. Expiry and loss are concluded as for 2025-11-25 tasks.
  */
 export class ModernTaskFollower implements OutboundFollower {
   readonly #env: FollowerEnvironment;
@@ -108,6 +110,11 @@ export class ModernTaskFollower implements OutboundFollower {
   /** Keys that could not be answered (or whose answer the server refused): never asked again while followed. */
   readonly #refused = new Set<string>();
   #updateInFlight = false;
+  /**
+   * Set once `tasks/cancel` went out (cleared if the server refused it): from then on no question
+   * is asked and no answer sent, though the server may list `inputRequests` a while longer.
+   */
+  #cancelRequested = false;
 
   constructor(env: FollowerEnvironment, view: OutboundTaskView) {
     this.#env = env;
@@ -230,21 +237,29 @@ export class ModernTaskFollower implements OutboundFollower {
 
   /**
    * Sends `tasks/cancel` (an acknowledgement only: cancellation is cooperative), withdraws open
-   * questions, then polls to learn where the task stands. A −32602 answer (unknown task) is left
-   * to that poll; other errors are thrown to the caller.
+   * questions, then polls to learn where the task stands. From the moment it is sent, questions
+   * the server still lists are neither asked nor answered (a server may stay `input_required` a
+   * while after a cancel). A −32602 answer (unknown task) is left to that poll; other errors are
+   * thrown to the caller, and questions are asked again.
    */
   async cancel(): Promise<void> {
     const connection = this.#connection;
     const abort = this.#abort;
     if (!connection || !abort) return;
+    const wasRequested = this.#cancelRequested;
+    this.#cancelRequested = true;
     try {
       await connection.peer.request('tasks/cancel', { taskId: this.#view.taskId }, { tasks: true, timeout: this.#env.requestTimeoutMs, signal: abort.signal });
     } catch (error) {
       if (this.#connection !== connection) return;
-      if (!isTaskNotFound(error)) throw error;
+      if (!isTaskNotFound(error)) {
+        this.#cancelRequested = wasRequested;
+        throw error;
+      }
     }
     if (this.#connection !== connection) return;
     this.#withdrawQuestions(() => true);
+    this.#unsent.clear();
     await this.poll();
   }
 
@@ -313,6 +328,11 @@ export class ModernTaskFollower implements OutboundFollower {
 
   /** Asks each outstanding key not answered or asked yet; withdraws questions the server no longer lists. */
   #takeQuestions(requests: NonNullable<DetailedTask['inputRequests']>, connection: ModernConnection): void {
+    if (this.#cancelRequested) {
+      // Cancelled: the server has not caught up yet; nothing is asked again.
+      this.#withdrawQuestions(() => true);
+      return;
+    }
     this.#withdrawQuestions((key) => !Object.hasOwn(requests, key));
     for (const key of this.#unsent.keys()) if (!Object.hasOwn(requests, key)) this.#unsent.delete(key);
     const answered = new Set(this.#view.answeredInputs ?? []);
@@ -346,7 +366,7 @@ export class ModernTaskFollower implements OutboundFollower {
 
   /** Sends every answer not yet acknowledged in one `tasks/update`, one exchange at a time. */
   async #sendAnswers(connection: ModernConnection): Promise<void> {
-    if (this.#updateInFlight || this.#unsent.size === 0 || this.#connection !== connection) return;
+    if (this.#updateInFlight || this.#unsent.size === 0 || this.#connection !== connection || this.#cancelRequested) return;
     const batch = new Map(this.#unsent);
     this.#updateInFlight = true;
     try {
@@ -361,8 +381,8 @@ export class ModernTaskFollower implements OutboundFollower {
       this.#changed();
     } catch (error) {
       if (this.#connection !== connection) return;
-      if (!isLocalFailure(error)) {
-        // The server refused the answers: sending them again would not help.
+      if (refusesAnswers(error)) {
+        // The server refused the answers themselves: sending them again would not help.
         for (const key of batch.keys()) {
           this.#unsent.delete(key);
           this.#refused.add(key);
@@ -372,7 +392,8 @@ export class ModernTaskFollower implements OutboundFollower {
     } finally {
       if (this.#connection === connection) this.#updateInFlight = false;
     }
-    // Answers that arrived meanwhile go in the next exchange; those that failed locally wait for the next poll.
+    // Answers that arrived meanwhile go in the next exchange; those that failed otherwise (locally, or a
+    // transient server error) are kept and sent again after the next poll, if the server still asks.
     if (this.#connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key))) void this.#sendAnswers(connection);
   }
 
@@ -485,4 +506,15 @@ function failureOf(task: DetailedTask): ErrorData {
     return data === undefined ? { code, message } : { code, message, data };
   }
   return { code: JsonRpcCode.InternalError, message: task.statusMessage ?? `Task ${task.taskId} failed.` };
+}
+
+/**
+ * Whether a `tasks/update` error refuses the answers themselves (−32602 invalid params, −32600
+ * invalid request): they are then not sent again. Anything else (a local failure, a server's
+ * internal or transient error) leaves them to be sent again.
+ */
+function refusesAnswers(error: unknown): boolean {
+  if (isLocalFailure(error)) return false;
+  const code = toErrorData(error).code;
+  return code === JsonRpcCode.InvalidParams || code === JsonRpcCode.InvalidRequest;
 }

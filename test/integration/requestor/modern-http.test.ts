@@ -213,6 +213,18 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(resultText(done), 'done: old way');
     assert.ok(legacyWire.received.some((r) => r.method === 'tasks/result'), 'a 2025-11-25 task ends with tasks/result');
   });
+
+  it('remembers the legacy server: connecting again initializes without a server/discover POST', async () => {
+    assert.equal((await host.connect('legacy')).state.status, 'ready');
+    await host.disconnect('legacy');
+    const before = legacyWire.received.length;
+    const view = await host.connect('legacy');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'legacy');
+    const posts = legacyWire.received.slice(before).filter((r) => r.method !== undefined);
+    assert.deepEqual(posts.slice(0, 2).map((r) => r.method), ['initialize', 'notifications/initialized']);
+    assert.equal(posts.filter((r) => r.method === 'server/discover').length, 0);
+  });
 });
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../../../app/core/clock.js';
 import { HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
@@ -132,4 +133,65 @@ test('answered keys are kept on disk: after a restart the task is polled at once
   assert.equal(asked, 0);
   assert.equal(two.sent.filter((m) => m.method === 'tasks/update').length, 0);
   second.close();
+});
+
+test('a cancel while input_required withdraws the question and does not ask it again, though the server still lists it', async () => {
+  const manager = new OutboundTasks({ dir: temp.dir, clock });
+  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  const asked: AbortSignal[] = [];
+  // A server whose cancel is eventually consistent: input_required for a few more polls.
+  const { peer, sent } = scriptedPeer(() => task('input_required', { inputRequests: question }));
+  // Asked in the inbox: no answer until the question is withdrawn.
+  peer.answerInput = (_request, context) => {
+    asked.push(context.signal);
+    return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
+  };
+  const created = await start(manager, peer);
+  await clock.advance(2_000);
+  assert.equal(asked.length, 1);
+  await manager.cancel(created.outboundId);
+  assert.equal(asked[0]?.aborted, true, 'the question left the inbox');
+  await clock.advance(6_000);
+  assert.equal(asked.length, 1, 'not asked again');
+  assert.equal(sent.filter((m) => m.method === 'tasks/cancel').length, 1);
+  assert.equal(sent.filter((m) => m.method === 'tasks/update').length, 0);
+  assert.ok(sent.filter((m) => m.method === 'tasks/get').length >= 4, 'still polled until the server catches up');
+  manager.close();
+});
+
+test('an answer tasks/update failed to deliver (a transient server error) is kept and sent again after the next poll; a refused one is not', async () => {
+  const manager = new OutboundTasks({ dir: temp.dir, clock });
+  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  let asked = 0;
+  // As the SDK client rejects with a server's JSON-RPC error.
+  const updateErrors = [new McpError(-32603, 'database is locked'), new McpError(-32602, 'q-1: not a valid answer')];
+  const updates: Array<Record<string, unknown>> = [];
+  const { peer } = scriptedPeer(() => task('input_required', { inputRequests: question }), async () => {
+    asked += 1;
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  const request = peer.request.bind(peer);
+  peer.request = async (method, params, options) => {
+    if (method !== 'tasks/update') return request(method, params, options);
+    updates.push(params);
+    const error = updateErrors.shift();
+    if (error) throw error;
+    return {};
+  };
+  const created = await start(manager, peer);
+  await clock.advance(2_000);
+  assert.equal(updates.length, 1);
+  let view = manager.get(created.outboundId)!;
+  assert.equal(view.lastError?.method, 'tasks/update');
+  assert.equal(view.answeredInputs, undefined);
+  await clock.advance(2_000);
+  assert.equal(updates.length, 2, 'the kept answer went again after the next poll');
+  assert.deepEqual(updates[1]?.inputResponses, { 'q-1': { action: 'accept', content: { name: 'Ada' } } });
+  assert.equal(asked, 1, 'the user was asked once');
+  await clock.advance(4_000);
+  assert.equal(updates.length, 2, 'a refused answer (−32602) is not sent again');
+  view = manager.get(created.outboundId)!;
+  assert.equal(view.lastError?.code, -32602);
+  assert.equal(asked, 1);
+  manager.close();
 });

@@ -161,7 +161,12 @@ describe('the era probe over stdio and the remembered era', () => {
     const view = await host.connect('modern');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'modern');
-    assert.deepEqual(processes('modern').map(requestsOf), [['initialize'], ['server/discover']]);
+    const [first, second] = processes('modern').map(requestsOf);
+    assert.deepEqual(first, ['initialize'], 'remembered as legacy: no probe');
+    // Probed on a second process. A slow start under load may let initialize follow the probe
+    // before its answer; the late answer still makes the server modern (see the slow server above).
+    assert.equal(second?.[0], 'server/discover');
+    assert.equal(processes('modern').length, 2);
     const eras = new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory });
     assert.equal(eras.get(ownerIdentity(modern)), 'modern');
   });

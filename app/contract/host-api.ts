@@ -245,6 +245,8 @@ export const HostEvents = {
   'sampling.partial': z.object({
     serverId: z.string(),
     taskId: z.string().optional(),
+    /** One model call's stream: what tells apart requests that are not tasks. */
+    streamId: z.string(),
     providerId: z.string(),
     model: z.string(),
     text: z.string(),

@@ -151,7 +151,7 @@ export class Host {
       ...(config.localLlmPorts && { localPorts: config.localLlmPorts }),
       onPartial: ({ delta: _delta, ...update }) => {
         // The UI needs a live view, not every token: at most ten updates a second per request.
-        const key = `${update.serverId}\0${update.taskId ?? ''}`;
+        const key = update.streamId;
         if (update.done) {
           // Never throttled: the UI gets the whole text and knows the stream is over.
           lastPartial.delete(key);
@@ -166,6 +166,9 @@ export class Host {
       }
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
+    // Signs tasks/list cursors; kept so that a server can page on across a restart.
+    const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));
+    if (cursorKey.warning) this.#warn(`${cursorKey.warning} tasks/list cursors given out before a restart will be refused after it.`);
     this.receiver = new TaskReceiver({
       repository: new TaskRepository(
         new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory, journal: config.storeJournal !== false }),
@@ -176,7 +179,7 @@ export class Host {
       audit: this.audit,
       sampling: config.sampling?.(parts) ?? this.sampling.runner,
       elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
-      cursorKey: loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key')),
+      cursorKey: cursorKey.secret,
       events: {
         taskChanged: (taskId, record) => {
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -30,6 +31,8 @@ import { Watchdog } from './watchdog.js';
 export interface PartialUpdate {
   serverId: string;
   taskId?: string;
+  /** One model call's stream (a request that is not a task has nothing else to tell it by). */
+  streamId: string;
   providerId: string;
   model: string;
   /** All text generated so far. */
@@ -140,7 +143,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     const firstByteMs = this.#options.firstByteTimeoutMs ?? 120_000;
     const idleMs = this.#options.idleTimeoutMs ?? 60_000;
     // The text streamed so far, once there is some: the stream's last update repeats it, marked done.
-    const streamed = { text: undefined as string | undefined };
+    const streamed = { id: randomUUID(), text: undefined as string | undefined };
     try {
       const stream = await withRetries(
         async () => {
@@ -190,7 +193,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     } finally {
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
-      if (streamed.text !== undefined) this.#partial(context, provider, chosen.model, streamed.text, '', true);
+      if (streamed.text !== undefined) this.#partial(context, streamed.id, provider, chosen.model, streamed.text, '', true);
     }
   }
 
@@ -203,7 +206,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     model: string,
     onChunk: () => void,
     classify: (error: unknown) => ProviderFailure,
-    streamed: { text: string | undefined }
+    streamed: { id: string; text: string | undefined }
   ): Promise<StreamAccumulator> {
     const accumulator = new StreamAccumulator();
     const throttle = new ProgressThrottle(this.#clock, this.#options.progressIntervalMs ?? 250);
@@ -214,7 +217,7 @@ export class LlmSamplingRunner implements SamplingRunner {
         const delta = accumulator.add(chunk);
         if (delta) {
           streamed.text = accumulator.text;
-          this.#partial(context, provider, model, accumulator.text, delta);
+          this.#partial(context, streamed.id, provider, model, accumulator.text, delta);
         }
         if (accumulator.deltas > before && context.reportProgress && throttle.take()) {
           context.reportProgress(accumulator.deltas, params.maxTokens, `Generating with ${model}`);
@@ -226,10 +229,11 @@ export class LlmSamplingRunner implements SamplingRunner {
     return accumulator;
   }
 
-  #partial(context: WorkContext, provider: ProviderSettings, model: string, text: string, delta: string, done = false): void {
+  #partial(context: WorkContext, streamId: string, provider: ProviderSettings, model: string, text: string, delta: string, done = false): void {
     this.#options.onPartial?.({
       serverId: context.serverId,
       ...(context.taskId ? { taskId: context.taskId } : {}),
+      streamId,
       providerId: provider.id,
       model,
       text,

@@ -44,7 +44,7 @@ export class InboxView {
 
   /** Applies a `sampling.partial` event: shows the text a model has written so far. */
   partial(update: HostEventPayload<'sampling.partial'>): void {
-    const key = update.taskId ?? `${update.serverId}\0${update.providerId}\0${update.model}`;
+    const key = update.taskId ?? update.streamId;
     if (update.taskId && this.#gone.has(`live:${update.taskId}`)) return;
     if (update.done) {
       // The model has finished: what it wrote goes on with the request (a review, a result).

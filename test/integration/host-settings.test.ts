@@ -61,6 +61,25 @@ describe('host settings', () => {
     }
   });
 
+  it('starts with a warning when the cursor key cannot be kept, and narrows a key file others could read', async () => {
+    const data = tempDir();
+    try {
+      // A directory where the key file should be: it can be neither read nor replaced.
+      fs.mkdirSync(path.join(data.dir, 'tasks', 'cursor-key'), { recursive: true });
+      const host = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.ok(host.warnings.some((warning) => /cursor-key/.test(warning.message) && /refused after/.test(warning.message)), JSON.stringify(host.warnings));
+      await host.close();
+      fs.rmSync(path.join(data.dir, 'tasks', 'cursor-key'), { recursive: true });
+      fs.writeFileSync(path.join(data.dir, 'tasks', 'cursor-key'), Buffer.alloc(32, 7), { mode: 0o644 });
+      const second = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.deepEqual(second.warnings, []);
+      assert.equal((fs.statSync(path.join(data.dir, 'tasks', 'cursor-key')).mode & 0o777).toString(8), '600');
+      await second.close();
+    } finally {
+      data.remove();
+    }
+  });
+
   it('never overwrites a key file it cannot read', async () => {
     const data = tempDir();
     try {

@@ -223,7 +223,8 @@ describe('sampling through the host with an SDK server peer', () => {
     const done = nextEvent(host, 'sampling.partial', (p) => p.done === true);
     held.push(' there', ' was');
     held.finish('stop');
-    assert.deepEqual(await done, { serverId: 'a', taskId: task.taskId, providerId: (await done).providerId, model: (await done).model, text: 'Once upon a time there was', done: true });
+    const last = await done;
+    assert.deepEqual(last, { serverId: 'a', taskId: task.taskId, streamId: update.streamId, providerId: last.providerId, model: last.model, text: 'Once upon a time there was', done: true });
     const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { type: 'text', text: 'Once upon a time there was' });
     const stored = await host.call('tasks.get', { taskId: task.taskId });

@@ -75,7 +75,9 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
       ],
       'the last update marks the end of the stream with all its text'
     );
-    assert.deepEqual(partials.items[0], { serverId: 'srv-1', taskId: 'task-1', providerId: 'fake', model: 'fake-small', text: 'The capital', delta: 'The capital' });
+    const { streamId } = partials.items[0]!;
+    assert.deepEqual(partials.items[0], { serverId: 'srv-1', taskId: 'task-1', streamId, providerId: 'fake', model: 'fake-small', text: 'The capital', delta: 'The capital' });
+    assert.ok(partials.items.every((p) => p.streamId === streamId), 'one stream id for the whole stream');
     assert.equal(notes.items[0]!['model'], 'fake-small');
     assert.equal(notes.items[0]!['provider'], 'Fake LLM');
     assert.match(String(notes.items[0]!['reason']), /default model of Fake LLM/);

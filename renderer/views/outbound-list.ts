@@ -23,6 +23,8 @@ export class OutboundList {
   readonly #errors = new Map<string, string>();
   /** When Check now last answered, by task: the card says so, as the status may not have changed. */
   readonly #checkedAt = new Map<string, string>();
+  /** Tasks with a Check now or Cancel in progress: their buttons say so and do nothing meanwhile. */
+  readonly #busy = new Set<string>();
 
   constructor(context: AppContext) {
     this.#context = context;
@@ -88,6 +90,8 @@ export class OutboundList {
     const latest = task.progress.latest;
     const error = this.#errors.get(task.outboundId);
     const checkedAt = running ? this.#checkedAt.get(task.outboundId) : undefined;
+    // aria-disabled rather than disabled: the button keeps focus while the host answers.
+    const busy = this.#busy.has(task.outboundId) ? { 'aria-disabled': 'true', 'aria-busy': 'true' } : {};
     const outcome = task.outcome;
     return h(
       'li',
@@ -133,10 +137,10 @@ export class OutboundList {
         'div',
         { class: 'actions' },
         running
-          ? h('button', { type: 'button', 'data-action': 'refresh', 'aria-label': `Check ${task.toolName} task ${shortId(task.taskId)} now`, onclick: (event: Event) => void this.#refresh(task, event.currentTarget as HTMLButtonElement) }, 'Check now')
+          ? h('button', { type: 'button', 'data-action': 'refresh', 'aria-label': `Check ${task.toolName} task ${shortId(task.taskId)} now`, ...busy, onclick: () => void this.#refresh(task) }, 'Check now')
           : null,
         running
-          ? h('button', { type: 'button', 'data-action': 'cancel', 'aria-label': `Cancel ${task.toolName} task ${shortId(task.taskId)}`, onclick: (event: Event) => void this.#cancel(task, event.currentTarget as HTMLButtonElement) }, 'Cancel')
+          ? h('button', { type: 'button', 'data-action': 'cancel', 'aria-label': `Cancel ${task.toolName} task ${shortId(task.taskId)}`, ...busy, onclick: () => void this.#cancel(task) }, 'Cancel')
           : null,
         h('button', { type: 'button', class: 'danger-link', 'data-action': 'forget', 'aria-label': `Forget ${task.toolName} task ${shortId(task.taskId)}`, onclick: () => void this.#forget(task) }, 'Forget')
       )
@@ -152,8 +156,9 @@ export class OutboundList {
   }
 
   /** Asks the server for the task's status now instead of waiting for the next poll. */
-  async #refresh(task: OutboundTaskView, button: HTMLButtonElement): Promise<void> {
-    button.disabled = true;
+  async #refresh(task: OutboundTaskView): Promise<void> {
+    if (this.#busy.has(task.outboundId)) return;
+    this.#busy.add(task.outboundId);
     this.#showError(task, undefined);
     try {
       const view = await this.#context.client.call('outbound.refresh', { outboundId: task.outboundId });
@@ -166,11 +171,23 @@ export class OutboundList {
       const error = toHostCallError(thrown);
       this.#showError(task, `Could not check: ${error.message}`);
       this.#context.announce(`Could not check ${task.toolName}.`);
+    } finally {
+      this.#idle(task);
     }
   }
 
-  async #cancel(task: OutboundTaskView, button: HTMLButtonElement): Promise<void> {
-    button.disabled = true;
+  /** The task's action is over: its buttons work again. */
+  #idle(task: OutboundTaskView): void {
+    this.#busy.delete(task.outboundId);
+    const current = this.#tasks.get(task.outboundId);
+    if (!current) return;
+    this.#cards.set(task.outboundId, this.#card(current));
+    this.#changed();
+  }
+
+  async #cancel(task: OutboundTaskView): Promise<void> {
+    if (this.#busy.has(task.outboundId)) return;
+    this.#busy.add(task.outboundId);
     this.#showError(task, undefined);
     try {
       const view = await this.#context.client.call('outbound.cancel', { outboundId: task.outboundId });
@@ -181,6 +198,8 @@ export class OutboundList {
       const detail = dataMessage(error.data);
       this.#showError(task, `Could not cancel: ${error.message}${detail && detail !== error.message ? ` (${detail})` : ''}`);
       this.#context.announce(`Could not cancel ${task.toolName}.`);
+    } finally {
+      this.#idle(task);
     }
   }
 

@@ -84,6 +84,8 @@ export class ServerTasksPanel {
     const server = this.#server;
     if (!server) return;
     const seq = ++this.#seq;
+    // More is disabled while it loads and hidden after the last page: focus must not fall to the page.
+    const fromMore = document.activeElement === this.#more;
     this.#loaded = true;
     this.#more.disabled = true;
     this.#reload.disabled = true;
@@ -120,6 +122,7 @@ export class ServerTasksPanel {
       if (seq === this.#seq) {
         this.#more.disabled = false;
         this.#reload.disabled = false;
+        if (fromMore) (this.#more.hidden ? this.#reload : this.#more).focus();
       }
     }
   }

@@ -14,14 +14,21 @@ type CallOutcome = HostResult<'tools.call'>;
  * may run either way and how long the server should keep the task, then `tools.call`. A plain
  * call's result is shown under the form; a task goes to the tool call list (`onTask`).
  */
-export function toolCallForm(serverId: string, tool: RequestorTool, context: AppContext, onTask: (outcome: Extract<CallOutcome, { type: 'task' }>) => void): HTMLFormElement {
+export function toolCallForm(
+  serverId: string,
+  tool: RequestorTool,
+  context: AppContext,
+  onTask: (outcome: Extract<CallOutcome, { type: 'task' }>) => void,
+  options: { modern?: boolean } = {}
+): HTMLFormElement {
   const controls = buildArgumentControls(tool.inputSchema);
   const formError = formErrorElement();
   const resultBox = h('div', { class: 'call-result', role: 'status' });
   const asTaskId = uid('as-task');
   const asTask = h('input', { id: asTaskId, type: 'checkbox', checked: true, name: 'asTask' });
   const unavailable = tool.callMode === 'unavailable';
-  const mayRunAsTask = tool.callMode === 'task' || tool.callMode === 'task-or-plain';
+  // A 2026-07-28 server sets its tasks' ttl itself: there is nothing to ask for.
+  const mayRunAsTask = !options.modern && (tool.callMode === 'task' || tool.callMode === 'task-or-plain');
   const ttl = textField('Keep the task for (minutes)', {
     name: 'ttlMinutes',
     type: 'number',
@@ -31,7 +38,7 @@ export function toolCallForm(serverId: string, tool: RequestorTool, context: App
   ttl.input.setAttribute('step', '1');
   ttl.wrapper.classList.add('field-narrow');
   /** Whether this call will run as a task, so that the ttl applies. */
-  const runsAsTask = (): boolean => tool.callMode === 'task' || (tool.callMode === 'task-or-plain' && asTask.checked);
+  const runsAsTask = (): boolean => mayRunAsTask && (tool.callMode === 'task' || asTask.checked);
   asTask.addEventListener('change', () => {
     ttl.wrapper.hidden = !runsAsTask();
     if (ttl.wrapper.hidden) ttl.setError(undefined);

@@ -107,7 +107,8 @@ export class ToolsView {
     this.#refreshButton.disabled = !ready;
     if (this.#shown?.serverId === server.id && this.#shown.ready === ready) return;
     this.#shown = { serverId: server.id, ready };
-    this.#serverTasks.setServer(ready ? server : undefined);
+    // A 2026-07-28 server has no tasks/list (the tasks extension dropped it): no panel for it.
+    this.#serverTasks.setServer(ready && server.state.era !== 'modern' ? server : undefined);
     if (!ready) {
       replaceChildren(this.#list);
       this.#status.textContent = `${server.name} is not connected; its tools are listed once it is ready.`;
@@ -153,7 +154,10 @@ export class ToolsView {
       toggle.setAttribute('aria-expanded', String(open));
       panel.hidden = !open;
       // The form is built on first open: most tools of a large server are never called.
-      if (open && panel.childElementCount === 0) panel.append(toolCallForm(serverId, tool, this.#context, ({ task }) => this.outbound.apply({ type: 'changed', task })));
+      if (open && panel.childElementCount === 0) {
+        const modern = this.#servers.find((server) => server.id === serverId)?.state.era === 'modern';
+        panel.append(toolCallForm(serverId, tool, this.#context, ({ task }) => this.outbound.apply({ type: 'changed', task }), { modern }));
+      }
       if (open) panel.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
     });
     return h(

@@ -154,6 +154,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await panel.getByRole('button', { name: 'More' }).click();
     await status.getByText('3 tasks.').waitFor();
     assert.equal(await panel.getByRole('button', { name: 'More' }).isHidden(), true, 'no more pages');
+    assert.ok(await panel.getByRole('button', { name: 'Reload' }).evaluate((element) => element === document.activeElement), 'focus moves from the hidden More to Reload');
 
     const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-task-id'), ...Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.firstChild?.textContent), tr.lastElementChild?.textContent]));
     assert.deepEqual(cells, [

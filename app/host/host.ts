@@ -54,6 +54,11 @@ export interface HostConfig {
   /** Ports local detection probes (tests use a random one). */
   localLlmPorts?: readonly LocalServerPort[];
   /**
+   * How long local detection waits for each port (default 800 ms: a server on loopback answers
+   * at once; tests on a loaded machine allow more).
+   */
+  localLlmProbeTimeoutMs?: number;
+  /**
    * Replaces the sampling runner (tests and benchmarks). The default runs each server's
    * policy: a configured LLM behind inbox approval, or a person's reply when none is configured.
    */
@@ -149,6 +154,7 @@ export class Host {
       origin,
       ...(config.llmFetch && { fetch: config.llmFetch }),
       ...(config.localLlmPorts && { localPorts: config.localLlmPorts }),
+      ...(config.localLlmProbeTimeoutMs !== undefined && { localProbeTimeoutMs: config.localLlmProbeTimeoutMs }),
       onPartial: ({ delta: _delta, ...update }) => {
         // The UI needs a live view, not every token: at most ten updates a second per request.
         const key = update.streamId;

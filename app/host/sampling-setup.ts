@@ -32,6 +32,8 @@ export interface SamplingSetupOptions {
   fetch?: typeof fetch;
   /** Ports probed by local detection (tests use a random one). */
   localPorts?: readonly LocalServerPort[];
+  /** How long local detection waits for each port; default 800 ms. */
+  localProbeTimeoutMs?: number;
 }
 
 /**
@@ -156,6 +158,7 @@ export class SamplingSetup {
     return detectLocalProviders({
       clock: this.#options.clock,
       ...(this.#options.localPorts && { ports: this.#options.localPorts }),
+      ...(this.#options.localProbeTimeoutMs !== undefined && { timeoutMs: this.#options.localProbeTimeoutMs }),
       ...(this.#options.fetch && { fetch: this.#options.fetch })
     });
   }

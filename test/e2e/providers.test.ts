@@ -31,7 +31,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     cloud = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'], apiKey: KEY });
     local = await FakeOpenAIServer.start({ models: ['llama3.2:3b'] });
     keys = new InMemoryKeyStore();
-    fixture = await startHostWith({}, { keyStore: keys, localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }] });
+    // The fake server answers at once; 800 ms per probe is too little only for a loaded CI machine.
+    fixture = await startHostWith({}, { keyStore: keys, localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }], localLlmProbeTimeoutMs: 15_000 });
     ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
     await page.getByRole('link', { name: 'LLM providers' }).click();
     screen = page.getByRole('region', { name: 'LLM providers' });

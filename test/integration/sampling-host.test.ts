@@ -154,7 +154,7 @@ describe('sampling through the host with an SDK server peer', () => {
     fixture = undefined;
   });
 
-  async function autoHost(extra: { localLlmPorts?: Array<{ id: string; port: number; name: string }> } = {}) {
+  async function autoHost(extra: { localLlmPorts?: Array<{ id: string; port: number; name: string }>; localLlmProbeTimeoutMs?: number } = {}) {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore(), ...extra });
     await fixture.host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'fake-small' }], defaultModel: 'fake-small' });
@@ -247,7 +247,7 @@ describe('sampling through the host with an SDK server peer', () => {
   });
 
   it('detects a local OpenAI-compatible server on a usual port', async () => {
-    const { host } = await autoHost({ localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }] });
+    const { host } = await autoHost({ localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }], localLlmProbeTimeoutMs: 15_000 });
     const found = await host.call('providers.detect', {});
     assert.equal(found.length, 1);
     assert.equal(found[0]!.baseURL, llm.baseURL);

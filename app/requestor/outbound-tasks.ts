@@ -371,24 +371,7 @@ export class OutboundTasks {
       // The server ran the call plainly after all; its answer is the tool's result.
       return { type: 'result', result: { ...response } };
     }
-    const task = created.data.task;
-
-    const now = new Date(this.#clock.now()).toISOString();
-    const view: OutboundTaskView = {
-      outboundId,
-      serverId: attachment.serverId,
-      serverName: attachment.serverName,
-      toolName,
-      arguments: structuredClone(args),
-      requestedTtl: ttl,
-      createdAt: now,
-      updatedAt: now,
-      taskId: task.taskId,
-      state: task.status,
-      task: pickTask(task),
-      expiresAt: null,
-      progress: { count: 0, history: [] }
-    };
+    const view = this.#newView(attachment, toolName, args, ttl, pickTask(created.data.task), outboundId);
     const meta = created.data._meta as Record<string, unknown> | undefined;
     if (meta !== undefined) {
       view.createMeta = structuredClone(meta);
@@ -444,10 +427,10 @@ export class OutboundTasks {
   }
 
   /** A new outbound task's view, as the `CreateTaskResult` left it. */
-  #newView(attachment: Attachment, toolName: string, args: Record<string, unknown>, ttl: number | null, task: ServerTask): OutboundTaskView {
+  #newView(attachment: Attachment, toolName: string, args: Record<string, unknown>, ttl: number | null, task: ServerTask, outboundId = `ob-${randomUUID()}`): OutboundTaskView {
     const now = new Date(this.#clock.now()).toISOString();
     return {
-      outboundId: `ob-${randomUUID()}`,
+      outboundId,
       serverId: attachment.serverId,
       serverName: attachment.serverName,
       toolName,

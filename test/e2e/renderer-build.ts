@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import type { Host } from '../../app/host/host.js';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +60,18 @@ export async function openDesk(
   await page.goto(server.url);
   await page.locator('#app[data-ready="true"]').waitFor();
   return { server, browser, page };
+}
+
+/** Opens a tool's call form on the Tools screen and returns it. */
+export async function openToolForm(tools: Locator, name: string): Promise<Locator> {
+  const item = tools.locator(`li[data-tool="${name}"]`);
+  await item.getByRole('button', { name: `Call ${name}…` }).click();
+  const form = item.getByRole('form', { name: `Call ${name}` });
+  await form.waitFor();
+  return form;
+}
+
+/** The card of the newest tool call of a tool in the tool-call list. */
+export function toolCallCard(calls: Locator, toolName: string): Locator {
+  return calls.locator('li[data-outbound-id]').filter({ has: calls.page().locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
 }

@@ -7,7 +7,7 @@ import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
-import { buildRenderer, openDesk, root } from './renderer-build.js';
+import { buildRenderer, openDesk, root, openToolForm, toolCallCard } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools-tasks.png');
 
@@ -50,17 +50,8 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     built?.remove();
   });
 
-  async function openForm(name: string): Promise<Locator> {
-    const item = tools.locator(`li[data-tool="${name}"]`);
-    await item.getByRole('button', { name: `Call ${name}…` }).click();
-    const form = item.getByRole('form', { name: `Call ${name}` });
-    await form.waitFor();
-    return form;
-  }
-
-  function callCard(toolName: string): Locator {
-    return calls.locator('li[data-outbound-id]').filter({ has: page.locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
-  }
+  const openForm = (name: string): Promise<Locator> => openToolForm(tools, name);
+  const callCard = (toolName: string): Locator => toolCallCard(calls, toolName);
 
   function outboundOf(toolName: string) {
     const task = fixture.host.requestor.list().find((t) => t.toolName === toolName);

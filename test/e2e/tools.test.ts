@@ -6,7 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
-import { buildRenderer, root, openDesk } from './renderer-build.js';
+import { buildRenderer, root, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -42,19 +42,8 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     built?.remove();
   });
 
-  /** Opens a tool's call form and returns it. */
-  async function openForm(name: string): Promise<Locator> {
-    const item = tools.locator(`li[data-tool="${name}"]`);
-    await item.getByRole('button', { name: `Call ${name}…` }).click();
-    const form = item.getByRole('form', { name: `Call ${name}` });
-    await form.waitFor();
-    return form;
-  }
-
-  /** The card of the newest tool call of a tool. */
-  function callCard(toolName: string): Locator {
-    return calls.locator('li[data-outbound-id]').filter({ has: page.locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
-  }
+  const openForm = (name: string): Promise<Locator> => openToolForm(tools, name);
+  const callCard = (toolName: string): Locator => toolCallCard(calls, toolName);
 
   it('opens from the Servers screen and lists the tools with how each is called', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();

@@ -135,6 +135,8 @@ export class Journal {
   /** {@link write} for entries already serialized (a JSON array of `[key, value]` pairs). */
   writeBatch(seq: number, entriesJson: string): void {
     const fd = this.#open();
+    // No round yet (starting one failed earlier): nothing of this run is in the file to lose.
+    if (this.#round === undefined) this.#writeHeader(fd, this.#floor);
     const text = `{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`;
     // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
     let written = fs.writeSync(fd, text, this.#offset, 'utf8');

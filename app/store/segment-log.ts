@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Journal, type JournalSync } from './journal.js';
+import { Journal, type JournalContents, type JournalSync } from './journal.js';
 import type { JsonFileStoreFactory } from './json-file-store.js';
 import { syncDirectory } from './sync-directory.js';
 
@@ -173,7 +173,7 @@ export class SegmentLog<T> {
       // the earlier layout comes first: this layout's lines were all numbered after it.
       const legacy = path.join(this.#dir, LEGACY_JOURNAL_FILE);
       const older = fs.existsSync(legacy) ? new Journal(legacy).read(this.#corruptDir, journalFloor) : { batches: [], lastSeq: journalFloor };
-      const contents = this.#journal.read(this.#corruptDir, journalFloor);
+      const contents = this.#readJournal(journalFloor, quarantined);
       for (const { damaged } of [older, contents]) if (damaged) quarantined.push({ id: 'journal', ...damaged });
       this.#journalSeq = Math.max(older.lastSeq, contents.lastSeq);
       this.#journalFloor = journalFloor;
@@ -204,7 +204,7 @@ export class SegmentLog<T> {
       // document and a new round starts (should that fail, the round goes on, and the checkpoint
       // is tried again later).
       if (this.#checkpointPending.size > 0) this.#checkpoint();
-      else this.#journal.restart(this.#journalSeq);
+      else this.#restartJournalAtLoad();
     }
     return { records: new Map(this.#live), quarantined, rejected };
   }
@@ -435,6 +435,42 @@ export class SegmentLog<T> {
       return;
     }
     this.#compactSafely();
+  }
+
+  /**
+   * The journal's batches above `floor`. A journal that cannot be read at all (not a file, no
+   * permission) is moved aside and reported, so that the host starts and a new one is made; one
+   * that cannot even be moved is reported where it is, and writes fail with the reason.
+   */
+  #readJournal(floor: number, quarantined: SegmentLoadReport<T>['quarantined']): JournalContents {
+    const journal = this.#journal!;
+    try {
+      return journal.read(this.#corruptDir, floor);
+    } catch (error) {
+      let movedTo = journal.path;
+      try {
+        fs.mkdirSync(this.#corruptDir, { recursive: true });
+        const target = path.join(this.#corruptDir, `journal-${Date.now()}.log`);
+        fs.renameSync(journal.path, target);
+        movedTo = target;
+      } catch {
+        // Left where it is: the reason below says why it is unused.
+      }
+      quarantined.push({ id: 'journal', reason: `The task journal could not be read: ${error instanceof Error ? error.message : String(error)}`, movedTo });
+      return { batches: [], lastSeq: floor };
+    }
+  }
+
+  /**
+   * A new round at start, when nothing was left to replay. A disk that refuses it (read-only, full)
+   * must not stop the host from starting: the first write tries again, and fails with the reason.
+   */
+  #restartJournalAtLoad(): void {
+    try {
+      this.#journal!.restart(this.#journalSeq);
+    } catch (error) {
+      console.error('Taskdesk could not start its task journal; writes will try again:', error);
+    }
   }
 
   /** The earlier layout's journal is held by a document now. */

@@ -505,6 +505,25 @@ describe('segment log with its journal', () => {
     }
   });
 
+  it('moves a journal it cannot read aside, reports it, and goes on with a new one', async () => {
+    const data = tempDir();
+    try {
+      // A directory where the journal file should be: it cannot be read as one.
+      fs.mkdirSync(path.join(data.dir, 's', 'wal.log'), { recursive: true });
+      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+      const log = new SegmentLog<{ v: number }>(options);
+      const loaded = log.load(asV);
+      assert.equal(loaded.quarantined.length, 1);
+      assert.match(loaded.quarantined[0]!.reason, /task journal could not be read/);
+      assert.ok(fs.existsSync(loaded.quarantined[0]!.movedTo), 'kept, moved aside');
+      await log.put('a', { v: 1 });
+      log.close();
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records], [['a', { v: 1 }]]);
+    } finally {
+      data.remove();
+    }
+  });
+
   it('cuts a journal that grew large back to its first megabytes when it starts again', async () => {
     const data = tempDir();
     try {

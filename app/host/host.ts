@@ -69,7 +69,7 @@ export interface HostConfig {
   transportFactory?: (config: ServerConfig) => Transport;
   /** How long connecting a server (era probe and initialize) may take; default 20 s. */
   connectTimeoutMs?: number;
-  /** Longest wait for a stdio server's answer to `server/discover` (default min(5 s, half the connect timeout)). */
+  /** Longest wait for a server's answer to `server/discover`, over stdio and HTTP (default min(5 s, half the connect timeout)). */
   probeTimeoutMs?: number;
   /**
    * Acknowledge tasks once they are in the store's journal (default true), or only once they are

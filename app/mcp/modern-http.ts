@@ -1,7 +1,8 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchWithinOrigin, type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './server-config.js';
-import { MODERN_PROTOCOL_VERSION, MetaKey, ModernErrorCode, discoverRequest, eraOfAnswer, probeAnswerOf, type EraProbe, type ProbeAnswer } from './modern-protocol.js';
+import { MODERN_PROTOCOL_VERSION, MetaKey, discoverRequest, eraOfAnswer, isModernErrorCode, probeAnswerOf, type EraProbe, type ProbeAnswer } from './modern-protocol.js';
 
 /**
  * Streamable HTTP for the modern MCP generation (2026-07-28).
@@ -65,11 +66,15 @@ export function modernRequestHeaders(message: { method: string; params?: unknown
 /**
  * Sends `server/discover` as the first modern request over Streamable HTTP and reads the era.
  *
- * A `DiscoverResult` means modern. A 4xx whose body is a modern JSON-RPC error (−32022, a
- * header or capability refusal, or 404 with −32601) means modern too: −32022 is read as on
- * stdio, the others fail with a reason rather than fall back. Anything else (another status,
- * another error, no JSON-RPC body, no answer within `timeoutMs`, no connection) means legacy,
- * and `initialize` follows as before. User-configured headers go with the probe.
+ * A `DiscoverResult` means modern. A 4xx whose body is a modern JSON-RPC error (−32022, or a
+ * header or capability refusal: −32020, −32021) means modern too, read as on stdio (the refusals
+ * fail with a reason rather than fall back). No answer within `timeoutMs` is `silent`. Anything
+ * else (another status or error, 404 with −32601 included, no JSON-RPC body, no connection)
+ * means legacy, and `initialize` follows as before. User-configured headers go with the probe.
+ *
+ * A 404 with −32601 is not proof of a modern server: a legacy server that routes unknown methods
+ * that way answers the same, so it gets its `initialize` (a modern one then refuses it, and the
+ * connect fails with that error).
  */
 export async function probeHttpEra(
   transport: HttpTransportConfig,
@@ -97,26 +102,29 @@ export async function probeHttpEra(
     answer = await readAnswer(response);
   } catch (error) {
     if (signal?.aborted) throw new Error('Disconnected while connecting');
-    const why = deadline.aborted ? `no answer to server/discover in ${timeoutMs} ms` : `server/discover failed: ${error instanceof Error ? error.message : String(error)}`;
-    return { era: 'legacy', why };
+    if (deadline.aborted) return { era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` };
+    return { era: 'legacy', why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (response.ok) return answer ? eraOfAnswer(answer) : { era: 'legacy', why: `server/discover: HTTP ${response.status} without a JSON-RPC answer` };
-  if (answer && 'error' in answer && isModernRefusal(response.status, answer.error.code)) {
-    // −32022, −32020, −32021: read as on stdio. A 404 with −32601: a modern server without server/discover.
-    if (answer.error.code !== -32601) return eraOfAnswer(answer);
-    return {
-      era: 'unsupported',
-      reason: `The server speaks MCP ${MODERN_PROTOCOL_VERSION} or later over Streamable HTTP but refused server/discover (HTTP ${response.status}, ${answer.error.code}: ${answer.error.message}).`
-    };
-  }
+  // −32022, −32020, −32021 in a 4xx: read as on stdio (transport spec, Backward Compatibility).
+  if (answer && 'error' in answer && isModernErrorCode(answer.error.code)) return eraOfAnswer(answer);
   return { era: 'legacy', why: `server/discover: HTTP ${response.status}${answer && 'error' in answer ? ` (${answer.error.code}: ${answer.error.message})` : ''}` };
 }
 
-/** Whether a 4xx with this JSON-RPC error code comes from a modern server (transport spec, Backward Compatibility). */
-function isModernRefusal(status: number, code: number): boolean {
-  if (code === ModernErrorCode.UnsupportedProtocolVersion || code === ModernErrorCode.HeaderMismatch || code === ModernErrorCode.MissingClientCapability) return true;
-  // A modern server answers an unknown method with 404 and a JSON-RPC body; a legacy HTTP+SSE one with a bare 404.
-  return status === 404 && code === -32601;
+/**
+ * The JSON-RPC error of a request that failed through the SDK's Streamable HTTP transport: the
+ * one in the body a `StreamableHTTPError` (a 4xx or 5xx answer) quotes, or an `McpError`'s own
+ * (its code, and its message without the SDK's prefix). Undefined when there is none (a network
+ * error, a body that is not JSON-RPC).
+ */
+export function jsonRpcErrorOf(error: unknown): { code: number; message: string } | undefined {
+  if (error instanceof StreamableHTTPError) {
+    const body = error.message.indexOf('{');
+    const found = body < 0 ? undefined : jsonRpcError(error.message.slice(body));
+    return found && { code: found.code, message: found.message };
+  }
+  if (!(error instanceof McpError)) return undefined;
+  return { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '') };
 }
 
 /** The Streamable HTTP transport to a modern server: the SDK's, with {@link modernHttpFetch}. */

@@ -89,8 +89,13 @@ export function declaresTasks(capabilities: Record<string, unknown> | undefined)
 export type EraProbe =
   /** A `DiscoverResult` naming our version: a modern server. */
   | { era: 'modern'; discover: DiscoverResult }
-  /** Any other error, an unusable answer, or no answer in time: a legacy server; `why` for the log. */
+  /** Any other error, or an unusable answer: a legacy server; `why` for the log. */
   | { era: 'legacy'; why: string }
+  /**
+   * No answer within the timeout: most likely a legacy server that ignores unknown requests, but
+   * possibly a modern one slow to start, whose late answer {@link watchInitialize} listens for.
+   */
+  | { era: 'silent'; why: string }
   /** A modern server that speaks none of our versions: do not fall back to `initialize`. */
   | { era: 'unsupported'; reason: string }
   /** The transport closed during the probe (some legacy servers exit on an unknown request). */
@@ -101,8 +106,8 @@ const PROBE_ID = 'taskdesk-discover';
 /**
  * Starts `transport` and sends `server/discover` before anything else (stdio backward
  * compatibility, MCP 2026-07-28): a `DiscoverResult` means modern, −32022 means modern with
- * other versions, −32020/−32021 a modern server refusing the probe, anything else (an error
- * with the probe's id or `id: null`, or silence for `timeoutMs`) means legacy.
+ * other versions, −32020/−32021 a modern server refusing the probe, any other answer (an error
+ * with the probe's id or `id: null`) means legacy, and no answer for `timeoutMs` is `silent`.
  *
  * Silence is not proof: a slow starter may answer later, which {@link watchInitialize} listens for.
  *
@@ -120,7 +125,7 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
   transport.onclose = () => settle({ era: 'closed' });
   transport.onerror = () => undefined;
   await transport.start();
-  const timer = setTimeout(() => settle({ era: 'legacy', why: `no answer to server/discover in ${timeoutMs} ms` }), timeoutMs);
+  const timer = setTimeout(() => settle({ era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` }), timeoutMs);
   try {
     await transport.send(discoverRequest(clientInfo)).catch(() => settle({ era: 'closed' }));
     return await outcome;
@@ -148,6 +153,9 @@ export function probeAnswerOf(message: unknown, options: { orphanErrors: boolean
   return ours ? { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } } : undefined;
 }
 
+/** What an answer to the probe says (silence and a closed transport are no answers). */
+export type AnsweredEra = Extract<EraProbe, { era: 'modern' | 'unsupported' | 'legacy' }>;
+
 /** One answer to `server/discover`, as {@link eraOfAnswer} reads it. */
 export type ProbeAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
@@ -162,11 +170,11 @@ export function discoverRequest(clientInfo: { name: string; version: string }): 
  * version we speak), −32020/−32021 are a modern server's refusal (no fallback), anything else
  * is legacy. Read the same way on every transport.
  */
-export function eraOfAnswer(answer: ProbeAnswer): EraProbe {
+export function eraOfAnswer(answer: ProbeAnswer): AnsweredEra {
   return 'error' in answer ? fromError(answer.error) : fromResult(answer.result);
 }
 
-function fromResult(result: unknown): EraProbe {
+function fromResult(result: unknown): AnsweredEra {
   const parsed = DiscoverResultSchema.safeParse(result);
   if (!parsed.success) return { era: 'legacy', why: 'server/discover answered something that is not a DiscoverResult' };
   if (parsed.data.supportedVersions.includes(MODERN_PROTOCOL_VERSION)) return { era: 'modern', discover: parsed.data };
@@ -176,7 +184,7 @@ function fromResult(result: unknown): EraProbe {
   };
 }
 
-function fromError(error: { code: number; message: string; data?: unknown }): EraProbe {
+function fromError(error: { code: number; message: string; data?: unknown }): AnsweredEra {
   if (error.code === ModernErrorCode.HeaderMismatch || error.code === ModernErrorCode.MissingClientCapability) {
     // Codes only this revision defines: a modern server that refused the probe itself (no fallback to initialize).
     return {
@@ -195,14 +203,15 @@ function fromError(error: { code: number; message: string; data?: unknown }): Er
   };
 }
 
-/** A late answer to the probe that settles the era. */
-export type LateProbe = Extract<EraProbe, { era: 'modern' | 'unsupported' }>;
+/** A late answer to the probe, which settles the era. */
+export type LateProbe = AnsweredEra;
 
 /** What {@link watchInitialize} saw while a client initialized on a transport. */
 export interface InitializeWatch {
   /**
-   * A late answer to the probe that makes the server modern (or modern without a version in
-   * common). Once set, the transport has been taken from the client (see {@link watchInitialize}).
+   * A late answer to the probe. One that makes the server modern (or modern without a version in
+   * common) takes the transport from the client (see {@link watchInitialize}); a legacy one only
+   * ends the watch: the server is legacy after all, and its answer to `initialize` stands.
    */
   readonly late: LateProbe | undefined;
   /**
@@ -210,11 +219,15 @@ export interface InitializeWatch {
    * while the probe was unanswered: the transport was taken from the client to wait for that answer.
    */
   readonly refused: { code: number; message: string } | undefined;
-  /** Whether the transport closed by itself (the server exited) while watched. */
+  /** Whether the transport closed by itself (the server exited; not closed by the client) while watched. */
   readonly closed: boolean;
   /** After a refusal: waits up to `timeoutMs` for the probe's late answer (undefined when none came, or the server exited). */
   lateAnswer(timeoutMs: number): Promise<LateProbe | undefined>;
-  /** Stops looking for a late answer (initialize succeeded); a late one then reaches the client, which drops it. */
+  /**
+   * Stops watching. When the watch had taken the transport from the client, the handlers the
+   * transport had before the watch are put back (a modern client then takes it over as is);
+   * otherwise the client's handlers stay and the watch's, chained under them, do nothing more.
+   */
   stop(): void;
 }
 
@@ -223,24 +236,28 @@ export interface InitializeWatch {
  * `client.connect(transport)`: the client chains the handlers set here.
  *
  * It notes whether the transport closed by itself (some legacy servers choke on the probe
- * and exit only on the next line, which is `initialize`). When `probed`, it also keeps
- * listening for the probe's id: a server slower to start than the probe timeout answers
- * `server/discover` late (and may refuse `initialize` before it, as the two arrive together).
- * A modern answer, or a modern refusal of `initialize`, takes the transport back from the
- * client: the client is told it closed (its pending `initialize` fails), but the process is not
- * stopped, so the caller can carry modern requests on it.
+ * and exit only on the next line, which is `initialize`). When `lateProbe` (the probe went
+ * unanswered, and only then), it also keeps listening for the probe's id: a server slower to
+ * start than the probe timeout answers `server/discover` late (and may refuse `initialize`
+ * before it, as the two arrive together). A modern answer, or a modern refusal of `initialize`,
+ * takes the transport back from the client: the client is told it closed (its pending
+ * `initialize` fails), but the process is not stopped, so the caller can carry modern requests on it.
  */
-export function watchInitialize(transport: Transport, options: { probed: boolean }): InitializeWatch {
+export function watchInitialize(transport: Transport, options: { lateProbe: boolean }): InitializeWatch {
+  const original = { onmessage: transport.onmessage, onclose: transport.onclose, onerror: transport.onerror, close: transport.close };
   let late: LateProbe | undefined;
   let refused: InitializeWatch['refused'];
   let closed = false;
-  let watching = options.probed;
+  /** Set once someone (the client, after a failed initialize) closes the transport: that close is not the server's. */
+  let closeAsked = false;
+  let watching = options.lateProbe;
+  let stopped = false;
   let detached = false;
   let detaching = false;
   let wake: () => void = () => undefined;
   const woken = new Promise<void>((resolve) => (wake = resolve));
   const onClose = () => {
-    if (detaching) return;
+    if (detaching || stopped || closeAsked) return;
     closed = true;
     wake();
   };
@@ -257,7 +274,14 @@ export function watchInitialize(transport: Transport, options: { probed: boolean
       wake();
       return;
     }
-    const refusal = answer || refused ? undefined : initializeRefusalOf(message);
+    if (probe) {
+      // Answered late, as a legacy server: nothing more to watch for (a refusal already seen is its failure).
+      watching = false;
+      late = probe;
+      wake();
+      return;
+    }
+    const refusal = refused ? undefined : initializeRefusalOf(message);
     if (refusal) {
       refused = refusal;
       detach();
@@ -280,6 +304,10 @@ export function watchInitialize(transport: Transport, options: { probed: boolean
   };
   transport.onmessage = listen;
   transport.onclose = onClose;
+  transport.close = () => {
+    closeAsked = true;
+    return original.close.call(transport);
+  };
   return {
     get late() {
       return late;
@@ -299,6 +327,12 @@ export function watchInitialize(transport: Transport, options: { probed: boolean
     },
     stop: () => {
       watching = false;
+      stopped = true;
+      transport.close = original.close;
+      if (!detached) return;
+      transport.onmessage = original.onmessage;
+      transport.onclose = original.onclose;
+      transport.onerror = original.onerror;
     }
   };
 }
@@ -312,13 +346,7 @@ function initializeRefusalOf(message: JSONRPCMessage): { code: number; message: 
   return modern && typeof error.message === 'string' ? { code: error.code as number, message: error.message } : undefined;
 }
 
-/**
- * Whether an `initialize` failure says the server speaks another revision now (−32022, or a
- * version the SDK does not accept): a remembered era is then probed again.
- */
-export function suggestsOtherEra(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-  if (code === ModernErrorCode.UnsupportedProtocolVersion) return true;
-  const message = error instanceof Error ? error.message : String(error);
-  return /protocol version|-32022/i.test(message);
+/** Whether a JSON-RPC error code is one only the modern revision defines (−32022, −32020, −32021). */
+export function isModernErrorCode(code: number | undefined): boolean {
+  return code === ModernErrorCode.UnsupportedProtocolVersion || code === ModernErrorCode.HeaderMismatch || code === ModernErrorCode.MissingClientCapability;
 }

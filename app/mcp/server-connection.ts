@@ -8,9 +8,11 @@ import {
   CancelTaskRequestSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ErrorCode,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   ListTasksRequestSchema,
+  McpError,
   RELATED_TASK_META_KEY,
   type ClientCapabilities
 } from '@modelcontextprotocol/sdk/types.js';
@@ -19,20 +21,20 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
-import { modernHttpTransport, probeHttpEra } from './modern-http.js';
+import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
 import {
   MODERN_PROTOCOL_VERSION,
   declaresTasks,
   envelope,
+  isModernErrorCode,
   probeEra,
   serverInfoOf,
-  suggestsOtherEra,
   watchInitialize,
   withEnvelope,
   type DiscoverResult
 } from './modern-protocol.js';
 
-/** Longest wait for the stdio `server/discover` probe by default (and at most half the connect timeout). */
+/** Longest wait for the `server/discover` probe by default (and at most half the connect timeout). */
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** Any JSON object: modern results are read by the requestor's own schemas. */
@@ -54,6 +56,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
 export interface EraMemory {
   get(identity: string): 'legacy' | 'modern' | undefined;
   set(identity: string, era: 'legacy' | 'modern'): void;
+  forget(identity: string): void;
 }
 
 /** Options for {@link ServerConnection}. */
@@ -67,7 +70,7 @@ export interface ServerConnectionOptions {
   transportFactory?: (config: ServerConfig, context?: { era?: 'modern' }) => Transport;
   /** How long connecting (probe and initialize) may take before the connection counts as failed. */
   connectTimeoutMs?: number;
-  /** Longest wait for a stdio server's answer to `server/discover` (default min(5 s, half the connect timeout)). */
+  /** Longest wait for a server's answer to `server/discover`, over stdio and HTTP (default min(5 s, half the connect timeout)). */
   probeTimeoutMs?: number;
   /**
    * The era each server was last found in, by identity: a server remembered as legacy is not
@@ -162,9 +165,8 @@ export class ServerConnection {
   }
 
   /**
-   * Connects: learns the era (the remembered one, or the `server/discover` probe over stdio
-   * and over Streamable HTTP before the SDK's transport is used), then initializes a legacy
-   * server. Never throws: failure is a state with a reason.
+   * Connects: learns the era (see {@link #connectEra}), then initializes a legacy server.
+   * Never throws: failure is a state with a reason.
    */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });
@@ -183,14 +185,9 @@ export class ServerConnection {
       // Transport errors surface as a close or a failed request; nothing to do here.
     };
     try {
-      if (this.config.transport.type === 'http') await this.#connectHttp(this.config.transport, deadline);
-      else await this.#connectStdio(deadline, this.#options.probeTimeoutMs ?? Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
+      await this.#connectEra(deadline, this.#options.probeTimeoutMs ?? Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
     } catch (error) {
-      if (this.#closing) {
-        // Disconnected while connecting: that is a close, not a failure.
-        this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
-        return this.state;
-      }
+      if (this.#closing) return this.#closedWhileConnecting();
       const tail = this.#stderrTail();
       this.#setState({ status: 'failed', reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}` });
       // A transport the client never took over (the probe failed or refused it) is closed here.
@@ -200,35 +197,53 @@ export class ServerConnection {
       if (!owned) await current?.close().catch(() => undefined);
       return this.state;
     }
+    // Closed just as the connect succeeded: not ready (close() tears the transport down).
+    if (this.#closing) return this.#closedWhileConnecting();
     return this.#ready();
   }
 
-  /**
-   * Stdio. A server remembered as legacy is initialized without a probe; when that fails as if
-   * the server had changed (it exited at once, or names another revision), it is probed once.
-   * Otherwise the probe decides: see {@link #probeAndConnectStdio}. Throws why it failed.
-   */
-  async #connectStdio(deadline: number, probeTimeoutMs: number): Promise<void> {
-    if (this.#remembered() === 'legacy') {
-      const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
-      if (outcome.type !== 'failed') return;
-      if (!(outcome.closed || suggestsOtherEra(outcome.error)) || this.#closing) throw outcome.error;
-    }
-    await this.#probeAndConnectStdio(deadline, probeTimeoutMs);
+  /** Disconnected while connecting: that is a close, not a failure. */
+  #closedWhileConnecting(): ConnectionState {
+    this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
+    return this.state;
   }
 
   /**
-   * Probes a fresh process. `modern`: no initialize. `legacy`: initialize on the same process,
-   * still listening for a late `DiscoverResult` (a slow starter), which wins. A process that
-   * exits on the probe, or on the `initialize` after it (one that choked on the probe), is
-   * replaced once by a fresh one that is initialized without a probe. The era found is remembered.
+   * The one place that decides the era. A server remembered as legacy is initialized at once,
+   * without a probe. When that fails for any reason but those that say nothing about the server
+   * (it could not be started or reached, or the connect timeout ran out: see
+   * {@link saysNothingAboutEra}), the server may have changed: the remembered era is forgotten
+   * and the server probed, once (this is the only probe of the connect). Otherwise
+   * the probe decides, over stdio ({@link #probeAndConnectStdio}) or Streamable HTTP
+   * ({@link #probeAndConnectHttp}). Throws why it failed.
    */
-  async #probeAndConnectStdio(deadline: number, probeTimeoutMs: number): Promise<void> {
+  async #connectEra(deadline: number, probeTimeoutMs: number): Promise<void> {
+    if (this.#remembered() === 'legacy') {
+      const outcome = await this.#initialize(this.#freshTransport(), deadline, { lateProbe: false });
+      if (outcome.type !== 'failed') return;
+      if (this.#closing || saysNothingAboutEra(outcome.error) || Date.now() >= deadline) throw outcome.error;
+      this.#forget();
+    }
+    const probeMs = Math.max(1, Math.min(probeTimeoutMs, deadline - Date.now()));
+    const target = this.config.transport;
+    if (target.type === 'http') await this.#probeAndConnectHttp(target, deadline, probeMs);
+    else await this.#probeAndConnectStdio(deadline, probeMs);
+  }
+
+  /**
+   * Probes a fresh process. `modern`: no initialize. `legacy` (the server answered the probe):
+   * initialize on the same process, and an error is the failure. `silent`: initialize on the
+   * same process, still listening for a late `DiscoverResult` (a slow starter), which wins. A
+   * process that exits on the probe, or on the `initialize` after it (one that choked on the
+   * probe), is replaced once by a fresh one that is initialized without a probe. The era found
+   * is remembered.
+   */
+  async #probeAndConnectStdio(deadline: number, probeMs: number): Promise<void> {
     const transport = this.#freshTransport();
-    const probed = await this.#probe(transport, Math.max(1, Math.min(probeTimeoutMs, deadline - Date.now())));
+    const probed = await this.#probe(transport, probeMs);
     if (probed === 'modern') return this.#connectModern(transport);
-    if (probed === 'legacy') {
-      const outcome = await this.#initialize(transport, deadline, { probed: true });
+    if (probed !== 'closed') {
+      const outcome = await this.#initialize(transport, deadline, { lateProbe: probed === 'silent' });
       if (outcome.type === 'modern') {
         this.#discover = outcome.discover;
         return this.#connectModern(transport);
@@ -236,28 +251,34 @@ export class ServerConnection {
       if (outcome.type === 'ready') return this.#remember('legacy');
       if (!outcome.closed || this.#closing) throw outcome.error;
     }
-    const fresh = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
+    const fresh = await this.#initialize(this.#freshTransport(), deadline, { lateProbe: false });
     if (fresh.type === 'failed') throw fresh.error;
     this.#remember('legacy');
   }
 
   /**
-   * Streamable HTTP. A server remembered as legacy is initialized without a probe (probed once
-   * more when it answers as another revision). The probe gets the whole connect timeout: a
-   * legacy HTTP server always answers something. Throws why it failed.
+   * Streamable HTTP: one `server/discover` POST, capped like the stdio probe, then `initialize`
+   * with the SDK's transport (and the rest of the connect timeout) unless the server is modern.
+   * When the probe got no answer and the server then refuses `initialize` as only a modern
+   * server does, it was a modern server too slow to answer: this attempt fails, and as nothing
+   * is remembered the next connect probes again. Throws why it failed.
    */
-  async #connectHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, deadline: number): Promise<void> {
-    if (this.#remembered() === 'legacy') {
-      const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
-      if (outcome.type !== 'failed') return;
-      if (!suggestsOtherEra(outcome.error) || this.#closing) throw outcome.error;
-    }
-    if ((await this.#probeHttp(target, Math.max(1, deadline - Date.now()))) === 'modern') {
+  async #probeAndConnectHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, deadline: number, probeMs: number): Promise<void> {
+    const probed = await this.#probeHttp(target, probeMs);
+    if (probed === 'modern') {
       // No initialize and no session: each request is its own POST, enveloped by modernRequest.
       return this.#connectModern(this.#freshTransport({ era: 'modern' }));
     }
-    const outcome = await this.#initialize(this.#freshTransport(), deadline, { probed: false });
-    if (outcome.type === 'failed') throw outcome.error;
+    const outcome = await this.#initialize(this.#freshTransport(), deadline, { lateProbe: false });
+    if (outcome.type === 'failed') {
+      const refusal = probed === 'silent' && !this.#closing ? jsonRpcErrorOf(outcome.error) : undefined;
+      if (refusal && isModernErrorCode(refusal.code)) {
+        throw new Error(
+          `The server refused initialize as an MCP ${MODERN_PROTOCOL_VERSION} server does (${refusal.code}: ${refusal.message}) but answered server/discover too slowly; it will be probed again on the next connect.`
+        );
+      }
+      throw outcome.error;
+    }
     this.#remember('legacy');
   }
 
@@ -269,13 +290,13 @@ export class ServerConnection {
 
   /**
    * Initializes the client on `transport` within the deadline. `modern` when a late answer to
-   * the probe (`probed`) made the server modern meanwhile; `failed` says whether the transport
-   * closed by itself, which a caller may answer with a fresh process.
+   * an unanswered probe (`lateProbe`) made the server modern meanwhile; `failed` says whether
+   * the transport closed by itself, which a caller may answer with a fresh process.
    */
   async #initialize(
     transport: Transport,
     deadline: number,
-    options: { probed: boolean }
+    options: { lateProbe: boolean }
   ): Promise<{ type: 'ready' } | { type: 'modern'; discover: DiscoverResult } | { type: 'failed'; error: unknown; closed: boolean }> {
     const watch = watchInitialize(transport, options);
     let failure: { error: unknown } | undefined;
@@ -284,13 +305,14 @@ export class ServerConnection {
     } catch (error) {
       failure = { error };
     }
-    // A modern server refused initialize before answering the probe (both lines arrived together): wait for that answer.
+    // A server refused initialize before answering the probe (both lines arrived together): wait for that answer, which tells whether it is modern.
     const refused = watch.refused;
     const late = watch.late ?? (refused && (await watch.lateAnswer(Math.max(0, deadline - Date.now()))));
     watch.stop();
     if (late && late.era === 'modern') return { type: 'modern', discover: late.discover };
     if (late && late.era === 'unsupported') return { type: 'failed', error: new Error(late.reason), closed: false };
     if (this.#closing) return { type: 'failed', error: new Error('Disconnected while connecting'), closed: false };
+    if (refused && late?.era === 'legacy') return { type: 'failed', error: new McpError(refused.code, refused.message), closed: false };
     if (refused) {
       const error = new Error(`The server refused initialize (${refused.code}: ${refused.message}) and did not answer server/discover in time`);
       return { type: 'failed', error, closed: false };
@@ -305,6 +327,11 @@ export class ServerConnection {
 
   #remember(era: 'legacy' | 'modern'): void {
     this.#options.eras?.set(this.owner.identity, era);
+  }
+
+  /** Forgets the remembered era: a connect that fails before finding one leaves the next to probe. */
+  #forget(): void {
+    this.#options.eras?.forget(this.owner.identity);
   }
 
   /**
@@ -340,10 +367,11 @@ export class ServerConnection {
 
   /**
    * The stdio backward-compatibility probe: `modern` (the discover result is kept), `legacy`
-   * (initialize on the same transport) or `closed` (initialize on a fresh one). A modern
-   * server without a version in common throws, failing the connection with that reason.
+   * (answered: initialize on the same transport), `silent` (no answer: the same, listening for a
+   * late one) or `closed` (initialize on a fresh one). A modern server without a version in
+   * common throws, failing the connection with that reason.
    */
-  async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'closed'> {
+  async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent' | 'closed'> {
     const probe = await probeEra(transport, this.#clientInfo, timeoutMs);
     if (this.#closing) throw new Error('Disconnected while connecting');
     switch (probe.era) {
@@ -353,17 +381,19 @@ export class ServerConnection {
       case 'unsupported':
         throw new Error(probe.reason);
       case 'legacy':
+      case 'silent':
       case 'closed':
         return probe.era;
     }
   }
 
   /**
-   * The Streamable HTTP era probe: `modern` (the discover result is kept) or `legacy`
-   * (initialize with the SDK's transport, as before). A modern server that refuses the probe,
-   * or has no version in common, throws, failing the connection with that reason.
+   * The Streamable HTTP era probe: `modern` (the discover result is kept), `legacy` (initialize
+   * with the SDK's transport, as before) or `silent` (no answer in time: the same). A modern
+   * server that refuses the probe, or has no version in common, throws, failing the connection
+   * with that reason.
    */
-  async #probeHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, timeoutMs: number): Promise<'modern' | 'legacy'> {
+  async #probeHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent'> {
     this.#probingHttp = new AbortController();
     try {
       const probe = await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal);
@@ -374,6 +404,8 @@ export class ServerConnection {
           return 'modern';
         case 'unsupported':
           throw new Error(probe.reason);
+        case 'silent':
+          return 'silent';
         case 'legacy':
         case 'closed':
           return 'legacy';
@@ -446,7 +478,9 @@ export class ServerConnection {
       .catch(() => undefined);
   }
 
+  /** Records and reports a state; a close reported again (by close() and the connect or client it ended) is one close. */
   #setState(state: ConnectionState): void {
+    if (state.status === 'closed' && this.#state.status === 'closed') return;
     this.#state = state;
     this.#options.onState(this.state);
   }
@@ -506,6 +540,27 @@ async function rethrow<T>(body: () => Promise<T>): Promise<T> {
     const data = toErrorData(error);
     throw new HostError(data.code, data.message, data.data);
   }
+}
+
+/** Error codes of a server that could not be reached at all over HTTP (nothing listens, no such host). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a failed `initialize` says nothing about the server's era: the process could not be
+ * started (no such command, no permission: a `spawn` error), the HTTP server could not be
+ * reached, or no answer came within the connect timeout. Any other failure (an error answer of
+ * whatever code, an HTTP status, an exit) may mean that the server changed era.
+ */
+function saysNothingAboutEra(error: unknown): boolean {
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return true;
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
+    const { syscall, code } = cause as { syscall?: unknown; code?: unknown };
+    if (typeof syscall === 'string' && syscall.startsWith('spawn')) return true;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function defaultTransport(config: ServerConfig, context?: { era?: 'modern' }): Transport {

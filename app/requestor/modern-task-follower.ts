@@ -510,11 +510,12 @@ function failureOf(task: DetailedTask): ErrorData {
 
 /**
  * Whether a `tasks/update` error refuses the answers themselves (−32602 invalid params, −32600
- * invalid request): they are then not sent again. Anything else (a local failure, a server's
- * internal or transient error) leaves them to be sent again.
+ * invalid request) or any answer at all (−32601: the server has no `tasks/update`): they are
+ * then not sent again. Anything else (a local failure, a server's internal or transient error)
+ * leaves them to be sent again.
  */
 function refusesAnswers(error: unknown): boolean {
   if (isLocalFailure(error)) return false;
   const code = toErrorData(error).code;
-  return code === JsonRpcCode.InvalidParams || code === JsonRpcCode.InvalidRequest;
+  return code === JsonRpcCode.InvalidParams || code === JsonRpcCode.InvalidRequest || code === JsonRpcCode.MethodNotFound;
 }

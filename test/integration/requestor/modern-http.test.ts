@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
 import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
+import { ServerEras } from '../../../app/host/server-eras.js';
+import { ownerIdentity, type ServerConfig } from '../../../app/mcp/server-config.js';
+import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 import { serveModernHttp, type ReceivedHttpRequest } from '../../support/modern-task-server.js';
-import { recordingProxy } from '../../support/recording-proxy.js';
+import { recordingProxy, type ProxiedRequest, type ProxyIntercept } from '../../support/recording-proxy.js';
 import { resultText } from '../../support/requestor-harness.js';
 import { startTaskToolHttpServer } from '../../support/requestor-http-server.js';
 import { ClockedTaskStore } from '../../support/requestor-task-store.js';
@@ -224,6 +228,84 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     const posts = legacyWire.received.slice(before).filter((r) => r.method !== undefined);
     assert.deepEqual(posts.slice(0, 2).map((r) => r.method), ['initialize', 'notifications/initialized']);
     assert.equal(posts.filter((r) => r.method === 'server/discover').length, 0);
+  });
+});
+
+describe('the Streamable HTTP probe: a capped wait, a 404 that proves nothing, a remembered era that changed', () => {
+  /** Short, so that a probe nobody answers costs little; the connect timeout stays the default. */
+  const PROBE_TIMEOUT_MS = 200;
+  const data = tempDir();
+  let host: Host;
+  let legacyServer: { url: URL; close(): Promise<void> };
+  let modern: Awaited<ReturnType<typeof serveModernHttp>>;
+  const proxies: Record<'silentLegacy' | 'slowModern' | 'notFoundLegacy' | 'otherSdk', Awaited<ReturnType<typeof recordingProxy>>> = {} as never;
+  const hold = ({ method }: { method: string }): ProxyIntercept | undefined => (method === 'server/discover' ? { hold: true } : undefined);
+  const notFound = (refused: string) => ({ method }: { method: string }): ProxyIntercept | undefined =>
+    method === refused ? { refuse: { status: 404, code: -32601, message: 'Method not found' } } : undefined;
+  const config = (id: keyof typeof proxies): ServerConfig => ({ id, name: id, transport: { type: 'http', url: proxies[id].url }, autoConnect: false });
+
+  before(async () => {
+    legacyServer = await startTaskToolHttpServer({ clock: systemClock, store: new ClockedTaskStore({ clock: systemClock, pollInterval: 100 }) });
+    modern = await serveModernHttp({ legacy: 'reject' });
+    proxies.silentLegacy = await recordingProxy(legacyServer.url, { intercept: hold });
+    proxies.slowModern = await recordingProxy(new URL(modern.url), { intercept: hold });
+    proxies.notFoundLegacy = await recordingProxy(legacyServer.url, { intercept: notFound('server/discover') });
+    // A modern server of another SDK: no initialize at all, answered as an unknown method is over HTTP.
+    proxies.otherSdk = await recordingProxy(new URL(modern.url), { intercept: notFound('initialize') });
+    new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).set(ownerIdentity(config('otherSdk')), 'legacy');
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      probeTimeoutMs: PROBE_TIMEOUT_MS,
+      servers: [config('silentLegacy'), config('slowModern'), config('notFoundLegacy'), config('otherSdk')]
+    });
+  });
+
+  after(async () => {
+    await host.close();
+    await Promise.all(Object.values(proxies).map((proxy) => proxy.close()));
+    await Promise.all([legacyServer.close(), modern.close()]);
+    data.remove();
+  });
+
+  const posts = (received: ProxiedRequest[]) => received.filter((r) => r.method !== undefined).map((r) => `${r.method} ${r.status ?? '-'}`);
+  const remembered = (id: keyof typeof proxies) => new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).get(ownerIdentity(config(id)));
+
+  it('connects a legacy server that never answers server/discover: the probe is capped, initialize gets the rest of the connect timeout', async () => {
+    const view = await host.connect('silentLegacy');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'legacy');
+    assert.deepEqual(posts(proxies.silentLegacy.received).slice(0, 3), ['server/discover 200', 'initialize 200', 'notifications/initialized 202']);
+    assert.equal(remembered('silentLegacy'), 'legacy');
+  });
+
+  it('fails a modern server that answers server/discover too slowly and refuses initialize with −32022, and does not remember it as legacy', async () => {
+    const view = await host.connect('slowModern');
+    assert.equal(view.state.status, 'failed');
+    assert.match(view.state.reason ?? '', /-32022.*answered server\/discover too slowly; it will be probed again/);
+    assert.deepEqual(posts(proxies.slowModern.received), ['server/discover 200', 'initialize 400']);
+    assert.equal(remembered('slowModern'), undefined);
+    const again = await host.connect('slowModern');
+    assert.equal(again.state.status, 'failed');
+    assert.equal(posts(proxies.slowModern.received)[2], 'server/discover 200', 'probed again on the next connect');
+  });
+
+  it('takes a 404 with −32601 to server/discover for a legacy (or unknown) server, and initializes it once', async () => {
+    const view = await host.connect('notFoundLegacy');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'legacy');
+    assert.deepEqual(posts(proxies.notFoundLegacy.received).slice(0, 2), ['server/discover 404', 'initialize 200']);
+    assert.equal(posts(proxies.notFoundLegacy.received).filter((post) => post.startsWith('initialize')).length, 1);
+  });
+
+  it('probes once a server remembered as legacy that answers initialize with 404 and −32601, and remembers it as modern', async () => {
+    const view = await host.connect('otherSdk');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'modern');
+    assert.deepEqual(posts(proxies.otherSdk.received), ['initialize 404', 'server/discover 200']);
+    assert.equal(remembered('otherSdk'), 'modern');
+    const quick = await host.call('tools.call', { serverId: 'otherSdk', name: 'quick', arguments: { text: 'changed' } });
+    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: changed');
   });
 });
 

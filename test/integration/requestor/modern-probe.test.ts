@@ -4,10 +4,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import { ServerEras } from '../../../app/host/server-eras.js';
+import type { ConnectionState } from '../../../app/contract/host-api.js';
 import { ownerIdentity, type ServerConfig } from '../../../app/mcp/server-config.js';
+import { ServerConnection } from '../../../app/mcp/server-connection.js';
+import type { TaskReceiver } from '../../../app/receiver/task-receiver.js';
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { tempDir } from '../../support/host-fixture.js';
 import { recordSends, type SentMessage } from '../../support/requestor-harness.js';
@@ -29,6 +34,14 @@ const legacyServer = (id: string, onProbe: 'choke' | 'error-exit' | 'ignore', lo
   id,
   name: `Legacy ${id}`,
   transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('legacy-probe-server.ts'), JSON.stringify({ onProbe, log })], cwd: root },
+  autoConnect: false
+});
+
+/** A server that answers −32601 to every request (`all`), or a modern one that does so to `initialize` only. */
+const methodNotFound = (id: string, refuse: 'all' | 'initialize'): ServerConfig => ({
+  id,
+  name: `Method not found ${id}`,
+  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('method-not-found-server.ts'), JSON.stringify({ refuse })], cwd: root },
   autoConnect: false
 });
 
@@ -74,6 +87,9 @@ function seenByProcess(log: string): string[][] {
   }
   return [...byPid.values()];
 }
+
+/** The eras remembered in a data directory, as a restarted host reads them. */
+const erasIn = (dir: string) => new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory });
 
 const requestsOf = (sent: SentMessage[]) => sent.filter((m) => m.method !== undefined && m.id !== undefined).map((m) => m.method);
 
@@ -171,6 +187,48 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.equal(eras.get(ownerIdentity(modern)), 'modern');
   });
 
+  it('fails at once, with the server’s own error, a server that answered the probe with −32601 and refuses initialize the same way', async () => {
+    const dir = freshDir();
+    const config = methodNotFound('refuses-all', 'all');
+    const { host, processes } = start(dir, [config]);
+    const view = await host.connect('refuses-all');
+    assert.equal(view.state.status, 'failed');
+    assert.match(view.state.reason ?? '', /Method not found/);
+    assert.doesNotMatch(view.state.reason ?? '', /server\/discover/, 'an answered probe is not waited for again');
+    assert.deepEqual(processes('refuses-all').map(requestsOf), [['server/discover', 'initialize']]);
+    assert.equal(erasIn(dir).get(ownerIdentity(config)), undefined);
+  });
+
+  it('probes once a server remembered as legacy that fails initialize for another reason, and forgets its era', async () => {
+    const dir = freshDir();
+    const config = methodNotFound('still-refuses', 'all');
+    erasIn(dir).set(ownerIdentity(config), 'legacy');
+    const { host, processes } = start(dir, [config]);
+    const view = await host.connect('still-refuses');
+    assert.equal(view.state.status, 'failed');
+    assert.match(view.state.reason ?? '', /Method not found/);
+    assert.deepEqual(processes('still-refuses').map(requestsOf), [['initialize'], ['server/discover', 'initialize']], 'one probe in the connect, no more');
+    assert.equal(erasIn(dir).get(ownerIdentity(config)), undefined, 'the next connect probes');
+  });
+
+  it('probes once a server remembered as legacy that now answers initialize with −32601 (a modern server of another SDK), and remembers it as modern', async () => {
+    const dir = freshDir();
+    const config = methodNotFound('other-sdk', 'initialize');
+    erasIn(dir).set(ownerIdentity(config), 'legacy');
+    const { host, processes } = start(dir, [config]);
+    const view = await host.connect('other-sdk');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'modern');
+    const [first, second] = processes('other-sdk').map(requestsOf);
+    assert.deepEqual(first, ['initialize'], 'remembered as legacy: no probe');
+    // Under load the probe may time out before the slow start answers it: the late answer still wins.
+    assert.equal(second?.[0], 'server/discover');
+    assert.equal(processes('other-sdk').length, 2);
+    assert.equal(erasIn(dir).get(ownerIdentity(config)), 'modern');
+    const quick = await host.call('tools.call', { serverId: 'other-sdk', name: 'quick', arguments: { text: 'changed' } });
+    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: changed');
+  });
+
   it('moves a corrupt era file aside with a warning, and probes again', async () => {
     const dir = freshDir();
     fs.writeFileSync(path.join(dir, 'server-eras.json'), '{ not json');
@@ -182,4 +240,120 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.equal(view.state.era, 'legacy');
     assert.equal(requestsOf(processes('ignore-2')[0] ?? [])[0], 'server/discover');
   });
+});
+
+/** Whether `message` is a request for `method` (with its id). */
+function isRequest(message: JSONRPCMessage, method: string): message is JSONRPCMessage & { id: string | number; method: string } {
+  return 'method' in message && message.method === method && 'id' in message;
+}
+
+/** A connection to the far end of an in-memory pair, which `serve` scripts. */
+async function inMemoryConnection(
+  serve: (server: InMemoryTransport, message: JSONRPCMessage) => void,
+  options: Partial<Pick<ConstructorParameters<typeof ServerConnection>[0], 'eras' | 'onState' | 'probeTimeoutMs' | 'connectTimeoutMs'>> = {}
+): Promise<ServerConnection> {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  server.onmessage = (message) => serve(server, message);
+  await server.start();
+  return new ServerConnection({
+    config: { id: 'in-memory', name: 'in-memory', transport: { type: 'stdio', command: 'unused', args: [] }, autoConnect: false },
+    receiver: {} as TaskReceiver,
+    transportFactory: () => client,
+    onState: () => undefined,
+    ...options
+  });
+}
+
+const discoverResult = { supportedVersions: ['2026-07-28'], capabilities: {}, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'in-memory', version: '1' } } };
+
+describe('closing a connection reports one close', () => {
+  const data = tempDir();
+  const hosts: Host[] = [];
+  after(async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    data.remove();
+  });
+
+  /** A host whose server `id` is the far end of an in-memory pair that `serve` scripts; records the server.state events. */
+  async function inMemory(id: string, serve: (server: InMemoryTransport, message: JSONRPCMessage) => void) {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    server.onmessage = (message) => serve(server, message);
+    await server.start();
+    const host = createHost({
+      dataDir: path.join(data.dir, id),
+      autoConnect: false,
+      probeTimeoutMs: 60_000,
+      servers: [{ id, name: id, transport: { type: 'stdio', command: 'unused', args: [] }, autoConnect: false }],
+      transportFactory: () => client
+    });
+    hosts.push(host);
+    const states: string[] = [];
+    host.on('server.state', ({ state }) => states.push(state.status));
+    return { host, states };
+  }
+
+  it('reports one close for a close during the probe', async () => {
+    let host: Host | undefined;
+    const made = await inMemory('closed-probing', (_server, message) => {
+      if (isRequest(message, 'server/discover')) void host?.disconnect('closed-probing');
+    });
+    host = made.host;
+    const view = await host.connect('closed-probing');
+    assert.equal(view.state.status, 'closed');
+    assert.deepEqual(made.states, ['connecting', 'closed']);
+  });
+
+  it('reports one close for a close of a ready modern connection', async () => {
+    const { host, states } = await inMemory('closed-ready', (server, message) => {
+      if (isRequest(message, 'server/discover')) void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
+    });
+    assert.equal((await host.connect('closed-ready')).state.era, 'modern');
+    assert.equal((await host.disconnect('closed-ready')).state.status, 'closed');
+    assert.deepEqual(states, ['connecting', 'ready', 'closed']);
+  });
+
+  it('is not ready when closed just as the connect succeeds', async () => {
+    const states: ConnectionState['status'][] = [];
+    const connection: ServerConnection = await inMemoryConnection(
+      (server, message) => {
+        if (isRequest(message, 'server/discover')) void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
+      },
+      {
+        // The era is remembered as the connect succeeds: close there.
+        eras: { get: () => undefined, set: () => void connection.close(), forget: () => undefined },
+        onState: (state) => states.push(state.status)
+      }
+    );
+    const state = await connection.connect();
+    assert.equal(state.status, 'closed');
+    await connection.close();
+    assert.deepEqual(states, ['connecting', 'closed']);
+  });
+});
+
+describe('a probe answered late, as a legacy server does', () => {
+  /**
+   * A server slow to start that refuses both requests with −32601 once the second arrives (the
+   * client gave up on the probe and sent initialize), in the order `order`.
+   */
+  const refusesBothLate = (order: 'probe first' | 'initialize first') => {
+    const held: Array<{ id: string | number; method: string }> = [];
+    return (server: InMemoryTransport, message: JSONRPCMessage) => {
+      if (!('method' in message) || !('id' in message)) return;
+      held.push({ id: message.id, method: message.method });
+      if (held.length < 2) return;
+      const answers = order === 'probe first' ? held : [...held].reverse();
+      for (const { id } of answers) void server.send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    };
+  };
+
+  for (const order of ['probe first', 'initialize first'] as const) {
+    it(`fails at once with the server’s error when the late answer is legacy (${order})`, async () => {
+      const connection = await inMemoryConnection(refusesBothLate(order), { probeTimeoutMs: 50, connectTimeoutMs: 30_000 });
+      const state = await connection.connect();
+      assert.equal(state.status, 'failed');
+      assert.equal(state.reason, 'Could not connect: Method not found');
+      await connection.close();
+    });
+  }
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { probeHttpEra } from '../../../app/mcp/modern-http.js';
-import { eraOfAnswer, probeAnswerOf, probeEra } from '../../../app/mcp/modern-protocol.js';
+import { eraOfAnswer, probeAnswerOf, probeEra, watchInitialize } from '../../../app/mcp/modern-protocol.js';
 
 /**
  * How the `server/discover` probe's answer is read, the same on stdio and Streamable HTTP: an
@@ -57,4 +57,36 @@ test('the HTTP probe sends the user’s headers once each, with ours set over ca
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+});
+
+test('an HTTP probe answered 404 with −32601 is legacy (or unknown): initialize follows, no failure', async () => {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":"taskdesk-discover","error":{"code":-32601,"message":"Method not found"}}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const probe = await probeHttpEra({ type: 'http', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` }, clientInfo, 10_000);
+    assert.equal(probe.era, 'legacy');
+    assert.match(probe.era === 'legacy' ? probe.why : '', /HTTP 404 \(-32601: Method not found\)/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+test('the initialize watch puts the transport’s own handlers back when it stops after taking the transport', async () => {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  const own = { onmessage: () => undefined, onclose: () => undefined, onerror: () => undefined };
+  Object.assign(client, own);
+  await Promise.all([client.start(), server.start()]);
+  const watch = watchInitialize(client, { lateProbe: true });
+  // A modern refusal of initialize while the probe is unanswered: the watch takes the transport.
+  await server.send({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version' } });
+  assert.deepEqual(watch.refused, { code: -32022, message: 'Unsupported protocol version' });
+  watch.stop();
+  assert.equal(client.onmessage, own.onmessage);
+  assert.equal(client.onclose, own.onclose);
+  assert.equal(client.onerror, own.onerror);
+  await client.close();
 });

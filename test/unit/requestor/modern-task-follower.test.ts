@@ -195,3 +195,30 @@ test('an answer tasks/update failed to deliver (a transient server error) is kep
   assert.equal(asked, 1);
   manager.close();
 });
+
+test('an answer refused with −32601 (a server without tasks/update) is not sent again', async () => {
+  const manager = new OutboundTasks({ dir: temp.dir, clock });
+  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  let asked = 0;
+  const updates: Array<Record<string, unknown>> = [];
+  const { peer } = scriptedPeer(() => task('input_required', { inputRequests: question }), async () => {
+    asked += 1;
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  const request = peer.request.bind(peer);
+  peer.request = async (method, params, options) => {
+    if (method !== 'tasks/update') return request(method, params, options);
+    updates.push(params);
+    throw new McpError(-32601, 'Method not found');
+  };
+  const created = await start(manager, peer);
+  await clock.advance(2_000);
+  assert.equal(updates.length, 1);
+  await clock.advance(6_000);
+  assert.equal(updates.length, 1, 'not sent again after later polls');
+  const view = manager.get(created.outboundId)!;
+  assert.equal(view.lastError?.method, 'tasks/update');
+  assert.equal(view.lastError?.code, -32601);
+  assert.equal(asked, 1);
+  manager.close();
+});

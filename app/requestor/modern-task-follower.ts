@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { TimerHandle } from '../core/clock.js';
 import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
-import { ServerTaskStatusSchema, type OutboundOutcome, type OutboundTaskView, type ServerTask } from '../contract/outbound-tasks.js';
-import { nextBackoffMs, pollIntervalMs } from './poll-policy.js';
-import type { FollowerEnvironment, OutboundFollower } from './task-follower.js';
-import { isFinished, isServerTerminal, nextState } from './task-state.js';
+import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
+import { TaskFollowerBase } from './task-follower-base.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
 /**
@@ -90,19 +86,11 @@ export function toServerTask(task: ModernTask): ServerTask {
  * each answer once with `tasks/update` (answered keys are stored, so a restart does not
  * answer again); an answer that failed to go through for any reason but its refusal (−32602,
  * −32600) is kept and sent again after the next poll. Once a cancel is requested nothing more
- * is asked. Expiry and loss are concluded as for 2025-11-25 tasks.
+ * is asked. Expiry and loss are concluded as for 2025-11-25 tasks. Status notifications are
+ * recorded like a poll answer (2026-07-28 sends them only to subscribers); progress is recorded
+ * for symmetry (the extension sends none for tasks).
  */
-export class ModernTaskFollower implements OutboundFollower {
-  readonly #env: FollowerEnvironment;
-  readonly #view: OutboundTaskView;
-  #connection: ModernConnection | undefined;
-  #abort: AbortController | undefined;
-  #pollTimer: TimerHandle | undefined;
-  #ttlTimer: TimerHandle | undefined;
-  #lastPollMs: number;
-  #backoffMs: number;
-  #pollInFlight: Promise<void> | undefined;
-  #polling = false;
+export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Record<string, unknown>> {
   /** Questions being asked now, by `inputRequests` key. */
   readonly #asking = new Map<string, AbortController>();
   /** Answers not yet acknowledged by `tasks/update`, by key. */
@@ -116,123 +104,18 @@ export class ModernTaskFollower implements OutboundFollower {
    */
   #cancelRequested = false;
 
-  constructor(env: FollowerEnvironment, view: OutboundTaskView) {
-    this.#env = env;
-    this.#view = view;
-    this.#lastPollMs = Date.parse(view.createdAt);
-    this.#backoffMs = env.policy.initialMs;
-  }
-
-  get view(): OutboundTaskView {
-    return this.#view;
-  }
-
   /** Never: status and outcome arrive together in one `tasks/get`. */
-  get settling(): boolean {
+  override get settling(): boolean {
     return false;
   }
 
-  get finished(): boolean {
-    return isFinished(this.#view.state, this.#view.outcome !== undefined);
-  }
-
-  /** Starts (or resumes) following through a connection. `pollNow` polls at once, as after a restart. */
-  follow(connection: ModernConnection, options: { pollNow: boolean }): void {
-    this.unfollow();
-    this.trackTtl();
-    if (this.finished) return;
-    this.#connection = connection;
-    this.#abort = new AbortController();
-    if (options.pollNow) void this.poll();
-    else this.#next();
-  }
-
   /** Stops talking to the server; questions in the inbox are withdrawn (asked again on the next follow). */
-  unfollow(): void {
-    this.#connection = undefined;
-    this.#abort?.abort(new Error('Stopped following the task'));
-    this.#abort = undefined;
-    this.#clearPollTimer();
+  override unfollow(): void {
+    super.unfollow();
     this.#withdrawQuestions(() => true);
     this.#unsent.clear();
     this.#refused.clear();
-    this.#pollInFlight = undefined;
-    this.#polling = false;
     this.#updateInFlight = false;
-  }
-
-  dispose(): void {
-    this.unfollow();
-    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
-    this.#ttlTimer = undefined;
-  }
-
-  /** Arms the expiry timer from the task's ttl; an already past expiry concludes `expired` at once. */
-  trackTtl(): void {
-    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
-    this.#ttlTimer = undefined;
-    const ttl = this.#view.task.ttl;
-    const expiresAt = ttl === null ? null : new Date(Date.parse(this.#view.createdAt) + ttl).toISOString();
-    if (expiresAt !== this.#view.expiresAt) {
-      this.#view.expiresAt = expiresAt;
-      this.#changed();
-    }
-    if (expiresAt === null || this.finished) return;
-    const delay = Date.parse(expiresAt) - this.#env.clock.now();
-    if (delay <= 0) this.#expire();
-    else this.#ttlTimer = this.#env.clock.setTimeout(() => this.#expire(), delay);
-  }
-
-  /** Polls `tasks/get` now (or joins the poll in flight). */
-  poll(): Promise<void> {
-    if (!this.#connection || this.finished) return Promise.resolve();
-    if (this.#pollInFlight) return this.#pollInFlight;
-    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
-      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
-    });
-    this.#pollInFlight = poll;
-    return poll;
-  }
-
-  /** Records a reported status (a poll, the creation answer, a notification); true when something changed. */
-  applyStatus(task: ServerTask): boolean {
-    const view = this.#view;
-    if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
-    if (isServerTerminal(view.state) && task.status !== view.state) return false;
-    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt)) return false;
-    const current = view.task;
-    const same =
-      current.status === task.status &&
-      current.statusMessage === task.statusMessage &&
-      current.ttl === task.ttl &&
-      current.pollInterval === task.pollInterval &&
-      current.lastUpdatedAt === task.lastUpdatedAt &&
-      current.createdAt === task.createdAt;
-    if (same) return false;
-    const next = nextState(view.state, { type: 'status', status: task.status });
-    view.task = task;
-    if (next !== undefined) view.state = next;
-    this.#changed();
-    if (current.ttl !== task.ttl) this.trackTtl();
-    return true;
-  }
-
-  /** A status notification: recorded like a poll answer (2026-07-28 sends them only to subscribers). */
-  onStatusNotification(task: ServerTask): void {
-    if (this.applyStatus(task) && this.#connection) this.#next();
-  }
-
-  /** Records one progress notification (kept for symmetry; the extension sends none for tasks). */
-  recordProgress(progress: Progress): void {
-    const entry = { at: this.#nowIso(), progress: progress.progress } as OutboundTaskView['progress']['history'][number];
-    if (progress.total !== undefined) entry.total = progress.total;
-    if (progress.message !== undefined) entry.message = progress.message;
-    const log = this.#view.progress;
-    log.count += 1;
-    log.latest = entry;
-    log.history.push(entry);
-    if (log.history.length > this.#env.progressHistoryLimit) log.history.splice(0, log.history.length - this.#env.progressHistoryLimit);
-    this.#changed();
   }
 
   /**
@@ -242,78 +125,64 @@ export class ModernTaskFollower implements OutboundFollower {
    * while after a cancel). A −32602 answer (unknown task) is left to that poll; other errors are
    * thrown to the caller, and questions are asked again.
    */
-  async cancel(): Promise<void> {
-    const connection = this.#connection;
-    const abort = this.#abort;
-    if (!connection || !abort) return;
+  override async cancel(): Promise<void> {
+    const connection = this.connection;
+    const signal = this.signal;
+    if (!connection || !signal) return;
     const wasRequested = this.#cancelRequested;
     this.#cancelRequested = true;
     try {
-      await connection.peer.request('tasks/cancel', { taskId: this.#view.taskId }, { tasks: true, timeout: this.#env.requestTimeoutMs, signal: abort.signal });
+      await connection.peer.request('tasks/cancel', { taskId: this.view.taskId }, { tasks: true, timeout: this.env.requestTimeoutMs, signal });
     } catch (error) {
-      if (this.#connection !== connection) return;
+      if (this.connection !== connection) return;
       if (!isTaskNotFound(error)) {
         this.#cancelRequested = wasRequested;
         throw error;
       }
     }
-    if (this.#connection !== connection) return;
+    if (this.connection !== connection) return;
     this.#withdrawQuestions(() => true);
     this.#unsent.clear();
     await this.poll();
   }
 
-  async #pollOnce(connection: ModernConnection): Promise<void> {
-    this.#clearPollTimer();
-    this.#lastPollMs = this.#env.clock.now();
-    this.#polling = true;
-    let changed = false;
-    try {
-      const raw = await connection.peer.request('tasks/get', { taskId: this.#view.taskId }, { tasks: true, timeout: this.#env.requestTimeoutMs, signal: this.#abort?.signal });
-      if (this.#connection !== connection) return;
-      const parsed = DetailedTaskSchema.safeParse(raw);
-      if (!parsed.success) {
-        this.#recordError('tasks/get', { code: JsonRpcCode.InternalError, message: `The server's tasks/get answer is not a task: ${parsed.error.message}` });
-      } else {
-        changed = this.#apply(parsed.data, connection);
-        if (this.#view.lastError?.method === 'tasks/get') {
-          delete this.#view.lastError;
-          this.#changed();
-        }
-      }
-    } catch (error) {
-      if (this.#connection !== connection) return;
-      if (isTaskNotFound(error)) this.#forgotten(error);
-      else this.#recordError('tasks/get', toErrorData(error));
-    } finally {
-      if (this.#connection === connection) this.#polling = false;
+  protected override requestTask(connection: ModernConnection): Promise<Record<string, unknown>> {
+    return connection.peer.request('tasks/get', { taskId: this.view.taskId }, { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal });
+  }
+
+  protected override takeTask(raw: Record<string, unknown>, connection: ModernConnection): boolean {
+    const parsed = DetailedTaskSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.recordError('tasks/get', { code: JsonRpcCode.InternalError, message: `The server's tasks/get answer is not a task: ${parsed.error.message}` });
+      return false;
     }
-    this.#backoffMs = nextBackoffMs(this.#env.policy, this.#backoffMs, changed);
-    this.#next();
+    const changed = this.#apply(parsed.data, connection);
+    this.clearError('tasks/get');
+    return changed;
   }
 
   /** Records one `tasks/get` answer: status, outcome on a terminal status, questions on `input_required`. */
   #apply(task: DetailedTask, connection: ModernConnection): boolean {
     const changed = this.applyStatus(toServerTask(task));
-    const state = this.#view.state;
+    const state = this.view.state;
     if (state !== task.status) return changed;
     switch (state) {
       case 'completed':
-        this.#setOutcome(
+        this.setOutcome(
           task.result !== undefined
-            ? { type: 'result', result: { ...task.result }, fetchedAt: this.#nowIso() }
-            : { type: 'error', error: { code: JsonRpcCode.InternalError, message: 'The server reported the task completed but sent no result.' }, fetchedAt: this.#nowIso() }
+            ? { type: 'result', result: { ...task.result }, fetchedAt: this.nowIso() }
+            : { type: 'error', error: { code: JsonRpcCode.InternalError, message: 'The server reported the task completed but sent no result.' }, fetchedAt: this.nowIso() }
         );
         break;
       case 'failed':
-        this.#setOutcome({ type: 'error', error: failureOf(task), fetchedAt: this.#nowIso() });
+        this.setOutcome({ type: 'error', error: failureOf(task), fetchedAt: this.nowIso() });
         break;
       case 'cancelled':
         // The extension carries no result for a cancelled task: its outcome says so, with the server's message.
-        this.#setOutcome({
+        this.setOutcome({
           type: 'error',
           error: { code: JsonRpcCode.RequestCancelled, message: task.statusMessage ?? `Task ${task.taskId} was cancelled.` },
-          fetchedAt: this.#nowIso()
+          fetchedAt: this.nowIso()
         });
         break;
       case 'input_required':
@@ -335,7 +204,7 @@ export class ModernTaskFollower implements OutboundFollower {
     }
     this.#withdrawQuestions((key) => !Object.hasOwn(requests, key));
     for (const key of this.#unsent.keys()) if (!Object.hasOwn(requests, key)) this.#unsent.delete(key);
-    const answered = new Set(this.#view.answeredInputs ?? []);
+    const answered = new Set(this.view.answeredInputs ?? []);
     for (const [key, request] of Object.entries(requests)) {
       if (answered.has(key) || this.#asking.has(key) || this.#unsent.has(key) || this.#refused.has(key)) continue;
       this.#ask(key, { method: request.method, params: request.params ?? {} }, connection);
@@ -346,41 +215,41 @@ export class ModernTaskFollower implements OutboundFollower {
   #ask(key: string, request: InputRequest, connection: ModernConnection): void {
     const controller = new AbortController();
     this.#asking.set(key, controller);
-    connection.peer.answerInput(request, { relatedTaskId: this.#view.taskId, signal: controller.signal }).then(
+    connection.peer.answerInput(request, { relatedTaskId: this.view.taskId, signal: controller.signal }).then(
       (result) => {
         if (this.#asking.get(key) !== controller) return;
         this.#asking.delete(key);
         this.#unsent.set(key, result);
-        if (this.#connection === connection) void this.#sendAnswers(connection);
+        if (this.connection === connection) void this.#sendAnswers(connection);
       },
       (error: unknown) => {
         if (this.#asking.get(key) !== controller) return;
         this.#asking.delete(key);
-        if (controller.signal.aborted || this.#connection !== connection) return;
+        if (controller.signal.aborted || this.connection !== connection) return;
         // No answer can be sent for it (the extension has no error answer): say why, and let the user cancel.
         this.#refused.add(key);
-        this.#recordError(`${request.method} (input ${key})`, toErrorData(error));
+        this.recordError(`${request.method} (input ${key})`, toErrorData(error));
       }
     );
   }
 
   /** Sends every answer not yet acknowledged in one `tasks/update`, one exchange at a time. */
   async #sendAnswers(connection: ModernConnection): Promise<void> {
-    if (this.#updateInFlight || this.#unsent.size === 0 || this.#connection !== connection || this.#cancelRequested) return;
+    if (this.#updateInFlight || this.#unsent.size === 0 || this.connection !== connection || this.#cancelRequested) return;
     const batch = new Map(this.#unsent);
     this.#updateInFlight = true;
     try {
       await connection.peer.request(
         'tasks/update',
-        { taskId: this.#view.taskId, inputResponses: Object.fromEntries(batch) },
-        { tasks: true, timeout: this.#env.requestTimeoutMs, signal: this.#abort?.signal }
+        { taskId: this.view.taskId, inputResponses: Object.fromEntries(batch) },
+        { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal }
       );
-      if (this.#connection !== connection) return;
+      if (this.connection !== connection) return;
       this.#acknowledge([...batch.keys()]);
-      if (this.#view.lastError?.method === 'tasks/update') delete this.#view.lastError;
-      this.#changed();
+      if (this.view.lastError?.method === 'tasks/update') delete this.view.lastError;
+      this.changed();
     } catch (error) {
-      if (this.#connection !== connection) return;
+      if (this.connection !== connection) return;
       if (refusesAnswers(error)) {
         // The server refused the answers themselves: sending them again would not help.
         for (const key of batch.keys()) {
@@ -388,22 +257,22 @@ export class ModernTaskFollower implements OutboundFollower {
           this.#refused.add(key);
         }
       }
-      this.#recordError('tasks/update', toErrorData(error));
+      this.recordError('tasks/update', toErrorData(error));
     } finally {
-      if (this.#connection === connection) this.#updateInFlight = false;
+      if (this.connection === connection) this.#updateInFlight = false;
     }
     // Answers that arrived meanwhile go in the next exchange; those that failed otherwise (locally, or a
     // transient server error) are kept and sent again after the next poll, if the server still asks.
-    if (this.#connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key))) void this.#sendAnswers(connection);
+    if (this.connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key))) void this.#sendAnswers(connection);
   }
 
   #acknowledge(keys: string[]): void {
-    const answered = new Set(this.#view.answeredInputs ?? []);
+    const answered = new Set(this.view.answeredInputs ?? []);
     for (const key of keys) {
       this.#unsent.delete(key);
       answered.add(key);
     }
-    this.#view.answeredInputs = [...answered];
+    this.view.answeredInputs = [...answered];
   }
 
   /** Withdraws the questions whose key matches (their inbox items go away). */
@@ -413,89 +282,6 @@ export class ModernTaskFollower implements OutboundFollower {
       this.#asking.delete(key);
       controller.abort(new Error('The server no longer asks this'));
     }
-  }
-
-  /** Decides what happens next: poll again later, or stop. */
-  #next(): void {
-    if (!this.#connection) return;
-    if (this.finished) {
-      this.#stop();
-      return;
-    }
-    if (this.#polling) return;
-    this.#clearPollTimer();
-    const interval = pollIntervalMs(this.#env.policy, this.#view.task.pollInterval, this.#backoffMs);
-    const delay = Math.max(0, this.#lastPollMs + interval - this.#env.clock.now());
-    this.#pollTimer = this.#env.clock.setTimeout(() => {
-      this.#pollTimer = undefined;
-      void this.poll();
-    }, delay);
-  }
-
-  /** The server does not know the task: expired when its ttl has (about) run out, lost otherwise. */
-  #forgotten(error: unknown): void {
-    const view = this.#view;
-    const detail = toErrorData(error);
-    const expiresAtMs = view.expiresAt === null ? undefined : Date.parse(view.expiresAt);
-    if (expiresAtMs !== undefined && this.#env.clock.now() >= expiresAtMs - this.#env.expirySlackMs) {
-      this.#expire();
-      return;
-    }
-    const next = nextState(view.state, { type: 'lost' });
-    if (next === undefined) return;
-    view.state = next;
-    view.reason =
-      `Server "${this.#connection?.serverName ?? view.serverName}" no longer knows task ${view.taskId} ` +
-      `(it answered ${detail.code}: ${detail.message}) although the task's ttl had not run out; the server may have restarted.`;
-    this.#changed();
-    this.#stop();
-  }
-
-  #expire(): void {
-    const view = this.#view;
-    if (view.outcome !== undefined) return;
-    const next = nextState(view.state, { type: 'expired' });
-    if (next === undefined) return;
-    view.state = next;
-    view.reason = `The task's ttl (${view.task.ttl} ms from ${view.createdAt}) ran out at ${view.expiresAt} before its result was fetched.`;
-    this.#changed();
-    this.#stop();
-  }
-
-  #setOutcome(outcome: OutboundOutcome): void {
-    if (this.#view.outcome !== undefined) return;
-    this.#view.outcome = outcome;
-    if (this.#ttlTimer) this.#env.clock.clearTimeout(this.#ttlTimer);
-    this.#ttlTimer = undefined;
-    this.#changed();
-  }
-
-  #recordError(method: string, error: ErrorData): void {
-    if (this.#abort?.signal.aborted) return;
-    this.#view.lastError = { ...error, at: this.#nowIso(), method };
-    this.#changed();
-  }
-
-  #stop(): void {
-    this.unfollow();
-    if (this.#ttlTimer && this.finished) {
-      this.#env.clock.clearTimeout(this.#ttlTimer);
-      this.#ttlTimer = undefined;
-    }
-  }
-
-  #clearPollTimer(): void {
-    if (this.#pollTimer) this.#env.clock.clearTimeout(this.#pollTimer);
-    this.#pollTimer = undefined;
-  }
-
-  #changed(): void {
-    this.#view.updatedAt = this.#nowIso();
-    this.#env.changed(this);
-  }
-
-  #nowIso(): string {
-    return new Date(this.#env.clock.now()).toISOString();
   }
 }
 

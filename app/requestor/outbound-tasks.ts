@@ -25,7 +25,8 @@ import {
 } from '../contract/outbound-tasks.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
-import { TaskFollower, pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower.js';
+import { TaskFollower } from './task-follower.js';
+import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
 import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { decideCall, requestorToolView, taskSupportOf, toolCallMode } from './tool-call-mode.js';

@@ -3,13 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
 import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import { ServerEras } from '../../../app/host/server-eras.js';
 import { ownerIdentity, type ServerConfig } from '../../../app/mcp/server-config.js';
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import { CAPABILITIES_KEY, modernTaskCalls, TASKS, VERSION_KEY } from '../../support/modern-requestor.js';
 import { serveModernHttp, type ReceivedHttpRequest } from '../../support/modern-task-server.js';
 import { recordingProxy, type ProxiedRequest, type ProxyIntercept } from '../../support/recording-proxy.js';
 import { resultText } from '../../support/requestor-harness.js';
@@ -25,9 +25,6 @@ import { ClockedTaskStore } from '../../support/requestor-task-store.js';
  * common, and a legacy server that still connects with `initialize`.
  */
 
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-const TASKS = 'io.modelcontextprotocol/tasks';
 /** Headers the user configured for the modern server; every request must carry them. */
 const USER_HEADERS = { Authorization: 'Bearer modern-token', 'X-Team': 'desk' };
 
@@ -70,19 +67,7 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
   /** The JSON-RPC requests the modern server received, in order. */
   const requestsTo = (endpoint: { received: ReceivedHttpRequest[] }) => endpoint.received.filter((r) => r.body?.method !== undefined && r.body.id !== undefined);
 
-  async function startTask(name: string, args: Record<string, unknown> = {}): Promise<OutboundTaskView> {
-    const outcome = await host.call('tools.call', { serverId: 'modern', name, arguments: args });
-    assert.equal(outcome.type, 'task', `${name} became a task`);
-    return outcome.type === 'task' ? outcome.task : assert.fail('not a task');
-  }
-
-  function settled(outboundId: string): Promise<OutboundTaskView> {
-    const now = host.requestor.get(outboundId);
-    if (now?.outcome !== undefined) return Promise.resolve(now);
-    return nextEvent(host, 'outbound.changed', (e) => e.type === 'changed' && e.task.outboundId === outboundId && e.task.outcome !== undefined).then((e) =>
-      e.type === 'changed' ? e.task : assert.fail('removed')
-    );
-  }
+  const { startTask, settled } = modernTaskCalls(() => host, 'modern');
 
   it('detects the era with a server/discover POST first: no initialize, no session, no GET stream', async () => {
     const state = host.connection('modern')!.state;

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
 import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { ServerConfig } from '../../../app/mcp/server-config.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import { CAPABILITIES_KEY, modernTaskCalls, TASKS, VERSION_KEY } from '../../support/modern-requestor.js';
 import { countSent, recordSends, resultText, type SentMessage } from '../../support/requestor-harness.js';
 
 /**
@@ -18,9 +18,6 @@ import { countSent, recordSends, resultText, type SentMessage } from '../../supp
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const support = (name: string) => fileURLToPath(new URL(`../../support/${name}`, import.meta.url));
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-const TASKS = 'io.modelcontextprotocol/tasks';
 
 const tsServer = (id: string, script: string, arg?: string): ServerConfig => ({
   id,
@@ -64,19 +61,7 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
 
   const sentTo = (serverId: string): SentMessage[] => (wire.get(serverId) ?? []).flat();
 
-  async function startTask(name: string, args: Record<string, unknown> = {}): Promise<OutboundTaskView> {
-    const outcome = await host.call('tools.call', { serverId: 'modern', name, arguments: args });
-    assert.equal(outcome.type, 'task', `${name} became a task`);
-    return outcome.type === 'task' ? outcome.task : assert.fail('not a task');
-  }
-
-  function settled(outboundId: string): Promise<OutboundTaskView> {
-    const now = host.requestor.get(outboundId);
-    if (now?.outcome !== undefined) return Promise.resolve(now);
-    return nextEvent(host, 'outbound.changed', (e) => e.type === 'changed' && e.task.outboundId === outboundId && e.task.outcome !== undefined).then((e) =>
-      e.type === 'changed' ? e.task : assert.fail('removed')
-    );
-  }
+  const { startTask, settled } = modernTaskCalls(() => host, 'modern');
 
   it('detects the era with server/discover: no initialize, and every request carries the envelope', async () => {
     const state = host.connection('modern')!.state;

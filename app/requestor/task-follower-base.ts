@@ -1,0 +1,340 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { toErrorData, type ErrorData } from '../core/errors.js';
+import type { OutboundOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
+import { nextBackoffMs, pollIntervalMs, type PollPolicy } from './poll-policy.js';
+import { isFinished, isServerTerminal, nextState } from './task-state.js';
+import { isTaskNotFound } from './task-rpc.js';
+
+/** What a follower needs from the manager that owns it. */
+export interface FollowerEnvironment {
+  readonly clock: Clock;
+  readonly policy: PollPolicy;
+  /** Timeout of `tasks/get` and `tasks/cancel`. */
+  readonly requestTimeoutMs: number;
+  /** Timeout of a blocking `tasks/result` (the SDK's 60 s default would cut a human's answer short). */
+  readonly resultTimeoutMs: number;
+  /** A −32602 this close to the ttl estimate counts as expiry, not loss (the receiver's clock started first). */
+  readonly expirySlackMs: number;
+  readonly progressHistoryLimit: number;
+  /** Called after every recorded change; persists and emits. */
+  changed(follower: OutboundFollower): void;
+}
+
+/**
+ * What the manager needs of a follower, whichever protocol it follows the task with
+ * (`TaskFollower` for MCP 2025-11-25, `ModernTaskFollower` for 2026-07-28).
+ */
+export interface OutboundFollower {
+  /** The task as it stands (the live object: callers copy before handing it out). */
+  readonly view: OutboundTaskView;
+  /** True while a terminal status waits for its outcome: the manager holds the write. */
+  readonly settling: boolean;
+  /** Whether nothing more will happen to the task. */
+  readonly finished: boolean;
+  unfollow(): void;
+  dispose(): void;
+  trackTtl(): void;
+  poll(): Promise<void>;
+  onStatusNotification(task: ServerTask): void;
+  recordProgress(progress: Progress): void;
+  cancel(): Promise<void>;
+}
+
+/**
+ * What both followers share: the view and its recorded changes, the ttl and the expiry it
+ * concludes, polling `tasks/get` at the receiver's `pollInterval` (or the backoff), status
+ * application through `nextState`, and the conclusion `expired` or `lost` when the receiver
+ * no longer knows the task.
+ *
+ * A subclass says how a poll is made and what its answer carries (`requestTask`, `takeTask`),
+ * and may act on the state before the next poll (`advance`). `Connection` is what it talks
+ * through while its server is attached; `Answer` is its raw `tasks/get` answer.
+ */
+export abstract class TaskFollowerBase<Connection extends { readonly serverName: string }, Answer> implements OutboundFollower {
+  protected readonly env: FollowerEnvironment;
+  readonly #view: OutboundTaskView;
+  #connection: Connection | undefined;
+  /** Aborts this follower's in-flight requests when it stops following (detach, expiry, removal). */
+  #abort: AbortController | undefined;
+  #pollTimer: TimerHandle | undefined;
+  #ttlTimer: TimerHandle | undefined;
+  #lastPollMs: number;
+  #backoffMs: number;
+  #pollInFlight: Promise<void> | undefined;
+  /** True while a `tasks/get` is on the wire (cleared before deciding what comes next). */
+  #polling = false;
+
+  constructor(env: FollowerEnvironment, view: OutboundTaskView) {
+    this.env = env;
+    this.#view = view;
+    this.#lastPollMs = Date.parse(view.createdAt);
+    this.#backoffMs = env.policy.initialMs;
+  }
+
+  /** The task as it stands (the live object: callers copy before handing it out). */
+  get view(): OutboundTaskView {
+    return this.#view;
+  }
+
+  abstract get settling(): boolean;
+
+  /** Whether nothing more will happen to the task. */
+  get finished(): boolean {
+    return isFinished(this.#view.state, this.#view.outcome !== undefined);
+  }
+
+  /** The connection being followed through; undefined when not following. */
+  protected get connection(): Connection | undefined {
+    return this.#connection;
+  }
+
+  /** Aborts with this follower's in-flight requests; undefined when not following. */
+  protected get signal(): AbortSignal | undefined {
+    return this.#abort?.signal;
+  }
+
+  abstract cancel(): Promise<void>;
+
+  /** Sends the `tasks/get` of one poll; rejects with the receiver's error. */
+  protected abstract requestTask(connection: Connection): Promise<Answer>;
+
+  /** Records a poll's answer (while still following through `connection`); true when the status changed. */
+  protected abstract takeTask(answer: Answer, connection: Connection): boolean;
+
+  /** Acts on the state before the next poll is scheduled; false when none is to be. */
+  protected advance(_connection: Connection): boolean {
+    return true;
+  }
+
+  /** Concludes a task the receiver forgot before its ttl ran out otherwise than `lost`; true when it did. */
+  protected forgottenBeforeExpiry(_detail: ErrorData): boolean {
+    return false;
+  }
+
+  /** Starts (or resumes) following through a connection. `pollNow` polls at once, as after a restart. */
+  follow(connection: Connection, options: { pollNow: boolean }): void {
+    this.unfollow();
+    this.trackTtl();
+    if (this.finished) return;
+    this.#connection = connection;
+    this.#abort = new AbortController();
+    if (options.pollNow) void this.poll();
+    else this.next();
+  }
+
+  /** Stops talking to the server (it disconnected); the ttl is still tracked. */
+  unfollow(): void {
+    this.#connection = undefined;
+    this.#abort?.abort(new Error('Stopped following the task'));
+    this.#abort = undefined;
+    this.clearPollTimer();
+    this.#pollInFlight = undefined;
+    this.#polling = false;
+  }
+
+  /** Stops everything, ttl tracking included (the task is being removed or the manager closed). */
+  dispose(): void {
+    this.unfollow();
+    this.#clearTtlTimer();
+  }
+
+  /** Arms the expiry timer from the task's ttl; an already past expiry concludes `expired` at once. */
+  trackTtl(): void {
+    this.#clearTtlTimer();
+    const ttl = this.#view.task.ttl;
+    const expiresAt = ttl === null ? null : new Date(Date.parse(this.#view.createdAt) + ttl).toISOString();
+    if (expiresAt !== this.#view.expiresAt) {
+      this.#view.expiresAt = expiresAt;
+      this.changed();
+    }
+    if (expiresAt === null || this.finished) return;
+    const delay = Date.parse(expiresAt) - this.env.clock.now();
+    if (delay <= 0) this.#expire();
+    else this.#ttlTimer = this.env.clock.setTimeout(() => this.#expire(), delay);
+  }
+
+  /** Polls `tasks/get` now (or joins the poll in flight). */
+  poll(): Promise<void> {
+    if (!this.#connection || this.finished) return Promise.resolve();
+    if (this.#pollInFlight) return this.#pollInFlight;
+    // Only this poll may clear the slot: after a reconnect a newer poll may hold it.
+    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
+      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
+    });
+    this.#pollInFlight = poll;
+    return poll;
+  }
+
+  /** Records a reported status (a poll, the creation answer, a notification); true when something changed. */
+  applyStatus(task: ServerTask): boolean {
+    const view = this.#view;
+    if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
+    if (isServerTerminal(view.state) && task.status !== view.state) return false;
+    // Polls and notifications can cross: an older non-terminal report must not undo a newer one.
+    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt)) return false;
+    const current = view.task;
+    const same =
+      current.status === task.status &&
+      current.statusMessage === task.statusMessage &&
+      current.ttl === task.ttl &&
+      current.pollInterval === task.pollInterval &&
+      current.lastUpdatedAt === task.lastUpdatedAt &&
+      current.createdAt === task.createdAt;
+    if (same) return false;
+    const next = nextState(view.state, { type: 'status', status: task.status });
+    view.task = pickTask(task);
+    if (next !== undefined) view.state = next;
+    this.changed();
+    if (current.ttl !== task.ttl) this.trackTtl();
+    return true;
+  }
+
+  /** Handles a status notification: records it, and acts on it without waiting for the next poll. */
+  onStatusNotification(task: ServerTask): void {
+    if (this.applyStatus(task) && this.#connection) this.next();
+  }
+
+  /** Records one progress notification for the call's progress token. */
+  recordProgress(progress: Progress): void {
+    const entry = { at: this.nowIso(), progress: progress.progress } as OutboundTaskView['progress']['history'][number];
+    if (progress.total !== undefined) entry.total = progress.total;
+    if (progress.message !== undefined) entry.message = progress.message;
+    const log = this.#view.progress;
+    log.count += 1;
+    log.latest = entry;
+    log.history.push(entry);
+    if (log.history.length > this.env.progressHistoryLimit) log.history.splice(0, log.history.length - this.env.progressHistoryLimit);
+    this.changed();
+  }
+
+  async #pollOnce(connection: Connection): Promise<void> {
+    this.clearPollTimer();
+    this.#lastPollMs = this.env.clock.now();
+    this.#polling = true;
+    let changed = false;
+    try {
+      const answer = await this.requestTask(connection);
+      if (this.#connection !== connection) return;
+      changed = this.takeTask(answer, connection);
+    } catch (error) {
+      if (this.#connection !== connection) return;
+      if (isTaskNotFound(error)) this.forgotten(error);
+      else this.recordError('tasks/get', toErrorData(error));
+    } finally {
+      if (this.#connection === connection) this.#polling = false;
+    }
+    this.#backoffMs = nextBackoffMs(this.env.policy, this.#backoffMs, changed);
+    this.next();
+  }
+
+  /** Decides what happens next: act on the state (see `advance`), poll again later, or stop. */
+  protected next(): void {
+    const connection = this.#connection;
+    if (!connection) return;
+    if (this.finished) {
+      this.stop();
+      return;
+    }
+    if (!this.advance(connection)) return;
+    if (this.#polling) return;
+    this.clearPollTimer();
+    const interval = pollIntervalMs(this.env.policy, this.#view.task.pollInterval, this.#backoffMs);
+    const delay = Math.max(0, this.#lastPollMs + interval - this.env.clock.now());
+    this.#pollTimer = this.env.clock.setTimeout(() => {
+      this.#pollTimer = undefined;
+      void this.poll();
+    }, delay);
+  }
+
+  /** The receiver does not know the task: expired when its ttl has (about) run out, lost otherwise. */
+  protected forgotten(error: unknown): void {
+    const view = this.#view;
+    const detail = toErrorData(error);
+    const expiresAtMs = view.expiresAt === null ? undefined : Date.parse(view.expiresAt);
+    if (expiresAtMs !== undefined && this.env.clock.now() >= expiresAtMs - this.env.expirySlackMs) {
+      this.#expire();
+      return;
+    }
+    if (this.forgottenBeforeExpiry(detail)) return;
+    const next = nextState(view.state, { type: 'lost' });
+    if (next === undefined) return;
+    view.state = next;
+    view.reason =
+      `Server "${this.#connection?.serverName ?? view.serverName}" no longer knows task ${view.taskId} ` +
+      `(it answered ${detail.code}: ${detail.message}) although the task's ttl had not run out; the server may have restarted.`;
+    this.changed();
+    this.stop();
+  }
+
+  #expire(): void {
+    const view = this.#view;
+    if (view.outcome !== undefined) return;
+    const next = nextState(view.state, { type: 'expired' });
+    if (next === undefined) return;
+    view.state = next;
+    view.reason = `The task's ttl (${view.task.ttl} ms from ${view.createdAt}) ran out at ${view.expiresAt} before its result was fetched.`;
+    this.changed();
+    this.stop();
+  }
+
+  protected setOutcome(outcome: OutboundOutcome): void {
+    if (this.#view.outcome !== undefined) return;
+    this.#view.outcome = outcome;
+    this.#clearTtlTimer();
+    this.changed();
+  }
+
+  protected recordError(method: string, error: ErrorData): void {
+    if (this.#abort?.signal.aborted) return;
+    this.#view.lastError = { ...error, at: this.nowIso(), method };
+    this.changed();
+  }
+
+  /** A successful exchange clears the error the last one of its kind left. */
+  protected clearError(method: string): void {
+    if (this.#view.lastError?.method !== method) return;
+    delete this.#view.lastError;
+    this.changed();
+  }
+
+  /** Nothing more will happen: stop timers and requests. */
+  protected stop(): void {
+    this.unfollow();
+    if (this.finished) this.#clearTtlTimer();
+  }
+
+  protected clearPollTimer(): void {
+    if (this.#pollTimer) this.env.clock.clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
+  }
+
+  #clearTtlTimer(): void {
+    if (this.#ttlTimer) this.env.clock.clearTimeout(this.#ttlTimer);
+    this.#ttlTimer = undefined;
+  }
+
+  /** Stamps the view and tells the manager (which persists and emits). */
+  protected changed(): void {
+    this.#view.updatedAt = this.nowIso();
+    this.env.changed(this);
+  }
+
+  protected nowIso(): string {
+    return new Date(this.env.clock.now()).toISOString();
+  }
+}
+
+/** The `Task` fields of a receiver answer, without `_meta` or anything else it carried. */
+export function pickTask(task: ServerTask & Record<string, unknown>): ServerTask {
+  const picked: ServerTask = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttl: task.ttl
+  };
+  if (task.statusMessage !== undefined) picked.statusMessage = task.statusMessage;
+  if (task.pollInterval !== undefined) picked.pollInterval = task.pollInterval;
+  return picked;
+}

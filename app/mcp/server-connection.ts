@@ -31,7 +31,8 @@ import {
   serverInfoOf,
   watchInitialize,
   withEnvelope,
-  type DiscoverResult
+  type DiscoverResult,
+  type EraProbe
 } from './modern-protocol.js';
 
 /** Longest wait for the `server/discover` probe by default (and at most half the connect timeout). */
@@ -372,19 +373,15 @@ export class ServerConnection {
    * common throws, failing the connection with that reason.
    */
   async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent' | 'closed'> {
-    const probe = await probeEra(transport, this.#clientInfo, timeoutMs);
+    return this.#eraOf(await probeEra(transport, this.#clientInfo, timeoutMs));
+  }
+
+  /** What a probe found, for either transport: a modern server's discover result is kept. */
+  #eraOf(probe: EraProbe): 'modern' | 'legacy' | 'silent' | 'closed' {
     if (this.#closing) throw new Error('Disconnected while connecting');
-    switch (probe.era) {
-      case 'modern':
-        this.#discover = probe.discover;
-        return 'modern';
-      case 'unsupported':
-        throw new Error(probe.reason);
-      case 'legacy':
-      case 'silent':
-      case 'closed':
-        return probe.era;
-    }
+    if (probe.era === 'unsupported') throw new Error(probe.reason);
+    if (probe.era === 'modern') this.#discover = probe.discover;
+    return probe.era;
   }
 
   /**
@@ -396,20 +393,9 @@ export class ServerConnection {
   async #probeHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent'> {
     this.#probingHttp = new AbortController();
     try {
-      const probe = await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal);
-      if (this.#closing) throw new Error('Disconnected while connecting');
-      switch (probe.era) {
-        case 'modern':
-          this.#discover = probe.discover;
-          return 'modern';
-        case 'unsupported':
-          throw new Error(probe.reason);
-        case 'silent':
-          return 'silent';
-        case 'legacy':
-        case 'closed':
-          return 'legacy';
-      }
+      const era = this.#eraOf(await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal));
+      // A connection that failed outright says as little as an error answer: initialize as before.
+      return era === 'closed' ? 'legacy' : era;
     } finally {
       this.#probingHttp = undefined;
     }

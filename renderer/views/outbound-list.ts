@@ -92,7 +92,9 @@ export class OutboundList {
     const checkedAt = running ? this.#checkedAt.get(task.outboundId) : undefined;
     // aria-disabled rather than disabled: the button keeps focus while the host answers.
     const busy = this.#busy.has(task.outboundId) ? { 'aria-disabled': 'true', 'aria-busy': 'true' } : {};
-    const outcome = task.outcome;
+    // A 2026-07-28 server reports a cancelled task with a status, not an error: the −32800
+    // outcome Taskdesk records for it says nothing the status line does not.
+    const outcome = task.protocol === '2026-07-28' && task.state === 'cancelled' ? undefined : task.outcome;
     return h(
       'li',
       { class: 'card outbound-task', 'data-outbound-id': task.outboundId, 'data-state': task.state, 'aria-labelledby': headingId },

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { tempDir } from '../support/host-fixture.js';
+import { buildRenderer, openDesk, openToolForm, root, toolCallCard } from './renderer-build.js';
+
+/**
+ * The desk against a real MCP 2026-07-28 server (the v2 server package, over stdio, modern-only):
+ * it connects, its tools are called from the Tools screen, calls the server turns into tasks are
+ * followed to their end, a task's input request is answered in the Inbox, and a running task is
+ * cancelled. Everything is asserted on what the page shows.
+ */
+
+const SCREENSHOT = path.join(root, '.tmp/tools-modern.png');
+const fixtureServer = fileURLToPath(new URL('../support/modern-task-server.ts', import.meta.url));
+
+describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  const data = tempDir();
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let tools: Locator;
+  let calls: Locator;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [
+        {
+          id: 'modern',
+          name: 'Server modern',
+          transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixtureServer, '{"legacy":"reject"}'], cwd: root },
+          autoConnect: false
+        }
+      ]
+    });
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 }, failedResponses: true }));
+    tools = page.getByRole('region', { name: 'Tools' });
+    calls = page.getByRole('region', { name: 'Tool calls' });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data.remove();
+    built?.remove();
+  });
+
+  const openForm = (name: string): Promise<Locator> => openToolForm(tools, name);
+  const callCard = (toolName: string): Locator => toolCallCard(calls, toolName);
+
+  it('connects from the Servers screen and shows the server ready, with protocol 2026-07-28', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const item = page.locator('li[data-server-id="modern"]');
+    await item.getByRole('heading', { name: 'Server modern' }).waitFor();
+    await item.getByRole('button', { name: 'Connect Server modern' }).click();
+    await item.locator('[data-status="ready"]').waitFor();
+    assert.equal(await item.locator('.status').textContent(), 'Ready');
+    const facts = item.locator('.facts');
+    assert.equal(await facts.locator('dt', { hasText: 'Reports' }).locator('+ dd').textContent(), 'modern-task-server 1.0.0');
+    assert.equal(await facts.locator('dt', { hasText: 'Protocol' }).locator('+ dd').textContent(), '2026-07-28');
+    assert.equal(await item.locator('.reason').count(), 0);
+    // Double-check with the host: no initialize, the era is modern.
+    assert.equal(host.connection('modern')?.state.era, 'modern');
+  });
+
+  it('lists the tools on the Tools screen, with no ttl field and no server task list', async () => {
+    await page.locator('li[data-server-id="modern"]').getByRole('button', { name: 'Tools of Server modern' }).click();
+    await tools.waitFor();
+    assert.equal(await tools.getByLabel('Server', { exact: true }).inputValue(), 'modern');
+    await tools.locator('li[data-tool="echo"]').waitFor();
+    const names = await tools.locator('li[data-tool]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')));
+    assert.deepEqual([...names].sort(), ['ask-model', 'ask-name', 'echo', 'fail', 'quick', 'stats', 'wait']);
+    await tools.getByRole('status').getByText('7 tools.').waitFor();
+    // The server decides per call: every tool may run either way.
+    for (const name of names) assert.equal(await tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent(), 'Task or plain call', name!);
+
+    const form = await openForm('echo');
+    assert.equal(await form.getByLabel('Run as a task').isChecked(), true);
+    assert.equal(await form.getByLabel('Keep the task for (minutes)').count(), 0, 'the server alone sets a modern task’s ttl');
+    assert.equal(await form.getByText('Keep the task for').count(), 0);
+    // No tasks/list in 2026-07-28: the panel is not there for this server.
+    assert.equal(await tools.locator('details.server-tasks-panel').isHidden(), true);
+    assert.equal(await tools.getByText('Server’s tasks').isVisible(), false);
+  });
+
+  it('follows a call the server turned into a task to completed, and shows its result', async () => {
+    const form = tools.getByRole('form', { name: 'Call echo' });
+    await form.getByLabel('text').fill('hello from the desk');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText(/^Started as task /).waitFor();
+
+    const card = callCard('echo');
+    await card.locator('[data-status="completed"]').waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'completed');
+    assert.match((await card.locator('h3').textContent()) ?? '', /^echo on Server modern$/);
+    await card.locator('.outcome-block .tool-result .text-block', { hasText: 'echo: hello from the desk' }).waitFor();
+    assert.equal(await card.locator('.outcome-block > p').first().textContent(), 'Result:');
+    assert.equal(await card.locator('.status-message').textContent(), 'done');
+    // The server's own ttl (ten minutes) is what the card says.
+    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 10 min, until /);
+    assert.equal(await card.getByRole('button', { name: /^(Cancel|Check) / }).count(), 0, 'a finished task has nothing to check or cancel');
+  });
+
+  it('shows a plain answer under the form when the server answers without a task', async () => {
+    const form = await openForm('quick');
+    await form.getByLabel('text').fill('now');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.locator('.call-result .tool-result').getByText('quick: now').waitFor();
+    assert.equal(await callCard('quick').count(), 0, 'no tool-call card for a plain answer');
+  });
+
+  it('puts a task’s input request in the Inbox naming the tool; the answer completes the task', async () => {
+    const form = await openForm('ask-name');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText(/^Started as task /).waitFor();
+    const card = callCard('ask-name');
+    await card.locator('[data-status="input_required"]').waitFor();
+    await card.locator('.status-message', { hasText: 'waiting for input' }).waitFor();
+    const inboxLink = page.getByRole('link', { name: /Inbox/ });
+    await inboxLink.locator('.badge', { hasText: '1' }).waitFor();
+
+    await inboxLink.click();
+    const question = page.getByRole('article', { name: 'Your name?' });
+    await question.waitFor();
+    const meta = (await question.locator('.meta').textContent()) ?? '';
+    assert.match(meta, /^From Server modern · /);
+    assert.match(meta, / · for tool ask-name$/);
+    await question.getByLabel('name').fill('Ada');
+    await question.getByRole('button', { name: 'Submit' }).click();
+    await question.waitFor({ state: 'detached' });
+    await page.getByText('Nothing is waiting for you.').waitFor();
+
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await card.locator('[data-status="completed"]').waitFor();
+    await card.locator('.outcome-block .tool-result .text-block', { hasText: 'hello Ada' }).waitFor();
+    // Double-check with the host: the answer went once.
+    const stored = host.requestor.list().find((task) => task.toolName === 'ask-name');
+    assert.deepEqual(stored?.answeredInputs, ['name-1']);
+  });
+
+  it('cancels a running task: the card ends as cancelled', async () => {
+    const form = await openForm('wait');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('wait');
+    await card.locator('[data-status="working"]').waitFor();
+    await card.getByRole('button', { name: /^Cancel wait task / }).click();
+    await card.locator('[data-status="cancelled"]').waitFor();
+    await card.locator('.status-message', { hasText: 'cancelled at the client’s request' }).waitFor();
+    assert.equal(await card.getByRole('button', { name: /^(Cancel|Check) / }).count(), 0);
+    assert.equal(await card.locator('[role="alert"]').isHidden(), true, 'no error on the card');
+    assert.equal(await card.locator('.outcome-block').count(), 0, 'the server sent no error: none is shown');
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.deepEqual(pageErrors, []);
+  });
+});

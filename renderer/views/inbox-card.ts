@@ -19,7 +19,12 @@ export function inboxCard(item: InboxItem, kindLabel: string, title: string, ...
         h('strong', null, item.serverName),
         ' · ',
         timeElement(item.createdAt),
-        item.taskId ? [' · task ', h('code', { title: item.taskId }, shortId(item.taskId))] : ' · waits on the server',
+        item.taskId
+          ? [' · task ', h('code', { title: item.taskId }, shortId(item.taskId))]
+          : item.relatedTaskId
+            ? // A question asked inside one of Taskdesk's own tool calls: the server's task waits on it.
+              [' · the server’s task ', h('code', { title: item.relatedTaskId }, shortId(item.relatedTaskId)), ' waits on it']
+            : ' · waits on the server',
         item.origin ? [' · for ', item.origin] : null
       )
     ),

@@ -110,7 +110,7 @@ export class ProvidersView {
             ? h('span', { class: 'muted' }, 'none listed')
             : h(
                 'ul',
-                { class: 'model-list' },
+                { class: 'model-list', 'aria-label': `Models listed for ${provider.name}` },
                 provider.models.map((model) => h('li', null, h('code', null, model.name), ratingsText(model.ratings) ? h('span', { class: 'muted' }, ` — ${ratingsText(model.ratings)}`) : null))
               )
         )

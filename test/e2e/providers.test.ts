@@ -127,8 +127,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.locator('.test-result[data-test="ok"]').waitFor();
     // The server lists a model the provider does not: one click adds it.
     await card.getByRole('button', { name: 'Add fake-large to the list' }).click();
-    // The default model shows 'fake-large' already: look in the model list itself.
-    await card.locator('.model-list').getByText('fake-large', { exact: true }).waitFor();
+    // The default model and the test result show 'fake-large' already: look in the provider's own list.
+    await card.getByRole('list', { name: 'Models listed for Cloud LLM (team)' }).getByText('fake-large', { exact: true }).waitFor();
   });
 
   it('deletes a stored key on request, keeping the provider', async () => {

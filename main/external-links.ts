@@ -24,7 +24,10 @@ export async function confirmAndOpenExternal(parent: BrowserWindow | undefined, 
     message: `Open a page on ${url.host} in your browser?`,
     detail: url.href
   };
-  const { response } = parent && !parent.isDestroyed() ? await dialog.showMessageBox(parent, options) : await dialog.showMessageBox(options);
+  const { response } =
+    parent && !parent.isDestroyed()
+      ? await dialog.showMessageBox(parent, options)
+      : await dialog.showMessageBox(options);
   if (response !== 0) return false;
   await shell.openExternal(url.href);
   return true;

@@ -13,8 +13,14 @@ const METHOD_NOT_FOUND = -32601;
  *
  * Electron-free, so the same decision runs in tests without Electron.
  */
-export async function answerCall(host: Pick<Host, 'dispatch'>, trusted: boolean, method: unknown, params: unknown): Promise<HostReply<HostMethod>> {
-  if (!trusted) return { ok: false, error: { code: INVALID_REQUEST, message: 'Calls are accepted from the Taskdesk window only' } };
+export async function answerCall(
+  host: Pick<Host, 'dispatch'>,
+  trusted: boolean,
+  method: unknown,
+  params: unknown
+): Promise<HostReply<HostMethod>> {
+  if (!trusted)
+    return { ok: false, error: { code: INVALID_REQUEST, message: 'Calls are accepted from the Taskdesk window only' } };
   // hasOwn: a name such as `constructor` must not reach the method table's prototype.
   if (typeof method !== 'string' || !Object.hasOwn(HostMethods, method)) {
     return { ok: false, error: { code: METHOD_NOT_FOUND, message: `Unknown host method ${String(method)}` } };

@@ -32,6 +32,7 @@ export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWi
 function bodyOf(item: InboxItem): string {
   if (item.kind === 'sampling') return 'A model reply is requested. Open Taskdesk to answer or reject it.';
   const message = typeof item.request.message === 'string' ? item.request.message : '';
-  const text = item.request.mode === 'url' ? `Asks you to open a link. ${message}` : message || 'A form needs your answer.';
+  const text =
+    item.request.mode === 'url' ? `Asks you to open a link. ${message}` : message || 'A form needs your answer.';
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY - 1)}…` : text;
 }

@@ -37,5 +37,6 @@ export function bindHostApi(host: Pick<Host, 'dispatch' | 'on'>, target: Binding
 
 /** Sends the warnings raised while the host loaded, which happened before any page listened. */
 export function replayWarnings(host: Pick<Host, 'warnings'>, window: BrowserWindow): void {
-  for (const warning of host.warnings) window.webContents.send(EVENT_CHANNEL, { event: 'store.warning', payload: warning });
+  for (const warning of host.warnings)
+    window.webContents.send(EVENT_CHANNEL, { event: 'store.warning', payload: warning });
 }

@@ -5,7 +5,11 @@ import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
  * (not an iframe), showing our file:// page. VS Code's `electron-main/ipcMain.ts` and GitHub
  * Desktop's `trusted-ipc-sender.ts` check the same.
  */
-export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, window: BrowserWindow | undefined, pageUrl: string): boolean {
+export function isTrustedSender(
+  event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>,
+  window: BrowserWindow | undefined,
+  pageUrl: string
+): boolean {
   if (!window || window.isDestroyed()) return false;
   const contents = window.webContents;
   if (event.sender !== contents) return false;

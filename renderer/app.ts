@@ -12,7 +12,14 @@ import { ToolsView } from './views/tools-view.js';
 
 const SCREENS = ['inbox', 'tasks', 'tools', 'servers', 'providers', 'audit'] as const;
 type Screen = (typeof SCREENS)[number];
-const SCREEN_TITLES: Record<Screen, string> = { inbox: 'Inbox', tasks: 'Tasks', tools: 'Tools', servers: 'Servers', providers: 'LLM providers', audit: 'Audit log' };
+const SCREEN_TITLES: Record<Screen, string> = {
+  inbox: 'Inbox',
+  tasks: 'Tasks',
+  tools: 'Tools',
+  servers: 'Servers',
+  providers: 'LLM providers',
+  audit: 'Audit log'
+};
 
 /**
  * The whole UI: navigation, the screens, banners and the live region, fed by host
@@ -48,10 +55,14 @@ export class App {
     this.#badge = h('span', { class: 'badge', hidden: true });
     this.#inbox = new InboxView(this.#context, (count) => this.#setInboxCount(count));
     this.#tasks = new TasksView(this.#context);
-    this.#servers = new ServersView(this.#context, () => void this.#loadServers(), (serverId) => {
-      this.#tools.show(serverId);
-      location.hash = '#tools';
-    });
+    this.#servers = new ServersView(
+      this.#context,
+      () => void this.#loadServers(),
+      (serverId) => {
+        this.#tools.show(serverId);
+        location.hash = '#tools';
+      }
+    );
     this.#tools = new ToolsView(this.#context);
     this.#providers = new ProvidersView(this.#context);
     this.#audit = new AuditView(this.#context);
@@ -65,7 +76,12 @@ export class App {
         'ul',
         null,
         SCREENS.map((screen) => {
-          const link = h('a', { href: `#${screen}`, 'data-screen': screen }, SCREEN_TITLES[screen], screen === 'inbox' ? this.#badge : null);
+          const link = h(
+            'a',
+            { href: `#${screen}`, 'data-screen': screen },
+            SCREEN_TITLES[screen],
+            screen === 'inbox' ? this.#badge : null
+          );
           this.#tabs.set(screen, link);
           return h('li', null, link);
         })
@@ -146,7 +162,12 @@ export class App {
     });
     client.on('store.warning', ({ message, movedTo }) => {
       this.#banners.append(
-        h('div', { class: 'banner banner-warning', role: 'alert' }, h('p', null, message), movedTo ? h('p', { class: 'muted' }, 'The old file was kept at ', h('code', null, movedTo)) : null)
+        h(
+          'div',
+          { class: 'banner banner-warning', role: 'alert' },
+          h('p', null, message),
+          movedTo ? h('p', { class: 'muted' }, 'The old file was kept at ', h('code', null, movedTo)) : null
+        )
       );
     });
   }

@@ -11,7 +11,11 @@ export type Attrs = Record<string, string | number | boolean | null | undefined 
  * attribute, `false`, `null` and `undefined` leave it out. Text children are text nodes, so
  * data from a server can never become markup.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (typeof value === 'function') {
@@ -35,7 +39,10 @@ export function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    else
+      parent.appendChild(
+        typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child
+      );
   }
 }
 
@@ -72,7 +79,12 @@ export function formatDateTime(date: Date): string {
 export function formatDuration(ms: number): string {
   const parts: string[] = [];
   let rest = Math.round(ms / 1000);
-  for (const [unit, seconds] of [['d', 86_400], ['h', 3_600], ['min', 60], ['s', 1]] as const) {
+  for (const [unit, seconds] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1]
+  ] as const) {
     const amount = Math.floor(rest / seconds);
     if (amount > 0) parts.push(`${amount} ${unit}`);
     rest -= amount * seconds;

@@ -27,14 +27,21 @@ export class HostCallError extends Error {
     if (this.code !== INVALID_PARAMS) return {};
     const fields = (this.data as { fields?: unknown } | undefined)?.fields;
     if (typeof fields !== 'object' || fields === null) return {};
-    return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    );
   }
 }
 
 /** Turns whatever a transport rejected with into a {@link HostCallError}. */
 export function toHostCallError(error: unknown): HostCallError {
   if (error instanceof HostCallError) return error;
-  if (typeof error === 'object' && error !== null && typeof (error as ErrorData).code === 'number' && typeof (error as ErrorData).message === 'string') {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as ErrorData).code === 'number' &&
+    typeof (error as ErrorData).message === 'string'
+  ) {
     const { code, message, data } = error as ErrorData;
     return new HostCallError(data === undefined ? { code, message } : { code, message, data });
   }
@@ -49,7 +56,8 @@ export function toHostCallError(error: unknown): HostCallError {
  */
 export function withHostErrors(client: HostApiClient): HostApiClient {
   return {
-    call: (method, params) => client.call(method, params).catch((error: unknown) => Promise.reject(toHostCallError(error))),
+    call: (method, params) =>
+      client.call(method, params).catch((error: unknown) => Promise.reject(toHostCallError(error))),
     on: (event, listener) => client.on(event, listener)
   };
 }

@@ -37,7 +37,11 @@ function start(root: HTMLElement): void {
         void app?.refresh();
         wasOnline = true;
       } else {
-        app?.showOffline(wasOnline ? 'Lost contact with Taskdesk. Reconnecting…' : 'Cannot reach Taskdesk. Is browser mode running, and is this its current URL?');
+        app?.showOffline(
+          wasOnline
+            ? 'Lost contact with Taskdesk. Reconnecting…'
+            : 'Cannot reach Taskdesk. Is browser mode running, and is this its current URL?'
+        );
       }
     }
   });

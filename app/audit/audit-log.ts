@@ -3,7 +3,6 @@ import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 
-
 /** Where the core records what happened. */
 export interface AuditSink {
   record(entry: Omit<AuditEntry, 'at'>): void;
@@ -93,7 +92,6 @@ export class AuditLog implements AuditSink {
     this.#fd ??= fs.openSync(this.#file(0), 'a');
     fs.writeSync(this.#fd, text);
   }
-
 
   /**
    * Reads entries, newest first, across rotated files.

@@ -52,7 +52,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const server = http.createServer((request, response) => {
     // The guard needs the bound port, known once listening; no request arrives before then.
     void route(request, response, guard!).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { ok: false, error: { code: JsonRpcCode.InternalError, message: String(error) } });
+      if (!response.headersSent)
+        sendJson(response, 500, { ok: false, error: { code: JsonRpcCode.InternalError, message: String(error) } });
       else response.destroy();
     });
   });
@@ -75,10 +76,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       return;
     }
     if (url.pathname.startsWith('/api/')) return refuse(response, 404, 'No such API');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'Use GET', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return refuse(response, 405, 'Use GET', { allow: 'GET, HEAD' });
     const hostRefusal = requestGuard.checkHost(request);
     if (hostRefusal) return refuseWith(response, hostRefusal);
-    if (!(await serveStatic(options.rendererDir, url.pathname, response, request.method === 'HEAD'))) refuse(response, 404, 'Not found');
+    if (!(await serveStatic(options.rendererDir, url.pathname, response, request.method === 'HEAD')))
+      refuse(response, 404, 'Not found');
   }
 
   async function handleCall(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -92,12 +95,21 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     try {
       message = JSON.parse(body);
     } catch {
-      return sendJson(response, 400, { ok: false, error: { code: JsonRpcCode.ParseError, message: 'The body is not JSON' } });
+      return sendJson(response, 400, {
+        ok: false,
+        error: { code: JsonRpcCode.ParseError, message: 'The body is not JSON' }
+      });
     }
-    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
+    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as {
+      method?: unknown;
+      params?: unknown;
+    };
     // hasOwn: a name such as `constructor` must not reach the method table's prototype.
     if (typeof method !== 'string' || !Object.hasOwn(HostMethods, method)) {
-      return sendJson(response, 200, { ok: false, error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` } });
+      return sendJson(response, 200, {
+        ok: false,
+        error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` }
+      });
     }
     const reply = await options.host.dispatch(method as HostMethod, params);
     sendJson(response, 200, reply);
@@ -145,14 +157,23 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text))
+  });
   response.end(text);
 }
 
 function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   const error: ErrorData = { code: JsonRpcCode.InvalidRequest, message };
   const text = JSON.stringify({ ok: false, error });
-  response.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text))
+  });
   response.end(text);
 }
 

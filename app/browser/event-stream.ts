@@ -21,7 +21,11 @@ export const HOST_EVENT_NAMES = Object.keys(HostEvents) as HostEvent[];
 /** What an event stream may hold unsent before it is closed. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-export function openEventStream(host: HostEventFeed, response: ServerResponse, headers: Record<string, string>): () => void {
+export function openEventStream(
+  host: HostEventFeed,
+  response: ServerResponse,
+  headers: Record<string, string>
+): () => void {
   response.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',

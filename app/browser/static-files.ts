@@ -46,7 +46,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  *
  * Returns false when there is no such file, so the caller answers 404.
  */
-export async function serveStatic(rendererDir: string, urlPath: string, response: ServerResponse, headOnly: boolean): Promise<boolean> {
+export async function serveStatic(
+  rendererDir: string,
+  urlPath: string,
+  response: ServerResponse,
+  headOnly: boolean
+): Promise<boolean> {
   let relative: string;
   try {
     relative = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath);

@@ -29,7 +29,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, got ${values.port}`);
   process.exit(2);
 }
-const dataDir = path.resolve(values['data-dir'] ?? process.env.TASKDESK_DATA_DIR ?? path.join(os.homedir(), '.taskdesk-browser'));
+const dataDir = path.resolve(
+  values['data-dir'] ?? process.env.TASKDESK_DATA_DIR ?? path.join(os.homedir(), '.taskdesk-browser')
+);
 const rendererDir = path.resolve(values['renderer-dir'] ?? builtRendererDir());
 if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
   console.error(`No built renderer in ${rendererDir}. Run \`npm run build\` first.`);
@@ -37,7 +39,8 @@ if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
 }
 
 const host = createHost({ dataDir });
-for (const warning of host.warnings) console.warn(`warning: ${warning.message}${warning.movedTo ? ` (moved to ${warning.movedTo})` : ''}`);
+for (const warning of host.warnings)
+  console.warn(`warning: ${warning.message}${warning.movedTo ? ` (moved to ${warning.movedTo})` : ''}`);
 if (!values['no-demo'] && (await addDemoServerIfNone(host, demoServerConfig()))) {
   console.log('No servers were saved: added the bundled demo server (server-everything).');
 }

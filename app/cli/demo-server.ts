@@ -26,7 +26,12 @@ export function demoServerConfig(runtime: NodeRuntime = { command: process.execP
   return {
     id: DEMO_SERVER_ID,
     name: 'Everything (demo)',
-    transport: { type: 'stdio', command: runtime.command, args: [script, 'stdio'], ...(runtime.env && { env: runtime.env }) },
+    transport: {
+      type: 'stdio',
+      command: runtime.command,
+      args: [script, 'stdio'],
+      ...(runtime.env && { env: runtime.env })
+    },
     autoConnect: true
   };
 }
@@ -38,7 +43,10 @@ export function demoServerConfig(runtime: NodeRuntime = { command: process.execP
  * It is saved rather than passed as a config server so that the user can remove it like any
  * other, and once removed it stays removed.
  */
-export async function addDemoServerIfNone(host: Pick<Host, 'call' | 'serverListSaved'>, config: ServerConfigInput | undefined): Promise<boolean> {
+export async function addDemoServerIfNone(
+  host: Pick<Host, 'call' | 'serverListSaved'>,
+  config: ServerConfigInput | undefined
+): Promise<boolean> {
   if (!config || host.serverListSaved) return false;
   const servers = await host.call('servers.list', {});
   if (servers.length > 0) return false;

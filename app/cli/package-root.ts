@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 export function packageRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'taskdesk') return dir;
+    if (
+      fs.existsSync(manifest) &&
+      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'taskdesk'
+    )
+      return dir;
     if (path.dirname(dir) === dir) throw new Error(`No taskdesk package.json above ${from}`);
   }
 }

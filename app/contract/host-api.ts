@@ -182,13 +182,19 @@ export const HostMethods = {
   'servers.remove': { params: z.object({ serverId: z.string() }), result: Ok },
   'servers.connect': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
   'servers.disconnect': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
-  'tasks.list': { params: z.object({ serverId: z.string().optional() }).default({}), result: z.array(InboundTaskSchema) },
+  'tasks.list': {
+    params: z.object({ serverId: z.string().optional() }).default({}),
+    result: z.array(InboundTaskSchema)
+  },
   'tasks.get': { params: z.object({ taskId: z.string() }), result: InboundTaskSchema },
   'tasks.cancel': { params: z.object({ taskId: z.string() }), result: TaskViewSchema },
   'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },
   'inbox.answer': { params: z.object({ id: z.string(), answer: InboxAnswerSchema }), result: Ok },
   /** Tools of a connected server, with their input schema and how they may be called. */
-  'tools.list': { params: z.object({ serverId: z.string(), refresh: z.boolean().optional() }), result: z.array(RequestorToolSchema) },
+  'tools.list': {
+    params: z.object({ serverId: z.string(), refresh: z.boolean().optional() }),
+    result: z.array(RequestorToolSchema)
+  },
   /**
    * Calls a tool: as a task when the server and tool allow it (`asTask` chooses for `optional`
    * tools), else plainly. Arguments are validated against the tool's input schema first.
@@ -209,7 +215,10 @@ export const HostMethods = {
   'outbound.refresh': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
   'outbound.forget': { params: z.object({ outboundId: z.string() }), result: Ok },
   /** The server's own `tasks/list`, one page, when it declared `tasks.list`. */
-  'outbound.serverTasks': { params: z.object({ serverId: z.string(), cursor: z.string().optional() }), result: ServerTaskPageSchema },
+  'outbound.serverTasks': {
+    params: z.object({ serverId: z.string(), cursor: z.string().optional() }),
+    result: ServerTaskPageSchema
+  },
   /** LLM providers as the UI may see them: `hasKey`, never the key. */
   'providers.list': { params: z.object({}).default({}), result: z.array(ProviderViewSchema) },
   /** Adds or replaces a provider; an `apiKey` goes to the key store (safeStorage in the app). */
@@ -221,10 +230,17 @@ export const HostMethods = {
   /** Probes the usual loopback ports of Ollama, LM Studio, llama.cpp and vLLM. */
   'providers.detect': { params: z.object({}).default({}), result: z.array(ProviderSettingsSchema) },
   'sampling.getPolicy': { params: z.object({ serverId: z.string() }), result: SamplingPolicySchema },
-  'sampling.setPolicy': { params: z.object({ serverId: z.string(), policy: SamplingPolicySchema }), result: SamplingPolicySchema },
+  'sampling.setPolicy': {
+    params: z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
+    result: SamplingPolicySchema
+  },
   'audit.read': {
     params: z
-      .object({ limit: z.number().int().min(1).max(5000).optional(), serverId: z.string().optional(), taskId: z.string().optional() })
+      .object({
+        limit: z.number().int().min(1).max(5000).optional(),
+        serverId: z.string().optional(),
+        taskId: z.string().optional()
+      })
       .default({}),
     result: z.array(AuditEntrySchema)
   }

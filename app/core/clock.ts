@@ -72,7 +72,10 @@ export class ManualClock implements Clock {
       await settle();
       let next: { due: number; seq: number; fn: () => void } | undefined;
       for (const timer of this.#timers.values()) {
-        if (timer.due <= target && (!next || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq))) {
+        if (
+          timer.due <= target &&
+          (!next || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq))
+        ) {
           next = timer;
         }
       }

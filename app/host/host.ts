@@ -131,7 +131,10 @@ export class Host {
       dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
-      onStoreError: (outboundId, error) => this.#warn(`A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`)
+      onStoreError: (outboundId, error) =>
+        this.#warn(
+          `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
+        )
     });
     this.requestor.on((event) => this.events.emit('outbound.changed', event));
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
@@ -174,10 +177,16 @@ export class Host {
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     // Signs tasks/list cursors; kept so that a server can page on across a restart.
     const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));
-    if (cursorKey.warning) this.#warn(`${cursorKey.warning} tasks/list cursors given out before a restart will be refused after it.`);
+    if (cursorKey.warning)
+      this.#warn(`${cursorKey.warning} tasks/list cursors given out before a restart will be refused after it.`);
     this.receiver = new TaskReceiver({
       repository: new TaskRepository(
-        new SegmentLog<TaskRecord>({ dir: path.join(config.dataDir, 'tasks'), corruptDir, factory, journal: config.storeJournal !== false }),
+        new SegmentLog<TaskRecord>({
+          dir: path.join(config.dataDir, 'tasks'),
+          corruptDir,
+          factory,
+          journal: config.storeJournal !== false
+        }),
         corruptDir
       ),
       clock: this.clock,
@@ -190,7 +199,8 @@ export class Host {
         taskChanged: (taskId, record) => {
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The
           // view shares the request, notes and outcome with the stored record: listeners only read.
-          if (this.events.listening('task.changed')) this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
+          if (this.events.listening('task.changed'))
+            this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
@@ -220,7 +230,8 @@ export class Host {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
     const existing = this.#connections.get(serverId);
-    if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting')) return this.#serverView(config);
+    if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting'))
+      return this.#serverView(config);
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
@@ -232,7 +243,12 @@ export class Host {
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
           this.#flushStatus(connection);
-          this.requestor.attach(serverId, config.name, connection.client, connection.era === 'modern' ? { modern: modernPeer(connection) } : {});
+          this.requestor.attach(
+            serverId,
+            config.name,
+            connection.client,
+            connection.era === 'modern' ? { modern: modernPeer(connection) } : {}
+          );
         }
         if (state.status === 'failed' || state.status === 'closed') {
           this.receiver.forgetConnection(connection.owner.identity);
@@ -262,10 +278,20 @@ export class Host {
   /** Calls a host API method with unvalidated params: what every transport of the contract uses. */
   async dispatch<M extends HostMethod>(method: M, params: unknown): Promise<HostReply<M>> {
     const spec = Object.hasOwn(HostMethods, method) ? HostMethods[method] : undefined;
-    if (!spec) return { ok: false, error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` } };
+    if (!spec)
+      return {
+        ok: false,
+        error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` }
+      };
     const parsed = spec.params.safeParse(params ?? {});
     if (!parsed.success) {
-      return { ok: false, error: { code: JsonRpcCode.InvalidParams, message: `Invalid params for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}` } };
+      return {
+        ok: false,
+        error: {
+          code: JsonRpcCode.InvalidParams,
+          message: `Invalid params for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`
+        }
+      };
     }
     try {
       return { ok: true, result: await this.#invoke(method, parsed.data as HostParams<M>) };
@@ -349,10 +375,15 @@ export class Host {
         case 'tools.list':
           return this.requestor.listTools(p.serverId as string, { refresh: p.refresh === true });
         case 'tools.call':
-          return this.requestor.callTool(p.serverId as string, p.name as string, p.arguments as Record<string, unknown>, {
-            ...(p.asTask !== undefined && { asTask: p.asTask as boolean }),
-            ...(p.ttlMs !== undefined && { ttlMs: p.ttlMs as number | null })
-          });
+          return this.requestor.callTool(
+            p.serverId as string,
+            p.name as string,
+            p.arguments as Record<string, unknown>,
+            {
+              ...(p.asTask !== undefined && { asTask: p.asTask as boolean }),
+              ...(p.ttlMs !== undefined && { ttlMs: p.ttlMs as number | null })
+            }
+          );
         case 'outbound.list':
           return this.requestor.list();
         case 'outbound.get': {
@@ -482,7 +513,8 @@ function redactArgs(args: string[]): string[] {
     const [flag, value] = arg.split(/=(.*)/s, 2);
     if (value !== undefined && secret.test(flag ?? '')) return `${flag}=••••`;
     const previous = args[index - 1];
-    if (previous !== undefined && previous.startsWith('-') && !previous.includes('=') && secret.test(previous)) return '••••';
+    if (previous !== undefined && previous.startsWith('-') && !previous.includes('=') && secret.test(previous))
+      return '••••';
     return arg;
   });
 }

@@ -10,7 +10,12 @@ import type { KeyStore } from '../sampling/key-store.js';
 import { LlmSamplingRunner, type PartialUpdate } from '../sampling/llm-sampling-runner.js';
 import { detectLocalProviders, type LocalServerPort } from '../sampling/local-detection.js';
 import { PolicySamplingRunner } from '../sampling/policy-sampling-runner.js';
-import { ProviderSettingsSchema, type ProviderConfig, type ProviderSettings, type ProviderView } from '../contract/providers.js';
+import {
+  ProviderSettingsSchema,
+  type ProviderConfig,
+  type ProviderSettings,
+  type ProviderView
+} from '../contract/providers.js';
 import { ProviderRegistry } from '../sampling/provider-registry.js';
 import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from '../contract/sampling-policy.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
@@ -53,8 +58,20 @@ export class SamplingSetup {
   constructor(options: SamplingSetupOptions) {
     this.#options = options;
     const common = { dir: options.dir, corruptDir: options.corruptDir, factory: options.factory, version: 1 };
-    this.#providersDoc = openVersionedDocument({ ...common, name: 'providers', label: 'LLM provider list', schema: z.array(ProviderSettingsSchema), empty: () => [] });
-    this.#policiesDoc = openVersionedDocument({ ...common, name: 'sampling-policies', label: 'sampling policies', schema: z.record(z.string(), SamplingPolicySchema), empty: () => ({}) });
+    this.#providersDoc = openVersionedDocument({
+      ...common,
+      name: 'providers',
+      label: 'LLM provider list',
+      schema: z.array(ProviderSettingsSchema),
+      empty: () => []
+    });
+    this.#policiesDoc = openVersionedDocument({
+      ...common,
+      name: 'sampling-policies',
+      label: 'sampling policies',
+      schema: z.record(z.string(), SamplingPolicySchema),
+      empty: () => ({})
+    });
     for (const doc of [this.#providersDoc, this.#policiesDoc]) if (doc.warning) this.warnings.push(doc.warning);
     this.#policies = this.#policiesDoc.value;
     this.registry = new ProviderRegistry(options.keyStore, this.#providersDoc.value);
@@ -118,12 +135,16 @@ export class SamplingSetup {
   async saveProvider(config: ProviderConfig): Promise<ProviderView> {
     const view = await this.registry.upsert(config);
     this.#providersDoc.save(this.registry.list());
-    this.#options.audit.record({ type: 'provider.saved', detail: { providerId: view.id, baseURL: view.baseURL, hasKey: view.hasKey } });
+    this.#options.audit.record({
+      type: 'provider.saved',
+      detail: { providerId: view.id, baseURL: view.baseURL, hasKey: view.hasKey }
+    });
     return view;
   }
 
   async removeProvider(providerId: string): Promise<void> {
-    if (!this.registry.get(providerId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    if (!this.registry.get(providerId))
+      throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
     await this.registry.remove(providerId);
     this.#providersDoc.save(this.registry.list());
     this.#options.audit.record({ type: 'provider.removed', detail: { providerId } });
@@ -131,7 +152,8 @@ export class SamplingSetup {
 
   /** Deletes a provider's stored key; the settings stay. */
   async clearKey(providerId: string): Promise<ProviderView> {
-    if (!this.registry.get(providerId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    if (!this.registry.get(providerId))
+      throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
     await this.registry.clearKey(providerId);
     this.#options.audit.record({ type: 'provider.key-cleared', detail: { providerId } });
     const view = (await this.registry.views()).find((candidate) => candidate.id === providerId);

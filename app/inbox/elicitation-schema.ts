@@ -12,7 +12,10 @@ export function validateElicitationContent(schema: unknown, content: unknown): R
     return { '': 'Content must be an object of field values' };
   }
   const values = content as Record<string, unknown>;
-  const properties = ((schema as { properties?: Record<string, unknown> })?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = ((schema as { properties?: Record<string, unknown> })?.properties ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const required = new Set(((schema as { required?: unknown })?.required as string[] | undefined) ?? []);
   for (const name of Object.keys(values)) {
     if (!(name in properties)) errors[name] = 'Not a field of this form';
@@ -35,17 +38,22 @@ function checkValue(property: Record<string, unknown>, value: unknown): string |
     case 'string': {
       if (typeof value !== 'string') return 'Must be text';
       if (allowed && !allowed.includes(value)) return `Must be one of: ${allowed.join(', ')}`;
-      if (typeof property.minLength === 'number' && value.length < property.minLength) return `Must be at least ${property.minLength} characters`;
-      if (typeof property.maxLength === 'number' && value.length > property.maxLength) return `Must be at most ${property.maxLength} characters`;
-      if (typeof property.pattern === 'string' && !matches(property.pattern, value)) return 'Does not have the expected form';
+      if (typeof property.minLength === 'number' && value.length < property.minLength)
+        return `Must be at least ${property.minLength} characters`;
+      if (typeof property.maxLength === 'number' && value.length > property.maxLength)
+        return `Must be at most ${property.maxLength} characters`;
+      if (typeof property.pattern === 'string' && !matches(property.pattern, value))
+        return 'Does not have the expected form';
       return checkFormat(property.format, value);
     }
     case 'number':
     case 'integer': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'Must be a number';
       if (property.type === 'integer' && !Number.isInteger(value)) return 'Must be a whole number';
-      if (typeof property.minimum === 'number' && value < property.minimum) return `Must be at least ${property.minimum}`;
-      if (typeof property.maximum === 'number' && value > property.maximum) return `Must be at most ${property.maximum}`;
+      if (typeof property.minimum === 'number' && value < property.minimum)
+        return `Must be at least ${property.minimum}`;
+      if (typeof property.maximum === 'number' && value > property.maximum)
+        return `Must be at most ${property.maximum}`;
       return undefined;
     }
     case 'boolean':
@@ -56,8 +64,10 @@ function checkValue(property: Record<string, unknown>, value: unknown): string |
       const choices = enumValues(items);
       const wrong = choices ? value.filter((item) => typeof item !== 'string' || !choices.includes(item)) : [];
       if (wrong.length > 0) return `Not a choice: ${wrong.map(String).join(', ')}`;
-      if (typeof property.minItems === 'number' && value.length < property.minItems) return `Choose at least ${property.minItems}`;
-      if (typeof property.maxItems === 'number' && value.length > property.maxItems) return `Choose at most ${property.maxItems}`;
+      if (typeof property.minItems === 'number' && value.length < property.minItems)
+        return `Choose at least ${property.minItems}`;
+      if (typeof property.maxItems === 'number' && value.length > property.maxItems)
+        return `Choose at most ${property.maxItems}`;
       return undefined;
     }
     default:
@@ -94,7 +104,9 @@ function checkFormat(format: unknown, value: string): string | undefined {
         return 'Must be a URL';
       }
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'Must be a date (YYYY-MM-DD)';
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+        ? undefined
+        : 'Must be a date (YYYY-MM-DD)';
     case 'date-time':
       return !Number.isNaN(Date.parse(value)) && /T/.test(value) ? undefined : 'Must be a date and time';
     default:

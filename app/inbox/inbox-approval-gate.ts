@@ -7,7 +7,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { InboxAnswer } from '../contract/host-api.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import type { ApprovalDecision, ApprovalGate, CompletionDraft, ReviewDecision, SamplingDraft } from '../sampling/approval-gate.js';
+import type {
+  ApprovalDecision,
+  ApprovalGate,
+  CompletionDraft,
+  ReviewDecision,
+  SamplingDraft
+} from '../sampling/approval-gate.js';
 import type { Inbox } from './inbox.js';
 import type { OriginLookup } from './inbox-runners.js';
 
@@ -31,10 +37,15 @@ export class InboxApprovalGate implements ApprovalGate {
     const answer = await this.#inbox.ask(this.#item('sampling-approval', draft), signal, (candidate) => {
       if (candidate.action === 'approve' && candidate.params) {
         const parsed = CreateMessageRequestParamsSchema.safeParse(candidate.params);
-        if (!parsed.success) throw new HostError(JsonRpcCode.InvalidParams, `The edited request is not a valid sampling request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        if (!parsed.success)
+          throw new HostError(
+            JsonRpcCode.InvalidParams,
+            `The edited request is not a valid sampling request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+          );
       }
     });
-    if (answer.action !== 'approve') return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
+    if (answer.action !== 'approve')
+      return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return {
       decision: 'approve',
       params: (answer.params as CreateMessageRequestParams | undefined) ?? draft.params,
@@ -45,13 +56,24 @@ export class InboxApprovalGate implements ApprovalGate {
 
   async reviewCompletion(draft: CompletionDraft, signal: AbortSignal): Promise<ReviewDecision> {
     const withTools = Boolean(draft.params.tools || draft.params.toolChoice);
-    const answer = await this.#inbox.ask(this.#item('sampling-review', draft, draft.result as unknown as Record<string, unknown>), signal, (candidate) => {
-      if (candidate.action === 'approve' && candidate.result) {
-        const parsed = (withTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema).safeParse(candidate.result);
-        if (!parsed.success) throw new HostError(JsonRpcCode.InvalidParams, `The edited answer is not a valid sampling result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const answer = await this.#inbox.ask(
+      this.#item('sampling-review', draft, draft.result as unknown as Record<string, unknown>),
+      signal,
+      (candidate) => {
+        if (candidate.action === 'approve' && candidate.result) {
+          const parsed = (withTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema).safeParse(
+            candidate.result
+          );
+          if (!parsed.success)
+            throw new HostError(
+              JsonRpcCode.InvalidParams,
+              `The edited answer is not a valid sampling result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+            );
+        }
       }
-    });
-    if (answer.action !== 'approve') return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
+    );
+    if (answer.action !== 'approve')
+      return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return { decision: 'approve', result: (answer.result as CreateMessageResult | undefined) ?? draft.result };
   }
 

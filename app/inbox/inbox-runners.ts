@@ -17,7 +17,10 @@ export class InboxPrompter implements UserPrompter {
     this.#origin = origin;
   }
 
-  async prompt(params: Parameters<UserPrompter['prompt']>[0], context: WorkContext): Promise<WorkOutcome<ElicitResult>> {
+  async prompt(
+    params: Parameters<UserPrompter['prompt']>[0],
+    context: WorkContext
+  ): Promise<WorkOutcome<ElicitResult>> {
     const answer = await this.#inbox.ask(itemFor('elicitation', params, context, this.#origin), context.signal);
     context.annotate?.({ answeredBy: 'user', action: answer.action });
     switch (answer.action) {
@@ -25,13 +28,19 @@ export class InboxPrompter implements UserPrompter {
         // URL mode carries no content: the user only consents to open the URL.
         return {
           type: 'result',
-          result: answer.content && params.mode !== 'url' ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: 'accept' }
+          result:
+            answer.content && params.mode !== 'url'
+              ? { action: 'accept', content: answer.content as ElicitResult['content'] }
+              : { action: 'accept' }
         };
       case 'decline':
       case 'cancel':
         return { type: 'result', result: { action: answer.action } };
       default:
-        return { type: 'error', error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` } };
+        return {
+          type: 'error',
+          error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` }
+        };
     }
   }
 }
@@ -47,25 +56,49 @@ export class InboxSamplingRunner implements SamplingRunner {
     this.#origin = origin;
   }
 
-  async run(params: Parameters<SamplingRunner['run']>[0], context: WorkContext): Promise<WorkOutcome<CreateMessageResult>> {
+  async run(
+    params: Parameters<SamplingRunner['run']>[0],
+    context: WorkContext
+  ): Promise<WorkOutcome<CreateMessageResult>> {
     const answer = await this.#inbox.ask(itemFor('sampling', params, context, this.#origin), context.signal);
     context.annotate?.({ answeredBy: 'user', action: answer.action });
     switch (answer.action) {
       case 'reply':
         return {
           type: 'result',
-          result: { role: 'assistant', content: { type: 'text', text: answer.text }, model: answer.model, stopReason: 'endTurn' }
+          result: {
+            role: 'assistant',
+            content: { type: 'text', text: answer.text },
+            model: answer.model,
+            stopReason: 'endTurn'
+          }
         };
       case 'reject':
         // The error an ordinary sampling request gets when the user rejects it.
-        return { type: 'error', error: { code: JsonRpcCode.UserRejected, message: answer.reason ? `User rejected sampling request: ${answer.reason}` : 'User rejected sampling request' } };
+        return {
+          type: 'error',
+          error: {
+            code: JsonRpcCode.UserRejected,
+            message: answer.reason
+              ? `User rejected sampling request: ${answer.reason}`
+              : 'User rejected sampling request'
+          }
+        };
       default:
-        return { type: 'error', error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` } };
+        return {
+          type: 'error',
+          error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` }
+        };
     }
   }
 }
 
-function itemFor(kind: 'elicitation' | 'sampling', params: object, context: WorkContext, origin: OriginLookup | undefined) {
+function itemFor(
+  kind: 'elicitation' | 'sampling',
+  params: object,
+  context: WorkContext,
+  origin: OriginLookup | undefined
+) {
   const described = context.relatedTaskId ? origin?.(context.serverId, context.relatedTaskId) : undefined;
   return {
     ...(context.taskId !== undefined && { id: context.taskId, taskId: context.taskId }),

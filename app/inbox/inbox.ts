@@ -4,7 +4,6 @@ import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import { validateElicitationContent } from './elicitation-schema.js';
 
-
 /** The answers each kind of item takes. */
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {
   elicitation: ['accept', 'decline', 'cancel'],
@@ -28,7 +27,10 @@ export interface InboxEvents {
 export class Inbox {
   readonly #clock: Clock;
   readonly #events: InboxEvents;
-  readonly #items = new Map<string, { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }>();
+  readonly #items = new Map<
+    string,
+    { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
+  >();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -41,7 +43,11 @@ export class Inbox {
    * `validate` may refuse an answer (throw a `HostError`); the item then stays pending and
    * the person answering sees the error.
    */
-  ask(item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string }, signal: AbortSignal, validate?: (answer: InboxAnswer) => void): Promise<InboxAnswer> {
+  ask(
+    item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string },
+    signal: AbortSignal,
+    validate?: (answer: InboxAnswer) => void
+  ): Promise<InboxAnswer> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const full: InboxItem = {
       ...item,
@@ -83,14 +89,19 @@ export class Inbox {
     const { item } = entry;
     const allowed = ALLOWED_ANSWERS[item.kind];
     if (!allowed.includes(answer.action)) {
-      throw new HostError(JsonRpcCode.InvalidParams, `A ${item.kind} item is answered with ${allowed.join(', ')}, not ${answer.action}`);
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `A ${item.kind} item is answered with ${allowed.join(', ')}, not ${answer.action}`
+      );
     }
     if (item.kind === 'elicitation' && answer.action === 'accept' && item.request.mode !== 'url') {
       const fields = validateElicitationContent(item.request.requestedSchema, answer.content ?? {});
       if (Object.keys(fields).length > 0) {
         throw new HostError(
           JsonRpcCode.InvalidParams,
-          `The answer does not match the form: ${Object.entries(fields).map(([field, message]) => `${field || 'content'}: ${message}`).join('; ')}`,
+          `The answer does not match the form: ${Object.entries(fields)
+            .map(([field, message]) => `${field || 'content'}: ${message}`)
+            .join('; ')}`,
           { fields }
         );
       }

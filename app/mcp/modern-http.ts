@@ -2,7 +2,16 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { fetchWithinOrigin, type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './server-config.js';
-import { MODERN_PROTOCOL_VERSION, MetaKey, discoverRequest, eraOfAnswer, isModernErrorCode, probeAnswerOf, type EraProbe, type ProbeAnswer } from './modern-protocol.js';
+import {
+  MODERN_PROTOCOL_VERSION,
+  MetaKey,
+  discoverRequest,
+  eraOfAnswer,
+  isModernErrorCode,
+  probeAnswerOf,
+  type EraProbe,
+  type ProbeAnswer
+} from './modern-protocol.js';
 
 /**
  * Streamable HTTP for the modern MCP generation (2026-07-28).
@@ -43,7 +52,9 @@ const SENTINEL_END = '?=';
 export function headerValue(value: string): string {
   const plain = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/.test(value);
   const lookalike = value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END);
-  return plain && !lookalike ? value : `${SENTINEL_START}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_END}`;
+  return plain && !lookalike
+    ? value
+    : `${SENTINEL_START}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_END}`;
 }
 
 /**
@@ -105,10 +116,16 @@ export async function probeHttpEra(
     if (deadline.aborted) return { era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` };
     return { era: 'legacy', why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (response.ok) return answer ? eraOfAnswer(answer) : { era: 'legacy', why: `server/discover: HTTP ${response.status} without a JSON-RPC answer` };
+  if (response.ok)
+    return answer
+      ? eraOfAnswer(answer)
+      : { era: 'legacy', why: `server/discover: HTTP ${response.status} without a JSON-RPC answer` };
   // −32022, −32020, −32021 in a 4xx: read as on stdio (transport spec, Backward Compatibility).
   if (answer && 'error' in answer && isModernErrorCode(answer.error.code)) return eraOfAnswer(answer);
-  return { era: 'legacy', why: `server/discover: HTTP ${response.status}${answer && 'error' in answer ? ` (${answer.error.code}: ${answer.error.message})` : ''}` };
+  return {
+    era: 'legacy',
+    why: `server/discover: HTTP ${response.status}${answer && 'error' in answer ? ` (${answer.error.code}: ${answer.error.message})` : ''}`
+  };
 }
 
 /**
@@ -157,7 +174,10 @@ export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init
     if (!message) return base(url, init);
     if (message.id === undefined) {
       const requestId = asObject(message.params).requestId;
-      if (message.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')) {
+      if (
+        message.method === 'notifications/cancelled' &&
+        (typeof requestId === 'string' || typeof requestId === 'number')
+      ) {
         inFlight.get(requestId)?.abort();
         inFlight.delete(requestId);
       }
@@ -172,7 +192,11 @@ export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(modernRequestHeaders(message))) headers.set(name, value);
     try {
-      const response = await base(url, { ...init, headers, signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal });
+      const response = await base(url, {
+        ...init,
+        headers,
+        signal: init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal
+      });
       return await asAnswer(response, id, done);
     } catch (error) {
       done();
@@ -216,7 +240,11 @@ function outgoingMessage(body: unknown): { id?: string | number; method: string;
     const message = asObject(JSON.parse(body));
     if (typeof message.method !== 'string') return undefined;
     const id = message.id;
-    return { method: message.method, params: message.params, ...((typeof id === 'string' || typeof id === 'number') && { id }) };
+    return {
+      method: message.method,
+      params: message.params,
+      ...((typeof id === 'string' || typeof id === 'number') && { id })
+    };
   } catch {
     return undefined;
   }

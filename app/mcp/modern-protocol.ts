@@ -50,7 +50,10 @@ export function modernClientCapabilities(options: { tasks: boolean }): Record<st
 }
 
 /** The envelope of one modern request. */
-export function envelope(clientInfo: { name: string; version: string }, options: { tasks: boolean }): Record<string, unknown> {
+export function envelope(
+  clientInfo: { name: string; version: string },
+  options: { tasks: boolean }
+): Record<string, unknown> {
   return {
     [MetaKey.protocolVersion]: MODERN_PROTOCOL_VERSION,
     [MetaKey.clientInfo]: { ...clientInfo },
@@ -59,7 +62,10 @@ export function envelope(clientInfo: { name: string; version: string }, options:
 }
 
 /** `params` with the envelope merged into its `_meta` (keys the caller set in `_meta` stay). */
-export function withEnvelope(params: Record<string, unknown> | undefined, meta: Record<string, unknown>): Record<string, unknown> {
+export function withEnvelope(
+  params: Record<string, unknown> | undefined,
+  meta: Record<string, unknown>
+): Record<string, unknown> {
   const own = params?._meta;
   return { ...params, _meta: { ...(typeof own === 'object' && own !== null ? own : {}), ...meta } };
 }
@@ -115,7 +121,11 @@ const PROBE_ID = 'taskdesk-discover';
  * `start` does nothing, so an SDK `Client` can take it over (and `initialize` on it) as is.
  * Throws only what `transport.start()` throws (a command that cannot be spawned).
  */
-export async function probeEra(transport: Transport, clientInfo: { name: string; version: string }, timeoutMs: number): Promise<EraProbe> {
+export async function probeEra(
+  transport: Transport,
+  clientInfo: { name: string; version: string },
+  timeoutMs: number
+): Promise<EraProbe> {
   let settle: (probe: EraProbe) => void = () => undefined;
   const outcome = new Promise<EraProbe>((resolve) => (settle = resolve));
   transport.onmessage = (message: JSONRPCMessage) => {
@@ -125,7 +135,10 @@ export async function probeEra(transport: Transport, clientInfo: { name: string;
   transport.onclose = () => settle({ era: 'closed' });
   transport.onerror = () => undefined;
   await transport.start();
-  const timer = setTimeout(() => settle({ era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` }), timeoutMs);
+  const timer = setTimeout(
+    () => settle({ era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` }),
+    timeoutMs
+  );
   try {
     await transport.send(discoverRequest(clientInfo)).catch(() => settle({ era: 'closed' }));
     return await outcome;
@@ -148,9 +161,17 @@ export function probeAnswerOf(message: unknown, options: { orphanErrors: boolean
   const fields = message as { id?: unknown; result?: unknown; error?: unknown };
   if ('result' in fields && fields.id === PROBE_ID) return { result: fields.result };
   const error = fields.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  if (typeof error !== 'object' || error === null || typeof error.code !== 'number' || typeof error.message !== 'string') return undefined;
+  if (
+    typeof error !== 'object' ||
+    error === null ||
+    typeof error.code !== 'number' ||
+    typeof error.message !== 'string'
+  )
+    return undefined;
   const ours = fields.id === PROBE_ID || (options.orphanErrors && (fields.id === null || fields.id === undefined));
-  return ours ? { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } } : undefined;
+  return ours
+    ? { error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } }
+    : undefined;
 }
 
 /** What an answer to the probe says (silence and a closed transport are no answers). */
@@ -160,8 +181,18 @@ export type AnsweredEra = Extract<EraProbe, { era: 'modern' | 'unsupported' | 'l
 export type ProbeAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
 /** The `server/discover` probe request (the same on every transport). */
-export function discoverRequest(clientInfo: { name: string; version: string }): { jsonrpc: '2.0'; id: string; method: 'server/discover'; params: Record<string, unknown> } {
-  return { jsonrpc: '2.0', id: PROBE_ID, method: 'server/discover', params: { _meta: envelope(clientInfo, { tasks: true }) } };
+export function discoverRequest(clientInfo: { name: string; version: string }): {
+  jsonrpc: '2.0';
+  id: string;
+  method: 'server/discover';
+  params: Record<string, unknown>;
+} {
+  return {
+    jsonrpc: '2.0',
+    id: PROBE_ID,
+    method: 'server/discover',
+    params: { _meta: envelope(clientInfo, { tasks: true }) }
+  };
 }
 
 /**
@@ -192,11 +223,13 @@ function fromError(error: { code: number; message: string; data?: unknown }): An
       reason: `The server speaks MCP ${MODERN_PROTOCOL_VERSION} or later but refused server/discover (${error.code}: ${error.message}).`
     };
   }
-  if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return { era: 'legacy', why: `server/discover answered ${error.code}: ${error.message}` };
+  if (error.code !== ModernErrorCode.UnsupportedProtocolVersion)
+    return { era: 'legacy', why: `server/discover answered ${error.code}: ${error.message}` };
   const supported = z.object({ supported: z.array(z.string()) }).safeParse(error.data);
   const versions = supported.success ? supported.data.supported : [];
   // A dual-era server that refuses our modern version but names a legacy one we speak: initialize.
-  if (versions.some((version) => LEGACY_PROTOCOL_VERSIONS.includes(version))) return { era: 'legacy', why: `server/discover: only ${versions.join(', ')}` };
+  if (versions.some((version) => LEGACY_PROTOCOL_VERSIONS.includes(version)))
+    return { era: 'legacy', why: `server/discover: only ${versions.join(', ')}` };
   return {
     era: 'unsupported',
     reason: `The server does not speak MCP ${MODERN_PROTOCOL_VERSION}${versions.length ? ` (it speaks ${versions.join(', ')})` : ''}: ${error.message}`
@@ -244,7 +277,12 @@ export interface InitializeWatch {
  * `initialize` fails), but the process is not stopped, so the caller can carry modern requests on it.
  */
 export function watchInitialize(transport: Transport, options: { lateProbe: boolean }): InitializeWatch {
-  const original = { onmessage: transport.onmessage, onclose: transport.onclose, onerror: transport.onerror, close: transport.close };
+  const original = {
+    onmessage: transport.onmessage,
+    onclose: transport.onclose,
+    onerror: transport.onerror,
+    close: transport.close
+  };
   let late: LateProbe | undefined;
   let refused: InitializeWatch['refused'];
   let closed = false;
@@ -343,10 +381,16 @@ function initializeRefusalOf(message: JSONRPCMessage): { code: number; message: 
   const { id, error } = message as { id?: unknown; error: { code?: unknown; message?: unknown } };
   if (id === PROBE_ID || id === null || id === undefined) return undefined;
   const modern = error.code === ModernErrorCode.UnsupportedProtocolVersion || error.code === -32601;
-  return modern && typeof error.message === 'string' ? { code: error.code as number, message: error.message } : undefined;
+  return modern && typeof error.message === 'string'
+    ? { code: error.code as number, message: error.message }
+    : undefined;
 }
 
 /** Whether a JSON-RPC error code is one only the modern revision defines (−32022, −32020, −32021). */
 export function isModernErrorCode(code: number | undefined): boolean {
-  return code === ModernErrorCode.UnsupportedProtocolVersion || code === ModernErrorCode.HeaderMismatch || code === ModernErrorCode.MissingClientCapability;
+  return (
+    code === ModernErrorCode.UnsupportedProtocolVersion ||
+    code === ModernErrorCode.HeaderMismatch ||
+    code === ModernErrorCode.MissingClientCapability
+  );
 }

@@ -14,7 +14,9 @@ export function ownerIdentity(config: ServerConfig): string {
     config.transport.type === 'stdio'
       ? ['stdio', config.transport.command, ...config.transport.args]
       : ['http', config.transport.url, authHeader(config.transport.headers)];
-  return createHash('sha256').update(JSON.stringify([config.id, ...target])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([config.id, ...target]))
+    .digest('base64url');
 }
 
 function authHeader(headers: Record<string, string> | undefined): string {

@@ -41,7 +41,6 @@ const PROBE_TIMEOUT_MS = 5_000;
 /** Any JSON object: modern results are read by the requestor's own schemas. */
 const AnyResultSchema = z.looseObject({});
 
-
 /** The capabilities Taskdesk declares to every server (MCP 2025-11-25). */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   sampling: { tools: {} },
@@ -107,7 +106,11 @@ export class ServerConnection {
   constructor(options: ServerConnectionOptions) {
     this.#options = options;
     this.config = options.config;
-    this.owner = { serverId: options.config.id, serverName: options.config.name, identity: ownerIdentity(options.config) };
+    this.owner = {
+      serverId: options.config.id,
+      serverName: options.config.name,
+      identity: ownerIdentity(options.config)
+    };
     this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
     this.client = new Client(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
     this.#registerHandlers();
@@ -142,10 +145,21 @@ export class ServerConnection {
    * Sends one request to a modern server, with the 2026-07-28 envelope in `_meta` (declaring
    * the tasks extension when `tasks`). Rejects with the server's error as the SDK reports it.
    */
-  async modernRequest(method: string, params: Record<string, unknown>, options: { tasks: boolean; timeout: number; signal?: AbortSignal }): Promise<Record<string, unknown>> {
-    if (!this.#discover) throw new HostError(JsonRpcCode.InvalidRequest, `Server "${this.config.name}" is not connected as an MCP ${MODERN_PROTOCOL_VERSION} server.`);
+  async modernRequest(
+    method: string,
+    params: Record<string, unknown>,
+    options: { tasks: boolean; timeout: number; signal?: AbortSignal }
+  ): Promise<Record<string, unknown>> {
+    if (!this.#discover)
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `Server "${this.config.name}" is not connected as an MCP ${MODERN_PROTOCOL_VERSION} server.`
+      );
     const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, { tasks: options.tasks })) };
-    const result = await this.client.request(request as never, AnyResultSchema, { timeout: options.timeout, ...(options.signal && { signal: options.signal }) });
+    const result = await this.client.request(request as never, AnyResultSchema, {
+      timeout: options.timeout,
+      ...(options.signal && { signal: options.signal })
+    });
     return { ...result };
   }
 
@@ -154,11 +168,21 @@ export class ServerConnection {
    * is answered (an elicitation in the inbox, sampling through the sampling runner, with the
    * receiver's limits), tagged with the task so the inbox names the tool. Anything else is −32601.
    */
-  async answerInputRequest(request: { method: string; params: Record<string, unknown> }, context: { relatedTaskId: string; signal: AbortSignal }): Promise<Record<string, unknown>> {
+  async answerInputRequest(
+    request: { method: string; params: Record<string, unknown> },
+    context: { relatedTaskId: string; signal: AbortSignal }
+  ): Promise<Record<string, unknown>> {
     const kind: TaskKind | undefined =
-      request.method === 'elicitation/create' ? 'elicitation' : request.method === 'sampling/createMessage' ? 'sampling' : undefined;
+      request.method === 'elicitation/create'
+        ? 'elicitation'
+        : request.method === 'sampling/createMessage'
+          ? 'sampling'
+          : undefined;
     if (!kind) throw new HostError(JsonRpcCode.MethodNotFound, `Taskdesk does not answer ${request.method} requests.`);
-    const result = await this.#options.receiver.runOrdinary(this.owner, kind, request.params, { relatedTaskId: context.relatedTaskId, signal: context.signal });
+    const result = await this.#options.receiver.runOrdinary(this.owner, kind, request.params, {
+      relatedTaskId: context.relatedTaskId,
+      signal: context.signal
+    });
     // The related-task tag is a 2025-11-25 convention; a modern answer is the bare result.
     const { _meta: meta, ...rest } = result;
     const { [RELATED_TASK_META_KEY]: _related, ...otherMeta } = (meta as Record<string, unknown> | undefined) ?? {};
@@ -179,7 +203,9 @@ export class ServerConnection {
       const tail = this.#stderrTail();
       this.#setState({
         status: this.#closing ? 'closed' : 'failed',
-        reason: this.#closing ? 'Disconnected by Taskdesk' : `The server closed the connection${tail ? `: ${tail}` : ''}`
+        reason: this.#closing
+          ? 'Disconnected by Taskdesk'
+          : `The server closed the connection${tail ? `: ${tail}` : ''}`
       });
     };
     this.client.onerror = () => {
@@ -190,7 +216,10 @@ export class ServerConnection {
     } catch (error) {
       if (this.#closing) return this.#closedWhileConnecting();
       const tail = this.#stderrTail();
-      this.#setState({ status: 'failed', reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}` });
+      this.#setState({
+        status: 'failed',
+        reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
+      });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;
       const owned = this.client.transport === current;
@@ -264,7 +293,11 @@ export class ServerConnection {
    * server does, it was a modern server too slow to answer: this attempt fails, and as nothing
    * is remembered the next connect probes again. Throws why it failed.
    */
-  async #probeAndConnectHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, deadline: number, probeMs: number): Promise<void> {
+  async #probeAndConnectHttp(
+    target: Extract<ServerConfig['transport'], { type: 'http' }>,
+    deadline: number,
+    probeMs: number
+  ): Promise<void> {
     const probed = await this.#probeHttp(target, probeMs);
     if (probed === 'modern') {
       // No initialize and no session: each request is its own POST, enveloped by modernRequest.
@@ -298,7 +331,11 @@ export class ServerConnection {
     transport: Transport,
     deadline: number,
     options: { lateProbe: boolean }
-  ): Promise<{ type: 'ready' } | { type: 'modern'; discover: DiscoverResult } | { type: 'failed'; error: unknown; closed: boolean }> {
+  ): Promise<
+    | { type: 'ready' }
+    | { type: 'modern'; discover: DiscoverResult }
+    | { type: 'failed'; error: unknown; closed: boolean }
+  > {
     const watch = watchInitialize(transport, options);
     let failure: { error: unknown } | undefined;
     try {
@@ -313,9 +350,12 @@ export class ServerConnection {
     if (late && late.era === 'modern') return { type: 'modern', discover: late.discover };
     if (late && late.era === 'unsupported') return { type: 'failed', error: new Error(late.reason), closed: false };
     if (this.#closing) return { type: 'failed', error: new Error('Disconnected while connecting'), closed: false };
-    if (refused && late?.era === 'legacy') return { type: 'failed', error: new McpError(refused.code, refused.message), closed: false };
+    if (refused && late?.era === 'legacy')
+      return { type: 'failed', error: new McpError(refused.code, refused.message), closed: false };
     if (refused) {
-      const error = new Error(`The server refused initialize (${refused.code}: ${refused.message}) and did not answer server/discover in time`);
+      const error = new Error(
+        `The server refused initialize (${refused.code}: ${refused.message}) and did not answer server/discover in time`
+      );
       return { type: 'failed', error, closed: false };
     }
     return failure ? { type: 'failed', error: failure.error, closed: watch.closed } : { type: 'ready' };
@@ -390,7 +430,10 @@ export class ServerConnection {
    * server that refuses the probe, or has no version in common, throws, failing the connection
    * with that reason.
    */
-  async #probeHttp(target: Extract<ServerConfig['transport'], { type: 'http' }>, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent'> {
+  async #probeHttp(
+    target: Extract<ServerConfig['transport'], { type: 'http' }>,
+    timeoutMs: number
+  ): Promise<'modern' | 'legacy' | 'silent'> {
     this.#probingHttp = new AbortController();
     try {
       const era = this.#eraOf(await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal));
@@ -421,7 +464,9 @@ export class ServerConnection {
       status: 'ready',
       era: 'legacy',
       ...(version && { serverInfo: { name: version.name, version: version.version } }),
-      ...(this.client.transport && 'protocolVersion' in this.client.transport && typeof this.client.transport.protocolVersion === 'string'
+      ...(this.client.transport &&
+      'protocolVersion' in this.client.transport &&
+      typeof this.client.transport.protocolVersion === 'string'
         ? { protocolVersion: this.client.transport.protocolVersion }
         : {}),
       ...(capabilities && { capabilities: capabilities as Record<string, unknown> })
@@ -444,11 +489,19 @@ export class ServerConnection {
   /** Sends `notifications/tasks/status` with the full task (no related-task metadata, per spec). */
   async notifyStatus(task: TaskView): Promise<void> {
     if (this.#state.status !== 'ready') return;
-    await this.client.notification({ method: 'notifications/tasks/status', params: { ...task } }).catch(() => undefined);
+    await this.client
+      .notification({ method: 'notifications/tasks/status', params: { ...task } })
+      .catch(() => undefined);
   }
 
   /** Sends a progress notification; tagged with the task when it belongs to one. */
-  async notifyProgress(taskId: string | undefined, progressToken: string | number, progress: number, total?: number, message?: string): Promise<void> {
+  async notifyProgress(
+    taskId: string | undefined,
+    progressToken: string | number,
+    progress: number,
+    total?: number,
+    message?: string
+  ): Promise<void> {
     if (this.#state.status !== 'ready') return;
     await this.client
       .notification({
@@ -474,20 +527,21 @@ export class ServerConnection {
   #registerHandlers(): void {
     const receiver = this.#options.receiver;
     const owner = () => this.owner;
-    const inbound = (kind: TaskKind) => async (request: { params: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
-      const params = request.params;
-      const meta = params._meta as Record<string, unknown> | undefined;
-      const progressToken = meta?.progressToken as string | number | undefined;
-      const relatedTaskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
-      const info = {
-        ...(progressToken !== undefined && { progressToken }),
-        ...(typeof relatedTaskId === 'string' && { relatedTaskId })
+    const inbound =
+      (kind: TaskKind) => async (request: { params: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
+        const params = request.params;
+        const meta = params._meta as Record<string, unknown> | undefined;
+        const progressToken = meta?.progressToken as string | number | undefined;
+        const relatedTaskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+        const info = {
+          ...(progressToken !== undefined && { progressToken }),
+          ...(typeof relatedTaskId === 'string' && { relatedTaskId })
+        };
+        return rethrow(async () => {
+          if (params.task !== undefined && params.task !== null) return receiver.create(owner(), kind, params, info);
+          return receiver.runOrdinary(owner(), kind, params, { ...info, signal: extra.signal });
+        });
       };
-      return rethrow(async () => {
-        if (params.task !== undefined && params.task !== null) return receiver.create(owner(), kind, params, info);
-        return receiver.runOrdinary(owner(), kind, params, { ...info, signal: extra.signal });
-      });
-    };
     this.client.setRequestHandler(CreateMessageRequestSchema, inbound('sampling') as never);
     this.client.setRequestHandler(ElicitRequestSchema, inbound('elicitation') as never);
     this.client.setRequestHandler(GetTaskRequestSchema, async (request) =>
@@ -497,7 +551,8 @@ export class ServerConnection {
       rethrow(async () => {
         const taskId = request.params.taskId;
         const outcome = await receiver.result(owner(), taskId, extra.signal);
-        if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
+        if (outcome.type === 'error')
+          throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
         const result = outcome.result;
         const resultMeta = (result._meta as Record<string, unknown> | undefined) ?? {};
         return { ...result, _meta: { ...resultMeta, [RELATED_TASK_META_KEY]: { taskId } } };

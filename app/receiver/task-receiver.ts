@@ -6,7 +6,14 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
-import { TASK_RECORD_VERSION, type Outcome, type TaskKind, type TaskOwner, type TaskRecord, type TaskView } from './task-record.js';
+import {
+  TASK_RECORD_VERSION,
+  type Outcome,
+  type TaskKind,
+  type TaskOwner,
+  type TaskRecord,
+  type TaskView
+} from './task-record.js';
 import type { TaskRepository } from './task-repository.js';
 import { canTransition, isTerminal } from './task-state.js';
 import { TaskWaiters } from './task-waiters.js';
@@ -19,7 +26,14 @@ export interface ReceiverEvents {
   /** A status changed: send `notifications/tasks/status` to the owner if it is connected. */
   statusChanged(owner: TaskOwner, task: TaskView): void;
   /** Progress for a request's progress token. */
-  progress(owner: TaskOwner, taskId: string | undefined, progressToken: string | number, progress: number, total?: number, message?: string): void;
+  progress(
+    owner: TaskOwner,
+    taskId: string | undefined,
+    progressToken: string | number,
+    progress: number,
+    total?: number,
+    message?: string
+  ): void;
 }
 
 /** Options for {@link TaskReceiver}. */
@@ -50,7 +64,8 @@ const STORE_RETRY_MS = 5_000;
 const STATUS_MESSAGES = {
   working: 'Taskdesk is working on the request.',
   restartedResumed: 'Taskdesk restarted; the request is waiting again.',
-  restartedFailed: 'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
+  restartedFailed:
+    'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
   cancelled: 'The task was cancelled by request.'
 } as const;
 
@@ -105,7 +120,13 @@ export class TaskReceiver {
    * with a status message. Each status change is announced through `statusChanged`, which
    * the host delivers when the owning server is connected.
    */
-  restore(): { loaded: number; expired: number; resumed: number; failed: number; quarantined: Array<{ id: string; reason: string; movedTo: string }> } {
+  restore(): {
+    loaded: number;
+    expired: number;
+    resumed: number;
+    failed: number;
+    quarantined: Array<{ id: string; reason: string; movedTo: string }>;
+  } {
     const report = this.#repo.load();
     // Quarantined data is reported to the caller (the host warns and audits it).
     const summary = { loaded: report.loaded, expired: 0, resumed: 0, failed: 0, quarantined: report.quarantined };
@@ -121,7 +142,10 @@ export class TaskReceiver {
       this.#scheduleExpiry(record);
       if (isTerminal(record.task.status)) continue;
       const runner = record.kind === 'sampling' ? this.#sampling : this.#elicitation;
-      const resumable = record.kind === 'sampling' && this.#sampling.canResume ? this.#sampling.canResume(record.notes) : runner.resumable;
+      const resumable =
+        record.kind === 'sampling' && this.#sampling.canResume
+          ? this.#sampling.canResume(record.notes)
+          : runner.resumable;
       if (resumable) {
         summary.resumed++;
         const resumed = this.#touch(record, { statusMessage: STATUS_MESSAGES.restartedResumed });
@@ -142,7 +166,12 @@ export class TaskReceiver {
    * Accepts a task-augmented request: persists the task, starts the work, and returns the
    * `CreateTaskResult` to answer with. Throws a `HostError` for a refused request.
    */
-  async create(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): Promise<{ task: TaskView }> {
+  async create(
+    owner: TaskOwner,
+    kind: TaskKind,
+    params: Record<string, unknown>,
+    info: RequestInfo = {}
+  ): Promise<{ task: TaskView }> {
     this.#admit(owner);
     this.#checkSize(params);
     const active = this.#repo.activeCount(owner.identity);
@@ -183,7 +212,10 @@ export class TaskReceiver {
     } catch (error) {
       this.#repo.discard(record.task.taskId);
       this.#storeFailed(record, error);
-      throw new HostError(JsonRpcCode.InternalError, `Taskdesk could not store the task: ${toErrorData(error).message}`);
+      throw new HostError(
+        JsonRpcCode.InternalError,
+        `Taskdesk could not store the task: ${toErrorData(error).message}`
+      );
     }
     this.#audit.record({
       ...auditOwner(owner),
@@ -206,7 +238,12 @@ export class TaskReceiver {
    *
    * Returns the result, or throws the JSON-RPC error the request is answered with.
    */
-  async runOrdinary(owner: TaskOwner, kind: TaskKind, params: Record<string, unknown>, info: RequestInfo = {}): Promise<Record<string, unknown>> {
+  async runOrdinary(
+    owner: TaskOwner,
+    kind: TaskKind,
+    params: Record<string, unknown>,
+    info: RequestInfo = {}
+  ): Promise<Record<string, unknown>> {
     // Ordinary requests wait on the same people and models as tasks: the same limits apply.
     this.#admit(owner);
     this.#checkSize(params);
@@ -230,7 +267,13 @@ export class TaskReceiver {
       // Task-Related Messages"); errors have no _meta to carry it.
       return info.relatedTaskId === undefined
         ? outcome.result
-        : { ...outcome.result, _meta: { ...(outcome.result._meta as Record<string, unknown> | undefined), [RELATED_TASK_META_KEY]: { taskId: info.relatedTaskId } } };
+        : {
+            ...outcome.result,
+            _meta: {
+              ...(outcome.result._meta as Record<string, unknown> | undefined),
+              [RELATED_TASK_META_KEY]: { taskId: info.relatedTaskId }
+            }
+          };
     } finally {
       info.signal?.removeEventListener('abort', onAbort);
       const left = (this.#ordinaryPending.get(owner.identity) ?? 1) - 1;
@@ -254,7 +297,12 @@ export class TaskReceiver {
     const record = this.#owned(owner, taskId);
     // Only an outcome on disk is served: a crash must not take back a result a server has seen.
     const outcome = record.outcome ?? (await this.#waiters.wait(taskId, signal));
-    this.#audit.record({ ...auditOwner(owner), type: 'task.result-retrieved', taskId, detail: { outcome: outcome.type } });
+    this.#audit.record({
+      ...auditOwner(owner),
+      type: 'task.result-retrieved',
+      taskId,
+      detail: { outcome: outcome.type }
+    });
     return outcome;
   }
 
@@ -276,22 +324,42 @@ export class TaskReceiver {
     const last = tasks.at(-1);
     const more = start + page.length < ids.length;
     return more && last
-      ? { tasks, nextCursor: encodeCursor(this.#cursorKey, owner.identity, { sequence: this.#repo.peek(last.taskId)?.sequence ?? 0, taskId: last.taskId }) }
+      ? {
+          tasks,
+          nextCursor: encodeCursor(this.#cursorKey, owner.identity, {
+            sequence: this.#repo.peek(last.taskId)?.sequence ?? 0,
+            taskId: last.taskId
+          })
+        }
       : { tasks };
   }
 
   /** `tasks/cancel`: cancels a non-terminal task before answering and aborts its work. */
-  async cancel(owner: TaskOwner, taskId: string, reason: string = STATUS_MESSAGES.cancelled, byUser = false): Promise<TaskView> {
+  async cancel(
+    owner: TaskOwner,
+    taskId: string,
+    reason: string = STATUS_MESSAGES.cancelled,
+    byUser = false
+  ): Promise<TaskView> {
     // The server's requests are rate limited; the user's own clicks are not.
     if (!byUser) this.#admit(owner);
     const record = this.#owned(owner, taskId, true);
     if (isTerminal(record.task.status)) {
-      throw new HostError(JsonRpcCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.task.status}`);
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `Cannot cancel task ${taskId}: it is already ${record.task.status}`
+      );
     }
-    const cancelled = this.#transition(record, 'cancelled', reason, {
-      type: 'error',
-      error: { code: JsonRpcCode.RequestCancelled, message: `Task ${taskId} was cancelled: ${reason}` }
-    }, true);
+    const cancelled = this.#transition(
+      record,
+      'cancelled',
+      reason,
+      {
+        type: 'error',
+        error: { code: JsonRpcCode.RequestCancelled, message: `Task ${taskId} was cancelled: ${reason}` }
+      },
+      true
+    );
     this.#audit.record({ ...auditOwner(owner), type: 'task.cancelled', taskId, detail: { reason } });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
     // The cancellation is on disk before the response says so.
@@ -365,7 +433,8 @@ export class TaskReceiver {
    * case is the same −32602 as an unknown id. `latest` gives the newest version, for cancel.
    */
   #owned(owner: TaskOwner, taskId: string, latest = false): Readonly<TaskRecord> {
-    const record = typeof taskId !== 'string' ? undefined : latest ? this.#repo.peek(taskId) : this.#repo.peekCommitted(taskId);
+    const record =
+      typeof taskId !== 'string' ? undefined : latest ? this.#repo.peek(taskId) : this.#repo.peekCommitted(taskId);
     if (!record || record.owner.identity !== owner.identity) {
       this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
       throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
@@ -388,7 +457,11 @@ export class TaskReceiver {
     );
   }
 
-  async #run(kind: TaskKind, request: Record<string, unknown>, context: WorkContext): Promise<WorkOutcome<Record<string, unknown>>> {
+  async #run(
+    kind: TaskKind,
+    request: Record<string, unknown>,
+    context: WorkContext
+  ): Promise<WorkOutcome<Record<string, unknown>>> {
     try {
       switch (kind) {
         case 'sampling':
@@ -403,7 +476,9 @@ export class TaskReceiver {
 
   #context(owner: TaskOwner, signal: AbortSignal, info: RequestInfo, record: TaskRecord | undefined): WorkContext {
     const taskId = record?.task.taskId;
-    const relatedTaskId = info.relatedTaskId ?? (record?.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId as string | undefined);
+    const relatedTaskId =
+      info.relatedTaskId ??
+      (record?.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId as string | undefined);
     const progressToken = info.progressToken;
     return {
       serverId: owner.serverId,
@@ -414,7 +489,8 @@ export class TaskReceiver {
       signal,
       ...(progressToken !== undefined && {
         reportProgress: (progress: number, total?: number, message?: string) => {
-          if (!signal.aborted) this.#events.progress(owner, taskId ?? relatedTaskId, progressToken, progress, total, message);
+          if (!signal.aborted)
+            this.#events.progress(owner, taskId ?? relatedTaskId, progressToken, progress, total, message);
         }
       }),
       annotate: (note) => {
@@ -464,7 +540,13 @@ export class TaskReceiver {
    *
    * Persisting first means a crash after this line never loses a transition a server was told about.
    */
-  #transition(record: TaskRecord, to: TaskView['status'], statusMessage?: string, outcome?: Outcome, urgent = false): { record: TaskRecord; durable: Promise<void> } {
+  #transition(
+    record: TaskRecord,
+    to: TaskView['status'],
+    statusMessage?: string,
+    outcome?: Outcome,
+    urgent = false
+  ): { record: TaskRecord; durable: Promise<void> } {
     if (!canTransition(record.task.status, to)) {
       throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
     }
@@ -481,7 +563,12 @@ export class TaskReceiver {
     if (statusMessage === undefined) delete next.task.statusMessage;
     else next.task.statusMessage = statusMessage;
     const durable = this.#repo.save(next, urgent);
-    this.#audit.record({ ...auditOwner(next.owner), type: 'task.status', taskId: next.task.taskId, detail: { from, to, statusMessage } });
+    this.#audit.record({
+      ...auditOwner(next.owner),
+      type: 'task.status',
+      taskId: next.task.taskId,
+      detail: { from, to, statusMessage }
+    });
     this.#events.taskChanged(next.task.taskId, next);
     const announced = durable.then(() => {
       this.#events.statusChanged(next.owner, { ...next.task });
@@ -492,7 +579,13 @@ export class TaskReceiver {
       // Nobody waits forever on a result that could not be stored: they get −32603 now, and the
       // write is tried again until it lands (a full disk is freed, a permission is fixed).
       if (outcome && isTerminal(to)) {
-        this.#waiters.reject(next.task.taskId, new HostError(JsonRpcCode.InternalError, `Taskdesk could not store the task's result: ${toErrorData(error).message}`));
+        this.#waiters.reject(
+          next.task.taskId,
+          new HostError(
+            JsonRpcCode.InternalError,
+            `Taskdesk could not store the task's result: ${toErrorData(error).message}`
+          )
+        );
       }
       this.#retryCommit(next.task.taskId);
     });
@@ -522,14 +615,23 @@ export class TaskReceiver {
 
   /** A write to disk failed: nothing is announced, and the user is told through the audit log. */
   #storeFailed(record: TaskRecord, error: unknown): void {
-    this.#audit.record({ ...auditOwner(record.owner), type: 'store.write-failed', taskId: record.task.taskId, detail: { error: toErrorData(error).message } });
+    this.#audit.record({
+      ...auditOwner(record.owner),
+      type: 'store.write-failed',
+      taskId: record.task.taskId,
+      detail: { error: toErrorData(error).message }
+    });
   }
 
   /** Updates a task's status message without a status change (no notification is due). */
   #touch(record: TaskRecord, changes: { statusMessage: string }): TaskRecord {
     const next: TaskRecord = {
       ...record,
-      task: { ...record.task, statusMessage: changes.statusMessage, lastUpdatedAt: new Date(this.#clock.now()).toISOString() }
+      task: {
+        ...record.task,
+        statusMessage: changes.statusMessage,
+        lastUpdatedAt: new Date(this.#clock.now()).toISOString()
+      }
     };
     this.#repo.save(next, false).catch((error: unknown) => this.#storeFailed(next, error));
     this.#events.taskChanged(next.task.taskId, next);
@@ -562,9 +664,17 @@ export class TaskReceiver {
     this.#repo.remove(taskId).catch((error: unknown) => record && this.#storeFailed(record, error));
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InvalidParams, 'Task has expired'));
     this.#running.delete(taskId);
-    this.#waiters.reject(taskId, new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`));
+    this.#waiters.reject(
+      taskId,
+      new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`)
+    );
     if (record) {
-      this.#audit.record({ ...auditOwner(record.owner), type: 'task.expired', taskId, detail: { status: record.task.status } });
+      this.#audit.record({
+        ...auditOwner(record.owner),
+        type: 'task.expired',
+        taskId,
+        detail: { status: record.task.status }
+      });
     }
     this.#events.taskChanged(taskId, undefined);
   }
@@ -602,4 +712,3 @@ function firstAfter(
   const next = ids.findIndex((id) => (lookup(id)?.sequence ?? 0) > position.sequence);
   return next < 0 ? ids.length : next;
 }
-

@@ -48,7 +48,9 @@ export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 export function parseTaskRecord(value: unknown): TaskRecord {
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== TASK_RECORD_VERSION) {
-    throw new Error(`Unsupported task record version ${JSON.stringify(version)} (this Taskdesk reads ${TASK_RECORD_VERSION})`);
+    throw new Error(
+      `Unsupported task record version ${JSON.stringify(version)} (this Taskdesk reads ${TASK_RECORD_VERSION})`
+    );
   }
   const parsed = TaskRecordSchema.safeParse(value);
   if (!parsed.success) {

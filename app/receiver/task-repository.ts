@@ -47,7 +47,10 @@ export class TaskRepository {
       void this.#log.delete(id);
     }
     const loaded = [...result.records.values()].sort(
-      (a, b) => a.sequence - b.sequence || a.task.createdAt.localeCompare(b.task.createdAt) || a.task.taskId.localeCompare(b.task.taskId)
+      (a, b) =>
+        a.sequence - b.sequence ||
+        a.task.createdAt.localeCompare(b.task.createdAt) ||
+        a.task.taskId.localeCompare(b.task.taskId)
     );
     for (const record of loaded) {
       this.#index(record);

@@ -25,7 +25,12 @@ export class ArgumentValidator {
       try {
         validator = this.#ajv.getValidator<unknown>(inputSchema as JsonSchemaType);
       } catch (error) {
-        return [{ path: '', message: `the tool's inputSchema cannot be used: ${error instanceof Error ? error.message : String(error)}` }];
+        return [
+          {
+            path: '',
+            message: `the tool's inputSchema cannot be used: ${error instanceof Error ? error.message : String(error)}`
+          }
+        ];
       }
       this.#cache.set(inputSchema, validator);
     }
@@ -39,15 +44,15 @@ export class ArgumentValidator {
  * into one problem per field. The SDK provider only exposes that text, not Ajv's error objects.
  */
 export function splitAjvErrors(text: string): ArgumentProblem[] {
-  return text
-    .split(/, (?=data[/ ])/)
-    .map((part) => {
-      const match = /^data(\S*) (.*)$/s.exec(part);
-      return match ? { path: match[1] ?? '', message: match[2] ?? part } : { path: '', message: part };
-    });
+  return text.split(/, (?=data[/ ])/).map((part) => {
+    const match = /^data(\S*) (.*)$/s.exec(part);
+    return match ? { path: match[1] ?? '', message: match[2] ?? part } : { path: '', message: part };
+  });
 }
 
 /** One line for a person: "topic: must be string; (arguments): must have required property 'x'". */
 export function describeProblems(problems: readonly ArgumentProblem[]): string {
-  return problems.map((p) => `${p.path === '' ? '(arguments)' : p.path.slice(1).replaceAll('/', '.')}: ${p.message}`).join('; ');
+  return problems
+    .map((p) => `${p.path === '' ? '(arguments)' : p.path.slice(1).replaceAll('/', '.')}: ${p.message}`)
+    .join('; ');
 }

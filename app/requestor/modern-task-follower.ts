@@ -27,13 +27,20 @@ export interface ModernPeer {
    * Sends one request with the modern envelope; `tasks` says whether the envelope declares
    * the tasks extension. Resolves with the raw result; rejects with the peer's JSON-RPC error.
    */
-  request(method: string, params: Record<string, unknown>, options: { tasks: boolean; timeout: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: { tasks: boolean; timeout: number; signal?: AbortSignal }
+  ): Promise<Record<string, unknown>>;
   /**
    * Answers one input request as the host answers such a request from a server (elicitation
    * in the inbox, sampling through the sampling runner). Rejects when it cannot be answered
    * (a method Taskdesk does not serve, a rejected sampling request) or `signal` aborts.
    */
-  answerInput(request: InputRequest, context: { relatedTaskId: string; signal: AbortSignal }): Promise<Record<string, unknown>>;
+  answerInput(
+    request: InputRequest,
+    context: { relatedTaskId: string; signal: AbortSignal }
+  ): Promise<Record<string, unknown>>;
 }
 
 /** The connection a modern follower talks through while its server is attached. */
@@ -57,7 +64,9 @@ export type ModernTask = z.infer<typeof ModernTaskSchema>;
 
 /** A `tasks/get` answer: the task with what its status carries. */
 export const DetailedTaskSchema = ModernTaskSchema.extend({
-  inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() })).optional(),
+  inputRequests: z
+    .record(z.string(), z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() }))
+    .optional(),
   result: z.record(z.string(), z.unknown()).optional(),
   error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional()
 });
@@ -132,7 +141,11 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     const wasRequested = this.#cancelRequested;
     this.#cancelRequested = true;
     try {
-      await connection.peer.request('tasks/cancel', { taskId: this.view.taskId }, { tasks: true, timeout: this.env.requestTimeoutMs, signal });
+      await connection.peer.request(
+        'tasks/cancel',
+        { taskId: this.view.taskId },
+        { tasks: true, timeout: this.env.requestTimeoutMs, signal }
+      );
     } catch (error) {
       if (this.connection !== connection) return;
       if (!isTaskNotFound(error)) {
@@ -147,13 +160,20 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
   }
 
   protected override requestTask(connection: ModernConnection): Promise<Record<string, unknown>> {
-    return connection.peer.request('tasks/get', { taskId: this.view.taskId }, { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal });
+    return connection.peer.request(
+      'tasks/get',
+      { taskId: this.view.taskId },
+      { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal }
+    );
   }
 
   protected override takeTask(raw: Record<string, unknown>, connection: ModernConnection): boolean {
     const parsed = DetailedTaskSchema.safeParse(raw);
     if (!parsed.success) {
-      this.recordError('tasks/get', { code: JsonRpcCode.InternalError, message: `The server's tasks/get answer is not a task: ${parsed.error.message}` });
+      this.recordError('tasks/get', {
+        code: JsonRpcCode.InternalError,
+        message: `The server's tasks/get answer is not a task: ${parsed.error.message}`
+      });
       return false;
     }
     const changed = this.#apply(parsed.data, connection);
@@ -171,7 +191,14 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
         this.setOutcome(
           task.result !== undefined
             ? { type: 'result', result: { ...task.result }, fetchedAt: this.nowIso() }
-            : { type: 'error', error: { code: JsonRpcCode.InternalError, message: 'The server reported the task completed but sent no result.' }, fetchedAt: this.nowIso() }
+            : {
+                type: 'error',
+                error: {
+                  code: JsonRpcCode.InternalError,
+                  message: 'The server reported the task completed but sent no result.'
+                },
+                fetchedAt: this.nowIso()
+              }
         );
         break;
       case 'failed':
@@ -181,7 +208,10 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
         // The extension carries no result for a cancelled task: its outcome says so, with the server's message.
         this.setOutcome({
           type: 'error',
-          error: { code: JsonRpcCode.RequestCancelled, message: task.statusMessage ?? `Task ${task.taskId} was cancelled.` },
+          error: {
+            code: JsonRpcCode.RequestCancelled,
+            message: task.statusMessage ?? `Task ${task.taskId} was cancelled.`
+          },
           fetchedAt: this.nowIso()
         });
         break;
@@ -235,7 +265,8 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
 
   /** Sends every answer not yet acknowledged in one `tasks/update`, one exchange at a time. */
   async #sendAnswers(connection: ModernConnection): Promise<void> {
-    if (this.#updateInFlight || this.#unsent.size === 0 || this.connection !== connection || this.#cancelRequested) return;
+    if (this.#updateInFlight || this.#unsent.size === 0 || this.connection !== connection || this.#cancelRequested)
+      return;
     const batch = new Map(this.#unsent);
     this.#updateInFlight = true;
     try {
@@ -263,7 +294,8 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     }
     // Answers that arrived meanwhile go in the next exchange; those that failed otherwise (locally, or a
     // transient server error) are kept and sent again after the next poll, if the server still asks.
-    if (this.connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key))) void this.#sendAnswers(connection);
+    if (this.connection === connection && [...this.#unsent.keys()].some((key) => !batch.has(key)))
+      void this.#sendAnswers(connection);
   }
 
   #acknowledge(keys: string[]): void {
@@ -303,5 +335,7 @@ function failureOf(task: DetailedTask): ErrorData {
 function refusesAnswers(error: unknown): boolean {
   if (isLocalFailure(error)) return false;
   const code = toErrorData(error).code;
-  return code === JsonRpcCode.InvalidParams || code === JsonRpcCode.InvalidRequest || code === JsonRpcCode.MethodNotFound;
+  return (
+    code === JsonRpcCode.InvalidParams || code === JsonRpcCode.InvalidRequest || code === JsonRpcCode.MethodNotFound
+  );
 }

@@ -30,7 +30,9 @@ export class OutboundTaskStore {
         continue;
       }
       if (parsed.data.outboundId !== id) {
-        quarantined.push(this.#dir.quarantine(id, `document names outbound task ${parsed.data.outboundId}, file is ${id}`));
+        quarantined.push(
+          this.#dir.quarantine(id, `document names outbound task ${parsed.data.outboundId}, file is ${id}`)
+        );
         continue;
       }
       const { schemaVersion: _version, ...view } = parsed.data;

@@ -143,7 +143,8 @@ export class OutboundTasks {
     const loaded = this.#store.loadAll();
     this.quarantined = loaded.quarantined;
     for (const view of loaded.tasks) {
-      const follower = view.protocol === '2026-07-28' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
+      const follower =
+        view.protocol === '2026-07-28' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
       this.#add(follower);
       // The ttl runs whether or not the server is connected.
       follower.trackTtl();
@@ -169,12 +170,15 @@ export class OutboundTasks {
     const attachment: Attachment = { serverId, serverName, client, statusNotifications, modern, tools: undefined };
     this.#attachments.set(serverId, attachment);
     if (attachment.statusNotifications) {
-      client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => this.onStatusNotification(serverId, notification.params));
+      client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
+        this.onStatusNotification(serverId, notification.params)
+      );
     }
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
-      if (follower instanceof ModernTaskFollower && modern) follower.follow({ peer: modern, serverName }, { pollNow: true });
+      if (follower instanceof ModernTaskFollower && modern)
+        follower.follow({ peer: modern, serverName }, { pollNow: true });
       else if (follower instanceof TaskFollower && !modern) follower.follow({ client, serverName }, { pollNow: true });
     }
   }
@@ -212,7 +216,9 @@ export class OutboundTasks {
     const attachment = this.#attachment(serverId);
     const tools = await this.#tools(attachment, options.refresh ?? true);
     const acceptsTasks = acceptsTaskCalls(attachment);
-    return [...tools.values()].map((tool) => (attachment.modern ? modernToolView(tool, acceptsTasks) : requestorToolView(tool, acceptsTasks)));
+    return [...tools.values()].map((tool) =>
+      attachment.modern ? modernToolView(tool, acceptsTasks) : requestorToolView(tool, acceptsTasks)
+    );
   }
 
   /**
@@ -221,15 +227,25 @@ export class OutboundTasks {
    * argument, an unknown tool, or a call the negotiation forbids throws a `HostError` and
    * sends nothing.
    */
-  async callTool(serverId: string, toolName: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolOutcome> {
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions = {}
+  ): Promise<CallToolOutcome> {
     const attachment = this.#attachment(serverId);
     let tool = (await this.#tools(attachment, false)).get(toolName);
     if (!tool) tool = (await this.#tools(attachment, true)).get(toolName);
-    if (!tool) throw new HostError(JsonRpcCode.InvalidParams, `Server "${attachment.serverName}" has no tool "${toolName}".`);
+    if (!tool)
+      throw new HostError(JsonRpcCode.InvalidParams, `Server "${attachment.serverName}" has no tool "${toolName}".`);
 
     const problems = this.#validator.validate(tool.inputSchema, args);
     if (problems.length > 0) {
-      throw new HostError(JsonRpcCode.InvalidParams, `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`, { problems });
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`,
+        { problems }
+      );
     }
 
     const mode = toolCallMode(acceptsTaskCalls(attachment), attachment.modern ? 'optional' : taskSupportOf(tool));
@@ -238,19 +254,37 @@ export class OutboundTasks {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
-        if (attachment.modern) return this.#callModern(attachment, attachment.modern, toolName, args, false, options.timeoutMs ?? this.#requestTimeoutMs);
+        if (attachment.modern)
+          return this.#callModern(
+            attachment,
+            attachment.modern,
+            toolName,
+            args,
+            false,
+            options.timeoutMs ?? this.#requestTimeoutMs
+          );
         try {
-          const result = await attachment.client.request({ method: 'tools/call', params: { name: toolName, arguments: args } }, CallToolResultSchema, {
-            timeout: options.timeoutMs ?? this.#requestTimeoutMs
-          });
+          const result = await attachment.client.request(
+            { method: 'tools/call', params: { name: toolName, arguments: args } },
+            CallToolResultSchema,
+            {
+              timeout: options.timeoutMs ?? this.#requestTimeoutMs
+            }
+          );
           return { type: 'result', result: { ...result } };
         } catch (error) {
           throw toHostError(error);
         }
       }
       case 'task':
-        if (attachment.modern) return this.#callModern(attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
-        return this.#callAsTask(attachment, toolName, args, options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs);
+        if (attachment.modern)
+          return this.#callModern(attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
+        return this.#callAsTask(
+          attachment,
+          toolName,
+          args,
+          options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs
+        );
     }
   }
 
@@ -262,10 +296,14 @@ export class OutboundTasks {
   async cancel(outboundId: string): Promise<OutboundTaskView> {
     const follower = this.#follower(outboundId);
     const view = follower.view;
-    if (follower.finished || view.outcome !== undefined || ['completed', 'failed', 'cancelled'].includes(view.state)) return this.#copy(follower);
+    if (follower.finished || view.outcome !== undefined || ['completed', 'failed', 'cancelled'].includes(view.state))
+      return this.#copy(follower);
     const attachment = this.#attachments.get(view.serverId);
     if (!attachment) {
-      throw new HostError(JsonRpcCode.InvalidRequest, `Server "${view.serverName}" is not connected; task ${view.taskId} cannot be cancelled now.`);
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `Server "${view.serverName}" is not connected; task ${view.taskId} cannot be cancelled now.`
+      );
     }
     if (!attachment.modern && !attachment.client.getServerCapabilities()?.tasks?.cancel) {
       throw new HostError(
@@ -293,16 +331,26 @@ export class OutboundTasks {
   async listServerTasks(serverId: string, cursor?: string): Promise<ServerTaskPage> {
     const attachment = this.#attachment(serverId);
     if (attachment.modern) {
-      throw new HostError(JsonRpcCode.MethodNotFound, `Server "${attachment.serverName}" speaks MCP 2026-07-28, whose tasks extension has no tasks/list.`);
+      throw new HostError(
+        JsonRpcCode.MethodNotFound,
+        `Server "${attachment.serverName}" speaks MCP 2026-07-28, whose tasks extension has no tasks/list.`
+      );
     }
     if (!attachment.client.getServerCapabilities()?.tasks?.list) {
-      throw new HostError(JsonRpcCode.MethodNotFound, `Server "${attachment.serverName}" does not support tasks/list (no tasks.list capability).`);
+      throw new HostError(
+        JsonRpcCode.MethodNotFound,
+        `Server "${attachment.serverName}" does not support tasks/list (no tasks.list capability).`
+      );
     }
     let page;
     try {
-      page = await attachment.client.request({ method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, ListTasksResultSchema, {
-        timeout: this.#requestTimeoutMs
-      });
+      page = await attachment.client.request(
+        { method: 'tasks/list', params: cursor === undefined ? {} : { cursor } },
+        ListTasksResultSchema,
+        {
+          timeout: this.#requestTimeoutMs
+        }
+      );
     } catch (error) {
       throw toHostError(error);
     }
@@ -321,7 +369,9 @@ export class OutboundTasks {
 
   /** Every outbound task, newest first. */
   list(): OutboundTaskView[] {
-    return [...this.#followers.values()].map((f) => this.#copy(f)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return [...this.#followers.values()]
+      .map((f) => this.#copy(f))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   /** One outbound task, or undefined. */
@@ -337,7 +387,9 @@ export class OutboundTasks {
   describe(serverId: string, taskId: string): { toolName: string; outboundId: string } | undefined {
     const outboundId = this.#byTask.get(taskKey(serverId, taskId));
     const follower = outboundId === undefined ? undefined : this.#followers.get(outboundId);
-    return follower ? { toolName: follower.view.toolName, outboundId } as { toolName: string; outboundId: string } : undefined;
+    return follower
+      ? ({ toolName: follower.view.toolName, outboundId } as { toolName: string; outboundId: string })
+      : undefined;
   }
 
   /** Removes a task from the host (and its document). It is no longer followed; the server is not told. */
@@ -351,7 +403,12 @@ export class OutboundTasks {
     this.#emit({ type: 'removed', outboundId, serverId: follower.view.serverId });
   }
 
-  async #callAsTask(attachment: Attachment, toolName: string, args: Record<string, unknown>, ttl: number | null): Promise<CallToolOutcome> {
+  async #callAsTask(
+    attachment: Attachment,
+    toolName: string,
+    args: Record<string, unknown>,
+    ttl: number | null
+  ): Promise<CallToolOutcome> {
     const outboundId = `ob-${randomUUID()}`;
     this.#earlyProgress.set(outboundId, []);
     let response: z.infer<typeof CreateTaskOrToolResultSchema>;
@@ -397,7 +454,14 @@ export class OutboundTasks {
    * like any outbound task, any other answer is the tool's result. Without it the server must
    * answer plainly (or refuse with −32021).
    */
-  async #callModern(attachment: Attachment, peer: ModernPeer, toolName: string, args: Record<string, unknown>, asTask: boolean, timeout: number): Promise<CallToolOutcome> {
+  async #callModern(
+    attachment: Attachment,
+    peer: ModernPeer,
+    toolName: string,
+    args: Record<string, unknown>,
+    asTask: boolean,
+    timeout: number
+  ): Promise<CallToolOutcome> {
     let response: Record<string, unknown>;
     try {
       response = await peer.request('tools/call', { name: toolName, arguments: args }, { tasks: asTask, timeout });
@@ -414,7 +478,10 @@ export class OutboundTasks {
     if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
     const created = ModernTaskSchema.safeParse(response);
     if (!asTask || !created.success) {
-      throw new HostError(JsonRpcCode.InternalError, `Server "${attachment.serverName}" answered tools/call with an invalid task${created.success ? ' although the tasks extension was not declared' : `: ${created.error.message}`}.`);
+      throw new HostError(
+        JsonRpcCode.InternalError,
+        `Server "${attachment.serverName}" answered tools/call with an invalid task${created.success ? ' although the tasks extension was not declared' : `: ${created.error.message}`}.`
+      );
     }
     const task = toServerTask(created.data);
     const view = this.#newView(attachment, toolName, args, null, task);
@@ -422,13 +489,21 @@ export class OutboundTasks {
     const follower = new ModernTaskFollower(this.#env, view);
     this.#add(follower);
     this.#markDirty(follower);
-    if (this.#attachments.get(attachment.serverId) === attachment) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
+    if (this.#attachments.get(attachment.serverId) === attachment)
+      follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
     else follower.trackTtl();
     return { type: 'task', task: this.#copy(follower) };
   }
 
   /** A new outbound task's view, as the `CreateTaskResult` left it. */
-  #newView(attachment: Attachment, toolName: string, args: Record<string, unknown>, ttl: number | null, task: ServerTask, outboundId = `ob-${randomUUID()}`): OutboundTaskView {
+  #newView(
+    attachment: Attachment,
+    toolName: string,
+    args: Record<string, unknown>,
+    ttl: number | null,
+    task: ServerTask,
+    outboundId = `ob-${randomUUID()}`
+  ): OutboundTaskView {
     const now = new Date(this.#clock.now()).toISOString();
     return {
       outboundId,
@@ -461,8 +536,12 @@ export class OutboundTasks {
       do {
         const params = cursor === undefined ? {} : { cursor };
         const page = attachment.modern
-          ? ListToolsResultSchema.parse(await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#requestTimeoutMs }))
-          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, { timeout: this.#requestTimeoutMs });
+          ? ListToolsResultSchema.parse(
+              await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#requestTimeoutMs })
+            )
+          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
+              timeout: this.#requestTimeoutMs
+            });
         for (const tool of page.tools) tools.set(tool.name, tool);
         cursor = page.nextCursor;
       } while (cursor !== undefined);

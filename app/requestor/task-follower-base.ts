@@ -51,7 +51,10 @@ export interface OutboundFollower {
  * and may act on the state before the next poll (`advance`). `Connection` is what it talks
  * through while its server is attached; `Answer` is its raw `tasks/get` answer.
  */
-export abstract class TaskFollowerBase<Connection extends { readonly serverName: string }, Answer> implements OutboundFollower {
+export abstract class TaskFollowerBase<
+  Connection extends { readonly serverName: string },
+  Answer
+> implements OutboundFollower {
   protected readonly env: FollowerEnvironment;
   readonly #view: OutboundTaskView;
   #connection: Connection | undefined;
@@ -172,7 +175,8 @@ export abstract class TaskFollowerBase<Connection extends { readonly serverName:
     if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
     if (isServerTerminal(view.state) && task.status !== view.state) return false;
     // Polls and notifications can cross: an older non-terminal report must not undo a newer one.
-    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt)) return false;
+    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt))
+      return false;
     const current = view.task;
     const same =
       current.status === task.status &&
@@ -204,7 +208,8 @@ export abstract class TaskFollowerBase<Connection extends { readonly serverName:
     log.count += 1;
     log.latest = entry;
     log.history.push(entry);
-    if (log.history.length > this.env.progressHistoryLimit) log.history.splice(0, log.history.length - this.env.progressHistoryLimit);
+    if (log.history.length > this.env.progressHistoryLimit)
+      log.history.splice(0, log.history.length - this.env.progressHistoryLimit);
     this.changed();
   }
 

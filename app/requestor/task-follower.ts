@@ -1,5 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CancelTaskResultSchema, GetTaskPayloadResultSchema, GetTaskResultSchema, type GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelTaskResultSchema,
+  GetTaskPayloadResultSchema,
+  GetTaskResultSchema,
+  type GetTaskResult
+} from '@modelcontextprotocol/sdk/types.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase, type FollowerEnvironment } from './task-follower-base.js';
@@ -58,10 +63,14 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     const signal = this.signal;
     if (!connection || !signal) return;
     try {
-      const task = await connection.client.request({ method: 'tasks/cancel', params: { taskId: this.view.taskId } }, CancelTaskResultSchema, {
-        signal,
-        timeout: this.env.requestTimeoutMs
-      });
+      const task = await connection.client.request(
+        { method: 'tasks/cancel', params: { taskId: this.view.taskId } },
+        CancelTaskResultSchema,
+        {
+          signal,
+          timeout: this.env.requestTimeoutMs
+        }
+      );
       if (this.connection !== connection) return;
       this.applyStatus(task);
       this.next();
@@ -88,7 +97,12 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
   protected override advance(connection: FollowerConnection): boolean {
     const view = this.view;
     const terminal = isServerTerminal(view.state);
-    if (view.outcome === undefined && (terminal || view.state === 'input_required') && !this.#resultInFlight && !this.#resultBackoff) {
+    if (
+      view.outcome === undefined &&
+      (terminal || view.state === 'input_required') &&
+      !this.#resultInFlight &&
+      !this.#resultBackoff
+    ) {
       void this.#fetchResult(connection);
     }
     // A terminal task whose result is being fetched needs no more polls; the fetch continues from here.
@@ -100,10 +114,14 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
   }
 
   #getTask(connection: FollowerConnection): Promise<GetTaskResult> {
-    return connection.client.request({ method: 'tasks/get', params: { taskId: this.view.taskId } }, GetTaskResultSchema, {
-      signal: this.signal,
-      timeout: this.env.requestTimeoutMs
-    });
+    return connection.client.request(
+      { method: 'tasks/get', params: { taskId: this.view.taskId } },
+      GetTaskResultSchema,
+      {
+        signal: this.signal,
+        timeout: this.env.requestTimeoutMs
+      }
+    );
   }
 
   /**
@@ -114,10 +132,14 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     this.#resultInFlight = true;
     let settleStatus = false;
     try {
-      const result = await connection.client.request({ method: 'tasks/result', params: { taskId: this.view.taskId } }, GetTaskPayloadResultSchema, {
-        signal: this.signal,
-        timeout: this.env.resultTimeoutMs
-      });
+      const result = await connection.client.request(
+        { method: 'tasks/result', params: { taskId: this.view.taskId } },
+        GetTaskPayloadResultSchema,
+        {
+          signal: this.signal,
+          timeout: this.env.resultTimeoutMs
+        }
+      );
       if (this.connection !== connection || this.finished) return;
       this.setOutcome({ type: 'result', result: { ...result }, fetchedAt: this.nowIso() });
       // The result can arrive before a poll showed the terminal status: learn it now.
@@ -152,7 +174,8 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
       const task = await this.#getTask(connection);
       if (this.connection !== connection) return;
       this.applyStatus(task);
-      if (isServerTerminal(this.view.state)) this.setOutcome({ type: 'error', error: toErrorData(error), fetchedAt: this.nowIso() });
+      if (isServerTerminal(this.view.state))
+        this.setOutcome({ type: 'error', error: toErrorData(error), fetchedAt: this.nowIso() });
       else this.recordError('tasks/result', toErrorData(error));
     } catch (probeError) {
       if (this.connection !== connection) return;
@@ -182,7 +205,9 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     if (this.finished && this.#callClient) {
       // The SDK keeps a task's progress handler alive after CreateTaskResult and only a
       // receiver-side store ever releases it; a requestor must, or it leaks one per task.
-      (this.#callClient as unknown as { _cleanupTaskProgressHandler?(taskId: string): void })._cleanupTaskProgressHandler?.(this.view.taskId);
+      (
+        this.#callClient as unknown as { _cleanupTaskProgressHandler?(taskId: string): void }
+      )._cleanupTaskProgressHandler?.(this.view.taskId);
       this.#callClient = undefined;
     }
   }

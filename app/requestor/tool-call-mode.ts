@@ -14,7 +14,10 @@ export function taskSupportOf(tool: Pick<Tool, 'execution'>): 'required' | 'opti
 }
 
 /** How a tool may be called, given whether its server accepts task-augmented `tools/call`. */
-export function toolCallMode(serverAcceptsTaskCalls: boolean, taskSupport: 'required' | 'optional' | 'forbidden'): ToolCallMode {
+export function toolCallMode(
+  serverAcceptsTaskCalls: boolean,
+  taskSupport: 'required' | 'optional' | 'forbidden'
+): ToolCallMode {
   if (!serverAcceptsTaskCalls) return taskSupport === 'required' ? 'unavailable' : 'plain';
   switch (taskSupport) {
     case 'required':
@@ -35,7 +38,12 @@ export type CallDecision = { type: 'task' } | { type: 'plain' } | { type: 'refus
  * `asTask` is the caller's choice; undefined takes the default (a task whenever the tool
  * allows one). A choice the negotiation forbids is refused, never silently changed.
  */
-export function decideCall(mode: ToolCallMode, toolName: string, serverName: string, asTask: boolean | undefined): CallDecision {
+export function decideCall(
+  mode: ToolCallMode,
+  toolName: string,
+  serverName: string,
+  asTask: boolean | undefined
+): CallDecision {
   switch (mode) {
     case 'unavailable':
       return {
@@ -46,13 +54,19 @@ export function decideCall(mode: ToolCallMode, toolName: string, serverName: str
       };
     case 'task':
       return asTask === false
-        ? { type: 'refused', reason: `Tool "${toolName}" on "${serverName}" requires task execution (taskSupport: required); it cannot be called without a task.` }
+        ? {
+            type: 'refused',
+            reason: `Tool "${toolName}" on "${serverName}" requires task execution (taskSupport: required); it cannot be called without a task.`
+          }
         : { type: 'task' };
     case 'task-or-plain':
       return asTask === false ? { type: 'plain' } : { type: 'task' };
     case 'plain':
       return asTask === true
-        ? { type: 'refused', reason: `Tool "${toolName}" on "${serverName}" cannot be called as a task (the server or the tool does not allow task execution).` }
+        ? {
+            type: 'refused',
+            reason: `Tool "${toolName}" on "${serverName}" cannot be called as a task (the server or the tool does not allow task execution).`
+          }
         : { type: 'plain' };
   }
 }

@@ -100,7 +100,12 @@ export class LlmSamplingRunner implements SamplingRunner {
     const provider = this.#providers.list().find((p) => p.id === providerId);
     if (!provider) return undefined;
     const same = engineChoice && engineChoice.providerId === providerId && engineChoice.model === model;
-    return { providerId, providerName: provider.name, model, reason: same ? engineChoice.reason : 'chosen by the user' };
+    return {
+      providerId,
+      providerName: provider.name,
+      model,
+      reason: same ? engineChoice.reason : 'chosen by the user'
+    };
   }
 
   /**
@@ -112,7 +117,12 @@ export class LlmSamplingRunner implements SamplingRunner {
     if (!chosen) return failure('No LLM provider with a model is configured for sampling. Add one in Settings.');
     const provider = this.#providers.list().find((p) => p.id === chosen.providerId);
     if (!provider) return failure(`The LLM provider "${chosen.providerId}" is not configured.`);
-    context.annotate?.({ model: chosen.model, provider: provider.name, providerId: provider.id, reason: chosen.reason });
+    context.annotate?.({
+      model: chosen.model,
+      provider: provider.name,
+      providerId: provider.id,
+      reason: chosen.reason
+    });
 
     let request: ChatCompletionCreateParamsStreaming;
     try {
@@ -124,7 +134,12 @@ export class LlmSamplingRunner implements SamplingRunner {
     if (context.signal.aborted) return cancelledOutcome(context.signal);
 
     const apiKey = await this.#providers.apiKey(provider.id);
-    const subject: FailureSubject = { providerName: provider.name, baseURL: provider.baseURL, model: chosen.model, apiKey };
+    const subject: FailureSubject = {
+      providerName: provider.name,
+      baseURL: provider.baseURL,
+      model: chosen.model,
+      apiKey
+    };
     const client = createProviderClient(provider, apiKey, this.#options.fetch ? { fetch: this.#options.fetch } : {});
 
     // One controller per run: the task's signal and our own timeouts both abort it.
@@ -137,7 +152,11 @@ export class LlmSamplingRunner implements SamplingRunner {
     const onAbort = () => controller.abort(context.signal.reason);
     context.signal.addEventListener('abort', onAbort, { once: true });
     const interrupted = (): ProviderFailure | undefined =>
-      context.signal.aborted ? cancelled() : expiredAfterMs !== undefined ? timeoutFailure(subject, expiredAfterMs) : undefined;
+      context.signal.aborted
+        ? cancelled()
+        : expiredAfterMs !== undefined
+          ? timeoutFailure(subject, expiredAfterMs)
+          : undefined;
     const classify = (error: unknown) => interrupted() ?? classifyProviderError(error, subject);
 
     const firstByteMs = this.#options.firstByteTimeoutMs ?? 120_000;
@@ -162,12 +181,25 @@ export class LlmSamplingRunner implements SamplingRunner {
           signal: controller.signal,
           onRetry: (notice) => {
             context.annotate?.({ retry: notice.retry, waitMs: notice.waitMs, reason: notice.failure.message });
-            this.#options.onRetry?.({ ...notice, serverId: context.serverId, ...(context.taskId ? { taskId: context.taskId } : {}) });
+            this.#options.onRetry?.({
+              ...notice,
+              serverId: context.serverId,
+              ...(context.taskId ? { taskId: context.taskId } : {})
+            });
           }
         }
       );
 
-      const accumulator = await this.#consume(stream, params, context, provider, chosen.model, () => watchdog.arm(idleMs), classify, streamed);
+      const accumulator = await this.#consume(
+        stream,
+        params,
+        context,
+        provider,
+        chosen.model,
+        () => watchdog.arm(idleMs),
+        classify,
+        streamed
+      );
       // The SDK ends the iteration quietly when the request is aborted, and a server
       // that drops the connection may just end the body: neither has a finish_reason.
       const stopped = interrupted();
@@ -181,7 +213,11 @@ export class LlmSamplingRunner implements SamplingRunner {
       } catch (error) {
         if (!(error instanceof MalformedCompletionError)) throw error;
         return this.#failureOutcome(
-          { kind: 'bad-response', retryable: false, message: `${provider.name} returned an unusable answer: ${error.message}.` },
+          {
+            kind: 'bad-response',
+            retryable: false,
+            message: `${provider.name} returned an unusable answer: ${error.message}.`
+          },
           provider,
           chosen.model
         );
@@ -193,7 +229,8 @@ export class LlmSamplingRunner implements SamplingRunner {
     } finally {
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
-      if (streamed.text !== undefined) this.#partial(context, streamed.id, provider, chosen.model, streamed.text, '', true);
+      if (streamed.text !== undefined)
+        this.#partial(context, streamed.id, provider, chosen.model, streamed.text, '', true);
     }
   }
 
@@ -229,7 +266,15 @@ export class LlmSamplingRunner implements SamplingRunner {
     return accumulator;
   }
 
-  #partial(context: WorkContext, streamId: string, provider: ProviderSettings, model: string, text: string, delta: string, done = false): void {
+  #partial(
+    context: WorkContext,
+    streamId: string,
+    provider: ProviderSettings,
+    model: string,
+    text: string,
+    delta: string,
+    done = false
+  ): void {
     this.#options.onPartial?.({
       serverId: context.serverId,
       ...(context.taskId ? { taskId: context.taskId } : {}),

@@ -54,7 +54,10 @@ async function probe(port: LocalServerPort, options: LocalDetectionOptions): Pro
   options.signal?.addEventListener('abort', onAbort, { once: true });
   watchdog.arm(options.timeoutMs ?? 800);
   try {
-    const response = await doFetch(`${baseURL}/models`, { signal: controller.signal, headers: { accept: 'application/json' } });
+    const response = await doFetch(`${baseURL}/models`, {
+      signal: controller.signal,
+      headers: { accept: 'application/json' }
+    });
     if (!response.ok) {
       await response.body?.cancel();
       return undefined;
@@ -62,7 +65,11 @@ async function probe(port: LocalServerPort, options: LocalDetectionOptions): Pro
     const body = (await response.json()) as { data?: unknown };
     if (!Array.isArray(body.data)) return undefined;
     const models = body.data
-      .map((m) => (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string' ? (m as { id: string }).id : undefined))
+      .map((m) =>
+        m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string'
+          ? (m as { id: string }).id
+          : undefined
+      )
       .filter((id): id is string => !!id);
     return ProviderSettingsSchema.parse({
       id: port.id,

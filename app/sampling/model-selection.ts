@@ -51,12 +51,18 @@ export function chooseModel(
     const matches = candidates.filter((c) => c.model.toLowerCase().includes(needle));
     if (matches.length === 0) continue;
     const best = hasPriorities ? bestByScore(matches, priorities) : matches[0]!;
-    const tie = matches.length > 1 ? (hasPriorities ? `; ${matches.length} models matched, best score for the priorities` : `; ${matches.length} models matched, first in your order`) : '';
+    const tie =
+      matches.length > 1
+        ? hasPriorities
+          ? `; ${matches.length} models matched, best score for the priorities`
+          : `; ${matches.length} models matched, first in your order`
+        : '';
     const skipped = hints.indexOf(hint) > 0 ? ` (earlier hints matched nothing)` : '';
     return choice(best, `server hint "${hint}" matched model "${best.model}"${skipped}${tie}`);
   }
 
-  const hintNote = hints.length > 0 ? `no model matched the server's hints (${hints.map((h) => `"${h}"`).join(', ')}); ` : '';
+  const hintNote =
+    hints.length > 0 ? `no model matched the server's hints (${hints.map((h) => `"${h}"`).join(', ')}); ` : '';
   const rated = candidates.filter((c) => c.ratings !== undefined);
   if (hasPriorities && rated.length > 0) {
     const best = bestByScore(rated, priorities);

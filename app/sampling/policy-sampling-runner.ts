@@ -65,7 +65,10 @@ export class PolicySamplingRunner implements SamplingRunner {
 
     if (policy.mode === 'refuse') {
       this.#audit(context, 'sampling.request', 'refused', { reason: 'policy: refuse' });
-      return error(JsonRpcCode.UserRejected, `Sampling is turned off for ${context.serverName} by its policy (refuse).`);
+      return error(
+        JsonRpcCode.UserRejected,
+        `Sampling is turned off for ${context.serverName} by its policy (refuse).`
+      );
     }
 
     const engineChoice = sampler.choose(params);
@@ -91,7 +94,13 @@ export class PolicySamplingRunner implements SamplingRunner {
     });
 
     const resumed = lastPhase(context.notes ?? []);
-    if (resumed?.phase === 'awaiting-review' && resumed.result && resumed.params && resumed.providerId && resumed.model) {
+    if (
+      resumed?.phase === 'awaiting-review' &&
+      resumed.result &&
+      resumed.params &&
+      resumed.providerId &&
+      resumed.model
+    ) {
       // Taskdesk restarted while a person reviewed the answer: review the same answer again.
       approvedParams = resumed.params as CreateMessageRequestParams;
       choice = sampler.choiceFor(resumed.providerId as string, resumed.model as string, engineChoice) ?? engineChoice;
@@ -108,15 +117,22 @@ export class PolicySamplingRunner implements SamplingRunner {
         return { type: 'error', error: decision.error };
       }
       if (decision.decision === 'reject') {
-        this.#audit(context, 'sampling.request', 'rejected', { ...at(choice), ...(decision.reason ? { reason: decision.reason } : {}) });
+        this.#audit(context, 'sampling.request', 'rejected', {
+          ...at(choice),
+          ...(decision.reason ? { reason: decision.reason } : {})
+        });
         return error(JsonRpcCode.UserRejected, userRejectedMessage);
       }
       const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
-      if (!picked) return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
+      if (!picked)
+        return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
       const edited = !sameRequest(params, decision.params) || picked.reason !== engineChoice.reason;
       approvedParams = decision.params;
       choice = picked;
-      this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', { ...at(choice), reason: choice.reason });
+      this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
+        ...at(choice),
+        reason: choice.reason
+      });
     } else {
       this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
     }
@@ -129,7 +145,13 @@ export class PolicySamplingRunner implements SamplingRunner {
     }
     this.#audit(context, 'sampling.llm', 'completed', { ...at(choice), model: outcome.result.model });
     if (!policy.reviewCompletion) return outcome;
-    context.annotate?.({ phase: 'awaiting-review', params: approvedParams, providerId: choice.providerId, model: choice.model, result: outcome.result });
+    context.annotate?.({
+      phase: 'awaiting-review',
+      params: approvedParams,
+      providerId: choice.providerId,
+      model: choice.model,
+      result: outcome.result
+    });
     return this.#review(context, draft, choice, outcome.result);
   }
 
@@ -149,7 +171,10 @@ export class PolicySamplingRunner implements SamplingRunner {
       return { type: 'error', error: review.error };
     }
     if (review.decision === 'reject') {
-      this.#audit(context, 'sampling.completion', 'rejected', { ...at(choice), ...(review.reason ? { reason: review.reason } : {}) });
+      this.#audit(context, 'sampling.completion', 'rejected', {
+        ...at(choice),
+        ...(review.reason ? { reason: review.reason } : {})
+      });
       return error(JsonRpcCode.UserRejected, userRejectedMessage);
     }
     const editedResult = JSON.stringify(review.result) !== JSON.stringify(result);
@@ -158,7 +183,11 @@ export class PolicySamplingRunner implements SamplingRunner {
   }
 
   /** Waits on the gate, saying so on the task; a cancelled wait becomes an error. */
-  async #waitForPerson<T>(context: WorkContext, message: string, ask: () => Promise<T>): Promise<T | { error: ErrorData }> {
+  async #waitForPerson<T>(
+    context: WorkContext,
+    message: string,
+    ask: () => Promise<T>
+  ): Promise<T | { error: ErrorData }> {
     context.setWaitingFor?.(message);
     try {
       return await ask();
@@ -203,6 +232,7 @@ function error(code: number, message: string): SamplingOutcome {
 
 /** The last phase the runner recorded on the task, if any. */
 function lastPhase(notes: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> | undefined {
-  for (let index = notes.length - 1; index >= 0; index--) if (typeof notes[index]!.phase === 'string') return notes[index];
+  for (let index = notes.length - 1; index >= 0; index--)
+    if (typeof notes[index]!.phase === 'string') return notes[index];
   return undefined;
 }

@@ -77,14 +77,24 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     const detail = providerDetail(error);
     if (status === 401) {
       // Never quote a 401 body: providers echo the (masked) key in it.
-      return { kind: 'auth', status, message: `${who} rejected the API key (401). Check the key in the provider settings.`, retryable: false };
+      return {
+        kind: 'auth',
+        status,
+        message: `${who} rejected the API key (401). Check the key in the provider settings.`,
+        retryable: false
+      };
     }
     if (status === 403) {
       return { kind: 'forbidden', status, message: `${who} refused access (403)${quote(detail)}`, retryable: false };
     }
     if (status === 404) {
       const model = subject.model ? `model "${subject.model}"` : 'the requested resource';
-      return { kind: 'model-not-found', status, message: `${who} does not know ${model} (404)${quote(detail)}`, retryable: false };
+      return {
+        kind: 'model-not-found',
+        status,
+        message: `${who} does not know ${model} (404)${quote(detail)}`,
+        retryable: false
+      };
     }
     if (status === 429) {
       const retryAfterMs = retryAfterOf(error.headers);
@@ -108,9 +118,18 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     }
     if (status === undefined) {
       // An error event inside an SSE stream: the provider failed mid-generation.
-      return { kind: 'server-error', message: `${who} reported an error while generating${quote(detail)}`, retryable: false };
+      return {
+        kind: 'server-error',
+        message: `${who} reported an error while generating${quote(detail)}`,
+        retryable: false
+      };
     }
-    return { kind: 'bad-request', status, message: `${who} rejected the request (${status})${quote(detail)}`, retryable: false };
+    return {
+      kind: 'bad-request',
+      status,
+      message: `${who} rejected the request (${status})${quote(detail)}`,
+      retryable: false
+    };
   }
   const text = error instanceof Error ? error.message : String(error);
   if (/terminated|socket|ECONNRESET|other side closed|premature/i.test(text)) {

@@ -60,16 +60,14 @@ export function toChatCompletionRequest(
   if (params.temperature !== undefined) request.temperature = params.temperature;
   if (params.stopSequences && params.stopSequences.length > 0) request.stop = [...params.stopSequences];
   if (params.tools && params.tools.length > 0) {
-    request.tools = params.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: 'function',
-        function: {
-          name: tool.name,
-          ...(tool.description !== undefined ? { description: tool.description } : {}),
-          parameters: tool.inputSchema as Record<string, unknown>
-        }
-      })
-    );
+    request.tools = params.tools.map((tool): ChatCompletionTool => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description !== undefined ? { description: tool.description } : {}),
+        parameters: tool.inputSchema as Record<string, unknown>
+      }
+    }));
     // OpenAI rejects tool_choice without tools, so it is only sent with them.
     if (params.toolChoice?.mode) request.tool_choice = params.toolChoice.mode;
   }
@@ -94,7 +92,9 @@ function toChatMessages(message: SamplingMessage, index: number): ChatCompletion
           });
           break;
         default:
-          invalid(`messages[${index}]: chat-completions providers take only text and tool_use in assistant messages, not ${block.type}`);
+          invalid(
+            `messages[${index}]: chat-completions providers take only text and tool_use in assistant messages, not ${block.type}`
+          );
       }
     }
     return [

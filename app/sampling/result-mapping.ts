@@ -15,11 +15,16 @@ import type { AccumulatedCompletion } from './stream-accumulator.js';
  * since the field is an open string. Tool calls under any other reason (Ollama sends
  * them with `stop`) still mean `toolUse`: the server must run them.
  */
-export function stopReasonOf(completion: AccumulatedCompletion, stopSequences: readonly string[] = []): string | undefined {
+export function stopReasonOf(
+  completion: AccumulatedCompletion,
+  stopSequences: readonly string[] = []
+): string | undefined {
   if (completion.toolCalls.length > 0) return 'toolUse';
   switch (completion.finishReason) {
     case 'stop':
-      return completion.matchedStop !== undefined && stopSequences.includes(completion.matchedStop) ? 'stopSequence' : 'endTurn';
+      return completion.matchedStop !== undefined && stopSequences.includes(completion.matchedStop)
+        ? 'stopSequence'
+        : 'endTurn';
     case 'length':
       return 'maxTokens';
     case 'tool_calls':
@@ -69,7 +74,12 @@ export function toCreateMessageResult(
   if (completion.text.trim() !== '') content.push({ type: 'text', text: completion.text });
   completion.toolCalls.forEach((call, i) => {
     if (!call.name) throw new MalformedCompletionError(`tool call ${i + 1} has no name`);
-    content.push({ type: 'tool_use', id: call.id || `call_${i + 1}`, name: call.name, input: parseArguments(call.arguments, call.name) });
+    content.push({
+      type: 'tool_use',
+      id: call.id || `call_${i + 1}`,
+      name: call.name,
+      input: parseArguments(call.arguments, call.name)
+    });
   });
   return { ...base, content };
 }

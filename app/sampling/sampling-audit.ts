@@ -24,14 +24,7 @@ export interface SamplingAuditEvent {
 }
 
 export type SamplingAuditDecision =
-  | 'refused'
-  | 'auto-approved'
-  | 'approved'
-  | 'approved-with-edits'
-  | 'rejected'
-  | 'cancelled'
-  | 'completed'
-  | 'failed';
+  'refused' | 'auto-approved' | 'approved' | 'approved-with-edits' | 'rejected' | 'cancelled' | 'completed' | 'failed';
 
 /** Where audit events go; the host writes them to its audit log. */
 export type SamplingAudit = (event: SamplingAuditEvent) => void;

@@ -6,8 +6,7 @@ import { Watchdog } from './watchdog.js';
 
 /** What "Test connection" found: the models on offer, or why it failed. */
 export type ConnectionTestResult =
-  | { ok: true; models: string[] }
-  | { ok: false; kind: ProviderFailureKind; message: string; status?: number };
+  { ok: true; models: string[] } | { ok: false; kind: ProviderFailureKind; message: string; status?: number };
 
 /** Options for a connection test. */
 export interface ConnectionTestOptions {
@@ -53,7 +52,10 @@ export async function testConnection(
     return {
       ok: false,
       kind: failure.kind,
-      message: failure.kind === 'model-not-found' ? `${settings.name} has no model list at ${settings.baseURL}/models (404). Check the base URL (it usually ends in /v1).` : failure.message,
+      message:
+        failure.kind === 'model-not-found'
+          ? `${settings.name} has no model list at ${settings.baseURL}/models (404). Check the base URL (it usually ends in /v1).`
+          : failure.message,
       ...(failure.status !== undefined ? { status: failure.status } : {})
     };
   } finally {

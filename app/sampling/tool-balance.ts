@@ -33,7 +33,8 @@ export function assertToolBalance(messages: readonly SamplingMessage[]): void {
       }
     }
     if (message.role === 'user' && uses.length > 0) fail(`${where}: tool_use is only allowed in assistant messages`);
-    if (message.role === 'assistant' && results.length > 0) fail(`${where}: tool_result is only allowed in user messages`);
+    if (message.role === 'assistant' && results.length > 0)
+      fail(`${where}: tool_result is only allowed in user messages`);
     if (results.length > 0 && results.length !== blocks.length) {
       fail(`${where}: a user message with tool_result must contain only tool_result blocks`);
     }
@@ -43,7 +44,9 @@ export function assertToolBalance(messages: readonly SamplingMessage[]): void {
       const seen = new Set<string>();
       for (const result of results) {
         if (!expected.has(result.toolUseId)) {
-          fail(`${where}: tool_result for unknown toolUseId "${result.toolUseId}" (no matching tool_use in the previous assistant message)`);
+          fail(
+            `${where}: tool_result for unknown toolUseId "${result.toolUseId}" (no matching tool_use in the previous assistant message)`
+          );
         }
         if (seen.has(result.toolUseId)) fail(`${where}: more than one tool_result for toolUseId "${result.toolUseId}"`);
         seen.add(result.toolUseId);

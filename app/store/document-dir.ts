@@ -4,8 +4,7 @@ import type { JsonFileStoreFactory } from './json-file-store.js';
 
 /** What loading one document ended with. */
 export type LoadedDocument =
-  | { ok: true; id: string; value: unknown }
-  | { ok: false; id: string; reason: string; movedTo: string };
+  { ok: true; id: string; value: unknown } | { ok: false; id: string; reason: string; movedTo: string };
 
 /**
  * A directory of small JSON documents, one per record, each written through the store factory.

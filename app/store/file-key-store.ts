@@ -51,7 +51,8 @@ export class FileKeyStore implements KeyStore {
       throw error;
     }
     const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`The key file ${this.#file} is not a JSON object`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`The key file ${this.#file} is not a JSON object`);
     return Object.assign(Object.create(null) as Record<string, string>, value);
   }
 

@@ -95,7 +95,10 @@ export class Journal {
     }
     const lines = splitLines(text);
     const first = lines[0] && parseLine(lines[0].raw);
-    const header = first && first.journal === 1 && typeof first.floor === 'number' && typeof first.round === 'number' ? first : undefined;
+    const header =
+      first && first.journal === 1 && typeof first.floor === 'number' && typeof first.round === 'number'
+        ? first
+        : undefined;
     let result: { kept: KeptLine[]; offset: number; round: number | undefined; damage?: string };
     if (header) {
       floor = Math.max(floor, header.floor as number);
@@ -104,8 +107,13 @@ export class Journal {
       result = readHeaderless(lines, floor);
     } else {
       // No header, or a torn one: nothing here may be replayed.
-      const late = lines.slice(1).some((line) => (parseLine(line.raw)?.seq as number | undefined ?? 0) > floor);
-      result = { kept: [], offset: 0, round: undefined, ...(late && { damage: 'the header cannot be read, and lines follow it' }) };
+      const late = lines.slice(1).some((line) => ((parseLine(line.raw)?.seq as number | undefined) ?? 0) > floor);
+      result = {
+        kept: [],
+        offset: 0,
+        round: undefined,
+        ...(late && { damage: 'the header cannot be read, and lines follow it' })
+      };
     }
     let damaged: JournalContents['damaged'];
     if (result.damage) {
@@ -243,7 +251,6 @@ export class Journal {
   }
 }
 
-
 interface RawLine {
   raw: string;
   /** Byte offset just past the line's newline. */
@@ -285,7 +292,12 @@ function isBatch(line: ParsedLine | undefined): line is ParsedLine & { seq: numb
 }
 
 /** The lines of round `round` from the top, up to the first line that is not the round's next one. */
-function readRound(lines: RawLine[], round: number, floor: number, headerEnd: number): { kept: KeptLine[]; offset: number; round: number; damage?: string } {
+function readRound(
+  lines: RawLine[],
+  round: number,
+  floor: number,
+  headerEnd: number
+): { kept: KeptLine[]; offset: number; round: number; damage?: string } {
   const kept: KeptLine[] = [];
   let offset = headerEnd;
   let last = -Infinity;
@@ -306,12 +318,17 @@ function readRound(lines: RawLine[], round: number, floor: number, headerEnd: nu
     const line = parseLine(raw.raw);
     return isBatch(line) && line.round === round && line.seq > last;
   });
-  const damage = stray && `line ${index + 2}: this round's lines stop at line ${index + 1}, yet line ${stray.number} belongs to it; it was not replayed`;
+  const damage =
+    stray &&
+    `line ${index + 2}: this round's lines stop at line ${index + 1}, yet line ${stray.number} belongs to it; it was not replayed`;
   return damage ? { kept, offset, round, damage } : { kept, offset, round };
 }
 
 /** The earlier layout (no header, never reused): every line above `floor`, skipping damaged ones. */
-function readHeaderless(lines: RawLine[], floor: number): { kept: KeptLine[]; offset: number; round: undefined; damage?: string } {
+function readHeaderless(
+  lines: RawLine[],
+  floor: number
+): { kept: KeptLine[]; offset: number; round: undefined; damage?: string } {
   const kept: KeptLine[] = [];
   let firstBad: RawLine | undefined;
   let damage: string | undefined;

@@ -31,7 +31,10 @@ export function loadOrCreateSecret(file: string, bytes = 32): { secret: Buffer; 
     fs.renameSync(temp, file);
   } catch (error) {
     problem ??= error;
-    return { secret, warning: `Could not keep ${path.basename(file)} (${errorText(problem)}): it lasts until Taskdesk stops.` };
+    return {
+      secret,
+      warning: `Could not keep ${path.basename(file)} (${errorText(problem)}): it lasts until Taskdesk stops.`
+    };
   }
   return { secret };
 }

@@ -112,12 +112,15 @@ export class SegmentLog<T> {
     this.#minGarbage = options.minGarbage ?? 1000;
     this.#lazyMs = options.lazyMs ?? 10;
     this.#checkpointMs = options.checkpointMs ?? 200;
-    this.#journal = options.journal === false ? undefined : new Journal(path.join(options.dir, JOURNAL_FILE), options.journalSync);
+    this.#journal =
+      options.journal === false ? undefined : new Journal(path.join(options.dir, JOURNAL_FILE), options.journalSync);
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
   /** Replays the segments on disk. `parse` validates one record; a record it rejects is reported and dropped. */
-  load(parse: (value: unknown) => T): SegmentLoadReport<T> & { rejected: Array<{ id: string; reason: string; value: unknown }> } {
+  load(
+    parse: (value: unknown) => T
+  ): SegmentLoadReport<T> & { rejected: Array<{ id: string; reason: string; value: unknown }> } {
     const quarantined: SegmentLoadReport<T>['quarantined'] = [];
     const rejected: Array<{ id: string; reason: string; value: unknown }> = [];
     const segments: Array<{ seq: number; entries: Array<[string, unknown]>; compactedBelow?: number }> = [];
@@ -128,8 +131,14 @@ export class SegmentLog<T> {
       if (!match || !file.endsWith('.json')) continue;
       const seq = Number(match[1]);
       try {
-        const doc = this.#factory({ cwd: this.#dir, name }).store as { schemaVersion?: unknown; entries?: unknown; compactedBelow?: unknown; journalFloor?: unknown };
-        if (doc.schemaVersion !== SEGMENT_VERSION) throw new Error(`Unsupported segment version ${JSON.stringify(doc.schemaVersion)}`);
+        const doc = this.#factory({ cwd: this.#dir, name }).store as {
+          schemaVersion?: unknown;
+          entries?: unknown;
+          compactedBelow?: unknown;
+          journalFloor?: unknown;
+        };
+        if (doc.schemaVersion !== SEGMENT_VERSION)
+          throw new Error(`Unsupported segment version ${JSON.stringify(doc.schemaVersion)}`);
         if (!Array.isArray(doc.entries)) throw new Error('Segment has no entries list');
         if (typeof doc.journalFloor === 'number') journalFloor = Math.max(journalFloor, doc.journalFloor);
         segments.push({
@@ -138,7 +147,11 @@ export class SegmentLog<T> {
           ...(typeof doc.compactedBelow === 'number' && { compactedBelow: doc.compactedBelow })
         });
       } catch (error) {
-        quarantined.push({ id: name, reason: error instanceof Error ? error.message : String(error), movedTo: this.#quarantine(name) });
+        quarantined.push({
+          id: name,
+          reason: error instanceof Error ? error.message : String(error),
+          movedTo: this.#quarantine(name)
+        });
       }
     }
     segments.sort((a, b) => a.seq - b.seq);
@@ -172,7 +185,9 @@ export class SegmentLog<T> {
       // Batches acknowledged after the last checkpoint: newer than every segment. A journal of
       // the earlier layout comes first: this layout's lines were all numbered after it.
       const legacy = path.join(this.#dir, LEGACY_JOURNAL_FILE);
-      const older = fs.existsSync(legacy) ? new Journal(legacy).read(this.#corruptDir, journalFloor) : { batches: [], lastSeq: journalFloor };
+      const older = fs.existsSync(legacy)
+        ? new Journal(legacy).read(this.#corruptDir, journalFloor)
+        : { batches: [], lastSeq: journalFloor };
       const contents = this.#readJournal(journalFloor, quarantined);
       for (const { damaged } of [older, contents]) if (damaged) quarantined.push({ id: 'journal', ...damaged });
       this.#journalSeq = Math.max(older.lastSeq, contents.lastSeq);
@@ -226,7 +241,8 @@ export class SegmentLog<T> {
     } catch (error) {
       return Promise.reject(new Error(`Cannot store ${id}: ${error instanceof Error ? error.message : String(error)}`));
     }
-    if (text === undefined || value === null) return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
+    if (text === undefined || value === null)
+      return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
     if (typeof value === 'object') this.#texts.set(value, text);
     this.#live.set(id, value);
     return this.#enqueue(id, value, urgent);
@@ -456,7 +472,11 @@ export class SegmentLog<T> {
       } catch {
         // Left where it is: the reason below says why it is unused.
       }
-      quarantined.push({ id: 'journal', reason: `The task journal could not be read: ${error instanceof Error ? error.message : String(error)}`, movedTo });
+      quarantined.push({
+        id: 'journal',
+        reason: `The task journal could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        movedTo
+      });
       return { batches: [], lastSeq: floor };
     }
   }

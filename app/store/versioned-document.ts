@@ -40,7 +40,8 @@ export function openVersionedDocument<T>(options: {
     const raw = store.store;
     if (Object.keys(raw).length > 0) {
       existed = true;
-      if (raw.schemaVersion !== options.version) throw new Error(`unsupported version ${JSON.stringify(raw.schemaVersion)}`);
+      if (raw.schemaVersion !== options.version)
+        throw new Error(`unsupported version ${JSON.stringify(raw.schemaVersion)}`);
       const parsed = options.schema.safeParse(raw.value);
       if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
       value = parsed.data;

@@ -35,7 +35,11 @@ const taskdesk: HostApiClient = {
     if (reply.ok) return reply.result;
     // Rejected with plain error data: it crosses the context bridge whole, where an Error
     // would arrive with its message only (the renderer wraps it in its own error class).
-    throw { code: reply.error.code, message: reply.error.message, ...(reply.error.data !== undefined && { data: reply.error.data }) };
+    throw {
+      code: reply.error.code,
+      message: reply.error.message,
+      ...(reply.error.data !== undefined && { data: reply.error.data })
+    };
   },
   on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void) {
     if (typeof listener !== 'function') throw new TypeError('The listener must be a function');

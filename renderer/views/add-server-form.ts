@@ -9,7 +9,11 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The "Add a server" form: a command over stdio, or a Streamable HTTP URL. */
 export function addServerForm(context: AppContext, onAdded: () => void): HTMLElement {
-  const id = textField('Id', { name: 'id', required: true, hint: 'Letters, digits, dot, dash and underscore. Tasks are kept per id.' });
+  const id = textField('Id', {
+    name: 'id',
+    required: true,
+    hint: 'Letters, digits, dot, dash and underscore. Tasks are kept per id.'
+  });
   const name = textField('Name', { name: 'name', required: true });
   const command = textField('Command', { name: 'command', required: true, placeholder: 'npx' });
   const args = textField('Arguments', { name: 'args', multiline: true, hint: 'One argument per line.' });
@@ -44,7 +48,12 @@ export function addServerForm(context: AppContext, onAdded: () => void): HTMLEle
     ),
     stdioFields,
     httpFields,
-    h('div', { class: 'checkbox-row field' }, connect, h('label', { for: connectId }, 'Connect now and when Taskdesk starts')),
+    h(
+      'div',
+      { class: 'checkbox-row field' },
+      connect,
+      h('label', { for: connectId }, 'Connect now and when Taskdesk starts')
+    ),
     formError,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Add server'))
   );
@@ -54,7 +63,8 @@ export function addServerForm(context: AppContext, onAdded: () => void): HTMLEle
     const problems: Array<[FormField<HTMLInputElement | HTMLTextAreaElement>, string]> = [];
     const idValue = id.input.value.trim();
     if (!idValue) problems.push([id, 'Required']);
-    else if (!ID_PATTERN.test(idValue)) problems.push([id, 'Use up to 64 letters, digits, dots, dashes and underscores']);
+    else if (!ID_PATTERN.test(idValue))
+      problems.push([id, 'Use up to 64 letters, digits, dots, dashes and underscores']);
     if (!name.input.value.trim()) problems.push([name, 'Required']);
     if (stdio.checked && !command.input.value.trim()) problems.push([command, 'Required']);
     if (http.checked) {
@@ -66,11 +76,15 @@ export function addServerForm(context: AppContext, onAdded: () => void): HTMLEle
         parsed = undefined;
       }
       if (!value) problems.push([url, 'Required']);
-      else if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push([url, 'Enter an http:// or https:// URL']);
+      else if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+        problems.push([url, 'Enter an http:// or https:// URL']);
     }
     for (const field of [id, name, command, args, url]) field.setError(problems.find(([f]) => f === field)?.[1]);
     if (problems.length > 0) {
-      setFormError(formError, problems.length === 1 ? 'One field needs correcting.' : `${problems.length} fields need correcting.`);
+      setFormError(
+        formError,
+        problems.length === 1 ? 'One field needs correcting.' : `${problems.length} fields need correcting.`
+      );
       problems[0]![0].input.focus();
       return undefined;
     }
@@ -79,7 +93,14 @@ export function addServerForm(context: AppContext, onAdded: () => void): HTMLEle
       name: name.input.value.trim(),
       autoConnect: connect.checked,
       transport: stdio.checked
-        ? { type: 'stdio', command: command.input.value.trim(), args: args.input.value.split('\n').map((line) => line.trim()).filter(Boolean) }
+        ? {
+            type: 'stdio',
+            command: command.input.value.trim(),
+            args: args.input.value
+              .split('\n')
+              .map((line) => line.trim())
+              .filter(Boolean)
+          }
         : { type: 'http', url: url.input.value.trim() }
     };
   };

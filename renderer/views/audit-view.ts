@@ -21,7 +21,12 @@ export class AuditView {
     this.element = h(
       'section',
       { id: 'screen-audit', class: 'screen', 'aria-labelledby': 'heading-audit', hidden: true },
-      h('div', { class: 'screen-header' }, h('h2', { id: 'heading-audit', tabindex: -1 }, 'Audit log'), h('button', { type: 'button', onclick: () => void this.refresh() }, 'Refresh')),
+      h(
+        'div',
+        { class: 'screen-header' },
+        h('h2', { id: 'heading-audit', tabindex: -1 }, 'Audit log'),
+        h('button', { type: 'button', onclick: () => void this.refresh() }, 'Refresh')
+      ),
       h('p', { class: 'lede' }, `What servers asked and what Taskdesk did, newest first (last ${LIMIT}).`),
       this.#status,
       h(
@@ -31,7 +36,15 @@ export class AuditView {
           'table',
           { class: 'audit' },
           h('caption', { class: 'sr-only' }, 'Audit log entries'),
-          h('thead', null, h('tr', null, ['Time', 'Event', 'Server', 'Task', 'Detail'].map((title) => h('th', { scope: 'col' }, title)))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Time', 'Event', 'Server', 'Task', 'Detail'].map((title) => h('th', { scope: 'col' }, title))
+            )
+          ),
           this.#body
         )
       )
@@ -70,7 +83,11 @@ export class AuditView {
           h('td', null, h('code', null, entry.type)),
           h('td', null, entry.serverName ?? entry.serverId ?? '—'),
           h('td', null, entry.taskId ? h('code', { title: entry.taskId }, shortId(entry.taskId)) : '—'),
-          h('td', { class: 'detail' }, entry.detail && Object.keys(entry.detail).length > 0 ? h('code', null, JSON.stringify(entry.detail)) : '—')
+          h(
+            'td',
+            { class: 'detail' },
+            entry.detail && Object.keys(entry.detail).length > 0 ? h('code', null, JSON.stringify(entry.detail)) : '—'
+          )
         )
       )
     );

@@ -22,7 +22,13 @@ export class ConfirmDialog {
     this.element = h(
       'dialog',
       { class: 'confirm', 'aria-labelledby': titleId, 'aria-describedby': bodyId },
-      h('form', { method: 'dialog' }, this.#title, this.#body, h('div', { class: 'actions' }, this.#confirm, this.#cancel))
+      h(
+        'form',
+        { method: 'dialog' },
+        this.#title,
+        this.#body,
+        h('div', { class: 'actions' }, this.#confirm, this.#cancel)
+      )
     );
   }
 

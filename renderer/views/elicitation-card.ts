@@ -50,14 +50,24 @@ function formCard(item: InboxItem, context: AppContext, onAnswered: OnAnswered):
   const form = h(
     'form',
     { class: 'answer-form', novalidate: true },
-    controls.length > 0 ? controls.map((control) => control.element) : h('p', { class: 'muted' }, 'This form has no fields.'),
+    controls.length > 0
+      ? controls.map((control) => control.element)
+      : h('p', { class: 'muted' }, 'This form has no fields.'),
     formError,
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'submit', class: 'primary' }, 'Submit'),
-      h('button', { type: 'button', onclick: () => void send(item, { action: 'decline' }, form, formError, context, onAnswered) }, 'Decline'),
-      h('button', { type: 'button', onclick: () => void send(item, { action: 'cancel' }, form, formError, context, onAnswered) }, 'Cancel')
+      h(
+        'button',
+        { type: 'button', onclick: () => void send(item, { action: 'decline' }, form, formError, context, onAnswered) },
+        'Decline'
+      ),
+      h(
+        'button',
+        { type: 'button', onclick: () => void send(item, { action: 'cancel' }, form, formError, context, onAnswered) },
+        'Cancel'
+      )
     )
   );
 
@@ -67,7 +77,12 @@ function formCard(item: InboxItem, context: AppContext, onAnswered: OnAnswered):
     for (const control of controls) control.setError(fields[control.name]);
     const count = Object.keys(fields).length;
     const summary = count === 1 ? 'One answer needs correcting.' : `${count} answers need correcting.`;
-    setFormError(formError, unplaced.length > 0 ? `${summary} ${unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')}` : summary);
+    setFormError(
+      formError,
+      unplaced.length > 0
+        ? `${summary} ${unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')}`
+        : summary
+    );
     const first = controls.find((control) => fields[control.name] !== undefined);
     first?.focus();
     return true;
@@ -103,7 +118,10 @@ function urlCard(item: InboxItem, context: AppContext, onAnswered: OnAnswered): 
     if (!url || !openable) return;
     const agreed = await context.confirm({
       title: 'Open this link?',
-      body: [h('p', null, `${item.serverName} wants you to open a page on `, h('strong', null, url.host), '.'), h('p', null, h('code', { class: 'url' }, url.href))],
+      body: [
+        h('p', null, `${item.serverName} wants you to open a page on `, h('strong', null, url.host), '.'),
+        h('p', null, h('code', { class: 'url' }, url.href))
+      ],
       confirmLabel: 'Open link'
     });
     if (!agreed) return;
@@ -112,15 +130,29 @@ function urlCard(item: InboxItem, context: AppContext, onAnswered: OnAnswered): 
   };
 
   form.append(
-    h('p', null, openable ? ['This opens a page on ', h('strong', null, url!.host), ':'] : 'The server sent a link that cannot be opened safely:'),
+    h(
+      'p',
+      null,
+      openable
+        ? ['This opens a page on ', h('strong', null, url!.host), ':']
+        : 'The server sent a link that cannot be opened safely:'
+    ),
     h('p', null, h('code', { class: 'url' }, rawUrl || '(no URL)')),
     formError,
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'button', class: 'primary', disabled: !openable, onclick: () => void open() }, 'Open link…'),
-      h('button', { type: 'button', onclick: () => void send(item, { action: 'decline' }, form, formError, context, onAnswered) }, 'Decline'),
-      h('button', { type: 'button', onclick: () => void send(item, { action: 'cancel' }, form, formError, context, onAnswered) }, 'Cancel')
+      h(
+        'button',
+        { type: 'button', onclick: () => void send(item, { action: 'decline' }, form, formError, context, onAnswered) },
+        'Decline'
+      ),
+      h(
+        'button',
+        { type: 'button', onclick: () => void send(item, { action: 'cancel' }, form, formError, context, onAnswered) },
+        'Cancel'
+      )
     )
   );
   form.addEventListener('submit', (event) => event.preventDefault());

@@ -52,11 +52,17 @@ function buildField(name: string, property: Property, required: boolean): FieldC
 function choicesOf(property: Property): Choice[] | undefined {
   const options = (property.oneOf ?? property.anyOf) as Array<{ const?: unknown; title?: unknown }> | undefined;
   if (Array.isArray(options)) {
-    return options.map((option) => ({ value: String(option.const), label: typeof option.title === 'string' ? option.title : String(option.const) }));
+    return options.map((option) => ({
+      value: String(option.const),
+      label: typeof option.title === 'string' ? option.title : String(option.const)
+    }));
   }
   if (Array.isArray(property.enum)) {
     const names = Array.isArray(property.enumNames) ? (property.enumNames as unknown[]) : [];
-    return property.enum.map((value, index) => ({ value: String(value), label: typeof names[index] === 'string' ? (names[index] as string) : String(value) }));
+    return property.enum.map((value, index) => ({
+      value: String(value),
+      label: typeof names[index] === 'string' ? (names[index] as string) : String(value)
+    }));
   }
   return undefined;
 }
@@ -70,14 +76,28 @@ function frame(name: string, property: Property, required: boolean) {
   const id = uid(`field-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`);
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
-  const description = typeof property.description === 'string' && property.description ? h('p', { class: 'field-hint', id: descriptionId }, property.description) : null;
+  const description =
+    typeof property.description === 'string' && property.description
+      ? h('p', { class: 'field-hint', id: descriptionId }, property.description)
+      : null;
   const error = h('p', { class: 'field-error', id: errorId, hidden: true });
-  const label = h('label', { for: id }, labelText(name, property), required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null);
-  const describedBy = (withError: boolean) => [description ? descriptionId : '', withError ? errorId : ''].filter(Boolean).join(' ');
+  const label = h(
+    'label',
+    { for: id },
+    labelText(name, property),
+    required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null
+  );
+  const describedBy = (withError: boolean) =>
+    [description ? descriptionId : '', withError ? errorId : ''].filter(Boolean).join(' ');
   return { id, label, description, error, describedBy };
 }
 
-function applyError(target: HTMLElement, error: HTMLElement, describedBy: (withError: boolean) => string, message: string | undefined): void {
+function applyError(
+  target: HTMLElement,
+  error: HTMLElement,
+  describedBy: (withError: boolean) => string,
+  message: string | undefined
+): void {
   error.textContent = message ?? '';
   error.hidden = !message;
   if (message) target.setAttribute('aria-invalid', 'true');
@@ -91,7 +111,17 @@ function inputField(name: string, property: Property, required: boolean): FieldC
   const { id, label, description, error, describedBy } = frame(name, property, required);
   const numeric = property.type === 'number' || property.type === 'integer';
   const format = property.format;
-  const type = numeric ? 'number' : format === 'email' ? 'email' : format === 'uri' ? 'url' : format === 'date' ? 'date' : format === 'date-time' ? 'datetime-local' : 'text';
+  const type = numeric
+    ? 'number'
+    : format === 'email'
+      ? 'email'
+      : format === 'uri'
+        ? 'url'
+        : format === 'date'
+          ? 'date'
+          : format === 'date-time'
+            ? 'datetime-local'
+            : 'text';
   const input = h('input', {
     id,
     name,
@@ -127,7 +157,9 @@ function selectField(name: string, property: Property, required: boolean, choice
     'select',
     { id, name, required, 'aria-describedby': describedBy(false) || undefined },
     h('option', { value: '' }, required ? 'Choose…' : '(none)'),
-    choices.map((choice) => h('option', { value: choice.value, selected: property.default === choice.value }, choice.label))
+    choices.map((choice) =>
+      h('option', { value: choice.value, selected: property.default === choice.value }, choice.label)
+    )
   );
   return {
     name,
@@ -140,10 +172,22 @@ function selectField(name: string, property: Property, required: boolean, choice
 
 function booleanField(name: string, property: Property, required: boolean): FieldControl {
   const { id, label, description, error, describedBy } = frame(name, property, required);
-  const input = h('input', { id, name, type: 'checkbox', checked: property.default === true, 'aria-describedby': describedBy(false) || undefined });
+  const input = h('input', {
+    id,
+    name,
+    type: 'checkbox',
+    checked: property.default === true,
+    'aria-describedby': describedBy(false) || undefined
+  });
   return {
     name,
-    element: h('div', { class: 'field field-checkbox' }, h('div', { class: 'checkbox-row' }, input, label), description, error),
+    element: h(
+      'div',
+      { class: 'field field-checkbox' },
+      h('div', { class: 'checkbox-row' }, input, label),
+      description,
+      error
+    ),
     read: () => input.checked,
     setError: (message) => applyError(input, error, describedBy, message),
     focus: () => input.focus()
@@ -155,13 +199,24 @@ function multiChoiceField(name: string, property: Property, required: boolean, c
   const defaults = Array.isArray(property.default) ? property.default.map(String) : [];
   const boxes = choices.map((choice, index) => {
     const boxId = `${id}-${index}`;
-    const box = h('input', { id: boxId, type: 'checkbox', name, value: choice.value, checked: defaults.includes(choice.value) });
+    const box = h('input', {
+      id: boxId,
+      type: 'checkbox',
+      name,
+      value: choice.value,
+      checked: defaults.includes(choice.value)
+    });
     return { box, row: h('div', { class: 'checkbox-row' }, box, h('label', { for: boxId }, choice.label)) };
   });
   const fieldset = h(
     'fieldset',
     { class: 'field', 'aria-describedby': describedBy(false) || undefined },
-    h('legend', null, labelText(name, property), required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null),
+    h(
+      'legend',
+      null,
+      labelText(name, property),
+      required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null
+    ),
     description,
     boxes.map((entry) => entry.row),
     error
@@ -182,7 +237,16 @@ function unsupportedField(name: string, property: Property): FieldControl {
   const error = h('p', { class: 'field-error' });
   return {
     name,
-    element: h('div', { class: 'field' }, h('p', null, `${labelText(name, property)}: this kind of field (${JSON.stringify(property.type)}) cannot be filled in here.`), error),
+    element: h(
+      'div',
+      { class: 'field' },
+      h(
+        'p',
+        null,
+        `${labelText(name, property)}: this kind of field (${JSON.stringify(property.type)}) cannot be filled in here.`
+      ),
+      error
+    ),
     read: () => undefined,
     setError: (message) => void (error.textContent = message ?? ''),
     focus: () => undefined

@@ -36,22 +36,34 @@ export function textField(label: string, options: TextFieldOptions): FormField<H
     spellcheck: 'false',
     value: options.value
   };
-  const input = options.multiline ? h('textarea', { ...attrs, rows: options.rows ?? 3 }) : h('input', { ...attrs, type: options.type ?? 'text' });
+  const input = options.multiline
+    ? h('textarea', { ...attrs, rows: options.rows ?? 3 })
+    : h('input', { ...attrs, type: options.type ?? 'text' });
   return framed(id, label, input, options);
 }
 
 /** A select with a label, hint and error slot. */
-export function selectField(label: string, options: { name: string; hint?: string; choices: Array<{ value: string; label: string }>; value?: string }): FormField<HTMLSelectElement> {
+export function selectField(
+  label: string,
+  options: { name: string; hint?: string; choices: Array<{ value: string; label: string }>; value?: string }
+): FormField<HTMLSelectElement> {
   const id = uid(`field-${options.name}`);
   const select = h(
     'select',
     { id, name: options.name },
-    options.choices.map((choice) => h('option', { value: choice.value, selected: choice.value === options.value }, choice.label))
+    options.choices.map((choice) =>
+      h('option', { value: choice.value, selected: choice.value === options.value }, choice.label)
+    )
   );
   return framed(id, label, select, options);
 }
 
-function framed<E extends HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(id: string, label: string, input: E, options: { hint?: string; required?: boolean }): FormField<E> {
+function framed<E extends HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
+  id: string,
+  label: string,
+  input: E,
+  options: { hint?: string; required?: boolean }
+): FormField<E> {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const hint = options.hint ? h('p', { class: 'field-hint', id: hintId }, options.hint) : null;
@@ -60,7 +72,19 @@ function framed<E extends HTMLInputElement | HTMLTextAreaElement | HTMLSelectEle
   if (describe(false)) input.setAttribute('aria-describedby', describe(false));
   return {
     input,
-    wrapper: h('div', { class: 'field' }, h('label', { for: id }, label, options.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null), hint, input, error),
+    wrapper: h(
+      'div',
+      { class: 'field' },
+      h(
+        'label',
+        { for: id },
+        label,
+        options.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null
+      ),
+      hint,
+      input,
+      error
+    ),
     setError(message) {
       error.textContent = message ?? '';
       error.hidden = !message;

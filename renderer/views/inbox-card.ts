@@ -23,7 +23,11 @@ export function inboxCard(item: InboxItem, kindLabel: string, title: string, ...
           ? [' · task ', h('code', { title: item.taskId }, shortId(item.taskId))]
           : item.relatedTaskId
             ? // A question asked inside one of Taskdesk's own tool calls: the server's task waits on it.
-              [' · the server’s task ', h('code', { title: item.relatedTaskId }, shortId(item.relatedTaskId)), ' waits on it']
+              [
+                ' · the server’s task ',
+                h('code', { title: item.relatedTaskId }, shortId(item.relatedTaskId)),
+                ' waits on it'
+              ]
             : ' · waits on the server',
         item.origin ? [' · for ', item.origin] : null
       )

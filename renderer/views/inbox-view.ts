@@ -23,7 +23,10 @@ export class InboxView {
   readonly #onCount: (count: number) => void;
   readonly #liveList: HTMLElement;
   /** Streams in progress, by task id (or server and model for a request that is not a task). */
-  readonly #live = new Map<string, { element: HTMLElement; text: HTMLElement; serverId: string; taskId: string | undefined; timer?: number }>();
+  readonly #live = new Map<
+    string,
+    { element: HTMLElement; text: HTMLElement; serverId: string; taskId: string | undefined; timer?: number }
+  >();
 
   constructor(context: AppContext, onCount: (count: number) => void) {
     this.#context = context;
@@ -58,7 +61,13 @@ export class InboxView {
       const element = h(
         'li',
         { class: 'card live-item', 'data-live-task-id': update.taskId },
-        h('p', { class: 'meta' }, h('strong', null, update.model), ` is writing for ${serverName}`, update.taskId ? [' · task ', h('code', { title: update.taskId }, shortId(update.taskId))] : null),
+        h(
+          'p',
+          { class: 'meta' },
+          h('strong', null, update.model),
+          ` is writing for ${serverName}`,
+          update.taskId ? [' · task ', h('code', { title: update.taskId }, shortId(update.taskId))] : null
+        ),
         text
       );
       entry = { element, text, serverId: update.serverId, taskId: update.taskId };
@@ -110,11 +119,14 @@ export class InboxView {
     this.#gone.delete(item.id);
     // The answer to review has arrived: the model is done writing.
     if (item.taskId) this.#dropLive(item.taskId);
-    else if (item.kind === 'sampling-review') for (const [key, entry] of this.#live) if (!entry.taskId && entry.serverId === item.serverId) this.#dropLive(key);
+    else if (item.kind === 'sampling-review')
+      for (const [key, entry] of this.#live) if (!entry.taskId && entry.serverId === item.serverId) this.#dropLive(key);
     if (this.#cards.has(item.id)) return;
     this.#append(item);
     this.#changed();
-    this.#context.announce(`New in the inbox: ${item.kind === 'elicitation' ? 'a question' : 'a model request'} from ${item.serverName}.`);
+    this.#context.announce(
+      `New in the inbox: ${item.kind === 'elicitation' ? 'a question' : 'a model request'} from ${item.serverName}.`
+    );
   }
 
   remove(id: string, why: 'answered' | 'withdrawn'): void {
@@ -144,7 +156,11 @@ export class InboxView {
     const hadFocus = card.contains(document.activeElement);
     const next = (card.nextElementSibling ?? card.previousElementSibling) as HTMLElement | null;
     card.remove();
-    if (hadFocus) (next?.querySelector<HTMLElement>('input, textarea, select, button') ?? (this.element.querySelector('h2') as HTMLElement)).focus();
+    if (hadFocus)
+      (
+        next?.querySelector<HTMLElement>('input, textarea, select, button') ??
+        (this.element.querySelector('h2') as HTMLElement)
+      ).focus();
   }
 
   #changed(): void {

@@ -34,7 +34,11 @@ export class OutboundList {
       'section',
       { class: 'outbound', 'aria-labelledby': 'heading-outbound' },
       h('h3', { id: 'heading-outbound', class: 'section-heading' }, 'Tool calls'),
-      h('p', { class: 'lede' }, 'Tools Taskdesk called as tasks, newest first. They are followed until they end, across restarts.'),
+      h(
+        'p',
+        { class: 'lede' },
+        'Tools Taskdesk called as tasks, newest first. They are followed until they end, across restarts.'
+      ),
       this.#empty,
       this.#list
     );
@@ -68,19 +72,27 @@ export class OutboundList {
   }
 
   #changed(): void {
-    const ordered = [...this.#tasks.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.outboundId.localeCompare(a.outboundId));
+    const ordered = [...this.#tasks.values()].sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt) || b.outboundId.localeCompare(a.outboundId)
+    );
     this.#empty.hidden = ordered.length > 0;
     // Keep focus on the same control of the same task when its card is rebuilt.
     const active = document.activeElement as HTMLElement | null;
     const focusTask = active?.closest<HTMLElement>('[data-outbound-id]')?.dataset.outboundId;
     const focusAction = active?.dataset.action;
     const hadFocus = !!focusTask && this.#list.contains(active);
-    replaceChildren(this.#list, ordered.map((task) => this.#cards.get(task.outboundId)!));
+    replaceChildren(
+      this.#list,
+      ordered.map((task) => this.#cards.get(task.outboundId)!)
+    );
     if (hadFocus && focusTask) {
       const card = this.#cards.get(focusTask);
-      const target = card?.querySelector<HTMLElement>(`[data-action="${focusAction ?? ''}"]`) ?? card?.querySelector<HTMLElement>('button');
+      const target =
+        card?.querySelector<HTMLElement>(`[data-action="${focusAction ?? ''}"]`) ??
+        card?.querySelector<HTMLElement>('button');
       if (target && target !== document.activeElement) target.focus();
-      else if (!card) (this.#list.querySelector<HTMLElement>('button') ?? this.element.querySelector<HTMLElement>('h3'))?.focus();
+      else if (!card)
+        (this.#list.querySelector<HTMLElement>('button') ?? this.element.querySelector<HTMLElement>('h3'))?.focus();
     }
   }
 
@@ -97,11 +109,21 @@ export class OutboundList {
     const outcome = task.protocol === '2026-07-28' && task.state === 'cancelled' ? undefined : task.outcome;
     return h(
       'li',
-      { class: 'card outbound-task', 'data-outbound-id': task.outboundId, 'data-state': task.state, 'aria-labelledby': headingId },
+      {
+        class: 'card outbound-task',
+        'data-outbound-id': task.outboundId,
+        'data-state': task.state,
+        'aria-labelledby': headingId
+      },
       h(
         'div',
         { class: 'card-header' },
-        h('h3', { id: headingId }, h('code', null, task.toolName), h('span', { class: 'muted' }, ` on ${task.serverName}`)),
+        h(
+          'h3',
+          { id: headingId },
+          h('code', null, task.toolName),
+          h('span', { class: 'muted' }, ` on ${task.serverName}`)
+        ),
         statusBadge(task.state),
         h(
           'p',
@@ -110,7 +132,14 @@ export class OutboundList {
           timeElement(task.createdAt),
           ' · task ',
           h('code', { title: task.taskId }, shortId(task.taskId)),
-          task.expiresAt ? [' · kept ', task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : '', 'until ', timeElement(task.expiresAt)] : null
+          task.expiresAt
+            ? [
+                ' · kept ',
+                task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : '',
+                'until ',
+                timeElement(task.expiresAt)
+              ]
+            : null
         )
       ),
       task.task.statusMessage ? h('p', { class: 'status-message' }, task.task.statusMessage) : null,
@@ -120,31 +149,95 @@ export class OutboundList {
             'div',
             { class: 'progress-line' },
             latest.total !== undefined && latest.total > 0
-              ? h('progress', { value: Math.min(latest.progress, latest.total), max: latest.total, 'aria-label': `Progress of ${task.toolName}` })
+              ? h('progress', {
+                  value: Math.min(latest.progress, latest.total),
+                  max: latest.total,
+                  'aria-label': `Progress of ${task.toolName}`
+                })
               : null,
-            h('span', { class: 'progress-text' }, latest.message ? `${latest.message} · ` : '', latest.total !== undefined ? `${latest.progress}/${latest.total}` : `${latest.progress}`)
+            h(
+              'span',
+              { class: 'progress-text' },
+              latest.message ? `${latest.message} · ` : '',
+              latest.total !== undefined ? `${latest.progress}/${latest.total}` : `${latest.progress}`
+            )
           )
         : null,
-      task.immediateResponse ? h('div', { class: 'immediate' }, h('p', { class: 'muted small-text' }, 'Immediate response:'), h('blockquote', null, task.immediateResponse)) : null,
+      task.immediateResponse
+        ? h(
+            'div',
+            { class: 'immediate' },
+            h('p', { class: 'muted small-text' }, 'Immediate response:'),
+            h('blockquote', null, task.immediateResponse)
+          )
+        : null,
       Object.keys(task.arguments).length > 0
-        ? h('details', { class: 'arguments' }, h('summary', null, 'Arguments'), h('pre', { class: 'json' }, JSON.stringify(task.arguments, null, 2)))
+        ? h(
+            'details',
+            { class: 'arguments' },
+            h('summary', null, 'Arguments'),
+            h('pre', { class: 'json' }, JSON.stringify(task.arguments, null, 2))
+          )
         : null,
       outcome
-        ? h('div', { class: 'outcome-block' }, h('p', { class: 'muted small-text' }, outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'), outcome.type === 'result' ? toolResultView(outcome.result) : errorView(outcome.error))
+        ? h(
+            'div',
+            { class: 'outcome-block' },
+            h(
+              'p',
+              { class: 'muted small-text' },
+              outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'
+            ),
+            outcome.type === 'result' ? toolResultView(outcome.result) : errorView(outcome.error)
+          )
         : null,
-      task.lastError && running ? h('p', { class: 'muted small-text' }, `Last ${task.lastError.method} failed: ${task.lastError.message}`) : null,
-      checkedAt ? h('p', { class: 'muted small-text checked-at' }, 'Checked with the server ', timeElement(checkedAt)) : null,
+      task.lastError && running
+        ? h('p', { class: 'muted small-text' }, `Last ${task.lastError.method} failed: ${task.lastError.message}`)
+        : null,
+      checkedAt
+        ? h('p', { class: 'muted small-text checked-at' }, 'Checked with the server ', timeElement(checkedAt))
+        : null,
       h('p', { class: 'form-error', role: 'alert', hidden: !error }, error ?? ''),
       h(
         'div',
         { class: 'actions' },
         running
-          ? h('button', { type: 'button', 'data-action': 'refresh', 'aria-label': `Check ${task.toolName} task ${shortId(task.taskId)} now`, ...busy, onclick: () => void this.#refresh(task) }, 'Check now')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'refresh',
+                'aria-label': `Check ${task.toolName} task ${shortId(task.taskId)} now`,
+                ...busy,
+                onclick: () => void this.#refresh(task)
+              },
+              'Check now'
+            )
           : null,
         running
-          ? h('button', { type: 'button', 'data-action': 'cancel', 'aria-label': `Cancel ${task.toolName} task ${shortId(task.taskId)}`, ...busy, onclick: () => void this.#cancel(task) }, 'Cancel')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'cancel',
+                'aria-label': `Cancel ${task.toolName} task ${shortId(task.taskId)}`,
+                ...busy,
+                onclick: () => void this.#cancel(task)
+              },
+              'Cancel'
+            )
           : null,
-        h('button', { type: 'button', class: 'danger-link', 'data-action': 'forget', 'aria-label': `Forget ${task.toolName} task ${shortId(task.taskId)}`, onclick: () => void this.#forget(task) }, 'Forget')
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger-link',
+            'data-action': 'forget',
+            'aria-label': `Forget ${task.toolName} task ${shortId(task.taskId)}`,
+            onclick: () => void this.#forget(task)
+          },
+          'Forget'
+        )
       )
     );
   }
@@ -194,11 +287,16 @@ export class OutboundList {
     try {
       const view = await this.#context.client.call('outbound.cancel', { outboundId: task.outboundId });
       this.apply({ type: 'changed', task: view });
-      this.#context.announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
+      this.#context.announce(
+        view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`
+      );
     } catch (thrown) {
       const error = toHostCallError(thrown);
       const detail = dataMessage(error.data);
-      this.#showError(task, `Could not cancel: ${error.message}${detail && detail !== error.message ? ` (${detail})` : ''}`);
+      this.#showError(
+        task,
+        `Could not cancel: ${error.message}${detail && detail !== error.message ? ` (${detail})` : ''}`
+      );
       this.#context.announce(`Could not cancel ${task.toolName}.`);
     } finally {
       this.#idle(task);
@@ -209,7 +307,11 @@ export class OutboundList {
     if (RUNNING.has(task.state)) {
       const agreed = await this.#context.confirm({
         title: `Forget ${task.toolName}?`,
-        body: h('p', null, 'The task is still running. Taskdesk stops following it and forgets it; the server is not asked to cancel it.'),
+        body: h(
+          'p',
+          null,
+          'The task is still running. Taskdesk stops following it and forgets it; the server is not asked to cancel it.'
+        ),
         confirmLabel: 'Forget',
         danger: true
       });

@@ -8,7 +8,11 @@ import { formErrorElement, setBusy, setFormError } from './inbox-card.js';
 type ProviderModel = ProviderConfig['models'][number];
 const AXES = ['cost', 'speed', 'intelligence'] as const;
 type Axis = (typeof AXES)[number];
-const AXIS_HINTS: Record<Axis, string> = { cost: '0 cheapest, 1 dearest', speed: '1 fastest', intelligence: '1 most capable' };
+const AXIS_HINTS: Record<Axis, string> = {
+  cost: '0 cheapest, 1 dearest',
+  speed: '1 fastest',
+  intelligence: '1 most capable'
+};
 
 interface ModelRow {
   row: HTMLTableRowElement;
@@ -48,12 +52,25 @@ export class ProviderForm {
     this.#onSaved = onSaved;
     const headingId = uid('heading-provider-form');
     this.#heading = h('h3', { id: headingId, tabindex: -1 }, 'Add a provider');
-    this.#id = textField('Id', { name: 'id', required: true, hint: 'A short name Taskdesk keeps the provider under, e.g. openai.' });
+    this.#id = textField('Id', {
+      name: 'id',
+      required: true,
+      hint: 'A short name Taskdesk keeps the provider under, e.g. openai.'
+    });
     this.#name = textField('Name', { name: 'name', required: true });
-    this.#baseURL = textField('Base URL', { name: 'baseURL', required: true, placeholder: 'https://api.openai.com/v1', hint: 'The API root including /v1.' });
+    this.#baseURL = textField('Base URL', {
+      name: 'baseURL',
+      required: true,
+      placeholder: 'https://api.openai.com/v1',
+      hint: 'The API root including /v1.'
+    });
     this.#apiKey = textField('API key', { name: 'apiKey', type: 'password', hint: 'Local servers need none.' });
     this.#keyHint = this.#apiKey.wrapper.querySelector('.field-hint')!;
-    this.#defaultModel = selectField('Default model', { name: 'defaultModel', choices: [], hint: 'Used when a request prefers no listed model.' });
+    this.#defaultModel = selectField('Default model', {
+      name: 'defaultModel',
+      choices: [],
+      hint: 'Used when a request prefers no listed model.'
+    });
     this.#tokenLimit = selectField('Token limit field', {
       name: 'tokenLimitParam',
       choices: [
@@ -80,19 +97,39 @@ export class ProviderForm {
         'fieldset',
         { class: 'field models-editor', 'aria-describedby': modelsCaptionId },
         h('legend', null, 'Models'),
-        h('p', { class: 'field-hint', id: modelsCaptionId }, 'Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.'),
+        h(
+          'p',
+          { class: 'field-hint', id: modelsCaptionId },
+          'Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.'
+        ),
         h(
           'div',
           { class: 'table-wrap' },
           h(
             'table',
             { class: 'models' },
-            h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Model'), AXES.map((axis) => h('th', { scope: 'col', title: AXIS_HINTS[axis] }, axis[0]!.toUpperCase() + axis.slice(1))), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', { scope: 'col' }, 'Model'),
+                AXES.map((axis) =>
+                  h('th', { scope: 'col', title: AXIS_HINTS[axis] }, axis[0]!.toUpperCase() + axis.slice(1))
+                ),
+                h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions'))
+              )
+            ),
             this.#modelBody
           )
         ),
         this.#modelsError,
-        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'small', onclick: () => this.#addRow(undefined, true) }, 'Add model'))
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'small', onclick: () => this.#addRow(undefined, true) }, 'Add model')
+        )
       ),
       h('div', { class: 'field-row' }, this.#defaultModel.wrapper, this.#tokenLimit.wrapper),
       this.#formError,
@@ -116,7 +153,9 @@ export class ProviderForm {
     this.#baseURL.input.value = view.baseURL;
     this.#apiKey.input.value = '';
     this.#apiKey.input.placeholder = view.hasKey ? 'Stored — leave empty to keep it' : '';
-    this.#keyHint.textContent = view.hasKey ? 'A key is stored. Type a new one to replace it; it is never shown.' : 'No key is stored. Local servers need none.';
+    this.#keyHint.textContent = view.hasKey
+      ? 'A key is stored. Type a new one to replace it; it is never shown.'
+      : 'No key is stored. Local servers need none.';
     this.#rows = [];
     replaceChildren(this.#modelBody);
     for (const model of view.models) this.#addRow(model, false);
@@ -129,7 +168,8 @@ export class ProviderForm {
 
   /** Adds models to the form (from "Test connection"); names already listed are skipped. */
   addModels(names: string[]): void {
-    for (const name of names) if (!this.#rows.some((row) => row.name.value.trim() === name)) this.#addRow({ name }, false);
+    for (const name of names)
+      if (!this.#rows.some((row) => row.name.value.trim() === name)) this.#addRow({ name }, false);
     this.#refreshDefaults(this.#defaultModel.input.value);
   }
 
@@ -158,17 +198,50 @@ export class ProviderForm {
 
   #addRow(model: ProviderModel | undefined, focus: boolean): void {
     const index = this.#rows.length + 1;
-    const name = h('input', { type: 'text', value: model?.name ?? '', 'aria-label': `Model ${index} name`, autocomplete: 'off', spellcheck: 'false', 'data-model-field': 'name' });
+    const name = h('input', {
+      type: 'text',
+      value: model?.name ?? '',
+      'aria-label': `Model ${index} name`,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      'data-model-field': 'name'
+    });
     name.addEventListener('input', () => this.#refreshDefaults(this.#defaultModel.input.value));
     const ratings = Object.fromEntries(
       AXES.map((axis) => {
         const value = model?.ratings?.[axis];
-        return [axis, h('input', { type: 'number', min: 0, max: 1, step: 0.05, inputmode: 'decimal', value: value === undefined ? '' : String(value), 'aria-label': `Model ${index} ${axis}`, 'data-model-field': axis })];
+        return [
+          axis,
+          h('input', {
+            type: 'number',
+            min: 0,
+            max: 1,
+            step: 0.05,
+            inputmode: 'decimal',
+            value: value === undefined ? '' : String(value),
+            'aria-label': `Model ${index} ${axis}`,
+            'data-model-field': axis
+          })
+        ];
       })
     ) as Record<Axis, HTMLInputElement>;
     const entry: ModelRow = { row: h('tr'), name, ratings };
-    const remove = h('button', { type: 'button', class: 'small danger-link', 'aria-label': `Remove model ${index}`, onclick: () => this.#removeRow(entry) }, 'Remove');
-    replaceChildren(entry.row, h('td', null, name), AXES.map((axis) => h('td', { class: 'rating' }, ratings[axis])), h('td', null, remove));
+    const remove = h(
+      'button',
+      {
+        type: 'button',
+        class: 'small danger-link',
+        'aria-label': `Remove model ${index}`,
+        onclick: () => this.#removeRow(entry)
+      },
+      'Remove'
+    );
+    replaceChildren(
+      entry.row,
+      h('td', null, name),
+      AXES.map((axis) => h('td', { class: 'rating' }, ratings[axis])),
+      h('td', null, remove)
+    );
     this.#rows.push(entry);
     this.#modelBody.append(entry.row);
     if (focus) name.focus();
@@ -185,7 +258,10 @@ export class ProviderForm {
       row.row.querySelector('button')?.setAttribute('aria-label', `Remove model ${i + 1}`);
     });
     this.#refreshDefaults(this.#defaultModel.input.value);
-    (this.#rows[Math.min(index, this.#rows.length - 1)]?.name ?? this.element.querySelector<HTMLButtonElement>('.models-editor .actions button'))?.focus();
+    (
+      this.#rows[Math.min(index, this.#rows.length - 1)]?.name ??
+      this.element.querySelector<HTMLButtonElement>('.models-editor .actions button')
+    )?.focus();
   }
 
   /** Rebuilds the default-model choices from the model names, keeping the choice when it is still listed. */
@@ -210,7 +286,8 @@ export class ProviderForm {
   #collect(): ProviderConfig | undefined {
     this.#clearErrors();
     const problems: Array<{ focus: HTMLElement; show: () => void }> = [];
-    const fieldProblem = (field: FormField<HTMLInputElement | HTMLTextAreaElement>, message: string) => problems.push({ focus: field.input, show: () => field.setError(message) });
+    const fieldProblem = (field: FormField<HTMLInputElement | HTMLTextAreaElement>, message: string) =>
+      problems.push({ focus: field.input, show: () => field.setError(message) });
     const id = this.#id.input.value.trim();
     const name = this.#name.input.value.trim();
     const baseURL = this.#baseURL.input.value.trim();
@@ -249,7 +326,10 @@ export class ProviderForm {
         this.#modelsError.textContent = modelMessages.join('. ');
         this.#modelsError.hidden = false;
       }
-      setFormError(this.#formError, problems.length === 1 ? 'One field needs correcting.' : `${problems.length} fields need correcting.`);
+      setFormError(
+        this.#formError,
+        problems.length === 1 ? 'One field needs correcting.' : `${problems.length} fields need correcting.`
+      );
       problems[0]!.focus.focus();
       return undefined;
     }

@@ -28,7 +28,11 @@ export class ProvidersView {
   constructor(context: AppContext) {
     this.#context = context;
     this.#list = h('ul', { class: 'cards provider-list', 'aria-label': 'LLM providers' });
-    this.#empty = h('p', { class: 'empty' }, 'No provider yet: sampling requests are answered by a person. Add one below, or detect a local server.');
+    this.#empty = h(
+      'p',
+      { class: 'empty' },
+      'No provider yet: sampling requests are answered by a person. Add one below, or detect a local server.'
+    );
     this.#form = new ProviderForm(context, () => void this.refresh());
     this.#detectButton = h('button', { type: 'button', onclick: () => void this.#detect() }, 'Detect local servers');
     this.#detectStatus = h('p', { class: 'muted', role: 'status' });
@@ -37,14 +41,22 @@ export class ProvidersView {
       'section',
       { id: 'screen-providers', class: 'screen', 'aria-labelledby': 'heading-providers', hidden: true },
       h('h2', { id: 'heading-providers', tabindex: -1 }, 'LLM providers'),
-      h('p', { class: 'lede' }, 'OpenAI-compatible services that run sampling requests. Keys are kept in the key store and never shown.'),
+      h(
+        'p',
+        { class: 'lede' },
+        'OpenAI-compatible services that run sampling requests. Keys are kept in the key store and never shown.'
+      ),
       this.#empty,
       this.#list,
       h(
         'section',
         { class: 'card detect', 'aria-labelledby': 'heading-detect' },
         h('div', { class: 'card-header' }, h('h3', { id: 'heading-detect' }, 'Local servers'), this.#detectButton),
-        h('p', { class: 'field-hint' }, 'Looks for Ollama, LM Studio, llama.cpp and vLLM on their usual ports of this computer.'),
+        h(
+          'p',
+          { class: 'field-hint' },
+          'Looks for Ollama, LM Studio, llama.cpp and vLLM on their usual ports of this computer.'
+        ),
         this.#detectStatus,
         this.#detected
       ),
@@ -73,7 +85,10 @@ export class ProvidersView {
     const active = document.activeElement as HTMLElement | null;
     const focusProvider = active?.closest<HTMLElement>('[data-provider-id]')?.dataset.providerId;
     const focusAction = active?.dataset.action;
-    replaceChildren(this.#list, this.#providers.map((provider) => this.#item(provider)));
+    replaceChildren(
+      this.#list,
+      this.#providers.map((provider) => this.#item(provider))
+    );
     if (focusProvider && focusAction) {
       const item = this.#list.querySelector<HTMLElement>(`[data-provider-id="${CSS.escape(focusProvider)}"]`);
       item?.querySelector<HTMLElement>(`[data-action="${focusAction}"]`)?.focus();
@@ -90,7 +105,11 @@ export class ProvidersView {
         'div',
         { class: 'card-header' },
         h('h3', { id: headingId }, provider.name),
-        h('span', { class: `status ${provider.hasKey ? 'status-ready' : ''}`, 'data-key': String(provider.hasKey) }, provider.hasKey ? 'Key stored' : 'No key')
+        h(
+          'span',
+          { class: `status ${provider.hasKey ? 'status-ready' : ''}`, 'data-key': String(provider.hasKey) },
+          provider.hasKey ? 'Key stored' : 'No key'
+        )
       ),
       h(
         'dl',
@@ -101,7 +120,9 @@ export class ProvidersView {
         h('dd', null, h('code', { class: 'url' }, provider.baseURL)),
         h('dt', null, 'Default model'),
         h('dd', null, defaultModel ? h('code', null, defaultModel) : h('span', { class: 'muted' }, 'none')),
-        provider.tokenLimitParam ? [h('dt', null, 'Token limit'), h('dd', null, h('code', null, provider.tokenLimitParam))] : null,
+        provider.tokenLimitParam
+          ? [h('dt', null, 'Token limit'), h('dd', null, h('code', null, provider.tokenLimitParam))]
+          : null,
         h('dt', null, 'Models'),
         h(
           'dd',
@@ -111,7 +132,16 @@ export class ProvidersView {
             : h(
                 'ul',
                 { class: 'model-list', 'aria-label': `Models listed for ${provider.name}` },
-                provider.models.map((model) => h('li', null, h('code', null, model.name), ratingsText(model.ratings) ? h('span', { class: 'muted' }, ` — ${ratingsText(model.ratings)}`) : null))
+                provider.models.map((model) =>
+                  h(
+                    'li',
+                    null,
+                    h('code', null, model.name),
+                    ratingsText(model.ratings)
+                      ? h('span', { class: 'muted' }, ` — ${ratingsText(model.ratings)}`)
+                      : null
+                  )
+                )
               )
         )
       ),
@@ -119,19 +149,61 @@ export class ProvidersView {
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', 'data-action': 'test', 'aria-label': `Test connection to ${provider.name}`, disabled: this.#tests.get(provider.id)?.kind === 'testing', onclick: () => void this.#test(provider) }, 'Test connection'),
-        h('button', { type: 'button', 'data-action': 'edit', 'aria-label': `Edit ${provider.name}`, onclick: () => this.#form.edit(provider) }, 'Edit'),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-action': 'test',
+            'aria-label': `Test connection to ${provider.name}`,
+            disabled: this.#tests.get(provider.id)?.kind === 'testing',
+            onclick: () => void this.#test(provider)
+          },
+          'Test connection'
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-action': 'edit',
+            'aria-label': `Edit ${provider.name}`,
+            onclick: () => this.#form.edit(provider)
+          },
+          'Edit'
+        ),
         provider.hasKey
-          ? h('button', { type: 'button', 'data-action': 'clear-key', 'aria-label': `Delete the stored key of ${provider.name}`, onclick: () => void this.#clearKey(provider) }, 'Delete key')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'clear-key',
+                'aria-label': `Delete the stored key of ${provider.name}`,
+                onclick: () => void this.#clearKey(provider)
+              },
+              'Delete key'
+            )
           : null,
-        h('button', { type: 'button', class: 'danger-link', 'data-action': 'remove', 'aria-label': `Remove ${provider.name}`, onclick: () => void this.#remove(provider) }, 'Remove')
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger-link',
+            'data-action': 'remove',
+            'aria-label': `Remove ${provider.name}`,
+            onclick: () => void this.#remove(provider)
+          },
+          'Remove'
+        )
       )
     );
   }
 
   #testView(provider: ProviderView): HTMLElement {
     const state = this.#tests.get(provider.id);
-    const box = h('div', { class: 'test-result', role: 'status', 'data-test': state ? (state.kind === 'done' ? (state.result.ok ? 'ok' : 'failed') : state.kind) : undefined });
+    const box = h('div', {
+      class: 'test-result',
+      role: 'status',
+      'data-test': state ? (state.kind === 'done' ? (state.result.ok ? 'ok' : 'failed') : state.kind) : undefined
+    });
     if (!state) return box;
     if (state.kind === 'testing') {
       box.append('Testing the connection…');
@@ -145,20 +217,49 @@ export class ProvidersView {
     const result = state.result;
     if (!result.ok) {
       box.classList.add('test-failed');
-      box.append(h('p', null, h('strong', null, 'Connection failed: '), result.message), h('p', { class: 'muted small-text' }, `${result.kind}${result.status !== undefined ? ` · HTTP ${result.status}` : ''}`));
+      box.append(
+        h('p', null, h('strong', null, 'Connection failed: '), result.message),
+        h(
+          'p',
+          { class: 'muted small-text' },
+          `${result.kind}${result.status !== undefined ? ` · HTTP ${result.status}` : ''}`
+        )
+      );
       return box;
     }
     box.classList.add('test-ok');
     const listed = new Set(provider.models.map((m) => m.name));
     const unlisted = result.models.filter((name) => !listed.has(name));
     append(box, [
-      h('p', null, h('strong', null, 'Connected. '), result.models.length === 0 ? 'The server lists no models.' : `${result.models.length} model${result.models.length === 1 ? '' : 's'}:`),
-      result.models.length > 0 ? h('ul', { class: 'model-list', 'aria-label': `Models of ${provider.name}` }, result.models.map((name) => h('li', null, h('code', null, name)))) : null,
+      h(
+        'p',
+        null,
+        h('strong', null, 'Connected. '),
+        result.models.length === 0
+          ? 'The server lists no models.'
+          : `${result.models.length} model${result.models.length === 1 ? '' : 's'}:`
+      ),
+      result.models.length > 0
+        ? h(
+            'ul',
+            { class: 'model-list', 'aria-label': `Models of ${provider.name}` },
+            result.models.map((name) => h('li', null, h('code', null, name)))
+          )
+        : null,
       unlisted.length > 0
         ? h(
             'div',
             { class: 'actions' },
-            h('button', { type: 'button', class: 'small', 'data-action': 'add-models', onclick: () => void this.#addModels(provider, unlisted) }, `Add ${unlisted.length === 1 ? `${unlisted[0]}` : `${unlisted.length} models`} to the list`)
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'small',
+                'data-action': 'add-models',
+                onclick: () => void this.#addModels(provider, unlisted)
+              },
+              `Add ${unlisted.length === 1 ? `${unlisted[0]}` : `${unlisted.length} models`} to the list`
+            )
           )
         : null
     ]);
@@ -176,13 +277,20 @@ export class ProvidersView {
     }
     this.#tests.set(provider.id, state);
     this.#render();
-    this.#context.announce(state.kind === 'done' && state.result.ok ? `${provider.name}: connected.` : `${provider.name}: the connection failed.`);
+    this.#context.announce(
+      state.kind === 'done' && state.result.ok
+        ? `${provider.name}: connected.`
+        : `${provider.name}: the connection failed.`
+    );
   }
 
   async #addModels(provider: ProviderView, names: string[]): Promise<void> {
     const { hasKey: _hasKey, ...settings } = provider;
     try {
-      await this.#context.client.call('providers.save', { ...settings, models: [...provider.models, ...names.map((name) => ({ name }))] });
+      await this.#context.client.call('providers.save', {
+        ...settings,
+        models: [...provider.models, ...names.map((name) => ({ name }))]
+      });
       this.#context.announce(`Added ${names.length === 1 ? names[0] : `${names.length} models`} to ${provider.name}.`);
       if (this.#form.editing?.id === provider.id) this.#form.addModels(names);
       await this.refresh();
@@ -194,7 +302,11 @@ export class ProvidersView {
   async #clearKey(provider: ProviderView): Promise<void> {
     const agreed = await this.#context.confirm({
       title: `Delete the key of ${provider.name}?`,
-      body: h('p', null, 'Taskdesk deletes the stored API key; the provider stays. Requests to it then go without a key.'),
+      body: h(
+        'p',
+        null,
+        'Taskdesk deletes the stored API key; the provider stays. Requests to it then go without a key.'
+      ),
       confirmLabel: 'Delete key',
       danger: true
     });
@@ -211,7 +323,11 @@ export class ProvidersView {
   async #remove(provider: ProviderView): Promise<void> {
     const agreed = await this.#context.confirm({
       title: `Remove ${provider.name}?`,
-      body: h('p', null, 'Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.'),
+      body: h(
+        'p',
+        null,
+        'Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.'
+      ),
       confirmLabel: 'Remove',
       danger: true
     });
@@ -233,7 +349,9 @@ export class ProvidersView {
     try {
       this.#candidates = await this.#context.client.call('providers.detect', {});
       this.#detectStatus.textContent =
-        this.#candidates.length === 0 ? 'No local server answered on the usual ports.' : `Found ${this.#candidates.length} local server${this.#candidates.length === 1 ? '' : 's'}.`;
+        this.#candidates.length === 0
+          ? 'No local server answered on the usual ports.'
+          : `Found ${this.#candidates.length} local server${this.#candidates.length === 1 ? '' : 's'}.`;
     } catch (error) {
       this.#candidates = undefined;
       this.#detectStatus.textContent = `Could not look for local servers: ${toHostCallError(error).message}`;
@@ -258,11 +376,21 @@ export class ProvidersView {
             h('strong', null, candidate.name),
             ' at ',
             h('code', null, candidate.baseURL),
-            h('div', { class: 'muted small-text' }, candidate.models.length === 0 ? 'No models listed' : `Models: ${candidate.models.map((m) => m.name).join(', ')}`)
+            h(
+              'div',
+              { class: 'muted small-text' },
+              candidate.models.length === 0
+                ? 'No models listed'
+                : `Models: ${candidate.models.map((m) => m.name).join(', ')}`
+            )
           ),
           added
             ? h('span', { class: 'muted' }, `Added as ${added.name}`)
-            : h('button', { type: 'button', class: 'small primary', onclick: () => void this.#addCandidate(candidate) }, `Add ${candidate.name}`)
+            : h(
+                'button',
+                { type: 'button', class: 'small primary', onclick: () => void this.#addCandidate(candidate) },
+                `Add ${candidate.name}`
+              )
         );
       })
     );

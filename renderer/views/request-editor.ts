@@ -28,7 +28,9 @@ export function requestEditor(request: Record<string, unknown>): RequestEditor {
   const systemId = uid('system-prompt');
   const originalSystem = typeof request.systemPrompt === 'string' ? request.systemPrompt : '';
   const system = h('textarea', { id: systemId, rows: 3, value: originalSystem, spellcheck: 'true' });
-  const messages = Array.isArray(request.messages) ? (request.messages as Array<{ role?: unknown; content?: unknown }>) : [];
+  const messages = Array.isArray(request.messages)
+    ? (request.messages as Array<{ role?: unknown; content?: unknown }>)
+    : [];
   const slots: TextSlot[] = [];
   const fields = messages.map((message, index) => {
     const role = typeof message.role === 'string' ? message.role : 'unknown';
@@ -37,7 +39,12 @@ export function requestEditor(request: Record<string, unknown>): RequestEditor {
       const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
       if (type !== 'text' || typeof text !== 'string') return null;
       const id = uid('message-text');
-      const input = h('textarea', { id, rows: Math.min(8, Math.max(2, text.split('\n').length)), value: text, spellcheck: 'true' });
+      const input = h('textarea', {
+        id,
+        rows: Math.min(8, Math.max(2, text.split('\n').length)),
+        value: text,
+        spellcheck: 'true'
+      });
       slots.push({ message: index, block: Array.isArray(message.content) ? blockIndex : undefined, input });
       const part = blocks.length > 1 ? `, part ${blockIndex + 1}` : '';
       return h('div', { class: 'field' }, h('label', { for: id }, `Message ${index + 1} (${role}${part})`), input);

@@ -13,20 +13,39 @@ import { contentView, conversationView } from './sampling-card.js';
  * (`sampling-review`). Approve (the request's system prompt and message texts, the provider and
  * the model may be changed; a reviewed answer's text may be edited) or reject.
  */
-export function samplingApprovalCard(item: InboxItem & { kind: 'sampling-approval' | 'sampling-review' }, context: AppContext, onAnswered: OnAnswered): HTMLElement {
+export function samplingApprovalCard(
+  item: InboxItem & { kind: 'sampling-approval' | 'sampling-review' },
+  context: AppContext,
+  onAnswered: OnAnswered
+): HTMLElement {
   const review = item.kind === 'sampling-review';
   const draft = item.draft;
   const formError = formErrorElement();
   const modelId = uid('approval-model');
-  const model = h('input', { id: modelId, type: 'text', value: draft?.model ?? '', autocomplete: 'off', spellcheck: 'false' });
+  const model = h('input', {
+    id: modelId,
+    type: 'text',
+    value: draft?.model ?? '',
+    autocomplete: 'off',
+    spellcheck: 'false'
+  });
   const resultContent = (draft?.result?.content ?? undefined) as { type?: unknown; text?: unknown } | undefined;
   const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
   const answerId = uid('review-answer');
   const answerText = h('textarea', { id: answerId, rows: 5, value: editable ? String(resultContent.text) : '' });
   const editor = review ? undefined : requestEditor(item.request);
   const providerId = uid('approval-provider');
-  const provider = h('select', { id: providerId }, h('option', { value: draft?.providerId ?? '' }, draft?.providerName ?? 'The chosen provider'));
-  const providerField = h('div', { class: 'field field-narrow', hidden: true }, h('label', { for: providerId }, 'Provider'), provider);
+  const provider = h(
+    'select',
+    { id: providerId },
+    h('option', { value: draft?.providerId ?? '' }, draft?.providerName ?? 'The chosen provider')
+  );
+  const providerField = h(
+    'div',
+    { class: 'field field-narrow', hidden: true },
+    h('label', { for: providerId }, 'Provider'),
+    provider
+  );
   const modelsId = uid('approval-models');
   const modelChoices = h('datalist', { id: modelsId });
   model.setAttribute('list', modelsId);
@@ -50,7 +69,9 @@ export function samplingApprovalCard(item: InboxItem & { kind: 'sampling-approva
     if (review) {
       const edited = editable && answerText.value !== resultContent.text;
       return send(
-        edited && draft?.result ? { action: 'approve', result: { ...draft.result, content: { type: 'text', text: answerText.value } } } : { action: 'approve' },
+        edited && draft?.result
+          ? { action: 'approve', result: { ...draft.result, content: { type: 'text', text: answerText.value } } }
+          : { action: 'approve' },
         `Answer sent to ${item.serverName}.`
       );
     }
@@ -62,7 +83,8 @@ export function samplingApprovalCard(item: InboxItem & { kind: 'sampling-approva
         action: 'approve',
         ...(params && { params }),
         ...(chosenProvider && chosenProvider !== draft?.providerId && { providerId: chosenProvider }),
-        ...(chosen && (chosen !== draft?.model || (chosenProvider && chosenProvider !== draft?.providerId)) && { model: chosen })
+        ...(chosen &&
+          (chosen !== draft?.model || (chosenProvider && chosenProvider !== draft?.providerId)) && { model: chosen })
       },
       `Approved${params ? ' with your edits' : ''}; ${chosen || draft?.model || 'the model'} is running.`
     );
@@ -73,16 +95,38 @@ export function samplingApprovalCard(item: InboxItem & { kind: 'sampling-approva
     { class: 'answer-form', novalidate: true },
     review
       ? editable
-        ? h('div', { class: 'field' }, h('label', { for: answerId }, `Answer from ${draft?.model ?? 'the model'} (you may edit it)`), answerText)
-        : h('div', { class: 'field' }, h('p', null, h('strong', null, `Answer from ${draft?.model ?? 'the model'}:`)), contentView(draft?.result?.content))
-      : [editor!.panel, h('div', { class: 'field-row' }, providerField, h('div', { class: 'field field-narrow' }, h('label', { for: modelId }, 'Model'), model, modelChoices))],
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { for: answerId }, `Answer from ${draft?.model ?? 'the model'} (you may edit it)`),
+            answerText
+          )
+        : h(
+            'div',
+            { class: 'field' },
+            h('p', null, h('strong', null, `Answer from ${draft?.model ?? 'the model'}:`)),
+            contentView(draft?.result?.content)
+          )
+      : [
+          editor!.panel,
+          h(
+            'div',
+            { class: 'field-row' },
+            providerField,
+            h('div', { class: 'field field-narrow' }, h('label', { for: modelId }, 'Model'), model, modelChoices)
+          )
+        ],
     formError,
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'submit', class: 'primary' }, review ? 'Send answer' : 'Approve'),
       editor?.toggle,
-      h('button', { type: 'button', onclick: () => void send({ action: 'reject' }, `Request from ${item.serverName} rejected.`) }, 'Reject')
+      h(
+        'button',
+        { type: 'button', onclick: () => void send({ action: 'reject' }, `Request from ${item.serverName} rejected.`) },
+        'Reject'
+      )
     )
   );
   form.addEventListener('submit', (event) => {
@@ -120,12 +164,16 @@ async function offerModels(
   }
   const suggest = () => {
     const chosen = providers.find((p) => p.id === provider.value);
-    const names = chosen ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])] : [];
+    const names = chosen
+      ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])]
+      : [];
     modelChoices.replaceChildren(...names.map((name) => h('option', { value: name })));
     return chosen;
   };
   if (providers.length > 1 && providers.some((p) => p.id === draftProviderId)) {
-    provider.replaceChildren(...providers.map((p) => h('option', { value: p.id, selected: p.id === draftProviderId }, p.name)));
+    provider.replaceChildren(
+      ...providers.map((p) => h('option', { value: p.id, selected: p.id === draftProviderId }, p.name))
+    );
     providerField.hidden = false;
     provider.addEventListener('change', () => {
       const chosen = suggest();

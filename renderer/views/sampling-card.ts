@@ -33,9 +33,14 @@ export function samplingCard(item: InboxItem, context: AppContext, onAnswered: O
     try {
       await context.client.call('inbox.answer', {
         id: item.id,
-        answer: action === 'reply' ? { action: 'reply', text: reply.value, model: model.value.trim() || 'human' } : { action: 'reject' }
+        answer:
+          action === 'reply'
+            ? { action: 'reply', text: reply.value, model: model.value.trim() || 'human' }
+            : { action: 'reject' }
       });
-      context.announce(action === 'reply' ? `Reply sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`);
+      context.announce(
+        action === 'reply' ? `Reply sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
+      );
       onAnswered(item.id);
     } catch (error) {
       setFormError(formError, toHostCallError(error).message);
@@ -47,37 +52,53 @@ export function samplingCard(item: InboxItem, context: AppContext, onAnswered: O
   const form = h(
     'form',
     { class: 'answer-form', novalidate: true },
-    h('div', { class: 'field' }, h('label', { for: replyId }, 'Your reply ', h('span', { class: 'required', 'aria-hidden': 'true' }, '*')), reply, replyError),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: replyId }, 'Your reply ', h('span', { class: 'required', 'aria-hidden': 'true' }, '*')),
+      reply,
+      replyError
+    ),
     h('div', { class: 'field field-narrow' }, h('label', { for: modelId }, 'Model name'), model),
     formError,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Send reply'), h('button', { type: 'button', onclick: () => void answer('reject') }, 'Reject'))
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'primary' }, 'Send reply'),
+      h('button', { type: 'button', onclick: () => void answer('reject') }, 'Reject')
+    )
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void answer('reply');
   });
 
-  return inboxCard(
-    item,
-    'Sampling',
-    `${item.serverName} asks for a model reply`,
-    conversationView(request),
-    form
-  );
+  return inboxCard(item, 'Sampling', `${item.serverName} asks for a model reply`, conversationView(request), form);
 }
 
 /** What a sampling request asks: system prompt, messages, token limit and model hints. */
 export function conversationView(request: Record<string, unknown>): Child[] {
-  const messages = Array.isArray(request.messages) ? (request.messages as Array<{ role?: unknown; content?: unknown }>) : [];
+  const messages = Array.isArray(request.messages)
+    ? (request.messages as Array<{ role?: unknown; content?: unknown }>)
+    : [];
   const hints = ((request.modelPreferences as { hints?: Array<{ name?: unknown }> } | undefined)?.hints ?? [])
     .map((hint) => hint.name)
     .filter((name): name is string => typeof name === 'string');
   return [
-    typeof request.systemPrompt === 'string' && request.systemPrompt ? h('p', { class: 'system-prompt' }, h('strong', null, 'System: '), request.systemPrompt) : null,
+    typeof request.systemPrompt === 'string' && request.systemPrompt
+      ? h('p', { class: 'system-prompt' }, h('strong', null, 'System: '), request.systemPrompt)
+      : null,
     h(
       'ol',
       { class: 'messages', 'aria-label': 'Conversation' },
-      messages.map((message) => h('li', { class: `message role-${String(message.role)}` }, h('span', { class: 'role' }, String(message.role ?? 'unknown')), h('div', { class: 'content' }, contentView(message.content))))
+      messages.map((message) =>
+        h(
+          'li',
+          { class: `message role-${String(message.role)}` },
+          h('span', { class: 'role' }, String(message.role ?? 'unknown')),
+          h('div', { class: 'content' }, contentView(message.content))
+        )
+      )
     ),
     toolsView(request),
     h(
@@ -91,10 +112,17 @@ export function conversationView(request: Record<string, unknown>): Child[] {
 
 /** The tools a sampling request offers the model (`tools`, `toolChoice`), or nothing when it offers none. */
 export function toolsView(request: Record<string, unknown>): Child {
-  const tools = Array.isArray(request.tools) ? (request.tools as Array<{ name?: unknown; title?: unknown; description?: unknown }>) : [];
+  const tools = Array.isArray(request.tools)
+    ? (request.tools as Array<{ name?: unknown; title?: unknown; description?: unknown }>)
+    : [];
   if (tools.length === 0) return null;
   const mode = (request.toolChoice as { mode?: unknown } | undefined)?.mode;
-  const choice = mode === 'required' ? 'The model must call one of them.' : mode === 'none' ? 'The model may not call them.' : 'The model may call them.';
+  const choice =
+    mode === 'required'
+      ? 'The model must call one of them.'
+      : mode === 'none'
+        ? 'The model may not call them.'
+        : 'The model may call them.';
   return h(
     'div',
     { class: 'offered-tools' },
@@ -103,7 +131,14 @@ export function toolsView(request: Record<string, unknown>): Child {
       'ul',
       { 'aria-label': 'Tools offered to the model' },
       tools.map((tool) =>
-        h('li', null, h('code', null, String(tool.name ?? '?')), typeof tool.description === 'string' && tool.description ? h('span', { class: 'muted' }, ` — ${tool.description}`) : null)
+        h(
+          'li',
+          null,
+          h('code', null, String(tool.name ?? '?')),
+          typeof tool.description === 'string' && tool.description
+            ? h('span', { class: 'muted' }, ` — ${tool.description}`)
+            : null
+        )
       )
     )
   );
@@ -113,10 +148,25 @@ export function toolsView(request: Record<string, unknown>): Child {
 export function contentView(content: unknown): Child[] {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks.map((block) => {
-    const { type, text, name, input, content: inner } = (block ?? {}) as { type?: unknown; text?: unknown; name?: unknown; input?: unknown; content?: unknown };
+    const {
+      type,
+      text,
+      name,
+      input,
+      content: inner
+    } = (block ?? {}) as { type?: unknown; text?: unknown; name?: unknown; input?: unknown; content?: unknown };
     if (type === 'text' && typeof text === 'string') return h('p', null, text);
-    if (type === 'tool_use') return h('p', { class: 'tool-use' }, 'Calls ', h('code', null, String(name ?? '?')), ' with ', h('code', null, JSON.stringify(input ?? {})));
-    if (type === 'tool_result') return h('div', { class: 'tool-use' }, h('p', { class: 'muted' }, 'Tool result:'), contentView(inner));
+    if (type === 'tool_use')
+      return h(
+        'p',
+        { class: 'tool-use' },
+        'Calls ',
+        h('code', null, String(name ?? '?')),
+        ' with ',
+        h('code', null, JSON.stringify(input ?? {}))
+      );
+    if (type === 'tool_result')
+      return h('div', { class: 'tool-use' }, h('p', { class: 'muted' }, 'Tool result:'), contentView(inner));
     return h('p', { class: 'muted' }, `[${typeof type === 'string' ? type.replace('_', ' ') : 'unknown'} content]`);
   });
 }

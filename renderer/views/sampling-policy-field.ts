@@ -13,7 +13,12 @@ const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }
  *
  * Controls carry `data-action` so a re-render of the server list keeps focus on them.
  */
-export function samplingPolicyField(serverId: string, serverName: string, policy: SamplingPolicy | undefined, onChange: (policy: SamplingPolicy) => void): HTMLElement {
+export function samplingPolicyField(
+  serverId: string,
+  serverName: string,
+  policy: SamplingPolicy | undefined,
+  onChange: (policy: SamplingPolicy) => void
+): HTMLElement {
   const group = `policy-${serverId}`;
   const current = policy ?? { mode: 'ask', reviewCompletion: true };
   const radios = MODES.map(({ mode, label, hint }) => {
@@ -29,7 +34,12 @@ export function samplingPolicyField(serverId: string, serverName: string, policy
       'aria-describedby': `${id}-hint`,
       onchange: () => onChange({ mode, reviewCompletion: review.checked })
     });
-    return h('div', { class: 'policy-option' }, h('div', { class: 'checkbox-row' }, radio, h('label', { for: id }, label)), h('p', { class: 'field-hint', id: `${id}-hint` }, hint));
+    return h(
+      'div',
+      { class: 'policy-option' },
+      h('div', { class: 'checkbox-row' }, radio, h('label', { for: id }, label)),
+      h('p', { class: 'field-hint', id: `${id}-hint` }, hint)
+    );
   });
   const reviewId = `${group}-review`;
   const review = h('input', {

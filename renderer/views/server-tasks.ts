@@ -42,7 +42,17 @@ export class ServerTasksPanel {
         'table',
         { class: 'server-tasks' },
         this.#caption,
-        h('thead', null, h('tr', null, ['Task', 'Tool call', 'Status', 'Created', 'Updated', 'Kept for'].map((title) => h('th', { scope: 'col' }, title)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Task', 'Tool call', 'Status', 'Created', 'Updated', 'Kept for'].map((title) =>
+              h('th', { scope: 'col' }, title)
+            )
+          )
+        ),
         this.#body
       )
     );
@@ -52,7 +62,11 @@ export class ServerTasksPanel {
       'details',
       { class: 'server-tasks-panel', hidden: true, ontoggle: () => this.#opened() },
       h('summary', null, 'Server’s tasks'),
-      h('p', { class: 'muted small-text' }, 'The tasks the server keeps, as its tasks/list reports them; some may not come from Taskdesk.'),
+      h(
+        'p',
+        { class: 'muted small-text' },
+        'The tasks the server keeps, as its tasks/list reports them; some may not come from Taskdesk.'
+      ),
       this.#status,
       this.#wrap,
       h('div', { class: 'actions' }, this.#more, this.#reload)
@@ -91,7 +105,10 @@ export class ServerTasksPanel {
     this.#reload.disabled = true;
     this.#status.textContent = 'Loading the server’s tasks…';
     try {
-      const page = await this.#context.client.call('outbound.serverTasks', { serverId: server.id, ...(cursor !== undefined && { cursor }) });
+      const page = await this.#context.client.call('outbound.serverTasks', {
+        serverId: server.id,
+        ...(cursor !== undefined && { cursor })
+      });
       if (seq !== this.#seq) return;
       if (cursor === undefined) {
         replaceChildren(this.#body);
@@ -132,8 +149,17 @@ export class ServerTasksPanel {
       'tr',
       { 'data-task-id': task.taskId },
       h('td', null, h('code', { title: task.taskId }, shortId(task.taskId))),
-      h('td', null, task.toolName ? h('code', null, task.toolName) : h('span', { class: 'muted' }, 'Not from Taskdesk')),
-      h('td', null, statusBadge(task.status), task.statusMessage ? h('div', { class: 'muted small-text' }, task.statusMessage) : null),
+      h(
+        'td',
+        null,
+        task.toolName ? h('code', null, task.toolName) : h('span', { class: 'muted' }, 'Not from Taskdesk')
+      ),
+      h(
+        'td',
+        null,
+        statusBadge(task.status),
+        task.statusMessage ? h('div', { class: 'muted small-text' }, task.statusMessage) : null
+      ),
       h('td', null, timeElement(task.createdAt)),
       h('td', null, timeElement(task.lastUpdatedAt)),
       h('td', null, task.ttl === null ? 'No limit' : formatDuration(task.ttl))

@@ -72,7 +72,9 @@ export class ServersView {
       const saved = await this.#context.client.call('sampling.setPolicy', { serverId: server.id, policy });
       this.#policies.set(server.id, saved);
       const words = saved.mode === 'ask' ? 'ask first' : saved.mode === 'auto' ? 'run without asking' : 'refuse';
-      this.#context.announce(`Sampling for ${server.name}: ${words}${saved.mode !== 'refuse' ? (saved.reviewCompletion ? ', review answers' : ', no review') : ''}.`);
+      this.#context.announce(
+        `Sampling for ${server.name}: ${words}${saved.mode !== 'refuse' ? (saved.reviewCompletion ? ', review answers' : ', no review') : ''}.`
+      );
     } catch (error) {
       if (before) this.#policies.set(server.id, before);
       this.#context.announce(`${server.name}: the sampling policy was not saved: ${toHostCallError(error).message}`);
@@ -97,12 +99,21 @@ export class ServersView {
     const active = document.activeElement as HTMLElement | null;
     const focusServer = active?.closest<HTMLElement>('[data-server-id]')?.dataset.serverId;
     const focusAction = active?.dataset.action;
-    replaceChildren(this.#list, this.#servers.map((server) => this.#item(server)));
+    replaceChildren(
+      this.#list,
+      this.#servers.map((server) => this.#item(server))
+    );
     if (focusServer) {
       const item = this.#list.querySelector<HTMLElement>(`[data-server-id="${CSS.escape(focusServer)}"]`);
       // Connect and Disconnect replace each other: focus goes to whichever is there now.
-      const fallback = focusAction === 'connect' || focusAction === 'disconnect' ? '[data-action="connect"], [data-action="disconnect"]' : 'button';
-      (item?.querySelector<HTMLElement>(`[data-action="${focusAction ?? ''}"]`) ?? item?.querySelector<HTMLElement>(fallback))?.focus();
+      const fallback =
+        focusAction === 'connect' || focusAction === 'disconnect'
+          ? '[data-action="connect"], [data-action="disconnect"]'
+          : 'button';
+      (
+        item?.querySelector<HTMLElement>(`[data-action="${focusAction ?? ''}"]`) ??
+        item?.querySelector<HTMLElement>(fallback)
+      )?.focus();
     }
   }
 
@@ -122,20 +133,64 @@ export class ServersView {
         h('dd', null, h('code', null, server.id)),
         h('dt', null, server.transport.type === 'stdio' ? 'Command' : 'URL'),
         h('dd', null, h('code', { class: 'url' }, server.transport.target)),
-        state.serverInfo ? [h('dt', null, 'Reports'), h('dd', null, `${state.serverInfo.name} ${state.serverInfo.version}`)] : null,
+        state.serverInfo
+          ? [h('dt', null, 'Reports'), h('dd', null, `${state.serverInfo.name} ${state.serverInfo.version}`)]
+          : null,
         state.protocolVersion ? [h('dt', null, 'Protocol'), h('dd', null, state.protocolVersion)] : null
       ),
-      samplingPolicyField(server.id, server.name, this.#policies.get(server.id), (policy) => void this.#setPolicy(server, policy)),
+      samplingPolicyField(
+        server.id,
+        server.name,
+        this.#policies.get(server.id),
+        (policy) => void this.#setPolicy(server, policy)
+      ),
       h(
         'div',
         { class: 'actions' },
         state.status === 'ready'
-          ? h('button', { type: 'button', 'data-action': 'tools', 'aria-label': `Tools of ${server.name}`, onclick: () => this.#openTools(server.id) }, 'Tools…')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'tools',
+                'aria-label': `Tools of ${server.name}`,
+                onclick: () => this.#openTools(server.id)
+              },
+              'Tools…'
+            )
           : null,
         live
-          ? h('button', { type: 'button', 'data-action': 'disconnect', 'aria-label': `Disconnect ${server.name}`, onclick: () => void this.#act(server, 'servers.disconnect') }, 'Disconnect')
-          : h('button', { type: 'button', 'data-action': 'connect', 'aria-label': `Connect ${server.name}`, onclick: () => void this.#act(server, 'servers.connect') }, 'Connect'),
-        h('button', { type: 'button', class: 'danger-link', 'data-action': 'remove', 'aria-label': `Remove ${server.name}`, onclick: () => void this.#remove(server) }, 'Remove')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'disconnect',
+                'aria-label': `Disconnect ${server.name}`,
+                onclick: () => void this.#act(server, 'servers.disconnect')
+              },
+              'Disconnect'
+            )
+          : h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'connect',
+                'aria-label': `Connect ${server.name}`,
+                onclick: () => void this.#act(server, 'servers.connect')
+              },
+              'Connect'
+            ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger-link',
+            'data-action': 'remove',
+            'aria-label': `Remove ${server.name}`,
+            onclick: () => void this.#remove(server)
+          },
+          'Remove'
+        )
       )
     );
   }

@@ -36,7 +36,13 @@ export class TasksView {
           h(
             'thead',
             null,
-            h('tr', null, ['Task', 'Kind', 'Server', 'Status', 'Created', 'Updated', 'Outcome', ''].map((title) => h('th', { scope: 'col' }, title || h('span', { class: 'sr-only' }, 'Actions'))))
+            h(
+              'tr',
+              null,
+              ['Task', 'Kind', 'Server', 'Status', 'Created', 'Updated', 'Outcome', ''].map((title) =>
+                h('th', { scope: 'col' }, title || h('span', { class: 'sr-only' }, 'Actions'))
+              )
+            )
           ),
           this.#body
         )
@@ -74,7 +80,10 @@ export class TasksView {
     const tasks = [...this.#tasks.values()].sort((a, b) => b.task.createdAt.localeCompare(a.task.createdAt));
     this.#empty.hidden = tasks.length > 0;
     (this.element.querySelector('.table-wrap') as HTMLElement).hidden = tasks.length === 0;
-    replaceChildren(this.#body, tasks.map((task) => this.#row(task)));
+    replaceChildren(
+      this.#body,
+      tasks.map((task) => this.#row(task))
+    );
   }
 
   #row(inbound: InboundTask): HTMLTableRowElement {
@@ -82,7 +91,16 @@ export class TasksView {
     const partial = TERMINAL.has(task.status) ? undefined : this.#partials.get(task.taskId);
     const cancel = TERMINAL.has(task.status)
       ? null
-      : h('button', { type: 'button', class: 'small', 'aria-label': `Cancel task ${shortId(task.taskId)}`, onclick: () => void this.#cancel(task.taskId) }, 'Cancel');
+      : h(
+          'button',
+          {
+            type: 'button',
+            class: 'small',
+            'aria-label': `Cancel task ${shortId(task.taskId)}`,
+            onclick: () => void this.#cancel(task.taskId)
+          },
+          'Cancel'
+        );
     return h(
       'tr',
       { 'data-task-id': task.taskId },
@@ -94,7 +112,14 @@ export class TasksView {
         null,
         statusBadge(task.status),
         task.statusMessage ? h('div', { class: 'muted small-text' }, task.statusMessage) : null,
-        partial ? h('div', { class: 'live' }, h('div', { class: 'muted small-text' }, `Written by ${partial.model} so far:`), h('p', { class: 'live-text' }, partial.text)) : null
+        partial
+          ? h(
+              'div',
+              { class: 'live' },
+              h('div', { class: 'muted small-text' }, `Written by ${partial.model} so far:`),
+              h('p', { class: 'live-text' }, partial.text)
+            )
+          : null
       ),
       h('td', null, timeElement(task.createdAt)),
       h('td', null, timeElement(task.lastUpdatedAt)),
@@ -124,7 +149,10 @@ export function outcomeSummary(inbound: InboundTask): string {
     return result.content ? `${action}: ${truncate(JSON.stringify(result.content), 120)}` : action;
   }
   const content = result.content as { type?: unknown; text?: unknown } | undefined;
-  const text = content?.type === 'text' && typeof content.text === 'string' ? `“${truncate(content.text, 100)}”` : `[${String(content?.type ?? 'no')} content]`;
+  const text =
+    content?.type === 'text' && typeof content.text === 'string'
+      ? `“${truncate(content.text, 100)}”`
+      : `[${String(content?.type ?? 'no')} content]`;
   return typeof result.model === 'string' ? `${text} (${result.model})` : text;
 }
 

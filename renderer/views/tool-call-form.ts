@@ -47,10 +47,16 @@ export function toolCallForm(
   const form = h(
     'form',
     { class: 'answer-form tool-call-form', novalidate: true, 'aria-label': `Call ${tool.name}` },
-    controls.length > 0 ? controls.map((control) => control.element) : h('p', { class: 'muted' }, 'This tool takes no arguments.'),
-    tool.callMode === 'task-or-plain' ? h('div', { class: 'checkbox-row field' }, asTask, h('label', { for: asTaskId }, 'Run as a task')) : null,
+    controls.length > 0
+      ? controls.map((control) => control.element)
+      : h('p', { class: 'muted' }, 'This tool takes no arguments.'),
+    tool.callMode === 'task-or-plain'
+      ? h('div', { class: 'checkbox-row field' }, asTask, h('label', { for: asTaskId }, 'Run as a task'))
+      : null,
     mayRunAsTask ? ttl.wrapper : null,
-    unavailable ? h('p', { class: 'reason' }, 'This tool must run as a task, but the server does not accept task calls.') : null,
+    unavailable
+      ? h('p', { class: 'reason' }, 'This tool must run as a task, but the server does not accept task calls.')
+      : null,
     formError,
     h('div', { class: 'actions' }, submit),
     resultBox
@@ -58,16 +64,27 @@ export function toolCallForm(
 
   /** Puts the host’s per-argument problems on their fields; returns the ones no field takes. */
   const placeProblems = (data: unknown): string[] => {
-    const problems = ((data as { problems?: unknown } | undefined)?.problems ?? []) as Array<{ path?: unknown; message?: unknown }>;
+    const problems = ((data as { problems?: unknown } | undefined)?.problems ?? []) as Array<{
+      path?: unknown;
+      message?: unknown;
+    }>;
     const unplaced: string[] = [];
     for (const problem of Array.isArray(problems) ? problems : []) {
       const path = typeof problem.path === 'string' ? problem.path : '';
       const message = typeof problem.message === 'string' ? problem.message : 'Invalid';
       // Ajv reports a missing property on the parent: "must have required property 'x'".
       const missing = /required property '([^']+)'/.exec(message)?.[1];
-      const name = path ? decodeURIComponent(path.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : missing;
-      const control = controls.find((c) => c.name === name) ?? (path === '' ? controls.find((c) => c.name === '') : undefined);
-      if (control) control.setError(missing && !path ? 'Required' : `${path.split('/').length > 2 ? `${path.slice(1)}: ` : ''}${message}`);
+      const name = path
+        ? decodeURIComponent(path.split('/')[1] ?? '')
+            .replaceAll('~1', '/')
+            .replaceAll('~0', '~')
+        : missing;
+      const control =
+        controls.find((c) => c.name === name) ?? (path === '' ? controls.find((c) => c.name === '') : undefined);
+      if (control)
+        control.setError(
+          missing && !path ? 'Required' : `${path.split('/').length > 2 ? `${path.slice(1)}: ` : ''}${message}`
+        );
       else unplaced.push(path ? `${path.slice(1)}: ${message}` : message);
     }
     return unplaced;
@@ -113,7 +130,10 @@ export function toolCallForm(
         });
         if (outcome.type === 'task') {
           onTask(outcome);
-          replaceChildren(resultBox, h('p', null, `Started as task ${shortId(outcome.task.taskId)} — follow it under Tool calls.`));
+          replaceChildren(
+            resultBox,
+            h('p', null, `Started as task ${shortId(outcome.task.taskId)} — follow it under Tool calls.`)
+          );
           context.announce(`${tool.name} started as a task.`);
         } else {
           replaceChildren(resultBox, h('p', { class: 'muted small-text' }, 'Result:'), toolResultView(outcome.result));
@@ -122,8 +142,15 @@ export function toolCallForm(
       } catch (thrown) {
         const error = toHostCallError(thrown);
         const unplaced = error.code === INVALID_PARAMS ? placeProblems(error.data) : [];
-        const placed = error.code === INVALID_PARAMS && controls.some((control) => control.element.querySelector('[aria-invalid="true"]'));
-        setFormError(formError, placed ? `The server’s schema refuses these arguments.${unplaced.length > 0 ? ` ${unplaced.join('; ')}` : ''}` : error.message);
+        const placed =
+          error.code === INVALID_PARAMS &&
+          controls.some((control) => control.element.querySelector('[aria-invalid="true"]'));
+        setFormError(
+          formError,
+          placed
+            ? `The server’s schema refuses these arguments.${unplaced.length > 0 ? ` ${unplaced.join('; ')}` : ''}`
+            : error.message
+        );
         if (placed) controls.find((control) => control.element.querySelector('[aria-invalid="true"]'))?.focus();
       } finally {
         setBusy(form, false);

@@ -10,11 +10,19 @@ export function toolResultView(result: Record<string, unknown>): HTMLElement {
   const structured = result.structuredContent;
   return h(
     'div',
-    { class: `tool-result${result.isError === true ? ' tool-result-error' : ''}`, 'data-is-error': result.isError === true ? 'true' : undefined },
+    {
+      class: `tool-result${result.isError === true ? ' tool-result-error' : ''}`,
+      'data-is-error': result.isError === true ? 'true' : undefined
+    },
     result.isError === true ? h('p', { class: 'result-flag' }, 'The tool reported an error:') : null,
     content.length === 0 && structured === undefined ? h('p', { class: 'muted' }, 'No content.') : null,
     content.map(blockView),
-    structured !== undefined ? [h('p', { class: 'muted small-text' }, 'Structured content:'), h('pre', { class: 'json' }, JSON.stringify(structured, null, 2))] : null
+    structured !== undefined
+      ? [
+          h('p', { class: 'muted small-text' }, 'Structured content:'),
+          h('pre', { class: 'json' }, JSON.stringify(structured, null, 2))
+        ]
+      : null
   );
 }
 
@@ -24,12 +32,21 @@ function blockView(block: Record<string, unknown>): Child {
       return h('pre', { class: 'text-block' }, typeof block.text === 'string' ? block.text : '');
     case 'image':
     case 'audio':
-      return h('p', { class: 'muted' }, `[${block.type}${typeof block.mimeType === 'string' ? `, ${block.mimeType}` : ''}]`);
+      return h(
+        'p',
+        { class: 'muted' },
+        `[${block.type}${typeof block.mimeType === 'string' ? `, ${block.mimeType}` : ''}]`
+      );
     case 'resource_link':
       return h('p', null, 'Resource link: ', h('code', null, String(block.uri ?? '')));
     case 'resource': {
       const resource = (block.resource ?? {}) as Record<string, unknown>;
-      return h('div', null, h('p', null, 'Resource: ', h('code', null, String(resource.uri ?? ''))), typeof resource.text === 'string' ? h('pre', { class: 'text-block' }, resource.text) : null);
+      return h(
+        'div',
+        null,
+        h('p', null, 'Resource: ', h('code', null, String(resource.uri ?? ''))),
+        typeof resource.text === 'string' ? h('pre', { class: 'text-block' }, resource.text) : null
+      );
     }
     default:
       return h('p', { class: 'muted' }, `[${typeof block.type === 'string' ? block.type : 'unknown'} content]`);

@@ -36,7 +36,11 @@ export class ToolsView {
     this.#context = context;
     this.outbound = new OutboundList(context);
     const selectId = uid('tools-server');
-    this.#select = h('select', { id: selectId, name: 'server', onchange: () => this.#choose(this.#select.value || undefined, false) });
+    this.#select = h('select', {
+      id: selectId,
+      name: 'server',
+      onchange: () => this.#choose(this.#select.value || undefined, false)
+    });
     this.#refreshButton = h('button', { type: 'button', onclick: () => void this.#load(true) }, 'Refresh tools');
     this.#status = h('p', { class: 'muted', role: 'status' });
     this.#list = h('ul', { class: 'cards tool-list', 'aria-label': 'Tools' });
@@ -46,7 +50,12 @@ export class ToolsView {
       { id: 'screen-tools', class: 'screen', 'aria-labelledby': 'heading-tools', hidden: true },
       h('h2', { id: 'heading-tools', tabindex: -1 }, 'Tools'),
       h('p', { class: 'lede' }, 'Call a connected server’s tools. Tools that allow it run as tasks, followed below.'),
-      h('div', { class: 'tool-picker' }, h('div', { class: 'field field-narrow' }, h('label', { for: selectId }, 'Server'), this.#select), this.#refreshButton),
+      h(
+        'div',
+        { class: 'tool-picker' },
+        h('div', { class: 'field field-narrow' }, h('label', { for: selectId }, 'Server'), this.#select),
+        this.#refreshButton
+      ),
       this.#status,
       this.#list,
       this.#serverTasks.element,
@@ -97,7 +106,10 @@ export class ToolsView {
         this.#shown = undefined;
         replaceChildren(this.#list);
         this.#serverTasks.setServer(undefined);
-        this.#status.textContent = this.#servers.length === 0 ? 'No server is configured.' : 'No server is connected. Connect one on the Servers screen.';
+        this.#status.textContent =
+          this.#servers.length === 0
+            ? 'No server is configured.'
+            : 'No server is connected. Connect one on the Servers screen.';
         this.#refreshButton.disabled = true;
         return;
       }
@@ -122,7 +134,11 @@ export class ToolsView {
       this.#select,
       this.#servers.length === 0 ? h('option', { value: '' }, '(no servers)') : null,
       this.#servers.map((server) =>
-        h('option', { value: server.id, selected: server.id === this.#serverId }, server.state.status === 'ready' ? server.name : `${server.name} (not connected)`)
+        h(
+          'option',
+          { value: server.id, selected: server.id === this.#serverId },
+          server.state.status === 'ready' ? server.name : `${server.name} (not connected)`
+        )
       )
     );
   }
@@ -135,8 +151,12 @@ export class ToolsView {
     try {
       const tools = await this.#context.client.call('tools.list', { serverId, ...(refresh && { refresh: true }) });
       if (seq !== this.#loadSeq) return;
-      this.#status.textContent = tools.length === 0 ? 'This server offers no tools.' : `${tools.length} tool${tools.length === 1 ? '' : 's'}.`;
-      replaceChildren(this.#list, tools.map((tool) => this.#item(serverId, tool)));
+      this.#status.textContent =
+        tools.length === 0 ? 'This server offers no tools.' : `${tools.length} tool${tools.length === 1 ? '' : 's'}.`;
+      replaceChildren(
+        this.#list,
+        tools.map((tool) => this.#item(serverId, tool))
+      );
     } catch (error) {
       if (seq !== this.#loadSeq) return;
       replaceChildren(this.#list);
@@ -148,7 +168,17 @@ export class ToolsView {
     const headingId = uid('tool-name');
     const panelId = uid('tool-panel');
     const panel = h('div', { id: panelId, class: 'tool-panel', hidden: true });
-    const toggle = h('button', { type: 'button', 'aria-expanded': 'false', 'aria-controls': panelId, 'aria-label': `Call ${tool.name}…`, 'data-action': 'call' }, 'Call…');
+    const toggle = h(
+      'button',
+      {
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': panelId,
+        'aria-label': `Call ${tool.name}…`,
+        'data-action': 'call'
+      },
+      'Call…'
+    );
     toggle.addEventListener('click', () => {
       const open = toggle.getAttribute('aria-expanded') !== 'true';
       toggle.setAttribute('aria-expanded', String(open));
@@ -156,7 +186,11 @@ export class ToolsView {
       // The form is built on first open: most tools of a large server are never called.
       if (open && panel.childElementCount === 0) {
         const modern = this.#servers.find((server) => server.id === serverId)?.state.era === 'modern';
-        panel.append(toolCallForm(serverId, tool, this.#context, ({ task }) => this.outbound.apply({ type: 'changed', task }), { modern }));
+        panel.append(
+          toolCallForm(serverId, tool, this.#context, ({ task }) => this.outbound.apply({ type: 'changed', task }), {
+            modern
+          })
+        );
       }
       if (open) panel.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
     });
@@ -166,8 +200,21 @@ export class ToolsView {
       h(
         'div',
         { class: 'card-header' },
-        h('h3', { id: headingId }, h('code', null, tool.name), tool.title && tool.title !== tool.name ? h('span', { class: 'muted' }, ` — ${tool.title}`) : null),
-        h('span', { class: `kind-tag mode-${tool.callMode}`, 'data-call-mode': tool.callMode, title: `execution.taskSupport: ${tool.taskSupport}` }, MODE_LABELS[tool.callMode]),
+        h(
+          'h3',
+          { id: headingId },
+          h('code', null, tool.name),
+          tool.title && tool.title !== tool.name ? h('span', { class: 'muted' }, ` — ${tool.title}`) : null
+        ),
+        h(
+          'span',
+          {
+            class: `kind-tag mode-${tool.callMode}`,
+            'data-call-mode': tool.callMode,
+            title: `execution.taskSupport: ${tool.taskSupport}`
+          },
+          MODE_LABELS[tool.callMode]
+        ),
         toggle
       ),
       tool.description ? h('p', { class: 'tool-description' }, tool.description) : null,

@@ -61,7 +61,14 @@ function completedRecord(identity: string, createdAt: number): TaskRecord {
   const iso = new Date(createdAt).toISOString();
   return {
     schemaVersion: TASK_RECORD_VERSION,
-    task: { taskId: newTaskId(), status: 'completed', createdAt: iso, lastUpdatedAt: iso, ttl: 86_400_000, pollInterval: 1000 },
+    task: {
+      taskId: newTaskId(),
+      status: 'completed',
+      createdAt: iso,
+      lastUpdatedAt: iso,
+      ttl: 86_400_000,
+      pollInterval: 1000
+    },
     owner: { ...OWNER, identity },
     kind: 'sampling',
     request: { messages: [{ role: 'user', content: { type: 'text', text: 'retained task' } }], maxTokens: 5 },
@@ -80,7 +87,9 @@ async function seed(dataDir: string, count: number, identity: string): Promise<T
   const now = Date.now();
   // Written in batches of 100, as a long-running host would have left them.
   for (let i = 0; i < count; i += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, count - i) }, (_, j) => repo.save(completedRecord(identity, now + i + j))));
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - i) }, (_, j) => repo.save(completedRecord(identity, now + i + j)))
+    );
   }
   // Checkpointed into documents, as a host that has been up a while leaves them.
   repo.flush();
@@ -88,7 +97,12 @@ async function seed(dataDir: string, count: number, identity: string): Promise<T
 }
 
 function floodEnv(reportFile: string, concurrency: number): Record<string, string> {
-  return { ...getDefaultEnvironment(), FLOOD_COUNT: String(REQUESTS), FLOOD_CONCURRENCY: String(concurrency), FLOOD_REPORT_FILE: reportFile };
+  return {
+    ...getDefaultEnvironment(),
+    FLOOD_COUNT: String(REQUESTS),
+    FLOOD_CONCURRENCY: String(concurrency),
+    FLOOD_REPORT_FILE: reportFile
+  };
 }
 
 async function waitForFile(file: string): Promise<FloodReport> {
@@ -113,7 +127,16 @@ async function waitForFile(file: string): Promise<FloodReport> {
 async function floodTaskdesk(retained: number, concurrency = 16): Promise<FloodReport> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-'));
   const reportFile = path.join(dataDir, 'report.json');
-  const config = { id: 'flood', name: 'Flood', transport: { type: 'stdio' as const, command: process.execPath, args: ['--import', 'tsx', peerScript], env: floodEnv(reportFile, concurrency) } };
+  const config = {
+    id: 'flood',
+    name: 'Flood',
+    transport: {
+      type: 'stdio' as const,
+      command: process.execPath,
+      args: ['--import', 'tsx', peerScript],
+      env: floodEnv(reportFile, concurrency)
+    }
+  };
   const { ownerIdentity } = await import('../../app/mcp/server-config.js');
   const { ServerConfigSchema } = await import('../../app/contract/host-api.js');
   await seed(dataDir, retained, ownerIdentity(ServerConfigSchema.parse(config)));
@@ -132,18 +155,33 @@ async function floodInMemory(retained: number, concurrency = 16): Promise<FloodR
   const taskStore = new InMemoryTaskStore();
   for (let i = 0; i < retained; i++) {
     const task = await taskStore.createTask({ ttl: 86_400_000 }, i, { method: 'sampling/createMessage', params: {} });
-    await taskStore.storeTaskResult(task.taskId, 'completed', { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant' });
+    await taskStore.storeTaskResult(task.taskId, 'completed', {
+      role: 'assistant',
+      content: { type: 'text', text: 'ok' },
+      model: 'instant'
+    });
   }
   const client = new Client({ name: 'sdk-in-memory', version: '1' }, { capabilities: CLIENT_CAPABILITIES, taskStore });
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
     if (!request.params.task || !extra.taskStore) throw new Error('expected a task-augmented request');
     const task = await extra.taskStore.createTask({ ttl: request.params.task.ttl ?? 60_000, pollInterval: 1000 });
     setImmediate(() => {
-      void extra.taskStore!.storeTaskResult(task.taskId, 'completed', { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'instant', stopReason: 'endTurn' });
+      void extra.taskStore!.storeTaskResult(task.taskId, 'completed', {
+        role: 'assistant',
+        content: { type: 'text', text: 'ok' },
+        model: 'instant',
+        stopReason: 'endTurn'
+      });
     });
     return { task };
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', peerScript], env: floodEnv(reportFile, concurrency) }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', peerScript],
+      env: floodEnv(reportFile, concurrency)
+    })
+  );
   try {
     return await waitForFile(reportFile);
   } finally {
@@ -178,7 +216,14 @@ async function persistCosts(retainedCounts: number[]): Promise<number[]> {
       for (const store of stores) {
         const t0 = performance.now();
         for (let i = done; i < done + block; i++) {
-          const next = { ...store.working, task: { ...store.working.task, status: i % 2 ? 'working' as const : 'input_required' as const, lastUpdatedAt: new Date().toISOString() } };
+          const next = {
+            ...store.working,
+            task: {
+              ...store.working.task,
+              status: i % 2 ? ('working' as const) : ('input_required' as const),
+              lastUpdatedAt: new Date().toISOString()
+            }
+          };
           // One transition at a time, each waited for until it is on disk.
           await store.repo.save(next);
         }
@@ -198,7 +243,12 @@ async function coldStart(count: number): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-bench-cold-'));
   const peer = peerServer('cold');
   const { ownerIdentity } = await import('../../app/mcp/server-config.js');
-  const identity = ownerIdentity({ id: 'cold', name: 'Server cold', transport: { type: 'stdio', command: 'in-memory-cold', args: [] }, autoConnect: true });
+  const identity = ownerIdentity({
+    id: 'cold',
+    name: 'Server cold',
+    transport: { type: 'stdio', command: 'in-memory-cold', args: [] },
+    autoConnect: true
+  });
   const repo = await seed(dataDir, count, identity);
   const probe = repo.all().at(-1)!.task.taskId;
   const t0 = performance.now();
@@ -233,17 +283,26 @@ for (const row of rows) printRow(row);
 // the RESULT line stays at 16 in flight).
 const WIDE = 64;
 console.log(`the same at ${WIDE} in flight, 10,000 retained`);
-printRow({ store: 'taskdesk (journal + electron-store)', retained: 10_000, ...summarize(await floodTaskdesk(10_000, WIDE)) });
+printRow({
+  store: 'taskdesk (journal + electron-store)',
+  retained: 10_000,
+  ...summarize(await floodTaskdesk(10_000, WIDE))
+});
 printRow({ store: 'sdk InMemoryTaskStore', retained: 10_000, ...summarize(await floodInMemory(10_000, WIDE)) });
 const [persist100, persist10k] = (await persistCosts([100, 10_000])) as [number, number];
-console.log(`persist one transition: ${persist100.toFixed(3)} ms at 100 retained, ${persist10k.toFixed(3)} ms at 10,000 retained`);
+console.log(
+  `persist one transition: ${persist100.toFixed(3)} ms at 100 retained, ${persist10k.toFixed(3)} ms at 10,000 retained`
+);
 const cold = await coldStart(10_000);
 console.log(`cold start over 10,000 stored tasks until tasks/get answers: ${cold.toFixed(0)} ms`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const acksAt10k = (prefix: string) => rows.filter((row) => row.retained === 10_000 && row.store.startsWith(prefix)).map((row) => row.acksPerSecond);
+const acksAt10k = (prefix: string) =>
+  rows.filter((row) => row.retained === 10_000 && row.store.startsWith(prefix)).map((row) => row.acksPerSecond);
 const durable = median(acksAt10k('taskdesk'));
 const memory = median(acksAt10k('sdk'));
-console.log(`median acks/s at 10,000 retained over ${ROUNDS} rounds: taskdesk ${durable.toFixed(0)}, in-memory ${memory.toFixed(0)}`);
+console.log(
+  `median acks/s at 10,000 retained over ${ROUNDS} rounds: taskdesk ${durable.toFixed(0)}, in-memory ${memory.toFixed(0)}`
+);
 console.log(
   `RESULT durable_vs_memory=${(durable / memory).toFixed(2)} persist_cost_10k_vs_100=${(persist10k / persist100).toFixed(2)} cold_start_10k_ms=${cold.toFixed(0)}`
 );

@@ -57,7 +57,9 @@ manager.on((event) => {
 
 const startWall = performance.now();
 const outcomes = await Promise.all(
-  Array.from({ length: TASKS }, (_, i) => manager.callTool('bench', 'work-required', { durationMs: durationOf(i), label: `t${i}` }))
+  Array.from({ length: TASKS }, (_, i) =>
+    manager.callTool('bench', 'work-required', { durationMs: durationOf(i), label: `t${i}` })
+  )
 );
 const createdWall = performance.now();
 if (outcomes.some((o) => o.type !== 'task')) throw new Error('every call must be a task');
@@ -70,7 +72,10 @@ const cpu = process.cpuUsage(cpuStart);
 const cpuMs = (cpu.user + cpu.system) / 1000;
 
 const polls = countSent(sent, 'tasks/get');
-const naiveMinimum = Array.from({ length: TASKS }, (_, i) => Math.ceil(durationOf(i) / POLL_INTERVAL_MS)).reduce((a, b) => a + b, 0);
+const naiveMinimum = Array.from({ length: TASKS }, (_, i) => Math.ceil(durationOf(i) / POLL_INTERVAL_MS)).reduce(
+  (a, b) => a + b,
+  0
+);
 let minimum = 0;
 let maxLagMs = 0;
 outcomes.forEach((outcome, i) => {
@@ -82,7 +87,8 @@ outcomes.forEach((outcome, i) => {
 const results = countSent(sent, 'tasks/result');
 // How late polls went out against the schedule (createdAt, then the previous poll, plus the interval).
 const created = new Map<string, number>();
-for (const outcome of outcomes) if (outcome.type === 'task') created.set(outcome.task.taskId, Date.parse(outcome.task.createdAt));
+for (const outcome of outcomes)
+  if (outcome.type === 'task') created.set(outcome.task.taskId, Date.parse(outcome.task.createdAt));
 const lastPoll = new Map<string, number>();
 const lateness: number[] = [];
 for (const m of sent) {
@@ -103,8 +109,16 @@ await client.close();
 temp.cleanup();
 
 console.log(`tasks=${TASKS} poll_interval_ms=${POLL_INTERVAL_MS} durations_ms=1250..2750`);
-console.log(`create_all_ms=${(createdWall - startWall).toFixed(0)} wait_ms=${waitMs.toFixed(0)} completed=${completed}`);
-console.log(`tasks_get_sent=${polls} minimum=${minimum} naive_minimum=${naiveMinimum} (max creation lag ${maxLagMs} ms) tasks_result_sent=${results}`);
+console.log(
+  `create_all_ms=${(createdWall - startWall).toFixed(0)} wait_ms=${waitMs.toFixed(0)} completed=${completed}`
+);
+console.log(
+  `tasks_get_sent=${polls} minimum=${minimum} naive_minimum=${naiveMinimum} (max creation lag ${maxLagMs} ms) tasks_result_sent=${results}`
+);
 console.log(`poll_lateness_ms p50=${pct(0.5)} p99=${pct(0.99)} max=${lateness.at(-1) ?? 0}`);
-console.log(`host_cpu_ms_while_waiting=${cpuMs.toFixed(1)} (user ${(cpu.user / 1000).toFixed(1)}, system ${(cpu.system / 1000).toFixed(1)}) over ${taskSeconds.toFixed(0)} task-seconds`);
-console.log(`RESULT polls_vs_minimum=${(polls / minimum).toFixed(3)} cpu_ms_per_task_second=${(cpuMs / taskSeconds).toFixed(3)}`);
+console.log(
+  `host_cpu_ms_while_waiting=${cpuMs.toFixed(1)} (user ${(cpu.user / 1000).toFixed(1)}, system ${(cpu.system / 1000).toFixed(1)}) over ${taskSeconds.toFixed(0)} task-seconds`
+);
+console.log(
+  `RESULT polls_vs_minimum=${(polls / minimum).toFixed(3)} cpu_ms_per_task_second=${(cpuMs / taskSeconds).toFixed(3)}`
+);

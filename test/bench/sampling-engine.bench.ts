@@ -51,7 +51,12 @@ const params = CreateMessageRequestParamsSchema.parse({
 });
 
 function context(progress: { count: number }): WorkContext {
-  return { serverId: 'bench', serverName: 'Bench', signal: new AbortController().signal, reportProgress: () => void progress.count++ };
+  return {
+    serverId: 'bench',
+    serverName: 'Bench',
+    signal: new AbortController().signal,
+    reportProgress: () => void progress.count++
+  };
 }
 
 async function paced(count: number, intervalMs: number) {
@@ -73,13 +78,17 @@ const single = await paced(TOKENS, INTERVAL);
 const ideal = TOKENS * INTERVAL;
 // The server's timers drift past count × interval; the engine's overhead is measured
 // against how long the server actually took to send the stream.
-console.log(`paced stream, ${TOKENS} tokens ${INTERVAL} ms apart (nominal ${ideal} ms, server sent it in ${single.sent.toFixed(1)} ms)`);
+console.log(
+  `paced stream, ${TOKENS} tokens ${INTERVAL} ms apart (nominal ${ideal} ms, server sent it in ${single.sent.toFixed(1)} ms)`
+);
 console.log(
   `  total ${single.total.toFixed(1)} ms (engine overhead ${(single.total - single.sent).toFixed(1)} ms), first partial after ${single.ttft.toFixed(1)} ms, ` +
     `${single.progress} progress notifications (throttled to 250 ms)`
 );
 
-server.enqueue(...Array.from({ length: CONCURRENT }, () => ({ kind: 'pace' as const, count: TOKENS, intervalMs: INTERVAL })));
+server.enqueue(
+  ...Array.from({ length: CONCURRENT }, () => ({ kind: 'pace' as const, count: TOKENS, intervalMs: INTERVAL }))
+);
 const c0 = performance.now();
 const outcomes = await Promise.all(Array.from({ length: CONCURRENT }, () => runner.run(params, context({ count: 0 }))));
 const concurrentWall = performance.now() - c0;
@@ -93,7 +102,9 @@ console.log(
 partials = 0;
 const burst = await paced(BURST, 0);
 const tokensPerSecond = (BURST / burst.total) * 1000;
-console.log(`burst of ${BURST} tokens: ${burst.total.toFixed(1)} ms, ${tokensPerSecond.toFixed(0)} tokens/s, ${partials} partial callbacks`);
+console.log(
+  `burst of ${BURST} tokens: ${burst.total.toFixed(1)} ms, ${tokensPerSecond.toFixed(0)} tokens/s, ${partials} partial callbacks`
+);
 
 // Through MCP, in memory: the server sees the answer and the progress notifications.
 const mcpServer = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: {} });
@@ -107,7 +118,10 @@ mcpClient.setRequestHandler(CreateMessageRequestSchema, async (request, extra) =
     ...(progressToken !== undefined
       ? {
           reportProgress: (progress: number, total?: number, message?: string) =>
-            void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
+            void extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, total, message }
+            })
         }
       : {})
   });

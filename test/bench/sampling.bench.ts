@@ -43,10 +43,19 @@ async function throughTaskdesk(): Promise<number[]> {
   const peer = peerServer('bench');
   const fixture = await startHostWith(
     { bench: peer },
-    { keyStore: new InMemoryKeyStore(), policy: { maxActiveTasksPerServer: 10_000, operationsPerSecond: 1e6, operationsBurst: 1e6 } }
+    {
+      keyStore: new InMemoryKeyStore(),
+      policy: { maxActiveTasksPerServer: 10_000, operationsPerSecond: 1e6, operationsBurst: 1e6 }
+    }
   );
   const { host } = fixture;
-  await host.call('providers.save', { id: 'local', name: 'Local', baseURL, models: [{ name: 'paced' }], defaultModel: 'paced' });
+  await host.call('providers.save', {
+    id: 'local',
+    name: 'Local',
+    baseURL,
+    models: [{ name: 'paced' }],
+    defaultModel: 'paced'
+  });
   await host.call('sampling.setPolicy', { serverId: 'bench', policy: { mode: 'auto', reviewCompletion: false } });
   const completedAt = new Map<string, number>();
   const allDone = new Promise<void>((resolve) => {
@@ -63,7 +72,14 @@ async function throughTaskdesk(): Promise<number[]> {
     Array.from({ length: CONCURRENT }, async (_, i) => {
       const t0 = performance.now();
       const { task } = await peer.server.request(
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: `story ${i}` } }], maxTokens: TOKENS, task: { ttl: 600_000 } } },
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: `story ${i}` } }],
+            maxTokens: TOKENS,
+            task: { ttl: 600_000 }
+          }
+        },
         CreateTaskResultSchema
       );
       sentAt.set(task.taskId, t0);
@@ -79,7 +95,12 @@ async function direct(): Promise<number[]> {
   return Promise.all(
     Array.from({ length: CONCURRENT }, async (_, i) => {
       const t0 = performance.now();
-      const stream = await client.chat.completions.create({ model: 'paced', stream: true, max_tokens: TOKENS, messages: [{ role: 'user', content: `story ${i}` }] });
+      const stream = await client.chat.completions.create({
+        model: 'paced',
+        stream: true,
+        max_tokens: TOKENS,
+        messages: [{ role: 'user', content: `story ${i}` }]
+      });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
       if (!text) throw new Error('empty stream');
@@ -101,9 +122,15 @@ for (let round = 0; round < ROUNDS; round++) {
 child.stdin.end();
 await once(child, 'exit');
 
-console.log(`${ROUNDS} rounds (after one warm-up round each) of ${CONCURRENT} concurrent requests, each streamed as ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`);
-console.log(`  through Taskdesk (task-augmented, auto policy): p50=${percentile(taskdesk, 50).toFixed(1)} ms  p99=${percentile(taskdesk, 99).toFixed(1)} ms`);
-console.log(`  direct openai SDK:                             p50=${percentile(plain, 50).toFixed(1)} ms  p99=${percentile(plain, 99).toFixed(1)} ms`);
+console.log(
+  `${ROUNDS} rounds (after one warm-up round each) of ${CONCURRENT} concurrent requests, each streamed as ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`
+);
+console.log(
+  `  through Taskdesk (task-augmented, auto policy): p50=${percentile(taskdesk, 50).toFixed(1)} ms  p99=${percentile(taskdesk, 99).toFixed(1)} ms`
+);
+console.log(
+  `  direct openai SDK:                             p50=${percentile(plain, 50).toFixed(1)} ms  p99=${percentile(plain, 99).toFixed(1)} ms`
+);
 console.log(
   `RESULT engine_overhead=${(percentile(taskdesk, 50) / percentile(plain, 50)).toFixed(3)} engine_overhead_p99=${(percentile(taskdesk, 99) / percentile(plain, 99)).toFixed(3)}`
 );

@@ -22,7 +22,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`browser mode exited (${code}) before printing ${pattern}:\n${buffer}\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`browser mode exited (${code}) before printing ${pattern}:\n${buffer}\n${stderr}`))
+    );
   });
 }
 
@@ -34,10 +36,24 @@ interface Launch {
 }
 
 async function launch(dataDir: string, rendererDir: string): Promise<Launch> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'app/cli/browser-mode.ts'), '--port', '0', '--data-dir', dataDir, '--renderer-dir', rendererDir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe']
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'app/cli/browser-mode.ts'),
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--renderer-dir',
+      rendererDir
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  );
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const url = (await waitForLine(child, /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/))[1]!;
@@ -98,7 +114,11 @@ describe('browser mode from the command line', () => {
   it('keeps the demo server saved: the next launch does not add it again, and connects it', async () => {
     second = await launch(data.dir, built.dir);
     assert.doesNotMatch(second.stdout(), /added the bundled demo server/);
-    assert.notEqual(new URL(second.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'), 'a fresh token per launch');
+    assert.notEqual(
+      new URL(second.url).searchParams.get('token'),
+      new URL(first.url).searchParams.get('token'),
+      'a fresh token per launch'
+    );
     const page = await browser.newPage();
     await page.goto(`${second.url}#servers`);
     await page.locator('li[data-server-id="everything"] [data-status="ready"]').waitFor();

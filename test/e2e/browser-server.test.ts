@@ -15,13 +15,21 @@ interface Answer {
 }
 
 /** A raw HTTP request, so that Host, Origin and Sec-Fetch-Site can be set as a hostile page would. */
-function request(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+function request(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string }
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
+        );
+      }
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -39,7 +47,12 @@ describe('browser-mode server', () => {
     peer = peerServer();
     fixture = await startHostWith({ a: peer });
     server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir });
-    good = { host: `127.0.0.1:${server.port}`, origin: server.origin, 'content-type': 'application/json', 'x-taskdesk-token': server.token };
+    good = {
+      host: `127.0.0.1:${server.port}`,
+      origin: server.origin,
+      'content-type': 'application/json',
+      'x-taskdesk-token': server.token
+    };
   });
 
   after(async () => {
@@ -49,7 +62,12 @@ describe('browser-mode server', () => {
   });
 
   const call = (headers: Record<string, string>, body: unknown = { method: 'servers.list', params: {} }) =>
-    request(server.port, { method: 'POST', path: '/api/call', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    request(server.port, {
+      method: 'POST',
+      path: '/api/call',
+      headers,
+      body: typeof body === 'string' ? body : JSON.stringify(body)
+    });
 
   it('listens on loopback with a random port and a long random token in the URL', () => {
     assert.ok(server.port > 0);
@@ -61,7 +79,14 @@ describe('browser-mode server', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers['content-type'] ?? '', /text\/html/);
     const csp = String(page.headers['content-security-policy']);
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "object-src 'none'"]) {
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'"
+    ]) {
       assert.ok(csp.includes(directive), `CSP has ${directive}`);
     }
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
@@ -76,8 +101,18 @@ describe('browser-mode server', () => {
     // A servable file just outside the directory: only the path checks keep it in.
     fs.writeFileSync(path.join(built.dir, '..', 'outside.js'), 'secret');
     assert.equal((await request(server.port, { path: '/..%2Foutside.js', headers: { host: good.host! } })).status, 404);
-    assert.equal((await request(server.port, { path: '/%2e%2e/outside.js', headers: { host: good.host! } })).status, 404);
-    for (const file of ['/../package.json', '/%2e%2e/%2e%2e/package.json', '/..%2F..%2Fpackage.json', '/app.d.ts', '/nope.js', '/tsconfig.json']) {
+    assert.equal(
+      (await request(server.port, { path: '/%2e%2e/outside.js', headers: { host: good.host! } })).status,
+      404
+    );
+    for (const file of [
+      '/../package.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/..%2F..%2Fpackage.json',
+      '/app.d.ts',
+      '/nope.js',
+      '/tsconfig.json'
+    ]) {
       const answer = await request(server.port, { path: file, headers: { host: good.host! } });
       assert.equal(answer.status, 404, file);
     }
@@ -88,15 +123,24 @@ describe('browser-mode server', () => {
     assert.equal(answer.status, 200);
     const reply = JSON.parse(answer.body) as { ok: boolean; result: Array<{ id: string; state: { status: string } }> };
     assert.equal(reply.ok, true);
-    assert.deepEqual(reply.result.map((s) => [s.id, s.state.status]), [['a', 'ready']]);
+    assert.deepEqual(
+      reply.result.map((s) => [s.id, s.state.status]),
+      [['a', 'ready']]
+    );
   });
 
   it('passes errors as data with their codes: invalid params, unknown methods (prototype names included), bad JSON', async () => {
-    const invalid = JSON.parse((await call(good, { method: 'servers.connect', params: { serverId: 42 } })).body) as { ok: false; error: { code: number; message: string } };
+    const invalid = JSON.parse((await call(good, { method: 'servers.connect', params: { serverId: 42 } })).body) as {
+      ok: false;
+      error: { code: number; message: string };
+    };
     assert.deepEqual([invalid.ok, invalid.error.code], [false, -32602]);
     assert.match(invalid.error.message, /serverId/);
     for (const method of ['nope', 'constructor', '__proto__', 'toString', 7]) {
-      const reply = JSON.parse((await call(good, { method, params: {} })).body) as { ok: false; error: { code: number } };
+      const reply = JSON.parse((await call(good, { method, params: {} })).body) as {
+        ok: false;
+        error: { code: number };
+      };
       assert.deepEqual([reply.ok, reply.error.code], [false, -32601], String(method));
     }
     const broken = await call(good, '{not json');
@@ -113,7 +157,11 @@ describe('browser-mode server', () => {
       ['foreign origin', { ...good, origin: 'http://127.0.0.1:1' }, 403],
       ['evil origin', { ...good, origin: 'https://evil.example' }, 403],
       ['no origin', Object.fromEntries(Object.entries(good).filter(([name]) => name !== 'origin')), 403],
-      ['rebinding host', { ...good, host: `evil.example:${server.port}`, origin: `http://evil.example:${server.port}` }, 403],
+      [
+        'rebinding host',
+        { ...good, host: `evil.example:${server.port}`, origin: `http://evil.example:${server.port}` },
+        403
+      ],
       ['cross-site fetch', { ...good, 'sec-fetch-site': 'cross-site' }, 403],
       ['form post', { ...good, 'content-type': 'text/plain' }, 415]
     ];
@@ -136,7 +184,17 @@ describe('browser-mode server', () => {
   it('streams host events as Server-Sent Events of { event, payload }', async () => {
     const events: Array<{ event: string; payload: Record<string, unknown> }> = [];
     const stream = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${server.token}`, headers: { host: good.host! } }, resolve).on('error', reject);
+      http
+        .get(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            path: `/api/events?token=${server.token}`,
+            headers: { host: good.host! }
+          },
+          resolve
+        )
+        .on('error', reject);
     });
     assert.equal(stream.statusCode, 200);
     assert.match(String(stream.headers['content-type']), /text\/event-stream/);
@@ -155,7 +213,15 @@ describe('browser-mode server', () => {
       });
     });
     const { task } = await peer.server.request(
-      { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } }, task: { ttl: 60_000 } } },
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     await added;

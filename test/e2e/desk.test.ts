@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CreateMessageResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
@@ -16,9 +20,21 @@ const formRequest = {
   requestedSchema: {
     type: 'object',
     properties: {
-      email: { type: 'string', format: 'email', title: 'Email address', description: 'The report is sent here every Monday.' },
+      email: {
+        type: 'string',
+        format: 'email',
+        title: 'Email address',
+        description: 'The report is sent here every Monday.'
+      },
       copies: { type: 'integer', minimum: 1, maximum: 5, title: 'Copies' },
-      format: { type: 'string', title: 'Format', oneOf: [{ const: 'pdf', title: 'PDF' }, { const: 'html', title: 'Web page' }] }
+      format: {
+        type: 'string',
+        title: 'Format',
+        oneOf: [
+          { const: 'pdf', title: 'PDF' },
+          { const: 'html', title: 'Web page' }
+        ]
+      }
     },
     required: ['email']
   }
@@ -43,7 +59,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     built = await buildRenderer();
     peer = peerServer('desk-peer');
     fixture = await startHostWith({ desk: peer });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1300 }, failedResponses: true }));
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1300 },
+      failedResponses: true
+    }));
   });
 
   after(async () => {
@@ -54,7 +73,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
   });
 
   it('shows a task-augmented form, puts the per-field errors on their fields, and completes the task with valid content', async () => {
-    const created = await peer.server.request({ method: 'elicitation/create', params: { ...formRequest, task: { ttl: 120_000 } } }, CreateTaskResultSchema);
+    const created = await peer.server.request(
+      { method: 'elicitation/create', params: { ...formRequest, task: { ttl: 120_000 } } },
+      CreateTaskResultSchema
+    );
     const { taskId } = created.task;
     const card = page.getByRole('article', { name: formRequest.message });
     await card.waitFor();
@@ -62,7 +84,14 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const email = card.getByLabel('Email address');
     const copies = card.getByLabel('Copies');
     assert.equal(await email.getAttribute('type'), 'email');
-    assert.equal(await card.getByLabel('Format').locator('option').allTextContents().then((texts) => texts.join('|')), '(none)|PDF|Web page');
+    assert.equal(
+      await card
+        .getByLabel('Format')
+        .locator('option')
+        .allTextContents()
+        .then((texts) => texts.join('|')),
+      '(none)|PDF|Web page'
+    );
     await card.getByText('The report is sent here every Monday.').waitFor();
 
     // tasks/result blocks until the task is done: it returns what the user submits.
@@ -78,11 +107,17 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await email.getAttribute('aria-invalid'), 'true');
     assert.match((await email.getAttribute('aria-describedby')) ?? '', /-error/);
     assert.equal(await card.getByRole('alert').textContent(), '2 answers need correcting.');
-    assert.ok(await email.evaluate((element) => element === document.activeElement), 'focus moves to the first wrong field');
+    assert.ok(
+      await email.evaluate((element) => element === document.activeElement),
+      'focus moves to the first wrong field'
+    );
     assert.equal(fixture.host.inbox.list().length, 1, 'the item is still waiting');
 
     // A sampling request arrives meanwhile: the half-corrected form must survive it.
-    const sampling = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingRequest, task: { ttl: 120_000 } } }, CreateTaskResultSchema);
+    const sampling = await peer.server.request(
+      { method: 'sampling/createMessage', params: { ...samplingRequest, task: { ttl: 120_000 } } },
+      CreateTaskResultSchema
+    );
     const samplingCard = page.getByRole('article', { name: 'Server desk asks for a model reply' });
     await samplingCard.waitFor();
     assert.equal(await email.inputValue(), 'not-an-address');
@@ -101,7 +136,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.deepEqual(answered.content, { email: 'ada@example.com', copies: 2, format: 'pdf' });
 
     // The sampling item is answered by a person's reply.
-    const reply = peer.server.request({ method: 'tasks/result', params: { taskId: sampling.task.taskId } }, CreateMessageResultSchema);
+    const reply = peer.server.request(
+      { method: 'tasks/result', params: { taskId: sampling.task.taskId } },
+      CreateMessageResultSchema
+    );
     await samplingCard.getByText('Summarise this week in one sentence.').waitFor();
     await samplingCard.getByText('You are a terse assistant.').waitFor();
     await samplingCard.getByRole('button', { name: 'Send reply' }).click();
@@ -120,10 +158,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed.*accept: \{"email":"ada@example.com","copies":2,"format":"pdf"\}/);
+    assert.match(
+      (await formRow.textContent()) ?? '',
+      /Elicitation.*Server desk.*Completed.*accept: \{"email":"ada@example.com","copies":2,"format":"pdf"\}/
+    );
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await samplingRow.textContent()) ?? '', /Sampling.*“A quiet week: two tasks done, none late\.” \(editor\)/);
+    assert.match(
+      (await samplingRow.textContent()) ?? '',
+      /Sampling.*“A quiet week: two tasks done, none late\.” \(editor\)/
+    );
   });
 
   it('lists the server as ready, and follows it through disconnect and connect', async () => {
@@ -196,7 +240,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await page.getByRole('link', { name: /Inbox/ }).click();
     const link = 'https://accounts.example.test/connect?state=abc';
     const { task } = await peer.server.request(
-      { method: 'elicitation/create', params: { mode: 'url', message: 'Connect your calendar account', url: link, elicitationId: 'el-1', task: { ttl: 60_000 } } },
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          message: 'Connect your calendar account',
+          url: link,
+          elicitationId: 'el-1',
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     const card = page.getByRole('article', { name: 'Connect your calendar account' });
@@ -207,7 +260,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const dialog = page.getByRole('dialog', { name: 'Open this link?' });
     await card.getByRole('button', { name: 'Open link…' }).click();
     await dialog.waitFor();
-    assert.ok(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((button) => button === document.activeElement), 'the safe answer has focus');
+    assert.ok(
+      await dialog.getByRole('button', { name: 'Cancel' }).evaluate((button) => button === document.activeElement),
+      'the safe answer has focus'
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(fixture.host.inbox.list().length, 1, 'declining the dialog answers nothing');
@@ -252,7 +308,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await item.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
     await item.waitFor({ state: 'detached' });
-    assert.deepEqual((await fixture.host.call('servers.list', {})).map((server) => server.id), ['desk']);
+    assert.deepEqual(
+      (await fixture.host.call('servers.list', {})).map((server) => server.id),
+      ['desk']
+    );
   });
 
   it('ran without script errors and kept the audit log on screen', async () => {

@@ -38,32 +38,68 @@ describe('main process: who may call the host', () => {
   it('trusts only the main frame of the main window showing our file', () => {
     const { window, webContents, mainFrame } = fakeWindow();
     assert.equal(isTrustedSender(event(webContents, mainFrame), window, PAGE_URL), true);
-    assert.equal(isTrustedSender(event(webContents, { ...mainFrame }), window, PAGE_URL), true, 'a fresh wrapper of the same frame');
+    assert.equal(
+      isTrustedSender(event(webContents, { ...mainFrame }), window, PAGE_URL),
+      true,
+      'a fresh wrapper of the same frame'
+    );
     assert.equal(isTrustedSender(event({ mainFrame }, mainFrame), window, PAGE_URL), false, 'another webContents');
     assert.equal(isTrustedSender(event(webContents, null), window, PAGE_URL), false, 'a destroyed frame');
-    assert.equal(isTrustedSender(event(webContents, { ...mainFrame, routingId: 2, parent: mainFrame }), window, PAGE_URL), false, 'a sub-frame');
-    assert.equal(isTrustedSender(event(webContents, { ...mainFrame, routingId: 2 }), window, PAGE_URL), false, 'another frame');
+    assert.equal(
+      isTrustedSender(event(webContents, { ...mainFrame, routingId: 2, parent: mainFrame }), window, PAGE_URL),
+      false,
+      'a sub-frame'
+    );
+    assert.equal(
+      isTrustedSender(event(webContents, { ...mainFrame, routingId: 2 }), window, PAGE_URL),
+      false,
+      'another frame'
+    );
     assert.equal(isTrustedSender(event(webContents, mainFrame), undefined, PAGE_URL), false, 'no window');
-    assert.equal(isTrustedSender(event(webContents, mainFrame), { ...window, isDestroyed: () => true } as unknown as BrowserWindow, PAGE_URL), false, 'a closed window');
+    assert.equal(
+      isTrustedSender(
+        event(webContents, mainFrame),
+        { ...window, isDestroyed: () => true } as unknown as BrowserWindow,
+        PAGE_URL
+      ),
+      false,
+      'a closed window'
+    );
     for (const url of ['https://evil.example/index.html', 'file:///tmp/other.html', 'data:text/html,hi', 'not a url']) {
       const other = fakeWindow(url);
       assert.equal(isTrustedSender(event(other.webContents, other.mainFrame), other.window, PAGE_URL), false, url);
     }
     const routed = fakeWindow(`${PAGE_URL}#servers`);
-    assert.equal(isTrustedSender(event(routed.webContents, routed.mainFrame), routed.window, PAGE_URL), true, 'the page with a screen fragment');
+    assert.equal(
+      isTrustedSender(event(routed.webContents, routed.mainFrame), routed.window, PAGE_URL),
+      true,
+      'the page with a screen fragment'
+    );
   });
 
   it('answers untrusted senders and unknown methods with error data, and passes the rest to the host', async () => {
     const seen: unknown[] = [];
-    const host = { dispatch: async (method: string, params: unknown) => (seen.push([method, params]), { ok: true as const, result: [] }) };
-    assert.deepEqual(await answerCall(host as never, false, 'servers.list', {}), { ok: false, error: { code: -32600, message: 'Calls are accepted from the Taskdesk window only' } });
+    const host = {
+      dispatch: async (method: string, params: unknown) => (
+        seen.push([method, params]),
+        { ok: true as const, result: [] }
+      )
+    };
+    assert.deepEqual(await answerCall(host as never, false, 'servers.list', {}), {
+      ok: false,
+      error: { code: -32600, message: 'Calls are accepted from the Taskdesk window only' }
+    });
     for (const method of ['nope', 'constructor', '__proto__', 42, undefined]) {
       const reply = await answerCall(host as never, true, method, {});
       assert.deepEqual([reply.ok, !reply.ok && reply.error.code], [false, -32601], String(method));
     }
     assert.deepEqual(seen, []);
     assert.deepEqual(await answerCall(host as never, true, 'servers.list', { raw: true }), { ok: true, result: [] });
-    assert.deepEqual(seen, [['servers.list', { raw: true }]], 'params reach dispatch unparsed; the host validates them');
+    assert.deepEqual(
+      seen,
+      [['servers.list', { raw: true }]],
+      'params reach dispatch unparsed; the host validates them'
+    );
   });
 });
 
@@ -116,7 +152,12 @@ describe('the renderer over the real preload, in Chromium', () => {
     for (const name of Object.keys(HostEvents) as HostEvent[]) {
       unsubscribes.push(
         fixture.host.on(name, (payload) => {
-          void page.evaluate((message) => (window as unknown as { __taskdeskEmit: (m: unknown) => void }).__taskdeskEmit(message), { event: name, payload }).catch(() => undefined);
+          void page
+            .evaluate(
+              (message) => (window as unknown as { __taskdeskEmit: (m: unknown) => void }).__taskdeskEmit(message),
+              { event: name, payload }
+            )
+            .catch(() => undefined);
         })
       );
     }
@@ -135,7 +176,11 @@ describe('the renderer over the real preload, in Chromium', () => {
   it('exposes one frozen object with call and on only', async () => {
     const shape = await page.evaluate(() => {
       const api = (window as unknown as { taskdesk: object }).taskdesk;
-      return { keys: Object.keys(api).sort(), frozen: Object.isFrozen(api), ipc: 'ipcRenderer' in window || 'require' in window };
+      return {
+        keys: Object.keys(api).sort(),
+        frozen: Object.isFrozen(api),
+        ipc: 'ipcRenderer' in window || 'require' in window
+      };
     });
     assert.deepEqual(shape, { keys: ['call', 'on'], frozen: true, ipc: false });
   });
@@ -144,7 +189,16 @@ describe('the renderer over the real preload, in Chromium', () => {
     const { task } = await peer.server.request(
       {
         method: 'elicitation/create',
-        params: { mode: 'form', message: 'How many seats?', requestedSchema: { type: 'object', properties: { seats: { type: 'integer', minimum: 1, title: 'Seats' } }, required: ['seats'] }, task: { ttl: 60_000 } }
+        params: {
+          mode: 'form',
+          message: 'How many seats?',
+          requestedSchema: {
+            type: 'object',
+            properties: { seats: { type: 'integer', minimum: 1, title: 'Seats' } },
+            required: ['seats']
+          },
+          task: { ttl: 60_000 }
+        }
       },
       CreateTaskResultSchema
     );
@@ -167,13 +221,26 @@ describe('the renderer over the real preload, in Chromium', () => {
 
   it('rejects a failed call with the error code and data intact', async () => {
     const { task } = await peer.server.request(
-      { method: 'elicitation/create', params: { mode: 'form', message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string', enum: ['red', 'blue'] } }, required: ['colour'] }, task: { ttl: 60_000 } } },
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Colour?',
+          requestedSchema: {
+            type: 'object',
+            properties: { colour: { type: 'string', enum: ['red', 'blue'] } },
+            required: ['colour']
+          },
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     await page.getByRole('link', { name: /Inbox/ }).click();
     await page.getByRole('article', { name: 'Colour?' }).waitFor();
     const error = await page.evaluate(async (id) => {
-      const api = (window as unknown as { taskdesk: { call(method: string, params: unknown): Promise<unknown> } }).taskdesk;
+      const api = (window as unknown as { taskdesk: { call(method: string, params: unknown): Promise<unknown> } })
+        .taskdesk;
       try {
         await api.call('inbox.answer', { id, answer: { action: 'accept', content: { colour: 'green' } } });
         return undefined;

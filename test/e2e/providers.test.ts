@@ -32,8 +32,17 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     local = await FakeOpenAIServer.start({ models: ['llama3.2:3b'] });
     keys = new InMemoryKeyStore();
     // The fake server answers at once; 800 ms per probe is too little only for a loaded CI machine.
-    fixture = await startHostWith({}, { keyStore: keys, localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }], localLlmProbeTimeoutMs: 15_000 });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
+    fixture = await startHostWith(
+      {},
+      {
+        keyStore: keys,
+        localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: local.port }],
+        localLlmProbeTimeoutMs: 15_000
+      }
+    );
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
     await page.getByRole('link', { name: 'LLM providers' }).click();
     screen = page.getByRole('region', { name: 'LLM providers' });
     form = screen.getByRole('form', { name: /^(Add a provider|Edit )/ });
@@ -66,7 +75,10 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await form.getByLabel('Model 1 cost').fill('0.2');
     await form.getByLabel('Model 1 speed').fill('0.9');
     await form.getByRole('button', { name: 'Add model' }).click();
-    assert.ok(await form.getByLabel('Model 2 name').evaluate((element) => element === document.activeElement), 'focus goes to the new row');
+    assert.ok(
+      await form.getByLabel('Model 2 name').evaluate((element) => element === document.activeElement),
+      'focus goes to the new row'
+    );
     await form.getByLabel('Model 2 name').fill('fake-large');
     await form.getByLabel('Model 2 intelligence').fill('0.95');
     await form.getByLabel('Default model').selectOption('fake-large');
@@ -75,7 +87,10 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const card = screen.locator('li[data-provider-id="cloud"]');
     await card.getByRole('heading', { name: 'Cloud LLM' }).waitFor();
     assert.equal(await card.locator('[data-key]').textContent(), 'Key stored');
-    assert.match((await card.locator('.facts').textContent()) ?? '', /fake-small — cost 0\.2 · speed 0\.9.*fake-large — intelligence 0\.95/s);
+    assert.match(
+      (await card.locator('.facts').textContent()) ?? '',
+      /fake-small — cost 0\.2 · speed 0\.9.*fake-large — intelligence 0\.95/s
+    );
     assert.equal(await form.getByLabel('API key').inputValue(), '', 'the form is cleared');
     assert.equal(await keys.get('cloud'), KEY);
     const [saved] = await fixture.host.call('providers.list', {});
@@ -90,7 +105,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       defaultModel: 'fake-large',
       hasKey: true
     });
-    assert.ok(!((await page.content()).includes(KEY)), 'the key is nowhere in the page');
+    assert.ok(!(await page.content()).includes(KEY), 'the key is nowhere in the page');
   });
 
   it('tests the connection with the stored key and shows the models', async () => {
@@ -98,7 +113,10 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.getByRole('button', { name: 'Test connection to Cloud LLM' }).click();
     const result = card.locator('.test-result[data-test="ok"]');
     await result.waitFor();
-    assert.deepEqual(await result.getByRole('list', { name: 'Models of Cloud LLM' }).getByRole('listitem').allTextContents(), ['fake-small', 'fake-large']);
+    assert.deepEqual(
+      await result.getByRole('list', { name: 'Models of Cloud LLM' }).getByRole('listitem').allTextContents(),
+      ['fake-small', 'fake-large']
+    );
     assert.equal(cloud.requests.at(-1)!.authorization, `Bearer ${KEY}`);
   });
 
@@ -106,14 +124,23 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const card = screen.locator('li[data-provider-id="cloud"]');
     await card.getByRole('button', { name: 'Edit Cloud LLM' }).click();
     await form.getByRole('heading', { name: 'Edit Cloud LLM' }).waitFor();
-    assert.ok(await form.getByRole('heading', { name: 'Edit Cloud LLM' }).evaluate((element) => element === document.activeElement), 'focus moves to the form');
+    assert.ok(
+      await form
+        .getByRole('heading', { name: 'Edit Cloud LLM' })
+        .evaluate((element) => element === document.activeElement),
+      'focus moves to the form'
+    );
     assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).getAttribute('readonly'), '');
     assert.equal(await form.getByLabel('API key').inputValue(), '');
     assert.equal(await form.getByLabel('Model 2 intelligence').inputValue(), '0.95');
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud LLM (team)');
     await form.getByLabel('Model 1 speed').fill('');
     await form.getByRole('button', { name: 'Remove model 2' }).click();
-    assert.equal(await form.getByLabel('Default model').inputValue(), 'fake-large', 'the default stays although unlisted');
+    assert.equal(
+      await form.getByLabel('Default model').inputValue(),
+      'fake-large',
+      'the default stays although unlisted'
+    );
     await form.getByRole('button', { name: 'Save changes' }).click();
     await card.getByRole('heading', { name: 'Cloud LLM (team)' }).waitFor();
     assert.equal(await form.getByRole('heading').first().textContent(), 'Add a provider');
@@ -128,20 +155,31 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     // The server lists a model the provider does not: one click adds it.
     await card.getByRole('button', { name: 'Add fake-large to the list' }).click();
     // The default model and the test result show 'fake-large' already: look in the provider's own list.
-    await card.getByRole('list', { name: 'Models listed for Cloud LLM (team)' }).getByText('fake-large', { exact: true }).waitFor();
+    await card
+      .getByRole('list', { name: 'Models listed for Cloud LLM (team)' })
+      .getByText('fake-large', { exact: true })
+      .waitFor();
   });
 
   it('deletes a stored key on request, keeping the provider', async () => {
     const card = screen.locator('li[data-provider-id="cloud"]');
     await card.getByRole('button', { name: 'Delete the stored key of Cloud LLM (team)' }).click();
-    await page.getByRole('dialog', { name: 'Delete the key of Cloud LLM (team)?' }).getByRole('button', { name: 'Delete key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the key of Cloud LLM (team)?' })
+      .getByRole('button', { name: 'Delete key' })
+      .click();
     await card.locator('[data-key="false"]').waitFor();
     assert.equal(await keys.get('cloud'), undefined);
     assert.equal((await fixture.host.call('providers.list', {}))[0]!.hasKey, false);
   });
 
   it('shows why a connection test failed', async () => {
-    await fixture.host.call('providers.save', { id: 'nowhere', name: 'Nowhere', baseURL: 'http://127.0.0.1:9/v1', models: [] });
+    await fixture.host.call('providers.save', {
+      id: 'nowhere',
+      name: 'Nowhere',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: []
+    });
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('link', { name: 'LLM providers' }).click();
     // The list is fetched when the app starts; a provider saved behind its back shows after a refresh.
@@ -156,21 +194,34 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
     await card.waitFor({ state: 'detached' });
-    assert.deepEqual((await fixture.host.call('providers.list', {})).map((p) => p.id), ['cloud']);
+    assert.deepEqual(
+      (await fixture.host.call('providers.list', {})).map((p) => p.id),
+      ['cloud']
+    );
   });
 
   it('detects a local server and adds it with one click', async () => {
     await screen.getByRole('button', { name: 'Detect local servers' }).click();
     await screen.getByText('Found 1 local server.').waitFor();
     const found = screen.getByRole('list', { name: 'Local servers found' }).getByRole('listitem');
-    assert.match((await found.textContent()) ?? '', new RegExp(`Ollama at ${local.baseURL.replaceAll('.', '\\.')}.*llama3\\.2:3b`));
+    assert.match(
+      (await found.textContent()) ?? '',
+      new RegExp(`Ollama at ${local.baseURL.replaceAll('.', '\\.')}.*llama3\\.2:3b`)
+    );
     await found.getByRole('button', { name: 'Add Ollama' }).click();
     const card = screen.locator('li[data-provider-id="ollama"]');
     await card.waitFor();
     assert.equal(await card.locator('[data-key]').textContent(), 'No key');
     await found.getByText('Added as Ollama').waitFor();
     const ollama = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'ollama');
-    assert.deepEqual(ollama, { id: 'ollama', name: 'Ollama', baseURL: local.baseURL, models: [{ name: 'llama3.2:3b' }], defaultModel: 'llama3.2:3b', hasKey: false });
+    assert.deepEqual(ollama, {
+      id: 'ollama',
+      name: 'Ollama',
+      baseURL: local.baseURL,
+      models: [{ name: 'llama3.2:3b' }],
+      defaultModel: 'llama3.2:3b',
+      hasKey: false
+    });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.deepEqual(pageErrors, []);
   });

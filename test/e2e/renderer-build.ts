@@ -13,7 +13,15 @@ import { copyRendererAssets } from '../../app/cli/renderer-assets.js';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Chromium flags for a quiet headless run in a container. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+];
 
 /**
  * Compiles the renderer with its own tsconfig into a fresh temp directory and copies its
@@ -23,7 +31,19 @@ export async function buildRenderer(): Promise<{ dir: string; remove: () => void
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-renderer-'));
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', path.join(root, 'renderer/tsconfig.json'), '--outDir', out, '--tsBuildInfoFile', path.join(out, 'renderer.tsbuildinfo')], { cwd: root });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        tsc,
+        '-p',
+        path.join(root, 'renderer/tsconfig.json'),
+        '--outDir',
+        out,
+        '--tsBuildInfoFile',
+        path.join(out, 'renderer.tsbuildinfo')
+      ],
+      { cwd: root }
+    );
   } catch (error) {
     fs.rmSync(out, { recursive: true, force: true });
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -73,5 +93,8 @@ export async function openToolForm(tools: Locator, name: string): Promise<Locato
 
 /** The card of the newest tool call of a tool in the tool-call list. */
 export function toolCallCard(calls: Locator, toolName: string): Locator {
-  return calls.locator('li[data-outbound-id]').filter({ has: calls.page().locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) }).first();
+  return calls
+    .locator('li[data-outbound-id]')
+    .filter({ has: calls.page().locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) })
+    .first();
 }

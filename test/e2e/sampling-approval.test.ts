@@ -23,7 +23,13 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'] });
     peer = peerServer('approval-peer');
     fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
-    await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
+    await fixture.host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }, { name: 'fake-large' }],
+      defaultModel: 'fake-small'
+    });
     await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
     ({ server, browser, page } = await openDesk(fixture.host, built.dir, []));
   });
@@ -39,10 +45,20 @@ describe('sampling with a model behind approval and review, in the UI', () => {
   it('approves the request on another model, then edits the answer before it goes back', async () => {
     llm.enqueue({ kind: 'text', tokens: ['Original', ' answer'] });
     const { task } = await peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10, task: { ttl: 60_000 } } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+          maxTokens: 10,
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
-    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+    const result = peer.server.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CreateMessageResultSchema
+    );
 
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.waitFor();
@@ -69,7 +85,14 @@ describe('sampling with a model behind approval and review, in the UI', () => {
   it('rejects a request before any model runs', async () => {
     const before = llm.chatRequests.length;
     const { task } = await peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Anything' } }], maxTokens: 10, task: { ttl: 60_000 } } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Anything' } }],
+          maxTokens: 10,
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });

@@ -26,9 +26,22 @@ describe('sampling policy, request editing and live text in the UI', () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'] });
     peer = peerServer('policy-peer');
     fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
-    await fixture.host.call('providers.save', { id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }], defaultModel: 'fake-small' });
-    await fixture.host.call('providers.save', { id: 'other', name: 'Other LLM', baseURL: llm.baseURL, models: [{ name: 'other-model' }] });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1300 } }));
+    await fixture.host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }, { name: 'fake-large' }],
+      defaultModel: 'fake-small'
+    });
+    await fixture.host.call('providers.save', {
+      id: 'other',
+      name: 'Other LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'other-model' }]
+    });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1300 }
+    }));
   });
 
   after(async () => {
@@ -41,7 +54,15 @@ describe('sampling policy, request editing and live text in the UI', () => {
 
   function ask(text: string, extra: Record<string, unknown> = {}) {
     return peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 20, task: { ttl: 60_000 }, ...extra } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text } }],
+          maxTokens: 20,
+          task: { ttl: 60_000 },
+          ...extra
+        }
+      },
       CreateTaskResultSchema
     );
   }
@@ -49,13 +70,26 @@ describe('sampling policy, request editing and live text in the UI', () => {
   it('approves a request with an edited system prompt and message: the model receives the edits', async () => {
     llm.enqueue({ kind: 'text', tokens: ['Edited', ' reply'] });
     const before = llm.chatRequests.length;
-    const tools = [{ name: 'lookup_weather', description: 'Current weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
-    const { task } = await ask('What is the weather in Oslo?', { systemPrompt: 'Be brief.', tools, toolChoice: { mode: 'auto' } });
+    const tools = [
+      {
+        name: 'lookup_weather',
+        description: 'Current weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } }
+      }
+    ];
+    const { task } = await ask('What is the weather in Oslo?', {
+      systemPrompt: 'Be brief.',
+      tools,
+      toolChoice: { mode: 'auto' }
+    });
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.waitFor();
     const offered = approval.getByRole('list', { name: 'Tools offered to the model' });
     assert.match((await offered.textContent()) ?? '', /lookup_weather — Current weather for a city/);
-    assert.match((await approval.locator('.offered-tools').textContent()) ?? '', /Tools offered \(1\): The model may call them\./);
+    assert.match(
+      (await approval.locator('.offered-tools').textContent()) ?? '',
+      /Tools offered \(1\): The model may call them\./
+    );
 
     const toggle = approval.getByRole('button', { name: 'Edit request…' });
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
@@ -79,11 +113,16 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.match(JSON.stringify(body.messages[1]), /What is the weather in Bergen\?/);
     assert.equal(body.tools?.[0]?.function?.name, 'lookup_weather', 'the tools went through unchanged');
     assert.equal(body.model, 'fake-small');
-    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+    const result = peer.server.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CreateMessageResultSchema
+    );
     await review.getByRole('button', { name: 'Send answer' }).click();
     assert.deepEqual((await result).content, { type: 'text', text: 'Edited reply' });
     const audit = await fixture.host.call('audit.read', { taskId: task.taskId });
-    assert.ok(audit.some((entry) => entry.type === 'sampling.request' && JSON.stringify(entry).includes('approved-with-edits')));
+    assert.ok(
+      audit.some((entry) => entry.type === 'sampling.request' && JSON.stringify(entry).includes('approved-with-edits'))
+    );
   });
 
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {
@@ -95,11 +134,20 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.equal(await policy.getByLabel('Review answers before they go back').isChecked(), true);
     await policy.getByLabel('Run without asking').check();
     await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="auto"]').waitFor();
-    assert.ok(await item.getByLabel('Run without asking').evaluate((element) => element === document.activeElement), 'focus stays on the choice');
+    assert.ok(
+      await item.getByLabel('Run without asking').evaluate((element) => element === document.activeElement),
+      'focus stays on the choice'
+    );
     await item.getByLabel('Review answers before they go back').uncheck();
     // The change is announced once the host has saved it.
-    await page.getByRole('status').filter({ hasText: 'Sampling for Server p: run without asking, no review.' }).waitFor({ state: 'attached' });
-    assert.deepEqual(await fixture.host.call('sampling.getPolicy', { serverId: 'p' }), { mode: 'auto', reviewCompletion: false });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Sampling for Server p: run without asking, no review.' })
+      .waitFor({ state: 'attached' });
+    assert.deepEqual(await fixture.host.call('sampling.getPolicy', { serverId: 'p' }), {
+      mode: 'auto',
+      reviewCompletion: false
+    });
 
     await page.getByRole('link', { name: 'Tasks' }).click();
     llm.enqueue({ kind: 'hold' });
@@ -115,7 +163,10 @@ describe('sampling policy, request editing and live text in the UI', () => {
     await live.locator(`[data-live-task-id="${task.taskId}"] .live-text`).waitFor();
     assert.equal(await page.getByRole('article').count(), 0, 'nothing waits for approval');
 
-    const result = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, CreateMessageResultSchema);
+    const result = peer.server.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CreateMessageResultSchema
+    );
     held.push(' — a worm digs');
     held.finish();
     const message = await result;
@@ -131,7 +182,10 @@ describe('sampling policy, request editing and live text in the UI', () => {
     await page.getByRole('link', { name: /Inbox/ }).click();
     llm.enqueue({ kind: 'hold' });
     const reply = peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'A limerick' } }], maxTokens: 20 } },
+      {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'A limerick' } }], maxTokens: 20 }
+      },
       CreateMessageResultSchema
     );
     const held = await llm.nextHeld();

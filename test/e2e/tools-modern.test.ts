@@ -38,12 +38,20 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
         {
           id: 'modern',
           name: 'Server modern',
-          transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', fixtureServer, '{"legacy":"reject"}'], cwd: root },
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: ['--import', 'tsx', fixtureServer, '{"legacy":"reject"}'],
+            cwd: root
+          },
           autoConnect: false
         }
       ]
     });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 }, failedResponses: true }));
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 },
+      failedResponses: true
+    }));
     tools = page.getByRole('region', { name: 'Tools' });
     calls = page.getByRole('region', { name: 'Tool calls' });
   });
@@ -67,7 +75,10 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await item.locator('[data-status="ready"]').waitFor();
     assert.equal(await item.locator('.status').textContent(), 'Ready');
     const facts = item.locator('.facts');
-    assert.equal(await facts.locator('dt', { hasText: 'Reports' }).locator('+ dd').textContent(), 'modern-task-server 1.0.0');
+    assert.equal(
+      await facts.locator('dt', { hasText: 'Reports' }).locator('+ dd').textContent(),
+      'modern-task-server 1.0.0'
+    );
     assert.equal(await facts.locator('dt', { hasText: 'Protocol' }).locator('+ dd').textContent(), '2026-07-28');
     assert.equal(await item.locator('.reason').count(), 0);
     // Double-check with the host: no initialize, the era is modern.
@@ -79,15 +90,26 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await tools.waitFor();
     assert.equal(await tools.getByLabel('Server', { exact: true }).inputValue(), 'modern');
     await tools.locator('li[data-tool="echo"]').waitFor();
-    const names = await tools.locator('li[data-tool]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')));
+    const names = await tools
+      .locator('li[data-tool]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')));
     assert.deepEqual([...names].sort(), ['ask-model', 'ask-name', 'echo', 'fail', 'quick', 'stats', 'wait']);
     await tools.getByRole('status').getByText('7 tools.').waitFor();
     // The server decides per call: every tool may run either way.
-    for (const name of names) assert.equal(await tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent(), 'Task or plain call', name!);
+    for (const name of names)
+      assert.equal(
+        await tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent(),
+        'Task or plain call',
+        name!
+      );
 
     const form = await openForm('echo');
     assert.equal(await form.getByLabel('Run as a task').isChecked(), true);
-    assert.equal(await form.getByLabel('Keep the task for (minutes)').count(), 0, 'the server alone sets a modern task’s ttl');
+    assert.equal(
+      await form.getByLabel('Keep the task for (minutes)').count(),
+      0,
+      'the server alone sets a modern task’s ttl'
+    );
     assert.equal(await form.getByText('Keep the task for').count(), 0);
     // No tasks/list in 2026-07-28: the panel is not there for this server.
     assert.equal(await tools.locator('details.server-tasks-panel').isHidden(), true);
@@ -109,7 +131,11 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(await card.locator('.status-message').textContent(), 'done');
     // The server's own ttl (ten minutes) is what the card says.
     assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 10 min, until /);
-    assert.equal(await card.getByRole('button', { name: /^(Cancel|Check) / }).count(), 0, 'a finished task has nothing to check or cancel');
+    assert.equal(
+      await card.getByRole('button', { name: /^(Cancel|Check) / }).count(),
+      0,
+      'a finished task has nothing to check or cancel'
+    );
   });
 
   it('shows a plain answer under the form when the server answers without a task', async () => {

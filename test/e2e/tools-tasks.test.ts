@@ -34,7 +34,9 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
   before(async () => {
     built = await buildRenderer();
     fixture = await startHostWith({ queue: peer({ store }), nolist: peer({ pollInterval: 50, list: false }) });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     tools = page.getByRole('region', { name: 'Tools' });
     calls = page.getByRole('region', { name: 'Tool calls' });
@@ -89,7 +91,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.equal(await ttl.getAttribute('aria-invalid'), null);
     const stored = outboundOf('slow');
     assert.equal(stored.requestedTtl, 90 * 60_000);
-    assert.equal((await store.getTask(stored.taskId))?.ttl, 90 * 60_000, 'the server keeps the task for the ttl asked for');
+    assert.equal(
+      (await store.getTask(stored.taskId))?.ttl,
+      90 * 60_000,
+      'the server keeps the task for the ttl asked for'
+    );
 
     const card = callCard('slow');
     await card.locator('[data-status="working"]').waitFor();
@@ -124,7 +130,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await check.click();
     await card.locator('[data-status="completed"]').waitFor();
     await card.locator('.tool-result .text-block', { hasText: 'finished early' }).waitFor();
-    assert.equal(await card.getByRole('button', { name: /^Check / }).count(), 0, 'a finished task has nothing to check');
+    assert.equal(
+      await card.getByRole('button', { name: /^Check / }).count(),
+      0,
+      'a finished task has nothing to check'
+    );
     assert.equal(await card.locator('.checked-at').count(), 0);
     assert.equal(fixture.host.requestor.get(stored.outboundId)?.state, 'completed');
   });
@@ -145,9 +155,20 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await panel.getByRole('button', { name: 'More' }).click();
     await status.getByText('3 tasks.').waitFor();
     assert.equal(await panel.getByRole('button', { name: 'More' }).isHidden(), true, 'no more pages');
-    assert.ok(await panel.getByRole('button', { name: 'Reload' }).evaluate((element) => element === document.activeElement), 'focus moves from the hidden More to Reload');
+    assert.ok(
+      await panel.getByRole('button', { name: 'Reload' }).evaluate((element) => element === document.activeElement),
+      'focus moves from the hidden More to Reload'
+    );
 
-    const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-task-id'), ...Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.firstChild?.textContent), tr.lastElementChild?.textContent]));
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-task-id'),
+        ...Array.from(tr.querySelectorAll('td'))
+          .slice(1, 3)
+          .map((td) => td.firstChild?.textContent),
+        tr.lastElementChild?.textContent
+      ])
+    );
     assert.deepEqual(cells, [
       [slow.taskId, 'slow', 'Working', '1 h 30 min'],
       [required.taskId, 'work-required', 'Completed', '1 h'],

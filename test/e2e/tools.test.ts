@@ -29,8 +29,13 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
 
   before(async () => {
     built = await buildRenderer();
-    fixture = await startHostWith({ jobs: taskToolPeer({ immediateResponse: 'Working on it; results follow.' }), fixed: taskToolPeer({ cancel: false }) });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, { viewport: { width: 1100, height: 1400 } }));
+    fixture = await startHostWith({
+      jobs: taskToolPeer({ immediateResponse: 'Working on it; results follow.' }),
+      fixed: taskToolPeer({ cancel: false })
+    });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
     tools = page.getByRole('region', { name: 'Tools' });
     calls = page.getByRole('region', { name: 'Tool calls' });
   });
@@ -60,7 +65,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
 
   it('calls an optional tool as a task and shows its progress, immediate response and result', async () => {
     const form = await openForm('work-optional');
-    assert.ok(await form.getByLabel('durationMs').evaluate((element) => element === document.activeElement), 'focus moves into the form');
+    assert.ok(
+      await form.getByLabel('durationMs').evaluate((element) => element === document.activeElement),
+      'focus moves into the form'
+    );
     assert.equal(await form.getByLabel('durationMs').getAttribute('type'), 'number');
     assert.match((await form.textContent()) ?? '', /How long the work runs, on the server clock/);
     assert.equal(await form.getByLabel('Run as a task').isChecked(), true);
@@ -118,7 +126,11 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await form.getByRole('button', { name: 'Call tool' }).click();
     await form.getByText('must be >= 0').waitFor();
     assert.equal(await form.getByRole('alert').textContent(), 'The server’s schema refuses these arguments.');
-    assert.equal(fixture.host.requestor.list().filter((task) => task.toolName === 'work-required').length, 0, 'nothing was sent');
+    assert.equal(
+      fixture.host.requestor.list().filter((task) => task.toolName === 'work-required').length,
+      0,
+      'nothing was sent'
+    );
   });
 
   it('shows a failed task with its status message and its error, and a tool error with its result', async () => {
@@ -129,7 +141,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await rpcCard.locator('[data-status="failed"]').waitFor();
     await rpcCard.locator('.outcome-block').waitFor();
     assert.equal(await rpcCard.locator('.status-message').textContent(), 'The upstream service refused the job');
-    assert.match((await rpcCard.locator('.outcome-block').textContent()) ?? '', /Error -32050: .*Upstream quota exhausted.*retryAfterS/s);
+    assert.match(
+      (await rpcCard.locator('.outcome-block').textContent()) ?? '',
+      /Error -32050: .*Upstream quota exhausted.*retryAfterS/s
+    );
 
     const tool = await openForm('fail-tool');
     await tool.getByLabel('durationMs').fill('50');
@@ -137,7 +152,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     const toolCard = callCard('fail-tool');
     await toolCard.locator('[data-status="failed"]').waitFor();
     await toolCard.locator('.tool-result[data-is-error="true"]').waitFor();
-    assert.match((await toolCard.locator('.tool-result').textContent()) ?? '', /The tool reported an error:\s*disk full/);
+    assert.match(
+      (await toolCard.locator('.tool-result').textContent()) ?? '',
+      /The tool reported an error:\s*disk full/
+    );
   });
 
   it('cancels a running task, says why a server that cannot cancel refuses, and forgets tasks', async () => {

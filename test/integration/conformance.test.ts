@@ -11,7 +11,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');
 const require = createRequire(import.meta.url);
 const packageJson = require.resolve('@modelcontextprotocol/conformance/package.json');
-const cli = path.join(path.dirname(packageJson), (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { bin: { conformance: string } }).bin.conformance);
+const cli = path.join(
+  path.dirname(packageJson),
+  (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { bin: { conformance: string } }).bin.conformance
+);
 
 /** One result line of the suite (its `checks.json`). */
 interface Check {
@@ -46,16 +49,33 @@ function shellWord(word: string): string {
 }
 
 /** The client the suite starts, with the mock server's URL appended: a real host core under this Node. */
-const clientCommand = [process.execPath, '--import', 'tsx', path.join(root, 'test', 'support', 'conformance-client.ts')].map(shellWord).join(' ');
+const clientCommand = [process.execPath, '--import', 'tsx', path.join(root, 'test', 'support', 'conformance-client.ts')]
+  .map(shellWord)
+  .join(' ');
 
 /** Runs one client scenario of the suite to its end; its exit code, output and reported checks. */
 async function runScenario(scenario: string): Promise<{ code: number | null; output: string; checks: Check[] }> {
   const out = tempDir('taskdesk-conformance-results-');
   try {
-    const child = spawn(process.execPath, [cli, 'client', '--command', clientCommand, '--scenario', scenario, '--timeout', '20000', '--output-dir', out.dir], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe']
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        'client',
+        '--command',
+        clientCommand,
+        '--scenario',
+        scenario,
+        '--timeout',
+        '20000',
+        '--output-dir',
+        out.dir
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -65,7 +85,9 @@ async function runScenario(scenario: string): Promise<{ code: number | null; out
     });
     // The suite writes <output-dir>/<scenario>-<timestamp>/checks.json.
     const [resultDir] = fs.readdirSync(out.dir);
-    const checks = resultDir ? (JSON.parse(fs.readFileSync(path.join(out.dir, resultDir, 'checks.json'), 'utf8')) as Check[]) : [];
+    const checks = resultDir
+      ? (JSON.parse(fs.readFileSync(path.join(out.dir, resultDir, 'checks.json'), 'utf8')) as Check[])
+      : [];
     return { code, output, checks };
   } finally {
     out.remove();
@@ -85,13 +107,17 @@ describe('MCP conformance suite, client scenarios (the host core as the client, 
     it(`passes ${scenario}`, async () => {
       const { code, output, checks } = await runScenario(scenario);
       const tolerated = (check: Check) => check.status === 'WARNING' && TIMING_WARNINGS_TOLERATED.has(check.id);
-      const bad = checks.filter((check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !tolerated(check)));
+      const bad = checks.filter(
+        (check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !tolerated(check))
+      );
       assert.deepEqual(
         bad.map((check) => `${check.id}: ${check.status} ${check.errorMessage ?? check.description}`),
         [],
         `no failed or warned checks\n${output}`
       );
-      const passed = new Set(checks.filter((check) => check.status === 'SUCCESS' || tolerated(check)).map((check) => check.id));
+      const passed = new Set(
+        checks.filter((check) => check.status === 'SUCCESS' || tolerated(check)).map((check) => check.id)
+      );
       for (const id of expected) assert.ok(passed.has(id), `check ${id} passed\n${output}`);
       // The suite exits non-zero on any warning, a tolerated one included.
       if (!checks.some(tolerated)) assert.equal(code, 0, `the suite passes the scenario\n${output}`);

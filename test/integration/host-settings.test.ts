@@ -12,10 +12,21 @@ describe('host settings', () => {
     const data = tempDir();
     const host = createHost({ dataDir: data.dir, autoConnect: false });
     try {
-      await host.call('servers.add', { id: 'cli', name: 'CLI', transport: { type: 'stdio', command: 'mcp-thing', args: ['--api-key', 'sk-123', '--token=abc', '--verbose'] }, autoConnect: false });
-      await host.call('servers.add', { id: 'web', name: 'Web', transport: { type: 'http', url: 'https://user:pw@mcp.example/mcp?key=sk-456' }, autoConnect: false });
+      await host.call('servers.add', {
+        id: 'cli',
+        name: 'CLI',
+        transport: { type: 'stdio', command: 'mcp-thing', args: ['--api-key', 'sk-123', '--token=abc', '--verbose'] },
+        autoConnect: false
+      });
+      await host.call('servers.add', {
+        id: 'web',
+        name: 'Web',
+        transport: { type: 'http', url: 'https://user:pw@mcp.example/mcp?key=sk-456' },
+        autoConnect: false
+      });
       const text = JSON.stringify(await host.call('servers.list', {}));
-      for (const secret of ['sk-123', 'abc', 'sk-456', 'pw']) assert.doesNotMatch(text, new RegExp(`\\b${secret}\\b`), secret);
+      for (const secret of ['sk-123', 'abc', 'sk-456', 'pw'])
+        assert.doesNotMatch(text, new RegExp(`\\b${secret}\\b`), secret);
       assert.match(text, /--verbose/);
       assert.match(text, /https:\/\/mcp\.example\/mcp/);
     } finally {
@@ -28,7 +39,12 @@ describe('host settings', () => {
     const data = tempDir();
     const host = createHost({ dataDir: data.dir, autoConnect: false });
     try {
-      const config = { id: 'reused', name: 'First', transport: { type: 'stdio' as const, command: 'first' }, autoConnect: false };
+      const config = {
+        id: 'reused',
+        name: 'First',
+        transport: { type: 'stdio' as const, command: 'first' },
+        autoConnect: false
+      };
       await host.call('servers.add', config);
       await host.call('sampling.setPolicy', { serverId: 'reused', policy: { mode: 'auto', reviewCompletion: false } });
       await host.call('servers.remove', { serverId: 'reused' });
@@ -43,12 +59,20 @@ describe('host settings', () => {
   it('offers the demo server on a first launch only: once removed, it stays removed', async () => {
     const data = tempDir();
     // Stands in for server-everything: a stdio command that exits at once, so connecting fails fast.
-    const demo = { id: 'everything', name: 'Everything (demo)', transport: { type: 'stdio' as const, command: process.execPath, args: ['-e', ''] }, autoConnect: false };
+    const demo = {
+      id: 'everything',
+      name: 'Everything (demo)',
+      transport: { type: 'stdio' as const, command: process.execPath, args: ['-e', ''] },
+      autoConnect: false
+    };
     try {
       const first = createHost({ dataDir: data.dir, autoConnect: false });
       assert.equal(first.serverListSaved, false);
       assert.equal(await addDemoServerIfNone(first, demo), true);
-      assert.deepEqual((await first.call('servers.list', {})).map((server) => server.id), ['everything']);
+      assert.deepEqual(
+        (await first.call('servers.list', {})).map((server) => server.id),
+        ['everything']
+      );
       await first.call('servers.remove', { serverId: 'everything' });
       await first.close();
       const second = createHost({ dataDir: data.dir, autoConnect: false });
@@ -67,7 +91,10 @@ describe('host settings', () => {
       // A directory where the key file should be: it can be neither read nor replaced.
       fs.mkdirSync(path.join(data.dir, 'tasks', 'cursor-key'), { recursive: true });
       const host = createHost({ dataDir: data.dir, autoConnect: false });
-      assert.ok(host.warnings.some((warning) => /cursor-key/.test(warning.message) && /refused after/.test(warning.message)), JSON.stringify(host.warnings));
+      assert.ok(
+        host.warnings.some((warning) => /cursor-key/.test(warning.message) && /refused after/.test(warning.message)),
+        JSON.stringify(host.warnings)
+      );
       await host.close();
       fs.rmSync(path.join(data.dir, 'tasks', 'cursor-key'), { recursive: true });
       fs.writeFileSync(path.join(data.dir, 'tasks', 'cursor-key'), Buffer.alloc(32, 7), { mode: 0o644 });
@@ -90,7 +117,11 @@ describe('host settings', () => {
       assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600');
       fs.writeFileSync(file, '{"a": "sk-a", broken');
       await assert.rejects(keys.set('b', 'sk-b'));
-      assert.equal(fs.readFileSync(file, 'utf8'), '{"a": "sk-a", broken', 'the unreadable file is left for a person to mend');
+      assert.equal(
+        fs.readFileSync(file, 'utf8'),
+        '{"a": "sk-a", broken',
+        'the unreadable file is left for a person to mend'
+      );
     } finally {
       data.remove();
     }

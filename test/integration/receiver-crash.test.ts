@@ -31,21 +31,30 @@ describe('crash safety', () => {
     const data = tempDir();
     const ackFile = path.join(data.dir, 'acks.txt');
     const dataDir = path.join(data.dir, 'host');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'support', 'host-process.ts'), dataDir], {
-      env: { ...process.env, FLOOD_COUNT: '1000000', FLOOD_CONCURRENCY: '16', FLOOD_ACK_FILE: ackFile },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      // Its own process group, so the kill reaches the host and the server it spawned.
-      detached: true
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, '..', 'support', 'host-process.ts'), dataDir],
+      {
+        env: { ...process.env, FLOOD_COUNT: '1000000', FLOOD_CONCURRENCY: '16', FLOOD_ACK_FILE: ackFile },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        // Its own process group, so the kill reaches the host and the server it spawned.
+        detached: true
+      }
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal))
+    );
     try {
       await untilLines(ackFile, 400);
       process.kill(-child.pid!, 'SIGKILL');
       assert.equal(await exited, 'SIGKILL', stderr);
 
-      const acked = fs.readFileSync(ackFile, 'utf8').split('\n').filter((line) => /^[A-Za-z0-9_-]{24}$/.test(line));
+      const acked = fs
+        .readFileSync(ackFile, 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Za-z0-9_-]{24}$/.test(line));
       assert.ok(acked.length >= 400);
       const host = createHost({ dataDir, autoConnect: false });
       try {
@@ -53,7 +62,10 @@ describe('crash safety', () => {
         const missing = acked.filter((taskId) => !host.receiver.record(taskId));
         assert.deepEqual(missing, [], 'every task whose CreateTaskResult was received is stored');
         const statuses = new Set(acked.map((taskId) => host.receiver.record(taskId)!.task.status));
-        assert.ok([...statuses].every((status) => status === 'completed' || status === 'failed' || status === 'working'), [...statuses].join());
+        assert.ok(
+          [...statuses].every((status) => status === 'completed' || status === 'failed' || status === 'working'),
+          [...statuses].join()
+        );
       } finally {
         await host.close();
       }

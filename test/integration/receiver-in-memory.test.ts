@@ -2,9 +2,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { McpError, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema, CancelTaskResultSchema, ElicitResultSchema, CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+  ListTasksResultSchema,
+  CancelTaskResultSchema,
+  ElicitResultSchema,
+  CreateMessageResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import {
+  nextEvent,
+  peerServer,
+  startHostWith,
+  type InMemoryHostFixture,
+  type PeerServer
+} from '../support/host-fixture.js';
 
 const Loose = z.looseObject({});
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -67,40 +81,66 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(item.kind, 'elicitation');
     assert.equal(item.serverId, 'a');
 
-    const got = await peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema);
+    const got = await peer.server.request(
+      { method: 'tasks/get', params: { taskId: task.taskId } },
+      GetTaskResultSchema
+    );
     assert.equal(got.status, 'working');
 
     // tasks/result blocks until the user answers.
     const resultPromise = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
-    const bad = await host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'A', age: 1.5, email: 'nope' } } });
+    const bad = await host.dispatch('inbox.answer', {
+      id: item.id,
+      answer: { action: 'accept', content: { name: 'A', age: 1.5, email: 'nope' } }
+    });
     assert.equal(bad.ok, false);
     if (!bad.ok) {
       assert.equal(bad.error.code, -32602);
-      assert.deepEqual(Object.keys((bad.error.data as { fields: Record<string, string> }).fields).sort(), ['age', 'email', 'name']);
+      assert.deepEqual(Object.keys((bad.error.data as { fields: Record<string, string> }).fields).sort(), [
+        'age',
+        'email',
+        'name'
+      ]);
     }
     const completedNote = peer.nextNotification('notifications/tasks/status', (p) => p.status === 'completed');
     await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada', age: 36 } } });
     const note = await completedNote;
     assert.equal(note.taskId, task.taskId);
     assert.equal(note.ttl, 60_000);
-    assert.equal((note._meta as Record<string, unknown> | undefined)?.[RELATED], undefined, 'status notifications carry no related-task meta');
+    assert.equal(
+      (note._meta as Record<string, unknown> | undefined)?.[RELATED],
+      undefined,
+      'status notifications carry no related-task meta'
+    );
 
     const result = await resultPromise;
     assert.deepEqual(ElicitResultSchema.parse(result).content, { name: 'Ada', age: 36 });
     assert.equal(result.action, 'accept');
     assert.deepEqual((result._meta as Record<string, unknown>)[RELATED], { taskId: task.taskId });
 
-    const types = host.audit.read({ taskId: task.taskId }).map((entry) => entry.type).reverse();
+    const types = host.audit
+      .read({ taskId: task.taskId })
+      .map((entry) => entry.type)
+      .reverse();
     assert.deepEqual(types, ['task.created', 'task.status', 'task.result-retrieved']);
     assert.equal(host.inbox.list().length, 0);
   });
 
   it('caps a requested TTL at the maximum and uses the default when none is asked', async () => {
     const peer = peerServer();
-    fixture = await startHostWith({ a: peer }, { policy: { ttl: { sampling: { default: 1000, max: 5000 }, elicitation: { default: 2000, max: 9000 } } } });
-    const big = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 10 ** 9 } } }, CreateTaskResultSchema);
+    fixture = await startHostWith(
+      { a: peer },
+      { policy: { ttl: { sampling: { default: 1000, max: 5000 }, elicitation: { default: 2000, max: 9000 } } } }
+    );
+    const big = await peer.server.request(
+      { method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 10 ** 9 } } },
+      CreateTaskResultSchema
+    );
     assert.equal(big.task.ttl, 5000);
-    const none = await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: {} } }, CreateTaskResultSchema);
+    const none = await peer.server.request(
+      { method: 'elicitation/create', params: { ...formParams, task: {} } },
+      CreateTaskResultSchema
+    );
     assert.equal(none.task.ttl, 2000);
   });
 
@@ -110,18 +150,30 @@ describe('receiver over an in-memory SDK server', () => {
     const { host } = fixture;
 
     const ordinaryAdded = nextEvent(host, 'inbox.added');
-    const ordinary = peer.server.request({ method: 'sampling/createMessage', params: samplingParams }, CreateMessageResultSchema);
+    const ordinary = peer.server.request(
+      { method: 'sampling/createMessage', params: samplingParams },
+      CreateMessageResultSchema
+    );
     const ordinaryItem = (await ordinaryAdded).item;
     assert.equal(ordinaryItem.taskId, undefined);
     await host.call('inbox.answer', { id: ordinaryItem.id, answer: { action: 'reject' } });
     const ordinaryError = await expectMcpError(ordinary, -1);
 
     const added = nextEvent(host, 'inbox.added');
-    const { task } = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
-    const failed = peer.nextNotification('notifications/tasks/status', (p) => p.taskId === task.taskId && p.status === 'failed');
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const failed = peer.nextNotification(
+      'notifications/tasks/status',
+      (p) => p.taskId === task.taskId && p.status === 'failed'
+    );
     await host.call('inbox.answer', { id: (await added).item.id, answer: { action: 'reject' } });
     assert.equal((await failed).statusMessage, 'User rejected sampling request');
-    const replayed = await expectMcpError(peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose), -1);
+    const replayed = await expectMcpError(
+      peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose),
+      -1
+    );
     assert.equal(replayed.message, ordinaryError.message);
   });
 
@@ -141,8 +193,14 @@ describe('receiver over an in-memory SDK server', () => {
     fixture = await startHostWith({ a: peer });
     const { host } = fixture;
     const added = nextEvent(host, 'inbox.added');
-    const sampling = peer.server.request({ method: 'sampling/createMessage', params: samplingParams }, CreateMessageResultSchema);
-    await host.call('inbox.answer', { id: (await added).item.id, answer: { action: 'reply', text: 'hi there', model: 'me' } });
+    const sampling = peer.server.request(
+      { method: 'sampling/createMessage', params: samplingParams },
+      CreateMessageResultSchema
+    );
+    await host.call('inbox.answer', {
+      id: (await added).item.id,
+      answer: { action: 'reply', text: 'hi there', model: 'me' }
+    });
     const result = await sampling;
     assert.deepEqual(result.content, { type: 'text', text: 'hi there' });
     assert.equal(result.model, 'me');
@@ -160,7 +218,16 @@ describe('receiver over an in-memory SDK server', () => {
     const { host } = fixture;
     const added = nextEvent(host, 'inbox.added');
     const { task } = await peer.server.request(
-      { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in to continue', url: 'https://auth.example/login', elicitationId: 'e-1', task: { ttl: 60_000 } } },
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          message: 'Sign in to continue',
+          url: 'https://auth.example/login',
+          elicitationId: 'e-1',
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     const { item } = await added;
@@ -184,7 +251,10 @@ describe('receiver over an in-memory SDK server', () => {
     assert.equal(item.relatedTaskId, 'their-tool-task');
     const second = await peer.server
       .request({ method: 'elicitation/create', params: formParams }, ElicitResultSchema)
-      .then(() => 0, (error: McpError) => error.code);
+      .then(
+        () => 0,
+        (error: McpError) => error.code
+      );
     assert.equal(second, -32029, 'a second open request goes over the cap of one');
     await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });
     const result = await asking;
@@ -195,8 +265,14 @@ describe('receiver over an in-memory SDK server', () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer }, { policy: { operationsBurst: 1, operationsPerSecond: 0.001 } });
     const { host } = fixture;
-    const { task } = await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
-    await expectMcpError(peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema), -32029);
+    const { task } = await peer.server.request(
+      { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    await expectMcpError(
+      peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema),
+      -32029
+    );
     const cancelled = await host.call('tasks.cancel', { taskId: task.taskId });
     assert.equal(cancelled.status, 'cancelled');
     await new Promise((resolve) => setImmediate(resolve));
@@ -210,38 +286,73 @@ describe('receiver over an in-memory SDK server', () => {
     fixture = await startHostWith({ a: peer });
     const { host } = fixture;
     const added = nextEvent(host, 'inbox.added');
-    const { task } = await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const { task } = await peer.server.request(
+      { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
     const { item } = await added;
     const waiting = peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     const withdrawn = nextEvent(host, 'inbox.removed', (p) => p.id === item.id);
-    const cancelled = await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema);
+    const cancelled = await peer.server.request(
+      { method: 'tasks/cancel', params: { taskId: task.taskId } },
+      CancelTaskResultSchema
+    );
     assert.equal(cancelled.status, 'cancelled');
     assert.equal((await withdrawn).why, 'withdrawn');
-    const stored = await peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema);
+    const stored = await peer.server.request(
+      { method: 'tasks/get', params: { taskId: task.taskId } },
+      GetTaskResultSchema
+    );
     assert.equal(stored.status, 'cancelled');
     await expectMcpError(waiting, -32800);
-    await expectMcpError(peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema), -32602);
+    await expectMcpError(
+      peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema),
+      -32602
+    );
     const answerLate = await host.dispatch('inbox.answer', { id: item.id, answer: { action: 'decline' } });
     assert.equal(answerLate.ok, false);
-    assert.equal((await peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema)).status, 'cancelled');
+    assert.equal(
+      (await peer.server.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema)).status,
+      'cancelled'
+    );
   });
 
   it('gives −32602 for unknown ids and keeps each server to its own tasks', async () => {
     const a = peerServer('a');
     const b = peerServer('b');
     fixture = await startHostWith({ a, b });
-    const { task } = await a.server.request({ method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const { task } = await a.server.request(
+      { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
 
-    const unknown = await expectMcpError(a.server.request({ method: 'tasks/get', params: { taskId: 'no-such-task' } }, GetTaskResultSchema), -32602);
+    const unknown = await expectMcpError(
+      a.server.request({ method: 'tasks/get', params: { taskId: 'no-such-task' } }, GetTaskResultSchema),
+      -32602
+    );
     for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel'] as const) {
-      const foreign = await expectMcpError(b.server.request({ method, params: { taskId: task.taskId } }, Loose), -32602);
-      assert.equal(foreign.message.replace(task.taskId, 'ID'), unknown.message.replace('no-such-task', 'ID'), `${method} answers a foreign id like an unknown one`);
+      const foreign = await expectMcpError(
+        b.server.request({ method, params: { taskId: task.taskId } }, Loose),
+        -32602
+      );
+      assert.equal(
+        foreign.message.replace(task.taskId, 'ID'),
+        unknown.message.replace('no-such-task', 'ID'),
+        `${method} answers a foreign id like an unknown one`
+      );
     }
     const listedByB = await b.server.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
     assert.deepEqual(listedByB.tasks, []);
     const listedByA = await a.server.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
-    assert.deepEqual(listedByA.tasks.map((t) => t.taskId), [task.taskId]);
-    assert.ok(fixture.host.audit.read({ serverId: 'b' }).some((entry) => entry.type === 'task.unknown-id' && entry.taskId === task.taskId));
+    assert.deepEqual(
+      listedByA.tasks.map((t) => t.taskId),
+      [task.taskId]
+    );
+    assert.ok(
+      fixture.host.audit
+        .read({ serverId: 'b' })
+        .some((entry) => entry.type === 'task.unknown-id' && entry.taskId === task.taskId)
+    );
   });
 
   it('pages tasks/list with opaque cursors and rejects a bad cursor with −32602', async () => {
@@ -249,13 +360,23 @@ describe('receiver over an in-memory SDK server', () => {
     fixture = await startHostWith({ a: peer }, { policy: { listPageSize: 3 } });
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      ids.push((await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema)).task.taskId);
+      ids.push(
+        (
+          await peer.server.request(
+            { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+            CreateTaskResultSchema
+          )
+        ).task.taskId
+      );
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await peer.server.request({ method: 'tasks/list', params: cursor ? { cursor } : {} }, ListTasksResultSchema);
+      const page = await peer.server.request(
+        { method: 'tasks/list', params: cursor ? { cursor } : {} },
+        ListTasksResultSchema
+      );
       assert.ok(page.tasks.length <= 3);
       seen.push(...page.tasks.map((t) => t.taskId));
       cursor = page.nextCursor;
@@ -263,17 +384,36 @@ describe('receiver over an in-memory SDK server', () => {
     } while (cursor);
     assert.equal(pages, 3);
     assert.deepEqual(seen, ids);
-    await expectMcpError(peer.server.request({ method: 'tasks/list', params: { cursor: 'garbage' } }, ListTasksResultSchema), -32602);
+    await expectMcpError(
+      peer.server.request({ method: 'tasks/list', params: { cursor: 'garbage' } }, ListTasksResultSchema),
+      -32602
+    );
   });
 
   it('enforces the open-task cap, the rate limit and the payload limit with clear errors', async () => {
     const peer = peerServer();
-    fixture = await startHostWith({ a: peer }, { policy: { maxActiveTasksPerServer: 2, operationsBurst: 5, operationsPerSecond: 1, maxRequestBytes: 2000 } });
-    for (let i = 0; i < 2; i++) await peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: {} } }, CreateTaskResultSchema);
-    const capped = await expectMcpError(peer.server.request({ method: 'elicitation/create', params: { ...formParams, task: {} } }, CreateTaskResultSchema), -32029);
+    fixture = await startHostWith(
+      { a: peer },
+      { policy: { maxActiveTasksPerServer: 2, operationsBurst: 5, operationsPerSecond: 1, maxRequestBytes: 2000 } }
+    );
+    for (let i = 0; i < 2; i++)
+      await peer.server.request(
+        { method: 'elicitation/create', params: { ...formParams, task: {} } },
+        CreateTaskResultSchema
+      );
+    const capped = await expectMcpError(
+      peer.server.request(
+        { method: 'elicitation/create', params: { ...formParams, task: {} } },
+        CreateTaskResultSchema
+      ),
+      -32029
+    );
     assert.match(capped.message, /Too many open tasks/);
     const huge = { ...formParams, message: 'x'.repeat(5000), task: {} };
-    const tooBig = await expectMcpError(peer.server.request({ method: 'elicitation/create', params: huge }, CreateTaskResultSchema), -32600);
+    const tooBig = await expectMcpError(
+      peer.server.request({ method: 'elicitation/create', params: huge }, CreateTaskResultSchema),
+      -32600
+    );
     assert.match(tooBig.message, /too large/);
     let limited: McpError | undefined;
     for (let i = 0; i < 10 && !limited; i++) {
@@ -292,14 +432,28 @@ describe('receiver over an in-memory SDK server', () => {
   it('has the task in the journal before acknowledging it, then in an electron-store document', async () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer });
-    const { task } = await peer.server.request({ method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const { task } = await peer.server.request(
+      { method: 'sampling/createMessage', params: { ...samplingParams, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
     const dir = path.join(fixture.dir, 'tasks');
-    assert.match(fs.readFileSync(path.join(dir, 'wal.log'), 'utf8'), new RegExp(task.taskId), 'journalled before the ack');
+    assert.match(
+      fs.readFileSync(path.join(dir, 'wal.log'), 'utf8'),
+      new RegExp(task.taskId),
+      'journalled before the ack'
+    );
     fixture.host.receiver.flush();
     const stored = fs
       .readdirSync(dir)
       .filter((file) => file.startsWith('seg-'))
-      .flatMap((file) => (JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { entries: Array<[string, Record<string, any>]> }).entries)
+      .flatMap(
+        (file) =>
+          (
+            JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+              entries: Array<[string, Record<string, any>]>;
+            }
+          ).entries
+      )
       .filter(([id]) => id === task.taskId)
       .map(([, record]) => record);
     assert.ok(stored.length >= 1, 'the acknowledged task is in a segment file');

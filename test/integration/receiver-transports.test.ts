@@ -20,8 +20,13 @@ const stdioPeer = (id = 'peer'): ServerConfigInput => ({
 /** Calls one of the peer's tools, which runs a task on Taskdesk and reports what it saw. */
 async function callPeerTool(host: Host, serverId: string, name: string, args: Record<string, unknown> = {}) {
   const result = await host.connection(serverId)!.client.callTool({ name, arguments: args }, CallToolResultSchema);
-  const text = ((result as { content: Array<{ text: string }> }).content[0]!).text;
-  return JSON.parse(text) as { created: { taskId: string; status: string }; statuses: string[]; result?: Record<string, unknown>; error?: { code: number; message: string } };
+  const text = (result as { content: Array<{ text: string }> }).content[0]!.text;
+  return JSON.parse(text) as {
+    created: { taskId: string; status: string };
+    statuses: string[];
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string };
+  };
 }
 
 async function exerciseBothKinds(host: Host, serverId: string): Promise<void> {
@@ -34,11 +39,16 @@ async function exerciseBothKinds(host: Host, serverId: string): Promise<void> {
   assert.equal(report.created.status, 'working');
   assert.equal(report.statuses.at(-1), 'completed');
   assert.deepEqual(report.result?.content, { name: 'Grace' });
-  assert.deepEqual((report.result?._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], { taskId: report.created.taskId });
+  assert.deepEqual((report.result?._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], {
+    taskId: report.created.taskId
+  });
 
   const samplingItem = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling');
   const sampled = callPeerTool(host, serverId, 'sample-as-task');
-  await host.call('inbox.answer', { id: (await samplingItem).item.id, answer: { action: 'reply', text: 'Hello from a person', model: 'human' } });
+  await host.call('inbox.answer', {
+    id: (await samplingItem).item.id,
+    answer: { action: 'reply', text: 'Hello from a person', model: 'human' }
+  });
   const sampleReport = await sampled;
   assert.deepEqual(sampleReport.result?.content, { type: 'text', text: 'Hello from a person' });
 }
@@ -62,7 +72,11 @@ describe('receiver over real transports', () => {
   it('serves task-augmented requests from a Streamable HTTP server on 127.0.0.1', async () => {
     const endpoint = await serveHttp(buildTaskPeer);
     const data = tempDir();
-    const host = createHost({ dataDir: data.dir, servers: [{ id: 'web', name: 'Task peer (HTTP)', transport: { type: 'http', url: endpoint.url } }], autoConnect: false });
+    const host = createHost({
+      dataDir: data.dir,
+      servers: [{ id: 'web', name: 'Task peer (HTTP)', transport: { type: 'http', url: endpoint.url } }],
+      autoConnect: false
+    });
     cleanups.push(data.remove, endpoint.close, () => host.close());
     const view = await host.connect('web');
     assert.equal(view.state.status, 'ready', view.state.reason);
@@ -76,9 +90,25 @@ describe('receiver over real transports', () => {
       autoConnect: false,
       connectTimeoutMs: 1_000,
       servers: [
-        { id: 'exits', name: 'Exits', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("boom: no config"); process.exit(3)'] } },
-        { id: 'silent', name: 'Silent', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
-        { id: 'missing', name: 'Missing', transport: { type: 'stdio', command: '/nonexistent/taskdesk-server', args: [] } },
+        {
+          id: 'exits',
+          name: 'Exits',
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: ['-e', 'console.error("boom: no config"); process.exit(3)']
+          }
+        },
+        {
+          id: 'silent',
+          name: 'Silent',
+          transport: { type: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }
+        },
+        {
+          id: 'missing',
+          name: 'Missing',
+          transport: { type: 'stdio', command: '/nonexistent/taskdesk-server', args: [] }
+        },
         stdioPeer('dies')
       ]
     });
@@ -100,11 +130,14 @@ describe('receiver over real transports', () => {
     process.kill(pid, 'SIGKILL');
     assert.match((await failed).state.reason ?? '', /closed/);
     const listed = await host.call('servers.list', {});
-    assert.deepEqual(listed.map((server) => [server.id, server.state.status]), [
-      ['exits', 'failed'],
-      ['silent', 'failed'],
-      ['missing', 'failed'],
-      ['dies', 'failed']
-    ]);
+    assert.deepEqual(
+      listed.map((server) => [server.id, server.state.status]),
+      [
+        ['exits', 'failed'],
+        ['silent', 'failed'],
+        ['missing', 'failed'],
+        ['dies', 'failed']
+      ]
+    );
   });
 });

@@ -14,7 +14,13 @@ describe('requestor through the host API, with the real inbox (server-everything
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [{ id: 'everything', name: 'Everything', transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } }]
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
     });
     assert.equal((await host.connect('everything')).state.status, 'ready');
   });
@@ -28,25 +34,47 @@ describe('requestor through the host API, with the real inbox (server-everything
     const research = tools.find((tool) => tool.name === 'simulate-research-query');
     assert.ok(research);
     assert.equal(research.taskSupport, 'required');
-    const bad = await host.dispatch('tools.call', { serverId: 'everything', name: 'simulate-research-query', arguments: { topic: 42 } });
+    const bad = await host.dispatch('tools.call', {
+      serverId: 'everything',
+      name: 'simulate-research-query',
+      arguments: { topic: 42 }
+    });
     assert.equal(bad.ok, false);
     if (!bad.ok) assert.equal(bad.error.code, -32602);
-    const plain = await host.dispatch('tools.call', { serverId: 'everything', name: 'simulate-research-query', arguments: { topic: 'x' }, asTask: false });
+    const plain = await host.dispatch('tools.call', {
+      serverId: 'everything',
+      name: 'simulate-research-query',
+      arguments: { topic: 'x' },
+      asTask: false
+    });
     assert.equal(plain.ok, false, 'a required-task tool is never called plainly');
   });
 
   it('runs simulate-research-query as a task, routes its input_required question to the inbox with the tool named, and keeps the result', async () => {
     const question = nextEvent(host, 'inbox.added');
-    const outcome = await host.call('tools.call', { serverId: 'everything', name: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true } });
+    const outcome = await host.call('tools.call', {
+      serverId: 'everything',
+      name: 'simulate-research-query',
+      arguments: { topic: 'python', ambiguous: true }
+    });
     assert.equal(outcome.type, 'task');
     const outboundId = outcome.type === 'task' ? outcome.task.outboundId : '';
     const { item } = await question;
     assert.equal(item.kind, 'elicitation');
     assert.equal(item.taskId, undefined, 'a side-channel request is not a task of ours');
     assert.equal(item.origin, 'tool simulate-research-query');
-    const options = ((item.request.requestedSchema as { properties: { interpretation: { oneOf: Array<{ const: string }> } } }).properties.interpretation.oneOf);
-    const done = nextEvent(host, 'outbound.changed', (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.state === 'completed');
-    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { interpretation: options[0]!.const } } });
+    const options = (
+      item.request.requestedSchema as { properties: { interpretation: { oneOf: Array<{ const: string }> } } }
+    ).properties.interpretation.oneOf;
+    const done = nextEvent(
+      host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.state === 'completed'
+    );
+    await host.call('inbox.answer', {
+      id: item.id,
+      answer: { action: 'accept', content: { interpretation: options[0]!.const } }
+    });
     const finished = await done;
     assert.equal(finished.type, 'changed');
     if (finished.type !== 'changed') return;

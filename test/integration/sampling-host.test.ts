@@ -32,7 +32,13 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
       dataDir: data.dir,
       autoConnect: false,
       keyStore: new InMemoryKeyStore(),
-      servers: [{ id: 'everything', name: 'Everything', transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } }]
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
     });
     await host.call('providers.save', {
       id: 'fake',
@@ -51,7 +57,9 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
   });
 
   const call = (name: string, args: Record<string, unknown>) =>
-    host.connection('everything')!.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
+    host
+      .connection('everything')!
+      .client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
 
   it('keeps the key out of everything the UI sees, and tests the connection', async () => {
     const [view] = await host.call('providers.list', {});
@@ -62,7 +70,10 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
   });
 
   it('auto policy without review: trigger-sampling-request-async is answered by the model', async () => {
-    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'auto', reviewCompletion: false } });
+    await host.call('sampling.setPolicy', {
+      serverId: 'everything',
+      policy: { mode: 'auto', reviewCompletion: false }
+    });
     llm.enqueue({ kind: 'text', tokens: ['Blue', ' is', ' calm.'] });
     const text = textOf(await call('trigger-sampling-request-async', { prompt: 'Name a colour', maxTokens: 20 }));
     assert.match(text, /Blue is calm\./);
@@ -72,7 +83,10 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.equal(body.messages[0].role, 'system');
     const task = (await host.call('tasks.list', { serverId: 'everything' })).at(-1)!;
     assert.equal(task.task.status, 'completed');
-    assert.ok(task.notes.some((note) => note.model === 'fake-small' && typeof note.reason === 'string'), 'the choice and its reason are on the task');
+    assert.ok(
+      task.notes.some((note) => note.model === 'fake-small' && typeof note.reason === 'string'),
+      'the choice and its reason are on the task'
+    );
     assert.doesNotMatch(JSON.stringify(host.audit.read({ limit: 1000 })), new RegExp(KEY));
   });
 
@@ -85,25 +99,45 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.equal(item.draft?.model, 'fake-small');
     const edited = { ...item.request, systemPrompt: 'Answer in French.' };
     const review = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
-    await host.call('inbox.answer', { id: item.id, answer: { action: 'approve', params: edited, model: 'fake-large' } });
+    await host.call('inbox.answer', {
+      id: item.id,
+      answer: { action: 'approve', params: edited, model: 'fake-large' }
+    });
     const reviewItem = (await review).item;
     assert.equal((reviewItem.draft?.result as { content: { text: string } }).content.text, 'Original answer');
     const body = llm.chatRequests.at(-1)!.body;
     assert.equal(body.model, 'fake-large');
     assert.equal(body.messages[0].content, 'Answer in French.');
-    const bad = await host.dispatch('inbox.answer', { id: reviewItem.id, answer: { action: 'approve', result: { role: 'nobody' } } });
+    const bad = await host.dispatch('inbox.answer', {
+      id: reviewItem.id,
+      answer: { action: 'approve', result: { role: 'nobody' } }
+    });
     assert.equal(bad.ok, false, 'an edited answer that is not a sampling result is refused');
     await host.call('inbox.answer', {
       id: reviewItem.id,
-      answer: { action: 'approve', result: { role: 'assistant', content: { type: 'text', text: 'Bonjour !' }, model: 'fake-large', stopReason: 'endTurn' } }
+      answer: {
+        action: 'approve',
+        result: {
+          role: 'assistant',
+          content: { type: 'text', text: 'Bonjour !' },
+          model: 'fake-large',
+          stopReason: 'endTurn'
+        }
+      }
     });
     assert.match(textOf(await pending), /Bonjour !/);
-    const decisions = host.audit.read({ serverId: 'everything', limit: 200 }).filter((entry) => entry.type.startsWith('sampling.')).map((entry) => entry.detail?.decision);
+    const decisions = host.audit
+      .read({ serverId: 'everything', limit: 200 })
+      .filter((entry) => entry.type.startsWith('sampling.'))
+      .map((entry) => entry.detail?.decision);
     assert.ok(decisions.includes('approved-with-edits'));
   });
 
   it('auto policy answers the ordinary trigger-sampling-request too, and ask with approval answers the async one', async () => {
-    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'auto', reviewCompletion: false } });
+    await host.call('sampling.setPolicy', {
+      serverId: 'everything',
+      policy: { mode: 'auto', reviewCompletion: false }
+    });
     llm.enqueue({ kind: 'text', tokens: ['Plain', ' answer'] });
     assert.match(textOf(await call('trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 })), /Plain answer/);
 
@@ -127,7 +161,10 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
   });
 
   it('refuse policy: answered at once with an error, no model called', async () => {
-    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'refuse', reviewCompletion: false } });
+    await host.call('sampling.setPolicy', {
+      serverId: 'everything',
+      policy: { mode: 'refuse', reviewCompletion: false }
+    });
     const before = llm.chatRequests.length;
     const result = await call('trigger-sampling-request-async', { prompt: 'Anything', maxTokens: 10 });
     assert.match(textOf(result), /FAILED|refuse/i);
@@ -154,24 +191,48 @@ describe('sampling through the host with an SDK server peer', () => {
     fixture = undefined;
   });
 
-  async function autoHost(extra: { localLlmPorts?: Array<{ id: string; port: number; name: string }>; localLlmProbeTimeoutMs?: number } = {}) {
+  async function autoHost(
+    extra: { localLlmPorts?: Array<{ id: string; port: number; name: string }>; localLlmProbeTimeoutMs?: number } = {}
+  ) {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore(), ...extra });
-    await fixture.host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'fake-small' }], defaultModel: 'fake-small' });
+    await fixture.host.call('providers.save', {
+      id: 'local',
+      name: 'Local',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
     await fixture.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
     return { peer, host: fixture.host };
   }
 
   it('runs a multi-turn tool loop: tool_use out, tool_result back, final text', async () => {
     const { peer } = await autoHost();
-    const tools = [{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools = [
+      {
+        name: 'get_weather',
+        description: 'Weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
+      }
+    ];
     llm.enqueue({ kind: 'tool-calls', calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] });
     const first = await peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Paris?' } }], maxTokens: 50, tools, toolChoice: { mode: 'auto' } } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Paris?' } }],
+          maxTokens: 50,
+          tools,
+          toolChoice: { mode: 'auto' }
+        }
+      },
       CreateMessageResultWithToolsSchema
     );
     assert.equal(first.stopReason, 'toolUse');
-    const toolUse = (Array.isArray(first.content) ? first.content : [first.content]).find((block) => block.type === 'tool_use') as { id: string; name: string; input: unknown };
+    const toolUse = (Array.isArray(first.content) ? first.content : [first.content]).find(
+      (block) => block.type === 'tool_use'
+    ) as { id: string; name: string; input: unknown };
     assert.deepEqual([toolUse.name, toolUse.input], ['get_weather', { city: 'Paris' }]);
 
     llm.enqueue({ kind: 'text', tokens: ['It is ', 'sunny.'] });
@@ -182,7 +243,12 @@ describe('sampling through the host with an SDK server peer', () => {
           messages: [
             { role: 'user', content: { type: 'text', text: 'Weather in Paris?' } },
             { role: 'assistant', content: [toolUse] },
-            { role: 'user', content: [{ type: 'tool_result', toolUseId: toolUse.id, content: [{ type: 'text', text: '22°C, sunny' }] }] }
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', toolUseId: toolUse.id, content: [{ type: 'text', text: '22°C, sunny' }] }
+              ]
+            }
           ],
           maxTokens: 50,
           tools,
@@ -195,7 +261,10 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.deepEqual(final.content, { type: 'text', text: 'It is sunny.' });
     assert.equal(final.stopReason, 'endTurn');
     const sent = llm.chatRequests.at(-1)!.body;
-    assert.deepEqual(sent.messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'tool']);
+    assert.deepEqual(
+      sent.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant', 'tool']
+    );
     assert.equal(sent.messages[2].tool_call_id, 'call_1');
   });
 
@@ -207,7 +276,14 @@ describe('sampling through the host with an SDK server peer', () => {
     let onProgress!: (params: Record<string, unknown>) => void;
     const progress = new Promise<Record<string, unknown>>((resolve) => (onProgress = resolve));
     const { task } = await peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Story' } }], maxTokens: 50, task: { ttl: 60_000 } } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Story' } }],
+          maxTokens: 50,
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema,
       { onprogress: (params) => onProgress(params as unknown as Record<string, unknown>) }
     );
@@ -218,40 +294,70 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.equal(update.serverId, 'a');
     const note = await progress;
     assert.equal(typeof note.progress, 'number');
-    assert.deepEqual((note._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], { taskId: task.taskId });
+    assert.deepEqual((note._meta as Record<string, unknown>)['io.modelcontextprotocol/related-task'], {
+      taskId: task.taskId
+    });
     // The last update is never throttled away: the UI gets all the text and the end of the stream.
     const done = nextEvent(host, 'sampling.partial', (p) => p.done === true);
     held.push(' there', ' was');
     held.finish('stop');
     const last = await done;
-    assert.deepEqual(last, { serverId: 'a', taskId: task.taskId, streamId: update.streamId, providerId: last.providerId, model: last.model, text: 'Once upon a time there was', done: true });
+    assert.deepEqual(last, {
+      serverId: 'a',
+      taskId: task.taskId,
+      streamId: update.streamId,
+      providerId: last.providerId,
+      model: last.model,
+      text: 'Once upon a time there was',
+      done: true
+    });
     const result = await peer.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { type: 'text', text: 'Once upon a time there was' });
     const stored = await host.call('tasks.get', { taskId: task.taskId });
-    assert.equal(JSON.stringify(stored).includes('"delta"'), false, 'only the final result is persisted, not the stream');
+    assert.equal(
+      JSON.stringify(stored).includes('"delta"'),
+      false,
+      'only the final result is persisted, not the stream'
+    );
   });
 
   it('tasks/cancel aborts the HTTP request to the provider', async () => {
     const { peer } = await autoHost();
     llm.enqueue({ kind: 'hold' });
     const { task } = await peer.server.request(
-      { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write a long story' } }], maxTokens: 500, task: { ttl: 60_000 } } },
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Write a long story' } }],
+          maxTokens: 500,
+          task: { ttl: 60_000 }
+        }
+      },
       CreateTaskResultSchema
     );
     const held = await llm.nextHeld();
     held.push('Once', ' upon');
-    const cancelled = await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema);
+    const cancelled = await peer.server.request(
+      { method: 'tasks/cancel', params: { taskId: task.taskId } },
+      CancelTaskResultSchema
+    );
     assert.equal(cancelled.status, 'cancelled');
     await held.closed;
     assert.equal(held.closedByClient, true, 'Taskdesk closed the provider connection');
   });
 
   it('detects a local OpenAI-compatible server on a usual port', async () => {
-    const { host } = await autoHost({ localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }], localLlmProbeTimeoutMs: 15_000 });
+    const { host } = await autoHost({
+      localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }],
+      localLlmProbeTimeoutMs: 15_000
+    });
     const found = await host.call('providers.detect', {});
     assert.equal(found.length, 1);
     assert.equal(found[0]!.baseURL, llm.baseURL);
-    assert.deepEqual(found[0]!.models.map((model) => model.name), ['fake-small']);
+    assert.deepEqual(
+      found[0]!.models.map((model) => model.name),
+      ['fake-small']
+    );
   });
 });
 
@@ -266,11 +372,24 @@ describe('sampling approvals survive restarts', () => {
     };
     try {
       const first = await boot();
-      await first.host.call('providers.save', { id: 'local', name: 'Local', baseURL: llm.baseURL, models: [{ name: 'fake-small' }], defaultModel: 'fake-small' });
+      await first.host.call('providers.save', {
+        id: 'local',
+        name: 'Local',
+        baseURL: llm.baseURL,
+        models: [{ name: 'fake-small' }],
+        defaultModel: 'fake-small'
+      });
       await first.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: true } });
       const approval = nextEvent(first.host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
       const { task } = await first.peer.server.request(
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hello?' } }], maxTokens: 20, task: { ttl: 3_600_000 } } },
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Hello?' } }],
+            maxTokens: 20,
+            task: { ttl: 3_600_000 }
+          }
+        },
         CreateTaskResultSchema
       );
       await approval;
@@ -278,7 +397,10 @@ describe('sampling approvals survive restarts', () => {
 
       // Restart 1: the approval is back; approve it, the model answers, the review waits.
       const second = await boot();
-      assert.deepEqual(second.host.inbox.list().map((item) => [item.id, item.kind]), [[task.taskId, 'sampling-approval']]);
+      assert.deepEqual(
+        second.host.inbox.list().map((item) => [item.id, item.kind]),
+        [[task.taskId, 'sampling-approval']]
+      );
       llm.enqueue({ kind: 'text', tokens: ['Hi', ' there'] });
       const review = nextEvent(second.host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
       await second.host.call('inbox.answer', { id: task.taskId, answer: { action: 'approve' } });
@@ -300,7 +422,14 @@ describe('sampling approvals survive restarts', () => {
       await third.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
       llm.enqueue({ kind: 'hold' });
       const running = await third.peer.server.request(
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Long one' } }], maxTokens: 20, task: { ttl: 3_600_000 } } },
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Long one' } }],
+            maxTokens: 20,
+            task: { ttl: 3_600_000 }
+          }
+        },
         CreateTaskResultSchema
       );
       await llm.nextHeld();

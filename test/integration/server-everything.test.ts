@@ -21,7 +21,13 @@ describe('@modelcontextprotocol/server-everything over stdio (a third-party peer
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [{ id: 'everything', name: 'Everything', transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } }]
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
     });
     const view = await host.connect('everything');
     assert.equal(view.state.status, 'ready', view.state.reason);
@@ -32,12 +38,19 @@ describe('@modelcontextprotocol/server-everything over stdio (a third-party peer
   });
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    host.connection('everything')!.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
+    host
+      .connection('everything')!
+      .client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
 
   it('offers its task tools because Taskdesk declares the task capabilities', async () => {
     const { tools } = await host.connection('everything')!.client.listTools();
     const names = tools.map((tool) => tool.name);
-    for (const name of ['trigger-sampling-request-async', 'trigger-elicitation-request-async', 'trigger-sampling-request', 'trigger-elicitation-request']) {
+    for (const name of [
+      'trigger-sampling-request-async',
+      'trigger-elicitation-request-async',
+      'trigger-sampling-request',
+      'trigger-elicitation-request'
+    ]) {
       assert.ok(names.includes(name), `${name} is offered`);
     }
   });
@@ -47,7 +60,10 @@ describe('@modelcontextprotocol/server-everything over stdio (a third-party peer
     const pending = call('trigger-elicitation-request-async');
     const { item } = await added;
     assert.ok(item.taskId, 'the request arrived as a task');
-    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada Lovelace', favoriteColor: 'Blue', agreeToTerms: true } } });
+    await host.call('inbox.answer', {
+      id: item.id,
+      answer: { action: 'accept', content: { name: 'Ada Lovelace', favoriteColor: 'Blue', agreeToTerms: true } }
+    });
     const text = textOf(await pending);
     assert.match(text, /\[COMPLETED\]/);
     assert.match(text, /Name: Ada Lovelace/);
@@ -75,7 +91,10 @@ describe('@modelcontextprotocol/server-everything over stdio (a third-party peer
     const samplingCall = call('trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 });
     const samplingItem = (await sampled).item;
     assert.equal(samplingItem.taskId, undefined);
-    await host.call('inbox.answer', { id: samplingItem.id, answer: { action: 'reply', text: 'Hi from Taskdesk', model: 'person' } });
+    await host.call('inbox.answer', {
+      id: samplingItem.id,
+      answer: { action: 'reply', text: 'Hi from Taskdesk', model: 'person' }
+    });
     assert.match(textOf(await samplingCall), /Hi from Taskdesk/);
 
     const asked = nextEvent(host, 'inbox.added');

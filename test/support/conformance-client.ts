@@ -43,7 +43,11 @@ const scenarios: Record<string, ScenarioRun> = {
  * submits when the person presses Accept without touching it (see {@link formAsPrefilled}).
  */
 async function acceptFormDefaults(host: Host): Promise<void> {
-  const asked = nextEvent(host, 'inbox.added', ({ item }) => item.kind === 'elicitation' && item.serverId === SERVER_ID);
+  const asked = nextEvent(
+    host,
+    'inbox.added',
+    ({ item }) => item.kind === 'elicitation' && item.serverId === SERVER_ID
+  );
   const called = callTool(host, 'test_client_elicitation_defaults', {});
   const { id } = (await asked).item;
   const item = (await host.call('inbox.list', {})).find((pending) => pending.id === id);
@@ -71,8 +75,15 @@ function formAsPrefilled(item: InboxItem): Record<string, unknown> {
 /** Calls a tool through the host API (checking it is listed first) and joins its text blocks. */
 async function callTool(host: Host, name: string, args: Record<string, unknown>): Promise<string> {
   const tools = await host.call('tools.list', { serverId: SERVER_ID, refresh: true });
-  assert.ok(tools.some((tool) => tool.name === name), `the server lists ${name} (it lists ${tools.map((tool) => tool.name).join(', ') || 'nothing'})`);
-  const outcome: HostResult<'tools.call'> = await host.call('tools.call', { serverId: SERVER_ID, name, arguments: args });
+  assert.ok(
+    tools.some((tool) => tool.name === name),
+    `the server lists ${name} (it lists ${tools.map((tool) => tool.name).join(', ') || 'nothing'})`
+  );
+  const outcome: HostResult<'tools.call'> = await host.call('tools.call', {
+    serverId: SERVER_ID,
+    name,
+    arguments: args
+  });
   assert.equal(outcome.type, 'result', `${name} was called plainly, not as a task`);
   if (outcome.type !== 'result') return '';
   assert.notEqual(outcome.result.isError, true, `${name} failed: ${JSON.stringify(outcome.result)}`);
@@ -84,7 +95,8 @@ async function callTool(host: Host, name: string, args: Record<string, unknown>)
 async function main(serverUrl: string | undefined, scenario: string | undefined): Promise<void> {
   if (!serverUrl) throw new Error('usage: conformance-client.ts <serverUrl> (scenario in MCP_CONFORMANCE_SCENARIO)');
   const run = scenario === undefined ? undefined : scenarios[scenario];
-  if (!run) throw new Error(`Unknown scenario ${String(scenario)}; this client runs ${Object.keys(scenarios).join(', ')}`);
+  if (!run)
+    throw new Error(`Unknown scenario ${String(scenario)}; this client runs ${Object.keys(scenarios).join(', ')}`);
   const data = tempDir('taskdesk-conformance-');
   const host = createHost({
     dataDir: data.dir,

@@ -8,7 +8,13 @@ import { FakeOpenAIServer } from './fake-openai-server.js';
 const count = Number(process.env.PACE_COUNT ?? 50);
 const intervalMs = Number(process.env.PACE_INTERVAL_MS ?? 10);
 const server = await FakeOpenAIServer.start({ models: ['paced'] });
-server.enqueue(...Array.from({ length: Number(process.env.PACE_REPLIES ?? 10_000) }, () => ({ kind: 'pace' as const, count, intervalMs })));
+server.enqueue(
+  ...Array.from({ length: Number(process.env.PACE_REPLIES ?? 10_000) }, () => ({
+    kind: 'pace' as const,
+    count,
+    intervalMs
+  }))
+);
 process.stdout.write(`${server.port}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => void server.close().then(() => process.exit(0)));

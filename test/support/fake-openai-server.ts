@@ -157,7 +157,14 @@ export class FakeOpenAIServer extends EventEmitter {
 
     if (this.#options.apiKey !== undefined && recorded.authorization !== `Bearer ${this.#options.apiKey}`) {
       const sent = recorded.authorization?.replace(/^Bearer /, '') ?? '';
-      return json(res, 401, errorBody(`Incorrect API key provided: ${sent}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_api_key'));
+      return json(
+        res,
+        401,
+        errorBody(
+          `Incorrect API key provided: ${sent}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          'invalid_api_key'
+        )
+      );
     }
     if (req.method === 'GET' && path === '/v1/models') return this.#models(res);
     if (req.method === 'POST' && path === '/v1/chat/completions') return this.#chat(recorded, res);
@@ -166,10 +173,14 @@ export class FakeOpenAIServer extends EventEmitter {
 
   #models(res: http.ServerResponse): void {
     const reply = this.#modelsReplies.shift();
-    if (reply?.kind === 'error') return json(res, reply.status, errorBody(reply.message ?? `error ${reply.status}`, 'error'));
+    if (reply?.kind === 'error')
+      return json(res, reply.status, errorBody(reply.message ?? `error ${reply.status}`, 'error'));
     if (reply?.kind === 'hold') return; // never answers: a stalled server
     const models = this.#options.models ?? ['fake-small', 'fake-large'];
-    json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+    json(res, 200, {
+      object: 'list',
+      data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' }))
+    });
   }
 
   #chat(request: RecordedRequest, res: http.ServerResponse): void {
@@ -177,31 +188,59 @@ export class FakeOpenAIServer extends EventEmitter {
     const requested: string = body.model;
     const models = this.#options.models ?? ['fake-small', 'fake-large'];
     if (this.#options.strictModels && !models.includes(requested)) {
-      return json(res, 404, errorBody(`The model \`${requested}\` does not exist or you do not have access to it.`, 'model_not_found'));
+      return json(
+        res,
+        404,
+        errorBody(`The model \`${requested}\` does not exist or you do not have access to it.`, 'model_not_found')
+      );
     }
     const reply = this.#replies.shift() ?? { kind: 'text', tokens: ['Hello', ' from', ' the', ' fake', ' model.'] };
     const stream = body.stream === true;
-    const sse = new SseWriter(res, reply.kind === 'text' || reply.kind === 'tool-calls' ? (reply.model ?? requested) : requested);
+    const sse = new SseWriter(
+      res,
+      reply.kind === 'text' || reply.kind === 'tool-calls' ? (reply.model ?? requested) : requested
+    );
 
     switch (reply.kind) {
       case 'error':
         return json(res, reply.status, errorBody(reply.message ?? `error ${reply.status}`, 'error'), reply.headers);
       case 'text':
-        if (!stream) return json(res, 200, completion(sse.model, { content: reply.tokens.join('') }, reply.finishReason ?? 'stop'));
+        if (!stream)
+          return json(
+            res,
+            200,
+            completion(sse.model, { content: reply.tokens.join('') }, reply.finishReason ?? 'stop')
+          );
         sse.start();
         sse.chunk({ role: 'assistant', content: '' }, null);
         for (const token of reply.tokens) sse.chunk({ content: token }, null);
-        sse.chunk({}, reply.finishReason ?? 'stop', reply.stopReason !== undefined ? { stop_reason: reply.stopReason } : {});
+        sse.chunk(
+          {},
+          reply.finishReason ?? 'stop',
+          reply.stopReason !== undefined ? { stop_reason: reply.stopReason } : {}
+        );
         return sse.done();
       case 'tool-calls': {
         const finish = reply.finishReason ?? 'tool_calls';
-        const toolCalls = reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
-        if (!stream) return json(res, 200, completion(sse.model, { content: reply.text ?? null, tool_calls: toolCalls }, finish));
+        const toolCalls = reply.calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments }
+        }));
+        if (!stream)
+          return json(res, 200, completion(sse.model, { content: reply.text ?? null, tool_calls: toolCalls }, finish));
         sse.start();
         sse.chunk({ role: 'assistant', content: reply.text ?? null }, null);
         reply.calls.forEach((c, index) => {
           const half = Math.floor(c.arguments.length / 2);
-          sse.chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments.slice(0, half) } }] }, null);
+          sse.chunk(
+            {
+              tool_calls: [
+                { index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments.slice(0, half) } }
+              ]
+            },
+            null
+          );
           sse.chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(half) } }] }, null);
         });
         sse.chunk({}, finish);
@@ -290,7 +329,11 @@ class SseWriter {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    this.#res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    this.#res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive'
+    });
     this.#res.flushHeaders();
   }
 

@@ -19,14 +19,21 @@ export interface PeerServer {
   server: Server;
   notifications: JSONRPCMessage[];
   /** Resolves with the next notification whose method matches. */
-  nextNotification(method: string, predicate?: (params: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  nextNotification(
+    method: string,
+    predicate?: (params: Record<string, unknown>) => boolean
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Creates an SDK `Server` that records the notifications it receives. */
 export function peerServer(name = 'peer'): PeerServer {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: {} });
   const notifications: JSONRPCMessage[] = [];
-  const waiters: Array<{ method: string; predicate?: (params: Record<string, unknown>) => boolean; resolve: (p: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    method: string;
+    predicate?: (params: Record<string, unknown>) => boolean;
+    resolve: (p: Record<string, unknown>) => void;
+  }> = [];
   server.fallbackNotificationHandler = async (notification) => {
     notifications.push(notification as JSONRPCMessage);
     const params = (notification.params ?? {}) as Record<string, unknown>;
@@ -68,7 +75,11 @@ export async function startHostWith(
   const host = createHost({
     dataDir: temp.dir,
     autoConnect: false,
-    servers: Object.keys(peers).map((id) => ({ id, name: `Server ${id}`, transport: { type: 'stdio' as const, command: `in-memory-${id}` } })),
+    servers: Object.keys(peers).map((id) => ({
+      id,
+      name: `Server ${id}`,
+      transport: { type: 'stdio' as const, command: `in-memory-${id}` }
+    })),
     transportFactory: (config) => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       transports.set(config.id, serverSide);

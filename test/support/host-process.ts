@@ -16,5 +16,16 @@ createHost({
   dataDir,
   policy: { operationsPerSecond: 1e6, operationsBurst: 1e6, maxActiveTasksPerServer: 1e6 },
   sampling: () => instantSamplingRunner(),
-  servers: [{ id: 'flood', name: 'Flood', transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', peer], env: { ...process.env } as Record<string, string> } }]
+  servers: [
+    {
+      id: 'flood',
+      name: 'Flood',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: ['--import', 'tsx', peer],
+        env: { ...process.env } as Record<string, string>
+      }
+    }
+  ]
 });

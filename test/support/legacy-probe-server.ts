@@ -27,7 +27,8 @@ let choked = false;
 
 transport.onmessage = (message: JSONRPCMessage) => {
   const method = 'method' in message ? message.method : undefined;
-  if (method !== undefined && 'id' in message && options.log) fs.appendFileSync(options.log, `${process.pid} ${method}\n`);
+  if (method !== undefined && 'id' in message && options.log)
+    fs.appendFileSync(options.log, `${process.pid} ${method}\n`);
   if (choked) {
     process.stderr.write('Traceback (most recent call last): ValidationError: server/discover\n');
     process.exit(1);

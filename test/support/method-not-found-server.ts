@@ -17,7 +17,8 @@ const refuse = options.refuse ?? 'all';
 
 /** The modern server, fed the lines this process does not answer itself. */
 const input = new PassThrough();
-if (refuse === 'initialize') serveStdio(buildModernTaskServer, { legacy: 'reject', transport: new StdioServerTransport(input, process.stdout) });
+if (refuse === 'initialize')
+  serveStdio(buildModernTaskServer, { legacy: 'reject', transport: new StdioServerTransport(input, process.stdout) });
 
 let buffered = '';
 process.stdin.on('data', (chunk: Buffer) => {
@@ -37,7 +38,9 @@ function handle(line: string): void {
   }
   const request = typeof message.method === 'string' && message.id !== undefined;
   if (request && (refuse === 'all' || message.method === 'initialize')) {
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`
+    );
     return;
   }
   if (refuse === 'initialize') input.write(`${line}\n`);

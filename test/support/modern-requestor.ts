@@ -23,9 +23,11 @@ export function modernTaskCalls(host: () => Host, serverId: string) {
   function settled(outboundId: string): Promise<OutboundTaskView> {
     const now = host().requestor.get(outboundId);
     if (now?.outcome !== undefined) return Promise.resolve(now);
-    return nextEvent(host(), 'outbound.changed', (e) => e.type === 'changed' && e.task.outboundId === outboundId && e.task.outcome !== undefined).then((e) =>
-      e.type === 'changed' ? e.task : assert.fail('removed')
-    );
+    return nextEvent(
+      host(),
+      'outbound.changed',
+      (e) => e.type === 'changed' && e.task.outboundId === outboundId && e.task.outcome !== undefined
+    ).then((e) => (e.type === 'changed' ? e.task : assert.fail('removed')));
   }
 
   return { startTask, settled };

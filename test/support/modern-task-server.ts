@@ -87,19 +87,37 @@ function wantsTasks(ctx: unknown): boolean {
 /** Creates a task and answers with its `CreateTaskResult`. */
 function start(script: Pick<FixtureTask, 'step' | 'answer'>): Record<string, unknown> {
   const at = now();
-  const task: FixtureTask = { taskId: randomUUID(), status: 'working', statusMessage: 'started', createdAt: at, lastUpdatedAt: at, ttlMs: 600_000, pollIntervalMs: 50, ...script };
+  const task: FixtureTask = {
+    taskId: randomUUID(),
+    status: 'working',
+    statusMessage: 'started',
+    createdAt: at,
+    lastUpdatedAt: at,
+    ttlMs: 600_000,
+    pollIntervalMs: 50,
+    ...script
+  };
   tasks.set(task.taskId, task);
   return { resultType: 'task', ...wire(task) };
 }
 
 /** A task that asks one question (`key`) and completes with `finish(answer)` once it is answered. */
-function asking(key: string, request: { method: string; params: Record<string, unknown> }, finish: (response: Record<string, unknown>) => string) {
+function asking(
+  key: string,
+  request: { method: string; params: Record<string, unknown> },
+  finish: (response: Record<string, unknown>) => string
+) {
   let answer: Record<string, unknown> | undefined;
   let echoes = 0;
   return {
     step(task: FixtureTask) {
       if (answer === undefined) {
-        if (task.status === 'working') set(task, { status: 'input_required', statusMessage: 'waiting for input', inputRequests: { [key]: request } });
+        if (task.status === 'working')
+          set(task, {
+            status: 'input_required',
+            statusMessage: 'waiting for input',
+            inputRequests: { [key]: request }
+          });
         return;
       }
       // One more answer listing the key, as a server whose acknowledgement lags may send.
@@ -114,72 +132,131 @@ function asking(key: string, request: { method: string; params: Record<string, u
 
 /** One server instance; all instances of a process share the tasks. */
 export function buildModernTaskServer(): McpServer {
-  const server = new McpServer({ name: 'modern-task-server', version: '1.0.0' }, { capabilities: { tools: {}, extensions: { [TASKS]: {} } } });
+  const server = new McpServer(
+    { name: 'modern-task-server', version: '1.0.0' },
+    { capabilities: { tools: {}, extensions: { [TASKS]: {} } } }
+  );
 
-  server.registerTool('echo', { description: 'Echoes, as a task', inputSchema: z.object({ text: z.string() }) }, async ({ text: value }, ctx) => {
-    if (!wantsTasks(ctx)) return text(`echo (plain): ${value}`);
-    let polls = 0;
-    return start({ step: (task) => void (polls++ > 0 && set(task, { status: 'completed', statusMessage: 'done', result: text(`echo: ${value}`) })) }) as never;
-  });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes, as a task', inputSchema: z.object({ text: z.string() }) },
+    async ({ text: value }, ctx) => {
+      if (!wantsTasks(ctx)) return text(`echo (plain): ${value}`);
+      let polls = 0;
+      return start({
+        step: (task) =>
+          void (
+            polls++ > 0 && set(task, { status: 'completed', statusMessage: 'done', result: text(`echo: ${value}`) })
+          )
+      }) as never;
+    }
+  );
 
-  server.registerTool('fail', { description: 'Fails, as a task', inputSchema: z.object({ message: z.string() }) }, async ({ message }, ctx) => {
-    if (!wantsTasks(ctx)) throw new ProtocolError(-32050, message);
-    return start({ step: (task) => set(task, { status: 'failed', statusMessage: 'it broke', error: { code: -32050, message } }) }) as never;
-  });
+  server.registerTool(
+    'fail',
+    { description: 'Fails, as a task', inputSchema: z.object({ message: z.string() }) },
+    async ({ message }, ctx) => {
+      if (!wantsTasks(ctx)) throw new ProtocolError(-32050, message);
+      return start({
+        step: (task) => set(task, { status: 'failed', statusMessage: 'it broke', error: { code: -32050, message } })
+      }) as never;
+    }
+  );
 
-  server.registerTool('ask-name', { description: 'Asks for a name, as a task', inputSchema: z.object({}) }, async (_args, ctx) => {
-    if (!wantsTasks(ctx)) return text('no name (no tasks)');
-    const question = {
-      method: 'elicitation/create',
-      params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }
-    };
-    return start(asking('name-1', question, (r) => (r.action === 'accept' ? `hello ${(r.content as { name: string }).name}` : `no name (${String(r.action)})`))) as never;
-  });
+  server.registerTool(
+    'ask-name',
+    { description: 'Asks for a name, as a task', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      if (!wantsTasks(ctx)) return text('no name (no tasks)');
+      const question = {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }
+        }
+      };
+      return start(
+        asking('name-1', question, (r) =>
+          r.action === 'accept' ? `hello ${(r.content as { name: string }).name}` : `no name (${String(r.action)})`
+        )
+      ) as never;
+    }
+  );
 
-  server.registerTool('ask-model', { description: 'Asks a model, as a task', inputSchema: z.object({}) }, async (_args, ctx) => {
-    if (!wantsTasks(ctx)) return text('no model (no tasks)');
-    const question = {
-      method: 'sampling/createMessage',
-      params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write one word.' } }], maxTokens: 20 }
-    };
-    return start(asking('draft-1', question, (r) => `model said: ${(r.content as { text: string }).text}`)) as never;
-  });
+  server.registerTool(
+    'ask-model',
+    { description: 'Asks a model, as a task', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      if (!wantsTasks(ctx)) return text('no model (no tasks)');
+      const question = {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write one word.' } }], maxTokens: 20 }
+      };
+      return start(asking('draft-1', question, (r) => `model said: ${(r.content as { text: string }).text}`)) as never;
+    }
+  );
 
-  server.registerTool('wait', { description: 'Works until cancelled', inputSchema: z.object({}) }, async (_args, ctx) => {
-    if (!wantsTasks(ctx)) return text('nothing to wait for');
-    return start({ step: () => undefined }) as never;
-  });
+  server.registerTool(
+    'wait',
+    { description: 'Works until cancelled', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      if (!wantsTasks(ctx)) return text('nothing to wait for');
+      return start({ step: () => undefined }) as never;
+    }
+  );
 
-  server.registerTool('quick', { description: 'Always answers at once', inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) => text(`quick: ${value}`));
+  server.registerTool(
+    'quick',
+    { description: 'Always answers at once', inputSchema: z.object({ text: z.string() }) },
+    async ({ text: value }) => text(`quick: ${value}`)
+  );
 
-  server.registerTool('stats', { description: 'What tasks/update brought', inputSchema: z.object({}) }, async () => text(JSON.stringify(updates)));
+  server.registerTool('stats', { description: 'What tasks/update brought', inputSchema: z.object({}) }, async () =>
+    text(JSON.stringify(updates))
+  );
 
   const known = (taskId: string): FixtureTask => {
     const task = tasks.get(taskId);
     if (!task) throw new ProtocolError(-32602, `Unknown task ${taskId}`);
     return task;
   };
-  server.server.setRequestHandler('tasks/get', { params: z.looseObject({ taskId: z.string() }) }, async ({ taskId }) => {
-    const task = known(taskId);
-    task.step(task);
-    return wire(task) as never;
-  });
-  server.server.setRequestHandler('tasks/update', { params: z.looseObject({ taskId: z.string() }) }, async ({ taskId, ...rest }, ctx) => {
-    const task = known(taskId);
-    const lifted = (ctx as { mcpReq?: { inputResponses?: Record<string, unknown> } }).mcpReq?.inputResponses;
-    const responses = (lifted ?? (rest as { inputResponses?: Record<string, unknown> }).inputResponses ?? {}) as Record<string, Record<string, unknown>>;
-    for (const [key, response] of Object.entries(responses)) {
-      const counts = (updates[taskId] ??= {});
-      counts[key] = (counts[key] ?? 0) + 1;
-      if (task.inputRequests?.[key] !== undefined) task.answer?.(task, key, response);
+  server.server.setRequestHandler(
+    'tasks/get',
+    { params: z.looseObject({ taskId: z.string() }) },
+    async ({ taskId }) => {
+      const task = known(taskId);
+      task.step(task);
+      return wire(task) as never;
     }
-    return {} as never;
-  });
-  server.server.setRequestHandler('tasks/cancel', { params: z.looseObject({ taskId: z.string() }) }, async ({ taskId }) => {
-    const task = known(taskId);
-    if (task.status === 'working' || task.status === 'input_required') set(task, { status: 'cancelled', statusMessage: 'cancelled at the client’s request' });
-    return {} as never;
-  });
+  );
+  server.server.setRequestHandler(
+    'tasks/update',
+    { params: z.looseObject({ taskId: z.string() }) },
+    async ({ taskId, ...rest }, ctx) => {
+      const task = known(taskId);
+      const lifted = (ctx as { mcpReq?: { inputResponses?: Record<string, unknown> } }).mcpReq?.inputResponses;
+      const responses = (lifted ??
+        (rest as { inputResponses?: Record<string, unknown> }).inputResponses ??
+        {}) as Record<string, Record<string, unknown>>;
+      for (const [key, response] of Object.entries(responses)) {
+        const counts = (updates[taskId] ??= {});
+        counts[key] = (counts[key] ?? 0) + 1;
+        if (task.inputRequests?.[key] !== undefined) task.answer?.(task, key, response);
+      }
+      return {} as never;
+    }
+  );
+  server.server.setRequestHandler(
+    'tasks/cancel',
+    { params: z.looseObject({ taskId: z.string() }) },
+    async ({ taskId }) => {
+      const task = known(taskId);
+      if (task.status === 'working' || task.status === 'input_required')
+        set(task, { status: 'cancelled', statusMessage: 'cancelled at the client’s request' });
+      return {} as never;
+    }
+  );
   return server;
 }
 
@@ -213,7 +290,8 @@ export async function serveModernHttp(
         headers.set(name, value);
         record.headers[name] = value;
       }
-      const body = chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
+      const body =
+        chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
       if (body) {
         try {
           record.body = JSON.parse(body.toString('utf8')) as ReceivedHttpRequest['body'];
@@ -222,17 +300,22 @@ export async function serveModernHttp(
         }
       }
       received.push(record);
-      void handler.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, ...(body && { body }) })).then(async (response) => {
-        record.status = response.status;
-        response.headers.forEach((value, name) => res.setHeader(name, value));
-        res.writeHead(response.status);
-        if (!response.body) return void res.end();
-        // Streamed as it comes: an SSE answer may stay open until the client closes it.
-        const reader = response.body.getReader();
-        res.on('close', () => void reader.cancel().catch(() => undefined));
-        for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
-        res.end();
-      }).catch(() => res.destroy());
+      void handler
+        .fetch(
+          new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, ...(body && { body }) })
+        )
+        .then(async (response) => {
+          record.status = response.status;
+          response.headers.forEach((value, name) => res.setHeader(name, value));
+          res.writeHead(response.status);
+          if (!response.body) return void res.end();
+          // Streamed as it comes: an SSE answer may stay open until the client closes it.
+          const reader = response.body.getReader();
+          res.on('close', () => void reader.cancel().catch(() => undefined));
+          for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
+          res.end();
+        })
+        .catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -15,7 +15,8 @@ export interface ProxiedRequest {
  * 200 with an event stream that never carries anything (a server that does not answer in time),
  * `refuse` answers `status` with a JSON-RPC error for the request's id.
  */
-export type ProxyIntercept = { hold: true } | { refuse: { status: number; code: number; message: string; data?: unknown } };
+export type ProxyIntercept =
+  { hold: true } | { refuse: { status: number; code: number; message: string; data?: unknown } };
 
 /**
  * A thin HTTP proxy on 127.0.0.1 in front of `target` that records each request and streams
@@ -33,7 +34,8 @@ export async function recordingProxy(
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const record: ProxiedRequest = { httpMethod: req.method ?? '', headers: {} };
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') record.headers[name] = value;
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string') record.headers[name] = value;
       let id: unknown;
       try {
         const message = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: unknown };
@@ -52,14 +54,20 @@ export async function recordingProxy(
       if (intercepted) {
         const { status, ...error } = intercepted.refuse;
         record.status = status;
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }));
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }));
         return;
       }
-      const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        record.status = answer.statusCode;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          record.status = answer.statusCode;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        }
+      );
       upstream.on('error', () => res.destroy());
       res.on('close', () => upstream.destroy());
       upstream.end(body);

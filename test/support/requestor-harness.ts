@@ -14,7 +14,11 @@ import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
 /** A fresh temp directory with a `DocumentDir` for outbound tasks. */
 export function tempTaskDir(): { dir: DocumentDir; root: string; cleanup(): void } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'requestor-'));
-  const dir = new DocumentDir({ dir: path.join(root, 'outbound-tasks'), corruptDir: path.join(root, 'corrupt'), factory: confStoreFactory });
+  const dir = new DocumentDir({
+    dir: path.join(root, 'outbound-tasks'),
+    corruptDir: path.join(root, 'corrupt'),
+    factory: confStoreFactory
+  });
   return { dir, root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
@@ -78,7 +82,11 @@ export async function connectInMemory(
 }
 
 /** Resolves with the task once `predicate` holds for it, checking now and on every change event. */
-export function waitForTask(manager: OutboundTasks, outboundId: string, predicate: (task: OutboundTaskView) => boolean): Promise<OutboundTaskView> {
+export function waitForTask(
+  manager: OutboundTasks,
+  outboundId: string,
+  predicate: (task: OutboundTaskView) => boolean
+): Promise<OutboundTaskView> {
   return new Promise((resolve) => {
     const now = manager.get(outboundId);
     if (now && predicate(now)) {

@@ -10,7 +10,10 @@ import { createTaskToolServer } from './task-tool-server.js';
  * The task tool server over Streamable HTTP on 127.0.0.1, one `McpServer` per session and one
  * task store for all of them, so a task outlives the session (and the client) that created it.
  */
-export async function startTaskToolHttpServer(options: { clock: Clock; store: ClockedTaskStore }): Promise<{ url: URL; close(): Promise<void> }> {
+export async function startTaskToolHttpServer(options: {
+  clock: Clock;
+  store: ClockedTaskStore;
+}): Promise<{ url: URL; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const httpServer = http.createServer((req, res) => {
     void (async () => {

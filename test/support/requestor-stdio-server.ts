@@ -9,5 +9,9 @@ import { systemClock } from '../../app/core/clock.js';
 import { createTaskToolServer } from './task-tool-server.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as { pollInterval?: number; statusNotifications?: boolean };
-const { server } = createTaskToolServer({ clock: systemClock, pollInterval: options.pollInterval, statusNotifications: options.statusNotifications ?? false });
+const { server } = createTaskToolServer({
+  clock: systemClock,
+  pollInterval: options.pollInterval,
+  statusNotifications: options.statusNotifications ?? false
+});
 await server.connect(new StdioServerTransport());

@@ -24,8 +24,15 @@ export function buildTaskPeer(): McpServer {
   const mcp = new McpServer({ name: 'task-peer', version: '1.0.0' }, { capabilities: { tools: {} } });
 
   /** Creates a task on the client, polls it to the end, and returns what happened. */
-  async function runAsTask(method: 'sampling/createMessage' | 'elicitation/create', params: Record<string, unknown>, ttl: number | undefined) {
-    const created = await mcp.server.request({ method, params: { ...params, task: ttl === undefined ? {} : { ttl } } }, CreateTaskResultSchema);
+  async function runAsTask(
+    method: 'sampling/createMessage' | 'elicitation/create',
+    params: Record<string, unknown>,
+    ttl: number | undefined
+  ) {
+    const created = await mcp.server.request(
+      { method, params: { ...params, task: ttl === undefined ? {} : { ttl } } },
+      CreateTaskResultSchema
+    );
     const statuses: string[] = [created.task.status];
     let task: Task = created.task;
     while (task.status === 'working' || task.status === 'input_required') {
@@ -37,7 +44,11 @@ export function buildTaskPeer(): McpServer {
       const result = await mcp.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
       return { created: created.task, statuses, result };
     } catch (error) {
-      return { created: created.task, statuses, error: { code: (error as { code?: number }).code, message: (error as Error).message } };
+      return {
+        created: created.task,
+        statuses,
+        error: { code: (error as { code?: number }).code, message: (error as Error).message }
+      };
     }
   }
 
@@ -45,27 +56,46 @@ export function buildTaskPeer(): McpServer {
 
   mcp.registerTool(
     'elicit-as-task',
-    { description: 'Asks the client a question as a task', inputSchema: { message: z.string().default('Your name?'), ttl: z.number().optional() } },
+    {
+      description: 'Asks the client a question as a task',
+      inputSchema: { message: z.string().default('Your name?'), ttl: z.number().optional() }
+    },
     async ({ message, ttl }) =>
       text(
         await runAsTask(
           'elicitation/create',
-          { mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+          {
+            mode: 'form',
+            message,
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }
+          },
           ttl
         )
       )
   );
   mcp.registerTool(
     'sample-as-task',
-    { description: 'Asks the client to sample as a task', inputSchema: { prompt: z.string().default('Say hi'), ttl: z.number().optional() } },
+    {
+      description: 'Asks the client to sample as a task',
+      inputSchema: { prompt: z.string().default('Say hi'), ttl: z.number().optional() }
+    },
     async ({ prompt, ttl }) =>
-      text(await runAsTask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 20 }, ttl))
+      text(
+        await runAsTask(
+          'sampling/createMessage',
+          { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 20 },
+          ttl
+        )
+      )
   );
   return mcp;
 }
 
 /** Sends task-augmented sampling requests as fast as the client acknowledges them. */
-async function flood(mcp: McpServer, options: { count: number; concurrency: number; ackFile?: string; reportFile?: string }): Promise<void> {
+async function flood(
+  mcp: McpServer,
+  options: { count: number; concurrency: number; ackFile?: string; reportFile?: string }
+): Promise<void> {
   const latencies: number[] = [];
   let sent = 0;
   const started = performance.now();
@@ -75,7 +105,14 @@ async function flood(mcp: McpServer, options: { count: number; concurrency: numb
       sent++;
       const t0 = performance.now();
       const created = await mcp.server.request(
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: `task ${sent}` } }], maxTokens: 5, task: { ttl: 3_600_000 } } },
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: `task ${sent}` } }],
+            maxTokens: 5,
+            task: { ttl: 3_600_000 }
+          }
+        },
         CreateTaskResultSchema
       );
       latencies.push(performance.now() - t0);
@@ -85,7 +122,11 @@ async function flood(mcp: McpServer, options: { count: number; concurrency: numb
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
-  if (options.reportFile) fs.writeFileSync(options.reportFile, JSON.stringify({ latencies, elapsedMs: elapsed, peerCpuMs: (cpu.user + cpu.system) / 1000 }));
+  if (options.reportFile)
+    fs.writeFileSync(
+      options.reportFile,
+      JSON.stringify({ latencies, elapsedMs: elapsed, peerCpuMs: (cpu.user + cpu.system) / 1000 })
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type ServerCapabilities, type Task } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Task
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { Clock } from '../../app/core/clock.js';
 import { ClockedTaskStore } from './requestor-task-store.js';
@@ -45,15 +52,21 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
   const tasks: NonNullable<ServerCapabilities['tasks']> = { requests: { tools: { call: {} } } };
   if (options.cancel ?? true) tasks.cancel = {};
   if (options.list ?? true) tasks.list = {};
-  const server = new McpServer({ name: 'task-tool-server', version: '1.0.0' }, { capabilities: { tools: {}, tasks }, taskStore: store });
+  const server = new McpServer(
+    { name: 'task-tool-server', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks }, taskStore: store }
+  );
 
   const notifyStatus = async (taskId: string): Promise<void> => {
     if (!options.statusNotifications) return;
     const task = await store.getTask(taskId);
-    if (task) await server.server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => undefined);
+    if (task)
+      await server.server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => undefined);
   };
 
-  const create = async (extra: CreateTaskRequestHandlerExtra): Promise<{ task: Task; _meta?: Record<string, unknown> }> => {
+  const create = async (
+    extra: CreateTaskRequestHandlerExtra
+  ): Promise<{ task: Task; _meta?: Record<string, unknown> }> => {
     const ttl = extra.taskRequestedTtl ?? options.defaultTtl ?? null;
     const task = await extra.taskStore.createTask({ ttl });
     return options.immediateResponse === undefined
@@ -65,38 +78,64 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
     clock.setTimeout(() => {
       // A cancelled (or forgotten) task keeps its state; the late result is dropped, as the spec asks.
       if (store.statusOf(taskId) !== 'working' && store.statusOf(taskId) !== 'input_required') return;
-      void finish().then(() => notifyStatus(taskId)).catch(() => undefined);
+      void finish()
+        .then(() => notifyStatus(taskId))
+        .catch(() => undefined);
     }, durationMs);
   };
 
   const workHandler = {
-    createTask: async (args: { durationMs: number; label?: string | undefined; progressSteps?: number | undefined }, extra: CreateTaskRequestHandlerExtra) => {
+    createTask: async (
+      args: { durationMs: number; label?: string | undefined; progressSteps?: number | undefined },
+      extra: CreateTaskRequestHandlerExtra
+    ) => {
       const created = await create(extra);
       const taskId = created.task.taskId;
       const token = extra._meta?.progressToken;
       const steps = args.progressSteps ?? 0;
       if (token !== undefined) {
         for (let i = 1; i <= steps; i++) {
-          clock.setTimeout(() => {
-            void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i}` } }).catch(() => undefined);
-          }, (args.durationMs * i) / (steps + 1));
+          clock.setTimeout(
+            () => {
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: i, total: steps, message: `step ${i}` }
+                })
+                .catch(() => undefined);
+            },
+            (args.durationMs * i) / (steps + 1)
+          );
         }
       }
       finishLater(taskId, args.durationMs, () =>
-        store.storeTaskResult(taskId, 'completed', { content: [{ type: 'text', text: `done: ${args.label ?? ''}` }] } satisfies CallToolResult)
+        store.storeTaskResult(taskId, 'completed', {
+          content: [{ type: 'text', text: `done: ${args.label ?? ''}` }]
+        } satisfies CallToolResult)
       );
       return created;
     },
     getTask: async (_args: unknown, extra: { taskId: string }) => (await store.getTask(extra.taskId))!,
-    getTaskResult: async (_args: unknown, extra: { taskId: string }) => (await store.getTaskResult(extra.taskId)) as CallToolResult
+    getTaskResult: async (_args: unknown, extra: { taskId: string }) =>
+      (await store.getTaskResult(extra.taskId)) as CallToolResult
   };
 
-  server.experimental.tasks.registerToolTask('work-required', { inputSchema: WorkArgs, execution: { taskSupport: 'required' } }, workHandler);
-  server.experimental.tasks.registerToolTask('work-optional', { inputSchema: WorkArgs, execution: { taskSupport: 'optional' } }, workHandler);
+  server.experimental.tasks.registerToolTask(
+    'work-required',
+    { inputSchema: WorkArgs, execution: { taskSupport: 'required' } },
+    workHandler
+  );
+  server.experimental.tasks.registerToolTask(
+    'work-optional',
+    { inputSchema: WorkArgs, execution: { taskSupport: 'optional' } },
+    workHandler
+  );
   server.registerTool('work-forbidden', { inputSchema: { label: z.string().optional() } }, async (args) => ({
     content: [{ type: 'text', text: `plain: ${args.label ?? ''}` }]
   }));
-  server.registerTool('not-a-task-tool', { inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'plain' }] }));
+  server.registerTool('not-a-task-tool', { inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'plain' }]
+  }));
 
   server.experimental.tasks.registerToolTask(
     'fail-tool',
@@ -106,7 +145,10 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
       createTask: async (args, extra) => {
         const created = await create(extra);
         finishLater(created.task.taskId, args.durationMs, () =>
-          store.storeTaskResult(created.task.taskId, 'failed', { content: [{ type: 'text', text: 'disk full' }], isError: true } satisfies CallToolResult)
+          store.storeTaskResult(created.task.taskId, 'failed', {
+            content: [{ type: 'text', text: 'disk full' }],
+            isError: true
+          } satisfies CallToolResult)
         );
         return created;
       }
@@ -120,7 +162,11 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
       createTask: async (args, extra) => {
         const created = await create(extra);
         finishLater(created.task.taskId, args.durationMs, async () =>
-          store.failWithError(created.task.taskId, new McpError(-32050, 'Upstream quota exhausted', { retryAfterS: 60 }), 'The upstream service refused the job')
+          store.failWithError(
+            created.task.taskId,
+            new McpError(-32050, 'Upstream quota exhausted', { retryAfterS: 60 }),
+            'The upstream service refused the job'
+          )
         );
         return created;
       }
@@ -134,7 +180,9 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
       createTask: async (args, extra) => {
         const created = await create(extra);
         finishLater(created.task.taskId, args.durationMs, () =>
-          store.storeTaskResult(created.task.taskId, 'completed', { content: [{ type: 'text', text: 'slow done' }] } satisfies CallToolResult)
+          store.storeTaskResult(created.task.taskId, 'completed', {
+            content: [{ type: 'text', text: 'slow done' }]
+          } satisfies CallToolResult)
         );
         return created;
       }

@@ -38,12 +38,20 @@ function moduleReferences(fileName: string, text: string): ModuleReference[] {
       const clause = node.importClause;
       // `import { type A, type B } from` is erased too (verbatimModuleSyntax keeps `import {}` only when it has values).
       const bindings = clause?.namedBindings;
-      const allNamedTypes = !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+      const allNamedTypes =
+        !!bindings &&
+        ts.isNamedImports(bindings) &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((e) => e.isTypeOnly);
       const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && allNamedTypes));
       add(node, node.moduleSpecifier, 'import', typeOnly);
     } else if (ts.isExportDeclaration(node)) {
       const clause = node.exportClause;
-      const allNamedTypes = !!clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+      const allNamedTypes =
+        !!clause &&
+        ts.isNamedExports(clause) &&
+        clause.elements.length > 0 &&
+        clause.elements.every((e) => e.isTypeOnly);
       add(node, node.moduleSpecifier, 'export', node.isTypeOnly || allNamedTypes);
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       add(node, node.moduleReference.expression, 'require', node.isTypeOnly);
@@ -86,7 +94,8 @@ function referencesOf(file: string): ModuleReference[] {
   return moduleReferences(file, fs.readFileSync(file, 'utf8'));
 }
 
-const where = (file: string, ref: ModuleReference) => `${path.relative(root, file)}:${ref.line} ${ref.kind} '${ref.specifier}'`;
+const where = (file: string, ref: ModuleReference) =>
+  `${path.relative(root, file)}:${ref.line} ${ref.kind} '${ref.specifier}'`;
 
 /** Where a renderer file's reference may not point. Undefined when it is allowed. */
 function rendererViolation(file: string, ref: ModuleReference): string | undefined {
@@ -97,7 +106,10 @@ function rendererViolation(file: string, ref: ModuleReference): string | undefin
   }
   const target = path.resolve(path.dirname(file), ref.specifier).replace(/\.js$/, '.ts');
   const inApp = target.startsWith(path.join(root, 'app') + path.sep);
-  if (!inApp) return target.startsWith(path.join(root, 'renderer') + path.sep) ? undefined : 'renderer/ imports only itself and the contract';
+  if (!inApp)
+    return target.startsWith(path.join(root, 'renderer') + path.sep)
+      ? undefined
+      : 'renderer/ imports only itself and the contract';
   if (target !== CONTRACT) return 'renderer/ imports nothing from app/ except app/contract/host-api.ts';
   // The contract's values are zod schemas; a runtime import would need zod in the page.
   return ref.typeOnly ? undefined : 'renderer/ imports the contract with `import type` only';
@@ -120,7 +132,7 @@ describe('layering', () => {
         "import g = require('electron');",
         "type T = import('electron').BrowserWindow;",
         "// import { nope } from 'electron';",
-        "const text = \"require('electron')\";"
+        'const text = "require(\'electron\')";'
       ].join('\n')
     );
     assert.deepEqual(
@@ -139,13 +151,23 @@ describe('layering', () => {
         ['electron', 'import-type', true]
       ]
     );
-    assert.ok(isElectron('electron') && isElectron('electron/main') && isElectron('electron-store') && isElectron('@electron/remote'));
+    assert.ok(
+      isElectron('electron') &&
+        isElectron('electron/main') &&
+        isElectron('electron-store') &&
+        isElectron('@electron/remote')
+    );
     assert.ok(!isElectron('electron-like') && !isElectron('./electron.js'));
   });
 
   it('judges renderer references by where they point', () => {
     const file = path.join(root, 'renderer/views/some-view.ts');
-    const ref = (specifier: string, typeOnly: boolean): ModuleReference => ({ specifier, typeOnly, kind: 'import', line: 1 });
+    const ref = (specifier: string, typeOnly: boolean): ModuleReference => ({
+      specifier,
+      typeOnly,
+      kind: 'import',
+      line: 1
+    });
     assert.equal(rendererViolation(file, ref('../../app/contract/host-api.js', true)), undefined);
     assert.equal(rendererViolation(file, ref('../dom.js', false)), undefined);
     assert.match(rendererViolation(file, ref('../../app/contract/host-api.js', false)) ?? '', /import type/);
@@ -158,7 +180,11 @@ describe('layering', () => {
   it('keeps Electron out of app/ and renderer/', () => {
     const files = [...sourceFiles('app'), ...sourceFiles('renderer')];
     assert.ok(files.length > 10, 'the scan sees the source files');
-    const offenders = files.flatMap((file) => referencesOf(file).filter((ref) => isElectron(ref.specifier)).map((ref) => where(file, ref)));
+    const offenders = files.flatMap((file) =>
+      referencesOf(file)
+        .filter((ref) => isElectron(ref.specifier))
+        .map((ref) => where(file, ref))
+    );
     assert.deepEqual(offenders, []);
   });
 
@@ -191,7 +217,9 @@ describe('layering', () => {
   });
 
   it('finds Electron in main/, the one place it belongs', () => {
-    const electronFiles = sourceFiles('main').filter((file) => referencesOf(file).some((ref) => isElectron(ref.specifier) && !ref.typeOnly));
+    const electronFiles = sourceFiles('main').filter((file) =>
+      referencesOf(file).some((ref) => isElectron(ref.specifier) && !ref.typeOnly)
+    );
     assert.ok(electronFiles.length > 0, 'main/ is where Electron is used, so the detector has something real to find');
   });
 

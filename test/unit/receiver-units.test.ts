@@ -24,8 +24,14 @@ describe('task state machine', () => {
     const all = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
     const allowed = all.flatMap((from) => all.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
     assert.deepEqual(allowed.sort(), [
-      'input_required>cancelled', 'input_required>completed', 'input_required>failed', 'input_required>working',
-      'working>cancelled', 'working>completed', 'working>failed', 'working>input_required'
+      'input_required>cancelled',
+      'input_required>completed',
+      'input_required>failed',
+      'input_required>working',
+      'working>cancelled',
+      'working>completed',
+      'working>failed',
+      'working>input_required'
     ]);
     assert.deepEqual(all.filter(isTerminal), ['completed', 'failed', 'cancelled']);
   });
@@ -50,16 +56,41 @@ describe('elicitation content validation', () => {
       when: { type: 'string', format: 'date' },
       n: { type: 'integer', minimum: 1, maximum: 3 },
       ok: { type: 'boolean' },
-      color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+      color: {
+        type: 'string',
+        oneOf: [
+          { const: 'r', title: 'Red' },
+          { const: 'g', title: 'Green' }
+        ]
+      },
       tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 1 }
     },
     required: ['name', 'ok']
   };
   it('accepts valid content', () => {
-    assert.deepEqual(validateElicitationContent(schema, { name: 'Ada', email: 'a@b.co', when: '2026-01-02', n: 2, ok: false, color: 'g', tags: ['a'] }), {});
+    assert.deepEqual(
+      validateElicitationContent(schema, {
+        name: 'Ada',
+        email: 'a@b.co',
+        when: '2026-01-02',
+        n: 2,
+        ok: false,
+        color: 'g',
+        tags: ['a']
+      }),
+      {}
+    );
   });
   it('names every wrong field with a reason', () => {
-    const errors = validateElicitationContent(schema, { name: 'A', email: 'x', when: 'soon', n: 2.5, color: 'blue', tags: ['a', 'c'], extra: 1 });
+    const errors = validateElicitationContent(schema, {
+      name: 'A',
+      email: 'x',
+      when: 'soon',
+      n: 2.5,
+      color: 'blue',
+      tags: ['a', 'c'],
+      extra: 1
+    });
     assert.deepEqual(Object.keys(errors).sort(), ['color', 'email', 'extra', 'n', 'name', 'ok', 'tags', 'when']);
     assert.equal(errors.ok, 'Required');
     assert.match(errors.name!, /at least 2/);
@@ -110,12 +141,20 @@ describe('segment log', () => {
   it('group-commits one turn into one document, replays, honours tombstones and compacts', async () => {
     const data = tempDir();
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, compactSegmentSize: 10, minGarbage: 20, journal: false };
+      const options = {
+        dir: path.join(data.dir, 's'),
+        corruptDir: path.join(data.dir, 'c'),
+        factory: confStoreFactory,
+        compactSegmentSize: 10,
+        minGarbage: 20,
+        journal: false
+      };
       const log = new SegmentLog<{ v: number }>(options);
       log.load((v) => v as { v: number });
       await Promise.all(Array.from({ length: 30 }, (_, i) => log.put(`k${i}`, { v: i })));
       assert.equal(log.segmentCount, 1, 'one turn, one document');
-      for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 10 }, (_, i) => log.put(`k${i}`, { v: 100 + round })));
+      for (let round = 0; round < 3; round++)
+        await Promise.all(Array.from({ length: 10 }, (_, i) => log.put(`k${i}`, { v: 100 + round })));
       await log.delete('k29');
       const files = fs.readdirSync(options.dir);
       const replay = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
@@ -123,7 +162,8 @@ describe('segment log', () => {
       assert.equal(replay.records.get('k0')?.v, 102);
       assert.equal(replay.records.has('k29'), false);
       // Enough stale entries to compact: live records rewritten, old documents gone.
-      for (let round = 0; round < 4; round++) await Promise.all(Array.from({ length: 29 }, (_, i) => log.put(`k${i}`, { v: 200 + round })));
+      for (let round = 0; round < 4; round++)
+        await Promise.all(Array.from({ length: 29 }, (_, i) => log.put(`k${i}`, { v: 200 + round })));
       assert.ok(log.segmentCount <= 6, `compacted to ${log.segmentCount} documents (was ${files.length}+)`);
       const compacted = new SegmentLog<{ v: number }>(options).load((v) => v as { v: number });
       assert.equal(compacted.records.size, 29);
@@ -148,7 +188,10 @@ describe('audit log', () => {
       assert.ok(entries.length < 20, 'old files beyond maxFiles are dropped');
       assert.ok(fs.existsSync(path.join(data.dir, 'audit.2.log')));
       assert.equal(fs.existsSync(path.join(data.dir, 'audit.3.log')), false);
-      assert.deepEqual(log.read({ taskId: 't18' }).map((e) => e.taskId), ['t18']);
+      assert.deepEqual(
+        log.read({ taskId: 't18' }).map((e) => e.taskId),
+        ['t18']
+      );
     } finally {
       data.remove();
     }
@@ -157,10 +200,17 @@ describe('audit log', () => {
 
 describe('owner identity', () => {
   it('binds tasks to the server id, where it is reached and its Authorization header', () => {
-    const base = { id: 'web', name: 'Web', transport: { type: 'http' as const, url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer alice' } } };
+    const base = {
+      id: 'web',
+      name: 'Web',
+      transport: { type: 'http' as const, url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer alice' } }
+    };
     const id = (input: unknown) => ownerIdentity(ServerConfigSchema.parse(input));
     assert.equal(id(base), id({ ...base, name: 'Renamed' }), 'the display name is not part of it');
-    assert.notEqual(id(base), id({ ...base, transport: { ...base.transport, headers: { authorization: 'Bearer bob' } } }));
+    assert.notEqual(
+      id(base),
+      id({ ...base, transport: { ...base.transport, headers: { authorization: 'Bearer bob' } } })
+    );
     assert.notEqual(id(base), id({ ...base, transport: { ...base.transport, url: 'https://other.example/mcp' } }));
     assert.notEqual(id(base), id({ ...base, id: 'web2' }));
     assert.doesNotMatch(id(base), /alice/);
@@ -184,7 +234,8 @@ describe('segment log when a compaction fails', () => {
         // conf keeps private fields: read through the target itself, not the proxy.
         get: (target, key) => Reflect.get(target, key, target),
         set(target, key, value) {
-          if (key === 'store' && failBig && (value as { entries: unknown[] }).entries.length > 6) throw new Error('EIO: disk error');
+          if (key === 'store' && failBig && (value as { entries: unknown[] }).entries.length > 6)
+            throw new Error('EIO: disk error');
           return Reflect.set(target, key, value);
         }
       });
@@ -192,10 +243,19 @@ describe('segment log when a compaction fails', () => {
     const originalError = console.error;
     console.error = (...args: unknown[]) => void errors.push(args);
     try {
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory, compactSegmentSize: 12, minGarbage: 20, lazyMs: 0, journal: false };
+      const options = {
+        dir: path.join(data.dir, 's'),
+        corruptDir: path.join(data.dir, 'c'),
+        factory,
+        compactSegmentSize: 12,
+        minGarbage: 20,
+        lazyMs: 0,
+        journal: false
+      };
       const log = new SegmentLog<{ v: number }>(options);
       log.load((v) => v as { v: number });
-      const round = (value: number, from = 0) => Promise.all(Array.from({ length: 5 }, (_, i) => log.put(`k${from + i}`, { v: value })));
+      const round = (value: number, from = 0) =>
+        Promise.all(Array.from({ length: 5 }, (_, i) => log.put(`k${from + i}`, { v: value })));
       for (let from = 0; from < 25; from += 5) await round(0, from);
       // Enough stale entries to compact; the compaction's large writes fail, the batches do not.
       for (let r = 1; r <= 6; r++) await round(r);
@@ -229,7 +289,12 @@ describe('segment log with its journal', () => {
     const copy = tempDir('taskdesk-crash-image-');
     try {
       fs.cpSync(options.dir, path.join(copy.dir, 's'), { recursive: true });
-      const log = new SegmentLog<{ v: number }>({ dir: path.join(copy.dir, 's'), corruptDir: path.join(copy.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 });
+      const log = new SegmentLog<{ v: number }>({
+        dir: path.join(copy.dir, 's'),
+        corruptDir: path.join(copy.dir, 'c'),
+        factory: confStoreFactory,
+        checkpointMs: 60_000
+      });
       const loaded = log.load(asV);
       log.close();
       return loaded;
@@ -239,15 +304,31 @@ describe('segment log with its journal', () => {
   }
 
   /** A loaded segment log with its journal under `dir`, checkpointed only when told to. */
-  function journalled(dir: string, extra: { journalSync?: JournalSync; factory?: JsonFileStoreFactory; compactSegmentSize?: number; minGarbage?: number } = {}) {
-    const options = { dir: path.join(dir, 's'), corruptDir: path.join(dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000, ...extra };
+  function journalled(
+    dir: string,
+    extra: {
+      journalSync?: JournalSync;
+      factory?: JsonFileStoreFactory;
+      compactSegmentSize?: number;
+      minGarbage?: number;
+    } = {}
+  ) {
+    const options = {
+      dir: path.join(dir, 's'),
+      corruptDir: path.join(dir, 'c'),
+      factory: confStoreFactory,
+      checkpointMs: 60_000,
+      ...extra
+    };
     const log = new SegmentLog<{ v: number }>(options);
     log.load(asV);
     return { options, journal: path.join(options.dir, 'wal.log'), log };
   }
 
   /** The journal's lines in file order, up to the first zero byte: a header, then batches. */
-  function journalLines(file: string): Array<{ journal?: number; floor?: number; round?: number; seq?: number; entries?: unknown[] }> {
+  function journalLines(
+    file: string
+  ): Array<{ journal?: number; floor?: number; round?: number; seq?: number; entries?: unknown[] }> {
     const text = fs.readFileSync(file, 'utf8');
     const end = text.indexOf('\0');
     return (end === -1 ? text : text.slice(0, end))
@@ -255,7 +336,13 @@ describe('segment log with its journal', () => {
       .filter((line) => line.trim() !== '')
       .map((line) => {
         try {
-          return JSON.parse(line) as { journal?: number; floor?: number; round?: number; seq?: number; entries?: unknown[] };
+          return JSON.parse(line) as {
+            journal?: number;
+            floor?: number;
+            round?: number;
+            seq?: number;
+            entries?: unknown[];
+          };
         } catch {
           return {};
         }
@@ -278,7 +365,11 @@ describe('segment log with its journal', () => {
       let end = bytes.indexOf(0x0a, offset);
       if (end === -1) break;
       try {
-        const line = JSON.parse(bytes.subarray(offset, end).toString('utf8')) as { journal?: number; floor?: number; seq?: number };
+        const line = JSON.parse(bytes.subarray(offset, end).toString('utf8')) as {
+          journal?: number;
+          floor?: number;
+          seq?: number;
+        };
         if (line.journal === 1) floor = line.floor ?? 0;
         if (line.journal === 1 || (line.seq ?? 0) > floor) last = end + 1;
       } catch {
@@ -299,7 +390,11 @@ describe('segment log with its journal', () => {
       assert.equal(log.segmentCount, 0, 'nothing in a document yet');
       const lines = journalLines(journal);
       assert.deepEqual(headerOf(lines[0]), { journal: 1, floor: 0 }, 'a header first');
-      assert.deepEqual(lines.slice(1).map((line) => line.seq), [1, 2, 3], 'one journal line per commit');
+      assert.deepEqual(
+        lines.slice(1).map((line) => line.seq),
+        [1, 2, 3],
+        'one journal line per commit'
+      );
       assert.ok(fs.statSync(journal).size >= 4 * 1024 * 1024, 'created with its first megabytes written');
       // A crash in the middle of the next commit: its line is torn.
       const fd = fs.openSync(journal, 'r+');
@@ -312,7 +407,11 @@ describe('segment log with its journal', () => {
       // The checkpoint moves the changes into a document and starts the journal again.
       log.flushNow();
       assert.equal(log.segmentCount, 1);
-      assert.deepEqual(headerOf(journalLines(journal)[0]), { journal: 1, floor: 3 }, 'lines up to 3 are in the document');
+      assert.deepEqual(
+        headerOf(journalLines(journal)[0]),
+        { journal: 1, floor: 3 },
+        'lines up to 3 are in the document'
+      );
       const after = new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV);
       assert.deepEqual([...after.records], [['a', { v: 2 }]], 'the documents alone hold the state');
       log.close();
@@ -335,8 +434,14 @@ describe('segment log with its journal', () => {
       assert.equal(fs.statSync(journal).size, size);
       const lines = journalLines(journal);
       assert.deepEqual(headerOf(lines[0]), { journal: 1, floor: 20 });
-      assert.deepEqual(lines.slice(1, 3).map((line) => line.seq), [21, 22]);
-      assert.ok(lines.slice(3).some((line) => (line.seq ?? 0) <= 20), 'leftovers of the first round follow');
+      assert.deepEqual(
+        lines.slice(1, 3).map((line) => line.seq),
+        [21, 22]
+      );
+      assert.ok(
+        lines.slice(3).some((line) => (line.seq ?? 0) <= 20),
+        'leftovers of the first round follow'
+      );
       // A crash now: the leftovers (with 'a' in them) are not replayed over the deletion.
       const replay = loadCrashImage(options);
       assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
@@ -346,7 +451,12 @@ describe('segment log with its journal', () => {
       const again = new SegmentLog<{ v: number }>(options);
       assert.deepEqual([...again.load(asV).records], [['b', { v: 1 }]]);
       await again.put('c', { v: 1 });
-      assert.deepEqual(journalLines(journal).slice(0, 2).map((line) => line.seq ?? line.floor), [22, 23]);
+      assert.deepEqual(
+        journalLines(journal)
+          .slice(0, 2)
+          .map((line) => line.seq ?? line.floor),
+        [22, 23]
+      );
       again.close();
     } finally {
       data.remove();
@@ -371,7 +481,10 @@ describe('segment log with its journal', () => {
       fs.closeSync(fd);
       // The second run replays x, then acknowledges z = 2; it dies too.
       const second = new SegmentLog<{ v: number }>(options);
-      assert.deepEqual([...second.load(asV).records].sort(), [['a', { v: 10 }], ['x', { v: 1 }]]);
+      assert.deepEqual([...second.load(asV).records].sort(), [
+        ['a', { v: 10 }],
+        ['x', { v: 1 }]
+      ]);
       await second.put('z', { v: 2 });
       // The third run has z as acknowledged, not the first run's stray line.
       const third = loadCrashImage(options);
@@ -402,7 +515,14 @@ describe('segment log with its journal', () => {
       fs.writeSync(fd, 'x'.repeat(63), 0);
       fs.closeSync(fd);
       const replay = new SegmentLog<{ v: number }>(options).load(asV);
-      assert.deepEqual([...replay.records].sort(), [['a', { v: 11 }], ['b', { v: 1 }]], 'a is not set back to a first-round value');
+      assert.deepEqual(
+        [...replay.records].sort(),
+        [
+          ['a', { v: 11 }],
+          ['b', { v: 1 }]
+        ],
+        'a is not set back to a first-round value'
+      );
       assert.equal(replay.quarantined.length, 0, 'nothing after the torn header was kept: no damage');
     } finally {
       data.remove();
@@ -437,7 +557,8 @@ describe('segment log with its journal', () => {
     let refuse = false;
     // Refuses segment documents only (they are the writes with a serializer of their own).
     const factory: JsonFileStoreFactory = (options) => {
-      if (refuse && options.serialize) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      if (refuse && options.serialize)
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
       return confStoreFactory(options);
     };
     const errors = console.error;
@@ -450,13 +571,24 @@ describe('segment log with its journal', () => {
       assert.equal(log.segmentCount, 0, 'the checkpoint failed');
       await log.put('a', { v: 2 });
       await log.put('b', { v: 1 });
-      assert.deepEqual([...loadCrashImage(options).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }]], 'a restart now loses nothing');
+      assert.deepEqual(
+        [...loadCrashImage(options).records].sort(),
+        [
+          ['a', { v: 2 }],
+          ['b', { v: 1 }]
+        ],
+        'a restart now loses nothing'
+      );
       refuse = false;
       log.flushNow();
       assert.equal(log.segmentCount, 1);
       await log.put('c', { v: 1 });
       log.close();
-      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records].sort(), [
+        ['a', { v: 2 }],
+        ['b', { v: 1 }],
+        ['c', { v: 1 }]
+      ]);
     } finally {
       console.error = errors;
       data.remove();
@@ -491,15 +623,26 @@ describe('segment log with its journal', () => {
       const dir = path.join(data.dir, 's');
       fs.mkdirSync(dir, { recursive: true });
       const legacy = path.join(dir, 'journal.log');
-      fs.writeFileSync(legacy, ['{"seq":1,"entries":[["a",{"v":1}]]}', '{"seq":2,"entries":[["a",{"v":2}],["b",{"v":1}]]}', ''].join('\n'));
+      fs.writeFileSync(
+        legacy,
+        ['{"seq":1,"entries":[["a",{"v":1}]]}', '{"seq":2,"entries":[["a",{"v":2}],["b",{"v":1}]]}', ''].join('\n')
+      );
       const { options, log } = journalled(data.dir);
       await log.put('c', { v: 1 });
       // The old journal was replayed at load, before this run's first change.
-      assert.deepEqual([...loadCrashImage(options).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+      assert.deepEqual([...loadCrashImage(options).records].sort(), [
+        ['a', { v: 2 }],
+        ['b', { v: 1 }],
+        ['c', { v: 1 }]
+      ]);
       log.flushNow();
       assert.equal(fs.existsSync(legacy), false, 'removed once a document holds it');
       log.close();
-      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [['a', { v: 2 }], ['b', { v: 1 }], ['c', { v: 1 }]]);
+      assert.deepEqual([...new SegmentLog<{ v: number }>(options).load(asV).records].sort(), [
+        ['a', { v: 2 }],
+        ['b', { v: 1 }],
+        ['c', { v: 1 }]
+      ]);
     } finally {
       data.remove();
     }
@@ -510,7 +653,12 @@ describe('segment log with its journal', () => {
     try {
       // A directory where the journal file should be: it cannot be read as one.
       fs.mkdirSync(path.join(data.dir, 's', 'wal.log'), { recursive: true });
-      const options = { dir: path.join(data.dir, 's'), corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+      const options = {
+        dir: path.join(data.dir, 's'),
+        corruptDir: path.join(data.dir, 'c'),
+        factory: confStoreFactory,
+        checkpointMs: 60_000
+      };
       const log = new SegmentLog<{ v: number }>(options);
       const loaded = log.load(asV);
       assert.equal(loaded.quarantined.length, 1);
@@ -578,7 +726,10 @@ describe('segment log with its journal', () => {
       const a = observe(log.put('a', { v: 1 }));
       await syncs.started(1);
       // Written to the file, not yet synced: not acknowledged.
-      assert.deepEqual(journalLines(journal).map((line) => line.seq), [undefined, 1]);
+      assert.deepEqual(
+        journalLines(journal).map((line) => line.seq),
+        [undefined, 1]
+      );
       const b = observe(log.put('b', { v: 1 }));
       await turn();
       const c = observe(log.put('c', { v: 1 }));
@@ -586,7 +737,11 @@ describe('segment log with its journal', () => {
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['no', 'no', 'no']);
       assert.equal(syncs.calls.length, 1, 'one sync at a time');
-      assert.deepEqual(journalLines(journal).map((line) => line.seq), [undefined, 1, 2, 3], 'b and c are written while the sync runs');
+      assert.deepEqual(
+        journalLines(journal).map((line) => line.seq),
+        [undefined, 1, 2, 3],
+        'b and c are written while the sync runs'
+      );
       syncs.calls[0]!(null);
       await turn();
       assert.deepEqual([a.settled, b.settled, c.settled], ['resolved', 'no', 'no']);
@@ -618,7 +773,10 @@ describe('segment log with its journal', () => {
       syncs.calls[0]!(Object.assign(new Error('EIO: late'), { code: 'EIO' }));
       await turn();
       assert.equal(a.settled, 'resolved');
-      assert.deepEqual([...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records], [['a', { v: 1 }]]);
+      assert.deepEqual(
+        [...new SegmentLog<{ v: number }>({ ...options, journal: false }).load(asV).records],
+        [['a', { v: 1 }]]
+      );
     } finally {
       data.remove();
     }
@@ -694,9 +852,19 @@ describe('segment log with its journal', () => {
     try {
       const dir = path.join(data.dir, 's');
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, 'journal.log'), ['{"seq":1,"entries":[["a",{"v":1}]]}', 'garbage', '{"seq":2,"entries":[["b",{"v":2}]]}', ''].join('\n'));
-      const loaded = new SegmentLog<{ v: number }>({ dir, corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory }).load((v) => v as { v: number });
-      assert.deepEqual([...loaded.records].sort(), [['a', { v: 1 }], ['b', { v: 2 }]]);
+      fs.writeFileSync(
+        path.join(dir, 'journal.log'),
+        ['{"seq":1,"entries":[["a",{"v":1}]]}', 'garbage', '{"seq":2,"entries":[["b",{"v":2}]]}', ''].join('\n')
+      );
+      const loaded = new SegmentLog<{ v: number }>({
+        dir,
+        corruptDir: path.join(data.dir, 'c'),
+        factory: confStoreFactory
+      }).load((v) => v as { v: number });
+      assert.deepEqual([...loaded.records].sort(), [
+        ['a', { v: 1 }],
+        ['b', { v: 2 }]
+      ]);
       assert.equal(loaded.quarantined.length, 1);
       assert.ok(fs.existsSync(loaded.quarantined[0]!.movedTo));
     } finally {

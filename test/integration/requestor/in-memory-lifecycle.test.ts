@@ -40,7 +40,9 @@ test('a required tool runs as a task: polled exactly at pollInterval, result fet
   const events: OutboundTaskEvent[] = [];
   manager.on((e) => events.push(e));
 
-  const created = taskOf(await manager.callTool('srv', 'work-required', { durationMs: 2500, label: 'a' }, { ttlMs: 120_000 }));
+  const created = taskOf(
+    await manager.callTool('srv', 'work-required', { durationMs: 2500, label: 'a' }, { ttlMs: 120_000 })
+  );
   assert.equal(created.state, 'working');
   assert.equal(created.immediateResponse, 'Working on it; I will report back.');
   assert.equal(created.requestedTtl, 120_000);
@@ -73,7 +75,10 @@ test('a required tool runs as a task: polled exactly at pollInterval, result fet
   const states = events.flatMap((e) => (e.type === 'changed' ? [e.task.state] : []));
   assert.equal(states[0], 'working');
   assert.equal(states.at(-1), 'completed');
-  assert.deepEqual(manager.describe('srv', created.taskId), { toolName: 'work-required', outboundId: created.outboundId });
+  assert.deepEqual(manager.describe('srv', created.taskId), {
+    toolName: 'work-required',
+    outboundId: created.outboundId
+  });
 });
 
 test('optional tools are tasks by default and plain on request; forbidden tools are plain; wrong choices are refused unsent', async () => {
@@ -90,15 +95,23 @@ test('optional tools are tasks by default and plain on request; forbidden tools 
   assert.deepEqual(plain, { type: 'result', result: { content: [{ type: 'text', text: 'plain: x' }] } });
 
   const before = countSent(sent, 'tools/call');
-  await assert.rejects(manager.callTool('srv', 'work-forbidden', {}, { asTask: true }), (e: HostError) => e.code === -32600 && /cannot be called as a task/.test(e.message));
-  await assert.rejects(manager.callTool('srv', 'work-required', { durationMs: 1 }, { asTask: false }), (e: HostError) => /requires task execution/.test(e.message));
+  await assert.rejects(
+    manager.callTool('srv', 'work-forbidden', {}, { asTask: true }),
+    (e: HostError) => e.code === -32600 && /cannot be called as a task/.test(e.message)
+  );
+  await assert.rejects(manager.callTool('srv', 'work-required', { durationMs: 1 }, { asTask: false }), (e: HostError) =>
+    /requires task execution/.test(e.message)
+  );
   assert.equal(countSent(sent, 'tools/call'), before, 'refused calls are never sent');
 
   const toolCalls = sent.filter((m) => m.method === 'tools/call');
-  assert.deepEqual(toolCalls.map((m) => [m.params?.name, m.params?.task !== undefined]), [
-    ['work-optional', true],
-    ['work-forbidden', false]
-  ]);
+  assert.deepEqual(
+    toolCalls.map((m) => [m.params?.name, m.params?.task !== undefined]),
+    [
+      ['work-optional', true],
+      ['work-forbidden', false]
+    ]
+  );
 });
 
 test('an optional tool called plainly on request sends no task and returns the result', async () => {
@@ -117,15 +130,22 @@ test('arguments are validated against inputSchema with one problem per field, an
   const { sent } = await taskServer();
   await manager.listTools('srv');
   const before = sent.length;
-  await assert.rejects(manager.callTool('srv', 'work-required', { durationMs: 'soon', progressSteps: -1 }), (e: HostError) => {
-    assert.equal(e.code, -32602);
-    const problems = (e.data as { problems: Array<{ path: string; message: string }> }).problems;
-    assert.deepEqual(problems.map((p) => p.path).sort(), ['/durationMs', '/progressSteps']);
-    assert.match(e.message, /durationMs: must be (integer|number)/);
-    return true;
-  });
-  await assert.rejects(manager.callTool('srv', 'work-required', {}), (e: HostError) => /must have required property 'durationMs'/.test(e.message));
-  await assert.rejects(manager.callTool('srv', 'no-such-tool', {}), (e: HostError) => /has no tool "no-such-tool"/.test(e.message));
+  await assert.rejects(
+    manager.callTool('srv', 'work-required', { durationMs: 'soon', progressSteps: -1 }),
+    (e: HostError) => {
+      assert.equal(e.code, -32602);
+      const problems = (e.data as { problems: Array<{ path: string; message: string }> }).problems;
+      assert.deepEqual(problems.map((p) => p.path).sort(), ['/durationMs', '/progressSteps']);
+      assert.match(e.message, /durationMs: must be (integer|number)/);
+      return true;
+    }
+  );
+  await assert.rejects(manager.callTool('srv', 'work-required', {}), (e: HostError) =>
+    /must have required property 'durationMs'/.test(e.message)
+  );
+  await assert.rejects(manager.callTool('srv', 'no-such-tool', {}), (e: HostError) =>
+    /has no tool "no-such-tool"/.test(e.message)
+  );
   assert.equal(sent.filter((m) => m.method === 'tools/call').length, 0);
   assert.ok(sent.length - before <= 1, 'only a tools/list refresh for the unknown tool');
 });
@@ -215,7 +235,10 @@ test('a server without the tasks capability never gets a task; its required tool
     ]
   );
   await assert.rejects(manager.callTool('plain', 'work-required', {}), (e: HostError) => {
-    assert.match(e.message, /must be called as a task, but server "Plain Server" does not declare tasks\.requests\.tools\.call.*No request was sent/);
+    assert.match(
+      e.message,
+      /must be called as a task, but server "Plain Server" does not declare tasks\.requests\.tools\.call.*No request was sent/
+    );
     return true;
   });
   await assert.rejects(manager.callTool('plain', 'work-optional', {}, { asTask: true }));

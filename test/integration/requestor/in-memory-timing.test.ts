@@ -70,7 +70,10 @@ test('-32602 near the end of the ttl is expiry, not a crash; earlier it means th
   await clock.advance(2000); // poll at 2000 sees -32602 for `early`
   const lost = manager.get(early.outboundId)!;
   assert.equal(lost.state, 'lost');
-  assert.match(lost.reason ?? '', /no longer knows task .* \(it answered -32602: .*\) although the task's ttl had not run out/);
+  assert.match(
+    lost.reason ?? '',
+    /no longer knows task .* \(it answered -32602: .*\) although the task's ttl had not run out/
+  );
   store.forget(nearEnd.taskId); // at 3500: within the 2 s slack of the 5 s ttl
   await clock.advance(500); // poll at 4000
   const expired = manager.get(nearEnd.outboundId)!;
@@ -95,7 +98,10 @@ test('progress for the call token is recorded for the whole task life and the SD
   assert.equal(onDisk.progress.count, 3);
   await clock.advance(1000);
   assert.equal(manager.get(created.outboundId)!.state, 'completed');
-  const internals = client as unknown as { _progressHandlers: Map<unknown, unknown>; _taskProgressTokens: Map<unknown, unknown> };
+  const internals = client as unknown as {
+    _progressHandlers: Map<unknown, unknown>;
+    _taskProgressTokens: Map<unknown, unknown>;
+  };
   assert.equal(internals._taskProgressTokens.size, 0);
   assert.equal(internals._progressHandlers.size, 0);
 });

@@ -40,7 +40,10 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
   before(async () => {
     modern = await serveModernHttp({ legacy: 'reject' });
     dual = await serveModernHttp({ legacy: 'stateless' });
-    const legacyServer = await startTaskToolHttpServer({ clock: systemClock, store: new ClockedTaskStore({ clock: systemClock, pollInterval: 100 }) });
+    const legacyServer = await startTaskToolHttpServer({
+      clock: systemClock,
+      store: new ClockedTaskStore({ clock: systemClock, pollInterval: 100 })
+    });
     legacyWire = await recordingProxy(legacyServer.url);
     legacy = legacyServer;
     foreign = await serveFutureOnly();
@@ -65,7 +68,8 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
   });
 
   /** The JSON-RPC requests the modern server received, in order. */
-  const requestsTo = (endpoint: { received: ReceivedHttpRequest[] }) => endpoint.received.filter((r) => r.body?.method !== undefined && r.body.id !== undefined);
+  const requestsTo = (endpoint: { received: ReceivedHttpRequest[] }) =>
+    endpoint.received.filter((r) => r.body?.method !== undefined && r.body.id !== undefined);
 
   const { startTask, settled } = modernTaskCalls(() => host, 'modern');
 
@@ -74,7 +78,10 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(state.era, 'modern');
     assert.equal(state.protocolVersion, '2026-07-28');
     assert.equal(state.serverInfo?.name, 'modern-task-server');
-    assert.ok((state.capabilities?.extensions as Record<string, unknown>)[TASKS], 'the server declared the tasks extension');
+    assert.ok(
+      (state.capabilities?.extensions as Record<string, unknown>)[TASKS],
+      'the server declared the tasks extension'
+    );
     await host.call('tools.list', { serverId: 'modern' });
     const first = modern.received[0];
     assert.equal(first?.httpMethod, 'POST');
@@ -82,8 +89,16 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(first?.status, 200);
     assert.equal(modern.received.filter((r) => r.body?.method === 'initialize').length, 0);
     assert.deepEqual([...new Set(modern.received.map((r) => r.httpMethod))], ['POST'], 'no GET stream, no DELETE');
-    assert.ok(modern.received.every((r) => r.headers['mcp-session-id'] === undefined), 'no session id');
-    for (const request of requestsTo(modern)) assert.equal((request.body?.params?._meta as Record<string, unknown>)[VERSION_KEY], '2026-07-28', request.body?.method);
+    assert.ok(
+      modern.received.every((r) => r.headers['mcp-session-id'] === undefined),
+      'no session id'
+    );
+    for (const request of requestsTo(modern))
+      assert.equal(
+        (request.body?.params?._meta as Record<string, unknown>)[VERSION_KEY],
+        '2026-07-28',
+        request.body?.method
+      );
   });
 
   it('follows a tool call that became a task to completed, and keeps its result', async () => {
@@ -94,9 +109,16 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     const done = await settled(created.outboundId);
     assert.equal(done.state, 'completed');
     assert.equal(resultText(done), 'echo: over http');
-    const call = requestsTo(modern).find((r) => r.body?.method === 'tools/call' && (r.body.params?.arguments as { text?: string }).text === 'over http');
-    assert.deepEqual((call?.body?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions, { [TASKS]: {} });
-    assert.ok(requestsTo(modern).some((r) => r.body?.method === 'tasks/get' && r.body.params?.taskId === created.taskId));
+    const call = requestsTo(modern).find(
+      (r) => r.body?.method === 'tools/call' && (r.body.params?.arguments as { text?: string }).text === 'over http'
+    );
+    assert.deepEqual(
+      (call?.body?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions,
+      { [TASKS]: {} }
+    );
+    assert.ok(
+      requestsTo(modern).some((r) => r.body?.method === 'tasks/get' && r.body.params?.taskId === created.taskId)
+    );
     assert.equal(requestsTo(modern).filter((r) => r.body?.method === 'tasks/result').length, 0);
   });
 
@@ -104,7 +126,10 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     const created = await startTask('fail', { message: 'disk on fire' });
     const done = await settled(created.outboundId);
     assert.equal(done.state, 'failed');
-    assert.deepEqual(done.outcome?.type === 'error' ? done.outcome.error : undefined, { code: -32050, message: 'disk on fire' });
+    assert.deepEqual(done.outcome?.type === 'error' ? done.outcome.error : undefined, {
+      code: -32050,
+      message: 'disk on fire'
+    });
   });
 
   it('puts an input_required question in the inbox once and answers it once with tasks/update', async () => {
@@ -124,11 +149,17 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(resultText(finished), 'hello Grace');
     assert.deepEqual(finished.answeredInputs, ['name-1']);
     assert.equal(asked.length, 1, 'asked once, though a later poll still listed the key');
-    const updates = requestsTo(modern).filter((r) => r.body?.method === 'tasks/update' && r.body.params?.taskId === created.taskId);
+    const updates = requestsTo(modern).filter(
+      (r) => r.body?.method === 'tasks/update' && r.body.params?.taskId === created.taskId
+    );
     assert.equal(updates.length, 1);
-    assert.deepEqual(updates[0]?.body?.params?.inputResponses, { 'name-1': { action: 'accept', content: { name: 'Grace' } } });
+    assert.deepEqual(updates[0]?.body?.params?.inputResponses, {
+      'name-1': { action: 'accept', content: { name: 'Grace' } }
+    });
     const stats = await host.call('tools.call', { serverId: 'modern', name: 'stats', arguments: {} });
-    const counts = JSON.parse(stats.type === 'result' ? ((stats.result.content as Array<{ text: string }>)[0]?.text ?? '{}') : '{}') as Record<string, unknown>;
+    const counts = JSON.parse(
+      stats.type === 'result' ? ((stats.result.content as Array<{ text: string }>)[0]?.text ?? '{}') : '{}'
+    ) as Record<string, unknown>;
     assert.deepEqual(counts[created.taskId], { 'name-1': 1 }, 'the server received one answer for the key');
   });
 
@@ -139,30 +170,59 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(done.state, 'cancelled');
     assert.equal(done.task.statusMessage, 'cancelled at the client’s request');
     assert.equal(done.outcome?.type === 'error' ? done.outcome.error.code : undefined, -32800);
-    assert.equal(requestsTo(modern).filter((r) => r.body?.method === 'tasks/cancel' && r.body.params?.taskId === created.taskId).length, 1);
+    assert.equal(
+      requestsTo(modern).filter((r) => r.body?.method === 'tasks/cancel' && r.body.params?.taskId === created.taskId)
+        .length,
+      1
+    );
   });
 
   it('returns a plain result when the server answers plainly, or when the caller asks for no task', async () => {
     const quick = await host.call('tools.call', { serverId: 'modern', name: 'quick', arguments: { text: 'now' } });
-    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: now');
-    const plain = await host.call('tools.call', { serverId: 'modern', name: 'echo', arguments: { text: 'x' }, asTask: false });
-    assert.equal(plain.type === 'result' ? (plain.result.content as Array<{ text: string }>)[0]?.text : undefined, 'echo (plain): x');
+    assert.equal(
+      quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'quick: now'
+    );
+    const plain = await host.call('tools.call', {
+      serverId: 'modern',
+      name: 'echo',
+      arguments: { text: 'x' },
+      asTask: false
+    });
+    assert.equal(
+      plain.type === 'result' ? (plain.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'echo (plain): x'
+    );
   });
 
   it('puts MCP-Protocol-Version, Mcp-Method and Mcp-Name on every POST, with the user’s headers', () => {
     const requests = requestsTo(modern);
     const methods = new Set(requests.map((r) => r.body?.method));
-    for (const method of ['server/discover', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel']) assert.ok(methods.has(method), `${method} was sent`);
+    for (const method of ['server/discover', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel'])
+      assert.ok(methods.has(method), `${method} was sent`);
     for (const { headers, body, status } of requests) {
       const label = `${body?.method} ${JSON.stringify(body?.params?.name ?? body?.params?.taskId ?? '')}`;
       assert.equal(status, 200, `${label}: the server accepted the headers`);
-      assert.equal(headers['mcp-protocol-version'], (body?.params?._meta as Record<string, unknown>)[VERSION_KEY], label);
+      assert.equal(
+        headers['mcp-protocol-version'],
+        (body?.params?._meta as Record<string, unknown>)[VERSION_KEY],
+        label
+      );
       assert.equal(headers['mcp-method'], body?.method, label);
-      const named = body?.method === 'tools/call' ? body.params?.name : body?.method?.startsWith('tasks/') ? body.params?.taskId : undefined;
+      const named =
+        body?.method === 'tools/call'
+          ? body.params?.name
+          : body?.method?.startsWith('tasks/')
+            ? body.params?.taskId
+            : undefined;
       assert.equal(headers['mcp-name'], named, label);
       assert.equal(headers.authorization, USER_HEADERS.Authorization, label);
       assert.equal(headers['x-team'], USER_HEADERS['X-Team'], label);
-      assert.match(headers.accept ?? '', /application\/json.*text\/event-stream|text\/event-stream.*application\/json/, label);
+      assert.match(
+        headers.accept ?? '',
+        /application\/json.*text\/event-stream|text\/event-stream.*application\/json/,
+        label
+      );
     }
     assert.equal(modern.received.length, requests.length, 'no notification POSTs, nothing else');
   });
@@ -190,17 +250,31 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(view.state.era, 'legacy');
     assert.equal(view.state.protocolVersion, '2025-11-25');
     const posts = legacyWire.received.filter((r) => r.method !== undefined);
-    assert.deepEqual(posts.slice(0, 3).map((r) => r.method), ['server/discover', 'initialize', 'notifications/initialized']);
+    assert.deepEqual(
+      posts.slice(0, 3).map((r) => r.method),
+      ['server/discover', 'initialize', 'notifications/initialized']
+    );
     assert.equal(posts[0]?.status, 400, 'the legacy server refused the probe');
-    assert.equal(posts[1]?.headers['mcp-method'], undefined, 'initialize goes out as before, without the modern headers');
-    const outcome = await host.call('tools.call', { serverId: 'legacy', name: 'work-required', arguments: { durationMs: 50, label: 'old way' } });
+    assert.equal(
+      posts[1]?.headers['mcp-method'],
+      undefined,
+      'initialize goes out as before, without the modern headers'
+    );
+    const outcome = await host.call('tools.call', {
+      serverId: 'legacy',
+      name: 'work-required',
+      arguments: { durationMs: 50, label: 'old way' }
+    });
     assert.equal(outcome.type, 'task');
     if (outcome.type !== 'task') return;
     assert.equal(outcome.task.protocol, undefined);
     const done = await settled(outcome.task.outboundId);
     assert.equal(done.state, 'completed');
     assert.equal(resultText(done), 'done: old way');
-    assert.ok(legacyWire.received.some((r) => r.method === 'tasks/result'), 'a 2025-11-25 task ends with tasks/result');
+    assert.ok(
+      legacyWire.received.some((r) => r.method === 'tasks/result'),
+      'a 2025-11-25 task ends with tasks/result'
+    );
   });
 
   it('remembers the legacy server: connecting again initializes without a server/discover POST', async () => {
@@ -211,7 +285,10 @@ describe('requestor and a 2026-07-28 server over Streamable HTTP (tasks extensio
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
     const posts = legacyWire.received.slice(before).filter((r) => r.method !== undefined);
-    assert.deepEqual(posts.slice(0, 2).map((r) => r.method), ['initialize', 'notifications/initialized']);
+    assert.deepEqual(
+      posts.slice(0, 2).map((r) => r.method),
+      ['initialize', 'notifications/initialized']
+    );
     assert.equal(posts.filter((r) => r.method === 'server/discover').length, 0);
   });
 });
@@ -223,21 +300,38 @@ describe('the Streamable HTTP probe: a capped wait, a 404 that proves nothing, a
   let host: Host;
   let legacyServer: { url: URL; close(): Promise<void> };
   let modern: Awaited<ReturnType<typeof serveModernHttp>>;
-  const proxies: Record<'silentLegacy' | 'slowModern' | 'notFoundLegacy' | 'otherSdk', Awaited<ReturnType<typeof recordingProxy>>> = {} as never;
-  const hold = ({ method }: { method: string }): ProxyIntercept | undefined => (method === 'server/discover' ? { hold: true } : undefined);
-  const notFound = (refused: string) => ({ method }: { method: string }): ProxyIntercept | undefined =>
-    method === refused ? { refuse: { status: 404, code: -32601, message: 'Method not found' } } : undefined;
-  const config = (id: keyof typeof proxies): ServerConfig => ({ id, name: id, transport: { type: 'http', url: proxies[id].url }, autoConnect: false });
+  const proxies: Record<
+    'silentLegacy' | 'slowModern' | 'notFoundLegacy' | 'otherSdk',
+    Awaited<ReturnType<typeof recordingProxy>>
+  > = {} as never;
+  const hold = ({ method }: { method: string }): ProxyIntercept | undefined =>
+    method === 'server/discover' ? { hold: true } : undefined;
+  const notFound =
+    (refused: string) =>
+    ({ method }: { method: string }): ProxyIntercept | undefined =>
+      method === refused ? { refuse: { status: 404, code: -32601, message: 'Method not found' } } : undefined;
+  const config = (id: keyof typeof proxies): ServerConfig => ({
+    id,
+    name: id,
+    transport: { type: 'http', url: proxies[id].url },
+    autoConnect: false
+  });
 
   before(async () => {
-    legacyServer = await startTaskToolHttpServer({ clock: systemClock, store: new ClockedTaskStore({ clock: systemClock, pollInterval: 100 }) });
+    legacyServer = await startTaskToolHttpServer({
+      clock: systemClock,
+      store: new ClockedTaskStore({ clock: systemClock, pollInterval: 100 })
+    });
     modern = await serveModernHttp({ legacy: 'reject' });
     proxies.silentLegacy = await recordingProxy(legacyServer.url, { intercept: hold });
     proxies.slowModern = await recordingProxy(new URL(modern.url), { intercept: hold });
     proxies.notFoundLegacy = await recordingProxy(legacyServer.url, { intercept: notFound('server/discover') });
     // A modern server of another SDK: no initialize at all, answered as an unknown method is over HTTP.
     proxies.otherSdk = await recordingProxy(new URL(modern.url), { intercept: notFound('initialize') });
-    new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).set(ownerIdentity(config('otherSdk')), 'legacy');
+    new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).set(
+      ownerIdentity(config('otherSdk')),
+      'legacy'
+    );
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
@@ -253,14 +347,22 @@ describe('the Streamable HTTP probe: a capped wait, a 404 that proves nothing, a
     data.remove();
   });
 
-  const posts = (received: ProxiedRequest[]) => received.filter((r) => r.method !== undefined).map((r) => `${r.method} ${r.status ?? '-'}`);
-  const remembered = (id: keyof typeof proxies) => new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).get(ownerIdentity(config(id)));
+  const posts = (received: ProxiedRequest[]) =>
+    received.filter((r) => r.method !== undefined).map((r) => `${r.method} ${r.status ?? '-'}`);
+  const remembered = (id: keyof typeof proxies) =>
+    new ServerEras({ dir: data.dir, corruptDir: path.join(data.dir, 'corrupt'), factory: confStoreFactory }).get(
+      ownerIdentity(config(id))
+    );
 
   it('connects a legacy server that never answers server/discover: the probe is capped, initialize gets the rest of the connect timeout', async () => {
     const view = await host.connect('silentLegacy');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
-    assert.deepEqual(posts(proxies.silentLegacy.received).slice(0, 3), ['server/discover 200', 'initialize 200', 'notifications/initialized 202']);
+    assert.deepEqual(posts(proxies.silentLegacy.received).slice(0, 3), [
+      'server/discover 200',
+      'initialize 200',
+      'notifications/initialized 202'
+    ]);
     assert.equal(remembered('silentLegacy'), 'legacy');
   });
 
@@ -289,8 +391,15 @@ describe('the Streamable HTTP probe: a capped wait, a 404 that proves nothing, a
     assert.equal(view.state.era, 'modern');
     assert.deepEqual(posts(proxies.otherSdk.received), ['initialize 404', 'server/discover 200']);
     assert.equal(remembered('otherSdk'), 'modern');
-    const quick = await host.call('tools.call', { serverId: 'otherSdk', name: 'quick', arguments: { text: 'changed' } });
-    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: changed');
+    const quick = await host.call('tools.call', {
+      serverId: 'otherSdk',
+      name: 'quick',
+      arguments: { text: 'changed' }
+    });
+    assert.equal(
+      quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'quick: changed'
+    );
   });
 });
 
@@ -306,8 +415,14 @@ async function serveFutureOnly(): Promise<{ url: string; received: string[]; clo
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { id?: unknown; method?: string };
       if (body.method) received.push(body.method);
-      const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: req.headers['mcp-protocol-version'] } };
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, error }));
+      const error = {
+        code: -32022,
+        message: 'Unsupported protocol version',
+        data: { supported: ['2099-01-01'], requested: req.headers['mcp-protocol-version'] }
+      };
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, error }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -33,7 +33,12 @@ const PROBE_TIMEOUT_MS = 300;
 const legacyServer = (id: string, onProbe: 'choke' | 'error-exit' | 'ignore', log: string): ServerConfig => ({
   id,
   name: `Legacy ${id}`,
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('legacy-probe-server.ts'), JSON.stringify({ onProbe, log })], cwd: root },
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', support('legacy-probe-server.ts'), JSON.stringify({ onProbe, log })],
+    cwd: root
+  },
   autoConnect: false
 });
 
@@ -41,26 +46,44 @@ const legacyServer = (id: string, onProbe: 'choke' | 'error-exit' | 'ignore', lo
 const methodNotFound = (id: string, refuse: 'all' | 'initialize'): ServerConfig => ({
   id,
   name: `Method not found ${id}`,
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('method-not-found-server.ts'), JSON.stringify({ refuse })], cwd: root },
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', support('method-not-found-server.ts'), JSON.stringify({ refuse })],
+    cwd: root
+  },
   autoConnect: false
 });
 
 const slowModern: ServerConfig = {
   id: 'slow-modern',
   name: 'Slow modern',
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('slow-modern-server.ts')], cwd: root },
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', support('slow-modern-server.ts')],
+    cwd: root
+  },
   autoConnect: false
 };
 
 const modern: ServerConfig = {
   id: 'modern',
   name: 'Modern',
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support('modern-task-server.ts'), '{"legacy":"reject"}'], cwd: root },
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', support('modern-task-server.ts'), '{"legacy":"reject"}'],
+    cwd: root
+  },
   autoConnect: false
 };
 
 /** A host over `dataDir` that records, per server id, what it sent to each process it started. */
-function hostOver(dataDir: string, servers: ServerConfig[]): { host: Host; processes: (serverId: string) => SentMessage[][] } {
+function hostOver(
+  dataDir: string,
+  servers: ServerConfig[]
+): { host: Host; processes: (serverId: string) => SentMessage[][] } {
   const wire = new Map<string, SentMessage[][]>();
   const host = createHost({
     dataDir,
@@ -70,7 +93,13 @@ function hostOver(dataDir: string, servers: ServerConfig[]): { host: Host; proce
     transportFactory: (config) => {
       const target = config.transport;
       if (target.type !== 'stdio') throw new Error('stdio only here');
-      const transport = new StdioClientTransport({ command: target.command, args: target.args, cwd: target.cwd ?? root, env: getDefaultEnvironment(), stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: target.command,
+        args: target.args,
+        cwd: target.cwd ?? root,
+        env: getDefaultEnvironment(),
+        stderr: 'pipe'
+      });
       wire.set(config.id, [...(wire.get(config.id) ?? []), recordSends(transport, systemClock)]);
       return transport;
     }
@@ -89,9 +118,11 @@ function seenByProcess(log: string): string[][] {
 }
 
 /** The eras remembered in a data directory, as a restarted host reads them. */
-const erasIn = (dir: string) => new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory });
+const erasIn = (dir: string) =>
+  new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory });
 
-const requestsOf = (sent: SentMessage[]) => sent.filter((m) => m.method !== undefined && m.id !== undefined).map((m) => m.method);
+const requestsOf = (sent: SentMessage[]) =>
+  sent.filter((m) => m.method !== undefined && m.id !== undefined).map((m) => m.method);
 
 describe('the era probe over stdio and the remembered era', () => {
   const data = tempDir();
@@ -124,7 +155,11 @@ describe('the era probe over stdio and the remembered era', () => {
     const view = await host.connect('choke');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
-    assert.deepEqual(processes('choke').map(requestsOf), [['server/discover', 'initialize'], ['initialize']], 'initialize again on a second process, not probed');
+    assert.deepEqual(
+      processes('choke').map(requestsOf),
+      [['server/discover', 'initialize'], ['initialize']],
+      'initialize again on a second process, not probed'
+    );
     assert.deepEqual(seenByProcess(log('choke')), [['server/discover', 'initialize'], ['initialize']]);
     const tools = await host.call('tools.list', { serverId: 'choke' });
     assert.ok(tools.some((tool) => tool.name === 'work-required'));
@@ -145,9 +180,20 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'modern');
     assert.equal(view.state.serverInfo?.name, 'modern-task-server');
-    assert.deepEqual(processes('slow-modern').map(requestsOf), [['server/discover', 'initialize']], 'one process: the abandoned initialize did not stop it');
-    const quick = await host.call('tools.call', { serverId: 'slow-modern', name: 'quick', arguments: { text: 'late' } });
-    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: late');
+    assert.deepEqual(
+      processes('slow-modern').map(requestsOf),
+      [['server/discover', 'initialize']],
+      'one process: the abandoned initialize did not stop it'
+    );
+    const quick = await host.call('tools.call', {
+      serverId: 'slow-modern',
+      name: 'quick',
+      arguments: { text: 'late' }
+    });
+    assert.equal(
+      quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'quick: late'
+    );
   });
 
   it('connects a legacy server that ignores the probe; remembered as legacy, the next connect and a restarted host do not probe', async () => {
@@ -164,15 +210,25 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.deepEqual(second.host.warnings, []);
     const restarted = await second.host.connect('ignore');
     assert.equal(restarted.state.status, 'ready', restarted.state.reason);
-    assert.deepEqual(seenByProcess(log('ignore')), [['server/discover', 'initialize'], ['initialize'], ['initialize']], 'probed on the first connect only');
+    assert.deepEqual(
+      seenByProcess(log('ignore')),
+      [['server/discover', 'initialize'], ['initialize'], ['initialize']],
+      'probed on the first connect only'
+    );
     assert.deepEqual(second.processes('ignore').map(requestsOf), [['initialize']]);
-    const saved = JSON.parse(fs.readFileSync(path.join(data.dir, 'server-eras.json'), 'utf8')) as { schemaVersion: number; value: Record<string, string> };
+    const saved = JSON.parse(fs.readFileSync(path.join(data.dir, 'server-eras.json'), 'utf8')) as {
+      schemaVersion: number;
+      value: Record<string, string>;
+    };
     assert.deepEqual(saved, { schemaVersion: 1, value: { [ownerIdentity(config)]: 'legacy' } });
   });
 
   it('probes once a server remembered as legacy that now refuses initialize, and remembers it as modern', async () => {
     const dir = freshDir();
-    new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory }).set(ownerIdentity(modern), 'legacy');
+    new ServerEras({ dir, corruptDir: path.join(dir, 'corrupt'), factory: confStoreFactory }).set(
+      ownerIdentity(modern),
+      'legacy'
+    );
     const { host, processes } = start(dir, [modern]);
     const view = await host.connect('modern');
     assert.equal(view.state.status, 'ready', view.state.reason);
@@ -207,7 +263,11 @@ describe('the era probe over stdio and the remembered era', () => {
     const view = await host.connect('still-refuses');
     assert.equal(view.state.status, 'failed');
     assert.match(view.state.reason ?? '', /Method not found/);
-    assert.deepEqual(processes('still-refuses').map(requestsOf), [['initialize'], ['server/discover', 'initialize']], 'one probe in the connect, no more');
+    assert.deepEqual(
+      processes('still-refuses').map(requestsOf),
+      [['initialize'], ['server/discover', 'initialize']],
+      'one probe in the connect, no more'
+    );
     assert.equal(erasIn(dir).get(ownerIdentity(config)), undefined, 'the next connect probes');
   });
 
@@ -225,8 +285,15 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.equal(second?.[0], 'server/discover');
     assert.equal(processes('other-sdk').length, 2);
     assert.equal(erasIn(dir).get(ownerIdentity(config)), 'modern');
-    const quick = await host.call('tools.call', { serverId: 'other-sdk', name: 'quick', arguments: { text: 'changed' } });
-    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: changed');
+    const quick = await host.call('tools.call', {
+      serverId: 'other-sdk',
+      name: 'quick',
+      arguments: { text: 'changed' }
+    });
+    assert.equal(
+      quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'quick: changed'
+    );
   });
 
   it('moves a corrupt era file aside with a warning, and probes again', async () => {
@@ -243,20 +310,30 @@ describe('the era probe over stdio and the remembered era', () => {
 });
 
 /** Whether `message` is a request for `method` (with its id). */
-function isRequest(message: JSONRPCMessage, method: string): message is JSONRPCMessage & { id: string | number; method: string } {
+function isRequest(
+  message: JSONRPCMessage,
+  method: string
+): message is JSONRPCMessage & { id: string | number; method: string } {
   return 'method' in message && message.method === method && 'id' in message;
 }
 
 /** A connection to the far end of an in-memory pair, which `serve` scripts. */
 async function inMemoryConnection(
   serve: (server: InMemoryTransport, message: JSONRPCMessage) => void,
-  options: Partial<Pick<ConstructorParameters<typeof ServerConnection>[0], 'eras' | 'onState' | 'probeTimeoutMs' | 'connectTimeoutMs'>> = {}
+  options: Partial<
+    Pick<ConstructorParameters<typeof ServerConnection>[0], 'eras' | 'onState' | 'probeTimeoutMs' | 'connectTimeoutMs'>
+  > = {}
 ): Promise<ServerConnection> {
   const [client, server] = InMemoryTransport.createLinkedPair();
   server.onmessage = (message) => serve(server, message);
   await server.start();
   return new ServerConnection({
-    config: { id: 'in-memory', name: 'in-memory', transport: { type: 'stdio', command: 'unused', args: [] }, autoConnect: false },
+    config: {
+      id: 'in-memory',
+      name: 'in-memory',
+      transport: { type: 'stdio', command: 'unused', args: [] },
+      autoConnect: false
+    },
     receiver: {} as TaskReceiver,
     transportFactory: () => client,
     onState: () => undefined,
@@ -264,7 +341,11 @@ async function inMemoryConnection(
   });
 }
 
-const discoverResult = { supportedVersions: ['2026-07-28'], capabilities: {}, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'in-memory', version: '1' } } };
+const discoverResult = {
+  supportedVersions: ['2026-07-28'],
+  capabilities: {},
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'in-memory', version: '1' } }
+};
 
 describe('closing a connection reports one close', () => {
   const data = tempDir();
@@ -305,7 +386,8 @@ describe('closing a connection reports one close', () => {
 
   it('reports one close for a close of a ready modern connection', async () => {
     const { host, states } = await inMemory('closed-ready', (server, message) => {
-      if (isRequest(message, 'server/discover')) void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
+      if (isRequest(message, 'server/discover'))
+        void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
     });
     assert.equal((await host.connect('closed-ready')).state.era, 'modern');
     assert.equal((await host.disconnect('closed-ready')).state.status, 'closed');
@@ -316,7 +398,8 @@ describe('closing a connection reports one close', () => {
     const states: ConnectionState['status'][] = [];
     const connection: ServerConnection = await inMemoryConnection(
       (server, message) => {
-        if (isRequest(message, 'server/discover')) void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
+        if (isRequest(message, 'server/discover'))
+          void server.send({ jsonrpc: '2.0', id: message.id, result: discoverResult });
       },
       {
         // The era is remembered as the connect succeeds: close there.
@@ -343,13 +426,17 @@ describe('a probe answered late, as a legacy server does', () => {
       held.push({ id: message.id, method: message.method });
       if (held.length < 2) return;
       const answers = order === 'probe first' ? held : [...held].reverse();
-      for (const { id } of answers) void server.send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+      for (const { id } of answers)
+        void server.send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
     };
   };
 
   for (const order of ['probe first', 'initialize first'] as const) {
     it(`fails at once with the server’s error when the late answer is legacy (${order})`, async () => {
-      const connection = await inMemoryConnection(refusesBothLate(order), { probeTimeoutMs: 50, connectTimeoutMs: 30_000 });
+      const connection = await inMemoryConnection(refusesBothLate(order), {
+        probeTimeoutMs: 50,
+        connectTimeoutMs: 30_000
+      });
       const state = await connection.connect();
       assert.equal(state.status, 'failed');
       assert.equal(state.reason, 'Could not connect: Method not found');

@@ -22,7 +22,12 @@ const support = (name: string) => fileURLToPath(new URL(`../../support/${name}`,
 const tsServer = (id: string, script: string, arg?: string): ServerConfig => ({
   id,
   name: `Server ${id}`,
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', support(script), ...(arg === undefined ? [] : [arg])], cwd: root },
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', support(script), ...(arg === undefined ? [] : [arg])],
+    cwd: root
+  },
   autoConnect: false
 });
 
@@ -45,7 +50,13 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
       transportFactory: (config) => {
         const target = config.transport;
         if (target.type !== 'stdio') throw new Error('stdio only here');
-        const transport = new StdioClientTransport({ command: target.command, args: target.args, cwd: target.cwd ?? root, env: getDefaultEnvironment(), stderr: 'pipe' });
+        const transport = new StdioClientTransport({
+          command: target.command,
+          args: target.args,
+          cwd: target.cwd ?? root,
+          env: getDefaultEnvironment(),
+          stderr: 'pipe'
+        });
         wire.set(config.id, [...(wire.get(config.id) ?? []), recordSends(transport, systemClock)]);
         return transport;
       }
@@ -68,12 +79,16 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(state.era, 'modern');
     assert.equal(state.protocolVersion, '2026-07-28');
     assert.equal(state.serverInfo?.name, 'modern-task-server');
-    assert.ok((state.capabilities?.extensions as Record<string, unknown>)[TASKS], 'the server declared the tasks extension');
+    assert.ok(
+      (state.capabilities?.extensions as Record<string, unknown>)[TASKS],
+      'the server declared the tasks extension'
+    );
     await host.call('tools.list', { serverId: 'modern' });
     const sent = sentTo('modern').filter((m) => m.method !== undefined);
     assert.equal(sent[0]?.method, 'server/discover');
     assert.equal(countSent(sent, 'initialize'), 0);
-    for (const message of sent) assert.equal((message.params?._meta as Record<string, unknown>)[VERSION_KEY], '2026-07-28', message.method);
+    for (const message of sent)
+      assert.equal((message.params?._meta as Record<string, unknown>)[VERSION_KEY], '2026-07-28', message.method);
   });
 
   it('shows every tool as task-or-plain: the server decides per call', async () => {
@@ -94,9 +109,13 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(done.state, 'completed');
     assert.equal(resultText(done), 'echo: hi');
     assert.equal(countSent(sentTo('modern'), 'tasks/result'), 0, 'there is no tasks/result in 2026-07-28');
-    const call = sentTo('modern').find((m) => m.method === 'tools/call' && (m.params?.arguments as { text?: string }).text === 'hi');
+    const call = sentTo('modern').find(
+      (m) => m.method === 'tools/call' && (m.params?.arguments as { text?: string }).text === 'hi'
+    );
     assert.equal(call?.params?.task, undefined, 'no task param: the extension is declared in the envelope');
-    assert.deepEqual((call?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions, { [TASKS]: {} });
+    assert.deepEqual((call?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions, {
+      [TASKS]: {}
+    });
     assert.equal((await host.call('outbound.get', { outboundId: created.outboundId })).state, 'completed');
   });
 
@@ -105,7 +124,10 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     const done = await settled(created.outboundId);
     assert.equal(done.state, 'failed');
     assert.equal(done.task.statusMessage, 'it broke');
-    assert.deepEqual(done.outcome?.type === 'error' ? done.outcome.error : undefined, { code: -32050, message: 'disk on fire' });
+    assert.deepEqual(done.outcome?.type === 'error' ? done.outcome.error : undefined, {
+      code: -32050,
+      message: 'disk on fire'
+    });
   });
 
   it('puts an input_required question in the inbox, naming the tool, and answers it once with tasks/update', async () => {
@@ -131,7 +153,9 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(updates.length, 1);
     assert.deepEqual(updates[0]?.params?.inputResponses, { 'name-1': { action: 'accept', content: { name: 'Ada' } } });
     const stats = await host.call('tools.call', { serverId: 'modern', name: 'stats', arguments: {} });
-    const counts = JSON.parse(stats.type === 'result' ? ((stats.result.content as Array<{ text: string }>)[0]?.text ?? '{}') : '{}') as Record<string, unknown>;
+    const counts = JSON.parse(
+      stats.type === 'result' ? ((stats.result.content as Array<{ text: string }>)[0]?.text ?? '{}') : '{}'
+    ) as Record<string, unknown>;
     assert.deepEqual(counts[created.taskId], { 'name-1': 1 }, 'the server received one answer for the key');
   });
 
@@ -155,17 +179,37 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(done.state, 'cancelled');
     assert.equal(done.task.statusMessage, 'cancelled at the client’s request');
     assert.equal(done.outcome?.type === 'error' ? done.outcome.error.code : undefined, -32800);
-    assert.equal(sentTo('modern').filter((m) => m.method === 'tasks/cancel' && m.params?.taskId === created.taskId).length, 1);
+    assert.equal(
+      sentTo('modern').filter((m) => m.method === 'tasks/cancel' && m.params?.taskId === created.taskId).length,
+      1
+    );
   });
 
   it('returns a plain result when the server answers plainly, or when the caller asks for no task', async () => {
     const quick = await host.call('tools.call', { serverId: 'modern', name: 'quick', arguments: { text: 'now' } });
     assert.equal(quick.type, 'result');
-    assert.equal(quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined, 'quick: now');
-    const plain = await host.call('tools.call', { serverId: 'modern', name: 'echo', arguments: { text: 'x' }, asTask: false });
-    assert.equal(plain.type === 'result' ? (plain.result.content as Array<{ text: string }>)[0]?.text : undefined, 'echo (plain): x');
-    const call = sentTo('modern').find((m) => m.method === 'tools/call' && (m.params?.arguments as { text?: string }).text === 'x');
-    assert.equal((call?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions, undefined, 'no tasks extension declared');
+    assert.equal(
+      quick.type === 'result' ? (quick.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'quick: now'
+    );
+    const plain = await host.call('tools.call', {
+      serverId: 'modern',
+      name: 'echo',
+      arguments: { text: 'x' },
+      asTask: false
+    });
+    assert.equal(
+      plain.type === 'result' ? (plain.result.content as Array<{ text: string }>)[0]?.text : undefined,
+      'echo (plain): x'
+    );
+    const call = sentTo('modern').find(
+      (m) => m.method === 'tools/call' && (m.params?.arguments as { text?: string }).text === 'x'
+    );
+    assert.equal(
+      (call?.params?._meta as Record<string, { extensions?: unknown }>)[CAPABILITIES_KEY]?.extensions,
+      undefined,
+      'no tasks extension declared'
+    );
   });
 
   it('refuses tasks/list, which the extension does not have', async () => {
@@ -188,9 +232,15 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     const view = await host.connect('legacy');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
-    const methods = sentTo('legacy').map((m) => m.method).filter((m) => m !== undefined);
+    const methods = sentTo('legacy')
+      .map((m) => m.method)
+      .filter((m) => m !== undefined);
     assert.deepEqual(methods.slice(0, 3), ['server/discover', 'initialize', 'notifications/initialized']);
-    const outcome = await host.call('tools.call', { serverId: 'legacy', name: 'work-required', arguments: { durationMs: 50, label: 'old way' } });
+    const outcome = await host.call('tools.call', {
+      serverId: 'legacy',
+      name: 'work-required',
+      arguments: { durationMs: 50, label: 'old way' }
+    });
     assert.equal(outcome.type, 'task');
     if (outcome.type !== 'task') return;
     assert.equal(outcome.task.protocol, undefined);
@@ -204,9 +254,15 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     const view = await host.connect('strict');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
-    const methods = sentTo('strict').map((m) => m.method).filter((m) => m !== undefined);
+    const methods = sentTo('strict')
+      .map((m) => m.method)
+      .filter((m) => m !== undefined);
     assert.deepEqual(methods.slice(0, 2), ['server/discover', 'initialize']);
-    assert.deepEqual(wire.get('strict')?.map((sent) => sent[0]?.method), ['server/discover', 'initialize'], 'initialize went to a second process');
+    assert.deepEqual(
+      wire.get('strict')?.map((sent) => sent[0]?.method),
+      ['server/discover', 'initialize'],
+      'initialize went to a second process'
+    );
     const tools = await host.call('tools.list', { serverId: 'strict' });
     assert.ok(tools.some((tool) => tool.name === 'work-required'));
   });

@@ -28,61 +28,82 @@ function callTask(manager: OutboundTasks, serverId: string, args: Record<string,
   });
 }
 
-test('Streamable HTTP: a task started by one manager is resumed and finished by the next one on the same directory', { timeout: 20_000 }, async () => {
-  const temp = tempTaskDir();
-  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
-  const http = await startTaskToolHttpServer({ clock: systemClock, store });
-  try {
-    const first = new OutboundTasks({ dir: temp.dir, clock: systemClock });
-    const one = await connect(new StreamableHTTPClientTransport(http.url));
-    first.attach('http', 'HTTP Task Server', one.client);
-    const created = await callTask(first, 'http', { durationMs: 800, label: 'durable' });
-    first.close();
-    await one.client.close();
+test(
+  'Streamable HTTP: a task started by one manager is resumed and finished by the next one on the same directory',
+  { timeout: 20_000 },
+  async () => {
+    const temp = tempTaskDir();
+    const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
+    const http = await startTaskToolHttpServer({ clock: systemClock, store });
+    try {
+      const first = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+      const one = await connect(new StreamableHTTPClientTransport(http.url));
+      first.attach('http', 'HTTP Task Server', one.client);
+      const created = await callTask(first, 'http', { durationMs: 800, label: 'durable' });
+      first.close();
+      await one.client.close();
 
-    const second = new OutboundTasks({ dir: temp.dir, clock: systemClock });
-    const reloaded = second.get(created.outboundId);
-    assert.equal(reloaded?.state, 'working');
-    assert.equal(reloaded?.taskId, created.taskId);
-    const two = await connect(new StreamableHTTPClientTransport(http.url));
-    second.attach('http', 'HTTP Task Server', two.client);
-    const done = await waitForTask(second, created.outboundId, (t) => t.outcome !== undefined);
-    assert.equal(done.state, 'completed');
-    assert.equal(resultText(done), 'done: durable');
-    assert.equal(countSent(two.sent, 'tools/call'), 0, 'resumed, not called again');
-    assert.ok(countSent(two.sent, 'tasks/get') >= 1);
-    assert.equal(countSent(two.sent, 'tasks/result'), 1);
-    second.close();
-    await two.client.close();
-    assert.equal(new OutboundTasks({ dir: temp.dir, clock: systemClock }).get(created.outboundId)?.state, 'completed', 'the outcome is on disk');
-  } finally {
-    store.close();
-    await http.close();
-    temp.cleanup();
+      const second = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+      const reloaded = second.get(created.outboundId);
+      assert.equal(reloaded?.state, 'working');
+      assert.equal(reloaded?.taskId, created.taskId);
+      const two = await connect(new StreamableHTTPClientTransport(http.url));
+      second.attach('http', 'HTTP Task Server', two.client);
+      const done = await waitForTask(second, created.outboundId, (t) => t.outcome !== undefined);
+      assert.equal(done.state, 'completed');
+      assert.equal(resultText(done), 'done: durable');
+      assert.equal(countSent(two.sent, 'tools/call'), 0, 'resumed, not called again');
+      assert.ok(countSent(two.sent, 'tasks/get') >= 1);
+      assert.equal(countSent(two.sent, 'tasks/result'), 1);
+      second.close();
+      await two.client.close();
+      assert.equal(
+        new OutboundTasks({ dir: temp.dir, clock: systemClock }).get(created.outboundId)?.state,
+        'completed',
+        'the outcome is on disk'
+      );
+    } finally {
+      store.close();
+      await http.close();
+      temp.cleanup();
+    }
   }
-});
+);
 
-test('stdio: after both sides restart, a server that forgot the task makes it lost, with the reason', { timeout: 20_000 }, async () => {
-  const temp = tempTaskDir();
-  const spawn = () => new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', stdioServer, '{"pollInterval":200}'], cwd: root, stderr: 'pipe' });
-  try {
-    const first = new OutboundTasks({ dir: temp.dir, clock: systemClock });
-    const one = await connect(spawn());
-    first.attach('stdio', 'Stdio Task Server', one.client);
-    const created = await callTask(first, 'stdio', { durationMs: 60_000 });
-    first.close();
-    await one.client.close(); // ends the server process and everything it knew
+test(
+  'stdio: after both sides restart, a server that forgot the task makes it lost, with the reason',
+  { timeout: 20_000 },
+  async () => {
+    const temp = tempTaskDir();
+    const spawn = () =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', stdioServer, '{"pollInterval":200}'],
+        cwd: root,
+        stderr: 'pipe'
+      });
+    try {
+      const first = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+      const one = await connect(spawn());
+      first.attach('stdio', 'Stdio Task Server', one.client);
+      const created = await callTask(first, 'stdio', { durationMs: 60_000 });
+      first.close();
+      await one.client.close(); // ends the server process and everything it knew
 
-    const second = new OutboundTasks({ dir: temp.dir, clock: systemClock });
-    const two = await connect(spawn());
-    second.attach('stdio', 'Stdio Task Server', two.client);
-    const lost = await waitForTask(second, created.outboundId, (t) => t.state === 'lost');
-    assert.match(lost.reason ?? '', /Stdio Task Server" no longer knows task .* \(it answered -32602: .*\) although the task's ttl had not run out/);
-    assert.equal(lost.outcome, undefined);
-    assert.equal(countSent(two.sent, 'tasks/result'), 0);
-    second.close();
-    await two.client.close();
-  } finally {
-    temp.cleanup();
+      const second = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+      const two = await connect(spawn());
+      second.attach('stdio', 'Stdio Task Server', two.client);
+      const lost = await waitForTask(second, created.outboundId, (t) => t.state === 'lost');
+      assert.match(
+        lost.reason ?? '',
+        /Stdio Task Server" no longer knows task .* \(it answered -32602: .*\) although the task's ttl had not run out/
+      );
+      assert.equal(lost.outcome, undefined);
+      assert.equal(countSent(two.sent, 'tasks/result'), 0);
+      second.close();
+      await two.client.close();
+    } finally {
+      temp.cleanup();
+    }
   }
-});
+);

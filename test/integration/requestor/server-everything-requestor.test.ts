@@ -7,14 +7,23 @@ import { ElicitRequestSchema, RELATED_TASK_META_KEY } from '@modelcontextprotoco
 import { systemClock } from '../../../app/core/clock.js';
 import { HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
-import { recordResponses, recordSends, resultText, tempTaskDir, waitForTask, type SentMessage } from '../../support/requestor-harness.js';
+import {
+  recordResponses,
+  recordSends,
+  resultText,
+  tempTaskDir,
+  waitForTask,
+  type SentMessage
+} from '../../support/requestor-harness.js';
 
 /**
  * The third-party reference server over stdio: `simulate-research-query` declares
  * `taskSupport: required`, runs four 1 s stages, and with `ambiguous: true` goes
  * `input_required` and elicits through the `tasks/result` side channel.
  */
-const serverPath = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const serverPath = fileURLToPath(
+  new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url)
+);
 
 let temp: ReturnType<typeof tempTaskDir>;
 let manager: OutboundTasks;
@@ -26,7 +35,11 @@ const elicitations: Array<{ relatedTaskId: string | undefined; described: unknow
 before(async () => {
   temp = tempTaskDir();
   manager = new OutboundTasks({ dir: temp.dir, clock: systemClock });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverPath, 'stdio'], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverPath, 'stdio'],
+    stderr: 'pipe'
+  });
   sent = recordSends(transport, systemClock);
   client = new Client({ name: 'taskdesk-test', version: '0.0.0' }, { capabilities: { elicitation: {} } });
   // Stands in for the inbox, which the lead's connection code routes side-channel requests to.
@@ -55,46 +68,64 @@ test('simulate-research-query is never called plainly: the refusal sends nothing
   const research = tools.find((t) => t.name === 'simulate-research-query');
   assert.equal(research?.taskSupport, 'required');
   assert.equal(research?.callMode, 'task');
-  await assert.rejects(manager.callTool('everything', 'simulate-research-query', { topic: 'x' }, { asTask: false }), (e: HostError) =>
-    /requires task execution/.test(e.message)
+  await assert.rejects(
+    manager.callTool('everything', 'simulate-research-query', { topic: 'x' }, { asTask: false }),
+    (e: HostError) => /requires task execution/.test(e.message)
   );
   assert.equal(sent.filter((m) => m.method === 'tools/call').length, 0);
 });
 
-test('a research query completes, and an ambiguous one elicits through tasks/result and then completes', { timeout: 30_000 }, async () => {
-  const states: string[] = [];
-  const plain = await manager.callTool('everything', 'simulate-research-query', { topic: 'MCP tasks' });
-  const ambiguous = await manager.callTool('everything', 'simulate-research-query', { topic: 'python', ambiguous: true });
-  assert.equal(plain.type, 'task');
-  assert.equal(ambiguous.type, 'task');
-  if (plain.type !== 'task' || ambiguous.type !== 'task') return;
-  manager.on((e) => {
-    if (e.type === 'changed' && e.task.outboundId === ambiguous.task.outboundId && states.at(-1) !== e.task.state) states.push(e.task.state);
-  });
+test(
+  'a research query completes, and an ambiguous one elicits through tasks/result and then completes',
+  { timeout: 30_000 },
+  async () => {
+    const states: string[] = [];
+    const plain = await manager.callTool('everything', 'simulate-research-query', { topic: 'MCP tasks' });
+    const ambiguous = await manager.callTool('everything', 'simulate-research-query', {
+      topic: 'python',
+      ambiguous: true
+    });
+    assert.equal(plain.type, 'task');
+    assert.equal(ambiguous.type, 'task');
+    if (plain.type !== 'task' || ambiguous.type !== 'task') return;
+    manager.on((e) => {
+      if (e.type === 'changed' && e.task.outboundId === ambiguous.task.outboundId && states.at(-1) !== e.task.state)
+        states.push(e.task.state);
+    });
 
-  const [plainDone, ambiguousDone] = await Promise.all([
-    waitForTask(manager, plain.task.outboundId, (t) => t.outcome !== undefined && t.state === 'completed'),
-    waitForTask(manager, ambiguous.task.outboundId, (t) => t.outcome !== undefined && t.state === 'completed')
-  ]);
+    const [plainDone, ambiguousDone] = await Promise.all([
+      waitForTask(manager, plain.task.outboundId, (t) => t.outcome !== undefined && t.state === 'completed'),
+      waitForTask(manager, ambiguous.task.outboundId, (t) => t.outcome !== undefined && t.state === 'completed')
+    ]);
 
-  assert.match(resultText(plainDone) ?? '', /# Research Report: MCP tasks/);
-  assert.match(resultText(ambiguousDone) ?? '', /# Research Report: python \(snake\)/);
-  assert.ok(states.includes('input_required'), `went through input_required: ${states.join(' → ')}`);
-  assert.equal(states.at(-1), 'completed');
+    assert.match(resultText(plainDone) ?? '', /# Research Report: MCP tasks/);
+    assert.match(resultText(ambiguousDone) ?? '', /# Research Report: python \(snake\)/);
+    assert.ok(states.includes('input_required'), `went through input_required: ${states.join(' → ')}`);
+    assert.equal(states.at(-1), 'completed');
 
-  assert.equal(elicitations.length, 1);
-  assert.equal(elicitations[0]!.relatedTaskId, ambiguous.task.taskId);
-  assert.deepEqual(elicitations[0]!.described, { toolName: 'simulate-research-query', outboundId: ambiguous.task.outboundId });
+    assert.equal(elicitations.length, 1);
+    assert.equal(elicitations[0]!.relatedTaskId, ambiguous.task.taskId);
+    assert.deepEqual(elicitations[0]!.described, {
+      toolName: 'simulate-research-query',
+      outboundId: ambiguous.task.outboundId
+    });
 
-  // On the wire: every tools/call was task-augmented, and polling went on while tasks/result was blocked.
-  const calls = sent.filter((m) => m.method === 'tools/call');
-  assert.equal(calls.length, 2);
-  assert.ok(calls.every((m) => typeof m.params?.task === 'object'));
-  const ambiguousTaskId = ambiguous.task.taskId;
-  const blocking = sent.find((m) => m.method === 'tasks/result' && m.params?.taskId === ambiguousTaskId);
-  assert.ok(blocking?.id !== undefined);
-  const answeredAt = responses.get(blocking.id);
-  assert.ok(answeredAt !== undefined);
-  const pollsWhileBlocked = sent.filter((m) => m.method === 'tasks/get' && m.params?.taskId === ambiguousTaskId && m.seq > blocking.seq && m.seq < answeredAt);
-  assert.ok(pollsWhileBlocked.length >= 2, `kept polling while tasks/result was pending (${pollsWhileBlocked.length} polls)`);
-});
+    // On the wire: every tools/call was task-augmented, and polling went on while tasks/result was blocked.
+    const calls = sent.filter((m) => m.method === 'tools/call');
+    assert.equal(calls.length, 2);
+    assert.ok(calls.every((m) => typeof m.params?.task === 'object'));
+    const ambiguousTaskId = ambiguous.task.taskId;
+    const blocking = sent.find((m) => m.method === 'tasks/result' && m.params?.taskId === ambiguousTaskId);
+    assert.ok(blocking?.id !== undefined);
+    const answeredAt = responses.get(blocking.id);
+    assert.ok(answeredAt !== undefined);
+    const pollsWhileBlocked = sent.filter(
+      (m) =>
+        m.method === 'tasks/get' && m.params?.taskId === ambiguousTaskId && m.seq > blocking.seq && m.seq < answeredAt
+    );
+    assert.ok(
+      pollsWhileBlocked.length >= 2,
+      `kept polling while tasks/result was pending (${pollsWhileBlocked.length} polls)`
+    );
+  }
+);

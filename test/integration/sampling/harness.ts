@@ -8,7 +8,11 @@ import {
 import type { Clock } from '../../../app/core/clock.js';
 import type { WorkContext, WorkOutcome } from '../../../app/receiver/runners.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
-import { LlmSamplingRunner, type LlmSamplingRunnerOptions, type PartialUpdate } from '../../../app/sampling/llm-sampling-runner.js';
+import {
+  LlmSamplingRunner,
+  type LlmSamplingRunnerOptions,
+  type PartialUpdate
+} from '../../../app/sampling/llm-sampling-runner.js';
 import type { ProviderSettings } from '../../../app/contract/providers.js';
 import { ProviderRegistry } from '../../../app/sampling/provider-registry.js';
 import type { RetryNotice } from '../../../app/sampling/retry.js';
@@ -49,7 +53,11 @@ export function fakeProvider(server: FakeOpenAIServer, extra: Partial<ProviderSe
 /** A runner on the fake server with recorders for partial text and retries. */
 export async function makeRunner(
   server: FakeOpenAIServer,
-  options: { apiKey?: string; clock?: Clock; provider?: Partial<ProviderSettings> } & Partial<LlmSamplingRunnerOptions> = {}
+  options: {
+    apiKey?: string;
+    clock?: Clock;
+    provider?: Partial<ProviderSettings>;
+  } & Partial<LlmSamplingRunnerOptions> = {}
 ) {
   const keys = new InMemoryKeyStore(options.apiKey ? { fake: options.apiKey } : {});
   const registry = new ProviderRegistry(keys, [fakeProvider(server, options.provider)]);

@@ -33,7 +33,11 @@ async function closedPort(): Promise<number> {
 describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_000 }, () => {
   let server: FakeOpenAIServer;
   before(async () => {
-    server = await FakeOpenAIServer.start({ apiKey: SECRET_KEY, models: ['fake-small', 'fake-large'], strictModels: true });
+    server = await FakeOpenAIServer.start({
+      apiKey: SECRET_KEY,
+      models: ['fake-small', 'fake-large'],
+      strictModels: true
+    });
   });
   after(() => server.close());
 
@@ -43,13 +47,23 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     const { context, notes } = makeContext();
     const before = server.chatRequests.length;
     const outcome = await runner.run(
-      samplingParams({ systemPrompt: 'Answer briefly.', temperature: 0.3, stopSequences: ['\n\n'], includeContext: 'thisServer' }),
+      samplingParams({
+        systemPrompt: 'Answer briefly.',
+        temperature: 0.3,
+        stopSequences: ['\n\n'],
+        includeContext: 'thisServer'
+      }),
       context
     );
 
     assert.deepEqual(outcome, {
       type: 'result',
-      result: { role: 'assistant', model: 'fake-small-2026-01', stopReason: 'endTurn', content: { type: 'text', text: 'The capital is Paris.' } }
+      result: {
+        role: 'assistant',
+        model: 'fake-small-2026-01',
+        stopReason: 'endTurn',
+        content: { type: 'text', text: 'The capital is Paris.' }
+      }
     });
     CreateMessageResultSchema.parse(outcome.type === 'result' ? outcome.result : undefined);
     const request = server.chatRequests[before]!;
@@ -76,8 +90,19 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
       'the last update marks the end of the stream with all its text'
     );
     const { streamId } = partials.items[0]!;
-    assert.deepEqual(partials.items[0], { serverId: 'srv-1', taskId: 'task-1', streamId, providerId: 'fake', model: 'fake-small', text: 'The capital', delta: 'The capital' });
-    assert.ok(partials.items.every((p) => p.streamId === streamId), 'one stream id for the whole stream');
+    assert.deepEqual(partials.items[0], {
+      serverId: 'srv-1',
+      taskId: 'task-1',
+      streamId,
+      providerId: 'fake',
+      model: 'fake-small',
+      text: 'The capital',
+      delta: 'The capital'
+    });
+    assert.ok(
+      partials.items.every((p) => p.streamId === streamId),
+      'one stream id for the whole stream'
+    );
     assert.equal(notes.items[0]!['model'], 'fake-small');
     assert.equal(notes.items[0]!['provider'], 'Fake LLM');
     assert.match(String(notes.items[0]!['reason']), /default model of Fake LLM/);
@@ -142,7 +167,10 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
       { kind: 'text', tokens: ['Paris is warmer.'] }
     );
     const before = server.chatRequests.length;
-    const first = await runner.run(samplingParams({ tools: [weatherTool], toolChoice: { mode: 'required' } }), makeContext().context);
+    const first = await runner.run(
+      samplingParams({ tools: [weatherTool], toolChoice: { mode: 'required' } }),
+      makeContext().context
+    );
     assert.equal(first.type, 'result');
     if (first.type !== 'result') return;
     CreateMessageResultWithToolsSchema.parse(first.result);
@@ -153,7 +181,12 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     ]);
     const firstBody = server.chatRequests[before]!.body;
     assert.equal(firstBody.tool_choice, 'required');
-    assert.deepEqual(firstBody.tools, [{ type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema } }]);
+    assert.deepEqual(firstBody.tools, [
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema }
+      }
+    ]);
 
     const second = await runner.run(
       samplingParams({
@@ -197,7 +230,10 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
         tools: [weatherTool],
         messages: [
           { role: 'user', content: { type: 'text', text: 'Weather?' } },
-          { role: 'assistant', content: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } } },
+          {
+            role: 'assistant',
+            content: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }
+          },
           { role: 'user', content: { type: 'tool_result', toolUseId: 'call_2', content: [] } }
         ]
       }),
@@ -225,14 +261,20 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
   it('reports an unknown model (404) with the provider and model', async () => {
     const { runner } = await makeRunner(server, { apiKey: SECRET_KEY, provider: { defaultModel: 'no-such-model' } });
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
-    assert.match(error.message, /does not know model "no-such-model" \(404\): The model `no-such-model` does not exist/);
+    assert.match(
+      error.message,
+      /does not know model "no-such-model" \(404\): The model `no-such-model` does not exist/
+    );
     assert.equal((error.data as { kind: string }).kind, 'model-not-found');
   });
 
   it('honours retry-after on 429 using the clock', async () => {
     const clock = new ManualClock();
     const { runner, retries } = await makeRunner(server, { apiKey: SECRET_KEY, clock });
-    server.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '2' } }, { kind: 'text', tokens: ['ok'] });
+    server.enqueue(
+      { kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '2' } },
+      { kind: 'text', tokens: ['ok'] }
+    );
     const before = server.chatRequests.length;
     const { context, notes } = makeContext();
     const running = runner.run(samplingParams(), context);
@@ -265,7 +307,12 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
 
   it('gives up after a bounded number of 429s and says so', async () => {
     const { runner } = await makeRunner(server, { apiKey: SECRET_KEY });
-    const limited = { kind: 'error' as const, status: 429, message: 'Rate limit reached', headers: { 'retry-after': '0' } };
+    const limited = {
+      kind: 'error' as const,
+      status: 429,
+      message: 'Rate limit reached',
+      headers: { 'retry-after': '0' }
+    };
     server.enqueue(limited, limited, limited);
     const before = server.chatRequests.length;
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
@@ -331,7 +378,10 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     const { runner } = await makeRunner(server, { provider: { baseURL: `http://127.0.0.1:${port}/v1` } });
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
     assert.equal(error.code, -32603);
-    assert.equal(error.message, `Could not connect to Fake LLM (127.0.0.1:${port}). Is the server running and the base URL right?`);
+    assert.equal(
+      error.message,
+      `Could not connect to Fake LLM (127.0.0.1:${port}). Is the server running and the base URL right?`
+    );
   });
 
   it('reports a connection dropped mid-stream, after the partial text it got', async () => {
@@ -371,7 +421,10 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     // The receiver aborts with its own error, which says why; it is passed through.
     controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Task task-1 expired'));
     const before = server.requests.length;
-    assert.deepEqual(errorOf(await runner.run(samplingParams(), context)), { code: -32800, message: 'Task task-1 expired' });
+    assert.deepEqual(errorOf(await runner.run(samplingParams(), context)), {
+      code: -32800,
+      message: 'Task task-1 expired'
+    });
     assert.equal(server.requests.length, before);
   });
 

@@ -41,7 +41,10 @@ async function connect(runner: SamplingRunner) {
       ...(progressToken !== undefined
         ? {
             reportProgress: (progress: number, total?: number, message?: string) =>
-              void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
+              void extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message }
+              })
           }
         : {})
     });
@@ -62,20 +65,31 @@ describe('sampling through MCP: SDK Server → SDK Client → engine → fake LL
 
   async function policyRunner(policy: Partial<SamplingPolicy>, gate = new ScriptedApprovalGate()) {
     const { runner: sampler } = await makeRunner(llm, { apiKey: SECRET_KEY, progressIntervalMs: 0 });
-    return new PolicySamplingRunner({ sampler, gate, policyFor: () => SamplingPolicySchema.parse(policy), audit: () => {} });
+    return new PolicySamplingRunner({
+      sampler,
+      gate,
+      policyFor: () => SamplingPolicySchema.parse(policy),
+      audit: () => {}
+    });
   }
 
   it('runs a multi-turn tool loop the server drives', async () => {
     const peers = await connect(await policyRunner({ mode: 'auto', reviewCompletion: false }));
     try {
       llm.enqueue(
-        { kind: 'tool-calls', text: 'Let me look.', calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+        {
+          kind: 'tool-calls',
+          text: 'Let me look.',
+          calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]
+        },
         { kind: 'tool-calls', calls: [{ id: 'call_2', name: 'get_weather', arguments: '{"city":"London"}' }] },
         { kind: 'text', tokens: ['Paris', ' is', ' warmer.'] }
       );
       const before = llm.chatRequests.length;
       const weather: Record<string, string> = { Paris: '18°C', London: '15°C' };
-      const messages: SamplingMessage[] = [{ role: 'user', content: { type: 'text', text: 'Is Paris warmer than London?' } }];
+      const messages: SamplingMessage[] = [
+        { role: 'user', content: { type: 'text', text: 'Is Paris warmer than London?' } }
+      ];
       const progress: Progress[] = [];
       let final;
       for (let turn = 0; turn < 5; turn++) {
@@ -93,7 +107,11 @@ describe('sampling through MCP: SDK Server → SDK Client → engine → fake LL
           role: 'user',
           content: content
             .filter((c) => c.type === 'tool_use')
-            .map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: weather[String(use.input['city'])]! }] }))
+            .map((use) => ({
+              type: 'tool_result' as const,
+              toolUseId: use.id,
+              content: [{ type: 'text' as const, text: weather[String(use.input['city'])]! }]
+            }))
         });
       }
       assert.deepEqual(final?.content, { type: 'text', text: 'Paris is warmer.' });
@@ -103,13 +121,17 @@ describe('sampling through MCP: SDK Server → SDK Client → engine → fake LL
         {
           role: 'assistant',
           content: 'Let me look.',
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }
+          ]
         },
         { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"London"}' } }]
+          tool_calls: [
+            { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"London"}' } }
+          ]
         },
         { role: 'tool', tool_call_id: 'call_2', content: '15°C' }
       ]);
@@ -124,9 +146,16 @@ describe('sampling through MCP: SDK Server → SDK Client → engine → fake LL
     const gate = new ScriptedApprovalGate();
     const peers = await connect(await policyRunner({ mode: 'ask' }, gate));
     try {
-      const asking = peers.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
+      const asking = peers.server.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+        maxTokens: 10
+      });
       (await gate.approvals.next()).reject();
-      await assert.rejects(asking, (error: unknown) => error instanceof McpError && error.code === -1 && /User rejected sampling request/.test(error.message));
+      await assert.rejects(
+        asking,
+        (error: unknown) =>
+          error instanceof McpError && error.code === -1 && /User rejected sampling request/.test(error.message)
+      );
     } finally {
       await peers.close();
     }
@@ -140,7 +169,10 @@ describe('sampling through MCP: SDK Server → SDK Client → engine → fake LL
       const params: CreateMessageRequestParams = {
         messages: [
           { role: 'user', content: { type: 'text', text: 'weather?' } },
-          { role: 'assistant', content: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } } },
+          {
+            role: 'assistant',
+            content: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }
+          },
           { role: 'user', content: { type: 'text', text: 'never mind the tool' } }
         ],
         tools: [weatherTool],

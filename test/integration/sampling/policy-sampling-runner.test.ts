@@ -16,7 +16,10 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
   });
   after(() => server.close());
 
-  async function setup(policy: Partial<SamplingPolicy>, gate = new ScriptedApprovalGate() as ScriptedApprovalGate | typeof unreachableGate) {
+  async function setup(
+    policy: Partial<SamplingPolicy>,
+    gate = new ScriptedApprovalGate() as ScriptedApprovalGate | typeof unreachableGate
+  ) {
     const clock = new ManualClock(Date.UTC(2026, 5, 1));
     const { runner: sampler } = await makeRunner(server, { apiKey: SECRET_KEY });
     const audit: SamplingAuditEvent[] = [];
@@ -40,11 +43,21 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const { runner, audit, policies } = await setup({ mode: 'refuse' }, unreachableGate);
     const before = server.requests.length;
     const outcome = await runner.run(samplingParams(), makeContext().context);
-    assert.deepEqual(outcome, { type: 'error', error: { code: -1, message: 'Sampling is turned off for Test server by its policy (refuse).' } });
+    assert.deepEqual(outcome, {
+      type: 'error',
+      error: { code: -1, message: 'Sampling is turned off for Test server by its policy (refuse).' }
+    });
     assert.equal(server.requests.length, before);
     assert.deepEqual(policies, ['srv-1']);
     assert.deepEqual(audit, [
-      { type: 'sampling.request', serverId: 'srv-1', taskId: 'task-1', decision: 'refused', reason: 'policy: refuse', at: Date.UTC(2026, 5, 1) }
+      {
+        type: 'sampling.request',
+        serverId: 'srv-1',
+        taskId: 'task-1',
+        decision: 'refused',
+        reason: 'policy: refuse',
+        at: Date.UTC(2026, 5, 1)
+      }
     ]);
   });
 
@@ -115,7 +128,11 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     review.approve({ ...review.draft.result, content: { type: 'text', text: 'Paris.' } });
     const outcome = await running;
     assert.deepEqual(outcome.type === 'result' && outcome.result.content, { type: 'text', text: 'Paris.' });
-    assert.deepEqual(decisions(audit), ['sampling.request:auto-approved', 'sampling.llm:completed', 'sampling.completion:approved-with-edits']);
+    assert.deepEqual(decisions(audit), [
+      'sampling.request:auto-approved',
+      'sampling.llm:completed',
+      'sampling.completion:approved-with-edits'
+    ]);
   });
 
   it('answers a rejected completion with -1 too', async () => {
@@ -124,7 +141,11 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     (await gate.approvals.next()).approve();
     (await gate.reviews.next()).reject();
     assert.deepEqual(await running, { type: 'error', error: { code: -1, message: 'User rejected sampling request' } });
-    assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:completed', 'sampling.completion:rejected']);
+    assert.deepEqual(decisions(audit), [
+      'sampling.request:approved',
+      'sampling.llm:completed',
+      'sampling.completion:rejected'
+    ]);
   });
 
   it('ends a wait for approval when the task is cancelled', async () => {
@@ -133,7 +154,10 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const running = runner.run(samplingParams(), context);
     await gate.approvals.next();
     controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Task t-1 was cancelled: by the requestor'));
-    assert.deepEqual(await running, { type: 'error', error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' } });
+    assert.deepEqual(await running, {
+      type: 'error',
+      error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' }
+    });
     assert.deepEqual(decisions(audit), ['sampling.request:cancelled']);
   });
 

@@ -33,7 +33,10 @@ describe('testConnection', { timeout: 15_000 }, () => {
   after(() => server.close());
 
   it('lists the models with a good key', async () => {
-    assert.deepEqual(await testConnection(fakeProvider(server), SECRET_KEY), { ok: true, models: ['gpt-test', 'gpt-test-mini'] });
+    assert.deepEqual(await testConnection(fakeProvider(server), SECRET_KEY), {
+      ok: true,
+      models: ['gpt-test', 'gpt-test-mini']
+    });
   });
 
   it('says the key was rejected, without the key', async () => {
@@ -55,7 +58,10 @@ describe('testConnection', { timeout: 15_000 }, () => {
   });
 
   it('points at the base URL when there is no model list there', async () => {
-    const result = await testConnection(fakeProvider(server, { baseURL: `http://127.0.0.1:${server.port}/api` }), SECRET_KEY);
+    const result = await testConnection(
+      fakeProvider(server, { baseURL: `http://127.0.0.1:${server.port}/api` }),
+      SECRET_KEY
+    );
     assert.ok(!result.ok);
     assert.match(result.message, /no model list at .*\/api\/models \(404\)\. Check the base URL/);
   });
@@ -68,7 +74,11 @@ describe('testConnection', { timeout: 15_000 }, () => {
     await server.waitForRequests(count + 1);
     await clock.advance(5_000);
     const result = await pending;
-    assert.deepEqual(result, { ok: false, kind: 'timeout', message: `Fake LLM (127.0.0.1:${server.port}) did not answer within 5 s.` });
+    assert.deepEqual(result, {
+      ok: false,
+      kind: 'timeout',
+      message: `Fake LLM (127.0.0.1:${server.port}) did not answer within 5 s.`
+    });
   });
 
   it('passes a server error through as a clear message', async () => {

@@ -16,7 +16,8 @@ const clientInfo = { name: 'taskdesk-test', version: '0' };
 
 test('an error answer with id null settles the stdio probe at once (legacy), as over HTTP', async () => {
   const [client, server] = InMemoryTransport.createLinkedPair();
-  server.onmessage = () => void server.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } as never);
+  server.onmessage = () =>
+    void server.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } as never);
   await server.start();
   const probe = await probeEra(client, clientInfo, 60_000);
   assert.equal(probe.era, 'legacy');
@@ -30,9 +31,19 @@ test('−32020 and −32021 are a modern server refusing the probe (no fallback)
     assert.equal(probe.era, 'unsupported', String(code));
   }
   assert.equal(eraOfAnswer({ error: { code: -32601, message: 'Method not found' } }).era, 'legacy');
-  assert.deepEqual(probeAnswerOf({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, { orphanErrors: true }), { error: { code: -32600, message: 'bad' } });
-  assert.equal(probeAnswerOf({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, { orphanErrors: false }), undefined);
-  assert.equal(probeAnswerOf({ jsonrpc: '2.0', id: 7, result: {} }, { orphanErrors: true }), undefined, 'another request’s answer');
+  assert.deepEqual(
+    probeAnswerOf({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, { orphanErrors: true }),
+    { error: { code: -32600, message: 'bad' } }
+  );
+  assert.equal(
+    probeAnswerOf({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }, { orphanErrors: false }),
+    undefined
+  );
+  assert.equal(
+    probeAnswerOf({ jsonrpc: '2.0', id: 7, result: {} }, { orphanErrors: true }),
+    undefined,
+    'another request’s answer'
+  );
 });
 
 test('the HTTP probe sends the user’s headers once each, with ours set over case variants', async () => {
@@ -40,16 +51,30 @@ test('the HTTP probe sends the user’s headers once each, with ours set over ca
   const server = http.createServer((req, res) => {
     seen.push({ raw: req.rawHeaders });
     req.resume();
-    req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: no session"}}'));
+    req.on('end', () =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: no session"}}')
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    const probe = await probeHttpEra({ type: 'http', url, headers: { Authorization: 'Bearer t', 'Content-Type': 'text/plain', 'MCP-Method': 'spoofed' } }, clientInfo, 10_000);
+    const probe = await probeHttpEra(
+      {
+        type: 'http',
+        url,
+        headers: { Authorization: 'Bearer t', 'Content-Type': 'text/plain', 'MCP-Method': 'spoofed' }
+      },
+      clientInfo,
+      10_000
+    );
     assert.equal(probe.era, 'legacy');
     const names = (seen[0]?.raw ?? []).filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase());
-    const values = (name: string) => (seen[0]?.raw ?? []).filter((_, index, raw) => index % 2 === 1 && raw[index - 1]?.toLowerCase() === name);
-    for (const name of ['content-type', 'mcp-method', 'authorization']) assert.equal(names.filter((n) => n === name).length, 1, name);
+    const values = (name: string) =>
+      (seen[0]?.raw ?? []).filter((_, index, raw) => index % 2 === 1 && raw[index - 1]?.toLowerCase() === name);
+    for (const name of ['content-type', 'mcp-method', 'authorization'])
+      assert.equal(names.filter((n) => n === name).length, 1, name);
     assert.deepEqual(values('content-type'), ['application/json']);
     assert.deepEqual(values('mcp-method'), ['server/discover']);
     assert.deepEqual(values('authorization'), ['Bearer t']);
@@ -62,11 +87,19 @@ test('the HTTP probe sends the user’s headers once each, with ours set over ca
 test('an HTTP probe answered 404 with −32601 is legacy (or unknown): initialize follows, no failure', async () => {
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":"taskdesk-discover","error":{"code":-32601,"message":"Method not found"}}'));
+    req.on('end', () =>
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":"taskdesk-discover","error":{"code":-32601,"message":"Method not found"}}')
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const probe = await probeHttpEra({ type: 'http', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` }, clientInfo, 10_000);
+    const probe = await probeHttpEra(
+      { type: 'http', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` },
+      clientInfo,
+      10_000
+    );
     assert.equal(probe.era, 'legacy');
     assert.match(probe.era === 'legacy' ? probe.why : '', /HTTP 404 \(-32601: Method not found\)/);
   } finally {

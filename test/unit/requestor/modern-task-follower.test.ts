@@ -23,7 +23,10 @@ beforeEach(() => {
 afterEach(() => temp.cleanup());
 
 /** A scripted modern server: `tasks/get` answers with `next()`, every request is recorded. */
-function scriptedPeer(next: (call: number) => Record<string, unknown>, answer?: (request: InputRequest) => Promise<Record<string, unknown>>) {
+function scriptedPeer(
+  next: (call: number) => Record<string, unknown>,
+  answer?: (request: InputRequest) => Promise<Record<string, unknown>>
+) {
   const sent: Array<{ at: number; method: string; params: Record<string, unknown> }> = [];
   let gets = 0;
   const peer: ModernPeer = {
@@ -47,7 +50,15 @@ function scriptedPeer(next: (call: number) => Record<string, unknown>, answer?: 
 }
 
 function task(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { taskId: 't-1', status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: new Date(clock.now()).toISOString(), ttlMs: 10_000, pollIntervalMs: 2_000, ...extra };
+  return {
+    taskId: 't-1',
+    status,
+    createdAt: '2026-01-01T00:00:00Z',
+    lastUpdatedAt: new Date(clock.now()).toISOString(),
+    ttlMs: 10_000,
+    pollIntervalMs: 2_000,
+    ...extra
+  };
 }
 
 async function start(manager: OutboundTasks, peer: ModernPeer) {
@@ -62,7 +73,10 @@ test('polls at pollIntervalMs, and a task whose ttl runs out is expired and no l
   const { peer, sent } = scriptedPeer(() => task('working'));
   const created = await start(manager, peer);
   await clock.advance(9_000);
-  assert.deepEqual(sent.filter((m) => m.method === 'tasks/get').map((m) => m.at - Date.parse(created.createdAt)), [2000, 4000, 6000, 8000]);
+  assert.deepEqual(
+    sent.filter((m) => m.method === 'tasks/get').map((m) => m.at - Date.parse(created.createdAt)),
+    [2000, 4000, 6000, 8000]
+  );
   await clock.advance(1_000);
   assert.equal(manager.get(created.outboundId)?.state, 'expired');
   const polls = sent.filter((m) => m.method === 'tasks/get').length;
@@ -106,7 +120,12 @@ test('an input request Taskdesk cannot answer is reported once, never sent, and 
 
 test('answered keys are kept on disk: after a restart the task is polled at once and the key is not asked again', async () => {
   const first = new OutboundTasks({ dir: temp.dir, clock });
-  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  const question = {
+    'q-1': {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } }
+    }
+  };
   const one = scriptedPeer(() => task('input_required', { inputRequests: question }));
   const created = await start(first, one.peer);
   await clock.advance(2_000);
@@ -117,7 +136,10 @@ test('answered keys are kept on disk: after a restart the task is polled at once
   const second = new OutboundTasks({ dir: temp.dir, clock });
   let asked = 0;
   const two = scriptedPeer(
-    (call) => (call === 1 ? task('input_required', { inputRequests: question }) : task('completed', { result: { content: [{ type: 'text', text: 'ok' }] } })),
+    (call) =>
+      call === 1
+        ? task('input_required', { inputRequests: question })
+        : task('completed', { result: { content: [{ type: 'text', text: 'ok' }] } }),
     async () => {
       asked += 1;
       return { action: 'accept', content: {} };
@@ -129,7 +151,9 @@ test('answered keys are kept on disk: after a restart the task is polled at once
   await clock.advance(2_000);
   const done = second.get(created.outboundId)!;
   assert.equal(done.state, 'completed');
-  assert.deepEqual(done.outcome?.type === 'result' ? done.outcome.result : undefined, { content: [{ type: 'text', text: 'ok' }] });
+  assert.deepEqual(done.outcome?.type === 'result' ? done.outcome.result : undefined, {
+    content: [{ type: 'text', text: 'ok' }]
+  });
   assert.equal(asked, 0);
   assert.equal(two.sent.filter((m) => m.method === 'tasks/update').length, 0);
   second.close();
@@ -137,14 +161,21 @@ test('answered keys are kept on disk: after a restart the task is polled at once
 
 test('a cancel while input_required withdraws the question and does not ask it again, though the server still lists it', async () => {
   const manager = new OutboundTasks({ dir: temp.dir, clock });
-  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  const question = {
+    'q-1': {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } }
+    }
+  };
   const asked: AbortSignal[] = [];
   // A server whose cancel is eventually consistent: input_required for a few more polls.
   const { peer, sent } = scriptedPeer(() => task('input_required', { inputRequests: question }));
   // Asked in the inbox: no answer until the question is withdrawn.
   peer.answerInput = (_request, context) => {
     asked.push(context.signal);
-    return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
+    return new Promise((_resolve, reject) =>
+      context.signal.addEventListener('abort', () => reject(new Error('withdrawn')))
+    );
   };
   const created = await start(manager, peer);
   await clock.advance(2_000);
@@ -161,15 +192,23 @@ test('a cancel while input_required withdraws the question and does not ask it a
 
 test('an answer tasks/update failed to deliver (a transient server error) is kept and sent again after the next poll; a refused one is not', async () => {
   const manager = new OutboundTasks({ dir: temp.dir, clock });
-  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  const question = {
+    'q-1': {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } }
+    }
+  };
   let asked = 0;
   // As the SDK client rejects with a server's JSON-RPC error.
   const updateErrors = [new McpError(-32603, 'database is locked'), new McpError(-32602, 'q-1: not a valid answer')];
   const updates: Array<Record<string, unknown>> = [];
-  const { peer } = scriptedPeer(() => task('input_required', { inputRequests: question }), async () => {
-    asked += 1;
-    return { action: 'accept', content: { name: 'Ada' } };
-  });
+  const { peer } = scriptedPeer(
+    () => task('input_required', { inputRequests: question }),
+    async () => {
+      asked += 1;
+      return { action: 'accept', content: { name: 'Ada' } };
+    }
+  );
   const request = peer.request.bind(peer);
   peer.request = async (method, params, options) => {
     if (method !== 'tasks/update') return request(method, params, options);
@@ -198,13 +237,21 @@ test('an answer tasks/update failed to deliver (a transient server error) is kep
 
 test('an answer refused with −32601 (a server without tasks/update) is not sent again', async () => {
   const manager = new OutboundTasks({ dir: temp.dir, clock });
-  const question = { 'q-1': { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } };
+  const question = {
+    'q-1': {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } }
+    }
+  };
   let asked = 0;
   const updates: Array<Record<string, unknown>> = [];
-  const { peer } = scriptedPeer(() => task('input_required', { inputRequests: question }), async () => {
-    asked += 1;
-    return { action: 'accept', content: { name: 'Ada' } };
-  });
+  const { peer } = scriptedPeer(
+    () => task('input_required', { inputRequests: question }),
+    async () => {
+      asked += 1;
+      return { action: 'accept', content: { name: 'Ada' } };
+    }
+  );
   const request = peer.request.bind(peer);
   peer.request = async (method, params, options) => {
     if (method !== 'tasks/update') return request(method, params, options);

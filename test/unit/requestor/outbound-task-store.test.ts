@@ -61,7 +61,11 @@ test('a new manager on the same directory sees the tasks, and one whose ttl ran 
     const later = new OutboundTasks({ dir: temp.dir, clock: new ManualClock(Date.UTC(2026, 0, 1) + 61_000) });
     assert.equal(later.get('ob-1')!.state, 'expired');
     later.close();
-    assert.equal(new OutboundTaskStore(temp.dir).loadAll().tasks.find((t) => t.outboundId === 'ob-1')?.state, 'expired', 'written on close');
+    assert.equal(
+      new OutboundTaskStore(temp.dir).loadAll().tasks.find((t) => t.outboundId === 'ob-1')?.state,
+      'expired',
+      'written on close'
+    );
   } finally {
     temp.cleanup();
   }

@@ -39,7 +39,11 @@ test('argument problems are reported per field', () => {
   const validator = new ArgumentValidator();
   const schema = {
     type: 'object',
-    properties: { topic: { type: 'string' }, depth: { type: 'integer', minimum: 1 }, nested: { type: 'object', properties: { a: { type: 'boolean' } } } },
+    properties: {
+      topic: { type: 'string' },
+      depth: { type: 'integer', minimum: 1 },
+      nested: { type: 'object', properties: { a: { type: 'boolean' } } }
+    },
     required: ['topic']
   };
   assert.deepEqual(validator.validate(schema, { topic: 'x', depth: 2 }), []);
@@ -47,7 +51,7 @@ test('argument problems are reported per field', () => {
   assert.deepEqual(problems.map((p) => p.path).sort(), ['', '/depth', '/nested/a']);
   assert.match(describeProblems(problems), /\(arguments\): must have required property 'topic'/);
   assert.match(describeProblems(problems), /nested\.a: must be boolean/);
-  assert.deepEqual(splitAjvErrors('data/a must be string, data must have required property \'b\''), [
+  assert.deepEqual(splitAjvErrors("data/a must be string, data must have required property 'b'"), [
     { path: '/a', message: 'must be string' },
     { path: '', message: "must have required property 'b'" }
   ]);

@@ -20,7 +20,11 @@ test('terminal is final for status reports; expired and lost are final for every
     for (const status of ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const) {
       assert.equal(nextState(terminal, { type: 'status', status }), undefined);
     }
-    assert.equal(nextState(terminal, { type: 'expired' }), 'expired', 'a terminal task whose result was never fetched can expire');
+    assert.equal(
+      nextState(terminal, { type: 'expired' }),
+      'expired',
+      'a terminal task whose result was never fetched can expire'
+    );
   }
   for (const final of ['expired', 'lost'] as const) {
     assert.equal(nextState(final, { type: 'status', status: 'completed' }), undefined);
@@ -32,6 +36,9 @@ test('terminal is final for status reports; expired and lost are final for every
 test('finished means expired, lost, or terminal with the outcome kept', () => {
   const finished = all.filter((s) => isFinished(s, true));
   assert.deepEqual(finished, ['completed', 'failed', 'cancelled', 'expired', 'lost']);
-  assert.deepEqual(all.filter((s) => isFinished(s, false)), ['expired', 'lost']);
+  assert.deepEqual(
+    all.filter((s) => isFinished(s, false)),
+    ['expired', 'lost']
+  );
   assert.deepEqual(all.filter(isServerTerminal), ['completed', 'failed', 'cancelled']);
 });

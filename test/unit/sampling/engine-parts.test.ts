@@ -56,11 +56,21 @@ describe('withRetries', () => {
         return 'ok';
       },
       () => retryable(2000),
-      { maxRetries: 2, baseDelayMs: 500, maxWaitMs: 10_000, clock, signal: new AbortController().signal, onRetry: (n) => notices.push(n) }
+      {
+        maxRetries: 2,
+        baseDelayMs: 500,
+        maxWaitMs: 10_000,
+        clock,
+        signal: new AbortController().signal,
+        onRetry: (n) => notices.push(n)
+      }
     );
     await clock.advance(1999);
     assert.equal(calls, 1);
-    assert.deepEqual(notices.map((n) => [n.retry, n.waitMs]), [[1, 2000]]);
+    assert.deepEqual(
+      notices.map((n) => [n.retry, n.waitMs]),
+      [[1, 2000]]
+    );
     await clock.advance(1);
     assert.equal(await done, 'ok');
     assert.equal(calls, 2);
@@ -76,7 +86,14 @@ describe('withRetries', () => {
         throw new Error('500');
       },
       () => retryable(),
-      { maxRetries: 2, baseDelayMs: 500, maxWaitMs: 10_000, clock, signal: new AbortController().signal, onRetry: (n) => waits.push(n.waitMs) }
+      {
+        maxRetries: 2,
+        baseDelayMs: 500,
+        maxWaitMs: 10_000,
+        clock,
+        signal: new AbortController().signal,
+        onRetry: (n) => waits.push(n.waitMs)
+      }
     );
     const settled = done.catch((e: unknown) => e);
     await clock.advance(500);
@@ -143,18 +160,37 @@ describe('ProviderRegistry and KeyStore', () => {
   it('keeps keys in the key store, out of views and snapshots', async () => {
     const keys = new InMemoryKeyStore();
     const registry = new ProviderRegistry(keys);
-    const view = await registry.upsert({ id: 'openai', name: 'OpenAI', baseURL: 'https://api.openai.com/v1', models: [], apiKey: SECRET });
+    const view = await registry.upsert({
+      id: 'openai',
+      name: 'OpenAI',
+      baseURL: 'https://api.openai.com/v1',
+      models: [],
+      apiKey: SECRET
+    });
     assert.equal(view.hasKey, true);
     assert.equal(await registry.apiKey('openai'), SECRET);
-    await registry.upsert({ id: 'local', name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', models: [{ name: 'llama3.2' }] });
+    await registry.upsert({
+      id: 'local',
+      name: 'Ollama',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      models: [{ name: 'llama3.2' }]
+    });
     const everything = JSON.stringify([await registry.views(), registry.snapshot(), registry.list(), keys, view]);
     assert.ok(!everything.includes(SECRET), 'a key leaked into a view, snapshot or the key store JSON');
-    assert.deepEqual((await registry.views()).map((v) => [v.id, v.hasKey]), [['openai', true], ['local', false]]);
+    assert.deepEqual(
+      (await registry.views()).map((v) => [v.id, v.hasKey]),
+      [
+        ['openai', true],
+        ['local', false]
+      ]
+    );
   });
 
   it('keeps a stored key when an edit carries none, and drops it with the provider', async () => {
     const keys = new InMemoryKeyStore({ openai: SECRET });
-    const registry = new ProviderRegistry(keys, [ProviderSettingsSchema.parse({ id: 'openai', name: 'OpenAI', baseURL: 'https://api.openai.com/v1' })]);
+    const registry = new ProviderRegistry(keys, [
+      ProviderSettingsSchema.parse({ id: 'openai', name: 'OpenAI', baseURL: 'https://api.openai.com/v1' })
+    ]);
     await registry.upsert({ id: 'openai', name: 'OpenAI (work)', baseURL: 'https://api.openai.com/v1', models: [] });
     assert.equal(await keys.get('openai'), SECRET);
     assert.equal(registry.get('openai')?.name, 'OpenAI (work)');
@@ -175,7 +211,12 @@ describe('ProviderRegistry and KeyStore', () => {
     const registry = new ProviderRegistry(new InMemoryKeyStore());
     await assert.rejects(registry.upsert({ id: 'x', name: 'X', baseURL: 'ftp://example.com', models: [] }));
     await assert.rejects(
-      registry.upsert({ id: 'x', name: 'X', baseURL: 'http://127.0.0.1:1/v1', models: [{ name: 'm', ratings: { cost: 2 } }] })
+      registry.upsert({
+        id: 'x',
+        name: 'X',
+        baseURL: 'http://127.0.0.1:1/v1',
+        models: [{ name: 'm', ratings: { cost: 2 } }]
+      })
     );
   });
 });
@@ -185,7 +226,10 @@ describe('provider config and policy defaults', () => {
     const s = (baseURL: string, extra = {}) => ProviderSettingsSchema.parse({ id: 'x', name: 'X', baseURL, ...extra });
     assert.equal(tokenLimitParamOf(s('https://api.openai.com/v1')), 'max_completion_tokens');
     assert.equal(tokenLimitParamOf(s('http://127.0.0.1:11434/v1')), 'max_tokens');
-    assert.equal(tokenLimitParamOf(s('http://127.0.0.1:8000/v1', { tokenLimitParam: 'max_completion_tokens' })), 'max_completion_tokens');
+    assert.equal(
+      tokenLimitParamOf(s('http://127.0.0.1:8000/v1', { tokenLimitParam: 'max_completion_tokens' })),
+      'max_completion_tokens'
+    );
   });
 
   it('defaults a server policy to ask, with completion review', () => {

@@ -39,7 +39,9 @@ describe('chooseModel', () => {
   });
 
   it('matches hints as case-insensitive substrings, in the order given', () => {
-    const choice = chooseModel([openai, ollama], { hints: [{ name: 'claude-3' }, { name: 'qwen2.5' }, { name: 'gpt' }] })!;
+    const choice = chooseModel([openai, ollama], {
+      hints: [{ name: 'claude-3' }, { name: 'qwen2.5' }, { name: 'gpt' }]
+    })!;
     assert.deepEqual([choice.providerId, choice.model], ['ollama', 'Qwen2.5-Coder:7b']);
     assert.match(choice.reason, /hint "qwen2.5" matched model "Qwen2.5-Coder:7b"/);
     assert.match(choice.reason, /earlier hints matched nothing/);
@@ -69,7 +71,11 @@ describe('chooseModel', () => {
   });
 
   it('falls back to the default and says why when no model is rated', () => {
-    const unrated = ProviderSettingsSchema.parse({ ...ollama, models: [{ name: 'a' }, { name: 'b' }], defaultModel: 'b' });
+    const unrated = ProviderSettingsSchema.parse({
+      ...ollama,
+      models: [{ name: 'a' }, { name: 'b' }],
+      defaultModel: 'b'
+    });
     const choice = chooseModel([unrated], { intelligencePriority: 1 })!;
     assert.equal(choice.model, 'b');
     assert.match(choice.reason, /no model has ratings/);

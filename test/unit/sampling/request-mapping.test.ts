@@ -18,12 +18,17 @@ function params(input: Record<string, unknown>): CreateMessageRequestParams {
 function rejects(messages: SamplingMessage[], pattern: RegExp): void {
   assert.throws(
     () => toChatCompletionRequest(params({ messages }), target),
-    (error: unknown) => error instanceof HostError && error.code === JsonRpcCode.InvalidParams && pattern.test(error.message)
+    (error: unknown) =>
+      error instanceof HostError && error.code === JsonRpcCode.InvalidParams && pattern.test(error.message)
   );
 }
 
 const toolUse = (id: string) => ({ type: 'tool_use', id, name: 'get_weather', input: { city: id } });
-const toolResult = (id: string, text = `result ${id}`) => ({ type: 'tool_result', toolUseId: id, content: [{ type: 'text', text }] });
+const toolResult = (id: string, text = `result ${id}`) => ({
+  type: 'tool_result',
+  toolUseId: id,
+  content: [{ type: 'text', text }]
+});
 
 describe('toChatCompletionRequest', () => {
   it('maps the system prompt, text messages and the sampling knobs', () => {
@@ -58,10 +63,13 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('uses max_completion_tokens when the provider wants it', () => {
-    const request = toChatCompletionRequest(params({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }), {
-      model: 'gpt-4o',
-      tokenLimitParam: 'max_completion_tokens'
-    });
+    const request = toChatCompletionRequest(
+      params({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }),
+      {
+        model: 'gpt-4o',
+        tokenLimitParam: 'max_completion_tokens'
+      }
+    );
     assert.equal(request.max_completion_tokens, 100);
     assert.equal(request.max_tokens, undefined);
   });
@@ -95,8 +103,14 @@ describe('toChatCompletionRequest', () => {
   });
 
   it('rejects audio types chat completions cannot take, and media in assistant turns', () => {
-    rejects([{ role: 'user', content: { type: 'audio', data: 'AAAA', mimeType: 'audio/ogg' } }], /audio\/ogg is not supported/);
-    rejects([{ role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }], /only text and tool_use in assistant/);
+    rejects(
+      [{ role: 'user', content: { type: 'audio', data: 'AAAA', mimeType: 'audio/ogg' } }],
+      /audio\/ogg is not supported/
+    );
+    rejects(
+      [{ role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }],
+      /only text and tool_use in assistant/
+    );
   });
 
   it('maps tools, tool choice, tool_use and tool_result both ways round a loop', () => {
@@ -114,7 +128,11 @@ describe('toChatCompletionRequest', () => {
           }
         ],
         tools: [
-          { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }
+          {
+            name: 'get_weather',
+            description: 'Weather for a city',
+            inputSchema: { type: 'object', properties: { city: { type: 'string' } } }
+          }
         ],
         toolChoice: { mode: 'required' }
       }),
@@ -123,7 +141,11 @@ describe('toChatCompletionRequest', () => {
     assert.deepEqual(request.tools, [
       {
         type: 'function',
-        function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }
+        function: {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } }
+        }
       }
     ]);
     assert.equal(request.tool_choice, 'required');
@@ -145,7 +167,10 @@ describe('toChatCompletionRequest', () => {
     const messages = [{ role: 'user', content: { type: 'text', text: 'x' } }];
     const tools = [{ name: 't', inputSchema: { type: 'object' } }];
     for (const mode of ['auto', 'required', 'none'] as const) {
-      assert.equal(toChatCompletionRequest(params({ messages, tools, toolChoice: { mode } }), target).tool_choice, mode);
+      assert.equal(
+        toChatCompletionRequest(params({ messages, tools, toolChoice: { mode } }), target).tool_choice,
+        mode
+      );
     }
     const noTools = toChatCompletionRequest(params({ messages, toolChoice: { mode: 'required' } }), target);
     assert.equal(noTools.tool_choice, undefined);
@@ -178,7 +203,8 @@ describe('toChatCompletionRequest', () => {
     assert.deepEqual(request.messages[2], {
       role: 'tool',
       tool_call_id: 'a',
-      content: 'see picture\n[image (image/png) not included: tool messages carry text only]\nfile text\n[resource: file:///b.bin]'
+      content:
+        'see picture\n[image (image/png) not included: tool messages carry text only]\nfile text\n[resource: file:///b.bin]'
     });
   });
 });
@@ -187,33 +213,58 @@ describe('tool use and result balance (-32602)', () => {
   const ask = { role: 'user' as const, content: { type: 'text' as const, text: 'go' } };
 
   it('rejects a result for an id that was never used', () => {
-    rejects([ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage, { role: 'user', content: toolResult('b') } as SamplingMessage], /unknown toolUseId "b"/);
+    rejects(
+      [
+        ask,
+        { role: 'assistant', content: toolUse('a') } as SamplingMessage,
+        { role: 'user', content: toolResult('b') } as SamplingMessage
+      ],
+      /unknown toolUseId "b"/
+    );
   });
 
   it('rejects a missing result', () => {
     rejects(
-      [ask, { role: 'assistant', content: [toolUse('a'), toolUse('b')] } as SamplingMessage, { role: 'user', content: toolResult('a') } as SamplingMessage],
+      [
+        ask,
+        { role: 'assistant', content: [toolUse('a'), toolUse('b')] } as SamplingMessage,
+        { role: 'user', content: toolResult('a') } as SamplingMessage
+      ],
       /no tool_result for tool_use id\(s\) "b"/
     );
   });
 
   it('rejects a tool_use followed by something other than its results', () => {
-    rejects([ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage, ask], /must be answered by tool_result/);
+    rejects(
+      [ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage, ask],
+      /must be answered by tool_result/
+    );
     rejects([ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage], /have no tool_result/);
   });
 
   it('rejects results mixed with other content, duplicates, and blocks in the wrong role', () => {
     rejects(
-      [ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage, { role: 'user', content: [toolResult('a'), { type: 'text', text: 'and' }] } as SamplingMessage],
+      [
+        ask,
+        { role: 'assistant', content: toolUse('a') } as SamplingMessage,
+        { role: 'user', content: [toolResult('a'), { type: 'text', text: 'and' }] } as SamplingMessage
+      ],
       /only tool_result blocks/
     );
     rejects(
-      [ask, { role: 'assistant', content: toolUse('a') } as SamplingMessage, { role: 'user', content: [toolResult('a'), toolResult('a')] } as SamplingMessage],
+      [
+        ask,
+        { role: 'assistant', content: toolUse('a') } as SamplingMessage,
+        { role: 'user', content: [toolResult('a'), toolResult('a')] } as SamplingMessage
+      ],
       /more than one tool_result for toolUseId "a"/
     );
     rejects([{ role: 'user', content: toolUse('a') } as SamplingMessage], /only allowed in assistant/);
     rejects([ask, { role: 'assistant', content: toolResult('a') } as SamplingMessage], /only allowed in user/);
-    rejects([ask, { role: 'assistant', content: [toolUse('a'), toolUse('a')] } as SamplingMessage], /duplicate tool_use id "a"/);
+    rejects(
+      [ask, { role: 'assistant', content: [toolUse('a'), toolUse('a')] } as SamplingMessage],
+      /duplicate tool_use id "a"/
+    );
     rejects([{ role: 'user', content: toolResult('a') } as SamplingMessage], /unknown toolUseId "a"/);
   });
 });

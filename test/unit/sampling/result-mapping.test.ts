@@ -9,7 +9,11 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { MalformedCompletionError, stopReasonOf, toCreateMessageResult } from '../../../app/sampling/result-mapping.js';
 import { StreamAccumulator, type AccumulatedCompletion } from '../../../app/sampling/stream-accumulator.js';
 
-function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): ChatCompletionChunk {
+function chunk(
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+  extra: Record<string, unknown> = {}
+): ChatCompletionChunk {
   return {
     id: 'c',
     object: 'chat.completion.chunk',
@@ -36,8 +40,16 @@ describe('StreamAccumulator', () => {
     assert.equal(acc.add(chunk({ role: 'assistant', content: '' })), '');
     assert.equal(acc.add(chunk({ content: 'Let me ' })), 'Let me ');
     acc.add(chunk({ content: 'check.' }));
-    acc.add(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '{"ci' } }] }));
-    acc.add(chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] }));
+    acc.add(
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '{"ci' } }]
+      })
+    );
+    acc.add(
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{}' } }]
+      })
+    );
     acc.add(chunk({ tool_calls: [{ index: 0, function: { name: 'weather', arguments: 'ty":"Paris"}' } }] }));
     acc.add(chunk({}, 'tool_calls'));
     const result = acc.result();
@@ -73,14 +85,22 @@ describe('stopReasonOf', () => {
   });
 
   it('says toolUse whenever there are tool calls (Ollama sends them with stop)', () => {
-    assert.equal(stopReasonOf(completion({ finishReason: 'stop', toolCalls: [{ id: 'a', name: 'n', arguments: '{}' }] })), 'toolUse');
+    assert.equal(
+      stopReasonOf(completion({ finishReason: 'stop', toolCalls: [{ id: 'a', name: 'n', arguments: '{}' }] })),
+      'toolUse'
+    );
   });
 });
 
 describe('toCreateMessageResult', () => {
   it('returns one text block with the served model', () => {
     const result = toCreateMessageResult(completion({ text: 'Paris.', model: 'served' }), plain, 'asked');
-    assert.deepEqual(result, { role: 'assistant', model: 'served', stopReason: 'endTurn', content: { type: 'text', text: 'Paris.' } });
+    assert.deepEqual(result, {
+      role: 'assistant',
+      model: 'served',
+      stopReason: 'endTurn',
+      content: { type: 'text', text: 'Paris.' }
+    });
     CreateMessageResultSchema.parse(result);
   });
 

@@ -3,9 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchTestBrowser } from '../support/test-browser.js';
 import { tempDir } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root } from './renderer-build.js';
 
 /** Resolves with the first stdout line that matches, or rejects if the process ends first. */
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
@@ -78,7 +79,7 @@ describe('browser mode from the command line', () => {
     built = await buildRenderer();
     data = tempDir('taskdesk-browser-mode-');
     first = await launch(data.dir, built.dir);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchTestBrowser();
   });
 
   after(async () => {

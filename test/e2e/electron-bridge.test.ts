@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchTestBrowser } from '../support/test-browser.js';
 import ts from 'typescript';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HostEvents, type HostEvent } from '../../app/contract/host-api.js';
@@ -12,7 +13,7 @@ import { answerCall } from '../../main/host-call.js';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../main/ipc-channels.js';
 import { isTrustedSender } from '../../main/trusted-sender.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, CHROMIUM_ARGS, root } from './renderer-build.js';
+import { buildRenderer, root } from './renderer-build.js';
 
 /**
  * The Electron shell cannot run here (no Electron binary), so this covers what can run without
@@ -119,7 +120,7 @@ describe('the renderer over the real preload, in Chromium', () => {
     fixture = await startHostWith({ b: peer });
     // Only the static files are used; the page never learns the token, so it cannot use HTTP.
     server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchTestBrowser();
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
 

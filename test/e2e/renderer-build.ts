@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { createHash } from 'node:crypto';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchTestBrowser } from '../support/test-browser.js';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import type { Host } from '../../app/host/host.js';
 import { fileURLToPath } from 'node:url';
@@ -12,23 +14,25 @@ import { copyRendererAssets } from '../../app/cli/renderer-assets.js';
 /** The repository root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Chromium flags for a quiet headless run in a container. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-];
+/** Where `npm test` builds the renderer once for every e2e test file (see `prepare-e2e.ts`). */
+export const PREPARED_RENDERER = path.join(root, 'build/e2e/renderer');
+const PREPARED_STAMP = path.join(root, 'build/e2e/renderer.stamp');
 
-/**
- * Compiles the renderer with its own tsconfig into a fresh temp directory and copies its
- * static files beside it: the same layout as build/renderer, without touching build/.
- */
-export async function buildRenderer(): Promise<{ dir: string; remove: () => void }> {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-renderer-'));
+/** A fingerprint of the renderer's sources and of the contract it is compiled against. */
+function rendererSourcesHash(): string {
+  const hash = createHash('sha256');
+  for (const dir of ['renderer', 'app/contract']) {
+    for (const file of fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).sort()) {
+      const full = path.join(root, dir, file);
+      if (!fs.statSync(full).isFile()) continue;
+      hash.update(`${dir}/${file}\0`).update(fs.readFileSync(full)).update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Compiles the renderer with its own tsconfig into `outDir`, its static files beside it. */
+async function compileRenderer(outDir: string): Promise<string> {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   try {
     await promisify(execFile)(
@@ -38,20 +42,55 @@ export async function buildRenderer(): Promise<{ dir: string; remove: () => void
         '-p',
         path.join(root, 'renderer/tsconfig.json'),
         '--outDir',
-        out,
+        outDir,
         '--tsBuildInfoFile',
-        path.join(out, 'renderer.tsbuildinfo')
+        path.join(outDir, 'renderer.tsbuildinfo')
       ],
       { cwd: root }
     );
   } catch (error) {
-    fs.rmSync(out, { recursive: true, force: true });
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(`The renderer does not compile:\n${stdout}${stderr}`);
   }
-  const dir = path.join(out, 'renderer');
+  const dir = path.join(outDir, 'renderer');
   copyRendererAssets(path.join(root, 'renderer'), dir);
-  return { dir, remove: () => fs.rmSync(out, { recursive: true, force: true }) };
+  return dir;
+}
+
+/**
+ * Builds the renderer into {@link PREPARED_RENDERER} with a stamp of its sources: run once by
+ * `npm test` before the e2e files, which then share the one build.
+ */
+export async function prepareRenderer(): Promise<string> {
+  const out = path.dirname(PREPARED_RENDERER);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  const built = await compileRenderer(fs.mkdtempSync(path.join(out, 'tsc-')));
+  fs.renameSync(built, PREPARED_RENDERER);
+  fs.writeFileSync(PREPARED_STAMP, rendererSourcesHash());
+  return PREPARED_RENDERER;
+}
+
+/**
+ * The built renderer for one e2e test file: the build `npm test` prepared when its stamp still
+ * matches the sources, otherwise a fresh build in a temp directory (a test file run on its own
+ * after an edit), removed by `remove`.
+ */
+export async function buildRenderer(): Promise<{ dir: string; remove: () => void }> {
+  try {
+    if (fs.readFileSync(PREPARED_STAMP, 'utf8') === rendererSourcesHash()) {
+      return { dir: PREPARED_RENDERER, remove: () => {} };
+    }
+  } catch {
+    // Not prepared: build below.
+  }
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-renderer-'));
+  try {
+    return { dir: await compileRenderer(out), remove: () => fs.rmSync(out, { recursive: true, force: true }) };
+  } catch (error) {
+    fs.rmSync(out, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**
@@ -66,7 +105,7 @@ export async function openDesk(
   options: { viewport?: { width: number; height: number }; failedResponses?: boolean } = {}
 ): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
   const server = await startBrowserServer({ host, rendererDir, port: 0 });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchTestBrowser();
   const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {

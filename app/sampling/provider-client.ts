@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ProviderSettings } from '../contract/providers.js';
+import { acceptPlainCompletions } from './plain-completion-stream.js';
 
 /** Options for building a provider client; `fetch` is for tests and proxies. */
 export interface ProviderClientOptions {
@@ -16,7 +17,8 @@ const NO_KEY = 'taskdesk-no-key';
  * Retries are off (`maxRetries: 0`): the engine retries itself, bounded and on the
  * injected clock. The SDK's own timeout is a far backstop; the engine's timeouts run on
  * the clock too. Nothing is read from the environment (`OPENAI_*`), the SDK logger is
- * off, so no key reaches a log.
+ * off, so no key reaches a log. A plain JSON answer to a streamed request (some local servers
+ * send one) is read as the answer, not as a dropped stream.
  */
 export function createProviderClient(
   settings: ProviderSettings,
@@ -32,6 +34,7 @@ export function createProviderClient(
     timeout: 24 * 60 * 60 * 1000,
     logLevel: 'off',
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {})
+    // A server that answers a stream request with one JSON completion is read as that answer.
+    fetch: acceptPlainCompletions(options.fetch ?? ((input, init) => fetch(input, init)))
   });
 }

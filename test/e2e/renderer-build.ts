@@ -50,7 +50,7 @@ async function compileRenderer(outDir: string): Promise<string> {
     );
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`The renderer does not compile:\n${stdout}${stderr}`);
+    throw new Error(`The renderer does not compile:\n${stdout}${stderr}`, { cause: error });
   }
   const dir = path.join(outDir, 'renderer');
   copyRendererAssets(path.join(root, 'renderer'), dir);

@@ -21,8 +21,18 @@ export type FakeChatReply =
       model?: string;
       /** vLLM's non-standard `stop_reason` (the stop string that matched). */
       stopReason?: string;
+      /** Answer one JSON completion even to `stream: true`, as some local servers do. */
+      plain?: boolean;
     }
-  | { kind: 'tool-calls'; calls: FakeToolCall[]; text?: string; finishReason?: string; model?: string }
+  | {
+      kind: 'tool-calls';
+      calls: FakeToolCall[];
+      text?: string;
+      finishReason?: string;
+      model?: string;
+      /** Answer one JSON completion even to `stream: true`. */
+      plain?: boolean;
+    }
   | { kind: 'error'; status: number; message?: string; headers?: Record<string, string> }
   /** Streams `tokens`, then destroys the socket without a finish_reason or `[DONE]`. */
   | { kind: 'drop'; tokens: string[] }
@@ -205,11 +215,16 @@ export class FakeOpenAIServer extends EventEmitter {
       case 'error':
         return json(res, reply.status, errorBody(reply.message ?? `error ${reply.status}`, 'error'), reply.headers);
       case 'text':
-        if (!stream)
+        if (!stream || reply.plain)
           return json(
             res,
             200,
-            completion(sse.model, { content: reply.tokens.join('') }, reply.finishReason ?? 'stop')
+            completion(
+              sse.model,
+              { content: reply.tokens.join('') },
+              reply.finishReason ?? 'stop',
+              reply.stopReason !== undefined ? { stop_reason: reply.stopReason } : {}
+            )
           );
         sse.start();
         sse.chunk({ role: 'assistant', content: '' }, null);
@@ -227,7 +242,7 @@ export class FakeOpenAIServer extends EventEmitter {
           type: 'function',
           function: { name: c.name, arguments: c.arguments }
         }));
-        if (!stream)
+        if (!stream || reply.plain)
           return json(res, 200, completion(sse.model, { content: reply.text ?? null, tool_calls: toolCalls }, finish));
         sse.start();
         sse.chunk({ role: 'assistant', content: reply.text ?? null }, null);
@@ -353,13 +368,19 @@ class SseWriter {
   }
 }
 
-function completion(model: string, message: Record<string, unknown>, finishReason: string) {
+function completion(
+  model: string,
+  message: Record<string, unknown>,
+  finishReason: string,
+  choiceExtra: Record<string, unknown> = {}
+) {
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
     created: 0,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason }]
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, ...choiceExtra }],
+    usage: { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 }
   };
 }
 

@@ -17,6 +17,13 @@ import {
 
 import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from './providers.js';
 import { SamplingPolicySchema } from './sampling-policy.js';
+import {
+  HistoryEntrySchema,
+  HistoryFilterSchema,
+  HistoryPageSchema,
+  HistoryRetentionSchema,
+  HistorySummarySchema
+} from './history.js';
 
 export { ErrorDataSchema, type ErrorData };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -32,6 +39,8 @@ export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, Ser
 export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from './outbound-tasks.js';
 
 export { TaskViewSchema, type TaskView };
+export { HistoryEntrySchema, HistoryFilterSchema, HistoryPageSchema, HistoryRetentionSchema, HistorySummarySchema };
+export type { HistoryEntry, HistoryFilter, HistoryPage, HistoryRetention, HistorySummary } from './history.js';
 
 /** How a task's work ended: what the ordinary request would have returned. */
 export const OutcomeSchema = z.discriminatedUnion('type', [
@@ -243,7 +252,27 @@ export const HostMethods = {
       })
       .default({}),
     result: z.array(AuditEntrySchema)
-  }
+  },
+  /** A page of the task history, newest first, filtered. */
+  'history.list': {
+    params: z
+      .object({
+        filter: HistoryFilterSchema.optional(),
+        cursor: z.string().optional(),
+        limit: z.number().int().min(1).max(500).optional()
+      })
+      .default({}),
+    result: HistoryPageSchema
+  },
+  /** One whole history entry: timeline, request, result. */
+  'history.get': { params: z.object({ id: z.string() }), result: HistoryEntrySchema },
+  /** The entries a filter matches, as JSON Lines (newest first). */
+  'history.export': {
+    params: z.object({ filter: HistoryFilterSchema.optional() }).default({}),
+    result: z.object({ jsonl: z.string(), count: z.number().int().nonnegative() })
+  },
+  'history.getRetention': { params: z.object({}).default({}), result: HistoryRetentionSchema },
+  'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema }
 } as const;
 
 export type HostMethod = keyof typeof HostMethods;
@@ -270,7 +299,12 @@ export const HostEvents = {
     done: z.literal(true).optional()
   }),
   /** An outbound (tool-call) task changed or was forgotten. */
-  'outbound.changed': OutboundTaskEventSchema
+  'outbound.changed': OutboundTaskEventSchema,
+  /**
+   * A history entry was added or changed; `entry.unanswered` marks a question that expired
+   * without an answer (the UI tells the person).
+   */
+  'history.changed': z.object({ entry: HistorySummarySchema })
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

@@ -36,6 +36,8 @@ import { SamplingSetup } from './sampling-setup.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
+import { InvalidHistoryCursorError, TaskHistory } from '../history/task-history.js';
+import type { HistoryRetention } from '../contract/history.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -101,6 +103,8 @@ export class Host {
   readonly requestor: OutboundTasks;
   /** LLM providers, per-server sampling policies and the sampling engine. */
   readonly sampling: SamplingSetup;
+  /** The user's record of every received and requested task, kept after their TTL. */
+  readonly history: TaskHistory;
   readonly #registry: ServerRegistry;
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
@@ -125,6 +129,15 @@ export class Host {
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
     this.#eras = new ServerEras({ dir: config.dataDir, corruptDir, factory });
     for (const warning of this.#eras.warnings) this.#warn(warning.message, warning.movedTo);
+    this.history = new TaskHistory({
+      dataDir: config.dataDir,
+      corruptDir,
+      factory,
+      clock: this.clock,
+      events: { changed: (summary) => this.events.emit('history.changed', { entry: summary }) }
+    });
+    this.history.load();
+    for (const warning of this.history.warnings) this.#warn(warning.message, warning.movedTo);
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
     this.requestor = new OutboundTasks({
@@ -136,7 +149,10 @@ export class Host {
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
         )
     });
-    this.requestor.on((event) => this.events.emit('outbound.changed', event));
+    this.requestor.on((event) => {
+      if (event.type === 'changed') this.history.recordRequested(event.task);
+      this.events.emit('outbound.changed', event);
+    });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
       this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
@@ -197,6 +213,7 @@ export class Host {
       cursorKey: cursorKey.secret,
       events: {
         taskChanged: (taskId, record) => {
+          this.history.recordReceived(taskId, record);
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The
           // view shares the request, notes and outcome with the stored record: listeners only read.
           if (this.events.listening('task.changed'))
@@ -326,6 +343,7 @@ export class Host {
   async close(): Promise<void> {
     this.requestor.close();
     this.receiver.close();
+    this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.audit.close();
   }
@@ -419,6 +437,22 @@ export class Host {
           return this.sampling.setPolicy(p.serverId as string, p.policy as Parameters<SamplingSetup['setPolicy']>[1]);
         case 'audit.read':
           return this.audit.read(p as { limit?: number; serverId?: string; taskId?: string });
+        case 'history.list':
+          return this.#historyPage(p as NonNullable<HostParams<'history.list'>>);
+        case 'history.get': {
+          const entry = this.history.get(p.id as string);
+          if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No history entry ${String(p.id)}`);
+          return entry;
+        }
+        case 'history.export': {
+          const filter = (p as NonNullable<HostParams<'history.export'>>).filter ?? {};
+          const jsonl = this.history.exportJsonLines(filter);
+          return { jsonl, count: jsonl === '' ? 0 : jsonl.split('\n').length - 1 };
+        }
+        case 'history.getRetention':
+          return this.history.retention;
+        case 'history.setRetention':
+          return this.history.setRetention(p as HostParams<'history.setRetention'> as HistoryRetention);
         default:
           throw new HostError(JsonRpcCode.MethodNotFound, `Unknown host method ${String(method)}`);
       }
@@ -466,6 +500,18 @@ export class Host {
       // Only tasks still stored: an expired one is gone and would confuse the server.
       const record = this.receiver.record(task.taskId);
       if (record) void connection.notifyStatus(record.task);
+    }
+  }
+
+  #historyPage(params: NonNullable<HostParams<'history.list'>>): HostResult<'history.list'> {
+    try {
+      return this.history.list(params.filter ?? {}, {
+        ...(params.cursor !== undefined && { cursor: params.cursor }),
+        ...(params.limit !== undefined && { limit: params.limit })
+      });
+    } catch (error) {
+      if (error instanceof InvalidHistoryCursorError) throw new HostError(JsonRpcCode.InvalidParams, error.message);
+      throw error;
     }
   }
 

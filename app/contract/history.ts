@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { ErrorDataSchema } from './common.js';
+
+/**
+ * Schemas of the task history: the user's own record of every task received from a server and
+ * every task requested of one, kept after the protocol's TTL (servers lose access at TTL, as the
+ * spec says; the person does not lose the record).
+ */
+
+/** Where a history entry's task stands or how it ended. */
+export const HistoryStatusSchema = z.enum([
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+  /** The TTL ran out before the task ended: for a question to the person, it went unanswered. */
+  'expired',
+  /** A requested task the server no longer knew. */
+  'lost'
+]);
+export type HistoryStatus = z.infer<typeof HistoryStatusSchema>;
+
+/** One status change of the task, as Taskdesk saw it. */
+export const HistoryStepSchema = z.object({
+  at: z.string(),
+  status: HistoryStatusSchema,
+  message: z.string().optional()
+});
+export type HistoryStep = z.infer<typeof HistoryStepSchema>;
+
+/** A stored value that was too large for the history: its size and the start of its JSON. */
+export const TruncatedValueSchema = z.object({
+  truncated: z.literal(true),
+  bytes: z.number().int().nonnegative(),
+  preview: z.string()
+});
+
+/** What a history list shows of an entry (no request or result bodies). */
+export const HistorySummarySchema = z.object({
+  /** `received:<taskId>` or `requested:<outboundId>`. */
+  id: z.string(),
+  direction: z.enum(['received', 'requested']),
+  kind: z.enum(['sampling', 'elicitation', 'tool-call']),
+  serverId: z.string(),
+  serverName: z.string(),
+  /** The protocol task id (the server's for a requested task). */
+  taskId: z.string(),
+  /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
+  title: z.string(),
+  status: HistoryStatusSchema,
+  /** A question to the person that expired without an answer. */
+  unanswered: z.boolean().optional(),
+  statusMessage: z.string().optional(),
+  /** When the server asked (received) or the task was created (requested): the task's own time. */
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  endedAt: z.string().optional()
+});
+export type HistorySummary = z.infer<typeof HistorySummarySchema>;
+
+/** A whole history entry: the summary, its timeline, what was asked and how it ended. */
+export const HistoryEntrySchema = HistorySummarySchema.extend({
+  timeline: z.array(HistoryStepSchema),
+  request: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]),
+  result: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
+  error: ErrorDataSchema.optional()
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+/** Which entries a list or an export covers. All given filters must match. */
+export const HistoryFilterSchema = z.object({
+  /** Words that must all appear (case-insensitive) in the title, server, status message or ids. */
+  text: z.string().optional(),
+  serverId: z.string().optional(),
+  status: HistoryStatusSchema.optional(),
+  kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
+  direction: z.enum(['received', 'requested']).optional()
+});
+export type HistoryFilter = z.infer<typeof HistoryFilterSchema>;
+
+/** One page of a history list, newest first. */
+export const HistoryPageSchema = z.object({
+  entries: z.array(HistorySummarySchema),
+  /** Entries matching the filter in all. */
+  total: z.number().int().nonnegative(),
+  /** Pass back as `cursor` for the next page; absent on the last one. */
+  nextCursor: z.string().optional()
+});
+export type HistoryPage = z.infer<typeof HistoryPageSchema>;
+
+/** How long and how much history is kept. */
+export const HistoryRetentionSchema = z.object({
+  /** Entries older than this (by their last change) are removed. */
+  days: z.number().int().min(1).max(3650),
+  /** At most this many entries; past it, the oldest entry of the server that holds the most goes first. */
+  maxEntries: z.number().int().min(100).max(100_000)
+});
+export type HistoryRetention = z.infer<typeof HistoryRetentionSchema>;

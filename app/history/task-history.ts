@@ -1,0 +1,402 @@
+import path from 'node:path';
+import type {
+  HistoryEntry,
+  HistoryFilter,
+  HistoryPage,
+  HistoryRetention,
+  HistoryStatus,
+  HistorySummary
+} from '../contract/history.js';
+import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
+import type { OutboundTaskView } from '../contract/outbound-tasks.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { TaskRecord } from '../receiver/task-record.js';
+import type { JsonFileStoreFactory } from '../store/json-file-store.js';
+import { SegmentLog } from '../store/segment-log.js';
+import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
+import { boundedValue, titleOfReceived, titleOfRequested } from './history-values.js';
+
+/** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
+
+/** How often entries past the retention are looked for, besides every write. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
+const MAX_STEPS = 50;
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 500;
+
+/** What the history tells its host about. */
+export interface TaskHistoryEvents {
+  /** An entry was added or changed. */
+  changed?(summary: HistorySummary): void;
+}
+
+/** Options of {@link TaskHistory}. */
+export interface TaskHistoryOptions {
+  dataDir: string;
+  corruptDir: string;
+  factory: JsonFileStoreFactory;
+  clock: Clock;
+  events?: TaskHistoryEvents;
+  /** Replaces the saved retention (tests). */
+  retention?: Partial<HistoryRetention>;
+}
+
+/**
+ * The user's record of every received and requested task, kept on the user's side after the
+ * protocol TTL.
+ *
+ * Entries live in their own segment log (`<dataDir>/history/`, electron-store documents behind
+ * the journal, as the task store does), written lazily: history is never what a server waits
+ * for. Bounded three ways: by age (the retention's days, from the last change), by count (past
+ * `maxEntries` the oldest entry of the server holding the most goes first, so one busy server
+ * cannot push the others' history out), and by the size of each request and result (see
+ * `boundedValue`).
+ */
+export class TaskHistory {
+  readonly #log: SegmentLog<HistoryEntry>;
+  readonly #entries = new Map<string, HistoryEntry>();
+  /** Each server's entry ids, oldest first: the order eviction takes them in. */
+  readonly #byServer = new Map<string, string[]>();
+  readonly #clock: Clock;
+  readonly #events: TaskHistoryEvents;
+  readonly #settings: OpenedDocument<HistoryRetention>;
+  #retention: HistoryRetention;
+  #pruneTimer: TimerHandle | undefined;
+  #closed = false;
+  /** Warnings found while loading (files moved aside). */
+  readonly warnings: Array<{ message: string; movedTo?: string }> = [];
+
+  constructor(options: TaskHistoryOptions) {
+    this.#clock = options.clock;
+    this.#events = options.events ?? {};
+    this.#log = new SegmentLog<HistoryEntry>({
+      dir: path.join(options.dataDir, 'history'),
+      corruptDir: options.corruptDir,
+      factory: options.factory
+    });
+    this.#settings = openVersionedDocument({
+      dir: options.dataDir,
+      corruptDir: options.corruptDir,
+      factory: options.factory,
+      name: 'history-settings',
+      label: 'history retention',
+      version: 1,
+      schema: HistoryRetentionSchema,
+      empty: () => ({ ...DEFAULT_HISTORY_RETENTION })
+    });
+    if (this.#settings.warning) this.warnings.push(this.#settings.warning);
+    this.#retention = { ...this.#settings.value, ...options.retention };
+  }
+
+  /** Reads the stored history, drops what the retention no longer allows, and starts pruning. */
+  load(): void {
+    const report = this.#log.load((value) => HistoryEntrySchema.parse(value));
+    for (const bad of report.quarantined) {
+      this.warnings.push({ message: `A history file could not be read: ${bad.reason}`, movedTo: bad.movedTo });
+    }
+    if (report.rejected.length > 0) {
+      this.warnings.push({
+        message: `${report.rejected.length} history entries did not match their schema and were dropped`
+      });
+    }
+    const loaded = [...report.records.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const entry of loaded) this.#index(entry);
+    this.#prune();
+    this.#schedulePrune();
+  }
+
+  /** Records a received task's state; `record` undefined means the receiver removed it (TTL, eviction). */
+  recordReceived(taskId: string, record: TaskRecord | undefined): void {
+    const id = `received:${taskId}`;
+    const existing = this.#entries.get(id);
+    if (!record) {
+      if (existing && !isEnded(existing.status)) {
+        // Gone while it still waited: the TTL ended first. A question to the person went unanswered.
+        this.#save(
+          this.#step(existing, this.#now(), 'expired', 'The task expired before it finished', { unanswered: true })
+        );
+      }
+      return;
+    }
+    const status: HistoryStatus = record.task.status;
+    if (existing) {
+      const result =
+        record.outcome?.type === 'result' && !existing.result ? { result: boundedValue(record.outcome.result) } : {};
+      const error = record.outcome?.type === 'error' && !existing.error ? { error: record.outcome.error } : {};
+      if (
+        existing.status === status &&
+        existing.statusMessage === record.task.statusMessage &&
+        !result.result &&
+        !error.error
+      )
+        return;
+      this.#save(
+        this.#step({ ...existing, ...result, ...error }, record.task.lastUpdatedAt, status, record.task.statusMessage)
+      );
+      return;
+    }
+    const entry: HistoryEntry = {
+      id,
+      direction: 'received',
+      kind: record.kind,
+      serverId: record.owner.serverId,
+      serverName: record.owner.serverName,
+      taskId,
+      title: titleOfReceived(record.kind, record.request),
+      status,
+      ...(record.task.statusMessage !== undefined && { statusMessage: record.task.statusMessage }),
+      createdAt: record.task.createdAt,
+      updatedAt: record.task.lastUpdatedAt,
+      ...(isEnded(status) && { endedAt: record.task.lastUpdatedAt }),
+      timeline: [
+        {
+          at: record.task.createdAt,
+          status,
+          ...(record.task.statusMessage !== undefined && { message: record.task.statusMessage })
+        }
+      ],
+      request: boundedValue(record.request),
+      ...(record.outcome?.type === 'result' && { result: boundedValue(record.outcome.result) }),
+      ...(record.outcome?.type === 'error' && { error: record.outcome.error })
+    };
+    this.#save(entry);
+  }
+
+  /** Records a requested (outbound) task's state. */
+  recordRequested(view: OutboundTaskView): void {
+    const id = `requested:${view.outboundId}`;
+    const existing = this.#entries.get(id);
+    const status: HistoryStatus = view.state;
+    const message = view.reason ?? view.task.statusMessage;
+    const outcome =
+      view.outcome?.type === 'result'
+        ? { result: boundedValue(view.outcome.result) }
+        : view.outcome?.type === 'error'
+          ? { error: view.outcome.error }
+          : {};
+    if (existing) {
+      const newOutcome = (outcome.result && !existing.result) || (outcome.error && !existing.error);
+      if (existing.status === status && existing.statusMessage === message && !newOutcome) return;
+      this.#save(this.#step({ ...existing, ...(newOutcome ? outcome : {}) }, view.updatedAt, status, message));
+      return;
+    }
+    this.#save({
+      id,
+      direction: 'requested',
+      kind: 'tool-call',
+      serverId: view.serverId,
+      serverName: view.serverName,
+      taskId: view.taskId,
+      title: titleOfRequested(view.toolName),
+      status,
+      ...(message !== undefined && { statusMessage: message }),
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+      ...(isEnded(status) && { endedAt: view.updatedAt }),
+      timeline: [{ at: view.createdAt, status, ...(message !== undefined && { message }) }],
+      request: boundedValue({ name: view.toolName, arguments: view.arguments }),
+      ...outcome
+    });
+  }
+
+  /** One page of entries matching `filter`, newest first. */
+  list(filter: HistoryFilter = {}, page: { cursor?: string; limit?: number } = {}): HistoryPage {
+    const limit = Math.min(PAGE_MAX, Math.max(1, page.limit ?? PAGE_DEFAULT));
+    const matching = this.#matching(filter);
+    // A keyset cursor (the last entry shown): entries added or removed meanwhile neither shift
+    // the next page nor make it repeat one.
+    let start = 0;
+    if (page.cursor !== undefined) {
+      const after = decodeCursor(page.cursor);
+      start = matching.findIndex((entry) => newestFirst(entry, after) > 0);
+      if (start === -1) start = matching.length;
+    }
+    const shown = matching.slice(start, start + limit);
+    const last = shown.at(-1);
+    return {
+      entries: shown.map(summaryOf),
+      total: matching.length,
+      ...(last && start + limit < matching.length && { nextCursor: encodeCursor(last) })
+    };
+  }
+
+  /** The whole entry, or undefined. */
+  get(id: string): HistoryEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  /** Every entry matching `filter` as JSON Lines, newest first. */
+  exportJsonLines(filter: HistoryFilter = {}): string {
+    return this.#matching(filter)
+      .map((entry) => `${JSON.stringify(entry)}\n`)
+      .join('');
+  }
+
+  get retention(): HistoryRetention {
+    return { ...this.#retention };
+  }
+
+  /** Saves a new retention and applies it at once. */
+  setRetention(retention: HistoryRetention): HistoryRetention {
+    this.#retention = HistoryRetentionSchema.parse(retention);
+    this.#settings.save(this.#retention);
+    this.#prune();
+    return this.retention;
+  }
+
+  /** Number of entries held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Writes what is pending and stops pruning. */
+  close(): void {
+    this.#closed = true;
+    if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
+    this.#log.close();
+  }
+
+  #matching(filter: HistoryFilter): HistoryEntry[] {
+    const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const found: HistoryEntry[] = [];
+    for (const entry of this.#entries.values()) {
+      if (filter.serverId !== undefined && entry.serverId !== filter.serverId) continue;
+      if (filter.status !== undefined && entry.status !== filter.status) continue;
+      if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
+      if (filter.direction !== undefined && entry.direction !== filter.direction) continue;
+      if (words.length > 0) {
+        const haystack =
+          `${entry.title}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId}`.toLowerCase();
+        if (!words.every((word) => haystack.includes(word))) continue;
+      }
+      found.push(entry);
+    }
+    return found.sort(newestFirst);
+  }
+
+  /** `entry` moved to `status`, with a step on its timeline (the oldest steps after the first give way). */
+  #step(
+    entry: HistoryEntry,
+    at: string,
+    status: HistoryStatus,
+    message: string | undefined,
+    extra: { unanswered?: boolean } = {}
+  ): HistoryEntry {
+    const timeline = [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
+    if (timeline.length > MAX_STEPS) timeline.splice(1, timeline.length - MAX_STEPS);
+    const { statusMessage: _previous, ...rest } = entry;
+    return {
+      ...rest,
+      ...extra,
+      status,
+      ...(message !== undefined && { statusMessage: message }),
+      updatedAt: at,
+      ...(isEnded(status) && { endedAt: entry.endedAt ?? at }),
+      timeline
+    };
+  }
+
+  #now(): string {
+    return new Date(this.#clock.now()).toISOString();
+  }
+
+  #save(entry: HistoryEntry): void {
+    if (this.#closed) return;
+    const isNew = !this.#entries.has(entry.id);
+    this.#entries.set(entry.id, entry);
+    if (isNew) this.#appendToServer(entry);
+    // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
+    this.#log.put(entry.id, entry, false).catch((error: unknown) => {
+      console.error('Taskdesk could not record a task in its history:', error);
+    });
+    this.#events.changed?.(summaryOf(entry));
+    if (isNew && this.#entries.size > this.#retention.maxEntries) this.#prune();
+  }
+
+  #index(entry: HistoryEntry): void {
+    this.#entries.set(entry.id, entry);
+    this.#appendToServer(entry);
+  }
+
+  #appendToServer(entry: HistoryEntry): void {
+    const ids = this.#byServer.get(entry.serverId);
+    if (ids) ids.push(entry.id);
+    else this.#byServer.set(entry.serverId, [entry.id]);
+  }
+
+  #remove(id: string): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    this.#entries.delete(id);
+    const ids = this.#byServer.get(entry.serverId);
+    if (ids) {
+      const at = ids.indexOf(id);
+      if (at >= 0) ids.splice(at, 1);
+      if (ids.length === 0) this.#byServer.delete(entry.serverId);
+    }
+    this.#log.delete(id).catch((error: unknown) => {
+      console.error('Taskdesk could not remove an entry from its history:', error);
+    });
+  }
+
+  /** Drops entries past the retention's age, then the oldest of the largest server's while over the count. */
+  #prune(): void {
+    const cutoff = new Date(this.#clock.now() - this.#retention.days * 24 * 60 * 60 * 1000).toISOString();
+    // By the last change the history saw; a task's own times come from its server's clock.
+    for (const [id, entry] of this.#entries) if (entry.updatedAt < cutoff) this.#remove(id);
+    while (this.#entries.size > this.#retention.maxEntries) {
+      let largest: string[] | undefined;
+      for (const ids of this.#byServer.values()) if (!largest || ids.length > largest.length) largest = ids;
+      const oldest = largest?.[0];
+      if (oldest === undefined) break;
+      this.#remove(oldest);
+    }
+  }
+
+  #schedulePrune(): void {
+    if (this.#closed) return;
+    this.#pruneTimer = this.#clock.setTimeout(() => {
+      this.#prune();
+      this.#schedulePrune();
+    }, PRUNE_EVERY_MS);
+  }
+}
+
+function isEnded(status: HistoryStatus): boolean {
+  return status !== 'working' && status !== 'input_required';
+}
+
+/** An entry without its bodies. */
+function summaryOf(entry: HistoryEntry): HistorySummary {
+  const { timeline: _timeline, request: _request, result: _result, error: _error, ...summary } = entry;
+  return summary;
+}
+
+/** The list's order: newest first, ties by id. Negative when `a` comes before `b`. */
+function newestFirst(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  return b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+}
+
+function encodeCursor(entry: { createdAt: string; id: string }): string {
+  return Buffer.from(JSON.stringify({ createdAt: entry.createdAt, id: entry.id })).toString('base64url');
+}
+
+/** A cursor's position; a cursor that is not one of ours is an error for the caller. */
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const { createdAt, id } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+  } catch {
+    // Reported below.
+  }
+  throw new InvalidHistoryCursorError();
+}
+
+/** A `history.list` cursor that this history did not give out. */
+export class InvalidHistoryCursorError extends Error {
+  constructor() {
+    super('Invalid history cursor');
+  }
+}

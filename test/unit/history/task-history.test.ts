@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
+import { ManualClock } from '../../../app/core/clock.js';
+import { HistoryEntrySchema, type HistorySummary } from '../../../app/contract/history.js';
+import { InvalidHistoryCursorError, TaskHistory } from '../../../app/history/task-history.js';
+import type { TaskRecord } from '../../../app/receiver/task-record.js';
+import { confStoreFactory } from '../../../app/store/json-file-store.js';
+import { tempDir } from '../../support/host-fixture.js';
+
+const dirs: Array<{ remove: () => void }> = [];
+after(() => dirs.forEach((dir) => dir.remove()));
+
+function openHistory(dataDir: string, clock: ManualClock, retention = {}) {
+  const changed: HistorySummary[] = [];
+  const history = new TaskHistory({
+    dataDir,
+    corruptDir: path.join(dataDir, 'corrupt'),
+    factory: confStoreFactory,
+    clock,
+    retention,
+    events: { changed: (summary) => changed.push(summary) }
+  });
+  history.load();
+  return { history, changed };
+}
+
+function fresh(retention = {}) {
+  const dir = tempDir('history-');
+  dirs.push(dir);
+  const clock = new ManualClock(Date.UTC(2026, 5, 1));
+  return { dataDir: dir.dir, clock, ...openHistory(dir.dir, clock, retention) };
+}
+
+function received(
+  taskId: string,
+  overrides: Partial<TaskRecord['task']> = {},
+  extra: Partial<TaskRecord> = {}
+): TaskRecord {
+  return {
+    schemaVersion: 1,
+    task: {
+      taskId,
+      status: 'working',
+      createdAt: '2026-06-01T00:00:00.000Z',
+      lastUpdatedAt: '2026-06-01T00:00:00.000Z',
+      ttl: 60_000,
+      ...overrides
+    },
+    owner: { serverId: 'alpha', serverName: 'Alpha', identity: 'id-alpha' },
+    kind: 'elicitation',
+    request: {
+      mode: 'form',
+      message: 'Which  city\nshould I book?',
+      requestedSchema: { type: 'object', properties: {} }
+    },
+    expiresAt: null,
+    notes: [],
+    sequence: 1,
+    ...extra
+  };
+}
+
+function requested(outboundId: string, overrides: Partial<OutboundTaskView> = {}): OutboundTaskView {
+  return {
+    outboundId,
+    serverId: 'beta',
+    serverName: 'Beta',
+    toolName: 'simulate-research-query',
+    arguments: { topic: 'tides' },
+    requestedTtl: 3_600_000,
+    createdAt: '2026-06-01T00:00:01.000Z',
+    updatedAt: '2026-06-01T00:00:01.000Z',
+    taskId: `server-${outboundId}`,
+    state: 'working',
+    task: {
+      taskId: `server-${outboundId}`,
+      status: 'working',
+      statusMessage: 'Generating report...',
+      createdAt: '2026-06-01T00:00:01.000Z',
+      lastUpdatedAt: '2026-06-01T00:00:01.000Z',
+      ttl: 3_600_000
+    },
+    expiresAt: null,
+    progress: { count: 0, history: [] },
+    ...overrides
+  };
+}
+
+describe('the task history', () => {
+  it('records a received task from the server’s time to its result, and keeps it across a restart', () => {
+    const { history, changed, dataDir, clock } = fresh();
+    history.recordReceived('t1', received('t1'));
+    history.recordReceived(
+      't1',
+      received(
+        't1',
+        { status: 'completed', lastUpdatedAt: '2026-06-01T00:00:05.000Z' },
+        { outcome: { type: 'result', result: { action: 'accept', content: { city: 'Oslo' } } } }
+      )
+    );
+    assert.deepEqual(
+      changed.map((summary) => summary.status),
+      ['working', 'completed']
+    );
+    const entry = history.get('received:t1')!;
+    assert.equal(entry.title, 'Which city should I book?');
+    assert.equal(entry.createdAt, '2026-06-01T00:00:00.000Z', 'the time the server asked, not a local one');
+    assert.deepEqual(entry.result, { action: 'accept', content: { city: 'Oslo' } });
+    assert.deepEqual(
+      entry.timeline.map((step) => step.status),
+      ['working', 'completed']
+    );
+    assert.equal(entry.endedAt, '2026-06-01T00:00:05.000Z');
+    history.close();
+
+    const reopened = openHistory(dataDir, clock).history;
+    assert.deepEqual(reopened.get('received:t1'), HistoryEntrySchema.parse(entry));
+    reopened.close();
+  });
+
+  it('turns a received task that expired while waiting into an "expired, unanswered" entry', () => {
+    const { history, changed } = fresh();
+    history.recordReceived('t2', received('t2'));
+    history.recordReceived('t2', undefined);
+    const entry = history.get('received:t2')!;
+    assert.equal(entry.status, 'expired');
+    assert.equal(entry.unanswered, true);
+    assert.equal(changed.at(-1)?.unanswered, true);
+    // A finished task that reaches its TTL keeps how it ended.
+    history.recordReceived('t3', received('t3', { status: 'cancelled' }));
+    history.recordReceived('t3', undefined);
+    assert.equal(history.get('received:t3')!.status, 'cancelled');
+    assert.equal(history.get('received:t3')!.unanswered, undefined);
+    history.close();
+  });
+
+  it('records a requested task with its outcome, not its last interim status message', () => {
+    const { history } = fresh();
+    history.recordRequested(requested('o1'));
+    history.recordRequested(requested('o1', { state: 'input_required' }));
+    history.recordRequested(
+      requested('o1', {
+        state: 'completed',
+        updatedAt: '2026-06-01T00:01:00.000Z',
+        outcome: { type: 'result', result: { content: [{ type: 'text', text: 'Report' }] }, fetchedAt: 'x' }
+      })
+    );
+    const entry = history.get('requested:o1')!;
+    assert.equal(entry.kind, 'tool-call');
+    assert.equal(entry.title, 'Tool call: simulate-research-query');
+    assert.deepEqual(entry.request, { name: 'simulate-research-query', arguments: { topic: 'tides' } });
+    assert.deepEqual(entry.result, { content: [{ type: 'text', text: 'Report' }] });
+    assert.deepEqual(
+      entry.timeline.map((step) => step.status),
+      ['working', 'input_required', 'completed']
+    );
+    history.close();
+  });
+
+  it('filters by text, server, status, kind and direction, and pages newest first without repeats', () => {
+    const { history } = fresh();
+    for (let index = 0; index < 120; index++) {
+      const at = new Date(Date.UTC(2026, 5, 1, 0, 0, index)).toISOString();
+      history.recordReceived(
+        `r${index}`,
+        received(
+          `r${index}`,
+          { createdAt: at, lastUpdatedAt: at, status: index % 3 === 0 ? 'completed' : 'working' },
+          { request: { message: index % 10 === 0 ? `Book a flight ${index}` : `Pick a colour ${index}` } }
+        )
+      );
+    }
+    history.recordRequested(requested('o1'));
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = history.list({ direction: 'received' }, { limit: 50, ...(cursor && { cursor }) });
+      assert.equal(page.total, 120);
+      seen.push(...page.entries.map((entry) => entry.taskId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.equal(seen.length, 120);
+    assert.equal(new Set(seen).size, 120);
+    assert.equal(seen[0], 'r119', 'newest first');
+
+    assert.deepEqual(
+      history.list({ text: 'FLIGHT book' }).entries.map((entry) => entry.taskId),
+      ['r110', 'r100', 'r90', 'r80', 'r70', 'r60', 'r50', 'r40', 'r30', 'r20', 'r10', 'r0']
+    );
+    assert.equal(history.list({ status: 'completed', direction: 'received' }).total, 40);
+    assert.equal(history.list({ serverId: 'beta' }).total, 1);
+    assert.equal(history.list({ kind: 'tool-call' }).entries[0]!.id, 'requested:o1');
+    assert.throws(() => history.list({}, { cursor: 'not-a-cursor' }), InvalidHistoryCursorError);
+    history.close();
+  });
+
+  it('exports the entries a filter matches as JSON Lines', () => {
+    const { history } = fresh();
+    history.recordReceived('a', received('a'));
+    history.recordRequested(requested('b'));
+    const lines = history.exportJsonLines({ serverId: 'alpha' }).trimEnd().split('\n');
+    assert.equal(lines.length, 1);
+    assert.equal(HistoryEntrySchema.parse(JSON.parse(lines[0]!)).id, 'received:a');
+    history.close();
+  });
+
+  it('forgets entries past the retention days, on its own hourly sweep', async () => {
+    const { history, dataDir, clock } = fresh({ days: 30 });
+    history.recordReceived('old', received('old', { status: 'completed' }));
+    await clock.advance(29 * 24 * 3_600_000);
+    history.recordReceived(
+      'newer',
+      received('newer', { status: 'completed', lastUpdatedAt: new Date(clock.now()).toISOString() })
+    );
+    assert.equal(history.size, 2);
+    await clock.advance(2 * 24 * 3_600_000);
+    assert.equal(history.get('received:old'), undefined);
+    assert.ok(history.get('received:newer'));
+    history.close();
+    assert.equal(openHistory(dataDir, clock).history.get('received:old'), undefined, 'removed on disk too');
+  });
+
+  it('past maxEntries takes the oldest entry of the server holding the most, so one server cannot push others out', () => {
+    const { history } = fresh({ maxEntries: 100 });
+    for (let index = 0; index < 10; index++) {
+      history.recordRequested(requested(`b${index}`, { createdAt: `2026-06-01T00:00:0${index}.000Z` }));
+    }
+    for (let index = 0; index < 150; index++) history.recordReceived(`a${index}`, received(`a${index}`));
+    assert.equal(history.size, 100);
+    assert.equal(history.list({ serverId: 'beta' }).total, 10, "the quiet server's entries all stay");
+    // The busy server keeps its newest 90: a0…a59 went, oldest first.
+    assert.equal(history.get('received:a59'), undefined);
+    assert.ok(history.get('received:a60'));
+    history.close();
+  });
+
+  it('keeps the start and size of a request too large for the history', () => {
+    const { history } = fresh();
+    history.recordReceived('big', received('big', {}, { request: { message: 'x'.repeat(300 * 1024) } }));
+    const { request } = history.get('received:big')!;
+    assert.equal((request as { truncated?: boolean }).truncated, true);
+    assert.ok((request as { bytes: number }).bytes > 300 * 1024);
+    assert.ok((request as { preview: string }).preview.length <= 4096);
+    history.close();
+  });
+
+  it('keeps a retention the user set, and reports a settings file it cannot read', () => {
+    const { history, dataDir, clock } = fresh();
+    assert.deepEqual(history.setRetention({ days: 7, maxEntries: 500 }), { days: 7, maxEntries: 500 });
+    history.close();
+    const reopened = openHistory(dataDir, clock).history;
+    assert.deepEqual(reopened.retention, { days: 7, maxEntries: 500 });
+    reopened.close();
+    fs.writeFileSync(path.join(dataDir, 'history-settings.json'), '{ not json');
+    const damaged = openHistory(dataDir, clock).history;
+    assert.deepEqual(damaged.retention, { days: 30, maxEntries: 20_000 });
+    assert.match(damaged.warnings[0]?.message ?? '', /history retention could not be read/);
+    damaged.close();
+  });
+});

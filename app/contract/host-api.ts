@@ -130,7 +130,10 @@ export const InboxItemSchema = z.object({
   relatedTaskId: z.string().optional(),
   /** What is asking, e.g. the tool whose call asks. */
   origin: z.string().optional(),
+  /** When the server asked: for a task, its creation time, kept across restarts. */
   createdAt: z.string(),
+  /** When the request's task expires, and the item with it (ISO 8601); absent for an ordinary request. */
+  expiresAt: z.string().optional(),
   /** The request params as the server sent them (for approvals: as they would be sent). */
   request: z.record(z.string(), z.unknown()),
   /** For sampling approvals and reviews: the model the engine chose and why, and the answer to review. */

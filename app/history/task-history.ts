@@ -284,7 +284,11 @@ export class TaskHistory {
     message: string | undefined,
     extra: { unanswered?: boolean } = {}
   ): HistoryEntry {
-    const timeline = [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
+    // The timeline holds status changes; a new status message within one status updates the entry only.
+    const timeline =
+      entry.status === status
+        ? entry.timeline
+        : [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
     if (timeline.length > MAX_STEPS) timeline.splice(1, timeline.length - MAX_STEPS);
     const { statusMessage: _previous, ...rest } = entry;
     return {

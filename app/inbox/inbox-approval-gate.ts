@@ -87,6 +87,8 @@ export class InboxApprovalGate implements ApprovalGate {
       serverName: draft.serverName,
       ...(relatedTaskId !== undefined && { relatedTaskId }),
       ...(described !== undefined && { origin: described }),
+      ...(draft.askedAt !== undefined && { createdAt: draft.askedAt }),
+      ...(draft.expiresAt !== undefined && { expiresAt: draft.expiresAt }),
       request: draft.params as unknown as Record<string, unknown>,
       draft: {
         providerId: draft.providerId,

@@ -3,6 +3,9 @@ import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
 
+/** The status message a task shows its server while a person has its question in the Inbox. */
+export const WAITING_IN_INBOX = 'Waiting for your answer in the Inbox';
+
 /** Describes what is asking, for the inbox item (a tool call of ours, when there is a related task). */
 export type OriginLookup = (serverId: string, relatedTaskId: string) => string | undefined;
 
@@ -21,6 +24,7 @@ export class InboxPrompter implements UserPrompter {
     params: Parameters<UserPrompter['prompt']>[0],
     context: WorkContext
   ): Promise<WorkOutcome<ElicitResult>> {
+    context.setWaitingFor?.(WAITING_IN_INBOX);
     const answer = await this.#inbox.ask(itemFor('elicitation', params, context, this.#origin), context.signal);
     context.annotate?.({ answeredBy: 'user', action: answer.action });
     switch (answer.action) {
@@ -60,6 +64,7 @@ export class InboxSamplingRunner implements SamplingRunner {
     params: Parameters<SamplingRunner['run']>[0],
     context: WorkContext
   ): Promise<WorkOutcome<CreateMessageResult>> {
+    context.setWaitingFor?.(WAITING_IN_INBOX);
     const answer = await this.#inbox.ask(itemFor('sampling', params, context, this.#origin), context.signal);
     context.annotate?.({ answeredBy: 'user', action: answer.action });
     switch (answer.action) {
@@ -107,6 +112,8 @@ function itemFor(
     serverName: context.serverName,
     ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId }),
     ...(described !== undefined && { origin: described }),
+    ...(context.askedAt !== undefined && { createdAt: context.askedAt }),
+    ...(context.expiresAt !== undefined && { expiresAt: context.expiresAt }),
     request: params as Record<string, unknown>
   };
 }

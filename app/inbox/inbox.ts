@@ -44,7 +44,7 @@ export class Inbox {
    * the person answering sees the error.
    */
   ask(
-    item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string },
+    item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string; createdAt?: string },
     signal: AbortSignal,
     validate?: (answer: InboxAnswer) => void
   ): Promise<InboxAnswer> {
@@ -52,7 +52,8 @@ export class Inbox {
     const full: InboxItem = {
       ...item,
       id: item.id ?? randomBytes(12).toString('base64url'),
-      createdAt: new Date(this.#clock.now()).toISOString()
+      // A task's question keeps the time the server asked, across restarts.
+      createdAt: item.createdAt ?? new Date(this.#clock.now()).toISOString()
     };
     return new Promise<InboxAnswer>((resolve, reject) => {
       const onAbort = () => {

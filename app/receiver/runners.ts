@@ -34,6 +34,10 @@ export interface WorkContext {
    * The stored list itself: read it, never change it (annotate instead).
    */
   notes?: ReadonlyArray<Record<string, unknown>>;
+  /** When the server asked (the task's creation, kept across restarts); absent for an ordinary request. */
+  askedAt?: string;
+  /** When the task's TTL ends (ISO 8601); absent when it has none. */
+  expiresAt?: string;
   /** Aborted when the task is cancelled, expires, or the request is cancelled. */
   signal: AbortSignal;
   /** Sends a progress notification for the request, when the server gave a progress token. */

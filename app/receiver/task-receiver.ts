@@ -485,7 +485,8 @@ export class TaskReceiver {
       serverName: owner.serverName,
       ...(taskId !== undefined && { taskId }),
       ...(relatedTaskId !== undefined && { relatedTaskId }),
-      ...(record && { notes: record.notes }),
+      ...(record && { notes: record.notes, askedAt: record.task.createdAt }),
+      ...(record?.expiresAt != null && { expiresAt: new Date(record.expiresAt).toISOString() }),
       signal,
       ...(progressToken !== undefined && {
         reportProgress: (progress: number, total?: number, message?: string) => {

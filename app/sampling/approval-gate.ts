@@ -14,6 +14,9 @@ export interface SamplingDraft {
   taskId?: string;
   /** The tool-call task of ours this request belongs to, when the server sent related-task metadata. */
   relatedTaskId?: string;
+  /** When the server asked, and when the task expires (ISO 8601), for a task-augmented request. */
+  askedAt?: string;
+  expiresAt?: string;
   params: CreateMessageRequestParams;
   providerId: string;
   providerName: string;

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, type ErrorData } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
+import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
@@ -86,6 +87,8 @@ export class PolicySamplingRunner implements SamplingRunner {
       serverName: context.serverName,
       ...(context.taskId ? { taskId: context.taskId } : {}),
       ...(context.relatedTaskId ? { relatedTaskId: context.relatedTaskId } : {}),
+      ...(context.askedAt !== undefined && { askedAt: context.askedAt }),
+      ...(context.expiresAt !== undefined && { expiresAt: context.expiresAt }),
       params: approvedParams,
       providerId: choice.providerId,
       providerName: choice.providerName,
@@ -109,8 +112,10 @@ export class PolicySamplingRunner implements SamplingRunner {
 
     if (policy.mode === 'ask') {
       context.annotate?.({ phase: 'awaiting-approval' });
-      const decision = await this.#waitForPerson(context, `Approve a sampling request from ${context.serverName}`, () =>
-        gate.requestApproval(draft(), context.signal)
+      const decision = await this.#waitForPerson(
+        context,
+        `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
+        () => gate.requestApproval(draft(), context.signal)
       );
       if ('error' in decision) {
         this.#audit(context, 'sampling.request', 'cancelled', { ...at(choice), reason: decision.error.message });
@@ -163,8 +168,10 @@ export class PolicySamplingRunner implements SamplingRunner {
     result: CreateMessageResult | CreateMessageResultWithTools
   ): Promise<SamplingOutcome> {
     const { gate } = this.#options;
-    const review = await this.#waitForPerson(context, `Review the answer for ${context.serverName}`, () =>
-      gate.reviewCompletion({ ...draft(), result }, context.signal)
+    const review = await this.#waitForPerson(
+      context,
+      `${WAITING_IN_INBOX}: review the answer for ${context.serverName}`,
+      () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
     if ('error' in review) {
       this.#audit(context, 'sampling.completion', 'cancelled', { ...at(choice), reason: review.error.message });

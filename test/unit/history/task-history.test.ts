@@ -140,6 +140,9 @@ describe('the task history', () => {
   it('records a requested task with its outcome, not its last interim status message', () => {
     const { history } = fresh();
     history.recordRequested(requested('o1'));
+    history.recordRequested(requested('o1', { task: { ...requested('o1').task, statusMessage: 'Reading sources' } }));
+    assert.equal(history.get('requested:o1')!.statusMessage, 'Reading sources');
+    assert.equal(history.get('requested:o1')!.timeline.length, 1, 'a new status message is not a new step');
     history.recordRequested(requested('o1', { state: 'input_required' }));
     history.recordRequested(
       requested('o1', {

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ManualClock } from '../../app/core/clock.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+
+const form = {
+  mode: 'form',
+  message: 'Your name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } } }
+};
+
+describe('a question in the Inbox tells the truth about time and about who is waiting', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('says "Waiting for your answer in the Inbox" to the server, and keeps when it was asked and when it expires across a restart', async () => {
+    const clock = new ManualClock();
+    const peer = peerServer();
+    let fixture: InMemoryHostFixture = await startHostWith({ a: peer }, { clock });
+    const dir = fixture.dir;
+    cleanups.push(() => fixture.dispose());
+
+    const added = nextEvent(fixture.host, 'inbox.added');
+    const waiting = nextEvent(
+      fixture.host,
+      'task.changed',
+      ({ task }) => task?.task.statusMessage === 'Waiting for your answer in the Inbox'
+    );
+    const { task } = await peer.server.request(
+      { method: 'elicitation/create', params: { ...form, task: { ttl: 3_600_000 } } },
+      CreateTaskResultSchema
+    );
+    const { item } = await added;
+    assert.equal(item.createdAt, task.createdAt, 'the item shows when the server asked');
+    assert.equal(item.expiresAt, new Date(Date.parse(task.createdAt) + 3_600_000).toISOString());
+    await waiting;
+    // The status message is committed lazily (nobody waits on it); commit it now to ask for it.
+    fixture.host.receiver.flush();
+    const status = await peer.server.request(
+      { method: 'tasks/get', params: { taskId: task.taskId } },
+      GetTaskResultSchema
+    );
+    assert.equal(status.statusMessage, 'Waiting for your answer in the Inbox');
+
+    await clock.advance(600_000);
+    await fixture.stop();
+    const later = peerServer();
+    fixture = await startHostWith({ a: later }, { clock, dir });
+    const items = await fixture.host.dispatch('inbox.list', {});
+    assert.ok(items.ok);
+    const resumed = items.result.find((candidate) => candidate.taskId === task.taskId);
+    assert.ok(resumed, 'the question is back in the Inbox');
+    assert.equal(resumed.createdAt, task.createdAt, 'not the time of the restart');
+    assert.equal(resumed.expiresAt, item.expiresAt);
+  });
+});

@@ -5,16 +5,17 @@ import type { Host } from '../app/host/host.js';
 const MAX_BODY = 180;
 
 /**
- * Shows a system notification when a question arrives while the window is not in front;
- * clicking it brings the window forward. Returns the function that stops it.
+ * Shows a system notification when a question arrives while the window is not in front, and
+ * again when one is about to expire unanswered (`inbox.expiring`); clicking one brings the
+ * window forward. Returns the function that stops it.
  */
 export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWindow | undefined): () => void {
   // Electron drops a notification's handlers once it is garbage-collected: keep them alive.
   const shown = new Set<Notification>();
-  return host.on('inbox.added', ({ item }) => {
+  const notify = (title: string, body: string) => {
     const target = window();
     if (!Notification.isSupported() || target?.isFocused()) return;
-    const notification = new Notification({ title: `${item.serverName} is waiting for you`, body: bodyOf(item) });
+    const notification = new Notification({ title, body });
     shown.add(notification);
     notification.on('click', () => {
       shown.delete(notification);
@@ -26,7 +27,20 @@ export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWi
     });
     notification.on('close', () => shown.delete(notification));
     notification.show();
-  });
+  };
+  const stops = [
+    host.on('inbox.added', ({ item }) => notify(`${item.serverName} is waiting for you`, bodyOf(item))),
+    host.on('inbox.expiring', ({ item }) =>
+      notify(`${item.serverName}'s question expires soon`, `${expiryOf(item)} ${bodyOf(item)}`)
+    )
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
+/** "Expires at 14:05." in the user's locale. */
+function expiryOf(item: InboxItem): string {
+  if (!item.expiresAt) return '';
+  return `Expires at ${new Date(item.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.`;
 }
 
 function bodyOf(item: InboxItem): string {

@@ -9,6 +9,8 @@ import { addDemoServerIfNone, demoServerConfig } from '../app/cli/demo-server.js
 import { createHost, type Host } from '../app/host/host.js';
 import { electronStoreFactory } from './electron-store-factory.js';
 import { notifyInboxItems } from './inbox-notifications.js';
+import { followPendingCount } from './pending-badge.js';
+import { createPendingTray } from './tray.js';
 import { SafeStorageKeyStore } from './safe-storage-key-store.js';
 import { bindHostApi, replayWarnings } from './ipc-binding.js';
 import { hardenSession } from './session-policy.js';
@@ -50,6 +52,7 @@ async function start(): Promise<void> {
   host = createHost({ dataDir, storeFactory: electronStoreFactory, keyStore: new SafeStorageKeyStore(dataDir) });
   bindHostApi(host, { window: () => mainWindow, pageUrl });
   notifyInboxItems(host, () => mainWindow);
+  followPendingCount(host, createPendingTray({ open: focusWindow, window: () => mainWindow }).view);
   // Electron's binary runs the demo server as Node. The RunAsNode fuse turns that off in
   // packaged builds, which also ship without the (dev-only) demo package: development only.
   await addDemoServerIfNone(host, demoServerConfig({ command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } }));

@@ -134,6 +134,11 @@ export const InboxItemSchema = z.object({
   createdAt: z.string(),
   /** When the request's task expires, and the item with it (ISO 8601); absent for an ordinary request. */
   expiresAt: z.string().optional(),
+  /**
+   * From when the item counts as about to expire (five minutes before, or the last fifth of its
+   * life when that is shorter): the countdown warns, and an `inbox.expiring` event goes out.
+   */
+  warnAt: z.string().optional(),
   /** The request params as the server sent them (for approvals: as they would be sent). */
   request: z.record(z.string(), z.unknown()),
   /** For sampling approvals and reviews: the model the engine chose and why, and the answer to review. */
@@ -287,6 +292,8 @@ export const HostEvents = {
   'task.changed': z.object({ taskId: z.string(), task: InboundTaskSchema.optional() }),
   'inbox.added': z.object({ item: InboxItemSchema }),
   'inbox.removed': z.object({ id: z.string(), why: z.enum(['answered', 'withdrawn']) }),
+  /** An item reached its `warnAt` unanswered (the app notifies the person). */
+  'inbox.expiring': z.object({ item: InboxItemSchema }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
   'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
   /** Text a model has generated so far for a sampling request (throttled). */

@@ -123,7 +123,8 @@ export class Host {
     this.audit = new AuditLog({ dir: path.join(config.dataDir, 'audit'), clock: this.clock });
     this.inbox = new Inbox(this.clock, {
       added: (item) => this.events.emit('inbox.added', { item }),
-      removed: (id, why) => this.events.emit('inbox.removed', { id, why })
+      removed: (id, why) => this.events.emit('inbox.removed', { id, why }),
+      expiring: (item) => this.events.emit('inbox.expiring', { item })
     });
     this.#registry = new ServerRegistry({ dir: config.dataDir, corruptDir, factory, extra: config.servers ?? [] });
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);

@@ -16,6 +16,24 @@ const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['acti
 export interface InboxEvents {
   added(item: InboxItem): void;
   removed(id: string, why: 'answered' | 'withdrawn'): void;
+  /** An item reached its `warnAt`: it expires soon, unanswered. */
+  expiring?(item: InboxItem): void;
+}
+
+/** The longest warning before an item expires: five minutes. */
+const MAX_WARNING_MS = 5 * 60 * 1000;
+/** The share of an item's life its warning covers when that is shorter (a one-minute TTL warns 12 s before). */
+const WARNING_SHARE = 0.2;
+
+/**
+ * When an item that expires at `expiresAt` should warn: five minutes before, or the last fifth of
+ * its life when that is shorter. The UI's countdown turns to a warning, and a notification goes
+ * out, at this one moment.
+ */
+export function warningTime(createdAt: string, expiresAt: string): string {
+  const end = Date.parse(expiresAt);
+  const life = Math.max(0, end - Date.parse(createdAt));
+  return new Date(end - Math.min(MAX_WARNING_MS, life * WARNING_SHARE)).toISOString();
 }
 
 /**
@@ -49,15 +67,28 @@ export class Inbox {
     validate?: (answer: InboxAnswer) => void
   ): Promise<InboxAnswer> {
     if (signal.aborted) return Promise.reject(signal.reason);
+    const createdAt = item.createdAt ?? new Date(this.#clock.now()).toISOString();
     const full: InboxItem = {
       ...item,
       id: item.id ?? randomBytes(12).toString('base64url'),
       // A task's question keeps the time the server asked, across restarts.
-      createdAt: item.createdAt ?? new Date(this.#clock.now()).toISOString()
+      createdAt,
+      ...(item.expiresAt !== undefined && { warnAt: warningTime(createdAt, item.expiresAt) })
     };
     return new Promise<InboxAnswer>((resolve, reject) => {
+      const warning =
+        full.warnAt !== undefined && this.#events.expiring
+          ? this.#clock.setTimeout(
+              () => {
+                if (this.#items.get(full.id)?.item === full) this.#events.expiring?.(structuredClone(full));
+              },
+              Math.max(0, Date.parse(full.warnAt) - this.#clock.now())
+            )
+          : undefined;
+      const stopWarning = () => warning !== undefined && this.#clock.clearTimeout(warning);
       const onAbort = () => {
         if (this.#items.get(full.id)?.item !== full) return;
+        stopWarning();
         this.#items.delete(full.id);
         this.#events.removed(full.id, 'withdrawn');
         reject(signal.reason);
@@ -65,6 +96,7 @@ export class Inbox {
       this.#items.set(full.id, {
         item: full,
         settle: (answer) => {
+          stopWarning();
           signal.removeEventListener('abort', onAbort);
           resolve(answer);
         },

@@ -56,4 +56,42 @@ describe('a question in the Inbox tells the truth about time and about who is wa
     assert.equal(resumed.createdAt, task.createdAt, 'not the time of the restart');
     assert.equal(resumed.expiresAt, item.expiresAt);
   });
+
+  it('warns once, five minutes before expiry or in the last fifth of a short TTL, and not for an answered item', async () => {
+    const clock = new ManualClock();
+    const peer = peerServer();
+    const fixture = await startHostWith({ a: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const warnings: string[] = [];
+    fixture.host.on('inbox.expiring', ({ item }) => warnings.push(item.id));
+
+    const addedShort = nextEvent(fixture.host, 'inbox.added');
+    const short = await peer.server.request(
+      { method: 'elicitation/create', params: { ...form, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const { item: shortItem } = await addedShort;
+    assert.equal(shortItem.warnAt, new Date(Date.parse(short.task.createdAt) + 48_000).toISOString());
+    const addedLong = nextEvent(fixture.host, 'inbox.added');
+    const long = await peer.server.request(
+      { method: 'elicitation/create', params: { ...form, task: { ttl: 3_600_000 } } },
+      CreateTaskResultSchema
+    );
+    const { item: longItem } = await addedLong;
+    assert.equal(longItem.warnAt, new Date(Date.parse(long.task.createdAt) + 3_300_000).toISOString());
+    const addedAnswered = nextEvent(fixture.host, 'inbox.added');
+    await peer.server.request(
+      { method: 'elicitation/create', params: { ...form, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    const { item: answered } = await addedAnswered;
+    await fixture.host.dispatch('inbox.answer', { id: answered.id, answer: { action: 'decline' } });
+
+    await clock.advance(47_999);
+    assert.deepEqual(warnings, []);
+    await clock.advance(1);
+    assert.deepEqual(warnings, [shortItem.id]);
+    await clock.advance(3_300_000 - 48_000);
+    assert.deepEqual(warnings, [shortItem.id, longItem.id], 'once each, and none for the answered item');
+  });
 });

@@ -1,31 +1,35 @@
 /**
  * Browser mode: the Taskdesk core and UI without Electron.
  *
- *   tsx app/cli/browser-mode.ts [--port 0] [--data-dir DIR] [--renderer-dir DIR] [--no-demo]
+ *   tsx app/cli/browser-mode.ts [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo]
  *
  * Starts the host (data in `--data-dir`, `TASKDESK_DATA_DIR`, or ~/.taskdesk-browser), serves
  * the built renderer on 127.0.0.1 and prints the URL to open; the URL carries this launch's token.
+ * Without `--port` (or `TASKDESK_PORT`) it listens on the port of its last launch when that is
+ * free, otherwise on any free one (`--port 0` always picks a free one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBrowserServer } from '../browser/browser-server.js';
+import { listenOnPreferredPort } from '../browser/preferred-port.js';
+import { confStoreFactory } from '../store/json-file-store.js';
 import { createHost } from '../host/host.js';
 import { addDemoServerIfNone, demoServerConfig } from './demo-server.js';
 import { builtRendererDir } from './package-root.js';
 
 const { values } = parseArgs({
   options: {
-    port: { type: 'string', default: process.env.TASKDESK_PORT ?? '0' },
+    port: { type: 'string', ...(process.env.TASKDESK_PORT !== undefined && { default: process.env.TASKDESK_PORT }) },
     'data-dir': { type: 'string' },
     'renderer-dir': { type: 'string' },
     'no-demo': { type: 'boolean', default: false }
   }
 });
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
+const port = values.port === undefined ? undefined : Number(values.port);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
   console.error(`--port must be a port number, got ${values.port}`);
   process.exit(2);
 }
@@ -44,7 +48,19 @@ for (const warning of host.warnings)
 if (!values['no-demo'] && (await addDemoServerIfNone(host, demoServerConfig()))) {
   console.log('No servers were saved: added the bundled demo server (server-everything).');
 }
-const server = await startBrowserServer({ host, rendererDir, port });
+const start = (listenOn: number) => startBrowserServer({ host, rendererDir, port: listenOn });
+const server =
+  port !== undefined
+    ? await start(port)
+    : await listenOnPreferredPort({
+        dataDir,
+        corruptDir: path.join(dataDir, 'corrupt'),
+        factory: confStoreFactory,
+        start
+      }).then(({ server: started, warning }) => {
+        if (warning) console.warn(`warning: ${warning}`);
+        return started;
+      });
 console.log(`Taskdesk data: ${dataDir}`);
 console.log(`Open ${server.url}`);
 

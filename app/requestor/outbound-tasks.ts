@@ -23,6 +23,7 @@ import {
   type ServerTask,
   type ServerTaskPage
 } from '../contract/outbound-tasks.js';
+import { eraOfOutbound, markModern } from './outbound-era.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
 import { TaskFollower } from './task-follower.js';
@@ -144,7 +145,7 @@ export class OutboundTasks {
     this.quarantined = loaded.quarantined;
     for (const view of loaded.tasks) {
       const follower =
-        view.protocol === '2026-07-28' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
+        eraOfOutbound(view) === 'modern' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
       this.#add(follower);
       // The ttl runs whether or not the server is connected.
       follower.trackTtl();
@@ -485,7 +486,7 @@ export class OutboundTasks {
     }
     const task = toServerTask(created.data);
     const view = this.#newView(attachment, toolName, args, null, task);
-    view.protocol = '2026-07-28';
+    markModern(view);
     const follower = new ModernTaskFollower(this.#env, view);
     this.#add(follower);
     this.#markDirty(follower);

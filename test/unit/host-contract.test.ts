@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostMethods, type HostMethod, type HostParams, type HostResult } from '../../app/contract/host-api.js';
 import { isHostMethod, unknownHostMethod } from '../../app/contract/known-method.js';
-import { ManualClock } from '../../app/core/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { hostMethods, type HostMethodTable } from '../../app/host/host-methods.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';

@@ -1,9 +1,9 @@
-import { HostMethods, type HostMethod, type HostReply } from '../app/contract/host-api.js';
+import type { HostMethod, HostReply } from '../app/contract/host-api.js';
+import { isHostMethod, unknownHostMethod } from '../app/contract/known-method.js';
 import type { Host } from '../app/host/host.js';
 
-/** JSON-RPC codes of the two refusals made before the host sees a call. */
+/** JSON-RPC code of the refusal of an untrusted sender, made before the host sees a call. */
 const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
 
 /**
  * Answers one host API call that arrived over IPC: refuses untrusted senders and unknown
@@ -21,9 +21,6 @@ export async function answerCall(
 ): Promise<HostReply<HostMethod>> {
   if (!trusted)
     return { ok: false, error: { code: INVALID_REQUEST, message: 'Calls are accepted from the Taskdesk window only' } };
-  // hasOwn: a name such as `constructor` must not reach the method table's prototype.
-  if (typeof method !== 'string' || !Object.hasOwn(HostMethods, method)) {
-    return { ok: false, error: { code: METHOD_NOT_FOUND, message: `Unknown host method ${String(method)}` } };
-  }
-  return host.dispatch(method as HostMethod, params);
+  if (!isHostMethod(method)) return { ok: false, error: unknownHostMethod(method) };
+  return host.dispatch(method, params);
 }

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HostMethods, type ErrorData, type HostMethod } from '../contract/host-api.js';
+import type { ErrorData } from '../contract/host-api.js';
+import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { Host } from '../host/host.js';
 import { openEventStream } from './event-stream.js';
@@ -104,14 +105,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       method?: unknown;
       params?: unknown;
     };
-    // hasOwn: a name such as `constructor` must not reach the method table's prototype.
-    if (typeof method !== 'string' || !Object.hasOwn(HostMethods, method)) {
-      return sendJson(response, 200, {
-        ok: false,
-        error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` }
-      });
-    }
-    const reply = await options.host.dispatch(method as HostMethod, params);
+    if (!isHostMethod(method)) return sendJson(response, 200, { ok: false, error: unknownHostMethod(method) });
+    const reply = await options.host.dispatch(method, params);
     sendJson(response, 200, reply);
   }
 

@@ -9,6 +9,14 @@ import { z } from 'zod';
 export const ErrorDataSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
 export type ErrorData = z.infer<typeof ErrorDataSchema>;
 
+/**
+ * Which generation of MCP a server speaks, once connected: `legacy` (an `initialize`
+ * handshake, MCP 2025-11-25 and earlier) or `modern` (per-request metadata and
+ * `server/discover`, MCP 2026-07-28). The one word internal code uses for it.
+ */
+export const ProtocolEraSchema = z.enum(['legacy', 'modern']);
+export type ProtocolEra = z.infer<typeof ProtocolEraSchema>;
+
 /** A task status (MCP 2025-11-25). */
 export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 

@@ -6,7 +6,14 @@
  * methods (`Host.dispatch` in `app/host/host.ts`); Electron IPC and browser mode (HTTP and Server-Sent Events) carry them.
  */
 import { z } from 'zod';
-import { ErrorDataSchema, TaskViewSchema, type ErrorData, type TaskView } from './common.js';
+import {
+  ErrorDataSchema,
+  ProtocolEraSchema,
+  TaskViewSchema,
+  type ErrorData,
+  type ProtocolEra,
+  type TaskView
+} from './common.js';
 import {
   CallToolOutcomeSchema,
   OutboundTaskEventSchema,
@@ -25,7 +32,7 @@ import {
   HistorySummarySchema
 } from './history.js';
 
-export { ErrorDataSchema, type ErrorData };
+export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
 export type { ProviderConfig, ProviderSettings, ProviderView } from './providers.js';
 export type { SamplingPolicy } from './sampling-policy.js';
@@ -87,7 +94,7 @@ export const ConnectionStateSchema = z.object({
    * The server's generation, once ready: `legacy` (an `initialize` handshake, MCP 2025-11-25
    * and earlier) or `modern` (per-request metadata and `server/discover`, MCP 2026-07-28).
    */
-  era: z.enum(['legacy', 'modern']).optional(),
+  era: ProtocolEraSchema.optional(),
   capabilities: z.record(z.string(), z.unknown()).optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;

@@ -9,15 +9,15 @@ import {
   type HostParams,
   type HostReply,
   type HostResult,
-  type InboundTask,
   type ServerView
 } from '../contract/host-api.js';
+import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
-import { ownerIdentity, type ServerConfig, type ServerConfigInput } from '../mcp/server-config.js';
+import type { ServerConfig, ServerConfigInput } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
@@ -36,8 +36,9 @@ import { SamplingSetup } from './sampling-setup.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
-import { InvalidHistoryCursorError, TaskHistory } from '../history/task-history.js';
-import type { HistoryRetention } from '../contract/history.js';
+import { TaskHistory } from '../history/task-history.js';
+import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
+import { inboundView } from './inbound-view.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -112,6 +113,7 @@ export class Host {
   readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
+  readonly #methods: HostMethodTable;
 
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
@@ -225,6 +227,23 @@ export class Host {
           void this.#connectionFor(owner)?.notifyProgress(taskId, token, progress, total, message)
       }
     });
+    this.#methods = hostMethods({
+      audit: this.audit,
+      inbox: this.inbox,
+      receiver: this.receiver,
+      requestor: this.requestor,
+      sampling: this.sampling,
+      registry: this.#registry,
+      eras: this.#eras,
+      history: this.history,
+      connect: (serverId) => this.connect(serverId),
+      disconnect: (serverId) => this.disconnect(serverId),
+      dropConnection: async (serverId) => {
+        await this.#connections.get(serverId)?.close();
+        this.#connections.delete(serverId);
+      },
+      serverView: (config) => this.#serverView(config)
+    });
   }
 
   /**
@@ -295,13 +314,8 @@ export class Host {
 
   /** Calls a host API method with unvalidated params: what every transport of the contract uses. */
   async dispatch<M extends HostMethod>(method: M, params: unknown): Promise<HostReply<M>> {
-    const spec = Object.hasOwn(HostMethods, method) ? HostMethods[method] : undefined;
-    if (!spec)
-      return {
-        ok: false,
-        error: { code: JsonRpcCode.MethodNotFound, message: `Unknown host method ${String(method)}` }
-      };
-    const parsed = spec.params.safeParse(params ?? {});
+    if (!isHostMethod(method)) return { ok: false, error: unknownHostMethod(method) };
+    const parsed = HostMethods[method].params.safeParse(params ?? {});
     if (!parsed.success) {
       return {
         ok: false,
@@ -311,8 +325,10 @@ export class Host {
         }
       };
     }
+    const handler: HostMethodTable[M] = this.#methods[method];
     try {
-      return { ok: true, result: await this.#invoke(method, parsed.data as HostParams<M>) };
+      // The one cast: `parsed` came from M's own schema, which the compiler cannot follow through a union of M.
+      return { ok: true, result: await handler(parsed.data as HostParsedParams<M>) };
     } catch (error) {
       return { ok: false, error: toErrorData(error) };
     }
@@ -347,118 +363,6 @@ export class Host {
     this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.audit.close();
-  }
-
-  async #invoke<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
-    const p = params as Record<string, unknown>;
-    const result: unknown = await (async () => {
-      switch (method) {
-        case 'servers.list':
-          return this.#registry.list().map((config) => this.#serverView(config));
-        case 'servers.add': {
-          const config = this.#registry.add(params as ServerConfigInput);
-          return this.#serverView(config);
-        }
-        case 'servers.remove': {
-          const removed = this.#registry.get(p.serverId as string);
-          await this.#connections.get(p.serverId as string)?.close();
-          this.#connections.delete(p.serverId as string);
-          this.#registry.remove(p.serverId as string);
-          this.sampling.forgetServer(p.serverId as string);
-          if (removed) this.#eras.forget(ownerIdentity(removed));
-          return { ok: true };
-        }
-        case 'servers.connect':
-          return this.connect(p.serverId as string);
-        case 'servers.disconnect':
-          return this.disconnect(p.serverId as string);
-        case 'tasks.list':
-          return this.receiver
-            .records()
-            .filter((record) => !p.serverId || record.owner.serverId === p.serverId)
-            .map(inboundView);
-        case 'tasks.get': {
-          const record = this.receiver.record(p.taskId as string);
-          if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${String(p.taskId)}`);
-          return inboundView(record);
-        }
-        case 'tasks.cancel':
-          return this.receiver.cancelById(p.taskId as string);
-        case 'inbox.list':
-          return this.inbox.list();
-        case 'inbox.answer': {
-          const answer = p.answer as Parameters<Inbox['answer']>[1];
-          this.inbox.answer(p.id as string, answer);
-          return { ok: true };
-        }
-        case 'tools.list':
-          return this.requestor.listTools(p.serverId as string, { refresh: p.refresh === true });
-        case 'tools.call':
-          return this.requestor.callTool(
-            p.serverId as string,
-            p.name as string,
-            p.arguments as Record<string, unknown>,
-            {
-              ...(p.asTask !== undefined && { asTask: p.asTask as boolean }),
-              ...(p.ttlMs !== undefined && { ttlMs: p.ttlMs as number | null })
-            }
-          );
-        case 'outbound.list':
-          return this.requestor.list();
-        case 'outbound.get': {
-          const task = this.requestor.get(p.outboundId as string);
-          if (!task) throw new HostError(JsonRpcCode.InvalidParams, `Unknown outbound task ${String(p.outboundId)}`);
-          return task;
-        }
-        case 'outbound.cancel':
-          return this.requestor.cancel(p.outboundId as string);
-        case 'outbound.refresh':
-          return this.requestor.refresh(p.outboundId as string);
-        case 'outbound.forget':
-          this.requestor.forget(p.outboundId as string);
-          return { ok: true };
-        case 'outbound.serverTasks':
-          return this.requestor.listServerTasks(p.serverId as string, p.cursor as string | undefined);
-        case 'providers.list':
-          return this.sampling.views();
-        case 'providers.save':
-          return this.sampling.saveProvider(params as Parameters<SamplingSetup['saveProvider']>[0]);
-        case 'providers.remove':
-          await this.sampling.removeProvider(p.providerId as string);
-          return { ok: true };
-        case 'providers.clearKey':
-          return this.sampling.clearKey(p.providerId as string);
-        case 'providers.test':
-          return this.sampling.test(p.providerId as string);
-        case 'providers.detect':
-          return this.sampling.detect();
-        case 'sampling.getPolicy':
-          return this.sampling.policyFor(p.serverId as string);
-        case 'sampling.setPolicy':
-          return this.sampling.setPolicy(p.serverId as string, p.policy as Parameters<SamplingSetup['setPolicy']>[1]);
-        case 'audit.read':
-          return this.audit.read(p as { limit?: number; serverId?: string; taskId?: string });
-        case 'history.list':
-          return this.#historyPage(p as NonNullable<HostParams<'history.list'>>);
-        case 'history.get': {
-          const entry = this.history.get(p.id as string);
-          if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No history entry ${String(p.id)}`);
-          return entry;
-        }
-        case 'history.export': {
-          const filter = (p as NonNullable<HostParams<'history.export'>>).filter ?? {};
-          const jsonl = this.history.exportJsonLines(filter);
-          return { jsonl, count: jsonl === '' ? 0 : jsonl.split('\n').length - 1 };
-        }
-        case 'history.getRetention':
-          return this.history.retention;
-        case 'history.setRetention':
-          return this.history.setRetention(p as HostParams<'history.setRetention'> as HistoryRetention);
-        default:
-          throw new HostError(JsonRpcCode.MethodNotFound, `Unknown host method ${String(method)}`);
-      }
-    })();
-    return result as HostResult<M>;
   }
 
   #serverView(config: ServerConfig): ServerView {
@@ -504,18 +408,6 @@ export class Host {
     }
   }
 
-  #historyPage(params: NonNullable<HostParams<'history.list'>>): HostResult<'history.list'> {
-    try {
-      return this.history.list(params.filter ?? {}, {
-        ...(params.cursor !== undefined && { cursor: params.cursor }),
-        ...(params.limit !== undefined && { limit: params.limit })
-      });
-    } catch (error) {
-      if (error instanceof InvalidHistoryCursorError) throw new HostError(JsonRpcCode.InvalidParams, error.message);
-      throw error;
-    }
-  }
-
   #warn(message: string, movedTo?: string): void {
     const warning = movedTo === undefined ? { message } : { message, movedTo };
     this.#warnings.push(warning);
@@ -529,19 +421,6 @@ export function createHost(config: HostConfig): Host {
   const host = new Host(config);
   host.start();
   return host;
-}
-
-/** A task record as the UI sees it. */
-export function inboundView(record: TaskRecord): InboundTask {
-  return {
-    task: { ...record.task },
-    serverId: record.owner.serverId,
-    serverName: record.owner.serverName,
-    kind: record.kind,
-    request: record.request,
-    ...(record.outcome && { outcome: record.outcome }),
-    notes: record.notes
-  };
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { ProtocolEraSchema, type ProtocolEra } from '../contract/common.js';
 import type { EraMemory } from '../mcp/server-connection.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
-
-type Era = 'legacy' | 'modern';
 
 /**
  * The MCP era each server was last found in (legacy `initialize`, or 2026-07-28), by server
@@ -16,8 +15,8 @@ type Era = 'legacy' | 'modern';
  */
 export class ServerEras implements EraMemory {
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
-  readonly #document: OpenedDocument<Record<string, Era>>;
-  readonly #eras: Record<string, Era>;
+  readonly #document: OpenedDocument<Record<string, ProtocolEra>>;
+  readonly #eras: Record<string, ProtocolEra>;
 
   constructor(options: { dir: string; corruptDir: string; factory: JsonFileStoreFactory }) {
     this.#document = openVersionedDocument({
@@ -25,19 +24,19 @@ export class ServerEras implements EraMemory {
       name: 'server-eras',
       label: 'remembered server eras (each server is probed again)',
       version: 1,
-      schema: z.record(z.string(), z.enum(['legacy', 'modern'])),
+      schema: z.record(z.string(), ProtocolEraSchema),
       empty: () => ({})
     });
     if (this.#document.warning) this.warnings.push(this.#document.warning);
     this.#eras = this.#document.value;
   }
 
-  get(identity: string): Era | undefined {
+  get(identity: string): ProtocolEra | undefined {
     return Object.hasOwn(this.#eras, identity) ? this.#eras[identity] : undefined;
   }
 
   /** Remembers an era; written only when it changed. A failed write keeps it in memory (written with the next change). */
-  set(identity: string, era: Era): void {
+  set(identity: string, era: ProtocolEra): void {
     if (this.get(identity) === era) return;
     this.#eras[identity] = era;
     this.#save();

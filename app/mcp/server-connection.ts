@@ -16,7 +16,7 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionState } from '../contract/host-api.js';
+import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
@@ -54,8 +54,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
 
 /** Where the era a server was found in is remembered, by the server's identity ({@link ownerIdentity}). */
 export interface EraMemory {
-  get(identity: string): 'legacy' | 'modern' | undefined;
-  set(identity: string, era: 'legacy' | 'modern'): void;
+  get(identity: string): ProtocolEra | undefined;
+  set(identity: string, era: ProtocolEra): void;
   forget(identity: string): void;
 }
 
@@ -126,7 +126,7 @@ export class ServerConnection {
   }
 
   /** The server's generation once ready: `modern` after a `DiscoverResult`, `legacy` after `initialize`. */
-  get era(): 'legacy' | 'modern' | undefined {
+  get era(): ProtocolEra | undefined {
     if (this.#state.status !== 'ready') return undefined;
     return this.#discover ? 'modern' : 'legacy';
   }
@@ -362,11 +362,11 @@ export class ServerConnection {
   }
 
   /** The era remembered for this server (its identity), if any. */
-  #remembered(): 'legacy' | 'modern' | undefined {
+  #remembered(): ProtocolEra | undefined {
     return this.#options.eras?.get(this.owner.identity);
   }
 
-  #remember(era: 'legacy' | 'modern'): void {
+  #remember(era: ProtocolEra): void {
     this.#options.eras?.set(this.owner.identity, era);
   }
 

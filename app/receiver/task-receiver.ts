@@ -15,7 +15,7 @@ import {
   type TaskView
 } from './task-record.js';
 import type { TaskRepository } from './task-repository.js';
-import { canTransition, isTerminal } from './task-state.js';
+import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 
@@ -548,7 +548,7 @@ export class TaskReceiver {
     outcome?: Outcome,
     urgent = false
   ): { record: TaskRecord; durable: Promise<void> } {
-    if (!canTransition(record.task.status, to)) {
+    if (!canReceivedTaskTransition(record.task.status, to)) {
       throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
     }
     const from = record.task.status;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SegmentLog } from '../store/segment-log.js';
 import { copyRecord, parseTaskRecord, type TaskRecord } from './task-record.js';
-import { isTerminal } from './task-state.js';
+import { isTerminal } from './received-task-state.js';
 
 /** What loading the stored tasks found. */
 export interface LoadReport {

@@ -1,15 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CallToolResultSchema,
-  CreateTaskResultSchema,
-  ListTasksResultSchema,
-  ListToolsResultSchema,
-  TaskStatusNotificationSchema,
-  type Progress,
-  type Tool
-} from '@modelcontextprotocol/sdk/types.js';
+import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
@@ -20,16 +10,22 @@ import {
   type OutboundTaskEvent,
   type OutboundTaskView,
   type RequestorTool,
-  type ServerTask,
   type ServerTaskPage
 } from '../contract/outbound-tasks.js';
+import { acceptsTaskCalls, AttachmentRegistry, type Attachment, type AttachOptions } from './attachments.js';
+import { eraOfOutbound } from './outbound-era.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
 import { TaskFollower } from './task-follower.js';
 import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
-import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
+import { ModernTaskFollower } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
-import { decideCall, requestorToolView, taskSupportOf, toolCallMode } from './tool-call-mode.js';
+import { ToolCache } from './tool-cache.js';
+import { callLegacyPlain, callLegacyTask, callModern, type ToolCallContext } from './tool-call-dispatch.js';
+import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
+import { WriteQueue } from './write-queue.js';
+
+export type { AttachOptions } from './attachments.js';
 
 /** Options of the requestor. */
 export interface OutboundTasksOptions {
@@ -52,21 +48,6 @@ export interface OutboundTasksOptions {
   onStoreError?: (outboundId: string, error: unknown) => void;
 }
 
-/** Options of `attach`. */
-export interface AttachOptions {
-  /**
-   * Register a `notifications/tasks/status` handler on the client (default true). The SDK
-   * keeps one handler per method; pass false when the connection code owns that handler and
-   * forwards to `onStatusNotification` instead.
-   */
-  statusNotifications?: boolean;
-  /**
-   * The server is of MCP 2026-07-28: tool calls, lists and tasks go through this peer (the
-   * tasks extension) instead of the client's 2025-11-25 requests.
-   */
-  modern?: ModernPeer;
-}
-
 /** Options of one call. */
 export interface CallToolOptions {
   /** Run as a task (true), plainly (false), or as the tool allows with a task preferred (undefined). */
@@ -76,26 +57,6 @@ export interface CallToolOptions {
   /** Timeout of a plain call. Default the request timeout. */
   timeoutMs?: number;
 }
-
-interface Attachment {
-  readonly serverId: string;
-  readonly serverName: string;
-  readonly client: Client;
-  readonly statusNotifications: boolean;
-  /** Set for a server of MCP 2026-07-28. */
-  readonly modern: ModernPeer | undefined;
-  tools: Map<string, Tool> | undefined;
-}
-
-/** A `tools/call` answer: a task was created, or the server answered plainly after all. */
-const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
-
-/** Longest stretch of document writes before the event loop gets a turn. */
-const WRITE_SLICE_MS = 10;
-/** How long after a failed document write the requestor tries again. */
-const WRITE_RETRY_MS = 5_000;
-
-const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response';
 
 /**
  * The requestor of task-augmented `tools/call` (MCP 2025-11-25 tasks utility).
@@ -112,15 +73,14 @@ export class OutboundTasks {
   readonly #defaultTtlMs: number | null;
   readonly #requestTimeoutMs: number;
   readonly #validator = new ArgumentValidator();
-  readonly #attachments = new Map<string, Attachment>();
+  readonly #attachments = new AttachmentRegistry((serverId, params) => this.onStatusNotification(serverId, params));
+  readonly #tools: ToolCache;
+  readonly #calls: ToolCallContext;
+  readonly #writes: WriteQueue<OutboundFollower>;
   readonly #followers = new Map<string, OutboundFollower>();
   /** `serverId \n taskId` → outboundId, for `describe` and status notifications. */
   readonly #byTask = new Map<string, string>();
-  /** Progress that arrived before the `CreateTaskResult` was recorded. */
-  readonly #earlyProgress = new Map<string, Progress[]>();
   readonly #listeners = new Set<(event: OutboundTaskEvent) => void>();
-  readonly #dirty = new Set<OutboundFollower>();
-  #flushQueued = false;
   #closed = false;
   /** Documents that could not be loaded and were moved aside. */
   readonly quarantined: ReadonlyArray<LoadedDocument & { ok: false }>;
@@ -140,11 +100,29 @@ export class OutboundTasks {
       progressHistoryLimit: options.progressHistoryLimit ?? 100,
       changed: (follower) => this.#markDirty(follower)
     };
+    this.#tools = new ToolCache(this.#requestTimeoutMs);
+    this.#calls = {
+      env: this.#env,
+      clock: this.#clock,
+      requestTimeoutMs: this.#requestTimeoutMs,
+      follower: (outboundId) => this.#followers.get(outboundId),
+      adopt: (follower) => {
+        this.#add(follower);
+        this.#markDirty(follower);
+      },
+      isCurrent: (attachment) => this.#attachments.isCurrent(attachment)
+    };
+    this.#writes = new WriteQueue<OutboundFollower>({
+      clock: this.#clock,
+      save: (follower) => this.#store.save(follower.view),
+      written: (follower) => this.#emit({ type: 'changed', task: this.#copy(follower) }),
+      failed: (follower, error) => this.#emitWriteFailure(follower, error)
+    });
     const loaded = this.#store.loadAll();
     this.quarantined = loaded.quarantined;
     for (const view of loaded.tasks) {
       const follower =
-        view.protocol === '2026-07-28' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
+        eraOfOutbound(view) === 'modern' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
       this.#add(follower);
       // The ttl runs whether or not the server is connected.
       follower.trackTtl();
@@ -164,16 +142,7 @@ export class OutboundTasks {
   attach(serverId: string, serverName: string, client: Client, options: AttachOptions = {}): void {
     this.#assertOpen();
     if (this.#attachments.has(serverId)) this.detach(serverId);
-    const modern = options.modern;
-    // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
-    const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
-    const attachment: Attachment = { serverId, serverName, client, statusNotifications, modern, tools: undefined };
-    this.#attachments.set(serverId, attachment);
-    if (attachment.statusNotifications) {
-      client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
-        this.onStatusNotification(serverId, notification.params)
-      );
-    }
+    const { modern } = this.#attachments.add(serverId, serverName, client, options);
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
@@ -185,10 +154,7 @@ export class OutboundTasks {
 
   /** The server disconnected: stop talking to it. Its tasks stay as they are, and their ttl keeps running. */
   detach(serverId: string): void {
-    const attachment = this.#attachments.get(serverId);
-    if (!attachment) return;
-    this.#attachments.delete(serverId);
-    if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
+    if (!this.#attachments.remove(serverId)) return;
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId === serverId) follower.unfollow();
     }
@@ -196,9 +162,9 @@ export class OutboundTasks {
 
   /** Stops every timer and request, and writes what is pending. The manager cannot be used afterwards. */
   close(): void {
-    for (const serverId of [...this.#attachments.keys()]) this.detach(serverId);
+    for (const serverId of this.#attachments.serverIds()) this.detach(serverId);
     for (const follower of this.#followers.values()) follower.dispose();
-    this.#flush(true);
+    this.#writes.flush(true);
     this.#closed = true;
   }
 
@@ -213,12 +179,7 @@ export class OutboundTasks {
 
   /** The tools of a connected server, each with its task support and how it will be called. All pages are read. */
   async listTools(serverId: string, options: { refresh?: boolean } = {}): Promise<RequestorTool[]> {
-    const attachment = this.#attachment(serverId);
-    const tools = await this.#tools(attachment, options.refresh ?? true);
-    const acceptsTasks = acceptsTaskCalls(attachment);
-    return [...tools.values()].map((tool) =>
-      attachment.modern ? modernToolView(tool, acceptsTasks) : requestorToolView(tool, acceptsTasks)
-    );
+    return this.#tools.views(this.#attachment(serverId), options.refresh ?? true);
   }
 
   /**
@@ -234,8 +195,7 @@ export class OutboundTasks {
     options: CallToolOptions = {}
   ): Promise<CallToolOutcome> {
     const attachment = this.#attachment(serverId);
-    let tool = (await this.#tools(attachment, false)).get(toolName);
-    if (!tool) tool = (await this.#tools(attachment, true)).get(toolName);
+    const tool = await this.#tools.find(attachment, toolName);
     if (!tool)
       throw new HostError(JsonRpcCode.InvalidParams, `Server "${attachment.serverName}" has no tool "${toolName}".`);
 
@@ -254,32 +214,16 @@ export class OutboundTasks {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
+        const timeout = options.timeoutMs ?? this.#requestTimeoutMs;
         if (attachment.modern)
-          return this.#callModern(
-            attachment,
-            attachment.modern,
-            toolName,
-            args,
-            false,
-            options.timeoutMs ?? this.#requestTimeoutMs
-          );
-        try {
-          const result = await attachment.client.request(
-            { method: 'tools/call', params: { name: toolName, arguments: args } },
-            CallToolResultSchema,
-            {
-              timeout: options.timeoutMs ?? this.#requestTimeoutMs
-            }
-          );
-          return { type: 'result', result: { ...result } };
-        } catch (error) {
-          throw toHostError(error);
-        }
+          return callModern(this.#calls, attachment, attachment.modern, toolName, args, false, timeout);
+        return callLegacyPlain(attachment, toolName, args, timeout);
       }
       case 'task':
         if (attachment.modern)
-          return this.#callModern(attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
-        return this.#callAsTask(
+          return callModern(this.#calls, attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
+        return callLegacyTask(
+          this.#calls,
           attachment,
           toolName,
           args,
@@ -398,158 +342,9 @@ export class OutboundTasks {
     follower.dispose();
     this.#followers.delete(outboundId);
     this.#byTask.delete(taskKey(follower.view.serverId, follower.view.taskId));
-    this.#dirty.delete(follower);
+    this.#writes.delete(follower);
     this.#store.remove(outboundId);
     this.#emit({ type: 'removed', outboundId, serverId: follower.view.serverId });
-  }
-
-  async #callAsTask(
-    attachment: Attachment,
-    toolName: string,
-    args: Record<string, unknown>,
-    ttl: number | null
-  ): Promise<CallToolOutcome> {
-    const outboundId = `ob-${randomUUID()}`;
-    this.#earlyProgress.set(outboundId, []);
-    let response: z.infer<typeof CreateTaskOrToolResultSchema>;
-    try {
-      response = await attachment.client.request(
-        { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
-        CreateTaskOrToolResultSchema,
-        { timeout: this.#requestTimeoutMs, onprogress: (progress) => this.#onProgress(outboundId, progress) }
-      );
-    } catch (error) {
-      this.#earlyProgress.delete(outboundId);
-      throw toHostError(error);
-    }
-    const early = this.#earlyProgress.get(outboundId) ?? [];
-    this.#earlyProgress.delete(outboundId);
-    const created = CreateTaskResultSchema.safeParse(response);
-    if (!created.success) {
-      // The server ran the call plainly after all; its answer is the tool's result.
-      return { type: 'result', result: { ...response } };
-    }
-    const view = this.#newView(attachment, toolName, args, ttl, pickTask(created.data.task), outboundId);
-    const meta = created.data._meta as Record<string, unknown> | undefined;
-    if (meta !== undefined) {
-      view.createMeta = structuredClone(meta);
-      const immediate = meta[IMMEDIATE_RESPONSE_KEY];
-      if (typeof immediate === 'string') view.immediateResponse = immediate;
-    }
-    const follower = new TaskFollower(this.#env, view, attachment.client);
-    this.#add(follower);
-    for (const progress of early) follower.recordProgress(progress);
-    this.#markDirty(follower);
-    if (this.#attachments.get(attachment.serverId) === attachment) {
-      follower.follow({ client: attachment.client, serverName: attachment.serverName }, { pollNow: false });
-    } else {
-      follower.trackTtl();
-    }
-    return { type: 'task', task: this.#copy(follower) };
-  }
-
-  /**
-   * A `tools/call` to a 2026-07-28 server. With `asTask` the envelope declares the tasks
-   * extension and the server decides: a `CreateTaskResult` (`resultType: "task"`) is followed
-   * like any outbound task, any other answer is the tool's result. Without it the server must
-   * answer plainly (or refuse with −32021).
-   */
-  async #callModern(
-    attachment: Attachment,
-    peer: ModernPeer,
-    toolName: string,
-    args: Record<string, unknown>,
-    asTask: boolean,
-    timeout: number
-  ): Promise<CallToolOutcome> {
-    let response: Record<string, unknown>;
-    try {
-      response = await peer.request('tools/call', { name: toolName, arguments: args }, { tasks: asTask, timeout });
-    } catch (error) {
-      throw toHostError(error);
-    }
-    if (response.resultType === 'input_required') {
-      throw new HostError(
-        JsonRpcCode.InternalError,
-        `Tool "${toolName}" on "${attachment.serverName}" asked for input before starting (a multi round-trip request), which Taskdesk does not answer yet.`,
-        { resultType: 'input_required' }
-      );
-    }
-    if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
-    const created = ModernTaskSchema.safeParse(response);
-    if (!asTask || !created.success) {
-      throw new HostError(
-        JsonRpcCode.InternalError,
-        `Server "${attachment.serverName}" answered tools/call with an invalid task${created.success ? ' although the tasks extension was not declared' : `: ${created.error.message}`}.`
-      );
-    }
-    const task = toServerTask(created.data);
-    const view = this.#newView(attachment, toolName, args, null, task);
-    view.protocol = '2026-07-28';
-    const follower = new ModernTaskFollower(this.#env, view);
-    this.#add(follower);
-    this.#markDirty(follower);
-    if (this.#attachments.get(attachment.serverId) === attachment)
-      follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
-    else follower.trackTtl();
-    return { type: 'task', task: this.#copy(follower) };
-  }
-
-  /** A new outbound task's view, as the `CreateTaskResult` left it. */
-  #newView(
-    attachment: Attachment,
-    toolName: string,
-    args: Record<string, unknown>,
-    ttl: number | null,
-    task: ServerTask,
-    outboundId = `ob-${randomUUID()}`
-  ): OutboundTaskView {
-    const now = new Date(this.#clock.now()).toISOString();
-    return {
-      outboundId,
-      serverId: attachment.serverId,
-      serverName: attachment.serverName,
-      toolName,
-      arguments: structuredClone(args),
-      requestedTtl: ttl,
-      createdAt: now,
-      updatedAt: now,
-      taskId: task.taskId,
-      state: task.status,
-      task,
-      expiresAt: null,
-      progress: { count: 0, history: [] }
-    };
-  }
-
-  #onProgress(outboundId: string, progress: Progress): void {
-    const follower = this.#followers.get(outboundId);
-    if (follower) follower.recordProgress(progress);
-    else this.#earlyProgress.get(outboundId)?.push(progress);
-  }
-
-  async #tools(attachment: Attachment, refresh: boolean): Promise<Map<string, Tool>> {
-    if (attachment.tools && !refresh) return attachment.tools;
-    const tools = new Map<string, Tool>();
-    let cursor: string | undefined;
-    try {
-      do {
-        const params = cursor === undefined ? {} : { cursor };
-        const page = attachment.modern
-          ? ListToolsResultSchema.parse(
-              await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#requestTimeoutMs })
-            )
-          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
-              timeout: this.#requestTimeoutMs
-            });
-        for (const tool of page.tools) tools.set(tool.name, tool);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
-    } catch (error) {
-      throw toHostError(error);
-    }
-    attachment.tools = tools;
-    return tools;
   }
 
   #add(follower: OutboundFollower): void {
@@ -559,9 +354,7 @@ export class OutboundTasks {
 
   #attachment(serverId: string): Attachment {
     this.#assertOpen();
-    const attachment = this.#attachments.get(serverId);
-    if (!attachment) throw new HostError(JsonRpcCode.InvalidRequest, `Server "${serverId}" is not connected.`);
-    return attachment;
+    return this.#attachments.require(serverId);
   }
 
   #follower(outboundId: string): OutboundFollower {
@@ -576,45 +369,8 @@ export class OutboundTasks {
 
   /** Changes are written and announced once per turn of the event loop, however many happened in it. */
   #markDirty(follower: OutboundFollower): void {
-    if (!this.#followers.has(follower.view.outboundId)) return;
-    this.#dirty.add(follower);
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    queueMicrotask(() => this.#flush());
-  }
-
-  /**
-   * Writes (and then announces) dirty tasks, in order. Each document write is a synchronous,
-   * fsync'd file write (milliseconds each), so a burst — a thousand tasks finishing together —
-   * is written in slices of about `WRITE_SLICE_MS`, yielding to the event loop between slices
-   * so that poll timers and responses are not held up behind the disk.
-   */
-  #flush(all = false): void {
-    this.#flushQueued = false;
-    const deadline = performance.now() + WRITE_SLICE_MS;
-    for (const follower of [...this.#dirty]) {
-      // A terminal status waits for its outcome (see TaskFollower.settling); the fetch's end flushes it.
-      if (follower.settling && !all) continue;
-      if (!all && performance.now() > deadline) {
-        this.#flushQueued = true;
-        setImmediate(() => this.#flush());
-        return;
-      }
-      this.#dirty.delete(follower);
-      try {
-        this.#store.save(follower.view);
-      } catch (error) {
-        // A full disk or a permission problem: keep the change, say so, and try again later.
-        this.#dirty.add(follower);
-        this.#emitWriteFailure(follower, error);
-        if (!this.#flushQueued) {
-          this.#flushQueued = true;
-          this.#clock.setTimeout(() => this.#flush(), WRITE_RETRY_MS);
-        }
-        return;
-      }
-      this.#emit({ type: 'changed', task: this.#copy(follower) });
-    }
+    // A forgotten task is not written again.
+    if (this.#followers.has(follower.view.outboundId)) this.#writes.mark(follower);
   }
 
   #emitWriteFailure(follower: OutboundFollower, error: unknown): void {
@@ -638,22 +394,6 @@ export class OutboundTasks {
   #copy(follower: OutboundFollower): OutboundTaskView {
     return structuredClone(follower.view);
   }
-}
-
-/** Whether the server takes tool calls as tasks: `tasks.requests.tools.call` (2025-11-25), the tasks extension (2026-07-28). */
-function acceptsTaskCalls(attachment: Attachment): boolean {
-  if (attachment.modern) return attachment.modern.acceptsTasks;
-  return attachment.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
-}
-
-/**
- * A 2026-07-28 tool as the host shows it: tools declare no task support there, the server
- * decides per call, so every tool reads `optional` (`task-or-plain`) on a server with the tasks
- * extension and `plain` on one without.
- */
-function modernToolView(tool: Tool, serverAcceptsTasks: boolean): RequestorTool {
-  const { execution: _ignored, ...rest } = tool;
-  return requestorToolView({ ...rest, execution: { taskSupport: 'optional' } }, serverAcceptsTasks);
 }
 
 function taskKey(serverId: string, taskId: string): string {

@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from '../core/clock.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
 import { nextBackoffMs, pollIntervalMs, type PollPolicy } from './poll-policy.js';
-import { isFinished, isServerTerminal, nextState } from './task-state.js';
+import { isOutboundFinished, isServerTerminal, nextOutboundState } from './outbound-task-state.js';
 import { isTaskNotFound } from './task-rpc.js';
 
 /** What a follower needs from the manager that owns it. */
@@ -44,7 +44,7 @@ export interface OutboundFollower {
 /**
  * What both followers share: the view and its recorded changes, the ttl and the expiry it
  * concludes, polling `tasks/get` at the receiver's `pollInterval` (or the backoff), status
- * application through `nextState`, and the conclusion `expired` or `lost` when the receiver
+ * application through `nextOutboundState`, and the conclusion `expired` or `lost` when the receiver
  * no longer knows the task.
  *
  * A subclass says how a poll is made and what its answer carries (`requestTask`, `takeTask`),
@@ -84,7 +84,7 @@ export abstract class TaskFollowerBase<
 
   /** Whether nothing more will happen to the task. */
   get finished(): boolean {
-    return isFinished(this.#view.state, this.#view.outcome !== undefined);
+    return isOutboundFinished(this.#view.state, this.#view.outcome !== undefined);
   }
 
   /** The connection being followed through; undefined when not following. */
@@ -186,7 +186,7 @@ export abstract class TaskFollowerBase<
       current.lastUpdatedAt === task.lastUpdatedAt &&
       current.createdAt === task.createdAt;
     if (same) return false;
-    const next = nextState(view.state, { type: 'status', status: task.status });
+    const next = nextOutboundState(view.state, { type: 'status', status: task.status });
     view.task = pickTask(task);
     if (next !== undefined) view.state = next;
     this.changed();
@@ -262,7 +262,7 @@ export abstract class TaskFollowerBase<
       return;
     }
     if (this.forgottenBeforeExpiry(detail)) return;
-    const next = nextState(view.state, { type: 'lost' });
+    const next = nextOutboundState(view.state, { type: 'lost' });
     if (next === undefined) return;
     view.state = next;
     view.reason =
@@ -275,7 +275,7 @@ export abstract class TaskFollowerBase<
   #expire(): void {
     const view = this.#view;
     if (view.outcome !== undefined) return;
-    const next = nextState(view.state, { type: 'expired' });
+    const next = nextOutboundState(view.state, { type: 'expired' });
     if (next === undefined) return;
     view.state = next;
     view.reason = `The task's ttl (${view.task.ttl} ms from ${view.createdAt}) ran out at ${view.expiresAt} before its result was fetched.`;

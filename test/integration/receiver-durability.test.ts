@@ -9,7 +9,7 @@ import {
   ListTasksResultSchema
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ManualClock } from '../../app/core/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import type { SamplingRunner } from '../../app/receiver/runners.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
-import { ManualClock } from '../../app/core/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { validateElicitationContent } from '../../app/inbox/elicitation-schema.js';
 import { decodeCursor, encodeCursor } from '../../app/receiver/list-cursor.js';
 import { RateLimiter } from '../../app/receiver/rate-limiter.js';
 import { effectiveTtl, defaultReceiverPolicy } from '../../app/receiver/receiver-policy.js';
-import { canTransition, isTerminal } from '../../app/receiver/task-state.js';
+import { canReceivedTaskTransition, isTerminal } from '../../app/receiver/received-task-state.js';
 import { TaskWaiters } from '../../app/receiver/task-waiters.js';
 import { AuditLog } from '../../app/audit/audit-log.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
@@ -22,7 +22,9 @@ import { ServerConfigSchema } from '../../app/contract/host-api.js';
 describe('task state machine', () => {
   it('allows exactly the spec transitions and keeps terminal final', () => {
     const all = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
-    const allowed = all.flatMap((from) => all.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
+    const allowed = all.flatMap((from) =>
+      all.filter((to) => canReceivedTaskTransition(from, to)).map((to) => `${from}>${to}`)
+    );
     assert.deepEqual(allowed.sort(), [
       'input_required>cancelled',
       'input_required>completed',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
 import type { OutboundTaskEvent } from '../../../app/contract/outbound-tasks.js';

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateMessageResultWithToolsSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';

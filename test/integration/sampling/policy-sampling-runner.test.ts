@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
@@ -68,7 +68,9 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const before = server.chatRequests.length;
     const running = runner.run(samplingParams({ modelPreferences: { hints: [{ name: 'large' }] } }), context);
     const pending = await gate.approvals.next();
-    assert.deepEqual(waitingFor.items, [{ message: 'Waiting for your answer in the Inbox: approve a sampling request from Test server' }]);
+    assert.deepEqual(waitingFor.items, [
+      { message: 'Waiting for your answer in the Inbox: approve a sampling request from Test server' }
+    ]);
     assert.equal(server.chatRequests.length, before, 'no model call before approval');
     assert.equal(pending.draft.model, 'fake-large');
     assert.equal(pending.draft.serverName, 'Test server');
@@ -124,7 +126,9 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const review = await gate.reviews.next();
     assert.equal(gate.approvals.items.length, 0, 'auto does not ask before sampling');
     assert.deepEqual(review.draft.result.content, { type: 'text', text: 'Lyon.' });
-    assert.deepEqual(waitingFor.items[0], { message: 'Waiting for your answer in the Inbox: review the answer for Test server' });
+    assert.deepEqual(waitingFor.items[0], {
+      message: 'Waiting for your answer in the Inbox: review the answer for Test server'
+    });
     review.approve({ ...review.draft.result, content: { type: 'text', text: 'Paris.' } });
     const outcome = await running;
     assert.deepEqual(outcome.type === 'result' && outcome.result.content, { type: 'text', text: 'Paris.' });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { detectLocalProviders } from '../../../app/sampling/local-detection.js';
 import { testConnection } from '../../../app/sampling/test-connection.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';

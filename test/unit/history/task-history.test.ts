@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { HistoryEntrySchema, type HistorySummary } from '../../../app/contract/history.js';
 import { InvalidHistoryCursorError, TaskHistory } from '../../../app/history/task-history.js';
 import type { TaskRecord } from '../../../app/receiver/task-record.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
 import { OutboundTaskStore } from '../../../app/requestor/outbound-task-store.js';
 import { OutboundTaskViewSchema, type OutboundTaskView } from '../../../app/contract/outbound-tasks.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManualClock } from '../../../app/core/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { ProgressThrottle } from '../../../app/sampling/progress-throttle.js';
 import { tokenLimitParamOf, ProviderSettingsSchema } from '../../../app/contract/providers.js';

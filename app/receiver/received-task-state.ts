@@ -1,6 +1,12 @@
 import type { TaskStatus } from '@modelcontextprotocol/sdk/types.js';
 import { assertNever } from '../core/assert-never.js';
 
+/*
+ * The state machine of received tasks: those a server hands Taskdesk (sampling, elicitation)
+ * and Taskdesk serves as the receiver. The requestor's machine, for the tool calls Taskdesk
+ * sends as tasks, is in `app/requestor/outbound-task-state.ts`.
+ */
+
 /** Statuses after which a task never changes again. */
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
 
@@ -26,7 +32,7 @@ export function isTerminal(status: TaskStatus): status is TerminalStatus {
  * input_required → working | completed | failed | cancelled; terminal is final.
  * A move to the same status is not a transition.
  */
-export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
+export function canReceivedTaskTransition(from: TaskStatus, to: TaskStatus): boolean {
   if (from === to) return false;
   switch (from) {
     case 'working':

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { HostMethod, HostMethods, HostResult, ServerView } from '../contract/host-api.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import type { Inbox } from '../inbox/inbox.js';
+import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
+import type { TaskReceiver } from '../receiver/task-receiver.js';
+import type { OutboundTasks } from '../requestor/outbound-tasks.js';
+import { inboundView } from './inbound-view.js';
+import type { SamplingSetup } from './sampling-setup.js';
+import type { ServerEras } from './server-eras.js';
+import type { ServerRegistry } from './server-registry.js';
+import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
+
+/** A method's params once the contract's schema has parsed them (defaults filled in). */
+export type HostParsedParams<M extends HostMethod> = z.output<(typeof HostMethods)[M]['params']>;
+
+/** One handler per host API method: the compiler refuses a table that misses one or adds one. */
+export type HostMethodTable = {
+  [M in HostMethod]: (params: HostParsedParams<M>) => Promise<HostResult<M>> | HostResult<M>;
+};
+
+/** What the handlers act on: the host's parts, some of them private to `Host`. */
+export interface HostMethodParts {
+  readonly audit: AuditLog;
+  readonly inbox: Inbox;
+  readonly receiver: TaskReceiver;
+  readonly requestor: OutboundTasks;
+  readonly sampling: SamplingSetup;
+  readonly registry: ServerRegistry;
+  readonly eras: ServerEras;
+  readonly history: TaskHistory;
+  connect(serverId: string): Promise<ServerView>;
+  disconnect(serverId: string): Promise<ServerView>;
+  /** Closes a server's connection, if it has one, and forgets it. */
+  dropConnection(serverId: string): Promise<void>;
+  serverView(config: ServerConfig): ServerView;
+}
+
+const OK = { ok: true } as const;
+
+/**
+ * The host API's implementation, method by method, over already validated params.
+ *
+ * Handlers read `parts` only when called, so building the table has no effects.
+ */
+export function hostMethods(parts: HostMethodParts): HostMethodTable {
+  return {
+    'servers.list': () => parts.registry.list().map((config) => parts.serverView(config)),
+    'servers.add': (config) => parts.serverView(parts.registry.add(config)),
+    'servers.remove': async ({ serverId }) => {
+      const removed = parts.registry.get(serverId);
+      await parts.dropConnection(serverId);
+      parts.registry.remove(serverId);
+      parts.sampling.forgetServer(serverId);
+      if (removed) parts.eras.forget(ownerIdentity(removed));
+      return OK;
+    },
+    'servers.connect': ({ serverId }) => parts.connect(serverId),
+    'servers.disconnect': ({ serverId }) => parts.disconnect(serverId),
+    'tasks.list': ({ serverId }) =>
+      parts.receiver
+        .records()
+        .filter((record) => !serverId || record.owner.serverId === serverId)
+        .map(inboundView),
+    'tasks.get': ({ taskId }) => {
+      const record = parts.receiver.record(taskId);
+      if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
+      return inboundView(record);
+    },
+    'tasks.cancel': ({ taskId }) => parts.receiver.cancelById(taskId),
+    'inbox.list': () => parts.inbox.list(),
+    'inbox.answer': ({ id, answer }) => {
+      parts.inbox.answer(id, answer);
+      return OK;
+    },
+    'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
+    'tools.call': ({ serverId, name, arguments: args, asTask, ttlMs }) =>
+      parts.requestor.callTool(serverId, name, args, {
+        ...(asTask !== undefined && { asTask }),
+        ...(ttlMs !== undefined && { ttlMs })
+      }),
+    'outbound.list': () => parts.requestor.list(),
+    'outbound.get': ({ outboundId }) => {
+      const task = parts.requestor.get(outboundId);
+      if (!task) throw new HostError(JsonRpcCode.InvalidParams, `Unknown outbound task ${outboundId}`);
+      return task;
+    },
+    'outbound.cancel': ({ outboundId }) => parts.requestor.cancel(outboundId),
+    'outbound.refresh': ({ outboundId }) => parts.requestor.refresh(outboundId),
+    'outbound.forget': ({ outboundId }) => {
+      parts.requestor.forget(outboundId);
+      return OK;
+    },
+    'outbound.serverTasks': ({ serverId, cursor }) => parts.requestor.listServerTasks(serverId, cursor),
+    'providers.list': () => parts.sampling.views(),
+    'providers.save': (config) => parts.sampling.saveProvider(config),
+    'providers.remove': async ({ providerId }) => {
+      await parts.sampling.removeProvider(providerId);
+      return OK;
+    },
+    'providers.clearKey': ({ providerId }) => parts.sampling.clearKey(providerId),
+    'providers.test': ({ providerId }) => parts.sampling.test(providerId),
+    'providers.detect': () => parts.sampling.detect(),
+    'sampling.getPolicy': ({ serverId }) => parts.sampling.policyFor(serverId),
+    'sampling.setPolicy': ({ serverId, policy }) => parts.sampling.setPolicy(serverId, policy),
+    'audit.read': (options) => parts.audit.read(options),
+    'history.list': ({ filter, cursor, limit }) => {
+      try {
+        return parts.history.list(filter ?? {}, {
+          ...(cursor !== undefined && { cursor }),
+          ...(limit !== undefined && { limit })
+        });
+      } catch (error) {
+        if (error instanceof InvalidHistoryCursorError) throw new HostError(JsonRpcCode.InvalidParams, error.message);
+        throw error;
+      }
+    },
+    'history.get': ({ id }) => {
+      const entry = parts.history.get(id);
+      if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No history entry ${id}`);
+      return entry;
+    },
+    'history.export': ({ filter }) => {
+      const jsonl = parts.history.exportJsonLines(filter ?? {});
+      return { jsonl, count: jsonl === '' ? 0 : jsonl.split('\n').length - 1 };
+    },
+    'history.getRetention': () => parts.history.retention,
+    'history.setRetention': (retention) => parts.history.setRetention(retention)
+  };
+}

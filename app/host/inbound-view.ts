@@ -1,0 +1,15 @@
+import type { InboundTask } from '../contract/host-api.js';
+import type { TaskRecord } from '../receiver/task-record.js';
+
+/** A task record as the UI sees it. */
+export function inboundView(record: TaskRecord): InboundTask {
+  return {
+    task: { ...record.task },
+    serverId: record.owner.serverId,
+    serverName: record.owner.serverName,
+    kind: record.kind,
+    request: record.request,
+    ...(record.outcome && { outcome: record.outcome }),
+    notes: record.notes
+  };
+}

@@ -1,0 +1,99 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import type { ModernPeer } from './modern-task-follower.js';
+
+/** Options of `attach`. */
+export interface AttachOptions {
+  /**
+   * Register a `notifications/tasks/status` handler on the client (default true). The SDK
+   * keeps one handler per method; pass false when the connection code owns that handler and
+   * forwards to `onStatusNotification` instead.
+   */
+  statusNotifications?: boolean;
+  /**
+   * The server is of MCP 2026-07-28: tool calls, lists and tasks go through this peer (the
+   * tasks extension) instead of the client's 2025-11-25 requests.
+   */
+  modern?: ModernPeer;
+}
+
+/** A connected server as the requestor uses it. */
+export interface Attachment {
+  readonly serverId: string;
+  readonly serverName: string;
+  readonly client: Client;
+  readonly statusNotifications: boolean;
+  /** Set for a server of MCP 2026-07-28. */
+  readonly modern: ModernPeer | undefined;
+}
+
+/**
+ * The servers the requestor may talk to now, one attachment each.
+ *
+ * Owns the `notifications/tasks/status` handler it registers on a legacy client, and takes it
+ * off again when the server is detached.
+ */
+export class AttachmentRegistry {
+  readonly #attachments = new Map<string, Attachment>();
+  readonly #onStatus: (serverId: string, params: unknown) => void;
+
+  /** `onStatus` receives the params of every status notification a registered handler gets. */
+  constructor(onStatus: (serverId: string, params: unknown) => void) {
+    this.#onStatus = onStatus;
+  }
+
+  /** Records a server's attachment (the caller detached any earlier one first). */
+  add(serverId: string, serverName: string, client: Client, options: AttachOptions): Attachment {
+    const modern = options.modern;
+    // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
+    const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
+    const attachment: Attachment = { serverId, serverName, client, statusNotifications, modern };
+    this.#attachments.set(serverId, attachment);
+    if (attachment.statusNotifications) {
+      client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
+        this.#onStatus(serverId, notification.params)
+      );
+    }
+    return attachment;
+  }
+
+  /** Removes a server's attachment, if any, and returns it. */
+  remove(serverId: string): Attachment | undefined {
+    const attachment = this.#attachments.get(serverId);
+    if (!attachment) return undefined;
+    this.#attachments.delete(serverId);
+    if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
+    return attachment;
+  }
+
+  get(serverId: string): Attachment | undefined {
+    return this.#attachments.get(serverId);
+  }
+
+  has(serverId: string): boolean {
+    return this.#attachments.has(serverId);
+  }
+
+  /** Whether `attachment` is still the server's current one (it may have been replaced or removed meanwhile). */
+  isCurrent(attachment: Attachment): boolean {
+    return this.#attachments.get(attachment.serverId) === attachment;
+  }
+
+  /** The attachment of a server, or the `HostError` a caller gets when it is not connected. */
+  require(serverId: string): Attachment {
+    const attachment = this.#attachments.get(serverId);
+    if (!attachment) throw new HostError(JsonRpcCode.InvalidRequest, `Server "${serverId}" is not connected.`);
+    return attachment;
+  }
+
+  serverIds(): string[] {
+    return [...this.#attachments.keys()];
+  }
+}
+
+/** Whether the server takes tool calls as tasks: `tasks.requests.tools.call` (2025-11-25), the tasks extension (2026-07-28). */
+export function acceptsTaskCalls(attachment: Attachment): boolean {
+  if (attachment.modern) return attachment.modern.acceptsTasks;
+  return attachment.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+}

@@ -1,0 +1,70 @@
+import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestorTool } from '../contract/outbound-tasks.js';
+import { acceptsTaskCalls, type Attachment } from './attachments.js';
+import { toHostError } from './task-rpc.js';
+import { requestorToolView } from './tool-call-mode.js';
+
+/**
+ * The tools each attached server listed, read again on request.
+ *
+ * Kept per attachment, so a server that attaches again starts with no cache.
+ */
+export class ToolCache {
+  readonly #tools = new WeakMap<Attachment, Map<string, Tool>>();
+  readonly #timeoutMs: number;
+
+  /** `timeoutMs` bounds each `tools/list` request. */
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** The server's tools by name: the cached list, or every page read again when `refresh` (or nothing is cached). */
+  async tools(attachment: Attachment, refresh: boolean): Promise<Map<string, Tool>> {
+    const cached = this.#tools.get(attachment);
+    if (cached && !refresh) return cached;
+    const tools = new Map<string, Tool>();
+    let cursor: string | undefined;
+    try {
+      do {
+        const params = cursor === undefined ? {} : { cursor };
+        const page = attachment.modern
+          ? ListToolsResultSchema.parse(
+              await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#timeoutMs })
+            )
+          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
+              timeout: this.#timeoutMs
+            });
+        for (const tool of page.tools) tools.set(tool.name, tool);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      throw toHostError(error);
+    }
+    this.#tools.set(attachment, tools);
+    return tools;
+  }
+
+  /** One tool: from the cache, or from a fresh list when the cache does not have it. */
+  async find(attachment: Attachment, name: string): Promise<Tool | undefined> {
+    return (await this.tools(attachment, false)).get(name) ?? (await this.tools(attachment, true)).get(name);
+  }
+
+  /** The server's tools as the host shows them, each with how it will be called. */
+  async views(attachment: Attachment, refresh: boolean): Promise<RequestorTool[]> {
+    const tools = await this.tools(attachment, refresh);
+    const acceptsTasks = acceptsTaskCalls(attachment);
+    return [...tools.values()].map((tool) =>
+      attachment.modern ? modernToolView(tool, acceptsTasks) : requestorToolView(tool, acceptsTasks)
+    );
+  }
+}
+
+/**
+ * A 2026-07-28 tool as the host shows it: tools declare no task support there, the server
+ * decides per call, so every tool reads `optional` (`task-or-plain`) on a server with the tasks
+ * extension and `plain` on one without.
+ */
+function modernToolView(tool: Tool, serverAcceptsTasks: boolean): RequestorTool {
+  const { execution: _ignored, ...rest } = tool;
+  return requestorToolView({ ...rest, execution: { taskSupport: 'optional' } }, serverAcceptsTasks);
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { CallToolResultSchema, CreateTaskResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import type { CallToolOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
+import type { Attachment } from './attachments.js';
+import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
+import { markModern } from './outbound-era.js';
+import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
+import { TaskFollower } from './task-follower.js';
+import { toHostError } from './task-rpc.js';
+
+/** A `tools/call` answer: a task was created, or the server answered plainly after all. */
+const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
+
+const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response';
+
+/** What sending a tool call needs of the requestor that owns the tasks it creates. */
+export interface ToolCallContext {
+  readonly env: FollowerEnvironment;
+  readonly clock: Clock;
+  /** Timeout of a `tools/call` that creates a task. */
+  readonly requestTimeoutMs: number;
+  /** The follower the requestor holds for an outbound id, if any. */
+  follower(outboundId: string): OutboundFollower | undefined;
+  /** Takes a new task's follower in: kept, then written and announced. */
+  adopt(follower: OutboundFollower): void;
+  /** Whether `attachment` is still its server's current one (the server may have gone during the call). */
+  isCurrent(attachment: Attachment): boolean;
+}
+
+/** A plain `tools/call` to a 2025-11-25 server. */
+export async function callLegacyPlain(
+  attachment: Attachment,
+  toolName: string,
+  args: Record<string, unknown>,
+  timeout: number
+): Promise<CallToolOutcome> {
+  try {
+    const result = await attachment.client.request(
+      { method: 'tools/call', params: { name: toolName, arguments: args } },
+      CallToolResultSchema,
+      { timeout }
+    );
+    return { type: 'result', result: { ...result } };
+  } catch (error) {
+    throw toHostError(error);
+  }
+}
+
+/**
+ * A task-augmented `tools/call` to a 2025-11-25 server (tasks utility). Progress that arrives
+ * before the `CreateTaskResult` is kept and given to the task's follower; a server that runs
+ * the call plainly after all answers with the tool's result.
+ */
+export async function callLegacyTask(
+  context: ToolCallContext,
+  attachment: Attachment,
+  toolName: string,
+  args: Record<string, unknown>,
+  ttl: number | null
+): Promise<CallToolOutcome> {
+  const outboundId = `ob-${randomUUID()}`;
+  let early: Progress[] | undefined = [];
+  const onprogress = (progress: Progress): void => {
+    const follower = context.follower(outboundId);
+    if (follower) follower.recordProgress(progress);
+    else early?.push(progress);
+  };
+  let response: z.infer<typeof CreateTaskOrToolResultSchema>;
+  try {
+    response = await attachment.client.request(
+      { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
+      CreateTaskOrToolResultSchema,
+      { timeout: context.requestTimeoutMs, onprogress }
+    );
+  } catch (error) {
+    early = undefined;
+    throw toHostError(error);
+  }
+  const buffered = early;
+  early = undefined;
+  const created = CreateTaskResultSchema.safeParse(response);
+  if (!created.success) {
+    // The server ran the call plainly after all; its answer is the tool's result.
+    return { type: 'result', result: { ...response } };
+  }
+  const view = newOutboundView(context.clock, attachment, toolName, args, ttl, pickTask(created.data.task), outboundId);
+  const meta = created.data._meta;
+  if (meta !== undefined) {
+    view.createMeta = structuredClone(meta);
+    const immediate = meta[IMMEDIATE_RESPONSE_KEY];
+    if (typeof immediate === 'string') view.immediateResponse = immediate;
+  }
+  const follower = new TaskFollower(context.env, view, attachment.client);
+  context.adopt(follower);
+  for (const progress of buffered) follower.recordProgress(progress);
+  if (context.isCurrent(attachment))
+    follower.follow({ client: attachment.client, serverName: attachment.serverName }, { pollNow: false });
+  else follower.trackTtl();
+  return taskOutcome(follower);
+}
+
+/**
+ * A `tools/call` to a 2026-07-28 server. With `asTask` the envelope declares the tasks
+ * extension and the server decides: a `CreateTaskResult` (`resultType: "task"`) is followed
+ * like any outbound task, any other answer is the tool's result. Without it the server must
+ * answer plainly (or refuse with −32021).
+ */
+export async function callModern(
+  context: ToolCallContext,
+  attachment: Attachment,
+  peer: ModernPeer,
+  toolName: string,
+  args: Record<string, unknown>,
+  asTask: boolean,
+  timeout: number
+): Promise<CallToolOutcome> {
+  let response: Record<string, unknown>;
+  try {
+    response = await peer.request('tools/call', { name: toolName, arguments: args }, { tasks: asTask, timeout });
+  } catch (error) {
+    throw toHostError(error);
+  }
+  if (response.resultType === 'input_required') {
+    throw new HostError(
+      JsonRpcCode.InternalError,
+      `Tool "${toolName}" on "${attachment.serverName}" asked for input before starting (a multi round-trip request), which Taskdesk does not answer yet.`,
+      { resultType: 'input_required' }
+    );
+  }
+  if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
+  const created = ModernTaskSchema.safeParse(response);
+  if (!asTask || !created.success) {
+    throw new HostError(
+      JsonRpcCode.InternalError,
+      `Server "${attachment.serverName}" answered tools/call with an invalid task${created.success ? ' although the tasks extension was not declared' : `: ${created.error.message}`}.`
+    );
+  }
+  const task = toServerTask(created.data);
+  const view = newOutboundView(context.clock, attachment, toolName, args, null, task);
+  markModern(view);
+  const follower = new ModernTaskFollower(context.env, view);
+  context.adopt(follower);
+  if (context.isCurrent(attachment)) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
+  else follower.trackTtl();
+  return taskOutcome(follower);
+}
+
+/** A created task as the caller gets it: a copy, since the follower goes on changing its view. */
+function taskOutcome(follower: OutboundFollower): CallToolOutcome {
+  return { type: 'task', task: structuredClone(follower.view) };
+}
+
+/** A new outbound task's view, as the `CreateTaskResult` left it. */
+function newOutboundView(
+  clock: Clock,
+  attachment: Attachment,
+  toolName: string,
+  args: Record<string, unknown>,
+  ttl: number | null,
+  task: ServerTask,
+  outboundId = `ob-${randomUUID()}`
+): OutboundTaskView {
+  const now = new Date(clock.now()).toISOString();
+  return {
+    outboundId,
+    serverId: attachment.serverId,
+    serverName: attachment.serverName,
+    toolName,
+    arguments: structuredClone(args),
+    requestedTtl: ttl,
+    createdAt: now,
+    updatedAt: now,
+    taskId: task.taskId,
+    state: task.status,
+    task,
+    expiresAt: null,
+    progress: { count: 0, history: [] }
+  };
+}

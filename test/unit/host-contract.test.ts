@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { HostMethods, type HostMethod, type HostParams, type HostResult } from '../../app/contract/host-api.js';
+import { isHostMethod, unknownHostMethod } from '../../app/contract/known-method.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { hostMethods, type HostMethodTable } from '../../app/host/host-methods.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { createTaskToolServer } from '../support/task-tool-server.js';
+
+const METHODS = Object.keys(HostMethods) as HostMethod[];
+const KEY = 'sk-contract-test-1234';
+
+// Compile-time: the table's keys are exactly the contract's methods, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const tableCoversContract: Same<keyof HostMethodTable, HostMethod> = true;
+
+const formParams = {
+  mode: 'form',
+  message: 'Who are you?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }
+} as const;
+
+describe('host API contract', () => {
+  it('has one handler for every method of the contract, and no other', () => {
+    assert.equal(tableCoversContract, true);
+    // Building the table reads none of its parts, so an empty object stands in for them.
+    assert.deepEqual(Object.keys(hostMethods({} as never)).sort(), [...METHODS].sort());
+  });
+
+  it('knows exactly the contract methods, never a prototype name', () => {
+    for (const method of METHODS) assert.equal(isHostMethod(method), true, method);
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'no.such', 42, undefined, null])
+      assert.equal(isHostMethod(name), false, String(name));
+    assert.deepEqual(unknownHostMethod('no.such'), { code: -32601, message: 'Unknown host method no.such' });
+  });
+
+  describe('every method, driven for real, answers what its result schema says', () => {
+    let fixture: InMemoryHostFixture;
+    let llm: FakeOpenAIServer;
+    const toolClock = new ManualClock();
+    const inbound = peerServer('inbound');
+    const covered = new Set<HostMethod>();
+
+    /** Calls a method through `dispatch`, as every transport does, and checks the result against the contract. */
+    async function drive<M extends HostMethod>(method: M, params: HostParams<M>): Promise<HostResult<M>> {
+      const reply = await fixture.host.dispatch(method, params);
+      assert.ok(reply.ok, `${method} failed: ${reply.ok ? '' : reply.error.message}`);
+      const parsed = HostMethods[method].result.safeParse(reply.result);
+      assert.ok(
+        parsed.success,
+        `${method} answered outside its result schema: ${parsed.success ? '' : parsed.error.message}`
+      );
+      // Nothing the contract does not name: a parse that dropped a field would differ.
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(parsed.data)),
+        JSON.parse(JSON.stringify(reply.result)),
+        `${method} answered fields the contract does not name`
+      );
+      covered.add(method);
+      return reply.result;
+    }
+
+    before(async () => {
+      // No key required: local detection probes without one.
+      llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+      const tools = createTaskToolServer({ clock: toolClock, pollInterval: 60_000 });
+      fixture = await startHostWith(
+        {
+          inbound,
+          tools: { ...peerServer('tools'), server: tools.server.server },
+          spare: peerServer('spare')
+        },
+        {
+          keyStore: new InMemoryKeyStore(),
+          localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: llm.port }],
+          localLlmProbeTimeoutMs: 15_000
+        }
+      );
+    });
+    after(async () => {
+      await fixture.dispose();
+      await llm.close();
+    });
+
+    it('servers.*', async () => {
+      assert.equal((await drive('servers.list', {})).length, 3);
+      const added = await drive('servers.add', {
+        id: 'extra',
+        name: 'Extra',
+        transport: { type: 'stdio', command: 'never-started', args: ['--token=secret'] },
+        autoConnect: false
+      });
+      assert.equal(added.state.status, 'idle');
+      assert.deepEqual(await drive('servers.remove', { serverId: 'extra' }), { ok: true });
+      assert.equal((await drive('servers.connect', { serverId: 'spare' })).state.status, 'ready');
+      assert.equal((await drive('servers.disconnect', { serverId: 'spare' })).state.status, 'closed');
+    });
+
+    it('tasks.* and inbox.*', async () => {
+      const added = nextEvent(fixture.host, 'inbox.added');
+      const first = await inbound.server.request(
+        { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+        CreateTaskResultSchema
+      );
+      await added;
+      const second = await inbound.server.request(
+        { method: 'elicitation/create', params: { ...formParams, task: { ttl: 60_000 } } },
+        CreateTaskResultSchema
+      );
+      assert.equal((await drive('tasks.list', { serverId: 'inbound' })).length, 2);
+      assert.equal((await drive('tasks.get', { taskId: first.task.taskId })).kind, 'elicitation');
+      const items = await drive('inbox.list', {});
+      assert.ok(items.some((item) => item.id === first.task.taskId));
+      await drive('inbox.answer', { id: first.task.taskId, answer: { action: 'accept', content: { name: 'Ada' } } });
+      assert.equal((await drive('tasks.get', { taskId: first.task.taskId })).outcome?.type, 'result');
+      assert.equal((await drive('tasks.cancel', { taskId: second.task.taskId })).status, 'cancelled');
+    });
+
+    it('tools.* and outbound.*', async () => {
+      const tools = await drive('tools.list', { serverId: 'tools', refresh: true });
+      assert.equal(tools.find((tool) => tool.name === 'work-required')?.taskSupport, 'required');
+      const plain = await drive('tools.call', { serverId: 'tools', name: 'work-forbidden', arguments: { label: 'x' } });
+      assert.equal(plain.type, 'result');
+      const called = await drive('tools.call', {
+        serverId: 'tools',
+        name: 'work-required',
+        arguments: { durationMs: 3_600_000 }
+      });
+      assert.equal(called.type, 'task');
+      const outboundId = called.type === 'task' ? called.task.outboundId : '';
+      assert.ok((await drive('outbound.list', {})).some((task) => task.outboundId === outboundId));
+      assert.equal((await drive('outbound.get', { outboundId })).state, 'working');
+      assert.equal((await drive('outbound.refresh', { outboundId })).state, 'working');
+      const page = await drive('outbound.serverTasks', { serverId: 'tools' });
+      assert.equal(page.tasks.length, 1);
+      await drive('outbound.cancel', { outboundId });
+      assert.deepEqual(await drive('outbound.forget', { outboundId }), { ok: true });
+    });
+
+    it('providers.* and sampling.*', async () => {
+      const saved = await drive('providers.save', {
+        id: 'fake',
+        name: 'Fake LLM',
+        baseURL: llm.baseURL,
+        apiKey: KEY,
+        models: [{ name: 'fake-small' }]
+      });
+      assert.equal(saved.hasKey, true);
+      assert.equal((await drive('providers.list', {})).length, 1);
+      assert.deepEqual(await drive('providers.test', { providerId: 'fake' }), { ok: true, models: ['fake-small'] });
+      assert.equal((await drive('providers.clearKey', { providerId: 'fake' })).hasKey, false);
+      assert.equal((await drive('providers.detect', {}))[0]?.id, 'ollama');
+      assert.deepEqual(await drive('providers.remove', { providerId: 'fake' }), { ok: true });
+      assert.equal((await drive('sampling.getPolicy', { serverId: 'inbound' })).mode, 'ask');
+      const policy = await drive('sampling.setPolicy', {
+        serverId: 'inbound',
+        policy: { mode: 'auto', reviewCompletion: false }
+      });
+      assert.deepEqual(policy, { mode: 'auto', reviewCompletion: false });
+    });
+
+    it('history.*', async () => {
+      // The tasks above are in the history: the answered elicitation among them.
+      const page = await drive('history.list', { filter: { serverId: 'inbound' }, limit: 1 });
+      assert.equal(page.entries.length, 1);
+      assert.ok(page.nextCursor);
+      const next = await drive('history.list', { cursor: page.nextCursor, limit: 1 });
+      assert.notEqual(next.entries[0]?.id, page.entries[0]?.id);
+      assert.equal((await drive('history.get', { id: page.entries[0]!.id })).serverId, 'inbound');
+      assert.ok((await drive('history.export', { filter: { kind: 'elicitation' } })).count >= 2);
+      assert.deepEqual(await drive('history.getRetention', {}), { days: 30, maxEntries: 20_000 });
+      assert.deepEqual(await drive('history.setRetention', { days: 60, maxEntries: 1_000 }), {
+        days: 60,
+        maxEntries: 1_000
+      });
+    });
+
+    it('audit.read, and every method was driven', async () => {
+      assert.ok((await drive('audit.read', { limit: 100 })).length > 0);
+      assert.deepEqual(
+        METHODS.filter((method) => !covered.has(method)),
+        [],
+        'methods this test did not drive'
+      );
+    });
+  });
+});

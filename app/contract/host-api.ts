@@ -24,6 +24,7 @@ import {
 
 import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from './providers.js';
 import { SamplingPolicySchema } from './sampling-policy.js';
+import { CallIdSchema, PlainCallViewSchema } from './plain-calls.js';
 import {
   HistoryEntrySchema,
   HistoryFilterSchema,
@@ -46,6 +47,8 @@ export { CallToolOutcomeSchema, OutboundTaskViewSchema, RequestorToolSchema, Ser
 export type { CallToolOutcome, OutboundTaskView, RequestorTool, ServerTaskPage } from './outbound-tasks.js';
 
 export { TaskViewSchema, type TaskView };
+export { PlainCallViewSchema };
+export type { PlainCallView } from './plain-calls.js';
 export { HistoryEntrySchema, HistoryFilterSchema, HistoryPageSchema, HistoryRetentionSchema, HistorySummarySchema };
 export type { HistoryEntry, HistoryFilter, HistoryPage, HistoryRetention, HistorySummary } from './history.js';
 
@@ -229,10 +232,16 @@ export const HostMethods = {
       name: z.string(),
       arguments: z.record(z.string(), z.unknown()).default({}),
       asTask: z.boolean().optional(),
-      ttlMs: z.number().int().positive().nullable().optional()
+      ttlMs: z.number().int().positive().nullable().optional(),
+      /** The caller's id for a plain call: `call.changed` events carry it, `tools.cancelCall` takes it. */
+      callId: CallIdSchema.optional()
     }),
     result: CallToolOutcomeSchema
   },
+  /** Plain (not task) tool calls running now, with their progress. */
+  'tools.runningCalls': { params: z.object({}).default({}), result: z.array(PlainCallViewSchema) },
+  /** Cancels a running plain call: `notifications/cancelled` goes to the server, the call ends −32800. */
+  'tools.cancelCall': { params: z.object({ callId: z.string() }), result: Ok },
   'outbound.list': { params: z.object({}).default({}), result: z.array(OutboundTaskViewSchema) },
   'outbound.get': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
   'outbound.cancel': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },
@@ -317,6 +326,8 @@ export const HostEvents = {
   }),
   /** An outbound (tool-call) task changed or was forgotten. */
   'outbound.changed': OutboundTaskEventSchema,
+  /** A plain tool call started, made progress, or ended. */
+  'call.changed': z.object({ call: PlainCallViewSchema }),
   /**
    * A history entry was added or changed; `entry.unanswered` marks a question that expired
    * without an answer (the UI tells the person).

@@ -75,11 +75,18 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return OK;
     },
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
-    'tools.call': ({ serverId, name, arguments: args, asTask, ttlMs }) =>
+    'tools.call': ({ serverId, name, arguments: args, asTask, ttlMs, callId }) =>
       parts.requestor.callTool(serverId, name, args, {
         ...(asTask !== undefined && { asTask }),
-        ...(ttlMs !== undefined && { ttlMs })
+        ...(ttlMs !== undefined && { ttlMs }),
+        ...(callId !== undefined && { callId })
       }),
+    'tools.runningCalls': () => parts.requestor.plainCalls.list(),
+    'tools.cancelCall': ({ callId }) => {
+      if (!parts.requestor.plainCalls.cancel(callId))
+        throw new HostError(JsonRpcCode.InvalidParams, `No running call ${callId}`);
+      return OK;
+    },
     'outbound.list': () => parts.requestor.list(),
     'outbound.get': ({ outboundId }) => {
       const task = parts.requestor.get(outboundId);

@@ -147,6 +147,9 @@ export class Host {
       dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
+      // A server's question (not of a task) in the Inbox may be what its plain call waits for.
+      waitingOnPerson: (serverId) => this.inbox.some((item) => item.serverId === serverId && !item.taskId),
+      onPlainCall: (call) => this.events.emit('call.changed', { call }),
       onStoreError: (outboundId, error) =>
         this.#warn(
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`

@@ -107,6 +107,12 @@ export class Inbox {
     });
   }
 
+  /** Whether some pending item matches (read in place: nothing is copied). */
+  some(predicate: (item: Readonly<InboxItem>) => boolean): boolean {
+    for (const { item } of this.#items.values()) if (predicate(item)) return true;
+    return false;
+  }
+
   /** Copies of the pending items, oldest first. */
   list(): InboxItem[] {
     return [...this.#items.values()].map(({ item }) => structuredClone(item));

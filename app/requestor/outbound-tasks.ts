@@ -21,6 +21,8 @@ import { pickTask, type FollowerEnvironment, type OutboundFollower } from './tas
 import { ModernTaskFollower } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { ToolCache } from './tool-cache.js';
+import { PlainCalls, SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
+import type { PlainCallView } from '../contract/plain-calls.js';
 import { callLegacyPlain, callLegacyTask, callModern, type ToolCallContext } from './tool-call-dispatch.js';
 import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';
@@ -46,6 +48,10 @@ export interface OutboundTasksOptions {
   progressHistoryLimit?: number;
   /** Told when a task could not be written to disk (it is kept and written again later). */
   onStoreError?: (outboundId: string, error: unknown) => void;
+  /** Whether Taskdesk waits on the person for a request from this server (plain calls to it do not time out meanwhile). */
+  waitingOnPerson?: (serverId: string) => boolean;
+  /** Told of every change of a plain call (started, progress, ended). */
+  onPlainCall?: (view: PlainCallView) => void;
 }
 
 /** Options of one call. */
@@ -54,8 +60,10 @@ export interface CallToolOptions {
   asTask?: boolean;
   /** `task.ttl` for this call; null asks for none. */
   ttlMs?: number | null;
-  /** Timeout of a plain call. Default the request timeout. */
+  /** How long a plain call may go without an answer or progress. Default the request timeout. */
   timeoutMs?: number;
+  /** The caller's id for a plain call, to follow its progress and cancel it. */
+  callId?: string;
 }
 
 /**
@@ -82,6 +90,8 @@ export class OutboundTasks {
   readonly #byTask = new Map<string, string>();
   readonly #listeners = new Set<(event: OutboundTaskEvent) => void>();
   #closed = false;
+  /** Plain (not task) calls in flight: progress, an idle timeout, cancel. */
+  readonly plainCalls: PlainCalls;
   /** Documents that could not be loaded and were moved aside. */
   readonly quarantined: ReadonlyArray<LoadedDocument & { ok: false }>;
 
@@ -101,6 +111,12 @@ export class OutboundTasks {
       changed: (follower) => this.#markDirty(follower)
     };
     this.#tools = new ToolCache(this.#requestTimeoutMs);
+    this.plainCalls = new PlainCalls({
+      clock: this.#clock,
+      idleTimeoutMs: this.#requestTimeoutMs,
+      waitingOnPerson: options.waitingOnPerson ?? (() => false),
+      onChange: options.onPlainCall ?? (() => undefined)
+    });
     this.#calls = {
       env: this.#env,
       clock: this.#clock,
@@ -214,10 +230,19 @@ export class OutboundTasks {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
-        const timeout = options.timeoutMs ?? this.#requestTimeoutMs;
-        if (attachment.modern)
-          return callModern(this.#calls, attachment, attachment.modern, toolName, args, false, timeout);
-        return callLegacyPlain(attachment, toolName, args, timeout);
+        const call = {
+          ...(options.callId !== undefined && { callId: options.callId }),
+          ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
+          serverId: attachment.serverId,
+          serverName: attachment.serverName,
+          toolName
+        };
+        const modern = attachment.modern;
+        return this.plainCalls.run(call, (signal, onprogress) =>
+          modern
+            ? callModern(this.#calls, attachment, modern, toolName, args, false, SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal)
+            : callLegacyPlain(attachment, toolName, args, { signal, onprogress })
+        );
       }
       case 'task':
         if (attachment.modern)

@@ -10,6 +10,7 @@ import { markModern } from './outbound-era.js';
 import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
 import { TaskFollower } from './task-follower.js';
 import { toHostError } from './task-rpc.js';
+import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 
 /** A `tools/call` answer: a task was created, or the server answered plainly after all. */
 const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
@@ -30,18 +31,22 @@ export interface ToolCallContext {
   isCurrent(attachment: Attachment): boolean;
 }
 
-/** A plain `tools/call` to a 2025-11-25 server. */
+/**
+ * A plain `tools/call` to a 2025-11-25 server, with a progress token (the SDK sends one when
+ * `onprogress` is given). Its timeout is the caller's (`PlainCalls`, on the host's clock): the
+ * SDK's own is kept out of the way.
+ */
 export async function callLegacyPlain(
   attachment: Attachment,
   toolName: string,
   args: Record<string, unknown>,
-  timeout: number
+  options: { signal: AbortSignal; onprogress: (progress: Progress) => void }
 ): Promise<CallToolOutcome> {
   try {
     const result = await attachment.client.request(
       { method: 'tools/call', params: { name: toolName, arguments: args } },
       CallToolResultSchema,
-      { timeout }
+      { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: options.signal, onprogress: options.onprogress }
     );
     return { type: 'result', result: { ...result } };
   } catch (error) {
@@ -115,11 +120,16 @@ export async function callModern(
   toolName: string,
   args: Record<string, unknown>,
   asTask: boolean,
-  timeout: number
+  timeout: number,
+  signal?: AbortSignal
 ): Promise<CallToolOutcome> {
   let response: Record<string, unknown>;
   try {
-    response = await peer.request('tools/call', { name: toolName, arguments: args }, { tasks: asTask, timeout });
+    response = await peer.request(
+      'tools/call',
+      { name: toolName, arguments: args },
+      { tasks: asTask, timeout, ...(signal && { signal }) }
+    );
   } catch (error) {
     throw toHostError(error);
   }

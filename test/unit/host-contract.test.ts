@@ -122,8 +122,21 @@ describe('host API contract', () => {
     it('tools.* and outbound.*', async () => {
       const tools = await drive('tools.list', { serverId: 'tools', refresh: true });
       assert.equal(tools.find((tool) => tool.name === 'work-required')?.taskSupport, 'required');
-      const plain = await drive('tools.call', { serverId: 'tools', name: 'work-forbidden', arguments: { label: 'x' } });
+      const plain = await drive('tools.call', {
+        serverId: 'tools',
+        name: 'work-forbidden',
+        arguments: { label: 'x' },
+        callId: 'plain-1'
+      });
       assert.equal(plain.type, 'result');
+      assert.deepEqual(await drive('tools.runningCalls', {}), []);
+      const unknownCall = await fixture.host.dispatch('tools.cancelCall', { callId: 'plain-1' });
+      assert.equal(
+        unknownCall.ok ? undefined : unknownCall.error.code,
+        -32602,
+        'a call that ended cannot be cancelled'
+      );
+      covered.add('tools.cancelCall');
       const called = await drive('tools.call', {
         serverId: 'tools',
         name: 'work-required',

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { ErrorDataSchema } from './common.js';
+
+/** A plain (not task-augmented) tool call while it runs and just after, as the UI shows it. */
+export const PlainCallViewSchema = z.object({
+  /** The caller's id for the call (`tools.call`'s `callId`), or one the host made. */
+  callId: z.string(),
+  serverId: z.string(),
+  serverName: z.string(),
+  toolName: z.string(),
+  startedAt: z.string(),
+  state: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  /** The latest `notifications/progress` for the call's progress token. */
+  progress: z
+    .object({ progress: z.number(), total: z.number().optional(), message: z.string().optional(), at: z.string() })
+    .optional(),
+  /** Set while Taskdesk itself waits on the person for a request from this call's server: the call cannot time out then. */
+  waitingOnPerson: z.boolean().optional(),
+  endedAt: z.string().optional(),
+  error: ErrorDataSchema.optional()
+});
+export type PlainCallView = z.infer<typeof PlainCallViewSchema>;
+
+/** The id a caller may give a plain call, to follow and cancel it. */
+export const CallIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Use 1 to 64 letters, digits, - and _');

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { PlainCallView } from '../contract/plain-calls.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+
+/** MCP's code for a request that timed out (the SDK's `ErrorCode.RequestTimeout`). */
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * Far beyond any idle timeout: the SDK's own request timeout is kept out of the way, since it
+ * runs on real timers and cannot be paused while a person answers; {@link PlainCalls} times
+ * calls out on the host's clock instead.
+ */
+export const SDK_TIMEOUT_OUT_OF_THE_WAY_MS = 2 ** 31 - 1;
+
+/** What sending one plain call needs: a signal to abort it with, and where its progress goes. */
+export type PlainCallSender<T> = (signal: AbortSignal, onprogress: (progress: Progress) => void) => Promise<T>;
+
+/** Options of {@link PlainCalls}. */
+export interface PlainCallsOptions {
+  clock: Clock;
+  /** How long a call may go without an answer or progress (default 60 s, the SDK's). */
+  idleTimeoutMs?: number;
+  /**
+   * Whether Taskdesk is itself waiting on the person (or its model) for a request from this
+   * server: then the call cannot time out, since the server may be waiting for that answer.
+   */
+  waitingOnPerson: (serverId: string) => boolean;
+  onChange: (view: PlainCallView) => void;
+}
+
+interface RunningCall {
+  view: PlainCallView;
+  idleMs: number;
+  controller: AbortController;
+  timer: TimerHandle | undefined;
+}
+
+/**
+ * The plain tool calls in flight: each with a progress token, an idle timeout on the host's clock
+ * that progress resets and that does not run out while Taskdesk waits on the person for the
+ * server, and a cancel that sends `notifications/cancelled` (the SDK does, when the request's
+ * signal aborts).
+ */
+export class PlainCalls {
+  readonly #options: PlainCallsOptions;
+  readonly #idleMs: number;
+  readonly #running = new Map<string, RunningCall>();
+
+  constructor(options: PlainCallsOptions) {
+    this.#options = options;
+    this.#idleMs = options.idleTimeoutMs ?? 60_000;
+  }
+
+  /** Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800. */
+  async run<T>(
+    call: { callId?: string; idleTimeoutMs?: number; serverId: string; serverName: string; toolName: string },
+    send: PlainCallSender<T>
+  ): Promise<T> {
+    const callId = call.callId ?? `call-${randomUUID()}`;
+    if (this.#running.has(callId))
+      throw new HostError(JsonRpcCode.InvalidParams, `A call ${callId} is already running`);
+    const running: RunningCall = {
+      view: {
+        callId,
+        serverId: call.serverId,
+        serverName: call.serverName,
+        toolName: call.toolName,
+        startedAt: this.#now(),
+        state: 'running'
+      },
+      idleMs: call.idleTimeoutMs ?? this.#idleMs,
+      controller: new AbortController(),
+      timer: undefined
+    };
+    this.#running.set(callId, running);
+    this.#arm(running);
+    this.#options.onChange(structuredClone(running.view));
+    try {
+      const result = await send(running.controller.signal, (progress) => this.#progress(running, progress));
+      this.#end(running, 'completed');
+      return result;
+    } catch (error) {
+      const reason: unknown = running.controller.signal.aborted ? running.controller.signal.reason : error;
+      const failure = reason instanceof HostError ? reason : error;
+      const data = toErrorData(failure);
+      this.#end(running, data.code === JsonRpcCode.RequestCancelled ? 'cancelled' : 'failed', data);
+      throw failure;
+    }
+  }
+
+  /** Cancels a running call; false when there is none by that id. */
+  cancel(callId: string): boolean {
+    const running = this.#running.get(callId);
+    if (!running) return false;
+    running.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
+    return true;
+  }
+
+  /** The calls running now. */
+  list(): PlainCallView[] {
+    return [...this.#running.values()].map((running) => structuredClone(running.view));
+  }
+
+  #progress(running: RunningCall, progress: Progress): void {
+    if (running.view.state !== 'running') return;
+    running.view.progress = {
+      progress: progress.progress,
+      ...(progress.total !== undefined && { total: progress.total }),
+      ...(progress.message !== undefined && { message: progress.message }),
+      at: this.#now()
+    };
+    delete running.view.waitingOnPerson;
+    this.#arm(running);
+    this.#options.onChange(structuredClone(running.view));
+  }
+
+  /** (Re)starts the idle timeout. When it runs out while the person is answering, it waits another round. */
+  #arm(running: RunningCall): void {
+    if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
+    running.timer = this.#options.clock.setTimeout(() => {
+      running.timer = undefined;
+      if (running.view.state !== 'running') return;
+      if (this.#options.waitingOnPerson(running.view.serverId)) {
+        if (!running.view.waitingOnPerson) {
+          running.view.waitingOnPerson = true;
+          this.#options.onChange(structuredClone(running.view));
+        }
+        this.#arm(running);
+        return;
+      }
+      running.controller.abort(
+        new HostError(
+          REQUEST_TIMEOUT,
+          `Tool "${running.view.toolName}" on "${running.view.serverName}" sent no answer or progress for ${Math.round(running.idleMs / 1000)} s; Taskdesk cancelled the call.`
+        )
+      );
+    }, running.idleMs);
+  }
+
+  #end(running: RunningCall, state: PlainCallView['state'], error?: PlainCallView['error']): void {
+    if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
+    running.timer = undefined;
+    this.#running.delete(running.view.callId);
+    const { waitingOnPerson: _waiting, ...rest } = running.view;
+    running.view = { ...rest, state, endedAt: this.#now(), ...(error && { error }) };
+    this.#options.onChange(structuredClone(running.view));
+  }
+
+  #now(): string {
+    return new Date(this.#options.clock.now()).toISOString();
+  }
+}

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type CallToolResult
+} from '@modelcontextprotocol/sdk/types.js';
+import type { HostEventPayload } from '../../../app/contract/host-api.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+
+/** A server whose `slow` tool reports progress and ends when the test says, and whose `ask` tool elicits first. */
+function toolServer() {
+  const server = new Server({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const controls: {
+    progress?: (progress: number, message: string) => Promise<void>;
+    finish?: (text: string) => void;
+    aborted: Promise<string>;
+  } = { aborted: new Promise(() => undefined) };
+  let markAborted: (reason: string) => void = () => undefined;
+  controls.aborted = new Promise((resolve) => (markAborted = resolve));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      { name: 'slow', inputSchema: { type: 'object' } },
+      { name: 'ask', inputSchema: { type: 'object' } }
+    ]
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // A cancel can reach the server before its handler runs: the signal is then aborted already.
+    if (extra.signal.aborted) markAborted(String(extra.signal.reason));
+    else extra.signal.addEventListener('abort', () => markAborted(String(extra.signal.reason)), { once: true });
+    if (request.params.name === 'ask') {
+      const answer = await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }
+        },
+        ElicitResultSchema,
+        { timeout: 24 * 3_600_000 }
+      );
+      return { content: [{ type: 'text', text: `answered ${answer.action}` }] };
+    }
+    const token = request.params._meta?.progressToken;
+    return new Promise<CallToolResult>((resolve) => {
+      controls.progress = (progress, message) =>
+        extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token!, progress, total: 3, message }
+        });
+      controls.finish = (text) => resolve({ content: [{ type: 'text', text }] });
+    });
+  });
+  return { peer: { ...peerServer('tools'), server }, controls, hasToken: () => controls.progress !== undefined };
+}
+
+function calls(fixture: InMemoryHostFixture) {
+  const seen: Array<HostEventPayload<'call.changed'>['call']> = [];
+  fixture.host.on('call.changed', ({ call }) => seen.push(call));
+  return seen;
+}
+
+describe('plain tool calls: progress, a timeout that progress and the person hold off, cancel', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('carries a progress token; progress shows and resets the 60 s timeout; no progress for 60 s times out with notifications/cancelled', async () => {
+    const clock = new ManualClock();
+    const { peer, controls } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const seen = calls(fixture);
+
+    const started = nextEvent(fixture.host, 'call.changed', ({ call }) => call.state === 'running');
+    const first = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c1' });
+    assert.equal((await started).call.callId, 'c1');
+    await clock.advance(59_000);
+    const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress?.progress === 1);
+    await controls.progress!(1, 'Reading');
+    assert.deepEqual((await progressed).call.progress, {
+      progress: 1,
+      total: 3,
+      message: 'Reading',
+      at: new Date(clock.now()).toISOString()
+    });
+    await clock.advance(59_000);
+    const running = await fixture.host.dispatch('tools.runningCalls', {});
+    assert.ok(running.ok && running.result.length === 1, 'progress reset the timeout');
+    controls.finish!('done');
+    const reply = await first;
+    assert.ok(reply.ok && reply.result.type === 'result');
+    assert.equal(seen.at(-1)?.state, 'completed');
+
+    const second = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c2' });
+    await nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c2');
+    await clock.advance(60_000);
+    const timedOut = await second;
+    assert.equal(timedOut.ok ? undefined : timedOut.error.code, -32001);
+    assert.match(timedOut.ok ? '' : timedOut.error.message, /sent no answer or progress for 60 s/);
+    assert.match(await controls.aborted, /60 s/, 'the server was told with notifications/cancelled');
+  });
+
+  it('does not time out while the person answers the question the call asked, however long', async () => {
+    const clock = new ManualClock();
+    const { peer } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const asked = nextEvent(fixture.host, 'inbox.added');
+    const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'c3' });
+    const { item } = await asked;
+    const waiting = nextEvent(fixture.host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
+    await clock.advance(10 * 60_000);
+    await waiting;
+    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
+    const reply = await call;
+    assert.ok(reply.ok && reply.result.type === 'result');
+    assert.deepEqual(reply.result.type === 'result' && reply.result.result.content, [
+      { type: 'text', text: 'answered accept' }
+    ]);
+  });
+
+  it('Cancel ends the call as cancelled by you and tells the server', async () => {
+    const clock = new ManualClock();
+    const { peer, controls } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const seen = calls(fixture);
+    const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c4' });
+    await nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c4');
+    assert.deepEqual(await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' }), {
+      ok: true,
+      result: { ok: true }
+    });
+    const reply = await call;
+    assert.deepEqual(reply.ok ? undefined : reply.error, { code: -32800, message: 'Cancelled by you' });
+    assert.match(await controls.aborted, /Cancelled by you/);
+    assert.equal(seen.at(-1)?.state, 'cancelled');
+    const unknown = await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' });
+    assert.equal(unknown.ok ? undefined : unknown.error.code, -32602);
+  });
+});

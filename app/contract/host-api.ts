@@ -270,7 +270,13 @@ export const HostEvents = {
     done: z.literal(true).optional()
   }),
   /** An outbound (tool-call) task changed or was forgotten. */
-  'outbound.changed': OutboundTaskEventSchema
+  'outbound.changed': OutboundTaskEventSchema,
+  /** A server was added or removed: the whole list, as `servers.list` answers it. */
+  'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
+  /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */
+  'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
+  /** A server's sampling policy was set (or reset, when the server was removed). */
+  'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema })
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

@@ -294,9 +294,42 @@ export class Host {
       };
     }
     try {
-      return { ok: true, result: await this.#invoke(method, parsed.data as HostParams<M>) };
+      const result = await this.#invoke(method, parsed.data as HostParams<M>);
+      await this.#announceChange(method, parsed.data as Record<string, unknown>);
+      return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toErrorData(error) };
+    }
+  }
+
+  /**
+   * After a call that changed the server list, the providers or a policy, tells every window
+   * (and the tray) the new state, so that none has to fetch it again and none disagrees.
+   */
+  async #announceChange(method: HostMethod, params: Record<string, unknown>): Promise<void> {
+    switch (method) {
+      case 'servers.add':
+      case 'servers.remove':
+        this.events.emit('servers.changed', {
+          servers: this.#registry.list().map((config) => this.#serverView(config))
+        });
+        if (method === 'servers.remove') {
+          const serverId = params.serverId as string;
+          this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
+        }
+        return;
+      case 'providers.save':
+      case 'providers.remove':
+      case 'providers.clearKey':
+        this.events.emit('providers.changed', { providers: await this.sampling.views() });
+        return;
+      case 'sampling.setPolicy': {
+        const serverId = params.serverId as string;
+        this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
+        return;
+      }
+      default:
+        return;
     }
   }
 

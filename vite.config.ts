@@ -2,22 +2,22 @@
  * Vite builds the Desk (renderer/) into static files that the Electron window (from file://)
  * and browser mode both load, under a CSP of `script-src 'self'`: one entry module named
  * main.js, no inline scripts, no eval, relative URLs.
+ *
+ * Paths are relative to the package root, where npm runs `vite build`; the e2e harness passes
+ * `root` itself (test/e2e/renderer-build.ts).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const root = path.dirname(fileURLToPath(import.meta.url));
-
 export default defineConfig({
-  root: path.join(root, 'renderer'),
+  root: 'renderer',
   // file:// in Electron: every URL in the page is relative to index.html.
   base: './',
   plugins: [react()],
   logLevel: 'warn',
   build: {
-    outDir: path.join(root, 'build/renderer'),
+    // Relative to `root`.
+    outDir: '../build/renderer',
     emptyOutDir: true,
     target: 'es2023',
     sourcemap: true,

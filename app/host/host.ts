@@ -295,7 +295,7 @@ export class Host {
     }
     try {
       const result = await this.#invoke(method, parsed.data as HostParams<M>);
-      await this.#announceChange(method, parsed.data as Record<string, unknown>);
+      await this.#announceChange(method, parsed.data);
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toErrorData(error) };
@@ -307,29 +307,16 @@ export class Host {
    * (and the tray) the new state, so that none has to fetch it again and none disagrees.
    */
   async #announceChange(method: HostMethod, params: Record<string, unknown>): Promise<void> {
-    switch (method) {
-      case 'servers.add':
-      case 'servers.remove':
-        this.events.emit('servers.changed', {
-          servers: this.#registry.list().map((config) => this.#serverView(config))
-        });
-        if (method === 'servers.remove') {
-          const serverId = params.serverId as string;
-          this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
-        }
-        return;
-      case 'providers.save':
-      case 'providers.remove':
-      case 'providers.clearKey':
-        this.events.emit('providers.changed', { providers: await this.sampling.views() });
-        return;
-      case 'sampling.setPolicy': {
-        const serverId = params.serverId as string;
-        this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
-        return;
-      }
-      default:
-        return;
+    if (method === 'servers.add' || method === 'servers.remove') {
+      this.events.emit('servers.changed', { servers: this.#registry.list().map((config) => this.#serverView(config)) });
+    }
+    if (method === 'servers.remove' || method === 'sampling.setPolicy') {
+      // A removed server's policy is gone: the default is what a server added under its id gets.
+      const serverId = params.serverId as string;
+      this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
+    }
+    if (method === 'providers.save' || method === 'providers.remove' || method === 'providers.clearKey') {
+      this.events.emit('providers.changed', { providers: await this.sampling.views() });
     }
   }
 

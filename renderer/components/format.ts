@@ -31,6 +31,14 @@ export function formatRelative(date: Date, now: number): string {
   return ms > 0 ? `in ${text}` : `${text} ago`;
 }
 
+/** A value from a server as text: strings and numbers as they are, anything else as JSON, or `fallback` when absent. */
+export function asText(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 /** A long random id shortened for display; the full id stays available to copy. */
 export function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;

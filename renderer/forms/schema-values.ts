@@ -124,18 +124,11 @@ export type ReadResult = { ok: true; value: unknown } | { ok: false; message: st
 /** The input type of a text-like field. */
 export function inputType(field: SchemaField, mode: SchemaFormMode): string {
   if (field.kind === 'number' || field.kind === 'integer') return 'number';
-  switch (field.format) {
-    case 'email':
-      return 'email';
-    case 'uri':
-      return 'url';
-    case 'date':
-      return 'date';
-    case 'date-time':
-      return mode === 'elicitation' ? 'datetime-local' : 'text';
-    default:
-      return 'text';
-  }
+  if (field.format === 'email') return 'email';
+  if (field.format === 'uri') return 'url';
+  if (field.format === 'date') return 'date';
+  if (field.format === 'date-time' && mode === 'elicitation') return 'datetime-local';
+  return 'text';
 }
 
 /**

@@ -18,15 +18,15 @@ export interface SchemaFormState {
   mode: SchemaFormMode;
   values: Record<string, RawValue>;
   errors: Record<string, string>;
-  setValue(name: string, value: RawValue): void;
-  setErrors(errors: Record<string, string>): void;
-  controlRef(name: string, element: HTMLElement | null): void;
+  setValue: (name: string, value: RawValue) => void;
+  setErrors: (errors: Record<string, string>) => void;
+  controlRef: (name: string, element: HTMLElement | null) => void;
   /** Reads every field into the object to send (the whole-arguments field spreads into it). */
-  read(): FormRead;
+  read: () => FormRead;
   /** Focuses the first field (in form order) that has a message in `errors`; false when none does. */
-  focusFirst(errors: Record<string, string>): boolean;
+  focusFirst: (errors: Record<string, string>) => boolean;
   /** Shows the messages on their fields and, once they are on screen, focuses the first of them. */
-  showErrors(errors: Record<string, string>): void;
+  showErrors: (errors: Record<string, string>) => void;
 }
 
 /** A schema form's state, built once from `schema`. */

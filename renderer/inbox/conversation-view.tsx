@@ -1,3 +1,4 @@
+import { asText } from '../components/format.js';
 import { MessageContent } from './message-content.js';
 
 type Message = { role?: unknown; content?: unknown };
@@ -22,7 +23,7 @@ function OfferedTools({ request }: { request: Record<string, unknown> }) {
       <ul aria-label="Tools offered to the model">
         {tools.map((tool, index) => (
           <li key={index}>
-            <code>{String(tool.name ?? '?')}</code>
+            <code>{asText(tool.name, '?')}</code>
             {typeof tool.description === 'string' && tool.description ? (
               <span className="muted"> — {tool.description}</span>
             ) : null}
@@ -49,8 +50,8 @@ export function ConversationView({ request }: { request: Record<string, unknown>
       ) : null}
       <ol className="messages" aria-label="Conversation">
         {messages.map((message, index) => (
-          <li key={index} className={`message role-${String(message.role)}`}>
-            <span className="role">{String(message.role ?? 'unknown')}</span>
+          <li key={index} className={`message role-${asText(message.role, 'unknown')}`}>
+            <span className="role">{asText(message.role, 'unknown')}</span>
             <div className="content">
               <MessageContent content={message.content} />
             </div>

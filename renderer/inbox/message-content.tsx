@@ -1,3 +1,5 @@
+import { asText } from '../components/format.js';
+
 /** One message's content (a block or, since 2025-11-25, a list of blocks), as text. */
 export function MessageContent({ content }: { content: unknown }) {
   const blocks = Array.isArray(content) ? (content as unknown[]) : [content];
@@ -15,7 +17,7 @@ export function MessageContent({ content }: { content: unknown }) {
         if (type === 'tool_use')
           return (
             <p key={index} className="tool-use">
-              Calls <code>{String(name ?? '?')}</code> with <code>{JSON.stringify(input ?? {})}</code>
+              Calls <code>{asText(name, '?')}</code> with <code>{JSON.stringify(input ?? {})}</code>
             </p>
           );
         if (type === 'tool_result')

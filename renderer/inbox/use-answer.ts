@@ -7,12 +7,12 @@ import { useDesk } from '../shell/desk-context.js';
 export interface Answering {
   busy: boolean;
   error: string | undefined;
-  setError(message: string | undefined): void;
+  setError: (message: string | undefined) => void;
   /**
    * Sends the answer; resolves false when the host refused it. `onRefused` may take the error
    * (per-field messages) and return true; otherwise its message is the form's error.
    */
-  send(answer: InboxAnswerInput, done: string, onRefused?: (error: HostCallError) => boolean): Promise<boolean>;
+  send: (answer: InboxAnswerInput, done: string, onRefused?: (error: HostCallError) => boolean) => Promise<boolean>;
 }
 
 /** The answer path every inbox card shares. */

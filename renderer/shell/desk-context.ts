@@ -9,13 +9,13 @@ export interface Desk {
   store: DeskStore;
   client: HostApiClient;
   /** Says something to screen readers (a polite live region). */
-  announce(message: string): void;
+  announce: (message: string) => void;
   /** Asks the user in a modal dialog; resolves true when they agree. */
-  confirm(request: ConfirmRequest): Promise<boolean>;
+  confirm: (request: ConfirmRequest) => Promise<boolean>;
   /** Opens an http(s) link outside Taskdesk. The caller has asked the user already. */
-  openExternal(url: string): void;
+  openExternal: (url: string) => void;
   /** Goes to the Tools screen showing one server's tools. */
-  openTools(serverId: string): void;
+  openTools: (serverId: string) => void;
 }
 
 export const DeskContext = createContext<Desk | undefined>(undefined);

@@ -90,11 +90,7 @@ export function ServerTasksPanel({
   }, [loading, cursor]);
 
   return (
-    <details
-      className="server-tasks-panel"
-      open={open}
-      onToggle={(event) => onToggle((event.currentTarget as HTMLDetailsElement).open)}
-    >
+    <details className="server-tasks-panel" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
       <summary>Server’s tasks</summary>
       <p className="muted small-text">
         The tasks the server keeps, as its tasks/list reports them; some may not come from Taskdesk.

@@ -1,4 +1,5 @@
 import type { ErrorData } from '../../app/contract/host-api.js';
+import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 
 function Block({ block }: { block: Record<string, unknown> }) {
@@ -16,7 +17,7 @@ function Block({ block }: { block: Record<string, unknown> }) {
     case 'resource_link':
       return (
         <p>
-          Resource link: <code>{String(block.uri ?? '')}</code>
+          Resource link: <code>{asText(block.uri, '')}</code>
         </p>
       );
     case 'resource': {
@@ -24,7 +25,7 @@ function Block({ block }: { block: Record<string, unknown> }) {
       return (
         <div>
           <p>
-            Resource: <code>{String(resource.uri ?? '')}</code>
+            Resource: <code>{asText(resource.uri, '')}</code>
           </p>
           {typeof resource.text === 'string' ? <pre className="text-block">{resource.text}</pre> : null}
         </div>

@@ -40,11 +40,14 @@ async function compileRenderer(outDir: string): Promise<string> {
   try {
     await build({
       configFile: path.join(root, 'vite.config.ts'),
+      root: path.join(root, 'renderer'),
       logLevel: 'error',
       build: { outDir: dir, emptyOutDir: true }
     });
   } catch (error) {
-    throw new Error(`The renderer does not build: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`The renderer does not build: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error
+    });
   }
   return dir;
 }

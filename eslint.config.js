@@ -33,7 +33,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', '*.config.ts'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'forge.config.ts'] },
         tsconfigRootDir: import.meta.dirname
       }
     },

@@ -68,8 +68,8 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
     on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void) {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as (payload: never) => void);
-      return () => void set.delete(listener as (payload: never) => void);
+      set.add(listener);
+      return () => void set.delete(listener);
     },
     close: () => source.close()
   };

@@ -332,7 +332,13 @@ export const HostEvents = {
    * A history entry was added or changed; `entry.unanswered` marks a question that expired
    * without an answer (the UI tells the person).
    */
-  'history.changed': z.object({ entry: HistorySummarySchema })
+  'history.changed': z.object({ entry: HistorySummarySchema }),
+  /** A server was added or removed: the whole list, as `servers.list` answers it. */
+  'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
+  /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */
+  'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
+  /** A server's sampling policy was set (or reset, when the server was removed). */
+  'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema })
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

@@ -330,10 +330,29 @@ export class Host {
     }
     const handler: HostMethodTable[M] = this.#methods[method];
     try {
-      // The one cast: `parsed` came from M's own schema, which the compiler cannot follow through a union of M.
-      return { ok: true, result: await handler(parsed.data as HostParsedParams<M>) };
+      const result = await handler(parsed.data as HostParsedParams<M>);
+      await this.#announceChange(method, parsed.data);
+      return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toErrorData(error) };
+    }
+  }
+
+  /**
+   * After a call that changed the server list, the providers or a policy, tells every window
+   * (and the tray) the new state, so that none has to fetch it again and none disagrees.
+   */
+  async #announceChange(method: HostMethod, params: Record<string, unknown>): Promise<void> {
+    if (method === 'servers.add' || method === 'servers.remove') {
+      this.events.emit('servers.changed', { servers: this.#registry.list().map((config) => this.#serverView(config)) });
+    }
+    if (method === 'servers.remove' || method === 'sampling.setPolicy') {
+      // A removed server's policy is gone: the default is what a server added under its id gets.
+      const serverId = params.serverId as string;
+      this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
+    }
+    if (method === 'providers.save' || method === 'providers.remove' || method === 'providers.clearKey') {
+      this.events.emit('providers.changed', { providers: await this.sampling.views() });
     }
   }
 

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +7,7 @@ import { launchTestBrowser } from '../support/test-browser.js';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import type { Host } from '../../app/host/host.js';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { copyRendererAssets } from '../../app/cli/renderer-assets.js';
+import { build } from 'vite';
 
 /** The repository root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,32 +26,29 @@ function rendererSourcesHash(): string {
       hash.update(`${dir}/${file}\0`).update(fs.readFileSync(full)).update('\0');
     }
   }
+  // The config shapes the bundle too.
+  hash.update('vite.config.ts\0').update(fs.readFileSync(path.join(root, 'vite.config.ts')));
   return hash.digest('hex');
 }
 
-/** Compiles the renderer with its own tsconfig into `outDir`, its static files beside it. */
+/**
+ * Bundles the renderer with Vite's JS API (the project's vite.config.ts, as `npm run build`
+ * does) into `outDir/renderer`, and returns that directory.
+ */
 async function compileRenderer(outDir: string): Promise<string> {
-  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-  try {
-    await promisify(execFile)(
-      process.execPath,
-      [
-        tsc,
-        '-p',
-        path.join(root, 'renderer/tsconfig.json'),
-        '--outDir',
-        outDir,
-        '--tsBuildInfoFile',
-        path.join(outDir, 'renderer.tsbuildinfo')
-      ],
-      { cwd: root }
-    );
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`The renderer does not compile:\n${stdout}${stderr}`, { cause: error });
-  }
   const dir = path.join(outDir, 'renderer');
-  copyRendererAssets(path.join(root, 'renderer'), dir);
+  try {
+    await build({
+      configFile: path.join(root, 'vite.config.ts'),
+      root: path.join(root, 'renderer'),
+      logLevel: 'error',
+      build: { outDir: dir, emptyOutDir: true }
+    });
+  } catch (error) {
+    throw new Error(`The renderer does not build: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error
+    });
+  }
   return dir;
 }
 
@@ -65,7 +60,7 @@ export async function prepareRenderer(): Promise<string> {
   const out = path.dirname(PREPARED_RENDERER);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
-  const built = await compileRenderer(fs.mkdtempSync(path.join(out, 'tsc-')));
+  const built = await compileRenderer(fs.mkdtempSync(path.join(out, 'vite-')));
   fs.renameSync(built, PREPARED_RENDERER);
   fs.writeFileSync(PREPARED_STAMP, rendererSourcesHash());
   return PREPARED_RENDERER;

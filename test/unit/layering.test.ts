@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /**
  * The layering rule of the house (VS Code's `code-layering` lint, as a test): Electron appears
- * only under main/; nothing in app/ or renderer/ imports it; renderer/ reaches app/ only for
- * the types of the host API contract, since it is loaded by the browser with no bundler.
+ * only under main/; nothing in app/ or renderer/ imports it; renderer/ (bundled by Vite for the
+ * browser) reaches app/ only for the host API contract, and never Node's modules.
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
-const CONTRACT = path.join(root, 'app/contract/host-api.ts');
+const CONTRACT_DIR = path.join(root, 'app/contract');
 
 /** One module reference in a source file. */
 interface ModuleReference {
@@ -97,22 +98,30 @@ function referencesOf(file: string): ModuleReference[] {
 const where = (file: string, ref: ModuleReference) =>
   `${path.relative(root, file)}:${ref.line} ${ref.kind} '${ref.specifier}'`;
 
-/** Where a renderer file's reference may not point. Undefined when it is allowed. */
+/** Node's own modules, which a page cannot load. */
+const NODE_BUILTINS = new Set(builtinModules);
+
+/**
+ * Where a renderer file's reference may not point. Undefined when it is allowed.
+ *
+ * Vite bundles the renderer, so packages (React) and the contract's modules may be imported
+ * at runtime; Node's modules, Electron and the rest of app/ may not.
+ */
 function rendererViolation(file: string, ref: ModuleReference): string | undefined {
   if (isElectron(ref.specifier)) return 'renderer/ must not import Electron';
   if (!ref.specifier.startsWith('.')) {
-    // The browser loads renderer modules as they are: a bare specifier would not resolve.
-    return ref.typeOnly ? undefined : 'renderer/ loads no packages at runtime (there is no bundler)';
+    const bare = ref.specifier.replace(/^node:/, '').split('/')[0]!;
+    if (ref.specifier.startsWith('node:') || NODE_BUILTINS.has(bare))
+      return ref.typeOnly ? undefined : 'renderer/ runs in the browser: no Node modules';
+    return undefined;
   }
-  const target = path.resolve(path.dirname(file), ref.specifier).replace(/\.js$/, '.ts');
+  const target = path.resolve(path.dirname(file), ref.specifier);
   const inApp = target.startsWith(path.join(root, 'app') + path.sep);
   if (!inApp)
     return target.startsWith(path.join(root, 'renderer') + path.sep)
       ? undefined
       : 'renderer/ imports only itself and the contract';
-  if (target !== CONTRACT) return 'renderer/ imports nothing from app/ except app/contract/host-api.ts';
-  // The contract's values are zod schemas; a runtime import would need zod in the page.
-  return ref.typeOnly ? undefined : 'renderer/ imports the contract with `import type` only';
+  return path.dirname(target) === CONTRACT_DIR ? undefined : 'renderer/ imports nothing from app/ except app/contract/';
 }
 
 describe('layering', () => {
@@ -161,7 +170,7 @@ describe('layering', () => {
   });
 
   it('judges renderer references by where they point', () => {
-    const file = path.join(root, 'renderer/views/some-view.ts');
+    const file = path.join(root, 'renderer/views/some-view.tsx');
     const ref = (specifier: string, typeOnly: boolean): ModuleReference => ({
       specifier,
       typeOnly,
@@ -169,12 +178,29 @@ describe('layering', () => {
       line: 1
     });
     assert.equal(rendererViolation(file, ref('../../app/contract/host-api.js', true)), undefined);
+    assert.equal(rendererViolation(file, ref('../../app/contract/schema-fields.js', false)), undefined);
     assert.equal(rendererViolation(file, ref('../dom.js', false)), undefined);
-    assert.match(rendererViolation(file, ref('../../app/contract/host-api.js', false)) ?? '', /import type/);
+    assert.equal(rendererViolation(file, ref('react', false)), undefined, 'Vite bundles packages');
     assert.match(rendererViolation(file, ref('../../app/host/host.js', true)) ?? '', /except app\/contract/);
-    assert.match(rendererViolation(file, ref('zod', false)) ?? '', /no packages/);
+    assert.match(rendererViolation(file, ref('node:fs', false)) ?? '', /no Node modules/);
+    assert.match(rendererViolation(file, ref('path', false)) ?? '', /no Node modules/);
     assert.match(rendererViolation(file, ref('electron', true)) ?? '', /Electron/);
     assert.match(rendererViolation(file, ref('../../main/ipc-channels.js', false)) ?? '', /only itself/);
+  });
+
+  it('parses .tsx files (JSX) like the others', () => {
+    const refs = moduleReferences(
+      'sample.tsx',
+      "import { useState } from 'react';\nexport const A = () => <div>{'electron'}</div>;\nimport 'electron';"
+    );
+    assert.deepEqual(
+      refs.map((r) => r.specifier),
+      ['react', 'electron']
+    );
+    assert.ok(
+      sourceFiles('renderer').some((f) => f.endsWith('.tsx')),
+      'the renderer scan sees .tsx files'
+    );
   });
 
   it('keeps Electron out of app/ and renderer/', () => {
@@ -188,7 +214,7 @@ describe('layering', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('lets renderer/ import only itself and the types of the host API contract', () => {
+  it('lets renderer/ import only itself, packages and the host API contract', () => {
     const files = sourceFiles('renderer');
     assert.ok(files.length > 0, 'the renderer has sources');
     const offenders = files.flatMap((file) =>

@@ -1,0 +1,60 @@
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A date as the user's locale writes it. */
+export function formatDateTime(date: Date): string {
+  return dateTimeFormat.format(date);
+}
+
+/** A duration (a ttl) in the largest whole units that fit, e.g. "1 h 30 min", "45 s". */
+export function formatDuration(ms: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, seconds] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1]
+  ] as const) {
+    const amount = Math.floor(rest / seconds);
+    if (amount > 0) parts.push(`${amount} ${unit}`);
+    rest -= amount * seconds;
+  }
+  return parts.length > 0 ? parts.join(' ') : `${ms} ms`;
+}
+
+/** "in 5 min" or "3 h ago", from `now`, in the largest unit that fits. */
+export function formatRelative(date: Date, now: number): string {
+  const ms = date.getTime() - now;
+  const abs = Math.abs(ms);
+  const text = abs < 1000 ? 'now' : formatDuration(abs).split(' ').slice(0, 2).join(' ');
+  if (text === 'now') return text;
+  return ms > 0 ? `in ${text}` : `${text} ago`;
+}
+
+/** A value from a server as text: strings and numbers as they are, anything else as JSON, or `fallback` when absent. */
+export function asText(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** A long random id shortened for display; the full id stays available to copy. */
+export function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
+/** Whether a string is an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A text cut to `max` characters with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,88 @@
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { correctingSummary, FormError } from '../components/form-error.js';
+import { SchemaFields } from '../forms/schema-fields.js';
+import { useSchemaForm } from '../forms/use-schema-form.js';
+import { InboxCard } from './inbox-card.js';
+import { useAnswer } from './use-answer.js';
+
+/** The question's message, or a fallback when the server sent none. */
+export function messageOf(item: InboxItem, fallback: string): string {
+  return typeof item.request.message === 'string' && item.request.message.trim() ? item.request.message : fallback;
+}
+
+/**
+ * An elicitation in form mode: inputs from `requestedSchema`; the host checks the answer and
+ * its per-field messages go on their fields.
+ */
+export function ElicitationFormCard({ item }: { item: InboxItem }) {
+  const form = useSchemaForm(item.request.requestedSchema, 'elicitation');
+  const answering = useAnswer(item);
+  const done = `Answer sent to ${item.serverName}.`;
+
+  const submit = () => {
+    form.setErrors({});
+    const read = form.read();
+    const content = read.ok ? read.values : {};
+    void answering.send({ action: 'accept', content }, done, (error) => {
+      const fields = error.fields;
+      const count = Object.keys(fields).length;
+      if (count === 0) return false;
+      const unplaced = Object.entries(fields).filter(([name]) => !form.fields.some((field) => field.name === name));
+      form.showErrors(fields);
+      const summary = correctingSummary(count, 'answer');
+      answering.setError(
+        unplaced.length > 0
+          ? `${summary} ${unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')}`
+          : summary
+      );
+      return true;
+    });
+  };
+
+  return (
+    <InboxCard item={item} kindLabel="Form" title={messageOf(item, `${item.serverName} asks for information`)}>
+      <form
+        className="answer-form"
+        noValidate
+        aria-busy={answering.busy}
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {form.fields.length > 0 ? (
+          <SchemaFields
+            fields={form.fields}
+            mode="elicitation"
+            values={form.values}
+            errors={form.errors}
+            onChange={form.setValue}
+            controlRef={form.controlRef}
+          />
+        ) : (
+          <p className="muted">This form has no fields.</p>
+        )}
+        <FormError message={answering.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={answering.busy}>
+            Submit
+          </button>
+          <button
+            type="button"
+            disabled={answering.busy}
+            onClick={() => void answering.send({ action: 'decline' }, done)}
+          >
+            Decline
+          </button>
+          <button
+            type="button"
+            disabled={answering.busy}
+            onClick={() => void answering.send({ action: 'cancel' }, done)}
+          >
+            Cancel
+          </button>
+        </div>
+      </form>
+    </InboxCard>
+  );
+}

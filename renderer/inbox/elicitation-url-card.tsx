@@ -1,0 +1,84 @@
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { FormError } from '../components/form-error.js';
+import { useDesk } from '../shell/desk-context.js';
+import { messageOf } from './elicitation-form-card.js';
+import { InboxCard } from './inbox-card.js';
+import { useAnswer } from './use-answer.js';
+
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An elicitation in URL mode: the page opens only after the user agrees, and accepting says so to the server. */
+export function ElicitationUrlCard({ item }: { item: InboxItem }) {
+  const { confirm, openExternal } = useDesk();
+  const answering = useAnswer(item);
+  const rawUrl = typeof item.request.url === 'string' ? item.request.url : '';
+  const url = parseUrl(rawUrl);
+  const openable = !!url && (url.protocol === 'https:' || url.protocol === 'http:');
+  const done = `Answer sent to ${item.serverName}.`;
+
+  const open = async () => {
+    if (!url || !openable) return;
+    const agreed = await confirm({
+      title: 'Open this link?',
+      body: (
+        <>
+          <p>
+            {item.serverName} wants you to open a page on <strong>{url.host}</strong>.
+          </p>
+          <p>
+            <code className="url">{url.href}</code>
+          </p>
+        </>
+      ),
+      confirmLabel: 'Open link'
+    });
+    if (!agreed) return;
+    // Accepting tells the server the user agreed; only then is the page opened.
+    if (await answering.send({ action: 'accept' }, done)) openExternal(url.href);
+  };
+
+  return (
+    <InboxCard item={item} kindLabel="Link" title={messageOf(item, `${item.serverName} asks you to open a link`)}>
+      <form className="answer-form" noValidate aria-busy={answering.busy} onSubmit={(event) => event.preventDefault()}>
+        <p>
+          {openable ? (
+            <>
+              This opens a page on <strong>{url.host}</strong>:
+            </>
+          ) : (
+            'The server sent a link that cannot be opened safely:'
+          )}
+        </p>
+        <p>
+          <code className="url">{rawUrl || '(no URL)'}</code>
+        </p>
+        <FormError message={answering.error} />
+        <div className="actions">
+          <button type="button" className="primary" disabled={!openable || answering.busy} onClick={() => void open()}>
+            Open link…
+          </button>
+          <button
+            type="button"
+            disabled={answering.busy}
+            onClick={() => void answering.send({ action: 'decline' }, done)}
+          >
+            Decline
+          </button>
+          <button
+            type="button"
+            disabled={answering.busy}
+            onClick={() => void answering.send({ action: 'cancel' }, done)}
+          >
+            Cancel
+          </button>
+        </div>
+      </form>
+    </InboxCard>
+  );
+}

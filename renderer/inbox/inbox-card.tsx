@@ -1,0 +1,47 @@
+import { useId, type ReactNode } from 'react';
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { DateTime } from '../components/date-time.js';
+import { ShortId } from '../components/short-id.js';
+
+/** The frame every inbox item shares: what kind, who asks, when, and for which task. */
+export function InboxCard({
+  item,
+  kindLabel,
+  title,
+  children
+}: {
+  item: InboxItem;
+  kindLabel: string;
+  title: string;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  return (
+    <article className={`card inbox-item kind-${item.kind}`} aria-labelledby={titleId} data-inbox-id={item.id}>
+      <header className="card-header">
+        <span className="kind-tag">{kindLabel}</span>
+        <h3 id={titleId}>{title}</h3>
+        <p className="meta">
+          From <strong>{item.serverName}</strong> · <DateTime iso={item.createdAt} />
+          {item.taskId ? (
+            <>
+              {' · task '}
+              <ShortId id={item.taskId} />
+            </>
+          ) : item.relatedTaskId ? (
+            // A question asked inside one of Taskdesk's own tool calls: the server's task waits on it.
+            <>
+              {' · the server’s task '}
+              <ShortId id={item.relatedTaskId} />
+              {' waits on it'}
+            </>
+          ) : (
+            ' · waits on the server'
+          )}
+          {item.origin ? ` · for ${item.origin}` : null}
+        </p>
+      </header>
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,85 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useDeskState } from '../shell/desk-context.js';
+import { InboxItemCard } from './inbox-item-card.js';
+import { LiveStreams } from './live-streams.js';
+
+/** How many cards the inbox shows at first, and how many more each "Show more" adds. */
+export const INBOX_PAGE = 50;
+
+/**
+ * The Inbox screen: questions servers are waiting on, oldest first, a page of cards at a time.
+ *
+ * Cards are keyed by item id, so a half-filled form survives other items arriving or going.
+ * When the card holding focus goes (answered or withdrawn), focus moves to the next card's
+ * first control, so the inbox can be worked through from the keyboard.
+ */
+export function InboxScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+  const inbox = useDeskState((state) => state.inbox);
+  const [shown, setShown] = useState(INBOX_PAGE);
+  const list = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  /** The card that last held focus, and the list as last rendered. */
+  const focused = useRef<string | undefined>(undefined);
+  const previous = useRef(inbox);
+  const visible = inbox.slice(0, shown);
+
+  useLayoutEffect(() => {
+    const before = previous.current;
+    previous.current = inbox;
+    const last = focused.current;
+    if (!last || inbox.some((item) => item.id === last)) return;
+    focused.current = undefined;
+    const index = Math.max(
+      0,
+      before.findIndex((item) => item.id === last)
+    );
+    // Focus left with the card only if nothing else took it meanwhile.
+    if (document.activeElement && document.activeElement !== document.body && document.contains(document.activeElement))
+      return;
+    const cards = list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [];
+    const next = cards[Math.min(index, cards.length - 1)];
+    (next?.querySelector<HTMLElement>('input, textarea, select, button') ?? heading.current)?.focus();
+  }, [inbox]);
+
+  return (
+    <>
+      <h2
+        id="heading-inbox"
+        tabIndex={-1}
+        ref={(element) => {
+          heading.current = element;
+          headingRef(element);
+        }}
+      >
+        Inbox
+      </h2>
+      <p className="lede">Forms, links and model requests that servers are waiting on.</p>
+      <LiveStreams />
+      <p className="empty" hidden={inbox.length > 0}>
+        Nothing is waiting for you.
+      </p>
+      <div
+        className="cards"
+        ref={list}
+        onFocus={(event) => {
+          const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
+          if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
+        }}
+      >
+        {visible.map((item) => (
+          <InboxItemCard key={item.id} item={item} />
+        ))}
+      </div>
+      {inbox.length > shown ? (
+        <div className="actions">
+          <p className="muted">
+            Showing {shown} of {inbox.length}.
+          </p>
+          <button type="button" onClick={() => setShown((count) => count + INBOX_PAGE)}>
+            Show {Math.min(INBOX_PAGE, inbox.length - shown)} more
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import { useId, useState } from 'react';
+import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
+import { FormError } from '../components/form-error.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { useDeskState } from '../shell/desk-context.js';
+import { ConversationView } from './conversation-view.js';
+import { InboxCard } from './inbox-card.js';
+import { MessageContent } from './message-content.js';
+import { RequestEditor } from './request-editor.js';
+import { useRequestEdits } from './request-edits.js';
+import { useAnswer } from './use-answer.js';
+
+type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
+
+/**
+ * A sampling request waiting for approval before a model runs it (`sampling-approval`), or a
+ * model's answer waiting for review before it goes back (`sampling-review`). Approve (the
+ * request's texts, the provider and the model may be changed; a reviewed answer's text may be
+ * edited) or reject.
+ */
+export function SamplingApprovalCard({ item }: { item: Reviewable }) {
+  const review = item.kind === 'sampling-review';
+  const draft = item.draft;
+  const answering = useAnswer(item);
+  const providers = useDeskState((state) => state.providers);
+  const edits = useRequestEdits(item.request);
+  const editorId = useId();
+  const [editing, setEditing] = useState(false);
+  const [model, setModel] = useState(draft?.model ?? '');
+  const [providerId, setProviderId] = useState(draft?.providerId ?? '');
+  const resultContent = draft?.result?.content as { type?: unknown; text?: unknown } | undefined;
+  const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
+  const originalAnswer = editable ? String(resultContent.text) : '';
+  const [answerText, setAnswerText] = useState(originalAnswer);
+  const modelsId = useId();
+
+  // The provider can be chosen only when there is another one to choose.
+  const choosable = !review && !!draft && providers.length > 1 && providers.some((p) => p.id === draft.providerId);
+  const chosen = providers.find((p) => p.id === providerId);
+  const suggestions = chosen
+    ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])]
+    : [];
+
+  const send = (answer: InboxAnswerInput, done: string) => void answering.send(answer, done);
+
+  const approve = () => {
+    if (review) {
+      const edited = editable && answerText !== originalAnswer;
+      send(
+        edited && draft?.result
+          ? { action: 'approve', result: { ...draft.result, content: { type: 'text', text: answerText } } }
+          : { action: 'approve' },
+        `Answer sent to ${item.serverName}.`
+      );
+      return;
+    }
+    const chosenModel = model.trim();
+    const params = edits.edited();
+    const otherProvider = providerId && providerId !== draft?.providerId;
+    send(
+      {
+        action: 'approve',
+        ...(params && { params }),
+        ...(otherProvider && { providerId }),
+        ...(chosenModel && (chosenModel !== draft?.model || otherProvider) && { model: chosenModel })
+      },
+      `Approved${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'} is running.`
+    );
+  };
+
+  return (
+    <InboxCard
+      item={item}
+      kindLabel={review ? 'Review' : 'Approval'}
+      title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
+    >
+      {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
+      <ConversationView request={item.request} />
+      <form
+        className="answer-form"
+        noValidate
+        aria-busy={answering.busy}
+        onSubmit={(event) => {
+          event.preventDefault();
+          approve();
+        }}
+      >
+        {review ? (
+          editable ? (
+            <FieldFrame name="review-answer" label={`Answer from ${draft?.model ?? 'the model'} (you may edit it)`}>
+              {(wiring) => (
+                <textarea
+                  {...wiring}
+                  rows={5}
+                  value={answerText}
+                  onChange={(event) => setAnswerText(event.target.value)}
+                />
+              )}
+            </FieldFrame>
+          ) : (
+            <div className="field">
+              <p>
+                <strong>Answer from {draft?.model ?? 'the model'}:</strong>
+              </p>
+              <MessageContent content={draft?.result?.content} />
+            </div>
+          )
+        ) : (
+          <>
+            <RequestEditor id={editorId} open={editing} edits={edits} />
+            <div className="field-row">
+              {choosable ? (
+                <FieldFrame name="approval-provider" label="Provider" className="field-narrow">
+                  {(wiring) => (
+                    <select
+                      {...wiring}
+                      value={providerId}
+                      onChange={(event) => {
+                        setProviderId(event.target.value);
+                        const next = providers.find((p) => p.id === event.target.value);
+                        // Another provider rarely has the same model: offer its default.
+                        if (next) setModel(next.defaultModel ?? next.models[0]?.name ?? '');
+                      }}
+                    >
+                      {providers.map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {p.name}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </FieldFrame>
+              ) : null}
+              <FieldFrame name="approval-model" label="Model" className="field-narrow">
+                {(wiring) => (
+                  <>
+                    <input
+                      {...wiring}
+                      type="text"
+                      autoComplete="off"
+                      spellCheck={false}
+                      list={modelsId}
+                      value={model}
+                      onChange={(event) => setModel(event.target.value)}
+                    />
+                    <datalist id={modelsId}>
+                      {suggestions.map((name) => (
+                        <option key={name} value={name} />
+                      ))}
+                    </datalist>
+                  </>
+                )}
+              </FieldFrame>
+            </div>
+          </>
+        )}
+        <FormError message={answering.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={answering.busy}>
+            {review ? 'Send answer' : 'Approve'}
+          </button>
+          {review ? null : (
+            <button
+              type="button"
+              aria-expanded={editing}
+              aria-controls={editorId}
+              onClick={() => setEditing((open) => !open)}
+            >
+              Edit request…
+            </button>
+          )}
+          <button
+            type="button"
+            disabled={answering.busy}
+            onClick={() => send({ action: 'reject' }, `Request from ${item.serverName} rejected.`)}
+          >
+            Reject
+          </button>
+        </div>
+      </form>
+    </InboxCard>
+  );
+}

@@ -1,0 +1,81 @@
+import { useRef, useState } from 'react';
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { FormError } from '../components/form-error.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { ConversationView } from './conversation-view.js';
+import { InboxCard } from './inbox-card.js';
+import { useAnswer } from './use-answer.js';
+
+/** A sampling request with no model configured: a person writes the reply, or rejects it. */
+export function SamplingReplyCard({ item }: { item: InboxItem }) {
+  const answering = useAnswer(item);
+  const [reply, setReply] = useState('');
+  const [model, setModel] = useState('human');
+  const [replyError, setReplyError] = useState<string | undefined>(undefined);
+  const replyRef = useRef<HTMLTextAreaElement>(null);
+
+  const answer = (action: 'reply' | 'reject') => {
+    answering.setError(undefined);
+    if (action === 'reply' && !reply.trim()) {
+      setReplyError('Write a reply, or reject the request.');
+      replyRef.current?.focus();
+      return;
+    }
+    setReplyError(undefined);
+    void answering.send(
+      action === 'reply' ? { action: 'reply', text: reply, model: model.trim() || 'human' } : { action: 'reject' },
+      action === 'reply' ? `Reply sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
+    );
+  };
+
+  return (
+    <InboxCard item={item} kindLabel="Sampling" title={`${item.serverName} asks for a model reply`}>
+      <ConversationView request={item.request} />
+      <form
+        className="answer-form"
+        noValidate
+        aria-busy={answering.busy}
+        onSubmit={(event) => {
+          event.preventDefault();
+          answer('reply');
+        }}
+      >
+        <FieldFrame name="reply" label="Your reply" required error={replyError}>
+          {(wiring) => (
+            <textarea
+              {...wiring}
+              ref={replyRef}
+              name="reply"
+              rows={4}
+              required
+              aria-required="true"
+              value={reply}
+              onChange={(event) => setReply(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+        <FieldFrame name="model" label="Model name" className="field-narrow">
+          {(wiring) => (
+            <input
+              {...wiring}
+              name="model"
+              type="text"
+              autoComplete="off"
+              value={model}
+              onChange={(event) => setModel(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+        <FormError message={answering.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={answering.busy}>
+            Send reply
+          </button>
+          <button type="button" disabled={answering.busy} onClick={() => answer('reject')}>
+            Reject
+          </button>
+        </div>
+      </form>
+    </InboxCard>
+  );
+}

@@ -1,0 +1,63 @@
+import type { HostResult, ProviderView } from '../../app/contract/host-api.js';
+
+/** Where a "Test connection" stands. */
+export type TestState =
+  { kind: 'testing' } | { kind: 'done'; result: HostResult<'providers.test'> } | { kind: 'error'; message: string };
+
+/** What "Test connection" found: the models (with a way to list those the provider lacks), or what failed. */
+export function ConnectionTestView({
+  provider,
+  state,
+  onAddModels
+}: {
+  provider: ProviderView;
+  state: TestState | undefined;
+  onAddModels: (names: string[]) => void;
+}) {
+  const result = state?.kind === 'done' ? state.result : undefined;
+  const outcome = state ? (state.kind === 'done' ? (state.result.ok ? 'ok' : 'failed') : state.kind) : undefined;
+  const className = `test-result${state?.kind === 'error' || (result && !result.ok) ? ' test-failed' : result?.ok ? ' test-ok' : ''}`;
+  const listed = new Set(provider.models.map((m) => m.name));
+  const unlisted = result?.ok ? result.models.filter((name) => !listed.has(name)) : [];
+  return (
+    <div className={className} role="status" data-test={outcome}>
+      {state?.kind === 'testing' ? 'Testing the connection…' : null}
+      {state?.kind === 'error' ? <p>{`Could not test: ${state.message}`}</p> : null}
+      {result && !result.ok ? (
+        <>
+          <p>
+            <strong>Connection failed: </strong>
+            {result.message}
+          </p>
+          <p className="muted small-text">{`${result.kind}${result.status !== undefined ? ` · HTTP ${result.status}` : ''}`}</p>
+        </>
+      ) : null}
+      {result?.ok ? (
+        <>
+          <p>
+            <strong>Connected. </strong>
+            {result.models.length === 0
+              ? 'The server lists no models.'
+              : `${result.models.length} model${result.models.length === 1 ? '' : 's'}:`}
+          </p>
+          {result.models.length > 0 ? (
+            <ul className="model-list" aria-label={`Models of ${provider.name}`}>
+              {result.models.map((name) => (
+                <li key={name}>
+                  <code>{name}</code>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {unlisted.length > 0 ? (
+            <div className="actions">
+              <button type="button" className="small" onClick={() => onAddModels(unlisted)}>
+                {`Add ${unlisted.length === 1 ? unlisted[0] : `${unlisted.length} models`} to the list`}
+              </button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

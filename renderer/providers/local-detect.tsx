@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import type { ProviderSettings } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/** Detection of local LLM servers on their usual ports, with one-click adding. */
+export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void }) {
+  const { client, announce } = useDesk();
+  const providers = useDeskState((state) => state.providers);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const [candidates, setCandidates] = useState<ProviderSettings[]>([]);
+
+  const detect = async () => {
+    setBusy(true);
+    setStatus('Looking for local servers…');
+    try {
+      const found = await client.call('providers.detect', {});
+      setCandidates(found);
+      setStatus(
+        found.length === 0
+          ? 'No local server answered on the usual ports.'
+          : `Found ${found.length} local server${found.length === 1 ? '' : 's'}.`
+      );
+    } catch (error) {
+      setCandidates([]);
+      setStatus(`Could not look for local servers: ${toHostCallError(error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const add = async (candidate: ProviderSettings) => {
+    // A provider may already use the usual id (another port, another machine): pick a free one.
+    let id = candidate.id;
+    for (let n = 2; providers.some((p) => p.id === id); n++) id = `${candidate.id}-${n}`;
+    try {
+      const saved = await client.call('providers.save', { ...candidate, id });
+      announce(`Added ${saved.name}.`);
+      onAdded(saved.id);
+    } catch (error) {
+      setStatus(`Could not add ${candidate.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  return (
+    <section className="card detect" aria-labelledby="heading-detect">
+      <div className="card-header">
+        <h3 id="heading-detect">Local servers</h3>
+        <button type="button" disabled={busy} onClick={() => void detect()}>
+          Detect local servers
+        </button>
+      </div>
+      <p className="field-hint">
+        Looks for Ollama, LM Studio, llama.cpp and vLLM on their usual ports of this computer.
+      </p>
+      <p className="muted" role="status">
+        {status}
+      </p>
+      <ul className="detected" aria-label="Local servers found">
+        {candidates.map((candidate) => {
+          const added = providers.find((p) => p.baseURL === candidate.baseURL);
+          return (
+            <li className="candidate" data-candidate-url={candidate.baseURL} key={candidate.baseURL}>
+              <div>
+                <strong>{candidate.name}</strong> at <code>{candidate.baseURL}</code>
+                <div className="muted small-text">
+                  {candidate.models.length === 0
+                    ? 'No models listed'
+                    : `Models: ${candidate.models.map((m) => m.name).join(', ')}`}
+                </div>
+              </div>
+              {added ? (
+                <span className="muted">Added as {added.name}</span>
+              ) : (
+                <button type="button" className="small primary" onClick={() => void add(candidate)}>
+                  Add {candidate.name}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

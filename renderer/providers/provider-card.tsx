@@ -1,0 +1,164 @@
+import { memo, useState } from 'react';
+import type { ProviderView } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { ConnectionTestView, type TestState } from './connection-test-view.js';
+import { ratingsText } from './model-rows.js';
+
+/** One saved provider (never its key): facts, "Test connection", edit, delete key, remove. */
+export const ProviderCard = memo(function ProviderCard({
+  provider,
+  onEdit,
+  onModelsAdded,
+  onRemoved
+}: {
+  provider: ProviderView;
+  onEdit: (provider: ProviderView) => void;
+  onModelsAdded: (providerId: string, names: string[]) => void;
+  onRemoved: (providerId: string) => void;
+}) {
+  const { client, announce, confirm } = useDesk();
+  const [test, setTest] = useState<TestState | undefined>(undefined);
+  const headingId = `provider-${provider.id}-name`;
+  const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
+
+  const runTest = async () => {
+    setTest({ kind: 'testing' });
+    let state: TestState;
+    try {
+      state = { kind: 'done', result: await client.call('providers.test', { providerId: provider.id }) };
+    } catch (error) {
+      state = { kind: 'error', message: toHostCallError(error).message };
+    }
+    setTest(state);
+    announce(
+      state.kind === 'done' && state.result.ok
+        ? `${provider.name}: connected.`
+        : `${provider.name}: the connection failed.`
+    );
+  };
+
+  const addModels = async (names: string[]) => {
+    const { hasKey: _hasKey, ...settings } = provider;
+    try {
+      await client.call('providers.save', {
+        ...settings,
+        models: [...provider.models, ...names.map((name) => ({ name }))]
+      });
+      announce(`Added ${names.length === 1 ? names[0] : `${names.length} models`} to ${provider.name}.`);
+      onModelsAdded(provider.id, names);
+    } catch (error) {
+      announce(`${provider.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  const clearKey = async () => {
+    const agreed = await confirm({
+      title: `Delete the key of ${provider.name}?`,
+      body: <p>Taskdesk deletes the stored API key; the provider stays. Requests to it then go without a key.</p>,
+      confirmLabel: 'Delete key',
+      danger: true
+    });
+    if (!agreed) return;
+    try {
+      await client.call('providers.clearKey', { providerId: provider.id });
+      announce(`Deleted the key of ${provider.name}.`);
+    } catch (error) {
+      announce(`${provider.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  const remove = async () => {
+    const agreed = await confirm({
+      title: `Remove ${provider.name}?`,
+      body: <p>Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.</p>,
+      confirmLabel: 'Remove',
+      danger: true
+    });
+    if (!agreed) return;
+    try {
+      await client.call('providers.remove', { providerId: provider.id });
+      announce(`Removed ${provider.name}.`);
+      onRemoved(provider.id);
+    } catch (error) {
+      announce(`${provider.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  return (
+    <li className="card provider" data-provider-id={provider.id} aria-labelledby={headingId}>
+      <div className="card-header">
+        <h3 id={headingId}>{provider.name}</h3>
+        <span className={`status ${provider.hasKey ? 'status-ready' : ''}`} data-key={String(provider.hasKey)}>
+          {provider.hasKey ? 'Key stored' : 'No key'}
+        </span>
+      </div>
+      <dl className="facts">
+        <dt>Id</dt>
+        <dd>
+          <code>{provider.id}</code>
+        </dd>
+        <dt>Base URL</dt>
+        <dd>
+          <code className="url">{provider.baseURL}</code>
+        </dd>
+        <dt>Default model</dt>
+        <dd>{defaultModel ? <code>{defaultModel}</code> : <span className="muted">none</span>}</dd>
+        {provider.tokenLimitParam ? (
+          <>
+            <dt>Token limit</dt>
+            <dd>
+              <code>{provider.tokenLimitParam}</code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Models</dt>
+        <dd>
+          {provider.models.length === 0 ? (
+            <span className="muted">none listed</span>
+          ) : (
+            <ul className="model-list" aria-label={`Models listed for ${provider.name}`}>
+              {provider.models.map((model) => (
+                <li key={model.name}>
+                  <code>{model.name}</code>
+                  {ratingsText(model.ratings) ? <span className="muted"> — {ratingsText(model.ratings)}</span> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </dl>
+      <ConnectionTestView provider={provider} state={test} onAddModels={(names) => void addModels(names)} />
+      <div className="actions">
+        <button
+          type="button"
+          aria-label={`Test connection to ${provider.name}`}
+          disabled={test?.kind === 'testing'}
+          onClick={() => void runTest()}
+        >
+          Test connection
+        </button>
+        <button type="button" aria-label={`Edit ${provider.name}`} onClick={() => onEdit(provider)}>
+          Edit
+        </button>
+        {provider.hasKey ? (
+          <button
+            type="button"
+            aria-label={`Delete the stored key of ${provider.name}`}
+            onClick={() => void clearKey()}
+          >
+            Delete key
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="danger-link"
+          aria-label={`Remove ${provider.name}`}
+          onClick={() => void remove()}
+        >
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+});

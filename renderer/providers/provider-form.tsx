@@ -1,0 +1,381 @@
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import type { ProviderConfig, ProviderView } from '../../app/contract/host-api.js';
+import { correctingSummary, FormError } from '../components/form-error.js';
+import { isHttpUrl } from '../components/format.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
+
+type ProviderModel = ProviderConfig['models'][number];
+
+/** What the providers screen may ask of the form. */
+export interface ProviderFormHandle {
+  /** Adds models to the form (from "Test connection"); names already listed are skipped. */
+  addModels(names: string[]): void;
+}
+
+/**
+ * The "Add a provider" / "Edit provider" form: name, base URL, a write-only API key, the
+ * models with their ratings, the default model and the token-limit field. Its parent keys it
+ * by what it edits, so every edit starts from the provider's saved settings.
+ *
+ * The key field is never filled in: the UI does not know the key. Left empty on an edit,
+ * the stored key is kept (the host only replaces it when `apiKey` is sent).
+ */
+export const ProviderForm = forwardRef<
+  ProviderFormHandle,
+  { editing: ProviderView | undefined; focus: boolean; onDone: (focus: boolean) => void }
+>(function ProviderForm({ editing, focus, onDone }, handle) {
+  const { client, announce } = useDesk();
+  const [id, setId] = useState(editing?.id ?? '');
+  const [name, setName] = useState(editing?.name ?? '');
+  const [baseURL, setBaseURL] = useState(editing?.baseURL ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [rows, setRows] = useState<ModelRow[]>(() =>
+    editing && editing.models.length > 0 ? editing.models.map((model) => modelRow(model)) : editing ? [] : [modelRow()]
+  );
+  const [defaultModel, setDefaultModel] = useState(editing?.defaultModel ?? '');
+  const [tokenLimit, setTokenLimit] = useState<string>(editing?.tokenLimitParam ?? '');
+  const [errors, setErrors] = useState<Partial<Record<'id' | 'name' | 'baseURL', string>>>({});
+  const [invalid, setInvalid] = useState<Set<string>>(new Set());
+  const [modelsError, setModelsError] = useState<string | undefined>(undefined);
+  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const controls = useRef(new Map<string, HTMLInputElement>());
+  const addModelButton = useRef<HTMLButtonElement>(null);
+  const focusNext = useRef<string | undefined>(undefined);
+
+  useLayoutEffect(() => {
+    if (focus) heading.current?.focus();
+  }, [focus]);
+  useLayoutEffect(() => {
+    if (!focusNext.current) return;
+    const target = focusNext.current === 'add-model' ? addModelButton.current : controls.current.get(focusNext.current);
+    focusNext.current = undefined;
+    target?.focus();
+  });
+
+  useImperativeHandle(handle, () => ({
+    addModels: (names) =>
+      setRows((old) => [
+        ...old,
+        ...names.filter((n) => !old.some((row) => row.name.trim() === n)).map((n) => modelRow({ name: n }))
+      ])
+  }));
+
+  const names = [...new Set(rows.map((row) => row.name.trim()).filter(Boolean))];
+  if (defaultModel && !names.includes(defaultModel)) names.unshift(defaultModel);
+
+  const ref = (key: string) => (element: HTMLInputElement | null) => {
+    if (element) controls.current.set(key, element);
+    else controls.current.delete(key);
+  };
+  const updateRow = (key: number, change: Partial<ModelRow>) =>
+    setRows((old) => old.map((row) => (row.key === key ? { ...row, ...change } : row)));
+
+  /** Checks what the user can fix; returns the config, or undefined with the problems shown. */
+  const collect = (): ProviderConfig | undefined => {
+    const fieldErrors: typeof errors = {};
+    const order: string[] = [];
+    const bad = new Set<string>();
+    const trimmed = { id: id.trim(), name: name.trim(), baseURL: baseURL.trim() };
+    if (!trimmed.id) fieldErrors.id = 'Required';
+    if (!trimmed.name) fieldErrors.name = 'Required';
+    if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
+    else if (!isHttpUrl(trimmed.baseURL)) fieldErrors.baseURL = 'Enter an http:// or https:// URL';
+    for (const field of ['id', 'name', 'baseURL'] as const) if (fieldErrors[field]) order.push(field);
+    const models: ProviderModel[] = [];
+    const messages: string[] = [];
+    rows.forEach((row, i) => {
+      const ratings: Partial<Record<Axis, number>> = {};
+      for (const axis of AXES) {
+        const raw = row.ratings[axis].trim();
+        const badInput = controls.current.get(`${row.key}:${axis}`)?.validity.badInput === true;
+        if (raw === '' && !badInput) continue;
+        const value = Number(raw);
+        if (raw === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+          messages.push(`Model ${i + 1}: ${axis} must be a number from 0 to 1`);
+          bad.add(`${row.key}:${axis}`);
+          order.push(`${row.key}:${axis}`);
+        } else ratings[axis] = value;
+      }
+      const modelName = row.name.trim();
+      if (!modelName) {
+        if (Object.keys(ratings).length > 0) {
+          messages.push(`Model ${i + 1}: give it a name or remove the row`);
+          bad.add(`${row.key}:name`);
+          order.push(`${row.key}:name`);
+        }
+        return;
+      }
+      models.push(Object.keys(ratings).length > 0 ? { name: modelName, ratings } : { name: modelName });
+    });
+    setErrors(fieldErrors);
+    setInvalid(bad);
+    setModelsError(messages.length > 0 ? messages.join('. ') : undefined);
+    if (order.length > 0) {
+      setFormError(correctingSummary(order.length));
+      focusNext.current = order[0];
+      return undefined;
+    }
+    return {
+      ...trimmed,
+      models,
+      ...(defaultModel && { defaultModel }),
+      ...((tokenLimit === 'max_tokens' || tokenLimit === 'max_completion_tokens') && { tokenLimitParam: tokenLimit }),
+      // Empty keeps the stored key: the host replaces a key only when one is sent.
+      ...(apiKey.trim() && { apiKey: apiKey.trim() })
+    };
+  };
+
+  const save = async () => {
+    setFormError(undefined);
+    const config = collect();
+    if (!config) return;
+    setBusy(true);
+    try {
+      const saved = await client.call('providers.save', config);
+      announce(editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`);
+      onDone(false);
+    } catch (error) {
+      setFormError(toHostCallError(error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const removeRow = (index: number) => {
+    const next = rows.filter((_, i) => i !== index);
+    setRows(next);
+    const target = next[Math.min(index, next.length - 1)];
+    focusNext.current = target ? `${target.key}:name` : 'add-model';
+  };
+
+  return (
+    <form
+      className="add-server provider-form"
+      noValidate
+      aria-labelledby="heading-provider-form"
+      aria-busy={busy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <h3 id="heading-provider-form" tabIndex={-1} ref={heading}>
+        {editing ? `Edit ${editing.name}` : 'Add a provider'}
+      </h3>
+      <div className="field-row">
+        <FieldFrame
+          name="id"
+          label="Id"
+          required
+          hint="A short name Taskdesk keeps the provider under, e.g. openai."
+          error={errors.id}
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              name="id"
+              type="text"
+              required
+              aria-required="true"
+              autoComplete="off"
+              spellCheck={false}
+              readOnly={!!editing}
+              value={id}
+              onChange={(event) => setId(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+        <FieldFrame name="name" label="Name" required error={errors.name}>
+          {(wiring) => (
+            <input
+              {...wiring}
+              name="name"
+              type="text"
+              required
+              aria-required="true"
+              autoComplete="off"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+      </div>
+      <FieldFrame name="baseURL" label="Base URL" required hint="The API root including /v1." error={errors.baseURL}>
+        {(wiring) => (
+          <input
+            {...wiring}
+            name="baseURL"
+            type="text"
+            required
+            aria-required="true"
+            placeholder="https://api.openai.com/v1"
+            autoComplete="off"
+            spellCheck={false}
+            value={baseURL}
+            onChange={(event) => setBaseURL(event.target.value)}
+          />
+        )}
+      </FieldFrame>
+      <FieldFrame
+        name="apiKey"
+        label="API key"
+        hint={
+          editing
+            ? editing.hasKey
+              ? 'A key is stored. Type a new one to replace it; it is never shown.'
+              : 'No key is stored. Local servers need none.'
+            : 'Local servers need none. The key is kept in the key store and never shown again.'
+        }
+      >
+        {(wiring) => (
+          <input
+            {...wiring}
+            name="apiKey"
+            type="password"
+            autoComplete="new-password"
+            placeholder={editing?.hasKey ? 'Stored — leave empty to keep it' : ''}
+            value={apiKey}
+            onChange={(event) => setApiKey(event.target.value)}
+          />
+        )}
+      </FieldFrame>
+      <fieldset className="field models-editor" aria-describedby="models-caption">
+        <legend>Models</legend>
+        <p className="field-hint" id="models-caption">
+          Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.
+        </p>
+        <div className="table-wrap">
+          <table className="models">
+            <thead>
+              <tr>
+                <th scope="col">Model</th>
+                {AXES.map((axis) => (
+                  <th scope="col" key={axis} title={AXIS_HINTS[axis]}>
+                    {axis[0]!.toUpperCase() + axis.slice(1)}
+                  </th>
+                ))}
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, i) => (
+                <tr key={row.key}>
+                  <td>
+                    <input
+                      ref={ref(`${row.key}:name`)}
+                      type="text"
+                      aria-label={`Model ${i + 1} name`}
+                      aria-invalid={invalid.has(`${row.key}:name`) || undefined}
+                      autoComplete="off"
+                      spellCheck={false}
+                      data-model-field="name"
+                      value={row.name}
+                      onChange={(event) => updateRow(row.key, { name: event.target.value })}
+                    />
+                  </td>
+                  {AXES.map((axis) => (
+                    <td className="rating" key={axis}>
+                      <input
+                        ref={ref(`${row.key}:${axis}`)}
+                        type="number"
+                        min={0}
+                        max={1}
+                        step={0.05}
+                        inputMode="decimal"
+                        aria-label={`Model ${i + 1} ${axis}`}
+                        aria-invalid={invalid.has(`${row.key}:${axis}`) || undefined}
+                        data-model-field={axis}
+                        value={row.ratings[axis]}
+                        onChange={(event) =>
+                          updateRow(row.key, { ratings: { ...row.ratings, [axis]: event.target.value } })
+                        }
+                      />
+                    </td>
+                  ))}
+                  <td>
+                    <button
+                      type="button"
+                      className="small danger-link"
+                      aria-label={`Remove model ${i + 1}`}
+                      onClick={() => removeRow(i)}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="field-error" hidden={!modelsError}>
+          {modelsError ?? ''}
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            className="small"
+            ref={addModelButton}
+            onClick={() => {
+              const row = modelRow();
+              setRows((old) => [...old, row]);
+              focusNext.current = `${row.key}:name`;
+            }}
+          >
+            Add model
+          </button>
+        </div>
+      </fieldset>
+      <div className="field-row">
+        <FieldFrame name="defaultModel" label="Default model" hint="Used when a request prefers no listed model.">
+          {(wiring) => (
+            <select
+              {...wiring}
+              name="defaultModel"
+              value={defaultModel}
+              onChange={(event) => setDefaultModel(event.target.value)}
+            >
+              <option value="">(the first model)</option>
+              {names.map((model) => (
+                <option key={model} value={model}>
+                  {model}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+        <FieldFrame name="tokenLimitParam" label="Token limit field">
+          {(wiring) => (
+            <select
+              {...wiring}
+              name="tokenLimitParam"
+              value={tokenLimit}
+              onChange={(event) => setTokenLimit(event.target.value)}
+            >
+              <option value="">Automatic (from the base URL)</option>
+              <option value="max_tokens">max_tokens</option>
+              <option value="max_completion_tokens">max_completion_tokens</option>
+            </select>
+          )}
+        </FieldFrame>
+      </div>
+      <FormError message={formError} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {editing ? 'Save changes' : 'Add provider'}
+        </button>
+        {editing ? (
+          <button type="button" onClick={() => onDone(true)}>
+            Cancel editing
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+});

@@ -1,0 +1,93 @@
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { ProviderView } from '../../app/contract/host-api.js';
+import { useDeskState } from '../shell/desk-context.js';
+import { LocalDetect } from './local-detect.js';
+import { ProviderCard } from './provider-card.js';
+import { ProviderForm, type ProviderFormHandle } from './provider-form.js';
+
+/** Where focus goes once the provider list has changed: to a provider's card, or to the list's start. */
+type FocusAfter = { providerId: string; present: boolean } | undefined;
+
+/**
+ * The LLM providers screen: the saved providers (never their keys), detection of local
+ * servers with one-click adding, and the provider form.
+ */
+export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+  const providers = useDeskState((state) => state.providers);
+  const [editing, setEditing] = useState<{ provider: ProviderView | undefined; nonce: number; focus: boolean }>({
+    provider: undefined,
+    nonce: 0,
+    focus: false
+  });
+  const form = useRef<ProviderFormHandle>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  const [focusAfter, setFocusAfter] = useState<FocusAfter>(undefined);
+
+  useLayoutEffect(() => {
+    if (!focusAfter) return;
+    const there = providers.some((p) => p.id === focusAfter.providerId);
+    if (there !== focusAfter.present) return;
+    setFocusAfter(undefined);
+    const target = focusAfter.present
+      ? list.current?.querySelector<HTMLElement>(`[data-provider-id="${CSS.escape(focusAfter.providerId)}"] button`)
+      : (list.current?.querySelector<HTMLElement>('button') ?? heading.current);
+    target?.focus();
+  }, [providers, focusAfter]);
+
+  const edit = useCallback(
+    (provider: ProviderView) => setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true })),
+    []
+  );
+  const reset = useCallback(
+    (focus: boolean) => setEditing((old) => ({ provider: undefined, nonce: old.nonce + 1, focus })),
+    []
+  );
+  const modelsAdded = useCallback(
+    (providerId: string, names: string[]) => {
+      if (editing.provider?.id === providerId) form.current?.addModels(names);
+    },
+    [editing.provider?.id]
+  );
+  const removed = useCallback(
+    (providerId: string) => {
+      if (editing.provider?.id === providerId) reset(false);
+      setFocusAfter({ providerId, present: false });
+    },
+    [editing.provider?.id, reset]
+  );
+
+  return (
+    <>
+      <h2
+        id="heading-providers"
+        tabIndex={-1}
+        ref={(element) => {
+          heading.current = element;
+          headingRef(element);
+        }}
+      >
+        LLM providers
+      </h2>
+      <p className="lede">
+        OpenAI-compatible services that run sampling requests. Keys are kept in the key store and never shown.
+      </p>
+      <p className="empty" hidden={providers.length > 0}>
+        No provider yet: sampling requests are answered by a person. Add one below, or detect a local server.
+      </p>
+      <ul className="cards provider-list" aria-label="LLM providers" ref={list}>
+        {providers.map((provider) => (
+          <ProviderCard
+            key={provider.id}
+            provider={provider}
+            onEdit={edit}
+            onModelsAdded={modelsAdded}
+            onRemoved={removed}
+          />
+        ))}
+      </ul>
+      <LocalDetect onAdded={(providerId) => setFocusAfter({ providerId, present: true })} />
+      <ProviderForm key={editing.nonce} ref={form} editing={editing.provider} focus={editing.focus} onDone={reset} />
+    </>
+  );
+}

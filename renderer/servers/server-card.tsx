@@ -1,0 +1,121 @@
+import { memo, useState } from 'react';
+import type { SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { SamplingPolicyField } from './sampling-policy-field.js';
+
+function policyWords(policy: SamplingPolicy): string {
+  const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
+  return `${words}${policy.mode !== 'refuse' ? (policy.reviewCompletion ? ', review answers' : ', no review') : ''}`;
+}
+
+/** One server: its connection state and why, connect or disconnect, its sampling policy, its tools, and removing it. */
+export const ServerCard = memo(function ServerCard({ server }: { server: ServerView }) {
+  const { client, store, announce, confirm, openTools } = useDesk();
+  const stored = useDeskState((state) => state.policies[server.id]);
+  /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
+  const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
+  const { state } = server;
+  const live = state.status === 'ready' || state.status === 'connecting';
+  const headingId = `server-${server.id}-name`;
+
+  const setPolicy = async (policy: SamplingPolicy) => {
+    setSaving(policy);
+    try {
+      const saved = await client.call('sampling.setPolicy', { serverId: server.id, policy });
+      store.apply('policies.changed', { serverId: server.id, policy: saved });
+      announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
+    } catch (error) {
+      announce(`${server.name}: the sampling policy was not saved: ${toHostCallError(error).message}`);
+    } finally {
+      setSaving(undefined);
+    }
+  };
+
+  const toggleConnection = async () => {
+    try {
+      const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
+      store.apply('server.state', { serverId: server.id, state: view.state });
+    } catch (error) {
+      announce(`${server.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  const remove = async () => {
+    const agreed = await confirm({
+      title: `Remove ${server.name}?`,
+      body: <p>Taskdesk disconnects it and forgets its settings. Its tasks stay until they expire.</p>,
+      confirmLabel: 'Remove',
+      danger: true
+    });
+    if (!agreed) return;
+    try {
+      await client.call('servers.remove', { serverId: server.id });
+      announce(`Removed ${server.name}.`);
+    } catch (error) {
+      announce(`${server.name}: ${toHostCallError(error).message}`);
+    }
+  };
+
+  return (
+    <li className="card server" data-server-id={server.id} aria-labelledby={headingId}>
+      <div className="card-header">
+        <h3 id={headingId}>{server.name}</h3>
+        <StatusBadge status={state.status} />
+      </div>
+      {state.reason && !live ? <p className="reason">{state.reason}</p> : null}
+      <dl className="facts">
+        <dt>Id</dt>
+        <dd>
+          <code>{server.id}</code>
+        </dd>
+        <dt>{server.transport.type === 'stdio' ? 'Command' : 'URL'}</dt>
+        <dd>
+          <code className="url">{server.transport.target}</code>
+        </dd>
+        {state.serverInfo ? (
+          <>
+            <dt>Reports</dt>
+            <dd>{`${state.serverInfo.name} ${state.serverInfo.version}`}</dd>
+          </>
+        ) : null}
+        {state.protocolVersion ? (
+          <>
+            <dt>Protocol</dt>
+            <dd>{state.protocolVersion}</dd>
+          </>
+        ) : null}
+      </dl>
+      <SamplingPolicyField
+        serverId={server.id}
+        serverName={server.name}
+        policy={saving ?? stored}
+        onChange={(policy) => void setPolicy(policy)}
+      />
+      <div className="actions">
+        {state.status === 'ready' ? (
+          <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>
+            Tools…
+          </button>
+        ) : null}
+        {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
+        <button
+          type="button"
+          aria-label={`${live ? 'Disconnect' : 'Connect'} ${server.name}`}
+          onClick={() => void toggleConnection()}
+        >
+          {live ? 'Disconnect' : 'Connect'}
+        </button>
+        <button
+          type="button"
+          className="danger-link"
+          aria-label={`Remove ${server.name}`}
+          onClick={() => void remove()}
+        >
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+});

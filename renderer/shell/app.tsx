@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AuditScreen } from '../audit/audit-screen.js';
+import { InboxScreen } from '../inbox/inbox-screen.js';
+import { ProvidersScreen } from '../providers/providers-screen.js';
+import { ServersScreen } from '../servers/servers-screen.js';
+import type { DeskStore } from '../store/desk-store.js';
+import { TasksScreen } from '../tasks/tasks-screen.js';
+import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
+import type { Announcer } from './announcer.js';
+import { Banners } from './banners.js';
+import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
+import { DeskContext, useDeskState, type Desk } from './desk-context.js';
+import { LiveRegion } from './live-region.js';
+import { SCREEN_TITLES, SCREENS, useScreen, type Screen } from './use-screen.js';
+
+/** Props of {@link App}. */
+export interface AppProps {
+  store: DeskStore;
+  announcer: Announcer;
+  openExternal: (url: string) => void;
+  /** The element the app renders into: it says when the first lists are in (`data-ready`). */
+  root: HTMLElement;
+}
+
+/** The whole UI: navigation, the screens, banners, the live region and the confirmation dialog. */
+export function App({ store, announcer, openExternal, root }: AppProps) {
+  const confirmer = useMemo(() => new Confirmer(), []);
+  const [toolsRequest, setToolsRequest] = useState<ToolsRequest | undefined>(undefined);
+  const openTools = useCallback((serverId: string) => {
+    setToolsRequest((old) => ({ serverId, nonce: (old?.nonce ?? 0) + 1 }));
+    location.hash = '#tools';
+  }, []);
+  const desk = useMemo<Desk>(
+    () => ({
+      store,
+      client: store.client,
+      announce: announcer.announce,
+      confirm: confirmer.ask,
+      openExternal,
+      openTools
+    }),
+    [store, announcer, confirmer, openExternal, openTools]
+  );
+  return (
+    <DeskContext.Provider value={desk}>
+      <Shell root={root} toolsRequest={toolsRequest} />
+      <LiveRegion announcer={announcer} />
+      <ConfirmDialog confirmer={confirmer} />
+    </DeskContext.Provider>
+  );
+}
+
+function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsRequest | undefined }) {
+  const ready = useDeskState((state) => state.ready);
+  const waiting = useDeskState((state) => state.inbox.length);
+  const { screen, moves } = useScreen();
+  const headings = useRef(new Map<Screen, HTMLHeadingElement>());
+  const headingRef = useCallback(
+    (name: Screen) => (element: HTMLHeadingElement | null) => {
+      if (element) headings.current.set(name, element);
+    },
+    []
+  );
+  const refs = useMemo(
+    () =>
+      Object.fromEntries(SCREENS.map((name) => [name, headingRef(name)])) as Record<
+        Screen,
+        (e: HTMLHeadingElement | null) => void
+      >,
+    [headingRef]
+  );
+
+  useEffect(() => {
+    if (!ready) return;
+    root.setAttribute('aria-busy', 'false');
+    root.dataset.ready = 'true';
+  }, [ready, root]);
+  useEffect(() => {
+    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
+  }, [waiting, screen]);
+  useEffect(() => {
+    if (moves > 0) headings.current.get(screen)?.focus();
+  }, [moves, screen]);
+
+  const section = (name: Screen, children: ReactNode) => (
+    <section id={`screen-${name}`} className="screen" aria-labelledby={`heading-${name}`} hidden={screen !== name}>
+      {children}
+    </section>
+  );
+
+  return (
+    <>
+      <header className="topbar">
+        <h1>Taskdesk</h1>
+        <nav className="sections" aria-label="Sections">
+          <ul>
+            {SCREENS.map((name) => (
+              <li key={name}>
+                <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
+                  {SCREEN_TITLES[name]}
+                  {name === 'inbox' ? (
+                    <span className="badge" hidden={waiting === 0} aria-label={`${waiting} waiting`}>
+                      {waiting}
+                    </span>
+                  ) : null}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <Banners />
+      <main id="main" tabIndex={-1}>
+        {section('inbox', <InboxScreen headingRef={refs.inbox} />)}
+        {section('tasks', <TasksScreen active={screen === 'tasks'} headingRef={refs.tasks} />)}
+        {section('tools', <ToolsScreen request={toolsRequest} headingRef={refs.tools} />)}
+        {section('servers', <ServersScreen headingRef={refs.servers} />)}
+        {section('providers', <ProvidersScreen headingRef={refs.providers} />)}
+        {section('audit', <AuditScreen active={screen === 'audit'} headingRef={refs.audit} />)}
+      </main>
+    </>
+  );
+}

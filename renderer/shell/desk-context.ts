@@ -1,0 +1,37 @@
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { HostApiClient } from '../../app/contract/host-api.js';
+import type { DeskState } from '../store/desk-state.js';
+import type { DeskStore } from '../store/desk-store.js';
+import type { ConfirmRequest } from './confirm-dialog.js';
+
+/** What every component may reach: the store, the host API and a few shared UI services. */
+export interface Desk {
+  store: DeskStore;
+  client: HostApiClient;
+  /** Says something to screen readers (a polite live region). */
+  announce: (message: string) => void;
+  /** Asks the user in a modal dialog; resolves true when they agree. */
+  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  /** Opens an http(s) link outside Taskdesk. The caller has asked the user already. */
+  openExternal: (url: string) => void;
+  /** Goes to the Tools screen showing one server's tools. */
+  openTools: (serverId: string) => void;
+}
+
+export const DeskContext = createContext<Desk | undefined>(undefined);
+
+/** The Desk's services. */
+export function useDesk(): Desk {
+  const desk = useContext(DeskContext);
+  if (!desk) throw new Error('useDesk outside the Desk');
+  return desk;
+}
+
+/**
+ * A slice of the store's state. The selector must return a part of the state (or a value),
+ * not a new object each time; derive lists with `useMemo` on the slice.
+ */
+export function useDeskState<T>(select: (state: DeskState) => T): T {
+  const { store } = useDesk();
+  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+}

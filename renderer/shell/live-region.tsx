@@ -1,0 +1,19 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { Announcer } from './announcer.js';
+
+/** The polite live region: empty first, then the message a frame later, so a repeat is heard again. */
+export function LiveRegion({ announcer }: { announcer: Announcer }) {
+  const count = useSyncExternalStore(announcer.subscribe, () => announcer.current().count);
+  const [text, setText] = useState('');
+  useEffect(() => {
+    if (count === 0) return;
+    setText('');
+    const frame = requestAnimationFrame(() => setText(announcer.current().message));
+    return () => cancelAnimationFrame(frame);
+  }, [announcer, count]);
+  return (
+    <div className="sr-only" role="status" aria-live="polite">
+      {text}
+    </div>
+  );
+}

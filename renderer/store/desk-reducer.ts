@@ -1,0 +1,180 @@
+import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import type { DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
+import { isTerminal } from './task-status.js';
+
+/**
+ * The one reducer of the Desk: a snapshot of the host's lists, folded forward by host events.
+ *
+ * Events heard while a snapshot is on its way are applied at once and kept; when the snapshot
+ * lands they are folded over it again, so an answer or a removal that crossed the fetch is
+ * never undone by it. Every event is safe to apply twice and to items the state lacks.
+ */
+export function deskReducer(state: DeskState, action: DeskAction): DeskState {
+  switch (action.type) {
+    case 'event': {
+      const next = applyEvent(state, action);
+      return state.sync ? { ...next, sync: { ...state.sync, pending: [...state.sync.pending, action] } } : next;
+    }
+    case 'sync-started':
+      return { ...state, sync: { syncId: action.syncId, pending: [] } };
+    case 'snapshot': {
+      // An older fetch answering after a newer one started says nothing the newer will not.
+      if (state.sync?.syncId !== action.syncId) return state;
+      const base = fromSnapshot(state, action.snapshot);
+      return state.sync.pending.reduce(applyEvent, { ...base, sync: undefined });
+    }
+    case 'sync-failed':
+      if (state.sync?.syncId !== action.syncId) return state;
+      return { ...state, sync: undefined, problem: action.message };
+    case 'connection':
+      return { ...state, problem: action.online ? undefined : action.message };
+    case 'live-expired':
+      return withoutLive(state, action.key);
+    default: {
+      const missed: never = action;
+      throw new Error(`Unknown action ${JSON.stringify(missed)}`);
+    }
+  }
+}
+
+function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
+  const tasks: Record<string, InboundTask> = {};
+  for (const task of snapshot.tasks) tasks[task.task.taskId] = task;
+  const outbound: Record<string, OutboundTaskView> = {};
+  for (const task of snapshot.outbound) outbound[task.outboundId] = task;
+  // Streams go on across a refetch, except those of tasks that have ended meanwhile.
+  const live: Record<string, LiveStream> = {};
+  for (const [key, stream] of Object.entries(state.live)) {
+    const task = stream.taskId ? tasks[stream.taskId] : undefined;
+    if (!task || !isTerminal(task.task.status)) live[key] = stream;
+  }
+  return {
+    ...state,
+    ready: true,
+    problem: undefined,
+    servers: snapshot.servers,
+    policies: snapshot.policies,
+    inbox: dedupe(snapshot.inbox),
+    tasks,
+    outbound,
+    providers: snapshot.providers,
+    live
+  };
+}
+
+function dedupe<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.id) && seen.add(item.id));
+}
+
+function withoutLive(state: DeskState, key: string): DeskState {
+  if (!(key in state.live)) return state;
+  const { [key]: _gone, ...live } = state.live;
+  return { ...state, live };
+}
+
+/** Folds one host event into the state. */
+export function applyEvent(state: DeskState, action: HostEventAction): DeskState {
+  switch (action.event) {
+    case 'task.changed': {
+      const { taskId, task } = action.payload;
+      const { [taskId]: _old, ...rest } = state.tasks;
+      const tasks = task ? { ...rest, [taskId]: task } : rest;
+      const next = { ...state, tasks, auditRevision: state.auditRevision + 1 };
+      // A task that ended (or expired) is no longer streaming.
+      return !task || isTerminal(task.task.status) ? withoutLive(next, taskId) : next;
+    }
+    case 'inbox.added': {
+      const { item } = action.payload;
+      let next = state.inbox.some((known) => known.id === item.id)
+        ? state
+        : { ...state, inbox: [...state.inbox, item] };
+      // The answer to review has arrived: the model is done writing.
+      if (item.taskId) next = withoutLive(next, item.taskId);
+      else if (item.kind === 'sampling-review')
+        for (const stream of Object.values(next.live))
+          if (!stream.taskId && stream.serverId === item.serverId) next = withoutLive(next, stream.key);
+      return next;
+    }
+    case 'inbox.removed': {
+      const { id } = action.payload;
+      if (!state.inbox.some((item) => item.id === id)) return state;
+      const { [id]: _warned, ...expiring } = state.expiring;
+      return { ...state, inbox: state.inbox.filter((item) => item.id !== id), expiring };
+    }
+    case 'server.state': {
+      const { serverId, state: connection } = action.payload;
+      // A server the list does not have yet comes with `servers.changed`.
+      if (!state.servers.some((server) => server.id === serverId)) return state;
+      return {
+        ...state,
+        servers: state.servers.map((server) => (server.id === serverId ? { ...server, state: connection } : server)),
+        auditRevision: state.auditRevision + 1
+      };
+    }
+    case 'servers.changed': {
+      const ids = new Set(action.payload.servers.map((server) => server.id));
+      const policies = Object.fromEntries(Object.entries(state.policies).filter(([id]) => ids.has(id)));
+      return { ...state, servers: action.payload.servers, policies };
+    }
+    case 'policies.changed': {
+      const { serverId, policy } = action.payload;
+      if (!state.servers.some((server) => server.id === serverId)) return state;
+      return { ...state, policies: { ...state.policies, [serverId]: policy } };
+    }
+    case 'providers.changed':
+      return { ...state, providers: action.payload.providers };
+    case 'outbound.changed': {
+      const change = action.payload;
+      if (change.type === 'removed') {
+        if (!(change.outboundId in state.outbound)) return state;
+        const { [change.outboundId]: _gone, ...outbound } = state.outbound;
+        return { ...state, outbound, auditRevision: state.auditRevision + 1 };
+      }
+      const known = state.outbound[change.task.outboundId];
+      // A view a call returned may cross an event: never go back to an older one.
+      if (known && known.updatedAt > change.task.updatedAt) return state;
+      return {
+        ...state,
+        outbound: { ...state.outbound, [change.task.outboundId]: change.task },
+        auditRevision: state.auditRevision + 1
+      };
+    }
+    case 'sampling.partial': {
+      const update = action.payload;
+      const key = update.taskId ?? update.streamId;
+      // The stream's last update: what it wrote goes on with the request (a review, a result).
+      if (update.done) return withoutLive(state, key);
+      const task = update.taskId ? state.tasks[update.taskId] : undefined;
+      if (task && isTerminal(task.task.status)) return state;
+      const stream: LiveStream = {
+        key,
+        serverId: update.serverId,
+        taskId: update.taskId,
+        model: update.model,
+        text: update.text
+      };
+      return { ...state, live: { ...state.live, [key]: stream } };
+    }
+    case 'store.warning':
+      return { ...state, warnings: [...state.warnings, action.payload] };
+    case 'inbox.expiring': {
+      const { item } = action.payload;
+      if (!state.inbox.some((pending) => pending.id === item.id)) return state;
+      return { ...state, expiring: { ...state.expiring, [item.id]: true } };
+    }
+    case 'call.changed': {
+      const { call } = action.payload;
+      if (call.state === 'running') return { ...state, calls: { ...state.calls, [call.callId]: call } };
+      if (!(call.callId in state.calls)) return state;
+      const { [call.callId]: _ended, ...calls } = state.calls;
+      return { ...state, calls };
+    }
+    case 'history.changed':
+      return { ...state, historyRevision: state.historyRevision + 1 };
+    default: {
+      const missed: never = action;
+      throw new Error(`Unknown host event ${JSON.stringify(missed)}`);
+    }
+  }
+}

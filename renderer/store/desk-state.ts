@@ -1,0 +1,99 @@
+import type {
+  HostEvent,
+  HostEventPayload,
+  InboundTask,
+  InboxItem,
+  OutboundTaskView,
+  PlainCallView,
+  ProviderView,
+  SamplingPolicy,
+  ServerView
+} from '../../app/contract/host-api.js';
+
+/** Text a model is writing now, for a task or (keyed by its stream) a request that is not one. */
+export interface LiveStream {
+  key: string;
+  serverId: string;
+  taskId: string | undefined;
+  model: string;
+  text: string;
+}
+
+/** What the host holds, as one fetch of every list returns it. */
+export interface DeskSnapshot {
+  servers: ServerView[];
+  policies: Record<string, SamplingPolicy>;
+  inbox: InboxItem[];
+  tasks: InboundTask[];
+  outbound: OutboundTaskView[];
+  providers: ProviderView[];
+}
+
+/** One host event as an action: `event` names it, `payload` is what the host sent. */
+export type HostEventAction = {
+  [E in HostEvent]: { type: 'event'; event: E; payload: HostEventPayload<E> };
+}[HostEvent];
+
+/** Everything the reducer folds. */
+export type DeskAction =
+  | HostEventAction
+  /** A snapshot is being fetched: events from now on are kept, to be folded over it. */
+  | { type: 'sync-started'; syncId: number }
+  | { type: 'snapshot'; syncId: number; snapshot: DeskSnapshot }
+  | { type: 'sync-failed'; syncId: number; message: string }
+  /** Whether the page hears the host's events; a message says why not. */
+  | { type: 'connection'; online: boolean; message?: string }
+  /** A stream that is not a task stopped updating (its last update never came). */
+  | { type: 'live-expired'; key: string };
+
+/**
+ * The UI's state: a projection of the host API. Views select from it and keep no copies of
+ * server, inbox or task data.
+ */
+export interface DeskState {
+  /** A snapshot has been applied at least once. */
+  ready: boolean;
+  /** Why the page cannot hear the host or load from it; undefined while all is well. */
+  problem: string | undefined;
+  servers: ServerView[];
+  policies: Record<string, SamplingPolicy>;
+  /** Pending questions, in the order they arrived. */
+  inbox: InboxItem[];
+  /** Inbound tasks by task id. */
+  tasks: Record<string, InboundTask>;
+  /** Outbound (tool-call) tasks by outbound id. */
+  outbound: Record<string, OutboundTaskView>;
+  providers: ProviderView[];
+  /** Models writing now, by task id or stream id. */
+  live: Record<string, LiveStream>;
+  warnings: Array<HostEventPayload<'store.warning'>>;
+  /** Moves with every change the audit log records: the audit screen reads the log again. */
+  auditRevision: number;
+  /** Plain tool calls running now, by call id (an ended call leaves). */
+  calls: Record<string, PlainCallView>;
+  /** Moves with every change of the task history: a history view reads its page again. */
+  historyRevision: number;
+  /** Inbox items past their `warnAt`, by id: about to expire unanswered. */
+  expiring: Record<string, true>;
+  /** The snapshot being fetched and the events heard since it was asked for. */
+  sync: { syncId: number; pending: HostEventAction[] } | undefined;
+}
+
+/** The state before anything is known. */
+export const initialDeskState: DeskState = {
+  ready: false,
+  problem: undefined,
+  servers: [],
+  policies: {},
+  inbox: [],
+  tasks: {},
+  outbound: {},
+  providers: [],
+  live: {},
+  warnings: [],
+  auditRevision: 0,
+  calls: {},
+  historyRevision: 0,
+  expiring: {},
+  sync: undefined
+};

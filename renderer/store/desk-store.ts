@@ -1,0 +1,159 @@
+import type { HostApiClient, HostEvent, HostEventPayload, InboxItem } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { deskReducer } from './desk-reducer.js';
+import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
+
+/** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
+const HOST_EVENTS = [
+  'task.changed',
+  'inbox.added',
+  'inbox.removed',
+  'server.state',
+  'store.warning',
+  'sampling.partial',
+  'outbound.changed',
+  'servers.changed',
+  'providers.changed',
+  'policies.changed',
+  'inbox.expiring',
+  'call.changed',
+  'history.changed'
+] as const satisfies readonly HostEvent[];
+// An event added to the contract and not listed here fails to compile.
+const _allEvents: Exclude<HostEvent, (typeof HOST_EVENTS)[number]> extends never ? true : never = true;
+
+/** How long a stream that is not a task may stay quiet before its entry goes (its `done` never came). */
+export const QUIET_STREAM_MS = 30_000;
+
+/** Options of {@link DeskStore}. */
+export interface DeskStoreOptions {
+  /** Says something to screen readers: arrivals and withdrawals in the inbox. */
+  announce?: (message: string) => void;
+  setTimeout?: (callback: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
+}
+
+/**
+ * The Desk's one store: the reducer's state, fed by the host's events and by snapshots fetched
+ * on connect and reconnect. Components subscribe with `useSyncExternalStore`.
+ */
+export class DeskStore {
+  readonly client: HostApiClient;
+  #state: DeskState = initialDeskState;
+  readonly #listeners = new Set<() => void>();
+  readonly #options: DeskStoreOptions;
+  readonly #quietTimers = new Map<string, unknown>();
+  #syncId = 0;
+  #unsubscribes: Array<() => void> = [];
+
+  constructor(client: HostApiClient, options: DeskStoreOptions = {}) {
+    this.client = client;
+    this.#options = options;
+  }
+
+  readonly getState = (): DeskState => this.#state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  };
+
+  dispatch(action: DeskAction): void {
+    const next = deskReducer(this.#state, action);
+    if (next === this.#state) return;
+    this.#state = next;
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Applies a fact the host reported, from an event or from a call's answer (the same path). */
+  apply<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
+    this.dispatch({ type: 'event', event, payload } as DeskAction);
+  }
+
+  /** Listens to every host event. Call once, before the first {@link refresh}, so nothing is missed. */
+  listen(): void {
+    this.#unsubscribes = HOST_EVENTS.map((event) =>
+      this.client.on(event, (payload: HostEventPayload<typeof event>) => this.#heard(event, payload))
+    );
+  }
+
+  /** Stops listening and drops the timers. */
+  close(): void {
+    for (const unsubscribe of this.#unsubscribes) unsubscribe();
+    for (const handle of this.#quietTimers.values()) this.#clearTimeout(handle);
+    this.#quietTimers.clear();
+  }
+
+  /** Fetches every list; events heard meanwhile are folded over the answer. */
+  async refresh(): Promise<void> {
+    const syncId = ++this.#syncId;
+    this.dispatch({ type: 'sync-started', syncId });
+    try {
+      this.dispatch({ type: 'snapshot', syncId, snapshot: await fetchSnapshot(this.client) });
+    } catch (error) {
+      this.dispatch({
+        type: 'sync-failed',
+        syncId,
+        message: `Could not load from Taskdesk: ${toHostCallError(error).message}`
+      });
+    }
+  }
+
+  #heard<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
+    if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
+    if (event === 'inbox.removed') {
+      const { id, why } = payload as HostEventPayload<'inbox.removed'>;
+      if (why === 'withdrawn' && this.#state.inbox.some((item) => item.id === id))
+        this.#options.announce?.('A question was withdrawn by its server.');
+    }
+    this.apply(event, payload);
+    if (event === 'sampling.partial') this.#watchQuiet(payload as HostEventPayload<'sampling.partial'>);
+  }
+
+  #announceArrival(item: InboxItem): void {
+    if (this.#state.inbox.some((known) => known.id === item.id)) return;
+    this.#options.announce?.(
+      `New in the inbox: ${item.kind === 'elicitation' ? 'a question' : 'a model request'} from ${item.serverName}.`
+    );
+  }
+
+  /** A stream that is not a task ends with its `done` update; should that never come, it goes once quiet. */
+  #watchQuiet(update: HostEventPayload<'sampling.partial'>): void {
+    if (update.taskId) return;
+    const key = update.streamId;
+    const old = this.#quietTimers.get(key);
+    if (old !== undefined) this.#clearTimeout(old);
+    this.#quietTimers.delete(key);
+    if (update.done) return;
+    const set = this.#options.setTimeout ?? ((callback: () => void, ms: number) => window.setTimeout(callback, ms));
+    this.#quietTimers.set(
+      key,
+      set(() => {
+        this.#quietTimers.delete(key);
+        this.dispatch({ type: 'live-expired', key });
+      }, QUIET_STREAM_MS)
+    );
+  }
+
+  #clearTimeout(handle: unknown): void {
+    if (this.#options.clearTimeout) this.#options.clearTimeout(handle);
+    else window.clearTimeout(handle as number);
+  }
+}
+
+/** Every list the Desk shows, fetched at once; the policies of the listed servers after them. */
+export async function fetchSnapshot(client: HostApiClient): Promise<DeskSnapshot> {
+  const [servers, inbox, tasks, outbound, providers] = await Promise.all([
+    client.call('servers.list', {}),
+    client.call('inbox.list', {}),
+    client.call('tasks.list', {}),
+    client.call('outbound.list', {}),
+    client.call('providers.list', {})
+  ]);
+  const policies = Object.fromEntries(
+    await Promise.all(
+      servers.map(async (server) => [server.id, await client.call('sampling.getPolicy', { serverId: server.id })])
+    )
+  ) as DeskSnapshot['policies'];
+  return { servers, policies, inbox, tasks, outbound, providers };
+}

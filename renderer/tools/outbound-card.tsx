@@ -1,0 +1,206 @@
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { DateTime } from '../components/date-time.js';
+import { formatDuration, shortId } from '../components/format.js';
+import { JsonView } from '../components/json-view.js';
+import { ShortId } from '../components/short-id.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { isTerminal } from '../store/task-status.js';
+import { ErrorView, ToolResultView } from './tool-result-view.js';
+
+/** A message inside an error's data (`data.message`, or a string), when there is one. */
+function dataMessage(data: unknown): string | undefined {
+  if (typeof data === 'string') return data;
+  if (data && typeof data === 'object') {
+    const record = data as Record<string, unknown>;
+    if (typeof record.message === 'string') return record.message;
+    if (typeof record.reason === 'string') return record.reason;
+  }
+  return undefined;
+}
+
+/**
+ * One tool call Taskdesk made as a task: state and status message, progress, the immediate
+ * response, the result or error, and Check now, Cancel and Forget.
+ */
+export const OutboundCard = memo(function OutboundCard({ task }: { task: OutboundTaskView }) {
+  const { client, store, announce, confirm } = useDesk();
+  const running = !isTerminal(task.state);
+  /** An error of Check now, Cancel or Forget, shown until the task's state changes. */
+  const [error, setError] = useState<string | undefined>(undefined);
+  /** When Check now last answered: the card says so, as the status may not have changed. */
+  const [checkedAt, setCheckedAt] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const card = useRef<HTMLLIElement>(null);
+  const label = `${task.toolName} task ${shortId(task.taskId)}`;
+
+  useEffect(() => setError(undefined), [task.state]);
+
+  // Check now and Cancel go when the task ends: focus moves to Forget rather than to the page.
+  const hadFocus = useRef(false);
+  hadFocus.current = !!card.current?.contains(document.activeElement);
+  useLayoutEffect(() => {
+    if (!running && hadFocus.current && !card.current?.contains(document.activeElement))
+      card.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [running]);
+
+  const act = async (method: 'outbound.refresh' | 'outbound.cancel') => {
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const view = await client.call(method, { outboundId: task.outboundId });
+      store.apply('outbound.changed', { type: 'changed', task: view });
+      if (method === 'outbound.refresh') {
+        setCheckedAt(new Date().toISOString());
+        announce(`${task.toolName}: ${view.state.replace('_', ' ')}.`);
+      } else announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
+    } catch (thrown) {
+      const failure = toHostCallError(thrown);
+      if (method === 'outbound.refresh') {
+        setError(`Could not check: ${failure.message}`);
+        announce(`Could not check ${task.toolName}.`);
+      } else {
+        const detail = dataMessage(failure.data);
+        setError(`Could not cancel: ${failure.message}${detail && detail !== failure.message ? ` (${detail})` : ''}`);
+        announce(`Could not cancel ${task.toolName}.`);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const forget = async () => {
+    if (running) {
+      const agreed = await confirm({
+        title: `Forget ${task.toolName}?`,
+        body: (
+          <p>
+            The task is still running. Taskdesk stops following it and forgets it; the server is not asked to cancel it.
+          </p>
+        ),
+        confirmLabel: 'Forget',
+        danger: true
+      });
+      if (!agreed) return;
+    }
+    try {
+      await client.call('outbound.forget', { outboundId: task.outboundId });
+      store.apply('outbound.changed', { type: 'removed', outboundId: task.outboundId, serverId: task.serverId });
+      announce(`Forgot the ${task.toolName} task.`);
+    } catch (thrown) {
+      setError(`Could not forget: ${toHostCallError(thrown).message}`);
+    }
+  };
+
+  const latest = task.progress.latest;
+  // A 2026-07-28 server reports a cancelled task with a status, not an error: the −32800
+  // outcome Taskdesk records for it says nothing the status line does not.
+  const outcome = task.protocol === '2026-07-28' && task.state === 'cancelled' ? undefined : task.outcome;
+  // aria-disabled rather than disabled: the button keeps focus while the host answers.
+  const busyProps = busy ? ({ 'aria-disabled': true, 'aria-busy': true } as const) : {};
+  const headingId = `outbound-${task.outboundId}-title`;
+
+  return (
+    <li
+      ref={card}
+      className="card outbound-task"
+      data-outbound-id={task.outboundId}
+      data-state={task.state}
+      aria-labelledby={headingId}
+    >
+      <div className="card-header">
+        <h3 id={headingId}>
+          <code>{task.toolName}</code>
+          <span className="muted"> on {task.serverName}</span>
+        </h3>
+        <StatusBadge status={task.state} />
+        <p className="meta">
+          Started <DateTime iso={task.createdAt} />
+          {' · task '}
+          <ShortId id={task.taskId} />
+          {task.expiresAt ? (
+            <>
+              {' · kept '}
+              {task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : ''}
+              {'until '}
+              <DateTime iso={task.expiresAt} />
+            </>
+          ) : null}
+        </p>
+      </div>
+      {task.task.statusMessage ? <p className="status-message">{task.task.statusMessage}</p> : null}
+      {task.reason ? <p className="reason">{task.reason}</p> : null}
+      {latest ? (
+        <div className="progress-line">
+          {latest.total !== undefined && latest.total > 0 ? (
+            <progress
+              value={Math.min(latest.progress, latest.total)}
+              max={latest.total}
+              aria-label={`Progress of ${task.toolName}`}
+            />
+          ) : null}
+          <span className="progress-text">
+            {latest.message ? `${latest.message} · ` : ''}
+            {latest.total !== undefined ? `${latest.progress}/${latest.total}` : `${latest.progress}`}
+          </span>
+        </div>
+      ) : null}
+      {task.immediateResponse ? (
+        <div className="immediate">
+          <p className="muted small-text">Immediate response:</p>
+          <blockquote>{task.immediateResponse}</blockquote>
+        </div>
+      ) : null}
+      {Object.keys(task.arguments).length > 0 ? (
+        <JsonView value={task.arguments} summary="Arguments" className="arguments" />
+      ) : null}
+      {outcome ? (
+        <div className="outcome-block">
+          <p className="muted small-text">
+            {outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'}
+          </p>
+          {outcome.type === 'result' ? <ToolResultView result={outcome.result} /> : <ErrorView error={outcome.error} />}
+        </div>
+      ) : null}
+      {task.lastError && running ? (
+        <p className="muted small-text">{`Last ${task.lastError.method} failed: ${task.lastError.message}`}</p>
+      ) : null}
+      {checkedAt && running ? (
+        <p className="muted small-text checked-at">
+          Checked with the server <DateTime iso={checkedAt} />
+        </p>
+      ) : null}
+      <p className="form-error" role="alert" hidden={!error}>
+        {error ?? ''}
+      </p>
+      <div className="actions">
+        {running ? (
+          <button
+            type="button"
+            aria-label={`Check ${label} now`}
+            {...busyProps}
+            onClick={() => void act('outbound.refresh')}
+          >
+            Check now
+          </button>
+        ) : null}
+        {running ? (
+          <button
+            type="button"
+            aria-label={`Cancel ${label}`}
+            {...busyProps}
+            onClick={() => void act('outbound.cancel')}
+          >
+            Cancel
+          </button>
+        ) : null}
+        <button type="button" className="danger-link" aria-label={`Forget ${label}`} onClick={() => void forget()}>
+          Forget
+        </button>
+      </div>
+    </li>
+  );
+});

@@ -1,0 +1,176 @@
+import { useRef, useState, type ReactNode } from 'react';
+import type { RequestorTool } from '../../app/contract/host-api.js';
+import { correctingSummary, FormError } from '../components/form-error.js';
+import { shortId } from '../components/format.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { SchemaFields } from '../forms/schema-fields.js';
+import { useSchemaForm } from '../forms/use-schema-form.js';
+import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { placeProblems } from './argument-problems.js';
+import { ToolResultView } from './tool-result-view.js';
+
+/** The ttl field's minutes as milliseconds: undefined when empty (the host's default), false when not whole minutes of 1 or more. */
+export function readTtlMs(text: string): number | undefined | false {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!/^\d+$/.test(trimmed)) return false;
+  const ms = Number(trimmed) * 60_000;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : false;
+}
+
+/**
+ * The form that calls one tool: inputs from its `inputSchema`, "Run as a task" for tools that
+ * may run either way and how long the server should keep the task, then `tools.call`. A plain
+ * call's result is shown under the form; a task goes to the tool call list.
+ */
+export function ToolCallForm({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
+  const { client, store, announce } = useDesk();
+  const form = useSchemaForm(tool.inputSchema, 'arguments');
+  const [asTask, setAsTask] = useState(true);
+  const [ttl, setTtl] = useState('');
+  const [ttlError, setTtlError] = useState<string | undefined>(undefined);
+  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const [result, setResult] = useState<ReactNode>(null);
+  const [busy, setBusy] = useState(false);
+  const ttlRef = useRef<HTMLInputElement>(null);
+  const unavailable = tool.callMode === 'unavailable';
+  // A 2026-07-28 server sets its tasks' ttl itself: there is nothing to ask for.
+  const mayRunAsTask = !modern && (tool.callMode === 'task' || tool.callMode === 'task-or-plain');
+  const runsAsTask = mayRunAsTask && (tool.callMode === 'task' || asTask);
+
+  const submit = async () => {
+    if (unavailable) return;
+    setFormError(undefined);
+    setResult(null);
+    const read = form.read();
+    const ttlMs = runsAsTask ? (ttlRef.current?.validity.badInput ? false : readTtlMs(ttl)) : undefined;
+    setTtlError(ttlMs === false ? 'Whole minutes, 1 or more' : undefined);
+    const bad = (read.ok ? 0 : Object.keys(read.errors).length) + (ttlMs === false ? 1 : 0);
+    if (!read.ok) form.showErrors(read.errors);
+    else form.setErrors({});
+    if (bad > 0) {
+      setFormError(correctingSummary(bad));
+      if (read.ok) ttlRef.current?.focus();
+      return;
+    }
+    if (!read.ok || ttlMs === false) return;
+    setBusy(true);
+    try {
+      const outcome = await client.call('tools.call', {
+        serverId,
+        name: tool.name,
+        arguments: read.values,
+        ...(tool.callMode === 'task-or-plain' && { asTask }),
+        ...(ttlMs !== undefined && { ttlMs })
+      });
+      if (outcome.type === 'task') {
+        store.apply('outbound.changed', { type: 'changed', task: outcome.task });
+        setResult(<p>Started as task {shortId(outcome.task.taskId)} — follow it under Tool calls.</p>);
+        announce(`${tool.name} started as a task.`);
+      } else {
+        setResult(
+          <>
+            <p className="muted small-text">Result:</p>
+            <ToolResultView result={outcome.result} />
+          </>
+        );
+        announce(`${tool.name} answered.`);
+      }
+    } catch (thrown) {
+      const error = toHostCallError(thrown);
+      const placed =
+        error.code === INVALID_PARAMS
+          ? placeProblems(
+              error.data,
+              form.fields.map((field) => field.name)
+            )
+          : { errors: {}, unplaced: [] };
+      if (Object.keys(placed.errors).length > 0) {
+        form.showErrors(placed.errors);
+        setFormError(
+          `The server’s schema refuses these arguments.${placed.unplaced.length > 0 ? ` ${placed.unplaced.join('; ')}` : ''}`
+        );
+      } else setFormError(error.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="answer-form tool-call-form"
+      noValidate
+      aria-label={`Call ${tool.name}`}
+      aria-busy={busy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {form.fields.length > 0 ? (
+        <SchemaFields
+          fields={form.fields}
+          mode="arguments"
+          values={form.values}
+          errors={form.errors}
+          onChange={form.setValue}
+          controlRef={form.controlRef}
+        />
+      ) : (
+        <p className="muted">This tool takes no arguments.</p>
+      )}
+      {tool.callMode === 'task-or-plain' ? (
+        <FieldFrame name="asTask" label="Run as a task" checkbox className="checkbox-field">
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="checkbox"
+              name="asTask"
+              checked={asTask}
+              onChange={(event) => {
+                setAsTask(event.target.checked);
+                if (!event.target.checked) setTtlError(undefined);
+              }}
+            />
+          )}
+        </FieldFrame>
+      ) : null}
+      {mayRunAsTask && runsAsTask ? (
+        <FieldFrame
+          name="ttlMinutes"
+          label="Keep the task for (minutes)"
+          hint="How long the server keeps the task and its result. Empty: Taskdesk’s default."
+          error={ttlError}
+          className="field-narrow"
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              ref={ttlRef}
+              name="ttlMinutes"
+              type="number"
+              min="1"
+              step="1"
+              autoComplete="off"
+              value={ttl}
+              onChange={(event) => setTtl(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+      ) : null}
+      {unavailable ? (
+        <p className="reason">This tool must run as a task, but the server does not accept task calls.</p>
+      ) : null}
+      <FormError message={formError} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={unavailable || busy}>
+          Call tool
+        </button>
+      </div>
+      <div className="call-result" role="status">
+        {result}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { RequestorTool } from '../../app/contract/host-api.js';
+import { ToolCallForm } from './tool-call-form.js';
+
+const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
+  task: 'Runs as a task',
+  'task-or-plain': 'Task or plain call',
+  plain: 'Plain call',
+  unavailable: 'Cannot be called'
+};
+
+/**
+ * One tool: its name, how it is called, and its call form behind a disclosure. The form is
+ * built on first open (most tools of a large server are never called) and kept after, with
+ * what was typed in it.
+ */
+export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [built, setBuilt] = useState(false);
+  const headingId = useId();
+  const panelId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const focusOnOpen = useRef(false);
+  useEffect(() => {
+    if (!open || !focusOnOpen.current) return;
+    focusOnOpen.current = false;
+    panel.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+  }, [open]);
+  return (
+    <li className="card tool" data-tool={tool.name} aria-labelledby={headingId}>
+      <div className="card-header">
+        <h3 id={headingId}>
+          <code>{tool.name}</code>
+          {tool.title && tool.title !== tool.name ? <span className="muted"> — {tool.title}</span> : null}
+        </h3>
+        <span
+          className={`kind-tag mode-${tool.callMode}`}
+          data-call-mode={tool.callMode}
+          title={`execution.taskSupport: ${tool.taskSupport}`}
+        >
+          {MODE_LABELS[tool.callMode]}
+        </span>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          aria-label={`Call ${tool.name}…`}
+          onClick={() => {
+            focusOnOpen.current = !open;
+            setOpen(!open);
+            setBuilt(true);
+          }}
+        >
+          Call…
+        </button>
+      </div>
+      {tool.description ? <p className="tool-description">{tool.description}</p> : null}
+      <div id={panelId} className="tool-panel" hidden={!open} ref={panel}>
+        {built ? <ToolCallForm serverId={serverId} tool={tool} modern={modern} /> : null}
+      </div>
+    </li>
+  );
+}

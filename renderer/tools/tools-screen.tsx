@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'react';
+import type { RequestorTool } from '../../app/contract/host-api.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { OutboundList } from './outbound-list.js';
+import { ServerTasksPanel } from './server-tasks-panel.js';
+import { ToolItem } from './tool-item.js';
+
+/** What the tool list shows for the chosen server. */
+type ToolsLoad =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'loaded'; tools: RequestorTool[] }
+  | { kind: 'failed'; message: string };
+
+/** A request (from the Servers screen) to show one server's tools; `nonce` makes a repeat a new one. */
+export interface ToolsRequest {
+  serverId: string;
+  nonce: number;
+}
+
+/**
+ * The Tools screen: a ready server's tools with a call form each, the server's own task list,
+ * and the tool calls Taskdesk made as tasks.
+ */
+export function ToolsScreen({
+  request,
+  headingRef
+}: {
+  request: ToolsRequest | undefined;
+  headingRef: (element: HTMLHeadingElement | null) => void;
+}) {
+  const { client } = useDesk();
+  const servers = useDeskState((state) => state.servers);
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
+  const [load, setLoad] = useState<ToolsLoad>({ kind: 'idle' });
+  const [reloads, setReloads] = useState({ count: 0, refresh: false });
+  const [panelOpen, setPanelOpen] = useState(false);
+
+  useEffect(() => {
+    if (request) {
+      setChosen(request.serverId);
+      setReloads((old) => ({ count: old.count + 1, refresh: false }));
+    }
+  }, [request]);
+
+  // The chosen server, or (when it is gone or none was chosen) the first ready one.
+  const server = servers.find((s) => s.id === chosen) ?? servers.find((s) => s.state.status === 'ready');
+  const ready = server?.state.status === 'ready';
+  const serverId = server?.id;
+
+  useEffect(() => {
+    if (!serverId || !ready) {
+      setLoad({ kind: 'idle' });
+      return;
+    }
+    let current = true;
+    setLoad({ kind: 'loading' });
+    client.call('tools.list', { serverId, ...(reloads.refresh && { refresh: true }) }).then(
+      (tools) => current && setLoad({ kind: 'loaded', tools }),
+      (error: unknown) =>
+        current && setLoad({ kind: 'failed', message: `Could not list tools: ${toHostCallError(error).message}` })
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, serverId, ready, reloads]);
+
+  const status = !server
+    ? servers.length === 0
+      ? 'No server is configured.'
+      : 'No server is connected. Connect one on the Servers screen.'
+    : !ready
+      ? `${server.name} is not connected; its tools are listed once it is ready.`
+      : load.kind === 'loading'
+        ? 'Loading tools…'
+        : load.kind === 'failed'
+          ? load.message
+          : load.kind === 'loaded'
+            ? load.tools.length === 0
+              ? 'This server offers no tools.'
+              : `${load.tools.length} tool${load.tools.length === 1 ? '' : 's'}.`
+            : '';
+  const modern = server?.state.era === 'modern';
+
+  return (
+    <>
+      <h2 id="heading-tools" tabIndex={-1} ref={headingRef}>
+        Tools
+      </h2>
+      <p className="lede">Call a connected server’s tools. Tools that allow it run as tasks, followed below.</p>
+      <div className="tool-picker">
+        <FieldFrame name="tools-server" label="Server" className="field-narrow">
+          {(wiring) => (
+            <select
+              {...wiring}
+              name="server"
+              value={serverId ?? ''}
+              onChange={(event) => setChosen(event.target.value)}
+            >
+              {servers.length === 0 ? <option value="">(no servers)</option> : null}
+              {servers.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.state.status === 'ready' ? s.name : `${s.name} (not connected)`}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+        <button
+          type="button"
+          disabled={!ready}
+          onClick={() => setReloads((old) => ({ count: old.count + 1, refresh: true }))}
+        >
+          Refresh tools
+        </button>
+      </div>
+      <p className="muted" role="status">
+        {status}
+      </p>
+      <ul className="cards tool-list" aria-label="Tools">
+        {ready && load.kind === 'loaded' && server
+          ? load.tools.map((tool) => (
+              <ToolItem key={`${server.id}\0${tool.name}`} serverId={server.id} tool={tool} modern={modern} />
+            ))
+          : null}
+      </ul>
+      {/* A 2026-07-28 server has no tasks/list (the tasks extension dropped it): no panel for it. */}
+      {server && ready && !modern ? (
+        <ServerTasksPanel key={server.id} server={server} open={panelOpen} onToggle={setPanelOpen} />
+      ) : null}
+      <OutboundList />
+    </>
+  );
+}

@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type {
+  HostEvent,
+  HostEventPayload,
+  InboundTask,
+  InboxItem,
+  OutboundTaskView,
+  ServerView
+} from '../../../app/contract/host-api.js';
+import { deskReducer } from '../../../renderer/store/desk-reducer.js';
+import {
+  initialDeskState,
+  type DeskAction,
+  type DeskSnapshot,
+  type DeskState
+} from '../../../renderer/store/desk-state.js';
+
+const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 9, 0, second)).toISOString();
+
+function server(id: string, status: ServerView['state']['status'] = 'ready'): ServerView {
+  return { id, name: `Server ${id}`, transport: { type: 'stdio', target: 'node x' }, state: { status } };
+}
+
+function item(id: string, extra: Partial<InboxItem> = {}): InboxItem {
+  return {
+    id,
+    kind: 'elicitation',
+    serverId: 'a',
+    serverName: 'Server a',
+    createdAt: at(0),
+    request: { mode: 'form', message: id },
+    ...extra
+  };
+}
+
+function task(taskId: string, status: InboundTask['task']['status'] = 'working'): InboundTask {
+  return {
+    task: { taskId, status, createdAt: at(0), lastUpdatedAt: at(0), ttl: 60_000 },
+    serverId: 'a',
+    serverName: 'Server a',
+    kind: 'sampling',
+    request: {},
+    notes: []
+  };
+}
+
+function outbound(outboundId: string, updated: number, state: OutboundTaskView['state'] = 'working'): OutboundTaskView {
+  return {
+    outboundId,
+    serverId: 'a',
+    serverName: 'Server a',
+    toolName: 'slow',
+    arguments: {},
+    requestedTtl: null,
+    createdAt: at(0),
+    updatedAt: at(updated),
+    taskId: `t-${outboundId}`,
+    state,
+    task: { taskId: `t-${outboundId}`, status: 'working', createdAt: at(0), lastUpdatedAt: at(updated), ttl: null },
+    expiresAt: null,
+    progress: { count: 0, history: [] }
+  };
+}
+
+function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
+  return {
+    servers: [server('a')],
+    policies: { a: { mode: 'ask', reviewCompletion: true } },
+    inbox: [],
+    tasks: [],
+    outbound: [],
+    providers: [],
+    ...extra
+  };
+}
+
+const event = <E extends HostEvent>(name: E, payload: HostEventPayload<E>): DeskAction =>
+  ({ type: 'event', event: name, payload }) as DeskAction;
+
+const fold = (actions: DeskAction[], from: DeskState = initialDeskState) => actions.reduce(deskReducer, from);
+
+/** The state after a first snapshot. */
+function loaded(extra: Partial<DeskSnapshot> = {}): DeskState {
+  return fold([
+    { type: 'sync-started', syncId: 1 },
+    { type: 'snapshot', syncId: 1, snapshot: snapshot(extra) }
+  ]);
+}
+
+describe('the Desk store reducer', () => {
+  it('takes a snapshot, then folds events forward', () => {
+    const state = fold(
+      [
+        event('inbox.added', { item: item('q2') }),
+        event('inbox.added', { item: item('q1') }),
+        event('inbox.removed', { id: 'q1', why: 'answered' }),
+        event('task.changed', { taskId: 't2', task: task('t2') }),
+        event('task.changed', { taskId: 't1', task: task('t1', 'completed') }),
+        event('server.state', { serverId: 'a', state: { status: 'closed', reason: 'bye' } }),
+        event('outbound.changed', { type: 'changed', task: outbound('o1', 5) }),
+        event('policies.changed', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } }),
+        event('providers.changed', {
+          providers: [{ id: 'p', name: 'P', baseURL: 'http://127.0.0.1:1/v1', models: [], hasKey: false }]
+        })
+      ],
+      loaded({ inbox: [item('q0')], tasks: [task('t1')] })
+    );
+    assert.equal(state.ready, true);
+    assert.deepEqual(
+      state.inbox.map((i) => i.id),
+      ['q0', 'q2']
+    );
+    assert.deepEqual(Object.keys(state.tasks).sort(), ['t1', 't2']);
+    assert.equal(state.tasks.t1?.task.status, 'completed');
+    assert.deepEqual(state.servers[0]?.state, { status: 'closed', reason: 'bye' });
+    assert.equal(state.outbound.o1?.updatedAt, at(5));
+    assert.deepEqual(state.policies.a, { mode: 'auto', reviewCompletion: false });
+    assert.deepEqual(
+      state.providers.map((p) => p.id),
+      ['p']
+    );
+    assert.equal(state.sync, undefined);
+  });
+
+  it('applies every event twice without a difference (an answer and its event, a call result and its event)', () => {
+    const once = fold(
+      [
+        event('inbox.added', { item: item('q1') }),
+        event('inbox.removed', { id: 'q0', why: 'answered' }),
+        event('outbound.changed', { type: 'changed', task: outbound('o1', 5) })
+      ],
+      loaded({ inbox: [item('q0')] })
+    );
+    const twice = fold(
+      [
+        event('inbox.added', { item: item('q1') }),
+        event('inbox.removed', { id: 'q0', why: 'answered' }),
+        event('outbound.changed', { type: 'changed', task: outbound('o1', 5) })
+      ],
+      once
+    );
+    assert.deepEqual(twice.inbox, once.inbox);
+    assert.deepEqual(twice.outbound, once.outbound);
+  });
+
+  it('folds the events heard while a snapshot was on its way over that snapshot (a reconnect)', () => {
+    let state = loaded({ inbox: [item('q0'), item('q1')], outbound: [outbound('o1', 1)] });
+    state = deskReducer(state, { type: 'connection', online: false, message: 'Lost contact' });
+    assert.equal(state.problem, 'Lost contact');
+    state = fold(
+      [
+        { type: 'connection', online: true },
+        { type: 'sync-started', syncId: 2 },
+        // Heard after the fetch was asked for; the snapshot may or may not include them.
+        event('inbox.removed', { id: 'q0', why: 'answered' }),
+        event('inbox.added', { item: item('q3') }),
+        event('outbound.changed', { type: 'changed', task: outbound('o1', 9, 'completed') })
+      ],
+      state
+    );
+    assert.deepEqual(
+      state.inbox.map((i) => i.id),
+      ['q1', 'q3'],
+      'events apply at once, before the snapshot lands'
+    );
+    // The snapshot was taken before those events: it still has q0 and an older o1, and no q3.
+    state = deskReducer(state, {
+      type: 'snapshot',
+      syncId: 2,
+      snapshot: snapshot({ inbox: [item('q0'), item('q1'), item('q2')], outbound: [outbound('o1', 3)] })
+    });
+    assert.deepEqual(
+      state.inbox.map((i) => i.id),
+      ['q1', 'q2', 'q3'],
+      'a removal that crossed the fetch is not undone'
+    );
+    assert.equal(state.outbound.o1?.state, 'completed', 'never back to an older view');
+    assert.equal(state.problem, undefined);
+    assert.equal(state.sync, undefined);
+  });
+
+  it('ignores a snapshot of an older fetch that answers after a newer one started', () => {
+    let state = fold([
+      { type: 'sync-started', syncId: 1 },
+      { type: 'sync-started', syncId: 2 }
+    ]);
+    state = deskReducer(state, { type: 'snapshot', syncId: 1, snapshot: snapshot({ inbox: [item('old')] }) });
+    assert.equal(state.ready, false);
+    state = deskReducer(state, { type: 'snapshot', syncId: 2, snapshot: snapshot({ inbox: [item('new')] }) });
+    assert.deepEqual(
+      state.inbox.map((i) => i.id),
+      ['new']
+    );
+  });
+
+  it('takes events for items the snapshot lacks without inventing or failing', () => {
+    const before = loaded({ inbox: [item('q0')] });
+    const state = fold(
+      [
+        event('inbox.removed', { id: 'never-seen', why: 'withdrawn' }),
+        event('task.changed', { taskId: 'expired-before', task: undefined }),
+        event('outbound.changed', { type: 'removed', outboundId: 'gone', serverId: 'a' }),
+        event('server.state', { serverId: 'unknown', state: { status: 'ready' } }),
+        event('policies.changed', { serverId: 'unknown', policy: { mode: 'refuse', reviewCompletion: true } })
+      ],
+      before
+    );
+    assert.deepEqual(state.inbox, before.inbox);
+    assert.deepEqual(state.tasks, {});
+    assert.deepEqual(state.outbound, {});
+    assert.deepEqual(
+      state.servers.map((s) => s.id),
+      ['a'],
+      'a server comes with servers.changed, not with its state'
+    );
+    assert.equal(state.policies.unknown, undefined);
+    // A task the snapshot lacks but an event brings is added: it is news, not a ghost.
+    const added = deskReducer(state, event('task.changed', { taskId: 't9', task: task('t9') }));
+    assert.deepEqual(Object.keys(added.tasks), ['t9']);
+  });
+
+  it('drops a removed server’s policy when the server list changes', () => {
+    const state = deskReducer(loaded(), event('servers.changed', { servers: [server('b')] }));
+    assert.deepEqual(
+      state.servers.map((s) => s.id),
+      ['b']
+    );
+    assert.deepEqual(state.policies, {});
+  });
+
+  it('keeps text a model is writing until its stream ends, its task ends, or its review arrives', () => {
+    const partial = (extra: Partial<HostEventPayload<'sampling.partial'>>) =>
+      event('sampling.partial', {
+        serverId: 'a',
+        streamId: 's1',
+        providerId: 'p',
+        model: 'm',
+        text: 'Hel',
+        ...extra
+      });
+    let state = fold(
+      [partial({ taskId: 't1' }), partial({ streamId: 's2', text: 'plain' })],
+      loaded({ tasks: [task('t1')] })
+    );
+    assert.deepEqual(Object.keys(state.live).sort(), ['s2', 't1']);
+    state = deskReducer(state, partial({ taskId: 't1', text: 'Hello' }));
+    assert.equal(state.live.t1?.text, 'Hello');
+    state = deskReducer(state, event('task.changed', { taskId: 't1', task: task('t1', 'completed') }));
+    assert.equal(state.live.t1, undefined, 'a finished task no longer streams');
+    state = deskReducer(state, partial({ taskId: 't1', text: 'late' }));
+    assert.equal(state.live.t1, undefined, 'a late update of a finished task is dropped');
+    state = deskReducer(state, event('inbox.added', { item: item('r', { kind: 'sampling-review' }) }));
+    assert.equal(state.live.s2, undefined, 'the review of a request that is not a task ends its stream');
+    state = fold([partial({ streamId: 's3' }), partial({ streamId: 's3', done: true })], state);
+    assert.deepEqual(state.live, {});
+  });
+
+  it('counts changes the audit log records, so its screen reads it again', () => {
+    const start = loaded().auditRevision;
+    const state = fold(
+      [
+        event('task.changed', { taskId: 't1', task: task('t1') }),
+        event('server.state', { serverId: 'a', state: { status: 'closed' } }),
+        event('outbound.changed', { type: 'changed', task: outbound('o1', 1) }),
+        event('inbox.added', { item: item('q') })
+      ],
+      loaded()
+    );
+    assert.equal(state.auditRevision, start + 3);
+  });
+});

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type {
+  HostApiClient,
+  HostEvent,
+  HostEventPayload,
+  HostMethod,
+  HostResult,
+  InboxItem
+} from '../../../app/contract/host-api.js';
+import { DeskStore, QUIET_STREAM_MS } from '../../../renderer/store/desk-store.js';
+
+function item(id: string): InboxItem {
+  return {
+    id,
+    kind: 'elicitation',
+    serverId: 'a',
+    serverName: 'Server a',
+    createdAt: '2026-12-01T09:00:00.000Z',
+    request: { mode: 'form', message: id }
+  };
+}
+
+/**
+ * A host API client whose lists are what the test says and whose `inbox.list` answers only when
+ * the test lets it: events can be sent while a snapshot is on its way.
+ */
+function fakeClient(inbox: () => InboxItem[]) {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const held: Array<() => void> = [];
+  const results: { [M in HostMethod]?: () => unknown } = {
+    'servers.list': () => [],
+    'tasks.list': () => [],
+    'outbound.list': () => [],
+    'providers.list': () => []
+  };
+  const client: HostApiClient = {
+    call<M extends HostMethod>(method: M): Promise<HostResult<M>> {
+      if (method === 'inbox.list') return new Promise((resolve) => held.push(() => resolve(inbox() as HostResult<M>)));
+      const result = results[method];
+      return result ? Promise.resolve(result() as HostResult<M>) : Promise.reject(new Error(`no ${method}`));
+    },
+    on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: unknown) => void);
+      return () => void set.delete(listener as (payload: unknown) => void);
+    }
+  };
+  return {
+    client,
+    emit<E extends HostEvent>(event: E, payload: HostEventPayload<E>) {
+      for (const listener of listeners.get(event) ?? []) listener(payload);
+    },
+    /** Lets the oldest held `inbox.list` answer. */
+    release: () => held.shift()?.(),
+    listening: (event: HostEvent) => listeners.get(event)?.size ?? 0
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the Desk store', () => {
+  it('listens to every host event and folds those heard during a fetch over its answer', async () => {
+    let pending = [item('q0'), item('q1')];
+    const host = fakeClient(() => pending);
+    const announced: string[] = [];
+    const store = new DeskStore(host.client, { announce: (message) => announced.push(message) });
+    store.listen();
+    assert.equal(host.listening('servers.changed'), 1);
+    let notified = 0;
+    store.subscribe(() => (notified += 1));
+
+    const refresh = store.refresh();
+    host.emit('inbox.added', { item: item('q2') });
+    host.emit('inbox.removed', { id: 'q0', why: 'withdrawn' });
+    // The host's list was read before those events.
+    host.release();
+    await refresh;
+    assert.deepEqual(
+      store.getState().inbox.map((i) => i.id),
+      ['q1', 'q2']
+    );
+    assert.equal(store.getState().ready, true);
+    assert.ok(notified > 0);
+    assert.deepEqual(announced, ['New in the inbox: a question from Server a.']);
+
+    // A reconnect: the lists are read again.
+    pending = [item('q1'), item('q2'), item('q3')];
+    const again = store.refresh();
+    host.release();
+    await again;
+    assert.deepEqual(
+      store.getState().inbox.map((i) => i.id),
+      ['q1', 'q2', 'q3']
+    );
+    store.close();
+    assert.equal(host.listening('servers.changed'), 0);
+  });
+
+  it('says why it could not load, and keeps what it had', async () => {
+    const host = fakeClient(() => [item('q0')]);
+    const store = new DeskStore(host.client);
+    store.listen();
+    const first = store.refresh();
+    host.release();
+    await first;
+    const failing = new DeskStore({ ...host.client, call: () => Promise.reject(new Error('gone')) });
+    await failing.refresh();
+    assert.equal(failing.getState().problem, 'Could not load from Taskdesk: gone');
+    assert.equal(failing.getState().ready, false);
+    assert.deepEqual(
+      store.getState().inbox.map((i) => i.id),
+      ['q0']
+    );
+  });
+
+  it('lets a stream that is not a task go once it has been quiet, on an injected timer', async () => {
+    const host = fakeClient(() => []);
+    const timers: Array<{ callback: () => void; ms: number; cleared: boolean }> = [];
+    const store = new DeskStore(host.client, {
+      setTimeout: (callback, ms) => timers.push({ callback, ms, cleared: false }) - 1,
+      clearTimeout: (handle) => void (timers[handle as number]!.cleared = true)
+    });
+    store.listen();
+    const refresh = store.refresh();
+    host.release();
+    await refresh;
+    await settle();
+    const partial = { serverId: 'a', streamId: 's1', providerId: 'p', model: 'm', text: 'Hi' };
+    host.emit('sampling.partial', partial);
+    host.emit('sampling.partial', { ...partial, text: 'Hi there' });
+    assert.equal(store.getState().live.s1?.text, 'Hi there');
+    assert.deepEqual(
+      timers.map((t) => [t.ms, t.cleared]),
+      [
+        [QUIET_STREAM_MS, true],
+        [QUIET_STREAM_MS, false]
+      ]
+    );
+    timers[1]!.callback();
+    assert.equal(store.getState().live.s1, undefined);
+  });
+});

@@ -154,11 +154,14 @@ export class Host {
       return described && `tool ${described.toolName}`;
     };
     const lastPartial = new Map<string, number>();
+    const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
+    if (keyStore instanceof FileKeyStore && keyStore.warning)
+      this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
     this.sampling = new SamplingSetup({
       dir: config.dataDir,
       corruptDir,
       factory,
-      keyStore: config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets')),
+      keyStore,
       inbox: this.inbox,
       clock: this.clock,
       audit: this.audit,

@@ -52,7 +52,8 @@ export class AuditLog implements AuditSink {
   readonly #limits: EntryLimits;
   readonly #guard: FloodGuard;
   readonly #streams = new Map<string, Stream>();
-  #buffer: AuditEntry[] = [];
+  readonly #serverDirNames = new Map<string, string>();
+  #buffer: Array<{ entry: AuditEntry; line: string }> = [];
   #scheduled = false;
   #failures = 0;
 
@@ -71,9 +72,9 @@ export class AuditLog implements AuditSink {
    * stream at its end. Best effort: a full disk must not break the work being recorded.
    */
   record(entry: Omit<AuditEntry, 'at'>): void {
-    const full = limitEntry({ at: new Date(this.#clock.now()).toISOString(), ...entry }, this.#limits);
+    const limited = limitEntry({ at: new Date(this.#clock.now()).toISOString(), ...entry }, this.#limits);
     // A held-back entry schedules a write too: the summary of a flood that is over goes with it.
-    if (this.#guard.admit(full)) this.#buffer.push(full);
+    if (this.#guard.admit(limited.entry)) this.#buffer.push(limited);
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => this.flush());
@@ -83,7 +84,7 @@ export class AuditLog implements AuditSink {
   /** Writes buffered entries now, with the summaries of floods that are over. */
   flush(): void {
     this.#scheduled = false;
-    this.#write([...this.#buffer.splice(0), ...this.#guard.due()]);
+    this.#write([...this.#buffer.splice(0), ...this.#guard.due().map(lineOf)]);
   }
 
   /** Entries that could not be written since the log was opened. */
@@ -98,7 +99,7 @@ export class AuditLog implements AuditSink {
    * Lines that do not parse (a torn write at a crash) are skipped, not fatal.
    */
   read(options: { limit?: number; serverId?: string; taskId?: string } = {}): AuditEntry[] {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain()]);
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
     const limit = options.limit ?? 200;
     const matches = (entry: AuditEntry) =>
       (!options.serverId || entry.serverId === options.serverId) &&
@@ -127,18 +128,18 @@ export class AuditLog implements AuditSink {
 
   /** Closes the files, after writing what a flood held back; a later entry opens them again. */
   close(): void {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain()]);
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
     for (const stream of this.#streams.values()) this.#closeStream(stream);
   }
 
-  #write(entries: AuditEntry[]): void {
+  #write(entries: Array<{ entry: AuditEntry; line: string }>): void {
     if (entries.length === 0) return;
     const byStream = new Map<string, string[]>();
-    for (const entry of entries) {
+    for (const { entry, line } of entries) {
       const dir = entry.serverId === undefined ? this.#dir : this.#serverDir(entry.serverId);
       let lines = byStream.get(dir);
       if (!lines) byStream.set(dir, (lines = []));
-      lines.push(`${JSON.stringify(entry)}\n`);
+      lines.push(`${line}\n`);
     }
     for (const [dir, lines] of byStream) {
       try {
@@ -200,6 +201,14 @@ export class AuditLog implements AuditSink {
 
   /** A server's directory: its id (ids are `[A-Za-z0-9_.-]`), with a hash so that no two meet. */
   #serverDir(serverId: string): string {
+    const known = this.#serverDirNames.get(serverId);
+    if (known !== undefined) return known;
+    const dir = this.#serverDirOf(serverId);
+    this.#serverDirNames.set(serverId, dir);
+    return dir;
+  }
+
+  #serverDirOf(serverId: string): string {
     const readable = serverId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
     const hash = createHash('sha256').update(serverId).digest('hex').slice(0, 8);
     return path.join(this.#dir, 'servers', `${readable}-${hash}`);
@@ -240,6 +249,10 @@ export class AuditLog implements AuditSink {
       }
     }
   }
+}
+
+function lineOf(entry: AuditEntry): { entry: AuditEntry; line: string } {
+  return { entry, line: JSON.stringify(entry) };
 }
 
 function nextMatch(entries: Iterator<AuditEntry>, matches: (entry: AuditEntry) => boolean): AuditEntry | undefined {

@@ -21,9 +21,18 @@ const MAX_DEPTH = 8;
  * (the field's path and its original length), so a reader knows the entry is not whole.
  *
  * A server chooses much of what is recorded (a task id it looked up, a reason it gave), and one
- * 300 KB id must not cost the log 300 KB.
+ * 300 KB id must not cost the log 300 KB. Returns the entry and its JSON line.
  */
-export function limitEntry(entry: AuditEntry, limits: EntryLimits = defaultEntryLimits): AuditEntry {
+export function limitEntry(
+  entry: AuditEntry,
+  limits: EntryLimits = defaultEntryLimits
+): { entry: AuditEntry; line: string } {
+  // Nearly every entry fits: checked without copying anything.
+  if (fits(entry, limits, 0)) {
+    const line = JSON.stringify(entry);
+    if (line.length * 3 <= limits.maxLineBytes || Buffer.byteLength(line) <= limits.maxLineBytes)
+      return { entry, line };
+  }
   const truncated: Record<string, number> = {};
   const cut = (value: unknown, at: string, depth: number): unknown => {
     if (typeof value === 'string') {
@@ -57,8 +66,30 @@ export function limitEntry(entry: AuditEntry, limits: EntryLimits = defaultEntry
   if (detail || Object.keys(truncated).length > 0) {
     limited.detail = { ...detail, ...(Object.keys(truncated).length > 0 && { truncated }) };
   }
-  if (Buffer.byteLength(JSON.stringify(limited)) > limits.maxLineBytes) {
+  let line = JSON.stringify(limited);
+  // Most entries are far smaller than the limit: a byte count only when the length says it may be over.
+  if (line.length * 3 > limits.maxLineBytes && Buffer.byteLength(line) > limits.maxLineBytes) {
     limited.detail = { truncated: { ...truncated, detail: Buffer.byteLength(JSON.stringify(detail ?? {})) } };
+    line = JSON.stringify(limited);
   }
-  return limited;
+  return { entry: limited, line };
+}
+
+/** Whether a value needs no cut: strings, arrays, objects and nesting all within the limits. */
+function fits(value: unknown, limits: EntryLimits, depth: number): boolean {
+  if (typeof value === 'string') return value.length <= limits.maxStringChars;
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxItems) return false;
+    for (const item of value) if (!fits(item, limits, depth + 1)) return false;
+    return true;
+  }
+  let count = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (++count > limits.maxItems || key.length > limits.maxStringChars) return false;
+    if (!fits((value as Record<string, unknown>)[key], limits, depth + 1)) return false;
+  }
+  return true;
 }

@@ -5,11 +5,12 @@ import type { JsonFileStore, JsonFileStoreFactory } from '../app/store/json-file
  * The core's store factory on electron-store: the same files `conf` writes under plain Node,
  * with Electron's defaults. Options match `confStoreFactory` so both read each other's files.
  */
-export const electronStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize }): JsonFileStore =>
+export const electronStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize, mode }): JsonFileStore =>
   new ElectronStore<Record<string, unknown>>({
     cwd,
     name,
     ...(serialize && { serialize }),
+    ...(mode !== undefined && { configFileMode: mode }),
     // A corrupt file is moved aside by the core with a message; the store must not wipe it.
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false

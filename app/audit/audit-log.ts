@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
+import { defaultEntryLimits, limitEntry, type EntryLimits } from './entry-limits.js';
+import { FloodGuard, type FloodPolicy } from './flood-guard.js';
 
 /** Where the core records what happened. */
 export interface AuditSink {
@@ -12,57 +15,76 @@ export interface AuditSink {
 export interface AuditLogOptions {
   dir: string;
   clock: Clock;
-  /** Rotate when the current file reaches this many bytes. */
+  /** Rotate a stream's current file when it reaches this many bytes (default 2 MiB). */
   maxFileBytes?: number;
-  /** Rotated files kept besides the current one. */
+  /** Rotated files kept per stream besides the current one (default 5). */
   maxFiles?: number;
+  /** How large one entry may be. */
+  limits?: Partial<EntryLimits>;
+  /** Past which rate entries of one kind from one server are summarized. */
+  flood?: FloodPolicy;
+}
+
+/** Rotated files read besides `maxFiles`, for files an earlier build (which kept five) left. */
+const LEGACY_FILES = 5;
+
+/** One stream of the log: the host's own entries, or one server's. */
+interface Stream {
+  dir: string;
+  size: number;
+  fd: number | undefined;
 }
 
 /**
- * An append-only JSON-lines file with size-based rotation.
+ * An append-only JSON-lines log with size-based rotation, one stream per server.
  *
- * `audit.log` is current; `audit.1.log` the one before it, and so on up to `maxFiles`.
- * Appends are synchronous so that an entry written before a reply is on disk before it.
+ * Entries without a server (warnings, provider changes) go to `audit.log` in the log's
+ * directory; a server's entries to `servers/<id>/audit.log`. Each stream rotates on its own
+ * (`audit.1.log` is the file before `audit.log`, and so on up to `maxFiles`), so one server can
+ * only ever rotate its own history away. Each entry is cut to size first ({@link limitEntry}),
+ * and a server's entries of one kind past a rate are summarized ({@link FloodGuard}).
  */
 export class AuditLog implements AuditSink {
   readonly #dir: string;
   readonly #clock: Clock;
   readonly #maxFileBytes: number;
   readonly #maxFiles: number;
-  #size: number;
-  #fd: number | undefined;
-  #buffer: string[] = [];
+  readonly #limits: EntryLimits;
+  readonly #guard: FloodGuard;
+  readonly #streams = new Map<string, Stream>();
+  readonly #serverDirNames = new Map<string, string>();
+  #buffer: Array<{ entry: AuditEntry; line: string }> = [];
+  #scheduled = false;
   #failures = 0;
 
   constructor(options: AuditLogOptions) {
     this.#dir = options.dir;
     this.#clock = options.clock;
-    this.#maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.#maxFileBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
     this.#maxFiles = options.maxFiles ?? 5;
+    this.#limits = { ...defaultEntryLimits, ...options.limits };
+    this.#guard = new FloodGuard(this.#clock, options.flood);
     fs.mkdirSync(this.#dir, { recursive: true });
-    this.#size = fileSize(this.#file(0));
   }
 
   /**
-   * Appends an entry. The entries of one turn of the event loop go to the file in one write at
-   * its end. Best effort: a full disk must not break the work being recorded.
+   * Appends an entry. The entries of one turn of the event loop go to the files in one write per
+   * stream at its end. Best effort: a full disk must not break the work being recorded.
    */
   record(entry: Omit<AuditEntry, 'at'>): void {
-    this.#buffer.push(`${JSON.stringify({ at: new Date(this.#clock.now()).toISOString(), ...entry })}\n`);
-    if (this.#buffer.length === 1) setImmediate(() => this.flush());
+    const limited = limitEntry({ at: new Date(this.#clock.now()).toISOString(), ...entry }, this.#limits);
+    // A held-back entry schedules a write too: the summary of a flood that is over goes with it.
+    if (this.#guard.admit(limited.entry)) this.#buffer.push(limited);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
-  /** Writes buffered entries now. */
+  /** Writes buffered entries now, with the summaries of floods that are over. */
   flush(): void {
-    if (this.#buffer.length === 0) return;
-    const lines = this.#buffer;
-    this.#buffer = [];
-    try {
-      this.#append(lines);
-    } catch (error) {
-      this.#failures += lines.length;
-      if (this.#failures === lines.length) console.error('Taskdesk could not write its audit log:', error);
-    }
+    this.#scheduled = false;
+    this.#write([...this.#buffer.splice(0), ...this.#guard.due().map(lineOf)]);
   }
 
   /** Entries that could not be written since the log was opened. */
@@ -70,47 +92,151 @@ export class AuditLog implements AuditSink {
     return this.#failures;
   }
 
-  /** Writes lines, one write per file, rotating when a line would take the file over its size. */
-  #append(lines: string[]): void {
-    let chunk = '';
-    for (const line of lines) {
-      const bytes = Buffer.byteLength(line);
-      if (this.#size > 0 && this.#size + bytes > this.#maxFileBytes) {
-        this.#write(chunk);
-        chunk = '';
-        this.#rotate();
-      }
-      chunk += line;
-      this.#size += bytes;
-    }
-    this.#write(chunk);
-  }
-
-  #write(text: string): void {
-    if (text === '') return;
-    // One descriptor kept open in append mode.
-    this.#fd ??= fs.openSync(this.#file(0), 'a');
-    fs.writeSync(this.#fd, text);
-  }
-
   /**
-   * Reads entries, newest first, across rotated files.
+   * Reads entries, newest first, across streams and rotated files. A flood still being counted
+   * is summarized first, so that what it held back shows.
    *
    * Lines that do not parse (a torn write at a crash) are skipped, not fatal.
    */
   read(options: { limit?: number; serverId?: string; taskId?: string } = {}): AuditEntry[] {
-    this.flush();
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
     const limit = options.limit ?? 200;
+    const matches = (entry: AuditEntry) =>
+      (!options.serverId || entry.serverId === options.serverId) &&
+      (!options.taskId || entry.taskId === options.taskId);
+    // The host's stream may hold a server's entries too: those an earlier build wrote there.
+    const dirs =
+      options.serverId !== undefined
+        ? [this.#dir, this.#serverDir(options.serverId)]
+        : [this.#dir, ...this.#serverDirs()];
+    const heads = dirs.map((dir) => {
+      const entries = this.#entriesOf(dir);
+      const head = nextMatch(entries, matches);
+      return { entries, head };
+    });
     const out: AuditEntry[] = [];
-    for (let index = 0; index <= this.#maxFiles && out.length < limit; index++) {
+    while (out.length < limit) {
+      let newest: (typeof heads)[number] | undefined;
+      for (const candidate of heads)
+        if (candidate.head && (!newest || candidate.head.at > newest.head!.at)) newest = candidate;
+      if (!newest?.head) break;
+      out.push(newest.head);
+      newest.head = nextMatch(newest.entries, matches);
+    }
+    return out;
+  }
+
+  /** Closes the files, after writing what a flood held back; a later entry opens them again. */
+  close(): void {
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
+    for (const stream of this.#streams.values()) this.#closeStream(stream);
+  }
+
+  #write(entries: Array<{ entry: AuditEntry; line: string }>): void {
+    if (entries.length === 0) return;
+    const byStream = new Map<string, string[]>();
+    for (const { entry, line } of entries) {
+      const dir = entry.serverId === undefined ? this.#dir : this.#serverDir(entry.serverId);
+      let lines = byStream.get(dir);
+      if (!lines) byStream.set(dir, (lines = []));
+      lines.push(`${line}\n`);
+    }
+    for (const [dir, lines] of byStream) {
+      try {
+        this.#append(this.#stream(dir), lines);
+      } catch (error) {
+        this.#failures += lines.length;
+        if (this.#failures === lines.length) console.error('Taskdesk could not write its audit log:', error);
+      }
+    }
+  }
+
+  #stream(dir: string): Stream {
+    let stream = this.#streams.get(dir);
+    if (!stream) {
+      fs.mkdirSync(dir, { recursive: true });
+      stream = { dir, size: fileSize(fileOf(dir, 0)), fd: undefined };
+      this.#streams.set(dir, stream);
+    }
+    return stream;
+  }
+
+  /** Writes lines, one write per file, rotating when a line would take the file over its size. */
+  #append(stream: Stream, lines: string[]): void {
+    let chunk = '';
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (stream.size > 0 && stream.size + bytes > this.#maxFileBytes) {
+        this.#appendChunk(stream, chunk);
+        chunk = '';
+        this.#rotate(stream);
+      }
+      chunk += line;
+      stream.size += bytes;
+    }
+    this.#appendChunk(stream, chunk);
+  }
+
+  #appendChunk(stream: Stream, text: string): void {
+    if (text === '') return;
+    // One descriptor per stream, kept open in append mode.
+    stream.fd ??= fs.openSync(fileOf(stream.dir, 0), 'a');
+    fs.writeSync(stream.fd, text);
+  }
+
+  #rotate(stream: Stream): void {
+    this.#closeStream(stream);
+    fs.rmSync(fileOf(stream.dir, this.#maxFiles), { force: true });
+    for (let index = this.#maxFiles - 1; index >= 0; index--) {
+      const file = fileOf(stream.dir, index);
+      if (fs.existsSync(file)) fs.renameSync(file, fileOf(stream.dir, index + 1));
+    }
+    stream.size = 0;
+  }
+
+  #closeStream(stream: Stream): void {
+    if (stream.fd !== undefined) fs.closeSync(stream.fd);
+    stream.fd = undefined;
+  }
+
+  /** A server's directory: its id (ids are `[A-Za-z0-9_.-]`), with a hash so that no two meet. */
+  #serverDir(serverId: string): string {
+    const known = this.#serverDirNames.get(serverId);
+    if (known !== undefined) return known;
+    const dir = this.#serverDirOf(serverId);
+    this.#serverDirNames.set(serverId, dir);
+    return dir;
+  }
+
+  #serverDirOf(serverId: string): string {
+    const readable = serverId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+    const hash = createHash('sha256').update(serverId).digest('hex').slice(0, 8);
+    return path.join(this.#dir, 'servers', `${readable}-${hash}`);
+  }
+
+  #serverDirs(): string[] {
+    const root = path.join(this.#dir, 'servers');
+    try {
+      return fs
+        .readdirSync(root, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => path.join(root, entry.name));
+    } catch {
+      return [];
+    }
+  }
+
+  /** A stream's entries, newest first, reading one file at a time as the reader asks for more. */
+  *#entriesOf(dir: string): Generator<AuditEntry> {
+    for (let index = 0; index <= Math.max(this.#maxFiles, LEGACY_FILES); index++) {
       let text: string;
       try {
-        text = fs.readFileSync(this.#file(index), 'utf8');
+        text = fs.readFileSync(fileOf(dir, index), 'utf8');
       } catch {
         continue;
       }
       const lines = text.split('\n');
-      for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+      for (let i = lines.length - 1; i >= 0; i--) {
         const line = lines[i];
         if (!line) continue;
         let parsed: ReturnType<typeof AuditEntrySchema.safeParse>;
@@ -119,35 +245,23 @@ export class AuditLog implements AuditSink {
         } catch {
           continue;
         }
-        if (!parsed.success) continue;
-        const entry = parsed.data;
-        if (options.serverId && entry.serverId !== options.serverId) continue;
-        if (options.taskId && entry.taskId !== options.taskId) continue;
-        out.push(entry);
+        if (parsed.success) yield parsed.data;
       }
     }
-    return out;
   }
+}
 
-  #file(index: number): string {
-    return path.join(this.#dir, index === 0 ? 'audit.log' : `audit.${index}.log`);
-  }
+function lineOf(entry: AuditEntry): { entry: AuditEntry; line: string } {
+  return { entry, line: JSON.stringify(entry) };
+}
 
-  /** Closes the file; a later entry opens it again. */
-  close(): void {
-    this.flush();
-    if (this.#fd !== undefined) fs.closeSync(this.#fd);
-    this.#fd = undefined;
-  }
+function nextMatch(entries: Iterator<AuditEntry>, matches: (entry: AuditEntry) => boolean): AuditEntry | undefined {
+  for (let next = entries.next(); !next.done; next = entries.next()) if (matches(next.value)) return next.value;
+  return undefined;
+}
 
-  #rotate(): void {
-    this.close();
-    fs.rmSync(this.#file(this.#maxFiles), { force: true });
-    for (let index = this.#maxFiles - 1; index >= 0; index--) {
-      if (fs.existsSync(this.#file(index))) fs.renameSync(this.#file(index), this.#file(index + 1));
-    }
-    this.#size = 0;
-  }
+function fileOf(dir: string, index: number): string {
+  return path.join(dir, index === 0 ? 'audit.log' : `audit.${index}.log`);
 }
 
 function fileSize(file: string): number {

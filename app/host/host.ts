@@ -9,7 +9,8 @@ import {
   type HostParams,
   type HostReply,
   type HostResult,
-  type ServerView
+  type ServerView,
+  type ConnectionState
 } from '../contract/host-api.js';
 import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -17,7 +18,13 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
-import type { ServerConfig, ServerConfigInput } from '../mcp/server-config.js';
+import {
+  redactArgs,
+  redactServerText,
+  redactUrl,
+  type ServerConfig,
+  type ServerConfigInput
+} from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
@@ -168,11 +175,14 @@ export class Host {
       return described && `tool ${described.toolName}`;
     };
     const lastPartial = new Map<string, number>();
+    const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
+    if (keyStore instanceof FileKeyStore && keyStore.warning)
+      this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
     this.sampling = new SamplingSetup({
       dir: config.dataDir,
       corruptDir,
       factory,
-      keyStore: config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets')),
+      keyStore,
       inbox: this.inbox,
       clock: this.clock,
       audit: this.audit,
@@ -279,7 +289,9 @@ export class Host {
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
       eras: this.#eras,
-      onState: (state) => {
+      onState: (raw) => {
+        // A failure reason may quote the URL, its credentials, or the server's stderr.
+        const state = redactedState(raw, config);
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
           this.#flushStatus(connection);
@@ -396,7 +408,7 @@ export class Host {
         transport.type === 'stdio'
           ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
           : { type: 'http', target: redactUrl(transport.url) },
-      state: this.#connections.get(config.id)?.state ?? { status: 'idle' }
+      state: redactedState(this.#connections.get(config.id)?.state ?? { status: 'idle' }, config)
     };
   }
 
@@ -454,28 +466,7 @@ function modernPeer(connection: ServerConnection): ModernPeer {
   };
 }
 
-/** Arguments as the UI may see them: the value of anything that looks like a secret is hidden. */
-function redactArgs(args: string[]): string[] {
-  const secret = /(key|token|secret|password|passwd|auth|credential)/i;
-  return args.map((arg, index) => {
-    const [flag, value] = arg.split(/=(.*)/s, 2);
-    if (value !== undefined && secret.test(flag ?? '')) return `${flag}=••••`;
-    const previous = args[index - 1];
-    if (previous !== undefined && previous.startsWith('-') && !previous.includes('=') && secret.test(previous))
-      return '••••';
-    return arg;
-  });
-}
-
-/** A URL as the UI may see it: no user info, no query (either may carry a credential). */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+/** A connection state as it may leave the core: no credential in its reason. */
+function redactedState(state: ConnectionState, config: ServerConfig): ConnectionState {
+  return state.reason === undefined ? state : { ...state, reason: redactServerText(state.reason, config) };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock } from '../core/clock.js';
-import { HostError, JsonRpcCode } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { InboxApprovalGate } from '../inbox/inbox-approval-gate.js';
 import { InboxSamplingRunner, type OriginLookup } from '../inbox/inbox-runners.js';
 import type { Inbox } from '../inbox/inbox.js';
@@ -18,6 +18,7 @@ import {
 } from '../contract/providers.js';
 import { ProviderRegistry } from '../sampling/provider-registry.js';
 import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from '../contract/sampling-policy.js';
+import { assertToolBalance } from '../sampling/tool-balance.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
@@ -100,9 +101,17 @@ export class SamplingSetup {
       // Per task: a person's reply or approval is asked again, a review resumes with the stored
       // answer; only a model call that was running is not repeated.
       canResume: (notes) => policyRunner.canResume(notes),
-      run(params, context: WorkContext) {
+      async run(params, context: WorkContext) {
+        // The spec's tool-use rules hold whoever answers: a person must not be asked to answer a
+        // history no model could take either (the engine checks it again before a model call).
+        try {
+          assertToolBalance(params.messages);
+        } catch (error) {
+          if (error instanceof HostError) return { type: 'error', error: toErrorData(error) };
+          throw error;
+        }
         const useModel = registry.list().length > 0 || policyFor(context.serverId).mode === 'refuse';
-        return useModel ? policyRunner.run(params, context) : person.run(params, context);
+        return useModel ? await policyRunner.run(params, context) : await person.run(params, context);
       }
     };
   }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../contract/host-api.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
@@ -9,6 +11,10 @@ import { openVersionedDocument, type OpenedDocument } from '../store/versioned-d
  * host's config, which win over a saved one with the same id and are not written back.
  *
  * A saved list that does not parse is moved aside with a warning; the host starts without it.
+ *
+ * The list holds what servers are started and reached with: env values, arguments, URLs and
+ * headers, any of which may be a credential. The file is written with mode 0600 (its owner
+ * only), and one an older build left readable by others is narrowed to that on start.
  */
 export class ServerRegistry {
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
@@ -18,8 +24,11 @@ export class ServerRegistry {
 
   constructor(options: { dir: string; corruptDir: string; factory: JsonFileStoreFactory; extra: ServerConfigInput[] }) {
     this.#extra = options.extra.map((config) => ServerConfigSchema.parse(config));
+    const narrowed = narrowToOwner(path.join(options.dir, 'servers.json'));
+    if (narrowed) this.warnings.push({ message: narrowed });
     this.#document = openVersionedDocument({
       ...options,
+      mode: SECRET_FILE_MODE,
       name: 'servers',
       label: 'server list (add the servers again)',
       version: 1,
@@ -64,4 +73,21 @@ export class ServerRegistry {
     this.#document.save(this.#saved.filter((config) => config.id !== serverId));
     this.#saved.splice(index, 1);
   }
+}
+
+const SECRET_FILE_MODE = 0o600;
+
+/**
+ * Makes a file its owner's only, if others could read it; returns a warning when that fails.
+ * Windows has no such modes (its ACLs keep a profile's files to their user).
+ */
+function narrowToOwner(file: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, SECRET_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return `The server list ${file} may be readable by other users of this machine, and could not be narrowed to its owner (${(error as Error).message}).`;
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { decodeSafe, REDACTED, redactUrlsIn, SECRET_NAME } from '../core/redact-url.js';
 
 export type { ServerConfig, ServerConfigInput } from '../contract/host-api.js';
 import type { ServerConfig } from '../contract/host-api.js';
@@ -23,4 +24,78 @@ function authHeader(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
   const entry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization');
   return entry?.[1] ?? '';
+}
+
+/** Arguments as the UI may see them: the value of anything that looks like a secret is hidden. */
+export function redactArgs(args: string[]): string[] {
+  return args.map((arg, index) => {
+    const [flag, value] = arg.split(/=(.*)/s, 2);
+    if (value !== undefined && SECRET_NAME.test(flag ?? '')) return `${flag}=••••`;
+    const previous = args[index - 1];
+    if (previous !== undefined && previous.startsWith('-') && !previous.includes('=') && SECRET_NAME.test(previous))
+      return '••••';
+    return arg;
+  });
+}
+
+/** A URL as the UI may see it: no user info, no query (either may carry a credential). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return redactUrlsIn(url);
+  }
+}
+
+/**
+ * Every secret value a server's configuration holds: URL user info and secret-looking query
+ * values, header values, env values and arguments whose name looks like a secret. Values shorter
+ * than four characters are left out (they would hide ordinary words, and guess nothing).
+ */
+export function configSecrets(config: ServerConfig): string[] {
+  const found: string[] = [];
+  const transport = config.transport;
+  if (transport.type === 'http') {
+    try {
+      const url = new URL(transport.url);
+      found.push(url.username, url.password, decodeSafe(url.username), decodeSafe(url.password));
+      for (const [name, value] of url.searchParams) if (SECRET_NAME.test(name)) found.push(value);
+    } catch {
+      // Not a URL: the patterns of redactUrlsIn still apply.
+    }
+    for (const value of Object.values(transport.headers ?? {})) {
+      found.push(value);
+      // "Bearer abc" shows as "abc" in some errors.
+      const [, credential] = /^\S+\s+(\S.*)$/.exec(value) ?? [];
+      if (credential) found.push(credential);
+    }
+  } else {
+    for (const [name, value] of Object.entries(transport.env ?? {})) if (SECRET_NAME.test(name)) found.push(value);
+    transport.args.forEach((arg, index) => {
+      const [flag, value] = arg.split(/=(.*)/s, 2);
+      if (value !== undefined && SECRET_NAME.test(flag ?? '')) found.push(value);
+      const previous = transport.args[index - 1];
+      if (previous?.startsWith('-') && !previous.includes('=') && SECRET_NAME.test(previous)) found.push(arg);
+    });
+  }
+  // Longest first, so that a value containing another is hidden whole.
+  return [...new Set(found.filter((value) => value.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Text about a server (a failure reason, its stderr) as it may leave Taskdesk: the server's own
+ * secrets (see {@link configSecrets}) and any URL credentials are replaced by `[redacted]`.
+ */
+export function redactServerText(text: string, config: ServerConfig): string {
+  let out = text;
+  for (const secret of configSecrets(config)) {
+    out = out.split(secret).join(REDACTED);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) out = out.split(encoded).join(REDACTED);
+  }
+  return redactUrlsIn(out);
 }

@@ -21,6 +21,7 @@ import {
 } from './provider-failure.js';
 import type { ProviderSource } from './provider-registry.js';
 import { ProgressThrottle } from './progress-throttle.js';
+import { redactSecrets } from './redact.js';
 import { toChatCompletionRequest } from './request-mapping.js';
 import { MalformedCompletionError, toCreateMessageResult } from './result-mapping.js';
 import { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry.js';
@@ -219,13 +220,14 @@ export class LlmSamplingRunner implements SamplingRunner {
             message: `${provider.name} returned an unusable answer: ${error.message}.`
           },
           provider,
-          chosen.model
+          chosen.model,
+          apiKey
         );
       }
     } catch (error) {
       const found = error instanceof ProviderFailureError ? error.failure : classify(error);
       if (found.kind === 'cancelled' && context.signal.aborted) return cancelledOutcome(context.signal);
-      return this.#failureOutcome(found, provider, chosen.model);
+      return this.#failureOutcome(found, provider, chosen.model, apiKey);
     } finally {
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
@@ -287,10 +289,21 @@ export class LlmSamplingRunner implements SamplingRunner {
     });
   }
 
-  #failureOutcome(found: ProviderFailure, provider: ProviderSettings, model: string): SamplingOutcome {
+  /**
+   * The error a failure ends the request with. Its message becomes the task's `statusMessage`,
+   * goes to the server, the UI and the audit log: it is redacted once more here, whatever part
+   * of the engine wrote it, so that no echo of the key can leave.
+   */
+  #failureOutcome(
+    found: ProviderFailure,
+    provider: ProviderSettings,
+    model: string,
+    apiKey: string | undefined
+  ): SamplingOutcome {
     const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
     if (found.status !== undefined) data['status'] = found.status;
-    return { type: 'error', error: { code: JsonRpcCode.InternalError, message: found.message, data } };
+    const message = redactSecrets(found.message, [apiKey]);
+    return { type: 'error', error: { code: JsonRpcCode.InternalError, message, data } };
   }
 }
 

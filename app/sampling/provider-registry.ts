@@ -1,3 +1,5 @@
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import { hasUserInfo, REDACTED, redactUrlsIn } from '../core/redact-url.js';
 import type { KeyStore } from './key-store.js';
 import {
   ProviderConfigSchema,
@@ -57,11 +59,34 @@ export class ProviderRegistry implements ProviderSource {
   async upsert(input: ProviderConfig): Promise<ProviderView> {
     const config = ProviderConfigSchema.parse(input);
     const settings = settingsOf(config);
+    settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
     if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
     const index = this.#providers.findIndex((p) => p.id === settings.id);
     if (index === -1) this.#providers.push(settings);
     else this.#providers[index] = settings;
-    return viewOf(settings, await this.#keys.has(settings.id));
+    return outward(settings, await this.#keys.has(settings.id));
+  }
+
+  /**
+   * The base URL to keep. A user name or password in it is refused: fetch cannot send one (it
+   * fails every request) and it would be a key kept in the settings file. The UI shows a base
+   * URL with its secret query values hidden, and sends that back when another field is edited:
+   * then the stored URL is kept.
+   */
+  #baseURLToStore(providerId: string, baseURL: string): string {
+    if (hasUserInfo(baseURL))
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        'The base URL holds a user name or password, which cannot be sent that way: put the key in the API key field (it is kept in the key store).'
+      );
+    const stored = this.#providers.find((p) => p.id === providerId)?.baseURL;
+    if (stored !== undefined && baseURL === redactUrlsIn(stored)) return stored;
+    if (baseURL.includes(REDACTED) || baseURL.includes(encodeURIComponent(REDACTED)))
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `The base URL still holds ${REDACTED} in place of a hidden value: type that value again, or remove it.`
+      );
+    return baseURL;
   }
 
   /** Removes a provider and its key. */
@@ -77,11 +102,18 @@ export class ProviderRegistry implements ProviderSource {
 
   /** Every provider as the UI may see it. */
   async views(): Promise<ProviderView[]> {
-    return Promise.all(this.#providers.map(async (p) => viewOf(p, await this.#keys.has(p.id))));
+    return Promise.all(this.#providers.map(async (p) => outward(p, await this.#keys.has(p.id))));
   }
 
   /** The settings to persist; holds no keys. */
   snapshot(): ProviderSettings[] {
     return this.list();
   }
+}
+
+/** A provider as it may leave the core: credentials in its base URL (a key in the query) hidden. */
+function outward(settings: ProviderSettings, hasKey: boolean): ProviderView {
+  const view = viewOf(settings, hasKey);
+  view.baseURL = redactUrlsIn(view.baseURL);
+  return view;
 }

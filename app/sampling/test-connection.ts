@@ -3,6 +3,8 @@ import { createProviderClient } from './provider-client.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import { classifyProviderError, timeoutFailure, type ProviderFailureKind } from './provider-failure.js';
 import { Watchdog } from './watchdog.js';
+import { redactSecrets } from './redact.js';
+import { redactUrlsIn } from '../core/redact-url.js';
 
 /** What "Test connection" found: the models on offer, or why it failed. */
 export type ConnectionTestResult =
@@ -54,8 +56,8 @@ export async function testConnection(
       kind: failure.kind,
       message:
         failure.kind === 'model-not-found'
-          ? `${settings.name} has no model list at ${settings.baseURL}/models (404). Check the base URL (it usually ends in /v1).`
-          : failure.message,
+          ? `${settings.name} has no model list at ${redactUrlsIn(settings.baseURL)}/models (404). Check the base URL (it usually ends in /v1).`
+          : redactSecrets(failure.message, [apiKey]),
       ...(failure.status !== undefined ? { status: failure.status } : {})
     };
   } finally {

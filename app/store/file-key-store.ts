@@ -7,13 +7,33 @@ import type { KeyStore } from '../sampling/key-store.js';
  *
  * The keys are not encrypted here: the Electron app uses its `safeStorage`-backed key store
  * instead. The file holds nothing but keys, so settings files and logs never contain one.
+ *
+ * Given a `corruptDir`, a file that does not parse when the store opens is moved there, as the
+ * host does with every stored file it cannot read, and `warning` says so (its keys must be
+ * entered again). A file that turns bad later is never overwritten: every use of the store then
+ * fails with an error naming it, until a person mends or removes it.
  */
 export class FileKeyStore implements KeyStore {
   readonly #file: string;
+  /** Set when the file could not be read at open and was moved aside. */
+  readonly warning?: { message: string; movedTo: string };
 
-  constructor(dir: string) {
+  constructor(dir: string, options: { corruptDir?: string } = {}) {
     fs.mkdirSync(dir, { recursive: true });
     this.#file = path.join(dir, 'provider-keys.json');
+    if (options.corruptDir === undefined) return;
+    try {
+      this.#read();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== undefined) return; // unreadable, not corrupt: leave it
+      fs.mkdirSync(options.corruptDir, { recursive: true });
+      const movedTo = path.join(options.corruptDir, `provider-keys-${Date.now()}.json`);
+      fs.renameSync(this.#file, movedTo);
+      this.warning = {
+        message: `${(error as Error).message}. It was moved aside; enter the LLM providers' API keys again.`,
+        movedTo
+      };
+    }
   }
 
   async get(providerId: string): Promise<string | undefined> {
@@ -50,9 +70,18 @@ export class FileKeyStore implements KeyStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Object.create(null) as Record<string, string>;
       throw error;
     }
-    const value = JSON.parse(text) as unknown;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`The API key file ${this.#file} is not valid JSON (${(error as Error).message})`, {
+        cause: error
+      });
+    }
     if (!value || typeof value !== 'object' || Array.isArray(value))
-      throw new Error(`The key file ${this.#file} is not a JSON object`);
+      throw new Error(`The API key file ${this.#file} is not a JSON object`);
+    if (!Object.values(value).every((key) => typeof key === 'string'))
+      throw new Error(`The API key file ${this.#file} holds a key that is not a string`);
     return Object.assign(Object.create(null) as Record<string, string>, value);
   }
 

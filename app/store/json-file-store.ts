@@ -30,18 +30,21 @@ export interface JsonFileStoreOptions {
    * walk of the value before it is written. It must return JSON; the file is read as JSON.
    */
   serialize?: (value: Record<string, unknown>) => string;
+  /** The file's mode on every write (0o600 for a document that holds secrets); default the umask's. */
+  mode?: number;
 }
 
 /** Opens (creating when missing) one JSON document. Throws when the file exists but is not JSON. */
 export type JsonFileStoreFactory = (options: JsonFileStoreOptions) => JsonFileStore;
 
 /** The plain-Node factory: electron-store's engine, `conf`, in an absolute directory. */
-export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize }) =>
+export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize, mode }) =>
   new Conf<Record<string, unknown>>({
     cwd,
     configName: name,
     ...(serialize && { serialize }),
+    ...(mode !== undefined && { configFileMode: mode }),
     // A corrupt file is moved aside by the caller with a message; conf must not wipe it.
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false
-  }) as unknown as JsonFileStore;
+  });

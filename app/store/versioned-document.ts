@@ -29,8 +29,15 @@ export function openVersionedDocument<T>(options: {
   version: number;
   schema: z.ZodType<T>;
   empty: () => T;
+  /** The file's mode on every write (0o600 for secrets); see `JsonFileStoreOptions.mode`. */
+  mode?: number;
 }): OpenedDocument<T> {
-  const open = () => options.factory({ cwd: options.dir, name: options.name });
+  const open = () =>
+    options.factory({
+      cwd: options.dir,
+      name: options.name,
+      ...(options.mode !== undefined && { mode: options.mode })
+    });
   let store: JsonFileStore;
   let value: T = options.empty();
   let warning: OpenedDocument<T>['warning'];

@@ -116,12 +116,45 @@ describe('host settings', () => {
       const file = path.join(data.dir, 'provider-keys.json');
       assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600');
       fs.writeFileSync(file, '{"a": "sk-a", broken');
-      await assert.rejects(keys.set('b', 'sk-b'));
+      await assert.rejects(keys.set('b', 'sk-b'), (error: Error) => error.message.includes(file));
       assert.equal(
         fs.readFileSync(file, 'utf8'),
         '{"a": "sk-a", broken',
         'the unreadable file is left for a person to mend'
       );
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('moves a provider key file that does not parse to corrupt/ at start, with a warning naming it', async () => {
+    const data = tempDir();
+    try {
+      const file = path.join(data.dir, 'secrets', 'provider-keys.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '{"a": "sk-a", broken', { mode: 0o600 });
+      const host = createHost({ dataDir: data.dir, autoConnect: false });
+      try {
+        const [warning] = host.warnings;
+        assert.equal(host.warnings.length, 1, JSON.stringify(host.warnings));
+        assert.ok(warning!.message.includes(file), warning!.message);
+        assert.match(warning!.message, /not valid JSON/);
+        assert.ok(warning!.movedTo!.startsWith(path.join(data.dir, 'corrupt')));
+        assert.equal(fs.readFileSync(warning!.movedTo!, 'utf8'), '{"a": "sk-a", broken', 'the bytes are kept');
+        assert.ok(
+          (await host.call('audit.read', {})).some((entry) => entry.type === 'store.warning'),
+          'the warning is in the audit log'
+        );
+        const saved = await host.call('providers.save', {
+          id: 'p',
+          name: 'P',
+          baseURL: 'http://127.0.0.1:1/v1',
+          apiKey: 'sk-new-key-1234'
+        });
+        assert.equal(saved.hasKey, true, 'keys can be entered again');
+      } finally {
+        await host.close();
+      }
     } finally {
       data.remove();
     }

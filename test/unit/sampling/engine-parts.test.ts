@@ -22,6 +22,59 @@ describe('redactSecrets', () => {
     assert.ok(!out.includes('mysecretvalue'));
     assert.match(out, /\[redacted\]/);
   });
+
+  it('removes echoes of a known key: upper-cased, its ends, its middle starred', () => {
+    const key = 'sk-abcdEFGH0123456789wxyz';
+    const hex = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    const echoes = [
+      'SK-ABCDEFGH0123456789WXYZ',
+      'sk-abc…wxyz',
+      'sk-abcd***************wxyz',
+      'ABCD…',
+      '…3C4B5A',
+      '0F1E…E1F0',
+      '0f1e2d3c••••••••c3d2e1f0',
+      hex.toUpperCase()
+    ];
+    for (const echo of echoes) {
+      const out = redactSecrets(`Invalid key provided: ${echo} (see docs)`, [key, hex]);
+      assert.equal(out, 'Invalid key provided: [redacted] (see docs)', echo);
+    }
+    assert.equal(redactSecrets('rate limited, retry in 2000 ms', [key, hex]), 'rate limited, retry in 2000 ms');
+  });
+
+  it('removes URL credentials', () => {
+    assert.equal(
+      redactSecrets('at https://u:p@h.example/v1?api_key=abc&x=1'),
+      'at https://[redacted]@h.example/v1?api_key=[redacted]&x=1'
+    );
+  });
+});
+
+describe('provider base URLs with credentials', () => {
+  it('refuses a user name or password, and shows a key in the query hidden', async () => {
+    const registry = new ProviderRegistry(new InMemoryKeyStore());
+    await assert.rejects(
+      registry.upsert({ id: 'p', name: 'P', baseURL: 'https://user:pw@llm.example/v1', models: [] }),
+      /user name or password/
+    );
+    const view = await registry.upsert({
+      id: 'p',
+      name: 'P',
+      baseURL: 'https://llm.example/v1?key=q-SECRET',
+      models: []
+    });
+    assert.equal(view.baseURL, 'https://llm.example/v1?key=[redacted]');
+    assert.equal(registry.get('p')!.baseURL, 'https://llm.example/v1?key=q-SECRET', 'the engine gets the real one');
+    assert.doesNotMatch(JSON.stringify(await registry.views()), /SECRET/);
+    // The edit form sends the hidden URL back with another change: the stored one is kept.
+    await registry.upsert({ ...view, name: 'Renamed' });
+    assert.equal(registry.get('p')!.baseURL, 'https://llm.example/v1?key=q-SECRET');
+    await assert.rejects(
+      registry.upsert({ ...view, baseURL: 'https://other.example/v1?key=[redacted]' }),
+      /still holds \[redacted\]/
+    );
+  });
 });
 
 describe('retryAfterOf', () => {

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { HostEvent, HostEventPayload } from '../../../app/contract/host-api.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+
+// Letters and digits alternate, so that no four characters of the key read as a port or a word.
+const KEY = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+const UPPER = KEY.toUpperCase();
+
+/** Every four-character piece of the key: none may reach anything that leaves Taskdesk. */
+function fragmentsIn(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found: string[] = [];
+  for (let i = 0; i + 4 <= KEY.length; i++) if (lower.includes(KEY.slice(i, i + 4))) found.push(KEY.slice(i, i + 4));
+  return found;
+}
+
+describe('a provider that echoes the API key, masked or upper-cased, in its error', () => {
+  let llm: FakeOpenAIServer;
+  let fixture: InMemoryHostFixture | undefined;
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ apiKey: KEY });
+  });
+  after(() => llm.close());
+  afterEach(async () => {
+    await fixture?.dispose();
+    fixture = undefined;
+  });
+
+  const echoes = [
+    `the key ${UPPER} is not allowed here`,
+    `key ${KEY.slice(0, 6)}…${KEY.slice(-4)} has no quota`,
+    `key ${UPPER.slice(0, 4)}… is disabled`,
+    `key ${KEY.slice(0, 4)}${'*'.repeat(24)}${KEY.slice(-4)} was revoked`,
+    `key ...${UPPER.slice(-6)} belongs to another project`
+  ];
+
+  for (const [index, echo] of echoes.entries()) {
+    it(`sends the server no fragment of the key (${index + 1}: ${echo.slice(0, 12)}…)`, async () => {
+      const peer = peerServer();
+      const seen: unknown[] = [];
+      fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore() });
+      const { host } = fixture;
+      for (const event of ['task.changed', 'inbox.added', 'sampling.partial'] as const satisfies HostEvent[])
+        host.on(event, (payload: HostEventPayload<typeof event>) => seen.push(payload));
+      await host.call('providers.save', {
+        id: 'fake',
+        name: 'Fake LLM',
+        baseURL: llm.baseURL,
+        apiKey: KEY,
+        models: [{ name: 'fake-small' }]
+      });
+      await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+      llm.enqueue({ kind: 'error', status: 400, message: echo });
+
+      const failed = peer.nextNotification('notifications/tasks/status', (params) => params.status === 'failed');
+      const created = await peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5, task: {} }
+        },
+        CreateTaskResultSchema
+      );
+      const notified = await failed;
+      const got = await peer.server.request(
+        { method: 'tasks/get', params: { taskId: created.task.taskId } },
+        GetTaskResultSchema
+      );
+      const message = String(got.statusMessage);
+      assert.match(message, /Fake LLM \(127\.0\.0\.1:\d+\) rejected the request \(400\): .*\[redacted\]/);
+      const outward = JSON.stringify([notified, got, seen, await host.call('audit.read', { limit: 1000 })]);
+      assert.deepEqual(fragmentsIn(outward), [], message);
+    });
+  }
+});

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { AuditLog } from '../../app/audit/audit-log.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { tempDir } from '../support/host-fixture.js';
+
+describe('audit log', () => {
+  let temp: ReturnType<typeof tempDir> | undefined;
+  let log: AuditLog | undefined;
+  afterEach(() => {
+    log?.close();
+    temp?.remove();
+    log = temp = undefined;
+  });
+  const open = (options: Partial<ConstructorParameters<typeof AuditLog>[0]> = {}) => {
+    temp = tempDir();
+    const clock = new ManualClock();
+    log = new AuditLog({ dir: path.join(temp.dir, 'audit'), clock, ...options });
+    return { log, clock, dir: path.join(temp.dir, 'audit') };
+  };
+
+  it('cuts long strings to 1 KiB and notes their length', () => {
+    const { log } = open();
+    const id = 'x'.repeat(300 * 1024);
+    log.record({ type: 'task.unknown-id', serverId: 'b', taskId: id, detail: { reason: id, fine: 'short' } });
+    const [entry] = log.read();
+    assert.equal(entry!.taskId!.length, 1025);
+    assert.ok(entry!.taskId!.startsWith('xxxx'));
+    assert.equal(entry!.detail!.fine, 'short');
+    assert.equal((entry!.detail!.reason as string).length, 1025);
+    assert.deepEqual(entry!.detail!.truncated, { taskId: 300 * 1024, 'detail.reason': 300 * 1024 });
+  });
+
+  it('keeps a line of a huge detail within 16 KiB', () => {
+    const { log, dir } = open();
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 'y'.repeat(1000)]));
+    log.record({ type: 'server.state', serverId: 'a', detail: wide });
+    const [entry] = log.read();
+    assert.equal(entry!.type, 'server.state');
+    assert.ok((entry!.detail!.truncated as Record<string, number>).detail! > 16 * 1024);
+    for (const file of filesUnder(dir))
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) assert.ok(Buffer.byteLength(line) <= 16 * 1024);
+  });
+
+  it('summarizes a flood of one kind from one server in one entry', () => {
+    const { log } = open();
+    for (let i = 0; i < 120; i++) log.record({ type: 'task.unknown-id', serverId: 'b', taskId: `id-${i}` });
+    log.record({ type: 'task.created', serverId: 'b', taskId: 'real' });
+    const entries = log.read({ serverId: 'b', limit: 1000 });
+    const lookups = entries.filter((entry) => entry.type === 'task.unknown-id');
+    const summaries = entries.filter((entry) => entry.type === 'audit.summary');
+    assert.equal(lookups.length, 20, 'the first twenty are written one by one');
+    assert.equal(summaries.length, 1);
+    assert.equal(summaries[0]!.detail!.of, 'task.unknown-id');
+    assert.equal(summaries[0]!.detail!.count, 100);
+    assert.deepEqual(summaries[0]!.detail!.sampleTaskIds, ['id-20', 'id-21', 'id-22']);
+    assert.match(summaries[0]!.detail!.message as string, /100 more task\.unknown-id entries/);
+    assert.ok(
+      entries.some((entry) => entry.type === 'task.created'),
+      'other kinds are not held back'
+    );
+  });
+
+  it('writes the summary of a window that is over with the next write, and starts a new one', async () => {
+    const { log, clock } = open();
+    for (let i = 0; i < 30; i++) log.record({ type: 'task.rate-limited', serverId: 'b' });
+    await clock.advance(1500);
+    log.record({ type: 'task.rate-limited', serverId: 'b' });
+    log.flush();
+    const summaries = log.read({ serverId: 'b' }).filter((entry) => entry.type === 'audit.summary');
+    assert.deepEqual(
+      summaries.map((entry) => entry.detail!.count),
+      [10],
+      'the first window (10 held back) is summarized; the entry 1.5 s later is written (tokens came back)'
+    );
+    for (let i = 0; i < 10; i++) log.record({ type: 'task.rate-limited', serverId: 'b' });
+    const after = log.read({ serverId: 'b' }).filter((entry) => entry.type === 'audit.summary');
+    assert.deepEqual(
+      after.map((entry) => entry.detail!.count),
+      [8, 10]
+    );
+  });
+
+  it('gives each server its own rotation budget', () => {
+    const { log, dir } = open({ maxFileBytes: 8 * 1024, maxFiles: 1 });
+    log.record({ type: 'task.created', serverId: 'a', taskId: 'a-task' });
+    log.record({ type: 'store.warning', detail: { message: 'host-wide' } });
+    log.flush();
+    for (let i = 0; i < 2000; i++) log.record({ type: `kind-${i % 50}`, serverId: 'b', detail: { n: i } });
+    log.flush();
+    assert.deepEqual(
+      log.read({ serverId: 'a' }).map((entry) => entry.taskId),
+      ['a-task']
+    );
+    assert.ok(log.read({ limit: 5000 }).some((entry) => entry.type === 'store.warning'));
+    const bFiles = filesUnder(path.join(dir, 'servers')).filter((file) => file.includes(`${path.sep}b-`));
+    assert.equal(bFiles.length, 2, 'server b rotated within its own stream: the current file and one old');
+    const total = bFiles.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+    assert.ok(total <= 16 * 1024, `server b holds at most its budget (${total} bytes)`);
+  });
+
+  it('reads newest first across servers, and entries an earlier build wrote to audit.log', async () => {
+    const { log, clock, dir } = open();
+    const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
+    fs.writeFileSync(
+      path.join(dir, 'audit.log'),
+      `${JSON.stringify({ at: at(0), type: 'task.created', serverId: 'a', taskId: 'old' })}\n{torn\n`
+    );
+    log.record({ type: 'task.created', serverId: 'a', taskId: 'first' });
+    await clock.advance(10);
+    log.record({ type: 'task.created', serverId: 'b', taskId: 'second' });
+    await clock.advance(10);
+    log.record({ type: 'task.status', serverId: 'a', taskId: 'first' });
+    assert.deepEqual(
+      log.read().map((entry) => entry.taskId),
+      ['first', 'second', 'first', 'old']
+    );
+    assert.deepEqual(
+      log.read({ serverId: 'a' }).map((entry) => entry.taskId),
+      ['first', 'first', 'old']
+    );
+    assert.deepEqual(
+      log.read({ limit: 2 }).map((entry) => entry.taskId),
+      ['first', 'second']
+    );
+    assert.deepEqual(
+      log.read({ taskId: 'first' }).map((entry) => entry.type),
+      ['task.status', 'task.created']
+    );
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}

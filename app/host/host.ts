@@ -26,6 +26,7 @@ import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js
 import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog } from '../store/segment-log.js';
+import { inboundSummary } from './task-summary.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
 import type { ModernPeer } from '../requestor/modern-task-follower.js';
@@ -187,7 +188,8 @@ export class Host {
           factory,
           journal: config.storeJournal !== false
         }),
-        corruptDir
+        corruptDir,
+        policy
       ),
       clock: this.clock,
       policy,
@@ -197,10 +199,10 @@ export class Host {
       cursorKey: cursorKey.secret,
       events: {
         taskChanged: (taskId, record) => {
-          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The
-          // view shares the request, notes and outcome with the stored record: listeners only read.
+          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. A
+          // summary, as in tasks.list: the UI asks tasks.get for the whole record.
           if (this.events.listening('task.changed'))
-            this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
+            this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
@@ -353,11 +355,13 @@ export class Host {
           return this.connect(p.serverId as string);
         case 'servers.disconnect':
           return this.disconnect(p.serverId as string);
-        case 'tasks.list':
-          return this.receiver
-            .records()
-            .filter((record) => !p.serverId || record.owner.serverId === p.serverId)
-            .map(inboundView);
+        case 'tasks.list': {
+          // Summaries of the stored versions, no copies: a server may store megabytes per task.
+          const list: InboundTask[] = [];
+          for (const record of this.receiver.peekRecords())
+            if (!p.serverId || record.owner.serverId === p.serverId) list.push(inboundSummary(record));
+          return list;
+        }
         case 'tasks.get': {
           const record = this.receiver.record(p.taskId as string);
           if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${String(p.taskId)}`);

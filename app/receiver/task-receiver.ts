@@ -14,7 +14,7 @@ import {
   type TaskRecord,
   type TaskView
 } from './task-record.js';
-import { recordBytes, type TaskRepository } from './task-repository.js';
+import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canTransition, isTerminal } from './task-state.js';
 import { TaskWaiters } from './task-waiters.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
@@ -100,6 +100,9 @@ export class TaskReceiver {
   #sequence = 0;
   /** Ordinary (not task-augmented) requests in progress, per owner identity. */
   readonly #ordinaryPending = new Map<string, number>();
+  /** Bytes of the params of those requests, per owner identity and in total: held like unfinished tasks. */
+  readonly #ordinaryBytes = new Map<string, number>();
+  #ordinaryBytesTotal = 0;
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
   #closed = false;
 
@@ -226,7 +229,7 @@ export class TaskReceiver {
       notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : [],
       sequence: ++this.#sequence
     };
-    this.#checkOpenBytes(owner, record);
+    this.#checkOpenBytes(owner, recordBytes(record));
     // On disk (group-committed with the other changes of this turn) before it is acknowledged.
     try {
       await this.#repo.save(record);
@@ -277,11 +280,16 @@ export class TaskReceiver {
         { limit: this.#policy.maxActiveTasksPerServer }
       );
     }
+    const { _meta: _ignored, ...request } = params;
+    // Not stored, but held in memory (and in the inbox) until answered, as an unfinished task is.
+    const bytes = partSize(request);
+    this.#checkOpenBytes(owner, bytes);
     this.#ordinaryPending.set(owner.identity, pending + 1);
+    this.#ordinaryBytes.set(owner.identity, (this.#ordinaryBytes.get(owner.identity) ?? 0) + bytes);
+    this.#ordinaryBytesTotal += bytes;
     const controller = new AbortController();
     const onAbort = () => controller.abort(info.signal?.reason);
     info.signal?.addEventListener('abort', onAbort, { once: true });
-    const { _meta: _ignored, ...request } = params;
     try {
       const outcome = await this.#run(kind, request, this.#context(owner, controller.signal, info, undefined));
       if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
@@ -301,6 +309,10 @@ export class TaskReceiver {
       const left = (this.#ordinaryPending.get(owner.identity) ?? 1) - 1;
       if (left > 0) this.#ordinaryPending.set(owner.identity, left);
       else this.#ordinaryPending.delete(owner.identity);
+      const held = (this.#ordinaryBytes.get(owner.identity) ?? bytes) - bytes;
+      if (left > 0) this.#ordinaryBytes.set(owner.identity, held);
+      else this.#ordinaryBytes.delete(owner.identity);
+      this.#ordinaryBytesTotal -= bytes;
     }
   }
 
@@ -450,17 +462,17 @@ export class TaskReceiver {
   }
 
   /**
-   * Refuses a task that would take a server's unfinished tasks, or everyone's, above their
-   * bytes bound: unfinished work cannot be evicted, so it is bounded when it comes in.
+   * Refuses work of `bytes` that would take a server's unfinished work (tasks, and ordinary
+   * requests waiting), or everyone's, above their bytes bound: unfinished work cannot be evicted,
+   * so it is bounded when it comes in.
    */
-  #checkOpenBytes(owner: TaskOwner, record: TaskRecord): void {
-    const bytes = recordBytes(record);
-    const own = this.#repo.usage(owner.identity).openBytes;
-    const all = this.#repo.usage().openBytes;
+  #checkOpenBytes(owner: TaskOwner, bytes: number): void {
+    const own = this.#repo.usage(owner.identity).openBytes + (this.#ordinaryBytes.get(owner.identity) ?? 0);
+    const all = this.#repo.usage().openBytes + this.#ordinaryBytesTotal;
     const refuse = (held: number, limit: number, whose: string) =>
       new HostError(
         JsonRpcCode.TooManyRequests,
-        `Too much unfinished work: ${whose} unfinished tasks hold ${held} bytes in Taskdesk and this one needs ${bytes} (limit ${limit}). Wait for some to finish or cancel them.`,
+        `Too much unfinished work: ${whose} unfinished tasks and requests hold ${held} bytes in Taskdesk and this one needs ${bytes} (limit ${limit}). Wait for some to finish or cancel them.`,
         { bytes, held, limit }
       );
     if (own + bytes > this.#policy.maxOpenBytesPerServer)
@@ -531,9 +543,9 @@ export class TaskReceiver {
     try {
       switch (kind) {
         case 'sampling':
-          return (await this.#sampling.run(request as never, context));
+          return await this.#sampling.run(request as never, context);
         case 'elicitation':
-          return (await this.#elicitation.prompt(request as never, context));
+          return await this.#elicitation.prompt(request as never, context);
       }
     } catch (error) {
       return { type: 'error', error: toErrorData(error) };

@@ -244,7 +244,7 @@ describe('storage bounds on what servers can make Taskdesk keep', () => {
     assert.deepEqual(expiredIds(host, 'b'), []);
   });
 
-  it('refuses a task once the server (or every server) holds too many bytes of unfinished work', async () => {
+  it('refuses a task once the server (or every server) holds too many bytes of unfinished tasks and waiting requests', async () => {
     const a = peerServer('a');
     const b = peerServer('b');
     fixture = await startHostWith(
@@ -256,10 +256,20 @@ describe('storage bounds on what servers can make Taskdesk keep', () => {
         { method: 'elicitation/create', params: { ...bigForm(300 * KiB), task: { ttl: 60_000 } } },
         CreateTaskResultSchema
       );
-    for (let i = 0; i < 3; i++) await send(a);
+    const { host } = fixture;
+    // Two ordinary elicitations of A wait in the inbox: held like unfinished tasks, and counted.
+    const inInbox = new Promise<void>((resolve) => {
+      let added = 0;
+      host.on('inbox.added', () => ++added === 2 && resolve());
+    });
+    const ordinary = [0, 1].map(() =>
+      a.server.request({ method: 'elicitation/create', params: bigForm(300 * KiB) }, Loose).catch(() => undefined)
+    );
+    await inInbox;
+    await send(a);
     const refused = await mcpCode(send(a));
     assert.equal(refused.code, -32029);
-    assert.match(refused.message, /Too much unfinished work: this server's unfinished tasks/);
+    assert.match(refused.message, /Too much unfinished work: this server's unfinished tasks and requests/);
     assert.equal((refused.data as { limit: number }).limit, 1 * MiB);
     // B has nothing open, but all servers together are at the total.
     await send(b);
@@ -267,6 +277,9 @@ describe('storage bounds on what servers can make Taskdesk keep', () => {
     assert.equal(total.code, -32029);
     assert.match(total.message, /all servers' unfinished tasks/);
     assert.equal((total.data as { limit: number }).limit, 1.25 * MiB);
+    await fixture.dispose();
+    fixture = undefined;
+    await Promise.all(ordinary);
   });
 
   it('fails a task whose result is larger than the cap, with a status message that says so', async () => {

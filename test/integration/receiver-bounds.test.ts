@@ -218,6 +218,41 @@ describe('storage bounds on what servers can make Taskdesk keep', () => {
     assert.deepEqual(restarted.receiver.usage(identityB), usageB);
   });
 
+  it('bounds what a flood of large sampling requests refused by policy leaves behind', async () => {
+    const a = peerServer('sampler');
+    fixture = await startHostWith({ a }, { policy: { ...relaxed, maxStoredBytesPerServer: 1 * MiB } });
+    const { host } = fixture;
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'refuse' } });
+    const sent: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { task } = await a.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 's'.repeat(200 * KiB) } }],
+            maxTokens: 10,
+            task: { ttl: 86_400_000 }
+          }
+        },
+        CreateTaskResultSchema
+      );
+      sent.push(task.taskId);
+      const refused = await mcpCode(
+        a.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose)
+      );
+      assert.equal(refused.code, -1);
+    }
+    const identity = host.receiver.record(sent.at(-1)!)!.owner.identity;
+    const usage = host.receiver.usage(identity);
+    assert.ok(usage.bytes <= 1 * MiB, `holds ${usage.bytes} bytes`);
+    assert.ok(usage.finished >= 3 && usage.finished < 6, `keeps ${usage.finished}`);
+    assert.deepEqual(
+      expiredIds(host, 'a').map((entry) => entry.taskId),
+      sent.slice(0, sent.length - usage.finished)
+    );
+    assert.equal((await host.call('tasks.list', {})).length, usage.tasks);
+  });
+
   it('bounds the number of finished tasks per server, and in total by taking from the server holding most', async () => {
     const a = peerServer('a');
     const b = peerServer('b');

@@ -119,7 +119,12 @@ export const InboundTaskSchema = z.object({
   kind: z.enum(['sampling', 'elicitation']),
   request: z.record(z.string(), z.unknown()),
   outcome: OutcomeSchema.optional(),
-  notes: z.array(z.record(z.string(), z.unknown()))
+  notes: z.array(z.record(z.string(), z.unknown())),
+  /**
+   * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
+   * message were shortened to keep them small; `tasks.get` has the whole record.
+   */
+  truncated: z.boolean().optional()
 });
 export type InboundTask = z.infer<typeof InboundTaskSchema>;
 
@@ -213,6 +218,7 @@ export const HostMethods = {
     params: z.object({ serverId: z.string().optional() }).default({}),
     result: z.array(InboundTaskSchema)
   },
+  /** The whole record of one task (`tasks.list` entries may be shortened: see `truncated`). */
   'tasks.get': { params: z.object({ taskId: z.string() }), result: InboundTaskSchema },
   'tasks.cancel': { params: z.object({ taskId: z.string() }), result: TaskViewSchema },
   'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { HostMethod, HostMethods, HostResult, ServerView } from '../contract/host-api.js';
+import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } from '../contract/host-api.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { Inbox } from '../inbox/inbox.js';
 import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { OutboundTasks } from '../requestor/outbound-tasks.js';
 import { inboundView } from './inbound-view.js';
+import { inboundSummary } from './task-summary.js';
 import type { SamplingSetup } from './sampling-setup.js';
 import type { ServerEras } from './server-eras.js';
 import type { ServerRegistry } from './server-registry.js';
@@ -58,11 +59,13 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     },
     'servers.connect': ({ serverId }) => parts.connect(serverId),
     'servers.disconnect': ({ serverId }) => parts.disconnect(serverId),
-    'tasks.list': ({ serverId }) =>
-      parts.receiver
-        .records()
-        .filter((record) => !serverId || record.owner.serverId === serverId)
-        .map(inboundView),
+    'tasks.list': ({ serverId }) => {
+      // Summaries of the stored versions, no copies: a server may store megabytes per task.
+      const list: InboundTask[] = [];
+      for (const record of parts.receiver.peekRecords())
+        if (!serverId || record.owner.serverId === serverId) list.push(inboundSummary(record));
+      return list;
+    },
     'tasks.get': ({ taskId }) => {
       const record = parts.receiver.record(taskId);
       if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);

@@ -33,6 +33,7 @@ import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js
 import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog } from '../store/segment-log.js';
+import { inboundSummary } from './task-summary.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
 import type { ModernPeer } from '../requestor/modern-task-follower.js';
@@ -219,7 +220,8 @@ export class Host {
           factory,
           journal: config.storeJournal !== false
         }),
-        corruptDir
+        corruptDir,
+        policy
       ),
       clock: this.clock,
       policy,
@@ -230,10 +232,10 @@ export class Host {
       events: {
         taskChanged: (taskId, record) => {
           this.history.recordReceived(taskId, record);
-          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. The
-          // view shares the request, notes and outcome with the stored record: listeners only read.
+          // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. A
+          // summary, as in tasks.list: the UI asks tasks.get for the whole record.
           if (this.events.listening('task.changed'))
-            this.events.emit('task.changed', { taskId, ...(record && { task: inboundView(record) }) });
+            this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>

@@ -53,7 +53,11 @@ export class SamplingSetup {
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
   readonly #providersDoc: OpenedDocument<ProviderSettings[]>;
   readonly #policiesDoc: OpenedDocument<Record<string, SamplingPolicy>>;
-  readonly #policies: Record<string, SamplingPolicy>;
+  /**
+   * By server id. A Map, not an object: ids such as `constructor`, `toString` or `__proto__` pass
+   * the id rule and would read (or replace) what every object inherits.
+   */
+  readonly #policies: Map<string, SamplingPolicy>;
   readonly #options: SamplingSetupOptions;
 
   constructor(options: SamplingSetupOptions) {
@@ -70,11 +74,11 @@ export class SamplingSetup {
       ...common,
       name: 'sampling-policies',
       label: 'sampling policies',
-      schema: z.record(z.string(), SamplingPolicySchema),
+      schema: PoliciesByServerSchema,
       empty: () => ({})
     });
     for (const doc of [this.#providersDoc, this.#policiesDoc]) if (doc.warning) this.warnings.push(doc.warning);
-    this.#policies = this.#policiesDoc.value;
+    this.#policies = new Map(Object.entries(this.#policiesDoc.value));
     this.registry = new ProviderRegistry(options.keyStore, this.#providersDoc.value);
     const llm = new LlmSamplingRunner({
       providers: this.registry,
@@ -118,14 +122,14 @@ export class SamplingSetup {
 
   /** The policy of a server (the default, "ask" with review, when none is saved). */
   policyFor(serverId: string): SamplingPolicy {
-    return structuredClone(this.#policies[serverId] ?? defaultSamplingPolicy);
+    return structuredClone(this.#policies.get(serverId) ?? defaultSamplingPolicy);
   }
 
   setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy {
     const parsed = SamplingPolicySchema.parse(policy);
-    this.#policiesDoc.save({ ...this.#policies, [serverId]: parsed });
-    this.#policies[serverId] = parsed;
-    this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...this.#policies[serverId] } });
+    this.#policiesDoc.save(policyDocument([...this.#policies, [serverId, parsed]]));
+    this.#policies.set(serverId, parsed);
+    this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...parsed } });
     return this.policyFor(serverId);
   }
 
@@ -134,10 +138,9 @@ export class SamplingSetup {
    * starts from the default ("ask") instead of inheriting, say, "auto".
    */
   forgetServer(serverId: string): void {
-    if (!(serverId in this.#policies)) return;
-    const { [serverId]: _removed, ...rest } = this.#policies;
-    this.#policiesDoc.save(rest);
-    delete this.#policies[serverId];
+    if (!this.#policies.has(serverId)) return;
+    this.#policiesDoc.save(policyDocument([...this.#policies].filter(([id]) => id !== serverId)));
+    this.#policies.delete(serverId);
   }
 
   /** Adds or replaces a provider; its key goes to the key store, never to the settings file. */
@@ -194,3 +197,30 @@ export class SamplingSetup {
     });
   }
 }
+
+/** The policies as the stored document: own keys only (`Object.fromEntries` defines them, `__proto__` included). */
+function policyDocument(entries: Array<[string, SamplingPolicy]>): Record<string, SamplingPolicy> {
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The stored policies by server id. Not `z.record`: it builds its result by assignment, which
+ * turns a `__proto__` key into the object's prototype and loses that server's policy.
+ */
+const PoliciesByServerSchema = z.unknown().transform((value, ctx): Record<string, SamplingPolicy> => {
+  const out = Object.create(null) as Record<string, SamplingPolicy>;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: 'Expected an object of policies by server id' });
+    return z.NEVER;
+  }
+  for (const [serverId, raw] of Object.entries(value)) {
+    const parsed = SamplingPolicySchema.safeParse(raw);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: `${serverId}: ${z.prettifyError(parsed.error)}` });
+      return z.NEVER;
+    }
+    // A null-prototype object: assigning `__proto__` makes a plain key.
+    out[serverId] = parsed.data;
+  }
+  return out;
+});

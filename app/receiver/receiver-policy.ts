@@ -19,11 +19,29 @@ export interface ReceiverPolicy {
   maxRequestBytes: number;
   /** Tasks per `tasks/list` page (the requestor cannot ask for more). */
   listPageSize: number;
+  /**
+   * Bytes (of stored JSON) of one server's unfinished tasks: a new task that would go above it is
+   * refused. Unfinished work cannot be evicted, so this is what bounds it, with `maxOpenBytesTotal`.
+   */
+  maxOpenBytesPerServer: number;
+  /** Bytes of every server's unfinished tasks together; a new task above it is refused. */
+  maxOpenBytesTotal: number;
+  /** Finished tasks one server may leave in Taskdesk; above it its oldest finished tasks expire early. */
+  maxFinishedTasksPerServer: number;
+  /** Finished tasks of all servers together; above it the server holding most loses its oldest. */
+  maxFinishedTasksTotal: number;
+  /** Bytes of one server's stored tasks (finished and not); above it its oldest finished tasks expire early. */
+  maxStoredBytesPerServer: number;
+  /** Bytes of all stored tasks together; above it the server holding most loses its oldest finished tasks. */
+  maxStoredBytesTotal: number;
+  /** Largest outcome (result or error) a task keeps, in bytes of JSON; a larger one fails the task. */
+  maxResultBytes: number;
 }
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const MiB = 1024 * 1024;
 
 /** The defaults documented in the README. */
 export const defaultReceiverPolicy: ReceiverPolicy = {
@@ -37,8 +55,18 @@ export const defaultReceiverPolicy: ReceiverPolicy = {
   maxActiveTasksPerServer: 100,
   operationsPerSecond: 50,
   operationsBurst: 200,
-  maxRequestBytes: 1024 * 1024,
-  listPageSize: 50
+  maxRequestBytes: MiB,
+  listPageSize: 50,
+  // What a server can make Taskdesk keep. A stored byte costs about two in the heap (the record
+  // and the JSON text the store keeps of it), so 64 MiB stored keeps a host flooded by one or two
+  // servers near 200 MB of heap; every bound holds across restarts (it is applied while loading).
+  maxOpenBytesPerServer: 16 * MiB,
+  maxOpenBytesTotal: 48 * MiB,
+  maxFinishedTasksPerServer: 1_000,
+  maxFinishedTasksTotal: 5_000,
+  maxStoredBytesPerServer: 32 * MiB,
+  maxStoredBytesTotal: 64 * MiB,
+  maxResultBytes: MiB
 };
 
 /** The TTL a task gets: the requested one capped by the maximum, or the default. */

@@ -14,7 +14,7 @@ import {
   type TaskRecord,
   type TaskView
 } from './task-record.js';
-import type { TaskRepository } from './task-repository.js';
+import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
@@ -69,6 +69,9 @@ const STATUS_MESSAGES = {
   cancelled: 'The task was cancelled by request.'
 } as const;
 
+/** Why a task left the store before its TTL ran out (audited with its expiry). */
+type EarlyExpiry = 'storage-bound';
+
 /**
  * The receiver side of the MCP tasks utility (2025-11-25) for `sampling/createMessage` and
  * `elicitation/create`.
@@ -97,6 +100,9 @@ export class TaskReceiver {
   #sequence = 0;
   /** Ordinary (not task-augmented) requests in progress, per owner identity. */
   readonly #ordinaryPending = new Map<string, number>();
+  /** Bytes of the params of those requests, per owner identity and in total: held like unfinished tasks. */
+  readonly #ordinaryBytes = new Map<string, number>();
+  #ordinaryBytesTotal = 0;
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
   #closed = false;
 
@@ -123,13 +129,30 @@ export class TaskReceiver {
   restore(): {
     loaded: number;
     expired: number;
+    /** Finished tasks expired early at load because the store held more than the bounds allow. */
+    evicted: number;
+    /** The most the load held at once (see `LoadReport.peak`). */
+    peak: { tasks: number; bytes: number };
     resumed: number;
     failed: number;
     quarantined: Array<{ id: string; reason: string; movedTo: string }>;
   } {
     const report = this.#repo.load();
     // Quarantined data is reported to the caller (the host warns and audits it).
-    const summary = { loaded: report.loaded, expired: 0, resumed: 0, failed: 0, quarantined: report.quarantined };
+    const summary = {
+      loaded: report.loaded,
+      expired: 0,
+      evicted: report.evicted.length,
+      peak: report.peak,
+      resumed: 0,
+      failed: 0,
+      quarantined: report.quarantined
+    };
+    // Dropped while loading (the load never held them all): the rest of their expiry.
+    for (const { taskId, owner, status } of report.evicted) {
+      this.#repo.remove(taskId).catch((error: unknown) => this.#removeFailed(owner, taskId, error));
+      this.#auditExpiry(owner, taskId, status, 'storage-bound');
+    }
     const now = this.#clock.now();
     const records = this.#repo.all();
     for (const record of records) this.#sequence = Math.max(this.#sequence, record.sequence);
@@ -206,6 +229,7 @@ export class TaskReceiver {
       notes: info.relatedTaskId ? [{ relatedTaskId: info.relatedTaskId }] : [],
       sequence: ++this.#sequence
     };
+    this.#checkOpenBytes(owner, recordBytes(record));
     // On disk (group-committed with the other changes of this turn) before it is acknowledged.
     try {
       await this.#repo.save(record);
@@ -225,6 +249,7 @@ export class TaskReceiver {
     });
     // Shut down while the write was in flight: the task is stored, and the next start takes it up.
     if (this.#closed) return { task: { ...record.task } };
+    this.#enforceBounds(owner.identity);
     this.#scheduleExpiry(record);
     this.#events.taskChanged(record.task.taskId, record);
     // No status notification can overtake the CreateTaskResult: the reply goes out in this
@@ -255,11 +280,16 @@ export class TaskReceiver {
         { limit: this.#policy.maxActiveTasksPerServer }
       );
     }
+    const { _meta: _ignored, ...request } = params;
+    // Not stored, but held in memory (and in the inbox) until answered, as an unfinished task is.
+    const bytes = partSize(request);
+    this.#checkOpenBytes(owner, bytes);
     this.#ordinaryPending.set(owner.identity, pending + 1);
+    this.#ordinaryBytes.set(owner.identity, (this.#ordinaryBytes.get(owner.identity) ?? 0) + bytes);
+    this.#ordinaryBytesTotal += bytes;
     const controller = new AbortController();
     const onAbort = () => controller.abort(info.signal?.reason);
     info.signal?.addEventListener('abort', onAbort, { once: true });
-    const { _meta: _ignored, ...request } = params;
     try {
       const outcome = await this.#run(kind, request, this.#context(owner, controller.signal, info, undefined));
       if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
@@ -279,6 +309,10 @@ export class TaskReceiver {
       const left = (this.#ordinaryPending.get(owner.identity) ?? 1) - 1;
       if (left > 0) this.#ordinaryPending.set(owner.identity, left);
       else this.#ordinaryPending.delete(owner.identity);
+      const held = (this.#ordinaryBytes.get(owner.identity) ?? bytes) - bytes;
+      if (left > 0) this.#ordinaryBytes.set(owner.identity, held);
+      else this.#ordinaryBytes.delete(owner.identity);
+      this.#ordinaryBytesTotal -= bytes;
     }
   }
 
@@ -384,6 +418,16 @@ export class TaskReceiver {
     return this.#repo.all();
   }
 
+  /** What is held for one owner identity (or in total), the figures the storage bounds are checked on. */
+  usage(identity?: string): ReturnType<TaskRepository['usage']> {
+    return this.#repo.usage(identity);
+  }
+
+  /** Every stored record's latest version, without copies, for summaries. Never mutate them. */
+  peekRecords(): Iterable<Readonly<TaskRecord>> {
+    return this.#repo.peekAll();
+  }
+
   /** Stops timers and aborts running work; the store keeps everything for the next start. */
   close(): void {
     this.#closed = true;
@@ -417,6 +461,40 @@ export class TaskReceiver {
     }
   }
 
+  /**
+   * Refuses work of `bytes` that would take a server's unfinished work (tasks, and ordinary
+   * requests waiting), or everyone's, above their bytes bound: unfinished work cannot be evicted,
+   * so it is bounded when it comes in.
+   */
+  #checkOpenBytes(owner: TaskOwner, bytes: number): void {
+    const own = this.#repo.usage(owner.identity).openBytes + (this.#ordinaryBytes.get(owner.identity) ?? 0);
+    const all = this.#repo.usage().openBytes + this.#ordinaryBytesTotal;
+    const refuse = (held: number, limit: number, whose: string) =>
+      new HostError(
+        JsonRpcCode.TooManyRequests,
+        `Too much unfinished work: ${whose} unfinished tasks and requests hold ${held} bytes in Taskdesk and this one needs ${bytes} (limit ${limit}). Wait for some to finish or cancel them.`,
+        { bytes, held, limit }
+      );
+    if (own + bytes > this.#policy.maxOpenBytesPerServer)
+      throw refuse(own, this.#policy.maxOpenBytesPerServer, "this server's");
+    if (all + bytes > this.#policy.maxOpenBytesTotal) throw refuse(all, this.#policy.maxOpenBytesTotal, "all servers'");
+  }
+
+  /**
+   * Expires finished tasks early, oldest first, until the storage bounds hold again after
+   * `identity` stored more: its own first, then (above the totals) the server holding the most.
+   */
+  #enforceBounds(identity: string): void {
+    if (this.#closed) return;
+    for (
+      let taskId = this.#repo.nextEviction(this.#policy, identity);
+      taskId !== undefined;
+      taskId = this.#repo.nextEviction(this.#policy, identity)
+    ) {
+      this.#removeExpired(taskId, 'storage-bound');
+    }
+  }
+
   #checkSize(params: Record<string, unknown>): void {
     const bytes = Buffer.byteLength(JSON.stringify(params));
     if (bytes > this.#policy.maxRequestBytes) {
@@ -446,7 +524,7 @@ export class TaskReceiver {
     const taskId = record.task.taskId;
     // The stored version itself, not a copy: records are never changed once saved, and runners
     // only read the request.
-    const current = this.#repo.peek(taskId) as TaskRecord | undefined;
+    const current = this.#repo.peek(taskId);
     if (!current || isTerminal(current.task.status) || this.#running.has(taskId)) return;
     const controller = new AbortController();
     this.#running.set(taskId, controller);
@@ -465,9 +543,9 @@ export class TaskReceiver {
     try {
       switch (kind) {
         case 'sampling':
-          return (await this.#sampling.run(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+          return await this.#sampling.run(request as never, context);
         case 'elicitation':
-          return (await this.#elicitation.prompt(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+          return await this.#elicitation.prompt(request as never, context);
       }
     } catch (error) {
       return { type: 'error', error: toErrorData(error) };
@@ -517,7 +595,7 @@ export class TaskReceiver {
     if (this.#closed) return;
     this.#running.delete(taskId);
     // Read-only here: #transition builds the next version without touching this one.
-    const record = this.#repo.peek(taskId) as TaskRecord | undefined;
+    const record = this.#repo.peek(taskId);
     if (!record || isTerminal(record.task.status)) {
       // Work we aborted (cancel, expiry) ending in its abort error is no news: that was audited.
       if (aborted && outcome.type === 'error') return;
@@ -529,7 +607,16 @@ export class TaskReceiver {
       });
       return;
     }
-    if (outcome.type === 'result') {
+    // Kept until the TTL ends and replayed by tasks/result: an outcome larger than the cap fails
+    // the task instead of being stored (the work is done, but its answer cannot be kept).
+    const bytes = Buffer.byteLength(JSON.stringify(outcome));
+    if (bytes > this.#policy.maxResultBytes) {
+      const message = `The task's ${outcome.type} was too large to keep: ${bytes} bytes of JSON, Taskdesk keeps at most ${this.#policy.maxResultBytes}.`;
+      this.#transition(record, 'failed', message, {
+        type: 'error',
+        error: { code: JsonRpcCode.InternalError, message, data: { bytes, limit: this.#policy.maxResultBytes } }
+      });
+    } else if (outcome.type === 'result') {
       this.#transition(record, 'completed', undefined, { type: 'result', result: outcome.result });
     } else {
       this.#transition(record, 'failed', outcome.error.message, { type: 'error', error: outcome.error });
@@ -570,6 +657,8 @@ export class TaskReceiver {
       taskId: next.task.taskId,
       detail: { from, to, statusMessage }
     });
+    // One more finished task (and its outcome's bytes): the oldest may have to go.
+    if (isTerminal(to)) this.#enforceBounds(next.owner.identity);
     this.#events.taskChanged(next.task.taskId, next);
     const announced = durable.then(() => {
       this.#events.statusChanged(next.owner, { ...next.task });
@@ -653,31 +742,57 @@ export class TaskReceiver {
 
   /** Deletes a task whose TTL ran out, from memory and disk, whatever its status. */
   #expire(taskId: string): void {
-    const timer = this.#expiryTimers.get(taskId);
-    if (timer) this.#clock.clearTimeout(timer);
-    this.#expiryTimers.delete(taskId);
-    const record = this.#repo.get(taskId);
+    const record = this.#repo.peek(taskId);
     // Timers cap their delay (about 24.8 days); a later expiry is scheduled again.
     if (record && record.expiresAt !== null && record.expiresAt > this.#clock.now()) {
       this.#scheduleExpiry(record);
       return;
     }
-    this.#repo.remove(taskId).catch((error: unknown) => record && this.#storeFailed(record, error));
+    this.#removeExpired(taskId);
+  }
+
+  /**
+   * The expiry itself, at the TTL or early (`why`): out of memory and off disk, work aborted, a
+   * waiting tasks/result answered as for an expired task, audited, and the UI told.
+   */
+  #removeExpired(taskId: string, why?: EarlyExpiry): void {
+    const timer = this.#expiryTimers.get(taskId);
+    if (timer) this.#clock.clearTimeout(timer);
+    this.#expiryTimers.delete(taskId);
+    const record = this.#repo.peek(taskId);
+    this.#repo.remove(taskId).catch((error: unknown) => record && this.#removeFailed(record.owner, taskId, error));
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InvalidParams, 'Task has expired'));
     this.#running.delete(taskId);
     this.#waiters.reject(
       taskId,
       new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`)
     );
-    if (record) {
-      this.#audit.record({
-        ...auditOwner(record.owner),
-        type: 'task.expired',
-        taskId,
-        detail: { status: record.task.status }
-      });
-    }
+    if (record) this.#auditExpiry(record.owner, taskId, record.task.status, why);
     this.#events.taskChanged(taskId, undefined);
+  }
+
+  #auditExpiry(owner: TaskOwner, taskId: string, status: TaskView['status'], why: EarlyExpiry | undefined): void {
+    this.#audit.record({
+      ...auditOwner(owner),
+      type: 'task.expired',
+      taskId,
+      detail: {
+        status,
+        ...(why === 'storage-bound' && {
+          reason: 'Expired early: the server left more finished tasks in Taskdesk than it keeps (oldest first).'
+        })
+      }
+    });
+  }
+
+  /** A removal did not reach the disk: said in the audit log (the task is gone from memory). */
+  #removeFailed(owner: TaskOwner, taskId: string, error: unknown): void {
+    this.#audit.record({
+      ...auditOwner(owner),
+      type: 'store.write-failed',
+      taskId,
+      detail: { error: toErrorData(error).message }
+    });
   }
 }
 

@@ -3,10 +3,18 @@ import path from 'node:path';
 import type { SegmentLog } from '../store/segment-log.js';
 import { copyRecord, parseTaskRecord, type TaskRecord } from './task-record.js';
 import { isTerminal } from './received-task-state.js';
+import { TaskUsage, type StorageBounds, type UsageFigures } from './task-usage.js';
 
 /** What loading the stored tasks found. */
 export interface LoadReport {
   loaded: number;
+  /**
+   * Finished tasks dropped while loading because the store held more than the bounds allow
+   * (oldest finished first); the caller deletes them from disk and records their expiry.
+   */
+  evicted: Array<Pick<TaskRecord, 'owner'> & { taskId: string; status: TaskRecord['task']['status'] }>;
+  /** The most the repository held at once while loading (after a document was read, before the bounds were applied). */
+  peak: Pick<UsageFigures, 'tasks' | 'bytes'>;
   /** Stored data that did not parse, moved aside (a whole segment, or one record). */
   quarantined: Array<{ id: string; reason: string; movedTo: string }>;
 }
@@ -29,16 +37,60 @@ export class TaskRepository {
   readonly #byOwner = new Map<string, Set<string>>();
   /** Non-terminal task ids per owner identity, for the open-task cap. */
   readonly #active = new Map<string, Set<string>>();
+  /** Bytes and finished tasks held, per owner and in total, for the storage bounds. */
+  readonly #usage = new TaskUsage();
+  readonly #bounds: StorageBounds | undefined;
 
-  constructor(log: SegmentLog<TaskRecord>, corruptDir: string) {
+  /** With `bounds`, a load keeps no more than they allow (see `load`); without, it keeps everything. */
+  constructor(log: SegmentLog<TaskRecord>, corruptDir: string, bounds?: StorageBounds) {
     this.#log = log;
     this.#corruptDir = corruptDir;
+    this.#bounds = bounds;
   }
 
-  /** Reads every stored task into memory. Data that does not parse is moved aside and reported. */
+  /**
+   * Reads the stored tasks into memory. Data that does not parse is moved aside and reported.
+   *
+   * The bounds are applied as each stored document is read: whenever what is held goes above
+   * them, the oldest finished tasks are dropped (and reported as `evicted`), so a directory that
+   * holds more than the bounds never has to fit in memory at once.
+   */
   load(): LoadReport {
-    const result = this.#log.load(parseTaskRecord);
-    const report: LoadReport = { loaded: 0, quarantined: [...result.quarantined] };
+    const evicted = new Map<string, LoadReport['evicted'][number]>();
+    const peak = { tasks: 0, bytes: 0 };
+    const bounds = this.#bounds;
+    const byAge = (a: string, b: string) => finishedOrder(this.#records.get(a)!, this.#records.get(b)!);
+    const result = this.#log.load(parseTaskRecord, {
+      changed: (id, record) => {
+        if (record) this.#index(record);
+        else {
+          this.#unindex(id);
+          // Dropped, then found deleted on disk: it had already gone, nothing to expire.
+          evicted.delete(id);
+        }
+      },
+      drop: function* (this: TaskRepository) {
+        const held = this.#usage.of();
+        peak.tasks = Math.max(peak.tasks, held.tasks);
+        peak.bytes = Math.max(peak.bytes, held.bytes);
+        if (!bounds || this.nextEviction(bounds) === undefined) return;
+        // Documents are not always in the order tasks finished (a compaction writes them in
+        // creation order): oldest first by when they finished. Nearly sorted, so this is cheap.
+        this.#usage.reorder(byAge);
+        for (let id = this.nextEviction(bounds); id !== undefined; id = this.nextEviction(bounds)) {
+          const record = this.#records.get(id)!;
+          evicted.set(id, { taskId: id, owner: record.owner, status: record.task.status });
+          this.#unindex(id);
+          yield id;
+        }
+      }.bind(this)
+    });
+    const report: LoadReport = {
+      loaded: 0,
+      evicted: [...evicted.values()],
+      peak,
+      quarantined: [...result.quarantined]
+    };
     for (const { id, reason, value } of result.rejected) {
       fs.mkdirSync(this.#corruptDir, { recursive: true });
       const movedTo = path.join(this.#corruptDir, `task-${id.replace(/[^A-Za-z0-9_-]/g, '_')}-${Date.now()}.json`);
@@ -52,10 +104,15 @@ export class TaskRepository {
         a.task.createdAt.localeCompare(b.task.createdAt) ||
         a.task.taskId.localeCompare(b.task.taskId)
     );
+    // The indexes were filled in file order as the load went: put them in creation order.
+    this.#records.clear();
+    this.#byOwner.clear();
+    this.#active.clear();
     for (const record of loaded) {
       this.#index(record);
       this.#committed.set(record.task.taskId, record);
     }
+    this.#usage.reorder(byAge);
     report.loaded = loaded.length;
     return report;
   }
@@ -136,11 +193,30 @@ export class TaskRepository {
     return this.#records.size;
   }
 
+  /** What the repository holds for one owner identity, or in total: the figures the bounds are checked on. */
+  usage(identity?: string): UsageFigures {
+    return this.#usage.of(identity);
+  }
+
+  /**
+   * The finished task to remove next so that `bounds` hold (checking `identity`'s own bounds and
+   * the totals; every owner's when absent), or undefined when they hold. See `TaskUsage`.
+   */
+  nextEviction(bounds: StorageBounds, identity?: string): string | undefined {
+    return this.#usage.nextEviction(bounds, identity);
+  }
+
+  /** The latest version of every record, without copies, for summaries. Never mutate them. */
+  *peekAll(): IterableIterator<Readonly<TaskRecord>> {
+    yield* this.#records.values();
+  }
+
   #unindex(taskId: string): void {
     const record = this.#records.get(taskId);
     this.#committed.delete(taskId);
     if (!record) return;
     this.#records.delete(taskId);
+    this.#usage.delete(taskId);
     const owned = this.#byOwner.get(record.owner.identity);
     owned?.delete(taskId);
     if (owned?.size === 0) this.#byOwner.delete(record.owner.identity);
@@ -154,7 +230,73 @@ export class TaskRepository {
     owned.add(record.task.taskId);
     let active = this.#active.get(record.owner.identity);
     if (!active) this.#active.set(record.owner.identity, (active = new Set()));
-    if (isTerminal(record.task.status)) active.delete(record.task.taskId);
+    const finished = isTerminal(record.task.status);
+    if (finished) active.delete(record.task.taskId);
     else active.add(record.task.taskId);
+    this.#usage.set(record.task.taskId, record.owner.identity, recordBytes(record), finished);
   }
+}
+
+/** Oldest finished first: by when it finished, then by creation. */
+function finishedOrder(a: Readonly<TaskRecord>, b: Readonly<TaskRecord>): number {
+  const at = a.task.lastUpdatedAt;
+  const bt = b.task.lastUpdatedAt;
+  // ISO times of one format: compared as strings, without a locale.
+  return at < bt ? -1 : at > bt ? 1 : a.sequence - b.sequence;
+}
+
+/** Sizes of the large parts of records, by object: versions of a record share them. */
+const partBytes = new WeakMap<object, number>();
+
+/** About the bytes of `value`'s JSON (see `jsonSize`), measured once per object. */
+export function partSize(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'object' || value === null) return jsonSize(value);
+  let bytes = partBytes.get(value);
+  if (bytes === undefined) partBytes.set(value, (bytes = jsonSize(value)));
+  return bytes;
+}
+
+/**
+ * The length of `value`'s JSON, counted from its parts instead of serializing it: a string
+ * counts its length (no escapes, one byte a character), so a megabyte string costs nothing to
+ * measure. Close to the bytes stored, and to the heap a record takes.
+ */
+function jsonSize(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+    case 'boolean':
+      return String(value).length;
+    case 'object': {
+      if (value === null) return 4;
+      let size = 2;
+      if (Array.isArray(value)) {
+        for (const item of value as unknown[]) size += (item === undefined ? 4 : jsonSize(item)) + 1;
+        return size;
+      }
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== undefined && typeof item !== 'function') size += key.length + 4 + jsonSize(item);
+      }
+      return size;
+    }
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+    case 'bigint':
+      // Left out of JSON (a bigint cannot be stored at all: the store refuses it).
+      return 0;
+  }
+}
+
+/**
+ * About the bytes of JSON a record is stored as: its request, outcome and notes (measured once
+ * each, as versions share them) and the small rest, measured on every version.
+ */
+export function recordBytes(record: Readonly<TaskRecord>): number {
+  const { request, outcome, notes, ...rest } = record;
+  return partSize(request) + partSize(outcome) + partSize(notes) + jsonSize(rest) + 40;
 }

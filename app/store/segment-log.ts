@@ -22,6 +22,28 @@ export interface SegmentLoadReport<T> {
   quarantined: Array<{ id: string; reason: string; movedTo: string }>;
 }
 
+/** A record a load's `parse` refused: reported, and left out of the records. */
+export interface Rejected {
+  id: string;
+  reason: string;
+  value: unknown;
+}
+
+/** How a caller follows a load as it goes (see {@link SegmentLog.load}). */
+export interface SegmentLoadHooks<T> {
+  /**
+   * A key's value as read so far (a later entry may replace it), or `undefined` once deleted or
+   * refused; also `undefined` for a dropped key whose deletion is found later on disk.
+   */
+  changed(id: string, value: T | undefined): void;
+  /**
+   * Called after each document and each journal batch: keys to drop now. A dropped key stays
+   * dropped for the rest of the load (later entries for it are ignored) and is not in the result;
+   * the caller deletes it afterwards. Drop only keys whose value can no longer change.
+   */
+  drop(): Iterable<string>;
+}
+
 /** Options for {@link SegmentLog}. */
 export interface SegmentLogOptions {
   dir: string;
@@ -117,19 +139,66 @@ export class SegmentLog<T> {
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
-  /** Replays the segments on disk. `parse` validates one record; a record it rejects is reported and dropped. */
-  load(
-    parse: (value: unknown) => T
-  ): SegmentLoadReport<T> & { rejected: Array<{ id: string; reason: string; value: unknown }> } {
+  /**
+   * Replays the segments on disk, one document at a time. `parse` validates one record; a record
+   * it rejects is reported and dropped.
+   *
+   * With `hooks`, the caller follows the replay as it goes and may drop keys after each document
+   * and journal batch, so that what the load holds at once is bounded by what the caller keeps
+   * (plus one document), not by what the directory holds.
+   */
+  load(parse: (value: unknown) => T, hooks?: SegmentLoadHooks<T>): SegmentLoadReport<T> & { rejected: Rejected[] } {
     const quarantined: SegmentLoadReport<T>['quarantined'] = [];
-    const rejected: Array<{ id: string; reason: string; value: unknown }> = [];
-    const segments: Array<{ seq: number; entries: Array<[string, unknown]>; compactedBelow?: number }> = [];
+    const rejected = new Map<string, Rejected & { seq?: number }>();
+    /** Keys the caller dropped: later entries for them are stale copies, ignored. */
+    const dropped = new Set<string>();
+    const apply = (id: string, value: unknown, seq: number | undefined): void => {
+      if (dropped.has(id)) {
+        // Deleted on disk already (an earlier run's deletion, read after its older values).
+        if (value === null) hooks?.changed(id, undefined);
+        return;
+      }
+      rejected.delete(id);
+      // A journal entry stays counted in its segment until the checkpoint below writes it.
+      if (seq !== undefined) this.#retire(id);
+      let parsed: T | null = null;
+      if (value !== null) {
+        try {
+          parsed = parse(value);
+        } catch (error) {
+          rejected.set(id, { id, reason: error instanceof Error ? error.message : String(error), value, seq });
+        }
+      }
+      if (parsed === null) this.#live.delete(id);
+      else {
+        this.#live.set(id, parsed);
+        if (seq !== undefined) this.#place(id, seq);
+      }
+      if (seq === undefined) this.#checkpointPending.set(id, parsed);
+      hooks?.changed(id, parsed ?? undefined);
+    };
+    const drop = (): void => {
+      if (!hooks) return;
+      for (const id of hooks.drop()) {
+        dropped.add(id);
+        this.#retire(id);
+        this.#live.delete(id);
+        this.#checkpointPending.delete(id);
+      }
+    };
     let journalFloor = 0;
+    let floor = 0;
+    // Names only: each document is read, applied and let go before the next one.
+    const seqs: number[] = [];
     for (const file of fs.readdirSync(this.#dir)) {
-      const name = file.replace(/\.json$/, '');
-      const match = SEGMENT_NAME.exec(name);
-      if (!match || !file.endsWith('.json')) continue;
-      const seq = Number(match[1]);
+      const match = SEGMENT_NAME.exec(file.replace(/\.json$/, ''));
+      if (match && file.endsWith('.json')) seqs.push(Number(match[1]));
+    }
+    seqs.sort((a, b) => a - b);
+    for (const seq of seqs) {
+      this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
+      const name = segmentName(seq);
+      let entries: Array<[string, unknown]>;
       try {
         const doc = this.#factory({ cwd: this.#dir, name }).store as {
           schemaVersion?: unknown;
@@ -141,44 +210,41 @@ export class SegmentLog<T> {
           throw new Error(`Unsupported segment version ${JSON.stringify(doc.schemaVersion)}`);
         if (!Array.isArray(doc.entries)) throw new Error('Segment has no entries list');
         if (typeof doc.journalFloor === 'number') journalFloor = Math.max(journalFloor, doc.journalFloor);
-        segments.push({
-          seq,
-          entries: doc.entries as Array<[string, unknown]>,
-          ...(typeof doc.compactedBelow === 'number' && { compactedBelow: doc.compactedBelow })
-        });
+        if (typeof doc.compactedBelow === 'number') floor = Math.max(floor, doc.compactedBelow);
+        entries = doc.entries as Array<[string, unknown]>;
       } catch (error) {
         quarantined.push({
           id: name,
           reason: error instanceof Error ? error.message : String(error),
           movedTo: this.#quarantine(name)
         });
-      }
-    }
-    segments.sort((a, b) => a.seq - b.seq);
-    const floor = Math.max(0, ...segments.map((segment) => segment.compactedBelow ?? 0));
-    for (const segment of segments) {
-      this.#nextSeq = Math.max(this.#nextSeq, segment.seq + 1);
-      if (segment.seq < floor) {
-        // Superseded by a finished compaction; its removal was interrupted.
-        fs.rmSync(this.#file(segment.seq), { force: true });
         continue;
       }
-      this.#segments.set(segment.seq, { entries: segment.entries.length, live: 0 });
-      for (const entry of segment.entries) {
+      // A segment below a finished compaction's marker (its removal was interrupted) is read
+      // before the marker is: replaying it is harmless, as the compaction's fresh segments that
+      // follow hold every key it left live, and the old ones left are the newest of their set.
+      // It is removed below.
+      this.#segments.set(seq, { entries: entries.length, live: 0 });
+      for (const entry of entries) {
         if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
-        const [id, value] = entry;
-        this.#retire(id);
-        if (value === null) {
-          this.#live.delete(id);
-          continue;
-        }
-        try {
-          this.#live.set(id, parse(value));
-          this.#place(id, segment.seq);
-        } catch (error) {
-          this.#live.delete(id);
-          rejected.push({ id, reason: error instanceof Error ? error.message : String(error), value });
-        }
+        apply(entry[0], entry[1], seq);
+      }
+      drop();
+    }
+    if (floor > 0) {
+      // Superseded by a finished compaction. A key whose latest entry is in one of them was not
+      // live when the compaction ran (it holds every live key): it is not live now either.
+      for (const [id, seq] of [...this.#where]) {
+        if (seq >= floor) continue;
+        this.#where.delete(id);
+        this.#live.delete(id);
+        hooks?.changed(id, undefined);
+      }
+      for (const [id, entry] of [...rejected]) if (entry.seq !== undefined && entry.seq < floor) rejected.delete(id);
+      for (const seq of seqs) {
+        if (seq >= floor) continue;
+        this.#segments.delete(seq);
+        fs.rmSync(this.#file(seq), { force: true });
       }
     }
     if (this.#journal) {
@@ -197,22 +263,9 @@ export class SegmentLog<T> {
       for (const batch of [...older.batches, ...contents.batches]) {
         for (const entry of batch) {
           if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
-          const [id, value] = entry;
-          if (value === null) {
-            this.#live.delete(id);
-            this.#checkpointPending.set(id, null);
-            continue;
-          }
-          try {
-            const parsed = parse(value);
-            this.#live.set(id, parsed);
-            this.#checkpointPending.set(id, parsed);
-          } catch (error) {
-            this.#live.delete(id);
-            this.#checkpointPending.set(id, null);
-            rejected.push({ id, reason: error instanceof Error ? error.message : String(error), value });
-          }
+          apply(entry[0], entry[1], undefined);
         }
+        drop();
       }
       // This run never adds to a round an earlier run left: lines that run wrote without hearing
       // "done" may sit after the ones replayed, in any order. The replayed changes go into a
@@ -221,7 +274,11 @@ export class SegmentLog<T> {
       if (this.#checkpointPending.size > 0) this.#checkpoint();
       else this.#restartJournalAtLoad();
     }
-    return { records: new Map(this.#live), quarantined, rejected };
+    return {
+      records: new Map(this.#live),
+      quarantined,
+      rejected: [...rejected.values()].map(({ id, reason, value }) => ({ id, reason, value }))
+    };
   }
 
   /**

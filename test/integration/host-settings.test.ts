@@ -56,6 +56,38 @@ describe('host settings', () => {
     }
   });
 
+  it('keeps sampling policies of servers named like Object members (constructor, toString, __proto__) apart', async () => {
+    const data = tempDir();
+    const ids = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'plain'];
+    let host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      for (const id of ids)
+        await host.call('servers.add', { id, name: id, transport: { type: 'stdio', command: id }, autoConnect: false });
+      // Nothing saved yet: every one of them has the default, not whatever an object inherits.
+      for (const id of ids) assert.equal((await host.call('sampling.getPolicy', { serverId: id })).mode, 'ask', id);
+      await host.call('sampling.setPolicy', { serverId: 'constructor', policy: { mode: 'refuse' } });
+      await host.call('sampling.setPolicy', {
+        serverId: '__proto__',
+        policy: { mode: 'auto', reviewCompletion: false }
+      });
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'toString' })).mode, 'ask');
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'plain' })).mode, 'ask');
+      await host.close();
+      // Saved and read back as plain keys.
+      host = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'constructor' })).mode, 'refuse');
+      assert.equal((await host.call('sampling.getPolicy', { serverId: '__proto__' })).mode, 'auto');
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'toString' })).mode, 'ask');
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'plain' })).mode, 'ask');
+      await host.call('servers.remove', { serverId: 'constructor' });
+      assert.equal((await host.call('sampling.getPolicy', { serverId: 'constructor' })).mode, 'ask');
+      assert.equal((await host.call('sampling.getPolicy', { serverId: '__proto__' })).mode, 'auto');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
   it('offers the demo server on a first launch only: once removed, it stays removed', async () => {
     const data = tempDir();
     // Stands in for server-everything: a stdio command that exits at once, so connecting fails fast.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
 import { Journal, type JournalContents, type JournalSync, type JournalWrite } from './journal.js';
-import { writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
 
@@ -165,6 +165,12 @@ export class SegmentLog<T> {
     const segments: Array<{ seq: number; entries: Array<[string, unknown]>; compactedBelow?: number }> = [];
     let journalFloor = 0;
     for (const file of fs.readdirSync(this.#dir)) {
+      // A document whose write never finished (never renamed into place): the journal still
+      // holds what it was to hold, since the journal starts again only after the rename.
+      if (file.endsWith(`${STAGING_SUFFIX}.json`)) {
+        fs.rmSync(path.join(this.#dir, file), { force: true });
+        continue;
+      }
       const name = file.replace(/\.json$/, '');
       const match = SEGMENT_NAME.exec(name);
       if (!match || !file.endsWith('.json')) continue;

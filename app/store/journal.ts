@@ -126,10 +126,11 @@ export class Journal {
    * long as one, but does not parse) means a restart was cut short after its checkpoint: every
    * line in the file is in the documents, unless a line numbered above `floor` follows it.
    *
-   * A file without a header whose first line is a batch (the earlier layout, `journal.log`,
-   * never reused) keeps every line above `floor`, skipping a damaged one (and is then untrusted).
+   * A file without a header whose first line is a batch, or any file read with `legacy` (the
+   * earlier layout, `journal.log`, never reused), keeps every line above `floor`, skipping a
+   * damaged one (and is then untrusted).
    */
-  read(corruptDir: string, floor = 0): JournalContents {
+  read(corruptDir: string, floor = 0, legacy = false): JournalContents {
     this.#corruptDir = corruptDir;
     let text: string;
     try {
@@ -152,7 +153,9 @@ export class Journal {
         ? first
         : undefined;
     let result: { kept: KeptLine[]; offset: number; round: number | undefined; damage?: string };
-    if (header) {
+    if (legacy) {
+      result = readHeaderless(lines, floor);
+    } else if (header) {
       floor = Math.max(floor, header.floor as number);
       result = readRound(lines.slice(1), header.round as number, floor, lines[0]!.end);
       const size = header.size as number | undefined;

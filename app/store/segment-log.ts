@@ -232,7 +232,7 @@ export class SegmentLog<T> {
       // the earlier layout comes first: this layout's lines were all numbered after it.
       const legacy = path.join(this.#dir, LEGACY_JOURNAL_FILE);
       const older = fs.existsSync(legacy)
-        ? new Journal(legacy).read(this.#corruptDir, journalFloor)
+        ? new Journal(legacy).read(this.#corruptDir, journalFloor, true)
         : { batches: [], lastSeq: journalFloor };
       const contents = this.#readJournal(journalFloor, quarantined);
       if (contents.headerFloor !== undefined && contents.headerFloor > journalFloor) {

@@ -340,6 +340,21 @@ describe('task store with a damaged journal', () => {
     });
   }
 
+  it('removes an empty journal of the earlier layout (it has no header to miss) without a report', () => {
+    const data = tempDir();
+    try {
+      const dir = path.join(data.dir, 's');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'journal.log'), '');
+      const log = new SegmentLog<Value>({ dir, corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory });
+      assert.deepEqual(log.load(asV).quarantined, []);
+      assert.equal(fs.existsSync(path.join(dir, 'journal.log')), false);
+      log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
   it('replays a whole journal without a report, and the next start finds nothing to report either', async () => {
     const { data, options } = await crashedStore();
     try {

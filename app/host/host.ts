@@ -32,7 +32,7 @@ import { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
-import { SegmentLog } from '../store/segment-log.js';
+import { SegmentLog, type StoreNotice } from '../store/segment-log.js';
 import { inboundSummary } from './task-summary.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
@@ -122,6 +122,8 @@ export class Host {
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
   readonly #methods: HostMethodTable;
+  /** Warnings of the task store failing to write, cleared once it writes again. */
+  readonly #storeProblems: Array<{ message: string; movedTo?: string }> = [];
 
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
@@ -218,7 +220,8 @@ export class Host {
           dir: path.join(config.dataDir, 'tasks'),
           corruptDir,
           factory,
-          journal: config.storeJournal !== false
+          journal: config.storeJournal !== false,
+          report: (notice) => this.#storeNotice(notice)
         }),
         corruptDir,
         policy
@@ -449,6 +452,21 @@ export class Host {
     this.#warnings.push(warning);
     this.audit.record({ type: 'store.warning', detail: { ...warning } });
     this.events.emit('store.warning', warning);
+  }
+
+  /** The task store started failing to write (a warning), or writes again (its warnings cleared, and said). */
+  #storeNotice(notice: StoreNotice): void {
+    if (notice.kind === 'problem') {
+      this.#warn(notice.message, notice.movedTo);
+      this.#storeProblems.push(this.#warnings.at(-1)!);
+      return;
+    }
+    for (const problem of this.#storeProblems.splice(0)) {
+      const index = this.#warnings.indexOf(problem);
+      if (index !== -1) this.#warnings.splice(index, 1);
+    }
+    this.audit.record({ type: 'store.recovered', detail: { message: notice.message } });
+    this.events.emit('store.warning', { message: notice.message });
   }
 }
 

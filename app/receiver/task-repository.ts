@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { notMovedText, quarantineCopy } from '../store/quarantine.js';
 import type { SegmentLog } from '../store/segment-log.js';
 import { copyRecord, parseTaskRecord, type TaskRecord } from './task-record.js';
 import { isTerminal } from './received-task-state.js';
@@ -92,11 +91,10 @@ export class TaskRepository {
       quarantined: [...result.quarantined]
     };
     for (const { id, reason, value } of result.rejected) {
-      fs.mkdirSync(this.#corruptDir, { recursive: true });
-      const movedTo = path.join(this.#corruptDir, `task-${id.replace(/[^A-Za-z0-9_-]/g, '_')}-${Date.now()}.json`);
-      fs.writeFileSync(movedTo, JSON.stringify(value, null, 2));
-      report.quarantined.push({ id, reason, movedTo });
-      void this.#log.delete(id);
+      const kept = quarantineCopy(this.#corruptDir, `task-${id}`, '.json', JSON.stringify(value, null, 2));
+      report.quarantined.push({ id, reason: `${reason}${notMovedText(kept)}`, movedTo: kept.movedTo });
+      // Its latest version is unusable: deleted once a copy is kept (never a record that loaded).
+      if (kept.notMoved === undefined && !result.records.has(id)) void this.#log.delete(id).catch(() => undefined);
     }
     const loaded = [...result.records.values()].sort(
       (a, b) =>

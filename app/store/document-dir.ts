@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { JsonFileStoreFactory } from './json-file-store.js';
+import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
+import { writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { notMovedText, quarantineFile } from './quarantine.js';
 
 /** What loading one document ended with. */
 export type LoadedDocument =
@@ -22,13 +24,17 @@ export class DocumentDir {
     this.dir = options.dir;
     this.#corruptDir = options.corruptDir;
     this.#factory = options.factory;
-    fs.mkdirSync(this.dir, { recursive: true });
+    ensureDirectory(this.dir);
+    assertDirectoryOrAbsent(this.#corruptDir);
   }
 
-  /** Writes the whole document for `id`, replacing what was there (an atomic rename). */
+  /**
+   * Writes the whole document for `id`, replacing what was there (an atomic rename) only once the
+   * new one is known to be whole: a full disk fails the write and leaves the old one.
+   */
   write(id: string, value: Record<string, unknown>): void {
     assertSafeId(id);
-    this.#factory({ cwd: this.dir, name: id }).store = value;
+    writeDocument(this.#factory, { cwd: this.dir, name: id }, value);
   }
 
   /** Removes the document for `id`; a missing one is fine. */
@@ -59,14 +65,10 @@ export class DocumentDir {
 
   /** Moves a document that cannot be used out of the way, keeping its bytes for a person to inspect. */
   quarantine(id: string, reason: string): LoadedDocument & { ok: false } {
-    fs.mkdirSync(this.#corruptDir, { recursive: true });
-    const movedTo = path.join(this.#corruptDir, `${path.basename(this.dir)}-${id}-${Date.now()}.json`);
-    try {
-      fs.renameSync(path.join(this.dir, `${id}.json`), movedTo);
-    } catch {
-      // Already gone: nothing to keep.
-    }
-    return { ok: false, id, reason, movedTo };
+    const file = path.join(this.dir, `${id}.json`);
+    // Already gone: nothing to keep, and the path it had says which one it was.
+    const result = quarantineFile(file, this.#corruptDir, `${path.basename(this.dir)}-${id}`) ?? { movedTo: file };
+    return { ok: false, id, reason: `${reason}${notMovedText(result)}`, movedTo: result.movedTo };
   }
 }
 

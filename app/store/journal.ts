@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
 
 /** One committed batch: keys and their new values (`null` deletes). */
@@ -8,6 +9,23 @@ export type JournalBatch = Array<[string, unknown]>;
 
 /** `fs.fdatasync`, or a stand-in for it. */
 export type JournalSync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void;
+
+/**
+ * `fs.writeSync` at a position, or a stand-in for it: a string is written as UTF-8. Like the real
+ * one it may write fewer bytes than it was given (a disk that fills up during the write) or throw.
+ */
+export type JournalWrite = (fd: number, data: string | Uint8Array, position: number) => number;
+
+/** The calls a failing disk answers, which tests replace to fail them. */
+export interface JournalIo {
+  fdatasync?: JournalSync;
+  write?: JournalWrite;
+}
+
+const writeAt: JournalWrite = (fd, data, position) =>
+  typeof data === 'string'
+    ? fs.writeSync(fd, data, position, 'utf8')
+    : fs.writeSync(fd, data, 0, data.length, position);
 
 /** A batch and its place in commit order. */
 export interface JournalLine {
@@ -21,12 +39,21 @@ export interface JournalContents {
   batches: JournalBatch[];
   /** The highest sequence number seen. */
   lastSeq: number;
-  /** Set when the journal had a damaged line before its end: the file was copied aside. */
-  damaged?: { reason: string; movedTo: string };
+  /** The floor its header names, when it has one. */
+  headerFloor?: number;
+  /**
+   * Set when the file cannot be trusted (see {@link Journal.read}): it is kept as it is, never
+   * written to again, and moved aside by the next {@link Journal.restart}.
+   */
+  untrusted?: string;
 }
 
-/** The header is this long, newline included, so that a new one always overwrites the old one whole. */
-const HEADER_BYTES = 64;
+/**
+ * The header is this long, newline included, so that a new one always overwrites the old one whole.
+ * (Files made before the header named the file's size had 64-byte headers; they read the same.)
+ */
+const HEADER_BYTES = 128;
+const OLD_HEADER_BYTES = 64;
 /** Bytes written (zeros) when the file is created, so that early commits overwrite blocks that exist. */
 const PREALLOCATE_BYTES = 4 * 1024 * 1024;
 /** A file grown past this (a burst, checkpoints failing for a while) is cut back when it restarts. */
@@ -58,32 +85,53 @@ export class Journal {
   #floor = 0;
   /** The current round's number; undefined until the file has a header of this run's. */
   #round: number | undefined;
-  /** Syncs running in the thread pool on `#fd`. */
+  /** Syncs running in the thread pool on `#fd` (or on a descriptor of a file moved aside). */
   #syncing = 0;
   #closeWhenIdle = false;
+  /** Descriptors of files moved aside while a sync ran on them: closed once syncs are idle. */
+  #retired: number[] = [];
+  /** Why the file on disk cannot be trusted: it is never written, and the next restart moves it aside. */
+  #untrusted: string | undefined;
+  /** Where an untrusted file goes. */
+  #corruptDir: string;
   readonly #fdatasync: JournalSync;
+  readonly #write: JournalWrite;
 
-  constructor(file: string, fdatasync: JournalSync = fs.fdatasync) {
+  constructor(file: string, io: JournalSync | JournalIo = {}) {
     this.path = file;
-    this.#fdatasync = fdatasync;
+    const given = typeof io === 'function' ? { fdatasync: io } : io;
+    this.#fdatasync = given.fdatasync ?? fs.fdatasync;
+    this.#write = given.write ?? writeAt;
+    this.#corruptDir = path.join(path.dirname(file), 'corrupt');
   }
 
   /**
    * Reads the committed batches above `floor` (the last sequence number the documents hold, when
-   * they say), and places the next line after the last one kept.
+   * they say), and places the next line after the last one kept. `corruptDir` is where a file
+   * that cannot be trusted is moved by the next {@link restart}.
    *
    * In a file with a header, the batches are the lines of its round read from the top, up to the
    * first line that is not one of them: a torn line (a commit that never finished, so never
    * acknowledged), a leftover of an earlier round (another round number), or the zeros the file
-   * was created with. Nothing after that point is replayed: a line of this round found there can
-   * only have reached the disk out of order, unacknowledged, or around damage; the file is then
-   * copied to `corruptDir` and reported.
+   * was created with. Every leftover of an earlier round is numbered at most the header's floor
+   * (a round starts only once the documents hold every line written before it), so a line past
+   * that point numbered above both the floor and the round's last line can only be damage: a
+   * line of this round that reached the disk out of order, unacknowledged, or the lines of a round
+   * whose header was overwritten. The file is then untrusted. So is a file shorter than the size
+   * its header says it was made with (cut short), and a file with no header at all (empty, random
+   * bytes, another program's JSON): the file is made whole, header first, before it takes its
+   * name, so Taskdesk never leaves one without a header.
    *
-   * A file without a header (the earlier layout, never reused) keeps every line above `floor`,
-   * skipping a damaged one (copied aside and reported). A header that cannot be read means a
-   * restart was cut short after its checkpoint: everything in the file is in the documents.
+   * A header torn by a crash while it was rewritten (it starts as every header does and is as
+   * long as one, but does not parse) means a restart was cut short after its checkpoint: every
+   * line in the file is in the documents, unless a line numbered above `floor` follows it.
+   *
+   * A file without a header whose first line is a batch, or any file read with `legacy` (the
+   * earlier layout, `journal.log`, never reused), keeps every line above `floor`, skipping a
+   * damaged one (and is then untrusted).
    */
-  read(corruptDir: string, floor = 0): JournalContents {
+  read(corruptDir: string, floor = 0, legacy = false): JournalContents {
+    this.#corruptDir = corruptDir;
     let text: string;
     try {
       text = fs.readFileSync(this.path, 'latin1');
@@ -91,45 +139,77 @@ export class Journal {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       this.#offset = undefined;
       this.#floor = floor;
+      this.#untrusted = undefined;
       return { batches: [], lastSeq: floor };
     }
     const lines = splitLines(text);
     const first = lines[0] && parseLine(lines[0].raw);
     const header =
-      first && first.journal === 1 && typeof first.floor === 'number' && typeof first.round === 'number'
+      first &&
+      first.journal === 1 &&
+      typeof first.floor === 'number' &&
+      typeof first.round === 'number' &&
+      (first.size === undefined || typeof first.size === 'number')
         ? first
         : undefined;
     let result: { kept: KeptLine[]; offset: number; round: number | undefined; damage?: string };
-    if (header) {
+    if (legacy) {
+      result = readHeaderless(lines, floor);
+    } else if (header) {
       floor = Math.max(floor, header.floor as number);
       result = readRound(lines.slice(1), header.round as number, floor, lines[0]!.end);
+      const size = header.size as number | undefined;
+      if (!result.damage && size !== undefined && text.length < size)
+        result.damage = `the file is ${text.length} bytes long, shorter than the ${size} bytes it was made with: it was cut short, and lines past the cut are lost`;
     } else if (first && typeof first.seq === 'number') {
       result = readHeaderless(lines, floor);
-    } else {
-      // No header, or a torn one: nothing here may be replayed.
-      const late = lines.slice(1).some((line) => ((parseLine(line.raw)?.seq as number | undefined) ?? 0) > floor);
+    } else if (lines[0] && isTornHeader(lines[0])) {
+      // Torn while a restart rewrote it: nothing here may be replayed.
+      const late = lines.slice(1).find((line) => ((parseLine(line.raw)?.seq as number | undefined) ?? 0) > floor);
       result = {
         kept: [],
         offset: 0,
         round: undefined,
-        ...(late && { damage: 'the header cannot be read, and lines follow it' })
+        ...(late && {
+          damage: `the header cannot be read, and line ${late.number} holds a change after the documents' last (${floor})`
+        })
       };
-    }
-    let damaged: JournalContents['damaged'];
-    if (result.damage) {
-      // The bytes are kept for a person to look at.
-      fs.mkdirSync(corruptDir, { recursive: true });
-      const movedTo = path.join(corruptDir, `journal-${Date.now()}.log`);
-      fs.copyFileSync(this.path, movedTo);
-      damaged = { reason: result.damage, movedTo };
+    } else {
+      result = {
+        kept: [],
+        offset: 0,
+        round: undefined,
+        damage:
+          text.length === 0
+            ? 'the file is empty, where a journal always starts with a header'
+            : /^\0*$/.test(text.slice(0, HEADER_BYTES))
+              ? 'the file starts with zeros, where a journal always starts with a header'
+              : 'the file does not start with a journal header: it is not a Taskdesk journal, or it was overwritten'
+      };
     }
     let lastSeq = floor;
     for (const line of result.kept) lastSeq = Math.max(lastSeq, line.seq);
     this.#offset = result.offset;
     this.#round = result.round;
     this.#floor = floor;
-    const batches = result.kept.map((line) => line.entries);
-    return damaged ? { batches, lastSeq, damaged } : { batches, lastSeq };
+    this.#untrusted = result.damage;
+    const contents: JournalContents = { batches: result.kept.map((line) => line.entries), lastSeq };
+    if (header) contents.headerFloor = header.floor as number;
+    if (result.damage) contents.untrusted = result.damage;
+    return contents;
+  }
+
+  /**
+   * Marks the file as one that cannot be trusted (the caller found a reason the file itself does
+   * not show): it is never written again, and the next {@link restart} moves it aside.
+   */
+  distrust(reason: string): void {
+    this.#untrusted ??= reason;
+  }
+
+  /** Why the file cannot be trusted, while it is still in place. */
+  get untrusted(): string | undefined {
+    return this.#untrusted;
   }
 
   /**
@@ -140,20 +220,18 @@ export class Journal {
     this.writeBatch(line.seq, JSON.stringify(line.entries));
   }
 
-  /** {@link write} for entries already serialized (a JSON array of `[key, value]` pairs). */
+  /**
+   * {@link write} for entries already serialized (a JSON array of `[key, value]` pairs). A write
+   * the disk takes only part of is finished, or fails (`ENOSPC`); the part written is overwritten
+   * by the next line, and a read stops at it meanwhile (it is no whole line).
+   */
   writeBatch(seq: number, entriesJson: string): void {
     const fd = this.#open();
     // No round yet (starting one failed earlier): nothing of this run is in the file to lose.
-    if (this.#round === undefined) this.#writeHeader(fd, this.#floor);
+    if (this.#round === undefined) this.#writeHeader(fd, this.#floor, fs.fstatSync(fd).size);
     const text = `{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`;
-    // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
-    let written = fs.writeSync(fd, text, this.#offset, 'utf8');
-    const total = Buffer.byteLength(text);
-    if (written < total) {
-      const bytes = Buffer.from(text);
-      while (written < total) written += fs.writeSync(fd, bytes, written, total - written, this.#offset! + written);
-    }
-    this.#offset! += total;
+    this.#writeFully(fd, text, this.#offset!);
+    this.#offset! += Buffer.byteLength(text);
   }
 
   /**
@@ -168,7 +246,10 @@ export class Journal {
       this.#syncing--;
       // A close asked for while the disk was busy: the descriptor is released only now, so that
       // its number cannot be reused under the sync still running on it.
-      if (this.#syncing === 0 && this.#closeWhenIdle) this.#release();
+      if (this.#syncing === 0) {
+        for (const retired of this.#retired.splice(0)) fs.closeSync(retired);
+        if (this.#closeWhenIdle) this.#release();
+      }
       done(error);
     });
   }
@@ -182,13 +263,19 @@ export class Journal {
    * Starts a new round once everything up to `floor` is held by documents: a new header, and the
    * next line at the top of the file. No sync is needed: until the header is on disk the old
    * lines read as before, and they are all in the documents; the sync of the next line covers both.
+   *
+   * A file that cannot be trusted is not reused: it is moved aside whole (and returned), and the
+   * next write makes a new one. Throws when it cannot be moved; it is then still never written.
    */
-  restart(floor: number): void {
+  restart(floor: number): Quarantined | undefined {
+    if (this.#untrusted !== undefined) return this.#retire(floor);
     const fd = this.#open();
-    this.#writeHeader(fd, floor);
+    const size = fs.fstatSync(fd).size;
+    this.#writeHeader(fd, floor, Math.min(size, PREALLOCATE_BYTES));
     // Leftovers beyond the first megabytes are never read again (reading stops at the first
     // one), but a file that once grew large would keep its size for good.
-    if (fs.fstatSync(fd).size > SHRINK_ABOVE_BYTES) fs.ftruncateSync(fd, PREALLOCATE_BYTES);
+    if (size > SHRINK_ABOVE_BYTES) fs.ftruncateSync(fd, PREALLOCATE_BYTES);
+    return undefined;
   }
 
   /** Whether the file is open (a close waiting on a sync counts as open). */
@@ -203,45 +290,113 @@ export class Journal {
   }
 
   #open(): number {
+    if (this.#untrusted !== undefined)
+      throw new Error(
+        `The task journal ${this.path} cannot be trusted (${this.#untrusted}); it is kept as it is and not written to`
+      );
     // Writing again cancels a close still waiting on a sync.
     this.#closeWhenIdle = false;
     if (this.#fd !== undefined) return this.#fd;
     if (this.#offset === undefined && fs.existsSync(this.path)) {
       // Written to without being read first: the next line goes after what is there.
-      this.read(path.join(path.dirname(this.path), 'corrupt'), this.#floor);
+      this.read(this.#corruptDir, this.#floor);
+      if (this.#untrusted !== undefined) return this.#open();
     }
     if (this.#offset === undefined || !fs.existsSync(this.path)) {
-      // A new file: its first megabytes written, then a header with nothing below it.
-      const fd = fs.openSync(this.path, 'w+');
+      this.#fd = this.#create();
+      return this.#fd;
+    }
+    // Positioned writes: a descriptor opened for appending would ignore the position.
+    const fd = fs.openSync(this.path, 'r+');
+    // A file with no round of its own (a header torn by a crash) holds nothing to replay: this
+    // run's round starts at its top.
+    if (this.#round === undefined) {
       try {
-        fs.writeSync(fd, Buffer.alloc(PREALLOCATE_BYTES), 0, PREALLOCATE_BYTES, 0);
-        this.#writeHeader(fd, this.#floor);
-        fs.fsyncSync(fd);
-        // The file's name too: lines synced into a file whose directory entry is lost are lost.
-        syncDirectory(path.dirname(this.path));
+        this.#writeHeader(fd, this.#floor, Math.min(fs.fstatSync(fd).size, PREALLOCATE_BYTES));
       } catch (error) {
         fs.closeSync(fd);
         throw error;
       }
-      this.#fd = fd;
-      return fd;
     }
-    // Positioned writes: a descriptor opened for appending would ignore the position.
-    this.#fd = fs.openSync(this.path, 'r+');
-    // A file with no round of its own (no header, or one that cannot be read) holds nothing to
-    // replay: this run's round starts at its top.
-    if (this.#round === undefined) this.#writeHeader(this.#fd, this.#floor);
-    return this.#fd;
+    this.#fd = fd;
+    return fd;
+  }
+
+  /**
+   * A new file, whole before it takes its name: its first megabytes written, then a header with
+   * nothing below it, synced, then renamed into place (and the directory synced: lines synced
+   * into a file whose directory entry is lost are lost). So a `wal.log` always starts with a
+   * header. On a disk too full for the first megabytes, the file starts with its header alone and
+   * grows with its lines.
+   */
+  #create(): number {
+    const temp = `${this.path}.new`;
+    const fd = fs.openSync(temp, 'w+');
+    try {
+      let size = PREALLOCATE_BYTES;
+      try {
+        this.#writeFully(fd, Buffer.alloc(PREALLOCATE_BYTES), 0);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        fs.ftruncateSync(fd, 0);
+        size = HEADER_BYTES;
+      }
+      this.#writeHeader(fd, this.#floor, size);
+      fs.fsyncSync(fd);
+      fs.renameSync(temp, this.path);
+      syncDirectory(path.dirname(this.path));
+    } catch (error) {
+      fs.closeSync(fd);
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
+    return fd;
   }
 
   /** A new round: its header at the top, and the next line right after it. */
-  #writeHeader(fd: number, floor: number): void {
+  #writeHeader(fd: number, floor: number, size: number): void {
     const round = randomInt(1, 2 ** 31);
-    const bytes = Buffer.from(`${JSON.stringify({ journal: 1, floor, round })}`.padEnd(HEADER_BYTES - 1, ' ') + '\n');
-    fs.writeSync(fd, bytes, 0, HEADER_BYTES, 0);
+    const text = JSON.stringify({ journal: 1, floor, round, size });
+    this.#writeFully(fd, `${text.padEnd(HEADER_BYTES - 1, ' ')}\n`, 0);
     this.#round = round;
     this.#floor = floor;
     this.#offset = HEADER_BYTES;
+  }
+
+  /** Writes all of `data` at `position`, or throws: a write that makes no progress is a full disk. */
+  #writeFully(fd: number, data: string | Uint8Array, position: number): void {
+    // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
+    let written = this.#write(fd, data, position);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    while (written < bytes.length) {
+      const more = this.#write(fd, bytes.subarray(written), position + written);
+      if (more <= 0)
+        throw Object.assign(
+          new Error(`ENOSPC: the task journal took ${written} of ${bytes.length} bytes (the disk is probably full)`),
+          { code: 'ENOSPC' }
+        );
+      written += more;
+    }
+  }
+
+  /** Moves an untrusted file aside, so that the next write makes a new one starting at `floor`. */
+  #retire(floor: number): Quarantined | undefined {
+    const moved = quarantineFile(this.path, this.#corruptDir, 'journal');
+    if (moved?.notMoved !== undefined)
+      throw new Error(
+        `The task journal ${this.path} cannot be trusted (${this.#untrusted}) and could not be moved aside: ${moved.notMoved}`
+      );
+    if (this.#fd !== undefined) {
+      if (this.#syncing > 0) this.#retired.push(this.#fd);
+      else fs.closeSync(this.#fd);
+    }
+    this.#fd = undefined;
+    this.#closeWhenIdle = false;
+    this.#offset = undefined;
+    this.#round = undefined;
+    this.#floor = floor;
+    this.#untrusted = undefined;
+    return moved;
   }
 
   #release(): void {
@@ -249,6 +404,11 @@ export class Journal {
     this.#fd = undefined;
     this.#closeWhenIdle = false;
   }
+}
+
+/** A header torn by a crash while it was rewritten: it starts as every header does, and is as long. */
+function isTornHeader(line: RawLine): boolean {
+  return line.raw.startsWith('{"journal":1,') && (line.end === HEADER_BYTES || line.end === OLD_HEADER_BYTES);
 }
 
 interface RawLine {
@@ -261,7 +421,14 @@ interface RawLine {
 
 type KeptLine = JournalLine & { end: number };
 
-type ParsedLine = { seq?: unknown; round?: unknown; entries?: unknown; journal?: unknown; floor?: unknown };
+type ParsedLine = {
+  seq?: unknown;
+  round?: unknown;
+  entries?: unknown;
+  journal?: unknown;
+  floor?: unknown;
+  size?: unknown;
+};
 
 /** The file's lines with their byte offsets (the text is read as latin1: one char a byte). */
 function splitLines(text: string): RawLine[] {
@@ -281,7 +448,7 @@ function parseLine(raw: string): ParsedLine | undefined {
   if (raw.trim() === '' || raw.charCodeAt(0) === 0) return undefined;
   try {
     const value = JSON.parse(Buffer.from(raw, 'latin1').toString('utf8')) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as ParsedLine) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -290,6 +457,9 @@ function parseLine(raw: string): ParsedLine | undefined {
 function isBatch(line: ParsedLine | undefined): line is ParsedLine & { seq: number; entries: JournalBatch } {
   return !!line && typeof line.seq === 'number' && Array.isArray(line.entries);
 }
+
+/** The start of every line the journal writes: its number and its round. */
+const LINE_HEAD = /^\{"seq":(\d+),"round":(\d+),/;
 
 /** The lines of round `round` from the top, up to the first line that is not the round's next one. */
 function readRound(
@@ -310,17 +480,28 @@ function readRound(
     // In the documents already (their checkpoint's header never reached the disk).
     if (line.seq > floor) kept.push({ seq: line.seq, entries: line.entries, end: lines[index]!.end });
   }
-  // Past the end of the round, a line of the same round numbered after the last one kept reached
-  // the disk out of order or around damage: reported, never replayed.
-  const marker = `"round":${round},`;
-  const stray = lines.slice(index + 1).find((raw) => {
-    if (!raw.raw.includes(marker)) return false;
+  // Past the end of the round, a line numbered after the last one kept cannot be a leftover when it
+  // is of this round (it reached the disk out of order, or around damage), nor when it is of
+  // another round and numbered above the floor too (every earlier round's lines are at most the
+  // floor: this is a round whose header was overwritten). Reported, never replayed.
+  const above = Math.max(floor, last);
+  let stray: { raw: RawLine; line: ParsedLine & { seq: number; round?: unknown } } | undefined;
+  for (const raw of lines.slice(index)) {
+    // Our lines start with their number and round: only those numbered high enough are parsed.
+    const head = LINE_HEAD.exec(raw.raw);
+    if (!head || Number(head[1]) <= (Number(head[2]) === round ? last : above)) continue;
     const line = parseLine(raw.raw);
-    return isBatch(line) && line.round === round && line.seq > last;
-  });
+    if (!isBatch(line)) continue;
+    if (line.round === round ? line.seq > last : line.seq > above) {
+      stray = { raw, line };
+      break;
+    }
+  }
   const damage =
     stray &&
-    `line ${index + 2}: this round's lines stop at line ${index + 1}, yet line ${stray.number} belongs to it; it was not replayed`;
+    (stray.line.round === round
+      ? `line ${index + 2}: this round's lines stop at line ${index + 1}, yet line ${stray.raw.number} belongs to it; it was not replayed`
+      : `line ${stray.raw.number} holds change ${stray.line.seq} of round ${String(stray.line.round)}, not of the header's round ${round}, and after the header's floor ${floor}: the header does not match the lines below it; nothing after line ${index + 1} was replayed`);
   return damage ? { kept, offset, round, damage } : { kept, offset, round };
 }
 

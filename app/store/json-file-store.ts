@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import Conf from 'conf';
 
 /**
@@ -48,3 +50,64 @@ export const confStoreFactory: JsonFileStoreFactory = ({ cwd, name, serialize, m
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false
   });
+
+/** The document layout conf writes without a `serialize` of the caller's: tab-indented JSON. */
+const defaultSerialize = (value: Record<string, unknown>): string => JSON.stringify(value, undefined, '\t');
+
+/** A document being written is named this (plus `.json`) until it is known to be whole. */
+export const STAGING_SUFFIX = '.partial';
+
+/**
+ * Writes a whole document through the factory and proves it landed whole before it takes its name.
+ *
+ * conf writes with `atomically`, which makes one `write` and ignores how many bytes it took: on a
+ * disk that fills up during the write, the kernel takes part of it without an error, and the
+ * shortened file is synced and renamed into place as if it were whole (a checkpoint that ends
+ * mid-string after a full disk). conf has no option for its writes, so the document is written by
+ * conf under a staging name, its size is compared with the bytes serialized, and only a whole
+ * one is renamed to its own name; a short one is removed and the write fails with `ENOSPC`. The
+ * document a caller had before (a settings file) is never replaced by a short one.
+ */
+export function writeDocument(
+  factory: JsonFileStoreFactory,
+  options: JsonFileStoreOptions,
+  value: Record<string, unknown>
+): void {
+  const { cwd, name } = options;
+  const serialize = options.serialize ?? defaultSerialize;
+  let expected: number | undefined;
+  const measured = (doc: Record<string, unknown>): string => {
+    const text = serialize(doc);
+    expected = Buffer.byteLength(text);
+    return text;
+  };
+  const staged = path.join(cwd, `${name}${STAGING_SUFFIX}.json`);
+  // A staging file left by a write that never finished holds nothing anyone was told is stored.
+  fs.rmSync(staged, { force: true });
+  factory({
+    cwd,
+    name: `${name}${STAGING_SUFFIX}`,
+    serialize: measured,
+    ...(options.mode !== undefined && { mode: options.mode })
+  }).store = value;
+  let size: number;
+  try {
+    size = fs.statSync(staged).size;
+  } catch (error) {
+    throw new Error(`The document ${name}.json was not written: ${errorText(error)}`, { cause: error });
+  }
+  if (expected === undefined || size !== expected) {
+    fs.rmSync(staged, { force: true });
+    throw Object.assign(
+      new Error(
+        `ENOSPC: the document ${name}.json came up short (${size} of ${expected ?? '?'} bytes reached the disk, which is probably full); it was not used`
+      ),
+      { code: 'ENOSPC' }
+    );
+  }
+  fs.renameSync(staged, path.join(cwd, `${name}.json`));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Journal, type JournalContents, type JournalSync } from './journal.js';
-import type { JsonFileStoreFactory } from './json-file-store.js';
+import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
+import { Journal, type JournalContents, type JournalSync, type JournalWrite } from './journal.js';
+import { STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
@@ -65,7 +67,24 @@ export interface SegmentLogOptions {
   checkpointMs?: number;
   /** Replaces `fs.fdatasync` for the journal's background syncs: tests hold and fail syncs with it. */
   journalSync?: JournalSync;
+  /** Replaces the journal's positioned `fs.writeSync`: tests make it write short or fail with it. */
+  journalWrite?: JournalWrite;
+  /**
+   * Told when the store cannot write (a full or read-only disk: checkpoints failing, changes
+   * refused) and when it writes again; the host shows these as warnings.
+   */
+  report?: (notice: StoreNotice) => void;
 }
+
+/** A change in whether the store can write, for a person to see. */
+export interface StoreNotice {
+  kind: 'problem' | 'recovered';
+  message: string;
+  movedTo?: string;
+}
+
+/** What kind of write is failing: a problem is reported once, when it starts. */
+type ProblemKind = 'checkpoint' | 'commit' | 'journal';
 
 /**
  * A durable key → record map as a log of small JSON documents ("segments"), each written
@@ -125,6 +144,13 @@ export class SegmentLog<T> {
   /** Each stored value's JSON, made once in `put` and used by the journal and the checkpoint. */
   readonly #texts = new WeakMap<object, string>();
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The journal of the earlier layout could not be trusted: it is moved aside, not removed. */
+  #legacyUntrusted = false;
+  /** Where a damaged journal of the earlier layout was moved. */
+  #legacyMovedTo: string | undefined;
+  readonly #report: ((notice: StoreNotice) => void) | undefined;
+  /** Writes failing now, each reported once when it started failing. */
+  readonly #problems = new Set<ProblemKind>();
 
   constructor(options: SegmentLogOptions) {
     this.#dir = options.dir;
@@ -134,9 +160,16 @@ export class SegmentLog<T> {
     this.#minGarbage = options.minGarbage ?? 1000;
     this.#lazyMs = options.lazyMs ?? 10;
     this.#checkpointMs = options.checkpointMs ?? 200;
+    this.#report = options.report;
     this.#journal =
-      options.journal === false ? undefined : new Journal(path.join(options.dir, JOURNAL_FILE), options.journalSync);
-    fs.mkdirSync(this.#dir, { recursive: true });
+      options.journal === false
+        ? undefined
+        : new Journal(path.join(options.dir, JOURNAL_FILE), {
+            ...(options.journalSync && { fdatasync: options.journalSync }),
+            ...(options.journalWrite && { write: options.journalWrite })
+          });
+    ensureDirectory(this.#dir);
+    assertDirectoryOrAbsent(this.#corruptDir);
   }
 
   /**
@@ -191,6 +224,12 @@ export class SegmentLog<T> {
     // Names only: each document is read, applied and let go before the next one.
     const seqs: number[] = [];
     for (const file of fs.readdirSync(this.#dir)) {
+      // A document whose write never finished (never renamed into place): the journal still
+      // holds what it was to hold, since the journal starts again only after the rename.
+      if (file.endsWith(`${STAGING_SUFFIX}.json`)) {
+        fs.rmSync(path.join(this.#dir, file), { force: true });
+        continue;
+      }
       const match = SEGMENT_NAME.exec(file.replace(/\.json$/, ''));
       if (match && file.endsWith('.json')) seqs.push(Number(match[1]));
     }
@@ -213,11 +252,9 @@ export class SegmentLog<T> {
         if (typeof doc.compactedBelow === 'number') floor = Math.max(floor, doc.compactedBelow);
         entries = doc.entries as Array<[string, unknown]>;
       } catch (error) {
-        quarantined.push({
-          id: name,
-          reason: error instanceof Error ? error.message : String(error),
-          movedTo: this.#quarantine(name)
-        });
+        const reason = error instanceof Error ? error.message : String(error);
+        const moved = this.#quarantine(name);
+        quarantined.push({ id: name, reason: `${reason}${notMovedText(moved)}`, movedTo: moved.movedTo });
         continue;
       }
       // A segment below a finished compaction's marker (its removal was interrupted) is read
@@ -247,19 +284,29 @@ export class SegmentLog<T> {
         fs.rmSync(this.#file(seq), { force: true });
       }
     }
+    // Kept through compactions in either mode, so that a journal's floor is always checked against it.
+    this.#journalFloor = journalFloor;
     if (this.#journal) {
       // Batches acknowledged after the last checkpoint: newer than every segment. A journal of
       // the earlier layout comes first: this layout's lines were all numbered after it.
       const legacy = path.join(this.#dir, LEGACY_JOURNAL_FILE);
       const older = fs.existsSync(legacy)
-        ? new Journal(legacy).read(this.#corruptDir, journalFloor)
+        ? new Journal(legacy).read(this.#corruptDir, journalFloor, true)
         : { batches: [], lastSeq: journalFloor };
       const contents = this.#readJournal(journalFloor, quarantined);
-      for (const { damaged } of [older, contents]) if (damaged) quarantined.push({ id: 'journal', ...damaged });
+      if (contents.headerFloor !== undefined && contents.headerFloor > journalFloor) {
+        // A round starts only once a document holds every line before it: that document is gone.
+        this.#journal.distrust(
+          `the journal starts after change ${contents.headerFloor}, but the documents hold changes only up to ${journalFloor}: the document that held the changes in between is missing or was moved aside`
+        );
+      }
       this.#journalSeq = Math.max(older.lastSeq, contents.lastSeq);
-      this.#journalFloor = journalFloor;
       if (older.batches.length > 0) this.#legacyJournal = legacy;
-      else fs.rmSync(legacy, { force: true });
+      else if (!older.untrusted) fs.rmSync(legacy, { force: true });
+      if (older.untrusted) {
+        this.#legacyJournal = legacy;
+        this.#legacyUntrusted = true;
+      }
       for (const batch of [...older.batches, ...contents.batches]) {
         for (const entry of batch) {
           if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
@@ -270,9 +317,29 @@ export class SegmentLog<T> {
       // This run never adds to a round an earlier run left: lines that run wrote without hearing
       // "done" may sit after the ones replayed, in any order. The replayed changes go into a
       // document and a new round starts (should that fail, the round goes on, and the checkpoint
-      // is tried again later).
-      if (this.#checkpointPending.size > 0) this.#checkpoint();
-      else this.#restartJournalAtLoad();
+      // is tried again later). A journal that cannot be trusted is never written to: commits go
+      // through documents until a checkpoint has moved it aside.
+      const untrusted = this.#journal.untrusted;
+      if (untrusted !== undefined) this.#journalSuspect = true;
+      const moved = this.#checkpointPending.size > 0 ? this.#checkpoint() : this.#restartJournalAtLoad();
+      if (older.untrusted) {
+        quarantined.push({
+          id: 'journal',
+          reason: `The task journal of the earlier layout is damaged: ${older.untrusted}. Its readable lines were replayed; ${this.#legacyJournal ? 'it is kept as it is, and moved aside once a document holds them' : 'it was moved aside'}`,
+          movedTo: this.#legacyJournal ?? this.#legacyMovedTo ?? legacy
+        });
+      }
+      if (untrusted !== undefined) {
+        quarantined.push({
+          id: 'journal',
+          reason:
+            `The task journal cannot be trusted: ${untrusted}. ` +
+            (moved
+              ? 'What could be read of it was replayed; the file was moved aside and a new journal started'
+              : 'What could be read of it was replayed; the file is kept as it is, unused, and moved aside once its changes are in a document'),
+          movedTo: moved?.movedTo ?? this.#journal.path
+        });
+      }
     }
     return {
       records: new Map(this.#live),
@@ -358,6 +425,7 @@ export class SegmentLog<T> {
         this.#journal.writeBatch(++this.#journalSeq, this.#entriesText(entries));
       } catch (error) {
         for (const waiter of waiters) waiter.reject(error);
+        this.#problem('commit', error);
         return;
       }
       this.#unsynced.push({ batch, waiters });
@@ -369,10 +437,12 @@ export class SegmentLog<T> {
       syncDirectory(this.#dir);
     } catch (error) {
       for (const waiter of waiters) waiter.reject(error);
+      this.#problem('commit', error);
       return;
     }
     // The batch is on disk: its waiters hear so whatever a compaction does next.
     for (const waiter of waiters) waiter.resolve();
+    this.#recovered('commit', 'checkpoint');
     this.#compactSafely();
   }
 
@@ -397,6 +467,7 @@ export class SegmentLog<T> {
         // leaving a hole that a later read stops at: later lines are acknowledged only once a
         // document holds them, until a checkpoint has started a new round.
         this.#journalSuspect = true;
+        this.#problem('commit', error);
         if (this.#unsynced.length > 0) this.#commitByCheckpoint(undefined);
         return;
       }
@@ -420,16 +491,18 @@ export class SegmentLog<T> {
     try {
       this.#writeSegment([...entries.entries()], floor);
       syncDirectory(this.#dir);
-      this.#journal!.restart(floor);
     } catch (error) {
       for (const { waiters } of written) for (const waiter of waiters) waiter.reject(error);
+      this.#problem('commit', error);
       return;
     }
+    // The document holds every line up to `floor`: whatever the journal does next loses none.
     this.#checkpointPending = new Map();
     this.#journalFloor = floor;
-    this.#journalSuspect = false;
+    this.#startNewRound(floor);
     this.#dropLegacyJournal();
     for (const { waiters } of written) for (const waiter of waiters) waiter.resolve();
+    this.#recovered('commit', 'checkpoint');
     this.#compactSafely();
   }
 
@@ -443,6 +516,9 @@ export class SegmentLog<T> {
       this.#journal!.syncNow();
     } catch (error) {
       for (const { waiters } of written) for (const waiter of waiters) waiter.reject(error);
+      // As after a failed background sync: the lines may leave a hole that a read stops at.
+      this.#journalSuspect = true;
+      this.#problem('commit', error);
       return;
     }
     this.#settleDurable(written);
@@ -453,6 +529,7 @@ export class SegmentLog<T> {
     for (const { batch } of written) for (const [id, value] of batch) this.#checkpointPending.set(id, value);
     this.#scheduleCheckpoint();
     for (const { waiters } of written) for (const waiter of waiters) waiter.resolve();
+    this.#recovered('commit');
   }
 
   #takeBatch(): WrittenBatch<T> {
@@ -480,34 +557,62 @@ export class SegmentLog<T> {
     this.#checkpointTimer.unref?.();
   }
 
-  /** Moves journalled changes into a segment document, then starts the journal again. */
-  #checkpoint(): void {
+  /**
+   * Moves journalled changes into a segment document, then starts the journal again; returns
+   * where a journal that could not be trusted was moved, when it was.
+   *
+   * The journal starts again only once the document is known to be whole on disk (written under
+   * a staging name, its size checked, renamed, its directory synced): a checkpoint that did not
+   * land leaves the journal as it was, holding every change.
+   */
+  #checkpoint(): Quarantined | undefined {
     if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
     this.#checkpointTimer = undefined;
-    if (!this.#journal) return;
+    if (!this.#journal) return undefined;
     // Batches whose sync has not finished go into the document too: the journal starts again below.
     this.#syncWrittenNow();
-    if (this.#checkpointPending.size === 0) return;
+    if (this.#checkpointPending.size === 0) return undefined;
+    // Every line up to the last one written is held by this document now (or was refused).
+    const floor = this.#journalSeq;
     try {
-      // Every line up to the last one written is held by this document now (or was refused).
-      const floor = this.#journalSeq;
       this.#writeSegment([...this.#checkpointPending.entries()], floor);
       // The document's name must be durable before the journal lines it holds are overwritten:
       // a sync of lines over existing blocks does not commit the rename that created it.
       syncDirectory(this.#dir);
-      this.#checkpointPending = new Map();
-      this.#journalFloor = floor;
-      this.#journal.restart(floor);
-      this.#journalSuspect = false;
-      this.#dropLegacyJournal();
     } catch (error) {
       // The journal still holds every change: nothing is lost, the store only waits.
-      console.error('Taskdesk could not write a checkpoint of its task store; it tries again:', error);
-      this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs * 10);
+      this.#problem('checkpoint', error);
+      this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs * CHECKPOINT_RETRY_FACTOR);
       this.#checkpointTimer.unref?.();
-      return;
+      return undefined;
     }
+    this.#checkpointPending = new Map();
+    this.#journalFloor = floor;
+    const moved = this.#startNewRound(floor);
+    this.#dropLegacyJournal();
+    // Documents land again, and the journal restarts at the top of its file, where it has room.
+    this.#recovered('checkpoint', 'commit');
     this.#compactSafely();
+    return moved;
+  }
+
+  /**
+   * A new round of the journal, once the documents hold every change up to `floor`. Should the
+   * journal refuse (a read-only disk, a file that cannot be trusted and cannot be moved), nothing
+   * is lost: the documents hold everything, and commits go through documents until a later
+   * checkpoint starts a round.
+   */
+  #startNewRound(floor: number): Quarantined | undefined {
+    try {
+      const moved = this.#journal!.restart(floor);
+      this.#journalSuspect = false;
+      this.#recovered('journal');
+      return moved;
+    } catch (error) {
+      this.#journalSuspect = true;
+      this.#problem('journal', error);
+      return undefined;
+    }
   }
 
   /**
@@ -520,19 +625,12 @@ export class SegmentLog<T> {
     try {
       return journal.read(this.#corruptDir, floor);
     } catch (error) {
-      let movedTo = journal.path;
-      try {
-        fs.mkdirSync(this.#corruptDir, { recursive: true });
-        const target = path.join(this.#corruptDir, `journal-${Date.now()}.log`);
-        fs.renameSync(journal.path, target);
-        movedTo = target;
-      } catch {
-        // Left where it is: the reason below says why it is unused.
-      }
+      const moved = quarantineFile(journal.path, this.#corruptDir, 'journal') ?? { movedTo: journal.path };
+      if (moved.notMoved !== undefined) journal.distrust(`it could not be read (${errorText(error)})`);
       quarantined.push({
         id: 'journal',
-        reason: `The task journal could not be read: ${error instanceof Error ? error.message : String(error)}`,
-        movedTo
+        reason: `The task journal could not be read: ${errorText(error)}${notMovedText(moved)}`,
+        movedTo: moved.movedTo
       });
       return { batches: [], lastSeq: floor };
     }
@@ -542,19 +640,50 @@ export class SegmentLog<T> {
    * A new round at start, when nothing was left to replay. A disk that refuses it (read-only, full)
    * must not stop the host from starting: the first write tries again, and fails with the reason.
    */
-  #restartJournalAtLoad(): void {
-    try {
-      this.#journal!.restart(this.#journalSeq);
-    } catch (error) {
-      console.error('Taskdesk could not start its task journal; writes will try again:', error);
-    }
+  #restartJournalAtLoad(): Quarantined | undefined {
+    // Nothing was replayed: the documents hold every line a journal that can be trusted has (its
+    // header's floor is at most theirs). A new file (one that could not be trusted is moved
+    // aside) starts at the documents' floor, so the next start checks it against them.
+    const moved = this.#startNewRound(this.#journalFloor);
+    this.#dropLegacyJournal();
+    return moved;
   }
 
   /** The earlier layout's journal is held by a document now. */
   #dropLegacyJournal(): void {
     if (!this.#legacyJournal) return;
-    fs.rmSync(this.#legacyJournal, { force: true });
+    // A damaged one keeps its bytes for a person to look at; it is moved aside, never deleted.
+    if (this.#legacyUntrusted) {
+      const moved = quarantineFile(this.#legacyJournal, this.#corruptDir, 'journal');
+      if (moved?.notMoved !== undefined) return;
+      this.#legacyMovedTo = moved?.movedTo;
+    } else fs.rmSync(this.#legacyJournal, { force: true });
     this.#legacyJournal = undefined;
+    this.#legacyUntrusted = false;
+  }
+
+  /** Reports a kind of write that started failing (once, until it recovers). */
+  #problem(kind: ProblemKind, error: unknown): void {
+    if (this.#problems.has(kind)) return;
+    this.#problems.add(kind);
+    const reason = errorText(error);
+    const message = {
+      checkpoint: `Taskdesk could not write a checkpoint of its task store (${reason}). Every acknowledged change is still in its journal, which keeps taking changes while it has room; Taskdesk tries again every ${(this.#checkpointMs * CHECKPOINT_RETRY_FACTOR) / 1000} s.`,
+      commit: `Taskdesk could not store a change to its tasks (${reason}): it was refused (−32603), and so is every new task and status change until the disk takes writes again. Taskdesk tries again on its own.`,
+      journal: `Taskdesk could not start its task journal (${reason}). Every stored change is in its documents; new changes are written as documents (slower) until the journal can start again.`
+    }[kind];
+    if (this.#report) this.#report({ kind: 'problem', message });
+    else console.error(message);
+  }
+
+  /** Writes of these kinds land again: once none is failing, that is reported. */
+  #recovered(...kinds: ProblemKind[]): void {
+    if (this.#problems.size === 0) return;
+    for (const kind of kinds) this.#problems.delete(kind);
+    if (this.#problems.size > 0) return;
+    const message = 'Taskdesk writes its task store again: changes are stored and acknowledged as usual.';
+    if (this.#report) this.#report({ kind: 'recovered', message });
+    else console.error(message);
   }
 
   #compactSafely(): void {
@@ -567,13 +696,18 @@ export class SegmentLog<T> {
     }
   }
 
+  /** Writes one segment document, whole or not at all (see {@link writeDocument}). */
   #write(seq: number, entries: Array<[string, unknown]>, compactedBelow?: number, journalFloor?: number): void {
-    this.#factory({ cwd: this.#dir, name: segmentName(seq), serialize: this.#serializeSegment }).store = {
-      schemaVersion: SEGMENT_VERSION,
-      entries,
-      ...(compactedBelow !== undefined && { compactedBelow }),
-      ...(journalFloor !== undefined && { journalFloor })
-    };
+    writeDocument(
+      this.#factory,
+      { cwd: this.#dir, name: segmentName(seq), serialize: this.#serializeSegment },
+      {
+        schemaVersion: SEGMENT_VERSION,
+        entries,
+        ...(compactedBelow !== undefined && { compactedBelow }),
+        ...(journalFloor !== undefined && { journalFloor })
+      }
+    );
   }
 
   /**
@@ -646,7 +780,12 @@ export class SegmentLog<T> {
       try {
         // The last fresh segment marks the compaction complete, and keeps the journal's floor.
         const last = chunk === chunks - 1;
-        this.#write(seq, slice, last ? firstNew : undefined, last && this.#journal ? this.#journalFloor : undefined);
+        this.#write(
+          seq,
+          slice,
+          last ? firstNew : undefined,
+          last && this.#journalFloor > 0 ? this.#journalFloor : undefined
+        );
       } catch (error) {
         for (const [written, segment] of segments) this.#segments.set(written, { entries: segment.entries, live: 0 });
         throw error;
@@ -667,15 +806,9 @@ export class SegmentLog<T> {
     return path.join(this.#dir, `${segmentName(seq)}.json`);
   }
 
-  #quarantine(name: string): string {
-    fs.mkdirSync(this.#corruptDir, { recursive: true });
-    const movedTo = path.join(this.#corruptDir, `${path.basename(this.#dir)}-${name}-${Date.now()}.json`);
-    try {
-      fs.renameSync(path.join(this.#dir, `${name}.json`), movedTo);
-    } catch {
-      // Already gone.
-    }
-    return movedTo;
+  #quarantine(name: string): Quarantined {
+    const file = path.join(this.#dir, `${name}.json`);
+    return quarantineFile(file, this.#corruptDir, `${path.basename(this.#dir)}-${name}`) ?? { movedTo: file };
   }
 }
 
@@ -688,6 +821,13 @@ interface Waiter {
 interface WrittenBatch<T> {
   batch: Map<string, T | null>;
   waiters: Waiter[];
+}
+
+/** After a failed checkpoint, the next one is tried this many checkpoint intervals later. */
+const CHECKPOINT_RETRY_FACTOR = 10;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function segmentName(seq: number): string {

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { JsonFileStore, JsonFileStoreFactory } from './json-file-store.js';
+import { writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { notMovedText, quarantineFile } from './quarantine.js';
 
 /** A settings document as it was read: its value, and a warning when the file could not be used. */
 export interface OpenedDocument<T> {
@@ -9,7 +9,7 @@ export interface OpenedDocument<T> {
   /** Whether a value had ever been saved (the file held one, even one moved aside). */
   existed: boolean;
   warning?: { message: string; movedTo: string };
-  /** Replaces the stored value (one atomic write). */
+  /** Replaces the stored value (one atomic write; on a full disk it throws and the old value stays). */
   save(value: T): void;
 }
 
@@ -32,19 +32,11 @@ export function openVersionedDocument<T>(options: {
   /** The file's mode on every write (0o600 for secrets); see `JsonFileStoreOptions.mode`. */
   mode?: number;
 }): OpenedDocument<T> {
-  const open = () =>
-    options.factory({
-      cwd: options.dir,
-      name: options.name,
-      ...(options.mode !== undefined && { mode: options.mode })
-    });
-  let store: JsonFileStore;
   let value: T = options.empty();
   let warning: OpenedDocument<T>['warning'];
   let existed = false;
   try {
-    store = open();
-    const raw = store.store;
+    const raw = options.factory({ cwd: options.dir, name: options.name }).store;
     if (Object.keys(raw).length > 0) {
       existed = true;
       if (raw.schemaVersion !== options.version)
@@ -56,25 +48,23 @@ export function openVersionedDocument<T>(options: {
   } catch (error) {
     // A file that is there but unreadable was saved once too.
     existed = true;
-    fs.mkdirSync(options.corruptDir, { recursive: true });
-    const movedTo = path.join(options.corruptDir, `${options.name}-${Date.now()}.json`);
-    try {
-      fs.renameSync(path.join(options.dir, `${options.name}.json`), movedTo);
-    } catch {
-      // Nothing to move.
-    }
+    const file = path.join(options.dir, `${options.name}.json`);
+    const result = quarantineFile(file, options.corruptDir, options.name) ?? { movedTo: file };
     warning = {
-      message: `The saved ${options.label} could not be read and was moved aside (${error instanceof Error ? error.message : String(error)})`,
-      movedTo
+      message: `The saved ${options.label} could not be read and was moved aside (${error instanceof Error ? error.message : String(error)})${notMovedText(result)}`,
+      movedTo: result.movedTo
     };
-    store = open();
   }
   const opened: OpenedDocument<T> = {
     value,
     existed,
     ...(warning && { warning }),
     save: (next) => {
-      store.store = { schemaVersion: options.version, value: next };
+      writeDocument(
+        options.factory,
+        { cwd: options.dir, name: options.name, ...(options.mode !== undefined && { mode: options.mode }) },
+        { schemaVersion: options.version, value: next }
+      );
       opened.existed = true;
     }
   };

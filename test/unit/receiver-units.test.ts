@@ -358,6 +358,17 @@ describe('segment log with its journal', () => {
     return { journal: line?.journal, floor: line?.floor };
   }
 
+  /**
+   * Tears the header as a crash while it is rewritten would: the start of a new header (a floor of
+   * another length) over the old one, which no longer parses but is still a header's length.
+   */
+  function tearHeader(file: string): void {
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, '{"journal":1,"floor":123456789,', 0);
+    fs.closeSync(fd);
+    assert.throws(() => JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0]!), 'the header is torn');
+  }
+
   /** Byte offset just past the last batch line of this round (where the next line would go). */
   function endOfRound(file: string): number {
     const bytes = fs.readFileSync(file);
@@ -513,10 +524,9 @@ describe('segment log with its journal', () => {
       log.close();
       // The last round's line overwrote the one that set a to 11; the first round's are below it.
       assert.ok(journalLines(journal).some((line) => line.seq === 9));
-      // A crash while the last header was being written: it is torn.
-      const fd = fs.openSync(journal, 'r+');
-      fs.writeSync(fd, 'x'.repeat(63), 0);
-      fs.closeSync(fd);
+      // A crash while the last header was being written: it is torn (the new one's start over
+      // the old one's end, a mix that does not parse).
+      tearHeader(journal);
       const replay = new SegmentLog<{ v: number }>(options).load(asV);
       assert.deepEqual(
         [...replay.records].sort(),
@@ -544,9 +554,7 @@ describe('segment log with its journal', () => {
       log.close();
       const docs = fs.readdirSync(options.dir).filter((file) => file.endsWith('.json'));
       assert.ok(docs.length < 6, `compacted (${docs.length} documents)`);
-      const fd = fs.openSync(journal, 'r+');
-      fs.writeSync(fd, 'x'.repeat(63), 0);
-      fs.closeSync(fd);
+      tearHeader(journal);
       const replay = new SegmentLog<{ v: number }>(options).load(asV);
       assert.deepEqual(replay.records.get('a'), { v: 510 });
       assert.equal(replay.quarantined.length, 0);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { markStarted, watchCloseRequests } from './sdk-seams.js';
 
 /**
  * The request envelope and era detection of the modern MCP generation (2026-07-28).
@@ -147,7 +148,7 @@ export async function probeEra(
     transport.onmessage = undefined;
     transport.onclose = undefined;
     transport.onerror = undefined;
-    transport.start = async () => undefined;
+    markStarted(transport);
   }
 }
 
@@ -280,8 +281,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
   const original = {
     onmessage: transport.onmessage,
     onclose: transport.onclose,
-    onerror: transport.onerror,
-    close: transport.close
+    onerror: transport.onerror
   };
   let late: LateProbe | undefined;
   let refused: InitializeWatch['refused'];
@@ -342,10 +342,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
   };
   transport.onmessage = listen;
   transport.onclose = onClose;
-  transport.close = () => {
-    closeAsked = true;
-    return original.close.call(transport);
-  };
+  const restoreClose = watchCloseRequests(transport, () => (closeAsked = true));
   return {
     get late() {
       return late;
@@ -366,7 +363,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
     stop: () => {
       watching = false;
       stopped = true;
-      transport.close = original.close;
+      restoreClose();
       if (!detached) return;
       transport.onmessage = original.onmessage;
       transport.onclose = original.onclose;

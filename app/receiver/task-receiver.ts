@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
@@ -405,6 +405,20 @@ export class TaskReceiver {
     this.#limiter.forget(identity);
   }
 
+  /**
+   * Counts one request the receiver does not handle (an unknown method, `ping`, a request
+   * refused before dispatch) against the server's rate limit: every request counts. Returns
+   * the error to answer with when the server is over its limit.
+   */
+  admitRequest(owner: TaskOwner): ErrorData | undefined {
+    try {
+      this.#admit(owner);
+      return undefined;
+    } catch (error) {
+      return toErrorData(error);
+    }
+  }
+
   #admit(owner: TaskOwner): void {
     const wait = this.#limiter.take(owner.identity);
     if (wait > 0) {
@@ -436,8 +450,10 @@ export class TaskReceiver {
     const record =
       typeof taskId !== 'string' ? undefined : latest ? this.#repo.peek(taskId) : this.#repo.peekCommitted(taskId);
     if (!record || record.owner.identity !== owner.identity) {
-      this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
-      throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
+      // A hostile id may be megabytes long: neither the answer nor the audit log repeats it whole.
+      const shown = shortId(String(taskId));
+      this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: shown });
+      throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${shown})`);
     }
     return record;
   }
@@ -678,6 +694,14 @@ export class TaskReceiver {
     }
     this.#events.taskChanged(taskId, undefined);
   }
+}
+
+/** Longest id repeated in an answer or the audit log; Taskdesk's own ids have 24 characters. */
+const SHOWN_ID_CHARS = 100;
+
+/** An id as quoted back: a longer one is cut, with its length. */
+function shortId(taskId: string): string {
+  return taskId.length <= SHOWN_ID_CHARS ? taskId : `${taskId.slice(0, SHOWN_ID_CHARS)}… (${taskId.length} characters)`;
 }
 
 /** A task id with 144 random bits, safe in file names and URLs. */

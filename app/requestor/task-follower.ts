@@ -5,6 +5,7 @@ import {
   GetTaskResultSchema,
   type GetTaskResult
 } from '@modelcontextprotocol/sdk/types.js';
+import { releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase, type FollowerEnvironment } from './task-follower-base.js';
@@ -205,9 +206,7 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     if (this.finished && this.#callClient) {
       // The SDK keeps a task's progress handler alive after CreateTaskResult and only a
       // receiver-side store ever releases it; a requestor must, or it leaks one per task.
-      (
-        this.#callClient as unknown as { _cleanupTaskProgressHandler?(taskId: string): void }
-      )._cleanupTaskProgressHandler?.(this.view.taskId);
+      releaseTaskProgressHandler(this.#callClient, this.view.taskId);
       this.#callClient = undefined;
     }
   }

@@ -30,7 +30,16 @@ export interface LineReaderHooks {
   reply(message: JSONRPCMessage): void;
   /** A message that could be neither delivered nor answered (a broken notification or response). */
   dropped(error: Error): void;
+  /**
+   * More lines are waiting than one turn of the event loop reads ({@link LINES_PER_TURN}):
+   * the owner reads the rest on a later turn, so that one flooding server never holds the
+   * event loop (and every other server and the UI) for long.
+   */
+  backlog(): void;
 }
+
+/** Lines read in one turn of the event loop before the rest waits for the next. */
+export const LINES_PER_TURN = 64;
 
 /** The first bytes of a skipped line that are kept, to find its id. */
 const PREFIX_BYTES = 64 * 1024;
@@ -55,6 +64,8 @@ export class JsonRpcLineReader {
   #skipping: { prefix: Buffer; bytes: number } | undefined;
   readonly #lines: Line[] = [];
   #stopped = false;
+  /** Lines read since the turn began ({@link nextTurn}). */
+  #readThisTurn = 0;
 
   constructor(limits: LineReaderLimits, hooks: LineReaderHooks) {
     this.#limits = limits;
@@ -80,12 +91,27 @@ export class JsonRpcLineReader {
   /** The next message to deliver, or null when none is complete; refused ones are answered on the way. */
   readMessage(): JSONRPCMessage | null {
     while (!this.#stopped) {
-      const line = this.#lines.shift();
-      if (line === undefined) return null;
+      if (this.#lines.length === 0) return null;
+      if (this.#readThisTurn >= LINES_PER_TURN) {
+        this.#hooks.backlog();
+        return null;
+      }
+      this.#readThisTurn++;
+      const line = this.#lines.shift()!;
       const message = Buffer.isBuffer(line) ? this.#read(line) : this.#oversize(line.prefix, line.bytes);
       if (message) return message;
     }
     return null;
+  }
+
+  /** Lines complete and not yet read. */
+  get waiting(): number {
+    return this.#lines.length;
+  }
+
+  /** A new turn of the event loop: another {@link LINES_PER_TURN} lines may be read. */
+  nextTurn(): void {
+    this.#readThisTurn = 0;
   }
 
   /** Forgets everything buffered. */
@@ -151,6 +177,8 @@ export class JsonRpcLineReader {
       this.#refuse(refusal);
       return undefined;
     }
+    // A request passed the SDK's request schema in envelopeRefusal: no second parse.
+    if (isRequestShaped(value)) return value as JSONRPCMessage;
     const message = asJsonRpcMessage(value);
     if (message) return message;
     const id = readableId(value);
@@ -183,6 +211,10 @@ export class JsonRpcLineReader {
   #refuse(refusal: Refusal): void {
     this.#hooks.reply(errorResponse(refusal));
   }
+}
+
+function isRequestShaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;
 }
 
 /** An error answer delivered to the client for its own request whose real answer could not be read. */

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Protocol, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -24,7 +24,7 @@ import {
 
 /** What the seams read of `StdioClientTransport`'s private state. */
 interface StdioInternals {
-  _process?: { stdin?: Writable | null };
+  _process?: { stdin?: Writable | null; stdout?: Readable | null };
   _readBuffer: { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
 }
 
@@ -33,6 +33,9 @@ export interface StdioLimits {
   queue: WriteQueueLimits;
   reader: LineReaderLimits;
 }
+
+/** Lines waiting to be read above which the server's stdout is paused. */
+const BACKLOG_PAUSE_LINES = 1_024;
 
 /** The defaults documented in the README. */
 export const defaultStdioLimits: StdioLimits = { queue: defaultWriteQueueLimits, reader: defaultLineReaderLimits };
@@ -59,13 +62,15 @@ export class GuardedStdioTransport extends StdioClientTransport {
   readonly #reader: JsonRpcLineReader;
   #queue: BoundedWriteQueue | undefined;
   #dropReason: string | undefined;
+  #readScheduled = false;
 
   constructor(server: StdioServerParameters, limits: Partial<StdioLimits> = {}) {
     super(server);
     this.#limits = { ...defaultStdioLimits, ...limits };
     this.#reader = new JsonRpcLineReader(this.#limits.reader, {
       reply: (message) => void this.send(message).catch(() => undefined),
-      dropped: (error) => this.onerror?.(error)
+      dropped: (error) => this.onerror?.(error),
+      backlog: () => this.#readLater()
     });
     (this as unknown as StdioInternals)._readBuffer = this.#reader;
   }
@@ -98,6 +103,38 @@ export class GuardedStdioTransport extends StdioClientTransport {
   override async close(): Promise<void> {
     this.#queue?.clear();
     await super.close();
+  }
+
+  /**
+   * Reads the lines left over on the next turn, as the SDK's own loop would (each delivered
+   * message in its own try), and stops reading the server's stdout while many wait, so the
+   * pipe slows a flooding server down instead of the host buffering its flood.
+   */
+  #readLater(): void {
+    const stdout = (this as unknown as StdioInternals)._process?.stdout;
+    if (this.#reader.waiting > BACKLOG_PAUSE_LINES && stdout && !stdout.isPaused()) stdout.pause();
+    if (this.#readScheduled) return;
+    this.#readScheduled = true;
+    setImmediate(() => {
+      this.#readScheduled = false;
+      this.#reader.nextTurn();
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.#reader.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (message === null) break;
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      }
+      if (this.#reader.waiting === 0 && stdout?.isPaused()) stdout.resume();
+    });
   }
 
   #drop(stdin: Writable, reason: string): void {

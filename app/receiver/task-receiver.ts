@@ -411,24 +411,25 @@ export class TaskReceiver {
    * the error to answer with when the server is over its limit.
    */
   admitRequest(owner: TaskOwner): ErrorData | undefined {
-    try {
-      this.#admit(owner);
-      return undefined;
-    } catch (error) {
-      return toErrorData(error);
-    }
+    // No exception on this path: a flood of refused requests must not pay for a stack trace each.
+    return this.#overLimit(owner);
   }
 
   #admit(owner: TaskOwner): void {
+    const refused = this.#overLimit(owner);
+    if (refused) throw new HostError(refused.code, refused.message, refused.data);
+  }
+
+  /** Takes a token of the owner's rate limit; the error to answer with when none is left. */
+  #overLimit(owner: TaskOwner): ErrorData | undefined {
     const wait = this.#limiter.take(owner.identity);
-    if (wait > 0) {
-      this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { retryAfterMs: wait } });
-      throw new HostError(
-        JsonRpcCode.TooManyRequests,
-        `Too many task requests: limit is ${this.#policy.operationsPerSecond} per second per server; retry in ${wait} ms`,
-        { retryAfterMs: wait }
-      );
-    }
+    if (wait <= 0) return undefined;
+    this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { retryAfterMs: wait } });
+    return {
+      code: JsonRpcCode.TooManyRequests,
+      message: `Too many task requests: limit is ${this.#policy.operationsPerSecond} per second per server; retry in ${wait} ms`,
+      data: { retryAfterMs: wait }
+    };
   }
 
   #checkSize(params: Record<string, unknown>): void {
@@ -462,7 +463,7 @@ export class TaskReceiver {
     const taskId = record.task.taskId;
     // The stored version itself, not a copy: records are never changed once saved, and runners
     // only read the request.
-    const current = this.#repo.peek(taskId) as TaskRecord | undefined;
+    const current = this.#repo.peek(taskId);
     if (!current || isTerminal(current.task.status) || this.#running.has(taskId)) return;
     const controller = new AbortController();
     this.#running.set(taskId, controller);
@@ -481,9 +482,9 @@ export class TaskReceiver {
     try {
       switch (kind) {
         case 'sampling':
-          return (await this.#sampling.run(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+          return await this.#sampling.run(request as never, context);
         case 'elicitation':
-          return (await this.#elicitation.prompt(request as never, context)) as WorkOutcome<Record<string, unknown>>;
+          return await this.#elicitation.prompt(request as never, context);
       }
     } catch (error) {
       return { type: 'error', error: toErrorData(error) };
@@ -532,7 +533,7 @@ export class TaskReceiver {
     if (this.#closed) return;
     this.#running.delete(taskId);
     // Read-only here: #transition builds the next version without touching this one.
-    const record = this.#repo.peek(taskId) as TaskRecord | undefined;
+    const record = this.#repo.peek(taskId);
     if (!record || isTerminal(record.task.status)) {
       // Work we aborted (cancel, expiry) ending in its abort error is no news: that was audited.
       if (aborted && outcome.type === 'error') return;

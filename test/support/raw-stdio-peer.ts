@@ -115,7 +115,7 @@ function until(at: number): Promise<void> {
 /** Sends `line` (with `$i` as a fresh id) and resolves with the answer. */
 function ask(line: string, id: string): Promise<Record<string, unknown>> {
   const answered = new Promise<Record<string, unknown>>((resolve) => pending.set(id, resolve));
-  void write(line.replaceAll('$i', id));
+  void write(line.replaceAll('$i', JSON.stringify(id)));
   return answered;
 }
 
@@ -125,7 +125,7 @@ async function probe(options: { line: string; intervalMs: number; durationMs: nu
   const start = Date.now();
   for (let i = 0; Date.now() - start < options.durationMs; i++) {
     const sent = performance.now();
-    inFlight.push(ask(options.line, `"probe-${i}"`).then(() => void latencies.push(performance.now() - sent)));
+    inFlight.push(ask(options.line, `probe-${i}`).then(() => void latencies.push(performance.now() - sent)));
     await until(start + (i + 1) * options.intervalMs);
   }
   await Promise.all(inFlight);
@@ -144,7 +144,7 @@ async function elicitCancel(options: { bytes: number; perSecond: number; duratio
       params: { message, requestedSchema: { type: 'object', properties: {} }, task: { ttl: 60_000 } }
     })}\n`.replace('"$i"', '$i');
     work.push(
-      ask(line, `"elicit-${i}"`).then((answer) => {
+      ask(line, `elicit-${i}`).then((answer) => {
         const taskId = (answer.result as { task?: { taskId?: string } } | undefined)?.task?.taskId;
         if (!taskId) return undefined;
         return ask(
@@ -152,7 +152,7 @@ async function elicitCancel(options: { bytes: number; perSecond: number; duratio
             '"$i"',
             '$i'
           ),
-          `"cancel-${i}"`
+          `cancel-${i}`
         );
       })
     );

@@ -132,7 +132,7 @@ describe('readable refusals', () => {
   it('refuses params nested deeper than the limit without recursing', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const refusal = requestRefusal({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { deep } as never }, 128);
+    const refusal = requestRefusal({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { deep } }, 128);
     assert.equal(refusal?.code, -32602);
   });
 

@@ -19,7 +19,12 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-
 /** The tasks extension's identifier, in `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-/** The `_meta` keys of the envelope. */
+/**
+ * The `_meta` keys of the envelope. `@modelcontextprotocol/core` exports the same constants,
+ * but it is not a run-time dependency of Taskdesk (only of the dev dependency
+ * `@modelcontextprotocol/server`): these copies, and {@link DiscoverResultSchema}, are compared
+ * with the installed package by `test/unit/mcp/sdk-seams.test.ts`.
+ */
 export const MetaKey = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',

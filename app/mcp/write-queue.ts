@@ -31,6 +31,9 @@ export interface WriteQueueStats {
  * hands the stream one chunk at a time while it accepts them, keeps the rest itself, waits
  * for `drain` with one listener (never one per message), and overflows once more than the
  * limits are waiting: `onOverflow` is called once and everything after is refused.
+ *
+ * Our own: stream libraries bound what a reader buffers, not what a writer may pile up for a
+ * reader that stopped, and none reports that as a reason to drop the peer.
  */
 export class BoundedWriteQueue {
   readonly #stream: Writable;

@@ -26,6 +26,7 @@ import {
   type ServerConfigInput
 } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
+import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
 import { TaskReceiver } from '../receiver/task-receiver.js';
@@ -82,6 +83,8 @@ export interface HostConfig {
   connectTimeoutMs?: number;
   /** Longest wait for a server's answer to `server/discover`, over stdio and HTTP (default min(5 s, half the connect timeout)). */
   probeTimeoutMs?: number;
+  /** Limits of each stdio connection (outgoing queue, message size and depth); README defaults otherwise. */
+  stdioLimits?: Partial<StdioLimits>;
   /**
    * Acknowledge tasks once they are in the store's journal (default true), or only once they are
    * in an electron-store document (slower: a new fsync'd file per commit).
@@ -293,6 +296,7 @@ export class Host {
       ...(this.#config.transportFactory && { transportFactory: this.#config.transportFactory }),
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
+      ...(this.#config.stdioLimits && { stdioLimits: this.#config.stdioLimits }),
       eras: this.#eras,
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.

@@ -1,6 +1,7 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchWithinOrigin, type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { ServerConfig } from './server-config.js';
 import {
   MODERN_PROTOCOL_VERSION,
@@ -112,7 +113,7 @@ export async function probeHttpEra(
     });
     answer = await readAnswer(response);
   } catch (error) {
-    if (signal?.aborted) throw new Error('Disconnected while connecting');
+    if (signal?.aborted) throw new Error('Disconnected while connecting', { cause: error });
     if (deadline.aborted) return { era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` };
     return { era: 'legacy', why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -265,28 +266,20 @@ async function readAnswer(response: Response): Promise<ProbeAnswer | undefined> 
     }
   }
   if (!response.body) return undefined;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const reader = response.body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value: event, done } = await reader.read();
       if (done) return undefined;
-      buffer += value;
-      const events = buffer.split(/\r?\n\r?\n/);
-      buffer = events.pop() ?? '';
-      for (const event of events) {
-        const data = event
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-          .join('\n');
-        if (data.length === 0) continue;
-        try {
-          const answer = probeAnswerOf(JSON.parse(data), { orphanErrors: true });
-          if (answer) return answer;
-        } catch {
-          // Not JSON: not our answer.
-        }
+      if (event.data.length === 0) continue;
+      try {
+        const answer = probeAnswerOf(JSON.parse(event.data), { orphanErrors: true });
+        if (answer) return answer;
+      } catch {
+        // Not JSON: not our answer.
       }
     }
   } finally {

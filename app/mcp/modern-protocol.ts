@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { markStarted, watchCloseRequests } from './sdk-seams.js';
 
 /**
  * The request envelope and era detection of the modern MCP generation (2026-07-28).
@@ -18,7 +19,12 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-
 /** The tasks extension's identifier, in `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-/** The `_meta` keys of the envelope. */
+/**
+ * The `_meta` keys of the envelope. `@modelcontextprotocol/core` exports the same constants,
+ * but it is not a run-time dependency of Taskdesk (only of the dev dependency
+ * `@modelcontextprotocol/server`): these copies, and {@link DiscoverResultSchema}, are compared
+ * with the installed package by `test/unit/mcp/sdk-seams.test.ts`.
+ */
 export const MetaKey = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
@@ -147,7 +153,7 @@ export async function probeEra(
     transport.onmessage = undefined;
     transport.onclose = undefined;
     transport.onerror = undefined;
-    transport.start = async () => undefined;
+    markStarted(transport);
   }
 }
 
@@ -280,8 +286,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
   const original = {
     onmessage: transport.onmessage,
     onclose: transport.onclose,
-    onerror: transport.onerror,
-    close: transport.close
+    onerror: transport.onerror
   };
   let late: LateProbe | undefined;
   let refused: InitializeWatch['refused'];
@@ -342,10 +347,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
   };
   transport.onmessage = listen;
   transport.onclose = onClose;
-  transport.close = () => {
-    closeAsked = true;
-    return original.close.call(transport);
-  };
+  const restoreClose = watchCloseRequests(transport, () => (closeAsked = true));
   return {
     get late() {
       return late;
@@ -366,7 +368,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
     stop: () => {
       watching = false;
       stopped = true;
-      transport.close = original.close;
+      restoreClose();
       if (!detached) return;
       transport.onmessage = original.onmessage;
       transport.onclose = original.onclose;

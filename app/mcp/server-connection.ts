@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import {
@@ -22,6 +21,14 @@ import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
 import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
+import { GatedTransport } from './request-gate.js';
+import {
+  GuardedStdioTransport,
+  connectWithoutInitialize,
+  requestAnyMethod,
+  setServerRequestHandler,
+  type StdioLimits
+} from './sdk-seams.js';
 import {
   MODERN_PROTOCOL_VERSION,
   declaresTasks,
@@ -79,6 +86,8 @@ export interface ServerConnectionOptions {
   eras?: EraMemory;
   onState(state: ConnectionState): void;
   clientInfo?: { name: string; version: string };
+  /** Limits of a stdio connection (its outgoing queue, the messages it reads); README defaults otherwise. */
+  stdioLimits?: Partial<StdioLimits>;
 }
 
 /**
@@ -101,6 +110,8 @@ export class ServerConnection {
   #probingHttp: AbortController | undefined;
   /** Set once a modern (2026-07-28) server answered `server/discover`. */
   #discover: DiscoverResult | undefined;
+  /** Why Taskdesk dropped the server (it stopped reading), for the state. */
+  #dropReason: string | undefined;
   readonly #clientInfo: { name: string; version: string };
 
   constructor(options: ServerConnectionOptions) {
@@ -156,7 +167,7 @@ export class ServerConnection {
         `Server "${this.config.name}" is not connected as an MCP ${MODERN_PROTOCOL_VERSION} server.`
       );
     const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, { tasks: options.tasks })) };
-    const result = await this.client.request(request as never, AnyResultSchema, {
+    const result = await requestAnyMethod(this.client, request, AnyResultSchema, {
       timeout: options.timeout,
       ...(options.signal && { signal: options.signal })
     });
@@ -205,7 +216,7 @@ export class ServerConnection {
         status: this.#closing ? 'closed' : 'failed',
         reason: this.#closing
           ? 'Disconnected by Taskdesk'
-          : `The server closed the connection${tail ? `: ${tail}` : ''}`
+          : (this.#dropReason ?? `The server closed the connection${tail ? `: ${tail}` : ''}`)
       });
     };
     this.client.onerror = () => {
@@ -218,7 +229,7 @@ export class ServerConnection {
       const tail = this.#stderrTail();
       this.#setState({
         status: 'failed',
-        reason: `Could not connect: ${toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
+        reason: `Could not connect: ${this.#dropReason ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
       });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;
@@ -318,7 +329,7 @@ export class ServerConnection {
 
   /** Hands a transport to a modern server's client: no initialize, it only carries requests and answers. */
   async #connectModern(transport: Transport): Promise<void> {
-    await Protocol.prototype.connect.call(this.client, transport);
+    await connectWithoutInitialize(this.client, transport);
     this.#remember('modern');
   }
 
@@ -386,19 +397,36 @@ export class ServerConnection {
     if (previous && this.client.transport !== previous) void previous.close().catch(() => undefined);
     this.#current = undefined;
     this.#stderr = '';
-    let transport: Transport;
+    let inner: Transport;
     try {
-      transport = (this.#options.transportFactory ?? defaultTransport)(this.config, context);
+      inner = this.#options.transportFactory
+        ? this.#options.transportFactory(this.config, context)
+        : defaultTransport(this.config, context, this.#options.stdioLimits);
     } catch (error) {
-      throw new Error(`the transport could not be started: ${toErrorData(error).message}`);
+      throw new Error(`the transport could not be started: ${toErrorData(error).message}`, { cause: error });
     }
+    // Every request a server sends is checked and counted before the SDK dispatches it.
+    const transport = new GatedTransport(inner, {
+      admit: () => this.#options.receiver.admitRequest(this.owner)
+    });
     this.#current = transport;
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (chunk: Buffer) => {
+    if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);
+    if (inner instanceof StdioClientTransport) {
+      inner.stderr?.on('data', (chunk: Buffer) => {
         if (this.#current === transport) this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
       });
     }
     return transport;
+  }
+
+  /**
+   * The current server stopped reading and was dropped: the state says so at once, without
+   * waiting for the process to exit (the SDK's close may take seconds to stop it).
+   */
+  #dropped(transport: Transport, reason: string): void {
+    if (this.#current !== transport || this.#closing) return;
+    this.#dropReason = reason;
+    if (this.#state.status === 'ready') this.#setState({ status: 'failed', reason });
   }
 
   /** The last lines the current process wrote to stderr, for a failure reason. */
@@ -469,7 +497,7 @@ export class ServerConnection {
       typeof this.client.transport.protocolVersion === 'string'
         ? { protocolVersion: this.client.transport.protocolVersion }
         : {}),
-      ...(capabilities && { capabilities: capabilities as Record<string, unknown> })
+      ...(capabilities && { capabilities })
     });
     return this.state;
   }
@@ -542,10 +570,10 @@ export class ServerConnection {
           return receiver.runOrdinary(owner(), kind, params, { ...info, signal: extra.signal });
         });
       };
-    this.client.setRequestHandler(CreateMessageRequestSchema, inbound('sampling') as never);
-    this.client.setRequestHandler(ElicitRequestSchema, inbound('elicitation') as never);
-    this.client.setRequestHandler(GetTaskRequestSchema, async (request) =>
-      rethrow(async () => receiver.get(owner(), request.params.taskId))
+    setServerRequestHandler(this.client, CreateMessageRequestSchema, inbound('sampling'));
+    setServerRequestHandler(this.client, ElicitRequestSchema, inbound('elicitation'));
+    this.client.setRequestHandler(GetTaskRequestSchema, (request) =>
+      rethrow(() => receiver.get(owner(), request.params.taskId))
     );
     this.client.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) =>
       rethrow(async () => {
@@ -558,8 +586,8 @@ export class ServerConnection {
         return { ...result, _meta: { ...resultMeta, [RELATED_TASK_META_KEY]: { taskId } } };
       })
     );
-    this.client.setRequestHandler(ListTasksRequestSchema, async (request) =>
-      rethrow(async () => receiver.list(owner(), request.params?.cursor))
+    this.client.setRequestHandler(ListTasksRequestSchema, (request) =>
+      rethrow(() => receiver.list(owner(), request.params?.cursor))
     );
     this.client.setRequestHandler(CancelTaskRequestSchema, async (request) =>
       rethrow(async () => receiver.cancel(owner(), request.params.taskId))
@@ -573,7 +601,7 @@ export class ServerConnection {
  * A plain message (no "MCP error" prefix) goes on the wire; an ordinary request and the
  * `tasks/result` replay of the same failure therefore send the same error.
  */
-async function rethrow<T>(body: () => Promise<T>): Promise<T> {
+async function rethrow<T>(body: () => T | Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {
@@ -593,7 +621,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
  * whatever code, an HTTP status, an exit) may mean that the server changed era.
  */
 function saysNothingAboutEra(error: unknown): boolean {
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return true;
+  if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) return true;
   let cause: unknown = error;
   for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
     const { syscall, code } = cause as { syscall?: unknown; code?: unknown };
@@ -604,17 +632,24 @@ function saysNothingAboutEra(error: unknown): boolean {
   return false;
 }
 
-function defaultTransport(config: ServerConfig, context?: { era?: 'modern' }): Transport {
+function defaultTransport(
+  config: ServerConfig,
+  context: { era?: 'modern' } | undefined,
+  stdioLimits: Partial<StdioLimits> | undefined
+): Transport {
   const transport = config.transport;
   switch (transport.type) {
     case 'stdio':
-      return new StdioClientTransport({
-        command: transport.command,
-        args: transport.args,
-        env: { ...getDefaultEnvironment(), ...transport.env },
-        ...(transport.cwd !== undefined && { cwd: transport.cwd }),
-        stderr: 'pipe'
-      });
+      return new GuardedStdioTransport(
+        {
+          command: transport.command,
+          args: transport.args,
+          env: { ...getDefaultEnvironment(), ...transport.env },
+          ...(transport.cwd !== undefined && { cwd: transport.cwd }),
+          stderr: 'pipe'
+        },
+        stdioLimits
+      );
     case 'http':
       if (context?.era === 'modern') return modernHttpTransport(transport);
       return new StreamableHTTPClientTransport(new URL(transport.url), {

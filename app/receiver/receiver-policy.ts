@@ -69,9 +69,13 @@ export const defaultReceiverPolicy: ReceiverPolicy = {
   maxResultBytes: MiB
 };
 
-/** The TTL a task gets: the requested one capped by the maximum, or the default. */
+/**
+ * The TTL a task gets: the requested one capped by the maximum, or the default. A fractional
+ * TTL is rounded up to whole milliseconds (0.5 is 1 ms, never 0: a task is not gone before it
+ * is acknowledged by rounding alone).
+ */
 export function effectiveTtl(policy: ReceiverPolicy, kind: TaskKind, requested: number | undefined | null): number {
   const { default: fallback, max } = policy.ttl[kind];
   if (requested === undefined || requested === null || !Number.isFinite(requested) || requested <= 0) return fallback;
-  return Math.min(Math.floor(requested), max);
+  return Math.min(Math.ceil(requested), max);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
@@ -449,16 +449,31 @@ export class TaskReceiver {
     this.#limiter.forget(identity);
   }
 
+  /**
+   * Counts one request the receiver does not handle (an unknown method, `ping`, a request
+   * refused before dispatch) against the server's rate limit: every request counts. Returns
+   * the error to answer with when the server is over its limit.
+   */
+  admitRequest(owner: TaskOwner): ErrorData | undefined {
+    // No exception on this path: a flood of refused requests must not pay for a stack trace each.
+    return this.#overLimit(owner);
+  }
+
   #admit(owner: TaskOwner): void {
+    const refused = this.#overLimit(owner);
+    if (refused) throw new HostError(refused.code, refused.message, refused.data);
+  }
+
+  /** Takes a token of the owner's rate limit; the error to answer with when none is left. */
+  #overLimit(owner: TaskOwner): ErrorData | undefined {
     const wait = this.#limiter.take(owner.identity);
-    if (wait > 0) {
-      this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { retryAfterMs: wait } });
-      throw new HostError(
-        JsonRpcCode.TooManyRequests,
-        `Too many task requests: limit is ${this.#policy.operationsPerSecond} per second per server; retry in ${wait} ms`,
-        { retryAfterMs: wait }
-      );
-    }
+    if (wait <= 0) return undefined;
+    this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { retryAfterMs: wait } });
+    return {
+      code: JsonRpcCode.TooManyRequests,
+      message: `Too many task requests: limit is ${this.#policy.operationsPerSecond} per second per server; retry in ${wait} ms`,
+      data: { retryAfterMs: wait }
+    };
   }
 
   /**
@@ -514,8 +529,10 @@ export class TaskReceiver {
     const record =
       typeof taskId !== 'string' ? undefined : latest ? this.#repo.peek(taskId) : this.#repo.peekCommitted(taskId);
     if (!record || record.owner.identity !== owner.identity) {
-      this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: String(taskId) });
-      throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${String(taskId)})`);
+      // A hostile id may be megabytes long: neither the answer nor the audit log repeats it whole.
+      const shown = shortId(String(taskId));
+      this.#audit.record({ ...auditOwner(owner), type: 'task.unknown-id', taskId: shown });
+      throw new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task not found (${shown})`);
     }
     return record;
   }
@@ -794,6 +811,14 @@ export class TaskReceiver {
       detail: { error: toErrorData(error).message }
     });
   }
+}
+
+/** Longest id repeated in an answer or the audit log; Taskdesk's own ids have 24 characters. */
+const SHOWN_ID_CHARS = 100;
+
+/** An id as quoted back: a longer one is cut, with its length. */
+function shortId(taskId: string): string {
+  return taskId.length <= SHOWN_ID_CHARS ? taskId : `${taskId.slice(0, SHOWN_ID_CHARS)}… (${taskId.length} characters)`;
 }
 
 /** A task id with 144 random bits, safe in file names and URLs. */

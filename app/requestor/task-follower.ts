@@ -5,10 +5,11 @@ import {
   GetTaskResultSchema,
   type GetTaskResult
 } from '@modelcontextprotocol/sdk/types.js';
+import { releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase, type FollowerEnvironment } from './task-follower-base.js';
-import { isServerTerminal } from './task-state.js';
+import { isServerTerminal } from './outbound-task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
 /** The connection a follower talks through while its server is attached. */
@@ -23,7 +24,7 @@ export interface FollowerConnection {
  * Polls `tasks/get` at the receiver's `pollInterval` (or the backoff), calls `tasks/result`
  * at once on `input_required` and on a terminal status, keeps the outcome whatever it is,
  * tracks the ttl on the injected clock, and concludes `expired` or `lost` when the
- * receiver no longer knows the task. All state changes go through `nextState`.
+ * receiver no longer knows the task. All state changes go through `nextOutboundState`.
  */
 export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskResult> {
   #resultInFlight = false;
@@ -205,9 +206,7 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     if (this.finished && this.#callClient) {
       // The SDK keeps a task's progress handler alive after CreateTaskResult and only a
       // receiver-side store ever releases it; a requestor must, or it leaks one per task.
-      (
-        this.#callClient as unknown as { _cleanupTaskProgressHandler?(taskId: string): void }
-      )._cleanupTaskProgressHandler?.(this.view.taskId);
+      releaseTaskProgressHandler(this.#callClient, this.view.taskId);
       this.#callClient = undefined;
     }
   }

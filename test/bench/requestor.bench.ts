@@ -17,7 +17,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { GuardedStdioTransport } from '../../app/mcp/sdk-seams.js';
 import { systemClock } from '../../app/core/clock.js';
 import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
 import { countSent, recordSends, tempTaskDir } from '../support/requestor-harness.js';
@@ -31,7 +31,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const serverScript = fileURLToPath(new URL('../support/requestor-stdio-server.ts', import.meta.url));
 
 const temp = tempTaskDir();
-const transport = new StdioClientTransport({
+// The host's stdio transport (bounded queue, one drain listener), not the SDK's bare one.
+const transport = new GuardedStdioTransport({
   command: process.execPath,
   args: ['--import', 'tsx', serverScript, JSON.stringify({ pollInterval: POLL_INTERVAL_MS })],
   cwd: root,

@@ -45,7 +45,9 @@ describe('ttl policy', () => {
     assert.equal(effectiveTtl(defaultReceiverPolicy, 'sampling', 10 ** 12), 24 * 3_600_000);
     assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', 10 ** 12), 7 * 24 * 3_600_000);
     assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', -5), 24 * 3_600_000);
-    assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', 1234.9), 1234);
+    // Rounded up: a fractional TTL never becomes 0 (a task gone as soon as it is acknowledged).
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'elicitation', 1234.9), 1235);
+    assert.equal(effectiveTtl(defaultReceiverPolicy, 'sampling', 0.5), 1);
   });
 });
 

@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CancelTaskRequestSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorData } from '../core/errors.js';
+import { JsonRpcCode } from '../core/errors.js';
+import { DEFAULT_MAX_DEPTH, describeIssues, errorResponse, nestsDeeperThan } from './jsonrpc-checks.js';
+
+/**
+ * The requests the task receiver answers, each with the SDK's schema for it. The receiver
+ * counts these against the server's rate limit itself; the gate counts every other request.
+ */
+const RECEIVER_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ['sampling/createMessage', CreateMessageRequestSchema],
+  ['elicitation/create', ElicitRequestSchema],
+  ['tasks/get', GetTaskRequestSchema],
+  ['tasks/result', GetTaskPayloadRequestSchema],
+  ['tasks/list', ListTasksRequestSchema],
+  ['tasks/cancel', CancelTaskRequestSchema]
+]);
+
+/** Options for {@link GatedTransport}. */
+export interface RequestGateOptions {
+  /**
+   * Takes one token of the server's rate limit for a request the receiver does not count
+   * (unknown methods, `ping`, refused requests); returns the error to answer when none is left.
+   */
+  admit(): ErrorData | undefined;
+  /** The deepest nesting accepted in params (default {@link DEFAULT_MAX_DEPTH}). */
+  maxDepth?: number;
+}
+
+/**
+ * Why a request from a server is refused before any handler sees it, or undefined.
+ *
+ * Params nested too deep are −32602 (zod recurses and would exhaust the stack); params the
+ * SDK's schema for a receiver method refuses are −32602 naming the field and what was
+ * expected, where the SDK would answer −32603 with a raw zod dump.
+ */
+export function requestRefusal(request: JSONRPCRequest, maxDepth = DEFAULT_MAX_DEPTH): ErrorData | undefined {
+  if (nestsDeeperThan(request.params, maxDepth))
+    return {
+      code: JsonRpcCode.InvalidParams,
+      message: `Invalid params: nested more than ${maxDepth} levels deep`,
+      data: { maxDepth }
+    };
+  const schema = RECEIVER_REQUESTS.get(request.method);
+  if (!schema) return undefined;
+  const parsed = schema.safeParse({ method: request.method, params: request.params });
+  if (parsed.success) return undefined;
+  return {
+    code: JsonRpcCode.InvalidParams,
+    message: `Invalid params for ${request.method}: ${describeIssues(parsed.error, ['params'])}`
+  };
+}
+
+/**
+ * A transport with a gate in front of the client: every request a server sends is checked
+ * ({@link requestRefusal}) and counted against its rate limit before the SDK dispatches it,
+ * whatever the transport (stdio, Streamable HTTP, in memory).
+ *
+ * A decorator rather than a handler: the SDK answers unknown methods and `ping` itself, and
+ * validates params before our handlers run; only a transport sees a request first.
+ */
+export class GatedTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** The transport underneath (the one that spawned the process or holds the HTTP session). */
+  readonly inner: Transport;
+  readonly #options: RequestGateOptions;
+
+  constructor(inner: Transport, options: RequestGateOptions) {
+    this.inner = inner;
+    this.#options = options;
+    inner.onmessage = (message, extra) => this.#receive(message, extra);
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  /** The protocol version an HTTP transport negotiated (undefined on others). */
+  get protocolVersion(): string | undefined {
+    const version = (this.inner as { protocolVersion?: unknown }).protocolVersion;
+    return typeof version === 'string' ? version : undefined;
+  }
+
+  /** The child process id of a stdio transport (null on others). */
+  get pid(): number | null {
+    const pid = (this.inner as { pid?: unknown }).pid;
+    return typeof pid === 'number' ? pid : null;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (!isJSONRPCRequest(message)) {
+      this.onmessage?.(message, extra);
+      return;
+    }
+    const refusal = requestRefusal(message, this.#options.maxDepth);
+    if (refusal || !RECEIVER_REQUESTS.has(message.method)) {
+      const limited = this.#options.admit();
+      if (limited) return this.#reply(message, limited);
+    }
+    if (refusal) return this.#reply(message, refusal);
+    this.onmessage?.(message, extra);
+  }
+
+  #reply(request: JSONRPCRequest, error: ErrorData): void {
+    this.inner
+      .send(errorResponse({ id: request.id, error }))
+      .catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(String(cause))));
+  }
+}

@@ -1,0 +1,233 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Protocol, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { JsonRpcLineReader, defaultLineReaderLimits, type LineReaderLimits } from './line-reader.js';
+import {
+  BoundedWriteQueue,
+  defaultWriteQueueLimits,
+  type WriteQueueLimits,
+  type WriteQueueStats
+} from './write-queue.js';
+
+/**
+ * Every place Taskdesk works around the MCP SDK (1.32.2), in one module.
+ *
+ * Each seam names what it relies on; `test/unit/mcp/sdk-seams.test.ts` checks each of those
+ * facts against the installed SDK, so an upgrade that changes one fails there first rather
+ * than somewhere in the app.
+ */
+
+/** What the seams read of `StdioClientTransport`'s private state. */
+interface StdioInternals {
+  _process?: { stdin?: Writable | null; stdout?: Readable | null };
+  _readBuffer: { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
+}
+
+/** Limits of one stdio connection: its outgoing queue and the messages it reads. */
+export interface StdioLimits {
+  queue: WriteQueueLimits;
+  reader: LineReaderLimits;
+}
+
+/** Lines waiting to be read above which the server's stdout is paused. */
+const BACKLOG_PAUSE_LINES = 1_024;
+
+/** The defaults documented in the README. */
+export const defaultStdioLimits: StdioLimits = { queue: defaultWriteQueueLimits, reader: defaultLineReaderLimits };
+
+/**
+ * The SDK's stdio client transport with a bounded outgoing queue and a reader that answers
+ * what it cannot deliver.
+ *
+ * Why: `StdioClientTransport.send` writes to the child's stdin without a bound and adds a
+ * one-shot `drain` listener per write the pipe did not take; a server that stops reading
+ * makes the host's memory grow without limit, and firing those listeners costs quadratic
+ * time. Its `ReadBuffer` drops a line it cannot parse (no answer, even with a readable id) and
+ * drops the whole connection on a line over 10 MiB.
+ *
+ * Relies on: `send` being the only writer of `_process.stdin`; the stdout `data` handler
+ * calling `_readBuffer.append(chunk)` then reading `_readBuffer.readMessage()` until null
+ * (and `close` calling `_readBuffer.clear()`). A server whose queue overflows is dropped:
+ * `onDrop` gets the reason, then the process is closed (stdin destroyed, then the SDK's close).
+ */
+export class GuardedStdioTransport extends StdioClientTransport {
+  /** Called once when the server is dropped for not reading, with the reason for its state. */
+  onDrop?: (reason: string) => void;
+  readonly #limits: StdioLimits;
+  readonly #reader: JsonRpcLineReader;
+  #queue: BoundedWriteQueue | undefined;
+  #dropReason: string | undefined;
+  #readScheduled = false;
+
+  constructor(server: StdioServerParameters, limits: Partial<StdioLimits> = {}) {
+    super(server);
+    this.#limits = { ...defaultStdioLimits, ...limits };
+    this.#reader = new JsonRpcLineReader(this.#limits.reader, {
+      reply: (message) => void this.send(message).catch(() => undefined),
+      dropped: (error) => this.onerror?.(error),
+      backlog: () => this.#readLater()
+    });
+    (this as unknown as StdioInternals)._readBuffer = this.#reader;
+  }
+
+  /** Why the server was dropped, once it was. */
+  get dropReason(): string | undefined {
+    return this.#dropReason;
+  }
+
+  /** The outgoing queue's figures (zeros before the first write). */
+  get queueStats(): WriteQueueStats {
+    return (
+      this.#queue?.stats ?? {
+        queuedBytes: 0,
+        queuedMessages: 0,
+        peakQueuedBytes: 0,
+        peakQueuedMessages: 0,
+        drainListeners: 0
+      }
+    );
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = (this as unknown as StdioInternals)._process?.stdin;
+    if (!stdin) return Promise.reject(new Error('Not connected'));
+    this.#queue ??= new BoundedWriteQueue(stdin, this.#limits.queue, (reason) => this.#drop(stdin, reason));
+    return this.#queue.write(serializeMessage(message));
+  }
+
+  override async close(): Promise<void> {
+    this.#queue?.clear();
+    await super.close();
+  }
+
+  /**
+   * Reads the lines left over on the next turn, as the SDK's own loop would (each delivered
+   * message in its own try), and stops reading the server's stdout while many wait, so the
+   * pipe slows a flooding server down instead of the host buffering its flood.
+   */
+  #readLater(): void {
+    const stdout = (this as unknown as StdioInternals)._process?.stdout;
+    if (this.#reader.waiting > BACKLOG_PAUSE_LINES && stdout && !stdout.isPaused()) stdout.pause();
+    if (this.#readScheduled) return;
+    this.#readScheduled = true;
+    setImmediate(() => {
+      this.#readScheduled = false;
+      this.#reader.nextTurn();
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.#reader.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (message === null) break;
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      }
+      if (this.#reader.waiting === 0 && stdout?.isPaused()) stdout.resume();
+    });
+  }
+
+  #drop(stdin: Writable, reason: string): void {
+    this.#dropReason = reason;
+    this.#reader.stop();
+    // What the pipe still holds is freed now; the process is stopped by the SDK's close.
+    stdin.destroy();
+    this.onDrop?.(reason);
+    void this.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Connects a client to a modern (2026-07-28) server without `initialize`.
+ *
+ * Relies on: `Protocol.prototype.connect` wiring the transport's handlers and starting it,
+ * and `Client.prototype.connect` adding only the `initialize` exchange on top.
+ */
+export function connectWithoutInitialize(client: Client, transport: Transport): Promise<void> {
+  return Protocol.prototype.connect.call(client, transport);
+}
+
+/**
+ * Releases the progress handler the SDK keeps for a task-augmented request after its
+ * `CreateTaskResult`; only a receiver-side task store ever releases it, so a requestor leaks
+ * one per task otherwise.
+ *
+ * Relies on: the private `Protocol._cleanupTaskProgressHandler(taskId)`.
+ */
+export function releaseTaskProgressHandler(client: Client, taskId: string): void {
+  (client as unknown as { _cleanupTaskProgressHandler?(taskId: string): void })._cleanupTaskProgressHandler?.(taskId);
+}
+
+/**
+ * Lets a client take over a transport that is already started (after the era probe).
+ *
+ * Relies on: `connect` calling `transport.start()` once; the SDK's transports refuse a second
+ * start, so it becomes a no-op.
+ */
+export function markStarted(transport: Transport): void {
+  transport.start = () => Promise.resolve();
+}
+
+/**
+ * Calls `onClose` when someone closes `transport` (the client, after a failed `initialize`),
+ * as opposed to the server exiting; returns a function that puts the original `close` back.
+ *
+ * Relies on: `Protocol.close()` closing through `transport.close()`.
+ */
+export function watchCloseRequests(transport: Transport, onClose: () => void): () => void {
+  const original = transport.close.bind(transport);
+  transport.close = () => {
+    onClose();
+    return original();
+  };
+  return () => {
+    transport.close = original;
+  };
+}
+
+/**
+ * Sends a request whose method the SDK's `ClientRequest` type does not know (`server/discover`,
+ * `tasks/update`, modern `tasks/get` with its envelope), read with `schema`.
+ *
+ * Relies on: `Client.request` checking capabilities only for methods it knows.
+ */
+export function requestAnyMethod<T extends z.ZodType>(
+  client: Client,
+  request: { method: string; params?: Record<string, unknown> },
+  schema: T,
+  options?: RequestOptions
+): Promise<z.infer<T>> {
+  return client.request(request, schema, options);
+}
+
+/** A request handler as Taskdesk writes them: params in, a result object out. */
+export type ServerRequestHandler = (
+  request: { method: string; params: Record<string, unknown> },
+  extra: { signal: AbortSignal }
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Registers a handler for a server-to-client request that may answer with either the plain
+ * result or a `CreateTaskResult` (sampling, elicitation).
+ *
+ * Relies on: `Client.setRequestHandler` validating the result itself for these methods
+ * (against `CreateTaskResultSchema` when the request is task-augmented); its types allow only
+ * the plain result.
+ */
+export function setServerRequestHandler(
+  client: Client,
+  schema: Parameters<Client['setRequestHandler']>[0],
+  handler: ServerRequestHandler
+): void {
+  client.setRequestHandler(schema, handler);
+}

@@ -1,0 +1,159 @@
+/**
+ * Hostile-server benchmark (`npm run bench:hostile`).
+ *
+ * One host, a well-behaved bystander server that polls `tasks/get` for its own task every
+ * 20 ms (timed in its own process, so a stalled host cannot hide), and in turn three flooding
+ * servers over stdio, each for a fixed time:
+ *
+ * (a) 1 MB task-augmented elicitations, each cancelled as soon as it is acknowledged, ~25/s;
+ * (b) a server that stops reading its stdin and sends `tasks/get` with 500 KB ids, 50/s;
+ * (c) a server that stops reading and sends 30,000 unknown-method requests at once.
+ *
+ * Printed per flood: the host's peak heap, its longest event-loop stall
+ * (`monitorEventLoopDelay`), and the bystander's p99 `tasks/get` latency against the same
+ * without a flood; the RESULT line takes the worst of the three (the figures without (a),
+ * whose stored requests another limit bounds, are printed too). (a) runs last, so what it
+ * leaves stored does not count in the others' heap. Nothing is asserted.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createHost } from '../../app/host/host.js';
+import { tempDir } from '../support/host-fixture.js';
+import { RawPeer } from '../support/raw-peer.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DURATION_MS = SECONDS * 1000;
+const PROBE_INTERVAL_MS = 20;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+const data = tempDir('taskdesk-bench-hostile-');
+const bystander = new RawPeer('bystander');
+const flooders = [0, 1, 2].map((index) => new RawPeer(`flood-${index}`));
+const host = createHost({
+  dataDir: data.dir,
+  servers: [bystander.config, ...flooders.map((peer) => peer.config)],
+  autoConnect: false,
+  connectTimeoutMs: 60_000
+});
+const ready = await host.connect('bystander');
+if (ready.state.status !== 'ready') throw new Error(`bystander: ${ready.state.reason}`);
+
+// The bystander's own task, which it polls.
+const created = await bystander.request({
+  jsonrpc: '2.0',
+  id: 'create',
+  method: 'elicitation/create',
+  params: {
+    message: 'Bystander',
+    requestedSchema: { type: 'object', properties: {} },
+    task: { ttl: 3_600_000 }
+  }
+});
+const taskId = (created.result as { task: { taskId: string } }).task.taskId;
+const probeLine = `${JSON.stringify({ jsonrpc: '2.0', id: '$i', method: 'tasks/get', params: { taskId } })}\n`.replace(
+  '"$i"',
+  '$i'
+);
+
+interface Figures {
+  peakHeapMb: number;
+  maxStallMs: number;
+  p99Ms: number;
+  reason?: string;
+}
+
+/** Runs `flood` (or nothing) beside the bystander's probe for the fixed time, and measures. */
+async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer): Promise<Figures> {
+  const id = peer?.config.id ?? '';
+  if (peer) {
+    const view = await host.connect(id);
+    if (view.state.status !== 'ready') throw new Error(`${id}: ${view.state.reason}`);
+  }
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 25);
+  delay.enable();
+  const [latencies] = await Promise.all([
+    bystander.probe(probeLine, PROBE_INTERVAL_MS, DURATION_MS),
+    peer && flood ? flood(peer) : Promise.resolve()
+  ]);
+  delay.disable();
+  clearInterval(sampler);
+  const reason = peer ? host.connection(id)?.state.reason : undefined;
+  if (peer) {
+    await host.call('servers.disconnect', { serverId: id });
+    peer.close();
+  }
+  return {
+    peakHeapMb: peakHeap / (1024 * 1024),
+    maxStallMs: delay.max / 1e6,
+    p99Ms: percentile(latencies, 99),
+    ...(reason !== undefined && { reason })
+  };
+}
+
+const lookup = (bytes: number) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id: '$i', method: 'tasks/get', params: { taskId: 'u'.repeat(bytes) } })}\n`.replace(
+    '"$i"',
+    '$i'
+  );
+const unknownMethod = `${JSON.stringify({ jsonrpc: '2.0', id: '$i', method: 'no/such/method' })}\n`.replace(
+  '"$i"',
+  '$i'
+);
+
+const baseline = await measure();
+console.log(
+  `hostile servers, ${SECONDS} s each; bystander polls tasks/get every ${PROBE_INTERVAL_MS} ms (baseline p99 ${baseline.p99Ms.toFixed(2)} ms, peak heap ${baseline.peakHeapMb.toFixed(0)} MB, max stall ${baseline.maxStallMs.toFixed(1)} ms)`
+);
+const floods: Array<{ name: string; run: (peer: RawPeer) => Promise<void> }> = [
+  {
+    name: '(b) not reading, 500 KB unknown-id lookups, 50/s',
+    run: async (peer) => {
+      await peer.stopReading();
+      await Promise.race([
+        peer.paced(lookup(500_000), 50, DURATION_MS),
+        new Promise((r) => setTimeout(r, DURATION_MS))
+      ]);
+    }
+  },
+  {
+    name: '(c) not reading, 30,000 unknown-method requests',
+    run: async (peer) => {
+      await peer.stopReading();
+      await Promise.race([peer.flood(unknownMethod, 30_000), new Promise((r) => setTimeout(r, DURATION_MS))]);
+    }
+  },
+  {
+    name: '(a) 1 MB elicitations cancelled at once, 25/s',
+    run: (peer) => peer.elicitAndCancel(1_000_000, 25, DURATION_MS)
+  }
+];
+const results: Array<Figures & { name: string; ratio: number }> = [];
+for (const [index, flood] of floods.entries()) {
+  const figures = await measure(flood.run, flooders[index]);
+  const ratio = figures.p99Ms / baseline.p99Ms;
+  results.push({ ...figures, name: flood.name, ratio });
+  console.log(
+    `${flood.name}: peak heap ${figures.peakHeapMb.toFixed(0)} MB, max stall ${figures.maxStallMs.toFixed(1)} ms, bystander p99 ${figures.p99Ms.toFixed(2)} ms (×${ratio.toFixed(2)})${figures.reason ? `; flood server: ${figures.reason}` : ''}`
+  );
+}
+const worst = (rows: typeof results) => ({
+  heap: Math.max(...rows.map((r) => r.peakHeapMb)),
+  stall: Math.max(...rows.map((r) => r.maxStallMs)),
+  ratio: Math.max(...rows.map((r) => r.ratio))
+});
+const withoutA = worst(results.filter((r) => !r.name.startsWith('(a)')));
+console.log(
+  `without (a): peak heap ${withoutA.heap.toFixed(0)} MB, max stall ${withoutA.stall.toFixed(1)} ms, bystander p99 ratio ${withoutA.ratio.toFixed(2)}`
+);
+await host.close();
+bystander.close();
+data.remove();
+const all = worst(results);
+console.log(
+  `RESULT peak_heap_mb=${all.heap.toFixed(0)} max_stall_ms=${all.stall.toFixed(1)} bystander_p99_ratio=${all.ratio.toFixed(2)}`
+);

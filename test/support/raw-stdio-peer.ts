@@ -1,0 +1,176 @@
+/**
+ * A stdio "server" that speaks raw JSON-RPC bytes for a test, through a control socket.
+ *
+ * It answers `server/discover` (−32601: legacy) and `initialize` itself; every other line the
+ * host writes is relayed to the test. The test sends commands as JSON lines on the socket:
+ * `{"send": text}` writes text to the host as is; `{"big": {head, fill, bytes, tail}}` writes
+ * one line of `bytes` bytes; `{"stopReading": true}` stops reading stdin for good;
+ * `{"flood": {line, count, perSecond?, durationMs?}}` writes `line` `count` times (`$i` replaced
+ * by the index), paced when `perSecond` is given, stopping after `durationMs`;
+ * `{"probe": {line, intervalMs, durationMs}}` sends a request every `intervalMs` on its own
+ * timer and reports each answer's latency as measured here (a stalled host cannot hide it);
+ * `{"elicitCancel": {bytes, perSecond, durationMs}}` sends task-augmented elicitations with a
+ * message of `bytes` bytes and cancels each task as soon as it is acknowledged.
+ *
+ * Usage: node --import tsx test/support/raw-stdio-peer.ts <socket path>
+ */
+import net from 'node:net';
+
+const control = net.connect(process.argv[2]!);
+let inBuffer = '';
+/** Answers this process waits for itself (probe, elicitCancel), by id. */
+const pending = new Map<string | number, (message: Record<string, unknown>) => void>();
+let controlBuffer = '';
+
+function toTest(event: Record<string, unknown>): void {
+  control.write(`${JSON.stringify(event)}\n`);
+}
+
+function write(text: string | Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+function onStdin(chunk: Buffer): void {
+  inBuffer += chunk.toString('utf8');
+  const lines = inBuffer.split('\n');
+  inBuffer = lines.pop() ?? '';
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const message = JSON.parse(line) as {
+      id?: string | number;
+      method?: string;
+      params?: { protocolVersion?: string };
+    };
+    if (message.method === 'server/discover')
+      void write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`
+      );
+    else if (message.method === 'initialize')
+      void write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: {
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: {},
+            serverInfo: { name: 'raw-peer', version: '1.0.0' }
+          }
+        })}\n`
+      );
+    else if (message.id !== undefined && message.method === undefined && pending.has(message.id)) {
+      const resolve = pending.get(message.id)!;
+      pending.delete(message.id);
+      resolve(message);
+    } else toTest({ fromHost: message });
+  }
+}
+process.stdin.on('data', onStdin);
+
+async function command(line: string): Promise<void> {
+  const order = JSON.parse(line) as {
+    send?: string;
+    big?: { head: string; fill: string; bytes: number; tail: string };
+    stopReading?: boolean;
+    flood?: { line: string; count: number; perSecond?: number; durationMs?: number };
+    probe?: { line: string; intervalMs: number; durationMs: number };
+    elicitCancel?: { bytes: number; perSecond: number; durationMs: number };
+  };
+  if (order.send !== undefined) await write(order.send);
+  if (order.big) {
+    const { head, fill, bytes, tail } = order.big;
+    await write(head);
+    const block = fill.repeat(64 * 1024);
+    let left = bytes - head.length - tail.length;
+    while (left > 0) {
+      await write(block.slice(0, Math.min(left, block.length)));
+      left -= block.length;
+    }
+    await write(tail);
+  }
+  if (order.stopReading) {
+    process.stdin.off('data', onStdin);
+    process.stdin.pause();
+  }
+  if (order.flood) {
+    const { line, count, perSecond, durationMs } = order.flood;
+    // The line's bytes around the index are encoded once: the flood costs this process little,
+    // so a benchmark measures the host rather than the string building of its flooding peer.
+    const [head, ...rest] = line.split('$i').map((part) => Buffer.from(part));
+    const start = Date.now();
+    for (let i = 0; i < count; i++) {
+      if (durationMs !== undefined && Date.now() - start >= durationMs) break;
+      if (perSecond !== undefined) await until(start + (i * 1000) / perSecond);
+      const parts = rest.flatMap((part) => [Buffer.from(String(i)), part]);
+      await write(Buffer.concat([head!, ...parts]));
+    }
+  }
+  if (order.probe) await probe(order.probe);
+  if (order.elicitCancel) await elicitCancel(order.elicitCancel);
+  toTest({ done: true });
+}
+
+function until(at: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+}
+
+/** Sends `line` (with `$i` as a fresh id) and resolves with the answer. */
+function ask(line: string, id: string): Promise<Record<string, unknown>> {
+  const answered = new Promise<Record<string, unknown>>((resolve) => pending.set(id, resolve));
+  void write(line.replaceAll('$i', JSON.stringify(id)));
+  return answered;
+}
+
+async function probe(options: { line: string; intervalMs: number; durationMs: number }): Promise<void> {
+  const latencies: number[] = [];
+  const inFlight: Array<Promise<void>> = [];
+  const start = Date.now();
+  for (let i = 0; Date.now() - start < options.durationMs; i++) {
+    const sent = performance.now();
+    inFlight.push(ask(options.line, `probe-${i}`).then(() => void latencies.push(performance.now() - sent)));
+    await until(start + (i + 1) * options.intervalMs);
+  }
+  await Promise.all(inFlight);
+  toTest({ latencies });
+}
+
+async function elicitCancel(options: { bytes: number; perSecond: number; durationMs: number }): Promise<void> {
+  const message = 'm'.repeat(options.bytes);
+  const start = Date.now();
+  const work: Array<Promise<unknown>> = [];
+  for (let i = 0; Date.now() - start < options.durationMs; i++) {
+    const line = `${JSON.stringify({
+      jsonrpc: '2.0',
+      id: '$i',
+      method: 'elicitation/create',
+      params: { message, requestedSchema: { type: 'object', properties: {} }, task: { ttl: 60_000 } }
+    })}\n`.replace('"$i"', '$i');
+    work.push(
+      ask(line, `elicit-${i}`).then((answer) => {
+        const taskId = (answer.result as { task?: { taskId?: string } } | undefined)?.task?.taskId;
+        if (!taskId) return undefined;
+        return ask(
+          `${JSON.stringify({ jsonrpc: '2.0', id: '$i', method: 'tasks/cancel', params: { taskId } })}\n`.replace(
+            '"$i"',
+            '$i'
+          ),
+          `cancel-${i}`
+        );
+      })
+    );
+    await until(start + ((i + 1) * 1000) / options.perSecond);
+  }
+  await Promise.all(work);
+}
+
+let chain = Promise.resolve();
+control.on('data', (chunk: Buffer) => {
+  controlBuffer += chunk.toString('utf8');
+  const lines = controlBuffer.split('\n');
+  controlBuffer = lines.pop() ?? '';
+  for (const line of lines) if (line.trim() !== '') chain = chain.then(() => command(line));
+});
+control.on('close', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0));

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY as CORE_RELATED_TASK_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS
+} from '@modelcontextprotocol/core/internal';
+import { DiscoverResultSchema as CoreDiscoverResultSchema } from '@modelcontextprotocol/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CreateMessageRequestSchema,
+  CreateTaskResultSchema,
+  EmptyResultSchema,
+  RELATED_TASK_META_KEY,
+  type JSONRPCMessage
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CLIENT_CAPABILITIES } from '../../../app/mcp/server-connection.js';
+import { DiscoverResultSchema, LEGACY_PROTOCOL_VERSIONS, MetaKey } from '../../../app/mcp/modern-protocol.js';
+import {
+  GuardedStdioTransport,
+  connectWithoutInitialize,
+  markStarted,
+  releaseTaskProgressHandler,
+  requestAnyMethod,
+  setServerRequestHandler,
+  watchCloseRequests
+} from '../../../app/mcp/sdk-seams.js';
+
+/** A child that echoes each line it reads on stdin to stderr, and first prints `first` to stdout. */
+function echoChild(first: string): { command: string; args: string[] } {
+  const script = `process.stdout.write(${JSON.stringify(first)});process.stdin.on('data',(c)=>process.stderr.write(c));`;
+  return { command: process.execPath, args: ['-e', script] };
+}
+
+function stderrLines(transport: StdioClientTransport): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    transport.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n')) resolve(text.split('\n')[0]!);
+    });
+  });
+}
+
+describe('SDK seams (each fails when an SDK upgrade changes what a workaround relies on)', () => {
+  it('StdioClientTransport reads stdout through a replaceable _readBuffer and writes through _process.stdin', async () => {
+    const plain = new StdioClientTransport({ command: process.execPath, args: ['-e', ''] }) as unknown as {
+      _readBuffer: Record<string, unknown>;
+    };
+    for (const method of ['append', 'readMessage', 'clear'])
+      assert.equal(typeof plain._readBuffer[method], 'function', `_readBuffer.${method}`);
+
+    // The guarded transport's reader gets the child's output (and delivers a good message)…
+    const transport = new GuardedStdioTransport({
+      ...echoChild('{"jsonrpc":"2.0","method":"notifications/hello"}\n{"jsonrpc":"1.0","id":7,"method":"x"}\n'),
+      stderr: 'pipe'
+    });
+    const delivered: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => delivered.push(message);
+    const echoed = stderrLines(transport);
+    await transport.start();
+    // …and its answer to the broken request reaches the child's stdin through the bounded queue.
+    const answer = JSON.parse(await echoed) as { id: number; error: { code: number } };
+    assert.deepEqual([answer.id, answer.error.code], [7, -32600]);
+    assert.deepEqual(delivered, [{ jsonrpc: '2.0', method: 'notifications/hello' }]);
+    assert.ok((transport as unknown as { _process?: { stdin?: unknown } })._process?.stdin);
+    await transport.close();
+  });
+
+  it('a stdio server that stops reading is dropped with one drain listener at most', async () => {
+    const transport = new GuardedStdioTransport(
+      { command: process.execPath, args: ['-e', 'process.stdin.pause(); setInterval(() => {}, 1000)'] },
+      { queue: { maxQueuedBytes: 1024 * 1024, maxQueuedMessages: 50 } }
+    );
+    let reason: string | undefined;
+    transport.onDrop = (why) => (reason = why);
+    transport.onerror = () => undefined;
+    await transport.start();
+    const message: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { data: 'x'.repeat(4096) }
+    };
+    let peak = 0;
+    for (let i = 0; i < 2_000 && reason === undefined; i++) {
+      void transport.send(message).catch(() => undefined);
+      peak = Math.max(peak, transport.queueStats.drainListeners);
+    }
+    assert.match(reason ?? '', /stopped reading its input: 50 messages/);
+    assert.ok(peak <= 1, `${peak} drain listeners`);
+    await transport.close();
+  });
+
+  it('Protocol.prototype.connect connects without initialize', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const seen: string[] = [];
+    serverSide.onmessage = (message) => {
+      if ('method' in message) seen.push(message.method);
+      if ('id' in message && 'method' in message) void serverSide.send({ jsonrpc: '2.0', id: message.id, result: {} });
+    };
+    await serverSide.start();
+    const client = new Client({ name: 't', version: '1' });
+    await connectWithoutInitialize(client, clientSide);
+    await client.request({ method: 'ping' }, EmptyResultSchema);
+    assert.deepEqual(seen, ['ping']);
+    await client.close();
+  });
+
+  it('Protocol keeps a task progress handler until _cleanupTaskProgressHandler releases it', async () => {
+    assert.equal(
+      typeof (Protocol.prototype as unknown as Record<string, unknown>)._cleanupTaskProgressHandler,
+      'function'
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server(
+      { name: 's', version: '1' },
+      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } } }
+    );
+    server.setRequestHandler(z.object({ method: z.literal('tools/call'), params: z.unknown() }), () => ({
+      task: {
+        taskId: 't1',
+        status: 'working',
+        createdAt: new Date().toISOString(),
+        lastUpdatedAt: new Date().toISOString(),
+        ttl: 1000
+      }
+    }));
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(clientSide);
+    const handlers = (client as unknown as { _progressHandlers: Map<unknown, unknown> })._progressHandlers;
+    await client.request({ method: 'tools/call', params: { name: 'x', task: { ttl: 1000 } } }, CreateTaskResultSchema, {
+      onprogress: () => undefined
+    });
+    assert.equal(handlers.size, 1, 'the SDK still keeps the handler after CreateTaskResult');
+    releaseTaskProgressHandler(client, 't1');
+    assert.equal(handlers.size, 0);
+    await client.close();
+  });
+
+  it('Client.connect starts its transport once, and Client.close closes through transport.close', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    await server.connect(serverSide);
+    await clientSide.start();
+    const started: string[] = [];
+    const start = clientSide.start.bind(clientSide);
+    clientSide.start = () => {
+      started.push('original');
+      return start();
+    };
+    markStarted(clientSide);
+    let closeAsked = 0;
+    const restore = watchCloseRequests(clientSide, () => closeAsked++);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(clientSide);
+    assert.deepEqual(started, [], 'the started transport was not started again');
+    await client.close();
+    assert.ok(closeAsked >= 1, 'Client.close went through transport.close');
+    restore();
+  });
+
+  it('Client.request sends a method the SDK does not know, and its sampling handler checks a CreateTaskResult itself', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    server.fallbackRequestHandler = (request) => Promise.resolve({ echoed: request.method });
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1' }, { capabilities: CLIENT_CAPABILITIES });
+    let answer: Record<string, unknown> = {};
+    setServerRequestHandler(client, CreateMessageRequestSchema, () => Promise.resolve(answer));
+    await client.connect(clientSide);
+    const result = await requestAnyMethod(client, { method: 'server/discover', params: {} }, z.looseObject({}));
+    assert.deepEqual(result, { echoed: 'server/discover' });
+
+    const params = { messages: [], maxTokens: 1, task: { ttl: 1000 } };
+    answer = { task: { taskId: 't', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttl: 1000 } };
+    const created = await server.request({ method: 'sampling/createMessage', params }, CreateTaskResultSchema);
+    assert.equal(created.task.taskId, 't');
+    answer = { nonsense: true };
+    await assert.rejects(
+      server.request({ method: 'sampling/createMessage', params }, CreateTaskResultSchema),
+      /-32602/
+    );
+    await client.close();
+  });
+
+  it('local copies of @modelcontextprotocol/core constants and schemas match the installed package', () => {
+    // core is a dependency of the dev dependency @modelcontextprotocol/server, not of Taskdesk at run time.
+    assert.deepEqual(MetaKey, {
+      protocolVersion: PROTOCOL_VERSION_META_KEY,
+      clientInfo: CLIENT_INFO_META_KEY,
+      clientCapabilities: CLIENT_CAPABILITIES_META_KEY,
+      serverInfo: SERVER_INFO_META_KEY
+    });
+    assert.equal(RELATED_TASK_META_KEY, CORE_RELATED_TASK_META_KEY);
+    for (const version of LEGACY_PROTOCOL_VERSIONS) assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(version), version);
+    const samples: unknown[] = [
+      { supportedVersions: ['2026-07-28'], capabilities: {} },
+      { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, instructions: 'hi', _meta: { a: 1 } },
+      { supportedVersions: '2026-07-28', capabilities: {} },
+      { capabilities: {} },
+      { supportedVersions: ['2026-07-28'] },
+      { supportedVersions: ['2026-07-28'], capabilities: {}, instructions: 5 }
+    ];
+    for (const sample of samples)
+      assert.equal(
+        DiscoverResultSchema.safeParse(sample).success,
+        CoreDiscoverResultSchema.safeParse(sample).success,
+        JSON.stringify(sample)
+      );
+  });
+});

@@ -15,8 +15,8 @@ export class EventHub<Events extends Record<string, unknown>> {
   on<E extends keyof Events>(event: E, listener: (payload: Events[E]) => void): () => void {
     let set = this.#listeners.get(event);
     if (!set) this.#listeners.set(event, (set = new Set()));
-    set.add(listener as (payload: never) => void);
-    return () => set.delete(listener as (payload: never) => void);
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
   /** Whether anyone listens to `event`: a payload that costs something to build can be skipped. */

@@ -47,7 +47,6 @@ import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
 import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
-import { inboundView } from './inbound-view.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {

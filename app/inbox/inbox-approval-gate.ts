@@ -57,7 +57,7 @@ export class InboxApprovalGate implements ApprovalGate {
   async reviewCompletion(draft: CompletionDraft, signal: AbortSignal): Promise<ReviewDecision> {
     const withTools = Boolean(draft.params.tools || draft.params.toolChoice);
     const answer = await this.#inbox.ask(
-      this.#item('sampling-review', draft, draft.result as unknown as Record<string, unknown>),
+      this.#item('sampling-review', draft, draft.result),
       signal,
       (candidate) => {
         if (candidate.action === 'approve' && candidate.result) {

@@ -17,18 +17,18 @@ export class RateLimiter {
     this.#burst = Math.max(1, burst);
   }
 
-  /** Takes one token for `key`; returns 0 when allowed, else the ms until a token is free. */
-  take(key: string): number {
+  /** Takes `amount` tokens (default one) for `key`; returns 0 when allowed, else the ms until they are free. */
+  take(key: string, amount = 1): number {
     const now = this.#clock.now();
     const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };
     bucket.tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
     bucket.at = now;
     this.#buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= amount) {
+      bucket.tokens -= amount;
       return 0;
     }
-    return Math.ceil(((1 - bucket.tokens) / this.#rate) * 1000);
+    return Math.ceil(((amount - bucket.tokens) / this.#rate) * 1000);
   }
 
   /** Forgets a key (its server disconnected). */

@@ -17,6 +17,12 @@ export interface ReceiverPolicy {
   operationsBurst: number;
   /** Largest request params accepted, in bytes of JSON. */
   maxRequestBytes: number;
+  /**
+   * Bytes of request params (tasks and ordinary requests) one server may send per second, and in
+   * one burst above that: what a server makes Taskdesk parse, journal and sync, whatever it keeps.
+   */
+  requestBytesPerSecond: number;
+  requestBytesBurst: number;
   /** Tasks per `tasks/list` page (the requestor cannot ask for more). */
   listPageSize: number;
   /**
@@ -56,6 +62,10 @@ export const defaultReceiverPolicy: ReceiverPolicy = {
   operationsPerSecond: 50,
   operationsBurst: 200,
   maxRequestBytes: MiB,
+  // A person or a model answers a few large requests a second at most; a server sending 25 MB a
+  // second (1 MB questions it cancels at once) would keep the disk and the event loop busy.
+  requestBytesPerSecond: 2 * MiB,
+  requestBytesBurst: 8 * MiB,
   listPageSize: 50,
   // What a server can make Taskdesk keep. A stored byte costs about two in the heap (the record
   // and the JSON text the store keeps of it), so 64 MiB stored keeps a host flooded by one or two

@@ -90,6 +90,8 @@ export class TaskReceiver {
   readonly #elicitation: UserPrompter;
   readonly #events: ReceiverEvents;
   readonly #limiter: RateLimiter;
+  /** Bytes of request params per server: a token bucket of bytes. */
+  readonly #byteLimiter: RateLimiter;
   readonly #waiters = new TaskWaiters<Outcome>();
   readonly #running = new Map<string, AbortController>();
   readonly #expiryTimers = new Map<string, TimerHandle>();
@@ -116,6 +118,11 @@ export class TaskReceiver {
     this.#events = options.events;
     this.#cursorKey = options.cursorKey ?? randomBytes(32);
     this.#limiter = new RateLimiter(this.#clock, this.#policy.operationsPerSecond, this.#policy.operationsBurst);
+    this.#byteLimiter = new RateLimiter(
+      this.#clock,
+      this.#policy.requestBytesPerSecond,
+      Math.max(this.#policy.requestBytesBurst, this.#policy.maxRequestBytes)
+    );
   }
 
   /**
@@ -196,7 +203,7 @@ export class TaskReceiver {
     info: RequestInfo = {}
   ): Promise<{ task: TaskView }> {
     this.#admit(owner);
-    this.#checkSize(params);
+    this.#checkSize(owner, params);
     const active = this.#repo.activeCount(owner.identity);
     if (active >= this.#policy.maxActiveTasksPerServer) {
       throw new HostError(
@@ -271,7 +278,7 @@ export class TaskReceiver {
   ): Promise<Record<string, unknown>> {
     // Ordinary requests wait on the same people and models as tasks: the same limits apply.
     this.#admit(owner);
-    this.#checkSize(params);
+    this.#checkSize(owner, params);
     const pending = this.#ordinaryPending.get(owner.identity) ?? 0;
     if (pending + this.#repo.activeCount(owner.identity) >= this.#policy.maxActiveTasksPerServer) {
       throw new HostError(
@@ -447,6 +454,7 @@ export class TaskReceiver {
   /** Forgets per-connection state (rate-limit bucket) for an identity that disconnected. */
   forgetConnection(identity: string): void {
     this.#limiter.forget(identity);
+    this.#byteLimiter.forget(identity);
   }
 
   /**
@@ -510,13 +518,22 @@ export class TaskReceiver {
     }
   }
 
-  #checkSize(params: Record<string, unknown>): void {
+  #checkSize(owner: TaskOwner, params: Record<string, unknown>): void {
     const bytes = Buffer.byteLength(JSON.stringify(params));
     if (bytes > this.#policy.maxRequestBytes) {
       throw new HostError(
         JsonRpcCode.InvalidRequest,
         `Request too large: ${bytes} bytes of params, Taskdesk accepts at most ${this.#policy.maxRequestBytes}`,
         { bytes, limit: this.#policy.maxRequestBytes }
+      );
+    }
+    const wait = this.#byteLimiter.take(owner.identity, bytes);
+    if (wait > 0) {
+      this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { bytes, retryAfterMs: wait } });
+      throw new HostError(
+        JsonRpcCode.TooManyRequests,
+        `Too many request bytes: this server sends more than ${this.#policy.requestBytesPerSecond} bytes of params a second; retry in ${wait} ms`,
+        { retryAfterMs: wait, bytes, limit: this.#policy.requestBytesPerSecond }
       );
     }
   }

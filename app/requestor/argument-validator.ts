@@ -1,5 +1,5 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** One problem with one argument. `path` is a JSON pointer into the arguments ('' is the arguments object). */
 export interface ArgumentProblem {
@@ -23,7 +23,7 @@ export class ArgumentValidator {
     let validator = this.#cache.get(inputSchema);
     if (!validator) {
       try {
-        validator = this.#ajv.getValidator<unknown>(inputSchema as JsonSchemaType);
+        validator = this.#ajv.getValidator<unknown>(inputSchema);
       } catch (error) {
         return [
           {

@@ -28,10 +28,10 @@ export function isTaskNotFound(error: unknown): boolean {
  */
 export function isLocalFailure(error: unknown): boolean {
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+    if (error.code === (ErrorCode.RequestTimeout as number)) {
       return typeof error.data === 'object' && error.data !== null && 'timeout' in error.data;
     }
-    if (error.code === ErrorCode.ConnectionClosed) return /Connection closed/i.test(error.message);
+    if (error.code === (ErrorCode.ConnectionClosed as number)) return /Connection closed/i.test(error.message);
     return false;
   }
   // Anything that is not a JSON-RPC error (abort reasons, a response that failed schema

@@ -73,8 +73,10 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     };
   }
   if (error instanceof APIError) {
-    const status = error.status;
-    const detail = providerDetail(error);
+    // The SDK's class has `any` type arguments; these are what it holds.
+    const api = error as APIError<number | undefined, Headers | undefined>;
+    const status = api.status;
+    const detail = providerDetail(api);
     if (status === 401) {
       // Never quote a 401 body: providers echo the (masked) key in it.
       return {
@@ -97,7 +99,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
       };
     }
     if (status === 429) {
-      const retryAfterMs = retryAfterOf(error.headers);
+      const retryAfterMs = retryAfterOf(api.headers);
       return {
         kind: 'rate-limited',
         status,
@@ -107,7 +109,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
       };
     }
     if (status !== undefined && status >= 500) {
-      const retryAfterMs = retryAfterOf(error.headers);
+      const retryAfterMs = retryAfterOf(api.headers);
       return {
         kind: 'server-error',
         status,

@@ -65,7 +65,7 @@ export function toChatCompletionRequest(
       function: {
         name: tool.name,
         ...(tool.description !== undefined ? { description: tool.description } : {}),
-        parameters: tool.inputSchema as Record<string, unknown>
+        parameters: tool.inputSchema
       }
     }));
     // OpenAI rejects tool_choice without tools, so it is only sent with them.

@@ -56,7 +56,7 @@ async function launch(dataDir: string, rendererDir: string): Promise<Launch> {
     }
   );
   let stdout = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const url = (await waitForLine(child, /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/))[1]!;
   return { child, url, stdout: () => stdout };
 }

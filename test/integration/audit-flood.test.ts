@@ -68,10 +68,11 @@ describe('the audit log under a hostile server', () => {
       `few refusals are written one by one (${single('task.rate-limited')})`
     );
     for (const entry of ofB.filter((entry) => entry.type === 'task.unknown-id')) {
+      // The receiver quotes an unknown id short with its length, before the log's own 1 KiB cut.
       assert.ok(entry.taskId!.length <= 1025, 'ids are cut to 1 KiB');
-      assert.equal(
-        (entry.detail?.truncated as Record<string, number>).taskId,
-        hugeId(Number(entry.taskId!.split('-')[0])).length
+      assert.ok(
+        entry.taskId!.endsWith(`(${hugeId(Number(entry.taskId!.split('-')[0])).length} characters)`),
+        'with the length of the id the server sent'
       );
     }
 

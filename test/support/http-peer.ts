@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 export async function serveHttp(build: () => McpServer): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const servers: McpServer[] = [];
-  const httpServer = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (!transport) {
@@ -22,6 +22,12 @@ export async function serveHttp(build: () => McpServer): Promise<{ url: string; 
       transport = created;
     }
     await transport.handleRequest(req, res);
+  };
+  const httpServer = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = httpServer.address() as AddressInfo;

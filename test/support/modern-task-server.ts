@@ -46,9 +46,9 @@ interface FixtureTask {
   error?: { code: number; message: string };
   inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
   /** Called on every `tasks/get` before answering. */
-  step(task: FixtureTask): void;
+  step: (task: FixtureTask) => void;
   /** Called with each answer `tasks/update` brings for an outstanding key. */
-  answer?(task: FixtureTask, key: string, response: Record<string, unknown>): void;
+  answer?: (task: FixtureTask, key: string, response: Record<string, unknown>) => void;
 }
 
 const tasks = new Map<string, FixtureTask>();
@@ -227,7 +227,7 @@ export function buildModernTaskServer(): McpServer {
     async ({ taskId }) => {
       const task = known(taskId);
       task.step(task);
-      return wire(task) as never;
+      return wire(task);
     }
   );
   server.server.setRequestHandler(
@@ -244,7 +244,7 @@ export function buildModernTaskServer(): McpServer {
         counts[key] = (counts[key] ?? 0) + 1;
         if (task.inputRequests?.[key] !== undefined) task.answer?.(task, key, response);
       }
-      return {} as never;
+      return {};
     }
   );
   server.server.setRequestHandler(
@@ -254,7 +254,7 @@ export function buildModernTaskServer(): McpServer {
       const task = known(taskId);
       if (task.status === 'working' || task.status === 'input_required')
         set(task, { status: 'cancelled', statusMessage: 'cancelled at the client’s request' });
-      return {} as never;
+      return {};
     }
   );
   return server;

@@ -43,7 +43,7 @@ export function recordSends(transport: Transport, clock: Clock): SentMessage[] {
     if ('id' in message) record.id = message.id;
     if ('method' in message) {
       record.method = message.method;
-      if (message.params) record.params = message.params as Record<string, unknown>;
+      if (message.params) record.params = message.params;
     }
     sent.push(record);
     return send(message, options);

@@ -378,7 +378,7 @@ describe('segment log with its journal', () => {
     let floor = 0;
     let last = 0;
     while (offset < bytes.length) {
-      let end = bytes.indexOf(0x0a, offset);
+      const end = bytes.indexOf(0x0a, offset);
       if (end === -1) break;
       try {
         const line = JSON.parse(bytes.subarray(offset, end).toString('utf8')) as {
@@ -620,7 +620,7 @@ describe('segment log with its journal', () => {
         log.put('good', { v: 1 })
       ]);
       assert.equal(bad.status, 'rejected');
-      assert.match(String((bad as PromiseRejectedResult).reason), /Cannot store cyclic/);
+      assert.match(String((bad).reason), /Cannot store cyclic/);
       assert.equal(big.status, 'rejected');
       assert.equal(good.status, 'fulfilled');
       log.close();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { ManualClock } from '../../support/manual-clock.js';
-import { HostError } from '../../../app/core/errors.js';
+import { type HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
 import type { OutboundTaskEvent } from '../../../app/contract/outbound-tasks.js';
 import { connectInMemory, countSent, resultText, tempTaskDir } from '../../support/requestor-harness.js';

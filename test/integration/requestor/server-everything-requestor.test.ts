@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock } from '../../../app/core/clock.js';
-import { HostError } from '../../../app/core/errors.js';
+import { type HostError } from '../../../app/core/errors.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
 import {
   recordResponses,
@@ -44,7 +44,7 @@ before(async () => {
   client = new Client({ name: 'taskdesk-test', version: '0.0.0' }, { capabilities: { elicitation: {} } });
   // Stands in for the inbox, which the lead's connection code routes side-channel requests to.
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    const related = request.params._meta?.[RELATED_TASK_META_KEY] as { taskId: string } | undefined;
+    const related = request.params._meta?.[RELATED_TASK_META_KEY];
     elicitations.push({
       relatedTaskId: related?.taskId,
       described: related ? manager.describe('everything', related.taskId) : undefined,

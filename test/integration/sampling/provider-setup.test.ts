@@ -104,7 +104,7 @@ describe('detectLocalProviders', { timeout: 15_000 }, () => {
     const readingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       const body = await response.arrayBuffer();
-      answered.push(Number(new URL(String(input)).port));
+      answered.push(Number(new URL(input instanceof Request ? input.url : input).port));
       return new Response(body, { status: response.status, headers: response.headers });
     };
     try {

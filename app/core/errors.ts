@@ -36,6 +36,11 @@ export class HostError extends Error {
   }
 }
 
+/** The message of anything thrown: an Error's own, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Turns anything thrown into error data, keeping an MCP or host code when there is one. */
 export function toErrorData(error: unknown, fallbackCode: number = JsonRpcCode.InternalError): ErrorData {
   if (error instanceof HostError || error instanceof McpError) {

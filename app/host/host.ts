@@ -35,6 +35,8 @@ import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog, type StoreNotice } from '../store/segment-log.js';
 import { inboundSummary } from './task-summary.js';
+import { PartialTextThrottle } from './partial-throttle.js';
+import { PendingStatusNotifications } from './pending-status.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
 import type { ModernPeer } from '../requestor/modern-task-follower.js';
@@ -97,9 +99,6 @@ export interface HostConfig {
 
 type Events = { [E in HostEvent]: HostEventPayload<E> };
 
-/** Status notifications kept for a server that is not connected, per identity. */
-const MAX_PENDING_NOTIFICATIONS = 1000;
-
 /**
  * The Taskdesk core: stores, receiver, inbox, audit log and server connections, behind the
  * host API. The one composition root: Electron main and browser mode both call {@link createHost}.
@@ -120,7 +119,7 @@ export class Host {
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
   readonly #connections = new Map<string, ServerConnection>();
-  readonly #pendingStatus = new Map<string, Map<string, TaskView>>();
+  readonly #pendingStatus = new PendingStatusNotifications();
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
   readonly #methods: HostMethodTable;
@@ -179,7 +178,7 @@ export class Host {
       const described = this.requestor.describe(serverId, relatedTaskId);
       return described && `tool ${described.toolName}`;
     };
-    const lastPartial = new Map<string, number>();
+    const partials = new PartialTextThrottle(this.clock);
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
     if (keyStore instanceof FileKeyStore && keyStore.warning)
       this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
@@ -197,18 +196,7 @@ export class Host {
       ...(config.localLlmProbeTimeoutMs !== undefined && { localProbeTimeoutMs: config.localLlmProbeTimeoutMs }),
       onPartial: ({ delta: _delta, ...update }) => {
         // The UI needs a live view, not every token: at most ten updates a second per request.
-        const key = update.streamId;
-        if (update.done) {
-          // Never throttled: the UI gets the whole text and knows the stream is over.
-          lastPartial.delete(key);
-          this.events.emit('sampling.partial', update);
-          return;
-        }
-        const now = this.clock.now();
-        if (now - (lastPartial.get(key) ?? -Infinity) < 100) return;
-        if (lastPartial.size > 1000) lastPartial.clear();
-        lastPartial.set(key, now);
-        this.events.emit('sampling.partial', update);
+        if (partials.take(update.streamId, update.done === true)) this.events.emit('sampling.partial', update);
       }
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
@@ -432,18 +420,11 @@ export class Host {
       void connection.notifyStatus(task);
       return;
     }
-    let pending = this.#pendingStatus.get(owner.identity);
-    if (!pending) this.#pendingStatus.set(owner.identity, (pending = new Map()));
-    pending.delete(task.taskId);
-    pending.set(task.taskId, task);
-    if (pending.size > MAX_PENDING_NOTIFICATIONS) pending.delete(pending.keys().next().value as string);
+    this.#pendingStatus.keep(owner.identity, task);
   }
 
   #flushStatus(connection: ServerConnection): void {
-    const pending = this.#pendingStatus.get(connection.owner.identity);
-    if (!pending) return;
-    this.#pendingStatus.delete(connection.owner.identity);
-    for (const task of pending.values()) {
+    for (const task of this.#pendingStatus.take(connection.owner.identity)) {
       // Only tasks still stored: an expired one is gone and would confuse the server.
       const record = this.receiver.record(task.taskId);
       if (record) void connection.notifyStatus(record.task);

@@ -56,22 +56,18 @@ export class InboxApprovalGate implements ApprovalGate {
 
   async reviewCompletion(draft: CompletionDraft, signal: AbortSignal): Promise<ReviewDecision> {
     const withTools = Boolean(draft.params.tools || draft.params.toolChoice);
-    const answer = await this.#inbox.ask(
-      this.#item('sampling-review', draft, draft.result),
-      signal,
-      (candidate) => {
-        if (candidate.action === 'approve' && candidate.result) {
-          const parsed = (withTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema).safeParse(
-            candidate.result
+    const answer = await this.#inbox.ask(this.#item('sampling-review', draft, draft.result), signal, (candidate) => {
+      if (candidate.action === 'approve' && candidate.result) {
+        const parsed = (withTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema).safeParse(
+          candidate.result
+        );
+        if (!parsed.success)
+          throw new HostError(
+            JsonRpcCode.InvalidParams,
+            `The edited answer is not a valid sampling result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
           );
-          if (!parsed.success)
-            throw new HostError(
-              JsonRpcCode.InvalidParams,
-              `The edited answer is not a valid sampling result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
-            );
-        }
       }
-    );
+    });
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return { decision: 'approve', result: (answer.result as CreateMessageResult | undefined) ?? draft.result };

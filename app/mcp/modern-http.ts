@@ -13,6 +13,7 @@ import {
   type EraProbe,
   type ProbeAnswer
 } from './modern-protocol.js';
+import { errorMessage } from '../core/errors.js';
 
 /**
  * Streamable HTTP for the modern MCP generation (2026-07-28).
@@ -115,7 +116,7 @@ export async function probeHttpEra(
   } catch (error) {
     if (signal?.aborted) throw new Error('Disconnected while connecting', { cause: error });
     if (deadline.aborted) return { era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` };
-    return { era: 'legacy', why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}` };
+    return { era: 'legacy', why: `server/discover failed: ${errorMessage(error)}` };
   }
   if (response.ok)
     return answer

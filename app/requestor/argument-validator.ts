@@ -1,5 +1,6 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { errorMessage } from '../core/errors.js';
 
 /** One problem with one argument. `path` is a JSON pointer into the arguments ('' is the arguments object). */
 export interface ArgumentProblem {
@@ -28,7 +29,7 @@ export class ArgumentValidator {
         return [
           {
             path: '',
-            message: `the tool's inputSchema cannot be used: ${error instanceof Error ? error.message : String(error)}`
+            message: `the tool's inputSchema cannot be used: ${errorMessage(error)}`
           }
         ];
       }

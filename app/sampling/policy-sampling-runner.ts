@@ -4,7 +4,7 @@ import type {
   CreateMessageResultWithTools
 } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { JsonRpcCode, type ErrorData } from '../core/errors.js';
+import { JsonRpcCode, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
@@ -200,7 +200,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       return await ask();
     } catch (thrown) {
       if (context.signal.aborted) return { error: cancelledOutcome(context.signal).error };
-      const detail = thrown instanceof Error ? thrown.message : String(thrown);
+      const detail = errorMessage(thrown);
       return { error: { code: JsonRpcCode.InternalError, message: `Sampling approval failed: ${detail}` } };
     } finally {
       if (!context.signal.aborted) context.setWaitingFor?.(undefined);

@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { redactSecrets } from './redact.js';
+import { errorMessage } from '../core/errors.js';
 
 /** What kind of thing went wrong talking to a provider. */
 export type ProviderFailureKind =
@@ -133,7 +134,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
       retryable: false
     };
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   if (/terminated|socket|ECONNRESET|other side closed|premature/i.test(text)) {
     return droppedFailure(subject);
   }

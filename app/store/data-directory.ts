@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../core/errors.js';
 
 /**
  * Makes `dir` (and its parents) a directory the store can use, or throws an error that names the
@@ -37,10 +38,7 @@ function directoryError(dir: string, error: unknown): Error {
       probe = parent;
     }
   }
-  return new Error(
-    `Taskdesk cannot use the directory ${dir}: ${error instanceof Error ? error.message : String(error)}`,
-    { cause: error }
-  );
+  return new Error(`Taskdesk cannot use the directory ${dir}: ${errorMessage(error)}`, { cause: error });
 }
 
 function notADirectory(dir: string): Error {

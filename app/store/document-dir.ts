@@ -3,6 +3,7 @@ import path from 'node:path';
 import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
 import { writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile } from './quarantine.js';
+import { errorMessage } from '../core/errors.js';
 
 /** What loading one document ended with. */
 export type LoadedDocument =
@@ -59,7 +60,7 @@ export class DocumentDir {
       const value = this.#factory({ cwd: this.dir, name: id }).store;
       return { ok: true, id, value };
     } catch (error) {
-      return this.quarantine(id, error instanceof Error ? error.message : String(error));
+      return this.quarantine(id, errorMessage(error));
     }
   }
 

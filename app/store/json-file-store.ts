@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
+import { errorMessage } from '../core/errors.js';
 
 /**
  * One JSON document on disk: the part of electron-store's API the core uses.
@@ -94,7 +95,7 @@ export function writeDocument(
   try {
     size = fs.statSync(staged).size;
   } catch (error) {
-    throw new Error(`The document ${name}.json was not written: ${errorText(error)}`, { cause: error });
+    throw new Error(`The document ${name}.json was not written: ${errorMessage(error)}`, { cause: error });
   }
   if (expected === undefined || size !== expected) {
     fs.rmSync(staged, { force: true });
@@ -106,8 +107,4 @@ export function writeDocument(
     );
   }
   fs.renameSync(staged, path.join(cwd, `${name}.json`));
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDirectory } from './data-directory.js';
+import { errorMessage } from '../core/errors.js';
 
 /** Where the bytes of something that could not be used are now. */
 export interface Quarantined {
@@ -27,7 +28,7 @@ export function quarantineFile(file: string, corruptDir: string, label: string):
     return { movedTo };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(file)) return undefined;
-    return { movedTo: file, notMoved: errorText(error) };
+    return { movedTo: file, notMoved: errorMessage(error) };
   }
 }
 
@@ -50,7 +51,7 @@ export function quarantineCopy(corruptDir: string, label: string, ext: string, c
       }
     }
   } catch (error) {
-    return { movedTo: '', notMoved: errorText(error) };
+    return { movedTo: '', notMoved: errorMessage(error) };
   }
 }
 
@@ -67,8 +68,4 @@ function freeName(dir: string, label: string, ext: string): string {
     const candidate = path.join(dir, `${stem}${n === 1 ? '' : `-${n}`}${ext}`);
     if (!fs.existsSync(candidate)) return candidate;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../core/errors.js';
 
 /**
  * A random secret kept in a file readable by its owner only (mode 0600 on POSIX systems), made on
@@ -33,12 +34,8 @@ export function loadOrCreateSecret(file: string, bytes = 32): { secret: Buffer; 
     problem ??= error;
     return {
       secret,
-      warning: `Could not keep ${path.basename(file)} (${errorText(problem)}): it lasts until Taskdesk stops.`
+      warning: `Could not keep ${path.basename(file)} (${errorMessage(problem)}): it lasts until Taskdesk stops.`
     };
   }
   return { secret };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,6 +5,7 @@ import { Journal, type JournalContents, type JournalSync, type JournalWrite } fr
 import { STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
+import { errorMessage } from '../core/errors.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
 const SEGMENT_VERSION = 1;
@@ -199,7 +200,7 @@ export class SegmentLog<T> {
         try {
           parsed = parse(value);
         } catch (error) {
-          rejected.set(id, { id, reason: error instanceof Error ? error.message : String(error), value, seq });
+          rejected.set(id, { id, reason: errorMessage(error), value, seq });
         }
       }
       if (parsed === null) this.#live.delete(id);
@@ -252,7 +253,7 @@ export class SegmentLog<T> {
         if (typeof doc.compactedBelow === 'number') floor = Math.max(floor, doc.compactedBelow);
         entries = doc.entries as Array<[string, unknown]>;
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         const moved = this.#quarantine(name);
         quarantined.push({ id: name, reason: `${reason}${notMovedText(moved)}`, movedTo: moved.movedTo });
         continue;
@@ -363,7 +364,7 @@ export class SegmentLog<T> {
     try {
       text = JSON.stringify(value);
     } catch (error) {
-      return Promise.reject(new Error(`Cannot store ${id}: ${error instanceof Error ? error.message : String(error)}`));
+      return Promise.reject(new Error(`Cannot store ${id}: ${errorMessage(error)}`));
     }
     if (text === undefined || value === null)
       return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
@@ -626,10 +627,10 @@ export class SegmentLog<T> {
       return journal.read(this.#corruptDir, floor);
     } catch (error) {
       const moved = quarantineFile(journal.path, this.#corruptDir, 'journal') ?? { movedTo: journal.path };
-      if (moved.notMoved !== undefined) journal.distrust(`it could not be read (${errorText(error)})`);
+      if (moved.notMoved !== undefined) journal.distrust(`it could not be read (${errorMessage(error)})`);
       quarantined.push({
         id: 'journal',
-        reason: `The task journal could not be read: ${errorText(error)}${notMovedText(moved)}`,
+        reason: `The task journal could not be read: ${errorMessage(error)}${notMovedText(moved)}`,
         movedTo: moved.movedTo
       });
       return { batches: [], lastSeq: floor };
@@ -666,7 +667,7 @@ export class SegmentLog<T> {
   #problem(kind: ProblemKind, error: unknown): void {
     if (this.#problems.has(kind)) return;
     this.#problems.add(kind);
-    const reason = errorText(error);
+    const reason = errorMessage(error);
     const message = {
       checkpoint: `Taskdesk could not write a checkpoint of its task store (${reason}). Every acknowledged change is still in its journal, which keeps taking changes while it has room; Taskdesk tries again every ${(this.#checkpointMs * CHECKPOINT_RETRY_FACTOR) / 1000} s.`,
       commit: `Taskdesk could not store a change to its tasks (${reason}): it was refused (−32603), and so is every new task and status change until the disk takes writes again. Taskdesk tries again on its own.`,
@@ -825,10 +826,6 @@ interface WrittenBatch<T> {
 
 /** After a failed checkpoint, the next one is tried this many checkpoint intervals later. */
 const CHECKPOINT_RETRY_FACTOR = 10;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function segmentName(seq: number): string {
   return `seg-${String(seq).padStart(12, '0')}`;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile } from './quarantine.js';
+import { errorMessage } from '../core/errors.js';
 
 /** A settings document as it was read: its value, and a warning when the file could not be used. */
 export interface OpenedDocument<T> {
@@ -51,7 +52,7 @@ export function openVersionedDocument<T>(options: {
     const file = path.join(options.dir, `${options.name}.json`);
     const result = quarantineFile(file, options.corruptDir, options.name) ?? { movedTo: file };
     warning = {
-      message: `The saved ${options.label} could not be read and was moved aside (${error instanceof Error ? error.message : String(error)})${notMovedText(result)}`,
+      message: `The saved ${options.label} could not be read and was moved aside (${errorMessage(error)})${notMovedText(result)}`,
       movedTo: result.movedTo
     };
   }

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { TaskView } from '../../app/contract/common.js';
+import { PartialTextThrottle } from '../../app/host/partial-throttle.js';
+import { PendingStatusNotifications } from '../../app/host/pending-status.js';
+import { ManualClock } from '../support/manual-clock.js';
+
+const task = (taskId: string, status: TaskView['status'] = 'working'): TaskView => ({
+  taskId,
+  status,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+  ttl: 1000
+});
+
+describe('the host’s small parts', () => {
+  it('keeps the newest status per task for an absent server, the oldest task going past the limit', () => {
+    const pending = new PendingStatusNotifications(2);
+    pending.keep('a', task('t1'));
+    pending.keep('a', task('t2'));
+    pending.keep('a', task('t1', 'completed'));
+    pending.keep('a', task('t3'));
+    pending.keep('b', task('t9'));
+    assert.deepEqual(
+      pending.take('a').map((view) => [view.taskId, view.status]),
+      [
+        ['t1', 'completed'],
+        ['t3', 'working']
+      ]
+    );
+    assert.deepEqual(pending.take('a'), [], 'taken once');
+    assert.equal(pending.take('b').length, 1);
+  });
+
+  it('lets one partial-text update a stream through per interval, and always the last', async () => {
+    const clock = new ManualClock();
+    const throttle = new PartialTextThrottle(clock, 100);
+    assert.equal(throttle.take('s', false), true);
+    assert.equal(throttle.take('s', false), false);
+    assert.equal(throttle.take('other', false), true, 'streams are throttled apart');
+    await clock.advance(100);
+    assert.equal(throttle.take('s', false), true);
+    assert.equal(throttle.take('s', true), true, 'the done update is never held back');
+    assert.equal(throttle.take('s', false), true, 'a stream that ended starts afresh');
+  });
+});

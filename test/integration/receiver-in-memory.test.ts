@@ -450,7 +450,9 @@ describe('receiver over an in-memory SDK server', () => {
         (file) =>
           (
             JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
-              entries: Array<[string, { schemaVersion: number; task: { status: string }; request: Record<string, unknown> }]>;
+              entries: Array<
+                [string, { schemaVersion: number; task: { status: string }; request: Record<string, unknown> }]
+              >;
             }
           ).entries
       )

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type McpError, type Request, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type McpError,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task
+} from '@modelcontextprotocol/sdk/types.js';
 import { isTerminal, type CreateTaskOptions, type TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { Clock, TimerHandle } from '../../app/core/clock.js';
 

@@ -620,7 +620,7 @@ describe('segment log with its journal', () => {
         log.put('good', { v: 1 })
       ]);
       assert.equal(bad.status, 'rejected');
-      assert.match(String((bad).reason), /Cannot store cyclic/);
+      assert.match(String(bad.reason), /Cannot store cyclic/);
       assert.equal(big.status, 'rejected');
       assert.equal(good.status, 'fulfilled');
       log.close();

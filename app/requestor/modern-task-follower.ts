@@ -136,15 +136,16 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
    */
   override async cancel(): Promise<void> {
     const connection = this.connection;
-    const signal = this.signal;
-    if (!connection || !signal) return;
+    if (!connection || !this.following) return;
     const wasRequested = this.#cancelRequested;
     this.#cancelRequested = true;
     try {
-      await connection.peer.request(
-        'tasks/cancel',
-        { taskId: this.view.taskId },
-        { tasks: true, timeout: this.env.requestTimeoutMs, signal }
+      await this.send((signal) =>
+        connection.peer.request(
+          'tasks/cancel',
+          { taskId: this.view.taskId },
+          { tasks: true, timeout: this.env.requestTimeoutMs, signal }
+        )
       );
     } catch (error) {
       if (this.connection !== connection) return;
@@ -160,10 +161,12 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
   }
 
   protected override requestTask(connection: ModernConnection): Promise<Record<string, unknown>> {
-    return connection.peer.request(
-      'tasks/get',
-      { taskId: this.view.taskId },
-      { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal }
+    return this.send((signal) =>
+      connection.peer.request(
+        'tasks/get',
+        { taskId: this.view.taskId },
+        { tasks: true, timeout: this.env.requestTimeoutMs, signal }
+      )
     );
   }
 
@@ -270,10 +273,12 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     const batch = new Map(this.#unsent);
     this.#updateInFlight = true;
     try {
-      await connection.peer.request(
-        'tasks/update',
-        { taskId: this.view.taskId, inputResponses: Object.fromEntries(batch) },
-        { tasks: true, timeout: this.env.requestTimeoutMs, signal: this.signal }
+      await this.send((signal) =>
+        connection.peer.request(
+          'tasks/update',
+          { taskId: this.view.taskId, inputResponses: Object.fromEntries(batch) },
+          { tasks: true, timeout: this.env.requestTimeoutMs, signal }
+        )
       );
       if (this.connection !== connection) return;
       this.#acknowledge([...batch.keys()]);

@@ -60,6 +60,8 @@ export abstract class TaskFollowerBase<
   #connection: Connection | undefined;
   /** Aborts this follower's in-flight requests when it stops following (detach, expiry, removal). */
   #abort: AbortController | undefined;
+  /** One controller per request in flight (see `send`). */
+  readonly #inFlight = new Set<AbortController>();
   #pollTimer: TimerHandle | undefined;
   #ttlTimer: TimerHandle | undefined;
   #lastPollMs: number;
@@ -92,9 +94,23 @@ export abstract class TaskFollowerBase<
     return this.#connection;
   }
 
-  /** Aborts with this follower's in-flight requests; undefined when not following. */
-  protected get signal(): AbortSignal | undefined {
-    return this.#abort?.signal;
+  /** Whether the follower is following through a connection (requests may be sent). */
+  protected get following(): boolean {
+    return this.#abort !== undefined;
+  }
+
+  /**
+   * Sends one request with an abort signal of its own, aborted only if following stops while the
+   * request is in flight. The SDK adds a listener to a request's signal and never removes it, and
+   * on abort sends `notifications/cancelled` for that request: one signal shared by every poll of
+   * a task would collect a listener per poll and cancel every one of them, long answered, when the
+   * task ends. A signal per request keeps both to the requests actually in flight.
+   */
+  protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (!this.#abort) return Promise.reject(new Error('Not following the task'));
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    return request(controller.signal).finally(() => this.#inFlight.delete(controller));
   }
 
   abstract cancel(): Promise<void>;
@@ -129,8 +145,11 @@ export abstract class TaskFollowerBase<
   /** Stops talking to the server (it disconnected); the ttl is still tracked. */
   unfollow(): void {
     this.#connection = undefined;
-    this.#abort?.abort(new Error('Stopped following the task'));
+    const reason = new Error('Stopped following the task');
+    this.#abort?.abort(reason);
     this.#abort = undefined;
+    for (const controller of this.#inFlight) controller.abort(reason);
+    this.#inFlight.clear();
     this.clearPollTimer();
     this.#pollInFlight = undefined;
     this.#polling = false;

@@ -61,16 +61,14 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
    */
   override async cancel(): Promise<void> {
     const connection = this.connection;
-    const signal = this.signal;
-    if (!connection || !signal) return;
+    if (!connection || !this.following) return;
     try {
-      const task = await connection.client.request(
-        { method: 'tasks/cancel', params: { taskId: this.view.taskId } },
-        CancelTaskResultSchema,
-        {
-          signal,
-          timeout: this.env.requestTimeoutMs
-        }
+      const task = await this.send((signal) =>
+        connection.client.request(
+          { method: 'tasks/cancel', params: { taskId: this.view.taskId } },
+          CancelTaskResultSchema,
+          { signal, timeout: this.env.requestTimeoutMs }
+        )
       );
       if (this.connection !== connection) return;
       this.applyStatus(task);
@@ -115,13 +113,11 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
   }
 
   #getTask(connection: FollowerConnection): Promise<GetTaskResult> {
-    return connection.client.request(
-      { method: 'tasks/get', params: { taskId: this.view.taskId } },
-      GetTaskResultSchema,
-      {
-        signal: this.signal,
+    return this.send((signal) =>
+      connection.client.request({ method: 'tasks/get', params: { taskId: this.view.taskId } }, GetTaskResultSchema, {
+        signal,
         timeout: this.env.requestTimeoutMs
-      }
+      })
     );
   }
 
@@ -133,13 +129,12 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     this.#resultInFlight = true;
     let settleStatus = false;
     try {
-      const result = await connection.client.request(
-        { method: 'tasks/result', params: { taskId: this.view.taskId } },
-        GetTaskPayloadResultSchema,
-        {
-          signal: this.signal,
-          timeout: this.env.resultTimeoutMs
-        }
+      const result = await this.send((signal) =>
+        connection.client.request(
+          { method: 'tasks/result', params: { taskId: this.view.taskId } },
+          GetTaskPayloadResultSchema,
+          { signal, timeout: this.env.resultTimeoutMs }
+        )
       );
       if (this.connection !== connection || this.finished) return;
       this.setOutcome({ type: 'result', result: { ...result }, fetchedAt: this.nowIso() });

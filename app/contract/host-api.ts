@@ -81,7 +81,13 @@ export const ServerConfigSchema = z.object({
   name: z.string().min(1),
   transport: ServerTransportSchema,
   /** Connect when the host starts. */
-  autoConnect: z.boolean().default(true)
+  autoConnect: z.boolean().default(true),
+  /**
+   * Which MCP revision to speak: `auto` (or absent) probes with `server/discover` first (and remembers what it
+   * found); `2025-11-25` initializes at once and never sends the probe (a server that takes it
+   * badly); `2026-07-28` requires a `DiscoverResult` and never initializes.
+   */
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -107,6 +113,8 @@ export const ServerViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   transport: z.object({ type: z.enum(['stdio', 'http']), target: z.string() }),
+  /** The MCP revision the server is set to (`servers.add`'s `protocol`); absent: auto. */
+  protocol: z.enum(['2025-11-25', '2026-07-28']).optional(),
   state: ConnectionStateSchema
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

@@ -404,6 +404,7 @@ export class Host {
         transport.type === 'stdio'
           ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
           : { type: 'http', target: redactUrl(transport.url) },
+      ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
       state: redactedState(this.#connections.get(config.id)?.state ?? { status: 'idle' }, config)
     };
   }

@@ -259,6 +259,14 @@ export class ServerConnection {
    * ({@link #probeAndConnectHttp}). Throws why it failed.
    */
   async #connectEra(deadline: number, probeTimeoutMs: number): Promise<void> {
+    const pinned = this.config.protocol ?? 'auto';
+    if (pinned === '2025-11-25') {
+      // Set by the user: no probe, whatever is remembered; the server's answer to initialize stands.
+      const outcome = await this.#initialize(this.#freshTransport(), deadline, { lateProbe: false });
+      if (outcome.type === 'failed') throw outcome.error;
+      return;
+    }
+    if (pinned === '2026-07-28') return this.#connectPinnedModern(deadline);
     if (this.#remembered() === 'legacy') {
       const outcome = await this.#initialize(this.#freshTransport(), deadline, { lateProbe: false });
       if (outcome.type !== 'failed') return;
@@ -325,6 +333,31 @@ export class ServerConnection {
       throw outcome.error;
     }
     this.#remember('legacy');
+  }
+
+  /**
+   * A server set to MCP 2026-07-28: it must answer `server/discover` with a `DiscoverResult` within
+   * the connect timeout; nothing else is tried (no `initialize`). Throws why it failed.
+   */
+  async #connectPinnedModern(deadline: number): Promise<void> {
+    // Silence is only slowness here (a first `npx` run): the probe may take the whole connect timeout.
+    const probeMs = Math.max(1, deadline - Date.now());
+    const target = this.config.transport;
+    const transport = target.type === 'http' ? undefined : this.#freshTransport();
+    const probed =
+      target.type === 'http' ? await this.#probeHttp(target, probeMs) : await this.#probe(transport!, probeMs);
+    if (probed === 'modern') {
+      return this.#connectModern(transport ?? this.#freshTransport({ era: 'modern' }));
+    }
+    const why =
+      probed === 'silent'
+        ? `it did not answer server/discover within ${probeMs} ms`
+        : probed === 'closed'
+          ? 'it closed the connection on server/discover'
+          : 'it answered server/discover as an MCP 2025-11-25 server does';
+    throw new Error(
+      `The server is set to MCP ${MODERN_PROTOCOL_VERSION}, but ${why}. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision.`
+    );
   }
 
   /** Hands a transport to a modern server's client: no initialize, it only carries requests and answers. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KeyStore } from '../sampling/key-store.js';
+import { notMovedText, quarantineFile } from './quarantine.js';
 
 /**
  * API keys in a file readable by the owner only (mode 0600), for browser mode and plain Node.
@@ -26,12 +27,10 @@ export class FileKeyStore implements KeyStore {
       this.#read();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== undefined) return; // unreadable, not corrupt: leave it
-      fs.mkdirSync(options.corruptDir, { recursive: true });
-      const movedTo = path.join(options.corruptDir, `provider-keys-${Date.now()}.json`);
-      fs.renameSync(this.#file, movedTo);
+      const moved = quarantineFile(this.#file, options.corruptDir, 'provider-keys') ?? { movedTo: this.#file };
       this.warning = {
-        message: `${(error as Error).message}. It was moved aside; enter the LLM providers' API keys again.`,
-        movedTo
+        message: `${(error as Error).message}. It was moved aside; enter the LLM providers' API keys again.${notMovedText(moved)}`,
+        movedTo: moved.movedTo
       };
     }
   }

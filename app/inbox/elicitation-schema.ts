@@ -1,3 +1,5 @@
+import { readSchemaForm, type SchemaField } from '../contract/schema-fields.js';
+
 /**
  * Checks elicitation content against its `requestedSchema` (spec 2025-11-25: a flat object of
  * primitive properties: string with length, format and enum; number and integer with bounds;
@@ -7,34 +9,43 @@
  * next to its input. An empty object means the content is valid.
  */
 export function validateElicitationContent(schema: unknown, content: unknown): Record<string, string> {
-  const errors: Record<string, string> = {};
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     return { '': 'Content must be an object of field values' };
   }
   const values = content as Record<string, unknown>;
-  const properties = ((schema as { properties?: Record<string, unknown> })?.properties ?? {}) as Record<
-    string,
-    Record<string, unknown>
-  >;
-  const required = new Set(((schema as { required?: unknown })?.required as string[] | undefined) ?? []);
+  // The fields as the Desk's forms read them (one schema reader for both): own properties only,
+  // so a field named `constructor` or `__proto__` is a field like any other.
+  const form = readSchemaForm(schema);
+  const fields = new Map(form.fields.map((field) => [field.name, field]));
+  const raw = rawProperties(schema);
+  const errors = new Map<string, string>();
   for (const name of Object.keys(values)) {
-    if (!(name in properties)) errors[name] = 'Not a field of this form';
+    if (!fields.has(name)) errors.set(name, 'Not a field of this form');
   }
-  for (const [name, property] of Object.entries(properties)) {
-    const value = values[name];
+  for (const field of form.fields) {
+    const value = Object.hasOwn(values, field.name) ? values[field.name] : undefined;
     if (value === undefined || value === null || value === '') {
-      if (required.has(name)) errors[name] = 'Required';
+      if (field.required) errors.set(field.name, 'Required');
       continue;
     }
-    const problem = checkValue(property, value);
-    if (problem) errors[name] = problem;
+    const property = Object.hasOwn(raw, field.name) ? raw[field.name]! : {};
+    const problem = checkValue(field, property, value);
+    if (problem) errors.set(field.name, problem);
   }
-  return errors;
+  // Built with own data properties: an error for a field named `__proto__` stays an error.
+  return Object.fromEntries(errors);
 }
 
-function checkValue(property: Record<string, unknown>, value: unknown): string | undefined {
-  const allowed = enumValues(property);
-  switch (property.type) {
+function rawProperties(schema: unknown): Record<string, Record<string, unknown>> {
+  const properties = (schema as { properties?: unknown } | null)?.properties;
+  return typeof properties === 'object' && properties !== null && !Array.isArray(properties)
+    ? (properties as Record<string, Record<string, unknown>>)
+    : {};
+}
+
+function checkValue(field: SchemaField, property: Record<string, unknown>, value: unknown): string | undefined {
+  const allowed = field.kind === 'choice' ? field.choices.map((choice) => String(choice.value)) : undefined;
+  switch (field.type) {
     case 'string': {
       if (typeof value !== 'string') return 'Must be text';
       if (allowed && !allowed.includes(value)) return `Must be one of: ${allowed.join(', ')}`;
@@ -44,24 +55,21 @@ function checkValue(property: Record<string, unknown>, value: unknown): string |
         return `Must be at most ${property.maxLength} characters`;
       if (typeof property.pattern === 'string' && !matches(property.pattern, value))
         return 'Does not have the expected form';
-      return checkFormat(property.format, value);
+      return checkFormat(field.format, value);
     }
     case 'number':
     case 'integer': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'Must be a number';
-      if (property.type === 'integer' && !Number.isInteger(value)) return 'Must be a whole number';
-      if (typeof property.minimum === 'number' && value < property.minimum)
-        return `Must be at least ${property.minimum}`;
-      if (typeof property.maximum === 'number' && value > property.maximum)
-        return `Must be at most ${property.maximum}`;
+      if (field.type === 'integer' && !Number.isInteger(value)) return 'Must be a whole number';
+      if (field.minimum !== undefined && value < field.minimum) return `Must be at least ${field.minimum}`;
+      if (field.maximum !== undefined && value > field.maximum) return `Must be at most ${field.maximum}`;
       return undefined;
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Must be true or false';
     case 'array': {
       if (!Array.isArray(value)) return 'Must be a list of choices';
-      const items = (property.items ?? {}) as Record<string, unknown>;
-      const choices = enumValues(items);
+      const choices = field.kind === 'multi-choice' ? field.choices.map((choice) => String(choice.value)) : undefined;
       const wrong = choices ? value.filter((item) => typeof item !== 'string' || !choices.includes(item)) : [];
       if (wrong.length > 0) return `Not a choice: ${wrong.map(String).join(', ')}`;
       if (typeof property.minItems === 'number' && value.length < property.minItems)
@@ -73,14 +81,6 @@ function checkValue(property: Record<string, unknown>, value: unknown): string |
     default:
       return `Unsupported field type ${JSON.stringify(property.type)}`;
   }
-}
-
-/** The allowed values of a string or array-item schema: `enum`, or titled `oneOf`/`anyOf` consts. */
-function enumValues(schema: Record<string, unknown>): string[] | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum.map(String);
-  const options = (schema.oneOf ?? schema.anyOf) as Array<{ const?: unknown }> | undefined;
-  if (Array.isArray(options)) return options.map((option) => String(option.const));
-  return undefined;
 }
 
 function matches(pattern: string, value: string): boolean {

@@ -99,6 +99,26 @@ describe('elicitation content validation', () => {
     assert.equal(errors.ok, 'Required');
     assert.match(errors.name!, /at least 2/);
   });
+  it('reads fields named like Object.prototype members as fields (the one schema reader, own properties only)', () => {
+    const tricky = {
+      type: 'object',
+      properties: { constructor: { type: 'string' }, ['__proto__']: { type: 'number' } },
+      required: ['constructor']
+    };
+    const missing = validateElicitationContent(tricky, {});
+    assert.deepEqual(Object.keys(missing), ['constructor']);
+    assert.equal(missing.constructor, 'Required');
+    const wrong = validateElicitationContent(tricky, JSON.parse('{"constructor":"x","__proto__":"not a number"}'));
+    assert.deepEqual(Object.entries(wrong), [['__proto__', 'Must be a number']]);
+    assert.deepEqual(validateElicitationContent({ type: 'object', properties: {} }, { toString: 'x' }), {
+      toString: 'Not a field of this form'
+    });
+    assert.deepEqual(
+      validateElicitationContent({ type: 'object', properties: { n: { type: ['integer', 'null'] } } }, { n: 1.5 }),
+      { n: 'Must be a whole number' },
+      'a type list with null reads as its type'
+    );
+  });
 });
 
 describe('tasks/list cursors', () => {

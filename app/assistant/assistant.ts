@@ -12,7 +12,7 @@ import type {
 } from '../contract/assistant.js';
 import type { OutboundTaskEvent, OutboundTaskView, RequestorTool } from '../contract/outbound-tasks.js';
 import type { ProviderSettings } from '../contract/providers.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
 import type { CallToolOutcome } from '../contract/outbound-tasks.js';
@@ -25,6 +25,8 @@ import type { ConversationStore, QuarantinedConversation } from './conversation-
 import { functionNames } from './tool-names.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import type { z } from 'zod';
+import type OpenAI from 'openai';
+import { WriteQueue } from '../requestor/write-queue.js';
 
 /** The requestor as the assistant uses it (the Tools screen's own path). */
 export interface AssistantRequestor {
@@ -72,6 +74,13 @@ interface Offer {
   inputSchema: Record<string, unknown>;
 }
 
+/**
+ * How long changes that acknowledge nothing to the person (statuses, tool calls, the model's
+ * answer) wait to be written together: a turn changes its conversation several times a second,
+ * and every write of it costs a synchronous fsync of the whole document.
+ */
+const WRITE_DELAY_MS = 250;
+
 const BUSY = new Set(['generating', 'tools']);
 const OPEN_CALL = new Set(['pending-approval', 'running', 'task']);
 
@@ -96,9 +105,22 @@ export class Assistant {
   readonly #byOutbound = new Map<string, { conversationId: string; toolCallId: string }>();
   readonly #validator = new ArgumentValidator();
   readonly #off: () => void;
+  readonly #writes: WriteQueue<PendingWrite>;
+  readonly #pendingWrites = new Map<string, PendingWrite>();
+  /** Changed conversations whose write waits for the next flush. */
+  readonly #dirty = new Set<PendingWrite>();
+  #flushTimer: TimerHandle | undefined;
+  /** One client per provider settings and key: its connections are kept alive from one call to the next. */
+  readonly #clients = new Map<string, OpenAI>();
 
   constructor(options: AssistantOptions) {
     this.#o = options;
+    this.#writes = new WriteQueue<PendingWrite>({
+      clock: options.clock,
+      save: (item) => options.store.save(item.conversation),
+      written: () => undefined,
+      failed: (item, problem) => options.onStoreError(item.conversation.id, problem)
+    });
     const loaded = options.store.loadAll();
     this.quarantined = loaded.quarantined;
     for (const conversation of loaded.conversations) this.#conversations.set(conversation.id, conversation);
@@ -142,9 +164,12 @@ export class Assistant {
     }
   }
 
+  /** Stops every generation and writes what is pending; conversations waiting on tasks go on at the next start. */
   close(): void {
     this.#off();
     for (const controller of this.#controllers.values()) controller.abort();
+    this.#flushDirty();
+    this.#writes.flush(true);
   }
 
   list(query?: string): ConversationSummary[] {
@@ -197,6 +222,12 @@ export class Assistant {
   async delete(conversationId: string): Promise<void> {
     const c = this.#find(conversationId);
     await this.stop(c.id);
+    const pending = this.#pendingWrites.get(c.id);
+    if (pending) {
+      this.#writes.delete(pending);
+      this.#dirty.delete(pending);
+    }
+    this.#pendingWrites.delete(c.id);
     this.#o.store.remove(c.id);
     this.#conversations.delete(c.id);
     this.#o.events.changed(c.id, undefined);
@@ -213,7 +244,10 @@ export class Assistant {
     if (c.status === 'failed') this.#dropTrailingErrors(c);
     this.#push(c, { id: randomUUID(), at: this.#now(), role: 'user', text });
     this.#rounds.set(c.id, 0);
-    this.#startGeneration(c);
+    c.status = 'generating';
+    // The person's message is on disk before the call returns.
+    this.#commit(c, { throwOnStoreError: true });
+    void this.#generate(c);
     return this.get(c.id);
   }
 
@@ -358,7 +392,7 @@ export class Assistant {
         );
       const apiKey = await this.#o.providers.apiKey(settings.id);
       const tools = await this.#offerTools(c);
-      const client = createProviderClient(settings, apiKey, { ...(this.#o.fetch && { fetch: this.#o.fetch }) });
+      const client = this.#client(settings, apiKey);
       try {
         const stream = await client.chat.completions.create(
           { model: c.model, messages: toChatMessages(c), stream: true, ...(tools.length > 0 && { tools }) },
@@ -682,16 +716,44 @@ export class Assistant {
     c.messages.push(message);
   }
 
-  /** Saves and announces a conversation. A write that fails is reported; the next change writes it again. */
+  /**
+   * Announces a conversation and saves it: at once when the caller acknowledges something to the
+   * person (a new conversation, their message, settings; a failure then throws), else within
+   * `WRITE_DELAY_MS` with every other change of that time (each write is a synchronous fsync'd
+   * file: fifty conversations streaming at once would queue behind the disk). Closing writes what
+   * waits; a queued write that fails is reported and tried again.
+   */
   #commit(c: Conversation, options: { throwOnStoreError?: boolean } = {}): void {
     c.updatedAt = this.#now();
-    try {
+    let pending = this.#pendingWrites.get(c.id);
+    if (!pending) this.#pendingWrites.set(c.id, (pending = { settling: false, conversation: c }));
+    if (options.throwOnStoreError) {
+      this.#writes.delete(pending);
+      this.#dirty.delete(pending);
       this.#o.store.save(c);
-    } catch (problem) {
-      if (options.throwOnStoreError) throw problem;
-      this.#o.onStoreError(c.id, problem);
+    } else {
+      this.#dirty.add(pending);
+      this.#flushTimer ??= this.#o.clock.setTimeout(() => this.#flushDirty(), WRITE_DELAY_MS);
     }
     this.#o.events.changed(c.id, structuredClone(c));
+  }
+
+  #flushDirty(): void {
+    if (this.#flushTimer !== undefined) this.#o.clock.clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    for (const pending of this.#dirty) this.#writes.mark(pending);
+    this.#dirty.clear();
+  }
+
+  #client(settings: ProviderSettings, apiKey: string | undefined): OpenAI {
+    const key = JSON.stringify([settings.id, settings.baseURL, apiKey ?? null]);
+    let client = this.#clients.get(key);
+    if (!client) {
+      if (this.#clients.size > 20) this.#clients.clear();
+      client = createProviderClient(settings, apiKey, { ...(this.#o.fetch && { fetch: this.#o.fetch }) });
+      this.#clients.set(key, client);
+    }
+    return client;
   }
 
   #find(conversationId: string): Conversation {
@@ -713,6 +775,12 @@ export class Assistant {
   #now(): string {
     return new Date(this.#o.clock.now()).toISOString();
   }
+}
+
+/** A conversation waiting to be written (the write queue's item). */
+interface PendingWrite {
+  readonly settling: false;
+  readonly conversation: Conversation;
 }
 
 function toolCalls(c: Conversation): AssistantToolCall[] {

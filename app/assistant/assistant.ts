@@ -26,6 +26,9 @@ import { functionNames } from './tool-names.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import type { z } from 'zod';
 import type OpenAI from 'openai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { MessageSource, ResolvedSource, ServerSources } from '../contract/assistant.js';
+import { listSources, resolveSource } from './message-sources.js';
 import { WriteQueue } from '../requestor/write-queue.js';
 
 /** The requestor as the assistant uses it (the Tools screen's own path). */
@@ -60,6 +63,8 @@ export interface AssistantOptions {
     changed(conversationId: string, conversation: Conversation | undefined): void;
     approval(conversationId: string, toolCall: AssistantToolCall): void;
   };
+  /** The SDK client of a connected server, for its prompts and resources. */
+  mcpClient(serverId: string): Client | undefined;
   /** Told when a conversation could not be written (it is kept in memory and written with the next change). */
   onStoreError(conversationId: string, error: unknown): void;
 }
@@ -234,21 +239,46 @@ export class Assistant {
   }
 
   /** Adds the person's message and starts the model; refused while the model or its tools are busy. */
-  send(conversationId: string, text: string): Conversation {
+  async send(conversationId: string, text: string, sources: readonly MessageSource[] = []): Promise<Conversation> {
     const c = this.#find(conversationId);
-    if (BUSY.has(c.status))
-      throw new HostError(
-        JsonRpcCode.InvalidRequest,
-        `The conversation is busy (${c.status === 'tools' ? 'tool calls are waiting or running' : 'the model is answering'}): wait, or stop it first.`
-      );
+    this.#assertNotBusy(c);
+    const resolved: ResolvedSource[] = [];
+    for (const source of sources) resolved.push(await resolveSource(this.#client(source.serverId), source));
+    // Fetching took a while: someone may have sent meanwhile.
+    this.#assertNotBusy(c);
     if (c.status === 'failed') this.#dropTrailingErrors(c);
-    this.#push(c, { id: randomUUID(), at: this.#now(), role: 'user', text });
+    this.#push(c, {
+      id: randomUUID(),
+      at: this.#now(),
+      role: 'user',
+      text,
+      ...(resolved.length > 0 && { sources: resolved })
+    });
     this.#rounds.set(c.id, 0);
     c.status = 'generating';
     // The person's message is on disk before the call returns.
     this.#commit(c, { throwOnStoreError: true });
     void this.#generate(c);
     return this.get(c.id);
+  }
+
+  /** A connected server's prompts and resources. */
+  sources(serverId: string): Promise<ServerSources> {
+    return listSources(this.#client(serverId));
+  }
+
+  #client(serverId: string): Client {
+    const client = this.#o.mcpClient(serverId);
+    if (!client) throw new HostError(JsonRpcCode.InvalidRequest, `Server ${serverId} is not connected.`);
+    return client;
+  }
+
+  #assertNotBusy(c: Conversation): void {
+    if (BUSY.has(c.status))
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `The conversation is busy (${c.status === 'tools' ? 'tool calls are waiting or running' : 'the model is answering'}): wait, or stop it first.`
+      );
   }
 
   /** Asks the model again after a failure (or past the tool-round limit, which starts a new count). */
@@ -392,7 +422,7 @@ export class Assistant {
         );
       const apiKey = await this.#o.providers.apiKey(settings.id);
       const tools = await this.#offerTools(c);
-      const client = this.#client(settings, apiKey);
+      const client = this.#providerClient(settings, apiKey);
       try {
         const stream = await client.chat.completions.create(
           { model: c.model, messages: toChatMessages(c), stream: true, ...(tools.length > 0 && { tools }) },
@@ -745,7 +775,7 @@ export class Assistant {
     this.#dirty.clear();
   }
 
-  #client(settings: ProviderSettings, apiKey: string | undefined): OpenAI {
+  #providerClient(settings: ProviderSettings, apiKey: string | undefined): OpenAI {
     const key = JSON.stringify([settings.id, settings.baseURL, apiKey ?? null]);
     let client = this.#clients.get(key);
     if (!client) {

@@ -89,9 +89,21 @@ export function toChatMessages(conversation: Conversation): ChatCompletionMessag
       flushImages();
     }
     switch (message.role) {
-      case 'user':
-        messages.push({ role: 'user', content: message.text });
+      case 'user': {
+        if (!message.sources?.length) {
+          messages.push({ role: 'user', content: message.text });
+          break;
+        }
+        const parts: ChatCompletionContentPart[] = [{ type: 'text', text: message.text }];
+        for (const source of message.sources) {
+          parts.push({ type: 'text', text: `[From ${source.label}]\n${source.text}` });
+          if (conversation.imageInput)
+            for (const image of source.images ?? [])
+              parts.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+        }
+        messages.push({ role: 'user', content: parts });
         break;
+      }
       case 'assistant':
         order = new Map(message.toolCalls.map((call, index) => [call.id, index]));
         messages.push({

@@ -21,6 +21,7 @@ export function createAssistant(options: {
   factory: JsonFileStoreFactory;
   requestor: AssistantOptions['requestor'];
   providers: AssistantOptions['providers'];
+  mcpClient: AssistantOptions['mcpClient'];
   audit: AuditSink;
   clock: Clock;
   fetch?: typeof fetch;
@@ -35,6 +36,7 @@ export function createAssistant(options: {
     policies,
     requestor: options.requestor,
     providers: options.providers,
+    mcpClient: options.mcpClient,
     audit: options.audit,
     clock: options.clock,
     ...(options.fetch && { fetch: options.fetch }),

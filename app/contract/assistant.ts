@@ -62,9 +62,45 @@ const Base = { id: z.string(), at: z.string() };
 /** An image of a tool result, given to the model as an image input part. */
 export const AssistantImageSchema = z.object({ mimeType: z.string(), data: z.string() });
 
+/** A prompt or resource of a server the person adds to a message. */
+export const MessageSourceSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('prompt'),
+    serverId: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.string()).optional()
+  }),
+  z.object({ type: z.literal('resource'), serverId: z.string(), uri: z.string() })
+]);
+export type MessageSource = z.infer<typeof MessageSourceSchema>;
+
+/** A source as fetched when the message was sent, kept with the message. */
+export const ResolvedSourceSchema = z.object({
+  label: z.string(),
+  text: z.string(),
+  images: z.array(AssistantImageSchema).optional()
+});
+export type ResolvedSource = z.infer<typeof ResolvedSourceSchema>;
+
+/** A server's prompts and resources. */
+export const ServerSourcesSchema = z.object({
+  prompts: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() }))
+    })
+  ),
+  resources: z.array(
+    z.object({ uri: z.string(), name: z.string(), description: z.string().optional(), mimeType: z.string().optional() })
+  )
+});
+export type ServerSources = z.infer<typeof ServerSourcesSchema>;
+
 /** One message of a conversation. */
 export const AssistantMessageSchema = z.discriminatedUnion('role', [
-  z.object({ ...Base, role: z.literal('user'), text: z.string() }),
+  z.object({ ...Base, role: z.literal('user'), text: z.string(), sources: z.array(ResolvedSourceSchema).optional() }),
   z.object({
     ...Base,
     role: z.literal('assistant'),
@@ -193,8 +229,16 @@ export const AssistantMethods = {
     result: ConversationSchema
   },
   'assistant.delete': { params: ById, result: Ok },
-  /** Adds the person's message and starts the model (it streams: `assistant.partial`). */
-  'assistant.send': { params: ById.extend({ text: z.string().min(1) }), result: ConversationSchema },
+  /**
+   * Adds the person's message, with the prompts and resources it draws on (fetched now, kept with
+   * the message), and starts the model (it streams: `assistant.partial`).
+   */
+  'assistant.send': {
+    params: ById.extend({ text: z.string().min(1), sources: z.array(MessageSourceSchema).max(20).optional() }),
+    result: ConversationSchema
+  },
+  /** A connected server's prompts and resources, to add to a message. */
+  'assistant.sources': { params: z.object({ serverId: z.string() }), result: ServerSourcesSchema },
   /** Stops the generation and every tool call it started (tasks cancelled where the server allows). */
   'assistant.stop': { params: ById, result: ConversationSchema },
   /** Tries the failed model call again (or goes on after the tool-round limit). */

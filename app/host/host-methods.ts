@@ -147,7 +147,8 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.assistant.delete(conversationId);
       return OK;
     },
-    'assistant.send': ({ conversationId, text }) => parts.assistant.send(conversationId, text),
+    'assistant.send': ({ conversationId, text, sources }) => parts.assistant.send(conversationId, text, sources),
+    'assistant.sources': ({ serverId }) => parts.assistant.sources(serverId),
     'assistant.stop': ({ conversationId }) => parts.assistant.stop(conversationId),
     'assistant.retry': ({ conversationId }) => parts.assistant.retry(conversationId),
     'assistant.decide': ({ conversationId, toolCallId, decision }) =>

@@ -220,6 +220,10 @@ export class Host {
       factory,
       requestor: this.requestor,
       providers: this.sampling.registry,
+      mcpClient: (serverId) => {
+        const connection = this.#connections.get(serverId);
+        return connection?.ready ? connection.client : undefined;
+      },
       audit: this.audit,
       clock: this.clock,
       ...(config.llmFetch && { fetch: config.llmFetch }),

@@ -199,6 +199,7 @@ describe('host API contract', () => {
       assert.equal(chat.title, 'New chat');
       assert.equal((await drive('assistant.update', { conversationId: chat.id, title: 'Contract' })).title, 'Contract');
       assert.equal((await drive('assistant.list', { query: 'contract' }))[0]?.id, chat.id);
+      assert.deepEqual(await drive('assistant.sources', { serverId: 'tools' }), { prompts: [], resources: [] });
       assert.equal((await drive('assistant.getPolicy', { serverId: 'tools' })).mode, 'ask');
       assert.deepEqual(
         await drive('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'ask', alwaysAllow: [] } }),

@@ -41,6 +41,12 @@ function toolServer() {
     ],
     structuredContent: { colour: 'red' }
   }));
+  mcp.registerPrompt('review', { description: 'Review a file', argsSchema: { file: z.string() } }, ({ file }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Please review ${file}.` } }]
+  }));
+  mcp.registerResource('notes', 'notes://today', { mimeType: 'text/plain' }, (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'Buy milk.' }]
+  }));
   mcp.registerTool(
     'wait',
     { inputSchema: {} },
@@ -332,6 +338,40 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     // The SDK server aborts the handler's signal when notifications/cancelled arrives.
     await tools.seen.waitAborted;
     assert.equal(llm.chatRequests.length, before + 1, 'the model is not asked to go on after Stop');
+  });
+
+  it('adds a prompt and a resource of a server to a message', async () => {
+    const host = fixture.host;
+    const sources = await host.call('assistant.sources', { serverId: 'tools' });
+    assert.deepEqual(sources.prompts, [
+      { name: 'review', description: 'Review a file', arguments: [{ name: 'file', required: true }] }
+    ]);
+    assert.deepEqual(sources.resources, [{ uri: 'notes://today', name: 'notes', mimeType: 'text/plain' }]);
+    const chat = await newChat({ serverIds: [] });
+    const before = llm.chatRequests.length;
+    llm.enqueue({ kind: 'text', tokens: ['Reviewed.'] });
+    const bad = await host.dispatch('assistant.send', {
+      conversationId: chat.id,
+      text: 'Look',
+      sources: [{ type: 'resource', serverId: 'tools', uri: 'notes://nothing' }]
+    });
+    assert.equal(bad.ok, false, 'a source that cannot be fetched refuses the message');
+    assert.equal((await host.call('assistant.get', { conversationId: chat.id })).messages.length, 0);
+    await host.call('assistant.send', {
+      conversationId: chat.id,
+      text: 'Look at these',
+      sources: [
+        { type: 'prompt', serverId: 'tools', name: 'review', arguments: { file: 'main.ts' } },
+        { type: 'resource', serverId: 'tools', uri: 'notes://today' }
+      ]
+    });
+    await settled(host, chat.id, answered);
+    const user = (llm.chatRequests[before]!.body.messages as WireMessage[]).find((m) => m.role === 'user')!;
+    assert.deepEqual(user.content, [
+      { type: 'text', text: 'Look at these' },
+      { type: 'text', text: '[From prompt "review" of server tools]\nuser: Please review main.ts.' },
+      { type: 'text', text: '[From resource notes://today of server tools]\n[resource notes://today]\nBuy milk.' }
+    ]);
   });
 
   it('lists, searches, renames and deletes conversations', async () => {

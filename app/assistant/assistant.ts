@@ -156,7 +156,7 @@ export class Assistant {
         }
       }
       if (c.status === 'generating') {
-        this.#push(c, error('interrupted', 'Taskdesk was closed while the model was answering.', true));
+        this.#push(c, this.#error('interrupted', 'Taskdesk was closed while the model was answering.', true));
         c.status = 'failed';
         changed = true;
       }
@@ -442,7 +442,7 @@ export class Assistant {
           model: c.model,
           ...(apiKey && { apiKey })
         });
-        this.#push(c, error(failed.kind, `${failed.message}${advice(failed.kind)}`, true));
+        this.#push(c, this.#error(failed.kind, `${failed.message}${advice(failed.kind)}`, true));
         c.status = 'failed';
         return;
       }
@@ -453,7 +453,7 @@ export class Assistant {
           this.#push(c, { id: messageId, at: this.#now(), role: 'assistant', text, toolCalls: [], stopped: true });
         return;
       }
-      this.#push(c, error('setup', toErrorData(problem).message, true));
+      this.#push(c, this.#error('setup', toErrorData(problem).message, true));
       c.status = 'failed';
       return;
     } finally {
@@ -494,7 +494,7 @@ export class Assistant {
         );
       this.#push(
         c,
-        error(
+        this.#error(
           'tool-limit',
           `The model kept calling tools (${c.maxToolRounds} rounds for this message) and was stopped. Raise the limit in the conversation's settings, then retry to let it go on.`,
           true
@@ -802,6 +802,10 @@ export class Assistant {
     return settings;
   }
 
+  #error(kind: string, message: string, retryable: boolean): AssistantMessage {
+    return { id: randomUUID(), at: this.#now(), role: 'error', kind, message, retryable };
+  }
+
   #now(): string {
     return new Date(this.#o.clock.now()).toISOString();
   }
@@ -819,10 +823,6 @@ function toolCalls(c: Conversation): AssistantToolCall[] {
 
 function failure(text: string): ToolResultForModel {
   return { text, images: [], isError: true };
-}
-
-function error(kind: string, message: string, retryable: boolean): AssistantMessage {
-  return { id: randomUUID(), at: new Date().toISOString(), role: 'error', kind, message, retryable };
 }
 
 /** What the person can do about a provider failure, after the classifier's own words. */

@@ -17,9 +17,7 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
 import type { CallToolOutcome } from '../contract/outbound-tasks.js';
 import { createProviderClient } from '../sampling/provider-client.js';
-import { classifyProviderError } from '../sampling/provider-failure.js';
-import { ProgressThrottle } from '../sampling/progress-throttle.js';
-import { StreamAccumulator } from '../sampling/stream-accumulator.js';
+import { streamModelCall, type ModelCallOutcome } from './model-call.js';
 import { toChatMessages, toolResultForModel, type ToolResultForModel } from './chat-messages.js';
 import type { ConversationStore, QuarantinedConversation } from './conversation-store.js';
 import { functionNames } from './tool-names.js';
@@ -411,10 +409,9 @@ export class Assistant {
     const controller = new AbortController();
     this.#controllers.set(c.id, controller);
     const messageId = randomUUID();
-    const accumulator = new StreamAccumulator();
-    const throttle = new ProgressThrottle(this.#o.clock, 100);
-    const settings = this.#o.providers.get(c.providerId);
+    let outcome: ModelCallOutcome;
     try {
+      const settings = this.#o.providers.get(c.providerId);
       if (!settings)
         throw new HostError(
           JsonRpcCode.InvalidParams,
@@ -422,46 +419,44 @@ export class Assistant {
         );
       const apiKey = await this.#o.providers.apiKey(settings.id);
       const tools = await this.#offerTools(c);
-      const client = this.#providerClient(settings, apiKey);
-      try {
-        const stream = await client.chat.completions.create(
-          { model: c.model, messages: toChatMessages(c), stream: true, ...(tools.length > 0 && { tools }) },
-          { signal: controller.signal }
-        );
-        for await (const chunk of stream) {
-          if (accumulator.add(chunk) !== '' && throttle.take())
-            this.#o.events.partial({ conversationId: c.id, messageId, text: accumulator.text });
-        }
-        // The SDK's stream may end quietly when its request is aborted.
-        if (controller.signal.aborted) throw new Error('Stopped');
-      } catch (problem) {
-        if (controller.signal.aborted) throw problem;
-        const failed = classifyProviderError(problem, {
-          providerName: settings.name,
-          baseURL: settings.baseURL,
-          model: c.model,
-          ...(apiKey && { apiKey })
-        });
-        this.#push(c, this.#error(failed.kind, `${failed.message}${advice(failed.kind)}`, true));
-        c.status = 'failed';
-        return;
-      }
+      outcome = await streamModelCall({
+        client: this.#providerClient(settings, apiKey),
+        settings,
+        apiKey,
+        model: c.model,
+        messages: toChatMessages(c),
+        tools,
+        signal: controller.signal,
+        clock: this.#o.clock,
+        onText: (text) => this.#o.events.partial({ conversationId: c.id, messageId, text })
+      });
     } catch (problem) {
-      if (controller.signal.aborted) {
-        const text = accumulator.text;
-        if (text !== '')
-          this.#push(c, { id: messageId, at: this.#now(), role: 'assistant', text, toolCalls: [], stopped: true });
-        return;
-      }
-      this.#push(c, this.#error('setup', toErrorData(problem).message, true));
-      c.status = 'failed';
-      return;
-    } finally {
-      if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
-      this.#o.events.partial({ conversationId: c.id, messageId, text: accumulator.text, done: true });
-      if (c.status !== 'generating' || controller.signal.aborted) this.#commit(c);
+      outcome = controller.signal.aborted
+        ? { type: 'stopped', text: '' }
+        : { type: 'failed', kind: 'setup', message: toErrorData(problem).message, text: '' };
     }
-    const done = accumulator.result();
+    if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
+    this.#o.events.partial({ conversationId: c.id, messageId, text: outcome.text, done: true });
+    if (outcome.type === 'stopped') {
+      if (outcome.text !== '')
+        this.#push(c, {
+          id: messageId,
+          at: this.#now(),
+          role: 'assistant',
+          text: outcome.text,
+          toolCalls: [],
+          stopped: true
+        });
+      this.#commit(c);
+      return;
+    }
+    if (outcome.type === 'failed') {
+      this.#push(c, this.#error(outcome.kind, outcome.message, true));
+      c.status = 'failed';
+      this.#commit(c);
+      return;
+    }
+    const done = outcome;
     const calls: AssistantToolCall[] = done.toolCalls.map((call, index) => ({
       id: call.id || `call_${index}_${messageId.slice(0, 8)}`,
       functionName: call.name,
@@ -823,22 +818,4 @@ function toolCalls(c: Conversation): AssistantToolCall[] {
 
 function failure(text: string): ToolResultForModel {
   return { text, images: [], isError: true };
-}
-
-/** What the person can do about a provider failure, after the classifier's own words. */
-function advice(kind: string): string {
-  switch (kind) {
-    case 'rate-limited':
-    case 'server-error':
-    case 'unreachable':
-    case 'timeout':
-    case 'dropped':
-      return ' Retry when the provider is back.';
-    case 'bad-request':
-      return ' If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry.';
-    case 'model-not-found':
-      return ' Choose another model in the conversation settings, then retry.';
-    default:
-      return ' Fix the provider settings, then retry.';
-  }
 }

@@ -32,6 +32,7 @@ import {
   HistoryRetentionSchema,
   HistorySummarySchema
 } from './history.js';
+import { AssistantEvents, AssistantMethods } from './assistant.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -310,7 +311,8 @@ export const HostMethods = {
     result: z.object({ jsonl: z.string(), count: z.number().int().nonnegative() })
   },
   'history.getRetention': { params: z.object({}).default({}), result: HistoryRetentionSchema },
-  'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema }
+  'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema },
+  ...AssistantMethods
 } as const;
 
 export type HostMethod = keyof typeof HostMethods;
@@ -352,7 +354,8 @@ export const HostEvents = {
   /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
   /** A server's sampling policy was set (or reset, when the server was removed). */
-  'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema })
+  'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
+  ...AssistantEvents
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

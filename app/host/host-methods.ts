@@ -11,6 +11,7 @@ import { inboundSummary } from './task-summary.js';
 import type { SamplingSetup } from './sampling-setup.js';
 import type { ServerEras } from './server-eras.js';
 import type { ServerRegistry } from './server-registry.js';
+import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
 
 /** A method's params once the contract's schema has parsed them (defaults filled in). */
@@ -31,6 +32,7 @@ export interface HostMethodParts {
   readonly registry: ServerRegistry;
   readonly eras: ServerEras;
   readonly history: TaskHistory;
+  readonly assistant: Assistant;
   connect(serverId: string): Promise<ServerView>;
   disconnect(serverId: string): Promise<ServerView>;
   /** Closes a server's connection, if it has one, and forgets it. */
@@ -136,6 +138,22 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return { jsonl, count: jsonl === '' ? 0 : jsonl.split('\n').length - 1 };
     },
     'history.getRetention': () => parts.history.retention,
-    'history.setRetention': (retention) => parts.history.setRetention(retention)
+    'history.setRetention': (retention) => parts.history.setRetention(retention),
+    'assistant.list': ({ query }) => parts.assistant.list(query),
+    'assistant.get': ({ conversationId }) => parts.assistant.get(conversationId),
+    'assistant.create': (settings) => parts.assistant.create(settings),
+    'assistant.update': (changes) => parts.assistant.update(changes),
+    'assistant.delete': async ({ conversationId }) => {
+      await parts.assistant.delete(conversationId);
+      return OK;
+    },
+    'assistant.send': ({ conversationId, text, sources }) => parts.assistant.send(conversationId, text, sources),
+    'assistant.sources': ({ serverId }) => parts.assistant.sources(serverId),
+    'assistant.stop': ({ conversationId }) => parts.assistant.stop(conversationId),
+    'assistant.retry': ({ conversationId }) => parts.assistant.retry(conversationId),
+    'assistant.decide': ({ conversationId, toolCallId, decision }) =>
+      parts.assistant.decide(conversationId, toolCallId, decision),
+    'assistant.getPolicy': ({ serverId }) => parts.assistant.policyFor(serverId),
+    'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy)
   };
 }

@@ -49,6 +49,8 @@ import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
 import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
+import { createAssistant } from '../assistant/create-assistant.js';
+import type { Assistant } from '../assistant/assistant.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -115,6 +117,8 @@ export class Host {
   readonly sampling: SamplingSetup;
   /** The user's record of every received and requested task, kept after their TTL. */
   readonly history: TaskHistory;
+  /** Conversations with a configured LLM that may call the servers' tools. */
+  readonly assistant: Assistant;
   readonly #registry: ServerRegistry;
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
@@ -200,6 +204,22 @@ export class Host {
       }
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
+    this.assistant = createAssistant({
+      dataDir: config.dataDir,
+      corruptDir,
+      factory,
+      requestor: this.requestor,
+      providers: this.sampling.registry,
+      mcpClient: (serverId) => {
+        const connection = this.#connections.get(serverId);
+        return connection?.ready ? connection.client : undefined;
+      },
+      audit: this.audit,
+      clock: this.clock,
+      ...(config.llmFetch && { fetch: config.llmFetch }),
+      events: this.events,
+      warn: (message, movedTo) => this.#warn(message, movedTo)
+    });
     // Signs tasks/list cursors; kept so that a server can page on across a restart.
     const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));
     if (cursorKey.warning)
@@ -244,6 +264,7 @@ export class Host {
       registry: this.#registry,
       eras: this.#eras,
       history: this.history,
+      assistant: this.assistant,
       connect: (serverId) => this.connect(serverId),
       disconnect: (serverId) => this.disconnect(serverId),
       dropConnection: async (serverId) => {
@@ -264,6 +285,7 @@ export class Host {
     for (const { id, reason, movedTo } of restored.quarantined) {
       this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
+    this.assistant.resume();
     if (this.#config.autoConnect !== false) {
       for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
     }
@@ -388,6 +410,7 @@ export class Host {
 
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
+    this.assistant.close();
     this.requestor.close();
     this.receiver.close();
     this.history.close();

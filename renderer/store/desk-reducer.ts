@@ -172,6 +172,11 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     }
     case 'history.changed':
       return { ...state, historyRevision: state.historyRevision + 1 };
+    // The assistant has no screen in the Desk yet; its events change nothing here.
+    case 'assistant.partial':
+    case 'assistant.changed':
+    case 'assistant.approval':
+      return state;
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

@@ -17,7 +17,10 @@ const HOST_EVENTS = [
   'policies.changed',
   'inbox.expiring',
   'call.changed',
-  'history.changed'
+  'history.changed',
+  'assistant.partial',
+  'assistant.changed',
+  'assistant.approval'
 ] as const satisfies readonly HostEvent[];
 // An event added to the contract and not listed here fails to compile.
 const _allEvents: Exclude<HostEvent, (typeof HOST_EVENTS)[number]> extends never ? true : never = true;

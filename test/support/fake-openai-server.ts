@@ -67,6 +67,12 @@ export interface HeldStream {
   readonly closedByClient: boolean;
 }
 
+/** The parts of a chat request a `respond` function reads. */
+export interface FakeChatRequestBody {
+  tools?: Array<{ function: { name: string } }>;
+  messages: Array<{ role: string }>;
+}
+
 /** Options of the fake server. */
 export interface FakeOpenAIServerOptions {
   /** Models `GET /v1/models` lists; default `['fake-small', 'fake-large']`. */
@@ -75,6 +81,8 @@ export interface FakeOpenAIServerOptions {
   apiKey?: string;
   /** When true, a chat request for a model not in `models` gets 404. */
   strictModels?: boolean;
+  /** Answers a chat request when the queue is empty, from its body (a model that calls a tool, then answers). */
+  respond?: (body: FakeChatRequestBody) => FakeChatReply | undefined;
 }
 
 /**
@@ -206,7 +214,8 @@ export class FakeOpenAIServer extends EventEmitter {
         errorBody(`The model \`${requested}\` does not exist or you do not have access to it.`, 'model_not_found')
       );
     }
-    const reply = this.#replies.shift() ?? { kind: 'text', tokens: ['Hello', ' from', ' the', ' fake', ' model.'] };
+    const reply = this.#replies.shift() ??
+      this.#options.respond?.(body) ?? { kind: 'text', tokens: ['Hello', ' from', ' the', ' fake', ' model.'] };
     const stream = body.stream === true;
     const sse = new SseWriter(
       res,

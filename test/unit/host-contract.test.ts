@@ -9,6 +9,7 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
+import { answered, settled } from '../support/assistant-fixture.js';
 
 const METHODS = Object.keys(HostMethods) as HostMethod[];
 const KEY = 'sk-contract-test-1234';
@@ -189,6 +190,39 @@ describe('host API contract', () => {
         days: 60,
         maxEntries: 1_000
       });
+    });
+
+    it('assistant.*', async () => {
+      const host = fixture.host;
+      await host.call('providers.save', { id: 'chat', name: 'Chat LLM', baseURL: llm.baseURL });
+      const chat = await drive('assistant.create', { providerId: 'chat', model: 'fake-small', serverIds: ['tools'] });
+      assert.equal(chat.title, 'New chat');
+      assert.equal((await drive('assistant.update', { conversationId: chat.id, title: 'Contract' })).title, 'Contract');
+      assert.equal((await drive('assistant.list', { query: 'contract' }))[0]?.id, chat.id);
+      assert.deepEqual(await drive('assistant.sources', { serverId: 'tools' }), { prompts: [], resources: [] });
+      assert.equal((await drive('assistant.getPolicy', { serverId: 'tools' })).mode, 'ask');
+      assert.deepEqual(
+        await drive('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'ask', alwaysAllow: [] } }),
+        {
+          mode: 'ask',
+          alwaysAllow: []
+        }
+      );
+      llm.enqueue(
+        { kind: 'tool-calls', calls: [{ id: 'k1', name: 'tools__work-forbidden', arguments: '{"label":"x"}' }] },
+        { kind: 'error', status: 500 },
+        { kind: 'text', tokens: ['fine'] }
+      );
+      const approval = nextEvent(host, 'assistant.approval');
+      await drive('assistant.send', { conversationId: chat.id, text: 'Go' });
+      await approval;
+      await drive('assistant.decide', { conversationId: chat.id, toolCallId: 'k1', decision: { action: 'approve' } });
+      await settled(host, chat.id, (c) => c.status === 'failed');
+      await drive('assistant.retry', { conversationId: chat.id });
+      await settled(host, chat.id, answered);
+      assert.equal((await drive('assistant.stop', { conversationId: chat.id })).status, 'idle');
+      assert.equal((await drive('assistant.get', { conversationId: chat.id })).id, chat.id);
+      assert.deepEqual(await drive('assistant.delete', { conversationId: chat.id }), { ok: true });
     });
 
     it('audit.read, and every method was driven', async () => {

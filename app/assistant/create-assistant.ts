@@ -1,0 +1,57 @@
+import path from 'node:path';
+import type { AuditSink } from '../audit/audit-log.js';
+import type { HostEvent, HostEventPayload } from '../contract/host-api.js';
+import type { Clock } from '../core/clock.js';
+import { toErrorData } from '../core/errors.js';
+import type { EventHub } from '../core/event-hub.js';
+import { DocumentDir } from '../store/document-dir.js';
+import type { JsonFileStoreFactory } from '../store/json-file-store.js';
+import { Assistant, type AssistantOptions } from './assistant.js';
+import { ConversationStore } from './conversation-store.js';
+import { AssistantToolPolicies } from './tool-policies.js';
+
+/**
+ * Builds the host's assistant over `dataDir` (conversations in `assistant/`, policies beside the
+ * other settings), with its events on the host's hub; a stored file that could not be read is
+ * moved aside and reported through `warn`.
+ */
+export function createAssistant(options: {
+  dataDir: string;
+  corruptDir: string;
+  factory: JsonFileStoreFactory;
+  requestor: AssistantOptions['requestor'];
+  providers: AssistantOptions['providers'];
+  mcpClient: AssistantOptions['mcpClient'];
+  audit: AuditSink;
+  clock: Clock;
+  fetch?: typeof fetch;
+  events: EventHub<{ [E in HostEvent]: HostEventPayload<E> }>;
+  warn: (message: string, movedTo?: string) => void;
+}): Assistant {
+  const { dataDir, corruptDir, factory, events, warn } = options;
+  const policies = new AssistantToolPolicies({ dir: dataDir, corruptDir, factory });
+  if (policies.warning) warn(policies.warning.message, policies.warning.movedTo);
+  const assistant = new Assistant({
+    store: new ConversationStore(new DocumentDir({ dir: path.join(dataDir, 'assistant'), corruptDir, factory })),
+    policies,
+    requestor: options.requestor,
+    providers: options.providers,
+    mcpClient: options.mcpClient,
+    audit: options.audit,
+    clock: options.clock,
+    ...(options.fetch && { fetch: options.fetch }),
+    events: {
+      partial: (update) => events.emit('assistant.partial', update),
+      changed: (conversationId, conversation) =>
+        events.emit('assistant.changed', { conversationId, ...(conversation && { conversation }) }),
+      approval: (conversationId, toolCall) => events.emit('assistant.approval', { conversationId, toolCall })
+    },
+    onStoreError: (conversationId, error) =>
+      warn(
+        `The conversation ${conversationId} could not be saved; Taskdesk keeps it and saves it with the next change: ${toErrorData(error).message}`
+      )
+  });
+  for (const { id, reason, movedTo } of assistant.quarantined)
+    warn(`A stored conversation (${id}) could not be read and was moved aside: ${reason}`, movedTo);
+  return assistant;
+}

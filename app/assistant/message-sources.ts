@@ -1,0 +1,103 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { MessageSource, ResolvedSource, ServerSources } from '../contract/assistant.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { toolResultForModel } from './chat-messages.js';
+
+/** Pages read of a list before it is cut short: a server that pages without end cannot hold the call up. */
+const MAX_PAGES = 10;
+const TIMEOUT_MS = 30_000;
+
+/**
+ * A connected server's prompts and resources, as sources the person may add to a message
+ * (`prompts/list` and `resources/list`, each only when the server declared it).
+ */
+export async function listSources(client: Client): Promise<ServerSources> {
+  const capabilities = client.getServerCapabilities() ?? {};
+  const prompts: ServerSources['prompts'] = [];
+  const resources: ServerSources['resources'] = [];
+  try {
+    if (capabilities.prompts) {
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const listed = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: TIMEOUT_MS });
+        for (const prompt of listed.prompts)
+          prompts.push({
+            name: prompt.name,
+            ...(prompt.title !== undefined && { title: prompt.title }),
+            ...(prompt.description !== undefined && { description: prompt.description }),
+            arguments: (prompt.arguments ?? []).map((argument) => ({
+              name: argument.name,
+              ...(argument.description !== undefined && { description: argument.description }),
+              required: argument.required === true
+            }))
+          });
+        cursor = listed.nextCursor;
+        if (cursor === undefined) break;
+      }
+    }
+    if (capabilities.resources) {
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const listed = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout: TIMEOUT_MS });
+        for (const resource of listed.resources)
+          resources.push({
+            uri: resource.uri,
+            name: resource.name,
+            ...(resource.description !== undefined && { description: resource.description }),
+            ...(resource.mimeType !== undefined && { mimeType: resource.mimeType })
+          });
+        cursor = listed.nextCursor;
+        if (cursor === undefined) break;
+      }
+    }
+  } catch (error) {
+    throw new HostError(
+      JsonRpcCode.InternalError,
+      `The server could not list its prompts or resources: ${toErrorData(error).message}`
+    );
+  }
+  return { prompts, resources };
+}
+
+/**
+ * Fetches one source for a message: a prompt with its arguments (`prompts/get`, its messages as
+ * text with their roles) or a resource (`resources/read`, text contents as they are, binary ones
+ * named, images kept for the model). A source that cannot be fetched throws, and the message is
+ * not added.
+ */
+export async function resolveSource(client: Client, source: MessageSource): Promise<ResolvedSource> {
+  try {
+    if (source.type === 'prompt') {
+      const prompt = await client.getPrompt(
+        { name: source.name, arguments: source.arguments ?? {} },
+        { timeout: TIMEOUT_MS }
+      );
+      const images: ResolvedSource['images'] = [];
+      const text = prompt.messages
+        .map((message) => {
+          const mapped = toolResultForModel({ content: [message.content] });
+          images.push(...mapped.images);
+          return `${message.role}: ${mapped.text}`;
+        })
+        .join('\n');
+      return {
+        label: `prompt "${source.name}" of server ${source.serverId}`,
+        text,
+        ...(images.length > 0 && { images })
+      };
+    }
+    const read = await client.readResource({ uri: source.uri }, { timeout: TIMEOUT_MS });
+    const mapped = toolResultForModel({ content: read.contents.map((resource) => ({ type: 'resource', resource })) });
+    return {
+      label: `resource ${source.uri} of server ${source.serverId}`,
+      text: mapped.text,
+      ...(mapped.images.length > 0 && { images: mapped.images })
+    };
+  } catch (error) {
+    const what = source.type === 'prompt' ? `prompt "${source.name}"` : `resource ${source.uri}`;
+    throw new HostError(
+      JsonRpcCode.InvalidParams,
+      `The ${what} of server ${source.serverId} could not be fetched: ${toErrorData(error).message}`
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import type OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ProviderSettings } from '../contract/providers.js';
+import type { Clock } from '../core/clock.js';
+import { classifyProviderError } from '../sampling/provider-failure.js';
+import { ProgressThrottle } from '../sampling/progress-throttle.js';
+import { StreamAccumulator, type AccumulatedToolCall } from '../sampling/stream-accumulator.js';
+
+/** How one streamed model call ended. */
+export type ModelCallOutcome =
+  | { type: 'done'; text: string; toolCalls: AccumulatedToolCall[] }
+  /** The person stopped it: the text is what had streamed in. */
+  | { type: 'stopped'; text: string }
+  /** The provider failed: the message says what happened and what to do. */
+  | { type: 'failed'; kind: string; message: string; text: string };
+
+/**
+ * One streamed chat-completions call: text reported as it grows (at most ten times a second),
+ * tool calls put together from their fragments, a provider failure classified as for sampling.
+ */
+export async function streamModelCall(options: {
+  client: OpenAI;
+  settings: ProviderSettings;
+  apiKey: string | undefined;
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  tools: ChatCompletionTool[];
+  signal: AbortSignal;
+  clock: Clock;
+  onText: (text: string) => void;
+}): Promise<ModelCallOutcome> {
+  const accumulator = new StreamAccumulator();
+  const throttle = new ProgressThrottle(options.clock, 100);
+  try {
+    const stream = await options.client.chat.completions.create(
+      {
+        model: options.model,
+        messages: options.messages,
+        stream: true,
+        ...(options.tools.length > 0 && { tools: options.tools })
+      },
+      { signal: options.signal }
+    );
+    for await (const chunk of stream)
+      if (accumulator.add(chunk) !== '' && throttle.take()) options.onText(accumulator.text);
+  } catch (problem) {
+    if (!options.signal.aborted) {
+      const failed = classifyProviderError(problem, {
+        providerName: options.settings.name,
+        baseURL: options.settings.baseURL,
+        model: options.model,
+        ...(options.apiKey && { apiKey: options.apiKey })
+      });
+      return {
+        type: 'failed',
+        kind: failed.kind,
+        message: `${failed.message}${advice(failed.kind)}`,
+        text: accumulator.text
+      };
+    }
+  }
+  // The SDK's stream may also end quietly when its request is aborted.
+  if (options.signal.aborted) return { type: 'stopped', text: accumulator.text };
+  const done = accumulator.result();
+  return { type: 'done', text: done.text, toolCalls: done.toolCalls };
+}
+
+/** What the person can do about a provider failure, after the classifier's own words. */
+function advice(kind: string): string {
+  switch (kind) {
+    case 'rate-limited':
+    case 'server-error':
+    case 'unreachable':
+    case 'timeout':
+    case 'dropped':
+      return ' Retry when the provider is back.';
+    case 'bad-request':
+      return ' If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry.';
+    case 'model-not-found':
+      return ' Choose another model in the conversation settings, then retry.';
+    default:
+      return ' Fix the provider settings, then retry.';
+  }
+}

@@ -1,0 +1,271 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the assistant: conversations with a configured LLM that may call the tools of
+ * chosen servers. What the host API shows and what is kept on disk (one document per
+ * conversation). Depends on zod alone, so the renderer can import it.
+ */
+
+/** A conversation's id (file-name safe: it names the conversation's document). */
+export const ConversationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Use 1 to 64 letters, digits, - and _');
+
+/** How the assistant treats a server's tool calls: ask the person, run them, or refuse them. */
+export const AssistantToolPolicySchema = z.object({
+  mode: z.enum(['ask', 'auto', 'refuse']).default('ask'),
+  /** Tools of this server run without asking under `ask` ("always allow this tool"). */
+  alwaysAllow: z.array(z.string()).default([])
+});
+export type AssistantToolPolicy = z.infer<typeof AssistantToolPolicySchema>;
+
+/** Where one tool call the model made stands. */
+export const ToolCallStateSchema = z.enum([
+  /** Waiting for the person (policy `ask`). */
+  'pending-approval',
+  /** A plain call in flight. */
+  'running',
+  /** Running as a task on the server: `outboundId` follows it. */
+  'task',
+  'completed',
+  /** The tool answered with an error, the call failed, or the task failed, expired or was lost. */
+  'failed',
+  /** The person denied it, or the policy refused it. */
+  'denied',
+  /** Stopped by the person. */
+  'cancelled'
+]);
+export type ToolCallState = z.infer<typeof ToolCallStateSchema>;
+
+/** One tool call the model asked for. */
+export const AssistantToolCallSchema = z.object({
+  /** The model's `tool_call_id`. */
+  id: z.string(),
+  /** The function name offered to the model (`server__tool`). */
+  functionName: z.string(),
+  serverId: z.string().optional(),
+  toolName: z.string().optional(),
+  /** Arguments as the model wrote them (JSON text). */
+  rawArguments: z.string(),
+  /** Arguments as sent (edited by the person, when they were). */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  state: ToolCallStateSchema,
+  /** The plain call's id (`call.changed`, `tools.cancelCall`). */
+  callId: z.string().optional(),
+  /** The outbound task following this call, when it runs as a task (`outbound.changed`). */
+  outboundId: z.string().optional(),
+  /** The task's immediate response went to the model as an interim result; the final result follows as a notice. */
+  interimSent: z.boolean().optional()
+});
+export type AssistantToolCall = z.infer<typeof AssistantToolCallSchema>;
+
+const Base = { id: z.string(), at: z.string() };
+
+/** An image of a tool result, given to the model as an image input part. */
+export const AssistantImageSchema = z.object({ mimeType: z.string(), data: z.string() });
+
+/** A prompt or resource of a server the person adds to a message. */
+export const MessageSourceSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('prompt'),
+    serverId: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.string()).optional()
+  }),
+  z.object({ type: z.literal('resource'), serverId: z.string(), uri: z.string() })
+]);
+export type MessageSource = z.infer<typeof MessageSourceSchema>;
+
+/** A source as fetched when the message was sent, kept with the message. */
+export const ResolvedSourceSchema = z.object({
+  label: z.string(),
+  text: z.string(),
+  images: z.array(AssistantImageSchema).optional()
+});
+export type ResolvedSource = z.infer<typeof ResolvedSourceSchema>;
+
+/** A server's prompts and resources. */
+export const ServerSourcesSchema = z.object({
+  prompts: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() }))
+    })
+  ),
+  resources: z.array(
+    z.object({ uri: z.string(), name: z.string(), description: z.string().optional(), mimeType: z.string().optional() })
+  )
+});
+export type ServerSources = z.infer<typeof ServerSourcesSchema>;
+
+/** One message of a conversation. */
+export const AssistantMessageSchema = z.discriminatedUnion('role', [
+  z.object({ ...Base, role: z.literal('user'), text: z.string(), sources: z.array(ResolvedSourceSchema).optional() }),
+  z.object({
+    ...Base,
+    role: z.literal('assistant'),
+    text: z.string(),
+    toolCalls: z.array(AssistantToolCallSchema).default([]),
+    /** The person stopped the generation: the text is what had streamed in. */
+    stopped: z.boolean().optional()
+  }),
+  /** A tool's result as the model reads it (text; images as image parts after it). */
+  z.object({
+    ...Base,
+    role: z.literal('tool'),
+    toolCallId: z.string(),
+    text: z.string(),
+    images: z.array(AssistantImageSchema).optional(),
+    isError: z.boolean().optional(),
+    /** The task's immediate response, not its result. */
+    interim: z.boolean().optional()
+  }),
+  /** Something the model is told that is not the person's words (a task's final result after an interim one). */
+  z.object({
+    ...Base,
+    role: z.literal('notice'),
+    text: z.string(),
+    toolCallId: z.string().optional(),
+    images: z.array(AssistantImageSchema).optional()
+  }),
+  /** A failure shown to the person; never sent to the model. */
+  z.object({
+    ...Base,
+    role: z.literal('error'),
+    kind: z.string(),
+    message: z.string(),
+    retryable: z.boolean()
+  })
+]);
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+
+/** What a conversation is doing now. */
+export const ConversationStatusSchema = z.enum([
+  'idle',
+  /** The model is answering. */
+  'generating',
+  /** Tool calls wait for the person, run, or run as tasks whose result the model waits for. */
+  'tools',
+  /** The last model call failed (an `error` message says why); `assistant.retry` tries again. */
+  'failed'
+]);
+
+/** A conversation's settings: what `assistant.create` and `assistant.update` take. */
+export const ConversationSettingsSchema = z.object({
+  title: z.string().min(1).max(200),
+  providerId: z.string().min(1),
+  model: z.string().min(1),
+  systemPrompt: z.string().optional(),
+  /** The servers whose tools the model may call (when they are connected). */
+  serverIds: z.array(z.string()).default([]),
+  /** Model calls that may end in tool calls per user turn before the assistant stops. */
+  maxToolRounds: z.number().int().min(1).max(1000).default(10),
+  /** Send tool-result images as image input parts (off for models that take text only). */
+  imageInput: z.boolean().default(true)
+});
+
+/** A whole conversation. */
+export const ConversationSchema = ConversationSettingsSchema.extend({
+  id: ConversationIdSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: ConversationStatusSchema,
+  messages: z.array(AssistantMessageSchema)
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+/** A conversation in the list. */
+export const ConversationSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  providerId: z.string(),
+  model: z.string(),
+  updatedAt: z.string(),
+  status: ConversationStatusSchema,
+  messageCount: z.number().int().nonnegative(),
+  pendingApprovals: z.number().int().nonnegative()
+});
+export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+
+/** The stored document of one conversation. */
+export const ConversationDocumentSchema = z.object({ schemaVersion: z.literal(1), conversation: ConversationSchema });
+
+/** The person's answer to a pending tool call. */
+export const ToolDecisionSchema = z.discriminatedUnion('action', [
+  /** Run it, with the arguments edited when given (checked against the tool's schema). */
+  z.object({ action: z.literal('approve'), arguments: z.record(z.string(), z.unknown()).optional() }),
+  /** Run it and every later call of this tool on this server without asking. */
+  z.object({ action: z.literal('always') }),
+  z.object({ action: z.literal('deny'), reason: z.string().optional() })
+]);
+export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
+
+const Ok = z.object({ ok: z.literal(true) });
+const ById = z.object({ conversationId: ConversationIdSchema });
+
+/** The assistant's host API methods (merged into `HostMethods`). */
+export const AssistantMethods = {
+  /** Conversations, newest first; `query` matches titles (case-insensitive). */
+  'assistant.list': {
+    params: z.object({ query: z.string().optional() }).default({}),
+    result: z.array(ConversationSummarySchema)
+  },
+  'assistant.get': { params: ById, result: ConversationSchema },
+  'assistant.create': {
+    params: ConversationSettingsSchema.extend({ title: ConversationSettingsSchema.shape.title.default('New chat') }),
+    result: ConversationSchema
+  },
+  /** Changes settings (rename, model, servers, limit); `systemPrompt: null` removes it. */
+  'assistant.update': {
+    params: ById.extend({
+      title: ConversationSettingsSchema.shape.title.optional(),
+      providerId: z.string().min(1).optional(),
+      model: z.string().min(1).optional(),
+      systemPrompt: z.string().nullable().optional(),
+      serverIds: z.array(z.string()).optional(),
+      maxToolRounds: z.number().int().min(1).max(1000).optional(),
+      imageInput: z.boolean().optional()
+    }),
+    result: ConversationSchema
+  },
+  'assistant.delete': { params: ById, result: Ok },
+  /**
+   * Adds the person's message, with the prompts and resources it draws on (fetched now, kept with
+   * the message), and starts the model (it streams: `assistant.partial`).
+   */
+  'assistant.send': {
+    params: ById.extend({ text: z.string().min(1), sources: z.array(MessageSourceSchema).max(20).optional() }),
+    result: ConversationSchema
+  },
+  /** A connected server's prompts and resources, to add to a message. */
+  'assistant.sources': { params: z.object({ serverId: z.string() }), result: ServerSourcesSchema },
+  /** Stops the generation and every tool call it started (tasks cancelled where the server allows). */
+  'assistant.stop': { params: ById, result: ConversationSchema },
+  /** Tries the failed model call again (or goes on after the tool-round limit). */
+  'assistant.retry': { params: ById, result: ConversationSchema },
+  /** Answers a pending tool call. */
+  'assistant.decide': {
+    params: ById.extend({ toolCallId: z.string(), decision: ToolDecisionSchema }),
+    result: ConversationSchema
+  },
+  'assistant.getPolicy': { params: z.object({ serverId: z.string() }), result: AssistantToolPolicySchema },
+  'assistant.setPolicy': {
+    params: z.object({ serverId: z.string(), policy: AssistantToolPolicySchema }),
+    result: AssistantToolPolicySchema
+  }
+} as const;
+
+/** The assistant's host events (merged into `HostEvents`). */
+export const AssistantEvents = {
+  /** The model's answer so far (throttled to ten a second; the last one has `done`). */
+  'assistant.partial': z.object({
+    conversationId: z.string(),
+    messageId: z.string(),
+    text: z.string(),
+    done: z.literal(true).optional()
+  }),
+  /** A conversation changed (a message, a status, a tool call); absent when it was deleted. */
+  'assistant.changed': z.object({ conversationId: z.string(), conversation: ConversationSchema.optional() }),
+  /** A tool call waits for the person's decision (`assistant.decide`). */
+  'assistant.approval': z.object({ conversationId: z.string(), toolCall: AssistantToolCallSchema })
+} as const;

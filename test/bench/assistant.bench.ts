@@ -1,0 +1,177 @@
+/**
+ * The assistant against the same work done by hand (`npm run bench:assistant`).
+ *
+ * A local OpenAI-compatible test server, in a process of its own, answers a request that offers
+ * tools with a call of the first tool, and every other request with TOKENS tokens INTERVAL ms
+ * apart (real timers). CONVERSATIONS conversations at once each make one user turn through a
+ * Taskdesk host (policy auto): the model calls `echo` on an SDK server joined in memory, gets its
+ * result, and streams its answer. In the same run the same turns are done directly: the `openai`
+ * SDK for both model calls and an SDK `Client` for the tool call. Each turn is timed from the
+ * send to the first token of the answer and to its end.
+ *
+ * Figures are printed; nothing is asserted. The last line is the RESULT line (bar: both ≤ 1.1).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { StreamAccumulator } from '../../app/sampling/stream-accumulator.js';
+import { peerServer, startHostWith } from '../support/host-fixture.js';
+
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
+const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 10);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Turn {
+  firstToken: number;
+  total: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+function echoServer(): McpServer {
+  const mcp = new McpServer({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+  mcp.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }]
+  }));
+  return mcp;
+}
+
+const serverScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'fake-openai-process.ts');
+const child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
+  env: {
+    ...process.env,
+    PACE_COUNT: String(TOKENS),
+    PACE_INTERVAL_MS: String(INTERVAL),
+    PACE_TOOL_FIRST: '1',
+    PACE_TOOL_ARGUMENTS: '{"message":"hi"}'
+  },
+  stdio: ['pipe', 'pipe', 'inherit']
+});
+const [firstChunk] = (await once(child.stdout, 'data')) as [Buffer];
+const baseURL = `http://127.0.0.1:${Number(firstChunk.toString().trim())}/v1`;
+
+async function throughTaskdesk(): Promise<Turn[]> {
+  const fixture = await startHostWith(
+    { bench: { ...peerServer('bench'), server: echoServer().server } },
+    { keyStore: new InMemoryKeyStore() }
+  );
+  const { host } = fixture;
+  await host.call('providers.save', { id: 'local', name: 'Local', baseURL, models: [{ name: 'paced' }] });
+  await host.call('assistant.setPolicy', { serverId: 'bench', policy: { mode: 'auto', alwaysAllow: [] } });
+  const ids: string[] = [];
+  for (let i = 0; i < CONVERSATIONS; i++)
+    ids.push((await host.call('assistant.create', { providerId: 'local', model: 'paced', serverIds: ['bench'] })).id);
+  const turns = await Promise.all(
+    ids.map(
+      (conversationId, i) =>
+        new Promise<Turn>((resolve, reject) => {
+          let t0 = 0;
+          let firstToken: number | undefined;
+          const off = host.on('assistant.partial', (update) => {
+            if (update.conversationId !== conversationId || update.text === '') return;
+            firstToken ??= performance.now() - t0;
+            if (update.done) {
+              off();
+              resolve({ firstToken, total: performance.now() - t0 });
+            }
+          });
+          t0 = performance.now();
+          host.call('assistant.send', { conversationId, text: `turn ${i}` }).catch(reject);
+        })
+    )
+  );
+  await fixture.dispose();
+  return turns;
+}
+
+async function direct(): Promise<Turn[]> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const mcp = echoServer();
+  await mcp.connect(serverSide);
+  const mcpClient = new Client({ name: 'bench', version: '1.0.0' });
+  await mcpClient.connect(clientSide);
+  const llm = new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
+  const turns = await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, i): Promise<Turn> => {
+      const t0 = performance.now();
+      const { tools } = await mcpClient.listTools();
+      const functions = tools.map((tool) => ({
+        type: 'function' as const,
+        function: { name: tool.name, parameters: tool.inputSchema }
+      }));
+      const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: `turn ${i}` }];
+      const first = new StreamAccumulator();
+      for await (const chunk of await llm.chat.completions.create({
+        model: 'paced',
+        stream: true,
+        messages,
+        tools: functions
+      }))
+        first.add(chunk);
+      const call = first.result().toolCalls[0]!;
+      const result = await mcpClient.callTool({
+        name: call.name,
+        arguments: JSON.parse(call.arguments) as Record<string, unknown>
+      });
+      const text = (result.content as Array<{ type: string; text?: string }>)
+        .map((block) => block.text ?? '')
+        .join('\n');
+      messages.push(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }]
+        },
+        { role: 'tool', tool_call_id: call.id, content: text }
+      );
+      let firstToken: number | undefined;
+      const answer = new StreamAccumulator();
+      for await (const chunk of await llm.chat.completions.create({
+        model: 'paced',
+        stream: true,
+        messages,
+        tools: functions
+      }))
+        if (answer.add(chunk) !== '') firstToken ??= performance.now() - t0;
+      if (answer.text === '' || firstToken === undefined) throw new Error('empty answer');
+      return { firstToken, total: performance.now() - t0 };
+    })
+  );
+  await mcpClient.close();
+  await mcp.close();
+  return turns;
+}
+
+// One warm-up round of each, not counted: the first pass compiles both code paths.
+await throughTaskdesk();
+await direct();
+const taskdesk: Turn[] = [];
+const plain: Turn[] = [];
+// Alternate, so that drift of the machine falls on both sides alike.
+for (let round = 0; round < ROUNDS; round++) {
+  taskdesk.push(...(await throughTaskdesk()));
+  plain.push(...(await direct()));
+}
+child.stdin.end();
+await once(child, 'exit');
+
+const show = (turns: Turn[]) =>
+  `first token p50=${median(turns.map((t) => t.firstToken)).toFixed(1)} ms  whole turn p50=${median(turns.map((t) => t.total)).toFixed(1)} ms`;
+console.log(
+  `${ROUNDS} rounds (after one warm-up round each) of ${CONVERSATIONS} concurrent conversations, one turn each: a tool call, then ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`
+);
+console.log(`  through the assistant (auto policy): ${show(taskdesk)}`);
+console.log(`  openai SDK + SDK Client by hand:     ${show(plain)}`);
+const ratio = (pick: (t: Turn) => number) => median(taskdesk.map(pick)) / median(plain.map(pick));
+console.log(
+  `RESULT assistant_overhead=${ratio((t) => t.total).toFixed(3)} first_token_overhead=${ratio((t) => t.firstToken).toFixed(3)}`
+);

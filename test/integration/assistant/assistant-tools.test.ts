@@ -1,0 +1,403 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+
+/** A chat-completions message as the fake LLM server recorded it. */
+interface WireMessage {
+  role: string;
+  tool_call_id?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the recorded JSON, asserted field by field
+  content: any;
+  tool_calls?: Array<{ id: string }>;
+}
+
+/** An MCP server with `echo`, an image tool and a tool that runs until it is cancelled. */
+function toolServer() {
+  const mcp = new McpServer({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+  let markAborted!: () => void;
+  let markStarted!: () => void;
+  const seen = {
+    echo: [] as string[],
+    waitStarted: new Promise<void>((resolve) => (markStarted = resolve)),
+    waitAborted: new Promise<void>((resolve) => (markAborted = resolve))
+  };
+  mcp.registerTool(
+    'echo',
+    { description: 'Echoes a message', inputSchema: { message: z.string() } },
+    async ({ message }) => {
+      seen.echo.push(message);
+      return { content: [{ type: 'text', text: `Echo: ${message}` }] };
+    }
+  );
+  mcp.registerTool('picture', { inputSchema: {} }, async () => ({
+    content: [
+      { type: 'text', text: 'A red dot' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }
+    ],
+    structuredContent: { colour: 'red' }
+  }));
+  mcp.registerPrompt('review', { description: 'Review a file', argsSchema: { file: z.string() } }, ({ file }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Please review ${file}.` } }]
+  }));
+  mcp.registerResource('notes', 'notes://today', { mimeType: 'text/plain' }, (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'Buy milk.' }]
+  }));
+  mcp.registerTool(
+    'wait',
+    { inputSchema: {} },
+    (_args, extra) =>
+      new Promise((resolve) => {
+        markStarted();
+        extra.signal.addEventListener('abort', () => {
+          markAborted();
+          resolve({ content: [{ type: 'text', text: 'aborted' }] });
+        });
+      })
+  );
+  return { mcp, seen };
+}
+
+describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over HTTP)', () => {
+  let fixture: InMemoryHostFixture;
+  let llm: FakeOpenAIServer;
+  const tools = toolServer();
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    fixture = await startHostWith(
+      { tools: { ...peerServer('tools'), server: tools.mcp.server } },
+      { keyStore: new InMemoryKeyStore() }
+    );
+    await saveFakeProvider(fixture.host, llm.baseURL);
+  });
+  after(async () => {
+    await fixture.dispose();
+    await llm.close();
+  });
+
+  async function newChat(extra: Record<string, unknown> = {}) {
+    return fixture.host.call('assistant.create', {
+      title: 'Chat',
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: ['tools'],
+      ...extra
+    });
+  }
+
+  it('asks before echo, runs it with the edited arguments, gives the result to the model and streams its answer', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ systemPrompt: 'Be brief.' });
+    const before = llm.chatRequests.length;
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'call_echo', name: 'tools__echo', arguments: '{"message":"hi"}' }] },
+      { kind: 'text', tokens: ['The', ' tool', ' said', ' edited.'] }
+    );
+    const partials: string[] = [];
+    const off = host.on('assistant.partial', (update) => {
+      if (update.conversationId === chat.id) partials.push(`${update.done ? 'done:' : ''}${update.text}`);
+    });
+    const approval = nextEvent(host, 'assistant.approval', (event) => event.conversationId === chat.id);
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Say hi through the tool' });
+    const { toolCall } = await approval;
+    assert.equal(toolCall.state, 'pending-approval');
+    assert.equal(toolCall.serverId, 'tools');
+    assert.equal(toolCall.toolName, 'echo');
+    assert.deepEqual(toolCall.arguments, { message: 'hi' });
+    assert.equal(tools.seen.echo.length, 0, 'nothing runs before the person decides');
+
+    const offered = llm.chatRequests[before]!.body;
+    assert.equal(offered.messages[0].role, 'system');
+    const echo = offered.tools.find((tool: { function: { name: string } }) => tool.function.name === 'tools__echo');
+    assert.ok(echo, 'echo is offered as tools__echo');
+    assert.equal(echo.function.parameters.properties.message.type, 'string');
+
+    const bad = await host.dispatch('assistant.decide', {
+      conversationId: chat.id,
+      toolCallId: 'call_echo',
+      decision: { action: 'approve', arguments: { message: 42 } }
+    });
+    assert.equal(bad.ok, false, 'edited arguments are checked against the schema');
+    if (!bad.ok) assert.equal(bad.error.code, -32602);
+
+    await host.call('assistant.decide', {
+      conversationId: chat.id,
+      toolCallId: 'call_echo',
+      decision: { action: 'approve', arguments: { message: 'edited' } }
+    });
+    const done = await settled(host, chat.id, answered);
+    off();
+    assert.deepEqual(tools.seen.echo, ['edited']);
+    const next = llm.chatRequests[before + 1]!.body.messages as WireMessage[];
+    const assistantTurn = next.find((m) => m.role === 'assistant');
+    assert.equal(assistantTurn?.tool_calls?.[0]?.id, 'call_echo');
+    assert.deepEqual(
+      next.find((m) => m.role === 'tool'),
+      { role: 'tool', tool_call_id: 'call_echo', content: 'Echo: edited' }
+    );
+    const last = done.messages.at(-1)!;
+    assert.equal(last.role === 'assistant' && last.text, 'The tool said edited.');
+    assert.equal(partials.at(-1), 'done:The tool said edited.');
+    const decisions = await host.call('audit.read', { serverId: 'tools' });
+    const decision = decisions.find(
+      (entry) => entry.type === 'assistant.tool-decision' && entry.detail?.toolCallId === 'call_echo'
+    );
+    assert.equal(decision?.detail?.decision, 'approve');
+    assert.equal(decision?.detail?.edited, true);
+  });
+
+  it('"always allow" runs later calls of that tool without asking', async () => {
+    const host = fixture.host;
+    const chat = await newChat();
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'a1', name: 'tools__echo', arguments: '{"message":"one"}' }] },
+      { kind: 'text', tokens: ['ok'] },
+      { kind: 'tool-calls', calls: [{ id: 'a2', name: 'tools__echo', arguments: '{"message":"two"}' }] },
+      { kind: 'text', tokens: ['ok again'] }
+    );
+    const approval = nextEvent(host, 'assistant.approval', (event) => event.conversationId === chat.id);
+    await host.call('assistant.send', { conversationId: chat.id, text: 'first' });
+    await approval;
+    await host.call('assistant.decide', { conversationId: chat.id, toolCallId: 'a1', decision: { action: 'always' } });
+    await settled(host, chat.id, answered);
+    assert.deepEqual((await host.call('assistant.getPolicy', { serverId: 'tools' })).alwaysAllow, ['echo']);
+    await host.call('assistant.send', { conversationId: chat.id, text: 'second' });
+    const done = await settled(host, chat.id, (c) => answered(c) && c.messages.length > 5);
+    assert.ok(done.messages.some((m) => m.role === 'tool' && m.text === 'Echo: two'));
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'ask', alwaysAllow: [] } });
+  });
+
+  it('under "refuse" the model reads a refusal and no call is made', async () => {
+    const host = fixture.host;
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'refuse', alwaysAllow: [] } });
+    const chat = await newChat();
+    const before = llm.chatRequests.length;
+    const echoed = tools.seen.echo.length;
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'call_r', name: 'tools__echo', arguments: '{"message":"no"}' }] },
+      { kind: 'text', tokens: ['I may not use that tool.'] }
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Try it' });
+    await settled(host, chat.id, answered);
+    assert.equal(tools.seen.echo.length, echoed);
+    const tool = (llm.chatRequests[before + 1]!.body.messages as WireMessage[]).find((m) => m.role === 'tool')!;
+    assert.equal(tool.tool_call_id, 'call_r');
+    assert.match(tool.content, /refuse/);
+    const audit = await host.call('audit.read', { serverId: 'tools' });
+    assert.ok(
+      audit.some((entry) => entry.detail?.toolCallId === 'call_r' && entry.detail.decision === 'refused-by-policy')
+    );
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+  });
+
+  it('a denied call goes back to the model as a refusal it can read', async () => {
+    const host = fixture.host;
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'ask', alwaysAllow: [] } });
+    const chat = await newChat();
+    const before = llm.chatRequests.length;
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'call_d', name: 'tools__echo', arguments: '{"message":"x"}' }] },
+      { kind: 'text', tokens: ['Understood.'] }
+    );
+    const approval = nextEvent(host, 'assistant.approval', (event) => event.conversationId === chat.id);
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Try it' });
+    await approval;
+    await host.call('assistant.decide', {
+      conversationId: chat.id,
+      toolCallId: 'call_d',
+      decision: { action: 'deny', reason: 'not now' }
+    });
+    await settled(host, chat.id, answered);
+    const tool = (llm.chatRequests[before + 1]!.body.messages as WireMessage[]).find((m) => m.role === 'tool')!;
+    assert.match(tool.content, /denied this tool call: not now/);
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+  });
+
+  it('maps images and structured content of a result, and names an unknown tool or bad JSON as failed results', async () => {
+    const host = fixture.host;
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+    const chat = await newChat();
+    const before = llm.chatRequests.length;
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          { id: 'p1', name: 'tools__picture', arguments: '{}' },
+          { id: 'p2', name: 'tools__nothing', arguments: '{}' },
+          { id: 'p3', name: 'tools__echo', arguments: '{"message":' }
+        ]
+      },
+      { kind: 'text', tokens: ['A red dot.'] }
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Show me' });
+    await settled(host, chat.id, answered);
+    const messages = llm.chatRequests[before + 1]!.body.messages as WireMessage[];
+    const results = messages.filter((m) => m.role === 'tool');
+    assert.deepEqual(
+      results.map((m) => m.tool_call_id),
+      ['p1', 'p2', 'p3']
+    );
+    assert.match(results[0]!.content, /A red dot/);
+    assert.match(results[1]!.content, /no tool named "tools__nothing"/);
+    assert.match(results[2]!.content, /not a JSON object/);
+    const images = messages.at(-1)!;
+    assert.equal(images.role, 'user');
+    assert.equal(images.content[1].type, 'image_url');
+    assert.equal(images.content[1].image_url.url, 'data:image/png;base64,iVBORw0KGgo=');
+  });
+
+  it('stops after the tool-round limit, and retry goes on', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ maxToolRounds: 1 });
+    const before = llm.chatRequests.length;
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'l1', name: 'tools__echo', arguments: '{"message":"1"}' }] },
+      { kind: 'tool-calls', calls: [{ id: 'l2', name: 'tools__echo', arguments: '{"message":"2"}' }] }
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Loop' });
+    const stopped = await settled(host, chat.id, (c) => c.status === 'failed');
+    const last = stopped.messages.at(-1)!;
+    assert.equal(last.role === 'error' && last.kind, 'tool-limit');
+    assert.equal(llm.chatRequests.length, before + 2);
+    llm.enqueue({ kind: 'text', tokens: ['Done looping.'] });
+    await host.call('assistant.update', { conversationId: chat.id, maxToolRounds: 5 });
+    await host.call('assistant.retry', { conversationId: chat.id });
+    const done = await settled(host, chat.id, answered);
+    assert.ok(!done.messages.some((m) => m.role === 'error'));
+  });
+
+  it('a provider failure becomes a message with what to do, and retry asks again', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: [] });
+    llm.enqueue({ kind: 'error', status: 429, message: 'slow down' }, { kind: 'text', tokens: ['Back.'] });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Hello' });
+    const failed = await settled(host, chat.id, (c) => c.status === 'failed');
+    const last = failed.messages.at(-1)!;
+    assert.equal(last.role, 'error');
+    if (last.role === 'error') {
+      assert.equal(last.kind, 'rate-limited');
+      assert.match(last.message, /429.*Retry/s);
+    }
+    await host.call('assistant.retry', { conversationId: chat.id });
+    const done = await settled(host, chat.id, answered);
+    assert.equal(done.messages.filter((m) => m.role === 'user').length, 1);
+  });
+
+  it('Stop during streaming closes the model request and keeps what had streamed in', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: [] });
+    llm.enqueue({ kind: 'hold' });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Tell me a story' });
+    const held = await llm.nextHeld();
+    const partial = nextEvent(
+      host,
+      'assistant.partial',
+      (update) => update.conversationId === chat.id && update.text === 'Once'
+    );
+    held.push('Once');
+    await partial;
+    const stopped = await host.call('assistant.stop', { conversationId: chat.id });
+    await held.closed;
+    assert.equal(held.closedByClient, true);
+    const done = await settled(host, chat.id, (c) => c.status === 'idle' && c.messages.at(-1)?.role === 'assistant');
+    assert.ok(stopped.status === 'idle');
+    const last = done.messages.at(-1)!;
+    assert.equal(last.role === 'assistant' && last.stopped, true);
+    assert.equal(last.role === 'assistant' && last.text, 'Once');
+  });
+
+  it('Stop during a plain tool call sends notifications/cancelled to the server', async () => {
+    const host = fixture.host;
+    const chat = await newChat();
+    const before = llm.chatRequests.length;
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+    llm.enqueue({ kind: 'tool-calls', calls: [{ id: 'w1', name: 'tools__wait', arguments: '{}' }] });
+    const running = nextEvent(
+      host,
+      'call.changed',
+      (event) => event.call.toolName === 'wait' && event.call.state === 'running'
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Wait' });
+    await running;
+    await tools.seen.waitStarted;
+    const ended = nextEvent(
+      host,
+      'call.changed',
+      (event) => event.call.toolName === 'wait' && event.call.state !== 'running'
+    );
+    const stopped = await host.call('assistant.stop', { conversationId: chat.id });
+    assert.equal((await ended).call.state, 'cancelled');
+    assert.equal(stopped.status, 'idle');
+    const tool = stopped.messages.find((m) => m.role === 'tool')!;
+    assert.match(tool?.role === 'tool' ? tool.text : '', /stopped/);
+    // The SDK server aborts the handler's signal when notifications/cancelled arrives.
+    await tools.seen.waitAborted;
+    assert.equal(llm.chatRequests.length, before + 1, 'the model is not asked to go on after Stop');
+  });
+
+  it('adds a prompt and a resource of a server to a message', async () => {
+    const host = fixture.host;
+    const sources = await host.call('assistant.sources', { serverId: 'tools' });
+    assert.deepEqual(sources.prompts, [
+      { name: 'review', description: 'Review a file', arguments: [{ name: 'file', required: true }] }
+    ]);
+    assert.deepEqual(sources.resources, [{ uri: 'notes://today', name: 'notes', mimeType: 'text/plain' }]);
+    const chat = await newChat({ serverIds: [] });
+    const before = llm.chatRequests.length;
+    llm.enqueue({ kind: 'text', tokens: ['Reviewed.'] });
+    const bad = await host.dispatch('assistant.send', {
+      conversationId: chat.id,
+      text: 'Look',
+      sources: [{ type: 'resource', serverId: 'tools', uri: 'notes://nothing' }]
+    });
+    assert.equal(bad.ok, false, 'a source that cannot be fetched refuses the message');
+    assert.equal((await host.call('assistant.get', { conversationId: chat.id })).messages.length, 0);
+    await host.call('assistant.send', {
+      conversationId: chat.id,
+      text: 'Look at these',
+      sources: [
+        { type: 'prompt', serverId: 'tools', name: 'review', arguments: { file: 'main.ts' } },
+        { type: 'resource', serverId: 'tools', uri: 'notes://today' }
+      ]
+    });
+    await settled(host, chat.id, answered);
+    const user = (llm.chatRequests[before]!.body.messages as WireMessage[]).find((m) => m.role === 'user')!;
+    assert.deepEqual(user.content, [
+      { type: 'text', text: 'Look at these' },
+      { type: 'text', text: '[From prompt "review" of server tools]\nuser: Please review main.ts.' },
+      { type: 'text', text: '[From resource notes://today of server tools]\n[resource notes://today]\nBuy milk.' }
+    ]);
+  });
+
+  it('lists, searches, renames and deletes conversations', async () => {
+    const host = fixture.host;
+    const a = await host.call('assistant.create', {
+      title: 'Quarterly report',
+      providerId: 'fake',
+      model: 'fake-small'
+    });
+    await host.call('assistant.create', { title: 'Holiday plans', providerId: 'fake', model: 'fake-small' });
+    assert.deepEqual(
+      (await host.call('assistant.list', { query: 'quarterly' })).map((c) => c.id),
+      [a.id]
+    );
+    await host.call('assistant.update', { conversationId: a.id, title: 'Annual report', systemPrompt: null });
+    assert.equal((await host.call('assistant.list', { query: 'annual' }))[0]?.id, a.id);
+    assert.equal((await host.call('assistant.list', { query: 'quarterly' })).length, 0);
+    const removed = nextEvent(
+      host,
+      'assistant.changed',
+      (event) => event.conversationId === a.id && !event.conversation
+    );
+    await host.call('assistant.delete', { conversationId: a.id });
+    await removed;
+    assert.equal((await host.dispatch('assistant.get', { conversationId: a.id })).ok, false);
+    const unknown = await host.dispatch('assistant.create', { providerId: 'nope', model: 'm' });
+    assert.equal(unknown.ok, false);
+  });
+});

@@ -1,0 +1,33 @@
+import type { Host } from '../../app/host/host.js';
+import type { Conversation } from '../../app/contract/assistant.js';
+
+/** Resolves with the conversation once `predicate` holds for it (now, or at a later `assistant.changed`). */
+export function settled(
+  host: Host,
+  conversationId: string,
+  predicate: (c: Conversation) => boolean
+): Promise<Conversation> {
+  return new Promise((resolve, reject) => {
+    const off = host.on('assistant.changed', (event) => {
+      if (event.conversationId === conversationId && event.conversation && predicate(event.conversation)) {
+        off();
+        resolve(event.conversation);
+      }
+    });
+    host.call('assistant.get', { conversationId }).then((now) => {
+      if (predicate(now)) {
+        off();
+        resolve(now);
+      }
+    }, reject);
+  });
+}
+
+/** The conversation is idle and its last message is the model's answer. */
+export const answered = (c: Conversation): boolean => c.status === 'idle' && c.messages.at(-1)?.role === 'assistant';
+
+/** Saves the fake LLM server as a provider and returns its id. */
+export async function saveFakeProvider(host: Host, baseURL: string, id = 'fake'): Promise<string> {
+  await host.call('providers.save', { id, name: 'Fake LLM', baseURL, models: [{ name: 'fake-small' }] });
+  return id;
+}

@@ -45,6 +45,8 @@ function expiryOf(item: InboxItem): string {
 
 function bodyOf(item: InboxItem): string {
   if (item.kind === 'sampling') return 'A model reply is requested. Open Taskdesk to answer or reject it.';
+  if (item.kind === 'sampling-approval') return 'It asks to run a model. Open Taskdesk to approve or reject it.';
+  if (item.kind === 'sampling-review') return "A model's answer waits for your review before it goes back.";
   const message = typeof item.request.message === 'string' ? item.request.message : '';
   const text =
     item.request.mode === 'url' ? `Asks you to open a link. ${message}` : message || 'A form needs your answer.';

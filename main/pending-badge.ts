@@ -1,4 +1,3 @@
-import type { InboxItem } from '../app/contract/host-api.js';
 import type { Host } from '../app/host/host.js';
 
 /**
@@ -22,12 +21,12 @@ export function pendingLabel(count: number): string {
  * leave the badge wrong.
  */
 export function followPendingCount(
-  host: Pick<Host, 'on'> & { inbox: { list(): InboxItem[] } },
+  host: Pick<Host, 'on'> & { inbox: { readonly size: number } },
   view: PendingBadgeView
 ): () => void {
   let shown = -1;
   const update = () => {
-    const count = host.inbox.list().length;
+    const count = host.inbox.size;
     if (count === shown) return;
     shown = count;
     view.show(count, pendingLabel(count));

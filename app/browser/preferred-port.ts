@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../core/errors.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument } from '../store/versioned-document.js';
 
@@ -29,12 +30,20 @@ export async function listenOnPreferredPort<T extends { port: number }>(options:
   if (preferred > 0) {
     try {
       server = await options.start(preferred);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    } catch {
+      // Taken (EADDRINUSE), or no longer allowed (EACCES: a range Windows reserved since): any free one.
     }
   }
   const reused = server !== undefined;
   server ??= await options.start(0);
-  if (server.port !== preferred) saved.save({ port: server.port });
-  return { server, reused, ...(saved.warning && { warning: saved.warning.message }) };
+  let warning = saved.warning?.message;
+  if (server.port !== preferred) {
+    try {
+      saved.save({ port: server.port });
+    } catch (error) {
+      // A data directory that cannot be written: this launch runs; the next picks a port anew.
+      warning = `The browser mode port could not be remembered (${errorMessage(error)})`;
+    }
+  }
+  return { server, reused, ...(warning && { warning }) };
 }

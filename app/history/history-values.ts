@@ -1,5 +1,5 @@
 /** How large a request or result may be in the history before only its start is kept. */
-export const MAX_HISTORY_VALUE_BYTES = 256 * 1024;
+export const MAX_HISTORY_VALUE_BYTES = 32 * 1024;
 /** How much of a value too large for the history is kept, as JSON text. */
 const PREVIEW_CHARS = 4096;
 const TITLE_CHARS = 200;

@@ -19,6 +19,14 @@ import { boundedValue, titleOfReceived, titleOfRequested } from './history-value
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
 
+/**
+ * Bytes (of entry JSON) the history holds at most, in all and per server: past them, the oldest
+ * entries of the server holding the most go first. What keeps a server that makes many large
+ * requests from filling memory through the history (every entry is held in memory).
+ */
+export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
+export const MAX_HISTORY_BYTES_PER_SERVER = 16 * 1024 * 1024;
+
 /** How often entries past the retention are looked for, besides every write. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
@@ -41,6 +49,9 @@ export interface TaskHistoryOptions {
   events?: TaskHistoryEvents;
   /** Replaces the saved retention (tests). */
   retention?: Partial<HistoryRetention>;
+  /** Replace the byte bounds (tests). */
+  maxBytes?: number;
+  maxBytesPerServer?: number;
 }
 
 /**
@@ -59,6 +70,12 @@ export class TaskHistory {
   readonly #entries = new Map<string, HistoryEntry>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
   readonly #byServer = new Map<string, string[]>();
+  /** Each entry's size (its JSON), each server's sum, and the total. */
+  readonly #sizes = new Map<string, number>();
+  readonly #serverBytes = new Map<string, number>();
+  #totalBytes = 0;
+  readonly #maxBytes: number;
+  readonly #maxServerBytes: number;
   readonly #clock: Clock;
   readonly #events: TaskHistoryEvents;
   readonly #settings: OpenedDocument<HistoryRetention>;
@@ -88,6 +105,8 @@ export class TaskHistory {
     });
     if (this.#settings.warning) this.warnings.push(this.#settings.warning);
     this.#retention = { ...this.#settings.value, ...options.retention };
+    this.#maxBytes = options.maxBytes ?? MAX_HISTORY_BYTES;
+    this.#maxServerBytes = options.maxBytesPerServer ?? MAX_HISTORY_BYTES_PER_SERVER;
   }
 
   /** Reads the stored history, drops what the retention no longer allows, and starts pruning. */
@@ -311,17 +330,34 @@ export class TaskHistory {
     const isNew = !this.#entries.has(entry.id);
     this.#entries.set(entry.id, entry);
     if (isNew) this.#appendToServer(entry);
+    this.#account(entry);
     // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
     this.#log.put(entry.id, entry, false).catch((error: unknown) => {
       console.error('Taskdesk could not record a task in its history:', error);
     });
     this.#events.changed?.(summaryOf(entry));
-    if (isNew && this.#entries.size > this.#retention.maxEntries) this.#prune();
+    if (this.#overBounds()) this.#prune();
   }
 
   #index(entry: HistoryEntry): void {
     this.#entries.set(entry.id, entry);
     this.#appendToServer(entry);
+    this.#account(entry);
+  }
+
+  /** Counts an entry's (new) size against its server and the total. */
+  #account(entry: HistoryEntry): void {
+    const size = JSON.stringify(entry).length;
+    const before = this.#sizes.get(entry.id) ?? 0;
+    this.#sizes.set(entry.id, size);
+    this.#serverBytes.set(entry.serverId, (this.#serverBytes.get(entry.serverId) ?? 0) + size - before);
+    this.#totalBytes += size - before;
+  }
+
+  #overBounds(): boolean {
+    if (this.#entries.size > this.#retention.maxEntries || this.#totalBytes > this.#maxBytes) return true;
+    for (const bytes of this.#serverBytes.values()) if (bytes > this.#maxServerBytes) return true;
+    return false;
   }
 
   #appendToServer(entry: HistoryEntry): void {
@@ -334,6 +370,12 @@ export class TaskHistory {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
+    const size = this.#sizes.get(id) ?? 0;
+    this.#sizes.delete(id);
+    const left = (this.#serverBytes.get(entry.serverId) ?? 0) - size;
+    if (left > 0) this.#serverBytes.set(entry.serverId, left);
+    else this.#serverBytes.delete(entry.serverId);
+    this.#totalBytes -= size;
     const ids = this.#byServer.get(entry.serverId);
     if (ids) {
       const at = ids.indexOf(id);
@@ -350,9 +392,27 @@ export class TaskHistory {
     const cutoff = new Date(this.#clock.now() - this.#retention.days * 24 * 60 * 60 * 1000).toISOString();
     // By the last change the history saw; a task's own times come from its server's clock.
     for (const [id, entry] of this.#entries) if (entry.updatedAt < cutoff) this.#remove(id);
-    while (this.#entries.size > this.#retention.maxEntries) {
+    // Over a server's own byte bound: that server's oldest go.
+    for (const [serverId, bytes] of [...this.#serverBytes]) {
+      let held = bytes;
+      const ids = this.#byServer.get(serverId) ?? [];
+      while (held > this.#maxServerBytes && ids.length > 0) {
+        held -= this.#sizes.get(ids[0]!) ?? 0;
+        this.#remove(ids[0]!);
+      }
+    }
+    // Over the count or the total bytes: the oldest of the server holding the most.
+    while (this.#entries.size > this.#retention.maxEntries || this.#totalBytes > this.#maxBytes) {
+      const byBytes = this.#totalBytes > this.#maxBytes;
       let largest: string[] | undefined;
-      for (const ids of this.#byServer.values()) if (!largest || ids.length > largest.length) largest = ids;
+      let largestBy = -1;
+      for (const [serverId, ids] of this.#byServer) {
+        const measure = byBytes ? (this.#serverBytes.get(serverId) ?? 0) : ids.length;
+        if (measure > largestBy) {
+          largest = ids;
+          largestBy = measure;
+        }
+      }
       const oldest = largest?.[0];
       if (oldest === undefined) break;
       this.#remove(oldest);
@@ -380,7 +440,9 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
 
 /** The list's order: newest first, ties by id. Negative when `a` comes before `b`. */
 function newestFirst(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
-  return b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+  // ISO times and ids compare as plain strings (no locale collation: cheap, and the same order as `<`).
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
 }
 
 function encodeCursor(entry: { createdAt: string; id: string }): string {

@@ -107,6 +107,11 @@ export class Inbox {
     });
   }
 
+  /** How many items are pending. */
+  get size(): number {
+    return this.#items.size;
+  }
+
   /** Whether some pending item matches (read in place: nothing is copied). */
   some(predicate: (item: Readonly<InboxItem>) => boolean): boolean {
     for (const { item } of this.#items.values()) if (predicate(item)) return true;

@@ -354,7 +354,9 @@ export class ServerConnection {
         ? `it did not answer server/discover within ${probeMs} ms`
         : probed === 'closed'
           ? 'it closed the connection on server/discover'
-          : 'it answered server/discover as an MCP 2025-11-25 server does';
+          : target.type === 'http'
+            ? 'server/discover did not bring a DiscoverResult (the server refused it, could not be reached, or speaks MCP 2025-11-25)'
+            : 'it answered server/discover as an MCP 2025-11-25 server does';
     throw new Error(
       `The server is set to MCP ${MODERN_PROTOCOL_VERSION}, but ${why}. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision.`
     );

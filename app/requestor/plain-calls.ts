@@ -23,8 +23,9 @@ export interface PlainCallsOptions {
   /** How long a call may go without an answer or progress (default 60 s, the SDK's). */
   idleTimeoutMs?: number;
   /**
-   * Whether Taskdesk is itself waiting on the person (or its model) for a request from this
-   * server: then the call cannot time out, since the server may be waiting for that answer.
+   * Whether Taskdesk is itself waiting on the person for a request from this server (a question
+   * outside a task in the Inbox): then the call cannot time out, since the server may be waiting
+   * for that answer.
    */
   waitingOnPerson: (serverId: string) => boolean;
   onChange: (view: PlainCallView) => void;

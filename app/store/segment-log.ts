@@ -217,7 +217,9 @@ export class SegmentLog<T> {
         dropped.add(id);
         this.#retire(id);
         this.#live.delete(id);
-        this.#checkpointPending.delete(id);
+        // A tombstone, not just forgetting it: the load's checkpoint then holds the deletion before
+        // the journal lines that held the key's last version are reused.
+        this.#checkpointPending.set(id, null);
       }
     };
     let journalFloor = 0;

@@ -13,7 +13,12 @@ import { tempDir } from '../../support/host-fixture.js';
 const dirs: Array<{ remove: () => void }> = [];
 after(() => dirs.forEach((dir) => dir.remove()));
 
-function openHistory(dataDir: string, clock: ManualClock, retention = {}) {
+function openHistory(
+  dataDir: string,
+  clock: ManualClock,
+  retention = {},
+  bytes: { maxBytes?: number; maxBytesPerServer?: number } = {}
+) {
   const changed: HistorySummary[] = [];
   const history = new TaskHistory({
     dataDir,
@@ -21,17 +26,18 @@ function openHistory(dataDir: string, clock: ManualClock, retention = {}) {
     factory: confStoreFactory,
     clock,
     retention,
+    ...bytes,
     events: { changed: (summary) => changed.push(summary) }
   });
   history.load();
   return { history, changed };
 }
 
-function fresh(retention = {}) {
+function fresh(retention = {}, bytes: { maxBytes?: number; maxBytesPerServer?: number } = {}) {
   const dir = tempDir('history-');
   dirs.push(dir);
   const clock = new ManualClock(Date.UTC(2026, 5, 1));
-  return { dataDir: dir.dir, clock, ...openHistory(dir.dir, clock, retention) };
+  return { dataDir: dir.dir, clock, ...openHistory(dir.dir, clock, retention, bytes) };
 }
 
 function received(
@@ -263,5 +269,19 @@ describe('the task history', () => {
     assert.deepEqual(damaged.retention, { days: 30, maxEntries: 20_000 });
     assert.match(damaged.warnings[0]?.message ?? '', /history retention could not be read/);
     damaged.close();
+  });
+
+  it('holds a byte budget per server and in total: a server of large requests loses its own oldest entries', () => {
+    const { history } = fresh({}, { maxBytesPerServer: 40 * 1024, maxBytes: 60 * 1024 });
+    const large = (id: string) => received(id, {}, { request: { message: 'Big', padding: 'p'.repeat(6 * 1024) } });
+    for (let index = 0; index < 20; index++) history.recordReceived(`big${index}`, large(`big${index}`));
+    const alpha = history.list({ serverId: 'alpha' });
+    assert.ok(alpha.total >= 4 && alpha.total <= 6, `about 40 KiB of 7 KiB entries are kept (${alpha.total})`);
+    assert.equal(alpha.entries.at(-1)?.taskId, `big${20 - alpha.total}`, 'the newest ones');
+    for (let index = 0; index < 5; index++) history.recordRequested(requested(`o${index}`));
+    assert.equal(history.list({ serverId: 'beta' }).total, 5, 'a quiet server keeps its entries under the total');
+    for (let index = 20; index < 40; index++) history.recordReceived(`big${index}`, large(`big${index}`));
+    assert.equal(history.list({ serverId: 'beta' }).total, 5, 'the total takes from the server holding the most bytes');
+    history.close();
   });
 });

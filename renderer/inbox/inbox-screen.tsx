@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
+import { NotificationsControl } from '../shell/desk-notifications.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { LiveStreams } from './live-streams.js';
@@ -54,6 +55,7 @@ export function InboxScreen({ headingRef }: { headingRef: (element: HTMLHeadingE
         Inbox
       </h2>
       <p className="lede">Forms, links and model requests that servers are waiting on.</p>
+      <NotificationsControl />
       <LiveStreams />
       <p className="empty" hidden={inbox.length > 0}>
         Nothing is waiting for you.

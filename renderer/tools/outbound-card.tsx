@@ -106,8 +106,15 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // says nothing true beyond "cancelled", which the card says in words.
   const cancelled = task.state === 'cancelled';
   const outcome = cancelled && task.outcome?.type === 'error' ? undefined : task.outcome;
-  // Once the task completed, its outcome is what it says; an interim status message is old news.
-  const statusMessage = task.state === 'completed' && task.outcome ? undefined : task.task.statusMessage;
+  // Once the task completed, its outcome is what it says: a status message this card already
+  // showed while the task ran is old news (the server did not update it at the end). The view
+  // keeps no history of status messages, so after a reload the last one is shown as it is.
+  const interim = useRef<string | undefined>(undefined);
+  if (running) interim.current = task.task.statusMessage;
+  const statusMessage =
+    task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current
+      ? undefined
+      : task.task.statusMessage;
   // aria-disabled rather than disabled: the button keeps focus while the host answers.
   const busyProps = busy ? ({ 'aria-disabled': true, 'aria-busy': true } as const) : {};
   const headingId = `outbound-${task.outboundId}-title`;

@@ -20,7 +20,12 @@ export function InboxCard({
   const titleId = useId();
   const warned = useDeskState((state) => state.expiring[item.id] === true);
   return (
-    <article className={`card inbox-item kind-${item.kind}`} aria-labelledby={titleId} data-inbox-id={item.id}>
+    <article
+      className={`card inbox-item kind-${item.kind}`}
+      aria-labelledby={titleId}
+      data-inbox-id={item.id}
+      tabIndex={-1}
+    >
       <header className="card-header">
         <span className="kind-tag">{kindLabel}</span>
         <h3 id={titleId}>{title}</h3>

@@ -116,7 +116,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       <Banners />
       <UnansweredNotices />
       <main id="main" tabIndex={-1}>
-        {section('inbox', <InboxScreen headingRef={refs.inbox} />)}
+        {section('inbox', <InboxScreen active={screen === 'inbox'} headingRef={refs.inbox} />)}
         {section('tasks', <TasksScreen active={screen === 'tasks'} headingRef={refs.tasks} />)}
         {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
         {section('tools', <ToolsScreen request={toolsRequest} headingRef={refs.tools} />)}

@@ -1,8 +1,11 @@
 import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../app/contract/host-api.js';
 import { HostCallError } from './host-client.js';
 
-/** Whether the page hears the host's events. */
-export type StreamStatus = 'online' | 'offline';
+/**
+ * Whether the page hears the host's events; `stale` when the server answers 401: it runs, but
+ * under another launch token (browser mode was restarted and printed a new address).
+ */
+export type StreamStatus = 'online' | 'offline' | 'stale';
 
 /** Options of {@link browserClient}. */
 export interface BrowserClientOptions {
@@ -22,8 +25,30 @@ export interface BrowserClientOptions {
 export function browserClient(options: BrowserClientOptions): HostApiClient & { close(): void } {
   const listeners = new Map<string, Set<(payload: never) => void>>();
   const source = new EventSource(`/api/events?token=${encodeURIComponent(options.token)}`);
+  let stale = false;
+  const goneStale = () => {
+    if (stale) return;
+    stale = true;
+    // Retrying with a token the server no longer knows can never work.
+    source.close();
+    options.onStatus?.('stale');
+  };
   source.addEventListener('open', () => options.onStatus?.('online'));
-  source.addEventListener('error', () => options.onStatus?.('offline'));
+  source.addEventListener('error', () => {
+    if (stale) return;
+    options.onStatus?.('offline');
+    // An EventSource does not tell why it failed: ask once with a plain request, which does.
+    void fetch('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-taskdesk-token': options.token },
+      body: JSON.stringify({ method: 'servers.list', params: {} }),
+      credentials: 'omit',
+      cache: 'no-store'
+    }).then(
+      (response) => response.status === 401 && goneStale(),
+      () => undefined
+    );
+  });
   source.addEventListener('message', (message: MessageEvent<string>) => {
     let parsed: { event?: unknown; payload?: unknown };
     try {
@@ -56,6 +81,7 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
       } catch {
         throw new HostCallError({ code: -32603, message: 'Taskdesk is not reachable. Is browser mode still running?' });
       }
+      if (response.status === 401) goneStale();
       let reply: HostReply<typeof method>;
       try {
         reply = (await response.json()) as HostReply<typeof method>;

@@ -37,7 +37,15 @@ function start(root: HTMLElement): void {
   const client = browserClient({
     token,
     onStatus: (status) => {
-      if (status === 'online') {
+      if (status === 'stale') {
+        store?.dispatch({
+          type: 'connection',
+          online: false,
+          message: wasOnline
+            ? "Taskdesk was restarted; open the new address it printed (this tab's token is out of date)."
+            : "This tab's token is not the one Taskdesk printed: open the address it printed when it started."
+        });
+      } else if (status === 'online') {
         store?.dispatch({ type: 'connection', online: true });
         // Events sent while the stream was down are lost: fetch the lists again.
         void store?.refresh();

@@ -1,6 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
+import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
+import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
@@ -16,13 +18,19 @@ export function InboxCard({
   children: ReactNode;
 }) {
   const titleId = useId();
+  const warned = useDeskState((state) => state.expiring[item.id] === true);
   return (
-    <article className={`card inbox-item kind-${item.kind}`} aria-labelledby={titleId} data-inbox-id={item.id}>
+    <article
+      className={`card inbox-item kind-${item.kind}`}
+      aria-labelledby={titleId}
+      data-inbox-id={item.id}
+      tabIndex={-1}
+    >
       <header className="card-header">
         <span className="kind-tag">{kindLabel}</span>
         <h3 id={titleId}>{title}</h3>
         <p className="meta">
-          From <strong>{item.serverName}</strong> · <DateTime iso={item.createdAt} />
+          From <strong>{item.serverName}</strong> · asked <DateTime iso={item.createdAt} />
           {item.taskId ? (
             <>
               {' · task '}
@@ -39,6 +47,12 @@ export function InboxCard({
             ' · waits on the server'
           )}
           {item.origin ? ` · for ${item.origin}` : null}
+          {item.expiresAt ? (
+            <>
+              {' · '}
+              <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={warned} />
+            </>
+          ) : null}
         </p>
       </header>
       {children}

@@ -1,6 +1,8 @@
 import { useLayoutEffect, useRef, useState } from 'react';
+import { NotificationsControl } from '../shell/desk-notifications.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
+import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
@@ -13,7 +15,13 @@ export const INBOX_PAGE = 50;
  * When the card holding focus goes (answered or withdrawn), focus moves to the next card's
  * first control, so the inbox can be worked through from the keyboard.
  */
-export function InboxScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+export function InboxScreen({
+  active,
+  headingRef
+}: {
+  active: boolean;
+  headingRef: (element: HTMLHeadingElement | null) => void;
+}) {
   const inbox = useDeskState((state) => state.inbox);
   const [shown, setShown] = useState(INBOX_PAGE);
   const list = useRef<HTMLDivElement>(null);
@@ -54,6 +62,11 @@ export function InboxScreen({ headingRef }: { headingRef: (element: HTMLHeadingE
         Inbox
       </h2>
       <p className="lede">Forms, links and model requests that servers are waiting on.</p>
+      <NotificationsControl />
+      <p className="muted small-text">
+        Press <kbd>?</kbd> for the keys of the Inbox.
+      </p>
+      <InboxKeys list={list} active={active} />
       <LiveStreams />
       <p className="empty" hidden={inbox.length > 0}>
         Nothing is waiting for you.

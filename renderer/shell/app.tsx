@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AuditScreen } from '../audit/audit-screen.js';
+import { HistoryScreen } from '../history/history-screen.js';
 import { InboxScreen } from '../inbox/inbox-screen.js';
 import { ProvidersScreen } from '../providers/providers-screen.js';
 import { ServersScreen } from '../servers/servers-screen.js';
@@ -10,7 +11,9 @@ import type { Announcer } from './announcer.js';
 import { Banners } from './banners.js';
 import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
 import { DeskContext, useDeskState, type Desk } from './desk-context.js';
+import { useDeskNotifications } from './desk-notifications.js';
 import { LiveRegion } from './live-region.js';
+import { UnansweredNotices } from './unanswered-notices.js';
 import { SCREEN_TITLES, SCREENS, useScreen, type Screen } from './use-screen.js';
 
 /** Props of {@link App}. */
@@ -54,6 +57,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   const ready = useDeskState((state) => state.ready);
   const waiting = useDeskState((state) => state.inbox.length);
   const { screen, moves } = useScreen();
+  useDeskNotifications();
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
   const headingRef = useCallback(
     (name: Screen) => (element: HTMLHeadingElement | null) => {
@@ -110,9 +114,11 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
         </nav>
       </header>
       <Banners />
+      <UnansweredNotices />
       <main id="main" tabIndex={-1}>
-        {section('inbox', <InboxScreen headingRef={refs.inbox} />)}
+        {section('inbox', <InboxScreen active={screen === 'inbox'} headingRef={refs.inbox} />)}
         {section('tasks', <TasksScreen active={screen === 'tasks'} headingRef={refs.tasks} />)}
+        {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
         {section('tools', <ToolsScreen request={toolsRequest} headingRef={refs.tools} />)}
         {section('servers', <ServersScreen headingRef={refs.servers} />)}
         {section('providers', <ProvidersScreen headingRef={refs.providers} />)}

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 
-export const SCREENS = ['inbox', 'tasks', 'tools', 'servers', 'providers', 'audit'] as const;
+export const SCREENS = ['inbox', 'tasks', 'history', 'tools', 'servers', 'providers', 'audit'] as const;
 export type Screen = (typeof SCREENS)[number];
 export const SCREEN_TITLES: Record<Screen, string> = {
   inbox: 'Inbox',
   tasks: 'Tasks',
+  history: 'History',
   tools: 'Tools',
   servers: 'Servers',
   providers: 'LLM providers',

@@ -30,6 +30,10 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return { ...state, problem: action.online ? undefined : action.message };
     case 'live-expired':
       return withoutLive(state, action.key);
+    case 'notice-dismissed':
+      return state.unanswered.some((entry) => entry.id === action.id)
+        ? { ...state, unanswered: state.unanswered.filter((entry) => entry.id !== action.id) }
+        : state;
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);
@@ -170,8 +174,13 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { [call.callId]: _ended, ...calls } = state.calls;
       return { ...state, calls };
     }
-    case 'history.changed':
-      return { ...state, historyRevision: state.historyRevision + 1 };
+    case 'history.changed': {
+      const { entry } = action.payload;
+      const next = { ...state, historyRevision: state.historyRevision + 1 };
+      // Said once per entry: the same event folded again over a snapshot adds nothing.
+      if (!entry.unanswered || state.unanswered.some((known) => known.id === entry.id)) return next;
+      return { ...next, unanswered: [...state.unanswered, entry] };
+    }
     // The assistant has no screen in the Desk yet; its events change nothing here.
     case 'assistant.partial':
     case 'assistant.changed':

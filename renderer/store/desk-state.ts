@@ -2,6 +2,7 @@ import type {
   HostEvent,
   HostEventPayload,
   InboundTask,
+  HistorySummary,
   InboxItem,
   OutboundTaskView,
   PlainCallView,
@@ -44,7 +45,9 @@ export type DeskAction =
   /** Whether the page hears the host's events; a message says why not. */
   | { type: 'connection'; online: boolean; message?: string }
   /** A stream that is not a task stopped updating (its last update never came). */
-  | { type: 'live-expired'; key: string };
+  | { type: 'live-expired'; key: string }
+  /** The person read the notice of a question that expired unanswered. */
+  | { type: 'notice-dismissed'; id: string };
 
 /**
  * The UI's state: a projection of the host API. Views select from it and keep no copies of
@@ -73,6 +76,8 @@ export interface DeskState {
   calls: Record<string, PlainCallView>;
   /** Moves with every change of the task history: a history view reads its page again. */
   historyRevision: number;
+  /** Questions that expired before anyone answered (from `history.changed`), newest last, until dismissed. */
+  unanswered: HistorySummary[];
   /** Inbox items past their `warnAt`, by id: about to expire unanswered. */
   expiring: Record<string, true>;
   /** The snapshot being fetched and the events heard since it was asked for. */
@@ -94,6 +99,7 @@ export const initialDeskState: DeskState = {
   auditRevision: 0,
   calls: {},
   historyRevision: 0,
+  unanswered: [],
   expiring: {},
   sync: undefined
 };

@@ -33,6 +33,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   /** When Check now last answered: the card says so, as the status may not have changed. */
   const [checkedAt, setCheckedAt] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  /** This card's Cancel was answered: the person cancelled the task (not the server on its own). */
+  const [cancelledHere, setCancelledHere] = useState(false);
   const card = useRef<HTMLLIElement>(null);
   const label = `${task.toolName} task ${shortId(task.taskId)}`;
 
@@ -56,7 +58,10 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       if (method === 'outbound.refresh') {
         setCheckedAt(new Date().toISOString());
         announce(`${task.toolName}: ${view.state.replace('_', ' ')}.`);
-      } else announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
+      } else {
+        if (view.state === 'cancelled') setCancelledHere(true);
+        announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
+      }
     } catch (thrown) {
       const failure = toHostCallError(thrown);
       if (method === 'outbound.refresh') {
@@ -96,9 +101,20 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   };
 
   const latest = task.progress.latest;
-  // A 2026-07-28 server reports a cancelled task with a status, not an error: the −32800
-  // outcome Taskdesk records for it says nothing the status line does not.
-  const outcome = task.protocol === '2026-07-28' && task.state === 'cancelled' ? undefined : task.outcome;
+  // A cancelled task has no result: the error stored as its outcome (a 2026-07-28 server's −32800,
+  // or a 2025-11-25 server's "no result stored" when tasks/result is asked after the cancel)
+  // says nothing true beyond "cancelled", which the card says in words.
+  const cancelled = task.state === 'cancelled';
+  const outcome = cancelled && task.outcome?.type === 'error' ? undefined : task.outcome;
+  // Once the task completed, its outcome is what it says: a status message this card already
+  // showed while the task ran is old news (the server did not update it at the end). The view
+  // keeps no history of status messages, so after a reload the last one is shown as it is.
+  const interim = useRef<string | undefined>(undefined);
+  if (running) interim.current = task.task.statusMessage;
+  const statusMessage =
+    task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current
+      ? undefined
+      : task.task.statusMessage;
   // aria-disabled rather than disabled: the button keeps focus while the host answers.
   const busyProps = busy ? ({ 'aria-disabled': true, 'aria-busy': true } as const) : {};
   const headingId = `outbound-${task.outboundId}-title`;
@@ -131,7 +147,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           ) : null}
         </p>
       </div>
-      {task.task.statusMessage ? <p className="status-message">{task.task.statusMessage}</p> : null}
+      {cancelled ? <p className="outcome-cancelled">{cancelledHere ? 'Cancelled by you' : 'Cancelled'}</p> : null}
+      {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
       {latest ? (
         <div className="progress-line">

@@ -4,6 +4,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { OutboundList } from './outbound-list.js';
+import { RunningCalls } from './running-calls.js';
 import { ServerTasksPanel } from './server-tasks-panel.js';
 import { ToolItem } from './tool-item.js';
 
@@ -130,6 +131,7 @@ export function ToolsScreen({
       {server && ready && !modern ? (
         <ServerTasksPanel key={server.id} server={server} open={panelOpen} onToggle={setPanelOpen} />
       ) : null}
+      <RunningCalls />
       <OutboundList />
     </>
   );

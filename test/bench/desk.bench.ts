@@ -10,6 +10,12 @@
  * The Inbox shows a page of cards whatever N is, and the Tasks table is virtualized, so both
  * ratios should stay near 1. Bars: render ≤ 3, answer ≤ 2.
  *
+ * History, with H = 100 and H = 10,000 finished tasks in it:
+ * - history: from going to the History screen to its first page of entries on screen;
+ * - search: from typing a word that one entry holds to that one entry alone on screen.
+ * The host pages and filters (`history.list`, 50 a page), so the ratio 10,000 vs 100 measures
+ * the host's filtering and the page's one page of rows.
+ *
  * Run: npm run bench:desk
  */
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -64,6 +70,66 @@ const answerOnce = (page: Page): Promise<number> => page.evaluate<number>(ANSWER
 const built = await buildRenderer();
 const browser = await launchTestBrowser();
 const results = new Map<number, { render: number; answer: number }>();
+const HISTORY_SIZES = [100, 10_000] as const;
+const historyResults = new Map<number, { list: number; search: number }>();
+
+/** H finished questions in the history; the median times to show its first page and one search hit. */
+async function measureHistory(h: number): Promise<{ list: number; search: number }> {
+  const peer = peerServer(`history-${h}`);
+  const fixture = await startHostWith(
+    { bench: peer },
+    { policy: { maxActiveTasksPerServer: 100_000, operationsPerSecond: 1_000_000, operationsBurst: 1_000_000 } }
+  );
+  // In batches: 10,000 requests at once would only measure the in-memory transport's queue.
+  for (let from = 0; from < h; from += 1000) {
+    const count = Math.min(1000, h - from);
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        peer.server.request(
+          { ...question(from + i), params: { ...question(from + i).params, message: `Question q${from + i}z` } },
+          CreateTaskResultSchema
+        )
+      )
+    );
+    await Promise.all(
+      fixture.host.inbox
+        .list()
+        .map((item) => fixture.host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } }))
+    );
+  }
+  const total = (await fixture.host.call('history.list', { limit: 1 })).total;
+  const server = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const lists: number[] = [];
+  const searches: number[] = [];
+  const target = `q${Math.floor(h / 2)}z`;
+  for (let i = 0; i < LOADS; i++) {
+    await page.goto(server.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+    const history = page.locator('#screen-history');
+    let start = performance.now();
+    await page.getByRole('link', { name: 'History' }).click();
+    await history.locator('.history-list li').nth(49).waitFor();
+    lists.push(performance.now() - start);
+    start = performance.now();
+    await history.getByLabel('Search').fill(target);
+    await history.getByText('1 entry', { exact: true }).waitFor();
+    searches.push(performance.now() - start);
+  }
+  if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+  const list = median(lists);
+  const search = median(searches);
+  console.log(
+    `H=${h}: ${total} history entries; first History page ${list.toFixed(0)} ms (${lists.map((r) => r.toFixed(0)).join(', ')}), ` +
+      `search to one hit ${search.toFixed(0)} ms (${searches.map((r) => r.toFixed(0)).join(', ')})`
+  );
+  await page.close();
+  await server.close();
+  await fixture.dispose();
+  return { list, search };
+}
 try {
   for (const n of SIZES) {
     const peer = peerServer(`bench-${n}`);
@@ -110,12 +176,20 @@ try {
     await server.close();
     await fixture.dispose();
   }
+  for (const h of HISTORY_SIZES) historyResults.set(h, await measureHistory(h));
 } finally {
   await browser.close();
   built.remove();
 }
 const small = results.get(10)!;
 const large = results.get(1000)!;
+const fewHistory = historyResults.get(100)!;
+const manyHistory = historyResults.get(10_000)!;
 console.log(
-  `RESULT render_1000_vs_10=${(large.render / small.render).toFixed(2)} answer_1000_vs_10=${(large.answer / small.answer).toFixed(2)}`
+  `history list 10000 vs 100: ${(manyHistory.list / fewHistory.list).toFixed(2)}, search ${(manyHistory.search / fewHistory.search).toFixed(2)}`
+);
+// One RESULT line: the figures before, and the History ratio (the slower of list and search) last.
+console.log(
+  `RESULT render_1000_vs_10=${(large.render / small.render).toFixed(2)} answer_1000_vs_10=${(large.answer / small.answer).toFixed(2)} ` +
+    `history_10000_vs_100=${Math.max(manyHistory.list / fewHistory.list, manyHistory.search / fewHistory.search).toFixed(2)}`
 );

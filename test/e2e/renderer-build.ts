@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { launchTestBrowser } from '../support/test-browser.js';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import type { Host } from '../../app/host/host.js';
@@ -97,11 +97,19 @@ export async function openDesk(
   host: Host,
   rendererDir: string,
   errors: string[],
-  options: { viewport?: { width: number; height: number }; failedResponses?: boolean } = {}
+  options: {
+    viewport?: { width: number; height: number };
+    failedResponses?: boolean;
+    /** Of the page's browser context, e.g. `permissions: ['notifications']`. */
+    context?: BrowserContextOptions;
+    /** Runs before the page loads: init scripts, `page.clock.install`. */
+    beforeLoad?: (page: Page) => Promise<void>;
+  } = {}
 ): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
   const server = await startBrowserServer({ host, rendererDir, port: 0 });
   const browser = await launchTestBrowser();
-  const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
+  const page = await browser.newPage({ ...options.context, ...(options.viewport && { viewport: options.viewport }) });
+  await options.beforeLoad?.(page);
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());

@@ -130,6 +130,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await check.click();
     await card.locator('[data-status="completed"]').waitFor();
     await card.locator('.tool-result .text-block', { hasText: 'finished early' }).waitFor();
+    assert.equal(await card.locator('.status-message').count(), 0, 'the outcome, not the interim "Half way there"');
     assert.equal(
       await card.getByRole('button', { name: /^Check / }).count(),
       0,
@@ -186,5 +187,20 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.equal(await table.isHidden(), true);
     assert.equal(await panel.getByRole('button', { name: 'More' }).isHidden(), true);
     assert.deepEqual(pageErrors, []);
+  });
+
+  it('says a task the person cancelled was "Cancelled by you", with no error under it', async () => {
+    const form = await openForm('work-optional');
+    await form.getByLabel('durationMs').fill('600000');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('work-optional');
+    await card.locator('[data-status="working"]').waitFor();
+    await card.getByRole('button', { name: /^Cancel work-optional task / }).click();
+    await card.locator('[data-status="cancelled"]').waitFor();
+    await card.locator('.outcome-cancelled', { hasText: /^Cancelled by you$/ }).waitFor();
+    // A poll after the cancel finds no result stored: that is not an error to show.
+    await card.getByRole('button', { name: /^Forget / }).waitFor();
+    assert.equal(await card.locator('.tool-result-error').count(), 0);
+    assert.doesNotMatch((await card.textContent()) ?? '', /Error -?\d+|−32603|has no result stored/);
   });
 });

@@ -1,0 +1,29 @@
+import Markdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { ExternalLink } from './external-link.js';
+
+/**
+ * Markdown from a server or a model, rendered safely: react-markdown builds React elements (raw
+ * HTML is dropped, the library's default), and links go through {@link ExternalLink}.
+ */
+export function MarkdownText({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        components={{
+          a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
+          // An image in a server's Markdown would load from anywhere: shown as its text only.
+          img: ({ alt, src }) => (
+            <span className="muted">
+              [image{alt ? `: ${alt}` : ''}
+              {typeof src === 'string' ? ` (${src})` : ''}]
+            </span>
+          )
+        }}
+      >
+        {text}
+      </Markdown>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { useEffect, useState } from 'react';
+import type { HistoryEntry } from '../../app/contract/host-api.js';
+import { DateTime } from '../components/date-time.js';
+import { JsonView } from '../components/json-view.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { ErrorView } from '../tools/tool-result-view.js';
+import { ResultView } from './result-view.js';
+
+/** One history entry in full (`history.get`): its timeline, what was asked, and how it ended. */
+export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
+  const { client } = useDesk();
+  const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    setEntry(undefined);
+    setProblem(undefined);
+    client.call('history.get', { id }).then(
+      (found) => current && setEntry(found),
+      (error: unknown) => current && setProblem(toHostCallError(error).message)
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, id]);
+
+  return (
+    <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
+      <header className="card-header">
+        <h3 id="history-detail-title" tabIndex={-1} ref={(element) => element?.focus()}>
+          {entry?.title ?? 'History entry'}
+        </h3>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {problem ? (
+        <p role="alert" className="form-error">
+          Could not load this entry: {problem}
+        </p>
+      ) : null}
+      {!entry && !problem ? <p className="muted">Loading…</p> : null}
+      {entry ? (
+        <>
+          <p className="meta">
+            {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong> ·{' '}
+            <StatusBadge status={entry.status} />
+            {entry.unanswered ? ' · expired unanswered' : null}
+            {entry.statusMessage ? ` · ${entry.statusMessage}` : null}
+          </p>
+          <h4>Timeline</h4>
+          <ol className="timeline">
+            {entry.timeline.map((step, index) => (
+              <li key={index}>
+                <DateTime iso={step.at} /> <StatusBadge status={step.status} />
+                {step.message ? ` ${step.message}` : null}
+              </li>
+            ))}
+          </ol>
+          <h4>Result</h4>
+          {entry.error ? <ErrorView error={entry.error} /> : null}
+          {entry.result ? (
+            <ResultView result={entry.result} />
+          ) : entry.error ? null : (
+            <p className="muted">No result.</p>
+          )}
+          <JsonView value={entry.request} summary="Request (JSON)" />
+          {entry.result ? <JsonView value={entry.result} summary="Result (JSON)" /> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import type { HistoryFilter } from '../../app/contract/host-api.js';
+
+type HistoryStatus = NonNullable<HistoryFilter['status']>;
+
+/** The statuses a history entry can have, as the filter offers them. */
+export const HISTORY_STATUSES: readonly HistoryStatus[] = [
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+  'expired',
+  'lost'
+];
+
+/** The kinds of history entries, with their words. */
+export const HISTORY_KINDS = [
+  ['sampling', 'Model request'],
+  ['elicitation', 'Question'],
+  ['tool-call', 'Tool call']
+] as const;
+
+/** What the filter controls hold; empty strings mean "any". */
+export interface FilterInputs {
+  text: string;
+  serverId: string;
+  status: string;
+  kind: string;
+}
+
+export const NO_FILTER: FilterInputs = { text: '', serverId: '', status: '', kind: '' };
+
+/** The controls' values as the host API's filter (only what is set). */
+export function toHistoryFilter(inputs: FilterInputs): HistoryFilter {
+  const filter: HistoryFilter = {};
+  if (inputs.text.trim()) filter.text = inputs.text.trim();
+  if (inputs.serverId) filter.serverId = inputs.serverId;
+  if (inputs.status) filter.status = inputs.status as HistoryStatus;
+  if (inputs.kind) filter.kind = inputs.kind as HistoryFilter['kind'];
+  return filter;
+}

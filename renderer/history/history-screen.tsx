@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'react';
+import type { HistorySummary } from '../../app/contract/host-api.js';
+import { DateTime } from '../components/date-time.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
+import { HistoryDetail } from './history-detail.js';
+import { RetentionForm } from './retention-form.js';
+import { downloadText } from './download.js';
+
+/** How many entries a page of the list holds. */
+export const HISTORY_PAGE = 50;
+
+const KIND_WORDS: Record<string, string> = Object.fromEntries(HISTORY_KINDS);
+
+/**
+ * The History screen: every task received or requested, newest first, kept after the
+ * protocol's TTL. Search and filters ask the host (`history.list`), a page at a time; an entry
+ * opens in full; Export downloads what the filter matches as JSON Lines.
+ */
+export function HistoryScreen({
+  active,
+  headingRef
+}: {
+  active: boolean;
+  headingRef: (element: HTMLHeadingElement | null) => void;
+}) {
+  const { client, announce } = useDesk();
+  const servers = useDeskState((state) => state.servers);
+  const revision = useDeskState((state) => state.historyRevision);
+  const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
+  const [page, setPage] = useState<{ entries: HistorySummary[]; total: number; nextCursor?: string } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [open, setOpen] = useState<string | undefined>(undefined);
+  /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
+  const request = useRef(0);
+
+  useEffect(() => {
+    if (!active) return;
+    const id = ++request.current;
+    client.call('history.list', { filter: toHistoryFilter(inputs), limit: HISTORY_PAGE }).then(
+      (found) => {
+        if (id !== request.current) return;
+        setPage(found);
+        setProblem(undefined);
+      },
+      (error: unknown) => id === request.current && setProblem(toHostCallError(error).message)
+    );
+  }, [client, active, inputs, revision]);
+
+  const more = () => {
+    if (!page?.nextCursor) return;
+    const id = ++request.current;
+    client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
+      (found) => id === request.current && setPage({ ...found, entries: [...page.entries, ...found.entries] }),
+      (error: unknown) => id === request.current && setProblem(toHostCallError(error).message)
+    );
+  };
+
+  const exportAll = () =>
+    void client.call('history.export', { filter: toHistoryFilter(inputs) }).then(
+      ({ jsonl, count }) => {
+        downloadText(jsonl, 'taskdesk-history.jsonl', 'application/jsonl');
+        announce(`Exported ${count} ${count === 1 ? 'entry' : 'entries'}.`);
+      },
+      (error: unknown) => announce(`Could not export: ${toHostCallError(error).message}`)
+    );
+
+  const set = (key: keyof FilterInputs) => (event: { target: { value: string } }) =>
+    setInputs((old) => ({ ...old, [key]: event.target.value }));
+
+  return (
+    <>
+      <h2 id="heading-history" tabIndex={-1} ref={headingRef}>
+        History
+      </h2>
+      <p className="lede">Every task a server gave Taskdesk or Taskdesk asked of one, kept after it ended.</p>
+      <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Search
+          <input
+            type="search"
+            value={inputs.text}
+            onChange={set('text')}
+            placeholder="Words in the title, server or message"
+          />
+        </label>
+        <label>
+          Server
+          <select value={inputs.serverId} onChange={set('serverId')}>
+            <option value="">Any</option>
+            {servers.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={inputs.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {HISTORY_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kind
+          <select value={inputs.kind} onChange={set('kind')}>
+            <option value="">Any</option>
+            {HISTORY_KINDS.map(([kind, words]) => (
+              <option key={kind} value={kind}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={exportAll}>
+          Export
+        </button>
+      </form>
+      {problem ? (
+        <p role="alert" className="form-error">
+          Could not load the history: {problem}
+        </p>
+      ) : null}
+      {open ? <HistoryDetail id={open} onClose={() => setOpen(undefined)} /> : null}
+      <p className="muted history-count" aria-live="polite">
+        {page
+          ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
+          : 'Loading…'}
+      </p>
+      <ol className="history-list">
+        {page?.entries.map((entry) => (
+          <li key={entry.id} data-history-id={entry.id}>
+            <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
+              {entry.title}
+            </button>
+            <span className="meta">
+              {KIND_WORDS[entry.kind] ?? entry.kind} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
+              {entry.serverName} · <StatusBadge status={entry.status} />
+              {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
+            </span>
+          </li>
+        ))}
+      </ol>
+      {page?.nextCursor ? (
+        <button type="button" onClick={more}>
+          Show more
+        </button>
+      ) : null}
+      <RetentionForm active={active} />
+    </>
+  );
+}

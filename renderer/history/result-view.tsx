@@ -1,0 +1,96 @@
+import { ExternalLink } from '../components/external-link.js';
+import { asText } from '../components/format.js';
+import { JsonView } from '../components/json-view.js';
+import { MarkdownText } from '../components/markdown-text.js';
+
+type Block = Record<string, unknown>;
+
+/** Image types a data: URL may carry into an `<img>` (the page's CSP allows `img-src data:`). */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+function ContentBlock({ block }: { block: Block }) {
+  switch (block.type) {
+    case 'text':
+      return <MarkdownText text={asText(block.text, '')} />;
+    case 'image': {
+      const mime = asText(block.mimeType, '');
+      // Base64 only: anything else in a data: URL is not an image we show.
+      if (IMAGE_TYPES.has(mime) && typeof block.data === 'string' && /^[A-Za-z0-9+/=]+$/.test(block.data))
+        return <img className="result-image" alt="Image from the server" src={`data:${mime};base64,${block.data}`} />;
+      return <p className="muted">[image, {mime || 'unknown type'}]</p>;
+    }
+    case 'resource_link': {
+      const uri = asText(block.uri, '');
+      const name = asText(block.name, uri);
+      return (
+        <div className="resource-link">
+          Resource link: <ExternalLink href={uri}>{name}</ExternalLink> <code>{uri}</code>
+        </div>
+      );
+    }
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Block;
+      return (
+        <div>
+          <p>
+            Resource: <code>{asText(resource.uri, '')}</code>
+          </p>
+          {typeof resource.text === 'string' ? <pre className="text-block">{resource.text}</pre> : null}
+        </div>
+      );
+    }
+    default:
+      return <p className="muted">[{asText(block.type, 'unknown')} content]</p>;
+  }
+}
+
+/**
+ * A stored result as a person reads it: a tool's content blocks or a model's message (text as
+ * Markdown, images inline), a form's answer as its fields; anything else, and a result too
+ * large to keep, as JSON.
+ */
+export function ResultView({ result }: { result: Record<string, unknown> }) {
+  if (result.truncated === true)
+    return (
+      <p className="muted">
+        The result was too large to keep ({asText(result.bytes, '?')} bytes); its start is in the JSON below.
+      </p>
+    );
+  const content = result.content;
+  if (Array.isArray(content))
+    return (
+      <div className="tool-result" data-is-error={result.isError === true ? 'true' : undefined}>
+        {result.isError === true ? <p className="result-flag">The tool reported an error:</p> : null}
+        {(content as Block[]).map((block, index) => (
+          <ContentBlock key={index} block={block} />
+        ))}
+      </div>
+    );
+  if (content && typeof content === 'object' && typeof result.action !== 'string')
+    return (
+      <div className="tool-result">
+        <ContentBlock block={content as Block} />
+      </div>
+    );
+  if (typeof result.action === 'string') {
+    const fields = (content ?? {}) as Record<string, unknown>;
+    return (
+      <div className="tool-result">
+        <p>
+          Answer: <strong>{result.action}</strong>
+        </p>
+        {Object.keys(fields).length > 0 ? (
+          <dl className="answer-fields">
+            {Object.entries(fields).map(([key, value]) => (
+              <div key={key}>
+                <dt>{key}</dt>
+                <dd>{asText(value, '')}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+      </div>
+    );
+  }
+  return <JsonView value={result} />;
+}

@@ -1,0 +1,87 @@
+import { useEffect, useRef, type RefObject } from 'react';
+
+/** The Inbox's keys, as the help dialog lists them. */
+const KEYS: Array<[string, string]> = [
+  ['j or ↓', 'Next item'],
+  ['k or ↑', 'Previous item'],
+  ['Enter or o', 'Open the item: focus its first field'],
+  ['a', 'Approve or submit the item'],
+  ['d', 'Decline or reject the item'],
+  ['?', 'Show these keys']
+];
+
+/** Whether a key press belongs to what is being typed (a field), not to the Inbox. */
+function typing(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element?.closest('input, textarea, select, [contenteditable="true"], dialog');
+}
+
+/**
+ * Keyboard shortcuts of the Inbox, while it is the screen shown and no field has the keys: move
+ * between cards, open one, answer it, and `?` for a help dialog (`<dialog>`, closed by Escape).
+ */
+export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | null>; active: boolean }) {
+  const help = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (!active) return;
+    const cards = () => [...(list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [])];
+    const current = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-inbox-id]');
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      const all = cards();
+      const here = current();
+      const index = here ? all.indexOf(here) : -1;
+      const button = (selector: (b: HTMLButtonElement) => boolean) =>
+        [...(here?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find(selector);
+      let handled = true;
+      switch (event.key) {
+        case 'j':
+        case 'ArrowDown':
+          all[Math.min(index + 1, all.length - 1)]?.focus();
+          break;
+        case 'k':
+        case 'ArrowUp':
+          all[Math.max(index - 1, 0)]?.focus();
+          break;
+        case 'Enter':
+        case 'o':
+          if (!here || here !== document.activeElement) handled = false;
+          else here.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
+          break;
+        case 'a':
+          button((b) => b.classList.contains('primary'))?.click();
+          break;
+        case 'd':
+          button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          break;
+        case '?':
+          help.current?.showModal();
+          break;
+        default:
+          handled = false;
+      }
+      if (handled) event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active, list]);
+
+  return (
+    <dialog ref={help} className="keys-help" aria-labelledby="keys-help-title">
+      <h3 id="keys-help-title">Inbox keys</h3>
+      <dl>
+        {KEYS.map(([key, what]) => (
+          <div key={key}>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" onClick={() => help.current?.close()}>
+        Close
+      </button>
+    </dialog>
+  );
+}

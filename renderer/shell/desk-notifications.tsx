@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { useDesk } from './desk-context.js';
+
+/** Where the person's choice to be notified is kept (per browser profile and origin). */
+const OPT_IN_KEY = 'taskdesk.notifications';
+
+/** Whether this page can show system notifications itself: browser mode (Electron's main process notifies on its own). */
+function canNotify(): boolean {
+  return typeof Notification !== 'undefined' && !window.taskdesk;
+}
+
+function optedIn(): boolean {
+  try {
+    return canNotify() && Notification.permission === 'granted' && localStorage.getItem(OPT_IN_KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+function what(item: InboxItem): string {
+  return item.kind === 'elicitation' ? 'a question' : 'a model request';
+}
+
+function show(title: string, item: InboxItem): void {
+  const message = typeof item.request.message === 'string' ? item.request.message : undefined;
+  const notification = new Notification(title, { body: message ?? item.serverName, tag: `${item.id}` });
+  notification.onclick = () => {
+    window.focus();
+    location.hash = '#inbox';
+    notification.close();
+  };
+}
+
+/**
+ * System notifications in browser mode, once the person turned them on: an item that arrives
+ * while the page is hidden or not focused, and an item about to expire unanswered (always: it
+ * is the last call).
+ */
+export function useDeskNotifications(): void {
+  const { client } = useDesk();
+  useEffect(() => {
+    if (!canNotify()) return;
+    const offAdded = client.on('inbox.added', ({ item }) => {
+      if (!optedIn() || (document.visibilityState === 'visible' && document.hasFocus())) return;
+      show(`Taskdesk: ${what(item)} from ${item.serverName}`, item);
+    });
+    const offExpiring = client.on('inbox.expiring', ({ item }) => {
+      if (optedIn()) show(`Taskdesk: ${what(item)} from ${item.serverName} expires soon`, item);
+    });
+    return () => {
+      offAdded();
+      offExpiring();
+    };
+  }, [client]);
+}
+
+/** The button that asks the browser for permission to notify, and says where things stand. */
+export function NotificationsControl() {
+  const [on, setOn] = useState(optedIn);
+  const [denied, setDenied] = useState(() => canNotify() && Notification.permission === 'denied');
+  if (!canNotify()) return null;
+  if (on)
+    return (
+      <p className="muted notifications-control">
+        Notifications are on.{' '}
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            localStorage.removeItem(OPT_IN_KEY);
+            setOn(false);
+          }}
+        >
+          Turn off
+        </button>
+      </p>
+    );
+  if (denied)
+    return <p className="muted notifications-control">Notifications are blocked in this browser’s site settings.</p>;
+  return (
+    <p className="notifications-control">
+      <button
+        type="button"
+        onClick={() => {
+          void Notification.requestPermission().then((permission) => {
+            if (permission === 'granted') {
+              localStorage.setItem(OPT_IN_KEY, 'on');
+              setOn(true);
+            } else setDenied(permission === 'denied');
+          });
+        }}
+      >
+        Notify me when something arrives
+      </button>
+    </p>
+  );
+}

@@ -1,0 +1,67 @@
+import { useMemo } from 'react';
+import type { PlainCallView } from '../../app/contract/host-api.js';
+import { formatDuration } from '../components/format.js';
+import { useNow } from '../components/use-now.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+function RunningCall({ call }: { call: PlainCallView }) {
+  const { client, announce } = useDesk();
+  const now = useNow();
+  const elapsed = Math.max(0, now - Date.parse(call.startedAt));
+  const progress = call.progress;
+  const hasTotal = progress?.total !== undefined && progress.total > 0;
+  return (
+    <li className="card running-call" data-call-id={call.callId}>
+      <p>
+        <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
+        <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
+        {call.waitingOnPerson ? ' · waits on your answer in the Inbox' : null}
+      </p>
+      {progress ? (
+        <div className="progress-line">
+          {hasTotal ? (
+            <progress
+              value={Math.min(progress.progress, progress.total!)}
+              max={progress.total}
+              aria-label={`Progress of ${call.toolName}`}
+            />
+          ) : null}
+          <span className="progress-text">
+            {progress.message ? `${progress.message} · ` : ''}
+            {hasTotal ? `${progress.progress}/${progress.total}` : `${progress.progress}`}
+          </span>
+        </div>
+      ) : null}
+      <button
+        type="button"
+        aria-label={`Cancel ${call.toolName}`}
+        onClick={() =>
+          void client.call('tools.cancelCall', { callId: call.callId }).then(
+            () => announce(`${call.toolName} cancelled.`),
+            (error: unknown) => announce(`Could not cancel ${call.toolName}: ${toHostCallError(error).message}`)
+          )
+        }
+      >
+        Cancel
+      </button>
+    </li>
+  );
+}
+
+/** Plain (not task) tool calls running now: how long, how far, and a Cancel. */
+export function RunningCalls() {
+  const calls = useDeskState((state) => state.calls);
+  const list = useMemo(() => Object.values(calls).sort((a, b) => a.startedAt.localeCompare(b.startedAt)), [calls]);
+  if (list.length === 0) return null;
+  return (
+    <section className="running-calls" aria-label="Running calls">
+      <h3>Running calls</h3>
+      <ul className="cards">
+        {list.map((call) => (
+          <RunningCall key={call.callId} call={call} />
+        ))}
+      </ul>
+    </section>
+  );
+}

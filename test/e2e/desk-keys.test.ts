@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+const ask = (message: string) => ({
+  method: 'elicitation/create' as const,
+  params: {
+    mode: 'form',
+    message,
+    requestedSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } },
+    task: { ttl: 600_000 }
+  }
+});
+
+/** The inbox id of the card that holds focus (the card itself or a control in it). */
+const focusedCard = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId);
+
+describe('the Inbox from the keyboard', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    peer = peerServer('keys-peer');
+    fixture = await startHostWith({ keys: peer });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('moves with j/k and the arrows, opens, submits, declines, shows help on ?, and focuses the next item after an answer', async () => {
+    const ids: string[] = [];
+    for (const message of ['First', 'Second', 'Third']) {
+      ids.push((await peer.server.request(ask(message), CreateTaskResultSchema)).task.taskId);
+      await page.getByRole('article', { name: message }).waitFor();
+    }
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('j');
+    assert.equal(await focusedCard(page), ids[0]);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedCard(page), ids[1]);
+    await page.keyboard.press('j');
+    assert.equal(await focusedCard(page), ids[2]);
+    await page.keyboard.press('k');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focusedCard(page), ids[0]);
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Inbox keys' });
+    await help.waitFor();
+    assert.match((await help.textContent()) ?? '', /Next item.*Previous item.*Approve or submit.*Decline or reject/);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // Enter opens the card: its first field takes the keys (and j types into it, as it should).
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'INPUT');
+    await page.keyboard.type('j ok');
+    const firstAnswer = peer.server.request(
+      { method: 'tasks/result', params: { taskId: ids[0]! } },
+      ElicitResultSchema
+    );
+    // Back to the card, then a: submit.
+    await page.getByRole('article', { name: 'First' }).focus();
+    await page.keyboard.press('a');
+    const first = await firstAnswer;
+    assert.deepEqual([first.action, first.content], ['accept', { note: 'j ok' }]);
+    await page.getByRole('article', { name: 'First' }).waitFor({ state: 'detached' });
+    // Focus went on to the next item.
+    await page.waitForFunction(
+      (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
+      ids[1]
+    );
+
+    const secondAnswer = peer.server.request(
+      { method: 'tasks/result', params: { taskId: ids[1]! } },
+      ElicitResultSchema
+    );
+    await page.getByRole('article', { name: 'Second' }).focus();
+    await page.keyboard.press('d');
+    assert.equal((await secondAnswer).action, 'decline');
+    await page.getByRole('article', { name: 'Second' }).waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
+      ids[2]
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,265 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Page } from 'playwright-core';
+import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
+import { HistoryEntrySchema } from '../../app/contract/history.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { launchTestBrowser } from '../support/test-browser.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+const form = (message: string) => ({
+  mode: 'form',
+  message,
+  requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] }
+});
+
+/** Records every `Notification` the page constructs, so the test sees what the person would. */
+const WATCH_NOTIFICATIONS = `(() => {
+  const Real = window.Notification;
+  window.__notifications = [];
+  class Watched extends Real {
+    constructor(title, options) {
+      super(title, options);
+      window.__notifications.push({ title, body: options && options.body });
+    }
+  }
+  Object.defineProperty(Watched, 'permission', { get: () => Real.permission });
+  Watched.requestPermission = (...args) => Real.requestPermission(...args);
+  window.Notification = Watched;
+})();`;
+
+describe('the Desk’s time, notifications and History, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  const clock = new ManualClock();
+  let fixture: InMemoryHostFixture;
+  let dir: string;
+  const closers: Array<() => Promise<unknown>> = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('counts down to expiry, warns in words, notifies, and moves an unanswered question to History with a notice', async () => {
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer }, { clock });
+    dir = fixture.dir;
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      context: { permissions: ['notifications'] },
+      beforeLoad: async (p) => {
+        await p.addInitScript(WATCH_NOTIFICATIONS);
+        // The page's time starts where the core's clock stands.
+        await p.clock.install({ time: clock.now() });
+      }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
+    await page.getByText('Notifications are on.').waitFor();
+
+    const first = nextEvent(fixture.host, 'inbox.added');
+    await peer.server.request(
+      { method: 'elicitation/create', params: { ...form('Your name for the booking?'), task: { ttl: 600_000 } } },
+      CreateTaskResultSchema
+    );
+    await first;
+    await clock.advance(1);
+    const second = nextEvent(fixture.host, 'inbox.added');
+    const unanswered = await peer.server.request(
+      { method: 'elicitation/create', params: { ...form('Approve the refund?'), task: { ttl: 600_000 } } },
+      CreateTaskResultSchema
+    );
+    await second;
+
+    const card = page.getByRole('article', { name: 'Approve the refund?' });
+    await card.waitFor();
+    assert.match((await card.locator('.meta').textContent()) ?? '', /asked .+ · task /);
+    const countdown = card.locator('.countdown');
+    assert.match((await countdown.textContent()) ?? '', /^Expires in (10 min|9 min( \d+ s)?)$/);
+    assert.equal(await countdown.getAttribute('data-warning'), null);
+
+    // Not yet at warnAt (the last fifth of a ten-minute life: two minutes before the end).
+    await page.clock.fastForward(7 * 60_000);
+    assert.match((await countdown.textContent()) ?? '', /^Expires in (3 min|2 min( \d+ s)?)$/);
+    assert.equal(await countdown.getAttribute('data-warning'), null);
+    // Past warnAt on the page's clock: the words change.
+    await page.clock.fastForward(60_000 + 2_000);
+    await card.locator('.countdown[data-warning="true"]').waitFor();
+    assert.match((await countdown.textContent()) ?? '', /^⚠ Expires soon: 1 min( \d+ s)?$/);
+
+    // The core reaches warnAt too: `inbox.expiring` goes out and the page notifies.
+    const expiring = nextEvent(fixture.host, 'inbox.expiring');
+    await clock.advance(8 * 60_000);
+    await expiring;
+    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
+    const notes = await page.evaluate(
+      () => (window as unknown as { __notifications: Array<{ title: string; body?: string }> }).__notifications
+    );
+    assert.ok(
+      notes.some((note) => note.title === 'Taskdesk: a question from Server desk expires soon'),
+      JSON.stringify(notes)
+    );
+
+    // The booking question is answered; the refund one runs out unanswered.
+    const booking = page.getByRole('article', { name: 'Your name for the booking?' });
+    await booking.getByLabel('Name').fill('Ada');
+    await booking.getByRole('button', { name: 'Submit' }).click();
+    await booking.waitFor({ state: 'detached' });
+    const expired = nextEvent(fixture.host, 'history.changed', ({ entry }) => entry.unanswered === true);
+    await clock.advance(2 * 60_000);
+    assert.equal((await expired).entry.taskId, unanswered.task.taskId);
+    await card.waitFor({ state: 'detached' });
+    const notice = page.locator('.notice-unanswered');
+    await notice.waitFor();
+    assert.equal(
+      (await notice.locator('p').textContent())?.trim(),
+      '“Approve the refund?” from Server desk expired unanswered — see History.'
+    );
+    await notice.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator('[data-history-id]').nth(1).waitFor();
+    assert.deepEqual(await history.locator('.history-list .history-title').allTextContents(), [
+      'Approve the refund?',
+      'Your name for the booking?'
+    ]);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows History after a restart with search, filters, export and a detail with the result rendered as Markdown', async () => {
+    await fixture.stop();
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer }, { clock, dir });
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    // A model request answered by the person's own reply, written in Markdown: the newest entry.
+    await clock.advance(1_000);
+    const added = nextEvent(fixture.host, 'inbox.added');
+    await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Summarise the sales week.' } }],
+          maxTokens: 50,
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await added;
+    const reply = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await reply
+      .getByLabel('Your reply')
+      .fill('Sales **rose** by 5%. See [the report](https://example.com/report).\n\n<b>raw</b>');
+    await reply.getByLabel('Model name').fill('editor');
+    await reply.getByRole('button', { name: 'Send reply' }).click();
+    await reply.waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const titles = history.locator('.history-list .history-title');
+    await history.getByText('3 entries').waitFor();
+    assert.deepEqual(await titles.allTextContents(), [
+      'Summarise the sales week.',
+      'Approve the refund?',
+      'Your name for the booking?'
+    ]);
+
+    await history.getByLabel('Search').fill('booking');
+    await history.getByText('1 entry').waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Your name for the booking?']);
+    await history.getByLabel('Search').fill('');
+    await history.getByLabel('Status').selectOption('expired');
+    await history.getByText('1 entry').waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Approve the refund?']);
+    assert.match((await history.locator('.history-list li').textContent()) ?? '', /\(unanswered\)/);
+    await history.getByLabel('Status').selectOption('');
+    await history.getByLabel('Kind').selectOption('elicitation');
+    await history.getByText('2 entries').waitFor();
+    await history.getByLabel('Server').selectOption('desk');
+    await history.getByText('2 entries').waitFor();
+
+    const downloading = page.waitForEvent('download');
+    await history.getByRole('button', { name: 'Export' }).click();
+    const download = await downloading;
+    assert.equal(download.suggestedFilename(), 'taskdesk-history.jsonl');
+    const lines = fs
+      .readFileSync((await download.path()), 'utf8')
+      .trimEnd()
+      .split('\n');
+    assert.deepEqual(
+      lines.map((line) => HistoryEntrySchema.parse(JSON.parse(line)).title),
+      ['Approve the refund?', 'Your name for the booking?']
+    );
+
+    await history.getByLabel('Kind').selectOption('sampling');
+    await history.getByText('1 entry').waitFor();
+    await titles.first().click();
+    const detail = history.locator('.history-detail');
+    await detail.getByRole('heading', { name: 'Summarise the sales week.' }).waitFor();
+    const markdown = detail.locator('.markdown');
+    assert.equal(await markdown.locator('strong').textContent(), 'rose');
+    assert.equal(
+      await markdown.getByRole('link', { name: 'the report' }).getAttribute('href'),
+      'https://example.com/report'
+    );
+    assert.equal(await markdown.locator('b').count(), 0, 'raw HTML is not rendered');
+    assert.deepEqual(
+      await detail
+        .locator('.timeline [data-status]')
+        .evaluateAll((steps) => steps.map((step) => step.getAttribute('data-status'))),
+      ['working', 'completed']
+    );
+    // A link opens only after the person agrees.
+    await markdown.getByRole('link', { name: 'the report' }).click();
+    await page.getByRole('dialog', { name: 'Open this link?' }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    const retention = history.getByRole('form', { name: 'Retention' });
+    assert.equal(await retention.getByLabel('Days').inputValue(), '30');
+    await retention.getByLabel('Days').fill('7');
+    await retention.getByRole('button', { name: 'Save' }).click();
+    await page.waitForFunction(() => document.querySelector('.sr-only[aria-live]')?.textContent?.includes('7 days'));
+    assert.deepEqual(await fixture.host.dispatch('history.getRetention', {}), {
+      ok: true,
+      result: { days: 7, maxEntries: 20_000 }
+    });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('tells a stale tab that Taskdesk was restarted when its token stops working', async () => {
+    const first = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port: 0 });
+    const browser = await launchTestBrowser();
+    closers.push(() => browser.close());
+    const page: Page = await browser.newPage();
+    await page.goto(first.url);
+    await page.locator('#app[data-ready="true"]').waitFor();
+    const port = first.port;
+    await first.close();
+    // Browser mode starts again on its last port, with a new token.
+    const second: BrowserServer = await startBrowserServer({ host: fixture.host, rendererDir: built.dir, port });
+    closers.push(() => second.close());
+    assert.notEqual(second.token, first.token);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: "Taskdesk was restarted; open the new address it printed (this tab's token is out of date)." })
+      .waitFor();
+  });
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { nextEvent, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+
+/** A server whose one tool reports progress, then runs until it is cancelled. */
+function progressPeer(): { peer: PeerServer; aborted: Promise<void> } {
+  const server = new Server({ name: 'crunch-peer', version: '1.0.0' }, { capabilities: { tools: {} } });
+  let resolveAborted!: () => void;
+  const aborted = new Promise<void>((resolve) => (resolveAborted = resolve));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'crunch', inputSchema: { type: 'object', properties: {} } }]
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    if (token !== undefined)
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: 3, total: 10, message: 'Crunching row 3 of 10' }
+      });
+    await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
+    resolveAborted();
+    return { content: [{ type: 'text', text: 'never seen' }] };
+  });
+  return {
+    peer: { server, notifications: [], nextNotification: () => new Promise(() => undefined) },
+    aborted
+  };
+}
+
+describe('a plain tool call on the Tools screen: elapsed time, progress and Cancel', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const crunch = progressPeer();
+
+  before(async () => {
+    built = await buildRenderer();
+    fixture = await startHostWith({ crunch: crunch.peer });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('shows the running call with its progress bar and message, and Cancel ends it', async () => {
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('crunch');
+    const form = await openToolForm(tools, 'crunch');
+    const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress !== undefined);
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await progressed;
+
+    const running = page.getByRole('region', { name: 'Running calls' });
+    const bar = running.getByRole('progressbar', { name: 'Progress of crunch' });
+    await bar.waitFor();
+    assert.equal(await bar.getAttribute('value'), '3');
+    assert.equal(await bar.getAttribute('max'), '10');
+    assert.equal(await running.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
+    assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);
+
+    await running.getByRole('button', { name: 'Cancel crunch' }).click();
+    await crunch.aborted;
+    await running.waitFor({ state: 'detached' });
+    await form.getByText(/Cancelled by you/).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -201,7 +201,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     const download = await downloading;
     assert.equal(download.suggestedFilename(), 'taskdesk-history.jsonl');
     const lines = fs
-      .readFileSync((await download.path()), 'utf8')
+      .readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\n');
     assert.deepEqual(

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
       '.bin',
       process.platform === 'win32' ? 'electron-forge.cmd' : 'electron-forge'
     );
-    const child = spawn(forge, ['start'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    // Windows runs the .cmd shim through its shell, which splits an unquoted path at its spaces.
+    const windows = process.platform === 'win32';
+    const child = spawn(windows ? `"${forge}"` : forge, ['start'], { cwd: root, stdio: 'inherit', shell: windows });
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
     return;
   }

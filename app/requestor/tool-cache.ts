@@ -23,6 +23,11 @@ export class ToolCache {
     const cached = this.#tools.get(attachment);
     if (cached && !refresh) return cached;
     const tools = new Map<string, Tool>();
+    // A 2025-11-25 server that declared no `tools` has none: asking would only get −32601.
+    if (!attachment.modern && !attachment.client.getServerCapabilities()?.tools) {
+      this.#tools.set(attachment, tools);
+      return tools;
+    }
     let cursor: string | undefined;
     try {
       do {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorDataSchema } from './common.js';
+import { OutboundTaskStateSchema } from './outbound-tasks.js';
 
 /**
  * Schemas of the task history: the user's own record of every task received from a server and
@@ -7,18 +8,12 @@ import { ErrorDataSchema } from './common.js';
  * spec says; the person does not lose the record).
  */
 
-/** Where a history entry's task stands or how it ended. */
-export const HistoryStatusSchema = z.enum([
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-  /** The TTL ran out before the task ended: for a question to the person, it went unanswered. */
-  'expired',
-  /** A requested task the server no longer knew. */
-  'lost'
-]);
+/**
+ * Where a history entry's task stands or how it ended: the requestor's states, which are the
+ * protocol's five plus `expired` (the TTL ran out first: for a question to the person, it went
+ * unanswered) and `lost` (a requested task the server no longer knew).
+ */
+export const HistoryStatusSchema = OutboundTaskStateSchema;
 export type HistoryStatus = z.infer<typeof HistoryStatusSchema>;
 
 /** One status change of the task, as Taskdesk saw it. */

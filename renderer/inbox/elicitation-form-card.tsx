@@ -4,6 +4,7 @@ import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { InboxCard } from './inbox-card.js';
 import { useAnswer } from './use-answer.js';
+import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
@@ -67,20 +68,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
           <button type="submit" className="primary" disabled={answering.busy}>
             Submit
           </button>
-          <button
-            type="button"
-            disabled={answering.busy}
-            onClick={() => void answering.send({ action: 'decline' }, done)}
-          >
-            Decline
-          </button>
-          <button
-            type="button"
-            disabled={answering.busy}
-            onClick={() => void answering.send({ action: 'cancel' }, done)}
-          >
-            Cancel
-          </button>
+          <DeclineCancelButtons answering={answering} done={done} />
         </div>
       </form>
     </InboxCard>

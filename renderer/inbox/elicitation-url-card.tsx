@@ -4,6 +4,7 @@ import { useDesk } from '../shell/desk-context.js';
 import { messageOf } from './elicitation-form-card.js';
 import { InboxCard } from './inbox-card.js';
 import { useAnswer } from './use-answer.js';
+import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 
 function parseUrl(raw: string): URL | undefined {
   try {
@@ -63,20 +64,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
           <button type="button" className="primary" disabled={!openable || answering.busy} onClick={() => void open()}>
             Open link…
           </button>
-          <button
-            type="button"
-            disabled={answering.busy}
-            onClick={() => void answering.send({ action: 'decline' }, done)}
-          >
-            Decline
-          </button>
-          <button
-            type="button"
-            disabled={answering.busy}
-            onClick={() => void answering.send({ action: 'cancel' }, done)}
-          >
-            Cancel
-          </button>
+          <DeclineCancelButtons answering={answering} done={done} />
         </div>
       </form>
     </InboxCard>

@@ -19,15 +19,30 @@ export class RateLimiter {
 
   /** Takes `amount` tokens (default one) for `key`; returns 0 when allowed, else the ms until they are free. */
   take(key: string, amount = 1): number {
+    const bucket = this.#refill(key);
+    if (bucket.tokens >= amount) {
+      bucket.tokens -= amount;
+      return 0;
+    }
+    return this.#waitFor(bucket, amount);
+  }
+
+  /** What `take` would answer for `amount`, taking nothing: 0 when allowed, else the ms to wait. */
+  peek(key: string, amount = 1): number {
+    const bucket = this.#refill(key);
+    return bucket.tokens >= amount ? 0 : this.#waitFor(bucket, amount);
+  }
+
+  #refill(key: string): { tokens: number; at: number } {
     const now = this.#clock.now();
     const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };
     bucket.tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
     bucket.at = now;
     this.#buckets.set(key, bucket);
-    if (bucket.tokens >= amount) {
-      bucket.tokens -= amount;
-      return 0;
-    }
+    return bucket;
+  }
+
+  #waitFor(bucket: { tokens: number }, amount: number): number {
     return Math.ceil(((amount - bucket.tokens) / this.#rate) * 1000);
   }
 

@@ -18,6 +18,8 @@ import { partSize, recordBytes, type TaskRepository } from './task-repository.js
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
+import { paramsBytes } from './request-size.js';
+import { jsonBytesAtLeast, partText } from '../store/json-text.js';
 
 /** What the receiver tells the rest of the host. */
 export interface ReceiverEvents {
@@ -161,7 +163,8 @@ export class TaskReceiver {
       this.#auditExpiry(owner, taskId, status, 'storage-bound');
     }
     const now = this.#clock.now();
-    const records = this.#repo.all();
+    // The stored versions themselves (no copies of what may be megabytes): nothing below changes them.
+    const records = [...this.#repo.peekAll()];
     for (const record of records) this.#sequence = Math.max(this.#sequence, record.sequence);
     for (const record of records) {
       if (record.expiresAt !== null && record.expiresAt <= now) {
@@ -203,7 +206,8 @@ export class TaskReceiver {
     info: RequestInfo = {}
   ): Promise<{ task: TaskView }> {
     this.#admit(owner);
-    this.#checkSize(owner, params);
+    const { task: _task, _meta: _ignored, ...request } = params;
+    this.#checkSize(owner, params, request);
     const active = this.#repo.activeCount(owner.identity);
     if (active >= this.#policy.maxActiveTasksPerServer) {
       throw new HostError(
@@ -216,7 +220,6 @@ export class TaskReceiver {
     const ttl = effectiveTtl(this.#policy, kind, requestedTtl);
     const now = this.#clock.now();
     const iso = new Date(now).toISOString();
-    const { task: _task, _meta: _ignored, ...request } = params;
     const record: TaskRecord = {
       schemaVersion: TASK_RECORD_VERSION,
       task: {
@@ -278,7 +281,8 @@ export class TaskReceiver {
   ): Promise<Record<string, unknown>> {
     // Ordinary requests wait on the same people and models as tasks: the same limits apply.
     this.#admit(owner);
-    this.#checkSize(owner, params);
+    const { _meta: _ignored, ...request } = params;
+    this.#checkSize(owner, params, request);
     const pending = this.#ordinaryPending.get(owner.identity) ?? 0;
     if (pending + this.#repo.activeCount(owner.identity) >= this.#policy.maxActiveTasksPerServer) {
       throw new HostError(
@@ -287,7 +291,6 @@ export class TaskReceiver {
         { limit: this.#policy.maxActiveTasksPerServer }
       );
     }
-    const { _meta: _ignored, ...request } = params;
     // Not stored, but held in memory (and in the inbox) until answered, as an unfinished task is.
     const bytes = partSize(request);
     this.#checkOpenBytes(owner, bytes);
@@ -410,7 +413,7 @@ export class TaskReceiver {
 
   /** Cancels any task by id, for the user through the host API. */
   cancelById(taskId: string): Promise<TaskView> {
-    const record = this.#repo.get(taskId);
+    const record = this.#repo.peek(taskId);
     if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
     return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.', true);
   }
@@ -518,24 +521,37 @@ export class TaskReceiver {
     }
   }
 
-  #checkSize(owner: TaskOwner, params: Record<string, unknown>): void {
-    const bytes = Buffer.byteLength(JSON.stringify(params));
-    if (bytes > this.#policy.maxRequestBytes) {
-      throw new HostError(
-        JsonRpcCode.InvalidRequest,
-        `Request too large: ${bytes} bytes of params, Taskdesk accepts at most ${this.#policy.maxRequestBytes}`,
-        { bytes, limit: this.#policy.maxRequestBytes }
-      );
-    }
+  /**
+   * Refuses params above the size cap or the server's byte rate. What is surely refused (its
+   * lower bound alone is too much) is refused without serializing it: a server flooding 1 MB
+   * requests far above its rate costs a walk over a few values each, not a serialization.
+   */
+  #checkSize(owner: TaskOwner, params: Record<string, unknown>, request: Record<string, unknown>): void {
+    const atLeast = jsonBytesAtLeast(params);
+    if (atLeast > this.#policy.maxRequestBytes) throw this.#tooLarge(atLeast, 'at least ');
+    const early = this.#byteLimiter.peek(owner.identity, atLeast);
+    if (early > 0) throw this.#rateLimited(owner, atLeast, early);
+    const bytes = paramsBytes(params, request);
+    if (bytes > this.#policy.maxRequestBytes) throw this.#tooLarge(bytes, '');
     const wait = this.#byteLimiter.take(owner.identity, bytes);
-    if (wait > 0) {
-      this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { bytes, retryAfterMs: wait } });
-      throw new HostError(
-        JsonRpcCode.TooManyRequests,
-        `Too many request bytes: this server sends more than ${this.#policy.requestBytesPerSecond} bytes of params a second; retry in ${wait} ms`,
-        { retryAfterMs: wait, bytes, limit: this.#policy.requestBytesPerSecond }
-      );
-    }
+    if (wait > 0) throw this.#rateLimited(owner, bytes, wait);
+  }
+
+  #tooLarge(bytes: number, qualifier: string): HostError {
+    return new HostError(
+      JsonRpcCode.InvalidRequest,
+      `Request too large: ${qualifier}${bytes} bytes of params, Taskdesk accepts at most ${this.#policy.maxRequestBytes}`,
+      { bytes, limit: this.#policy.maxRequestBytes }
+    );
+  }
+
+  #rateLimited(owner: TaskOwner, bytes: number, wait: number): HostError {
+    this.#audit.record({ ...auditOwner(owner), type: 'task.rate-limited', detail: { bytes, retryAfterMs: wait } });
+    return new HostError(
+      JsonRpcCode.TooManyRequests,
+      `Too many request bytes: this server sends more than ${this.#policy.requestBytesPerSecond} bytes of params a second; retry in ${wait} ms`,
+      { retryAfterMs: wait, bytes, limit: this.#policy.requestBytesPerSecond }
+    );
   }
 
   /**
@@ -608,15 +624,17 @@ export class TaskReceiver {
       }),
       annotate: (note) => {
         if (taskId === undefined) return;
-        const current = this.#repo.get(taskId);
-        if (!current || isTerminal(current.task.status)) return;
-        current.notes.push(note);
+        const latest = this.#repo.peek(taskId);
+        if (!latest || isTerminal(latest.task.status)) return;
+        // A new version with a new notes list: the stored one and its parts are never changed.
+        const current: TaskRecord = { ...latest, notes: [...latest.notes, note] };
         this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },
       setWaitingFor: (message) => {
         if (taskId === undefined) return;
-        const current = this.#repo.get(taskId);
+        // Read only: #touch builds the next version without changing this one.
+        const current = this.#repo.peek(taskId);
         if (!current || isTerminal(current.task.status)) return;
         this.#touch(current, { statusMessage: message ?? STATUS_MESSAGES.working });
       }
@@ -643,17 +661,23 @@ export class TaskReceiver {
     }
     // Kept until the TTL ends and replayed by tasks/result: an outcome larger than the cap fails
     // the task instead of being stored (the work is done, but its answer cannot be kept).
-    const bytes = Buffer.byteLength(JSON.stringify(outcome));
+    const stored: Outcome =
+      outcome.type === 'result' ? { type: 'result', result: outcome.result } : { type: 'error', error: outcome.error };
+    // Serialized once: the text is kept for the store, and every later version uses it.
+    const bytes = partText(stored).bytes;
     if (bytes > this.#policy.maxResultBytes) {
       const message = `The task's ${outcome.type} was too large to keep: ${bytes} bytes of JSON, Taskdesk keeps at most ${this.#policy.maxResultBytes}.`;
       this.#transition(record, 'failed', message, {
         type: 'error',
         error: { code: JsonRpcCode.InternalError, message, data: { bytes, limit: this.#policy.maxResultBytes } }
       });
-    } else if (outcome.type === 'result') {
-      this.#transition(record, 'completed', undefined, { type: 'result', result: outcome.result });
     } else {
-      this.#transition(record, 'failed', outcome.error.message, { type: 'error', error: outcome.error });
+      this.#transition(
+        record,
+        stored.type === 'result' ? 'completed' : 'failed',
+        outcome.type === 'error' ? outcome.error.message : undefined,
+        stored
+      );
     }
   }
 
@@ -748,7 +772,7 @@ export class TaskReceiver {
   }
 
   /** Updates a task's status message without a status change (no notification is due). */
-  #touch(record: TaskRecord, changes: { statusMessage: string }): TaskRecord {
+  #touch(record: Readonly<TaskRecord>, changes: { statusMessage: string }): TaskRecord {
     const next: TaskRecord = {
       ...record,
       task: {

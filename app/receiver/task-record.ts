@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonText } from '../store/json-text.js';
 
 /** The version of the persisted task record layout; bump it with a migration in `parseTaskRecord`. */
 export const TASK_RECORD_VERSION = 1;
@@ -62,6 +63,6 @@ export function parseTaskRecord(value: unknown): TaskRecord {
 /** A deep copy, so callers never hold an object the receiver mutates later. */
 export function copyRecord(record: TaskRecord): TaskRecord {
   // A record is JSON data (it is stored as JSON), and a JSON round trip copies it several
-  // times faster than structuredClone: this runs a few times per task on the hot path.
-  return JSON.parse(JSON.stringify(record)) as TaskRecord;
+  // times faster than structuredClone; its text is made from the parts the store keeps.
+  return JSON.parse(jsonText(record)!) as TaskRecord;
 }

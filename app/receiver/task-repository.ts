@@ -1,3 +1,4 @@
+import { partText } from '../store/json-text.js';
 import { notMovedText, quarantineCopy } from '../store/quarantine.js';
 import type { SegmentLog } from '../store/segment-log.js';
 import { copyRecord, parseTaskRecord, type TaskRecord } from './task-record.js';
@@ -120,13 +121,17 @@ export class TaskRepository {
    *
    * The repository keeps `record` itself, not a copy: each version is a new object (the receiver
    * builds the next version from the last one and never changes one it has saved), and the
-   * parts versions share are never changed. `get` and `all` hand out copies.
+   * parts versions share are never changed: their JSON is made once, and a status change
+   * serializes only the small rest. `get` and `all` hand out copies.
    *
    * `urgent` when a reply waits on it (a CreateTaskResult, a tasks/cancel answer); other
    * changes may wait a few milliseconds to share a commit.
    */
   save(record: TaskRecord, urgent = true): Promise<void> {
     this.#index(record);
+    // The large parts that versions share are serialized once, for all of them (see `partText`).
+    partText(record.request);
+    if (record.outcome) partText(record.outcome);
     return this.#log.put(record.task.taskId, record, urgent).then(() => {
       // Successful commits resolve in commit order, so the newest durable version is the last one
       // to land here (a failed write may be refused earlier, but never lands); a record removed

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
 import { Journal, type JournalContents, type JournalSync, type JournalWrite } from './journal.js';
-import { STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { inlineDocumentWriter, workerDocumentWriter, type DocumentWriter } from './document-writer.js';
+import { confStoreFactory, STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
 import { errorMessage } from '../core/errors.js';
+import { jsonText } from './json-text.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
 const SEGMENT_VERSION = 1;
@@ -71,6 +73,12 @@ export interface SegmentLogOptions {
   /** Replaces the journal's positioned `fs.writeSync`: tests make it write short or fail with it. */
   journalWrite?: JournalWrite;
   /**
+   * Writes the checkpoints made in the background (see {@link SegmentLog}). Default: conf in a
+   * worker thread when `factory` writes as conf does (conf itself, or electron-store's factory
+   * marked so with {@link writesLikeConf}); otherwise `factory` on the event loop, a turn later.
+   */
+  documentWriter?: DocumentWriter;
+  /**
    * Told when the store cannot write (a full or read-only disk: checkpoints failing, changes
    * refused) and when it writes again; the host shows these as warnings.
    */
@@ -83,6 +91,17 @@ export interface StoreNotice {
   message: string;
   movedTo?: string;
 }
+
+/**
+ * Marks a store factory that writes documents exactly as conf does (electron-store, whose engine
+ * conf is), so that the task store may write its checkpoints through conf in a worker thread.
+ */
+export function writesLikeConf<F extends JsonFileStoreFactory>(factory: F): F {
+  confLike.add(factory);
+  return factory;
+}
+
+const confLike = new WeakSet<JsonFileStoreFactory>([confStoreFactory]);
 
 /** What kind of write is failing: a problem is reported once, when it starts. */
 type ProblemKind = 'checkpoint' | 'commit' | 'journal';
@@ -101,6 +120,14 @@ type ProblemKind = 'checkpoint' | 'commit' | 'journal';
  * batches above the floor are replayed over the segments. The cost of persisting a change
  * depends on how many changes share the commit, never on how many records are retained: a
  * single-file store rewrites everything on every write.
+ *
+ * Checkpoints due on their timer are written in the background (conf in a worker thread, see
+ * `documentWriter`), so that writing and syncing megabytes never holds the event loop: while one
+ * is on its way, the journal takes no new lines (commits wait in memory and go in once it has
+ * landed or failed), so that the document holds every line up to its floor and the journal
+ * starts again only over lines the document holds, as a checkpoint made at once does. One that
+ * fails leaves the journal as it was. Loading, `flushNow` and `close` checkpoint at once (a
+ * background checkpoint still on its way is then superseded by theirs, which holds all it held).
  *
  * Later segments override earlier ones; a deletion is a tombstone. When stale entries outnumber
  * live ones, a compaction rewrites the live records into fresh segments, the last of which names
@@ -152,6 +179,13 @@ export class SegmentLog<T> {
   readonly #report: ((notice: StoreNotice) => void) | undefined;
   /** Writes failing now, each reported once when it started failing. */
   readonly #problems = new Set<ProblemKind>();
+  readonly #documents: DocumentWriter;
+  /**
+   * The background checkpoint under way (its number), if any: the journal takes no new lines
+   * meanwhile. A checkpoint made at once supersedes it (this is then cleared).
+   */
+  #background: number | undefined;
+  #backgroundCount = 0;
 
   constructor(options: SegmentLogOptions) {
     this.#dir = options.dir;
@@ -162,6 +196,9 @@ export class SegmentLog<T> {
     this.#lazyMs = options.lazyMs ?? 10;
     this.#checkpointMs = options.checkpointMs ?? 200;
     this.#report = options.report;
+    this.#documents =
+      options.documentWriter ??
+      (confLike.has(options.factory) ? workerDocumentWriter() : inlineDocumentWriter(options.factory));
     this.#journal =
       options.journal === false
         ? undefined
@@ -364,7 +401,7 @@ export class SegmentLog<T> {
     // anywhere, rather than failing the whole commit it would share with others.
     let text: string | undefined;
     try {
-      text = JSON.stringify(value);
+      text = jsonText(value);
     } catch (error) {
       return Promise.reject(new Error(`Cannot store ${id}: ${errorMessage(error)}`));
     }
@@ -388,6 +425,8 @@ export class SegmentLog<T> {
 
   /** Writes what is pending now, and checkpoints the journal into a segment document. */
   flushNow(): void {
+    // A background checkpoint on its way is superseded: this one holds everything it holds.
+    this.#supersedeBackground();
     this.#flush();
     this.#checkpoint();
   }
@@ -417,6 +456,8 @@ export class SegmentLog<T> {
     if (this.#lazyTimer) clearTimeout(this.#lazyTimer);
     this.#lazyTimer = undefined;
     if (this.#pending.size === 0) return;
+    // No new journal lines while a checkpoint is on its way: they go in once it has finished.
+    if (this.#background !== undefined) return;
     const { batch, waiters } = this.#takeBatch();
     const entries = [...batch.entries()];
     if (this.#journal) {
@@ -472,10 +513,12 @@ export class SegmentLog<T> {
         this.#journalSuspect = true;
         this.#problem('commit', error);
         if (this.#unsynced.length > 0) this.#commitByCheckpoint(undefined);
+        this.#continueBackground();
         return;
       }
       this.#settleDurable(covered);
       this.#startSync();
+      this.#continueBackground();
     });
   }
 
@@ -485,6 +528,7 @@ export class SegmentLog<T> {
    * new round starts. Their waiters hear "done" only once the document is on disk.
    */
   #commitByCheckpoint(next: WrittenBatch<T> | undefined): void {
+    this.#supersedeBackground();
     const written = [...(this.#syncing ?? []), ...this.#unsynced, ...(next ? [next] : [])];
     this.#syncing = undefined;
     this.#unsynced = [];
@@ -554,10 +598,97 @@ export class SegmentLog<T> {
     }
   }
 
-  #scheduleCheckpoint(): void {
+  #scheduleCheckpoint(delay = this.#checkpointMs): void {
     if (this.#checkpointTimer) return;
-    this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs);
+    this.#checkpointTimer = setTimeout(() => this.#startBackground(), delay);
     this.#checkpointTimer.unref?.();
+  }
+
+  /**
+   * A checkpoint in the background (see {@link SegmentLog}): the journal stops taking lines, the
+   * syncs running finish, and the document is written off the event loop.
+   */
+  #startBackground(): void {
+    if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
+    this.#checkpointTimer = undefined;
+    if (!this.#journal || this.#background !== undefined) return;
+    this.#background = ++this.#backgroundCount;
+    this.#continueBackground();
+  }
+
+  /** Writes the background checkpoint's document once no journal sync is running. */
+  #continueBackground(): void {
+    const id = this.#background;
+    if (id === undefined || this.#syncing || this.#unsynced.length > 0) return;
+    if (this.#checkpointPending.size === 0) {
+      this.#endBackground(id);
+      return;
+    }
+    // Every line up to the last one written is durable and held here: no line is written until this ends.
+    const floor = this.#journalSeq;
+    const entries = [...this.#checkpointPending.entries()];
+    const seq = this.#nextSeq++;
+    let data: string;
+    try {
+      data = this.#serializeSegment({ schemaVersion: SEGMENT_VERSION, entries, journalFloor: floor });
+    } catch (error) {
+      this.#backgroundFailed(id, error);
+      return;
+    }
+    this.#documents({ cwd: this.#dir, name: segmentName(seq), data }).then(
+      () => this.#backgroundLanded(id, seq, entries, floor),
+      (error: unknown) => this.#backgroundFailed(id, error)
+    );
+  }
+
+  /** The background checkpoint's document is on disk, its name durable: as `#checkpoint` after its write. */
+  #backgroundLanded(id: number, seq: number, entries: Array<[string, T | null]>, floor: number): void {
+    if (this.#background !== id) {
+      // Superseded by a checkpoint made at once, which holds all this one holds, and is newer.
+      this.#segments.set(seq, { entries: entries.length, live: 0 });
+      return;
+    }
+    this.#segments.set(seq, { entries: entries.length, live: 0 });
+    for (const [key, value] of entries) {
+      this.#retire(key);
+      if (value !== null) this.#place(key, seq);
+      if (this.#checkpointPending.get(key) === value) this.#checkpointPending.delete(key);
+    }
+    this.#journalFloor = floor;
+    this.#startNewRound(floor);
+    this.#dropLegacyJournal();
+    this.#recovered('checkpoint', 'commit');
+    this.#compactSafely();
+    this.#endBackground(id);
+  }
+
+  #backgroundFailed(id: number, error: unknown): void {
+    if (this.#background !== id) return;
+    // The journal still holds every change: nothing is lost, the store only waits.
+    this.#problem('checkpoint', error);
+    this.#scheduleCheckpoint(this.#checkpointMs * CHECKPOINT_RETRY_FACTOR);
+    this.#endBackground(id);
+  }
+
+  /**
+   * A checkpoint made at once (or a commit through one) replaces the one on its way, which then
+   * changes nothing when it ends; the commits that waited for it go in.
+   */
+  #supersedeBackground(): void {
+    if (this.#background === undefined) return;
+    this.#background = undefined;
+    if (this.#pending.size > 0 && !this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  /** The journal takes lines again: the commits that waited go in now. */
+  #endBackground(id: number): void {
+    if (this.#background !== id) return;
+    this.#background = undefined;
+    if (this.#pending.size > 0) this.#flush();
+    if (this.#checkpointPending.size > 0) this.#scheduleCheckpoint();
   }
 
   /**
@@ -571,6 +702,7 @@ export class SegmentLog<T> {
   #checkpoint(): Quarantined | undefined {
     if (this.#checkpointTimer) clearTimeout(this.#checkpointTimer);
     this.#checkpointTimer = undefined;
+    this.#supersedeBackground();
     if (!this.#journal) return undefined;
     // Batches whose sync has not finished go into the document too: the journal starts again below.
     this.#syncWrittenNow();
@@ -585,8 +717,7 @@ export class SegmentLog<T> {
     } catch (error) {
       // The journal still holds every change: nothing is lost, the store only waits.
       this.#problem('checkpoint', error);
-      this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#checkpointMs * CHECKPOINT_RETRY_FACTOR);
-      this.#checkpointTimer.unref?.();
+      this.#scheduleCheckpoint(this.#checkpointMs * CHECKPOINT_RETRY_FACTOR);
       return undefined;
     }
     this.#checkpointPending = new Map();
@@ -729,7 +860,7 @@ export class SegmentLog<T> {
 
   #textOf(value: unknown): string {
     if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-    return this.#texts.get(value) ?? JSON.stringify(value);
+    return this.#texts.get(value) ?? jsonText(value) ?? 'null';
   }
 
   /** The key's previous entry is stale now. */

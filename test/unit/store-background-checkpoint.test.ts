@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  inlineDocumentWriter,
+  workerDocumentWriter,
+  type DocumentWrite,
+  type DocumentWriter
+} from '../../app/store/document-writer.js';
+import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { SegmentLog, type StoreNotice } from '../../app/store/segment-log.js';
+import { tempDir } from '../support/host-fixture.js';
+
+type Value = { v: number; pad?: string };
+const asV = (value: unknown) => value as Value;
+const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+const turns = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A document writer whose writes wait until the test lets each land (written whole) or fail. */
+function heldWriter() {
+  const real = inlineDocumentWriter(confStoreFactory);
+  const calls: Array<{ write: DocumentWrite; land: () => Promise<void>; fail: (error: Error) => void }> = [];
+  let arrived: (() => void) | undefined;
+  const writer: DocumentWriter = (write) =>
+    new Promise<void>((resolve, reject) => {
+      calls.push({
+        write,
+        land: () => real(write).then(resolve, (error: unknown) => reject(error as Error)),
+        fail: reject
+      });
+      arrived?.();
+    });
+  // The store's checkpoint timers do not hold the process open: the wait for one does.
+  const next = async () => {
+    const hold = setInterval(() => undefined, 1_000);
+    try {
+      while (calls.length === 0) await new Promise<void>((resolve) => (arrived = resolve));
+      return calls.shift()!;
+    } finally {
+      clearInterval(hold);
+    }
+  };
+  return { writer, next };
+}
+
+/** What a new run would find if the process died now (loaded from a copy: loading writes). */
+function loadCrashImage(dir: string) {
+  const copy = tempDir('taskdesk-crash-image-');
+  try {
+    fs.cpSync(dir, path.join(copy.dir, 's'), { recursive: true });
+    const log = new SegmentLog<Value>({
+      dir: path.join(copy.dir, 's'),
+      corruptDir: path.join(copy.dir, 'c'),
+      factory: confStoreFactory,
+      documentWriter: inlineDocumentWriter(confStoreFactory),
+      checkpointMs: 60_000
+    });
+    const loaded = log.load(asV);
+    log.close();
+    return loaded;
+  } finally {
+    copy.remove();
+  }
+}
+
+describe('checkpoints written in the background', () => {
+  it('takes no journal line while one is on its way; one that fails (ENOSPC) leaves the journal as it was and loses nothing acknowledged', async () => {
+    const data = tempDir();
+    const held = heldWriter();
+    const notices: StoreNotice[] = [];
+    const dir = path.join(data.dir, 's');
+    const options = {
+      dir,
+      corruptDir: path.join(data.dir, 'c'),
+      factory: confStoreFactory,
+      documentWriter: held.writer,
+      checkpointMs: 5,
+      report: (notice: StoreNotice) => void notices.push(notice)
+    };
+    try {
+      const log = new SegmentLog<Value>(options);
+      log.load(asV);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => log.put(`a${i}`, { v: i })));
+      // The checkpoint due for them is on its way.
+      const first = await held.next();
+      assert.match(first.write.data, /"a9",\{"v":9\}/);
+      const journal = path.join(dir, 'wal.log');
+      const before = fs.readFileSync(journal);
+      let acknowledged = false;
+      const late = log.put('b', { v: 100 }).then(() => (acknowledged = true));
+      await turns(5);
+      assert.equal(acknowledged, false, 'a commit waits while the checkpoint is on its way');
+      assert.deepEqual(fs.readFileSync(journal), before, 'the journal took no line');
+      // The disk is full: the document did not land.
+      first.fail(enospc());
+      await late;
+      assert.equal(notices[0]?.kind, 'problem');
+      assert.match(notices[0].message, /could not write a checkpoint.*ENOSPC/s);
+      const image = loadCrashImage(dir);
+      for (let i = 0; i < 10; i++) assert.deepEqual(image.records.get(`a${i}`), { v: i }, `a${i}`);
+      assert.deepEqual(image.records.get('b'), { v: 100 }, 'acknowledged after the failure, from the journal');
+      assert.equal(log.segmentCount, 0);
+      // Tried again later; this time it lands, and the journal starts again over what it holds.
+      const retry = await held.next();
+      assert.match(retry.write.data, /"b",\{"v":100\}/);
+      await retry.land();
+      await turns(2);
+      assert.equal(notices.at(-1)?.kind, 'recovered');
+      assert.equal(log.segmentCount, 1);
+      const landed = loadCrashImage(dir);
+      assert.equal(landed.records.size, 11);
+      assert.deepEqual(landed.quarantined, []);
+      log.close();
+      const after = new SegmentLog<Value>({ ...options, checkpointMs: 60_000 }).load(asV);
+      assert.equal(after.records.size, 11);
+      assert.deepEqual(after.records.get('b'), { v: 100 });
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('is superseded by a checkpoint made at once (a flush, a shutdown), and changes nothing when it lands late', async () => {
+    const data = tempDir();
+    const held = heldWriter();
+    const dir = path.join(data.dir, 's');
+    const options = {
+      dir,
+      corruptDir: path.join(data.dir, 'c'),
+      factory: confStoreFactory,
+      documentWriter: held.writer,
+      checkpointMs: 5
+    };
+    try {
+      const log = new SegmentLog<Value>(options);
+      log.load(asV);
+      await log.put('k', { v: 1 });
+      const old = await held.next();
+      const second = log.put('k', { v: 2 });
+      log.flushNow();
+      await second;
+      // The older document lands after the newer one: the newer one's value stands.
+      await old.land();
+      await turns(2);
+      assert.deepEqual(loadCrashImage(dir).records.get('k'), { v: 2 });
+      log.close();
+      const after = new SegmentLog<Value>({ ...options, checkpointMs: 60_000 }).load(asV);
+      assert.deepEqual(after.records.get('k'), { v: 2 });
+      assert.deepEqual(after.quarantined, []);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('writes through conf in a worker thread: whole documents conf reads, and the reason when it cannot', async () => {
+    const data = tempDir();
+    try {
+      const write = workerDocumentWriter();
+      const text = JSON.stringify({ schemaVersion: 1, entries: [['k', { v: 'x'.repeat(100_000) }]] });
+      await write({ cwd: data.dir, name: 'seg-000000000001', data: text });
+      assert.equal(fs.readFileSync(path.join(data.dir, 'seg-000000000001.json'), 'utf8'), text);
+      assert.equal(JSON.stringify(confStoreFactory({ cwd: data.dir, name: 'seg-000000000001' }).store), text);
+      assert.deepEqual(
+        fs.readdirSync(data.dir).filter((file) => file.includes('partial')),
+        [],
+        'no staging file left'
+      );
+      // A directory that cannot be made (a file is in the way): refused with the reason.
+      fs.writeFileSync(path.join(data.dir, 'file'), '');
+      await assert.rejects(write({ cwd: path.join(data.dir, 'file', 'sub'), name: 'seg-2', data: '{}' }), (error) => {
+        assert.ok(error instanceof Error);
+        assert.match((error as NodeJS.ErrnoException).code ?? '', /ENOTDIR|EEXIST/);
+        return true;
+      });
+    } finally {
+      data.remove();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import type { ServerView } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+
+/**
+ * What the server's latest process wrote to stderr (the last 64 KiB / 200 lines, its secrets
+ * redacted), fetched when opened and again with Refresh, or when the state changes while open.
+ */
+export function ServerStderr({ server }: { server: ServerView }) {
+  const { client } = useDesk();
+  const [output, setOutput] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [open, setOpen] = useState(false);
+  const [seenStatus, setSeenStatus] = useState(server.state.status);
+  const load = () =>
+    client.call('servers.stderr', { serverId: server.id }).then(
+      (result) => {
+        setOutput(result);
+        setError(undefined);
+      },
+      (failure: unknown) => setError(toHostCallError(failure).message)
+    );
+  if (open && seenStatus !== server.state.status) {
+    setSeenStatus(server.state.status);
+    void load();
+  }
+  return (
+    <details
+      className="stderr"
+      onToggle={(event) => {
+        const isOpen = event.currentTarget.open;
+        setOpen(isOpen);
+        if (isOpen) void load();
+      }}
+    >
+      <summary>
+        Server output (stderr)<span className="sr-only"> of {server.name}</span>
+      </summary>
+      {error ? <p className="reason">{error}</p> : null}
+      {output && output.text === '' ? <p className="muted">Nothing written to stderr.</p> : null}
+      {output && output.text !== '' ? (
+        <>
+          {output.truncated ? <p className="muted small-text">Older output was dropped.</p> : null}
+          <pre className="stderr-text" tabIndex={0} aria-label={`stderr of ${server.name}`}>
+            {output.text}
+          </pre>
+        </>
+      ) : null}
+      <button type="button" className="small" onClick={() => void load()}>
+        Refresh<span className="sr-only"> stderr of {server.name}</span>
+      </button>
+    </details>
+  );
+}

@@ -43,7 +43,7 @@ export function resolveCommand(
     message:
       searched.length === 0
         ? `The command "${command}" was not found: the PATH Taskdesk has is empty. Give the command's full path.`
-        : `The command "${command}" was not found in any directory of your login shell's PATH (${searched.join(', ')}). Install it, or give its full path.`
+        : `The command "${command}" was not found in any directory of the PATH (your login shell's, then Taskdesk's own: ${searched.join(', ')}). Install it, or give its full path.`
   };
 }
 

@@ -14,7 +14,10 @@ export function parseJsonc(text: string): unknown {
   } catch (error) {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
-    if (!position) throw new SyntaxError(message, { cause: error });
+    if (!position)
+      throw new SyntaxError(/end of JSON/i.test(message) ? `${message} (the text ends too early)` : message, {
+        cause: error
+      });
     const offset = Number(position[1]);
     const before = clean.slice(0, offset);
     const line = before.split('\n').length;

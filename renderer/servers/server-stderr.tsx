@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
@@ -12,28 +12,24 @@ export function ServerStderr({ server }: { server: ServerView }) {
   const [output, setOutput] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [open, setOpen] = useState(false);
-  const [seenStatus, setSeenStatus] = useState(server.state.status);
-  const load = () =>
-    client.call('servers.stderr', { serverId: server.id }).then(
-      (result) => {
-        setOutput(result);
-        setError(undefined);
-      },
-      (failure: unknown) => setError(toHostCallError(failure).message)
-    );
-  if (open && seenStatus !== server.state.status) {
-    setSeenStatus(server.state.status);
-    void load();
-  }
+  const status = server.state.status;
+  const load = useCallback(
+    () =>
+      client.call('servers.stderr', { serverId: server.id }).then(
+        (result) => {
+          setOutput(result);
+          setError(undefined);
+        },
+        (failure: unknown) => setError(toHostCallError(failure).message)
+      ),
+    [client, server.id]
+  );
+  // Open, it follows the server: a new process (or its end) brings new output.
+  useEffect(() => {
+    if (open) void load();
+  }, [open, status, load]);
   return (
-    <details
-      className="stderr"
-      onToggle={(event) => {
-        const isOpen = event.currentTarget.open;
-        setOpen(isOpen);
-        if (isOpen) void load();
-      }}
-    >
+    <details className="stderr" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Server output (stderr)<span className="sr-only"> of {server.name}</span>
       </summary>

@@ -33,6 +33,7 @@ import {
   HistorySummarySchema
 } from './history.js';
 import { AssistantEvents, AssistantMethods } from './assistant.js';
+import { ServerSettingsMethods } from './server-settings.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -88,7 +89,13 @@ export const ServerConfigSchema = z.object({
    * found); `2025-11-25` initializes at once and never sends the probe (a server that takes it
    * badly); `2026-07-28` requires a `DiscoverResult` and never initializes.
    */
-  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional()
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
+  /**
+   * Env vars and headers whose values live in the key store, not in this config (an
+   * `Authorization` header always does). Given to `servers.add` with their values in `env` /
+   * `headers`; saved without them.
+   */
+  secrets: z.object({ env: z.array(z.string()).default([]), headers: z.array(z.string()).default([]) }).optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -105,7 +112,9 @@ export const ConnectionStateSchema = z.object({
    * and earlier) or `modern` (per-request metadata and `server/discover`, MCP 2026-07-28).
    */
   era: ProtocolEraSchema.optional(),
-  capabilities: z.record(z.string(), z.unknown()).optional()
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  /** The executable a stdio server's command resolved to (on the login shell's PATH). */
+  executable: z.string().optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 
@@ -312,6 +321,7 @@ export const HostMethods = {
   },
   'history.getRetention': { params: z.object({}).default({}), result: HistoryRetentionSchema },
   'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema },
+  ...ServerSettingsMethods,
   ...AssistantMethods
 } as const;
 
@@ -349,7 +359,7 @@ export const HostEvents = {
    * without an answer (the UI tells the person).
    */
   'history.changed': z.object({ entry: HistorySummarySchema }),
-  /** A server was added or removed: the whole list, as `servers.list` answers it. */
+  /** A server was added, edited, imported or removed: the whole list, as `servers.list` answers it. */
   'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
   /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),

@@ -13,6 +13,9 @@ import type { ServerEras } from './server-eras.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
+import type { ServerSettingsStore } from './server-settings.js';
+import { findImports, planImport, type ExistingServers } from '../servers-import/server-import.js';
+import type { ImportPlaces } from '../servers-import/known-places.js';
 
 /** A method's params once the contract's schema has parsed them (defaults filled in). */
 export type HostParsedParams<M extends HostMethod> = z.output<(typeof HostMethods)[M]['params']>;
@@ -30,6 +33,10 @@ export interface HostMethodParts {
   readonly requestor: OutboundTasks;
   readonly sampling: SamplingSetup;
   readonly registry: ServerRegistry;
+  readonly servers: ServerSettingsStore;
+  readonly importPlaces: ImportPlaces;
+  /** What a server's latest process wrote to stderr, redacted. */
+  stderr(serverId: string): { text: string; truncated: boolean };
   readonly eras: ServerEras;
   readonly history: TaskHistory;
   readonly assistant: Assistant;
@@ -50,14 +57,47 @@ const OK = { ok: true } as const;
 export function hostMethods(parts: HostMethodParts): HostMethodTable {
   return {
     'servers.list': () => parts.registry.list().map((config) => parts.serverView(config)),
-    'servers.add': (config) => parts.serverView(parts.registry.add(config)),
+    'servers.add': async (config) => parts.serverView(await parts.servers.add(config)),
     'servers.remove': async ({ serverId }) => {
       const removed = parts.registry.get(serverId);
+      // The identity the era was remembered by holds the secrets' values (an Authorization header).
+      const identity = removed && ownerIdentity(await parts.servers.resolved(removed).catch(() => removed));
       await parts.dropConnection(serverId);
-      parts.registry.remove(serverId);
+      await parts.servers.remove(serverId);
       parts.sampling.forgetServer(serverId);
-      if (removed) parts.eras.forget(ownerIdentity(removed));
+      if (identity) parts.eras.forget(identity);
       return OK;
+    },
+    'servers.get': ({ serverId }) => parts.servers.get(serverId),
+    'servers.update': async ({ serverId, settings }) => {
+      const config = parts.registry.get(serverId);
+      const status = config && parts.serverView(config).state.status;
+      await parts.servers.update(serverId, settings);
+      // Reconnects with the new settings when it was up or trying (a failed one may be fixed now).
+      await parts.dropConnection(serverId);
+      if (status === 'ready' || status === 'connecting' || status === 'failed')
+        void parts.connect(serverId).catch(() => undefined);
+      return { settings: parts.servers.get(serverId) };
+    },
+    'servers.stderr': ({ serverId }) => {
+      if (!parts.registry.get(serverId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+      return parts.stderr(serverId);
+    },
+    'servers.importFind': ({ projectDirs, text }) => ({
+      sources: findImports(parts.importPlaces, existingServers(parts.registry), {
+        ...(projectDirs && { projectDirs }),
+        ...(text !== undefined && { text })
+      })
+    }),
+    'servers.importAdd': async (request) => {
+      const plan = planImport(parts.importPlaces, existingServers(parts.registry), request);
+      const added: Array<{ key: string; id: string; name: string }> = [];
+      for (const { key, config } of plan.add) {
+        const saved = await parts.servers.add(config);
+        added.push({ key, id: saved.id, name: saved.name });
+      }
+      for (const { id } of added) if (request.autoConnect) void parts.connect(id).catch(() => undefined);
+      return { added, skipped: plan.skipped };
     },
     'servers.connect': ({ serverId }) => parts.connect(serverId),
     'servers.disconnect': ({ serverId }) => parts.disconnect(serverId),
@@ -155,5 +195,13 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       parts.assistant.decide(conversationId, toolCallId, decision),
     'assistant.getPolicy': ({ serverId }) => parts.assistant.policyFor(serverId),
     'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy)
+  };
+}
+
+function existingServers(registry: ServerRegistry): ExistingServers {
+  const list = registry.list();
+  return {
+    ids: new Set(list.map((config) => config.id)),
+    names: new Set(list.map((config) => config.name.toLowerCase()))
   };
 }

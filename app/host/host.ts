@@ -51,6 +51,16 @@ import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
 import { createAssistant } from '../assistant/create-assistant.js';
 import type { Assistant } from '../assistant/assistant.js';
+import os from 'node:os';
+import { ServerSettingsStore } from './server-settings.js';
+import {
+  loginShellEnv,
+  resolveLoginEnvironmentOnce,
+  type LoginEnvironment,
+  type LoginEnvResolver
+} from '../mcp/login-env.js';
+import { mergePaths } from '../mcp/command-resolution.js';
+import type { ImportPlaces } from '../servers-import/known-places.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -97,6 +107,13 @@ export interface HostConfig {
   requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
   autoConnect?: boolean;
+  /**
+   * Reads the login shell's environment, whose PATH stdio servers are found on and started with
+   * (read once, at the first stdio connect). Default: `shell-env` with the user's shell.
+   */
+  loginEnv?: LoginEnvResolver;
+  /** Where other hosts' configs are looked for (tests give a temp home). Default: this user's. */
+  importPlaces?: ImportPlaces;
 }
 
 type Events = { [E in HostEvent]: HostEventPayload<E> };
@@ -120,6 +137,9 @@ export class Host {
   /** Conversations with a configured LLM that may call the servers' tools. */
   readonly assistant: Assistant;
   readonly #registry: ServerRegistry;
+  /** Servers with their secrets: the registry for fields, the key store for secret values. */
+  readonly #servers: ServerSettingsStore;
+  readonly #loginEnv: () => Promise<LoginEnvironment>;
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
   readonly #connections = new Map<string, ServerConnection>();
@@ -133,6 +153,7 @@ export class Host {
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
     this.#config = config;
+    this.#loginEnv = resolveLoginEnvironmentOnce(config.loginEnv ?? loginShellEnv());
     this.clock = config.clock ?? systemClock;
     const factory = config.storeFactory ?? confStoreFactory;
     const corruptDir = path.join(config.dataDir, 'corrupt');
@@ -186,6 +207,7 @@ export class Host {
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
     if (keyStore instanceof FileKeyStore && keyStore.warning)
       this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
+    this.#servers = new ServerSettingsStore(this.#registry, keyStore);
     this.sampling = new SamplingSetup({
       dir: config.dataDir,
       corruptDir,
@@ -262,6 +284,18 @@ export class Host {
       requestor: this.requestor,
       sampling: this.sampling,
       registry: this.#registry,
+      servers: this.#servers,
+      importPlaces: config.importPlaces ?? {
+        home: os.homedir(),
+        platform: process.platform,
+        ...(process.env.APPDATA !== undefined && { appData: process.env.APPDATA })
+      },
+      stderr: (serverId) => {
+        const connection = this.#connections.get(serverId);
+        if (!connection) return { text: '', truncated: false };
+        const { text, truncated } = connection.stderr;
+        return { text: redactServerText(text, connection.config), truncated };
+      },
       eras: this.#eras,
       history: this.history,
       assistant: this.assistant,
@@ -294,15 +328,32 @@ export class Host {
 
   /** Connects a configured server; resolves when it is ready or has failed. */
   async connect(serverId: string): Promise<ServerView> {
-    const config = this.#registry.get(serverId);
-    if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    const stored = this.#registry.get(serverId);
+    if (!stored) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
     const existing = this.#connections.get(serverId);
     if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting'))
-      return this.#serverView(config);
+      return this.#serverView(stored);
+    // The secrets' values from the key store; one missing fails this connect with the reason.
+    let config = stored;
+    let missing: Error | undefined;
+    try {
+      config = await this.#servers.resolved(stored);
+    } catch (error) {
+      missing = error instanceof Error ? error : new Error(String(error));
+    }
+    const stdioPath =
+      stored.transport.type === 'stdio' && !this.#config.transportFactory ? await this.#stdioPath() : undefined;
+    const transportFactory =
+      missing !== undefined
+        ? () => {
+            throw missing;
+          }
+        : this.#config.transportFactory;
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
-      ...(this.#config.transportFactory && { transportFactory: this.#config.transportFactory }),
+      ...(transportFactory && { transportFactory }),
+      ...(stdioPath !== undefined && { stdioPath }),
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
       ...(this.#config.stdioLimits && { stdioLimits: this.#config.stdioLimits }),
@@ -331,6 +382,18 @@ export class Host {
     await connection.connect();
     return this.#serverView(config);
   }
+
+  /** The PATH stdio servers start with: the login shell's (read once), then Taskdesk's own. */
+  async #stdioPath(): Promise<string> {
+    const login = await this.#loginEnv();
+    if (login.warning && !this.#loginWarned) {
+      this.#loginWarned = true;
+      this.#warn(`${login.warning}; stdio servers are started with Taskdesk's own PATH.`);
+    }
+    return mergePaths(login.env.PATH, process.env.PATH);
+  }
+
+  #loginWarned = false;
 
   /** Disconnects a server. Its tasks stay, for when it connects again. */
   async disconnect(serverId: string): Promise<ServerView> {
@@ -373,7 +436,12 @@ export class Host {
    * (and the tray) the new state, so that none has to fetch it again and none disagrees.
    */
   async #announceChange(method: HostMethod, params: Record<string, unknown>): Promise<void> {
-    if (method === 'servers.add' || method === 'servers.remove') {
+    if (
+      method === 'servers.add' ||
+      method === 'servers.remove' ||
+      method === 'servers.update' ||
+      method === 'servers.importAdd'
+    ) {
       this.events.emit('servers.changed', { servers: this.#registry.list().map((config) => this.#serverView(config)) });
     }
     if (method === 'servers.remove' || method === 'sampling.setPolicy') {
@@ -428,7 +496,11 @@ export class Host {
           ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
-      state: redactedState(this.#connections.get(config.id)?.state ?? { status: 'idle' }, config)
+      // Redacted by the connection's config, which holds the secrets' values.
+      state: redactedState(
+        this.#connections.get(config.id)?.state ?? { status: 'idle' },
+        this.#connections.get(config.id)?.config ?? config
+      )
     };
   }
 

@@ -66,6 +66,24 @@ export class ServerRegistry {
     return structuredClone(config);
   }
 
+  /** Whether a server is in the saved list (not only given by the host's config, which wins). */
+  isSaved(serverId: string): boolean {
+    return (
+      this.#saved.some((config) => config.id === serverId) && !this.#extra.some((config) => config.id === serverId)
+    );
+  }
+
+  /** Replaces a saved server's config (same id). */
+  update(input: ServerConfigInput): ServerConfig {
+    const config = ServerConfigSchema.parse(input);
+    const index = this.#saved.findIndex((saved) => saved.id === config.id);
+    if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${config.id}`);
+    const next = this.#saved.map((saved, at) => (at === index ? config : saved));
+    this.#document.save(next);
+    this.#saved.splice(index, 1, config);
+    return structuredClone(config);
+  }
+
   /** Forgets a saved server. */
   remove(serverId: string): void {
     const index = this.#saved.findIndex((config) => config.id === serverId);

@@ -74,7 +74,9 @@ export function configSecrets(config: ServerConfig): string[] {
       if (credential) found.push(credential);
     }
   } else {
-    for (const [name, value] of Object.entries(transport.env ?? {})) if (SECRET_NAME.test(name)) found.push(value);
+    const marked = new Set(config.secrets?.env ?? []);
+    for (const [name, value] of Object.entries(transport.env ?? {}))
+      if (marked.has(name) || SECRET_NAME.test(name)) found.push(value);
     transport.args.forEach((arg, index) => {
       const [flag, value] = arg.split(/=(.*)/s, 2);
       if (value !== undefined && SECRET_NAME.test(flag ?? '')) found.push(value);

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
@@ -22,6 +22,8 @@ import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type ServerConfig } from './server-config.js';
 import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
 import { GatedTransport } from './request-gate.js';
+import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
+import { StderrTail } from './stderr-tail.js';
 import {
   GuardedStdioTransport,
   connectWithoutInitialize,
@@ -88,6 +90,8 @@ export interface ServerConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Limits of a stdio connection (its outgoing queue, the messages it reads); README defaults otherwise. */
   stdioLimits?: Partial<StdioLimits>;
+  /** The PATH stdio servers are found on and started with (the login shell's); Taskdesk's own by default. */
+  stdioPath?: string;
 }
 
 /**
@@ -102,7 +106,9 @@ export class ServerConnection {
   readonly client: Client;
   #state: ConnectionState = { status: 'idle' };
   readonly #options: ServerConnectionOptions;
-  #stderr = '';
+  #stderr = new StderrTail();
+  /** Where the stdio command was found, shown with the state. */
+  #executable: string | undefined;
   #closing = false;
   /** The transport of the latest attempt (the probe's, before the client owns it). */
   #current: Transport | undefined;
@@ -431,13 +437,15 @@ export class ServerConnection {
     const previous = this.#current;
     if (previous && this.client.transport !== previous) void previous.close().catch(() => undefined);
     this.#current = undefined;
-    this.#stderr = '';
+    this.#stderr = new StderrTail();
     let inner: Transport;
     try {
       inner = this.#options.transportFactory
         ? this.#options.transportFactory(this.config, context)
-        : defaultTransport(this.config, context, this.#options.stdioLimits);
+        : this.#defaultTransport(context);
     } catch (error) {
+      // A missing command says so in its own words (and which directories were searched).
+      if (error instanceof CommandNotFoundError) throw error;
       throw new Error(`the transport could not be started: ${toErrorData(error).message}`, { cause: error });
     }
     // Every request a server sends is checked and counted before the SDK dispatches it.
@@ -448,7 +456,7 @@ export class ServerConnection {
     if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);
     if (inner instanceof StdioClientTransport) {
       inner.stderr?.on('data', (chunk: Buffer) => {
-        if (this.#current === transport) this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000);
+        if (this.#current === transport) this.#stderr.append(chunk.toString('utf8'));
       });
     }
     return transport;
@@ -466,7 +474,21 @@ export class ServerConnection {
 
   /** The last lines the current process wrote to stderr, for a failure reason. */
   #stderrTail(): string {
-    return this.#stderr.trim().split('\n').slice(-3).join(' | ');
+    return this.#stderr.last(3);
+  }
+
+  /** What the latest process wrote to stderr (bounded: see {@link StderrTail}), unredacted. */
+  get stderr(): { text: string; truncated: boolean } {
+    return { text: this.#stderr.text, truncated: this.#stderr.truncated };
+  }
+
+  /** The SDK transports, the stdio command found on {@link ServerConnectionOptions.stdioPath} first. */
+  #defaultTransport(context: { era?: 'modern' } | undefined): Transport {
+    const transport = this.config.transport;
+    if (transport.type === 'http') return defaultTransport(this.config, context, undefined);
+    const target = stdioSpawnTarget(transport, this.#options.stdioPath);
+    this.#executable = target.executable;
+    return new GuardedStdioTransport(target.params, this.#options.stdioLimits);
   }
 
   /**
@@ -583,7 +605,7 @@ export class ServerConnection {
   /** Records and reports a state; a close reported again (by close() and the connect or client it ended) is one close. */
   #setState(state: ConnectionState): void {
     if (state.status === 'closed' && this.#state.status === 'closed') return;
-    this.#state = state;
+    this.#state = this.#executable !== undefined ? { ...state, executable: this.#executable } : state;
     this.#options.onState(this.state);
   }
 
@@ -656,6 +678,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
  * whatever code, an HTTP status, an exit) may mean that the server changed era.
  */
 function saysNothingAboutEra(error: unknown): boolean {
+  if (error instanceof CommandNotFoundError) return true;
   if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) return true;
   let cause: unknown = error;
   for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
@@ -675,16 +698,7 @@ function defaultTransport(
   const transport = config.transport;
   switch (transport.type) {
     case 'stdio':
-      return new GuardedStdioTransport(
-        {
-          command: transport.command,
-          args: transport.args,
-          env: { ...getDefaultEnvironment(), ...transport.env },
-          ...(transport.cwd !== undefined && { cwd: transport.cwd }),
-          stderr: 'pipe'
-        },
-        stdioLimits
-      );
+      return new GuardedStdioTransport(stdioSpawnTarget(transport, undefined).params, stdioLimits);
     case 'http':
       if (context?.era === 'modern') return modernHttpTransport(transport);
       return new StreamableHTTPClientTransport(new URL(transport.url), {

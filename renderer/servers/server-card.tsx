@@ -4,6 +4,8 @@ import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
+import { EditServerForm } from './edit-server-form.js';
+import { ServerStderr } from './server-stderr.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -16,6 +18,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
   const stored = useDeskState((state) => state.policies[server.id]);
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
+  const [editing, setEditing] = useState(false);
   const { state } = server;
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
@@ -80,6 +83,20 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
             <dd>{`${state.serverInfo.name} ${state.serverInfo.version}`}</dd>
           </>
         ) : null}
+        {state.executable ? (
+          <>
+            <dt>Runs</dt>
+            <dd>
+              <code className="url">{state.executable}</code>
+            </dd>
+          </>
+        ) : null}
+        {server.protocol ? (
+          <>
+            <dt>Set to</dt>
+            <dd>MCP {server.protocol}</dd>
+          </>
+        ) : null}
         {state.protocolVersion ? (
           <>
             <dt>Protocol</dt>
@@ -87,6 +104,8 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
           </>
         ) : null}
       </dl>
+      {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
+      {editing ? <EditServerForm server={server} onDone={() => setEditing(false)} /> : null}
       <SamplingPolicyField
         serverId={server.id}
         serverName={server.name}
@@ -99,6 +118,14 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
             Tools…
           </button>
         ) : null}
+        <button
+          type="button"
+          aria-label={`Edit ${server.name}`}
+          aria-expanded={editing}
+          onClick={() => setEditing((open) => !open)}
+        >
+          Edit…
+        </button>
         {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
         <button
           type="button"

@@ -1,8 +1,9 @@
 import { useDeskState } from '../shell/desk-context.js';
 import { AddServerForm } from './add-server-form.js';
 import { ServerCard } from './server-card.js';
+import { ImportPanel } from './import-panel.js';
 
-/** The Servers screen: each configured server, and adding one. */
+/** The Servers screen: each configured server, adding one, and importing those of other apps. */
 export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
   const servers = useDeskState((state) => state.servers);
   return (
@@ -20,6 +21,7 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
         ))}
       </ul>
       <AddServerForm />
+      <ImportPanel />
     </>
   );
 }

@@ -95,12 +95,15 @@ describe('server credentials never leave Taskdesk', { skip: process.platform ===
     } finally {
       await host.close();
     }
-    // On disk, only the server list holds them, and it is its owner's only.
+    // On disk, only the server list holds them (those not marked secret), and it is its owner's only.
     const serversFile = path.join(data.dir, 'servers.json');
     for (const file of filesUnder(data.dir).filter((file) => file !== serversFile)) {
       assert.ok(!fs.readFileSync(file, 'utf8').includes(MARK), `${path.relative(data.dir, file)} holds no secret`);
     }
-    assert.ok(fs.readFileSync(serversFile, 'utf8').includes(`hdr-${MARK}-5`), 'the server list keeps what it needs');
+    const saved = fs.readFileSync(serversFile, 'utf8');
+    assert.ok(saved.includes(`env-${MARK}-7`), 'the server list keeps what it needs');
+    // An Authorization header is always a secret: it went to the key store, not the server list.
+    assert.ok(!saved.includes(`hdr-${MARK}-5`), 'the Authorization header is not in the server list');
     assert.equal(fs.statSync(serversFile).mode & 0o777, 0o600);
     data.remove();
   });

@@ -76,6 +76,8 @@ describe('host API contract', () => {
         },
         {
           keyStore: new InMemoryKeyStore(),
+          // No other host's configs: a home with nothing in it.
+          importPlaces: { home: '/nonexistent/taskdesk-contract-home', platform: 'linux' },
           localLlmPorts: [{ id: 'ollama', name: 'Ollama', port: llm.port }],
           localLlmProbeTimeoutMs: 15_000
         }
@@ -95,6 +97,33 @@ describe('host API contract', () => {
         autoConnect: false
       });
       assert.equal(added.state.status, 'idle');
+      const settings = await drive('servers.get', { serverId: 'extra' });
+      assert.equal(settings.editable, true);
+      const edited = await drive('servers.update', {
+        serverId: 'extra',
+        settings: {
+          name: 'Extra edited',
+          autoConnect: false,
+          protocol: '2026-07-28',
+          transport: {
+            type: 'http',
+            url: 'http://127.0.0.1:9/mcp',
+            headers: [{ name: 'Authorization', value: 'Bearer x', secret: true }]
+          }
+        }
+      });
+      assert.equal(edited.settings.name, 'Extra edited');
+      assert.deepEqual(await drive('servers.stderr', { serverId: 'extra' }), { text: '', truncated: false });
+      const text = JSON.stringify({ mcpServers: { pasted: { command: 'never-started' } } });
+      const found = await drive('servers.importFind', { text });
+      assert.equal(found.sources.find((source) => source.kind === 'pasted')?.servers[0]?.key, 'pasted');
+      const imported = await drive('servers.importAdd', {
+        origin: { text },
+        picks: [{ key: 'pasted' }],
+        onClash: 'skip'
+      });
+      assert.deepEqual(imported.added, [{ key: 'pasted', id: 'pasted', name: 'pasted' }]);
+      assert.deepEqual(await drive('servers.remove', { serverId: 'pasted' }), { ok: true });
       assert.deepEqual(await drive('servers.remove', { serverId: 'extra' }), { ok: true });
       assert.equal((await drive('servers.connect', { serverId: 'spare' })).state.status, 'ready');
       assert.equal((await drive('servers.disconnect', { serverId: 'spare' })).state.status, 'closed');

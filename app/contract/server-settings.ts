@@ -1,0 +1,173 @@
+/**
+ * Server settings as the Edit form and the Import panel see them: every field of a server, with
+ * the values of secrets (env vars and headers kept in the key store) never included.
+ *
+ * Depends on zod alone, so the renderer can import it.
+ */
+import { z } from 'zod';
+
+/** A server's protocol pin: `auto` probes, the others speak one revision. */
+export const ProtocolPinSchema = z.enum(['auto', '2025-11-25', '2026-07-28']);
+
+/**
+ * One env var or header. `secret`: its value lives in the key store; in answers it never has a
+ * `value`, and in `servers.update` a secret without one keeps the value stored.
+ */
+export const SettingEntrySchema = z.object({
+  name: z.string().min(1).max(256),
+  value: z.string().optional(),
+  secret: z.boolean().default(false)
+});
+export type SettingEntry = z.infer<typeof SettingEntrySchema>;
+
+/** How a server is reached, field by field, with env and headers as entries. */
+export const TransportSettingsSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    cwd: z.string().optional(),
+    env: z.array(SettingEntrySchema).default([])
+  }),
+  z.object({
+    type: z.literal('http'),
+    url: z.url(),
+    headers: z.array(SettingEntrySchema).default([])
+  })
+]);
+
+/** Every field of a server but its id (tasks are kept per id, so it does not change). */
+export const EditableServerSchema = z.object({
+  name: z.string().min(1),
+  autoConnect: z.boolean(),
+  protocol: ProtocolPinSchema.default('auto'),
+  transport: TransportSettingsSchema
+});
+export type EditableServer = z.infer<typeof EditableServerSchema>;
+export type EditableServerInput = z.input<typeof EditableServerSchema>;
+
+/** `servers.get`: a saved server's settings, secrets by name only. */
+export const ServerSettingsSchema = EditableServerSchema.extend({
+  id: z.string(),
+  /** False for a server given by the host's configuration: it cannot be edited here. */
+  editable: z.boolean()
+});
+export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
+
+/** `servers.stderr`: what the server's latest process wrote to stderr, its secrets redacted. */
+export const ServerStderrSchema = z.object({
+  text: z.string(),
+  /** Older output was dropped to keep the last 64 KiB / 200 lines. */
+  truncated: z.boolean()
+});
+
+/** Where an importable configuration comes from. */
+export const ImportKindSchema = z.enum([
+  'claude-desktop',
+  'cursor',
+  'cursor-project',
+  'vscode-user',
+  'vscode-workspace',
+  'pasted'
+]);
+export type ImportKind = z.infer<typeof ImportKindSchema>;
+
+/** One server found in a configuration, as the Import panel shows it. */
+export const ImportedServerSchema = z.object({
+  /** Its name in the file (the key under `mcpServers` / `servers`). */
+  key: z.string(),
+  /** The id it would get here (its name, made a valid id). */
+  id: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  /** The command and arguments, or the URL, with secret-looking values hidden. */
+  target: z.string(),
+  /** Env vars (stdio) or headers (HTTP): names, a value only for those not taken for secrets. */
+  env: z.array(SettingEntrySchema),
+  headers: z.array(SettingEntrySchema),
+  /** VS Code `${input:…}` ids this server uses. */
+  inputs: z.array(z.string()),
+  /** Fields Taskdesk does not use (kept out of the import, and said). */
+  unknownFields: z.array(z.string()),
+  /** Variables (`${env:…}`, …) left as written, since Taskdesk cannot resolve them. */
+  unresolved: z.array(z.string()),
+  /** Why this one cannot be imported (e.g. an SSE server); absent when it can. */
+  problem: z.string().optional(),
+  /** A server with this id or name exists already. */
+  clash: z.boolean()
+});
+export type ImportedServer = z.infer<typeof ImportedServerSchema>;
+
+/** A VS Code input a server refers to (`promptString`): asked for at import. */
+export const ImportInputSchema = z.object({
+  id: z.string(),
+  description: z.string().optional(),
+  password: z.boolean()
+});
+
+/** One place a configuration may be: whether it exists, and what it holds or why it could not be read. */
+export const ImportSourceSchema = z.object({
+  kind: ImportKindSchema,
+  label: z.string(),
+  /** The file; absent for pasted JSON. */
+  path: z.string().optional(),
+  exists: z.boolean(),
+  /** Why it could not be read (not JSON, not the expected shape). Nothing is imported from it. */
+  error: z.string().optional(),
+  servers: z.array(ImportedServerSchema),
+  inputs: z.array(ImportInputSchema)
+});
+export type ImportSource = z.infer<typeof ImportSourceSchema>;
+
+/** A file of one of the known shapes, or pasted text. */
+export const ImportOriginSchema = z.union([
+  z.object({ path: z.string().min(1) }),
+  z.object({ text: z.string().min(1).max(1_000_000) })
+]);
+
+export const ServerSettingsMethods = {
+  /** A server's settings for the Edit form: secrets by name only. */
+  'servers.get': { params: z.object({ serverId: z.string() }), result: ServerSettingsSchema },
+  /**
+   * Changes a saved server's fields; secrets go to the key store. A server that was connected,
+   * connecting or failed reconnects with the new settings.
+   */
+  'servers.update': {
+    params: z.object({ serverId: z.string(), settings: EditableServerSchema }),
+    result: z.object({ settings: ServerSettingsSchema })
+  },
+  'servers.stderr': { params: z.object({ serverId: z.string() }), result: ServerStderrSchema },
+  /** The known configuration files (and `projectDirs`' ones, and `text` if given), parsed. */
+  'servers.importFind': {
+    params: z
+      .object({ projectDirs: z.array(z.string()).max(20).optional(), text: z.string().max(1_000_000).optional() })
+      .default({}),
+    result: z.object({ sources: z.array(ImportSourceSchema) })
+  },
+  /**
+   * Adds the picked servers of one source. A source that does not parse adds nothing (−32602);
+   * a clash is renamed (`name-2`) or skipped as `onClash` says.
+   */
+  'servers.importAdd': {
+    params: z.object({
+      origin: ImportOriginSchema,
+      picks: z
+        .array(
+          z.object({
+            key: z.string(),
+            /** Env vars and headers to keep in the key store (an `Authorization` header always is). */
+            secretEnv: z.array(z.string()).default([]),
+            secretHeaders: z.array(z.string()).default([])
+          })
+        )
+        .min(1),
+      onClash: z.enum(['rename', 'skip']),
+      /** Values of the VS Code inputs the picked servers use, by input id. */
+      inputs: z.record(z.string(), z.string()).default({}),
+      autoConnect: z.boolean().default(false)
+    }),
+    result: z.object({
+      added: z.array(z.object({ key: z.string(), id: z.string(), name: z.string() })),
+      skipped: z.array(z.object({ key: z.string(), reason: z.string() }))
+    })
+  }
+} as const;

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where a stdio server's command was found, or the words for why it was not. */
+export type CommandResolution =
+  { found: true; executable: string } | { found: false; message: string; searched: string[] };
+
+/**
+ * Finds the executable a command names, as a shell would: a command with a path separator is
+ * taken relative to `cwd`; a bare name is looked up in each directory of `PATH` (with Windows'
+ * `PATHEXT` extensions). Our own few lines rather than the `which` package: it is only a
+ * transitive dependency here, and we need the directories searched for the message anyway.
+ */
+export function resolveCommand(
+  command: string,
+  options: { PATH: string; cwd?: string; platform?: NodeJS.Platform; PATHEXT?: string }
+): CommandResolution {
+  const platform = options.platform ?? process.platform;
+  const win = platform === 'win32';
+  const delimiter = win ? ';' : ':';
+  const extensions = win ? ['', ...(options.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const cwd = options.cwd ?? process.cwd();
+  if (command.includes('/') || (win && command.includes('\\'))) {
+    const full = path.resolve(cwd, command);
+    for (const extension of extensions)
+      if (isExecutable(full + extension, win)) return { found: true, executable: full + extension };
+    return {
+      found: false,
+      searched: [],
+      message: `The command ${full} does not exist or cannot be run (it is not an executable file).`
+    };
+  }
+  const searched = [...new Set(options.PATH.split(delimiter).filter(Boolean))];
+  for (const dir of searched) {
+    for (const extension of extensions) {
+      const candidate = path.join(path.resolve(cwd, dir), command + extension);
+      if (isExecutable(candidate, win)) return { found: true, executable: candidate };
+    }
+  }
+  return {
+    found: false,
+    searched,
+    message:
+      searched.length === 0
+        ? `The command "${command}" was not found: the PATH Taskdesk has is empty. Give the command's full path.`
+        : `The command "${command}" was not found in any directory of the PATH (your login shell's, then Taskdesk's own: ${searched.join(', ')}). Install it, or give its full path.`
+  };
+}
+
+function isExecutable(file: string, win: boolean): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    if (!win) fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The PATH stdio servers are started with: the login shell's directories first, then those of
+ * Taskdesk's own PATH it lacks (an app started from the dock has a minimal one).
+ */
+export function mergePaths(
+  loginPath: string | undefined,
+  ownPath: string | undefined,
+  platform = process.platform
+): string {
+  const delimiter = platform === 'win32' ? ';' : ':';
+  const dirs = [...(loginPath ?? '').split(delimiter), ...(ownPath ?? '').split(delimiter)].filter(Boolean);
+  return [...new Set(dirs)].join(delimiter);
+}

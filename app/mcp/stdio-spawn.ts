@@ -1,0 +1,47 @@
+import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ServerConfig } from './server-config.js';
+import { resolveCommand } from './command-resolution.js';
+
+/** A stdio server's command is on no directory of the PATH (or its path is not an executable). */
+export class CommandNotFoundError extends Error {
+  readonly searched: string[];
+  constructor(message: string, searched: string[]) {
+    super(message);
+    this.name = 'CommandNotFoundError';
+    this.searched = searched;
+  }
+}
+
+type StdioTransport = Extract<ServerConfig['transport'], { type: 'stdio' }>;
+
+/**
+ * How a stdio server is started: its command found on `path` (the login shell's PATH; the
+ * server's own `PATH` env var wins), started by its full path, with that PATH in its env.
+ * Throws {@link CommandNotFoundError} instead of letting the spawn fail with `ENOENT`.
+ */
+export function stdioSpawnTarget(
+  transport: StdioTransport,
+  path: string | undefined
+): { params: StdioServerParameters; executable: string } {
+  const base = getDefaultEnvironment();
+  const PATH = transport.env?.PATH ?? path ?? base.PATH ?? process.env.PATH ?? '';
+  const resolution = resolveCommand(transport.command, {
+    PATH,
+    ...(transport.cwd !== undefined && { cwd: transport.cwd }),
+    ...(process.env.PATHEXT !== undefined && { PATHEXT: process.env.PATHEXT })
+  });
+  if (!resolution.found) throw new CommandNotFoundError(resolution.message, resolution.searched);
+  return {
+    executable: resolution.executable,
+    params: {
+      // Windows: the SDK's cross-spawn finds `npx.cmd` and runs it through cmd.exe; a full
+      // path to a .cmd would skip that, so the command stays as written there.
+      command: process.platform === 'win32' ? transport.command : resolution.executable,
+      args: transport.args,
+      env: { ...base, PATH, ...transport.env },
+      ...(transport.cwd !== undefined && { cwd: transport.cwd }),
+      stderr: 'pipe'
+    }
+  };
+}

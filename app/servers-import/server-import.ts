@@ -1,0 +1,231 @@
+import fs from 'node:fs';
+import type { ServerConfigInput } from '../mcp/server-config.js';
+import type { ImportSource, ImportedServer, ImportKind } from '../contract/server-settings.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
+import { parseJsonc } from './jsonc.js';
+import {
+  entriesOf,
+  entryTexts,
+  inputRefs,
+  looksSecret,
+  readConfig,
+  substitute,
+  targetOf,
+  unresolvedIn,
+  type ConfigContents
+} from './config-shapes.js';
+import { knownFileAt, knownFiles, type ImportPlaces, type KnownFile } from './known-places.js';
+
+/** The servers already configured, to find clashes against. */
+export interface ExistingServers {
+  ids: ReadonlySet<string>;
+  names: ReadonlySet<string>;
+}
+
+/** A source read in full: its contents, or why it could not be. */
+interface ReadSource {
+  file?: KnownFile;
+  kind: ImportKind;
+  contents?: ConfigContents;
+  exists: boolean;
+  error?: string;
+}
+
+/** A name in a file made a Taskdesk server id (letters, digits, dot, dash, underscore; at most 64). */
+export function idFor(key: string): string {
+  const id = key
+    .trim()
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return id || 'server';
+}
+
+/** Reads and parses one file, in words when it cannot be: never throws. */
+function readFile(file: KnownFile): ReadSource {
+  let text: string;
+  try {
+    text = fs.readFileSync(file.path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { file, kind: file.kind, exists: false };
+    return { file, kind: file.kind, exists: true, error: `${file.path} could not be read (${code ?? String(error)})` };
+  }
+  return { file, ...readText(text, file.kind, file.path), exists: true };
+}
+
+function readText(text: string, kind: ImportKind, where: string): Omit<ReadSource, 'exists'> {
+  try {
+    return { kind, contents: readConfig(parseJsonc(text), kind) };
+  } catch (error) {
+    return {
+      kind,
+      error: `${where} is not a config Taskdesk can read: ${(error as Error).message}. Nothing was imported from it.`
+    };
+  }
+}
+
+function sourceView(source: ReadSource, existing: ExistingServers, label: string): ImportSource {
+  const inputs = source.contents?.inputs ?? [];
+  const workspaceKnown = source.file?.workspaceFolder !== undefined;
+  const servers: ImportedServer[] = (source.contents?.servers ?? []).map((entry) => {
+    const id = idFor(entry.key);
+    const texts = entryTexts(entry);
+    return {
+      key: entry.key,
+      id,
+      transport: entry.transport,
+      target: targetOf(entry),
+      env: entriesOf(entry.env, inputs, false),
+      headers: entriesOf(entry.headers, inputs, true),
+      inputs: [...new Set(texts.flatMap(inputRefs))],
+      unknownFields: entry.unknownFields,
+      unresolved: [...new Set(texts.flatMap((text) => unresolvedIn(text, workspaceKnown)))],
+      ...(entry.problem !== undefined && { problem: entry.problem }),
+      clash: existing.ids.has(id) || existing.names.has(entry.key.toLowerCase())
+    };
+  });
+  return {
+    kind: source.kind,
+    label,
+    ...(source.file && { path: source.file.path }),
+    exists: source.exists,
+    ...(source.error !== undefined && { error: source.error }),
+    servers,
+    inputs
+  };
+}
+
+/** What `servers.importFind` answers: every known file (found or not), and the pasted text if any. */
+export function findImports(
+  places: ImportPlaces,
+  existing: ExistingServers,
+  options: { projectDirs?: readonly string[]; text?: string }
+): ImportSource[] {
+  const sources = knownFiles(places, options.projectDirs).map((file) =>
+    sourceView(readFile(file), existing, file.label)
+  );
+  if (options.text !== undefined && options.text.trim() !== '')
+    sources.push(
+      sourceView({ ...readText(options.text, 'pasted', 'The pasted text'), exists: true }, existing, 'Pasted JSON')
+    );
+  return sources;
+}
+
+/** One server to add, as `servers.importAdd` picks it. */
+export interface ImportPick {
+  key: string;
+  secretEnv: string[];
+  secretHeaders: string[];
+}
+
+/**
+ * The configs `servers.importAdd` adds, and what it skips, for the picks of one source. Nothing
+ * is returned (−32602 is thrown) when the source does not parse, a pick is not in it, or an
+ * input a picked server uses has no value: a broken import adds nothing.
+ */
+export function planImport(
+  places: ImportPlaces,
+  existing: ExistingServers,
+  request: {
+    origin: { path: string } | { text: string };
+    picks: ImportPick[];
+    onClash: 'rename' | 'skip';
+    inputs: Record<string, string>;
+    autoConnect: boolean;
+  }
+): { add: Array<{ key: string; config: ServerConfigInput }>; skipped: Array<{ key: string; reason: string }> } {
+  let source: ReadSource;
+  if ('path' in request.origin) {
+    const file = knownFileAt(places, request.origin.path);
+    if (!file)
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `${request.origin.path} is not a config file Taskdesk imports from`
+      );
+    source = readFile(file);
+    if (!source.exists) throw new HostError(JsonRpcCode.InvalidParams, `${file.path} does not exist`);
+  } else source = { ...readText(request.origin.text, 'pasted', 'The pasted text'), exists: true };
+  if (source.error !== undefined || !source.contents)
+    throw new HostError(JsonRpcCode.InvalidParams, source.error ?? 'Nothing to import');
+  const contents = source.contents;
+  const ids = new Set(existing.ids);
+  const names = new Set(existing.names);
+  const add: Array<{ key: string; config: ServerConfigInput }> = [];
+  const skipped: Array<{ key: string; reason: string }> = [];
+  const missing = new Set<string>();
+  for (const pick of request.picks) {
+    const entry = contents.servers.find((server) => server.key === pick.key);
+    if (!entry) throw new HostError(JsonRpcCode.InvalidParams, `No server "${pick.key}" in this config`);
+    if (entry.problem !== undefined) {
+      skipped.push({ key: entry.key, reason: entry.problem });
+      continue;
+    }
+    for (const id of entryTexts(entry).flatMap(inputRefs)) if (!Object.hasOwn(request.inputs, id)) missing.add(id);
+    let id = idFor(entry.key);
+    let name = entry.key;
+    if (ids.has(id) || names.has(name.toLowerCase())) {
+      if (request.onClash === 'skip') {
+        skipped.push({ key: entry.key, reason: `A server with the id ${id} or the name ${name} exists already` });
+        continue;
+      }
+      let n = 2;
+      while (ids.has(`${id.slice(0, 60)}-${n}`) || names.has(`${name} (${n})`.toLowerCase())) n++;
+      id = `${id.slice(0, 60)}-${n}`;
+      name = `${name} (${n})`;
+    }
+    ids.add(id);
+    names.add(name.toLowerCase());
+    const vars = {
+      inputs: request.inputs,
+      home: places.home,
+      ...(source.file?.workspaceFolder !== undefined && { workspaceFolder: source.file.workspaceFolder })
+    };
+    const sub = (text: string) => substitute(text, vars);
+    const subAll = (record: Record<string, string>) =>
+      Object.fromEntries(Object.entries(record).map(([key, value]) => [key, sub(value)]));
+    // A value from a password input is a secret whatever the user unticked.
+    const secret = (record: Record<string, string>, picked: string[], header: boolean) =>
+      Object.entries(record)
+        .filter(
+          ([key, value]) =>
+            picked.includes(key) ||
+            (looksSecret(key, value, contents.inputs, header) && inputRefs(value).length > 0) ||
+            (header && /^(proxy-)?authorization$/i.test(key))
+        )
+        .map(([key]) => key);
+    const config: ServerConfigInput =
+      entry.transport === 'stdio'
+        ? {
+            id,
+            name,
+            autoConnect: request.autoConnect,
+            transport: {
+              type: 'stdio',
+              command: sub(entry.command),
+              args: entry.args.map(sub),
+              ...(entry.cwd !== undefined && { cwd: sub(entry.cwd) }),
+              ...(Object.keys(entry.env).length > 0 && { env: subAll(entry.env) })
+            },
+            secrets: { env: secret(entry.env, pick.secretEnv, false), headers: [] }
+          }
+        : {
+            id,
+            name,
+            autoConnect: request.autoConnect,
+            transport: {
+              type: 'http',
+              url: sub(entry.url),
+              ...(Object.keys(entry.headers).length > 0 && { headers: subAll(entry.headers) })
+            },
+            secrets: { env: [], headers: secret(entry.headers, pick.secretHeaders, true) }
+          };
+    add.push({ key: entry.key, config });
+  }
+  if (missing.size > 0)
+    throw new HostError(
+      JsonRpcCode.InvalidParams,
+      `Enter a value for the input${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')}`
+    );
+  return { add, skipped };
+}

@@ -1,0 +1,97 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ServerView } from '../../app/contract/host-api.js';
+import { correctingSummary, FormError } from '../components/form-error.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+import { ServerFields } from './server-fields.js';
+import { draftFromSettings, draftProblems, toEditable, type DraftField, type ServerDraft } from './server-draft.js';
+
+/**
+ * Edits every field of a saved server (its id stays: tasks are kept per id). Secrets come as
+ * names only; a stored one left empty keeps its value. Saving reconnects a server that was up.
+ */
+export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
+  const { client, announce } = useDesk();
+  const [draft, setDraft] = useState<ServerDraft | undefined>(undefined);
+  const [editable, setEditable] = useState(true);
+  const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
+  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const controls = useRef(new Map<DraftField, HTMLElement>());
+  const headingId = `edit-${server.id}-heading`;
+
+  useEffect(() => {
+    let live = true;
+    client.call('servers.get', { serverId: server.id }).then(
+      (settings) => {
+        if (!live) return;
+        setDraft(draftFromSettings(settings));
+        setEditable(settings.editable);
+      },
+      (error: unknown) => live && setFormError(toHostCallError(error).message)
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, server.id]);
+
+  const submit = async () => {
+    if (!draft) return;
+    setFormError(undefined);
+    const problems = draftProblems(draft);
+    setErrors(Object.fromEntries(problems));
+    if (problems.length > 0) {
+      setFormError(correctingSummary(problems.length));
+      controls.current.get(problems[0]![0])?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });
+      announce(`Saved ${draft.name.trim()}.`);
+      onDone();
+    } catch (error) {
+      setFormError(toHostCallError(error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="edit-server"
+      noValidate
+      aria-labelledby={headingId}
+      aria-busy={busy || draft === undefined}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <h4 id={headingId}>Edit {server.name}</h4>
+      {!editable ? (
+        <p className="reason">This server is given by Taskdesk's configuration and cannot be edited here.</p>
+      ) : null}
+      {draft ? (
+        <ServerFields
+          draft={draft}
+          errors={errors}
+          onChange={setDraft}
+          register={(field, element) => {
+            if (element) controls.current.set(field, element);
+          }}
+          autoConnectLabel="Connect when Taskdesk starts"
+        />
+      ) : null}
+      <FormError message={formError} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy || !draft || !editable}>
+          Save
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

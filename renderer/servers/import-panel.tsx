@@ -1,0 +1,335 @@
+import { useState } from 'react';
+import type { ImportedServer, ImportSource } from '../../app/contract/server-settings.js';
+import { FormError } from '../components/form-error.js';
+import { FieldFrame } from '../forms/field-frame.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/**
+ * "Import from other apps": finds the MCP servers of Claude Desktop, Cursor and VS Code (and of
+ * the project folders given, and pasted JSON), shows what each holds, and adds the picked ones.
+ */
+export function ImportPanel() {
+  const { client, announce } = useDesk();
+  const [projects, setProjects] = useState('');
+  const [pasted, setPasted] = useState('');
+  const [sources, setSources] = useState<ImportSource[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  const find = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const projectDirs = lines(projects);
+      const found = await client.call('servers.importFind', {
+        ...(projectDirs.length > 0 && { projectDirs }),
+        ...(pasted.trim() && { text: pasted })
+      });
+      setSources(found.sources);
+      const servers = found.sources.reduce((count, source) => count + source.servers.length, 0);
+      announce(
+        `Found ${servers} server${servers === 1 ? '' : 's'} in ${found.sources.filter((s) => s.exists).length} configs.`
+      );
+    } catch (failure) {
+      setError(toHostCallError(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const readable = sources?.filter((source) => source.exists) ?? [];
+  const missing = sources?.filter((source) => !source.exists) ?? [];
+  return (
+    <section className="import-panel" aria-labelledby="heading-import">
+      <h3 id="heading-import">Import from other apps</h3>
+      <p className="field-hint">
+        Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Nothing is added until you pick
+        servers and press Import.
+      </p>
+      <div className="field-row">
+        <FieldFrame
+          name="projects"
+          label="Project folders"
+          hint="One a line: their .cursor/mcp.json and .vscode/mcp.json."
+        >
+          {(wiring) => (
+            <textarea
+              {...wiring}
+              rows={2}
+              value={projects}
+              spellCheck={false}
+              onChange={(event) => setProjects(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+        <FieldFrame name="pasted" label="Or paste a config" hint="JSON with mcpServers, servers or mcp.servers.">
+          {(wiring) => (
+            <textarea
+              {...wiring}
+              rows={2}
+              value={pasted}
+              spellCheck={false}
+              onChange={(event) => setPasted(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+      </div>
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => void find()}>
+          Look for servers
+        </button>
+      </div>
+      {sources ? (
+        <ul className="cards import-sources" aria-label="Configs found">
+          {readable.map((source) => (
+            <ImportSourceCard
+              key={`${source.kind}:${source.path ?? 'pasted'}`}
+              source={source}
+              pasted={pasted}
+              onImported={find}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {missing.length > 0 ? (
+        <p className="muted small-text">Not found: {missing.map((source) => source.path).join(', ')}</p>
+      ) : null}
+    </section>
+  );
+}
+
+function ImportSourceCard({
+  source,
+  pasted,
+  onImported
+}: {
+  source: ImportSource;
+  pasted: string;
+  onImported: () => Promise<void>;
+}) {
+  const { client, announce } = useDesk();
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  const [secrets, setSecrets] = useState<Record<string, string[]>>(() =>
+    Object.fromEntries(
+      source.servers.map((server) => [
+        server.key,
+        [...server.env, ...server.headers].filter((e) => e.secret).map((e) => e.name)
+      ])
+    )
+  );
+  const [inputs, setInputs] = useState<Record<string, string>>({});
+  const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
+  const [autoConnect, setAutoConnect] = useState(false);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const chosen = source.servers.filter((server) => picked.has(server.key));
+  const neededInputs = source.inputs.filter((input) => chosen.some((server) => server.inputs.includes(input.id)));
+  const toggle = (key: string, on: boolean) =>
+    setPicked((old) => {
+      const next = new Set(old);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    setMessage(undefined);
+    try {
+      const result = await client.call('servers.importAdd', {
+        origin: source.path !== undefined ? { path: source.path } : { text: pasted },
+        picks: chosen.map((server) => {
+          const marked = secrets[server.key] ?? [];
+          return {
+            key: server.key,
+            secretEnv: server.env.filter((e) => marked.includes(e.name)).map((e) => e.name),
+            secretHeaders: server.headers.filter((e) => marked.includes(e.name)).map((e) => e.name)
+          };
+        }),
+        onClash,
+        inputs: Object.fromEntries(neededInputs.map((input) => [input.id, inputs[input.id] ?? ''])),
+        autoConnect
+      });
+      const words = [
+        result.added.length > 0 ? `Imported ${result.added.map((a) => a.name).join(', ')}.` : 'Nothing was imported.',
+        ...result.skipped.map((s) => `Skipped ${s.key}: ${s.reason}.`)
+      ].join(' ');
+      setMessage(words);
+      announce(words);
+      setPicked(new Set());
+      await onImported();
+    } catch (failure) {
+      setError(toHostCallError(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const headingId = `import-${source.kind}-${(source.path ?? 'pasted').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return (
+    <li className="card import-source" data-kind={source.kind} aria-labelledby={headingId}>
+      <div className="card-header">
+        <h4 id={headingId}>{source.label}</h4>
+      </div>
+      {source.path ? <p className="muted small-text">{source.path}</p> : null}
+      {source.error ? (
+        <p className="reason" role="alert">
+          {source.error}
+        </p>
+      ) : null}
+      {!source.error && source.servers.length === 0 ? <p className="muted">No MCP servers in it.</p> : null}
+      <ul className="import-servers">
+        {source.servers.map((server) => (
+          <ImportServerRow
+            key={server.key}
+            server={server}
+            picked={picked.has(server.key)}
+            secrets={secrets[server.key] ?? []}
+            onPick={(on) => toggle(server.key, on)}
+            onSecrets={(names) => setSecrets((old) => ({ ...old, [server.key]: names }))}
+          />
+        ))}
+      </ul>
+      {neededInputs.map((input) => (
+        <FieldFrame key={input.id} name={`input-${input.id}`} label={`Input ${input.id}`} hint={input.description}>
+          {(wiring) => (
+            <input
+              {...wiring}
+              type={input.password ? 'password' : 'text'}
+              autoComplete={input.password ? 'new-password' : 'off'}
+              value={inputs[input.id] ?? ''}
+              onChange={(event) => setInputs((old) => ({ ...old, [input.id]: event.target.value }))}
+            />
+          )}
+        </FieldFrame>
+      ))}
+      {chosen.some((server) => server.clash) ? (
+        <fieldset className="field">
+          <legend>When a server with that name exists</legend>
+          {(
+            [
+              ['rename', 'Import it under a new name (name-2)'],
+              ['skip', 'Skip it']
+            ] as const
+          ).map(([value, label]) => (
+            <div className="checkbox-row" key={value}>
+              <input
+                id={`${headingId}-clash-${value}`}
+                type="radio"
+                name={`${headingId}-clash`}
+                checked={onClash === value}
+                onChange={() => setOnClash(value)}
+              />
+              <label htmlFor={`${headingId}-clash-${value}`}>{label}</label>
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
+      {source.servers.length > 0 ? (
+        <>
+          <div className="checkbox-row">
+            <input
+              id={`${headingId}-connect`}
+              type="checkbox"
+              checked={autoConnect}
+              onChange={(event) => setAutoConnect(event.target.checked)}
+            />
+            <label htmlFor={`${headingId}-connect`}>Connect them now and when Taskdesk starts</label>
+          </div>
+          <FormError message={error} />
+          {message ? <p role="status">{message}</p> : null}
+          <div className="actions">
+            <button type="button" className="primary" disabled={busy || chosen.length === 0} onClick={() => void run()}>
+              Import {chosen.length > 0 ? chosen.length : ''} selected
+              <span className="sr-only"> from {source.label}</span>
+            </button>
+          </div>
+        </>
+      ) : null}
+    </li>
+  );
+}
+
+function ImportServerRow({
+  server,
+  picked,
+  secrets,
+  onPick,
+  onSecrets
+}: {
+  server: ImportedServer;
+  picked: boolean;
+  secrets: string[];
+  onPick: (on: boolean) => void;
+  onSecrets: (names: string[]) => void;
+}) {
+  const id = `pick-${server.id}-${server.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const entries = server.transport === 'stdio' ? server.env : server.headers;
+  return (
+    <li className="import-server" data-key={server.key}>
+      <div className="checkbox-row">
+        <input
+          id={id}
+          type="checkbox"
+          checked={picked}
+          disabled={server.problem !== undefined}
+          onChange={(event) => onPick(event.target.checked)}
+        />
+        <label htmlFor={id}>
+          <strong>{server.key}</strong>{' '}
+          <span className="kind-tag">{server.transport === 'stdio' ? 'stdio' : 'HTTP'}</span>
+        </label>
+      </div>
+      <code className="url">{server.target}</code>
+      {server.clash ? <p className="small-text">A server with this name exists already.</p> : null}
+      {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
+      {entries.length > 0 ? (
+        <ul
+          className="import-entries"
+          aria-label={`${server.transport === 'stdio' ? 'Env vars' : 'Headers'} of ${server.key}`}
+        >
+          {entries.map((entry) => {
+            const box = `${id}-secret-${entry.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+            const forced = /^(proxy-)?authorization$/i.test(entry.name);
+            return (
+              <li key={entry.name} className="checkbox-row">
+                <code>{entry.name}</code>
+                {entry.value !== undefined ? <span className="muted">= {entry.value}</span> : null}
+                <input
+                  id={box}
+                  type="checkbox"
+                  checked={forced || secrets.includes(entry.name)}
+                  disabled={forced}
+                  onChange={(event) =>
+                    onSecrets(
+                      event.target.checked ? [...secrets, entry.name] : secrets.filter((name) => name !== entry.name)
+                    )
+                  }
+                />
+                <label htmlFor={box}>
+                  Keep in the key store<span className="sr-only"> ({entry.name})</span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {server.unknownFields.length > 0 ? (
+        <p className="small-text">Not imported (Taskdesk does not use them): {server.unknownFields.join(', ')}</p>
+      ) : null}
+      {server.unresolved.length > 0 ? (
+        <p className="small-text">Left as written (Taskdesk cannot fill them in): {server.unresolved.join(', ')}</p>
+      ) : null}
+    </li>
+  );
+}

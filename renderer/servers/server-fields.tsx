@@ -1,0 +1,163 @@
+import { FieldFrame, useFieldId } from '../forms/field-frame.js';
+import { EntryList } from './entry-list.js';
+import type { DraftField, ServerDraft } from './server-draft.js';
+
+const PROTOCOLS: Array<[ServerDraft['protocol'], string]> = [
+  ['auto', 'Auto (probe, then remember)'],
+  ['2025-11-25', 'MCP 2025-11-25'],
+  ['2026-07-28', 'MCP 2026-07-28']
+];
+
+/**
+ * Every field of a server but its id, shared by the Add and Edit forms: name, transport,
+ * command, arguments, working directory and env (stdio), URL and headers (HTTP), protocol and
+ * auto-connect. `register` collects the inputs, so that a form can focus the first wrong one.
+ */
+export function ServerFields({
+  draft,
+  errors,
+  onChange,
+  register,
+  autoConnectLabel
+}: {
+  draft: ServerDraft;
+  errors: Partial<Record<DraftField, string>>;
+  onChange: (draft: ServerDraft) => void;
+  register: (field: DraftField, element: HTMLElement | null) => void;
+  autoConnectLabel: string;
+}) {
+  const group = useFieldId('transport');
+  const set = (change: Partial<ServerDraft>) => onChange({ ...draft, ...change });
+  const text = (field: 'name' | 'command' | 'url' | 'cwd') => ({
+    name: field,
+    value: draft[field],
+    autoComplete: 'off',
+    spellCheck: false,
+    onChange: (event: { target: { value: string } }) => set({ [field]: event.target.value }),
+    ...(field !== 'cwd' && { ref: (element: HTMLInputElement | null) => register(field, element) })
+  });
+  return (
+    <>
+      <FieldFrame name="name" label="Name" required error={errors.name}>
+        {(wiring) => <input {...wiring} {...text('name')} type="text" required aria-required="true" />}
+      </FieldFrame>
+      <fieldset className="field">
+        <legend>Transport</legend>
+        {(
+          [
+            ['stdio', 'Local command (stdio)'],
+            ['http', 'Streamable HTTP']
+          ] as const
+        ).map(([value, label]) => (
+          <div className="checkbox-row" key={value}>
+            <input
+              id={`${group}-${value}`}
+              type="radio"
+              name={group}
+              value={value}
+              checked={draft.transport === value}
+              onChange={() => set({ transport: value })}
+            />
+            <label htmlFor={`${group}-${value}`}>{label}</label>
+          </div>
+        ))}
+      </fieldset>
+      {draft.transport === 'stdio' ? (
+        <div className="transport-fields">
+          <FieldFrame
+            name="command"
+            label="Command"
+            required
+            error={errors.command}
+            hint="Found on your login shell's PATH."
+          >
+            {(wiring) => (
+              <input {...wiring} {...text('command')} type="text" placeholder="npx" required aria-required="true" />
+            )}
+          </FieldFrame>
+          <FieldFrame name="args" label="Arguments" hint="One argument per line.">
+            {(wiring) => (
+              <textarea
+                {...wiring}
+                name="args"
+                rows={3}
+                value={draft.args}
+                spellCheck={false}
+                onChange={(event) => set({ args: event.target.value })}
+              />
+            )}
+          </FieldFrame>
+          <FieldFrame name="cwd" label="Working directory" hint="Optional; Taskdesk's own by default.">
+            {(wiring) => <input {...wiring} {...text('cwd')} type="text" />}
+          </FieldFrame>
+          <div ref={(element) => register('env', element)} tabIndex={-1}>
+            <EntryList
+              label="Environment variables"
+              rows={draft.env}
+              header={false}
+              error={errors.env}
+              errorId={`${group}-env-error`}
+              onChange={(env) => set({ env })}
+            />
+          </div>
+        </div>
+      ) : (
+        <div className="transport-fields">
+          <FieldFrame name="url" label="URL" required error={errors.url}>
+            {(wiring) => (
+              <input
+                {...wiring}
+                {...text('url')}
+                type="text"
+                placeholder="https://example.com/mcp"
+                required
+                aria-required="true"
+              />
+            )}
+          </FieldFrame>
+          <div ref={(element) => register('headers', element)} tabIndex={-1}>
+            <EntryList
+              label="Headers"
+              rows={draft.headers}
+              header
+              error={errors.headers}
+              errorId={`${group}-headers-error`}
+              onChange={(headers) => set({ headers })}
+            />
+          </div>
+        </div>
+      )}
+      <FieldFrame
+        name="protocol"
+        label="Protocol"
+        hint="Auto asks the server which revision it speaks; pin one for a server that takes the question badly."
+      >
+        {(wiring) => (
+          <select
+            {...wiring}
+            name="protocol"
+            value={draft.protocol}
+            onChange={(event) => set({ protocol: event.target.value as ServerDraft['protocol'] })}
+          >
+            {PROTOCOLS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </FieldFrame>
+      <FieldFrame name="autoConnect" label={autoConnectLabel} checkbox>
+        {(wiring) => (
+          <input
+            {...wiring}
+            type="checkbox"
+            name="autoConnect"
+            checked={draft.autoConnect}
+            onChange={(event) => set({ autoConnect: event.target.checked })}
+          />
+        )}
+      </FieldFrame>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ServerView } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+
+/**
+ * What the server's latest process wrote to stderr (the last 64 KiB / 200 lines, its secrets
+ * redacted), fetched when opened and again with Refresh, or when the state changes while open.
+ */
+export function ServerStderr({ server }: { server: ServerView }) {
+  const { client } = useDesk();
+  const [output, setOutput] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [open, setOpen] = useState(false);
+  const status = server.state.status;
+  const load = useCallback(
+    () =>
+      client.call('servers.stderr', { serverId: server.id }).then(
+        (result) => {
+          setOutput(result);
+          setError(undefined);
+        },
+        (failure: unknown) => setError(toHostCallError(failure).message)
+      ),
+    [client, server.id]
+  );
+  // Open, it follows the server: a new process (or its end) brings new output.
+  useEffect(() => {
+    if (open) void load();
+  }, [open, status, load]);
+  return (
+    <details className="stderr" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        Server output (stderr)<span className="sr-only"> of {server.name}</span>
+      </summary>
+      {error ? <p className="reason">{error}</p> : null}
+      {output && output.text === '' ? <p className="muted">Nothing written to stderr.</p> : null}
+      {output && output.text !== '' ? (
+        <>
+          {output.truncated ? <p className="muted small-text">Older output was dropped.</p> : null}
+          <pre className="stderr-text" tabIndex={0} aria-label={`stderr of ${server.name}`}>
+            {output.text}
+          </pre>
+        </>
+      ) : null}
+      <button type="button" className="small" onClick={() => void load()}>
+        Refresh<span className="sr-only"> stderr of {server.name}</span>
+      </button>
+    </details>
+  );
+}

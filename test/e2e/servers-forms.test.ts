@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import path from 'node:path';
+import { type Browser, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { tempDir } from '../support/host-fixture.js';
+import { buildRenderer, openDesk, root } from './renderer-build.js';
+
+const ECHO = path.join(root, 'test/support/env-echo-server.ts');
+const TSX = import.meta.resolve('tsx');
+const MARK = 'E2eSeCrEt';
+
+describe('the Servers screen: adding, editing and importing servers', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  /** Every response body the page received from the host. */
+  const bodies: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    data = tempDir();
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      keyStore: new InMemoryKeyStore(),
+      loginEnv: async () => ({ ...process.env }),
+      importPlaces: { home: '/nonexistent/taskdesk-e2e-home', platform: 'linux' }
+    });
+    await host.call('servers.add', {
+      id: 'echo',
+      name: 'Echo',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: ['--import', TSX, ECHO],
+        env: { API_TOKEN: `tok-${MARK}-1` }
+      },
+      secrets: { env: ['API_TOKEN'], headers: [] }
+    });
+    assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 },
+      beforeLoad: async (page) => {
+        page.on('response', (response) => {
+          void response.text().then(
+            (text) => bodies.push(text),
+            () => undefined
+          );
+        });
+      }
+    }));
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data?.remove();
+    built?.remove();
+  });
+
+  it('adds two servers in a row: the form is reset to its defaults after each', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    await form.getByLabel('Id').fill('first');
+    await form.getByLabel('Name').fill('First');
+    await form.getByLabel('Streamable HTTP').check();
+    // Connect now stays ticked: nothing listens on port 9, so the connect fails at once.
+    await form.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await page.locator('li[data-server-id="first"] [data-status="failed"]').waitFor();
+
+    // Back to its defaults, every control showing what the form will send.
+    const fresh = page.getByRole('form', { name: 'Add a server' });
+    assert.equal(await fresh.getByLabel('Id').inputValue(), '');
+    assert.equal(await fresh.getByLabel('Local command (stdio)').isChecked(), true);
+    assert.equal(await fresh.getByLabel('Streamable HTTP').isChecked(), false);
+    assert.equal(await fresh.getByLabel('Connect now and when Taskdesk starts').isChecked(), true);
+
+    await fresh.getByLabel('Id').fill('second');
+    await fresh.getByLabel('Name').fill('Second');
+    await fresh.getByLabel('Streamable HTTP').check();
+    await fresh.getByLabel('URL').fill('http://127.0.0.1:9/second');
+    await fresh.getByLabel('Connect now and when Taskdesk starts').uncheck();
+    await fresh.getByRole('button', { name: 'Add server' }).click();
+    await page.locator('li[data-server-id="second"]').waitFor();
+    assert.equal(await fresh.locator('.form-error').isVisible(), false, 'no error after the second add');
+    const ids = (await host.call('servers.list', {})).map((view) => view.id).sort();
+    assert.deepEqual(ids, ['echo', 'first', 'second']);
+  });
+
+  it('shows where a command was found and its stderr, its secret redacted', async () => {
+    const card = page.locator('li[data-server-id="echo"]');
+    await card.getByText(process.execPath, { exact: true }).waitFor();
+    await card.getByText('Server output (stderr)').click();
+    await card.getByLabel('stderr of Echo').getByText('env-echo started with token [redacted]').waitFor();
+  });
+
+  it('edits a server: every field, a header kept as a secret that is never shown back, the protocol pin', async () => {
+    const card = page.locator('li[data-server-id="second"]');
+    await card.getByRole('button', { name: 'Edit Second' }).click();
+    const form = card.getByRole('form', { name: 'Edit Second' });
+    await form.getByLabel('Name').fill('Second edited');
+    await form.getByLabel('URL').fill('http://127.0.0.1:9/edited');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Name of header 1').fill('Authorization');
+    await form.getByLabel('Value of Authorization').fill(`Bearer hdr-${MARK}-2`);
+    assert.equal(
+      await form.getByLabel('Secret Authorization').isChecked(),
+      true,
+      'an Authorization header is a secret'
+    );
+    assert.equal(await form.getByLabel('Value of Authorization').getAttribute('type'), 'password');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Name of header 2').fill('X-Team');
+    await form.getByLabel('Value of X-Team').fill('core');
+    await form.getByLabel('Protocol').selectOption('2025-11-25');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const renamed = page.locator('li[data-server-id="second"]');
+    await renamed.getByRole('heading', { name: 'Second edited' }).waitFor();
+    await renamed.getByText('MCP 2025-11-25').waitFor();
+    await renamed.getByText('http://127.0.0.1:9/edited').waitFor();
+
+    // Opened again: the secret is a stored row with no value; the plain header shows its value.
+    await renamed.getByRole('button', { name: 'Edit Second edited' }).click();
+    const again = renamed.getByRole('form', { name: 'Edit Second edited' });
+    await again.getByLabel('Value of X-Team').waitFor();
+    assert.equal(await again.getByLabel('Value of X-Team').inputValue(), 'core');
+    assert.equal(await again.getByLabel('Value of Authorization').inputValue(), '');
+    assert.equal(
+      await again.getByLabel('Value of Authorization').getAttribute('placeholder'),
+      'Stored in the key store; type to replace'
+    );
+    // Saved unchanged: the stored value stays.
+    await again.getByRole('button', { name: 'Save' }).click();
+    await again.waitFor({ state: 'detached' });
+    const settings = await host.call('servers.get', { serverId: 'second' });
+    assert.deepEqual(settings.transport.type === 'http' && settings.transport.headers, [
+      { name: 'X-Team', value: 'core', secret: false },
+      { name: 'Authorization', secret: true }
+    ]);
+    const html = await page.content();
+    assert.ok(!html.includes(MARK), 'no secret in the page');
+    assert.ok(!bodies.join('\n').includes(MARK), 'no secret in any answer the page received');
+  });
+
+  it('imports pasted JSON: shows what it holds, renames a clash, adds the picked server', async () => {
+    const panel = page.getByRole('region', { name: 'Import from other apps' });
+    await panel.getByLabel('Or paste a config').fill(
+      JSON.stringify({
+        mcpServers: {
+          echo: {
+            command: 'npx',
+            args: ['-y', 'echo-server'],
+            env: { ECHO_API_KEY: 'k', MODE: 'fast' },
+            alwaysAllow: ['x']
+          },
+          legacy: { type: 'sse', url: 'https://old.example.com/sse' }
+        }
+      })
+    );
+    await panel.getByRole('button', { name: 'Look for servers' }).click();
+    const source = panel.locator('li[data-kind="pasted"]');
+    const echo = source.locator('li[data-key="echo"]');
+    await echo.getByText('npx -y echo-server').waitFor();
+    await echo.getByText('A server with this name exists already.').waitFor();
+    await echo.getByText('Not imported (Taskdesk does not use them): alwaysAllow').waitFor();
+    assert.equal(await echo.getByLabel('Keep in the key store (ECHO_API_KEY)').isChecked(), true);
+    assert.equal(await echo.getByLabel('Keep in the key store (MODE)').isChecked(), false);
+    await source
+      .locator('li[data-key="legacy"]')
+      .getByText(/Cannot be imported: .*SSE/)
+      .waitFor();
+    assert.equal(await source.getByLabel('legacy HTTP').isDisabled(), true);
+    await echo.getByLabel('echo stdio').check();
+    await source.getByLabel('Import it under a new name (name-2)').check();
+    await source.getByRole('button', { name: /Import 1 selected/ }).click();
+    await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

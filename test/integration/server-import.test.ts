@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createHost, type Host } from '../../app/host/host.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { tempDir } from '../support/host-fixture.js';
+
+const MARK = 'ImPoRtSeCrEt';
+
+/** A home directory holding a config of each shape, and a project with both project files. */
+function writeFixtures(home: string, project: string): void {
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  };
+  write(
+    path.join(home, '.config/Claude/claude_desktop_config.json'),
+    JSON.stringify({
+      globalShortcut: 'Ctrl+Space',
+      mcpServers: {
+        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+        github: {
+          command: 'docker',
+          args: ['run', '-i', '--rm', 'ghcr.io/github/github-mcp-server'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: `ghp-${MARK}-1`, LOG_LEVEL: 'info' },
+          disabled: false
+        }
+      }
+    })
+  );
+  write(
+    path.join(home, '.cursor/mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        linear: {
+          url: 'https://mcp.linear.app/mcp',
+          headers: { Authorization: `Bearer lin-${MARK}-2`, 'X-Team': 'core' }
+        },
+        legacy: { type: 'sse', url: 'https://old.example.com/sse' },
+        filesystem: { command: 'npx', args: ['-y', 'other-fs'] }
+      }
+    })
+  );
+  write(
+    path.join(home, '.config/Code/User/settings.json'),
+    `{
+  // VS Code's settings are JSONC
+  "editor.fontSize": 14,
+  "mcp": {
+    "inputs": [{ "type": "promptString", "id": "api-key", "description": "Weather API key", "password": true }],
+    "servers": {
+      "weather": {
+        "type": "stdio",
+        "command": "uvx",
+        "args": ["weather-mcp", "--key", "\${input:api-key}",],
+        "env": { "WEATHER_API_KEY": "\${input:api-key}", "UNITS": "metric", "HOME_DIR": "\${env:HOME}" },
+        "envFile": "\${workspaceFolder}/.env",
+      },
+    },
+  },
+}`
+  );
+  write(
+    path.join(project, '.vscode/mcp.json'),
+    `{
+  "inputs": [
+    { "type": "promptString", "id": "region", "description": "Region" },
+    { "type": "promptString", "id": "token", "password": true }
+  ],
+  /* a workspace server */
+  "servers": {
+    "docs": {
+      "type": "http",
+      "url": "https://docs.example.com/mcp?region=\${input:region}",
+      "headers": { "X-Api-Token": "\${input:token}", "X-Client": "taskdesk" }
+    },
+    "local": { "command": "node", "args": ["\${workspaceFolder}/server.js"], "cwd": "\${workspaceFolder}" }
+  }
+}`
+  );
+  // A broken file: a project's Cursor config cut short.
+  write(path.join(project, '.cursor/mcp.json'), '{\n  "mcpServers": {\n    "half": { "command": "npx",\n');
+}
+
+async function withHost(
+  run: (host: Host, home: string, project: string, dataDir: string) => Promise<void>
+): Promise<void> {
+  const home = tempDir('taskdesk-home-');
+  const project = tempDir('taskdesk-project-');
+  const data = tempDir();
+  writeFixtures(home.dir, project.dir);
+  const host = createHost({
+    dataDir: data.dir,
+    autoConnect: false,
+    keyStore: new InMemoryKeyStore(),
+    importPlaces: { home: home.dir, platform: 'linux' }
+  });
+  try {
+    await run(host, home.dir, project.dir, data.dir);
+  } finally {
+    await host.close();
+    home.remove();
+    project.remove();
+    data.remove();
+  }
+}
+
+describe('importing the servers of other hosts', () => {
+  it('finds each config shape: name, transport, command or URL, env and header names, inputs, unknown fields', async () => {
+    await withHost(async (host, home, project) => {
+      const { sources } = await host.call('servers.importFind', { projectDirs: [project] });
+      const byPath = (file: string) => sources.find((source) => source.path === file)!;
+
+      const claude = byPath(path.join(home, '.config/Claude/claude_desktop_config.json'));
+      assert.equal(claude.kind, 'claude-desktop');
+      assert.equal(claude.exists, true);
+      assert.deepEqual(
+        claude.servers.map((server) => [server.key, server.transport, server.target]),
+        [
+          ['filesystem', 'stdio', 'npx -y @modelcontextprotocol/server-filesystem /tmp'],
+          ['github', 'stdio', 'docker run -i --rm ghcr.io/github/github-mcp-server']
+        ]
+      );
+      const github = claude.servers[1]!;
+      assert.deepEqual(github.env, [
+        { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true },
+        { name: 'LOG_LEVEL', value: 'info', secret: false }
+      ]);
+      assert.deepEqual(github.unknownFields, ['disabled']);
+
+      const cursor = byPath(path.join(home, '.cursor/mcp.json'));
+      const linear = cursor.servers.find((server) => server.key === 'linear')!;
+      assert.equal(linear.transport, 'http');
+      assert.equal(linear.target, 'https://mcp.linear.app/mcp');
+      assert.deepEqual(linear.headers, [
+        { name: 'Authorization', secret: true },
+        { name: 'X-Team', value: 'core', secret: false }
+      ]);
+      assert.match(cursor.servers.find((server) => server.key === 'legacy')!.problem!, /SSE/);
+
+      const vscode = byPath(path.join(home, '.config/Code/User/settings.json'));
+      assert.equal(vscode.error, undefined, 'JSONC with comments and trailing commas is read');
+      const weather = vscode.servers[0]!;
+      assert.equal(weather.key, 'weather');
+      assert.equal(weather.target, 'uvx weather-mcp --key ••••');
+      assert.deepEqual(weather.inputs, ['api-key']);
+      assert.deepEqual(vscode.inputs, [{ id: 'api-key', description: 'Weather API key', password: true }]);
+      assert.deepEqual(weather.unknownFields, ['envFile']);
+      assert.deepEqual(weather.unresolved, ['${env:HOME}'], 'envFile is not read, so its variable is not listed');
+      assert.equal(weather.env.find((entry) => entry.name === 'WEATHER_API_KEY')?.secret, true);
+
+      const workspace = byPath(path.join(project, '.vscode/mcp.json'));
+      assert.equal(workspace.kind, 'vscode-workspace');
+      assert.deepEqual(
+        workspace.servers.map((server) => [server.key, server.transport, server.inputs]),
+        [
+          ['docs', 'http', ['region', 'token']],
+          ['local', 'stdio', []]
+        ]
+      );
+      assert.equal(workspace.servers[0]!.headers.find((entry) => entry.name === 'X-Api-Token')?.secret, true);
+      assert.deepEqual(workspace.servers[1]!.unresolved, [], '${workspaceFolder} is known for a workspace file');
+
+      const broken = byPath(path.join(project, '.cursor/mcp.json'));
+      assert.equal(broken.exists, true);
+      assert.match(broken.error!, /is not a config Taskdesk can read: .* Nothing was imported from it\./);
+      assert.deepEqual(broken.servers, []);
+
+      // VS Code's user mcp.json does not exist here: listed, not found.
+      const missing = byPath(path.join(home, '.config/Code/User/mcp.json'));
+      assert.equal(missing.exists, false);
+
+      // No value of a secret is in the answer.
+      assert.ok(!JSON.stringify(sources).includes(MARK));
+    });
+  });
+
+  it('adds picked servers with their inputs and secrets; a broken file adds nothing; clashes are renamed or skipped', async () => {
+    await withHost(async (host, home, project, dataDir) => {
+      // A broken file: a clear message, nothing added.
+      await assert.rejects(
+        host.call('servers.importAdd', {
+          origin: { path: path.join(project, '.cursor/mcp.json') },
+          picks: [{ key: 'half' }],
+          onClash: 'rename'
+        }),
+        /is not a config Taskdesk can read: .*line 4.*Nothing was imported from it/
+      );
+      // A file that is not a known config is not read at all.
+      await assert.rejects(
+        host.call('servers.importAdd', { origin: { path: '/etc/hostname' }, picks: [{ key: 'x' }], onClash: 'skip' }),
+        /is not a config file Taskdesk imports from/
+      );
+      assert.deepEqual(await host.call('servers.list', {}), []);
+
+      const claude = await host.call('servers.importAdd', {
+        origin: { path: path.join(home, '.config/Claude/claude_desktop_config.json') },
+        picks: [{ key: 'filesystem' }, { key: 'github', secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] }],
+        onClash: 'rename'
+      });
+      assert.deepEqual(claude.added, [
+        { key: 'filesystem', id: 'filesystem', name: 'filesystem' },
+        { key: 'github', id: 'github', name: 'github' }
+      ]);
+      const github = await host.call('servers.get', { serverId: 'github' });
+      assert.deepEqual(github.transport.type === 'stdio' && github.transport.env, [
+        { name: 'LOG_LEVEL', value: 'info', secret: false },
+        { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true }
+      ]);
+
+      // Cursor also has a "filesystem": renamed once, skipped once.
+      const renamed = await host.call('servers.importAdd', {
+        origin: { path: path.join(home, '.cursor/mcp.json') },
+        picks: [{ key: 'filesystem' }, { key: 'linear' }, { key: 'legacy' }],
+        onClash: 'rename'
+      });
+      assert.deepEqual(renamed.added, [
+        { key: 'filesystem', id: 'filesystem-2', name: 'filesystem (2)' },
+        { key: 'linear', id: 'linear', name: 'linear' }
+      ]);
+      assert.match(renamed.skipped[0]!.reason, /SSE/);
+      const skipped = await host.call('servers.importAdd', {
+        origin: { path: path.join(home, '.cursor/mcp.json') },
+        picks: [{ key: 'filesystem' }],
+        onClash: 'skip'
+      });
+      assert.deepEqual(skipped.added, []);
+      assert.match(skipped.skipped[0]!.reason, /exists already/);
+
+      // VS Code workspace: inputs are asked for; a missing one adds nothing.
+      const origin = { path: path.join(project, '.vscode/mcp.json') };
+      await assert.rejects(
+        host.call('servers.importAdd', {
+          origin,
+          picks: [{ key: 'docs' }, { key: 'local' }],
+          onClash: 'rename',
+          inputs: { region: 'eu' }
+        }),
+        /Enter a value for the input token/
+      );
+      assert.equal((await host.call('servers.list', {})).length, 4);
+      const vscode = await host.call('servers.importAdd', {
+        origin,
+        picks: [{ key: 'docs' }, { key: 'local' }],
+        onClash: 'rename',
+        inputs: { region: 'eu', token: `tok-${MARK}-3` }
+      });
+      assert.equal(vscode.added.length, 2);
+      const docs = await host.call('servers.get', { serverId: 'docs' });
+      assert.equal(docs.transport.type === 'http' && docs.transport.url, 'https://docs.example.com/mcp?region=eu');
+      assert.deepEqual(docs.transport.type === 'http' && docs.transport.headers, [
+        { name: 'X-Client', value: 'taskdesk', secret: false },
+        { name: 'X-Api-Token', secret: true }
+      ]);
+      const local = await host.call('servers.get', { serverId: 'local' });
+      assert.deepEqual(local.transport.type === 'stdio' && [local.transport.args, local.transport.cwd], [
+        [`${project}/server.js`],
+        project
+      ]);
+
+      // Pasted JSON in Cursor's shape, with a clash renamed.
+      const pasted = await host.call('servers.importAdd', {
+        origin: { text: JSON.stringify({ mcpServers: { linear: { url: 'https://other.example.com/mcp' } } }) },
+        picks: [{ key: 'linear' }],
+        onClash: 'rename'
+      });
+      assert.deepEqual(pasted.added, [{ key: 'linear', id: 'linear-2', name: 'linear (2)' }]);
+      await assert.rejects(
+        host.call('servers.importAdd', {
+          origin: { text: '{"mcpServers": {' },
+          picks: [{ key: 'x' }],
+          onClash: 'rename'
+        }),
+        /The pasted text is not a config Taskdesk can read/
+      );
+
+      // Secrets went to the key store: not in the server list.
+      const saved = fs.readFileSync(path.join(dataDir, 'servers.json'), 'utf8');
+      assert.ok(!saved.includes(MARK), 'the server list holds no imported secret');
+      assert.ok(!JSON.stringify(await host.call('servers.list', {})).includes(MARK));
+    });
+  });
+});

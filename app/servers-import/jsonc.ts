@@ -14,11 +14,8 @@ export function parseJsonc(text: string): unknown {
   const line = before.split('\n').length;
   const column = first.offset - before.lastIndexOf('\n');
   const words = describe(first);
-  throw new SyntaxError(
-    first.offset >= text.trimEnd().length
-      ? `${words} (the text ends too early)`
-      : `${words} at line ${line}, column ${column}`
-  );
+  const end = first.offset >= text.trimEnd().length ? ' (the text ends too early)' : '';
+  throw new SyntaxError(`${words} at line ${line}, column ${column}${end}`);
 }
 
 function describe(error: ParseError): string {

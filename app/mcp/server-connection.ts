@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Stream } from 'node:stream';
 import { z } from 'zod';
 import {
   CancelTaskRequestSchema,
@@ -107,6 +108,7 @@ export class ServerConnection {
   #state: ConnectionState = { status: 'idle' };
   readonly #options: ServerConnectionOptions;
   #stderr = new StderrTail();
+  #stderrStream: Stream | undefined;
   /** Where the stdio command was found, shown with the state. */
   #executable: string | undefined;
   #closing = false;
@@ -455,6 +457,7 @@ export class ServerConnection {
     this.#current = transport;
     if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);
     if (inner instanceof StdioClientTransport) {
+      this.#stderrStream = inner.stderr ?? undefined;
       inner.stderr?.on('data', (chunk: Buffer) => {
         if (this.#current === transport) this.#stderr.append(chunk.toString('utf8'));
       });
@@ -475,6 +478,11 @@ export class ServerConnection {
   /** The last lines the current process wrote to stderr, for a failure reason. */
   #stderrTail(): string {
     return this.#stderr.last(3);
+  }
+
+  /** The latest process's stderr stream (stdio), for a caller that waits for a line on it. */
+  get stderrStream(): Stream | undefined {
+    return this.#stderrStream;
   }
 
   /** What the latest process wrote to stderr (bounded: see {@link StderrTail}), unredacted. */

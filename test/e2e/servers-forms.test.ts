@@ -6,6 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { tempDir } from '../support/host-fixture.js';
+import { stderrContaining } from '../support/stderr-wait.js';
 import { buildRenderer, openDesk, root } from './renderer-build.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
@@ -45,6 +46,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       secrets: { env: ['API_TOKEN'], headers: [] }
     });
     assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    // Its stderr is in before the page opens the card's output.
+    await stderrContaining(host, 'echo', 'env-echo started with token');
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
       viewport: { width: 1100, height: 1400 },
       beforeLoad: async (page) => {

@@ -8,6 +8,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { loginShellEnv } from '../../app/mcp/login-env.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { root } from '../e2e/renderer-build.js';
+import { stderrContaining } from '../support/stderr-wait.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 /** tsx by URL: a server started in another working directory still finds it. */
@@ -138,7 +139,7 @@ describe('editing a server, with its secrets in the key store', { skip: process.
       assert.equal(view.protocol, '2025-11-25');
 
       // A secret kept without its value, one removed, one made plain; the stderr quoting the token is redacted.
-      const stderr = await call('servers.stderr', { serverId: 'echo' });
+      const stderr = await stderrContaining(host, 'echo', 'env-echo started with token');
       assert.match(stderr.text, /env-echo started with token \[redacted\]/);
       await call('servers.update', {
         serverId: 'web',
@@ -265,7 +266,7 @@ describe('commands that start', { skip: process.platform === 'win32' }, () => {
         }
       });
       assert.equal((await host.call('servers.connect', { serverId: 'chatty' })).state.status, 'ready');
-      const chatty = await host.call('servers.stderr', { serverId: 'chatty' });
+      const chatty = await stderrContaining(host, 'chatty', 'env-echo started with token');
       const lines = chatty.text.trim().split('\n');
       assert.equal(lines.length, 200, 'the last 200 lines are kept');
       assert.equal(lines.at(-2), 'env-echo stderr line 500');
@@ -283,7 +284,7 @@ describe('commands that start', { skip: process.platform === 'win32' }, () => {
       });
       const crashed = await host.call('servers.connect', { serverId: 'crash' });
       assert.equal(crashed.state.status, 'failed');
-      const crash = await host.call('servers.stderr', { serverId: 'crash' });
+      const crash = await stderrContaining(host, 'crash', 'cannot find config');
       assert.equal(crash.text, 'Error: cannot find config ~/.crash.toml\n');
       assert.equal(crash.truncated, false);
     } finally {

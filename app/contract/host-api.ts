@@ -129,6 +129,8 @@ export const InboundTaskSchema = z.object({
   request: z.record(z.string(), z.unknown()),
   outcome: OutcomeSchema.optional(),
   notes: z.array(z.record(z.string(), z.unknown())),
+  /** Who cancelled a `cancelled` task: `you` (Cancel in Taskdesk) or `server` (its `tasks/cancel`). */
+  cancelledBy: z.enum(['you', 'server']).optional(),
   /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import { validateElicitationContent } from './elicitation-schema.js';
+import { validateElicitationContent } from '../contract/elicitation-check.js';
 
 /** The answers each kind of item takes. */
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {

@@ -289,7 +289,11 @@ export const HostMethods = {
       .object({
         limit: z.number().int().min(1).max(5000).optional(),
         serverId: z.string().optional(),
-        taskId: z.string().optional()
+        taskId: z.string().optional(),
+        /** An event type (`task.created`), or the start of several (`task`). */
+        type: z.string().optional(),
+        /** Words that must all appear (case-insensitive) in the type, server, task id or detail. */
+        text: z.string().optional()
       })
       .default({}),
     result: z.array(AuditEntrySchema)

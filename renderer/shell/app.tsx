@@ -83,8 +83,9 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
   }, [waiting, screen]);
   useEffect(() => {
-    if (moves > 0) headings.current.get(screen)?.focus();
-  }, [moves, screen]);
+    // An address with a part after the screen (`#tasks/<key>`) opens a detail that takes focus itself.
+    if (moves > 0 && !sub) headings.current.get(screen)?.focus();
+  }, [moves, screen, sub]);
 
   const section = (name: Screen, children: ReactNode) => (
     <section id={`screen-${name}`} className="screen" aria-labelledby={`heading-${name}`} hidden={screen !== name}>

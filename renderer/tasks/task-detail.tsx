@@ -190,7 +190,7 @@ export function TaskDetail({
                   {!item.expiresAt ? (
                     'No limit'
                   ) : item.running ? (
-                    <Countdown expiresAt={item.expiresAt} warnAt={undefined} warned={false} />
+                    <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
                   ) : (
                     <DateTime iso={item.expiresAt} />
                   )}

@@ -1,4 +1,5 @@
 import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
 import { outcomeSummary } from './outcome-summary.js';
@@ -21,6 +22,8 @@ export interface TaskItem {
   updatedAt: string;
   /** When the task's TTL ends (ISO); undefined when unlimited or unknown. */
   expiresAt: string | undefined;
+  /** From when its countdown warns (as the Inbox's: five minutes before, or the last fifth of its life). */
+  warnAt: string | undefined;
   cancelledBy: 'you' | 'server' | undefined;
   inbound?: InboundTask;
   outbound?: OutboundTaskView;
@@ -48,6 +51,7 @@ function receivedTitle(inbound: InboundTask): string {
 /** A received task as a row. */
 export function receivedItem(inbound: InboundTask): TaskItem {
   const { task } = inbound;
+  const expiresAt = task.ttl === null ? undefined : new Date(Date.parse(task.createdAt) + task.ttl).toISOString();
   return {
     key: `received:${task.taskId}`,
     direction: 'received',
@@ -60,7 +64,8 @@ export function receivedItem(inbound: InboundTask): TaskItem {
     running: !isTerminal(task.status),
     createdAt: task.createdAt,
     updatedAt: task.lastUpdatedAt,
-    expiresAt: task.ttl === null ? undefined : new Date(Date.parse(task.createdAt) + task.ttl).toISOString(),
+    expiresAt,
+    warnAt: expiresAt && warningTime(task.createdAt, expiresAt),
     cancelledBy: inbound.cancelledBy,
     inbound
   };
@@ -81,6 +86,7 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
     createdAt: outbound.createdAt,
     updatedAt: outbound.updatedAt,
     expiresAt: outbound.expiresAt ?? undefined,
+    warnAt: outbound.expiresAt ? warningTime(outbound.createdAt, outbound.expiresAt) : undefined,
     cancelledBy: outbound.cancelledBy,
     outbound
   };

@@ -78,7 +78,7 @@ export const TaskRow = memo(function TaskRow({
       </td>
       <td>
         {item.running && item.expiresAt ? (
-          <Countdown expiresAt={item.expiresAt} warnAt={undefined} warned={false} />
+          <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
         ) : item.expiresAt ? (
           <DateTime iso={item.expiresAt} />
         ) : (

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
@@ -190,6 +191,10 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await says(expected);
     assert.equal(d.fixture.host.requestor.get(mine.outboundId)?.cancelledBy, 'you');
     assert.equal(d.fixture.host.requestor.get(theirs.outboundId)?.cancelledBy, 'server');
+    // History keeps who cancelled, for after the tasks' TTL.
+    assert.equal(d.fixture.host.history.get(`requested:${mine.outboundId}`)?.cancelledBy, 'you');
+    assert.equal(d.fixture.host.history.get(`received:${askedTheirs.task.taskId}`)?.cancelledBy, 'server');
+    assert.equal(d.fixture.host.history.get(`received:${askedMine.task.taskId}`)?.cancelledBy, 'you');
 
     // The core recorded who did it: a reload (no memory of this page's clicks) says the same.
     await page.reload();
@@ -200,6 +205,41 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await detail.locator('.cancelled-by', { hasText: 'Cancelled by the server' }).waitFor();
     await detail.getByText('None: the task was cancelled.').waitFor();
     assert.equal(await detail.locator('.tool-result-error').count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const filters = audit.getByRole('search', { name: 'Audit log' });
+    await filters.getByLabel('Events').selectOption('task');
+    await filters.getByRole('combobox', { name: /^Server\b/ }).selectOption('desk');
+    await filters.getByLabel('Search').fill('cancelled');
+    const events = audit.locator('table.audit tbody tr td:nth-child(2)');
+    await audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first().waitFor();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(3)')).every(
+        (cell) => cell.textContent === 'Server desk'
+      )
+    );
+    for (const type of await events.allTextContents()) assert.match(type, /^task\./);
+
+    const downloading = page.waitForEvent('download');
+    await filters.getByRole('button', { name: 'Export' }).click();
+    const download = await downloading;
+    assert.equal(download.suggestedFilename(), 'taskdesk-audit.jsonl');
+    const lines = fs
+      .readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { type: string; serverId?: string });
+    assert.ok(entries.length >= 1);
+    for (const entry of entries) {
+      assert.match(entry.type, /^task\./);
+      assert.equal(entry.serverId, 'desk');
+      assert.match(JSON.stringify(entry).toLowerCase(), /cancelled/);
+    }
+    assert.ok(entries.some((entry) => entry.type === 'task.cancelled'));
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -103,3 +103,68 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.deepEqual(pageErrors, []);
   });
 });
+
+describe('a task of server-everything (simulate-research-query) in the Tasks detail view', () => {
+  const data = tempDir();
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
+    });
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data.remove();
+    built?.remove();
+  });
+
+  it('shows the report rendered as Markdown, the timeline and the raw JSON', async () => {
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    const form = await openToolForm(tools, 'simulate-research-query');
+    await form.getByLabel('topic').fill('tides');
+    const finished = nextEvent(
+      host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.toolName === 'simulate-research-query' && !!event.task.outcome
+    );
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByRole('link', { name: 'its detail on Tasks' }).click();
+    const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
+    await detail.getByRole('heading', { name: 'simulate-research-query', exact: true }).waitFor();
+    const { task } = (await finished) as { task: { outboundId: string } };
+    const markdown = detail.locator('.tool-result .markdown');
+    await markdown.getByRole('heading', { name: 'Research Report: tides' }).waitFor();
+    assert.equal(await markdown.locator('strong', { hasText: 'Topic' }).count(), 1);
+    await detail.locator('.timeline [data-status="completed"]').waitFor();
+    assert.equal(await detail.locator('.timeline [data-status]').first().getAttribute('data-status'), 'working');
+    const raw = JSON.parse((await detail.locator('.raw-json').textContent()) ?? '') as {
+      outboundId: string;
+      state: string;
+    };
+    assert.deepEqual([raw.outboundId, raw.state], [task.outboundId, 'completed']);
+    assert.deepEqual(pageErrors, []);
+  });
+});

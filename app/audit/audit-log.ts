@@ -98,12 +98,17 @@ export class AuditLog implements AuditSink {
    *
    * Lines that do not parse (a torn write at a crash) are skipped, not fatal.
    */
-  read(options: { limit?: number; serverId?: string; taskId?: string } = {}): AuditEntry[] {
+  read(
+    options: { limit?: number; serverId?: string; taskId?: string; type?: string; text?: string } = {}
+  ): AuditEntry[] {
     this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
     const limit = options.limit ?? 200;
+    const words = (options.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const matches = (entry: AuditEntry) =>
       (!options.serverId || entry.serverId === options.serverId) &&
-      (!options.taskId || entry.taskId === options.taskId);
+      (!options.taskId || entry.taskId === options.taskId) &&
+      (!options.type || entry.type === options.type || entry.type.startsWith(`${options.type}.`)) &&
+      (words.length === 0 || matchesWords(entry, words));
     // The host's stream may hold a server's entries too: those an earlier build wrote there.
     const dirs =
       options.serverId !== undefined
@@ -253,6 +258,13 @@ export class AuditLog implements AuditSink {
 
 function lineOf(entry: AuditEntry): { entry: AuditEntry; line: string } {
   return { entry, line: JSON.stringify(entry) };
+}
+
+/** Whether every word appears (case-insensitive) in the entry's type, server, task id or detail. */
+function matchesWords(entry: AuditEntry, words: string[]): boolean {
+  const haystack =
+    `${entry.type}\n${entry.serverId ?? ''}\n${entry.serverName ?? ''}\n${entry.taskId ?? ''}\n${entry.detail ? JSON.stringify(entry.detail) : ''}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
 }
 
 function nextMatch(entries: Iterator<AuditEntry>, matches: (entry: AuditEntry) => boolean): AuditEntry | undefined {

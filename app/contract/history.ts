@@ -46,6 +46,8 @@ export const HistorySummarySchema = z.object({
   status: HistoryStatusSchema,
   /** A question to the person that expired without an answer. */
   unanswered: z.boolean().optional(),
+  /** Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`. */
+  cancelledBy: z.enum(['you', 'server']).optional(),
   statusMessage: z.string().optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),

@@ -138,6 +138,8 @@ export const InboundTaskSchema = z.object({
   request: z.record(z.string(), z.unknown()),
   outcome: OutcomeSchema.optional(),
   notes: z.array(z.record(z.string(), z.unknown())),
+  /** Who cancelled a `cancelled` task: `you` (Cancel in Taskdesk) or `server` (its `tasks/cancel`). */
+  cancelledBy: z.enum(['you', 'server']).optional(),
   /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.
@@ -296,7 +298,11 @@ export const HostMethods = {
       .object({
         limit: z.number().int().min(1).max(5000).optional(),
         serverId: z.string().optional(),
-        taskId: z.string().optional()
+        taskId: z.string().optional(),
+        /** An event type (`task.created`), or the start of several (`task`). */
+        type: z.string().optional(),
+        /** Words that must all appear (case-insensitive) in the type, server, task id or detail. */
+        text: z.string().optional()
       })
       .default({}),
     result: z.array(AuditEntrySchema)

@@ -105,6 +105,13 @@ export const OutboundTaskViewSchema = z.object({
    * outcome and the server's questions; answers go back with `tasks/update`).
    */
   protocol: z.literal('2026-07-28').optional(),
+  /** When the person asked Taskdesk to cancel the task (`tasks/cancel` went out then). */
+  cancelRequestedAt: z.string().optional(),
+  /**
+   * Who cancelled a `cancelled` task: `you` when it turned cancelled after Taskdesk's Cancel
+   * (the person's, or the assistant's Stop), `server` when the server cancelled it on its own.
+   */
+  cancelledBy: z.enum(['you', 'server']).optional(),
   /** 2026-07-28 only: the `inputRequests` keys already answered with `tasks/update` (each is answered once). */
   answeredInputs: z.array(z.string()).optional()
 });

@@ -11,6 +11,7 @@ import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { TaskRecord } from '../receiver/task-record.js';
+import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
@@ -140,6 +141,8 @@ export class TaskHistory {
       return;
     }
     const status: HistoryStatus = record.task.status;
+    const cancelledBy = cancelledByOf(record);
+    const by = cancelledBy ? { cancelledBy } : {};
     if (existing) {
       const result =
         record.outcome?.type === 'result' && !existing.result ? { result: boundedValue(record.outcome.result) } : {};
@@ -152,7 +155,13 @@ export class TaskHistory {
       )
         return;
       this.#save(
-        this.#step({ ...existing, ...result, ...error }, record.task.lastUpdatedAt, status, record.task.statusMessage)
+        this.#step(
+          { ...existing, ...result, ...error },
+          record.task.lastUpdatedAt,
+          status,
+          record.task.statusMessage,
+          by
+        )
       );
       return;
     }
@@ -165,6 +174,7 @@ export class TaskHistory {
       taskId,
       title: titleOfReceived(record.kind, record.request),
       status,
+      ...by,
       ...(record.task.statusMessage !== undefined && { statusMessage: record.task.statusMessage }),
       createdAt: record.task.createdAt,
       updatedAt: record.task.lastUpdatedAt,
@@ -195,10 +205,11 @@ export class TaskHistory {
         : view.outcome?.type === 'error'
           ? { error: view.outcome.error }
           : {};
+    const by = view.state === 'cancelled' && view.cancelledBy ? { cancelledBy: view.cancelledBy } : {};
     if (existing) {
       const newOutcome = (outcome.result && !existing.result) || (outcome.error && !existing.error);
       if (existing.status === status && existing.statusMessage === message && !newOutcome) return;
-      this.#save(this.#step({ ...existing, ...(newOutcome ? outcome : {}) }, view.updatedAt, status, message));
+      this.#save(this.#step({ ...existing, ...(newOutcome ? outcome : {}) }, view.updatedAt, status, message, by));
       return;
     }
     this.#save({
@@ -210,6 +221,7 @@ export class TaskHistory {
       taskId: view.taskId,
       title: titleOfRequested(view.toolName),
       status,
+      ...by,
       ...(message !== undefined && { statusMessage: message }),
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
@@ -301,7 +313,7 @@ export class TaskHistory {
     at: string,
     status: HistoryStatus,
     message: string | undefined,
-    extra: { unanswered?: boolean } = {}
+    extra: { unanswered?: boolean; cancelledBy?: 'you' | 'server' } = {}
   ): HistoryEntry {
     // The timeline holds status changes; a new status message within one status updates the entry only.
     const timeline =

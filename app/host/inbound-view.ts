@@ -1,8 +1,10 @@
 import type { InboundTask } from '../contract/host-api.js';
+import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 
 /** A task record as the UI sees it. */
 export function inboundView(record: TaskRecord): InboundTask {
+  const cancelledBy = cancelledByOf(record);
   return {
     task: { ...record.task },
     serverId: record.owner.serverId,
@@ -10,6 +12,7 @@ export function inboundView(record: TaskRecord): InboundTask {
     kind: record.kind,
     request: record.request,
     ...(record.outcome && { outcome: record.outcome }),
-    notes: record.notes
+    notes: record.notes,
+    ...(cancelledBy && { cancelledBy })
   };
 }

@@ -1,5 +1,6 @@
 import type { InboundTask } from '../contract/host-api.js';
 import type { TaskRecord } from '../receiver/task-record.js';
+import { cancelledByOf } from '../receiver/cancelled-by.js';
 
 /** Longest string kept in a summary (characters); longer ones end with "…". */
 const MAX_STRING = 240;
@@ -21,6 +22,7 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
   let summary = summaries.get(record);
   if (!summary) {
     const state = { truncated: false };
+    const cancelledBy = cancelledByOf(record);
     summary = {
       task: shortenStatus(record.task, state),
       serverId: record.owner.serverId,
@@ -29,6 +31,7 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
       request: shorten(record.request, 0, state) as Record<string, unknown>,
       ...(record.outcome && { outcome: shorten(record.outcome, 0, state) as NonNullable<InboundTask['outcome']> }),
       notes: shorten(record.notes, 0, state) as InboundTask['notes'],
+      ...(cancelledBy && { cancelledBy }),
       ...(state.truncated && { truncated: true })
     };
     summaries.set(record, summary);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import { validateElicitationContent } from './elicitation-schema.js';
+import { validateElicitationContent } from '../contract/elicitation-check.js';
+import { warningTime } from '../contract/warning-time.js';
 
 /** The answers each kind of item takes. */
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {
@@ -18,22 +19,6 @@ export interface InboxEvents {
   removed(id: string, why: 'answered' | 'withdrawn'): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
   expiring?(item: InboxItem): void;
-}
-
-/** The longest warning before an item expires: five minutes. */
-const MAX_WARNING_MS = 5 * 60 * 1000;
-/** The share of an item's life its warning covers when that is shorter (a one-minute TTL warns 12 s before). */
-const WARNING_SHARE = 0.2;
-
-/**
- * When an item that expires at `expiresAt` should warn: five minutes before, or the last fifth of
- * its life when that is shorter. The UI's countdown turns to a warning, and a notification goes
- * out, at this one moment.
- */
-export function warningTime(createdAt: string, expiresAt: string): string {
-  const end = Date.parse(expiresAt);
-  const life = Math.max(0, end - Date.parse(createdAt));
-  return new Date(end - Math.min(MAX_WARNING_MS, life * WARNING_SHARE)).toISOString();
 }
 
 /**

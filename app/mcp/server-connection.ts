@@ -14,7 +14,8 @@ import {
   ListTasksRequestSchema,
   McpError,
   RELATED_TASK_META_KEY,
-  type ClientCapabilities
+  type ClientCapabilities,
+  type Progress
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
@@ -167,7 +168,7 @@ export class ServerConnection {
   async modernRequest(
     method: string,
     params: Record<string, unknown>,
-    options: { tasks: boolean; timeout: number; signal?: AbortSignal }
+    options: { tasks: boolean; timeout: number; signal?: AbortSignal; onprogress?: (progress: Progress) => void }
   ): Promise<Record<string, unknown>> {
     if (!this.#discover)
       throw new HostError(
@@ -177,7 +178,9 @@ export class ServerConnection {
     const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, { tasks: options.tasks })) };
     const result = await requestAnyMethod(this.client, request, AnyResultSchema, {
       timeout: options.timeout,
-      ...(options.signal && { signal: options.signal })
+      ...(options.signal && { signal: options.signal }),
+      // The SDK then puts a progress token in `_meta`, beside the envelope.
+      ...(options.onprogress && { onprogress: options.onprogress })
     });
     return { ...result };
   }

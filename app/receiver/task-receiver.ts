@@ -394,8 +394,10 @@ export class TaskReceiver {
         `Cannot cancel task ${taskId}: it is already ${record.task.status}`
       );
     }
+    // Who cancelled is kept with the task (a note), so the Desk can say so after a restart too.
+    const noted = { ...record, notes: [...record.notes, { cancelledBy: byUser ? 'you' : 'server' }] };
     const cancelled = this.#transition(
-      record,
+      noted,
       'cancelled',
       reason,
       {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase } from './task-follower-base.js';
@@ -30,7 +31,7 @@ export interface ModernPeer {
   request(
     method: string,
     params: Record<string, unknown>,
-    options: { tasks: boolean; timeout: number; signal?: AbortSignal }
+    options: { tasks: boolean; timeout: number; signal?: AbortSignal; onprogress?: (progress: Progress) => void }
   ): Promise<Record<string, unknown>>;
   /**
    * Answers one input request as the host answers such a request from a server (elicitation

@@ -21,7 +21,7 @@ import { pickTask, type FollowerEnvironment, type OutboundFollower } from './tas
 import { ModernTaskFollower } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { ToolCache } from './tool-cache.js';
-import { PlainCalls, SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
+import { PlainCalls } from './plain-calls.js';
 import type { PlainCallView } from '../contract/plain-calls.js';
 import { callLegacyPlain, callLegacyTask, callModern, type ToolCallContext } from './tool-call-dispatch.js';
 import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
@@ -60,9 +60,9 @@ export interface CallToolOptions {
   asTask?: boolean;
   /** `task.ttl` for this call; null asks for none. */
   ttlMs?: number | null;
-  /** How long a plain call may go without an answer or progress. Default the request timeout. */
+  /** How long the call may go without an answer or progress. Default the request timeout. */
   timeoutMs?: number;
-  /** The caller's id for a plain call, to follow its progress and cancel it. */
+  /** The caller's id for the call while it runs (until its answer, or its task, arrives), to follow its progress and cancel it. */
   callId?: string;
 }
 
@@ -120,7 +120,6 @@ export class OutboundTasks {
     this.#calls = {
       env: this.#env,
       clock: this.#clock,
-      requestTimeoutMs: this.#requestTimeoutMs,
       follower: (outboundId) => this.#followers.get(outboundId),
       adopt: (follower) => {
         this.#add(follower);
@@ -226,34 +225,34 @@ export class OutboundTasks {
 
     const mode = toolCallMode(acceptsTaskCalls(attachment), attachment.modern ? 'optional' : taskSupportOf(tool));
     const decision = decideCall(mode, toolName, attachment.serverName, options.asTask);
+    const call = {
+      ...(options.callId !== undefined && { callId: options.callId }),
+      ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
+      serverId: attachment.serverId,
+      serverName: attachment.serverName,
+      toolName
+    };
     switch (decision.type) {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
-        const call = {
-          ...(options.callId !== undefined && { callId: options.callId }),
-          ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
-          serverId: attachment.serverId,
-          serverName: attachment.serverName,
-          toolName
-        };
         const modern = attachment.modern;
         return this.plainCalls.run(call, (signal, onprogress) =>
           modern
-            ? callModern(this.#calls, attachment, modern, toolName, args, false, SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal)
+            ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress })
             : callLegacyPlain(attachment, toolName, args, { signal, onprogress })
         );
       }
-      case 'task':
-        if (attachment.modern)
-          return callModern(this.#calls, attachment, attachment.modern, toolName, args, true, this.#requestTimeoutMs);
-        return callLegacyTask(
-          this.#calls,
-          attachment,
-          toolName,
-          args,
-          options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs
+      case 'task': {
+        // Until the server answers (with a task, or plainly after all) this is a running call like any other.
+        const modern = attachment.modern;
+        const ttl = options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs;
+        return this.plainCalls.run(call, (signal, onprogress) =>
+          modern
+            ? callModern(this.#calls, attachment, modern, toolName, args, true, { signal, onprogress })
+            : callLegacyTask(this.#calls, attachment, toolName, args, ttl, { signal, onprogress })
         );
+      }
     }
   }
 
@@ -281,9 +280,11 @@ export class OutboundTasks {
         { reason: 'not-cancellable' }
       );
     }
+    follower.markCancelRequested(true);
     try {
       await follower.cancel();
     } catch (error) {
+      if (follower.view.state !== 'cancelled') follower.markCancelRequested(false);
       throw toHostError(error);
     }
     return this.#copy(follower);

@@ -38,6 +38,7 @@ export interface OutboundFollower {
   poll(): Promise<void>;
   onStatusNotification(task: ServerTask): void;
   recordProgress(progress: Progress): void;
+  markCancelRequested(requested: boolean): void;
   cancel(): Promise<void>;
 }
 
@@ -208,9 +209,22 @@ export abstract class TaskFollowerBase<
     const next = nextOutboundState(view.state, { type: 'status', status: task.status });
     view.task = pickTask(task);
     if (next !== undefined) view.state = next;
+    // Recorded once, when the task turns cancelled: asked for by Taskdesk's Cancel, or the server's own doing.
+    if (view.state === 'cancelled' && view.cancelledBy === undefined)
+      view.cancelledBy = view.cancelRequestedAt === undefined ? 'server' : 'you';
     this.changed();
     if (current.ttl !== task.ttl) this.trackTtl();
     return true;
+  }
+
+  /**
+   * Records that the person asked to cancel (before `tasks/cancel` goes out), so that the
+   * cancelled status that follows is theirs; `false` takes it back when the server refused.
+   */
+  markCancelRequested(requested: boolean): void {
+    if (requested) this.#view.cancelRequestedAt = this.nowIso();
+    else delete this.#view.cancelRequestedAt;
+    this.changed();
   }
 
   /** Handles a status notification: records it, and acts on it without waiting for the next poll. */

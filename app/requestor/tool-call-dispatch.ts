@@ -21,8 +21,6 @@ const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response
 export interface ToolCallContext {
   readonly env: FollowerEnvironment;
   readonly clock: Clock;
-  /** Timeout of a `tools/call` that creates a task. */
-  readonly requestTimeoutMs: number;
   /** The follower the requestor holds for an outbound id, if any. */
   follower(outboundId: string): OutboundFollower | undefined;
   /** Takes a new task's follower in: kept, then written and announced. */
@@ -55,30 +53,38 @@ export async function callLegacyPlain(
 }
 
 /**
- * A task-augmented `tools/call` to a 2025-11-25 server (tasks utility). Progress that arrives
- * before the `CreateTaskResult` is kept and given to the task's follower; a server that runs
- * the call plainly after all answers with the tool's result.
+ * A task-augmented `tools/call` to a 2025-11-25 server (tasks utility), run as a plain call
+ * (`PlainCalls`) until the server answers: progress that arrives before the `CreateTaskResult`
+ * shows on the running call and is given to the task's follower; a server that runs the call
+ * plainly after all answers with the tool's result, having had the plain call's idle timeout,
+ * elapsed time and Cancel all along.
  */
 export async function callLegacyTask(
   context: ToolCallContext,
   attachment: Attachment,
   toolName: string,
   args: Record<string, unknown>,
-  ttl: number | null
+  ttl: number | null,
+  call: { signal: AbortSignal; onprogress: (progress: Progress) => void }
 ): Promise<CallToolOutcome> {
   const outboundId = `ob-${randomUUID()}`;
   let early: Progress[] | undefined = [];
+  // Until the answer comes, progress is the running call's (elapsed time, bar) and is kept for
+  // the task it may create; afterwards the SDK keeps the token alive for the task's follower.
   const onprogress = (progress: Progress): void => {
     const follower = context.follower(outboundId);
     if (follower) follower.recordProgress(progress);
-    else early?.push(progress);
+    else if (early) {
+      early.push(progress);
+      call.onprogress(progress);
+    }
   };
   let response: z.infer<typeof CreateTaskOrToolResultSchema>;
   try {
     response = await attachment.client.request(
       { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
       CreateTaskOrToolResultSchema,
-      { timeout: context.requestTimeoutMs, onprogress }
+      { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress }
     );
   } catch (error) {
     early = undefined;
@@ -111,7 +117,8 @@ export async function callLegacyTask(
  * A `tools/call` to a 2026-07-28 server. With `asTask` the envelope declares the tasks
  * extension and the server decides: a `CreateTaskResult` (`resultType: "task"`) is followed
  * like any outbound task, any other answer is the tool's result. Without it the server must
- * answer plainly (or refuse with −32021).
+ * answer plainly (or refuse with −32021). Either way it runs as a plain call (`PlainCalls`)
+ * until the server answers, with a progress token.
  */
 export async function callModern(
   context: ToolCallContext,
@@ -120,15 +127,15 @@ export async function callModern(
   toolName: string,
   args: Record<string, unknown>,
   asTask: boolean,
-  timeout: number,
-  signal?: AbortSignal
+  call: { signal: AbortSignal; onprogress: (progress: Progress) => void }
 ): Promise<CallToolOutcome> {
   let response: Record<string, unknown>;
   try {
+    // The SDK adds the progress token to the envelope's `_meta` when `onprogress` is given.
     response = await peer.request(
       'tools/call',
       { name: toolName, arguments: args },
-      { tasks: asTask, timeout, ...(signal && { signal }) }
+      { tasks: asTask, timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress: call.onprogress }
     );
   } catch (error) {
     throw toHostError(error);

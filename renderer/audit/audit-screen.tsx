@@ -1,16 +1,44 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AuditEntry } from '../../app/contract/host-api.js';
+import type { AuditEntry, HostParams } from '../../app/contract/host-api.js';
+import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
 import { ShortId } from '../components/short-id.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 const LIMIT = 200;
+/** The most entries one export holds (`audit.read`'s own bound). */
+const EXPORT_LIMIT = 5000;
+
+/** The groups of event types, by their first word. */
+const EVENT_GROUPS = [
+  ['task', 'Tasks'],
+  ['server', 'Servers'],
+  ['sampling', 'Sampling'],
+  ['provider', 'Providers'],
+  ['store', 'Storage'],
+  ['assistant', 'Assistant']
+] as const;
+
+interface AuditFilter {
+  text: string;
+  serverId: string;
+  type: string;
+}
+
+function toParams(filter: AuditFilter): HostParams<'audit.read'> {
+  return {
+    ...(filter.text.trim() && { text: filter.text.trim() }),
+    ...(filter.serverId && { serverId: filter.serverId }),
+    ...(filter.type && { type: filter.type })
+  };
+}
 
 /**
  * The audit log screen: the newest entries, read when shown and again after each change the
- * log records (the store's `auditRevision`) while shown. Reads asked for while one is on its
- * way collapse into one more.
+ * log records (the store's `auditRevision`) while shown, with History's kind of filters (words,
+ * server, kind of event, asked of the host) and an export of what they match as JSON Lines.
+ * Reads asked for while one is on its way collapse into one more.
  */
 export function AuditScreen({
   active,
@@ -19,8 +47,12 @@ export function AuditScreen({
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
 }) {
-  const { client } = useDesk();
+  const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.auditRevision);
+  const servers = useDeskState((state) => state.servers);
+  const [filter, setFilter] = useState<AuditFilter>({ text: '', serverId: '', type: '' });
+  const params = useRef(toParams(filter));
+  params.current = toParams(filter);
   const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [asked, setAsked] = useState(0);
@@ -38,7 +70,7 @@ export function AuditScreen({
       try {
         do {
           read.again = false;
-          setEntries(await client.call('audit.read', { limit: LIMIT }));
+          setEntries(await client.call('audit.read', { ...params.current, limit: LIMIT }));
           setError(undefined);
         } while (read.again);
       } catch (thrown) {
@@ -47,7 +79,22 @@ export function AuditScreen({
         reading.current = undefined;
       }
     })();
-  }, [active, revision, asked, client]);
+  }, [active, revision, asked, client, filter]);
+
+  const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
+    setFilter((old) => ({ ...old, [key]: event.target.value }));
+  const exportAll = () =>
+    void client.call('audit.read', { ...toParams(filter), limit: EXPORT_LIMIT }).then(
+      (found) => {
+        downloadText(
+          found.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
+          'taskdesk-audit.jsonl',
+          'application/jsonl'
+        );
+        announce(`Exported ${found.length} audit ${found.length === 1 ? 'entry' : 'entries'}.`);
+      },
+      (thrown: unknown) => announce(`Could not export: ${toHostCallError(thrown).message}`)
+    );
 
   return (
     <>
@@ -59,9 +106,50 @@ export function AuditScreen({
           Refresh
         </button>
       </div>
-      <p className="lede">{`What servers asked and what Taskdesk did, newest first (last ${LIMIT}).`}</p>
+      <p className="lede">{`What servers asked and what Taskdesk did, newest first (the last ${LIMIT} that match).`}</p>
+      <form
+        className="history-filters"
+        role="search"
+        aria-label="Audit log"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <label>
+          Search
+          <input
+            type="search"
+            value={filter.text}
+            onChange={set('text')}
+            placeholder="Words in the event or its detail"
+          />
+        </label>
+        <label>
+          Server
+          <select value={filter.serverId} onChange={set('serverId')}>
+            <option value="">Any</option>
+            {servers.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Events
+          <select value={filter.type} onChange={set('type')}>
+            <option value="">Any</option>
+            {EVENT_GROUPS.map(([type, words]) => (
+              <option key={type} value={type}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={exportAll}>
+          Export
+        </button>
+      </form>
       <p className="muted" aria-live="polite">
-        {error ?? (entries?.length === 0 ? 'The log is empty.' : '')}
+        {error ?? (entries?.length === 0 ? 'No entry matches.' : '')}
       </p>
       <div className="table-wrap">
         <table className="audit">

@@ -6,9 +6,9 @@ import { ExternalLink } from './external-link.js';
  * Markdown from a server or a model, rendered safely: react-markdown builds React elements (raw
  * HTML is dropped, the library's default), and links go through {@link ExternalLink}.
  */
-export function MarkdownText({ text }: { text: string }) {
+export function MarkdownText({ text, className }: { text: string; className?: string }) {
   return (
-    <div className="markdown">
+    <div className={className ? `markdown ${className}` : 'markdown'}>
       <Markdown
         remarkPlugins={[remarkGfm]}
         components={{

@@ -29,16 +29,49 @@ export interface SchemaFormState {
   showErrors: (errors: Record<string, string>) => void;
 }
 
-/** A schema form's state, built once from `schema`. */
-export function useSchemaForm(schema: unknown, mode: SchemaFormMode): SchemaFormState {
+/**
+ * A schema form's state, built once from `schema`. `check` is the host's own check of the
+ * values read (elicitation answers), run on a field as it changes once messages are shown.
+ */
+export function useSchemaForm(
+  schema: unknown,
+  mode: SchemaFormMode,
+  check?: (values: Record<string, unknown>) => Record<string, string>
+): SchemaFormState {
   const fields = useMemo(() => formFields(readSchemaForm(schema), mode), [schema, mode]);
   const [values, setValues] = useState(() => initialValues(fields, mode));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const controls = useRef(new Map<string, HTMLElement>());
 
-  const setValue = useCallback((name: string, value: RawValue) => {
-    setValues((old) => ({ ...old, [name]: value }));
-  }, []);
+  /** Set once messages were shown (a submit found problems): from then on fields are checked as they change. */
+  const checking = useRef(false);
+  // A field is checked again as it changes once messages are shown: a message goes as soon as
+  // the value is right, and changes with it. Before any submit, typing is left alone.
+  const setValue = useCallback(
+    (name: string, value: RawValue) => {
+      setValues((old) => ({ ...old, [name]: value }));
+      setErrors((old) => {
+        const field =
+          old[name] === undefined && !checking.current
+            ? undefined
+            : fields.find((candidate) => candidate.name === name);
+        if (!field) return old;
+        const control = controls.current.get(name);
+        const read = readField(field, mode, value, control instanceof HTMLInputElement && control.validity.badInput);
+        // Only this field's message counts: the others are checked as they change.
+        const checked =
+          read.ok && check ? check(read.value === undefined ? {} : { [name]: read.value })[name] : undefined;
+        const result = checked === undefined ? read : { ok: false as const, message: checked };
+        if (result.ok) {
+          if (old[name] === undefined) return old;
+          const { [name]: _fixed, ...rest } = old;
+          return rest;
+        }
+        return result.message === old[name] ? old : { ...old, [name]: result.message };
+      });
+    },
+    [fields, mode, check]
+  );
   const controlRef = useCallback((name: string, element: HTMLElement | null) => {
     if (element) controls.current.set(name, element);
     else controls.current.delete(name);
@@ -70,6 +103,7 @@ export function useSchemaForm(schema: unknown, mode: SchemaFormMode): SchemaForm
   const focusPending = useRef(false);
   const showErrors = (wrong: Record<string, string>) => {
     focusPending.current = true;
+    checking.current = true;
     setErrors(wrong);
   };
   useLayoutEffect(() => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { HistoryEntry } from '../../app/contract/host-api.js';
+import { cancelledWords } from '../components/cancelled-words.js';
 import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -48,6 +49,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong> ·{' '}
             <StatusBadge status={entry.status} />
             {entry.unanswered ? ' · expired unanswered' : null}
+            {entry.status === 'cancelled' ? ` · ${cancelledWords(entry.cancelledBy)}` : null}
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}
           </p>
           <h4>Timeline</h4>
@@ -60,10 +62,10 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             ))}
           </ol>
           <h4>Result</h4>
-          {entry.error ? <ErrorView error={entry.error} /> : null}
+          {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (
             <ResultView result={entry.result} />
-          ) : entry.error ? null : (
+          ) : entry.error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}
           <JsonView value={entry.request} summary="Request (JSON)" />

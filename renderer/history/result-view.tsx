@@ -11,7 +11,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 function ContentBlock({ block }: { block: Block }) {
   switch (block.type) {
     case 'text':
-      return <MarkdownText text={asText(block.text, '')} />;
+      return <MarkdownText text={asText(block.text, '')} className="text-block" />;
     case 'image': {
       const mime = asText(block.mimeType, '');
       // Base64 only: anything else in a data: URL is not an image we show.
@@ -45,9 +45,10 @@ function ContentBlock({ block }: { block: Block }) {
 }
 
 /**
- * A stored result as a person reads it: a tool's content blocks or a model's message (text as
- * Markdown, images inline), a form's answer as its fields; anything else, and a result too
- * large to keep, as JSON.
+ * A result as a person reads it: a tool's content blocks (text as Markdown, images inline,
+ * resource links guarded) and structured content, or a model's message, or a form's answer as
+ * its fields; anything else, and a result too large to keep, as JSON. The Tools screen, the
+ * Tasks detail and History all show results with it.
  */
 export function ResultView({ result }: { result: Record<string, unknown> }) {
   if (result.truncated === true)
@@ -57,15 +58,26 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
       </p>
     );
   const content = result.content;
-  if (Array.isArray(content))
+  const structured = result.structuredContent;
+  if (Array.isArray(content) || structured !== undefined) {
+    const blocks = Array.isArray(content) ? (content as Block[]) : [];
+    const isError = result.isError === true;
     return (
-      <div className="tool-result" data-is-error={result.isError === true ? 'true' : undefined}>
-        {result.isError === true ? <p className="result-flag">The tool reported an error:</p> : null}
-        {(content as Block[]).map((block, index) => (
+      <div className={`tool-result${isError ? ' tool-result-error' : ''}`} data-is-error={isError ? 'true' : undefined}>
+        {isError ? <p className="result-flag">The tool reported an error:</p> : null}
+        {blocks.length === 0 && structured === undefined ? <p className="muted">No content.</p> : null}
+        {blocks.map((block, index) => (
           <ContentBlock key={index} block={block} />
         ))}
+        {structured !== undefined ? (
+          <div className="structured-content">
+            <p className="muted small-text">Structured content:</p>
+            <JsonView value={structured} />
+          </div>
+        ) : null}
       </div>
     );
+  }
   if (content && typeof content === 'object' && typeof result.action !== 'string')
     return (
       <div className="tool-result">

@@ -1,3 +1,5 @@
+import { useCallback } from 'react';
+import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { correctingSummary, FormError } from '../components/form-error.js';
 import { SchemaFields } from '../forms/schema-fields.js';
@@ -16,7 +18,9 @@ export function messageOf(item: InboxItem, fallback: string): string {
  * its per-field messages go on their fields.
  */
 export function ElicitationFormCard({ item }: { item: InboxItem }) {
-  const form = useSchemaForm(item.request.requestedSchema, 'elicitation');
+  const schema = item.request.requestedSchema;
+  const check = useCallback((values: Record<string, unknown>) => validateElicitationContent(schema, values), [schema]);
+  const form = useSchemaForm(schema, 'elicitation', check);
   const answering = useAnswer(item);
   const done = `Answer sent to ${item.serverName}.`;
 

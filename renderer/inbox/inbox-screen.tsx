@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { NotificationsControl } from '../shell/desk-notifications.js';
+import { FailedRunNotices } from './failed-runs.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
@@ -63,6 +64,7 @@ export function InboxScreen({
       </h2>
       <p className="lede">Forms, links and model requests that servers are waiting on.</p>
       <NotificationsControl />
+      <FailedRunNotices />
       <p className="muted small-text">
         Press <kbd>?</kbd> for the keys of the Inbox.
       </p>

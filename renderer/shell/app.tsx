@@ -56,7 +56,7 @@ export function App({ store, announcer, openExternal, root }: AppProps) {
 function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsRequest | undefined }) {
   const ready = useDeskState((state) => state.ready);
   const waiting = useDeskState((state) => state.inbox.length);
-  const { screen, moves } = useScreen();
+  const { screen, moves, sub } = useScreen();
   useDeskNotifications();
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
   const headingRef = useCallback(
@@ -83,8 +83,9 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
   }, [waiting, screen]);
   useEffect(() => {
-    if (moves > 0) headings.current.get(screen)?.focus();
-  }, [moves, screen]);
+    // An address with a part after the screen (`#tasks/<key>`) opens a detail that takes focus itself.
+    if (moves > 0 && !sub) headings.current.get(screen)?.focus();
+  }, [moves, screen, sub]);
 
   const section = (name: Screen, children: ReactNode) => (
     <section id={`screen-${name}`} className="screen" aria-labelledby={`heading-${name}`} hidden={screen !== name}>
@@ -117,7 +118,14 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       <UnansweredNotices />
       <main id="main" tabIndex={-1}>
         {section('inbox', <InboxScreen active={screen === 'inbox'} headingRef={refs.inbox} />)}
-        {section('tasks', <TasksScreen active={screen === 'tasks'} headingRef={refs.tasks} />)}
+        {section(
+          'tasks',
+          <TasksScreen
+            active={screen === 'tasks'}
+            headingRef={refs.tasks}
+            openKey={screen === 'tasks' ? sub : undefined}
+          />
+        )}
         {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
         {section('tools', <ToolsScreen request={toolsRequest} headingRef={refs.tools} />)}
         {section('servers', <ServersScreen headingRef={refs.servers} />)}

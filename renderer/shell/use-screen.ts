@@ -17,19 +17,31 @@ function isScreen(value: string): value is Screen {
 }
 
 /**
- * The screen the URL's fragment names (`#tools`), and a counter that moves each time the user
- * goes to another screen (so focus moves to its heading then, and not on the first load).
- * Other fragments (the skip link's `#main`) are not screens: the screen stays.
+ * The screen the URL's fragment names (`#tools`), what follows it after a slash (`#tasks/<key>`:
+ * the task whose detail is open), and a counter that moves each time the user goes to another
+ * screen (so focus moves to its heading then, and not on the first load nor when only the part
+ * after the slash changes). Other fragments (the skip link's `#main`) are not screens: the
+ * screen stays.
  */
-export function useScreen(): { screen: Screen; moves: number } {
-  const read = (current: Screen): Screen => {
-    const wanted = location.hash.slice(1);
-    if (isScreen(wanted)) return wanted;
-    return location.hash ? current : 'inbox';
+export function useScreen(): { screen: Screen; moves: number; sub: string | undefined } {
+  const read = (current: Screen): { screen: Screen; sub: string | undefined } => {
+    const fragment = location.hash.slice(1);
+    const slash = fragment.indexOf('/');
+    const wanted = slash === -1 ? fragment : fragment.slice(0, slash);
+    const sub = slash === -1 ? undefined : decodeURIComponent(fragment.slice(slash + 1)) || undefined;
+    if (isScreen(wanted)) return { screen: wanted, sub };
+    return { screen: location.hash ? current : 'inbox', sub: undefined };
   };
-  const [route, setRoute] = useState<{ screen: Screen; moves: number }>(() => ({ screen: read('inbox'), moves: 0 }));
+  const [route, setRoute] = useState<{ screen: Screen; moves: number; sub: string | undefined }>(() => ({
+    ...read('inbox'),
+    moves: 0
+  }));
   useEffect(() => {
-    const changed = () => setRoute((old) => ({ screen: read(old.screen), moves: old.moves + 1 }));
+    const changed = () =>
+      setRoute((old) => {
+        const next = read(old.screen);
+        return next.screen === old.screen ? { ...old, sub: next.sub } : { ...next, moves: old.moves + 1 };
+      });
     window.addEventListener('hashchange', changed);
     return () => window.removeEventListener('hashchange', changed);
   }, []);

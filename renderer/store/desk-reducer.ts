@@ -1,4 +1,4 @@
-import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import type { InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import type { DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
 import { isTerminal } from './task-status.js';
 
@@ -46,6 +46,8 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
   for (const task of snapshot.tasks) tasks[task.task.taskId] = task;
   const outbound: Record<string, OutboundTaskView> = {};
   for (const task of snapshot.outbound) outbound[task.outboundId] = task;
+  const calls: Record<string, PlainCallView> = {};
+  for (const call of snapshot.calls) if (call.state === 'running') calls[call.callId] = call;
   // Streams go on across a refetch, except those of tasks that have ended meanwhile.
   const live: Record<string, LiveStream> = {};
   for (const [key, stream] of Object.entries(state.live)) {
@@ -62,6 +64,7 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     tasks,
     outbound,
     providers: snapshot.providers,
+    calls,
     live
   };
 }

@@ -28,6 +28,8 @@ export interface DeskSnapshot {
   tasks: InboundTask[];
   outbound: OutboundTaskView[];
   providers: ProviderView[];
+  /** Plain tool calls running now (`tools.runningCalls`): their elapsed time and Cancel survive a reload. */
+  calls: PlainCallView[];
 }
 
 /** One host event as an action: `event` names it, `payload` is what the host sent. */

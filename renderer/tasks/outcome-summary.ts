@@ -1,9 +1,12 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
+import { cancelledWords } from '../components/cancelled-words.js';
 
 /** How a task ended, in a line: the elicitation answer, the reply's text, or the error. */
 export function outcomeSummary(inbound: InboundTask): string {
+  // A cancelled task's stored −32800 says nothing beyond who cancelled it.
+  if (inbound.task.status === 'cancelled') return cancelledWords(inbound.cancelledBy);
   const outcome = inbound.outcome;
   if (!outcome) return isTerminal(inbound.task.status) ? '—' : 'Pending';
   if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;

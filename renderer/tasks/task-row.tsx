@@ -1,40 +1,72 @@
 import { memo, type Ref } from 'react';
-import type { InboundTask } from '../../app/contract/host-api.js';
+import { cancelledWords } from '../components/cancelled-words.js';
+import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
 import { shortId } from '../components/format.js';
+import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { LiveStream } from '../store/desk-state.js';
-import { isTerminal } from '../store/task-status.js';
-import { outcomeSummary } from './outcome-summary.js';
+import { itemOutcome, KIND_WORDS, type TaskItem } from './task-items.js';
 
-/** One inbound task as a table row, with the text its model writes while it streams. */
+/** The columns of the Tasks table, in order. */
+export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Expires', 'Outcome'] as const;
+
+/** One task as a table row: its status (and who cancelled it), progress or the text its model writes, and its actions. */
 export const TaskRow = memo(function TaskRow({
-  inbound,
+  item,
   live,
   index,
   rowRef,
+  open,
+  onOpen,
   onCancel
 }: {
-  inbound: InboundTask;
+  item: TaskItem;
   live: LiveStream | undefined;
   index: number;
   rowRef: Ref<HTMLTableRowElement>;
-  onCancel: (taskId: string) => void;
+  open: boolean;
+  onOpen: (key: string) => void;
+  onCancel: (item: TaskItem) => void;
 }) {
-  const { task } = inbound;
-  const running = !isTerminal(task.status);
+  const progress = item.running ? item.outbound?.progress.latest : undefined;
+  const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
+  const name =
+    `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(
+      /\s+/g,
+      ' '
+    );
   return (
-    <tr data-task-id={task.taskId} data-index={index} ref={rowRef}>
+    <tr
+      data-task-id={item.taskId}
+      data-task-key={item.key}
+      data-index={index}
+      ref={rowRef}
+      aria-current={open ? 'true' : undefined}
+    >
       <td>
-        <ShortId id={task.taskId} />
+        <ShortId id={item.taskId} />
       </td>
-      <td>{inbound.kind === 'sampling' ? 'Sampling' : 'Elicitation'}</td>
-      <td>{inbound.serverName}</td>
       <td>
-        <StatusBadge status={task.status} />
-        {task.statusMessage ? <div className="muted small-text">{task.statusMessage}</div> : null}
-        {running && live ? (
+        {KIND_WORDS[item.kind]}
+        {item.kind === 'tool-call' ? (
+          <>
+            {' '}
+            <code>{item.title}</code>
+          </>
+        ) : null}
+        <div className="muted small-text">{item.direction === 'received' ? 'Received' : 'Requested'}</div>
+      </td>
+      <td>{item.serverName}</td>
+      <td>
+        <StatusBadge status={item.status} />
+        {item.status === 'cancelled' ? (
+          <div className="small-text cancelled-by">{cancelledWords(item.cancelledBy)}</div>
+        ) : null}
+        {statusMessage ? <div className="muted small-text">{statusMessage}</div> : null}
+        {progress ? <ProgressLine progress={progress} label={`Progress of ${item.title}`} /> : null}
+        {item.running && live ? (
           <div className="live">
             <div className="muted small-text">{`Written by ${live.model} so far:`}</div>
             <p className="live-text">{live.text}</p>
@@ -42,20 +74,24 @@ export const TaskRow = memo(function TaskRow({
         ) : null}
       </td>
       <td>
-        <DateTime iso={task.createdAt} />
+        <DateTime iso={item.createdAt} />
       </td>
       <td>
-        <DateTime iso={task.lastUpdatedAt} />
+        {item.running && item.expiresAt ? (
+          <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
+        ) : item.expiresAt ? (
+          <DateTime iso={item.expiresAt} />
+        ) : (
+          <span className="muted">No limit</span>
+        )}
       </td>
-      <td className="outcome">{outcomeSummary(inbound)}</td>
-      <td>
-        {running ? (
-          <button
-            type="button"
-            className="small"
-            aria-label={`Cancel task ${shortId(task.taskId)}`}
-            onClick={() => onCancel(task.taskId)}
-          >
+      <td className="outcome">{itemOutcome(item)}</td>
+      <td className="row-actions">
+        <button type="button" className="small" aria-label={`Details of ${name}`} onClick={() => onOpen(item.key)}>
+          Details
+        </button>
+        {item.running ? (
+          <button type="button" className="small" aria-label={`Cancel ${name}`} onClick={() => onCancel(item)}>
             Cancel
           </button>
         ) : null}

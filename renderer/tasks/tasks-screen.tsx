@@ -1,56 +1,94 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { InboundTask } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
 import type { LiveStream } from '../store/desk-state.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { TaskRow } from './task-row.js';
+import { TaskDetail } from './task-detail.js';
+import { TaskFilters } from './task-filters.js';
+import {
+  matchesTask,
+  NO_TASK_FILTER,
+  receivedItem,
+  requestedItem,
+  type TaskFilterInputs,
+  type TaskItem
+} from './task-items.js';
+import { TASK_COLUMNS, TaskRow } from './task-row.js';
 
 /** A row's height before it is measured. */
-const ESTIMATED_ROW_PX = 48;
+const ESTIMATED_ROW_PX = 56;
 
 /**
- * The Tasks screen: tasks servers gave Taskdesk (task-augmented sampling and elicitation),
- * newest first. The table is virtualized against the page's own scrolling: a history of
- * 10,000 tasks renders only the rows in view.
+ * The Tasks screen: every task a server gave Taskdesk (sampling, elicitation) and every tool
+ * call Taskdesk made as a task, newest first, with filters, and a detail view per task
+ * (`#tasks/<key>`, so a link or Back opens and closes it). The table is virtualized against the
+ * page's own scrolling: 10,000 tasks render only the rows in view. Tasks past their TTL leave
+ * it for History.
  */
 export function TasksScreen({
   active,
-  headingRef
+  headingRef,
+  openKey
 }: {
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
+  /** The task whose detail the address names (`#tasks/<key>`), if any. */
+  openKey: string | undefined;
 }) {
-  const { client, announce } = useDesk();
+  const { client, store, announce } = useDesk();
   const tasks = useDeskState((state) => state.tasks);
+  const outbound = useDeskState((state) => state.outbound);
   const live = useDeskState((state) => state.live);
-  const ordered = useMemo(
-    () => Object.values(tasks).sort((a, b) => b.task.createdAt.localeCompare(a.task.createdAt)),
-    [tasks]
+  const [filter, setFilter] = useState<TaskFilterInputs>(NO_TASK_FILTER);
+  const all = useMemo(
+    () =>
+      [...Object.values(tasks).map(receivedItem), ...Object.values(outbound).map(requestedItem)].sort(
+        (a, b) => b.createdAt.localeCompare(a.createdAt) || b.key.localeCompare(a.key)
+      ),
+    [tasks, outbound]
   );
+  const shown = useMemo(() => all.filter((item) => matchesTask(item, filter)), [all, filter]);
+  const open = useCallback((key: string) => {
+    location.hash = `#tasks/${encodeURIComponent(key)}`;
+  }, []);
   const cancel = useCallback(
-    (taskId: string) =>
-      void client.call('tasks.cancel', { taskId }).then(
+    (item: TaskItem) => {
+      const done = item.outbound
+        ? client.call('outbound.cancel', { outboundId: item.outbound.outboundId }).then((view) => {
+            store.apply('outbound.changed', { type: 'changed', task: view });
+          })
+        : client.call('tasks.cancel', { taskId: item.taskId });
+      void done.then(
         () => announce('Task cancelled.'),
         (error: unknown) => announce(`Could not cancel the task: ${toHostCallError(error).message}`)
-      ),
-    [client, announce]
+      );
+    },
+    [client, store, announce]
   );
   return (
     <>
       <h2 id="heading-tasks" tabIndex={-1} ref={headingRef}>
         Tasks
       </h2>
-      <p className="lede">Work servers handed to Taskdesk, and how it ended.</p>
-      <p className="empty" hidden={ordered.length > 0}>
-        No server has given Taskdesk a task yet.
+      <p className="lede">
+        Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. Tasks past their
+        time go to History.
       </p>
-      <div className="table-wrap" hidden={ordered.length === 0}>
+      {openKey ? <TaskDetail taskKey={openKey} onClose={() => (location.hash = '#tasks')} onCancel={cancel} /> : null}
+      <TaskFilters filter={filter} onChange={setFilter} />
+      <p className="muted tasks-count" aria-live="polite">
+        {all.length === 0
+          ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
+          : shown.length === all.length
+            ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
+            : `${shown.length} of ${all.length} tasks match`}
+      </p>
+      <div className="table-wrap" hidden={shown.length === 0}>
         <table className="tasks">
-          <caption className="sr-only">Inbound tasks</caption>
+          <caption className="sr-only">Tasks</caption>
           <thead>
             <tr>
-              {['Task', 'Kind', 'Server', 'Status', 'Created', 'Updated', 'Outcome'].map((title) => (
+              {TASK_COLUMNS.map((title) => (
                 <th scope="col" key={title}>
                   {title}
                 </th>
@@ -61,7 +99,11 @@ export function TasksScreen({
             </tr>
           </thead>
           {/* Hidden screens render no rows: their size is unknown and nobody sees them. */}
-          {active ? <VirtualRows ordered={ordered} live={live} onCancel={cancel} /> : <tbody />}
+          {active ? (
+            <VirtualRows items={shown} live={live} openKey={openKey} onOpen={open} onCancel={cancel} />
+          ) : (
+            <tbody />
+          )}
         </table>
       </div>
     </>
@@ -69,31 +111,35 @@ export function TasksScreen({
 }
 
 function VirtualRows({
-  ordered,
+  items,
   live,
+  openKey,
+  onOpen,
   onCancel
 }: {
-  ordered: InboundTask[];
+  items: TaskItem[];
   live: Record<string, LiveStream>;
-  onCancel: (taskId: string) => void;
+  openKey: string | undefined;
+  onOpen: (key: string) => void;
+  onCancel: (item: TaskItem) => void;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
   useLayoutEffect(() => {
     const top = body.current?.getBoundingClientRect().top;
     if (top !== undefined) setMargin(top + window.scrollY);
-  }, [ordered.length]);
+  }, [items.length, openKey]);
   const virtualizer = useWindowVirtualizer({
-    count: ordered.length,
+    count: items.length,
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: 10,
     scrollMargin: margin,
-    getItemKey: (index) => ordered[index]!.task.taskId
+    getItemKey: (index) => items[index]!.key
   });
-  const items = virtualizer.getVirtualItems();
-  const before = items.length > 0 ? items[0]!.start - margin : 0;
-  const after = items.length > 0 ? virtualizer.getTotalSize() - (items.at(-1)!.end - margin) : 0;
-  const columns = 8;
+  const rows = virtualizer.getVirtualItems();
+  const before = rows.length > 0 ? rows[0]!.start - margin : 0;
+  const after = rows.length > 0 ? virtualizer.getTotalSize() - (rows.at(-1)!.end - margin) : 0;
+  const columns = TASK_COLUMNS.length + 1;
   return (
     <tbody ref={body}>
       {before > 0 ? (
@@ -101,15 +147,17 @@ function VirtualRows({
           <td colSpan={columns} style={{ height: before, padding: 0, border: 0 }} />
         </tr>
       ) : null}
-      {items.map((row) => {
-        const inbound = ordered[row.index]!;
+      {rows.map((row) => {
+        const item = items[row.index]!;
         return (
           <TaskRow
             key={row.key}
             index={row.index}
-            inbound={inbound}
-            live={live[inbound.task.taskId]}
+            item={item}
+            live={live[item.taskId]}
             rowRef={virtualizer.measureElement}
+            open={item.key === openKey}
+            onOpen={onOpen}
             onCancel={onCancel}
           />
         );

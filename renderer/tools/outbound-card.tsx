@@ -9,6 +9,8 @@ import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
+import { cancelledWords } from '../components/cancelled-words.js';
+import { ProgressLine } from '../components/progress-line.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -33,8 +35,6 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   /** When Check now last answered: the card says so, as the status may not have changed. */
   const [checkedAt, setCheckedAt] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
-  /** This card's Cancel was answered: the person cancelled the task (not the server on its own). */
-  const [cancelledHere, setCancelledHere] = useState(false);
   const card = useRef<HTMLLIElement>(null);
   const label = `${task.toolName} task ${shortId(task.taskId)}`;
 
@@ -59,7 +59,6 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         setCheckedAt(new Date().toISOString());
         announce(`${task.toolName}: ${view.state.replace('_', ' ')}.`);
       } else {
-        if (view.state === 'cancelled') setCancelledHere(true);
         announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
       }
     } catch (thrown) {
@@ -103,7 +102,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const latest = task.progress.latest;
   // A cancelled task has no result: the error stored as its outcome (a 2026-07-28 server's −32800,
   // or a 2025-11-25 server's "no result stored" when tasks/result is asked after the cancel)
-  // says nothing true beyond "cancelled", which the card says in words.
+  // says nothing true beyond "cancelled" and who did it (the core records that), which the card says in words.
   const cancelled = task.state === 'cancelled';
   const outcome = cancelled && task.outcome?.type === 'error' ? undefined : task.outcome;
   // Once the task completed, its outcome is what it says: a status message this card already
@@ -147,24 +146,10 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           ) : null}
         </p>
       </div>
-      {cancelled ? <p className="outcome-cancelled">{cancelledHere ? 'Cancelled by you' : 'Cancelled'}</p> : null}
+      {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
-      {latest ? (
-        <div className="progress-line">
-          {latest.total !== undefined && latest.total > 0 ? (
-            <progress
-              value={Math.min(latest.progress, latest.total)}
-              max={latest.total}
-              aria-label={`Progress of ${task.toolName}`}
-            />
-          ) : null}
-          <span className="progress-text">
-            {latest.message ? `${latest.message} · ` : ''}
-            {latest.total !== undefined ? `${latest.progress}/${latest.total}` : `${latest.progress}`}
-          </span>
-        </div>
-      ) : null}
+      {latest ? <ProgressLine progress={latest} label={`Progress of ${task.toolName}`} /> : null}
       {task.immediateResponse ? (
         <div className="immediate">
           <p className="muted small-text">Immediate response:</p>
@@ -214,6 +199,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
             Cancel
           </button>
         ) : null}
+        <a className="details-link" href={`#tasks/${encodeURIComponent(`requested:${task.outboundId}`)}`}>
+          Details<span className="sr-only"> of {label}</span>
+        </a>
         <button type="button" className="danger-link" aria-label={`Forget ${label}`} onClick={() => void forget()}>
           Forget
         </button>

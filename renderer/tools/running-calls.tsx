@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { PlainCallView } from '../../app/contract/host-api.js';
 import { formatDuration } from '../components/format.js';
+import { ProgressLine } from '../components/progress-line.js';
 import { useNow } from '../components/use-now.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -10,7 +11,6 @@ function RunningCall({ call }: { call: PlainCallView }) {
   const now = useNow();
   const elapsed = Math.max(0, now - Date.parse(call.startedAt));
   const progress = call.progress;
-  const hasTotal = progress?.total !== undefined && progress.total > 0;
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p>
@@ -18,21 +18,7 @@ function RunningCall({ call }: { call: PlainCallView }) {
         <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
         {call.waitingOnPerson ? ' · waits on your answer in the Inbox' : null}
       </p>
-      {progress ? (
-        <div className="progress-line">
-          {hasTotal ? (
-            <progress
-              value={Math.min(progress.progress, progress.total!)}
-              max={progress.total}
-              aria-label={`Progress of ${call.toolName}`}
-            />
-          ) : null}
-          <span className="progress-text">
-            {progress.message ? `${progress.message} · ` : ''}
-            {hasTotal ? `${progress.progress}/${progress.total}` : `${progress.progress}`}
-          </span>
-        </div>
-      ) : null}
+      {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <button
         type="button"
         aria-label={`Cancel ${call.toolName}`}

@@ -66,7 +66,12 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
       });
       if (outcome.type === 'task') {
         store.apply('outbound.changed', { type: 'changed', task: outcome.task });
-        setResult(<p>Started as task {shortId(outcome.task.taskId)} — follow it under Tool calls.</p>);
+        setResult(
+          <p>
+            Started as task {shortId(outcome.task.taskId)} — follow it under Tool calls, or in{' '}
+            <a href={`#tasks/${encodeURIComponent(`requested:${outcome.task.outboundId}`)}`}>its detail on Tasks</a>.
+          </p>
+        );
         announce(`${tool.name} started as a task.`);
       } else {
         setResult(

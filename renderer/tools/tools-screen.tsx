@@ -90,7 +90,10 @@ export function ToolsScreen({
       <h2 id="heading-tools" tabIndex={-1} ref={headingRef}>
         Tools
       </h2>
-      <p className="lede">Call a connected server’s tools. Tools that allow it run as tasks, followed below.</p>
+      <p className="lede">
+        Call a connected server’s tools. Tools that allow it run as tasks, followed below and on the{' '}
+        <a href="#tasks">Tasks</a> screen.
+      </p>
       <div className="tool-picker">
         <FieldFrame name="tools-server" label="Server" className="field-narrow">
           {(wiring) => (

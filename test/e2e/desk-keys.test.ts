@@ -99,6 +99,16 @@ describe('the Inbox from the keyboard', () => {
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
       ids[2]
     );
+    // o opens a card as Enter does.
+    await page.getByRole('article', { name: 'Third' }).focus();
+    await page.keyboard.press('o');
+    assert.deepEqual(
+      await page.evaluate(() => [
+        document.activeElement?.tagName,
+        document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId
+      ]),
+      ['INPUT', ids[2]]
+    );
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -69,12 +69,27 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
     await page.getByText('Notifications are on.').waitFor();
 
+    // The person is in another tab: the Desk's page is not focused (Playwright's focus emulation,
+    // which keeps every page focused, is off for it), so an arrival is notified.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+    const elsewhere = await page.context().newPage();
+    await elsewhere.bringToFront();
+    assert.equal(await page.evaluate(() => document.hasFocus()), false);
     const first = nextEvent(fixture.host, 'inbox.added');
     await peer.server.request(
       { method: 'elicitation/create', params: { ...form('Your name for the booking?'), task: { ttl: 600_000 } } },
       CreateTaskResultSchema
     );
     await first;
+    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __notifications: unknown[] }).__notifications), [
+      { title: 'Taskdesk: a question from Server desk', body: 'Your name for the booking?' }
+    ]);
+    // Back in the Desk: the next arrival is on screen, and no notification is shown for it.
+    await elsewhere.close();
+    await page.bringToFront();
+    assert.equal(await page.evaluate(() => document.hasFocus()), true);
     await clock.advance(1);
     const second = nextEvent(fixture.host, 'inbox.added');
     const unanswered = await peer.server.request(
@@ -103,13 +118,18 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     const expiring = nextEvent(fixture.host, 'inbox.expiring');
     await clock.advance(8 * 60_000);
     await expiring;
-    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
+    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 2);
     const notes = await page.evaluate(
       () => (window as unknown as { __notifications: Array<{ title: string; body?: string }> }).__notifications
     );
     assert.ok(
       notes.some((note) => note.title === 'Taskdesk: a question from Server desk expires soon'),
       JSON.stringify(notes)
+    );
+    assert.deepEqual(
+      notes.filter((note) => !note.title.endsWith('expires soon')).map((note) => note.body),
+      ['Your name for the booking?'],
+      'the second arrival, with the Desk in front, was not notified'
     );
 
     // The booking question is answered; the refund one runs out unanswered.

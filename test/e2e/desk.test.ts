@@ -126,8 +126,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
+    // The messages follow the fields as they change, before any new submit.
     await email.fill('ada@example.com');
+    await emailError.waitFor({ state: 'hidden' });
+    assert.equal(await email.getAttribute('aria-invalid'), null);
+    const copiesError = card.locator(`#${await copies.getAttribute('id')}-error`);
+    await copies.fill('7');
+    assert.equal(await copiesError.textContent(), 'Must be at most 5');
+    await copies.fill('');
     await copies.fill('2');
+    await copiesError.waitFor({ state: 'hidden' });
     await card.getByLabel('Format').selectOption('pdf');
     await card.getByRole('button', { name: 'Submit' }).click();
     await card.waitFor({ state: 'detached' });

@@ -108,7 +108,12 @@ export async function openDesk(
 ): Promise<{ server: BrowserServer; browser: Browser; page: Page }> {
   const server = await startBrowserServer({ host, rendererDir, port: 0 });
   const browser = await launchTestBrowser();
-  const page = await browser.newPage({ ...options.context, ...(options.viewport && { viewport: options.viewport }) });
+  // A context of its own (not `browser.newPage`): a test may open another tab in it.
+  const context = await browser.newContext({
+    ...options.context,
+    ...(options.viewport && { viewport: options.viewport })
+  });
+  const page = await context.newPage();
   await options.beforeLoad?.(page);
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {

@@ -82,6 +82,37 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     assert.equal(message.model, 'fake-large');
   });
 
+  it('says in the Inbox, where it was approved, that an approved model run failed', async () => {
+    llm.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded' });
+    const { task } = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Fail for me' } }],
+          maxTokens: 10,
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Fail for me').waitFor();
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await approval.waitFor({ state: 'detached' });
+    const notice = page.locator(`.notice-failed-run[data-task-id="${task.taskId}"]`);
+    await notice.waitFor();
+    assert.match(
+      (await notice.locator('p').textContent()) ?? '',
+      /^The model run you approved for Server p failed: .*overloaded.* — see the task\.$/
+    );
+    assert.equal(
+      await notice.getByRole('link', { name: 'see the task' }).getAttribute('href'),
+      `#tasks/${encodeURIComponent(`received:${task.taskId}`)}`
+    );
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+  });
+
   it('rejects a request before any model runs', async () => {
     const before = llm.chatRequests.length;
     const { task } = await peer.server.request(

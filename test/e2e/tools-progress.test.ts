@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser, Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { nextEvent, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+import { nextEvent, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { openToolForm } from './renderer-build.js';
 
 /** A server whose one tool reports progress, then runs until it is cancelled. */
 function progressPeer(): { peer: PeerServer; aborted: Promise<void> } {
@@ -33,28 +32,19 @@ function progressPeer(): { peer: PeerServer; aborted: Promise<void> } {
 }
 
 describe('a plain tool call on the Tools screen: elapsed time, progress and Cancel', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let fixture: InMemoryHostFixture;
-  let server: BrowserServer;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
   const crunch = progressPeer();
+  let d: DeskFixture;
 
   before(async () => {
-    built = await buildRenderer();
-    fixture = await startHostWith({ crunch: crunch.peer });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+    d = await startDesk({ crunch: crunch.peer });
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await fixture?.dispose();
-    built?.remove();
+    await d?.close();
   });
 
-  it('shows the running call with its progress bar and message, and Cancel ends it', async () => {
+  it('shows the running call with its progress bar and message, keeps it across a reload, and Cancel ends it', async () => {
+    const { page, fixture } = d;
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });
     await tools.getByLabel('Server', { exact: true }).selectOption('crunch');
@@ -71,10 +61,19 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     assert.equal(await running.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);
 
+    // A reload starts from the host's snapshot: the running call, its progress and its Cancel are in it.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await bar.waitFor();
+    assert.equal(await running.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
+    assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);
+
+    const cancelled = nextEvent(fixture.host, 'call.changed', ({ call }) => call.state === 'cancelled');
     await running.getByRole('button', { name: 'Cancel crunch' }).click();
     await crunch.aborted;
+    assert.equal((await cancelled).call.error?.message, 'Cancelled by you');
     await running.waitFor({ state: 'detached' });
-    await form.getByText(/Cancelled by you/).waitFor();
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -32,6 +33,48 @@ export interface TaskToolServerOptions {
   immediateResponse?: string;
 }
 
+/** What the `report` tool ends with: Markdown text, a PNG image, a resource link and structured content. */
+export const REPORT_RESULT = {
+  content: [
+    {
+      type: 'text',
+      text: '## Weekly report\n\nSales **rose** by 5%; see [the details](https://example.com/details).\n\n<b>raw</b>'
+    },
+    { type: 'image', mimeType: 'image/png', data: gradientPng(48) },
+    { type: 'resource_link', uri: 'https://example.com/report.csv', name: 'report.csv' }
+  ],
+  structuredContent: { growthPercent: 5, region: 'north' }
+} satisfies CallToolResult;
+
+/** A `size`×`size` PNG (a colour gradient) as base64: an image a browser decodes and shows. */
+export function gradientPng(size: number): string {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 3);
+    for (let x = 0; x < size; x++)
+      row.set([Math.round((255 * x) / size), Math.round((255 * y) / size), 200], 1 + x * 3);
+    rows.push(row);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0))
+  ]).toString('base64');
+}
+
 const WorkArgs = {
   durationMs: z.number().int().min(0).describe('How long the work runs, on the server clock'),
   label: z.string().optional(),
@@ -44,7 +87,7 @@ const WorkArgs = {
  * Tools: `work-required`, `work-optional` (complete after `durationMs`, optionally sending
  * progress for the call's token along the way), `work-forbidden` (plain), `fail-tool`
  * (fails with a `CallToolResult` with `isError`), `fail-rpc` (fails with a JSON-RPC error),
- * `slow` (runs until done or cancelled).
+ * `slow` (runs until done or cancelled), `report` (ends with {@link REPORT_RESULT}).
  */
 export function createTaskToolServer(options: TaskToolServerOptions): { server: McpServer; store: ClockedTaskStore } {
   const clock = options.clock;
@@ -167,6 +210,20 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
             new McpError(-32050, 'Upstream quota exhausted', { retryAfterS: 60 }),
             'The upstream service refused the job'
           )
+        );
+        return created;
+      }
+    }
+  );
+  server.experimental.tasks.registerToolTask(
+    'report',
+    { inputSchema: WorkArgs, execution: { taskSupport: 'required' } },
+    {
+      ...workHandler,
+      createTask: async (args, extra) => {
+        const created = await create(extra);
+        finishLater(created.task.taskId, args.durationMs, () =>
+          store.storeTaskResult(created.task.taskId, 'completed', REPORT_RESULT)
         );
         return created;
       }

@@ -21,6 +21,29 @@ describe('audit log', () => {
     return { log, clock, dir: path.join(temp.dir, 'audit') };
   };
 
+  it('filters by a type or the start of several, and by words in the type, server, task or detail', async () => {
+    const { log, clock } = open();
+    log.record({
+      type: 'task.created',
+      serverId: 'a',
+      serverName: 'Alpha',
+      taskId: 't1',
+      detail: { kind: 'sampling' }
+    });
+    await clock.advance(1);
+    log.record({ type: 'task.cancelled', serverId: 'b', taskId: 't2', detail: { reason: 'Cancelled by the user' } });
+    await clock.advance(1);
+    log.record({ type: 'server.state', serverId: 'a', detail: { status: 'ready' } });
+    await clock.advance(1);
+    log.record({ type: 'tasks.other', serverId: 'a' });
+    const types = (options: Parameters<AuditLog['read']>[0]) => log.read(options).map((entry) => entry.type);
+    assert.deepEqual(types({ type: 'task' }), ['task.cancelled', 'task.created'], 'task. only, not tasks.');
+    assert.deepEqual(types({ type: 'server.state' }), ['server.state']);
+    assert.deepEqual(types({ text: 'CANCELLED user' }), ['task.cancelled']);
+    assert.deepEqual(types({ text: 'alpha sampling' }), ['task.created']);
+    assert.deepEqual(types({ text: 'ready', serverId: 'b' }), []);
+  });
+
   it('cuts long strings to 1 KiB and notes their length', () => {
     const { log } = open();
     const id = 'x'.repeat(300 * 1024);

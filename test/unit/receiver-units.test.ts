@@ -5,7 +5,7 @@ import path from 'node:path';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../support/manual-clock.js';
-import { validateElicitationContent } from '../../app/inbox/elicitation-schema.js';
+import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import { decodeCursor, encodeCursor } from '../../app/receiver/list-cursor.js';
 import { RateLimiter } from '../../app/receiver/rate-limiter.js';
 import { effectiveTtl, defaultReceiverPolicy } from '../../app/receiver/receiver-policy.js';

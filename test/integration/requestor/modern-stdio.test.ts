@@ -210,6 +210,14 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
       undefined,
       'no tasks extension declared'
     );
+    // Every tools/call so far (plain, and those that became tasks) carried a progress token beside the envelope.
+    const toolCalls = sentTo('modern').filter((m) => m.method === 'tools/call');
+    assert.ok(toolCalls.length >= 3);
+    for (const sent of toolCalls) {
+      const meta = sent.params?._meta as Record<string, unknown>;
+      assert.notEqual(meta.progressToken, undefined, JSON.stringify(sent.params));
+      assert.notEqual(meta[VERSION_KEY], undefined, 'the envelope is kept');
+    }
   });
 
   it('refuses tasks/list, which the extension does not have', async () => {

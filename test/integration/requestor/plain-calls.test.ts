@@ -9,7 +9,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HostEventPayload } from '../../../app/contract/host-api.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createHost } from '../../../app/host/host.js';
+import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
 /** A server whose `slow` tool reports progress and ends when the test says, and whose `ask` tool elicits first. */
 function toolServer() {
@@ -140,5 +142,102 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     assert.equal(seen.at(-1)?.state, 'cancelled');
     const unknown = await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' });
     assert.equal(unknown.ok ? undefined : unknown.error.code, -32602);
+  });
+});
+
+/**
+ * A 2025-11-25 server that accepts task-augmented tools/call and still answers its one tool
+ * plainly (the SDK's own Server refuses to, so this peer answers JSON-RPC by hand): it sends
+ * progress for the call's token and answers when the test says, or ends on notifications/cancelled.
+ */
+function plainAnsweringTaskServer(transport: InMemoryTransport) {
+  const seen: { call?: Record<string, unknown>; cancelled?: Record<string, unknown> } = {};
+  let pending: { id: number | string; token: unknown } | undefined;
+  const send = (message: Record<string, unknown>) => transport.send({ jsonrpc: '2.0', ...message } as never);
+  transport.onmessage = (message) => {
+    const m = message as { id?: number | string; method?: string; params?: Record<string, unknown> };
+    if (m.method === 'initialize')
+      void send({
+        id: m.id,
+        result: {
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+          serverInfo: { name: 'plain-answering', version: '1.0.0' }
+        }
+      });
+    else if (m.method === 'tools/list')
+      void send({
+        id: m.id,
+        result: {
+          tools: [{ name: 'maybe', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } }]
+        }
+      });
+    else if (m.method === 'tools/call') {
+      seen.call = m.params;
+      const token = (m.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+      pending = { id: m.id!, token };
+      void send({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: 1, total: 2, message: 'Halfway' }
+      });
+    } else if (m.method === 'notifications/cancelled') seen.cancelled = m.params;
+    else if (m.id !== undefined && m.method)
+      void send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
+  };
+  return {
+    seen,
+    answer: (text: string) => send({ id: pending!.id, result: { content: [{ type: 'text', text }] } })
+  };
+}
+
+describe('a task-preferred call the server answers plainly: a running call all along', () => {
+  it('has a progress token, shows progress and elapsed time, and times out, or ends with its answer', async () => {
+    const clock = new ManualClock();
+    const data = tempDir();
+    let server: ReturnType<typeof plainAnsweringTaskServer> | undefined;
+    const host = createHost({
+      dataDir: data.dir,
+      clock,
+      autoConnect: false,
+      servers: [{ id: 'p', name: 'Plain answerer', transport: { type: 'stdio', command: 'in-memory' } }],
+      transportFactory: () => {
+        const [client, peer] = InMemoryTransport.createLinkedPair();
+        server = plainAnsweringTaskServer(peer);
+        void peer.start();
+        return client;
+      }
+    });
+    try {
+      assert.equal((await host.connect('p')).state.status, 'ready');
+      const progressed = nextEvent(host, 'call.changed', ({ call }) => call.progress !== undefined);
+      const answered = host.dispatch('tools.call', { serverId: 'p', name: 'maybe', callId: 'pref-1' });
+      const { call } = await progressed;
+      assert.deepEqual([call.callId, call.state, call.progress?.message], ['pref-1', 'running', 'Halfway']);
+      assert.ok(server!.seen.call?.task !== undefined, 'the call asked for a task');
+      assert.notEqual((server!.seen.call?._meta as { progressToken?: unknown }).progressToken, undefined);
+      // Progress reset the idle timeout: 59 s later it still runs; the plain answer ends it.
+      await clock.advance(59_000);
+      const running = await host.call('tools.runningCalls', {});
+      assert.deepEqual(
+        running.map((one) => one.callId),
+        ['pref-1']
+      );
+      const ended = nextEvent(host, 'call.changed', ({ call }) => call.callId === 'pref-1' && call.state !== 'running');
+      await server!.answer('done plainly');
+      const reply = await answered;
+      assert.ok(reply.ok && reply.result.type === 'result');
+      assert.equal((await ended).call.state, 'completed');
+
+      // The same call left without answer or progress for 60 s times out, and the server is told.
+      const second = host.dispatch('tools.call', { serverId: 'p', name: 'maybe', callId: 'pref-2' });
+      await nextEvent(host, 'call.changed', ({ call }) => call.callId === 'pref-2' && call.progress !== undefined);
+      await clock.advance(60_000);
+      const timedOut = await second;
+      assert.equal(timedOut.ok ? undefined : timedOut.error.code, -32001);
+      assert.match(String(server!.seen.cancelled?.reason), /sent no answer or progress for 60 s/);
+    } finally {
+      await host.close();
+      data.remove();
+    }
   });
 });

@@ -71,6 +71,7 @@ function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
     tasks: [],
     outbound: [],
     providers: [],
+    calls: [],
     ...extra
   };
 }
@@ -254,6 +255,27 @@ describe('the Desk store reducer', () => {
     assert.equal(state.live.s2, undefined, 'the review of a request that is not a task ends its stream');
     state = fold([partial({ streamId: 's3' }), partial({ streamId: 's3', done: true })], state);
     assert.deepEqual(state.live, {});
+  });
+
+  it('takes the running plain calls from the snapshot; one that ended while it was fetched stays gone', () => {
+    const call = (callId: string, state: 'running' | 'completed' = 'running') => ({
+      callId,
+      serverId: 'a',
+      serverName: 'Server a',
+      toolName: 'slow',
+      startedAt: at(0),
+      state
+    });
+    let state = fold([{ type: 'sync-started', syncId: 1 }]);
+    // Heard while the snapshot was on its way: c2 ended (the snapshot, read before, still has it).
+    state = deskReducer(state, event('call.changed', { call: call('c2', 'completed') }));
+    state = deskReducer(state, {
+      type: 'snapshot',
+      syncId: 1,
+      snapshot: snapshot({ calls: [call('c1'), call('c2')] })
+    });
+    assert.deepEqual(Object.keys(state.calls), ['c1']);
+    assert.equal(state.calls.c1?.startedAt, at(0), 'the elapsed time counts from when the call started');
   });
 
   it('counts changes the audit log records, so its screen reads it again', () => {

@@ -1,6 +1,9 @@
-import { readSchemaForm, type SchemaField } from '../contract/schema-fields.js';
+import { readSchemaForm, type SchemaField } from './schema-fields.js';
 
 /**
+ * Imports nothing but the forms' schema reader, so the Desk checks a form's fields as they
+ * change with the very rules the core checks the answer with (`Inbox.answer`).
+ *
  * Checks elicitation content against its `requestedSchema` (spec 2025-11-25: a flat object of
  * primitive properties: string with length, format and enum; number and integer with bounds;
  * boolean; and arrays of enum values for multi-select).

@@ -1,0 +1,73 @@
+import { asText } from '../components/format.js';
+import { JsonView } from '../components/json-view.js';
+import { MarkdownText } from '../components/markdown-text.js';
+import type { TaskItem } from './task-items.js';
+
+type Message = { role?: unknown; content?: unknown };
+
+function messageText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((block) => {
+      const part = (block ?? {}) as { type?: unknown; text?: unknown; mimeType?: unknown };
+      return part.type === 'text' && typeof part.text === 'string'
+        ? part.text
+        : `[${asText(part.type, 'unknown')}${typeof part.mimeType === 'string' ? `, ${part.mimeType}` : ''}]`;
+    })
+    .join('\n');
+}
+
+/**
+ * What a task asked, as a person reads it: the tool and its arguments, the server's question
+ * (Markdown) and the fields it asks for, or the messages a model is asked to answer. The
+ * request's JSON is in the raw JSON below.
+ */
+export function RequestView({ kind, request }: { kind: TaskItem['kind']; request: Record<string, unknown> }) {
+  if (request.truncated === true)
+    return <p className="muted">The request was too large to keep in History; its start is in the raw JSON.</p>;
+  if (kind === 'tool-call')
+    return (
+      <div className="request-view">
+        <p>
+          Tool <code>{asText(request.name ?? request.toolName, '?')}</code>
+        </p>
+        <JsonView value={request.arguments ?? {}} />
+      </div>
+    );
+  if (kind === 'elicitation')
+    return (
+      <div className="request-view">
+        <MarkdownText text={asText(request.message, '')} />
+        {typeof request.url === 'string' ? (
+          <p>
+            Asks you to open <code>{request.url}</code>
+          </p>
+        ) : null}
+        {request.requestedSchema !== undefined ? (
+          <JsonView value={request.requestedSchema} summary="Fields asked for" />
+        ) : null}
+      </div>
+    );
+  const messages = Array.isArray(request.messages) ? (request.messages as Message[]) : [];
+  return (
+    <div className="request-view">
+      {typeof request.systemPrompt === 'string' ? (
+        <p>
+          <span className="muted">System prompt: </span>
+          {request.systemPrompt}
+        </p>
+      ) : null}
+      <ol className="request-messages">
+        {messages.map((message, index) => (
+          <li key={index}>
+            <span className="muted">{asText(message.role, 'message')}: </span>
+            <span className="request-message-text">{messageText(message.content)}</span>
+          </li>
+        ))}
+      </ol>
+      {typeof request.maxTokens === 'number' ? (
+        <p className="muted small-text">At most {request.maxTokens} tokens.</p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+import { useEffect, useRef, useState } from 'react';
+import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
+import { cancelledWords } from '../components/cancelled-words.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Countdown } from '../components/countdown.js';
+import { DateTime } from '../components/date-time.js';
+import { ProgressLine } from '../components/progress-line.js';
+import { ShortId } from '../components/short-id.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { ResultView } from '../history/result-view.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { ErrorView } from '../tools/tool-result-view.js';
+import { KIND_WORDS, receivedItem, requestedItem, type TaskItem } from './task-items.js';
+import { RequestView } from './request-view.js';
+
+/** What the detail shows, from the live task or (once it left the task store) its History entry. */
+interface Shown {
+  kind: TaskItem['kind'];
+  direction: TaskItem['direction'];
+  title: string;
+  serverName: string;
+  taskId: string;
+  status: string;
+  cancelledBy: 'you' | 'server' | undefined;
+  statusMessage: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+  request: Record<string, unknown>;
+  result: Record<string, unknown> | undefined;
+  error: { code: number; message: string; data?: unknown } | undefined;
+  raw: unknown;
+}
+
+function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
+  const inbound = full ?? item.inbound;
+  const outcome = inbound ? inbound.outcome : item.outbound!.outcome;
+  const task = inbound?.task ?? item.outbound!.task;
+  return {
+    kind: item.kind,
+    direction: item.direction,
+    title: item.title,
+    serverName: item.serverName,
+    taskId: item.taskId,
+    status: item.status,
+    cancelledBy: item.cancelledBy,
+    // A finished task shows its outcome, not its last interim status; an expired or lost one says why.
+    statusMessage: item.running ? task.statusMessage : item.outbound?.reason,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },
+    result: outcome?.type === 'result' ? outcome.result : undefined,
+    error: outcome?.type === 'error' ? outcome.error : undefined,
+    raw: inbound ?? item.outbound
+  };
+}
+
+function fromEntry(entry: HistoryEntry): Shown {
+  return {
+    kind: entry.kind,
+    direction: entry.direction,
+    title: entry.title,
+    serverName: entry.serverName,
+    taskId: entry.taskId,
+    status: entry.status,
+    cancelledBy: entry.cancelledBy,
+    statusMessage: entry.status === 'completed' || entry.status === 'cancelled' ? undefined : entry.statusMessage,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    request: entry.request,
+    result: entry.result,
+    error: entry.error,
+    raw: entry
+  };
+}
+
+/**
+ * One task in full: status (and who cancelled it), times and time left, progress, the timeline
+ * of its status changes (from History), what was asked, the result rendered (Markdown, images,
+ * resource links, structured content) and the raw JSON with Copy. `taskKey` is a History id
+ * (`received:<taskId>` or `requested:<outboundId>`); a task that left the task store is shown
+ * from its History entry.
+ */
+export function TaskDetail({
+  taskKey,
+  onClose,
+  onCancel
+}: {
+  taskKey: string;
+  onClose: () => void;
+  onCancel: (item: TaskItem) => void;
+}) {
+  const { client, store, announce } = useDesk();
+  const separator = taskKey.indexOf(':');
+  const direction = taskKey.slice(0, separator);
+  const id = taskKey.slice(separator + 1);
+  const inbound = useDeskState((state) => (direction === 'received' ? state.tasks[id] : undefined));
+  const outbound = useDeskState((state) => (direction === 'requested' ? state.outbound[id] : undefined));
+  const live = useDeskState((state) => (inbound ? state.live[inbound.task.taskId] : undefined));
+  const revision = useDeskState((state) => state.historyRevision);
+  const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
+  const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
+  const [full, setFull] = useState<InboundTask | undefined>(undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => heading.current?.focus(), [taskKey]);
+  // The timeline is History's: read again whenever History changes.
+  useEffect(() => {
+    let current = true;
+    client.call('history.get', { id: taskKey }).then(
+      (found) => current && setEntry(found),
+      () => current && setEntry(null)
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, taskKey, revision]);
+  // Lists carry a shortened task: the whole record (raw JSON, a large result) is asked for.
+  const version = inbound?.task.lastUpdatedAt;
+  useEffect(() => {
+    setFull(undefined);
+    if (direction !== 'received' || version === undefined) return;
+    let current = true;
+    client.call('tasks.get', { taskId: id }).then(
+      (found) => current && setFull(found),
+      () => undefined
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, direction, id, version]);
+
+  const shown = item ? fromItem(item, full) : entry ? fromEntry(entry) : undefined;
+  const check = () =>
+    outbound &&
+    void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
+      (view) => {
+        store.apply('outbound.changed', { type: 'changed', task: view });
+        announce(`${view.toolName}: ${view.state.replace('_', ' ')}.`);
+      },
+      (error: unknown) => announce(`Could not check: ${toHostCallError(error).message}`)
+    );
+  const progress = outbound?.progress;
+
+  return (
+    <section className="card task-detail" aria-labelledby="task-detail-title" data-task-key={taskKey}>
+      <header className="card-header">
+        <h3 id="task-detail-title" tabIndex={-1} ref={heading}>
+          {shown?.title ?? 'Task'}
+        </h3>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {!shown ? (
+        <p className="muted">
+          {entry === undefined ? 'Loading…' : 'Taskdesk no longer holds this task, and History has no entry for it.'}
+        </p>
+      ) : (
+        <>
+          <p className="meta">
+            {KIND_WORDS[shown.kind]} {shown.direction === 'received' ? 'received from' : 'requested of'}{' '}
+            <strong>{shown.serverName}</strong> · task <ShortId id={shown.taskId} />
+            {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
+          </p>
+          <div className="detail-status">
+            <StatusBadge status={shown.status} />
+            {shown.status === 'cancelled' ? (
+              <span className="cancelled-by"> {cancelledWords(shown.cancelledBy)}</span>
+            ) : null}
+            {shown.statusMessage ? <p className="status-message">{shown.statusMessage}</p> : null}
+          </div>
+          <dl className="detail-times">
+            <div>
+              <dt>{shown.direction === 'received' ? 'Asked' : 'Started'}</dt>
+              <dd>
+                <DateTime iso={shown.createdAt} />
+              </dd>
+            </div>
+            <div>
+              <dt>Last change</dt>
+              <dd>
+                <DateTime iso={shown.updatedAt} />
+              </dd>
+            </div>
+            {item ? (
+              <div>
+                <dt>{item.running ? 'Time left' : 'Kept until'}</dt>
+                <dd>
+                  {!item.expiresAt ? (
+                    'No limit'
+                  ) : item.running ? (
+                    <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
+                  ) : (
+                    <DateTime iso={item.expiresAt} />
+                  )}
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          {progress?.latest ? (
+            <div className="detail-progress">
+              <ProgressLine progress={progress.latest} label={`Progress of ${shown.title}`} />
+              <p className="muted small-text">
+                {progress.count} progress {progress.count === 1 ? 'update' : 'updates'}, the latest{' '}
+                <DateTime iso={progress.latest.at} />
+              </p>
+            </div>
+          ) : null}
+          {item?.running && live ? (
+            <div className="live">
+              <div className="muted small-text">{`Written by ${live.model} so far:`}</div>
+              <p className="live-text">{live.text}</p>
+            </div>
+          ) : null}
+          {item?.running ? (
+            <div className="actions">
+              {outbound ? (
+                <button type="button" onClick={check}>
+                  Check now
+                </button>
+              ) : null}
+              <button type="button" onClick={() => onCancel(item)}>
+                Cancel task
+              </button>
+            </div>
+          ) : null}
+          <h4>Timeline</h4>
+          {entry?.timeline.length ? (
+            <ol className="timeline">
+              {entry.timeline.map((step, index) => (
+                <li key={index}>
+                  <DateTime iso={step.at} /> <StatusBadge status={step.status} />
+                  {step.message ? ` ${step.message}` : null}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
+          )}
+          <h4>Request</h4>
+          <RequestView kind={shown.kind} request={shown.request} />
+          <h4>Result</h4>
+          {shown.error && shown.status !== 'cancelled' ? <ErrorView error={shown.error} /> : null}
+          {shown.result ? (
+            <ResultView result={shown.result} />
+          ) : shown.error && shown.status !== 'cancelled' ? null : (
+            <p className="muted">
+              {shown.status === 'cancelled'
+                ? 'None: the task was cancelled.'
+                : item?.running
+                  ? 'Not yet.'
+                  : 'No result.'}
+            </p>
+          )}
+          <div className="raw-json-header">
+            <h4>Raw JSON</h4>
+            <CopyButton text={JSON.stringify(shown.raw, null, 2)} label="Copy the raw JSON" />
+          </div>
+          <pre className="json raw-json">{JSON.stringify(shown.raw, null, 2)}</pre>
+        </>
+      )}
+    </section>
+  );
+}

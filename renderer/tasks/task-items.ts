@@ -1,0 +1,143 @@
+import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import { warningTime } from '../../app/contract/warning-time.js';
+import { asText, truncate } from '../components/format.js';
+import { isTerminal } from '../store/task-status.js';
+import { outcomeSummary } from './outcome-summary.js';
+
+/** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
+export interface TaskItem {
+  /** `received:<taskId>` or `requested:<outboundId>`: the same ids as History's. */
+  key: string;
+  direction: 'received' | 'requested';
+  kind: 'sampling' | 'elicitation' | 'tool-call';
+  taskId: string;
+  serverId: string;
+  serverName: string;
+  /** What was asked, in a line. */
+  title: string;
+  /** The protocol status, or a requested task's `expired` / `lost`. */
+  status: string;
+  running: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** When the task's TTL ends (ISO); undefined when unlimited or unknown. */
+  expiresAt: string | undefined;
+  /** From when its countdown warns (as the Inbox's: five minutes before, or the last fifth of its life). */
+  warnAt: string | undefined;
+  cancelledBy: 'you' | 'server' | undefined;
+  inbound?: InboundTask;
+  outbound?: OutboundTaskView;
+}
+
+/** The kinds in words. */
+export const KIND_WORDS: Record<TaskItem['kind'], string> = {
+  sampling: 'Sampling',
+  elicitation: 'Elicitation',
+  'tool-call': 'Tool call'
+};
+
+/** What a received request asks, in a line: the question, or the last message of the person. */
+function receivedTitle(inbound: InboundTask): string {
+  const request = inbound.request;
+  if (inbound.kind === 'elicitation') return truncate(asText(request.message, 'A question'), 160);
+  const messages = Array.isArray(request.messages) ? (request.messages as Array<Record<string, unknown>>) : [];
+  for (const message of [...messages].reverse()) {
+    const content = message.content as { type?: unknown; text?: unknown } | undefined;
+    if (content?.type === 'text' && typeof content.text === 'string') return truncate(content.text, 160);
+  }
+  return 'A model request';
+}
+
+/** A received task as a row. */
+export function receivedItem(inbound: InboundTask): TaskItem {
+  const { task } = inbound;
+  const expiresAt = task.ttl === null ? undefined : new Date(Date.parse(task.createdAt) + task.ttl).toISOString();
+  return {
+    key: `received:${task.taskId}`,
+    direction: 'received',
+    kind: inbound.kind,
+    taskId: task.taskId,
+    serverId: inbound.serverId,
+    serverName: inbound.serverName,
+    title: receivedTitle(inbound),
+    status: task.status,
+    running: !isTerminal(task.status),
+    createdAt: task.createdAt,
+    updatedAt: task.lastUpdatedAt,
+    expiresAt,
+    warnAt: expiresAt && warningTime(task.createdAt, expiresAt),
+    cancelledBy: inbound.cancelledBy,
+    inbound
+  };
+}
+
+/** A requested (tool-call) task as a row. */
+export function requestedItem(outbound: OutboundTaskView): TaskItem {
+  return {
+    key: `requested:${outbound.outboundId}`,
+    direction: 'requested',
+    kind: 'tool-call',
+    taskId: outbound.taskId,
+    serverId: outbound.serverId,
+    serverName: outbound.serverName,
+    title: outbound.toolName,
+    status: outbound.state,
+    running: !isTerminal(outbound.state),
+    createdAt: outbound.createdAt,
+    updatedAt: outbound.updatedAt,
+    expiresAt: outbound.expiresAt ?? undefined,
+    warnAt: outbound.expiresAt ? warningTime(outbound.createdAt, outbound.expiresAt) : undefined,
+    cancelledBy: outbound.cancelledBy,
+    outbound
+  };
+}
+
+/** How a task ended (or stands), in a line. */
+export function itemOutcome(item: TaskItem): string {
+  if (item.inbound) return outcomeSummary(item.inbound);
+  const outbound = item.outbound!;
+  if (outbound.state === 'cancelled') return '—';
+  if (outbound.reason) return outbound.reason;
+  const outcome = outbound.outcome;
+  if (!outcome) return item.running ? 'Pending' : '—';
+  if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
+  const content = Array.isArray(outcome.result.content)
+    ? (outcome.result.content as Array<Record<string, unknown>>)
+    : [];
+  const text = content.find((block) => block.type === 'text' && typeof block.text === 'string')?.text as
+    string | undefined;
+  const flag = outcome.result.isError === true ? 'Tool error: ' : '';
+  if (text !== undefined) return `${flag}“${truncate(text, 100)}”`;
+  return `${flag}[${content.map((block) => asText(block.type, '?')).join(', ') || 'no'} content]`;
+}
+
+/** The Tasks screen's filters, as the form holds them ('' is any). */
+export interface TaskFilterInputs {
+  text: string;
+  direction: '' | 'received' | 'requested';
+  /** `active` (not ended), `ended`, or one status. */
+  status: string;
+  serverId: string;
+  kind: '' | TaskItem['kind'];
+}
+
+export const NO_TASK_FILTER: TaskFilterInputs = { text: '', direction: '', status: '', serverId: '', kind: '' };
+
+/** Whether a row passes the filters; the text's words must all appear in its title, server, status or ids. */
+export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
+  if (filter.direction && item.direction !== filter.direction) return false;
+  if (filter.serverId && item.serverId !== filter.serverId) return false;
+  if (filter.kind && item.kind !== filter.kind) return false;
+  if (
+    filter.status === 'active'
+      ? !item.running
+      : filter.status === 'ended'
+        ? item.running
+        : filter.status && item.status !== filter.status
+  )
+    return false;
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = `${item.title}\n${item.serverName}\n${item.status}\n${item.taskId}\n${item.key}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+
+const require = createRequire(import.meta.url);
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+describe('plain tool calls of server-everything (over stdio) on the Tools screen, with the core’s clock injected', () => {
+  const clock = new ManualClock(Date.now());
+  const data = tempDir();
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let tools: Locator;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    host = createHost({
+      dataDir: data.dir,
+      clock,
+      autoConnect: false,
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
+    });
+    const view = await host.connect('everything');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 },
+      // The page's time starts where the core's clock stands, and moves with it below.
+      beforeLoad: (p) => p.clock.install({ time: clock.now() })
+    }));
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    tools = page.getByRole('region', { name: 'Tools' });
+    await tools.locator('li[data-tool="trigger-long-running-operation"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data.remove();
+    built?.remove();
+  });
+
+  it('shows progress bars for trigger-long-running-operation, then its result', async () => {
+    const form = await openToolForm(tools, 'trigger-long-running-operation');
+    await form.getByLabel('duration').fill('3');
+    await form.getByLabel('steps').fill('3');
+    const progressed = nextEvent(host, 'call.changed', ({ call }) => call.progress !== undefined);
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    assert.deepEqual((await progressed).call.progress?.total, 3, 'the server saw a progress token and reported');
+    const running = page.getByRole('region', { name: 'Running calls' });
+    const bar = running.getByRole('progressbar', { name: 'Progress of trigger-long-running-operation' });
+    await bar.waitFor();
+    assert.equal(await bar.getAttribute('max'), '3');
+    assert.match((await running.locator('.progress-text').textContent()) ?? '', /^[123]\/3$/);
+    await form
+      .locator('.call-result')
+      .getByText('Long running operation completed. Duration: 3 seconds, Steps: 3.')
+      .waitFor({ timeout: 20_000 });
+    await running.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('keeps a plain call that waits on the Inbox past 60 s of (faked) time, and returns its answer', async () => {
+    const form = await openToolForm(tools, 'trigger-elicitation-request');
+    const asked = nextEvent(host, 'inbox.added');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const { item } = await asked;
+    assert.equal(item.taskId, undefined, 'an ordinary request, inside the plain call');
+    const running = page.getByRole('region', { name: 'Running calls' });
+    await running.getByText(/^trigger-elicitation-request/).waitFor();
+
+    // Three minutes pass on the core's clock (and the page's): far past the 60 s idle timeout.
+    const waiting = nextEvent(host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
+    await clock.advance(180_000);
+    await waiting;
+    await page.clock.fastForward(180_000);
+    await running.getByText('waits on your answer in the Inbox').waitFor();
+    assert.match((await running.locator('.elapsed').textContent()) ?? '', /^3 min/);
+    assert.equal((await host.call('tools.runningCalls', {})).length, 1, 'the call did not time out');
+
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const card = page.locator(`[data-inbox-id="${item.id}"]`);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await form.locator('.call-result').getByText('User declined to provide the requested information.').waitFor();
+    await running.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('a task of server-everything (simulate-research-query) in the Tasks detail view', () => {
+  const data = tempDir();
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        }
+      ]
+    });
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data.remove();
+    built?.remove();
+  });
+
+  it('shows the report rendered as Markdown, the timeline and the raw JSON', async () => {
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    const form = await openToolForm(tools, 'simulate-research-query');
+    await form.getByLabel('topic').fill('tides');
+    const finished = nextEvent(
+      host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.toolName === 'simulate-research-query' && !!event.task.outcome
+    );
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByRole('link', { name: 'its detail on Tasks' }).click();
+    const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
+    await detail.getByRole('heading', { name: 'simulate-research-query', exact: true }).waitFor();
+    const { task } = (await finished) as { task: { outboundId: string } };
+    const markdown = detail.locator('.tool-result .markdown');
+    await markdown.getByRole('heading', { name: 'Research Report: tides' }).waitFor();
+    assert.equal(await markdown.locator('strong', { hasText: 'Topic' }).count(), 1);
+    await detail.locator('.timeline [data-status="completed"]').waitFor();
+    assert.equal(await detail.locator('.timeline [data-status]').first().getAttribute('data-status'), 'working');
+    const raw = JSON.parse((await detail.locator('.raw-json').textContent()) ?? '') as {
+      outboundId: string;
+      state: string;
+    };
+    assert.deepEqual([raw.outboundId, raw.state], [task.outboundId, 'completed']);
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Locator, Page } from 'playwright-core';
+import { systemClock } from '../../app/core/clock.js';
+import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { createTaskToolServer, REPORT_RESULT } from '../support/task-tool-server.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+
+const question = (message: string) => ({
+  method: 'elicitation/create' as const,
+  params: {
+    mode: 'form',
+    message,
+    requestedSchema: { type: 'object', properties: { region: { type: 'string', title: 'Region' } } },
+    task: { ttl: 600_000 }
+  }
+});
+
+describe('the Tasks screen: received and requested tasks, filters, a detail view, and who cancelled', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const work: PeerServer = {
+    server: createTaskToolServer({ clock: systemClock, store }).server.server,
+    notifications: [],
+    nextNotification: () => new Promise(() => undefined)
+  };
+  const desk = peerServer('tasks-peer');
+  let d: DeskFixture;
+  let page: Page;
+  let tasks: Locator;
+
+  before(async () => {
+    d = await startDesk(
+      { work, desk },
+      { viewport: { width: 1200, height: 1400 }, context: { permissions: ['clipboard-read', 'clipboard-write'] } }
+    );
+    page = d.page;
+    tasks = page.getByRole('region', { name: 'Tasks' });
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  const row = (key: string) => tasks.locator(`tr[data-task-key="${key}"]`);
+
+  it('lists both kinds on one screen, filters them, and opens a task with its timeline, the result rendered and the raw JSON to copy', async () => {
+    const done = nextEvent(
+      d.fixture.host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.toolName === 'report' && event.task.outcome !== undefined
+    );
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'report',
+      arguments: { durationMs: 100 }
+    });
+    assert.equal(call.type, 'task');
+    const outboundId = call.type === 'task' ? call.task.outboundId : '';
+    await done;
+    const asked = await desk.server.request(question('Which region is the report for?'), CreateTaskResultSchema);
+
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    await row(`received:${asked.task.taskId}`).waitFor();
+    await row(`requested:${outboundId}`).locator('[data-status="completed"]').waitFor();
+    assert.equal(await tasks.locator('.tasks-count').textContent(), '2 tasks');
+    assert.match(
+      (await row(`requested:${outboundId}`).textContent()) ?? '',
+      /Tool call report.*Requested.*Server work/
+    );
+    assert.match(
+      (await row(`received:${asked.task.taskId}`).textContent()) ?? '',
+      /Elicitation.*Received.*Server desk/
+    );
+
+    const filters = tasks.getByRole('search', { name: 'Tasks' });
+    await filters.getByLabel('Direction').selectOption('requested');
+    await tasks.getByText('1 of 2 tasks match').waitFor();
+    assert.equal(await row(`received:${asked.task.taskId}`).count(), 0);
+    await filters.getByLabel('Direction').selectOption('');
+    await filters.getByLabel('Status').selectOption('active');
+    await tasks.getByText('1 of 2 tasks match').waitFor();
+    await row(`received:${asked.task.taskId}`).waitFor();
+    await filters.getByLabel('Status').selectOption('');
+    await filters.getByLabel('Kind').selectOption('tool-call');
+    await tasks.getByText('1 of 2 tasks match').waitFor();
+    await filters.getByLabel('Kind').selectOption('');
+    await filters.getByLabel('Search').fill('region');
+    await tasks.getByText('1 of 2 tasks match').waitFor();
+    await row(`received:${asked.task.taskId}`).waitFor();
+    await filters.getByLabel('Search').fill('');
+    await tasks.getByText('2 tasks').waitFor();
+
+    await row(`requested:${outboundId}`)
+      .getByRole('button', { name: /^Details of Tool call report / })
+      .click();
+    const detail = tasks.locator('.task-detail');
+    await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
+    assert.ok(
+      await detail.getByRole('heading', { name: 'report', exact: true }).evaluate((h) => h === document.activeElement)
+    );
+    assert.equal(await page.evaluate(() => location.hash), `#tasks/${encodeURIComponent(`requested:${outboundId}`)}`);
+
+    // The result as a person reads it: Markdown (raw HTML dropped), the image, the link, the structured content.
+    const markdown = detail.locator('.tool-result .markdown');
+    assert.equal(await markdown.getByRole('heading', { name: 'Weekly report' }).count(), 1);
+    assert.equal(await markdown.locator('strong').textContent(), 'rose');
+    assert.equal(await markdown.locator('b').count(), 0, 'raw HTML is not rendered');
+    const image = detail.locator('img.result-image');
+    await image.waitFor();
+    assert.equal(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 48);
+    await detail.getByRole('link', { name: 'report.csv' }).waitFor();
+    assert.match((await detail.locator('.structured-content').textContent()) ?? '', /"growthPercent": 5/);
+    // The request, and the timeline of status changes from History.
+    assert.match((await detail.locator('.request-view').textContent()) ?? '', /Tool report.*"durationMs": 100/s);
+    await detail.locator('.timeline [data-status="completed"]').waitFor();
+    assert.deepEqual(
+      await detail
+        .locator('.timeline [data-status]')
+        .evaluateAll((steps) => steps.map((s) => s.getAttribute('data-status'))),
+      ['working', 'completed']
+    );
+
+    // The raw JSON is the task as the host holds it, and Copy puts it on the clipboard.
+    const raw = JSON.parse((await detail.locator('.raw-json').textContent()) ?? '') as Record<string, unknown>;
+    assert.equal(raw.outboundId, outboundId);
+    const { _meta: _related, ...result } = (raw.outcome as { result: Record<string, unknown> }).result;
+    assert.deepEqual(result, REPORT_RESULT);
+    await detail.getByRole('button', { name: 'Copy the raw JSON' }).click();
+    await detail.getByRole('button', { name: 'Copy the raw JSON' }).getByText('Copied').waitFor();
+    assert.deepEqual(JSON.parse(await page.evaluate(() => navigator.clipboard.readText())), raw);
+
+    // The address names the task: a reload opens it again; Close goes back to the list.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await detail.locator('img.result-image').waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => location.hash), '#tasks');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says who cancelled each task — you or the server — with no error, received and requested, after a reload too', async () => {
+    const slow = async () => {
+      const call = await d.fixture.host.call('tools.call', {
+        serverId: 'work',
+        name: 'slow',
+        arguments: { durationMs: 600_000 }
+      });
+      assert.ok(call.type === 'task');
+      return call.task;
+    };
+    const mine = await slow();
+    const theirs = await slow();
+    const askedMine = await desk.server.request(question('Cancel me from the Desk'), CreateTaskResultSchema);
+    const askedTheirs = await desk.server.request(question('The server withdraws me'), CreateTaskResultSchema);
+    const rows = {
+      mine: row(`requested:${mine.outboundId}`),
+      theirs: row(`requested:${theirs.outboundId}`),
+      askedMine: row(`received:${askedMine.task.taskId}`),
+      askedTheirs: row(`received:${askedTheirs.task.taskId}`)
+    };
+    for (const one of Object.values(rows)) await one.waitFor();
+
+    await rows.mine.getByRole('button', { name: /^Cancel Tool call slow / }).click();
+    await rows.askedMine.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
+    await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
+    await d.fixture.host.call('outbound.refresh', { outboundId: theirs.outboundId });
+    await desk.server.request(
+      { method: 'tasks/cancel', params: { taskId: askedTheirs.task.taskId } },
+      CancelTaskResultSchema
+    );
+
+    const says = async (expected: Record<keyof typeof rows, string>) => {
+      for (const [name, one] of Object.entries(rows)) {
+        const words = expected[name as keyof typeof rows];
+        await one.locator('.cancelled-by', { hasText: new RegExp(`^${words}$`) }).waitFor();
+        assert.doesNotMatch((await one.textContent()) ?? '', /Error|−?-?32\d\d\d|no result stored/, name);
+      }
+    };
+    const expected = {
+      mine: 'Cancelled by you',
+      askedMine: 'Cancelled by you',
+      theirs: 'Cancelled by the server',
+      askedTheirs: 'Cancelled by the server'
+    };
+    await says(expected);
+    assert.equal(d.fixture.host.requestor.get(mine.outboundId)?.cancelledBy, 'you');
+    assert.equal(d.fixture.host.requestor.get(theirs.outboundId)?.cancelledBy, 'server');
+    // History keeps who cancelled, for after the tasks' TTL.
+    assert.equal(d.fixture.host.history.get(`requested:${mine.outboundId}`)?.cancelledBy, 'you');
+    assert.equal(d.fixture.host.history.get(`received:${askedTheirs.task.taskId}`)?.cancelledBy, 'server');
+    assert.equal(d.fixture.host.history.get(`received:${askedMine.task.taskId}`)?.cancelledBy, 'you');
+
+    // The core recorded who did it: a reload (no memory of this page's clicks) says the same.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await says(expected);
+    await rows.theirs.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator('.task-detail');
+    await detail.locator('.cancelled-by', { hasText: 'Cancelled by the server' }).waitFor();
+    await detail.getByText('None: the task was cancelled.').waitFor();
+    assert.equal(await detail.locator('.tool-result-error').count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const filters = audit.getByRole('search', { name: 'Audit log' });
+    await filters.getByLabel('Events').selectOption('task');
+    await filters.getByRole('combobox', { name: /^Server\b/ }).selectOption('desk');
+    await filters.getByLabel('Search').fill('cancelled');
+    const events = audit.locator('table.audit tbody tr td:nth-child(2)');
+    await audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first().waitFor();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(3)')).every(
+        (cell) => cell.textContent === 'Server desk'
+      )
+    );
+    for (const type of await events.allTextContents()) assert.match(type, /^task\./);
+
+    const downloading = page.waitForEvent('download');
+    await filters.getByRole('button', { name: 'Export' }).click();
+    const download = await downloading;
+    assert.equal(download.suggestedFilename(), 'taskdesk-audit.jsonl');
+    const lines = fs
+      .readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { type: string; serverId?: string });
+    assert.ok(entries.length >= 1);
+    for (const entry of entries) {
+      assert.match(entry.type, /^task\./);
+      assert.equal(entry.serverId, 'desk');
+      assert.match(JSON.stringify(entry).toLowerCase(), /cancelled/);
+    }
+    assert.ok(entries.some((entry) => entry.type === 'task.cancelled'));
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

@@ -682,7 +682,10 @@ export class Assistant {
     state?: AssistantToolCall['state']
   ): void {
     call.state = state ?? (result.isError ? 'failed' : 'completed');
-    const images = result.images.length > 0 ? { images: result.images } : {};
+    const images = {
+      ...(result.images.length > 0 && { images: result.images }),
+      ...(result.raw !== undefined && { result: result.raw })
+    };
     if (call.interimSent) {
       this.#push(c, {
         id: randomUUID(),

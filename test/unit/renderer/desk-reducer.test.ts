@@ -71,6 +71,7 @@ function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
     tasks: [],
     outbound: [],
     providers: [],
+    conversations: [],
     ...extra
   };
 }

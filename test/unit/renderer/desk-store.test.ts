@@ -32,7 +32,8 @@ function fakeClient(inbox: () => InboxItem[]) {
     'servers.list': () => [],
     'tasks.list': () => [],
     'outbound.list': () => [],
-    'providers.list': () => []
+    'providers.list': () => [],
+    'assistant.list': () => []
   };
   const client: HostApiClient = {
     call<M extends HostMethod>(method: M): Promise<HostResult<M>> {

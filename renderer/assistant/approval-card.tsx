@@ -77,7 +77,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
       {denying ? (
         <label className="field">
           <span>Why not (optional, the model reads it)</span>
-          <input value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
       ) : null}
       <FormError message={parseError ?? error} />

@@ -72,17 +72,18 @@ export function ConversationList({
               aria-current={s.id === selected ? 'true' : undefined}
               onClick={() => onSelect(s.id)}
             >
-              <span className="chat-list-title">{s.title}</span>
-              <span className="chat-list-meta">
+              <span className="chat-list-top">
+                <span className="chat-list-title">{s.title}</span>
                 {s.pendingApprovals > 0 ? (
-                  <span className="badge" aria-label={`${s.pendingApprovals} waiting for approval`}>
-                    {s.pendingApprovals}
+                  <span className="chat-state chat-state-approval">
+                    {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}
                   </span>
-                ) : null}
-                {STATUS_WORDS[s.status] ? (
+                ) : STATUS_WORDS[s.status] ? (
                   <span className={`chat-state chat-state-${s.status}`}>{STATUS_WORDS[s.status]}</span>
                 ) : null}
-                <DateTime iso={s.updatedAt} />
+              </span>
+              <span className="chat-list-meta">
+                {s.model} · <DateTime iso={s.updatedAt} />
               </span>
             </button>
           </li>

@@ -70,7 +70,12 @@ export function ConversationSettings({
       <div className="chat-settings-grid">
         <label className="field">
           <span>Title</span>
-          <input value={draft.title} maxLength={200} onChange={(e) => setDraft({ ...draft, title: e.target.value })} />
+          <input
+            type="text"
+            value={draft.title}
+            maxLength={200}
+            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+          />
         </label>
         <label className="field">
           <span>Provider</span>

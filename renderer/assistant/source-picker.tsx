@@ -106,7 +106,11 @@ export function SourcePicker({
                 {a.name}
                 {a.required ? <span className="required"> (required)</span> : null}
               </span>
-              <input value={args[a.name] ?? ''} onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })} />
+              <input
+                type="text"
+                value={args[a.name] ?? ''}
+                onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })}
+              />
               {a.description ? <span className="field-hint">{a.description}</span> : null}
             </label>
           ))}

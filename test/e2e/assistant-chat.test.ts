@@ -163,6 +163,44 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await card.locator('.chat-result').first().waitFor();
   });
 
+  it('simulate-research-query with ambiguous: true: its question shows in the chat (and the Inbox) and is answered from the chat', async () => {
+    await newChat('Python research', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          {
+            id: 'amb',
+            name: 'everything__simulate-research-query',
+            arguments: '{"topic":"python","ambiguous":true}'
+          }
+        ]
+      },
+      { kind: 'text', tokens: ['The snakes, then.'] }
+    );
+    await send('Research python');
+    // The Everything server runs without asking since the previous test chose that.
+    const card = pane().locator('[data-tool-call-id="amb"]');
+    const question = card.getByRole('article').filter({ hasText: 'could have multiple interpretations' });
+    await question.waitFor({ timeout: 20_000 });
+    assert.equal(
+      await page.locator('#screen-inbox [data-inbox-id]').count(),
+      1,
+      'the same question waits in the Inbox'
+    );
+    await question.getByLabel('Clarification').selectOption({ label: 'Python snake species' });
+    await question.getByRole('button', { name: 'Submit' }).click();
+    await lastAnswer().getByText('The snakes, then.').waitFor({ timeout: 30_000 });
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.match(String(tool?.content), /snake/);
+    assert.equal(
+      await page.locator('#screen-inbox [data-inbox-id]').count(),
+      0,
+      'answered in the chat, gone from the Inbox'
+    );
+  });
+
   it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {
     await newChat('Long job', 'work');
     const settings = pane().getByRole('form', { name: 'Conversation settings' });

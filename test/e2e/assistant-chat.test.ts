@@ -201,6 +201,22 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     );
   });
 
+  it('Stop during streaming ends the answer where it was and closes the model request', async () => {
+    await newChat('Stopped', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue({ kind: 'hold' });
+    await send('Tell me a long story');
+    const held = await llm.nextHeld();
+    held.push('Once upon a time');
+    await messages().locator('[data-streaming="true"]').getByText('Once upon a time').waitFor();
+    await pane().getByRole('button', { name: '■ Stop' }).click();
+    await held.closed;
+    assert.equal(held.closedByClient, true);
+    await lastAnswer().getByText('(stopped)').waitFor();
+    assert.match(await lastAnswer().innerText(), /Once upon a time/);
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+  });
+
   it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {
     await newChat('Long job', 'work');
     const settings = pane().getByRole('form', { name: 'Conversation settings' });

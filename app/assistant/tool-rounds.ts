@@ -13,6 +13,7 @@ import { ArgumentValidator, describeProblems } from '../requestor/argument-valid
 import { auditArguments } from './audit-arguments.js';
 import { toolResultForModel, type ToolResultForModel } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
+import { addStoppedResult, addToolResult } from './tool-results.js';
 import { functionNames } from './tool-names.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 
@@ -289,39 +290,14 @@ export class ToolRounds {
     this.#o.settled(c);
   }
 
-  /** A call's result as the model reads it: a `tool` message, or a notice when an interim result already answered the call. */
+  /** A call's result as the model reads it (see {@link addToolResult}). */
   addResult(
     c: Conversation,
     call: AssistantToolCall,
     result: ToolResultForModel,
     state?: AssistantToolCall['state']
   ): void {
-    const book = this.#o.book;
-    call.state = state ?? (result.isError ? 'failed' : 'completed');
-    const extra = {
-      ...(result.images.length > 0 && { images: result.images }),
-      ...(result.raw !== undefined && { result: result.raw })
-    };
-    if (call.interimSent) {
-      book.push(c, {
-        id: randomUUID(),
-        at: book.now(),
-        role: 'notice',
-        toolCallId: call.id,
-        text: `The task started by tool call ${call.id} (${call.toolName ?? call.functionName}) has ended. Its result:\n${result.text}`,
-        ...extra
-      });
-      return;
-    }
-    book.push(c, {
-      id: randomUUID(),
-      at: book.now(),
-      role: 'tool',
-      toolCallId: call.id,
-      text: result.text,
-      ...(result.isError && { isError: true }),
-      ...extra
-    });
+    addToolResult(this.#o.book, c, call, result, state);
   }
 
   /** Calls the tool through the requestor; a task is followed by its outbound id. */
@@ -368,9 +344,7 @@ export class ToolRounds {
   }
 
   #addStopped(c: Conversation, call: AssistantToolCall, interim: boolean, text: string): void {
-    const book = this.#o.book;
-    if (interim) book.push(c, { id: randomUUID(), at: book.now(), role: 'notice', toolCallId: call.id, text });
-    else book.push(c, { id: randomUUID(), at: book.now(), role: 'tool', toolCallId: call.id, text, isError: true });
+    addStoppedResult(this.#o.book, c, call, interim, text);
   }
 
   async #inputSchema(conversationId: string, serverId: string, toolName: string): Promise<Record<string, unknown>> {

@@ -6,6 +6,8 @@ export interface ToolResultForModel {
   text: string;
   images: Array<{ mimeType: string; data: string }>;
   isError: boolean;
+  /** The `CallToolResult` it was read from, kept for the person to see. */
+  raw?: Record<string, unknown>;
 }
 
 /**
@@ -50,7 +52,7 @@ export function toolResultForModel(result: Record<string, unknown>): ToolResultF
     pieces.push(JSON.stringify(result.structuredContent));
   const isError = result.isError === true;
   const text = pieces.join('\n');
-  return { text: isError ? `Tool error: ${text}` : text, images, isError };
+  return { text: isError ? `Tool error: ${text}` : text, images, isError, raw: result };
 }
 
 /**

@@ -1,13 +1,12 @@
-import path from 'node:path';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { HostEvent, HostEventPayload } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 import { toErrorData } from '../core/errors.js';
 import type { EventHub } from '../core/event-hub.js';
-import { DocumentDir } from '../store/document-dir.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { Assistant, type AssistantOptions } from './assistant.js';
 import { ConversationStore } from './conversation-store.js';
+import type { StoreNotice } from '../store/segment-log.js';
 import { AssistantToolPolicies } from './tool-policies.js';
 
 /**
@@ -27,12 +26,22 @@ export function createAssistant(options: {
   fetch?: typeof fetch;
   events: EventHub<{ [E in HostEvent]: HostEventPayload<E> }>;
   warn: (message: string, movedTo?: string) => void;
+  /** Commit conversations through the journal (default true). */
+  journal?: boolean;
+  /** Told when conversation writes start failing and when they work again. */
+  report?: (notice: StoreNotice) => void;
 }): Assistant {
   const { dataDir, corruptDir, factory, events, warn } = options;
   const policies = new AssistantToolPolicies({ dir: dataDir, corruptDir, factory });
   if (policies.warning) warn(policies.warning.message, policies.warning.movedTo);
   const assistant = new Assistant({
-    store: new ConversationStore(new DocumentDir({ dir: path.join(dataDir, 'assistant'), corruptDir, factory })),
+    store: new ConversationStore({
+      dataDir,
+      corruptDir,
+      factory,
+      ...(options.journal === false && { journal: false }),
+      ...(options.report && { report: options.report })
+    }),
     policies,
     requestor: options.requestor,
     providers: options.providers,
@@ -42,8 +51,14 @@ export function createAssistant(options: {
     ...(options.fetch && { fetch: options.fetch }),
     events: {
       partial: (update) => events.emit('assistant.partial', update),
-      changed: (conversationId, conversation) =>
-        events.emit('assistant.changed', { conversationId, ...(conversation && { conversation }) }),
+      // A copy only for a listener (the Desk): with nobody listening a change costs nothing here.
+      changed: (conversationId, conversation) => {
+        if (events.listening('assistant.changed'))
+          events.emit('assistant.changed', {
+            conversationId,
+            ...(conversation && { conversation: structuredClone(conversation) })
+          });
+      },
       approval: (conversationId, toolCall) => events.emit('assistant.approval', { conversationId, toolCall })
     },
     onStoreError: (conversationId, error) =>

@@ -118,7 +118,9 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
     images: z.array(AssistantImageSchema).optional(),
     isError: z.boolean().optional(),
     /** The task's immediate response, not its result. */
-    interim: z.boolean().optional()
+    interim: z.boolean().optional(),
+    /** The tool's `CallToolResult` as it came (for the person: rendered, with its JSON); never sent as is. */
+    result: z.record(z.string(), z.unknown()).optional()
   }),
   /** Something the model is told that is not the person's words (a task's final result after an interim one). */
   z.object({
@@ -126,7 +128,9 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
     role: z.literal('notice'),
     text: z.string(),
     toolCallId: z.string().optional(),
-    images: z.array(AssistantImageSchema).optional()
+    images: z.array(AssistantImageSchema).optional(),
+    /** The ended task's `CallToolResult` as it came, as on a `tool` message. */
+    result: z.record(z.string(), z.unknown()).optional()
   }),
   /** A failure shown to the person; never sent to the model. */
   z.object({

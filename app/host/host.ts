@@ -240,7 +240,8 @@ export class Host {
       clock: this.clock,
       ...(config.llmFetch && { fetch: config.llmFetch }),
       events: this.events,
-      warn: (message, movedTo) => this.#warn(message, movedTo)
+      warn: (message, movedTo) => this.#warn(message, movedTo),
+      journal: config.storeJournal !== false
     });
     // Signs tasks/list cursors; kept so that a server can page on across a restart.
     const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));

@@ -13,7 +13,8 @@
 export function acceptPlainCompletions(fetchImpl: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
-    if (!response.ok || !askedToStream(init?.body) || !isJson(response.headers.get('content-type'))) return response;
+    // The content type first: a stream answered as a stream never has its request body parsed again.
+    if (!response.ok || !isJson(response.headers.get('content-type')) || !askedToStream(init?.body)) return response;
     const text = await response.text();
     let completion: unknown;
     try {

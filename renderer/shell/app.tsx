@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AssistantScreen } from '../assistant/assistant-screen.js';
 import { AuditScreen } from '../audit/audit-screen.js';
 import { HistoryScreen } from '../history/history-screen.js';
 import { InboxScreen } from '../inbox/inbox-screen.js';
@@ -117,6 +118,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       <Banners />
       <UnansweredNotices />
       <main id="main" tabIndex={-1}>
+        {section('assistant', <AssistantScreen headingRef={refs.assistant} />)}
         {section('inbox', <InboxScreen active={screen === 'inbox'} headingRef={refs.inbox} />)}
         {section(
           'tasks',

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 
-export const SCREENS = ['inbox', 'tasks', 'history', 'tools', 'servers', 'providers', 'audit'] as const;
+export const SCREENS = ['assistant', 'inbox', 'tasks', 'history', 'tools', 'servers', 'providers', 'audit'] as const;
 export type Screen = (typeof SCREENS)[number];
 export const SCREEN_TITLES: Record<Screen, string> = {
+  assistant: 'Assistant',
   inbox: 'Inbox',
   tasks: 'Tasks',
   history: 'History',

@@ -1,6 +1,7 @@
 import type { InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import type { DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
 import { isTerminal } from './task-status.js';
+import { applyAssistantEvent, mergeSummaries } from './assistant-slice.js';
 
 /**
  * The one reducer of the Desk: a snapshot of the host's lists, folded forward by host events.
@@ -65,7 +66,8 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     outbound,
     providers: snapshot.providers,
     calls,
-    live
+    live,
+    assistant: mergeSummaries(state.assistant, snapshot.conversations)
   };
 }
 
@@ -184,11 +186,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       if (!entry.unanswered || state.unanswered.some((known) => known.id === entry.id)) return next;
       return { ...next, unanswered: [...state.unanswered, entry] };
     }
-    // The assistant has no screen in the Desk yet; its events change nothing here.
     case 'assistant.partial':
     case 'assistant.changed':
-    case 'assistant.approval':
-      return state;
+    case 'assistant.approval': {
+      const assistant = applyAssistantEvent(state.assistant, action.event, action.payload);
+      return assistant === state.assistant ? state : { ...state, assistant };
+    }
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

@@ -10,6 +10,8 @@ import type {
   SamplingPolicy,
   ServerView
 } from '../../app/contract/host-api.js';
+import type { ConversationSummary } from '../../app/contract/assistant.js';
+import { initialAssistantSlice, type AssistantSlice } from './assistant-slice.js';
 
 /** Text a model is writing now, for a task or (keyed by its stream) a request that is not one. */
 export interface LiveStream {
@@ -30,6 +32,8 @@ export interface DeskSnapshot {
   providers: ProviderView[];
   /** Plain tool calls running now (`tools.runningCalls`): their elapsed time and Cancel survive a reload. */
   calls: PlainCallView[];
+  /** The assistant's conversations (`assistant.list`). */
+  conversations: ConversationSummary[];
 }
 
 /** One host event as an action: `event` names it, `payload` is what the host sent. */
@@ -82,6 +86,8 @@ export interface DeskState {
   unanswered: HistorySummary[];
   /** Inbox items past their `warnAt`, by id: about to expire unanswered. */
   expiring: Record<string, true>;
+  /** The assistant's conversations and the answers streaming now. */
+  assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */
   sync: { syncId: number; pending: HostEventAction[] } | undefined;
 }
@@ -103,5 +109,6 @@ export const initialDeskState: DeskState = {
   historyRevision: 0,
   unanswered: [],
   expiring: {},
+  assistant: initialAssistantSlice,
   sync: undefined
 };

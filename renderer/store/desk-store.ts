@@ -146,18 +146,19 @@ export class DeskStore {
 
 /** Every list the Desk shows, fetched at once; the policies of the listed servers after them. */
 export async function fetchSnapshot(client: HostApiClient): Promise<DeskSnapshot> {
-  const [servers, inbox, tasks, outbound, providers, calls] = await Promise.all([
+  const [servers, inbox, tasks, outbound, providers, calls, conversations] = await Promise.all([
     client.call('servers.list', {}),
     client.call('inbox.list', {}),
     client.call('tasks.list', {}),
     client.call('outbound.list', {}),
     client.call('providers.list', {}),
-    client.call('tools.runningCalls', {})
+    client.call('tools.runningCalls', {}),
+    client.call('assistant.list', {})
   ]);
   const policies = Object.fromEntries(
     await Promise.all(
       servers.map(async (server) => [server.id, await client.call('sampling.getPolicy', { serverId: server.id })])
     )
   ) as DeskSnapshot['policies'];
-  return { servers, policies, inbox, tasks, outbound, providers, calls };
+  return { servers, policies, inbox, tasks, outbound, providers, calls, conversations };
 }

@@ -13,6 +13,8 @@ import { createTaskToolServer } from './task-tool-server.js';
 export async function startTaskToolHttpServer(options: {
   clock: Clock;
   store: ClockedTaskStore;
+  /** Passed to every session's server (`TaskToolServerOptions.immediateResponse`). */
+  immediateResponse?: string;
 }): Promise<{ url: URL; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const httpServer = http.createServer((req, res) => {
@@ -33,7 +35,11 @@ export async function startTaskToolHttpServer(options: {
         created.onclose = () => {
           if (created.sessionId) transports.delete(created.sessionId);
         };
-        const { server } = createTaskToolServer({ clock: options.clock, store: options.store });
+        const { server } = createTaskToolServer({
+          clock: options.clock,
+          store: options.store,
+          ...(options.immediateResponse !== undefined && { immediateResponse: options.immediateResponse })
+        });
         await server.connect(created);
         transport = created;
       }

@@ -69,6 +69,69 @@ describe('assistant across a restart of the host', () => {
     }
   });
 
+  it('what a call acknowledged survives a crash: a copy of the data directory taken right after the answers, before any checkpoint or close, has it', async () => {
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const data = tempDir();
+    const crashed = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    let after: Host | undefined;
+    try {
+      await saveFakeProvider(host, llm.baseURL);
+      llm.enqueue({ kind: 'hold' });
+      const c = await host.call('assistant.create', { title: 'Acked', providerId: 'fake', model: 'fake-small' });
+      await host.call('assistant.update', { conversationId: c.id, systemPrompt: 'Be brief.' });
+      await host.call('assistant.send', { conversationId: c.id, text: 'Remember this' });
+      // The disk as a crash now would leave it (the process gone; what the kernel has is kept).
+      fs.cpSync(data.dir, crashed.dir, { recursive: true });
+      after = createHost({ dataDir: crashed.dir, autoConnect: false });
+      const kept = await after.call('assistant.get', { conversationId: c.id });
+      assert.equal(kept.systemPrompt, 'Be brief.');
+      const first = kept.messages[0];
+      assert.equal(first?.role === 'user' && first.text, 'Remember this');
+      assert.equal(kept.status, 'failed', 'the answer that was streaming is a retryable error');
+    } finally {
+      await after?.close();
+      await host.close();
+      await llm.close();
+      data.remove();
+      crashed.remove();
+    }
+  });
+
+  it('a conversation stored by an earlier build (one document each) is moved into the log', async () => {
+    const data = tempDir();
+    const old = {
+      schemaVersion: 1,
+      conversation: {
+        id: 'c-old',
+        title: 'From before',
+        providerId: 'fake',
+        model: 'fake-small',
+        serverIds: [],
+        maxToolRounds: 10,
+        imageInput: true,
+        createdAt: '2026-11-01T00:00:00.000Z',
+        updatedAt: '2026-11-01T00:00:00.000Z',
+        status: 'idle',
+        messages: [{ id: 'm', at: '2026-11-01T00:00:00.000Z', role: 'user', text: 'Old words' }]
+      }
+    };
+    fs.mkdirSync(path.join(data.dir, 'assistant'), { recursive: true });
+    fs.writeFileSync(path.join(data.dir, 'assistant', 'c-old.json'), JSON.stringify(old));
+    let host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      assert.equal((await host.call('assistant.get', { conversationId: 'c-old' })).title, 'From before');
+      await host.close();
+      assert.equal(fs.existsSync(path.join(data.dir, 'assistant', 'c-old.json')), false, 'the old file is gone');
+      host = createHost({ dataDir: data.dir, autoConnect: false });
+      const again = await host.call('assistant.get', { conversationId: 'c-old' });
+      assert.equal(again.messages[0]?.role === 'user' && again.messages[0].text, 'Old words');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
   it('conversations persist; an answer cut off by the stop fails with a retry; a corrupt file is moved aside with a warning', async () => {
     const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     const data = tempDir();
@@ -88,6 +151,8 @@ describe('assistant across a restart of the host', () => {
       await host.call('assistant.send', { conversationId: cut.id, text: 'Tell me everything' });
       (await llm.nextHeld()).push('Every');
       await host.close();
+      // A file of an earlier build (one document per conversation) that does not parse.
+      fs.mkdirSync(path.join(data.dir, 'assistant'), { recursive: true });
       fs.writeFileSync(path.join(data.dir, 'assistant', 'c-broken.json'), '{ not json');
 
       host = createHost({ dataDir: data.dir, autoConnect: false });

@@ -72,6 +72,7 @@ function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
     outbound: [],
     providers: [],
     calls: [],
+    conversations: [],
     ...extra
   };
 }

@@ -33,7 +33,8 @@ function fakeClient(inbox: () => InboxItem[]) {
     'tasks.list': () => [],
     'outbound.list': () => [],
     'providers.list': () => [],
-    'tools.runningCalls': () => []
+    'tools.runningCalls': () => [],
+    'assistant.list': () => []
   };
   const client: HostApiClient = {
     call<M extends HostMethod>(method: M): Promise<HostResult<M>> {

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type OpenAI from 'openai';
+import type { AssistantMessage, AssistantToolCall, Conversation } from '../contract/assistant.js';
+import type { ProviderSettings } from '../contract/providers.js';
+import type { Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { createProviderClient } from '../sampling/provider-client.js';
+import { toChatMessages } from './chat-messages.js';
+import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
+import { streamModelCall, type ModelCallOutcome } from './model-call.js';
+import type { ToolRounds } from './tool-rounds.js';
+
+/** The configured providers, as the assistant reads them. */
+export interface AssistantProviders {
+  get(providerId: string): ProviderSettings | undefined;
+  apiKey(providerId: string): Promise<string | undefined>;
+}
+
+/** Options of {@link Generation}. */
+export interface GenerationOptions {
+  book: ConversationBook;
+  tools: ToolRounds;
+  providers: AssistantProviders;
+  clock: Clock;
+  fetch?: typeof fetch;
+  partial(update: { conversationId: string; messageId: string; text: string; done?: true }): void;
+}
+
+/**
+ * The model's side of a turn: one streamed call at a time per conversation, its tool calls
+ * handed to {@link ToolRounds}, and the next call once no call it waits on is open, up to the
+ * conversation's tool-round limit.
+ */
+export class Generation {
+  readonly #o: GenerationOptions;
+  readonly #controllers = new Map<string, AbortController>();
+  readonly #rounds = new Map<string, number>();
+  /** A result arrived while the model was answering: it goes on once this answer ends. */
+  readonly #again = new Set<string>();
+  /** One client per provider settings and key: its connections are kept alive from one call to the next. */
+  readonly #clients = new Map<string, OpenAI>();
+
+  constructor(options: GenerationOptions) {
+    this.#o = options;
+  }
+
+  /** A new turn (the person's message, or a retry): the tool-round count starts again. */
+  startTurn(c: Conversation): void {
+    this.#rounds.set(c.id, 0);
+    c.status = 'generating';
+    void this.#generate(c);
+  }
+
+  /** Aborts the answer streaming in; the model is not asked again by itself. */
+  abort(conversationId: string): void {
+    this.#controllers.get(conversationId)?.abort();
+    this.#again.delete(conversationId);
+  }
+
+  abortAll(): void {
+    for (const controller of this.#controllers.values()) controller.abort();
+  }
+
+  forget(conversationId: string): void {
+    this.#rounds.delete(conversationId);
+    this.#again.delete(conversationId);
+  }
+
+  /** The model goes on once no call of its last answer is still open (a call answered by an interim result counts as answered). */
+  maybeContinue(c: Conversation): void {
+    if (c.status === 'generating') {
+      this.#again.add(c.id);
+      return;
+    }
+    if (c.status === 'failed') return;
+    const blocking = toolCalls(c).some(
+      (call) =>
+        call.state === 'pending-approval' || call.state === 'running' || (call.state === 'task' && !call.interimSent)
+    );
+    if (blocking) {
+      if (c.status !== 'tools') {
+        c.status = 'tools';
+        this.#o.book.commit(c);
+      }
+      return;
+    }
+    const last = c.messages.at(-1);
+    if (last && (last.role === 'tool' || last.role === 'notice')) {
+      c.status = 'generating';
+      this.#o.book.commit(c);
+      void this.#generate(c);
+    } else if (c.status !== 'idle') {
+      c.status = 'idle';
+      this.#o.book.commit(c);
+    }
+  }
+
+  /** One model call, streamed; then its tool calls, or the end of the turn. */
+  async #generate(c: Conversation): Promise<void> {
+    const { book, tools } = this.#o;
+    const controller = new AbortController();
+    this.#controllers.set(c.id, controller);
+    const messageId = randomUUID();
+    let outcome: ModelCallOutcome;
+    try {
+      const settings = this.#o.providers.get(c.providerId);
+      if (!settings)
+        throw new HostError(
+          JsonRpcCode.InvalidParams,
+          `The provider ${c.providerId} is no longer configured: choose another one.`
+        );
+      const apiKey = await this.#o.providers.apiKey(settings.id);
+      const offered = await tools.offer(c);
+      outcome = await streamModelCall({
+        client: this.#client(settings, apiKey),
+        settings,
+        apiKey,
+        model: c.model,
+        messages: toChatMessages(c),
+        tools: offered,
+        signal: controller.signal,
+        clock: this.#o.clock,
+        onText: (text) => this.#o.partial({ conversationId: c.id, messageId, text })
+      });
+    } catch (problem) {
+      outcome = controller.signal.aborted
+        ? { type: 'stopped', text: '' }
+        : { type: 'failed', kind: 'setup', message: toErrorData(problem).message, text: '' };
+    }
+    if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
+    this.#o.partial({ conversationId: c.id, messageId, text: outcome.text, done: true });
+    if (outcome.type === 'stopped') {
+      if (outcome.text !== '')
+        book.push(c, {
+          id: messageId,
+          at: book.now(),
+          role: 'assistant',
+          text: outcome.text,
+          toolCalls: [],
+          stopped: true
+        });
+      book.commit(c);
+      return;
+    }
+    if (outcome.type === 'failed') {
+      book.push(c, book.error(outcome.kind, outcome.message, true));
+      c.status = 'failed';
+      book.commit(c);
+      return;
+    }
+    const calls: AssistantToolCall[] = outcome.toolCalls.map((call, index) => ({
+      id: call.id || `call_${index}_${messageId.slice(0, 8)}`,
+      functionName: call.name,
+      rawArguments: call.arguments || '{}',
+      state: 'pending-approval'
+    }));
+    const message: AssistantMessage = {
+      id: messageId,
+      at: book.now(),
+      role: 'assistant',
+      text: outcome.text,
+      toolCalls: calls
+    };
+    book.push(c, message);
+    if (calls.length === 0) {
+      c.status = 'idle';
+      book.commit(c);
+      if (this.#again.delete(c.id)) this.maybeContinue(c);
+      return;
+    }
+    const rounds = (this.#rounds.get(c.id) ?? 0) + 1;
+    this.#rounds.set(c.id, rounds);
+    if (rounds > c.maxToolRounds) {
+      for (const call of calls)
+        tools.addResult(
+          c,
+          call,
+          failure(`Not run: the model reached the limit of ${c.maxToolRounds} tool rounds for one message.`),
+          'denied'
+        );
+      book.push(
+        c,
+        book.error(
+          'tool-limit',
+          `The model kept calling tools (${c.maxToolRounds} rounds for this message) and was stopped. Raise the limit in the conversation's settings, then retry to let it go on.`,
+          true
+        )
+      );
+      c.status = 'failed';
+      book.commit(c);
+      return;
+    }
+    c.status = 'tools';
+    book.commit(c);
+    for (const call of calls) tools.admit(c, call);
+    this.maybeContinue(c);
+  }
+
+  #client(settings: ProviderSettings, apiKey: string | undefined): OpenAI {
+    const key = JSON.stringify([settings.id, settings.baseURL, apiKey ?? null]);
+    let client = this.#clients.get(key);
+    if (!client) {
+      if (this.#clients.size > 20) this.#clients.clear();
+      client = createProviderClient(settings, apiKey, { ...(this.#o.fetch && { fetch: this.#o.fetch }) });
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+}

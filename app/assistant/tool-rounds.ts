@@ -1,0 +1,376 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { AuditSink } from '../audit/audit-log.js';
+import type { AssistantToolCall, Conversation, ToolDecision } from '../contract/assistant.js';
+import type {
+  CallToolOutcome,
+  OutboundTaskEvent,
+  OutboundTaskView,
+  RequestorTool
+} from '../contract/outbound-tasks.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
+import { auditArguments } from './audit-arguments.js';
+import { toolResultForModel, type ToolResultForModel } from './chat-messages.js';
+import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
+import { addStoppedResult, addToolResult } from './tool-results.js';
+import { functionNames } from './tool-names.js';
+import type { AssistantToolPolicies } from './tool-policies.js';
+
+/** The requestor as the assistant uses it (the Tools screen's own path). */
+export interface AssistantRequestor {
+  listTools(serverId: string, options?: { refresh?: boolean }): Promise<RequestorTool[]>;
+  callTool(
+    serverId: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: { callId: string }
+  ): Promise<CallToolOutcome>;
+  get(outboundId: string): OutboundTaskView | undefined;
+  cancel(outboundId: string): Promise<OutboundTaskView>;
+  on(listener: (event: OutboundTaskEvent) => void): () => void;
+  readonly plainCalls: { cancel(callId: string): boolean };
+}
+
+/** A tool offered to the model in the current round. */
+interface Offer {
+  serverId: string;
+  toolName: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Tool-call states whose call has not ended. */
+const OPEN_CALL = new Set(['pending-approval', 'running', 'task']);
+
+/** Options of {@link ToolRounds}. */
+export interface ToolRoundsOptions {
+  book: ConversationBook;
+  requestor: AssistantRequestor;
+  policies: AssistantToolPolicies;
+  audit: AuditSink;
+  /** Approval is asked for a tool call. */
+  approval(conversationId: string, call: AssistantToolCall): void;
+  /** A call of the conversation ended (or was admitted): the model may go on. */
+  settled(c: Conversation): void;
+  /** A server's tool-call policy changed (the "always" decision). */
+  setPolicy(serverId: string, policy: ReturnType<AssistantToolPolicies['get']>): void;
+}
+
+/**
+ * The model's tool calls: the tools offered as functions, each call through its server's
+ * policy and the requestor, a task followed by its outbound id until its result is in the
+ * conversation, and every decision in the audit log (arguments redacted and cut).
+ */
+export class ToolRounds {
+  readonly #o: ToolRoundsOptions;
+  readonly #offers = new Map<string, Map<string, Offer>>();
+  readonly #byOutbound = new Map<string, { conversationId: string; toolCallId: string }>();
+  readonly #validator = new ArgumentValidator();
+
+  constructor(options: ToolRoundsOptions) {
+    this.#o = options;
+  }
+
+  /** The tools of the conversation's connected servers, as functions (a server that cannot list them is left out). */
+  async offer(c: Conversation): Promise<ChatCompletionTool[]> {
+    const found: Array<{ serverId: string; tool: RequestorTool }> = [];
+    for (const serverId of c.serverIds) {
+      try {
+        for (const tool of await this.#o.requestor.listTools(serverId, { refresh: false }))
+          if (tool.callMode !== 'unavailable') found.push({ serverId, tool });
+      } catch {
+        // Not connected now: its tools are not offered this round.
+      }
+    }
+    const named = functionNames(found.map(({ serverId, tool }) => ({ serverId, toolName: tool.name })));
+    const offers = new Map<string, Offer>();
+    const tools = named.map((name, index) => {
+      const { tool } = found[index]!;
+      offers.set(name.functionName, {
+        serverId: name.serverId,
+        toolName: name.toolName,
+        inputSchema: tool.inputSchema
+      });
+      return {
+        type: 'function' as const,
+        function: {
+          name: name.functionName,
+          ...(tool.description !== undefined && { description: tool.description }),
+          parameters: tool.inputSchema
+        }
+      };
+    });
+    this.#offers.set(c.id, offers);
+    return tools;
+  }
+
+  /** A tool call the model made, through the server's policy. */
+  admit(c: Conversation, call: AssistantToolCall): void {
+    const offer = this.#offers.get(c.id)?.get(call.functionName);
+    if (!offer) {
+      this.addResult(c, call, failure(`There is no tool named "${call.functionName}".`), 'failed');
+      return;
+    }
+    call.serverId = offer.serverId;
+    call.toolName = offer.toolName;
+    let args: unknown;
+    try {
+      args = JSON.parse(call.rawArguments);
+    } catch {
+      args = undefined;
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      this.addResult(c, call, failure('The arguments were not a JSON object; the call was not made.'), 'failed');
+      return;
+    }
+    call.arguments = args as Record<string, unknown>;
+    const policy = this.#o.policies.get(offer.serverId);
+    if (policy.mode === 'refuse') {
+      this.#audit(c, call, 'refused-by-policy', {});
+      this.addResult(
+        c,
+        call,
+        {
+          text: `The user's settings refuse tool calls to this server; "${offer.toolName}" was not called.`,
+          images: [],
+          isError: true
+        },
+        'denied'
+      );
+      return;
+    }
+    if (policy.mode === 'ask' && !policy.alwaysAllow.includes(offer.toolName)) {
+      call.state = 'pending-approval';
+      this.#o.book.commit(c);
+      this.#o.approval(c.id, structuredClone(call));
+      return;
+    }
+    this.#audit(c, call, policy.mode === 'auto' ? 'auto' : 'always-allowed', {});
+    this.#run(c, call);
+  }
+
+  /** The person's answer to a pending call (edited arguments are checked against the tool's schema first). */
+  async decide(c: Conversation, toolCallId: string, decision: ToolDecision): Promise<void> {
+    const call = toolCalls(c).find((candidate) => candidate.id === toolCallId);
+    if (!call || call.state !== 'pending-approval')
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `No tool call ${toolCallId} waits for a decision in this conversation.`
+      );
+    const { serverId, toolName } = call as Required<AssistantToolCall>;
+    const edited = decision.action === 'approve' && decision.arguments !== undefined;
+    if (edited) {
+      // The person's edit is checked here, so that a mistake is theirs to fix, not the model's.
+      const schema = await this.#inputSchema(c.id, serverId, toolName);
+      const problems = this.#validator.validate(schema, decision.arguments!);
+      if (problems.length > 0)
+        throw new HostError(
+          JsonRpcCode.InvalidParams,
+          `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`,
+          { problems }
+        );
+      // Checked while the schema was fetched: someone may have decided meanwhile.
+      if (call.state !== 'pending-approval')
+        throw new HostError(
+          JsonRpcCode.InvalidParams,
+          `No tool call ${toolCallId} waits for a decision in this conversation.`
+        );
+      call.arguments = structuredClone(decision.arguments!);
+    }
+    this.#audit(c, call, decision.action, {
+      edited,
+      ...(decision.action === 'deny' && decision.reason && { reason: decision.reason })
+    });
+    if (decision.action === 'deny') {
+      this.addResult(
+        c,
+        call,
+        {
+          text: `The user denied this tool call${decision.reason ? `: ${decision.reason}` : '.'} It was not made.`,
+          images: [],
+          isError: true
+        },
+        'denied'
+      );
+      this.#o.book.commit(c);
+      this.#o.settled(c);
+      return;
+    }
+    if (decision.action === 'always') {
+      const policy = this.#o.policies.get(serverId);
+      if (!policy.alwaysAllow.includes(toolName))
+        this.#o.setPolicy(serverId, { ...policy, alwaysAllow: [...policy.alwaysAllow, toolName] });
+    }
+    this.#run(c, call);
+  }
+
+  /** Stops every call of the conversation not yet ended (tasks get `tasks/cancel`); resolves once each is answered. */
+  async stopAll(c: Conversation): Promise<void> {
+    const cancels: Array<Promise<void>> = [];
+    for (const call of toolCalls(c)) {
+      if (!OPEN_CALL.has(call.state)) continue;
+      const was = call.state;
+      const interim = call.interimSent === true;
+      call.state = 'cancelled';
+      if (was === 'running' && call.callId) this.#o.requestor.plainCalls.cancel(call.callId);
+      if (was === 'task' && call.outboundId) {
+        const outboundId = call.outboundId;
+        cancels.push(
+          this.#o.requestor.cancel(outboundId).then(
+            () => this.#addStopped(c, call, interim, 'The person stopped this call; its task was cancelled.'),
+            (problem: unknown) =>
+              this.#addStopped(
+                c,
+                call,
+                interim,
+                `The person stopped this call; its task could not be cancelled (${toErrorData(problem).message}).`
+              )
+          )
+        );
+      } else {
+        this.#addStopped(
+          c,
+          call,
+          false,
+          was === 'pending-approval' ? 'The person stopped this call before it ran.' : 'The person stopped this call.'
+        );
+      }
+    }
+    await Promise.all(cancels);
+  }
+
+  /**
+   * After a restart: a plain call that was in flight is reported interrupted, a task is followed
+   * again (the requestor resumed it). Says whether the conversation changed.
+   */
+  resume(c: Conversation): boolean {
+    let changed = false;
+    for (const call of toolCalls(c)) {
+      if (call.state === 'running') {
+        this.addResult(c, call, failure('Taskdesk was closed while this call ran; it may or may not have run.'));
+        changed = true;
+      } else if (call.state === 'task' && call.outboundId) {
+        this.#byOutbound.set(call.outboundId, { conversationId: c.id, toolCallId: call.id });
+        if (!this.#o.requestor.get(call.outboundId)) {
+          this.addResult(c, call, failure('The task of this call is no longer known to Taskdesk.'));
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
+  /** Tasks of the conversation that ended while nobody followed them deliver their results now. */
+  catchUp(c: Conversation): void {
+    for (const call of toolCalls(c)) {
+      const task = call.state === 'task' && call.outboundId ? this.#o.requestor.get(call.outboundId) : undefined;
+      if (task) this.taskChanged(task);
+    }
+  }
+
+  /** An outbound task changed: when it has ended, its result goes to its conversation. */
+  taskChanged(task: OutboundTaskView): void {
+    const owner = this.#byOutbound.get(task.outboundId);
+    if (!owner) return;
+    const c = this.#o.book.lookup(owner.conversationId);
+    const call = c && toolCalls(c).find((candidate) => candidate.id === owner.toolCallId);
+    if (!c || !call || call.state !== 'task') {
+      this.#byOutbound.delete(task.outboundId);
+      return;
+    }
+    let result: ToolResultForModel | undefined;
+    if (task.outcome?.type === 'result') result = toolResultForModel(task.outcome.result);
+    else if (task.outcome?.type === 'error') result = failure(`The task failed: ${task.outcome.error.message}`);
+    else if (task.state === 'cancelled' || task.state === 'expired' || task.state === 'lost')
+      result = failure(`The task ended without a result (${task.state}${task.reason ? `: ${task.reason}` : ''}).`);
+    if (!result) return;
+    this.#byOutbound.delete(task.outboundId);
+    this.addResult(c, call, result);
+    this.#o.book.commit(c);
+    this.#o.settled(c);
+  }
+
+  /** A call's result as the model reads it (see {@link addToolResult}). */
+  addResult(
+    c: Conversation,
+    call: AssistantToolCall,
+    result: ToolResultForModel,
+    state?: AssistantToolCall['state']
+  ): void {
+    addToolResult(this.#o.book, c, call, result, state);
+  }
+
+  /** Calls the tool through the requestor; a task is followed by its outbound id. */
+  #run(c: Conversation, call: AssistantToolCall): void {
+    const book = this.#o.book;
+    call.state = 'running';
+    call.callId = `as-${randomUUID()}`;
+    book.commit(c);
+    this.#o.requestor.callTool(call.serverId!, call.toolName!, call.arguments ?? {}, { callId: call.callId }).then(
+      (outcome) => {
+        if (call.state !== 'running') return; // stopped meanwhile
+        if (outcome.type === 'result') {
+          this.addResult(c, call, toolResultForModel(outcome.result));
+          book.commit(c);
+          this.#o.settled(c);
+          return;
+        }
+        const task = outcome.task;
+        call.state = 'task';
+        call.outboundId = task.outboundId;
+        this.#byOutbound.set(task.outboundId, { conversationId: c.id, toolCallId: call.id });
+        if (task.immediateResponse !== undefined) {
+          call.interimSent = true;
+          book.push(c, {
+            id: randomUUID(),
+            at: book.now(),
+            role: 'tool',
+            toolCallId: call.id,
+            text: task.immediateResponse,
+            interim: true
+          });
+        }
+        book.commit(c);
+        this.taskChanged(this.#o.requestor.get(task.outboundId) ?? task);
+        if (call.state === 'task') this.#o.settled(c);
+      },
+      (problem: unknown) => {
+        if (call.state !== 'running') return;
+        this.addResult(c, call, failure(`The tool call failed: ${toErrorData(problem).message}`), 'failed');
+        book.commit(c);
+        this.#o.settled(c);
+      }
+    );
+  }
+
+  #addStopped(c: Conversation, call: AssistantToolCall, interim: boolean, text: string): void {
+    addStoppedResult(this.#o.book, c, call, interim, text);
+  }
+
+  async #inputSchema(conversationId: string, serverId: string, toolName: string): Promise<Record<string, unknown>> {
+    for (const offer of this.#offers.get(conversationId)?.values() ?? [])
+      if (offer.serverId === serverId && offer.toolName === toolName) return offer.inputSchema;
+    const tool = (await this.#o.requestor.listTools(serverId, { refresh: false })).find((t) => t.name === toolName);
+    if (!tool) throw new HostError(JsonRpcCode.InvalidParams, `Server ${serverId} has no tool "${toolName}" now.`);
+    return tool.inputSchema;
+  }
+
+  #audit(c: Conversation, call: AssistantToolCall, decision: string, extra: Record<string, unknown>): void {
+    this.#o.audit.record({
+      type: 'assistant.tool-decision',
+      ...(call.serverId !== undefined && { serverId: call.serverId }),
+      detail: {
+        conversationId: c.id,
+        toolCallId: call.id,
+        tool: call.toolName,
+        decision,
+        arguments: auditArguments(call.arguments),
+        ...extra
+      }
+    });
+  }
+
+  forget(conversationId: string): void {
+    this.#offers.delete(conversationId);
+  }
+}

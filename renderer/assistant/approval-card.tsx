@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react';
+import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
+import { FormError } from '../components/form-error.js';
+import { useDesk } from '../shell/desk-context.js';
+import { useAssistantCall } from './use-assistant-call.js';
+
+/**
+ * A tool call waiting for the person (policy "ask"): its arguments, editable as JSON (checked
+ * against the tool's schema by the host), and Approve, Always allow this tool, or Deny with an
+ * optional reason the model reads.
+ */
+export function ApprovalCard({ conversationId, call }: { conversationId: string; call: AssistantToolCall }) {
+  const { client, announce } = useDesk();
+  const original = JSON.stringify(call.arguments ?? parsedArguments(call.rawArguments), null, 2);
+  const [text, setText] = useState(original);
+  const [editing, setEditing] = useState(false);
+  // The call is announced before its arguments are read: show them as they come, until edited.
+  useEffect(() => {
+    if (!editing) setText(original);
+  }, [original, editing]);
+  const [reason, setReason] = useState('');
+  const [denying, setDenying] = useState(false);
+  const [parseError, setParseError] = useState<string | undefined>(undefined);
+  const { run, busy, error } = useAssistantCall();
+  const name = call.toolName ?? call.functionName;
+
+  const decide = (decision: ToolDecision, said: string) =>
+    void run(async () => {
+      const c = await client.call('assistant.decide', { conversationId, toolCallId: call.id, decision });
+      announce(said);
+      return c;
+    });
+
+  const approve = () => {
+    if (text === original) return decide({ action: 'approve' }, `${name} approved.`);
+    let edited: unknown;
+    try {
+      edited = JSON.parse(text);
+    } catch (problem) {
+      setParseError(`The arguments are not JSON: ${problem instanceof Error ? problem.message : String(problem)}`);
+      return;
+    }
+    if (typeof edited !== 'object' || edited === null || Array.isArray(edited)) {
+      setParseError('The arguments must be a JSON object.');
+      return;
+    }
+    setParseError(undefined);
+    decide({ action: 'approve', arguments: edited as Record<string, unknown> }, `${name} approved with your edits.`);
+  };
+
+  return (
+    <div className="chat-approval" role="group" aria-label={`Approve ${name}?`}>
+      <p>
+        The model wants to call <strong>{name}</strong>
+        {call.serverId ? (
+          <>
+            {' '}
+            on <strong>{call.serverId}</strong>
+          </>
+        ) : null}{' '}
+        with:
+      </p>
+      {editing ? (
+        <label className="field">
+          <span>Arguments (JSON)</span>
+          <textarea
+            className="chat-args-editor"
+            rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
+            value={text}
+            spellCheck={false}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+      ) : (
+        <pre className="json">{text}</pre>
+      )}
+      {denying ? (
+        <label className="field">
+          <span>Why not (optional, the model reads it)</span>
+          <input type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+      ) : null}
+      <FormError message={parseError ?? error} />
+      <div className="actions">
+        {denying ? (
+          <>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() =>
+                decide({ action: 'deny', ...(reason.trim() !== '' && { reason: reason.trim() }) }, `${name} denied.`)
+              }
+            >
+              Deny the call
+            </button>
+            <button type="button" disabled={busy} onClick={() => setDenying(false)}>
+              Back
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="primary" disabled={busy} onClick={approve}>
+              {text === original ? 'Approve' : 'Approve with edits'}
+            </button>
+            {editing ? null : (
+              <button type="button" disabled={busy} onClick={() => setEditing(true)}>
+                Edit arguments
+              </button>
+            )}
+            <button
+              type="button"
+              disabled={busy || text !== original}
+              title={text !== original ? 'Approve once to send edited arguments' : undefined}
+              onClick={() => decide({ action: 'always' }, `${name} is always allowed from now on.`)}
+            >
+              Always allow {name}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setDenying(true)}>
+              Deny…
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function parsedArguments(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { Composer } from './composer.js';
+import { ConversationList } from './conversation-list.js';
+import { ConversationSettings } from './conversation-settings.js';
+import { MessageList } from './message-list.js';
+import './assistant.css';
+
+/**
+ * The Assistant screen: the conversations on the left, the chosen one as a chat on the right
+ * (its settings behind a button), fed by the store's `assistant.*` events.
+ */
+export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+  const summaries = useDeskState((state) => state.assistant.summaries);
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
+  const current = selected && summaries.some((s) => s.id === selected) ? selected : summaries[0]?.id;
+  return (
+    <div className="assistant">
+      <h2 id="heading-assistant" ref={headingRef} tabIndex={-1} className="sr-only">
+        Assistant
+      </h2>
+      <ConversationList selected={current} onSelect={setSelected} />
+      {current ? (
+        <ConversationPane key={current} conversationId={current} onDeleted={() => setSelected(undefined)} />
+      ) : (
+        <div className="chat-pane chat-pane-empty">
+          <p className="lede">Chat with your own model and your servers’ tools.</p>
+          <p className="muted">
+            Start with + New chat. Long tool calls run as tasks: the conversation goes on, and the result comes back
+            when it is ready.
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ConversationPane({ conversationId, onDeleted }: { conversationId: string; onDeleted: () => void }) {
+  const { client, store } = useDesk();
+  const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
+  const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [settings, setSettings] = useState(false);
+  useEffect(() => {
+    let live = true;
+    client.call('assistant.get', { conversationId }).then(
+      (c) => live && store.apply('assistant.changed', { conversationId, conversation: c }),
+      (problem: unknown) => live && setError(toHostCallError(problem).message)
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, store, conversationId]);
+  if (!conversation)
+    return <div className="chat-pane">{error ? <p role="alert">{error}</p> : <p className="muted">Loading…</p>}</div>;
+  return (
+    <section
+      className="chat-pane"
+      aria-label={`Conversation ${conversation.title}`}
+      data-conversation-id={conversation.id}
+      data-status={conversation.status}
+    >
+      <header className="chat-header">
+        <div>
+          <h3 className="chat-title">{conversation.title}</h3>
+          <p className="muted small-text">
+            {provider?.name ?? conversation.providerId} · {conversation.model}
+            {conversation.serverIds.length > 0 ? ` · tools of ${conversation.serverIds.join(', ')}` : ' · no tools'}
+          </p>
+        </div>
+        <button type="button" aria-expanded={settings} onClick={() => setSettings(!settings)}>
+          {settings ? 'Close settings' : 'Settings'}
+        </button>
+      </header>
+      {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
+      <MessageList conversation={conversation} />
+      <Composer conversation={conversation} />
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import type { Conversation } from '../../app/contract/assistant.js';
+import { FormError } from '../components/form-error.js';
+import { useDesk } from '../shell/desk-context.js';
+import { SourcePicker, type ChosenSource } from './source-picker.js';
+import { useAssistantCall } from './use-assistant-call.js';
+
+/**
+ * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
+ * be attached, and Stop ends the answer and every tool call it started while the conversation
+ * is busy. The text stays until the host took the message.
+ */
+export function Composer({ conversation }: { conversation: Conversation }) {
+  const { client, announce } = useDesk();
+  const [text, setText] = useState('');
+  const [sources, setSources] = useState<ChosenSource[]>([]);
+  const [picking, setPicking] = useState(false);
+  const send = useAssistantCall();
+  const stop = useAssistantCall();
+  const busy = conversation.status === 'generating' || conversation.status === 'tools';
+
+  const submit = async () => {
+    if (busy || send.busy || text.trim() === '') return;
+    const ok = await send.run(() =>
+      client.call('assistant.send', {
+        conversationId: conversation.id,
+        text,
+        ...(sources.length > 0 && { sources: sources.map((s) => s.source) })
+      })
+    );
+    if (ok) {
+      setText('');
+      setSources([]);
+    }
+  };
+
+  return (
+    <form
+      className="chat-composer"
+      aria-label="Message"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {picking ? (
+        <SourcePicker
+          serverIds={conversation.serverIds}
+          onClose={() => setPicking(false)}
+          onAdd={(chosen) => {
+            setSources((old) => [...old, chosen]);
+            setPicking(false);
+            announce(`${chosen.label} added to the message.`);
+          }}
+        />
+      ) : null}
+      {sources.length > 0 ? (
+        <ul className="chat-chips" aria-label="Attached">
+          {sources.map((s, i) => (
+            <li key={i}>
+              {s.label}{' '}
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Remove ${s.label}`}
+                onClick={() => setSources(sources.filter((_, j) => j !== i))}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <FormError message={send.error ?? stop.error} />
+      <div className="chat-input-row">
+        <button
+          type="button"
+          className="chat-attach"
+          aria-label="Add a prompt or resource"
+          title="Add a prompt or resource"
+          onClick={() => setPicking(!picking)}
+        >
+          Attach…
+        </button>
+        <textarea
+          aria-label="Your message"
+          rows={Math.min(8, Math.max(1, text.split('\n').length))}
+          placeholder={
+            busy
+              ? 'The model is busy: wait, or stop it.'
+              : 'Message the model…  (Enter to send, Shift+Enter for a new line)'
+          }
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void submit();
+            }
+          }}
+        />
+        {busy ? (
+          <button
+            type="button"
+            className="chat-stop"
+            disabled={stop.busy}
+            onClick={() =>
+              void stop.run(async () => {
+                const c = await client.call('assistant.stop', { conversationId: conversation.id });
+                announce('Stopped.');
+                return c;
+              })
+            }
+          >
+            ■ Stop
+          </button>
+        ) : (
+          <button type="submit" className="primary chat-send" disabled={send.busy || text.trim() === ''}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

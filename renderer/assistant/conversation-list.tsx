@@ -1,0 +1,94 @@
+import { useMemo, useState } from 'react';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { useAssistantCall } from './use-assistant-call.js';
+import { FormError } from '../components/form-error.js';
+import { DateTime } from '../components/date-time.js';
+
+const STATUS_WORDS: Record<string, string> = {
+  generating: 'Answering…',
+  tools: 'Tools running',
+  failed: 'Needs attention'
+};
+
+/**
+ * The conversations, newest first, filtered by title as the person types; New chat starts one
+ * on the first configured provider and model (both can be changed in its settings).
+ */
+export function ConversationList({
+  selected,
+  onSelect
+}: {
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+}) {
+  const { client } = useDesk();
+  const summaries = useDeskState((state) => state.assistant.summaries);
+  const providers = useDeskState((state) => state.providers);
+  const [query, setQuery] = useState('');
+  const { run, busy, error } = useAssistantCall();
+  const shown = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
+  }, [summaries, query]);
+  const provider = providers.find((p) => p.models.length > 0) ?? providers[0];
+
+  const create = () =>
+    void run(async () => {
+      if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
+      const model = provider.models[0]?.name;
+      if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
+      const c = await client.call('assistant.create', { providerId: provider.id, model });
+      onSelect(c.id);
+      return c;
+    });
+
+  return (
+    <nav className="chat-list" aria-label="Conversations">
+      <button type="button" className="chat-new" onClick={create} disabled={busy}>
+        + New chat
+      </button>
+      <FormError message={error} />
+      <input
+        type="search"
+        className="chat-search"
+        aria-label="Search conversations by title"
+        placeholder="Search by title"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {summaries.length === 0 ? (
+        <p className="muted small-text">
+          {providers.length === 0 ? 'Add an LLM provider, then start a chat.' : 'No conversations yet.'}
+        </p>
+      ) : shown.length === 0 ? (
+        <p className="muted small-text">No title matches “{query}”.</p>
+      ) : null}
+      <ul>
+        {shown.map((s) => (
+          <li key={s.id} data-conversation-id={s.id}>
+            <button
+              type="button"
+              className="chat-list-item"
+              aria-current={s.id === selected ? 'true' : undefined}
+              onClick={() => onSelect(s.id)}
+            >
+              <span className="chat-list-top">
+                <span className="chat-list-title">{s.title}</span>
+                {s.pendingApprovals > 0 ? (
+                  <span className="chat-state chat-state-approval">
+                    {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}
+                  </span>
+                ) : STATUS_WORDS[s.status] ? (
+                  <span className={`chat-state chat-state-${s.status}`}>{STATUS_WORDS[s.status]}</span>
+                ) : null}
+              </span>
+              <span className="chat-list-meta">
+                {s.model} · <DateTime iso={s.updatedAt} />
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,185 @@
+import { useEffect, useState } from 'react';
+import type { Conversation } from '../../app/contract/assistant.js';
+import { FormError } from '../components/form-error.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { ServerPolicies } from './server-policies.js';
+import { useAssistantCall } from './use-assistant-call.js';
+
+/**
+ * A conversation's settings: title (rename), provider and model from the configured providers,
+ * system prompt, the servers whose tools the model may use (and each one's tool-call policy),
+ * the tool-round limit and image input; Delete after a confirmation.
+ */
+export function ConversationSettings({
+  conversation,
+  onDeleted
+}: {
+  conversation: Conversation;
+  onDeleted: () => void;
+}) {
+  const { client, confirm, announce } = useDesk();
+  const providers = useDeskState((state) => state.providers);
+  const servers = useDeskState((state) => state.servers);
+  const { run, busy, error } = useAssistantCall();
+  const [draft, setDraft] = useState(() => fromConversation(conversation));
+  useEffect(() => setDraft(fromConversation(conversation)), [conversation.id]);
+
+  const provider = providers.find((p) => p.id === draft.providerId);
+  const models = provider?.models.map((m) => m.name) ?? [];
+  if (draft.model && !models.includes(draft.model)) models.unshift(draft.model);
+
+  const save = () =>
+    void run(async () => {
+      const saved = await client.call('assistant.update', {
+        conversationId: conversation.id,
+        title: draft.title.trim() || conversation.title,
+        providerId: draft.providerId,
+        model: draft.model,
+        systemPrompt: draft.systemPrompt.trim() === '' ? null : draft.systemPrompt,
+        serverIds: draft.serverIds,
+        maxToolRounds: draft.maxToolRounds,
+        imageInput: draft.imageInput
+      });
+      announce('Conversation settings saved.');
+      return saved;
+    });
+
+  const remove = async () => {
+    const agreed = await confirm({
+      title: 'Delete this conversation?',
+      body: <p>“{conversation.title}” and all its messages are deleted. Tool calls still running are stopped.</p>,
+      confirmLabel: 'Delete conversation'
+    });
+    if (!agreed) return;
+    const ok = await run(async () => {
+      await client.call('assistant.delete', { conversationId: conversation.id });
+      return undefined;
+    });
+    if (ok) onDeleted();
+  };
+
+  return (
+    <form
+      className="chat-settings"
+      aria-label="Conversation settings"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+    >
+      <div className="chat-settings-grid">
+        <label className="field">
+          <span>Title</span>
+          <input
+            type="text"
+            value={draft.title}
+            maxLength={200}
+            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span>Provider</span>
+          <select
+            value={draft.providerId}
+            onChange={(e) => {
+              const next = providers.find((p) => p.id === e.target.value);
+              setDraft({ ...draft, providerId: e.target.value, model: next?.models[0]?.name ?? draft.model });
+            }}
+          >
+            {provider ? null : <option value={draft.providerId}>{draft.providerId} (no longer configured)</option>}
+            {providers.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Model</span>
+          <select value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
+            {models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Tool rounds per message</span>
+          <input
+            type="number"
+            min={1}
+            max={1000}
+            value={draft.maxToolRounds}
+            onChange={(e) =>
+              setDraft({ ...draft, maxToolRounds: Math.max(1, Math.min(1000, Number(e.target.value) || 1)) })
+            }
+          />
+        </label>
+      </div>
+      <label className="field">
+        <span>System prompt</span>
+        <textarea
+          rows={3}
+          value={draft.systemPrompt}
+          placeholder="Optional: how the model should behave in this conversation"
+          onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
+        />
+      </label>
+      <fieldset className="chat-servers">
+        <legend>Servers whose tools the model may use</legend>
+        {servers.length === 0 ? <p className="muted small-text">No servers are configured.</p> : null}
+        {servers.map((server) => (
+          <label key={server.id} className="checkbox-row">
+            <input
+              type="checkbox"
+              checked={draft.serverIds.includes(server.id)}
+              onChange={(e) =>
+                setDraft({
+                  ...draft,
+                  serverIds: e.target.checked
+                    ? [...draft.serverIds, server.id]
+                    : draft.serverIds.filter((id) => id !== server.id)
+                })
+              }
+            />
+            {server.name}
+            {server.state.status === 'ready' ? null : (
+              <span className="muted small-text"> (not connected: its tools are not offered)</span>
+            )}
+          </label>
+        ))}
+      </fieldset>
+      <label className="checkbox-row">
+        <input
+          type="checkbox"
+          checked={draft.imageInput}
+          onChange={(e) => setDraft({ ...draft, imageInput: e.target.checked })}
+        />
+        Send tool-result images to the model (turn off for text-only models)
+      </label>
+      <FormError message={error} />
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Save settings
+        </button>
+        <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
+          Delete conversation
+        </button>
+      </div>
+      <ServerPolicies serverIds={draft.serverIds} />
+    </form>
+  );
+}
+
+function fromConversation(c: Conversation) {
+  return {
+    title: c.title,
+    providerId: c.providerId,
+    model: c.model,
+    systemPrompt: c.systemPrompt ?? '',
+    serverIds: c.serverIds,
+    maxToolRounds: c.maxToolRounds,
+    imageInput: c.imageInput
+  };
+}

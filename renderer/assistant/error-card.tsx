@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
+import { FormError } from '../components/form-error.js';
+import { useDesk } from '../shell/desk-context.js';
+import { useAssistantCall } from './use-assistant-call.js';
+
+type ErrorMessage = Extract<AssistantMessage, { role: 'error' }>;
+
+const TITLES: Record<string, string> = {
+  auth: 'The provider refused the key',
+  'rate-limited': 'The provider is rate limiting',
+  unreachable: 'The provider cannot be reached',
+  timeout: 'The provider did not answer in time',
+  'bad-request': 'The provider refused the request',
+  'model-not-found': 'The model is not available',
+  interrupted: 'The answer was cut off',
+  'tool-limit': 'The model kept calling tools',
+  setup: 'The model could not be asked'
+};
+
+/**
+ * A failure of the model call, with what to do; Retry on the last one when the conversation
+ * failed. Past the tool-round limit, the limit can be raised here before retrying.
+ */
+export function ErrorCard({
+  conversation,
+  message,
+  last
+}: {
+  conversation: Conversation;
+  message: ErrorMessage;
+  last: boolean;
+}) {
+  const { client } = useDesk();
+  const { run, busy, error } = useAssistantCall();
+  const [limit, setLimit] = useState(Math.min(1000, conversation.maxToolRounds * 2));
+  const retryable = last && message.retryable && conversation.status === 'failed';
+  return (
+    <div className="chat-error" role="alert" data-error-kind={message.kind}>
+      <p className="chat-error-title">{TITLES[message.kind] ?? 'The model call failed'}</p>
+      <p>{message.message}</p>
+      {retryable ? (
+        <div className="actions">
+          {message.kind === 'tool-limit' ? (
+            <>
+              <label>
+                Rounds per message{' '}
+                <input
+                  type="number"
+                  className="field-narrow"
+                  min={1}
+                  max={1000}
+                  value={limit}
+                  onChange={(e) => setLimit(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))}
+                />
+              </label>
+              <button
+                type="button"
+                className="primary"
+                disabled={busy}
+                onClick={() =>
+                  void run(async () => {
+                    await client.call('assistant.update', { conversationId: conversation.id, maxToolRounds: limit });
+                    return client.call('assistant.retry', { conversationId: conversation.id });
+                  })
+                }
+              >
+                Raise the limit and go on
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void run(() => client.call('assistant.retry', { conversationId: conversation.id }))}
+            >
+              Retry
+            </button>
+          )}
+        </div>
+      ) : null}
+      <FormError message={error} />
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
+import { MarkdownText } from '../components/markdown-text.js';
+import { useDeskState } from '../shell/desk-context.js';
+import { ErrorCard } from './error-card.js';
+import { ToolCallCard } from './tool-call-card.js';
+
+type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;
+
+/**
+ * The conversation as a chat: the person's messages on the right, the model's answers as
+ * Markdown (streaming in while it writes), each tool call with its approval, task and results
+ * in the answer that made it, failures with what to do.
+ */
+export function MessageList({ conversation }: { conversation: Conversation }) {
+  const stream = useDeskState((state) => state.assistant.streams[conversation.id]);
+  const end = useRef<HTMLDivElement>(null);
+  // Results go under the call they answer, not where they arrived in the list.
+  const byCall = useMemo(() => {
+    const map = new Map<string, ResultMessage[]>();
+    for (const m of conversation.messages)
+      if ((m.role === 'tool' || m.role === 'notice') && m.toolCallId)
+        map.set(m.toolCallId, [...(map.get(m.toolCallId) ?? []), m]);
+    return map;
+  }, [conversation.messages]);
+  const lastIndex = conversation.messages.length - 1;
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [conversation.messages.length, stream?.text.length]);
+
+  return (
+    <div className="chat-messages" aria-label="Messages" role="log" aria-live="off">
+      {conversation.messages.length === 0 && !stream ? (
+        <div className="chat-empty">
+          <p>Ask anything. The model may use the tools of the servers chosen in the settings.</p>
+        </div>
+      ) : null}
+      {conversation.messages.map((m, index) => {
+        switch (m.role) {
+          case 'user':
+            return (
+              <div key={m.id} className="chat-row chat-row-user" data-role="user">
+                <div className="chat-bubble chat-bubble-user">
+                  <p className="chat-user-text">{m.text}</p>
+                  {m.sources?.map((s, i) => (
+                    <details key={i} className="chat-source">
+                      <summary>Attached: {s.label}</summary>
+                      <pre className="text-block">{s.text}</pre>
+                    </details>
+                  ))}
+                </div>
+              </div>
+            );
+          case 'assistant':
+            return (
+              <div key={m.id} className="chat-row chat-row-assistant" data-role="assistant">
+                <div className="chat-bubble chat-bubble-assistant">
+                  {m.text !== '' ? <MarkdownText text={m.text} /> : null}
+                  {m.stopped ? <p className="muted small-text">(stopped)</p> : null}
+                  {m.toolCalls.map((call) => (
+                    <ToolCallCard
+                      key={call.id}
+                      conversationId={conversation.id}
+                      call={call}
+                      results={byCall.get(call.id) ?? []}
+                    />
+                  ))}
+                </div>
+              </div>
+            );
+          case 'tool':
+            return null;
+          case 'notice':
+            return m.toolCallId ? null : (
+              <p key={m.id} className="chat-notice muted small-text">
+                {m.text}
+              </p>
+            );
+          case 'error':
+            return <ErrorCard key={m.id} conversation={conversation} message={m} last={index === lastIndex} />;
+        }
+      })}
+      {stream ? (
+        <div className="chat-row chat-row-assistant" data-role="assistant" data-streaming="true">
+          <div className="chat-bubble chat-bubble-assistant" aria-busy="true">
+            <MarkdownText text={stream.text} />
+            <span className="chat-cursor" aria-hidden="true" />
+          </div>
+        </div>
+      ) : conversation.status === 'generating' ? (
+        <div className="chat-row chat-row-assistant">
+          <div className="chat-bubble chat-bubble-assistant chat-thinking" aria-label="The model is answering">
+            <span />
+            <span />
+            <span />
+          </div>
+        </div>
+      ) : null}
+      <div ref={end} />
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { useEffect, useState } from 'react';
+import type { MessageSource, ServerSources } from '../../app/contract/assistant.js';
+import { FormError } from '../components/form-error.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/** A source chosen for the next message, with the words its chip shows. */
+export interface ChosenSource {
+  source: MessageSource;
+  label: string;
+}
+
+/**
+ * Picks a connected server's prompt (its arguments in a small form) or resource to add to the
+ * next message; the host fetches it when the message is sent (`prompts/get`, `resources/read`).
+ */
+export function SourcePicker({
+  serverIds,
+  onAdd,
+  onClose
+}: {
+  serverIds: string[];
+  onAdd: (chosen: ChosenSource) => void;
+  onClose: () => void;
+}) {
+  const { client } = useDesk();
+  const servers = useDeskState((state) => state.servers);
+  const ready = servers.filter((s) => s.state.status === 'ready');
+  const preferred = ready.find((s) => serverIds.includes(s.id)) ?? ready[0];
+  const [serverId, setServerId] = useState(preferred?.id ?? '');
+  const [sources, setSources] = useState<ServerSources | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [prompt, setPrompt] = useState<ServerSources['prompts'][number] | undefined>(undefined);
+  const [args, setArgs] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    if (!serverId) return;
+    let live = true;
+    setSources(undefined);
+    setPrompt(undefined);
+    setError(undefined);
+    client.call('assistant.sources', { serverId }).then(
+      (found) => live && setSources(found),
+      (problem: unknown) => live && setError(toHostCallError(problem).message)
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, serverId]);
+
+  if (ready.length === 0)
+    return (
+      <div className="chat-picker" role="dialog" aria-label="Add a prompt or resource">
+        <p className="muted">No server is connected.</p>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    );
+
+  const missing = prompt?.arguments.filter((a) => a.required && !(args[a.name] ?? '').trim()) ?? [];
+  return (
+    <div className="chat-picker" role="dialog" aria-label="Add a prompt or resource">
+      <div className="chat-picker-head">
+        <label>
+          Server{' '}
+          <select value={serverId} onChange={(e) => setServerId(e.target.value)}>
+            {ready.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="link-button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <FormError message={error} />
+      {!sources && !error ? <p className="muted small-text">Loading…</p> : null}
+      {prompt ? (
+        <form
+          aria-label={`Arguments of ${prompt.name}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (missing.length > 0) return;
+            const filled = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== ''));
+            onAdd({
+              source: {
+                type: 'prompt',
+                serverId,
+                name: prompt.name,
+                ...(Object.keys(filled).length > 0 && { arguments: filled })
+              },
+              label: `Prompt ${prompt.title ?? prompt.name}`
+            });
+          }}
+        >
+          <p>
+            <strong>{prompt.title ?? prompt.name}</strong>{' '}
+            {prompt.description ? <span className="muted">{prompt.description}</span> : null}
+          </p>
+          {prompt.arguments.map((a) => (
+            <label key={a.name} className="field">
+              <span>
+                {a.name}
+                {a.required ? <span className="required"> (required)</span> : null}
+              </span>
+              <input
+                type="text"
+                value={args[a.name] ?? ''}
+                onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })}
+              />
+              {a.description ? <span className="field-hint">{a.description}</span> : null}
+            </label>
+          ))}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={missing.length > 0}>
+              Add prompt
+            </button>
+            <button type="button" onClick={() => setPrompt(undefined)}>
+              Back
+            </button>
+          </div>
+        </form>
+      ) : sources ? (
+        <div className="chat-picker-lists">
+          <section aria-label="Prompts">
+            <h4>Prompts</h4>
+            {sources.prompts.length === 0 ? <p className="muted small-text">None.</p> : null}
+            <ul>
+              {sources.prompts.map((p) => (
+                <li key={p.name}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      if (p.arguments.length === 0)
+                        onAdd({
+                          source: { type: 'prompt', serverId, name: p.name },
+                          label: `Prompt ${p.title ?? p.name}`
+                        });
+                      else {
+                        setArgs({});
+                        setPrompt(p);
+                      }
+                    }}
+                  >
+                    {p.title ?? p.name}
+                  </button>
+                  {p.description ? <span className="muted small-text"> {p.description}</span> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section aria-label="Resources">
+            <h4>Resources</h4>
+            {sources.resources.length === 0 ? <p className="muted small-text">None.</p> : null}
+            <ul>
+              {sources.resources.map((r) => (
+                <li key={r.uri}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() =>
+                      onAdd({ source: { type: 'resource', serverId, uri: r.uri }, label: `Resource ${r.name}` })
+                    }
+                  >
+                    {r.name}
+                  </button>
+                  <code className="small-text"> {r.uri}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { formatDuration } from '../components/format.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { useNow } from '../components/use-now.js';
+import { InboxItemCard } from '../inbox/inbox-item-card.js';
+import { useDeskState } from '../shell/desk-context.js';
+import { isTerminal } from '../store/task-status.js';
+
+/**
+ * A tool call running as a task, live: status and status message, a progress bar, the time the
+ * server keeps the task, and the questions the server asks while it runs (`input_required`),
+ * answerable here as in the Inbox.
+ */
+export function TaskCard({ outboundId, toolName }: { outboundId: string; toolName: string }) {
+  const task = useDeskState((state) => state.outbound[outboundId]);
+  const inbox = useDeskState((state) => state.inbox);
+  const questions = useMemo(
+    () => (task ? inbox.filter((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId) : []),
+    [inbox, task]
+  );
+  if (!task) return <p className="muted small-text">Following the task…</p>;
+  const running = !isTerminal(task.state);
+  const latest = task.progress.latest;
+  return (
+    <div className="chat-task" data-task-state={task.state} aria-label={`Task of ${toolName}`} role="group">
+      <p className="chat-task-line">
+        <StatusBadge status={task.state} />
+        {task.task.statusMessage && running ? (
+          <span className="chat-task-message">{task.task.statusMessage}</span>
+        ) : null}
+        {running ? <TimeKept task={task} /> : null}
+      </p>
+      {latest && running ? (
+        <div className="progress-line">
+          {latest.total !== undefined && latest.total > 0 ? (
+            <progress
+              value={Math.min(latest.progress, latest.total)}
+              max={latest.total}
+              aria-label={`Progress of ${toolName}`}
+            />
+          ) : (
+            <progress aria-label={`Progress of ${toolName}`} />
+          )}
+          <span className="progress-text">
+            {latest.message ? `${latest.message} · ` : ''}
+            {latest.total !== undefined ? `${latest.progress}/${latest.total}` : `${latest.progress}`}
+          </span>
+        </div>
+      ) : null}
+      {task.reason ? <p className="reason">{task.reason}</p> : null}
+      {questions.length > 0 ? (
+        <div className="chat-questions">
+          <p className="small-text">The server asks, and its task waits for the answer:</p>
+          {questions.map((item) => (
+            <InboxItemCard key={item.id} item={item} />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** How long the server keeps the task (its ttl from creation), counting down. */
+function TimeKept({ task }: { task: OutboundTaskView }) {
+  const now = useNow();
+  if (!task.expiresAt) return <span className="muted small-text">kept without limit</span>;
+  const left = Date.parse(task.expiresAt) - now;
+  return (
+    <span className="muted small-text" title={`TTL ${task.task.ttl ?? task.requestedTtl ?? '?'} ms`}>
+      {left > 0 ? `kept for ${formatDuration(Math.ceil(left / 1000) * 1000)} more` : 'past its TTL'}
+    </span>
+  );
+}

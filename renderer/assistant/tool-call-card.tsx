@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import type { AssistantMessage, AssistantToolCall } from '../../app/contract/assistant.js';
+import { JsonView } from '../components/json-view.js';
+import { MarkdownText } from '../components/markdown-text.js';
+import { ResultView } from '../history/result-view.js';
+import { ApprovalCard } from './approval-card.js';
+import { TaskCard } from './task-card.js';
+
+type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;
+
+const STATE_WORDS: Record<AssistantToolCall['state'], string> = {
+  'pending-approval': 'Waiting for your approval',
+  running: 'Running…',
+  task: 'Running as a task',
+  completed: 'Done',
+  failed: 'Failed',
+  denied: 'Not run',
+  cancelled: 'Stopped'
+};
+
+/**
+ * One tool call the model made: what it calls, with which arguments; the approval card while
+ * it waits; the live task card while it runs as one; and its results, rendered, with the raw
+ * JSON one click away.
+ */
+export function ToolCallCard({
+  conversationId,
+  call,
+  results
+}: {
+  conversationId: string;
+  call: AssistantToolCall;
+  results: ResultMessage[];
+}) {
+  const name = call.toolName ?? call.functionName;
+  return (
+    <div className={`chat-tool chat-tool-${call.state}`} data-tool-call-id={call.id} data-state={call.state}>
+      <p className="chat-tool-head">
+        <code>{name}</code>
+        {call.serverId ? <span className="muted small-text"> on {call.serverId}</span> : null}
+        <span className={`chat-tool-state`}>{STATE_WORDS[call.state]}</span>
+      </p>
+      {call.state === 'pending-approval' ? (
+        <ApprovalCard conversationId={conversationId} call={call} />
+      ) : (
+        <JsonView value={call.arguments ?? safeParse(call.rawArguments)} summary="Arguments" className="chat-args" />
+      )}
+      {call.outboundId && (call.state === 'task' || results.length > 0) ? (
+        <TaskCard outboundId={call.outboundId} toolName={name} />
+      ) : null}
+      {results.map((message) => (
+        <ResultBlock key={message.id} message={message} />
+      ))}
+    </div>
+  );
+}
+
+function ResultBlock({ message }: { message: ResultMessage }) {
+  const [raw, setRaw] = useState(false);
+  const label =
+    message.role === 'tool' && message.interim
+      ? 'Immediate response (the model went on with it)'
+      : message.role === 'notice'
+        ? 'Result of the task'
+        : message.role === 'tool' && message.isError
+          ? 'What the model was told'
+          : 'Result';
+  return (
+    <div className="chat-result" data-result-role={message.role}>
+      <p className="chat-result-head">
+        <span className="small-text muted">{label}</span>
+        {message.result ? (
+          <button type="button" className="link-button small-text" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+            {raw ? 'Rendered' : 'Raw JSON'}
+          </button>
+        ) : null}
+      </p>
+      {raw && message.result ? (
+        <JsonView value={message.result} />
+      ) : message.result ? (
+        <>
+          <ResultView result={message.result} />
+          {message.result.structuredContent !== undefined ? (
+            <JsonView value={message.result.structuredContent} summary="Structured content" />
+          ) : null}
+        </>
+      ) : (
+        <MarkdownText text={message.text} />
+      )}
+    </div>
+  );
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

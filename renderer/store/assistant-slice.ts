@@ -1,0 +1,100 @@
+import type { Conversation, ConversationSummary } from '../../app/contract/assistant.js';
+import type { HostEventPayload } from '../../app/contract/host-api.js';
+
+/** The model's answer streaming into a conversation now. */
+export interface AssistantStream {
+  messageId: string;
+  text: string;
+}
+
+/** What the Desk holds of the assistant: the conversation list, the conversations seen, answers streaming now. */
+export interface AssistantSlice {
+  /** Newest first, as `assistant.list` orders them. */
+  summaries: ConversationSummary[];
+  /** Whole conversations by id, as the last `assistant.changed` (or `assistant.get`) carried them. */
+  conversations: Record<string, Conversation>;
+  /** By conversation id, until the stream's `done`. */
+  streams: Record<string, AssistantStream>;
+}
+
+export const initialAssistantSlice: AssistantSlice = { summaries: [], conversations: {}, streams: {} };
+
+/** A conversation's line in the list. */
+export function summaryOf(c: Conversation): ConversationSummary {
+  return {
+    id: c.id,
+    title: c.title,
+    providerId: c.providerId,
+    model: c.model,
+    updatedAt: c.updatedAt,
+    status: c.status,
+    messageCount: c.messages.length,
+    pendingApprovals: c.messages.reduce(
+      (n, m) => n + (m.role === 'assistant' ? m.toolCalls.filter((t) => t.state === 'pending-approval').length : 0),
+      0
+    )
+  };
+}
+
+function byUpdated(a: ConversationSummary, b: ConversationSummary): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
+}
+
+/**
+ * Folds a conversation the host sent (an event, or a call's answer). An older copy never
+ * replaces a newer one: answers and events may cross.
+ */
+export function withConversation(slice: AssistantSlice, c: Conversation): AssistantSlice {
+  const known = slice.conversations[c.id];
+  if (known && known.updatedAt > c.updatedAt) return slice;
+  const summaries = [...slice.summaries.filter((s) => s.id !== c.id), summaryOf(c)].sort(byUpdated);
+  return { ...slice, conversations: { ...slice.conversations, [c.id]: c }, summaries };
+}
+
+/** Folds one assistant event. */
+export function applyAssistantEvent(
+  slice: AssistantSlice,
+  event: 'assistant.partial' | 'assistant.changed' | 'assistant.approval',
+  payload: HostEventPayload<'assistant.partial' | 'assistant.changed' | 'assistant.approval'>
+): AssistantSlice {
+  switch (event) {
+    case 'assistant.partial': {
+      const update = payload as HostEventPayload<'assistant.partial'>;
+      if (update.done) {
+        if (!(update.conversationId in slice.streams)) return slice;
+        const { [update.conversationId]: _done, ...streams } = slice.streams;
+        return { ...slice, streams };
+      }
+      return {
+        ...slice,
+        streams: { ...slice.streams, [update.conversationId]: { messageId: update.messageId, text: update.text } }
+      };
+    }
+    case 'assistant.changed': {
+      const { conversationId, conversation } = payload as HostEventPayload<'assistant.changed'>;
+      if (conversation) return withConversation(slice, conversation);
+      const { [conversationId]: _gone, ...conversations } = slice.conversations;
+      const { [conversationId]: _stream, ...streams } = slice.streams;
+      return { conversations, streams, summaries: slice.summaries.filter((s) => s.id !== conversationId) };
+    }
+    // The pending call comes with the conversation's own `assistant.changed` too.
+    case 'assistant.approval':
+      return slice;
+  }
+}
+
+/**
+ * The list of a snapshot; a conversation held whole that is newer than its line (an event that
+ * crossed the fetch) keeps its own line, and one the list no longer has goes.
+ */
+export function mergeSummaries(slice: AssistantSlice, list: ConversationSummary[]): AssistantSlice {
+  const ids = new Set(list.map((s) => s.id));
+  const conversations = Object.fromEntries(Object.entries(slice.conversations).filter(([id]) => ids.has(id)));
+  const summaries = list
+    .map((s) => {
+      const held = conversations[s.id];
+      return held && held.updatedAt > s.updatedAt ? summaryOf(held) : s;
+    })
+    .sort(byUpdated);
+  return { ...slice, conversations, summaries };
+}

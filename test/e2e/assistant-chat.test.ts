@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { systemClock } from '../../app/core/clock.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { saveFakeProvider } from '../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { tempDir } from '../support/host-fixture.js';
+import { startTaskToolHttpServer } from '../support/requestor-http-server.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { buildRenderer, openDesk, root } from './renderer-build.js';
+
+const require = createRequire(import.meta.url);
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const SCREENSHOT = path.join(root, '.tmp/assistant-chat.png');
+
+type ChatMessage = { role: string; content: unknown };
+
+describe('the Assistant screen in Chromium (fake LLM, server-everything over stdio, a task server over HTTP)', () => {
+  const data = tempDir();
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
+  let work: Awaited<ReturnType<typeof startTaskToolHttpServer>>;
+  let llm: FakeOpenAIServer;
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  const open = async (): Promise<void> => {
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      keyStore: new InMemoryKeyStore(),
+      servers: [
+        {
+          id: 'everything',
+          name: 'Everything',
+          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
+        },
+        { id: 'work', name: 'Work', transport: { type: 'http', url: work.url.href } }
+      ]
+    });
+    for (const id of ['everything', 'work']) assert.equal((await host.connect(id)).state.status, 'ready');
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1200, height: 900 }
+    }));
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+  };
+  const closeAll = async (): Promise<void> => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+  };
+
+  before(async () => {
+    built = await buildRenderer();
+    work = await startTaskToolHttpServer({
+      clock: systemClock,
+      store,
+      immediateResponse: 'The job has started; it reports back when done.'
+    });
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const setup = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await saveFakeProvider(setup, llm.baseURL);
+    await setup.close();
+    await open();
+  });
+
+  after(async () => {
+    await closeAll();
+    await work?.close();
+    await llm?.close();
+    store.close();
+    built?.remove();
+    data.remove();
+  });
+
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const messages = (): Locator => pane().getByRole('log', { name: 'Messages' });
+  const lastAnswer = (): Locator => messages().locator('[data-role="assistant"]').last();
+
+  /** Starts a chat from the list and gives it a title and the tools of `serverId`. */
+  async function newChat(title: string, serverId: string): Promise<void> {
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Title').fill(title);
+    await settings.getByLabel(serverId === 'everything' ? 'Everything' : 'Work').check();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await pane().getByRole('heading', { name: title }).waitFor();
+    return;
+  }
+
+  async function send(text: string): Promise<void> {
+    await pane().getByLabel('Your message').fill(text);
+    await pane().getByLabel('Your message').press('Enter');
+  }
+
+  it('echo under "ask": the approval card, approved with edited arguments; the tool result goes to the model and its answer streams in', async () => {
+    await newChat('Echo test', 'everything');
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'e1', name: 'everything__echo', arguments: '{"message":"hello"}' }] },
+      { kind: 'hold' }
+    );
+    await send('Please echo hello');
+    const approval = pane().getByRole('group', { name: 'Approve echo?' });
+    await approval.waitFor();
+    assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "edited by me" }');
+    await approval.getByRole('button', { name: 'Approve with edits' }).click();
+
+    const held = await llm.nextHeld();
+    const tool = (held.request.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
+    assert.equal(tool?.content, 'Echo: edited by me');
+    const card = pane().locator('[data-tool-call-id="e1"]');
+    await card.locator('.chat-result').getByText('Echo: edited by me').waitFor();
+
+    held.push('The tool said: ');
+    await messages().locator('[data-streaming="true"]').getByText('The tool said:').waitFor();
+    assert.equal(await pane().getByRole('button', { name: '■ Stop' }).count(), 1, 'Stop while the answer streams');
+    held.push('**edited', ' by me**.');
+    held.finish();
+    await lastAnswer().locator('strong', { hasText: 'edited by me' }).waitFor();
+    await messages().locator('[data-streaming="true"]').waitFor({ state: 'detached' });
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+    // The raw result is one click away.
+    await card.getByRole('button', { name: 'Raw JSON' }).click();
+    assert.match(await card.locator('.chat-result pre.json').innerText(), /"type": "text"/);
+    const audit = JSON.stringify(await host.call('audit.read', {}));
+    assert.match(audit, /assistant\.tool-decision/);
+  });
+
+  it('simulate-research-query runs as a task: the card shows its status and TTL, and the conversation goes on by itself with the report', async () => {
+    await newChat('Research', 'everything');
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Everything').selectOption('auto');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [{ id: 'rq', name: 'everything__simulate-research-query', arguments: '{"topic":"tide pools"}' }]
+      },
+      { kind: 'text', tokens: ['Here is ', 'the research on tide pools.'] }
+    );
+    await send('Research tide pools');
+    const card = pane().locator('[data-tool-call-id="rq"]');
+    const task = card.getByRole('group', { name: 'Task of simulate-research-query' });
+    await task.waitFor();
+    await task.locator('.chat-task-message').waitFor();
+    assert.match(await task.locator('.chat-task-message').innerText(), /Gathering|Analyzing|Synthesizing|Generating/);
+    await task.getByText(/kept for/).waitFor();
+    await lastAnswer().getByText('Here is the research on tide pools.').waitFor({ timeout: 30_000 });
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
+    assert.match(String(tool?.content), /tide pools/);
+    await card.locator('.chat-result').first().waitFor();
+  });
+
+  it('simulate-research-query with ambiguous: true: its question shows in the chat (and the Inbox) and is answered from the chat', async () => {
+    await newChat('Python research', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          {
+            id: 'amb',
+            name: 'everything__simulate-research-query',
+            arguments: '{"topic":"python","ambiguous":true}'
+          }
+        ]
+      },
+      { kind: 'text', tokens: ['The snakes, then.'] }
+    );
+    await send('Research python');
+    // The Everything server runs without asking since the previous test chose that.
+    const card = pane().locator('[data-tool-call-id="amb"]');
+    const question = card.getByRole('article').filter({ hasText: 'could have multiple interpretations' });
+    await question.waitFor({ timeout: 20_000 });
+    assert.equal(
+      await page.locator('#screen-inbox [data-inbox-id]').count(),
+      1,
+      'the same question waits in the Inbox'
+    );
+    await question.getByLabel('Clarification').selectOption({ label: 'Python snake species' });
+    await question.getByRole('button', { name: 'Submit' }).click();
+    await lastAnswer().getByText('The snakes, then.').waitFor({ timeout: 30_000 });
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.match(String(tool?.content), /snake/);
+    assert.equal(
+      await page.locator('#screen-inbox [data-inbox-id]').count(),
+      0,
+      'answered in the chat, gone from the Inbox'
+    );
+  });
+
+  it('Stop during streaming ends the answer where it was and closes the model request', async () => {
+    await newChat('Stopped', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue({ kind: 'hold' });
+    await send('Tell me a long story');
+    const held = await llm.nextHeld();
+    held.push('Once upon a time');
+    await messages().locator('[data-streaming="true"]').getByText('Once upon a time').waitFor();
+    await pane().getByRole('button', { name: '■ Stop' }).click();
+    await held.closed;
+    assert.equal(held.closedByClient, true);
+    await lastAnswer().getByText('(stopped)').waitFor();
+    assert.match(await lastAnswer().innerText(), /Once upon a time/);
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+  });
+
+  it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {
+    await newChat('Long job', 'work');
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Work').selectOption('auto');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          {
+            id: 'w1',
+            name: 'work__work-required',
+            arguments: '{"durationMs":10000,"label":"survived","progressSteps":5}'
+          }
+        ]
+      },
+      { kind: 'text', tokens: ['It is running; I will tell you.'] },
+      { kind: 'text', tokens: ['It finished: survived.'] }
+    );
+    await send('Run the long job');
+    const card = pane().locator('[data-tool-call-id="w1"]');
+    await card.getByText('The job has started; it reports back when done.').waitFor();
+    await lastAnswer().getByText('It is running; I will tell you.').waitFor();
+    // Progress sent after the CreateTaskResult has no open stream over Streamable HTTP: the card shows status and TTL.
+    await card
+      .getByRole('group', { name: 'Task of work-required' })
+      .getByText(/kept for/)
+      .waitFor();
+    await page.screenshot({ path: SCREENSHOT });
+    assert.equal(llm.chatRequests.length >= 2, true);
+    const before = llm.chatRequests.length;
+    const running = host.requestor.list().find((t) => t.toolName === 'work-required');
+    assert.equal(running?.state, 'working', 'the task still runs when the host stops');
+
+    await closeAll();
+    await open();
+    await page.getByRole('button', { name: /Long job/ }).click();
+    await pane().getByRole('heading', { name: 'Long job' }).waitFor();
+    await lastAnswer().getByText('It finished: survived.').waitFor({ timeout: 30_000 });
+    assert.equal(llm.chatRequests.length, before + 1);
+    const notice = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).at(-1)!;
+    assert.match(JSON.stringify(notice.content), /done: survived/);
+    await pane()
+      .locator('[data-tool-call-id="w1"] .chat-result[data-result-role="notice"]')
+      .getByText('done: survived')
+      .waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

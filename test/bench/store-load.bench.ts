@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelTaskResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Host } from '../../app/host/host.js';
 import { defaultReceiverPolicy } from '../../app/receiver/receiver-policy.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../../app/receiver/task-record.js';
@@ -123,20 +123,36 @@ function inChild<T>(args: string[], heapCapMb: number): { ok: true; value: T } |
   return { ok: true, value: JSON.parse(child.stdout.trim().split('\n').at(-1)!) as T };
 }
 
-async function floodOnce(peer: PeerServer): Promise<void> {
-  const { task } = await peer.server.request(
-    {
-      method: 'elicitation/create',
-      params: {
-        mode: 'form',
-        message: 'y'.repeat(MiB - 1_000),
-        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-        task: { ttl: 7 * 86_400_000 }
-      }
-    },
-    CreateTaskResultSchema
+/**
+ * One 1 MiB elicitation, cancelled at once; false when the byte rate limit refused it (−32029,
+ * which a server flooding 1 MiB requests meets within seconds): the flood then waits as told.
+ */
+async function floodOnce(peer: PeerServer): Promise<boolean> {
+  let created;
+  try {
+    created = await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'y'.repeat(MiB - 1_000),
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+          task: { ttl: 7 * 86_400_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+  } catch (error) {
+    if (!(error instanceof McpError) || error.code !== -32029) throw error;
+    const wait = (error.data as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 100;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return false;
+  }
+  await peer.server.request(
+    { method: 'tasks/cancel', params: { taskId: created.task.taskId } },
+    CancelTaskResultSchema
   );
-  await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema);
+  return true;
 }
 
 interface FloodFigures {
@@ -146,6 +162,8 @@ interface FloodFigures {
   listMs: number;
   listBytes: number;
   elapsedMs: number;
+  /** Elicitations the byte rate limit refused (each waited out before the next). */
+  refused: number;
 }
 
 /** In the child: two servers flood a host; prints the figures as JSON. */
@@ -154,12 +172,13 @@ async function floodChild(): Promise<void> {
   const b = peerServer('b');
   const fixture = await startHostWith({ a, b });
   try {
+    let refused = 0;
     const started = performance.now();
     await Promise.all(
       [a, b].map(async (peer) => {
         for (let i = 0; i < FLOOD_PER_SERVER; i++) {
           // Inside the rate limit (50 operations a second, two per task): as the hostile server did.
-          await floodOnce(peer);
+          if (!(await floodOnce(peer))) refused++;
           await new Promise((resolve) => setTimeout(resolve, 40));
         }
       })
@@ -177,7 +196,8 @@ async function floodChild(): Promise<void> {
       held,
       listMs,
       listBytes,
-      elapsedMs
+      elapsedMs,
+      refused
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {
@@ -229,7 +249,7 @@ async function main(): Promise<void> {
   }
   const flooded = floodRun.value;
   console.log(
-    `Flood: 2 servers × ${FLOOD_PER_SERVER} cancelled 1 MiB elicitations in ${(flooded.elapsedMs / 1000).toFixed(1)} s; ` +
+    `Flood: 2 servers × ${FLOOD_PER_SERVER} cancelled 1 MiB elicitations (${flooded.refused} refused by the byte rate, each waited out) in ${(flooded.elapsedMs / 1000).toFixed(1)} s; ` +
       `held ${mb(flooded.held.bytes)} MiB in ${flooded.held.tasks} tasks; heap after ${mb(flooded.heap)} MB; ` +
       `tasks.list ${flooded.listMs.toFixed(1)} ms, ${(flooded.listBytes / 1024).toFixed(0)} KiB; peak RSS ${mb(flooded.maxRssBytes)} MB ` +
       `(heap capped at ${FLOOD_HEAP_CAP_MB} MB)`

@@ -190,16 +190,28 @@ export class Assistant {
     // Fetching took a while: someone may have sent meanwhile.
     this.#assertNotBusy(c);
     if (c.status === 'failed') dropTrailingErrors(c);
-    this.#book.push(c, {
+    const message = {
       id: randomUUID(),
       at: this.#book.now(),
-      role: 'user',
+      role: 'user' as const,
       text,
       ...(resolved.length > 0 && { sources: resolved })
-    });
-    // The model is asked at once; the call returns once the person's message is on disk.
+    };
+    this.#book.push(c, message);
+    // Busy from here on, so a second send waits its turn while this one is saved.
+    const before = c.status;
+    c.status = 'generating';
+    try {
+      await this.#book.durable(c);
+    } catch (problem) {
+      // Not on disk, so not acknowledged: the message is taken back and the model is not asked.
+      c.messages.splice(c.messages.indexOf(message), 1);
+      c.status = before;
+      this.#book.commit(c);
+      throw problem;
+    }
+    // The model is asked only once the person's message is on disk (one group-committed sync).
     this.#generation.startTurn(c);
-    await this.#book.durable(c);
     return this.get(c.id);
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConversationDocumentSchema, ConversationSchema, type Conversation } from '../contract/assistant.js';
 import { DocumentDir } from '../store/document-dir.js';
+import type { JournalSync } from '../store/journal.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { notMovedText, quarantineCopy } from '../store/quarantine.js';
 import { SegmentLog, type StoreNotice } from '../store/segment-log.js';
@@ -22,6 +23,8 @@ export interface ConversationStoreOptions {
   factory: JsonFileStoreFactory;
   /** Commit through the journal (default true), as the task store does. */
   journal?: boolean;
+  /** Replaces `fs.fdatasync` for the journal's syncs (tests fail them with it). */
+  journalSync?: JournalSync;
   /** Told when writes start failing and when they work again. */
   report?: (notice: StoreNotice) => void;
 }
@@ -48,6 +51,7 @@ export class ConversationStore {
       corruptDir: options.corruptDir,
       factory: options.factory,
       journal: options.journal !== false,
+      ...(options.journalSync && { journalSync: options.journalSync }),
       ...(options.report && { report: options.report })
     });
   }

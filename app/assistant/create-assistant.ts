@@ -1,3 +1,4 @@
+import type { JournalSync } from '../store/journal.js';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { HostEvent, HostEventPayload } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
@@ -28,6 +29,8 @@ export function createAssistant(options: {
   warn: (message: string, movedTo?: string) => void;
   /** Commit conversations through the journal (default true). */
   journal?: boolean;
+  /** Replaces `fs.fdatasync` for the conversations' journal (tests). */
+  journalSync?: JournalSync;
   /** Told when conversation writes start failing and when they work again. */
   report?: (notice: StoreNotice) => void;
 }): Assistant {
@@ -40,6 +43,7 @@ export function createAssistant(options: {
       corruptDir,
       factory,
       ...(options.journal === false && { journal: false }),
+      ...(options.journalSync && { journalSync: options.journalSync }),
       ...(options.report && { report: options.report })
     }),
     policies,

@@ -1,3 +1,4 @@
+import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -103,6 +104,8 @@ export interface HostConfig {
    * in an electron-store document (slower: a new fsync'd file per commit).
    */
   storeJournal?: boolean;
+  /** Replaces `fs.fdatasync` for the conversations' journal: tests fail its syncs with it. */
+  conversationJournalSync?: JournalSync;
   /** The `task.ttl` Taskdesk asks for when it calls a tool as a task (default one hour). */
   requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
@@ -241,7 +244,8 @@ export class Host {
       ...(config.llmFetch && { fetch: config.llmFetch }),
       events: this.events,
       warn: (message, movedTo) => this.#warn(message, movedTo),
-      journal: config.storeJournal !== false
+      journal: config.storeJournal !== false,
+      ...(config.conversationJournalSync && { journalSync: config.conversationJournalSync })
     });
     // Signs tasks/list cursors; kept so that a server can page on across a restart.
     const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));

@@ -41,6 +41,10 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
+      // Every server here answers the probe (or exits on it): none is meant to time out, so a
+      // child that starts slowly on a loaded machine must not be taken for a silent one.
+      probeTimeoutMs: 30_000,
+      connectTimeoutMs: 60_000,
       servers: [
         tsServer('modern', 'modern-task-server.ts', '{"legacy":"reject"}'),
         tsServer('dual', 'modern-task-server.ts', '{"legacy":"serve"}'),

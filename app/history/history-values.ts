@@ -20,7 +20,17 @@ export function boundedValue(
   const { text, bytes } = jsonPart(value) ?? { text: 'null', bytes: 4 };
   if (bytes <= maxBytes) return value;
   // Sliced from a copy: slicing a text kept by the store would make it a copy of its own.
-  return { truncated: true, bytes, preview: ` ${text}`.slice(1, PREVIEW_CHARS + 1) };
+  return { truncated: true, bytes, preview: detached(` ${text}`.slice(1, PREVIEW_CHARS + 1)) };
+}
+
+/**
+ * A string that holds only its own characters. V8 makes a slice of a long string a view that
+ * keeps the whole parent alive: a 4 KiB preview kept in the history would hold on to the 1 MiB
+ * text it was cut from, for as long as the history keeps the entry. UTF-16 keeps every code unit
+ * as it was (a surrogate cut in half included).
+ */
+function detached(slice: string): string {
+  return Buffer.from(slice, 'utf16le').toString('utf16le');
 }
 
 /** A received task's question in a line: the elicitation's message, or the sampling request's last user text. */
@@ -64,5 +74,5 @@ function oneLine(text: string): string {
     flat = text.slice(0, read).replace(/\s+/g, ' ').trimStart();
   }
   flat = flat.trimEnd();
-  return flat.length > TITLE_CHARS ? `${flat.slice(0, TITLE_CHARS - 1)}…` : flat;
+  return detached(flat.length > TITLE_CHARS ? `${flat.slice(0, TITLE_CHARS - 1)}…` : flat);
 }

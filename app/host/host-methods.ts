@@ -13,6 +13,7 @@ import type { ServerEras } from './server-eras.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
+import type { ServerSignIn } from './server-sign-in.js';
 
 /** A method's params once the contract's schema has parsed them (defaults filled in). */
 export type HostParsedParams<M extends HostMethod> = z.output<(typeof HostMethods)[M]['params']>;
@@ -33,6 +34,9 @@ export interface HostMethodParts {
   readonly eras: ServerEras;
   readonly history: TaskHistory;
   readonly assistant: Assistant;
+  readonly signIn: ServerSignIn;
+  /** Forgets a removed server's OAuth sign-in and registration. */
+  forgetAuth(serverId: string): Promise<void>;
   connect(serverId: string): Promise<ServerView>;
   disconnect(serverId: string): Promise<ServerView>;
   /** Closes a server's connection, if it has one, and forgets it. */
@@ -56,6 +60,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.dropConnection(serverId);
       parts.registry.remove(serverId);
       parts.sampling.forgetServer(serverId);
+      await parts.forgetAuth(serverId);
       if (removed) parts.eras.forget(ownerIdentity(removed));
       return OK;
     },
@@ -154,6 +159,12 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'assistant.decide': ({ conversationId, toolCallId, decision }) =>
       parts.assistant.decide(conversationId, toolCallId, decision),
     'assistant.getPolicy': ({ serverId }) => parts.assistant.policyFor(serverId),
-    'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy)
+    'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy),
+    'auth.signIn': ({ serverId }) => parts.signIn.signIn(serverId),
+    'auth.signOut': ({ serverId }) => parts.signIn.signOut(serverId),
+    'auth.setClient': async (client) => {
+      await parts.signIn.setClient(client);
+      return OK;
+    }
   };
 }

@@ -19,7 +19,8 @@ import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
-import { ownerIdentity, type ServerConfig } from './server-config.js';
+import { ownerIdentity, type GrantBinding, type ServerConfig } from './server-config.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
 import { GatedTransport } from './request-gate.js';
 import {
@@ -88,6 +89,13 @@ export interface ServerConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Limits of a stdio connection (its outgoing queue, the messages it reads); README defaults otherwise. */
   stdioLimits?: Partial<StdioLimits>;
+  /**
+   * The fetch of a Streamable HTTP server's requests (the probe's too): the OAuth fetch of a
+   * server that signs in (`app/auth/oauth-fetch.ts`). Not used by a `transportFactory`.
+   */
+  httpFetch?: FetchLike;
+  /** The OAuth grant the server is signed in with: tasks are bound to it (see `ownerIdentity`). */
+  grant?: GrantBinding;
 }
 
 /**
@@ -120,7 +128,7 @@ export class ServerConnection {
     this.owner = {
       serverId: options.config.id,
       serverName: options.config.name,
-      identity: ownerIdentity(options.config)
+      identity: ownerIdentity(options.config, options.grant)
     };
     this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
     this.client = new Client(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
@@ -409,16 +417,21 @@ export class ServerConnection {
 
   /** The era remembered for this server (its identity), if any. */
   #remembered(): ProtocolEra | undefined {
-    return this.#options.eras?.get(this.owner.identity);
+    return this.#options.eras?.get(this.#eraKey());
   }
 
   #remember(era: ProtocolEra): void {
-    this.#options.eras?.set(this.owner.identity, era);
+    this.#options.eras?.set(this.#eraKey(), era);
   }
 
   /** Forgets the remembered era: a connect that fails before finding one leaves the next to probe. */
   #forget(): void {
-    this.#options.eras?.forget(this.owner.identity);
+    this.#options.eras?.forget(this.#eraKey());
+  }
+
+  /** The era belongs to the server, not to whoever is signed in to it: remembered without the grant. */
+  #eraKey(): string {
+    return ownerIdentity(this.config);
   }
 
   /**
@@ -436,7 +449,7 @@ export class ServerConnection {
     try {
       inner = this.#options.transportFactory
         ? this.#options.transportFactory(this.config, context)
-        : defaultTransport(this.config, context, this.#options.stdioLimits);
+        : defaultTransport(this.config, context, this.#options.stdioLimits, this.#options.httpFetch);
     } catch (error) {
       throw new Error(`the transport could not be started: ${toErrorData(error).message}`, { cause: error });
     }
@@ -499,7 +512,9 @@ export class ServerConnection {
   ): Promise<'modern' | 'legacy' | 'silent'> {
     this.#probingHttp = new AbortController();
     try {
-      const era = this.#eraOf(await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal));
+      const era = this.#eraOf(
+        await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal, this.#options.httpFetch)
+      );
       // A connection that failed outright says as little as an error answer: initialize as before.
       return era === 'closed' ? 'legacy' : era;
     } finally {
@@ -670,7 +685,8 @@ function saysNothingAboutEra(error: unknown): boolean {
 function defaultTransport(
   config: ServerConfig,
   context: { era?: 'modern' } | undefined,
-  stdioLimits: Partial<StdioLimits> | undefined
+  stdioLimits: Partial<StdioLimits> | undefined,
+  httpFetch: FetchLike | undefined
 ): Transport {
   const transport = config.transport;
   switch (transport.type) {
@@ -686,9 +702,10 @@ function defaultTransport(
         stdioLimits
       );
     case 'http':
-      if (context?.era === 'modern') return modernHttpTransport(transport);
+      if (context?.era === 'modern') return modernHttpTransport(transport, httpFetch);
       return new StreamableHTTPClientTransport(new URL(transport.url), {
-        ...(transport.headers && { requestInit: { headers: transport.headers } })
+        ...(transport.headers && { requestInit: { headers: transport.headers } }),
+        ...(httpFetch && { fetch: httpFetch })
       });
   }
 }

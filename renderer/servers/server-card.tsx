@@ -4,6 +4,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
+import { ServerSignIn } from './server-sign-in.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -87,6 +88,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
           </>
         ) : null}
       </dl>
+      <ServerSignIn server={server} />
       <SamplingPolicyField
         serverId={server.id}
         serverName={server.name}

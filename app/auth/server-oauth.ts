@@ -79,7 +79,8 @@ export class ServerOAuth implements OAuthClientProvider {
   readonly #options: ServerOAuthOptions;
   #record: OAuthRecord = {};
   #loaded: Promise<void> | undefined;
-  #view: SignInView = { status: 'signed-out' };
+  /** Undefined while the server never asked for a sign-in (most HTTP servers never do). */
+  #view: SignInView | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #codeVerifier: string | undefined;
   #pending: PendingSignIn | undefined;
@@ -104,12 +105,14 @@ export class ServerOAuth implements OAuthClientProvider {
           issuer: record.grant.issuer,
           ...(record.grant.subject !== undefined && { subject: record.grant.subject })
         });
+      else if (record.client) this.#setView({ status: 'signed-out' });
     });
     return this.#loaded;
   }
 
-  get view(): SignInView {
-    return { ...this.#view };
+  /** The sign-in as the card shows it; undefined for a server that never asked for one. */
+  get view(): SignInView | undefined {
+    return this.#view && { ...this.#view };
   }
 
   /** The grant of the stored sign-in, if any. */

@@ -14,17 +14,21 @@ import type { ServerOAuth } from './server-oauth.js';
  */
 export function oauthFetch(oauth: ServerOAuth, base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
   return async (url, init) => {
+    let sent: string | undefined;
     const send = async (): Promise<Response> => {
       const headers = new Headers(init?.headers);
-      const token = await oauth.accessToken();
-      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      sent = await oauth.accessToken();
+      if (sent !== undefined) headers.set('authorization', `Bearer ${sent}`);
       return base(url, { ...init, headers });
     };
     const response = await send();
     if (response.status === 401) {
       const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
       await response.body?.cancel().catch(() => undefined);
-      await oauth.authorize({ ...(resourceMetadataUrl && { resourceMetadataUrl }), ...(scope && { scope }) });
+      // Another request refreshed the token meanwhile: this one only needs the new token.
+      const current = await oauth.accessToken();
+      if (current === undefined || current === sent)
+        await oauth.authorize({ ...(resourceMetadataUrl && { resourceMetadataUrl }), ...(scope && { scope }) });
       return send();
     }
     if (response.status === 403) {

@@ -34,6 +34,9 @@ import {
 } from './history.js';
 import { AssistantEvents, AssistantMethods } from './assistant.js';
 import { ServerSettingsMethods } from './server-settings.js';
+import { PreRegisteredClientSchema, SignInStartSchema, SignInViewSchema } from './server-auth.js';
+export { SignInViewSchema, SignInStartSchema };
+export type { SignInView, SignInStart } from './server-auth.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -114,7 +117,9 @@ export const ConnectionStateSchema = z.object({
   era: ProtocolEraSchema.optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
   /** The executable a stdio server's command resolved to (on the login shell's PATH). */
-  executable: z.string().optional()
+  executable: z.string().optional(),
+  /** The OAuth sign-in of a Streamable HTTP server that uses one. */
+  auth: SignInViewSchema.optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 
@@ -328,7 +333,13 @@ export const HostMethods = {
   'history.getRetention': { params: z.object({}).default({}), result: HistoryRetentionSchema },
   'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema },
   ...ServerSettingsMethods,
-  ...AssistantMethods
+  ...AssistantMethods,
+  /** The user agreed to sign in: the page to open in their browser (the redirect comes back to 127.0.0.1). */
+  'auth.signIn': { params: z.object({ serverId: z.string() }), result: SignInStartSchema },
+  /** Forgets the server's tokens (its client registration stays) and disconnects it. */
+  'auth.signOut': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
+  /** A client registered by hand with the server's authorization server; kept in the key store. */
+  'auth.setClient': { params: PreRegisteredClientSchema, result: Ok }
 } as const;
 
 export type HostMethod = keyof typeof HostMethods;

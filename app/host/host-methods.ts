@@ -16,6 +16,7 @@ import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-his
 import type { ServerSettingsStore } from './server-settings.js';
 import { findImports, planImport, type ExistingServers } from '../servers-import/server-import.js';
 import type { ImportPlaces } from '../servers-import/known-places.js';
+import type { ServerSignIn } from './server-sign-in.js';
 
 /** A method's params once the contract's schema has parsed them (defaults filled in). */
 export type HostParsedParams<M extends HostMethod> = z.output<(typeof HostMethods)[M]['params']>;
@@ -40,6 +41,9 @@ export interface HostMethodParts {
   readonly eras: ServerEras;
   readonly history: TaskHistory;
   readonly assistant: Assistant;
+  readonly signIn: ServerSignIn;
+  /** Forgets a removed server's OAuth sign-in and registration. */
+  forgetAuth(serverId: string): Promise<void>;
   connect(serverId: string): Promise<ServerView>;
   disconnect(serverId: string): Promise<ServerView>;
   /** Closes a server's connection, if it has one, and forgets it. */
@@ -65,6 +69,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.dropConnection(serverId);
       await parts.servers.remove(serverId);
       parts.sampling.forgetServer(serverId);
+      await parts.forgetAuth(serverId);
       if (identity) parts.eras.forget(identity);
       return OK;
     },
@@ -194,7 +199,13 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'assistant.decide': ({ conversationId, toolCallId, decision }) =>
       parts.assistant.decide(conversationId, toolCallId, decision),
     'assistant.getPolicy': ({ serverId }) => parts.assistant.policyFor(serverId),
-    'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy)
+    'assistant.setPolicy': ({ serverId, policy }) => parts.assistant.setPolicy(serverId, policy),
+    'auth.signIn': ({ serverId }) => parts.signIn.signIn(serverId),
+    'auth.signOut': ({ serverId }) => parts.signIn.signOut(serverId),
+    'auth.setClient': async (client) => {
+      await parts.signIn.setClient(client);
+      return OK;
+    }
   };
 }
 

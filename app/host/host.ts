@@ -62,6 +62,9 @@ import {
 } from '../mcp/login-env.js';
 import { mergePaths } from '../mcp/command-resolution.js';
 import type { ImportPlaces } from '../servers-import/known-places.js';
+import { OAuthSessions } from '../auth/oauth-sessions.js';
+import { oauthFetch } from '../auth/oauth-fetch.js';
+import { ServerSignIn } from './server-sign-in.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -117,6 +120,8 @@ export interface HostConfig {
   loginEnv?: LoginEnvResolver;
   /** Where other hosts' configs are looked for (tests give a temp home). Default: this user's. */
   importPlaces?: ImportPlaces;
+  /** An HTTPS URL of Taskdesk's OAuth client ID metadata document, offered where servers support them. */
+  oauthClientMetadataUrl?: string;
 }
 
 type Events = { [E in HostEvent]: HostEventPayload<E> };
@@ -150,6 +155,8 @@ export class Host {
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
   readonly #methods: HostMethodTable;
+  /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
+  readonly #oauth: OAuthSessions;
   /** Warnings of the task store failing to write, cleared once it writes again. */
   readonly #storeProblems: Array<{ message: string; movedTo?: string }> = [];
 
@@ -229,6 +236,16 @@ export class Host {
       }
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
+    this.#oauth = new OAuthSessions({
+      keyStore,
+      ...(config.oauthClientMetadataUrl !== undefined && { clientMetadataUrl: config.oauthClientMetadataUrl }),
+      onChange: (serverId) => {
+        const server = this.#registry.get(serverId);
+        if (server) this.events.emit('server.state', { serverId, state: this.#serverView(server).state });
+      },
+      // Bound to the new grant from here on: the connection is made again.
+      onSignedIn: (serverId) => void this.#reconnect(serverId)
+    });
     this.assistant = createAssistant({
       dataDir: config.dataDir,
       corruptDir,
@@ -304,6 +321,13 @@ export class Host {
       eras: this.#eras,
       history: this.history,
       assistant: this.assistant,
+      signIn: new ServerSignIn({
+        sessions: this.#oauth,
+        config: (serverId) => this.#registry.get(serverId),
+        disconnect: (serverId) => this.disconnect(serverId),
+        serverView: (server) => this.#serverView(server)
+      }),
+      forgetAuth: (serverId) => this.#oauth.forget(serverId),
       connect: (serverId) => this.connect(serverId),
       disconnect: (serverId) => this.disconnect(serverId),
       dropConnection: async (serverId) => {
@@ -354,9 +378,14 @@ export class Host {
             throw missing;
           }
         : this.#config.transportFactory;
+    const oauth = this.#oauth.for(config);
+    await oauth?.load();
+    const grant = await oauth?.grant();
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
+      ...(oauth && { httpFetch: oauthFetch(oauth) }),
+      ...(grant && { grant }),
       ...(transportFactory && { transportFactory }),
       ...(stdioPath !== undefined && { stdioPath }),
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
@@ -365,7 +394,7 @@ export class Host {
       eras: this.#eras,
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.
-        const state = redactedState(raw, config);
+        const state = this.#withAuth(redactedState(raw, config), config);
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
           this.#flushStatus(connection);
@@ -399,6 +428,18 @@ export class Host {
   }
 
   #loginWarned = false;
+  /** Connects a server again after a sign-in: its next connection is bound to the new grant. */
+  async #reconnect(serverId: string): Promise<void> {
+    await this.#connections.get(serverId)?.close();
+    this.#connections.delete(serverId);
+    if (this.#registry.get(serverId)) await this.connect(serverId);
+  }
+
+  /** A state with the server's OAuth sign-in, for a server that signs in. */
+  #withAuth(state: ConnectionState, config: ServerConfig): ConnectionState {
+    const auth = this.#oauth.view(config);
+    return auth ? { ...state, auth } : state;
+  }
 
   /** Disconnects a server. Its tasks stay, for when it connects again. */
   async disconnect(serverId: string): Promise<ServerView> {
@@ -488,6 +529,7 @@ export class Host {
     this.receiver.close();
     this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    this.#oauth.close();
     this.audit.close();
   }
 
@@ -501,10 +543,13 @@ export class Host {
           ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
-      // Redacted by the connection's config, which holds the secrets' values.
-      state: redactedState(
-        this.#connections.get(config.id)?.state ?? { status: 'idle' },
-        this.#connections.get(config.id)?.config ?? config
+      state: this.#withAuth(
+        // Redacted by the connection's config, which holds the secrets' values.
+        redactedState(
+          this.#connections.get(config.id)?.state ?? { status: 'idle' },
+          this.#connections.get(config.id)?.config ?? config
+        ),
+        config
       )
     };
   }

@@ -93,7 +93,8 @@ export async function probeHttpEra(
   transport: HttpTransportConfig,
   clientInfo: { name: string; version: string },
   timeoutMs: number,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  base: FetchLike = (url, init) => fetch(url, init)
 ): Promise<EraProbe> {
   const request = discoverRequest(clientInfo);
   const deadline = AbortSignal.timeout(timeoutMs);
@@ -106,7 +107,7 @@ export async function probeHttpEra(
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json, text/event-stream');
     for (const [name, value] of Object.entries(modernRequestHeaders(request))) headers.set(name, value);
-    response = await fetchWithinOrigin(fetch)(transport.url, {
+    response = await fetchWithinOrigin(base)(transport.url, {
       method: 'POST',
       headers,
       body: JSON.stringify(request),
@@ -146,11 +147,14 @@ export function jsonRpcErrorOf(error: unknown): { code: number; message: string 
   return { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '') };
 }
 
-/** The Streamable HTTP transport to a modern server: the SDK's, with {@link modernHttpFetch}. */
-export function modernHttpTransport(transport: HttpTransportConfig): StreamableHTTPClientTransport {
+/**
+ * The Streamable HTTP transport to a modern server: the SDK's, with {@link modernHttpFetch}
+ * over `base` (the OAuth fetch of a server that signs in: bearer token, refresh, step-up).
+ */
+export function modernHttpTransport(transport: HttpTransportConfig, base?: FetchLike): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(transport.url), {
     ...(transport.headers && { requestInit: { headers: transport.headers } }),
-    fetch: modernHttpFetch()
+    fetch: modernHttpFetch(base)
   });
 }
 

@@ -4,20 +4,31 @@ import { decodeSafe, REDACTED, redactUrlsIn, SECRET_NAME } from '../core/redact-
 export type { ServerConfig, ServerConfigInput } from '../contract/host-api.js';
 import type { ServerConfig } from '../contract/host-api.js';
 
+/** An OAuth grant as tasks are bound to it (see `app/auth/oauth-vault.ts`). */
+export interface GrantBinding {
+  issuer: string;
+  clientId: string;
+  resource: string;
+  subject?: string;
+}
+
 /**
  * The identity tasks are bound to: the server id, where it is reached, and its auth context.
  *
  * Two configurations that reach different processes or present different credentials never
  * see each other's tasks, even under one id; the hash keeps credentials out of task files.
+ * A server signed in with OAuth is bound to its grant (authorization server, client, resource
+ * and user), not to its access token: a refreshed token keeps the tasks, another user does not
+ * see them. Without a grant the identity is what it always was.
  */
-export function ownerIdentity(config: ServerConfig): string {
+export function ownerIdentity(config: ServerConfig, grant?: GrantBinding): string {
   const target =
     config.transport.type === 'stdio'
       ? ['stdio', config.transport.command, ...config.transport.args]
       : ['http', config.transport.url, authHeader(config.transport.headers)];
-  return createHash('sha256')
-    .update(JSON.stringify([config.id, ...target]))
-    .digest('base64url');
+  const parts: unknown[] = [config.id, ...target];
+  if (grant) parts.push(['oauth', grant.issuer, grant.clientId, grant.resource, grant.subject ?? null]);
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
 function authHeader(headers: Record<string, string> | undefined): string {

@@ -21,7 +21,8 @@ import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
-import { ownerIdentity, type ServerConfig } from './server-config.js';
+import { ownerIdentity, type GrantBinding, type ServerConfig } from './server-config.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
 import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
@@ -94,6 +95,13 @@ export interface ServerConnectionOptions {
   stdioLimits?: Partial<StdioLimits>;
   /** The PATH stdio servers are found on and started with (the login shell's); Taskdesk's own by default. */
   stdioPath?: string;
+  /**
+   * The fetch of a Streamable HTTP server's requests (the probe's too): the OAuth fetch of a
+   * server that signs in (`app/auth/oauth-fetch.ts`). Not used by a `transportFactory`.
+   */
+  httpFetch?: FetchLike;
+  /** The OAuth grant the server is signed in with: tasks are bound to it (see `ownerIdentity`). */
+  grant?: GrantBinding;
 }
 
 /**
@@ -129,7 +137,7 @@ export class ServerConnection {
     this.owner = {
       serverId: options.config.id,
       serverName: options.config.name,
-      identity: ownerIdentity(options.config)
+      identity: ownerIdentity(options.config, options.grant)
     };
     this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
     this.client = new Client(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
@@ -420,16 +428,21 @@ export class ServerConnection {
 
   /** The era remembered for this server (its identity), if any. */
   #remembered(): ProtocolEra | undefined {
-    return this.#options.eras?.get(this.owner.identity);
+    return this.#options.eras?.get(this.#eraKey());
   }
 
   #remember(era: ProtocolEra): void {
-    this.#options.eras?.set(this.owner.identity, era);
+    this.#options.eras?.set(this.#eraKey(), era);
   }
 
   /** Forgets the remembered era: a connect that fails before finding one leaves the next to probe. */
   #forget(): void {
-    this.#options.eras?.forget(this.owner.identity);
+    this.#options.eras?.forget(this.#eraKey());
+  }
+
+  /** The era belongs to the server, not to whoever is signed in to it: remembered without the grant. */
+  #eraKey(): string {
+    return ownerIdentity(this.config);
   }
 
   /**
@@ -496,7 +509,7 @@ export class ServerConnection {
   /** The SDK transports, the stdio command found on {@link ServerConnectionOptions.stdioPath} first. */
   #defaultTransport(context: { era?: 'modern' } | undefined): Transport {
     const transport = this.config.transport;
-    if (transport.type === 'http') return defaultTransport(this.config, context, undefined);
+    if (transport.type === 'http') return defaultTransport(this.config, context, undefined, this.#options.httpFetch);
     const target = stdioSpawnTarget(transport, this.#options.stdioPath);
     this.#executable = target.executable;
     return new GuardedStdioTransport(target.params, this.#options.stdioLimits);
@@ -532,7 +545,9 @@ export class ServerConnection {
   ): Promise<'modern' | 'legacy' | 'silent'> {
     this.#probingHttp = new AbortController();
     try {
-      const era = this.#eraOf(await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal));
+      const era = this.#eraOf(
+        await probeHttpEra(target, this.#clientInfo, timeoutMs, this.#probingHttp.signal, this.#options.httpFetch)
+      );
       // A connection that failed outright says as little as an error answer: initialize as before.
       return era === 'closed' ? 'legacy' : era;
     } finally {
@@ -704,16 +719,18 @@ function saysNothingAboutEra(error: unknown): boolean {
 function defaultTransport(
   config: ServerConfig,
   context: { era?: 'modern' } | undefined,
-  stdioLimits: Partial<StdioLimits> | undefined
+  stdioLimits: Partial<StdioLimits> | undefined,
+  httpFetch: FetchLike | undefined
 ): Transport {
   const transport = config.transport;
   switch (transport.type) {
     case 'stdio':
       return new GuardedStdioTransport(stdioSpawnTarget(transport, undefined).params, stdioLimits);
     case 'http':
-      if (context?.era === 'modern') return modernHttpTransport(transport);
+      if (context?.era === 'modern') return modernHttpTransport(transport, httpFetch);
       return new StreamableHTTPClientTransport(new URL(transport.url), {
-        ...(transport.headers && { requestInit: { headers: transport.headers } })
+        ...(transport.headers && { requestInit: { headers: transport.headers } }),
+        ...(httpFetch && { fetch: httpFetch })
       });
   }
 }

@@ -6,6 +6,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
 import { EditServerForm } from './edit-server-form.js';
 import { ServerStderr } from './server-stderr.js';
+import { ServerSignIn } from './server-sign-in.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -105,6 +106,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         ) : null}
       </dl>
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
+      <ServerSignIn server={server} />
       {editing ? <EditServerForm server={server} onDone={() => setEditing(false)} /> : null}
       <SamplingPolicyField
         serverId={server.id}

@@ -27,8 +27,7 @@ interface Check {
 /**
  * The client scenarios that apply to Taskdesk, with the checks each must report as passed.
  *
- * The `auth/*` scenarios are left out on purpose: Taskdesk has no OAuth client (an HTTP server
- * is reached with the headers the user configures), so there is nothing of ours for them to test.
+ * The `auth/*` scenarios run in `conformance-auth-*.test.ts` (they sign in through the host API).
  */
 const SCENARIOS: Record<string, string[]> = {
   initialize: ['mcp-client-initialization'],

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { createHost, type Host } from '../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../app/contract/host-api.js';
 import { nextEvent, tempDir } from './host-fixture.js';
+import { CONFORMANCE_CIMD_URL, runAuthScenario } from './conformance-auth.js';
 
 /** The id the mock server gets in the host's server list. */
 const SERVER_ID = 'conformance';
@@ -91,21 +92,36 @@ async function callTool(host: Host, name: string, args: Record<string, unknown>)
   return content.map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('\n');
 }
 
+/** Every `auth/*` scenario: connect, list and call tools, signing in whenever the server asks. */
+const authRun: ScenarioRun = (host) =>
+  runAuthScenario(
+    host,
+    SERVER_ID,
+    process.env.MCP_CONFORMANCE_CONTEXT === undefined
+      ? undefined
+      : (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as { client_id?: string; client_secret?: string })
+  );
+
 /** Starts a host with the mock server, connects it, runs the scenario and closes the host. */
 async function main(serverUrl: string | undefined, scenario: string | undefined): Promise<void> {
   if (!serverUrl) throw new Error('usage: conformance-client.ts <serverUrl> (scenario in MCP_CONFORMANCE_SCENARIO)');
-  const run = scenario === undefined ? undefined : scenarios[scenario];
+  const auth = scenario?.startsWith('auth/') === true;
+  const run = scenario === undefined ? undefined : auth ? authRun : scenarios[scenario];
   if (!run)
     throw new Error(`Unknown scenario ${String(scenario)}; this client runs ${Object.keys(scenarios).join(', ')}`);
   const data = tempDir('taskdesk-conformance-');
   const host = createHost({
     dataDir: data.dir,
     autoConnect: false,
-    servers: [{ id: SERVER_ID, name: 'Conformance mock', transport: { type: 'http', url: serverUrl } }]
+    servers: [{ id: SERVER_ID, name: 'Conformance mock', transport: { type: 'http', url: serverUrl } }],
+    oauthClientMetadataUrl: CONFORMANCE_CIMD_URL
   });
   try {
-    const view = await host.call('servers.connect', { serverId: SERVER_ID });
-    assert.equal(view.state.status, 'ready', `connecting to ${serverUrl}: ${view.state.reason ?? view.state.status}`);
+    // An auth scenario connects by itself, signing in when the server asks (see conformance-auth.ts).
+    if (!auth) {
+      const view = await host.call('servers.connect', { serverId: SERVER_ID });
+      assert.equal(view.state.status, 'ready', `connecting to ${serverUrl}: ${view.state.reason ?? view.state.status}`);
+    }
     await run(host);
     console.log(`${scenario}: done`);
   } finally {

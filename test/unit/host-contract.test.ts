@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { headlessBrowser } from '../support/conformance-auth.js';
+import { startOAuthTestServers } from '../support/oauth-test-servers.js';
 import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { HostMethods, type HostMethod, type HostParams, type HostResult } from '../../app/contract/host-api.js';
@@ -252,6 +254,30 @@ describe('host API contract', () => {
       assert.equal((await drive('assistant.stop', { conversationId: chat.id })).status, 'idle');
       assert.equal((await drive('assistant.get', { conversationId: chat.id })).id, chat.id);
       assert.deepEqual(await drive('assistant.delete', { conversationId: chat.id }), { ok: true });
+    });
+
+    it('auth.*', async () => {
+      const oauth = await startOAuthTestServers({ consent: 'auto' });
+      try {
+        const host = fixture.host;
+        for (const id of ['oauth', 'oauth-pre'])
+          await host.call('servers.add', {
+            id,
+            name: id,
+            autoConnect: false,
+            transport: { type: 'http', url: oauth.mcpUrl }
+          });
+        assert.deepEqual(await drive('auth.setClient', { serverId: 'oauth-pre', clientId: 'by-hand' }), { ok: true });
+        const start = await drive('auth.signIn', { serverId: 'oauth' });
+        assert.equal(start.type, 'open');
+        const signedIn = nextEvent(host, 'server.state', ({ state }) => state.auth?.status === 'signed-in');
+        if (start.type === 'open') await headlessBrowser(start.authorizationUrl);
+        await signedIn;
+        assert.deepEqual((await drive('auth.signOut', { serverId: 'oauth' })).state.auth, { status: 'signed-out' });
+        for (const id of ['oauth', 'oauth-pre']) await host.call('servers.remove', { serverId: id });
+      } finally {
+        await oauth.close();
+      }
     });
 
     it('audit.read, and every method was driven', async () => {

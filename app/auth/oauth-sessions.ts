@@ -1,0 +1,74 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SignInView } from '../contract/server-auth.js';
+import type { ServerConfig } from '../mcp/server-config.js';
+import type { KeyStore } from '../sampling/key-store.js';
+import { OAuthVault, type OAuthGrant } from './oauth-vault.js';
+import { ServerOAuth } from './server-oauth.js';
+
+/** Options of {@link OAuthSessions}. */
+export interface OAuthSessionsOptions {
+  keyStore: KeyStore;
+  /** An HTTPS URL of Taskdesk's client ID metadata document (SEP-991), if one is published. */
+  clientMetadataUrl?: string;
+  /** The fetch OAuth requests go through (tests). */
+  fetch?: FetchLike;
+  /** A server's sign-in view changed. */
+  onChange(serverId: string, view: SignInView): void;
+  /** A server's sign-in completed; the host reconnects it, bound to the new grant. */
+  onSignedIn(serverId: string, grant: OAuthGrant): void;
+}
+
+/**
+ * The OAuth client of every Streamable HTTP server that does not bring its own `Authorization`
+ * header (a configured header is the user's choice of credential, and stays the only one).
+ */
+export class OAuthSessions {
+  readonly #options: OAuthSessionsOptions;
+  readonly #vault: OAuthVault;
+  readonly #sessions = new Map<string, { url: string; oauth: ServerOAuth }>();
+
+  constructor(options: OAuthSessionsOptions) {
+    this.#options = options;
+    this.#vault = new OAuthVault(options.keyStore);
+  }
+
+  /** The server's OAuth client, when OAuth applies to it. */
+  for(config: ServerConfig): ServerOAuth | undefined {
+    const transport = config.transport;
+    if (transport.type !== 'http') return undefined;
+    // Its own Authorization header, given as is or kept in the key store (named in `secrets`).
+    const headerNames = [...Object.keys(transport.headers ?? {}), ...(config.secrets?.headers ?? [])];
+    if (headerNames.some((name) => name.toLowerCase() === 'authorization')) return undefined;
+    const existing = this.#sessions.get(config.id);
+    if (existing && existing.url === transport.url) return existing.oauth;
+    existing?.oauth.close();
+    const oauth = new ServerOAuth({
+      serverId: config.id,
+      serverName: config.name,
+      serverUrl: transport.url,
+      vault: this.#vault,
+      ...(this.#options.clientMetadataUrl !== undefined && { clientMetadataUrl: this.#options.clientMetadataUrl }),
+      ...(this.#options.fetch && { fetch: this.#options.fetch }),
+      onChange: (view) => this.#options.onChange(config.id, view),
+      onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant)
+    });
+    this.#sessions.set(config.id, { url: transport.url, oauth });
+    return oauth;
+  }
+
+  /** The sign-in view of a server OAuth applies to (loaded lazily: `signed-out` until read). */
+  view(config: ServerConfig): SignInView | undefined {
+    return this.for(config)?.view;
+  }
+
+  /** Forgets a removed server's sign-in, tokens and registration alike. */
+  async forget(serverId: string): Promise<void> {
+    this.#sessions.get(serverId)?.oauth.close();
+    this.#sessions.delete(serverId);
+    await this.#vault.remove(serverId);
+  }
+
+  close(): void {
+    for (const { oauth } of this.#sessions.values()) oauth.close();
+  }
+}

@@ -1,0 +1,433 @@
+import { randomBytes } from 'node:crypto';
+import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SignInView } from '../contract/server-auth.js';
+import { errorMessage } from '../core/errors.js';
+import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
+import { subjectOf } from './token-subject.js';
+import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
+
+/** The redirect URI Taskdesk registers: RFC 8252 §7.3 lets a loopback redirect use any port. */
+export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1/callback';
+
+/**
+ * How many times in a row Taskdesk asks for more scope for the same challenge before it stops
+ * (the MCP authorization spec asks clients to bound step-up; the suite allows three
+ * authorization requests in all, the first sign-in included).
+ */
+export const MAX_STEP_UPS = 2;
+
+/** How long a sign-in waits for the browser to come back (the loopback listener then closes). */
+const SIGN_IN_WAIT_MS = 10 * 60_000;
+
+/** Thrown by a request that needs the user to sign in (or to grant more scope) first. */
+export class SignInRequiredError extends Error {
+  constructor(serverName: string, issuer: string | undefined) {
+    super(
+      `Sign in to ${serverName}${issuer ? ` at ${issuer}` : ''} to use it: Taskdesk is waiting for you to agree on the server's card.`
+    );
+    this.name = 'SignInRequiredError';
+  }
+}
+
+/** Options of {@link ServerOAuth}. */
+export interface ServerOAuthOptions {
+  serverId: string;
+  serverName: string;
+  /** The MCP server's URL (the protected resource). */
+  serverUrl: string;
+  vault: OAuthVault;
+  /** An HTTPS URL of Taskdesk's client ID metadata document, used where the server supports them. */
+  clientMetadataUrl?: string;
+  /** The fetch discovery, registration and token requests go through. */
+  fetch?: FetchLike;
+  /** The view changed (a sign-in is wanted, done, failed, or signed out). */
+  onChange(view: SignInView): void;
+  /** A sign-in completed: the grant is stored; the host reconnects the server. */
+  onSignedIn(grant: OAuthGrant): void;
+}
+
+interface PendingSignIn {
+  authorizationUrl: URL;
+  loopback: LoopbackRedirect;
+  /** The authorization server URL discovery used (what tokens are stamped with). */
+  authorizationServerUrl: string;
+  /** The issuer its metadata names: what `iss` is compared with, exactly (RFC 9207). */
+  recordedIssuer: string;
+  issSupported: boolean;
+  resource: string;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One server's OAuth client: the SDK's {@link OAuthClientProvider}, kept in the key store.
+ *
+ * The SDK's `auth()` does discovery (RFC 9728, RFC 8414 and OIDC), client ID metadata
+ * documents, dynamic registration, PKCE, the `resource` parameter, scope selection, refresh
+ * and binding stored credentials to the authorization server that issued them. What it leaves
+ * to the client is done here: the authorization response's `iss` (RFC 9207) and the metadata's
+ * `issuer` (RFC 8414 §3.3) are checked, `offline_access` is asked for where the authorization
+ * server lists it, the browser step waits for the user's consent and comes back to a loopback
+ * listener, and step-up is bounded.
+ */
+export class ServerOAuth implements OAuthClientProvider {
+  readonly #options: ServerOAuthOptions;
+  #record: OAuthRecord = {};
+  #loaded: Promise<void> | undefined;
+  /** Undefined while the server never asked for a sign-in (most HTTP servers never do). */
+  #view: SignInView | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+  #codeVerifier: string | undefined;
+  #pending: PendingSignIn | undefined;
+  #authorizing: Promise<void> | undefined;
+  /** While set, `tokens()` hides the refresh token, so `auth()` asks for a new authorization (step-up). */
+  #noRefresh = false;
+  readonly #stepUps = new Map<string, number>();
+  /** The scope the last authorization asked for (tokens often do not say what they were granted). */
+  #lastScope: string | undefined;
+
+  constructor(options: ServerOAuthOptions) {
+    this.#options = options;
+  }
+
+  /** Reads the stored record once; every other method awaits it. */
+  load(): Promise<void> {
+    this.#loaded ??= this.#options.vault.read(this.#options.serverId).then((record) => {
+      this.#record = record;
+      if (record.tokens && record.grant)
+        this.#setView({
+          status: 'signed-in',
+          issuer: record.grant.issuer,
+          ...(record.grant.subject !== undefined && { subject: record.grant.subject })
+        });
+      else if (record.client) this.#setView({ status: 'signed-out' });
+    });
+    return this.#loaded;
+  }
+
+  /** The sign-in as the card shows it; undefined for a server that never asked for one. */
+  get view(): SignInView | undefined {
+    return this.#view && { ...this.#view };
+  }
+
+  /** The grant of the stored sign-in, if any. */
+  async grant(): Promise<OAuthGrant | undefined> {
+    await this.load();
+    return this.#record.grant && { ...this.#record.grant };
+  }
+
+  /** The access token to send, if any. */
+  async accessToken(): Promise<string | undefined> {
+    await this.load();
+    return this.#record.tokens?.access_token;
+  }
+
+  /** The sign-in page waiting for the user's consent, if one is. */
+  get pendingSignIn(): { authorizationUrl: string; issuer: string } | undefined {
+    const pending = this.#pending;
+    return pending && { authorizationUrl: pending.authorizationUrl.href, issuer: pending.recordedIssuer };
+  }
+
+  // --- OAuthClientProvider -------------------------------------------------------------
+
+  get redirectUrl(): string {
+    return this.#pending?.loopback.redirectUri ?? REGISTERED_REDIRECT_URI;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    // The SDK's type lacks `application_type` (OpenID Connect Registration); it is sent as given.
+    const metadata: OAuthClientMetadata & { application_type: string } = {
+      client_name: 'Taskdesk',
+      // SEP-837: a desktop app with a loopback redirect is a native client.
+      application_type: 'native',
+      redirect_uris: [REGISTERED_REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(this.#record.scope !== undefined && { scope: this.#record.scope })
+    };
+    return metadata;
+  }
+
+  state(): string {
+    return randomBytes(24).toString('base64url');
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.#record.client;
+  }
+
+  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    const preregistered = this.#record.preregistered === true && this.#record.client?.client_id === client.client_id;
+    await this.#update((record) => ({ ...record, client, preregistered }));
+  }
+
+  tokens(): OAuthTokens | undefined {
+    const tokens = this.#record.tokens;
+    if (!tokens || !this.#noRefresh) return tokens;
+    const { refresh_token: _refresh, ...rest } = tokens;
+    return rest;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.#update((record) => ({ ...record, tokens }));
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    this.#codeVerifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.#codeVerifier === undefined) throw new Error('No sign-in is under way (no PKCE code verifier).');
+    return this.#codeVerifier;
+  }
+
+  /** Kept for one sign-in only: every new authorization discovers again, so a moved authorization server is seen. */
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#pending ? this.#discovery : undefined;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const issuer = state.authorizationServerMetadata?.issuer;
+    // An authorization server named by protected resource metadata must be the issuer its
+    // metadata names. Without that metadata (the 2025-03-26 fallback: the server's own origin
+    // stands in for the authorization server) there is no issuer to hold it to.
+    if (state.resourceMetadata && issuer !== undefined && !sameIssuer(issuer, state.authorizationServerUrl)) {
+      throw new Error(
+        `The authorization server at ${state.authorizationServerUrl} names another issuer in its metadata (${issuer}); Taskdesk does not sign in there (RFC 8414 §3.3).`
+      );
+    }
+    this.#discovery = state;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier' || scope === 'all') this.#codeVerifier = undefined;
+    if (scope === 'discovery' || scope === 'all') this.#discovery = undefined;
+    if (scope === 'verifier' || scope === 'discovery') return;
+    await this.#update((record) => {
+      const next = { ...record };
+      if (scope === 'all' || scope === 'tokens') delete next.tokens;
+      if ((scope === 'all' || scope === 'client') && !record.preregistered) delete next.client;
+      return next;
+    });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const discovery = this.#discovery;
+    const metadata = discovery?.authorizationServerMetadata;
+    const scope = authorizationUrl.searchParams.get('scope') ?? undefined;
+    // SEP-2207: a client that wants a refresh token asks for offline_access where it is offered.
+    const scopes = scope?.split(' ').filter(Boolean) ?? [];
+    if (metadata?.scopes_supported?.includes('offline_access') && !scopes.includes('offline_access')) {
+      scopes.push('offline_access');
+      authorizationUrl.searchParams.set('scope', scopes.join(' '));
+      if (!authorizationUrl.searchParams.getAll('prompt').includes('consent'))
+        authorizationUrl.searchParams.append('prompt', 'consent');
+    }
+    this.#lastScope = authorizationUrl.searchParams.get('scope') ?? undefined;
+    this.#closePending();
+    const state = authorizationUrl.searchParams.get('state') ?? this.state();
+    authorizationUrl.searchParams.set('state', state);
+    const loopback = await openLoopbackRedirect(state);
+    authorizationUrl.searchParams.set('redirect_uri', loopback.redirectUri);
+    const authorizationServerUrl = String(discovery?.authorizationServerUrl ?? new URL('/', this.#options.serverUrl));
+    const pending: PendingSignIn = {
+      authorizationUrl,
+      loopback,
+      authorizationServerUrl,
+      recordedIssuer: metadata?.issuer ?? authorizationServerUrl,
+      issSupported:
+        (metadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)
+          ?.authorization_response_iss_parameter_supported === true,
+      resource: authorizationUrl.searchParams.get('resource') ?? this.#options.serverUrl,
+      timer: setTimeout(
+        () => this.#failPending(pending, 'The sign-in was not completed in 10 minutes.'),
+        SIGN_IN_WAIT_MS
+      )
+    };
+    pending.timer.unref();
+    this.#pending = pending;
+    this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer });
+    void loopback.outcome.then(
+      (outcome) => this.#completeSignIn(pending, outcome),
+      () => undefined
+    );
+  }
+
+  // --- What the HTTP layer asks for ----------------------------------------------------
+
+  /**
+   * After a 401: refreshes or re-authorizes through the SDK's `auth()`. Resolves once a token is
+   * stored; throws {@link SignInRequiredError} when the user must sign in (the page waits for them).
+   */
+  async authorize(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
+    await this.load();
+    if (this.#pending) throw this.#signInRequired();
+    this.#authorizing ??= this.#runAuth(challenge).finally(() => (this.#authorizing = undefined));
+    return this.#authorizing;
+  }
+
+  /**
+   * After a 403 `insufficient_scope`: asks for the scope already granted and the one challenged,
+   * through a new authorization (never a refresh: it cannot widen a grant). At most
+   * {@link MAX_STEP_UPS} times for one challenge, until the user signs out.
+   */
+  async stepUp(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
+    await this.load();
+    if (this.#pending) throw this.#signInRequired();
+    const key = challenge.scope ?? '';
+    const count = (this.#stepUps.get(key) ?? 0) + 1;
+    if (count > MAX_STEP_UPS) {
+      throw new Error(
+        `${this.#options.serverName} still refuses the request for lack of scope${challenge.scope ? ` ("${challenge.scope}")` : ''} after ${MAX_STEP_UPS} sign-ins asking for it; Taskdesk stopped asking. Sign out and in again to retry.`
+      );
+    }
+    this.#stepUps.set(key, count);
+    const granted = this.#record.tokens?.scope ?? this.#lastScope;
+    const wanted = [...new Set([...(granted?.split(' ') ?? []), ...key.split(' ')].filter(Boolean))].join(' ');
+    this.#noRefresh = true;
+    try {
+      await this.#runAuth({ ...challenge, ...(wanted && { scope: wanted }) });
+    } finally {
+      this.#noRefresh = false;
+    }
+  }
+
+  /** Signs out: the tokens go, the client registration stays (the same user signing in again keeps the tasks). */
+  async signOut(): Promise<void> {
+    await this.load();
+    this.#closePending();
+    this.#stepUps.clear();
+    await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => rest);
+    this.#setView({ status: 'signed-out' });
+  }
+
+  /** Stores a client the user registered by hand (its secret stays in the key store). */
+  async setClient(client: { clientId: string; clientSecret?: string; scope?: string }): Promise<void> {
+    await this.load();
+    await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => ({
+      ...rest,
+      preregistered: true,
+      client: {
+        client_id: client.clientId,
+        ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
+        redirect_uris: [REGISTERED_REDIRECT_URI]
+      },
+      ...(client.scope !== undefined ? { scope: client.scope } : {})
+    }));
+  }
+
+  /** Stops waiting for a sign-in (the server was removed or the host closes). */
+  close(): void {
+    this.#closePending();
+  }
+
+  async #runAuth(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
+    const result = await auth(this, {
+      serverUrl: this.#options.serverUrl,
+      ...(challenge.resourceMetadataUrl && { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+      ...(challenge.scope !== undefined && { scope: challenge.scope }),
+      ...(this.#options.fetch && { fetchFn: this.#options.fetch })
+    });
+    if (result === 'REDIRECT') throw this.#signInRequired();
+  }
+
+  #signInRequired(): SignInRequiredError {
+    return new SignInRequiredError(this.#options.serverName, this.#pending?.recordedIssuer);
+  }
+
+  async #completeSignIn(pending: PendingSignIn, outcome: RedirectOutcome): Promise<void> {
+    if (this.#pending !== pending) return;
+    if (outcome.type === 'error') {
+      this.#failPending(
+        pending,
+        `The authorization server refused the sign-in: ${outcome.error}${outcome.description ? `: ${outcome.description}` : ''}`
+      );
+      return;
+    }
+    // RFC 9207: an iss that is present is compared exactly (no normalization) with the recorded
+    // issuer, advertised or not; an advertised one must be present.
+    if (outcome.iss !== undefined ? outcome.iss !== pending.recordedIssuer : pending.issSupported) {
+      this.#failPending(
+        pending,
+        outcome.iss === undefined
+          ? `The sign-in response did not name its issuer, which ${pending.recordedIssuer} promised to do; Taskdesk did not use it.`
+          : `The sign-in response came from issuer ${outcome.iss}, not ${pending.recordedIssuer}; Taskdesk did not use it.`
+      );
+      return;
+    }
+    try {
+      const result = await auth(this, {
+        serverUrl: this.#options.serverUrl,
+        authorizationCode: outcome.code,
+        ...(this.#options.fetch && { fetchFn: this.#options.fetch })
+      });
+      if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+    } catch (error) {
+      this.#failPending(pending, `The sign-in could not be completed: ${errorMessage(error)}`);
+      return;
+    }
+    const tokens = this.#record.tokens;
+    const grant: OAuthGrant = {
+      issuer: tokens?.issuer ?? pending.authorizationServerUrl,
+      clientId: this.#record.client?.client_id ?? '',
+      resource: pending.resource
+    };
+    const subject = tokens && subjectOf(tokens);
+    if (subject !== undefined) grant.subject = subject;
+    await this.#update((record) => ({ ...record, grant }));
+    clearTimeout(pending.timer);
+    pending.loopback.respond({
+      ok: true,
+      message: `Signed in to ${this.#options.serverName}. You can close this tab.`
+    });
+    pending.loopback.close();
+    this.#pending = undefined;
+    this.#codeVerifier = undefined;
+    this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
+    this.#options.onSignedIn(grant);
+  }
+
+  #failPending(pending: PendingSignIn, reason: string): void {
+    if (this.#pending !== pending) return;
+    clearTimeout(pending.timer);
+    pending.loopback.respond({ ok: false, message: `${reason} Go back to Taskdesk to try again.` });
+    pending.loopback.close();
+    this.#pending = undefined;
+    this.#codeVerifier = undefined;
+    this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer, reason });
+  }
+
+  #closePending(): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.loopback.close();
+    this.#pending = undefined;
+  }
+
+  async #update(change: (record: OAuthRecord) => OAuthRecord): Promise<void> {
+    await this.load();
+    this.#record = await this.#options.vault.update(this.#options.serverId, change);
+  }
+
+  #setView(view: SignInView): void {
+    this.#view = view;
+    this.#options.onChange({ ...view });
+  }
+}
+
+/** RFC 8414 §3.3 wants the identical URL; a lone trailing `/` (what `new URL()` adds to a bare origin) is tolerated. */
+function sameIssuer(issuer: string, url: string | URL): boolean {
+  const a = issuer.replace(/\/$/, '');
+  const b = String(url).replace(/\/$/, '');
+  return a === b;
+}

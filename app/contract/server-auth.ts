@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * A Streamable HTTP server's OAuth sign-in as the UI sees it: never a token or a client secret.
+ *
+ * `sign-in-required`: the server asked for authorization and Taskdesk waits for the user to
+ * agree (`auth.signIn`); `issuer` is the authorization server the sign-in page belongs to.
+ */
+export const SignInViewSchema = z.object({
+  status: z.enum(['signed-out', 'sign-in-required', 'signed-in']),
+  issuer: z.string().optional(),
+  /** Who is signed in, when the tokens name a subject. */
+  subject: z.string().optional(),
+  /** Why the last sign-in failed, in words. */
+  reason: z.string().optional()
+});
+export type SignInView = z.infer<typeof SignInViewSchema>;
+
+/** What `auth.signIn` answers: the page to open in the user's browser, or that none is needed. */
+export const SignInStartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('open'), authorizationUrl: z.url(), issuer: z.string() }),
+  z.object({ type: z.literal('signed-in') })
+]);
+export type SignInStart = z.infer<typeof SignInStartSchema>;
+
+/** A client registered by hand with the server's authorization server (no dynamic registration). */
+export const PreRegisteredClientSchema = z.object({
+  serverId: z.string(),
+  clientId: z.string().min(1),
+  /** Kept in the key store; never shown back. */
+  clientSecret: z.string().min(1).optional(),
+  /** Asked for when the server names no scope. */
+  scope: z.string().optional()
+});

@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import type { ServerView } from '../../app/contract/host-api.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+
+/**
+ * A server's OAuth sign-in on its card: who is signed in (and Sign out), or the question
+ * "Sign in to <server> at <issuer>?". The sign-in page opens in the user's own browser only
+ * when they press Sign in (in the app through the main process, in browser mode as a new tab),
+ * and its address is shown too, for a browser that did not open. Nothing here ever holds a token.
+ */
+export function ServerSignIn({ server }: { server: ServerView }) {
+  const { client, store, announce, openExternal } = useDesk();
+  const [opened, setOpened] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const auth = server.state.auth;
+  if (!auth) return null;
+
+  const signIn = async () => {
+    setBusy(true);
+    try {
+      const start = await client.call('auth.signIn', { serverId: server.id });
+      if (start.type === 'open') {
+        setOpened(start.authorizationUrl);
+        openExternal(start.authorizationUrl);
+        announce(`The sign-in page of ${server.name} opened in your browser.`);
+      } else {
+        announce(`${server.name} is signed in.`);
+      }
+    } catch (error) {
+      announce(`${server.name}: ${toHostCallError(error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const signOut = async () => {
+    setBusy(true);
+    try {
+      const view = await client.call('auth.signOut', { serverId: server.id });
+      store.apply('server.state', { serverId: server.id, state: view.state });
+      setOpened(undefined);
+      announce(`Signed out of ${server.name}.`);
+    } catch (error) {
+      announce(`${server.name}: ${toHostCallError(error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (auth.status === 'signed-in') {
+    return (
+      <div className="sign-in" data-sign-in="signed-in">
+        <p>
+          {auth.subject ? `Signed in as ${auth.subject}` : 'Signed in'}
+          {auth.issuer ? ` at ${auth.issuer}` : ''}
+        </p>
+        <button type="button" disabled={busy} aria-label={`Sign out of ${server.name}`} onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="sign-in" data-sign-in={auth.status}>
+      <p>{`Sign in to ${server.name}${auth.issuer ? ` at ${auth.issuer}` : ''}?`}</p>
+      {auth.reason ? <p className="reason">{auth.reason}</p> : null}
+      <button type="button" disabled={busy} aria-label={`Sign in to ${server.name}`} onClick={() => void signIn()}>
+        Sign in
+      </button>
+      {opened ? (
+        <p className="sign-in-address">
+          If no browser opened, open this address: <code className="url">{opened}</code>
+        </p>
+      ) : null}
+    </div>
+  );
+}

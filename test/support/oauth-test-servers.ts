@@ -1,0 +1,328 @@
+/**
+ * A local OAuth authorization server and an MCP server it protects, both on 127.0.0.1, for
+ * the sign-in tests. Built on the SDK's own server-side auth: `mcpAuthRouter` (metadata,
+ * registration, authorization, token endpoints) over an in-memory provider, and
+ * `requireBearerAuth` in front of a Streamable HTTP MCP endpoint.
+ *
+ * The authorization page asks for consent (a page with an "Allow" link), unless `consent` is
+ * `auto`; the user it signs in is `servers.user`, so a test can sign in as someone else.
+ * Access tokens are JWT-shaped (unsigned; only this server reads them) with the user as `sub`.
+ */
+import http from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+  mcpAuthRouter
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Express's request and response as this file uses them. The SDK builds its auth endpoints on
+ * express, whose type declarations are not installed here (adding `@types/express` would be a
+ * dependency for one test helper), so the SDK's express types read as `any`; these name what is used.
+ */
+interface ExpressRequest {
+  query: Record<string, unknown>;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+interface ExpressResponse extends http.ServerResponse {
+  status(code: number): ExpressResponse;
+  type(type: string): ExpressResponse;
+  send(body: string): ExpressResponse;
+  redirect(status: number, url: string): void;
+}
+interface ExpressApp {
+  (req: http.IncomingMessage, res: http.ServerResponse): void;
+  get(path: string, handler: (req: ExpressRequest, res: ExpressResponse) => void): void;
+  all(path: string, ...handlers: unknown[]): void;
+  use(handler: unknown): void;
+}
+
+/** The running pair and what a test may do to it. */
+export interface OAuthTestServers {
+  /** The authorization server's issuer URL. */
+  issuer: string;
+  /** The protected MCP endpoint. */
+  mcpUrl: string;
+  /** Who the next sign-in signs in. */
+  user: string;
+  /** How many refresh-token grants were answered. */
+  readonly refreshes: number;
+  /** How many authorization codes were issued. */
+  readonly signIns: number;
+  /** Every access token issued (to look for them where they must not be). */
+  readonly issuedTokens: string[];
+  /** Makes every access token issued so far invalid (the next request gets a 401). */
+  expireAccessTokens(): void;
+  /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
+  revokeRefreshTokens(): void;
+  close(): Promise<void>;
+}
+
+interface Grant {
+  clientId: string;
+  subject: string;
+  scopes: string[];
+  resource?: URL;
+}
+
+/** Starts both servers. */
+export async function startOAuthTestServers(options: { consent?: 'page' | 'auto' } = {}): Promise<OAuthTestServers> {
+  const asHttp = http.createServer();
+  const mcpHttp = http.createServer();
+  await Promise.all([listen(asHttp), listen(mcpHttp)]);
+  // As the SDK's router writes it in the metadata (`URL.href`: with the trailing slash).
+  const issuer = new URL(`http://127.0.0.1:${(asHttp.address() as AddressInfo).port}`).href;
+  const mcpUrl = `http://127.0.0.1:${(mcpHttp.address() as AddressInfo).port}/mcp`;
+
+  const clients = new Map<string, OAuthClientInformationFull>();
+  const pendingAuthorizations = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
+  const codes = new Map<string, { params: AuthorizationParams; grant: Grant }>();
+  const accessTokens = new Map<string, Grant & { expiresAt: number }>();
+  const refreshTokens = new Map<string, Grant>();
+  const issuedTokens: string[] = [];
+  const state = { refreshes: 0, signIns: 0, user: 'alice' };
+
+  const issue = (grant: Grant): OAuthTokens => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ iss: issuer, sub: grant.subject, jti: randomUUID(), aud: mcpUrl })
+    ).toString('base64url');
+    const accessToken = `${header}.${payload}.`;
+    const refreshToken = randomBytes(24).toString('base64url');
+    issuedTokens.push(accessToken, refreshToken);
+    accessTokens.set(accessToken, { ...grant, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    refreshTokens.set(refreshToken, grant);
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: refreshToken,
+      scope: grant.scopes.join(' ')
+    };
+  };
+
+  const approve = (id: string, res: ExpressResponse) => {
+    const pending = pendingAuthorizations.get(id);
+    if (!pending) {
+      res.status(400).send('Unknown authorization request');
+      return;
+    }
+    pendingAuthorizations.delete(id);
+    state.signIns += 1;
+    const code = randomBytes(16).toString('base64url');
+    codes.set(code, {
+      params: pending.params,
+      grant: {
+        clientId: pending.client.client_id,
+        subject: state.user,
+        scopes: pending.params.scopes ?? [],
+        ...(pending.params.resource && { resource: pending.params.resource })
+      }
+    });
+    const target = new URL(pending.params.redirectUri);
+    target.searchParams.set('code', code);
+    if (pending.params.state !== undefined) target.searchParams.set('state', pending.params.state);
+    target.searchParams.set('iss', issuer);
+    res.redirect(302, target.href);
+  };
+
+  const clientsStore: OAuthRegisteredClientsStore = {
+    getClient: (clientId) => clients.get(clientId),
+    registerClient: (client) => {
+      const full = client as OAuthClientInformationFull;
+      clients.set(full.client_id, full);
+      return full;
+    }
+  };
+
+  const provider: OAuthServerProvider = {
+    get clientsStore() {
+      return clientsStore;
+    },
+    authorize: async (client, params, response) => {
+      const res = response as ExpressResponse;
+      const id = randomUUID();
+      pendingAuthorizations.set(id, { client, params });
+      if (options.consent === 'auto') {
+        approve(id, res);
+        return;
+      }
+      res
+        .status(200)
+        .type('html')
+        .send(
+          `<!doctype html><meta charset="utf-8"><title>Test authorization server</title>` +
+            `<h1>Allow ${escape(client.client_name ?? client.client_id)} to use the test MCP server as ${escape(state.user)}?</h1>` +
+            `<p><a href="/consent?id=${id}">Allow</a></p>`
+        );
+    },
+    challengeForAuthorizationCode: async (_client, code) => {
+      const entry = codes.get(code);
+      if (!entry) throw new InvalidGrantError('Unknown authorization code');
+      return entry.params.codeChallenge;
+    },
+    exchangeAuthorizationCode: async (client, code) => {
+      const entry = codes.get(code);
+      if (!entry || entry.grant.clientId !== client.client_id)
+        throw new InvalidGrantError('Unknown authorization code');
+      codes.delete(code);
+      return issue(entry.grant);
+    },
+    exchangeRefreshToken: async (client, refreshToken) => {
+      const grant = refreshTokens.get(refreshToken);
+      if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('The refresh token is not valid');
+      refreshTokens.delete(refreshToken);
+      state.refreshes += 1;
+      return issue(grant);
+    },
+    verifyAccessToken: async (token): Promise<AuthInfo> => {
+      const grant = accessTokens.get(token);
+      if (!grant) throw new InvalidTokenError('The access token is not valid');
+      return {
+        token,
+        clientId: grant.clientId,
+        scopes: grant.scopes,
+        expiresAt: grant.expiresAt,
+        extra: { subject: grant.subject }
+      };
+    }
+  };
+
+  const asApp = createMcpExpressApp({ host: '127.0.0.1' }) as ExpressApp;
+  asApp.get('/consent', (req, res) => approve(String(req.query.id), res));
+  asApp.use(mcpAuthRouter({ provider, issuerUrl: new URL(issuer), scopesSupported: ['mcp', 'offline_access'] }));
+  asHttp.on('request', asApp);
+
+  const mcpApp = createMcpExpressApp({ host: '127.0.0.1' }) as ExpressApp;
+  mcpApp.use(
+    mcpAuthMetadataRouter({
+      oauthMetadata: createOAuthMetadata({
+        provider,
+        issuerUrl: new URL(issuer),
+        scopesSupported: ['mcp', 'offline_access']
+      }),
+      resourceServerUrl: new URL(mcpUrl),
+      scopesSupported: ['mcp']
+    })
+  );
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const servers: McpServer[] = [];
+  mcpApp.all(
+    '/mcp',
+    requireBearerAuth({
+      verifier: provider,
+      resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl))
+    }),
+    (req: ExpressRequest & http.IncomingMessage, res: ExpressResponse) => {
+      void (async () => {
+        const sessionId = req.headers['mcp-session-id'];
+        let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+        if (!transport) {
+          const created = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => void sessions.set(id, created)
+          });
+          const server = protectedMcpServer();
+          servers.push(server);
+          await server.connect(created);
+          transport = created;
+        }
+        await transport.handleRequest(req, res, req.body);
+      })().catch((error: unknown) => {
+        if (!res.headersSent) res.status(500).send(String(error));
+      });
+    }
+  );
+  mcpHttp.on('request', mcpApp);
+
+  return {
+    issuer,
+    mcpUrl,
+    get user() {
+      return state.user;
+    },
+    set user(user: string) {
+      state.user = user;
+    },
+    get refreshes() {
+      return state.refreshes;
+    },
+    get signIns() {
+      return state.signIns;
+    },
+    issuedTokens,
+    expireAccessTokens: () => accessTokens.clear(),
+    revokeRefreshTokens: () => refreshTokens.clear(),
+    close: async () => {
+      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+      for (const server of [asHttp, mcpHttp]) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
+  };
+}
+
+/**
+ * The protected server's tools: `whoami` (the signed-in subject), `elicit-as-task` (asks the
+ * client a question as a task and answers with its id) and `check-task` (the client's
+ * `tasks/get` for an id, or its error).
+ */
+function protectedMcpServer(): McpServer {
+  const mcp = new McpServer({ name: 'protected-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
+  mcp.registerTool('whoami', { description: 'Who the access token belongs to' }, (extra) =>
+    text({ subject: extra.authInfo?.extra?.subject })
+  );
+  mcp.registerTool('elicit-as-task', { description: 'Asks the client a question as a task' }, async (extra) => {
+    const created = await extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which colour?',
+          requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    return text({ taskId: created.task.taskId });
+  });
+  mcp.registerTool(
+    'check-task',
+    { description: "The client's tasks/get for a task id", inputSchema: { taskId: z.string() } },
+    async ({ taskId }, extra) => {
+      try {
+        const task = await extra.sendRequest({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema);
+        return text({ status: task.status });
+      } catch (error) {
+        return text({ error: { code: (error as { code?: number }).code, message: (error as Error).message } });
+      }
+    }
+  );
+  return mcp;
+}
+
+function listen(server: http.Server): Promise<void> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -185,7 +185,7 @@ describe('importing the servers of other hosts', () => {
           picks: [{ key: 'half' }],
           onClash: 'rename'
         }),
-        /is not a config Taskdesk can read: Property name expected \(the text ends too early\)\. Nothing was imported from it\./
+        /is not a config Taskdesk can read: Property name expected at line 4, column 1 \(the text ends too early\)\. Nothing was imported from it\./
       );
       // A file that is not a known config is not read at all.
       await assert.rejects(

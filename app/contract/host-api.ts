@@ -33,6 +33,7 @@ import {
   HistorySummarySchema
 } from './history.js';
 import { AssistantEvents, AssistantMethods } from './assistant.js';
+import { InputExchangeEvents, InputExchangeMethods, RootFolderSchema } from './input-exchanges.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -88,7 +89,9 @@ export const ServerConfigSchema = z.object({
    * found); `2025-11-25` initializes at once and never sends the probe (a server that takes it
    * badly); `2026-07-28` requires a `DiscoverResult` and never initializes.
    */
-  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional()
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
+  /** Folders (absolute paths) the server sees as its roots (`roots/list`); none when absent. */
+  roots: z.array(RootFolderSchema).optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -312,7 +315,8 @@ export const HostMethods = {
   },
   'history.getRetention': { params: z.object({}).default({}), result: HistoryRetentionSchema },
   'history.setRetention': { params: HistoryRetentionSchema, result: HistoryRetentionSchema },
-  ...AssistantMethods
+  ...AssistantMethods,
+  ...InputExchangeMethods
 } as const;
 
 export type HostMethod = keyof typeof HostMethods;
@@ -355,7 +359,8 @@ export const HostEvents = {
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
   /** A server's sampling policy was set (or reset, when the server was removed). */
   'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
-  ...AssistantEvents
+  ...AssistantEvents,
+  ...InputExchangeEvents
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

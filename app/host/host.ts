@@ -26,6 +26,8 @@ import {
   type ServerConfigInput
 } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
+import { answerEmbedded } from '../mcp/input-answers.js';
+import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
@@ -165,6 +167,18 @@ export class Host {
       // A server's question (not of a task) in the Inbox may be what its plain call waits for.
       waitingOnPerson: (serverId) => this.inbox.some((item) => item.serverId === serverId && !item.taskId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
+      exchanges: {
+        dir: new DocumentDir({ dir: path.join(config.dataDir, 'exchanges'), corruptDir, factory }),
+        // Questions of a multi round-trip request need no connection: the server waits in its requestState.
+        answer: (serverId, request, context) => {
+          const server = this.#registry.get(serverId);
+          if (!server) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+          const owner = { serverId, serverName: server.name, identity: ownerIdentity(server) };
+          return answerEmbedded(this.receiver, owner, server.roots ?? [], request, context);
+        },
+        onChange: (exchangeId, exchange) =>
+          this.events.emit('exchange.changed', { exchangeId, ...(exchange && { exchange }) })
+      },
       onStoreError: (outboundId, error) =>
         this.#warn(
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
@@ -177,10 +191,16 @@ export class Host {
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
       this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
+    for (const { id, reason, movedTo } of this.requestor.exchanges?.quarantined ?? []) {
+      this.#warn(
+        `A stored request waiting for input (${id}) could not be read and was moved aside: ${reason}`,
+        movedTo
+      );
+    }
     // Side-channel requests of our own tool calls say which tool is asking.
     const origin = (serverId: string, relatedTaskId: string) => {
       const described = this.requestor.describe(serverId, relatedTaskId);
-      return described && `tool ${described.toolName}`;
+      return described ? `tool ${described.toolName}` : this.requestor.exchanges?.describe(serverId, relatedTaskId);
     };
     const partials = new PartialTextThrottle(this.clock);
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
@@ -267,6 +287,9 @@ export class Host {
       assistant: this.assistant,
       connect: (serverId) => this.connect(serverId),
       disconnect: (serverId) => this.disconnect(serverId),
+      rootsChanged: async (serverId) => {
+        await this.#connections.get(serverId)?.notifyRootsChanged();
+      },
       dropConnection: async (serverId) => {
         await this.#connections.get(serverId)?.close();
         this.#connections.delete(serverId);
@@ -286,6 +309,7 @@ export class Host {
       this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
     this.assistant.resume();
+    this.requestor.exchanges?.resume();
     if (this.#config.autoConnect !== false) {
       for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
     }
@@ -307,6 +331,8 @@ export class Host {
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
       ...(this.#config.stdioLimits && { stdioLimits: this.#config.stdioLimits }),
       eras: this.#eras,
+      roots: () => this.#registry.get(serverId)?.roots ?? [],
+      samplingAllowed: () => this.sampling.policyFor(serverId).mode !== 'refuse',
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.
         const state = redactedState(raw, config);

@@ -181,10 +181,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       if (!entry.unanswered || state.unanswered.some((known) => known.id === entry.id)) return next;
       return { ...next, unanswered: [...state.unanswered, entry] };
     }
-    // The assistant has no screen in the Desk yet; its events change nothing here.
+    // The assistant has no screen in the Desk yet; its events change nothing here. Nor do multi
+    // round-trip requests, which show through their questions in the Inbox.
     case 'assistant.partial':
     case 'assistant.changed':
     case 'assistant.approval':
+    case 'exchange.changed':
       return state;
     default: {
       const missed: never = action;

@@ -112,3 +112,8 @@ export const InputExchangeEvents = {
   /** An exchange changed, or was removed (`exchange` absent). */
   'exchange.changed': z.object({ exchangeId: z.string(), exchange: InputExchangeViewSchema.optional() })
 } as const;
+
+/** What the app's preload adds to the host API for roots: the system's folder picker (absent in browser mode). */
+export interface FolderPicker {
+  pickFolder(): Promise<string | null>;
+}

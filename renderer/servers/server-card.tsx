@@ -4,6 +4,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
+import { ServerFolders } from './server-folders.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -93,6 +94,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         policy={saving ?? stored}
         onChange={(policy) => void setPolicy(policy)}
       />
+      <ServerFolders serverId={server.id} serverName={server.name} />
       <div className="actions">
         {state.status === 'ready' ? (
           <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>

@@ -160,8 +160,16 @@ export class Host {
     for (const warning of this.history.warnings) this.#warn(warning.message, warning.movedTo);
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
+    const outboundDir = new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory });
     this.requestor = new OutboundTasks({
-      dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
+      dir: outboundDir,
+      // One journal line per change, its fsync shared: a thousand tasks polled together are not a thousand file writes.
+      log: new SegmentLog({
+        dir: path.join(outboundDir.dir, 'log'),
+        corruptDir,
+        factory,
+        journal: config.storeJournal !== false
+      }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       // A server's question (not of a task) in the Inbox may be what its plain call waits for.

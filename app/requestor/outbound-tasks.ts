@@ -44,8 +44,10 @@ const AnyObjectSchema = z.looseObject({});
 
 /** Options of the requestor. */
 export interface OutboundTasksOptions {
-  /** Where each outbound task is kept, one document per task. */
+  /** Where each outbound task is kept, one document per task (without `log`; with it, documents of an earlier build). */
   dir: DocumentDir;
+  /** A journalled log to keep the tasks in instead (the host's choice): changes share their fsyncs. */
+  log?: ConstructorParameters<typeof OutboundTaskStore>[1];
   clock?: Clock;
   /** `task.ttl` asked for when the caller gives none; null asks for none. Default one hour. */
   defaultTtlMs?: number | null;
@@ -126,7 +128,13 @@ export class OutboundTasks {
   constructor(options: OutboundTasksOptions) {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
-    this.#store = new OutboundTaskStore(options.dir);
+    this.#store = new OutboundTaskStore(options.dir, options.log, (outboundId, error) => {
+      const follower = this.#followers.get(outboundId);
+      if (!follower || this.#closed) return;
+      this.#emitWriteFailure(follower, error);
+      // Kept in memory: written again a little later, as a failed document write is.
+      this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
+    });
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? 3_600_000 : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#env = {
@@ -224,6 +232,7 @@ export class OutboundTasks {
     for (const follower of this.#followers.values()) follower.dispose();
     this.exchanges?.close();
     this.#writes.flush(true);
+    this.#store.close();
     this.#closed = true;
   }
 

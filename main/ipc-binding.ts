@@ -1,8 +1,8 @@
-import { ipcMain, type BrowserWindow } from 'electron';
+import { dialog, ipcMain, type BrowserWindow } from 'electron';
 import { HostEvents, type HostEvent } from '../app/contract/host-api.js';
 import type { Host } from '../app/host/host.js';
 import { answerCall } from './host-call.js';
-import { CALL_CHANNEL, EVENT_CHANNEL } from './ipc-channels.js';
+import { CALL_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL } from './ipc-channels.js';
 import { isTrustedSender } from './trusted-sender.js';
 
 /** Where the host API is served: the window whose page may call it. */
@@ -23,6 +23,12 @@ export function bindHostApi(host: Pick<Host, 'dispatch' | 'on'>, target: Binding
   ipcMain.handle(CALL_CHANNEL, (event, method: unknown, params: unknown) =>
     answerCall(host, isTrustedSender(event, target.window(), target.pageUrl), method, params)
   );
+  ipcMain.handle(PICK_FOLDER_CHANNEL, async (event) => {
+    const window = target.window();
+    if (!window || !isTrustedSender(event, window, target.pageUrl)) return null;
+    const picked = await dialog.showOpenDialog(window, { properties: ['openDirectory'] });
+    return picked.canceled ? null : (picked.filePaths[0] ?? null);
+  });
   const unsubscribes = (Object.keys(HostEvents) as HostEvent[]).map((event) =>
     host.on(event, (payload) => {
       const window = target.window();
@@ -31,6 +37,7 @@ export function bindHostApi(host: Pick<Host, 'dispatch' | 'on'>, target: Binding
   );
   return () => {
     ipcMain.removeHandler(CALL_CHANNEL);
+    ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
     for (const unsubscribe of unsubscribes) unsubscribe();
   };
 }

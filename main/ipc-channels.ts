@@ -6,3 +6,5 @@
  */
 export const CALL_CHANNEL = 'taskdesk:call';
 export const EVENT_CHANNEL = 'taskdesk:event';
+/** The app's folder picker (`dialog.showOpenDialog`), for a server's roots: one `invoke` channel. */
+export const PICK_FOLDER_CHANNEL = 'taskdesk:pick-folder';

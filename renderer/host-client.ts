@@ -1,9 +1,10 @@
 import type { ErrorData, HostApiClient } from '../app/contract/host-api.js';
+import type { FolderPicker } from '../app/contract/input-exchanges.js';
 
 declare global {
   interface Window {
-    /** The host API, exposed by the Electron preload. Absent in browser mode. */
-    readonly taskdesk?: HostApiClient;
+    /** The host API (and the folder picker), exposed by the Electron preload. Absent in browser mode. */
+    readonly taskdesk?: HostApiClient & Partial<FolderPicker>;
   }
 }
 

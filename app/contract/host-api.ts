@@ -37,6 +37,7 @@ import { ServerSettingsMethods } from './server-settings.js';
 import { PreRegisteredClientSchema, SignInStartSchema, SignInViewSchema } from './server-auth.js';
 export { SignInViewSchema, SignInStartSchema };
 export type { SignInView, SignInStart } from './server-auth.js';
+import { InputExchangeEvents, InputExchangeMethods, RootFolderSchema } from './input-exchanges.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
 export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
@@ -98,7 +99,9 @@ export const ServerConfigSchema = z.object({
    * `Authorization` header always does). Given to `servers.add` with their values in `env` /
    * `headers`; saved without them.
    */
-  secrets: z.object({ env: z.array(z.string()).default([]), headers: z.array(z.string()).default([]) }).optional()
+  secrets: z.object({ env: z.array(z.string()).default([]), headers: z.array(z.string()).default([]) }).optional(),
+  /** Folders (absolute paths) the server sees as its roots (`roots/list`); none when absent. */
+  roots: z.array(RootFolderSchema).optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -339,7 +342,8 @@ export const HostMethods = {
   /** Forgets the server's tokens (its client registration stays) and disconnects it. */
   'auth.signOut': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
   /** A client registered by hand with the server's authorization server; kept in the key store. */
-  'auth.setClient': { params: PreRegisteredClientSchema, result: Ok }
+  'auth.setClient': { params: PreRegisteredClientSchema, result: Ok },
+  ...InputExchangeMethods
 } as const;
 
 export type HostMethod = keyof typeof HostMethods;
@@ -382,7 +386,8 @@ export const HostEvents = {
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
   /** A server's sampling policy was set (or reset, when the server was removed). */
   'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
-  ...AssistantEvents
+  ...AssistantEvents,
+  ...InputExchangeEvents
 } as const;
 
 export type HostEvent = keyof typeof HostEvents;

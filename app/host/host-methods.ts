@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } from '../contract/host-api.js';
@@ -48,10 +50,30 @@ export interface HostMethodParts {
   disconnect(serverId: string): Promise<ServerView>;
   /** Closes a server's connection, if it has one, and forgets it. */
   dropConnection(serverId: string): Promise<void>;
+  /** Tells a connected server its roots changed. */
+  rootsChanged(serverId: string): Promise<void>;
   serverView(config: ServerConfig): ServerView;
 }
 
 const OK = { ok: true } as const;
+
+/** The requestor's multi round-trip requests (always configured by the host). */
+function exchangesOf(parts: HostMethodParts): NonNullable<OutboundTasks['exchanges']> {
+  const exchanges = parts.requestor.exchanges;
+  if (!exchanges) throw new HostError(JsonRpcCode.MethodNotFound, 'Multi round-trip requests are not enabled.');
+  return exchanges;
+}
+
+/** A folder a server may see as a root: it must exist and be a directory (a clear error otherwise). */
+function assertFolder(folder: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(folder);
+  } catch {
+    throw new HostError(JsonRpcCode.InvalidParams, `The folder ${folder} does not exist.`, { folder });
+  }
+  if (!stat.isDirectory()) throw new HostError(JsonRpcCode.InvalidParams, `${folder} is not a folder.`, { folder });
+}
 
 /**
  * The host API's implementation, method by method, over already validated params.
@@ -105,6 +127,26 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return { added, skipped: plan.skipped };
     },
     'servers.connect': ({ serverId }) => parts.connect(serverId),
+    'exchanges.list': () => parts.requestor.exchanges?.list() ?? [],
+    'exchanges.cancel': ({ exchangeId }) => exchangesOf(parts).cancel(exchangeId),
+    'exchanges.forget': ({ exchangeId }) => {
+      exchangesOf(parts).forget(exchangeId);
+      return OK;
+    },
+    'prompts.get': ({ serverId, name, arguments: args }) => parts.requestor.getPrompt(serverId, name, args),
+    'resources.read': ({ serverId, uri }) => parts.requestor.readResource(serverId, uri),
+    'roots.get': ({ serverId }) => {
+      const config = parts.registry.get(serverId);
+      if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+      return { folders: config.roots ?? [] };
+    },
+    'roots.set': async ({ serverId, folders }) => {
+      const unique = [...new Set(folders.map((folder) => path.resolve(folder)))];
+      for (const folder of unique) assertFolder(folder);
+      const config = parts.registry.setRoots(serverId, unique);
+      await parts.rootsChanged(serverId);
+      return { folders: config.roots ?? [] };
+    },
     'servers.disconnect': ({ serverId }) => parts.disconnect(serverId),
     'tasks.list': ({ serverId }) => {
       // Summaries of the stored versions, no copies: a server may store megabytes per task.

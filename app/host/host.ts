@@ -27,6 +27,8 @@ import {
   type ServerConfigInput
 } from '../mcp/server-config.js';
 import { ServerConnection } from '../mcp/server-connection.js';
+import { answerEmbedded } from '../mcp/input-answers.js';
+import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
@@ -189,13 +191,33 @@ export class Host {
     for (const warning of this.history.warnings) this.#warn(warning.message, warning.movedTo);
     const policy: ReceiverPolicy = { ...defaultReceiverPolicy, ...config.policy };
     const parts = { inbox: this.inbox, clock: this.clock };
+    const outboundDir = new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory });
     this.requestor = new OutboundTasks({
-      dir: new DocumentDir({ dir: path.join(config.dataDir, 'outbound'), corruptDir, factory }),
+      dir: outboundDir,
+      // One journal line per change, its fsync shared: a thousand tasks polled together are not a thousand file writes.
+      log: new SegmentLog({
+        dir: path.join(outboundDir.dir, 'log'),
+        corruptDir,
+        factory,
+        journal: config.storeJournal !== false
+      }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       // A server's question (not of a task) in the Inbox may be what its plain call waits for.
       waitingOnPerson: (serverId) => this.inbox.some((item) => item.serverId === serverId && !item.taskId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
+      exchanges: {
+        dir: new DocumentDir({ dir: path.join(config.dataDir, 'exchanges'), corruptDir, factory }),
+        // Questions of a multi round-trip request need no connection: the server waits in its requestState.
+        answer: (serverId, request, context) => {
+          const server = this.#registry.get(serverId);
+          if (!server) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+          const owner = { serverId, serverName: server.name, identity: ownerIdentity(server) };
+          return answerEmbedded(this.receiver, owner, server.roots ?? [], request, context);
+        },
+        onChange: (exchangeId, exchange) =>
+          this.events.emit('exchange.changed', { exchangeId, ...(exchange && { exchange }) })
+      },
       onStoreError: (outboundId, error) =>
         this.#warn(
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
@@ -208,10 +230,16 @@ export class Host {
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
       this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
+    for (const { id, reason, movedTo } of this.requestor.exchanges?.quarantined ?? []) {
+      this.#warn(
+        `A stored request waiting for input (${id}) could not be read and was moved aside: ${reason}`,
+        movedTo
+      );
+    }
     // Side-channel requests of our own tool calls say which tool is asking.
     const origin = (serverId: string, relatedTaskId: string) => {
       const described = this.requestor.describe(serverId, relatedTaskId);
-      return described && `tool ${described.toolName}`;
+      return described ? `tool ${described.toolName}` : this.requestor.exchanges?.describe(serverId, relatedTaskId);
     };
     const partials = new PartialTextThrottle(this.clock);
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
@@ -330,6 +358,9 @@ export class Host {
       forgetAuth: (serverId) => this.#oauth.forget(serverId),
       connect: (serverId) => this.connect(serverId),
       disconnect: (serverId) => this.disconnect(serverId),
+      rootsChanged: async (serverId) => {
+        await this.#connections.get(serverId)?.notifyRootsChanged();
+      },
       dropConnection: async (serverId) => {
         await this.#connections.get(serverId)?.close();
         this.#connections.delete(serverId);
@@ -349,6 +380,7 @@ export class Host {
       this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
     this.assistant.resume();
+    this.requestor.exchanges?.resume();
     if (this.#config.autoConnect !== false) {
       for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
     }
@@ -392,6 +424,8 @@ export class Host {
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
       ...(this.#config.stdioLimits && { stdioLimits: this.#config.stdioLimits }),
       eras: this.#eras,
+      roots: () => this.#registry.get(serverId)?.roots ?? [],
+      samplingAllowed: () => this.sampling.policyFor(serverId).mode !== 'refuse',
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.
         const state = this.#withAuth(redactedState(raw, config), config);

@@ -84,6 +84,29 @@ export class ServerRegistry {
     return structuredClone(config);
   }
 
+  /**
+   * Sets the folders a server sees as its roots (none: the field is removed). A saved server's
+   * list is written; a server from the host's config keeps them until the host stops.
+   */
+  setRoots(serverId: string, folders: string[]): ServerConfig {
+    const apply = (config: ServerConfig): ServerConfig => {
+      const { roots: _old, ...rest } = config;
+      return folders.length > 0 ? { ...rest, roots: [...folders] } : rest;
+    };
+    const extra = this.#extra.findIndex((config) => config.id === serverId);
+    if (extra >= 0) {
+      const changed = apply(this.#extra[extra]!);
+      this.#extra[extra] = changed;
+      return structuredClone(changed);
+    }
+    const index = this.#saved.findIndex((config) => config.id === serverId);
+    if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    const changed = apply(this.#saved[index]!);
+    this.#document.save(this.#saved.map((config, at) => (at === index ? changed : config)));
+    this.#saved[index] = changed;
+    return structuredClone(changed);
+  }
+
   /** Forgets a saved server. */
   remove(serverId: string): void {
     const index = this.#saved.findIndex((config) => config.id === serverId);

@@ -52,6 +52,8 @@ const SENTINEL_END = '?=';
  * bytes. A plain value that looks like the sentinel is encoded too, so it cannot be misread.
  */
 export function headerValue(value: string): string {
+  // An empty value is sent as it is (an empty header), not encoded.
+  if (value.length === 0) return value;
   const plain = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/.test(value);
   const lookalike = value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END);
   return plain && !lookalike
@@ -96,8 +98,32 @@ export async function probeHttpEra(
   signal?: AbortSignal,
   base: FetchLike = (url, init) => fetch(url, init)
 ): Promise<EraProbe> {
-  const request = discoverRequest(clientInfo);
   const deadline = AbortSignal.timeout(timeoutMs);
+  const first = await probeOnce(transport, clientInfo, deadline, timeoutMs, signal, base);
+  // A server that refuses our version (−32022) yet lists it as supported: the first choice was
+  // refused for another reason (a version negotiated per request); try once more, as SEP-2575 asks.
+  if ('era' in first || !namesOurVersion(first.answer)) return 'era' in first ? first : readProbe(first);
+  const second = await probeOnce(transport, clientInfo, deadline, timeoutMs, signal, base);
+  return 'era' in second ? second : readProbe(second);
+}
+
+/** Whether an answer is −32022 naming our version among those the server supports. */
+function namesOurVersion(answer: ProbeAnswer | undefined): boolean {
+  if (!answer || !('error' in answer) || answer.error.code !== -32022) return false;
+  const supported = asObject(answer.error.data).supported;
+  return Array.isArray(supported) && supported.includes(MODERN_PROTOCOL_VERSION);
+}
+
+/** One `server/discover` POST: its response and answer, or what its failure means. */
+async function probeOnce(
+  transport: HttpTransportConfig,
+  clientInfo: { name: string; version: string },
+  deadline: AbortSignal,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  base: FetchLike
+): Promise<EraProbe | { response: Response; answer: ProbeAnswer | undefined }> {
+  const request = discoverRequest(clientInfo);
   let response: Response;
   let answer: ProbeAnswer | undefined;
   try {
@@ -119,6 +145,11 @@ export async function probeHttpEra(
     if (deadline.aborted) return { era: 'silent', why: `no answer to server/discover in ${timeoutMs} ms` };
     return { era: 'legacy', why: `server/discover failed: ${errorMessage(error)}` };
   }
+  return { response, answer };
+}
+
+/** What one answered probe says about the era. */
+function readProbe({ response, answer }: { response: Response; answer: ProbeAnswer | undefined }): EraProbe {
   if (response.ok)
     return answer
       ? eraOfAnswer(answer)
@@ -151,12 +182,19 @@ export function jsonRpcErrorOf(error: unknown): { code: number; message: string 
  * The Streamable HTTP transport to a modern server: the SDK's, with {@link modernHttpFetch}
  * over `base` (the OAuth fetch of a server that signs in: bearer token, refresh, step-up).
  */
-export function modernHttpTransport(transport: HttpTransportConfig, base?: FetchLike): StreamableHTTPClientTransport {
+export function modernHttpTransport(
+  transport: HttpTransportConfig,
+  base?: FetchLike,
+  extraHeaders?: ExtraHeaders
+): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(transport.url), {
     ...(transport.headers && { requestInit: { headers: transport.headers } }),
-    fetch: modernHttpFetch(base)
+    fetch: modernHttpFetch(base, extraHeaders)
   });
 }
+
+/** Headers one outgoing request carries besides the standard ones (the `Mcp-Param-*` of a tool call). */
+export type ExtraHeaders = (message: { method: string; params?: unknown }) => Record<string, string> | undefined;
 
 /**
  * A `fetch` for the SDK's Streamable HTTP client that speaks the 2026-07-28 binding.
@@ -172,7 +210,10 @@ export function modernHttpTransport(transport: HttpTransportConfig, base?: Fetch
  *
  * Anything else (GET, a posted response, an unparsable body) goes out unchanged.
  */
-export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init)): FetchLike {
+export function modernHttpFetch(
+  base: FetchLike = (url, init) => fetch(url, init),
+  extraHeaders?: ExtraHeaders
+): FetchLike {
   /** Each request's own abort, until its response body has been read. */
   const inFlight = new Map<string | number, AbortController>();
   return async (url, init) => {
@@ -196,6 +237,7 @@ export function modernHttpFetch(base: FetchLike = (url, init) => fetch(url, init
       if (inFlight.get(id) === controller) inFlight.delete(id);
     };
     const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(extraHeaders?.(message) ?? {})) headers.set(name, value);
     for (const [name, value] of Object.entries(modernRequestHeaders(message))) headers.set(name, value);
     try {
       const response = await base(url, {

@@ -42,15 +42,26 @@ export const ModernErrorCode = {
   UnsupportedProtocolVersion: -32022
 } as const;
 
+/** Which capabilities a modern request declares (see {@link modernClientCapabilities}). */
+export interface ModernCapabilityOptions {
+  /** Declare the tasks extension. */
+  tasks: boolean;
+  /** Declare sampling (false when the server's sampling policy refuses it). Default true. */
+  sampling?: boolean;
+}
+
 /**
  * The client capabilities declared on modern requests: answers to the input requests a task
- * may carry (elicitation forms and URLs, sampling with tools) and, when asked for, the tasks
- * extension. Legacy's `tasks` capability (client-hosted tasks) does not exist here.
+ * or a multi round-trip request may carry (elicitation forms and URLs, sampling with tools unless
+ * the server's policy refuses sampling, roots with `listChanged`) and, when asked for, the tasks
+ * extension. A server should then only ask what Taskdesk can answer. Legacy's `tasks` capability
+ * (client-hosted tasks) does not exist here.
  */
-export function modernClientCapabilities(options: { tasks: boolean }): Record<string, unknown> {
+export function modernClientCapabilities(options: ModernCapabilityOptions): Record<string, unknown> {
   return {
-    sampling: { tools: {} },
+    ...(options.sampling !== false && { sampling: { tools: {} } }),
     elicitation: { form: {}, url: {} },
+    roots: { listChanged: true },
     ...(options.tasks && { extensions: { [TASKS_EXTENSION]: {} } })
   };
 }
@@ -58,7 +69,7 @@ export function modernClientCapabilities(options: { tasks: boolean }): Record<st
 /** The envelope of one modern request. */
 export function envelope(
   clientInfo: { name: string; version: string },
-  options: { tasks: boolean }
+  options: ModernCapabilityOptions
 ): Record<string, unknown> {
   return {
     [MetaKey.protocolVersion]: MODERN_PROTOCOL_VERSION,

@@ -11,11 +11,13 @@ import {
   ErrorCode,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
+  ListRootsRequestSchema,
   ListTasksRequestSchema,
   McpError,
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
-  type Progress
+  type Progress,
+  type Tool
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
@@ -23,7 +25,9 @@ import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import { ownerIdentity, type GrantBinding, type ServerConfig } from './server-config.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { jsonRpcErrorOf, modernHttpTransport, probeHttpEra } from './modern-http.js';
+import { headerValue, jsonRpcErrorOf, modernHttpTransport, probeHttpEra, type ExtraHeaders } from './modern-http.js';
+import { answerEmbedded, listRootsResult } from './input-answers.js';
+import { paramHeadersOf, paramHeaderValues, type ParamHeaders } from './param-headers.js';
 import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
@@ -57,6 +61,7 @@ const AnyResultSchema = z.looseObject({});
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   sampling: { tools: {} },
   elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
   tasks: {
     list: {},
     cancel: {},
@@ -102,6 +107,10 @@ export interface ServerConnectionOptions {
   httpFetch?: FetchLike;
   /** The OAuth grant the server is signed in with: tasks are bound to it (see `ownerIdentity`). */
   grant?: GrantBinding;
+  /** The folders the user shares with this server as roots (read at each `roots/list`); none by default. */
+  roots?: () => readonly string[];
+  /** Whether the server's sampling policy may answer sampling: modern requests declare sampling only then. */
+  samplingAllowed?: () => boolean;
 }
 
 /**
@@ -130,6 +139,8 @@ export class ServerConnection {
   /** Why Taskdesk dropped the server (it stopped reading), for the state. */
   #dropReason: string | undefined;
   readonly #clientInfo: { name: string; version: string };
+  /** The `x-mcp-header` annotations of each tool a modern server listed, for its `Mcp-Param-*` headers. */
+  readonly #paramHeaders = new Map<string, ParamHeaders>();
 
   constructor(options: ServerConnectionOptions) {
     this.#options = options;
@@ -183,14 +194,42 @@ export class ServerConnection {
         JsonRpcCode.InvalidRequest,
         `Server "${this.config.name}" is not connected as an MCP ${MODERN_PROTOCOL_VERSION} server.`
       );
-    const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, { tasks: options.tasks })) };
+    const capabilities = { tasks: options.tasks, sampling: this.#options.samplingAllowed?.() ?? true };
+    const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, capabilities)) };
     const result = await requestAnyMethod(this.client, request, AnyResultSchema, {
       timeout: options.timeout,
       ...(options.signal && { signal: options.signal }),
       // The SDK then puts a progress token in `_meta`, beside the envelope.
       ...(options.onprogress && { onprogress: options.onprogress })
     });
+    if (method === 'tools/list') this.#noteParamHeaders(result.tools);
     return { ...result };
+  }
+
+  /** Keeps each listed tool's `x-mcp-header` annotations (an invalid tool gets none: the requestor does not list it). */
+  #noteParamHeaders(tools: unknown): void {
+    if (!Array.isArray(tools)) return;
+    for (const tool of tools as Array<Partial<Tool>>) {
+      if (typeof tool?.name !== 'string') continue;
+      const read = paramHeadersOf(tool.inputSchema);
+      if (read.ok && Object.keys(read.headers).length > 0) this.#paramHeaders.set(tool.name, read.headers);
+      else this.#paramHeaders.delete(tool.name);
+    }
+  }
+
+  /** The `Mcp-Param-*` headers of an outgoing `tools/call` to a modern HTTP server. */
+  readonly #extraHeaders: ExtraHeaders = (message) => {
+    if (message.method !== 'tools/call') return undefined;
+    const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
+    const annotations = typeof params.name === 'string' ? this.#paramHeaders.get(params.name) : undefined;
+    if (!annotations || typeof params.arguments !== 'object' || params.arguments === null) return undefined;
+    return paramHeaderValues(annotations, params.arguments as Record<string, unknown>, headerValue);
+  };
+
+  /** Tells a connected server its roots changed (`notifications/roots/list_changed`). */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.#state.status !== 'ready') return;
+    await this.client.notification({ method: 'notifications/roots/list_changed' }).catch(() => undefined);
   }
 
   /**
@@ -202,21 +241,7 @@ export class ServerConnection {
     request: { method: string; params: Record<string, unknown> },
     context: { relatedTaskId: string; signal: AbortSignal }
   ): Promise<Record<string, unknown>> {
-    const kind: TaskKind | undefined =
-      request.method === 'elicitation/create'
-        ? 'elicitation'
-        : request.method === 'sampling/createMessage'
-          ? 'sampling'
-          : undefined;
-    if (!kind) throw new HostError(JsonRpcCode.MethodNotFound, `Taskdesk does not answer ${request.method} requests.`);
-    const result = await this.#options.receiver.runOrdinary(this.owner, kind, request.params, {
-      relatedTaskId: context.relatedTaskId,
-      signal: context.signal
-    });
-    // The related-task tag is a 2025-11-25 convention; a modern answer is the bare result.
-    const { _meta: meta, ...rest } = result;
-    const { [RELATED_TASK_META_KEY]: _related, ...otherMeta } = (meta as Record<string, unknown> | undefined) ?? {};
-    return Object.keys(otherMeta).length > 0 ? { ...rest, _meta: otherMeta } : rest;
+    return answerEmbedded(this.#options.receiver, this.owner, this.#options.roots?.() ?? [], request, context);
   }
 
   /**
@@ -509,7 +534,8 @@ export class ServerConnection {
   /** The SDK transports, the stdio command found on {@link ServerConnectionOptions.stdioPath} first. */
   #defaultTransport(context: { era?: 'modern' } | undefined): Transport {
     const transport = this.config.transport;
-    if (transport.type === 'http') return defaultTransport(this.config, context, undefined, this.#options.httpFetch);
+    if (transport.type === 'http')
+      return defaultTransport(this.config, context, undefined, this.#options.httpFetch, this.#extraHeaders);
     const target = stdioSpawnTarget(transport, this.#options.stdioPath);
     this.#executable = target.executable;
     return new GuardedStdioTransport(target.params, this.#options.stdioLimits);
@@ -655,6 +681,7 @@ export class ServerConnection {
       };
     setServerRequestHandler(this.client, CreateMessageRequestSchema, inbound('sampling'));
     setServerRequestHandler(this.client, ElicitRequestSchema, inbound('elicitation'));
+    this.client.setRequestHandler(ListRootsRequestSchema, () => listRootsResult(this.#options.roots?.() ?? []));
     this.client.setRequestHandler(GetTaskRequestSchema, (request) =>
       rethrow(() => receiver.get(owner(), request.params.taskId))
     );
@@ -720,14 +747,15 @@ function defaultTransport(
   config: ServerConfig,
   context: { era?: 'modern' } | undefined,
   stdioLimits: Partial<StdioLimits> | undefined,
-  httpFetch: FetchLike | undefined
+  httpFetch: FetchLike | undefined,
+  extraHeaders: ExtraHeaders
 ): Transport {
   const transport = config.transport;
   switch (transport.type) {
     case 'stdio':
       return new GuardedStdioTransport(stdioSpawnTarget(transport, undefined).params, stdioLimits);
     case 'http':
-      if (context?.era === 'modern') return modernHttpTransport(transport, httpFetch);
+      if (context?.era === 'modern') return modernHttpTransport(transport, httpFetch, extraHeaders);
       return new StreamableHTTPClientTransport(new URL(transport.url), {
         ...(transport.headers && { requestInit: { headers: transport.headers } }),
         ...(httpFetch && { fetch: httpFetch })

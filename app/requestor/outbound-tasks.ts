@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
@@ -23,16 +24,30 @@ import { toHostError } from './task-rpc.js';
 import { ToolCache } from './tool-cache.js';
 import { PlainCalls } from './plain-calls.js';
 import type { PlainCallView } from '../contract/plain-calls.js';
-import { callLegacyPlain, callLegacyTask, callModern, type ToolCallContext } from './tool-call-dispatch.js';
+import {
+  adoptModernTask,
+  callLegacyPlain,
+  callLegacyTask,
+  callModern,
+  type ToolCallContext
+} from './tool-call-dispatch.js';
+import { InputExchanges } from './input-exchanges.js';
+import type { ExchangeOutcome, InputExchangeView } from '../contract/input-exchanges.js';
+import type { InputRequest } from './modern-task-follower.js';
 import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';
 
 export type { AttachOptions } from './attachments.js';
 
+/** Any result object (prompts and resources are shown as they come). */
+const AnyObjectSchema = z.looseObject({});
+
 /** Options of the requestor. */
 export interface OutboundTasksOptions {
-  /** Where each outbound task is kept, one document per task. */
+  /** Where each outbound task is kept, one document per task (without `log`; with it, documents of an earlier build). */
   dir: DocumentDir;
+  /** A journalled log to keep the tasks in instead (the host's choice): changes share their fsyncs. */
+  log?: ConstructorParameters<typeof OutboundTaskStore>[1];
   clock?: Clock;
   /** `task.ttl` asked for when the caller gives none; null asks for none. Default one hour. */
   defaultTtlMs?: number | null;
@@ -52,6 +67,19 @@ export interface OutboundTasksOptions {
   waitingOnPerson?: (serverId: string) => boolean;
   /** Told of every change of a plain call (started, progress, ended). */
   onPlainCall?: (view: PlainCallView) => void;
+  /**
+   * Multi round-trip requests (MCP 2026-07-28): where they are kept, and how one question is
+   * answered. Without it, a server's `input_required` answer to a request is an error.
+   */
+  exchanges?: {
+    dir: DocumentDir;
+    answer(
+      serverId: string,
+      request: InputRequest,
+      context: { relatedTaskId: string; signal: AbortSignal }
+    ): Promise<Record<string, unknown>>;
+    onChange(exchangeId: string, view: InputExchangeView | undefined): void;
+  };
 }
 
 /** Options of one call. */
@@ -83,7 +111,7 @@ export class OutboundTasks {
   readonly #validator = new ArgumentValidator();
   readonly #attachments = new AttachmentRegistry((serverId, params) => this.onStatusNotification(serverId, params));
   readonly #tools: ToolCache;
-  readonly #calls: ToolCallContext;
+  #calls: ToolCallContext;
   readonly #writes: WriteQueue<OutboundFollower>;
   readonly #followers = new Map<string, OutboundFollower>();
   /** `serverId \n taskId` → outboundId, for `describe` and status notifications. */
@@ -92,13 +120,21 @@ export class OutboundTasks {
   #closed = false;
   /** Plain (not task) calls in flight: progress, an idle timeout, cancel. */
   readonly plainCalls: PlainCalls;
+  /** Multi round-trip requests in progress (when configured). */
+  readonly exchanges: InputExchanges | undefined;
   /** Documents that could not be loaded and were moved aside. */
   readonly quarantined: ReadonlyArray<LoadedDocument & { ok: false }>;
 
   constructor(options: OutboundTasksOptions) {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
-    this.#store = new OutboundTaskStore(options.dir);
+    this.#store = new OutboundTaskStore(options.dir, options.log, (outboundId, error) => {
+      const follower = this.#followers.get(outboundId);
+      if (!follower || this.#closed) return;
+      this.#emitWriteFailure(follower, error);
+      // Kept in memory: written again a little later, as a failed document write is.
+      this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
+    });
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? 3_600_000 : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#env = {
@@ -127,6 +163,18 @@ export class OutboundTasks {
       },
       isCurrent: (attachment) => this.#attachments.isCurrent(attachment)
     };
+    const exchanges = options.exchanges;
+    this.exchanges =
+      exchanges &&
+      new InputExchanges({
+        dir: exchanges.dir,
+        clock: this.#clock,
+        answer: (serverId, request, context) => exchanges.answer(serverId, request, context),
+        requestTimeoutMs: this.#requestTimeoutMs,
+        onChange: (exchangeId, view) => exchanges.onChange(exchangeId, view),
+        settle: (view, response) => this.#settleExchange(view, response)
+      });
+    this.#calls = { ...this.#calls, ...(this.exchanges && { exchanges: this.exchanges }) };
     this.#writes = new WriteQueue<OutboundFollower>({
       clock: this.#clock,
       save: (follower) => this.#store.save(follower.view),
@@ -158,6 +206,7 @@ export class OutboundTasks {
     this.#assertOpen();
     if (this.#attachments.has(serverId)) this.detach(serverId);
     const { modern } = this.#attachments.add(serverId, serverName, client, options);
+    if (modern) this.exchanges?.attach(serverId, modern);
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
@@ -169,6 +218,7 @@ export class OutboundTasks {
 
   /** The server disconnected: stop talking to it. Its tasks stay as they are, and their ttl keeps running. */
   detach(serverId: string): void {
+    this.exchanges?.detach(serverId);
     if (!this.#attachments.remove(serverId)) return;
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId === serverId) follower.unfollow();
@@ -179,7 +229,9 @@ export class OutboundTasks {
   close(): void {
     for (const serverId of this.#attachments.serverIds()) this.detach(serverId);
     for (const follower of this.#followers.values()) follower.dispose();
+    this.exchanges?.close();
     this.#writes.flush(true);
+    this.#store.close();
     this.#closed = true;
   }
 
@@ -335,6 +387,65 @@ export class OutboundTasks {
       return listed;
     });
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * `prompts/get` (`resources/read` with {@link readResource}): to a 2026-07-28 server through
+   * the multi round-trip machinery (its questions answered, the request retried), to a
+   * 2025-11-25 server as an ordinary request.
+   */
+  async getPrompt(serverId: string, name: string, args?: Record<string, string>): Promise<Record<string, unknown>> {
+    return this.#ordinary(serverId, 'prompts/get', { name, ...(args && { arguments: args }) });
+  }
+
+  /** `resources/read`, as {@link getPrompt}. */
+  async readResource(serverId: string, uri: string): Promise<Record<string, unknown>> {
+    return this.#ordinary(serverId, 'resources/read', { uri });
+  }
+
+  async #ordinary(
+    serverId: string,
+    method: 'prompts/get' | 'resources/read',
+    params: Record<string, unknown>
+  ): Promise<Record<string, unknown>> {
+    const attachment = this.#attachment(serverId);
+    const modern = attachment.modern;
+    try {
+      if (!modern) {
+        const result = await attachment.client.request({ method, params }, AnyObjectSchema, {
+          timeout: this.#requestTimeoutMs
+        });
+        return { ...result };
+      }
+      const options = { tasks: false, timeout: this.#requestTimeoutMs };
+      const server = { serverId, serverName: attachment.serverName, peer: modern };
+      const response = this.exchanges
+        ? await this.exchanges.request(server, method, params, options)
+        : await modern.request(method, params, options);
+      if (response.resultType === 'input_required')
+        throw new HostError(JsonRpcCode.InternalError, `${method} on "${attachment.serverName}" asked for input.`);
+      const { resultType: _complete, ...result } = response;
+      return result;
+    } catch (error) {
+      throw toHostError(error);
+    }
+  }
+
+  /** The final answer of an exchange resumed after a restart: a task is followed, anything else kept as the result. */
+  #settleExchange(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome {
+    if (view.method !== 'tools/call' || response.resultType !== 'task') return { type: 'result', result: response };
+    const attachment = this.#attachments.get(view.serverId) ?? { serverId: view.serverId, serverName: view.serverName };
+    const { name, arguments: args } = view.params as { name: string; arguments?: Record<string, unknown> };
+    const follower = adoptModernTask(
+      this.#calls,
+      attachment,
+      'modern' in attachment ? attachment.modern : undefined,
+      name,
+      args ?? {},
+      view.asTask,
+      response
+    );
+    return { type: 'task', outboundId: follower.view.outboundId };
   }
 
   /** Every outbound task, newest first. */

@@ -3,6 +3,7 @@ import type { RequestorTool } from '../contract/outbound-tasks.js';
 import { acceptsTaskCalls, type Attachment } from './attachments.js';
 import { toHostError } from './task-rpc.js';
 import { requestorToolView } from './tool-call-mode.js';
+import { paramHeadersOf } from '../mcp/param-headers.js';
 
 /**
  * The tools each attached server listed, read again on request.
@@ -39,7 +40,11 @@ export class ToolCache {
           : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
               timeout: this.#timeoutMs
             });
-        for (const tool of page.tools) tools.set(tool.name, tool);
+        for (const tool of page.tools) {
+          // A 2026-07-28 tool with invalid x-mcp-header annotations must not be used (SEP-2243): it is not listed.
+          if (attachment.modern && !paramHeadersOf(tool.inputSchema).ok) continue;
+          tools.set(tool.name, tool);
+        }
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {

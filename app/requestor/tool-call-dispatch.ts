@@ -11,6 +11,7 @@ import { pickTask, type FollowerEnvironment, type OutboundFollower } from './tas
 import { TaskFollower } from './task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
+import type { InputExchanges } from './input-exchanges.js';
 
 /** A `tools/call` answer: a task was created, or the server answered plainly after all. */
 const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
@@ -27,6 +28,8 @@ export interface ToolCallContext {
   adopt(follower: OutboundFollower): void;
   /** Whether `attachment` is still its server's current one (the server may have gone during the call). */
   isCurrent(attachment: Attachment): boolean;
+  /** Multi round-trip requests (2026-07-28): questions a server asks before it answers. */
+  readonly exchanges?: InputExchanges;
 }
 
 /**
@@ -132,22 +135,50 @@ export async function callModern(
   let response: Record<string, unknown>;
   try {
     // The SDK adds the progress token to the envelope's `_meta` when `onprogress` is given.
-    response = await peer.request(
-      'tools/call',
-      { name: toolName, arguments: args },
-      { tasks: asTask, timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress: call.onprogress }
-    );
+    const params = { name: toolName, arguments: args };
+    const options = {
+      tasks: asTask,
+      timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
+      signal: call.signal,
+      onprogress: call.onprogress
+    };
+    response = context.exchanges
+      ? await context.exchanges.request(
+          { serverId: attachment.serverId, serverName: attachment.serverName, peer },
+          'tools/call',
+          params,
+          options
+        )
+      : await peer.request('tools/call', params, options);
   } catch (error) {
     throw toHostError(error);
   }
   if (response.resultType === 'input_required') {
     throw new HostError(
       JsonRpcCode.InternalError,
-      `Tool "${toolName}" on "${attachment.serverName}" asked for input before starting (a multi round-trip request), which Taskdesk does not answer yet.`,
+      `Tool "${toolName}" on "${attachment.serverName}" asked for input before starting (a multi round-trip request), which this requestor does not answer.`,
       { resultType: 'input_required' }
     );
   }
   if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
+  const follower = adoptModernTask(context, attachment, peer, toolName, args, asTask, response);
+  return taskOutcome(follower);
+}
+
+/**
+ * A `CreateTaskResult` of a modern `tools/call` taken in as an outbound task (followed at once
+ * when its server is still attached). Throws when it is not a valid task, or the request did
+ * not declare the extension.
+ */
+export function adoptModernTask(
+  context: ToolCallContext,
+  attachment: Pick<Attachment, 'serverId' | 'serverName'> & Partial<Attachment>,
+  peer: ModernPeer | undefined,
+  toolName: string,
+  args: Record<string, unknown>,
+  asTask: boolean,
+  response: Record<string, unknown>
+): OutboundFollower {
   const created = ModernTaskSchema.safeParse(response);
   if (!asTask || !created.success) {
     throw new HostError(
@@ -160,9 +191,10 @@ export async function callModern(
   markModern(view);
   const follower = new ModernTaskFollower(context.env, view);
   context.adopt(follower);
-  if (context.isCurrent(attachment)) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
+  const current = 'client' in attachment && context.isCurrent(attachment as Attachment);
+  if (peer && current) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
   else follower.trackTtl();
-  return taskOutcome(follower);
+  return follower;
 }
 
 /** A created task as the caller gets it: a copy, since the follower goes on changing its view. */
@@ -173,7 +205,7 @@ function taskOutcome(follower: OutboundFollower): CallToolOutcome {
 /** A new outbound task's view, as the `CreateTaskResult` left it. */
 function newOutboundView(
   clock: Clock,
-  attachment: Attachment,
+  attachment: Pick<Attachment, 'serverId' | 'serverName'>,
   toolName: string,
   args: Record<string, unknown>,
   ttl: number | null,

@@ -8,11 +8,13 @@
 import electron = require('electron');
 import type { IpcRendererEvent } from 'electron';
 import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../../app/contract/host-api.js';
-import type { CALL_CHANNEL, EVENT_CHANNEL } from '../ipc-channels.js';
+import type { CALL_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL } from '../ipc-channels.js';
+import type { FolderPicker } from '../../app/contract/input-exchanges.js';
 
 const { contextBridge, ipcRenderer } = electron;
 const CALL: typeof CALL_CHANNEL = 'taskdesk:call';
 const EVENT: typeof EVENT_CHANNEL = 'taskdesk:event';
+const PICK_FOLDER: typeof PICK_FOLDER_CHANNEL = 'taskdesk:pick-folder';
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 
@@ -28,7 +30,12 @@ ipcRenderer.on(EVENT, (_event: IpcRendererEvent, message: { event?: unknown; pay
   }
 });
 
-const taskdesk: HostApiClient = {
+const taskdesk: HostApiClient & FolderPicker = {
+  /** The system's folder picker (for a server's roots); null when the person closed it. */
+  async pickFolder() {
+    const folder = (await ipcRenderer.invoke(PICK_FOLDER)) as unknown;
+    return typeof folder === 'string' ? folder : null;
+  },
   async call(method, params) {
     if (typeof method !== 'string') throw { code: -32600, message: 'The method must be a string' };
     const reply = (await ipcRenderer.invoke(CALL, method, params)) as HostReply<typeof method>;

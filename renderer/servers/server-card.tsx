@@ -7,6 +7,7 @@ import { SamplingPolicyField } from './sampling-policy-field.js';
 import { EditServerForm } from './edit-server-form.js';
 import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
+import { ServerFolders } from './server-folders.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -114,6 +115,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         policy={saving ?? stored}
         onChange={(policy) => void setPolicy(policy)}
       />
+      <ServerFolders serverId={server.id} serverName={server.name} />
       <div className="actions">
         {state.status === 'ready' ? (
           <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>

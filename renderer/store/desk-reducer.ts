@@ -192,6 +192,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const assistant = applyAssistantEvent(state.assistant, action.event, action.payload);
       return assistant === state.assistant ? state : { ...state, assistant };
     }
+    // Multi round-trip requests show through their questions in the Inbox.
+    case 'exchange.changed':
+      return state;
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

@@ -20,7 +20,8 @@ const HOST_EVENTS = [
   'history.changed',
   'assistant.partial',
   'assistant.changed',
-  'assistant.approval'
+  'assistant.approval',
+  'exchange.changed'
 ] as const satisfies readonly HostEvent[];
 // An event added to the contract and not listed here fails to compile.
 const _allEvents: Exclude<HostEvent, (typeof HOST_EVENTS)[number]> extends never ? true : never = true;

@@ -4,7 +4,13 @@
  * 1,000 concurrent outbound tasks on one stdio server (a child process, so its CPU is not
  * counted) with a known pollInterval and known durations. Counts the `tasks/get` requests
  * put on the wire against the minimum the intervals imply, and the host's CPU time
- * (process.cpuUsage) while waiting for all of them.
+ * (process.cpuUsage) while waiting for all of them. Tasks are stored as the host stores them
+ * (a journalled `SegmentLog`).
+ *
+ * Then the same 1,000 tasks on a fresh server process, followed by the SDK's own in-memory
+ * follower (`client.experimental.tasks.callToolStream`), with its CPU measured the same way: from
+ * the moment every task was created until every result arrived. `cpu_vs_sdk` is Taskdesk's CPU
+ * over the SDK's (the bar: at most 1.0, although Taskdesk also writes every change to disk).
  *
  * The minimum per task is ceil(duration / pollInterval) counted from when the host learned
  * of the task: the server starts the work when it creates the task, and with 1,000 calls in
@@ -15,11 +21,16 @@
  *
  * Run: node_modules/.bin/tsx test/bench/requestor.bench.ts
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GuardedStdioTransport } from '../../app/mcp/sdk-seams.js';
 import { systemClock } from '../../app/core/clock.js';
 import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
+import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { SegmentLog } from '../../app/store/segment-log.js';
+import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
 import { countSent, recordSends, tempTaskDir } from '../support/requestor-harness.js';
 
 const TASKS = 1000;
@@ -41,7 +52,13 @@ const transport = new GuardedStdioTransport({
 const sent = recordSends(transport, systemClock);
 const client = new Client({ name: 'requestor-bench', version: '0.0.0' });
 await client.connect(transport);
-const manager = new OutboundTasks({ dir: temp.dir, clock: systemClock });
+// Stored as the host stores them: a journalled log in the task directory.
+const log = new SegmentLog<OutboundTaskDocument>({
+  dir: path.join(temp.dir.dir, 'log'),
+  corruptDir: path.join(temp.root, 'corrupt'),
+  factory: confStoreFactory
+});
+const manager = new OutboundTasks({ dir: temp.dir, log, clock: systemClock });
 manager.attach('bench', 'Bench Server', client);
 await manager.listTools('bench');
 
@@ -109,6 +126,9 @@ manager.close();
 await client.close();
 temp.cleanup();
 
+const sdk = await followWithSdk();
+const sdkCpuMs = sdk.cpuMs;
+
 console.log(`tasks=${TASKS} poll_interval_ms=${POLL_INTERVAL_MS} durations_ms=1250..2750`);
 console.log(
   `create_all_ms=${(createdWall - startWall).toFixed(0)} wait_ms=${waitMs.toFixed(0)} completed=${completed}`
@@ -121,5 +141,46 @@ console.log(
   `host_cpu_ms_while_waiting=${cpuMs.toFixed(1)} (user ${(cpu.user / 1000).toFixed(1)}, system ${(cpu.system / 1000).toFixed(1)}) over ${taskSeconds.toFixed(0)} task-seconds`
 );
 console.log(
-  `RESULT polls_vs_minimum=${(polls / minimum).toFixed(3)} cpu_ms_per_task_second=${(cpuMs / taskSeconds).toFixed(3)}`
+  `sdk_follower_cpu_ms_while_waiting=${sdkCpuMs.toFixed(1)} sdk_tasks_get_sent=${sdk.polls} (callToolStream, same tasks, fresh server)`
 );
+console.log(
+  `RESULT cpu_vs_sdk=${(cpuMs / sdkCpuMs).toFixed(3)} polls_vs_minimum=${(polls / minimum).toFixed(3)} cpu_ms_per_task_second=${(cpuMs / taskSeconds).toFixed(3)}`
+);
+
+/**
+ * The same tasks followed by the SDK's `callToolStream` on a fresh server process (with the same
+ * poll interval): the host's CPU from when every task was created until every result came in.
+ */
+async function followWithSdk(): Promise<{ cpuMs: number; polls: number }> {
+  const sdkTransport = new GuardedStdioTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', serverScript, JSON.stringify({ pollInterval: POLL_INTERVAL_MS })],
+    cwd: root,
+    stderr: 'inherit'
+  });
+  // Recorded as Taskdesk's transport is, so both sides pay for the same instrumentation.
+  const sdkSent = recordSends(sdkTransport, systemClock);
+  const sdkClient = new Client({ name: 'requestor-bench-sdk', version: '0.0.0' });
+  await sdkClient.connect(sdkTransport);
+  await sdkClient.listTools();
+  let created = 0;
+  let resolveCreated!: () => void;
+  const allCreated = new Promise<void>((resolve) => (resolveCreated = resolve));
+  let cpuAtCreated: NodeJS.CpuUsage | undefined;
+  void allCreated.then(() => (cpuAtCreated = process.cpuUsage()));
+  const follow = async (i: number): Promise<void> => {
+    const stream = sdkClient.experimental.tasks.callToolStream(
+      { name: 'work-required', arguments: { durationMs: durationOf(i), label: `s${i}` } },
+      CallToolResultSchema,
+      { task: { ttl: 3_600_000 }, timeout: 600_000 }
+    );
+    for await (const message of stream) {
+      if (message.type === 'taskCreated' && ++created === TASKS) resolveCreated();
+      if (message.type === 'error') throw message.error;
+    }
+  };
+  await Promise.all(Array.from({ length: TASKS }, (_, i) => follow(i)));
+  const used = process.cpuUsage(cpuAtCreated);
+  await sdkClient.close();
+  return { cpuMs: (used.user + used.system) / 1000, polls: countSent(sdkSent, 'tasks/get') };
+}

@@ -10,7 +10,8 @@ import ts from 'typescript';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HostEvents, type HostEvent } from '../../app/contract/host-api.js';
 import { answerCall } from '../../main/host-call.js';
-import { CALL_CHANNEL, EVENT_CHANNEL } from '../../main/ipc-channels.js';
+import { CALL_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL } from '../../main/ipc-channels.js';
+import { tempDir } from '../support/host-fixture.js';
 import { isTrustedSender } from '../../main/trusted-sender.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root } from './renderer-build.js';
@@ -113,6 +114,8 @@ describe('the renderer over the real preload, in Chromium', () => {
   let page: Page;
   const pageErrors: string[] = [];
   const unsubscribes: Array<() => void> = [];
+  /** The folder the stand-in for the system's folder dialog picks. */
+  const picked = tempDir('taskdesk-picked-');
 
   before(async () => {
     built = await buildRenderer();
@@ -128,6 +131,8 @@ describe('the renderer over the real preload, in Chromium', () => {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 }
     }).outputText;
     await page.exposeBinding('__taskdeskInvoke', async (source, channel: string, method: unknown, params: unknown) => {
+      // The main process answers this channel with dialog.showOpenDialog; here the person "picks" a temp folder.
+      if (channel === PICK_FOLDER_CHANNEL) return picked.dir;
       assert.equal(channel, CALL_CHANNEL);
       return answerCall(fixture.host, source.frame === page.mainFrame(), method, params);
     });
@@ -172,9 +177,10 @@ describe('the renderer over the real preload, in Chromium', () => {
     await server?.close();
     await fixture?.dispose();
     built?.remove();
+    picked.remove();
   });
 
-  it('exposes one frozen object with call and on only', async () => {
+  it('exposes one frozen object with call, on and the folder picker only', async () => {
     const shape = await page.evaluate(() => {
       const api = (window as unknown as { taskdesk: object }).taskdesk;
       return {
@@ -183,7 +189,19 @@ describe('the renderer over the real preload, in Chromium', () => {
         ipc: 'ipcRenderer' in window || 'require' in window
       };
     });
-    assert.deepEqual(shape, { keys: ['call', 'on'], frozen: true, ipc: false });
+    assert.deepEqual(shape, { keys: ['call', 'on', 'pickFolder'], frozen: true, ipc: false });
+  });
+
+  it('adds a folder a server sees as a root with the system dialog (through the preload)', async () => {
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    const card = page.locator('li[data-server-id="b"]');
+    await card.getByRole('button', { name: 'Add folder…' }).click();
+    await card.locator('.folder-list code', { hasText: picked.dir }).waitFor();
+    assert.deepEqual((await fixture.host.call('roots.get', { serverId: 'b' })).folders, [picked.dir]);
+    await card.getByRole('button', { name: `Remove the folder ${picked.dir} from ${'Server b'}` }).click();
+    await card.getByText('No folders.').waitFor();
+    assert.deepEqual((await fixture.host.call('roots.get', { serverId: 'b' })).folders, []);
+    await page.getByRole('link', { name: /Inbox/ }).click();
   });
 
   it('answers a form through the bridge: per-field errors survive it, the task completes', async () => {

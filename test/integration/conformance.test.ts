@@ -1,28 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { tempDir } from '../support/host-fixture.js';
+import { conformanceCli, runScenario as run, type Check } from '../support/conformance-run.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, '..', '..');
-const require = createRequire(import.meta.url);
-const packageJson = require.resolve('@modelcontextprotocol/conformance/package.json');
-const cli = path.join(
-  path.dirname(packageJson),
-  (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { bin: { conformance: string } }).bin.conformance
-);
-
-/** One result line of the suite (its `checks.json`). */
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
-  description: string;
-  errorMessage?: string;
-}
+const cli = conformanceCli('@modelcontextprotocol/conformance');
+const runScenario = (scenario: string) => run(cli, scenario);
 
 /**
  * The client scenarios that apply to Taskdesk, with the checks each must report as passed.
@@ -41,57 +22,6 @@ const SCENARIOS: Record<string, string[]> = {
   ],
   'sse-retry': ['client-sse-graceful-reconnect', 'client-sse-retry-timing', 'client-sse-last-event-id']
 };
-
-/** Quotes a word for the shell the suite runs `--command` with (it splits on spaces, then re-joins them). */
-function shellWord(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The client the suite starts, with the mock server's URL appended: a real host core under this Node. */
-const clientCommand = [process.execPath, '--import', 'tsx', path.join(root, 'test', 'support', 'conformance-client.ts')]
-  .map(shellWord)
-  .join(' ');
-
-/** Runs one client scenario of the suite to its end; its exit code, output and reported checks. */
-async function runScenario(scenario: string): Promise<{ code: number | null; output: string; checks: Check[] }> {
-  const out = tempDir('taskdesk-conformance-results-');
-  try {
-    const child = spawn(
-      process.execPath,
-      [
-        cli,
-        'client',
-        '--command',
-        clientCommand,
-        '--scenario',
-        scenario,
-        '--timeout',
-        '20000',
-        '--output-dir',
-        out.dir
-      ],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe']
-      }
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
-    // The suite writes <output-dir>/<scenario>-<timestamp>/checks.json.
-    const [resultDir] = fs.readdirSync(out.dir);
-    const checks = resultDir
-      ? (JSON.parse(fs.readFileSync(path.join(out.dir, resultDir, 'checks.json'), 'utf8')) as Check[])
-      : [];
-    return { code, output, checks };
-  } finally {
-    out.remove();
-  }
-}
 
 /**
  * Checks of wall-clock timing that the suite only warns about: `client-sse-retry-timing` wants the

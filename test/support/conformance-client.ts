@@ -34,8 +34,77 @@ const scenarios: Record<string, ScenarioRun> = {
     // The mock ends the call's SSE stream early and answers on the GET stream the client resumes.
     const text = await callTool(host, 'test_reconnection', {});
     assert.match(text, /completed/i, `test_reconnection answered "${text}"`);
+  },
+  // The 2026-07-28 scenarios of the alpha suite (0.2.0-alpha.12).
+  // The probe's first answer is −32022 naming 2026-07-28: connecting (a second probe) is the test, a list shows the envelope again.
+  'request-metadata': async (host) => {
+    await host.call('tools.list', { serverId: SERVER_ID, refresh: true });
+  },
+  'sep-2322-client-request-state': requestStateRounds,
+  'http-standard-headers': async (host) => {
+    await callTool(host, 'test_headers', {});
+    await callTool(host, 'my-hyphenated-tool', {});
+    await host.call('prompts.get', { serverId: SERVER_ID, name: 'test_prompt' });
+    await host.call('resources.read', { serverId: SERVER_ID, uri: 'file:///path/to/file%20name.txt' });
+    await host.call('resources.read', { serverId: SERVER_ID, uri: 'https://example.com/resource?id=123' });
+  },
+  'http-custom-headers': async (host) => {
+    for (const { name, arguments: args } of contextOf().toolCalls ?? []) {
+      // A null argument is one not given (the scenario checks that no header goes for it); the
+      // tool's schema has no null type, so it is left out of the call rather than refused.
+      const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
+      await callTool(host, name, given);
+    }
+  },
+  'http-invalid-tool-headers': async (host) => {
+    // Every tool Taskdesk lists is called; those with invalid x-mcp-header annotations must not be listed.
+    const tools = await host.call('tools.list', { serverId: SERVER_ID, refresh: true });
+    for (const tool of tools) {
+      const required = (tool.inputSchema.required as string[] | undefined) ?? [];
+      await callTool(host, tool.name, Object.fromEntries(required.map((name) => [name, 'x'])));
+    }
+  },
+  'json-schema-ref-no-deref': async (host) => {
+    const tools = await host.call('tools.list', { serverId: SERVER_ID, refresh: true });
+    assert.ok(
+      tools.some((tool) => tool.name === 'lookup_user'),
+      'lookup_user is listed'
+    );
+  },
+  'json-schema-2020-12-preservation': async (host) => {
+    const tools = await host.call('tools.list', { serverId: SERVER_ID, refresh: true });
+    const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+    assert.ok(focal, 'json_schema_2020_12_tool is listed');
+    await callTool(host, 'json_schema_echo', { schema: focal.inputSchema });
   }
 };
+
+/** What the suite passes a scenario's client in `MCP_CONFORMANCE_CONTEXT`. */
+function contextOf(): { toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> } {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  return raw ? (JSON.parse(raw) as ReturnType<typeof contextOf>) : {};
+}
+
+/**
+ * SEP-2322: a tool that asks with requestState (echoed back unchanged), one that asks without
+ * (none sent back), a tool called while the first waits for its answer (nothing of the other
+ * flow goes with it), and a result without resultType (complete).
+ */
+async function requestStateRounds(host: Host): Promise<void> {
+  const answerNext = async (): Promise<void> => {
+    const { item } = await nextEvent(host, 'inbox.added', ({ item: added }) => added.serverId === SERVER_ID);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { confirmed: true } } });
+  };
+  const asked = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === SERVER_ID);
+  const echoing = callTool(host, 'test_mrtr_echo_state', {});
+  const { item } = await asked;
+  assert.match(await callTool(host, 'test_mrtr_unrelated', {}), /unrelated-ok/);
+  await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { confirmed: true } } });
+  assert.match(await echoing, /echo-state-ok/);
+  const [text] = await Promise.all([callTool(host, 'test_mrtr_no_state', {}), answerNext()]);
+  assert.match(text, /no-state-ok/);
+  assert.match(await callTool(host, 'test_mrtr_no_result_type', {}), /no-result-type-test-ok/);
+}
 
 /**
  * SEP-1034: the server's form has a default for every field and asks to be accepted with them.

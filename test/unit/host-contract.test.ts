@@ -2,14 +2,20 @@ import assert from 'node:assert/strict';
 import { headlessBrowser } from '../support/conformance-auth.js';
 import { startOAuthTestServers } from '../support/oauth-test-servers.js';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  CreateTaskResultSchema,
+  GetPromptRequestSchema,
+  ReadResourceRequestSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { HostMethods, type HostMethod, type HostParams, type HostResult } from '../../app/contract/host-api.js';
 import { isHostMethod, unknownHostMethod } from '../../app/contract/known-method.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { hostMethods, type HostMethodTable } from '../../app/host/host-methods.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
 import { answered, settled } from '../support/assistant-fixture.js';
 
@@ -66,17 +72,49 @@ describe('host API contract', () => {
       return reply.result;
     }
 
+    const data = tempDir();
     before(async () => {
       // No key required: local detection probes without one.
       llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
       const tools = createTaskToolServer({ clock: toolClock, pollInterval: 60_000 });
+      // A prompt and a resource for prompts.get and resources.read.
+      const spare = peerServer('spare');
+      spare.server.registerCapabilities({ prompts: {}, resources: {} });
+      spare.server.setRequestHandler(GetPromptRequestSchema, () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }]
+      }));
+      spare.server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+        contents: [{ uri: request.params.uri, text: 'notes' }]
+      }));
+      // An exchange a restart left ended (its caller gone), for exchanges.*.
+      fs.mkdirSync(path.join(data.dir, 'exchanges'), { recursive: true });
+      fs.writeFileSync(
+        path.join(data.dir, 'exchanges', 'ex-contract.json'),
+        JSON.stringify({
+          schemaVersion: 1,
+          exchangeId: 'ex-contract',
+          serverId: 'spare',
+          serverName: 'Server spare',
+          method: 'tools/call',
+          params: { name: 'ask', arguments: {} },
+          asTask: false,
+          round: 1,
+          inputRequests: {},
+          answers: {},
+          state: 'completed',
+          outcome: { type: 'result', result: { content: [] } },
+          createdAt: '2026-12-01T00:00:00.000Z',
+          updatedAt: '2026-12-01T00:00:01.000Z'
+        })
+      );
       fixture = await startHostWith(
         {
           inbound,
           tools: { ...peerServer('tools'), server: tools.server.server },
-          spare: peerServer('spare')
+          spare
         },
         {
+          dir: data.dir,
           keyStore: new InMemoryKeyStore(),
           // No other host's configs: a home with nothing in it.
           importPlaces: { home: '/nonexistent/taskdesk-contract-home', platform: 'linux' },
@@ -88,6 +126,22 @@ describe('host API contract', () => {
     after(async () => {
       await fixture.dispose();
       await llm.close();
+      data.remove();
+    });
+
+    it('exchanges.*, prompts.get, resources.read, roots.*', async () => {
+      const [ended] = await drive('exchanges.list', {});
+      assert.equal(ended?.exchangeId, 'ex-contract');
+      assert.equal((await drive('exchanges.cancel', { exchangeId: 'ex-contract' })).state, 'completed');
+      assert.deepEqual(await drive('exchanges.forget', { exchangeId: 'ex-contract' }), { ok: true });
+      assert.deepEqual((await drive('prompts.get', { serverId: 'spare', name: 'p' })).messages, [
+        { role: 'user', content: { type: 'text', text: 'hi' } }
+      ]);
+      assert.deepEqual((await drive('resources.read', { serverId: 'spare', uri: 'notes://x' })).contents, [
+        { uri: 'notes://x', text: 'notes' }
+      ]);
+      assert.deepEqual(await drive('roots.set', { serverId: 'spare', folders: [data.dir] }), { folders: [data.dir] });
+      assert.deepEqual(await drive('roots.get', { serverId: 'spare' }), { folders: [data.dir] });
     });
 
     it('servers.*', async () => {

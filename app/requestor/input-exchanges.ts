@@ -1,0 +1,413 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
+import {
+  InputRequestSchema,
+  type ExchangeMethod,
+  type ExchangeOutcome,
+  type InputExchangeView
+} from '../contract/input-exchanges.js';
+import { InputExchangeStore } from './input-exchange-store.js';
+import type { InputRequest, ModernPeer } from './modern-task-follower.js';
+import { isLocalFailure, toHostError } from './task-rpc.js';
+
+/**
+ * Multi round-trip requests (MCP 2026-07-28, SEP-2322).
+ *
+ * A `tools/call`, `prompts/get` or `resources/read` that a server answers with an
+ * `InputRequiredResult` becomes an *exchange*: stored at once (the original request, the round's
+ * `inputRequests` and opaque `requestState`), each question answered through the host's usual
+ * machinery (several at once), each answer stored as it comes, then the same request retried with
+ * a new JSON-RPC id, every `inputResponses` key and `requestState` unchanged (left out when the
+ * server sent none), for as many rounds as the server asks. After a restart, unfinished exchanges
+ * ask their unanswered questions again and send the retry when the server is connected; their
+ * outcome is kept for the person (`exchanges.list`), since the caller that started them is gone.
+ */
+
+/** The `InputRequiredResult` fields Taskdesk reads (others are ignored). */
+const InputRequiredSchema = z.looseObject({
+  resultType: z.literal('input_required'),
+  inputRequests: z.record(z.string(), InputRequestSchema).optional(),
+  requestState: z.string().optional()
+});
+
+/** Rounds one request may take before Taskdesk stops answering (a server asking in circles). */
+const DEFAULT_MAX_ROUNDS = 32;
+
+/** Options of {@link InputExchanges}. */
+export interface InputExchangesOptions {
+  dir: DocumentDir;
+  clock: Clock;
+  /** Answers one input request for a server (Inbox, sampling, roots); `relatedTaskId` is the exchange id. */
+  answer(
+    serverId: string,
+    request: InputRequest,
+    context: { relatedTaskId: string; signal: AbortSignal }
+  ): Promise<Record<string, unknown>>;
+  /** Timeout of a retry no caller waits for. */
+  requestTimeoutMs: number;
+  maxRounds?: number;
+  /** An exchange changed (or was removed: `view` undefined). */
+  onChange(exchangeId: string, view: InputExchangeView | undefined): void;
+  /**
+   * The final answer of a resumed exchange no caller waits for: what to keep as its outcome (a
+   * `tools/call` that became a task is handed to the requestor, which follows it).
+   */
+  settle(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome;
+}
+
+/** How the caller of one request wants it sent. */
+export interface ExchangeRequestOptions {
+  tasks: boolean;
+  timeout: number;
+  signal?: AbortSignal;
+  /** Progress of the first request (the server's `notifications/progress` for its token). */
+  onprogress?: (progress: Progress) => void;
+}
+
+interface Running {
+  view: InputExchangeView;
+  controller: AbortController;
+  /** Set while a caller waits for the final answer (not for an exchange resumed after a restart). */
+  live: boolean;
+  timeout: number;
+}
+
+/** Every multi round-trip request in progress, and the ended ones nobody was waiting for. */
+export class InputExchanges {
+  readonly #options: InputExchangesOptions;
+  readonly #store: InputExchangeStore;
+  readonly #running = new Map<string, Running>();
+  /** Ended exchanges kept for the person (resumed after a restart, so no caller got the outcome). */
+  readonly #ended = new Map<string, InputExchangeView>();
+  readonly #peers = new Map<string, ModernPeer>();
+  /** Who waits for a server to be attached, by server id. */
+  readonly #waiting = new Map<string, Set<() => void>>();
+  readonly quarantined: ReadonlyArray<LoadedDocument & { ok: false }>;
+  /** Unfinished exchanges loaded from disk, until {@link resume}. */
+  #loaded: InputExchangeView[] = [];
+  #closed = false;
+
+  constructor(options: InputExchangesOptions) {
+    this.#options = options;
+    this.#store = new InputExchangeStore(options.dir);
+    const loaded = this.#store.loadAll();
+    this.quarantined = loaded.quarantined;
+    for (const view of loaded.exchanges) {
+      if (view.state === 'asking' || view.state === 'retrying') this.#loaded.push(view);
+      else this.#ended.set(view.exchangeId, view);
+    }
+  }
+
+  /**
+   * Takes up the unfinished exchanges found on disk: their unanswered questions are asked again
+   * (back in the Inbox), and each retry goes out once its server is connected. Called once the
+   * host's parts that answer questions exist.
+   */
+  resume(): void {
+    const loaded = this.#loaded;
+    this.#loaded = [];
+    for (const view of loaded) this.#start(view, { live: false });
+  }
+
+  /** A modern server is connected: retries waiting for it go out. */
+  attach(serverId: string, peer: ModernPeer): void {
+    this.#peers.set(serverId, peer);
+    const waiting = this.#waiting.get(serverId);
+    this.#waiting.delete(serverId);
+    for (const wake of waiting ?? []) wake();
+  }
+
+  detach(serverId: string): void {
+    this.#peers.delete(serverId);
+  }
+
+  /**
+   * Sends `method` through `peer` and, while the server answers `input_required`, answers and
+   * retries. Resolves with the final answer (a result, or a `CreateTaskResult`); rejects with the
+   * server's error, with why a question could not be answered, or with the signal's reason.
+   */
+  async request(
+    server: { serverId: string; serverName: string; peer: ModernPeer },
+    method: ExchangeMethod,
+    params: Record<string, unknown>,
+    options: ExchangeRequestOptions
+  ): Promise<Record<string, unknown>> {
+    const sendOptions = {
+      tasks: options.tasks,
+      timeout: options.timeout,
+      ...(options.signal && { signal: options.signal })
+    };
+    const first = await server.peer.request(method, params, {
+      ...sendOptions,
+      ...(options.onprogress && { onprogress: options.onprogress })
+    });
+    if (first.resultType !== 'input_required') return first;
+    const now = this.#now();
+    const view: InputExchangeView = {
+      exchangeId: `ex-${randomUUID()}`,
+      serverId: server.serverId,
+      serverName: server.serverName,
+      method,
+      params: structuredClone(params),
+      asTask: options.tasks,
+      round: 0,
+      inputRequests: {},
+      answers: {},
+      state: 'asking',
+      createdAt: now,
+      updatedAt: now
+    };
+    this.#nextRound(view, first);
+    if (!this.#peers.has(server.serverId)) this.#peers.set(server.serverId, server.peer);
+    const run = this.#start(view, { live: true, timeout: options.timeout });
+    const onAbort = () => run.controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#finished(run);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Every exchange in progress, and those ended that no caller waited for, newest first. */
+  list(): InputExchangeView[] {
+    return [...[...this.#running.values()].map((run) => run.view), ...this.#loaded, ...this.#ended.values()]
+      .map((view) => structuredClone(view))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  get(exchangeId: string): InputExchangeView | undefined {
+    const view = this.#running.get(exchangeId)?.view ?? this.#ended.get(exchangeId);
+    return view && structuredClone(view);
+  }
+
+  /** Ends an exchange in progress: questions withdrawn, no retry sent. */
+  cancel(exchangeId: string): InputExchangeView {
+    const run = this.#running.get(exchangeId);
+    if (run) run.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
+    const view = this.#running.get(exchangeId)?.view ?? this.#ended.get(exchangeId);
+    if (!view) throw new HostError(JsonRpcCode.InvalidParams, `No exchange ${JSON.stringify(exchangeId)}.`);
+    return structuredClone(view);
+  }
+
+  /** Removes an ended exchange. */
+  forget(exchangeId: string): void {
+    if (this.#running.has(exchangeId))
+      throw new HostError(JsonRpcCode.InvalidRequest, `Exchange ${exchangeId} is in progress; cancel it first.`);
+    if (!this.#ended.delete(exchangeId))
+      throw new HostError(JsonRpcCode.InvalidParams, `No exchange ${JSON.stringify(exchangeId)}.`);
+    this.#store.remove(exchangeId);
+    this.#options.onChange(exchangeId, undefined);
+  }
+
+  /** What asks, for the Inbox: the tool, prompt or resource of an exchange of this server. */
+  describe(serverId: string, exchangeId: string): string | undefined {
+    const view = this.#running.get(exchangeId)?.view;
+    if (!view || view.serverId !== serverId) return undefined;
+    const { name, uri } = view.params as { name?: unknown; uri?: unknown };
+    if (view.method === 'resources/read') return `resource ${String(uri)}`;
+    return `${view.method === 'tools/call' ? 'tool' : 'prompt'} ${String(name)}`;
+  }
+
+  /** Stops every exchange in this process (they stay stored, and resume on the next start). */
+  close(): void {
+    this.#closed = true;
+    for (const run of this.#running.values()) run.controller.abort(new Error('Taskdesk is closing'));
+    for (const wakers of this.#waiting.values()) for (const wake of wakers) wake();
+    this.#waiting.clear();
+  }
+
+  #start(view: InputExchangeView, options: { live: boolean; timeout?: number }): Running {
+    const run: Running = {
+      view,
+      controller: new AbortController(),
+      live: options.live,
+      timeout: options.timeout ?? this.#options.requestTimeoutMs
+    };
+    this.#running.set(view.exchangeId, run);
+    this.#save(run);
+    if (!options.live) void this.#finished(run).catch(() => undefined);
+    return run;
+  }
+
+  /** Drives one exchange to its end and records that end. */
+  async #finished(run: Running): Promise<Record<string, unknown>> {
+    try {
+      const response = await this.#drive(run);
+      this.#end(run, 'completed', run.live ? undefined : this.#options.settle(run.view, response));
+      return response;
+    } catch (error) {
+      if (this.#closed) throw error;
+      const cancelled = run.controller.signal.aborted;
+      const failure = toHostError(cancelled ? (run.controller.signal.reason ?? error) : error);
+      this.#end(run, cancelled ? 'cancelled' : 'failed', {
+        type: 'error',
+        error: toErrorData(failure)
+      });
+      throw failure;
+    }
+  }
+
+  async #drive(run: Running): Promise<Record<string, unknown>> {
+    const signal = run.controller.signal;
+    for (;;) {
+      await this.#collectAnswers(run);
+      this.#set(run, { state: 'retrying' });
+      const peer = await this.#peerFor(run.view.serverId, signal);
+      const { view } = run;
+      const params: Record<string, unknown> = {
+        ...view.params,
+        ...(Object.keys(view.inputRequests).length > 0 && { inputResponses: structuredClone(view.answers) }),
+        ...(view.requestState !== undefined && { requestState: view.requestState })
+      };
+      let response: Record<string, unknown>;
+      try {
+        response = await peer.request(view.method, params, { tasks: view.asTask, timeout: run.timeout, signal });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason ?? error;
+        // The connection failed, not the request: the answers are kept, and sent once the server is back.
+        if (isLocalFailure(error) && this.#peers.get(view.serverId) !== peer) {
+          this.#set(run, { lastError: toErrorData(error) });
+          continue;
+        }
+        throw describeRefusal(view, error);
+      }
+      if (response.resultType !== 'input_required') return response;
+      if (view.round >= (this.#options.maxRounds ?? DEFAULT_MAX_ROUNDS))
+        throw new HostError(
+          JsonRpcCode.InternalError,
+          `${what(view)} on "${view.serverName}" asked for input ${view.round} times in a row; Taskdesk stopped answering.`
+        );
+      this.#nextRound(view, response);
+      this.#set(run, { state: 'asking' });
+    }
+  }
+
+  /** Takes the next round's questions and state from an `InputRequiredResult` (a malformed one throws). */
+  #nextRound(view: InputExchangeView, response: Record<string, unknown>): void {
+    const parsed = InputRequiredSchema.safeParse(response);
+    if (!parsed.success || (parsed.data.inputRequests === undefined && parsed.data.requestState === undefined))
+      throw new HostError(
+        JsonRpcCode.InternalError,
+        `${what(view)} on "${view.serverName}" answered input_required without ${parsed.success ? 'inputRequests or requestState' : `a valid InputRequiredResult (${parsed.error.issues[0]?.message ?? 'invalid'})`}.`
+      );
+    view.round += 1;
+    view.inputRequests = structuredClone(parsed.data.inputRequests ?? {});
+    view.answers = {};
+    if (parsed.data.requestState === undefined) delete view.requestState;
+    else view.requestState = parsed.data.requestState;
+    delete view.lastError;
+  }
+
+  /** Asks every question of the round not answered yet, all at once; the first that cannot be answered ends them all. */
+  async #collectAnswers(run: Running): Promise<void> {
+    const { view } = run;
+    const open = Object.entries(view.inputRequests).filter(([key]) => !Object.hasOwn(view.answers, key));
+    if (open.length === 0) return;
+    const round = new AbortController();
+    const onAbort = () => round.abort(run.controller.signal.reason);
+    run.controller.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.all(
+        open.map(async ([key, request]) => {
+          let answer: Record<string, unknown>;
+          try {
+            answer = await this.#options.answer(
+              view.serverId,
+              { method: request.method, params: request.params ?? {} },
+              { relatedTaskId: view.exchangeId, signal: round.signal }
+            );
+          } catch (error) {
+            if (run.controller.signal.aborted) throw run.controller.signal.reason ?? error;
+            const data = toErrorData(error);
+            round.abort(new Error('Another question could not be answered'));
+            throw new HostError(
+              data.code,
+              `${what(view)} on "${view.serverName}" asked for ${request.method} (input "${key}"), which Taskdesk could not answer: ${data.message}`,
+              { inputKey: key }
+            );
+          }
+          view.answers[key] = answer;
+          this.#set(run, {});
+        })
+      );
+    } finally {
+      run.controller.signal.removeEventListener('abort', onAbort);
+      round.abort(new Error('The round is over'));
+    }
+  }
+
+  /** The server's peer, waiting for it to be attached (an exchange resumed after a restart, or a dropped connection). */
+  async #peerFor(serverId: string, signal: AbortSignal): Promise<ModernPeer> {
+    for (;;) {
+      const peer = this.#peers.get(serverId);
+      if (peer) return peer;
+      if (signal.aborted) throw signal.reason;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          signal.removeEventListener('abort', wake);
+          this.#waiting.get(serverId)?.delete(wake);
+          resolve();
+        };
+        let set = this.#waiting.get(serverId);
+        if (!set) this.#waiting.set(serverId, (set = new Set()));
+        set.add(wake);
+        signal.addEventListener('abort', wake, { once: true });
+      });
+    }
+  }
+
+  #set(run: Running, change: Partial<InputExchangeView>): void {
+    Object.assign(run.view, change);
+    this.#save(run);
+  }
+
+  #save(run: Running): void {
+    run.view.updatedAt = this.#now();
+    this.#store.save(run.view);
+    this.#options.onChange(run.view.exchangeId, structuredClone(run.view));
+  }
+
+  #end(run: Running, state: 'completed' | 'failed' | 'cancelled', outcome: ExchangeOutcome | undefined): void {
+    this.#running.delete(run.view.exchangeId);
+    const view: InputExchangeView = { ...run.view, state, updatedAt: this.#now(), ...(outcome && { outcome }) };
+    if (run.live) {
+      // The caller has the outcome: nothing to keep.
+      this.#store.remove(view.exchangeId);
+      this.#options.onChange(view.exchangeId, undefined);
+      return;
+    }
+    this.#ended.set(view.exchangeId, view);
+    this.#store.save(view);
+    this.#options.onChange(view.exchangeId, structuredClone(view));
+  }
+
+  #now(): string {
+    return new Date(this.#options.clock.now()).toISOString();
+  }
+}
+
+/** The request in words: `Tool "x"`, `Prompt "x"`, `Resource <uri>`. */
+function what(view: InputExchangeView): string {
+  const { name, uri } = view.params as { name?: unknown; uri?: unknown };
+  if (view.method === 'resources/read') return `Resource ${String(uri)}`;
+  return `${view.method === 'tools/call' ? 'Tool' : 'Prompt'} "${String(name)}"`;
+}
+
+/**
+ * A server's error answer to a retry, said so: a server refusing the retry (its `requestState`
+ * failed verification, an answer was not what it asked for) keeps its code and message.
+ */
+function describeRefusal(view: InputExchangeView, error: unknown): HostError {
+  const data = toErrorData(toHostError(error));
+  return new HostError(
+    data.code,
+    `${what(view)} on "${view.serverName}" refused the retry with the answers (round ${view.round}): ${data.message}`,
+    { ...(data.data !== undefined && { serverData: data.data }), round: view.round }
+  );
+}

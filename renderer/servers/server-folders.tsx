@@ -1,0 +1,120 @@
+import { useEffect, useId, useState } from 'react';
+import { toHostCallError } from '../host-client.js';
+import { useDesk } from '../shell/desk-context.js';
+
+/**
+ * The folders a server sees as its roots (`roots/list`, and a 2026-07-28 server's roots input
+ * request), none by default. In the app a folder is picked with the system's dialog (through
+ * the preload); in browser mode, where the page cannot reach the file system, its path is typed.
+ * Each change is saved at once (`roots.set`); a connected server is told its roots changed.
+ */
+export function ServerFolders({ serverId, serverName }: { serverId: string; serverName: string }) {
+  const { client, announce } = useDesk();
+  const [folders, setFolders] = useState<string[] | undefined>(undefined);
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const inputId = useId();
+  const picker = typeof window !== 'undefined' ? window.taskdesk?.pickFolder : undefined;
+
+  useEffect(() => {
+    let live = true;
+    client.call('roots.get', { serverId }).then(
+      (result) => live && setFolders(result.folders),
+      (failure: unknown) => live && setError(toHostCallError(failure).message)
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, serverId]);
+
+  const save = async (next: string[], said: string): Promise<boolean> => {
+    try {
+      const result = await client.call('roots.set', { serverId, folders: next });
+      setFolders(result.folders);
+      setError(undefined);
+      announce(said);
+      return true;
+    } catch (failure) {
+      const message = toHostCallError(failure).message;
+      setError(message);
+      announce(`${serverName}: the folders were not saved: ${message}`);
+      return false;
+    }
+  };
+
+  const add = async (folder: string) => {
+    const trimmed = folder.trim();
+    if (!trimmed || !folders) return;
+    if (await save([...folders, trimmed], `${serverName} now sees the folder ${trimmed}.`)) setTyped('');
+  };
+
+  const pick = async () => {
+    const folder = await picker?.();
+    if (folder) await add(folder);
+  };
+
+  return (
+    <fieldset className="field folders" aria-busy={folders === undefined || undefined}>
+      <legend>
+        Folders<span className="sr-only"> {serverName} may see</span>
+      </legend>
+      <p className="field-hint">The folders this server is told it may work in (its roots). None unless you add one.</p>
+      {folders && folders.length > 0 ? (
+        <ul className="folder-list">
+          {folders.map((folder) => (
+            <li key={folder}>
+              <code>{folder}</code>{' '}
+              <button
+                type="button"
+                className="danger-link"
+                aria-label={`Remove the folder ${folder} from ${serverName}`}
+                onClick={() =>
+                  void save(
+                    folders.filter((kept) => kept !== folder),
+                    `${serverName} no longer sees the folder ${folder}.`
+                  )
+                }
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : folders ? (
+        <p className="empty">No folders.</p>
+      ) : null}
+      {picker ? (
+        <button type="button" disabled={!folders} onClick={() => void pick()}>
+          Add folder…
+        </button>
+      ) : (
+        <form
+          className="folder-add"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void add(typed);
+          }}
+        >
+          <label htmlFor={inputId}>Folder path</label>
+          <input
+            id={inputId}
+            type="text"
+            value={typed}
+            placeholder="/home/me/project"
+            spellCheck={false}
+            disabled={!folders}
+            onChange={(event) => setTyped(event.target.value)}
+          />
+          <button type="submit" disabled={!folders || typed.trim() === ''}>
+            Add folder
+          </button>
+        </form>
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

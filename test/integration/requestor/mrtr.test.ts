@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createHost, type Host } from '../../../app/host/host.js';
+import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
+import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { nextEvent, tempDir } from '../../support/host-fixture.js';
+
+/**
+ * Multi round-trip requests (MCP 2026-07-28, SEP-2322) against a real server on the v2 server
+ * package over stdio (test/support/mrtr-server.ts): every question goes where the same question
+ * from a legacy server goes (the Inbox, the sampling policy and its model, the user's folders),
+ * several at once and over several rounds; a sealed `requestState` comes back unchanged (the
+ * server verifies it), a changed one is refused and said so; prompts and resources ask too; and
+ * a question pending at a restart is back in the Inbox, its answer sent with the retry.
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const serverScript = fileURLToPath(new URL('../../support/mrtr-server.ts', import.meta.url));
+const KEY = 'sk-mrtr-test-key';
+
+const server: ServerConfigInput = {
+  id: 'mrtr',
+  name: 'MRTR server',
+  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', serverScript], cwd: root },
+  autoConnect: false,
+  protocol: '2026-07-28'
+};
+
+function textOf(outcome: HostResult<'tools.call'>): string {
+  assert.equal(outcome.type, 'result', 'a plain result');
+  if (outcome.type !== 'result') return '';
+  assert.notEqual(outcome.result.isError, true, JSON.stringify(outcome.result));
+  return (outcome.result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n');
+}
+
+/** The next Inbox item of the server that matches. */
+function asked(host: Host, matches: (item: InboxItem) => boolean = () => true): Promise<InboxItem> {
+  const listed = host.inbox.list().find((item) => item.serverId === 'mrtr' && matches(item));
+  if (listed) return Promise.resolve(listed);
+  return nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'mrtr' && matches(item)).then(
+    ({ item }) => item
+  );
+}
+
+describe('multi round-trip requests to a 2026-07-28 server (v2 server package, stdio)', () => {
+  let host: Host;
+  let llm: FakeOpenAIServer;
+  const data = tempDir();
+  const folders = tempDir('taskdesk-roots-');
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'], apiKey: KEY });
+    host = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await host.call('servers.add', server);
+    await host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      apiKey: KEY,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
+    const view = await host.connect('mrtr');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'modern');
+  });
+
+  after(async () => {
+    await host.close();
+    await llm.close();
+    data.remove();
+    folders.remove();
+  });
+
+  const call = (name: string) => host.call('tools.call', { serverId: 'mrtr', name, arguments: {} });
+
+  it('a tool that asks with an elicitation form: the question is in the Inbox, naming the tool, and the answer goes with the retry', async () => {
+    const calling = call('ask-name');
+    const item = await asked(host);
+    assert.equal(item.kind, 'elicitation');
+    assert.equal(item.origin, 'tool ask-name');
+    assert.equal(item.request.message, 'Your name?');
+    assert.equal(host.requestor.exchanges?.list().length, 1, 'the exchange is kept while it waits');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });
+    assert.equal(textOf(await calling), 'hello Ada');
+    assert.deepEqual(await host.call('exchanges.list', {}), [], 'an exchange its caller saw end is not kept');
+  });
+
+  it('a declined form is an answer too', async () => {
+    const calling = call('ask-name');
+    const item = await asked(host);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.equal(textOf(await calling), 'no name (decline)');
+  });
+
+  it('a tool that asks with a URL elicitation: consent in the Inbox', async () => {
+    const calling = call('open-page');
+    const item = await asked(host);
+    assert.equal(item.request.mode, 'url');
+    assert.equal(item.request.url, 'https://example.com/sign-in');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    assert.equal(textOf(await calling), 'page: accept');
+  });
+
+  it('sampling under "auto" without review: the model answers, nobody is asked', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'auto', reviewCompletion: false } });
+    llm.enqueue({ kind: 'text', tokens: ['Blue'] });
+    assert.equal(textOf(await call('draft')), 'model said: Blue');
+    assert.match(JSON.stringify(llm.chatRequests.at(-1)?.body.messages), /Write one word\./);
+  });
+
+  it('sampling under "ask" with review: approved before the model runs, and its answer reviewed', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'ask', reviewCompletion: true } });
+    llm.enqueue({ kind: 'text', tokens: ['Green'] });
+    const calling = call('draft');
+    const approval = await asked(host, (item) => item.kind === 'sampling-approval');
+    assert.equal(approval.origin, 'tool draft');
+    await host.call('inbox.answer', { id: approval.id, answer: { action: 'approve' } });
+    const review = await asked(host, (item) => item.kind === 'sampling-review');
+    await host.call('inbox.answer', { id: review.id, answer: { action: 'approve' } });
+    assert.equal(textOf(await calling), 'model said: Green');
+  });
+
+  it('sampling under "refuse": sampling is not declared, and the call fails saying why', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'refuse', reviewCompletion: false } });
+    // The server's SDK checks each input request against the capabilities the request declared.
+    await assert.rejects(call('draft'), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32021);
+      assert.match(error.message, /sampling\/createMessage.*do not declare the required capability/);
+      return true;
+    });
+    assert.equal(host.inbox.list().length, 0, 'nobody was asked');
+    await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'auto', reviewCompletion: false } });
+  });
+
+  it('sampling with no provider: a person writes the reply in the Inbox', async () => {
+    await host.call('providers.remove', { providerId: 'fake' });
+    try {
+      const calling = call('draft');
+      const item = await asked(host, (candidate) => candidate.kind === 'sampling');
+      await host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'Red' } });
+      assert.equal(textOf(await calling), 'model said: Red');
+    } finally {
+      await host.call('providers.save', {
+        id: 'fake',
+        name: 'Fake LLM',
+        baseURL: llm.baseURL,
+        apiKey: KEY,
+        models: [{ name: 'fake-small' }],
+        defaultModel: 'fake-small'
+      });
+    }
+  });
+
+  it('a tool that asks for roots gets the folders the user chose (none by default)', async () => {
+    assert.equal(textOf(await call('where')), 'no roots');
+    const a = path.join(folders.dir, 'alpha');
+    const b = path.join(folders.dir, 'beta');
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    assert.deepEqual(await host.call('roots.set', { serverId: 'mrtr', folders: [a, b] }), { folders: [a, b] });
+    assert.equal(textOf(await call('where')), [pathToFileURL(a).href, pathToFileURL(b).href].join('\n'));
+    assert.deepEqual((await host.call('roots.get', { serverId: 'mrtr' })).folders, [a, b]);
+  });
+
+  it('roots.set refuses a folder that does not exist, or a relative path', async () => {
+    await assert.rejects(
+      host.call('roots.set', { serverId: 'mrtr', folders: [path.join(folders.dir, 'nowhere')] }),
+      /does not exist/
+    );
+    await assert.rejects(host.call('roots.set', { serverId: 'mrtr', folders: ['relative/dir'] }), /absolute path/);
+  });
+
+  it('several input requests at once: asked together, all answers in one retry', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Teal'] });
+    const calling = call('three-at-once');
+    const item = await asked(host, (candidate) => candidate.kind === 'elicitation');
+    const [exchange] = await host.call('exchanges.list', {});
+    assert.deepEqual(Object.keys(exchange?.inputRequests ?? {}).sort(), ['draft', 'name', 'roots']);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Bo' } } });
+    assert.equal(textOf(await calling), 'name=Bo model=Teal roots=2');
+  });
+
+  it('several rounds: each round asked in turn, the sealed requestState returned unchanged', async () => {
+    const calling = call('two-rounds');
+    const first = await asked(host, (item) => item.request.message === 'First word?');
+    await host.call('inbox.answer', { id: first.id, answer: { action: 'accept', content: { name: 'alpha' } } });
+    const second = await asked(host, (item) => item.request.message === 'Second word?');
+    const [exchange] = await host.call('exchanges.list', {});
+    assert.equal(exchange?.round, 2);
+    await host.call('inbox.answer', { id: second.id, answer: { action: 'accept', content: { name: 'beta' } } });
+    assert.equal(textOf(await calling), 'alpha then beta (rounds: 2)');
+  });
+
+  it('a requestState the server does not accept: the refusal is reported with its code and message', async () => {
+    const calling = call('tampered');
+    const item = await asked(host);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'x' } } });
+    await assert.rejects(calling, (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Tool "tampered" on "MRTR server" refused the retry with the answers \(round 1\)/);
+      assert.match(error.message, /Invalid or expired requestState/);
+      return true;
+    });
+  });
+
+  it('a prompt that asks for input', async () => {
+    const getting = host.call('prompts.get', { serverId: 'mrtr', name: 'greeting' });
+    const item = await asked(host);
+    assert.equal(item.origin, 'prompt greeting');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Cy' } } });
+    const prompt = await getting;
+    assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Hello Cy' } }]);
+  });
+
+  it('a resource that asks for input', async () => {
+    const reading = host.call('resources.read', { serverId: 'mrtr', uri: 'notes://private' });
+    const item = await asked(host);
+    assert.equal(item.origin, 'resource notes://private');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { ok: true } } });
+    const read = await reading;
+    assert.deepEqual(read.contents, [{ uri: 'notes://private', text: 'the private notes' }]);
+  });
+});
+
+describe('a multi round-trip question pending across a restart', () => {
+  const data = tempDir();
+  after(() => data.remove());
+
+  it('is back in the Inbox after the restart, and its answer is sent with the retry', async () => {
+    const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await first.call('servers.add', server);
+    assert.equal((await first.connect('mrtr')).state.status, 'ready');
+    const calling = first.call('tools.call', { serverId: 'mrtr', name: 'ask-name', arguments: {} });
+    calling.catch(() => undefined);
+    const before = await asked(first);
+    assert.equal(before.origin, 'tool ask-name');
+    await first.close();
+    await assert.rejects(calling, 'the caller of the first host does not get an answer');
+
+    const second = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    try {
+      const item = await asked(second);
+      assert.equal(item.origin, 'tool ask-name');
+      assert.equal(item.request.message, 'Your name?');
+      const [pending] = await second.call('exchanges.list', {});
+      assert.equal(pending?.state, 'asking');
+      const ended = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state === 'completed');
+      const retrying = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state === 'retrying');
+      // Answered before the server is connected: the retry waits for it, the answer kept on disk.
+      await second.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Di' } } });
+      assert.deepEqual((await retrying).exchange?.answers, { name: { action: 'accept', content: { name: 'Di' } } });
+      assert.equal((await second.connect('mrtr')).state.status, 'ready');
+      const { exchange } = await ended;
+      assert.equal(exchange?.outcome?.type, 'result');
+      const result = exchange?.outcome?.type === 'result' ? exchange.outcome.result : {};
+      assert.deepEqual(result.content, [{ type: 'text', text: 'hello Di' }]);
+      const kept = await second.call('exchanges.list', {});
+      assert.equal(kept[0]?.state, 'completed', 'kept for the person, since no caller saw it end');
+      await second.call('exchanges.forget', { exchangeId: exchange.exchangeId });
+      assert.deepEqual(await second.call('exchanges.list', {}), []);
+    } finally {
+      await second.close();
+    }
+  });
+});

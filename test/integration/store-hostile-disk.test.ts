@@ -357,7 +357,9 @@ if (tmpfsAvailable()) {
   describe('task store on a real file system that fills up (tmpfs)', () => {
     it('acknowledges only what it keeps, refuses the rest (−32603), loses nothing across a restart, and recovers when space is freed', async () => {
       const mount = fs.mkdtempSync(path.join(os.tmpdir(), 'taskdesk-tmpfs-'));
-      run('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mount]);
+      // Room for the host's four journals (tasks, history, conversations, outbound; 4 MiB each,
+      // written at start) and a few tasks: the filler below then leaves only 100 KiB.
+      run('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mount]);
       const stops: Array<() => Promise<void>> = [];
       try {
         const dataDir = path.join(mount, 'data');

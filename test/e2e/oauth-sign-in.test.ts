@@ -88,9 +88,12 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
 
     servers.expireAccessTokens();
     const refreshes = servers.refreshes;
+    // Announced once the completion is on disk, which is when tasks/get reads it.
+    const completed = servers.taskStatus(taskId, 'completed');
     await question.getByLabel('colour').fill('teal');
     await question.getByRole('button', { name: 'Submit' }).click();
     await question.waitFor({ state: 'detached' });
+    await completed;
     const checked = await host.call('tools.call', {
       serverId: 'protected',
       name: 'check-task',

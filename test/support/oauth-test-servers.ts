@@ -27,7 +27,11 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+  TaskStatusNotificationSchema
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Express's request and response as this file uses them. The SDK builds its auth endpoints on
@@ -66,6 +70,8 @@ export interface OAuthTestServers {
   readonly signIns: number;
   /** Every access token issued (to look for them where they must not be). */
   readonly issuedTokens: string[];
+  /** Resolves once the client announces (`notifications/tasks/status`) that a task reached `status`. */
+  taskStatus(taskId: string, status: string): Promise<void>;
   /** Makes every access token issued so far invalid (the next request gets a 401). */
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
@@ -96,6 +102,7 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
   const refreshTokens = new Map<string, Grant>();
   const issuedTokens: string[] = [];
   const state = { refreshes: 0, signIns: 0, user: 'alice' };
+  const statusWaiters = new Set<{ taskId: string; status: string; resolve: () => void }>();
 
   const issue = (grant: Grant): OAuthTokens => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url');
@@ -237,7 +244,13 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: (id) => void sessions.set(id, created)
           });
-          const server = protectedMcpServer();
+          const server = protectedMcpServer((params) => {
+            for (const waiter of [...statusWaiters])
+              if (waiter.taskId === params.taskId && waiter.status === params.status) {
+                statusWaiters.delete(waiter);
+                waiter.resolve();
+              }
+          });
           servers.push(server);
           await server.connect(created);
           transport = created;
@@ -266,6 +279,7 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
       return state.signIns;
     },
     issuedTokens,
+    taskStatus: (taskId, status) => new Promise<void>((resolve) => void statusWaiters.add({ taskId, status, resolve })),
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),
     close: async () => {
@@ -283,8 +297,9 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
  * client a question as a task and answers with its id) and `check-task` (the client's
  * `tasks/get` for an id, or its error).
  */
-function protectedMcpServer(): McpServer {
+function protectedMcpServer(onStatus: (params: { taskId: string; status: string }) => void): McpServer {
   const mcp = new McpServer({ name: 'protected-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+  mcp.server.setNotificationHandler(TaskStatusNotificationSchema, (notification) => onStatus(notification.params));
   const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
   mcp.registerTool('whoami', { description: 'Who the access token belongs to' }, (extra) =>
     text({ subject: extra.authInfo?.extra?.subject })

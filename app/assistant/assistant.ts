@@ -198,20 +198,22 @@ export class Assistant {
       ...(resolved.length > 0 && { sources: resolved })
     };
     this.#book.push(c, message);
-    // Busy from here on, so a second send waits its turn while this one is saved.
     const before = c.status;
+    // The model is asked at once, while the message is written; its answer is kept only once the
+    // message is on disk (one group-committed sync), and the call returns then.
     c.status = 'generating';
+    const saved = this.#book.durable(c);
+    this.#generation.startTurn(c, saved);
     try {
-      await this.#book.durable(c);
+      await saved;
     } catch (problem) {
-      // Not on disk, so not acknowledged: the message is taken back and the model is not asked.
+      // Not on disk, so not acknowledged: the model is stopped, its answer dropped, the message taken back.
+      this.#generation.abort(c.id);
       c.messages.splice(c.messages.indexOf(message), 1);
       c.status = before;
       this.#book.commit(c);
       throw problem;
     }
-    // The model is asked only once the person's message is on disk (one group-committed sync).
-    this.#generation.startTurn(c);
     return this.get(c.id);
   }
 

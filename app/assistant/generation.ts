@@ -45,10 +45,15 @@ export class Generation {
   }
 
   /** A new turn (the person's message, or a retry): the tool-round count starts again. */
-  startTurn(c: Conversation): void {
+  /**
+   * Starts the model on the person's message. With `saved` (the message's write), the model is
+   * asked at once but nothing of its answer is kept until the write has landed; if it fails, the
+   * answer is dropped (the caller aborts it and takes the message back).
+   */
+  startTurn(c: Conversation, saved?: Promise<void>): void {
     this.#rounds.set(c.id, 0);
     c.status = 'generating';
-    void this.#generate(c);
+    void this.#generate(c, saved);
   }
 
   /** Aborts the answer streaming in; the model is not asked again by itself. */
@@ -96,7 +101,7 @@ export class Generation {
   }
 
   /** One model call, streamed; then its tool calls, or the end of the turn. */
-  async #generate(c: Conversation): Promise<void> {
+  async #generate(c: Conversation, saved?: Promise<void>): Promise<void> {
     const { book, tools } = this.#o;
     const controller = new AbortController();
     this.#controllers.set(c.id, controller);
@@ -126,6 +131,16 @@ export class Generation {
       outcome = controller.signal.aborted
         ? { type: 'stopped', text: '' }
         : { type: 'failed', kind: 'setup', message: toErrorData(problem).message, text: '' };
+    }
+    if (saved) {
+      try {
+        await saved;
+      } catch {
+        // The message it answers is not on disk and was taken back: nothing of this call stays.
+        if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
+        this.#o.partial({ conversationId: c.id, messageId, text: '', done: true });
+        return;
+      }
     }
     if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
     this.#o.partial({ conversationId: c.id, messageId, text: outcome.text, done: true });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AuditEntry, HostParams } from '../../app/contract/host-api.js';
 import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
+import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { ShortId } from '../components/short-id.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -49,7 +50,6 @@ export function AuditScreen({
 }) {
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.auditRevision);
-  const servers = useDeskState((state) => state.servers);
   const [filter, setFilter] = useState<AuditFilter>({ text: '', serverId: '', type: '' });
   const params = useRef(toParams(filter));
   params.current = toParams(filter);
@@ -113,37 +113,9 @@ export function AuditScreen({
         aria-label="Audit log"
         onSubmit={(event) => event.preventDefault()}
       >
-        <label>
-          Search
-          <input
-            type="search"
-            value={filter.text}
-            onChange={set('text')}
-            placeholder="Words in the event or its detail"
-          />
-        </label>
-        <label>
-          Server
-          <select value={filter.serverId} onChange={set('serverId')}>
-            <option value="">Any</option>
-            {servers.map((server) => (
-              <option key={server.id} value={server.id}>
-                {server.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Events
-          <select value={filter.type} onChange={set('type')}>
-            <option value="">Any</option>
-            {EVENT_GROUPS.map(([type, words]) => (
-              <option key={type} value={type}>
-                {words}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSearch value={filter.text} onChange={set('text')} placeholder="Words in the event or its detail" />
+        <ServerFilter value={filter.serverId} onChange={set('serverId')} />
+        <FilterSelect label="Events" value={filter.type} onChange={set('type')} choices={EVENT_GROUPS} />
         <button type="button" onClick={exportAll}>
           Export
         </button>

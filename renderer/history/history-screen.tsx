@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
+import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -27,7 +28,6 @@ export function HistoryScreen({
   headingRef: (element: HTMLHeadingElement | null) => void;
 }) {
   const { client, announce } = useDesk();
-  const servers = useDeskState((state) => state.servers);
   const revision = useDeskState((state) => state.historyRevision);
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
   const [page, setPage] = useState<{ entries: HistorySummary[]; total: number; nextCursor?: string } | undefined>();
@@ -77,48 +77,15 @@ export function HistoryScreen({
       </h2>
       <p className="lede">Every task a server gave Taskdesk or Taskdesk asked of one, kept after it ended.</p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search
-          <input
-            type="search"
-            value={inputs.text}
-            onChange={set('text')}
-            placeholder="Words in the title, server or message"
-          />
-        </label>
-        <label>
-          Server
-          <select value={inputs.serverId} onChange={set('serverId')}>
-            <option value="">Any</option>
-            {servers.map((server) => (
-              <option key={server.id} value={server.id}>
-                {server.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={inputs.status} onChange={set('status')}>
-            <option value="">Any</option>
-            {HISTORY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Kind
-          <select value={inputs.kind} onChange={set('kind')}>
-            <option value="">Any</option>
-            {HISTORY_KINDS.map(([kind, words]) => (
-              <option key={kind} value={kind}>
-                {words}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
+        <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
+        <FilterSelect
+          label="Status"
+          value={inputs.status}
+          onChange={set('status')}
+          choices={HISTORY_STATUSES.map((status) => [status, status] as const)}
+        />
+        <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={HISTORY_KINDS} />
         <button type="button" onClick={exportAll}>
           Export
         </button>

@@ -1,0 +1,64 @@
+import type { ChangeEvent } from 'react';
+import { useDeskState } from '../shell/desk-context.js';
+
+type OnChange = (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
+
+/** The search box of a filter bar (Tasks, History, Audit). */
+export function FilterSearch({
+  value,
+  onChange,
+  placeholder
+}: {
+  value: string;
+  onChange: OnChange;
+  placeholder: string;
+}) {
+  return (
+    <label>
+      Search
+      <input type="search" value={value} onChange={onChange} placeholder={placeholder} />
+    </label>
+  );
+}
+
+/** One choice of a filter bar: "Any" (the empty value) first, then each `[value, words]`. */
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  choices,
+  any = 'Any'
+}: {
+  label: string;
+  value: string;
+  onChange: OnChange;
+  choices: ReadonlyArray<readonly [string, string]>;
+  any?: string;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={onChange}>
+        <option value="">{any}</option>
+        {choices.map(([choice, words]) => (
+          <option key={choice} value={choice}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The server choice of a filter bar: every configured server by name. */
+export function ServerFilter({ value, onChange }: { value: string; onChange: OnChange }) {
+  const servers = useDeskState((state) => state.servers);
+  return (
+    <FilterSelect
+      label="Server"
+      value={value}
+      onChange={onChange}
+      choices={servers.map((server) => [server.id, server.name] as const)}
+    />
+  );
+}

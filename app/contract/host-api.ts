@@ -359,6 +359,15 @@ export const HostEvents = {
   'inbox.expiring': z.object({ item: InboxItemSchema }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
   'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
+  /** A model run the person approved failed (the Inbox says so where they approved it). */
+  'sampling.approvedRunFailed': z.object({
+    /** This failure's own id (a notice is dismissed by it). */
+    id: z.string(),
+    serverId: z.string(),
+    serverName: z.string(),
+    taskId: z.string().optional(),
+    message: z.string()
+  }),
   /** Text a model has generated so far for a sampling request (throttled). */
   'sampling.partial': z.object({
     serverId: z.string(),

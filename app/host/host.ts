@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -261,7 +262,8 @@ export class Host {
       onPartial: ({ delta: _delta, ...update }) => {
         // The UI needs a live view, not every token: at most ten updates a second per request.
         if (partials.take(update.streamId, update.done === true)) this.events.emit('sampling.partial', update);
-      }
+      },
+      onApprovedRunFailed: (failure) => this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure })
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     this.#oauth = new OAuthSessions({

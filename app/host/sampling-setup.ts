@@ -9,7 +9,7 @@ import type { SamplingRunner, WorkContext } from '../receiver/runners.js';
 import type { KeyStore } from '../sampling/key-store.js';
 import { LlmSamplingRunner, type PartialUpdate } from '../sampling/llm-sampling-runner.js';
 import { detectLocalProviders, type LocalServerPort } from '../sampling/local-detection.js';
-import { PolicySamplingRunner } from '../sampling/policy-sampling-runner.js';
+import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampling/policy-sampling-runner.js';
 import {
   ProviderSettingsSchema,
   type ProviderConfig,
@@ -34,6 +34,8 @@ export interface SamplingSetupOptions {
   audit: AuditSink;
   origin: OriginLookup;
   onPartial: (update: PartialUpdate) => void;
+  /** A model run a person approved failed. */
+  onApprovedRunFailed?: PolicySamplingRunnerOptions['onApprovedRunFailed'];
   /** The fetch the `openai` SDK and the probes use (tests, proxies). */
   fetch?: typeof fetch;
   /** Ports probed by local detection (tests use a random one). */
@@ -92,7 +94,8 @@ export class SamplingSetup {
       policyFor: (serverId) => this.policyFor(serverId),
       audit: ({ at: _at, type, serverId, taskId, ...detail }) =>
         options.audit.record({ type, serverId, ...(taskId !== undefined && { taskId }), detail }),
-      clock: options.clock
+      clock: options.clock,
+      ...(options.onApprovedRunFailed && { onApprovedRunFailed: options.onApprovedRunFailed })
     });
     const person = new InboxSamplingRunner(options.inbox, options.origin);
     const registry = this.registry;

@@ -30,6 +30,8 @@ export interface PolicySamplingRunnerOptions {
   policyFor: (serverId: string) => SamplingPolicy;
   audit: SamplingAudit;
   clock?: Clock;
+  /** A model run a person approved failed: told so they hear of it where they approved it. */
+  onApprovedRunFailed?: (failure: { serverId: string; serverName: string; taskId?: string; message: string }) => void;
 }
 
 /**
@@ -146,6 +148,16 @@ export class PolicySamplingRunner implements SamplingRunner {
     const outcome = await sampler.run(approvedParams, context, choice);
     if (outcome.type === 'error') {
       this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: outcome.error.message });
+      // Approved by a person, now or before a restart (the task's notes say so); not a cancel.
+      const approved =
+        policy.mode === 'ask' || (context.notes ?? []).some((note) => note.phase === 'awaiting-approval');
+      if (approved && !context.signal.aborted)
+        this.#options.onApprovedRunFailed?.({
+          serverId: context.serverId,
+          serverName: context.serverName,
+          ...(context.taskId !== undefined && { taskId: context.taskId }),
+          message: outcome.error.message
+        });
       return outcome;
     }
     this.#audit(context, 'sampling.llm', 'completed', { ...at(choice), model: outcome.result.model });

@@ -32,6 +32,8 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
     case 'live-expired':
       return withoutLive(state, action.key);
     case 'notice-dismissed':
+      if (state.failedRuns.some((run) => run.id === action.id))
+        return { ...state, failedRuns: state.failedRuns.filter((run) => run.id !== action.id) };
       return state.unanswered.some((entry) => entry.id === action.id)
         ? { ...state, unanswered: state.unanswered.filter((entry) => entry.id !== action.id) }
         : state;
@@ -192,6 +194,11 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const assistant = applyAssistantEvent(state.assistant, action.event, action.payload);
       return assistant === state.assistant ? state : { ...state, assistant };
     }
+    case 'sampling.approvedRunFailed':
+      // Said once: the same event folded again over a snapshot adds nothing.
+      return state.failedRuns.some((run) => run.id === action.payload.id)
+        ? state
+        : { ...state, failedRuns: [...state.failedRuns, action.payload] };
     // Multi round-trip requests show through their questions in the Inbox.
     case 'exchange.changed':
       return state;

@@ -52,7 +52,7 @@ export type DeskAction =
   | { type: 'connection'; online: boolean; message?: string }
   /** A stream that is not a task stopped updating (its last update never came). */
   | { type: 'live-expired'; key: string }
-  /** The person read the notice of a question that expired unanswered. */
+  /** The person read a notice: a question that expired unanswered, or an approved run that failed. */
   | { type: 'notice-dismissed'; id: string };
 
 /**
@@ -86,6 +86,8 @@ export interface DeskState {
   unanswered: HistorySummary[];
   /** Inbox items past their `warnAt`, by id: about to expire unanswered. */
   expiring: Record<string, true>;
+  /** Model runs the person approved that then failed, oldest first, until dismissed. */
+  failedRuns: Array<HostEventPayload<'sampling.approvedRunFailed'>>;
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */
@@ -109,6 +111,7 @@ export const initialDeskState: DeskState = {
   historyRevision: 0,
   unanswered: [],
   expiring: {},
+  failedRuns: [],
   assistant: initialAssistantSlice,
   sync: undefined
 };

@@ -21,7 +21,8 @@ const HOST_EVENTS = [
   'assistant.partial',
   'assistant.changed',
   'assistant.approval',
-  'exchange.changed'
+  'exchange.changed',
+  'sampling.approvedRunFailed'
 ] as const satisfies readonly HostEvent[];
 // An event added to the contract and not listed here fails to compile.
 const _allEvents: Exclude<HostEvent, (typeof HOST_EVENTS)[number]> extends never ? true : never = true;

@@ -113,6 +113,31 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await notice.waitFor({ state: 'detached' });
   });
 
+  it('says so too for an ordinary (not task) request whose approved run failed', async () => {
+    llm.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded again' });
+    const asked = peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Fail plainly' } }], maxTokens: 10 }
+      },
+      CreateMessageResultSchema
+    );
+    const refused = assert.rejects(asked, /overloaded again/);
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Fail plainly').waitFor();
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await refused;
+    const notice = page.locator('.notice-failed-run').filter({ hasText: 'overloaded again' });
+    await notice.waitFor();
+    assert.match(
+      (await notice.locator('p').textContent()) ?? '',
+      /^The model run you approved for Server p failed: .*overloaded again.*\. The server was told\.$/
+    );
+    assert.equal(await notice.getAttribute('data-task-id'), null);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+  });
+
   it('rejects a request before any model runs', async () => {
     const before = llm.chatRequests.length;
     const { task } = await peer.server.request(

@@ -100,6 +100,11 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       const config = parts.registry.get(serverId);
       const status = config && parts.serverView(config).state.status;
       await parts.servers.update(serverId, settings);
+      // A sign-in belongs to the server it was made with: tokens for the old URL never go to a new one.
+      const before = config?.transport;
+      const after = parts.registry.get(serverId)?.transport;
+      if (before?.type === 'http' && (after?.type !== 'http' || after.url !== before.url))
+        await parts.forgetAuth(serverId);
       // Reconnects with the new settings when it was up or trying (a failed one may be fixed now).
       await parts.dropConnection(serverId);
       if (status === 'ready' || status === 'connecting' || status === 'failed')

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
@@ -107,6 +109,43 @@ describe('OAuth sign-in to a Streamable HTTP server, and tasks bound to the gran
     assert.deepEqual(await call('protected', 'whoami'), { subject: 'bob' });
     const seen = await call('protected', 'check-task', { taskId });
     assert.equal((seen.error as { code?: number } | undefined)?.code, -32602, JSON.stringify(seen));
+  });
+
+  it('forgets a sign-in when the server is moved to another URL: its token never reaches the new one', async () => {
+    const seen: Array<string | undefined> = [];
+    const other = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const id = 'movable';
+      await host.call('servers.add', {
+        id,
+        name: 'Movable',
+        transport: { type: 'http', url: servers.mcpUrl },
+        autoConnect: false
+      });
+      await host.call('servers.connect', { serverId: id });
+      await signInHeadlessly(host, id);
+      assert.equal((await authOf(id))?.status, 'signed-in');
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/mcp`;
+      await host.call('servers.update', {
+        serverId: id,
+        settings: { name: 'Movable', autoConnect: false, protocol: 'auto', transport: { type: 'http', url } }
+      });
+      await host.call('servers.connect', { serverId: id });
+      assert.ok(seen.length > 0, 'the new URL was tried');
+      assert.deepEqual(
+        seen.filter((header) => header !== undefined),
+        [],
+        'no Authorization header went to the new URL'
+      );
+      assert.equal(await authOf(id), undefined, 'the sign-in of the old URL is gone');
+    } finally {
+      other.closeAllConnections();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('keeps tokens out of the server settings, the audit log and the task files', () => {

@@ -74,6 +74,8 @@ interface Running {
   /** Set while a caller waits for the final answer (not for an exchange resumed after a restart). */
   live: boolean;
   timeout: number;
+  /** The caller's progress handler: every retry carries a progress token, as the first request did. */
+  onprogress?: (progress: Progress) => void;
 }
 
 /** Every multi round-trip request in progress, and the ended ones nobody was waiting for. */
@@ -163,7 +165,11 @@ export class InputExchanges {
     };
     this.#nextRound(view, first);
     if (!this.#peers.has(server.serverId)) this.#peers.set(server.serverId, server.peer);
-    const run = this.#start(view, { live: true, timeout: options.timeout });
+    const run = this.#start(view, {
+      live: true,
+      timeout: options.timeout,
+      ...(options.onprogress && { onprogress: options.onprogress })
+    });
     const onAbort = () => run.controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -222,12 +228,16 @@ export class InputExchanges {
     this.#waiting.clear();
   }
 
-  #start(view: InputExchangeView, options: { live: boolean; timeout?: number }): Running {
+  #start(
+    view: InputExchangeView,
+    options: { live: boolean; timeout?: number; onprogress?: (progress: Progress) => void }
+  ): Running {
     const run: Running = {
       view,
       controller: new AbortController(),
       live: options.live,
-      timeout: options.timeout ?? this.#options.requestTimeoutMs
+      timeout: options.timeout ?? this.#options.requestTimeoutMs,
+      ...(options.onprogress && { onprogress: options.onprogress })
     };
     this.#running.set(view.exchangeId, run);
     this.#save(run);
@@ -267,7 +277,12 @@ export class InputExchanges {
       };
       let response: Record<string, unknown>;
       try {
-        response = await peer.request(view.method, params, { tasks: view.asTask, timeout: run.timeout, signal });
+        response = await peer.request(view.method, params, {
+          tasks: view.asTask,
+          timeout: run.timeout,
+          signal,
+          ...(run.onprogress && { onprogress: run.onprogress })
+        });
       } catch (error) {
         if (signal.aborted) throw signal.reason ?? error;
         // The connection failed, not the request: the answers are kept, and sent once the server is back.

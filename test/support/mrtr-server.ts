@@ -67,6 +67,17 @@ export function buildMrtrServer(): McpServer {
     return text(content ? `hello ${content.name}` : `no name (${answer.action})`);
   });
 
+  // Whether the retry carries a progress token, as the first request did.
+  server.registerTool(
+    'ask-then-token',
+    { description: 'Asks for a name, then says if the retry had a progress token', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const answer = inputResponse(responsesOf(ctx), 'name');
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { name: nameForm('Your name, again?') } });
+      return text(`progress token: ${ctx.mcpReq._meta?.progressToken !== undefined}`);
+    }
+  );
+
   server.registerTool(
     'open-page',
     { description: 'Asks to open a page', inputSchema: z.object({}) },

@@ -91,6 +91,13 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
     assert.deepEqual(await host.call('exchanges.list', {}), [], 'an exchange its caller saw end is not kept');
   });
 
+  it('the retry carries a progress token too, so the long work after the answer can report progress', async () => {
+    const calling = call('ask-then-token');
+    const item = await asked(host, (one) => one.request.message === 'Your name, again?');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });
+    assert.equal(textOf(await calling), 'progress token: true');
+  });
+
   it('a declined form is an answer too', async () => {
     const calling = call('ask-name');
     const item = await asked(host);

@@ -71,7 +71,8 @@ export class ConversationStore {
       if (kept.notMoved === undefined && !report.records.has(id)) void this.#log.delete(id).catch(() => undefined);
     }
     const conversations = new Map(report.records);
-    for (const legacy of this.#migrate(quarantined)) conversations.set(legacy.id, legacy);
+    for (const legacy of this.#migrate(quarantined, new Set(report.records.keys())))
+      conversations.set(legacy.id, legacy);
     return { conversations: [...conversations.values()], quarantined };
   }
 
@@ -97,12 +98,25 @@ export class ConversationStore {
    * Moves the one-document-per-conversation files of earlier builds into the log; each old file
    * is removed once its conversation is durable in the log.
    */
-  #migrate(quarantined: QuarantinedConversation[]): Conversation[] {
+  #migrate(quarantined: QuarantinedConversation[], inLog: ReadonlySet<string>): Conversation[] {
     const dir = path.join(this.#options.dataDir, 'assistant');
     if (!fs.existsSync(dir)) return [];
     const documents = new DocumentDir({ dir, corruptDir: this.#options.corruptDir, factory: this.#options.factory });
     const moved: Conversation[] = [];
+    // A file left over once its conversation is in the log (a crash before it was removed, or a
+    // removal refused): the log's copy is the newer one, and the file only has to go.
+    const removeQuietly = (id: string) => {
+      try {
+        documents.remove(id);
+      } catch {
+        // Still there: removed at the next start, and never read over the log's copy.
+      }
+    };
     for (const id of documents.ids()) {
+      if (inLog.has(id)) {
+        removeQuietly(id);
+        continue;
+      }
       const loaded = documents.read(id);
       if (!loaded.ok) {
         quarantined.push({ id, reason: loaded.reason, movedTo: loaded.movedTo });
@@ -121,7 +135,7 @@ export class ConversationStore {
       // The old file goes only once the log holds the conversation durably; should that fail,
       // the file stays and is moved in again at the next start.
       this.#log.put(id, conversation, true).then(
-        () => documents.remove(id),
+        () => removeQuietly(id),
         () => undefined
       );
       moved.push(conversation);

@@ -72,14 +72,23 @@ export class OutboundTaskStore {
         byId.set(id, view);
       }
       // Documents of an earlier build move into the log; each file goes once the log holds it.
+      // A removal refused (a file held open on Windows) leaves it for the next start, where the
+      // log's copy wins over it.
+      const removeQuietly = (id: string) => {
+        try {
+          this.#dir.remove(id);
+        } catch {
+          // Kept until the next start.
+        }
+      };
       for (const id of documents) {
         const view = byId.get(id);
         if (view && !report.records.has(id))
           void this.#log.put(id, { schemaVersion: 1, ...view }).then(
-            () => this.#dir.remove(id),
+            () => removeQuietly(id),
             () => undefined
           );
-        else this.#dir.remove(id);
+        else removeQuietly(id);
       }
     }
     return { tasks: [...byId.values()], quarantined };

@@ -126,6 +126,14 @@ describe('assistant across a restart of the host', () => {
       host = createHost({ dataDir: data.dir, autoConnect: false });
       const again = await host.call('assistant.get', { conversationId: 'c-old' });
       assert.equal(again.messages[0]?.role === 'user' && again.messages[0].text, 'Old words');
+      // Renamed since; then the old file is back, as a crash before its removal would leave it:
+      // the log's newer copy wins, and the file goes.
+      await host.call('assistant.update', { conversationId: 'c-old', title: 'Renamed since' });
+      await host.close();
+      fs.writeFileSync(path.join(data.dir, 'assistant', 'c-old.json'), JSON.stringify(old));
+      host = createHost({ dataDir: data.dir, autoConnect: false });
+      assert.equal((await host.call('assistant.get', { conversationId: 'c-old' })).title, 'Renamed since');
+      assert.equal(fs.existsSync(path.join(data.dir, 'assistant', 'c-old.json')), false, 'the leftover is gone');
     } finally {
       await host.close();
       data.remove();

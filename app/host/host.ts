@@ -213,7 +213,14 @@ export class Host {
         answer: (serverId, request, context) => {
           const server = this.#registry.get(serverId);
           if (!server) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
-          const owner = { serverId, serverName: server.name, identity: ownerIdentity(server) };
+          // The live connection's owner (its secrets and sign-in included), so these questions
+          // count against the same limits as the server's own requests; the stored config's only
+          // when it is not connected (after a restart, before it connects).
+          const owner = this.#connections.get(serverId)?.owner ?? {
+            serverId,
+            serverName: server.name,
+            identity: ownerIdentity(server)
+          };
           return answerEmbedded(this.receiver, owner, server.roots ?? [], request, context);
         },
         onChange: (exchangeId, exchange) =>

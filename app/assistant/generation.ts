@@ -44,11 +44,11 @@ export class Generation {
     this.#o = options;
   }
 
-  /** A new turn (the person's message, or a retry): the tool-round count starts again. */
   /**
-   * Starts the model on the person's message. With `saved` (the message's write), the model is
-   * asked at once but nothing of its answer is kept until the write has landed; if it fails, the
-   * answer is dropped (the caller aborts it and takes the message back).
+   * A new turn (the person's message, or a retry): the tool-round count starts again. With
+   * `saved` (the message's write), the model is asked at once but nothing of its answer is kept
+   * until the write has landed; if it fails, the answer is dropped (the caller aborts it and
+   * takes the message back).
    */
   startTurn(c: Conversation, saved?: Promise<void>): void {
     this.#rounds.set(c.id, 0);

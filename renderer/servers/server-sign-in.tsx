@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
+import { RegisteredClientForm } from './registered-client-form.js';
 
 /**
  * A server's OAuth sign-in on its card: who is signed in (and Sign out), or the question
@@ -74,6 +75,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
           If no browser opened, open this address: <code className="url">{opened}</code>
         </p>
       ) : null}
+      <RegisteredClientForm server={server} />
     </div>
   );
 }

@@ -113,4 +113,22 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByRole('button', { name: 'Connect Protected' }).waitFor();
     assert.deepEqual(pageErrors, []);
   });
+
+  it('signs in with a client the person registered by hand', async () => {
+    await card.getByText('Use a client you registered').click();
+    await card.getByLabel('Client ID').fill('by-hand');
+    await card.getByLabel('Client secret (if it has one)').fill('hand-secret');
+    await card.getByRole('button', { name: 'Save client' }).click();
+    await card.getByText('Saved: the next sign-in uses this client.').waitFor();
+    assert.equal(await card.getByLabel('Client secret (if it has one)').inputValue(), '', 'the secret is not kept');
+
+    const opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    const signInPage = await opened;
+    await signInPage.waitForURL(/client_id=/);
+    const asked = new URL(signInPage.url());
+    assert.equal(asked.searchParams.get('client_id'), 'by-hand');
+    await signInPage.close();
+    assert.equal((await page.content()).includes('hand-secret'), false, 'the secret is not on the page');
+  });
 });

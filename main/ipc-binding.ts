@@ -1,6 +1,7 @@
 import { dialog, ipcMain, type BrowserWindow } from 'electron';
 import { HostEvents, type HostEvent } from '../app/contract/host-api.js';
 import type { Host } from '../app/host/host.js';
+import type { AgreedSignIns } from './agreed-sign-ins.js';
 import { answerCall } from './host-call.js';
 import { CALL_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL } from './ipc-channels.js';
 import { isTrustedSender } from './trusted-sender.js';
@@ -10,6 +11,8 @@ export interface BindingTarget {
   window(): BrowserWindow | undefined;
   /** The file:// URL of the renderer page. */
   pageUrl: string;
+  /** Told of each sign-in page the host hands out, so its `window.open` needs no second dialog. */
+  signIns?: AgreedSignIns;
 }
 
 /**
@@ -20,9 +23,11 @@ export interface BindingTarget {
  * Returns the function that unbinds it.
  */
 export function bindHostApi(host: Pick<Host, 'dispatch' | 'on'>, target: BindingTarget): () => void {
-  ipcMain.handle(CALL_CHANNEL, (event, method: unknown, params: unknown) =>
-    answerCall(host, isTrustedSender(event, target.window(), target.pageUrl), method, params)
-  );
+  ipcMain.handle(CALL_CHANNEL, async (event, method: unknown, params: unknown) => {
+    const reply = await answerCall(host, isTrustedSender(event, target.window(), target.pageUrl), method, params);
+    target.signIns?.noteReply(method, reply);
+    return reply;
+  });
   ipcMain.handle(PICK_FOLDER_CHANNEL, async (event) => {
     const window = target.window();
     if (!window || !isTrustedSender(event, window, target.pageUrl)) return null;

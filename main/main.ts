@@ -12,6 +12,7 @@ import { notifyInboxItems } from './inbox-notifications.js';
 import { followPendingCount } from './pending-badge.js';
 import { createPendingTray } from './tray.js';
 import { SafeStorageKeyStore } from './safe-storage-key-store.js';
+import { AgreedSignIns } from './agreed-sign-ins.js';
 import { bindHostApi, replayWarnings } from './ipc-binding.js';
 import { hardenSession } from './session-policy.js';
 import { createMainWindow, guardAllContents } from './window.js';
@@ -25,12 +26,13 @@ const files = {
 const pageUrl = pathToFileURL(files.page).href;
 
 let host: Host | undefined;
+const signIns = new AgreedSignIns();
 let mainWindow: BrowserWindow | undefined;
 let closing: Promise<void> | undefined;
 let hostClosed = false;
 
 function openWindow(): BrowserWindow {
-  const window = createMainWindow(files);
+  const window = createMainWindow(files, signIns);
   window.webContents.on('did-finish-load', () => host && replayWarnings(host, window));
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = undefined;
@@ -50,7 +52,7 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   const dataDir = app.getPath('userData');
   host = createHost({ dataDir, storeFactory: electronStoreFactory, keyStore: new SafeStorageKeyStore(dataDir) });
-  bindHostApi(host, { window: () => mainWindow, pageUrl });
+  bindHostApi(host, { window: () => mainWindow, pageUrl, signIns });
   notifyInboxItems(host, () => mainWindow);
   followPendingCount(host, createPendingTray({ open: focusWindow, window: () => mainWindow }).view);
   // Electron's binary runs the demo server as Node. The RunAsNode fuse turns that off in

@@ -1,4 +1,5 @@
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, shell } from 'electron';
+import type { AgreedSignIns } from './agreed-sign-ins.js';
 import { confirmAndOpenExternal } from './external-links.js';
 
 /** Files the window is made from. */
@@ -14,7 +15,7 @@ export interface WindowFiles {
  * no Node in the page, no navigation away from our file, new windows denied (an http(s)
  * link opens in the browser after the user agrees).
  */
-export function createMainWindow(files: WindowFiles): BrowserWindow {
+export function createMainWindow(files: WindowFiles, signIns?: AgreedSignIns): BrowserWindow {
   const window = new BrowserWindow({
     width: 1180,
     height: 820,
@@ -40,7 +41,9 @@ export function createMainWindow(files: WindowFiles): BrowserWindow {
   });
   window.once('ready-to-show', () => window.show());
   window.webContents.setWindowOpenHandler(({ url }) => {
-    void confirmAndOpenExternal(window, url);
+    // A sign-in page the person agreed to on the server's card opens at once; any other link asks.
+    if (signIns?.take(url)) void shell.openExternal(url);
+    else void confirmAndOpenExternal(window, url);
     return { action: 'deny' };
   });
   window.loadFile(files.page).catch((error: unknown) => console.error('Taskdesk could not load its page:', error));

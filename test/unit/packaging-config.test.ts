@@ -6,10 +6,15 @@ import { describe, it } from 'node:test';
 // the YAML is read and validated exactly as `electron-builder` reads it, against its scheme.json.
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import type { Configuration } from 'app-builder-lib';
-import { DebugLogger } from 'builder-util';
+import { DebugLogger, log } from 'builder-util';
 import forgeConfig from '../../forge.config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// electron-builder logs ("• loaded configuration …") to stdout, which is the test runner's channel
+// to this file's process: its writes can land inside the runner's messages and fail the whole file
+// ("Unable to deserialize cloned data"). Its logger writes to stderr here instead.
+(log as unknown as { stream: NodeJS.WritableStream }).stream = process.stderr;
 
 /** Electron's security checklist: the fuses the Electron Forge templates set. */
 const FUSES = {

@@ -38,11 +38,15 @@ const clientCommand = [process.execPath, '--import', 'tsx', path.join(root, 'tes
   .map(shellWord)
   .join(' ');
 
-/** Runs one client scenario of the suite to its end; its exit code, output and reported checks. */
+/**
+ * Runs one client scenario of the suite to its end; its exit code, output and reported checks.
+ * `timeoutMs` is the suite's own limit for the scenario (an auth scenario signs in first).
+ */
 export async function runScenario(
   cli: string,
   scenario: string,
-  extraArgs: string[] = []
+  extraArgs: string[] = [],
+  timeoutMs = 20_000
 ): Promise<{ code: number | null; output: string; checks: Check[] }> {
   const out = tempDir('taskdesk-conformance-results-');
   try {
@@ -56,7 +60,7 @@ export async function runScenario(
         '--scenario',
         scenario,
         '--timeout',
-        '20000',
+        String(timeoutMs),
         '--output-dir',
         out.dir,
         ...extraArgs
@@ -70,11 +74,12 @@ export async function runScenario(
       child.on('error', reject);
       child.on('close', resolve);
     });
-    // The suite writes <output-dir>/<scenario>-<timestamp>/checks.json.
-    const [resultDir] = fs.readdirSync(out.dir);
-    const checks = resultDir
-      ? (JSON.parse(fs.readFileSync(path.join(out.dir, resultDir, 'checks.json'), 'utf8')) as Check[])
-      : [];
+    // The suite writes <output-dir>/<scenario>-<timestamp>/checks.json (deeper when the scenario's
+    // name has a slash, as `auth/…` ones do).
+    const file = fs
+      .readdirSync(out.dir, { recursive: true, encoding: 'utf8' })
+      .find((name) => path.basename(name) === 'checks.json');
+    const checks = file ? (JSON.parse(fs.readFileSync(path.join(out.dir, file), 'utf8')) as Check[]) : [];
     return { code, output, checks };
   } finally {
     out.remove();

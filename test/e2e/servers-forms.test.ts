@@ -126,8 +126,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await form.getByLabel('Value of X-Team').fill('core');
     await form.getByLabel('Protocol').selectOption('2025-11-25');
     await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
     const renamed = page.locator('li[data-server-id="second"]');
-    await renamed.getByRole('heading', { name: 'Second edited' }).waitFor();
+    await renamed.getByRole('heading', { name: 'Second edited', exact: true }).waitFor();
     await renamed.getByText('MCP 2025-11-25').waitFor();
     await renamed.getByText('http://127.0.0.1:9/edited').waitFor();
 

@@ -140,8 +140,12 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
         for (let i = 1; i <= steps; i++) {
           clock.setTimeout(
             () => {
-              void extra
-                .sendNotification({
+              // Not `extra.sendNotification`: that one is tied to the tools/call request, whose
+              // Streamable HTTP stream closed with the CreateTaskResult. The token stays valid for
+              // the task's life (2025-11-25 tasks, "Task Progress Notifications"), so the progress
+              // goes on the session's own stream (the client's GET), as a server over HTTP must.
+              void server.server
+                .notification({
                   method: 'notifications/progress',
                   params: { progressToken: token, progress: i, total: steps, message: `step ${i}` }
                 })

@@ -315,9 +315,12 @@ export class TaskHistory {
     message: string | undefined,
     extra: { unanswered?: boolean; cancelledBy?: 'you' | 'server' } = {}
   ): HistoryEntry {
-    // The timeline holds status changes; a new status message within one status updates the entry only.
+    // The timeline holds every change of status or status message, so that it says what the task
+    // said (a received task asks "Waiting for your answer in the Inbox" right after it is made);
+    // only the outcome, arriving in the same status, adds no step.
+    const last = entry.timeline.at(-1);
     const timeline =
-      entry.status === status
+      last?.status === status && last.message === message
         ? entry.timeline
         : [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
     if (timeline.length > MAX_STEPS) timeline.splice(1, timeline.length - MAX_STEPS);

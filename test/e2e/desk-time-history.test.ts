@@ -243,9 +243,19 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.equal(await markdown.locator('b').count(), 0, 'raw HTML is not rendered');
     assert.deepEqual(
       await detail
-        .locator('.timeline [data-status]')
-        .evaluateAll((steps) => steps.map((step) => step.getAttribute('data-status'))),
-      ['working', 'completed']
+        .locator('.timeline li')
+        .evaluateAll((steps) =>
+          steps.map((step) => [step.querySelector('[data-status]')?.getAttribute('data-status'), step.textContent])
+        )
+        .then((steps) =>
+          steps.map(([status, text]) => [status, /Waiting for your answer in the Inbox/.test(text ?? '')])
+        ),
+      [
+        ['working', false],
+        ['working', true],
+        ['completed', false]
+      ],
+      'the timeline says what the server was told: at first working, then waiting on the person'
     );
     // A link opens only after the person agrees.
     await markdown.getByRole('link', { name: 'the report' }).click();

@@ -81,9 +81,14 @@ describe('the task history through the host API', () => {
     const detail = await restarted.dispatch('history.get', { id: `received:${answered.task.taskId}` });
     assert.ok(detail.ok);
     assert.deepEqual(detail.result.result, { action: 'accept', content: { name: 'Ada' } });
+    // Every status message the server was told is a step: the one of a new task, then the Inbox's.
     assert.deepEqual(
-      detail.result.timeline.map((step) => step.status),
-      ['working', 'completed']
+      detail.result.timeline.map((step) => [step.status, step.message]),
+      [
+        ['working', 'Taskdesk is working on the request.'],
+        ['working', 'Waiting for your answer in the Inbox'],
+        ['completed', undefined]
+      ]
     );
 
     const exported = await restarted.dispatch('history.export', { filter: { kind: 'elicitation' } });

@@ -148,7 +148,14 @@ describe('the task history', () => {
     history.recordRequested(requested('o1'));
     history.recordRequested(requested('o1', { task: { ...requested('o1').task, statusMessage: 'Reading sources' } }));
     assert.equal(history.get('requested:o1')!.statusMessage, 'Reading sources');
-    assert.equal(history.get('requested:o1')!.timeline.length, 1, 'a new status message is not a new step');
+    assert.deepEqual(
+      history.get('requested:o1')!.timeline.map((step) => [step.status, step.message]),
+      [
+        ['working', 'Generating report...'],
+        ['working', 'Reading sources']
+      ],
+      'a new status message is a step of its own'
+    );
     history.recordRequested(requested('o1', { state: 'input_required' }));
     history.recordRequested(
       requested('o1', {
@@ -164,7 +171,7 @@ describe('the task history', () => {
     assert.deepEqual(entry.result, { content: [{ type: 'text', text: 'Report' }] });
     assert.deepEqual(
       entry.timeline.map((step) => step.status),
-      ['working', 'input_required', 'completed']
+      ['working', 'working', 'input_required', 'completed']
     );
     history.close();
   });

@@ -19,14 +19,14 @@ export function FailedRunNotices() {
           {...(run.taskId !== undefined && { 'data-task-id': run.taskId })}
         >
           <p>
-            The model run you approved for {run.serverName} failed: {truncate(run.message, 300)}
+            The model run you approved for {run.serverName} failed: {sentence(truncate(run.message, 300))}
             {run.taskId !== undefined ? (
               <>
-                {' — '}
-                <a href={`#tasks/${encodeURIComponent(`received:${run.taskId}`)}`}>see the task</a>.
+                {' '}
+                <a href={`#tasks/${encodeURIComponent(`received:${run.taskId}`)}`}>See the task</a>.
               </>
             ) : (
-              '. The server was told.'
+              ' The server was told.'
             )}
           </p>
           <button type="button" onClick={() => store.dispatch({ type: 'notice-dismissed', id: run.id })}>
@@ -36,4 +36,9 @@ export function FailedRunNotices() {
       ))}
     </div>
   );
+}
+
+/** `text` ending as a sentence: a full stop added unless it ends with one, or with ? or !. */
+function sentence(text: string): string {
+  return /[.?!…]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }

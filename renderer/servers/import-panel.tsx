@@ -215,10 +215,10 @@ function ImportSourceCard({
       ))}
       {chosen.some((server) => server.clash) ? (
         <fieldset className="field">
-          <legend>When a server with that name exists</legend>
+          <legend>When Taskdesk has a server of that id or name</legend>
           {(
             [
-              ['rename', 'Import it under a new name (name-2)'],
+              ['rename', 'Import it under a new name, with a number: “name (2)”'],
               ['skip', 'Skip it']
             ] as const
           ).map(([value, label]) => (
@@ -291,7 +291,7 @@ function ImportServerRow({
         </label>
       </div>
       <code className="url">{server.target}</code>
-      {server.clash ? <p className="small-text">A server with this name exists already.</p> : null}
+      {server.clash ? <p className="small-text">Taskdesk already has a server with this id or name.</p> : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
       {entries.length > 0 ? (
         <ul

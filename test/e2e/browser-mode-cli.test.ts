@@ -125,4 +125,27 @@ describe('browser mode from the command line', () => {
     await page.locator('li[data-server-id="everything"] [data-status="ready"]').waitFor();
     assert.equal(await page.locator('li[data-server-id]').count(), 1);
   });
+
+  it('prints its options for --help, and refuses an unknown option with its name and the usage (exit 2)', async () => {
+    const run = async (arg: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'app/cli/browser-mode.ts'), arg], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe']
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return { code, out, err };
+    };
+    const help = await run('--help');
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^Usage: npm run start:browser -- \[--port N\]/);
+    assert.match(help.out, /--data-dir DIR/);
+    const wrong = await run('--prot');
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /Unknown option '--prot'[\s\S]*Usage:/);
+    assert.equal(wrong.out, '');
+  });
 });

@@ -103,10 +103,10 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await notice.waitFor();
     assert.match(
       (await notice.locator('p').textContent()) ?? '',
-      /^The model run you approved for Server p failed: .*overloaded.* — see the task\.$/
+      /^The model run you approved for Server p failed: .*overloaded.*[.?!] See the task\.$/
     );
     assert.equal(
-      await notice.getByRole('link', { name: 'see the task' }).getAttribute('href'),
+      await notice.getByRole('link', { name: 'See the task' }).getAttribute('href'),
       `#tasks/${encodeURIComponent(`received:${task.taskId}`)}`
     );
     await notice.getByRole('button', { name: 'Dismiss' }).click();
@@ -131,7 +131,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await notice.waitFor();
     assert.match(
       (await notice.locator('p').textContent()) ?? '',
-      /^The model run you approved for Server p failed: .*overloaded again.*\. The server was told\.$/
+      /^The model run you approved for Server p failed: .*overloaded again.*[.?!] The server was told\.$/
     );
     assert.equal(await notice.getAttribute('data-task-id'), null);
     await notice.getByRole('button', { name: 'Dismiss' }).click();

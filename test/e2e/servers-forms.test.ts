@@ -174,7 +174,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const source = panel.locator('li[data-kind="pasted"]');
     const echo = source.locator('li[data-key="echo"]');
     await echo.getByText('npx -y echo-server').waitFor();
-    await echo.getByText('A server with this name exists already.').waitFor();
+    await echo.getByText('Taskdesk already has a server with this id or name.').waitFor();
     await echo.getByText('Not imported (Taskdesk does not use them): alwaysAllow').waitFor();
     assert.equal(await echo.getByLabel('Keep in the key store (ECHO_API_KEY)').isChecked(), true);
     assert.equal(await echo.getByLabel('Keep in the key store (MODE)').isChecked(), false);
@@ -184,7 +184,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       .waitFor();
     assert.equal(await source.getByLabel('legacy HTTP').isDisabled(), true);
     await echo.getByLabel('echo stdio').check();
-    await source.getByLabel('Import it under a new name (name-2)').check();
+    await source.getByLabel('Import it under a new name, with a number: “name (2)”').check();
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
     assert.deepEqual(pageErrors, []);

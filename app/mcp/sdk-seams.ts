@@ -4,7 +4,7 @@ import { StdioClientTransport, type StdioServerParameters } from '@modelcontextp
 import { Protocol, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { JsonRpcLineReader, defaultLineReaderLimits, type LineReaderLimits } from './line-reader.js';
 import {
@@ -230,4 +230,23 @@ export function setServerRequestHandler(
   handler: ServerRequestHandler
 ): void {
   client.setRequestHandler(schema, handler);
+}
+
+/**
+ * Honours `notifications/cancelled` for every request id, 0 included. The SDK's own handler
+ * returns early on a falsy `requestId`, so a server's first request to Taskdesk (id 0, e.g. its
+ * first elicitation) could never be cancelled: its Inbox card stayed until the server went away.
+ *
+ * Relies on: the private `Protocol._requestHandlerAbortControllers` map, by request id, of the
+ * requests being handled (what the SDK's `_oncancel` aborts).
+ */
+export function cancelAnyRequestId(client: Client): void {
+  client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+    const requestId = notification.params.requestId;
+    if (requestId === undefined) return;
+    const controllers = (
+      client as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> }
+    )._requestHandlerAbortControllers;
+    controllers?.get(requestId)?.abort(notification.params.reason);
+  });
 }

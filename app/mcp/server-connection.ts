@@ -33,6 +33,7 @@ import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
 import {
   GuardedStdioTransport,
+  cancelAnyRequestId,
   connectWithoutInitialize,
   requestAnyMethod,
   setServerRequestHandler,
@@ -679,6 +680,7 @@ export class ServerConnection {
           return receiver.runOrdinary(owner(), kind, params, { ...info, signal: extra.signal });
         });
       };
+    cancelAnyRequestId(this.client);
     setServerRequestHandler(this.client, CreateMessageRequestSchema, inbound('sampling'));
     setServerRequestHandler(this.client, ElicitRequestSchema, inbound('elicitation'));
     this.client.setRequestHandler(ListRootsRequestSchema, () => listRootsResult(this.#options.roots?.() ?? []));

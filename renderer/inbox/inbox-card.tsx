@@ -4,6 +4,7 @@ import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
+import { WaitingSince } from '../components/waiting-since.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
 export function InboxCard({
@@ -52,7 +53,12 @@ export function InboxCard({
               {' · '}
               <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={warned} />
             </>
-          ) : null}
+          ) : (
+            <>
+              {' · '}
+              <WaitingSince since={item.createdAt} />
+            </>
+          )}
         </p>
       </header>
       {children}

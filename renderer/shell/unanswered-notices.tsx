@@ -1,10 +1,20 @@
+import type { WithdrawnNotice } from '../store/desk-state.js';
 import { useDesk, useDeskState } from './desk-context.js';
 
-/** Questions that expired before anyone answered: said once each, until the person dismisses it. */
+/**
+ * Questions that ended before anyone answered: a task's that expired (from History), and an
+ * ordinary request its server withdrew. Said once each, until the person dismisses it.
+ */
 export function UnansweredNotices() {
   const { store } = useDesk();
   const unanswered = useDeskState((state) => state.unanswered);
-  if (unanswered.length === 0) return null;
+  const withdrawn = useDeskState((state) => state.withdrawn);
+  if (unanswered.length === 0 && withdrawn.length === 0) return null;
+  const dismiss = (id: string) => (
+    <button type="button" onClick={() => store.dispatch({ type: 'notice-dismissed', id })}>
+      Dismiss
+    </button>
+  );
   return (
     <div className="banners" role="status">
       {unanswered.map((entry) => (
@@ -12,11 +22,27 @@ export function UnansweredNotices() {
           <p>
             “{entry.title}” from {entry.serverName} expired unanswered — see <a href="#history">History</a>.
           </p>
-          <button type="button" onClick={() => store.dispatch({ type: 'notice-dismissed', id: entry.id })}>
-            Dismiss
-          </button>
+          {dismiss(entry.id)}
+        </div>
+      ))}
+      {withdrawn.map((notice) => (
+        <div className="banner banner-warning notice-withdrawn" key={notice.id} data-inbox-id={notice.id}>
+          <p>{withdrawnText(notice)}</p>
+          {dismiss(notice.id)}
         </div>
       ))}
     </div>
   );
+}
+
+function withdrawnText(notice: WithdrawnNotice): string {
+  const what =
+    notice.kind === 'elicitation'
+      ? notice.message
+        ? `its question “${notice.message.length > 120 ? `${notice.message.slice(0, 119)}…` : notice.message}”`
+        : 'its question'
+      : notice.kind === 'sampling-review'
+        ? 'its request for a model reply, with the answer you were reviewing'
+        : 'its request for a model reply';
+  return `${notice.serverName} withdrew ${what} before you answered: it cancelled the request or stopped waiting for it (an ordinary request has no time limit Taskdesk can show).`;
 }

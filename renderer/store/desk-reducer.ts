@@ -34,6 +34,8 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
     case 'notice-dismissed':
       if (state.failedRuns.some((run) => run.id === action.id))
         return { ...state, failedRuns: state.failedRuns.filter((run) => run.id !== action.id) };
+      if (state.withdrawn.some((notice) => notice.id === action.id))
+        return { ...state, withdrawn: state.withdrawn.filter((notice) => notice.id !== action.id) };
       return state.unanswered.some((entry) => entry.id === action.id)
         ? { ...state, unanswered: state.unanswered.filter((entry) => entry.id !== action.id) }
         : state;
@@ -108,10 +110,22 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id } = action.payload;
-      if (!state.inbox.some((item) => item.id === id)) return state;
+      const { id, why } = action.payload;
+      const item = state.inbox.find((known) => known.id === id);
+      if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
-      return { ...state, inbox: state.inbox.filter((item) => item.id !== id), expiring };
+      const next = { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring };
+      // A task's item that expires is told through History; an ordinary request has no TTL and
+      // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told here.
+      if (why !== 'withdrawn' || item.taskId !== undefined) return next;
+      const message = typeof item.request.message === 'string' ? item.request.message.trim() : '';
+      return {
+        ...next,
+        withdrawn: [
+          ...state.withdrawn,
+          { id, serverName: item.serverName, kind: item.kind, ...(message !== '' && { message }) }
+        ]
+      };
     }
     case 'server.state': {
       const { serverId, state: connection } = action.payload;

@@ -88,6 +88,8 @@ export interface DeskState {
   expiring: Record<string, true>;
   /** Model runs the person approved that then failed, oldest first, until dismissed. */
   failedRuns: Array<HostEventPayload<'sampling.approvedRunFailed'>>;
+  /** Ordinary (not task) requests their server withdrew before anyone answered, oldest first, until dismissed. */
+  withdrawn: WithdrawnNotice[];
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */
@@ -112,6 +114,16 @@ export const initialDeskState: DeskState = {
   unanswered: [],
   expiring: {},
   failedRuns: [],
+  withdrawn: [],
   assistant: initialAssistantSlice,
   sync: undefined
 };
+
+/** A question its server stopped waiting for (ordinary requests have no TTL, so no History entry says so). */
+export interface WithdrawnNotice {
+  id: string;
+  serverName: string;
+  kind: InboxItem['kind'];
+  /** The elicitation's message, when it has one. */
+  message?: string;
+}

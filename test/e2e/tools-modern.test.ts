@@ -161,7 +161,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await question.waitFor();
     const meta = (await question.locator('.meta').textContent()) ?? '';
     assert.match(meta, /^From Server modern · /);
-    assert.match(meta, / · the server’s task \S+ waits on it · for tool ask-name$/);
+    assert.match(meta, / · the server’s task \S+ waits on it · for tool ask-name · waiting for \d+ s$/);
     await question.getByLabel('name').fill('Ada');
     await question.getByRole('button', { name: 'Submit' }).click();
     await question.waitFor({ state: 'detached' });

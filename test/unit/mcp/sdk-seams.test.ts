@@ -17,6 +17,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CreateMessageRequestSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   EmptyResultSchema,
   RELATED_TASK_META_KEY,
   type JSONRPCMessage
@@ -26,6 +27,7 @@ import { CLIENT_CAPABILITIES } from '../../../app/mcp/server-connection.js';
 import { DiscoverResultSchema, LEGACY_PROTOCOL_VERSIONS, MetaKey } from '../../../app/mcp/modern-protocol.js';
 import {
   GuardedStdioTransport,
+  cancelAnyRequestId,
   connectWithoutInitialize,
   markStarted,
   releaseTaskProgressHandler,
@@ -190,6 +192,44 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
       /-32602/
     );
     await client.close();
+  });
+
+  it('the SDK ignores notifications/cancelled for request id 0, and cancelAnyRequestId honours it', async () => {
+    const ask = async (seam: boolean) => {
+      const server = new Server({ name: 's', version: '0' }, { capabilities: {} });
+      const client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+      if (seam) cancelAnyRequestId(client);
+      let aborted!: () => void;
+      const abortSeen = new Promise<'aborted'>((resolve) => (aborted = () => resolve('aborted')));
+      let handled!: () => void;
+      const handling = new Promise<void>((resolve) => (handled = resolve));
+      client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+        extra.signal.addEventListener('abort', aborted);
+        handled();
+        return new Promise(() => undefined);
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await Promise.all([client.connect(clientSide), server.connect(serverSide)]);
+      const controller = new AbortController();
+      const asked = server
+        .elicitInput(
+          { mode: 'form', message: 'Q?', requestedSchema: { type: 'object', properties: {} } },
+          {
+            signal: controller.signal
+          }
+        )
+        .catch(() => undefined);
+      await handling;
+      controller.abort('gave up');
+      await asked;
+      // A ping after the cancel: its answer comes after the client has read the cancel.
+      await server.ping();
+      const outcome = await Promise.race([abortSeen, Promise.resolve('still running' as const)]);
+      await client.close();
+      return outcome;
+    };
+    assert.equal(await ask(false), 'still running', 'the SDK still skips id 0 (drop the seam when this fails)');
+    assert.equal(await ask(true), 'aborted');
   });
 
   it('local copies of @modelcontextprotocol/core constants and schemas match the installed package', () => {

@@ -196,6 +196,31 @@ describe('the Desk store reducer', () => {
     );
   });
 
+  it('tells of an ordinary request its server withdrew, once, until dismissed; not of an answered one or a task item', () => {
+    let state = loaded({
+      inbox: [
+        item('plain', { request: { mode: 'form', message: 'Which region?' } }),
+        item('answered'),
+        item('of-a-task', { taskId: 'of-a-task', expiresAt: at(30) })
+      ]
+    });
+    state = fold(
+      [
+        event('inbox.removed', { id: 'plain', why: 'withdrawn' }),
+        event('inbox.removed', { id: 'plain', why: 'withdrawn' }),
+        event('inbox.removed', { id: 'answered', why: 'answered' }),
+        event('inbox.removed', { id: 'of-a-task', why: 'withdrawn' })
+      ],
+      state
+    );
+    assert.deepEqual(state.inbox, []);
+    assert.deepEqual(state.withdrawn, [
+      { id: 'plain', serverName: 'Server a', kind: 'elicitation', message: 'Which region?' }
+    ]);
+    state = deskReducer(state, { type: 'notice-dismissed', id: 'plain' });
+    assert.deepEqual(state.withdrawn, []);
+  });
+
   it('takes events for items the snapshot lacks without inventing or failing', () => {
     const before = loaded({ inbox: [item('q0')] });
     const state = fold(

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+
+/**
+ * An ordinary (not task) request has no TTL: its server may cancel it, or stop waiting, at any
+ * time. The card says how long it has waited, and a withdrawn question is told, not just gone.
+ */
+describe('an ordinary question its server withdraws', () => {
+  let desk: DeskFixture;
+  let peer: PeerServer;
+
+  before(async () => {
+    peer = peerServer('plain-peer');
+    desk = await startDesk({ a: peer });
+  });
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  it('shows how long it has waited, and after the server cancels it, a notice with its words until dismissed', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const asked = peer.server
+      .elicitInput(
+        {
+          mode: 'form',
+          message: 'Which region should the report cover?',
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } }
+        },
+        { signal: controller.signal }
+      )
+      .catch((error: unknown) => error);
+    const card = page.locator('.inbox-item').filter({ hasText: 'Which region should the report cover?' });
+    await card.waitFor();
+    assert.match((await card.locator('.waiting-since').textContent()) ?? '', /^waiting for \d+ s$/);
+
+    controller.abort('the server gave up');
+    assert.ok((await asked) instanceof Error, 'the server side saw its request end');
+    await card.waitFor({ state: 'detached' });
+    const notice = page.locator('.notice-withdrawn');
+    await notice.waitFor();
+    assert.match(
+      (await notice.locator('p').textContent()) ?? '',
+      /^Server a withdrew its question “Which region should the report cover\?” before you answered/
+    );
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+});

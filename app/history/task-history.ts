@@ -315,6 +315,9 @@ export class TaskHistory {
     message: string | undefined,
     extra: { unanswered?: boolean; cancelledBy?: 'you' | 'server' } = {}
   ): HistoryEntry {
+    // A task that ends with the status message it had while it ran ("Generating report...")
+    // ended with no message of its own: its outcome speaks, not its last interim status.
+    if (isEnded(status) && !isEnded(entry.status) && message === entry.statusMessage) message = undefined;
     // The timeline holds every change of status or status message, so that it says what the task
     // said (a received task asks "Waiting for your answer in the Inbox" right after it is made);
     // only the outcome, arriving in the same status, adds no step.

@@ -173,6 +173,8 @@ describe('the task history', () => {
       entry.timeline.map((step) => step.status),
       ['working', 'working', 'input_required', 'completed']
     );
+    assert.equal(entry.statusMessage, undefined, 'the interim message it still had is not how it ended');
+    assert.equal(entry.timeline.at(-1)!.message, undefined);
     history.close();
   });
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } from '../contract/host-api.js';
-import { HostError, JsonRpcCode } from '../core/errors.js';
+import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
+import { auditArguments } from '../assistant/audit-arguments.js';
 import type { Inbox } from '../inbox/inbox.js';
 import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
@@ -83,7 +84,16 @@ function assertFolder(folder: string): void {
 export function hostMethods(parts: HostMethodParts): HostMethodTable {
   return {
     'servers.list': () => parts.registry.list().map((config) => parts.serverView(config)),
-    'servers.add': async (config) => parts.serverView(await parts.servers.add(config)),
+    'servers.add': async (config) => {
+      const saved = await parts.servers.add(config);
+      parts.audit.record({
+        type: 'server.added',
+        serverId: saved.id,
+        serverName: saved.name,
+        detail: { transport: saved.transport.type }
+      });
+      return parts.serverView(saved);
+    },
     'servers.remove': async ({ serverId }) => {
       const removed = parts.registry.get(serverId);
       // The identity the era was remembered by holds the secrets' values (an Authorization header).
@@ -93,13 +103,21 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       parts.sampling.forgetServer(serverId);
       await parts.forgetAuth(serverId);
       if (identity) parts.eras.forget(identity);
+      if (removed) parts.audit.record({ type: 'server.removed', serverId, serverName: removed.name });
       return OK;
     },
     'servers.get': ({ serverId }) => parts.servers.get(serverId),
     'servers.update': async ({ serverId, settings }) => {
       const config = parts.registry.get(serverId);
       const status = config && parts.serverView(config).state.status;
+      const was = config && parts.servers.get(serverId);
       await parts.servers.update(serverId, settings);
+      const now = parts.servers.get(serverId);
+      // Field names only: the settings hold commands, URLs and (by name) secrets.
+      const changed = (Object.keys(now) as Array<keyof typeof now>).filter(
+        (key) => JSON.stringify(was?.[key]) !== JSON.stringify(now[key])
+      );
+      parts.audit.record({ type: 'server.updated', serverId, serverName: now.name, detail: { changed } });
       // A sign-in belongs to the server it was made with: tokens for the old URL never go to a new one.
       const before = config?.transport;
       const after = parts.registry.get(serverId)?.transport;
@@ -124,9 +142,16 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'servers.importAdd': async (request) => {
       const plan = planImport(parts.importPlaces, existingServers(parts.registry), request);
       const added: Array<{ key: string; id: string; name: string }> = [];
+      const from = 'path' in request.origin ? request.origin.path : 'pasted text';
       for (const { key, config } of plan.add) {
         const saved = await parts.servers.add(config);
         added.push({ key, id: saved.id, name: saved.name });
+        parts.audit.record({
+          type: 'server.imported',
+          serverId: saved.id,
+          serverName: saved.name,
+          detail: { key, from, transport: saved.transport.type }
+        });
       }
       for (const { id } of added) if (request.autoConnect) void parts.connect(id).catch(() => undefined);
       return { added, skipped: plan.skipped };
@@ -172,16 +197,42 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return OK;
     },
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
-    'tools.call': ({ serverId, name, arguments: args, asTask, ttlMs, callId }) =>
-      parts.requestor.callTool(serverId, name, args, {
-        ...(asTask !== undefined && { asTask }),
-        ...(ttlMs !== undefined && { ttlMs }),
-        ...(callId !== undefined && { callId })
-      }),
+    'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId }) => {
+      const audited = (detail: Record<string, unknown>, taskId?: string) =>
+        parts.audit.record({
+          type: 'tool.called',
+          serverId,
+          ...(parts.registry.get(serverId) && { serverName: parts.registry.get(serverId)!.name }),
+          ...(taskId !== undefined && { taskId }),
+          detail: { tool: name, arguments: auditArguments(args), ...detail }
+        });
+      try {
+        const outcome = await parts.requestor.callTool(serverId, name, args, {
+          ...(asTask !== undefined && { asTask }),
+          ...(ttlMs !== undefined && { ttlMs }),
+          ...(callId !== undefined && { callId })
+        });
+        if (outcome.type === 'task')
+          audited({ outcome: 'task', outboundId: outcome.task.outboundId }, outcome.task.taskId);
+        else audited({ outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
+        return outcome;
+      } catch (error) {
+        audited({ outcome: 'error', error: errorMessage(error) });
+        throw error;
+      }
+    },
     'tools.runningCalls': () => parts.requestor.plainCalls.list(),
     'tools.cancelCall': ({ callId }) => {
+      const call = parts.requestor.plainCalls.list().find((running) => running.callId === callId);
       if (!parts.requestor.plainCalls.cancel(callId))
         throw new HostError(JsonRpcCode.InvalidParams, `No running call ${callId}`);
+      if (call)
+        parts.audit.record({
+          type: 'tool.call-cancelled',
+          serverId: call.serverId,
+          serverName: call.serverName,
+          detail: { tool: call.toolName, callId }
+        });
       return OK;
     },
     'outbound.list': () => parts.requestor.list(),
@@ -190,7 +241,17 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       if (!task) throw new HostError(JsonRpcCode.InvalidParams, `Unknown outbound task ${outboundId}`);
       return task;
     },
-    'outbound.cancel': ({ outboundId }) => parts.requestor.cancel(outboundId),
+    'outbound.cancel': async ({ outboundId }) => {
+      const view = await parts.requestor.cancel(outboundId);
+      parts.audit.record({
+        type: 'tool.task-cancelled',
+        serverId: view.serverId,
+        serverName: view.serverName,
+        taskId: view.taskId,
+        detail: { tool: view.toolName, outboundId, state: view.state }
+      });
+      return view;
+    },
     'outbound.refresh': ({ outboundId }) => parts.requestor.refresh(outboundId),
     'outbound.forget': ({ outboundId }) => {
       parts.requestor.forget(outboundId);

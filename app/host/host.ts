@@ -11,6 +11,7 @@ import {
   type HostParams,
   type HostReply,
   type HostResult,
+  type InboxItem,
   type ServerView,
   type ConnectionState
 } from '../contract/host-api.js';
@@ -174,7 +175,23 @@ export class Host {
     this.audit = new AuditLog({ dir: path.join(config.dataDir, 'audit'), clock: this.clock });
     this.inbox = new Inbox(this.clock, {
       added: (item) => this.events.emit('inbox.added', { item }),
-      removed: (id, why) => this.events.emit('inbox.removed', { id, why }),
+      removed: (id, why, item) => {
+        this.events.emit('inbox.removed', { id, why });
+        // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not.
+        if (why === 'withdrawn' && item.taskId === undefined)
+          this.audit.record({ ...inboxAuditSubject(item), type: 'inbox.withdrawn', detail: { kind: item.kind } });
+      },
+      answered: (item, action) =>
+        this.audit.record({
+          ...inboxAuditSubject(item),
+          type: 'inbox.answered',
+          detail: {
+            kind: item.kind,
+            action,
+            ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
+            ...(item.origin !== undefined && { origin: item.origin })
+          }
+        }),
       expiring: (item) => this.events.emit('inbox.expiring', { item })
     });
     this.#registry = new ServerRegistry({ dir: config.dataDir, corruptDir, factory, extra: config.servers ?? [] });
@@ -662,4 +679,13 @@ function modernPeer(connection: ServerConnection): ModernPeer {
 /** A connection state as it may leave the core: no credential in its reason. */
 function redactedState(state: ConnectionState, config: ServerConfig): ConnectionState {
   return state.reason === undefined ? state : { ...state, reason: redactServerText(state.reason, config) };
+}
+
+/** Who an inbox item's audit entry is about: its server, and its task when it is one. */
+function inboxAuditSubject(item: Readonly<InboxItem>): { serverId: string; serverName: string; taskId?: string } {
+  return {
+    serverId: item.serverId,
+    serverName: item.serverName,
+    ...(item.taskId !== undefined && { taskId: item.taskId })
+  };
 }

@@ -92,8 +92,15 @@ export class SamplingSetup {
       sampler: llm,
       gate: new InboxApprovalGate(options.inbox, options.origin),
       policyFor: (serverId) => this.policyFor(serverId),
-      audit: ({ at: _at, type, serverId, taskId, ...detail }) =>
-        options.audit.record({ type, serverId, ...(taskId !== undefined && { taskId }), detail }),
+      audit: ({ at: _at, type, serverId, serverName, taskId, ...detail }) => {
+        options.audit.record({
+          type,
+          serverId,
+          ...(serverName !== undefined && { serverName }),
+          ...(taskId !== undefined && { taskId }),
+          detail
+        });
+      },
       clock: options.clock,
       ...(options.onApprovedRunFailed && { onApprovedRunFailed: options.onApprovedRunFailed })
     });

@@ -16,7 +16,9 @@ const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['acti
 /** What the inbox tells the host. */
 export interface InboxEvents {
   added(item: InboxItem): void;
-  removed(id: string, why: 'answered' | 'withdrawn'): void;
+  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>): void;
+  /** The person answered an item (told before its request goes on). */
+  answered?(item: Readonly<InboxItem>, action: InboxAnswer['action']): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
   expiring?(item: InboxItem): void;
 }
@@ -75,7 +77,7 @@ export class Inbox {
         if (this.#items.get(full.id)?.item !== full) return;
         stopWarning();
         this.#items.delete(full.id);
-        this.#events.removed(full.id, 'withdrawn');
+        this.#events.removed(full.id, 'withdrawn', full);
         reject(signal.reason);
       };
       this.#items.set(full.id, {
@@ -137,7 +139,8 @@ export class Inbox {
     }
     entry.validate?.(answer);
     this.#items.delete(id);
-    this.#events.removed(id, 'answered');
+    this.#events.answered?.(item, answer.action);
+    this.#events.removed(id, 'answered', item);
     entry.settle(answer);
   }
 }

@@ -228,6 +228,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     this.#options.audit({
       type,
       serverId: context.serverId,
+      serverName: context.serverName,
       ...(context.taskId ? { taskId: context.taskId } : {}),
       decision,
       ...extra,

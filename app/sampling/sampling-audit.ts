@@ -13,6 +13,7 @@
 export interface SamplingAuditEvent {
   type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';
   serverId: string;
+  serverName?: string;
   taskId?: string;
   decision: SamplingAuditDecision;
   providerId?: string;

@@ -122,7 +122,7 @@ describe('receiver over an in-memory SDK server', () => {
       .read({ taskId: task.taskId })
       .map((entry) => entry.type)
       .reverse();
-    assert.deepEqual(types, ['task.created', 'task.status', 'task.result-retrieved']);
+    assert.deepEqual(types, ['task.created', 'inbox.answered', 'task.status', 'task.result-retrieved']);
     assert.equal(host.inbox.list().length, 0);
   });
 

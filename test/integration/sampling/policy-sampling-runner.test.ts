@@ -53,6 +53,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       {
         type: 'sampling.request',
         serverId: 'srv-1',
+        serverName: 'Test server',
         taskId: 'task-1',
         decision: 'refused',
         reason: 'policy: refuse',

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { systemClock } from '../../app/core/clock.js';
+import { createHost } from '../../app/host/host.js';
+import type { AuditEntry } from '../../app/contract/host-api.js';
+import { startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
+import { createTaskToolServer } from '../support/task-tool-server.js';
+
+/** The audit log's entries of one type (or whose type starts with `type.`), oldest first, without their times. */
+async function entries(
+  host: { call: (method: 'audit.read', params: { type: string }) => Promise<AuditEntry[]> },
+  type: string
+): Promise<Array<Omit<AuditEntry, 'at'>>> {
+  // The log reads newest first.
+  return (await host.call('audit.read', { type })).reverse().map(({ at: _at, ...rest }) => rest);
+}
+
+/**
+ * The audit log says what servers asked and what Taskdesk did: what the person did is part of
+ * that (servers added, changed, imported and removed, tools called and cancelled, questions
+ * answered), and so is a question its server withdrew.
+ */
+describe('the audit log records what the person did', () => {
+  it('servers added, edited (the fields that changed, by name), imported and removed', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      await host.call('servers.add', {
+        id: 'cli',
+        name: 'CLI',
+        transport: { type: 'stdio', command: 'mcp-thing', env: { TOKEN: 'sk-live-secret-1' } },
+        autoConnect: false
+      });
+      const settings = await host.call('servers.get', { serverId: 'cli' });
+      const { id: _id, editable: _editable, ...editable } = settings;
+      await host.call('servers.update', { serverId: 'cli', settings: { ...editable, name: 'CLI tool' } });
+      await host.call('servers.importAdd', {
+        origin: { text: JSON.stringify({ mcpServers: { web: { url: 'https://mcp.example/mcp' } } }) },
+        picks: [{ key: 'web' }],
+        onClash: 'rename'
+      });
+      await host.call('servers.remove', { serverId: 'cli' });
+
+      assert.deepEqual(await entries(host, 'server'), [
+        { type: 'server.added', serverId: 'cli', serverName: 'CLI', detail: { transport: 'stdio' } },
+        { type: 'server.updated', serverId: 'cli', serverName: 'CLI tool', detail: { changed: ['name'] } },
+        {
+          type: 'server.imported',
+          serverId: 'web',
+          serverName: 'web',
+          detail: { key: 'web', from: 'pasted text', transport: 'http' }
+        },
+        { type: 'server.removed', serverId: 'cli', serverName: 'CLI tool' }
+      ]);
+      assert.doesNotMatch(JSON.stringify(await host.call('audit.read', {})), /sk-live-secret-1/);
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('a tool call with its outcome, a question answered, and an ordinary question its server withdrew', async () => {
+    const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 50 });
+    const peer: PeerServer = {
+      server: mcp.server,
+      notifications: [],
+      nextNotification: () => new Promise(() => undefined)
+    };
+    const fixture = await startHostWith({ a: peer });
+    const { host } = fixture;
+    try {
+      const outcome = await host.call('tools.call', {
+        serverId: 'a',
+        name: 'work-forbidden',
+        arguments: { label: 'weekly', password: 'hunter2' }
+      });
+      assert.equal(outcome.type, 'result');
+      assert.deepEqual(await entries(host, 'tool'), [
+        {
+          type: 'tool.called',
+          serverId: 'a',
+          serverName: 'Server a',
+          detail: { tool: 'work-forbidden', arguments: { label: 'weekly', password: '[redacted]' }, outcome: 'result' }
+        }
+      ]);
+
+      const schema = { type: 'object' as const, properties: { city: { type: 'string' as const } } };
+      const answered = mcp.server.elicitInput({ mode: 'form', message: 'Which city?', requestedSchema: schema });
+      const withdrawn = new AbortController();
+      const dropped = mcp.server
+        .elicitInput({ mode: 'form', message: 'Which team?', requestedSchema: schema }, { signal: withdrawn.signal })
+        .catch((error: unknown) => error);
+      // Listening before looking: an item added meanwhile is not missed.
+      const waitFor = (count: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (host.inbox.size < count) return;
+            off();
+            resolve();
+          };
+          const off = host.on('inbox.added', check);
+          check();
+        });
+      await waitFor(2);
+      const items = await host.call('inbox.list', {});
+      const city = items.find((item) => item.request.message === 'Which city?')!;
+      await host.call('inbox.answer', { id: city.id, answer: { action: 'accept', content: { city: 'Oslo' } } });
+      assert.deepEqual((await answered).content, { city: 'Oslo' });
+      const removed = new Promise<void>((resolve) => {
+        const off = host.on('inbox.removed', ({ why }) => {
+          if (why !== 'withdrawn') return;
+          off();
+          resolve();
+        });
+      });
+      withdrawn.abort('no longer needed');
+      await dropped;
+      await removed;
+
+      assert.deepEqual(await entries(host, 'inbox'), [
+        {
+          type: 'inbox.answered',
+          serverId: 'a',
+          serverName: 'Server a',
+          detail: { kind: 'elicitation', action: 'accept' }
+        },
+        { type: 'inbox.withdrawn', serverId: 'a', serverName: 'Server a', detail: { kind: 'elicitation' } }
+      ]);
+      assert.doesNotMatch(
+        JSON.stringify(await host.call('audit.read', {})),
+        /Oslo/,
+        'what the person answered stays out of the log'
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+});

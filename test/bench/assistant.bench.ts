@@ -70,25 +70,29 @@ async function throughTaskdesk(): Promise<Turn[]> {
   const ids: string[] = [];
   for (let i = 0; i < CONVERSATIONS; i++)
     ids.push((await host.call('assistant.create', { providerId: 'local', model: 'paced', serverIds: ['bench'] })).id);
+  // One listener for all conversations, as a window has: fifty listeners that each look at every
+  // conversation's events would cost the bench itself N² calls the direct side never makes.
+  const waiting = new Map<string, (update: { text: string; done?: true }) => void>();
+  const off = host.on('assistant.partial', (update) => waiting.get(update.conversationId)?.(update));
   const turns = await Promise.all(
     ids.map(
       (conversationId, i) =>
         new Promise<Turn>((resolve, reject) => {
-          let t0 = 0;
           let firstToken: number | undefined;
-          const off = host.on('assistant.partial', (update) => {
-            if (update.conversationId !== conversationId || update.text === '') return;
+          waiting.set(conversationId, (update) => {
+            if (update.text === '') return;
             firstToken ??= performance.now() - t0;
             if (update.done) {
-              off();
+              waiting.delete(conversationId);
               resolve({ firstToken, total: performance.now() - t0 });
             }
           });
-          t0 = performance.now();
+          const t0 = performance.now();
           host.call('assistant.send', { conversationId, text: `turn ${i}` }).catch(reject);
         })
     )
   );
+  off();
   await fixture.dispose();
   return turns;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
 import type {
@@ -20,6 +19,7 @@ import { ConversationBook, toolCalls } from './conversation-book.js';
 import type { ConversationStore, QuarantinedConversation } from './conversation-store.js';
 import { Generation, type AssistantProviders } from './generation.js';
 import { listSources, resolveSource } from './message-sources.js';
+import type { SourceServer } from './source-server.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import { ToolRounds, type AssistantRequestor } from './tool-rounds.js';
 
@@ -40,8 +40,8 @@ export interface AssistantOptions {
     changed(conversationId: string, conversation: Conversation | undefined): void;
     approval(conversationId: string, toolCall: AssistantToolCall): void;
   };
-  /** The SDK client of a connected server, for its prompts and resources. */
-  mcpClient(serverId: string): Client | undefined;
+  /** A connected server, to list its prompts and resources in its era (undefined when not connected). */
+  sourceServer(serverId: string): SourceServer | undefined;
   /** Told when a conversation could not be written (it is kept in memory and written with the next change). */
   onStoreError(conversationId: string, error: unknown): void;
 }
@@ -186,7 +186,10 @@ export class Assistant {
     const c = this.#book.find(conversationId);
     this.#assertNotBusy(c);
     const resolved: ResolvedSource[] = [];
-    for (const source of sources) resolved.push(await resolveSource(this.#client(source.serverId), source));
+    for (const source of sources) {
+      this.#sourceServer(source.serverId);
+      resolved.push(await resolveSource(this.#o.requestor, source));
+    }
     // Fetching took a while: someone may have sent meanwhile.
     this.#assertNotBusy(c);
     if (c.status === 'failed') dropTrailingErrors(c);
@@ -219,7 +222,7 @@ export class Assistant {
 
   /** A connected server's prompts and resources. */
   sources(serverId: string): Promise<ServerSources> {
-    return listSources(this.#client(serverId));
+    return listSources(this.#sourceServer(serverId));
   }
 
   /** Asks the model again after a failure (or past the tool-round limit, which starts a new count). */
@@ -264,10 +267,10 @@ export class Assistant {
     return saved;
   }
 
-  #client(serverId: string): Client {
-    const client = this.#o.mcpClient(serverId);
-    if (!client) throw new HostError(JsonRpcCode.InvalidRequest, `Server ${serverId} is not connected.`);
-    return client;
+  #sourceServer(serverId: string): SourceServer {
+    const server = this.#o.sourceServer(serverId);
+    if (!server) throw new HostError(JsonRpcCode.InvalidRequest, `Server ${serverId} is not connected.`);
+    return server;
   }
 
   #assertNotBusy(c: Conversation): void {

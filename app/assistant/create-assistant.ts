@@ -21,7 +21,7 @@ export function createAssistant(options: {
   factory: JsonFileStoreFactory;
   requestor: AssistantOptions['requestor'];
   providers: AssistantOptions['providers'];
-  mcpClient: AssistantOptions['mcpClient'];
+  sourceServer: AssistantOptions['sourceServer'];
   audit: AuditSink;
   clock: Clock;
   fetch?: typeof fetch;
@@ -49,7 +49,7 @@ export function createAssistant(options: {
     policies,
     requestor: options.requestor,
     providers: options.providers,
-    mcpClient: options.mcpClient,
+    sourceServer: options.sourceServer,
     audit: options.audit,
     clock: options.clock,
     ...(options.fetch && { fetch: options.fetch }),

@@ -114,8 +114,8 @@ export class Generation {
           JsonRpcCode.InvalidParams,
           `The provider ${c.providerId} is no longer configured: choose another one.`
         );
-      const apiKey = await this.#o.providers.apiKey(settings.id);
-      const offered = await tools.offer(c);
+      // Both are usually at hand (a cached key, a cached tool list): asked together, not one after the other.
+      const [apiKey, offered] = await Promise.all([this.#o.providers.apiKey(settings.id), tools.offer(c)]);
       outcome = await streamModelCall({
         client: this.#client(settings, apiKey),
         settings,

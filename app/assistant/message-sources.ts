@@ -1,7 +1,19 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  GetPromptResultSchema,
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ReadResourceResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import type { MessageSource, ResolvedSource, ServerSources } from '../contract/assistant.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { toolResultForModel } from './chat-messages.js';
+import type { SourceServer } from './source-server.js';
+
+/** How a source is fetched: the requestor's own `prompts/get` and `resources/read`, in the server's era. */
+export interface SourceFetcher {
+  getPrompt(serverId: string, name: string, args?: Record<string, string>): Promise<Record<string, unknown>>;
+  readResource(serverId: string, uri: string): Promise<Record<string, unknown>>;
+}
 
 /** Pages read of a list before it is cut short: a server that pages without end cannot hold the call up. */
 const MAX_PAGES = 10;
@@ -9,17 +21,20 @@ const TIMEOUT_MS = 30_000;
 
 /**
  * A connected server's prompts and resources, as sources the person may add to a message
- * (`prompts/list` and `resources/list`, each only when the server declared it).
+ * (`prompts/list` and `resources/list`, each only when the server declared it; to a 2026-07-28
+ * server in its envelope).
  */
-export async function listSources(client: Client): Promise<ServerSources> {
-  const capabilities = client.getServerCapabilities() ?? {};
+export async function listSources(server: SourceServer): Promise<ServerSources> {
+  const capabilities = server.capabilities;
   const prompts: ServerSources['prompts'] = [];
   const resources: ServerSources['resources'] = [];
   try {
     if (capabilities.prompts) {
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const listed = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: TIMEOUT_MS });
+        const listed = ListPromptsResultSchema.parse(
+          await server.list('prompts/list', cursor === undefined ? {} : { cursor }, TIMEOUT_MS)
+        );
         for (const prompt of listed.prompts)
           prompts.push({
             name: prompt.name,
@@ -38,7 +53,9 @@ export async function listSources(client: Client): Promise<ServerSources> {
     if (capabilities.resources) {
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const listed = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout: TIMEOUT_MS });
+        const listed = ListResourcesResultSchema.parse(
+          await server.list('resources/list', cursor === undefined ? {} : { cursor }, TIMEOUT_MS)
+        );
         for (const resource of listed.resources)
           resources.push({
             uri: resource.uri,
@@ -62,15 +79,15 @@ export async function listSources(client: Client): Promise<ServerSources> {
 /**
  * Fetches one source for a message: a prompt with its arguments (`prompts/get`, its messages as
  * text with their roles) or a resource (`resources/read`, text contents as they are, binary ones
- * named, images kept for the model). A source that cannot be fetched throws, and the message is
- * not added.
+ * named, images kept for the model). Both go through the requestor, as the Tools screen's do: to
+ * a 2026-07-28 server as a multi round-trip request, whose questions wait in the Inbox and whose
+ * answers go with the retry. A source that cannot be fetched throws, and the message is not added.
  */
-export async function resolveSource(client: Client, source: MessageSource): Promise<ResolvedSource> {
+export async function resolveSource(fetcher: SourceFetcher, source: MessageSource): Promise<ResolvedSource> {
   try {
     if (source.type === 'prompt') {
-      const prompt = await client.getPrompt(
-        { name: source.name, arguments: source.arguments ?? {} },
-        { timeout: TIMEOUT_MS }
+      const prompt = GetPromptResultSchema.parse(
+        await fetcher.getPrompt(source.serverId, source.name, source.arguments ?? {})
       );
       const images: ResolvedSource['images'] = [];
       const text = prompt.messages
@@ -86,7 +103,7 @@ export async function resolveSource(client: Client, source: MessageSource): Prom
         ...(images.length > 0 && { images })
       };
     }
-    const read = await client.readResource({ uri: source.uri }, { timeout: TIMEOUT_MS });
+    const read = ReadResourceResultSchema.parse(await fetcher.readResource(source.serverId, source.uri));
     const mapped = toolResultForModel({ content: read.contents.map((resource) => ({ type: 'resource', resource })) });
     return {
       label: `resource ${source.uri} of server ${source.serverId}`,

@@ -30,6 +30,9 @@ export interface AssistantRequestor {
   cancel(outboundId: string): Promise<OutboundTaskView>;
   on(listener: (event: OutboundTaskEvent) => void): () => void;
   readonly plainCalls: { cancel(callId: string): boolean };
+  /** `prompts/get` and `resources/read` in the server's era (a multi round-trip request to a 2026-07-28 server). */
+  getPrompt(serverId: string, name: string, args?: Record<string, string>): Promise<Record<string, unknown>>;
+  readResource(serverId: string, uri: string): Promise<Record<string, unknown>>;
 }
 
 /** A tool offered to the model in the current round. */

@@ -56,6 +56,7 @@ import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
 import { createAssistant } from '../assistant/create-assistant.js';
 import type { Assistant } from '../assistant/assistant.js';
+import { sourceServerOf } from '../assistant/source-server.js';
 import os from 'node:os';
 import { ServerSettingsStore } from './server-settings.js';
 import {
@@ -306,9 +307,9 @@ export class Host {
       factory,
       requestor: this.requestor,
       providers: this.sampling.registry,
-      mcpClient: (serverId) => {
+      sourceServer: (serverId) => {
         const connection = this.#connections.get(serverId);
-        return connection?.ready ? connection.client : undefined;
+        return connection?.ready ? sourceServerOf(connection) : undefined;
       },
       audit: this.audit,
       clock: this.clock,

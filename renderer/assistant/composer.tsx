@@ -35,14 +35,9 @@ export function Composer({ conversation }: { conversation: Conversation }) {
   };
 
   return (
-    <form
-      className="chat-composer"
-      aria-label="Message"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    // The picker stays outside the message's form: its prompt-arguments form would otherwise be a
+    // form inside a form, whose submit the browser takes for a page submission.
+    <div className="chat-composer">
       {picking ? (
         <SourcePicker
           serverIds={conversation.serverIds}
@@ -54,72 +49,80 @@ export function Composer({ conversation }: { conversation: Conversation }) {
           }}
         />
       ) : null}
-      {sources.length > 0 ? (
-        <ul className="chat-chips" aria-label="Attached">
-          {sources.map((s, i) => (
-            <li key={i}>
-              {s.label}{' '}
-              <button
-                type="button"
-                className="link-button"
-                aria-label={`Remove ${s.label}`}
-                onClick={() => setSources(sources.filter((_, j) => j !== i))}
-              >
-                ✕
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <FormError message={send.error ?? stop.error} />
-      <div className="chat-input-row">
-        <button
-          type="button"
-          className="chat-attach"
-          aria-label="Add a prompt or resource"
-          title="Add a prompt or resource"
-          onClick={() => setPicking(!picking)}
-        >
-          Attach…
-        </button>
-        <textarea
-          aria-label="Your message"
-          rows={Math.min(8, Math.max(1, text.split('\n').length))}
-          placeholder={
-            busy
-              ? 'The model is busy: wait, or stop it.'
-              : 'Message the model…  (Enter to send, Shift+Enter for a new line)'
-          }
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              void submit();
-            }
-          }}
-        />
-        {busy ? (
+      <form
+        aria-label="Message"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        {sources.length > 0 ? (
+          <ul className="chat-chips" aria-label="Attached">
+            {sources.map((s, i) => (
+              <li key={i}>
+                {s.label}{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`Remove ${s.label}`}
+                  onClick={() => setSources(sources.filter((_, j) => j !== i))}
+                >
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <FormError message={send.error ?? stop.error} />
+        <div className="chat-input-row">
           <button
             type="button"
-            className="chat-stop"
-            disabled={stop.busy}
-            onClick={() =>
-              void stop.run(async () => {
-                const c = await client.call('assistant.stop', { conversationId: conversation.id });
-                announce('Stopped.');
-                return c;
-              })
-            }
+            className="chat-attach"
+            aria-label="Add a prompt or resource"
+            title="Add a prompt or resource"
+            onClick={() => setPicking(!picking)}
           >
-            ■ Stop
+            Attach…
           </button>
-        ) : (
-          <button type="submit" className="primary chat-send" disabled={send.busy || text.trim() === ''}>
-            Send
-          </button>
-        )}
-      </div>
-    </form>
+          <textarea
+            aria-label="Your message"
+            rows={Math.min(8, Math.max(1, text.split('\n').length))}
+            placeholder={
+              busy
+                ? 'The model is busy: wait, or stop it.'
+                : 'Message the model…  (Enter to send, Shift+Enter for a new line)'
+            }
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                void submit();
+              }
+            }}
+          />
+          {busy ? (
+            <button
+              type="button"
+              className="chat-stop"
+              disabled={stop.busy}
+              onClick={() =>
+                void stop.run(async () => {
+                  const c = await client.call('assistant.stop', { conversationId: conversation.id });
+                  announce('Stopped.');
+                  return c;
+                })
+              }
+            >
+              ■ Stop
+            </button>
+          ) : (
+            <button type="submit" className="primary chat-send" disabled={send.busy || text.trim() === ''}>
+              Send
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
   );
 }

@@ -20,10 +20,15 @@ const SCREENSHOT = path.join(root, '.tmp/assistant-chat.png');
 
 type ChatMessage = { role: string; content: unknown };
 
-describe('the Assistant screen in Chromium (fake LLM, server-everything over stdio, a task server over HTTP)', () => {
+const SERVER_NAMES: Record<string, string> = { everything: 'Everything', work: 'Work', jobs: 'Jobs' };
+
+describe('the Assistant screen in Chromium (fake LLM, server-everything over stdio, task servers over HTTP)', () => {
   const data = tempDir();
   const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
+  // A second task server whose tasks give no immediate response: the conversation waits on them.
+  const jobsStore = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
   let work: Awaited<ReturnType<typeof startTaskToolHttpServer>>;
+  let jobs: Awaited<ReturnType<typeof startTaskToolHttpServer>>;
   let llm: FakeOpenAIServer;
   let built: Awaited<ReturnType<typeof buildRenderer>>;
   let host: Host;
@@ -43,10 +48,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
           name: 'Everything',
           transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
         },
-        { id: 'work', name: 'Work', transport: { type: 'http', url: work.url.href } }
+        { id: 'work', name: 'Work', transport: { type: 'http', url: work.url.href } },
+        { id: 'jobs', name: 'Jobs', transport: { type: 'http', url: jobs.url.href } }
       ]
     });
-    for (const id of ['everything', 'work']) assert.equal((await host.connect(id)).state.status, 'ready');
+    for (const id of ['everything', 'work', 'jobs']) assert.equal((await host.connect(id)).state.status, 'ready');
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
       viewport: { width: 1200, height: 900 }
     }));
@@ -65,6 +71,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       store,
       immediateResponse: 'The job has started; it reports back when done.'
     });
+    jobs = await startTaskToolHttpServer({ clock: systemClock, store: jobsStore });
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     const setup = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
     await saveFakeProvider(setup, llm.baseURL);
@@ -75,8 +82,10 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   after(async () => {
     await closeAll();
     await work?.close();
+    await jobs?.close();
     await llm?.close();
     store.close();
+    jobsStore.close();
     built?.remove();
     data.remove();
   });
@@ -92,7 +101,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await pane().getByRole('button', { name: 'Settings' }).click();
     const settings = pane().getByRole('form', { name: 'Conversation settings' });
     await settings.getByLabel('Title').fill(title);
-    await settings.getByLabel(serverId === 'everything' ? 'Everything' : 'Work').check();
+    await settings.getByLabel(SERVER_NAMES[serverId]!).check();
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await pane().getByRole('heading', { name: title }).waitFor();
     return;
@@ -215,6 +224,75 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await lastAnswer().getByText('(stopped)').waitFor();
     assert.match(await lastAnswer().innerText(), /Once upon a time/);
     await pane().getByRole('button', { name: 'Send' }).waitFor();
+  });
+
+  it('Stop during a running task: tasks/cancel reaches the server, the card and the conversation show it stopped, the model is not asked again', async () => {
+    await newChat('Stop the job', 'jobs');
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Jobs').selectOption('auto');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue({
+      kind: 'tool-calls',
+      calls: [{ id: 'j1', name: 'jobs__work-required', arguments: '{"durationMs":600000,"label":"never"}' }]
+    });
+    const before = llm.chatRequests.length;
+    await send('Run the endless job');
+    const card = pane().locator('[data-tool-call-id="j1"]');
+    const task = card.getByRole('group', { name: 'Task of work-required' });
+    await card.locator('[data-task-state="working"]').waitFor();
+    await task.getByText(/kept for/).waitFor();
+    // No immediate response: the conversation waits on the task, and Stop is offered.
+    await pane().getByRole('button', { name: '■ Stop' }).click();
+    await pane().locator('[data-tool-call-id="j1"][data-state="cancelled"]').waitFor();
+    await card.locator('.chat-tool-state').getByText('Stopped').waitFor();
+    await card.locator('[data-task-state="cancelled"]').waitFor();
+    await card.locator('.chat-result').getByText('The person stopped this call; its task was cancelled.').waitFor();
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+
+    const conversation = (await host.call('assistant.list', {})).find((c) => c.title === 'Stop the job')!;
+    const stopped = await host.call('assistant.get', { conversationId: conversation.id });
+    assert.equal(stopped.status, 'idle');
+    const call = stopped.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))[0]!;
+    assert.equal(call.state, 'cancelled');
+    const view = await host.call('outbound.get', { outboundId: call.outboundId! });
+    assert.equal(view.state, 'cancelled');
+    // The server itself holds the task as cancelled: tasks/cancel reached it.
+    assert.equal((await jobsStore.getTask(view.taskId))?.status, 'cancelled');
+    assert.equal(llm.chatRequests.length, before + 1, 'the model was asked once, for the tool call, and not again');
+  });
+
+  it('a server-everything prompt (its arguments form) and resource are added to a message, and the model receives both', async () => {
+    await newChat('Sources', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    const picker = pane().getByRole('dialog', { name: 'Add a prompt or resource' });
+    await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
+    await picker.getByRole('button', { name: 'Arguments Prompt' }).click();
+    const form = picker.getByRole('form', { name: 'Arguments of args-prompt' });
+    assert.equal(await form.getByRole('button', { name: 'Add prompt' }).isDisabled(), true, 'city is required');
+    await form.getByRole('textbox', { name: /^city/ }).fill('Lisbon');
+    await form.getByRole('button', { name: 'Add prompt' }).click();
+    const attached = pane().getByRole('list', { name: 'Attached' });
+    await attached.getByText('Prompt Arguments Prompt').waitFor();
+
+    await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
+    await picker
+      .getByRole('region', { name: 'Resources' })
+      .getByRole('button', { name: 'instructions.md', exact: true })
+      .click();
+    await attached.getByText('Resource instructions.md').waitFor();
+
+    llm.enqueue({ kind: 'text', tokens: ['Both ', 'noted.'] });
+    await send('Use the prompt and the file');
+    await lastAnswer().getByText('Both noted.').waitFor();
+    const user = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'user')!;
+    const parts = (user.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '');
+    assert.equal(parts[0], 'Use the prompt and the file');
+    assert.equal(parts[1], '[From prompt "args-prompt" of server everything]\nuser: What\'s weather in Lisbon?');
+    assert.match(
+      parts[2] ?? '',
+      /^\[From resource demo:\/\/resource\/static\/document\/instructions\.md of server everything\]\n\[resource demo:\/\/resource\/static\/document\/instructions\.md\]\n\S/
+    );
+    assert.equal(await attached.count(), 0, 'the chips go once the message is sent');
   });
 
   it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {

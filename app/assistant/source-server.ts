@@ -1,0 +1,43 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+import type { ServerConnection } from '../mcp/server-connection.js';
+
+/** Any result object: the caller checks it against the method's own schema. */
+const AnyObjectSchema = z.looseObject({});
+
+/** The listings a person picks a message's sources from. */
+export type SourceListMethod = 'prompts/list' | 'resources/list';
+
+/**
+ * A connected server as the assistant lists its prompts and resources, in the server's own era:
+ * what it declared (`initialize` for 2025-11-25, `server/discover` for 2026-07-28) and a list
+ * request as that era sends it (the 2026-07-28 envelope for a modern server). Fetching one
+ * (`prompts/get`, `resources/read`) goes through the requestor instead, whose multi round-trip
+ * exchange answers a modern server's questions.
+ */
+export interface SourceServer {
+  readonly capabilities: Record<string, unknown>;
+  list(method: SourceListMethod, params: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>>;
+}
+
+/** The {@link SourceServer} of a ready connection. */
+export function sourceServerOf(
+  connection: Pick<ServerConnection, 'client' | 'era' | 'discover' | 'modernRequest'>
+): SourceServer {
+  if (connection.era === 'modern')
+    return {
+      capabilities: connection.discover?.capabilities ?? {},
+      list: (method, params, timeout) => connection.modernRequest(method, params, { tasks: false, timeout })
+    };
+  return legacySourceServer(connection.client);
+}
+
+/** A 2025-11-25 server through its SDK client. */
+export function legacySourceServer(client: Client): SourceServer {
+  return {
+    capabilities: client.getServerCapabilities() ?? {},
+    list: async (method, params, timeout) => ({
+      ...(await client.request({ method, params }, AnyObjectSchema, { timeout }))
+    })
+  };
+}

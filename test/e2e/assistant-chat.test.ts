@@ -318,10 +318,13 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const card = pane().locator('[data-tool-call-id="w1"]');
     await card.getByText('The job has started; it reports back when done.').waitFor();
     await lastAnswer().getByText('It is running; I will tell you.').waitFor();
-    // Progress sent after the CreateTaskResult has no open stream over Streamable HTTP: the card shows status and TTL.
-    await card
-      .getByRole('group', { name: 'Task of work-required' })
-      .getByText(/kept for/)
+    // Progress the server sends after its CreateTaskResult comes on the session's stream over
+    // Streamable HTTP and shows on the card, with the task's status and TTL.
+    const taskCard = card.getByRole('group', { name: 'Task of work-required' });
+    await taskCard.getByText(/kept for/).waitFor();
+    await taskCard
+      .locator('.progress-text')
+      .getByText(/^step \d · \d\/5$/)
       .waitFor();
     await page.screenshot({ path: SCREENSHOT });
     assert.equal(llm.chatRequests.length >= 2, true);

@@ -43,6 +43,7 @@ import { inboundSummary } from './task-summary.js';
 import { PartialTextThrottle } from './partial-throttle.js';
 import { PendingStatusNotifications } from './pending-status.js';
 import { DocumentDir } from '../store/document-dir.js';
+import { documentWritesLanded } from '../store/document-writer.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
 import type { ModernPeer } from '../requestor/modern-task-follower.js';
 import { FileKeyStore } from '../store/file-key-store.js';
@@ -592,6 +593,8 @@ export class Host {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#oauth.close();
     this.audit.close();
+    // A background checkpoint a close superseded may still be on its way in the worker.
+    await documentWritesLanded();
   }
 
   #serverView(config: ServerConfig): ServerView {

@@ -41,6 +41,26 @@ export function inlineDocumentWriter(factory: JsonFileStoreFactory): DocumentWri
     );
 }
 
+/** Document writes on their way, from every writer of the process. */
+const onTheirWay = new Set<Promise<void>>();
+
+/** Counts a write's promise in {@link documentWritesLanded} until it settles; returns it. */
+export function trackDocumentWrite(write: Promise<void>): Promise<void> {
+  onTheirWay.add(write);
+  const done = () => onTheirWay.delete(write);
+  write.then(done, done);
+  return write;
+}
+
+/**
+ * Resolves once every document write on its way now has landed or failed, a superseded
+ * background checkpoint's too: a host that closes waits for it, so that nothing writes into its
+ * data directory afterwards (a folder being removed, a profile being copied).
+ */
+export async function documentWritesLanded(): Promise<void> {
+  while (onTheirWay.size > 0) await Promise.allSettled([...onTheirWay]);
+}
+
 let shared: DocumentWriter | undefined;
 
 /**

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assertDirectoryOrAbsent, ensureDirectory } from './data-directory.js';
 import { Journal, type JournalContents, type JournalSync, type JournalWrite } from './journal.js';
-import { inlineDocumentWriter, workerDocumentWriter, type DocumentWriter } from './document-writer.js';
+import {
+  inlineDocumentWriter,
+  trackDocumentWrite,
+  workerDocumentWriter,
+  type DocumentWriter
+} from './document-writer.js';
 import { confStoreFactory, STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
 import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
@@ -635,7 +640,7 @@ export class SegmentLog<T> {
       this.#backgroundFailed(id, error);
       return;
     }
-    this.#documents({ cwd: this.#dir, name: segmentName(seq), data }).then(
+    trackDocumentWrite(this.#documents({ cwd: this.#dir, name: segmentName(seq), data })).then(
       () => this.#backgroundLanded(id, seq, entries, floor),
       (error: unknown) => this.#backgroundFailed(id, error)
     );

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  documentWritesLanded,
   inlineDocumentWriter,
   workerDocumentWriter,
   type DocumentWrite,
@@ -149,6 +150,36 @@ describe('checkpoints written in the background', () => {
       const after = new SegmentLog<Value>({ ...options, checkpointMs: 60_000 }).load(asV);
       assert.deepEqual(after.records.get('k'), { v: 2 });
       assert.deepEqual(after.quarantined, []);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('counts a superseded write still on its way after close, so a closing host can wait for it to land', async () => {
+    const data = tempDir();
+    const held = heldWriter();
+    const dir = path.join(data.dir, 's');
+    try {
+      const log = new SegmentLog<Value>({
+        dir,
+        corruptDir: path.join(data.dir, 'c'),
+        factory: confStoreFactory,
+        documentWriter: held.writer,
+        checkpointMs: 5
+      });
+      log.load(asV);
+      await log.put('k', { v: 1 });
+      const late = await held.next();
+      log.close();
+      let landed = false;
+      const waiting = documentWritesLanded().then(() => (landed = true));
+      await turns(3);
+      assert.equal(landed, false, 'the write the close superseded is still on its way');
+      const files = fs.readdirSync(dir).length;
+      await late.land();
+      await waiting;
+      assert.equal(landed, true);
+      assert.equal(fs.readdirSync(dir).length, files + 1, 'it landed before the wait ended');
     } finally {
       data.remove();
     }

@@ -12,11 +12,16 @@ const LABELS: Record<string, string> = {
   closed: 'Disconnected'
 };
 
+/** A status in words ("Input required" for `input_required`), as the badges and filters say it. */
+export function statusLabel(status: string): string {
+  return LABELS[status] ?? status;
+}
+
 /** A status as a word and a colour; the word carries the meaning, the colour only helps. */
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`status status-${status}`} data-status={status}>
-      {LABELS[status] ?? status}
+      {statusLabel(status)}
     </span>
   );
 }

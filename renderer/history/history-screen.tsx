@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
-import { StatusBadge } from '../components/status-badge.js';
+import { StatusBadge, statusLabel } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
@@ -83,7 +83,7 @@ export function HistoryScreen({
           label="Status"
           value={inputs.status}
           onChange={set('status')}
-          choices={HISTORY_STATUSES.map((status) => [status, status] as const)}
+          choices={HISTORY_STATUSES.map((status) => [status, statusLabel(status)] as const)}
         />
         <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={HISTORY_KINDS} />
         <button type="button" onClick={exportAll}>

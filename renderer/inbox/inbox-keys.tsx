@@ -5,6 +5,7 @@ const KEYS: Array<[string, string]> = [
   ['j or ↓', 'Next item'],
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field'],
+  ['Escape', 'From a field, back to its item (then a and d work again)'],
   ['a', 'Approve or submit the item'],
   ['d', 'Decline or reject the item'],
   ['?', 'Show these keys']
@@ -27,7 +28,17 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
     const cards = () => [...(list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [])];
     const current = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-inbox-id]');
     const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      // Escape in a card's field gives the keys back: focus returns to the card itself.
+      if (event.key === 'Escape' && typing(event.target) && !(event.target as HTMLElement).closest('dialog')) {
+        const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
+        if (card) {
+          card.focus();
+          event.preventDefault();
+        }
+        return;
+      }
+      if (typing(event.target)) return;
       const all = cards();
       const here = current();
       const index = here ? all.indexOf(here) : -1;

@@ -1,11 +1,12 @@
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import { statusLabel } from '../components/status-badge.js';
 import { KIND_WORDS, type TaskFilterInputs } from './task-items.js';
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const;
 const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
   ['active', 'Not ended'],
   ['ended', 'Ended'],
-  ...STATUSES.map((status) => [status, status] as const)
+  ...STATUSES.map((status) => [status, statusLabel(status)] as const)
 ];
 const DIRECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['received', 'Received from servers'],

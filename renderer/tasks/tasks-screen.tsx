@@ -71,8 +71,8 @@ export function TasksScreen({
         Tasks
       </h2>
       <p className="lede">
-        Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. Tasks past their
-        time go to History.
+        Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. A server’s task
+        leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it.
       </p>
       {openKey ? <TaskDetail taskKey={openKey} onClose={() => (location.hash = '#tasks')} onCancel={cancel} /> : null}
       <TaskFilters filter={filter} onChange={setFilter} />

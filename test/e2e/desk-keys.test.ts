@@ -63,7 +63,10 @@ describe('the Inbox from the keyboard', () => {
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Inbox keys' });
     await help.waitFor();
-    assert.match((await help.textContent()) ?? '', /Next item.*Previous item.*Approve or submit.*Decline or reject/);
+    assert.match(
+      (await help.textContent()) ?? '',
+      /Next item.*Previous item.*back to its item.*Approve or submit.*Decline or reject/
+    );
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
 
@@ -75,8 +78,10 @@ describe('the Inbox from the keyboard', () => {
       { method: 'tasks/result', params: { taskId: ids[0]! } },
       ElicitResultSchema
     );
-    // Back to the card, then a: submit.
-    await page.getByRole('article', { name: 'First' }).focus();
+    // Escape gives the keys back to the card, then a: submit.
+    await page.keyboard.press('Escape');
+    assert.equal(await focusedCard(page), ids[0]);
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'ARTICLE');
     await page.keyboard.press('a');
     const first = await firstAnswer;
     assert.deepEqual([first.action, first.content], ['accept', { note: 'j ok' }]);

@@ -43,8 +43,15 @@ export function resolveCommand(
     message:
       searched.length === 0
         ? `The command "${command}" was not found: the PATH Taskdesk has is empty. Give the command's full path.`
-        : `The command "${command}" was not found in any directory of the PATH (your login shell's, then Taskdesk's own: ${searched.join(', ')}). Install it, or give its full path.`
+        : `The command "${command}" was not found in the ${searched.length} ${searched.length === 1 ? 'directory' : 'directories'} of the PATH (your login shell's, then Taskdesk's own): ${listed(searched)}. Install it, or give its full path.`
   };
+}
+
+/** The first directories searched, and how many more: a PATH of 14 directories is a wall of text. */
+function listed(dirs: string[], shown = 5): string {
+  return dirs.length <= shown + 1
+    ? dirs.join(', ')
+    : `${dirs.slice(0, shown).join(', ')} and ${dirs.length - shown} more`;
 }
 
 function isExecutable(file: string, win: boolean): boolean {

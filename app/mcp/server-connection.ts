@@ -31,6 +31,7 @@ import { paramHeadersOf, paramHeaderValues, type ParamHeaders } from './param-he
 import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
+import { networkFailureText } from './network-failure.js';
 import {
   GuardedStdioTransport,
   cancelAnyRequestId,
@@ -274,7 +275,7 @@ export class ServerConnection {
       const tail = this.#stderrTail();
       this.#setState({
         status: 'failed',
-        reason: `Could not connect: ${this.#dropReason ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
+        reason: `Could not connect: ${this.#dropReason ?? networkFailureText(error) ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
       });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;

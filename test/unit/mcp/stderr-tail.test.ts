@@ -36,7 +36,7 @@ describe('finding a command', { skip: process.platform === 'win32' }, () => {
       assert.equal(missing.found, false);
       assert.equal(
         missing.found ? '' : missing.message,
-        `The command "not-executable" was not found in any directory of the PATH (your login shell's, then Taskdesk's own: /nonexistent, ${dir.dir}). Install it, or give its full path.`
+        `The command "not-executable" was not found in the 2 directories of the PATH (your login shell's, then Taskdesk's own): /nonexistent, ${dir.dir}. Install it, or give its full path.`
       );
       assert.deepEqual(resolveCommand('./tool', { PATH: '', cwd: dir.dir }), { found: true, executable: tool });
       assert.match(

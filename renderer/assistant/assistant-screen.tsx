@@ -13,6 +13,7 @@ import './assistant.css';
  */
 export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
   const summaries = useDeskState((state) => state.assistant.summaries);
+  const hasProvider = useDeskState((state) => state.providers.length > 0);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
   const current = selected && summaries.some((s) => s.id === selected) ? selected : summaries[0]?.id;
@@ -27,10 +28,17 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
       ) : (
         <div className="chat-pane chat-pane-empty">
           <p className="lede">Chat with your own model and your servers’ tools.</p>
-          <p className="muted">
-            Start with + New chat. Long tool calls run as tasks: the conversation goes on, and the result comes back
-            when it is ready.
-          </p>
+          {hasProvider ? (
+            <p className="muted">
+              Start with + New chat. Long tool calls run as tasks: the conversation goes on, and the result comes back
+              when it is ready.
+            </p>
+          ) : (
+            <p className="notice-no-provider">
+              A chat needs a model: add one under <a href="#providers">LLM providers</a> (OpenAI with your key, or a
+              local OpenAI-compatible server such as Ollama or llama.cpp), then start with + New chat.
+            </p>
+          )}
         </div>
       )}
     </div>

@@ -44,7 +44,13 @@ export function ConversationList({
 
   return (
     <nav className="chat-list" aria-label="Conversations">
-      <button type="button" className="chat-new" onClick={create} disabled={busy}>
+      <button
+        type="button"
+        className="chat-new"
+        onClick={create}
+        disabled={busy || !provider}
+        title={provider ? undefined : 'Add an LLM provider first'}
+      >
         + New chat
       </button>
       <FormError message={error} />
@@ -58,7 +64,13 @@ export function ConversationList({
       />
       {summaries.length === 0 ? (
         <p className="muted small-text">
-          {providers.length === 0 ? 'Add an LLM provider, then start a chat.' : 'No conversations yet.'}
+          {providers.length === 0 ? (
+            <>
+              Add an <a href="#providers">LLM provider</a>, then start a chat.
+            </>
+          ) : (
+            'No conversations yet.'
+          )}
         </p>
       ) : shown.length === 0 ? (
         <p className="muted small-text">No title matches “{query}”.</p>

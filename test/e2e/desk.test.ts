@@ -322,6 +322,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     );
   });
 
+  it('with no LLM provider, the Assistant says a chat needs one and links to where it is added', async () => {
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    assert.equal(await page.getByRole('button', { name: '+ New chat' }).isDisabled(), true);
+    const notice = page.locator('.notice-no-provider');
+    await notice.getByText(/A chat needs a model/).waitFor();
+    await notice.getByRole('link', { name: 'LLM providers' }).click();
+    await page.locator('#heading-providers').waitFor();
+    assert.equal(await page.evaluate(() => location.hash), '#providers');
+  });
+
   it('ran without script errors and kept the audit log on screen', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

@@ -6,7 +6,8 @@ import { useNow } from '../components/use-now.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
-function RunningCall({ call }: { call: PlainCallView }) {
+/** One running plain call: elapsed time, progress, Cancel. */
+export function RunningCall({ call }: { call: PlainCallView }) {
   const { client, announce } = useDesk();
   const now = useNow();
   const elapsed = Math.max(0, now - Date.parse(call.startedAt));
@@ -49,5 +50,28 @@ export function RunningCalls() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/**
+ * The running calls of one tool, shown on its card under its form, where the person clicked:
+ * the Running calls list at the bottom of the screen can be a long scroll away.
+ */
+export function ToolRunningCalls({ serverId, toolName }: { serverId: string; toolName: string }) {
+  const calls = useDeskState((state) => state.calls);
+  const list = useMemo(
+    () =>
+      Object.values(calls)
+        .filter((call) => call.serverId === serverId && call.toolName === toolName)
+        .sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
+    [calls, serverId, toolName]
+  );
+  if (list.length === 0) return null;
+  return (
+    <ul className="cards tool-running" aria-label={`Running calls of ${toolName}`}>
+      {list.map((call) => (
+        <RunningCall key={call.callId} call={call} />
+      ))}
+    </ul>
   );
 }

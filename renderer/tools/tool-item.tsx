@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { ToolCallForm } from './tool-call-form.js';
+import { ToolRunningCalls } from './running-calls.js';
 
 const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
   task: 'Runs as a task',
@@ -58,6 +59,7 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
       <div id={panelId} className="tool-panel" hidden={!open} ref={panel}>
         {built ? <ToolCallForm serverId={serverId} tool={tool} modern={modern} /> : null}
       </div>
+      <ToolRunningCalls serverId={serverId} toolName={tool.name} />
     </li>
   );
 }

@@ -60,6 +60,10 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     assert.equal(await bar.getAttribute('max'), '10');
     assert.equal(await running.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);
+    // The tool's own card shows it too, under the form where the person clicked.
+    const onCard = tools.locator('li[data-tool="crunch"]').getByRole('list', { name: 'Running calls of crunch' });
+    assert.equal(await onCard.getByRole('progressbar', { name: 'Progress of crunch' }).getAttribute('value'), '3');
+    assert.equal(await onCard.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
 
     // A reload starts from the host's snapshot: the running call, its progress and its Cancel are in it.
     await page.reload();
@@ -74,6 +78,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     await crunch.aborted;
     assert.equal((await cancelled).call.error?.message, 'Cancelled by you');
     await running.waitFor({ state: 'detached' });
+    await onCard.waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
 });

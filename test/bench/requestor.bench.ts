@@ -254,6 +254,7 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 250 });
   await session.post('Profiler.start');
   return async () => {
     const { profile } = await session.post('Profiler.stop');

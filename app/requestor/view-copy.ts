@@ -14,6 +14,8 @@ export function copyView(view: OutboundTaskView): OutboundTaskView {
 
 function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
+  // Anything but a plain object or array (a Date a caller put in a tool's arguments) is cloned whole.
+  if (!Array.isArray(value) && !isPlainObject(value)) return structuredClone(value);
   if (Array.isArray(value)) {
     const out: unknown[] = new Array<unknown>(value.length);
     for (let index = 0; index < value.length; index++) out[index] = copyJson<unknown>(value[index]);
@@ -22,4 +24,9 @@ function copyJson<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
   return out as T;
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }

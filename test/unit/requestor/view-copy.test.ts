@@ -50,6 +50,14 @@ test('a copied view equals the view, shares no object with it, and is what struc
   for (const object of objects(copy)) assert.ok(!original.has(object), 'no shared object');
 });
 
+test('a part that is not plain JSON (a Date among the arguments) is cloned whole, as structuredClone does', () => {
+  const at = new Date('2026-02-03T04:05:06.000Z');
+  const copy = copyView({ ...view, arguments: { at } });
+  const copied = copy.arguments.at as Date;
+  assert.ok(copied instanceof Date && copied !== at);
+  assert.equal(copied.getTime(), at.getTime());
+});
+
 test('a listener that changes the task it was given changes nothing the requestor keeps', async () => {
   const clock = new ManualClock();
   const temp = tempTaskDir();

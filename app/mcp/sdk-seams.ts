@@ -63,6 +63,8 @@ export class GuardedStdioTransport extends StdioClientTransport {
   #queue: BoundedWriteQueue | undefined;
   #dropReason: string | undefined;
   #readScheduled = false;
+  /** The stream corked for this turn's messages (see `send`), until the turn ends. */
+  #corked: Writable | undefined;
 
   constructor(server: StdioServerParameters, limits: Partial<StdioLimits> = {}) {
     super(server);
@@ -93,12 +95,28 @@ export class GuardedStdioTransport extends StdioClientTransport {
     );
   }
 
+  /**
+   * Messages sent in one turn (the polls of many tasks due together, see `TaskTimers`) go to the
+   * pipe in one write at the end of it, not in a system call and a wake-up of the server each:
+   * the stream is corked at the first and uncorked once the turn's code has run.
+   */
   override send(message: JSONRPCMessage): Promise<void> {
     const stdin = (this as unknown as StdioInternals)._process?.stdin;
     if (!stdin) return Promise.reject(new Error('Not connected'));
     this.#queue ??= new BoundedWriteQueue(stdin, this.#limits.queue, (reason) => this.#drop(stdin, reason));
+    if (!this.#corked && stdin.writable) {
+      this.#corked = stdin;
+      stdin.cork();
+      process.nextTick(this.#uncork);
+    }
     return this.#queue.write(serializeMessage(message));
   }
+
+  readonly #uncork = (): void => {
+    const stdin = this.#corked;
+    this.#corked = undefined;
+    if (stdin && !stdin.destroyed) stdin.uncork();
+  };
 
   override async close(): Promise<void> {
     this.#queue?.clear();

@@ -36,6 +36,8 @@ import type { ExchangeOutcome, InputExchangeView } from '../contract/input-excha
 import type { InputRequest } from './modern-task-follower.js';
 import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';
+import { TaskTimers } from './task-timers.js';
+import { copyView } from './view-copy.js';
 
 export type { AttachOptions } from './attachments.js';
 
@@ -113,6 +115,7 @@ export class OutboundTasks {
   readonly #tools: ToolCache;
   #calls: ToolCallContext;
   readonly #writes: WriteQueue<OutboundFollower>;
+  readonly #timers: TaskTimers;
   readonly #followers = new Map<string, OutboundFollower>();
   /** `serverId \n taskId` → outboundId, for `describe` and status notifications. */
   readonly #byTask = new Map<string, string>();
@@ -135,11 +138,13 @@ export class OutboundTasks {
       // Kept in memory: written again a little later, as a failed document write is.
       this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
     });
+    this.#timers = new TaskTimers(this.#clock);
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? 3_600_000 : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#env = {
       clock: this.#clock,
       policy: { ...DEFAULT_POLL_POLICY, ...options.pollPolicy },
+      timers: this.#timers,
       requestTimeoutMs: this.#requestTimeoutMs,
       resultTimeoutMs: options.resultTimeoutMs ?? 86_400_000,
       expirySlackMs: options.expirySlackMs ?? 2_000,
@@ -229,6 +234,7 @@ export class OutboundTasks {
   close(): void {
     for (const serverId of this.#attachments.serverIds()) this.detach(serverId);
     for (const follower of this.#followers.values()) follower.dispose();
+    this.#timers.clear();
     this.exchanges?.close();
     this.#writes.flush(true);
     this.#store.close();
@@ -529,7 +535,7 @@ export class OutboundTasks {
   }
 
   #copy(follower: OutboundFollower): OutboundTaskView {
-    return structuredClone(follower.view);
+    return copyView(follower.view);
   }
 }
 

@@ -6,6 +6,11 @@
  * for `d` ms with interval `p` costs `ceil(d / p)` polls. When the receiver gives no
  * interval the requestor backs off: 1 s, doubling after every poll that shows no change,
  * up to 10 s; any change starts again at 1 s.
+ *
+ * A poll goes out in the first slot of {@link POLL_SLOT_MS} (aligned on the clock) at or after
+ * the time it is due: never early, at most that much late. Polls of many tasks due within a slot
+ * then go out together, in one write, instead of one timer, one write and one wake-up of the
+ * server each.
  */
 export interface PollPolicy {
   /** Interval used when the receiver gives none, after a change. Default 1000 ms. */
@@ -28,4 +33,12 @@ export function pollIntervalMs(policy: PollPolicy, serverInterval: number | unde
 /** The backoff after a poll: reset on a change, doubled (up to the cap) otherwise. */
 export function nextBackoffMs(policy: PollPolicy, currentMs: number, changed: boolean): number {
   return changed ? policy.initialMs : Math.min(policy.maxMs, currentMs * 2);
+}
+
+/** Width of the slots polls are gathered into (see above). */
+export const POLL_SLOT_MS = 10;
+
+/** The time a poll due at `dueMs` goes out: the start of the first slot at or after it. */
+export function pollSlot(dueMs: number): number {
+  return Math.ceil(dueMs / POLL_SLOT_MS) * POLL_SLOT_MS;
 }

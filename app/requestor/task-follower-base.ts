@@ -1,10 +1,11 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
-import { nextBackoffMs, pollIntervalMs, type PollPolicy } from './poll-policy.js';
+import { nextBackoffMs, pollIntervalMs, pollSlot, type PollPolicy } from './poll-policy.js';
 import { isOutboundFinished, isServerTerminal, nextOutboundState } from './outbound-task-state.js';
 import { isTaskNotFound } from './task-rpc.js';
+import type { ScheduledCall, TaskTimers } from './task-timers.js';
 
 /** Why a follower's requests in flight were aborted when it stopped following. */
 const STOPPED_FOLLOWING = new Error('Stopped following the task');
@@ -13,6 +14,8 @@ const STOPPED_FOLLOWING = new Error('Stopped following the task');
 export interface FollowerEnvironment {
   readonly clock: Clock;
   readonly policy: PollPolicy;
+  /** Where every follower's next poll and expiry wait (one clock timer for all of them). */
+  readonly timers: TaskTimers;
   /** Timeout of `tasks/get` and `tasks/cancel`. */
   readonly requestTimeoutMs: number;
   /** Timeout of a blocking `tasks/result` (the SDK's 60 s default would cut a human's answer short). */
@@ -66,8 +69,8 @@ export abstract class TaskFollowerBase<
   #abort: AbortController | undefined;
   /** One controller per request in flight (see `send`). */
   readonly #inFlight = new Set<AbortController>();
-  #pollTimer: TimerHandle | undefined;
-  #ttlTimer: TimerHandle | undefined;
+  #nextPoll: ScheduledCall | undefined;
+  #ttlTimer: ScheduledCall | undefined;
   #lastPollMs: number;
   #backoffMs: number;
   #pollInFlight: Promise<void> | undefined;
@@ -176,9 +179,9 @@ export abstract class TaskFollowerBase<
       this.changed();
     }
     if (expiresAt === null || this.finished) return;
-    const delay = Date.parse(expiresAt) - this.env.clock.now();
-    if (delay <= 0) this.#expire();
-    else this.#ttlTimer = this.env.clock.setTimeout(() => this.#expire(), delay);
+    const expiresAtMs = Date.parse(expiresAt);
+    if (expiresAtMs <= this.env.clock.now()) this.#expire();
+    else this.#ttlTimer = this.env.timers.schedule(expiresAtMs, () => this.#expire());
   }
 
   /** Polls `tasks/get` now (or joins the poll in flight). */
@@ -282,12 +285,15 @@ export abstract class TaskFollowerBase<
     if (this.#polling) return;
     this.clearPollTimer();
     const interval = pollIntervalMs(this.env.policy, this.#view.task.pollInterval, this.#backoffMs);
-    const delay = Math.max(0, this.#lastPollMs + interval - this.env.clock.now());
-    this.#pollTimer = this.env.clock.setTimeout(() => {
-      this.#pollTimer = undefined;
-      void this.poll();
-    }, delay);
+    const due = pollSlot(Math.max(this.env.clock.now(), this.#lastPollMs + interval));
+    this.#nextPoll = this.env.timers.schedule(due, this.#pollDue);
   }
+
+  /** The scheduled poll came due (one function per follower, not a closure per poll). */
+  readonly #pollDue = (): void => {
+    this.#nextPoll = undefined;
+    void this.poll();
+  };
 
   /** The receiver does not know the task: expired when its ttl has (about) run out, lost otherwise. */
   protected forgotten(error: unknown): void {
@@ -347,12 +353,12 @@ export abstract class TaskFollowerBase<
   }
 
   protected clearPollTimer(): void {
-    if (this.#pollTimer) this.env.clock.clearTimeout(this.#pollTimer);
-    this.#pollTimer = undefined;
+    if (this.#nextPoll) this.env.timers.cancel(this.#nextPoll);
+    this.#nextPoll = undefined;
   }
 
   #clearTtlTimer(): void {
-    if (this.#ttlTimer) this.env.clock.clearTimeout(this.#ttlTimer);
+    if (this.#ttlTimer) this.env.timers.cancel(this.#ttlTimer);
     this.#ttlTimer = undefined;
   }
 

@@ -10,6 +10,7 @@ import { markModern } from './outbound-era.js';
 import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
 import { TaskFollower } from './task-follower.js';
 import { toHostError } from './task-rpc.js';
+import { copyView } from './view-copy.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
 
@@ -199,7 +200,7 @@ export function adoptModernTask(
 
 /** A created task as the caller gets it: a copy, since the follower goes on changing its view. */
 function taskOutcome(follower: OutboundFollower): CallToolOutcome {
-  return { type: 'task', task: structuredClone(follower.view) };
+  return { type: 'task', task: copyView(follower.view) };
 }
 
 /** A new outbound task's view, as the `CreateTaskResult` left it. */

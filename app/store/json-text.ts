@@ -35,6 +35,9 @@ const kept = new WeakMap<object, JsonPart>();
 
 /** `JSON.stringify(value)` (the same text), faster on values holding long strings. */
 export function jsonText(value: unknown): string | undefined {
+  // A small record (most are) is `JSON.stringify`'s at once: no walk that keeps sizes, no byte count.
+  if (typeof value === 'object' && value !== null && !kept.has(value) && surelySmall(value))
+    return JSON.stringify(value);
   return jsonOf(value)?.text;
 }
 
@@ -67,9 +70,48 @@ function jsonOf(value: unknown): JsonPart | undefined {
   if (typeof value !== 'object' || value === null) return small(value);
   const cached = kept.get(value);
   if (cached !== undefined) return cached;
+  if (surelySmall(value)) return small(value);
   const sizes = new Map<object, number>();
   measure(value, sizes, new Set());
   return emit(value, sizes);
+}
+
+/** Deeper than this, {@link surelySmall} leaves the value to the walk that keeps sizes. */
+const SMALL_DEPTH = 64;
+
+/**
+ * Whether `value`'s JSON is surely below {@link SMALL_PART}, by a walk that keeps nothing and
+ * stops as soon as the estimate (as {@link measure}'s, a lower bound) reaches it: the value then
+ * goes to `JSON.stringify` whole. Anything it cannot tell (a part kept by `partText`, a value
+ * nested deeper than {@link SMALL_DEPTH}, which a cycle also is) says no, and the full walk decides.
+ */
+function surelySmall(value: object): boolean {
+  return budgetLeft(value, SMALL_PART, 0) > 0;
+}
+
+function budgetLeft(value: unknown, budget: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return budget - value.length - 2;
+    case 'object': {
+      if (value === null) return budget - 4;
+      if (depth > SMALL_DEPTH || kept.has(value)) return 0;
+      if (!isPlain(value)) return budget;
+      let left = budget - 2;
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length && left > 0; index++)
+          left = budgetLeft(value[index], left - 1, depth + 1);
+        return left;
+      }
+      for (const key of Object.keys(value)) {
+        if (left <= 0) break;
+        left = budgetLeft((value as Record<string, unknown>)[key], left - key.length - 3, depth + 1);
+      }
+      return left;
+    }
+    default:
+      return budget - 1;
+  }
 }
 
 /**

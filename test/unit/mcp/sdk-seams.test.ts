@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -100,6 +101,56 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     assert.ok(peak <= 1, `${peak} drain listeners`);
     await transport.close();
   });
+
+  it('messages sent in one turn reach a stdio server in one write, in order', async () => {
+    const transport = new GuardedStdioTransport({ ...echoChild(''), stderr: 'pipe' });
+    await transport.start();
+    try {
+      await oneWritePerTurn(transport);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  async function oneWritePerTurn(transport: GuardedStdioTransport): Promise<void> {
+    const stdin = (transport as unknown as { _process: { stdin: Writable } })._process.stdin as Writable & {
+      _write: (...args: unknown[]) => void;
+      _writev: (...args: unknown[]) => void;
+    };
+    const writes: number[] = [];
+    const write = stdin._write.bind(stdin);
+    const writev = stdin._writev.bind(stdin);
+    stdin._write = (...args) => {
+      writes.push(1);
+      write(...args);
+    };
+    stdin._writev = (chunks, ...rest) => {
+      writes.push((chunks as unknown[]).length);
+      writev(chunks, ...rest);
+    };
+    let echoed = '';
+    const allEchoed = new Promise<void>((resolve) =>
+      transport.stderr!.on('data', (chunk: Buffer) => {
+        echoed += chunk.toString('utf8');
+        if (echoed.split('\n').length > 3) resolve();
+      })
+    );
+    for (const n of [1, 2, 3]) void transport.send({ jsonrpc: '2.0', method: 'notifications/n', params: { n } });
+    assert.deepEqual(writes, [], 'nothing is written before the turn ends');
+    await allEchoed;
+    assert.deepEqual(writes, [3], 'one write of the three messages');
+    assert.deepEqual(
+      echoed
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { params: { n: number } }).params.n),
+      [1, 2, 3]
+    );
+    // A later turn writes again.
+    void transport.send({ jsonrpc: '2.0', method: 'notifications/n', params: { n: 4 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(writes, [3, 1]);
+  }
 
   it('Protocol.prototype.connect connects without initialize', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -94,13 +94,18 @@ export class OutboundTaskStore {
     return { tasks: [...byId.values()], quarantined };
   }
 
-  /** Writes the whole record of one task (with a log: durable shortly after, shared with other changes). */
-  save(task: OutboundTaskView): void {
+  /**
+   * Writes the whole record of one task (with a log: durable shortly after, shared with other
+   * changes). Throws when a document of the earlier layout cannot be written; with a log, the
+   * returned promise resolves once the record is durable, or once its commit failed (reported
+   * through the store's error callback): it never rejects.
+   */
+  save(task: OutboundTaskView): Promise<void> {
     if (!this.#log) {
       this.#dir.write(task.outboundId, { schemaVersion: 1, ...task });
-      return;
+      return Promise.resolve();
     }
-    this.#log
+    return this.#log
       .put(task.outboundId, { schemaVersion: 1, ...task })
       .catch((error: unknown) => this.#failed(task.outboundId, new Error(errorMessage(error), { cause: error })));
   }

@@ -164,7 +164,17 @@ export class OutboundTasks {
       follower: (outboundId) => this.#followers.get(outboundId),
       adopt: (follower) => {
         this.#add(follower);
+        // Its first record is written now (the queue also writes it, and announces it, at the end
+        // of this turn: the log takes both as one change), so that the caller can wait until it is durable.
+        let durable: Promise<void>;
+        try {
+          durable = this.#store.save(follower.view);
+        } catch {
+          // A refused write of the earlier layout: the queue writes it again, and reports it.
+          durable = Promise.resolve();
+        }
         this.#markDirty(follower);
+        return durable;
       },
       isCurrent: (attachment) => this.#attachments.isCurrent(attachment)
     };
@@ -182,7 +192,8 @@ export class OutboundTasks {
     this.#calls = { ...this.#calls, ...(this.exchanges && { exchanges: this.exchanges }) };
     this.#writes = new WriteQueue<OutboundFollower>({
       clock: this.#clock,
-      save: (follower) => this.#store.save(follower.view),
+      // Its durability is the log's to report (the store's error callback); the queue needs only its throw.
+      save: (follower) => void this.#store.save(follower.view),
       written: (follower) => this.#emit({ type: 'changed', task: this.#copy(follower) }),
       failed: (follower, error) => this.#emitWriteFailure(follower, error)
     });
@@ -442,7 +453,7 @@ export class OutboundTasks {
     if (view.method !== 'tools/call' || response.resultType !== 'task') return { type: 'result', result: response };
     const attachment = this.#attachments.get(view.serverId) ?? { serverId: view.serverId, serverName: view.serverName };
     const { name, arguments: args } = view.params as { name: string; arguments?: Record<string, unknown> };
-    const follower = adoptModernTask(
+    const { follower } = adoptModernTask(
       this.#calls,
       attachment,
       'modern' in attachment ? attachment.modern : undefined,

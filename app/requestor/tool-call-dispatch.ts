@@ -25,8 +25,12 @@ export interface ToolCallContext {
   readonly clock: Clock;
   /** The follower the requestor holds for an outbound id, if any. */
   follower(outboundId: string): OutboundFollower | undefined;
-  /** Takes a new task's follower in: kept, then written and announced. */
-  adopt(follower: OutboundFollower): void;
+  /**
+   * Takes a new task's follower in: kept, then written and announced. Resolves once its first
+   * record is durable (or its write failed and waits to be made again, said through the store's
+   * error report): a caller is told of the task only then, so a crash cannot lose a task it was told of.
+   */
+  adopt(follower: OutboundFollower): Promise<void>;
   /** Whether `attachment` is still its server's current one (the server may have gone during the call). */
   isCurrent(attachment: Attachment): boolean;
   /** Multi round-trip requests (2026-07-28): questions a server asks before it answers. */
@@ -109,11 +113,12 @@ export async function callLegacyTask(
     if (typeof immediate === 'string') view.immediateResponse = immediate;
   }
   const follower = new TaskFollower(context.env, view, attachment.client);
-  context.adopt(follower);
+  const durable = context.adopt(follower);
   for (const progress of buffered) follower.recordProgress(progress);
   if (context.isCurrent(attachment))
     follower.follow({ client: attachment.client, serverName: attachment.serverName }, { pollNow: false });
   else follower.trackTtl();
+  await durable;
   return taskOutcome(follower);
 }
 
@@ -162,14 +167,15 @@ export async function callModern(
     );
   }
   if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
-  const follower = adoptModernTask(context, attachment, peer, toolName, args, asTask, response);
+  const { follower, durable } = adoptModernTask(context, attachment, peer, toolName, args, asTask, response);
+  await durable;
   return taskOutcome(follower);
 }
 
 /**
  * A `CreateTaskResult` of a modern `tools/call` taken in as an outbound task (followed at once
- * when its server is still attached). Throws when it is not a valid task, or the request did
- * not declare the extension.
+ * when its server is still attached), and when its first record is durable (see `adopt`).
+ * Throws when it is not a valid task, or the request did not declare the extension.
  */
 export function adoptModernTask(
   context: ToolCallContext,
@@ -179,7 +185,7 @@ export function adoptModernTask(
   args: Record<string, unknown>,
   asTask: boolean,
   response: Record<string, unknown>
-): OutboundFollower {
+): { follower: OutboundFollower; durable: Promise<void> } {
   const created = ModernTaskSchema.safeParse(response);
   if (!asTask || !created.success) {
     throw new HostError(
@@ -191,11 +197,11 @@ export function adoptModernTask(
   const view = newOutboundView(context.clock, attachment, toolName, args, null, task);
   markModern(view);
   const follower = new ModernTaskFollower(context.env, view);
-  context.adopt(follower);
+  const durable = context.adopt(follower);
   const current = 'client' in attachment && context.isCurrent(attachment as Attachment);
   if (peer && current) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
   else follower.trackTtl();
-  return follower;
+  return { follower, durable };
 }
 
 /** A created task as the caller gets it: a copy, since the follower goes on changing its view. */

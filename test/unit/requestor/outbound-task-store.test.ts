@@ -32,7 +32,7 @@ test('documents round-trip; corrupt and foreign documents are quarantined, not d
   const temp = tempTaskDir();
   try {
     const store = new OutboundTaskStore(temp.dir);
-    store.save(sample());
+    void store.save(sample());
     fs.writeFileSync(path.join(temp.dir.dir, 'ob-broken.json'), '{ not json');
     fs.writeFileSync(path.join(temp.dir.dir, 'ob-foreign.json'), JSON.stringify({ schemaVersion: 7, hello: 'world' }));
     const loaded = store.loadAll();
@@ -49,8 +49,8 @@ test('a new manager on the same directory sees the tasks, and one whose ttl ran 
   const temp = tempTaskDir();
   try {
     const store = new OutboundTaskStore(temp.dir);
-    store.save(sample());
-    store.save(sample({ outboundId: 'ob-2', taskId: 't-2' }));
+    void store.save(sample());
+    void store.save(sample({ outboundId: 'ob-2', taskId: 't-2' }));
     const clock = new ManualClock(Date.UTC(2026, 0, 1) + 30_000);
     const manager = new OutboundTasks({ dir: temp.dir, clock });
     assert.equal(manager.list().length, 2);
@@ -74,7 +74,7 @@ test('a new manager on the same directory sees the tasks, and one whose ttl ran 
 test('forget removes the document and announces it', () => {
   const temp = tempTaskDir();
   try {
-    new OutboundTaskStore(temp.dir).save(sample());
+    void new OutboundTaskStore(temp.dir).save(sample());
     const manager = new OutboundTasks({ dir: temp.dir, clock: new ManualClock() });
     const events: unknown[] = [];
     manager.on((e) => events.push(e));

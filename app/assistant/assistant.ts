@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
-import type {
-  AssistantMethods,
-  AssistantToolCall,
-  AssistantToolPolicy,
-  Conversation,
-  ConversationSummary,
-  MessageSource,
-  ResolvedSource,
-  ServerSources,
-  ToolDecision
+import {
+  type AssistantMethods,
+  type AssistantToolCall,
+  type AssistantToolPolicy,
+  type Conversation,
+  type ConversationSummary,
+  type MessageSource,
+  type ResolvedSource,
+  type ServerSources,
+  type ToolDecision
 } from '../contract/assistant.js';
+import { conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
-import { ConversationBook, toolCalls } from './conversation-book.js';
+import { ConversationBook } from './conversation-book.js';
 import type { ConversationStore, QuarantinedConversation } from './conversation-store.js';
 import { Generation, type AssistantProviders } from './generation.js';
 import { listSources, resolveSource } from './message-sources.js';
@@ -131,16 +132,7 @@ export class Assistant {
     return [...this.#book.values()]
       .filter((c) => needle === '' || c.title.toLowerCase().includes(needle))
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
-      .map((c) => ({
-        id: c.id,
-        title: c.title,
-        providerId: c.providerId,
-        model: c.model,
-        updatedAt: c.updatedAt,
-        status: c.status,
-        messageCount: c.messages.length,
-        pendingApprovals: toolCalls(c).filter((call) => call.state === 'pending-approval').length
-      }));
+      .map(conversationSummary);
   }
 
   get(conversationId: string): Conversation {

@@ -164,17 +164,17 @@ export class OutboundTasks {
       follower: (outboundId) => this.#followers.get(outboundId),
       adopt: (follower) => {
         this.#add(follower);
-        // Its first record is written now (the queue also writes it, and announces it, at the end
-        // of this turn: the log takes both as one change), so that the caller can wait until it is durable.
-        let durable: Promise<void>;
+        // Its first record is written now, not at the end of the turn with the queue's others, so
+        // that the caller can wait until it is durable; a refused write (a document of the earlier
+        // layout) goes to the queue, which writes it again and reports it.
         try {
-          durable = this.#store.save(follower.view);
+          const durable = this.#store.save(follower.view);
+          this.#emit({ type: 'changed', task: this.#copy(follower) });
+          return durable;
         } catch {
-          // A refused write of the earlier layout: the queue writes it again, and reports it.
-          durable = Promise.resolve();
+          this.#markDirty(follower);
+          return Promise.resolve();
         }
-        this.#markDirty(follower);
-        return durable;
       },
       isCurrent: (attachment) => this.#attachments.isCurrent(attachment)
     };

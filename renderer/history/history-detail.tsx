@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { HistoryEntry } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
-import { DateTime } from '../components/date-time.js';
+import { Timeline } from '../components/timeline.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
@@ -53,14 +53,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}
           </p>
           <h4>Timeline</h4>
-          <ol className="timeline">
-            {entry.timeline.map((step, index) => (
-              <li key={index}>
-                <DateTime iso={step.at} /> <StatusBadge status={step.status} />
-                {step.message ? ` ${step.message}` : null}
-              </li>
-            ))}
-          </ol>
+          <Timeline steps={entry.timeline} />
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (

@@ -1,4 +1,5 @@
 import type { Conversation, ConversationSummary } from '../../app/contract/assistant.js';
+import { conversationSummary } from '../../app/contract/conversation-summary.js';
 import type { HostEventPayload } from '../../app/contract/host-api.js';
 
 /** The model's answer streaming into a conversation now. */
@@ -19,23 +20,6 @@ export interface AssistantSlice {
 
 export const initialAssistantSlice: AssistantSlice = { summaries: [], conversations: {}, streams: {} };
 
-/** A conversation's line in the list. */
-export function summaryOf(c: Conversation): ConversationSummary {
-  return {
-    id: c.id,
-    title: c.title,
-    providerId: c.providerId,
-    model: c.model,
-    updatedAt: c.updatedAt,
-    status: c.status,
-    messageCount: c.messages.length,
-    pendingApprovals: c.messages.reduce(
-      (n, m) => n + (m.role === 'assistant' ? m.toolCalls.filter((t) => t.state === 'pending-approval').length : 0),
-      0
-    )
-  };
-}
-
 function byUpdated(a: ConversationSummary, b: ConversationSummary): number {
   return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
 }
@@ -47,7 +31,7 @@ function byUpdated(a: ConversationSummary, b: ConversationSummary): number {
 export function withConversation(slice: AssistantSlice, c: Conversation): AssistantSlice {
   const known = slice.conversations[c.id];
   if (known && known.updatedAt > c.updatedAt) return slice;
-  const summaries = [...slice.summaries.filter((s) => s.id !== c.id), summaryOf(c)].sort(byUpdated);
+  const summaries = [...slice.summaries.filter((s) => s.id !== c.id), conversationSummary(c)].sort(byUpdated);
   return { ...slice, conversations: { ...slice.conversations, [c.id]: c }, summaries };
 }
 
@@ -93,7 +77,7 @@ export function mergeSummaries(slice: AssistantSlice, list: ConversationSummary[
   const summaries = list
     .map((s) => {
       const held = conversations[s.id];
-      return held && held.updatedAt > s.updatedAt ? summaryOf(held) : s;
+      return held && held.updatedAt > s.updatedAt ? conversationSummary(held) : s;
     })
     .sort(byUpdated);
   return { ...slice, conversations, summaries };

@@ -3,6 +3,7 @@ import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Countdown } from '../components/countdown.js';
+import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
@@ -227,14 +228,7 @@ export function TaskDetail({
           ) : null}
           <h4>Timeline</h4>
           {entry?.timeline.length ? (
-            <ol className="timeline">
-              {entry.timeline.map((step, index) => (
-                <li key={index}>
-                  <DateTime iso={step.at} /> <StatusBadge status={step.status} />
-                  {step.message ? ` ${step.message}` : null}
-                </li>
-              ))}
-            </ol>
+            <Timeline steps={entry.timeline} />
           ) : (
             <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
           )}

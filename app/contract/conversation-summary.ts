@@ -1,0 +1,21 @@
+import type { Conversation, ConversationSummary } from './assistant.js';
+
+// A module of its own, with type imports only: the Desk imports it as a value, and a value import
+// of ./assistant.js would bring zod into the renderer bundle (its eval probe breaks the CSP).
+
+/** A conversation's line in the list: what the host lists and the Desk keeps up to date from changes. */
+export function conversationSummary(c: Conversation): ConversationSummary {
+  let pendingApprovals = 0;
+  for (const m of c.messages)
+    if (m.role === 'assistant') pendingApprovals += m.toolCalls.filter((t) => t.state === 'pending-approval').length;
+  return {
+    id: c.id,
+    title: c.title,
+    providerId: c.providerId,
+    model: c.model,
+    updatedAt: c.updatedAt,
+    status: c.status,
+    messageCount: c.messages.length,
+    pendingApprovals
+  };
+}

@@ -11,7 +11,14 @@ export function UnansweredNotices() {
   const withdrawn = useDeskState((state) => state.withdrawn);
   if (unanswered.length === 0 && withdrawn.length === 0) return null;
   const dismiss = (id: string) => (
-    <button type="button" onClick={() => store.dispatch({ type: 'notice-dismissed', id })}>
+    <button
+      type="button"
+      onClick={() => {
+        store.dispatch({ type: 'notice-dismissed', id });
+        // The button goes with its notice: focus moves to the page, not to nowhere.
+        document.getElementById('main')?.focus();
+      }}
+    >
       Dismiss
     </button>
   );
@@ -44,5 +51,5 @@ function withdrawnText(notice: WithdrawnNotice): string {
       : notice.kind === 'sampling-review'
         ? 'its request for a model reply, with the answer you were reviewing'
         : 'its request for a model reply';
-  return `${notice.serverName} withdrew ${what} before you answered: it cancelled the request or stopped waiting for it (an ordinary request has no time limit Taskdesk can show).`;
+  return `${notice.serverName} withdrew ${what} before you answered (it cancelled the request, or stopped waiting).`;
 }

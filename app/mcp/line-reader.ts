@@ -1,5 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode } from '../core/errors.js';
+import { RateLimiter } from '../receiver/rate-limiter.js';
 import {
   DEFAULT_MAX_DEPTH,
   asJsonRpcMessage,
@@ -9,6 +11,7 @@ import {
   topLevelFields,
   type Refusal
 } from './jsonrpc-checks.js';
+import { scanTopLevel } from './top-level-scan.js';
 
 /** How much a stdio connection reads of one message. */
 export interface LineReaderLimits {
@@ -16,13 +19,29 @@ export interface LineReaderLimits {
   maxLineBytes: number;
   /** The deepest nesting of arrays and objects accepted in a request's params. */
   maxDepth: number;
+  /**
+   * Bytes a second of large request lines ({@link LARGE_LINE_BYTES} or more) a server may send,
+   * and the most saved up: a large request line beyond them is refused −32029 before it is parsed.
+   */
+  largeRequestBytesPerSecond: number;
+  largeRequestBurstBytes: number;
 }
 
-/** The defaults documented in the README: the SDK's own line limit, and a depth no MCP message needs. */
+/**
+ * The defaults documented in the README: the SDK's own line limit, a depth no MCP message needs,
+ * and twice the receiver's budget of request params bytes (2 MiB a second, bursts of 8 MiB),
+ * so that a server within that budget is never refused here and the receiver's exact count of
+ * its params decides; a server far beyond it is refused without its megabytes being parsed.
+ */
 export const defaultLineReaderLimits: LineReaderLimits = {
   maxLineBytes: 10 * 1024 * 1024,
-  maxDepth: DEFAULT_MAX_DEPTH
+  maxDepth: DEFAULT_MAX_DEPTH,
+  largeRequestBytesPerSecond: 4 * 1024 * 1024,
+  largeRequestBurstBytes: 16 * 1024 * 1024
 };
+
+/** Lines at least this long count against the large-request budget (shorter ones cost little to parse). */
+export const LARGE_LINE_BYTES = 64 * 1024;
 
 /** What the reader does besides handing messages on. */
 export interface LineReaderHooks {
@@ -66,10 +85,13 @@ export class JsonRpcLineReader {
   #stopped = false;
   /** Lines read since the turn began ({@link nextTurn}). */
   #readThisTurn = 0;
+  /** The large-request budget (one bucket: a reader reads one server). */
+  readonly #large: RateLimiter;
 
-  constructor(limits: LineReaderLimits, hooks: LineReaderHooks) {
+  constructor(limits: LineReaderLimits, hooks: LineReaderHooks, clock: Clock = systemClock) {
     this.#limits = limits;
     this.#hooks = hooks;
+    this.#large = new RateLimiter(clock, limits.largeRequestBytesPerSecond, limits.largeRequestBurstBytes);
   }
 
   /** Takes the next chunk of output; complete lines wait for {@link readMessage}. */
@@ -160,6 +182,14 @@ export class JsonRpcLineReader {
   }
 
   #read(line: Buffer): JSONRPCMessage | undefined {
+    const large = line.length >= LARGE_LINE_BYTES;
+    if (large) {
+      const refusal = this.#overBudget(line);
+      if (refusal) {
+        this.#refuse(refusal);
+        return undefined;
+      }
+    }
     const text = line.toString('utf8').replace(/\r$/, '');
     if (text.trim().length === 0) return undefined;
     let value: unknown;
@@ -178,7 +208,10 @@ export class JsonRpcLineReader {
       return undefined;
     }
     // A request passed the SDK's request schema in envelopeRefusal: no second parse.
-    if (isRequestShaped(value)) return value as JSONRPCMessage;
+    if (isRequestShaped(value)) {
+      if (large) this.#large.drain(LARGE_KEY, line.length);
+      return value as JSONRPCMessage;
+    }
     const message = asJsonRpcMessage(value);
     if (message) return message;
     const id = readableId(value);
@@ -208,10 +241,34 @@ export class JsonRpcLineReader {
     return undefined;
   }
 
+  /**
+   * A large request line beyond the budget, refused from what {@link scanTopLevel} reads of it,
+   * unparsed. Anything else (within the budget, a response, a notification, an id only
+   * `JSON.parse` can read) is parsed as usual; a request that is parsed is charged afterwards.
+   */
+  #overBudget(line: Buffer): Refusal | undefined {
+    const wait = this.#large.peek(LARGE_KEY, line.length);
+    if (wait === 0) return undefined;
+    const top = scanTopLevel(line);
+    if (!top?.hasMethod || top.id === undefined) return undefined;
+    const rate = this.#limits.largeRequestBytesPerSecond;
+    return {
+      id: top.id,
+      error: {
+        code: JsonRpcCode.TooManyRequests,
+        message: `Too many request bytes: this server sends more than ${rate} bytes a second in large requests; retry in ${wait} ms`,
+        data: { retryAfterMs: wait, bytes: line.length, limit: rate }
+      }
+    };
+  }
+
   #refuse(refusal: Refusal): void {
     this.#hooks.reply(errorResponse(refusal));
   }
 }
+
+/** The large-request budget's one key. */
+const LARGE_KEY = 'server';
 
 function isRequestShaped(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;

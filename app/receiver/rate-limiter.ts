@@ -33,6 +33,12 @@ export class RateLimiter {
     return bucket.tokens >= amount ? 0 : this.#waitFor(bucket, amount);
   }
 
+  /** Takes `amount` tokens for `key`, or all there are when fewer: for what was let through and is counted after. */
+  drain(key: string, amount: number): void {
+    const bucket = this.#refill(key);
+    bucket.tokens = Math.max(0, bucket.tokens - amount);
+  }
+
   #refill(key: string): { tokens: number; at: number } {
     const now = this.#clock.now();
     const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };

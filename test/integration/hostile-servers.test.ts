@@ -242,3 +242,50 @@ describe('hostile servers: a server that stops reading', () => {
     }
   });
 });
+
+describe('hostile servers: megabytes of requests far beyond the byte budget', () => {
+  let host: Host;
+  let peer: RawPeer;
+  let data: { dir: string; remove: () => void };
+  before(async () => {
+    peer = new RawPeer('bytes');
+    data = tempDir();
+    host = createHost({ dataDir: data.dir, servers: [peer.config], autoConnect: false, connectTimeoutMs: 60_000 });
+    const view = await host.connect('bytes');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+  });
+  after(async () => {
+    await host.close();
+    peer.close();
+    data.remove();
+  });
+
+  it('answers every one: the params budget refuses first, then the large-request budget before parsing', async () => {
+    const count = 40;
+    const message = 'm'.repeat(1_000_000);
+    // As the SDK writes a request: its id after its megabyte of params.
+    const lines = Array.from(
+      { length: count },
+      (_, i) =>
+        `{"method":"elicitation/create","params":${JSON.stringify({ message, requestedSchema: { type: 'object', properties: {} }, task: { ttl: 60_000 } })},"jsonrpc":"2.0","id":${5000 + i}}\n`
+    );
+    // Refusals are answered at once, acknowledgements once on disk: they may come in any order.
+    const all = Promise.all(Array.from({ length: count }, (_, i) => peer.next((m) => m.id === 5000 + i)));
+    await peer.send(lines.join(''));
+    const answers = await all;
+    assert.equal(answers.length, count, 'every request is answered');
+    const acknowledged = answers.filter((m) => m.result !== undefined).length;
+    const byParams = answers.filter((m) => /bytes of params a second/.test(m.error?.message ?? '')).length;
+    const unparsed = answers.filter((m) => /in large requests/.test(m.error?.message ?? ''));
+    // 8 MiB of params saved up: about eight are acknowledged.
+    assert.ok(acknowledged >= 7 && acknowledged <= 12, `${acknowledged} acknowledged`);
+    assert.ok(byParams > 0, 'the receiver refuses past its 8 MiB burst');
+    assert.ok(unparsed.length > 0, 'past 16 MiB of large requests, lines are refused unparsed');
+    for (const answer of unparsed) {
+      assert.equal(answer.error!.code, -32029);
+      assert.ok((answer.error!.data as { bytes: number }).bytes > 1_000_000);
+    }
+    assert.equal(acknowledged + byParams + unparsed.length, count);
+    assert.equal(host.connection('bytes')!.state.status, 'ready');
+  });
+});

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssues, topLevelFields } from '../../../app/mcp/jsonrpc-checks.js';
-import { JsonRpcLineReader, LINES_PER_TURN } from '../../../app/mcp/line-reader.js';
+import { JsonRpcLineReader, LINES_PER_TURN, defaultLineReaderLimits } from '../../../app/mcp/line-reader.js';
 import { requestRefusal } from '../../../app/mcp/request-gate.js';
 import { BoundedWriteQueue } from '../../../app/mcp/write-queue.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -29,7 +29,7 @@ function reader(maxLineBytes = 1024) {
   const replies: JSONRPCMessage[] = [];
   let backlogs = 0;
   const r = new JsonRpcLineReader(
-    { maxLineBytes, maxDepth: 8 },
+    { ...defaultLineReaderLimits, maxLineBytes, maxDepth: 8 },
     { reply: (m) => replies.push(m), dropped: () => undefined, backlog: () => backlogs++ }
   );
   const drain = () => {

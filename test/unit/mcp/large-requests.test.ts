@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcLineReader, LARGE_LINE_BYTES, defaultLineReaderLimits } from '../../../app/mcp/line-reader.js';
+import { scanTopLevel } from '../../../app/mcp/top-level-scan.js';
+import { ManualClock } from '../../support/manual-clock.js';
+
+/** An elicitation as the SDK writes one: method and params first, the id last. */
+function sdkElicitation(id: number | string, messageChars: number): string {
+  const message = `a \\"quoted\\" word and a backslash \\\\${'m'.repeat(messageChars)}`;
+  return `{"method":"elicitation/create","params":{"message":"${message}","requestedSchema":{"type":"object","properties":{"id":{"type":"string"}}}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+}
+
+describe('top-level scan', () => {
+  it('finds the method and an id that comes after megabytes of params, not an id nested in them', () => {
+    const line = Buffer.from(sdkElicitation('late-id', 1_000_000));
+    assert.deepEqual(scanTopLevel(line), { hasMethod: true, hasId: true, method: 'elicitation/create', id: 'late-id' });
+    // What JSON.parse reads of the same line.
+    const parsed = JSON.parse(line.toString()) as { method: string; id: string };
+    assert.deepEqual([parsed.method, parsed.id], ['elicitation/create', 'late-id']);
+  });
+
+  it('reads a response as one, numbers and whitespace as JSON does, and a repeated member as its last', () => {
+    assert.deepEqual(scanTopLevel(Buffer.from('{"jsonrpc":"2.0","id":7,"result":{"content":[{"text":"x"}]}}')), {
+      hasMethod: false,
+      hasId: true,
+      id: 7
+    });
+    assert.deepEqual(scanTopLevel(Buffer.from(' {\n "id" : -1.5e3 ,"method":"a","method":"b"}\r\n')), {
+      hasMethod: true,
+      hasId: true,
+      method: 'b',
+      id: -1500
+    });
+    assert.deepEqual(scanTopLevel(Buffer.from('{}')), { hasMethod: false, hasId: false });
+  });
+
+  it('reads no id it cannot read as JSON-RPC allows (an object, or one too long to be worth reading)', () => {
+    assert.deepEqual(scanTopLevel(Buffer.from('{"method":"m","id":{"x":1}}')), {
+      hasMethod: true,
+      hasId: true,
+      method: 'm'
+    });
+    const longId = `{"method":"m","id":"${'i'.repeat(300)}"}`;
+    assert.deepEqual(scanTopLevel(Buffer.from(longId)), { hasMethod: true, hasId: true, method: 'm' });
+  });
+
+  it('gives up on what is not one JSON object', () => {
+    for (const text of [
+      '[1,2]',
+      '{"method":"m"',
+      '{"method":"m" "id":1}',
+      '{"a":"unterminated}',
+      '{"id":1} {"id":2}',
+      'null'
+    ])
+      assert.equal(scanTopLevel(Buffer.from(text)), undefined, text);
+  });
+});
+
+describe('large requests beyond the budget', () => {
+  const realParse = JSON.parse;
+  let largeParses = 0;
+  beforeEach(() => {
+    largeParses = 0;
+    JSON.parse = ((text: string, reviver?: Parameters<typeof realParse>[1]) => {
+      if (typeof text === 'string' && text.length >= LARGE_LINE_BYTES) largeParses++;
+      return realParse(text, reviver);
+    }) as typeof JSON.parse;
+  });
+  afterEach(() => {
+    JSON.parse = realParse;
+  });
+
+  function reader(clock: ManualClock) {
+    const replies: JSONRPCMessage[] = [];
+    const r = new JsonRpcLineReader(
+      { ...defaultLineReaderLimits, largeRequestBytesPerSecond: 200_000, largeRequestBurstBytes: 300_000 },
+      { reply: (m) => replies.push(m), dropped: () => undefined, backlog: () => undefined },
+      clock
+    );
+    const read = (text: string) => {
+      r.append(Buffer.from(`${text}\n`));
+      const out: JSONRPCMessage[] = [];
+      for (let m = r.readMessage(); m !== null; m = r.readMessage()) out.push(m);
+      r.nextTurn();
+      return out;
+    };
+    return { read, replies };
+  }
+
+  it('refuses them −32029 with their id, unparsed, and reads them again once the budget refills', async () => {
+    const clock = new ManualClock();
+    const { read, replies } = reader(clock);
+    const bytes = Buffer.byteLength(sdkElicitation(0, 99_000));
+    // 300,000 bytes saved up: three lines of about 100 KB are read and delivered, then refused.
+    const delivered = [1, 2, 3, 4, 5].map((i) => read(sdkElicitation(i, 99_000)).length);
+    assert.deepEqual(delivered, [1, 1, 1, 0, 0]);
+    assert.equal(largeParses, 3);
+    assert.equal(replies.length, 2);
+    for (const [index, reply] of replies.entries()) {
+      const { id, error } = reply as unknown as {
+        id: number;
+        error: { code: number; message: string; data: { bytes: number; limit: number; retryAfterMs: number } };
+      };
+      assert.equal(id, index + 4);
+      assert.equal(error.code, -32029);
+      assert.match(error.message, /^Too many request bytes: .* retry in \d+ ms$/);
+      assert.equal(error.data.bytes, bytes);
+      assert.equal(error.data.limit, 200_000);
+      assert.ok(error.data.retryAfterMs > 0);
+    }
+    // A second later, 200,000 more bytes: one more is read.
+    await clock.advance(1_000);
+    assert.equal(read(sdkElicitation(6, 99_000)).length, 1);
+    assert.equal(largeParses, 4);
+  });
+
+  it('never refuses an answer to our own request, a small request or a notification', () => {
+    const { read, replies } = reader(new ManualClock());
+    for (let i = 0; i < 4; i++) read(sdkElicitation(i, 99_000));
+    assert.equal(replies.length, 1);
+    const big = 'r'.repeat(100_000);
+    assert.equal(read(`{"jsonrpc":"2.0","id":99,"result":{"content":[{"type":"text","text":"${big}"}]}}`).length, 1);
+    assert.equal(read(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${big}"}}`).length, 1);
+    assert.equal(read('{"jsonrpc":"2.0","id":100,"method":"ping"}').length, 1);
+    assert.equal(replies.length, 1);
+  });
+});

@@ -1,3 +1,4 @@
+import { DEFAULT_TASK_TTL_MS } from '../contract/requestor-defaults.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -139,7 +140,7 @@ export class OutboundTasks {
       this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
     });
     this.#timers = new TaskTimers(this.#clock);
-    this.#defaultTtlMs = options.defaultTtlMs === undefined ? 3_600_000 : options.defaultTtlMs;
+    this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TASK_TTL_MS : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#env = {
       clock: this.#clock,

@@ -1,7 +1,8 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { correctingSummary, FormError } from '../components/form-error.js';
-import { shortId } from '../components/format.js';
+import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
+import { formatDuration, shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
@@ -145,7 +146,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
         <FieldFrame
           name="ttlMinutes"
           label="Keep the task for (minutes)"
-          hint="How long the server keeps the task and its result. Empty: Taskdesk’s default."
+          hint={`How long the server keeps the task and its result. Empty: Taskdesk’s default, ${formatDuration(DEFAULT_TASK_TTL_MS)}.`}
           error={ttlError}
           className="field-narrow"
         >
@@ -158,6 +159,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
               min="1"
               step="1"
               autoComplete="off"
+              placeholder={String(DEFAULT_TASK_TTL_MS / 60_000)}
               value={ttl}
               onChange={(event) => setTtl(event.target.value)}
             />

@@ -282,9 +282,15 @@ export class ToolRounds {
       return;
     }
     let result: ToolResultForModel | undefined;
-    if (task.outcome?.type === 'result') result = toolResultForModel(task.outcome.result);
+    // A cancelled task has no result: what its server answers to tasks/result (an error) is not
+    // why it ended, so its state is said first.
+    if (task.state === 'cancelled')
+      result = failure(
+        `The task ended without a result (cancelled${task.cancelledBy === 'you' ? ' by the person' : task.cancelledBy === 'server' ? ' by the server' : ''}).`
+      );
+    else if (task.outcome?.type === 'result') result = toolResultForModel(task.outcome.result);
     else if (task.outcome?.type === 'error') result = failure(`The task failed: ${task.outcome.error.message}`);
-    else if (task.state === 'cancelled' || task.state === 'expired' || task.state === 'lost')
+    else if (task.state === 'expired' || task.state === 'lost')
       result = failure(`The task ended without a result (${task.state}${task.reason ? `: ${task.reason}` : ''}).`);
     if (!result) return;
     this.#byOutbound.delete(task.outboundId);

@@ -1,16 +1,18 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { formatDuration } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useNow } from '../components/use-now.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
-import { useDeskState } from '../shell/desk-context.js';
+import { toHostCallError } from '../host-client.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 
 /**
  * A tool call running as a task, live: status and status message, a progress bar, the time the
- * server keeps the task, and the questions the server asks while it runs (`input_required`),
- * answerable here as in the Inbox.
+ * server keeps the task, the questions the server asks while it runs (`input_required`),
+ * answerable here as in the Inbox, and Cancel: once a task's immediate response has let the
+ * conversation go on, Stop is no longer offered, and this is where the person ends it.
  */
 export function TaskCard({ outboundId, toolName }: { outboundId: string; toolName: string }) {
   const task = useDeskState((state) => state.outbound[outboundId]);
@@ -49,6 +51,7 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
         </div>
       ) : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
+      {running ? <CancelTask task={task} toolName={toolName} /> : null}
       {questions.length > 0 ? (
         <div className="chat-questions">
           <p className="small-text">The server asks, and its task waits for the answer:</p>
@@ -56,6 +59,44 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
             <InboxItemCard key={item.id} item={item} />
           ))}
         </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Asks the server to cancel the task (`tasks/cancel`); its end then reaches the model as any end does. */
+function CancelTask({ task, toolName }: { task: OutboundTaskView; toolName: string }) {
+  const { client, store, announce } = useDesk();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const cancel = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const view = await client.call('outbound.cancel', { outboundId: task.outboundId });
+      store.apply('outbound.changed', { type: 'changed', task: view });
+      announce(view.state === 'cancelled' ? `The ${toolName} task was cancelled.` : `${toolName}: ${view.state}.`);
+    } catch (thrown) {
+      setError(`Could not cancel: ${toHostCallError(thrown).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="actions chat-task-actions">
+      <button
+        type="button"
+        aria-label={`Cancel the task of ${toolName}`}
+        aria-disabled={busy}
+        onClick={() => void cancel()}
+      >
+        Cancel task
+      </button>
+      {error ? (
+        <p className="reason" role="alert">
+          {error}
+        </p>
       ) : null}
     </div>
   );

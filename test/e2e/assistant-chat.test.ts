@@ -296,6 +296,36 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await attached.waitFor({ state: 'detached' });
   });
 
+  it('a task with an immediate response is cancelled from its card once the conversation has gone on: tasks/cancel reaches the server and the model hears how it ended', async () => {
+    await newChat('Cancel the job', 'work');
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Work').selectOption('auto');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [{ id: 'c1', name: 'work__work-required', arguments: '{"durationMs":600000,"label":"unwanted"}' }]
+      },
+      { kind: 'text', tokens: ['It is running.'] },
+      { kind: 'text', tokens: ['Understood: it was cancelled.'] }
+    );
+    await send('Run a job I will change my mind about');
+    const card = pane().locator('[data-tool-call-id="c1"]');
+    await lastAnswer().getByText('It is running.').waitFor();
+    // The conversation went on: Stop is gone, and the task's own card offers Cancel.
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+    assert.equal(await pane().getByRole('button', { name: '■ Stop' }).count(), 0);
+    await card.getByRole('button', { name: 'Cancel the task of work-required' }).click();
+    await card.locator('[data-task-state="cancelled"]').waitFor();
+    await lastAnswer().getByText('Understood: it was cancelled.').waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Cancel the task of work-required' }).count(), 0);
+    const view = host.requestor.list().find((t) => t.toolName === 'work-required' && t.state === 'cancelled');
+    assert.ok(view, 'the requested task is cancelled');
+    assert.equal((await store.getTask(view.taskId))?.status, 'cancelled', 'tasks/cancel reached the server');
+    const told = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).at(-1)!;
+    assert.match(JSON.stringify(told.content), /ended without a result \(cancelled by the person\)/);
+  });
+
   it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {
     await newChat('Long job', 'work');
     const settings = pane().getByRole('form', { name: 'Conversation settings' });

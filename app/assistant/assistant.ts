@@ -16,6 +16,7 @@ import { conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
+import { copyJson } from '../core/json-copy.js';
 import { ConversationBook } from './conversation-book.js';
 import type { ConversationStore, QuarantinedConversation } from './conversation-store.js';
 import { Generation, type AssistantProviders } from './generation.js';
@@ -135,8 +136,9 @@ export class Assistant {
       .map(conversationSummary);
   }
 
+  /** A copy of the conversation (JSON data, as stored: walked rather than `structuredClone`d, a few times cheaper). */
   get(conversationId: string): Conversation {
-    return structuredClone(this.#book.find(conversationId));
+    return copyJson(this.#book.find(conversationId));
   }
 
   async create(params: CreateParams): Promise<Conversation> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssistantToolPolicySchema, type AssistantToolPolicy } from '../contract/assistant.js';
+import { copyJson } from '../core/json-copy.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
 
@@ -25,8 +26,10 @@ export class AssistantToolPolicies {
     this.#policies = new Map(this.#doc.value);
   }
 
+  /** A copy of the server's policy; read on every tool call the model makes, so no schema parse or `structuredClone` here. */
   get(serverId: string): AssistantToolPolicy {
-    return structuredClone(this.#policies.get(serverId) ?? AssistantToolPolicySchema.parse({}));
+    const saved = this.#policies.get(serverId);
+    return saved ? copyJson(saved) : { mode: 'ask', alwaysAllow: [] };
   }
 
   set(serverId: string, policy: AssistantToolPolicy): AssistantToolPolicy {

@@ -1,4 +1,5 @@
 import { HostError, JsonRpcCode } from '../core/errors.js';
+import { copyJson } from '../core/json-copy.js';
 import { hasUserInfo, REDACTED, redactUrlsIn } from '../core/redact-url.js';
 import type { KeyStore } from './key-store.js';
 import {
@@ -43,9 +44,10 @@ export class ProviderRegistry implements ProviderSource {
     return structuredClone(this.#providers);
   }
 
+  /** A copy of one provider's settings (JSON data: walked, not `structuredClone`d, since the assistant reads it for every model call). */
   get(providerId: string): ProviderSettings | undefined {
     const found = this.#providers.find((p) => p.id === providerId);
-    return found && structuredClone(found);
+    return found && copyJson(found);
   }
 
   apiKey(providerId: string): Promise<string | undefined> {

@@ -15,10 +15,17 @@
  * batch), bench code with no counterpart on the direct side.
  *
  * Figures are printed, with each round's first-token medians (the spread between runs is large
- * on a shared machine); nothing is asserted. The last line is the RESULT line (bar: both ≤ 1.1).
+ * on a shared machine) and each side's main-thread CPU per turn; nothing is asserted. The last
+ * line is the RESULT line (bar: both ≤ 1.1).
+ *
+ * With ASSISTANT_BENCH_PROFILE=<dir>, each measured round of each side is CPU-profiled (the
+ * inspector's Profiler, in this process) into <dir>/taskdesk-<round>.cpuprofile and
+ * <dir>/direct-<round>.cpuprofile; the profiler's own cost then shows in both sides' figures.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
@@ -35,10 +42,64 @@ const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 10);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 
 interface Turn {
   firstToken: number;
   total: number;
+}
+
+/** A round's turns and the main thread's CPU: until every first token was in, and for the whole round. */
+interface Round {
+  turns: Turn[];
+  firstTokensCpuMs: number;
+  cpuMs: number;
+}
+
+/**
+ * Times the turns `run` starts (each calls `firstToken` once, when its first token is in) for
+ * main-thread CPU, and profiles them under `profileName` when one is given.
+ */
+async function measure(
+  profileName: string | undefined,
+  run: (firstToken: () => void) => Promise<Turn[]>
+): Promise<Round> {
+  const stopProfile = profileName ? await startProfile(profileName) : () => Promise.resolve();
+  const cpu = mainThreadCpu();
+  let firstTokens = 0;
+  let firstTokensCpuMs = NaN;
+  const turns = await run(() => {
+    if (++firstTokens === CONVERSATIONS) firstTokensCpuMs = cpu();
+  });
+  const cpuMs = cpu();
+  await stopProfile();
+  return { turns, firstTokensCpuMs, cpuMs };
+}
+
+/** Profiles until the returned function is called (nothing without ASSISTANT_BENCH_PROFILE). */
+async function startProfile(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.ASSISTANT_BENCH_PROFILE;
+  if (!dir) return () => Promise.resolve();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 250 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/** Main-thread CPU (ms) used between the call and the returned function's. */
+function mainThreadCpu(): () => number {
+  const start = process.threadCpuUsage();
+  return () => {
+    const used = process.threadCpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -65,7 +126,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
 const [firstChunk] = (await once(child.stdout, 'data')) as [Buffer];
 const baseURL = `http://127.0.0.1:${Number(firstChunk.toString().trim())}/v1`;
 
-async function throughTaskdesk(): Promise<Turn[]> {
+async function throughTaskdesk(profileName?: string): Promise<Round> {
   const fixture = await startHostWith(
     { bench: { ...peerServer('bench'), server: echoServer().server } },
     { keyStore: new InMemoryKeyStore() }
@@ -80,101 +141,118 @@ async function throughTaskdesk(): Promise<Turn[]> {
   // conversation's events would cost the bench itself N² calls the direct side never makes.
   const waiting = new Map<string, (update: { text: string; done?: true }) => void>();
   const off = host.on('assistant.partial', (update) => waiting.get(update.conversationId)?.(update));
-  const turns = await Promise.all(
-    ids.map(
-      (conversationId, i) =>
-        new Promise<Turn>((resolve, reject) => {
-          let firstToken: number | undefined;
-          waiting.set(conversationId, (update) => {
-            if (update.text === '') return;
-            firstToken ??= performance.now() - t0;
-            if (update.done) {
-              waiting.delete(conversationId);
-              resolve({ firstToken, total: performance.now() - t0 });
-            }
-          });
-          const t0 = performance.now();
-          host.call('assistant.send', { conversationId, text: `turn ${i}` }).catch(reject);
-        })
+  const round = await measure(profileName, (onFirstToken) =>
+    Promise.all(
+      ids.map(
+        (conversationId, i) =>
+          new Promise<Turn>((resolve, reject) => {
+            let firstToken: number | undefined;
+            waiting.set(conversationId, (update) => {
+              if (update.text === '') return;
+              if (firstToken === undefined) {
+                firstToken = performance.now() - t0;
+                onFirstToken();
+              }
+              if (update.done) {
+                waiting.delete(conversationId);
+                resolve({ firstToken, total: performance.now() - t0 });
+              }
+            });
+            const t0 = performance.now();
+            host.call('assistant.send', { conversationId, text: `turn ${i}` }).catch(reject);
+          })
+      )
     )
   );
   off();
   await fixture.dispose();
-  return turns;
+  return round;
 }
 
-async function direct(): Promise<Turn[]> {
+async function direct(profileName?: string): Promise<Round> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const mcp = echoServer();
   await mcp.connect(serverSide);
   const mcpClient = new Client({ name: 'bench', version: '1.0.0' });
   await mcpClient.connect(clientSide);
   const llm = new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
-  const turns = await Promise.all(
-    Array.from({ length: CONVERSATIONS }, async (_, i): Promise<Turn> => {
-      const t0 = performance.now();
-      const { tools } = await mcpClient.listTools();
-      const functions = tools.map((tool) => ({
-        type: 'function' as const,
-        function: { name: tool.name, parameters: tool.inputSchema }
-      }));
-      const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: `turn ${i}` }];
-      const first = new StreamAccumulator();
-      for await (const chunk of await llm.chat.completions.create({
-        model: 'paced',
-        stream: true,
-        messages,
-        tools: functions
-      }))
-        first.add(chunk);
-      const call = first.result().toolCalls[0]!;
-      const result = await mcpClient.callTool({
-        name: call.name,
-        arguments: JSON.parse(call.arguments) as Record<string, unknown>
-      });
-      const text = (result.content as Array<{ type: string; text?: string }>)
-        .map((block) => block.text ?? '')
-        .join('\n');
-      messages.push(
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }]
-        },
-        { role: 'tool', tool_call_id: call.id, content: text }
-      );
-      let firstToken: number | undefined;
-      const answer = new StreamAccumulator();
-      for await (const chunk of await llm.chat.completions.create({
-        model: 'paced',
-        stream: true,
-        messages,
-        tools: functions
-      }))
-        if (answer.add(chunk) !== '') firstToken ??= performance.now() - t0;
-      if (answer.text === '' || firstToken === undefined) throw new Error('empty answer');
-      return { firstToken, total: performance.now() - t0 };
-    })
+  const round = await measure(profileName, (onFirstToken) =>
+    Promise.all(
+      Array.from({ length: CONVERSATIONS }, async (_, i): Promise<Turn> => {
+        const t0 = performance.now();
+        const { tools } = await mcpClient.listTools();
+        const functions = tools.map((tool) => ({
+          type: 'function' as const,
+          function: { name: tool.name, parameters: tool.inputSchema }
+        }));
+        const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: `turn ${i}` }];
+        const first = new StreamAccumulator();
+        for await (const chunk of await llm.chat.completions.create({
+          model: 'paced',
+          stream: true,
+          messages,
+          tools: functions
+        }))
+          first.add(chunk);
+        const call = first.result().toolCalls[0]!;
+        const result = await mcpClient.callTool({
+          name: call.name,
+          arguments: JSON.parse(call.arguments) as Record<string, unknown>
+        });
+        const text = (result.content as Array<{ type: string; text?: string }>)
+          .map((block) => block.text ?? '')
+          .join('\n');
+        messages.push(
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }]
+          },
+          { role: 'tool', tool_call_id: call.id, content: text }
+        );
+        let firstToken: number | undefined;
+        const answer = new StreamAccumulator();
+        for await (const chunk of await llm.chat.completions.create({
+          model: 'paced',
+          stream: true,
+          messages,
+          tools: functions
+        }))
+          if (answer.add(chunk) !== '' && firstToken === undefined) {
+            firstToken = performance.now() - t0;
+            onFirstToken();
+          }
+        if (answer.text === '' || firstToken === undefined) throw new Error('empty answer');
+        return { firstToken, total: performance.now() - t0 };
+      })
+    )
   );
   await mcpClient.close();
   await mcp.close();
-  return turns;
+  return round;
 }
 
-// One warm-up round of each, not counted: the first pass compiles both code paths.
-await throughTaskdesk();
-await direct();
+// Warm-up rounds of each, not counted: the first passes compile both code paths.
+for (let round = 0; round < WARMUP; round++) {
+  await throughTaskdesk();
+  await direct();
+}
 const taskdesk: Turn[] = [];
 const plain: Turn[] = [];
 // Alternate, so that drift of the machine falls on both sides alike.
 const rounds: string[] = [];
+const cpu = { taskdesk: { firstTokens: 0, whole: 0 }, direct: { firstTokens: 0, whole: 0 } };
 for (let round = 0; round < ROUNDS; round++) {
-  const a = await throughTaskdesk();
-  const b = await direct();
-  taskdesk.push(...a);
-  plain.push(...b);
+  const a = await throughTaskdesk(`taskdesk-${round + 1}`);
+  const b = await direct(`direct-${round + 1}`);
+  taskdesk.push(...a.turns);
+  plain.push(...b.turns);
+  cpu.taskdesk.firstTokens += a.firstTokensCpuMs;
+  cpu.taskdesk.whole += a.cpuMs;
+  cpu.direct.firstTokens += b.firstTokensCpuMs;
+  cpu.direct.whole += b.cpuMs;
   const p50 = (turns: Turn[]) => median(turns.map((t) => t.firstToken)).toFixed(0);
-  rounds.push(`round ${round + 1}: first token p50 ${p50(a)} / ${p50(b)} ms`);
+  rounds.push(`round ${round + 1}: first token p50 ${p50(a.turns)} / ${p50(b.turns)} ms`);
 }
 child.stdin.end();
 await once(child, 'exit');
@@ -182,11 +260,15 @@ await once(child, 'exit');
 const show = (turns: Turn[]) =>
   `first token p50=${median(turns.map((t) => t.firstToken)).toFixed(1)} ms  whole turn p50=${median(turns.map((t) => t.total)).toFixed(1)} ms`;
 console.log(
-  `${ROUNDS} rounds (after one warm-up round each) of ${CONVERSATIONS} concurrent conversations, one turn each: a tool call, then ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`
+  `${ROUNDS} rounds (after ${WARMUP} warm-up round${WARMUP === 1 ? '' : 's'} each) of ${CONVERSATIONS} concurrent conversations, one turn each: a tool call, then ${TOKENS} tokens ${INTERVAL} ms apart (ideal ${TOKENS * INTERVAL} ms)`
 );
 console.log(`  through the assistant (auto policy): ${show(taskdesk)}`);
 console.log(`  openai SDK + SDK Client by hand:     ${show(plain)}`);
 console.log(`  (assistant / by hand) ${rounds.join('; ')}`);
+const perTurn = (ms: number) => (ms / (ROUNDS * CONVERSATIONS)).toFixed(2);
+console.log(
+  `  main-thread CPU per turn (assistant / by hand): until every first token ${perTurn(cpu.taskdesk.firstTokens)} / ${perTurn(cpu.direct.firstTokens)} ms, whole round ${perTurn(cpu.taskdesk.whole)} / ${perTurn(cpu.direct.whole)} ms`
+);
 const ratio = (pick: (t: Turn) => number) => median(taskdesk.map(pick)) / median(plain.map(pick));
 console.log(
   `RESULT assistant_overhead=${ratio((t) => t.total).toFixed(3)} first_token_overhead=${ratio((t) => t.firstToken).toFixed(3)}`

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+  RELATED_TASK_META_KEY,
+  type JSONRPCMessage
+} from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode } from '../core/errors.js';
 
 /**
@@ -98,10 +106,74 @@ export function envelopeRefusal(value: unknown, maxDepth: number): Refusal | und
   };
 }
 
-/** The message as the SDK reads it, or undefined when its envelope schema refuses it. */
+/**
+ * The message as the SDK reads it, or undefined when its envelope schema refuses it.
+ *
+ * Accepts exactly what the SDK's `JSONRPCMessageSchema` accepts, for less: that schema is a union
+ * of four strict schemas tried in turn, and every branch that fails first builds its issues (a
+ * response failed two, a notification one). A message's keys leave only one branch possible
+ * (`method` and `id`: a request; `method` alone: a notification; `result`: a result response;
+ * `error`: an error response), so only that one is checked. The commonest message, a result
+ * response with nothing unusual in it (the answer to every poll of every followed task), is
+ * checked by hand instead of by zod, which would copy it whole for nothing: the SDK's Protocol
+ * checks it again against `JSONRPCResultResponseSchema`, and the request's result schema after
+ * that. Anything else in a response goes to the schema. `test/unit/mcp/jsonrpc-envelope.test.ts`
+ * holds this to the union's verdicts.
+ */
 export function asJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const message = value as Record<string, unknown>;
+  if ('method' in message) return parsed('id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema, message);
+  if ('result' in message)
+    return isPlainResultResponse(message) ? (message as JSONRPCMessage) : parsed(JSONRPCResultResponseSchema, message);
+  if ('error' in message) return parsed(JSONRPCErrorResponseSchema, message);
+  return parsed(JSONRPCMessageSchema, message);
+}
+
+function parsed(schema: z.ZodType, value: unknown): JSONRPCMessage | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? (result.data as JSONRPCMessage) : undefined;
+}
+
+/**
+ * Whether `JSONRPCResultResponseSchema` accepts `message` and would give back the same data: only
+ * `jsonrpc` "2.0", an id that is a string or a safe integer, and a `result` object whose `_meta`,
+ * if any, holds a well-formed progress token and related task, with no key the schema would drop
+ * from what it copies (an unknown key of the related task, a `__proto__` key). False does not mean
+ * refused, only "ask the schema".
+ */
+function isPlainResultResponse(message: Record<string, unknown>): boolean {
+  // The schema is strict, and reads keys with `for...in` as this does.
+  for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
+  if (message.jsonrpc !== '2.0' || !isRequestId(message.id)) return false;
+  const result = message.result;
+  if (!isRecord(result) || hasProtoKey(result)) return false;
+  const meta = result._meta;
+  if (meta === undefined) return true;
+  if (!isRecord(meta) || hasProtoKey(meta)) return false;
+  const progressToken = meta.progressToken;
+  if (progressToken !== undefined && !isRequestId(progressToken)) return false;
+  const related = meta[RELATED_TASK_META_KEY];
+  if (related === undefined) return true;
+  if (!isRecord(related) || typeof related.taskId !== 'string') return false;
+  for (const key in related) if (key !== 'taskId') return false;
+  return true;
+}
+
+/** An object that is not an array (what zod's object schemas take). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether `value` has a key `__proto__` of its own (JSON can make one), which zod leaves out of its copy. */
+function hasProtoKey(value: Record<string, unknown>): boolean {
+  for (const key in value) if (key === '__proto__') return true;
+  return false;
+}
+
+/** A JSON-RPC id (or progress token) as the SDK's schema takes one: a string or a safe integer. */
+function isRequestId(value: unknown): boolean {
+  return typeof value === 'string' || Number.isSafeInteger(value);
 }
 
 function invalid(id: JsonRpcId, message: string): Refusal {

@@ -202,9 +202,14 @@ export abstract class TaskFollowerBase<
     if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
     if (isServerTerminal(view.state) && task.status !== view.state) return false;
     // Polls and notifications can cross: an older non-terminal report must not undo a newer one.
-    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt))
-      return false;
     const current = view.task;
+    // Compared as strings first: a poll of a task that has not changed carries the same stamp.
+    if (
+      !isServerTerminal(task.status) &&
+      task.lastUpdatedAt !== current.lastUpdatedAt &&
+      Date.parse(task.lastUpdatedAt) < Date.parse(current.lastUpdatedAt)
+    )
+      return false;
     const same =
       current.status === task.status &&
       current.statusMessage === task.statusMessage &&

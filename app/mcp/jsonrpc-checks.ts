@@ -5,10 +5,10 @@ import {
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
-  RELATED_TASK_META_KEY,
   type JSONRPCMessage
 } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode } from '../core/errors.js';
+import { hasProtoKey, isPlainRequestMeta, isRecord, isRequestId } from './lean-schemas.js';
 
 /**
  * Checks on what an untrusted peer sent, before the SDK sees it.
@@ -121,8 +121,8 @@ export function envelopeRefusal(value: unknown, maxDepth: number): Refusal | und
  * holds this to the union's verdicts.
  */
 export function asJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const message = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const message = value;
   if ('method' in message) return parsed('id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema, message);
   if ('result' in message)
     return isPlainResultResponse(message) ? (message as JSONRPCMessage) : parsed(JSONRPCResultResponseSchema, message);
@@ -139,8 +139,7 @@ function parsed(schema: z.ZodType, value: unknown): JSONRPCMessage | undefined {
  * Whether `JSONRPCResultResponseSchema` accepts `message` and would give back the same data: only
  * `jsonrpc` "2.0", an id that is a string or a safe integer, and a `result` object whose `_meta`,
  * if any, holds a well-formed progress token and related task, with no key the schema would drop
- * from what it copies (an unknown key of the related task, a `__proto__` key). False does not mean
- * refused, only "ask the schema".
+ * from what it copies (see `lean-schemas.ts`). False does not mean refused, only "ask the schema".
  */
 function isPlainResultResponse(message: Record<string, unknown>): boolean {
   // The schema is strict, and reads keys with `for...in` as this does.
@@ -148,32 +147,7 @@ function isPlainResultResponse(message: Record<string, unknown>): boolean {
   if (message.jsonrpc !== '2.0' || !isRequestId(message.id)) return false;
   const result = message.result;
   if (!isRecord(result) || hasProtoKey(result)) return false;
-  const meta = result._meta;
-  if (meta === undefined) return true;
-  if (!isRecord(meta) || hasProtoKey(meta)) return false;
-  const progressToken = meta.progressToken;
-  if (progressToken !== undefined && !isRequestId(progressToken)) return false;
-  const related = meta[RELATED_TASK_META_KEY];
-  if (related === undefined) return true;
-  if (!isRecord(related) || typeof related.taskId !== 'string') return false;
-  for (const key in related) if (key !== 'taskId') return false;
-  return true;
-}
-
-/** An object that is not an array (what zod's object schemas take). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Whether `value` has a key `__proto__` of its own (JSON can make one), which zod leaves out of its copy. */
-function hasProtoKey(value: Record<string, unknown>): boolean {
-  for (const key in value) if (key === '__proto__') return true;
-  return false;
-}
-
-/** A JSON-RPC id (or progress token) as the SDK's schema takes one: a string or a safe integer. */
-function isRequestId(value: unknown): boolean {
-  return typeof value === 'string' || Number.isSafeInteger(value);
+  return result._meta === undefined || isPlainRequestMeta(result._meta);
 }
 
 function invalid(id: JsonRpcId, message: string): Refusal {

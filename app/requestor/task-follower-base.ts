@@ -10,6 +10,12 @@ import type { ScheduledCall, TaskTimers } from './task-timers.js';
 /** Why a follower's requests in flight were aborted when it stopped following. */
 const STOPPED_FOLLOWING = new Error('Stopped following the task');
 
+/** What aborts one request: an `AbortController`, or the SDK requests' lighter `RequestAbort`. */
+export interface RequestAbortHandle {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
 /** What a follower needs from the manager that owns it. */
 export interface FollowerEnvironment {
   readonly clock: Clock;
@@ -67,13 +73,16 @@ export abstract class TaskFollowerBase<
   #connection: Connection | undefined;
   /** Aborts this follower's in-flight requests when it stops following (detach, expiry, removal). */
   #abort: AbortController | undefined;
-  /** One controller per request in flight (see `send`). */
-  readonly #inFlight = new Set<AbortController>();
+  /** One abort per request in flight (see `send`). */
+  readonly #inFlight = new Set<RequestAbortHandle>();
   #nextPoll: ScheduledCall | undefined;
   #ttlTimer: ScheduledCall | undefined;
   #lastPollMs: number;
   #backoffMs: number;
   #pollInFlight: Promise<void> | undefined;
+  /** The number of the last poll started, and of the last one ended. */
+  #pollSeq = 0;
+  #pollDone = 0;
   /** True while a `tasks/get` is on the wire (cleared before deciding what comes next). */
   #polling = false;
 
@@ -115,9 +124,14 @@ export abstract class TaskFollowerBase<
    */
   protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (!this.#abort) return Promise.reject(new Error('Not following the task'));
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
-    return request(controller.signal).finally(() => this.#inFlight.delete(controller));
+    const abort = this.requestAbort();
+    this.#inFlight.add(abort);
+    return request(abort.signal).finally(() => this.#inFlight.delete(abort));
+  }
+
+  /** The abort of one request (see `send`): an AbortController, unless the follower's requests need less. */
+  protected requestAbort(): RequestAbortHandle {
+    return new AbortController();
   }
 
   abstract cancel(): Promise<void>;
@@ -156,7 +170,7 @@ export abstract class TaskFollowerBase<
     // stack captured) showed in the requestor benchmark's profile for nothing anyone reads.
     this.#abort?.abort(STOPPED_FOLLOWING);
     this.#abort = undefined;
-    for (const controller of this.#inFlight) controller.abort(STOPPED_FOLLOWING);
+    for (const abort of this.#inFlight) abort.abort(STOPPED_FOLLOWING);
     this.#inFlight.clear();
     this.clearPollTimer();
     this.#pollInFlight = undefined;
@@ -188,11 +202,9 @@ export abstract class TaskFollowerBase<
   poll(): Promise<void> {
     if (!this.#connection || this.finished) return Promise.resolve();
     if (this.#pollInFlight) return this.#pollInFlight;
-    // Only this poll may clear the slot: after a reconnect a newer poll may hold it.
-    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
-      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
-    });
-    this.#pollInFlight = poll;
+    const poll = this.#pollOnce(this.#connection, ++this.#pollSeq);
+    // Unless it already ended (it only awaits once it has sent its request).
+    if (this.#pollSeq !== this.#pollDone) this.#pollInFlight = poll;
     return poll;
   }
 
@@ -258,24 +270,31 @@ export abstract class TaskFollowerBase<
     this.changed();
   }
 
-  async #pollOnce(connection: Connection): Promise<void> {
-    this.clearPollTimer();
-    this.#lastPollMs = this.env.clock.now();
-    this.#polling = true;
-    let changed = false;
+  /** One poll; `seq` is its number, which alone may clear the slot it holds (a newer poll may hold it after a reconnect). */
+  async #pollOnce(connection: Connection, seq: number): Promise<void> {
     try {
-      const answer = await this.requestTask(connection);
-      if (this.#connection !== connection) return;
-      changed = this.takeTask(answer, connection);
-    } catch (error) {
-      if (this.#connection !== connection) return;
-      if (isTaskNotFound(error)) this.forgotten(error);
-      else this.recordError('tasks/get', toErrorData(error));
+      this.clearPollTimer();
+      this.#lastPollMs = this.env.clock.now();
+      this.#polling = true;
+      let changed = false;
+      try {
+        const answer = await this.requestTask(connection);
+        if (this.#connection !== connection) return;
+        changed = this.takeTask(answer, connection);
+      } catch (error) {
+        if (this.#connection !== connection) return;
+        if (isTaskNotFound(error)) this.forgotten(error);
+        else this.recordError('tasks/get', toErrorData(error));
+      } finally {
+        if (this.#connection === connection) this.#polling = false;
+      }
+      this.#backoffMs = nextBackoffMs(this.env.policy, this.#backoffMs, changed);
+      this.next();
     } finally {
-      if (this.#connection === connection) this.#polling = false;
+      // Cleared here rather than by a `finally` handler on the promise (a closure and a promise per poll).
+      this.#pollDone = seq;
+      if (this.#pollSeq === seq) this.#pollInFlight = undefined;
     }
-    this.#backoffMs = nextBackoffMs(this.env.policy, this.#backoffMs, changed);
-    this.next();
   }
 
   /** Decides what happens next: act on the state (see `advance`), poll again later, or stop. */

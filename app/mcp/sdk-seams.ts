@@ -213,6 +213,19 @@ export class RequestAbort {
     else if (this.#more) this.#more = this.#more.filter((other) => other !== listener);
   }
 
+  /**
+   * Forgets the listeners of a request that has settled (the SDK never removes its own), so that
+   * the next request can have this: false once aborted. One kept per follower also keeps the
+   * object's shape alive across a full collection between two rounds of polls, which would
+   * otherwise throw away the optimized code of every poll (`--trace-deopt`: "weak objects").
+   */
+  reuse(): boolean {
+    if (this.aborted) return false;
+    this.#listener = undefined;
+    this.#more = undefined;
+    return true;
+  }
+
   /** Aborts the request (once): its listeners run, and the SDK cancels it. */
   abort(reason: unknown): void {
     if (this.aborted) return;

@@ -14,6 +14,8 @@ const STOPPED_FOLLOWING = new Error('Stopped following the task');
 export interface RequestAbortHandle {
   readonly signal: AbortSignal;
   abort(reason?: unknown): void;
+  /** Readies it for another request once its own has settled; false when it cannot be (aborted). */
+  reuse?(): boolean;
 }
 
 /** What a follower needs from the manager that owns it. */
@@ -75,6 +77,8 @@ export abstract class TaskFollowerBase<
   #abort: AbortController | undefined;
   /** One abort per request in flight (see `send`). */
   readonly #inFlight = new Set<RequestAbortHandle>();
+  /** An abort whose request settled, for the next one. */
+  #spareAbort: RequestAbortHandle | undefined;
   #nextPoll: ScheduledCall | undefined;
   #ttlTimer: ScheduledCall | undefined;
   #lastPollMs: number;
@@ -124,9 +128,14 @@ export abstract class TaskFollowerBase<
    */
   protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (!this.#abort) return Promise.reject(new Error('Not following the task'));
-    const abort = this.requestAbort();
+    const abort = this.#spareAbort ?? this.requestAbort();
+    this.#spareAbort = undefined;
     this.#inFlight.add(abort);
-    return request(abort.signal).finally(() => this.#inFlight.delete(abort));
+    return request(abort.signal).finally(() => {
+      this.#inFlight.delete(abort);
+      // Kept for the next request when it can forget this one's listeners (see RequestAbort.reuse).
+      if (abort.reuse?.()) this.#spareAbort = abort;
+    });
   }
 
   /** The abort of one request (see `send`): an AbortController, unless the follower's requests need less. */

@@ -38,7 +38,9 @@
  * A full garbage collection runs just before each measured window (not counted): without it,
  * the heap a window starts with is what the previous batch left (35–55 MB here), and the one
  * major collection a window may need fell into one side's window or the other's by luck, moving
- * the ratio by a few tenths from run to run of the same build.
+ * the ratio by a few tenths from run to run of the same build. (Collected at the start of the
+ * batch instead, before its tasks were created, the heap the creation left made a second major
+ * collection fall into Taskdesk's window.)
  *
  * The minimum per task is ceil(duration / pollInterval) counted from when the host learned
  * of the task: the server starts the work when it creates the task, and with 1,000 calls in

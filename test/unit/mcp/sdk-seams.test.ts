@@ -20,6 +20,7 @@ import {
   CreateTaskResultSchema,
   ElicitRequestSchema,
   EmptyResultSchema,
+  PingRequestSchema,
   RELATED_TASK_META_KEY,
   type JSONRPCMessage
 } from '@modelcontextprotocol/sdk/types.js';
@@ -259,7 +260,12 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
       sent.push(message);
       return send(message, options);
     };
+    // Reused after its request was answered, it forgets that request: aborting it cancels only the next.
     const abort = new RequestAbort();
+    server.setRequestHandler(PingRequestSchema, () => ({}));
+    await client.ping({ signal: abort.signal });
+    assert.equal(abort.reuse(), true);
+    sent.length = 0;
     const asked = requestAnyMethod(client, { method: 'x/slow', params: {} }, z.looseObject({}), {
       signal: abort.signal
     });
@@ -281,6 +287,7 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
       /stopped following/
     );
     assert.equal(sent.length, 2);
+    assert.equal(abort.reuse(), false, 'an aborted one is not reused');
     await client.close();
   });
 

@@ -73,8 +73,12 @@ export abstract class TaskFollowerBase<
   protected readonly env: FollowerEnvironment;
   readonly #view: OutboundTaskView;
   #connection: Connection | undefined;
-  /** Aborts this follower's in-flight requests when it stops following (detach, expiry, removal). */
-  #abort: AbortController | undefined;
+  /**
+   * Whether requests may be sent (from `follow` until `unfollow`). A flag, not an AbortController
+   * of its own: its signal went to no one (each request has its own abort), and aborting it made
+   * an Event per task that ended.
+   */
+  #following = false;
   /** One abort per request in flight (see `send`). */
   readonly #inFlight = new Set<RequestAbortHandle>();
   /** An abort whose request settled, for the next one. */
@@ -116,7 +120,7 @@ export abstract class TaskFollowerBase<
 
   /** Whether the follower is following through a connection (requests may be sent). */
   protected get following(): boolean {
-    return this.#abort !== undefined;
+    return this.#following;
   }
 
   /**
@@ -127,7 +131,7 @@ export abstract class TaskFollowerBase<
    * task ends. A signal per request keeps both to the requests actually in flight.
    */
   protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (!this.#abort) return Promise.reject(new Error('Not following the task'));
+    if (!this.#following) return Promise.reject(new Error('Not following the task'));
     const abort = this.#spareAbort ?? this.requestAbort();
     this.#spareAbort = undefined;
     this.#inFlight.add(abort);
@@ -167,7 +171,7 @@ export abstract class TaskFollowerBase<
     this.trackTtl();
     if (this.finished) return;
     this.#connection = connection;
-    this.#abort = new AbortController();
+    this.#following = true;
     if (options.pollNow) void this.poll();
     else this.next();
   }
@@ -177,8 +181,7 @@ export abstract class TaskFollowerBase<
     this.#connection = undefined;
     // One reason for every stop: unfollow runs for each task that ends, and an Error per call (its
     // stack captured) showed in the requestor benchmark's profile for nothing anyone reads.
-    this.#abort?.abort(STOPPED_FOLLOWING);
-    this.#abort = undefined;
+    this.#following = false;
     for (const abort of this.#inFlight) abort.abort(STOPPED_FOLLOWING);
     this.#inFlight.clear();
     this.clearPollTimer();
@@ -367,7 +370,6 @@ export abstract class TaskFollowerBase<
   }
 
   protected recordError(method: string, error: ErrorData): void {
-    if (this.#abort?.signal.aborted) return;
     this.#view.lastError = { ...error, at: this.nowIso(), method };
     this.changed();
   }

@@ -131,6 +131,10 @@ console.log(
 console.log(
   `first_batch host_cpu_ms=${taskdeskRun.first.cpu.cpuMs.toFixed(1)} sdk_cpu_ms=${sdkRun.first.cpu.cpuMs.toFixed(1)} sdk_on_taskdesk_transport_cpu_ms=${sdkSameRun.first.cpu.cpuMs.toFixed(1)} first_cpu_vs_sdk=${(taskdeskRun.first.cpu.cpuMs / sdkRun.first.cpu.cpuMs).toFixed(3)} (the warm-up batch, not the measure)`
 );
+if (taskdesk.polls < taskdesk.minimum)
+  console.log(
+    `warning: fewer polls than the minimum: the event loop was too busy to poll on time (creating the tasks took ${taskdesk.createMs.toFixed(0)} ms), and tasks that ended before the window make the figure undercount Taskdesk's CPU; run again on a quieter machine`
+  );
 console.log(
   `RESULT cpu_vs_sdk=${(taskdesk.cpu.cpuMs / sdk.cpu.cpuMs).toFixed(3)} polls_vs_minimum=${(taskdesk.polls / taskdesk.minimum).toFixed(3)} cpu_ms_per_task_second=${(taskdesk.cpu.cpuMs / taskSeconds).toFixed(3)}`
 );

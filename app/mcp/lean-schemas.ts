@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { GetTaskResultSchema, RELATED_TASK_META_KEY, TaskStatusSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  GetTaskPayloadResultSchema,
+  GetTaskResultSchema,
+  RELATED_TASK_META_KEY,
+  TaskStatusSchema
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * SDK schemas for the messages a followed task brings by the thousand, with the same verdicts
@@ -61,6 +66,17 @@ export function isPlainTaskResult(value: unknown): boolean {
 
 /** `GetTaskResultSchema`, without a copy of a well-formed answer. */
 export const LeanGetTaskResultSchema = leanSchema(GetTaskResultSchema, isPlainTaskResult);
+
+/**
+ * Whether `GetTaskPayloadResultSchema` (any result: a loose object with the SDK's `_meta`) takes
+ * `value` unchanged. Its copy is shallow, so a value passes with its parts as they are.
+ */
+export function isPlainPayloadResult(value: unknown): boolean {
+  return isRecord(value) && !hasProtoKey(value) && (value._meta === undefined || isPlainRequestMeta(value._meta));
+}
+
+/** `GetTaskPayloadResultSchema` (a `tasks/result` answer), without a copy of a well-formed one. */
+export const LeanGetTaskPayloadResultSchema = leanSchema(GetTaskPayloadResultSchema, isPlainPayloadResult);
 
 /**
  * Whether the SDK's `_meta` schema of results and notifications (a loose object with an optional

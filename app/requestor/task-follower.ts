@@ -1,10 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CancelTaskResultSchema,
-  GetTaskPayloadResultSchema,
-  type GetTaskResult
-} from '@modelcontextprotocol/sdk/types.js';
-import { LeanGetTaskResultSchema } from '../mcp/lean-schemas.js';
+import { CancelTaskResultSchema, type GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
+import { LeanGetTaskPayloadResultSchema, LeanGetTaskResultSchema } from '../mcp/lean-schemas.js';
 import { RequestAbort, releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
@@ -139,7 +135,7 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
       const result = await this.send((signal) =>
         connection.client.request(
           { method: 'tasks/result', params: { taskId: this.view.taskId } },
-          GetTaskPayloadResultSchema,
+          LeanGetTaskPayloadResultSchema,
           { signal, timeout: this.env.resultTimeoutMs }
         )
       );

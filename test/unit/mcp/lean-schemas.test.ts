@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { LeanGetTaskResultSchema } from '../../../app/mcp/lean-schemas.js';
+import { GetTaskPayloadResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LeanGetTaskPayloadResultSchema, LeanGetTaskResultSchema } from '../../../app/mcp/lean-schemas.js';
 
 const related = 'io.modelcontextprotocol/related-task';
 const base =
@@ -60,4 +60,37 @@ describe('a tasks/get answer read without a copy', () => {
     const value = { taskId: 't', status: 'working', ttl: Infinity, createdAt: 'a', lastUpdatedAt: 'b' };
     assert.equal(LeanGetTaskResultSchema.safeParse(value).success, GetTaskResultSchema.safeParse(value).success);
   });
+});
+
+/** `tasks/result` answers: any result, with the SDK's `_meta`. */
+const payloads: string[] = [
+  '{"content":[{"type":"text","text":"done"}],"isError":false}',
+  '{}',
+  `{"content":[],"_meta":{"${related}":{"taskId":"t"}}}`,
+  `{"content":[],"_meta":{"${related}":{"taskId":"t","extra":1}}}`,
+  `{"content":[],"_meta":{"${related}":{"taskId":1}}}`,
+  '{"content":[],"_meta":{"progressToken":"p","other":true}}',
+  '{"content":[],"_meta":{"progressToken":0.5}}',
+  '{"content":[],"_meta":"x"}',
+  '{"__proto__":{"x":1},"content":[]}',
+  '{"content":[{"__proto__":{"x":1}}]}',
+  '[]',
+  'null',
+  '3'
+];
+
+describe('a tasks/result answer read without a copy', () => {
+  for (const payload of payloads) {
+    it(`gives GetTaskPayloadResultSchema's verdict, data and issues for ${payload.slice(0, 100)}`, () => {
+      const sdk = GetTaskPayloadResultSchema.safeParse(JSON.parse(payload));
+      const lean = LeanGetTaskPayloadResultSchema.safeParse(JSON.parse(payload));
+      assert.equal(lean.success, sdk.success);
+      if (sdk.success) assert.deepEqual(lean.data, sdk.data);
+      else
+        assert.deepEqual(
+          lean.error?.issues.map((issue) => [issue.code, issue.path]),
+          sdk.error.issues.map((issue) => [issue.code, issue.path])
+        );
+    });
+  }
 });

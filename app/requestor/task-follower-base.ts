@@ -130,16 +130,19 @@ export abstract class TaskFollowerBase<
    * a task would collect a listener per poll and cancel every one of them, long answered, when the
    * task ends. A signal per request keeps both to the requests actually in flight.
    */
-  protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (!this.#following) return Promise.reject(new Error('Not following the task'));
+  protected async send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (!this.#following) throw new Error('Not following the task');
     const abort = this.#spareAbort ?? this.requestAbort();
     this.#spareAbort = undefined;
     this.#inFlight.add(abort);
-    return request(abort.signal).finally(() => {
+    // An await in a try, not a `finally` handler on the promise (a closure and two promises per request).
+    try {
+      return await request(abort.signal);
+    } finally {
       this.#inFlight.delete(abort);
       // Kept for the next request when it can forget this one's listeners (see RequestAbort.reuse).
       if (abort.reuse?.()) this.#spareAbort = abort;
-    });
+    }
   }
 
   /** The abort of one request (see `send`): an AbortController, unless the follower's requests need less. */

@@ -1,6 +1,14 @@
 import type { z } from 'zod';
-import { JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+  type JSONRPCMessage
+} from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode } from '../core/errors.js';
+import { hasProtoKey, isPlainRequestMeta, isRecord, isRequestId } from './lean-schemas.js';
 
 /**
  * Checks on what an untrusted peer sent, before the SDK sees it.
@@ -98,10 +106,48 @@ export function envelopeRefusal(value: unknown, maxDepth: number): Refusal | und
   };
 }
 
-/** The message as the SDK reads it, or undefined when its envelope schema refuses it. */
+/**
+ * The message as the SDK reads it, or undefined when its envelope schema refuses it.
+ *
+ * Accepts exactly what the SDK's `JSONRPCMessageSchema` accepts, for less: that schema is a union
+ * of four strict schemas tried in turn, and every branch that fails first builds its issues (a
+ * response failed two, a notification one). A message's keys leave only one branch possible
+ * (`method` and `id`: a request; `method` alone: a notification; `result`: a result response;
+ * `error`: an error response), so only that one is checked. The commonest message, a result
+ * response with nothing unusual in it (the answer to every poll of every followed task), is
+ * checked by hand instead of by zod, which would copy it whole for nothing: the SDK's Protocol
+ * checks it again against `JSONRPCResultResponseSchema`, and the request's result schema after
+ * that. Anything else in a response goes to the schema. `test/unit/mcp/jsonrpc-envelope.test.ts`
+ * holds this to the union's verdicts.
+ */
 export function asJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (!isRecord(value)) return undefined;
+  const message = value;
+  if ('method' in message) return parsed('id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema, message);
+  if ('result' in message)
+    return isPlainResultResponse(message) ? (message as JSONRPCMessage) : parsed(JSONRPCResultResponseSchema, message);
+  if ('error' in message) return parsed(JSONRPCErrorResponseSchema, message);
+  return parsed(JSONRPCMessageSchema, message);
+}
+
+function parsed(schema: z.ZodType, value: unknown): JSONRPCMessage | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? (result.data as JSONRPCMessage) : undefined;
+}
+
+/**
+ * Whether `JSONRPCResultResponseSchema` accepts `message` and would give back the same data: only
+ * `jsonrpc` "2.0", an id that is a string or a safe integer, and a `result` object whose `_meta`,
+ * if any, holds a well-formed progress token and related task, with no key the schema would drop
+ * from what it copies (see `lean-schemas.ts`). False does not mean refused, only "ask the schema".
+ */
+function isPlainResultResponse(message: Record<string, unknown>): boolean {
+  // The schema is strict, and reads keys with `for...in` as this does.
+  for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
+  if (message.jsonrpc !== '2.0' || !isRequestId(message.id)) return false;
+  const result = message.result;
+  if (!isRecord(result) || hasProtoKey(result)) return false;
+  return result._meta === undefined || isPlainRequestMeta(result._meta);
 }
 
 function invalid(id: JsonRpcId, message: string): Refusal {

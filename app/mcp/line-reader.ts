@@ -190,8 +190,10 @@ export class JsonRpcLineReader {
         return undefined;
       }
     }
-    const text = line.toString('utf8').replace(/\r$/, '');
-    if (text.trim().length === 0) return undefined;
+    // A CRLF line's CR is left out of the text rather than cut off it (a second string per line).
+    const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+    const text = line.toString('utf8', 0, end);
+    if (BLANK.test(text)) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -269,6 +271,11 @@ export class JsonRpcLineReader {
 
 /** The large-request budget's one key. */
 const LARGE_KEY = 'server';
+
+const CR = 13;
+
+/** A line of nothing but whitespace (what `trim` removes), tested without making a trimmed copy. */
+const BLANK = /^\s*$/;
 
 function isRequestShaped(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;

@@ -10,6 +10,14 @@ import type { ScheduledCall, TaskTimers } from './task-timers.js';
 /** Why a follower's requests in flight were aborted when it stopped following. */
 const STOPPED_FOLLOWING = new Error('Stopped following the task');
 
+/** What aborts one request: an `AbortController`, or the SDK requests' lighter `RequestAbort`. */
+export interface RequestAbortHandle {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+  /** Readies it for another request once its own has settled; false when it cannot be (aborted). */
+  reuse?(): boolean;
+}
+
 /** What a follower needs from the manager that owns it. */
 export interface FollowerEnvironment {
   readonly clock: Clock;
@@ -65,15 +73,24 @@ export abstract class TaskFollowerBase<
   protected readonly env: FollowerEnvironment;
   readonly #view: OutboundTaskView;
   #connection: Connection | undefined;
-  /** Aborts this follower's in-flight requests when it stops following (detach, expiry, removal). */
-  #abort: AbortController | undefined;
-  /** One controller per request in flight (see `send`). */
-  readonly #inFlight = new Set<AbortController>();
+  /**
+   * Whether requests may be sent (from `follow` until `unfollow`). A flag, not an AbortController
+   * of its own: its signal went to no one (each request has its own abort), and aborting it made
+   * an Event per task that ended.
+   */
+  #following = false;
+  /** One abort per request in flight (see `send`). */
+  readonly #inFlight = new Set<RequestAbortHandle>();
+  /** An abort whose request settled, for the next one. */
+  #spareAbort: RequestAbortHandle | undefined;
   #nextPoll: ScheduledCall | undefined;
   #ttlTimer: ScheduledCall | undefined;
   #lastPollMs: number;
   #backoffMs: number;
   #pollInFlight: Promise<void> | undefined;
+  /** The number of the last poll started, and of the last one ended. */
+  #pollSeq = 0;
+  #pollDone = 0;
   /** True while a `tasks/get` is on the wire (cleared before deciding what comes next). */
   #polling = false;
 
@@ -103,7 +120,7 @@ export abstract class TaskFollowerBase<
 
   /** Whether the follower is following through a connection (requests may be sent). */
   protected get following(): boolean {
-    return this.#abort !== undefined;
+    return this.#following;
   }
 
   /**
@@ -113,11 +130,24 @@ export abstract class TaskFollowerBase<
    * a task would collect a listener per poll and cancel every one of them, long answered, when the
    * task ends. A signal per request keeps both to the requests actually in flight.
    */
-  protected send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (!this.#abort) return Promise.reject(new Error('Not following the task'));
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
-    return request(controller.signal).finally(() => this.#inFlight.delete(controller));
+  protected async send<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (!this.#following) throw new Error('Not following the task');
+    const abort = this.#spareAbort ?? this.requestAbort();
+    this.#spareAbort = undefined;
+    this.#inFlight.add(abort);
+    // An await in a try, not a `finally` handler on the promise (a closure and two promises per request).
+    try {
+      return await request(abort.signal);
+    } finally {
+      this.#inFlight.delete(abort);
+      // Kept for the next request when it can forget this one's listeners (see RequestAbort.reuse).
+      if (abort.reuse?.()) this.#spareAbort = abort;
+    }
+  }
+
+  /** The abort of one request (see `send`): an AbortController, unless the follower's requests need less. */
+  protected requestAbort(): RequestAbortHandle {
+    return new AbortController();
   }
 
   abstract cancel(): Promise<void>;
@@ -144,7 +174,7 @@ export abstract class TaskFollowerBase<
     this.trackTtl();
     if (this.finished) return;
     this.#connection = connection;
-    this.#abort = new AbortController();
+    this.#following = true;
     if (options.pollNow) void this.poll();
     else this.next();
   }
@@ -154,9 +184,8 @@ export abstract class TaskFollowerBase<
     this.#connection = undefined;
     // One reason for every stop: unfollow runs for each task that ends, and an Error per call (its
     // stack captured) showed in the requestor benchmark's profile for nothing anyone reads.
-    this.#abort?.abort(STOPPED_FOLLOWING);
-    this.#abort = undefined;
-    for (const controller of this.#inFlight) controller.abort(STOPPED_FOLLOWING);
+    this.#following = false;
+    for (const abort of this.#inFlight) abort.abort(STOPPED_FOLLOWING);
     this.#inFlight.clear();
     this.clearPollTimer();
     this.#pollInFlight = undefined;
@@ -188,11 +217,9 @@ export abstract class TaskFollowerBase<
   poll(): Promise<void> {
     if (!this.#connection || this.finished) return Promise.resolve();
     if (this.#pollInFlight) return this.#pollInFlight;
-    // Only this poll may clear the slot: after a reconnect a newer poll may hold it.
-    const poll: Promise<void> = this.#pollOnce(this.#connection).finally(() => {
-      if (this.#pollInFlight === poll) this.#pollInFlight = undefined;
-    });
-    this.#pollInFlight = poll;
+    const poll = this.#pollOnce(this.#connection, ++this.#pollSeq);
+    // Unless it already ended (it only awaits once it has sent its request).
+    if (this.#pollSeq !== this.#pollDone) this.#pollInFlight = poll;
     return poll;
   }
 
@@ -202,9 +229,14 @@ export abstract class TaskFollowerBase<
     if (task.taskId !== view.taskId || view.state === 'expired' || view.state === 'lost') return false;
     if (isServerTerminal(view.state) && task.status !== view.state) return false;
     // Polls and notifications can cross: an older non-terminal report must not undo a newer one.
-    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(view.task.lastUpdatedAt))
-      return false;
     const current = view.task;
+    // Compared as strings first: a poll of a task that has not changed carries the same stamp.
+    if (
+      !isServerTerminal(task.status) &&
+      task.lastUpdatedAt !== current.lastUpdatedAt &&
+      Date.parse(task.lastUpdatedAt) < Date.parse(current.lastUpdatedAt)
+    )
+      return false;
     const same =
       current.status === task.status &&
       current.statusMessage === task.statusMessage &&
@@ -253,24 +285,31 @@ export abstract class TaskFollowerBase<
     this.changed();
   }
 
-  async #pollOnce(connection: Connection): Promise<void> {
-    this.clearPollTimer();
-    this.#lastPollMs = this.env.clock.now();
-    this.#polling = true;
-    let changed = false;
+  /** One poll; `seq` is its number, which alone may clear the slot it holds (a newer poll may hold it after a reconnect). */
+  async #pollOnce(connection: Connection, seq: number): Promise<void> {
     try {
-      const answer = await this.requestTask(connection);
-      if (this.#connection !== connection) return;
-      changed = this.takeTask(answer, connection);
-    } catch (error) {
-      if (this.#connection !== connection) return;
-      if (isTaskNotFound(error)) this.forgotten(error);
-      else this.recordError('tasks/get', toErrorData(error));
+      this.clearPollTimer();
+      this.#lastPollMs = this.env.clock.now();
+      this.#polling = true;
+      let changed = false;
+      try {
+        const answer = await this.requestTask(connection);
+        if (this.#connection !== connection) return;
+        changed = this.takeTask(answer, connection);
+      } catch (error) {
+        if (this.#connection !== connection) return;
+        if (isTaskNotFound(error)) this.forgotten(error);
+        else this.recordError('tasks/get', toErrorData(error));
+      } finally {
+        if (this.#connection === connection) this.#polling = false;
+      }
+      this.#backoffMs = nextBackoffMs(this.env.policy, this.#backoffMs, changed);
+      this.next();
     } finally {
-      if (this.#connection === connection) this.#polling = false;
+      // Cleared here rather than by a `finally` handler on the promise (a closure and a promise per poll).
+      this.#pollDone = seq;
+      if (this.#pollSeq === seq) this.#pollInFlight = undefined;
     }
-    this.#backoffMs = nextBackoffMs(this.env.policy, this.#backoffMs, changed);
-    this.next();
   }
 
   /** Decides what happens next: act on the state (see `advance`), poll again later, or stop. */
@@ -334,7 +373,6 @@ export abstract class TaskFollowerBase<
   }
 
   protected recordError(method: string, error: ErrorData): void {
-    if (this.#abort?.signal.aborted) return;
     this.#view.lastError = { ...error, at: this.nowIso(), method };
     this.changed();
   }

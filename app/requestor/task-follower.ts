@@ -1,14 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CancelTaskResultSchema,
-  GetTaskPayloadResultSchema,
-  GetTaskResultSchema,
-  type GetTaskResult
-} from '@modelcontextprotocol/sdk/types.js';
-import { releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
+import { CancelTaskResultSchema, type GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
+import { LeanGetTaskPayloadResultSchema, LeanGetTaskResultSchema } from '../mcp/lean-schemas.js';
+import { RequestAbort, releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
-import { TaskFollowerBase, type FollowerEnvironment } from './task-follower-base.js';
+import { TaskFollowerBase, type FollowerEnvironment, type RequestAbortHandle } from './task-follower-base.js';
 import { isServerTerminal } from './outbound-task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
@@ -80,6 +76,11 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     }
   }
 
+  /** Every request of this follower goes through the SDK's `Client.request`, which needs no more (see RequestAbort). */
+  protected override requestAbort(): RequestAbortHandle {
+    return new RequestAbort();
+  }
+
   protected override requestTask(connection: FollowerConnection): Promise<GetTaskResult> {
     // A poll gives a `tasks/result` that failed another chance (see `#resultBackoff`).
     this.#resultBackoff = false;
@@ -112,12 +113,14 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
     return true;
   }
 
+  /** Read with the SDK's `GetTaskResultSchema`, without its copy of every answer (see `lean-schemas.ts`). */
   #getTask(connection: FollowerConnection): Promise<GetTaskResult> {
     return this.send((signal) =>
-      connection.client.request({ method: 'tasks/get', params: { taskId: this.view.taskId } }, GetTaskResultSchema, {
-        signal,
-        timeout: this.env.requestTimeoutMs
-      })
+      connection.client.request(
+        { method: 'tasks/get', params: { taskId: this.view.taskId } },
+        LeanGetTaskResultSchema,
+        { signal, timeout: this.env.requestTimeoutMs }
+      )
     );
   }
 
@@ -132,7 +135,7 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
       const result = await this.send((signal) =>
         connection.client.request(
           { method: 'tasks/result', params: { taskId: this.view.taskId } },
-          GetTaskPayloadResultSchema,
+          LeanGetTaskPayloadResultSchema,
           { signal, timeout: this.env.resultTimeoutMs }
         )
       );

@@ -20,6 +20,7 @@ import {
   CreateTaskResultSchema,
   ElicitRequestSchema,
   EmptyResultSchema,
+  PingRequestSchema,
   RELATED_TASK_META_KEY,
   type JSONRPCMessage
 } from '@modelcontextprotocol/sdk/types.js';
@@ -28,6 +29,7 @@ import { CLIENT_CAPABILITIES } from '../../../app/mcp/server-connection.js';
 import { DiscoverResultSchema, LEGACY_PROTOCOL_VERSIONS, MetaKey } from '../../../app/mcp/modern-protocol.js';
 import {
   GuardedStdioTransport,
+  RequestAbort,
   cancelAnyRequestId,
   connectWithoutInitialize,
   markStarted,
@@ -242,6 +244,50 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
       server.request({ method: 'sampling/createMessage', params }, CreateTaskResultSchema),
       /-32602/
     );
+    await client.close();
+  });
+
+  it('Client.request takes a RequestAbort for a signal: aborted in flight, the request is cancelled on the wire and rejected', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+    server.fallbackRequestHandler = () => new Promise(() => undefined);
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1' }, { capabilities: {} });
+    await client.connect(clientSide);
+    const sent: JSONRPCMessage[] = [];
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) => {
+      sent.push(message);
+      return send(message, options);
+    };
+    // Reused after its request was answered, it forgets that request: aborting it cancels only the next.
+    const abort = new RequestAbort();
+    server.setRequestHandler(PingRequestSchema, () => ({}));
+    await client.ping({ signal: abort.signal });
+    assert.equal(abort.reuse(), true);
+    sent.length = 0;
+    const asked = requestAnyMethod(client, { method: 'x/slow', params: {} }, z.looseObject({}), {
+      signal: abort.signal
+    });
+    abort.abort(new Error('stopped following'));
+    await assert.rejects(asked, /stopped following/);
+    const requestId = (sent[0] as { id?: number }).id;
+    assert.deepEqual(
+      sent
+        .slice(1)
+        .map((message) => [
+          (message as { method?: string }).method,
+          (message as { params?: { requestId?: number } }).params?.requestId
+        ]),
+      [['notifications/cancelled', requestId]]
+    );
+    // Already aborted: refused before anything is sent.
+    await assert.rejects(
+      requestAnyMethod(client, { method: 'x/slow', params: {} }, z.looseObject({}), { signal: abort.signal }),
+      /stopped following/
+    );
+    assert.equal(sent.length, 2);
+    assert.equal(abort.reuse(), false, 'an aborted one is not reused');
     await client.close();
   });
 

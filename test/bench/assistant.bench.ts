@@ -24,8 +24,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
@@ -36,6 +34,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { StreamAccumulator } from '../../app/sampling/stream-accumulator.js';
+import { startProfile } from '../support/cpu-profile.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
@@ -64,7 +63,9 @@ async function measure(
   profileName: string | undefined,
   run: (firstToken: () => void) => Promise<Turn[]>
 ): Promise<Round> {
-  const stopProfile = profileName ? await startProfile(profileName) : () => Promise.resolve();
+  const stopProfile = profileName
+    ? await startProfile('ASSISTANT_BENCH_PROFILE', profileName)
+    : () => Promise.resolve();
   const cpu = mainThreadCpu();
   let firstTokens = 0;
   let firstTokensCpuMs = NaN;
@@ -74,23 +75,6 @@ async function measure(
   const cpuMs = cpu();
   await stopProfile();
   return { turns, firstTokensCpuMs, cpuMs };
-}
-
-/** Profiles until the returned function is called (nothing without ASSISTANT_BENCH_PROFILE). */
-async function startProfile(name: string): Promise<() => Promise<void>> {
-  const dir = process.env.ASSISTANT_BENCH_PROFILE;
-  if (!dir) return () => Promise.resolve();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 250 });
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
 }
 
 /** Main-thread CPU (ms) used between the call and the returned function's. */

@@ -54,10 +54,8 @@
  * Profiler, in this process) into <dir>/taskdesk.cpuprofile, <dir>/sdk.cpuprofile and
  * <dir>/sdk-same-transport.cpuprofile; the profiler's own cost then shows in every figure.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { Session } from 'node:inspector/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +68,7 @@ import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
+import { startProfile } from '../support/cpu-profile.js';
 import { countSent, recordSends, tempTaskDir, type SentMessage } from '../support/requestor-harness.js';
 
 const TASKS = 1000;
@@ -230,7 +229,7 @@ async function taskdeskBatch(
   if (outcomes.some((o) => o.type !== 'task')) throw new Error('every call must be a task');
   for (const outcome of outcomes) if (outcome.type === 'task') mine.add(outcome.task.outboundId);
 
-  const stopProfile = measured ? await startProfile('taskdesk') : () => Promise.resolve();
+  const stopProfile = measured ? await startProfile('REQUESTOR_BENCH_PROFILE', 'taskdesk') : () => Promise.resolve();
   collectGarbage();
   const meter = cpuMeter();
   const waitStart = performance.now();
@@ -318,7 +317,7 @@ async function sdkBatch(
   let meter: (() => Cpu) | undefined;
   let stopProfile: () => Promise<void> = () => Promise.resolve();
   const started = allCreated.then(async () => {
-    if (profile) stopProfile = await startProfile(profile);
+    if (profile) stopProfile = await startProfile('REQUESTOR_BENCH_PROFILE', profile);
     collectGarbage();
     meter = cpuMeter();
   });
@@ -347,21 +346,4 @@ async function followSdkTask(sdkClient: Client, batch: SdkBatch, i: number): Pro
     if (message.type === 'taskCreated' && ++batch.created === TASKS) batch.allCreated();
     if (message.type === 'error') throw message.error;
   }
-}
-
-/** Starts the inspector's CPU profiler when REQUESTOR_BENCH_PROFILE names a directory; the result stops it and writes `<name>.cpuprofile`. */
-async function startProfile(name: string): Promise<() => Promise<void>> {
-  const dir = process.env.REQUESTOR_BENCH_PROFILE;
-  if (!dir) return () => Promise.resolve();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 250 });
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
 }

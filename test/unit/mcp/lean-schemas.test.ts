@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { z } from 'zod';
 import { describe, it } from 'node:test';
 import { GetTaskPayloadResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LeanGetTaskPayloadResultSchema, LeanGetTaskResultSchema } from '../../../app/mcp/lean-schemas.js';
@@ -37,17 +38,8 @@ const answers: string[] = [
 
 describe('a tasks/get answer read without a copy', () => {
   for (const answer of answers) {
-    it(`gives GetTaskResultSchema's verdict, data and issues for ${answer.slice(0, 100)}`, () => {
-      const sdk = GetTaskResultSchema.safeParse(JSON.parse(answer));
-      const lean = LeanGetTaskResultSchema.safeParse(JSON.parse(answer));
-      assert.equal(lean.success, sdk.success);
-      if (sdk.success) assert.deepEqual(lean.data, sdk.data);
-      else
-        assert.deepEqual(
-          lean.error?.issues.map((issue) => [issue.code, issue.path]),
-          sdk.error.issues.map((issue) => [issue.code, issue.path])
-        );
-    });
+    it(`gives GetTaskResultSchema's verdict, data and issues for ${answer.slice(0, 100)}`, () =>
+      assertSameVerdict(GetTaskResultSchema, LeanGetTaskResultSchema, answer));
   }
 
   it('hands a well-formed answer on as it was read', () => {
@@ -81,16 +73,20 @@ const payloads: string[] = [
 
 describe('a tasks/result answer read without a copy', () => {
   for (const payload of payloads) {
-    it(`gives GetTaskPayloadResultSchema's verdict, data and issues for ${payload.slice(0, 100)}`, () => {
-      const sdk = GetTaskPayloadResultSchema.safeParse(JSON.parse(payload));
-      const lean = LeanGetTaskPayloadResultSchema.safeParse(JSON.parse(payload));
-      assert.equal(lean.success, sdk.success);
-      if (sdk.success) assert.deepEqual(lean.data, sdk.data);
-      else
-        assert.deepEqual(
-          lean.error?.issues.map((issue) => [issue.code, issue.path]),
-          sdk.error.issues.map((issue) => [issue.code, issue.path])
-        );
-    });
+    it(`gives GetTaskPayloadResultSchema's verdict, data and issues for ${payload.slice(0, 100)}`, () =>
+      assertSameVerdict(GetTaskPayloadResultSchema, LeanGetTaskPayloadResultSchema, payload));
   }
 });
+
+/** The lean schema gives the SDK schema's verdict on `text`'s value: the same data, or the same issues. */
+function assertSameVerdict(sdkSchema: z.ZodType, leanSchema: z.ZodType, text: string): void {
+  const sdk = sdkSchema.safeParse(JSON.parse(text));
+  const lean = leanSchema.safeParse(JSON.parse(text));
+  assert.equal(lean.success, sdk.success);
+  if (sdk.success) assert.deepEqual(lean.data, sdk.data);
+  else
+    assert.deepEqual(
+      lean.error?.issues.map((issue) => [issue.code, issue.path]),
+      sdk.error.issues.map((issue) => [issue.code, issue.path])
+    );
+}

@@ -73,7 +73,8 @@ type Line = Buffer | { oversize: true; prefix: Buffer; bytes: number };
  * gets an answer: unparsable JSON is −32700 (`id: null`), a broken envelope −32600 or a
  * broken `_meta` −32602 with the request's id when it is readable, params nested too deep
  * −32602, and a line over the limit is skipped (only its first 64 KiB are kept) and answered
- * −32600, with its id when its first bytes hold one. The connection stays up in every case.
+ * −32600, with its id when its first bytes hold one; a large request past the server's budget of
+ * large request bytes is −32029, unparsed. The connection stays up in every case.
  */
 export class JsonRpcLineReader {
   readonly #limits: LineReaderLimits;

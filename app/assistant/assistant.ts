@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
-import {
-  type AssistantMethods,
-  type AssistantToolCall,
-  type AssistantToolPolicy,
-  type Conversation,
-  type ConversationSummary,
-  type MessageSource,
-  type ResolvedSource,
-  type ServerSources,
-  type ToolDecision
+import type {
+  AssistantMethods,
+  AssistantToolCall,
+  AssistantToolPolicy,
+  Conversation,
+  ConversationSummary,
+  MessageSource,
+  ResolvedSource,
+  ServerSources,
+  ToolDecision
 } from '../contract/assistant.js';
 import { conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';

@@ -1,4 +1,3 @@
-import { DEFAULT_TASK_TTL_MS } from '../contract/requestor-defaults.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -34,6 +33,7 @@ import {
 } from './tool-call-dispatch.js';
 import { InputExchanges } from './input-exchanges.js';
 import type { ExchangeOutcome, InputExchangeView } from '../contract/input-exchanges.js';
+import { DEFAULT_TASK_TTL_MS } from '../contract/requestor-defaults.js';
 import type { InputRequest } from './modern-task-follower.js';
 import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';

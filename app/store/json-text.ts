@@ -35,9 +35,9 @@ const kept = new WeakMap<object, JsonPart>();
 
 /** `JSON.stringify(value)` (the same text), faster on values holding long strings. */
 export function jsonText(value: unknown): string | undefined {
-  // A small record (most are) is `JSON.stringify`'s at once: no walk that keeps sizes, no byte count.
-  if (typeof value === 'object' && value !== null && !kept.has(value) && surelySmall(value))
-    return JSON.stringify(value);
+  if (typeof value === 'object' && value !== null && !kept.has(value))
+    // A small record (most are) is `JSON.stringify`'s at once: no walk that keeps sizes, no byte count.
+    return surelySmall(value) ? JSON.stringify(value) : walked(value)?.text;
   return jsonOf(value)?.text;
 }
 
@@ -70,7 +70,11 @@ function jsonOf(value: unknown): JsonPart | undefined {
   if (typeof value !== 'object' || value === null) return small(value);
   const cached = kept.get(value);
   if (cached !== undefined) return cached;
-  if (surelySmall(value)) return small(value);
+  return surelySmall(value) ? small(value) : walked(value);
+}
+
+/** The JSON of a value that may hold long strings, by the walk that keeps each object's size. */
+function walked(value: object): JsonPart | undefined {
   const sizes = new Map<object, number>();
   measure(value, sizes, new Set());
   return emit(value, sizes);

@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
+import { correctingSummary, FormError } from '../components/form-error.js';
 import { formatDuration, shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';

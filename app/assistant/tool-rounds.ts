@@ -282,6 +282,8 @@ export class ToolRounds {
       return;
     }
     let result: ToolResultForModel | undefined;
+    // Cancelled by the person (its card's Cancel task): the call shows as stopped, as after Stop.
+    const state = task.state === 'cancelled' && task.cancelledBy === 'you' ? 'cancelled' : undefined;
     // A cancelled task has no result: what its server answers to tasks/result (an error) is not
     // why it ended, so its state is said first.
     if (task.state === 'cancelled')
@@ -294,7 +296,7 @@ export class ToolRounds {
       result = failure(`The task ended without a result (${task.state}${task.reason ? `: ${task.reason}` : ''}).`);
     if (!result) return;
     this.#byOutbound.delete(task.outboundId);
-    this.addResult(c, call, result);
+    this.addResult(c, call, result, state);
     this.#o.book.commit(c);
     this.#o.settled(c);
   }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { formatDuration } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -16,6 +16,7 @@ import { isTerminal } from '../store/task-status.js';
  */
 export function TaskCard({ outboundId, toolName }: { outboundId: string; toolName: string }) {
   const task = useDeskState((state) => state.outbound[outboundId]);
+  const group = useRef<HTMLDivElement>(null);
   const inbox = useDeskState((state) => state.inbox);
   const questions = useMemo(
     () => (task ? inbox.filter((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId) : []),
@@ -25,7 +26,14 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
   const running = !isTerminal(task.state);
   const latest = task.progress.latest;
   return (
-    <div className="chat-task" data-task-state={task.state} aria-label={`Task of ${toolName}`} role="group">
+    <div
+      className="chat-task"
+      data-task-state={task.state}
+      aria-label={`Task of ${toolName}`}
+      role="group"
+      ref={group}
+      tabIndex={-1}
+    >
       <p className="chat-task-line">
         <StatusBadge status={task.state} />
         {task.task.statusMessage && running ? (
@@ -51,7 +59,7 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
         </div>
       ) : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
-      {running ? <CancelTask task={task} toolName={toolName} /> : null}
+      {running ? <CancelTask task={task} toolName={toolName} onCancelled={() => group.current?.focus()} /> : null}
       {questions.length > 0 ? (
         <div className="chat-questions">
           <p className="small-text">The server asks, and its task waits for the answer:</p>
@@ -65,7 +73,16 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
 }
 
 /** Asks the server to cancel the task (`tasks/cancel`); its end then reaches the model as any end does. */
-function CancelTask({ task, toolName }: { task: OutboundTaskView; toolName: string }) {
+function CancelTask({
+  task,
+  toolName,
+  onCancelled
+}: {
+  task: OutboundTaskView;
+  toolName: string;
+  /** The button goes once the task has ended: focus moves to the card rather than to nowhere. */
+  onCancelled: () => void;
+}) {
   const { client, store, announce } = useDesk();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -76,6 +93,7 @@ function CancelTask({ task, toolName }: { task: OutboundTaskView; toolName: stri
     try {
       const view = await client.call('outbound.cancel', { outboundId: task.outboundId });
       store.apply('outbound.changed', { type: 'changed', task: view });
+      onCancelled();
       announce(view.state === 'cancelled' ? `The ${toolName} task was cancelled.` : `${toolName}: ${view.state}.`);
     } catch (thrown) {
       setError(`Could not cancel: ${toHostCallError(thrown).message}`);

@@ -2,7 +2,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { correctingSummary, FormError } from '../components/form-error.js';
-import { formatDuration, shortId } from '../components/format.js';
+import { shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
@@ -146,7 +146,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
         <FieldFrame
           name="ttlMinutes"
           label="Keep the task for (minutes)"
-          hint={`How long the server keeps the task and its result. Empty: Taskdesk’s default, ${formatDuration(DEFAULT_TASK_TTL_MS)}.`}
+          hint={`How long the server keeps the task and its result. Empty: Taskdesk’s default, ${DEFAULT_TASK_TTL_MS / 60_000}\u00a0minutes.`}
           error={ttlError}
           className="field-narrow"
         >

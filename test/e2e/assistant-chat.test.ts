@@ -317,6 +317,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.equal(await pane().getByRole('button', { name: '■ Stop' }).count(), 0);
     await card.getByRole('button', { name: 'Cancel the task of work-required' }).click();
     await card.locator('[data-task-state="cancelled"]').waitFor();
+    await card.locator('.chat-tool-state').getByText('Stopped').waitFor();
+    assert.ok(
+      await card.getByRole('group', { name: 'Task of work-required' }).evaluate((el) => el === document.activeElement),
+      'focus stays on the card when its button goes'
+    );
     await lastAnswer().getByText('Understood: it was cancelled.').waitFor();
     assert.equal(await card.getByRole('button', { name: 'Cancel the task of work-required' }).count(), 0);
     const view = host.requestor.list().find((t) => t.toolName === 'work-required' && t.state === 'cancelled');

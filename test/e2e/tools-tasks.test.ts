@@ -75,7 +75,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     const form = await openForm('slow');
     const ttl = form.getByLabel(ttlLabel);
     // What an empty field means is said, in the hint and as the field's placeholder.
-    await form.getByText('Empty: Taskdesk’s default, 1 h.').waitFor();
+    await form.getByText('Empty: Taskdesk’s default, 60 minutes.').waitFor();
     assert.equal(await ttl.getAttribute('placeholder'), '60');
     await form.getByLabel('durationMs').fill('600000');
     for (const bad of ['0', '-3', '2.5']) {

@@ -23,14 +23,21 @@
  * without a flood; the RESULT line takes the worst of the three (the figures without (a),
  * whose stored requests another limit bounds, are printed too). (a) runs last, so what it
  * leaves stored does not count in the others' heap. Nothing is asserted.
+ *
+ * `BENCH_FLOODS=a,c` runs only those floods. `HOSTILE_BENCH_PROFILE=<dir>` CPU-profiles each
+ * flood window into `<dir>/<server>.cpuprofile` and prints where the bystander's slowest polls
+ * fall in it (ms from the profile's start); the profiler's own cost then shows in every figure.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createHost } from '../../app/host/host.js';
 import { tempDir } from '../support/host-fixture.js';
 import { RawPeer } from '../support/raw-peer.js';
+import { startProfile } from '../support/cpu-profile.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** BENCH_FLOODS=a,c runs only those floods (for profiling one); the RESULT line then covers only them. */
+const ONLY = process.env.BENCH_FLOODS?.split(',').map((name) => `(${name.trim()})`);
 const DURATION_MS = SECONDS * 1000;
 const PROBE_INTERVAL_MS = 20;
 
@@ -85,16 +92,29 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
     const view = await host.connect(id);
     if (view.state.status !== 'ready') throw new Error(`${id}: ${view.state.reason}`);
   }
+  const stopProfile = peer ? await startProfile('HOSTILE_BENCH_PROFILE', id) : undefined;
+  const profiledFrom = performance.timeOrigin + performance.now();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 25);
   delay.enable();
-  const [latencies] = await Promise.all([
+  const [{ latencies, sentAt }] = await Promise.all([
     bystander.probe(probeLine, PROBE_INTERVAL_MS, DURATION_MS),
     peer && flood ? flood(peer) : Promise.resolve()
   ]);
   delay.disable();
   clearInterval(sampler);
+  if (stopProfile && process.env.HOSTILE_BENCH_PROFILE) {
+    await stopProfile();
+    // Where the bystander's slowest polls fall in the profile (ms from its start), to read beside it.
+    const slowest = latencies
+      .map((ms, index) => ({ ms, at: (sentAt[index] ?? NaN) - profiledFrom }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12);
+    console.log(
+      `  ${id} profiled; slowest polls (ms at +offset): ${slowest.map((s) => `${s.ms.toFixed(1)}@${s.at.toFixed(0)}`).join(' ')}`
+    );
+  }
   const reason = peer ? host.connection(id)?.state.reason : undefined;
   if (peer) {
     await host.call('servers.disconnect', { serverId: id });
@@ -152,6 +172,7 @@ const p99 = (windows: Figures[]) =>
 const quietAll: Figures[] = [];
 const results: Array<{ name: string; peakHeapMb: number; maxStallMs: number; p99Ms: number; ratio: number }> = [];
 for (const [index, flood] of floods.entries()) {
+  if (ONLY && !ONLY.some((name) => flood.name.startsWith(name))) continue;
   const quiet: Figures[] = [];
   const flooded: Figures[] = [];
   const reasons = new Set<string>();

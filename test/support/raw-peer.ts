@@ -16,7 +16,13 @@ export type HostMessage = {
 };
 
 /** What the peer reports on its control socket. */
-type PeerEvent = { fromHost?: HostMessage; done?: boolean; latencies?: number[] };
+type PeerEvent = { fromHost?: HostMessage; done?: boolean; latencies?: number[]; sentAt?: number[] };
+
+/** A probe's answers: each latency in ms, and when its request was sent (epoch ms, as `performance.timeOrigin`). */
+export interface ProbeTimes {
+  latencies: number[];
+  sentAt: number[];
+}
 
 /**
  * The test's end of `raw-stdio-peer.ts`: a server config to connect, bytes to send as the
@@ -31,7 +37,7 @@ export class RawPeer {
   readonly #received: HostMessage[] = [];
   #waiters: Array<{ match: (m: HostMessage) => boolean; resolve: (m: HostMessage) => void }> = [];
   #done: Array<() => void> = [];
-  #latencies: (latencies: number[]) => void = () => undefined;
+  #latencies: (times: ProbeTimes) => void = () => undefined;
 
   constructor(id = 'raw') {
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-peer-'));
@@ -98,8 +104,8 @@ export class RawPeer {
    * Sends `line` (a request whose id is `$i`) every `intervalMs` for `durationMs`, timed in the
    * peer's own process; resolves with each answer's latency in ms.
    */
-  async probe(line: string, intervalMs: number, durationMs: number): Promise<number[]> {
-    const reported = new Promise<number[]>((resolve) => (this.#latencies = resolve));
+  async probe(line: string, intervalMs: number, durationMs: number): Promise<ProbeTimes> {
+    const reported = new Promise<ProbeTimes>((resolve) => (this.#latencies = resolve));
     await this.#order({ probe: { line, intervalMs, durationMs } });
     return reported;
   }
@@ -136,7 +142,7 @@ export class RawPeer {
   }
 
   #event(event: PeerEvent): void {
-    if (event.latencies) this.#latencies(event.latencies);
+    if (event.latencies) this.#latencies({ latencies: event.latencies, sentAt: event.sentAt ?? [] });
     if (event.done) this.#done.shift()?.();
     const message = event.fromHost;
     if (!message) return;

@@ -125,15 +125,21 @@ function ask(line: string, id: string): Promise<Record<string, unknown>> {
 
 async function probe(options: { line: string; intervalMs: number; durationMs: number }): Promise<void> {
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   const inFlight: Array<Promise<void>> = [];
   const start = Date.now();
   for (let i = 0; Date.now() - start < options.durationMs; i++) {
     const sent = performance.now();
-    inFlight.push(ask(options.line, `probe-${i}`).then(() => void latencies.push(performance.now() - sent)));
+    inFlight.push(
+      ask(options.line, `probe-${i}`).then(() => {
+        latencies.push(performance.now() - sent);
+        sentAt.push(performance.timeOrigin + sent);
+      })
+    );
     await until(start + (i + 1) * options.intervalMs);
   }
   await Promise.all(inFlight);
-  toTest({ latencies });
+  toTest({ latencies, sentAt });
 }
 
 async function elicitCancel(options: { bytes: number; perSecond: number; durationMs: number }): Promise<void> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
+import { copyJson } from '../core/json-copy.js';
 import { validateElicitationContent } from '../contract/elicitation-check.js';
 import { warningTime } from '../contract/warning-time.js';
 
@@ -67,7 +68,7 @@ export class Inbox {
         full.warnAt !== undefined && this.#events.expiring
           ? this.#clock.setTimeout(
               () => {
-                if (this.#items.get(full.id)?.item === full) this.#events.expiring?.(structuredClone(full));
+                if (this.#items.get(full.id)?.item === full) this.#events.expiring?.(copyJson(full));
               },
               Math.max(0, Date.parse(full.warnAt) - this.#clock.now())
             )
@@ -90,7 +91,8 @@ export class Inbox {
         ...(validate && { validate })
       });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#events.added(structuredClone(full));
+      // A copy that shares the question's strings (immutable): a 1 MB question is not copied again.
+      this.#events.added(copyJson(full));
     });
   }
 
@@ -107,7 +109,7 @@ export class Inbox {
 
   /** Copies of the pending items, oldest first. */
   list(): InboxItem[] {
-    return [...this.#items.values()].map(({ item }) => structuredClone(item));
+    return [...this.#items.values()].map(({ item }) => copyJson(item));
   }
 
   /**

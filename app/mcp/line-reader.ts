@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode } from '../core/errors.js';
 import { RateLimiter } from '../receiver/rate-limiter.js';
+import { defaultReceiverPolicy } from '../receiver/receiver-policy.js';
 import {
   DEFAULT_MAX_DEPTH,
   asJsonRpcMessage,
@@ -28,16 +29,25 @@ export interface LineReaderLimits {
 }
 
 /**
+ * What a large request line may hold besides the params the receiver counts (the envelope,
+ * `task`, `_meta`): its budget here is the receiver's with this much more (1/16).
+ */
+const ENVELOPE_ALLOWANCE = 17 / 16;
+
+/**
  * The defaults documented in the README: the SDK's own line limit, a depth no MCP message needs,
- * and twice the receiver's budget of request params bytes (2 MiB a second, bursts of 8 MiB),
- * so that a server within that budget is never refused here and the receiver's exact count of
- * its params decides; a server far beyond it is refused without its megabytes being parsed.
+ * and the receiver's budget of request params bytes (2 MiB a second, bursts of 8 MiB) with
+ * {@link ENVELOPE_ALLOWANCE} for what a line holds besides its params. A large request this
+ * budget refuses, the receiver would refuse once parsed (its params alone are over its budget):
+ * it is refused without being parsed. One within it is parsed, and the receiver's exact count
+ * of its params decides. (Twice the receiver's budget, as until December 2026, let a flooding
+ * server make Taskdesk parse 16 MiB at once, half of it only to refuse it.)
  */
 export const defaultLineReaderLimits: LineReaderLimits = {
   maxLineBytes: 10 * 1024 * 1024,
   maxDepth: DEFAULT_MAX_DEPTH,
-  largeRequestBytesPerSecond: 4 * 1024 * 1024,
-  largeRequestBurstBytes: 16 * 1024 * 1024
+  largeRequestBytesPerSecond: defaultReceiverPolicy.requestBytesPerSecond * ENVELOPE_ALLOWANCE,
+  largeRequestBurstBytes: defaultReceiverPolicy.requestBytesBurst * ENVELOPE_ALLOWANCE
 };
 
 /** Lines at least this long count against the large-request budget (shorter ones cost little to parse). */

@@ -4,14 +4,19 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../core/errors.js';
-import type { DocumentWorkerReply, DocumentWrite } from './document-writer.js';
+import { documentText, type DocumentWorkerReply, type DocumentWrite } from './document-writer.js';
 import { confStoreFactory, writeDocument } from './json-file-store.js';
 import { syncDirectory } from './sync-directory.js';
 
 parentPort?.on('message', ({ id, cwd, name, data }: DocumentWrite & { id: number }) => {
   let reply: DocumentWorkerReply = { id };
   try {
-    writeDocument(confStoreFactory, { cwd, name, serialize: () => data }, {});
+    // Pieces sent as values are serialized here, off the host's event loop.
+    writeDocument(
+      confStoreFactory,
+      { cwd, name, serialize: () => documentText(data, (value) => JSON.stringify(value)) },
+      {}
+    );
     syncDirectory(cwd);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -1,12 +1,29 @@
 import { Worker } from 'node:worker_threads';
 import { confStoreFactory, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
+import { jsonText } from './json-text.js';
 import { syncDirectory } from './sync-directory.js';
+
+/**
+ * A document's JSON text, or the pieces it is the concatenation of: a `{ json }` piece stands for
+ * the JSON text of its value, made where the document is written (the worker, for
+ * `workerDocumentWriter`). A checkpoint sends its large records that way: cloning a record into
+ * the worker copies its long strings as they are, while a text made here (`jsonText` keeps the
+ * long parts of a record's text shared with the record, as a rope) would first be made flat,
+ * megabytes allocated and copied on the event loop, then copied again into the message.
+ */
+export type DocumentText = string | Array<string | { json: unknown }>;
 
 /** One document to write whole: its directory, its name (no extension), and its JSON text. */
 export interface DocumentWrite {
   cwd: string;
   name: string;
-  data: string;
+  data: DocumentText;
+}
+
+/** The text of `data`, its `{ json }` pieces serialized by `serialize`. */
+export function documentText(data: DocumentText, serialize: (value: unknown) => string | undefined): string {
+  if (typeof data === 'string') return data;
+  return data.map((piece) => (typeof piece === 'string' ? piece : (serialize(piece.json) ?? 'null'))).join('');
 }
 
 /**
@@ -31,7 +48,7 @@ export function inlineDocumentWriter(factory: JsonFileStoreFactory): DocumentWri
     new Promise<void>((resolve, reject) =>
       setImmediate(() => {
         try {
-          writeDocument(factory, { cwd, name, serialize: () => data }, {});
+          writeDocument(factory, { cwd, name, serialize: () => documentText(data, jsonText) }, {});
           syncDirectory(cwd);
           resolve();
         } catch (error) {
@@ -117,7 +134,13 @@ function startWorker(): DocumentWriter {
       waiting.set(id, { write, resolve, reject });
       // Held open while a write is on its way: a write must not be dropped by an exit.
       running.ref();
-      running.postMessage({ id, ...write });
+      try {
+        running.postMessage({ id, ...write });
+      } catch (error) {
+        // A value that cannot be cloned (none a store keeps, being JSON data) is sent as its text.
+        if ((error as Error | undefined)?.name !== 'DataCloneError') throw error;
+        running.postMessage({ id, ...write, data: documentText(write.data, jsonText) });
+      }
     });
   };
 }

@@ -6,6 +6,7 @@ import {
   inlineDocumentWriter,
   trackDocumentWrite,
   workerDocumentWriter,
+  type DocumentText,
   type DocumentWriter
 } from './document-writer.js';
 import { confStoreFactory, STAGING_SUFFIX, writeDocument, type JsonFileStoreFactory } from './json-file-store.js';
@@ -633,9 +634,9 @@ export class SegmentLog<T> {
     const floor = this.#journalSeq;
     const entries = [...this.#checkpointPending.entries()];
     const seq = this.#nextSeq++;
-    let data: string;
+    let data: DocumentText;
     try {
-      data = this.#serializeSegment({ schemaVersion: SEGMENT_VERSION, entries, journalFloor: floor });
+      data = this.#segmentPieces({ schemaVersion: SEGMENT_VERSION, journalFloor: floor }, entries);
     } catch (error) {
       this.#backgroundFailed(id, error);
       return;
@@ -859,8 +860,38 @@ export class SegmentLog<T> {
     return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"entries":${this.#entriesText(entries as Array<[string, unknown]>)}}`;
   };
 
+  /**
+   * A background checkpoint's document as pieces (see `DocumentText`): the text `#serializeSegment`
+   * makes, with each large record left as a value for the worker to serialize, and the small ones'
+   * texts between them joined here.
+   */
+  #segmentPieces(head: Record<string, unknown>, entries: Array<[string, T | null]>): DocumentText {
+    const pieces: Array<string | { json: unknown }> = [];
+    let run: string[] = [`${JSON.stringify(head).slice(0, -1)},"entries":[`];
+    for (const [index, [id, value]] of entries.entries()) {
+      const prefix = `${index === 0 ? '' : ','}[${JSON.stringify(id)},`;
+      const text = this.#textOf(value);
+      // A rope's length is known without making it flat.
+      if (text.length < LARGE_RECORD_CHARS) run.push(prefix, text, ']');
+      else {
+        run.push(prefix);
+        pieces.push(run.join(''), { json: value });
+        run = [']'];
+      }
+    }
+    run.push(']}');
+    pieces.push(run.join(''));
+    return pieces.length === 1 && typeof pieces[0] === 'string' ? pieces[0] : pieces;
+  }
+
   #entriesText(entries: Array<[string, unknown]>): string {
-    return `[${entries.map(([id, value]) => `[${JSON.stringify(id)},${this.#textOf(value)}]`).join(',')}]`;
+    // Concatenated, not joined: `join` copies every record's text into a new flat string, megabytes
+    // for large records, which the write then copies again when it encodes the whole. A
+    // concatenation is a rope over the texts, made flat once, by that write.
+    let text = '[';
+    for (const [index, [id, value]] of entries.entries())
+      text += `${index === 0 ? '' : ','}[${JSON.stringify(id)},` + this.#textOf(value) + ']';
+    return text + ']';
   }
 
   #textOf(value: unknown): string {
@@ -964,6 +995,8 @@ interface WrittenBatch<T> {
 
 /** After a failed checkpoint, the next one is tried this many checkpoint intervals later. */
 const CHECKPOINT_RETRY_FACTOR = 10;
+/** A record whose JSON text is at least this long goes to a background checkpoint's writer as a value (see `#segmentPieces`). */
+const LARGE_RECORD_CHARS = 64 * 1024;
 
 function segmentName(seq: number): string {
   return `seg-${String(seq).padStart(12, '0')}`;

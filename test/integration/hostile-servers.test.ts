@@ -260,7 +260,7 @@ describe('hostile servers: megabytes of requests far beyond the byte budget', ()
     data.remove();
   });
 
-  it('answers every one: the params budget refuses first, then the large-request budget before parsing', async () => {
+  it('answers every one: past its params budget, large requests are refused before they are parsed', async () => {
     const count = 40;
     const message = 'm'.repeat(1_000_000);
     // As the SDK writes a request: its id after its megabyte of params.
@@ -277,10 +277,12 @@ describe('hostile servers: megabytes of requests far beyond the byte budget', ()
     const acknowledged = answers.filter((m) => m.result !== undefined).length;
     const byParams = answers.filter((m) => /bytes of params a second/.test(m.error?.message ?? '')).length;
     const unparsed = answers.filter((m) => /in large requests/.test(m.error?.message ?? ''));
-    // 8 MiB of params saved up: about eight are acknowledged.
+    // 8 MiB of params saved up: about eight are acknowledged (and a little more refills meanwhile).
     assert.ok(acknowledged >= 7 && acknowledged <= 12, `${acknowledged} acknowledged`);
-    assert.ok(byParams > 0, 'the receiver refuses past its 8 MiB burst');
-    assert.ok(unparsed.length > 0, 'past 16 MiB of large requests, lines are refused unparsed');
+    // The line budget is the params budget and 1/16 for the envelope: what the receiver would
+    // refuse is, but for a line or two, refused unparsed.
+    assert.ok(byParams <= 2, `${byParams} parsed only to be refused`);
+    assert.ok(unparsed.length >= count - 14, `${unparsed.length} refused unparsed`);
     for (const answer of unparsed) {
       assert.equal(answer.error!.code, -32029);
       assert.ok((answer.error!.data as { bytes: number }).bytes > 1_000_000);

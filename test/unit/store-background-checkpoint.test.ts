@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  documentText,
   documentWritesLanded,
   inlineDocumentWriter,
   workerDocumentWriter,
@@ -15,6 +16,7 @@ import { tempDir } from '../support/host-fixture.js';
 
 type Value = { v: number; pad?: string };
 const asV = (value: unknown) => value as Value;
+const textOf = (write: DocumentWrite) => documentText(write.data, (value) => JSON.stringify(value));
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 const turns = async (count: number) => {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -87,7 +89,7 @@ describe('checkpoints written in the background', () => {
       await Promise.all(Array.from({ length: 10 }, (_, i) => log.put(`a${i}`, { v: i })));
       // The checkpoint due for them is on its way.
       const first = await held.next();
-      assert.match(first.write.data, /"a9",\{"v":9\}/);
+      assert.match(textOf(first.write), /"a9",\{"v":9\}/);
       const journal = path.join(dir, 'wal.log');
       const before = fs.readFileSync(journal);
       let acknowledged = false;
@@ -106,7 +108,7 @@ describe('checkpoints written in the background', () => {
       assert.equal(log.segmentCount, 0);
       // Tried again later; this time it lands, and the journal starts again over what it holds.
       const retry = await held.next();
-      assert.match(retry.write.data, /"b",\{"v":100\}/);
+      assert.match(textOf(retry.write), /"b",\{"v":100\}/);
       await retry.land();
       await turns(2);
       assert.equal(notices.at(-1)?.kind, 'recovered');
@@ -185,6 +187,65 @@ describe('checkpoints written in the background', () => {
     }
   });
 
+  it('sends a large record to the writer as a value, not as text, and the document holds it as a checkpoint made at once does', async () => {
+    const data = tempDir();
+    const held = heldWriter();
+    const dir = path.join(data.dir, 's');
+    try {
+      const log = new SegmentLog<Value>({
+        dir,
+        corruptDir: path.join(data.dir, 'c'),
+        factory: confStoreFactory,
+        documentWriter: held.writer,
+        checkpointMs: 5
+      });
+      log.load(asV);
+      const large = { v: 2, pad: 'p'.repeat(200_000) };
+      await Promise.all([log.put('a', { v: 1 }), log.put('big', large), log.put('c', { v: 3 })]);
+      const checkpoint = await held.next();
+      const pieces = checkpoint.write.data;
+      assert.ok(Array.isArray(pieces), 'in pieces');
+      assert.deepEqual(
+        pieces.filter((piece) => typeof piece !== 'string'),
+        [{ json: large }],
+        'the large record as a value'
+      );
+      assert.ok(
+        pieces.every((piece) => typeof piece !== 'string' || piece.length < 1000),
+        'no text holds it'
+      );
+      await checkpoint.land();
+      await turns(2);
+      assert.equal(log.segmentCount, 1);
+      const written = JSON.parse(
+        fs.readFileSync(
+          path.join(
+            dir,
+            fs.readdirSync(dir).find((f) => f.startsWith('seg-'))!
+          ),
+          'utf8'
+        )
+      ) as {
+        entries: unknown;
+        journalFloor: unknown;
+        schemaVersion: unknown;
+      };
+      assert.deepEqual(written.entries, [
+        ['a', { v: 1 }],
+        ['big', large],
+        ['c', { v: 3 }]
+      ]);
+      assert.equal(written.schemaVersion, 1);
+      assert.equal(typeof written.journalFloor, 'number');
+      log.close();
+      const image = loadCrashImage(dir);
+      assert.deepEqual(image.records.get('big'), large);
+      assert.equal(image.records.size, 3);
+    } finally {
+      data.remove();
+    }
+  });
+
   it('writes through conf in a worker thread: whole documents conf reads, and the reason when it cannot', async () => {
     const data = tempDir();
     try {
@@ -198,6 +259,18 @@ describe('checkpoints written in the background', () => {
         [],
         'no staging file left'
       );
+      // A document in pieces: its values are serialized in the worker, between the texts.
+      const record = { v: 'y'.repeat(100_000), n: [1, { deep: true }] };
+      await write({ cwd: data.dir, name: 'seg-000000000002', data: ['{"entries":[["k",', { json: record }, ']]}'] });
+      const pieces = fs.readFileSync(path.join(data.dir, 'seg-000000000002.json'), 'utf8');
+      assert.equal(pieces, JSON.stringify({ entries: [['k', record]] }));
+      // A value that cannot be cloned into the worker is sent as its JSON text instead (a function has none).
+      await write({
+        cwd: data.dir,
+        name: 'seg-000000000003',
+        data: ['[', { json: { v: 1, f: () => 2 } }, ']']
+      });
+      assert.equal(fs.readFileSync(path.join(data.dir, 'seg-000000000003.json'), 'utf8'), '[{"v":1}]');
       // A directory that cannot be made (a file is in the way): refused with the reason.
       fs.writeFileSync(path.join(data.dir, 'file'), '');
       await assert.rejects(write({ cwd: path.join(data.dir, 'file', 'sub'), name: 'seg-2', data: '{}' }), (error) => {

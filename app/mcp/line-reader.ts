@@ -60,7 +60,7 @@ export interface LineReaderHooks {
   /** A message that could be neither delivered nor answered (a broken notification or response). */
   dropped(error: Error): void;
   /**
-   * More lines are waiting than one turn of the event loop reads ({@link LINES_PER_TURN}):
+   * More lines are waiting than one turn of the event loop reads ({@link LINES_PER_TURN}, {@link BYTES_PER_TURN}):
    * the owner reads the rest on a later turn, so that one flooding server never holds the
    * event loop (and every other server and the UI) for long.
    */
@@ -69,6 +69,12 @@ export interface LineReaderHooks {
 
 /** Lines read in one turn of the event loop before the rest waits for the next. */
 export const LINES_PER_TURN = 64;
+/**
+ * Bytes of lines read in one turn before the rest waits for the next (a longer line is read
+ * alone): a request of a megabyte costs milliseconds to parse, check and journal, and several
+ * read in one turn kept every other server waiting for all of them.
+ */
+export const BYTES_PER_TURN = 1024 * 1024;
 
 /** The first bytes of a skipped line that are kept, to find its id. */
 const PREFIX_BYTES = 64 * 1024;
@@ -94,8 +100,9 @@ export class JsonRpcLineReader {
   #skipping: { prefix: Buffer; bytes: number } | undefined;
   readonly #lines: Line[] = [];
   #stopped = false;
-  /** Lines read since the turn began ({@link nextTurn}). */
+  /** Lines read since the turn began ({@link nextTurn}), and their bytes. */
   #readThisTurn = 0;
+  #bytesThisTurn = 0;
   /** The large-request budget (one bucket: a reader reads one server). */
   readonly #large: RateLimiter;
 
@@ -125,12 +132,13 @@ export class JsonRpcLineReader {
   readMessage(): JSONRPCMessage | null {
     while (!this.#stopped) {
       if (this.#lines.length === 0) return null;
-      if (this.#readThisTurn >= LINES_PER_TURN) {
+      if (this.#readThisTurn >= LINES_PER_TURN || this.#bytesThisTurn >= BYTES_PER_TURN) {
         this.#hooks.backlog();
         return null;
       }
       this.#readThisTurn++;
       const line = this.#lines.shift()!;
+      this.#bytesThisTurn += Buffer.isBuffer(line) ? line.length : PREFIX_BYTES;
       const message = Buffer.isBuffer(line) ? this.#read(line) : this.#oversize(line.prefix, line.bytes);
       if (message) return message;
     }
@@ -145,6 +153,7 @@ export class JsonRpcLineReader {
   /** A new turn of the event loop: another {@link LINES_PER_TURN} lines may be read. */
   nextTurn(): void {
     this.#readThisTurn = 0;
+    this.#bytesThisTurn = 0;
   }
 
   /** Forgets everything buffered. */

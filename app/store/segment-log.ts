@@ -433,7 +433,7 @@ export class SegmentLog<T> {
   flushNow(): void {
     // A background checkpoint on its way is superseded: this one holds everything it holds.
     this.#supersedeBackground();
-    this.#flush();
+    this.#flush(true);
     this.#checkpoint();
   }
 
@@ -457,20 +457,21 @@ export class SegmentLog<T> {
     return promise;
   }
 
-  #flush(): void {
+  /** Writes what is pending: a journal line's worth at a time (see `#takeLine`), or `whole`. */
+  #flush(whole = false): void {
     this.#flushScheduled = false;
     if (this.#lazyTimer) clearTimeout(this.#lazyTimer);
     this.#lazyTimer = undefined;
     if (this.#pending.size === 0) return;
     // No new journal lines while a checkpoint is on its way: they go in once it has finished.
     if (this.#background !== undefined) return;
-    const { batch, waiters } = this.#takeBatch();
-    const entries = [...batch.entries()];
     if (this.#journal) {
       if (this.#journalSuspect) {
-        this.#commitByCheckpoint({ batch, waiters });
+        this.#commitByCheckpoint(this.#takeBatch());
         return;
       }
+      const { batch, waiters } = whole ? this.#takeBatch() : this.#takeLine();
+      const entries = [...batch.entries()];
       try {
         this.#journal.writeBatch(++this.#journalSeq, this.#entriesText(entries));
       } catch (error) {
@@ -482,6 +483,8 @@ export class SegmentLog<T> {
       this.#startSync();
       return;
     }
+    const { batch, waiters } = this.#takeBatch();
+    const entries = [...batch.entries()];
     try {
       this.#writeSegment(entries);
       syncDirectory(this.#dir);
@@ -583,6 +586,31 @@ export class SegmentLog<T> {
     this.#scheduleCheckpoint();
     for (const { waiters } of written) for (const waiter of waiters) waiter.resolve();
     this.#recovered('commit');
+  }
+
+  /**
+   * The next journal line's batch: what is pending, up to {@link LINE_CHARS} of text (and at least
+   * one change). What is left is written on the next turn of the event loop, and every waiter goes
+   * with the last line, whose sync covers the lines before it. After a background checkpoint,
+   * megabytes of changes wait (a flood of large requests); written as one line they held the
+   * event loop, and every other server, for as long as it took to encode them all.
+   */
+  #takeLine(): WrittenBatch<T> {
+    let chars = 0;
+    let batch: Map<string, T | null> | undefined;
+    for (const [id, value] of this.#pending) {
+      if (batch && chars >= LINE_CHARS) break;
+      batch ??= new Map();
+      chars += this.#textOf(value).length;
+      batch.set(id, value);
+    }
+    if (!batch || batch.size === this.#pending.size) return this.#takeBatch();
+    for (const id of batch.keys()) this.#pending.delete(id);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+    return { batch, waiters: [] };
   }
 
   #takeBatch(): WrittenBatch<T> {
@@ -995,6 +1023,8 @@ interface WrittenBatch<T> {
 
 /** After a failed checkpoint, the next one is tried this many checkpoint intervals later. */
 const CHECKPOINT_RETRY_FACTOR = 10;
+/** Text of the changes one journal line holds at most, when more are pending (see `#takeLine`). */
+const LINE_CHARS = 1024 * 1024;
 /** A record whose JSON text is at least this long goes to a background checkpoint's writer as a value (see `#segmentPieces`). */
 const LARGE_RECORD_CHARS = 64 * 1024;
 

@@ -11,6 +11,7 @@ import {
   type DocumentWriter
 } from '../../app/store/document-writer.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { Journal } from '../../app/store/journal.js';
 import { SegmentLog, type StoreNotice } from '../../app/store/segment-log.js';
 import { tempDir } from '../support/host-fixture.js';
 
@@ -241,6 +242,55 @@ describe('checkpoints written in the background', () => {
       const image = loadCrashImage(dir);
       assert.deepEqual(image.records.get('big'), large);
       assert.equal(image.records.size, 3);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('writes megabytes of pending changes as several journal lines, turns apart, and acknowledges them once all are durable', async () => {
+    const data = tempDir();
+    const dir = path.join(data.dir, 's');
+    const options = {
+      dir,
+      corruptDir: path.join(data.dir, 'c'),
+      factory: confStoreFactory,
+      documentWriter: inlineDocumentWriter(confStoreFactory),
+      checkpointMs: 60_000
+    };
+    try {
+      const log = new SegmentLog<Value>(options);
+      log.load(asV);
+      const value = (i: number) => ({ v: i, pad: String(i).repeat(600_000) });
+      // Six changes of 600 KB in one turn: a line takes up to 1 MiB of them (and one more).
+      let acknowledged = 0;
+      const puts = Array.from({ length: 6 }, (_, i) => log.put(`k${i}`, value(i)).then(() => acknowledged++));
+      const journal = path.join(dir, 'wal.log');
+      const lines = () => new Journal(journal).read(path.join(data.dir, 'c2')).batches;
+      await turns(1);
+      assert.deepEqual(
+        lines().map((batch) => batch.map(([id]) => id)),
+        [['k0', 'k1']],
+        'one line in the first turn'
+      );
+      assert.equal(acknowledged, 0);
+      await Promise.all(puts);
+      assert.deepEqual(
+        lines().map((batch) => batch.map(([id]) => id)),
+        [
+          ['k0', 'k1'],
+          ['k2', 'k3'],
+          ['k4', 'k5']
+        ]
+      );
+      const image = loadCrashImage(dir);
+      for (let i = 0; i < 6; i++) assert.deepEqual(image.records.get(`k${i}`), value(i));
+      // Closing writes whatever is pending at once, all of it.
+      const more = Array.from({ length: 4 }, (_, i) => log.put(`m${i}`, value(10 + i)));
+      log.close();
+      await Promise.all(more);
+      const after = new SegmentLog<Value>(options).load(asV);
+      assert.equal(after.records.size, 10);
+      assert.deepEqual(after.records.get('m3'), value(13));
     } finally {
       data.remove();
     }

@@ -3,7 +3,12 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssues, topLevelFields } from '../../../app/mcp/jsonrpc-checks.js';
-import { JsonRpcLineReader, LINES_PER_TURN, defaultLineReaderLimits } from '../../../app/mcp/line-reader.js';
+import {
+  BYTES_PER_TURN,
+  JsonRpcLineReader,
+  LINES_PER_TURN,
+  defaultLineReaderLimits
+} from '../../../app/mcp/line-reader.js';
 import { requestRefusal } from '../../../app/mcp/request-gate.js';
 import { BoundedWriteQueue } from '../../../app/mcp/write-queue.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -91,6 +96,22 @@ describe('line reader', () => {
     assert.equal(backlogs(), 1);
     r.nextTurn();
     assert.equal(drain().length, 10);
+  });
+
+  it('reads at most BYTES_PER_TURN of lines a turn (a longer line alone), and the rest on later turns', () => {
+    const { r, drain, backlogs } = reader(4 * BYTES_PER_TURN);
+    const line = (i: number, bytes: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: 'p'.repeat(bytes) } })}\n`;
+    const half = BYTES_PER_TURN / 2;
+    r.append(Buffer.from([line(0, half), line(1, half), line(2, 2 * BYTES_PER_TURN), line(3, 10)].join('')));
+    const methods = () => drain().map((m) => (m as { method?: string }).method);
+    assert.deepEqual(methods(), ['n/0', 'n/1'], 'two halves make a turn');
+    assert.equal(backlogs(), 1);
+    r.nextTurn();
+    assert.deepEqual(methods(), ['n/2'], 'a line longer than the budget is read alone');
+    r.nextTurn();
+    assert.deepEqual(methods(), ['n/3']);
+    assert.equal(backlogs(), 2);
   });
 
   it('skips an over-long line arriving in pieces, answers it with its id, and reads on', () => {

@@ -153,7 +153,8 @@ export class SegmentLog<T> {
   readonly #where = new Map<string, number>();
   #nextSeq = 1;
   #pending = new Map<string, T | null>();
-  #waiters: Waiter[] = [];
+  /** Who waits for each pending change (a later change of the same key replaces the earlier, and is waited for by both). */
+  #waiters = new Map<string, Waiter[]>();
   /** Batches written to the journal file, waiting for a sync to make them durable. */
   #unsynced: WrittenBatch<T>[] = [];
   /** The batches covered by the sync now running in the thread pool. */
@@ -447,7 +448,11 @@ export class SegmentLog<T> {
 
   #enqueue(id: string, value: T | null, urgent: boolean): Promise<void> {
     this.#pending.set(id, value);
-    const promise = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    const promise = new Promise<void>((resolve, reject) => {
+      const waiting = this.#waiters.get(id);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.#waiters.set(id, [{ resolve, reject }]);
+    });
     if (urgent && !this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
@@ -590,8 +595,9 @@ export class SegmentLog<T> {
 
   /**
    * The next journal line's batch: what is pending, up to {@link LINE_CHARS} of text (and at least
-   * one change). What is left is written on the next turn of the event loop, and every waiter goes
-   * with the last line, whose sync covers the lines before it. After a background checkpoint,
+   * one change), with the waiters of its changes: each line is a batch of its own, acknowledged
+   * (or refused) once a sync covering it has finished. What is left is written on the next turn of
+   * the event loop. After a background checkpoint,
    * megabytes of changes wait (a flood of large requests); written as one line they held the
    * event loop, and every other server, for as long as it took to encode them all.
    */
@@ -605,19 +611,24 @@ export class SegmentLog<T> {
       batch.set(id, value);
     }
     if (!batch || batch.size === this.#pending.size) return this.#takeBatch();
-    for (const id of batch.keys()) this.#pending.delete(id);
+    const waiters: Waiter[] = [];
+    for (const id of batch.keys()) {
+      this.#pending.delete(id);
+      waiters.push(...(this.#waiters.get(id) ?? []));
+      this.#waiters.delete(id);
+    }
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
     }
-    return { batch, waiters: [] };
+    return { batch, waiters };
   }
 
   #takeBatch(): WrittenBatch<T> {
     const batch = this.#pending;
-    const waiters = this.#waiters;
+    const waiters = [...this.#waiters.values()].flat();
     this.#pending = new Map();
-    this.#waiters = [];
+    this.#waiters = new Map();
     return { batch, waiters };
   }
 

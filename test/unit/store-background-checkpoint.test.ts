@@ -247,7 +247,7 @@ describe('checkpoints written in the background', () => {
     }
   });
 
-  it('writes megabytes of pending changes as several journal lines, turns apart, and acknowledges them once all are durable', async () => {
+  it('writes megabytes of pending changes as several journal lines, turns apart, each acknowledged once it is durable', async () => {
     const data = tempDir();
     const dir = path.join(data.dir, 's');
     const options = {
@@ -272,7 +272,10 @@ describe('checkpoints written in the background', () => {
         [['k0', 'k1']],
         'one line in the first turn'
       );
-      assert.equal(acknowledged, 0);
+      assert.equal(acknowledged, 0, 'none before a sync');
+      await puts[0];
+      await puts[1];
+      assert.ok(acknowledged < 6, 'the first line is acknowledged before the last is durable');
       await Promise.all(puts);
       assert.deepEqual(
         lines().map((batch) => batch.map(([id]) => id)),
@@ -291,6 +294,43 @@ describe('checkpoints written in the background', () => {
       const after = new SegmentLog<Value>(options).load(asV);
       assert.equal(after.records.size, 10);
       assert.deepEqual(after.records.get('m3'), value(13));
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('refuses only the changes of a journal line the disk refused; the next lines are acknowledged and kept', async () => {
+    const data = tempDir();
+    const dir = path.join(data.dir, 's');
+    let failNext = false;
+    const options = {
+      dir,
+      corruptDir: path.join(data.dir, 'c'),
+      factory: confStoreFactory,
+      documentWriter: inlineDocumentWriter(confStoreFactory),
+      checkpointMs: 60_000,
+      journalWrite: (fd: number, bytes: Uint8Array, position: number) => {
+        if (failNext && bytes.length > 1_000_000) {
+          failNext = false;
+          throw enospc();
+        }
+        return fs.writeSync(fd, bytes, 0, bytes.length, position);
+      }
+    };
+    try {
+      const log = new SegmentLog<Value>(options);
+      log.load(asV);
+      const value = (i: number) => ({ v: i, pad: String(i).repeat(600_000) });
+      failNext = true;
+      const outcomes = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => log.put(`k${i}`, value(i))));
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected', 'fulfilled', 'fulfilled']
+      );
+      const image = loadCrashImage(dir);
+      assert.deepEqual(image.records.get('k2'), value(2));
+      assert.deepEqual(image.records.get('k3'), value(3));
+      log.close();
     } finally {
       data.remove();
     }

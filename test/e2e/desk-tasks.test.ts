@@ -67,6 +67,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await row(`received:${asked.task.taskId}`).waitFor();
     await row(`requested:${outboundId}`).locator('[data-status="completed"]').waitFor();
     assert.equal(await tasks.locator('.tasks-count').textContent(), '2 tasks');
+    // The result's Markdown reads as words in its row: no `##`, `**`, link syntax or HTML tags; the
+    // heading and the emphasis in bold.
+    const outcome = row(`requested:${outboundId}`).locator('td.outcome');
+    assert.equal((await outcome.innerText()).trim(), 'Weekly report Sales rose by 5%; see the details. raw');
+    assert.deepEqual(await outcome.locator('strong').allTextContents(), ['Weekly report', 'rose']);
     assert.match(
       (await row(`requested:${outboundId}`).textContent()) ?? '',
       /Tool call report.*Requested.*Server work/

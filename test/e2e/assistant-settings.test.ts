@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { saveFakeProvider } from '../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { peerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+
+/** Where the settings' parts sit, measured in the page. */
+interface SettingsLayout {
+  /** The bottom edges of the title, provider, model and tool-round boxes, each row's once. */
+  fieldBottoms: number[];
+  promptWidth: number;
+  gridWidth: number;
+  /** Per server row: how far the centre of its policy choice is from the centre of its checkbox. */
+  policyOffsets: number[];
+  /** How much of the form is out of sight below its own scroll box. */
+  hiddenBelow: number;
+}
+
+// No function declared inside the page function: tsx would name it with a helper the page lacks.
+function measure(settings: Locator): Promise<SettingsLayout> {
+  return settings.evaluate((form) => {
+    const boxes = Array.from(form.querySelectorAll('.chat-settings-grid input, .chat-settings-grid select'));
+    return {
+      fieldBottoms: [...new Set(boxes.map((box) => Math.round(box.getBoundingClientRect().bottom)))],
+      promptWidth: Math.round(form.querySelector('textarea')!.getBoundingClientRect().width),
+      gridWidth: Math.round(form.querySelector('.chat-settings-grid')!.getBoundingClientRect().width),
+      policyOffsets: Array.from(form.querySelectorAll('.chat-server-row')).map((row) => {
+        const select = row.querySelector('select')?.getBoundingClientRect();
+        const checkbox = row.querySelector('input[type="checkbox"]')!.getBoundingClientRect();
+        return select ? Math.abs(select.top + select.height / 2 - (checkbox.top + checkbox.height / 2)) : Infinity;
+      }),
+      hiddenBelow: form.scrollHeight - form.clientHeight
+    };
+  });
+}
+
+describe('the Assistant’s conversation settings, laid out at 1280×800 and at 900×800', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { work: peerServer('work'), desk: peerServer('desk') },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1280, height: 800 } }
+    );
+    page = d.page;
+    await saveFakeProvider(d.fixture.host, llm.baseURL);
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('lines the fields up, gives the system prompt the full width, puts each server’s tool-call choice beside it, and shows it all down to Save', async () => {
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    await pane.getByRole('button', { name: 'Settings' }).click();
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    for (const server of ['Server work', 'Server desk']) await settings.getByLabel(server, { exact: true }).check();
+    for (const server of ['Server work', 'Server desk'])
+      await settings.getByLabel(`Tool calls to ${server}`).and(page.locator(':enabled')).waitFor();
+
+    for (const [width, rows] of [
+      [1280, 1],
+      [900, 2]
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      const layout = await measure(settings);
+      assert.equal(layout.fieldBottoms.length, rows, `at ${width}: the four fields in ${rows} even row(s)`);
+      assert.ok(Math.abs(layout.promptWidth - layout.gridWidth) <= 1, `at ${width}: the prompt as wide as the fields`);
+      assert.equal(layout.policyOffsets.length, 2);
+      for (const offset of layout.policyOffsets)
+        assert.ok(offset <= 4, `at ${width}: a server's tool-call choice on its line (${offset})`);
+      assert.ok(layout.hiddenBelow <= 0, `at ${width}: ${layout.hiddenBelow}px of the settings out of sight`);
+      assert.ok(await settings.getByRole('button', { name: 'Save settings' }).isVisible());
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

@@ -49,6 +49,7 @@ function ConversationPane({ conversationId, onDeleted }: { conversationId: strin
   const { client, store } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
+  const servers = useDeskState((state) => state.servers);
   const [error, setError] = useState<string | undefined>(undefined);
   const [settings, setSettings] = useState(false);
   useEffect(() => {
@@ -75,7 +76,9 @@ function ConversationPane({ conversationId, onDeleted }: { conversationId: strin
           <h3 className="chat-title">{conversation.title}</h3>
           <p className="muted small-text">
             {provider?.name ?? conversation.providerId} · {conversation.model}
-            {conversation.serverIds.length > 0 ? ` · tools of ${conversation.serverIds.join(', ')}` : ' · no tools'}
+            {conversation.serverIds.length > 0
+              ? ` · tools of ${conversation.serverIds.map((id) => servers.find((s) => s.id === id)?.name ?? id).join(', ')}`
+              : ' · no tools'}
           </p>
         </div>
         <button type="button" aria-expanded={settings} onClick={() => setSettings(!settings)}>

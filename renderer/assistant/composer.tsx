@@ -87,11 +87,7 @@ export function Composer({ conversation }: { conversation: Conversation }) {
           <textarea
             aria-label="Your message"
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
-            placeholder={
-              busy
-                ? 'The model is busy: wait, or stop it.'
-                : 'Message the model…  (Enter to send, Shift+Enter for a new line)'
-            }
+            placeholder={busy ? 'The model is busy: wait, or stop it.' : 'Message the model… (Shift+Enter: new line)'}
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {

@@ -22,6 +22,8 @@ export function ConversationSettings({
   const servers = useDeskState((state) => state.servers);
   const { run, busy, error } = useAssistantCall();
   const [draft, setDraft] = useState(() => fromConversation(conversation));
+  /** The draft as last saved: "Saved." shows until the next change. */
+  const [savedDraft, setSavedDraft] = useState<typeof draft | undefined>(undefined);
   const policies = useServerPolicies(draft.serverIds);
   useEffect(() => setDraft(fromConversation(conversation)), [conversation.id]);
 
@@ -42,6 +44,7 @@ export function ConversationSettings({
         imageInput: draft.imageInput
       });
       announce('Conversation settings saved.');
+      setSavedDraft(draft);
       return saved;
     });
 
@@ -182,9 +185,12 @@ export function ConversationSettings({
       </label>
       <FormError message={error} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Save settings
-        </button>
+        <span className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            Save settings
+          </button>
+          {savedDraft === draft ? <span className="muted">Saved.</span> : null}
+        </span>
         <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
           Delete conversation
         </button>

@@ -97,9 +97,13 @@ export function HistoryScreen({
       ) : null}
       {open ? <HistoryDetail id={open} onClose={() => setOpen(undefined)} /> : null}
       <p className="muted history-count" aria-live="polite">
-        {page
-          ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
-          : 'Loading…'}
+        {!page
+          ? 'Loading…'
+          : page.total > 0
+            ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
+            : Object.keys(toHistoryFilter(inputs)).length > 0
+              ? 'No entry matches.'
+              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task.'}
       </p>
       <ol className="history-list">
         {page?.entries.map((entry) => (

@@ -80,7 +80,27 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
         assert.ok(offset <= 4, `at ${width}: a server's tool-call choice on its line (${offset})`);
       assert.ok(layout.hiddenBelow <= 0, `at ${width}: ${layout.hiddenBelow}px of the settings out of sight`);
       assert.ok(await settings.getByRole('button', { name: 'Save settings' }).isVisible());
+      const composer = pane.getByLabel('Your message');
+      const overflow = await composer.evaluate((field: HTMLTextAreaElement) => {
+        const style = getComputedStyle(field);
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = style.font;
+        const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return context.measureText(field.placeholder).width - room;
+      });
+      assert.ok(overflow <= 0, `at ${width}: the message box's placeholder runs ${Math.round(overflow)}px past it`);
     }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says “Saved.” after Save until the next change, and names the chosen servers in the header', async () => {
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Saved.', { exact: true }).waitFor();
+    await pane.getByText('Fake LLM · fake-small · tools of Server work, Server desk').waitFor();
+    await settings.getByLabel('Title').fill('Renamed');
+    await settings.getByText('Saved.', { exact: true }).waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -72,6 +72,13 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const outcome = row(`requested:${outboundId}`).locator('td.outcome');
     assert.equal((await outcome.innerText()).trim(), 'Weekly report Sales rose by 5%; see the details. raw');
     assert.deepEqual(await outcome.locator('strong').allTextContents(), ['Weekly report', 'rose']);
+    // The shortened task id stays whole in its narrow column.
+    assert.equal(
+      await row(`requested:${outboundId}`)
+        .locator('code.short-id')
+        .evaluate((code) => code.getClientRects().length),
+      1
+    );
     assert.match(
       (await row(`requested:${outboundId}`).textContent()) ?? '',
       /Tool call report.*Requested.*Server work/

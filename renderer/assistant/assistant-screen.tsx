@@ -15,6 +15,10 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
   const summaries = useDeskState((state) => state.assistant.summaries);
   const hasProvider = useDeskState((state) => state.providers.length > 0);
   const [selected, setSelected] = useState<string | undefined>(undefined);
+  /** A chat just started: its message box takes the focus. */
+  const [created, setCreated] = useState<string | undefined>(undefined);
+  /** Counts deletions: after one, the focus goes back to the list. */
+  const [deleted, setDeleted] = useState(0);
   // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
   const current = selected && summaries.some((s) => s.id === selected) ? selected : summaries[0]?.id;
   return (
@@ -22,9 +26,28 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
       <h2 id="heading-assistant" ref={headingRef} tabIndex={-1} className="sr-only">
         Assistant
       </h2>
-      <ConversationList selected={current} onSelect={setSelected} />
+      <ConversationList
+        selected={current}
+        onSelect={(id) => {
+          setSelected(id);
+          setCreated(undefined);
+        }}
+        onCreated={(id) => {
+          setSelected(id);
+          setCreated(id);
+        }}
+        focusRequest={deleted}
+      />
       {current ? (
-        <ConversationPane key={current} conversationId={current} onDeleted={() => setSelected(undefined)} />
+        <ConversationPane
+          key={current}
+          conversationId={current}
+          focusComposer={current === created}
+          onDeleted={() => {
+            setSelected(undefined);
+            setDeleted((n) => n + 1);
+          }}
+        />
       ) : (
         <div className="chat-pane chat-pane-empty">
           <p className="lede">Chat with your own model and your servers’ tools.</p>
@@ -45,7 +68,15 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
   );
 }
 
-function ConversationPane({ conversationId, onDeleted }: { conversationId: string; onDeleted: () => void }) {
+function ConversationPane({
+  conversationId,
+  focusComposer,
+  onDeleted
+}: {
+  conversationId: string;
+  focusComposer: boolean;
+  onDeleted: () => void;
+}) {
   const { client, store } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
@@ -87,7 +118,7 @@ function ConversationPane({ conversationId, onDeleted }: { conversationId: strin
       </header>
       {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
       <MessageList conversation={conversation} />
-      <Composer conversation={conversation} />
+      <Composer conversation={conversation} autoFocus={focusComposer} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
+import { busyProps } from '../components/busy-props.js';
 import { FormError } from '../components/form-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerPolicyControl, useServerPolicies } from './server-policies.js';
@@ -31,7 +32,8 @@ export function ConversationSettings({
   const models = provider?.models.map((m) => m.name) ?? [];
   if (draft.model && !models.includes(draft.model)) models.unshift(draft.model);
 
-  const save = () =>
+  const save = () => {
+    if (busy) return;
     void run(async () => {
       const saved = await client.call('assistant.update', {
         conversationId: conversation.id,
@@ -47,6 +49,7 @@ export function ConversationSettings({
       setSavedDraft(draft);
       return saved;
     });
+  };
 
   const remove = async () => {
     const agreed = await confirm({
@@ -186,7 +189,7 @@ export function ConversationSettings({
       <FormError message={error} />
       <div className="actions">
         <span className="actions">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" {...busyProps(busy)}>
             Save settings
           </button>
           {savedDraft === draft ? <span className="muted">Saved.</span> : null}

@@ -103,4 +103,29 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await settings.getByText('Saved.', { exact: true }).waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('keeps the focus where the person works: on the message box of a new chat and after Send, on New chat after a delete', async () => {
+    const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    const message = pane.getByLabel('Your message');
+    await message.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
+
+    await message.fill('Hello');
+    await pane.getByRole('button', { name: 'Send' }).click();
+    await pane.locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    assert.ok(await focused(message), 'the message box has the focus after Send');
+
+    await pane.getByRole('button', { name: 'Settings' }).click();
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Saved.', { exact: true }).waitFor();
+    assert.ok(await focused(settings.getByRole('button', { name: 'Save settings' })), 'Save keeps the focus');
+    await settings.getByRole('button', { name: 'Delete conversation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete conversation' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.activeElement?.classList.contains('chat-new') === true);
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

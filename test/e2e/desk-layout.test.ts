@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { edgeGaps } from './renderer-build.js';
 
 /** How much wider a field's placeholder is than the room inside the field (≤ 0: it fits). */
 function placeholderOverflow(input: Locator): Promise<number> {
@@ -56,6 +57,20 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     await page.getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByText('Nothing recorded yet.').waitFor();
     assert.equal(await page.getByRole('table', { name: 'Audit log entries' }).isVisible(), false);
+  });
+
+  it('levels the boxes of fields side by side, one with a hint and one without, and pads a card evenly', async () => {
+    await page.getByRole('link', { name: 'LLM providers', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Add a provider' });
+    for (const width of [1280, 900]) {
+      await page.setViewportSize({ width, height: 800 });
+      const id = await form.getByRole('textbox', { name: 'Id', exact: true }).boundingBox();
+      const name = await form.getByRole('textbox', { name: 'Name', exact: true }).boundingBox();
+      assert.ok(id && name && Math.abs(id.y - name.y) <= 1, `at ${width}: Id at ${id?.y}, Name at ${name?.y}`);
+    }
+    const gaps = await edgeGaps(page.getByRole('region', { name: 'Local servers' }));
+    assert.ok(Math.abs(gaps.top - gaps.bottom) <= 1, `the Local servers card's room: ${JSON.stringify(gaps)}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('puts the retention heading above its fields, and says “Saved.” once they are kept', async () => {

@@ -152,6 +152,18 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await detail.getByRole('button', { name: 'Close' }).click();
     await detail.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => location.hash), '#tasks');
+    // The focus goes back to the row, not to the page.
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
+    );
+
+    // So does History's: Close gives the focus back to the entry's title.
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByRole('button', { name: 'Tool call: report' }).click();
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Tool call: report');
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     assert.deepEqual(d.pageErrors, []);
   });
 

@@ -47,7 +47,7 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     }
   });
 
-  it('says that History and the audit log are empty, rather than “0 entries” or an empty table', async () => {
+  it('says that History, the audit log and Tools are empty, rather than “0 entries” or an empty table', async () => {
     await page.getByRole('link', { name: 'History', exact: true }).click();
     await page.getByText('Nothing yet: a task comes here once a server gives Taskdesk one').waitFor();
     await page.getByRole('search', { name: 'History' }).getByLabel('Search').fill('refund');
@@ -57,6 +57,13 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     await page.getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByText('Nothing recorded yet.').waitFor();
     assert.equal(await page.getByRole('table', { name: 'Audit log entries' }).isVisible(), false);
+
+    // The Tools screen without a server says where to add one, with the way there.
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByText('No server is configured: add one on the Servers screen.').waitFor();
+    await tools.getByRole('status').getByRole('link', { name: 'Servers' }).click();
+    assert.equal(await page.evaluate(() => location.hash), '#servers');
   });
 
   it('levels the boxes of fields side by side, one with a hint and one without, and pads a card evenly', async () => {

@@ -72,7 +72,14 @@ export function TasksScreen({
           })
         : client.call('tasks.cancel', { taskId: item.taskId });
       void done.then(
-        () => announce('Task cancelled.'),
+        () => {
+          announce('Task cancelled.');
+          // The row's Cancel goes once the task has ended: its Details (first) keeps the focus in the row.
+          const row = document.querySelector(`tr[data-task-key="${CSS.escape(item.key)}"]`);
+          const focus = document.activeElement;
+          if (row && (!focus || focus === document.body || row.contains(focus)))
+            row.querySelector<HTMLElement>('button')?.focus();
+        },
         (error: unknown) => announce(`Could not cancel the task: ${toHostCallError(error).message}`)
       );
     },

@@ -190,7 +190,14 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     for (const one of Object.values(rows)) await one.waitFor();
 
     await rows.mine.getByRole('button', { name: /^Cancel Tool call slow / }).click();
+    // The Cancel button goes with the running task: the focus stays in its row, on Details.
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call slow')
+    );
     await rows.askedMine.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Elicitation')
+    );
     // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
     await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
     await d.fixture.host.call('outbound.refresh', { outboundId: theirs.outboundId });

@@ -15,6 +15,10 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
   const summaries = useDeskState((state) => state.assistant.summaries);
   const hasProvider = useDeskState((state) => state.providers.length > 0);
   const [selected, setSelected] = useState<string | undefined>(undefined);
+  /** A chat just started: its message box takes the focus. */
+  const [created, setCreated] = useState<string | undefined>(undefined);
+  /** Counts deletions: after one, the focus goes back to the list. */
+  const [deleted, setDeleted] = useState(0);
   // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
   const current = selected && summaries.some((s) => s.id === selected) ? selected : summaries[0]?.id;
   return (
@@ -22,9 +26,28 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
       <h2 id="heading-assistant" ref={headingRef} tabIndex={-1} className="sr-only">
         Assistant
       </h2>
-      <ConversationList selected={current} onSelect={setSelected} />
+      <ConversationList
+        selected={current}
+        onSelect={(id) => {
+          setSelected(id);
+          setCreated(undefined);
+        }}
+        onCreated={(id) => {
+          setSelected(id);
+          setCreated(id);
+        }}
+        focusRequest={deleted}
+      />
       {current ? (
-        <ConversationPane key={current} conversationId={current} onDeleted={() => setSelected(undefined)} />
+        <ConversationPane
+          key={current}
+          conversationId={current}
+          focusComposer={current === created}
+          onDeleted={() => {
+            setSelected(undefined);
+            setDeleted((n) => n + 1);
+          }}
+        />
       ) : (
         <div className="chat-pane chat-pane-empty">
           <p className="lede">Chat with your own model and your servers’ tools.</p>
@@ -45,10 +68,19 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
   );
 }
 
-function ConversationPane({ conversationId, onDeleted }: { conversationId: string; onDeleted: () => void }) {
+function ConversationPane({
+  conversationId,
+  focusComposer,
+  onDeleted
+}: {
+  conversationId: string;
+  focusComposer: boolean;
+  onDeleted: () => void;
+}) {
   const { client, store } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
+  const servers = useDeskState((state) => state.servers);
   const [error, setError] = useState<string | undefined>(undefined);
   const [settings, setSettings] = useState(false);
   useEffect(() => {
@@ -75,7 +107,9 @@ function ConversationPane({ conversationId, onDeleted }: { conversationId: strin
           <h3 className="chat-title">{conversation.title}</h3>
           <p className="muted small-text">
             {provider?.name ?? conversation.providerId} · {conversation.model}
-            {conversation.serverIds.length > 0 ? ` · tools of ${conversation.serverIds.join(', ')}` : ' · no tools'}
+            {conversation.serverIds.length > 0
+              ? ` · tools of ${conversation.serverIds.map((id) => servers.find((s) => s.id === id)?.name ?? id).join(', ')}`
+              : ' · no tools'}
           </p>
         </div>
         <button type="button" aria-expanded={settings} onClick={() => setSettings(!settings)}>
@@ -84,7 +118,7 @@ function ConversationPane({ conversationId, onDeleted }: { conversationId: strin
       </header>
       {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
       <MessageList conversation={conversation} />
-      <Composer conversation={conversation} />
+      <Composer conversation={conversation} autoFocus={focusComposer} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { FormError } from '../components/form-error.js';
 import { useDesk } from '../shell/desk-context.js';
@@ -8,11 +8,16 @@ import { useAssistantCall } from './use-assistant-call.js';
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
  * be attached, and Stop ends the answer and every tool call it started while the conversation
- * is busy. The text stays until the host took the message.
+ * is busy. The text stays until the host took the message; then the message box has the focus
+ * again (also after Send was clicked), as it has in a chat just started (`autoFocus`).
  */
-export function Composer({ conversation }: { conversation: Conversation }) {
+export function Composer({ conversation, autoFocus = false }: { conversation: Conversation; autoFocus?: boolean }) {
   const { client, announce } = useDesk();
+  const input = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
   const [sources, setSources] = useState<ChosenSource[]>([]);
   const [picking, setPicking] = useState(false);
   const send = useAssistantCall();
@@ -31,6 +36,7 @@ export function Composer({ conversation }: { conversation: Conversation }) {
     if (ok) {
       setText('');
       setSources([]);
+      input.current?.focus();
     }
   };
 
@@ -85,13 +91,10 @@ export function Composer({ conversation }: { conversation: Conversation }) {
             Attach…
           </button>
           <textarea
+            ref={input}
             aria-label="Your message"
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
-            placeholder={
-              busy
-                ? 'The model is busy: wait, or stop it.'
-                : 'Message the model…  (Enter to send, Shift+Enter for a new line)'
-            }
+            placeholder={busy ? 'The model is busy: wait, or stop it.' : 'Message the model… (Shift+Enter: new line)'}
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 import { FormError } from '../components/form-error.js';
@@ -12,15 +13,26 @@ const STATUS_WORDS: Record<string, string> = {
 
 /**
  * The conversations, newest first, filtered by title as the person types; New chat starts one
- * on the first configured provider and model (both can be changed in its settings).
+ * on the first configured provider and model (both can be changed in its settings). When
+ * `focusRequest` changes (a conversation was deleted), New chat takes the focus, at the top of the
+ * list (the search box when there is no provider to start one with).
  */
 export function ConversationList({
   selected,
-  onSelect
+  onSelect,
+  onCreated,
+  focusRequest
 }: {
   selected: string | undefined;
   onSelect: (id: string) => void;
+  onCreated: (id: string) => void;
+  focusRequest: number;
 }) {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    nav.current?.querySelector<HTMLElement>('.chat-new:enabled, .chat-search')?.focus();
+  }, [focusRequest]);
   const { client } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
@@ -32,23 +44,26 @@ export function ConversationList({
   }, [summaries, query]);
   const provider = providers.find((p) => p.models.length > 0) ?? providers[0];
 
-  const create = () =>
+  const create = () => {
+    if (busy) return;
     void run(async () => {
       if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
       const model = provider.models[0]?.name;
       if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
       const c = await client.call('assistant.create', { providerId: provider.id, model });
-      onSelect(c.id);
+      onCreated(c.id);
       return c;
     });
+  };
 
   return (
-    <nav className="chat-list" aria-label="Conversations">
+    <nav className="chat-list" aria-label="Conversations" ref={nav}>
       <button
         type="button"
         className="chat-new"
         onClick={create}
-        disabled={busy || !provider}
+        disabled={!provider}
+        {...busyProps(busy)}
         title={provider ? undefined : 'Add an LLM provider first'}
       >
         + New chat

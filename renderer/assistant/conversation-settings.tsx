@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
+import { busyProps } from '../components/busy-props.js';
 import { FormError } from '../components/form-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { ServerPolicies } from './server-policies.js';
+import { ServerPolicyControl, useServerPolicies } from './server-policies.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
 /**
@@ -22,13 +23,17 @@ export function ConversationSettings({
   const servers = useDeskState((state) => state.servers);
   const { run, busy, error } = useAssistantCall();
   const [draft, setDraft] = useState(() => fromConversation(conversation));
+  /** The draft as last saved: "Saved." shows until the next change. */
+  const [savedDraft, setSavedDraft] = useState<typeof draft | undefined>(undefined);
+  const policies = useServerPolicies(draft.serverIds);
   useEffect(() => setDraft(fromConversation(conversation)), [conversation.id]);
 
   const provider = providers.find((p) => p.id === draft.providerId);
   const models = provider?.models.map((m) => m.name) ?? [];
   if (draft.model && !models.includes(draft.model)) models.unshift(draft.model);
 
-  const save = () =>
+  const save = () => {
+    if (busy) return;
     void run(async () => {
       const saved = await client.call('assistant.update', {
         conversationId: conversation.id,
@@ -41,8 +46,10 @@ export function ConversationSettings({
         imageInput: draft.imageInput
       });
       announce('Conversation settings saved.');
+      setSavedDraft(draft);
       return saved;
     });
+  };
 
   const remove = async () => {
     const agreed = await confirm({
@@ -120,7 +127,7 @@ export function ConversationSettings({
       <label className="field">
         <span>System prompt</span>
         <textarea
-          rows={3}
+          rows={2}
           value={draft.systemPrompt}
           placeholder="Optional: how the model should behave in this conversation"
           onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
@@ -128,27 +135,48 @@ export function ConversationSettings({
       </label>
       <fieldset className="chat-servers">
         <legend>Servers whose tools the model may use</legend>
-        {servers.length === 0 ? <p className="muted small-text">No servers are configured.</p> : null}
-        {servers.map((server) => (
-          <label key={server.id} className="checkbox-row">
-            <input
-              type="checkbox"
-              checked={draft.serverIds.includes(server.id)}
-              onChange={(e) =>
-                setDraft({
-                  ...draft,
-                  serverIds: e.target.checked
-                    ? [...draft.serverIds, server.id]
-                    : draft.serverIds.filter((id) => id !== server.id)
-                })
-              }
-            />
-            {server.name}
-            {server.state.status === 'ready' ? null : (
-              <span className="muted small-text"> (not connected: its tools are not offered)</span>
-            )}
-          </label>
-        ))}
+        {servers.length === 0 ? (
+          <p className="muted small-text">No servers are configured.</p>
+        ) : (
+          <p className="field-hint">
+            Beside each chosen server: how its tool calls are handled in every conversation (saved at once).
+          </p>
+        )}
+        {servers.map((server) => {
+          const chosen = draft.serverIds.includes(server.id);
+          return (
+            <div key={server.id} className="chat-server-row">
+              <label className="checkbox-row">
+                <input
+                  type="checkbox"
+                  checked={chosen}
+                  onChange={(e) =>
+                    setDraft({
+                      ...draft,
+                      serverIds: e.target.checked
+                        ? [...draft.serverIds, server.id]
+                        : draft.serverIds.filter((id) => id !== server.id)
+                    })
+                  }
+                />
+                <span>
+                  {server.name}
+                  {server.state.status === 'ready' ? null : (
+                    <span className="muted small-text"> (not connected: its tools are not offered)</span>
+                  )}
+                </span>
+              </label>
+              {chosen ? (
+                <ServerPolicyControl
+                  name={server.name}
+                  policy={policies.policies[server.id]}
+                  onChange={(policy) => void policies.set(server.id, policy)}
+                />
+              ) : null}
+            </div>
+          );
+        })}
+        <FormError message={policies.error} />
       </fieldset>
       <label className="checkbox-row">
         <input
@@ -160,14 +188,16 @@ export function ConversationSettings({
       </label>
       <FormError message={error} />
       <div className="actions">
-        <button type="submit" disabled={busy}>
-          Save settings
-        </button>
+        <span className="actions">
+          <button type="submit" className="primary" {...busyProps(busy)}>
+            Save settings
+          </button>
+          {savedDraft === draft ? <span className="muted">Saved.</span> : null}
+        </span>
         <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
           Delete conversation
         </button>
       </div>
-      <ServerPolicies serverIds={draft.serverIds} />
     </form>
   );
 }

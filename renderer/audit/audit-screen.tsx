@@ -121,9 +121,14 @@ export function AuditScreen({
         </button>
       </form>
       <p className="muted" aria-live="polite">
-        {error ?? (entries?.length === 0 ? 'No entry matches.' : '')}
+        {error ??
+          (entries?.length !== 0
+            ? ''
+            : Object.keys(toParams(filter) ?? {}).length > 0
+              ? 'No entry matches.'
+              : 'Nothing recorded yet.')}
       </p>
-      <div className="table-wrap">
+      <div className="table-wrap" hidden={entries?.length === 0}>
         <table className="audit">
           <caption className="sr-only">Audit log entries</caption>
           <thead>

@@ -14,7 +14,7 @@ export function FilterSearch({
   placeholder: string;
 }) {
   return (
-    <label>
+    <label className="filter-search">
       Search
       <input type="search" value={value} onChange={onChange} placeholder={placeholder} />
     </label>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
@@ -35,6 +35,14 @@ export function HistoryScreen({
   const [open, setOpen] = useState<string | undefined>(undefined);
   /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
   const request = useRef(0);
+  /** The entry whose detail its Close button closed: the focus goes back to its title. */
+  const closed = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const id = closed.current;
+    if (open !== undefined || id === undefined) return;
+    closed.current = undefined;
+    document.querySelector<HTMLElement>(`li[data-history-id="${CSS.escape(id)}"] .history-title`)?.focus();
+  }, [open]);
 
   useEffect(() => {
     if (!active) return;
@@ -95,11 +103,23 @@ export function HistoryScreen({
           Could not load the history: {problem}
         </p>
       ) : null}
-      {open ? <HistoryDetail id={open} onClose={() => setOpen(undefined)} /> : null}
+      {open ? (
+        <HistoryDetail
+          id={open}
+          onClose={() => {
+            setOpen(undefined);
+            closed.current = open;
+          }}
+        />
+      ) : null}
       <p className="muted history-count" aria-live="polite">
-        {page
-          ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
-          : 'Loading…'}
+        {!page
+          ? 'Loading…'
+          : page.total > 0
+            ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
+            : Object.keys(toHistoryFilter(inputs)).length > 0
+              ? 'No entry matches.'
+              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task.'}
       </p>
       <ol className="history-list">
         {page?.entries.map((entry) => (

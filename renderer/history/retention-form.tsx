@@ -8,6 +8,8 @@ export function RetentionForm({ active }: { active: boolean }) {
   const [days, setDays] = useState('');
   const [maxEntries, setMaxEntries] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  /** The values as last saved: "Saved." shows while the fields hold them. */
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   useEffect(() => {
     if (!active) return;
     void client.call('history.getRetention', {}).then(
@@ -27,7 +29,10 @@ export function RetentionForm({ active }: { active: boolean }) {
       return setProblem('Keep 100 to 100,000 entries.');
     setProblem(undefined);
     void client.call('history.setRetention', wanted).then(
-      (saved) => announce(`History is kept for ${saved.days} days, at most ${saved.maxEntries} entries.`),
+      (kept) => {
+        setSaved(`${kept.days}\n${kept.maxEntries}`);
+        announce(`History is kept for ${kept.days} days, at most ${kept.maxEntries} entries.`);
+      },
       (error: unknown) => setProblem(toHostCallError(error).message)
     );
   };
@@ -63,6 +68,7 @@ export function RetentionForm({ active }: { active: boolean }) {
         </p>
       ) : null}
       <button type="submit">Save</button>
+      {saved === `${days}\n${maxEntries}` ? <span className="muted retention-saved">Saved.</span> : null}
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ProviderSettings } from '../../app/contract/host-api.js';
+import { busyProps } from '../components/busy-props.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
@@ -12,6 +13,7 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
   const [candidates, setCandidates] = useState<ProviderSettings[]>([]);
 
   const detect = async () => {
+    if (busy) return;
     setBusy(true);
     setStatus('Looking for local servers…');
     try {
@@ -47,14 +49,14 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
     <section className="card detect" aria-labelledby="heading-detect">
       <div className="card-header">
         <h3 id="heading-detect">Local servers</h3>
-        <button type="button" disabled={busy} onClick={() => void detect()}>
+        <button type="button" {...busyProps(busy)} onClick={() => void detect()}>
           Detect local servers
         </button>
       </div>
       <p className="field-hint">
         Looks for Ollama, LM Studio, llama.cpp and vLLM on their usual ports of this computer.
       </p>
-      <p className="muted" role="status">
+      <p className="muted detect-status" role="status">
         {status}
       </p>
       <ul className="detected" aria-label="Local servers found">

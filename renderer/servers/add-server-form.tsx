@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { busyProps } from '../components/busy-props.js';
 import { correctingSummary, FormError } from '../components/form-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
@@ -11,14 +12,15 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /**
  * The "Add a server" form. After a successful add the form is mounted anew (its `key` changes),
  * so every control, the transport choice and "Connect now" among them, is back at its default
- * and shows what the next submit sends.
+ * and shows what the next submit sends; its Id field has the focus, which its Add button, gone
+ * with the old form, held.
  */
 export function AddServerForm() {
   const [generation, setGeneration] = useState(0);
-  return <AddServerFormBody key={generation} onAdded={() => setGeneration((n) => n + 1)} />;
+  return <AddServerFormBody key={generation} focusId={generation > 0} onAdded={() => setGeneration((n) => n + 1)} />;
 }
 
-function AddServerFormBody({ onAdded }: { onAdded: () => void }) {
+function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: () => void }) {
   const { client, announce } = useDesk();
   const [id, setId] = useState('');
   const [draft, setDraft] = useState<ServerDraft>(emptyDraft);
@@ -26,11 +28,15 @@ function AddServerFormBody({ onAdded }: { onAdded: () => void }) {
   const [formError, setFormError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField | 'id', HTMLElement>());
+  useEffect(() => {
+    if (focusId) controls.current.get('id')?.focus();
+  }, [focusId]);
   const register = (field: DraftField | 'id', element: HTMLElement | null) => {
     if (element) controls.current.set(field, element);
   };
 
   const submit = async () => {
+    if (busy) return;
     setFormError(undefined);
     const problems: Array<[DraftField | 'id', string]> = [];
     const trimmed = id.trim();
@@ -105,7 +111,7 @@ function AddServerFormBody({ onAdded }: { onAdded: () => void }) {
       />
       <FormError message={formError} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" {...busyProps(busy)}>
           Add server
         </button>
       </div>

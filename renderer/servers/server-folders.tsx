@@ -81,7 +81,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
           ))}
         </ul>
       ) : folders ? (
-        <p className="empty">No folders.</p>
+        <p className="muted folder-none">No folders.</p>
       ) : null}
       {picker ? (
         <button type="button" disabled={!folders} onClick={() => void pick()}>

@@ -3,8 +3,17 @@ import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 
+/**
+ * How a task ended or stands, in a line: Taskdesk's own words, or a result's text (Markdown, cut
+ * to {@link OUTCOME_TEXT_LIMIT} characters) with words before it and a note after it.
+ */
+export type OutcomeLine = string | { before: string; markdown: string; after: string };
+
+/** Enough of a result's text for the lines a summary shows; the rest is in the task's details. */
+export const OUTCOME_TEXT_LIMIT = 1000;
+
 /** How a task ended, in a line: the elicitation answer, the reply's text, or the error. */
-export function outcomeSummary(inbound: InboundTask): string {
+export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   // A cancelled task's stored −32800 says nothing beyond who cancelled it.
   if (inbound.task.status === 'cancelled') return cancelledWords(inbound.cancelledBy);
   const outcome = inbound.outcome;
@@ -16,9 +25,9 @@ export function outcomeSummary(inbound: InboundTask): string {
     return result.content ? `${action}: ${truncate(JSON.stringify(result.content), 120)}` : action;
   }
   const content = result.content as { type?: unknown; text?: unknown } | undefined;
-  const text =
-    content?.type === 'text' && typeof content.text === 'string'
-      ? `“${truncate(content.text, 100)}”`
-      : `[${asText(content?.type, 'no')} content]`;
-  return typeof result.model === 'string' ? `${text} (${result.model})` : text;
+  const model = typeof result.model === 'string' ? result.model : undefined;
+  if (content?.type === 'text' && typeof content.text === 'string')
+    return { before: '', markdown: truncate(content.text, OUTCOME_TEXT_LIMIT), after: model ? `(${model})` : '' };
+  const text = `[${asText(content?.type, 'no')} content]`;
+  return model ? `${text} (${model})` : text;
 }

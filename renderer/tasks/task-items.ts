@@ -2,7 +2,7 @@ import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
-import { outcomeSummary } from './outcome-summary.js';
+import { OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
 
 /** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
 export interface TaskItem {
@@ -93,7 +93,7 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
 }
 
 /** How a task ended (or stands), in a line. */
-export function itemOutcome(item: TaskItem): string {
+export function itemOutcome(item: TaskItem): OutcomeLine {
   if (item.inbound) return outcomeSummary(item.inbound);
   const outbound = item.outbound!;
   if (outbound.state === 'cancelled') return '—';
@@ -107,7 +107,7 @@ export function itemOutcome(item: TaskItem): string {
   const text = content.find((block) => block.type === 'text' && typeof block.text === 'string')?.text as
     string | undefined;
   const flag = outcome.result.isError === true ? 'Tool error: ' : '';
-  if (text !== undefined) return `${flag}“${truncate(text, 100)}”`;
+  if (text !== undefined) return { before: flag, markdown: truncate(text, OUTCOME_TEXT_LIMIT), after: '' };
   return `${flag}[${content.map((block) => asText(block.type, '?')).join(', ') || 'no'} content]`;
 }
 

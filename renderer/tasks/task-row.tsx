@@ -3,10 +3,12 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
 import { shortId } from '../components/format.js';
+import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { LiveStream } from '../store/desk-state.js';
+import type { OutcomeLine } from './outcome-summary.js';
 import { itemOutcome, KIND_WORDS, type TaskItem } from './task-items.js';
 
 /** The columns of the Tasks table, in order. */
@@ -85,7 +87,9 @@ export const TaskRow = memo(function TaskRow({
           <span className="muted">No limit</span>
         )}
       </td>
-      <td className="outcome">{itemOutcome(item)}</td>
+      <td className="outcome">
+        <Outcome line={itemOutcome(item)} />
+      </td>
       <td className="row-actions">
         <button type="button" className="small" aria-label={`Details of ${name}`} onClick={() => onOpen(item.key)}>
           Details
@@ -99,3 +103,17 @@ export const TaskRow = memo(function TaskRow({
     </tr>
   );
 });
+
+/** An outcome in the table: a result's Markdown read as a few lines of plain words, its note below. */
+function Outcome({ line }: { line: OutcomeLine }) {
+  if (typeof line === 'string') return line;
+  return (
+    <>
+      <span className="outcome-text">
+        {line.before}
+        <MarkdownLine text={line.markdown} />
+      </span>
+      {line.after ? <span className="muted small-text">{line.after}</span> : null}
+    </>
+  );
+}

@@ -51,6 +51,19 @@ export function TasksScreen({
   const open = useCallback((key: string) => {
     location.hash = `#tasks/${encodeURIComponent(key)}`;
   }, []);
+  /** The task whose detail its Close button closed: the focus goes back to that row's Details. */
+  const closed = useRef<string | undefined>(undefined);
+  const close = useCallback(() => {
+    closed.current = openKey;
+    location.hash = '#tasks';
+  }, [openKey]);
+  useLayoutEffect(() => {
+    const key = closed.current;
+    if (openKey !== undefined || key === undefined) return;
+    closed.current = undefined;
+    const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
+    (row?.querySelector<HTMLElement>('button') ?? document.getElementById('heading-tasks'))?.focus();
+  }, [openKey]);
   const cancel = useCallback(
     (item: TaskItem) => {
       const done = item.outbound
@@ -59,7 +72,14 @@ export function TasksScreen({
           })
         : client.call('tasks.cancel', { taskId: item.taskId });
       void done.then(
-        () => announce('Task cancelled.'),
+        () => {
+          announce('Task cancelled.');
+          // The row's Cancel goes once the task has ended: its Details (first) keeps the focus in the row.
+          const row = document.querySelector(`tr[data-task-key="${CSS.escape(item.key)}"]`);
+          const focus = document.activeElement;
+          if (row && (!focus || focus === document.body || row.contains(focus)))
+            row.querySelector<HTMLElement>('button')?.focus();
+        },
         (error: unknown) => announce(`Could not cancel the task: ${toHostCallError(error).message}`)
       );
     },
@@ -74,7 +94,7 @@ export function TasksScreen({
         Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. A server’s task
         leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it.
       </p>
-      {openKey ? <TaskDetail taskKey={openKey} onClose={() => (location.hash = '#tasks')} onCancel={cancel} /> : null}
+      {openKey ? <TaskDetail taskKey={openKey} onClose={close} onCancel={cancel} /> : null}
       <TaskFilters filter={filter} onChange={setFilter} />
       <p className="muted tasks-count" aria-live="polite">
         {all.length === 0

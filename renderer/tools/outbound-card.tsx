@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
 import { formatDuration, shortId } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
@@ -114,8 +115,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current
       ? undefined
       : task.task.statusMessage;
-  // aria-disabled rather than disabled: the button keeps focus while the host answers.
-  const busyProps = busy ? ({ 'aria-disabled': true, 'aria-busy': true } as const) : {};
+  const waiting = busyProps(busy);
   const headingId = `outbound-${task.outboundId}-title`;
 
   return (
@@ -183,19 +183,14 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           <button
             type="button"
             aria-label={`Check ${label} now`}
-            {...busyProps}
+            {...waiting}
             onClick={() => void act('outbound.refresh')}
           >
             Check now
           </button>
         ) : null}
         {running ? (
-          <button
-            type="button"
-            aria-label={`Cancel ${label}`}
-            {...busyProps}
-            onClick={() => void act('outbound.cancel')}
-          >
+          <button type="button" aria-label={`Cancel ${label}`} {...waiting} onClick={() => void act('outbound.cancel')}>
             Cancel
           </button>
         ) : null}

@@ -1,6 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
+import { busyProps } from '../components/busy-props.js';
 import { correctingSummary, FormError } from '../components/form-error.js';
 import { shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
@@ -41,7 +42,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
   const runsAsTask = mayRunAsTask && (tool.callMode === 'task' || asTask);
 
   const submit = async () => {
-    if (unavailable) return;
+    if (unavailable || busy) return;
     setFormError(undefined);
     setResult(null);
     const read = form.read();
@@ -171,7 +172,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
       ) : null}
       <FormError message={formError} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={unavailable || busy}>
+        <button type="submit" className="primary" disabled={unavailable} {...busyProps(busy)}>
           Call tool
         </button>
       </div>

@@ -68,10 +68,9 @@ export function ToolsScreen({
     };
   }, [client, serverId, ready, reloads]);
 
+  // Without a server to show, the status says where to get one (below, with a link).
   const status = !server
-    ? servers.length === 0
-      ? 'No server is configured.'
-      : 'No server is connected. Connect one on the Servers screen.'
+    ? ''
     : !ready
       ? `${server.name} is not connected; its tools are listed once it is ready.`
       : load.kind === 'loading'
@@ -121,7 +120,14 @@ export function ToolsScreen({
         </button>
       </div>
       <p className="muted" role="status">
-        {status}
+        {server ? (
+          status
+        ) : (
+          <>
+            {servers.length === 0 ? 'No server is configured: add one' : 'No server is connected: connect one'} on the{' '}
+            <a href="#servers">Servers</a> screen.
+          </>
+        )}
       </p>
       <ul className="cards tool-list" aria-label="Tools">
         {ready && load.kind === 'loaded' && server

@@ -72,6 +72,10 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
       .locator('.call-result')
       .getByText('Long running operation completed. Duration: 3 seconds, Steps: 3.')
       .waitFor({ timeout: 20_000 });
+    assert.ok(
+      await form.getByRole('button', { name: 'Call tool' }).evaluate((button) => button === document.activeElement),
+      'the focus stayed on Call tool while the call ran'
+    );
     await running.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

@@ -67,6 +67,18 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await row(`received:${asked.task.taskId}`).waitFor();
     await row(`requested:${outboundId}`).locator('[data-status="completed"]').waitFor();
     assert.equal(await tasks.locator('.tasks-count').textContent(), '2 tasks');
+    // The result's Markdown reads as words in its row: no `##`, `**`, link syntax or HTML tags; the
+    // heading and the emphasis in bold.
+    const outcome = row(`requested:${outboundId}`).locator('td.outcome');
+    assert.equal((await outcome.innerText()).trim(), 'Weekly report Sales rose by 5%; see the details. raw');
+    assert.deepEqual(await outcome.locator('strong').allTextContents(), ['Weekly report', 'rose']);
+    // The shortened task id stays whole in its narrow column.
+    assert.equal(
+      await row(`requested:${outboundId}`)
+        .locator('code.short-id')
+        .evaluate((code) => code.getClientRects().length),
+      1
+    );
     assert.match(
       (await row(`requested:${outboundId}`).textContent()) ?? '',
       /Tool call report.*Requested.*Server work/
@@ -140,6 +152,18 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await detail.getByRole('button', { name: 'Close' }).click();
     await detail.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => location.hash), '#tasks');
+    // The focus goes back to the row, not to the page.
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
+    );
+
+    // So does History's: Close gives the focus back to the entry's title.
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByRole('button', { name: 'Tool call: report' }).click();
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Tool call: report');
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -166,7 +190,14 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     for (const one of Object.values(rows)) await one.waitFor();
 
     await rows.mine.getByRole('button', { name: /^Cancel Tool call slow / }).click();
+    // The Cancel button goes with the running task: the focus stays in its row, on Details.
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call slow')
+    );
     await rows.askedMine.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Elicitation')
+    );
     // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
     await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
     await d.fixture.host.call('outbound.refresh', { outboundId: theirs.outboundId });

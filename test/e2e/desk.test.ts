@@ -172,9 +172,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     );
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
+    assert.match((await samplingRow.textContent()) ?? '', /Sampling.*Server desk.*Completed/);
     assert.match(
-      (await samplingRow.textContent()) ?? '',
-      /Sampling.*“A quiet week: two tasks done, none late\.” \(editor\)/
+      await samplingRow.locator('td.outcome').innerText(),
+      /^A quiet week: two tasks done, none late\.\s+\(editor\)$/
     );
   });
 

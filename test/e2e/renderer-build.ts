@@ -145,3 +145,22 @@ export function toolCallCard(calls: Locator, toolName: string): Locator {
     .filter({ has: calls.page().locator('h3 code', { hasText: new RegExp(`^${toolName}$`) }) })
     .first();
 }
+
+/**
+ * The room between a box's border and what shows inside it, above the first child and below the
+ * last (children with no size, such as hidden ones, left out): a card's two gaps are to match.
+ */
+export function edgeGaps(box: Locator): Promise<{ top: number; bottom: number }> {
+  // No function declared inside the page function: tsx would name it with a helper the page lacks.
+  return box.evaluate((element) => {
+    const outer = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    const shown = Array.from(element.children)
+      .map((child) => child.getBoundingClientRect())
+      .filter((rect) => rect.height > 0);
+    return {
+      top: Math.min(...shown.map((rect) => rect.top)) - outer.top - parseFloat(style.borderTopWidth),
+      bottom: outer.bottom - parseFloat(style.borderBottomWidth) - Math.max(...shown.map((rect) => rect.bottom))
+    };
+  });
+}

@@ -80,9 +80,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await form.getByRole('button', { name: 'Add server' }).click();
     await page.locator('li[data-server-id="first"] [data-status="failed"]').waitFor();
 
-    // Back to its defaults, every control showing what the form will send.
+    // Back to its defaults, every control showing what the form will send, the focus in its first field.
     const fresh = page.getByRole('form', { name: 'Add a server' });
     assert.equal(await fresh.getByLabel('Id').inputValue(), '');
+    assert.ok(await fresh.getByLabel('Id').evaluate((field) => field === document.activeElement));
     assert.equal(await fresh.getByLabel('Local command (stdio)').isChecked(), true);
     assert.equal(await fresh.getByLabel('Streamable HTTP').isChecked(), false);
     assert.equal(await fresh.getByLabel('Connect now and when Taskdesk starts').isChecked(), true);

@@ -6,7 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
-import { buildRenderer, root, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
+import { buildRenderer, edgeGaps, root, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -52,11 +52,16 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
 
   it('opens from the Servers screen and lists the tools with how each is called', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
+    // A server without folders says so in a line, not in a box as large as a screen's empty state.
+    const noFolders = page.locator('li[data-server-id="jobs"]').getByText('No folders.');
+    assert.ok(((await noFolders.boundingBox())?.height ?? Infinity) < 30);
     await page.locator('li[data-server-id="jobs"]').getByRole('button', { name: 'Tools of Server jobs' }).click();
     await tools.waitFor();
     assert.equal(await page.evaluate(() => location.hash), '#tools');
     assert.equal(await tools.getByLabel('Server', { exact: true }).inputValue(), 'jobs');
     await tools.locator('li[data-tool="work-required"]').waitFor();
+    const gaps = await edgeGaps(tools.locator('li[data-tool="work-required"]'));
+    assert.ok(Math.abs(gaps.top - gaps.bottom) <= 1, `a tool card's room above and below: ${JSON.stringify(gaps)}`);
     const mode = async (name: string) => tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent();
     assert.equal(await mode('work-required'), 'Runs as a task');
     assert.equal(await mode('work-optional'), 'Task or plain call');

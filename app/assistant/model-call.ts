@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
+import { stoppedBy } from '../sampling/provider-client.js';
 import { classifyProviderError } from '../sampling/provider-failure.js';
 import { ProgressThrottle } from '../sampling/progress-throttle.js';
 import { StreamAccumulator, type AccumulatedToolCall } from '../sampling/stream-accumulator.js';
@@ -39,7 +40,8 @@ export async function streamModelCall(options: {
         stream: true,
         ...(options.tools.length > 0 && { tools: options.tools })
       },
-      { signal: options.signal }
+      // Not the SDK's `signal` option, which costs an `AbortSignal.any` a request.
+      stoppedBy(options.signal)
     );
     for await (const chunk of stream)
       if (accumulator.add(chunk) !== '' && throttle.take()) options.onText(accumulator.text);

@@ -3,6 +3,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { PlainCallView } from '../contract/plain-calls.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { copyJson } from '../core/json-copy.js';
 
 /** MCP's code for a request that timed out (the SDK's `ErrorCode.RequestTimeout`). */
 const REQUEST_TIMEOUT = -32001;
@@ -77,7 +78,7 @@ export class PlainCalls {
     };
     this.#running.set(callId, running);
     this.#arm(running);
-    this.#options.onChange(structuredClone(running.view));
+    this.#options.onChange(copyJson(running.view));
     try {
       const result = await send(running.controller.signal, (progress) => this.#progress(running, progress));
       this.#end(running, 'completed');
@@ -101,7 +102,7 @@ export class PlainCalls {
 
   /** The calls running now. */
   list(): PlainCallView[] {
-    return [...this.#running.values()].map((running) => structuredClone(running.view));
+    return [...this.#running.values()].map((running) => copyJson(running.view));
   }
 
   #progress(running: RunningCall, progress: Progress): void {
@@ -114,7 +115,7 @@ export class PlainCalls {
     };
     delete running.view.waitingOnPerson;
     this.#arm(running);
-    this.#options.onChange(structuredClone(running.view));
+    this.#options.onChange(copyJson(running.view));
   }
 
   /** (Re)starts the idle timeout. When it runs out while the person is answering, it waits another round. */
@@ -126,7 +127,7 @@ export class PlainCalls {
       if (this.#options.waitingOnPerson(running.view.serverId)) {
         if (!running.view.waitingOnPerson) {
           running.view.waitingOnPerson = true;
-          this.#options.onChange(structuredClone(running.view));
+          this.#options.onChange(copyJson(running.view));
         }
         this.#arm(running);
         return;
@@ -146,7 +147,7 @@ export class PlainCalls {
     this.#running.delete(running.view.callId);
     const { waitingOnPerson: _waiting, ...rest } = running.view;
     running.view = { ...rest, state, endedAt: this.#now(), ...(error && { error }) };
-    this.#options.onChange(structuredClone(running.view));
+    this.#options.onChange(copyJson(running.view));
   }
 
   #now(): string {

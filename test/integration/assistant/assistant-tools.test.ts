@@ -311,6 +311,19 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     assert.equal(last.role === 'assistant' && last.text, 'Once');
   });
 
+  it('Stop before the model has answered closes the model request', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: [] });
+    llm.enqueue({ kind: 'hold', headers: false });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Tell me a story' });
+    const held = await llm.nextHeld();
+    await host.call('assistant.stop', { conversationId: chat.id });
+    await held.closed;
+    assert.equal(held.closedByClient, true);
+    const done = await settled(host, chat.id, (c) => c.status === 'idle');
+    assert.equal(done.messages.at(-1)?.role, 'user', 'nothing had streamed in, so no answer is kept');
+  });
+
   it('Stop during a plain tool call sends notifications/cancelled to the server', async () => {
     const host = fixture.host;
     const chat = await newChat();

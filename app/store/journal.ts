@@ -230,8 +230,7 @@ export class Journal {
     // No round yet (starting one failed earlier): nothing of this run is in the file to lose.
     if (this.#round === undefined) this.#writeHeader(fd, this.#floor, fs.fstatSync(fd).size);
     const text = `{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`;
-    this.#writeFully(fd, text, this.#offset!);
-    this.#offset! += Buffer.byteLength(text);
+    this.#offset! += this.#writeFully(fd, text, this.#offset!);
   }
 
   /**
@@ -363,10 +362,17 @@ export class Journal {
     this.#offset = HEADER_BYTES;
   }
 
-  /** Writes all of `data` at `position`, or throws: a write that makes no progress is a full disk. */
-  #writeFully(fd: number, data: string | Uint8Array, position: number): void {
-    // A string is written as UTF-8 without a buffer of its own; a short write (rare) is finished.
+  /**
+   * Writes all of `data` at `position`, or throws: a write that makes no progress is a full disk.
+   * Returns how many bytes that was.
+   */
+  #writeFully(fd: number, data: string | Uint8Array, position: number): number {
+    // A string is written as UTF-8 without a buffer of its own. Only a short write (rare) makes
+    // one, to finish from where the disk stopped: a copy of every line, made to be thrown away,
+    // was a large allocation of the requestor's journal.
     let written = this.#write(fd, data, position);
+    const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (written === length) return length;
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     while (written < bytes.length) {
       const more = this.#write(fd, bytes.subarray(written), position + written);
@@ -377,6 +383,7 @@ export class Journal {
         );
       written += more;
     }
+    return bytes.length;
   }
 
   /** Moves an untrusted file aside, so that the next write makes a new one starting at `floor`. */

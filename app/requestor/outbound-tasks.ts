@@ -170,7 +170,7 @@ export class OutboundTasks {
         // layout) goes to the queue, which writes it again and reports it.
         try {
           const durable = this.#store.save(follower.view);
-          this.#emit({ type: 'changed', task: this.#copy(follower) });
+          this.#emitChanged(follower);
           return durable;
         } catch {
           this.#markDirty(follower);
@@ -195,7 +195,7 @@ export class OutboundTasks {
       clock: this.#clock,
       // Its durability is the log's to report (the store's error callback); the queue needs only its throw.
       save: (follower) => void this.#store.save(follower.view),
-      written: (follower) => this.#emit({ type: 'changed', task: this.#copy(follower) }),
+      written: (follower) => this.#emitChanged(follower),
       failed: (follower, error) => this.#emitWriteFailure(follower, error)
     });
     const loaded = this.#store.loadAll();
@@ -544,6 +544,11 @@ export class OutboundTasks {
         // A listener's failure must not stop the requestor or the other listeners.
       }
     }
+  }
+
+  /** Announces a written change: a copy of the view for each listener's event, none when nobody listens. */
+  #emitChanged(follower: OutboundFollower): void {
+    if (this.#listeners.size > 0) this.#emit({ type: 'changed', task: this.#copy(follower) });
   }
 
   #copy(follower: OutboundFollower): OutboundTaskView {

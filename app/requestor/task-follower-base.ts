@@ -185,8 +185,12 @@ export abstract class TaskFollowerBase<
     // One reason for every stop: unfollow runs for each task that ends, and an Error per call (its
     // stack captured) showed in the requestor benchmark's profile for nothing anyone reads.
     this.#following = false;
-    for (const abort of this.#inFlight) abort.abort(STOPPED_FOLLOWING);
-    this.#inFlight.clear();
+    // Cleared only when it holds something: clearing a Set gives it a new table, which a task that
+    // ended kept for good.
+    if (this.#inFlight.size > 0) {
+      for (const abort of this.#inFlight) abort.abort(STOPPED_FOLLOWING);
+      this.#inFlight.clear();
+    }
     this.clearPollTimer();
     this.#pollInFlight = undefined;
     this.#polling = false;
@@ -201,8 +205,7 @@ export abstract class TaskFollowerBase<
   /** Arms the expiry timer from the task's ttl; an already past expiry concludes `expired` at once. */
   trackTtl(): void {
     this.#clearTtlTimer();
-    const ttl = this.#view.task.ttl;
-    const expiresAt = ttl === null ? null : new Date(Date.parse(this.#view.createdAt) + ttl).toISOString();
+    const expiresAt = expiresAtOf(this.#view);
     if (expiresAt !== this.#view.expiresAt) {
       this.#view.expiresAt = expiresAt;
       this.changed();
@@ -409,6 +412,12 @@ export abstract class TaskFollowerBase<
   protected nowIso(): string {
     return new Date(this.env.clock.now()).toISOString();
   }
+}
+
+/** When a task's ttl runs out, as its view records it: its creation here plus the receiver's ttl (null: never). */
+export function expiresAtOf(view: Pick<OutboundTaskView, 'createdAt' | 'task'>): string | null {
+  const ttl = view.task.ttl;
+  return ttl === null ? null : new Date(Date.parse(view.createdAt) + ttl).toISOString();
 }
 
 /** The `Task` fields of a receiver answer, without `_meta` or anything else it carried. */

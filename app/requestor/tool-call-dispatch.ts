@@ -7,7 +7,7 @@ import type { CallToolOutcome, OutboundTaskView, ServerTask } from '../contract/
 import type { Attachment } from './attachments.js';
 import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
 import { markModern } from './outbound-era.js';
-import { pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
+import { expiresAtOf, pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
 import { TaskFollower } from './task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { copyView } from './view-copy.js';
@@ -232,7 +232,9 @@ function newOutboundView(
     taskId: task.taskId,
     state: task.status,
     task,
-    expiresAt: null,
+    // Known now, so that the first record (written before the caller hears of the task) holds it:
+    // found missing by `trackTtl`, it made a second record of every task a moment later.
+    expiresAt: expiresAtOf({ createdAt: now, task }),
     progress: { count: 0, history: [] }
   };
 }

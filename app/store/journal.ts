@@ -11,10 +11,10 @@ export type JournalBatch = Array<[string, unknown]>;
 export type JournalSync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void;
 
 /**
- * `fs.writeSync` of bytes at a position, or a stand-in for it. Like the real one it may write
- * fewer bytes than it was given (a disk that fills up during the write) or throw.
+ * `fs.writeSync` at a position, or a stand-in for it: a string is written as UTF-8. Like the real
+ * one it may write fewer bytes than it was given (a disk that fills up during the write) or throw.
  */
-export type JournalWrite = (fd: number, data: Uint8Array, position: number) => number;
+export type JournalWrite = (fd: number, data: string | Uint8Array, position: number) => number;
 
 /** The calls a failing disk answers, which tests replace to fail them. */
 export interface JournalIo {
@@ -22,7 +22,10 @@ export interface JournalIo {
   write?: JournalWrite;
 }
 
-const writeAt: JournalWrite = (fd, data, position) => fs.writeSync(fd, data, 0, data.length, position);
+const writeAt: JournalWrite = (fd, data, position) =>
+  typeof data === 'string'
+    ? fs.writeSync(fd, data, position, 'utf8')
+    : fs.writeSync(fd, data, 0, data.length, position);
 
 /** A batch and its place in commit order. */
 export interface JournalLine {
@@ -226,10 +229,8 @@ export class Journal {
     const fd = this.#open();
     // No round yet (starting one failed earlier): nothing of this run is in the file to lose.
     if (this.#round === undefined) this.#writeHeader(fd, this.#floor, fs.fstatSync(fd).size);
-    // Encoded once: its length is the bytes written, and a short write is finished from it.
-    const bytes = Buffer.from(`{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`);
-    this.#writeFully(fd, bytes, this.#offset!);
-    this.#offset! += bytes.length;
+    const text = `{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`;
+    this.#offset! += this.#writeFully(fd, text, this.#offset!);
   }
 
   /**
@@ -355,16 +356,24 @@ export class Journal {
   #writeHeader(fd: number, floor: number, size: number): void {
     const round = randomInt(1, 2 ** 31);
     const text = JSON.stringify({ journal: 1, floor, round, size });
-    this.#writeFully(fd, Buffer.from(`${text.padEnd(HEADER_BYTES - 1, ' ')}\n`), 0);
+    this.#writeFully(fd, `${text.padEnd(HEADER_BYTES - 1, ' ')}\n`, 0);
     this.#round = round;
     this.#floor = floor;
     this.#offset = HEADER_BYTES;
   }
 
-  /** Writes all of `bytes` at `position`, or throws: a write that makes no progress is a full disk. */
-  #writeFully(fd: number, bytes: Uint8Array, position: number): void {
-    // A short write (rare) is finished.
-    let written = this.#write(fd, bytes, position);
+  /**
+   * Writes all of `data` at `position`, or throws: a write that makes no progress is a full disk.
+   * Returns how many bytes that was.
+   */
+  #writeFully(fd: number, data: string | Uint8Array, position: number): number {
+    // A string is written as UTF-8 without a buffer of its own. Only a short write (rare) makes
+    // one, to finish from where the disk stopped: a copy of every line, made to be thrown away,
+    // was a large allocation of the requestor's journal.
+    let written = this.#write(fd, data, position);
+    const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (written === length) return length;
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     while (written < bytes.length) {
       const more = this.#write(fd, bytes.subarray(written), position + written);
       if (more <= 0)
@@ -374,6 +383,7 @@ export class Journal {
         );
       written += more;
     }
+    return bytes.length;
   }
 
   /** Moves an untrusted file aside, so that the next write makes a new one starting at `floor`. */

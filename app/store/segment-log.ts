@@ -146,13 +146,14 @@ export class SegmentLog<T> {
   readonly #factory: JsonFileStoreFactory;
   readonly #compactSegmentSize: number;
   readonly #minGarbage: number;
-  readonly #live = new Map<string, T>();
+  /** Each key's latest value: as loaded, or the JSON text `put` made of it (see {@link Written}). */
+  readonly #live = new Map<string, Held<T>>();
   /** Entries per segment file on disk, and how many of them are still the latest version. */
   readonly #segments = new Map<number, { entries: number; live: number }>();
   /** The segment holding each key's latest entry. */
   readonly #where = new Map<string, number>();
   #nextSeq = 1;
-  #pending = new Map<string, T | null>();
+  #pending = new Map<string, Held<T> | null>();
   /** Who waits for each pending change (a later change of the same key replaces the earlier, and is waited for by both). */
   #waiters = new Map<string, Waiter[]>();
   /** Batches written to the journal file, waiting for a sync to make them durable. */
@@ -167,7 +168,7 @@ export class SegmentLog<T> {
   readonly #journal: Journal | undefined;
   readonly #checkpointMs: number;
   /** Journalled changes not yet in a segment document. */
-  #checkpointPending = new Map<string, T | null>();
+  #checkpointPending = new Map<string, Held<T> | null>();
   /** The last journal batch number given out. */
   #journalSeq = 0;
   /** The last journal batch number held by the documents (a checkpoint's), carried by compactions. */
@@ -176,8 +177,6 @@ export class SegmentLog<T> {
   #legacyJournal: string | undefined;
   /** A journal sync failed: commits go through checkpoints until one starts a new round. */
   #journalSuspect = false;
-  /** Each stored value's JSON, made once in `put` and used by the journal and the checkpoint. */
-  readonly #texts = new WeakMap<object, string>();
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
   /** The journal of the earlier layout could not be trusted: it is moved aside, not removed. */
   #legacyUntrusted = false;
@@ -388,8 +387,11 @@ export class SegmentLog<T> {
         });
       }
     }
+    // Nothing was put yet: every value held is one the load read.
+    const records = new Map<string, T>();
+    for (const [id, value] of this.#live) if (!(value instanceof Written)) records.set(id, value);
     return {
-      records: new Map(this.#live),
+      records,
       quarantined,
       rejected: [...rejected.values()].map(({ id, reason, value }) => ({ id, reason, value }))
     };
@@ -414,9 +416,9 @@ export class SegmentLog<T> {
     }
     if (text === undefined || value === null)
       return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
-    if (typeof value === 'object') this.#texts.set(value, text);
-    this.#live.set(id, value);
-    return this.#enqueue(id, value, urgent);
+    const written = new Written(text, text.length >= LARGE_RECORD_CHARS ? value : undefined);
+    this.#live.set(id, written);
+    return this.#enqueue(id, written, urgent);
   }
 
   /** Deletes `id`; resolves when the deletion is on disk. */
@@ -446,7 +448,7 @@ export class SegmentLog<T> {
     this.#journal?.close();
   }
 
-  #enqueue(id: string, value: T | null, urgent: boolean): Promise<void> {
+  #enqueue(id: string, value: Held<T> | null, urgent: boolean): Promise<void> {
     this.#pending.set(id, value);
     const promise = new Promise<void>((resolve, reject) => {
       const waiting = this.#waiters.get(id);
@@ -603,7 +605,7 @@ export class SegmentLog<T> {
    */
   #takeLine(): WrittenBatch<T> {
     let chars = 0;
-    let batch: Map<string, T | null> | undefined;
+    let batch: Map<string, Held<T> | null> | undefined;
     for (const [id, value] of this.#pending) {
       if (batch && chars >= LINE_CHARS) break;
       batch ??= new Map();
@@ -633,7 +635,7 @@ export class SegmentLog<T> {
   }
 
   /** One new segment document holding `entries`, and the bookkeeping that follows. */
-  #writeSegment(entries: Array<[string, T | null]>, journalFloor?: number): void {
+  #writeSegment(entries: Array<[string, Held<T> | null]>, journalFloor?: number): void {
     const seq = this.#nextSeq++;
     this.#write(seq, entries, undefined, journalFloor);
     this.#segments.set(seq, { entries: entries.length, live: 0 });
@@ -687,7 +689,7 @@ export class SegmentLog<T> {
   }
 
   /** The background checkpoint's document is on disk, its name durable: as `#checkpoint` after its write. */
-  #backgroundLanded(id: number, seq: number, entries: Array<[string, T | null]>, floor: number): void {
+  #backgroundLanded(id: number, seq: number, entries: Array<[string, Held<T> | null]>, floor: number): void {
     if (this.#background !== id) {
       // Superseded by a checkpoint made at once, which holds all this one holds, and is newer.
       this.#segments.set(seq, { entries: entries.length, live: 0 });
@@ -904,14 +906,15 @@ export class SegmentLog<T> {
    * makes, with each large record left as a value for the worker to serialize, and the small ones'
    * texts between them joined here.
    */
-  #segmentPieces(head: Record<string, unknown>, entries: Array<[string, T | null]>): DocumentText {
+  #segmentPieces(head: Record<string, unknown>, entries: Array<[string, Held<T> | null]>): DocumentText {
     const pieces: Array<string | { json: unknown }> = [];
     let run: string[] = [`${JSON.stringify(head).slice(0, -1)},"entries":[`];
-    for (const [index, [id, value]] of entries.entries()) {
+    for (const [index, [id, held]] of entries.entries()) {
       const prefix = `${index === 0 ? '' : ','}[${JSON.stringify(id)},`;
-      const text = this.#textOf(value);
+      const text = this.#textOf(held);
+      const value = held instanceof Written ? held.value : held;
       // A rope's length is known without making it flat.
-      if (text.length < LARGE_RECORD_CHARS) run.push(prefix, text, ']');
+      if (text.length < LARGE_RECORD_CHARS || value === undefined) run.push(prefix, text, ']');
       else {
         run.push(prefix);
         pieces.push(run.join(''), { json: value });
@@ -934,8 +937,9 @@ export class SegmentLog<T> {
   }
 
   #textOf(value: unknown): string {
+    if (value instanceof Written) return value.text;
     if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-    return this.#texts.get(value) ?? jsonText(value) ?? 'null';
+    return jsonText(value) ?? 'null';
   }
 
   /** The key's previous entry is stale now. */
@@ -1028,9 +1032,35 @@ interface Waiter {
 
 /** A batch of changes and whoever waits for it to be on disk. */
 interface WrittenBatch<T> {
-  batch: Map<string, T | null>;
+  batch: Map<string, Held<T> | null>;
   waiters: Waiter[];
 }
+
+/**
+ * A value `put` stored, held as the JSON text made of it there (the journal's line, the
+ * checkpoint and a compaction all write that text), not as the value itself.
+ *
+ * Holding the value as well, with its text beside it in a WeakMap, kept a copy of every record
+ * and an ephemeron per record alive for as long as the key lived: the caller keeps the record
+ * anyway (the requestor its task views), and the collector had to mark both and work through the
+ * WeakMap's entries. The text is the exact bytes acknowledged, too: a later change the caller
+ * makes to objects the value shared cannot reach a compaction's rewrite of it.
+ */
+class Written {
+  /**
+   * `value` is held for a large record only (its text {@link LARGE_RECORD_CHARS} or more): its
+   * long strings are the text's own (see `jsonText`), so it costs only its objects, and a
+   * background checkpoint clones it into its worker rather than making the text flat here (see
+   * `#segmentPieces`). Such a record must not change once put, as `partText`'s parts must not.
+   */
+  constructor(
+    readonly text: string,
+    readonly value?: unknown
+  ) {}
+}
+
+/** What the log holds of a value: as the load read it, or as `put` wrote it. */
+type Held<T> = T | Written;
 
 /** After a failed checkpoint, the next one is tried this many checkpoint intervals later. */
 const CHECKPOINT_RETRY_FACTOR = 10;

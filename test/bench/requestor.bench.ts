@@ -53,6 +53,13 @@
  * With REQUESTOR_BENCH_PROFILE=<dir>, each side's measured wait is CPU-profiled (the inspector's
  * Profiler, in this process) into <dir>/taskdesk.cpuprofile, <dir>/sdk.cpuprofile and
  * <dir>/sdk-same-transport.cpuprofile; the profiler's own cost then shows in every figure.
+ * REQUESTOR_BENCH_HEAP=<dir> writes a sampled heap profile of each measured wait
+ * (<dir>/<side>.heapprofile) of everything allocated in it; with REQUESTOR_BENCH_HEAP_RETAINED=1,
+ * of what a full collection after the window leaves of it. REQUESTOR_BENCH_MARKS=1 prints each
+ * window's start and end (performance.now() and the monotonic clock in ns), to place the lines
+ * of `--trace-gc` or the samples of `perf record -k CLOCK_MONOTONIC` in the windows. Each side's
+ * CPU by thread (Linux) is printed as `threads_cpu_ms`: the main thread, V8's platform workers
+ * (compiler, GC helpers), libuv's pool (the journal's fdatasync) and the store's document worker.
  */
 import path from 'node:path';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -68,7 +75,8 @@ import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
-import { startProfile } from '../support/cpu-profile.js';
+import { startHeapProfile, startProfile } from '../support/cpu-profile.js';
+import { threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { countSent, recordSends, tempTaskDir, type SentMessage } from '../support/requestor-harness.js';
 
 const TASKS = 1000;
@@ -88,6 +96,8 @@ interface Cpu {
   /** Garbage collections in the window: minor (scavenges) and major (mark-compact). */
   minorGcs: number;
   majorGcs: number;
+  /** CPU by thread name (Linux), read outside the window. */
+  threads: string;
 }
 
 /** The bench server as a child process, with the poll interval every side is given. */
@@ -130,6 +140,8 @@ console.log(
 console.log(
   `first_batch host_cpu_ms=${taskdeskRun.first.cpu.cpuMs.toFixed(1)} sdk_cpu_ms=${sdkRun.first.cpu.cpuMs.toFixed(1)} sdk_on_taskdesk_transport_cpu_ms=${sdkSameRun.first.cpu.cpuMs.toFixed(1)} first_cpu_vs_sdk=${(taskdeskRun.first.cpu.cpuMs / sdkRun.first.cpu.cpuMs).toFixed(3)} (the warm-up batch, not the measure)`
 );
+console.log(`threads_cpu_ms taskdesk: ${taskdesk.cpu.threads}`);
+console.log(`threads_cpu_ms sdk: ${sdk.cpu.threads}`);
 if (taskdesk.polls < taskdesk.minimum)
   console.log(
     `warning: fewer polls than the minimum: the event loop was too busy to poll on time (creating the tasks took ${taskdesk.createMs.toFixed(0)} ms), and tasks that ended before the window make the figure undercount Taskdesk's CPU; run again on a quieter machine`
@@ -138,8 +150,31 @@ console.log(
   `RESULT cpu_vs_sdk=${(taskdesk.cpu.cpuMs / sdk.cpu.cpuMs).toFixed(3)} polls_vs_minimum=${(taskdesk.polls / taskdesk.minimum).toFixed(3)} cpu_ms_per_task_second=${(taskdesk.cpu.cpuMs / taskSeconds).toFixed(3)}`
 );
 
+/**
+ * Starts the profiles asked for of a measured wait: CPU (`REQUESTOR_BENCH_PROFILE`) and heap
+ * (`REQUESTOR_BENCH_HEAP`: every allocation sampled, or with `REQUESTOR_BENCH_HEAP_RETAINED=1`
+ * only what is alive at the window's end); the result stops them and writes them.
+ */
+async function startProfiles(name: string): Promise<() => Promise<void>> {
+  const stopCpu = await startProfile('REQUESTOR_BENCH_PROFILE', name);
+  const stopHeap = await startHeapProfile(
+    'REQUESTOR_BENCH_HEAP',
+    name,
+    process.env.REQUESTOR_BENCH_HEAP_RETAINED !== '1'
+  );
+  return async () => {
+    // What a retained profile shows is what a full collection leaves: the window's garbage is gone.
+    if (process.env.REQUESTOR_BENCH_HEAP_RETAINED === '1') collectGarbage();
+    await stopHeap();
+    await stopCpu();
+  };
+}
+
 /** Starts measuring CPU; the result stops and gives the figures. */
 function cpuMeter(): () => Cpu {
+  const threadsBefore = threadCpuByName();
+  if (process.env.REQUESTOR_BENCH_MARKS)
+    console.log(`WINDOW start ${performance.now().toFixed(0)} ${process.hrtime.bigint()}`);
   const gcs: PerformanceEntry[] = [];
   const observer = new PerformanceObserver((list) => gcs.push(...list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
@@ -150,6 +185,9 @@ function cpuMeter(): () => Cpu {
     const mainUsed = process.threadCpuUsage(main);
     gcs.push(...observer.takeRecords());
     observer.disconnect();
+    const threads = threadCpuSince(threadsBefore);
+    if (process.env.REQUESTOR_BENCH_MARKS)
+      console.log(`WINDOW end ${performance.now().toFixed(0)} ${process.hrtime.bigint()}`);
     const kinds = gcs.map((entry) => (entry as unknown as { detail?: { kind?: number } }).detail?.kind);
     return {
       cpuMs: (used.user + used.system) / 1000,
@@ -157,7 +195,8 @@ function cpuMeter(): () => Cpu {
       user: used.user / 1000,
       system: used.system / 1000,
       minorGcs: kinds.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MINOR).length,
-      majorGcs: kinds.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length
+      majorGcs: kinds.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length,
+      threads
     };
   };
 }
@@ -229,7 +268,7 @@ async function taskdeskBatch(
   if (outcomes.some((o) => o.type !== 'task')) throw new Error('every call must be a task');
   for (const outcome of outcomes) if (outcome.type === 'task') mine.add(outcome.task.outboundId);
 
-  const stopProfile = measured ? await startProfile('REQUESTOR_BENCH_PROFILE', 'taskdesk') : () => Promise.resolve();
+  const stopProfile = measured ? await startProfiles('taskdesk') : () => Promise.resolve();
   collectGarbage();
   const meter = cpuMeter();
   const waitStart = performance.now();
@@ -317,7 +356,7 @@ async function sdkBatch(
   let meter: (() => Cpu) | undefined;
   let stopProfile: () => Promise<void> = () => Promise.resolve();
   const started = allCreated.then(async () => {
-    if (profile) stopProfile = await startProfile('REQUESTOR_BENCH_PROFILE', profile);
+    if (profile) stopProfile = await startProfiles(profile);
     collectGarbage();
     meter = cpuMeter();
   });

@@ -22,3 +22,27 @@ export async function startProfile(envVar: string, name: string): Promise<() => 
     session.disconnect();
   };
 }
+
+/**
+ * Starts the inspector's sampling heap profiler (in this process) when the environment variable
+ * `envVar` names a directory; the returned function stops it and writes `<dir>/<name>.heapprofile`
+ * (DevTools opens it). With `allocated`, the samples of objects collected meanwhile are kept too,
+ * so the profile shows everything allocated; without it, only what was still alive at the stop.
+ */
+export async function startHeapProfile(envVar: string, name: string, allocated: boolean): Promise<() => Promise<void>> {
+  const dir = process.env[envVar];
+  if (!dir) return () => Promise.resolve();
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    ...(allocated && { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}

@@ -309,7 +309,8 @@ describe('checkpoints written in the background', () => {
       factory: confStoreFactory,
       documentWriter: inlineDocumentWriter(confStoreFactory),
       checkpointMs: 60_000,
-      journalWrite: (fd: number, bytes: Uint8Array, position: number) => {
+      journalWrite: (fd: number, data: string | Uint8Array, position: number) => {
+        const bytes = typeof data === 'string' ? Buffer.from(data) : data;
         if (failNext && bytes.length > 1_000_000) {
           failNext = false;
           throw enospc();

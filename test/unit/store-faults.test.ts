@@ -41,7 +41,8 @@ function failingDisk() {
       }
     });
   };
-  const journalWrite: JournalWrite = (fd, bytes, position) => {
+  const journalWrite: JournalWrite = (fd, data, position) => {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     if (disk.journalRoom === Infinity) return fs.writeSync(fd, bytes, 0, bytes.length, position);
     if (disk.journalRoom <= 0) throw enospc();
     const taken = Math.min(bytes.length, disk.journalRoom, Math.max(1, Math.ceil(bytes.length / 2)));
@@ -196,7 +197,8 @@ describe('task store on a disk that fills up', () => {
     const data = tempDir();
     try {
       let room = 4096;
-      const write: JournalWrite = (fd, buffer, position) => {
+      const write: JournalWrite = (fd, bytes, position) => {
+        const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
         if (room <= 0 || buffer.length > room + 4096) throw enospc();
         // One byte short of whole each time: the journal must finish every write itself.
         const taken = Math.min(buffer.length > 1 ? buffer.length - 1 : 1, room);

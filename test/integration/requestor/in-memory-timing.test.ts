@@ -61,6 +61,20 @@ test('a task whose ttl runs out before its result is fetched is reported expired
   assert.equal(countSent(sent, 'tasks/result'), 0);
 });
 
+test('a new task is recorded once at its creation, its expiry in that first record', async () => {
+  await taskServer();
+  const changes: Array<string | null> = [];
+  manager.on((event) => {
+    if (event.type === 'changed') changes.push(event.task.expiresAt);
+  });
+  const created = await startTask('slow', { durationMs: 60_000 }, 5000);
+  // The writes of this turn (the queue's, one turn later) have all been made and announced.
+  await new Promise((resolve) => setImmediate(resolve));
+  const expiresAt = new Date(Date.parse(created.createdAt) + 5000).toISOString();
+  assert.deepEqual(changes, [expiresAt]);
+  assert.equal(created.expiresAt, expiresAt);
+});
+
 test('-32602 near the end of the ttl is expiry, not a crash; earlier it means the task was lost', async () => {
   const { store } = await taskServer();
   const nearEnd = await startTask('slow', { durationMs: 60_000 }, 5000);

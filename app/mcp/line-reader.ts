@@ -269,7 +269,9 @@ export class JsonRpcLineReader {
    * `JSON.parse` can read) is parsed as usual; a request that is parsed is charged afterwards.
    */
   #overBudget(line: Buffer): Refusal | undefined {
-    const wait = this.#large.peek(LARGE_KEY, line.length);
+    // A line larger than the whole burst is read when the bucket is full (and empties it): it can
+    // never hold more, and the receiver then answers what is too large as such.
+    const wait = this.#large.peek(LARGE_KEY, Math.min(line.length, this.#limits.largeRequestBurstBytes));
     if (wait === 0) return undefined;
     const top = scanTopLevel(line);
     if (!top?.hasMethod || top.id === undefined) return undefined;

@@ -89,6 +89,18 @@ describe('large requests beyond the budget', () => {
     return { read, replies };
   }
 
+  it('reads a line larger than the whole burst once the budget is full, instead of refusing it for ever', async () => {
+    const clock = new ManualClock();
+    const { read, replies } = reader(clock);
+    // 400 KB against a burst of 300,000 bytes: read while the bucket is full, and it empties it.
+    assert.equal(read(sdkElicitation(1, 400_000)).length, 1);
+    assert.equal(read(sdkElicitation(2, 400_000)).length, 0);
+    assert.equal((replies[0] as unknown as { error: { code: number } }).error.code, -32029);
+    await clock.advance(1_500);
+    assert.equal(read(sdkElicitation(3, 400_000)).length, 1, 'once the bucket is full again');
+    assert.equal(largeParses, 2);
+  });
+
   it('refuses them −32029 with their id, unparsed, and reads them again once the budget refills', async () => {
     const clock = new ManualClock();
     const { read, replies } = reader(clock);

@@ -50,6 +50,20 @@ function heldWriter() {
   return { writer, next };
 }
 
+/** A loaded log in `<root>/s` whose background checkpoints (due 5 ms after a change) wait on a held writer. */
+function heldLog(root: string) {
+  const held = heldWriter();
+  const log = new SegmentLog<Value>({
+    dir: path.join(root, 's'),
+    corruptDir: path.join(root, 'c'),
+    factory: confStoreFactory,
+    documentWriter: held.writer,
+    checkpointMs: 5
+  });
+  log.load(asV);
+  return { log, held };
+}
+
 /** What a new run would find if the process died now (loaded from a copy: loading writes). */
 function loadCrashImage(dir: string) {
   const copy = tempDir('taskdesk-crash-image-');
@@ -160,17 +174,9 @@ describe('checkpoints written in the background', () => {
 
   it('counts a superseded write still on its way after close, so a closing host can wait for it to land', async () => {
     const data = tempDir();
-    const held = heldWriter();
     const dir = path.join(data.dir, 's');
     try {
-      const log = new SegmentLog<Value>({
-        dir,
-        corruptDir: path.join(data.dir, 'c'),
-        factory: confStoreFactory,
-        documentWriter: held.writer,
-        checkpointMs: 5
-      });
-      log.load(asV);
+      const { log, held } = heldLog(data.dir);
       await log.put('k', { v: 1 });
       const late = await held.next();
       log.close();
@@ -190,17 +196,9 @@ describe('checkpoints written in the background', () => {
 
   it('sends a large record to the writer as a value, not as text, and the document holds it as a checkpoint made at once does', async () => {
     const data = tempDir();
-    const held = heldWriter();
     const dir = path.join(data.dir, 's');
     try {
-      const log = new SegmentLog<Value>({
-        dir,
-        corruptDir: path.join(data.dir, 'c'),
-        factory: confStoreFactory,
-        documentWriter: held.writer,
-        checkpointMs: 5
-      });
-      log.load(asV);
+      const { log, held } = heldLog(data.dir);
       const large = { v: 2, pad: 'p'.repeat(200_000) };
       await Promise.all([log.put('a', { v: 1 }), log.put('big', large), log.put('c', { v: 3 })]);
       const checkpoint = await held.next();

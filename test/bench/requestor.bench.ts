@@ -18,22 +18,26 @@
  * Taskdesk's transport, printed as `sdk_on_taskdesk_transport` and `cpu_vs_sdk_same_transport`.
  * Every side's transport is recorded with the same `recordSends`.
  *
- * Each side follows the 1,000 tasks twice on the same host objects and server process (its
- * client and transport, and for Taskdesk its requestor and store), and the second batch is the
- * one measured (the first is printed as `first_batch`). Measured on its first batch, the SDK side
- * ran on code the Taskdesk side had just made the JIT compile (the stdio transport, the SDK's
- * protocol, zod's schemas), while the Taskdesk side paid for compiling them and its own follower,
- * and for starting the store's document worker thread (about a second of CPU under tsx). Measured
- * on a second round of fresh objects instead, much of the JIT's work was done again inside the
- * window: V8's optimized code for the hot path holds on to the objects it was specialized on (a
- * follower environment's callbacks, a transport's handlers), and once the first round's objects
- * were collected that code was thrown away (`--trace-deopt`: "weak objects"); Taskdesk's follower
- * then recompiled 45–48 functions in its window against 17–20 for the SDK's smaller one, some
- * 150 ms of compiler threads. A desktop host keeps one requestor and one client per server while
- * it runs, so its code stays optimized: the second batch measures that, for every side alike.
- * Taskdesk's second batch runs beside the first batch's 1,000 finished tasks, kept (as the host
- * keeps them) in memory and in the log. Same tasks, intervals, durations and windows in both
- * batches.
+ * Each side follows the 1,000 tasks in several batches on the same host objects and server
+ * process (its client and transport, and for Taskdesk its requestor and store): two warm-up
+ * batches (`REQUESTOR_BENCH_WARMUP`; the first is printed as `first_batch`), then four measured
+ * (`REQUESTOR_BENCH_BATCHES`), whose CPU is added up (each is printed in `per_batch_cpu_ms`).
+ * Measured on its first batch, the SDK side ran on code the Taskdesk side had just made the JIT
+ * compile (the stdio transport, the SDK's protocol, zod's schemas), while the Taskdesk side paid
+ * for compiling them and its own follower, and for starting the store's document worker thread
+ * (about a second of CPU under tsx). Measured on a second round of fresh objects instead, much of
+ * the JIT's work was done again inside the window: V8's optimized code for the hot path holds on
+ * to the objects it was specialized on (a follower environment's callbacks, a transport's
+ * handlers), and once the first round's objects were collected that code was thrown away
+ * (`--trace-deopt`: "weak objects"). A desktop host keeps one requestor and one client per server
+ * while it runs, so the batches after the first measure that, for every side alike. One measured
+ * batch was not enough: Taskdesk's code is larger than the SDK follower's, and its rarely called
+ * parts (the journal's group commit, a task's result fetch) still reached TurboFan in the second
+ * or third batch (`--trace-opt`: 16–46 compiles in a Taskdesk window against 5–15 in an SDK one,
+ * single compiles of 30–90 ms on V8's platform threads), so one window's figure moved by a third
+ * from run to run. Each batch runs beside the earlier batches' finished tasks, kept (as the host
+ * keeps them) in memory and in the log. Same tasks, intervals, durations and windows in every
+ * batch.
  *
  * A full garbage collection runs just before each measured window (not counted): without it,
  * the heap a window starts with is what the previous batch left (35–55 MB here), and the one
@@ -76,10 +80,13 @@ import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
 import { startHeapProfile, startProfile } from '../support/cpu-profile.js';
-import { threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
+import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { countSent, recordSends, tempTaskDir, type SentMessage } from '../support/requestor-harness.js';
 
 const TASKS = 1000;
+/** Warm-up batches of each side, then batches measured (see above). */
+const WARMUP_BATCHES = Math.max(1, Number(process.env.REQUESTOR_BENCH_WARMUP ?? 2));
+const MEASURED_BATCHES = Number(process.env.REQUESTOR_BENCH_BATCHES ?? 4);
 const POLL_INTERVAL_MS = 500;
 /** Durations sit mid-interval (250 ms off a multiple) so timer jitter cannot decide a poll either way. */
 const durationOf = (i: number): number => 1250 + (i % 4) * 500;
@@ -97,7 +104,7 @@ interface Cpu {
   minorGcs: number;
   majorGcs: number;
   /** CPU by thread name (Linux), read outside the window. */
-  threads: string;
+  threads: Map<string, number>;
 }
 
 /** The bench server as a child process, with the poll interval every side is given. */
@@ -115,11 +122,13 @@ const collectGarbage = vm.runInNewContext('gc') as () => void;
 const taskdeskRun = await followWithTaskdesk();
 const sdkRun = await followWithSdk('sdk');
 const sdkSameRun = await followWithSdk('taskdesk');
-const taskdesk = taskdeskRun.measured;
-const sdk = sdkRun.measured;
-const sdkSame = sdkSameRun.measured;
+const taskdesk = totalOfTaskdesk(taskdeskRun.measured);
+const sdk = totalOfSdk(sdkRun.measured);
+const sdkSame = totalOfSdk(sdkSameRun.measured);
 
-console.log(`tasks=${TASKS} poll_interval_ms=${POLL_INTERVAL_MS} durations_ms=1250..2750`);
+console.log(
+  `tasks=${TASKS} poll_interval_ms=${POLL_INTERVAL_MS} durations_ms=1250..2750 measured_batches=${MEASURED_BATCHES} (after ${WARMUP_BATCHES} warm-up batches; figures below are their totals)`
+);
 console.log(
   `create_all_ms=${taskdesk.createMs.toFixed(0)} wait_ms=${taskdesk.waitMs.toFixed(0)} completed=${taskdesk.completed}`
 );
@@ -138,10 +147,14 @@ console.log(
   `sdk_on_taskdesk_transport_cpu_ms=${sdkSame.cpu.cpuMs.toFixed(1)} (${split(sdkSame.cpu)}) tasks_get_sent=${sdkSame.polls} cpu_vs_sdk_same_transport=${(taskdesk.cpu.cpuMs / sdkSame.cpu.cpuMs).toFixed(3)} (the same follower on GuardedStdioTransport: not the measure)`
 );
 console.log(
-  `first_batch host_cpu_ms=${taskdeskRun.first.cpu.cpuMs.toFixed(1)} sdk_cpu_ms=${sdkRun.first.cpu.cpuMs.toFixed(1)} sdk_on_taskdesk_transport_cpu_ms=${sdkSameRun.first.cpu.cpuMs.toFixed(1)} first_cpu_vs_sdk=${(taskdeskRun.first.cpu.cpuMs / sdkRun.first.cpu.cpuMs).toFixed(3)} (the warm-up batch, not the measure)`
+  `first_batch host_cpu_ms=${taskdeskRun.first.cpu.cpuMs.toFixed(1)} sdk_cpu_ms=${sdkRun.first.cpu.cpuMs.toFixed(1)} sdk_on_taskdesk_transport_cpu_ms=${sdkSameRun.first.cpu.cpuMs.toFixed(1)} first_cpu_vs_sdk=${(taskdeskRun.first.cpu.cpuMs / sdkRun.first.cpu.cpuMs).toFixed(3)} (the first warm-up batch, not the measure)`
 );
-console.log(`threads_cpu_ms taskdesk: ${taskdesk.cpu.threads}`);
-console.log(`threads_cpu_ms sdk: ${sdk.cpu.threads}`);
+console.log(`threads_cpu_ms taskdesk: ${formatThreadCpu(taskdesk.cpu.threads)}`);
+console.log(`threads_cpu_ms sdk: ${formatThreadCpu(sdk.cpu.threads)}`);
+const perBatch = (batches: Array<{ cpu: Cpu }>) => batches.map((b) => b.cpu.cpuMs.toFixed(0)).join(' ');
+console.log(
+  `per_batch_cpu_ms taskdesk: ${perBatch(taskdeskRun.measured)}; sdk: ${perBatch(sdkRun.measured)}; sdk_on_taskdesk_transport: ${perBatch(sdkSameRun.measured)}`
+);
 if (taskdesk.polls < taskdesk.minimum)
   console.log(
     `warning: fewer polls than the minimum: the event loop was too busy to poll on time (creating the tasks took ${taskdesk.createMs.toFixed(0)} ms), and tasks that ended before the window make the figure undercount Taskdesk's CPU; run again on a quieter machine`
@@ -236,8 +249,11 @@ async function followWithTaskdesk() {
     batch.done.add(event.task.outboundId);
     if (batch.done.size === TASKS) batch.finished();
   });
-  const first = await taskdeskBatch(manager, sent, batch, 'w', false);
-  const measured = await taskdeskBatch(manager, sent, batch, 't', true);
+  const first = await taskdeskBatch(manager, sent, batch, 'w1-', undefined);
+  for (let b = 2; b <= WARMUP_BATCHES; b++) await taskdeskBatch(manager, sent, batch, `w${b}-`, undefined);
+  const measured = [];
+  for (let b = 1; b <= MEASURED_BATCHES; b++)
+    measured.push(await taskdeskBatch(manager, sent, batch, `t${b}-`, `taskdesk-${b}`));
   manager.close();
   await client.close();
   temp.cleanup();
@@ -250,7 +266,7 @@ async function taskdeskBatch(
   allSent: SentMessage[],
   batch: { label: string; done: Set<string>; finished: () => void },
   label: string,
-  measured: boolean
+  profile: string | undefined
 ) {
   const sentBefore = allSent.length;
   const allDone = new Promise<void>((resolve) => (batch.finished = resolve));
@@ -268,7 +284,7 @@ async function taskdeskBatch(
   if (outcomes.some((o) => o.type !== 'task')) throw new Error('every call must be a task');
   for (const outcome of outcomes) if (outcome.type === 'task') mine.add(outcome.task.outboundId);
 
-  const stopProfile = measured ? await startProfiles('taskdesk') : () => Promise.resolve();
+  const stopProfile = profile ? await startProfiles(profile) : () => Promise.resolve();
   collectGarbage();
   const meter = cpuMeter();
   const waitStart = performance.now();
@@ -305,8 +321,6 @@ async function taskdeskBatch(
     if (base !== undefined) lateness.push(m.at - (base + POLL_INTERVAL_MS));
     lastPoll.set(taskId, m.at);
   }
-  lateness.sort((a, b) => a - b);
-  const pct = (q: number) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))] ?? 0;
   const completed = manager.list().filter((v) => mine.has(v.outboundId) && v.state === 'completed').length;
   return {
     cpu,
@@ -318,7 +332,47 @@ async function taskdeskBatch(
     naiveMinimum,
     maxLagMs,
     results,
+    lateness
+  };
+}
+
+type TaskdeskBatch = Awaited<ReturnType<typeof taskdeskBatch>>;
+
+/** The measured batches of Taskdesk's side added up (poll lateness over all of them). */
+function totalOfTaskdesk(batches: TaskdeskBatch[]) {
+  const sum = (pick: (b: TaskdeskBatch) => number) => batches.reduce((total, b) => total + pick(b), 0);
+  const lateness = batches.flatMap((b) => b.lateness).sort((a, b) => a - b);
+  const pct = (q: number) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))] ?? 0;
+  return {
+    cpu: totalCpu(batches.map((b) => b.cpu)),
+    createMs: Math.max(...batches.map((b) => b.createMs)),
+    waitMs: sum((b) => b.waitMs),
+    completed: sum((b) => b.completed),
+    polls: sum((b) => b.polls),
+    minimum: sum((b) => b.minimum),
+    naiveMinimum: sum((b) => b.naiveMinimum),
+    maxLagMs: Math.max(...batches.map((b) => b.maxLagMs)),
+    results: sum((b) => b.results),
     lateness: { p50: pct(0.5), p99: pct(0.99), max: lateness.at(-1) ?? 0 }
+  };
+}
+
+/** The measured batches of an SDK side added up. */
+function totalOfSdk(batches: Array<{ cpu: Cpu; polls: number }>) {
+  return { cpu: totalCpu(batches.map((b) => b.cpu)), polls: batches.reduce((total, b) => total + b.polls, 0) };
+}
+
+/** Several windows' CPU added up. */
+function totalCpu(cpus: Cpu[]): Cpu {
+  const sum = (pick: (cpu: Cpu) => number) => cpus.reduce((total, cpu) => total + pick(cpu), 0);
+  return {
+    cpuMs: sum((c) => c.cpuMs),
+    mainMs: sum((c) => c.mainMs),
+    user: sum((c) => c.user),
+    system: sum((c) => c.system),
+    minorGcs: sum((c) => c.minorGcs),
+    majorGcs: sum((c) => c.majorGcs),
+    threads: addThreadCpu(cpus.map((c) => c.threads))
   };
 }
 
@@ -336,9 +390,14 @@ async function followWithSdk(transport: 'sdk' | 'taskdesk') {
   const sdkClient = new Client({ name: 'requestor-bench-sdk', version: '0.0.0' });
   await sdkClient.connect(sdkTransport);
   await sdkClient.listTools();
-  const first = await sdkBatch(sdkClient, sent, 'w', undefined);
-  // The same follow function (see followSdkTask) and client for both batches.
-  const measured = await sdkBatch(sdkClient, sent, 's', transport === 'sdk' ? 'sdk' : 'sdk-same-transport');
+  const first = await sdkBatch(sdkClient, sent, 'w1-', undefined);
+  for (let b = 2; b <= WARMUP_BATCHES; b++) await sdkBatch(sdkClient, sent, `w${b}-`, undefined);
+  // The same follow function (see followSdkTask) and client for every batch.
+  const measured = [];
+  for (let b = 1; b <= MEASURED_BATCHES; b++)
+    measured.push(
+      await sdkBatch(sdkClient, sent, `s${b}-`, `${transport === 'sdk' ? 'sdk' : 'sdk-same-transport'}-${b}`)
+    );
   await sdkClient.close();
   return { first, measured };
 }

@@ -42,13 +42,25 @@ export function threadCpuByName(): Map<string, number> {
   return byName;
 }
 
-/** The CPU each thread name used between two readings, in ms, largest first: `name 12.3, ...`. */
-export function threadCpuSince(before: Map<string, number>, after = threadCpuByName()): string {
-  const used: Array<[string, number]> = [];
-  for (const [name, ms] of after) {
-    const delta = ms - (before.get(name) ?? 0);
-    if (delta >= 0.05) used.push([name, delta]);
-  }
-  used.sort((a, b) => b[1] - a[1]);
-  return used.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+/** The CPU each thread name used between two readings, in ms. */
+export function threadCpuSince(before: Map<string, number>, after = threadCpuByName()): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const [name, ms] of after) used.set(name, ms - (before.get(name) ?? 0));
+  return used;
+}
+
+/** Thread CPU readings added up by name (several windows of one side). */
+export function addThreadCpu(readings: Iterable<Map<string, number>>): Map<string, number> {
+  const total = new Map<string, number>();
+  for (const reading of readings) for (const [name, ms] of reading) total.set(name, (total.get(name) ?? 0) + ms);
+  return total;
+}
+
+/** Thread CPU in ms, largest first: `name 12.3, ...` (threads under 0.05 ms left out). */
+export function formatThreadCpu(used: Map<string, number>): string {
+  return [...used]
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ');
 }

@@ -213,6 +213,8 @@ console.log(
 );
 await host.close();
 bystander.close();
+// Each peer listens from its construction; those of floods left out by BENCH_FLOODS would keep the process alive.
+for (const peer of flooders.flat()) peer.close();
 data.remove();
 const all = worst(results);
 console.log(

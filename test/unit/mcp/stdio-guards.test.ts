@@ -130,6 +130,24 @@ describe('line reader', () => {
     assert.ok(answer.error.data.bytes > 50_000);
   });
 
+  it('reads lines that came in pieces whole, each left intact by the lines joined after it', () => {
+    const { r, drain } = reader(8 * BYTES_PER_TURN);
+    // Lines of several chunks each (joined in the reader's own buffer, or in one of their own
+    // above 2 MiB), all read in one turn: every message must hold its own line's text.
+    const lines = [3, 200_000, 64, 150_000, 2_500_000, 90_000].map(
+      (bytes, i) =>
+        `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: String(i).repeat(bytes) } })}\n`
+    );
+    const wire = Buffer.from(lines.join(''));
+    for (let at = 0; at < wire.length; at += 16 * 1024) r.append(wire.subarray(at, at + 16 * 1024));
+    const read: JSONRPCMessage[] = [];
+    for (let turn = 0; turn < lines.length && read.length < lines.length; turn++, r.nextTurn()) read.push(...drain());
+    assert.deepEqual(
+      read.map((m) => JSON.stringify(m)),
+      lines.map((line) => line.trimEnd())
+    );
+  });
+
   it('fails our own request when its answer is malformed, instead of dropping it', () => {
     const { r, drain } = reader();
     r.append(Buffer.from('{"jsonrpc":"2.0","id":3,"result":"not an object"}\n'));

@@ -23,6 +23,10 @@ function samples(): unknown[] {
     long('new\nline\ttab\u0001control'),
     long('é ü 漢字 emoji 🎉 '),
     `${plain}\ud800`,
+    // A character to escape only at the very end, or only at the start, of a long string.
+    `${plain}\u001f`,
+    `${plain}"`,
+    `\\${plain}`,
     `\udc00${plain}`,
     { message: plain, requestedSchema: { type: 'object', properties: {} } },
     { a: undefined, b: () => 1, c: Symbol('s'), d: plain, e: [undefined, () => 1, Symbol('t'), plain] },

@@ -4,7 +4,7 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { Timeline } from '../components/timeline.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
@@ -13,19 +13,20 @@ import { ResultView } from './result-view.js';
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { client } = useDesk();
   const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   useEffect(() => {
     let current = true;
     setEntry(undefined);
-    setProblem(undefined);
+    clear();
     client.call('history.get', { id }).then(
       (found) => current && setEntry(found),
-      (error: unknown) => current && setProblem(toHostCallError(error).message)
+      (error: unknown) =>
+        current && fail('Could not load this entry.', error, 'Close it and open it again from the list.')
     );
     return () => {
       current = false;
     };
-  }, [client, id]);
+  }, [client, id, clear, fail]);
 
   return (
     <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
@@ -37,12 +38,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           Close
         </button>
       </header>
-      {problem ? (
-        <p role="alert" className="form-error">
-          Could not load this entry: {problem}
-        </p>
-      ) : null}
-      {!entry && !problem ? <p className="muted">Loading…</p> : null}
+      <ActionError failure={failure} onDismiss={clear} />
+      {!entry && !failure ? <p className="muted">Loading…</p> : null}
       {entry ? (
         <>
           <p className="meta">

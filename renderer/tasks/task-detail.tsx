@@ -9,7 +9,7 @@ import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { ResultView } from '../history/result-view.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { KIND_WORDS, receivedItem, requestedItem, type TaskItem } from './task-items.js';
@@ -85,13 +85,19 @@ function fromEntry(entry: HistoryEntry): Shown {
 export function TaskDetail({
   taskKey,
   onClose,
-  onCancel
+  onCancel,
+  cancelFailure,
+  onDismiss
 }: {
   taskKey: string;
   onClose: () => void;
   onCancel: (item: TaskItem) => void;
+  /** Why the task's last Cancel did not work (the screen's, as its row says it too). */
+  cancelFailure: Failure | undefined;
+  onDismiss: (key: string) => void;
 }) {
   const { client, store, announce } = useDesk();
+  const checking = useFailure();
   const separator = taskKey.indexOf(':');
   const direction = taskKey.slice(0, separator);
   const id = taskKey.slice(separator + 1);
@@ -132,15 +138,22 @@ export function TaskDetail({
   }, [client, direction, id, version]);
 
   const shown = item ? fromItem(item, full) : entry ? fromEntry(entry) : undefined;
-  const check = () =>
-    outbound &&
+  const check = () => {
+    if (!outbound) return;
+    checking.clear();
     void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
       (view) => {
         store.apply('outbound.changed', { type: 'changed', task: view });
         announce(`${view.toolName}: ${view.state.replace('_', ' ')}.`);
       },
-      (error: unknown) => announce(`Could not check: ${toHostCallError(error).message}`)
+      (error: unknown) =>
+        checking.fail(
+          `Could not check ${outbound.toolName} with ${outbound.serverName}.`,
+          error,
+          'Press Check now to ask again.'
+        )
     );
+  };
   const progress = outbound?.progress;
 
   return (
@@ -214,6 +227,8 @@ export function TaskDetail({
               <p className="live-text">{live.text}</p>
             </div>
           ) : null}
+          <ActionError failure={checking.failure} onDismiss={checking.clear} />
+          <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
           {item?.running ? (
             <div className="actions">
               {outbound ? (

@@ -1,4 +1,5 @@
 import { memo, type Ref } from 'react';
+import { ActionError, type Failure } from '../components/action-error.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
@@ -21,16 +22,21 @@ export const TaskRow = memo(function TaskRow({
   index,
   rowRef,
   open,
+  failure,
   onOpen,
-  onCancel
+  onCancel,
+  onDismiss
 }: {
   item: TaskItem;
   live: LiveStream | undefined;
   index: number;
   rowRef: Ref<HTMLTableRowElement>;
   open: boolean;
+  /** Why its Cancel did not work, until dismissed or tried again. */
+  failure: Failure | undefined;
   onOpen: (key: string) => void;
   onCancel: (item: TaskItem) => void;
+  onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
   const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
@@ -99,6 +105,7 @@ export const TaskRow = memo(function TaskRow({
             Cancel
           </button>
         ) : null}
+        <ActionError className="compact" failure={failure} onDismiss={() => onDismiss(item.key)} />
       </td>
     </tr>
   );

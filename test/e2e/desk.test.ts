@@ -106,7 +106,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await card.locator(`#${await copies.getAttribute('id')}-error`).textContent(), 'Must be at most 5');
     assert.equal(await email.getAttribute('aria-invalid'), 'true');
     assert.match((await email.getAttribute('aria-describedby')) ?? '', /-error/);
-    assert.equal(await card.getByRole('alert').textContent(), '2 answers need correcting.');
+    assert.equal(await card.locator('.action-error-what').textContent(), '2 answers need correcting.');
     assert.ok(
       await email.evaluate((element) => element === document.activeElement),
       'focus moves to the first wrong field'

@@ -95,7 +95,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await fresh.getByLabel('Connect now and when Taskdesk starts').uncheck();
     await fresh.getByRole('button', { name: 'Add server' }).click();
     await page.locator('li[data-server-id="second"]').waitFor();
-    assert.equal(await fresh.locator('.form-error').isVisible(), false, 'no error after the second add');
+    assert.equal(await fresh.locator('.action-error').isVisible(), false, 'no error after the second add');
     const ids = (await host.call('servers.list', {})).map((view) => view.id).sort();
     assert.deepEqual(ids, ['echo', 'first', 'second']);
   });

@@ -54,7 +54,12 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (
-            <ResultView result={entry.result} />
+            <ResultView
+              result={entry.result}
+              requestedSchema={
+                entry.kind === 'elicitation' ? (entry.request as Record<string, unknown>).requestedSchema : undefined
+              }
+            />
           ) : entry.error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}

@@ -5,6 +5,8 @@ import { CopyButton } from '../components/copy-button.js';
 import { Countdown } from '../components/countdown.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
+import { JsonView } from '../components/json-view.js';
+import { RawToggle } from '../components/raw-toggle.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -109,6 +111,8 @@ export function TaskDetail({
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
+  /** The result as its raw JSON instead of rendered. */
+  const [rawResult, setRawResult] = useState(false);
 
   useEffect(() => heading.current?.focus(), [taskKey]);
   // The timeline is History's: read again whenever History changes.
@@ -249,10 +253,20 @@ export function TaskDetail({
           )}
           <h4>Request</h4>
           <RequestView kind={shown.kind} request={shown.request} />
-          <h4>Result</h4>
+          <div className="raw-json-header">
+            <h4>Result</h4>
+            {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}
+          </div>
           {shown.error && shown.status !== 'cancelled' ? <ErrorView error={shown.error} /> : null}
-          {shown.result ? (
-            <ResultView result={shown.result} />
+          {shown.result && rawResult ? (
+            <div className="result-json">
+              <JsonView value={shown.result} />
+            </div>
+          ) : shown.result ? (
+            <ResultView
+              result={shown.result}
+              requestedSchema={shown.kind === 'elicitation' ? shown.request.requestedSchema : undefined}
+            />
           ) : shown.error && shown.status !== 'cancelled' ? null : (
             <p className="muted">
               {shown.status === 'cancelled'

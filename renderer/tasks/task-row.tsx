@@ -8,6 +8,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { itemOutcome, KIND_WORDS, type TaskItem } from './task-items.js';
@@ -111,9 +112,25 @@ export const TaskRow = memo(function TaskRow({
   );
 });
 
-/** An outcome in the table: a result's Markdown read as a few lines of plain words, its note below. */
+/** Answered fields a row shows; the rest are in the task's details. */
+const ROW_FIELDS = 4;
+
+/**
+ * An outcome in the table: a result's Markdown read as a few lines of plain words, its note
+ * below; a form's answer as its action and the first fields answered.
+ */
 function Outcome({ line }: { line: OutcomeLine }) {
   if (typeof line === 'string') return line;
+  if ('action' in line)
+    return (
+      <>
+        <span className="outcome-text">{line.action}</span>
+        {line.fields.length > 0 ? <AnswerList className="compact" fields={line.fields.slice(0, ROW_FIELDS)} /> : null}
+        {line.fields.length > ROW_FIELDS ? (
+          <span className="muted small-text">{`and ${line.fields.length - ROW_FIELDS} more in its details`}</span>
+        ) : null}
+      </>
+    );
   return (
     <>
       <span className="outcome-text">

@@ -7,7 +7,7 @@ import {
   CreateTaskResultSchema,
   ElicitResultSchema
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
@@ -166,10 +166,44 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match(
-      (await formRow.textContent()) ?? '',
-      /Elicitation.*Server desk.*Completed.*accept: \{"email":"ada@example.com","copies":2,"format":"pdf"\}/
-    );
+    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed/);
+    // The answer reads as the form asked for it: the action in words, each field under its title,
+    // an option under its own title; no JSON.
+    const pairs = (place: Locator) =>
+      place
+        .locator('.answer-fields > div')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])
+        );
+    const outcome = formRow.locator('td.outcome');
+    assert.equal(await outcome.locator('.outcome-text').textContent(), 'Accepted');
+    // A list's task is shortened (app/host/task-summary.ts keeps five levels): an option's title
+    // is deeper than that, so the row shows the option's value; the detail has the whole schema.
+    assert.deepEqual(await pairs(outcome), [
+      ['Email address', 'ada@example.com'],
+      ['Copies', '2'],
+      ['Format', 'pdf']
+    ]);
+    assert.doesNotMatch((await outcome.textContent()) ?? '', /[{}"]/);
+    // The detail too, with the raw JSON one click away and back.
+    await formRow.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    const detail = tasks.locator('.task-detail');
+    const answer = detail.locator('.tool-result');
+    await answer.getByText('Answer: Accepted').waitFor();
+    assert.deepEqual(await pairs(answer), [
+      ['Email address', 'ada@example.com'],
+      ['Copies', '2'],
+      ['Format', 'PDF']
+    ]);
+    await detail.getByRole('button', { name: 'Raw JSON of the result' }).click();
+    assert.deepEqual(JSON.parse((await detail.locator('.result-json pre').textContent()) ?? ''), {
+      action: 'accept',
+      content: { email: 'ada@example.com', copies: 2, format: 'pdf' }
+    });
+    assert.equal(await answer.count(), 0);
+    await detail.getByRole('button', { name: 'Rendered view of the result' }).click();
+    await answer.getByText('Answer: Accepted').waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
     assert.match((await samplingRow.textContent()) ?? '', /Sampling.*Server desk.*Completed/);

@@ -5,6 +5,7 @@ import { Timeline } from '../components/timeline.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
+import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
@@ -32,7 +33,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
     <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
       <header className="card-header">
         <h3 id="history-detail-title" tabIndex={-1} ref={(element) => element?.focus()}>
-          {entry?.title ?? 'History entry'}
+          {entry ? <TaskTitle kind={entry.kind} title={entry.title} /> : 'History entry'}
         </h3>
         <button type="button" onClick={onClose}>
           Close

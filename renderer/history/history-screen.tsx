@@ -4,6 +4,7 @@ import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge, statusLabel } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
+import { TaskTitle } from '../components/task-title.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
@@ -129,7 +130,7 @@ export function HistoryScreen({
         {page?.entries.map((entry) => (
           <li key={entry.id} data-history-id={entry.id}>
             <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
-              {entry.title}
+              <TaskTitle kind={entry.kind} title={entry.title} />
             </button>
             <span className="meta">
               {KIND_WORDS[entry.kind] ?? entry.kind} · {entry.direction === 'received' ? 'from' : 'to'}{' '}

@@ -49,7 +49,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Form" title={messageOf(item, `${item.serverName} asks for information`)}>
+    <InboxCard item={item} kindLabel="Form" markdown title={messageOf(item, `${item.serverName} asks for information`)}>
       <form
         className="answer-form"
         noValidate

@@ -46,7 +46,12 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Link" title={messageOf(item, `${item.serverName} asks you to open a link`)}>
+    <InboxCard
+      item={item}
+      kindLabel="Link"
+      markdown
+      title={messageOf(item, `${item.serverName} asks you to open a link`)}
+    >
       <form className="answer-form" noValidate aria-busy={answering.busy} onSubmit={(event) => event.preventDefault()}>
         <p>
           {openable ? (

@@ -10,6 +10,7 @@ import { RawToggle } from '../components/raw-toggle.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { TaskTitle } from '../components/task-title.js';
 import { ResultView } from '../history/result-view.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -164,7 +165,7 @@ export function TaskDetail({
     <section className="card task-detail" aria-labelledby="task-detail-title" data-task-key={taskKey}>
       <header className="card-header">
         <h3 id="task-detail-title" tabIndex={-1} ref={heading}>
-          {shown?.title ?? 'Task'}
+          {shown ? <TaskTitle kind={shown.kind} title={shown.title} /> : 'Task'}
         </h3>
         <button type="button" onClick={onClose}>
           Close

@@ -8,6 +8,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
@@ -54,7 +55,13 @@ export const TaskRow = memo(function TaskRow({
       ref={rowRef}
       aria-current={open ? 'true' : undefined}
     >
-      <td>
+      <td className="task-cell">
+        {/* A tool call's title is its tool, in the Kind column already. */}
+        {item.kind !== 'tool-call' ? (
+          <span className="task-title">
+            <TaskTitle kind={item.kind} title={item.title} />
+          </span>
+        ) : null}
         <ShortId id={item.taskId} />
       </td>
       <td>

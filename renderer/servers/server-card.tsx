@@ -145,14 +145,16 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
             Tools…
           </button>
         ) : null}
-        <button
-          type="button"
-          aria-label={`Edit ${server.name}`}
-          aria-expanded={editing}
-          onClick={() => setEditing((open) => !open)}
-        >
-          Edit…
-        </button>
+        {server.configured ? null : (
+          <button
+            type="button"
+            aria-label={`Edit ${server.name}`}
+            aria-expanded={editing}
+            onClick={() => setEditing((open) => !open)}
+          >
+            Edit…
+          </button>
+        )}
         {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
         <button
           type="button"
@@ -162,14 +164,21 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         >
           {live ? 'Disconnect' : 'Connect'}
         </button>
-        <button
-          type="button"
-          className="danger-link"
-          aria-label={`Remove ${server.name}`}
-          onClick={() => void remove()}
-        >
-          Remove
-        </button>
+        {server.configured ? (
+          // Offering Edit and Remove led to a form that could not save and a remove that failed.
+          <span className="muted small-text configured-note">
+            Given by Taskdesk’s configuration: change or remove it where Taskdesk is configured.
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="danger-link"
+            aria-label={`Remove ${server.name}`}
+            onClick={() => void remove()}
+          >
+            Remove
+          </button>
+        )}
       </div>
     </li>
   );

@@ -220,6 +220,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await item.locator('[data-status="ready"]').waitFor();
     assert.equal(await item.locator('.status').textContent(), 'Ready');
     assert.match((await item.locator('.facts').textContent()) ?? '', /desk-peer 1\.0\.0/);
+    // Given by the host's configuration: no Edit form that cannot save, no Remove that fails.
+    assert.equal(await item.getByRole('button', { name: /^(Edit|Remove) Server desk$/ }).count(), 0);
+    await item
+      .getByText('Given by Taskdesk’s configuration: change or remove it where Taskdesk is configured.')
+      .waitFor();
 
     await item.getByRole('button', { name: 'Disconnect Server desk' }).click();
     await item.locator('[data-status="closed"]').waitFor();

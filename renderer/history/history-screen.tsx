@@ -91,7 +91,10 @@ export function HistoryScreen({
       <h2 id="heading-history" tabIndex={-1} ref={headingRef}>
         History
       </h2>
-      <p className="lede">Every task a server gave Taskdesk or Taskdesk asked of one, kept after it ended.</p>
+      <p className="lede">
+        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and kept after it ends for as long
+        as Keep history below says.
+      </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />

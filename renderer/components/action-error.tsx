@@ -21,7 +21,7 @@ const TOO_MANY_REQUESTS = -32029;
 function nextStepFor(code: number, hasFields: boolean): string {
   if (code === INVALID_PARAMS && hasFields) return 'Correct the marked fields, then try again.';
   if (code === TOO_MANY_REQUESTS) return 'Wait a moment, then try again.';
-  return 'Try again; if it fails the same way, what it says above is what to change.';
+  return 'Try again. If it fails the same way, the reason above says what to change.';
 }
 
 /**

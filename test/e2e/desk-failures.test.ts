@@ -240,6 +240,12 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await box.locator('.action-error-what').textContent(),
       'The elicitation task was not cancelled. The task store is closing.'
     );
+    // It wraps within its cell: the row's words do not run off the table.
+    const [boxRight, tableRight] = await Promise.all([
+      box.evaluate((element) => element.getBoundingClientRect().right),
+      page.locator('#screen-tasks .table-wrap').evaluate((element) => element.getBoundingClientRect().right)
+    ]);
+    assert.ok(boxRight <= tableRight, `the failure ends at ${boxRight}px, the table at ${tableRight}px`);
     await row.getByRole('button', { name: /^Details of Elicitation / }).click();
     const detail = page.locator('.task-detail');
     await failureIn(detail).waitFor();

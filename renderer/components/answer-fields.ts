@@ -56,6 +56,53 @@ function optionTitles(property: Record<string, unknown> | undefined): Map<string
   return titles;
 }
 
+/** A field a form asks for, in words: its title, what kind of value it takes, and whether it must be given. */
+export interface AskedField {
+  name: string;
+  title: string;
+  /** "text", "whole number", "yes or no", "one of: PDF, Web page"… */
+  kind: string;
+  required: boolean;
+}
+
+function kindWords(property: Record<string, unknown>): string {
+  const titled = optionTitles(property);
+  const options = Array.isArray(property.enum)
+    ? (property.enum as unknown[]).map((one) => asText(one, ''))
+    : [...titled.keys()];
+  if (options.length > 0) {
+    const words = options.map((one) => titled.get(one) ?? one).join(', ');
+    return property.type === 'array' ? `any of: ${words}` : `one of: ${words}`;
+  }
+  const items = property.items as Record<string, unknown> | undefined;
+  if (property.type === 'array' && items && typeof items === 'object')
+    return `any of: ${kindWords(items).replace(/^(one|any) of: /, '')}`;
+  switch (property.type) {
+    case 'boolean':
+      return 'yes or no';
+    case 'integer':
+      return 'whole number';
+    case 'number':
+      return 'number';
+    case 'string':
+      return typeof property.format === 'string' ? `text (${property.format})` : 'text';
+    default:
+      return asText(property.type, 'any value');
+  }
+}
+
+/** The fields a form's requested schema asks for, in its order, each in words. */
+export function askedFields(requestedSchema: unknown): AskedField[] {
+  const schema = (requestedSchema ?? {}) as { properties?: unknown; required?: unknown };
+  if (typeof schema.properties !== 'object' || schema.properties === null) return [];
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  return Object.entries(schema.properties as Record<string, unknown>).map(([name, value]) => {
+    const property = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const title = typeof property.title === 'string' && property.title.trim() !== '' ? property.title : name;
+    return { name, title, kind: kindWords(property), required: required.includes(name) };
+  });
+}
+
 /**
  * The fields of a form's answer (`content`), in the order the requested schema lists them (then
  * any others), each with the schema's title for it and its value in words.

@@ -195,6 +195,13 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
       ['Copies', '2'],
       ['Format', 'PDF']
     ]);
+    // What the form asked for reads as a list too, its schema's JSON behind a disclosure.
+    assert.deepEqual(await pairs(detail.locator('.request-view')), [
+      ['Email address', 'text (email) · required'],
+      ['Copies', 'whole number'],
+      ['Format', 'one of: PDF, Web page']
+    ]);
+    await detail.getByText('The fields’ schema (JSON)').waitFor();
     await detail.getByRole('button', { name: 'Raw JSON of the result' }).click();
     assert.deepEqual(JSON.parse((await detail.locator('.result-json pre').textContent()) ?? ''), {
       action: 'accept',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerActionWords, answerFields } from '../../../renderer/components/answer-fields.js';
+import { answerActionWords, answerFields, askedFields } from '../../../renderer/components/answer-fields.js';
 
 const schema = {
   type: 'object',
@@ -52,5 +52,38 @@ describe('an elicitation answer as a person reads it', () => {
     assert.equal(answerActionWords('decline'), 'Declined');
     assert.equal(answerActionWords('cancel'), 'Dismissed without an answer');
     assert.equal(answerActionWords(undefined), 'Answered');
+  });
+});
+
+describe('the fields a form asks for, in words', () => {
+  it('gives each field’s title, the kind of value it takes and whether it is required', () => {
+    assert.deepEqual(
+      askedFields({
+        type: 'object',
+        properties: {
+          email: { type: 'string', format: 'email', title: 'Email address' },
+          copies: { type: 'integer', title: 'Copies' },
+          format: {
+            type: 'string',
+            title: 'Format',
+            oneOf: [
+              { const: 'pdf', title: 'PDF' },
+              { const: 'html', title: 'Web page' }
+            ]
+          },
+          tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+          ok: { type: 'boolean' }
+        },
+        required: ['email']
+      }),
+      [
+        { name: 'email', title: 'Email address', kind: 'text (email)', required: true },
+        { name: 'copies', title: 'Copies', kind: 'whole number', required: false },
+        { name: 'format', title: 'Format', kind: 'one of: PDF, Web page', required: false },
+        { name: 'tags', title: 'tags', kind: 'any of: a, b', required: false },
+        { name: 'ok', title: 'ok', kind: 'yes or no', required: false }
+      ]
+    );
+    assert.deepEqual(askedFields(undefined), []);
   });
 });

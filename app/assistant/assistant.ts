@@ -12,6 +12,7 @@ import type {
   ServerSources,
   ToolDecision
 } from '../contract/assistant.js';
+import { FIRST_MESSAGE_TITLE_LENGTH, UNTITLED_CONVERSATION } from '../contract/assistant.js';
 import { conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
@@ -196,6 +197,9 @@ export class Assistant {
     };
     this.#book.push(c, message);
     const before = c.status;
+    const title = c.title;
+    if (title === UNTITLED_CONVERSATION && !c.messages.some((m) => m !== message && m.role === 'user'))
+      c.title = titleFromMessage(text);
     // The model is asked at once, while the message is written; its answer is kept only once the
     // message is on disk (one group-committed sync), and the call returns then.
     c.status = 'generating';
@@ -208,6 +212,7 @@ export class Assistant {
       this.#generation.abort(c.id);
       c.messages.splice(c.messages.indexOf(message), 1);
       c.status = before;
+      c.title = title;
       this.#book.commit(c);
       throw problem;
     }
@@ -288,4 +293,16 @@ export class Assistant {
 
 function dropTrailingErrors(c: Conversation): void {
   while (c.messages.at(-1)?.role === 'error') c.messages.pop();
+}
+
+/** A conversation's title from its first message: the first line with words, cut at {@link FIRST_MESSAGE_TITLE_LENGTH}. */
+export function titleFromMessage(text: string): string {
+  const line = text
+    .split('\n')
+    .map((part) => part.trim().replace(/\s+/g, ' '))
+    .find((part) => part !== '');
+  if (!line) return UNTITLED_CONVERSATION;
+  return line.length > FIRST_MESSAGE_TITLE_LENGTH
+    ? `${line.slice(0, FIRST_MESSAGE_TITLE_LENGTH - 1).trimEnd()}…`
+    : line;
 }

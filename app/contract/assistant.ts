@@ -204,6 +204,16 @@ export const ToolDecisionSchema = z.discriminatedUnion('action', [
 ]);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
+/**
+ * The title of a conversation created without one. Its first message names it (the message's
+ * first line, cut to {@link FIRST_MESSAGE_TITLE_LENGTH} characters), so that a list of chats is
+ * not a list of "New chat".
+ */
+export const UNTITLED_CONVERSATION = 'New chat';
+
+/** The longest title a first message gives a conversation. */
+export const FIRST_MESSAGE_TITLE_LENGTH = 60;
+
 const Ok = z.object({ ok: z.literal(true) });
 const ById = z.object({ conversationId: ConversationIdSchema });
 
@@ -215,8 +225,11 @@ export const AssistantMethods = {
     result: z.array(ConversationSummarySchema)
   },
   'assistant.get': { params: ById, result: ConversationSchema },
+  /** Without a title, the conversation is {@link UNTITLED_CONVERSATION} until its first message names it. */
   'assistant.create': {
-    params: ConversationSettingsSchema.extend({ title: ConversationSettingsSchema.shape.title.default('New chat') }),
+    params: ConversationSettingsSchema.extend({
+      title: ConversationSettingsSchema.shape.title.default(UNTITLED_CONVERSATION)
+    }),
     result: ConversationSchema
   },
   /** Changes settings (rename, model, servers, limit); `systemPrompt: null` removes it. */

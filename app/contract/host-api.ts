@@ -133,6 +133,11 @@ export const ServerViewSchema = z.object({
   transport: z.object({ type: z.enum(['stdio', 'http']), target: z.string() }),
   /** The MCP revision the server is set to (`servers.add`'s `protocol`); absent: auto. */
   protocol: z.enum(['2025-11-25', '2026-07-28']).optional(),
+  /**
+   * True for a server given by Taskdesk's configuration (its start options), not added by the
+   * person: it cannot be edited or removed from the Desk. Absent: the person's own.
+   */
+  configured: z.literal(true).optional(),
   state: ConnectionStateSchema
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

@@ -96,6 +96,12 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     },
     'servers.remove': async ({ serverId }) => {
       const removed = parts.registry.get(serverId);
+      // Refused before anything changes: it was disconnected, then the remove failed.
+      if (removed && !parts.registry.isSaved(serverId))
+        throw new HostError(
+          JsonRpcCode.InvalidRequest,
+          `${removed.name} is given by Taskdesk's configuration, not saved from the Desk: remove it where Taskdesk is configured.`
+        );
       // The identity the era was remembered by holds the secrets' values (an Authorization header).
       const identity = removed && ownerIdentity(await parts.servers.resolved(removed).catch(() => removed));
       await parts.dropConnection(serverId);

@@ -607,6 +607,7 @@ export class Host {
           ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
+      ...(!this.#registry.isSaved(config.id) && { configured: true as const }),
       state: this.#withAuth(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(

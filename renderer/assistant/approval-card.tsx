@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError, type Failure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
@@ -20,28 +21,36 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
   }, [original, editing]);
   const [reason, setReason] = useState('');
   const [denying, setDenying] = useState(false);
-  const [parseError, setParseError] = useState<string | undefined>(undefined);
-  const { run, busy, error } = useAssistantCall();
+  const [parseError, setParseError] = useState<Failure | undefined>(undefined);
+  const { run, busy, failure, clear } = useAssistantCall();
   const name = call.toolName ?? call.functionName;
 
+  // Approve, Always allow and Deny all answer this one call: while one is on its way the others wait
+  // (aria-disabled, so the focus stays on the button pressed).
   const decide = (decision: ToolDecision, said: string) =>
+    !busy &&
     void run(async () => {
       const c = await client.call('assistant.decide', { conversationId, toolCallId: call.id, decision });
       announce(said);
       return c;
-    });
+    }, `Your decision on ${name} was not taken.`);
 
   const approve = () => {
+    setParseError(undefined);
     if (text === original) return decide({ action: 'approve' }, `${name} approved.`);
     let edited: unknown;
     try {
       edited = JSON.parse(text);
     } catch (problem) {
-      setParseError(`The arguments are not JSON: ${problem instanceof Error ? problem.message : String(problem)}`);
+      setParseError({
+        what: 'The arguments are not JSON.',
+        why: problem instanceof Error ? problem.message : String(problem),
+        next: 'Correct them in the box above, then approve again.'
+      });
       return;
     }
     if (typeof edited !== 'object' || edited === null || Array.isArray(edited)) {
-      setParseError('The arguments must be a JSON object.');
+      setParseError({ what: 'The arguments must be a JSON object.', next: 'Put them between { and }.' });
       return;
     }
     setParseError(undefined);
@@ -80,43 +89,50 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
           <input type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
       ) : null}
-      <FormError message={parseError ?? error} />
+      <ActionError
+        failure={parseError ?? failure}
+        onDismiss={() => {
+          setParseError(undefined);
+          clear();
+        }}
+      />
       <div className="actions">
         {denying ? (
           <>
             <button
               type="button"
               className="danger"
-              disabled={busy}
+              {...busyProps(busy)}
               onClick={() =>
                 decide({ action: 'deny', ...(reason.trim() !== '' && { reason: reason.trim() }) }, `${name} denied.`)
               }
             >
               Deny the call
             </button>
-            <button type="button" disabled={busy} onClick={() => setDenying(false)}>
+            <button type="button" onClick={() => setDenying(false)}>
               Back
             </button>
           </>
         ) : (
           <>
-            <button type="button" className="primary" disabled={busy} onClick={approve}>
+            <button type="button" className="primary" {...busyProps(busy)} onClick={approve}>
               {text === original ? 'Approve' : 'Approve with edits'}
             </button>
             {editing ? null : (
-              <button type="button" disabled={busy} onClick={() => setEditing(true)}>
+              <button type="button" onClick={() => setEditing(true)}>
                 Edit arguments
               </button>
             )}
             <button
               type="button"
-              disabled={busy || text !== original}
+              disabled={text !== original}
+              {...busyProps(busy)}
               title={text !== original ? 'Approve once to send edited arguments' : undefined}
               onClick={() => decide({ action: 'always' }, `${name} is always allowed from now on.`)}
             >
               Always allow {name}
             </button>
-            <button type="button" disabled={busy} onClick={() => setDenying(true)}>
+            <button type="button" onClick={() => setDenying(true)}>
               Deny…
             </button>
           </>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
@@ -81,20 +81,25 @@ function ConversationPane({
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
   const servers = useDeskState((state) => state.servers);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
   useEffect(() => {
     let live = true;
     client.call('assistant.get', { conversationId }).then(
       (c) => live && store.apply('assistant.changed', { conversationId, conversation: c }),
-      (problem: unknown) => live && setError(toHostCallError(problem).message)
+      (problem: unknown) =>
+        live && fail('Could not open this conversation.', problem, 'Pick it again in the list, or start a new chat.')
     );
     return () => {
       live = false;
     };
-  }, [client, store, conversationId]);
+  }, [client, store, conversationId, fail]);
   if (!conversation)
-    return <div className="chat-pane">{error ? <p role="alert">{error}</p> : <p className="muted">Loading…</p>}</div>;
+    return (
+      <div className="chat-pane">
+        {failure ? <ActionError failure={failure} onDismiss={clear} /> : <p className="muted">Loading…</p>}
+      </div>
+    );
   return (
     <section
       className="chat-pane"

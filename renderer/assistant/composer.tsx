@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { SourcePicker, type ChosenSource } from './source-picker.js';
 import { useAssistantCall } from './use-assistant-call.js';
@@ -26,12 +27,15 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
 
   const submit = async () => {
     if (busy || send.busy || text.trim() === '') return;
-    const ok = await send.run(() =>
-      client.call('assistant.send', {
-        conversationId: conversation.id,
-        text,
-        ...(sources.length > 0 && { sources: sources.map((s) => s.source) })
-      })
+    const ok = await send.run(
+      () =>
+        client.call('assistant.send', {
+          conversationId: conversation.id,
+          text,
+          ...(sources.length > 0 && { sources: sources.map((s) => s.source) })
+        }),
+      'Your message was not sent.',
+      'It is still in the box below: press Send to try again.'
     );
     if (ok) {
       setText('');
@@ -79,7 +83,13 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
             ))}
           </ul>
         ) : null}
-        <FormError message={send.error ?? stop.error} />
+        <ActionError
+          failure={send.failure ?? stop.failure}
+          onDismiss={() => {
+            send.clear();
+            stop.clear();
+          }}
+        />
         <div className="chat-input-row">
           <button
             type="button"
@@ -108,19 +118,20 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
             <button
               type="button"
               className="chat-stop"
-              disabled={stop.busy}
+              {...busyProps(stop.busy)}
               onClick={() =>
+                !stop.busy &&
                 void stop.run(async () => {
                   const c = await client.call('assistant.stop', { conversationId: conversation.id });
                   announce('Stopped.');
                   return c;
-                })
+                }, 'The answer was not stopped.')
               }
             >
               ■ Stop
             </button>
           ) : (
-            <button type="submit" className="primary chat-send" disabled={send.busy || text.trim() === ''}>
+            <button type="submit" className="primary chat-send" disabled={text.trim() === ''} {...busyProps(send.busy)}>
               Send
             </button>
           )}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -37,7 +37,7 @@ export function ConversationList({
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
   const [query, setQuery] = useState('');
-  const { run, busy, error } = useAssistantCall();
+  const { run, busy, failure, clear } = useAssistantCall();
   const shown = useMemo(() => {
     const needle = query.trim().toLowerCase();
     return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
@@ -53,7 +53,7 @@ export function ConversationList({
       const c = await client.call('assistant.create', { providerId: provider.id, model });
       onCreated(c.id);
       return c;
-    });
+    }, 'No chat was started.');
   };
 
   return (
@@ -68,7 +68,7 @@ export function ConversationList({
       >
         + New chat
       </button>
-      <FormError message={error} />
+      <ActionError failure={failure} onDismiss={clear} />
       <input
         type="search"
         className="chat-search"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { busyProps } from '../components/busy-props.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerPolicyControl, useServerPolicies } from './server-policies.js';
 import { useAssistantCall } from './use-assistant-call.js';
@@ -21,7 +21,7 @@ export function ConversationSettings({
   const { client, confirm, announce } = useDesk();
   const providers = useDeskState((state) => state.providers);
   const servers = useDeskState((state) => state.servers);
-  const { run, busy, error } = useAssistantCall();
+  const { run, busy, failure, clear } = useAssistantCall();
   const [draft, setDraft] = useState(() => fromConversation(conversation));
   /** The draft as last saved: "Saved." shows until the next change. */
   const [savedDraft, setSavedDraft] = useState<typeof draft | undefined>(undefined);
@@ -48,7 +48,7 @@ export function ConversationSettings({
       announce('Conversation settings saved.');
       setSavedDraft(draft);
       return saved;
-    });
+    }, 'The settings were not saved.');
   };
 
   const remove = async () => {
@@ -57,11 +57,11 @@ export function ConversationSettings({
       body: <p>“{conversation.title}” and all its messages are deleted. Tool calls still running are stopped.</p>,
       confirmLabel: 'Delete conversation'
     });
-    if (!agreed) return;
+    if (!agreed || busy) return;
     const ok = await run(async () => {
       await client.call('assistant.delete', { conversationId: conversation.id });
       return undefined;
-    });
+    }, 'The conversation was not deleted.');
     if (ok) onDeleted();
   };
 
@@ -176,7 +176,7 @@ export function ConversationSettings({
             </div>
           );
         })}
-        <FormError message={policies.error} />
+        <ActionError failure={policies.failure} onDismiss={policies.clear} />
       </fieldset>
       <label className="checkbox-row">
         <input
@@ -186,7 +186,7 @@ export function ConversationSettings({
         />
         Send tool-result images to the model (turn off for text-only models)
       </label>
-      <FormError message={error} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         <span className="actions">
           <button type="submit" className="primary" {...busyProps(busy)}>
@@ -194,7 +194,7 @@ export function ConversationSettings({
           </button>
           {savedDraft === draft ? <span className="muted">Saved.</span> : null}
         </span>
-        <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
+        <button type="button" className="danger" onClick={() => void remove()} {...busyProps(busy)}>
           Delete conversation
         </button>
       </div>

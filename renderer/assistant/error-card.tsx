@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
@@ -32,7 +33,7 @@ export function ErrorCard({
   last: boolean;
 }) {
   const { client } = useDesk();
-  const { run, busy, error } = useAssistantCall();
+  const { run, busy, failure, clear } = useAssistantCall();
   const [limit, setLimit] = useState(Math.min(1000, conversation.maxToolRounds * 2));
   const retryable = last && message.retryable && conversation.status === 'failed';
   return (
@@ -57,12 +58,13 @@ export function ErrorCard({
               <button
                 type="button"
                 className="primary"
-                disabled={busy}
+                {...busyProps(busy)}
                 onClick={() =>
+                  !busy &&
                   void run(async () => {
                     await client.call('assistant.update', { conversationId: conversation.id, maxToolRounds: limit });
                     return client.call('assistant.retry', { conversationId: conversation.id });
-                  })
+                  }, 'The conversation did not go on.')
                 }
               >
                 Raise the limit and go on
@@ -72,15 +74,21 @@ export function ErrorCard({
             <button
               type="button"
               className="primary"
-              disabled={busy}
-              onClick={() => void run(() => client.call('assistant.retry', { conversationId: conversation.id }))}
+              {...busyProps(busy)}
+              onClick={() =>
+                !busy &&
+                void run(
+                  () => client.call('assistant.retry', { conversationId: conversation.id }),
+                  'The retry did not start.'
+                )
+              }
             >
               Retry
             </button>
           )}
         </div>
       ) : null}
-      <FormError message={error} />
+      <ActionError failure={failure} onDismiss={clear} />
     </div>
   );
 }

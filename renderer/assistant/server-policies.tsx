@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AssistantToolPolicy } from '../../app/contract/assistant.js';
-import { toHostCallError } from '../host-client.js';
+import { useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
 const MODES: Array<{ mode: AssistantToolPolicy['mode']; label: string }> = [
@@ -16,7 +16,7 @@ const MODES: Array<{ mode: AssistantToolPolicy['mode']; label: string }> = [
 export function useServerPolicies(serverIds: string[]) {
   const { client } = useDesk();
   const [policies, setPolicies] = useState<Record<string, AssistantToolPolicy>>({});
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const key = serverIds.join('\n');
   useEffect(() => {
     let live = true;
@@ -24,25 +24,35 @@ export function useServerPolicies(serverIds: string[]) {
       serverIds.map(async (id) => [id, await client.call('assistant.getPolicy', { serverId: id })] as const)
     ).then(
       (pairs) => live && setPolicies(Object.fromEntries(pairs)),
-      (problem: unknown) => live && setError(toHostCallError(problem).message)
+      (problem: unknown) =>
+        live &&
+        fail(
+          'Could not read how the chosen servers’ tool calls are handled.',
+          problem,
+          'Close the settings and open them again.'
+        )
     );
     return () => {
       live = false;
     };
-  }, [client, key]);
+  }, [client, key, fail]);
   const set = useCallback(
     async (serverId: string, policy: AssistantToolPolicy) => {
-      setError(undefined);
+      clear();
       try {
         const saved = await client.call('assistant.setPolicy', { serverId, policy });
         setPolicies((old) => ({ ...old, [serverId]: saved }));
       } catch (problem) {
-        setError(toHostCallError(problem).message);
+        fail(
+          'The tool-call choice was not saved.',
+          problem,
+          'It is back to what it was; choose again to try once more.'
+        );
       }
     },
-    [client]
+    [client, clear, fail]
   );
-  return { policies, set, error };
+  return { policies, set, failure, clear };
 }
 
 /** How the assistant treats one server's tool calls (ask, run, refuse), and the tools it always allows. */

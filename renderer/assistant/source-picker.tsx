@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MessageSource, ServerSources } from '../../app/contract/assistant.js';
-import { FormError } from '../components/form-error.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 /** A source chosen for the next message, with the words its chip shows. */
@@ -29,7 +28,7 @@ export function SourcePicker({
   const preferred = ready.find((s) => serverIds.includes(s.id)) ?? ready[0];
   const [serverId, setServerId] = useState(preferred?.id ?? '');
   const [sources, setSources] = useState<ServerSources | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [prompt, setPrompt] = useState<ServerSources['prompts'][number] | undefined>(undefined);
   const [args, setArgs] = useState<Record<string, string>>({});
 
@@ -38,15 +37,21 @@ export function SourcePicker({
     let live = true;
     setSources(undefined);
     setPrompt(undefined);
-    setError(undefined);
+    clear();
     client.call('assistant.sources', { serverId }).then(
       (found) => live && setSources(found),
-      (problem: unknown) => live && setError(toHostCallError(problem).message)
+      (problem: unknown) =>
+        live &&
+        fail(
+          'Could not list the prompts and resources of this server.',
+          problem,
+          'Pick another server, or close and attach again.'
+        )
     );
     return () => {
       live = false;
     };
-  }, [client, serverId]);
+  }, [client, serverId, clear, fail]);
 
   if (ready.length === 0)
     return (
@@ -76,8 +81,8 @@ export function SourcePicker({
           Close
         </button>
       </div>
-      <FormError message={error} />
-      {!sources && !error ? <p className="muted small-text">Loading…</p> : null}
+      <ActionError failure={failure} onDismiss={clear} />
+      {!sources && !failure ? <p className="muted small-text">Loading…</p> : null}
       {prompt ? (
         <form
           aria-label={`Arguments of ${prompt.name}`}

@@ -1,10 +1,11 @@
 import { useMemo, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { formatDuration } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useNow } from '../components/use-now.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 
@@ -85,18 +86,18 @@ function CancelTask({
 }) {
   const { client, store, announce } = useDesk();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const cancel = async () => {
     if (busy) return;
     setBusy(true);
-    setError(undefined);
+    clear();
     try {
       const view = await client.call('outbound.cancel', { outboundId: task.outboundId });
       store.apply('outbound.changed', { type: 'changed', task: view });
       onCancelled();
       announce(view.state === 'cancelled' ? `The ${toolName} task was cancelled.` : `${toolName}: ${view.state}.`);
     } catch (thrown) {
-      setError(`Could not cancel: ${toHostCallError(thrown).message}`);
+      fail(`The ${toolName} task was not cancelled.`, thrown);
     } finally {
       setBusy(false);
     }
@@ -106,16 +107,12 @@ function CancelTask({
       <button
         type="button"
         aria-label={`Cancel the task of ${toolName}`}
-        aria-disabled={busy}
+        {...busyProps(busy)}
         onClick={() => void cancel()}
       >
         Cancel task
       </button>
-      {error ? (
-        <p className="reason" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ActionError failure={failure} onDismiss={clear} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AssistantMessage, AssistantToolCall } from '../../app/contract/assistant.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
+import { RawToggle } from '../components/raw-toggle.js';
 import { ResultView } from '../history/result-view.js';
 import { ApprovalCard } from './approval-card.js';
 import { TaskCard } from './task-card.js';
@@ -69,11 +70,7 @@ function ResultBlock({ message }: { message: ResultMessage }) {
     <div className="chat-result" data-result-role={message.role}>
       <p className="chat-result-head">
         <span className="small-text muted">{label}</span>
-        {message.result ? (
-          <button type="button" className="link-button small-text" aria-pressed={raw} onClick={() => setRaw(!raw)}>
-            {raw ? 'Rendered' : 'Raw JSON'}
-          </button>
-        ) : null}
+        {message.result ? <RawToggle raw={raw} onToggle={setRaw} /> : null}
       </p>
       {raw && message.result ? (
         <JsonView value={message.result} />

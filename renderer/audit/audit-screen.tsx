@@ -4,7 +4,7 @@ import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { ShortId } from '../components/short-id.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 const LIMIT = 200;
@@ -54,7 +54,8 @@ export function AuditScreen({
   const params = useRef(toParams(filter));
   params.current = toParams(filter);
   const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const readFailure = useFailure();
+  const exporting = useFailure();
   const [asked, setAsked] = useState(0);
   const reading = useRef<{ again: boolean } | undefined>(undefined);
 
@@ -71,19 +72,20 @@ export function AuditScreen({
         do {
           read.again = false;
           setEntries(await client.call('audit.read', { ...params.current, limit: LIMIT }));
-          setError(undefined);
+          readFailure.clear();
         } while (read.again);
       } catch (thrown) {
-        setError(`Could not read the audit log: ${toHostCallError(thrown).message}`);
+        readFailure.fail('Could not read the audit log.', thrown, 'Press Refresh to try again.');
       } finally {
         reading.current = undefined;
       }
     })();
-  }, [active, revision, asked, client, filter]);
+  }, [active, revision, asked, client, filter, readFailure.clear, readFailure.fail]);
 
   const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
     setFilter((old) => ({ ...old, [key]: event.target.value }));
-  const exportAll = () =>
+  const exportAll = () => {
+    exporting.clear();
     void client.call('audit.read', { ...toParams(filter), limit: EXPORT_LIMIT }).then(
       (found) => {
         downloadText(
@@ -93,8 +95,9 @@ export function AuditScreen({
         );
         announce(`Exported ${found.length} audit ${found.length === 1 ? 'entry' : 'entries'}.`);
       },
-      (thrown: unknown) => announce(`Could not export: ${toHostCallError(thrown).message}`)
+      (thrown: unknown) => exporting.fail('Nothing was exported.', thrown, 'Press Export to try again.')
     );
+  };
 
   return (
     <>
@@ -120,13 +123,14 @@ export function AuditScreen({
           Export
         </button>
       </form>
+      <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
+      <ActionError failure={readFailure.failure} onDismiss={readFailure.clear} />
       <p className="muted" aria-live="polite">
-        {error ??
-          (entries?.length !== 0
-            ? ''
-            : Object.keys(toParams(filter) ?? {}).length > 0
-              ? 'No entry matches.'
-              : 'Nothing recorded yet.')}
+        {entries?.length !== 0
+          ? ''
+          : Object.keys(toParams(filter) ?? {}).length > 0
+            ? 'No entry matches.'
+            : 'Nothing recorded yet.'}
       </p>
       <div className="table-wrap" hidden={entries?.length === 0}>
         <table className="audit">

@@ -4,7 +4,8 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { Timeline } from '../components/timeline.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
@@ -13,36 +14,33 @@ import { ResultView } from './result-view.js';
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { client } = useDesk();
   const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   useEffect(() => {
     let current = true;
     setEntry(undefined);
-    setProblem(undefined);
+    clear();
     client.call('history.get', { id }).then(
       (found) => current && setEntry(found),
-      (error: unknown) => current && setProblem(toHostCallError(error).message)
+      (error: unknown) =>
+        current && fail('Could not load this entry.', error, 'Close it and open it again from the list.')
     );
     return () => {
       current = false;
     };
-  }, [client, id]);
+  }, [client, id, clear, fail]);
 
   return (
     <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
       <header className="card-header">
         <h3 id="history-detail-title" tabIndex={-1} ref={(element) => element?.focus()}>
-          {entry?.title ?? 'History entry'}
+          {entry ? <TaskTitle kind={entry.kind} title={entry.title} /> : 'History entry'}
         </h3>
         <button type="button" onClick={onClose}>
           Close
         </button>
       </header>
-      {problem ? (
-        <p role="alert" className="form-error">
-          Could not load this entry: {problem}
-        </p>
-      ) : null}
-      {!entry && !problem ? <p className="muted">Loading…</p> : null}
+      <ActionError failure={failure} onDismiss={clear} />
+      {!entry && !failure ? <p className="muted">Loading…</p> : null}
       {entry ? (
         <>
           <p className="meta">
@@ -57,7 +55,12 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (
-            <ResultView result={entry.result} />
+            <ResultView
+              result={entry.result}
+              requestedSchema={
+                entry.kind === 'elicitation' ? (entry.request as Record<string, unknown>).requestedSchema : undefined
+              }
+            />
           ) : entry.error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}

@@ -3,7 +3,8 @@ import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge, statusLabel } from '../components/status-badge.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { TaskTitle } from '../components/task-title.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
@@ -31,7 +32,8 @@ export function HistoryScreen({
   const revision = useDeskState((state) => state.historyRevision);
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
   const [page, setPage] = useState<{ entries: HistorySummary[]; total: number; nextCursor?: string } | undefined>();
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const loading = useFailure();
+  const exporting = useFailure();
   const [open, setOpen] = useState<string | undefined>(undefined);
   /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
   const request = useRef(0);
@@ -51,29 +53,35 @@ export function HistoryScreen({
       (found) => {
         if (id !== request.current) return;
         setPage(found);
-        setProblem(undefined);
+        loading.clear();
       },
-      (error: unknown) => id === request.current && setProblem(toHostCallError(error).message)
+      (error: unknown) =>
+        id === request.current &&
+        loading.fail('Could not load the history.', error, 'Change a filter or open History again to retry.')
     );
-  }, [client, active, inputs, revision]);
+  }, [client, active, inputs, revision, loading.clear, loading.fail]);
 
   const more = () => {
     if (!page?.nextCursor) return;
     const id = ++request.current;
+    loading.clear();
     client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
       (found) => id === request.current && setPage({ ...found, entries: [...page.entries, ...found.entries] }),
-      (error: unknown) => id === request.current && setProblem(toHostCallError(error).message)
+      (error: unknown) =>
+        id === request.current && loading.fail('Could not load more entries.', error, 'Press Show more to try again.')
     );
   };
 
-  const exportAll = () =>
+  const exportAll = () => {
+    exporting.clear();
     void client.call('history.export', { filter: toHistoryFilter(inputs) }).then(
       ({ jsonl, count }) => {
         downloadText(jsonl, 'taskdesk-history.jsonl', 'application/jsonl');
         announce(`Exported ${count} ${count === 1 ? 'entry' : 'entries'}.`);
       },
-      (error: unknown) => announce(`Could not export: ${toHostCallError(error).message}`)
+      (error: unknown) => exporting.fail('Nothing was exported.', error, 'Press Export to try again.')
     );
+  };
 
   const set = (key: keyof FilterInputs) => (event: { target: { value: string } }) =>
     setInputs((old) => ({ ...old, [key]: event.target.value }));
@@ -83,7 +91,10 @@ export function HistoryScreen({
       <h2 id="heading-history" tabIndex={-1} ref={headingRef}>
         History
       </h2>
-      <p className="lede">Every task a server gave Taskdesk or Taskdesk asked of one, kept after it ended.</p>
+      <p className="lede">
+        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and kept after it ends for as long
+        as Keep history below says.
+      </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
@@ -98,11 +109,8 @@ export function HistoryScreen({
           Export
         </button>
       </form>
-      {problem ? (
-        <p role="alert" className="form-error">
-          Could not load the history: {problem}
-        </p>
-      ) : null}
+      <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
+      <ActionError failure={loading.failure} onDismiss={loading.clear} />
       {open ? (
         <HistoryDetail
           id={open}
@@ -125,7 +133,7 @@ export function HistoryScreen({
         {page?.entries.map((entry) => (
           <li key={entry.id} data-history-id={entry.id}>
             <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
-              {entry.title}
+              <TaskTitle kind={entry.kind} title={entry.title} />
             </button>
             <span className="meta">
               {KIND_WORDS[entry.kind] ?? entry.kind} · {entry.direction === 'received' ? 'from' : 'to'}{' '}

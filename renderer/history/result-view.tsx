@@ -1,3 +1,4 @@
+import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
 import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
@@ -47,10 +48,17 @@ function ContentBlock({ block }: { block: Block }) {
 /**
  * A result as a person reads it: a tool's content blocks (text as Markdown, images inline,
  * resource links guarded) and structured content, or a model's message, or a form's answer as
- * its fields; anything else, and a result too large to keep, as JSON. The Tools screen, the
- * Tasks detail and History all show results with it.
+ * its fields (titled as `requestedSchema`, the form asked for, titles them); anything else, and a
+ * result too large to keep, as JSON. The Tools screen, the Tasks detail and History all show
+ * results with it.
  */
-export function ResultView({ result }: { result: Record<string, unknown> }) {
+export function ResultView({
+  result,
+  requestedSchema
+}: {
+  result: Record<string, unknown>;
+  requestedSchema?: unknown;
+}) {
   if (result.truncated === true)
     return (
       <p className="muted">
@@ -85,24 +93,29 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
       </div>
     );
   if (typeof result.action === 'string') {
-    const fields = (content ?? {}) as Record<string, unknown>;
+    const fields = answerFields(content, requestedSchema);
     return (
       <div className="tool-result">
         <p>
-          Answer: <strong>{result.action}</strong>
+          Answer: <strong>{answerActionWords(result.action)}</strong>
         </p>
-        {Object.keys(fields).length > 0 ? (
-          <dl className="answer-fields">
-            {Object.entries(fields).map(([key, value]) => (
-              <div key={key}>
-                <dt>{key}</dt>
-                <dd>{asText(value, '')}</dd>
-              </div>
-            ))}
-          </dl>
-        ) : null}
+        {fields.length > 0 ? <AnswerList fields={fields} /> : null}
       </div>
     );
   }
   return <JsonView value={result} />;
+}
+
+/** A form's answered fields: each field's title, then what was answered. */
+export function AnswerList({ fields, className }: { fields: AnswerField[]; className?: string }) {
+  return (
+    <dl className={className ? `answer-fields ${className}` : 'answer-fields'}>
+      {fields.map((field) => (
+        <div key={field.name} data-field={field.name}>
+          <dt>{field.title}</dt>
+          <dd>{field.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }

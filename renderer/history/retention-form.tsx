@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /** How long and how much history is kept (`history.getRetention` / `history.setRetention`). */
@@ -7,7 +7,7 @@ export function RetentionForm({ active }: { active: boolean }) {
   const { client, announce } = useDesk();
   const [days, setDays] = useState('');
   const [maxEntries, setMaxEntries] = useState('');
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const { failure, fail, show, clear } = useFailure();
   /** The values as last saved: "Saved." shows while the fields hold them. */
   const [saved, setSaved] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -17,23 +17,26 @@ export function RetentionForm({ active }: { active: boolean }) {
         setDays(String(retention.days));
         setMaxEntries(String(retention.maxEntries));
       },
-      (error: unknown) => setProblem(toHostCallError(error).message)
+      (error: unknown) => fail('Could not read how long history is kept.', error, 'Open History again to retry.')
     );
-  }, [client, active]);
+  }, [client, active, fail]);
 
   const save = () => {
     const wanted = { days: Number(days), maxEntries: Number(maxEntries) };
     if (!Number.isInteger(wanted.days) || wanted.days < 1 || wanted.days > 3650)
-      return setProblem('Keep entries for 1 to 3650 days.');
+      return show({ what: 'Days must be a whole number from 1 to 3650.', next: 'Correct it, then press Save.' });
     if (!Number.isInteger(wanted.maxEntries) || wanted.maxEntries < 100 || wanted.maxEntries > 100_000)
-      return setProblem('Keep 100 to 100,000 entries.');
-    setProblem(undefined);
+      return show({
+        what: 'At most entries must be a whole number from 100 to 100,000.',
+        next: 'Correct it, then press Save.'
+      });
+    clear();
     void client.call('history.setRetention', wanted).then(
       (kept) => {
         setSaved(`${kept.days}\n${kept.maxEntries}`);
         announce(`History is kept for ${kept.days} days, at most ${kept.maxEntries} entries.`);
       },
-      (error: unknown) => setProblem(toHostCallError(error).message)
+      (error: unknown) => fail('The history settings were not saved.', error)
     );
   };
 
@@ -62,11 +65,7 @@ export function RetentionForm({ active }: { active: boolean }) {
           onChange={(event) => setMaxEntries(event.target.value)}
         />
       </label>
-      {problem ? (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      ) : null}
+      <ActionError failure={failure} onDismiss={clear} />
       <button type="submit">Save</button>
       {saved === `${days}\n${maxEntries}` ? <span className="muted retention-saved">Saved.</span> : null}
     </form>

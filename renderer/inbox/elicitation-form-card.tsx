@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
+import { ActionError, correctingFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { InboxCard } from './inbox-card.js';
@@ -34,10 +35,13 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
       if (count === 0) return false;
       const unplaced = Object.entries(fields).filter(([name]) => !form.fields.some((field) => field.name === name));
       form.showErrors(fields);
-      const summary = correctingSummary(count, 'answer');
-      answering.setError(
+      const summary = correctingFailure(count, 'answer');
+      answering.failure.show(
         unplaced.length > 0
-          ? `${summary} ${unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')}`
+          ? {
+              ...summary,
+              why: unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')
+            }
           : summary
       );
       return true;
@@ -45,7 +49,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Form" title={messageOf(item, `${item.serverName} asks for information`)}>
+    <InboxCard item={item} kindLabel="Form" markdown title={messageOf(item, `${item.serverName} asks for information`)}>
       <form
         className="answer-form"
         noValidate
@@ -67,9 +71,9 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
         ) : (
           <p className="muted">This form has no fields.</p>
         )}
-        <FormError message={answering.error} />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={answering.busy}>
+          <button type="submit" className="primary" {...busyProps(answering.busy)}>
             Submit
           </button>
           <DeclineCancelButtons answering={answering} done={done} />

@@ -1,5 +1,6 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { messageOf } from './elicitation-form-card.js';
 import { InboxCard } from './inbox-card.js';
@@ -45,7 +46,12 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Link" title={messageOf(item, `${item.serverName} asks you to open a link`)}>
+    <InboxCard
+      item={item}
+      kindLabel="Link"
+      markdown
+      title={messageOf(item, `${item.serverName} asks you to open a link`)}
+    >
       <form className="answer-form" noValidate aria-busy={answering.busy} onSubmit={(event) => event.preventDefault()}>
         <p>
           {openable ? (
@@ -59,9 +65,15 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
         <p>
           <code className="url">{rawUrl || '(no URL)'}</code>
         </p>
-        <FormError message={answering.error} />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
-          <button type="button" className="primary" disabled={!openable || answering.busy} onClick={() => void open()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={!openable}
+            {...busyProps(answering.busy)}
+            onClick={() => void open()}
+          >
             Open link…
           </button>
           <DeclineCancelButtons answering={answering} done={done} />

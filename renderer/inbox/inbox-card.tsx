@@ -2,6 +2,7 @@ import { useId, type ReactNode } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
+import { MarkdownLine } from '../components/markdown-line.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
 import { WaitingSince } from '../components/waiting-since.js';
@@ -11,11 +12,14 @@ export function InboxCard({
   item,
   kindLabel,
   title,
+  markdown = false,
   children
 }: {
   item: InboxItem;
   kindLabel: string;
   title: string;
+  /** The title is the server's message, Markdown: its words in a line (bold and code kept, no HTML). */
+  markdown?: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -29,7 +33,7 @@ export function InboxCard({
     >
       <header className="card-header">
         <span className="kind-tag">{kindLabel}</span>
-        <h3 id={titleId}>{title}</h3>
+        <h3 id={titleId}>{markdown ? <MarkdownLine text={title} /> : title}</h3>
         <p className="meta">
           From <strong>{item.serverName}</strong> · asked <DateTime iso={item.createdAt} />
           {item.taskId ? (

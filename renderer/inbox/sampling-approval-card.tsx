@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ConversationView } from './conversation-view.js';
@@ -154,9 +155,9 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             </div>
           </>
         )}
-        <FormError message={answering.error} />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={answering.busy}>
+          <button type="submit" className="primary" {...busyProps(answering.busy)}>
             {review ? 'Send answer' : 'Approve'}
           </button>
           {review ? null : (
@@ -171,7 +172,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
           )}
           <button
             type="button"
-            disabled={answering.busy}
+            {...busyProps(answering.busy)}
             onClick={() => send({ action: 'reject' }, `Request from ${item.serverName} rejected.`)}
           >
             Reject

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
@@ -15,7 +16,8 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
   const replyRef = useRef<HTMLTextAreaElement>(null);
 
   const answer = (action: 'reply' | 'reject') => {
-    answering.setError(undefined);
+    if (answering.busy) return;
+    answering.failure.clear();
     if (action === 'reply' && !reply.trim()) {
       setReplyError('Write a reply, or reject the request.');
       replyRef.current?.focus();
@@ -66,12 +68,12 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
             />
           )}
         </FieldFrame>
-        <FormError message={answering.error} />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={answering.busy}>
+          <button type="submit" className="primary" {...busyProps(answering.busy)}>
             Send reply
           </button>
-          <button type="button" disabled={answering.busy} onClick={() => answer('reject')}>
+          <button type="button" {...busyProps(answering.busy)} onClick={() => answer('reject')}>
             Reject
           </button>
         </div>

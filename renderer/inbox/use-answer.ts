@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
+import { failureOf, useFailure, type FailureState } from '../components/action-error.js';
 import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 
-/** Sending an inbox item's answer: busy while on its way, the host's error when refused. */
+/** Sending an inbox item's answer: busy while on its way, the host's refusal shown on the card. */
 export interface Answering {
   busy: boolean;
-  error: string | undefined;
-  setError: (message: string | undefined) => void;
+  /** Why the last answer was not taken, for the card's {@link ActionError}; `clear` is its Dismiss. */
+  failure: FailureState;
   /**
-   * Sends the answer; resolves false when the host refused it. `onRefused` may take the error
-   * (per-field messages) and return true; otherwise its message is the form's error.
+   * Sends the answer; resolves false when the host refused it (or one is on its way already).
+   * `onRefused` may take the error (per-field messages) and return true; otherwise the card
+   * says the answer was not sent, and why.
    */
   send: (answer: InboxAnswerInput, done: string, onRefused?: (error: HostCallError) => boolean) => Promise<boolean>;
 }
@@ -19,9 +21,11 @@ export interface Answering {
 export function useAnswer(item: InboxItem): Answering {
   const { client, store, announce } = useDesk();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const failure = useFailure();
   const send: Answering['send'] = async (answer, done, onRefused) => {
-    setError(undefined);
+    // Submit, Decline and Cancel answer the same question: one answer at a time.
+    if (busy) return false;
+    failure.clear();
     setBusy(true);
     try {
       await client.call('inbox.answer', { id: item.id, answer });
@@ -31,11 +35,11 @@ export function useAnswer(item: InboxItem): Answering {
       return true;
     } catch (thrown) {
       const refused = toHostCallError(thrown);
-      if (!onRefused?.(refused)) setError(refused.message);
+      if (!onRefused?.(refused)) failure.show(failureOf(`Your answer was not sent to ${item.serverName}.`, refused));
       return false;
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, setError, send };
+  return { busy, failure, send };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProviderSettings } from '../../app/contract/host-api.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 /** Detection of local LLM servers on their usual ports, with one-click adding. */
@@ -11,10 +11,12 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const [candidates, setCandidates] = useState<ProviderSettings[]>([]);
+  const { failure, fail, clear } = useFailure();
 
   const detect = async () => {
     if (busy) return;
     setBusy(true);
+    clear();
     setStatus('Looking for local servers…');
     try {
       const found = await client.call('providers.detect', {});
@@ -26,7 +28,8 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
       );
     } catch (error) {
       setCandidates([]);
-      setStatus(`Could not look for local servers: ${toHostCallError(error).message}`);
+      setStatus('');
+      fail('Could not look for local servers.', error, 'Press Detect local servers to look again.');
     } finally {
       setBusy(false);
     }
@@ -36,12 +39,13 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
     // A provider may already use the usual id (another port, another machine): pick a free one.
     let id = candidate.id;
     for (let n = 2; providers.some((p) => p.id === id); n++) id = `${candidate.id}-${n}`;
+    clear();
     try {
       const saved = await client.call('providers.save', { ...candidate, id });
       announce(`Added ${saved.name}.`);
       onAdded(saved.id);
     } catch (error) {
-      setStatus(`Could not add ${candidate.name}: ${toHostCallError(error).message}`);
+      fail(`Could not add ${candidate.name}.`, error);
     }
   };
 
@@ -59,6 +63,7 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
       <p className="muted detect-status" role="status">
         {status}
       </p>
+      <ActionError failure={failure} onDismiss={clear} />
       <ul className="detected" aria-label="Local servers found">
         {candidates.map((candidate) => {
           const added = providers.find((p) => p.baseURL === candidate.baseURL);

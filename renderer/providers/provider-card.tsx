@@ -1,5 +1,7 @@
 import { memo, useState } from 'react';
 import type { ProviderView } from '../../app/contract/host-api.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ConnectionTestView, type TestState } from './connection-test-view.js';
@@ -19,10 +21,12 @@ export const ProviderCard = memo(function ProviderCard({
 }) {
   const { client, announce, confirm } = useDesk();
   const [test, setTest] = useState<TestState | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const headingId = `provider-${provider.id}-name`;
   const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
 
   const runTest = async () => {
+    if (test?.kind === 'testing') return;
     setTest({ kind: 'testing' });
     let state: TestState;
     try {
@@ -40,6 +44,7 @@ export const ProviderCard = memo(function ProviderCard({
 
   const addModels = async (names: string[]) => {
     const { hasKey: _hasKey, ...settings } = provider;
+    clear();
     try {
       await client.call('providers.save', {
         ...settings,
@@ -48,7 +53,7 @@ export const ProviderCard = memo(function ProviderCard({
       announce(`Added ${names.length === 1 ? names[0] : `${names.length} models`} to ${provider.name}.`);
       onModelsAdded(provider.id, names);
     } catch (error) {
-      announce(`${provider.name}: ${toHostCallError(error).message}`);
+      fail(`The models were not added to ${provider.name}.`, error);
     }
   };
 
@@ -60,11 +65,12 @@ export const ProviderCard = memo(function ProviderCard({
       danger: true
     });
     if (!agreed) return;
+    clear();
     try {
       await client.call('providers.clearKey', { providerId: provider.id });
       announce(`Deleted the key of ${provider.name}.`);
     } catch (error) {
-      announce(`${provider.name}: ${toHostCallError(error).message}`);
+      fail(`The key of ${provider.name} was not deleted.`, error);
     }
   };
 
@@ -76,12 +82,13 @@ export const ProviderCard = memo(function ProviderCard({
       danger: true
     });
     if (!agreed) return;
+    clear();
     try {
       await client.call('providers.remove', { providerId: provider.id });
       announce(`Removed ${provider.name}.`);
       onRemoved(provider.id);
     } catch (error) {
-      announce(`${provider.name}: ${toHostCallError(error).message}`);
+      fail(`Could not remove ${provider.name}.`, error);
     }
   };
 
@@ -129,11 +136,12 @@ export const ProviderCard = memo(function ProviderCard({
         </dd>
       </dl>
       <ConnectionTestView provider={provider} state={test} onAddModels={(names) => void addModels(names)} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         <button
           type="button"
           aria-label={`Test connection to ${provider.name}`}
-          disabled={test?.kind === 'testing'}
+          {...busyProps(test?.kind === 'testing')}
           onClick={() => void runTest()}
         >
           Test connection

@@ -1,9 +1,9 @@
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import type { ProviderConfig, ProviderView } from '../../app/contract/host-api.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
+import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { isHttpUrl } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
 
@@ -40,7 +40,7 @@ export const ProviderForm = forwardRef<
   const [errors, setErrors] = useState<Partial<Record<'id' | 'name' | 'baseURL', string>>>({});
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [modelsError, setModelsError] = useState<string | undefined>(undefined);
-  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const controls = useRef(new Map<string, HTMLInputElement>());
@@ -116,7 +116,7 @@ export const ProviderForm = forwardRef<
     setInvalid(bad);
     setModelsError(messages.length > 0 ? messages.join('. ') : undefined);
     if (order.length > 0) {
-      setFormError(correctingSummary(order.length));
+      show(correctingFailure(order.length));
       focusNext.current = order[0];
       return undefined;
     }
@@ -131,7 +131,8 @@ export const ProviderForm = forwardRef<
   };
 
   const save = async () => {
-    setFormError(undefined);
+    if (busy) return;
+    clear();
     const config = collect();
     if (!config) return;
     setBusy(true);
@@ -140,7 +141,7 @@ export const ProviderForm = forwardRef<
       announce(editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`);
       onDone(false);
     } catch (error) {
-      setFormError(toHostCallError(error).message);
+      fail(editing ? `${editing.name} was not saved.` : 'The provider was not added.', error);
     } finally {
       setBusy(false);
     }
@@ -365,9 +366,9 @@ export const ProviderForm = forwardRef<
           )}
         </FieldFrame>
       </div>
-      <FormError message={formError} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" {...busyProps(busy)}>
           {editing ? 'Save changes' : 'Add provider'}
         </button>
         {editing ? (

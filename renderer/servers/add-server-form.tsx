@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
+import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
 import { draftProblems, emptyDraft, toConfigInput, type DraftField, type ServerDraft } from './server-draft.js';
@@ -25,7 +24,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
   const [id, setId] = useState('');
   const [draft, setDraft] = useState<ServerDraft>(emptyDraft);
   const [errors, setErrors] = useState<Partial<Record<DraftField | 'id', string>>>({});
-  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField | 'id', HTMLElement>());
   useEffect(() => {
@@ -37,7 +36,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
 
   const submit = async () => {
     if (busy) return;
-    setFormError(undefined);
+    clear();
     const problems: Array<[DraftField | 'id', string]> = [];
     const trimmed = id.trim();
     if (!trimmed) problems.push(['id', 'Required']);
@@ -46,7 +45,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     problems.push(...draftProblems(draft));
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
-      setFormError(correctingSummary(problems.length));
+      show(correctingFailure(problems.length));
       controls.current.get(problems[0]![0])?.focus();
       return;
     }
@@ -55,7 +54,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     try {
       await client.call('servers.add', config);
     } catch (error) {
-      setFormError(toHostCallError(error).message);
+      fail(`Could not add ${config.name}.`, error);
       setBusy(false);
       return;
     }
@@ -65,7 +64,9 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     if (config.autoConnect)
       void client
         .call('servers.connect', { serverId: trimmed })
-        .catch((error: unknown) => announce(`${config.name}: ${toHostCallError(error).message}`));
+        .catch((error: unknown) =>
+          announce(`${config.name}: ${error instanceof Error ? error.message : String(error)}`)
+        );
   };
 
   return (
@@ -109,7 +110,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
         register={register}
         autoConnectLabel="Connect now and when Taskdesk starts"
       />
-      <FormError message={formError} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         <button type="submit" className="primary" {...busyProps(busy)}>
           Add server

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
 import { draftFromSettings, draftProblems, toEditable, type DraftField, type ServerDraft } from './server-draft.js';
@@ -15,7 +15,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [draft, setDraft] = useState<ServerDraft | undefined>(undefined);
   const [editable, setEditable] = useState(true);
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
-  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField, HTMLElement>());
   const headingId = `edit-${server.id}-heading`;
@@ -28,20 +28,22 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         setDraft(draftFromSettings(settings));
         setEditable(settings.editable);
       },
-      (error: unknown) => live && setFormError(toHostCallError(error).message)
+      (error: unknown) =>
+        // Not by its name: a rename from elsewhere must not read the settings again over the draft.
+        live && fail('Could not read the settings of this server.', error, 'Close this form and press Edit… again.')
     );
     return () => {
       live = false;
     };
-  }, [client, server.id]);
+  }, [client, server.id, fail]);
 
   const submit = async () => {
-    if (!draft) return;
-    setFormError(undefined);
+    if (!draft || busy) return;
+    clear();
     const problems = draftProblems(draft);
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
-      setFormError(correctingSummary(problems.length));
+      show(correctingFailure(problems.length));
       controls.current.get(problems[0]![0])?.focus();
       return;
     }
@@ -51,7 +53,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       announce(`Saved ${draft.name.trim()}.`);
       onDone();
     } catch (error) {
-      setFormError(toHostCallError(error).message);
+      fail(`${server.name} was not saved.`, error);
     } finally {
       setBusy(false);
     }
@@ -83,9 +85,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           autoConnectLabel="Connect when Taskdesk starts"
         />
       ) : null}
-      <FormError message={formError} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy || !draft || !editable}>
+        <button type="submit" className="primary" disabled={!draft || !editable} {...busyProps(busy)}>
           Save
         </button>
         <button type="button" onClick={onDone}>

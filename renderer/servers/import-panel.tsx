@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { ImportedServer, ImportSource } from '../../app/contract/server-settings.js';
-import { FormError } from '../components/form-error.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 
 const lines = (text: string) =>
@@ -20,12 +20,13 @@ export function ImportPanel() {
   const [projects, setProjects] = useState('');
   const [pasted, setPasted] = useState('');
   const [sources, setSources] = useState<ImportSource[] | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
 
   const find = async () => {
+    if (busy) return;
     setBusy(true);
-    setError(undefined);
+    clear();
     try {
       const projectDirs = lines(projects);
       const found = await client.call('servers.importFind', {
@@ -37,8 +38,8 @@ export function ImportPanel() {
       announce(
         `Found ${servers} server${servers === 1 ? '' : 's'} in ${found.sources.filter((s) => s.exists).length} configs.`
       );
-    } catch (failure) {
-      setError(toHostCallError(failure).message);
+    } catch (thrown) {
+      fail('Could not look for servers.', thrown, 'Check the project folders and the pasted JSON, then look again.');
     } finally {
       setBusy(false);
     }
@@ -81,9 +82,9 @@ export function ImportPanel() {
           )}
         </FieldFrame>
       </div>
-      <FormError message={error} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
-        <button type="button" disabled={busy} onClick={() => void find()}>
+        <button type="button" {...busyProps(busy)} onClick={() => void find()}>
           Look for servers
         </button>
       </div>
@@ -129,7 +130,7 @@ function ImportSourceCard({
   const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
   const [autoConnect, setAutoConnect] = useState(false);
   const [message, setMessage] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const chosen = source.servers.filter((server) => picked.has(server.key));
   const neededInputs = source.inputs.filter((input) => chosen.some((server) => server.inputs.includes(input.id)));
@@ -142,8 +143,9 @@ function ImportSourceCard({
     });
 
   const run = async () => {
+    if (busy) return;
     setBusy(true);
-    setError(undefined);
+    clear();
     setMessage(undefined);
     try {
       const result = await client.call('servers.importAdd', {
@@ -168,8 +170,8 @@ function ImportSourceCard({
       announce(words);
       setPicked(new Set());
       await onImported();
-    } catch (failure) {
-      setError(toHostCallError(failure).message);
+    } catch (thrown) {
+      fail('Nothing was imported.', thrown);
     } finally {
       setBusy(false);
     }
@@ -246,10 +248,16 @@ function ImportSourceCard({
             />
             <label htmlFor={`${headingId}-connect`}>Connect them now and when Taskdesk starts</label>
           </div>
-          <FormError message={error} />
+          <ActionError failure={failure} onDismiss={clear} />
           {message ? <p role="status">{message}</p> : null}
           <div className="actions">
-            <button type="button" className="primary" disabled={busy || chosen.length === 0} onClick={() => void run()}>
+            <button
+              type="button"
+              className="primary"
+              disabled={chosen.length === 0}
+              {...busyProps(busy)}
+              onClick={() => void run()}
+            >
               Import {chosen.length > 0 ? chosen.length : ''} selected
               <span className="sr-only"> from {source.label}</span>
             </button>

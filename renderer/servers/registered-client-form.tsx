@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /**
@@ -13,11 +13,12 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
   const [scope, setScope] = useState('');
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [saved, setSaved] = useState(false);
 
   const save = async () => {
-    setProblem(undefined);
+    clear();
+    setSaved(false);
     try {
       await client.call('auth.setClient', {
         serverId: server.id,
@@ -29,7 +30,7 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
       setSaved(true);
       announce(`${server.name} signs in with client ${clientId.trim()} from now on.`);
     } catch (error) {
-      setProblem(toHostCallError(error).message);
+      fail('The client was not saved.', error);
     }
   };
 
@@ -63,11 +64,7 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
           Save client
         </button>
         {saved ? <p className="muted">Saved: the next sign-in uses this client.</p> : null}
-        {problem ? (
-          <p role="alert" className="form-error">
-            {problem}
-          </p>
-        ) : null}
+        <ActionError failure={failure} onDismiss={clear} />
       </form>
     </details>
   );

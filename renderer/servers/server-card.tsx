@@ -1,7 +1,8 @@
 import { memo, useState } from 'react';
 import type { SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
 import { EditServerForm } from './edit-server-form.js';
@@ -21,29 +22,48 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
   const [editing, setEditing] = useState(false);
+  /** Connect or Disconnect on its way: only that button waits; the rest of the card stays usable. */
+  const [toggling, setToggling] = useState(false);
+  const { failure, fail, clear } = useFailure();
+  /** A policy that was not saved is said by the policy's own fieldset, not by the buttons below. */
+  const policyFailure = useFailure();
   const { state } = server;
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
 
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
+    policyFailure.clear();
     try {
       const saved = await client.call('sampling.setPolicy', { serverId: server.id, policy });
       store.apply('policies.changed', { serverId: server.id, policy: saved });
       announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
     } catch (error) {
-      announce(`${server.name}: the sampling policy was not saved: ${toHostCallError(error).message}`);
+      policyFailure.fail(
+        `The sampling policy of ${server.name} was not saved.`,
+        error,
+        'It is back to what it was; choose again to try once more.'
+      );
     } finally {
       setSaving(undefined);
     }
   };
 
   const toggleConnection = async () => {
+    if (toggling) return;
+    setToggling(true);
+    clear();
     try {
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
     } catch (error) {
-      announce(`${server.name}: ${toHostCallError(error).message}`);
+      fail(
+        live ? `Could not disconnect ${server.name}.` : `Could not connect ${server.name}.`,
+        error,
+        live ? undefined : 'Check its command or URL with Edit…, then press Connect again.'
+      );
+    } finally {
+      setToggling(false);
     }
   };
 
@@ -55,11 +75,12 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
       danger: true
     });
     if (!agreed) return;
+    clear();
     try {
       await client.call('servers.remove', { serverId: server.id });
       announce(`Removed ${server.name}.`);
     } catch (error) {
-      announce(`${server.name}: ${toHostCallError(error).message}`);
+      fail(`Could not remove ${server.name}.`, error);
     }
   };
 
@@ -115,37 +136,49 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         policy={saving ?? stored}
         onChange={(policy) => void setPolicy(policy)}
       />
+      <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
       <ServerFolders serverId={server.id} serverName={server.name} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         {state.status === 'ready' ? (
           <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>
             Tools…
           </button>
         ) : null}
-        <button
-          type="button"
-          aria-label={`Edit ${server.name}`}
-          aria-expanded={editing}
-          onClick={() => setEditing((open) => !open)}
-        >
-          Edit…
-        </button>
+        {server.configured ? null : (
+          <button
+            type="button"
+            aria-label={`Edit ${server.name}`}
+            aria-expanded={editing}
+            onClick={() => setEditing((open) => !open)}
+          >
+            Edit…
+          </button>
+        )}
         {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
         <button
           type="button"
           aria-label={`${live ? 'Disconnect' : 'Connect'} ${server.name}`}
+          {...busyProps(toggling)}
           onClick={() => void toggleConnection()}
         >
           {live ? 'Disconnect' : 'Connect'}
         </button>
-        <button
-          type="button"
-          className="danger-link"
-          aria-label={`Remove ${server.name}`}
-          onClick={() => void remove()}
-        >
-          Remove
-        </button>
+        {server.configured ? (
+          // Offering Edit and Remove led to a form that could not save and a remove that failed.
+          <span className="muted small-text configured-note">
+            Given by Taskdesk’s configuration: change or remove it where Taskdesk is configured.
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="danger-link"
+            aria-label={`Remove ${server.name}`}
+            onClick={() => void remove()}
+          >
+            Remove
+          </button>
+        )}
       </div>
     </li>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /**
@@ -12,7 +12,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
   const { client, announce } = useDesk();
   const [folders, setFolders] = useState<string[] | undefined>(undefined);
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const inputId = useId();
   const picker = typeof window !== 'undefined' ? window.taskdesk?.pickFolder : undefined;
 
@@ -20,24 +20,27 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
     let live = true;
     client.call('roots.get', { serverId }).then(
       (result) => live && setFolders(result.folders),
-      (failure: unknown) => live && setError(toHostCallError(failure).message)
+      (thrown: unknown) =>
+        live && fail(`Could not read the folders of ${serverName}.`, thrown, 'Open the Servers screen again to retry.')
     );
     return () => {
       live = false;
     };
-  }, [client, serverId]);
+  }, [client, serverId, serverName, fail]);
 
   const save = async (next: string[], said: string): Promise<boolean> => {
+    clear();
     try {
       const result = await client.call('roots.set', { serverId, folders: next });
       setFolders(result.folders);
-      setError(undefined);
       announce(said);
       return true;
-    } catch (failure) {
-      const message = toHostCallError(failure).message;
-      setError(message);
-      announce(`${serverName}: the folders were not saved: ${message}`);
+    } catch (thrown) {
+      fail(
+        `The folders of ${serverName} were not saved.`,
+        thrown,
+        'Check the path (a folder that exists on this computer), then add it again.'
+      );
       return false;
     }
   };
@@ -110,11 +113,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
           </button>
         </form>
       )}
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ActionError failure={failure} onDismiss={clear} />
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { RegisteredClientForm } from './registered-client-form.js';
 
@@ -14,11 +15,14 @@ export function ServerSignIn({ server }: { server: ServerView }) {
   const { client, store, announce, openExternal } = useDesk();
   const [opened, setOpened] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const { failure, fail, clear } = useFailure();
   const auth = server.state.auth;
   if (!auth) return null;
 
   const signIn = async () => {
+    if (busy) return;
     setBusy(true);
+    clear();
     try {
       const start = await client.call('auth.signIn', { serverId: server.id });
       if (start.type === 'open') {
@@ -29,21 +33,23 @@ export function ServerSignIn({ server }: { server: ServerView }) {
         announce(`${server.name} is signed in.`);
       }
     } catch (error) {
-      announce(`${server.name}: ${toHostCallError(error).message}`);
+      fail(`Could not start the sign-in to ${server.name}.`, error);
     } finally {
       setBusy(false);
     }
   };
 
   const signOut = async () => {
+    if (busy) return;
     setBusy(true);
+    clear();
     try {
       const view = await client.call('auth.signOut', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
       setOpened(undefined);
       announce(`Signed out of ${server.name}.`);
     } catch (error) {
-      announce(`${server.name}: ${toHostCallError(error).message}`);
+      fail(`Could not sign out of ${server.name}.`, error);
     } finally {
       setBusy(false);
     }
@@ -56,9 +62,15 @@ export function ServerSignIn({ server }: { server: ServerView }) {
           {auth.subject ? `Signed in as ${auth.subject}` : 'Signed in'}
           {auth.issuer ? ` at ${auth.issuer}` : ''}
         </p>
-        <button type="button" disabled={busy} aria-label={`Sign out of ${server.name}`} onClick={() => void signOut()}>
+        <button
+          type="button"
+          {...busyProps(busy)}
+          aria-label={`Sign out of ${server.name}`}
+          onClick={() => void signOut()}
+        >
           Sign out
         </button>
+        <ActionError failure={failure} onDismiss={clear} />
       </div>
     );
   }
@@ -67,9 +79,10 @@ export function ServerSignIn({ server }: { server: ServerView }) {
     <div className="sign-in" data-sign-in={auth.status}>
       <p>{`Sign in to ${server.name}${auth.issuer ? ` at ${auth.issuer}` : ''}?`}</p>
       {auth.reason ? <p className="reason">{auth.reason}</p> : null}
-      <button type="button" disabled={busy} aria-label={`Sign in to ${server.name}`} onClick={() => void signIn()}>
+      <button type="button" {...busyProps(busy)} aria-label={`Sign in to ${server.name}`} onClick={() => void signIn()}>
         Sign in
       </button>
+      <ActionError failure={failure} onDismiss={clear} />
       {opened ? (
         <p className="sign-in-address">
           If no browser opened, open this address: <code className="url">{opened}</code>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /**
@@ -10,7 +10,7 @@ import { useDesk } from '../shell/desk-context.js';
 export function ServerStderr({ server }: { server: ServerView }) {
   const { client } = useDesk();
   const [output, setOutput] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [open, setOpen] = useState(false);
   const status = server.state.status;
   const load = useCallback(
@@ -18,11 +18,11 @@ export function ServerStderr({ server }: { server: ServerView }) {
       client.call('servers.stderr', { serverId: server.id }).then(
         (result) => {
           setOutput(result);
-          setError(undefined);
+          clear();
         },
-        (failure: unknown) => setError(toHostCallError(failure).message)
+        (thrown: unknown) => fail(`Could not read what ${server.name} wrote.`, thrown, 'Press Refresh to try again.')
       ),
-    [client, server.id]
+    [client, server.id, server.name, clear, fail]
   );
   // Open, it follows the server: a new process (or its end) brings new output.
   useEffect(() => {
@@ -33,7 +33,7 @@ export function ServerStderr({ server }: { server: ServerView }) {
       <summary>
         Server output (stderr)<span className="sr-only"> of {server.name}</span>
       </summary>
-      {error ? <p className="reason">{error}</p> : null}
+      <ActionError failure={failure} onDismiss={clear} />
       {output && output.text === '' ? <p className="muted">Nothing written to stderr.</p> : null}
       {output && output.text !== '' ? (
         <>

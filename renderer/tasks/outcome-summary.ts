@@ -1,13 +1,16 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
+import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 
 /**
- * How a task ended or stands, in a line: Taskdesk's own words, or a result's text (Markdown, cut
- * to {@link OUTCOME_TEXT_LIMIT} characters) with words before it and a note after it.
+ * How a task ended or stands, in a line: Taskdesk's own words, a result's text (Markdown, cut
+ * to {@link OUTCOME_TEXT_LIMIT} characters) with words before it and a note after it, or a
+ * form's answer: the action in words and the fields answered.
  */
-export type OutcomeLine = string | { before: string; markdown: string; after: string };
+export type OutcomeLine =
+  string | { before: string; markdown: string; after: string } | { action: string; fields: AnswerField[] };
 
 /** Enough of a result's text for the lines a summary shows; the rest is in the task's details. */
 export const OUTCOME_TEXT_LIMIT = 1000;
@@ -21,8 +24,8 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
   const result = outcome.result;
   if (inbound.kind === 'elicitation') {
-    const action = asText(result.action, 'answered');
-    return result.content ? `${action}: ${truncate(JSON.stringify(result.content), 120)}` : action;
+    const fields = answerFields(result.content, inbound.request.requestedSchema);
+    return { action: answerActionWords(result.action), fields };
   }
   const content = result.content as { type?: unknown; text?: unknown } | undefined;
   const model = typeof result.model === 'string' ? result.model : undefined;

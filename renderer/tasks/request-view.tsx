@@ -1,3 +1,4 @@
+import { askedFields } from '../components/answer-fields.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
@@ -43,9 +44,7 @@ export function RequestView({ kind, request }: { kind: TaskItem['kind']; request
             Asks you to open <code>{request.url}</code>
           </p>
         ) : null}
-        {request.requestedSchema !== undefined ? (
-          <JsonView value={request.requestedSchema} summary="Fields asked for" />
-        ) : null}
+        {request.requestedSchema !== undefined ? <AskedFields requestedSchema={request.requestedSchema} /> : null}
       </div>
     );
   const messages = Array.isArray(request.messages) ? (request.messages as Message[]) : [];
@@ -69,5 +68,30 @@ export function RequestView({ kind, request }: { kind: TaskItem['kind']; request
         <p className="muted small-text">At most {request.maxTokens} tokens.</p>
       ) : null}
     </div>
+  );
+}
+
+/** The fields a form asked for, as a list (title, kind of value, required), its schema's JSON behind a disclosure. */
+function AskedFields({ requestedSchema }: { requestedSchema: unknown }) {
+  const fields = askedFields(requestedSchema);
+  return (
+    <>
+      {fields.length > 0 ? (
+        <dl className="answer-fields asked-fields" aria-label="Fields asked for">
+          {fields.map((field) => (
+            <div key={field.name} data-field={field.name}>
+              <dt>{field.title}</dt>
+              <dd>
+                {field.kind}
+                {field.required ? <span className="muted"> · required</span> : null}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">It asks for no fields.</p>
+      )}
+      <JsonView value={requestedSchema} summary="The fields’ schema (JSON)" />
+    </>
   );
 }

@@ -5,11 +5,14 @@ import { CopyButton } from '../components/copy-button.js';
 import { Countdown } from '../components/countdown.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
+import { JsonView } from '../components/json-view.js';
+import { RawToggle } from '../components/raw-toggle.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { TaskTitle } from '../components/task-title.js';
 import { ResultView } from '../history/result-view.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { KIND_WORDS, receivedItem, requestedItem, type TaskItem } from './task-items.js';
@@ -85,13 +88,19 @@ function fromEntry(entry: HistoryEntry): Shown {
 export function TaskDetail({
   taskKey,
   onClose,
-  onCancel
+  onCancel,
+  cancelFailure,
+  onDismiss
 }: {
   taskKey: string;
   onClose: () => void;
   onCancel: (item: TaskItem) => void;
+  /** Why the task's last Cancel did not work (the screen's, as its row says it too). */
+  cancelFailure: Failure | undefined;
+  onDismiss: (key: string) => void;
 }) {
   const { client, store, announce } = useDesk();
+  const checking = useFailure();
   const separator = taskKey.indexOf(':');
   const direction = taskKey.slice(0, separator);
   const id = taskKey.slice(separator + 1);
@@ -103,6 +112,8 @@ export function TaskDetail({
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
+  /** The result as its raw JSON instead of rendered. */
+  const [rawResult, setRawResult] = useState(false);
 
   useEffect(() => heading.current?.focus(), [taskKey]);
   // The timeline is History's: read again whenever History changes.
@@ -132,22 +143,29 @@ export function TaskDetail({
   }, [client, direction, id, version]);
 
   const shown = item ? fromItem(item, full) : entry ? fromEntry(entry) : undefined;
-  const check = () =>
-    outbound &&
+  const check = () => {
+    if (!outbound) return;
+    checking.clear();
     void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
       (view) => {
         store.apply('outbound.changed', { type: 'changed', task: view });
         announce(`${view.toolName}: ${view.state.replace('_', ' ')}.`);
       },
-      (error: unknown) => announce(`Could not check: ${toHostCallError(error).message}`)
+      (error: unknown) =>
+        checking.fail(
+          `Could not check ${outbound.toolName} with ${outbound.serverName}.`,
+          error,
+          'Press Check now to ask again.'
+        )
     );
+  };
   const progress = outbound?.progress;
 
   return (
     <section className="card task-detail" aria-labelledby="task-detail-title" data-task-key={taskKey}>
       <header className="card-header">
         <h3 id="task-detail-title" tabIndex={-1} ref={heading}>
-          {shown?.title ?? 'Task'}
+          {shown ? <TaskTitle kind={shown.kind} title={shown.title} /> : 'Task'}
         </h3>
         <button type="button" onClick={onClose}>
           Close
@@ -214,6 +232,8 @@ export function TaskDetail({
               <p className="live-text">{live.text}</p>
             </div>
           ) : null}
+          <ActionError failure={checking.failure} onDismiss={checking.clear} />
+          <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
           {item?.running ? (
             <div className="actions">
               {outbound ? (
@@ -234,10 +254,20 @@ export function TaskDetail({
           )}
           <h4>Request</h4>
           <RequestView kind={shown.kind} request={shown.request} />
-          <h4>Result</h4>
+          <div className="raw-json-header">
+            <h4>Result</h4>
+            {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}
+          </div>
           {shown.error && shown.status !== 'cancelled' ? <ErrorView error={shown.error} /> : null}
-          {shown.result ? (
-            <ResultView result={shown.result} />
+          {shown.result && rawResult ? (
+            <div className="result-json">
+              <JsonView value={shown.result} />
+            </div>
+          ) : shown.result ? (
+            <ResultView
+              result={shown.result}
+              requestedSchema={shown.kind === 'elicitation' ? shown.request.requestedSchema : undefined}
+            />
           ) : shown.error && shown.status !== 'cancelled' ? null : (
             <p className="muted">
               {shown.status === 'cancelled'

@@ -1,4 +1,5 @@
 import { memo, type Ref } from 'react';
+import { ActionError, type Failure } from '../components/action-error.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
@@ -7,6 +8,8 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { TaskTitle } from '../components/task-title.js';
+import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { itemOutcome, KIND_WORDS, type TaskItem } from './task-items.js';
@@ -21,16 +24,21 @@ export const TaskRow = memo(function TaskRow({
   index,
   rowRef,
   open,
+  failure,
   onOpen,
-  onCancel
+  onCancel,
+  onDismiss
 }: {
   item: TaskItem;
   live: LiveStream | undefined;
   index: number;
   rowRef: Ref<HTMLTableRowElement>;
   open: boolean;
+  /** Why its Cancel did not work, until dismissed or tried again. */
+  failure: Failure | undefined;
   onOpen: (key: string) => void;
   onCancel: (item: TaskItem) => void;
+  onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
   const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
@@ -47,7 +55,13 @@ export const TaskRow = memo(function TaskRow({
       ref={rowRef}
       aria-current={open ? 'true' : undefined}
     >
-      <td>
+      <td className="task-cell">
+        {/* A tool call's title is its tool, in the Kind column already. */}
+        {item.kind !== 'tool-call' ? (
+          <span className="task-title">
+            <TaskTitle kind={item.kind} title={item.title} />
+          </span>
+        ) : null}
         <ShortId id={item.taskId} />
       </td>
       <td>
@@ -99,14 +113,31 @@ export const TaskRow = memo(function TaskRow({
             Cancel
           </button>
         ) : null}
+        <ActionError className="compact" failure={failure} onDismiss={() => onDismiss(item.key)} />
       </td>
     </tr>
   );
 });
 
-/** An outcome in the table: a result's Markdown read as a few lines of plain words, its note below. */
+/** Answered fields a row shows; the rest are in the task's details. */
+const ROW_FIELDS = 4;
+
+/**
+ * An outcome in the table: a result's Markdown read as a few lines of plain words, its note
+ * below; a form's answer as its action and the first fields answered.
+ */
 function Outcome({ line }: { line: OutcomeLine }) {
   if (typeof line === 'string') return line;
+  if ('action' in line)
+    return (
+      <>
+        <span className="outcome-text">{line.action}</span>
+        {line.fields.length > 0 ? <AnswerList className="compact" fields={line.fields.slice(0, ROW_FIELDS)} /> : null}
+        {line.fields.length > ROW_FIELDS ? (
+          <span className="muted small-text">{`and ${line.fields.length - ROW_FIELDS} more in its details`}</span>
+        ) : null}
+      </>
+    );
   return (
     <>
       <span className="outcome-text">

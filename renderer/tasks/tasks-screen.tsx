@@ -1,11 +1,12 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { toHostCallError } from '../host-client.js';
+import { failureOf, type Failure } from '../components/action-error.js';
 import type { LiveStream } from '../store/desk-state.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
 import { TaskFilters } from './task-filters.js';
 import {
+  KIND_WORDS,
   matchesTask,
   NO_TASK_FILTER,
   receivedItem,
@@ -40,6 +41,17 @@ export function TasksScreen({
   const outbound = useDeskState((state) => state.outbound);
   const live = useDeskState((state) => state.live);
   const [filter, setFilter] = useState<TaskFilterInputs>(NO_TASK_FILTER);
+  /** Cancels that failed, by task key: said in the task's row (and its detail) until dismissed or tried again. */
+  const [failures, setFailures] = useState<Record<string, Failure>>({});
+  const dismiss = useCallback(
+    (key: string) =>
+      setFailures((old) => {
+        if (!(key in old)) return old;
+        const { [key]: _gone, ...rest } = old;
+        return rest;
+      }),
+    []
+  );
   const all = useMemo(
     () =>
       [...Object.values(tasks).map(receivedItem), ...Object.values(outbound).map(requestedItem)].sort(
@@ -66,6 +78,7 @@ export function TasksScreen({
   }, [openKey]);
   const cancel = useCallback(
     (item: TaskItem) => {
+      dismiss(item.key);
       const done = item.outbound
         ? client.call('outbound.cancel', { outboundId: item.outbound.outboundId }).then((view) => {
             store.apply('outbound.changed', { type: 'changed', task: view });
@@ -80,10 +93,14 @@ export function TasksScreen({
           if (row && (!focus || focus === document.body || row.contains(focus)))
             row.querySelector<HTMLElement>('button')?.focus();
         },
-        (error: unknown) => announce(`Could not cancel the task: ${toHostCallError(error).message}`)
+        (error: unknown) =>
+          setFailures((old) => ({
+            ...old,
+            [item.key]: failureOf(`The ${KIND_WORDS[item.kind].toLowerCase()} task was not cancelled.`, error)
+          }))
       );
     },
-    [client, store, announce]
+    [client, store, announce, dismiss]
   );
   return (
     <>
@@ -94,7 +111,15 @@ export function TasksScreen({
         Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. A server’s task
         leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it.
       </p>
-      {openKey ? <TaskDetail taskKey={openKey} onClose={close} onCancel={cancel} /> : null}
+      {openKey ? (
+        <TaskDetail
+          taskKey={openKey}
+          onClose={close}
+          onCancel={cancel}
+          cancelFailure={failures[openKey]}
+          onDismiss={dismiss}
+        />
+      ) : null}
       <TaskFilters filter={filter} onChange={setFilter} />
       <p className="muted tasks-count" aria-live="polite">
         {all.length === 0
@@ -120,7 +145,15 @@ export function TasksScreen({
           </thead>
           {/* Hidden screens render no rows: their size is unknown and nobody sees them. */}
           {active ? (
-            <VirtualRows items={shown} live={live} openKey={openKey} onOpen={open} onCancel={cancel} />
+            <VirtualRows
+              items={shown}
+              live={live}
+              openKey={openKey}
+              failures={failures}
+              onOpen={open}
+              onCancel={cancel}
+              onDismiss={dismiss}
+            />
           ) : (
             <tbody />
           )}
@@ -134,14 +167,18 @@ function VirtualRows({
   items,
   live,
   openKey,
+  failures,
   onOpen,
-  onCancel
+  onCancel,
+  onDismiss
 }: {
   items: TaskItem[];
   live: Record<string, LiveStream>;
   openKey: string | undefined;
+  failures: Record<string, Failure>;
   onOpen: (key: string) => void;
   onCancel: (item: TaskItem) => void;
+  onDismiss: (key: string) => void;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
@@ -177,8 +214,10 @@ function VirtualRows({
             live={live[item.taskId]}
             rowRef={virtualizer.measureElement}
             open={item.key === openKey}
+            failure={failures[item.key]}
             onOpen={onOpen}
             onCancel={onCancel}
+            onDismiss={onDismiss}
           />
         );
       })}

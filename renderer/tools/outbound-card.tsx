@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
 import { formatDuration, shortId } from '../components/format.js';
@@ -31,15 +32,19 @@ function dataMessage(data: unknown): string | undefined {
 export const OutboundCard = memo(function OutboundCard({ task }: { task: OutboundTaskView }) {
   const { client, store, announce, confirm } = useDesk();
   const running = !isTerminal(task.state);
-  /** An error of Check now, Cancel or Forget, shown until the task's state changes. */
-  const [error, setError] = useState<string | undefined>(undefined);
+  /** What Check now, Cancel or Forget could not do: shown until dismissed, the next try, or a new state. */
+  const { failure, fail, show, clear } = useFailure();
   /** When Check now last answered: the card says so, as the status may not have changed. */
   const [checkedAt, setCheckedAt] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  /**
+   * The one of Check now and Cancel that waits on the host. Only that button waits: a check on its
+   * way is no reason not to cancel, nor a cancel on its way to look again.
+   */
+  const [busy, setBusy] = useState<'outbound.refresh' | 'outbound.cancel' | undefined>(undefined);
   const card = useRef<HTMLLIElement>(null);
   const label = `${task.toolName} task ${shortId(task.taskId)}`;
 
-  useEffect(() => setError(undefined), [task.state]);
+  useEffect(() => clear(), [task.state, clear]);
 
   // Check now and Cancel go when the task ends: focus moves to Forget rather than to the page.
   const hadFocus = useRef(false);
@@ -50,9 +55,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   }, [running]);
 
   const act = async (method: 'outbound.refresh' | 'outbound.cancel') => {
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
+    if (busy === method) return;
+    setBusy(method);
+    clear();
     try {
       const view = await client.call(method, { outboundId: task.outboundId });
       store.apply('outbound.changed', { type: 'changed', task: view });
@@ -63,17 +68,18 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
       }
     } catch (thrown) {
-      const failure = toHostCallError(thrown);
+      const refused = toHostCallError(thrown);
       if (method === 'outbound.refresh') {
-        setError(`Could not check: ${failure.message}`);
-        announce(`Could not check ${task.toolName}.`);
+        fail(`Could not check ${task.toolName} with ${task.serverName}.`, refused, 'Press Check now to ask again.');
       } else {
-        const detail = dataMessage(failure.data);
-        setError(`Could not cancel: ${failure.message}${detail && detail !== failure.message ? ` (${detail})` : ''}`);
-        announce(`Could not cancel ${task.toolName}.`);
+        const detail = dataMessage(refused.data);
+        show({
+          ...failureOf(`${task.toolName} was not cancelled.`, refused),
+          why: `${refused.message}${detail && detail !== refused.message ? ` (${detail})` : ''}`
+        });
       }
     } finally {
-      setBusy(false);
+      setBusy((now) => (now === method ? undefined : now));
     }
   };
 
@@ -91,12 +97,13 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       });
       if (!agreed) return;
     }
+    clear();
     try {
       await client.call('outbound.forget', { outboundId: task.outboundId });
       store.apply('outbound.changed', { type: 'removed', outboundId: task.outboundId, serverId: task.serverId });
       announce(`Forgot the ${task.toolName} task.`);
     } catch (thrown) {
-      setError(`Could not forget: ${toHostCallError(thrown).message}`);
+      fail(`Could not forget the ${task.toolName} task.`, thrown);
     }
   };
 
@@ -115,7 +122,6 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current
       ? undefined
       : task.task.statusMessage;
-  const waiting = busyProps(busy);
   const headingId = `outbound-${task.outboundId}-title`;
 
   return (
@@ -175,22 +181,25 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Checked with the server <DateTime iso={checkedAt} />
         </p>
       ) : null}
-      <p className="form-error" role="alert" hidden={!error}>
-        {error ?? ''}
-      </p>
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         {running ? (
           <button
             type="button"
             aria-label={`Check ${label} now`}
-            {...waiting}
+            {...busyProps(busy === 'outbound.refresh')}
             onClick={() => void act('outbound.refresh')}
           >
             Check now
           </button>
         ) : null}
         {running ? (
-          <button type="button" aria-label={`Cancel ${label}`} {...waiting} onClick={() => void act('outbound.cancel')}>
+          <button
+            type="button"
+            aria-label={`Cancel ${label}`}
+            {...busyProps(busy === 'outbound.cancel')}
+            onClick={() => void act('outbound.cancel')}
+          >
             Cancel
           </button>
         ) : null}

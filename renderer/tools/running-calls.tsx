@@ -1,14 +1,17 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { PlainCallView } from '../../app/contract/host-api.js';
 import { formatDuration } from '../components/format.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { useNow } from '../components/use-now.js';
-import { toHostCallError } from '../host-client.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 /** One running plain call: elapsed time, progress, Cancel. */
 export function RunningCall({ call }: { call: PlainCallView }) {
   const { client, announce } = useDesk();
+  const { failure, fail, clear } = useFailure();
+  const [cancelling, setCancelling] = useState(false);
   const now = useNow();
   const elapsed = Math.max(0, now - Date.parse(call.startedAt));
   const progress = call.progress;
@@ -20,15 +23,23 @@ export function RunningCall({ call }: { call: PlainCallView }) {
         {call.waitingOnPerson ? ' · waits on your answer in the Inbox' : null}
       </p>
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
+      <ActionError failure={failure} onDismiss={clear} />
       <button
         type="button"
         aria-label={`Cancel ${call.toolName}`}
-        onClick={() =>
-          void client.call('tools.cancelCall', { callId: call.callId }).then(
-            () => announce(`${call.toolName} cancelled.`),
-            (error: unknown) => announce(`Could not cancel ${call.toolName}: ${toHostCallError(error).message}`)
-          )
-        }
+        {...busyProps(cancelling)}
+        onClick={() => {
+          if (cancelling) return;
+          setCancelling(true);
+          clear();
+          void client
+            .call('tools.cancelCall', { callId: call.callId })
+            .then(
+              () => announce(`${call.toolName} cancelled.`),
+              (error: unknown) => fail(`${call.toolName} was not cancelled.`, error)
+            )
+            .finally(() => setCancelling(false));
+        }}
       >
         Cancel
       </button>

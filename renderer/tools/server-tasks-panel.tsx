@@ -4,6 +4,8 @@ import { DateTime } from '../components/date-time.js';
 import { formatDuration } from '../components/format.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 
@@ -30,7 +32,9 @@ export function ServerTasksPanel({
   const [tasks, setTasks] = useState<ListedTask[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [status, setStatus] = useState('');
-  const [loading, setLoading] = useState(false);
+  /** What is loading: the first page (Reload) or the next (More). */
+  const [loading, setLoading] = useState<'first' | 'more' | undefined>(undefined);
+  const { failure, fail, clear } = useFailure();
   const [loaded, setLoaded] = useState(false);
   const [unlisted, setUnlisted] = useState(false);
   const seq = useRef(0);
@@ -45,7 +49,8 @@ export function ServerTasksPanel({
     async (from: string | undefined) => {
       const mine = ++seq.current;
       setLoaded(true);
-      setLoading(true);
+      setLoading(from === undefined ? 'first' : 'more');
+      clear();
       setStatus('Loading the server’s tasks…');
       try {
         const page = await client.call('outbound.serverTasks', {
@@ -71,12 +76,15 @@ export function ServerTasksPanel({
           setTasks([]);
           setCursor(undefined);
           setStatus(`${server.name} does not list its tasks: it did not declare tasks/list.`);
-        } else setStatus(`Could not list the server’s tasks: ${error.message}`);
+        } else {
+          setStatus('');
+          fail(`Could not list the tasks of ${server.name}.`, error, 'Press Reload to ask again.');
+        }
       } finally {
-        if (mine === seq.current) setLoading(false);
+        if (mine === seq.current) setLoading(undefined);
       }
     },
-    [client, server.id, server.name]
+    [client, server.id, server.name, clear, fail]
   );
 
   useEffect(() => {
@@ -98,6 +106,7 @@ export function ServerTasksPanel({
       <p className="muted" role="status">
         {status}
       </p>
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="table-wrap" hidden={tasks.length === 0 || unlisted}>
         <table className="server-tasks">
           <caption className="sr-only">Tasks on {server.name}</caption>
@@ -140,15 +149,22 @@ export function ServerTasksPanel({
           type="button"
           ref={more}
           hidden={cursor === undefined || unlisted}
-          disabled={loading}
+          // The next page waits on its own; a Reload meanwhile starts again from the first page.
+          {...busyProps(loading !== undefined)}
           onClick={() => {
+            if (loading) return;
             refocus.current = true;
             void load(cursor);
           }}
         >
           More
         </button>
-        <button type="button" ref={reload} disabled={loading} onClick={() => void load(undefined)}>
+        <button
+          type="button"
+          ref={reload}
+          {...busyProps(loading === 'first')}
+          onClick={() => loading !== 'first' && void load(undefined)}
+        >
           Reload
         </button>
       </div>

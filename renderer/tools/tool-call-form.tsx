@@ -2,7 +2,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
-import { correctingSummary, FormError } from '../components/form-error.js';
+import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
 import { shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
@@ -32,7 +32,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
   const [asTask, setAsTask] = useState(true);
   const [ttl, setTtl] = useState('');
   const [ttlError, setTtlError] = useState<string | undefined>(undefined);
-  const [formError, setFormError] = useState<string | undefined>(undefined);
+  const { failure, show, clear } = useFailure();
   const [result, setResult] = useState<ReactNode>(null);
   const [busy, setBusy] = useState(false);
   const ttlRef = useRef<HTMLInputElement>(null);
@@ -43,7 +43,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
 
   const submit = async () => {
     if (unavailable || busy) return;
-    setFormError(undefined);
+    clear();
     setResult(null);
     const read = form.read();
     const ttlMs = runsAsTask ? (ttlRef.current?.validity.badInput ? false : readTtlMs(ttl)) : undefined;
@@ -52,7 +52,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
     if (!read.ok) form.showErrors(read.errors);
     else form.setErrors({});
     if (bad > 0) {
-      setFormError(correctingSummary(bad));
+      show(correctingFailure(bad));
       if (read.ok) ttlRef.current?.focus();
       return;
     }
@@ -95,10 +95,12 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
           : { errors: {}, unplaced: [] };
       if (Object.keys(placed.errors).length > 0) {
         form.showErrors(placed.errors);
-        setFormError(
-          `The server’s schema refuses these arguments.${placed.unplaced.length > 0 ? ` ${placed.unplaced.join('; ')}` : ''}`
-        );
-      } else setFormError(error.message);
+        show({
+          what: 'The server’s schema refuses these arguments.',
+          ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') }),
+          next: 'Correct the marked fields, then call again.'
+        });
+      } else show(failureOf(`The call of ${tool.name} failed.`, error));
     } finally {
       setBusy(false);
     }
@@ -170,7 +172,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
       {unavailable ? (
         <p className="reason">This tool must run as a task, but the server does not accept task calls.</p>
       ) : null}
-      <FormError message={formError} />
+      <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         <button type="submit" className="primary" disabled={unavailable} {...busyProps(busy)}>
           Call tool

@@ -107,7 +107,9 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
   it('keeps the focus where the person works: on the message box of a new chat and after Send, on New chat after a delete', async () => {
     const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
     await page.getByRole('button', { name: '+ New chat' }).click();
-    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    // Not by its name: the first message names the conversation.
+    const pane = page.locator('section.chat-pane');
+    await pane.getByRole('heading', { name: 'New chat' }).waitFor();
     const message = pane.getByLabel('Your message');
     await message.waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
@@ -116,6 +118,8 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await pane.getByRole('button', { name: 'Send' }).click();
     await pane.locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
     assert.ok(await focused(message), 'the message box has the focus after Send');
+    await pane.getByRole('heading', { name: 'Hello', exact: true }).waitFor();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByText('Hello', { exact: true }).waitFor();
 
     await pane.getByRole('button', { name: 'Settings' }).click();
     const settings = pane.getByRole('form', { name: 'Conversation settings' });

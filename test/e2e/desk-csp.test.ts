@@ -67,9 +67,16 @@ describe('the built Desk under its Content-Security-Policy', () => {
       await page.getByRole('heading', { level: 2, name }).waitFor();
     }
     // The modal dialog, the styles React sets on the virtualized Tasks table, and a submit.
+    // A server of the person's own (one given by the configuration has no Remove).
+    await fixture.host.call('servers.add', {
+      id: 'saved',
+      name: 'Saved',
+      transport: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+      autoConnect: false
+    });
     await page.getByRole('link', { name: 'Servers', exact: true }).click();
-    await page.getByRole('button', { name: 'Remove Server csp' }).click();
-    await page.getByRole('dialog', { name: 'Remove Server csp?' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Remove Saved' }).click();
+    await page.getByRole('dialog', { name: 'Remove Saved?' }).getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('link', { name: /Inbox/ }).click();
     await card.getByRole('button', { name: 'Submit' }).click();
     await card.waitFor({ state: 'detached' });

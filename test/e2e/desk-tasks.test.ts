@@ -239,6 +239,39 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('shows a question’s Markdown title as words — in its row, its detail, the Inbox and History — never as Markdown source or HTML', async () => {
+    const markdown = 'Which **region** is the [report](https://example.com/r) for? <b>now</b>';
+    const words = 'Which region is the report for? now';
+    const asked = await desk.server.request(question(markdown), CreateTaskResultSchema);
+    const plain = async (title: Locator, what: string) => {
+      assert.equal((await title.innerText()).trim(), words, what);
+      assert.deepEqual(await title.locator('strong').allTextContents(), ['region'], what);
+      assert.equal(await title.locator('a, b').count(), 0, `${what}: no link to follow, no raw HTML`);
+    };
+
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const card = page.locator('article.inbox-item').filter({ hasText: words });
+    await plain(card.locator('h3'), 'the Inbox card');
+
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const one = row(`received:${asked.task.taskId}`);
+    await plain(one.locator('.task-title'), 'the row');
+    await one.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    const detail = tasks.locator('.task-detail');
+    await plain(detail.locator('h3#task-detail-title'), 'the detail');
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const entry = history.locator(`li[data-history-id="received:${asked.task.taskId}"]`);
+    await plain(entry.locator('.history-title'), 'the History entry');
+    await entry.locator('.history-title').click();
+    await plain(history.locator('#history-detail-title'), 'the History detail');
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

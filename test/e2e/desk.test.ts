@@ -7,7 +7,7 @@ import {
   CreateTaskResultSchema,
   ElicitResultSchema
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
@@ -106,7 +106,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await card.locator(`#${await copies.getAttribute('id')}-error`).textContent(), 'Must be at most 5');
     assert.equal(await email.getAttribute('aria-invalid'), 'true');
     assert.match((await email.getAttribute('aria-describedby')) ?? '', /-error/);
-    assert.equal(await card.getByRole('alert').textContent(), '2 answers need correcting.');
+    assert.equal(await card.locator('.action-error-what').textContent(), '2 answers need correcting.');
     assert.ok(
       await email.evaluate((element) => element === document.activeElement),
       'focus moves to the first wrong field'
@@ -166,10 +166,51 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match(
-      (await formRow.textContent()) ?? '',
-      /Elicitation.*Server desk.*Completed.*accept: \{"email":"ada@example.com","copies":2,"format":"pdf"\}/
-    );
+    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed/);
+    // The answer reads as the form asked for it: the action in words, each field under its title,
+    // an option under its own title; no JSON.
+    const pairs = (place: Locator) =>
+      place
+        .locator('.answer-fields > div')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])
+        );
+    const outcome = formRow.locator('td.outcome');
+    assert.equal(await outcome.locator('.outcome-text').textContent(), 'Accepted');
+    // A list's task is shortened (app/host/task-summary.ts keeps five levels): an option's title
+    // is deeper than that, so the row shows the option's value; the detail has the whole schema.
+    assert.deepEqual(await pairs(outcome), [
+      ['Email address', 'ada@example.com'],
+      ['Copies', '2'],
+      ['Format', 'pdf']
+    ]);
+    assert.doesNotMatch((await outcome.textContent()) ?? '', /[{}"]/);
+    // The detail too, with the raw JSON one click away and back.
+    await formRow.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    const detail = tasks.locator('.task-detail');
+    const answer = detail.locator('.tool-result');
+    await answer.getByText('Answer: Accepted').waitFor();
+    assert.deepEqual(await pairs(answer), [
+      ['Email address', 'ada@example.com'],
+      ['Copies', '2'],
+      ['Format', 'PDF']
+    ]);
+    // What the form asked for reads as a list too, its schema's JSON behind a disclosure.
+    assert.deepEqual(await pairs(detail.locator('.request-view')), [
+      ['Email address', 'text (email) · required'],
+      ['Copies', 'whole number'],
+      ['Format', 'one of: PDF, Web page']
+    ]);
+    await detail.getByText('The fields’ schema (JSON)').waitFor();
+    await detail.getByRole('button', { name: 'Raw JSON of the result' }).click();
+    assert.deepEqual(JSON.parse((await detail.locator('.result-json pre').textContent()) ?? ''), {
+      action: 'accept',
+      content: { email: 'ada@example.com', copies: 2, format: 'pdf' }
+    });
+    assert.equal(await answer.count(), 0);
+    await detail.getByRole('button', { name: 'Rendered view of the result' }).click();
+    await answer.getByText('Answer: Accepted').waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
     assert.match((await samplingRow.textContent()) ?? '', /Sampling.*Server desk.*Completed/);
@@ -186,6 +227,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await item.locator('[data-status="ready"]').waitFor();
     assert.equal(await item.locator('.status').textContent(), 'Ready');
     assert.match((await item.locator('.facts').textContent()) ?? '', /desk-peer 1\.0\.0/);
+    // Given by the host's configuration: no Edit form that cannot save, no Remove that fails.
+    assert.equal(await item.getByRole('button', { name: /^(Edit|Remove) Server desk$/ }).count(), 0);
+    await item
+      .getByText('Given by Taskdesk’s configuration: change or remove it where Taskdesk is configured.')
+      .waitFor();
 
     await item.getByRole('button', { name: 'Disconnect Server desk' }).click();
     await item.locator('[data-status="closed"]').waitFor();

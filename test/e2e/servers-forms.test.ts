@@ -95,7 +95,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await fresh.getByLabel('Connect now and when Taskdesk starts').uncheck();
     await fresh.getByRole('button', { name: 'Add server' }).click();
     await page.locator('li[data-server-id="second"]').waitFor();
-    assert.equal(await fresh.locator('.form-error').isVisible(), false, 'no error after the second add');
+    assert.equal(await fresh.locator('.action-error').isVisible(), false, 'no error after the second add');
     const ids = (await host.call('servers.list', {})).map((view) => view.id).sort();
     assert.deepEqual(ids, ['echo', 'first', 'second']);
   });
@@ -113,6 +113,13 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const form = card.getByRole('form', { name: 'Edit Second' });
     await form.getByLabel('Name').fill('Second edited');
     await form.getByLabel('URL').fill('http://127.0.0.1:9/edited');
+    // The fieldset's button is as wide as its word, not the whole fieldset.
+    const addHeader = form.getByRole('button', { name: 'Add header' });
+    const widths = await addHeader.evaluate((button) => [
+      button.getBoundingClientRect().width,
+      button.parentElement!.getBoundingClientRect().width
+    ]);
+    assert.ok(widths[0]! < widths[1]! / 3, `Add header is ${widths[0]}px of ${widths[1]}px`);
     await form.getByRole('button', { name: 'Add header' }).click();
     await form.getByLabel('Name of header 1').fill('Authorization');
     await form.getByLabel('Value of Authorization').fill(`Bearer hdr-${MARK}-2`);

@@ -84,7 +84,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       await form.getByText('Whole minutes, 1 or more').waitFor();
       assert.equal(await ttl.getAttribute('aria-invalid'), 'true');
       assert.ok(await ttl.evaluate((element) => element === document.activeElement), 'focus goes to the ttl');
-      assert.equal(await form.getByRole('alert').textContent(), 'One field needs correcting.');
+      assert.equal(await form.locator('.action-error-what').textContent(), 'One field needs correcting.');
     }
     assert.equal(fixture.host.requestor.list().length, 0, 'nothing was sent');
 

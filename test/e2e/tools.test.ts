@@ -130,7 +130,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await duration.fill('-5');
     await form.getByRole('button', { name: 'Call tool' }).click();
     await form.getByText('must be >= 0').waitFor();
-    assert.equal(await form.getByRole('alert').textContent(), 'The server’s schema refuses these arguments.');
+    assert.equal(
+      await form.locator('.action-error-what').textContent(),
+      'The server’s schema refuses these arguments.'
+    );
     assert.equal(
       fixture.host.requestor.list().filter((task) => task.toolName === 'work-required').length,
       0,
@@ -184,7 +187,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await fixedCard.getByRole('button', { name: /^Cancel slow task/ }).click();
     const alert = fixedCard.getByRole('alert');
     await alert.getByText(/does not support tasks\/cancel/).waitFor();
-    assert.match((await alert.textContent()) ?? '', /^Could not cancel: .*\(not-cancellable\)$/);
+    assert.match(
+      (await alert.locator('.action-error-what').textContent()) ?? '',
+      /^slow was not cancelled\. .*\(not-cancellable\)$/
+    );
     assert.equal(await fixedCard.getAttribute('data-state'), 'working');
 
     // Forgetting a running task asks first.

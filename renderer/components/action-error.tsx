@@ -1,0 +1,117 @@
+import { useCallback, useRef, useState } from 'react';
+import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
+
+/**
+ * An action that did not happen, in words: what failed, why, and what to do next. It is shown
+ * where the person acted and stays until they dismiss it or try again.
+ */
+export interface Failure {
+  /** What did not happen, as a sentence: "Could not remove Fake LLM." */
+  what: string;
+  /** Why, in the host's (or the form's) words. */
+  why?: string;
+  /** What to do about it. */
+  next?: string;
+}
+
+/** JSON-RPC code the core answers a peer that sends too much with (`JsonRpcCode.TooManyRequests`). */
+const TOO_MANY_REQUESTS = -32029;
+
+/** The next step a failure's code suggests, when the place it happened has none of its own. */
+function nextStepFor(code: number, hasFields: boolean): string {
+  if (code === INVALID_PARAMS && hasFields) return 'Correct the marked fields, then try again.';
+  if (code === TOO_MANY_REQUESTS) return 'Wait a moment, then try again.';
+  return 'Try again. If it fails the same way, the reason above says what to change.';
+}
+
+/**
+ * A failure from whatever a host call rejected with: `what` failed, the host's message says why,
+ * and `next` (or a step its code suggests) says what to do.
+ */
+export function failureOf(what: string, error: unknown, next?: string): Failure {
+  const refused = toHostCallError(error);
+  return {
+    what,
+    why: refused.message,
+    next: next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0)
+  };
+}
+
+/** "One field needs correcting." or "3 fields need correcting." */
+export function correctingSummary(count: number, noun: 'field' | 'answer' = 'field'): string {
+  return count === 1 ? `One ${noun} needs correcting.` : `${count} ${noun}s need correcting.`;
+}
+
+/** A form's fields that need correcting, as a failure: each field says what it needs. */
+export function correctingFailure(count: number, noun: 'field' | 'answer' = 'field'): Failure {
+  return { what: correctingSummary(count, noun), next: `Each ${noun} marked below says what it needs.` };
+}
+
+/** A failure held for an {@link ActionError}: `fail` shows one, `clear` (a new attempt, Dismiss) hides it. */
+export interface FailureState {
+  failure: Failure | undefined;
+  fail: (what: string, error: unknown, next?: string) => void;
+  show: (failure: Failure | undefined) => void;
+  clear: () => void;
+}
+
+/** The failure of the actions of one place (a form, a card). */
+export function useFailure(): FailureState {
+  const [failure, show] = useState<Failure | undefined>(undefined);
+  const fail = useCallback((what: string, error: unknown, next?: string) => show(failureOf(what, error, next)), []);
+  const clear = useCallback(() => show(undefined), []);
+  return { failure, fail, show, clear };
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The one way the Desk shows a failed action: a box by the action with what failed, why and what
+ * to do, announced as an alert, with Dismiss. Dismiss hands the focus to the next control of the
+ * place (the action to try again), not to the page.
+ */
+export function ActionError({
+  failure,
+  onDismiss,
+  className
+}: {
+  failure: Failure | undefined;
+  onDismiss?: () => void;
+  className?: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const dismiss = () => {
+    const here = box.current;
+    const place = here?.closest('form, .card, fieldset, [role="group"], tr, section') ?? here?.parentElement;
+    const controls = [
+      ...(place?.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href]') ?? [])
+    ].filter((element) => !here?.contains(element) && !element.closest('[hidden]') && element.tabIndex >= 0);
+    const after = controls.find(
+      (element) => here && here.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING
+    );
+    (after ?? controls.at(-1))?.focus();
+    onDismiss?.();
+  };
+  return (
+    // Always in the page: an alert region that is there before its text is announced reliably.
+    <div ref={box} className={className ? `action-error ${className}` : 'action-error'} role="alert" hidden={!failure}>
+      {failure ? (
+        <>
+          <p className="action-error-what">
+            <strong>{failure.what}</strong>
+            {failure.why ? ` ${sentence(failure.why)}` : null}
+          </p>
+          {failure.next ? <p className="action-error-next">{failure.next}</p> : null}
+          {onDismiss ? (
+            <button type="button" className="link-button action-error-dismiss" onClick={dismiss}>
+              Dismiss<span className="sr-only"> this message</span>
+            </button>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { asText } from './format.js';
+
+/** One answered field of a form: its title (the requested schema's, else its name) and value in words. */
+export interface AnswerField {
+  name: string;
+  title: string;
+  value: string;
+}
+
+/** An elicitation's action in words. */
+export function answerActionWords(action: unknown): string {
+  switch (action) {
+    case 'accept':
+      return 'Accepted';
+    case 'decline':
+      return 'Declined';
+    case 'cancel':
+      return 'Dismissed without an answer';
+    default:
+      return asText(action, 'Answered');
+  }
+}
+
+/** A value as a person reads it: Yes or No, a list joined by commas, an option's title when the schema names one. */
+function valueWords(value: unknown, property: Record<string, unknown> | undefined): string {
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const titled = optionTitles(property);
+  if (Array.isArray(value)) return value.map((one) => titled.get(asText(one, '')) ?? asText(one, '')).join(', ');
+  if (typeof value === 'string') return titled.get(value) ?? value;
+  return asText(value, '');
+}
+
+/** The titles a schema gives its options: `oneOf` / `anyOf` of `{ const, title }`, or `enumNames`, on itself or its `items`. */
+function optionTitles(property: Record<string, unknown> | undefined): Map<string, string> {
+  const titles = new Map<string, string>();
+  if (!property) return titles;
+  const items = (typeof property.items === 'object' && property.items !== null ? property.items : {}) as Record<
+    string,
+    unknown
+  >;
+  for (const source of [property, items]) {
+    for (const key of ['oneOf', 'anyOf']) {
+      const options = source[key];
+      if (!Array.isArray(options)) continue;
+      for (const option of options as Array<Record<string, unknown>>) {
+        if (option && typeof option.title === 'string' && option.const !== undefined)
+          titles.set(asText(option.const, ''), option.title);
+      }
+    }
+    if (Array.isArray(source.enum) && Array.isArray(source.enumNames))
+      (source.enum as unknown[]).forEach((one, index) => {
+        const title = (source.enumNames as unknown[])[index];
+        if (typeof title === 'string') titles.set(asText(one, ''), title);
+      });
+  }
+  return titles;
+}
+
+/** A field a form asks for, in words: its title, what kind of value it takes, and whether it must be given. */
+export interface AskedField {
+  name: string;
+  title: string;
+  /** "text", "whole number", "yes or no", "one of: PDF, Web page"… */
+  kind: string;
+  required: boolean;
+}
+
+function kindWords(property: Record<string, unknown>): string {
+  const titled = optionTitles(property);
+  const options = Array.isArray(property.enum)
+    ? (property.enum as unknown[]).map((one) => asText(one, ''))
+    : [...titled.keys()];
+  if (options.length > 0) {
+    const words = options.map((one) => titled.get(one) ?? one).join(', ');
+    return property.type === 'array' ? `any of: ${words}` : `one of: ${words}`;
+  }
+  const items = property.items as Record<string, unknown> | undefined;
+  if (property.type === 'array' && items && typeof items === 'object')
+    return `any of: ${kindWords(items).replace(/^(one|any) of: /, '')}`;
+  switch (property.type) {
+    case 'boolean':
+      return 'yes or no';
+    case 'integer':
+      return 'whole number';
+    case 'number':
+      return 'number';
+    case 'string':
+      return typeof property.format === 'string' ? `text (${property.format})` : 'text';
+    default:
+      return asText(property.type, 'any value');
+  }
+}
+
+/** The fields a form's requested schema asks for, in its order, each in words. */
+export function askedFields(requestedSchema: unknown): AskedField[] {
+  const schema = (requestedSchema ?? {}) as { properties?: unknown; required?: unknown };
+  if (typeof schema.properties !== 'object' || schema.properties === null) return [];
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  return Object.entries(schema.properties as Record<string, unknown>).map(([name, value]) => {
+    const property = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const title = typeof property.title === 'string' && property.title.trim() !== '' ? property.title : name;
+    return { name, title, kind: kindWords(property), required: required.includes(name) };
+  });
+}
+
+/**
+ * The fields of a form's answer (`content`), in the order the requested schema lists them (then
+ * any others), each with the schema's title for it and its value in words.
+ */
+export function answerFields(content: unknown, requestedSchema: unknown): AnswerField[] {
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) return [];
+  const values = content as Record<string, unknown>;
+  const properties = ((requestedSchema as { properties?: unknown } | undefined)?.properties ?? {}) as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
+  const listed = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const names = [
+    ...listed.filter((name) => Object.hasOwn(values, name)),
+    ...Object.keys(values).filter((name) => !listed.includes(name))
+  ];
+  return names.map((name) => {
+    const property = listed.includes(name) ? properties[name] : undefined;
+    const title = typeof property?.title === 'string' && property.title.trim() !== '' ? property.title : name;
+    return { name, title, value: valueWords(values[name], property) };
+  });
+}

@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Locator, Page, Route } from 'playwright-core';
+import { systemClock } from '../../app/core/clock.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { createTaskToolServer } from '../support/task-tool-server.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { openToolForm } from './renderer-build.js';
+
+/** The host API call a route sees: browser mode's `POST /api/call` body. */
+function methodOf(route: Route): string | undefined {
+  try {
+    return (route.request().postDataJSON() as { method?: string }).method;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The host refuses the next call of `method` with `message`, as browser mode answers a refusal
+ * (HTTP 200, `ok: false`); every other call, and the ones after, reach the real core.
+ */
+async function refuseOnce(page: Page, method: string, message: string, code = -32603): Promise<void> {
+  let refused = false;
+  await page.route('**/api/call', async (route) => {
+    if (refused || methodOf(route) !== method) return route.fallback();
+    refused = true;
+    await route.fulfill({ status: 200, json: { ok: false, error: { code, message } } });
+  });
+}
+
+/** Holds every call of `method` until `release` is called; then each goes on to the real core. */
+async function hold(page: Page, method: string): Promise<{ held: Promise<void>; release: () => Promise<void> }> {
+  const waiting: Route[] = [];
+  let arrived!: () => void;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  const handler = (route: Route) => {
+    if (methodOf(route) !== method) return route.fallback();
+    waiting.push(route);
+    arrived();
+  };
+  await page.route('**/api/call', handler);
+  return {
+    held,
+    release: async () => {
+      await page.unroute('**/api/call', handler);
+      await Promise.all(waiting.splice(0).map((route) => route.fallback()));
+    }
+  };
+}
+
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+
+describe('failed actions are shown by the action, in words, until dismissed or tried again; busy buttons wait alone', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const work: PeerServer = {
+    server: createTaskToolServer({ clock: systemClock, store }).server.server,
+    notifications: [],
+    nextNotification: () => new Promise(() => undefined)
+  };
+  const desk = peerServer('failures-peer');
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk(
+      { work, desk },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1200, height: 1400 } }
+    );
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  /** The visible failure box inside `place`. */
+  const failureIn = (place: Locator) => place.locator('.action-error:not([hidden])');
+
+  it('Servers: a folder the host refuses says what failed, why and what to do, stays, and Dismiss hands the focus on', async () => {
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    const card = page.locator('li[data-server-id="work"]');
+    const folders = card.getByRole('group', { name: /^Folders/ });
+    await folders.getByLabel('Folder path').fill('/no/such/folder/here');
+    await folders.getByRole('button', { name: 'Add folder' }).click();
+    const box = failureIn(folders);
+    await box.waitFor();
+    assert.equal(await box.getAttribute('role'), 'alert');
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'The folders of Server work were not saved. The folder /no/such/folder/here does not exist.'
+    );
+    assert.match((await box.locator('.action-error-next').textContent()) ?? '', /^Check the path/);
+    // It stays while the person goes on: typing in the field does not take it away.
+    await folders.getByLabel('Folder path').fill('/no/such/folder/there');
+    assert.equal(await box.isVisible(), true);
+    await box.getByRole('button', { name: 'Dismiss this message' }).click();
+    await box.waitFor({ state: 'hidden' });
+    // The focus goes to the place's next control, not to the page.
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), false);
+    assert.ok(await folders.evaluate((group) => group.contains(document.activeElement)));
+
+    // Disconnect refused: the card says so by its buttons (it was only announced before).
+    await refuseOnce(page, 'servers.disconnect', 'The server is busy.');
+    await card.getByRole('button', { name: 'Disconnect Server work' }).click();
+    const cardBox = card.locator(':scope > .action-error:not([hidden])');
+    await cardBox.waitFor();
+    assert.equal(
+      await cardBox.locator('.action-error-what').textContent(),
+      'Could not disconnect Server work. The server is busy.'
+    );
+    assert.ok((await cardBox.locator('.action-error-next').textContent())?.startsWith('Try again'));
+    // The next attempt clears it.
+    await page.unrouteAll({ behavior: 'wait' });
+    await card.getByRole('button', { name: 'Disconnect Server work' }).click();
+    await cardBox.waitFor({ state: 'hidden' });
+    await card.getByRole('button', { name: 'Connect Server work' }).click();
+    await card.locator('[data-status="ready"]').waitFor();
+  });
+
+  it('Inbox: a refused answer stays on its card while other questions arrive; the next Submit clears it', async () => {
+    const first = desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which region?',
+          requestedSchema: { type: 'object', properties: { region: { type: 'string', title: 'Region' } } }
+        }
+      },
+      ElicitResultSchema
+    );
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const card = page.locator('article.inbox-item').filter({ hasText: 'Which region?' });
+    await card.getByLabel('Region').fill('north');
+    await refuseOnce(page, 'inbox.answer', 'The answer could not be stored.');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const box = failureIn(card);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Your answer was not sent to Server desk. The answer could not be stored.'
+    );
+    // The button pressed keeps the focus (aria-disabled while it waited, not disabled).
+    assert.equal(await focusedText(page), 'Submit');
+    // Another question arriving changes the Inbox; the failure stays where it was.
+    const second = desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: 'And the year?', requestedSchema: { type: 'object', properties: {} } }
+      },
+      ElicitResultSchema
+    );
+    await page.locator('article.inbox-item').filter({ hasText: 'And the year?' }).waitFor();
+    assert.equal(await box.isVisible(), true);
+    await page.unrouteAll({ behavior: 'wait' });
+    await card.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual((await first).content, { region: 'north' });
+    await page
+      .locator('article.inbox-item')
+      .filter({ hasText: 'And the year?' })
+      .getByRole('button', { name: 'Decline' })
+      .click();
+    assert.equal((await second).action, 'decline');
+  });
+
+  it('Tools: a failed call says so in the form; Providers: a refused save and a refused remove say so where they were pressed', async () => {
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.locator('li[data-tool="not-a-task-tool"]').waitFor();
+    const form = await openToolForm(tools, 'not-a-task-tool');
+    await refuseOnce(page, 'tools.call', 'Server "work" is not connected.', -32600);
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const box = failureIn(form);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'The call of not-a-task-tool failed. Server "work" is not connected.'
+    );
+    await page.unrouteAll({ behavior: 'wait' });
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await box.waitFor({ state: 'hidden' });
+    await form.getByText('Result:').waitFor();
+
+    await page.getByRole('link', { name: 'LLM providers' }).click();
+    const screen = page.getByRole('region', { name: 'LLM providers' });
+    const add = screen.getByRole('form', { name: 'Add a provider' });
+    await add.getByRole('textbox', { name: 'Id', exact: true }).fill('local');
+    await add.getByRole('textbox', { name: 'Name', exact: true }).fill('Local LLM');
+    await add.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await refuseOnce(page, 'providers.save', 'The key store is locked.');
+    await add.getByRole('button', { name: 'Add provider' }).click();
+    const saveBox = failureIn(add);
+    await saveBox.waitFor();
+    assert.equal(
+      await saveBox.locator('.action-error-what').textContent(),
+      'The provider was not added. The key store is locked.'
+    );
+    await page.unrouteAll({ behavior: 'wait' });
+    await add.getByRole('button', { name: 'Add provider' }).click();
+    const card = screen.locator('li[data-provider-id="local"]');
+    await card.waitFor();
+
+    await refuseOnce(page, 'providers.remove', 'The key store is locked.');
+    await card.getByRole('button', { name: 'Remove Local LLM' }).click();
+    await page.getByRole('dialog', { name: 'Remove Local LLM?' }).getByRole('button', { name: 'Remove' }).click();
+    const removeBox = failureIn(card);
+    await removeBox.waitFor();
+    assert.equal(
+      await removeBox.locator('.action-error-what').textContent(),
+      'Could not remove Local LLM. The key store is locked.'
+    );
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
+  it('Tasks: a refused cancel is said in the task’s row and its detail', async () => {
+    const asked = await desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'A task to cancel',
+          requestedSchema: { type: 'object', properties: {} },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = page.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
+    await refuseOnce(page, 'tasks.cancel', 'The task store is closing.');
+    await row.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    const box = failureIn(row);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'The elicitation task was not cancelled. The task store is closing.'
+    );
+    // It wraps within its cell: the row's words do not run off the table.
+    const [boxRight, tableRight] = await Promise.all([
+      box.evaluate((element) => element.getBoundingClientRect().right),
+      page.locator('#screen-tasks .table-wrap').evaluate((element) => element.getBoundingClientRect().right)
+    ]);
+    assert.ok(boxRight <= tableRight, `the failure ends at ${boxRight}px, the table at ${tableRight}px`);
+    await row.getByRole('button', { name: /^Details of Elicitation / }).click();
+    const detail = page.locator('.task-detail');
+    await failureIn(detail).waitFor();
+    await failureIn(detail).getByRole('button', { name: 'Dismiss this message' }).click();
+    await box.waitFor({ state: 'hidden' });
+    await page.unrouteAll({ behavior: 'wait' });
+    await detail.getByRole('button', { name: 'Cancel task' }).click();
+    await row.locator('[data-status="cancelled"]').waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('Tools: while Check now waits on the host, Cancel of the same task still works', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.ok(call.type === 'task');
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const card = page.locator(`li[data-outbound-id="${call.task.outboundId}"]`);
+    const check = card.getByRole('button', { name: /^Check slow task .* now$/ });
+    const cancel = card.getByRole('button', { name: /^Cancel slow task/ });
+    const held = await hold(page, 'outbound.refresh');
+    await check.click();
+    await held.held;
+    assert.equal(await check.getAttribute('aria-disabled'), 'true');
+    assert.equal(await check.getAttribute('aria-busy'), 'true');
+    assert.equal(await cancel.getAttribute('aria-disabled'), null, 'Cancel does not wait for the check');
+    await cancel.click();
+    await card.locator('[data-status="cancelled"]').waitFor();
+    await held.release();
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

@@ -54,16 +54,17 @@
  * this machine's wall clock. The naive sum of ceil(duration / pollInterval) is printed too.
  *
  * Run: npm run bench:requestor (Node 22: `process.threadCpuUsage` is needed).
- * With REQUESTOR_BENCH_PROFILE=<dir>, each side's measured wait is CPU-profiled (the inspector's
- * Profiler, in this process) into <dir>/taskdesk.cpuprofile, <dir>/sdk.cpuprofile and
- * <dir>/sdk-same-transport.cpuprofile; the profiler's own cost then shows in every figure.
- * REQUESTOR_BENCH_HEAP=<dir> writes a sampled heap profile of each measured wait
- * (<dir>/<side>.heapprofile) of everything allocated in it; with REQUESTOR_BENCH_HEAP_RETAINED=1,
- * of what a full collection after the window leaves of it. REQUESTOR_BENCH_MARKS=1 prints each
- * window's start and end (performance.now() and the monotonic clock in ns), to place the lines
- * of `--trace-gc` or the samples of `perf record -k CLOCK_MONOTONIC` in the windows. Each side's
- * CPU by thread (Linux) is printed as `threads_cpu_ms`: the main thread, V8's platform workers
- * (compiler, GC helpers), libuv's pool (the journal's fdatasync) and the store's document worker.
+ * With REQUESTOR_BENCH_PROFILE=<dir>, each side's measured waits are CPU-profiled (the
+ * inspector's Profiler, in this process) into <dir>/taskdesk-<batch>.cpuprofile,
+ * <dir>/sdk-<batch>.cpuprofile and <dir>/sdk-same-transport-<batch>.cpuprofile; the profiler's
+ * own cost then shows in every figure. REQUESTOR_BENCH_HEAP=<dir> writes a sampled heap profile
+ * of each measured wait (<dir>/<side>-<batch>.heapprofile) of everything allocated in it; with
+ * REQUESTOR_BENCH_HEAP_RETAINED=1, of what a full collection after the window leaves of it.
+ * REQUESTOR_BENCH_MARKS=1 prints each window's start and end (performance.now() and the monotonic
+ * clock in ns), to place the lines of `--trace-gc` or the samples of `perf record -k
+ * CLOCK_MONOTONIC` in the windows. Each side's CPU by thread (Linux) is printed as
+ * `threads_cpu_ms`: the main thread, V8's platform workers (compiler, GC helpers), libuv's pool
+ * (the journal's fdatasync) and the store's document worker.
  */
 import path from 'node:path';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';

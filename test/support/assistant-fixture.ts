@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { Host } from '../../app/host/host.js';
 import type { Conversation } from '../../app/contract/assistant.js';
+import type { JournalSync } from '../../app/store/journal.js';
 
 /** Resolves with the conversation once `predicate` holds for it (now, or at a later `assistant.changed`). */
 export function settled(
@@ -30,4 +32,21 @@ export const answered = (c: Conversation): boolean => c.status === 'idle' && c.m
 export async function saveFakeProvider(host: Host, baseURL: string, id = 'fake'): Promise<string> {
   await host.call('providers.save', { id, name: 'Fake LLM', baseURL, models: [{ name: 'fake-small' }] });
   return id;
+}
+
+/**
+ * A conversations' journal sync on a disk that can be made full: while `full` is set, every
+ * fdatasync fails with ENOSPC (as a full disk's does); otherwise it is the real one.
+ */
+export function fillableDisk(): { full: boolean; sync: JournalSync } {
+  const disk = {
+    full: false,
+    sync: ((fd, callback) => {
+      if (!disk.full) return fs.fdatasync(fd, callback);
+      const error: NodeJS.ErrnoException = new Error('ENOSPC: no space left on device, fdatasync');
+      error.code = 'ENOSPC';
+      queueMicrotask(() => callback(error));
+    }) as JournalSync
+  };
+  return disk;
 }

@@ -1,36 +1,28 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { createHost } from '../../../app/host/host.js';
-import type { JournalSync } from '../../../app/store/journal.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { tempDir } from '../../support/host-fixture.js';
-import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { answered, fillableDisk, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
 
 describe('assistant on a disk that refuses writes', () => {
   it('a message that could not be saved is refused and taken back, and the model is not asked; it works again once the disk does', async () => {
     const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     const data = tempDir();
-    let full = false;
-    const journalSync: JournalSync = (fd, callback) => {
-      if (!full) return fs.fdatasync(fd, callback);
-      const error: NodeJS.ErrnoException = new Error('ENOSPC: no space left on device, fdatasync');
-      error.code = 'ENOSPC';
-      queueMicrotask(() => callback(error));
-    };
-    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: journalSync });
+    const disk = fillableDisk();
+    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: disk.sync });
     try {
       await saveFakeProvider(host, llm.baseURL);
       const c = await host.call('assistant.create', { title: 'Full disk', providerId: 'fake', model: 'fake-small' });
 
-      full = true;
+      disk.full = true;
       await assert.rejects(host.call('assistant.send', { conversationId: c.id, text: 'Lost?' }), /could not be saved/);
       const after = await host.call('assistant.get', { conversationId: c.id });
       assert.deepEqual(after.messages, [], 'the refused message is not kept as if it were sent');
       assert.equal(after.status, 'idle');
       assert.equal(llm.chatRequests.length, 0, 'the model was not asked for a message that is not on disk');
 
-      full = false;
+      disk.full = false;
       llm.enqueue({ kind: 'text', tokens: ['Saved ', 'now.'] });
       await host.call('assistant.send', { conversationId: c.id, text: 'And now?' });
       const done = await settled(host, c.id, answered);

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { titleFromMessage } from '../../../app/assistant/assistant.js';
 import { UNTITLED_CONVERSATION } from '../../../app/contract/assistant.js';
 import { createHost } from '../../../app/host/host.js';
-import type { JournalSync } from '../../../app/store/journal.js';
-import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { answered, fillableDisk, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { tempDir } from '../../support/host-fixture.js';
 
@@ -13,27 +11,21 @@ describe('a conversation created without a title is named by its first message',
   it('takes the first line of the first message; later messages, a title given, and a refused message leave it', async () => {
     const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     const data = tempDir();
-    let full = false;
-    const journalSync: JournalSync = (fd, callback) => {
-      if (!full) return fs.fdatasync(fd, callback);
-      const error: NodeJS.ErrnoException = new Error('ENOSPC: no space left on device, fdatasync');
-      error.code = 'ENOSPC';
-      queueMicrotask(() => callback(error));
-    };
-    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: journalSync });
+    const disk = fillableDisk();
+    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: disk.sync });
     try {
       await saveFakeProvider(host, llm.baseURL);
       const c = await host.call('assistant.create', { providerId: 'fake', model: 'fake-small' });
       assert.equal(c.title, UNTITLED_CONVERSATION);
 
       // A message the disk refused is taken back, and so is the title it gave.
-      full = true;
+      disk.full = true;
       await assert.rejects(
         host.call('assistant.send', { conversationId: c.id, text: 'Lost title' }),
         /could not be saved/
       );
       assert.equal((await host.call('assistant.get', { conversationId: c.id })).title, UNTITLED_CONVERSATION);
-      full = false;
+      disk.full = false;
 
       const sent = await host.call('assistant.send', {
         conversationId: c.id,

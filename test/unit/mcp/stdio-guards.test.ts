@@ -133,7 +133,8 @@ describe('line reader', () => {
   it('reads lines that came in pieces whole, each left intact by the lines joined after it', () => {
     const { r, drain } = reader(8 * BYTES_PER_TURN);
     // Lines of several chunks each (joined in the reader's own buffer, or in one of their own
-    // above 2 MiB), all read in one turn: every message must hold its own line's text.
+    // above 2 MiB), read in as few turns as the byte budget allows and only then compared:
+    // every message must still hold its own line's text.
     const lines = [3, 200_000, 64, 150_000, 2_500_000, 90_000].map(
       (bytes, i) =>
         `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: String(i).repeat(bytes) } })}\n`

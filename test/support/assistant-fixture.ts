@@ -1,7 +1,9 @@
 import fs from 'node:fs';
-import type { Host } from '../../app/host/host.js';
+import { createHost, type Host } from '../../app/host/host.js';
 import type { Conversation } from '../../app/contract/assistant.js';
 import type { JournalSync } from '../../app/store/journal.js';
+import { FakeOpenAIServer } from './fake-openai-server.js';
+import { tempDir } from './host-fixture.js';
 
 /** Resolves with the conversation once `predicate` holds for it (now, or at a later `assistant.changed`). */
 export function settled(
@@ -49,4 +51,32 @@ export function fillableDisk(): { full: boolean; sync: JournalSync } {
     }) as JournalSync
   };
   return disk;
+}
+
+/**
+ * A host on a fresh data directory whose conversations' disk can be made full ({@link fillableDisk}),
+ * with the fake LLM server saved as its provider `fake`; `dispose` closes and removes everything.
+ */
+export async function startHostOnFillableDisk(): Promise<{
+  host: Host;
+  llm: FakeOpenAIServer;
+  disk: ReturnType<typeof fillableDisk>;
+  dispose: () => Promise<void>;
+}> {
+  const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+  const data = tempDir();
+  const disk = fillableDisk();
+  const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: disk.sync });
+  const dispose = async () => {
+    await host.close();
+    await llm.close();
+    data.remove();
+  };
+  try {
+    await saveFakeProvider(host, llm.baseURL);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { host, llm, disk, dispose };
 }

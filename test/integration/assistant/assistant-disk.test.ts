@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createHost } from '../../../app/host/host.js';
-import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
-import { tempDir } from '../../support/host-fixture.js';
-import { answered, fillableDisk, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { answered, settled, startHostOnFillableDisk } from '../../support/assistant-fixture.js';
 
 describe('assistant on a disk that refuses writes', () => {
   it('a message that could not be saved is refused and taken back, and the model is not asked; it works again once the disk does', async () => {
-    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const data = tempDir();
-    const disk = fillableDisk();
-    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: disk.sync });
+    const { host, llm, disk, dispose } = await startHostOnFillableDisk();
     try {
-      await saveFakeProvider(host, llm.baseURL);
       const c = await host.call('assistant.create', { title: 'Full disk', providerId: 'fake', model: 'fake-small' });
 
       disk.full = true;
@@ -32,9 +25,7 @@ describe('assistant on a disk that refuses writes', () => {
       );
       assert.equal(llm.chatRequests.length, 1);
     } finally {
-      await host.close();
-      await llm.close();
-      data.remove();
+      await dispose();
     }
   });
 });

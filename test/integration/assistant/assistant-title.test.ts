@@ -2,19 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { titleFromMessage } from '../../../app/assistant/assistant.js';
 import { UNTITLED_CONVERSATION } from '../../../app/contract/assistant.js';
-import { createHost } from '../../../app/host/host.js';
-import { answered, fillableDisk, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
-import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
-import { tempDir } from '../../support/host-fixture.js';
+import { answered, settled, startHostOnFillableDisk } from '../../support/assistant-fixture.js';
 
 describe('a conversation created without a title is named by its first message', () => {
   it('takes the first line of the first message; later messages, a title given, and a refused message leave it', async () => {
-    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const data = tempDir();
-    const disk = fillableDisk();
-    const host = createHost({ dataDir: data.dir, autoConnect: false, conversationJournalSync: disk.sync });
+    const { host, disk, dispose } = await startHostOnFillableDisk();
     try {
-      await saveFakeProvider(host, llm.baseURL);
       const c = await host.call('assistant.create', { providerId: 'fake', model: 'fake-small' });
       assert.equal(c.title, UNTITLED_CONVERSATION);
 
@@ -46,9 +39,7 @@ describe('a conversation created without a title is named by its first message',
       assert.equal((await host.call('assistant.get', { conversationId: named.id })).title, 'Mine');
       await settled(host, named.id, answered);
     } finally {
-      await host.close();
-      await llm.close();
-      data.remove();
+      await dispose();
     }
   });
 

@@ -1,4 +1,4 @@
-import { jsonPart } from '../store/json-text.js';
+import { jsonPart, textPrefix } from '../store/json-text.js';
 
 /** How large a request or result may be in the history before only its start is kept. */
 export const MAX_HISTORY_VALUE_BYTES = 32 * 1024;
@@ -17,10 +17,10 @@ export function boundedValue(
 ): Record<string, unknown> | { truncated: true; bytes: number; preview: string } {
   // Through the store's serializer: a task's request was serialized once when it arrived, and its
   // text is used here rather than made again (5 ms for a 1 MB question).
-  const { text, bytes } = jsonPart(value) ?? { text: 'null', bytes: 4 };
-  if (bytes <= maxBytes) return value;
-  // Sliced from a copy: slicing a text kept by the store would make it a copy of its own.
-  return { truncated: true, bytes, preview: detached(` ${text}`.slice(1, PREVIEW_CHARS + 1)) };
+  const part = jsonPart(value) ?? { text: 'null', bytes: 4 };
+  if (part.bytes <= maxBytes) return value;
+  // From the text's pieces: slicing the text itself would make the whole of it flat, a copy.
+  return { truncated: true, bytes: part.bytes, preview: detached(textPrefix(part, PREVIEW_CHARS)) };
 }
 
 /**

@@ -56,6 +56,8 @@ const HEADER_BYTES = 128;
 const OLD_HEADER_BYTES = 64;
 /** Bytes written (zeros) when the file is created, so that early commits overwrite blocks that exist. */
 const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+/** The largest line put together in the journal's kept buffer (see `Journal.writeBatch`); a longer one gets a buffer of its own. */
+const SCRATCH_MAX_BYTES = 2 * 1024 * 1024;
 /** A file grown past this (a burst, checkpoints failing for a while) is cut back when it restarts. */
 const SHRINK_ABOVE_BYTES = 4 * PREALLOCATE_BYTES;
 
@@ -96,6 +98,8 @@ export class Journal {
   #corruptDir: string;
   readonly #fdatasync: JournalSync;
   readonly #write: JournalWrite;
+  /** Where a line given as pieces is put together to be written (see {@link writeBatch}); kept and reused. */
+  #scratch: Buffer | undefined;
 
   constructor(file: string, io: JournalSync | JournalIo = {}) {
     this.path = file;
@@ -221,16 +225,39 @@ export class Journal {
   }
 
   /**
-   * {@link write} for entries already serialized (a JSON array of `[key, value]` pairs). A write
-   * the disk takes only part of is finished, or fails (`ENOSPC`); the part written is overwritten
-   * by the next line, and a read stops at it meanwhile (it is no whole line).
+   * {@link write} for entries already serialized (a JSON array of `[key, value]` pairs), as one
+   * text or as the flat pieces it is the concatenation of (see `JsonPart.pieces`): pieces are
+   * encoded one after the other into a buffer the journal keeps (up to {@link SCRATCH_MAX_BYTES}),
+   * so a line holding a large record is never made flat in the heap. A write the disk takes only
+   * part of is finished, or fails (`ENOSPC`); the part written is overwritten by the next line,
+   * and a read stops at it meanwhile (it is no whole line).
    */
-  writeBatch(seq: number, entriesJson: string): void {
+  writeBatch(seq: number, entriesJson: string | readonly string[]): void {
     const fd = this.#open();
     // No round yet (starting one failed earlier): nothing of this run is in the file to lose.
     if (this.#round === undefined) this.#writeHeader(fd, this.#floor, fs.fstatSync(fd).size);
-    const text = `{"seq":${seq},"round":${this.#round!},"entries":${entriesJson}}\n`;
-    this.#offset! += this.#writeFully(fd, text, this.#offset!);
+    const head = `{"seq":${seq},"round":${this.#round!},"entries":`;
+    const data =
+      typeof entriesJson === 'string' ? `${head}${entriesJson}}\n` : this.#encoded([head, ...entriesJson, '}\n']);
+    this.#offset! += this.#writeFully(fd, data, this.#offset!);
+  }
+
+  /** `pieces` one after the other as UTF-8, in the kept buffer when they fit. */
+  #encoded(pieces: readonly string[]): Uint8Array {
+    let bytes = 0;
+    for (const piece of pieces) bytes += Buffer.byteLength(piece);
+    let buffer: Buffer;
+    if (bytes > SCRATCH_MAX_BYTES) buffer = Buffer.allocUnsafeSlow(bytes);
+    else {
+      if (this.#scratch === undefined || this.#scratch.length < bytes)
+        this.#scratch = Buffer.allocUnsafeSlow(
+          Math.min(SCRATCH_MAX_BYTES, Math.max(bytes, 2 * (this.#scratch?.length ?? 0)))
+        );
+      buffer = this.#scratch;
+    }
+    let at = 0;
+    for (const piece of pieces) at += buffer.write(piece, at);
+    return buffer.subarray(0, bytes);
   }
 
   /**

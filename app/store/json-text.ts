@@ -29,10 +29,72 @@ const SMALL_PART = 16 * 1024;
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const NOTHING_TO_ESCAPE = /^[^"\\\u0000-\u001f]*$/;
 
-/** A JSON text and its UTF-8 bytes. */
+/**
+ * A JSON text and its UTF-8 bytes; for a large one (made by the walk, see {@link jsonText}) also
+ * the flat strings the text is the concatenation of, in order.
+ *
+ * The text of a large value is a rope over the value's own long strings: cheap to make and to
+ * keep, but every API that turns a string into bytes (`fs.writeSync`, `Buffer.write`,
+ * `String.prototype.slice`) first makes a rope flat, a copy of the whole in the heap. A 1 MB
+ * question was copied so for each journal line that held it and for its history preview, and
+ * those copies were most of what a flood of large requests made V8 collect (mark-compacts on
+ * the event loop). `pieces` are each flat (a long string of the value, or short texts joined):
+ * written one after the other (see `Journal.writeBatch`) they are never copied in the heap.
+ */
 export interface JsonPart {
   text: string;
   bytes: number;
+  pieces?: readonly string[];
+}
+
+/** Strings shorter than this are joined with their neighbours into one piece (see {@link JsonPart}). */
+const SHORT_PIECE = 4096;
+
+/**
+ * Collects a text as flat pieces: short texts are joined (a small rope, cheap to make flat), long
+ * ones kept as they are (see {@link JsonPart}).
+ */
+export class PieceList {
+  readonly #pieces: string[] = [];
+  #short = '';
+
+  /** Adds `text` (flat, or short). */
+  add(text: string): void {
+    if (text.length < SHORT_PIECE) {
+      this.#short += text;
+      return;
+    }
+    if (this.#short !== '') this.#pieces.push(this.#short);
+    this.#short = '';
+    this.#pieces.push(text);
+  }
+
+  /** Adds a part: its pieces when it has them, else its text (the flat text of `JSON.stringify`). */
+  addPart(part: { text: string; pieces?: readonly string[] }): void {
+    if (part.pieces === undefined) this.add(part.text);
+    else for (const piece of part.pieces) this.add(piece);
+  }
+
+  /** The pieces, in order. */
+  done(): string[] {
+    if (this.#short !== '') this.#pieces.push(this.#short);
+    this.#short = '';
+    return this.#pieces;
+  }
+}
+
+/**
+ * The first `chars` characters of `part`'s text, made from its pieces: no copy of a long text
+ * (see {@link JsonPart}). The result may share characters with a long string of the value.
+ */
+export function textPrefix(part: { text: string; pieces?: readonly string[] }, chars: number): string {
+  if (part.pieces === undefined) return part.text.slice(0, chars);
+  let prefix = '';
+  for (const piece of part.pieces) {
+    if (prefix.length + piece.length >= chars) return prefix + piece.slice(0, chars - prefix.length);
+    prefix += piece;
+  }
+  return prefix;
 }
 
 /** Texts kept by {@link partText}, by the object they are the JSON of. */
@@ -48,6 +110,18 @@ export function jsonText(value: unknown): string | undefined {
 
 /** `jsonText(value)` and its UTF-8 bytes, kept nowhere (parts kept by `partText` are used). */
 export function jsonPart(value: unknown): JsonPart | undefined {
+  return jsonOf(value);
+}
+
+/**
+ * `jsonText(value)`, with the pieces of a large value's text (see {@link JsonPart}); a small
+ * value's text is `JSON.stringify`'s, flat, and has none.
+ */
+export function jsonTextPieces(value: unknown): { text: string; pieces?: readonly string[] } | undefined {
+  if (typeof value === 'object' && value !== null && !kept.has(value) && surelySmall(value)) {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : { text };
+  }
   return jsonOf(value);
 }
 
@@ -140,7 +214,7 @@ function small(value: unknown): JsonPart | undefined {
 
 function stringPart(value: string): JsonPart {
   if (value.length < LONG_STRING || !NOTHING_TO_ESCAPE.test(value) || !isWellFormed(value)) return small(value)!;
-  return { text: '"' + value + '"', bytes: Buffer.byteLength(value) + 2 };
+  return { text: '"' + value + '"', bytes: Buffer.byteLength(value) + 2, pieces: ['"', value, '"'] };
 }
 
 /** No lone surrogate (which JSON escapes): ES2024's `isWellFormed`, beyond the lib this project compiles with. */
@@ -215,33 +289,34 @@ function emit(value: unknown, sizes: Map<object, number>): JsonPart | undefined 
   // Concatenation (not `join`, which copies): the long parts stay shared (see `partText`).
   const array = Array.isArray(value);
   let text = array ? '[' : '{';
+  const pieces = new PieceList();
+  pieces.add(text);
   let bytes = 2;
   let first = true;
-  const add = (member: string, memberBytes: number) => {
-    if (!first) {
-      text += ',';
-      bytes++;
-    }
+  const add = (name: string, part: JsonPart) => {
+    const separator = first ? '' : ',';
     first = false;
-    text += member;
-    bytes += memberBytes;
+    text += separator + name + part.text;
+    pieces.add(separator + name);
+    pieces.addPart(part);
+    bytes += separator.length + Buffer.byteLength(name) + part.bytes;
   };
   if (array) {
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
       const part = isOmitted(item) ? undefined : emit(item, sizes);
-      if (part) add(part.text, part.bytes);
-      else add('null', 4);
+      add('', part ?? NULL_PART);
     }
-    return { text: text + ']', bytes };
-  }
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    // A value with no JSON (a `toJSON` that returns undefined, too) leaves its key out.
-    const part = isOmitted(item) ? undefined : emit(item, sizes);
-    if (!part) continue;
-    const name = JSON.stringify(key) + ':';
-    add(name + part.text, Buffer.byteLength(name) + part.bytes);
-  }
-  return { text: text + '}', bytes };
+  } else
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      // A value with no JSON (a `toJSON` that returns undefined, too) leaves its key out.
+      const part = isOmitted(item) ? undefined : emit(item, sizes);
+      if (part) add(JSON.stringify(key) + ':', part);
+    }
+  const end = array ? ']' : '}';
+  pieces.add(end);
+  return { text: text + end, bytes, pieces: pieces.done() };
 }
+
+const NULL_PART: JsonPart = { text: 'null', bytes: 4 };

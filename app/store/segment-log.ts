@@ -13,7 +13,7 @@ import { confStoreFactory, STAGING_SUFFIX, writeDocument, type JsonFileStoreFact
 import { notMovedText, quarantineFile, type Quarantined } from './quarantine.js';
 import { syncDirectory } from './sync-directory.js';
 import { errorMessage } from '../core/errors.js';
-import { jsonText } from './json-text.js';
+import { jsonText, jsonTextPieces, PieceList } from './json-text.js';
 
 /** The version of the segment layout; bump it with a migration in `load`. */
 const SEGMENT_VERSION = 1;
@@ -408,15 +408,16 @@ export class SegmentLog<T> {
   put(id: string, value: T, urgent = true): Promise<void> {
     // Serialized here, once: a value JSON cannot hold is refused on its own, before it is
     // anywhere, rather than failing the whole commit it would share with others.
-    let text: string | undefined;
+    let json: { text: string; pieces?: readonly string[] } | undefined;
     try {
-      text = jsonText(value);
+      json = jsonTextPieces(value);
     } catch (error) {
       return Promise.reject(new Error(`Cannot store ${id}: ${errorMessage(error)}`));
     }
-    if (text === undefined || value === null)
+    if (json === undefined || value === null)
       return Promise.reject(new Error(`Cannot store ${id}: it has no JSON value`));
-    const written = new Written(text, text.length >= LARGE_RECORD_CHARS ? value : undefined);
+    const large = json.text.length >= LARGE_RECORD_CHARS;
+    const written = new Written(json.text, large ? value : undefined, large ? json.pieces : undefined);
     this.#live.set(id, written);
     return this.#enqueue(id, written, urgent);
   }
@@ -480,7 +481,7 @@ export class SegmentLog<T> {
       const { batch, waiters } = whole ? this.#takeBatch() : this.#takeLine();
       const entries = [...batch.entries()];
       try {
-        this.#journal.writeBatch(++this.#journalSeq, this.#entriesText(entries));
+        this.#journal.writeBatch(++this.#journalSeq, this.#lineEntries(entries));
       } catch (error) {
         for (const waiter of waiters) waiter.reject(error);
         this.#problem('commit', error);
@@ -936,6 +937,25 @@ export class SegmentLog<T> {
     return text + ']';
   }
 
+  /**
+   * A journal line's entries: their text, or, when a large record is among them, the pieces of
+   * that text (see `Written.pieces`), so that the line is written without a flat copy of it.
+   */
+  #lineEntries(entries: Array<[string, unknown]>): string | string[] {
+    if (!entries.some(([, value]) => value instanceof Written && value.pieces !== undefined))
+      return this.#entriesText(entries);
+    const list = new PieceList();
+    list.add('[');
+    for (const [index, [id, value]] of entries.entries()) {
+      list.add(`${index === 0 ? '' : ','}[${JSON.stringify(id)},`);
+      if (value instanceof Written) list.addPart(value);
+      else list.add(this.#textOf(value));
+      list.add(']');
+    }
+    list.add(']');
+    return list.done();
+  }
+
   #textOf(value: unknown): string {
     if (value instanceof Written) return value.text;
     if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -1055,7 +1075,9 @@ class Written {
    */
   constructor(
     readonly text: string,
-    readonly value?: unknown
+    readonly value?: unknown,
+    /** For a large record, the flat pieces of `text` (see `JsonPart.pieces`), for the journal to write. */
+    readonly pieces?: readonly string[]
   ) {}
 }
 

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonBytesAtLeast, jsonPart, jsonText, partText } from '../../app/store/json-text.js';
+import {
+  jsonBytesAtLeast,
+  jsonPart,
+  jsonText,
+  jsonTextPieces,
+  partText,
+  textPrefix
+} from '../../app/store/json-text.js';
 import { paramsBytes } from '../../app/receiver/request-size.js';
 
 const long = (fill: string, length = 40_000) => fill.repeat(Math.ceil(length / fill.length)).slice(0, length);
@@ -50,6 +57,32 @@ describe('jsonText', () => {
       const part = jsonPart(value);
       assert.equal(part?.bytes, expected === undefined ? undefined : Buffer.byteLength(expected), `sample ${index}`);
     }
+  });
+
+  it("gives a large value's text as flat pieces: its long strings as they are, the rest joined", () => {
+    for (const [index, value] of samples().entries()) {
+      const expected = JSON.stringify(value);
+      const part = jsonPart(value);
+      const pieces = jsonTextPieces(value);
+      assert.equal(pieces?.text, expected, `sample ${index}`);
+      for (const made of [part, pieces])
+        if (made?.pieces) assert.equal(made.pieces.join(''), expected, `sample ${index}`);
+      // The start of the text, read from the pieces: inside the first piece, across pieces, past the end.
+      if (part && expected !== undefined)
+        for (const chars of [0, 1, 100, 4096, 40_010, 80_100, expected.length + 5])
+          assert.equal(textPrefix(part, chars), expected.slice(0, chars), `sample ${index}, ${chars} characters`);
+    }
+    const message = long('m', 1_000_000);
+    const request = { message, requestedSchema: { type: 'object', properties: {} }, task: { ttl: 60_000 } };
+    const { pieces } = jsonTextPieces(request)!;
+    // The question itself is a piece (nothing copied); the short texts around it are joined.
+    assert.deepEqual(pieces, [
+      '{"message":"',
+      message,
+      '","requestedSchema":{"type":"object","properties":{}},"task":{"ttl":60000}}'
+    ]);
+    // A small value is JSON.stringify's text alone.
+    assert.deepEqual(jsonTextPieces({ a: 1 }), { text: '{"a":1}' });
   });
 
   it('refuses what JSON.stringify refuses', () => {

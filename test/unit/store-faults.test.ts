@@ -193,6 +193,40 @@ describe('task store on a disk that fills up', () => {
     }
   });
 
+  it('writes a line holding a large record from its pieces, short writes finished, and reads it back whole', async () => {
+    const data = tempDir();
+    const given: Array<'text' | 'bytes'> = [];
+    // Each positioned write takes half of what it is given: the journal must finish the line.
+    const journalWrite: JournalWrite = (fd, data, position) => {
+      given.push(typeof data === 'string' ? 'text' : 'bytes');
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      return fs.writeSync(fd, bytes, 0, Math.max(1, Math.ceil(bytes.length / 2)), position);
+    };
+    const dir = path.join(data.dir, 's');
+    const options = { dir, corruptDir: path.join(data.dir, 'c'), factory: confStoreFactory, checkpointMs: 60_000 };
+    try {
+      const log = new SegmentLog<Value>({ ...options, journalWrite });
+      log.load(asV);
+      await log.put('small', { v: 1 });
+      given.length = 0;
+      // Past the large-record size, with characters of every UTF-8 length and escapes in the rest.
+      const pad = `${'é漢🎉'.repeat(30_000)}${'m'.repeat(300_000)}`;
+      const large = { v: 2, pad };
+      await Promise.all([log.put('large', large), log.put('small', { v: 3, pad: 'quote " and\nline' })]);
+      // Encoded by the journal, piece by piece (no flat text of the line was made to write it).
+      assert.equal(given[0], 'bytes');
+      assert.ok(given.length > 1, 'short writes were finished');
+      await log.put('after', { v: 4 });
+      const image = loadCrashImage(dir);
+      assert.deepEqual(image.records.get('large'), large);
+      assert.deepEqual(image.records.get('small'), { v: 3, pad: 'quote " and\nline' });
+      assert.deepEqual(image.records.get('after'), { v: 4 });
+      log.close();
+    } finally {
+      data.remove();
+    }
+  });
+
   it('makes a journal on a disk too full for its first megabytes, and finishes short writes of a line', () => {
     const data = tempDir();
     try {

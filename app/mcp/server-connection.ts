@@ -228,9 +228,13 @@ export class ServerConnection {
     return paramHeaderValues(annotations, params.arguments as Record<string, unknown>, headerValue);
   };
 
-  /** Tells a connected server its roots changed (`notifications/roots/list_changed`). */
+  /**
+   * Tells a connected legacy server its roots changed (`notifications/roots/list_changed`). A
+   * modern one is told nothing: MCP 2026-07-28 removed that notification (a server asks for roots
+   * inside each request that needs them, and so sees the change on its next ask).
+   */
   async notifyRootsChanged(): Promise<void> {
-    if (this.#state.status !== 'ready') return;
+    if (this.#state.status !== 'ready' || this.#discover) return;
     await this.client.notification({ method: 'notifications/roots/list_changed' }).catch(() => undefined);
   }
 

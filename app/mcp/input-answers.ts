@@ -1,7 +1,14 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import {
+  CreateMessageRequestParamsSchema,
+  ElicitRequestFormParamsSchema,
+  ElicitRequestURLParamsSchema,
+  RELATED_TASK_META_KEY
+} from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
+import { DEFAULT_MAX_DEPTH, describeIssues, nestsDeeperThan } from './jsonrpc-checks.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner } from '../receiver/task-record.js';
 
@@ -29,9 +36,44 @@ export function listRootsResult(folders: readonly string[]): { roots: Array<{ ur
 }
 
 /**
+ * The params schema an embedded request is checked against: those of the same request sent on
+ * its own (the SDK's, which the request gate applies to a legacy server's requests), except that
+ * a URL-mode elicitation has no `elicitationId` in MCP 2026-07-28.
+ */
+const UrlElicitationParamsSchema = ElicitRequestURLParamsSchema.omit({ elicitationId: true });
+
+function paramsSchemaOf(request: EmbeddedRequest): z.ZodType {
+  if (request.method === 'sampling/createMessage') return CreateMessageRequestParamsSchema;
+  return request.params.mode === 'url' ? UrlElicitationParamsSchema : ElicitRequestFormParamsSchema;
+}
+
+/**
+ * Refuses an embedded elicitation or sampling request that the same request sent on its own
+ * would be refused for (−32602 naming the fields): each input request is treated as the
+ * equivalent standalone request (SEP-2663), so a malformed one never reaches a person or a model.
+ */
+function checkEmbedded(request: EmbeddedRequest): void {
+  if (nestsDeeperThan(request.params, DEFAULT_MAX_DEPTH))
+    throw new HostError(
+      JsonRpcCode.InvalidParams,
+      `Invalid params: nested more than ${DEFAULT_MAX_DEPTH} levels deep`,
+      {
+        maxDepth: DEFAULT_MAX_DEPTH
+      }
+    );
+  const parsed = paramsSchemaOf(request).safeParse(request.params);
+  if (!parsed.success)
+    throw new HostError(
+      JsonRpcCode.InvalidParams,
+      `Invalid params for ${request.method}: ${describeIssues(parsed.error)}`
+    );
+}
+
+/**
  * Answers one embedded request for `owner`; `relatedTaskId` names what asks (a task or an
  * exchange) so the Inbox can say which tool. Rejects with −32601 for a method Taskdesk does
- * not answer, or with whatever the receiver rejects with (a refused sampling request).
+ * not answer, with −32602 for params the same request sent on its own would be refused for,
+ * or with whatever the receiver rejects with (a refused sampling request).
  */
 export async function answerEmbedded(
   receiver: TaskReceiver,
@@ -48,6 +90,7 @@ export async function answerEmbedded(
         ? 'sampling'
         : undefined;
   if (!kind) throw new HostError(JsonRpcCode.MethodNotFound, `Taskdesk does not answer ${request.method} requests.`);
+  checkEmbedded(request);
   const result = await receiver.runOrdinary(owner, kind, request.params, {
     relatedTaskId: context.relatedTaskId,
     signal: context.signal

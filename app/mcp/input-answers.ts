@@ -1,14 +1,14 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { z } from 'zod';
-import {
-  CreateMessageRequestParamsSchema,
-  ElicitRequestFormParamsSchema,
-  ElicitRequestURLParamsSchema,
-  RELATED_TASK_META_KEY
-} from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import { DEFAULT_MAX_DEPTH, describeIssues, nestsDeeperThan } from './jsonrpc-checks.js';
+import {
+  FormElicitationParamsSchema,
+  SamplingInputParamsSchema,
+  UrlElicitationParamsSchema
+} from './input-request-schemas.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner } from '../receiver/task-record.js';
 
@@ -35,22 +35,17 @@ export function listRootsResult(folders: readonly string[]): { roots: Array<{ ur
   return { roots: folders.map(rootOf) };
 }
 
-/**
- * The params schema an embedded request is checked against: those of the same request sent on
- * its own (the SDK's, which the request gate applies to a legacy server's requests), except that
- * a URL-mode elicitation has no `elicitationId` in MCP 2026-07-28.
- */
-const UrlElicitationParamsSchema = ElicitRequestURLParamsSchema.omit({ elicitationId: true });
-
+/** The 2026-07-28 params schema of an embedded elicitation or sampling request. */
 function paramsSchemaOf(request: EmbeddedRequest): z.ZodType {
-  if (request.method === 'sampling/createMessage') return CreateMessageRequestParamsSchema;
-  return request.params.mode === 'url' ? UrlElicitationParamsSchema : ElicitRequestFormParamsSchema;
+  if (request.method === 'sampling/createMessage') return SamplingInputParamsSchema;
+  return request.params.mode === 'url' ? UrlElicitationParamsSchema : FormElicitationParamsSchema;
 }
 
 /**
- * Refuses an embedded elicitation or sampling request that the same request sent on its own
- * would be refused for (−32602 naming the fields): each input request is treated as the
- * equivalent standalone request (SEP-2663), so a malformed one never reaches a person or a model.
+ * Refuses an embedded elicitation or sampling request whose params the revision's schema does
+ * not accept (−32602 naming the fields), as a legacy server's own request is refused by the
+ * request gate: each input request is treated as the equivalent standalone request (SEP-2663),
+ * so a malformed one never reaches a person or a model.
  */
 function checkEmbedded(request: EmbeddedRequest): void {
   if (nestsDeeperThan(request.params, DEFAULT_MAX_DEPTH))
@@ -72,7 +67,7 @@ function checkEmbedded(request: EmbeddedRequest): void {
 /**
  * Answers one embedded request for `owner`; `relatedTaskId` names what asks (a task or an
  * exchange) so the Inbox can say which tool. Rejects with −32601 for a method Taskdesk does
- * not answer, with −32602 for params the same request sent on its own would be refused for,
+ * not answer, with −32602 for params the revision's schema does not accept,
  * or with whatever the receiver rejects with (a refused sampling request).
  */
 export async function answerEmbedded(

@@ -21,6 +21,29 @@ import { nextEvent, tempDir } from '../../support/host-fixture.js';
 const QUESTIONS: Record<string, { method: string; params: Record<string, unknown> }> = {
   'form-without-schema': { method: 'elicitation/create', params: { message: 'Your name?' } },
   'sampling-without-messages': { method: 'sampling/createMessage', params: { maxTokens: 'lots' } },
+  // Valid in 2026-07-28, refused by a 2025-11-25 schema: a tool's outputSchema of any type, a
+  // property schema that is a boolean, and structuredContent that is not an object.
+  'sampling-2026-shapes': {
+    method: 'sampling/createMessage',
+    params: {
+      maxTokens: 20,
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Look it up' } },
+        { role: 'assistant', content: { type: 'tool_use', id: 'c1', name: 'lookup', input: {} } },
+        {
+          role: 'user',
+          content: { type: 'tool_result', toolUseId: 'c1', content: [], structuredContent: ['a', 'b'] }
+        }
+      ],
+      tools: [
+        {
+          name: 'lookup',
+          inputSchema: { type: 'object', properties: { q: true } },
+          outputSchema: { type: 'array', items: { type: 'string' } }
+        }
+      ]
+    }
+  },
   'url-without-id': {
     method: 'elicitation/create',
     params: { mode: 'url', message: 'Sign in', url: 'https://example.com/sign-in' }
@@ -123,6 +146,24 @@ describe('input requests of a 2026-07-28 server are checked as standalone reques
     if (refusal === 'asked') return;
     assert.equal(refusal.code, -32602);
     assert.match(refusal.message ?? '', /messages/);
+  });
+
+  it('puts a sampling request that is valid in 2026-07-28 (though not in 2025-11-25) to a person', async () => {
+    const added = nextEvent(host, 'inbox.added', ({ item }) => item.origin === 'tool sampling-2026-shapes');
+    const calling = host.call('tools.call', { serverId: 'scripted', name: 'sampling-2026-shapes', arguments: {} });
+    const { item } = await Promise.race([
+      added,
+      calling.then(
+        () => assert.fail('answered without asking'),
+        (error: Error) => assert.fail(`refused: ${error.message}`)
+      )
+    ]);
+    assert.equal(item.kind, 'sampling');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'found' } });
+    const outcome = await calling;
+    assert.equal(outcome.type, 'result');
+    const text = outcome.type === 'result' ? (outcome.result.content as Array<{ text: string }>)[0]?.text : '';
+    assert.match(text ?? '', /"text":"found"/);
   });
 
   it('asks a URL-mode elicitation without elicitationId, which this revision does not have', async () => {

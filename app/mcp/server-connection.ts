@@ -497,9 +497,11 @@ export class ServerConnection {
       if (error instanceof CommandNotFoundError) throw error;
       throw new Error(`the transport could not be started: ${toErrorData(error).message}`, { cause: error });
     }
-    // Every request a server sends is checked and counted before the SDK dispatches it.
+    // Every request a server sends is checked and counted before the SDK dispatches it; a modern
+    // server's are dropped unanswered (its revision has no server-initiated requests).
     const transport = new GatedTransport(inner, {
-      admit: () => this.#options.receiver.admitRequest(this.owner)
+      admit: () => this.#options.receiver.admitRequest(this.owner),
+      dropsRequests: () => this.#discover !== undefined
     });
     this.#current = transport;
     if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);

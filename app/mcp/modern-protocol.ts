@@ -53,15 +53,16 @@ export interface ModernCapabilityOptions {
 /**
  * The client capabilities declared on modern requests: answers to the input requests a task
  * or a multi round-trip request may carry (elicitation forms and URLs, sampling with tools unless
- * the server's policy refuses sampling, roots with `listChanged`) and, when asked for, the tasks
- * extension. A server should then only ask what Taskdesk can answer. Legacy's `tasks` capability
- * (client-hosted tasks) does not exist here.
+ * the server's policy refuses sampling, roots) and, when asked for, the tasks extension. A server
+ * should then only ask what Taskdesk can answer. Legacy's `tasks` capability (client-hosted
+ * tasks) does not exist here, nor does `roots.listChanged`: this revision removed
+ * `notifications/roots/list_changed`, since a server asks for roots in each request that needs them.
  */
 export function modernClientCapabilities(options: ModernCapabilityOptions): Record<string, unknown> {
   return {
     ...(options.sampling !== false && { sampling: { tools: {} } }),
     elicitation: { form: {}, url: {} },
-    roots: { listChanged: true },
+    roots: {},
     ...(options.tasks && { extensions: { [TASKS_EXTENSION]: {} } })
   };
 }

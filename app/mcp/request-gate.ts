@@ -38,6 +38,12 @@ export interface RequestGateOptions {
   admit(): ErrorData | undefined;
   /** The deepest nesting accepted in params (default {@link DEFAULT_MAX_DEPTH}). */
   maxDepth?: number;
+  /**
+   * Whether requests from the server are to be dropped unanswered: true once the server is
+   * known to speak MCP 2026-07-28, which has no server-initiated requests (its stdio transport:
+   * the server must not write requests, the client must not write responses).
+   */
+  dropsRequests?(): boolean;
 }
 
 /**
@@ -125,6 +131,7 @@ export class GatedTransport implements Transport {
       this.onmessage?.(message, extra);
       return;
     }
+    if (this.#options.dropsRequests?.()) return;
     const refusal = requestRefusal(message, this.#options.maxDepth);
     if (refusal || !RECEIVER_REQUESTS.has(message.method)) {
       const limited = this.#options.admit();

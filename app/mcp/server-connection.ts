@@ -228,9 +228,13 @@ export class ServerConnection {
     return paramHeaderValues(annotations, params.arguments as Record<string, unknown>, headerValue);
   };
 
-  /** Tells a connected server its roots changed (`notifications/roots/list_changed`). */
+  /**
+   * Tells a connected legacy server its roots changed (`notifications/roots/list_changed`). A
+   * modern one is told nothing: MCP 2026-07-28 removed that notification (a server asks for roots
+   * inside each request that needs them, and so sees the change on its next ask).
+   */
   async notifyRootsChanged(): Promise<void> {
-    if (this.#state.status !== 'ready') return;
+    if (this.#state.status !== 'ready' || this.#discover) return;
     await this.client.notification({ method: 'notifications/roots/list_changed' }).catch(() => undefined);
   }
 
@@ -493,9 +497,11 @@ export class ServerConnection {
       if (error instanceof CommandNotFoundError) throw error;
       throw new Error(`the transport could not be started: ${toErrorData(error).message}`, { cause: error });
     }
-    // Every request a server sends is checked and counted before the SDK dispatches it.
+    // Every request a server sends is checked and counted before the SDK dispatches it; a modern
+    // server's are dropped unanswered (its revision has no server-initiated requests).
     const transport = new GatedTransport(inner, {
-      admit: () => this.#options.receiver.admitRequest(this.owner)
+      admit: () => this.#options.receiver.admitRequest(this.owner),
+      dropsRequests: () => this.#discover !== undefined
     });
     this.#current = transport;
     if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);

@@ -172,6 +172,16 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
   }
 
   protected override takeTask(raw: Record<string, unknown>, connection: ModernConnection): boolean {
+    // A resultType Taskdesk does not recognize makes the answer invalid (2026-07-28, ResultType). The
+    // extension asks for "complete" here, but its own examples show "task": both are read as a task.
+    const resultType = raw.resultType;
+    if (resultType !== undefined && resultType !== 'complete' && resultType !== 'task') {
+      this.recordError('tasks/get', {
+        code: JsonRpcCode.InternalError,
+        message: `The server's tasks/get answer has resultType ${JSON.stringify(resultType)}, which is not a task: the answer is invalid.`
+      });
+      return false;
+    }
     const parsed = DetailedTaskSchema.safeParse(raw);
     if (!parsed.success) {
       this.recordError('tasks/get', {

@@ -39,6 +39,7 @@ import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';
 import { TaskTimers } from './task-timers.js';
 import { copyView } from './view-copy.js';
+import { checkResultType } from './result-type.js';
 
 export type { AttachOptions } from './attachments.js';
 
@@ -440,6 +441,7 @@ export class OutboundTasks {
       const response = this.exchanges
         ? await this.exchanges.request(server, method, params, options)
         : await modern.request(method, params, options);
+      checkResultType(method, response, options, attachment.serverName);
       if (response.resultType === 'input_required')
         throw new HostError(JsonRpcCode.InternalError, `${method} on "${attachment.serverName}" asked for input.`);
       const { resultType: _complete, ...result } = response;
@@ -451,6 +453,7 @@ export class OutboundTasks {
 
   /** The final answer of an exchange resumed after a restart: a task is followed, anything else kept as the result. */
   #settleExchange(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome {
+    checkResultType(view.method, response, { tasks: view.asTask }, view.serverName);
     if (view.method !== 'tools/call' || response.resultType !== 'task') return { type: 'result', result: response };
     const attachment = this.#attachments.get(view.serverId) ?? { serverId: view.serverId, serverName: view.serverName };
     const { name, arguments: args } = view.params as { name: string; arguments?: Record<string, unknown> };

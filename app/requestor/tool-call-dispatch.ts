@@ -10,6 +10,7 @@ import { markModern } from './outbound-era.js';
 import { expiresAtOf, pickTask, type FollowerEnvironment, type OutboundFollower } from './task-follower-base.js';
 import { TaskFollower } from './task-follower.js';
 import { toHostError } from './task-rpc.js';
+import { checkResultType } from './result-type.js';
 import { copyView } from './view-copy.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
@@ -159,6 +160,7 @@ export async function callModern(
   } catch (error) {
     throw toHostError(error);
   }
+  checkResultType('tools/call', response, { tasks: asTask }, attachment.serverName);
   if (response.resultType === 'input_required') {
     throw new HostError(
       JsonRpcCode.InternalError,

@@ -98,6 +98,29 @@ test('a server that no longer knows the task before its ttl makes it lost, with 
   manager.close();
 });
 
+test('a tasks/get answer whose resultType Taskdesk does not recognize is invalid: its status is not taken', async () => {
+  const manager = new OutboundTasks({ dir: temp.dir, clock });
+  // MCP 2026-07-28 basic/index, ResultType: an unrecognized value MUST be considered invalid.
+  const { peer } = scriptedPeer((call) =>
+    call === 1
+      ? { resultType: 'deferred', ...task('completed', { result: { content: [] } }) }
+      : { resultType: 'complete', ...task('completed', { result: { content: [{ type: 'text', text: 'ok' }] } }) }
+  );
+  const created = await start(manager, peer);
+  await clock.advance(2_000);
+  const invalid = manager.get(created.outboundId)!;
+  assert.equal(invalid.state, 'working');
+  assert.equal(invalid.outcome, undefined);
+  assert.equal(invalid.lastError?.method, 'tasks/get');
+  assert.match(invalid.lastError?.message ?? '', /resultType "deferred"/);
+  await clock.advance(2_000);
+  const done = manager.get(created.outboundId)!;
+  assert.equal(done.state, 'completed');
+  assert.deepEqual(done.outcome?.type === 'result' && done.outcome.result, { content: [{ type: 'text', text: 'ok' }] });
+  assert.equal(done.lastError, undefined);
+  manager.close();
+});
+
 test('an input request Taskdesk cannot answer is reported once, never sent, and not asked again', async () => {
   const manager = new OutboundTasks({ dir: temp.dir, clock });
   let asked = 0;

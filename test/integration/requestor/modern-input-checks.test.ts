@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createHost, type Host } from '../../../app/host/host.js';
-import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import type { Host } from '../../../app/host/host.js';
+import { discoverResult, startScriptedModernHost, type ScriptedRequest } from '../../support/scripted-modern-peer.js';
+import { nextEvent } from '../../support/host-fixture.js';
 
 /**
  * The input requests a 2026-07-28 server embeds in an `InputRequiredResult` are checked as the
@@ -50,17 +48,12 @@ const QUESTIONS: Record<string, { method: string; params: Record<string, unknown
   }
 };
 
-function answerOf(message: JSONRPCMessage & { method: string }): Record<string, unknown> | undefined {
+function answerOf(message: ScriptedRequest): Record<string, unknown> | undefined {
   const params = ('params' in message ? message.params : undefined) as
     { name?: string; inputResponses?: Record<string, unknown> } | undefined;
   switch (message.method) {
     case 'server/discover':
-      return {
-        resultType: 'complete',
-        supportedVersions: ['2026-07-28'],
-        capabilities: { tools: {} },
-        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } }
-      };
+      return discoverResult({ tools: {} });
     case 'tools/list':
       return {
         resultType: 'complete',
@@ -78,42 +71,16 @@ function answerOf(message: JSONRPCMessage & { method: string }): Record<string, 
 }
 
 describe('input requests of a 2026-07-28 server are checked as standalone requests are', () => {
-  const data = tempDir();
+  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
   let host: Host;
 
   before(async () => {
-    const [client, server] = InMemoryTransport.createLinkedPair();
-    server.onmessage = (message) => {
-      if (!('method' in message) || !('id' in message)) return;
-      const result = answerOf(message);
-      void server.send(
-        result === undefined
-          ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }
-          : { jsonrpc: '2.0', id: message.id, result }
-      );
-    };
-    await server.start();
-    host = createHost({
-      dataDir: path.join(data.dir, 'host'),
-      autoConnect: false,
-      probeTimeoutMs: 60_000,
-      servers: [
-        {
-          id: 'scripted',
-          name: 'Scripted',
-          transport: { type: 'stdio', command: 'unused', args: [] },
-          autoConnect: false
-        }
-      ],
-      transportFactory: () => client
-    });
-    const view = await host.connect('scripted');
-    assert.equal(view.state.era, 'modern', view.state.reason);
+    peer = await startScriptedModernHost(answerOf);
+    ({ host } = peer);
   });
 
   after(async () => {
-    await host.close();
-    data.remove();
+    await peer.dispose();
   });
 
   /**

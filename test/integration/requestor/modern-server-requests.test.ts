@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createHost, type Host } from '../../../app/host/host.js';
-import { tempDir } from '../../support/host-fixture.js';
+import type { Host } from '../../../app/host/host.js';
+import { discoverResult, startScriptedModernHost } from '../../support/scripted-modern-peer.js';
 
 /**
  * A 2026-07-28 server that sends requests of its own, as a legacy server may. That revision has
@@ -17,56 +16,24 @@ import { tempDir } from '../../support/host-fixture.js';
  */
 
 describe('requests from a 2026-07-28 server', () => {
-  const data = tempDir();
-  const received: JSONRPCMessage[] = [];
+  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
+  let received: JSONRPCMessage[];
   let server: InMemoryTransport;
   let host: Host;
 
   before(async () => {
-    const [client, far] = InMemoryTransport.createLinkedPair();
-    server = far;
-    server.onmessage = (message) => {
-      received.push(message);
-      if (!('method' in message) || !('id' in message)) return;
-      const result =
-        message.method === 'server/discover'
-          ? {
-              resultType: 'complete',
-              supportedVersions: ['2026-07-28'],
-              capabilities: { prompts: {} },
-              _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } }
-            }
-          : message.method === 'prompts/get'
-            ? { resultType: 'complete', messages: [] }
-            : undefined;
-      void server.send(
-        result === undefined
-          ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }
-          : { jsonrpc: '2.0', id: message.id, result }
-      );
-    };
-    await server.start();
-    host = createHost({
-      dataDir: path.join(data.dir, 'host'),
-      autoConnect: false,
-      probeTimeoutMs: 60_000,
-      servers: [
-        {
-          id: 'scripted',
-          name: 'Scripted',
-          transport: { type: 'stdio', command: 'unused', args: [] },
-          autoConnect: false
-        }
-      ],
-      transportFactory: () => client
-    });
-    const view = await host.connect('scripted');
-    assert.equal(view.state.era, 'modern', view.state.reason);
+    peer = await startScriptedModernHost((request) =>
+      request.method === 'server/discover'
+        ? discoverResult({ prompts: {} })
+        : request.method === 'prompts/get'
+          ? { resultType: 'complete', messages: [] }
+          : undefined
+    );
+    ({ host, received, server } = peer);
   });
 
   after(async () => {
-    await host.close();
-    data.remove();
+    await peer.dispose();
   });
 
   it('answers none of them and acts on none', async () => {

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { tempDir } from './host-fixture.js';
+
+/** A request the scripted peer gets. */
+export type ScriptedRequest = JSONRPCRequest;
+
+/** The `server/discover` answer of a 2026-07-28 server with `capabilities`. */
+export function discoverResult(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return {
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities,
+    _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } }
+  };
+}
+
+/**
+ * A host connected to one 2026-07-28 server ("scripted") that is a scripted JSON-RPC peer at the
+ * far end of an in-memory transport pair: it records every message the host sends it, in order
+ * (`received`), and answers each request with `answer`'s result, or −32601 when that gives none.
+ * The connection is checked to be modern before the fixture is handed out.
+ */
+export async function startScriptedModernHost(
+  answer: (request: ScriptedRequest) => Record<string, unknown> | undefined
+) {
+  const data = tempDir();
+  const received: JSONRPCMessage[] = [];
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  server.onmessage = (message) => {
+    received.push(message);
+    if (!('method' in message) || !('id' in message)) return;
+    const result = answer(message);
+    void server.send(
+      result === undefined
+        ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }
+        : { jsonrpc: '2.0', id: message.id, result }
+    );
+  };
+  await server.start();
+  const host: Host = createHost({
+    dataDir: path.join(data.dir, 'host'),
+    autoConnect: false,
+    probeTimeoutMs: 60_000,
+    servers: [
+      {
+        id: 'scripted',
+        name: 'Scripted',
+        transport: { type: 'stdio', command: 'unused', args: [] },
+        autoConnect: false
+      }
+    ],
+    transportFactory: () => client
+  });
+  const view = await host.connect('scripted');
+  assert.equal(view.state.era, 'modern', view.state.reason);
+  return {
+    host,
+    /** The server's end of the pair, to send the host messages of its own. */
+    server,
+    received,
+    async dispose(): Promise<void> {
+      await host.close();
+      data.remove();
+    }
+  };
+}

@@ -177,12 +177,12 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
         );
     const outcome = formRow.locator('td.outcome');
     assert.equal(await outcome.locator('.outcome-text').textContent(), 'Accepted');
-    // A list's task is shortened (app/host/task-summary.ts keeps five levels): an option's title
-    // is deeper than that, so the row shows the option's value; the detail has the whole schema.
+    // A list's task is shortened (app/host/task-summary.ts), but keeps a form's option titles:
+    // the row names the option as the detail does.
     assert.deepEqual(await pairs(outcome), [
       ['Email address', 'ada@example.com'],
       ['Copies', '2'],
-      ['Format', 'pdf']
+      ['Format', 'PDF']
     ]);
     assert.doesNotMatch((await outcome.textContent()) ?? '', /[{}"]/);
     // The detail too, with the raw JSON one click away and back.

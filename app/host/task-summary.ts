@@ -85,8 +85,8 @@ function shortenRequest(record: Readonly<TaskRecord>, state: ShortenState): Reco
   const request = record.request;
   if (record.kind !== 'elicitation' || !Object.hasOwn(request, 'requestedSchema'))
     return shorten(request, MAX_DEPTH, state) as Record<string, unknown>;
-  return shortenObject(request, state, (key) =>
-    key === 'requestedSchema' ? shorten(request.requestedSchema, SCHEMA_DEPTH, state) : undefined
+  return shortenObject(request, state, (key, item) =>
+    shorten(item, key === 'requestedSchema' ? SCHEMA_DEPTH : MAX_DEPTH - 1, state)
   );
 }
 

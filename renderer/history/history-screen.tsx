@@ -5,16 +5,15 @@ import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-f
 import { StatusBadge, statusLabel } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
+import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
+import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
-
-const KIND_WORDS: Record<string, string> = Object.fromEntries(HISTORY_KINDS);
 
 /**
  * The History screen: every task received or requested, newest first, kept after the
@@ -104,7 +103,7 @@ export function HistoryScreen({
           onChange={set('status')}
           choices={HISTORY_STATUSES.map((status) => [status, statusLabel(status)] as const)}
         />
-        <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={HISTORY_KINDS} />
+        <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
         <button type="button" onClick={exportAll}>
           Export
         </button>
@@ -136,8 +135,8 @@ export function HistoryScreen({
               <TaskTitle kind={entry.kind} title={entry.title} />
             </button>
             <span className="meta">
-              {KIND_WORDS[entry.kind] ?? entry.kind} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
-              {entry.serverName} · <StatusBadge status={entry.status} />
+              {kindWords(entry.kind)} · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
+              <StatusBadge status={entry.status} />
               {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>

@@ -15,7 +15,8 @@ import { ResultView } from '../history/result-view.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
-import { KIND_WORDS, receivedItem, requestedItem, type TaskItem } from './task-items.js';
+import { KIND_WORDS } from '../components/kind-words.js';
+import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { RequestView } from './request-view.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */

@@ -233,12 +233,12 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = page.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
     await refuseOnce(page, 'tasks.cancel', 'The task store is closing.');
-    await row.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await row.getByRole('button', { name: /^Cancel Question / }).click();
     const box = failureIn(row);
     await box.waitFor();
     assert.equal(
       await box.locator('.action-error-what').textContent(),
-      'The elicitation task was not cancelled. The task store is closing.'
+      'The question task was not cancelled. The task store is closing.'
     );
     // It wraps within its cell: the row's words do not run off the table.
     const [boxRight, tableRight] = await Promise.all([
@@ -246,7 +246,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       page.locator('#screen-tasks .table-wrap').evaluate((element) => element.getBoundingClientRect().right)
     ]);
     assert.ok(boxRight <= tableRight, `the failure ends at ${boxRight}px, the table at ${tableRight}px`);
-    await row.getByRole('button', { name: /^Details of Elicitation / }).click();
+    await row.getByRole('button', { name: /^Details of Question / }).click();
     const detail = page.locator('.task-detail');
     await failureIn(detail).waitFor();
     await failureIn(detail).getByRole('button', { name: 'Dismiss this message' }).click();

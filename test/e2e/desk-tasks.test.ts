@@ -83,10 +83,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       (await row(`requested:${outboundId}`).textContent()) ?? '',
       /Tool call report.*Requested.*Server work/
     );
-    assert.match(
-      (await row(`received:${asked.task.taskId}`).textContent()) ?? '',
-      /Elicitation.*Received.*Server desk/
-    );
+    assert.match((await row(`received:${asked.task.taskId}`).textContent()) ?? '', /Question.*Received.*Server desk/);
 
     const filters = tasks.getByRole('search', { name: 'Tasks' });
     await filters.getByLabel('Direction').selectOption('requested');
@@ -194,9 +191,9 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.waitForFunction(() =>
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call slow')
     );
-    await rows.askedMine.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await rows.askedMine.getByRole('button', { name: /^Cancel Question / }).click();
     await page.waitForFunction(() =>
-      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Elicitation')
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Question')
     );
     // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
     await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
@@ -256,7 +253,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const one = row(`received:${asked.task.taskId}`);
     await plain(one.locator('.task-title'), 'the row');
-    await one.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    await one.getByRole('button', { name: /^Details of Question/ }).click();
     const detail = tasks.locator('.task-detail');
     await plain(detail.locator('h3#task-detail-title'), 'the detail');
     await detail.getByRole('button', { name: 'Close' }).click();

@@ -166,7 +166,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed/);
+    assert.match((await formRow.textContent()) ?? '', /Question.*Server desk.*Completed/);
     // The answer reads as the form asked for it: the action in words, each field under its title,
     // an option under its own title; no JSON.
     const pairs = (place: Locator) =>
@@ -186,7 +186,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     ]);
     assert.doesNotMatch((await outcome.textContent()) ?? '', /[{}"]/);
     // The detail too, with the raw JSON one click away and back.
-    await formRow.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    await formRow.getByRole('button', { name: /^Details of Question/ }).click();
     const detail = tasks.locator('.task-detail');
     const answer = detail.locator('.tool-result');
     await answer.getByText('Answer: Accepted').waitFor();
@@ -213,11 +213,24 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await detail.getByRole('button', { name: 'Close' }).click();
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await samplingRow.textContent()) ?? '', /Sampling.*Server desk.*Completed/);
+    assert.match((await samplingRow.textContent()) ?? '', /Model request.*Server desk.*Completed/);
     assert.match(
       await samplingRow.locator('td.outcome').innerText(),
       /^A quiet week: two tasks done, none late\.\s+\(editor\)$/
     );
+    // History names each kind as the Tasks screen does, and its Kind filter offers the same words.
+    const choices = (place: Locator) => place.getByLabel('Kind').locator('option').allTextContents();
+    const taskKinds = await choices(tasks);
+    assert.deepEqual(taskKinds, ['Any', 'Model request', 'Question', 'Tool call']);
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const kindOf = async (taskId: string) =>
+      (await history.locator(`li[data-history-id="received:${taskId}"] .meta`).textContent())?.split(' · ')[0];
+    await history.locator(`li[data-history-id="received:${taskId}"]`).waitFor();
+    assert.equal(await kindOf(taskId), 'Question');
+    assert.equal(await kindOf(sampling.task.taskId), 'Model request');
+    assert.deepEqual(await choices(history), taskKinds);
+    await page.getByRole('link', { name: 'Tasks' }).click();
   });
 
   it('lists the server as ready, and follows it through disconnect and connect', async () => {

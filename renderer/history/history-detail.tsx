@@ -15,19 +15,20 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
   const { client } = useDesk();
   const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
+  /** Bumped by Retry: reads the entry again. */
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let current = true;
     setEntry(undefined);
     clear();
     client.call('history.get', { id }).then(
       (found) => current && setEntry(found),
-      (error: unknown) =>
-        current && fail('Could not load this entry.', error, 'Close it and open it again from the list.')
+      (error: unknown) => current && fail('Could not load this entry.', error, 'Press Retry to read it again.')
     );
     return () => {
       current = false;
     };
-  }, [client, id, clear, fail]);
+  }, [client, id, attempt, clear, fail]);
 
   return (
     <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
@@ -39,7 +40,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           Close
         </button>
       </header>
-      <ActionError failure={failure} onDismiss={clear} />
+      <ActionError failure={failure} onDismiss={clear} onRetry={() => setAttempt((n) => n + 1)} />
       {!entry && !failure ? <p className="muted">Loading…</p> : null}
       {entry ? (
         <>

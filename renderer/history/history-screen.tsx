@@ -36,6 +36,10 @@ export function HistoryScreen({
   const [open, setOpen] = useState<string | undefined>(undefined);
   /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
   const request = useRef(0);
+  /** Bumped by Retry after the list failed to load: reads it again. */
+  const [attempt, setAttempt] = useState(0);
+  /** What Retry does: read the list again, or the next page that failed. */
+  const retry = useRef<() => void>(() => undefined);
   /** The entry whose detail its Close button closed: the focus goes back to its title. */
   const closed = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
@@ -54,11 +58,18 @@ export function HistoryScreen({
         setPage(found);
         loading.clear();
       },
-      (error: unknown) =>
-        id === request.current &&
-        loading.fail('Could not load the history.', error, 'Change a filter or open History again to retry.')
+      (error: unknown) => {
+        if (id !== request.current) return;
+        // Entries of another filter (or none) must not read as this filter's answer.
+        setPage(undefined);
+        retry.current = () => {
+          loading.clear();
+          setAttempt((n) => n + 1);
+        };
+        loading.fail('Could not load the history.', error, 'Press Retry to read it again.');
+      }
     );
-  }, [client, active, inputs, revision, loading.clear, loading.fail]);
+  }, [client, active, inputs, revision, attempt, loading.clear, loading.fail]);
 
   const more = () => {
     if (!page?.nextCursor) return;
@@ -66,8 +77,11 @@ export function HistoryScreen({
     loading.clear();
     client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
       (found) => id === request.current && setPage({ ...found, entries: [...page.entries, ...found.entries] }),
-      (error: unknown) =>
-        id === request.current && loading.fail('Could not load more entries.', error, 'Press Show more to try again.')
+      (error: unknown) => {
+        if (id !== request.current) return;
+        retry.current = more;
+        loading.fail('Could not load more entries.', error, 'Press Retry to try again.');
+      }
     );
   };
 
@@ -109,7 +123,7 @@ export function HistoryScreen({
         </button>
       </form>
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
-      <ActionError failure={loading.failure} onDismiss={loading.clear} />
+      <ActionError failure={loading.failure} onDismiss={loading.clear} onRetry={() => retry.current()} />
       {open ? (
         <HistoryDetail
           id={open}
@@ -121,7 +135,9 @@ export function HistoryScreen({
       ) : null}
       <p className="muted history-count" aria-live="polite">
         {!page
-          ? 'Loading…'
+          ? loading.failure
+            ? 'No entries to show: the list could not be read.'
+            : 'Loading…'
           : page.total > 0
             ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
             : Object.keys(toHistoryFilter(inputs)).length > 0

@@ -257,6 +257,72 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await detail.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('History: a failed read is said in words with Retry — in a task’s detail, the History list and an entry — not as “no entry”', async () => {
+    const asked = await desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'A task whose history fails',
+          requestedSchema: { type: 'object', properties: {} },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const key = `received:${asked.task.taskId}`;
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = page.locator(`tr[data-task-key="${key}"]`);
+    await refuseOnce(page, 'history.get', 'History cannot be read just now.');
+    await row.getByRole('button', { name: /^Details of Question / }).click();
+    const detail = page.locator('.task-detail');
+    const box = failureIn(detail);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Could not read this task’s History entry. History cannot be read just now.'
+    );
+    assert.equal(await detail.getByText('No status change recorded yet.').count(), 0);
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await detail.locator('ol.timeline').waitFor();
+    await box.waitFor({ state: 'hidden' });
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await refuseOnce(page, 'history.list', 'History cannot be read just now.');
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const listBox = history.locator('.action-error:not([hidden])').first();
+    await listBox.waitFor();
+    assert.equal(
+      await listBox.locator('.action-error-what').textContent(),
+      'Could not load the history. History cannot be read just now.'
+    );
+    assert.equal(
+      await history.locator('.history-count').textContent(),
+      'No entries to show: the list could not be read.'
+    );
+    await listBox.getByRole('button', { name: 'Retry' }).click();
+    const entry = history.locator(`li[data-history-id="${key}"]`);
+    await entry.waitFor();
+    assert.match((await history.locator('.history-count').textContent()) ?? '', /^\d+ entr(y|ies)/);
+
+    await refuseOnce(page, 'history.get', 'History cannot be read just now.');
+    await entry.locator('.history-title').click();
+    const entryDetail = history.locator('.history-detail');
+    const entryBox = failureIn(entryDetail);
+    await entryBox.waitFor();
+    assert.equal(
+      await entryBox.locator('.action-error-what').textContent(),
+      'Could not load this entry. History cannot be read just now.'
+    );
+    await entryBox.getByRole('button', { name: 'Retry' }).click();
+    await entryDetail.locator('ol.timeline').waitFor();
+    await entryBox.waitFor({ state: 'hidden' });
+    await entryDetail.getByRole('button', { name: 'Close' }).click();
+    await page.unrouteAll({ behavior: 'wait' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('Tools: while Check now waits on the host, Cancel of the same task still works', async () => {
     const call = await d.fixture.host.call('tools.call', {
       serverId: 'work',

@@ -122,6 +122,46 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await card.locator('[data-status="ready"]').waitFor();
   });
 
+  it('Servers: a connect refused after Add server is said on the server’s card until dismissed or tried again', async () => {
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    const add = async (id: string, name: string) => {
+      const form = page.getByRole('form', { name: 'Add a server' });
+      await form.getByLabel('Id').fill(id);
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('Streamable HTTP').check();
+      // Nothing listens on port 9: a connect that reaches the core fails at once, with its reason.
+      await form.getByLabel('URL').fill(`http://127.0.0.1:9/${id}`);
+      await refuseOnce(page, 'servers.connect', 'Its sign-in could not start.');
+      await form.getByRole('button', { name: 'Add server' }).click();
+      const card = page.locator(`li[data-server-id="${id}"]`);
+      const box = failureIn(card);
+      await box.waitFor();
+      assert.equal(
+        await box.locator('.action-error-what').textContent(),
+        `Could not connect ${name}. Its sign-in could not start.`
+      );
+      assert.equal(
+        await box.locator('.action-error-next').textContent(),
+        'Check its command or URL with Edit…, then press Connect again.'
+      );
+      return { card, box };
+    };
+    const first = await add('refused-one', 'Refused one');
+    // It stays while other things change on the page.
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    await first.box.waitFor();
+    await first.box.getByRole('button', { name: 'Dismiss this message' }).click();
+    await first.box.waitFor({ state: 'hidden' });
+
+    const second = await add('refused-two', 'Refused two');
+    await second.card.getByRole('button', { name: 'Connect Refused two' }).click();
+    await second.card.locator('[data-status="failed"]').waitFor();
+    await second.box.waitFor({ state: 'hidden' });
+    await page.unrouteAll({ behavior: 'wait' });
+    for (const id of ['refused-one', 'refused-two']) await d.fixture.host.call('servers.remove', { serverId: id });
+  });
+
   it('Inbox: a refused answer stays on its card while other questions arrive; the next Submit clears it', async () => {
     const first = desk.server.request(
       {

@@ -7,10 +7,11 @@ import { StatusBadge } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
+import { RequestView } from '../tasks/request-view.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
 
-/** One history entry in full (`history.get`): its timeline, what was asked, and how it ended. */
+/** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { client } = useDesk();
   const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
@@ -53,6 +54,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           </p>
           <h4>Timeline</h4>
           <Timeline steps={entry.timeline} />
+          <h4>Request</h4>
+          <RequestView kind={entry.kind} request={entry.request as Record<string, unknown>} />
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (

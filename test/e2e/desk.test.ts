@@ -392,6 +392,61 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await page.evaluate(() => location.hash), '#providers');
   });
 
+  it('shows a model request’s messages under their roles, as Markdown, in the Inbox, its task’s detail and History', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const asked = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Plan the **offsite**:\n\n- venue\n- food' } },
+            { role: 'assistant', content: { type: 'text', text: 'Which `city`?' } },
+            { role: 'user', content: { type: 'text', text: 'Bergen, see [the notes](https://example.com/notes).' } }
+          ],
+          systemPrompt: 'Be *brief*.',
+          maxTokens: 40,
+          task: { ttl: 120_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const readsAsMarkdown = async (place: Locator) => {
+      const messages = place.locator('ol.messages > li');
+      await messages.first().waitFor();
+      assert.deepEqual(await messages.locator('.role').allTextContents(), ['user', 'assistant', 'user']);
+      const [first, second, third] = [0, 1, 2].map((n) => messages.nth(n).locator('.content'));
+      assert.equal(await first!.locator('strong').textContent(), 'offsite');
+      assert.deepEqual(await first!.locator('li').allTextContents(), ['venue', 'food']);
+      assert.equal(await second!.locator('code').textContent(), 'city');
+      // A link is the guarded external link (it asks before it opens).
+      assert.equal(await third!.locator('a[href="https://example.com/notes"]').textContent(), 'the notes');
+      assert.equal(await place.locator('.system-prompt em').textContent(), 'brief');
+      assert.doesNotMatch((await messages.allTextContents()).join(' '), /\*\*|`|\]\(/);
+    };
+    const card = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await readsAsMarkdown(card);
+
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks
+      .locator(`tr[data-task-id="${asked.task.taskId}"]`)
+      .getByRole('button', { name: /^Details of Model request/ })
+      .click();
+    const detail = tasks.locator('.task-detail');
+    await readsAsMarkdown(detail.locator('.request-view'));
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator(`li[data-history-id="received:${asked.task.taskId}"] .history-title`).click();
+    await readsAsMarkdown(history.locator('.history-detail .request-view'));
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await card.waitFor({ state: 'detached' });
+  });
+
   it('ran without script errors and kept the audit log on screen', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

@@ -55,7 +55,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <h4>Timeline</h4>
           <Timeline steps={entry.timeline} />
           <h4>Request</h4>
-          <RequestView kind={entry.kind} request={entry.request as Record<string, unknown>} />
+          <RequestView kind={entry.kind} request={entry.request} />
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (

@@ -245,6 +245,12 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       assert.deepEqual(await title.locator('strong').allTextContents(), ['region'], what);
       assert.equal(await title.locator('a, b').count(), 0, `${what}: no link to follow, no raw HTML`);
     };
+    // The question in full (a card's body, a request) drops raw HTML as its title does; its link is the guarded one.
+    const body = async (text: Locator, what: string) => {
+      assert.equal((await text.innerText()).trim(), words, what);
+      assert.equal(await text.locator('b').count(), 0, what);
+      assert.equal(await text.locator('a').getAttribute('href'), 'https://example.com/r', what);
+    };
 
     await page.getByRole('link', { name: /^Inbox/ }).click();
     const card = page.locator('article.inbox-item').filter({ hasText: words });
@@ -256,6 +262,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await one.getByRole('button', { name: /^Details of Question/ }).click();
     const detail = tasks.locator('.task-detail');
     await plain(detail.locator('h3#task-detail-title'), 'the detail');
+    await body(detail.locator('.request-view .markdown'), 'the detail’s request');
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'History', exact: true }).click();
@@ -264,6 +271,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await plain(entry.locator('.history-title'), 'the History entry');
     await entry.locator('.history-title').click();
     await plain(history.locator('#history-detail-title'), 'the History detail');
+    await body(history.locator('.history-detail .request-view .markdown'), 'the History detail’s request');
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     assert.deepEqual(d.pageErrors, []);

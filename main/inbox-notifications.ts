@@ -1,5 +1,6 @@
 import { Notification, type BrowserWindow } from 'electron';
 import type { InboxItem } from '../app/contract/host-api.js';
+import { markdownPlainText } from '../app/contract/markdown-plain-text.js';
 import type { Host } from '../app/host/host.js';
 
 const MAX_BODY = 180;
@@ -47,7 +48,8 @@ function bodyOf(item: InboxItem): string {
   if (item.kind === 'sampling') return 'A model reply is requested. Open Taskdesk to answer or reject it.';
   if (item.kind === 'sampling-approval') return 'It asks to run a model. Open Taskdesk to approve or reject it.';
   if (item.kind === 'sampling-review') return "A model's answer waits for your review before it goes back.";
-  const message = typeof item.request.message === 'string' ? item.request.message : '';
+  // A question is Markdown; a notification shows plain text, read as the Desk's own notification reads it.
+  const message = typeof item.request.message === 'string' ? markdownPlainText(item.request.message) : '';
   const text =
     item.request.mode === 'url' ? `Asks you to open a link. ${message}` : message || 'A form needs your answer.';
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY - 1)}…` : text;

@@ -71,15 +71,19 @@ function sentence(text: string): string {
 /**
  * The one way the Desk shows a failed action: a box by the action with what failed, why and what
  * to do, announced as an alert, with Dismiss. Dismiss hands the focus to the next control of the
- * place (the action to try again), not to the page.
+ * place (the action to try again), not to the page. A failed read that has no control of its own
+ * to try again (a list or an entry that did not load) gets a Retry button here.
  */
 export function ActionError({
   failure,
   onDismiss,
+  onRetry,
   className
 }: {
   failure: Failure | undefined;
   onDismiss?: () => void;
+  /** Tries again what failed; the caller clears the failure as it does. */
+  onRetry?: () => void;
   className?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -105,6 +109,11 @@ export function ActionError({
             {failure.why ? ` ${sentence(failure.why)}` : null}
           </p>
           {failure.next ? <p className="action-error-next">{failure.next}</p> : null}
+          {onRetry ? (
+            <button type="button" className="small action-error-retry" onClick={onRetry}>
+              Retry
+            </button>
+          ) : null}
           {onDismiss ? (
             <button type="button" className="link-button action-error-dismiss" onClick={dismiss}>
               Dismiss<span className="sr-only"> this message</span>

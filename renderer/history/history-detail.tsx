@@ -7,27 +7,29 @@ import { StatusBadge } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
+import { RequestView } from '../tasks/request-view.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
 
-/** One history entry in full (`history.get`): its timeline, what was asked, and how it ended. */
+/** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { client } = useDesk();
   const [entry, setEntry] = useState<HistoryEntry | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
+  /** Bumped by Retry: reads the entry again. */
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let current = true;
     setEntry(undefined);
     clear();
     client.call('history.get', { id }).then(
       (found) => current && setEntry(found),
-      (error: unknown) =>
-        current && fail('Could not load this entry.', error, 'Close it and open it again from the list.')
+      (error: unknown) => current && fail('Could not load this entry.', error, 'Press Retry to read it again.')
     );
     return () => {
       current = false;
     };
-  }, [client, id, clear, fail]);
+  }, [client, id, attempt, clear, fail]);
 
   return (
     <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
@@ -39,7 +41,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           Close
         </button>
       </header>
-      <ActionError failure={failure} onDismiss={clear} />
+      <ActionError failure={failure} onDismiss={clear} onRetry={() => setAttempt((n) => n + 1)} />
       {!entry && !failure ? <p className="muted">Loading…</p> : null}
       {entry ? (
         <>
@@ -52,6 +54,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           </p>
           <h4>Timeline</h4>
           <Timeline steps={entry.timeline} />
+          <h4>Request</h4>
+          <RequestView kind={entry.kind} request={entry.request} />
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
           {entry.result ? (

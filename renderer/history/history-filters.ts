@@ -13,13 +13,6 @@ export const HISTORY_STATUSES: readonly HistoryStatus[] = [
   'lost'
 ];
 
-/** The kinds of history entries, with their words. */
-export const HISTORY_KINDS = [
-  ['sampling', 'Model request'],
-  ['elicitation', 'Question'],
-  ['tool-call', 'Tool call']
-] as const;
-
 /** What the filter controls hold; empty strings mean "any". */
 export interface FilterInputs {
   text: string;

@@ -5,16 +5,15 @@ import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-f
 import { StatusBadge, statusLabel } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
+import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { HISTORY_KINDS, HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
+import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
-
-const KIND_WORDS: Record<string, string> = Object.fromEntries(HISTORY_KINDS);
 
 /**
  * The History screen: every task received or requested, newest first, kept after the
@@ -37,6 +36,10 @@ export function HistoryScreen({
   const [open, setOpen] = useState<string | undefined>(undefined);
   /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
   const request = useRef(0);
+  /** Bumped by Retry after the list failed to load: reads it again. */
+  const [attempt, setAttempt] = useState(0);
+  /** What Retry does: read the list again, or the next page that failed. */
+  const retry = useRef<() => void>(() => undefined);
   /** The entry whose detail its Close button closed: the focus goes back to its title. */
   const closed = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
@@ -55,11 +58,18 @@ export function HistoryScreen({
         setPage(found);
         loading.clear();
       },
-      (error: unknown) =>
-        id === request.current &&
-        loading.fail('Could not load the history.', error, 'Change a filter or open History again to retry.')
+      (error: unknown) => {
+        if (id !== request.current) return;
+        // Entries of another filter (or none) must not read as this filter's answer.
+        setPage(undefined);
+        retry.current = () => {
+          loading.clear();
+          setAttempt((n) => n + 1);
+        };
+        loading.fail('Could not load the history.', error, 'Press Retry to read it again.');
+      }
     );
-  }, [client, active, inputs, revision, loading.clear, loading.fail]);
+  }, [client, active, inputs, revision, attempt, loading.clear, loading.fail]);
 
   const more = () => {
     if (!page?.nextCursor) return;
@@ -67,8 +77,11 @@ export function HistoryScreen({
     loading.clear();
     client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
       (found) => id === request.current && setPage({ ...found, entries: [...page.entries, ...found.entries] }),
-      (error: unknown) =>
-        id === request.current && loading.fail('Could not load more entries.', error, 'Press Show more to try again.')
+      (error: unknown) => {
+        if (id !== request.current) return;
+        retry.current = more;
+        loading.fail('Could not load more entries.', error, 'Press Retry to try again.');
+      }
     );
   };
 
@@ -104,13 +117,13 @@ export function HistoryScreen({
           onChange={set('status')}
           choices={HISTORY_STATUSES.map((status) => [status, statusLabel(status)] as const)}
         />
-        <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={HISTORY_KINDS} />
+        <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
         <button type="button" onClick={exportAll}>
           Export
         </button>
       </form>
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
-      <ActionError failure={loading.failure} onDismiss={loading.clear} />
+      <ActionError failure={loading.failure} onDismiss={loading.clear} onRetry={() => retry.current()} />
       {open ? (
         <HistoryDetail
           id={open}
@@ -122,7 +135,9 @@ export function HistoryScreen({
       ) : null}
       <p className="muted history-count" aria-live="polite">
         {!page
-          ? 'Loading…'
+          ? loading.failure
+            ? 'No entries to show: the list could not be read.'
+            : 'Loading…'
           : page.total > 0
             ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
             : Object.keys(toHistoryFilter(inputs)).length > 0
@@ -136,8 +151,8 @@ export function HistoryScreen({
               <TaskTitle kind={entry.kind} title={entry.title} />
             </button>
             <span className="meta">
-              {KIND_WORDS[entry.kind] ?? entry.kind} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
-              {entry.serverName} · <StatusBadge status={entry.status} />
+              {kindWords(entry.kind)} · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
+              <StatusBadge status={entry.status} />
               {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>

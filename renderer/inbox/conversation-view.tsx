@@ -1,4 +1,5 @@
 import { asText } from '../components/format.js';
+import { MarkdownText } from '../components/markdown-text.js';
 import { MessageContent } from './message-content.js';
 
 type Message = { role?: unknown; content?: unknown };
@@ -34,7 +35,11 @@ function OfferedTools({ request }: { request: Record<string, unknown> }) {
   );
 }
 
-/** What a sampling request asks: system prompt, messages, tools, token limit and model hints. */
+/**
+ * What a sampling request asks: system prompt, messages (each under its role, its text as
+ * Markdown), tools, token limit and model hints. The Inbox, a task's detail and a History entry
+ * all show a request this way.
+ */
 export function ConversationView({ request }: { request: Record<string, unknown> }) {
   const messages = Array.isArray(request.messages) ? (request.messages as Message[]) : [];
   const hints = ((request.modelPreferences as { hints?: Array<{ name?: unknown }> } | undefined)?.hints ?? [])
@@ -43,10 +48,10 @@ export function ConversationView({ request }: { request: Record<string, unknown>
   return (
     <>
       {typeof request.systemPrompt === 'string' && request.systemPrompt ? (
-        <p className="system-prompt">
-          <strong>System: </strong>
-          {request.systemPrompt}
-        </p>
+        <div className="system-prompt">
+          <strong>System prompt</strong>
+          <MarkdownText text={request.systemPrompt} />
+        </div>
       ) : null}
       <ol className="messages" aria-label="Conversation">
         {messages.map((message, index) => (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
-import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
+import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
@@ -20,7 +20,7 @@ export function AddServerForm() {
 }
 
 function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: () => void }) {
-  const { client, announce } = useDesk();
+  const { client, store, announce } = useDesk();
   const [id, setId] = useState('');
   const [draft, setDraft] = useState<ServerDraft>(emptyDraft);
   const [errors, setErrors] = useState<Partial<Record<DraftField | 'id', string>>>({});
@@ -60,13 +60,21 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     }
     announce(`Added ${config.name}.`);
     onAdded();
-    // The connect is the new server's business now: its card shows how it goes.
+    // The connect is the new server's business now: its card shows how it goes (a failed
+    // connection by its status and reason; a refused call by the failure put in the store).
+    store.dispatch({ type: 'connect-failure-cleared', serverId: trimmed });
     if (config.autoConnect)
-      void client
-        .call('servers.connect', { serverId: trimmed })
-        .catch((error: unknown) =>
-          announce(`${config.name}: ${error instanceof Error ? error.message : String(error)}`)
-        );
+      void client.call('servers.connect', { serverId: trimmed }).catch((error: unknown) =>
+        store.dispatch({
+          type: 'connect-failed',
+          serverId: trimmed,
+          failure: failureOf(
+            `Could not connect ${config.name}.`,
+            error,
+            'Check its command or URL with Edit…, then press Connect again.'
+          )
+        })
+      );
   };
 
   return (

@@ -19,6 +19,9 @@ function policyWords(policy: SamplingPolicy): string {
 export const ServerCard = memo(function ServerCard({ server }: { server: ServerView }) {
   const { client, store, announce, confirm, openTools } = useDesk();
   const stored = useDeskState((state) => state.policies[server.id]);
+  /** The connect Add server started, refused by the host: said here, as the form is gone. */
+  const connectFailure = useDeskState((state) => state.connectFailures[server.id]);
+  const clearConnectFailure = () => store.dispatch({ type: 'connect-failure-cleared', serverId: server.id });
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
   const [editing, setEditing] = useState(false);
@@ -53,6 +56,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
     if (toggling) return;
     setToggling(true);
     clear();
+    clearConnectFailure();
     try {
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
@@ -76,6 +80,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
     });
     if (!agreed) return;
     clear();
+    clearConnectFailure();
     try {
       await client.call('servers.remove', { serverId: server.id });
       announce(`Removed ${server.name}.`);
@@ -138,7 +143,13 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
       />
       <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
       <ServerFolders serverId={server.id} serverName={server.name} />
-      <ActionError failure={failure} onDismiss={clear} />
+      <ActionError
+        failure={failure ?? connectFailure}
+        onDismiss={() => {
+          clear();
+          clearConnectFailure();
+        }}
+      />
       <div className="actions">
         {state.status === 'ready' ? (
           <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>

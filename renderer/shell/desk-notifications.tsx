@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
+import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
 import { useDesk } from './desk-context.js';
 
 /** Where the person's choice to be notified is kept (per browser profile and origin). */
@@ -23,8 +24,9 @@ function what(item: InboxItem): string {
 }
 
 function show(title: string, item: InboxItem): void {
-  const message = typeof item.request.message === 'string' ? item.request.message : undefined;
-  const notification = new Notification(title, { body: message ?? item.serverName, tag: `${item.id}` });
+  // A question is Markdown; a notification shows plain text (the shell's notification reads it the same way).
+  const message = typeof item.request.message === 'string' ? markdownPlainText(item.request.message) : '';
+  const notification = new Notification(title, { body: message || item.serverName, tag: `${item.id}` });
   notification.onclick = () => {
     window.focus();
     location.hash = '#inbox';

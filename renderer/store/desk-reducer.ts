@@ -39,6 +39,10 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return state.unanswered.some((entry) => entry.id === action.id)
         ? { ...state, unanswered: state.unanswered.filter((entry) => entry.id !== action.id) }
         : state;
+    case 'connect-failed':
+      return { ...state, connectFailures: { ...state.connectFailures, [action.serverId]: action.failure } };
+    case 'connect-failure-cleared':
+      return withoutConnectFailure(state, action.serverId);
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);
@@ -131,8 +135,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { serverId, state: connection } = action.payload;
       // A server the list does not have yet comes with `servers.changed`.
       if (!state.servers.some((server) => server.id === serverId)) return state;
+      const next = connection.status === 'ready' ? withoutConnectFailure(state, serverId) : state;
       return {
-        ...state,
+        ...next,
         servers: state.servers.map((server) => (server.id === serverId ? { ...server, state: connection } : server)),
         auditRevision: state.auditRevision + 1
       };
@@ -140,7 +145,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     case 'servers.changed': {
       const ids = new Set(action.payload.servers.map((server) => server.id));
       const policies = Object.fromEntries(Object.entries(state.policies).filter(([id]) => ids.has(id)));
-      return { ...state, servers: action.payload.servers, policies };
+      const connectFailures = Object.fromEntries(Object.entries(state.connectFailures).filter(([id]) => ids.has(id)));
+      return { ...state, servers: action.payload.servers, policies, connectFailures };
     }
     case 'policies.changed': {
       const { serverId, policy } = action.payload;
@@ -221,4 +227,10 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);
     }
   }
+}
+
+function withoutConnectFailure(state: DeskState, serverId: string): DeskState {
+  if (!Object.hasOwn(state.connectFailures, serverId)) return state;
+  const { [serverId]: _gone, ...connectFailures } = state.connectFailures;
+  return { ...state, connectFailures };
 }

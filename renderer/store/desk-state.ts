@@ -53,7 +53,18 @@ export type DeskAction =
   /** A stream that is not a task stopped updating (its last update never came). */
   | { type: 'live-expired'; key: string }
   /** The person read a notice: a question that expired unanswered, or an approved run that failed. */
-  | { type: 'notice-dismissed'; id: string };
+  | { type: 'notice-dismissed'; id: string }
+  /** The connect that Add server started was refused: its card says so. */
+  | { type: 'connect-failed'; serverId: string; failure: ConnectFailure }
+  /** The person dismissed that, or pressed Connect again. */
+  | { type: 'connect-failure-cleared'; serverId: string };
+
+/** A connect the host refused, in words: what failed, why, what to do (an `ActionError`'s failure). */
+export interface ConnectFailure {
+  what: string;
+  why?: string;
+  next?: string;
+}
 
 /**
  * The UI's state: a projection of the host API. Views select from it and keep no copies of
@@ -90,6 +101,12 @@ export interface DeskState {
   failedRuns: Array<HostEventPayload<'sampling.approvedRunFailed'>>;
   /** Ordinary (not task) requests their server withdrew before anyone answered, oldest first, until dismissed. */
   withdrawn: WithdrawnNotice[];
+  /**
+   * Connects started by Add server that the host refused, by server id: the form is gone by
+   * then, so the server's card says so, until dismissed, tried again, or the server is ready or
+   * removed.
+   */
+  connectFailures: Record<string, ConnectFailure>;
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */
@@ -115,6 +132,7 @@ export const initialDeskState: DeskState = {
   expiring: {},
   failedRuns: [],
   withdrawn: [],
+  connectFailures: {},
   assistant: initialAssistantSlice,
   sync: undefined
 };

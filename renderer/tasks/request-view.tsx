@@ -1,27 +1,14 @@
 import { askedFields } from '../components/answer-fields.js';
 import { asText } from '../components/format.js';
+import { ConversationView } from '../inbox/conversation-view.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
 import type { TaskItem } from './task-items.js';
 
-type Message = { role?: unknown; content?: unknown };
-
-function messageText(content: unknown): string {
-  const blocks = Array.isArray(content) ? content : [content];
-  return blocks
-    .map((block) => {
-      const part = (block ?? {}) as { type?: unknown; text?: unknown; mimeType?: unknown };
-      return part.type === 'text' && typeof part.text === 'string'
-        ? part.text
-        : `[${asText(part.type, 'unknown')}${typeof part.mimeType === 'string' ? `, ${part.mimeType}` : ''}]`;
-    })
-    .join('\n');
-}
-
 /**
  * What a task asked, as a person reads it: the tool and its arguments, the server's question
- * (Markdown) and the fields it asks for, or the messages a model is asked to answer. The
- * request's JSON is in the raw JSON below.
+ * (Markdown) and the fields it asks for, or the messages a model is asked to answer (as the
+ * Inbox shows them: each under its role, as Markdown). The request's JSON is in the raw JSON below.
  */
 export function RequestView({ kind, request }: { kind: TaskItem['kind']; request: Record<string, unknown> }) {
   if (request.truncated === true)
@@ -47,26 +34,9 @@ export function RequestView({ kind, request }: { kind: TaskItem['kind']; request
         {request.requestedSchema !== undefined ? <AskedFields requestedSchema={request.requestedSchema} /> : null}
       </div>
     );
-  const messages = Array.isArray(request.messages) ? (request.messages as Message[]) : [];
   return (
     <div className="request-view">
-      {typeof request.systemPrompt === 'string' ? (
-        <p>
-          <span className="muted">System prompt: </span>
-          {request.systemPrompt}
-        </p>
-      ) : null}
-      <ol className="request-messages">
-        {messages.map((message, index) => (
-          <li key={index}>
-            <span className="muted">{asText(message.role, 'message')}: </span>
-            <span className="request-message-text">{messageText(message.content)}</span>
-          </li>
-        ))}
-      </ol>
-      {typeof request.maxTokens === 'number' ? (
-        <p className="muted small-text">At most {request.maxTokens} tokens.</p>
-      ) : null}
+      <ConversationView request={request} />
     </div>
   );
 }

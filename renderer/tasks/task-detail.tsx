@@ -13,9 +13,11 @@ import { StatusBadge } from '../components/status-badge.js';
 import { TaskTitle } from '../components/task-title.js';
 import { ResultView } from '../history/result-view.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
+import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ErrorView } from '../tools/tool-result-view.js';
-import { KIND_WORDS, receivedItem, requestedItem, type TaskItem } from './task-items.js';
+import { KIND_WORDS } from '../components/kind-words.js';
+import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { RequestView } from './request-view.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
@@ -101,6 +103,10 @@ export function TaskDetail({
 }) {
   const { client, store, announce } = useDesk();
   const checking = useFailure();
+  /** Why its History entry (its timeline, or the task once it left the task store) could not be read. */
+  const reading = useFailure();
+  /** Bumped by Retry: reads the History entry again. */
+  const [attempt, setAttempt] = useState(0);
   const separator = taskKey.indexOf(':');
   const direction = taskKey.slice(0, separator);
   const id = taskKey.slice(separator + 1);
@@ -120,13 +126,28 @@ export function TaskDetail({
   useEffect(() => {
     let current = true;
     client.call('history.get', { id: taskKey }).then(
-      (found) => current && setEntry(found),
-      () => current && setEntry(null)
+      (found) => {
+        if (!current) return;
+        setEntry(found);
+        reading.clear();
+      },
+      (error: unknown) => {
+        if (!current) return;
+        // Only an unknown id means History has no entry; any other failure is said as one.
+        if (toHostCallError(error).code === INVALID_PARAMS) {
+          setEntry(null);
+          reading.clear();
+        } else reading.fail('Could not read this task’s History entry.', error, 'Press Retry to read it again.');
+      }
     );
     return () => {
       current = false;
     };
-  }, [client, taskKey, revision]);
+  }, [client, taskKey, revision, attempt, reading.clear, reading.fail]);
+  const retryReading = () => {
+    reading.clear();
+    setAttempt((n) => n + 1);
+  };
   // Lists carry a shortened task: the whole record (raw JSON, a large result) is asked for.
   const version = inbound?.task.lastUpdatedAt;
   useEffect(() => {
@@ -172,9 +193,13 @@ export function TaskDetail({
         </button>
       </header>
       {!shown ? (
-        <p className="muted">
-          {entry === undefined ? 'Loading…' : 'Taskdesk no longer holds this task, and History has no entry for it.'}
-        </p>
+        reading.failure ? (
+          <ActionError failure={reading.failure} onDismiss={reading.clear} onRetry={retryReading} />
+        ) : (
+          <p className="muted">
+            {entry === undefined ? 'Loading…' : 'Taskdesk no longer holds this task, and History has no entry for it.'}
+          </p>
+        )
       ) : (
         <>
           <p className="meta">
@@ -249,9 +274,10 @@ export function TaskDetail({
           <h4>Timeline</h4>
           {entry?.timeline.length ? (
             <Timeline steps={entry.timeline} />
-          ) : (
+          ) : reading.failure ? null : (
             <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
           )}
+          <ActionError failure={reading.failure} onDismiss={reading.clear} onRetry={retryReading} />
           <h4>Request</h4>
           <RequestView kind={shown.kind} request={shown.request} />
           <div className="raw-json-header">

@@ -1,6 +1,7 @@
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { statusLabel } from '../components/status-badge.js';
-import { KIND_WORDS, type TaskFilterInputs } from './task-items.js';
+import { KIND_CHOICES } from '../components/kind-words.js';
+import type { TaskFilterInputs } from './task-items.js';
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const;
 const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
@@ -40,7 +41,7 @@ export function TaskFilters({
       />
       <FilterSelect label="Status" value={filter.status} onChange={set('status')} choices={STATUS_CHOICES} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />
-      <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={Object.entries(KIND_WORDS)} />
+      <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={KIND_CHOICES} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
+import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
 import { OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
 
@@ -9,7 +10,7 @@ export interface TaskItem {
   /** `received:<taskId>` or `requested:<outboundId>`: the same ids as History's. */
   key: string;
   direction: 'received' | 'requested';
-  kind: 'sampling' | 'elicitation' | 'tool-call';
+  kind: TaskKind;
   taskId: string;
   serverId: string;
   serverName: string;
@@ -28,13 +29,6 @@ export interface TaskItem {
   inbound?: InboundTask;
   outbound?: OutboundTaskView;
 }
-
-/** The kinds in words. */
-export const KIND_WORDS: Record<TaskItem['kind'], string> = {
-  sampling: 'Sampling',
-  elicitation: 'Elicitation',
-  'tool-call': 'Tool call'
-};
 
 /** What a received request asks, in a line: the question, or the last message of the person. */
 function receivedTitle(inbound: InboundTask): string {

@@ -12,7 +12,8 @@ import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
-import { itemOutcome, KIND_WORDS, type TaskItem } from './task-items.js';
+import { KIND_WORDS } from '../components/kind-words.js';
+import { itemOutcome, type TaskItem } from './task-items.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Expires', 'Outcome'] as const;

@@ -5,8 +5,8 @@ import type { LiveStream } from '../store/desk-state.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
 import { TaskFilters } from './task-filters.js';
+import { KIND_WORDS } from '../components/kind-words.js';
 import {
-  KIND_WORDS,
   matchesTask,
   NO_TASK_FILTER,
   receivedItem,

@@ -122,6 +122,46 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await card.locator('[data-status="ready"]').waitFor();
   });
 
+  it('Servers: a connect refused after Add server is said on the server’s card until dismissed or tried again', async () => {
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    const add = async (id: string, name: string) => {
+      const form = page.getByRole('form', { name: 'Add a server' });
+      await form.getByLabel('Id').fill(id);
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('Streamable HTTP').check();
+      // Nothing listens on port 9: a connect that reaches the core fails at once, with its reason.
+      await form.getByLabel('URL').fill(`http://127.0.0.1:9/${id}`);
+      await refuseOnce(page, 'servers.connect', 'Its sign-in could not start.');
+      await form.getByRole('button', { name: 'Add server' }).click();
+      const card = page.locator(`li[data-server-id="${id}"]`);
+      const box = failureIn(card);
+      await box.waitFor();
+      assert.equal(
+        await box.locator('.action-error-what').textContent(),
+        `Could not connect ${name}. Its sign-in could not start.`
+      );
+      assert.equal(
+        await box.locator('.action-error-next').textContent(),
+        'Check its command or URL with Edit…, then press Connect again.'
+      );
+      return { card, box };
+    };
+    const first = await add('refused-one', 'Refused one');
+    // It stays while other things change on the page.
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    await first.box.waitFor();
+    await first.box.getByRole('button', { name: 'Dismiss this message' }).click();
+    await first.box.waitFor({ state: 'hidden' });
+
+    const second = await add('refused-two', 'Refused two');
+    await second.card.getByRole('button', { name: 'Connect Refused two' }).click();
+    await second.card.locator('[data-status="failed"]').waitFor();
+    await second.box.waitFor({ state: 'hidden' });
+    await page.unrouteAll({ behavior: 'wait' });
+    for (const id of ['refused-one', 'refused-two']) await d.fixture.host.call('servers.remove', { serverId: id });
+  });
+
   it('Inbox: a refused answer stays on its card while other questions arrive; the next Submit clears it', async () => {
     const first = desk.server.request(
       {
@@ -233,12 +273,12 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = page.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
     await refuseOnce(page, 'tasks.cancel', 'The task store is closing.');
-    await row.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await row.getByRole('button', { name: /^Cancel Question / }).click();
     const box = failureIn(row);
     await box.waitFor();
     assert.equal(
       await box.locator('.action-error-what').textContent(),
-      'The elicitation task was not cancelled. The task store is closing.'
+      'The question task was not cancelled. The task store is closing.'
     );
     // It wraps within its cell: the row's words do not run off the table.
     const [boxRight, tableRight] = await Promise.all([
@@ -246,7 +286,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       page.locator('#screen-tasks .table-wrap').evaluate((element) => element.getBoundingClientRect().right)
     ]);
     assert.ok(boxRight <= tableRight, `the failure ends at ${boxRight}px, the table at ${tableRight}px`);
-    await row.getByRole('button', { name: /^Details of Elicitation / }).click();
+    await row.getByRole('button', { name: /^Details of Question / }).click();
     const detail = page.locator('.task-detail');
     await failureIn(detail).waitFor();
     await failureIn(detail).getByRole('button', { name: 'Dismiss this message' }).click();
@@ -255,6 +295,72 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await detail.getByRole('button', { name: 'Cancel task' }).click();
     await row.locator('[data-status="cancelled"]').waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('History: a failed read is said in words with Retry — in a task’s detail, the History list and an entry — not as “no entry”', async () => {
+    const asked = await desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'A task whose history fails',
+          requestedSchema: { type: 'object', properties: {} },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const key = `received:${asked.task.taskId}`;
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = page.locator(`tr[data-task-key="${key}"]`);
+    await refuseOnce(page, 'history.get', 'History cannot be read just now.');
+    await row.getByRole('button', { name: /^Details of Question / }).click();
+    const detail = page.locator('.task-detail');
+    const box = failureIn(detail);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Could not read this task’s History entry. History cannot be read just now.'
+    );
+    assert.equal(await detail.getByText('No status change recorded yet.').count(), 0);
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await detail.locator('ol.timeline').waitFor();
+    await box.waitFor({ state: 'hidden' });
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await refuseOnce(page, 'history.list', 'History cannot be read just now.');
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const listBox = history.locator('.action-error:not([hidden])').first();
+    await listBox.waitFor();
+    assert.equal(
+      await listBox.locator('.action-error-what').textContent(),
+      'Could not load the history. History cannot be read just now.'
+    );
+    assert.equal(
+      await history.locator('.history-count').textContent(),
+      'No entries to show: the list could not be read.'
+    );
+    await listBox.getByRole('button', { name: 'Retry' }).click();
+    const entry = history.locator(`li[data-history-id="${key}"]`);
+    await entry.waitFor();
+    assert.match((await history.locator('.history-count').textContent()) ?? '', /^\d+ entr(y|ies)/);
+
+    await refuseOnce(page, 'history.get', 'History cannot be read just now.');
+    await entry.locator('.history-title').click();
+    const entryDetail = history.locator('.history-detail');
+    const entryBox = failureIn(entryDetail);
+    await entryBox.waitFor();
+    assert.equal(
+      await entryBox.locator('.action-error-what').textContent(),
+      'Could not load this entry. History cannot be read just now.'
+    );
+    await entryBox.getByRole('button', { name: 'Retry' }).click();
+    await entryDetail.locator('ol.timeline').waitFor();
+    await entryBox.waitFor({ state: 'hidden' });
+    await entryDetail.getByRole('button', { name: 'Close' }).click();
+    await page.unrouteAll({ behavior: 'wait' });
+    assert.deepEqual(d.pageErrors, []);
   });
 
   it('Tools: while Check now waits on the host, Cancel of the same task still works', async () => {

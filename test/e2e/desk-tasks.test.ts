@@ -83,10 +83,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       (await row(`requested:${outboundId}`).textContent()) ?? '',
       /Tool call report.*Requested.*Server work/
     );
-    assert.match(
-      (await row(`received:${asked.task.taskId}`).textContent()) ?? '',
-      /Elicitation.*Received.*Server desk/
-    );
+    assert.match((await row(`received:${asked.task.taskId}`).textContent()) ?? '', /Question.*Received.*Server desk/);
 
     const filters = tasks.getByRole('search', { name: 'Tasks' });
     await filters.getByLabel('Direction').selectOption('requested');
@@ -194,9 +191,9 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.waitForFunction(() =>
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call slow')
     );
-    await rows.askedMine.getByRole('button', { name: /^Cancel Elicitation / }).click();
+    await rows.askedMine.getByRole('button', { name: /^Cancel Question / }).click();
     await page.waitForFunction(() =>
-      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Elicitation')
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Question')
     );
     // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
     await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
@@ -248,6 +245,12 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       assert.deepEqual(await title.locator('strong').allTextContents(), ['region'], what);
       assert.equal(await title.locator('a, b').count(), 0, `${what}: no link to follow, no raw HTML`);
     };
+    // The question in full (a card's body, a request) drops raw HTML as its title does; its link is the guarded one.
+    const body = async (text: Locator, what: string) => {
+      assert.equal((await text.innerText()).trim(), words, what);
+      assert.equal(await text.locator('b').count(), 0, what);
+      assert.equal(await text.locator('a').getAttribute('href'), 'https://example.com/r', what);
+    };
 
     await page.getByRole('link', { name: /^Inbox/ }).click();
     const card = page.locator('article.inbox-item').filter({ hasText: words });
@@ -256,9 +259,10 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const one = row(`received:${asked.task.taskId}`);
     await plain(one.locator('.task-title'), 'the row');
-    await one.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    await one.getByRole('button', { name: /^Details of Question/ }).click();
     const detail = tasks.locator('.task-detail');
     await plain(detail.locator('h3#task-detail-title'), 'the detail');
+    await body(detail.locator('.request-view .markdown'), 'the detail’s request');
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'History', exact: true }).click();
@@ -267,6 +271,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await plain(entry.locator('.history-title'), 'the History entry');
     await entry.locator('.history-title').click();
     await plain(history.locator('#history-detail-title'), 'the History detail');
+    await body(history.locator('.history-detail .request-view .markdown'), 'the History detail’s request');
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     assert.deepEqual(d.pageErrors, []);

@@ -166,7 +166,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await formRow.textContent()) ?? '', /Elicitation.*Server desk.*Completed/);
+    assert.match((await formRow.textContent()) ?? '', /Question.*Server desk.*Completed/);
     // The answer reads as the form asked for it: the action in words, each field under its title,
     // an option under its own title; no JSON.
     const pairs = (place: Locator) =>
@@ -177,16 +177,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
         );
     const outcome = formRow.locator('td.outcome');
     assert.equal(await outcome.locator('.outcome-text').textContent(), 'Accepted');
-    // A list's task is shortened (app/host/task-summary.ts keeps five levels): an option's title
-    // is deeper than that, so the row shows the option's value; the detail has the whole schema.
+    // A list's task is shortened (app/host/task-summary.ts), but keeps a form's option titles:
+    // the row names the option as the detail does.
     assert.deepEqual(await pairs(outcome), [
       ['Email address', 'ada@example.com'],
       ['Copies', '2'],
-      ['Format', 'pdf']
+      ['Format', 'PDF']
     ]);
     assert.doesNotMatch((await outcome.textContent()) ?? '', /[{}"]/);
     // The detail too, with the raw JSON one click away and back.
-    await formRow.getByRole('button', { name: /^Details of Elicitation/ }).click();
+    await formRow.getByRole('button', { name: /^Details of Question/ }).click();
     const detail = tasks.locator('.task-detail');
     const answer = detail.locator('.tool-result');
     await answer.getByText('Answer: Accepted').waitFor();
@@ -213,11 +213,24 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await detail.getByRole('button', { name: 'Close' }).click();
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await samplingRow.textContent()) ?? '', /Sampling.*Server desk.*Completed/);
+    assert.match((await samplingRow.textContent()) ?? '', /Model request.*Server desk.*Completed/);
     assert.match(
       await samplingRow.locator('td.outcome').innerText(),
       /^A quiet week: two tasks done, none late\.\s+\(editor\)$/
     );
+    // History names each kind as the Tasks screen does, and its Kind filter offers the same words.
+    const choices = (place: Locator) => place.getByLabel('Kind').locator('option').allTextContents();
+    const taskKinds = await choices(tasks);
+    assert.deepEqual(taskKinds, ['Any', 'Model request', 'Question', 'Tool call']);
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const kindOf = async (taskId: string) =>
+      (await history.locator(`li[data-history-id="received:${taskId}"] .meta`).textContent())?.split(' · ')[0];
+    await history.locator(`li[data-history-id="received:${taskId}"]`).waitFor();
+    assert.equal(await kindOf(taskId), 'Question');
+    assert.equal(await kindOf(sampling.task.taskId), 'Model request');
+    assert.deepEqual(await choices(history), taskKinds);
+    await page.getByRole('link', { name: 'Tasks' }).click();
   });
 
   it('lists the server as ready, and follows it through disconnect and connect', async () => {
@@ -377,6 +390,61 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await notice.getByRole('link', { name: 'LLM providers' }).click();
     await page.locator('#heading-providers').waitFor();
     assert.equal(await page.evaluate(() => location.hash), '#providers');
+  });
+
+  it('shows a model request’s messages under their roles, as Markdown, in the Inbox, its task’s detail and History', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const asked = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Plan the **offsite**:\n\n- venue\n- food' } },
+            { role: 'assistant', content: { type: 'text', text: 'Which `city`?' } },
+            { role: 'user', content: { type: 'text', text: 'Bergen, see [the notes](https://example.com/notes).' } }
+          ],
+          systemPrompt: 'Be *brief*.',
+          maxTokens: 40,
+          task: { ttl: 120_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const readsAsMarkdown = async (place: Locator) => {
+      const messages = place.locator('ol.messages > li');
+      await messages.first().waitFor();
+      assert.deepEqual(await messages.locator('.role').allTextContents(), ['user', 'assistant', 'user']);
+      const [first, second, third] = [0, 1, 2].map((n) => messages.nth(n).locator('.content'));
+      assert.equal(await first!.locator('strong').textContent(), 'offsite');
+      assert.deepEqual(await first!.locator('li').allTextContents(), ['venue', 'food']);
+      assert.equal(await second!.locator('code').textContent(), 'city');
+      // A link is the guarded external link (it asks before it opens).
+      assert.equal(await third!.locator('a[href="https://example.com/notes"]').textContent(), 'the notes');
+      assert.equal(await place.locator('.system-prompt em').textContent(), 'brief');
+      assert.doesNotMatch((await messages.allTextContents()).join(' '), /\*\*|`|\]\(/);
+    };
+    const card = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await readsAsMarkdown(card);
+
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks
+      .locator(`tr[data-task-id="${asked.task.taskId}"]`)
+      .getByRole('button', { name: /^Details of Model request/ })
+      .click();
+    const detail = tasks.locator('.task-detail');
+    await readsAsMarkdown(detail.locator('.request-view'));
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator(`li[data-history-id="received:${asked.task.taskId}"] .history-title`).click();
+    await readsAsMarkdown(history.locator('.history-detail .request-view'));
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await card.waitFor({ state: 'detached' });
   });
 
   it('ran without script errors and kept the audit log on screen', async () => {

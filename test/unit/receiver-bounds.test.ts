@@ -162,3 +162,52 @@ describe('task summaries for lists', () => {
     assert.equal(small.truncated, undefined);
   });
 });
+
+describe('task summaries of elicitations', () => {
+  function elicitation(requestedSchema: Record<string, unknown>): TaskRecord {
+    const base = record('a', 1, 1_000_000, 3);
+    return {
+      ...base,
+      kind: 'elicitation',
+      request: { mode: 'form', message: 'Where?', requestedSchema },
+      outcome: { type: 'result', result: { action: 'accept', content: { region: 'eu', regions: ['eu', 'us'] } } }
+    };
+  }
+
+  it('keep the titles of a form’s options, single and multi-select, so a list can show an answer under them', () => {
+    const option = (value: string, title: string) => ({ const: value, title });
+    const requestedSchema = {
+      type: 'object',
+      properties: {
+        region: { type: 'string', oneOf: [option('eu', 'Europe'), option('us', 'Americas')] },
+        regions: { type: 'array', items: { anyOf: [option('eu', 'Europe'), option('us', 'Americas')] } }
+      }
+    };
+    const stored = elicitation(requestedSchema);
+    const summary = inboundSummary(stored);
+    assert.deepEqual(summary.request, stored.request);
+    assert.deepEqual(summary.outcome, stored.outcome);
+    assert.equal(summary.truncated, undefined);
+  });
+
+  it('still bound a schema: deeper levels are left empty, and a part keeps at most 1,000 values', () => {
+    const deep = { type: 'object', properties: { a: { items: { anyOf: [{ x: { y: { z: 1 } } }] } } } };
+    const shortened = inboundSummary(elicitation(deep));
+    assert.deepEqual(shortened.request.requestedSchema, {
+      type: 'object',
+      properties: { a: { items: { anyOf: [{ x: {} }] } } }
+    });
+    assert.equal(shortened.truncated, true);
+    // Twelve fields of twelve options of twelve keys: 1,700-odd values, cut to 1,000 at most.
+    const keys = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`k${k}`, 'v'.repeat(200)]));
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 12 }, (_, f) => [`f${f}`, { oneOf: Array.from({ length: 12 }, () => keys) }])
+      )
+    };
+    const summary = inboundSummary(elicitation(wide));
+    assert.equal(summary.truncated, true);
+    assert.ok(JSON.stringify(summary.request).length < 1000 * 220, 'a part stays within its values');
+  });
+});

@@ -247,6 +247,33 @@ describe('the Desk store reducer', () => {
     assert.deepEqual(Object.keys(added.tasks), ['t9']);
   });
 
+  it('keeps a refused connect by its server until cleared, the server is ready, or it is removed', () => {
+    const failure = { what: 'Could not connect Server a.', why: 'Sign-in could not start.' };
+    const failed = deskReducer(loaded(), { type: 'connect-failed', serverId: 'a', failure });
+    assert.deepEqual(failed.connectFailures, { a: failure });
+    // A snapshot (a reconnect) does not drop it; a state other than ready does not either.
+    const again = fold(
+      [
+        { type: 'sync-started', syncId: 9 },
+        { type: 'snapshot', syncId: 9, snapshot: snapshot() }
+      ],
+      failed
+    );
+    assert.deepEqual(again.connectFailures, { a: failure });
+    assert.deepEqual(
+      deskReducer(failed, event('server.state', { serverId: 'a', state: { status: 'failed' } })).connectFailures,
+      {
+        a: failure
+      }
+    );
+    assert.deepEqual(deskReducer(failed, { type: 'connect-failure-cleared', serverId: 'a' }).connectFailures, {});
+    assert.deepEqual(
+      deskReducer(failed, event('server.state', { serverId: 'a', state: { status: 'ready' } })).connectFailures,
+      {}
+    );
+    assert.deepEqual(deskReducer(failed, event('servers.changed', { servers: [server('b')] })).connectFailures, {});
+  });
+
   it('drops a removed server’s policy when the server list changes', () => {
     const state = deskReducer(loaded(), event('servers.changed', { servers: [server('b')] }));
     assert.deepEqual(

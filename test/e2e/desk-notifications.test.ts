@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+/**
+ * A stand-in `Notification` that is granted and records what the page shows, and a page that is
+ * never focused: the headless Chromium these tests may run can deny notifications whatever the
+ * context grants, and keep a page focused with focus emulation off; this file tests what the page
+ * puts in a notification, not the browser's permission or focus.
+ */
+const FAKE_NOTIFICATIONS = `(() => {
+  window.__notifications = [];
+  class Fake {
+    static permission = 'granted';
+    static requestPermission() { return Promise.resolve('granted'); }
+    constructor(title, options) { window.__notifications.push({ title, body: options && options.body }); }
+    close() {}
+  }
+  window.Notification = Fake;
+  Document.prototype.hasFocus = () => false;
+})();`;
+
+describe('the Desk’s notifications in browser mode, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture | undefined;
+  const closers: Array<() => Promise<unknown>> = [];
+
+  before(async () => {
+    built = await buildRenderer();
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('shows a question’s Markdown as plain words, raw HTML dropped', async () => {
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer });
+    const pageErrors: string[] = [];
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      beforeLoad: async (p) => {
+        await p.addInitScript(FAKE_NOTIFICATIONS);
+      }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
+    await page.getByText('Notifications are on.').waitFor();
+    // The page is not focused (the stand-in above), so an arrival is notified.
+    const added = nextEvent(fixture.host, 'inbox.added');
+    await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: '## Booking\n\nYour **name** for the [booking](https://example.com/b)? <b>Now</b> &amp; `soon`',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await added;
+    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __notifications: unknown[] }).__notifications), [
+      { title: 'Taskdesk: a question from Server desk', body: 'Booking Your name for the booking? Now & soon' }
+    ]);
+    assert.deepEqual(pageErrors, []);
+  });
+});

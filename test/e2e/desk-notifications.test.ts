@@ -3,24 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
-
-/**
- * A stand-in `Notification` that is granted and records what the page shows, and a page that is
- * never focused: the headless Chromium these tests may run can deny notifications whatever the
- * context grants, and keep a page focused with focus emulation off; this file tests what the page
- * puts in a notification, not the browser's permission or focus.
- */
-const FAKE_NOTIFICATIONS = `(() => {
-  window.__notifications = [];
-  class Fake {
-    static permission = 'granted';
-    static requestPermission() { return Promise.resolve('granted'); }
-    constructor(title, options) { window.__notifications.push({ title, body: options && options.body }); }
-    close() {}
-  }
-  window.Notification = Fake;
-  Document.prototype.hasFocus = () => false;
-})();`;
+import { NOTIFICATION_STAND_IN, notificationsShown, shownNotifications } from './notification-stand-in.js';
 
 describe('the Desk’s notifications in browser mode, in headless Chromium against the real core', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -43,7 +26,7 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     const pageErrors: string[] = [];
     const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
       beforeLoad: async (p) => {
-        await p.addInitScript(FAKE_NOTIFICATIONS);
+        await p.addInitScript(NOTIFICATION_STAND_IN);
       }
     });
     closers.push(
@@ -52,7 +35,7 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     );
     await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
     await page.getByText('Notifications are on.').waitFor();
-    // The page is not focused (the stand-in above), so an arrival is notified.
+    // The page is not focused (the stand-in starts so), so an arrival is notified.
     const added = nextEvent(fixture.host, 'inbox.added');
     await peer.server.request(
       {
@@ -67,8 +50,8 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
       CreateTaskResultSchema
     );
     await added;
-    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __notifications: unknown[] }).__notifications), [
+    await notificationsShown(page, 1);
+    assert.deepEqual(await shownNotifications(page), [
       { title: 'Taskdesk: a question from Server desk', body: 'Booking Your name for the booking? Now & soon' }
     ]);
     assert.deepEqual(pageErrors, []);

@@ -9,27 +9,13 @@ import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
+import { NOTIFICATION_STAND_IN, notificationsShown, setFocused, shownNotifications } from './notification-stand-in.js';
 
 const form = (message: string) => ({
   mode: 'form',
   message,
   requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] }
 });
-
-/** Records every `Notification` the page constructs, so the test sees what the person would. */
-const WATCH_NOTIFICATIONS = `(() => {
-  const Real = window.Notification;
-  window.__notifications = [];
-  class Watched extends Real {
-    constructor(title, options) {
-      super(title, options);
-      window.__notifications.push({ title, body: options && options.body });
-    }
-  }
-  Object.defineProperty(Watched, 'permission', { get: () => Real.permission });
-  Watched.requestPermission = (...args) => Real.requestPermission(...args);
-  window.Notification = Watched;
-})();`;
 
 describe('the Desk’s time, notifications and History, in headless Chromium against the real core', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -54,9 +40,8 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     fixture = await startHostWith({ desk: peer }, { clock });
     dir = fixture.dir;
     const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
-      context: { permissions: ['notifications'] },
       beforeLoad: async (p) => {
-        await p.addInitScript(WATCH_NOTIFICATIONS);
+        await p.addInitScript(NOTIFICATION_STAND_IN);
         // The page's time starts where the core's clock stands.
         await p.clock.install({ time: clock.now() });
       }
@@ -69,27 +54,20 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
     await page.getByText('Notifications are on.').waitFor();
 
-    // The person is in another tab: the Desk's page is not focused (Playwright's focus emulation,
-    // which keeps every page focused, is off for it), so an arrival is notified.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
-    const elsewhere = await page.context().newPage();
-    await elsewhere.bringToFront();
-    assert.equal(await page.evaluate(() => document.hasFocus()), false);
+    // The person is in another tab: the Desk's page is not focused, so an arrival is notified.
+    await setFocused(page, false);
     const first = nextEvent(fixture.host, 'inbox.added');
     await peer.server.request(
       { method: 'elicitation/create', params: { ...form('Your name for the booking?'), task: { ttl: 600_000 } } },
       CreateTaskResultSchema
     );
     await first;
-    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 1);
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __notifications: unknown[] }).__notifications), [
+    await notificationsShown(page, 1);
+    assert.deepEqual(await shownNotifications(page), [
       { title: 'Taskdesk: a question from Server desk', body: 'Your name for the booking?' }
     ]);
     // Back in the Desk: the next arrival is on screen, and no notification is shown for it.
-    await elsewhere.close();
-    await page.bringToFront();
-    assert.equal(await page.evaluate(() => document.hasFocus()), true);
+    await setFocused(page, true);
     await clock.advance(1);
     const second = nextEvent(fixture.host, 'inbox.added');
     const unanswered = await peer.server.request(
@@ -118,10 +96,8 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     const expiring = nextEvent(fixture.host, 'inbox.expiring');
     await clock.advance(8 * 60_000);
     await expiring;
-    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length >= 2);
-    const notes = await page.evaluate(
-      () => (window as unknown as { __notifications: Array<{ title: string; body?: string }> }).__notifications
-    );
+    await notificationsShown(page, 2);
+    const notes = await shownNotifications(page);
     assert.ok(
       notes.some((note) => note.title === 'Taskdesk: a question from Server desk expires soon'),
       JSON.stringify(notes)

@@ -241,6 +241,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const words = 'Which region is the report for? now';
     const asked = await desk.server.request(question(markdown), CreateTaskResultSchema);
     const plain = async (title: Locator, what: string) => {
+      // A detail says "History entry" until its entry is read: wait for the question's words.
+      await title.filter({ hasText: words }).waitFor();
       assert.equal((await title.innerText()).trim(), words, what);
       assert.deepEqual(await title.locator('strong').allTextContents(), ['region'], what);
       assert.equal(await title.locator('a, b').count(), 0, `${what}: no link to follow, no raw HTML`);

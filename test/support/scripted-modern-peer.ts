@@ -19,6 +19,19 @@ export function discoverResult(capabilities: Record<string, unknown>): Record<st
 }
 
 /**
+ * The answers of a server that has prompts and nothing else: `server/discover` and an empty
+ * `prompts/get`.
+ */
+export function promptsOnly(request: ScriptedRequest): Record<string, unknown> | undefined {
+  if (request.method === 'server/discover') return discoverResult({ prompts: {} });
+  if (request.method === 'prompts/get') return { resultType: 'complete', messages: [] };
+  return undefined;
+}
+
+/** What {@link startScriptedModernHost} hands out. */
+export type ScriptedModernHost = Awaited<ReturnType<typeof startScriptedModernHost>>;
+
+/**
  * A host connected to one 2026-07-28 server ("scripted") that is a scripted JSON-RPC peer at the
  * far end of an in-memory transport pair: it records every message the host sends it, in order
  * (`received`), and answers each request with `answer`'s result, or −32601 when that gives none.

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Host } from '../../../app/host/host.js';
-import { discoverResult, startScriptedModernHost, type ScriptedRequest } from '../../support/scripted-modern-peer.js';
+import {
+  discoverResult,
+  startScriptedModernHost,
+  type ScriptedRequest,
+  type ScriptedModernHost
+} from '../../support/scripted-modern-peer.js';
 import { nextEvent } from '../../support/host-fixture.js';
 
 /**
@@ -71,7 +76,7 @@ function answerOf(message: ScriptedRequest): Record<string, unknown> | undefined
 }
 
 describe('input requests of a 2026-07-28 server are checked as standalone requests are', () => {
-  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
+  let peer: ScriptedModernHost;
   let host: Host;
 
   before(async () => {

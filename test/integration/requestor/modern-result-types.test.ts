@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Host } from '../../../app/host/host.js';
-import { discoverResult, startScriptedModernHost, type ScriptedRequest } from '../../support/scripted-modern-peer.js';
+import {
+  discoverResult,
+  startScriptedModernHost,
+  type ScriptedRequest,
+  type ScriptedModernHost
+} from '../../support/scripted-modern-peer.js';
 import { TASKS } from '../../support/modern-requestor.js';
 
 /**
@@ -59,7 +64,7 @@ function answerOf(message: ScriptedRequest): Record<string, unknown> | undefined
 }
 
 describe('the resultType of a 2026-07-28 server, as the requestor reads it', () => {
-  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
+  let peer: ScriptedModernHost;
   let host: Host;
 
   before(async () => {

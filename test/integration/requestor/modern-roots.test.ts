@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../app/host/host.js';
-import { discoverResult, startScriptedModernHost } from '../../support/scripted-modern-peer.js';
+import { startScriptedModernHost, promptsOnly, type ScriptedModernHost } from '../../support/scripted-modern-peer.js';
 import { tempDir } from '../../support/host-fixture.js';
 import { CAPABILITIES_KEY } from '../../support/modern-requestor.js';
 
@@ -18,18 +18,12 @@ import { CAPABILITIES_KEY } from '../../support/modern-requestor.js';
 
 describe('roots towards a 2026-07-28 server', () => {
   const folders = tempDir('taskdesk-roots-');
-  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
+  let peer: ScriptedModernHost;
   let received: JSONRPCMessage[];
   let host: Host;
 
   before(async () => {
-    peer = await startScriptedModernHost((request) =>
-      request.method === 'server/discover'
-        ? discoverResult({ prompts: {} })
-        : request.method === 'prompts/get'
-          ? { resultType: 'complete', messages: [] }
-          : undefined
-    );
+    peer = await startScriptedModernHost(promptsOnly);
     ({ host, received } = peer);
   });
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../app/host/host.js';
-import { discoverResult, startScriptedModernHost } from '../../support/scripted-modern-peer.js';
+import { startScriptedModernHost, promptsOnly, type ScriptedModernHost } from '../../support/scripted-modern-peer.js';
 
 /**
  * A 2026-07-28 server that sends requests of its own, as a legacy server may. That revision has
@@ -16,19 +16,13 @@ import { discoverResult, startScriptedModernHost } from '../../support/scripted-
  */
 
 describe('requests from a 2026-07-28 server', () => {
-  let peer: Awaited<ReturnType<typeof startScriptedModernHost>>;
+  let peer: ScriptedModernHost;
   let received: JSONRPCMessage[];
   let server: InMemoryTransport;
   let host: Host;
 
   before(async () => {
-    peer = await startScriptedModernHost((request) =>
-      request.method === 'server/discover'
-        ? discoverResult({ prompts: {} })
-        : request.method === 'prompts/get'
-          ? { resultType: 'complete', messages: [] }
-          : undefined
-    );
+    peer = await startScriptedModernHost(promptsOnly);
     ({ host, received, server } = peer);
   });
 

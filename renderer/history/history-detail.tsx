@@ -41,7 +41,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           Close
         </button>
       </header>
-      <ActionError failure={failure} onDismiss={clear} onRetry={() => setAttempt((n) => n + 1)} />
+      {/* No Dismiss: the entry did not load, and without the message the card would read as still loading. */}
+      <ActionError failure={failure} onRetry={() => setAttempt((n) => n + 1)} />
       {!entry && !failure ? <p className="muted">Loading…</p> : null}
       {entry ? (
         <>

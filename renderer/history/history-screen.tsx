@@ -123,7 +123,12 @@ export function HistoryScreen({
         </button>
       </form>
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
-      <ActionError failure={loading.failure} onDismiss={loading.clear} onRetry={() => retry.current()} />
+      {/* A list that could not be read stays said until Retry reads it: dismissed, it read as still loading. */}
+      <ActionError
+        failure={loading.failure}
+        onDismiss={page ? loading.clear : undefined}
+        onRetry={() => retry.current()}
+      />
       {open ? (
         <HistoryDetail
           id={open}

@@ -83,9 +83,15 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   useEffect(() => {
     document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
   }, [waiting, screen]);
+  /** The last move to another screen whose heading took the focus. */
+  const focusedMove = useRef(0);
   useEffect(() => {
+    // Only a move to another screen: closing a detail (`#tasks/<key>` back to `#tasks`) leaves the
+    // focus where the screen puts it (the row whose Details opened it), not on the heading.
+    if (moves === focusedMove.current) return;
+    focusedMove.current = moves;
     // An address with a part after the screen (`#tasks/<key>`) opens a detail that takes focus itself.
-    if (moves > 0 && !sub) headings.current.get(screen)?.focus();
+    if (!sub) headings.current.get(screen)?.focus();
   }, [moves, screen, sub]);
 
   const section = (name: Screen, children: ReactNode) => (

@@ -194,7 +194,8 @@ export function TaskDetail({
       </header>
       {!shown ? (
         reading.failure ? (
-          <ActionError failure={reading.failure} onDismiss={reading.clear} onRetry={retryReading} />
+          // No Dismiss: nothing of the task could be read, and without the message it would read as loading.
+          <ActionError failure={reading.failure} onRetry={retryReading} />
         ) : (
           <p className="muted">
             {entry === undefined ? 'Loading…' : 'Taskdesk no longer holds this task, and History has no entry for it.'}
@@ -277,7 +278,12 @@ export function TaskDetail({
           ) : reading.failure ? null : (
             <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
           )}
-          <ActionError failure={reading.failure} onDismiss={reading.clear} onRetry={retryReading} />
+          {/* Dismissable once a timeline was read: before that, the timeline would read as still loading. */}
+          <ActionError
+            failure={reading.failure}
+            onDismiss={entry !== undefined ? reading.clear : undefined}
+            onRetry={retryReading}
+          />
           <h4>Request</h4>
           <RequestView kind={shown.kind} request={shown.request} />
           <div className="raw-json-header">

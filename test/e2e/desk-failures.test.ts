@@ -323,6 +323,8 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       'Could not read this task’s History entry. History cannot be read just now.'
     );
     assert.equal(await detail.getByText('No status change recorded yet.').count(), 0);
+    // Nothing to dismiss it to: without the message the timeline would read as still loading.
+    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await box.getByRole('button', { name: 'Retry' }).click();
     await detail.locator('ol.timeline').waitFor();
     await box.waitFor({ state: 'hidden' });
@@ -341,6 +343,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await history.locator('.history-count').textContent(),
       'No entries to show: the list could not be read.'
     );
+    assert.equal(await listBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await listBox.getByRole('button', { name: 'Retry' }).click();
     const entry = history.locator(`li[data-history-id="${key}"]`);
     await entry.waitFor();
@@ -355,6 +358,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await entryBox.locator('.action-error-what').textContent(),
       'Could not load this entry. History cannot be read just now.'
     );
+    assert.equal(await entryBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await entryBox.getByRole('button', { name: 'Retry' }).click();
     await entryDetail.locator('ol.timeline').waitFor();
     await entryBox.waitFor({ state: 'hidden' });

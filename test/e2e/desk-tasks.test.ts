@@ -160,7 +160,18 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await history.getByRole('button', { name: 'Tool call: report' }).click();
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
     await page.waitForFunction(() => document.activeElement?.textContent === 'Tool call: report');
+    // Back on Tasks by its link (a move to another screen, which focuses the heading), Close of a
+    // detail still gives the focus back to its row, not to the heading.
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-tasks');
+    await row(`requested:${outboundId}`)
+      .getByRole('button', { name: /^Details of Tool call report / })
+      .click();
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await detail.waitFor({ state: 'detached' });
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
+    );
     assert.deepEqual(d.pageErrors, []);
   });
 

@@ -58,6 +58,13 @@ export const defaultStdioLimits: StdioLimits = { queue: defaultWriteQueueLimits,
 export class GuardedStdioTransport extends StdioClientTransport {
   /** Called once when the server is dropped for not reading, with the reason for its state. */
   onDrop?: (reason: string) => void;
+  /**
+   * Whether the client may write no responses to this server: true once it is known to speak
+   * MCP 2026-07-28, whose stdio transport says "The client MUST NOT write JSON-RPC responses".
+   * What the reader refuses (a line that is not JSON, a broken envelope) is then reported
+   * through `onerror` and dropped, not answered.
+   */
+  sendsNoResponses?: () => boolean;
   readonly #limits: StdioLimits;
   readonly #reader: JsonRpcLineReader;
   #queue: BoundedWriteQueue | undefined;
@@ -70,7 +77,11 @@ export class GuardedStdioTransport extends StdioClientTransport {
     super(server);
     this.#limits = { ...defaultStdioLimits, ...limits };
     this.#reader = new JsonRpcLineReader(this.#limits.reader, {
-      reply: (message) => void this.send(message).catch(() => undefined),
+      reply: (message) => {
+        if (this.sendsNoResponses?.())
+          this.onerror?.(new Error(`Ignored a line from the server: ${refusalText(message)}`));
+        else void this.send(message).catch(() => undefined);
+      },
       dropped: (error) => this.onerror?.(error),
       backlog: () => this.#readLater()
     });
@@ -163,6 +174,11 @@ export class GuardedStdioTransport extends StdioClientTransport {
     this.onDrop?.(reason);
     void this.close().catch(() => undefined);
   }
+}
+
+/** What the reader would have answered a refused line with, in words. */
+function refusalText(message: JSONRPCMessage): string {
+  return 'error' in message ? message.error.message : 'not a valid JSON-RPC message';
 }
 
 /**

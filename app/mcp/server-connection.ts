@@ -504,7 +504,11 @@ export class ServerConnection {
       dropsRequests: () => this.#discover !== undefined
     });
     this.#current = transport;
-    if (inner instanceof GuardedStdioTransport) inner.onDrop = (reason) => this.#dropped(transport, reason);
+    if (inner instanceof GuardedStdioTransport) {
+      inner.onDrop = (reason) => this.#dropped(transport, reason);
+      // Nor does a modern server get answers to lines the reader refuses: no responses at all.
+      inner.sendsNoResponses = () => this.#discover !== undefined;
+    }
     if (inner instanceof StdioClientTransport) {
       this.#stderrStream = inner.stderr ?? undefined;
       inner.stderr?.on('data', (chunk: Buffer) => {

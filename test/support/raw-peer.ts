@@ -39,13 +39,18 @@ export class RawPeer {
   #done: Array<() => void> = [];
   #latencies: (times: ProbeTimes) => void = () => undefined;
 
-  constructor(id = 'raw') {
+  /** `era: 'modern'`: the peer answers `server/discover` as a 2026-07-28 server (see raw-stdio-peer.ts). */
+  constructor(id = 'raw', options: { era?: 'modern' } = {}) {
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-peer-'));
     const socketPath = path.join(this.#dir, 'control.sock');
     this.config = {
       id,
       name: 'Raw peer',
-      transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', script, socketPath] }
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: ['--import', 'tsx', script, socketPath, ...(options.era === 'modern' ? ['modern'] : [])]
+      }
     };
     let connected: () => void = () => undefined;
     this.#connected = new Promise((resolve) => (connected = resolve));

@@ -1,7 +1,8 @@
 /**
  * A stdio "server" that speaks raw JSON-RPC bytes for a test, through a control socket.
  *
- * It answers `server/discover` (−32601: legacy) and `initialize` itself; every other line the
+ * It answers `server/discover` (−32601: legacy; with `modern` after the socket path, a
+ * 2026-07-28 `DiscoverResult` offering prompts) and `initialize` itself; every other line the
  * host writes is relayed to the test. The test sends commands as JSON lines on the socket:
  * `{"send": text}` writes text to the host as is; `{"big": {head, fill, bytes, tail}}` writes
  * one line of `bytes` bytes; `{"stopReading": true}` stops reading stdin for good;
@@ -12,11 +13,12 @@
  * `{"elicitCancel": {bytes, perSecond, durationMs}}` sends task-augmented elicitations with a
  * message of `bytes` bytes and cancels each task as soon as it is acknowledged.
  *
- * Usage: node --import tsx test/support/raw-stdio-peer.ts <socket path>
+ * Usage: node --import tsx test/support/raw-stdio-peer.ts <socket path> [modern]
  */
 import net from 'node:net';
 
 const control = net.connect(process.argv[2]!);
+const modern = process.argv[3] === 'modern';
 let inBuffer = '';
 /** Answers this process waits for itself (probe, elicitCancel), by id. */
 const pending = new Map<string | number, (message: Record<string, unknown>) => void>();
@@ -46,7 +48,20 @@ function onStdin(chunk: Buffer): void {
     };
     if (message.method === 'server/discover')
       void write(
-        `${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`
+        `${JSON.stringify(
+          modern
+            ? {
+                jsonrpc: '2.0',
+                id: message.id,
+                result: {
+                  resultType: 'complete',
+                  supportedVersions: ['2026-07-28'],
+                  capabilities: { prompts: {} },
+                  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw-peer', version: '1.0.0' } }
+                }
+              }
+            : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
+        )}\n`
       );
     else if (message.method === 'initialize')
       void write(

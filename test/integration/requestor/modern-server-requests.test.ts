@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Host } from '../../../app/host/host.js';
+import { createHost, type Host } from '../../../app/host/host.js';
+import { tempDir } from '../../support/host-fixture.js';
+import { RawPeer } from '../../support/raw-peer.js';
 import { startScriptedModernHost, promptsOnly, type ScriptedModernHost } from '../../support/scripted-modern-peer.js';
 
 /**
@@ -51,5 +54,60 @@ describe('requests from a 2026-07-28 server', () => {
     const answered = received.filter((m) => !('method' in m)).map((m) => ('id' in m ? m.id : undefined));
     assert.deepEqual(answered, [], 'no response to any server request');
     assert.deepEqual(await host.call('inbox.list', {}), [], 'nothing put before a person');
+  });
+});
+
+describe('lines a 2026-07-28 server writes over stdio that are not valid JSON-RPC', () => {
+  const data = tempDir();
+  const peer = new RawPeer('raw-modern', { era: 'modern' });
+  let host: Host;
+
+  before(async () => {
+    host = createHost({
+      dataDir: path.join(data.dir, 'host'),
+      autoConnect: false,
+      probeTimeoutMs: 60_000,
+      servers: [{ ...peer.config, autoConnect: false }]
+    });
+    const view = await host.connect(peer.config.id);
+    assert.equal(view.state.era, 'modern', view.state.reason);
+  });
+
+  after(async () => {
+    await host.close();
+    peer.close();
+    data.remove();
+  });
+
+  it('are dropped unanswered (the client writes no responses), and the connection stays up', async () => {
+    const answer = host.call('prompts.get', { serverId: peer.config.id, name: 'greeting' });
+    const request = await peer.next((m) => m.method === 'prompts/get');
+    const nested = `${'{"a":'.repeat(200)}1${'}'.repeat(200)}`;
+    // Each of these a legacy server gets an error answer for (−32700, −32600, −32602). Then the
+    // answer to the host's request, on the same ordered pipe: once the host has it, it has read
+    // (and would have answered) every line before it.
+    await peer.send(
+      [
+        'this is not json',
+        '{"jsonrpc":"2.0","id":"bad-envelope","method":5}',
+        `{"jsonrpc":"2.0","id":"too-deep","method":"ping","params":${nested}}`,
+        JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { resultType: 'complete', messages: [] } }),
+        ''
+      ].join('\n')
+    );
+    assert.deepEqual(await answer, { messages: [] });
+    // A write the host made in the same turn goes out at its end: one more round trip covers it.
+    const again = host.call('prompts.get', { serverId: peer.config.id, name: 'again' });
+    const second = await peer.next((m) => m.method === 'prompts/get' && m.id !== request.id);
+    await peer.send(
+      `${JSON.stringify({ jsonrpc: '2.0', id: second.id, result: { resultType: 'complete', messages: [] } })}\n`
+    );
+    await again;
+    assert.deepEqual(
+      peer.received.filter((m) => m.method === undefined),
+      [],
+      'no response written to the server'
+    );
+    assert.equal(host.connection(peer.config.id)?.state.status, 'ready');
   });
 });

@@ -25,8 +25,15 @@ export interface ProviderFormHandle {
  */
 export const ProviderForm = forwardRef<
   ProviderFormHandle,
-  { editing: ProviderView | undefined; focus: boolean; onDone: (focus: boolean) => void }
->(function ProviderForm({ editing, focus, onDone }, handle) {
+  {
+    editing: ProviderView | undefined;
+    focus: boolean;
+    /** Closes the form: `focus` puts the focus on the fresh form (Cancel editing). */
+    onDone: (focus: boolean) => void;
+    /** The provider was added or saved: the form closes, and the screen moves the focus to its card. */
+    onSaved: (providerId: string) => void;
+  }
+>(function ProviderForm({ editing, focus, onDone, onSaved }, handle) {
   const { client, announce } = useDesk();
   const [id, setId] = useState(editing?.id ?? '');
   const [name, setName] = useState(editing?.name ?? '');
@@ -139,7 +146,7 @@ export const ProviderForm = forwardRef<
     try {
       const saved = await client.call('providers.save', config);
       announce(editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`);
-      onDone(false);
+      onSaved(saved.id);
     } catch (error) {
       fail(editing ? `${editing.name} was not saved.` : 'The provider was not added.', error);
     } finally {

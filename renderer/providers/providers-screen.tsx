@@ -49,6 +49,14 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     },
     [editing.provider?.id]
   );
+  /** The form, gone with its Save button, has added or saved a provider: the focus goes to its card. */
+  const saved = useCallback(
+    (providerId: string) => {
+      reset(false);
+      setFocusAfter({ providerId, present: true });
+    },
+    [reset]
+  );
   const removed = useCallback(
     (providerId: string) => {
       if (editing.provider?.id === providerId) reset(false);
@@ -87,7 +95,14 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
         ))}
       </ul>
       <LocalDetect onAdded={(providerId) => setFocusAfter({ providerId, present: true })} />
-      <ProviderForm key={editing.nonce} ref={form} editing={editing.provider} focus={editing.focus} onDone={reset} />
+      <ProviderForm
+        key={editing.nonce}
+        ref={form}
+        editing={editing.provider}
+        focus={editing.focus}
+        onDone={reset}
+        onSaved={saved}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import type { SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -25,6 +25,12 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** Closes the edit form, Save or Cancel: the focus goes back to Edit…, not to the page with the form. */
+  const closeEdit = () => {
+    editButton.current?.focus();
+    setEditing(false);
+  };
   /** Connect or Disconnect on its way: only that button waits; the rest of the card stays usable. */
   const [toggling, setToggling] = useState(false);
   const { failure, fail, clear } = useFailure();
@@ -134,7 +140,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
       </dl>
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
       <ServerSignIn server={server} />
-      {editing ? <EditServerForm server={server} onDone={() => setEditing(false)} /> : null}
+      {editing ? <EditServerForm server={server} onDone={closeEdit} /> : null}
       <SamplingPolicyField
         serverId={server.id}
         serverName={server.name}
@@ -158,6 +164,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         ) : null}
         {server.configured ? null : (
           <button
+            ref={editButton}
             type="button"
             aria-label={`Edit ${server.name}`}
             aria-expanded={editing}

@@ -290,6 +290,36 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('keeps every row’s Details and Cancel in sight at 800 px wide, where the table is wider than the screen', async () => {
+    const asked = await desk.server.request(
+      question('Which of the regional offices should the quarterly summary of open orders be sent to?'),
+      CreateTaskResultSchema
+    );
+    await page.setViewportSize({ width: 800, height: 900 });
+    try {
+      await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+      await row(`received:${asked.task.taskId}`)
+        .getByRole('button', { name: /^Cancel / })
+        .waitFor();
+      const wrap = tasks.locator('.table-wrap');
+      const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+      assert.ok(widths[0]! > widths[1]!, `the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
+      const outside = await wrap.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return Array.from(element.querySelectorAll('td.row-actions button'))
+          .filter((button) => {
+            const rect = button.getBoundingClientRect();
+            return rect.left < box.left || rect.right > box.right;
+          })
+          .map((button) => button.getAttribute('aria-label'));
+      });
+      assert.deepEqual(outside, [], 'buttons out of sight, to scroll sideways to');
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 1400 });
+      await d.fixture.host.call('tasks.cancel', { taskId: asked.task.taskId });
+    }
+  });
+
   it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

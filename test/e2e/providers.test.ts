@@ -200,6 +200,31 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     );
   });
 
+  it('puts the focus on the provider’s card after Add provider and after Save changes, not on the page', async () => {
+    const focusedIn = (card: Locator) => card.evaluate((element) => element.contains(document.activeElement));
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('spare');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Spare');
+    await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await form.getByRole('button', { name: 'Add provider' }).press('Enter');
+    const card = screen.locator('li[data-provider-id="spare"]');
+    await card.waitFor();
+    // The form is new again once the save is done: the focus has gone wherever it goes by then.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('.provider-form input[name="id"]')?.value === ''
+    );
+    assert.ok(await focusedIn(card), 'after Add provider');
+
+    await card.getByRole('button', { name: 'Edit Spare' }).press('Enter');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Spare (renamed)');
+    await form.getByRole('button', { name: 'Save changes' }).press('Enter');
+    await card.getByRole('heading', { name: 'Spare (renamed)' }).waitFor();
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+    assert.ok(await focusedIn(card), 'after Save changes');
+
+    await fixture.host.call('providers.remove', { providerId: 'spare' });
+    await card.waitFor({ state: 'detached' });
+  });
+
   it('detects a local server and adds it with one click', async () => {
     await screen.getByRole('button', { name: 'Detect local servers' }).click();
     await screen.getByText('Found 1 local server.').waitFor();

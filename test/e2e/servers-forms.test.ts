@@ -163,6 +163,25 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.ok(!bodies.join('\n').includes(MARK), 'no secret in any answer the page received');
   });
 
+  it('gives the focus back to Edit… when its form closes, by Save or by Cancel', async () => {
+    const card = page.locator('li[data-server-id="first"]');
+    const edit = card.getByRole('button', { name: 'Edit First' });
+    const focused = () => edit.evaluate((button) => button === document.activeElement);
+
+    await edit.click();
+    const form = card.getByRole('form', { name: 'Edit First' });
+    await form.getByLabel('Name').waitFor();
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    assert.ok(await focused(), 'after Cancel, the focus is on Edit…, not on the page');
+
+    await edit.press('Enter');
+    await form.getByLabel('Name').waitFor();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    assert.ok(await focused(), 'after Save, the focus is on Edit…, not on the page');
+  });
+
   it('imports pasted JSON: shows what it holds, renames a clash, adds the picked server', async () => {
     const panel = page.getByRole('region', { name: 'Import from other apps' });
     await panel.getByLabel('Or paste a config').fill(

@@ -83,21 +83,34 @@ function ConversationPane({
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
+  /** Bumped by Retry after the conversation failed to open: reads it again. */
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     client.call('assistant.get', { conversationId }).then(
       (c) => live && store.apply('assistant.changed', { conversationId, conversation: c }),
       (problem: unknown) =>
-        live && fail('Could not open this conversation.', problem, 'Pick it again in the list, or start a new chat.')
+        live && fail('Could not open this conversation.', problem, 'Press Retry to open it again, or start a new chat.')
     );
     return () => {
       live = false;
     };
-  }, [client, store, conversationId, fail]);
+  }, [client, store, conversationId, fail, attempt]);
   if (!conversation)
     return (
       <div className="chat-pane">
-        {failure ? <ActionError failure={failure} onDismiss={clear} /> : <p className="muted">Loading…</p>}
+        {/* No Dismiss: nothing of the conversation is shown, and without the message it would read as loading. */}
+        {failure ? (
+          <ActionError
+            failure={failure}
+            onRetry={() => {
+              clear();
+              setAttempt((n) => n + 1);
+            }}
+          />
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
       </div>
     );
   return (

@@ -44,7 +44,7 @@ export function correctingSummary(count: number, noun: 'field' | 'answer' = 'fie
 
 /** A form's fields that need correcting, as a failure: each field says what it needs. */
 export function correctingFailure(count: number, noun: 'field' | 'answer' = 'field'): Failure {
-  return { what: correctingSummary(count, noun), next: `Each ${noun} marked below says what it needs.` };
+  return { what: correctingSummary(count, noun), next: `Each marked ${noun} says what it needs.` };
 }
 
 /** A failure held for an {@link ActionError}: `fail` shows one, `clear` (a new attempt, Dismiss) hides it. */

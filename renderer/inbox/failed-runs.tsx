@@ -29,7 +29,14 @@ export function FailedRunNotices() {
               ' The server was told.'
             )}
           </p>
-          <button type="button" onClick={() => store.dispatch({ type: 'notice-dismissed', id: run.id })}>
+          <button
+            type="button"
+            onClick={() => {
+              store.dispatch({ type: 'notice-dismissed', id: run.id });
+              // The button goes with its notice: focus moves to the page, as the other notices' do, not to nowhere.
+              document.getElementById('main')?.focus();
+            }}
+          >
             Dismiss
           </button>
         </div>

@@ -29,7 +29,8 @@ export function ConnectionTestView({
             <strong>Connection failed: </strong>
             {result.message}
           </p>
-          <p className="muted small-text">{`${result.kind}${result.status !== undefined ? ` · HTTP ${result.status}` : ''}`}</p>
+          {/* The message says what failed in words; the HTTP status is the one detail it may not name. */}
+          {result.status !== undefined ? <p className="muted small-text">{`HTTP ${result.status}`}</p> : null}
         </>
       ) : null}
       {result?.ok ? (

@@ -146,7 +146,12 @@ export const ProviderCard = memo(function ProviderCard({
         >
           Test connection
         </button>
-        <button type="button" aria-label={`Edit ${provider.name}`} onClick={() => onEdit(provider)}>
+        <button
+          type="button"
+          className="provider-edit"
+          aria-label={`Edit ${provider.name}`}
+          onClick={() => onEdit(provider)}
+        >
           Edit
         </button>
         {provider.hasKey ? (

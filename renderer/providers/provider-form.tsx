@@ -28,12 +28,12 @@ export const ProviderForm = forwardRef<
   {
     editing: ProviderView | undefined;
     focus: boolean;
-    /** Closes the form: `focus` puts the focus on the fresh form (Cancel editing). */
-    onDone: (focus: boolean) => void;
+    /** Cancel editing: the form closes, and the screen gives the focus back to the provider's Edit button. */
+    onCancelled: (providerId: string) => void;
     /** The provider was added or saved: the form closes, and the screen moves the focus to its card. */
     onSaved: (providerId: string) => void;
   }
->(function ProviderForm({ editing, focus, onDone, onSaved }, handle) {
+>(function ProviderForm({ editing, focus, onCancelled, onSaved }, handle) {
   const { client, announce } = useDesk();
   const [id, setId] = useState(editing?.id ?? '');
   const [name, setName] = useState(editing?.name ?? '');
@@ -379,7 +379,7 @@ export const ProviderForm = forwardRef<
           {editing ? 'Save changes' : 'Add provider'}
         </button>
         {editing ? (
-          <button type="button" onClick={() => onDone(true)}>
+          <button type="button" onClick={() => onCancelled(editing.id)}>
             Cancel editing
           </button>
         ) : null}

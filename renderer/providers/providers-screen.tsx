@@ -6,7 +6,8 @@ import { ProviderCard } from './provider-card.js';
 import { ProviderForm, type ProviderFormHandle } from './provider-form.js';
 
 /** Where focus goes once the provider list has changed: to a provider's card, or to the list's start. */
-type FocusAfter = { providerId: string; present: boolean } | undefined;
+/** Where the focus goes once the providers list shows (or no longer shows) a provider: its card, or its Edit button. */
+type FocusAfter = { providerId: string; present: boolean; edit?: true } | undefined;
 
 /**
  * The LLM providers screen: the saved providers (never their keys), detection of local
@@ -30,7 +31,9 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     if (there !== focusAfter.present) return;
     setFocusAfter(undefined);
     const target = focusAfter.present
-      ? list.current?.querySelector<HTMLElement>(`[data-provider-id="${CSS.escape(focusAfter.providerId)}"] button`)
+      ? list.current?.querySelector<HTMLElement>(
+          `[data-provider-id="${CSS.escape(focusAfter.providerId)}"] ${focusAfter.edit ? '.provider-edit' : 'button'}`
+        )
       : (list.current?.querySelector<HTMLElement>('button') ?? heading.current);
     target?.focus();
   }, [providers, focusAfter]);
@@ -39,8 +42,9 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     (provider: ProviderView) => setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true })),
     []
   );
+  /** The form starts again empty; the focus goes where the caller puts it (see `focusAfter`). */
   const reset = useCallback(
-    (focus: boolean) => setEditing((old) => ({ provider: undefined, nonce: old.nonce + 1, focus })),
+    () => setEditing((old) => ({ provider: undefined, nonce: old.nonce + 1, focus: false })),
     []
   );
   const modelsAdded = useCallback(
@@ -52,14 +56,22 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
   /** The form, gone with its Save button, has added or saved a provider: the focus goes to its card. */
   const saved = useCallback(
     (providerId: string) => {
-      reset(false);
+      reset();
       setFocusAfter({ providerId, present: true });
+    },
+    [reset]
+  );
+  /** Cancel editing: the form starts again empty, and the focus goes back to the Edit button it came from. */
+  const cancelled = useCallback(
+    (providerId: string) => {
+      reset();
+      setFocusAfter({ providerId, present: true, edit: true });
     },
     [reset]
   );
   const removed = useCallback(
     (providerId: string) => {
-      if (editing.provider?.id === providerId) reset(false);
+      if (editing.provider?.id === providerId) reset();
       setFocusAfter({ providerId, present: false });
     },
     [editing.provider?.id, reset]
@@ -100,7 +112,7 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
         ref={form}
         editing={editing.provider}
         focus={editing.focus}
-        onDone={reset}
+        onCancelled={cancelled}
         onSaved={saved}
       />
     </>

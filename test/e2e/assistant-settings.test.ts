@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
@@ -130,6 +130,41 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await page.getByRole('dialog').getByRole('button', { name: 'Delete conversation' }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await page.waitForFunction(() => document.activeElement?.classList.contains('chat-new') === true);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says so with Retry, and no Dismiss, when a conversation could not be opened', async () => {
+    const { id } = await d.fixture.host.call('assistant.create', {
+      title: 'Opened later',
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: []
+    });
+    // Every read of this conversation is refused until the route goes (a page may read it more than once).
+    const refuse = async (route: Route) => {
+      const call = route.request().postDataJSON() as { method?: string; params?: { conversationId?: string } };
+      if (call.method !== 'assistant.get' || call.params?.conversationId !== id) return route.fallback();
+      await route.fulfill({
+        status: 200,
+        json: { ok: false, error: { code: -32603, message: 'The conversation store is busy.' } }
+      });
+    };
+    await page.route('**/api/call', refuse);
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByText('Opened later', { exact: true }).click();
+    const box = page.locator('.chat-pane .action-error:not([hidden])');
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Could not open this conversation. The conversation store is busy.'
+    );
+    // Nothing of it is shown: dismissed, the pane would read as still loading.
+    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    await page.unroute('**/api/call', refuse);
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('region', { name: 'Conversation Opened later' }).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
 });

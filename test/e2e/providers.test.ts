@@ -190,6 +190,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const result = card.locator('.test-result[data-test="failed"]');
     await result.waitFor();
     assert.match((await result.textContent()) ?? '', /^Connection failed: .+/);
+    // In words only: no bare code of the failure's kind ("unreachable") under the sentence.
+    assert.equal(await result.locator('p').count(), 1);
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
@@ -220,6 +222,12 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.getByRole('heading', { name: 'Spare (renamed)' }).waitFor();
     await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
     assert.ok(await focusedIn(card), 'after Save changes');
+
+    // Cancel editing gives the focus back to the Edit button it came from.
+    await card.getByRole('button', { name: 'Edit Spare (renamed)' }).press('Enter');
+    await form.getByRole('button', { name: 'Cancel editing' }).press('Enter');
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Edit Spare (renamed)');
 
     await fixture.host.call('providers.remove', { providerId: 'spare' });
     await card.waitFor({ state: 'detached' });

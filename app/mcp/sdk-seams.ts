@@ -59,7 +59,7 @@ export class GuardedStdioTransport extends StdioClientTransport {
   /** Called once when the server is dropped for not reading, with the reason for its state. */
   onDrop?: (reason: string) => void;
   /**
-   * Whether the client may write no responses to this server: true once it is known to speak
+   * Whether no response may be written to this server: true once it is known to speak
    * MCP 2026-07-28, whose stdio transport says "The client MUST NOT write JSON-RPC responses".
    * What the reader refuses (a line that is not JSON, a broken envelope) is then reported
    * through `onerror` and dropped, not answered.

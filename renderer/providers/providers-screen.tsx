@@ -5,8 +5,10 @@ import { LocalDetect } from './local-detect.js';
 import { ProviderCard } from './provider-card.js';
 import { ProviderForm, type ProviderFormHandle } from './provider-form.js';
 
-/** Where focus goes once the provider list has changed: to a provider's card, or to the list's start. */
-/** Where the focus goes once the providers list shows (or no longer shows) a provider: its card, or its Edit button. */
+/**
+ * Where the focus goes once the providers list shows (or no longer shows) a provider: its card
+ * (or its Edit button), or the list's start.
+ */
 type FocusAfter = { providerId: string; present: boolean; edit?: true } | undefined;
 
 /**

@@ -176,9 +176,14 @@ export class Host {
     this.events = new EventHub<Events>();
     this.audit = new AuditLog({ dir: path.join(config.dataDir, 'audit'), clock: this.clock });
     this.inbox = new Inbox(this.clock, {
-      added: (item) => this.events.emit('inbox.added', { item }),
+      added: (item) => {
+        this.events.emit('inbox.added', { item });
+        // A server's question (not of a task) may be what its plain calls wait for: they say so now.
+        if (item.taskId === undefined) this.requestor.plainCalls.personWaitingChanged(item.serverId);
+      },
       removed: (id, why, item) => {
         this.events.emit('inbox.removed', { id, why });
+        if (item.taskId === undefined) this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not.
         if (why === 'withdrawn' && item.taskId === undefined)
           this.audit.record({ ...inboxAuditSubject(item), type: 'inbox.withdrawn', detail: { kind: item.kind } });

@@ -100,6 +100,26 @@ export class PlainCalls {
     return true;
   }
 
+  /**
+   * A question of this server (not of a task) came into the Inbox or left it: its running calls
+   * say at once whether they may be waiting on the person, rather than only once their idle
+   * timeout runs out. Once nothing of the server waits on the person any more, a call's idle
+   * timeout starts again in full: the server has its answer now.
+   */
+  personWaitingChanged(serverId: string): void {
+    const waiting = this.#options.waitingOnPerson(serverId);
+    for (const running of this.#running.values()) {
+      if (running.view.serverId !== serverId || running.view.state !== 'running') continue;
+      if (waiting === (running.view.waitingOnPerson === true)) continue;
+      if (waiting) running.view.waitingOnPerson = true;
+      else {
+        delete running.view.waitingOnPerson;
+        this.#arm(running);
+      }
+      this.#options.onChange(copyJson(running.view));
+    }
+  }
+
   /** The calls running now. */
   list(): PlainCallView[] {
     return [...this.#running.values()].map((running) => copyJson(running.view));

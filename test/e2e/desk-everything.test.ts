@@ -83,16 +83,17 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
   it('keeps a plain call that waits on the Inbox past 60 s of (faked) time, and returns its answer', async () => {
     const form = await openToolForm(tools, 'trigger-elicitation-request');
     const asked = nextEvent(host, 'inbox.added');
+    // Said as soon as its question is in the Inbox.
+    const waiting = nextEvent(host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
     await form.getByRole('button', { name: 'Call tool' }).click();
     const { item } = await asked;
     assert.equal(item.taskId, undefined, 'an ordinary request, inside the plain call');
+    await waiting;
     const running = page.getByRole('region', { name: 'Running calls' });
     await running.getByText(/^trigger-elicitation-request/).waitFor();
 
     // Three minutes pass on the core's clock (and the page's): far past the 60 s idle timeout.
-    const waiting = nextEvent(host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
     await clock.advance(180_000);
-    await waiting;
     await page.clock.fastForward(180_000);
     await running.getByText('waits on your answer in the Inbox').waitFor();
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^3 min/);

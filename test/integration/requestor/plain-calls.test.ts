@@ -13,7 +13,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createHost } from '../../../app/host/host.js';
 import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
-/** A server whose `slow` tool reports progress and ends when the test says, and whose `ask` tool elicits first. */
+/**
+ * A server whose `slow` tool reports progress and ends when the test says, and whose `ask` tool
+ * elicits first (and with `thenWait`, goes on after the answer until the test says).
+ */
 function toolServer() {
   const server = new Server({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
   const controls: {
@@ -42,7 +45,8 @@ function toolServer() {
         ElicitResultSchema,
         { timeout: 24 * 3_600_000 }
       );
-      return { content: [{ type: 'text', text: `answered ${answer.action}` }] };
+      if (!request.params.arguments?.thenWait)
+        return { content: [{ type: 'text', text: `answered ${answer.action}` }] };
     }
     const token = request.params._meta?.progressToken;
     return new Promise<CallToolResult>((resolve) => {
@@ -111,17 +115,54 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     const fixture = await startHostWith({ tools: peer }, { clock });
     cleanups.push(() => fixture.dispose());
     const asked = nextEvent(fixture.host, 'inbox.added');
+    const waiting = nextEvent(fixture.host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
     const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'c3' });
     const { item } = await asked;
-    const waiting = nextEvent(fixture.host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
-    await clock.advance(10 * 60_000);
     await waiting;
+    await clock.advance(10 * 60_000);
+    assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, 'still running after 10 min');
     await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
     const reply = await call;
     assert.ok(reply.ok && reply.result.type === 'result');
     assert.deepEqual(reply.result.type === 'result' && reply.result.result.content, [
       { type: 'text', text: 'answered accept' }
     ]);
+  });
+
+  it('says at once that the call may wait on the person, and starts its timeout afresh once answered', async () => {
+    const clock = new ManualClock();
+    const { peer } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const asked = nextEvent(fixture.host, 'inbox.added');
+    // Said when the question comes in, with no time passing: not only once the idle timeout runs out.
+    const waiting = nextEvent(
+      fixture.host,
+      'call.changed',
+      ({ call }) => call.callId === 'c5' && call.waitingOnPerson === true
+    );
+    const call = fixture.host.dispatch('tools.call', {
+      serverId: 'tools',
+      name: 'ask',
+      arguments: { thenWait: true },
+      callId: 'c5'
+    });
+    const { item } = await asked;
+    await waiting;
+    await clock.advance(59_000);
+    const answered = nextEvent(
+      fixture.host,
+      'call.changed',
+      ({ call }) => call.callId === 'c5' && call.state === 'running' && call.waitingOnPerson === undefined
+    );
+    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
+    await answered;
+    // The server has its answer: a full 60 s from then, not from the call's start.
+    await clock.advance(59_000);
+    assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
+    await clock.advance(1_000);
+    const reply = await call;
+    assert.equal(reply.ok ? undefined : reply.error.code, -32001);
   });
 
   it('Cancel ends the call as cancelled by you and tells the server', async () => {

@@ -76,6 +76,8 @@ export class PlainCalls {
       controller: new AbortController(),
       timer: undefined
     };
+    // A question of the server already in the Inbox may be what this call will wait for too.
+    if (this.#options.waitingOnPerson(call.serverId)) running.view.waitingOnPerson = true;
     this.#running.set(callId, running);
     this.#arm(running);
     this.#options.onChange(copyJson(running.view));

@@ -149,6 +149,12 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     });
     const { item } = await asked;
     await waiting;
+    // A call started while the question waits may wait on it as well: said from its start.
+    const second = nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c6');
+    const slow = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c6' });
+    assert.equal((await second).call.waitingOnPerson, true);
+    await fixture.host.dispatch('tools.cancelCall', { callId: 'c6' });
+    await slow;
     await clock.advance(59_000);
     const answered = nextEvent(
       fixture.host,

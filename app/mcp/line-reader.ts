@@ -55,7 +55,7 @@ export const LARGE_LINE_BYTES = 64 * 1024;
 
 /** What the reader does besides handing messages on. */
 export interface LineReaderHooks {
-  /** Sends an answer to a request the reader refused. */
+  /** Sends an answer to a line the reader refused, or drops it (a 2026-07-28 server is written no responses). */
   reply(message: JSONRPCMessage): void;
   /** A message that could be neither delivered nor answered (a broken notification or response). */
   dropped(error: Error): void;
@@ -96,7 +96,8 @@ const SCRATCH_MAX_BYTES = 2 * 1024 * 1024;
  *
  * It has the shape of the SDK's `ReadBuffer` (`append`, `readMessage`, `clear`), which it
  * stands in for (see `GuardedStdioTransport`). Unlike it, every request that can be read
- * gets an answer: unparsable JSON is −32700 (`id: null`), a broken envelope −32600 or a
+ * gets an answer, through `reply` (whose owner drops it for a server that is written no
+ * responses, see `GuardedStdioTransport.sendsNoResponses`): unparsable JSON is −32700 (`id: null`), a broken envelope −32600 or a
  * broken `_meta` −32602 with the request's id when it is readable, params nested too deep
  * −32602, and a line over the limit is skipped (only its first 64 KiB are kept) and answered
  * −32600, with its id when its first bytes hold one; a large request past the server's budget of

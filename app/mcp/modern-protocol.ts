@@ -137,18 +137,23 @@ const PROBE_ID = 'taskdesk-discover';
  *
  * Never keyed to one error code. Afterwards the transport is started, has no handlers, and its
  * `start` does nothing, so an SDK `Client` can take it over (and `initialize` on it) as is.
+ * `onModern` is called as the `DiscoverResult` is read, before the next line of the same chunk is.
  * Throws only what `transport.start()` throws (a command that cannot be spawned).
  */
 export async function probeEra(
   transport: Transport,
   clientInfo: { name: string; version: string },
-  timeoutMs: number
+  timeoutMs: number,
+  onModern?: () => void
 ): Promise<EraProbe> {
   let settle: (probe: EraProbe) => void = () => undefined;
   const outcome = new Promise<EraProbe>((resolve) => (settle = resolve));
   transport.onmessage = (message: JSONRPCMessage) => {
     const answer = probeAnswerOf(message, { orphanErrors: true });
-    if (answer) settle(eraOfAnswer(answer));
+    if (!answer) return;
+    const probe = eraOfAnswer(answer);
+    if (probe.era === 'modern') onModern?.();
+    settle(probe);
   };
   transport.onclose = () => settle({ era: 'closed' });
   transport.onerror = () => undefined;
@@ -293,8 +298,12 @@ export interface InitializeWatch {
  * before it, as the two arrive together). A modern answer, or a modern refusal of `initialize`,
  * takes the transport back from the client: the client is told it closed (its pending
  * `initialize` fails), but the process is not stopped, so the caller can carry modern requests on it.
+ * `onModern` is called as a late `DiscoverResult` is read, before the next line of its chunk is.
  */
-export function watchInitialize(transport: Transport, options: { lateProbe: boolean }): InitializeWatch {
+export function watchInitialize(
+  transport: Transport,
+  options: { lateProbe: boolean; onModern?: () => void }
+): InitializeWatch {
   const original = {
     onmessage: transport.onmessage,
     onclose: transport.onclose,
@@ -321,6 +330,7 @@ export function watchInitialize(transport: Transport, options: { lateProbe: bool
     const answer = probeAnswerOf(message, { orphanErrors: false });
     const probe = answer && eraOfAnswer(answer);
     if (probe?.era === 'modern' || probe?.era === 'unsupported') {
+      if (probe.era === 'modern') options.onModern?.();
       watching = false;
       late = probe;
       detach();

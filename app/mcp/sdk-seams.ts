@@ -42,7 +42,7 @@ export const defaultStdioLimits: StdioLimits = { queue: defaultWriteQueueLimits,
 
 /**
  * The SDK's stdio client transport with a bounded outgoing queue and a reader that answers
- * what it cannot deliver.
+ * what it cannot deliver (unless the server is to be written no responses: `sendsNoResponses`).
  *
  * Why: `StdioClientTransport.send` writes to the child's stdin without a bound and adds a
  * one-shot `drain` listener per write the pipe did not take; a server that stops reading

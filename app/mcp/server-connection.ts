@@ -136,6 +136,13 @@ export class ServerConnection {
   #current: Transport | undefined;
   /** Aborts the Streamable HTTP era probe when the connection is closed during it. */
   #probingHttp: AbortController | undefined;
+  /**
+   * Transports known to carry a 2026-07-28 server, from the line after its `DiscoverResult` (or
+   * from the start, for a server set to that revision): such a server is written no responses,
+   * not even to the rest of the chunk that brought its `DiscoverResult`, which is read before the
+   * probe's promise settles (and sets {@link #discover}).
+   */
+  readonly #modernWire = new WeakSet<Transport>();
   /** Set once a modern (2026-07-28) server answered `server/discover`. */
   #discover: DiscoverResult | undefined;
   /** Why Taskdesk dropped the server (it stopped reading), for the state. */
@@ -432,7 +439,7 @@ export class ServerConnection {
     | { type: 'modern'; discover: DiscoverResult }
     | { type: 'failed'; error: unknown; closed: boolean }
   > {
-    const watch = watchInitialize(transport, options);
+    const watch = watchInitialize(transport, { ...options, onModern: () => this.#modernWire.add(transport) });
     let failure: { error: unknown } | undefined;
     try {
       await this.client.connect(transport, { timeout: Math.max(1, deadline - Date.now()) });
@@ -499,15 +506,17 @@ export class ServerConnection {
     }
     // Every request a server sends is checked and counted before the SDK dispatches it; a modern
     // server's are dropped unanswered (its revision has no server-initiated requests).
-    const transport = new GatedTransport(inner, {
+    const modern = (): boolean => this.#modernWire.has(transport) || this.#discover !== undefined;
+    const transport: GatedTransport = new GatedTransport(inner, {
       admit: () => this.#options.receiver.admitRequest(this.owner),
-      dropsRequests: () => this.#discover !== undefined
+      dropsRequests: modern
     });
+    if (this.config.protocol === MODERN_PROTOCOL_VERSION) this.#modernWire.add(transport);
     this.#current = transport;
     if (inner instanceof GuardedStdioTransport) {
       inner.onDrop = (reason) => this.#dropped(transport, reason);
       // Nor does a modern server get answers to lines the reader refuses: no responses at all.
-      inner.sendsNoResponses = () => this.#discover !== undefined;
+      inner.sendsNoResponses = modern;
     }
     if (inner instanceof StdioClientTransport) {
       this.#stderrStream = inner.stderr ?? undefined;
@@ -560,7 +569,7 @@ export class ServerConnection {
    * common throws, failing the connection with that reason.
    */
   async #probe(transport: Transport, timeoutMs: number): Promise<'modern' | 'legacy' | 'silent' | 'closed'> {
-    return this.#eraOf(await probeEra(transport, this.#clientInfo, timeoutMs));
+    return this.#eraOf(await probeEra(transport, this.#clientInfo, timeoutMs, () => this.#modernWire.add(transport)));
   }
 
   /** What a probe found, for either transport: a modern server's discover result is kept. */

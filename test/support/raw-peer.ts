@@ -39,8 +39,11 @@ export class RawPeer {
   #done: Array<() => void> = [];
   #latencies: (times: ProbeTimes) => void = () => undefined;
 
-  /** `era: 'modern'`: the peer answers `server/discover` as a 2026-07-28 server (see raw-stdio-peer.ts). */
-  constructor(id = 'raw', options: { era?: 'modern' } = {}) {
+  /**
+   * `era: 'modern'`: the peer answers `server/discover` as a 2026-07-28 server, followed in the
+   * same write by `afterDiscover`; `banner` is written as it starts (see raw-stdio-peer.ts).
+   */
+  constructor(id = 'raw', options: { era?: 'modern'; afterDiscover?: string; banner?: string } = {}) {
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-peer-'));
     const socketPath = path.join(this.#dir, 'control.sock');
     this.config = {
@@ -49,7 +52,17 @@ export class RawPeer {
       transport: {
         type: 'stdio',
         command: process.execPath,
-        args: ['--import', 'tsx', script, socketPath, ...(options.era === 'modern' ? ['modern'] : [])]
+        args: [
+          '--import',
+          'tsx',
+          script,
+          socketPath,
+          JSON.stringify({
+            modern: options.era === 'modern',
+            ...(options.afterDiscover !== undefined && { afterDiscover: options.afterDiscover }),
+            ...(options.banner !== undefined && { banner: options.banner })
+          })
+        ]
       }
     };
     let connected: () => void = () => undefined;

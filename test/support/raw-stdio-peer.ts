@@ -1,9 +1,10 @@
 /**
  * A stdio "server" that speaks raw JSON-RPC bytes for a test, through a control socket.
  *
- * It answers `server/discover` (−32601: legacy; with `modern` after the socket path, a
- * 2026-07-28 `DiscoverResult` offering prompts) and `initialize` itself; every other line the
- * host writes is relayed to the test. The test sends commands as JSON lines on the socket:
+ * It answers `server/discover` (−32601: legacy; with `modern` in its options, a 2026-07-28
+ * `DiscoverResult` offering prompts, followed in the same write by `afterDiscover` when given)
+ * and `initialize` itself; every other line the host writes is relayed to the test. With
+ * `banner`, it writes that text to stdout as it starts, before reading anything. The test sends commands as JSON lines on the socket:
  * `{"send": text}` writes text to the host as is; `{"big": {head, fill, bytes, tail}}` writes
  * one line of `bytes` bytes; `{"stopReading": true}` stops reading stdin for good;
  * `{"flood": {line, count, perSecond?, durationMs?}}` writes `line` `count` times (`$i` replaced
@@ -13,12 +14,14 @@
  * `{"elicitCancel": {bytes, perSecond, durationMs}}` sends task-augmented elicitations with a
  * message of `bytes` bytes and cancels each task as soon as it is acknowledged.
  *
- * Usage: node --import tsx test/support/raw-stdio-peer.ts <socket path> [modern]
+ * Usage: node --import tsx test/support/raw-stdio-peer.ts <socket path> [options as JSON]
  */
 import net from 'node:net';
 
 const control = net.connect(process.argv[2]!);
-const modern = process.argv[3] === 'modern';
+const options = JSON.parse(process.argv[3] ?? '{}') as { modern?: boolean; afterDiscover?: string; banner?: string };
+const modern = options.modern === true;
+if (options.banner !== undefined) process.stdout.write(options.banner);
 let inBuffer = '';
 /** Answers this process waits for itself (probe, elicitCancel), by id. */
 const pending = new Map<string | number, (message: Record<string, unknown>) => void>();
@@ -61,7 +64,7 @@ function onStdin(chunk: Buffer): void {
                 }
               }
             : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
-        )}\n`
+        )}\n${modern ? (options.afterDiscover ?? '') : ''}`
       );
     else if (message.method === 'initialize')
       void write(

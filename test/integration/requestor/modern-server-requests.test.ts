@@ -111,3 +111,50 @@ describe('lines a 2026-07-28 server writes over stdio that are not valid JSON-RP
     assert.equal(host.connection(peer.config.id)?.state.status, 'ready');
   });
 });
+
+describe('lines around the start of a 2026-07-28 server over stdio', () => {
+  const data = tempDir();
+  after(() => data.remove());
+
+  /**
+   * Connects a host to `peer` (with the protocol given, or auto), then makes one round trip of
+   * its own: every line the peer wrote before its answer has been read by then. Resolves with
+   * the responses the host wrote to the peer.
+   */
+  async function responsesTo(peer: RawPeer, protocol?: '2026-07-28'): Promise<unknown[]> {
+    const host = createHost({
+      dataDir: path.join(data.dir, peer.config.id),
+      autoConnect: false,
+      probeTimeoutMs: 60_000,
+      servers: [{ ...peer.config, autoConnect: false, ...(protocol && { protocol }) }]
+    });
+    try {
+      const view = await host.connect(peer.config.id);
+      assert.equal(view.state.era, 'modern', view.state.reason);
+      const answer = host.call('prompts.get', { serverId: peer.config.id, name: 'greeting' });
+      const request = await peer.next((m) => m.method === 'prompts/get');
+      await peer.send(
+        `${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { resultType: 'complete', messages: [] } })}\n`
+      );
+      await answer;
+      return peer.received.filter((m) => m.method === undefined);
+    } finally {
+      await host.close();
+      peer.close();
+    }
+  }
+
+  it('answers none of the lines that came in the same write as its DiscoverResult', async () => {
+    const peer = new RawPeer('same-write', {
+      era: 'modern',
+      afterDiscover:
+        'not json\n{"jsonrpc":"2.0","id":"bad-envelope","method":5}\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n'
+    });
+    assert.deepEqual(await responsesTo(peer), []);
+  });
+
+  it('answers nothing from a server set to 2026-07-28, a banner before its DiscoverResult included', async () => {
+    const peer = new RawPeer('pinned', { era: 'modern', banner: 'Starting the server…\n' });
+    assert.deepEqual(await responsesTo(peer, '2026-07-28'), []);
+  });
+});

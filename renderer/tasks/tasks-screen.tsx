@@ -113,6 +113,7 @@ export function TasksScreen({
       </p>
       {openKey ? (
         <TaskDetail
+          key={openKey}
           taskKey={openKey}
           onClose={close}
           onCancel={cancel}

@@ -99,6 +99,13 @@ export function ActionError({
     (after ?? controls.at(-1))?.focus();
     onDismiss?.();
   };
+  // Retry goes with the message it stands in: the focus moves to the heading of the place (a
+  // detail's title, the screen's), where the read's outcome shows, rather than to the page.
+  const retry = () => {
+    const place = box.current?.closest('section, .card');
+    place?.querySelector<HTMLElement>('h2[tabindex="-1"], h3[tabindex="-1"]')?.focus();
+    onRetry?.();
+  };
   return (
     // Always in the page: an alert region that is there before its text is announced reliably.
     <div ref={box} className={className ? `action-error ${className}` : 'action-error'} role="alert" hidden={!failure}>
@@ -110,7 +117,7 @@ export function ActionError({
           </p>
           {failure.next ? <p className="action-error-next">{failure.next}</p> : null}
           {onRetry ? (
-            <button type="button" className="small action-error-retry" onClick={onRetry}>
+            <button type="button" className="small action-error-retry" onClick={retry}>
               Retry
             </button>
           ) : null}

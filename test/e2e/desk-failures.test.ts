@@ -326,6 +326,8 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     // Nothing to dismiss it to: without the message the timeline would read as still loading.
     assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await box.getByRole('button', { name: 'Retry' }).click();
+    // The button went with the message: the focus is on the detail's title, not on the page.
+    await page.waitForFunction(() => document.activeElement?.id === 'task-detail-title');
     await detail.locator('ol.timeline').waitFor();
     await box.waitFor({ state: 'hidden' });
     await detail.getByRole('button', { name: 'Close' }).click();
@@ -345,6 +347,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     );
     assert.equal(await listBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await listBox.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-history');
     const entry = history.locator(`li[data-history-id="${key}"]`);
     await entry.waitFor();
     assert.match((await history.locator('.history-count').textContent()) ?? '', /^\d+ entr(y|ies)/);
@@ -360,6 +363,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     );
     assert.equal(await entryBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
     await entryBox.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'history-detail-title');
     await entryDetail.locator('ol.timeline').waitFor();
     await entryBox.waitFor({ state: 'hidden' });
     await entryDetail.getByRole('button', { name: 'Close' }).click();

@@ -227,4 +227,65 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     await page.setViewportSize({ width: 800, height: 900 });
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('caps a filter bar’s Server choice when a server’s name is long, so the bar keeps its lines, at 1280 px and at 800 px', async () => {
+    const longName = 'research-'.repeat(14).slice(0, 120);
+    const bars = [
+      ['Tasks', 'Tasks'],
+      ['History', 'History'],
+      ['Audit log', 'Audit log']
+    ] as const;
+    /** Each bar's height, the Server choice's width, and how far down the bar its Kind choice is. */
+    const measure = async () => {
+      const seen: Record<string, { height: number; server: number; kindTop: number | undefined }> = {};
+      for (const width of [1280, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [screen, name] of bars) {
+          await page.getByRole('link', { name: screen, exact: true }).click();
+          const bar = page.getByRole('search', { name });
+          await bar.waitFor();
+          // No function declared inside the page function: tsx would name it with a helper the page lacks.
+          seen[`${screen} at ${width}`] = await bar.evaluate((form) => {
+            const box = form.getBoundingClientRect();
+            const [server, kind] = ['Server', 'Kind'].map((label) =>
+              Array.from(form.querySelectorAll('label'))
+                .find((one) => one.firstChild?.textContent === label)
+                ?.querySelector('select')
+                ?.getBoundingClientRect()
+            );
+            return {
+              height: Math.round(box.height),
+              server: Math.round(server!.width),
+              kindTop: kind && Math.round(kind.top - box.top)
+            };
+          });
+        }
+      }
+      return seen;
+    };
+
+    const short = await measure();
+    await d.fixture.host.call('servers.add', {
+      id: 'long-name',
+      name: longName,
+      transport: { type: 'stdio', command: 'long-name-server' }
+    });
+    try {
+      const server = page.getByRole('search', { name: 'Audit log' }).getByRole('combobox', { name: 'Server' });
+      await server.locator('option', { hasText: longName }).waitFor({ state: 'attached' });
+      // The open list names it whole; the closed choice may cut it.
+      assert.equal(await server.locator('option[value="long-name"]').textContent(), longName);
+      const long = await measure();
+      const cap = await page.evaluate(() => 16 * parseFloat(getComputedStyle(document.documentElement).fontSize));
+      for (const [where, seen] of Object.entries(long)) {
+        assert.ok(seen.server <= cap, `${where}: the Server choice is ${seen.server} px wide`);
+        assert.equal(seen.height, short[where]!.height, `${where}: the bar's height, with the long name and without`);
+        assert.equal(seen.kindTop, short[where]!.kindTop, `${where}: the Kind choice's place in the bar`);
+      }
+    } finally {
+      await d.fixture.host.call('servers.remove', { serverId: 'long-name' });
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

@@ -27,16 +27,18 @@ export function FilterSelect({
   value,
   onChange,
   choices,
-  any = 'Any'
+  any = 'Any',
+  className
 }: {
   label: string;
   value: string;
   onChange: OnChange;
   choices: ReadonlyArray<readonly [string, string]>;
   any?: string;
+  className?: string;
 }) {
   return (
-    <label>
+    <label className={className}>
       {label}
       <select value={value} onChange={onChange}>
         <option value="">{any}</option>
@@ -55,6 +57,7 @@ export function ServerFilter({ value, onChange }: { value: string; onChange: OnC
   const servers = useDeskState((state) => state.servers);
   return (
     <FilterSelect
+      className="server-filter"
       label="Server"
       value={value}
       onChange={onChange}

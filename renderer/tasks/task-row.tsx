@@ -65,7 +65,7 @@ export const TaskRow = memo(function TaskRow({
         ) : null}
         <ShortId id={item.taskId} />
       </td>
-      <td>
+      <td className="kind">
         {KIND_WORDS[item.kind]}
         {item.kind === 'tool-call' ? (
           <>

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CreateTaskResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
+import { z } from 'zod';
+import { systemClock } from '../../app/core/clock.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { edgeGaps } from './renderer-build.js';
 
@@ -96,6 +102,190 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     assert.deepEqual(await d.fixture.host.call('history.getRetention', {}), { days: 14, maxEntries: 20000 });
     await days.fill('15');
     await retention.getByText('Saved.').waitFor({ state: 'detached' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/** The opening of server-everything's research report: Markdown that a Tasks row reads as words. */
+const REPORT =
+  '# Research Report: tides\n\n## Research Parameters\n- **Topic**: tides\n\n## Synthesis\nThis research query was processed through 4 stages';
+
+/** A server with one task tool named as server-everything's is, whose task ends at once with {@link REPORT}. */
+function researchServer(store: ClockedTaskStore): PeerServer {
+  const server = new McpServer(
+    { name: 'research', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore: store }
+  );
+  server.experimental.tasks.registerToolTask(
+    'simulate-research-query',
+    { inputSchema: { topic: z.string() }, execution: { taskSupport: 'required' } },
+    {
+      createTask: async (_args, extra) => {
+        const task = await extra.taskStore.createTask({ ttl: 600_000 });
+        await store.storeTaskResult(task.taskId, 'completed', {
+          content: [{ type: 'text', text: REPORT }]
+        } satisfies CallToolResult);
+        return { task };
+      },
+      getTask: async (_args, extra) => (await store.getTask(extra.taskId))!,
+      getTaskResult: async (_args, extra) => (await store.getTaskResult(extra.taskId)) as CallToolResult
+    }
+  );
+  return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
+
+/**
+ * The words in `cells` that lie on more than one line: a word cut in the middle. A word here
+ * runs to a space, or to a hyphen (where an identifier such as a tool's name may end a line).
+ */
+function cutWords(cells: Locator): Promise<string[]> {
+  return cells.evaluateAll((elements) => {
+    const cut: string[] = [];
+    for (const element of elements) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((rect) => rect.width > 0)
+              .map((rect) => Math.round(rect.top))
+          );
+          if (lines.size > 1) cut.push(match[0]);
+        }
+      }
+    }
+    return cut;
+  });
+}
+
+describe('the Desk in a narrow window (800 px) and with long text', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const desk = peerServer('desk');
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk({ research: researchServer(store), desk }, { viewport: { width: 800, height: 900 } });
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  it('cuts no word in a Tasks row (“Researc/h Report”), keeps a tool’s name to two lines and Details in sight, and needs no sideways scrolling at 1280 px', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'research',
+      name: 'simulate-research-query',
+      arguments: { topic: 'tides' }
+    });
+    assert.equal(call.type, 'task');
+    const asked = await desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which of the regional offices should the quarterly summary of open orders be sent to?',
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const requested = tasks.locator(
+      `tr[data-task-key="requested:${call.type === 'task' ? call.task.outboundId : ''}"]`
+    );
+    await requested.locator('td.outcome', { hasText: 'Research Report' }).waitFor();
+    await tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`).waitFor();
+    const wrap = tasks.locator('.table-wrap');
+
+    for (const width of [800, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      assert.deepEqual(await cutWords(tasks.locator('table.tasks td')), [], `at ${width}: words cut across lines`);
+      const toolName = requested.locator('td code', { hasText: 'simulate-research-query' });
+      const lines = await toolName.evaluate((code) => code.getClientRects().length);
+      assert.ok(lines <= 2, `at ${width}: the tool's name on ${lines} lines`);
+      const outside = await wrap.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return Array.from(element.querySelectorAll('td.row-actions button'))
+          .filter((button) => {
+            const rect = button.getBoundingClientRect();
+            return rect.left < box.left || rect.right > box.right;
+          })
+          .map((button) => button.getAttribute('aria-label'));
+      });
+      assert.deepEqual(outside, [], `at ${width}: buttons out of sight, to scroll sideways to`);
+    }
+    const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+    assert.ok(widths[0]! <= widths[1]!, `at 1280: the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
+    await page.setViewportSize({ width: 800, height: 900 });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('caps a filter bar’s Server choice when a server’s name is long, so the bar keeps its lines, at 1280 px and at 800 px', async () => {
+    const longName = 'research-'.repeat(14).slice(0, 120);
+    const bars = [
+      ['Tasks', 'Tasks'],
+      ['History', 'History'],
+      ['Audit log', 'Audit log']
+    ] as const;
+    /** Each bar's height, the Server choice's width, and how far down the bar its Kind choice is. */
+    const measure = async () => {
+      const seen: Record<string, { height: number; server: number; kindTop: number | undefined }> = {};
+      for (const width of [1280, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [screen, name] of bars) {
+          await page.getByRole('link', { name: screen, exact: true }).click();
+          const bar = page.getByRole('search', { name });
+          await bar.waitFor();
+          // No function declared inside the page function: tsx would name it with a helper the page lacks.
+          seen[`${screen} at ${width}`] = await bar.evaluate((form) => {
+            const box = form.getBoundingClientRect();
+            const [server, kind] = ['Server', 'Kind'].map((label) =>
+              Array.from(form.querySelectorAll('label'))
+                .find((one) => one.firstChild?.textContent === label)
+                ?.querySelector('select')
+                ?.getBoundingClientRect()
+            );
+            return {
+              height: Math.round(box.height),
+              server: Math.round(server!.width),
+              kindTop: kind && Math.round(kind.top - box.top)
+            };
+          });
+        }
+      }
+      return seen;
+    };
+
+    const short = await measure();
+    await d.fixture.host.call('servers.add', {
+      id: 'long-name',
+      name: longName,
+      transport: { type: 'stdio', command: 'long-name-server' }
+    });
+    try {
+      const server = page.getByRole('search', { name: 'Audit log' }).getByRole('combobox', { name: 'Server' });
+      await server.locator('option', { hasText: longName }).waitFor({ state: 'attached' });
+      // The open list names it whole; the closed choice may cut it.
+      assert.equal(await server.locator('option[value="long-name"]').textContent(), longName);
+      const long = await measure();
+      const cap = await page.evaluate(() => 16 * parseFloat(getComputedStyle(document.documentElement).fontSize));
+      for (const [where, seen] of Object.entries(long)) {
+        assert.ok(seen.server <= cap, `${where}: the Server choice is ${seen.server} px wide`);
+        assert.equal(seen.height, short[where]!.height, `${where}: the bar's height, with the long name and without`);
+        assert.equal(seen.kindTop, short[where]!.kindTop, `${where}: the Kind choice's place in the bar`);
+      }
+    } finally {
+      await d.fixture.host.call('servers.remove', { serverId: 'long-name' });
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
     assert.deepEqual(d.pageErrors, []);
   });
 });

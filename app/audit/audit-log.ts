@@ -23,6 +23,8 @@ export interface AuditLogOptions {
   limits?: Partial<EntryLimits>;
   /** Past which rate entries of one kind from one server are summarized. */
   flood?: FloodPolicy;
+  /** Told after a turn's entries were written (at most once a turn), for readers to read again. */
+  onWritten?: () => void;
 }
 
 /** Rotated files read besides `maxFiles`, for files an earlier build (which kept five) left. */
@@ -56,6 +58,7 @@ export class AuditLog implements AuditSink {
   #buffer: Array<{ entry: AuditEntry; line: string }> = [];
   #scheduled = false;
   #failures = 0;
+  readonly #onWritten: (() => void) | undefined;
 
   constructor(options: AuditLogOptions) {
     this.#dir = options.dir;
@@ -64,6 +67,7 @@ export class AuditLog implements AuditSink {
     this.#maxFiles = options.maxFiles ?? 5;
     this.#limits = { ...defaultEntryLimits, ...options.limits };
     this.#guard = new FloodGuard(this.#clock, options.flood);
+    this.#onWritten = options.onWritten;
     fs.mkdirSync(this.#dir, { recursive: true });
   }
 
@@ -84,7 +88,9 @@ export class AuditLog implements AuditSink {
   /** Writes buffered entries now, with the summaries of floods that are over. */
   flush(): void {
     this.#scheduled = false;
-    this.#write([...this.#buffer.splice(0), ...this.#guard.due().map(lineOf)]);
+    const entries = [...this.#buffer.splice(0), ...this.#guard.due().map(lineOf)];
+    this.#write(entries);
+    if (entries.length > 0) this.#onWritten?.();
   }
 
   /** Entries that could not be written since the log was opened. */

@@ -400,6 +400,11 @@ export const HostEvents = {
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),
   /** A server's sampling policy was set (or reset, when the server was removed). */
   'policies.changed': z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
+  /**
+   * The audit log has new entries (`audit.read` to see them): at most one event every half
+   * second, the last change always told.
+   */
+  'audit.changed': z.object({}),
   ...AssistantEvents,
   ...InputExchangeEvents
 } as const;

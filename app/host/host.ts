@@ -1,3 +1,4 @@
+import { ChangeCoalescer } from '../core/coalesce.js';
 import { randomUUID } from 'node:crypto';
 import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
@@ -130,6 +131,9 @@ export interface HostConfig {
   oauthClientMetadataUrl?: string;
 }
 
+/** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
+const AUDIT_CHANGED_MS = 500;
+
 type Events = { [E in HostEvent]: HostEventPayload<E> };
 
 /**
@@ -165,6 +169,8 @@ export class Host {
   readonly #oauth: OAuthSessions;
   /** Warnings of the task store failing to write, cleared once it writes again. */
   readonly #storeProblems: Array<{ message: string; movedTo?: string }> = [];
+  /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
+  readonly #auditChanged: ChangeCoalescer;
 
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
@@ -174,7 +180,12 @@ export class Host {
     const factory = config.storeFactory ?? confStoreFactory;
     const corruptDir = path.join(config.dataDir, 'corrupt');
     this.events = new EventHub<Events>();
-    this.audit = new AuditLog({ dir: path.join(config.dataDir, 'audit'), clock: this.clock });
+    this.#auditChanged = new ChangeCoalescer(this.clock, AUDIT_CHANGED_MS, () => this.events.emit('audit.changed', {}));
+    this.audit = new AuditLog({
+      dir: path.join(config.dataDir, 'audit'),
+      clock: this.clock,
+      onWritten: () => this.#auditChanged.changed()
+    });
     this.inbox = new Inbox(this.clock, {
       added: (item) => {
         this.events.emit('inbox.added', { item });
@@ -598,6 +609,7 @@ export class Host {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#oauth.close();
     this.audit.close();
+    this.#auditChanged.close();
     // A background checkpoint a close superseded may still be on its way in the worker.
     await documentWritesLanded();
   }

@@ -150,10 +150,10 @@ export function AuditScreen({
                 <td>
                   <DateTime iso={entry.at} />
                 </td>
-                <td>
+                <td className="event">
                   <code>{entry.type}</code>
                 </td>
-                <td>{entry.serverName ?? entry.serverId ?? '—'}</td>
+                <td className="server">{entry.serverName ?? entry.serverId ?? '—'}</td>
                 <td>{entry.taskId ? <ShortId id={entry.taskId} /> : '—'}</td>
                 <td className="detail">
                   {entry.detail && Object.keys(entry.detail).length > 0 ? (

@@ -97,7 +97,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { taskId, task } = action.payload;
       const { [taskId]: _old, ...rest } = state.tasks;
       const tasks = task ? { ...rest, [taskId]: task } : rest;
-      const next = { ...state, tasks, auditRevision: state.auditRevision + 1 };
+      const next = { ...state, tasks };
       // A task that ended (or expired) is no longer streaming.
       return !task || isTerminal(task.task.status) ? withoutLive(next, taskId) : next;
     }
@@ -138,8 +138,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const next = connection.status === 'ready' ? withoutConnectFailure(state, serverId) : state;
       return {
         ...next,
-        servers: state.servers.map((server) => (server.id === serverId ? { ...server, state: connection } : server)),
-        auditRevision: state.auditRevision + 1
+        servers: state.servers.map((server) => (server.id === serverId ? { ...server, state: connection } : server))
       };
     }
     case 'servers.changed': {
@@ -155,20 +154,22 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     }
     case 'providers.changed':
       return { ...state, providers: action.payload.providers };
+    // The Audit log screen reads the log again.
+    case 'audit.changed':
+      return { ...state, auditRevision: state.auditRevision + 1 };
     case 'outbound.changed': {
       const change = action.payload;
       if (change.type === 'removed') {
         if (!(change.outboundId in state.outbound)) return state;
         const { [change.outboundId]: _gone, ...outbound } = state.outbound;
-        return { ...state, outbound, auditRevision: state.auditRevision + 1 };
+        return { ...state, outbound };
       }
       const known = state.outbound[change.task.outboundId];
       // A view a call returned may cross an event: never go back to an older one.
       if (known && known.updatedAt > change.task.updatedAt) return state;
       return {
         ...state,
-        outbound: { ...state.outbound, [change.task.outboundId]: change.task },
-        auditRevision: state.auditRevision + 1
+        outbound: { ...state.outbound, [change.task.outboundId]: change.task }
       };
     }
     case 'sampling.partial': {

@@ -15,6 +15,7 @@ const HOST_EVENTS = [
   'servers.changed',
   'providers.changed',
   'policies.changed',
+  'audit.changed',
   'inbox.expiring',
   'call.changed',
   'history.changed',

@@ -288,4 +288,37 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     }
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('keeps the Audit log within the window when a server’s name is long and has no space, and each event’s name on one line', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await d.fixture.host.call('servers.add', {
+      id: 'unbroken',
+      name: 'u'.repeat(120),
+      transport: { type: 'stdio', command: 'unbroken-server' }
+    });
+    try {
+      await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+      const table = page.locator('table.audit');
+      await table
+        .locator('td.server', { hasText: 'u'.repeat(120) })
+        .first()
+        .waitFor();
+      const seen = await table.evaluate((element) => ({
+        overflow: element.parentElement!.scrollWidth - element.parentElement!.clientWidth,
+        // Lines an event's name takes: one box per line it is laid out on.
+        eventLines: Array.from(element.querySelectorAll('td.event code')).map((code) => code.getClientRects().length)
+      }));
+      assert.ok(seen.overflow <= 0, `the table runs ${seen.overflow}px past its box`);
+      assert.ok(seen.eventLines.length > 0);
+      assert.deepEqual(
+        seen.eventLines.filter((lines) => lines !== 1),
+        [],
+        'every event name on one line'
+      );
+    } finally {
+      await d.fixture.host.call('servers.remove', { serverId: 'unbroken' });
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

@@ -41,9 +41,19 @@ export class RawPeer {
 
   /**
    * `era: 'modern'`: the peer answers `server/discover` as a 2026-07-28 server, followed in the
-   * same write by `afterDiscover`; `banner` is written as it starts (see raw-stdio-peer.ts).
+   * same write by `afterDiscover`, `discoverDelayMs` late if given; `banner` is written as it
+   * starts; `ignoreInitialize` leaves `initialize` unanswered (see raw-stdio-peer.ts).
    */
-  constructor(id = 'raw', options: { era?: 'modern'; afterDiscover?: string; banner?: string } = {}) {
+  constructor(
+    id = 'raw',
+    options: {
+      era?: 'modern';
+      afterDiscover?: string;
+      banner?: string;
+      discoverDelayMs?: number;
+      ignoreInitialize?: boolean;
+    } = {}
+  ) {
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-peer-'));
     const socketPath = path.join(this.#dir, 'control.sock');
     this.config = {
@@ -60,7 +70,9 @@ export class RawPeer {
           JSON.stringify({
             modern: options.era === 'modern',
             ...(options.afterDiscover !== undefined && { afterDiscover: options.afterDiscover }),
-            ...(options.banner !== undefined && { banner: options.banner })
+            ...(options.banner !== undefined && { banner: options.banner }),
+            ...(options.discoverDelayMs !== undefined && { discoverDelayMs: options.discoverDelayMs }),
+            ...(options.ignoreInitialize && { ignoreInitialize: true })
           })
         ]
       }

@@ -2,8 +2,8 @@
  * A stdio "server" that speaks raw JSON-RPC bytes for a test, through a control socket.
  *
  * It answers `server/discover` (−32601: legacy; with `modern` in its options, a 2026-07-28
- * `DiscoverResult` offering prompts, followed in the same write by `afterDiscover` when given)
- * and `initialize` itself; every other line the host writes is relayed to the test. With
+ * `DiscoverResult` offering prompts, followed in the same write by `afterDiscover` when given;
+ * `discoverDelayMs` after it came when given) and `initialize` (unless `ignoreInitialize`) itself; every other line the host writes is relayed to the test. With
  * `banner`, it writes that text to stdout as it starts, before reading anything. The test sends commands as JSON lines on the socket:
  * `{"send": text}` writes text to the host as is; `{"big": {head, fill, bytes, tail}}` writes
  * one line of `bytes` bytes; `{"stopReading": true}` stops reading stdin for good;
@@ -19,7 +19,15 @@
 import net from 'node:net';
 
 const control = net.connect(process.argv[2]!);
-const options = JSON.parse(process.argv[3] ?? '{}') as { modern?: boolean; afterDiscover?: string; banner?: string };
+const options = JSON.parse(process.argv[3] ?? '{}') as {
+  modern?: boolean;
+  afterDiscover?: string;
+  banner?: string;
+  /** Answers `server/discover` this long after it came (a slow starter). */
+  discoverDelayMs?: number;
+  /** Leaves `initialize` unanswered (as a 2026-07-28 server may). */
+  ignoreInitialize?: boolean;
+};
 const modern = options.modern === true;
 if (options.banner !== undefined) process.stdout.write(options.banner);
 let inBuffer = '';
@@ -49,36 +57,37 @@ function onStdin(chunk: Buffer): void {
       method?: string;
       params?: { protocolVersion?: string };
     };
-    if (message.method === 'server/discover')
-      void write(
-        `${JSON.stringify(
-          modern
-            ? {
-                jsonrpc: '2.0',
-                id: message.id,
-                result: {
-                  resultType: 'complete',
-                  supportedVersions: ['2026-07-28'],
-                  capabilities: { prompts: {} },
-                  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw-peer', version: '1.0.0' } }
-                }
+    if (message.method === 'server/discover') {
+      const answer = `${JSON.stringify(
+        modern
+          ? {
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                resultType: 'complete',
+                supportedVersions: ['2026-07-28'],
+                capabilities: { prompts: {} },
+                _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw-peer', version: '1.0.0' } }
               }
-            : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
-        )}\n${modern ? (options.afterDiscover ?? '') : ''}`
-      );
-    else if (message.method === 'initialize')
-      void write(
-        `${JSON.stringify({
-          jsonrpc: '2.0',
-          id: message.id,
-          result: {
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: {},
-            serverInfo: { name: 'raw-peer', version: '1.0.0' }
-          }
-        })}\n`
-      );
-    else if (message.id !== undefined && message.method === undefined && pending.has(message.id)) {
+            }
+          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
+      )}\n${modern ? (options.afterDiscover ?? '') : ''}`;
+      if (options.discoverDelayMs === undefined) void write(answer);
+      else setTimeout(() => void write(answer), options.discoverDelayMs);
+    } else if (message.method === 'initialize') {
+      if (!options.ignoreInitialize)
+        void write(
+          `${JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: {
+              protocolVersion: message.params?.protocolVersion,
+              capabilities: {},
+              serverInfo: { name: 'raw-peer', version: '1.0.0' }
+            }
+          })}\n`
+        );
+    } else if (message.id !== undefined && message.method === undefined && pending.has(message.id)) {
       const resolve = pending.get(message.id)!;
       pending.delete(message.id);
       resolve(message);

@@ -121,11 +121,11 @@ describe('lines around the start of a 2026-07-28 server over stdio', () => {
    * its own: every line the peer wrote before its answer has been read by then. Resolves with
    * the responses the host wrote to the peer.
    */
-  async function responsesTo(peer: RawPeer, protocol?: '2026-07-28'): Promise<unknown[]> {
+  async function responsesTo(peer: RawPeer, protocol?: '2026-07-28', probeTimeoutMs = 60_000): Promise<unknown[]> {
     const host = createHost({
       dataDir: path.join(data.dir, peer.config.id),
       autoConnect: false,
-      probeTimeoutMs: 60_000,
+      probeTimeoutMs,
       servers: [{ ...peer.config, autoConnect: false, ...(protocol && { protocol }) }]
     });
     try {
@@ -156,5 +156,16 @@ describe('lines around the start of a 2026-07-28 server over stdio', () => {
   it('answers nothing from a server set to 2026-07-28, a banner before its DiscoverResult included', async () => {
     const peer = new RawPeer('pinned', { era: 'modern', banner: 'Starting the server…\n' });
     assert.deepEqual(await responsesTo(peer, '2026-07-28'), []);
+  });
+
+  it('answers none of the lines that came with a DiscoverResult too late for the probe, during initialize', async () => {
+    // The probe gives up after 200 ms and initialize goes out; the answer comes 1 s after the probe.
+    const peer = new RawPeer('late', {
+      era: 'modern',
+      discoverDelayMs: 1_000,
+      ignoreInitialize: true,
+      afterDiscover: 'not json\n{"jsonrpc":"2.0","id":"bad-envelope","method":5}\n'
+    });
+    assert.deepEqual(await responsesTo(peer, undefined, 200), []);
   });
 });

@@ -297,6 +297,44 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await detail.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('a task’s detail shows nothing of the task before it when the next one’s History entry cannot be read', async () => {
+    const ask = (message: string) =>
+      desk.server.request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message,
+            requestedSchema: { type: 'object', properties: {} },
+            task: { ttl: 600_000 }
+          }
+        },
+        CreateTaskResultSchema
+      );
+    const first = await ask('The first of two tasks');
+    const second = await ask('The second of two tasks');
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = (taskId: string) => page.locator(`tr[data-task-key="received:${taskId}"]`);
+    await row(first.task.taskId)
+      .getByRole('button', { name: /^Details of Question / })
+      .click();
+    const detail = page.locator('.task-detail');
+    await detail.locator('ol.timeline').waitFor();
+    await refuseOnce(page, 'history.get', 'History cannot be read just now.');
+    await row(second.task.taskId)
+      .getByRole('button', { name: /^Details of Question / })
+      .click();
+    const box = failureIn(detail);
+    await box.waitFor();
+    assert.equal(await detail.getAttribute('data-task-key'), `received:${second.task.taskId}`);
+    assert.equal(await detail.locator('ol.timeline').count(), 0, 'no timeline of the first task under the second');
+    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await detail.locator('ol.timeline').waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
   it('History: a failed read is said in words with Retry — in a task’s detail, the History list and an entry — not as “no entry”', async () => {
     const asked = await desk.server.request(
       {

@@ -470,6 +470,14 @@ export class Host {
       eras: this.#eras,
       roots: () => this.#registry.get(serverId)?.roots ?? [],
       samplingAllowed: () => this.sampling.policyFor(serverId).mode !== 'refuse',
+      // A server author's mistake shows where people look (a flood of them is summarized there).
+      ignored: (reason) =>
+        this.audit.record({
+          type: 'server.line-ignored',
+          serverId,
+          serverName: config.name,
+          detail: { reason }
+        }),
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.
         const state = this.#withAuth(redactedState(raw, config), config);

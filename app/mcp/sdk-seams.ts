@@ -65,6 +65,11 @@ export class GuardedStdioTransport extends StdioClientTransport {
    * through `onerror` and dropped, not answered.
    */
   sendsNoResponses?: () => boolean;
+  /**
+   * Told of each line from the server that was neither delivered nor answered (a broken
+   * notification, or a refused line when `sendsNoResponses`), in words; `onerror` otherwise.
+   */
+  onIgnored?: (reason: string) => void;
   readonly #limits: StdioLimits;
   readonly #reader: JsonRpcLineReader;
   #queue: BoundedWriteQueue | undefined;
@@ -79,10 +84,10 @@ export class GuardedStdioTransport extends StdioClientTransport {
     this.#reader = new JsonRpcLineReader(this.#limits.reader, {
       reply: (message) => {
         if (this.sendsNoResponses?.())
-          this.onerror?.(new Error(`Ignored a line from the server: ${refusalText(message)}`));
+          this.#ignored(new Error(`Ignored a line from the server: ${refusalText(message)}`));
         else void this.send(message).catch(() => undefined);
       },
-      dropped: (error) => this.onerror?.(error),
+      dropped: (error) => this.#ignored(error),
       backlog: () => this.#readLater()
     });
     (this as unknown as StdioInternals)._readBuffer = this.#reader;
@@ -164,6 +169,11 @@ export class GuardedStdioTransport extends StdioClientTransport {
       }
       if (this.#reader.waiting === 0 && stdout?.isPaused()) stdout.resume();
     });
+  }
+
+  #ignored(error: Error): void {
+    if (this.onIgnored) this.onIgnored(error.message);
+    else this.onerror?.(error);
   }
 
   #drop(stdin: Writable, reason: string): void {

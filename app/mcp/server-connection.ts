@@ -113,6 +113,8 @@ export interface ServerConnectionOptions {
   roots?: () => readonly string[];
   /** Whether the server's sampling policy may answer sampling: modern requests declare sampling only then. */
   samplingAllowed?: () => boolean;
+  /** A line from the server was neither delivered nor answered (see `GuardedStdioTransport.onIgnored`). */
+  ignored?: (reason: string) => void;
 }
 
 /**
@@ -517,6 +519,7 @@ export class ServerConnection {
       inner.onDrop = (reason) => this.#dropped(transport, reason);
       // Nor does a modern server get answers to lines the reader refuses: no responses at all.
       inner.sendsNoResponses = modern;
+      if (this.#options.ignored) inner.onIgnored = this.#options.ignored;
     }
     if (inner instanceof StdioClientTransport) {
       this.#stderrStream = inner.stderr ?? undefined;

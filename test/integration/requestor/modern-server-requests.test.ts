@@ -109,6 +109,21 @@ describe('lines a 2026-07-28 server writes over stdio that are not valid JSON-RP
       'no response written to the server'
     );
     assert.equal(host.connection(peer.config.id)?.state.status, 'ready');
+    // Where a person (or the server's author) can see them: the audit log, one entry each.
+    const ignored = await host.call('audit.read', { type: 'server.line-ignored' });
+    assert.deepEqual(
+      ignored.map((entry) => [entry.serverId, (entry.detail as { reason: string }).reason.split(':')[0]]),
+      [
+        [peer.config.id, 'Ignored a line from the server'],
+        [peer.config.id, 'Ignored a line from the server'],
+        [peer.config.id, 'Ignored a line from the server']
+      ]
+    );
+    assert.match(
+      (ignored.at(-1)!.detail as { reason: string }).reason,
+      /Parse error/,
+      'the oldest: the line that was not JSON'
+    );
   });
 });
 

@@ -1,4 +1,3 @@
-import { ChangeCoalescer } from '../core/coalesce.js';
 import { randomUUID } from 'node:crypto';
 import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import {
 } from '../contract/host-api.js';
 import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { ChangeCoalescer } from '../core/coalesce.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';

@@ -135,7 +135,8 @@ export class PlainCalls {
       ...(progress.message !== undefined && { message: progress.message }),
       at: this.#now()
     };
-    delete running.view.waitingOnPerson;
+    // Progress says the server works; a question of it still in the Inbox may still be waited for.
+    if (!this.#options.waitingOnPerson(running.view.serverId)) delete running.view.waitingOnPerson;
     this.#arm(running);
     this.#options.onChange(copyJson(running.view));
   }

@@ -8,7 +8,7 @@ import { systemClock } from '../../app/core/clock.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
-import { edgeGaps } from './renderer-build.js';
+import { actionsOutOfSight, edgeGaps } from './renderer-build.js';
 
 /** How much wider a field's placeholder is than the room inside the field (≤ 0: it fits). */
 function placeholderOverflow(input: Locator): Promise<number> {
@@ -211,16 +211,7 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       const toolName = requested.locator('td code', { hasText: 'simulate-research-query' });
       const lines = await toolName.evaluate((code) => code.getClientRects().length);
       assert.ok(lines <= 2, `at ${width}: the tool's name on ${lines} lines`);
-      const outside = await wrap.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        return Array.from(element.querySelectorAll('td.row-actions button'))
-          .filter((button) => {
-            const rect = button.getBoundingClientRect();
-            return rect.left < box.left || rect.right > box.right;
-          })
-          .map((button) => button.getAttribute('aria-label'));
-      });
-      assert.deepEqual(outside, [], `at ${width}: buttons out of sight, to scroll sideways to`);
+      assert.deepEqual(await actionsOutOfSight(wrap), [], `at ${width}: buttons out of sight, to scroll sideways to`);
     }
     const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
     assert.ok(widths[0]! <= widths[1]!, `at 1280: the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);

@@ -8,6 +8,7 @@ import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolServer, REPORT_RESULT } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { actionsOutOfSight } from './renderer-build.js';
 
 const question = (message: string) => ({
   method: 'elicitation/create' as const,
@@ -304,16 +305,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       const wrap = tasks.locator('.table-wrap');
       const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
       assert.ok(widths[0]! > widths[1]!, `the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
-      const outside = await wrap.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        return Array.from(element.querySelectorAll('td.row-actions button'))
-          .filter((button) => {
-            const rect = button.getBoundingClientRect();
-            return rect.left < box.left || rect.right > box.right;
-          })
-          .map((button) => button.getAttribute('aria-label'));
-      });
-      assert.deepEqual(outside, [], 'buttons out of sight, to scroll sideways to');
+      assert.deepEqual(await actionsOutOfSight(wrap), [], 'buttons out of sight, to scroll sideways to');
     } finally {
       await page.setViewportSize({ width: 1200, height: 1400 });
       await d.fixture.host.call('tasks.cancel', { taskId: asked.task.taskId });

@@ -147,6 +147,23 @@ export function toolCallCard(calls: Locator, toolName: string): Locator {
 }
 
 /**
+ * The row action buttons (Details, Cancel) of the table in `wrap` (its scroll box) that lie
+ * outside it, by their labels: buttons a person would have to scroll sideways to reach.
+ */
+export function actionsOutOfSight(wrap: Locator): Promise<Array<string | null>> {
+  // No function declared inside the page function: tsx would name it with a helper the page lacks.
+  return wrap.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return Array.from(element.querySelectorAll('td.row-actions button'))
+      .filter((button) => {
+        const rect = button.getBoundingClientRect();
+        return rect.left < box.left || rect.right > box.right;
+      })
+      .map((button) => button.getAttribute('aria-label'));
+  });
+}
+
+/**
  * The room between a box's border and what shows inside it, above the first child and below the
  * last (children with no size, such as hidden ones, left out): a card's two gaps are to match.
  */

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, session } from 'electron';
 import { addDemoServerIfNone, demoServerConfig } from '../app/cli/demo-server.js';
 import { createHost, type Host } from '../app/host/host.js';
+import { setHostHeapGrowth } from '../app/host/heap-growth.js';
 import { electronStoreFactory } from './electron-store-factory.js';
 import { notifyInboxItems } from './inbox-notifications.js';
 import { followPendingCount } from './pending-badge.js';
@@ -51,6 +52,7 @@ function focusWindow(): void {
 async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   const dataDir = app.getPath('userData');
+  setHostHeapGrowth();
   host = createHost({ dataDir, storeFactory: electronStoreFactory, keyStore: new SafeStorageKeyStore(dataDir) });
   bindHostApi(host, { window: () => mainWindow, pageUrl, signIns });
   notifyInboxItems(host, () => mainWindow);

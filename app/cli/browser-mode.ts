@@ -16,6 +16,7 @@ import { startBrowserServer } from '../browser/browser-server.js';
 import { listenOnPreferredPort } from '../browser/preferred-port.js';
 import { confStoreFactory } from '../store/json-file-store.js';
 import { createHost } from '../host/host.js';
+import { setHostHeapGrowth } from '../host/heap-growth.js';
 import { addDemoServerIfNone, demoServerConfig } from './demo-server.js';
 import { builtRendererDir } from './package-root.js';
 
@@ -70,6 +71,7 @@ if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
   process.exit(1);
 }
 
+setHostHeapGrowth();
 const host = createHost({ dataDir });
 for (const warning of host.warnings)
   console.warn(`warning: ${warning.message}${warning.movedTo ? ` (moved to ${warning.movedTo})` : ''}`);

@@ -36,6 +36,10 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { StreamAccumulator } from '../../app/sampling/stream-accumulator.js';
 import { startProfile } from '../support/cpu-profile.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 10);

@@ -24,6 +24,10 @@ import { startBrowserServer } from '../../app/browser/browser-server.js';
 import { buildRenderer } from '../e2e/renderer-build.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const SIZES = [10, 1000] as const;
 const LOADS = 5;

@@ -33,6 +33,10 @@ import { createHost } from '../../app/host/host.js';
 import { tempDir } from '../support/host-fixture.js';
 import { RawPeer } from '../support/raw-peer.js';
 import { startProfile } from '../support/cpu-profile.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);

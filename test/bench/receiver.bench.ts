@@ -27,6 +27,10 @@ import { SegmentLog } from '../../app/store/segment-log.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { instantSamplingRunner } from '../support/instant-runner.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const peerScript = path.join(here, '..', 'support', 'task-peer-server.ts');

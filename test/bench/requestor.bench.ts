@@ -83,6 +83,10 @@ import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-sto
 import { startHeapProfile, startProfile } from '../support/cpu-profile.js';
 import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { countSent, recordSends, tempTaskDir, type SentMessage } from '../support/requestor-harness.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const TASKS = 1000;
 /** Warm-up batches of each side, then batches measured (see above). */

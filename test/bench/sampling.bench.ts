@@ -20,6 +20,10 @@ import OpenAI from 'openai';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+
+// The heap growth main/main.ts and browser mode set before they create the host.
+setHostHeapGrowth();
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 10);

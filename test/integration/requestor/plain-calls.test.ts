@@ -23,7 +23,13 @@ function toolServer() {
     progress?: (progress: number, message: string) => Promise<void>;
     finish?: (text: string) => void;
     aborted: Promise<string>;
-  } = { aborted: new Promise(() => undefined) };
+    /** Settles once the next call that runs on past its question can report progress. */
+    nextListening: () => Promise<void>;
+  } = {
+    aborted: new Promise(() => undefined),
+    nextListening: () => new Promise<void>((resolve) => listening.push(resolve))
+  };
+  const listening: Array<() => void> = [];
   let markAborted: (reason: string) => void = () => undefined;
   controls.aborted = new Promise((resolve) => (markAborted = resolve));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -56,6 +62,7 @@ function toolServer() {
           params: { progressToken: token!, progress, total: 3, message }
         });
       controls.finish = (text) => resolve({ content: [{ type: 'text', text }] });
+      for (const settle of listening.splice(0)) settle();
     });
   });
   return { peer: { ...peerServer('tools'), server }, controls, hasToken: () => controls.progress !== undefined };
@@ -131,7 +138,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
 
   it('says at once that the call may wait on the person, and starts its timeout afresh once answered', async () => {
     const clock = new ManualClock();
-    const { peer } = toolServer();
+    const { peer, controls } = toolServer();
     const fixture = await startHostWith({ tools: peer }, { clock });
     cleanups.push(() => fixture.dispose());
     const asked = nextEvent(fixture.host, 'inbox.added');
@@ -151,8 +158,14 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     await waiting;
     // A call started while the question waits may wait on it as well: said from its start.
     const second = nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c6');
+    const slowListening = controls.nextListening();
     const slow = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c6' });
     assert.equal((await second).call.waitingOnPerson, true);
+    // Progress says the server works, but its question is still in the Inbox: still said.
+    await slowListening;
+    const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c6' && !!call.progress);
+    await controls.progress!(1, 'Working');
+    assert.equal((await progressed).call.waitingOnPerson, true);
     await fixture.host.dispatch('tools.cancelCall', { callId: 'c6' });
     await slow;
     await clock.advance(59_000);

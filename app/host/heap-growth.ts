@@ -1,0 +1,32 @@
+/**
+ * How far V8 lets the host's heap grow between full garbage collections.
+ *
+ * V8 sizes the old generation's next limit from what survived the last full collection times a
+ * factor it derives from how fast it marks against how fast the program allocates (between 1.1
+ * and 4). A host reading large messages (a server's 1 MB questions, its results) marks quickly,
+ * since most of its heap is long strings, and V8 then sets the factor near 1.1: with the young
+ * generation's 32 MB counted as headroom, a full collection started after every few megabytes
+ * of growth, about every 400 ms while one server sent 1 MB questions (`--trace-gc`), and each
+ * one held every other server's requests and the window's for up to 25 ms.
+ *
+ * The host sets the factor to 2 instead: the next full collection comes once the heap has grown
+ * to twice what survived the last, the rule Go's collector runs by default (`GOGC=100`). Memory
+ * stays proportional to what the host keeps (its bounds: see the README's policy table), and
+ * V8 still collects earlier when the heap nears its maximum. There is no API for it: the V8
+ * flag is set at run time, which Node and Electron's main process both allow (Electron starts
+ * V8 with `--no-freeze-flags-after-init` for this); it applies to the whole process, workers
+ * included, so the process that runs the host sets it once, before creating the host.
+ */
+import v8 from 'node:v8';
+
+/** Percent the old generation may grow past what survived the last full collection. */
+export const HEAP_GROWING_PERCENT = 100;
+
+let applied = false;
+
+/** Sets the process's heap growth for a host (idempotent). */
+export function setHostHeapGrowth(): void {
+  if (applied) return;
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  applied = true;
+}

@@ -94,6 +94,7 @@ export function envelopeRefusal(value: unknown, maxDepth: number): Refusal | und
         data: { maxDepth }
       }
     };
+  if (isPlainRequest(message)) return undefined;
   const parsed = JSONRPCRequestSchema.safeParse(message);
   if (parsed.success) return undefined;
   const inParams = parsed.error.issues.every((issue) => issue.path[0] === 'params');
@@ -123,7 +124,10 @@ export function envelopeRefusal(value: unknown, maxDepth: number): Refusal | und
 export function asJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
   if (!isRecord(value)) return undefined;
   const message = value;
-  if ('method' in message) return parsed('id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema, message);
+  if ('method' in message) {
+    if (!('id' in message)) return parsed(JSONRPCNotificationSchema, message);
+    return isPlainRequest(message) ? (message as JSONRPCMessage) : parsed(JSONRPCRequestSchema, message);
+  }
   if ('result' in message)
     return isPlainResultResponse(message) ? (message as JSONRPCMessage) : parsed(JSONRPCResultResponseSchema, message);
   if ('error' in message) return parsed(JSONRPCErrorResponseSchema, message);
@@ -148,6 +152,25 @@ function isPlainResultResponse(message: Record<string, unknown>): boolean {
   const result = message.result;
   if (!isRecord(result) || hasProtoKey(result)) return false;
   return result._meta === undefined || isPlainRequestMeta(result._meta);
+}
+
+/**
+ * Whether `JSONRPCRequestSchema` accepts `message` and would give back the same data: only
+ * `jsonrpc` "2.0", an id that is a string or a safe integer, a string `method`, and `params`, if
+ * any, an object (the schema keeps its other keys) whose `_meta`, if any, holds a well-formed
+ * progress token and related task. Every request a server sends is read here, a flood of them
+ * too: zod would copy each one, and build a list of issues for each branch of a union it fails.
+ * False does not mean refused, only "ask the schema".
+ */
+export function isPlainRequest(message: Record<string, unknown>): boolean {
+  // The schema is strict, and reads keys with `for...in` as this does.
+  for (const key in message)
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || typeof message.method !== 'string') return false;
+  const params = message.params;
+  if (params === undefined) return true;
+  if (!isRecord(params) || hasProtoKey(params)) return false;
+  return params._meta === undefined || isPlainRequestMeta(params._meta);
 }
 
 function invalid(id: JsonRpcId, message: string): Refusal {

@@ -7,7 +7,6 @@ import {
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   ListTasksRequestSchema,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type MessageExtraInfo
@@ -127,7 +126,11 @@ export class GatedTransport implements Transport {
   }
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (!isJSONRPCRequest(message)) {
+    // What the transport underneath delivers has passed the SDK's envelope schema (stdio: the
+    // line reader; HTTP: the SDK's own parse), whose branches are strict: with both `method`
+    // and `id`, it is a request. Asking the schema again would cost every message, poll answers
+    // included, a copy or a failed parse.
+    if (!('method' in message && 'id' in message)) {
       this.onmessage?.(message, extra);
       return;
     }

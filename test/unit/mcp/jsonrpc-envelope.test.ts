@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { asJsonRpcMessage } from '../../../app/mcp/jsonrpc-checks.js';
+import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { asJsonRpcMessage, envelopeRefusal } from '../../../app/mcp/jsonrpc-checks.js';
 
 const related = 'io.modelcontextprotocol/related-task';
 
@@ -59,6 +59,29 @@ const lines: string[] = [
   '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":"p"}}}',
   '{"jsonrpc":"2.0","id":null,"method":"ping"}',
   '{"jsonrpc":"2.0","id":1,"method":"ping","extra":1}',
+  '{"id":"a","method":"tasks/get","params":{"taskId":"t"},"jsonrpc":"2.0"}',
+  `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t","_meta":{"${related}":{"taskId":"t"}}}}`,
+  `{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"${related}":{"taskId":"t","extra":1}}}}`,
+  `{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"${related}":{"taskId":4}}}}`,
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"progressToken":1.5}}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"progressToken":null}}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"other":{"deep":[1]}},"x":[{"y":null}]}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":[]}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":null}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"__proto__":{"x":1},"a":1}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"__proto__":{}}}}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":null}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":[]}',
+  '{"jsonrpc":"2.0","id":2,"method":"m","params":"p"}',
+  '{"jsonrpc":"2.0","id":2.5,"method":"m"}',
+  '{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}',
+  '{"jsonrpc":"2.0","id":-1,"method":"m"}',
+  '{"jsonrpc":"2.0","id":true,"method":"m"}',
+  '{"jsonrpc":"2.0","id":1,"method":7}',
+  '{"jsonrpc":"1.0","id":1,"method":"m"}',
+  '{"id":1,"method":"m"}',
+  '{"jsonrpc":"2.0","id":1,"method":"m","__proto__":{}}',
+  '{"jsonrpc":"2.0","id":1,"method":"m","result":{}}',
   // Neither.
   '{"jsonrpc":"2.0","id":3}',
   '{}',
@@ -78,6 +101,20 @@ describe('reading a JSON-RPC envelope', () => {
       if (union.success) assert.deepEqual(JSON.parse(JSON.stringify(ours)), JSON.parse(JSON.stringify(union.data)));
     });
   }
+
+  for (const line of lines.filter((text) => /"method"/.test(text) && /"id"/.test(text))) {
+    it(`refuses a request exactly when the SDK's request schema does: ${line.slice(0, 90)}`, () => {
+      const schema = JSONRPCRequestSchema.safeParse(JSON.parse(line));
+      assert.equal(envelopeRefusal(JSON.parse(line), 128) === undefined, schema.success);
+    });
+  }
+
+  it('hands a plain request on as it was read, without a copy', () => {
+    const value: unknown = JSON.parse(
+      '{"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"taskId":"t","_meta":{"progressToken":1}}}'
+    );
+    assert.equal(asJsonRpcMessage(value), value);
+  });
 
   it('hands a plain result response on as it was read, without a copy', () => {
     const value: unknown = JSON.parse('{"jsonrpc":"2.0","id":7,"result":{"taskId":"t","status":"working"}}');

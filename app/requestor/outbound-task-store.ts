@@ -99,14 +99,18 @@ export class OutboundTaskStore {
    * changes). Throws when a document of the earlier layout cannot be written; with a log, the
    * returned promise resolves once the record is durable, or once its commit failed (reported
    * through the store's error callback): it never rejects.
+   *
+   * `waited` says someone waits for the record to be durable (a new task, before its call
+   * returns): it is committed at the end of this turn. Other changes (a status, a result, which
+   * the server still holds) may wait the log's few milliseconds to share the next commit.
    */
-  save(task: OutboundTaskView): Promise<void> {
+  save(task: OutboundTaskView, waited = true): Promise<void> {
     if (!this.#log) {
       this.#dir.write(task.outboundId, { schemaVersion: 1, ...task });
       return Promise.resolve();
     }
     return this.#log
-      .put(task.outboundId, { schemaVersion: 1, ...task })
+      .put(task.outboundId, { schemaVersion: 1, ...task }, waited)
       .catch((error: unknown) => this.#failed(task.outboundId, new Error(errorMessage(error), { cause: error })));
   }
 

@@ -195,7 +195,7 @@ export class OutboundTasks {
     this.#writes = new WriteQueue<OutboundFollower>({
       clock: this.#clock,
       // Its durability is the log's to report (the store's error callback); the queue needs only its throw.
-      save: (follower) => void this.#store.save(follower.view),
+      save: (follower) => void this.#store.save(follower.view, false),
       written: (follower) => this.#emitChanged(follower),
       failed: (follower, error) => this.#emitWriteFailure(follower, error)
     });

@@ -14,6 +14,7 @@ import {
 import type { ErrorData } from '../core/errors.js';
 import { JsonRpcCode } from '../core/errors.js';
 import { DEFAULT_MAX_DEPTH, describeIssues, errorResponse, nestsDeeperThan } from './jsonrpc-checks.js';
+import { METHOD_NOT_FOUND } from './sdk-seams.js';
 
 /**
  * The requests the task receiver answers, each with the SDK's schema for it. The receiver
@@ -43,6 +44,12 @@ export interface RequestGateOptions {
    * the server must not write requests, the client must not write responses).
    */
   dropsRequests?(): boolean;
+  /**
+   * Whether the client has a handler for a method (see `handlesRequest`): any other request is
+   * answered here as the SDK would answer it (−32601), once counted. Without it, every request
+   * goes on to the SDK.
+   */
+  handles?(method: string): boolean;
 }
 
 /**
@@ -141,6 +148,7 @@ export class GatedTransport implements Transport {
       if (limited) return this.#reply(message, limited);
     }
     if (refusal) return this.#reply(message, refusal);
+    if (this.#options.handles && !this.#options.handles(message.method)) return this.#reply(message, METHOD_NOT_FOUND);
     this.onmessage?.(message, extra);
   }
 

@@ -6,6 +6,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CancelledNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { JsonRpcCode, type ErrorData } from '../core/errors.js';
 import { JsonRpcLineReader, defaultLineReaderLimits, type LineReaderLimits } from './line-reader.js';
 import {
   BoundedWriteQueue,
@@ -337,6 +338,27 @@ export function setServerRequestHandler(
   handler: ServerRequestHandler
 ): void {
   client.setRequestHandler(schema, handler);
+}
+
+/** The answer the SDK gives a request for a method it has no handler for. */
+export const METHOD_NOT_FOUND: ErrorData = { code: JsonRpcCode.MethodNotFound, message: 'Method not found' };
+
+/**
+ * Whether the client has a handler for requests of `method`; the SDK answers any other with
+ * {@link METHOD_NOT_FOUND}, after three schema checks of the message and a lookup of its related
+ * task. The request gate answers those itself, as the SDK would: a server flooding unknown
+ * methods then costs the host a map lookup a request.
+ *
+ * Relies on: the private `Protocol._requestHandlers` map by method (what `setRequestHandler`
+ * fills and `_onrequest` reads), and `fallbackRequestHandler`, which handles every method when
+ * set.
+ */
+export function handlesRequest(client: Client, method: string): boolean {
+  const internals = client as unknown as {
+    _requestHandlers: ReadonlyMap<string, unknown>;
+    fallbackRequestHandler?: unknown;
+  };
+  return internals.fallbackRequestHandler !== undefined || internals._requestHandlers.has(method);
 }
 
 /**

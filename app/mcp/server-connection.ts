@@ -36,6 +36,7 @@ import {
   GuardedStdioTransport,
   cancelAnyRequestId,
   connectWithoutInitialize,
+  handlesRequest,
   requestAnyMethod,
   setServerRequestHandler,
   type StdioLimits
@@ -511,7 +512,8 @@ export class ServerConnection {
     const modern = (): boolean => this.#modernWire.has(transport) || this.#discover !== undefined;
     const transport: GatedTransport = new GatedTransport(inner, {
       admit: () => this.#options.receiver.admitRequest(this.owner),
-      dropsRequests: modern
+      dropsRequests: modern,
+      handles: (method) => handlesRequest(this.client, method)
     });
     if (this.config.protocol === MODERN_PROTOCOL_VERSION) this.#modernWire.add(transport);
     this.#current = transport;

@@ -32,6 +32,8 @@ import {
   RequestAbort,
   cancelAnyRequestId,
   connectWithoutInitialize,
+  handlesRequest,
+  METHOD_NOT_FOUND,
   markStarted,
   releaseTaskProgressHandler,
   requestAnyMethod,
@@ -288,6 +290,23 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     );
     assert.equal(sent.length, 2);
     assert.equal(abort.reuse(), false, 'an aborted one is not reused');
+    await client.close();
+  });
+
+  it("handlesRequest follows the client's request handlers, and the SDK answers any other method with METHOD_NOT_FOUND", async () => {
+    const client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+    assert.equal(handlesRequest(client, 'ping'), true, 'the SDK answers ping itself');
+    assert.equal(handlesRequest(client, 'elicitation/create'), false);
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+    assert.equal(handlesRequest(client, 'elicitation/create'), true);
+    assert.equal(handlesRequest(client, 'no/such/method'), false);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const reply = new Promise<JSONRPCMessage>((resolve) => (serverSide.onmessage = resolve));
+    await serverSide.start();
+    await connectWithoutInitialize(client, clientSide);
+    await serverSide.send({ jsonrpc: '2.0', id: 5, method: 'no/such/method' });
+    // What the request gate answers in the SDK's place.
+    assert.deepEqual(await reply, { jsonrpc: '2.0', id: 5, error: METHOD_NOT_FOUND });
     await client.close();
   });
 

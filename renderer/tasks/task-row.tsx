@@ -90,10 +90,10 @@ export const TaskRow = memo(function TaskRow({
           </div>
         ) : null}
       </td>
-      <td>
+      <td className="when">
         <DateTime iso={item.createdAt} />
       </td>
-      <td>
+      <td className="when">
         {item.running && item.expiresAt ? (
           <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
         ) : item.expiresAt ? (

@@ -211,6 +211,14 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       const toolName = requested.locator('td code', { hasText: 'simulate-research-query' });
       const lines = await toolName.evaluate((code) => code.getClientRects().length);
       assert.ok(lines <= 2, `at ${width}: the tool's name on ${lines} lines`);
+      const dateLines = await tasks
+        .locator('table.tasks td.when time')
+        .evaluateAll((times) => times.map((time) => time.getClientRects().length));
+      assert.ok(dateLines.length >= 2, 'the rows show their dates');
+      assert.ok(
+        dateLines.every((n) => n <= 2),
+        `at ${width}: dates on ${dateLines.join(', ')} lines`
+      );
       assert.deepEqual(await actionsOutOfSight(wrap), [], `at ${width}: buttons out of sight, to scroll sideways to`);
     }
     const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);

@@ -76,19 +76,24 @@ export class AuditLog implements AuditSink {
    * stream at its end. Best effort: a full disk must not break the work being recorded.
    */
   record(entry: Omit<AuditEntry, 'at'>): void {
-    const limited = limitEntry({ at: new Date(this.#clock.now()).toISOString(), ...entry }, this.#limits);
+    // The guard first: an entry it holds back is only counted, never dated, cut to size or
+    // serialized, which a server flooding refused requests makes thousands of a second.
     // A held-back entry schedules a write too: the summary of a flood that is over goes with it.
-    if (this.#guard.admit(limited.entry)) this.#buffer.push(limited);
+    if (this.#guard.admit(entry))
+      this.#buffer.push(limitEntry({ at: new Date(this.#clock.now()).toISOString(), ...entry }, this.#limits));
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => this.flush());
     }
   }
 
+  /** A summary as it is written: cut to size as every entry is (it names the server). */
+  readonly #limited = (summary: AuditEntry) => limitEntry(summary, this.#limits);
+
   /** Writes buffered entries now, with the summaries of floods that are over. */
   flush(): void {
     this.#scheduled = false;
-    const entries = [...this.#buffer.splice(0), ...this.#guard.due().map(lineOf)];
+    const entries = [...this.#buffer.splice(0), ...this.#guard.due().map(this.#limited)];
     this.#write(entries);
     if (entries.length > 0) this.#onWritten?.();
   }
@@ -107,7 +112,7 @@ export class AuditLog implements AuditSink {
   read(
     options: { limit?: number; serverId?: string; taskId?: string; type?: string; text?: string } = {}
   ): AuditEntry[] {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
     const limit = options.limit ?? 200;
     const words = (options.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const matches = (entry: AuditEntry) =>
@@ -139,7 +144,7 @@ export class AuditLog implements AuditSink {
 
   /** Closes the files, after writing what a flood held back; a later entry opens them again. */
   close(): void {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(lineOf)]);
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
     for (const stream of this.#streams.values()) this.#closeStream(stream);
   }
 
@@ -260,10 +265,6 @@ export class AuditLog implements AuditSink {
       }
     }
   }
-}
-
-function lineOf(entry: AuditEntry): { entry: AuditEntry; line: string } {
-  return { entry, line: JSON.stringify(entry) };
 }
 
 /** Whether every word appears (case-insensitive) in the entry's type, server, task id or detail. */

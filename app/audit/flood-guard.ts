@@ -72,7 +72,7 @@ export class FloodGuard {
   }
 
   /** Whether an entry is written one by one; when not, it is counted into its window. */
-  admit(entry: AuditEntry): boolean {
+  admit(entry: Pick<AuditEntry, 'serverId' | 'serverName' | 'type' | 'taskId'>): boolean {
     const key = `${entry.serverId ?? ''}\u0000${entry.type}`;
     const rate = Object.hasOwn(this.#policy.byType, entry.type)
       ? this.#policy.byType[entry.type]!

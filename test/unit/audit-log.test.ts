@@ -86,6 +86,27 @@ describe('audit log', () => {
     );
   });
 
+  it('cuts a summary to size as it does every entry, and counts held-back entries without their huge fields', () => {
+    const { log } = open();
+    const name = 'n'.repeat(5_000);
+    for (let i = 0; i < 60; i++)
+      log.record({
+        type: 'task.unknown-id',
+        serverId: 'b',
+        serverName: name,
+        taskId: `${i}-${'u'.repeat(500_000)}`,
+        detail: { reason: 'r'.repeat(100_000) }
+      });
+    const [summary] = log.read({ serverId: 'b', type: 'audit.summary' });
+    assert.equal(summary!.detail!.count, 40);
+    assert.equal(summary!.serverName!.length, 1025);
+    assert.equal((summary!.detail!.truncated as Record<string, number>).serverName, 5_000);
+    assert.deepEqual(
+      (summary!.detail!.sampleTaskIds as string[]).map((id) => id.length),
+      [64, 64, 64]
+    );
+  });
+
   it('writes the summary of a window that is over with the next write, and starts a new one', async () => {
     const { log, clock } = open();
     for (let i = 0; i < 30; i++) log.record({ type: 'task.rate-limited', serverId: 'b' });

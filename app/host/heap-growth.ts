@@ -22,11 +22,7 @@ import v8 from 'node:v8';
 /** Percent the old generation may grow past what survived the last full collection. */
 export const HEAP_GROWING_PERCENT = 100;
 
-let applied = false;
-
-/** Sets the process's heap growth for a host (idempotent). */
+/** Sets the process's heap growth for a host (setting it again changes nothing). */
 export function setHostHeapGrowth(): void {
-  if (applied) return;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  applied = true;
 }

@@ -14,6 +14,7 @@ import {
 import type { ErrorData } from '../core/errors.js';
 import { JsonRpcCode } from '../core/errors.js';
 import { DEFAULT_MAX_DEPTH, describeIssues, errorResponse, nestsDeeperThan } from './jsonrpc-checks.js';
+import { isRequestId } from './lean-schemas.js';
 import { METHOD_NOT_FOUND } from './sdk-seams.js';
 
 /**
@@ -77,9 +78,23 @@ export function requestRefusal(request: JSONRPCRequest, maxDepth = DEFAULT_MAX_D
 }
 
 /**
+ * Whether a message is a request by its keys. The stdio and HTTP transports deliver only what
+ * the SDK's envelope schema accepts (the line reader; the SDK's own parse), whose branches are
+ * strict, so there a `method` and an `id` make a request; an in-memory transport delivers
+ * anything, so the id, the method and the absence of an answer's keys are checked too. Asking
+ * the schema again would cost every message, poll answers included, a copy or a failed parse.
+ * What this refuses goes on to the SDK, which ignores what it cannot read.
+ */
+function isRequestShaped(message: JSONRPCMessage): message is JSONRPCRequest {
+  if (!('method' in message) || !('id' in message) || 'result' in message || 'error' in message) return false;
+  return typeof message.method === 'string' && isRequestId(message.id);
+}
+
+/**
  * A transport with a gate in front of the client: every request a server sends is checked
  * ({@link requestRefusal}) and counted against its rate limit before the SDK dispatches it,
- * whatever the transport (stdio, Streamable HTTP, in memory).
+ * whatever the transport (stdio, Streamable HTTP, in memory); with `handles`, a request for a
+ * method the client has no handler for is answered here, as the SDK would answer it.
  *
  * A decorator rather than a handler: the SDK answers unknown methods and `ping` itself, and
  * validates params before our handlers run; only a transport sees a request first.
@@ -133,11 +148,7 @@ export class GatedTransport implements Transport {
   }
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    // What the transport underneath delivers has passed the SDK's envelope schema (stdio: the
-    // line reader; HTTP: the SDK's own parse), whose branches are strict: with both `method`
-    // and `id`, it is a request. Asking the schema again would cost every message, poll answers
-    // included, a copy or a failed parse.
-    if (!('method' in message && 'id' in message)) {
+    if (!isRequestShaped(message)) {
       this.onmessage?.(message, extra);
       return;
     }

@@ -345,8 +345,9 @@ export const METHOD_NOT_FOUND: ErrorData = { code: JsonRpcCode.MethodNotFound, m
 
 /**
  * Whether the client has a handler for requests of `method`; the SDK answers any other with
- * {@link METHOD_NOT_FOUND}, after three schema checks of the message and a lookup of its related
- * task. The request gate answers those itself, as the SDK would: a server flooding unknown
+ * {@link METHOD_NOT_FOUND}, after three schema checks of the message (it would queue the answer
+ * for a related task only with a task store and message queue, which Taskdesk's client has
+ * not). The request gate answers those itself, as the SDK would: a server flooding unknown
  * methods then costs the host a map lookup a request.
  *
  * Relies on: the private `Protocol._requestHandlers` map by method (what `setRequestHandler`

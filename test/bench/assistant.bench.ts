@@ -34,9 +34,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { StreamAccumulator } from '../../app/sampling/stream-accumulator.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { startProfile } from '../support/cpu-profile.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
-import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

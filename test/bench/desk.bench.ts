@@ -21,10 +21,10 @@
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { startBrowserServer } from '../../app/browser/browser-server.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { buildRenderer } from '../e2e/renderer-build.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
-import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

@@ -30,10 +30,10 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createHost } from '../../app/host/host.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { tempDir } from '../support/host-fixture.js';
 import { RawPeer } from '../support/raw-peer.js';
 import { startProfile } from '../support/cpu-profile.js';
-import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

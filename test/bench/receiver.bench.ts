@@ -25,9 +25,9 @@ import { TaskRepository } from '../../app/receiver/task-repository.js';
 import { newTaskId } from '../../app/receiver/task-receiver.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { instantSamplingRunner } from '../support/instant-runner.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
-import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

@@ -80,10 +80,10 @@ import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
+import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { startHeapProfile, startProfile } from '../support/cpu-profile.js';
 import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { countSent, recordSends, tempTaskDir, type SentMessage } from '../support/requestor-harness.js';
-import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { peerServer, startHostWith } from '../support/host-fixture.js';
 import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+import { peerServer, startHostWith } from '../support/host-fixture.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

@@ -23,8 +23,8 @@ import { TASK_RECORD_VERSION, type TaskRecord } from '../../app/receiver/task-re
 import { newTaskId } from '../../app/receiver/task-receiver.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
-import { peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
+import { peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();

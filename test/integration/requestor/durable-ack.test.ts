@@ -54,3 +54,52 @@ test('a call that became a task is answered only once the task is durable: what 
     temp.cleanup();
   }
 });
+
+test('a followed task’s later changes (its completion) wait for the log’s next commit, and are on disk after a close', async () => {
+  const temp = tempTaskDir();
+  let syncs = 0;
+  const journalSync: JournalSync = (fd, callback) => {
+    syncs++;
+    fs.fdatasync(fd, callback);
+  };
+  const logOptions = {
+    dir: path.join(temp.dir.dir, 'log'),
+    corruptDir: path.join(temp.root, 'corrupt'),
+    factory: confStoreFactory,
+    // Long enough that nothing but a waited write commits during the test.
+    lazyMs: 3_600_000
+  };
+  const log = new SegmentLog<OutboundTaskDocument>({ ...logOptions, journalSync });
+  const manager = new OutboundTasks({ dir: temp.dir, log, clock: systemClock });
+  const { server, store } = createTaskToolServer({ clock: systemClock, pollInterval: 10 });
+  let closed = false;
+  // The follower's timers do not hold the process open (a host's must not keep it from exiting).
+  const alive = setInterval(() => undefined, 1_000);
+  try {
+    const { client } = await connectInMemory(server, systemClock);
+    manager.attach('srv', 'Task Server', client);
+    const completed = new Promise<string>((resolve) =>
+      manager.on((event) => {
+        if (event.type === 'changed' && event.task.state === 'completed') resolve(event.task.outboundId);
+      })
+    );
+    const outcome = await manager.callTool('srv', 'work-required', { durationMs: 30, label: 'done soon' });
+    assert.equal(outcome.type, 'task');
+    const afterCreation = syncs;
+    assert.ok(afterCreation >= 1, 'the new task was committed before its call returned');
+    const id = await completed;
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(syncs, afterCreation, 'its completion did not force a commit of its own');
+    manager.close();
+    closed = true;
+    const reloaded = new SegmentLog<OutboundTaskDocument>({ ...logOptions }).load(
+      (value) => value as OutboundTaskDocument
+    );
+    assert.equal(reloaded.records.get(id)?.state, 'completed');
+  } finally {
+    clearInterval(alive);
+    if (!closed) manager.close();
+    store.close();
+    temp.cleanup();
+  }
+});

@@ -9,7 +9,41 @@ import type { Clock } from '../../app/core/clock.js';
 import { DocumentDir } from '../../app/store/document-dir.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import type { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
+import type { OutboundTaskDocument } from '../../app/requestor/outbound-task-store.js';
+import type { JournalSync } from '../../app/store/journal.js';
+import { SegmentLog } from '../../app/store/segment-log.js';
 import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
+
+/**
+ * An outbound tasks' log in `temp` whose journal syncs are counted, and whose changes nobody
+ * waits for wait an hour (so only a waited write commits within a test); `reload()` reads what
+ * is on disk now, as a restart would.
+ */
+export function countingOutboundLog(temp: { dir: DocumentDir; root: string }) {
+  let syncs = 0;
+  const journalSync: JournalSync = (fd, callback) => {
+    syncs++;
+    fs.fdatasync(fd, callback);
+  };
+  const options = {
+    dir: path.join(temp.dir.dir, 'log'),
+    corruptDir: path.join(temp.root, 'corrupt'),
+    factory: confStoreFactory,
+    lazyMs: 3_600_000
+  };
+  return {
+    log: new SegmentLog<OutboundTaskDocument>({ ...options, journalSync }),
+    syncs: () => syncs,
+    /** The records on disk now, read by a fresh log over a copy of the files. */
+    reload: () => {
+      const copy = path.join(temp.root, `copy-${syncs}-${Date.now()}`);
+      fs.cpSync(options.dir, copy, { recursive: true });
+      return new SegmentLog<OutboundTaskDocument>({ ...options, dir: copy }).load(
+        (value) => value as OutboundTaskDocument
+      ).records;
+    }
+  };
+}
 
 /** A fresh temp directory with a `DocumentDir` for outbound tasks. */
 export function tempTaskDir(): { dir: DocumentDir; root: string; cleanup(): void } {

@@ -8,7 +8,7 @@ import type { OutboundTaskDocument } from '../../../app/requestor/outbound-task-
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import type { JournalSync } from '../../../app/store/journal.js';
 import { SegmentLog } from '../../../app/store/segment-log.js';
-import { connectInMemory, tempTaskDir } from '../../support/requestor-harness.js';
+import { connectInMemory, countingOutboundLog, tempTaskDir } from '../../support/requestor-harness.js';
 import { createTaskToolServer } from '../../support/task-tool-server.js';
 
 test('a call that became a task is answered only once the task is durable: what the caller is told survives a crash', async () => {
@@ -57,19 +57,7 @@ test('a call that became a task is answered only once the task is durable: what 
 
 test('a followed task’s later changes (its completion) wait for the log’s next commit, and are on disk after a close', async () => {
   const temp = tempTaskDir();
-  let syncs = 0;
-  const journalSync: JournalSync = (fd, callback) => {
-    syncs++;
-    fs.fdatasync(fd, callback);
-  };
-  const logOptions = {
-    dir: path.join(temp.dir.dir, 'log'),
-    corruptDir: path.join(temp.root, 'corrupt'),
-    factory: confStoreFactory,
-    // Long enough that nothing but a waited write commits during the test.
-    lazyMs: 3_600_000
-  };
-  const log = new SegmentLog<OutboundTaskDocument>({ ...logOptions, journalSync });
+  const { log, syncs, reload } = countingOutboundLog(temp);
   const manager = new OutboundTasks({ dir: temp.dir, log, clock: systemClock });
   const { server, store } = createTaskToolServer({ clock: systemClock, pollInterval: 10 });
   let closed = false;
@@ -85,17 +73,14 @@ test('a followed task’s later changes (its completion) wait for the log’s ne
     );
     const outcome = await manager.callTool('srv', 'work-required', { durationMs: 30, label: 'done soon' });
     assert.equal(outcome.type, 'task');
-    const afterCreation = syncs;
+    const afterCreation = syncs();
     assert.ok(afterCreation >= 1, 'the new task was committed before its call returned');
     const id = await completed;
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(syncs, afterCreation, 'its completion did not force a commit of its own');
+    assert.equal(syncs(), afterCreation, 'its completion did not force a commit of its own');
     manager.close();
     closed = true;
-    const reloaded = new SegmentLog<OutboundTaskDocument>({ ...logOptions }).load(
-      (value) => value as OutboundTaskDocument
-    );
-    assert.equal(reloaded.records.get(id)?.state, 'completed');
+    assert.equal(reload().get(id)?.state, 'completed');
   } finally {
     clearInterval(alive);
     if (!closed) manager.close();

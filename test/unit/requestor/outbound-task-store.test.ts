@@ -4,12 +4,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ManualClock } from '../../support/manual-clock.js';
 import { OutboundTasks } from '../../../app/requestor/outbound-tasks.js';
-import { OutboundTaskStore, type OutboundTaskDocument } from '../../../app/requestor/outbound-task-store.js';
-import { confStoreFactory } from '../../../app/store/json-file-store.js';
-import type { JournalSync } from '../../../app/store/journal.js';
-import { SegmentLog } from '../../../app/store/segment-log.js';
+import { OutboundTaskStore } from '../../../app/requestor/outbound-task-store.js';
 import { OutboundTaskViewSchema, type OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
-import { tempTaskDir } from '../../support/requestor-harness.js';
+import { countingOutboundLog, tempTaskDir } from '../../support/requestor-harness.js';
 
 function sample(overrides: Partial<OutboundTaskView> = {}): OutboundTaskView {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
@@ -92,19 +89,7 @@ test('forget removes the document and announces it', () => {
 
 test('a change nobody waits for shares the next commit: one sync for a new task and the changes before it', async () => {
   const temp = tempTaskDir();
-  let syncs = 0;
-  const journalSync: JournalSync = (fd, callback) => {
-    syncs++;
-    fs.fdatasync(fd, callback);
-  };
-  const logOptions = {
-    dir: path.join(temp.dir.dir, 'log'),
-    corruptDir: path.join(temp.root, 'corrupt'),
-    factory: confStoreFactory,
-    // Long enough that only a waited write commits within the test.
-    lazyMs: 3_600_000
-  };
-  const log = new SegmentLog<OutboundTaskDocument>({ ...logOptions, journalSync });
+  const { log, syncs, reload } = countingOutboundLog(temp);
   const store = new OutboundTaskStore(temp.dir, log);
   const turn = () => new Promise((resolve) => setImmediate(resolve));
   try {
@@ -113,16 +98,11 @@ test('a change nobody waits for shares the next commit: one sync for a new task 
     await turn();
     void store.save(sample({ outboundId: 'ob-2', taskId: 't-2', state: 'failed' }), false);
     for (let i = 0; i < 5; i++) await turn();
-    assert.equal(syncs, 0, 'not committed on their own turn');
+    assert.equal(syncs(), 0, 'not committed on their own turn');
     // A new task, whose call waits until it is durable, takes them along.
     await store.save(sample({ outboundId: 'ob-3', taskId: 't-3' }));
-    assert.equal(syncs, 1);
-    const copy = path.join(temp.root, 'after-crash');
-    fs.cpSync(logOptions.dir, copy, { recursive: true });
-    const reloaded = new SegmentLog<OutboundTaskDocument>({ ...logOptions, dir: copy }).load(
-      (value) => value as OutboundTaskDocument
-    );
-    assert.deepEqual([...reloaded.records.values()].map((record) => [record.outboundId, record.state]).sort(), [
+    assert.equal(syncs(), 1);
+    assert.deepEqual([...reload().values()].map((record) => [record.outboundId, record.state]).sort(), [
       ['ob-1', 'completed'],
       ['ob-2', 'failed'],
       ['ob-3', 'working']

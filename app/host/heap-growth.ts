@@ -1,13 +1,12 @@
 /**
  * How far V8 lets the host's heap grow between full garbage collections.
  *
- * V8 sizes the old generation's next limit from what survived the last full collection times a
- * factor it derives from how fast it marks against how fast the program allocates (between 1.1
- * and 4). A host reading large messages (a server's 1 MB questions, its results) marks quickly,
- * since most of its heap is long strings, and V8 then sets the factor near 1.1: with the young
- * generation's 32 MB counted as headroom, a full collection started after every few megabytes
- * of growth, about every 400 ms while one server sent 1 MB questions (`--trace-gc`), and each
- * one held every other server's requests and the window's for up to 25 ms.
+ * V8 sizes the heap's next limit from what survived the last full collection times a factor it
+ * derives from how fast it marks against how fast the program allocates (between 1.1 and 4), and
+ * starts marking once the headroom left is less than the young generation. While one server sent
+ * 1 MB questions, that left the host a few megabytes of growth between full collections: one
+ * about every 400 ms (`--trace-gc`), each holding every other server's requests and the window's
+ * for up to 25 ms. (Other workloads get a larger factor from V8; this one did not.)
  *
  * The host sets the factor to 2 instead: the next full collection comes once the heap has grown
  * to twice what survived the last, the rule Go's collector runs by default (`GOGC=100`). Memory

@@ -96,8 +96,9 @@ function isRequestShaped(message: JSONRPCMessage): message is JSONRPCRequest {
  * whatever the transport (stdio, Streamable HTTP, in memory); with `handles`, a request for a
  * method the client has no handler for is answered here, as the SDK would answer it.
  *
- * A decorator rather than a handler: the SDK answers unknown methods and `ping` itself, and
- * validates params before our handlers run; only a transport sees a request first.
+ * A decorator rather than a handler: the SDK answers `ping` itself (and, without `handles`,
+ * unknown methods), and validates params before our handlers run; only a transport sees a
+ * request first.
  */
 export class GatedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;

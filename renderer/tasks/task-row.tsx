@@ -75,7 +75,7 @@ export const TaskRow = memo(function TaskRow({
         ) : null}
         <div className="muted small-text">{item.direction === 'received' ? 'Received' : 'Requested'}</div>
       </td>
-      <td>{item.serverName}</td>
+      <td className="server">{item.serverName}</td>
       <td>
         <StatusBadge status={item.status} />
         {item.status === 'cancelled' ? (

@@ -321,3 +321,43 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 });
+
+describe('the Tasks screen with a server whose name is long and has no space', () => {
+  const id = 'unbroken-'.padEnd(64, 'u');
+  const peer = peerServer(id);
+  let d: DeskFixture;
+
+  before(async () => {
+    d = await startDesk({ [id]: peer }, { viewport: { width: 1280, height: 800 } });
+  });
+
+  after(async () => {
+    await d?.close();
+  });
+
+  it('wraps the name within the Server column and keeps the table within the window at 1280 px', async () => {
+    const asked = await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Go on?',
+          requestedSchema: { type: 'object', properties: {} },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await d.page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = d.page.locator(`table.tasks tr[data-task-key="received:${asked.task.taskId}"]`);
+    await row.locator('td.server', { hasText: id }).waitFor();
+    const seen = await d.page.locator('table.tasks').evaluate((table) => {
+      const server = table.querySelector('td.server')!.getBoundingClientRect().width;
+      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+      return { overflow: table.parentElement!.scrollWidth - table.parentElement!.clientWidth, server, rem };
+    });
+    assert.ok(seen.overflow <= 0, `the table runs ${seen.overflow}px past its box`);
+    assert.ok(seen.server <= 14 * seen.rem + 1, `the Server column is ${seen.server}px wide`);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

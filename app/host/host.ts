@@ -478,6 +478,18 @@ export class Host {
           serverName: config.name,
           detail: { reason }
         }),
+      // A flood of large requests, held back at the pipe (a flood of these is summarized too).
+      throttled: (ms) =>
+        this.audit.record({
+          type: 'server.throttled',
+          serverId,
+          serverName: config.name,
+          detail: {
+            reason:
+              'The server sent large requests faster than Taskdesk reads even to refuse them; it is read no faster for a while',
+            pausedMs: ms
+          }
+        }),
       onState: (raw) => {
         // A failure reason may quote the URL, its credentials, or the server's stderr.
         const state = this.#withAuth(redactedState(raw, config), config);

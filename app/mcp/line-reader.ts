@@ -26,6 +26,13 @@ export interface LineReaderLimits {
    */
   largeRequestBytesPerSecond: number;
   largeRequestBurstBytes: number;
+  /**
+   * Bytes a second of large request lines refused for that budget that are still read at the
+   * pipe's pace, and the most saved up: past them, the server is read no faster than this
+   * (see {@link LineReaderHooks.throttle}).
+   */
+  refusedRequestBytesPerSecond: number;
+  refusedRequestBurstBytes: number;
 }
 
 /**
@@ -33,6 +40,18 @@ export interface LineReaderLimits {
  * `task`, `_meta`): its budget here is the receiver's with this much more (1/16).
  */
 const ENVELOPE_ALLOWANCE = 17 / 16;
+
+/**
+ * How many times the large-request budget a server may send in large requests that are refused
+ * (−32029) and still be read at the pipe's pace; past that, Taskdesk reads it no faster (the
+ * pipe then holds the server back), so it reads at most three times the budget from a server
+ * whatever it sends. A server that sent 500 KB requests 50 times a second (25 MB a second, all
+ * but a few refused) had Taskdesk read, scan and answer all of it: the reads alone were 25 MB
+ * a second of buffers outside the heap, which V8 frees only in a collection, and it ran a full
+ * one every 1.3 s (`--trace-gc`: 8 in 10 s, each 5–10 ms on the event loop, with 10–20 ms of
+ * marking steps), for every server and the window alike; read at this pace, 2 in 10 s.
+ */
+const REFUSED_FACTOR = 2;
 
 /**
  * The defaults documented in the README: the SDK's own line limit, a depth no MCP message needs,
@@ -47,7 +66,9 @@ export const defaultLineReaderLimits: LineReaderLimits = {
   maxLineBytes: 10 * 1024 * 1024,
   maxDepth: DEFAULT_MAX_DEPTH,
   largeRequestBytesPerSecond: defaultReceiverPolicy.requestBytesPerSecond * ENVELOPE_ALLOWANCE,
-  largeRequestBurstBytes: defaultReceiverPolicy.requestBytesBurst * ENVELOPE_ALLOWANCE
+  largeRequestBurstBytes: defaultReceiverPolicy.requestBytesBurst * ENVELOPE_ALLOWANCE,
+  refusedRequestBytesPerSecond: REFUSED_FACTOR * defaultReceiverPolicy.requestBytesPerSecond * ENVELOPE_ALLOWANCE,
+  refusedRequestBurstBytes: REFUSED_FACTOR * defaultReceiverPolicy.requestBytesBurst * ENVELOPE_ALLOWANCE
 };
 
 /** Lines at least this long count against the large-request budget (shorter ones cost little to parse). */
@@ -65,6 +86,12 @@ export interface LineReaderHooks {
    * event loop (and every other server and the UI) for long.
    */
   backlog(): void;
+  /**
+   * The server sends large requests faster than even their refusals are read
+   * (`refusedRequestBytesPerSecond`): the owner reads nothing more from it for `ms`, so that the
+   * pipe holds the server back instead of Taskdesk reading its flood only to refuse it.
+   */
+  throttle?(ms: number): void;
 }
 
 /** Lines read in one turn of the event loop before the rest waits for the next. */
@@ -125,11 +152,14 @@ export class JsonRpcLineReader {
   #bytesThisTurn = 0;
   /** The large-request budget (one bucket: a reader reads one server). */
   readonly #large: RateLimiter;
+  /** What of the refused large requests is read at the pipe's pace (see {@link LineReaderHooks.throttle}). */
+  readonly #refused: RateLimiter;
 
   constructor(limits: LineReaderLimits, hooks: LineReaderHooks, clock: Clock = systemClock) {
     this.#limits = limits;
     this.#hooks = hooks;
     this.#large = new RateLimiter(clock, limits.largeRequestBytesPerSecond, limits.largeRequestBurstBytes);
+    this.#refused = new RateLimiter(clock, limits.refusedRequestBytesPerSecond, limits.refusedRequestBurstBytes);
   }
 
   /** Takes the next chunk of output; complete lines wait for {@link readMessage}. */
@@ -250,6 +280,7 @@ export class JsonRpcLineReader {
       const refusal = this.#overBudget(line);
       if (refusal) {
         this.#refuse(refusal);
+        this.#refusedBytes(line.length);
         return undefined;
       }
     }
@@ -331,6 +362,13 @@ export class JsonRpcLineReader {
 
   #refuse(refusal: Refusal): void {
     this.#hooks.reply(errorResponse(refusal));
+  }
+
+  /** Counts a refused large request; past the refusals' budget, reading waits until another line of its size fits. */
+  #refusedBytes(bytes: number): void {
+    this.#refused.drain(LARGE_KEY, bytes);
+    const wait = this.#refused.peek(LARGE_KEY, Math.min(bytes, this.#limits.refusedRequestBurstBytes));
+    if (wait > 0) this.#hooks.throttle?.(wait);
   }
 }
 

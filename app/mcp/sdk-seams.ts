@@ -71,6 +71,11 @@ export class GuardedStdioTransport extends StdioClientTransport {
    * notification, or a refused line when `sendsNoResponses`), in words; `onerror` otherwise.
    */
   onIgnored?: (reason: string) => void;
+  /**
+   * Told each time the server's stdout is paused for sending large requests past what is read
+   * of them (`LineReaderHooks.throttle`), with how long.
+   */
+  onThrottle?: (ms: number) => void;
   readonly #limits: StdioLimits;
   readonly #reader: JsonRpcLineReader;
   #queue: BoundedWriteQueue | undefined;
@@ -78,6 +83,9 @@ export class GuardedStdioTransport extends StdioClientTransport {
   #readScheduled = false;
   /** The stream corked for this turn's messages (see `send`), until the turn ends. */
   #corked: Writable | undefined;
+  /** While set, the server's stdout stays paused: it sent large requests past what is read of them (see `throttle`). */
+  #throttled: NodeJS.Timeout | undefined;
+  #throttledUntil = 0;
 
   constructor(server: StdioServerParameters, limits: Partial<StdioLimits> = {}) {
     super(server);
@@ -89,7 +97,8 @@ export class GuardedStdioTransport extends StdioClientTransport {
         else void this.send(message).catch(() => undefined);
       },
       dropped: (error) => this.#ignored(error),
-      backlog: () => this.#readLater()
+      backlog: () => this.#readLater(),
+      throttle: (ms) => this.#throttle(ms)
     });
     (this as unknown as StdioInternals)._readBuffer = this.#reader;
   }
@@ -137,7 +146,26 @@ export class GuardedStdioTransport extends StdioClientTransport {
 
   override async close(): Promise<void> {
     this.#queue?.clear();
+    clearTimeout(this.#throttled);
+    this.#throttled = undefined;
     await super.close();
+  }
+
+  /** Reads nothing from the server for `ms` (already paused: until the later of the two ends). */
+  #throttle(ms: number): void {
+    const stdout = (this as unknown as StdioInternals)._process?.stdout;
+    if (!stdout) return;
+    stdout.pause();
+    const until = performance.now() + ms;
+    if (this.#throttled !== undefined && until <= this.#throttledUntil) return;
+    clearTimeout(this.#throttled);
+    this.#throttledUntil = until;
+    this.#throttled = setTimeout(() => {
+      this.#throttled = undefined;
+      if (this.#reader.waiting <= BACKLOG_PAUSE_LINES && !stdout.destroyed) stdout.resume();
+    }, ms);
+    this.#throttled.unref();
+    this.onThrottle?.(ms);
   }
 
   /**
@@ -168,7 +196,7 @@ export class GuardedStdioTransport extends StdioClientTransport {
           this.onerror?.(error as Error);
         }
       }
-      if (this.#reader.waiting === 0 && stdout?.isPaused()) stdout.resume();
+      if (this.#reader.waiting === 0 && this.#throttled === undefined && stdout?.isPaused()) stdout.resume();
     });
   }
 

@@ -116,6 +116,8 @@ export interface ServerConnectionOptions {
   samplingAllowed?: () => boolean;
   /** A line from the server was neither delivered nor answered (see `GuardedStdioTransport.onIgnored`). */
   ignored?: (reason: string) => void;
+  /** The server was read no faster than its budget for `ms` (see `GuardedStdioTransport.onThrottle`). */
+  throttled?: (ms: number) => void;
 }
 
 /**
@@ -522,6 +524,7 @@ export class ServerConnection {
       // Nor does a modern server get answers to lines the reader refuses: no responses at all.
       inner.sendsNoResponses = modern;
       if (this.#options.ignored) inner.onIgnored = this.#options.ignored;
+      if (this.#options.throttled) inner.onThrottle = this.#options.throttled;
     }
     if (inner instanceof StdioClientTransport) {
       this.#stderrStream = inner.stderr ?? undefined;

@@ -72,11 +72,23 @@ describe('large requests beyond the budget', () => {
     JSON.parse = realParse;
   });
 
-  function reader(clock: ManualClock) {
+  function reader(clock: ManualClock, refused = { perSecond: 400_000, burst: 600_000 }) {
     const replies: JSONRPCMessage[] = [];
+    const throttles: number[] = [];
     const r = new JsonRpcLineReader(
-      { ...defaultLineReaderLimits, largeRequestBytesPerSecond: 200_000, largeRequestBurstBytes: 300_000 },
-      { reply: (m) => replies.push(m), dropped: () => undefined, backlog: () => undefined },
+      {
+        ...defaultLineReaderLimits,
+        largeRequestBytesPerSecond: 200_000,
+        largeRequestBurstBytes: 300_000,
+        refusedRequestBytesPerSecond: refused.perSecond,
+        refusedRequestBurstBytes: refused.burst
+      },
+      {
+        reply: (m) => replies.push(m),
+        dropped: () => undefined,
+        backlog: () => undefined,
+        throttle: (ms) => throttles.push(ms)
+      },
       clock
     );
     const read = (text: string) => {
@@ -86,7 +98,7 @@ describe('large requests beyond the budget', () => {
       r.nextTurn();
       return out;
     };
-    return { read, replies };
+    return { read, replies, throttles };
   }
 
   it('reads a line larger than the whole burst once the budget is full, instead of refusing it for ever', async () => {
@@ -126,6 +138,34 @@ describe('large requests beyond the budget', () => {
     await clock.advance(1_000);
     assert.equal(read(sdkElicitation(6, 99_000)).length, 1);
     assert.equal(largeParses, 4);
+  });
+
+  it('past twice the budget in refusals, asks for reading to wait until another refused line fits', async () => {
+    const clock = new ManualClock();
+    const { read, replies, throttles } = reader(clock);
+    const bytes = Buffer.byteLength(sdkElicitation(0, 99_000));
+    // Three delivered (300,000 bytes saved up), then six refused at the pipe's pace (600,000):
+    // the sixth empties the refusals' bucket, and reading is to wait until a seventh would fit.
+    const delivered = Array.from({ length: 9 }, (_, i) => read(sdkElicitation(i + 1, 99_000)).length);
+    assert.deepEqual(delivered, [1, 1, 1, 0, 0, 0, 0, 0, 0]);
+    assert.equal(replies.length, 6, 'every refused line is still answered');
+    assert.equal(throttles.length, 1, `asked to wait: ${throttles.join(', ')}`);
+    // 600,000 − 6 × bytes left: the wait is what refills the rest of one line at 400,000 bytes a second.
+    assert.equal(throttles[0], Math.ceil(((bytes - (600_000 - 6 * bytes)) / 400_000) * 1000));
+    // Each further refused line (the pipe had more) asks again, for its own wait.
+    read(sdkElicitation(10, 99_000));
+    assert.equal(throttles.length, 2);
+    assert.ok(throttles[1]! > throttles[0], 'the bucket is emptier still');
+    // A second later: two more are delivered (200,000 bytes of budget), and the refusals' bucket
+    // has refilled, so the next refused line is read without a wait.
+    await clock.advance(1_000);
+    assert.deepEqual(
+      [11, 12, 13].map((i) => read(sdkElicitation(i, 99_000)).length),
+      [1, 1, 0]
+    );
+    assert.equal(replies.length, 8);
+    assert.equal(throttles.length, 2);
+    assert.equal(largeParses, 5, 'refused lines are not parsed');
   });
 
   it('never refuses an answer to our own request, a small request or a notification', () => {

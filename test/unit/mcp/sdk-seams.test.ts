@@ -25,6 +25,7 @@ import {
   type JSONRPCMessage
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { defaultLineReaderLimits } from '../../../app/mcp/line-reader.js';
 import { CLIENT_CAPABILITIES } from '../../../app/mcp/server-connection.js';
 import { DiscoverResultSchema, LEGACY_PROTOCOL_VERSIONS, MetaKey } from '../../../app/mcp/modern-protocol.js';
 import {
@@ -104,6 +105,59 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     assert.match(reason ?? '', /stopped reading its input: 50 messages/);
     assert.ok(peak <= 1, `${peak} drain listeners`);
     await transport.close();
+  });
+
+  it('a stdio server sending large requests past what is read of refusals is paused, then read again to the last line', async () => {
+    // Twenty requests of 100 KB at once, against a budget of 100,000 bytes a second (200,000 saved
+    // up) and refusals read at the pipe's pace up to 400,000 bytes (2 MB a second after that).
+    const lines = 20;
+    const script = `const line = (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'elicitation/create', params: { message: 'm'.repeat(100000), requestedSchema: { type: 'object', properties: {} } } });
+      for (let i = 0; i < ${lines}; i++) process.stdout.write(line(i) + '\\n');
+      process.stdin.on('data', (c) => process.stderr.write(c));`;
+    const transport = new GuardedStdioTransport(
+      { command: process.execPath, args: ['-e', script], stderr: 'pipe' },
+      {
+        reader: {
+          ...defaultLineReaderLimits,
+          largeRequestBytesPerSecond: 100_000,
+          largeRequestBurstBytes: 200_000,
+          refusedRequestBytesPerSecond: 2_000_000,
+          refusedRequestBurstBytes: 400_000
+        }
+      }
+    );
+    const stdout = () => (transport as unknown as { _process: { stdout: { isPaused(): boolean } } })._process.stdout;
+    const throttles: Array<{ ms: number; paused: boolean }> = [];
+    transport.onThrottle = (ms) => throttles.push({ ms, paused: stdout().isPaused() });
+    const delivered: number[] = [];
+    transport.onmessage = (message) => delivered.push(Number((message as { id: number }).id));
+    let answers = '';
+    const allAnswered = new Promise<void>((resolve) =>
+      transport.stderr!.on('data', (chunk: Buffer) => {
+        answers += chunk.toString('utf8');
+        if (answers.split('\n').length - 1 + delivered.length >= lines) resolve();
+      })
+    );
+    await transport.start();
+    try {
+      await allAnswered;
+    } finally {
+      await transport.close();
+    }
+    const refused = answers
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { id: number; error: { code: number } });
+    assert.ok(delivered.length >= 1 && delivered.length <= 2, `${delivered.length} delivered`);
+    assert.deepEqual(
+      [...delivered, ...refused.map((r) => r.id)].sort((a, b) => a - b),
+      Array.from({ length: lines }, (_, i) => i),
+      'every line is read and delivered or answered'
+    );
+    assert.ok(refused.every((r) => r.error.code === -32029));
+    // Past the first four refusals the server was paused (for each later one, until it would fit).
+    assert.ok(throttles.length >= lines - 1 - 4 - 2, `${throttles.length} pauses`);
+    assert.ok(throttles.every((t) => t.paused && t.ms > 0 && t.ms <= 60));
   });
 
   it('messages sent in one turn reach a stdio server in one write, in order', async () => {

@@ -167,7 +167,10 @@ const floods: Array<{ name: string; run: (peer: RawPeer) => Promise<void> }> = [
     // elicitations to send (queued in its own process) when the window ended, and waiting for
     // their answers ran the flood on, unmeasured, for half a minute.
     run: (peer) =>
-      Promise.race([peer.elicitAndCancel(1_000_000, 25, DURATION_MS), new Promise((r) => setTimeout(r, DURATION_MS))])
+      Promise.race([
+        peer.elicitAndCancel(1_000_000, 25, DURATION_MS),
+        new Promise<void>((r) => setTimeout(r, DURATION_MS))
+      ])
   }
 ];
 console.log(

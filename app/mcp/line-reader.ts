@@ -27,9 +27,9 @@ export interface LineReaderLimits {
   largeRequestBytesPerSecond: number;
   largeRequestBurstBytes: number;
   /**
-   * Bytes a second of large request lines refused for that budget that are still read at the
-   * pipe's pace, and the most saved up: past them, the server is read no faster than this
-   * (see {@link LineReaderHooks.throttle}).
+   * Bytes a second of large lines not delivered (requests refused for that budget or the line
+   * limit, lines that are not JSON-RPC) that are still read at the pipe's pace, and the most
+   * saved up: past them, the server is read no faster than this (see {@link LineReaderHooks.throttle}).
    */
   refusedRequestBytesPerSecond: number;
   refusedRequestBurstBytes: number;
@@ -42,10 +42,11 @@ export interface LineReaderLimits {
 const ENVELOPE_ALLOWANCE = 17 / 16;
 
 /**
- * How many times the large-request budget a server may send in large requests that are refused
- * (−32029) and still be read at the pipe's pace; past that, Taskdesk reads it no faster (the
- * pipe then holds the server back), so it reads at most three times the budget from a server
- * whatever it sends. A server that sent 500 KB requests 50 times a second (25 MB a second, all
+ * How many times the large-request budget a server may send in large lines that are not
+ * delivered (requests refused −32029 or as too large, lines that are not JSON-RPC) and still be
+ * read at the pipe's pace; past that, Taskdesk reads it no faster (the pipe then holds the
+ * server back), so it reads at most three times the budget in large requests from a server
+ * however many it sends (answers to its own requests and notifications are not counted). A server that sent 500 KB requests 50 times a second (25 MB a second, all
  * but a few refused) had Taskdesk read, scan and answer all of it: the reads alone were 25 MB
  * a second of buffers outside the heap, which V8 frees only in a collection, and it ran a full
  * one every 1.3 s (`--trace-gc`: 8 in 10 s, each 5–10 ms on the event loop, with 10–20 ms of
@@ -87,7 +88,7 @@ export interface LineReaderHooks {
    */
   backlog(): void;
   /**
-   * The server sends large requests faster than even their refusals are read
+   * The server sends large lines that are not delivered faster than they are read
    * (`refusedRequestBytesPerSecond`): the owner reads nothing more from it for `ms`, so that the
    * pipe holds the server back instead of Taskdesk reading its flood only to refuse it.
    */
@@ -296,11 +297,13 @@ export class JsonRpcLineReader {
         id: null,
         error: { code: JsonRpcCode.ParseError, message: `Parse error: ${(error as Error).message.slice(0, 200)}` }
       });
+      if (large) this.#refusedBytes(line.length);
       return undefined;
     }
     const refusal = envelopeRefusal(value, this.#limits.maxDepth);
     if (refusal) {
       this.#refuse(refusal);
+      if (large) this.#refusedBytes(line.length);
       return undefined;
     }
     // A request passed the SDK's request schema in envelopeRefusal: no second parse.
@@ -314,6 +317,7 @@ export class JsonRpcLineReader {
     if (id !== undefined && !('method' in (value as object)))
       return answerFailed(id, "The server's answer is not a well-formed JSON-RPC response");
     this.#hooks.dropped(new Error('The server sent a malformed JSON-RPC notification; it was ignored'));
+    if (large) this.#refusedBytes(line.length);
     return undefined;
   }
 
@@ -334,6 +338,7 @@ export class JsonRpcLineReader {
         data: { bytes, limit: this.#limits.maxLineBytes }
       }
     });
+    this.#refusedBytes(bytes);
     return undefined;
   }
 
@@ -364,7 +369,11 @@ export class JsonRpcLineReader {
     this.#hooks.reply(errorResponse(refusal));
   }
 
-  /** Counts a refused large request; past the refusals' budget, reading waits until another line of its size fits. */
+  /**
+   * Counts a large line that was not delivered (a request over the budget or the line limit, one
+   * that is not JSON or not JSON-RPC, a broken notification); past the refusals' budget, reading
+   * waits until another line of its size fits. Answers to Taskdesk's own requests never count.
+   */
   #refusedBytes(bytes: number): void {
     this.#refused.drain(LARGE_KEY, bytes);
     const wait = this.#refused.peek(LARGE_KEY, Math.min(bytes, this.#limits.refusedRequestBurstBytes));

@@ -168,6 +168,49 @@ describe('large requests beyond the budget', () => {
     assert.equal(largeParses, 5, 'refused lines are not parsed');
   });
 
+  it('counts large lines refused for other reasons too: too long, not JSON, not JSON-RPC', () => {
+    const clock = new ManualClock();
+    const limits = {
+      ...defaultLineReaderLimits,
+      maxLineBytes: 150_000,
+      refusedRequestBytesPerSecond: 400_000,
+      refusedRequestBurstBytes: 600_000
+    };
+    const flood = (line: string) => {
+      const replies: JSONRPCMessage[] = [];
+      const throttles: number[] = [];
+      const r = new JsonRpcLineReader(
+        limits,
+        {
+          reply: (m) => replies.push(m),
+          dropped: () => undefined,
+          backlog: () => undefined,
+          throttle: (ms) => throttles.push(ms)
+        },
+        clock
+      );
+      for (let i = 0; i < 10; i++) {
+        r.append(Buffer.from(`${line}\n`));
+        while (r.readMessage() !== null);
+        r.nextTurn();
+      }
+      return { replies, throttles };
+    };
+    const big = 'x'.repeat(200_000);
+    const cases = {
+      'over the line limit': `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":"${big}"}}`,
+      'not JSON': `{"jsonrpc":"2.0","id":1,"method":"m","params":"${'y'.repeat(120_000)}`,
+      'not JSON-RPC': `{"jsonrpc":"1.0","id":1,"method":"m","params":{"x":"${'z'.repeat(120_000)}"}}`
+    };
+    for (const [name, line] of Object.entries(cases)) {
+      const { replies, throttles } = flood(line);
+      assert.equal(replies.length, 10, `${name}: every one answered`);
+      // 600,000 bytes read at the pipe's pace, then a wait asked for after each further line.
+      const perLine = Math.min(Buffer.byteLength(line), 600_000);
+      assert.equal(throttles.length, 10 - Math.floor(600_000 / perLine) + 1, `${name}: ${throttles.length} waits`);
+    }
+  });
+
   it('never refuses an answer to our own request, a small request or a notification', () => {
     const { read, replies } = reader(new ManualClock());
     for (let i = 0; i < 4; i++) read(sdkElicitation(i, 99_000));

@@ -107,58 +107,90 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     await transport.close();
   });
 
-  it('a stdio server sending large requests past what is read of refusals is paused, then read again to the last line', async () => {
-    // Twenty requests of 100 KB at once, against a budget of 100,000 bytes a second (200,000 saved
-    // up) and refusals read at the pipe's pace up to 400,000 bytes (2 MB a second after that).
-    const lines = 20;
-    const script = `const line = (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'elicitation/create', params: { message: 'm'.repeat(100000), requestedSchema: { type: 'object', properties: {} } } });
-      for (let i = 0; i < ${lines}; i++) process.stdout.write(line(i) + '\\n');
+  it(
+    'a stdio server sending large requests past what is read of refusals is paused, then read again to the last line',
+    {
+      timeout: 60_000
+    },
+    async () => {
+      // Twenty requests of 100 KB at once, against a budget of 100,000 bytes a second (200,000 saved
+      // up) and refusals read at the pipe's pace up to 400,000 bytes (2 MB a second after that).
+      // After each, 300 small notifications: more than a turn reads, so the backlog's own pause and
+      // resume run while the server is held back.
+      const lines = 20;
+      const script = `const line = (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'elicitation/create', params: { message: 'm'.repeat(100000), requestedSchema: { type: 'object', properties: {} } } });
+      const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }) + '\\n';
+      for (let i = 0; i < ${lines}; i++) process.stdout.write(line(i) + '\\n' + note.repeat(300));
       process.stdin.on('data', (c) => process.stderr.write(c));`;
-    const transport = new GuardedStdioTransport(
-      { command: process.execPath, args: ['-e', script], stderr: 'pipe' },
-      {
-        reader: {
-          ...defaultLineReaderLimits,
-          largeRequestBytesPerSecond: 100_000,
-          largeRequestBurstBytes: 200_000,
-          refusedRequestBytesPerSecond: 2_000_000,
-          refusedRequestBurstBytes: 400_000
+      const transport = new GuardedStdioTransport(
+        { command: process.execPath, args: ['-e', script], stderr: 'pipe' },
+        {
+          reader: {
+            ...defaultLineReaderLimits,
+            largeRequestBytesPerSecond: 100_000,
+            largeRequestBurstBytes: 200_000,
+            refusedRequestBytesPerSecond: 2_000_000,
+            refusedRequestBurstBytes: 400_000
+          }
         }
+      );
+      const stdout = () =>
+        (transport as unknown as { _process: { stdout: { isPaused(): boolean; resume(): unknown } } })._process.stdout;
+      const throttles: Array<{ ms: number; paused: boolean; from: number }> = [];
+      transport.onThrottle = (ms) => throttles.push({ ms, paused: stdout().isPaused(), from: performance.now() });
+      const delivered: number[] = [];
+      let notifications = 0;
+      transport.onmessage = (message) => {
+        if ('id' in message) delivered.push(Number(message.id));
+        else notifications++;
+      };
+      let answers = '';
+      const allAnswered = new Promise<void>((resolve) =>
+        transport.stderr!.on('data', (chunk: Buffer) => {
+          answers += chunk.toString('utf8');
+          if (answers.split('\n').length - 1 + delivered.length >= lines) resolve();
+        })
+      );
+      await transport.start();
+      // Every time reading starts again, from the backlog's resume or the pause's timer.
+      const resumes: number[] = [];
+      const out = stdout();
+      const resume = out.resume.bind(out);
+      out.resume = () => {
+        resumes.push(performance.now());
+        return resume();
+      };
+      let closing = Infinity;
+      try {
+        await allAnswered;
+      } finally {
+        closing = performance.now();
+        await transport.close();
       }
-    );
-    const stdout = () => (transport as unknown as { _process: { stdout: { isPaused(): boolean } } })._process.stdout;
-    const throttles: Array<{ ms: number; paused: boolean }> = [];
-    transport.onThrottle = (ms) => throttles.push({ ms, paused: stdout().isPaused() });
-    const delivered: number[] = [];
-    transport.onmessage = (message) => delivered.push(Number((message as { id: number }).id));
-    let answers = '';
-    const allAnswered = new Promise<void>((resolve) =>
-      transport.stderr!.on('data', (chunk: Buffer) => {
-        answers += chunk.toString('utf8');
-        if (answers.split('\n').length - 1 + delivered.length >= lines) resolve();
-      })
-    );
-    await transport.start();
-    try {
-      await allAnswered;
-    } finally {
-      await transport.close();
+      const refused = answers
+        .trim()
+        .split('\n')
+        .map((text) => JSON.parse(text) as { id: number; error: { code: number } });
+      assert.ok(delivered.length >= 1 && delivered.length <= 2, `${delivered.length} delivered`);
+      assert.deepEqual(
+        [...delivered, ...refused.map((r) => r.id)].sort((a, b) => a - b),
+        Array.from({ length: lines }, (_, i) => i),
+        'every line is read and delivered or answered'
+      );
+      assert.ok(refused.every((r) => r.error.code === -32029));
+      // Past the first four refusals the server was paused (for each later one, until it would fit).
+      assert.ok(throttles.length >= lines - 1 - 4 - 2, `${throttles.length} pauses`);
+      assert.ok(throttles.every((t) => t.paused && t.ms > 0 && t.ms <= 60));
+      // Nothing read the server again while it was held back (the timer's resume comes at the end;
+      // Node resumes a child's stdout itself when the child exits, at the close).
+      const early = resumes.filter(
+        (at) => at < closing && throttles.some((t) => at > t.from && at < t.from + t.ms - 1)
+      );
+      assert.deepEqual(early, [], 'resumed during a pause');
+      assert.ok(resumes.length > 0);
+      assert.ok(notifications > 0);
     }
-    const refused = answers
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text) as { id: number; error: { code: number } });
-    assert.ok(delivered.length >= 1 && delivered.length <= 2, `${delivered.length} delivered`);
-    assert.deepEqual(
-      [...delivered, ...refused.map((r) => r.id)].sort((a, b) => a - b),
-      Array.from({ length: lines }, (_, i) => i),
-      'every line is read and delivered or answered'
-    );
-    assert.ok(refused.every((r) => r.error.code === -32029));
-    // Past the first four refusals the server was paused (for each later one, until it would fit).
-    assert.ok(throttles.length >= lines - 1 - 4 - 2, `${throttles.length} pauses`);
-    assert.ok(throttles.every((t) => t.paused && t.ms > 0 && t.ms <= 60));
-  });
+  );
 
   it('messages sent in one turn reach a stdio server in one write, in order', async () => {
     const transport = new GuardedStdioTransport({ ...echoChild(''), stderr: 'pipe' });

@@ -289,5 +289,10 @@ describe('hostile servers: megabytes of requests far beyond the byte budget', ()
     }
     assert.equal(acknowledged + byParams + unparsed.length, count);
     assert.equal(host.connection('bytes')!.state.status, 'ready');
+    // Past twice the budget in refusals (17 MiB), it was read no faster for a while, and the
+    // audit log says so.
+    const throttled = await host.call('audit.read', { type: 'server.throttled', serverId: 'bytes' });
+    assert.ok(throttled.length > 0, 'a pause is audited');
+    assert.ok((throttled[0]!.detail as { pausedMs: number }).pausedMs > 0);
   });
 });

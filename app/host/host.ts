@@ -486,7 +486,7 @@ export class Host {
           serverName: config.name,
           detail: {
             reason:
-              'The server sent large requests faster than Taskdesk reads even to refuse them; it is read no faster for a while',
+              'The server sent large messages Taskdesk refused faster than it reads them; it is read no faster for a while',
             pausedMs: ms
           }
         }),

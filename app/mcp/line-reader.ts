@@ -46,11 +46,13 @@ const ENVELOPE_ALLOWANCE = 17 / 16;
  * delivered (requests refused −32029 or as too large, lines that are not JSON-RPC) and still be
  * read at the pipe's pace; past that, Taskdesk reads it no faster (the pipe then holds the
  * server back), so it reads at most three times the budget in large requests from a server
- * however many it sends (answers to its own requests and notifications are not counted). A server that sent 500 KB requests 50 times a second (25 MB a second, all
- * but a few refused) had Taskdesk read, scan and answer all of it: the reads alone were 25 MB
- * a second of buffers outside the heap, which V8 frees only in a collection, and it ran a full
- * one every 1.3 s (`--trace-gc`: 8 in 10 s, each 5–10 ms on the event loop, with 10–20 ms of
- * marking steps), for every server and the window alike; read at this pace, 2 in 10 s.
+ * however many it sends (answers to its own requests and notifications are not counted).
+ *
+ * A server that sent 500 KB requests 50 times a second (25 MB a second, all but a few refused)
+ * had Taskdesk read, scan and answer all of it: the reads alone were 25 MB a second of buffers
+ * outside the heap, which V8 frees only in a collection, and it ran a full one every 1.3 s
+ * (`--trace-gc`: 8 in 10 s, each 5–10 ms on the event loop, with 10–20 ms of marking steps), for
+ * every server and the window alike; read at this pace, 2 in 10 s.
  */
 const REFUSED_FACTOR = 2;
 
@@ -153,7 +155,7 @@ export class JsonRpcLineReader {
   #bytesThisTurn = 0;
   /** The large-request budget (one bucket: a reader reads one server). */
   readonly #large: RateLimiter;
-  /** What of the refused large requests is read at the pipe's pace (see {@link LineReaderHooks.throttle}). */
+  /** What of the large lines not delivered is read at the pipe's pace (see {@link LineReaderHooks.throttle}). */
   readonly #refused: RateLimiter;
 
   constructor(limits: LineReaderLimits, hooks: LineReaderHooks, clock: Clock = systemClock) {

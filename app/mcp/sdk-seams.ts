@@ -72,8 +72,8 @@ export class GuardedStdioTransport extends StdioClientTransport {
    */
   onIgnored?: (reason: string) => void;
   /**
-   * Told each time the server's stdout is paused for sending large requests past what is read
-   * of them (`LineReaderHooks.throttle`), with how long.
+   * Told each time the server's stdout is paused for sending large lines that are not delivered
+   * faster than they are read (`LineReaderHooks.throttle`), with how long.
    */
   onThrottle?: (ms: number) => void;
   readonly #limits: StdioLimits;
@@ -83,7 +83,7 @@ export class GuardedStdioTransport extends StdioClientTransport {
   #readScheduled = false;
   /** The stream corked for this turn's messages (see `send`), until the turn ends. */
   #corked: Writable | undefined;
-  /** While set, the server's stdout stays paused: it sent large requests past what is read of them (see `throttle`). */
+  /** While set, the server's stdout stays paused (see `#throttle`). */
   #throttled: NodeJS.Timeout | undefined;
   #throttledUntil = 0;
 

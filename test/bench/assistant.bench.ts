@@ -193,14 +193,10 @@ async function directSide() {
             function: { name: tool.name, parameters: tool.inputSchema }
           }));
           const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: `turn ${i}` }];
+          // Both model calls of the turn: the conversation so far (\`messages\` grows in place).
+          const ask = () => llm.chat.completions.create({ model: 'paced', stream: true, messages, tools: functions });
           const first = new StreamAccumulator();
-          for await (const chunk of await llm.chat.completions.create({
-            model: 'paced',
-            stream: true,
-            messages,
-            tools: functions
-          }))
-            first.add(chunk);
+          for await (const chunk of await ask()) first.add(chunk);
           const call = first.result().toolCalls[0]!;
           const result = await mcpClient.callTool({
             name: call.name,
@@ -219,12 +215,7 @@ async function directSide() {
           );
           let firstToken: number | undefined;
           const answer = new StreamAccumulator();
-          for await (const chunk of await llm.chat.completions.create({
-            model: 'paced',
-            stream: true,
-            messages,
-            tools: functions
-          }))
+          for await (const chunk of await ask())
             if (answer.add(chunk) !== '' && firstToken === undefined) {
               firstToken = performance.now() - t0;
               onFirstToken();

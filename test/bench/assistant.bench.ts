@@ -26,6 +26,11 @@
  * on a shared machine) and each side's main-thread CPU per turn; nothing is asserted. The last
  * line is the RESULT line (bar: both ≤ 1.1).
  *
+ * Ten measured rounds a side (`BENCH_ROUNDS`), alternating. With three, one build gave
+ * `first_token_overhead` 1.064, 1.237 and 1.022 in three runs of one session (December 2026):
+ * a median over 150 turns that go in step is a few rounds' luck. Ten rounds (500 turns a side,
+ * about ten seconds more) gave 1.105, 1.169 and 1.099 on the same build.
+ *
  * With ASSISTANT_BENCH_PROFILE=<dir>, each measured round of each side is CPU-profiled (the
  * inspector's Profiler, in this process) into <dir>/taskdesk-<round>.cpuprofile and
  * <dir>/direct-<round>.cpuprofile; the profiler's own cost then shows in both sides' figures.
@@ -52,7 +57,7 @@ setHostHeapGrowth();
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 10);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 
 interface Turn {

@@ -22,7 +22,10 @@
  * (`monitorEventLoopDelay`), and the bystander's p99 `tasks/get` latency against the same
  * without a flood; the RESULT line takes the worst of the three (the figures without (a),
  * whose stored requests another limit bounds, are printed too). (a) runs last, so what it
- * leaves stored does not count in the others' heap. Nothing is asserted.
+ * leaves stored does not count in the others' heap. Nothing is asserted. Each flood's line is
+ * followed by the CPU a second of its windows against its quiet windows: the host's by thread
+ * and the whole machine's (every process, from `/proc/stat`), so that a slow poll can be set
+ * against how busy the two cores were.
  *
  * `BENCH_FLOODS=a,c` runs only those floods. `HOSTILE_BENCH_PROFILE=<dir>` CPU-profiles each
  * flood window into `<dir>/<server>.cpuprofile` and prints where the bystander's slowest polls
@@ -34,6 +37,8 @@ import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { tempDir } from '../support/host-fixture.js';
 import { RawPeer } from '../support/raw-peer.js';
 import { startProfile } from '../support/cpu-profile.js';
+import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
+import { machineBusyMs } from '../support/machine-cpu.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();
@@ -86,6 +91,9 @@ interface Figures {
   peakHeapMb: number;
   maxStallMs: number;
   latencies: number[];
+  /** The host's CPU by thread in the window, and the whole machine's (every process), in ms. */
+  hostCpu: Map<string, number>;
+  machineMs: number;
   reason?: string;
 }
 
@@ -102,12 +110,16 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 25);
   delay.enable();
+  const threadsBefore = threadCpuByName();
+  const machineBefore = machineBusyMs();
   const [{ latencies, sentAt }] = await Promise.all([
     bystander.probe(probeLine, PROBE_INTERVAL_MS, DURATION_MS),
     peer && flood ? flood(peer) : Promise.resolve()
   ]);
   delay.disable();
   clearInterval(sampler);
+  const hostCpu = threadCpuSince(threadsBefore);
+  const machineMs = machineBusyMs() - machineBefore;
   if (stopProfile && process.env.HOSTILE_BENCH_PROFILE) {
     await stopProfile();
     // Where the bystander's slowest polls fall in the profile (ms from its start), to read beside it.
@@ -128,6 +140,8 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
     peakHeapMb: peakHeap / (1024 * 1024),
     maxStallMs: delay.max / 1e6,
     latencies,
+    hostCpu,
+    machineMs,
     ...(reason !== undefined && { reason })
   };
 }
@@ -181,6 +195,16 @@ const p99 = (windows: Figures[]) =>
     windows.flatMap((w) => w.latencies),
     99
   );
+/**
+ * The host's CPU a second over `windows` by thread, and the machine's (every process: the
+ * flooding server, the bystander, the host), in ms a second: where the two cores went.
+ */
+const cpuPerSecond = (windows: Figures[]) => {
+  const seconds = (windows.length * DURATION_MS) / 1000;
+  const host = new Map([...addThreadCpu(windows.map((w) => w.hostCpu))].map(([name, ms]) => [name, ms / seconds]));
+  const machine = windows.reduce((total, w) => total + w.machineMs, 0) / seconds;
+  return `host ${formatThreadCpu(host)}; machine ${machine.toFixed(0)}`;
+};
 const quietAll: Figures[] = [];
 const results: Array<{ name: string; peakHeapMb: number; maxStallMs: number; p99Ms: number; ratio: number }> = [];
 for (const [index, flood] of floods.entries()) {
@@ -208,6 +232,7 @@ for (const [index, flood] of floods.entries()) {
   console.log(
     `${flood.name}: peak heap ${row.peakHeapMb.toFixed(0)} MB, max stall ${row.maxStallMs.toFixed(1)} ms, bystander p99 ${row.p99Ms.toFixed(2)} ms against ${p99(quiet).toFixed(2)} ms quiet (×${ratio.toFixed(2)}; each repetition ×${each.join(', ×')})${reasons.size ? `; flood server: ${[...reasons].join(' / ')}` : ''}`
   );
+  console.log(`  CPU a second, flood / quiet: ${cpuPerSecond(flooded)} / ${cpuPerSecond(quiet)}`);
 }
 const quietHeap = Math.max(...quietAll.map((q) => q.peakHeapMb));
 const quietStall = Math.max(...quietAll.map((q) => q.maxStallMs));

@@ -84,9 +84,11 @@ export interface LineReaderHooks {
   /** A message that could be neither delivered nor answered (a broken notification or response). */
   dropped(error: Error): void;
   /**
-   * More lines are waiting than one turn of the event loop reads ({@link LINES_PER_TURN}, {@link BYTES_PER_TURN}):
-   * the owner reads the rest on a later turn, so that one flooding server never holds the
-   * event loop (and every other server and the UI) for long.
+   * More lines are waiting than this turn of the event loop reads ({@link LINES_PER_TURN},
+   * {@link BYTES_PER_TURN}, a large line: see {@link JsonRpcLineReader}): the owner reads the rest
+   * on a later turn (calling {@link JsonRpcLineReader.nextTurn} first) that begins after the event
+   * loop has polled for input again, so that one flooding server never holds the event loop (and
+   * every other server and the UI) for long.
    */
   backlog(): void;
   /**
@@ -133,6 +135,15 @@ const SCRATCH_MAX_BYTES = 2 * 1024 * 1024;
  * −32600, with its id when its first bytes hold one; a large request past the server's budget of
  * large request bytes is −32029, unparsed. The connection stays up in every case.
  *
+ * A large line ({@link LARGE_LINE_BYTES} or more) costs the event loop up to a few milliseconds to
+ * parse and as much again to handle and journal, so it is never read in the turn it arrived in
+ * (a data event, {@link append}), and its message, once parsed in a turn of the owner's
+ * ({@link nextTurn}), is delivered only on the next one: every other server's input (and the
+ * UI's) that came meanwhile is taken between the steps rather than behind all of them. A turn
+ * reads one large line at most, and delivers one at most. In a flood of 1 MB requests, a
+ * well-behaved server's polls waited behind the parse, the handling and the journal write of
+ * one request at once.
+ *
  * A line that came in several chunks waits as their pieces, and is joined only when it is read,
  * in a buffer the reader keeps for it (up to {@link SCRATCH_MAX_BYTES}): a line is parsed or
  * scanned as soon as it is joined, and nothing read from it refers to its bytes. A new buffer per
@@ -153,6 +164,10 @@ export class JsonRpcLineReader {
   /** Lines read since the turn began ({@link nextTurn}), and their bytes. */
   #readThisTurn = 0;
   #bytesThisTurn = 0;
+  /** Whether this turn may still read (or deliver) a large line: not in a data event's turn. */
+  #largeThisTurn = false;
+  /** A large line's message parsed on the last turn, delivered first on the next. */
+  #parsed: JSONRPCMessage | undefined;
   /** The large-request budget (one bucket: a reader reads one server). */
   readonly #large: RateLimiter;
   /** What of the large lines not delivered is read at the pipe's pace (see {@link LineReaderHooks.throttle}). */
@@ -168,6 +183,8 @@ export class JsonRpcLineReader {
   /** Takes the next chunk of output; complete lines wait for {@link readMessage}. */
   append(chunk: Buffer): void {
     if (this.#stopped) return;
+    // A data event: its turn reads no large line (see above).
+    this.#largeThisTurn = false;
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);
@@ -184,10 +201,29 @@ export class JsonRpcLineReader {
   /** The next message to deliver, or null when none is complete; refused ones are answered on the way. */
   readMessage(): JSONRPCMessage | null {
     while (!this.#stopped) {
+      const parsed = this.#parsed;
+      if (parsed) {
+        if (!this.#largeThisTurn) {
+          this.#hooks.backlog();
+          return null;
+        }
+        this.#parsed = undefined;
+        this.#largeThisTurn = false;
+        this.#readThisTurn++;
+        return parsed;
+      }
       if (this.#lines.length === 0) return null;
       if (this.#readThisTurn >= LINES_PER_TURN || this.#bytesThisTurn >= BYTES_PER_TURN) {
         this.#hooks.backlog();
         return null;
+      }
+      const large = isLarge(this.#lines[0]!);
+      if (large) {
+        if (!this.#largeThisTurn) {
+          this.#hooks.backlog();
+          return null;
+        }
+        this.#largeThisTurn = false;
       }
       this.#readThisTurn++;
       const line = this.#lines.shift()!;
@@ -202,24 +238,35 @@ export class JsonRpcLineReader {
         this.#bytesThisTurn += PREFIX_BYTES;
         message = this.#oversize(line.prefix, line.bytes);
       }
+      if (message && large) {
+        // Handled on the next turn: the turn ends with the parse.
+        this.#parsed = message;
+        this.#hooks.backlog();
+        return null;
+      }
       if (message) return message;
     }
     return null;
   }
 
-  /** Lines complete and not yet read. */
+  /** Messages complete and not yet delivered. */
   get waiting(): number {
-    return this.#lines.length;
+    return this.#lines.length + (this.#parsed ? 1 : 0);
   }
 
-  /** A new turn of the event loop: another {@link LINES_PER_TURN} lines may be read. */
+  /**
+   * A new turn of the owner's, begun after the event loop polled for input: another
+   * {@link LINES_PER_TURN} lines may be read, and one large line read or delivered.
+   */
   nextTurn(): void {
     this.#readThisTurn = 0;
     this.#bytesThisTurn = 0;
+    this.#largeThisTurn = true;
   }
 
   /** Forgets everything buffered. */
   clear(): void {
+    this.#parsed = undefined;
     this.#chunks = [];
     this.#bytes = 0;
     this.#scratch = undefined;
@@ -390,6 +437,12 @@ const CR = 13;
 
 /** A line of nothing but whitespace (what `trim` removes), tested without making a trimmed copy. */
 const BLANK = /^\s*$/;
+
+/** A line that costs enough to read that it gets a turn of its own (one over the limit is only skipped). */
+function isLarge(line: Line): boolean {
+  if (Buffer.isBuffer(line)) return line.length >= LARGE_LINE_BYTES;
+  return 'pieces' in line && line.bytes >= LARGE_LINE_BYTES;
+}
 
 function isRequestShaped(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;

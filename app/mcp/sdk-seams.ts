@@ -178,27 +178,34 @@ export class GuardedStdioTransport extends StdioClientTransport {
     if (this.#reader.waiting > BACKLOG_PAUSE_LINES && stdout && !stdout.isPaused()) stdout.pause();
     if (this.#readScheduled) return;
     this.#readScheduled = true;
-    setImmediate(() => {
-      this.#readScheduled = false;
-      this.#reader.nextTurn();
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.#reader.readMessage();
-        } catch (error) {
-          this.onerror?.(error as Error);
-          continue;
-        }
-        if (message === null) break;
-        try {
-          this.onmessage?.(message);
-        } catch (error) {
-          this.onerror?.(error as Error);
-        }
-      }
-      if (this.#reader.waiting === 0 && this.#throttled === undefined && stdout?.isPaused()) stdout.resume();
-    });
+    // Two hops: an immediate set in a data event (the poll phase) runs before the event loop polls
+    // again, so the rest would be read before any other server's input that came meanwhile; one
+    // set from an immediate runs after the next poll.
+    setImmediate(() => setImmediate(this.#readTurn));
   }
+
+  /** A turn of reading, after the event loop polled (see {@link JsonRpcLineReader}). */
+  readonly #readTurn = (): void => {
+    const stdout = (this as unknown as StdioInternals)._process?.stdout;
+    this.#readScheduled = false;
+    this.#reader.nextTurn();
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#reader.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) break;
+      try {
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+    if (this.#reader.waiting === 0 && this.#throttled === undefined && stdout?.isPaused()) stdout.resume();
+  };
 
   #ignored(error: Error): void {
     if (this.onIgnored) this.onIgnored(error.message);

@@ -91,11 +91,14 @@ describe('large requests beyond the budget', () => {
       },
       clock
     );
+    // A data event, then the turns a large line takes (read on the first, delivered on the second).
     const read = (text: string) => {
       r.append(Buffer.from(`${text}\n`));
       const out: JSONRPCMessage[] = [];
-      for (let m = r.readMessage(); m !== null; m = r.readMessage()) out.push(m);
-      r.nextTurn();
+      for (let turn = 0; turn < 3; turn++) {
+        for (let m = r.readMessage(); m !== null; m = r.readMessage()) out.push(m);
+        r.nextTurn();
+      }
       return out;
     };
     return { read, replies, throttles };
@@ -191,8 +194,10 @@ describe('large requests beyond the budget', () => {
       );
       for (let i = 0; i < 10; i++) {
         r.append(Buffer.from(`${line}\n`));
-        while (r.readMessage() !== null);
-        r.nextTurn();
+        for (let turn = 0; turn < 2; turn++) {
+          while (r.readMessage() !== null);
+          r.nextTurn();
+        }
       }
       return { replies, throttles };
     };

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssues, topLevelFields } from '../../../app/mcp/jsonrpc-checks.js';
 import {
   BYTES_PER_TURN,
+  LARGE_LINE_BYTES,
   JsonRpcLineReader,
   LINES_PER_TURN,
   defaultLineReaderLimits
@@ -98,20 +99,55 @@ describe('line reader', () => {
     assert.equal(drain().length, 10);
   });
 
-  it('reads at most BYTES_PER_TURN of lines a turn (a longer line alone), and the rest on later turns', () => {
+  it('reads at most BYTES_PER_TURN of lines a turn, and the rest on later turns', () => {
+    const { r, drain, backlogs } = reader(4 * BYTES_PER_TURN);
+    // Lines just under LARGE_LINE_BYTES (a large one has turns of its own, see below).
+    const bytes = LARGE_LINE_BYTES - 1024;
+    const line = (i: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: 'p'.repeat(bytes) } })}\n`;
+    const perTurn = Math.ceil(BYTES_PER_TURN / Buffer.byteLength(line(10)));
+    r.append(Buffer.from(Array.from({ length: perTurn + 3 }, (_, i) => line(i + 10)).join('')));
+    assert.equal(drain().length, perTurn);
+    assert.equal(backlogs(), 1);
+    r.nextTurn();
+    assert.equal(drain().length, 3);
+    assert.equal(backlogs(), 1);
+  });
+
+  it('reads a large line only on a turn after the data event it came in, and delivers it on the next, the lines after it waiting', () => {
     const { r, drain, backlogs } = reader(4 * BYTES_PER_TURN);
     const line = (i: number, bytes: number) =>
       `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: 'p'.repeat(bytes) } })}\n`;
-    const half = BYTES_PER_TURN / 2;
-    r.append(Buffer.from([line(0, half), line(1, half), line(2, 2 * BYTES_PER_TURN), line(3, 10)].join('')));
-    const methods = () => drain().map((m) => (m as { method?: string }).method);
-    assert.deepEqual(methods(), ['n/0', 'n/1'], 'two halves make a turn');
-    assert.equal(backlogs(), 1);
-    r.nextTurn();
-    assert.deepEqual(methods(), ['n/2'], 'a line longer than the budget is read alone');
-    r.nextTurn();
-    assert.deepEqual(methods(), ['n/3']);
-    assert.equal(backlogs(), 2);
+    const realParse = JSON.parse;
+    let largeParses = 0;
+    JSON.parse = ((text: string, reviver?: Parameters<typeof realParse>[1]) => {
+      if (typeof text === 'string' && text.length >= LARGE_LINE_BYTES) largeParses++;
+      return realParse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const methods = () => drain().map((m) => (m as { method?: string }).method);
+      r.append(Buffer.from([line(0, 10), line(1, 500_000), line(2, 10), line(3, 300_000), line(4, 10)].join('')));
+      // The data event's turn: the small line before the large one only.
+      assert.deepEqual(methods(), ['n/0']);
+      assert.deepEqual([largeParses, backlogs(), r.waiting], [0, 1, 4]);
+      // A data event meanwhile gives no large line a turn either (nor the small one behind it).
+      r.append(Buffer.from(line(5, 10)));
+      assert.deepEqual(methods(), []);
+      assert.equal(largeParses, 0);
+      r.nextTurn();
+      assert.deepEqual(methods(), [], 'parsed, and held for the next turn');
+      assert.deepEqual([largeParses, backlogs(), r.waiting], [1, 3, 5]);
+      r.nextTurn();
+      assert.deepEqual(methods(), ['n/1', 'n/2'], 'delivered first, then the small lines up to the next large one');
+      assert.equal(largeParses, 1, 'one large line a turn');
+      r.nextTurn();
+      assert.deepEqual(methods(), []);
+      r.nextTurn();
+      assert.deepEqual(methods(), ['n/3', 'n/4', 'n/5']);
+      assert.deepEqual([largeParses, r.waiting], [2, 0]);
+    } finally {
+      JSON.parse = realParse;
+    }
   });
 
   it('skips an over-long line arriving in pieces, answers it with its id, and reads on', () => {
@@ -142,7 +178,8 @@ describe('line reader', () => {
     const wire = Buffer.from(lines.join(''));
     for (let at = 0; at < wire.length; at += 16 * 1024) r.append(wire.subarray(at, at + 16 * 1024));
     const read: JSONRPCMessage[] = [];
-    for (let turn = 0; turn < lines.length && read.length < lines.length; turn++, r.nextTurn()) read.push(...drain());
+    for (let turn = 0; turn < 3 * lines.length && read.length < lines.length; turn++, r.nextTurn())
+      read.push(...drain());
     assert.deepEqual(
       read.map((m) => JSON.stringify(m)),
       lines.map((line) => line.trimEnd())

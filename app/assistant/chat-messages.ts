@@ -80,6 +80,8 @@ export function toChatMessages(conversation: Conversation): ChatCompletionMessag
   };
   // Tool messages go in the order of the calls they answer (they are stored in the order the calls ended).
   let order = new Map<string, number>();
+  // Calls the person approved with other arguments than the model wrote: its result says what ran.
+  let edits = new Map<string, Record<string, unknown>>();
   const results: ChatCompletionMessageParam[] = [];
   const flushResults = () => {
     results.sort((a, b) => (order.get(callIdOf(a)) ?? 0) - (order.get(callIdOf(b)) ?? 0));
@@ -108,6 +110,9 @@ export function toChatMessages(conversation: Conversation): ChatCompletionMessag
       }
       case 'assistant':
         order = new Map(message.toolCalls.map((call, index) => [call.id, index]));
+        edits = new Map(
+          message.toolCalls.flatMap((call) => (call.edited && call.arguments ? [[call.id, call.arguments]] : []))
+        );
         messages.push({
           role: 'assistant',
           content: message.text === '' ? null : message.text,
@@ -120,10 +125,18 @@ export function toChatMessages(conversation: Conversation): ChatCompletionMessag
           })
         });
         break;
-      case 'tool':
-        results.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.text });
+      case 'tool': {
+        const edited = edits.get(message.toolCallId);
+        results.push({
+          role: 'tool',
+          tool_call_id: message.toolCallId,
+          content: edited
+            ? `The user edited the arguments before approving this call; it was made with ${JSON.stringify(edited)}.\n\n${message.text}`
+            : message.text
+        });
         addImages(message.images);
         break;
+      }
       case 'notice':
         messages.push({ role: 'user', content: message.text });
         addImages(message.images);

@@ -179,6 +179,7 @@ export class ToolRounds {
           `No tool call ${toolCallId} waits for a decision in this conversation.`
         );
       call.arguments = structuredClone(decision.arguments!);
+      call.edited = true;
     }
     this.#audit(c, call, decision.action, {
       edited,
@@ -189,7 +190,7 @@ export class ToolRounds {
         c,
         call,
         {
-          text: `The user denied this tool call${decision.reason ? `: ${decision.reason}` : '.'} It was not made.`,
+          text: `The user denied this tool call${decision.reason ? ` (their reason: ${decision.reason})` : ''}. It was not made.`,
           images: [],
           isError: true
         },

@@ -47,6 +47,8 @@ export const AssistantToolCallSchema = z.object({
   rawArguments: z.string(),
   /** Arguments as sent (edited by the person, when they were). */
   arguments: z.record(z.string(), z.unknown()).optional(),
+  /** The person edited the arguments before approving: the model is told so with the result. */
+  edited: z.boolean().optional(),
   state: ToolCallStateSchema,
   /** The plain call's id (`call.changed`, `tools.cancelCall`). */
   callId: z.string().optional(),

@@ -13,7 +13,7 @@ interface WireMessage {
   tool_call_id?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the recorded JSON, asserted field by field
   content: any;
-  tool_calls?: Array<{ id: string }>;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
 }
 
 /** An MCP server with `echo`, an image tool and a tool that runs until it is cancelled. */
@@ -136,9 +136,16 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     const next = llm.chatRequests[before + 1]!.body.messages as WireMessage[];
     const assistantTurn = next.find((m) => m.role === 'assistant');
     assert.equal(assistantTurn?.tool_calls?.[0]?.id, 'call_echo');
+    // The model's own call stays as it wrote it; its result says what the person changed.
+    assert.equal(assistantTurn?.tool_calls?.[0]?.function.arguments, '{"message":"hi"}');
     assert.deepEqual(
       next.find((m) => m.role === 'tool'),
-      { role: 'tool', tool_call_id: 'call_echo', content: 'Echo: edited' }
+      {
+        role: 'tool',
+        tool_call_id: 'call_echo',
+        content:
+          'The user edited the arguments before approving this call; it was made with {"message":"edited"}.\n\nEcho: edited'
+      }
     );
     const last = done.messages.at(-1)!;
     assert.equal(last.role === 'assistant' && last.text, 'The tool said edited.');
@@ -214,7 +221,7 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     });
     await settled(host, chat.id, answered);
     const tool = (llm.chatRequests[before + 1]!.body.messages as WireMessage[]).find((m) => m.role === 'tool')!;
-    assert.match(tool.content, /denied this tool call: not now/);
+    assert.equal(tool.content, 'The user denied this tool call (their reason: not now). It was not made.');
     await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
   });
 

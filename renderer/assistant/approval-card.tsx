@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -24,16 +24,45 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
   const [parseError, setParseError] = useState<Failure | undefined>(undefined);
   const { run, busy, failure, clear } = useAssistantCall();
   const name = call.toolName ?? call.functionName;
+  const groupRef = useRef<HTMLDivElement>(null);
+  const actionsRef = useRef<HTMLDivElement>(null);
+  const denyRef = useRef<HTMLButtonElement>(null);
+  const editRef = useRef<HTMLButtonElement>(null);
+  // Where the focus goes back to once the deny form or the editor closes (their buttons come back).
+  const [returnTo, setReturnTo] = useState<'deny' | 'edit' | undefined>(undefined);
+  useEffect(() => {
+    if (returnTo === 'deny') denyRef.current?.focus();
+    if (returnTo === 'edit') editRef.current?.focus();
+    if (returnTo) setReturnTo(undefined);
+  }, [returnTo]);
+  // The deny form opens under the arguments, perhaps below the window: its buttons are brought into view.
+  useEffect(() => {
+    if (denying) actionsRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [denying]);
+  const closeDeny = () => {
+    setDenying(false);
+    setReturnTo('deny');
+  };
+  const cancelEdit = () => {
+    setText(original);
+    setEditing(false);
+    setParseError(undefined);
+    setReturnTo('edit');
+  };
 
   // Approve, Always allow and Deny all answer this one call: while one is on its way the others wait
   // (aria-disabled, so the focus stays on the button pressed).
-  const decide = (decision: ToolDecision, said: string) =>
-    !busy &&
+  // Once decided, this card (and the button pressed) goes: the focus stays on the call's card, which stays.
+  const decide = (decision: ToolDecision, said: string) => {
+    if (busy) return;
+    const card = groupRef.current?.closest<HTMLElement>('.chat-tool');
     void run(async () => {
       const c = await client.call('assistant.decide', { conversationId, toolCallId: call.id, decision });
       announce(said);
+      card?.focus();
       return c;
     }, `Your decision on ${name} was not taken.`);
+  };
 
   const approve = () => {
     setParseError(undefined);
@@ -58,7 +87,18 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
   };
 
   return (
-    <div className="chat-approval" role="group" aria-label={`Approve ${name}?`}>
+    <div
+      ref={groupRef}
+      className="chat-approval"
+      role="group"
+      aria-label={`Approve ${name}?`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && denying) {
+          e.preventDefault();
+          closeDeny();
+        }
+      }}
+    >
       <p>
         The model wants to call <strong>{name}</strong>
         {call.serverId ? (
@@ -73,6 +113,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
         <label className="field">
           <span>Arguments (JSON)</span>
           <textarea
+            autoFocus
             className="chat-args-editor"
             rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
             value={text}
@@ -86,7 +127,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
       {denying ? (
         <label className="field">
           <span>Why not (optional, the model reads it)</span>
-          <input type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input autoFocus type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
       ) : null}
       <ActionError
@@ -96,7 +137,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
           clear();
         }}
       />
-      <div className="actions">
+      <div className="actions" ref={actionsRef}>
         {denying ? (
           <>
             <button
@@ -109,7 +150,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
             >
               Deny the call
             </button>
-            <button type="button" onClick={() => setDenying(false)}>
+            <button type="button" onClick={closeDeny}>
               Back
             </button>
           </>
@@ -118,8 +159,12 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
             <button type="button" className="primary" {...busyProps(busy)} onClick={approve}>
               {text === original ? 'Approve' : 'Approve with edits'}
             </button>
-            {editing ? null : (
-              <button type="button" onClick={() => setEditing(true)}>
+            {editing ? (
+              <button type="button" onClick={cancelEdit}>
+                Cancel edit
+              </button>
+            ) : (
+              <button type="button" ref={editRef} onClick={() => setEditing(true)}>
                 Edit arguments
               </button>
             )}
@@ -132,7 +177,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
             >
               Always allow {name}
             </button>
-            <button type="button" onClick={() => setDenying(true)}>
+            <button type="button" ref={denyRef} onClick={() => setDenying(true)}>
               Deny…
             </button>
           </>

@@ -35,7 +35,13 @@ export function ToolCallCard({
 }) {
   const name = call.toolName ?? call.functionName;
   return (
-    <div className={`chat-tool chat-tool-${call.state}`} data-tool-call-id={call.id} data-state={call.state}>
+    <div
+      className={`chat-tool chat-tool-${call.state}`}
+      data-tool-call-id={call.id}
+      data-state={call.state}
+      // Focused from its approval card once the person has decided (the card's buttons are gone).
+      tabIndex={-1}
+    >
       <p className="chat-tool-head">
         <code>{name}</code>
         {call.serverId ? <span className="muted small-text"> on {call.serverId}</span> : null}

@@ -122,14 +122,39 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const approval = pane().getByRole('group', { name: 'Approve echo?' });
     await approval.waitFor();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('data-tool-call-id') ?? el?.getAttribute('aria-label') ?? el?.textContent ?? '';
+      });
+    // By keyboard: Deny… opens its form with the focus in it; Escape closes it, back on Deny….
+    await approval.getByRole('button', { name: 'Deny…' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('label')?.textContent?.startsWith('Why not'));
+    await page.keyboard.type('not yet');
+    await page.keyboard.press('Escape');
+    await approval.getByRole('button', { name: 'Deny…' }).waitFor();
+    assert.equal(await focused(), 'Deny…');
+    // The editor takes the focus; Cancel edit puts the arguments back as they were.
+    await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent" }');
+    await approval.getByRole('button', { name: 'Cancel edit' }).click();
+    assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    assert.equal(await focused(), 'Edit arguments');
     await approval.getByRole('button', { name: 'Edit arguments' }).click();
     await approval.getByLabel('Arguments (JSON)').fill('{ "message": "edited by me" }');
     await approval.getByRole('button', { name: 'Approve with edits' }).click();
 
     const held = await llm.nextHeld();
     const tool = (held.request.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
-    assert.equal(tool?.content, 'Echo: edited by me');
+    assert.equal(
+      tool?.content,
+      'The user edited the arguments before approving this call; it was made with {"message":"edited by me"}.\n\nEcho: edited by me'
+    );
     const card = pane().locator('[data-tool-call-id="e1"]');
+    // The approval card is gone; the focus stayed on the call's card rather than falling to the page.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'e1');
     await card.locator('.chat-result').getByText('Echo: edited by me').waitFor();
 
     held.push('The tool said: ');

@@ -34,7 +34,7 @@ export interface WorkContext {
    * The stored list itself: read it, never change it (annotate instead).
    */
   notes?: ReadonlyArray<Record<string, unknown>>;
-  /** When the server asked (the task's creation, kept across restarts); absent for an ordinary request. */
+  /** When the server asked: the task's creation (kept across restarts), or when an ordinary request came. */
   askedAt?: string;
   /** When the task's TTL ends (ISO 8601); absent when it has none. */
   expiresAt?: string;

@@ -615,7 +615,9 @@ export class TaskReceiver {
       serverName: owner.serverName,
       ...(taskId !== undefined && { taskId }),
       ...(relatedTaskId !== undefined && { relatedTaskId }),
-      ...(record && { notes: record.notes, askedAt: record.task.createdAt }),
+      ...(record && { notes: record.notes }),
+      // An ordinary request was asked now: each of its Inbox steps (approval, review) keeps this time.
+      askedAt: record ? record.task.createdAt : new Date(this.#clock.now()).toISOString(),
       ...(record?.expiresAt != null && { expiresAt: new Date(record.expiresAt).toISOString() }),
       signal,
       ...(progressToken !== undefined && {

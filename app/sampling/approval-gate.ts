@@ -14,7 +14,7 @@ export interface SamplingDraft {
   taskId?: string;
   /** The tool-call task of ours this request belongs to, when the server sent related-task metadata. */
   relatedTaskId?: string;
-  /** When the server asked, and when the task expires (ISO 8601), for a task-augmented request. */
+  /** When the server asked (an ordinary request too), and when the task expires (ISO 8601), for a task-augmented request. */
   askedAt?: string;
   expiresAt?: string;
   params: CreateMessageRequestParams;

@@ -105,6 +105,7 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     });
     const reviewItem = (await review).item;
     assert.equal((reviewItem.draft?.result as { content: { text: string } }).content.text, 'Original answer');
+    assert.equal(reviewItem.createdAt, item.createdAt, 'the review says when the server asked, as the approval did');
     const body = llm.chatRequests.at(-1)!.body;
     assert.equal(body.model, 'fake-large');
     assert.equal(body.messages[0].content, 'Answer in French.');

@@ -53,8 +53,8 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
           <p className="lede">Chat with your own model and your servers’ tools.</p>
           {hasProvider ? (
             <p className="muted">
-              Start with + New chat. Long tool calls run as tasks: the conversation goes on, and the result comes back
-              when it is ready.
+              Start with + New chat. A long tool call runs as a task: its result comes back to the model when it is
+              ready, even after a restart, and when the server answers early the conversation goes on meanwhile.
             </p>
           ) : (
             <p className="notice-no-provider">

@@ -104,7 +104,15 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
             ref={input}
             aria-label="Your message"
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
-            placeholder={busy ? 'The model is busy: wait, or stop it.' : 'Message the model… (Shift+Enter: new line)'}
+            // Short enough for one line of a narrow window; the Shift+Enter hint is in the title.
+            placeholder={
+              conversation.status === 'tools'
+                ? 'Waiting on a tool call: wait, or stop it.'
+                : busy
+                  ? 'The model is answering: wait, or stop it.'
+                  : 'Message the model…'
+            }
+            title="Enter sends; Shift+Enter starts a new line"
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {

@@ -266,7 +266,12 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const task = card.getByRole('group', { name: 'Task of work-required' });
     await card.locator('[data-task-state="working"]').waitFor();
     await task.getByText(/kept for/).waitFor();
-    // No immediate response: the conversation waits on the task, and Stop is offered.
+    // No immediate response: the conversation waits on the task (and says so), and Stop is offered.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Your message"]')?.placeholder ===
+        'Waiting on a tool call: wait, or stop it.'
+    );
     await pane().getByRole('button', { name: '■ Stop' }).click();
     await pane().locator('[data-tool-call-id="j1"][data-state="cancelled"]').waitFor();
     await card.locator('.chat-tool-state').getByText('Stopped').waitFor();

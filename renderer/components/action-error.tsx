@@ -16,11 +16,16 @@ export interface Failure {
 
 /** JSON-RPC code the core answers a peer that sends too much with (`JsonRpcCode.TooManyRequests`). */
 const TOO_MANY_REQUESTS = -32029;
+/** JSON-RPC code of a request cancelled (`JsonRpcCode.RequestCancelled`): by the person, mostly. */
+export const REQUEST_CANCELLED = -32800;
 
 /** The next step a failure's code suggests, when the place it happened has none of its own. */
-function nextStepFor(code: number, hasFields: boolean): string {
-  if (code === INVALID_PARAMS && hasFields) return 'Correct the marked fields, then try again.';
+function nextStepFor(code: number, hasFields: boolean): string | undefined {
+  if (code === INVALID_PARAMS)
+    return hasFields ? 'Correct the marked fields, then try again.' : 'Correct what the reason names, then try again.';
   if (code === TOO_MANY_REQUESTS) return 'Wait a moment, then try again.';
+  // Nothing went wrong that trying again would change.
+  if (code === REQUEST_CANCELLED) return undefined;
   return 'Try again. If it fails the same way, the reason above says what to change.';
 }
 
@@ -30,11 +35,8 @@ function nextStepFor(code: number, hasFields: boolean): string {
  */
 export function failureOf(what: string, error: unknown, next?: string): Failure {
   const refused = toHostCallError(error);
-  return {
-    what,
-    why: refused.message,
-    next: next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0)
-  };
+  const step = next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0);
+  return { what, why: refused.message, ...(step !== undefined && { next: step }) };
 }
 
 /** "One field needs correcting." or "3 fields need correcting." */

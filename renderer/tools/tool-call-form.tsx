@@ -2,7 +2,13 @@ import { useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
-import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
+import {
+  ActionError,
+  REQUEST_CANCELLED,
+  correctingFailure,
+  failureOf,
+  useFailure
+} from '../components/action-error.js';
 import { shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
@@ -100,7 +106,15 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
           ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') }),
           next: 'Correct the marked fields, then call again.'
         });
-      } else show(failureOf(`The call of ${tool.name} failed.`, error));
+      } else
+        show(
+          failureOf(
+            error.code === REQUEST_CANCELLED
+              ? `The call of ${tool.name} was cancelled.`
+              : `The call of ${tool.name} failed.`,
+            error
+          )
+        );
     } finally {
       setBusy(false);
     }

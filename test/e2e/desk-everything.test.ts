@@ -107,6 +107,26 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     await running.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
+
+  it('a plain call the person cancels is reported as cancelled, not as a failure to try again', async () => {
+    // Its form is still open from the test above.
+    const form = tools
+      .locator('li[data-tool="trigger-elicitation-request"]')
+      .getByRole('form', { name: 'Call trigger-elicitation-request' });
+    const asked = nextEvent(host, 'inbox.added');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const { item } = await asked;
+    const running = page.getByRole('region', { name: 'Running calls' });
+    await running.getByRole('button', { name: 'Cancel trigger-elicitation-request' }).click();
+    const alert = form.locator('.action-error');
+    await alert.getByText('The call of trigger-elicitation-request was cancelled.').waitFor();
+    assert.match((await alert.textContent()) ?? '', /Cancelled by you/);
+    assert.doesNotMatch((await alert.textContent()) ?? '', /Try again/);
+    await running.waitFor({ state: 'detached' });
+    // The server's own question is the server's to withdraw; answered, it goes.
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.deepEqual(pageErrors, []);
+  });
 });
 
 describe('a task of server-everything (simulate-research-query) in the Tasks detail view', () => {

@@ -16,6 +16,9 @@ export function networkFailureText(error: unknown): string | undefined {
           : 'the server';
     const words = code ? sentence(code, where) : undefined;
     if (words) return `${words} (${code}).`;
+    // Node's fetch refuses the ports browsers block (1, 21, 25, 6000…) before it connects.
+    if ((current as { message?: unknown }).message === 'bad port')
+      return 'Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do). Use another port.';
     current = cause.cause;
   }
   return undefined;

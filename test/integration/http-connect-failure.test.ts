@@ -50,4 +50,24 @@ describe('a Streamable HTTP server that cannot be reached', () => {
     );
     assert.equal(networkFailureText(new Error('something else')), undefined);
   });
+
+  it('says so when the URL has a port fetch refuses, rather than "fetch failed"', async () => {
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [{ id: 'web', name: 'Web', transport: { type: 'http', url: 'http://127.0.0.1:1/mcp' } }]
+    });
+    try {
+      const view = await host.connect('web');
+      assert.equal(view.state.status, 'failed');
+      assert.equal(
+        view.state.reason,
+        'Could not connect: Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do). Use another port.'
+      );
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
 });

@@ -130,6 +130,8 @@ function ImportSourceCard({
   const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
   const [autoConnect, setAutoConnect] = useState(false);
   const [message, setMessage] = useState<string | undefined>(undefined);
+  // Servers of this source imported from here: once in Taskdesk, they would read as clashing with themselves.
+  const [imported, setImported] = useState<ReadonlySet<string>>(() => new Set());
   const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const chosen = source.servers.filter((server) => picked.has(server.key));
@@ -168,6 +170,7 @@ function ImportSourceCard({
       ].join(' ');
       setMessage(words);
       announce(words);
+      setImported((old) => new Set([...old, ...result.added.map((added) => added.key)]));
       setPicked(new Set());
       await onImported();
     } catch (thrown) {
@@ -196,6 +199,7 @@ function ImportSourceCard({
             key={server.key}
             server={server}
             picked={picked.has(server.key)}
+            imported={imported.has(server.key)}
             secrets={secrets[server.key] ?? []}
             onPick={(on) => toggle(server.key, on)}
             onSecrets={(names) => setSecrets((old) => ({ ...old, [server.key]: names }))}
@@ -271,12 +275,14 @@ function ImportSourceCard({
 function ImportServerRow({
   server,
   picked,
+  imported,
   secrets,
   onPick,
   onSecrets
 }: {
   server: ImportedServer;
   picked: boolean;
+  imported: boolean;
   secrets: string[];
   onPick: (on: boolean) => void;
   onSecrets: (names: string[]) => void;
@@ -299,7 +305,11 @@ function ImportServerRow({
         </label>
       </div>
       <code className="url">{server.target}</code>
-      {server.clash ? <p className="small-text">Taskdesk already has a server with this id or name.</p> : null}
+      {imported ? (
+        <p className="small-text">Imported: it is on your list of servers.</p>
+      ) : server.clash ? (
+        <p className="small-text">Taskdesk already has a server with this id or name.</p>
+      ) : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
       {entries.length > 0 ? (
         <ul

@@ -214,6 +214,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await source.getByLabel('Import it under a new name, with a number: “name (2)”').check();
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
+    // What was just imported says so, rather than that it clashes (with itself, now).
+    await echo.getByText('Imported: it is on your list of servers.').waitFor();
+    assert.equal(await echo.getByText('Taskdesk already has a server with this id or name.').count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
 /**
@@ -24,6 +24,8 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
   const [parseError, setParseError] = useState<Failure | undefined>(undefined);
   const { run, busy, failure, clear } = useAssistantCall();
   const name = call.toolName ?? call.functionName;
+  // The server as the rest of the Desk names it (its id only once it is gone).
+  const serverName = useDeskState((state) => state.servers.find((server) => server.id === call.serverId)?.name);
   const groupRef = useRef<HTMLDivElement>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
@@ -104,7 +106,7 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
         {call.serverId ? (
           <>
             {' '}
-            on <strong>{call.serverId}</strong>
+            on <strong>{serverName ?? call.serverId}</strong>
           </>
         ) : null}{' '}
         with:

@@ -4,6 +4,7 @@ import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
 import { RawToggle } from '../components/raw-toggle.js';
 import { ResultView } from '../history/result-view.js';
+import { useDeskState } from '../shell/desk-context.js';
 import { ApprovalCard } from './approval-card.js';
 import { TaskCard } from './task-card.js';
 
@@ -34,6 +35,8 @@ export function ToolCallCard({
   results: ResultMessage[];
 }) {
   const name = call.toolName ?? call.functionName;
+  // The server as the rest of the Desk names it (its id only once it is gone).
+  const serverName = useDeskState((state) => state.servers.find((server) => server.id === call.serverId)?.name);
   return (
     <div
       className={`chat-tool chat-tool-${call.state}`}
@@ -44,7 +47,7 @@ export function ToolCallCard({
     >
       <p className="chat-tool-head">
         <code>{name}</code>
-        {call.serverId ? <span className="muted small-text"> on {call.serverId}</span> : null}
+        {call.serverId ? <span className="muted small-text"> on {serverName ?? call.serverId}</span> : null}
         <span className={`chat-tool-state`}>{STATE_WORDS[call.state]}</span>
       </p>
       {call.state === 'pending-approval' ? (

@@ -122,6 +122,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const approval = pane().getByRole('group', { name: 'Approve echo?' });
     await approval.waitFor();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    // The server by the name the rest of the Desk gives it, not its id.
+    assert.match(await approval.locator('p').first().innerText(), /call echo on Everything with:/);
     const focused = () =>
       page.evaluate(() => {
         const el = document.activeElement;

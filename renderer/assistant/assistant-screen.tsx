@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { Composer } from './composer.js';
@@ -83,6 +83,7 @@ function ConversationPane({
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -130,11 +131,23 @@ function ConversationPane({
               : ' · no tools'}
           </p>
         </div>
-        <button type="button" aria-expanded={settings} onClick={() => setSettings(!settings)}>
+        <button type="button" ref={settingsButton} aria-expanded={settings} onClick={() => setSettings(!settings)}>
           {settings ? 'Close settings' : 'Settings'}
         </button>
       </header>
-      {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
+      {settings ? (
+        // Escape closes the settings as their button does, and the focus goes back to it.
+        <div
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape' || e.defaultPrevented) return;
+            e.preventDefault();
+            setSettings(false);
+            settingsButton.current?.focus();
+          }}
+        >
+          <ConversationSettings conversation={conversation} onDeleted={onDeleted} />
+        </div>
+      ) : null}
       <MessageList conversation={conversation} />
       <Composer conversation={conversation} autoFocus={focusComposer} />
     </section>

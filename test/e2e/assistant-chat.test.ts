@@ -257,7 +257,10 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await newChat('Stop the job', 'jobs');
     const settings = pane().getByRole('form', { name: 'Conversation settings' });
     await settings.getByLabel('Tool calls to Jobs').selectOption('auto');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    // Escape closes the settings, and the focus goes back to their button.
+    await settings.getByLabel('Title').press('Escape');
+    await settings.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Settings');
     llm.enqueue({
       kind: 'tool-calls',
       calls: [{ id: 'j1', name: 'jobs__work-required', arguments: '{"durationMs":600000,"label":"never"}' }]

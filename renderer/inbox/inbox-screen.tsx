@@ -24,6 +24,7 @@ export function InboxScreen({
   headingRef: (element: HTMLHeadingElement | null) => void;
 }) {
   const inbox = useDeskState((state) => state.inbox);
+  const lastAnswered = useDeskState((state) => state.lastAnswered);
   const [shown, setShown] = useState(INBOX_PAGE);
   const list = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
@@ -70,6 +71,8 @@ export function InboxScreen({
       </p>
       <InboxKeys list={list} active={active} />
       <LiveStreams />
+      {/* Not a live region: the answer was announced when it was sent. */}
+      {lastAnswered ? <p className="inbox-answered muted">{lastAnswered}</p> : null}
       <p className="empty" hidden={inbox.length > 0}>
         Nothing is waiting for you.
       </p>

@@ -29,7 +29,10 @@ export function useAnswer(item: InboxItem): Answering {
     setBusy(true);
     try {
       await client.call('inbox.answer', { id: item.id, answer });
-      announce(done);
+      // Said aloud, and shown: the card goes at once, so the Inbox says what was sent where.
+      const said = answer.action === 'decline' || answer.action === 'cancel' ? declinedText(item, answer.action) : done;
+      announce(said);
+      store.dispatch({ type: 'inbox-answered', text: said });
       // The host's inbox.removed says the same; the card goes now, not when the event arrives.
       store.apply('inbox.removed', { id: item.id, why: 'answered' });
       return true;
@@ -42,4 +45,10 @@ export function useAnswer(item: InboxItem): Answering {
     }
   };
   return { busy, failure, send };
+}
+
+/** A declined or cancelled question, in words that name it and its server. */
+function declinedText(item: InboxItem, action: 'decline' | 'cancel'): string {
+  const what = action === 'decline' ? 'Declined' : 'Cancelled';
+  return `${what}: ${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}.`;
 }

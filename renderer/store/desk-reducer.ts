@@ -43,6 +43,8 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return { ...state, connectFailures: { ...state.connectFailures, [action.serverId]: action.failure } };
     case 'connect-failure-cleared':
       return withoutConnectFailure(state, action.serverId);
+    case 'inbox-answered':
+      return { ...state, lastAnswered: action.text };
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);

@@ -57,7 +57,9 @@ export type DeskAction =
   /** The connect that Add server started was refused: its card says so. */
   | { type: 'connect-failed'; serverId: string; failure: ConnectFailure }
   /** The person dismissed that, or pressed Connect again. */
-  | { type: 'connect-failure-cleared'; serverId: string };
+  | { type: 'connect-failure-cleared'; serverId: string }
+  /** An Inbox answer the host took, in words, shown where its card was. */
+  | { type: 'inbox-answered'; text: string };
 
 /** A connect the host refused, in words: what failed, why, what to do (an `ActionError`'s failure). */
 export interface ConnectFailure {
@@ -107,6 +109,8 @@ export interface DeskState {
    * removed.
    */
   connectFailures: Record<string, ConnectFailure>;
+  /** What the person's last Inbox answer did ("Declined the question of …"), until the next one. */
+  lastAnswered?: string;
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */

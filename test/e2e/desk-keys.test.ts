@@ -100,6 +100,11 @@ describe('the Inbox from the keyboard', () => {
     await page.keyboard.press('d');
     assert.equal((await secondAnswer).action, 'decline');
     await page.getByRole('article', { name: 'Second' }).waitFor({ state: 'detached' });
+    // One key declined it: the Inbox says so where it was, naming the server.
+    await page
+      .locator('.inbox-answered')
+      .getByText(/^Declined: .+’s question\.$/)
+      .waitFor();
     await page.waitForFunction(
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
       ids[2]

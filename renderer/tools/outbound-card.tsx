@@ -13,6 +13,7 @@ import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
+import { useNow } from '../components/use-now.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -142,14 +143,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? (
-            <>
-              {' · kept '}
-              {task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : ''}
-              {'until '}
-              <DateTime iso={task.expiresAt} />
-            </>
-          ) : null}
+          {task.expiresAt ? <KeptUntil task={task} expiresAt={task.expiresAt} /> : null}
         </p>
       </div>
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
@@ -213,3 +207,27 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     </li>
   );
 });
+
+/**
+ * How long the server keeps the task, and until when; once that time has passed, that it has
+ * (a finished card stays on the list after it). Checked every 15 s: a card per task ticking every
+ * second would cost a long list for a minute's precision nobody reads.
+ */
+function KeptUntil({ task, expiresAt }: { task: OutboundTaskView; expiresAt: string }) {
+  const now = useNow(15_000);
+  if (Date.parse(expiresAt) <= now)
+    return (
+      <>
+        {' · its TTL ended at '}
+        <DateTime iso={expiresAt} />
+      </>
+    );
+  return (
+    <>
+      {' · kept '}
+      {task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : ''}
+      {'until '}
+      <DateTime iso={expiresAt} />
+    </>
+  );
+}

@@ -35,7 +35,9 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     built = await buildRenderer();
     fixture = await startHostWith({ queue: peer({ store }), nolist: peer({ pollInterval: 50, list: false }) });
     ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
+      viewport: { width: 1100, height: 1400 },
+      // The page's clock runs as usual, and the last test moves it past a task's TTL.
+      beforeLoad: (p) => p.clock.install()
     }));
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     tools = page.getByRole('region', { name: 'Tools' });
@@ -205,5 +207,18 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await card.getByRole('button', { name: /^Forget / }).waitFor();
     assert.equal(await card.locator('.tool-result-error').count(), 0);
     assert.doesNotMatch((await card.textContent()) ?? '', /Error -?\d+|−32603|has no result stored/);
+  });
+
+  it('says when a task’s TTL has ended rather than how long it is still kept', async () => {
+    const card = callCard('slow');
+    const expiresAt = await card.locator('.meta time').last().getAttribute('datetime');
+    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 1 h 30 min, until /);
+    await page.clock.fastForward('01:31:00');
+    await card
+      .locator('.meta')
+      .getByText(/its TTL ended at/)
+      .waitFor();
+    assert.doesNotMatch((await card.locator('.meta').textContent()) ?? '', /kept for/);
+    assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), expiresAt);
   });
 });

@@ -120,6 +120,14 @@ function ConversationPane({
       aria-label={`Conversation ${conversation.title}`}
       data-conversation-id={conversation.id}
       data-status={conversation.status}
+      // Escape in the settings closes them as their button does, and the focus goes back to it.
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented || !settings) return;
+        if (!(e.target as Element).closest('.chat-settings')) return;
+        e.preventDefault();
+        setSettings(false);
+        settingsButton.current?.focus();
+      }}
     >
       <header className="chat-header">
         <div>
@@ -135,19 +143,7 @@ function ConversationPane({
           {settings ? 'Close settings' : 'Settings'}
         </button>
       </header>
-      {settings ? (
-        // Escape closes the settings as their button does, and the focus goes back to it.
-        <div
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape' || e.defaultPrevented) return;
-            e.preventDefault();
-            setSettings(false);
-            settingsButton.current?.focus();
-          }}
-        >
-          <ConversationSettings conversation={conversation} onDeleted={onDeleted} />
-        </div>
-      ) : null}
+      {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
       <MessageList conversation={conversation} />
       <Composer conversation={conversation} autoFocus={focusComposer} />
     </section>

@@ -3,6 +3,7 @@ import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
+import { trailingJson } from '../components/trailing-json.js';
 
 type Block = Record<string, unknown>;
 
@@ -11,8 +12,18 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 function ContentBlock({ block }: { block: Block }) {
   switch (block.type) {
-    case 'text':
-      return <MarkdownText text={asText(block.text, '')} className="text-block" />;
+    case 'text': {
+      const text = asText(block.text, '');
+      const split = trailingJson(text);
+      if (!split) return <MarkdownText text={text} className="text-block" />;
+      // JSON as Markdown loses its indentation (a paragraph's lines are trimmed): shown as written.
+      return (
+        <>
+          {split.prose.trim() !== '' ? <MarkdownText text={split.prose} className="text-block" /> : null}
+          <pre className="json text-block">{split.json}</pre>
+        </>
+      );
+    }
     case 'image': {
       const mime = asText(block.mimeType, '');
       // Base64 only: anything else in a data: URL is not an image we show.

@@ -104,6 +104,11 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     await card.getByRole('button', { name: 'Decline' }).click();
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     await form.locator('.call-result').getByText('User declined to provide the requested information.').waitFor();
+    // Its "Raw result: {…}" keeps the JSON as the server indented it.
+    assert.match(
+      (await form.locator('.call-result pre.json').first().textContent()) ?? '',
+      /^\{\n {2}"action": "decline"/
+    );
     await running.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

@@ -31,11 +31,25 @@ export function InboxScreen({
   /** The card that last held focus, and the list as last rendered. */
   const focused = useRef<string | undefined>(undefined);
   const previous = useRef(inbox);
+  /** The focus went to the heading for want of a next card, and is still there. */
+  const parked = useRef(false);
   const visible = inbox.slice(0, shown);
 
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = inbox;
+    // A card that comes while the focus waits on the heading (an approval's Review, the next
+    // question) takes it, as the next card would have.
+    if (parked.current && document.activeElement === heading.current) {
+      const added = inbox.find((item) => !before.some((old) => old.id === item.id));
+      const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
+      const control = card?.querySelector<HTMLElement>('input, textarea, select, button');
+      if (control) {
+        parked.current = false;
+        control.focus();
+        return;
+      }
+    }
     const last = focused.current;
     if (!last || inbox.some((item) => item.id === last)) return;
     focused.current = undefined;
@@ -47,8 +61,14 @@ export function InboxScreen({
     if (document.activeElement && document.activeElement !== document.body && document.contains(document.activeElement))
       return;
     const cards = list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [];
-    const next = cards[Math.min(index, cards.length - 1)];
-    (next?.querySelector<HTMLElement>('input, textarea, select, button') ?? heading.current)?.focus();
+    const next = cards[Math.min(index, cards.length - 1)]?.querySelector<HTMLElement>(
+      'input, textarea, select, button'
+    );
+    if (next) next.focus();
+    else {
+      heading.current?.focus();
+      parked.current = true;
+    }
   }, [inbox]);
 
   return (
@@ -56,6 +76,7 @@ export function InboxScreen({
       <h2
         id="heading-inbox"
         tabIndex={-1}
+        onBlur={() => (parked.current = false)}
         ref={(element) => {
           heading.current = element;
           headingRef(element);

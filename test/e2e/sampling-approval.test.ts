@@ -70,6 +70,8 @@ describe('sampling with a model behind approval and review, in the UI', () => {
 
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     await review.waitFor();
+    // The focus waited on the Inbox heading for the next card, and the Review took it.
+    await page.waitForFunction(() => document.activeElement?.closest('article.kind-sampling-review') !== null);
     const answer = review.getByLabel('Answer from fake-large (you may edit it)');
     assert.equal(await answer.inputValue(), 'Original answer');
     assert.equal(llm.chatRequests.at(-1)!.body.model, 'fake-large');

@@ -156,11 +156,7 @@ export function AuditScreen({
                 <td className="server">{entry.serverName ?? entry.serverId ?? '—'}</td>
                 <td>{entry.taskId ? <ShortId id={entry.taskId} /> : '—'}</td>
                 <td className="detail">
-                  {entry.detail && Object.keys(entry.detail).length > 0 ? (
-                    <code>{JSON.stringify(entry.detail)}</code>
-                  ) : (
-                    '—'
-                  )}
+                  {entry.detail && Object.keys(entry.detail).length > 0 ? <DetailPairs detail={entry.detail} /> : '—'}
                 </td>
               </tr>
             ))}
@@ -168,5 +164,29 @@ export function AuditScreen({
         </table>
       </div>
     </>
+  );
+}
+
+/** Characters of one detail value shown in the table; the whole value is in its title. */
+const DETAIL_VALUE_CHARS = 160;
+
+/**
+ * An entry's detail as name and value, one pair a line: text as it is, anything else as compact
+ * JSON, long values cut (whole in the title). One JSON object in a line read as a blob.
+ */
+function DetailPairs({ detail }: { detail: Record<string, unknown> }) {
+  return (
+    <dl className="detail-pairs">
+      {Object.entries(detail).map(([name, value]) => {
+        const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+        const cut = text.length > DETAIL_VALUE_CHARS ? `${text.slice(0, DETAIL_VALUE_CHARS - 1)}…` : text;
+        return (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd title={cut === text ? undefined : text}>{typeof value === 'string' ? cut : <code>{cut}</code>}</dd>
+          </div>
+        );
+      })}
+    </dl>
   );
 }

@@ -451,6 +451,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });
     await audit.getByRole('cell', { name: 'task.result-retrieved' }).first().waitFor();
+    // Details read as name and value, not as one JSON object in a line.
+    const stateRow = audit.locator('table.audit tbody tr', { hasText: 'server.state' }).first();
+    await stateRow.locator('.detail-pairs dt', { hasText: /^status$/ }).waitFor();
+    assert.doesNotMatch((await stateRow.locator('td.detail').textContent()) ?? '', /^\{"/);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
 import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
@@ -10,20 +11,23 @@ type Block = Record<string, unknown>;
 /** Image types a data: URL may carry into an `<img>` (the page's CSP allows `img-src data:`). */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+/** A text block as Markdown; JSON it ends in as written (Markdown trims a paragraph's lines, and its indentation with them). */
+function TextBlock({ text }: { text: string }) {
+  // Looked for once per text, not at every render of a list of results.
+  const split = useMemo(() => trailingJson(text), [text]);
+  if (!split) return <MarkdownText text={text} className="text-block" />;
+  return (
+    <>
+      {split.prose.trim() !== '' ? <MarkdownText text={split.prose} className="text-block" /> : null}
+      <pre className="json text-block">{split.json}</pre>
+    </>
+  );
+}
+
 function ContentBlock({ block }: { block: Block }) {
   switch (block.type) {
-    case 'text': {
-      const text = asText(block.text, '');
-      const split = trailingJson(text);
-      if (!split) return <MarkdownText text={text} className="text-block" />;
-      // JSON as Markdown loses its indentation (a paragraph's lines are trimmed): shown as written.
-      return (
-        <>
-          {split.prose.trim() !== '' ? <MarkdownText text={split.prose} className="text-block" /> : null}
-          <pre className="json text-block">{split.json}</pre>
-        </>
-      );
-    }
+    case 'text':
+      return <TextBlock text={asText(block.text, '')} />;
     case 'image': {
       const mime = asText(block.mimeType, '');
       // Base64 only: anything else in a data: URL is not an image we show.

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { useDesk } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
 /**
@@ -10,7 +10,16 @@ import { useAssistantCall } from './use-assistant-call.js';
  * against the tool's schema by the host), and Approve, Always allow this tool, or Deny with an
  * optional reason the model reads.
  */
-export function ApprovalCard({ conversationId, call }: { conversationId: string; call: AssistantToolCall }) {
+export function ApprovalCard({
+  conversationId,
+  call,
+  serverName
+}: {
+  conversationId: string;
+  call: AssistantToolCall;
+  /** The server as the rest of the Desk names it (from the call's card). */
+  serverName: string | undefined;
+}) {
   const { client, announce } = useDesk();
   const original = JSON.stringify(call.arguments ?? parsedArguments(call.rawArguments), null, 2);
   const [text, setText] = useState(original);
@@ -24,8 +33,6 @@ export function ApprovalCard({ conversationId, call }: { conversationId: string;
   const [parseError, setParseError] = useState<Failure | undefined>(undefined);
   const { run, busy, failure, clear } = useAssistantCall();
   const name = call.toolName ?? call.functionName;
-  // The server as the rest of the Desk names it (its id only once it is gone).
-  const serverName = useDeskState((state) => state.servers.find((server) => server.id === call.serverId)?.name);
   const groupRef = useRef<HTMLDivElement>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);

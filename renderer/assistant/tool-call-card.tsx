@@ -51,7 +51,7 @@ export function ToolCallCard({
         <span className={`chat-tool-state`}>{STATE_WORDS[call.state]}</span>
       </p>
       {call.state === 'pending-approval' ? (
-        <ApprovalCard conversationId={conversationId} call={call} />
+        <ApprovalCard conversationId={conversationId} call={call} serverName={serverName} />
       ) : (
         <JsonView value={call.arguments ?? safeParse(call.rawArguments)} summary="Arguments" className="chat-args" />
       )}

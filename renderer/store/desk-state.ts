@@ -109,7 +109,7 @@ export interface DeskState {
    * removed.
    */
   connectFailures: Record<string, ConnectFailure>;
-  /** What the person's last Inbox answer did ("Declined the question of …"), until the next one. */
+  /** What the person's last Inbox answer did ("Declined: Everything’s question."), until the next one. */
   lastAnswered?: string;
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;

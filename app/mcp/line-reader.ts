@@ -1,7 +1,9 @@
+import { isAscii } from 'node:buffer';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode } from '../core/errors.js';
 import { RateLimiter } from '../receiver/rate-limiter.js';
+import { vouchEscapeFree } from '../store/json-text.js';
 import { defaultReceiverPolicy } from '../receiver/receiver-policy.js';
 import {
   DEFAULT_MAX_DEPTH,
@@ -115,6 +117,16 @@ const PREFIX_BYTES = 64 * 1024;
  * A complete line: one piece of a chunk, the pieces of several (joined when it is read, see
  * {@link JsonRpcLineReader}), or what is kept of one over the limit.
  */
+/** A line's text, the bytes of the line it was decoded from, and what its bytes tell of its strings. */
+interface Decoded {
+  text: string;
+  bytes: number;
+  /** Nothing but ASCII. */
+  ascii: boolean;
+  /** No backslash: no string in it has a character JSON escapes (only set for a large line). */
+  escapeFree: boolean;
+}
+
 type Line = Buffer | { pieces: Buffer[]; bytes: number } | { oversize: true; prefix: Buffer; bytes: number };
 
 /**
@@ -135,14 +147,15 @@ const SCRATCH_MAX_BYTES = 2 * 1024 * 1024;
  * −32600, with its id when its first bytes hold one; a large request past the server's budget of
  * large request bytes is −32029, unparsed. The connection stays up in every case.
  *
- * A large line ({@link LARGE_LINE_BYTES} or more) costs the event loop up to a few milliseconds to
- * parse and as much again to handle and journal, so it is never read in the turn it arrived in
- * (a data event, {@link append}), and its message, once parsed in a turn of the owner's
- * ({@link nextTurn}), is delivered only on the next one: every other server's input (and the
- * UI's) that came meanwhile is taken between the steps rather than behind all of them. A turn
- * reads one large line at most, and delivers one at most. In a flood of 1 MB requests, a
- * well-behaved server's polls waited behind the parse, the handling and the journal write of
- * one request at once.
+ * A large line ({@link LARGE_LINE_BYTES} or more) costs the event loop milliseconds to decode,
+ * parse, handle and journal, so it is never read in the turn it arrived in (a data event,
+ * {@link append}), and its steps take a turn of the owner's ({@link nextTurn}) each: it is decoded
+ * on one, parsed on the next, and its message delivered on the one after. Every other server's
+ * input (and the UI's) that came meanwhile is taken between the steps rather than behind all of
+ * them. A turn takes one large line's step at most. In a flood of 1 MB requests, a well-behaved
+ * server's polls waited behind the parse, the handling and the journal write of one request at
+ * once; later, behind the decoding and the parse together (1.5–2.2 ms a turn here, against
+ * 0.75 and 1.0 ms apart).
  *
  * A line that came in several chunks waits as their pieces, and is joined only when it is read,
  * in a buffer the reader keeps for it (up to {@link SCRATCH_MAX_BYTES}): a line is parsed or
@@ -166,6 +179,8 @@ export class JsonRpcLineReader {
   #bytesThisTurn = 0;
   /** Whether this turn may still read (or deliver) a large line: not in a data event's turn. */
   #largeThisTurn = false;
+  /** A large line decoded on the last turn, parsed first on the next. */
+  #decoded: Decoded | undefined;
   /** A large line's message parsed on the last turn, delivered first on the next. */
   #parsed: JSONRPCMessage | undefined;
   /** The large-request budget (one bucket: a reader reads one server). */
@@ -201,16 +216,26 @@ export class JsonRpcLineReader {
   /** The next message to deliver, or null when none is complete; refused ones are answered on the way. */
   readMessage(): JSONRPCMessage | null {
     while (!this.#stopped) {
+      // A large line's steps, each in a turn of its own: decoded, parsed, delivered (see above).
       const parsed = this.#parsed;
       if (parsed) {
-        if (!this.#largeThisTurn) {
+        if (!this.#takeLargeStep()) return null;
+        this.#parsed = undefined;
+        this.#readThisTurn++;
+        return parsed;
+      }
+      const decoded = this.#decoded;
+      if (decoded) {
+        if (!this.#takeLargeStep()) return null;
+        this.#decoded = undefined;
+        const message = this.#parse(decoded);
+        if (message) {
+          this.#parsed = message;
           this.#hooks.backlog();
           return null;
         }
-        this.#parsed = undefined;
-        this.#largeThisTurn = false;
-        this.#readThisTurn++;
-        return parsed;
+        // Refused: the turn goes on with the small lines behind it.
+        continue;
       }
       if (this.#lines.length === 0) return null;
       if (this.#readThisTurn >= LINES_PER_TURN || this.#bytesThisTurn >= BYTES_PER_TURN) {
@@ -218,40 +243,47 @@ export class JsonRpcLineReader {
         return null;
       }
       const large = isLarge(this.#lines[0]!);
-      if (large) {
-        if (!this.#largeThisTurn) {
+      if (large && !this.#takeLargeStep()) return null;
+      this.#readThisTurn++;
+      const line = this.#lines.shift()!;
+      if (Buffer.isBuffer(line) || 'pieces' in line) {
+        const bytes = Buffer.isBuffer(line) ? line.length : line.bytes;
+        this.#bytesThisTurn += bytes;
+        const decoded = this.#decode(Buffer.isBuffer(line) ? line : this.#joined(line.pieces, line.bytes));
+        if (!decoded) continue;
+        if (large) {
+          // Parsed on the next turn: this one ends with the decoding.
+          this.#decoded = decoded;
           this.#hooks.backlog();
           return null;
         }
-        this.#largeThisTurn = false;
-      }
-      this.#readThisTurn++;
-      const line = this.#lines.shift()!;
-      let message: JSONRPCMessage | undefined;
-      if (Buffer.isBuffer(line)) {
-        this.#bytesThisTurn += line.length;
-        message = this.#read(line);
-      } else if ('pieces' in line) {
-        this.#bytesThisTurn += line.bytes;
-        message = this.#read(this.#joined(line.pieces, line.bytes));
+        const message = this.#parse(decoded);
+        if (message) return message;
       } else {
         this.#bytesThisTurn += PREFIX_BYTES;
-        message = this.#oversize(line.prefix, line.bytes);
+        const message = this.#oversize(line.prefix, line.bytes);
+        if (message) return message;
       }
-      if (message && large) {
-        // Handled on the next turn: the turn ends with the parse.
-        this.#parsed = message;
-        this.#hooks.backlog();
-        return null;
-      }
-      if (message) return message;
     }
     return null;
   }
 
+  /**
+   * Whether this turn may take a large line's next step (and takes it); if not, the rest waits
+   * for the next turn.
+   */
+  #takeLargeStep(): boolean {
+    if (!this.#largeThisTurn) {
+      this.#hooks.backlog();
+      return false;
+    }
+    this.#largeThisTurn = false;
+    return true;
+  }
+
   /** Messages complete and not yet delivered. */
   get waiting(): number {
-    return this.#lines.length + (this.#parsed ? 1 : 0);
+    return this.#lines.length + (this.#decoded || this.#parsed ? 1 : 0);
   }
 
   /**
@@ -266,6 +298,7 @@ export class JsonRpcLineReader {
 
   /** Forgets everything buffered. */
   clear(): void {
+    this.#decoded = undefined;
     this.#parsed = undefined;
     this.#chunks = [];
     this.#bytes = 0;
@@ -324,7 +357,13 @@ export class JsonRpcLineReader {
     return this.#scratch.subarray(0, bytes);
   }
 
-  #read(line: Buffer): JSONRPCMessage | undefined {
+  /**
+   * A line's text, or undefined when it is refused unparsed (a large request over the budget) or
+   * blank. A line of ASCII only (what MCP traffic mostly is: JSON escapes what is not) is decoded
+   * as Latin-1, the same text at a third of UTF-8's cost here (0.26 ms for 1 MB against 0.75),
+   * after `isAscii` has checked it (0.01 ms).
+   */
+  #decode(line: Buffer): Decoded | undefined {
     const large = line.length >= LARGE_LINE_BYTES;
     if (large) {
       const refusal = this.#overBudget(line);
@@ -336,28 +375,38 @@ export class JsonRpcLineReader {
     }
     // A CRLF line's CR is left out of the text rather than cut off it (a second string per line).
     const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-    const text = line.toString('utf8', 0, end);
+    const ascii = large && isAscii(line);
+    const text = ascii ? line.toString('latin1', 0, end) : line.toString('utf8', 0, end);
     if (BLANK.test(text)) return undefined;
+    // Its strings need no escape in JSON (see `vouchEscapeFree`): memchr speed, 0.03 ms a megabyte.
+    const escapeFree = large && line.indexOf(BACKSLASH) < 0;
+    return { text, bytes: line.length, ascii, escapeFree };
+  }
+
+  /** The message of a decoded line, or undefined when it is refused (answered) or dropped. */
+  #parse({ text, bytes, ascii, escapeFree }: Decoded): JSONRPCMessage | undefined {
+    const large = bytes >= LARGE_LINE_BYTES;
     let value: unknown;
     try {
       value = JSON.parse(text);
+      if (escapeFree) vouchLongStrings(value, ascii);
     } catch (error) {
       this.#refuse({
         id: null,
         error: { code: JsonRpcCode.ParseError, message: `Parse error: ${(error as Error).message.slice(0, 200)}` }
       });
-      if (large) this.#refusedBytes(line.length);
+      if (large) this.#refusedBytes(bytes);
       return undefined;
     }
     const refusal = envelopeRefusal(value, this.#limits.maxDepth);
     if (refusal) {
       this.#refuse(refusal);
-      if (large) this.#refusedBytes(line.length);
+      if (large) this.#refusedBytes(bytes);
       return undefined;
     }
     // A request passed the SDK's request schema in envelopeRefusal: no second parse.
     if (isRequestShaped(value)) {
-      if (large) this.#large.drain(LARGE_KEY, line.length);
+      if (large) this.#large.drain(LARGE_KEY, bytes);
       return value as JSONRPCMessage;
     }
     const message = asJsonRpcMessage(value);
@@ -366,7 +415,7 @@ export class JsonRpcLineReader {
     if (id !== undefined && !('method' in (value as object)))
       return answerFailed(id, "The server's answer is not a well-formed JSON-RPC response");
     this.#hooks.dropped(new Error('The server sent a malformed JSON-RPC notification; it was ignored'));
-    if (large) this.#refusedBytes(line.length);
+    if (large) this.#refusedBytes(bytes);
     return undefined;
   }
 
@@ -434,6 +483,29 @@ export class JsonRpcLineReader {
 const LARGE_KEY = 'server';
 
 const CR = 13;
+const BACKSLASH = 0x5c;
+
+/** The most values {@link vouchLongStrings} looks at in one message. */
+const VOUCH_WALK_MAX = 1024;
+
+/**
+ * Vouches for the long strings of a message parsed from a line with no backslash (see
+ * `vouchEscapeFree`), looking at {@link VOUCH_WALK_MAX} values at most: a message of a
+ * megabyte of small values gains nothing from it.
+ */
+function vouchLongStrings(value: unknown, ascii: boolean): void {
+  const stack: unknown[] = [value];
+  let taken = 1;
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'string') vouchEscapeFree(next, ascii);
+    else if (typeof next === 'object' && next !== null)
+      for (const item of Array.isArray(next) ? next : Object.values(next)) {
+        if (taken++ >= VOUCH_WALK_MAX) return;
+        stack.push(item);
+      }
+  }
+}
 
 /** A line of nothing but whitespace (what `trim` removes), tested without making a trimmed copy. */
 const BLANK = /^\s*$/;

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, LARGE_LINE_BYTES, defaultLineReaderLimits } from '../../../app/mcp/line-reader.js';
 import { scanTopLevel } from '../../../app/mcp/top-level-scan.js';
+import { jsonPart } from '../../../app/store/json-text.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
 /** An elicitation as the SDK writes one: method and params first, the id last. */
@@ -91,11 +92,11 @@ describe('large requests beyond the budget', () => {
       },
       clock
     );
-    // A data event, then the turns a large line takes (read on the first, delivered on the second).
+    // A data event, then the turns a large line takes (decoded, parsed, delivered).
     const read = (text: string) => {
       r.append(Buffer.from(`${text}\n`));
       const out: JSONRPCMessage[] = [];
-      for (let turn = 0; turn < 3; turn++) {
+      for (let turn = 0; turn < 4; turn++) {
         for (let m = r.readMessage(); m !== null; m = r.readMessage()) out.push(m);
         r.nextTurn();
       }
@@ -194,7 +195,7 @@ describe('large requests beyond the budget', () => {
       );
       for (let i = 0; i < 10; i++) {
         r.append(Buffer.from(`${line}\n`));
-        for (let turn = 0; turn < 2; turn++) {
+        for (let turn = 0; turn < 3; turn++) {
           while (r.readMessage() !== null);
           r.nextTurn();
         }
@@ -225,5 +226,57 @@ describe('large requests beyond the budget', () => {
     assert.equal(read(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${big}"}}`).length, 1);
     assert.equal(read('{"jsonrpc":"2.0","id":100,"method":"ping"}').length, 1);
     assert.equal(replies.length, 1);
+  });
+});
+
+describe('the strings of a large line', () => {
+  it('are written back as JSON.stringify writes them, checked for escapes only when the line had a backslash', () => {
+    const limits = { ...defaultLineReaderLimits, maxLineBytes: 4 * LARGE_LINE_BYTES * 8 };
+    const r = new JsonRpcLineReader(limits, {
+      reply: () => undefined,
+      dropped: () => undefined,
+      backlog: () => undefined
+    });
+    const realTest = Object.getOwnPropertyDescriptor(RegExp.prototype, 'test')!;
+    let longChecks = 0;
+    Object.defineProperty(RegExp.prototype, 'test', {
+      ...realTest,
+      value: function (this: RegExp, text: string) {
+        if (text.length >= 1024) longChecks++;
+        return (realTest.value as (this: RegExp, text: string) => boolean).call(this, text);
+      }
+    });
+    try {
+      const long = (fill: string) => fill.repeat(Math.ceil(100_000 / fill.length));
+      const cases: Array<[string, string, boolean]> = [
+        ['ASCII', long('m'), false],
+        ['UTF-8', long('é ü 漢字 emoji 🎉 '), false],
+        ['a quote', long('say "hi" '), true],
+        ['a backslash', long('C:\\dir '), true],
+        ['control characters', long('new\nline\ttab\u0001 '), true],
+        ['a lone surrogate', `${long('m')}\ud800`, true],
+        ['an escape that needs none', `${long('m')}\\u0041`, true]
+      ];
+      for (const [name, message, escaped] of cases) {
+        const params = { message, requestedSchema: { type: 'object', properties: {} } };
+        r.append(
+          Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: name, method: 'elicitation/create', params })}\n`)
+        );
+        let delivered: JSONRPCMessage | null = null;
+        for (let turn = 0; turn < 4 && delivered === null; turn++) {
+          r.nextTurn();
+          delivered = r.readMessage();
+        }
+        const got = (delivered as unknown as { params: Record<string, unknown> }).params;
+        longChecks = 0;
+        const part = jsonPart(got)!;
+        assert.equal(part.text, JSON.stringify(params), name);
+        assert.equal(part.bytes, Buffer.byteLength(JSON.stringify(params)), name);
+        if (escaped) assert.ok(longChecks > 0, `${name}: checked`);
+        else assert.equal(longChecks, 0, `${name}: taken as vouched`);
+      }
+    } finally {
+      Object.defineProperty(RegExp.prototype, 'test', realTest);
+    }
   });
 });

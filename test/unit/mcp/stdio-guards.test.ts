@@ -114,7 +114,7 @@ describe('line reader', () => {
     assert.equal(backlogs(), 1);
   });
 
-  it('reads a large line only on a turn after the data event it came in, and delivers it on the next, the lines after it waiting', () => {
+  it('decodes a large line only on a turn after the data event it came in, parses it on the next and delivers it on the one after, the lines after it waiting', () => {
     const { r, drain, backlogs } = reader(4 * BYTES_PER_TURN);
     const line = (i: number, bytes: number) =>
       `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: 'p'.repeat(bytes) } })}\n`;
@@ -135,13 +135,19 @@ describe('line reader', () => {
       assert.deepEqual(methods(), []);
       assert.equal(largeParses, 0);
       r.nextTurn();
+      assert.deepEqual(methods(), [], 'decoded, and held for the next turn');
+      assert.deepEqual([largeParses, backlogs(), r.waiting], [0, 3, 5]);
+      r.nextTurn();
       assert.deepEqual(methods(), [], 'parsed, and held for the next turn');
-      assert.deepEqual([largeParses, backlogs(), r.waiting], [1, 3, 5]);
+      assert.deepEqual([largeParses, backlogs(), r.waiting], [1, 4, 5]);
       r.nextTurn();
       assert.deepEqual(methods(), ['n/1', 'n/2'], 'delivered first, then the small lines up to the next large one');
       assert.equal(largeParses, 1, 'one large line a turn');
       r.nextTurn();
       assert.deepEqual(methods(), []);
+      r.nextTurn();
+      assert.deepEqual(methods(), []);
+      assert.equal(largeParses, 2);
       r.nextTurn();
       assert.deepEqual(methods(), ['n/3', 'n/4', 'n/5']);
       assert.deepEqual([largeParses, r.waiting], [2, 0]);
@@ -175,6 +181,8 @@ describe('line reader', () => {
       (bytes, i) =>
         `${JSON.stringify({ jsonrpc: '2.0', method: `n/${i}`, params: { pad: String(i).repeat(bytes) } })}\n`
     );
+    // Large lines of ASCII only are decoded as Latin-1, others as UTF-8: one of each kind.
+    lines.push(`${JSON.stringify({ jsonrpc: '2.0', method: 'n/utf8', params: { pad: 'é€😀'.repeat(40_000) } })}\n`);
     const wire = Buffer.from(lines.join(''));
     for (let at = 0; at < wire.length; at += 16 * 1024) r.append(wire.subarray(at, at + 16 * 1024));
     const read: JSONRPCMessage[] = [];

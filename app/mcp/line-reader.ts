@@ -113,10 +113,6 @@ export const BYTES_PER_TURN = 1024 * 1024;
 /** The first bytes of a skipped line that are kept, to find its id. */
 const PREFIX_BYTES = 64 * 1024;
 
-/**
- * A complete line: one piece of a chunk, the pieces of several (joined when it is read, see
- * {@link JsonRpcLineReader}), or what is kept of one over the limit.
- */
 /** A line's text, the bytes of the line it was decoded from, and what its bytes tell of its strings. */
 interface Decoded {
   text: string;
@@ -127,6 +123,10 @@ interface Decoded {
   escapeFree: boolean;
 }
 
+/**
+ * A complete line: one piece of a chunk, the pieces of several (joined when it is read, see
+ * {@link JsonRpcLineReader}), or what is kept of one over the limit.
+ */
 type Line = Buffer | { pieces: Buffer[]; bytes: number } | { oversize: true; prefix: Buffer; bytes: number };
 
 /**
@@ -158,8 +158,8 @@ const SCRATCH_MAX_BYTES = 2 * 1024 * 1024;
  * 0.75 and 1.0 ms apart).
  *
  * A line that came in several chunks waits as their pieces, and is joined only when it is read,
- * in a buffer the reader keeps for it (up to {@link SCRATCH_MAX_BYTES}): a line is parsed or
- * scanned as soon as it is joined, and nothing read from it refers to its bytes. A new buffer per
+ * in a buffer the reader keeps for it (up to {@link SCRATCH_MAX_BYTES}): a line is decoded (a
+ * copy) or scanned as soon as it is joined, and nothing read from it refers to its bytes. A new buffer per
  * line (`Buffer.concat`) doubled the memory outside the heap a flood of 1 MB requests allocates,
  * about 25 MB a second next to the chunks themselves, and each 64 MB of it made V8 collect
  * garbage ("external memory pressure"), on the event loop.
@@ -177,7 +177,7 @@ export class JsonRpcLineReader {
   /** Lines read since the turn began ({@link nextTurn}), and their bytes. */
   #readThisTurn = 0;
   #bytesThisTurn = 0;
-  /** Whether this turn may still read (or deliver) a large line: not in a data event's turn. */
+  /** Whether this turn may still take a large line's step (decode, parse or deliver): not in a data event's turn. */
   #largeThisTurn = false;
   /** A large line decoded on the last turn, parsed first on the next. */
   #decoded: Decoded | undefined;
@@ -228,6 +228,8 @@ export class JsonRpcLineReader {
       if (decoded) {
         if (!this.#takeLargeStep()) return null;
         this.#decoded = undefined;
+        // Its parse is this turn's work too: a refused line leaves room for fewer small ones.
+        this.#bytesThisTurn += decoded.bytes;
         const message = this.#parse(decoded);
         if (message) {
           this.#parsed = message;
@@ -288,7 +290,7 @@ export class JsonRpcLineReader {
 
   /**
    * A new turn of the owner's, begun after the event loop polled for input: another
-   * {@link LINES_PER_TURN} lines may be read, and one large line read or delivered.
+   * {@link LINES_PER_TURN} lines may be read, and one large line's step taken (see above).
    */
   nextTurn(): void {
     this.#readThisTurn = 0;
@@ -389,7 +391,6 @@ export class JsonRpcLineReader {
     let value: unknown;
     try {
       value = JSON.parse(text);
-      if (escapeFree) vouchLongStrings(value, ascii);
     } catch (error) {
       this.#refuse({
         id: null,
@@ -407,10 +408,14 @@ export class JsonRpcLineReader {
     // A request passed the SDK's request schema in envelopeRefusal: no second parse.
     if (isRequestShaped(value)) {
       if (large) this.#large.drain(LARGE_KEY, bytes);
+      if (escapeFree) vouchLongStrings(value, ascii);
       return value as JSONRPCMessage;
     }
     const message = asJsonRpcMessage(value);
-    if (message) return message;
+    if (message) {
+      if (escapeFree) vouchLongStrings(message, ascii);
+      return message;
+    }
     const id = readableId(value);
     if (id !== undefined && !('method' in (value as object)))
       return answerFailed(id, "The server's answer is not a well-formed JSON-RPC response");

@@ -16,7 +16,10 @@
  * text instead of walking the part again. Such parts must never change once kept.
  */
 
-/** Strings at least this long are checked for escapes at once instead of by `JSON.stringify`. */
+/**
+ * Strings at least this long are checked for escapes at once instead of by `JSON.stringify` (or
+ * not at all when vouched for: see {@link vouchEscapeFree}).
+ */
 const LONG_STRING = 1024;
 /** A value (or part) of an estimated JSON size below this goes to `JSON.stringify` whole. */
 const SMALL_PART = 16 * 1024;
@@ -24,7 +27,7 @@ const SMALL_PART = 16 * 1024;
  * A string with no character JSON escapes: no `"`, `\` or control character (lone surrogates are
  * checked apart). Matching the whole string against the negated class is about twice as fast on
  * 1 MB as searching it for one of those characters (`/["\\\u0000-\u001f]/`): 1.6 ms against
- * 3.0 here, for each large request received.
+ * 3.0 here, for each large request received that nobody vouched for (see {@link vouchEscapeFree}).
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const NOTHING_TO_ESCAPE = /^[^"\\\u0000-\u001f]*$/;
@@ -222,14 +225,18 @@ function stringPart(value: string): JsonPart {
 
 /**
  * Long strings that the code that parsed them vouched for (see {@link vouchEscapeFree}), oldest
- * first, each until a text is made of it; at most {@link VOUCHED_MAX} of them and
- * {@link VOUCHED_MAX_CHARS} characters, the oldest dropped first, so that strings never
- * serialized are not kept alive for long.
+ * first, each until a text is made of it: at most {@link VOUCHED_MAX} of them and
+ * {@link VOUCHED_MAX_CHARS} characters, the oldest dropped first, and all forgotten
+ * {@link VOUCHED_MS} after the last came, so that strings nobody serializes (a message nobody
+ * stores) are not kept alive by this list once a server is quiet. One forgotten before its text
+ * was made is only checked, as any other string.
  */
 const vouched: Array<{ value: string; ascii: boolean }> = [];
 let vouchedChars = 0;
+let vouchedExpiry: ReturnType<typeof setTimeout> | undefined;
 const VOUCHED_MAX = 8;
 const VOUCHED_MAX_CHARS = 16 * 1024 * 1024;
+const VOUCHED_MS = 1000;
 
 /**
  * Vouches that `value` has no character JSON escapes and no lone surrogate (and, with `ascii`,
@@ -244,8 +251,16 @@ export function vouchEscapeFree(value: string, ascii: boolean): void {
   if (value.length < LONG_STRING || value.length > VOUCHED_MAX_CHARS) return;
   vouched.push({ value, ascii });
   vouchedChars += value.length;
+  clearTimeout(vouchedExpiry);
+  vouchedExpiry = setTimeout(forgetVouched, VOUCHED_MS).unref();
   while (vouched.length > VOUCHED_MAX || vouchedChars > VOUCHED_MAX_CHARS)
     vouchedChars -= vouched.shift()!.value.length;
+}
+
+function forgetVouched(): void {
+  vouched.length = 0;
+  vouchedChars = 0;
+  vouchedExpiry = undefined;
 }
 
 /** Whether `value` was vouched for ('ascii' or 'utf8'), forgetting it; undefined when it was not. */
@@ -256,6 +271,10 @@ function takeVouched(value: string): 'ascii' | 'utf8' | undefined {
     if (entry.value.length !== value.length || entry.value !== value) continue;
     vouched.splice(index, 1);
     vouchedChars -= value.length;
+    if (vouched.length === 0) {
+      clearTimeout(vouchedExpiry);
+      vouchedExpiry = undefined;
+    }
     return entry.ascii ? 'ascii' : 'utf8';
   }
   return undefined;

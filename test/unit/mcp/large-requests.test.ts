@@ -279,4 +279,65 @@ describe('the strings of a large line', () => {
       Object.defineProperty(RegExp.prototype, 'test', realTest);
     }
   });
+
+  it('are taken as vouched for a second at most, so that strings nobody stores are not kept for it', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const r = new JsonRpcLineReader(defaultLineReaderLimits, {
+      reply: () => undefined,
+      dropped: () => undefined,
+      backlog: () => undefined
+    });
+    const params = { message: 'w'.repeat(100_000) };
+    const realTest = Object.getOwnPropertyDescriptor(RegExp.prototype, 'test')!;
+    let longChecks = 0;
+    Object.defineProperty(RegExp.prototype, 'test', {
+      ...realTest,
+      value: function (this: RegExp, text: string) {
+        if (text.length >= 1024) longChecks++;
+        return (realTest.value as (this: RegExp, text: string) => boolean).call(this, text);
+      }
+    });
+    try {
+      r.append(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'elicitation/create', params })}\n`));
+      let delivered: JSONRPCMessage | null = null;
+      for (let turn = 0; turn < 4 && delivered === null; turn++) {
+        r.nextTurn();
+        delivered = r.readMessage();
+      }
+      t.mock.timers.tick(1000);
+      longChecks = 0;
+      const part = jsonPart((delivered as unknown as { params: unknown }).params)!;
+      assert.equal(part.text, JSON.stringify(params));
+      assert.ok(longChecks > 0, 'checked: the word given for it was forgotten');
+    } finally {
+      Object.defineProperty(RegExp.prototype, 'test', realTest);
+    }
+  });
+});
+
+describe('a large line refused once parsed', () => {
+  it('counts against its turn, so that the small lines behind it wait for the next', () => {
+    const r = new JsonRpcLineReader(defaultLineReaderLimits, {
+      reply: () => undefined,
+      dropped: () => undefined,
+      backlog: () => undefined
+    });
+    // A request whose id is an object: refused −32600 once parsed.
+    let wire = `${JSON.stringify({ jsonrpc: '2.0', method: 'n', params: { p: 'x'.repeat(1_000_000) }, id: {} })}\n`;
+    for (let i = 0; i < 64; i++)
+      wire += `${JSON.stringify({ jsonrpc: '2.0', method: `s/${i}`, params: { p: 'y'.repeat(16_000) } })}\n`;
+    r.append(Buffer.from(wire));
+    const perTurn: number[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      r.nextTurn();
+      let n = 0;
+      while (r.readMessage() !== null) n++;
+      perTurn.push(n);
+    }
+    // Decoded on the first turn; parsed and refused on the second, which then has room for
+    // (1 MiB − 1 MB) of 16 KB lines only; the rest on the third.
+    assert.equal(perTurn[0], 0);
+    assert.ok(perTurn[1]! < 10, `second turn read ${perTurn[1]} small lines`);
+    assert.equal(perTurn[1]! + perTurn[2]!, 64);
+  });
 });

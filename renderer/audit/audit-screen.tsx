@@ -5,6 +5,7 @@ import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { ShortId } from '../components/short-id.js';
 import { ActionError, useFailure } from '../components/action-error.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 const LIMIT = 200;
@@ -132,7 +133,7 @@ export function AuditScreen({
             ? 'No entry matches.'
             : 'Nothing recorded yet.'}
       </p>
-      <div className="table-wrap" hidden={entries?.length === 0}>
+      <TableWrap label="Audit log table" hidden={entries?.length === 0}>
         <table className="audit">
           <caption className="sr-only">Audit log entries</caption>
           <thead>
@@ -162,7 +163,7 @@ export function AuditScreen({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { ProviderConfig, ProviderView } from '../../app/contract/host-api.j
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { isHttpUrl } from '../components/format.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
@@ -257,7 +258,7 @@ export const ProviderForm = forwardRef<
         <p className="field-hint" id="models-caption">
           Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.
         </p>
-        <div className="table-wrap">
+        <TableWrap label="Models table">
           <table className="models">
             <thead>
               <tr>
@@ -321,7 +322,7 @@ export const ProviderForm = forwardRef<
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
         <p className="field-error" hidden={!modelsError}>
           {modelsError ?? ''}
         </p>

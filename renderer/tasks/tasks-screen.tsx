@@ -6,6 +6,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
 import { TaskFilters } from './task-filters.js';
 import { KIND_WORDS } from '../components/kind-words.js';
+import { TableWrap } from '../components/table-wrap.js';
 import {
   matchesTask,
   NO_TASK_FILTER,
@@ -129,7 +130,7 @@ export function TasksScreen({
             ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
             : `${shown.length} of ${all.length} tasks match`}
       </p>
-      <div className="table-wrap" hidden={shown.length === 0}>
+      <TableWrap label="Tasks table" hidden={shown.length === 0}>
         <table className="tasks">
           <caption className="sr-only">Tasks</caption>
           <thead>
@@ -159,7 +160,7 @@ export function TasksScreen({
             <tbody />
           )}
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 
@@ -107,7 +108,7 @@ export function ServerTasksPanel({
         {status}
       </p>
       <ActionError failure={failure} onDismiss={clear} />
-      <div className="table-wrap" hidden={tasks.length === 0 || unlisted}>
+      <TableWrap label={`Tasks on ${server.name}`} hidden={tasks.length === 0 || unlisted}>
         <table className="server-tasks">
           <caption className="sr-only">Tasks on {server.name}</caption>
           <thead>
@@ -143,7 +144,7 @@ export function ServerTasksPanel({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <div className="actions">
         <button
           type="button"

@@ -223,7 +223,19 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     }
     const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
     assert.ok(widths[0]! <= widths[1]!, `at 1280: the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
+    // A table that fits is no region and no stop in the tab order.
+    assert.deepEqual(await frameState(wrap), { role: null, tabIndex: -1, left: false, right: false });
     await page.setViewportSize({ width: 800, height: 900 });
+    // At 800 px the table scrolls sideways: a shadow says so, and the keyboard can scroll it.
+    const narrow = page.getByRole('region', { name: 'Tasks table' });
+    await narrow.and(page.locator('[data-more-right]')).waitFor();
+    assert.deepEqual(await frameState(wrap), { role: 'region', tabIndex: 0, left: false, right: true });
+    await narrow.focus();
+    await page.keyboard.press('ArrowRight');
+    await narrow.and(page.locator('[data-more-left]')).waitFor();
+    assert.ok((await wrap.evaluate((element) => element.scrollLeft)) > 0, 'the arrow key scrolled the table');
+    await page.keyboard.press('ArrowLeft');
+    await narrow.and(page.locator('[data-more-right]:not([data-more-left])')).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -361,3 +373,13 @@ describe('the Tasks screen with a server whose name is long and has no space', (
     assert.deepEqual(d.pageErrors, []);
   });
 });
+
+/** A table's frame: its role, tab index, and the sides it says more of the table is to. */
+function frameState(frame: Locator) {
+  return frame.evaluate((element) => ({
+    role: element.getAttribute('role'),
+    tabIndex: (element as HTMLElement).tabIndex,
+    left: element.hasAttribute('data-more-left'),
+    right: element.hasAttribute('data-more-right')
+  }));
+}

@@ -230,15 +230,11 @@ describe('large requests beyond the budget', () => {
 });
 
 describe('the strings of a large line', () => {
-  it('are written back as JSON.stringify writes them, checked for escapes only when the line had a backslash', () => {
-    const limits = { ...defaultLineReaderLimits, maxLineBytes: 4 * LARGE_LINE_BYTES * 8 };
-    const r = new JsonRpcLineReader(limits, {
-      reply: () => undefined,
-      dropped: () => undefined,
-      backlog: () => undefined
-    });
-    const realTest = Object.getOwnPropertyDescriptor(RegExp.prototype, 'test')!;
-    let longChecks = 0;
+  const realTest = Object.getOwnPropertyDescriptor(RegExp.prototype, 'test')!;
+  /** Regular expressions tested on long strings (the check for escapes) since the last look. */
+  let longChecks = 0;
+  beforeEach(() => {
+    longChecks = 0;
     Object.defineProperty(RegExp.prototype, 'test', {
       ...realTest,
       value: function (this: RegExp, text: string) {
@@ -246,72 +242,60 @@ describe('the strings of a large line', () => {
         return (realTest.value as (this: RegExp, text: string) => boolean).call(this, text);
       }
     });
-    try {
-      const long = (fill: string) => fill.repeat(Math.ceil(100_000 / fill.length));
-      const cases: Array<[string, string, boolean]> = [
-        ['ASCII', long('m'), false],
-        ['UTF-8', long('é ü 漢字 emoji 🎉 '), false],
-        ['a quote', long('say "hi" '), true],
-        ['a backslash', long('C:\\dir '), true],
-        ['control characters', long('new\nline\ttab\u0001 '), true],
-        ['a lone surrogate', `${long('m')}\ud800`, true],
-        ['an escape that needs none', `${long('m')}\\u0041`, true]
-      ];
-      for (const [name, message, escaped] of cases) {
-        const params = { message, requestedSchema: { type: 'object', properties: {} } };
-        r.append(
-          Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: name, method: 'elicitation/create', params })}\n`)
-        );
-        let delivered: JSONRPCMessage | null = null;
-        for (let turn = 0; turn < 4 && delivered === null; turn++) {
-          r.nextTurn();
-          delivered = r.readMessage();
-        }
-        const got = (delivered as unknown as { params: Record<string, unknown> }).params;
-        longChecks = 0;
-        const part = jsonPart(got)!;
-        assert.equal(part.text, JSON.stringify(params), name);
-        assert.equal(part.bytes, Buffer.byteLength(JSON.stringify(params)), name);
-        if (escaped) assert.ok(longChecks > 0, `${name}: checked`);
-        else assert.equal(longChecks, 0, `${name}: taken as vouched`);
-      }
-    } finally {
-      Object.defineProperty(RegExp.prototype, 'test', realTest);
+  });
+  afterEach(() => Object.defineProperty(RegExp.prototype, 'test', realTest));
+
+  /** The message of `line`, through a reader's data event and the turns a large line takes. */
+  function deliver(r: JsonRpcLineReader, line: string): JSONRPCMessage {
+    r.append(Buffer.from(`${line}\n`));
+    let delivered: JSONRPCMessage | null = null;
+    for (let turn = 0; turn < 4 && delivered === null; turn++) {
+      r.nextTurn();
+      delivered = r.readMessage();
+    }
+    assert.ok(delivered, 'delivered');
+    return delivered;
+  }
+
+  const newReader = (limits = defaultLineReaderLimits) =>
+    new JsonRpcLineReader(limits, { reply: () => undefined, dropped: () => undefined, backlog: () => undefined });
+
+  it('are written back as JSON.stringify writes them, checked for escapes only when the line had a backslash', () => {
+    const r = newReader({ ...defaultLineReaderLimits, maxLineBytes: 4 * LARGE_LINE_BYTES * 8 });
+    const long = (fill: string) => fill.repeat(Math.ceil(100_000 / fill.length));
+    const cases: Array<[string, string, boolean]> = [
+      ['ASCII', long('m'), false],
+      ['UTF-8', long('é ü 漢字 emoji 🎉 '), false],
+      ['a quote', long('say "hi" '), true],
+      ['a backslash', long('C:\\dir '), true],
+      ['control characters', long('new\nline\ttab\u0001 '), true],
+      ['a lone surrogate', `${long('m')}\ud800`, true],
+      ['an escape that needs none', `${long('m')}\\u0041`, true]
+    ];
+    for (const [name, message, escaped] of cases) {
+      const params = { message, requestedSchema: { type: 'object', properties: {} } };
+      const delivered = deliver(r, JSON.stringify({ jsonrpc: '2.0', id: name, method: 'elicitation/create', params }));
+      longChecks = 0;
+      const part = jsonPart((delivered as unknown as { params: unknown }).params)!;
+      assert.equal(part.text, JSON.stringify(params), name);
+      assert.equal(part.bytes, Buffer.byteLength(JSON.stringify(params)), name);
+      if (escaped) assert.ok(longChecks > 0, `${name}: checked`);
+      else assert.equal(longChecks, 0, `${name}: taken as vouched`);
     }
   });
 
   it('are taken as vouched for a second at most, so that strings nobody stores are not kept for it', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
-    const r = new JsonRpcLineReader(defaultLineReaderLimits, {
-      reply: () => undefined,
-      dropped: () => undefined,
-      backlog: () => undefined
-    });
     const params = { message: 'w'.repeat(100_000) };
-    const realTest = Object.getOwnPropertyDescriptor(RegExp.prototype, 'test')!;
-    let longChecks = 0;
-    Object.defineProperty(RegExp.prototype, 'test', {
-      ...realTest,
-      value: function (this: RegExp, text: string) {
-        if (text.length >= 1024) longChecks++;
-        return (realTest.value as (this: RegExp, text: string) => boolean).call(this, text);
-      }
-    });
-    try {
-      r.append(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'elicitation/create', params })}\n`));
-      let delivered: JSONRPCMessage | null = null;
-      for (let turn = 0; turn < 4 && delivered === null; turn++) {
-        r.nextTurn();
-        delivered = r.readMessage();
-      }
-      t.mock.timers.tick(1000);
-      longChecks = 0;
-      const part = jsonPart((delivered as unknown as { params: unknown }).params)!;
-      assert.equal(part.text, JSON.stringify(params));
-      assert.ok(longChecks > 0, 'checked: the word given for it was forgotten');
-    } finally {
-      Object.defineProperty(RegExp.prototype, 'test', realTest);
-    }
+    const delivered = deliver(
+      newReader(),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'elicitation/create', params })
+    );
+    t.mock.timers.tick(1000);
+    longChecks = 0;
+    const part = jsonPart((delivered as unknown as { params: unknown }).params)!;
+    assert.equal(part.text, JSON.stringify(params));
+    assert.ok(longChecks > 0, 'checked: the word given for it was forgotten');
   });
 });
 

@@ -3,9 +3,10 @@ import { ErrorDataSchema } from './common.js';
 import { OutboundTaskStateSchema } from './outbound-tasks.js';
 
 /**
- * Schemas of the task history: the user's own record of every task received from a server and
- * every task requested of one, kept after the protocol's TTL (servers lose access at TTL, as the
- * spec says; the person does not lose the record).
+ * Schemas of the task history: the user's own record of every task received from a server,
+ * every task requested of one, and every tool call that ran without a task, kept after the
+ * protocol's TTL (servers lose access at TTL, as the spec says; the person does not lose the
+ * record).
  */
 
 /**
@@ -33,14 +34,14 @@ export const TruncatedValueSchema = z.object({
 
 /** What a history list shows of an entry (no request or result bodies). */
 export const HistorySummarySchema = z.object({
-  /** `received:<taskId>` or `requested:<outboundId>`. */
+  /** `received:<taskId>`, `requested:<outboundId>`, or `call:<uuid>` for a tool call that ran without a task. */
   id: z.string(),
   direction: z.enum(['received', 'requested']),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']),
   serverId: z.string(),
   serverName: z.string(),
-  /** The protocol task id (the server's for a requested task). */
-  taskId: z.string(),
+  /** The protocol task id (the server's for a requested task); absent for a tool call that ran without a task. */
+  taskId: z.string().optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
   status: HistoryStatusSchema,

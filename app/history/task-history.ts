@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type {
   HistoryEntry,
@@ -9,6 +10,7 @@ import type {
 } from '../contract/history.js';
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
+import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
@@ -56,8 +58,8 @@ export interface TaskHistoryOptions {
 }
 
 /**
- * The user's record of every received and requested task, kept on the user's side after the
- * protocol TTL.
+ * The user's record of every received and requested task, and of every tool call that ran
+ * without a task, kept on the user's side after the protocol TTL.
  *
  * Entries live in their own segment log (`<dataDir>/history/`, electron-store documents behind
  * the journal, as the task store does), written lazily: history is never what a server waits
@@ -232,6 +234,56 @@ export class TaskHistory {
     });
   }
 
+  /**
+   * A requested task was forgotten in Taskdesk: one that had not ended will never be heard of
+   * again (it is no longer followed, and the server was not told), so its entry says so as
+   * `lost` rather than staying "working" for good.
+   */
+  recordForgotten(outboundId: string): void {
+    const existing = this.#entries.get(`requested:${outboundId}`);
+    if (!existing || isEnded(existing.status)) return;
+    this.#save(
+      this.#step(
+        existing,
+        this.#now(),
+        'lost',
+        'Forgotten in Taskdesk before it ended: no longer followed, and the server was not told'
+      )
+    );
+  }
+
+  /**
+   * Records a tool call that ended without becoming a task (answered, failed or cancelled): a new
+   * entry each time, since a call has no id of its own beyond its run (a caller may use a
+   * `callId` again). Recorded once it ends: a plain call does not outlive the app.
+   */
+  recordCall(ended: EndedCall): void {
+    const { call } = ended;
+    const endedAt = call.endedAt ?? this.#now();
+    const status: HistoryStatus = call.state === 'running' ? 'failed' : call.state;
+    this.#save({
+      id: `call:${randomUUID()}`,
+      direction: 'requested',
+      kind: 'tool-call',
+      serverId: call.serverId,
+      serverName: call.serverName,
+      title: titleOfRequested(call.toolName),
+      status,
+      // Only the person cancels a plain call (Cancel, or Stop in a conversation); a server cannot.
+      ...(status === 'cancelled' && { cancelledBy: 'you' as const }),
+      createdAt: call.startedAt,
+      updatedAt: endedAt,
+      endedAt,
+      timeline: [
+        { at: call.startedAt, status: 'working' },
+        { at: endedAt, status }
+      ],
+      request: boundedValue({ name: call.toolName, arguments: ended.arguments }),
+      ...(ended.result && { result: boundedValue(ended.result) }),
+      ...(call.error && status !== 'completed' && { error: call.error })
+    });
+  }
+
   /** One page of entries matching `filter`, newest first. */
   list(filter: HistoryFilter = {}, page: { cursor?: string; limit?: number } = {}): HistoryPage {
     const limit = Math.min(PAGE_MAX, Math.max(1, page.limit ?? PAGE_DEFAULT));
@@ -299,7 +351,7 @@ export class TaskHistory {
       if (filter.direction !== undefined && entry.direction !== filter.direction) continue;
       if (words.length > 0) {
         const haystack =
-          `${entry.title}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId}`.toLowerCase();
+          `${entry.title}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);

@@ -242,6 +242,7 @@ export class Host {
       // A server's question (not of a task) in the Inbox may be what its plain call waits for.
       waitingOnPerson: (serverId) => this.inbox.some((item) => item.serverId === serverId && !item.taskId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
+      onCallEnded: (ended) => this.history.recordCall(ended),
       exchanges: {
         dir: new DocumentDir({ dir: path.join(config.dataDir, 'exchanges'), corruptDir, factory }),
         // Questions of a multi round-trip request need no connection: the server waits in its requestState.
@@ -268,6 +269,7 @@ export class Host {
     });
     this.requestor.on((event) => {
       if (event.type === 'changed') this.history.recordRequested(event.task);
+      else if (event.type === 'removed') this.history.recordForgotten(event.outboundId);
       this.events.emit('outbound.changed', event);
     });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {

@@ -47,6 +47,14 @@ export type { AttachOptions } from './attachments.js';
 const AnyObjectSchema = z.looseObject({});
 
 /** Options of the requestor. */
+/** A tool call that ended without becoming a task (see `OutboundTasksOptions.onCallEnded`). */
+export interface EndedCall {
+  call: PlainCallView;
+  arguments: Record<string, unknown>;
+  /** The server's answer when the call completed. */
+  result?: Record<string, unknown>;
+}
+
 export interface OutboundTasksOptions {
   /** Where each outbound task is kept, one document per task (without `log`; with it, documents of an earlier build). */
   dir: DocumentDir;
@@ -71,6 +79,12 @@ export interface OutboundTasksOptions {
   waitingOnPerson?: (serverId: string) => boolean;
   /** Told of every change of a plain call (started, progress, ended). */
   onPlainCall?: (view: PlainCallView) => void;
+  /**
+   * Told once a tool call that did not become a task has ended (answered, failed or cancelled),
+   * with its arguments and the server's result: what the history keeps of it. A call that became
+   * a task is followed as one instead.
+   */
+  onCallEnded?: (ended: EndedCall) => void;
   /**
    * Multi round-trip requests (MCP 2026-07-28): where they are kept, and how one question is
    * answered. Without it, a server's `input_required` answer to a request is an error.
@@ -108,6 +122,7 @@ export interface CallToolOptions {
 export class OutboundTasks {
   readonly #clock: Clock;
   readonly #onStoreError: OutboundTasksOptions['onStoreError'];
+  readonly #onCallEnded: OutboundTasksOptions['onCallEnded'];
   readonly #store: OutboundTaskStore;
   readonly #env: FollowerEnvironment;
   readonly #defaultTtlMs: number | null;
@@ -133,6 +148,7 @@ export class OutboundTasks {
   constructor(options: OutboundTasksOptions) {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
+    this.#onCallEnded = options.onCallEnded;
     this.#store = new OutboundTaskStore(options.dir, options.log, (outboundId, error) => {
       const follower = this.#followers.get(outboundId);
       if (!follower || this.#closed) return;
@@ -308,20 +324,26 @@ export class OutboundTasks {
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
       case 'plain': {
         const modern = attachment.modern;
-        return this.plainCalls.run(call, (signal, onprogress) =>
-          modern
-            ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress })
-            : callLegacyPlain(attachment, toolName, args, { signal, onprogress })
+        return this.plainCalls.run(
+          call,
+          (signal, onprogress) =>
+            modern
+              ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress })
+              : callLegacyPlain(attachment, toolName, args, { signal, onprogress }),
+          this.#callEnded(args)
         );
       }
       case 'task': {
         // Until the server answers (with a task, or plainly after all) this is a running call like any other.
         const modern = attachment.modern;
         const ttl = options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs;
-        return this.plainCalls.run(call, (signal, onprogress) =>
-          modern
-            ? callModern(this.#calls, attachment, modern, toolName, args, true, { signal, onprogress })
-            : callLegacyTask(this.#calls, attachment, toolName, args, ttl, { signal, onprogress })
+        return this.plainCalls.run(
+          call,
+          (signal, onprogress) =>
+            modern
+              ? callModern(this.#calls, attachment, modern, toolName, args, true, { signal, onprogress })
+              : callLegacyTask(this.#calls, attachment, toolName, args, ttl, { signal, onprogress }),
+          this.#callEnded(args)
         );
       }
     }
@@ -503,6 +525,18 @@ export class OutboundTasks {
     this.#writes.delete(follower);
     this.#store.remove(outboundId);
     this.#emit({ type: 'removed', outboundId, serverId: follower.view.serverId });
+  }
+
+  /** What a call with `args` tells `onCallEnded` when it ends, unless it became a task. */
+  #callEnded(
+    args: Record<string, unknown>
+  ): ((view: PlainCallView, outcome: CallToolOutcome | undefined) => void) | undefined {
+    const onCallEnded = this.#onCallEnded;
+    if (!onCallEnded) return undefined;
+    return (call, outcome) => {
+      if (outcome?.type === 'task') return;
+      onCallEnded({ call, arguments: args, ...(outcome?.type === 'result' && { result: outcome.result }) });
+    };
   }
 
   #add(follower: OutboundFollower): void {

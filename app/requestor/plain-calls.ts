@@ -37,6 +37,8 @@ interface RunningCall {
   idleMs: number;
   controller: AbortController;
   timer: TimerHandle | undefined;
+  /** Told once the call ends, with what it resolved to (undefined when it failed or was cancelled). */
+  ended: ((view: PlainCallView, value: unknown) => void) | undefined;
 }
 
 /**
@@ -55,10 +57,15 @@ export class PlainCalls {
     this.#idleMs = options.idleTimeoutMs ?? 60_000;
   }
 
-  /** Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800. */
+  /**
+   * Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800.
+   * `ended` is told once the call has ended, with its last view and what `send` resolved to
+   * (undefined when it failed or was cancelled).
+   */
   async run<T>(
     call: { callId?: string; idleTimeoutMs?: number; serverId: string; serverName: string; toolName: string },
-    send: PlainCallSender<T>
+    send: PlainCallSender<T>,
+    ended?: (view: PlainCallView, value: T | undefined) => void
   ): Promise<T> {
     const callId = call.callId ?? `call-${randomUUID()}`;
     if (this.#running.has(callId))
@@ -74,7 +81,8 @@ export class PlainCalls {
       },
       idleMs: call.idleTimeoutMs ?? this.#idleMs,
       controller: new AbortController(),
-      timer: undefined
+      timer: undefined,
+      ended: ended as RunningCall['ended']
     };
     // A question of the server already in the Inbox may be what this call will wait for too.
     if (this.#options.waitingOnPerson(call.serverId)) running.view.waitingOnPerson = true;
@@ -83,7 +91,7 @@ export class PlainCalls {
     this.#options.onChange(copyJson(running.view));
     try {
       const result = await send(running.controller.signal, (progress) => this.#progress(running, progress));
-      this.#end(running, 'completed');
+      this.#end(running, 'completed', undefined, result);
       return result;
     } catch (error) {
       const reason: unknown = running.controller.signal.aborted ? running.controller.signal.reason : error;
@@ -164,13 +172,19 @@ export class PlainCalls {
     }, running.idleMs);
   }
 
-  #end(running: RunningCall, state: PlainCallView['state'], error?: PlainCallView['error']): void {
+  #end(running: RunningCall, state: PlainCallView['state'], error?: PlainCallView['error'], value?: unknown): void {
     if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
     running.timer = undefined;
     this.#running.delete(running.view.callId);
     const { waitingOnPerson: _waiting, ...rest } = running.view;
     running.view = { ...rest, state, endedAt: this.#now(), ...(error && { error }) };
     this.#options.onChange(copyJson(running.view));
+    try {
+      running.ended?.(copyJson(running.view), value);
+    } catch (problem) {
+      // What records the call (the history) must not turn a call that ended into one that failed.
+      console.error('Taskdesk could not record an ended tool call:', problem);
+    }
   }
 
   #now(): string {

@@ -47,8 +47,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
       {entry ? (
         <>
           <p className="meta">
-            {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong> ·{' '}
-            <StatusBadge status={entry.status} />
+            {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong>
+            {entry.taskId === undefined ? ' without a task' : null} · <StatusBadge status={entry.status} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.status === 'cancelled' ? ` · ${cancelledWords(entry.cancelledBy)}` : null}
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}

@@ -16,8 +16,8 @@ import { downloadText } from './download.js';
 export const HISTORY_PAGE = 50;
 
 /**
- * The History screen: every task received or requested, newest first, kept after the
- * protocol's TTL. Search and filters ask the host (`history.list`), a page at a time; an entry
+ * The History screen: every task received or requested (and every tool call that ran without a
+ * task), newest first, kept after the protocol's TTL. Search and filters ask the host (`history.list`), a page at a time; an entry
  * opens in full; Export downloads what the filter matches as JSON Lines.
  */
 export function HistoryScreen({
@@ -105,8 +105,8 @@ export function HistoryScreen({
         History
       </h2>
       <p className="lede">
-        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and kept after it ends for as long
-        as Keep history below says.
+        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and every tool call that ran without
+        a task, once it ended; kept for as long as Keep history below says.
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
@@ -147,7 +147,7 @@ export function HistoryScreen({
             ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
             : Object.keys(toHistoryFilter(inputs)).length > 0
               ? 'No entry matches.'
-              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task.'}
+              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call without a task once it ends.'}
       </p>
       <ol className="history-list">
         {page?.entries.map((entry) => (
@@ -156,8 +156,9 @@ export function HistoryScreen({
               <TaskTitle kind={entry.kind} title={entry.title} />
             </button>
             <span className="meta">
-              {kindWords(entry.kind)} · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
-              <StatusBadge status={entry.status} />
+              {kindWords(entry.kind)}
+              {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
+              {entry.serverName} · <StatusBadge status={entry.status} />
               {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>

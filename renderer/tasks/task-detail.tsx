@@ -26,7 +26,8 @@ interface Shown {
   direction: TaskItem['direction'];
   title: string;
   serverName: string;
-  taskId: string;
+  /** Absent for a History entry of a tool call that ran without a task. */
+  taskId: string | undefined;
   status: string;
   cancelledBy: 'you' | 'server' | undefined;
   statusMessage: string | undefined;
@@ -205,7 +206,14 @@ export function TaskDetail({
         <>
           <p className="meta">
             {KIND_WORDS[shown.kind]} {shown.direction === 'received' ? 'received from' : 'requested of'}{' '}
-            <strong>{shown.serverName}</strong> · task <ShortId id={shown.taskId} />
+            <strong>{shown.serverName}</strong> ·{' '}
+            {shown.taskId !== undefined ? (
+              <>
+                task <ShortId id={shown.taskId} />
+              </>
+            ) : (
+              'a call without a task'
+            )}
             {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
           </p>
           <div className="detail-status">

@@ -207,4 +207,31 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     assert.equal(await calls.locator('li[data-outbound-id]').count(), count - 1);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('keeps the calls that ran without a task in History, with what was asked and the answer', async () => {
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const plain = history.locator('.history-list li').filter({ hasText: 'Tool call: work-forbidden' });
+    await plain.waitFor();
+    assert.match((await plain.locator('.meta').textContent()) ?? '', /^Tool call without a task · to .+ · Completed/);
+    // The tasks of this file are there as tasks, not a second time as calls.
+    const slowEntries = history.locator('.history-list li').filter({ hasText: 'Tool call: slow' });
+    assert.equal(await slowEntries.count(), 2);
+    assert.equal(await slowEntries.filter({ hasText: 'without a task' }).count(), 0);
+    // The one forgotten while it ran does not stay "working" for good.
+    assert.deepEqual(
+      await slowEntries
+        .locator('.meta')
+        .allTextContents()
+        .then((metas) => metas.map((meta) => meta.split(' · ')[2])),
+      ['Lost', 'Cancelled']
+    );
+
+    await plain.getByRole('button', { name: 'Tool call: work-forbidden' }).click();
+    const detail = history.locator('.history-detail');
+    await detail.getByText('plain: now').first().waitFor();
+    assert.match((await detail.locator('.meta').first().textContent()) ?? '', /without a task · Completed/);
+    assert.match((await detail.locator('details').first().textContent()) ?? '', /"label": "now"/);
+    assert.deepEqual(pageErrors, []);
+  });
 });

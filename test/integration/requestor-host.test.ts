@@ -82,5 +82,11 @@ describe('requestor through the host API, with the real inbox (server-everything
     const stored = await host.call('outbound.get', { outboundId });
     assert.equal(stored.state, 'completed');
     assert.match(JSON.stringify(stored.outcome), /python/i);
+    // History has the task, and no second entry for the call that became it.
+    const history = await host.call('history.list', { filter: { kind: 'tool-call' } });
+    assert.deepEqual(
+      history.entries.map((entry) => [entry.id, entry.status]),
+      [[`requested:${outboundId}`, 'completed']]
+    );
   });
 });

@@ -200,6 +200,8 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     assert.deepEqual(reply.ok ? undefined : reply.error, { code: -32800, message: 'Cancelled by you' });
     assert.match(await controls.aborted, /Cancelled by you/);
     assert.equal(seen.at(-1)?.state, 'cancelled');
+    const [entry] = (await fixture.host.call('history.list', { filter: { status: 'cancelled' } })).entries;
+    assert.deepEqual([entry?.title, entry?.cancelledBy], ['Tool call: slow', 'you']);
     const unknown = await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' });
     assert.equal(unknown.ok ? undefined : unknown.error.code, -32602);
   });
@@ -295,6 +297,23 @@ describe('a task-preferred call the server answers plainly: a running call all a
       const timedOut = await second;
       assert.equal(timedOut.ok ? undefined : timedOut.error.code, -32001);
       assert.match(String(server!.seen.cancelled?.reason), /sent no answer or progress for 60 s/);
+
+      // Neither became a task, and History keeps both: what was asked, and how each ended.
+      const page = await host.call('history.list', {});
+      assert.deepEqual(
+        page.entries.map((entry) => [entry.id.split(':')[0], entry.kind, entry.direction, entry.status, entry.taskId]),
+        [
+          ['call', 'tool-call', 'requested', 'failed', undefined],
+          ['call', 'tool-call', 'requested', 'completed', undefined]
+        ]
+      );
+      const [failed, completed] = await Promise.all(
+        page.entries.map((entry) => host.call('history.get', { id: entry.id }))
+      );
+      assert.deepEqual(completed!.request, { name: 'maybe', arguments: {} });
+      assert.deepEqual(completed!.result, { content: [{ type: 'text', text: 'done plainly' }] });
+      assert.equal(failed!.error?.code, -32001);
+      assert.equal(failed!.result, undefined);
     } finally {
       await host.close();
       data.remove();

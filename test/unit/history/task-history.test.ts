@@ -198,7 +198,7 @@ describe('the task history', () => {
     do {
       const page = history.list({ direction: 'received' }, { limit: 50, ...(cursor && { cursor }) });
       assert.equal(page.total, 120);
-      seen.push(...page.entries.map((entry) => entry.taskId));
+      seen.push(...page.entries.map((entry) => entry.taskId ?? entry.id));
       cursor = page.nextCursor;
     } while (cursor);
     assert.equal(seen.length, 120);
@@ -291,6 +291,90 @@ describe('the task history', () => {
     assert.equal(history.list({ serverId: 'beta' }).total, 5, 'a quiet server keeps its entries under the total');
     for (let index = 20; index < 40; index++) history.recordReceived(`big${index}`, large(`big${index}`));
     assert.equal(history.list({ serverId: 'beta' }).total, 5, 'the total takes from the server holding the most bytes');
+    history.close();
+  });
+
+  it('records a tool call that ran without a task, answered, failed or cancelled, each as an entry of its own', () => {
+    const { history, dataDir, clock, changed } = fresh();
+    const call = (
+      state: 'completed' | 'failed' | 'cancelled',
+      extra: { error?: { code: number; message: string } } = {}
+    ) => ({
+      callId: 'same-id',
+      serverId: 'beta',
+      serverName: 'Beta',
+      toolName: 'echo',
+      startedAt: '2026-06-01T00:00:01.000Z',
+      endedAt: '2026-06-01T00:00:02.000Z',
+      state,
+      ...extra
+    });
+    history.recordCall({
+      call: call('completed'),
+      arguments: { message: 'hi' },
+      result: { content: [{ type: 'text', text: 'hi' }] }
+    });
+    history.recordCall({
+      call: call('failed', { error: { code: -32603, message: 'The tool broke' } }),
+      arguments: { message: 'again' }
+    });
+    history.recordCall({
+      call: call('cancelled', { error: { code: -32800, message: 'Cancelled by you' } }),
+      arguments: { message: 'stop' }
+    });
+    assert.equal(changed.length, 3, 'the UI is told of each');
+
+    history.close();
+    const reopened = openHistory(dataDir, clock).history;
+    const page = reopened.list({ kind: 'tool-call', direction: 'requested' });
+    assert.equal(page.total, 3, 'a callId used again is a new entry, not the old one overwritten');
+    const byStatus = new Map(page.entries.map((entry) => [entry.status, entry]));
+    const answered = reopened.get(byStatus.get('completed')!.id)!;
+    assert.match(answered.id, /^call:/);
+    assert.equal(answered.taskId, undefined);
+    assert.equal(answered.title, 'Tool call: echo');
+    assert.deepEqual(answered.request, { name: 'echo', arguments: { message: 'hi' } });
+    assert.deepEqual(answered.result, { content: [{ type: 'text', text: 'hi' }] });
+    assert.equal(answered.error, undefined);
+    assert.deepEqual(
+      answered.timeline.map((step) => [step.at, step.status]),
+      [
+        ['2026-06-01T00:00:01.000Z', 'working'],
+        ['2026-06-01T00:00:02.000Z', 'completed']
+      ]
+    );
+    assert.equal(answered.endedAt, '2026-06-01T00:00:02.000Z');
+    const failed = reopened.get(byStatus.get('failed')!.id)!;
+    assert.deepEqual(failed.error, { code: -32603, message: 'The tool broke' });
+    assert.equal(failed.result, undefined);
+    const cancelled = reopened.get(byStatus.get('cancelled')!.id)!;
+    assert.equal(cancelled.cancelledBy, 'you');
+    assert.equal(reopened.list({ text: 'echo beta' }).total, 3, 'found by tool and server without a task id');
+    HistoryEntrySchema.parse(cancelled);
+    reopened.close();
+  });
+
+  it('marks a requested task forgotten before it ended as lost, and leaves an ended one as it was', () => {
+    const { history } = fresh();
+    history.recordRequested(requested('running'));
+    history.recordRequested(
+      requested('done', {
+        state: 'completed',
+        outcome: { type: 'result', result: { content: [] }, fetchedAt: '2026-06-01T00:00:02.000Z' }
+      })
+    );
+    history.recordForgotten('running');
+    history.recordForgotten('done');
+    history.recordForgotten('never-recorded');
+    const lost = history.get('requested:running')!;
+    assert.equal(lost.status, 'lost');
+    assert.match(lost.statusMessage ?? '', /^Forgotten in Taskdesk before it ended/);
+    assert.deepEqual(
+      lost.timeline.map((step) => step.status),
+      ['working', 'lost']
+    );
+    assert.equal(history.get('requested:done')!.status, 'completed');
+    assert.equal(history.size, 2);
     history.close();
   });
 });

@@ -106,15 +106,13 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
           ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') }),
           next: 'Correct the marked fields, then call again.'
         });
-      } else
-        show(
-          failureOf(
-            error.code === REQUEST_CANCELLED
-              ? `The call of ${tool.name} was cancelled.`
-              : `The call of ${tool.name} failed.`,
-            error
-          )
+      } else if (error.code === REQUEST_CANCELLED) {
+        // The person's own Cancel (or Stop): an outcome they asked for, said plainly, not an error.
+        setResult(
+          <p className="call-cancelled">You cancelled this call of {tool.name}; the server was told to stop.</p>
         );
+        announce(`The call of ${tool.name} was cancelled.`);
+      } else show(failureOf(`The call of ${tool.name} failed.`, error));
     } finally {
       setBusy(false);
     }

@@ -81,4 +81,21 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     await onCard.waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('says under the form that the person cancelled the call, as an outcome and not an error', async () => {
+    const { page, fixture } = d;
+    const tools = page.getByRole('region', { name: 'Tools' });
+    const form = await openToolForm(tools, 'crunch');
+    const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress !== undefined);
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await progressed;
+    const running = page.getByRole('region', { name: 'Running calls' });
+    await running.getByRole('button', { name: 'Cancel crunch' }).click();
+    await form
+      .locator('.call-result')
+      .getByText('You cancelled this call of crunch; the server was told to stop.')
+      .waitFor();
+    assert.equal(await form.getByRole('alert').count(), 0, 'no error alert for a cancel the person asked for');
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

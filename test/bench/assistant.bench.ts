@@ -34,9 +34,13 @@
  * With ASSISTANT_BENCH_PROFILE=<dir>, each measured round of each side is CPU-profiled (the
  * inspector's Profiler, in this process) into <dir>/taskdesk-<round>.cpuprofile and
  * <dir>/direct-<round>.cpuprofile; the profiler's own cost then shows in both sides' figures.
+ * Beside each, <dir>/<side>-<round>.first-tokens-us holds the moment every first token of the
+ * round was in (the monotonic clock in µs, as the profile's sample times), so that a profile can
+ * be cut to the part the first-token figure measures.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
@@ -86,11 +90,21 @@ async function measure(
   const cpu = mainThreadCpu();
   let firstTokens = 0;
   let firstTokensCpuMs = NaN;
+  let firstTokensAt = 0n;
   const turns = await run(() => {
-    if (++firstTokens === CONVERSATIONS) firstTokensCpuMs = cpu();
+    if (++firstTokens !== CONVERSATIONS) return;
+    firstTokensCpuMs = cpu();
+    firstTokensAt = process.hrtime.bigint();
   });
   const cpuMs = cpu();
   await stopProfile();
+  // Where the profile's first-token window ends: V8's profiler stamps samples with the same
+  // monotonic clock, in microseconds.
+  if (profileName && process.env.ASSISTANT_BENCH_PROFILE)
+    fs.writeFileSync(
+      path.join(process.env.ASSISTANT_BENCH_PROFILE, `${profileName}.first-tokens-us`),
+      String(firstTokensAt / 1000n)
+    );
   return { turns, firstTokensCpuMs, cpuMs };
 }
 

@@ -590,6 +590,13 @@ export class Host {
     ) {
       this.events.emit('servers.changed', { servers: this.#registry.list().map((config) => this.#serverView(config)) });
     }
+    if (method === 'servers.add' || method === 'servers.importAdd') {
+      // A window learns the policies of the servers it lists at its start; a server added since
+      // has its policy told here (the default, or one remembered under its id), or the window's
+      // policy controls would wait for it until a reload.
+      for (const config of this.#registry.list())
+        this.events.emit('policies.changed', { serverId: config.id, policy: this.sampling.policyFor(config.id) });
+    }
     if (method === 'servers.remove' || method === 'sampling.setPolicy') {
       // A removed server's policy is gone: the default is what a server added under its id gets.
       const serverId = params.serverId as string;

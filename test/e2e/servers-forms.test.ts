@@ -98,6 +98,15 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal(await fresh.locator('.action-error').isVisible(), false, 'no error after the second add');
     const ids = (await host.call('servers.list', {})).map((view) => view.id).sort();
     assert.deepEqual(ids, ['echo', 'first', 'second']);
+
+    // The new server's sampling policy can be set at once, without a reload.
+    const card = page.locator('li[data-server-id="second"]');
+    const refuse = card.getByRole('radio', { name: 'Refuse' });
+    assert.equal(await card.getByRole('radio', { name: 'Ask me first' }).isChecked(), true, 'the default policy');
+    assert.equal(await refuse.isEnabled(), true);
+    await refuse.check();
+    await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    assert.equal((await host.call('sampling.getPolicy', { serverId: 'second' })).mode, 'refuse');
   });
 
   it('shows where a command was found and its stderr, its secret redacted', async () => {
@@ -214,6 +223,11 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await source.getByLabel('Import it under a new name, with a number: “name (2)”').check();
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
+    assert.equal(
+      await page.locator('li[data-server-id="echo-2"]').getByRole('radio', { name: 'Run without asking' }).isEnabled(),
+      true,
+      'an imported server’s sampling policy can be set without a reload'
+    );
     // What was just imported says so, rather than that it clashes (with itself, now).
     await echo.getByText('Imported: it is on your list of servers.').waitFor();
     assert.equal(await echo.getByText('Taskdesk already has a server with this id or name.').count(), 0);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { Composer } from './composer.js';
@@ -77,13 +77,33 @@ function ConversationPane({
   focusComposer: boolean;
   onDeleted: () => void;
 }) {
-  const { client, store } = useDesk();
+  const { client, store, confirm } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  /** Whether the open settings hold changes not saved. */
+  const unsaved = useRef(false);
+  const onUnsavedChange = useCallback((now: boolean) => {
+    unsaved.current = now;
+  }, []);
+  /** Closes the settings, after asking when that would drop changes; the focus goes back to their button. */
+  const closeSettings = async () => {
+    if (
+      unsaved.current &&
+      !(await confirm({
+        title: 'Discard your changes?',
+        body: <p>The settings of this conversation have changes that were not saved.</p>,
+        confirmLabel: 'Discard changes',
+        danger: true
+      }))
+    )
+      return;
+    setSettings(false);
+    settingsButton.current?.focus();
+  };
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -125,8 +145,7 @@ function ConversationPane({
         if (e.key !== 'Escape' || e.defaultPrevented || !settings) return;
         if (!(e.target as Element).closest('.chat-settings')) return;
         e.preventDefault();
-        setSettings(false);
-        settingsButton.current?.focus();
+        void closeSettings();
       }}
     >
       <header className="chat-header">
@@ -139,11 +158,18 @@ function ConversationPane({
               : ' · no tools'}
           </p>
         </div>
-        <button type="button" ref={settingsButton} aria-expanded={settings} onClick={() => setSettings(!settings)}>
+        <button
+          type="button"
+          ref={settingsButton}
+          aria-expanded={settings}
+          onClick={() => (settings ? void closeSettings() : setSettings(true))}
+        >
           {settings ? 'Close settings' : 'Settings'}
         </button>
       </header>
-      {settings ? <ConversationSettings conversation={conversation} onDeleted={onDeleted} /> : null}
+      {settings ? (
+        <ConversationSettings conversation={conversation} onDeleted={onDeleted} onUnsavedChange={onUnsavedChange} />
+      ) : null}
       <MessageList conversation={conversation} />
       <Composer conversation={conversation} autoFocus={focusComposer} />
     </section>

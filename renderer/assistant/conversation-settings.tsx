@@ -13,10 +13,13 @@ import { useAssistantCall } from './use-assistant-call.js';
  */
 export function ConversationSettings({
   conversation,
-  onDeleted
+  onDeleted,
+  onUnsavedChange
 }: {
   conversation: Conversation;
   onDeleted: () => void;
+  /** Told whether the form holds changes not saved (so that closing it can ask first). */
+  onUnsavedChange?: (unsaved: boolean) => void;
 }) {
   const { client, confirm, announce } = useDesk();
   const providers = useDeskState((state) => state.providers);
@@ -27,6 +30,9 @@ export function ConversationSettings({
   const [savedDraft, setSavedDraft] = useState<typeof draft | undefined>(undefined);
   const policies = useServerPolicies(draft.serverIds);
   useEffect(() => setDraft(fromConversation(conversation)), [conversation.id]);
+  const unsaved = !sameSettings(draft, fromConversation(conversation));
+  useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
+  useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
 
   const provider = providers.find((p) => p.id === draft.providerId);
   const models = provider?.models.map((m) => m.name) ?? [];
@@ -200,6 +206,20 @@ export function ConversationSettings({
       </div>
     </form>
   );
+}
+
+type Draft = ReturnType<typeof fromConversation>;
+
+/** Whether two drafts would save the same settings (a title or prompt of spaces saves as none). */
+function sameSettings(a: Draft, b: Draft): boolean {
+  const saved = (d: Draft) =>
+    JSON.stringify({
+      ...d,
+      title: d.title.trim(),
+      systemPrompt: d.systemPrompt.trim(),
+      serverIds: [...d.serverIds].sort()
+    });
+  return saved(a) === saved(b);
 }
 
 function fromConversation(c: Conversation) {

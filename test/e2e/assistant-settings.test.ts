@@ -104,6 +104,30 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('asks before closing settings that hold changes not saved: Cancel keeps them, Discard drops them', async () => {
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    const dialog = page.getByRole('dialog', { name: 'Discard your changes?' });
+    // Left by the test before: a title typed and not saved.
+    assert.equal(await settings.getByLabel('Title').inputValue(), 'Renamed');
+    await pane.getByRole('button', { name: 'Close settings' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await settings.getByLabel('Title').inputValue(), 'Renamed', 'Cancel keeps the changes');
+
+    await settings.getByLabel('Title').press('Escape');
+    await dialog.getByRole('button', { name: 'Discard changes' }).click();
+    await settings.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Settings');
+    await pane.getByRole('button', { name: 'Settings' }).click();
+    assert.equal(await settings.getByLabel('Title').inputValue(), 'New chat', 'the change was dropped');
+    // Nothing changed: closed without a question.
+    await pane.getByRole('button', { name: 'Close settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+    assert.equal(await dialog.count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('keeps the focus where the person works: on the message box of a new chat and after Send, on New chat after a delete', async () => {
     const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
     await page.getByRole('button', { name: '+ New chat' }).click();

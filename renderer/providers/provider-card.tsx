@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { ProviderView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -24,6 +24,12 @@ export const ProviderCard = memo(function ProviderCard({
   const { failure, fail, clear } = useFailure();
   const headingId = `provider-${provider.id}-name`;
   const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
+  // A test's result is about the settings it ran with: another address, name or key makes it
+  // stale (it would name the old address), and so does opening Edit, where the key may change.
+  useEffect(
+    () => setTest((now) => (now?.kind === 'testing' ? now : undefined)),
+    [provider.baseURL, provider.name, provider.hasKey]
+  );
 
   const runTest = async () => {
     if (test?.kind === 'testing') return;
@@ -150,7 +156,10 @@ export const ProviderCard = memo(function ProviderCard({
           type="button"
           className="provider-edit"
           aria-label={`Edit ${provider.name}`}
-          onClick={() => onEdit(provider)}
+          onClick={() => {
+            setTest((now) => (now?.kind === 'testing' ? now : undefined));
+            onEdit(provider);
+          }}
         >
           Edit
         </button>

@@ -122,8 +122,15 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
 
   it('edits a provider leaving the key field empty: the stored key is kept', async () => {
     const card = screen.locator('li[data-provider-id="cloud"]');
+    assert.equal(
+      await card.locator('.test-result[data-test="ok"]').count(),
+      1,
+      'the test before this one left its result'
+    );
     await card.getByRole('button', { name: 'Edit Cloud LLM' }).click();
     await form.getByRole('heading', { name: 'Edit Cloud LLM' }).waitFor();
+    // What it said is about the settings now being edited (its address, its key): it goes.
+    await card.locator('.test-result[data-test]').waitFor({ state: 'detached' });
     assert.ok(
       await form
         .getByRole('heading', { name: 'Edit Cloud LLM' })

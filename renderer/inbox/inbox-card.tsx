@@ -49,7 +49,7 @@ export function InboxCard({
               {' waits on it'}
             </>
           ) : (
-            ' · waits on the server'
+            ' · the server waits for your answer'
           )}
           {item.origin ? ` · for ${item.origin}` : null}
           {item.expiresAt ? (

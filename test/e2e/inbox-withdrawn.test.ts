@@ -36,6 +36,8 @@ describe('an ordinary question its server withdraws', () => {
     const card = page.locator('.inbox-item').filter({ hasText: 'Which region should the report cover?' });
     await card.waitFor();
     assert.match((await card.locator('.waiting-since').textContent()) ?? '', /^waiting for \d+ s$/);
+    // An ordinary request: the server is the one waiting, on the person.
+    assert.match((await card.locator('.meta').textContent()) ?? '', / · the server waits for your answer · /);
 
     controller.abort('the server gave up');
     assert.ok((await asked) instanceof Error, 'the server side saw its request end');

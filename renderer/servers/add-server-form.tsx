@@ -4,6 +4,7 @@ import { ActionError, correctingFailure, failureOf, useFailure } from '../compon
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
+import { useCorrecting } from './use-correcting.js';
 import { draftProblems, emptyDraft, toConfigInput, type DraftField, type ServerDraft } from './server-draft.js';
 
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -34,21 +35,21 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     if (element) controls.current.set(field, element);
   };
 
+  const problems = formProblems(id, draft);
+  const correcting = useCorrecting(problems, setErrors, { show, clear });
+
   const submit = async () => {
     if (busy) return;
     clear();
-    const problems: Array<[DraftField | 'id', string]> = [];
     const trimmed = id.trim();
-    if (!trimmed) problems.push(['id', 'Required']);
-    else if (!ID_PATTERN.test(trimmed))
-      problems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
-    problems.push(...draftProblems(draft));
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
       show(correctingFailure(problems.length));
+      correcting.found(problems.length);
       controls.current.get(problems[0]![0])?.focus();
       return;
     }
+    correcting.done();
     const config = toConfigInput(trimmed, draft);
     setBusy(true);
     try {
@@ -126,4 +127,15 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
       </div>
     </form>
   );
+}
+
+/** What the form needs corrected before it can be sent, in the order of its fields. */
+function formProblems(id: string, draft: ServerDraft): Array<[DraftField | 'id', string]> {
+  const problems: Array<[DraftField | 'id', string]> = [];
+  const trimmed = id.trim();
+  if (!trimmed) problems.push(['id', 'Required']);
+  else if (!ID_PATTERN.test(trimmed))
+    problems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
+  problems.push(...draftProblems(draft));
+  return problems;
 }

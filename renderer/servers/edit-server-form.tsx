@@ -4,6 +4,7 @@ import { ActionError, correctingFailure, useFailure } from '../components/action
 import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
+import { useCorrecting } from './use-correcting.js';
 import { draftFromSettings, draftProblems, toEditable, type DraftField, type ServerDraft } from './server-draft.js';
 
 /**
@@ -37,16 +38,20 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     };
   }, [client, server.id, fail]);
 
+  const problems = draft ? draftProblems(draft) : [];
+  const correcting = useCorrecting(problems, setErrors, { show, clear });
+
   const submit = async () => {
     if (!draft || busy) return;
     clear();
-    const problems = draftProblems(draft);
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
       show(correctingFailure(problems.length));
+      correcting.found(problems.length);
       controls.current.get(problems[0]![0])?.focus();
       return;
     }
+    correcting.done();
     setBusy(true);
     try {
       await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });

@@ -70,6 +70,31 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     built?.remove();
   });
 
+  it('marks what needs correcting after Add server, and the marks follow what is typed', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const invalid = (label: string) =>
+      form.getByRole('textbox', { name: label, exact: true }).getAttribute('aria-invalid');
+    const summary = form.locator('.action-error');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await summary.getByText('3 fields need correcting.').waitFor();
+    assert.deepEqual([await invalid('Id'), await invalid('Name'), await invalid('Command')], ['true', 'true', 'true']);
+
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('bad id!');
+    await form.getByText('Use up to 64 letters, digits, dots, dashes and underscores').waitFor();
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Fixed');
+    await summary.getByText('2 fields need correcting.').waitFor();
+    assert.equal(await invalid('Name'), null, 'a field filled in is no longer marked');
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('fixed');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
+    await summary.waitFor({ state: 'hidden' });
+    assert.deepEqual([await invalid('Id'), await invalid('Name'), await invalid('Command')], [null, null, null]);
+    // Emptied for the next test: once nothing was left to correct, typing marks nothing until the next Add.
+    for (const label of ['Id', 'Name', 'Command'])
+      await form.getByRole('textbox', { name: label, exact: true }).fill('');
+    assert.equal(await invalid('Id'), null);
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('adds two servers in a row: the form is reset to its defaults after each', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     await form.getByLabel('Id').fill('first');

@@ -49,6 +49,6 @@ export function useAnswer(item: InboxItem): Answering {
 
 /** A declined or cancelled question, in words that name it and its server. */
 function declinedText(item: InboxItem, action: 'decline' | 'cancel'): string {
-  const what = action === 'decline' ? 'Declined' : 'Cancelled';
+  const what = action === 'decline' ? 'Declined' : 'Dismissed';
   return `${what}: ${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}.`;
 }

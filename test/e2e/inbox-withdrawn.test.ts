@@ -52,4 +52,35 @@ describe('an ordinary question its server withdraws', () => {
     await notice.waitFor({ state: 'detached' });
     assert.deepEqual(desk.pageErrors, []);
   });
+
+  it('answers Decline as no and Dismiss as no choice, each button saying so, not "Cancel"', async () => {
+    const { page } = desk;
+    const ask = (message: string) =>
+      peer.server.elicitInput({
+        mode: 'form',
+        message,
+        requestedSchema: { type: 'object', properties: { region: { type: 'string' } } }
+      });
+    const asked = ask('Which team should be told?');
+    const card = page.locator('.inbox-item').filter({ hasText: 'Which team should be told?' });
+    const dismiss = card.getByRole('button', { name: 'Dismiss', exact: true });
+    await dismiss.waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Cancel' }).count(), 0);
+    const description = await dismiss.evaluate(
+      (button) => document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent
+    );
+    assert.equal(description, 'Tells the server you made no choice; it may ask again.');
+    await dismiss.click();
+    assert.equal((await asked).action, 'cancel');
+    await page.locator('.inbox-answered').getByText('Dismissed: Server a’s question.').waitFor();
+
+    const declined = ask('Which office should be told?');
+    await page
+      .locator('.inbox-item')
+      .filter({ hasText: 'Which office should be told?' })
+      .getByRole('button', { name: 'Decline', exact: true })
+      .click();
+    assert.equal((await declined).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
 });

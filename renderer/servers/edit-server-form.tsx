@@ -20,6 +20,10 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField, HTMLElement>());
   const headingId = `edit-${server.id}-heading`;
+  // The form opens above its Edit… button: the focus goes to its heading, so that Tab goes on
+  // into its fields rather than on from the button below them.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   useEffect(() => {
     let live = true;
@@ -75,7 +79,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         void submit();
       }}
     >
-      <h4 id={headingId}>Edit {server.name}</h4>
+      <h4 id={headingId} ref={heading} tabIndex={-1}>
+        Edit {server.name}
+      </h4>
       {!editable ? (
         <p className="reason">This server is given by Taskdesk's configuration and cannot be edited here.</p>
       ) : null}

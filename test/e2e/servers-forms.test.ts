@@ -205,6 +205,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await edit.click();
     const form = card.getByRole('form', { name: 'Edit First' });
     await form.getByLabel('Name').waitFor();
+    // Opened above the button: the focus is in the form, at its heading, and Tab goes on into its fields.
+    assert.ok(await form.getByRole('heading', { name: 'Edit First' }).evaluate((h) => h === document.activeElement));
+    await page.keyboard.press('Tab');
+    assert.ok(await form.evaluate((f) => f.contains(document.activeElement)), 'Tab goes into the form');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
     assert.ok(await focused(), 'after Cancel, the focus is on Edit…, not on the page');

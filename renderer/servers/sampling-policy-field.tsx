@@ -2,7 +2,11 @@ import type { SamplingPolicy } from '../../app/contract/host-api.js';
 
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
   { mode: 'ask', label: 'Ask me first', hint: 'Each request waits in the inbox; you may edit it or pick the model.' },
-  { mode: 'auto', label: 'Run without asking', hint: 'Requests go to the chosen model at once.' },
+  {
+    mode: 'auto',
+    label: 'Run without asking',
+    hint: 'Requests go at once to the model of your providers that best fits what the server asks for.'
+  },
   { mode: 'refuse', label: 'Refuse', hint: 'Every request is answered with an error; no model runs.' }
 ];
 
@@ -14,11 +18,14 @@ export function SamplingPolicyField({
   serverId,
   serverName,
   policy,
+  saved = false,
   onChange
 }: {
   serverId: string;
   serverName: string;
   policy: SamplingPolicy | undefined;
+  /** Shows "Saved." (the last change was saved). */
+  saved?: boolean;
   onChange: (policy: SamplingPolicy) => void;
 }) {
   const group = `policy-${serverId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -63,6 +70,7 @@ export function SamplingPolicyField({
         />
         <label htmlFor={`${group}-review`}>Review answers before they go back</label>
       </div>
+      {saved ? <p className="muted small-text policy-saved">Saved.</p> : null}
     </fieldset>
   );
 }

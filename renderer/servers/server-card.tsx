@@ -24,6 +24,8 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
   const clearConnectFailure = () => store.dispatch({ type: 'connect-failure-cleared', serverId: server.id });
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
+  /** "Saved." shows by the policy once its change is saved, until the next change. */
+  const [policySaved, setPolicySaved] = useState(false);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   /** Closes the edit form, Save or Cancel: the focus goes back to Edit…, not to the page with the form. */
@@ -42,11 +44,13 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
 
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
+    setPolicySaved(false);
     policyFailure.clear();
     try {
       const saved = await client.call('sampling.setPolicy', { serverId: server.id, policy });
       store.apply('policies.changed', { serverId: server.id, policy: saved });
       announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
+      setPolicySaved(true);
     } catch (error) {
       policyFailure.fail(
         `The sampling policy of ${server.name} was not saved.`,
@@ -127,14 +131,14 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         ) : null}
         {server.protocol ? (
           <>
-            <dt>Set to</dt>
-            <dd>MCP {server.protocol}</dd>
+            <dt>Pinned to</dt>
+            <dd>MCP {server.protocol} (set in Edit…)</dd>
           </>
         ) : null}
         {state.protocolVersion ? (
           <>
-            <dt>Protocol</dt>
-            <dd>{state.protocolVersion}</dd>
+            <dt>Speaks</dt>
+            <dd>MCP {state.protocolVersion}</dd>
           </>
         ) : null}
       </dl>
@@ -145,6 +149,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
         serverId={server.id}
         serverName={server.name}
         policy={saving ?? stored}
+        saved={policySaved}
         onChange={(policy) => void setPolicy(policy)}
       />
       <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />

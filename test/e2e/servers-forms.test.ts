@@ -131,6 +131,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal(await refuse.isEnabled(), true);
     await refuse.check();
     await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    await card.locator('fieldset.policy').getByText('Saved.', { exact: true }).waitFor();
     assert.equal((await host.call('sampling.getPolicy', { serverId: 'second' })).mode, 'refuse');
   });
 
@@ -171,7 +172,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await form.waitFor({ state: 'detached' });
     const renamed = page.locator('li[data-server-id="second"]');
     await renamed.getByRole('heading', { name: 'Second edited', exact: true }).waitFor();
-    await renamed.getByText('MCP 2025-11-25').waitFor();
+    await renamed.getByText('MCP 2025-11-25 (set in Edit…)').waitFor();
     await renamed.getByText('http://127.0.0.1:9/edited').waitFor();
 
     // Opened again: the secret is a stored row with no value; the plain header shows its value.

@@ -79,7 +79,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
       await facts.locator('dt', { hasText: 'Reports' }).locator('+ dd').textContent(),
       'modern-task-server 1.0.0'
     );
-    assert.equal(await facts.locator('dt', { hasText: 'Protocol' }).locator('+ dd').textContent(), '2026-07-28');
+    assert.equal(await facts.locator('dt', { hasText: 'Speaks' }).locator('+ dd').textContent(), 'MCP 2026-07-28');
     assert.equal(await item.locator('.reason').count(), 0);
     // Double-check with the host: no initialize, the era is modern.
     assert.equal(host.connection('modern')?.state.era, 'modern');

@@ -51,6 +51,10 @@ export function AuditScreen({
 }) {
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.auditRevision);
+  const servers = useDeskState((state) => state.servers);
+  /** An entry's server by name: the one it was written with, else the name the server has now. */
+  const serverOf = (entry: { serverId?: string | undefined; serverName?: string | undefined }) =>
+    entry.serverName ?? servers.find((server) => server.id === entry.serverId)?.name ?? entry.serverId ?? '—';
   const [filter, setFilter] = useState<AuditFilter>({ text: '', serverId: '', type: '' });
   const params = useRef(toParams(filter));
   params.current = toParams(filter);
@@ -154,7 +158,7 @@ export function AuditScreen({
                 <td className="event">
                   <code>{entry.type}</code>
                 </td>
-                <td className="server">{entry.serverName ?? entry.serverId ?? '—'}</td>
+                <td className="server">{serverOf(entry)}</td>
                 <td>{entry.taskId ? <ShortId id={entry.taskId} /> : '—'}</td>
                 <td className="detail">
                   {entry.detail && Object.keys(entry.detail).length > 0 ? <DetailPairs detail={entry.detail} /> : '—'}

@@ -344,6 +344,17 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       assert.match(JSON.stringify(entry).toLowerCase(), /cancelled/);
     }
     assert.ok(entries.some((entry) => entry.type === 'task.cancelled'));
+
+    // An entry written with its server's id only (a policy change) names the server too.
+    await d.fixture.host.call('sampling.setPolicy', {
+      serverId: 'desk',
+      policy: { mode: 'refuse', reviewCompletion: true }
+    });
+    await filters.getByLabel('Events').selectOption('sampling');
+    await filters.getByLabel('Search').fill('');
+    const row = audit.locator('table.audit tbody tr', { hasText: 'sampling.policy-changed' }).first();
+    await row.waitFor();
+    assert.equal(await row.locator('td.server').textContent(), 'Server desk');
     assert.deepEqual(d.pageErrors, []);
   });
 });

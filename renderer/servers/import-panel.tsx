@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ImportedServer, ImportSource } from '../../app/contract/server-settings.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -130,6 +130,12 @@ function ImportSourceCard({
   const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
   const [autoConnect, setAutoConnect] = useState(false);
   const [message, setMessage] = useState<string | undefined>(undefined);
+  /** What the import did: the focus goes there, as the Import button is disabled once nothing is picked. */
+  const said = useRef<HTMLParagraphElement>(null);
+  const [imports, setImports] = useState(0);
+  useEffect(() => {
+    if (imports > 0) said.current?.focus();
+  }, [imports]);
   // Servers of this source imported from here: once in Taskdesk, they would read as clashing with themselves.
   const [imported, setImported] = useState<ReadonlySet<string>>(() => new Set());
   const { failure, fail, clear } = useFailure();
@@ -170,6 +176,7 @@ function ImportSourceCard({
       ].join(' ');
       setMessage(words);
       announce(words);
+      setImports((n) => n + 1);
       setImported((old) => new Set([...old, ...result.added.map((added) => added.key)]));
       setPicked(new Set());
       await onImported();
@@ -253,7 +260,11 @@ function ImportSourceCard({
             <label htmlFor={`${headingId}-connect`}>Connect them now and when Taskdesk starts</label>
           </div>
           <ActionError failure={failure} onDismiss={clear} />
-          {message ? <p role="status">{message}</p> : null}
+          {message ? (
+            <p role="status" ref={said} tabIndex={-1}>
+              {message}
+            </p>
+          ) : null}
           <div className="actions">
             <button
               type="button"

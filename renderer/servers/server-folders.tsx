@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
@@ -15,6 +15,8 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
   const { failure, fail, clear } = useFailure();
   const inputId = useId();
   const picker = typeof window !== 'undefined' ? window.taskdesk?.pickFolder : undefined;
+  /** Where the focus goes once a folder is added or removed (the button pressed is gone or disabled). */
+  const landing = useRef<HTMLInputElement & HTMLButtonElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -48,7 +50,16 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
   const add = async (folder: string) => {
     const trimmed = folder.trim();
     if (!trimmed || !folders) return;
-    if (await save([...folders, trimmed], `${serverName} now sees the folder ${trimmed}.`)) setTyped('');
+    if (await save([...folders, trimmed], `${serverName} now sees the folder ${trimmed}.`)) {
+      setTyped('');
+      landing.current?.focus();
+    }
+  };
+
+  const remove = async (folder: string) => {
+    if (!folders) return;
+    const kept = folders.filter((other) => other !== folder);
+    if (await save(kept, `${serverName} no longer sees the folder ${folder}.`)) landing.current?.focus();
   };
 
   const pick = async () => {
@@ -71,12 +82,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
                 type="button"
                 className="danger-link"
                 aria-label={`Remove the folder ${folder} from ${serverName}`}
-                onClick={() =>
-                  void save(
-                    folders.filter((kept) => kept !== folder),
-                    `${serverName} no longer sees the folder ${folder}.`
-                  )
-                }
+                onClick={() => void remove(folder)}
               >
                 Remove
               </button>
@@ -87,7 +93,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
         <p className="muted folder-none">No folders.</p>
       ) : null}
       {picker ? (
-        <button type="button" disabled={!folders} onClick={() => void pick()}>
+        <button type="button" ref={landing} disabled={!folders} onClick={() => void pick()}>
           Add folder…
         </button>
       ) : (
@@ -101,6 +107,7 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
           <label htmlFor={inputId}>Folder path</label>
           <input
             id={inputId}
+            ref={landing}
             type="text"
             value={typed}
             placeholder="/home/me/project"

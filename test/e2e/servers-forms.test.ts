@@ -95,6 +95,20 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('adds and removes a folder, the focus staying in the folders rather than falling to the page', async () => {
+    const folders = page.locator('li[data-server-id="echo"]').getByRole('group', { name: /^Folders/ });
+    const field = folders.getByLabel('Folder path');
+    const onPath = () => field.evaluate((element) => element === document.activeElement);
+    await field.fill(data.dir);
+    await folders.getByRole('button', { name: 'Add folder' }).click();
+    await folders.getByText(data.dir, { exact: true }).waitFor();
+    assert.ok(await onPath(), 'after Add folder (now disabled: the field is empty), the focus is on the field');
+    await folders.getByRole('button', { name: `Remove the folder ${data.dir} from Echo` }).click();
+    await folders.getByText('No folders.').waitFor();
+    assert.ok(await onPath(), 'after Remove (gone with its folder), the focus is on the field');
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('adds two servers in a row: the form is reset to its defaults after each', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     await form.getByLabel('Id').fill('first');
@@ -258,6 +272,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       true,
       'an imported server’s sampling policy can be set without a reload'
     );
+    // The Import button is disabled now that nothing is picked: the focus is on what the import did.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Imported echo (2).');
     // What was just imported says so, rather than that it clashes (with itself, now).
     await echo.getByText('Imported: it is on your list of servers.').waitFor();
     assert.equal(await echo.getByText('Taskdesk already has a server with this id or name.').count(), 0);

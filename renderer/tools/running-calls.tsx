@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PlainCallView } from '../../app/contract/host-api.js';
 import { formatDuration } from '../components/format.js';
 import { ProgressLine } from '../components/progress-line.js';
@@ -20,7 +20,8 @@ export function RunningCall({ call }: { call: PlainCallView }) {
       <p>
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
-        {call.waitingOnPerson ? ' · waits on your answer in the Inbox' : null}
+        {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
+        {call.waitingOnPerson ? ` · ${call.serverName} has a question for you in the Inbox` : null}
       </p>
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />
@@ -47,10 +48,30 @@ export function RunningCall({ call }: { call: PlainCallView }) {
   );
 }
 
+/**
+ * A call that ends takes its card and Cancel with it: when that left the focus on the page (the
+ * person had just pressed Cancel), the focus goes to its tool's Call button.
+ */
+function useFocusAfterEnd(list: readonly PlainCallView[]): void {
+  const before = useRef(list);
+  useLayoutEffect(() => {
+    const ended = before.current.filter((call) => !list.some((now) => now.callId === call.callId));
+    before.current = list;
+    const call = ended.at(-1);
+    if (!call || (document.activeElement !== null && document.activeElement !== document.body)) return;
+    document
+      .querySelector<HTMLElement>(
+        `li.tool[data-server-id="${CSS.escape(call.serverId)}"][data-tool="${CSS.escape(call.toolName)}"] .tool-call-form button[type="submit"]`
+      )
+      ?.focus();
+  }, [list]);
+}
+
 /** Plain (not task) tool calls running now: how long, how far, and a Cancel. */
 export function RunningCalls() {
   const calls = useDeskState((state) => state.calls);
   const list = useMemo(() => Object.values(calls).sort((a, b) => a.startedAt.localeCompare(b.startedAt)), [calls]);
+  useFocusAfterEnd(list);
   if (list.length === 0) return null;
   return (
     <section className="running-calls" aria-label="Running calls">
@@ -77,6 +98,7 @@ export function ToolRunningCalls({ serverId, toolName }: { serverId: string; too
         .sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
     [calls, serverId, toolName]
   );
+  useFocusAfterEnd(list);
   if (list.length === 0) return null;
   return (
     <ul className="cards tool-running" aria-label={`Running calls of ${toolName}`}>

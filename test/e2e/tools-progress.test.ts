@@ -96,6 +96,9 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
       .getByText('You cancelled this call of crunch; the server was told to stop.')
       .waitFor();
     assert.equal(await form.getByRole('alert').count(), 0, 'no error alert for a cancel the person asked for');
+    // Cancel went with its call: the focus is on the tool's Call button, not on the page.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Call tool');
+    assert.ok(await form.getByRole('button', { name: 'Call tool' }).evaluate((b) => b === document.activeElement));
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -16,7 +16,14 @@ function policyWords(policy: SamplingPolicy): string {
 }
 
 /** One server: its connection state and why, connect or disconnect, its sampling policy, its tools, and removing it. */
-export const ServerCard = memo(function ServerCard({ server }: { server: ServerView }) {
+export const ServerCard = memo(function ServerCard({
+  server,
+  onRemoved
+}: {
+  server: ServerView;
+  /** The server was removed: its card goes, and the screen puts the focus elsewhere. */
+  onRemoved?: (serverId: string) => void;
+}) {
   const { client, store, announce, confirm, openTools } = useDesk();
   const stored = useDeskState((state) => state.policies[server.id]);
   /** The connect Add server started, refused by the host: said here, as the form is gone. */
@@ -94,6 +101,7 @@ export const ServerCard = memo(function ServerCard({ server }: { server: ServerV
     try {
       await client.call('servers.remove', { serverId: server.id });
       announce(`Removed ${server.name}.`);
+      onRemoved?.(server.id);
     } catch (error) {
       fail(`Could not remove ${server.name}.`, error);
     }

@@ -1,3 +1,4 @@
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useDeskState } from '../shell/desk-context.js';
 import { AddServerForm } from './add-server-form.js';
 import { ServerCard } from './server-card.js';
@@ -6,18 +7,44 @@ import { ImportPanel } from './import-panel.js';
 /** The Servers screen: each configured server, adding one, and importing those of other apps. */
 export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
   const servers = useDeskState((state) => state.servers);
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  /** A server just removed, and where its card was: once it is gone, the focus goes to the card in its place. */
+  const [removed, setRemoved] = useState<{ serverId: string; index: number } | undefined>(undefined);
+  const onRemoved = useCallback(
+    (serverId: string) => setRemoved({ serverId, index: servers.findIndex((server) => server.id === serverId) }),
+    [servers]
+  );
+  useLayoutEffect(() => {
+    if (!removed || servers.some((server) => server.id === removed.serverId)) return;
+    setRemoved(undefined);
+    const cards = list.current?.querySelectorAll<HTMLElement>(':scope > li') ?? [];
+    const card = cards[Math.min(removed.index, cards.length - 1)];
+    const button = [...(card?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? [])].find(
+      // One that can take the focus: shown, and not inside a closed <details> (the card's output).
+      (candidate) => candidate.getClientRects().length > 0 && !candidate.closest('details:not([open])')
+    );
+    (button ?? heading.current)?.focus();
+  }, [servers, removed]);
   return (
     <>
-      <h2 id="heading-servers" tabIndex={-1} ref={headingRef}>
+      <h2
+        id="heading-servers"
+        tabIndex={-1}
+        ref={(element) => {
+          heading.current = element;
+          headingRef(element);
+        }}
+      >
         Servers
       </h2>
       <p className="lede">The MCP servers Taskdesk connects to.</p>
       <p className="empty" hidden={servers.length > 0}>
         No servers yet. Add one below.
       </p>
-      <ul className="cards server-list" aria-label="Servers">
+      <ul className="cards server-list" aria-label="Servers" ref={list}>
         {servers.map((server) => (
-          <ServerCard key={server.id} server={server} />
+          <ServerCard key={server.id} server={server} onRemoved={onRemoved} />
         ))}
       </ul>
       <AddServerForm />

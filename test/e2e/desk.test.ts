@@ -376,6 +376,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await item.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
     await item.waitFor({ state: 'detached' });
+    // The focus goes to the card now in its place, not to the page.
+    await page.waitForFunction(() =>
+      document.querySelector('li[data-server-id="desk"]')?.contains(document.activeElement)
+    );
     assert.deepEqual(
       (await fixture.host.call('servers.list', {})).map((server) => server.id),
       ['desk']

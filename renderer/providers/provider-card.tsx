@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ProviderView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -24,6 +24,15 @@ export const ProviderCard = memo(function ProviderCard({
   const { failure, fail, clear } = useFailure();
   const headingId = `provider-${provider.id}-name`;
   const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
+  // Delete key goes once the key is gone: when it had the focus, the focus goes to Edit, not the page.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const hadKey = useRef(provider.hasKey);
+  useLayoutEffect(() => {
+    const lost = hadKey.current && !provider.hasKey;
+    hadKey.current = provider.hasKey;
+    if (lost && (document.activeElement === null || document.activeElement === document.body))
+      editButton.current?.focus();
+  }, [provider.hasKey]);
   // A test's result is about the settings it ran with: another address, name or key makes it
   // stale (it would name the old address), and so does opening Edit, where the key may change.
   useEffect(
@@ -155,6 +164,7 @@ export const ProviderCard = memo(function ProviderCard({
         <button
           type="button"
           className="provider-edit"
+          ref={editButton}
           aria-label={`Edit ${provider.name}`}
           onClick={() => {
             setTest((now) => (now?.kind === 'testing' ? now : undefined));

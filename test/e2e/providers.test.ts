@@ -176,6 +176,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       .getByRole('button', { name: 'Delete key' })
       .click();
     await card.locator('[data-key="false"]').waitFor();
+    // Delete key is gone with the key: the focus is on Edit, not on the page.
+    await page.waitForFunction(() => document.activeElement?.classList.contains('provider-edit') === true);
     assert.equal(await keys.get('cloud'), undefined);
     assert.equal((await fixture.host.call('providers.list', {}))[0]!.hasKey, false);
   });

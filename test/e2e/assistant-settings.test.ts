@@ -90,6 +90,17 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
       });
       assert.ok(overflow <= 0, `at ${width}: the message box's placeholder runs ${Math.round(overflow)}px past it`);
     }
+    // A short window: the settings scroll inside, and the message box and Send stay in the pane.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const inPane = await pane.evaluate((section) => {
+      const box = section.getBoundingClientRect();
+      return ['textarea', '.chat-composer button[type="submit"]'].map((selector) => {
+        const part = section.querySelector(selector)!.getBoundingClientRect();
+        return part.top >= box.top && part.bottom <= box.bottom + 0.5;
+      });
+    });
+    assert.deepEqual(inPane, [true, true], 'at 800×600: the message box and Send within the pane');
+    await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(d.pageErrors, []);
   });
 

@@ -61,7 +61,7 @@ function useFocusAfterEnd(list: readonly PlainCallView[]): void {
     if (!call || (document.activeElement !== null && document.activeElement !== document.body)) return;
     document
       .querySelector<HTMLElement>(
-        `li.tool[data-server-id="${CSS.escape(call.serverId)}"][data-tool="${CSS.escape(call.toolName)}"] .tool-call-form button[type="submit"]`
+        `li.tool[data-tool-server="${CSS.escape(call.serverId)}"][data-tool="${CSS.escape(call.toolName)}"] .tool-call-form button[type="submit"]`
       )
       ?.focus();
   }, [list]);

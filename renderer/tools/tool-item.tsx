@@ -28,7 +28,7 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
     panel.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
   }, [open]);
   return (
-    <li className="card tool" data-server-id={serverId} data-tool={tool.name} aria-labelledby={headingId}>
+    <li className="card tool" data-tool-server={serverId} data-tool={tool.name} aria-labelledby={headingId}>
       <div className="card-header">
         <h3 id={headingId}>
           <code>{tool.name}</code>

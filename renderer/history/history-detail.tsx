@@ -8,7 +8,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
 import { RequestView } from '../tasks/request-view.js';
-import { ErrorView } from '../tools/tool-result-view.js';
+import { ErrorView, isRejectedSampling } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
@@ -58,7 +58,9 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <h4>Request</h4>
           <RequestView kind={entry.kind} request={entry.request} />
           <h4>Result</h4>
-          {entry.error && entry.status !== 'cancelled' ? <ErrorView error={entry.error} /> : null}
+          {entry.error && entry.status !== 'cancelled' ? (
+            <ErrorView error={entry.error} rejected={isRejectedSampling(entry)} />
+          ) : null}
           {entry.result ? (
             <ResultView
               result={entry.result}

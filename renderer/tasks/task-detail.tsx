@@ -15,7 +15,7 @@ import { ResultView } from '../history/result-view.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { ErrorView } from '../tools/tool-result-view.js';
+import { ErrorView, isRejectedSampling } from '../tools/tool-result-view.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { RequestView } from './request-view.js';
@@ -298,7 +298,9 @@ export function TaskDetail({
             <h4>Result</h4>
             {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}
           </div>
-          {shown.error && shown.status !== 'cancelled' ? <ErrorView error={shown.error} /> : null}
+          {shown.error && shown.status !== 'cancelled' ? (
+            <ErrorView error={shown.error} rejected={isRejectedSampling(shown)} />
+          ) : null}
           {shown.result && rawResult ? (
             <div className="result-json">
               <JsonView value={shown.result} />

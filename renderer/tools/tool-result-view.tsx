@@ -10,15 +10,24 @@ export function ToolResultView({ result }: { result: Record<string, unknown> }) 
   return <ResultView result={Array.isArray(result.content) ? result : { content: [], ...result }} />;
 }
 
-/** A JSON-RPC error as data: code and message, and its data when there is any. */
-export function ErrorView({ error }: { error: ErrorData }) {
+/**
+ * A JSON-RPC error as data: code and message, and its data when there is any. `rejected` for a
+ * model request Taskdesk turned down (MCP's −1, "User rejected sampling request": the person's
+ * Reject, or the server's sampling policy), which is a decision, not a failure.
+ */
+export function ErrorView({ error, rejected = false }: { error: ErrorData; rejected?: boolean }) {
   return (
-    <div className="tool-result tool-result-error">
+    <div className={`tool-result ${rejected ? 'tool-result-rejected' : 'tool-result-error'}`}>
       <p>
-        <strong>{`Error ${error.code}: `}</strong>
+        <strong>{rejected ? 'Rejected: ' : `Error ${error.code}: `}</strong>
         {error.message}
       </p>
       {error.data !== undefined ? <JsonView value={error.data} /> : null}
     </div>
   );
+}
+
+/** A model request a server gave Taskdesk that was turned down (see {@link ErrorView}'s `rejected`). */
+export function isRejectedSampling(task: { kind: string; direction: string; error?: ErrorData | undefined }): boolean {
+  return task.kind === 'sampling' && task.direction === 'received' && task.error?.code === -1;
 }

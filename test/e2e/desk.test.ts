@@ -449,6 +449,16 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await page.getByRole('link', { name: /Inbox/ }).click();
     await card.getByRole('button', { name: 'Reject' }).click();
     await card.waitFor({ state: 'detached' });
+
+    // In History the task ended in a decision, said as one: rejected, not "Error -1".
+    await page.getByRole('link', { name: 'History' }).click();
+    const entry = history.locator(`li[data-history-id="received:${asked.task.taskId}"]`);
+    await entry.locator('[data-status="failed"]').waitFor();
+    await entry.locator('.history-title').click();
+    const error = history.locator('.history-detail .tool-result-rejected');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /^Rejected: User rejected sampling request/);
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
   });
 
   it('ran without script errors and kept the audit log on screen', async () => {

@@ -31,13 +31,17 @@ export function RunningCall({ call }: { call: PlainCallView }) {
         {...busyProps(cancelling)}
         onClick={() => {
           if (cancelling) return;
+          cancelledHere.add(call.callId);
           setCancelling(true);
           clear();
           void client
             .call('tools.cancelCall', { callId: call.callId })
             .then(
               () => announce(`${call.toolName} cancelled.`),
-              (error: unknown) => fail(`${call.toolName} was not cancelled.`, error)
+              (error: unknown) => {
+                cancelledHere.delete(call.callId);
+                fail(`${call.toolName} was not cancelled.`, error);
+              }
             )
             .finally(() => setCancelling(false));
         }}
@@ -48,16 +52,21 @@ export function RunningCall({ call }: { call: PlainCallView }) {
   );
 }
 
+/** Calls whose Cancel was pressed on this page (see {@link useFocusAfterEnd}). */
+const cancelledHere = new Set<string>();
+
 /**
- * A call that ends takes its card and Cancel with it: when that left the focus on the page (the
- * person had just pressed Cancel), the focus goes to its tool's Call button.
+ * A call that ends takes its card and Cancel with it: when the person had pressed that Cancel and
+ * the focus fell to the page, the focus goes to its tool's Call button. Only then: a call that
+ * ends on its own moves no focus (nor scrolls the page to its tool).
  */
 function useFocusAfterEnd(list: readonly PlainCallView[]): void {
   const before = useRef(list);
   useLayoutEffect(() => {
     const ended = before.current.filter((call) => !list.some((now) => now.callId === call.callId));
     before.current = list;
-    const call = ended.at(-1);
+    const call = ended.findLast((gone) => cancelledHere.has(gone.callId));
+    for (const gone of ended) cancelledHere.delete(gone.callId);
     if (!call || (document.activeElement !== null && document.activeElement !== document.body)) return;
     document
       .querySelector<HTMLElement>(

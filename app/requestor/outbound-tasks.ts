@@ -46,7 +46,6 @@ export type { AttachOptions } from './attachments.js';
 /** Any result object (prompts and resources are shown as they come). */
 const AnyObjectSchema = z.looseObject({});
 
-/** Options of the requestor. */
 /** A tool call that ended without becoming a task (see `OutboundTasksOptions.onCallEnded`). */
 export interface EndedCall {
   call: PlainCallView;
@@ -55,6 +54,7 @@ export interface EndedCall {
   result?: Record<string, unknown>;
 }
 
+/** Options of the requestor. */
 export interface OutboundTasksOptions {
   /** Where each outbound task is kept, one document per task (without `log`; with it, documents of an earlier build). */
   dir: DocumentDir;

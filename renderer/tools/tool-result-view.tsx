@@ -1,4 +1,5 @@
 import type { ErrorData } from '../../app/contract/host-api.js';
+import { USER_REJECTED } from '../components/action-error.js';
 import { JsonView } from '../components/json-view.js';
 import { ResultView } from '../history/result-view.js';
 
@@ -29,5 +30,5 @@ export function ErrorView({ error, rejected = false }: { error: ErrorData; rejec
 
 /** A model request a server gave Taskdesk that was turned down (see {@link ErrorView}'s `rejected`). */
 export function isRejectedSampling(task: { kind: string; direction: string; error?: ErrorData | undefined }): boolean {
-  return task.kind === 'sampling' && task.direction === 'received' && task.error?.code === -1;
+  return task.kind === 'sampling' && task.direction === 'received' && task.error?.code === USER_REJECTED;
 }

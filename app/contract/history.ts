@@ -49,6 +49,11 @@ export const HistorySummarySchema = z.object({
   unanswered: z.boolean().optional(),
   /** Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`. */
   cancelledBy: z.enum(['you', 'server']).optional(),
+  /**
+   * In a list, a model request Taskdesk turned down (−1, see `isRejectedSampling`): failed by
+   * its protocol status, a decision by what happened. A whole entry says it by its `error`.
+   */
+  rejected: z.boolean().optional(),
   statusMessage: z.string().optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),

@@ -10,6 +10,7 @@ import type {
 } from '../contract/history.js';
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
+import { isRejectedSampling } from '../contract/rejected-sampling.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { TaskRecord } from '../receiver/task-record.js';
@@ -502,10 +503,10 @@ function isEnded(status: HistoryStatus): boolean {
   return status !== 'working' && status !== 'input_required';
 }
 
-/** An entry without its bodies. */
+/** An entry without its bodies, and whether it was a model request turned down (which only its error says). */
 function summaryOf(entry: HistoryEntry): HistorySummary {
   const { timeline: _timeline, request: _request, result: _result, error: _error, ...summary } = entry;
-  return summary;
+  return isRejectedSampling(entry) ? { ...summary, rejected: true } : summary;
 }
 
 /** The list's order: newest first, ties by id. Negative when `a` comes before `b`. */

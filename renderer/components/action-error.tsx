@@ -18,8 +18,6 @@ export interface Failure {
 const TOO_MANY_REQUESTS = -32029;
 /** JSON-RPC code of a request cancelled (`JsonRpcCode.RequestCancelled`): by the person, mostly. */
 export const REQUEST_CANCELLED = -32800;
-/** JSON-RPC code of a model request turned down (`JsonRpcCode.UserRejected`, MCP's "User rejected sampling request"). */
-export const USER_REJECTED = -1;
 
 /** The next step a failure's code suggests, when the place it happened has none of its own. */
 function nextStepFor(code: number, hasFields: boolean): string | undefined {

@@ -17,11 +17,16 @@ export function statusLabel(status: string): string {
   return LABELS[status] ?? status;
 }
 
-/** A status as a word and a colour; the word carries the meaning, the colour only helps. */
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * A status as a word and a colour; the word carries the meaning, the colour only helps.
+ * `rejected` for a model request turned down (see `isRejectedSampling`): its protocol status,
+ * kept in `data-status`, is `failed`, but it reads "Rejected", a decision rather than a failure.
+ */
+export function StatusBadge({ status, rejected = false }: { status: string; rejected?: boolean }) {
+  const shown = rejected && status === 'failed' ? 'rejected' : status;
   return (
-    <span className={`status status-${status}`} data-status={status}>
-      {statusLabel(status)}
+    <span className={`status status-${shown}`} data-status={status}>
+      {shown === 'rejected' ? 'Rejected' : statusLabel(status)}
     </span>
   );
 }

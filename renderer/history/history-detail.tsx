@@ -8,7 +8,8 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
 import { RequestView } from '../tasks/request-view.js';
-import { ErrorView, isRejectedSampling } from '../tools/tool-result-view.js';
+import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { ErrorView } from '../tools/tool-result-view.js';
 import { ResultView } from './result-view.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
@@ -48,7 +49,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
         <>
           <p className="meta">
             {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong>
-            {entry.taskId === undefined ? ' without a task' : null} · <StatusBadge status={entry.status} />
+            {entry.taskId === undefined ? ' without a task' : null} ·{' '}
+            <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.status === 'cancelled' ? ` · ${cancelledWords(entry.cancelledBy)}` : null}
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}

@@ -158,7 +158,7 @@ export function HistoryScreen({
             <span className="meta">
               {kindWords(entry.kind)}
               {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
-              {entry.serverName} · <StatusBadge status={entry.status} />
+              {entry.serverName} · <StatusBadge status={entry.status} rejected={entry.rejected === true} />
               {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>

@@ -1,4 +1,5 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
+import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
@@ -21,7 +22,10 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   if (inbound.task.status === 'cancelled') return cancelledWords(inbound.cancelledBy);
   const outcome = inbound.outcome;
   if (!outcome) return isTerminal(inbound.task.status) ? '—' : 'Pending';
-  if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
+  if (outcome.type === 'error')
+    return isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error })
+      ? `Rejected: ${outcome.error.message}`
+      : `Error ${outcome.error.code}: ${outcome.error.message}`;
   const result = outcome.result;
   if (inbound.kind === 'elicitation') {
     const fields = answerFields(result.content, inbound.request.requestedSchema);

@@ -15,7 +15,8 @@ import { ResultView } from '../history/result-view.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { ErrorView, isRejectedSampling } from '../tools/tool-result-view.js';
+import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { ErrorView } from '../tools/tool-result-view.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { RequestView } from './request-view.js';
@@ -217,7 +218,7 @@ export function TaskDetail({
             {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
           </p>
           <div className="detail-status">
-            <StatusBadge status={shown.status} />
+            <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} />
             {shown.status === 'cancelled' ? (
               <span className="cancelled-by"> {cancelledWords(shown.cancelledBy)}</span>
             ) : null}

@@ -1,4 +1,5 @@
 import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import type { TaskKind } from '../components/kind-words.js';
@@ -26,6 +27,8 @@ export interface TaskItem {
   /** From when its countdown warns (as the Inbox's: five minutes before, or the last fifth of its life). */
   warnAt: string | undefined;
   cancelledBy: 'you' | 'server' | undefined;
+  /** A model request turned down (see `isRejectedSampling`): `failed`, said as "Rejected". */
+  rejected: boolean;
   inbound?: InboundTask;
   outbound?: OutboundTaskView;
 }
@@ -61,6 +64,11 @@ export function receivedItem(inbound: InboundTask): TaskItem {
     expiresAt,
     warnAt: expiresAt && warningTime(task.createdAt, expiresAt),
     cancelledBy: inbound.cancelledBy,
+    rejected: isRejectedSampling({
+      kind: inbound.kind,
+      direction: 'received',
+      error: inbound.outcome?.type === 'error' ? inbound.outcome.error : undefined
+    }),
     inbound
   };
 }
@@ -82,6 +90,7 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
     expiresAt: outbound.expiresAt ?? undefined,
     warnAt: outbound.expiresAt ? warningTime(outbound.createdAt, outbound.expiresAt) : undefined,
     cancelledBy: outbound.cancelledBy,
+    rejected: false,
     outbound
   };
 }

@@ -77,7 +77,7 @@ export const TaskRow = memo(function TaskRow({
       </td>
       <td className="server">{item.serverName}</td>
       <td>
-        <StatusBadge status={item.status} />
+        <StatusBadge status={item.status} rejected={item.rejected} />
         {item.status === 'cancelled' ? (
           <div className="small-text cancelled-by">{cancelledWords(item.cancelledBy)}</div>
         ) : null}

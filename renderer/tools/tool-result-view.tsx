@@ -1,5 +1,4 @@
 import type { ErrorData } from '../../app/contract/host-api.js';
-import { USER_REJECTED } from '../components/action-error.js';
 import { JsonView } from '../components/json-view.js';
 import { ResultView } from '../history/result-view.js';
 
@@ -26,9 +25,4 @@ export function ErrorView({ error, rejected = false }: { error: ErrorData; rejec
       {error.data !== undefined ? <JsonView value={error.data} /> : null}
     </div>
   );
-}
-
-/** A model request a server gave Taskdesk that was turned down (see {@link ErrorView}'s `rejected`). */
-export function isRejectedSampling(task: { kind: string; direction: string; error?: ErrorData | undefined }): boolean {
-  return task.kind === 'sampling' && task.direction === 'received' && task.error?.code === USER_REJECTED;
 }

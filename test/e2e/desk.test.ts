@@ -450,14 +450,20 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await card.getByRole('button', { name: 'Reject' }).click();
     await card.waitFor({ state: 'detached' });
 
-    // In History the task ended in a decision, said as one: rejected, not "Error -1".
+    // The task ended in a decision, said as one: rejected, not "Failed" or "Error -1". Its
+    // protocol status stays `failed`.
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const row = tasks.locator(`tr[data-task-id="${asked.task.taskId}"]`);
+    await row.locator('[data-status="failed"]', { hasText: /^Rejected$/ }).waitFor();
+    assert.match((await row.locator('td.outcome').textContent()) ?? '', /^Rejected: User rejected sampling request/);
     await page.getByRole('link', { name: 'History' }).click();
     const entry = history.locator(`li[data-history-id="received:${asked.task.taskId}"]`);
-    await entry.locator('[data-status="failed"]').waitFor();
+    await entry.locator('[data-status="failed"]', { hasText: /^Rejected$/ }).waitFor();
     await entry.locator('.history-title').click();
     const error = history.locator('.history-detail .tool-result-rejected');
     await error.waitFor();
     assert.match((await error.textContent()) ?? '', /^Rejected: User rejected sampling request/);
+    assert.equal(await history.locator('.history-detail .meta [data-status="failed"]').textContent(), 'Rejected');
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
   });
 

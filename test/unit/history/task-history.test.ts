@@ -127,6 +127,25 @@ describe('the task history', () => {
     reopened.close();
   });
 
+  it('marks a model request turned down (-1) as rejected in its summary, and no other failure', () => {
+    const { history, changed } = fresh();
+    const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };
+    const failed = (taskId: string, code: number) =>
+      received(
+        taskId,
+        { status: 'failed', lastUpdatedAt: '2026-06-01T00:00:02.000Z' },
+        { kind: 'sampling', request: sampling, outcome: { type: 'error', error: { code, message: 'No' } } }
+      );
+    history.recordReceived('s1', failed('s1', -1));
+    history.recordReceived('s2', failed('s2', -32603));
+    const summaries = new Map(history.list({}).entries.map((summary) => [summary.id, summary]));
+    assert.equal(summaries.get('received:s1')?.rejected, true);
+    assert.equal(summaries.get('received:s2')?.rejected, undefined);
+    assert.equal(summaries.get('received:s1')?.status, 'failed', 'the protocol status stays');
+    assert.equal(changed.find((summary) => summary.id === 'received:s1')?.rejected, true, 'and so does the event');
+    history.close();
+  });
+
   it('turns a received task that expired while waiting into an "expired, unanswered" entry', () => {
     const { history, changed } = fresh();
     history.recordReceived('t2', received('t2'));

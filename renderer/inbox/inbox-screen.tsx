@@ -13,8 +13,10 @@ export const INBOX_PAGE = 50;
  * The Inbox screen: questions servers are waiting on, oldest first, a page of cards at a time.
  *
  * Cards are keyed by item id, so a half-filled form survives other items arriving or going.
- * When the card holding focus goes (answered or withdrawn), focus moves to the next card's
- * first control, so the inbox can be worked through from the keyboard.
+ * When the card holding focus goes (answered or withdrawn), focus moves to the next card itself,
+ * so the inbox can be worked through from the keyboard: its keys (a, d, Enter to open it) act on
+ * that card. Not to the card's first control: a key meant for the Inbox would then be typed into
+ * it (a `d` into a name field, an `a` onto an approval's model name, which Enter then ran).
  */
 export function InboxScreen({
   active,
@@ -43,10 +45,9 @@ export function InboxScreen({
     if (parked.current && document.activeElement === heading.current) {
       const added = inbox.find((item) => !before.some((old) => old.id === item.id));
       const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
-      const control = card?.querySelector<HTMLElement>('input, textarea, select, button');
-      if (control) {
+      if (card) {
         parked.current = false;
-        control.focus();
+        card.focus();
         return;
       }
     }
@@ -61,9 +62,7 @@ export function InboxScreen({
     if (document.activeElement && document.activeElement !== document.body && document.contains(document.activeElement))
       return;
     const cards = list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [];
-    const next = cards[Math.min(index, cards.length - 1)]?.querySelector<HTMLElement>(
-      'input, textarea, select, button'
-    );
+    const next = cards[Math.min(index, cards.length - 1)];
     if (next) next.focus();
     else {
       heading.current?.focus();

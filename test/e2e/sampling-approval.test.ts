@@ -70,8 +70,9 @@ describe('sampling with a model behind approval and review, in the UI', () => {
 
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     await review.waitFor();
-    // The focus waited on the Inbox heading for the next card, and the Review took it.
-    await page.waitForFunction(() => document.activeElement?.closest('article.kind-sampling-review') !== null);
+    // The focus waited on the Inbox heading for the next card, and the Review (the card itself,
+    // so that a key is not typed into its answer) took it.
+    await page.waitForFunction(() => document.activeElement?.matches('article.kind-sampling-review') === true);
     const answer = review.getByLabel('Answer from fake-large (you may edit it)');
     assert.equal(await answer.inputValue(), 'Original answer');
     assert.equal(llm.chatRequests.at(-1)!.body.model, 'fake-large');

@@ -9,6 +9,21 @@ const MAX_ITEMS = 50;
 const MAX_DEPTH = 6;
 /** The arguments as a whole, in JSON characters, past which only a summary is kept. */
 const MAX_TOTAL = 16 * 1024;
+/**
+ * A name that counts or bounds something (`maxTokens`, `max_tokens`, `tokenCount`, `keyLimit`):
+ * under it a number is a quantity, not a credential, although the name says "token" or "key".
+ */
+const QUANTITY_NAME = /^(max|min|num|total|count)([-_]|[A-Z])|([-_]|[a-z])(count|limit|length|size)s?$/i;
+
+/**
+ * Whether a value under `name` is hidden: anything under a credential's name (`token`, `auth`…),
+ * but a boolean, and a number under a name that counts (a secret is text, or a code; `maxTokens:
+ * 1000` is neither), so that the log still says what was asked.
+ */
+function hidden(name: string, value: unknown): boolean {
+  if (value === null || value === '' || typeof value === 'boolean' || !SECRET_NAME.test(name)) return false;
+  return !(typeof value === 'number' && QUANTITY_NAME.test(name));
+}
 
 /**
  * Tool-call arguments as the audit log keeps them: values under names that look like
@@ -45,7 +60,7 @@ function walk(value: unknown, depth: number, keys: readonly (string | undefined)
   const entries = Object.entries(value as Record<string, unknown>);
   const out: Record<string, unknown> = {};
   for (const [name, item] of entries.slice(0, MAX_ITEMS))
-    out[name] = SECRET_NAME.test(name) && item !== null && item !== '' ? REDACTED : walk(item, depth + 1, keys);
+    out[name] = hidden(name, item) ? REDACTED : walk(item, depth + 1, keys);
   if (entries.length > MAX_ITEMS) out['…'] = `${entries.length - MAX_ITEMS} more keys`;
   return out;
 }

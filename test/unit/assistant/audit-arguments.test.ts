@@ -29,6 +29,22 @@ describe('tool-call arguments as the audit log keeps them', () => {
     assert.equal(kept.api_key, '[redacted]');
   });
 
+  it('keeps counts and switches under credential-like names, and hides a number that could be a code', () => {
+    const kept = auditArguments({
+      maxTokens: 1000,
+      max_tokens: 200,
+      tokenCount: 3,
+      includeAuthor: true,
+      token: 123456,
+      pin_token: 4321,
+      maxTokensNote: 'sk-proj-ABCDEFGH1234'
+    }) as Record<string, unknown>;
+    assert.deepEqual([kept.maxTokens, kept.max_tokens, kept.tokenCount, kept.includeAuthor], [1000, 200, 3, true]);
+    assert.equal(kept.token, '[redacted]', 'a number under a credential name could be a one-time code');
+    assert.equal(kept.pin_token, '[redacted]');
+    assert.equal(kept.maxTokensNote, '[redacted]', 'text under it is still hidden');
+  });
+
   it('cuts long strings, long arrays, deep values and a huge whole, saying what was cut', () => {
     const kept = auditArguments({
       long: 'x'.repeat(2000),

@@ -10,6 +10,7 @@ import { useDesk } from '../shell/desk-context.js';
 import { RequestView } from '../tasks/request-view.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
+import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView } from './result-view.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
@@ -33,7 +34,12 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
   }, [client, id, attempt, clear, fail]);
 
   return (
-    <section className="card history-detail" aria-labelledby="history-detail-title" data-history-id={id}>
+    <section
+      className="card history-detail"
+      aria-labelledby="history-detail-title"
+      data-history-id={id}
+      onKeyDown={escapeCloses(onClose)}
+    >
       <header className="card-header">
         <h3 id="history-detail-title" tabIndex={-1} ref={(element) => element?.focus()}>
           {entry ? <TaskTitle kind={entry.kind} title={entry.title} /> : 'History entry'}

@@ -17,6 +17,7 @@ import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
+import { escapeCloses } from '../components/escape-closes.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { RequestView } from './request-view.js';
@@ -185,7 +186,12 @@ export function TaskDetail({
   const progress = outbound?.progress;
 
   return (
-    <section className="card task-detail" aria-labelledby="task-detail-title" data-task-key={taskKey}>
+    <section
+      className="card task-detail"
+      aria-labelledby="task-detail-title"
+      data-task-key={taskKey}
+      onKeyDown={escapeCloses(onClose)}
+    >
       <header className="card-header">
         <h3 id="task-detail-title" tabIndex={-1} ref={heading}>
           {shown ? <TaskTitle kind={shown.kind} title={shown.title} /> : 'Task'}

@@ -64,16 +64,24 @@ export function TasksScreen({
   const open = useCallback((key: string) => {
     location.hash = `#tasks/${encodeURIComponent(key)}`;
   }, []);
-  /** The task whose detail its Close button closed: the focus goes back to that row's Details. */
+  /** The task whose detail its Close button (or Escape) closed: the focus goes back to that row's Details. */
   const closed = useRef<string | undefined>(undefined);
   const close = useCallback(() => {
     closed.current = openKey;
     location.hash = '#tasks';
   }, [openKey]);
+  /** The detail shown last: the browser's Back closes it too, without Close. */
+  const wasOpen = useRef(openKey);
   useLayoutEffect(() => {
-    const key = closed.current;
+    const previous = wasOpen.current;
+    wasOpen.current = openKey;
+    const key = closed.current ?? previous;
     if (openKey !== undefined || key === undefined) return;
+    const byClose = closed.current !== undefined;
     closed.current = undefined;
+    // After Back, only a focus the closed detail held (now on the page) goes back to the row.
+    const focus = document.activeElement;
+    if (!byClose && focus && focus !== document.body && document.contains(focus)) return;
     const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
     (row?.querySelector<HTMLElement>('button') ?? document.getElementById('heading-tasks'))?.focus();
   }, [openKey]);

@@ -155,11 +155,36 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
     );
 
-    // So does History's: Close gives the focus back to the entry's title.
+    // The browser's Back closes it too, and the focus goes back to the row as well.
+    await row(`requested:${outboundId}`)
+      .getByRole('button', { name: /^Details of Tool call report / })
+      .click();
+    await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
+    await page.goBack();
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => location.hash), '#tasks');
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
+    );
+    // So does Escape.
+    await page.keyboard.press('Enter');
+    await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call report')
+    );
+
+    // So does History's: Close (and Escape) gives the focus back to the entry's title.
     await page.getByRole('link', { name: 'History', exact: true }).click();
     const history = page.getByRole('region', { name: 'History' });
     await history.getByRole('button', { name: 'Tool call: report' }).click();
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Tool call: report');
+    await page.keyboard.press('Enter');
+    await history.locator('.history-detail h3').waitFor();
+    await page.keyboard.press('Escape');
+    await history.locator('.history-detail').waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.activeElement?.textContent === 'Tool call: report');
     // Back on Tasks by its link (a move to another screen, which focuses the heading), Close of a
     // detail still gives the focus back to its row, not to the heading.

@@ -129,6 +129,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     <li
       ref={card}
       className="card outbound-task"
+      // Focusable from script only: it takes the focus when the card before it is forgotten.
+      tabIndex={-1}
       data-outbound-id={task.outboundId}
       data-state={task.state}
       aria-labelledby={headingId}

@@ -4,7 +4,9 @@ import { OutboundCard } from './outbound-card.js';
 
 /**
  * The tool calls Taskdesk made as tasks, newest first, kept live by the store. When the card
- * holding focus is forgotten, focus goes to the next card's first button (or the heading).
+ * holding focus is forgotten, focus goes to the next card itself (or the heading): not to a
+ * button in it, where the Enter that forgot one card would forget the next (its first button
+ * is Forget once it has ended).
  */
 export function OutboundList() {
   const outbound = useDeskState((state) => state.outbound);
@@ -32,7 +34,7 @@ export function OutboundList() {
       before.findIndex((task) => task.outboundId === last)
     );
     const cards = list.current?.querySelectorAll<HTMLElement>('[data-outbound-id]') ?? [];
-    (cards[Math.min(index, cards.length - 1)]?.querySelector<HTMLElement>('button') ?? heading.current)?.focus();
+    (cards[Math.min(index, cards.length - 1)] ?? heading.current)?.focus();
   }, [ordered]);
 
   return (

@@ -261,7 +261,12 @@ export class TaskHistory {
   recordCall(ended: EndedCall): void {
     const { call } = ended;
     const endedAt = call.endedAt ?? this.#now();
-    const status: HistoryStatus = call.state === 'running' ? 'failed' : call.state;
+    // A result with `isError` is the tool's failure, said the way a task says it (a task's
+    // status is `failed` "when the tool call result has isError set to true"): not a green
+    // "Completed" in History, and found by its "Failed" filter.
+    const toolError =
+      call.state === 'completed' && (ended.result as { isError?: unknown } | undefined)?.isError === true;
+    const status: HistoryStatus = call.state === 'running' || toolError ? 'failed' : call.state;
     this.#save({
       id: `call:${randomUUID()}`,
       direction: 'requested',

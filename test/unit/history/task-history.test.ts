@@ -373,6 +373,34 @@ describe('the task history', () => {
     reopened.close();
   });
 
+  it('records a call answered with a tool error (isError) as failed, with the result that says why', () => {
+    const { history } = fresh();
+    const result = { content: [{ type: 'text', text: 'MCP error -32001: Request timed out' }], isError: true };
+    history.recordCall({
+      call: {
+        callId: 'c',
+        serverId: 'beta',
+        serverName: 'Beta',
+        toolName: 'trigger-sampling-request',
+        startedAt: '2026-06-01T00:00:01.000Z',
+        endedAt: '2026-06-01T00:00:02.000Z',
+        state: 'completed'
+      },
+      arguments: {},
+      result
+    });
+    const [summary] = history.list({ status: 'failed' }).entries;
+    assert.equal(summary.title, 'Tool call: trigger-sampling-request', 'found by the Failed filter');
+    const entry = history.get(summary.id)!;
+    assert.deepEqual(entry.result, result);
+    assert.equal(entry.error, undefined);
+    assert.deepEqual(
+      entry.timeline.map((step) => step.status),
+      ['working', 'failed']
+    );
+    history.close();
+  });
+
   it('marks a requested task forgotten before it ended as lost, and leaves an ended one as it was', () => {
     const { history } = fresh();
     history.recordRequested(requested('running'));

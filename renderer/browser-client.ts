@@ -1,5 +1,5 @@
 import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../app/contract/host-api.js';
-import { HostCallError } from './host-client.js';
+import { HostCallError, STALE_TAB } from './host-client.js';
 
 /**
  * Whether the page hears the host's events; `stale` when the server answers 401: it runs, but
@@ -81,7 +81,13 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
       } catch {
         throw new HostCallError({ code: -32603, message: 'Taskdesk is not reachable. Is browser mode still running?' });
       }
-      if (response.status === 401) goneStale();
+      if (response.status === 401) {
+        goneStale();
+        throw new HostCallError({
+          code: STALE_TAB,
+          message: "This tab's token is out of date (Taskdesk was restarted), so nothing was sent."
+        });
+      }
       let reply: HostReply<typeof method>;
       try {
         reply = (await response.json()) as HostReply<typeof method>;

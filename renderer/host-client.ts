@@ -11,6 +11,12 @@ declare global {
 /** JSON-RPC code of invalid params: form answers that do not match carry per-field errors. */
 export const INVALID_PARAMS = -32602;
 
+/**
+ * The page's own code (the host never sends it) for a call browser mode refused because this
+ * tab's launch token is out of date: no step but opening the new address can help.
+ */
+export const STALE_TAB = -32090;
+
 /** A host API call that failed: the contract's error data, as an `Error`. */
 export class HostCallError extends Error {
   readonly code: number;

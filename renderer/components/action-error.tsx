@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
+import { INVALID_PARAMS, STALE_TAB, toHostCallError } from '../host-client.js';
 
 /**
  * An action that did not happen, in words: what failed, why, and what to do next. It is shown
@@ -35,7 +35,11 @@ function nextStepFor(code: number, hasFields: boolean): string | undefined {
  */
 export function failureOf(what: string, error: unknown, next?: string): Failure {
   const refused = toHostCallError(error);
-  const step = next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0);
+  // A stale tab's one way on, whatever the place would otherwise suggest (Retry, Try again).
+  const step =
+    refused.code === STALE_TAB
+      ? 'Copy anything you typed here, then open the address Taskdesk printed when it started again.'
+      : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
   return { what, why: refused.message, ...(step !== undefined && { next: step }) };
 }
 

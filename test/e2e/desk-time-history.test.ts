@@ -269,5 +269,15 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       .getByRole('alert')
       .filter({ hasText: "Taskdesk was restarted; open the new address it printed (this tab's token is out of date)." })
       .waitFor();
+    // What the stale tab then asks of the host says that nothing was sent and the one way on, not
+    // the place's own next step ("Press Retry…", "Try again").
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const failure = history.getByRole('alert').filter({ hasText: 'Could not load the history.' });
+    await failure.waitFor();
+    const text = (await failure.textContent()) ?? '';
+    assert.match(text, /token is out of date \(Taskdesk was restarted\), so nothing was sent\./);
+    assert.match(text, /open the address Taskdesk printed when it started again\./);
+    assert.doesNotMatch(text, /Try again|Press Retry/);
   });
 });

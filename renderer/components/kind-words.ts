@@ -16,6 +16,12 @@ export const KIND_WORDS: Readonly<Record<TaskKind, string>> = {
 /** The kinds as a filter offers them: `[kind, words]`, in {@link KIND_WORDS}' order. */
 export const KIND_CHOICES = Object.entries(KIND_WORDS) as ReadonlyArray<readonly [TaskKind, string]>;
 
+/** Which way a task went, as the Tasks and History filters offer it: `[direction, words]`. */
+export const DIRECTION_CHOICES: ReadonlyArray<readonly ['received' | 'requested', string]> = [
+  ['received', 'Received from servers'],
+  ['requested', 'Requested by Taskdesk']
+];
+
 /** A kind in words; one the Desk does not know (from a newer host) as the host names it. */
 export function kindWords(kind: string): string {
   return Object.hasOwn(KIND_WORDS, kind) ? KIND_WORDS[kind as TaskKind] : kind;

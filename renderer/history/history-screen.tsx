@@ -5,7 +5,7 @@ import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-f
 import { StatusBadge, statusLabel } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
-import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
+import { DIRECTION_CHOICES, KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
@@ -110,6 +110,13 @@ export function HistoryScreen({
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
+        <FilterSelect
+          label="Direction"
+          any="Both"
+          value={inputs.direction}
+          onChange={set('direction')}
+          choices={DIRECTION_CHOICES}
+        />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <FilterSelect
           label="Status"

@@ -1,6 +1,6 @@
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { statusLabel } from '../components/status-badge.js';
-import { KIND_CHOICES } from '../components/kind-words.js';
+import { DIRECTION_CHOICES, KIND_CHOICES } from '../components/kind-words.js';
 import type { TaskFilterInputs } from './task-items.js';
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const;
@@ -8,10 +8,6 @@ const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
   ['active', 'Not ended'],
   ['ended', 'Ended'],
   ...STATUSES.map((status) => [status, statusLabel(status)] as const)
-];
-const DIRECTIONS: ReadonlyArray<readonly [string, string]> = [
-  ['received', 'Received from servers'],
-  ['requested', 'Requested by Taskdesk']
 ];
 
 /** The Tasks screen's search and filters (direction, status, server, kind), applied as they change. */
@@ -37,7 +33,7 @@ export function TaskFilters({
         any="Both"
         value={filter.direction}
         onChange={set('direction')}
-        choices={DIRECTIONS}
+        choices={DIRECTION_CHOICES}
       />
       <FilterSelect label="Status" value={filter.status} onChange={set('status')} choices={STATUS_CHOICES} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />

@@ -2,6 +2,8 @@ import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
+import { cancelledWords } from '../components/cancelled-words.js';
+import { statusLabel } from '../components/status-badge.js';
 import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
 import { OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
@@ -99,7 +101,8 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
 export function itemOutcome(item: TaskItem): OutcomeLine {
   if (item.inbound) return outcomeSummary(item.inbound);
   const outbound = item.outbound!;
-  if (outbound.state === 'cancelled') return '—';
+  // Said as a received task's is (outcome-summary.ts): who cancelled it.
+  if (outbound.state === 'cancelled') return cancelledWords(outbound.cancelledBy);
   if (outbound.reason) return outbound.reason;
   const outcome = outbound.outcome;
   if (!outcome) return item.running ? 'Pending' : '—';
@@ -126,7 +129,17 @@ export interface TaskFilterInputs {
 
 export const NO_TASK_FILTER: TaskFilterInputs = { text: '', direction: '', status: '', serverId: '', kind: '' };
 
-/** Whether a row passes the filters; the text's words must all appear in its title, server, status or ids. */
+/** An outcome line's words, for the search. */
+function outcomeWords(line: OutcomeLine): string {
+  if (typeof line === 'string') return line;
+  if ('markdown' in line) return `${line.before} ${line.markdown} ${line.after}`;
+  return `${line.action} ${line.fields.map((field) => `${field.title} ${field.value}`).join(' ')}`;
+}
+
+/**
+ * Whether a row passes the filters; the text's words must all appear in its title, server,
+ * status (as the protocol and as the badge say it), ids or outcome.
+ */
 export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
   if (filter.direction && item.direction !== filter.direction) return false;
   if (filter.serverId && item.serverId !== filter.serverId) return false;
@@ -141,6 +154,8 @@ export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
     return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = `${item.title}\n${item.serverName}\n${item.status}\n${item.taskId}\n${item.key}`.toLowerCase();
+  const said = item.rejected ? 'rejected' : statusLabel(item.status);
+  const haystack =
+    `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`.toLowerCase();
   return words.every((word) => haystack.includes(word));
 }

@@ -189,9 +189,14 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.deepEqual(await titles.allTextContents(), ['Approve the refund?']);
     assert.match((await history.locator('.history-list li').textContent()) ?? '', /\(unanswered\)/);
     await history.getByLabel('Status').selectOption('');
+    // Every entry here came from a server: none was requested by Taskdesk.
+    await history.getByLabel('Direction').selectOption('requested');
+    await history.getByText('No entry matches.').waitFor();
+    await history.getByLabel('Direction').selectOption('received');
+    await history.getByText('3 entries').waitFor();
     await history.getByLabel('Kind').selectOption('elicitation');
     await history.getByText('2 entries').waitFor();
-    await history.getByLabel('Server').selectOption('desk');
+    await history.getByLabel(/^Server/).selectOption('desk');
     await history.getByText('2 entries').waitFor();
 
     const downloading = page.waitForEvent('download');

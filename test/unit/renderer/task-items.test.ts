@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InboundTask, OutboundTaskView } from '../../../app/contract/host-api.js';
+import {
+  itemOutcome,
+  matchesTask,
+  NO_TASK_FILTER,
+  receivedItem,
+  requestedItem
+} from '../../../renderer/tasks/task-items.js';
+
+const at = '2026-06-01T00:00:00.000Z';
+
+function received(outcome: InboundTask['outcome'], status: InboundTask['task']['status']): InboundTask {
+  return {
+    task: { taskId: 'r1', status, createdAt: at, lastUpdatedAt: at, ttl: 60_000 },
+    serverId: 'a',
+    serverName: 'Server a',
+    kind: 'sampling',
+    request: { messages: [{ role: 'user', content: { type: 'text', text: 'Plan the offsite' } }] },
+    notes: [],
+    ...(outcome && { outcome })
+  };
+}
+
+function requested(extra: Partial<OutboundTaskView>): OutboundTaskView {
+  return {
+    outboundId: 'o1',
+    serverId: 'a',
+    serverName: 'Server a',
+    toolName: 'slow',
+    arguments: {},
+    requestedTtl: null,
+    createdAt: at,
+    updatedAt: at,
+    taskId: 't-o1',
+    state: 'working',
+    task: { taskId: 't-o1', status: 'working', createdAt: at, lastUpdatedAt: at, ttl: null },
+    expiresAt: null,
+    progress: { count: 0, history: [] },
+    ...extra
+  };
+}
+
+const search = (text: string) => ({ ...NO_TASK_FILTER, text });
+
+describe('the Tasks screen’s rows', () => {
+  it('says who cancelled a task Taskdesk requested, as a received one says it', () => {
+    const cancelled = requestedItem(requested({ state: 'cancelled', cancelledBy: 'you' }));
+    assert.equal(itemOutcome(cancelled), 'Cancelled by you');
+  });
+
+  it('finds a row by words of its outcome, and a turned-down model request by "rejected"', () => {
+    const rejected = receivedItem(
+      received({ type: 'error', error: { code: -1, message: 'User rejected sampling request' } }, 'failed')
+    );
+    assert.equal(rejected.rejected, true);
+    assert.equal(itemOutcome(rejected), 'Rejected: User rejected sampling request');
+    assert.ok(matchesTask(rejected, search('rejected')));
+    assert.ok(matchesTask(rejected, search('offsite sampling')));
+
+    const answered = requestedItem(
+      requested({
+        state: 'completed',
+        outcome: { type: 'result', result: { content: [{ type: 'text', text: 'Tides peak at noon' }] }, fetchedAt: at }
+      })
+    );
+    assert.ok(matchesTask(answered, search('tides noon')));
+    assert.ok(!matchesTask(answered, search('rejected')));
+  });
+});

@@ -1,5 +1,6 @@
 import { truncate } from '../components/format.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { focusScreenHeading } from '../components/focus-screen.js';
 
 /**
  * Where the person approved a model run, what became of it when it failed: a notice in the
@@ -33,8 +34,8 @@ export function FailedRunNotices() {
             type="button"
             onClick={() => {
               store.dispatch({ type: 'notice-dismissed', id: run.id });
-              // The button goes with its notice: focus moves to the page, as the other notices' do, not to nowhere.
-              document.getElementById('main')?.focus();
+              // The button goes with its notice: focus moves to the screen's heading, as the other notices' do.
+              focusScreenHeading();
             }}
           >
             Dismiss

@@ -1,5 +1,7 @@
 import type { WithdrawnNotice } from '../store/desk-state.js';
 import { useDesk, useDeskState } from './desk-context.js';
+import { focusScreenHeading } from '../components/focus-screen.js';
+import { withdrawnWhat } from '../components/request-title.js';
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
@@ -15,8 +17,8 @@ export function UnansweredNotices() {
       type="button"
       onClick={() => {
         store.dispatch({ type: 'notice-dismissed', id });
-        // The button goes with its notice: focus moves to the page, not to nowhere.
-        document.getElementById('main')?.focus();
+        // The button goes with its notice: focus moves to the screen's heading, not to nowhere.
+        focusScreenHeading();
       }}
     >
       Dismiss
@@ -43,13 +45,5 @@ export function UnansweredNotices() {
 }
 
 function withdrawnText(notice: WithdrawnNotice): string {
-  const what =
-    notice.kind === 'elicitation'
-      ? notice.message
-        ? `its question “${notice.message.length > 120 ? `${notice.message.slice(0, 119)}…` : notice.message}”`
-        : 'its question'
-      : notice.kind === 'sampling-review'
-        ? 'its request for a model reply, with the answer you were reviewing'
-        : 'its request for a model reply';
-  return `${notice.serverName} withdrew ${what} before you answered (it cancelled the request, or stopped waiting).`;
+  return `${notice.serverName} withdrew ${withdrawnWhat(notice)} before you answered (it cancelled the request, or stopped waiting).`;
 }

@@ -1,6 +1,7 @@
 import type { InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import type { DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
 import { isTerminal } from './task-status.js';
+import { requestTitle } from '../components/request-title.js';
 import { applyAssistantEvent, mergeSummaries } from './assistant-slice.js';
 
 /**
@@ -124,12 +125,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told here.
       if (why !== 'withdrawn' || item.taskId !== undefined) return next;
-      const message = typeof item.request.message === 'string' ? item.request.message.trim() : '';
+      const message = requestTitle(item.kind, item.request);
       return {
         ...next,
         withdrawn: [
           ...state.withdrawn,
-          { id, serverName: item.serverName, kind: item.kind, ...(message !== '' && { message }) }
+          { id, serverName: item.serverName, kind: item.kind, ...(message !== undefined && { message }) }
         ]
       };
     }

@@ -146,6 +146,6 @@ export interface WithdrawnNotice {
   id: string;
   serverName: string;
   kind: InboxItem['kind'];
-  /** The elicitation's message, when it has one. */
+  /** What it asked (`requestTitle`): the question, or a model request's last text. */
   message?: string;
 }

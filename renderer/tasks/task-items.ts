@@ -3,6 +3,7 @@ import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { cancelledWords } from '../components/cancelled-words.js';
+import { requestTitle } from '../components/request-title.js';
 import { statusLabel } from '../components/status-badge.js';
 import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
@@ -37,14 +38,9 @@ export interface TaskItem {
 
 /** What a received request asks, in a line: the question, or the last message of the person. */
 function receivedTitle(inbound: InboundTask): string {
-  const request = inbound.request;
-  if (inbound.kind === 'elicitation') return truncate(asText(request.message, 'A question'), 160);
-  const messages = Array.isArray(request.messages) ? (request.messages as Array<Record<string, unknown>>) : [];
-  for (const message of [...messages].reverse()) {
-    const content = message.content as { type?: unknown; text?: unknown } | undefined;
-    if (content?.type === 'text' && typeof content.text === 'string') return truncate(content.text, 160);
-  }
-  return 'A model request';
+  return (
+    requestTitle(inbound.kind, inbound.request) ?? (inbound.kind === 'elicitation' ? 'A question' : 'A model request')
+  );
 }
 
 /** A received task as a row. */

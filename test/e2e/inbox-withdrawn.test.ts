@@ -48,8 +48,15 @@ describe('an ordinary question its server withdraws', () => {
       (await notice.locator('p').textContent()) ?? '',
       /^Server a withdrew its question “Which region should the report cover\?” before you answered/
     );
+    // Screen readers hear which request went, not "a question was withdrawn".
+    await page
+      .locator('.sr-only[aria-live="polite"]')
+      .getByText('Server a withdrew its question “Which region should the report cover?”.')
+      .waitFor();
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await notice.waitFor({ state: 'detached' });
+    // Dismiss goes with its notice: the focus goes to the screen's heading, not the page.
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-inbox');
     assert.deepEqual(desk.pageErrors, []);
   });
 

@@ -221,6 +221,27 @@ describe('the Desk store reducer', () => {
     assert.deepEqual(state.withdrawn, []);
   });
 
+  it('quotes what a withdrawn model request asked: the last text among its messages', () => {
+    let state = loaded({
+      inbox: [
+        item('model', {
+          kind: 'sampling-approval',
+          request: {
+            messages: [
+              { role: 'user', content: { type: 'text', text: 'Plan the offsite' } },
+              { role: 'assistant', content: { type: 'text', text: 'Which city?' } },
+              { role: 'user', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }
+            ]
+          }
+        })
+      ]
+    });
+    state = deskReducer(state, event('inbox.removed', { id: 'model', why: 'withdrawn' }));
+    assert.deepEqual(state.withdrawn, [
+      { id: 'model', serverName: 'Server a', kind: 'sampling-approval', message: 'Which city?' }
+    ]);
+  });
+
   it('takes events for items the snapshot lacks without inventing or failing', () => {
     const before = loaded({ inbox: [item('q0')] });
     const state = fold(

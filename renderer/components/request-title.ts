@@ -1,0 +1,28 @@
+import { truncate } from './format.js';
+
+/**
+ * What a server's request asks, in a line of at most `max` characters: an elicitation's
+ * question, or the last text among a model request's messages (what the person last said, as a
+ * rule). Undefined when it has neither, so that each place says "a question" its own way.
+ */
+export function requestTitle(kind: string, request: Record<string, unknown>, max = 160): string | undefined {
+  if (kind === 'elicitation') {
+    const message = typeof request.message === 'string' ? request.message.trim() : '';
+    return message === '' ? undefined : truncate(message, max);
+  }
+  const messages = Array.isArray(request.messages) ? (request.messages as Array<Record<string, unknown>>) : [];
+  for (const message of [...messages].reverse()) {
+    const content = message.content as { type?: unknown; text?: unknown } | undefined;
+    if (content?.type === 'text' && typeof content.text === 'string' && content.text.trim() !== '')
+      return truncate(content.text.trim(), max);
+  }
+  return undefined;
+}
+
+/** What a server withdrew, in words: its question, or its model request, quoting what it asked. */
+export function withdrawnWhat(notice: { kind: string; message?: string | undefined }): string {
+  const quoted = notice.message ? `“${truncate(notice.message, 120)}”` : undefined;
+  if (notice.kind === 'elicitation') return quoted ? `its question ${quoted}` : 'its question';
+  const request = quoted ? `its request for a model reply to ${quoted}` : 'its request for a model reply';
+  return notice.kind === 'sampling-review' ? `${request}, with the answer you were reviewing` : request;
+}

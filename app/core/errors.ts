@@ -36,6 +36,18 @@ export class HostError extends Error {
   }
 }
 
+/**
+ * What work is aborted with when Taskdesk closes. Not a cancel: the task stays as it was stored
+ * and its work starts again at the next start (a question waits again), so nothing that sees it
+ * may record the work as cancelled or answer the server with it.
+ */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('Taskdesk is shutting down');
+    this.name = 'ShuttingDownError';
+  }
+}
+
 /** The message of anything thrown: an Error's own, anything else as a string. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import { HostError, JsonRpcCode, ShuttingDownError, toErrorData, type ErrorData } from '../core/errors.js';
 import { effectiveTtl, type ReceiverPolicy } from './receiver-policy.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from './runners.js';
@@ -445,7 +445,7 @@ export class TaskReceiver {
     this.#closed = true;
     for (const handle of this.#expiryTimers.values()) this.#clock.clearTimeout(handle);
     this.#expiryTimers.clear();
-    for (const controller of this.#running.values()) controller.abort(new Error('Taskdesk is shutting down'));
+    for (const controller of this.#running.values()) controller.abort(new ShuttingDownError());
     this.#running.clear();
     this.#waiters.rejectAll(new HostError(JsonRpcCode.InternalError, 'Taskdesk is shutting down'));
     this.#repo.close();

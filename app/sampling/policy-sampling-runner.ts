@@ -4,7 +4,7 @@ import type {
   CreateMessageResultWithTools
 } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { JsonRpcCode, type ErrorData, errorMessage } from '../core/errors.js';
+import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
@@ -120,7 +120,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         () => gate.requestApproval(draft(), context.signal)
       );
       if ('error' in decision) {
-        this.#audit(context, 'sampling.request', 'cancelled', { ...at(choice), reason: decision.error.message });
+        this.#auditEndedWait(context, 'sampling.request', decision.error, at(choice));
         return { type: 'error', error: decision.error };
       }
       if (decision.decision === 'reject') {
@@ -186,7 +186,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
     if ('error' in review) {
-      this.#audit(context, 'sampling.completion', 'cancelled', { ...at(choice), reason: review.error.message });
+      this.#auditEndedWait(context, 'sampling.completion', review.error, at(choice));
       return { type: 'error', error: review.error };
     }
     if (review.decision === 'reject') {
@@ -199,6 +199,25 @@ export class PolicySamplingRunner implements SamplingRunner {
     const editedResult = JSON.stringify(review.result) !== JSON.stringify(result);
     this.#audit(context, 'sampling.completion', editedResult ? 'approved-with-edits' : 'approved', at(choice));
     return { type: 'result', result: review.result };
+  }
+
+  /**
+   * Records a wait for the person that ended without their answer: `cancelled`, or
+   * `interrupted` when Taskdesk closed meanwhile, since the request then waits again at the next
+   * start (an entry saying "cancelled" would be contradicted by the answer given then).
+   */
+  #auditEndedWait(
+    context: WorkContext,
+    type: 'sampling.request' | 'sampling.completion',
+    error: ErrorData,
+    where: { providerId: string; model: string }
+  ): void {
+    if (context.signal.reason instanceof ShuttingDownError)
+      this.#audit(context, type, 'interrupted', {
+        ...where,
+        reason: 'Taskdesk closed while this waited for you; it waits again when Taskdesk starts.'
+      });
+    else this.#audit(context, type, 'cancelled', { ...where, reason: error.message });
   }
 
   /** Waits on the gate, saying so on the task; a cancelled wait becomes an error. */

@@ -3,10 +3,11 @@
  *
  * - `sampling.request`: whether the request may go to a model
  *   (`refused` by policy, `auto-approved`, `approved`, `approved-with-edits`, `rejected`,
- *   `cancelled` while waiting);
+ *   `cancelled` while waiting, `interrupted` by Taskdesk closing while it waited: it waits
+ *   again at the next start);
  * - `sampling.llm`: what the model call ended with (`completed`, `failed`);
  * - `sampling.completion`: the person's review of the answer (`approved`,
- *   `approved-with-edits`, `rejected`, `cancelled`).
+ *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`).
  *
  * Holds ids, model names and messages only: never a key, never prompt text.
  */
@@ -25,7 +26,15 @@ export interface SamplingAuditEvent {
 }
 
 export type SamplingAuditDecision =
-  'refused' | 'auto-approved' | 'approved' | 'approved-with-edits' | 'rejected' | 'cancelled' | 'completed' | 'failed';
+  | 'refused'
+  | 'auto-approved'
+  | 'approved'
+  | 'approved-with-edits'
+  | 'rejected'
+  | 'cancelled'
+  | 'interrupted'
+  | 'completed'
+  | 'failed';
 
 /** Where audit events go; the host writes them to its audit log. */
 export type SamplingAudit = (event: SamplingAuditEvent) => void;

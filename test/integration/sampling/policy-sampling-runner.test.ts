@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../support/manual-clock.js';
-import { HostError, JsonRpcCode } from '../../../app/core/errors.js';
+import { HostError, JsonRpcCode, ShuttingDownError } from '../../../app/core/errors.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
 import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
@@ -164,6 +164,17 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' }
     });
     assert.deepEqual(decisions(audit), ['sampling.request:cancelled']);
+  });
+
+  it('records a wait ended by Taskdesk closing as interrupted, not cancelled: it waits again at the next start', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask' });
+    const { context, controller } = makeContext();
+    const running = runner.run(samplingParams(), context);
+    await gate.approvals.next();
+    controller.abort(new ShuttingDownError());
+    await running;
+    assert.deepEqual(decisions(audit), ['sampling.request:interrupted']);
+    assert.match(audit[0]?.reason ?? '', /waits again when Taskdesk starts/);
   });
 
   it('audits a model failure, and never a key', async () => {

@@ -1,21 +1,4 @@
-const LABELS: Record<string, string> = {
-  working: 'Working',
-  input_required: 'Input required',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
-  lost: 'Lost',
-  idle: 'Not connected',
-  connecting: 'Connecting',
-  ready: 'Ready',
-  closed: 'Disconnected'
-};
-
-/** A status in words ("Input required" for `input_required`), as the badges and filters say it. */
-export function statusLabel(status: string): string {
-  return LABELS[status] ?? status;
-}
+import { statusLabel } from './status-words.js';
 
 /**
  * A status as a word and a colour; the word carries the meaning, the colour only helps.

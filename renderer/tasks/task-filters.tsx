@@ -1,5 +1,5 @@
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
-import { statusLabel } from '../components/status-badge.js';
+import { statusLabel } from '../components/status-words.js';
 import { DIRECTION_CHOICES, KIND_CHOICES } from '../components/kind-words.js';
 import type { TaskFilterInputs } from './task-items.js';
 

@@ -4,7 +4,7 @@ import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { requestTitle } from '../components/request-title.js';
-import { statusLabel } from '../components/status-badge.js';
+import { statusLabel } from '../components/status-words.js';
 import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
 import { OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';

@@ -390,7 +390,8 @@ describe('the task history', () => {
       result
     });
     const [summary] = history.list({ status: 'failed' }).entries;
-    assert.equal(summary.title, 'Tool call: trigger-sampling-request', 'found by the Failed filter');
+    assert.ok(summary, 'found by the Failed filter');
+    assert.equal(summary.title, 'Tool call: trigger-sampling-request');
     const entry = history.get(summary.id)!;
     assert.deepEqual(entry.result, result);
     assert.equal(entry.error, undefined);

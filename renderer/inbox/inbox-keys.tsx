@@ -4,7 +4,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 const KEYS: Array<[string, string]> = [
   ['j or ↓', 'Next item'],
   ['k or ↑', 'Previous item'],
-  ['Enter or o', 'Open the item: focus its first field'],
+  ['Enter or o', 'Open the item: focus its first field (from the heading: go to the first item)'],
   ['Escape', 'From a field, back to its item (then a and d work again)'],
   ['a', 'Approve or submit the item'],
   ['d', 'Decline or reject the item'],
@@ -56,7 +56,12 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
           break;
         case 'Enter':
         case 'o':
-          if (!here || here !== document.activeElement) handled = false;
+          // From the screen's heading (where the Inbox puts the focus) or the page: to the first
+          // card, as j would. Not from another control, whose own Enter this must not take.
+          if (!here && (document.activeElement === document.body || document.activeElement?.id === 'heading-inbox')) {
+            if (all[0]) all[0].focus();
+            else handled = false;
+          } else if (!here || here !== document.activeElement) handled = false;
           else here.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
           break;
         case 'a':

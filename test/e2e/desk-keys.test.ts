@@ -49,6 +49,11 @@ describe('the Inbox from the keyboard', () => {
       ids.push((await peer.server.request(ask(message), CreateTaskResultSchema)).task.taskId);
       await page.getByRole('article', { name: message }).waitFor();
     }
+    // From the heading (where the Inbox puts the focus), o goes to the first item, as j does.
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('o');
+    assert.equal(await focusedCard(page), ids[0]);
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'ARTICLE');
     await page.locator('#heading-inbox').focus();
     await page.keyboard.press('j');
     assert.equal(await focusedCard(page), ids[0]);

@@ -20,10 +20,13 @@ export const INBOX_PAGE = 50;
  */
 export function InboxScreen({
   active,
-  headingRef
+  headingRef,
+  openId
 }: {
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
+  /** The card the address names (`#inbox/<id>`, a link from a task's detail): it takes the focus. */
+  openId?: string | undefined;
 }) {
   const inbox = useDeskState((state) => state.inbox);
   const lastAnswered = useDeskState((state) => state.lastAnswered);
@@ -36,6 +39,18 @@ export function InboxScreen({
   /** The focus went to the heading for want of a next card, and is still there. */
   const parked = useRef(false);
   const visible = inbox.slice(0, shown);
+
+  // A link to a card (`#inbox/<id>`) puts the focus on it; one answered or withdrawn meanwhile
+  // leaves it on the heading, which the screen focuses for an address without a card.
+  const index = openId === undefined ? -1 : inbox.findIndex((item) => item.id === openId);
+  if (index >= shown) setShown(Math.ceil((index + 1) / INBOX_PAGE) * INBOX_PAGE);
+  useLayoutEffect(() => {
+    if (openId === undefined) return;
+    const card = list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(openId)}"]`);
+    (card ?? heading.current)?.focus();
+    card?.scrollIntoView({ block: 'nearest' });
+    // Once for an address: the card is found by it, not followed as the list changes.
+  }, [openId]);
 
   useLayoutEffect(() => {
     const before = previous.current;

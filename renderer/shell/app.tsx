@@ -125,7 +125,14 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       <UnansweredNotices />
       <main id="main" tabIndex={-1}>
         {section('assistant', <AssistantScreen headingRef={refs.assistant} />)}
-        {section('inbox', <InboxScreen active={screen === 'inbox'} headingRef={refs.inbox} />)}
+        {section(
+          'inbox',
+          <InboxScreen
+            active={screen === 'inbox'}
+            headingRef={refs.inbox}
+            openId={screen === 'inbox' ? sub : undefined}
+          />
+        )}
         {section(
           'tasks',
           <TasksScreen

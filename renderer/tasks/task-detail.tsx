@@ -116,6 +116,15 @@ export function TaskDetail({
   const inbound = useDeskState((state) => (direction === 'received' ? state.tasks[id] : undefined));
   const outbound = useDeskState((state) => (direction === 'requested' ? state.outbound[id] : undefined));
   const live = useDeskState((state) => (inbound ? state.live[inbound.task.taskId] : undefined));
+  // The Inbox card that waits on the person for this task: a received task's own request, or a
+  // question its server asked during a task Taskdesk requested (tied to it by the related-task id).
+  const question = useDeskState((state) =>
+    inbound
+      ? state.inbox.find((card) => card.serverId === inbound.serverId && card.taskId === id)
+      : outbound
+        ? state.inbox.find((card) => card.serverId === outbound.serverId && card.relatedTaskId === outbound.taskId)
+        : undefined
+  );
   const revision = useDeskState((state) => state.historyRevision);
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
@@ -229,6 +238,11 @@ export function TaskDetail({
               <span className="cancelled-by"> {cancelledWords(shown.cancelledBy)}</span>
             ) : null}
             {shown.statusMessage ? <p className="status-message">{shown.statusMessage}</p> : null}
+            {question ? (
+              <p className="status-message">
+                <a href={`#inbox/${encodeURIComponent(question.id)}`}>Answer it in the Inbox</a>
+              </p>
+            ) : null}
           </div>
           <dl className="detail-times">
             <div>

@@ -438,7 +438,13 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
       .click();
     const detail = tasks.locator('.task-detail');
     await readsAsMarkdown(detail.locator('.request-view'));
-    await detail.getByRole('button', { name: 'Close' }).click();
+    // The detail leads to the card that waits on the person: the Inbox opens with it focused.
+    await detail.getByRole('link', { name: 'Answer it in the Inbox' }).click();
+    await page.waitForFunction(
+      (id) => document.activeElement?.matches(`article[data-inbox-id="${id}"]`) === true,
+      asked.task.taskId
+    );
+    assert.equal(await page.evaluate(() => location.hash), `#inbox/${asked.task.taskId}`);
 
     await page.getByRole('link', { name: 'History' }).click();
     const history = page.getByRole('region', { name: 'History' });

@@ -3,10 +3,11 @@ import type { AssistantToolPolicy } from '../../app/contract/assistant.js';
 import { useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
+/** The modes, the one that lets most through last (see the sampling policy's `MODES`: arrow keys save each option they pass). */
 const MODES: Array<{ mode: AssistantToolPolicy['mode']; label: string }> = [
   { mode: 'ask', label: 'Ask me' },
-  { mode: 'auto', label: 'Run without asking' },
-  { mode: 'refuse', label: 'Refuse' }
+  { mode: 'refuse', label: 'Refuse' },
+  { mode: 'auto', label: 'Run without asking' }
 ];
 
 /**

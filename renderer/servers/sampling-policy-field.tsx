@@ -1,13 +1,18 @@
 import type { SamplingPolicy } from '../../app/contract/host-api.js';
 
+/**
+ * The modes, the one that lets most through last: a choice is saved as it is made, and the arrow
+ * keys make every option they pass the choice, so going from "Ask me first" to "Refuse" by
+ * keyboard must not pass "Run without asking" (a request arriving then would have run).
+ */
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
   { mode: 'ask', label: 'Ask me first', hint: 'Each request waits in the inbox; you may edit it or pick the model.' },
+  { mode: 'refuse', label: 'Refuse', hint: 'Every request is answered with an error; no model runs.' },
   {
     mode: 'auto',
     label: 'Run without asking',
     hint: 'Requests go at once to the model of your providers that best fits what the server asks for.'
-  },
-  { mode: 'refuse', label: 'Refuse', hint: 'Every request is answered with an error; no model runs.' }
+  }
 ];
 
 /**

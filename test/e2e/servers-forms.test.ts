@@ -143,7 +143,14 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const refuse = card.getByRole('radio', { name: 'Refuse' });
     assert.equal(await card.getByRole('radio', { name: 'Ask me first' }).isChecked(), true, 'the default policy');
     assert.equal(await refuse.isEnabled(), true);
-    await refuse.check();
+    // By keyboard, one step from "Ask me first" is "Refuse": the arrow keys save each option they
+    // pass, so "Run without asking" comes last and is never passed on the way.
+    assert.deepEqual(
+      await card.getByRole('radio').evaluateAll((radios) => radios.map((r) => r.getAttribute('value'))),
+      ['ask', 'refuse', 'auto']
+    );
+    await card.getByRole('radio', { name: 'Ask me first' }).focus();
+    await page.keyboard.press('ArrowDown');
     await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
     await card.locator('fieldset.policy').getByText('Saved.', { exact: true }).waitFor();
     assert.equal((await host.call('sampling.getPolicy', { serverId: 'second' })).mode, 'refuse');

@@ -359,7 +359,16 @@ export type HostResult<M extends HostMethod> = z.infer<(typeof HostMethods)[M]['
 export const HostEvents = {
   'task.changed': z.object({ taskId: z.string(), task: InboundTaskSchema.optional() }),
   'inbox.added': z.object({ item: InboxItemSchema }),
-  'inbox.removed': z.object({ id: z.string(), why: z.enum(['answered', 'withdrawn']) }),
+  'inbox.removed': z.object({
+    id: z.string(),
+    why: z.enum(['answered', 'withdrawn']),
+    /**
+     * Set when Taskdesk itself withdrew the item, not its server (the task of Taskdesk's that the
+     * question was for has ended): why, in words for a person. The server's request was answered
+     * as if the person had dismissed it (cancel, or −1 for sampling).
+     */
+    reason: z.string().optional()
+  }),
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),

@@ -41,6 +41,7 @@ import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog, type StoreNotice } from '../store/segment-log.js';
 import { inboundSummary } from './task-summary.js';
+import { withdrawQuestionsOfEndedTask } from './ended-task-questions.js';
 import { PartialTextThrottle } from './partial-throttle.js';
 import { PendingStatusNotifications } from './pending-status.js';
 import { DocumentDir } from '../store/document-dir.js';
@@ -189,15 +190,27 @@ export class Host {
     this.inbox = new Inbox(this.clock, {
       added: (item) => {
         this.events.emit('inbox.added', { item });
-        // A server's question (not of a task) may be what its plain calls wait for: they say so now.
-        if (item.taskId === undefined) this.requestor.plainCalls.personWaitingChanged(item.serverId);
+        // A server's question (of a task it handed Taskdesk or not) may be what its plain calls
+        // wait for: they say so now.
+        this.requestor.plainCalls.personWaitingChanged(item.serverId);
+        // Asked for a task of ours that has already ended (the server had not heard yet): withdrawn at once.
+        if (item.relatedTaskId !== undefined) this.#withdrawIfTaskEnded(item.serverId, item.relatedTaskId);
       },
-      removed: (id, why, item) => {
-        this.events.emit('inbox.removed', { id, why });
-        if (item.taskId === undefined) this.requestor.plainCalls.personWaitingChanged(item.serverId);
-        // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not.
-        if (why === 'withdrawn' && item.taskId === undefined)
-          this.audit.record({ ...inboxAuditSubject(item), type: 'inbox.withdrawn', detail: { kind: item.kind } });
+      removed: (id, why, item, reason) => {
+        this.events.emit('inbox.removed', { id, why, ...(reason !== undefined && { reason }) });
+        this.requestor.plainCalls.personWaitingChanged(item.serverId);
+        // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not,
+        // nor why Taskdesk withdrew a question (a received task then only says how it was answered).
+        if (why === 'withdrawn' && (item.taskId === undefined || reason !== undefined))
+          this.audit.record({
+            ...inboxAuditSubject(item),
+            type: 'inbox.withdrawn',
+            detail: {
+              kind: item.kind,
+              ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
+              ...(reason !== undefined && { reason })
+            }
+          });
       },
       answered: (item, action) =>
         this.audit.record({
@@ -239,8 +252,7 @@ export class Host {
       }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
-      // A server's question (not of a task) in the Inbox may be what its plain call waits for.
-      waitingOnPerson: (serverId) => this.inbox.some((item) => item.serverId === serverId && !item.taskId),
+      waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
       onCallEnded: (ended) => this.history.recordCall(ended),
       exchanges: {
@@ -268,8 +280,11 @@ export class Host {
         )
     });
     this.requestor.on((event) => {
-      if (event.type === 'changed') this.history.recordRequested(event.task);
-      else if (event.type === 'removed') this.history.recordForgotten(event.outboundId);
+      if (event.type === 'changed') {
+        this.history.recordRequested(event.task);
+        // The task has ended: what its server asked for it no longer waits in the Inbox.
+        withdrawQuestionsOfEndedTask(this.inbox, event.task);
+      } else if (event.type === 'removed') this.history.recordForgotten(event.outboundId);
       this.events.emit('outbound.changed', event);
     });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
@@ -413,6 +428,28 @@ export class Host {
       },
       serverView: (config) => this.#serverView(config)
     });
+  }
+
+  /**
+   * Whether Taskdesk waits on the person for something this server asked, which its plain calls
+   * may be waiting for in turn (they do not time out meanwhile): a question outside a task in the
+   * Inbox, or one of a task the server handed Taskdesk over its current connection that has not
+   * ended (a task-augmented request: the server polls it, and its tool call waits on the answer).
+   */
+  #waitingOnPerson(serverId: string): boolean {
+    const identity = this.#connections.get(serverId)?.owner.identity;
+    return this.inbox.some(
+      (item) =>
+        item.serverId === serverId &&
+        (item.taskId === undefined || (identity !== undefined && this.receiver.isOpenTaskOf(item.taskId, identity)))
+    );
+  }
+
+  /** Withdraws a server's questions for one of Taskdesk's tasks (by its task id there) if that task has ended. */
+  #withdrawIfTaskEnded(serverId: string, taskId: string): void {
+    const outboundId = this.requestor.describe(serverId, taskId)?.outboundId;
+    const task = outboundId === undefined ? undefined : this.requestor.get(outboundId);
+    if (task) withdrawQuestionsOfEndedTask(this.inbox, task);
   }
 
   /**

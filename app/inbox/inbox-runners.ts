@@ -1,4 +1,5 @@
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { InboxAnswer } from '../contract/host-api.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
@@ -26,7 +27,7 @@ export class InboxPrompter implements UserPrompter {
   ): Promise<WorkOutcome<ElicitResult>> {
     context.setWaitingFor?.(WAITING_IN_INBOX);
     const answer = await this.#inbox.ask(itemFor('elicitation', params, context, this.#origin), context.signal);
-    context.annotate?.({ answeredBy: 'user', action: answer.action });
+    context.annotate?.({ answeredBy: answeredBy(this.#inbox, answer), action: answer.action });
     switch (answer.action) {
       case 'accept':
         // URL mode carries no content: the user only consents to open the URL.
@@ -66,7 +67,7 @@ export class InboxSamplingRunner implements SamplingRunner {
   ): Promise<WorkOutcome<CreateMessageResult>> {
     context.setWaitingFor?.(WAITING_IN_INBOX);
     const answer = await this.#inbox.ask(itemFor('sampling', params, context, this.#origin), context.signal);
-    context.annotate?.({ answeredBy: 'user', action: answer.action });
+    context.annotate?.({ answeredBy: answeredBy(this.#inbox, answer), action: answer.action });
     switch (answer.action) {
       case 'reply':
         return {
@@ -96,6 +97,11 @@ export class InboxSamplingRunner implements SamplingRunner {
         };
     }
   }
+}
+
+/** Who answered, for the task's notes: the person, or Taskdesk when it withdrew the question. */
+function answeredBy(inbox: Inbox, answer: InboxAnswer): 'user' | 'taskdesk' {
+  return inbox.isWithdrawal(answer) ? 'taskdesk' : 'user';
 }
 
 function itemFor(

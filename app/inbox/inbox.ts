@@ -17,7 +17,11 @@ const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['acti
 /** What the inbox tells the host. */
 export interface InboxEvents {
   added(item: InboxItem): void;
-  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>): void;
+  /**
+   * An item left the inbox. `reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
+   * why, in words for a person.
+   */
+  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, reason?: string): void;
   /** The person answered an item (told before its request goes on). */
   answered?(item: Readonly<InboxItem>, action: InboxAnswer['action']): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
@@ -28,7 +32,8 @@ export interface InboxEvents {
  * The user's approvals inbox: pending elicitation and sampling items, answered through the host API.
  *
  * Items of task-augmented requests use the task id, so after a restart the resumed task asks
- * again under the same id. An item is withdrawn when its request is cancelled or expires.
+ * again under the same id. An item is withdrawn when its request is cancelled or expires, or
+ * when Taskdesk withdraws it (nobody waits for its answer any more).
  */
 export class Inbox {
   readonly #clock: Clock;
@@ -37,6 +42,8 @@ export class Inbox {
     string,
     { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
   >();
+  /** The answers {@link withdraw} gave, so that what asked can tell them from a person's. */
+  readonly #withdrawals = new WeakSet<InboxAnswer>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -110,6 +117,32 @@ export class Inbox {
   /** Copies of the pending items, oldest first. */
   list(): InboxItem[] {
     return [...this.#items.values()].map(({ item }) => copyJson(item));
+  }
+
+  /**
+   * Withdraws the pending items that match, on Taskdesk's side: each leaves the inbox as withdrawn,
+   * with `reason` (why, in words for a person), and its request is answered as a person dismissing
+   * it would answer it (an elicitation cancelled, a sampling item rejected: −1), so that the server
+   * is not left waiting. Returns how many were withdrawn.
+   */
+  withdraw(predicate: (item: Readonly<InboxItem>) => boolean, reason: string): number {
+    let withdrawn = 0;
+    for (const [id, entry] of [...this.#items]) {
+      if (!predicate(entry.item)) continue;
+      this.#items.delete(id);
+      this.#events.removed(id, 'withdrawn', entry.item, reason);
+      const answer: InboxAnswer =
+        entry.item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
+      this.#withdrawals.add(answer);
+      entry.settle(answer);
+      withdrawn++;
+    }
+    return withdrawn;
+  }
+
+  /** Whether `answer` is one {@link withdraw} gave rather than the person's. */
+  isWithdrawal(answer: InboxAnswer): boolean {
+    return this.#withdrawals.has(answer);
   }
 
   /**

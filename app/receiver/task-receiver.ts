@@ -435,6 +435,16 @@ export class TaskReceiver {
     return this.#repo.usage(identity);
   }
 
+  /**
+   * Whether `taskId` is a task of the connection with owner `identity` that has not ended
+   * (`working` or `input_required`). Read in place, nothing copied: it is asked on every idle
+   * timeout and progress of a plain call to that server.
+   */
+  isOpenTaskOf(taskId: string, identity: string): boolean {
+    const record = this.#repo.peek(taskId);
+    return record !== undefined && record.owner.identity === identity && !isTerminal(record.task.status);
+  }
+
   /** Every stored record's latest version, without copies, for summaries. Never mutate them. */
   peekRecords(): Iterable<Readonly<TaskRecord>> {
     return this.#repo.peekAll();

@@ -25,8 +25,8 @@ export interface PlainCallsOptions {
   idleTimeoutMs?: number;
   /**
    * Whether Taskdesk is itself waiting on the person for a request from this server (a question
-   * outside a task in the Inbox): then the call cannot time out, since the server may be waiting
-   * for that answer.
+   * outside a task in the Inbox, or one of a task the server handed Taskdesk that has not ended):
+   * then the call cannot time out, since the server may be waiting for that answer.
    */
   waitingOnPerson: (serverId: string) => boolean;
   onChange: (view: PlainCallView) => void;
@@ -111,10 +111,10 @@ export class PlainCalls {
   }
 
   /**
-   * A question of this server (not of a task) came into the Inbox or left it: its running calls
-   * say at once whether they may be waiting on the person, rather than only once their idle
-   * timeout runs out. Once nothing of the server waits on the person any more, a call's idle
-   * timeout starts again in full: the server has its answer now.
+   * A question of this server (of a task it handed Taskdesk or not) came into the Inbox or left
+   * it: its running calls say at once whether they may be waiting on the person, rather than only
+   * once their idle timeout runs out. Once nothing of the server waits on the person any more, a
+   * call's idle timeout starts again in full: the server has its answer now.
    */
   personWaitingChanged(serverId: string): void {
     const waiting = this.#options.waitingOnPerson(serverId);

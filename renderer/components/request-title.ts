@@ -19,10 +19,25 @@ export function requestTitle(kind: string, request: Record<string, unknown>, max
   return undefined;
 }
 
-/** What a server withdrew, in words: its question, or its model request, quoting what it asked. */
-export function withdrawnWhat(notice: { kind: string; message?: string | undefined }): string {
+/**
+ * What was withdrawn, in words: a question, or a model request, quoting what it asked; `whose`
+ * says whose ("its", or "Everything’s" when Taskdesk, not the server, withdrew it).
+ */
+export function withdrawnWhat(notice: { kind: string; message?: string | undefined }, whose = 'its'): string {
   const quoted = notice.message ? `“${truncate(notice.message, 120)}”` : undefined;
-  if (notice.kind === 'elicitation') return quoted ? `its question ${quoted}` : 'its question';
-  const request = quoted ? `its request for a model reply to ${quoted}` : 'its request for a model reply';
+  if (notice.kind === 'elicitation') return quoted ? `${whose} question ${quoted}` : `${whose} question`;
+  const request = quoted ? `${whose} request for a model reply to ${quoted}` : `${whose} request for a model reply`;
   return notice.kind === 'sampling-review' ? `${request}, with the answer you were reviewing` : request;
+}
+
+/** A withdrawal in a sentence: by its server, or by Taskdesk (`reason` says why: the task it was for ended). */
+export function withdrawnSentence(notice: {
+  kind: string;
+  serverName: string;
+  message?: string | undefined;
+  reason?: string | undefined;
+}): string {
+  return notice.reason === undefined
+    ? `${notice.serverName} withdrew ${withdrawnWhat(notice)}`
+    : `Taskdesk withdrew ${withdrawnWhat(notice, `${notice.serverName}’s`)}: ${notice.reason}`;
 }

@@ -1,7 +1,7 @@
 import type { WithdrawnNotice } from '../store/desk-state.js';
 import { useDesk, useDeskState } from './desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
-import { withdrawnWhat } from '../components/request-title.js';
+import { withdrawnSentence } from '../components/request-title.js';
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
@@ -45,5 +45,7 @@ export function UnansweredNotices() {
 }
 
 function withdrawnText(notice: WithdrawnNotice): string {
-  return `${notice.serverName} withdrew ${withdrawnWhat(notice)} before you answered (it cancelled the request, or stopped waiting).`;
+  return notice.reason === undefined
+    ? `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`
+    : withdrawnSentence(notice);
 }

@@ -117,20 +117,27 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id, why } = action.payload;
+      const { id, why, reason } = action.payload;
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
       const next = { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring };
       // A task's item that expires is told through History; an ordinary request has no TTL and
-      // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told here.
-      if (why !== 'withdrawn' || item.taskId !== undefined) return next;
+      // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
+      // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended).
+      if (why !== 'withdrawn' || (item.taskId !== undefined && reason === undefined)) return next;
       const message = requestTitle(item.kind, item.request);
       return {
         ...next,
         withdrawn: [
           ...state.withdrawn,
-          { id, serverName: item.serverName, kind: item.kind, ...(message !== undefined && { message }) }
+          {
+            id,
+            serverName: item.serverName,
+            kind: item.kind,
+            ...(message !== undefined && { message }),
+            ...(reason !== undefined && { reason })
+          }
         ]
       };
     }

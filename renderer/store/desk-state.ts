@@ -148,4 +148,6 @@ export interface WithdrawnNotice {
   kind: InboxItem['kind'];
   /** What it asked (`requestTitle`): the question, or a model request's last text. */
   message?: string;
+  /** Set when Taskdesk withdrew it, not its server: why (the task it was asked for has ended). */
+  reason?: string;
 }

@@ -1,7 +1,7 @@
 import type { HostApiClient, HostEvent, HostEventPayload, InboxItem } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
 import { deskReducer } from './desk-reducer.js';
-import { requestTitle, withdrawnWhat } from '../components/request-title.js';
+import { requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
@@ -109,12 +109,12 @@ export class DeskStore {
   #heard<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
     if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
     if (event === 'inbox.removed') {
-      const { id, why } = payload as HostEventPayload<'inbox.removed'>;
+      const { id, why, reason } = payload as HostEventPayload<'inbox.removed'>;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
-      if (item)
-        this.#options.announce?.(
-          `${item.serverName} withdrew ${withdrawnWhat({ kind: item.kind, message: requestTitle(item.kind, item.request) })}.`
-        );
+      if (item) {
+        const said = withdrawnSentence({ ...item, message: requestTitle(item.kind, item.request), reason });
+        this.#options.announce?.(reason === undefined ? `${said}.` : said);
+      }
     }
     this.apply(event, payload);
     if (event === 'sampling.partial') this.#watchQuiet(payload as HostEventPayload<'sampling.partial'>);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TaskView } from '../../app/contract/common.js';
+import type { OutboundTaskState } from '../../app/contract/outbound-tasks.js';
+import { endedTaskReason } from '../../app/host/ended-task-questions.js';
 import { PartialTextThrottle } from '../../app/host/partial-throttle.js';
 import { PendingStatusNotifications } from '../../app/host/pending-status.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -42,5 +44,34 @@ describe('the host’s small parts', () => {
     assert.equal(throttle.take('s', false), true);
     assert.equal(throttle.take('s', true), true, 'the done update is never held back');
     assert.equal(throttle.take('s', false), true, 'a stream that ended starts afresh');
+  });
+
+  it('says why a question for one of Taskdesk’s tasks is withdrawn, only once the task has ended', () => {
+    const reason = (state: OutboundTaskState, cancelledBy?: 'you' | 'server') =>
+      endedTaskReason({ state, toolName: 'research', ...(cancelledBy && { cancelledBy }) });
+    assert.deepEqual(
+      [
+        reason('working'),
+        reason('input_required'),
+        reason('completed'),
+        reason('failed'),
+        reason('cancelled', 'you'),
+        reason('cancelled', 'server'),
+        reason('cancelled'),
+        reason('expired'),
+        reason('lost')
+      ],
+      [
+        undefined,
+        undefined,
+        'The task this question was for (tool research) completed without it.',
+        'The task this question was for (tool research) failed.',
+        'The task this question was for (tool research) was cancelled by you.',
+        'The task this question was for (tool research) was cancelled by its server.',
+        'The task this question was for (tool research) was cancelled.',
+        'The task this question was for (tool research) expired before its result was fetched.',
+        'The task this question was for (tool research) is no longer known to its server.'
+      ]
+    );
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, it } from 'node:test';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CreateTaskResultSchema,
   ElicitResultSchema,
   ListToolsRequestSchema,
   type CallToolResult
@@ -15,7 +16,9 @@ import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture
 
 /**
  * A server whose `slow` tool reports progress and ends when the test says, and whose `ask` tool
- * elicits first (and with `thenWait`, goes on after the answer until the test says).
+ * elicits first (and with `thenWait`, goes on after the answer until the test says). `ask-as-task`
+ * asks the same question as a task-augmented request (Taskdesk receives it as a task) and waits
+ * on `tasks/result` for the answer, as server-everything's `trigger-sampling-request-async` does.
  */
 function toolServer() {
   const server = new Server({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -35,7 +38,8 @@ function toolServer() {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
       { name: 'slow', inputSchema: { type: 'object' } },
-      { name: 'ask', inputSchema: { type: 'object' } }
+      { name: 'ask', inputSchema: { type: 'object' } },
+      { name: 'ask-as-task', inputSchema: { type: 'object' } }
     ]
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -48,6 +52,27 @@ function toolServer() {
           method: 'elicitation/create',
           params: { mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }
         },
+        ElicitResultSchema,
+        { timeout: 24 * 3_600_000 }
+      );
+      if (!request.params.arguments?.thenWait)
+        return { content: [{ type: 'text', text: `answered ${answer.action}` }] };
+    }
+    if (request.params.name === 'ask-as-task') {
+      const { task } = await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Go on?',
+            requestedSchema: { type: 'object', properties: {} },
+            task: { ttl: 3_600_000 }
+          }
+        },
+        CreateTaskResultSchema
+      );
+      const answer = await extra.sendRequest(
+        { method: 'tasks/result', params: { taskId: task.taskId } },
         ElicitResultSchema,
         { timeout: 24 * 3_600_000 }
       );
@@ -177,6 +202,41 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
     await answered;
     // The server has its answer: a full 60 s from then, not from the call's start.
+    await clock.advance(59_000);
+    assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
+    await clock.advance(1_000);
+    const reply = await call;
+    assert.equal(reply.ok ? undefined : reply.error.code, -32001);
+  });
+
+  it("does not time out while the server's task-augmented question waits in the Inbox, says so at once, and starts afresh once answered", async () => {
+    const clock = new ManualClock();
+    const { peer } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const asked = nextEvent(fixture.host, 'inbox.added');
+    const call = fixture.host.dispatch('tools.call', {
+      serverId: 'tools',
+      name: 'ask-as-task',
+      arguments: { thenWait: true },
+      callId: 'c7'
+    });
+    const { item } = await asked;
+    assert.ok(item.taskId !== undefined, 'the question is a task Taskdesk received');
+    // Said when the question comes in ("has a question for you in the Inbox"), with no time passing.
+    const [said] = await fixture.host.call('tools.runningCalls', {});
+    assert.deepEqual([said?.callId, said?.waitingOnPerson], ['c7', true]);
+    await clock.advance(10 * 60_000);
+    const [running] = await fixture.host.call('tools.runningCalls', {});
+    assert.deepEqual([running?.callId, running?.waitingOnPerson], ['c7', true], 'still running after 10 min');
+    const answered = nextEvent(
+      fixture.host,
+      'call.changed',
+      ({ call }) => call.callId === 'c7' && call.state === 'running' && call.waitingOnPerson === undefined
+    );
+    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
+    await answered;
+    // The server's task is answered: a full 60 s from then, and the call times out as any other.
     await clock.advance(59_000);
     assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
     await clock.advance(1_000);

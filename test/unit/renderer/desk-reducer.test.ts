@@ -9,6 +9,7 @@ import type {
   ServerView
 } from '../../../app/contract/host-api.js';
 import { deskReducer } from '../../../renderer/store/desk-reducer.js';
+import { withdrawnSentence } from '../../../renderer/components/request-title.js';
 import {
   initialDeskState,
   type DeskAction,
@@ -219,6 +220,35 @@ describe('the Desk store reducer', () => {
     ]);
     state = deskReducer(state, { type: 'notice-dismissed', id: 'plain' });
     assert.deepEqual(state.withdrawn, []);
+  });
+
+  it('tells of a question Taskdesk withdrew because the task it was for ended, a task’s item too, with why', () => {
+    let state = loaded({
+      inbox: [
+        item('of-a-task', { taskId: 'of-a-task', relatedTaskId: 'server-task', request: { message: 'Which topic?' } })
+      ]
+    });
+    state = deskReducer(
+      state,
+      event('inbox.removed', {
+        id: 'of-a-task',
+        why: 'withdrawn',
+        reason: 'The task this question was for (tool research) was cancelled by you.'
+      })
+    );
+    assert.deepEqual(state.withdrawn, [
+      {
+        id: 'of-a-task',
+        serverName: 'Server a',
+        kind: 'elicitation',
+        message: 'Which topic?',
+        reason: 'The task this question was for (tool research) was cancelled by you.'
+      }
+    ]);
+    assert.equal(
+      withdrawnSentence(state.withdrawn[0]!),
+      'Taskdesk withdrew Server a’s question “Which topic?”: The task this question was for (tool research) was cancelled by you.'
+    );
   });
 
   it('quotes what a withdrawn model request asked: the last text among its messages', () => {

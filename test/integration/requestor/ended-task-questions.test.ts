@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import {
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema,
+  McpError,
+  RELATED_TASK_META_KEY
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AuditEntry, HostEventPayload, OutboundTaskView } from '../../../app/contract/host-api.js';
+import type { Host } from '../../../app/host/host.js';
+import { InboxSamplingRunner } from '../../../app/inbox/inbox-runners.js';
+import { nextEvent, startHostWith, type PeerServer } from '../../support/host-fixture.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { createTaskToolServer } from '../../support/task-tool-server.js';
+
+const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } } } as const;
+const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Which one?' } }], maxTokens: 20 };
+
+/**
+ * A task server (`slow` runs `durationMs` on the test's clock, `tasks/cancel` declared) joined to
+ * a host whose sampling requests go to the Inbox for a person's reply, as with no model configured.
+ */
+async function start(clock: ManualClock) {
+  const { server: mcp } = createTaskToolServer({ clock, pollInterval: 1000 });
+  const peer: PeerServer = { server: mcp.server, notifications: [], nextNotification: () => new Promise(() => {}) };
+  const fixture = await startHostWith({ a: peer }, { clock, sampling: ({ inbox }) => new InboxSamplingRunner(inbox) });
+  return { mcp, fixture };
+}
+
+async function callSlow(host: Host, durationMs: number): Promise<OutboundTaskView> {
+  const outcome = await host.call('tools.call', { serverId: 'a', name: 'slow', arguments: { durationMs } });
+  assert.equal(outcome.type, 'task');
+  return (outcome as { task: OutboundTaskView }).task;
+}
+
+/** Resolves once the Inbox holds `count` items (listening before looking: none is missed). */
+function inboxHolds(host: Host, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (host.inbox.size < count) return;
+      off();
+      resolve();
+    };
+    const off = host.on('inbox.added', check);
+    check();
+  });
+}
+
+function removals(host: Host): Array<HostEventPayload<'inbox.removed'>> {
+  const seen: Array<HostEventPayload<'inbox.removed'>> = [];
+  host.on('inbox.removed', (payload) => seen.push(payload));
+  return seen;
+}
+
+function endedAs(host: Host, outboundId: string, state: OutboundTaskView['state']) {
+  return nextEvent(
+    host,
+    'outbound.changed',
+    (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.state === state
+  );
+}
+
+/** The audit log's `inbox.withdrawn` entries, oldest first, without their times. */
+async function withdrawals(host: Host): Promise<Array<Omit<AuditEntry, 'at'>>> {
+  return (await host.call('audit.read', { type: 'inbox.withdrawn' })).reverse().map(({ at: _at, ...rest }) => rest);
+}
+
+/** Entries in one order: by kind, then those of a received task last. */
+function byKind<T extends { taskId?: string; detail?: Record<string, unknown> }>(entries: T[]): T[] {
+  const key = (entry: T) => `${String(entry.detail?.kind)} ${entry.taskId === undefined ? 0 : 1}`;
+  return [...entries].sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+describe("questions a server asked for one of Taskdesk's own tasks, once that task ends", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const started = async (clock: ManualClock) => {
+    const { mcp, fixture } = await start(clock);
+    cleanups.push(() => fixture.dispose());
+    return { mcp, host: fixture.host };
+  };
+
+  it('Cancel withdraws them from the Inbox: the elicitation is answered cancel, the sampling request −1, a task of its own ends cancelled too, and the audit log says why', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 3_600_000);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const elicited = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Which one, for the task?', _meta: related } },
+      ElicitResultSchema
+    );
+    const sampled = mcp.server
+      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
+      .catch((error: unknown) => error);
+    // A task-augmented question for the same task: the task Taskdesk received for it is answered the same way.
+    const { task: received } = await mcp.server.request(
+      {
+        method: 'elicitation/create',
+        params: { ...form, message: 'Asked as a task', task: { ttl: 3_600_000 }, _meta: related }
+      },
+      CreateTaskResultSchema
+    );
+    // Not for that task: it stays.
+    const unrelated = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Something else' } },
+      ElicitResultSchema
+    );
+    await inboxHolds(host, 4);
+    const removed = removals(host);
+
+    const cancelled = endedAs(host, task.outboundId, 'cancelled');
+    await host.call('outbound.cancel', { outboundId: task.outboundId });
+    await cancelled;
+
+    const left = await host.call('inbox.list', {});
+    assert.deepEqual(
+      left.map((item) => item.request.message),
+      ['Something else'],
+      'only the question that was not for the task is left'
+    );
+    // The reply to a request of a task carries the task's metadata, as any other does.
+    assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
+    const rejection = await sampled;
+    assert.ok(rejection instanceof McpError);
+    assert.equal(rejection.code, -1);
+    const reason = 'The task this question was for (tool slow) was cancelled by you.';
+    assert.deepEqual(
+      removed.map((payload) => [payload.why, payload.reason]),
+      [
+        ['withdrawn', reason],
+        ['withdrawn', reason],
+        ['withdrawn', reason]
+      ]
+    );
+    const ended = await host.call('tasks.get', { taskId: received.taskId });
+    assert.deepEqual(
+      [ended.task.status, ended.outcome],
+      ['completed', { type: 'result', result: { action: 'cancel' } }]
+    );
+    assert.deepEqual(ended.notes.at(-1), { answeredBy: 'taskdesk', action: 'cancel' }, 'not said to be the person');
+
+    // In the order the questions came in, which the server's requests do not fix: sorted alike.
+    const detail = (kind: string) => ({ kind, relatedTaskId: task.taskId, reason });
+    const subject = { type: 'inbox.withdrawn', serverId: 'a', serverName: 'Server a' };
+    assert.deepEqual(
+      byKind(await withdrawals(host)),
+      byKind([
+        { ...subject, detail: detail('elicitation') },
+        { ...subject, detail: detail('sampling') },
+        { ...subject, taskId: received.taskId, detail: detail('elicitation') }
+      ])
+    );
+
+    // A question for the task that comes after it ended (the server had not heard yet) does not stay.
+    const lateAsked = nextEvent(host, 'inbox.added', ({ item }) => item.request.message === 'One more?');
+    const late = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'One more?', _meta: related } },
+      ElicitResultSchema
+    );
+    await lateAsked;
+    assert.equal(host.inbox.size, 1, 'withdrawn as it came in');
+    assert.deepEqual(await late, { action: 'cancel', _meta: related });
+
+    // The question that was not for the task is still answered by the person.
+    await host.call('inbox.answer', { id: left[0]!.id, answer: { action: 'decline' } });
+    assert.deepEqual(await unrelated, { action: 'decline' });
+  });
+
+  it('a task that completes on its own withdraws a question still open for it', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 5_000);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const elicited = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Too late?', _meta: related } },
+      ElicitResultSchema
+    );
+    await inboxHolds(host, 1);
+    const removed = removals(host);
+    const completed = endedAs(host, task.outboundId, 'completed');
+    await clock.advance(6_000);
+    await completed;
+
+    assert.equal(host.inbox.size, 0);
+    assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
+    const reason = 'The task this question was for (tool slow) completed without it.';
+    assert.deepEqual(removed, [{ id: removed[0]?.id, why: 'withdrawn', reason }]);
+    assert.deepEqual(
+      (await withdrawals(host)).map((entry) => entry.detail),
+      [{ kind: 'elicitation', relatedTaskId: task.taskId, reason }]
+    );
+  });
+});

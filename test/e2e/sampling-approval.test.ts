@@ -139,8 +139,8 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     assert.equal(await notice.getAttribute('data-task-id'), null);
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await notice.waitFor({ state: 'detached' });
-    // Its button went with it: the focus is on the page's main region, not dropped on the body.
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+    // Its button went with it: the focus is on the screen's heading, not dropped on the body.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'heading-inbox');
   });
 
   it('rejects a request before any model runs', async () => {

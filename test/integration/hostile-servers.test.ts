@@ -271,18 +271,25 @@ describe('hostile servers: megabytes of requests far beyond the byte budget', ()
     );
     // Refusals are answered at once, acknowledgements once on disk: they may come in any order.
     const all = Promise.all(Array.from({ length: count }, (_, i) => peer.next((m) => m.id === 5000 + i)));
+    const started = performance.now();
     await peer.send(lines.join(''));
     const answers = await all;
+    // The budget refills at 2 MiB a second while the requests are read: on a loaded machine
+    // (the whole suite on two cores) the reading takes seconds longer, and more may fit.
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * 2);
     assert.equal(answers.length, count, 'every request is answered');
     const acknowledged = answers.filter((m) => m.result !== undefined).length;
     const byParams = answers.filter((m) => /bytes of params a second/.test(m.error?.message ?? '')).length;
     const unparsed = answers.filter((m) => /in large requests/.test(m.error?.message ?? ''));
-    // 8 MiB of params saved up: about eight are acknowledged (and a little more refills meanwhile).
-    assert.ok(acknowledged >= 7 && acknowledged <= 12, `${acknowledged} acknowledged`);
+    // 8 MiB of params saved up: about eight are acknowledged, and what refilled meanwhile.
+    assert.ok(
+      acknowledged >= 7 && acknowledged <= Math.max(12, 9 + refilled),
+      `${acknowledged} acknowledged (${refilled} MB refilled)`
+    );
     // The line budget is the params budget and 1/16 for the envelope: what the receiver would
     // refuse is, but for a line or two, refused unparsed.
     assert.ok(byParams <= 2, `${byParams} parsed only to be refused`);
-    assert.ok(unparsed.length >= count - 14, `${unparsed.length} refused unparsed`);
+    assert.ok(unparsed.length >= count - Math.max(14, 11 + refilled), `${unparsed.length} refused unparsed`);
     for (const answer of unparsed) {
       assert.equal(answer.error!.code, -32029);
       assert.ok((answer.error!.data as { bytes: number }).bytes > 1_000_000);

@@ -9,7 +9,7 @@ import type { Inbox } from '../inbox/inbox.js';
 export function endedTaskReason(
   task: Pick<OutboundTaskView, 'state' | 'toolName' | 'cancelledBy'>
 ): string | undefined {
-  const subject = `The task this question was for (tool ${task.toolName})`;
+  const subject = `The task this was asked for (tool ${task.toolName})`;
   switch (task.state) {
     case 'working':
     case 'input_required':
@@ -31,6 +31,22 @@ export function endedTaskReason(
     default:
       return assertNever(task.state, 'Unknown outbound task state');
   }
+}
+
+/**
+ * Withdraws the Inbox questions a server asked for a task of Taskdesk's that the person forgot
+ * (Forget, while it may still run): nobody follows the task any more, so nobody will take up
+ * an answer given for it.
+ */
+export function withdrawQuestionsOfForgottenTask(
+  inbox: Inbox,
+  task: Pick<OutboundTaskView, 'serverId' | 'taskId' | 'toolName'>
+): number {
+  if (inbox.size === 0) return 0;
+  return inbox.withdraw(
+    (item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId,
+    `The task this was asked for (tool ${task.toolName}) was forgotten in Taskdesk.`
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } fro
 import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
 import { auditArguments } from '../assistant/audit-arguments.js';
 import type { Inbox } from '../inbox/inbox.js';
+import { withdrawQuestionsOfForgottenTask } from './ended-task-questions.js';
 import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { OutboundTasks } from '../requestor/outbound-tasks.js';
@@ -260,7 +261,10 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     },
     'outbound.refresh': ({ outboundId }) => parts.requestor.refresh(outboundId),
     'outbound.forget': ({ outboundId }) => {
+      const view = parts.requestor.get(outboundId);
       parts.requestor.forget(outboundId);
+      // What its server asked for it no longer waits in the Inbox (an ended task's went already).
+      if (view) withdrawQuestionsOfForgottenTask(parts.inbox, view);
       return OK;
     },
     'outbound.serverTasks': ({ serverId, cursor }) => parts.requestor.listServerTasks(serverId, cursor),

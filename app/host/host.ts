@@ -162,6 +162,8 @@ export class Host {
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
   readonly #connections = new Map<string, ServerConnection>();
+  /** When each server's current connection became ready (host clock): what it asked since is of that connection. */
+  readonly #readySince = new Map<string, number>();
   readonly #pendingStatus = new PendingStatusNotifications();
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
@@ -438,10 +440,17 @@ export class Host {
    */
   #waitingOnPerson(serverId: string): boolean {
     const identity = this.#connections.get(serverId)?.owner.identity;
+    const since = this.#readySince.get(serverId);
     return this.inbox.some(
       (item) =>
         item.serverId === serverId &&
-        (item.taskId === undefined || (identity !== undefined && this.receiver.isOpenTaskOf(item.taskId, identity)))
+        (item.taskId === undefined ||
+          // Of this connection: not a task from before it (back in the Inbox after a restart),
+          // which no call running now can be waiting for. The identity outlives connections.
+          (identity !== undefined &&
+            since !== undefined &&
+            Date.parse(item.createdAt) >= since &&
+            this.receiver.isOpenTaskOf(item.taskId, identity)))
     );
   }
 
@@ -534,6 +543,7 @@ export class Host {
         const state = this.#withAuth(redactedState(raw, config), config);
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
+          this.#readySince.set(serverId, this.clock.now());
           this.#flushStatus(connection);
           this.requestor.attach(
             serverId,
@@ -543,6 +553,7 @@ export class Host {
           );
         }
         if (state.status === 'failed' || state.status === 'closed') {
+          this.#readySince.delete(serverId);
           this.receiver.forgetConnection(connection.owner.identity);
           this.requestor.detach(serverId);
         }

@@ -44,6 +44,7 @@ export class InboxApprovalGate implements ApprovalGate {
           );
       }
     });
+    if (this.#inbox.isWithdrawal(answer)) return { decision: 'withdrawn', reason: rejectReason(answer) ?? '' };
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return {
@@ -68,6 +69,7 @@ export class InboxApprovalGate implements ApprovalGate {
           );
       }
     });
+    if (this.#inbox.isWithdrawal(answer)) return { decision: 'withdrawn', reason: rejectReason(answer) ?? '' };
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return { decision: 'approve', result: (answer.result as CreateMessageResult | undefined) ?? draft.result };

@@ -3,6 +3,7 @@ import type { InboxAnswer } from '../contract/host-api.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
+import { withdrawnMessage } from '../sampling/approval-gate.js';
 
 /** The status message a task shows its server while a person has its question in the Inbox. */
 export const WAITING_IN_INBOX = 'Waiting for your answer in the Inbox';
@@ -80,6 +81,12 @@ export class InboxSamplingRunner implements SamplingRunner {
           }
         };
       case 'reject':
+        // Taskdesk took it back (the task it was asked for ended): declined, in those words.
+        if (this.#inbox.isWithdrawal(answer))
+          return {
+            type: 'error',
+            error: { code: JsonRpcCode.UserRejected, message: withdrawnMessage(answer.reason ?? '') }
+          };
         // The error an ordinary sampling request gets when the user rejects it.
         return {
           type: 'error',

@@ -45,13 +45,15 @@ export interface WorkContext {
   /** Records a fact about the work on the task (model chosen, why), for the audit log and the UI. */
   annotate?(note: Record<string, unknown>): void;
   /**
-   * Says the work is waiting for the Taskdesk user (a message), or no longer (undefined).
+   * Says the work is waiting for the Taskdesk user (a message), or no longer (undefined), and
+   * then what it does now (`next`: "Approved by you; … is writing the answer."; by default
+   * Taskdesk's "working on the request").
    *
    * Shown as the task's `statusMessage`; the status stays `working`. `input_required` is
    * not used for this: it tells the requestor that *it* must supply input through
    * `tasks/result`, and Taskdesk never needs input from the server.
    */
-  setWaitingFor?(message: string | undefined): void;
+  setWaitingFor?(message: string | undefined, next?: string): void;
 }
 
 /** Runs `sampling/createMessage`: through an LLM, a person, or both. */

@@ -645,12 +645,12 @@ export class TaskReceiver {
         this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },
-      setWaitingFor: (message) => {
+      setWaitingFor: (message, next) => {
         if (taskId === undefined) return;
         // Read only: #touch builds the next version without changing this one.
         const current = this.#repo.peek(taskId);
         if (!current || isTerminal(current.task.status)) return;
-        this.#touch(current, { statusMessage: message ?? STATUS_MESSAGES.working });
+        this.#touch(current, { statusMessage: message ?? next ?? STATUS_MESSAGES.working });
       }
     };
   }

@@ -34,7 +34,22 @@ export interface SamplingDraft {
  */
 export type ApprovalDecision =
   | { decision: 'approve'; params: CreateMessageRequestParams; providerId: string; model: string }
-  | { decision: 'reject'; reason?: string };
+  | { decision: 'reject'; reason?: string }
+  | Withdrawn;
+
+/**
+ * Not the person's decision: Taskdesk took the question back (the task of Taskdesk's it was
+ * asked for has ended), `reason` saying why. The server is told it is declined, in those words.
+ */
+export interface Withdrawn {
+  decision: 'withdrawn';
+  reason: string;
+}
+
+/** What a server is told of a model request Taskdesk withdrew: −1 (declined), and why, never "the user rejected". */
+export function withdrawnMessage(reason: string): string {
+  return `Taskdesk withdrew this request: ${reason}`;
+}
 
 /** A generated answer waiting for a person before it goes back to the server. */
 export interface CompletionDraft extends SamplingDraft {
@@ -44,7 +59,8 @@ export interface CompletionDraft extends SamplingDraft {
 /** A person's answer to a generated completion; `result` may be edited. */
 export type ReviewDecision =
   | { decision: 'approve'; result: CreateMessageResult | CreateMessageResultWithTools }
-  | { decision: 'reject'; reason?: string };
+  | { decision: 'reject'; reason?: string }
+  | Withdrawn;
 
 /**
  * The human in the loop of sampling (MCP: "a human in the loop with the ability to deny

@@ -6,7 +6,7 @@ import type {
 import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
-import type { ApprovalGate, SamplingDraft } from './approval-gate.js';
+import { withdrawnMessage, type ApprovalGate, type SamplingDraft } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
@@ -123,6 +123,10 @@ export class PolicySamplingRunner implements SamplingRunner {
         this.#auditEndedWait(context, 'sampling.request', decision.error, at(choice));
         return { type: 'error', error: decision.error };
       }
+      if (decision.decision === 'withdrawn') {
+        this.#audit(context, 'sampling.request', 'withdrawn', { ...at(choice), reason: decision.reason });
+        return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
+      }
       if (decision.decision === 'reject') {
         this.#audit(context, 'sampling.request', 'rejected', {
           ...at(choice),
@@ -136,6 +140,11 @@ export class PolicySamplingRunner implements SamplingRunner {
       const edited = !sameRequest(params, decision.params) || picked.reason !== engineChoice.reason;
       approvedParams = decision.params;
       choice = picked;
+      // The task's status says who decided, so its timeline does too.
+      context.setWaitingFor?.(
+        undefined,
+        `Approved by you${edited ? ', with your changes' : ''}; ${choice.model} is writing the answer.`
+      );
       this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
         ...at(choice),
         reason: choice.reason
@@ -189,6 +198,10 @@ export class PolicySamplingRunner implements SamplingRunner {
       this.#auditEndedWait(context, 'sampling.completion', review.error, at(choice));
       return { type: 'error', error: review.error };
     }
+    if (review.decision === 'withdrawn') {
+      this.#audit(context, 'sampling.completion', 'withdrawn', { ...at(choice), reason: review.reason });
+      return error(JsonRpcCode.UserRejected, withdrawnMessage(review.reason));
+    }
     if (review.decision === 'reject') {
       this.#audit(context, 'sampling.completion', 'rejected', {
         ...at(choice),
@@ -220,7 +233,12 @@ export class PolicySamplingRunner implements SamplingRunner {
     else this.#audit(context, type, 'cancelled', { ...where, reason: error.message });
   }
 
-  /** Waits on the gate, saying so on the task; a cancelled wait becomes an error. */
+  /**
+   * Waits on the gate, saying so on the task; a cancelled wait becomes an error. The waiting
+   * message stays once the person has answered: what comes next says what they decided (an
+   * approval's "Approved by you…"; a rejection, or an answer reviewed, ends the task at once),
+   * rather than a "working" step between their decision and its outcome.
+   */
   async #waitForPerson<T>(
     context: WorkContext,
     message: string,
@@ -231,10 +249,9 @@ export class PolicySamplingRunner implements SamplingRunner {
       return await ask();
     } catch (thrown) {
       if (context.signal.aborted) return { error: cancelledOutcome(context.signal).error };
+      context.setWaitingFor?.(undefined);
       const detail = errorMessage(thrown);
       return { error: { code: JsonRpcCode.InternalError, message: `Sampling approval failed: ${detail}` } };
-    } finally {
-      if (!context.signal.aborted) context.setWaitingFor?.(undefined);
     }
   }
 

@@ -4,10 +4,10 @@
  * - `sampling.request`: whether the request may go to a model
  *   (`refused` by policy, `auto-approved`, `approved`, `approved-with-edits`, `rejected`,
  *   `cancelled` while waiting, `interrupted` by Taskdesk closing while it waited: it waits
- *   again at the next start);
+ *   again at the next start, `withdrawn` by Taskdesk because the task it was asked for ended);
  * - `sampling.llm`: what the model call ended with (`completed`, `failed`);
  * - `sampling.completion`: the person's review of the answer (`approved`,
- *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`).
+ *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
  * Holds ids, model names and messages only: never a key, never prompt text.
  */
@@ -33,6 +33,7 @@ export type SamplingAuditDecision =
   | 'rejected'
   | 'cancelled'
   | 'interrupted'
+  | 'withdrawn'
   | 'completed'
   | 'failed';
 

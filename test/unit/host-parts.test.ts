@@ -64,13 +64,13 @@ describe('the host’s small parts', () => {
       [
         undefined,
         undefined,
-        'The task this question was for (tool research) completed without it.',
-        'The task this question was for (tool research) failed.',
-        'The task this question was for (tool research) was cancelled by you.',
-        'The task this question was for (tool research) was cancelled by its server.',
-        'The task this question was for (tool research) was cancelled.',
-        'The task this question was for (tool research) expired before its result was fetched.',
-        'The task this question was for (tool research) is no longer known to its server.'
+        'The task this was asked for (tool research) completed without it.',
+        'The task this was asked for (tool research) failed.',
+        'The task this was asked for (tool research) was cancelled by you.',
+        'The task this was asked for (tool research) was cancelled by its server.',
+        'The task this was asked for (tool research) was cancelled.',
+        'The task this was asked for (tool research) expired before its result was fetched.',
+        'The task this was asked for (tool research) is no longer known to its server.'
       ]
     );
   });

@@ -83,7 +83,7 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     return { mcp, host: fixture.host };
   };
 
-  it('Cancel withdraws them from the Inbox: the elicitation is answered cancel, the sampling request −1, a task of its own ends cancelled too, and the audit log says why', async () => {
+  it('Cancel withdraws them from the Inbox: the elicitation is answered cancel, the sampling request −1 saying Taskdesk withdrew it, a task of its own ends with the cancel answer, and the audit log says why', async () => {
     const clock = new ManualClock();
     const { mcp, host } = await started(clock);
     const task = await callSlow(host, 3_600_000);
@@ -126,7 +126,9 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     const rejection = await sampled;
     assert.ok(rejection instanceof McpError);
     assert.equal(rejection.code, -1);
-    const reason = 'The task this question was for (tool slow) was cancelled by you.';
+    assert.match(rejection.message, /Taskdesk withdrew this request: The task this was asked for \(tool slow\)/);
+    assert.doesNotMatch(rejection.message, /User rejected/);
+    const reason = 'The task this was asked for (tool slow) was cancelled by you.';
     assert.deepEqual(
       removed.map((payload) => [payload.why, payload.reason]),
       [
@@ -186,11 +188,31 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
 
     assert.equal(host.inbox.size, 0);
     assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
-    const reason = 'The task this question was for (tool slow) completed without it.';
+    const reason = 'The task this was asked for (tool slow) completed without it.';
     assert.deepEqual(removed, [{ id: removed[0]?.id, why: 'withdrawn', reason }]);
     assert.deepEqual(
       (await withdrawals(host)).map((entry) => entry.detail),
       [{ kind: 'elicitation', relatedTaskId: task.taskId, reason }]
+    );
+  });
+
+  it('Forget on a task that may still run withdraws its questions too: nobody follows it any more', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 600_000);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const elicited = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Still there?', _meta: related } },
+      ElicitResultSchema
+    );
+    await inboxHolds(host, 1);
+    const removed = removals(host);
+    await host.call('outbound.forget', { outboundId: task.outboundId });
+    assert.equal(host.inbox.size, 0);
+    assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
+    assert.deepEqual(
+      removed.map((payload) => payload.reason),
+      ['The task this was asked for (tool slow) was forgotten in Taskdesk.']
     );
   });
 });

@@ -78,7 +78,7 @@ export function makeContext(overrides: Partial<WorkContext> = {}) {
   const controller = new AbortController();
   const progress = new Recorder<{ progress: number; total: number | undefined; message: string | undefined }>();
   const notes = new Recorder<Record<string, unknown>>();
-  const waitingFor = new Recorder<{ message: string | undefined }>();
+  const waitingFor = new Recorder<{ message: string | undefined; next?: string }>();
   const context: WorkContext = {
     serverId: 'srv-1',
     serverName: 'Test server',
@@ -86,7 +86,7 @@ export function makeContext(overrides: Partial<WorkContext> = {}) {
     signal: controller.signal,
     reportProgress: (p, total, message) => progress.push({ progress: p, total, message }),
     annotate: (note) => notes.push(note),
-    setWaitingFor: (message) => waitingFor.push({ message }),
+    setWaitingFor: (message, next) => waitingFor.push({ message, ...(next !== undefined && { next }) }),
     ...overrides
   };
   return { context, controller, progress, notes, waitingFor };

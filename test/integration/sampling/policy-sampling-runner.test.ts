@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../support/manual-clock.js';
 import { HostError, JsonRpcCode, ShuttingDownError } from '../../../app/core/errors.js';
 import { PolicySamplingRunner } from '../../../app/sampling/policy-sampling-runner.js';
+import { Inbox } from '../../../app/inbox/inbox.js';
+import { InboxApprovalGate } from '../../../app/inbox/inbox-approval-gate.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
+import type { ApprovalGate } from '../../../app/sampling/approval-gate.js';
 import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';
@@ -18,7 +21,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
 
   async function setup(
     policy: Partial<SamplingPolicy>,
-    gate = new ScriptedApprovalGate() as ScriptedApprovalGate | typeof unreachableGate
+    gate = new ScriptedApprovalGate() as ScriptedApprovalGate | ApprovalGate
   ) {
     const clock = new ManualClock(Date.UTC(2026, 5, 1));
     const { runner: sampler } = await makeRunner(server, { apiKey: SECRET_KEY });
@@ -80,7 +83,11 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const outcome = await running;
     assert.equal(textOf(outcome), 'Paris.');
     assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
-    assert.deepEqual(waitingFor.items.at(-1), { message: undefined });
+    // The task's status, and so its timeline, says who decided what.
+    assert.deepEqual(waitingFor.items.at(-1), {
+      message: undefined,
+      next: 'Approved by you; fake-large is writing the answer.'
+    });
     assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:completed']);
     assert.equal(audit[0]!.model, 'fake-large');
   });
@@ -111,10 +118,16 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
   it('answers a rejection with -1 "User rejected sampling request"', async () => {
     const { runner, audit, gate } = await setup({ mode: 'ask' });
     const before = server.requests.length;
-    const running = runner.run(samplingParams(), makeContext().context);
+    const { context, waitingFor } = makeContext();
+    const running = runner.run(samplingParams(), context);
     (await gate.approvals.next()).reject('not now');
     assert.deepEqual(await running, { type: 'error', error: { code: -1, message: 'User rejected sampling request' } });
     assert.equal(server.requests.length, before);
+    // No "working" step between the wait and the rejection that ends the task.
+    assert.deepEqual(
+      waitingFor.items.map((item) => item.message),
+      ['Waiting for your answer in the Inbox: approve a sampling request from Test server']
+    );
     assert.deepEqual(decisions(audit), ['sampling.request:rejected']);
     assert.equal(audit[0]!.reason, 'not now');
   });
@@ -175,6 +188,25 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     await running;
     assert.deepEqual(decisions(audit), ['sampling.request:interrupted']);
     assert.match(audit[0]?.reason ?? '', /waits again when Taskdesk starts/);
+  });
+
+  it('says a request Taskdesk withdrew from the Inbox is withdrawn, not the person’s rejection', async () => {
+    let asked: () => void = () => undefined;
+    const added = new Promise<void>((resolve) => (asked = resolve));
+    const inbox = new Inbox(new ManualClock(), { added: () => asked(), removed: () => undefined });
+    const { runner, audit } = await setup({ mode: 'ask' }, new InboxApprovalGate(inbox));
+    const running = runner.run(samplingParams(), makeContext().context);
+    await added;
+    inbox.withdraw(() => true, 'The task it was asked for (tool slow) was cancelled by you.');
+    assert.deepEqual(await running, {
+      type: 'error',
+      error: {
+        code: -1,
+        message: 'Taskdesk withdrew this request: The task it was asked for (tool slow) was cancelled by you.'
+      }
+    });
+    assert.deepEqual(decisions(audit), ['sampling.request:withdrawn']);
+    assert.equal(audit[0]?.reason, 'The task it was asked for (tool slow) was cancelled by you.');
   });
 
   it('audits a model failure, and never a key', async () => {

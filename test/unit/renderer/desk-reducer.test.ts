@@ -233,7 +233,7 @@ describe('the Desk store reducer', () => {
       event('inbox.removed', {
         id: 'of-a-task',
         why: 'withdrawn',
-        reason: 'The task this question was for (tool research) was cancelled by you.'
+        reason: 'The task this was asked for (tool research) was cancelled by you.'
       })
     );
     assert.deepEqual(state.withdrawn, [
@@ -242,12 +242,12 @@ describe('the Desk store reducer', () => {
         serverName: 'Server a',
         kind: 'elicitation',
         message: 'Which topic?',
-        reason: 'The task this question was for (tool research) was cancelled by you.'
+        reason: 'The task this was asked for (tool research) was cancelled by you.'
       }
     ]);
     assert.equal(
       withdrawnSentence(state.withdrawn[0]!),
-      'Taskdesk withdrew Server a’s question “Which topic?”: The task this question was for (tool research) was cancelled by you.'
+      'Taskdesk withdrew Server a’s question “Which topic?”: The task this was asked for (tool research) was cancelled by you.'
     );
   });
 

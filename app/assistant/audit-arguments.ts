@@ -13,7 +13,8 @@ const MAX_TOTAL = 16 * 1024;
  * A name that counts or bounds something (`maxTokens`, `max_tokens`, `tokenCount`, `keyLimit`):
  * under it a number is a quantity, not a credential, although the name says "token" or "key".
  */
-const QUANTITY_NAME = /^(max|min|num|total|count)([-_]|[A-Z])|([-_]|[a-z])(count|limit|length|size)s?$/i;
+const QUANTITY_NAME =
+  /^(?:(?:max|min|num|total|count)(?:[-_]|[A-Z])|(?:MAX|MIN|NUM|TOTAL|COUNT)_)|(?:[-_](?:count|limit|length|size|COUNT|LIMIT|LENGTH|SIZE)|[a-z0-9](?:Count|Limit|Length|Size))S?s?$/;
 
 /**
  * Whether a value under `name` is hidden: anything under a credential's name (`token`, `auth`…),

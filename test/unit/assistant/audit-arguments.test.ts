@@ -43,6 +43,18 @@ describe('tool-call arguments as the audit log keeps them', () => {
     assert.equal(kept.token, '[redacted]', 'a number under a credential name could be a one-time code');
     assert.equal(kept.pin_token, '[redacted]');
     assert.equal(kept.maxTokensNote, '[redacted]', 'text under it is still hidden');
+    // Only a name that reads as a count: not one that merely begins with those letters.
+    const codes = auditArguments({
+      numberPassword: 4821,
+      minuteToken: 123456,
+      countersignKey: 99887766,
+      MAX_TOKENS: 10,
+      token_limit: 5
+    }) as Record<string, unknown>;
+    assert.deepEqual(
+      [codes.numberPassword, codes.minuteToken, codes.countersignKey, codes.MAX_TOKENS, codes.token_limit],
+      ['[redacted]', '[redacted]', '[redacted]', 10, 5]
+    );
   });
 
   it('cuts long strings, long arrays, deep values and a huge whole, saying what was cut', () => {

@@ -3,7 +3,11 @@ import type { AssistantToolPolicy } from '../../app/contract/assistant.js';
 import { useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
 
-/** The modes, the one that lets most through last (see the sampling policy's `MODES`: arrow keys save each option they pass). */
+/**
+ * The modes, the one that lets most through last: the arrow keys on the closed list choose (and
+ * so save) each mode they pass, and the list does not wrap, so going from Ask to Refuse does not
+ * pass Run without asking.
+ */
 const MODES: Array<{ mode: AssistantToolPolicy['mode']; label: string }> = [
   { mode: 'ask', label: 'Ask me' },
   { mode: 'refuse', label: 'Refuse' },

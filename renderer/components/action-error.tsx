@@ -38,7 +38,7 @@ export function failureOf(what: string, error: unknown, next?: string): Failure 
   // A stale tab's one way on, whatever the place would otherwise suggest (Retry, Try again).
   const step =
     refused.code === STALE_TAB
-      ? 'Copy anything you typed here, then open the address Taskdesk printed when it started again.'
+      ? 'If you typed anything here, copy it; then open the new address Taskdesk printed.'
       : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
   return { what, why: refused.message, ...(step !== undefined && { next: step }) };
 }

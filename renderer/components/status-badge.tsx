@@ -9,7 +9,7 @@ export function StatusBadge({ status, rejected = false }: { status: string; reje
   const shown = rejected && status === 'failed' ? 'rejected' : status;
   return (
     <span className={`status status-${shown}`} data-status={status}>
-      {shown === 'rejected' ? 'Rejected' : statusLabel(status)}
+      {statusLabel(shown)}
     </span>
   );
 }

@@ -8,6 +8,8 @@ const LABELS: Record<string, string> = {
   cancelled: 'Cancelled',
   expired: 'Expired',
   lost: 'Lost',
+  // Not a protocol status: a model request turned down (`failed`), as its badge says it.
+  rejected: 'Rejected',
   idle: 'Not connected',
   connecting: 'Connecting',
   ready: 'Ready',

@@ -64,11 +64,12 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
           } else if (!here || here !== document.activeElement) handled = false;
           else here.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
           break;
+        // A key held down answers one card, not the next ones too (focus moves on to the next card).
         case 'a':
-          button((b) => b.classList.contains('primary'))?.click();
+          if (!event.repeat) button((b) => b.classList.contains('primary'))?.click();
           break;
         case 'd':
-          button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          if (!event.repeat) button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
           break;
         case '?':
           help.current?.showModal();

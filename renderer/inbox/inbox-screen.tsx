@@ -44,13 +44,24 @@ export function InboxScreen({
   // leaves it on the heading, which the screen focuses for an address without a card.
   const index = openId === undefined ? -1 : inbox.findIndex((item) => item.id === openId);
   if (index >= shown) setShown(Math.ceil((index + 1) / INBOX_PAGE) * INBOX_PAGE);
+  /** The address whose card took the focus: once for each, not followed as the list changes. */
+  const opened = useRef<string | undefined>(undefined);
+  const present = index !== -1;
   useLayoutEffect(() => {
-    if (openId === undefined) return;
+    if (openId === undefined) {
+      opened.current = undefined;
+      return;
+    }
+    if (opened.current === openId) return;
     const card = list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(openId)}"]`);
-    (card ?? heading.current)?.focus();
-    card?.scrollIntoView({ block: 'nearest' });
-    // Once for an address: the card is found by it, not followed as the list changes.
-  }, [openId]);
+    if (card) {
+      opened.current = openId;
+      card.focus();
+      card.scrollIntoView({ block: 'nearest' });
+    } else if (document.activeElement === document.body) heading.current?.focus();
+    // Until the card is there (a reload at this address: the Inbox is not loaded yet), it is
+    // looked for again each time the Inbox changes.
+  }, [openId, present]);
 
   useLayoutEffect(() => {
     const before = previous.current;

@@ -1,10 +1,7 @@
+import { useRef, useState } from 'react';
 import type { SamplingPolicy } from '../../app/contract/host-api.js';
 
-/**
- * The modes, the one that lets most through last: a choice is saved as it is made, and the arrow
- * keys make every option they pass the choice, so going from "Ask me first" to "Refuse" by
- * keyboard must not pass "Run without asking" (a request arriving then would have run).
- */
+/** The modes, the one that lets most through last. */
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
   { mode: 'ask', label: 'Ask me first', hint: 'Each request waits in the inbox; you may edit it or pick the model.' },
   { mode: 'refuse', label: 'Refuse', hint: 'Every request is answered with an error; no model runs.' },
@@ -35,12 +32,36 @@ export function SamplingPolicyField({
 }) {
   const group = `policy-${serverId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const current = policy ?? { mode: 'ask', reviewCompletion: true };
+  // The arrow keys check every option they pass (and wrap around), so a choice made by them is
+  // saved only when the person settles on it (Space or Enter, or leaving the choices): passing
+  // "Run without asking" on the way to another mode must not let a request run meanwhile. A
+  // click is saved at once.
+  const [pending, setPending] = useState<SamplingPolicy['mode'] | undefined>(undefined);
+  const arrowed = useRef(false);
+  const commit = () => {
+    if (pending !== undefined && pending !== current.mode)
+      onChange({ mode: pending, reviewCompletion: current.reviewCompletion });
+    setPending(undefined);
+  };
+  const shown = pending ?? current.mode;
   return (
     <fieldset className="field policy" aria-busy={policy === undefined || undefined} data-policy-mode={policy?.mode}>
       <legend>
         Sampling requests<span className="sr-only"> from {serverName}</span>
       </legend>
-      <div className="policy-options">
+      <div
+        className="policy-options"
+        onKeyDown={(event) => {
+          arrowed.current = /^Arrow/.test(event.key);
+          if ((event.key === ' ' || event.key === 'Enter') && pending !== undefined) {
+            event.preventDefault();
+            commit();
+          }
+        }}
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget)) commit();
+        }}
+      >
         {MODES.map(({ mode, label, hint }) => {
           const id = `${group}-${mode}`;
           return (
@@ -51,10 +72,16 @@ export function SamplingPolicyField({
                   type="radio"
                   name={group}
                   value={mode}
-                  checked={current.mode === mode}
+                  checked={shown === mode}
                   disabled={policy === undefined}
                   aria-describedby={`${id}-hint`}
-                  onChange={() => onChange({ mode, reviewCompletion: current.reviewCompletion })}
+                  onChange={() => {
+                    if (arrowed.current) setPending(mode);
+                    else {
+                      setPending(undefined);
+                      onChange({ mode, reviewCompletion: current.reviewCompletion });
+                    }
+                  }}
                 />
                 <label htmlFor={id}>{label}</label>
               </div>
@@ -75,7 +102,13 @@ export function SamplingPolicyField({
         />
         <label htmlFor={`${group}-review`}>Review answers before they go back</label>
       </div>
-      {saved ? <p className="muted small-text policy-saved">Saved.</p> : null}
+      {pending !== undefined && pending !== current.mode ? (
+        <p className="muted small-text policy-pending" aria-live="polite">
+          Not saved yet: press Space to save this choice, or move on from the choices.
+        </p>
+      ) : saved ? (
+        <p className="muted small-text policy-saved">Saved.</p>
+      ) : null}
     </fieldset>
   );
 }

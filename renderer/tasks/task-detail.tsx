@@ -240,7 +240,9 @@ export function TaskDetail({
             {shown.statusMessage ? <p className="status-message">{shown.statusMessage}</p> : null}
             {question ? (
               <p className="status-message">
-                <a href={`#inbox/${encodeURIComponent(question.id)}`}>Answer it in the Inbox</a>
+                <a href={`#inbox/${encodeURIComponent(question.id)}`}>
+                  {inbound ? 'Answer it in the Inbox' : 'Answer its server’s question in the Inbox'}
+                </a>
               </p>
             ) : null}
           </div>

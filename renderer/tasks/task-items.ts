@@ -150,7 +150,7 @@ export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
     return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const said = item.rejected ? 'rejected' : statusLabel(item.status);
+  const said = statusLabel(item.rejected ? 'rejected' : item.status);
   const haystack =
     `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`.toLowerCase();
   return words.every((word) => haystack.includes(word));

@@ -282,7 +282,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     await failure.waitFor();
     const text = (await failure.textContent()) ?? '';
     assert.match(text, /token is out of date \(Taskdesk was restarted\), so nothing was sent\./);
-    assert.match(text, /open the address Taskdesk printed when it started again\./);
+    assert.match(text, /then open the new address Taskdesk printed\./);
     assert.doesNotMatch(text, /Try again|Press Retry/);
   });
 });

@@ -445,6 +445,12 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
       asked.task.taskId
     );
     assert.equal(await page.evaluate(() => location.hash), `#inbox/${asked.task.taskId}`);
+    // So does a reload at that address, once the Inbox has loaded.
+    await page.reload();
+    await page.waitForFunction(
+      (id) => document.activeElement?.matches(`article[data-inbox-id="${id}"]`) === true,
+      asked.task.taskId
+    );
 
     await page.getByRole('link', { name: 'History' }).click();
     const history = page.getByRole('region', { name: 'History' });

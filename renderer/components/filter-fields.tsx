@@ -1,5 +1,6 @@
 import type { ChangeEvent } from 'react';
 import { useDeskState } from '../shell/desk-context.js';
+import { DIRECTION_CHOICES } from './kind-words.js';
 
 type OnChange = (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
 
@@ -64,4 +65,9 @@ export function ServerFilter({ value, onChange }: { value: string; onChange: OnC
       choices={servers.map((server) => [server.id, server.name] as const)}
     />
   );
+}
+
+/** The direction choice of a filter bar (Tasks, History): both, received from servers, or requested by Taskdesk. */
+export function DirectionFilter({ value, onChange }: { value: string; onChange: OnChange }) {
+  return <FilterSelect label="Direction" any="Both" value={value} onChange={onChange} choices={DIRECTION_CHOICES} />;
 }

@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
-import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { statusLabel } from '../components/status-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
-import { DIRECTION_CHOICES, KIND_CHOICES, kindWords } from '../components/kind-words.js';
+import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
@@ -111,13 +111,7 @@ export function HistoryScreen({
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
-        <FilterSelect
-          label="Direction"
-          any="Both"
-          value={inputs.direction}
-          onChange={set('direction')}
-          choices={DIRECTION_CHOICES}
-        />
+        <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <FilterSelect
           label="Status"

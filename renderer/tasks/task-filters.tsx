@@ -1,6 +1,6 @@
-import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { statusLabel } from '../components/status-words.js';
-import { DIRECTION_CHOICES, KIND_CHOICES } from '../components/kind-words.js';
+import { KIND_CHOICES } from '../components/kind-words.js';
 import type { TaskFilterInputs } from './task-items.js';
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const;
@@ -28,13 +28,7 @@ export function TaskFilters({
       onSubmit={(event) => event.preventDefault()}
     >
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Words in the title, server or id" />
-      <FilterSelect
-        label="Direction"
-        any="Both"
-        value={filter.direction}
-        onChange={set('direction')}
-        choices={DIRECTION_CHOICES}
-      />
+      <DirectionFilter value={filter.direction} onChange={set('direction')} />
       <FilterSelect label="Status" value={filter.status} onChange={set('status')} choices={STATUS_CHOICES} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />
       <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={KIND_CHOICES} />

@@ -11,7 +11,7 @@ import {
 import type { HostEventPayload } from '../../../app/contract/host-api.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createHost } from '../../../app/host/host.js';
+import { createHost, type Host } from '../../../app/host/host.js';
 import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
 /**
@@ -97,6 +97,31 @@ function calls(fixture: InMemoryHostFixture) {
   const seen: Array<HostEventPayload<'call.changed'>['call']> = [];
   fixture.host.on('call.changed', ({ call }) => seen.push(call));
   return seen;
+}
+
+/**
+ * Answers Inbox item `itemId`; once call `callId` no longer says it waits on the person, checks
+ * that its idle timeout starts afresh: still running 59 s later, ended −32001 at 60 s.
+ */
+async function answerThenTimeOut(
+  host: Host,
+  clock: ManualClock,
+  itemId: string,
+  callId: string,
+  call: Promise<{ ok: true } | { ok: false; error: { code: number } }>
+): Promise<void> {
+  const answered = nextEvent(
+    host,
+    'call.changed',
+    ({ call }) => call.callId === callId && call.state === 'running' && call.waitingOnPerson === undefined
+  );
+  await host.dispatch('inbox.answer', { id: itemId, answer: { action: 'accept', content: {} } });
+  await answered;
+  await clock.advance(59_000);
+  assert.equal((await host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
+  await clock.advance(1_000);
+  const reply = await call;
+  assert.equal(reply.ok ? undefined : reply.error.code, -32001);
 }
 
 describe('plain tool calls: progress, a timeout that progress and the person hold off, cancel', () => {
@@ -194,19 +219,8 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     await fixture.host.dispatch('tools.cancelCall', { callId: 'c6' });
     await slow;
     await clock.advance(59_000);
-    const answered = nextEvent(
-      fixture.host,
-      'call.changed',
-      ({ call }) => call.callId === 'c5' && call.state === 'running' && call.waitingOnPerson === undefined
-    );
-    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
-    await answered;
     // The server has its answer: a full 60 s from then, not from the call's start.
-    await clock.advance(59_000);
-    assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
-    await clock.advance(1_000);
-    const reply = await call;
-    assert.equal(reply.ok ? undefined : reply.error.code, -32001);
+    await answerThenTimeOut(fixture.host, clock, item.id, 'c5', call);
   });
 
   it("does not time out while the server's task-augmented question waits in the Inbox, says so at once, and starts afresh once answered", async () => {
@@ -229,19 +243,8 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     await clock.advance(10 * 60_000);
     const [running] = await fixture.host.call('tools.runningCalls', {});
     assert.deepEqual([running?.callId, running?.waitingOnPerson], ['c7', true], 'still running after 10 min');
-    const answered = nextEvent(
-      fixture.host,
-      'call.changed',
-      ({ call }) => call.callId === 'c7' && call.state === 'running' && call.waitingOnPerson === undefined
-    );
-    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
-    await answered;
     // The server's task is answered: a full 60 s from then, and the call times out as any other.
-    await clock.advance(59_000);
-    assert.equal((await fixture.host.call('tools.runningCalls', {})).length, 1, '59 s after the answer');
-    await clock.advance(1_000);
-    const reply = await call;
-    assert.equal(reply.ok ? undefined : reply.error.code, -32001);
+    await answerThenTimeOut(fixture.host, clock, item.id, 'c7', call);
   });
 
   it('Cancel ends the call as cancelled by you and tells the server', async () => {

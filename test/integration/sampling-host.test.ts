@@ -402,6 +402,14 @@ describe('sampling approvals survive restarts', () => {
         second.host.inbox.list().map((item) => [item.id, item.kind]),
         [[task.taskId, 'sampling-approval']]
       );
+      // The stop broke the wait off: audited as interrupted (it waits again), not as cancelled.
+      const logged = await second.host.call('audit.read', { limit: 1000, serverId: 'a' });
+      assert.deepEqual(
+        logged
+          .filter((entry) => entry.type === 'sampling.request' && entry.taskId === task.taskId)
+          .map((entry) => entry.detail?.decision),
+        ['interrupted']
+      );
       llm.enqueue({ kind: 'text', tokens: ['Hi', ' there'] });
       const review = nextEvent(second.host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
       await second.host.call('inbox.answer', { id: task.taskId, answer: { action: 'approve' } });

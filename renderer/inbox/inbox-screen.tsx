@@ -1,7 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
-import { useDeskState } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
@@ -39,6 +39,12 @@ export function InboxScreen({
   /** The focus went to the heading for want of a next card, and is still there. */
   const parked = useRef(false);
   const visible = inbox.slice(0, shown);
+  const { store } = useDesk();
+  // What the last answer did is said where it was given, not kept above whatever card comes next
+  // on a later visit: leaving the Inbox clears it.
+  useEffect(() => {
+    if (!active) store.dispatch({ type: 'inbox-answered', text: undefined });
+  }, [active, store]);
 
   // A link to a card (`#inbox/<id>`) puts the focus on it; one answered or withdrawn meanwhile
   // leaves it on the heading, which the screen focuses for an address without a card.

@@ -45,7 +45,7 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
     case 'connect-failure-cleared':
       return withoutConnectFailure(state, action.serverId);
     case 'inbox-answered':
-      return { ...state, lastAnswered: action.text };
+      return state.lastAnswered === action.text ? state : { ...state, lastAnswered: action.text };
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);

@@ -59,7 +59,7 @@ export type DeskAction =
   /** The person dismissed that, or pressed Connect again. */
   | { type: 'connect-failure-cleared'; serverId: string }
   /** An Inbox answer the host took, in words, shown where its card was. */
-  | { type: 'inbox-answered'; text: string };
+  | { type: 'inbox-answered'; text: string | undefined };
 
 /** A connect the host refused, in words: what failed, why, what to do (an `ActionError`'s failure). */
 export interface ConnectFailure {
@@ -109,7 +109,7 @@ export interface DeskState {
    * removed.
    */
   connectFailures: Record<string, ConnectFailure>;
-  /** What the person's last Inbox answer did ("Declined: Everything’s question."), until the next one. */
+  /** What the person's last Inbox answer did ("Declined: Everything’s question."), until the next one or leaving the Inbox. */
   lastAnswered?: string;
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;

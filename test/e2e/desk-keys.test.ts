@@ -124,6 +124,11 @@ describe('the Inbox from the keyboard', () => {
       ]),
       ['INPUT', ids[2]]
     );
+    // What the last answer did is not kept above the Inbox's cards on a later visit.
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    await page.locator('#heading-inbox').waitFor();
+    assert.equal(await page.locator('.inbox-answered').count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });

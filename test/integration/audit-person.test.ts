@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { systemClock } from '../../app/core/clock.js';
 import { createHost } from '../../app/host/host.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
-import { startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
+import { inboxHolds, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
 
 /** The audit log's entries of one type (or whose type starts with `type.`), oldest first, without their times. */
@@ -90,18 +90,7 @@ describe('the audit log records what the person did', () => {
       const dropped = mcp.server
         .elicitInput({ mode: 'form', message: 'Which team?', requestedSchema: schema }, { signal: withdrawn.signal })
         .catch((error: unknown) => error);
-      // Listening before looking: an item added meanwhile is not missed.
-      const waitFor = (count: number) =>
-        new Promise<void>((resolve) => {
-          const check = () => {
-            if (host.inbox.size < count) return;
-            off();
-            resolve();
-          };
-          const off = host.on('inbox.added', check);
-          check();
-        });
-      await waitFor(2);
+      await inboxHolds(host, 2);
       const items = await host.call('inbox.list', {});
       const city = items.find((item) => item.request.message === 'Which city?')!;
       await host.call('inbox.answer', { id: city.id, answer: { action: 'accept', content: { city: 'Oslo' } } });

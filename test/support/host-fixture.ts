@@ -121,3 +121,16 @@ export function nextEvent<E extends HostEvent>(
     });
   });
 }
+
+/** Resolves once the host's Inbox holds `count` items (listening before looking: none is missed). */
+export function inboxHolds(host: Host, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (host.inbox.size < count) return;
+      off();
+      resolve();
+    };
+    const off = host.on('inbox.added', check);
+    check();
+  });
+}

@@ -10,7 +10,7 @@ import {
 import type { AuditEntry, HostEventPayload, OutboundTaskView } from '../../../app/contract/host-api.js';
 import type { Host } from '../../../app/host/host.js';
 import { InboxSamplingRunner } from '../../../app/inbox/inbox-runners.js';
-import { nextEvent, startHostWith, type PeerServer } from '../../support/host-fixture.js';
+import { inboxHolds, nextEvent, startHostWith, type PeerServer } from '../../support/host-fixture.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTaskToolServer } from '../../support/task-tool-server.js';
 
@@ -32,19 +32,6 @@ async function callSlow(host: Host, durationMs: number): Promise<OutboundTaskVie
   const outcome = await host.call('tools.call', { serverId: 'a', name: 'slow', arguments: { durationMs } });
   assert.equal(outcome.type, 'task');
   return (outcome as { task: OutboundTaskView }).task;
-}
-
-/** Resolves once the Inbox holds `count` items (listening before looking: none is missed). */
-function inboxHolds(host: Host, count: number): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (host.inbox.size < count) return;
-      off();
-      resolve();
-    };
-    const off = host.on('inbox.added', check);
-    check();
-  });
 }
 
 function removals(host: Host): Array<HostEventPayload<'inbox.removed'>> {

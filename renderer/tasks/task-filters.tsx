@@ -27,7 +27,7 @@ export function TaskFilters({
       aria-label="Tasks"
       onSubmit={(event) => event.preventDefault()}
     >
-      <FilterSearch value={filter.text} onChange={set('text')} placeholder="Words in the title, server or id" />
+      <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />
       <FilterSelect label="Status" value={filter.status} onChange={set('status')} choices={STATUS_CHOICES} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />

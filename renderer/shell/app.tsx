@@ -15,6 +15,7 @@ import { DeskContext, useDeskState, type Desk } from './desk-context.js';
 import { useDeskNotifications } from './desk-notifications.js';
 import { LiveRegion } from './live-region.js';
 import { UnansweredNotices } from './unanswered-notices.js';
+import { useStickyTop } from './sticky-top.js';
 import { SCREEN_TITLES, SCREENS, useScreen, type Screen } from './use-screen.js';
 
 /** Props of {@link App}. */
@@ -85,6 +86,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   }, [waiting, screen]);
   /** The last move to another screen whose heading took the focus. */
   const focusedMove = useRef(0);
+  const topArea = useStickyTop();
   useEffect(() => {
     // Only a move to another screen: closing a detail (`#tasks/<key>` back to `#tasks`) leaves the
     // focus where the screen puts it (the row whose Details opened it), not on the heading.
@@ -102,27 +104,30 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
 
   return (
     <>
-      <header className="topbar">
-        <h1>Taskdesk</h1>
-        <nav className="sections" aria-label="Sections">
-          <ul>
-            {SCREENS.map((name) => (
-              <li key={name}>
-                <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
-                  {SCREEN_TITLES[name]}
-                  {name === 'inbox' ? (
-                    <span className="badge" hidden={waiting === 0} aria-label={`${waiting} waiting`}>
-                      {waiting}
-                    </span>
-                  ) : null}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </header>
+      {/* The notices ride with the bar: a question withdrawn while the page is scrolled is told in sight. */}
+      <div className="top-area" ref={topArea}>
+        <header className="topbar">
+          <h1>Taskdesk</h1>
+          <nav className="sections" aria-label="Sections">
+            <ul>
+              {SCREENS.map((name) => (
+                <li key={name}>
+                  <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
+                    {SCREEN_TITLES[name]}
+                    {name === 'inbox' ? (
+                      <span className="badge" hidden={waiting === 0} aria-label={`${waiting} waiting`}>
+                        {waiting}
+                      </span>
+                    ) : null}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        <UnansweredNotices />
+      </div>
       <Banners />
-      <UnansweredNotices />
       <main id="main" tabIndex={-1}>
         {section('assistant', <AssistantScreen headingRef={refs.assistant} />)}
         {section(

@@ -25,7 +25,7 @@ export function UnansweredNotices() {
     </button>
   );
   return (
-    <div className="banners" role="status">
+    <div className="banners notices" role="status">
       {unanswered.map((entry) => (
         <div className="banner banner-warning notice-unanswered" key={entry.id} data-history-id={entry.id}>
           <p>

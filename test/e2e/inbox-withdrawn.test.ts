@@ -60,6 +60,55 @@ describe('an ordinary question its server withdraws', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('shows the notice in sight when the page was scrolled down to the question, and scrolls a focused card out from under it', async () => {
+    const { page } = desk;
+    await page.setViewportSize({ width: 1000, height: 600 });
+    const ask = (message: string, signal?: AbortSignal) =>
+      peer.server
+        .elicitInput(
+          { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
+          { signal }
+        )
+        .catch((error: unknown) => error);
+    const waiting = Array.from({ length: 6 }, (_, n) => ask(`Question number ${n + 1} of the pile?`));
+    const controller = new AbortController();
+    const last = ask('Which shelf holds the archive?', controller.signal);
+    const card = page.locator('.inbox-item').filter({ hasText: 'Which shelf holds the archive?' });
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+    assert.ok((await page.evaluate(() => window.scrollY)) > 0, 'the page is scrolled down to the last card');
+
+    controller.abort('the server gave up');
+    await last;
+    await card.waitFor({ state: 'detached' });
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Which shelf holds the archive?' });
+    await notice.waitFor();
+    const box = await notice.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 600, `the notice is out of sight: ${JSON.stringify(box)}`);
+
+    // A card taking the focus is scrolled below the bar and its notices, not under them.
+    const first = page.locator('.inbox-item').filter({ hasText: 'Question number 1 of the pile?' });
+    await first.focus();
+    const top = await page.locator('.top-area').boundingBox();
+    const firstBox = await first.boundingBox();
+    assert.ok(
+      top && firstBox && firstBox.y >= top.y + top.height,
+      `the focused card is under the bar: ${firstBox?.y} < ${top?.y}+${top?.height}`
+    );
+
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    for (let n = 1; n <= 6; n++) {
+      await page
+        .locator('.inbox-item')
+        .filter({ hasText: `Question number ${n} of the pile?` })
+        .getByRole('button', { name: 'Dismiss', exact: true })
+        .click();
+    }
+    await Promise.all(waiting);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('answers Decline as no and Dismiss as no choice, each button saying so, not "Cancel"', async () => {
     const { page } = desk;
     const ask = (message: string) =>

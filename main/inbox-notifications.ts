@@ -7,10 +7,14 @@ const MAX_BODY = 180;
 
 /**
  * Shows a system notification when a question arrives while the window is not in front, and
- * again when one is about to expire unanswered (`inbox.expiring`); clicking one brings the
- * window forward. Returns the function that stops it.
+ * again when one is about to expire unanswered (`inbox.expiring`), and when a tool call of the
+ * assistant waits for approval; clicking one brings the window forward. Returns the function
+ * that stops it.
  */
-export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWindow | undefined): () => void {
+export function notifyInboxItems(
+  host: Pick<Host, 'on'> & { assistant: { get(conversationId: string): { title: string } } },
+  window: () => BrowserWindow | undefined
+): () => void {
   // Electron drops a notification's handlers once it is garbage-collected: keep them alive.
   const shown = new Set<Notification>();
   const notify = (title: string, body: string) => {
@@ -33,9 +37,28 @@ export function notifyInboxItems(host: Pick<Host, 'on'>, window: () => BrowserWi
     host.on('inbox.added', ({ item }) => notify(`${item.serverName} is waiting for you`, bodyOf(item))),
     host.on('inbox.expiring', ({ item }) =>
       notify(`${item.serverName}'s question expires soon`, `${expiryOf(item)} ${bodyOf(item)}`)
+    ),
+    host.on('assistant.approval', ({ conversationId, toolCall }) =>
+      notify(
+        `The assistant asks to run ${toolCall.toolName ?? toolCall.functionName}`,
+        `In “${cut(titleOf(host, conversationId))}”. Open Taskdesk to approve or deny it.`
+      )
     )
   ];
   return () => stops.forEach((stop) => stop());
+}
+
+function titleOf(host: { assistant: { get(conversationId: string): { title: string } } }, id: string): string {
+  try {
+    return host.assistant.get(id).title;
+  } catch {
+    // Deleted meanwhile: the notification still says what waits.
+    return 'a conversation';
+  }
+}
+
+function cut(text: string): string {
+  return text.length > MAX_BODY / 2 ? `${text.slice(0, MAX_BODY / 2 - 1)}…` : text;
 }
 
 /** "Expires at 14:05." in the user's locale. */

@@ -1,37 +1,63 @@
+import type { ConversationSummary } from '../app/contract/assistant.js';
+import { conversationSummary } from '../app/contract/conversation-summary.js';
 import type { Host } from '../app/host/host.js';
 
 /**
- * What the Electron shell shows of the Inbox: the number of questions waiting (dock or taskbar
- * badge, tray). Implemented over Electron in `tray.ts`; this file holds no Electron, so the
- * logic is tested under plain Node through this interface.
+ * What the Electron shell shows of what waits on the person: the questions in the Inbox and the
+ * assistant's tool calls waiting for approval (dock or taskbar badge, tray). Implemented over
+ * Electron in `tray.ts`; this file holds no Electron, so the logic is tested under plain Node
+ * through this interface.
  */
 export interface PendingBadgeView {
   show(count: number, label: string): void;
 }
 
-/** The line the tray and its tooltip show for `count` waiting questions. */
-export function pendingLabel(count: number): string {
-  if (count === 0) return 'Nothing waiting in the Inbox';
-  return count === 1 ? '1 question waiting in the Inbox' : `${count} questions waiting in the Inbox`;
+/** The line the tray and its tooltip show for `questions` waiting in the Inbox and `approvals` waiting in chats. */
+export function pendingLabel(questions: number, approvals = 0): string {
+  const parts: string[] = [];
+  if (questions > 0)
+    parts.push(questions === 1 ? '1 question waiting in the Inbox' : `${questions} questions waiting in the Inbox`);
+  if (approvals > 0) parts.push(approvals === 1 ? '1 tool call to approve' : `${approvals} tool calls to approve`);
+  return parts.length === 0 ? 'Nothing waiting for you' : parts.join(', ');
 }
 
+/** The host as the badge reads it. */
+export type PendingSource = Pick<Host, 'on'> & {
+  inbox: { readonly size: number };
+  assistant: { list(): ConversationSummary[] };
+};
+
 /**
- * Keeps `view` on the number of Inbox items, from the host's events; returns the function that
- * stops it. Counted from the Inbox itself at every change, so a missed or repeated event cannot
- * leave the badge wrong.
+ * Keeps `view` on the number of Inbox items and of tool calls waiting for approval, from the
+ * host's events; returns the function that stops it. The Inbox is counted from the Inbox itself at
+ * every change, so a missed or repeated event cannot leave the badge wrong; the approvals from each
+ * conversation as its change reports it (one conversation, not every one, per change), starting
+ * from the conversations as they are.
  */
-export function followPendingCount(
-  host: Pick<Host, 'on'> & { inbox: { readonly size: number } },
-  view: PendingBadgeView
-): () => void {
-  let shown = -1;
+export function followPendingCount(host: PendingSource, view: PendingBadgeView): () => void {
+  const approvals = new Map<string, number>();
+  for (const summary of host.assistant.list())
+    if (summary.pendingApprovals > 0) approvals.set(summary.id, summary.pendingApprovals);
+  let shown = '';
   const update = () => {
-    const count = host.inbox.size;
-    if (count === shown) return;
-    shown = count;
-    view.show(count, pendingLabel(count));
+    let waitingApprovals = 0;
+    for (const count of approvals.values()) waitingApprovals += count;
+    const questions = host.inbox.size;
+    const label = pendingLabel(questions, waitingApprovals);
+    if (label === shown) return;
+    shown = label;
+    view.show(questions + waitingApprovals, label);
   };
   update();
-  const stops = [host.on('inbox.added', update), host.on('inbox.removed', update)];
+  const stops = [
+    host.on('inbox.added', update),
+    host.on('inbox.removed', update),
+    host.on('assistant.changed', ({ conversationId, conversation }) => {
+      const count = conversation ? conversationSummary(conversation).pendingApprovals : 0;
+      if (count > 0) approvals.set(conversationId, count);
+      else approvals.delete(conversationId);
+      update();
+    })
+  ];
   return () => stops.forEach((stop) => stop());
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ConversationSummary } from '../../app/contract/assistant.js';
 import { AssistantScreen } from '../assistant/assistant-screen.js';
 import { AuditScreen } from '../audit/audit-screen.js';
 import { HistoryScreen } from '../history/history-screen.js';
@@ -55,9 +56,17 @@ export function App({ store, announcer, openExternal, root }: AppProps) {
   );
 }
 
+/** Tool calls of the assistant's conversations that wait for the person's approval. */
+function pendingApprovals(summaries: readonly ConversationSummary[]): number {
+  let count = 0;
+  for (const summary of summaries) count += summary.pendingApprovals;
+  return count;
+}
+
 function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsRequest | undefined }) {
   const ready = useDeskState((state) => state.ready);
   const waiting = useDeskState((state) => state.inbox.length);
+  const approvals = useDeskState((state) => pendingApprovals(state.assistant.summaries));
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
@@ -82,8 +91,10 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
     root.dataset.ready = 'true';
   }, [ready, root]);
   useEffect(() => {
-    document.title = `${waiting > 0 ? `(${waiting}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
-  }, [waiting, screen]);
+    // What waits on the person anywhere: questions in the Inbox and tool calls in the assistant's chats.
+    const all = waiting + approvals;
+    document.title = `${all > 0 ? `(${all}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
+  }, [waiting, approvals, screen]);
   /** The last move to another screen whose heading took the focus. */
   const focusedMove = useRef(0);
   const topArea = useStickyTop();
@@ -117,6 +128,14 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                     {name === 'inbox' ? (
                       <span className="badge" hidden={waiting === 0} aria-label={`${waiting} waiting`}>
                         {waiting}
+                      </span>
+                    ) : name === 'assistant' ? (
+                      <span
+                        className="badge"
+                        hidden={approvals === 0}
+                        aria-label={approvals === 1 ? '1 tool call to approve' : `${approvals} tool calls to approve`}
+                      >
+                        {approvals}
                       </span>
                     ) : null}
                   </a>

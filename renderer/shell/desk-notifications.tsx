@@ -26,32 +26,52 @@ function what(item: InboxItem): string {
 function show(title: string, item: InboxItem): void {
   // A question is Markdown; a notification shows plain text (the shell's notification reads it the same way).
   const message = typeof item.request.message === 'string' ? markdownPlainText(item.request.message) : '';
-  const notification = new Notification(title, { body: message || item.serverName, tag: `${item.id}` });
+  notify(title, message || item.serverName, `${item.id}`, '#inbox');
+}
+
+/** A notification that, clicked, brings the page forward on `screen`. */
+function notify(title: string, body: string, tag: string, screen: string): void {
+  const notification = new Notification(title, { body, tag });
   notification.onclick = () => {
     window.focus();
-    location.hash = '#inbox';
+    location.hash = screen;
     notification.close();
   };
 }
 
+function inFront(): boolean {
+  return document.visibilityState === 'visible' && document.hasFocus();
+}
+
 /**
  * System notifications in browser mode, once the person turned them on: an item that arrives
- * while the page is hidden or not focused, and an item about to expire unanswered (always: it
- * is the last call).
+ * (or a tool call of the assistant that waits for approval) while the page is hidden or not
+ * focused, and an item about to expire unanswered (always: it is the last call).
  */
 export function useDeskNotifications(): void {
   const { client } = useDesk();
   useEffect(() => {
     if (!canNotify()) return;
     const offAdded = client.on('inbox.added', ({ item }) => {
-      if (!optedIn() || (document.visibilityState === 'visible' && document.hasFocus())) return;
+      if (!optedIn() || inFront()) return;
       show(`Taskdesk: ${what(item)} from ${item.serverName}`, item);
+    });
+    // A tool call of the assistant waits on the person as a question does.
+    const offApproval = client.on('assistant.approval', ({ conversationId, toolCall }) => {
+      if (!optedIn() || inFront()) return;
+      notify(
+        `Taskdesk: the assistant asks to run ${toolCall.toolName ?? toolCall.functionName}`,
+        'Approve or deny it on the Assistant screen.',
+        `${conversationId}/${toolCall.id}`,
+        '#assistant'
+      );
     });
     const offExpiring = client.on('inbox.expiring', ({ item }) => {
       if (optedIn()) show(`Taskdesk: ${what(item)} from ${item.serverName} expires soon`, item);
     });
     return () => {
       offAdded();
+      offApproval();
       offExpiring();
     };
   }, [client]);

@@ -34,7 +34,7 @@ export const QUIET_STREAM_MS = 30_000;
 
 /** Options of {@link DeskStore}. */
 export interface DeskStoreOptions {
-  /** Says something to screen readers: arrivals and withdrawals in the inbox. */
+  /** Says something to screen readers: arrivals and withdrawals in the inbox, the assistant's approvals and answers. */
   announce?: (message: string) => void;
   setTimeout?: (callback: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
@@ -51,6 +51,8 @@ export class DeskStore {
   readonly #options: DeskStoreOptions;
   readonly #quietTimers = new Map<string, unknown>();
   #syncId = 0;
+  /** Tool calls already announced as waiting for approval (the event may come again for one). */
+  readonly #announcedApprovals = new Set<string>();
   #unsubscribes: Array<() => void> = [];
 
   constructor(client: HostApiClient, options: DeskStoreOptions = {}) {
@@ -116,6 +118,8 @@ export class DeskStore {
         this.#options.announce?.(reason === undefined ? `${said}.` : said);
       }
     }
+    if (event === 'assistant.approval') this.#announceApproval(payload as HostEventPayload<'assistant.approval'>);
+    if (event === 'assistant.partial') this.#announceAnswered(payload as HostEventPayload<'assistant.partial'>);
     this.apply(event, payload);
     if (event === 'sampling.partial') this.#watchQuiet(payload as HostEventPayload<'sampling.partial'>);
   }
@@ -125,6 +129,34 @@ export class DeskStore {
     this.#options.announce?.(
       `New in the inbox: ${item.kind === 'elicitation' ? 'a question' : 'a model request'} from ${item.serverName}.`
     );
+  }
+
+  /**
+   * A tool call of the assistant waits for the person: said wherever they are, since the chat's
+   * messages are not read out as they stream (see the message list).
+   */
+  #announceApproval({ conversationId, toolCall }: HostEventPayload<'assistant.approval'>): void {
+    const key = `${conversationId}\u0000${toolCall.id}`;
+    if (this.#announcedApprovals.has(key)) return;
+    // Bounded: an id is only ever announced again after a thousand others.
+    if (this.#announcedApprovals.size >= 1_000) this.#announcedApprovals.clear();
+    this.#announcedApprovals.add(key);
+    this.#options.announce?.(
+      `The assistant asks to run ${toolCall.toolName ?? toolCall.functionName} in ${this.#conversationTitle(conversationId)}: approve or deny it on the Assistant screen.`
+    );
+  }
+
+  /** The model's answer in a conversation is complete (its stream ended). */
+  #announceAnswered({ conversationId, done }: HostEventPayload<'assistant.partial'>): void {
+    if (!done || !(conversationId in this.#state.assistant.streams)) return;
+    this.#options.announce?.(`The answer in ${this.#conversationTitle(conversationId)} is complete.`);
+  }
+
+  /** “Its title”, in quotes, or "a conversation" for one the Desk has not loaded. */
+  #conversationTitle(conversationId: string): string {
+    const { conversations, summaries } = this.#state.assistant;
+    const title = conversations[conversationId]?.title ?? summaries.find((s) => s.id === conversationId)?.title;
+    return title === undefined ? 'a conversation' : `“${title}”`;
   }
 
   /** A stream that is not a task ends with its `done` update; should that never come, it goes once quiet. */

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { createHost } from '../../../app/host/host.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { followPendingCount, pendingLabel } from '../../../main/pending-badge.js';
-import { tempDir } from '../../support/host-fixture.js';
+import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
 describe('the tray and dock badge follow the Inbox (through the glue interface)', () => {
   const data = tempDir('badge-');
@@ -26,12 +31,75 @@ describe('the tray and dock badge follow the Inbox (through the glue interface)'
     stop();
     host.inbox.ask({ ...base, id: 'three' }, new AbortController().signal).catch(() => undefined);
     assert.deepEqual(shown, [
-      [0, 'Nothing waiting in the Inbox'],
+      [0, 'Nothing waiting for you'],
       [1, '1 question waiting in the Inbox'],
       [2, '2 questions waiting in the Inbox'],
       [1, '1 question waiting in the Inbox'],
-      [0, 'Nothing waiting in the Inbox']
+      [0, 'Nothing waiting for you']
     ]);
     assert.equal(pendingLabel(12), '12 questions waiting in the Inbox');
+  });
+});
+
+describe('the tray and dock badge count the assistant’s tool calls waiting for approval', () => {
+  let fixture: InMemoryHostFixture;
+  let llm: FakeOpenAIServer;
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const mcp = new McpServer({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+    mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+      content: [{ type: 'text', text: `Echo: ${message}` }]
+    }));
+    fixture = await startHostWith(
+      { tools: { ...peerServer('tools'), server: mcp.server } },
+      { keyStore: new InMemoryKeyStore() }
+    );
+    await saveFakeProvider(fixture.host, llm.baseURL);
+  });
+
+  after(async () => {
+    await fixture?.dispose();
+    await llm?.close();
+  });
+
+  it('adds a call waiting in a chat to the Inbox’s count, from the start and as it is decided', async () => {
+    const host = fixture.host;
+    const chat = await host.call('assistant.create', {
+      title: 'Chat',
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: ['tools']
+    });
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'call_echo', name: 'tools__echo', arguments: '{"message":"hi"}' }] },
+      { kind: 'text', tokens: ['Done.'] }
+    );
+    const approval = nextEvent(host, 'assistant.approval', (event) => event.conversationId === chat.id);
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Say hi through the tool' });
+    await approval;
+
+    // Started while the call waits: it counts from the conversations as they are.
+    const shown: Array<[number, string]> = [];
+    const stop = followPendingCount(host, { show: (count, label) => shown.push([count, label]) });
+    assert.deepEqual(shown, [[1, '1 tool call to approve']]);
+    const question = host.inbox.ask(
+      { kind: 'elicitation', serverId: 's', serverName: 'S', request: { message: 'Q' }, id: 'q' },
+      new AbortController().signal
+    );
+    assert.deepEqual(shown.at(-1), [2, '1 question waiting in the Inbox, 1 tool call to approve']);
+
+    await host.call('assistant.decide', {
+      conversationId: chat.id,
+      toolCallId: 'call_echo',
+      decision: { action: 'deny' }
+    });
+    await settled(host, chat.id, answered);
+    assert.deepEqual(shown.at(-1), [1, '1 question waiting in the Inbox']);
+    host.inbox.answer('q', { action: 'decline' });
+    await question;
+    assert.deepEqual(shown.at(-1), [0, 'Nothing waiting for you']);
+    stop();
+    assert.equal(pendingLabel(0, 3), '3 tool calls to approve');
   });
 });

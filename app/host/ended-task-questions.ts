@@ -1,6 +1,7 @@
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { assertNever } from '../core/assert-never.js';
 import type { Inbox } from '../inbox/inbox.js';
+import type { OutboundTasks } from '../requestor/outbound-tasks.js';
 
 /**
  * Why the questions a server asked for one of Taskdesk's own tasks are withdrawn, in words for a
@@ -33,6 +34,33 @@ export function endedTaskReason(
   }
 }
 
+/** Why the questions a server asked for a task the person forgot are withdrawn, in words for a person. */
+export function forgottenTaskReason(task: Pick<OutboundTaskView, 'toolName'>): string {
+  return `The task this was asked for (tool ${task.toolName}) was forgotten in Taskdesk.`;
+}
+
+/**
+ * Why a question a server asks now for one of Taskdesk's tasks (`relatedTaskId`, from its
+ * related-task `_meta`) is to be answered as it arrives, without reaching the Inbox: the task has
+ * ended ({@link endedTaskReason}), or the person forgot it while its server could still ask
+ * ({@link forgottenTaskReason}). Undefined while the task runs, and for a task id Taskdesk never
+ * had: MCP 2025-11-25 asks a server to send the related-task `_meta` with a task's requests but
+ * says nothing of a requestor that does not know the task, and such an id may still be Taskdesk's
+ * (a multi round-trip request's exchange, or a task whose creation answer has not been taken in
+ * yet) or a server's mistake; the person can answer or dismiss it, as before.
+ */
+export function lateQuestionReason(
+  requestor: Pick<OutboundTasks, 'describe' | 'get' | 'forgotten'>,
+  serverId: string,
+  relatedTaskId: string
+): string | undefined {
+  const outboundId = requestor.describe(serverId, relatedTaskId)?.outboundId;
+  const task = outboundId === undefined ? undefined : requestor.get(outboundId);
+  if (task) return endedTaskReason(task);
+  const forgotten = requestor.forgotten(serverId, relatedTaskId);
+  return forgotten ? forgottenTaskReason(forgotten) : undefined;
+}
+
 /**
  * Withdraws the Inbox questions a server asked for a task of Taskdesk's that the person forgot
  * (Forget, while it may still run): nobody follows the task any more, so nobody will take up
@@ -45,7 +73,7 @@ export function withdrawQuestionsOfForgottenTask(
   if (inbox.size === 0) return 0;
   return inbox.withdraw(
     (item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId,
-    `The task this was asked for (tool ${task.toolName}) was forgotten in Taskdesk.`
+    forgottenTaskReason(task)
   );
 }
 
@@ -54,7 +82,8 @@ export function withdrawQuestionsOfForgottenTask(
  * `_meta` names the task) once that task has ended: nothing waits on them any more, and an answer
  * given later would go to a task that is over. Each request is answered as the person dismissing
  * it would (see {@link Inbox.withdraw}), so that the server is not left waiting. Nothing happens
- * while the task runs.
+ * while the task runs. A question that comes after the end never reaches the Inbox (see
+ * {@link lateQuestionReason}).
  */
 export function withdrawQuestionsOfEndedTask(
   inbox: Inbox,

@@ -41,7 +41,7 @@ import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
 import { SegmentLog, type StoreNotice } from '../store/segment-log.js';
 import { inboundSummary } from './task-summary.js';
-import { withdrawQuestionsOfEndedTask } from './ended-task-questions.js';
+import { lateQuestionReason, withdrawQuestionsOfEndedTask } from './ended-task-questions.js';
 import { PartialTextThrottle } from './partial-throttle.js';
 import { PendingStatusNotifications } from './pending-status.js';
 import { DocumentDir } from '../store/document-dir.js';
@@ -190,13 +190,26 @@ export class Host {
       onWritten: () => this.#auditChanged.changed()
     });
     this.inbox = new Inbox(this.clock, {
+      // Asked for a task of ours that has ended or was forgotten (the server had not heard yet):
+      // answered at once, never shown; the audit log alone tells of it.
+      arriving: (item) => {
+        const reason =
+          item.relatedTaskId === undefined
+            ? undefined
+            : lateQuestionReason(this.requestor, item.serverId, item.relatedTaskId);
+        if (reason !== undefined)
+          this.audit.record({
+            ...inboxAuditSubject(item),
+            type: 'inbox.withdrawn',
+            detail: { kind: item.kind, relatedTaskId: item.relatedTaskId, reason, atArrival: true }
+          });
+        return reason;
+      },
       added: (item) => {
         this.events.emit('inbox.added', { item });
         // A server's question (of a task it handed Taskdesk or not) may be what its plain calls
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
-        // Asked for a task of ours that has already ended (the server had not heard yet): withdrawn at once.
-        if (item.relatedTaskId !== undefined) this.#withdrawIfTaskEnded(item.serverId, item.relatedTaskId);
       },
       removed: (id, why, item, reason) => {
         this.events.emit('inbox.removed', { id, why, ...(reason !== undefined && { reason }) });
@@ -452,13 +465,6 @@ export class Host {
             Date.parse(item.createdAt) >= since &&
             this.receiver.isOpenTaskOf(item.taskId, identity)))
     );
-  }
-
-  /** Withdraws a server's questions for one of Taskdesk's tasks (by its task id there) if that task has ended. */
-  #withdrawIfTaskEnded(serverId: string, taskId: string): void {
-    const outboundId = this.requestor.describe(serverId, taskId)?.outboundId;
-    const task = outboundId === undefined ? undefined : this.requestor.get(outboundId);
-    if (task) withdrawQuestionsOfEndedTask(this.inbox, task);
   }
 
   /**

@@ -16,6 +16,12 @@ const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['acti
 
 /** What the inbox tells the host. */
 export interface InboxEvents {
+  /**
+   * An item is about to be added. A reason returned (why, in words for a person) withdraws it at
+   * once instead: its request is answered as {@link Inbox.withdraw} answers it, and it is never
+   * added, announced (`added`) or removed (`removed`). Nobody saw it: the host records it.
+   */
+  arriving?(item: Readonly<InboxItem>): string | undefined;
   added(item: InboxItem): void;
   /**
    * An item left the inbox. `reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
@@ -33,7 +39,8 @@ export interface InboxEvents {
  *
  * Items of task-augmented requests use the task id, so after a restart the resumed task asks
  * again under the same id. An item is withdrawn when its request is cancelled or expires, or
- * when Taskdesk withdraws it (nobody waits for its answer any more).
+ * when Taskdesk withdraws it (nobody waits for its answer any more), which it may do as the item
+ * arrives (see `InboxEvents.arriving`).
  */
 export class Inbox {
   readonly #clock: Clock;
@@ -70,6 +77,8 @@ export class Inbox {
       createdAt,
       ...(item.expiresAt !== undefined && { warnAt: warningTime(createdAt, item.expiresAt) })
     };
+    const withdrawn = this.#events.arriving?.(full);
+    if (withdrawn !== undefined) return Promise.resolve(this.#withdrawal(full, withdrawn));
     return new Promise<InboxAnswer>((resolve, reject) => {
       const warning =
         full.warnAt !== undefined && this.#events.expiring
@@ -131,16 +140,20 @@ export class Inbox {
       if (!predicate(entry.item)) continue;
       this.#items.delete(id);
       this.#events.removed(id, 'withdrawn', entry.item, reason);
-      const answer: InboxAnswer =
-        entry.item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
-      this.#withdrawals.add(answer);
-      entry.settle(answer);
+      entry.settle(this.#withdrawal(entry.item, reason));
       withdrawn++;
     }
     return withdrawn;
   }
 
-  /** Whether `answer` is one {@link withdraw} gave rather than the person's. */
+  /** The answer Taskdesk gives for an item it withdraws: as a person dismissing it would. */
+  #withdrawal(item: Readonly<InboxItem>, reason: string): InboxAnswer {
+    const answer: InboxAnswer = item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
+    this.#withdrawals.add(answer);
+    return answer;
+  }
+
+  /** Whether `answer` is one Taskdesk gave ({@link withdraw}, or as the item arrived) rather than the person's. */
   isWithdrawal(answer: InboxAnswer): boolean {
     return this.#withdrawals.has(answer);
   }

@@ -224,7 +224,7 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
           type: 'error',
           error: {
             code: JsonRpcCode.RequestCancelled,
-            message: task.statusMessage ?? `Task ${task.taskId} was cancelled.`
+            message: task.statusMessage ?? 'The task was cancelled.'
           },
           fetchedAt: this.nowIso()
         });
@@ -339,7 +339,7 @@ function failureOf(task: DetailedTask): ErrorData {
     const { code, message, data } = task.error;
     return data === undefined ? { code, message } : { code, message, data };
   }
-  return { code: JsonRpcCode.InternalError, message: task.statusMessage ?? `Task ${task.taskId} failed.` };
+  return { code: JsonRpcCode.InternalError, message: task.statusMessage ?? 'The server reported the task failed.' };
 }
 
 /**

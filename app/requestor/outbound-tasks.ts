@@ -40,6 +40,7 @@ import { WriteQueue } from './write-queue.js';
 import { TaskTimers } from './task-timers.js';
 import { copyView } from './view-copy.js';
 import { checkResultType } from './result-type.js';
+import { ForgottenTasks } from './forgotten-tasks.js';
 
 export type { AttachOptions } from './attachments.js';
 
@@ -136,6 +137,8 @@ export class OutboundTasks {
   readonly #followers = new Map<string, OutboundFollower>();
   /** `serverId \n taskId` → outboundId, for `describe` and status notifications. */
   readonly #byTask = new Map<string, string>();
+  /** Tasks the person forgot, for a question their server asks later (see {@link forgotten}). */
+  readonly #forgotten: ForgottenTasks;
   readonly #listeners = new Set<(event: OutboundTaskEvent) => void>();
   #closed = false;
   /** Plain (not task) calls in flight: progress, an idle timeout, cancel. */
@@ -157,6 +160,7 @@ export class OutboundTasks {
       this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
     });
     this.#timers = new TaskTimers(this.#clock);
+    this.#forgotten = new ForgottenTasks(this.#clock);
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TASK_TTL_MS : options.defaultTtlMs;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#env = {
@@ -254,6 +258,7 @@ export class OutboundTasks {
   detach(serverId: string): void {
     this.exchanges?.detach(serverId);
     if (!this.#attachments.remove(serverId)) return;
+    this.#forgotten.connectionEnded(serverId);
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId === serverId) follower.unfollow();
     }
@@ -516,10 +521,19 @@ export class OutboundTasks {
       : undefined;
   }
 
+  /**
+   * A task the person forgot that a server's task id names, while its server may still ask for it
+   * (see `ForgottenTasks`: until its ttl runs out or the server's connection ends).
+   */
+  forgotten(serverId: string, taskId: string): { toolName: string } | undefined {
+    return this.#forgotten.find(serverId, taskId);
+  }
+
   /** Removes a task from the host (and its document). It is no longer followed; the server is not told. */
   forget(outboundId: string): void {
     const follower = this.#follower(outboundId);
     follower.dispose();
+    this.#forgotten.remember(follower.view);
     this.#followers.delete(outboundId);
     this.#byTask.delete(taskKey(follower.view.serverId, follower.view.taskId));
     this.#writes.delete(follower);
@@ -540,6 +554,7 @@ export class OutboundTasks {
   }
 
   #add(follower: OutboundFollower): void {
+    this.#forgotten.followed(follower.view.serverId, follower.view.taskId);
     this.#followers.set(follower.view.outboundId, follower);
     this.#byTask.set(taskKey(follower.view.serverId, follower.view.taskId), follower.view.outboundId);
   }

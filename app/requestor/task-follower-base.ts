@@ -350,9 +350,7 @@ export abstract class TaskFollowerBase<
     const next = nextOutboundState(view.state, { type: 'lost' });
     if (next === undefined) return;
     view.state = next;
-    view.reason =
-      `Server "${this.#connection?.serverName ?? view.serverName}" no longer knows task ${view.taskId} ` +
-      `(it answered ${detail.code}: ${detail.message}) although the task's ttl had not run out; the server may have restarted.`;
+    view.reason = lostReason(this.#connection?.serverName ?? view.serverName, view.taskId, detail.message);
     this.changed();
     this.stop();
   }
@@ -363,7 +361,8 @@ export abstract class TaskFollowerBase<
     const next = nextOutboundState(view.state, { type: 'expired' });
     if (next === undefined) return;
     view.state = next;
-    view.reason = `The task's ttl (${view.task.ttl} ms from ${view.createdAt}) ran out at ${view.expiresAt} before its result was fetched.`;
+    // Said to a person beside the task, whose ttl and expiry time are shown there.
+    view.reason = `The task's ttl ran out before its result was fetched.`;
     this.changed();
     this.stop();
   }
@@ -412,6 +411,24 @@ export abstract class TaskFollowerBase<
   protected nowIso(): string {
     return new Date(this.env.clock.now()).toISOString();
   }
+}
+
+/** As much of a server's answer as a lost task's reason quotes. */
+const LOST_ANSWER_LIMIT = 300;
+
+/**
+ * Why a task is lost, in a sentence for a person: the Desk shows it with the task, its id
+ * included, so the server's own words are given without the error code, the SDK's
+ * "MCP error <code>: " (an SDK server's message already carries one on the wire, and the
+ * client adds another) or the task's id ("Task not found: <id>").
+ */
+function lostReason(serverName: string, taskId: string, answer: string): string {
+  let stripped = answer.replace(/^(?:MCP error -?\d+: )+/, '').trim();
+  if (taskId !== '' && stripped.endsWith(taskId)) stripped = stripped.slice(0, -taskId.length).replace(/[\s:]+$/, '');
+  if (taskId !== '') stripped = stripped.replaceAll(taskId, 'this task');
+  const words = stripped.length > LOST_ANSWER_LIMIT ? `${stripped.slice(0, LOST_ANSWER_LIMIT)}…` : stripped;
+  const said = words === '' ? '' : ` (It answered: ${/[.!?…]$/.test(words) ? words : `${words}.`})`;
+  return `${serverName} no longer knows this task; it may have restarted.${said}`;
 }
 
 /** When a task's ttl runs out, as its view records it: its creation here plus the receiver's ttl (null: never). */

@@ -143,15 +143,14 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
       ])
     );
 
-    // A question for the task that comes after it ended (the server had not heard yet) does not stay.
-    const lateAsked = nextEvent(host, 'inbox.added', ({ item }) => item.request.message === 'One more?');
+    // A question for the task that comes after it ended (the server had not heard yet) is answered
+    // as it comes in, without entering the Inbox (see the next suite).
     const late = mcp.server.request(
       { method: 'elicitation/create', params: { ...form, message: 'One more?', _meta: related } },
       ElicitResultSchema
     );
-    await lateAsked;
-    assert.equal(host.inbox.size, 1, 'withdrawn as it came in');
     assert.deepEqual(await late, { action: 'cancel', _meta: related });
+    assert.equal(host.inbox.size, 1, 'only the question that was not for the task');
 
     // The question that was not for the task is still answered by the person.
     await host.call('inbox.answer', { id: left[0]!.id, answer: { action: 'decline' } });
@@ -201,5 +200,117 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
       removed.map((payload) => payload.reason),
       ['The task this was asked for (tool slow) was forgotten in Taskdesk.']
     );
+  });
+});
+
+describe('questions that come in after the task they were asked for is over in Taskdesk', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const started = async (clock: ManualClock) => {
+    const { mcp, fixture } = await start(clock);
+    cleanups.push(() => fixture.dispose());
+    return { mcp, host: fixture.host };
+  };
+
+  /** What the Desk hears of the Inbox from now on. */
+  function heard(host: Host): string[] {
+    const seen: string[] = [];
+    host.on('inbox.added', ({ item }) => seen.push(`added ${item.kind}`));
+    host.on('inbox.removed', ({ why }) => seen.push(`removed ${why}`));
+    return seen;
+  }
+
+  /** The server's elicitation, or 'in the Inbox' should it be put before the person instead. */
+  function elicitation(host: Host, mcp: Awaited<ReturnType<typeof start>>['mcp'], params: Record<string, unknown>) {
+    return Promise.race([
+      mcp.server.request({ method: 'elicitation/create', params: { ...form, ...params } }, ElicitResultSchema),
+      inboxHolds(host, 1).then(() => 'in the Inbox' as const)
+    ]);
+  }
+
+  it('one for a task that has ended never enters the Inbox: the server is answered as a withdrawal answers it, the audit log says why, and the Desk hears nothing', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 5_000);
+    const completed = endedAs(host, task.outboundId, 'completed');
+    await clock.advance(6_000);
+    await completed;
+    const desk = heard(host);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+
+    assert.deepEqual(await elicitation(host, mcp, { message: 'Late?', _meta: related }), {
+      action: 'cancel',
+      _meta: related
+    });
+    const rejection = await mcp.server
+      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
+      .catch((error: unknown) => error);
+    assert.ok(rejection instanceof McpError);
+    assert.equal(rejection.code, -1);
+    const reason = 'The task this was asked for (tool slow) completed without it.';
+    assert.match(
+      rejection.message,
+      /Taskdesk withdrew this request: The task this was asked for \(tool slow\) completed/
+    );
+    // Asked as a task of its own: that task ends with the cancel answer, said to be Taskdesk's.
+    const { task: received } = await mcp.server.request(
+      {
+        method: 'elicitation/create',
+        params: { ...form, message: 'Late, as a task?', task: { ttl: 60_000 }, _meta: related }
+      },
+      CreateTaskResultSchema
+    );
+    let ended = await host.call('tasks.get', { taskId: received.taskId });
+    for (let turn = 0; ended.task.status !== 'completed' && turn < 100; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      ended = await host.call('tasks.get', { taskId: received.taskId });
+    }
+    assert.deepEqual(ended.outcome, { type: 'result', result: { action: 'cancel' } });
+    assert.deepEqual(ended.notes.at(-1), { answeredBy: 'taskdesk', action: 'cancel' });
+
+    assert.equal(host.inbox.size, 0);
+    assert.deepEqual(desk, [], 'the person never saw them: no new question, no withdrawn notice');
+    const detail = (kind: string) => ({ kind, relatedTaskId: task.taskId, reason, atArrival: true });
+    const subject = { type: 'inbox.withdrawn', serverId: 'a', serverName: 'Server a' };
+    assert.deepEqual(byKind(await withdrawals(host)), [
+      { ...subject, detail: detail('elicitation') },
+      { ...subject, taskId: received.taskId, detail: detail('elicitation') },
+      { ...subject, detail: detail('sampling') }
+    ]);
+  });
+
+  it('one for a task the person forgot is answered the same way; one for a task Taskdesk never had still goes to the Inbox', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 600_000);
+    await host.call('outbound.forget', { outboundId: task.outboundId });
+    const desk = heard(host);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+
+    assert.deepEqual(await elicitation(host, mcp, { message: 'Still there?', _meta: related }), {
+      action: 'cancel',
+      _meta: related
+    });
+    assert.deepEqual(desk, []);
+    assert.deepEqual(
+      (await withdrawals(host)).map((entry) => entry.detail),
+      [
+        {
+          kind: 'elicitation',
+          relatedTaskId: task.taskId,
+          reason: 'The task this was asked for (tool slow) was forgotten in Taskdesk.',
+          atArrival: true
+        }
+      ]
+    );
+
+    // Nothing says what it is for: the person answers it, as before.
+    const unknown = { [RELATED_TASK_META_KEY]: { taskId: 'a-task-of-someone-else' } };
+    assert.equal(await elicitation(host, mcp, { message: 'Whose?', _meta: unknown }), 'in the Inbox');
+    const [item] = await host.call('inbox.list', {});
+    await host.call('inbox.answer', { id: item!.id, answer: { action: 'decline' } });
+    assert.deepEqual(desk, ['added elicitation', 'removed answered']);
   });
 });

@@ -4,9 +4,9 @@ import { OutboundTaskStateSchema } from './outbound-tasks.js';
 
 /**
  * Schemas of the task history: the user's own record of every task received from a server,
- * every task requested of one, and every tool call that ran without a task, kept after the
- * protocol's TTL (servers lose access at TTL, as the spec says; the person does not lose the
- * record).
+ * every task requested of one, every tool call that ran without a task and every request a
+ * server sent that was no task, kept after the protocol's TTL (servers lose access at TTL, as the
+ * spec says; the person does not lose the record).
  */
 
 /**
@@ -34,16 +34,25 @@ export const TruncatedValueSchema = z.object({
 
 /** What a history list shows of an entry (no request or result bodies). */
 export const HistorySummarySchema = z.object({
-  /** `received:<taskId>`, `requested:<outboundId>`, or `call:<uuid>` for a tool call that ran without a task. */
+  /**
+   * `received:<taskId>`, `requested:<outboundId>`, `call:<uuid>` for a tool call that ran without
+   * a task, or `request:<uuid>` for a server's request that was no task.
+   */
   id: z.string(),
   direction: z.enum(['received', 'requested']),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']),
   serverId: z.string(),
   serverName: z.string(),
-  /** The protocol task id (the server's for a requested task); absent for a tool call that ran without a task. */
+  /** The protocol task id (the server's for a requested task); absent for a call or a request that was no task. */
   taskId: z.string().optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
+  /**
+   * In a list, what tells it from others of the same title, in a line of at most 80 characters
+   * (cut with an ellipsis): a tool call's arguments, or a model request's last message when that
+   * is not the text its title quotes. Made from the request; a whole entry has the request itself.
+   */
+  preview: z.string().optional(),
   status: HistoryStatusSchema,
   /** A question to the person that expired without an answer. */
   unanswered: z.boolean().optional(),

@@ -1,4 +1,8 @@
+import { argumentsPreview, previewLine } from '../contract/request-preview.js';
 import { jsonPart, textPrefix } from '../store/json-text.js';
+
+/** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
+export const MAX_TIMELINE_STEPS = 50;
 
 /** How large a request or result may be in the history before only its start is kept. */
 export const MAX_HISTORY_VALUE_BYTES = 32 * 1024;
@@ -52,10 +56,37 @@ export function titleOfRequested(toolName: string): string {
   return oneLine(`Tool call: ${toolName}`);
 }
 
-function textOf(message: unknown): string | undefined {
+/**
+ * What tells an entry from others of the same title, in a line: a tool call's arguments; for a
+ * model request whose last message is not the person's text its title quotes (a tool's result,
+ * the model's own turn), that message's text. Undefined when the title says it all (an
+ * elicitation's title is its whole question). From a request too large to keep whole, the start
+ * of its arguments' JSON.
+ */
+export function previewOf(entry: {
+  kind: 'sampling' | 'elicitation' | 'tool-call';
+  title: string;
+  request: Record<string, unknown>;
+}): string | undefined {
+  const { request } = entry;
+  if (request.truncated === true) {
+    const preview = typeof request.preview === 'string' ? request.preview : '';
+    // A tool call's request is `{"name":…,"arguments":…}`; a quote inside the name is escaped.
+    const at = entry.kind === 'tool-call' ? preview.indexOf('"arguments":') : -1;
+    return at < 0 ? undefined : previewLine(preview.slice(at + '"arguments":'.length));
+  }
+  if (entry.kind === 'tool-call') return argumentsPreview(request.arguments);
+  if (entry.kind !== 'sampling' || !Array.isArray(request.messages)) return undefined;
+  const last = textOf(request.messages.at(-1), 'any');
+  if (last === undefined) return undefined;
+  const line = previewLine(last);
+  return line === '' || entry.title.startsWith(line.replace(/…$/, '')) ? undefined : line;
+}
+
+function textOf(message: unknown, from: 'user' | 'any' = 'user'): string | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const { role, content } = message as { role?: unknown; content?: unknown };
-  if (role !== 'user') return undefined;
+  if (from === 'user' && role !== 'user') return undefined;
   const blocks = Array.isArray(content) ? (content as unknown[]) : [content];
   for (const block of blocks) {
     const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };

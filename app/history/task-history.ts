@@ -14,11 +14,13 @@ import { isRejectedSampling } from '../contract/rejected-sampling.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { TaskRecord } from '../receiver/task-record.js';
+import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
-import { boundedValue, titleOfReceived, titleOfRequested } from './history-values.js';
+import { boundedValue, MAX_TIMELINE_STEPS, previewOf, titleOfReceived, titleOfRequested } from './history-values.js';
+import { receivedRequestEntry } from './received-request-entry.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -33,8 +35,6 @@ export const MAX_HISTORY_BYTES_PER_SERVER = 16 * 1024 * 1024;
 
 /** How often entries past the retention are looked for, besides every write. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
-const MAX_STEPS = 50;
 const PAGE_DEFAULT = 50;
 const PAGE_MAX = 500;
 
@@ -59,8 +59,9 @@ export interface TaskHistoryOptions {
 }
 
 /**
- * The user's record of every received and requested task, and of every tool call that ran
- * without a task, kept on the user's side after the protocol TTL.
+ * The user's record of every received and requested task, of every tool call that ran without a
+ * task, and of every request a server sent that was no task, kept on the user's side after the
+ * protocol TTL.
  *
  * Entries live in their own segment log (`<dataDir>/history/`, electron-store documents behind
  * the journal, as the task store does), written lazily: history is never what a server waits
@@ -290,6 +291,15 @@ export class TaskHistory {
     });
   }
 
+  /**
+   * Records a server's ordinary (not task-augmented) request once it ended (see
+   * `receivedRequestEntry`): a new entry each time. Not kept while it waits: an ordinary
+   * request does not outlive the app.
+   */
+  recordReceivedRequest(ended: EndedOrdinaryRequest): void {
+    this.#save(receivedRequestEntry(ended));
+  }
+
   /** One page of entries matching `filter`, newest first. */
   list(filter: HistoryFilter = {}, page: { cursor?: string; limit?: number } = {}): HistoryPage {
     const limit = Math.min(PAGE_MAX, Math.max(1, page.limit ?? PAGE_DEFAULT));
@@ -384,7 +394,7 @@ export class TaskHistory {
       last?.status === status && last.message === message
         ? entry.timeline
         : [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
-    if (timeline.length > MAX_STEPS) timeline.splice(1, timeline.length - MAX_STEPS);
+    if (timeline.length > MAX_TIMELINE_STEPS) timeline.splice(1, timeline.length - MAX_TIMELINE_STEPS);
     const { statusMessage: _previous, ...rest } = entry;
     return {
       ...rest,
@@ -508,10 +518,18 @@ function isEnded(status: HistoryStatus): boolean {
   return status !== 'working' && status !== 'input_required';
 }
 
-/** An entry without its bodies, and whether it was a model request turned down (which only its error says). */
+/**
+ * An entry without its bodies, with what tells it from others of its title (`preview`, from its
+ * request) and whether it was a model request turned down (which only its error says).
+ */
 function summaryOf(entry: HistoryEntry): HistorySummary {
   const { timeline: _timeline, request: _request, result: _result, error: _error, ...summary } = entry;
-  return isRejectedSampling(entry) ? { ...summary, rejected: true } : summary;
+  const preview = previewOf(entry);
+  return {
+    ...summary,
+    ...(preview !== undefined && { preview }),
+    ...(isRejectedSampling(entry) && { rejected: true })
+  };
 }
 
 /** The list's order: newest first, ties by id. Negative when `a` comes before `b`. */

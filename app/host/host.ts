@@ -398,6 +398,7 @@ export class Host {
           if (this.events.listening('task.changed'))
             this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
+        ordinaryEnded: (ended) => this.history.recordReceivedRequest(ended),
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
           void this.#connectionFor(owner)?.notifyProgress(taskId, token, progress, total, message)

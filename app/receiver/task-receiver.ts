@@ -36,6 +36,30 @@ export interface ReceiverEvents {
     total?: number,
     message?: string
   ): void;
+  /** An ordinary (not task-augmented) request ended: answered, refused, failed or cancelled. */
+  ordinaryEnded?(ended: EndedOrdinaryRequest): void;
+}
+
+/**
+ * An ordinary request that ended, for the person's record (History): what was asked, what it
+ * waited for on the way and how it ended. Not told of one that Taskdesk's closing broke off.
+ */
+export interface EndedOrdinaryRequest {
+  owner: TaskOwner;
+  kind: TaskKind;
+  /** The request's params without `_meta`: read it, never change it. */
+  request: Record<string, unknown>;
+  askedAt: string;
+  endedAt: string;
+  /** What it waited for on the way, as a task's status messages say it ("Waiting for your answer in the Inbox"). */
+  steps: ReadonlyArray<{ at: string; message: string }>;
+  outcome: WorkOutcome<Record<string, unknown>>;
+  /**
+   * Set when the request was cancelled before its answer went out: no answer reached the server.
+   * `by` the server (its `notifications/cancelled`, or its connection closed), by you (the tool
+   * call a question was asked for, cancelled), or unknown; `reason` in words, when there is one.
+   */
+  cancelled?: { by?: 'you' | 'server'; reason?: string };
 }
 
 /** Options for {@link TaskReceiver}. */
@@ -63,6 +87,9 @@ export interface RequestInfo {
 /** How long after a failed write the store is tried again. */
 const STORE_RETRY_MS = 5_000;
 
+/** The most waiting steps an ordinary request keeps for History (the first and the latest). */
+const MAX_ORDINARY_STEPS = 50;
+
 const STATUS_MESSAGES = {
   working: 'Taskdesk is working on the request.',
   restartedResumed: 'Taskdesk restarted; the request is waiting again.',
@@ -70,6 +97,20 @@ const STATUS_MESSAGES = {
     'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
   cancelled: 'The task was cancelled by request.'
 } as const;
+
+/** Who cancelled an ordinary request and why, from what its signal was aborted with. */
+function cancellationOf(reason: unknown): NonNullable<EndedOrdinaryRequest['cancelled']> {
+  // The SDK aborts with the reason of the server's notifications/cancelled, or with no reason (an
+  // AbortError) for one without a reason and for a connection that closed.
+  if (typeof reason === 'string') return { by: 'server', ...(reason !== '' && { reason }) };
+  if (reason instanceof DOMException && reason.name === 'AbortError') return { by: 'server' };
+  if (reason instanceof HostError && reason.code === JsonRpcCode.RequestCancelled)
+    return { by: 'you', reason: reason.message };
+  return reason instanceof Error && reason.message !== '' ? { reason: reason.message } : {};
+}
+
+/** A step of an ordinary request on its way (see {@link EndedOrdinaryRequest}). */
+type OrdinaryStep = EndedOrdinaryRequest['steps'][number];
 
 /** Why a task left the store before its TTL ran out (audited with its expiry). */
 type EarlyExpiry = 'storage-bound';
@@ -300,8 +341,11 @@ export class TaskReceiver {
     const controller = new AbortController();
     const onAbort = () => controller.abort(info.signal?.reason);
     info.signal?.addEventListener('abort', onAbort, { once: true });
+    const ordinary = { askedAt: new Date(this.#clock.now()).toISOString(), steps: [] as OrdinaryStep[] };
     try {
-      const outcome = await this.#run(kind, request, this.#context(owner, controller.signal, info, undefined));
+      const context = this.#context(owner, controller.signal, info, undefined, ordinary);
+      const outcome = await this.#run(kind, request, context);
+      this.#ordinaryEnded(owner, kind, request, ordinary, outcome, controller.signal);
       if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
       // A reply to a request that belongs to a task carries the task's metadata (spec: "Associating
       // Task-Related Messages"); errors have no _meta to carry it.
@@ -614,7 +658,36 @@ export class TaskReceiver {
     }
   }
 
-  #context(owner: TaskOwner, signal: AbortSignal, info: RequestInfo, record: TaskRecord | undefined): WorkContext {
+  /** Tells the host an ordinary request ended, unless Taskdesk's closing broke it off. */
+  #ordinaryEnded(
+    owner: TaskOwner,
+    kind: TaskKind,
+    request: Record<string, unknown>,
+    ordinary: { askedAt: string; steps: OrdinaryStep[] },
+    outcome: WorkOutcome<Record<string, unknown>>,
+    signal: AbortSignal
+  ): void {
+    if (this.#closed || !this.#events.ordinaryEnded) return;
+    this.#events.ordinaryEnded({
+      owner,
+      kind,
+      request,
+      askedAt: ordinary.askedAt,
+      endedAt: new Date(this.#clock.now()).toISOString(),
+      steps: ordinary.steps,
+      outcome,
+      // Once cancelled, the SDK sends no answer, whatever the work ended with.
+      ...(signal.aborted && { cancelled: cancellationOf(signal.reason) })
+    });
+  }
+
+  #context(
+    owner: TaskOwner,
+    signal: AbortSignal,
+    info: RequestInfo,
+    record: TaskRecord | undefined,
+    ordinary?: { askedAt: string; steps: OrdinaryStep[] }
+  ): WorkContext {
     const taskId = record?.task.taskId;
     const relatedTaskId =
       info.relatedTaskId ??
@@ -627,7 +700,7 @@ export class TaskReceiver {
       ...(relatedTaskId !== undefined && { relatedTaskId }),
       ...(record && { notes: record.notes }),
       // An ordinary request was asked now: each of its Inbox steps (approval, review) keeps this time.
-      askedAt: record ? record.task.createdAt : new Date(this.#clock.now()).toISOString(),
+      askedAt: record ? record.task.createdAt : (ordinary?.askedAt ?? new Date(this.#clock.now()).toISOString()),
       ...(record?.expiresAt != null && { expiresAt: new Date(record.expiresAt).toISOString() }),
       signal,
       ...(progressToken !== undefined && {
@@ -646,7 +719,14 @@ export class TaskReceiver {
         this.#events.taskChanged(taskId, current);
       },
       setWaitingFor: (message, next) => {
-        if (taskId === undefined) return;
+        if (taskId === undefined) {
+          // No task to tell; History keeps the steps an ordinary request went through.
+          if (!ordinary) return;
+          if (ordinary.steps.length >= MAX_ORDINARY_STEPS) ordinary.steps.splice(1, 1);
+          const at = new Date(this.#clock.now()).toISOString();
+          ordinary.steps.push({ at, message: message ?? next ?? STATUS_MESSAGES.working });
+          return;
+        }
         // Read only: #touch builds the next version without changing this one.
         const current = this.#repo.peek(taskId);
         if (!current || isTerminal(current.task.status)) return;

@@ -17,9 +17,11 @@ import { downloadText } from './download.js';
 export const HISTORY_PAGE = 50;
 
 /**
- * The History screen: every task received or requested (and every tool call that ran without a
- * task), newest first, kept after the protocol's TTL. Search and filters ask the host (`history.list`), a page at a time; an entry
- * opens in full; Export downloads what the filter matches as JSON Lines.
+ * The History screen: every task received or requested (and every tool call, question or model
+ * request that ran without a task), newest first, kept after the protocol's TTL. Search and
+ * filters ask the host (`history.list`), a page at a time; a row shows beside its title the
+ * entry's preview (a call's arguments); an entry opens in full; Export downloads what the filter
+ * matches as JSON Lines.
  */
 export function HistoryScreen({
   active,
@@ -106,8 +108,8 @@ export function HistoryScreen({
         History
       </h2>
       <p className="lede">
-        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and every tool call that ran without
-        a task, once it ended; kept for as long as Keep history below says.
+        Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and every tool call, question or
+        model request that ran without a task, once it ended; kept for as long as Keep history below says.
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
@@ -149,14 +151,22 @@ export function HistoryScreen({
             ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
             : Object.keys(toHistoryFilter(inputs)).length > 0
               ? 'No entry matches.'
-              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call without a task once it ends.'}
+              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call, question or model request without a task once it ends.'}
       </p>
       <ol className="history-list">
         {page?.entries.map((entry) => (
           <li key={entry.id} data-history-id={entry.id}>
-            <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
-              <TaskTitle kind={entry.kind} title={entry.title} />
-            </button>
+            <span className="history-heading">
+              <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
+                <TaskTitle kind={entry.kind} title={entry.title} />
+              </button>
+              {/* What tells it from others of its title (ten calls of one tool): a line, cut to the row. */}
+              {entry.preview === undefined ? null : entry.kind === 'tool-call' ? (
+                <code className="history-preview">{entry.preview}</code>
+              ) : (
+                <span className="history-preview">{entry.preview}</span>
+              )}
+            </span>
             <span className="meta">
               {kindWords(entry.kind)}
               {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}

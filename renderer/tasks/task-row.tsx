@@ -1,4 +1,5 @@
 import { memo, type Ref } from 'react';
+import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { Countdown } from '../components/countdown.js';
@@ -42,6 +43,8 @@ export const TaskRow = memo(function TaskRow({
   onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
+  // A tool call's title is its tool: its arguments tell calls of one tool apart.
+  const preview = item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments) : undefined;
   const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
   const name =
     `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(
@@ -57,11 +60,13 @@ export const TaskRow = memo(function TaskRow({
       aria-current={open ? 'true' : undefined}
     >
       <td className="task-cell">
-        {/* A tool call's title is its tool, in the Kind column already. */}
+        {/* A tool call's title is its tool, in the Kind column already; here, a line of its arguments. */}
         {item.kind !== 'tool-call' ? (
           <span className="task-title">
             <TaskTitle kind={item.kind} title={item.title} />
           </span>
+        ) : preview !== undefined ? (
+          <code className="task-title task-preview">{preview}</code>
         ) : null}
         <ShortId id={item.taskId} />
       </td>

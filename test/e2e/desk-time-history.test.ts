@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CreateTaskResultSchema,
+  ListToolsRequestSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HistoryEntrySchema } from '../../app/contract/history.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import {
+  nextEvent,
+  peerServer,
+  startHostWith,
+  type InMemoryHostFixture,
+  type PeerServer
+} from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 import { NOTIFICATION_STAND_IN, notificationsShown, setFocused, shownNotifications } from './notification-stand-in.js';
@@ -16,6 +27,23 @@ const form = (message: string) => ({
   message,
   requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] }
 });
+
+/** A server with one tool, `echo`, that answers with its message. */
+function echoPeer(): PeerServer {
+  const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      {
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }
+      }
+    ]
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({
+    content: [{ type: 'text', text: String(request.params.arguments?.message) }]
+  }));
+  return { server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
 
 describe('the Desk’s time, notifications and History, in headless Chromium against the real core', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -284,5 +312,44 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.match(text, /token is out of date \(Taskdesk was restarted\), so nothing was sent\./);
     assert.match(text, /then open the new address Taskdesk printed\./);
     assert.doesNotMatch(text, /Try again|Press Retry/);
+  });
+
+  it('tells calls of one tool apart in History’s list by a line of their arguments, cut with an ellipsis at 800 px', async () => {
+    const ownClock = new ManualClock();
+    const own = await startHostWith({ tools: echoPeer() }, { clock: ownClock });
+    closers.push(() => own.dispose());
+    await own.host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'first' } });
+    await ownClock.advance(1);
+    const long = `second ${'and longer '.repeat(20)}`;
+    await own.host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: long } });
+    const { server, browser, page } = await openDesk(own.host, built.dir, pageErrors, {
+      viewport: { width: 800, height: 900 }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('2 entries').waitFor();
+    const rows = history.locator('.history-list li');
+    assert.deepEqual(await rows.locator('.history-title').allTextContents(), ['Tool call: echo', 'Tool call: echo']);
+    const previews = await rows.locator('.history-preview').allTextContents();
+    assert.equal(previews.length, 2, 'each row has a preview of its arguments');
+    assert.equal(previews[1], 'message: "first"');
+    assert.match(previews[0]!, /^message: "second and longer and longer .*…$/);
+    assert.ok(previews[0]!.length <= 80, `a preview is short: ${previews[0]!.length} characters`);
+
+    // One line, beside its title, within the row: cut by the row's edge rather than wrapped.
+    for (const row of await rows.all()) {
+      const title = (await row.locator('.history-title').boundingBox())!;
+      const preview = (await row.locator('.history-preview').boundingBox())!;
+      const box = (await row.boundingBox())!;
+      assert.ok(Math.abs(preview.y + preview.height / 2 - (title.y + title.height / 2)) < 4, 'beside the title');
+      assert.ok(preview.height <= title.height + 2, `one line: ${preview.height} px against ${title.height}`);
+      assert.ok(preview.x + preview.width <= box.x + box.width + 0.5, 'within the row');
+    }
+    assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HistoryEntrySchema } from '../../app/contract/history.js';
+import {
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
+import { HistoryEntrySchema, type HistoryFilter } from '../../app/contract/history.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 
@@ -10,6 +16,19 @@ const form = (message: string) => ({
   message,
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }
 });
+
+/** `promise`, or a failure naming `what` when it takes longer than `ms`: a missing event fails, not hangs. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Not within ${ms} ms: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 describe('the task history through the host API', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -110,5 +129,143 @@ describe('the task history through the host API', () => {
     await clock.advance(2 * 24 * 3_600_000);
     const afterRetention = await restarted.dispatch('history.list', {});
     assert.ok(afterRetention.ok && afterRetention.result.total === 0, 'entries past the retention are removed');
+  });
+
+  it('records plain questions and model requests once they end: answered, run without asking, rejected, withdrawn', async () => {
+    const clock = new ManualClock();
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    cleanups.push(() => llm.close());
+    const a = peerServer();
+    const b = peerServer();
+    const fixture = await startHostWith({ a, b }, { clock, keyStore: new InMemoryKeyStore() });
+    cleanups.push(() => fixture.dispose());
+    const { host } = fixture;
+    await host.call('providers.save', {
+      id: 'local',
+      name: 'Local',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+    await host.call('sampling.setPolicy', { serverId: 'b', policy: { mode: 'ask', reviewCompletion: false } });
+    const ask = (text: string) => ({
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+      maxTokens: 50
+    });
+
+    // A question the person answers in the Inbox.
+    const asked = nextEvent(host, 'inbox.added');
+    const answered = a.server.request(
+      { method: 'elicitation/create', params: form('Your name for the booking?') },
+      ElicitResultSchema
+    );
+    const { item } = await asked;
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });
+    assert.deepEqual(await answered, { action: 'accept', content: { name: 'Ada' } });
+    await clock.advance(1);
+
+    // A model request run without asking.
+    llm.enqueue({ kind: 'text', tokens: ['Sunny ', 'and warm.'] });
+    const ran = await a.server.request(
+      { method: 'sampling/createMessage', params: ask('Weather in Paris?') },
+      CreateMessageResultSchema
+    );
+    assert.deepEqual(ran.content, { type: 'text', text: 'Sunny and warm.' });
+    await clock.advance(1);
+
+    // A model request the person rejects.
+    const approval = nextEvent(host, 'inbox.added', (payload) => payload.item.kind === 'sampling-approval');
+    const refused = b.server
+      .request({ method: 'sampling/createMessage', params: ask('Write my essay') }, CreateMessageResultSchema)
+      .then(
+        () => assert.fail('a rejected request has no result'),
+        (error: { code?: number }) => error
+      );
+    await host.call('inbox.answer', { id: (await approval).item.id, answer: { action: 'reject' } });
+    assert.equal((await refused).code, -1);
+    await clock.advance(1);
+
+    // A question its server withdraws before anyone answers.
+    const controller = new AbortController();
+    const waiting = nextEvent(host, 'inbox.added');
+    const withdrawn = a.server
+      .request({ method: 'elicitation/create', params: form('Approve the refund?') }, ElicitResultSchema, {
+        signal: controller.signal
+      })
+      .catch(() => undefined);
+    await waiting;
+    const cancelled = nextEvent(host, 'history.changed', ({ entry }) => entry.status === 'cancelled');
+    controller.abort('No longer needed');
+    await withdrawn;
+    await within(cancelled, 5_000, 'the withdrawn question reached History');
+
+    const list = async (filter: HistoryFilter) => {
+      const page = await host.call('history.list', { filter });
+      return page.entries.map((entry) => [entry.kind, entry.serverId, entry.title, entry.status]);
+    };
+    const all = await host.call('history.list', {});
+    assert.deepEqual(
+      all.entries.map((entry) => [
+        entry.direction,
+        entry.kind,
+        entry.serverName,
+        entry.title,
+        entry.status,
+        entry.taskId,
+        entry.rejected,
+        entry.cancelledBy
+      ]),
+      [
+        ['received', 'elicitation', 'Server a', 'Approve the refund?', 'cancelled', undefined, undefined, 'server'],
+        ['received', 'sampling', 'Server b', 'Write my essay', 'failed', undefined, true, undefined],
+        ['received', 'sampling', 'Server a', 'Weather in Paris?', 'completed', undefined, undefined, undefined],
+        [
+          'received',
+          'elicitation',
+          'Server a',
+          'Your name for the booking?',
+          'completed',
+          undefined,
+          undefined,
+          undefined
+        ]
+      ]
+    );
+    // Found by the list's filters, as the tasks' entries are.
+    assert.deepEqual(await list({ text: 'booking' }), [
+      ['elicitation', 'a', 'Your name for the booking?', 'completed']
+    ]);
+    assert.deepEqual(await list({ kind: 'sampling', status: 'completed', direction: 'received' }), [
+      ['sampling', 'a', 'Weather in Paris?', 'completed']
+    ]);
+    assert.deepEqual(await list({ status: 'failed' }), [['sampling', 'b', 'Write my essay', 'failed']]);
+    assert.deepEqual(await list({ serverId: 'b' }), [['sampling', 'b', 'Write my essay', 'failed']]);
+    assert.deepEqual(await list({ direction: 'requested' }), []);
+
+    const [refusedEntry, autoEntry, answeredEntry] = all.entries.slice(1);
+    const detail = async (id: string) => HistoryEntrySchema.parse(await host.call('history.get', { id }));
+    // The answer is kept as a task's answer is.
+    const question = await detail(answeredEntry!.id);
+    assert.deepEqual(question.result, { action: 'accept', content: { name: 'Ada' } });
+    assert.equal((question.request as { message?: unknown }).message, 'Your name for the booking?');
+    assert.deepEqual(
+      question.timeline.map((step) => [step.status, step.message]),
+      [
+        ['working', undefined],
+        ['working', 'Waiting for your answer in the Inbox'],
+        ['completed', undefined]
+      ]
+    );
+    const model = await detail(autoEntry!.id);
+    assert.deepEqual((model.result as { content?: unknown }).content, { type: 'text', text: 'Sunny and warm.' });
+    assert.equal((await detail(refusedEntry!.id)).error?.code, -1);
+    const gone = await detail(all.entries[0]!.id);
+    assert.equal(gone.statusMessage, 'The server cancelled the request: No longer needed');
+
+    // They obey the retention.
+    await host.call('history.setRetention', { days: 1, maxEntries: 100 });
+    await clock.advance(2 * 24 * 3_600_000);
+    assert.equal((await host.call('history.list', {})).total, 0, 'entries past the retention are removed');
   });
 });

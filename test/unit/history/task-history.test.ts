@@ -7,6 +7,7 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { HistoryEntrySchema, type HistorySummary } from '../../../app/contract/history.js';
 import { InvalidHistoryCursorError, TaskHistory } from '../../../app/history/task-history.js';
 import type { TaskRecord } from '../../../app/receiver/task-record.js';
+import type { EndedOrdinaryRequest } from '../../../app/receiver/task-receiver.js';
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { tempDir } from '../../support/host-fixture.js';
 
@@ -371,6 +372,69 @@ describe('the task history', () => {
     assert.equal(reopened.list({ text: 'echo beta' }).total, 3, 'found by tool and server without a task id');
     HistoryEntrySchema.parse(cancelled);
     reopened.close();
+  });
+
+  it('records a server’s request that was no task once it ended: who cancelled it, its steps, and under the retention', () => {
+    const { history, changed } = fresh({ maxEntries: 100 });
+    const ended = (
+      outcome: EndedOrdinaryRequest['outcome'],
+      extra: Partial<EndedOrdinaryRequest> = {}
+    ): EndedOrdinaryRequest => ({
+      owner: { serverId: 'alpha', serverName: 'Alpha', identity: 'id-alpha' },
+      kind: 'elicitation',
+      request: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: {} } },
+      askedAt: '2026-06-01T00:00:01.000Z',
+      endedAt: '2026-06-01T00:00:03.000Z',
+      steps: [
+        { at: '2026-06-01T00:00:01.000Z', message: 'Waiting for your answer in the Inbox' },
+        { at: '2026-06-01T00:00:02.000Z', message: 'Waiting for your answer in the Inbox' }
+      ],
+      outcome,
+      ...extra
+    });
+    const cancel = { type: 'error' as const, error: { code: -32800, message: 'Aborted' } };
+    history.recordReceivedRequest(ended({ type: 'result', result: { action: 'decline' } }));
+    history.recordReceivedRequest(ended(cancel, { cancelled: { by: 'you', reason: 'Cancelled by you' } }));
+    history.recordReceivedRequest(ended(cancel, { cancelled: { by: 'server' } }));
+    history.recordReceivedRequest(ended(cancel, { cancelled: { reason: 'The server no longer asks this' } }));
+    assert.equal(changed.length, 4);
+    const entries = history.list({ direction: 'received', kind: 'elicitation' }).entries.map((summary) => {
+      const entry = history.get(summary.id)!;
+      return [entry.status, entry.cancelledBy, entry.statusMessage, entry.result, entry.error] as const;
+    });
+    assert.deepEqual(
+      entries.sort((a, b) => (a[2] ?? '').localeCompare(b[2] ?? '')),
+      [
+        ['completed', undefined, undefined, { action: 'decline' }, undefined],
+        ['cancelled', 'you', 'Cancelled by you', undefined, undefined],
+        [
+          'cancelled',
+          'server',
+          'The server cancelled the request, or its connection closed, before it was answered',
+          undefined,
+          undefined
+        ],
+        ['cancelled', undefined, 'The server no longer asks this', undefined, undefined]
+      ]
+    );
+    const declined = history.get(history.list({ status: 'completed' }).entries[0]!.id)!;
+    assert.match(declined.id, /^request:/);
+    assert.deepEqual(
+      declined.timeline.map((step) => [step.at, step.status, step.message]),
+      [
+        ['2026-06-01T00:00:01.000Z', 'working', undefined],
+        ['2026-06-01T00:00:01.000Z', 'working', 'Waiting for your answer in the Inbox'],
+        ['2026-06-01T00:00:03.000Z', 'completed', undefined]
+      ],
+      'a wait said twice is one step'
+    );
+    HistoryEntrySchema.parse(declined);
+
+    // Past maxEntries, these go as every entry does.
+    for (let i = 0; i < 120; i++)
+      history.recordReceivedRequest(ended({ type: 'result', result: { action: 'cancel' } }));
+    assert.equal(history.size, 100);
+    history.close();
   });
 
   it('records a call answered with a tool error (isError) as failed, with the result that says why', () => {

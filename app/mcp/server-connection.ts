@@ -23,7 +23,7 @@ import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
-import { ownerIdentity, type GrantBinding, type ServerConfig } from './server-config.js';
+import { ownerIdentity, redactServerText, redactUrl, type GrantBinding, type ServerConfig } from './server-config.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { headerValue, jsonRpcErrorOf, modernHttpTransport, probeHttpEra, type ExtraHeaders } from './modern-http.js';
 import { answerEmbedded, listRootsResult } from './input-answers.js';
@@ -31,7 +31,7 @@ import { paramHeadersOf, paramHeaderValues, type ParamHeaders } from './param-he
 import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
-import { networkFailureText } from './network-failure.js';
+import { httpFailureText, networkFailureText } from './network-failure.js';
 import {
   GuardedStdioTransport,
   cancelAnyRequestId,
@@ -291,7 +291,7 @@ export class ServerConnection {
       const tail = this.#stderrTail();
       this.#setState({
         status: 'failed',
-        reason: `Could not connect: ${this.#dropReason ?? networkFailureText(error) ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
+        reason: `Could not connect: ${this.#dropReason ?? this.#httpFailureText(error) ?? networkFailureText(error) ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
       });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;
@@ -545,9 +545,22 @@ export class ServerConnection {
     if (this.#state.status === 'ready') this.#setState({ status: 'failed', reason });
   }
 
-  /** The last lines the current process wrote to stderr, for a failure reason. */
+  /**
+   * What the current process wrote to stderr, for a failure reason: the line that names the
+   * error, else its last lines ({@link StderrTail.summary}), its secrets hidden before it is cut.
+   */
   #stderrTail(): string {
-    return this.#stderr.last(3);
+    return this.#stderr.summary((text) => redactServerText(text, this.config));
+  }
+
+  /** Words for an HTTP error status (or a failed OAuth sign-in) of a Streamable HTTP server. */
+  #httpFailureText(error: unknown): string | undefined {
+    const transport = this.config.transport;
+    if (transport.type !== 'http') return undefined;
+    return httpFailureText(error, {
+      url: redactUrl(transport.url),
+      redact: (text) => redactServerText(text, this.config)
+    });
   }
 
   /** The latest process's stderr stream (stdio), for a caller that waits for a line on it. */

@@ -1,3 +1,18 @@
+/** Lines that say what went wrong, tried on each line without its indent or an exception group's `|` and `+`. */
+const ERROR_LINES = [
+  // A JavaScript or Python exception, dotted (`httpx.ConnectError`), with Node's code (`Error [ERR_X]`).
+  /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]*(?:Error|Exception)(?: \[[\w-]+\])?:/,
+  // A command line tool or a logger: `error: …`, `server.py: error: …`, `ERROR:root:…`, `fatal: …`, `panic: …`.
+  /^(?:[\w./-]+: )?(?:error|fatal|fatal error|panic)(?:\[\w+\])?:/i,
+  // Java's uncaught exception.
+  /^Exception in thread /
+];
+
+/** A line that says nothing by itself: blank, punctuation only (`}`, `^^^`), a stack frame, Node's version. */
+function isNoise(line: string): boolean {
+  return !/[\p{L}\p{N}]/u.test(line) || /^\s+at\s/.test(line) || /^Node\.js v\d/.test(line.trim());
+}
+
 /**
  * The last of what a server wrote to stderr: at most `maxBytes` (64 KiB) and `maxLines` (200)
  * lines, oldest dropped first, so that a chatty or looping server cannot grow memory. Each
@@ -59,14 +74,25 @@ export class StderrTail {
     return this.#truncated;
   }
 
-  /** The last `lines` non-empty lines joined by ` | `, for a one-line failure reason. */
-  last(lines: number): string {
-    return this.#lines
-      .slice(-lines - 1)
-      .join('\n')
-      .trim()
-      .split('\n')
-      .slice(-lines)
-      .join(' | ');
+  /**
+   * What a one-line failure reason quotes: the last line that names an error (`Error: …`,
+   * `TypeError: …`, Python's `KeyError: …` at the end of a traceback, `error: …`), else the last
+   * three lines that say something (not blank, not a lone brace or caret, not a stack frame or
+   * Node's `Node.js vNN` trailer) joined by ` | `. `redact` hides secrets before the text is cut
+   * to `maxChars`, so that no part of a secret is left by the cut.
+   */
+  summary(redact: (text: string) => string = (text) => text, maxChars = 300): string {
+    const named = this.#lines
+      .map((line) => line.replace(/^[\s|+]+/, '').trimEnd())
+      .findLast((line) => ERROR_LINES.some((pattern) => pattern.test(line)));
+    const text =
+      named ??
+      this.#lines
+        .filter((line) => !isNoise(line))
+        .slice(-3)
+        .map((line) => line.trim())
+        .join(' | ');
+    const clean = redact(text);
+    return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
   }
 }

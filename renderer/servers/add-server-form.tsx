@@ -3,6 +3,7 @@ import { busyProps } from '../components/busy-props.js';
 import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
+import { addedWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
 import { useCorrecting } from './use-correcting.js';
 import { draftProblems, emptyDraft, toConfigInput, type DraftField, type ServerDraft } from './server-draft.js';
@@ -59,22 +60,35 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
       setBusy(false);
       return;
     }
-    announce(`Added ${config.name}.`);
+    announce(config.autoConnect ? `Added ${config.name}; connecting.` : addedWords(config.name));
     onAdded();
     // The connect is the new server's business now: its card shows how it goes (a failed
     // connection by its status and reason; a refused call by the failure put in the store).
+    // A screen reader is told how it went too: the card's status is not announced.
     store.dispatch({ type: 'connect-failure-cleared', serverId: trimmed });
     if (config.autoConnect)
-      void client.call('servers.connect', { serverId: trimmed }).catch((error: unknown) =>
-        store.dispatch({
-          type: 'connect-failed',
-          serverId: trimmed,
-          failure: failureOf(
+      void client.call('servers.connect', { serverId: trimmed }).then(
+        (view) => {
+          if (view.state.status === 'ready') announce(addedWords(config.name, { connected: true }));
+          else if (view.state.status === 'failed')
+            announce(
+              addedWords(config.name, {
+                connected: false,
+                ...(view.state.reason !== undefined && { reason: view.state.reason })
+              })
+            );
+        },
+        (error: unknown) => {
+          const failure = failureOf(
             `Could not connect ${config.name}.`,
             error,
             'Check its command or URL with Edit…, then press Connect again.'
-          )
-        })
+          );
+          store.dispatch({ type: 'connect-failed', serverId: trimmed, failure });
+          announce(
+            addedWords(config.name, { connected: false, ...(failure.why !== undefined && { reason: failure.why }) })
+          );
+        }
       );
   };
 

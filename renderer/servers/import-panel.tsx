@@ -35,9 +35,8 @@ export function ImportPanel() {
       });
       setSources(found.sources);
       const servers = found.sources.reduce((count, source) => count + source.servers.length, 0);
-      announce(
-        `Found ${servers} server${servers === 1 ? '' : 's'} in ${found.sources.filter((s) => s.exists).length} configs.`
-      );
+      const configs = found.sources.filter((s) => s.exists).length;
+      announce(`Found ${servers} server${servers === 1 ? '' : 's'} in ${configs} config${configs === 1 ? '' : 's'}.`);
     } catch (thrown) {
       fail('Could not look for servers.', thrown, 'Check the project folders and the pasted JSON, then look again.');
     } finally {
@@ -128,7 +127,8 @@ function ImportSourceCard({
   );
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
-  const [autoConnect, setAutoConnect] = useState(false);
+  // On, as on the Add form: a server is imported to be used (the panel shows each command first).
+  const [autoConnect, setAutoConnect] = useState(true);
   const [message, setMessage] = useState<string | undefined>(undefined);
   /** What the import did: the focus goes there, as the Import button is disabled once nothing is picked. */
   const said = useRef<HTMLParagraphElement>(null);

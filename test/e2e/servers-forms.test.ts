@@ -70,6 +70,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     built?.remove();
   });
 
+  /** The page's polite live region: what a screen reader is told. */
+  const liveRegion = () => page.locator('.sr-only[aria-live="polite"]');
+
   it('marks what needs correcting after Add server, and the marks follow what is typed', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     const invalid = (label: string) =>
@@ -118,6 +121,13 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await form.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
     await form.getByRole('button', { name: 'Add server' }).click();
     await page.locator('li[data-server-id="first"] [data-status="failed"]').waitFor();
+    // A screen reader hears that it was added but could not connect, and the reason's first sentence.
+    await liveRegion()
+      .getByText(
+        'Added First, but it could not connect: Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do).',
+        { exact: true }
+      )
+      .waitFor();
 
     // Back to its defaults, every control showing what the form will send, the focus in its first field.
     const fresh = page.getByRole('form', { name: 'Add a server' });
@@ -134,6 +144,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await fresh.getByLabel('Connect now and when Taskdesk starts').uncheck();
     await fresh.getByRole('button', { name: 'Add server' }).click();
     await page.locator('li[data-server-id="second"]').waitFor();
+    await liveRegion().getByText('Added Second.', { exact: true }).waitFor();
     assert.equal(await fresh.locator('.action-error').isVisible(), false, 'no error after the second add');
     const ids = (await host.call('servers.list', {})).map((view) => view.id).sort();
     assert.deepEqual(ids, ['echo', 'first', 'second']);
@@ -260,7 +271,12 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       })
     );
     await panel.getByRole('button', { name: 'Look for servers' }).click();
+    await liveRegion().getByText('Found 2 servers in 1 config.', { exact: true }).waitFor();
     const source = panel.locator('li[data-kind="pasted"]');
+    // On by default, as on the Add form (unticked here: npx would fetch the package).
+    const connect = source.getByLabel('Connect them now and when Taskdesk starts');
+    assert.equal(await connect.isChecked(), true);
+    await connect.uncheck();
     const echo = source.locator('li[data-key="echo"]');
     await echo.getByText('npx -y echo-server').waitFor();
     await echo.getByText('Taskdesk already has a server with this id or name.').waitFor();

@@ -20,7 +20,7 @@ describe('a server’s stderr tail', () => {
     for (let index = 1; index <= 300; index++) lines.append(`line ${index}\n`);
     const kept = lines.text.trim().split('\n');
     assert.deepEqual([kept.length, kept[0], kept.at(-1)], [200, 'line 101', 'line 300']);
-    assert.equal(lines.last(2), 'line 299 | line 300');
+    assert.equal(lines.summary(), 'line 298 | line 299 | line 300');
   });
 });
 
@@ -47,5 +47,45 @@ describe('finding a command', { skip: process.platform === 'win32' }, () => {
     } finally {
       dir.remove();
     }
+  });
+});
+
+describe('the stderr a failure reason quotes', () => {
+  const summary = (text: string) => {
+    const tail = new StderrTail();
+    tail.append(text);
+    return tail.summary();
+  };
+
+  it('is the line that names the error: Node, Python (an exception group too), a CLI', () => {
+    assert.equal(
+      summary(
+        "[eval]:1\nthrow new Error('x')\n^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'\n    at [eval]:1:7 {\n  code: 'ERR_MODULE_NOT_FOUND'\n}\n\nNode.js v20.20.2\n"
+      ),
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'"
+    );
+    assert.equal(
+      summary(
+        'Traceback (most recent call last):\n  File "server.py", line 3, in <module>\n    import mcp\nModuleNotFoundError: No module named \'mcp\'\n'
+      ),
+      "ModuleNotFoundError: No module named 'mcp'"
+    );
+    assert.equal(
+      summary(
+        '  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n  +-+---------------- 1 ----------------\n    | Traceback (most recent call last):\n    | httpx.ConnectError: All connection attempts failed\n    +------------------------------------\n'
+      ),
+      'httpx.ConnectError: All connection attempts failed'
+    );
+    assert.equal(
+      summary('usage: server.py [-h] --token TOKEN\nserver.py: error: the following arguments are required: --token\n'),
+      'server.py: error: the following arguments are required: --token'
+    );
+  });
+
+  it('is otherwise the last lines that say something, without braces, blank lines or Node’s version', () => {
+    assert.equal(summary('listening\nconfig missing\n}\n\nNode.js v22.1.0\n'), 'listening | config missing');
+    assert.equal(summary('a\nb\nc\nd\n'), 'b | c | d');
+    assert.equal(summary('\n\n'), '');
+    assert.equal(summary(`${'y'.repeat(1000)}\n`).length, 300);
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * What a screen reader hears after "Add server": that the server was added and, when it was
+ * connected at once, how that went. A failure says so with the first sentence of its reason
+ * (the card shows the rest), so that "Added Bogus." is not heard for a server that is not working.
+ */
+export function addedWords(
+  name: string,
+  connect?: { connected: true } | { connected: false; reason?: string }
+): string {
+  if (!connect) return `Added ${name}.`;
+  if (connect.connected) return `Added ${name}; it is connected.`;
+  const why = connect.reason ? firstSentence(connect.reason.replace(/^Could not connect: /, '')) : '';
+  return why ? `Added ${name}, but it could not connect: ${why}` : `Added ${name}, but it could not connect.`;
+}
+
+/**
+ * The first sentence of a text: up to the first `.`, `?` or `!` that a space or the end follows,
+ * outside parentheses (a reason's "(stderr: …)" or "(ECONNREFUSED)" stays whole), ending in a stop.
+ */
+export function firstSentence(text: string): string {
+  const trimmed = text.trim();
+  let depth = 0;
+  for (let index = 0; index < trimmed.length; index++) {
+    const char = trimmed[index]!;
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && '.?!'.includes(char) && (index + 1 === trimmed.length || /\s/.test(trimmed[index + 1]!)))
+      return trimmed.slice(0, index + 1);
+  }
+  return trimmed === '' || /[.?!…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { addedWords, firstSentence } from '../../../renderer/servers/added-words.js';
+
+describe('what is announced after adding a server', () => {
+  it('says whether it connected, with the first sentence of the reason when it did not', () => {
+    assert.equal(addedWords('Bogus'), 'Added Bogus.');
+    assert.equal(addedWords('Bogus', { connected: true }), 'Added Bogus; it is connected.');
+    assert.equal(
+      addedWords('Bogus', {
+        connected: false,
+        reason:
+          "Could not connect: Nothing is listening at 127.0.0.1:4000: is the server running, and is the URL's port right? (ECONNREFUSED)."
+      }),
+      "Added Bogus, but it could not connect: Nothing is listening at 127.0.0.1:4000: is the server running, and is the URL's port right?"
+    );
+    assert.equal(addedWords('Bogus', { connected: false }), 'Added Bogus, but it could not connect.');
+  });
+
+  it('keeps a parenthesis whole, and ends the sentence', () => {
+    assert.equal(
+      firstSentence('Connection closed (stderr: Error: cannot find ~/.app.toml. Run init first)'),
+      'Connection closed (stderr: Error: cannot find ~/.app.toml. Run init first).'
+    );
+    assert.equal(
+      firstSentence(
+        'The server at http://127.0.0.1:8/v1 answered 404 Not Found: is the address right? (MCP servers usually end in /mcp.)'
+      ),
+      'The server at http://127.0.0.1:8/v1 answered 404 Not Found: is the address right?'
+    );
+    assert.equal(firstSentence(''), '');
+  });
+});

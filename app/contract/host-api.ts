@@ -22,7 +22,13 @@ import {
   ServerTaskPageSchema
 } from './outbound-tasks.js';
 
-import { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema } from './providers.js';
+import {
+  ProviderConfigSchema,
+  ProviderSaveSchema,
+  ProviderSettingsSchema,
+  ProviderViewSchema,
+  SavedProviderSchema
+} from './providers.js';
 import { SamplingPolicySchema } from './sampling-policy.js';
 import { CallIdSchema, PlainCallViewSchema } from './plain-calls.js';
 import {
@@ -40,8 +46,22 @@ export type { SignInView, SignInStart } from './server-auth.js';
 import { InputExchangeEvents, InputExchangeMethods, RootFolderSchema } from './input-exchanges.js';
 
 export { ErrorDataSchema, ProtocolEraSchema, type ErrorData, type ProtocolEra };
-export { ProviderConfigSchema, ProviderSettingsSchema, ProviderViewSchema, SamplingPolicySchema };
-export type { ProviderConfig, ProviderSettings, ProviderView } from './providers.js';
+export {
+  ProviderConfigSchema,
+  ProviderSaveSchema,
+  ProviderSettingsSchema,
+  ProviderViewSchema,
+  SamplingPolicySchema,
+  SavedProviderSchema
+};
+export type {
+  ProviderConfig,
+  ProviderSave,
+  ProviderSaveMode,
+  ProviderSettings,
+  ProviderView,
+  SavedProvider
+} from './providers.js';
 export type { SamplingPolicy } from './sampling-policy.js';
 
 /** What "Test connection" found: the models, or what failed in words (never a key). */
@@ -293,8 +313,13 @@ export const HostMethods = {
   },
   /** LLM providers as the UI may see them: `hasKey`, never the key. */
   'providers.list': { params: z.object({}).default({}), result: z.array(ProviderViewSchema) },
-  /** Adds or replaces a provider; an `apiKey` goes to the key store (safeStorage in the app). */
-  'providers.save': { params: ProviderConfigSchema, result: ProviderViewSchema },
+  /**
+   * Adds a provider (`mode: 'add'`, the default: an id in use is −32602 with `data.fields.id`) or
+   * updates one (`mode: 'update'`). An `apiKey` goes to the key store (safeStorage in the app);
+   * without one an update keeps the stored key, unless the base URL moves to another origin:
+   * then the key is deleted and `keyDroppedFor` names the origin it was for.
+   */
+  'providers.save': { params: ProviderSaveSchema, result: SavedProviderSchema },
   'providers.remove': { params: z.object({ providerId: z.string() }), result: Ok },
   /** Deletes a provider's stored API key (a leaked key, or a server that no longer needs one). */
   'providers.clearKey': { params: z.object({ providerId: z.string() }), result: ProviderViewSchema },

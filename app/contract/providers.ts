@@ -54,8 +54,8 @@ export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 /**
  * A provider as the user enters it: the settings plus an optional API key.
  *
- * The key is optional because local servers need none. `ProviderRegistry.upsert`
- * moves the key into the key store and keeps only the settings.
+ * The key is optional because local servers need none. `ProviderRegistry.add` and `update`
+ * move the key into the key store and keep only the settings.
  */
 export const ProviderConfigSchema = ProviderSettingsSchema.extend({
   apiKey: z.string().min(1).optional()
@@ -69,6 +69,34 @@ export const ProviderViewSchema = ProviderSettingsSchema.extend({
   hasKey: z.boolean()
 });
 export type ProviderView = z.infer<typeof ProviderViewSchema>;
+
+/**
+ * What a save means: `add` a new provider (an id in use is refused, so that a provider is never
+ * replaced, nor its stored key handed to another, by a form meant to add one), or `update` one
+ * saved before (an unknown id is refused).
+ */
+export const ProviderSaveModeSchema = z.enum(['add', 'update']);
+export type ProviderSaveMode = z.infer<typeof ProviderSaveModeSchema>;
+
+/**
+ * `providers.save`'s params: a provider's config and what the save means. Left out, `mode` is
+ * `add`, the side that can replace nothing.
+ */
+export const ProviderSaveSchema = ProviderConfigSchema.extend({
+  mode: ProviderSaveModeSchema.default('add')
+});
+export type ProviderSave = z.input<typeof ProviderSaveSchema>;
+
+/** A provider as a save left it: its view, and whether the save deleted its stored key. */
+export const SavedProviderSchema = ProviderViewSchema.extend({
+  /**
+   * The origin (scheme, host and port) the stored key was entered for, when this update moved
+   * the provider's base URL to another origin without a new key: that key was deleted, as it
+   * is sent only where it was entered for.
+   */
+  keyDroppedFor: z.string().optional()
+});
+export type SavedProvider = z.infer<typeof SavedProviderSchema>;
 
 /** The settings part of a config, with the key dropped. */
 export function settingsOf(config: ProviderConfig): ProviderSettings {

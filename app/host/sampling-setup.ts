@@ -12,9 +12,10 @@ import { detectLocalProviders, type LocalServerPort } from '../sampling/local-de
 import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampling/policy-sampling-runner.js';
 import {
   ProviderSettingsSchema,
-  type ProviderConfig,
+  type ProviderSaveSchema,
   type ProviderSettings,
-  type ProviderView
+  type ProviderView,
+  type SavedProvider
 } from '../contract/providers.js';
 import { ProviderRegistry } from '../sampling/provider-registry.js';
 import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from '../contract/sampling-policy.js';
@@ -22,6 +23,9 @@ import { assertToolBalance } from '../sampling/tool-balance.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
+
+/** A save as the host API hands it over: parsed, its `mode` filled in. */
+export type ProviderSaveParams = z.output<typeof ProviderSaveSchema>;
 
 /** What the sampling setup is built from. */
 export interface SamplingSetupOptions {
@@ -153,15 +157,32 @@ export class SamplingSetup {
     this.#policies.delete(serverId);
   }
 
-  /** Adds or replaces a provider; its key goes to the key store, never to the settings file. */
-  async saveProvider(config: ProviderConfig): Promise<ProviderView> {
-    const view = await this.registry.upsert(config);
+  /**
+   * Adds a provider (an id in use is refused) or updates one; its key goes to the key store,
+   * never to the settings file. An update that moves the provider to another origin without a
+   * new key deletes the stored key (see `ProviderRegistry.update`), and the audit log says so.
+   */
+  async saveProvider(params: ProviderSaveParams): Promise<SavedProvider> {
+    const { mode, ...config } = params;
+    const saved = mode === 'update' ? await this.registry.update(config) : await this.registry.add(config);
     this.#providersDoc.save(this.registry.list());
+    const { keyDroppedFor } = saved;
+    if (keyDroppedFor !== undefined)
+      this.#options.audit.record({
+        type: 'provider.key-dropped',
+        detail: { providerId: saved.id, keyOrigin: keyDroppedFor, baseURL: saved.baseURL }
+      });
     this.#options.audit.record({
       type: 'provider.saved',
-      detail: { providerId: view.id, baseURL: view.baseURL, hasKey: view.hasKey }
+      detail: {
+        providerId: saved.id,
+        mode,
+        baseURL: saved.baseURL,
+        hasKey: saved.hasKey,
+        ...(keyDroppedFor !== undefined && { keyDroppedFor })
+      }
     });
-    return view;
+    return saved;
   }
 
   async removeProvider(providerId: string): Promise<void> {

@@ -9,7 +9,8 @@ import {
   viewOf,
   type ProviderConfig,
   type ProviderSettings,
-  type ProviderView
+  type ProviderView,
+  type SavedProvider
 } from '../contract/providers.js';
 
 /**
@@ -34,6 +35,8 @@ export interface ProviderSource {
 export class ProviderRegistry implements ProviderSource {
   readonly #keys: KeyStore;
   #providers: ProviderSettings[];
+  /** The last change under way (see `#serially`). */
+  #changes: Promise<unknown> = Promise.resolve();
 
   constructor(keys: KeyStore, initial: readonly ProviderSettings[] = []) {
     this.#keys = keys;
@@ -55,18 +58,70 @@ export class ProviderRegistry implements ProviderSource {
   }
 
   /**
-   * Adds or replaces a provider. A key in the config goes to the key store; a config
-   * without a key leaves a stored key alone (the edit form does not show keys).
+   * Adds a provider under an id no provider uses. A key in the config goes to the key store;
+   * without one, a key left in the store under that id (by a provider whose settings were lost)
+   * is deleted rather than inherited.
    */
-  async upsert(input: ProviderConfig): Promise<ProviderView> {
-    const config = ProviderConfigSchema.parse(input);
-    const settings = settingsOf(config);
-    settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
-    if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
-    const index = this.#providers.findIndex((p) => p.id === settings.id);
-    if (index === -1) this.#providers.push(settings);
-    else this.#providers[index] = settings;
-    return outward(settings, await this.#keys.has(settings.id));
+  add(input: ProviderConfig): Promise<SavedProvider> {
+    return this.#serially(async () => {
+      const config = ProviderConfigSchema.parse(input);
+      const settings = settingsOf(config);
+      const existing = this.#providers.find((p) => p.id === settings.id);
+      if (existing) {
+        const message = `Id already used by ${existing.name}: choose another, or edit that provider.`;
+        throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { id: message } });
+      }
+      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
+      if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
+      else if (await this.#keys.has(settings.id)) await this.#keys.delete(settings.id);
+      this.#providers.push(settings);
+      return outward(settings, config.apiKey !== undefined);
+    });
+  }
+
+  /**
+   * Replaces the settings of a saved provider. A key in the config replaces the stored one; a
+   * config without a key keeps it (the edit form does not show keys) as long as the base URL
+   * stays on the origin the key was entered for.
+   *
+   * Moved to another origin without a new key, the provider loses its key: deleted, not kept.
+   * A key is a secret between the user and one service; the next request, "Test connection"
+   * first, would hand it to whoever answers at the new address. Refusing the save instead would
+   * make a move to a keyless local server take two steps (Delete key, then Save), and the user
+   * who wants the key there types it in the same form. `keyDroppedFor` says it happened.
+   */
+  update(input: ProviderConfig): Promise<SavedProvider> {
+    return this.#serially(async () => {
+      const config = ProviderConfigSchema.parse(input);
+      const settings = settingsOf(config);
+      const index = this.#providers.findIndex((p) => p.id === settings.id);
+      const stored = this.#providers[index];
+      if (!stored)
+        throw new HostError(
+          JsonRpcCode.InvalidParams,
+          `No provider ${settings.id}: it may have been removed, in another window perhaps.`
+        );
+      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
+      let keyDroppedFor: string | undefined;
+      if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
+      else if (originOf(stored.baseURL) !== originOf(settings.baseURL) && (await this.#keys.has(settings.id))) {
+        await this.#keys.delete(settings.id);
+        keyDroppedFor = originOf(stored.baseURL);
+      }
+      this.#providers[index] = settings;
+      const view = outward(settings, await this.#keys.has(settings.id));
+      return keyDroppedFor === undefined ? view : { ...view, keyDroppedFor };
+    });
+  }
+
+  /**
+   * Runs the changes one after another: each checks the list, then waits for the key store, and
+   * two at once (two windows adding the same id) would both pass the check.
+   */
+  #serially<T>(change: () => Promise<T>): Promise<T> {
+    const done = this.#changes.then(change);
+    this.#changes = done.catch(() => undefined);
+    return done;
   }
 
   /**
@@ -92,14 +147,16 @@ export class ProviderRegistry implements ProviderSource {
   }
 
   /** Removes a provider and its key. */
-  async remove(providerId: string): Promise<void> {
-    this.#providers = this.#providers.filter((p) => p.id !== providerId);
-    await this.#keys.delete(providerId);
+  remove(providerId: string): Promise<void> {
+    return this.#serially(async () => {
+      this.#providers = this.#providers.filter((p) => p.id !== providerId);
+      await this.#keys.delete(providerId);
+    });
   }
 
   /** Clears the key of a provider (a local server that no longer needs one). */
-  async clearKey(providerId: string): Promise<void> {
-    await this.#keys.delete(providerId);
+  clearKey(providerId: string): Promise<void> {
+    return this.#serially(() => this.#keys.delete(providerId));
   }
 
   /** Every provider as the UI may see it. */
@@ -111,6 +168,11 @@ export class ProviderRegistry implements ProviderSource {
   snapshot(): ProviderSettings[] {
     return this.list();
   }
+}
+
+/** Scheme, host and port of a URL: what a key is entered for. */
+function originOf(url: string): string {
+  return new URL(url).origin;
 }
 
 /** A provider as it may leave the core: credentials in its base URL (a key in the query) hidden. */

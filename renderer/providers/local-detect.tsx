@@ -41,7 +41,7 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
     for (let n = 2; providers.some((p) => p.id === id); n++) id = `${candidate.id}-${n}`;
     clear();
     try {
-      const saved = await client.call('providers.save', { ...candidate, id });
+      const saved = await client.call('providers.save', { ...candidate, id, mode: 'add' });
       announce(`Added ${saved.name}.`);
       onAdded(saved.id);
     } catch (error) {

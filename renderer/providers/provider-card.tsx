@@ -26,6 +26,7 @@ export const ProviderCard = memo(function ProviderCard({
   const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
   // Delete key goes once the key is gone: when it had the focus, the focus goes to Edit, not the page.
   const editButton = useRef<HTMLButtonElement>(null);
+  const testButton = useRef<HTMLButtonElement>(null);
   const hadKey = useRef(provider.hasKey);
   useLayoutEffect(() => {
     const lost = hadKey.current && !provider.hasKey;
@@ -63,10 +64,15 @@ export const ProviderCard = memo(function ProviderCard({
     try {
       await client.call('providers.save', {
         ...settings,
-        models: [...provider.models, ...names.map((name) => ({ name }))]
+        models: [...provider.models, ...names.map((name) => ({ name }))],
+        mode: 'update'
       });
       announce(`Added ${names.length === 1 ? names[0] : `${names.length} models`} to ${provider.name}.`);
       onModelsAdded(provider.id, names);
+      // The Add button goes once the list holds its models: the focus goes on to the card's next
+      // control, Test connection, rather than to the page (unless the person has gone elsewhere).
+      const now = document.activeElement;
+      if (now === null || now === document.body || now.closest('.test-result')) testButton.current?.focus();
     } catch (error) {
       fail(`The models were not added to ${provider.name}.`, error);
     }
@@ -155,6 +161,7 @@ export const ProviderCard = memo(function ProviderCard({
       <div className="actions">
         <button
           type="button"
+          ref={testButton}
           aria-label={`Test connection to ${provider.name}`}
           {...busyProps(test?.kind === 'testing')}
           onClick={() => void runTest()}

@@ -1,14 +1,19 @@
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
-import type { ProviderConfig, ProviderView } from '../../app/contract/host-api.js';
+import type { ProviderSave, ProviderView, SavedProvider } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { isHttpUrl } from '../components/format.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { FieldFrame } from '../forms/field-frame.js';
+import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
 
-type ProviderModel = ProviderConfig['models'][number];
+type ProviderModel = NonNullable<ProviderSave['models']>[number];
+
+/** The fields the host may name in a refusal (`data.fields`), in the form's order. */
+const HOST_FIELDS = ['id', 'name', 'baseURL', 'apiKey'] as const;
+type HostField = (typeof HOST_FIELDS)[number];
 
 /** What the providers screen may ask of the form. */
 export interface ProviderFormHandle {
@@ -22,19 +27,28 @@ export interface ProviderFormHandle {
  * by what it edits, so every edit starts from the provider's saved settings.
  *
  * The key field is never filled in: the UI does not know the key. Left empty on an edit,
- * the stored key is kept (the host only replaces it when `apiKey` is sent).
+ * the stored key is kept (the host only replaces it when `apiKey` is sent), unless the base URL
+ * moves to another origin: the host then deletes it, and the field says so before and after.
  */
 export const ProviderForm = forwardRef<
   ProviderFormHandle,
   {
     editing: ProviderView | undefined;
     focus: boolean;
+    /**
+     * Said by the API key field (which then has the focus): the save that opened this form again
+     * deleted the provider's key, as it was for another address.
+     */
+    keyNotice?: string | undefined;
     /** Cancel editing: the form closes, and the screen gives the focus back to the provider's Edit button. */
     onCancelled: (providerId: string) => void;
-    /** The provider was added or saved: the form closes, and the screen moves the focus to its card. */
-    onSaved: (providerId: string) => void;
+    /**
+     * The provider was added or saved: the form closes, and the screen moves the focus to its
+     * card; or, when the save deleted its key (`keyDroppedFor`), opens it again for the key.
+     */
+    onSaved: (saved: SavedProvider) => void;
   }
->(function ProviderForm({ editing, focus, onCancelled, onSaved }, handle) {
+>(function ProviderForm({ editing, focus, keyNotice, onCancelled, onSaved }, handle) {
   const { client, announce } = useDesk();
   const [id, setId] = useState(editing?.id ?? '');
   const [name, setName] = useState(editing?.name ?? '');
@@ -45,7 +59,7 @@ export const ProviderForm = forwardRef<
   );
   const [defaultModel, setDefaultModel] = useState(editing?.defaultModel ?? '');
   const [tokenLimit, setTokenLimit] = useState<string>(editing?.tokenLimitParam ?? '');
-  const [errors, setErrors] = useState<Partial<Record<'id' | 'name' | 'baseURL', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<HostField, string>>>({});
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [modelsError, setModelsError] = useState<string | undefined>(undefined);
   const { failure, fail, show, clear } = useFailure();
@@ -56,8 +70,9 @@ export const ProviderForm = forwardRef<
   const focusNext = useRef<string | undefined>(undefined);
 
   useLayoutEffect(() => {
-    if (focus) heading.current?.focus();
-  }, [focus]);
+    if (keyNotice) controls.current.get('apiKey')?.focus();
+    else if (focus) heading.current?.focus();
+  }, [focus, keyNotice]);
   useLayoutEffect(() => {
     if (!focusNext.current) return;
     const target = focusNext.current === 'add-model' ? addModelButton.current : controls.current.get(focusNext.current);
@@ -84,7 +99,7 @@ export const ProviderForm = forwardRef<
     setRows((old) => old.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
   /** Checks what the user can fix; returns the config, or undefined with the problems shown. */
-  const collect = (): ProviderConfig | undefined => {
+  const collect = (): ProviderSave | undefined => {
     const fieldErrors: typeof errors = {};
     const order: string[] = [];
     const bad = new Set<string>();
@@ -125,11 +140,13 @@ export const ProviderForm = forwardRef<
     setModelsError(messages.length > 0 ? messages.join('. ') : undefined);
     if (order.length > 0) {
       show(correctingFailure(order.length));
-      focusNext.current = order[0];
+      controls.current.get(order[0]!)?.focus();
       return undefined;
     }
     return {
       ...trimmed,
+      // An add never replaces a provider saved under the same id: the host refuses it.
+      mode: editing ? 'update' : 'add',
       models,
       ...(defaultModel && { defaultModel }),
       ...((tokenLimit === 'max_tokens' || tokenLimit === 'max_completion_tokens') && { tokenLimitParam: tokenLimit }),
@@ -146,10 +163,20 @@ export const ProviderForm = forwardRef<
     setBusy(true);
     try {
       const saved = await client.call('providers.save', config);
-      announce(editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`);
-      onSaved(saved.id);
+      const done = editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`;
+      announce(saved.keyDroppedFor ? `${done} ${keyDroppedNotice(saved.keyDroppedFor, saved.baseURL)}` : done);
+      onSaved(saved);
     } catch (error) {
-      fail(editing ? `${editing.name} was not saved.` : 'The provider was not added.', error);
+      const what = editing ? `${editing.name} was not saved.` : 'The provider was not added.';
+      // What the host says of a field (an id in use) shows on it, once, and the focus goes there.
+      const fields = toHostCallError(error).fields;
+      const named = HOST_FIELDS.filter((field) => fields[field] !== undefined);
+      if (named.length === 0) fail(what, error);
+      else {
+        setErrors(Object.fromEntries(named.map((field) => [field, fields[field]])));
+        show({ what, next: `Correct the marked field${named.length === 1 ? '' : 's'}, then try again.` });
+        controls.current.get(named[0]!)?.focus();
+      }
     } finally {
       setBusy(false);
     }
@@ -187,6 +214,7 @@ export const ProviderForm = forwardRef<
           {(wiring) => (
             <input
               {...wiring}
+              ref={ref('id')}
               name="id"
               type="text"
               required
@@ -199,10 +227,11 @@ export const ProviderForm = forwardRef<
             />
           )}
         </FieldFrame>
-        <FieldFrame name="name" label="Name" required error={errors.name}>
+        <FieldFrame name="name" label="Name" required hint="What the Desk calls it, e.g. OpenAI." error={errors.name}>
           {(wiring) => (
             <input
               {...wiring}
+              ref={ref('name')}
               name="name"
               type="text"
               required
@@ -218,6 +247,7 @@ export const ProviderForm = forwardRef<
         {(wiring) => (
           <input
             {...wiring}
+            ref={ref('baseURL')}
             name="baseURL"
             type="text"
             required
@@ -233,21 +263,17 @@ export const ProviderForm = forwardRef<
       <FieldFrame
         name="apiKey"
         label="API key"
-        hint={
-          editing
-            ? editing.hasKey
-              ? 'A key is stored. Type a new one to replace it; it is never shown.'
-              : 'No key is stored. Local servers need none.'
-            : 'Local servers need none. The key is kept in the key store and never shown again.'
-        }
+        hint={keyHint(editing, baseURL, apiKey, keyNotice)}
+        error={errors.apiKey}
       >
         {(wiring) => (
           <input
             {...wiring}
+            ref={ref('apiKey')}
             name="apiKey"
             type="password"
             autoComplete="new-password"
-            placeholder={editing?.hasKey ? 'Stored — leave empty to keep it' : ''}
+            placeholder={editing?.hasKey && !storedKeyMoving(editing, baseURL) ? 'Stored — leave empty to keep it' : ''}
             value={apiKey}
             onChange={(event) => setApiKey(event.target.value)}
           />
@@ -388,3 +414,50 @@ export const ProviderForm = forwardRef<
     </form>
   );
 });
+
+/**
+ * What the API key field says: whether a key is stored; after a save that deleted it, why; and
+ * while the base URL is on another origin than the stored key's, that saving deletes it.
+ */
+function keyHint(
+  editing: ProviderView | undefined,
+  baseURL: string,
+  apiKey: string,
+  keyNotice: string | undefined
+): string {
+  if (keyNotice) return keyNotice;
+  if (!editing) return 'Local servers need none. The key is kept in the key store and never shown again.';
+  if (!editing.hasKey) return 'No key is stored. Local servers need none.';
+  const keyOrigin = storedKeyMoving(editing, baseURL);
+  if (keyOrigin && !apiKey.trim())
+    return `The stored key is for ${placeOf(keyOrigin, baseURL.trim())}: saved with this new address, the provider loses it. Type it again here if the new address needs it.`;
+  return 'A key is stored. Type a new one to replace it; it is never shown.';
+}
+
+/** The origin of the stored key, when the base URL typed is on another: saved so, the key goes. */
+function storedKeyMoving(editing: ProviderView | undefined, baseURL: string): string | undefined {
+  if (!editing?.hasKey) return undefined;
+  const keyOrigin = originOf(editing.baseURL);
+  const typed = originOf(baseURL.trim());
+  return keyOrigin && typed && typed !== keyOrigin ? keyOrigin : undefined;
+}
+
+/** What the Desk says once a save deleted a key that was for another origin. */
+export function keyDroppedNotice(keyOrigin: string, baseURL: string): string {
+  return `The key was for ${placeOf(keyOrigin, baseURL)}, so it was deleted: enter it again for the new address if it needs one.`;
+}
+
+/** A URL's origin, or undefined for what is not an http(s) URL (yet). */
+function originOf(url: string): string | undefined {
+  return isHttpUrl(url) ? new URL(url).origin : undefined;
+}
+
+/** Where a key was for, as a person reads it: its host (and port), with the scheme when that changed too. */
+function placeOf(keyOrigin: string, baseURL: string): string {
+  try {
+    const was = new URL(keyOrigin);
+    return was.protocol === new URL(baseURL).protocol ? was.host : was.origin;
+  } catch {
+    return keyOrigin;
+  }
+}

@@ -1,9 +1,9 @@
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
-import type { ProviderView } from '../../app/contract/host-api.js';
+import type { ProviderView, SavedProvider } from '../../app/contract/host-api.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { LocalDetect } from './local-detect.js';
 import { ProviderCard } from './provider-card.js';
-import { ProviderForm, type ProviderFormHandle } from './provider-form.js';
+import { keyDroppedNotice, ProviderForm, type ProviderFormHandle } from './provider-form.js';
 
 /**
  * Where the focus goes once the providers list shows (or no longer shows) a provider: its card
@@ -17,11 +17,13 @@ type FocusAfter = { providerId: string; present: boolean; edit?: true } | undefi
  */
 export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
   const providers = useDeskState((state) => state.providers);
-  const [editing, setEditing] = useState<{ provider: ProviderView | undefined; nonce: number; focus: boolean }>({
-    provider: undefined,
-    nonce: 0,
-    focus: false
-  });
+  const [editing, setEditing] = useState<{
+    provider: ProviderView | undefined;
+    nonce: number;
+    focus: boolean;
+    /** Why the form is open again after a save: the save deleted the key (see `ProviderForm`). */
+    keyNotice?: string;
+  }>({ provider: undefined, nonce: 0, focus: false });
   const form = useRef<ProviderFormHandle>(null);
   const list = useRef<HTMLUListElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
@@ -55,11 +57,20 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     },
     [editing.provider?.id]
   );
-  /** The form, gone with its Save button, has added or saved a provider: the focus goes to its card. */
+  /**
+   * The form, gone with its Save button, has added or saved a provider: the focus goes to its
+   * card. A save that deleted the key (the provider moved to another origin) opens the form
+   * again on the provider, its API key field saying so, for the key the new address may need.
+   */
   const saved = useCallback(
-    (providerId: string) => {
+    ({ keyDroppedFor, ...provider }: SavedProvider) => {
+      if (keyDroppedFor) {
+        const keyNotice = keyDroppedNotice(keyDroppedFor, provider.baseURL);
+        setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: false, keyNotice }));
+        return;
+      }
       reset();
-      setFocusAfter({ providerId, present: true });
+      setFocusAfter({ providerId: provider.id, present: true });
     },
     [reset]
   );
@@ -92,10 +103,12 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
         LLM providers
       </h2>
       <p className="lede">
-        OpenAI-compatible services that run sampling requests. Keys are kept in the key store and never shown.
+        OpenAI-compatible services: the Assistant chats with their models, and they run sampling requests. Keys are kept
+        in the key store and never shown.
       </p>
       <p className="empty" hidden={providers.length > 0}>
-        No provider yet: sampling requests are answered by a person. Add one below, or detect a local server.
+        No provider yet: the Assistant has no model to chat with, and sampling requests are answered by a person. Add
+        one below, or detect a local server.
       </p>
       <ul className="cards provider-list" aria-label="LLM providers" ref={list}>
         {providers.map((provider) => (
@@ -114,6 +127,7 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
         ref={form}
         editing={editing.provider}
         focus={editing.focus}
+        keyNotice={editing.keyNotice}
         onCancelled={cancelled}
         onSaved={saved}
       />

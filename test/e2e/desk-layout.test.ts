@@ -72,15 +72,40 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     assert.equal(await page.evaluate(() => location.hash), '#servers');
   });
 
-  it('levels the boxes of fields side by side, one with a hint and one without, and pads a card evenly', async () => {
+  it('levels the labels and the boxes of fields side by side, whichever has a hint or an error, and pads a card evenly', async () => {
     await page.getByRole('link', { name: 'LLM providers', exact: true }).click();
     const form = page.getByRole('form', { name: 'Add a provider' });
+    const pairs = [
+      [
+        form.getByRole('textbox', { name: 'Id', exact: true }),
+        form.getByRole('textbox', { name: 'Name', exact: true })
+      ],
+      [form.getByLabel('Default model'), form.getByLabel('Token limit field')]
+    ] as const;
+    /** The tops of a field's label and of its box. */
+    const tops = (field: Locator) =>
+      field.evaluate((box) => ({
+        label: document.querySelector(`label[for="${box.id}"]`)!.getBoundingClientRect().top,
+        box: box.getBoundingClientRect().top
+      }));
+    const levelled = async (when: string) => {
+      for (const [left, right] of pairs) {
+        const [a, b] = [await tops(left), await tops(right)];
+        const names = `${await left.getAttribute('name')} and ${await right.getAttribute('name')}`;
+        assert.ok(Math.abs(a.label - b.label) <= 1, `${when}: labels of ${names} at ${a.label} and ${b.label}`);
+        assert.ok(Math.abs(a.box - b.box) <= 1, `${when}: boxes of ${names} at ${a.box} and ${b.box}`);
+      }
+    };
     for (const width of [1280, 900]) {
       await page.setViewportSize({ width, height: 800 });
-      const id = await form.getByRole('textbox', { name: 'Id', exact: true }).boundingBox();
-      const name = await form.getByRole('textbox', { name: 'Name', exact: true }).boundingBox();
-      assert.ok(id && name && Math.abs(id.y - name.y) <= 1, `at ${width}: Id at ${id?.y}, Name at ${name?.y}`);
+      await levelled(`at ${width}`);
     }
+    // Only the Id says what it needs: its box stays level with Name's.
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Somewhere');
+    await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByText('One field needs correcting.').waitFor();
+    await levelled('with an error on Id only');
     const gaps = await edgeGaps(page.getByRole('region', { name: 'Local servers' }));
     assert.ok(Math.abs(gaps.top - gaps.bottom) <= 1, `the Local servers card's room: ${JSON.stringify(gaps)}`);
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -11,6 +11,11 @@ import { buildRenderer, root, openDesk } from './renderer-build.js';
 const SCREENSHOT = path.join(root, '.tmp/providers.png');
 const KEY = 'sk-test-0123456789';
 
+/** Whether the element has the focus. */
+function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === document.activeElement);
+}
+
 describe('the LLM providers screen, against the real core and OpenAI-compatible servers on loopback', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
   /** A hosted service that wants a key. */
@@ -62,6 +67,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await form.getByRole('button', { name: 'Add provider' }).click();
     await form.getByText('3 fields need correcting.').waitFor();
     assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).getAttribute('aria-invalid'), 'true');
+    assert.ok(await isFocused(form.getByRole('textbox', { name: 'Id', exact: true })), 'focus on the first to correct');
 
     await form.getByRole('textbox', { name: 'Id', exact: true }).fill('cloud');
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud LLM');
@@ -106,6 +112,29 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       hasKey: true
     });
     assert.ok(!(await page.content()).includes(KEY), 'the key is nowhere in the page');
+  });
+
+  it('refuses an Add under an id in use: the Id field says by whom, and the provider and its key stay', async () => {
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('cloud');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Other thing');
+    await form.getByLabel('Base URL').fill('not a url');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByText('One field needs correcting.').waitFor();
+    assert.ok(await isFocused(form.getByLabel('Base URL')), 'focus on the field to correct, not on Add provider');
+
+    await form.getByLabel('Base URL').fill(local.baseURL);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const id = form.getByRole('textbox', { name: 'Id', exact: true });
+    const said = 'Id already used by Cloud LLM: choose another, or edit that provider.';
+    await form.locator('.field-error', { hasText: said }).waitFor();
+    assert.equal(await id.getAttribute('aria-invalid'), 'true');
+    assert.ok(await isFocused(id), 'focus on the Id field');
+    assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Add a provider', 'the form stays');
+    const [kept] = await fixture.host.call('providers.list', {});
+    assert.equal(kept!.name, 'Cloud LLM');
+    assert.equal(kept!.baseURL, cloud.baseURL);
+    assert.equal(await keys.get('cloud'), KEY);
+    assert.equal(await screen.locator('li.provider').count(), 1);
   });
 
   it('tests the connection with the stored key and shows the models', async () => {
@@ -166,6 +195,60 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       .getByRole('list', { name: 'Models listed for Cloud LLM (team)' })
       .getByText('fake-large', { exact: true })
       .waitFor();
+    // Its button went with the model it offered: the focus is on the card's next control, not on the page.
+    await card.getByRole('button', { name: 'Add fake-large to the list' }).waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'Test connection to Cloud LLM (team)'
+    );
+  });
+
+  it('deletes the stored key when an edit moves the provider to another address without a new one, and says so', async () => {
+    const card = screen.locator('li[data-provider-id="cloud"]');
+    const keyWas = new URL(cloud.baseURL).host;
+    await card.getByRole('button', { name: 'Edit Cloud LLM (team)' }).click();
+    await form.getByLabel('Base URL').fill(local.baseURL);
+    // Said before the save, by the key field.
+    await form
+      .getByText(`The stored key is for ${keyWas}: saved with this new address, the provider loses it.`, {
+        exact: false
+      })
+      .waitFor();
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await card.locator('[data-key="false"]').waitFor();
+    assert.equal(await keys.get('cloud'), undefined);
+    // And after it: the form is open again on the provider, at its key field, saying what happened.
+    await form.getByRole('heading', { name: 'Edit Cloud LLM (team)' }).waitFor();
+    const said = `The key was for ${keyWas}, so it was deleted: enter it again for the new address if it needs one.`;
+    await form.getByText(said).waitFor();
+    assert.ok(await isFocused(form.getByLabel('API key')), 'focus on the key field');
+    assert.equal(
+      await form
+        .getByLabel('API key')
+        .evaluate((field) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent),
+      said,
+      'the field is described by it'
+    );
+    await card.getByRole('button', { name: 'Test connection to Cloud LLM (team)' }).click();
+    await card.locator('.test-result[data-test="ok"]').waitFor();
+    assert.ok(local.requests.length > 0);
+    assert.ok(
+      local.requests.every((request) => request.authorization === undefined),
+      'the new address never saw the key'
+    );
+
+    // Back to its own address, with its key typed again.
+    await form.getByLabel('Base URL').fill(cloud.baseURL);
+    await form.getByLabel('API key').fill(KEY);
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+    await card.locator('[data-key="true"]').waitFor();
+    assert.equal(await keys.get('cloud'), KEY);
+    const [dropped] = await fixture.host.call('audit.read', { type: 'provider.key-dropped' });
+    assert.deepEqual(dropped?.detail, {
+      providerId: 'cloud',
+      keyOrigin: new URL(cloud.baseURL).origin,
+      baseURL: local.baseURL
+    });
   });
 
   it('deletes a stored key on request, keeping the provider', async () => {

@@ -248,8 +248,15 @@ describe('host API contract', () => {
         models: [{ name: 'fake-small' }]
       });
       assert.equal(saved.hasKey, true);
+      // An update within the key's origin keeps it; adding under an id in use is refused.
+      assert.equal((await drive('providers.save', { ...saved, name: 'Fake', mode: 'update' })).hasKey, true);
+      const again = await fixture.host.dispatch('providers.save', { id: 'fake', name: 'Other', baseURL: llm.baseURL });
+      assert.ok(!again.ok && again.error.code === -32602, 'an add under an id in use is refused');
       assert.equal((await drive('providers.list', {})).length, 1);
       assert.deepEqual(await drive('providers.test', { providerId: 'fake' }), { ok: true, models: ['fake-small'] });
+      // Moved to another origin without a new key: the key was for the old one, and is deleted.
+      const moved = await drive('providers.save', { ...saved, baseURL: 'http://127.0.0.1:9/v1', mode: 'update' });
+      assert.deepEqual([moved.hasKey, moved.keyDroppedFor], [false, new URL(llm.baseURL).origin]);
       assert.equal((await drive('providers.clearKey', { providerId: 'fake' })).hasKey, false);
       assert.equal((await drive('providers.detect', {}))[0]?.id, 'ollama');
       assert.deepEqual(await drive('providers.remove', { providerId: 'fake' }), { ok: true });

@@ -55,10 +55,10 @@ describe('provider base URLs with credentials', () => {
   it('refuses a user name or password, and shows a key in the query hidden', async () => {
     const registry = new ProviderRegistry(new InMemoryKeyStore());
     await assert.rejects(
-      registry.upsert({ id: 'p', name: 'P', baseURL: 'https://user:pw@llm.example/v1', models: [] }),
+      registry.add({ id: 'p', name: 'P', baseURL: 'https://user:pw@llm.example/v1', models: [] }),
       /user name or password/
     );
-    const view = await registry.upsert({
+    const view = await registry.add({
       id: 'p',
       name: 'P',
       baseURL: 'https://llm.example/v1?key=q-SECRET',
@@ -68,10 +68,10 @@ describe('provider base URLs with credentials', () => {
     assert.equal(registry.get('p')!.baseURL, 'https://llm.example/v1?key=q-SECRET', 'the engine gets the real one');
     assert.doesNotMatch(JSON.stringify(await registry.views()), /SECRET/);
     // The edit form sends the hidden URL back with another change: the stored one is kept.
-    await registry.upsert({ ...view, name: 'Renamed' });
+    await registry.update({ ...view, name: 'Renamed' });
     assert.equal(registry.get('p')!.baseURL, 'https://llm.example/v1?key=q-SECRET');
     await assert.rejects(
-      registry.upsert({ ...view, baseURL: 'https://other.example/v1?key=[redacted]' }),
+      registry.update({ ...view, baseURL: 'https://other.example/v1?key=[redacted]' }),
       /still holds \[redacted\]/
     );
   });
@@ -213,7 +213,7 @@ describe('ProviderRegistry and KeyStore', () => {
   it('keeps keys in the key store, out of views and snapshots', async () => {
     const keys = new InMemoryKeyStore();
     const registry = new ProviderRegistry(keys);
-    const view = await registry.upsert({
+    const view = await registry.add({
       id: 'openai',
       name: 'OpenAI',
       baseURL: 'https://api.openai.com/v1',
@@ -222,7 +222,7 @@ describe('ProviderRegistry and KeyStore', () => {
     });
     assert.equal(view.hasKey, true);
     assert.equal(await registry.apiKey('openai'), SECRET);
-    await registry.upsert({
+    await registry.add({
       id: 'local',
       name: 'Ollama',
       baseURL: 'http://127.0.0.1:11434/v1',
@@ -244,12 +244,29 @@ describe('ProviderRegistry and KeyStore', () => {
     const registry = new ProviderRegistry(keys, [
       ProviderSettingsSchema.parse({ id: 'openai', name: 'OpenAI', baseURL: 'https://api.openai.com/v1' })
     ]);
-    await registry.upsert({ id: 'openai', name: 'OpenAI (work)', baseURL: 'https://api.openai.com/v1', models: [] });
+    await registry.update({ id: 'openai', name: 'OpenAI (work)', baseURL: 'https://api.openai.com/v1', models: [] });
     assert.equal(await keys.get('openai'), SECRET);
     assert.equal(registry.get('openai')?.name, 'OpenAI (work)');
     await registry.remove('openai');
     assert.equal(await keys.has('openai'), false);
     assert.deepEqual(registry.list(), []);
+  });
+
+  it('lets one of two adds of one id at once through, and refuses the other without touching the key', async () => {
+    const keys = new InMemoryKeyStore();
+    const registry = new ProviderRegistry(keys);
+    const [first, second] = await Promise.allSettled([
+      registry.add({ id: 'cloud', name: 'My cloud', baseURL: 'https://api.openai.com/v1', models: [], apiKey: SECRET }),
+      registry.add({ id: 'cloud', name: 'Other thing', baseURL: 'http://127.0.0.1:8080/v1', models: [] })
+    ]);
+    assert.equal(first.status, 'fulfilled');
+    assert.equal(second.status, 'rejected');
+    assert.match(String(second.reason), /Id already used by My cloud/);
+    assert.deepEqual(
+      registry.list().map((p) => [p.id, p.name, p.baseURL]),
+      [['cloud', 'My cloud', 'https://api.openai.com/v1']]
+    );
+    assert.equal(await keys.get('cloud'), SECRET);
   });
 
   it('returns copies that callers cannot mutate', () => {
@@ -262,9 +279,9 @@ describe('ProviderRegistry and KeyStore', () => {
 
   it('rejects invalid settings', async () => {
     const registry = new ProviderRegistry(new InMemoryKeyStore());
-    await assert.rejects(registry.upsert({ id: 'x', name: 'X', baseURL: 'ftp://example.com', models: [] }));
+    await assert.rejects(registry.add({ id: 'x', name: 'X', baseURL: 'ftp://example.com', models: [] }));
     await assert.rejects(
-      registry.upsert({
+      registry.add({
         id: 'x',
         name: 'X',
         baseURL: 'http://127.0.0.1:1/v1',

@@ -337,7 +337,10 @@ export class Host {
         // The UI needs a live view, not every token: at most ten updates a second per request.
         if (partials.take(update.streamId, update.done === true)) this.events.emit('sampling.partial', update);
       },
-      onApprovedRunFailed: (failure) => this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure })
+      onApprovedRunFailed: (failure) =>
+        this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure }),
+      // A model request for a task of ours that ended or was forgotten does not run the model unasked.
+      lateReason: (serverId, relatedTaskId) => lateQuestionReason(this.requestor, serverId, relatedTaskId)
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     this.#oauth = new OAuthSessions({

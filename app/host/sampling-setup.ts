@@ -40,6 +40,8 @@ export interface SamplingSetupOptions {
   onPartial: (update: PartialUpdate) => void;
   /** A model run a person approved failed. */
   onApprovedRunFailed?: PolicySamplingRunnerOptions['onApprovedRunFailed'];
+  /** Why a request for one of Taskdesk's own tasks is withdrawn as it comes in (see the runner's option). */
+  lateReason?: PolicySamplingRunnerOptions['lateReason'];
   /** The fetch the `openai` SDK and the probes use (tests, proxies). */
   fetch?: typeof fetch;
   /** Ports probed by local detection (tests use a random one). */
@@ -106,7 +108,8 @@ export class SamplingSetup {
         });
       },
       clock: options.clock,
-      ...(options.onApprovedRunFailed && { onApprovedRunFailed: options.onApprovedRunFailed })
+      ...(options.onApprovedRunFailed && { onApprovedRunFailed: options.onApprovedRunFailed }),
+      ...(options.lateReason && { lateReason: options.lateReason })
     });
     const person = new InboxSamplingRunner(options.inbox, options.origin);
     const registry = this.registry;

@@ -32,6 +32,11 @@ export interface PolicySamplingRunnerOptions {
   clock?: Clock;
   /** A model run a person approved failed: told so they hear of it where they approved it. */
   onApprovedRunFailed?: (failure: { serverId: string; serverName: string; taskId?: string; message: string }) => void;
+  /**
+   * Why a request a server asks for one of Taskdesk's own tasks (its related task) is withdrawn as
+   * it comes in: that task has ended or was forgotten. Undefined while it runs.
+   */
+  lateReason?: (serverId: string, relatedTaskId: string) => string | undefined;
 }
 
 /**
@@ -72,6 +77,16 @@ export class PolicySamplingRunner implements SamplingRunner {
         JsonRpcCode.UserRejected,
         `Sampling is turned off for ${context.serverName} by its policy (refuse).`
       );
+    }
+
+    // Under "ask", the Inbox withdraws such a request as it arrives; without a person, it is here.
+    const late =
+      policy.mode === 'auto' && context.relatedTaskId !== undefined
+        ? this.#options.lateReason?.(context.serverId, context.relatedTaskId)
+        : undefined;
+    if (late !== undefined) {
+      this.#audit(context, 'sampling.request', 'withdrawn', { reason: late });
+      return error(JsonRpcCode.UserRejected, withdrawnMessage(late));
     }
 
     const engineChoice = sampler.choose(params);

@@ -10,6 +10,9 @@ import {
 import type { AuditEntry, HostEventPayload, OutboundTaskView } from '../../../app/contract/host-api.js';
 import type { Host } from '../../../app/host/host.js';
 import { InboxSamplingRunner } from '../../../app/inbox/inbox-runners.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
+import { saveFakeProvider } from '../../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { inboxHolds, nextEvent, startHostWith, type PeerServer } from '../../support/host-fixture.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTaskToolServer } from '../../support/task-tool-server.js';
@@ -312,5 +315,54 @@ describe('questions that come in after the task they were asked for is over in T
     const [item] = await host.call('inbox.list', {});
     await host.call('inbox.answer', { id: item!.id, answer: { action: 'decline' } });
     assert.deepEqual(desk, ['added elicitation', 'removed answered']);
+  });
+});
+
+describe('a model request under "Run without asking" for a task that is over in Taskdesk', () => {
+  it('is withdrawn as it comes in, without running the model; one for a running task runs', async () => {
+    const clock = new ManualClock();
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const { server: mcp } = createTaskToolServer({ clock, pollInterval: 1000 });
+    const peer: PeerServer = { server: mcp.server, notifications: [], nextNotification: () => new Promise(() => {}) };
+    const fixture = await startHostWith({ a: peer }, { clock, keyStore: new InMemoryKeyStore() });
+    try {
+      const host = fixture.host;
+      await saveFakeProvider(host, llm.baseURL);
+      await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+      const running = await callSlow(host, 600_000);
+      const ending = await callSlow(host, 5_000);
+      const completed = endedAs(host, ending.outboundId, 'completed');
+      await clock.advance(6_000);
+      await completed;
+
+      const ask = (taskId: string) =>
+        mcp.server
+          .request(
+            {
+              method: 'sampling/createMessage',
+              params: { ...sampling, _meta: { [RELATED_TASK_META_KEY]: { taskId } } }
+            },
+            CreateMessageResultSchema
+          )
+          .catch((error: unknown) => error);
+      const late = await ask(ending.taskId);
+      assert.ok(late instanceof McpError);
+      assert.equal(late.code, -1);
+      assert.match(
+        late.message,
+        /^MCP error -1: Taskdesk withdrew this request: The task this was asked for \(tool slow\) completed without it\.$/
+      );
+      assert.equal(llm.chatRequests.length, 0, 'the model was not run for it');
+      const [audited] = await host.call('audit.read', { type: 'sampling.request' });
+      assert.equal(audited?.detail?.decision, 'withdrawn');
+
+      llm.enqueue({ kind: 'text', tokens: ['Fine.'] });
+      const answered = await ask(running.taskId);
+      assert.ok(!(answered instanceof Error), String(answered));
+      assert.equal(llm.chatRequests.length, 1);
+    } finally {
+      await fixture.dispose();
+      await llm.close();
+    }
   });
 });

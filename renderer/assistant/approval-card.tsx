@@ -73,6 +73,9 @@ export function ApprovalCard({
     }, `Your decision on ${name} was not taken.`);
   };
 
+  const deny = () =>
+    decide({ action: 'deny', ...(reason.trim() !== '' && { reason: reason.trim() }) }, `${name} denied.`);
+
   const approve = () => {
     setParseError(undefined);
     if (text === original) return decide({ action: 'approve' }, `${name} approved.`);
@@ -101,10 +104,15 @@ export function ApprovalCard({
       className="chat-approval"
       role="group"
       aria-label={`Approve ${name}?`}
+      // Escape backs out of what is open, as Back and Cancel edit do (and only that: not the settings too).
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && denying) {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        if (denying) {
           e.preventDefault();
           closeDeny();
+        } else if (editing && (e.target as Element).classList.contains('chat-args-editor')) {
+          e.preventDefault();
+          cancelEdit();
         }
       }}
     >
@@ -136,7 +144,18 @@ export function ApprovalCard({
       {denying ? (
         <label className="field">
           <span>Why not (optional, the model reads it)</span>
-          <input autoFocus type="text" value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input
+            autoFocus
+            type="text"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            // Enter denies, as in a one-field form.
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+              e.preventDefault();
+              deny();
+            }}
+          />
         </label>
       ) : null}
       <ActionError
@@ -149,14 +168,7 @@ export function ApprovalCard({
       <div className="actions" ref={actionsRef}>
         {denying ? (
           <>
-            <button
-              type="button"
-              className="danger"
-              {...busyProps(busy)}
-              onClick={() =>
-                decide({ action: 'deny', ...(reason.trim() !== '' && { reason: reason.trim() }) }, `${name} denied.`)
-              }
-            >
+            <button type="button" className="danger" {...busyProps(busy)} onClick={deny}>
               Deny the call
             </button>
             <button type="button" onClick={closeDeny}>

@@ -3,7 +3,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
-import { ConversationSettings } from './conversation-settings.js';
+import { ConversationSettings, type ConversationSettingsHandle } from './conversation-settings.js';
 import { MessageList } from './message-list.js';
 import './assistant.css';
 
@@ -84,6 +84,7 @@ function ConversationPane({
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  const settingsForm = useRef<ConversationSettingsHandle>(null);
   /** Whether the open settings hold changes not saved. */
   const unsaved = useRef(false);
   const onUnsavedChange = useCallback((now: boolean) => {
@@ -168,10 +169,19 @@ function ConversationPane({
         </button>
       </header>
       {settings ? (
-        <ConversationSettings conversation={conversation} onDeleted={onDeleted} onUnsavedChange={onUnsavedChange} />
+        <ConversationSettings
+          ref={settingsForm}
+          conversation={conversation}
+          onDeleted={onDeleted}
+          onUnsavedChange={onUnsavedChange}
+        />
       ) : null}
       <MessageList conversation={conversation} />
-      <Composer conversation={conversation} autoFocus={focusComposer} />
+      <Composer
+        conversation={conversation}
+        autoFocus={focusComposer}
+        beforeSend={() => settingsForm.current?.saveChanges() ?? Promise.resolve(undefined)}
+      />
     </section>
   );
 }

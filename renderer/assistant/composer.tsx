@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -10,9 +10,19 @@ import { useAssistantCall } from './use-assistant-call.js';
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
  * be attached, and Stop ends the answer and every tool call it started while the conversation
  * is busy. The text stays until the host took the message; then the message box has the focus
- * again (also after Send was clicked), as it has in a chat just started (`autoFocus`).
+ * again (also after Send was clicked), as it has in a chat just started (`autoFocus`), and after
+ * Stop (whose button gives way to Send).
  */
-export function Composer({ conversation, autoFocus = false }: { conversation: Conversation; autoFocus?: boolean }) {
+export function Composer({
+  conversation,
+  autoFocus = false,
+  beforeSend
+}: {
+  conversation: Conversation;
+  autoFocus?: boolean;
+  /** Runs before a message is sent (the open settings' changes are saved); a rejection keeps the message. */
+  beforeSend?: () => Promise<Conversation | undefined>;
+}) {
   const { client, announce } = useDesk();
   const input = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
@@ -24,9 +34,35 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
   const send = useAssistantCall();
   const stop = useAssistantCall();
   const busy = conversation.status === 'generating' || conversation.status === 'tools';
+  const waitsForApproval = conversation.messages.some(
+    (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')
+  );
+
+  const action = useRef<HTMLButtonElement>(null);
+  /** Whether Stop has the focus: when it gives way to Send, the focus would otherwise fall to the page. */
+  const stopFocused = useRef(false);
+  useLayoutEffect(() => {
+    if (busy || !stopFocused.current) return;
+    stopFocused.current = false;
+    // Send may be the very button Stop was (React keeps the element), about to be disabled.
+    const now = document.activeElement;
+    if (now === null || now === document.body || now === action.current) input.current?.focus();
+  }, [busy]);
 
   const submit = async () => {
     if (busy || send.busy || text.trim() === '') return;
+    // Settings open with changes not saved: the person sees them as this conversation's settings
+    // (a server just ticked, a model just chosen) and expects the message to go with them, so
+    // they are saved first. Should that fail, nothing is sent and the box below says why.
+    if (
+      beforeSend &&
+      !(await send.run(
+        beforeSend,
+        'Your message was not sent: the changes to the settings were not saved.',
+        'Correct the settings above (or close them to drop the changes), then press Send again.'
+      ))
+    )
+      return;
     const ok = await send.run(
       () =>
         client.call('assistant.send', {
@@ -106,11 +142,13 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
             // Short enough for one line of a narrow window; the Shift+Enter hint is in the title.
             placeholder={
-              conversation.status === 'tools'
-                ? 'Waiting on a tool call: wait, or stop it.'
-                : busy
-                  ? 'The model is answering: wait, or stop it.'
-                  : 'Message the model…'
+              waitsForApproval
+                ? 'A tool call waits for your approval above: approve or deny it, or stop.'
+                : conversation.status === 'tools'
+                  ? 'Waiting on a tool call: wait, or stop it.'
+                  : busy
+                    ? 'The model is answering: wait, or stop it.'
+                    : 'Message the model…'
             }
             title="Enter sends; Shift+Enter starts a new line"
             value={text}
@@ -125,7 +163,13 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
           {busy ? (
             <button
               type="button"
+              ref={action}
               className="chat-stop"
+              onFocus={() => (stopFocused.current = true)}
+              // Removed with the focus on it, a button has no element to hand it to (relatedTarget null).
+              onBlur={(e) => {
+                if (e.relatedTarget) stopFocused.current = false;
+              }}
               {...busyProps(stop.busy)}
               onClick={() =>
                 !stop.busy &&
@@ -139,7 +183,13 @@ export function Composer({ conversation, autoFocus = false }: { conversation: Co
               ■ Stop
             </button>
           ) : (
-            <button type="submit" className="primary chat-send" disabled={text.trim() === ''} {...busyProps(send.busy)}>
+            <button
+              type="submit"
+              ref={action}
+              className="primary chat-send"
+              disabled={text.trim() === ''}
+              {...busyProps(send.busy)}
+            >
               Send
             </button>
           )}

@@ -13,7 +13,9 @@ const STATUS_WORDS: Record<string, string> = {
 
 /**
  * The conversations, newest first, filtered by title as the person types; New chat starts one
- * on the first configured provider and model (both can be changed in its settings). When
+ * on the first configured provider and model (both can be changed in its settings), with the
+ * servers of the conversation shown (else every server ready now), and clears the search so the
+ * new chat shows. When
  * `focusRequest` changes (a conversation was deleted), New chat takes the focus, at the top of the
  * list (the search box when there is no provider to start one with).
  */
@@ -33,7 +35,7 @@ export function ConversationList({
     if (focusRequest === 0) return;
     nav.current?.querySelector<HTMLElement>('.chat-new:enabled, .chat-search')?.focus();
   }, [focusRequest]);
-  const { client } = useDesk();
+  const { client, store } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
   const [query, setQuery] = useState('');
@@ -50,10 +52,37 @@ export function ConversationList({
       if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
       const model = provider.models[0]?.name;
       if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
-      const c = await client.call('assistant.create', { providerId: provider.id, model });
+      const serverIds = await startingServers();
+      const c = await client.call('assistant.create', { providerId: provider.id, model, serverIds });
+      // A search that hides the new chat would leave the person in a conversation the list does not show.
+      setQuery('');
       onCreated(c.id);
       return c;
     }, 'No chat was started.');
+  };
+
+  /**
+   * The servers a new chat offers the tools of: those the person chose for the conversation they
+   * were in (the one shown, else the newest), still configured; else every server ready now. A
+   * choice of none is no choice: it is what every chat began with before chats took servers.
+   * Offering tools is safe: each call still goes through its server's policy ("ask" by default).
+   */
+  const startingServers = async (): Promise<string[]> => {
+    const { assistant, servers } = store.getState();
+    const lastId = selected ?? assistant.summaries[0]?.id;
+    let chosen: string[] = [];
+    if (lastId) {
+      try {
+        chosen = (assistant.conversations[lastId] ?? (await client.call('assistant.get', { conversationId: lastId })))
+          .serverIds;
+      } catch {
+        // Unreadable now: the ready servers will do.
+      }
+    }
+    const known = chosen.filter((id) => servers.some((server) => server.id === id));
+    return known.length > 0
+      ? known
+      : servers.filter((server) => server.state.status === 'ready').map((server) => server.id);
   };
 
   return (

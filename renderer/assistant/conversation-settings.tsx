@@ -1,38 +1,79 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useImperativeHandle, useState, type Ref } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerPolicyControl, useServerPolicies } from './server-policies.js';
+import { followed, fromConversation, sameDraft, sameSettings } from './settings-draft.js';
 import { useAssistantCall } from './use-assistant-call.js';
+
+/** What the conversation pane asks of open settings. */
+export interface ConversationSettingsHandle {
+  /**
+   * Saves the changes not saved yet (nothing when there are none), answering with the saved
+   * conversation; rejects when the host refused them.
+   */
+  saveChanges(): Promise<Conversation | undefined>;
+}
 
 /**
  * A conversation's settings: title (rename), provider and model from the configured providers,
  * system prompt, the servers whose tools the model may use (and each one's tool-call policy),
  * the tool-round limit and image input; Delete after a confirmation.
+ *
+ * The form is a draft of the conversation's settings. A field the person has not edited follows
+ * the conversation as the core changes it (the title a first message gives, another window's
+ * save); a field they edited keeps their text until they save or close.
  */
 export function ConversationSettings({
   conversation,
   onDeleted,
-  onUnsavedChange
+  onUnsavedChange,
+  ref
 }: {
   conversation: Conversation;
   onDeleted: () => void;
   /** Told whether the form holds changes not saved (so that closing it can ask first). */
   onUnsavedChange?: (unsaved: boolean) => void;
+  ref?: Ref<ConversationSettingsHandle>;
 }) {
   const { client, confirm, announce } = useDesk();
   const providers = useDeskState((state) => state.providers);
   const servers = useDeskState((state) => state.servers);
   const { run, busy, failure, clear } = useAssistantCall();
-  const [draft, setDraft] = useState(() => fromConversation(conversation));
+  const current = fromConversation(conversation);
+  const [draft, setDraft] = useState(current);
+  /** The conversation's settings as the draft last took them in: a field equal to its value here is not edited. */
+  const [seen, setSeen] = useState(current);
+  if (!sameDraft(seen, current)) {
+    // Adjusted while rendering (not in an effect): the form never shows the stale value for a frame.
+    setSeen(current);
+    setDraft(followed(draft, seen, current));
+  }
   /** The draft as last saved: "Saved." shows until the next change. */
   const [savedDraft, setSavedDraft] = useState<typeof draft | undefined>(undefined);
   const policies = useServerPolicies(draft.serverIds);
-  useEffect(() => setDraft(fromConversation(conversation)), [conversation.id]);
-  const unsaved = !sameSettings(draft, fromConversation(conversation));
+  const unsaved = !sameSettings(draft, current);
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
+
+  /** Saves the draft; answers with the conversation as saved. */
+  const persist = async () => {
+    const saved = await client.call('assistant.update', {
+      conversationId: conversation.id,
+      title: draft.title.trim() || conversation.title,
+      providerId: draft.providerId,
+      model: draft.model,
+      systemPrompt: draft.systemPrompt.trim() === '' ? null : draft.systemPrompt,
+      serverIds: draft.serverIds,
+      maxToolRounds: draft.maxToolRounds,
+      imageInput: draft.imageInput
+    });
+    announce('Conversation settings saved.');
+    setSavedDraft(draft);
+    return saved;
+  };
+  useImperativeHandle(ref, () => ({ saveChanges: () => (unsaved ? persist() : Promise.resolve(undefined)) }));
 
   const provider = providers.find((p) => p.id === draft.providerId);
   const models = provider?.models.map((m) => m.name) ?? [];
@@ -40,35 +81,25 @@ export function ConversationSettings({
 
   const save = () => {
     if (busy) return;
-    void run(async () => {
-      const saved = await client.call('assistant.update', {
-        conversationId: conversation.id,
-        title: draft.title.trim() || conversation.title,
-        providerId: draft.providerId,
-        model: draft.model,
-        systemPrompt: draft.systemPrompt.trim() === '' ? null : draft.systemPrompt,
-        serverIds: draft.serverIds,
-        maxToolRounds: draft.maxToolRounds,
-        imageInput: draft.imageInput
-      });
-      announce('Conversation settings saved.');
-      setSavedDraft(draft);
-      return saved;
-    }, 'The settings were not saved.');
+    void run(persist, 'The settings were not saved.');
   };
 
   const remove = async () => {
     const agreed = await confirm({
       title: 'Delete this conversation?',
       body: <p>“{conversation.title}” and all its messages are deleted. Tool calls still running are stopped.</p>,
-      confirmLabel: 'Delete conversation'
+      confirmLabel: 'Delete conversation',
+      danger: true
     });
     if (!agreed || busy) return;
+    const title = conversation.title;
     const ok = await run(async () => {
       await client.call('assistant.delete', { conversationId: conversation.id });
       return undefined;
     }, 'The conversation was not deleted.');
-    if (ok) onDeleted();
+    if (!ok) return;
+    announce(`Conversation “${title}” deleted.`);
+    onDeleted();
   };
 
   return (
@@ -206,30 +237,4 @@ export function ConversationSettings({
       </div>
     </form>
   );
-}
-
-type Draft = ReturnType<typeof fromConversation>;
-
-/** Whether two drafts would save the same settings (a title or prompt of spaces saves as none). */
-function sameSettings(a: Draft, b: Draft): boolean {
-  const saved = (d: Draft) =>
-    JSON.stringify({
-      ...d,
-      title: d.title.trim(),
-      systemPrompt: d.systemPrompt.trim(),
-      serverIds: [...d.serverIds].sort()
-    });
-  return saved(a) === saved(b);
-}
-
-function fromConversation(c: Conversation) {
-  return {
-    title: c.title,
-    providerId: c.providerId,
-    model: c.model,
-    systemPrompt: c.systemPrompt ?? '',
-    serverIds: c.serverIds,
-    maxToolRounds: c.maxToolRounds,
-    imageInput: c.imageInput
-  };
 }

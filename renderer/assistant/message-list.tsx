@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
 import { MarkdownText } from '../components/markdown-text.js';
 import { useDeskState } from '../shell/desk-context.js';
@@ -7,14 +7,26 @@ import { ToolCallCard } from './tool-call-card.js';
 
 type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;
 
+/** How close to the end (px) the reader counts as at the end, following what comes in. */
+const AT_END = 48;
+
 /**
  * The conversation as a chat: the person's messages on the right, the model's answers as
  * Markdown (streaming in while it writes), each tool call with its approval, task and results
- * in the answer that made it, failures with what to do.
+ * in the answer that made it, failures with what to do. What comes in brings the view along
+ * only while the reader is at the end.
  */
 export function MessageList({ conversation }: { conversation: Conversation }) {
   const stream = useDeskState((state) => state.assistant.streams[conversation.id]);
-  const end = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  /**
+   * Whether the reader is at (or near) the end: only then does what comes in (the answer as it
+   * streams, tool results) bring the view along. Scrolled up to read, they stay where they are.
+   */
+  const following = useRef(true);
+  /** The box's height at the last scroll: a scroll that comes with a new height is the box's, not the reader's. */
+  const height = useRef(0);
+  const seenMessages = useRef(conversation.messages.length);
   // Results go under the call they answer, not where they arrived in the list.
   const byCall = useMemo(() => {
     const map = new Map<string, ResultMessage[]>();
@@ -24,12 +36,43 @@ export function MessageList({ conversation }: { conversation: Conversation }) {
     return map;
   }, [conversation.messages]);
   const lastIndex = conversation.messages.length - 1;
-  useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
-  }, [conversation.messages.length, stream?.text.length]);
+  useLayoutEffect(() => {
+    const added = conversation.messages.length > seenMessages.current;
+    seenMessages.current = conversation.messages.length;
+    // The person's own message just sent: they expect to see it, and the answer under it.
+    if (added && conversation.messages.at(-1)?.role === 'user') following.current = true;
+    if (following.current) toEnd(log.current);
+  }, [conversation.messages, stream?.text]);
+  // The box shrinking (the settings opened, the window made shorter) keeps a reader at the end there.
+  useLayoutEffect(() => {
+    const element = log.current;
+    if (!element) return;
+    height.current = element.clientHeight;
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) toEnd(element);
+      height.current = element.clientHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   return (
-    <div className="chat-messages" aria-label="Messages" role="log" aria-live="off">
+    <div
+      ref={log}
+      className="chat-messages"
+      aria-label="Messages"
+      role="log"
+      aria-live="off"
+      onScroll={(e) => {
+        const element = e.currentTarget;
+        const resized = element.clientHeight !== height.current;
+        height.current = element.clientHeight;
+        // The browser moved the view as the box changed size (scroll anchoring): a reader at the end stays there.
+        if (resized && following.current) return toEnd(element);
+        following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END;
+      }}
+    >
       {conversation.messages.length === 0 && !stream ? (
         <div className="chat-empty">
           <p>Ask anything. The model may use the tools of the servers chosen in the settings.</p>
@@ -96,7 +139,11 @@ export function MessageList({ conversation }: { conversation: Conversation }) {
           </div>
         </div>
       ) : null}
-      <div ref={end} />
     </div>
   );
+}
+
+/** Scrolls the message box (only it, not the page around it) to its end. */
+function toEnd(element: HTMLElement | null): void {
+  if (element) element.scrollTop = element.scrollHeight;
 }

@@ -94,14 +94,16 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   const messages = (): Locator => pane().getByRole('log', { name: 'Messages' });
   const lastAnswer = (): Locator => messages().locator('[data-role="assistant"]').last();
 
-  /** Starts a chat from the list and gives it a title and the tools of `serverId`. */
+  /** Starts a chat from the list and gives it a title and the tools of `serverId` (only). */
   async function newChat(title: string, serverId: string): Promise<void> {
     await page.getByRole('button', { name: '+ New chat' }).click();
     await pane().getByRole('heading', { name: 'New chat' }).waitFor();
     await pane().getByRole('button', { name: 'Settings' }).click();
     const settings = pane().getByRole('form', { name: 'Conversation settings' });
     await settings.getByLabel('Title').fill(title);
-    await settings.getByLabel(SERVER_NAMES[serverId]!).check();
+    // A new chat starts with the servers of the last one: only `serverId` stays ticked.
+    for (const [id, name] of Object.entries(SERVER_NAMES))
+      await settings.getByLabel(name, { exact: true }).setChecked(id === serverId);
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await pane().getByRole('heading', { name: title }).waitFor();
     return;
@@ -130,6 +132,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
         return el?.getAttribute('data-tool-call-id') ?? el?.getAttribute('aria-label') ?? el?.textContent ?? '';
       });
     // By keyboard: Deny… opens its form with the focus in it; Escape closes it, back on Deny….
+    // The message box says what the conversation waits for.
+    assert.equal(
+      await pane().getByLabel('Your message').getAttribute('placeholder'),
+      'A tool call waits for your approval above: approve or deny it, or stop.'
+    );
     await approval.getByRole('button', { name: 'Deny…' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.closest('label')?.textContent?.startsWith('Why not'));
@@ -142,6 +149,13 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
     await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent" }');
     await approval.getByRole('button', { name: 'Cancel edit' }).click();
+    assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    assert.equal(await focused(), 'Edit arguments');
+    // Escape in the editor cancels the edit too.
+    await page.keyboard.press('Enter');
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent either" }');
+    await page.keyboard.press('Escape');
+    await approval.getByRole('button', { name: 'Edit arguments' }).waitFor();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
     assert.equal(await focused(), 'Edit arguments');
     await approval.getByRole('button', { name: 'Edit arguments' }).click();
@@ -172,6 +186,62 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(await card.locator('.chat-result pre.json').innerText(), /"type": "text"/);
     const audit = JSON.stringify(await host.call('audit.read', {}));
     assert.match(audit, /assistant\.tool-decision/);
+  });
+
+  it('Enter in the reason field denies the call with that reason, and the model reads it', async () => {
+    await newChat('Denied', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'd1', name: 'everything__echo', arguments: '{"message":"no"}' }] },
+      { kind: 'text', tokens: ['Fine, I will not.'] }
+    );
+    await send('Echo no');
+    const approval = pane().getByRole('group', { name: 'Approve echo?' });
+    await approval.getByRole('button', { name: 'Deny…' }).click();
+    await approval.getByLabel('Why not (optional, the model reads it)').fill('not today');
+    await approval.getByLabel('Why not (optional, the model reads it)').press('Enter');
+    await pane().locator('[data-tool-call-id="d1"][data-state="denied"]').waitFor();
+    await lastAnswer().getByText('Fine, I will not.').waitFor();
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.match(String(tool?.content), /their reason: not today/);
+  });
+
+  it('an answer streaming in follows the reader only while they are at the bottom', async () => {
+    await newChat('Long read', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    const long = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');
+    llm.enqueue({ kind: 'text', tokens: [long] }, { kind: 'hold' });
+    await send('Write a lot');
+    await lastAnswer().getByText('Line 80 of a long answer.').waitFor();
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    await send('And more');
+    const held = await llm.nextHeld();
+    held.push('More:');
+    await messages().locator('[data-streaming="true"]').getByText('More:').waitFor();
+    const log = messages();
+    const fromBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    assert.ok((await fromBottom()) < 40, 'at the bottom while the answer starts');
+    // The reader scrolls up to read: new text does not pull them down.
+    await log.evaluate((el) => el.scrollTo({ top: 200 }));
+    await page.waitForTimeout(100);
+    for (let i = 0; i < 5; i++) {
+      held.push(`\n\nNew paragraph ${i}.`);
+      await page.waitForTimeout(150);
+    }
+    await messages().locator('[data-streaming="true"]').getByText('New paragraph 4.').waitFor();
+    assert.equal(await log.evaluate((el) => Math.round(el.scrollTop)), 200, 'left where the reader was');
+    // Back at the bottom, the stream is followed again.
+    await log.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.waitForTimeout(100);
+    for (let i = 0; i < 3; i++) {
+      held.push(`\n\nLast paragraph ${i}.`);
+      await page.waitForTimeout(150);
+    }
+    await messages().locator('[data-streaming="true"]').getByText('Last paragraph 2.').waitFor();
+    await page.waitForTimeout(100);
+    assert.ok((await fromBottom()) < 40, 'followed to the bottom');
+    held.finish();
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
   });
 
   it('simulate-research-query runs as a task: the card shows its status and TTL, and the conversation goes on by itself with the report', async () => {
@@ -245,12 +315,22 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const held = await llm.nextHeld();
     held.push('Once upon a time');
     await messages().locator('[data-streaming="true"]').getByText('Once upon a time').waitFor();
-    await pane().getByRole('button', { name: '■ Stop' }).click();
+    // By keyboard: Tab from the message box to Stop, Enter; the focus stays in the composer.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Your message"]')?.value === '',
+      undefined,
+      { timeout: 10_000 }
+    );
+    await pane().getByLabel('Your message').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), '■ Stop');
+    await page.keyboard.press('Enter');
     await held.closed;
     assert.equal(held.closedByClient, true);
     await lastAnswer().getByText('(stopped)').waitFor();
     assert.match(await lastAnswer().innerText(), /Once upon a time/);
     await pane().getByRole('button', { name: 'Send' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
   });
 
   it('Stop during a running task: tasks/cancel reaches the server, the card and the conversation show it stopped, the model is not asked again', async () => {

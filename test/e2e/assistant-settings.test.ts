@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page, Route } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
@@ -6,6 +7,7 @@ import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
 
 /** Where the settings' parts sit, measured in the page. */
 interface SettingsLayout {
@@ -17,12 +19,16 @@ interface SettingsLayout {
   policyOffsets: number[];
   /** How much of the form is out of sight below its own scroll box. */
   hiddenBelow: number;
+  /** Whether Save settings shows within the form's box. */
+  saveInSight: boolean;
 }
 
 // No function declared inside the page function: tsx would name it with a helper the page lacks.
 function measure(settings: Locator): Promise<SettingsLayout> {
   return settings.evaluate((form) => {
     const boxes = Array.from(form.querySelectorAll('.chat-settings-grid input, .chat-settings-grid select'));
+    const formBox = form.getBoundingClientRect();
+    const save = form.querySelector('button[type="submit"]')!.getBoundingClientRect();
     return {
       fieldBottoms: [...new Set(boxes.map((box) => Math.round(box.getBoundingClientRect().bottom)))],
       promptWidth: Math.round(form.querySelector('textarea')!.getBoundingClientRect().width),
@@ -32,7 +38,8 @@ function measure(settings: Locator): Promise<SettingsLayout> {
         const checkbox = row.querySelector('input[type="checkbox"]')!.getBoundingClientRect();
         return select ? Math.abs(select.top + select.height / 2 - (checkbox.top + checkbox.height / 2)) : Infinity;
       }),
-      hiddenBelow: form.scrollHeight - form.clientHeight
+      hiddenBelow: form.scrollHeight - form.clientHeight,
+      saveInSight: save.top >= formBox.top && save.bottom <= formBox.bottom + 0.5
     };
   });
 }
@@ -57,7 +64,7 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await llm?.close();
   });
 
-  it('lines the fields up, gives the system prompt the full width, puts each server’s tool-call choice beside it, and shows it all down to Save', async () => {
+  it('lines the fields up, gives the system prompt the full width, puts each server’s tool-call choice beside it, and keeps Save in sight', async () => {
     await page.getByRole('link', { name: 'Assistant', exact: true }).click();
     await page.getByRole('button', { name: '+ New chat' }).click();
     const pane = page.getByRole('region', { name: 'Conversation New chat' });
@@ -78,8 +85,10 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
       assert.equal(layout.policyOffsets.length, 2);
       for (const offset of layout.policyOffsets)
         assert.ok(offset <= 4, `at ${width}: a server's tool-call choice on its line (${offset})`);
-      assert.ok(layout.hiddenBelow <= 0, `at ${width}: ${layout.hiddenBelow}px of the settings out of sight`);
-      assert.ok(await settings.getByRole('button', { name: 'Save settings' }).isVisible());
+      // At 900 the messages keep their few lines: the settings scroll inside, Save in sight at their foot.
+      if (width === 1280)
+        assert.ok(layout.hiddenBelow <= 0, `at ${width}: ${layout.hiddenBelow}px of the settings out of sight`);
+      assert.ok(layout.saveInSight, `at ${width}: Save settings in sight`);
       const composer = pane.getByLabel('Your message');
       const overflow = await composer.evaluate((field: HTMLTextAreaElement) => {
         const style = getComputedStyle(field);
@@ -200,6 +209,179 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await page.unroute('**/api/call', refuse);
     await box.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('region', { name: 'Conversation Opened later' }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+describe('the Assistant as a person works in it: settings open while chatting, new chats, search, delete, a short window', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const settings = (): Locator => pane().getByRole('form', { name: 'Conversation settings' });
+  const header = (): Locator => pane().locator('.chat-header p');
+  const list = (): Locator => page.getByRole('navigation', { name: 'Conversations' });
+  const currentId = async (): Promise<string> => (await pane().getAttribute('data-conversation-id'))!;
+  const send = async (text: string): Promise<void> => {
+    await pane().getByLabel('Your message').fill(text);
+    await pane().getByLabel('Your message').press('Enter');
+  };
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { work: peerServer('work'), desk: peerServer('desk') },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1280, height: 800 } }
+    );
+    page = d.page;
+    await saveFakeProvider(d.fixture.host, llm.baseURL);
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('keeps open settings in step with what the core changes and the person has not edited, and asks before closing only after an edit', async () => {
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    // The first message names the conversation while its settings are open.
+    await send('Hello, what tools do you have?');
+    await pane().getByRole('heading', { name: 'Hello, what tools do you have?' }).waitFor();
+    await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    assert.equal(await settings().getByLabel('Title').inputValue(), 'Hello, what tools do you have?');
+
+    // Another window changes the prompt while the person edits the title: each keeps its own.
+    await settings().getByLabel('Title').fill('Mine');
+    const id = await currentId();
+    await d.fixture.host.call('assistant.update', { conversationId: id, systemPrompt: 'Answer briefly.' });
+    await page.waitForFunction(
+      () => document.querySelector<HTMLTextAreaElement>('.chat-settings textarea')?.value === 'Answer briefly.'
+    );
+    assert.equal(await settings().getByLabel('Title').inputValue(), 'Mine');
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await pane().getByRole('heading', { name: 'Mine' }).waitFor();
+    const saved = await d.fixture.host.call('assistant.get', { conversationId: id });
+    assert.equal(saved.title, 'Mine');
+    assert.equal(saved.systemPrompt, 'Answer briefly.');
+
+    // Nothing edited since: closed without a question.
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('dialog', { name: 'Discard your changes?' }).count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('starts a new chat with the servers of the last conversation (the ready ones at first), and saves a server ticked in the open settings when the person sends', async () => {
+    // The first chat started with every ready server.
+    const first = await d.fixture.host.call('assistant.get', { conversationId: await currentId() });
+    assert.deepEqual([...first.serverIds].sort(), ['desk', 'work']);
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByLabel('Server work', { exact: true }).uncheck();
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await header().getByText('Fake LLM · fake-small · tools of Server desk', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    await header().getByText('Fake LLM · fake-small · tools of Server desk', { exact: true }).waitFor();
+
+    // Ticked, not saved, and the person sends: the message goes with the settings they see.
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByLabel('Server work', { exact: true }).check();
+    await send('Use both servers');
+    await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    await header().getByText('Fake LLM · fake-small · tools of Server desk, Server work', { exact: true }).waitFor();
+    const second = await d.fixture.host.call('assistant.get', { conversationId: await currentId() });
+    assert.deepEqual([...second.serverIds].sort(), ['desk', 'work']);
+    assert.equal(second.title, 'Use both servers');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('sends nothing when the open settings’ changes could not be saved first, and says so by the message box', async () => {
+    const refuse = async (route: Route) => {
+      const call = route.request().postDataJSON() as { method?: string };
+      if (call.method !== 'assistant.update') return route.fallback();
+      await route.fulfill({ status: 200, json: { ok: false, error: { code: -32603, message: 'The disk is full.' } } });
+    };
+    await page.route('**/api/call', refuse);
+    const before = (await d.fixture.host.call('assistant.get', { conversationId: await currentId() })).messages.length;
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByLabel('Title').fill('Not saved');
+    await send('Will this go?');
+    const failure = pane().locator('.chat-composer .action-error:not([hidden])');
+    await failure.waitFor();
+    assert.equal(
+      await failure.locator('.action-error-what').textContent(),
+      'Your message was not sent: the changes to the settings were not saved. The disk is full.'
+    );
+    assert.equal(await pane().getByLabel('Your message').inputValue(), 'Will this go?', 'the message stays');
+    const now = await d.fixture.host.call('assistant.get', { conversationId: await currentId() });
+    assert.equal(now.messages.length, before, 'nothing was sent');
+    await page.unroute('**/api/call', refuse);
+    await pane().getByLabel('Your message').fill('');
+    await settings().getByLabel('Title').fill(now.title);
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('asks before a delete with a button marked dangerous, and says the conversation was deleted', async () => {
+    const title = (await pane().locator('.chat-title').textContent())!;
+    if ((await settings().count()) === 0) await pane().getByRole('button', { name: 'Settings', exact: true }).click();
+    await settings().getByRole('button', { name: 'Delete conversation' }).click();
+    const confirm = page.getByRole('dialog').getByRole('button', { name: 'Delete conversation' });
+    assert.match((await confirm.getAttribute('class')) ?? '', /\bdanger\b/);
+    await confirm.click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.locator('.sr-only[aria-live="polite"]').getByText(`Conversation “${title}” deleted.`).waitFor();
+    await list().getByText(title, { exact: true }).waitFor({ state: 'detached' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('New chat while the list is searched clears the search: the new chat is shown and chosen', async () => {
+    await list().getByRole('searchbox').fill('no such title');
+    await list().getByText('No title matches “no such title”.').waitFor();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    assert.equal(await list().getByRole('searchbox').inputValue(), '');
+    const chosen = list().locator('.chat-list-item[aria-current="true"]');
+    await chosen.getByText('New chat', { exact: true }).waitFor();
+    assert.equal(await chosen.locator('xpath=..').getAttribute('data-conversation-id'), await currentId());
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('at 800×700 with the settings open, Save settings stays in sight and the messages keep room to read', async () => {
+    for (let i = 0; i < 3; i++) {
+      await pane().and(page.locator('[data-status="idle"]')).waitFor();
+      llm.enqueue({ kind: 'text', tokens: [`Answer ${i}: ${'a few words more '.repeat(40)}`] });
+      await send(`Question ${i}`);
+      await pane().locator('[data-role="assistant"]').getByText(`Answer ${i}:`).waitFor();
+    }
+    await page.setViewportSize({ width: 800, height: 700 });
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByLabel('Server work', { exact: true }).waitFor();
+    const layout = await pane().evaluate((section) => {
+      const form = section.querySelector('.chat-settings')!.getBoundingClientRect();
+      const save = section.querySelector('.chat-settings button[type="submit"]')!.getBoundingClientRect();
+      const messages = section.querySelector('.chat-messages')!;
+      const send = section.querySelector('.chat-composer textarea')!.getBoundingClientRect();
+      const box = section.getBoundingClientRect();
+      return {
+        saveInSight: save.top >= form.top && save.bottom <= form.bottom + 0.5 && save.bottom <= innerHeight,
+        messages: messages.clientHeight,
+        line: parseFloat(getComputedStyle(messages).lineHeight),
+        composerInPane: send.top >= box.top && send.bottom <= box.bottom + 0.5
+      };
+    });
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-settings-800x700.png') });
+    assert.ok(layout.saveInSight, 'Save settings in sight without scrolling the settings');
+    assert.ok(layout.messages >= 5 * layout.line, `the messages get ${layout.messages}px, not five lines`);
+    assert.ok(layout.composerInPane, 'the message box in the pane');
+    await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(d.pageErrors, []);
   });
 });

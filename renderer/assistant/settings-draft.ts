@@ -1,0 +1,59 @@
+import type { Conversation } from '../../app/contract/assistant.js';
+
+/** A conversation's settings as its settings form edits them (no system prompt is ''). */
+export interface SettingsDraft {
+  title: string;
+  providerId: string;
+  model: string;
+  systemPrompt: string;
+  serverIds: string[];
+  maxToolRounds: number;
+  imageInput: boolean;
+}
+
+/** The conversation's settings as a draft. */
+export function fromConversation(c: Conversation): SettingsDraft {
+  return {
+    title: c.title,
+    providerId: c.providerId,
+    model: c.model,
+    systemPrompt: c.systemPrompt ?? '',
+    serverIds: c.serverIds,
+    maxToolRounds: c.maxToolRounds,
+    imageInput: c.imageInput
+  };
+}
+
+/** Whether two drafts would save the same settings (a title or prompt of spaces saves as none). */
+export function sameSettings(a: SettingsDraft, b: SettingsDraft): boolean {
+  const saved = (d: SettingsDraft) =>
+    JSON.stringify({
+      ...d,
+      title: d.title.trim(),
+      systemPrompt: d.systemPrompt.trim(),
+      serverIds: [...d.serverIds].sort()
+    });
+  return saved(a) === saved(b);
+}
+
+/** Whether two drafts hold exactly the same values (the servers in any order). */
+export function sameDraft(a: SettingsDraft, b: SettingsDraft): boolean {
+  return (Object.keys(a) as Array<keyof SettingsDraft>).every((key) => sameValue(a[key], b[key]));
+}
+
+function sameValue(a: SettingsDraft[keyof SettingsDraft], b: SettingsDraft[keyof SettingsDraft]): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  return a === b;
+}
+
+/**
+ * The draft once the conversation went from `before` to `after`: each field the person has not
+ * edited (still as it was in `before`) takes the new value; an edited one stays. The same draft
+ * object when nothing in it changes (so "Saved." stays).
+ */
+export function followed(draft: SettingsDraft, before: SettingsDraft, after: SettingsDraft): SettingsDraft {
+  const next = { ...draft };
+  for (const key of Object.keys(draft) as Array<keyof SettingsDraft>)
+    if (sameValue(draft[key], before[key])) Object.assign(next, { [key]: after[key] });
+  return sameDraft(next, draft) ? draft : next;
+}

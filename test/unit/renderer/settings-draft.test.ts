@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { followed, sameSettings, type SettingsDraft } from '../../../renderer/assistant/settings-draft.js';
+
+const saved: SettingsDraft = {
+  title: 'New chat',
+  providerId: 'fake',
+  model: 'fake-small',
+  systemPrompt: '',
+  serverIds: ['work', 'desk'],
+  maxToolRounds: 10,
+  imageInput: true
+};
+
+describe('the settings form’s draft as the conversation changes under it', () => {
+  it('takes what the core changed in fields the person has not edited', () => {
+    const after = { ...saved, title: 'Hello, what tools do you have?' };
+    assert.deepEqual(followed(saved, saved, after), after);
+  });
+
+  it('keeps what the person edited, and takes the rest', () => {
+    const draft = { ...saved, title: 'Mine', serverIds: ['desk'] };
+    const after = { ...saved, title: 'Hello', systemPrompt: 'Answer briefly.', serverIds: ['work'] };
+    assert.deepEqual(followed(draft, saved, after), {
+      ...saved,
+      title: 'Mine',
+      systemPrompt: 'Answer briefly.',
+      serverIds: ['desk']
+    });
+  });
+
+  it('gives back the same draft when nothing in it changes (its save stays “Saved.”)', () => {
+    const draft = { ...saved, title: 'Mine' };
+    // Saved as edited: the conversation now holds the draft's values.
+    assert.equal(followed(draft, saved, draft), draft);
+    // The servers in another order are the same choice.
+    assert.equal(followed(saved, saved, { ...saved, serverIds: ['desk', 'work'] }), saved);
+  });
+
+  it('counts a title or prompt of spaces as what it saves as', () => {
+    assert.equal(sameSettings({ ...saved, systemPrompt: '  ' }, saved), true);
+    assert.equal(sameSettings({ ...saved, title: ' New chat ' }, saved), true);
+    assert.equal(sameSettings({ ...saved, serverIds: ['desk', 'work'] }, saved), true);
+    assert.equal(sameSettings({ ...saved, serverIds: ['desk'] }, saved), false);
+  });
+});

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { answered, saveFakeProvider, settled } from '../support/assistant-fixture.js';
+import { answered, echoServer, saveFakeProvider, settled } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { nextEvent, peerServer } from '../support/host-fixture.js';
+import { nextEvent } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 /**
@@ -19,14 +17,7 @@ describe('an assistant tool call waiting for approval, seen from another screen'
 
   before(async () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const mcp = new McpServer({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
-    mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
-      content: [{ type: 'text', text: `Echo: ${message}` }]
-    }));
-    d = await startDesk(
-      { tools: { ...peerServer('tools'), server: mcp.server } },
-      { host: { keyStore: new InMemoryKeyStore() } }
-    );
+    d = await startDesk({ tools: echoServer() }, { host: { keyStore: new InMemoryKeyStore() } });
     await saveFakeProvider(d.fixture.host, llm.baseURL);
   });
 

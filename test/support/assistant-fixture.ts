@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { createHost, type Host } from '../../app/host/host.js';
 import type { Conversation } from '../../app/contract/assistant.js';
 import type { JournalSync } from '../../app/store/journal.js';
 import { FakeOpenAIServer } from './fake-openai-server.js';
-import { tempDir } from './host-fixture.js';
+import { peerServer, tempDir, type PeerServer } from './host-fixture.js';
 
 /** Resolves with the conversation once `predicate` holds for it (now, or at a later `assistant.changed`). */
 export function settled(
@@ -29,6 +31,15 @@ export function settled(
 
 /** The conversation is idle and its last message is the model's answer. */
 export const answered = (c: Conversation): boolean => c.status === 'idle' && c.messages.at(-1)?.role === 'assistant';
+
+/** An in-memory MCP server named `name` whose one tool, `echo`, answers "Echo: <message>". */
+export function echoServer(name = 'tools'): PeerServer {
+  const mcp = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
+  mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }]
+  }));
+  return { ...peerServer(name), server: mcp.server };
+}
 
 /** Saves the fake LLM server as a provider and returns its id. */
 export async function saveFakeProvider(host: Host, baseURL: string, id = 'fake'): Promise<string> {

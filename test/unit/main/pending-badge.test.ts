@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { createHost } from '../../../app/host/host.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { followPendingCount, pendingLabel } from '../../../main/pending-badge.js';
-import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { answered, echoServer, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
-import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
+import { nextEvent, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
 describe('the tray and dock badge follow the Inbox (through the glue interface)', () => {
   const data = tempDir('badge-');
@@ -47,14 +45,7 @@ describe('the tray and dock badge count the assistant’s tool calls waiting for
 
   before(async () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const mcp = new McpServer({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: {} } });
-    mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
-      content: [{ type: 'text', text: `Echo: ${message}` }]
-    }));
-    fixture = await startHostWith(
-      { tools: { ...peerServer('tools'), server: mcp.server } },
-      { keyStore: new InMemoryKeyStore() }
-    );
+    fixture = await startHostWith({ tools: echoServer() }, { keyStore: new InMemoryKeyStore() });
     await saveFakeProvider(fixture.host, llm.baseURL);
   });
 

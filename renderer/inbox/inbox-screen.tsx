@@ -5,6 +5,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
+import { useUnloadedWords } from '../components/unloaded-words.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
 export const INBOX_PAGE = 50;
@@ -29,6 +30,7 @@ export function InboxScreen({
   openId?: string | undefined;
 }) {
   const inbox = useDeskState((state) => state.inbox);
+  const unloaded = useUnloadedWords('what waits for you');
   const lastAnswered = useDeskState((state) => state.lastAnswered);
   const [shown, setShown] = useState(INBOX_PAGE);
   const list = useRef<HTMLDivElement>(null);
@@ -125,8 +127,8 @@ export function InboxScreen({
       <LiveStreams />
       {/* Not a live region: the answer was announced when it was sent. */}
       {lastAnswered ? <p className="inbox-answered muted">{lastAnswered}</p> : null}
-      <p className="empty" hidden={inbox.length > 0}>
-        Nothing is waiting for you.
+      <p className="empty" hidden={inbox.length > 0 && unloaded === undefined}>
+        {unloaded ?? 'Nothing is waiting for you.'}
       </p>
       <div
         className="cards"

@@ -109,7 +109,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       let next = state.inbox.some((known) => known.id === item.id)
         ? state
         : { ...state, inbox: [...state.inbox, item] };
-      // The answer to review has arrived: the model is done writing.
+      // The answer to review has arrived: the model is done writing, and "… is running" is over.
+      if (item.kind === 'sampling-review' && next.lastAnswered !== undefined)
+        next = { ...next, lastAnswered: undefined };
       if (item.taskId) next = withoutLive(next, item.taskId);
       else if (item.kind === 'sampling-review')
         for (const stream of Object.values(next.live))

@@ -16,6 +16,7 @@ import {
   type TaskItem
 } from './task-items.js';
 import { TASK_COLUMNS, TaskRow } from './task-row.js';
+import { useUnloadedWords } from '../components/unloaded-words.js';
 
 /** A row's height before it is measured. */
 const ESTIMATED_ROW_PX = 56;
@@ -53,6 +54,7 @@ export function TasksScreen({
       }),
     []
   );
+  const unloaded = useUnloadedWords('the tasks');
   const all = useMemo(
     () =>
       [...Object.values(tasks).map(receivedItem), ...Object.values(outbound).map(requestedItem)].sort(
@@ -132,11 +134,13 @@ export function TasksScreen({
       ) : null}
       <TaskFilters filter={filter} onChange={setFilter} />
       <p className="muted tasks-count" aria-live="polite">
-        {all.length === 0
-          ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
-          : shown.length === all.length
-            ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
-            : `${shown.length} of ${all.length} tasks match`}
+        {unloaded !== undefined
+          ? unloaded
+          : all.length === 0
+            ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
+            : shown.length === all.length
+              ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
+              : `${shown.length} of ${all.length} tasks match`}
       </p>
       <TableWrap label="Tasks table" hidden={shown.length === 0}>
         <table className="tasks">

@@ -21,7 +21,7 @@ export function RunningCall({ call }: { call: PlainCallView }) {
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
         {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
-        {call.waitingOnPerson ? ` · ${call.serverName} has a question for you in the Inbox` : null}
+        {call.waitingOnPerson ? ` · ${call.serverName} is waiting for you in the Inbox` : null}
       </p>
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />

@@ -95,7 +95,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     // Three minutes pass on the core's clock (and the page's): far past the 60 s idle timeout.
     await clock.advance(180_000);
     await page.clock.fastForward(180_000);
-    await running.getByText('Everything has a question for you in the Inbox').waitFor();
+    await running.getByText('Everything is waiting for you in the Inbox').waitFor();
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^3 min/);
     assert.equal((await host.call('tools.runningCalls', {})).length, 1, 'the call did not time out');
 

@@ -312,6 +312,22 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.match(text, /token is out of date \(Taskdesk was restarted\), so nothing was sent\./);
     assert.match(text, /then open the new address Taskdesk printed\./);
     assert.doesNotMatch(text, /Try again|Press Retry/);
+    // The lists it had may be out of date: the Inbox says so rather than "Nothing is waiting".
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    await inbox.getByText('Taskdesk cannot be reached now: what waits for you may have changed since').waitFor();
+    // Reloaded on the old address, it never loaded: nothing is said to be empty.
+    await page.reload();
+    await page
+      .getByRole('region', { name: 'Inbox' })
+      .getByText('Taskdesk cannot be reached: what waits for you cannot be shown until it is')
+      .waitFor();
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    await page
+      .getByRole('region', { name: 'Tasks' })
+      .getByText('Taskdesk cannot be reached: the tasks cannot be shown until it is')
+      .waitFor();
+    assert.equal(await page.getByText('Nothing is waiting for you.').count(), 0);
   });
 
   it('tells calls of one tool apart in History’s list by a line of their arguments, cut with an ellipsis at 800 px', async () => {

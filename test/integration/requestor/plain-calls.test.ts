@@ -237,7 +237,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     });
     const { item } = await asked;
     assert.ok(item.taskId !== undefined, 'the question is a task Taskdesk received');
-    // Said when the question comes in ("has a question for you in the Inbox"), with no time passing.
+    // Said when the question comes in ("is waiting for you in the Inbox"), with no time passing.
     const [said] = await fixture.host.call('tools.runningCalls', {});
     assert.deepEqual([said?.callId, said?.waitingOnPerson], ['c7', true]);
     await clock.advance(10 * 60_000);

@@ -334,7 +334,7 @@ describe('the Desk store reducer', () => {
     assert.deepEqual(state.policies, {});
   });
 
-  it('keeps text a model is writing until its stream ends, its task ends, or its review arrives', () => {
+  it('keeps text a model is writing (and the line saying it runs) until its stream ends, its task ends, or its review arrives', () => {
     const partial = (extra: Partial<HostEventPayload<'sampling.partial'>>) =>
       event('sampling.partial', {
         serverId: 'a',
@@ -355,8 +355,12 @@ describe('the Desk store reducer', () => {
     assert.equal(state.live.t1, undefined, 'a finished task no longer streams');
     state = deskReducer(state, partial({ taskId: 't1', text: 'late' }));
     assert.equal(state.live.t1, undefined, 'a late update of a finished task is dropped');
+    state = deskReducer(state, { type: 'inbox-answered', text: 'Approved with your edits; m is running.' });
+    state = deskReducer(state, event('inbox.added', { item: item('q', { kind: 'elicitation' }) }));
+    assert.equal(state.lastAnswered, 'Approved with your edits; m is running.', 'another question leaves the line');
     state = deskReducer(state, event('inbox.added', { item: item('r', { kind: 'sampling-review' }) }));
     assert.equal(state.live.s2, undefined, 'the review of a request that is not a task ends its stream');
+    assert.equal(state.lastAnswered, undefined, 'and "… is running" with it: the model is done');
     state = fold([partial({ streamId: 's3' }), partial({ streamId: 's3', done: true })], state);
     assert.deepEqual(state.live, {});
   });

@@ -83,6 +83,8 @@ function ConversationPane({
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
+  /** Bumped by a failure's Choose a provider: the settings open with the focus on the provider. */
+  const [providerFocus, setProviderFocus] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
   const settingsForm = useRef<ConversationSettingsHandle>(null);
   /** Whether the open settings hold changes not saved. */
@@ -103,6 +105,8 @@ function ConversationPane({
     )
       return;
     setSettings(false);
+    // Opened again by their button, the settings leave the focus there.
+    setProviderFocus(0);
     settingsButton.current?.focus();
   };
   /** Bumped by Retry after the conversation failed to open: reads it again. */
@@ -174,9 +178,16 @@ function ConversationPane({
           conversation={conversation}
           onDeleted={onDeleted}
           onUnsavedChange={onUnsavedChange}
+          focusProvider={providerFocus}
         />
       ) : null}
-      <MessageList conversation={conversation} />
+      <MessageList
+        conversation={conversation}
+        onChooseProvider={() => {
+          setSettings(true);
+          setProviderFocus((n) => n + 1);
+        }}
+      />
       <Composer
         conversation={conversation}
         autoFocus={focusComposer}

@@ -12,12 +12,13 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 /**
- * The conversations, newest first, filtered by title as the person types; New chat starts one
- * on the first configured provider and model (both can be changed in its settings), with the
- * servers of the conversation shown (else every server ready now), and clears the search so the
- * new chat shows. When
- * `focusRequest` changes (a conversation was deleted), New chat takes the focus, at the top of the
- * list (the search box when there is no provider to start one with).
+ * The conversations, newest first, filtered by title as the person types, as one listbox: a
+ * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, and Enter, Space
+ * or a click opens a conversation. New chat starts one on the first configured provider and
+ * model (both can be changed in its settings), with the servers of the conversation shown (else
+ * every server ready now), and clears the search so the new chat shows. When `focusRequest`
+ * changes (a conversation was deleted), New chat takes the focus, at the top of the list (the
+ * search box when there is no provider to start one with).
  */
 export function ConversationList({
   selected,
@@ -45,6 +46,14 @@ export function ConversationList({
     return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
   }, [summaries, query]);
   const provider = providers.find((p) => p.models.length > 0) ?? providers[0];
+  const listbox = useRef<HTMLUListElement>(null);
+  /** The conversation the arrow keys last moved to (or the person clicked). */
+  const [active, setActive] = useState<string | undefined>(undefined);
+  /**
+   * The one option Tab reaches (a roving tabindex): the one last moved to, else the open one,
+   * else the first shown.
+   */
+  const tabStop = [active, selected].find((id) => shown.some((s) => s.id === id)) ?? shown[0]?.id;
 
   const create = () => {
     if (busy) return;
@@ -119,13 +128,46 @@ export function ConversationList({
       ) : shown.length === 0 ? (
         <p className="muted small-text">No title matches “{query}”.</p>
       ) : null}
-      <ul>
-        {shown.map((s) => (
-          <li key={s.id} data-conversation-id={s.id}>
-            <button
-              type="button"
+      {shown.length > 0 ? (
+        <ul
+          role="listbox"
+          aria-label="Conversations"
+          ref={listbox}
+          onKeyDown={(event) => {
+            const at =
+              (event.target as HTMLElement).closest<HTMLElement>('[role="option"]')?.dataset.conversationId ?? tabStop;
+            const index = shown.findIndex((s) => s.id === at);
+            const to = (next: number) => {
+              event.preventDefault();
+              const id = shown[Math.max(0, Math.min(shown.length - 1, next))]!.id;
+              setActive(id);
+              listbox.current?.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(id)}"]`)?.focus();
+            };
+            switch (event.key) {
+              case 'ArrowDown':
+                return to(index + 1);
+              case 'ArrowUp':
+                return to(index - 1);
+              case 'Home':
+                return to(0);
+              case 'End':
+                return to(shown.length - 1);
+              case 'Enter':
+              case ' ':
+                event.preventDefault();
+                if (at) onSelect(at);
+            }
+          }}
+        >
+          {shown.map((s) => (
+            <li
+              key={s.id}
+              role="option"
               className="chat-list-item"
-              aria-current={s.id === selected ? 'true' : undefined}
+              data-conversation-id={s.id}
+              aria-selected={s.id === selected}
+              tabIndex={s.id === tabStop ? 0 : -1}
+              onFocus={() => setActive(s.id)}
               onClick={() => onSelect(s.id)}
             >
               <span className="chat-list-top">
@@ -141,10 +183,10 @@ export function ConversationList({
               <span className="chat-list-meta">
                 {s.model} · <DateTime iso={s.updatedAt} />
               </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError } from '../components/action-error.js';
@@ -29,12 +29,15 @@ export function ConversationSettings({
   conversation,
   onDeleted,
   onUnsavedChange,
+  focusProvider = 0,
   ref
 }: {
   conversation: Conversation;
   onDeleted: () => void;
   /** Told whether the form holds changes not saved (so that closing it can ask first). */
   onUnsavedChange?: (unsaved: boolean) => void;
+  /** Each new value (from 1) puts the focus on the provider field. */
+  focusProvider?: number;
   ref?: Ref<ConversationSettingsHandle>;
 }) {
   const { client, confirm, announce } = useDesk();
@@ -56,6 +59,10 @@ export function ConversationSettings({
   const unsaved = !sameSettings(draft, current);
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
+  const providerField = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (focusProvider > 0) providerField.current?.focus();
+  }, [focusProvider]);
 
   /** Saves the draft; answers with the conversation as saved. */
   const persist = async () => {
@@ -124,18 +131,24 @@ export function ConversationSettings({
         <label className="field">
           <span>Provider</span>
           <select
+            ref={providerField}
             value={draft.providerId}
             onChange={(e) => {
               const next = providers.find((p) => p.id === e.target.value);
+              // Another provider's models are its own: the old model name would name nothing there.
               setDraft({ ...draft, providerId: e.target.value, model: next?.models[0]?.name ?? draft.model });
             }}
           >
             {provider ? null : <option value={draft.providerId}>{draft.providerId} (no longer configured)</option>}
-            {providers.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            {providers.map((p) => {
+              // A provider that lists no model has nothing to chat with: shown, so that its absence is not a puzzle.
+              const empty = p.models.length === 0;
+              return (
+                <option key={p.id} value={p.id} disabled={empty && p.id !== draft.providerId}>
+                  {empty ? `${p.name} (no models: add one under LLM providers)` : p.name}
+                </option>
+              );
+            })}
           </select>
         </label>
         <label className="field">

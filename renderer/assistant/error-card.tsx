@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
 type ErrorMessage = Extract<AssistantMessage, { role: 'error' }>;
@@ -21,18 +21,24 @@ const TITLES: Record<string, string> = {
 
 /**
  * A failure of the model call, with what to do; Retry on the last one when the conversation
- * failed. Past the tool-round limit, the limit can be raised here before retrying.
+ * failed. Past the tool-round limit, the limit can be raised here before retrying. While the
+ * conversation's provider is no longer configured a retry cannot work: Choose a provider opens
+ * the settings instead, and Retry comes back once one is saved.
  */
 export function ErrorCard({
   conversation,
   message,
-  last
+  last,
+  onChooseProvider
 }: {
   conversation: Conversation;
   message: ErrorMessage;
   last: boolean;
+  /** Opens the conversation's settings on its provider. */
+  onChooseProvider: () => void;
 }) {
   const { client } = useDesk();
+  const providerGone = useDeskState((state) => !state.providers.some((p) => p.id === conversation.providerId));
   const { run, busy, failure, clear } = useAssistantCall();
   const [limit, setLimit] = useState(Math.min(1000, conversation.maxToolRounds * 2));
   const retryable = last && message.retryable && conversation.status === 'failed';
@@ -40,7 +46,13 @@ export function ErrorCard({
     <div className="chat-error" role="alert" data-error-kind={message.kind}>
       <p className="chat-error-title">{TITLES[message.kind] ?? 'The model call failed'}</p>
       <p>{message.message}</p>
-      {retryable ? (
+      {retryable && providerGone ? (
+        <div className="actions">
+          <button type="button" className="primary" onClick={onChooseProvider}>
+            Choose a provider
+          </button>
+        </div>
+      ) : retryable ? (
         <div className="actions">
           {message.kind === 'tool-limit' ? (
             <>

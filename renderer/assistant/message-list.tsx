@@ -16,7 +16,14 @@ const AT_END = 48;
  * in the answer that made it, failures with what to do. What comes in brings the view along
  * only while the reader is at the end.
  */
-export function MessageList({ conversation }: { conversation: Conversation }) {
+export function MessageList({
+  conversation,
+  onChooseProvider
+}: {
+  conversation: Conversation;
+  /** Opens the settings on the provider (a failure's way on when the provider is gone). */
+  onChooseProvider: () => void;
+}) {
   const stream = useDeskState((state) => state.assistant.streams[conversation.id]);
   const log = useRef<HTMLDivElement>(null);
   /**
@@ -120,7 +127,15 @@ export function MessageList({ conversation }: { conversation: Conversation }) {
               </p>
             );
           case 'error':
-            return <ErrorCard key={m.id} conversation={conversation} message={m} last={index === lastIndex} />;
+            return (
+              <ErrorCard
+                key={m.id}
+                conversation={conversation}
+                message={m}
+                last={index === lastIndex}
+                onChooseProvider={onChooseProvider}
+              />
+            );
         }
       })}
       {stream ? (

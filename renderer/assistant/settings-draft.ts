@@ -48,12 +48,17 @@ function sameValue(a: SettingsDraft[keyof SettingsDraft], b: SettingsDraft[keyof
 
 /**
  * The draft once the conversation went from `before` to `after`: each field the person has not
- * edited (still as it was in `before`) takes the new value; an edited one stays. The same draft
- * object when nothing in it changes (so "Saved." stays).
+ * edited (still as it was in `before`) takes the new value; an edited one stays. The provider
+ * and the model go together (a model is one of its provider's): when the person edited either,
+ * both stay; otherwise both follow. The same draft object when nothing in it changes (so "Saved."
+ * stays).
  */
 export function followed(draft: SettingsDraft, before: SettingsDraft, after: SettingsDraft): SettingsDraft {
   const next = { ...draft };
-  for (const key of Object.keys(draft) as Array<keyof SettingsDraft>)
-    if (sameValue(draft[key], before[key])) Object.assign(next, { [key]: after[key] });
+  const modelEdited = draft.providerId !== before.providerId || draft.model !== before.model;
+  for (const key of Object.keys(draft) as Array<keyof SettingsDraft>) {
+    const edited = key === 'providerId' || key === 'model' ? modelEdited : !sameValue(draft[key], before[key]);
+    if (!edited) Object.assign(next, { [key]: after[key] });
+  }
   return sameDraft(next, draft) ? draft : next;
 }

@@ -61,7 +61,15 @@ function SchemaFieldControl({
       mode === 'arguments' ? (
         <>
           {field.description ? <span>{field.description}</span> : null}
-          {tag ? <span className="type-tag">{tag}</span> : null}
+          {/* On screen the tag stands apart by its margin and font alone: read out, it would run on from the description. */}
+          {tag ? (
+            <>
+              <span className="type-tag" aria-hidden="true">
+                {tag}
+              </span>
+              <span className="sr-only">{`(${tag})`}</span>
+            </>
+          ) : null}
         </>
       ) : (
         field.description

@@ -19,7 +19,7 @@ export const ProviderCard = memo(function ProviderCard({
   onModelsAdded: (providerId: string, names: string[]) => void;
   onRemoved: (providerId: string) => void;
 }) {
-  const { client, announce, confirm } = useDesk();
+  const { client, store, announce, confirm } = useDesk();
   const [test, setTest] = useState<TestState | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
   const headingId = `provider-${provider.id}-name`;
@@ -96,9 +96,16 @@ export const ProviderCard = memo(function ProviderCard({
   };
 
   const remove = async () => {
+    // Read when asked, not kept in step: the card would re-render on every conversation's change.
+    const using = store.getState().assistant.summaries.filter((s) => s.providerId === provider.id).length;
     const agreed = await confirm({
       title: `Remove ${provider.name}?`,
-      body: <p>Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.</p>,
+      body: (
+        <>
+          <p>Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.</p>
+          {using > 0 ? <p>{conversationsUsing(using)}</p> : null}
+        </>
+      ),
       confirmLabel: 'Remove',
       danger: true
     });
@@ -201,3 +208,10 @@ export const ProviderCard = memo(function ProviderCard({
     </li>
   );
 });
+
+/** What removing a provider does to the conversations that use it. */
+function conversationsUsing(count: number): string {
+  return count === 1
+    ? '1 conversation uses it: it will need another provider.'
+    : `${count} conversations use it: they will need another provider.`;
+}

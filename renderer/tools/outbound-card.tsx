@@ -211,22 +211,23 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
 });
 
 /**
- * How long the server keeps the task, and until when; once that time has passed, that it has
- * (a finished card stays on the list after it). Checked every 15 s: a card per task ticking every
- * second would cost a long list for a minute's precision nobody reads.
+ * How long the server keeps the task and its result (its TTL), and until when; once that time
+ * has passed, that it has (a finished card stays on the list after it). In the words of the
+ * Assistant's task card. Checked every 15 s: a card per task ticking every second would cost a
+ * long list for a minute's precision nobody reads.
  */
 function KeptUntil({ task, expiresAt }: { task: OutboundTaskView; expiresAt: string }) {
   const now = useNow(15_000);
   if (Date.parse(expiresAt) <= now)
     return (
       <>
-        {' · its TTL ended at '}
+        {' · the server kept the task and its result until '}
         <DateTime iso={expiresAt} />
       </>
     );
   return (
     <>
-      {' · kept '}
+      {' · the server keeps the task and its result '}
       {task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : ''}
       {'until '}
       <DateTime iso={expiresAt} />

@@ -11,7 +11,8 @@ const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
 };
 
 /**
- * One tool: its name, how it is called, and its call form behind a disclosure. The form is
+ * One tool: its name, how it is called, and its call form behind a disclosure (Call…, then
+ * Close form while it is open). The form is
  * built on first open (most tools of a large server are never called) and kept after, with
  * what was typed in it.
  */
@@ -45,14 +46,15 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
           type="button"
           aria-expanded={open}
           aria-controls={panelId}
-          aria-label={`Call ${tool.name}…`}
+          // A disclosure whose label says what pressing it does now (the name starts with what shows).
+          aria-label={open ? `Close form for ${tool.name}` : `Call ${tool.name}…`}
           onClick={() => {
             focusOnOpen.current = !open;
             setOpen(!open);
             setBuilt(true);
           }}
         >
-          Call…
+          {open ? 'Close form' : 'Call…'}
         </button>
       </div>
       {tool.description ? <p className="tool-description">{tool.description}</p> : null}

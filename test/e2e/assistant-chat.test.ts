@@ -262,7 +262,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await task.waitFor();
     await task.locator('.chat-task-message').waitFor();
     assert.match(await task.locator('.chat-task-message').innerText(), /Gathering|Analyzing|Synthesizing|Generating/);
-    await task.getByText(/kept for/).waitFor();
+    await task.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
     await lastAnswer().getByText('Here is the research on tide pools.').waitFor({ timeout: 30_000 });
     const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
     assert.match(String(tool?.content), /tide pools/);
@@ -350,7 +350,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const card = pane().locator('[data-tool-call-id="j1"]');
     const task = card.getByRole('group', { name: 'Task of work-required' });
     await card.locator('[data-task-state="working"]').waitFor();
-    await task.getByText(/kept for/).waitFor();
+    await task.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
     // No immediate response: the conversation waits on the task (and says so), and Stop is offered.
     await page.waitForFunction(
       () =>
@@ -472,7 +472,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // Progress the server sends after its CreateTaskResult comes on the session's stream over
     // Streamable HTTP and shows on the card, with the task's status and TTL.
     const taskCard = card.getByRole('group', { name: 'Task of work-required' });
-    await taskCard.getByText(/kept for/).waitFor();
+    await taskCard.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
     await taskCard
       .locator('.progress-text')
       .getByText(/^step \d · \d\/5$/)
@@ -485,7 +485,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
     await closeAll();
     await open();
-    await page.getByRole('button', { name: /Long job/ }).click();
+    await page.getByRole('option', { name: /Long job/ }).click();
     await pane().getByRole('heading', { name: 'Long job' }).waitFor();
     await lastAnswer().getByText('It finished: survived.').waitFor({ timeout: 30_000 });
     assert.equal(llm.chatRequests.length, before + 1);

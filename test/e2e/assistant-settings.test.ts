@@ -347,10 +347,65 @@ describe('the Assistant as a person works in it: settings open while chatting, n
     await list().getByText('No title matches “no such title”.').waitFor();
     await page.getByRole('button', { name: '+ New chat' }).click();
     await pane().getByRole('heading', { name: 'New chat' }).waitFor();
-    assert.equal(await list().getByRole('searchbox').inputValue(), '');
-    const chosen = list().locator('.chat-list-item[aria-current="true"]');
+    // The new chat's event may show it (as the newest) a moment before New chat's answer clears the search.
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.chat-search')?.value === '');
+    const chosen = list().getByRole('option', { selected: true });
     await chosen.getByText('New chat', { exact: true }).waitFor();
-    assert.equal(await chosen.locator('xpath=..').getAttribute('data-conversation-id'), await currentId());
+    assert.equal(await chosen.getAttribute('data-conversation-id'), await currentId());
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('makes the conversation list one Tab stop: the arrow keys, Home and End move in it, Enter and Space open a conversation', async () => {
+    for (const title of ['Third', 'Fourth'])
+      await d.fixture.host.call('assistant.create', { title, providerId: 'fake', model: 'fake-small', serverIds: [] });
+    const options = list().getByRole('listbox', { name: 'Conversations' }).getByRole('option');
+    await options.filter({ hasText: 'Fourth' }).waitFor();
+    const titles = await options.locator('.chat-list-title').allTextContents();
+    assert.ok(titles.length >= 4, `four conversations or more: ${titles.join(', ')}`);
+    const opened = await currentId();
+    const focusedTitle = () =>
+      page.evaluate(() => document.activeElement?.querySelector('.chat-list-title')?.textContent ?? null);
+    const focusedRole = () => page.evaluate(() => document.activeElement?.getAttribute('role') ?? null);
+
+    // From the search, Tab goes to the open conversation, and the next Tab leaves the list.
+    await list().getByRole('searchbox').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedRole(), 'option');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-selected')), 'true');
+    const openedTitle = await focusedTitle();
+    await page.keyboard.press('Tab');
+    assert.notEqual(await focusedRole(), 'option', 'one Tab stop for the whole list');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focusedTitle(), openedTitle);
+
+    await page.keyboard.press('Home');
+    assert.equal(await focusedTitle(), titles[0]);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focusedTitle(), titles[0], 'no wrapping past the first');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedTitle(), titles[1]);
+    await page.keyboard.press('End');
+    assert.equal(await focusedTitle(), titles.at(-1));
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedTitle(), titles.at(-1), 'no wrapping past the last');
+    assert.equal(await currentId(), opened, 'moving opens nothing');
+
+    await page.keyboard.press('Enter');
+    await pane()
+      .getByRole('heading', { name: titles.at(-1) })
+      .waitFor();
+    assert.equal(await focusedTitle(), titles.at(-1), 'the focus stays in the list');
+    await page.keyboard.press('Home');
+    await page.keyboard.press(' ');
+    await pane().getByRole('heading', { name: titles[0] }).waitFor();
+    assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-list-keys.png') });
+
+    // Back into the list from the chat: on the conversation open now.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focusedTitle(), titles[1], 'the option last moved to keeps the Tab stop');
     assert.deepEqual(d.pageErrors, []);
   });
 

@@ -130,7 +130,10 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(await card.locator('.outcome-block > p').first().textContent(), 'Result:');
     assert.equal(await card.locator('.status-message').textContent(), 'done');
     // The server's own ttl (ten minutes) is what the card says.
-    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 10 min, until /);
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      /the server keeps the task and its result for 10 min, until /
+    );
     assert.equal(
       await card.getByRole('button', { name: /^(Cancel|Check) / }).count(),
       0,

@@ -104,7 +104,10 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
 
     const card = callCard('slow');
     await card.locator('[data-status="working"]').waitFor();
-    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 1 h 30 min, until /);
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      /the server keeps the task and its result for 1 h 30 min, until /
+    );
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), stored.expiresAt);
     assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * 60_000);
   });
@@ -212,13 +215,16 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
   it('says when a task’s TTL has ended rather than how long it is still kept', async () => {
     const card = callCard('slow');
     const expiresAt = await card.locator('.meta time').last().getAttribute('datetime');
-    assert.match((await card.locator('.meta').textContent()) ?? '', /kept for 1 h 30 min, until /);
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      /the server keeps the task and its result for 1 h 30 min, until /
+    );
     await page.clock.fastForward('01:31:00');
     await card
       .locator('.meta')
-      .getByText(/its TTL ended at/)
+      .getByText(/the server kept the task and its result until/)
       .waitFor();
-    assert.doesNotMatch((await card.locator('.meta').textContent()) ?? '', /kept for/);
+    assert.doesNotMatch((await card.locator('.meta').textContent()) ?? '', /keeps/);
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), expiresAt);
   });
 });

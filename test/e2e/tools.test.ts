@@ -17,6 +17,25 @@ function taskToolPeer(options: { cancel?: boolean; immediateResponse?: string } 
   return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
 }
 
+/** The accessible description Chromium computes for the element (as a screen reader gets it). */
+async function accessibleDescription(locator: Locator): Promise<string | undefined> {
+  const page = locator.page();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await locator.evaluate((element) => element.setAttribute('data-description-probe', ''));
+    const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: document.nodeId,
+      selector: '[data-description-probe]'
+    });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes[0]?.description?.value as string | undefined;
+  } finally {
+    await locator.evaluate((element) => element.removeAttribute('data-description-probe'));
+    await cdp.detach();
+  }
+}
+
 describe('the Tools screen calls tools, as tasks where allowed, and follows the tasks', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
   let fixture: InMemoryHostFixture;
@@ -92,6 +111,31 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     const stored = fixture.host.requestor.list().find((task) => task.toolName === 'work-optional')!;
     assert.deepEqual(stored.arguments, { durationMs: 400, label: 'weekly', progressSteps: 2 });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('reads an argument’s description apart from its type, and its Call… button says what pressing it does now', async () => {
+    const item = tools.locator('li[data-tool="work-required"]');
+    const button = item.locator('.card-header button');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    const form = await openForm('work-required');
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    assert.equal(await button.textContent(), 'Close form');
+    assert.equal(await button.getAttribute('aria-label'), 'Close form for work-required');
+    // What Chromium hands a screen reader, not the markup: the type tag is a box of its own on screen only.
+    assert.equal(
+      await accessibleDescription(form.getByLabel('durationMs')),
+      'How long the work runs, on the server clock (integer)'
+    );
+    assert.equal(await accessibleDescription(form.getByLabel('label')), '(string)');
+    await item.screenshot({ path: path.join(root, '.tmp/tools-form-open.png') });
+
+    await button.click();
+    await form.waitFor({ state: 'hidden' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await button.textContent(), 'Call…');
+    assert.equal(await button.getAttribute('aria-label'), 'Call work-required…');
+    assert.ok(await button.evaluate((element) => element === document.activeElement), 'the button keeps the focus');
+    assert.deepEqual(pageErrors, []);
   });
 
   it('calls an optional tool plainly when asked, and a forbidden one plainly, showing the result under the form', async () => {

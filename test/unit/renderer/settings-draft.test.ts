@@ -29,6 +29,17 @@ describe('the settings form’s draft as the conversation changes under it', () 
     });
   });
 
+  it('keeps the provider and its model together: an edit of either keeps both, else both follow', () => {
+    const after = { ...saved, providerId: 'other', model: 'other-large' };
+    // The person chose another model of the same provider while another window moved the chat elsewhere.
+    const model = { ...saved, model: 'fake-large' };
+    assert.deepEqual(followed(model, saved, after), model);
+    const provider = { ...saved, providerId: 'third', model: 'third-a' };
+    assert.deepEqual(followed(provider, saved, { ...saved, model: 'fake-large' }), provider);
+    // Neither edited: both follow, with the rest.
+    assert.deepEqual(followed({ ...saved, title: 'Mine' }, saved, after), { ...after, title: 'Mine' });
+  });
+
   it('gives back the same draft when nothing in it changes (its save stays “Saved.”)', () => {
     const draft = { ...saved, title: 'Mine' };
     // Saved as edited: the conversation now holds the draft's values.

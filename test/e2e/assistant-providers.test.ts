@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { answered, saveFakeProvider, settled } from '../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
+
+/**
+ * The Assistant's conversations and the providers they run on: removing a provider says which
+ * conversations it leaves without one, and a conversation left so leads to its settings, which
+ * offer only providers that list a model.
+ */
+describe('the Assistant’s conversations when their provider is removed or lists no model', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const settings = (): Locator => pane().getByRole('form', { name: 'Conversation settings' });
+  // By position: a select's label reads with its options, so it names no field exactly.
+  const providerField = (): Locator => settings().locator('.chat-settings-grid select').nth(0);
+  const modelField = (): Locator => settings().locator('.chat-settings-grid select').nth(1);
+  const list = (): Locator => page.getByRole('navigation', { name: 'Conversations' });
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk({}, { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1200, height: 800 } });
+    page = d.page;
+    const host = d.fixture.host;
+    await saveFakeProvider(host, llm.baseURL);
+    const save = (id: string, name: string, models: string[]) =>
+      host.call('providers.save', { id, name, baseURL: llm.baseURL, models: models.map((model) => ({ name: model })) });
+    await save('picker', 'Picker', ['pick-1', 'pick-2']);
+    await save('lonely', 'Lonely', ['solo']);
+    await save('second', 'Second', ['second-a', 'second-b']);
+    await save('bare', 'Bad one', []);
+    for (const title of ['Picked A', 'Picked B'])
+      await host.call('assistant.create', { title, providerId: 'picker', model: 'pick-1', serverIds: [] });
+    await host.call('assistant.create', { title: 'Alone', providerId: 'lonely', model: 'solo', serverIds: [] });
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('says in the Remove confirmation how many conversations use the provider, and that they will need another', async () => {
+    await page.getByRole('link', { name: 'LLM providers' }).click();
+    const dialog = page.getByRole('dialog');
+    const body = async (name: string): Promise<string> => {
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+      await dialog.waitFor();
+      const text = (await dialog.locator('.dialog-body').textContent()) ?? '';
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      return text;
+    };
+    assert.match(await body('Picker'), /2 conversations use it: they will need another provider\./);
+    assert.match(await body('Lonely'), /1 conversation uses it: it will need another provider\./);
+    assert.doesNotMatch(await body('Second'), /conversation/);
+
+    await page.getByRole('button', { name: 'Remove Picker' }).click();
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-remove.png') });
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('heading', { name: 'Picker', exact: true }).waitFor({ state: 'detached' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('leads a chat whose provider is gone to its settings with Choose a provider, not a Retry that cannot work; Retry comes back once one is chosen', async () => {
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await list().getByText('Picked A', { exact: true }).click();
+    await pane().getByRole('heading', { name: 'Picked A' }).waitFor();
+    await pane().getByLabel('Your message').fill('Hello');
+    await pane().getByLabel('Your message').press('Enter');
+    const error = pane().locator('.chat-error');
+    await error.getByText('The provider picker is no longer configured: choose another one.').waitFor();
+    assert.equal(await error.getByRole('button', { name: 'Retry' }).count(), 0, 'no Retry while it cannot work');
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-error.png') });
+
+    await error.getByRole('button', { name: 'Choose a provider' }).click();
+    await settings().waitFor();
+    await page.waitForFunction(() => document.activeElement?.matches('.chat-settings-grid select') === true);
+    assert.ok(await providerField().evaluate((element) => element === document.activeElement), 'on the provider');
+    assert.equal(await pane().getByRole('button', { name: 'Close settings' }).getAttribute('aria-expanded'), 'true');
+
+    await providerField().selectOption({ label: 'Fake LLM' });
+    assert.equal(await modelField().inputValue(), 'fake-small');
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await settings().getByText('Saved.', { exact: true }).waitFor();
+    await pane().locator('.chat-header').getByText('Fake LLM · fake-small · no tools', { exact: true }).waitFor();
+
+    await error.getByRole('button', { name: 'Retry' }).click();
+    await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    await settled(d.fixture.host, (await pane().getAttribute('data-conversation-id'))!, answered);
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('offers a provider that lists no model disabled, saying so, and picks the chosen provider’s first model', async () => {
+    await list().getByText('Alone', { exact: true }).click();
+    await pane().getByRole('heading', { name: 'Alone' }).waitFor();
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    const bare = providerField().locator('option', { hasText: 'Bad one' });
+    assert.equal(await bare.textContent(), 'Bad one (no models: add one under LLM providers)');
+    assert.equal(await bare.isDisabled(), true);
+    assert.equal(await providerField().locator('option:not([disabled])', { hasText: 'Second' }).count(), 1);
+
+    await providerField().selectOption({ label: 'Second' });
+    assert.equal(await modelField().inputValue(), 'second-a');
+    assert.deepEqual(await modelField().locator('option').allTextContents(), ['second-a', 'second-b']);
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-settings.png') });
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await pane().locator('.chat-header').getByText('Second · second-a · no tools', { exact: true }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

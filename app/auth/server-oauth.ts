@@ -6,14 +6,17 @@ import type {
   OAuthTokens
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { SignInView } from '../contract/server-auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { REGISTERED_REDIRECT_URI, signInRequestText, type SignInView } from '../contract/server-auth.js';
 import { errorMessage } from '../core/errors.js';
 import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
 import { subjectOf } from './token-subject.js';
 import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
 
-/** The redirect URI Taskdesk registers: RFC 8252 §7.3 lets a loopback redirect use any port. */
-export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1/callback';
+export { REGISTERED_REDIRECT_URI };
+
+/** OAuth errors that say the client itself was refused (RFC 6749 §5.2, §4.1.2.1). */
+const CLIENT_REFUSED = new Set(['invalid_client', 'unauthorized_client']);
 
 /**
  * How many times in a row Taskdesk asks for more scope for the same challenge before it stops
@@ -28,9 +31,7 @@ const SIGN_IN_WAIT_MS = 10 * 60_000;
 /** Thrown by a request that needs the user to sign in (or to grant more scope) first. */
 export class SignInRequiredError extends Error {
   constructor(serverName: string, issuer: string | undefined) {
-    super(
-      `Sign in to ${serverName}${issuer ? ` at ${issuer}` : ''} to use it: Taskdesk is waiting for you to agree on the server's card.`
-    );
+    super(signInRequestText(serverName, issuer));
     this.name = 'SignInRequiredError';
   }
 }
@@ -62,6 +63,8 @@ interface PendingSignIn {
   issSupported: boolean;
   resource: string;
   timer: NodeJS.Timeout;
+  /** Its page was handed out (`auth.signIn`): the person is in the browser. */
+  opened: boolean;
 }
 
 /**
@@ -131,6 +134,26 @@ export class ServerOAuth implements OAuthClientProvider {
   get pendingSignIn(): { authorizationUrl: string; issuer: string } | undefined {
     const pending = this.#pending;
     return pending && { authorizationUrl: pending.authorizationUrl.href, issuer: pending.recordedIssuer };
+  }
+
+  /** The person agreed: the sign-in page to open (if one waits), and the view says Taskdesk waits for the browser. */
+  openSignIn(): { authorizationUrl: string; issuer: string } | undefined {
+    const pending = this.#pending;
+    if (!pending) return undefined;
+    if (!pending.opened) {
+      pending.opened = true;
+      this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer, waiting: true });
+    }
+    return this.pendingSignIn;
+  }
+
+  /** Stops waiting for the browser; the next sign-in starts afresh (a new page, a new PKCE verifier). */
+  cancelSignIn(): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#closePending();
+    this.#codeVerifier = undefined;
+    this.#setView(this.#notWaitingView(pending.recordedIssuer));
   }
 
   // --- OAuthClientProvider -------------------------------------------------------------
@@ -209,7 +232,10 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'verifier' || scope === 'all') this.#codeVerifier = undefined;
+    // A client registered by hand is kept when refused, and so is the verifier of the sign-in
+    // under way: the SDK then tries the same code once more and its refusal reaches the card
+    // in words, not as a missing verifier.
+    if (scope === 'verifier' || (scope === 'all' && !this.#record.preregistered)) this.#codeVerifier = undefined;
     if (scope === 'discovery' || scope === 'all') this.#discovery = undefined;
     if (scope === 'verifier' || scope === 'discovery') return;
     await this.#update((record) => {
@@ -251,7 +277,8 @@ export class ServerOAuth implements OAuthClientProvider {
       timer: setTimeout(
         () => this.#failPending(pending, 'The sign-in was not completed in 10 minutes.'),
         SIGN_IN_WAIT_MS
-      )
+      ),
+      opened: false
     };
     pending.timer.unref();
     this.#pending = pending;
@@ -310,9 +337,13 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#setView({ status: 'signed-out' });
   }
 
-  /** Stores a client the user registered by hand (its secret stays in the key store). */
+  /**
+   * Stores a client the user registered by hand (its secret stays in the key store). A sign-in
+   * under way with the previous client is dropped, and so are the tokens it issued.
+   */
   async setClient(client: { clientId: string; clientSecret?: string; scope?: string }): Promise<void> {
     await this.load();
+    const issuer = this.#closeForNewClient();
     await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => ({
       ...rest,
       preregistered: true,
@@ -323,6 +354,37 @@ export class ServerOAuth implements OAuthClientProvider {
       },
       ...(client.scope !== undefined ? { scope: client.scope } : {})
     }));
+    this.#setView(this.#notWaitingView(issuer));
+  }
+
+  /** Forgets the client registered by hand, with its tokens: the next sign-in registers Taskdesk itself. */
+  async forgetClient(): Promise<void> {
+    await this.load();
+    const issuer = this.#closeForNewClient();
+    await this.#update(({ tokens: _t, grant: _g, client: _c, preregistered: _p, scope: _s, ...rest }) => rest);
+    this.#setView(this.#notWaitingView(issuer));
+  }
+
+  /** Drops a sign-in under way before the client changes; the issuer the card named, if any. */
+  #closeForNewClient(): string | undefined {
+    const issuer = this.#pending?.recordedIssuer ?? this.#view?.issuer;
+    this.#closePending();
+    this.#codeVerifier = undefined;
+    this.#stepUps.clear();
+    return issuer;
+  }
+
+  /** The view with nothing under way: signed in if tokens are kept, else asking (or signed out). */
+  #notWaitingView(issuer: string | undefined): SignInView {
+    const { tokens, grant } = this.#record;
+    if (tokens && grant)
+      return {
+        status: 'signed-in',
+        issuer: grant.issuer,
+        ...(grant.subject !== undefined && { subject: grant.subject })
+      };
+    if (this.#view === undefined || this.#view.status === 'signed-out') return { status: 'signed-out' };
+    return { status: 'sign-in-required', ...(issuer !== undefined && { issuer }) };
   }
 
   /** Stops waiting for a sign-in (the server was removed or the host closes). */
@@ -347,9 +409,10 @@ export class ServerOAuth implements OAuthClientProvider {
   async #completeSignIn(pending: PendingSignIn, outcome: RedirectOutcome): Promise<void> {
     if (this.#pending !== pending) return;
     if (outcome.type === 'error') {
+      const said = `${outcome.error}${outcome.description ? `: ${outcome.description}` : ''}`;
       this.#failPending(
         pending,
-        `The authorization server refused the sign-in: ${outcome.error}${outcome.description ? `: ${outcome.description}` : ''}`
+        this.#clientRefusedText(outcome.error, said) ?? `The authorization server refused the sign-in: ${said}`
       );
       return;
     }
@@ -372,7 +435,11 @@ export class ServerOAuth implements OAuthClientProvider {
       });
       if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
     } catch (error) {
-      this.#failPending(pending, `The sign-in could not be completed: ${errorMessage(error)}`);
+      const refused =
+        error instanceof OAuthError
+          ? this.#clientRefusedText(error.errorCode, `${error.errorCode}: ${error.message}`)
+          : undefined;
+      this.#failPending(pending, refused ?? `The sign-in could not be completed: ${errorMessage(error)}`);
       return;
     }
     const tokens = this.#record.tokens;
@@ -394,6 +461,13 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#codeVerifier = undefined;
     this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
     this.#options.onSignedIn(grant);
+  }
+
+  /** Words for a client registered by hand that the authorization server refused; undefined for anything else. */
+  #clientRefusedText(code: string, said: string): string | undefined {
+    const client = this.#record.client;
+    if (!this.#record.preregistered || !client || !CLIENT_REFUSED.has(code)) return undefined;
+    return `The authorization server did not accept the client ${client.client_id} (${said}). Correct the client you registered, or use automatic registration.`;
   }
 
   #failPending(pending: PendingSignIn, reason: string): void {
@@ -420,8 +494,10 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   #setView(view: SignInView): void {
-    this.#view = view;
-    this.#options.onChange({ ...view });
+    const { registeredClientId: _old, ...rest } = view;
+    const client = this.#record.preregistered ? this.#record.client?.client_id : undefined;
+    this.#view = { ...rest, ...(client !== undefined && { registeredClientId: client }) };
+    this.#options.onChange({ ...this.#view });
   }
 }
 

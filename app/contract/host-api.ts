@@ -373,6 +373,10 @@ export const HostMethods = {
   'auth.signOut': { params: z.object({ serverId: z.string() }), result: ServerViewSchema },
   /** A client registered by hand with the server's authorization server; kept in the key store. */
   'auth.setClient': { params: PreRegisteredClientSchema, result: Ok },
+  /** Stops waiting for the sign-in page handed out by `auth.signIn`; the next Sign in starts afresh. */
+  'auth.cancelSignIn': { params: z.object({ serverId: z.string() }), result: Ok },
+  /** Forgets the client registered by hand (and its tokens): the next sign-in registers automatically. */
+  'auth.forgetClient': { params: z.object({ serverId: z.string() }), result: Ok },
   ...InputExchangeMethods
 } as const;
 

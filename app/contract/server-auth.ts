@@ -1,10 +1,34 @@
 import { z } from 'zod';
 
 /**
+ * The redirect URI Taskdesk registers, and the one a person registers by hand: RFC 8252 §7.3 lets
+ * a loopback redirect use any port, and each sign-in listens on one of its own.
+ */
+export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1/callback';
+
+/** How a request refused for want of a sign-in ends its message (see {@link isSignInRequest}). */
+const SIGN_IN_REQUEST_END = 'press Sign in on its card in Taskdesk.';
+
+/** The words of a request refused until the person signs in to `serverName` (at `issuer`). */
+export function signInRequestText(serverName: string, issuer: string | undefined): string {
+  return `Sign in to ${serverName}${issuer ? ` at ${issuer}` : ''} to use it: ${SIGN_IN_REQUEST_END}`;
+}
+
+/**
+ * True for a connection's reason that is only a sign-in being asked for: the card then shows
+ * the sign-in, not a failure.
+ */
+export function isSignInRequest(reason: string | undefined): boolean {
+  return reason?.endsWith(SIGN_IN_REQUEST_END) ?? false;
+}
+
+/**
  * A Streamable HTTP server's OAuth sign-in as the UI sees it: never a token or a client secret.
  *
  * `sign-in-required`: the server asked for authorization and Taskdesk waits for the user to
  * agree (`auth.signIn`); `issuer` is the authorization server the sign-in page belongs to.
+ * Once they agreed, `waiting` is set until the browser comes back, the sign-in fails
+ * (`reason`) or it is cancelled (`auth.cancelSignIn`).
  */
 export const SignInViewSchema = z.object({
   status: z.enum(['signed-out', 'sign-in-required', 'signed-in']),
@@ -12,7 +36,11 @@ export const SignInViewSchema = z.object({
   /** Who is signed in, when the tokens name a subject. */
   subject: z.string().optional(),
   /** Why the last sign-in failed, in words. */
-  reason: z.string().optional()
+  reason: z.string().optional(),
+  /** The sign-in page was handed out (`auth.signIn`): Taskdesk waits for the browser to come back. */
+  waiting: z.literal(true).optional(),
+  /** The client id the person registered by hand (`auth.setClient`), until `auth.forgetClient`. */
+  registeredClientId: z.string().optional()
 });
 export type SignInView = z.infer<typeof SignInViewSchema>;
 

@@ -323,6 +323,14 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'auth.setClient': async (client) => {
       await parts.signIn.setClient(client);
       return OK;
+    },
+    'auth.cancelSignIn': async ({ serverId }) => {
+      await parts.signIn.cancelSignIn(serverId);
+      return OK;
+    },
+    'auth.forgetClient': async ({ serverId }) => {
+      await parts.signIn.forgetClient(serverId);
+      return OK;
     }
   };
 }

@@ -15,8 +15,8 @@ export interface ServerSignInParts {
 }
 
 /**
- * The host API's `auth.*` methods: the user agreed to sign in, signs out, or enters a client
- * registered by hand. The browser is opened by the caller (the Desk: `openExternal` in the app,
+ * The host API's `auth.*` methods: the user agreed to sign in, cancels it, signs out, enters a
+ * client registered by hand or goes back to automatic registration. The browser is opened by the caller (the Desk: `openExternal` in the app,
  * the page itself in browser mode) with the address `auth.signIn` answers.
  */
 export class ServerSignIn {
@@ -28,7 +28,7 @@ export class ServerSignIn {
 
   async signIn(serverId: string): Promise<SignInStart> {
     const oauth = await this.#oauth(serverId);
-    let pending = oauth.pendingSignIn;
+    let pending = oauth.openSignIn();
     if (!pending) {
       // Nothing asked yet (the user pressed Sign in first): a token, or a page to open.
       try {
@@ -37,7 +37,7 @@ export class ServerSignIn {
       } catch (error) {
         if (!(error instanceof SignInRequiredError)) throw error;
       }
-      pending = oauth.pendingSignIn;
+      pending = oauth.openSignIn();
       if (!pending) throw new HostError(JsonRpcCode.InternalError, 'The sign-in could not be prepared.');
     }
     return { type: 'open', authorizationUrl: pending.authorizationUrl, issuer: pending.issuer };
@@ -56,6 +56,14 @@ export class ServerSignIn {
       ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
       ...(client.scope !== undefined && { scope: client.scope })
     });
+  }
+
+  async cancelSignIn(serverId: string): Promise<void> {
+    (await this.#oauth(serverId)).cancelSignIn();
+  }
+
+  async forgetClient(serverId: string): Promise<void> {
+    await (await this.#oauth(serverId)).forgetClient();
   }
 
   async #oauth(serverId: string): Promise<ServerOAuth> {

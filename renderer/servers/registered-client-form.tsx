@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
+import { REGISTERED_REDIRECT_URI } from '../../app/contract/server-auth.js';
 import { ActionError, useFailure } from '../components/action-error.js';
+import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /**
  * For an authorization server that registers no clients itself: the client the person
- * registered there by hand (its id, a secret if it has one, a scope). The secret goes to the
- * key store and is never shown back; the next sign-in uses this client.
+ * registered there by hand (its id, a secret if it has one, a scope), and the redirect URI to
+ * register it with. The secret goes to the key store and is never shown back; the next
+ * sign-in uses this client.
  */
 export function RegisteredClientForm({ server }: { server: ServerView }) {
   const { client, announce } = useDesk();
-  const [clientId, setClientId] = useState('');
+  const [clientId, setClientId] = useState(server.state.auth?.registeredClientId ?? '');
   const [clientSecret, setClientSecret] = useState('');
   const [scope, setScope] = useState('');
   const { failure, fail, clear } = useFailure();
@@ -43,28 +46,58 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
           void save();
         }}
       >
-        <label>
-          Client ID
-          <input value={clientId} onChange={(event) => setClientId(event.target.value)} required />
-        </label>
-        <label>
-          Client secret (if it has one)
-          <input
-            type="password"
-            autoComplete="off"
-            value={clientSecret}
-            onChange={(event) => setClientSecret(event.target.value)}
-          />
-        </label>
-        <label>
-          Scope (if the server names none)
-          <input value={scope} onChange={(event) => setScope(event.target.value)} />
-        </label>
-        <button type="submit" disabled={clientId.trim() === ''}>
-          Save client
-        </button>
-        {saved ? <p className="muted">Saved: the next sign-in uses this client.</p> : null}
+        <p className="field-hint">
+          Register Taskdesk there as a native app with the redirect URI <code>{REGISTERED_REDIRECT_URI}</code> (any
+          port: Taskdesk listens on one of its own for each sign-in), then enter the client it gives you.
+        </p>
+        <FieldFrame name="client-id" label="Client ID" required>
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={clientId}
+              onChange={(event) => setClientId(event.target.value)}
+              required
+              aria-required="true"
+            />
+          )}
+        </FieldFrame>
+        <FieldFrame
+          name="client-secret"
+          label="Client secret (if it has one)"
+          hint="Kept in the key store, never shown again."
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="password"
+              autoComplete="off"
+              value={clientSecret}
+              onChange={(event) => setClientSecret(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+        <FieldFrame name="client-scope" label="Scope (if the server names none)">
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={scope}
+              onChange={(event) => setScope(event.target.value)}
+            />
+          )}
+        </FieldFrame>
         <ActionError failure={failure} onDismiss={clear} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={clientId.trim() === ''}>
+            Save client
+          </button>
+          {saved ? <span className="muted">Saved: the next sign-in uses this client.</span> : null}
+        </div>
       </form>
     </details>
   );

@@ -1,5 +1,6 @@
 import { memo, useRef, useState } from 'react';
-import type { SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
+import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
+import { isSignInRequest } from '../../app/contract/server-auth.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -13,6 +14,18 @@ import { ServerFolders } from './server-folders.js';
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
   return `${words}${policy.mode !== 'refuse' ? (policy.reviewCompletion ? ', review answers' : ', no review') : ''}`;
+}
+
+/**
+ * The word a server that is not connected shows for its OAuth sign-in, when that is what it
+ * waits for: not a failure (the core fails the connect until the person signs in, and a sign-out
+ * disconnects). Undefined when the connection's own state says it.
+ */
+function signInWord(state: ConnectionState, live: boolean): string | undefined {
+  const auth = state.auth;
+  if (live || !auth || auth.status === 'signed-in') return undefined;
+  if (auth.waiting) return 'Signing in';
+  return auth.status === 'signed-out' ? 'Signed out' : 'Sign-in needed';
 }
 
 /** One server: its connection state and why, connect or disconnect, its sampling policy, its tools, and removing it. */
@@ -48,6 +61,12 @@ export const ServerCard = memo(function ServerCard({
   const { state } = server;
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
+  const signIn = signInWord(state, live);
+  // A connect refused for the sign-in, or the disconnect of a sign-out, is said by the sign-in.
+  const reason =
+    state.reason && !live && !(signIn && (isSignInRequest(state.reason) || state.status === 'closed'))
+      ? state.reason
+      : undefined;
 
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
@@ -111,9 +130,15 @@ export const ServerCard = memo(function ServerCard({
     <li className="card server" data-server-id={server.id} aria-labelledby={headingId}>
       <div className="card-header">
         <h3 id={headingId}>{server.name}</h3>
-        <StatusBadge status={state.status} />
+        {signIn ? (
+          <span className="status status-idle" data-status={state.status} data-sign-in={state.auth?.status}>
+            {signIn}
+          </span>
+        ) : (
+          <StatusBadge status={state.status} />
+        )}
       </div>
-      {state.reason && !live ? <p className="reason">{state.reason}</p> : null}
+      {reason ? <p className="reason">{reason}</p> : null}
       <dl className="facts">
         <dt>Id</dt>
         <dd>

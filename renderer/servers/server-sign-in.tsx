@@ -6,54 +6,72 @@ import { useDesk } from '../shell/desk-context.js';
 import { RegisteredClientForm } from './registered-client-form.js';
 
 /**
- * A server's OAuth sign-in on its card: who is signed in (and Sign out), or the question
- * "Sign in to <server> at <issuer>?". The sign-in page opens in the user's own browser only
- * when they press Sign in (in the app through the main process, in browser mode as a new tab),
- * and its address is shown too, for a browser that did not open. Nothing here ever holds a token.
+ * A server's OAuth sign-in on its card: who is signed in (and Sign out); the question
+ * "Sign in to <server> at <issuer>?"; once agreed, that the sign-in is finished in the browser
+ * tab that opened (and Cancel); or "Signed out". The sign-in page opens in the user's own
+ * browser only when they press Sign in (in the app through the main process, in browser mode as
+ * a new tab), and its address is shown too, for a browser that did not open. The client
+ * registered by hand, if any, is named, with the way back to automatic registration. Nothing
+ * here ever holds a token.
  */
 export function ServerSignIn({ server }: { server: ServerView }) {
   const { client, store, announce, openExternal } = useDesk();
+  /** The page this window opened, for "open this address": the core keeps whether it waits. */
   const [opened, setOpened] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const { failure, fail, clear } = useFailure();
   const auth = server.state.auth;
   if (!auth) return null;
 
-  const signIn = async () => {
+  /** Runs one sign-in action, one at a time, its failure said on the card. */
+  const act = async (failed: string, action: () => Promise<void>) => {
     if (busy) return;
     setBusy(true);
     clear();
     try {
-      const start = await client.call('auth.signIn', { serverId: server.id });
-      if (start.type === 'open') {
-        setOpened(start.authorizationUrl);
-        openExternal(start.authorizationUrl);
-        announce(`The sign-in page of ${server.name} opened in your browser.`);
-      } else {
-        announce(`${server.name} is signed in.`);
-      }
+      await action();
     } catch (error) {
-      fail(`Could not start the sign-in to ${server.name}.`, error);
+      fail(failed, error);
     } finally {
       setBusy(false);
     }
   };
 
-  const signOut = async () => {
-    if (busy) return;
-    setBusy(true);
-    clear();
-    try {
+  const signIn = () =>
+    act(`Could not start the sign-in to ${server.name}.`, async () => {
+      const start = await client.call('auth.signIn', { serverId: server.id });
+      if (start.type === 'open') {
+        setOpened(start.authorizationUrl);
+        openExternal(start.authorizationUrl);
+        announce(`The sign-in page of ${server.name} opened in your browser: finish signing in there.`);
+      } else {
+        announce(`${server.name} is signed in.`);
+      }
+    });
+
+  const cancel = () =>
+    act(`Could not cancel the sign-in to ${server.name}.`, async () => {
+      await client.call('auth.cancelSignIn', { serverId: server.id });
+      setOpened(undefined);
+      announce(`Stopped waiting for the sign-in to ${server.name}.`);
+    });
+
+  const signOut = () =>
+    act(`Could not sign out of ${server.name}.`, async () => {
       const view = await client.call('auth.signOut', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
       setOpened(undefined);
       announce(`Signed out of ${server.name}.`);
-    } catch (error) {
-      fail(`Could not sign out of ${server.name}.`, error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+
+  const forgetClient = () =>
+    act(`Could not forget the client registered for ${server.name}.`, async () => {
+      await client.call('auth.forgetClient', { serverId: server.id });
+      setOpened(undefined);
+      announce(`${server.name} registers Taskdesk automatically at the next sign-in.`);
+    });
+
+  const registered = auth.registeredClientId;
 
   if (auth.status === 'signed-in') {
     return (
@@ -61,6 +79,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
         <p>
           {auth.subject ? `Signed in as ${auth.subject}` : 'Signed in'}
           {auth.issuer ? ` at ${auth.issuer}` : ''}
+          {registered ? ` with the client you registered (${registered})` : ''}
         </p>
         <button
           type="button"
@@ -75,17 +94,67 @@ export function ServerSignIn({ server }: { server: ServerView }) {
     );
   }
 
+  const waiting = auth.status === 'sign-in-required' && auth.waiting === true;
   return (
-    <div className="sign-in" data-sign-in={auth.status}>
-      <p>{`Sign in to ${server.name}${auth.issuer ? ` at ${auth.issuer}` : ''}?`}</p>
-      {auth.reason ? <p className="reason">{auth.reason}</p> : null}
-      <button type="button" {...busyProps(busy)} aria-label={`Sign in to ${server.name}`} onClick={() => void signIn()}>
-        Sign in
-      </button>
+    <div className="sign-in" data-sign-in={waiting ? 'waiting' : auth.status}>
+      {waiting ? (
+        <>
+          <p role="status">Finish signing in in the browser tab that opened (waiting…)</p>
+          <p className="muted">
+            {registered
+              ? `If that page shows an error such as invalid_client, the client you registered (${registered}) is not known there: cancel, then correct it or use automatic registration.`
+              : 'If that page shows an error, or the tab was closed, cancel and sign in again.'}
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              {...busyProps(busy)}
+              aria-label={`Cancel the sign-in to ${server.name}`}
+              onClick={() => void cancel()}
+            >
+              Cancel
+            </button>
+          </div>
+          {opened ? (
+            <p className="sign-in-address">
+              If no browser opened, open this address: <code className="url">{opened}</code>
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <p>
+            {auth.status === 'signed-out'
+              ? `Signed out of ${server.name}.`
+              : `Sign in to ${server.name}${auth.issuer ? ` at ${auth.issuer}` : ''}?`}
+          </p>
+          {auth.reason ? <p className="reason">{auth.reason}</p> : null}
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              {...busyProps(busy)}
+              aria-label={`Sign in to ${server.name}`}
+              onClick={() => void signIn()}
+            >
+              Sign in
+            </button>
+          </div>
+        </>
+      )}
       <ActionError failure={failure} onDismiss={clear} />
-      {opened ? (
-        <p className="sign-in-address">
-          If no browser opened, open this address: <code className="url">{opened}</code>
+      {registered ? (
+        <p className="registered-client-saved">
+          {`Signs in with the client you registered: ${registered}`}{' '}
+          <button
+            type="button"
+            className="link-button"
+            {...busyProps(busy)}
+            aria-label={`Use automatic registration for ${server.name}`}
+            onClick={() => void forgetClient()}
+          >
+            Use automatic registration
+          </button>
         </p>
       ) : null}
       <RegisteredClientForm server={server} />

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
@@ -35,7 +36,8 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
       servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
     });
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
+      // The width the registered-client form was found broken at.
+      viewport: { width: 1280, height: 1400 }
     }));
     await page.getByRole('link', { name: 'Servers' }).click();
     card = page.locator('li[data-server-id="protected"]');
@@ -50,14 +52,39 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     built?.remove();
   });
 
-  it('asks before opening the sign-in page, and signs in after consent', async () => {
+  it('asks before opening the sign-in page: a neutral "Sign-in needed", not a failure', async () => {
     await card.getByRole('button', { name: 'Connect Protected' }).click();
     await card.getByText(`Sign in to Protected at ${servers.issuer}?`).waitFor();
     assert.equal(page.context().pages().length, 1, 'nothing opened before the person agreed');
+    assert.equal(await card.locator('.card-header .status').innerText(), 'Sign-in needed');
+    assert.equal(await card.locator('.status-failed').count(), 0, 'no red Failed badge');
+    assert.equal(await card.getByText(/Could not connect|waiting for you to agree/).count(), 0, 'no error text');
+  });
 
+  it('lays the registered-client form out as the other forms, and names the redirect URI to register', async () => {
+    await card.getByText('Use a client you registered').click();
+    await card.getByLabel('Client ID').waitFor();
+    const form = card.locator('.registered-client form');
+    await form.screenshot({ path: path.join(process.env.E2E_SHOTS ?? '/tmp', 'registered-client-form.png') });
+    await form.getByText('http://127.0.0.1/callback').waitFor();
+    for (const name of ['Client ID', 'Client secret (if it has one)', 'Scope (if the server names none)']) {
+      const input = card.getByLabel(name);
+      const label = form.locator('label', { hasText: name });
+      const [inputBox, labelBox] = [await input.boundingBox(), await label.boundingBox()];
+      assert.ok(inputBox && labelBox);
+      assert.ok(labelBox.y + labelBox.height <= inputBox.y + 1, `${name}: the label is above its field`);
+      assert.ok(inputBox.width >= 250, `${name}: the field is ${inputBox.width}px wide`);
+    }
+    await card.getByText('Use a client you registered').click();
+  });
+
+  it('says to finish in the browser tab once Sign in is pressed, and signs in after consent', async () => {
     const opened = page.context().waitForEvent('page');
     await card.getByRole('button', { name: 'Sign in to Protected' }).click();
     const signInPage = await opened;
+    await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
+    await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).waitFor();
+    assert.equal(await card.getByText(`Sign in to Protected at ${servers.issuer}?`).count(), 0, 'no longer asks');
     await signInPage.getByRole('heading', { name: /Allow Taskdesk to use the test MCP server as alice\?/ }).waitFor();
     assert.equal(servers.signIns, 0, 'no code before consent');
     await signInPage.getByRole('link', { name: 'Allow' }).click();
@@ -67,6 +94,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
 
     await card.getByText(`Signed in as alice at ${servers.issuer}`).waitFor();
     await card.locator('[data-status="ready"]').waitFor();
+    assert.equal(await card.getByText('Finish signing in').count(), 0);
   });
 
   it('calls a tool with the token', async () => {
@@ -106,29 +134,101 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     );
   });
 
-  it('signs out', async () => {
+  it('signs out: "Signed out", with Sign in, not a red "Disconnected"', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     await card.getByRole('button', { name: 'Sign out of Protected' }).click();
-    await card.getByText('Sign in to Protected?').waitFor();
+    await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
+    assert.equal(await card.locator('.card-header .status').innerText(), 'Signed out');
+    await card.getByText('Signed out of Protected.').waitFor();
+    assert.equal(await card.getByText('Disconnected by Taskdesk').count(), 0);
+    assert.equal(await card.locator('.reason').count(), 0, 'nothing in red');
     await card.getByRole('button', { name: 'Connect Protected' }).waitFor();
     assert.deepEqual(pageErrors, []);
   });
 
-  it('signs in with a client the person registered by hand', async () => {
+  it('ends a sign-in denied in the browser at once, and says so on the card; Cancel stops waiting', async () => {
+    let opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    let signInPage = await opened;
+    await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
+    await signInPage.getByRole('link', { name: 'Deny' }).click();
+    await card.getByText(/refused the sign-in: access_denied/).waitFor({ timeout: 5000 });
+    assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
+    await signInPage.close();
+
+    opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    signInPage = await opened;
+    await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).click();
+    await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
+    assert.equal(await card.getByText('Finish signing in').count(), 0);
+    // Allowed after all: the listener is closed, nothing comes back to Taskdesk.
+    await signInPage.getByRole('link', { name: 'Allow' }).click();
+    await signInPage.waitForLoadState().catch(() => undefined);
+    await signInPage.close();
+    assert.equal(await card.getByText(/Signed in as/).count(), 0);
+  });
+
+  it('signs in with a client the person registered by hand; a wrong one ends the sign-in at once', async () => {
+    servers.registerClient({ clientId: 'by-hand', clientSecret: 'hand-secret' });
     await card.getByText('Use a client you registered').click();
+    await card.getByLabel('Client ID').fill('by-hand');
+    await card.getByLabel('Client secret (if it has one)').fill('wrong-secret');
+    await card.getByRole('button', { name: 'Save client' }).click();
+    await card.getByText('Signs in with the client you registered: by-hand').waitFor();
+    assert.equal(await card.getByLabel('Client secret (if it has one)').inputValue(), '', 'the secret is not kept');
+
+    // The authorization server takes the client id; its token endpoint refuses the secret.
+    let opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    let signInPage = await opened;
+    await signInPage.waitForURL(/client_id=/);
+    assert.equal(new URL(signInPage.url()).searchParams.get('client_id'), 'by-hand');
+    await signInPage.getByRole('link', { name: 'Allow' }).click();
+    await card.getByText(/did not accept the client by-hand \(invalid_client/).waitFor({ timeout: 5000 });
+    assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
+    await signInPage.close();
+
+    // An id the authorization server does not know: it shows its error and never comes back.
+    await card.getByLabel('Client ID').fill('unknown-id');
+    await card.getByRole('button', { name: 'Save client' }).click();
+    await card.getByText('Signs in with the client you registered: unknown-id').waitFor();
+    opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    signInPage = await opened;
+    await signInPage.getByText(/invalid_client/).waitFor();
+    await card.getByText(/If that page shows an error such as invalid_client/).waitFor();
+    await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).click();
+    await signInPage.close();
+
     await card.getByLabel('Client ID').fill('by-hand');
     await card.getByLabel('Client secret (if it has one)').fill('hand-secret');
     await card.getByRole('button', { name: 'Save client' }).click();
-    await card.getByText('Saved: the next sign-in uses this client.').waitFor();
-    assert.equal(await card.getByLabel('Client secret (if it has one)').inputValue(), '', 'the secret is not kept');
+    await card.getByText('Signs in with the client you registered: by-hand').waitFor();
+    opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    signInPage = await opened;
+    await signInPage.getByRole('link', { name: 'Allow' }).click();
+    await signInPage.getByText('Signed in to Protected. You can close this tab.').waitFor();
+    await signInPage.close();
+    await card.getByText(`Signed in as alice at ${servers.issuer}`).waitFor();
+    assert.equal((await page.content()).includes('hand-secret'), false, 'the secret is not on the page');
+    await card.getByRole('button', { name: 'Sign out of Protected' }).click();
+  });
 
+  it('goes back to automatic registration', async () => {
+    await card.getByRole('button', { name: 'Use automatic registration for Protected' }).click();
+    await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
+    assert.equal(await card.getByText('Signs in with the client you registered').count(), 0);
     const opened = page.context().waitForEvent('page');
     await card.getByRole('button', { name: 'Sign in to Protected' }).click();
     const signInPage = await opened;
     await signInPage.waitForURL(/client_id=/);
-    const asked = new URL(signInPage.url());
-    assert.equal(asked.searchParams.get('client_id'), 'by-hand');
+    const clientId = new URL(signInPage.url()).searchParams.get('client_id');
+    assert.ok(clientId && clientId !== 'by-hand', `a registered client (${clientId})`);
+    await signInPage.getByRole('link', { name: 'Allow' }).click();
     await signInPage.close();
-    assert.equal((await page.content()).includes('hand-secret'), false, 'the secret is not on the page');
+    await card.getByText(`Signed in as alice at ${servers.issuer}`).waitFor();
+    assert.deepEqual(pageErrors, []);
   });
 });

@@ -4,8 +4,12 @@
  * registration, authorization, token endpoints) over an in-memory provider, and
  * `requireBearerAuth` in front of a Streamable HTTP MCP endpoint.
  *
- * The authorization page asks for consent (a page with an "Allow" link), unless `consent` is
- * `auto`; the user it signs in is `servers.user`, so a test can sign in as someone else.
+ * The authorization page asks for consent (a page with an "Allow" and a "Deny" link), unless
+ * `consent` is `auto`; the user it signs in is `servers.user`, so a test can sign in as someone
+ * else. Clients register themselves (RFC 7591) or are registered by a test with
+ * `servers.registerClient` (as a person registers one by hand); an unknown client id is refused
+ * as the SDK's authorization handler refuses it (a 400 page, no redirect: RFC 6749 §4.1.2.1), a
+ * wrong client secret at the token endpoint with `invalid_client`.
  * Access tokens are JWT-shaped (unsigned; only this server reads them) with the user as `sub`.
  */
 import http from 'node:http';
@@ -72,6 +76,8 @@ export interface OAuthTestServers {
   readonly issuedTokens: string[];
   /** Resolves once the client announces (`notifications/tasks/status`) that a task reached `status`. */
   taskStatus(taskId: string, status: string): Promise<void>;
+  /** Registers a client as a person does by hand on the authorization server's site. */
+  registerClient(client: { clientId: string; clientSecret?: string }): void;
   /** Makes every access token issued so far invalid (the next request gets a 401). */
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
@@ -148,6 +154,22 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
     res.redirect(302, target.href);
   };
 
+  /** Denied on the consent page: back to the client with `access_denied` (RFC 6749 §4.1.2.1). */
+  const deny = (id: string, res: ExpressResponse) => {
+    const pending = pendingAuthorizations.get(id);
+    if (!pending) {
+      res.status(400).send('Unknown authorization request');
+      return;
+    }
+    pendingAuthorizations.delete(id);
+    const target = new URL(pending.params.redirectUri);
+    target.searchParams.set('error', 'access_denied');
+    target.searchParams.set('error_description', 'The user denied the request');
+    if (pending.params.state !== undefined) target.searchParams.set('state', pending.params.state);
+    target.searchParams.set('iss', issuer);
+    res.redirect(302, target.href);
+  };
+
   const clientsStore: OAuthRegisteredClientsStore = {
     getClient: (clientId) => clients.get(clientId),
     registerClient: (client) => {
@@ -175,7 +197,7 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
         .send(
           `<!doctype html><meta charset="utf-8"><title>Test authorization server</title>` +
             `<h1>Allow ${escape(client.client_name ?? client.client_id)} to use the test MCP server as ${escape(state.user)}?</h1>` +
-            `<p><a href="/consent?id=${id}">Allow</a></p>`
+            `<p><a href="/consent?id=${id}">Allow</a> <a href="/deny?id=${id}">Deny</a></p>`
         );
     },
     challengeForAuthorizationCode: async (_client, code) => {
@@ -212,6 +234,7 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
 
   const asApp = createMcpExpressApp({ host: '127.0.0.1' }) as ExpressApp;
   asApp.get('/consent', (req, res) => approve(String(req.query.id), res));
+  asApp.get('/deny', (req, res) => deny(String(req.query.id), res));
   asApp.use(mcpAuthRouter({ provider, issuerUrl: new URL(issuer), scopesSupported: ['mcp', 'offline_access'] }));
   asHttp.on('request', asApp);
 
@@ -280,6 +303,15 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
     },
     issuedTokens,
     taskStatus: (taskId, status) => new Promise<void>((resolve) => void statusWaiters.add({ taskId, status, resolve })),
+    registerClient: ({ clientId, clientSecret }) =>
+      void clients.set(clientId, {
+        client_id: clientId,
+        ...(clientSecret !== undefined && { client_secret: clientSecret }),
+        client_name: `Taskdesk (registered by hand as ${clientId})`,
+        // Registered without a port: a loopback redirect may use any (RFC 8252 §7.3).
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: clientSecret !== undefined ? 'client_secret_post' : 'none'
+      }),
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),
     close: async () => {

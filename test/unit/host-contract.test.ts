@@ -329,6 +329,8 @@ describe('host API contract', () => {
             transport: { type: 'http', url: oauth.mcpUrl }
           });
         assert.deepEqual(await drive('auth.setClient', { serverId: 'oauth-pre', clientId: 'by-hand' }), { ok: true });
+        assert.deepEqual(await drive('auth.forgetClient', { serverId: 'oauth-pre' }), { ok: true });
+        assert.deepEqual(await drive('auth.cancelSignIn', { serverId: 'oauth-pre' }), { ok: true });
         const start = await drive('auth.signIn', { serverId: 'oauth' });
         assert.equal(start.type, 'open');
         const signedIn = nextEvent(host, 'server.state', ({ state }) => state.auth?.status === 'signed-in');

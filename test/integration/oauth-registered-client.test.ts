@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createHost, type Host } from '../../app/host/host.js';
+import type { SignInView } from '../../app/contract/host-api.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { headlessBrowser } from '../support/conformance-auth.js';
+import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
+
+/**
+ * A client registered by hand, wrong or right, and the way back to automatic registration,
+ * through the host API against a local authorization server that approves at once.
+ */
+describe('OAuth sign-in with a client registered by hand', () => {
+  let servers: OAuthTestServers;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+
+  before(async () => {
+    servers = await startOAuthTestServers({ consent: 'auto' });
+    servers.registerClient({ clientId: 'by-hand', clientSecret: 'hand-secret' });
+    data = tempDir('taskdesk-oauth-client-');
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
+    });
+  });
+
+  after(async () => {
+    await host?.close();
+    await servers?.close();
+    data?.remove();
+  });
+
+  async function authOf(): Promise<SignInView | undefined> {
+    const list = await host.call('servers.list', {});
+    return list.find((server) => server.id === 'protected')?.state.auth;
+  }
+
+  /** Presses Sign in: the page's client id, and the view while the browser is out. */
+  async function startSignIn(): Promise<{ url: string; clientId: string | null }> {
+    const start = await host.call('auth.signIn', { serverId: 'protected' });
+    assert.equal(start.type, 'open');
+    const url = start.type === 'open' ? start.authorizationUrl : '';
+    return { url, clientId: new URL(url).searchParams.get('client_id') };
+  }
+
+  it('names the saved client, and ends a sign-in whose token request refuses it at once, in words', async () => {
+    await host.call('servers.connect', { serverId: 'protected' });
+    await host.call('auth.setClient', { serverId: 'protected', clientId: 'by-hand', clientSecret: 'wrong' });
+    assert.equal((await authOf())?.registeredClientId, 'by-hand');
+    const { url, clientId } = await startSignIn();
+    assert.equal(clientId, 'by-hand', 'a sign-in waiting from before the client was saved is not used');
+    assert.equal((await authOf())?.waiting, true, 'waiting for the browser once the page is handed out');
+    const failed = nextEvent(host, 'server.state', ({ state }) => state.auth?.reason !== undefined);
+    const started = Date.now();
+    await headlessBrowser(url);
+    const { state } = await failed;
+    assert.ok(Date.now() - started < 5000, 'at once');
+    assert.match(state.auth?.reason ?? '', /did not accept the client by-hand \(invalid_client/);
+    assert.equal(state.auth?.waiting, undefined, 'no longer waiting');
+  });
+
+  it('cancels a sign-in: the browser coming back later is not used', async () => {
+    const { url } = await startSignIn();
+    await host.call('auth.cancelSignIn', { serverId: 'protected' });
+    const auth = await authOf();
+    assert.equal(auth?.status, 'sign-in-required');
+    assert.equal(auth?.waiting, undefined);
+    await headlessBrowser(url).catch(() => undefined);
+    assert.notEqual((await authOf())?.status, 'signed-in');
+  });
+
+  it('signs in with the right secret', async () => {
+    await host.call('auth.setClient', { serverId: 'protected', clientId: 'by-hand', clientSecret: 'hand-secret' });
+    const { url, clientId } = await startSignIn();
+    assert.equal(clientId, 'by-hand');
+    const signedIn = nextEvent(host, 'server.state', ({ state }) => state.auth?.status === 'signed-in');
+    await headlessBrowser(url);
+    assert.equal((await signedIn).state.auth?.registeredClientId, 'by-hand');
+  });
+
+  it('goes back to automatic registration', async () => {
+    await host.call('auth.signOut', { serverId: 'protected' });
+    await host.call('auth.forgetClient', { serverId: 'protected' });
+    assert.equal((await authOf())?.registeredClientId, undefined);
+    const { url, clientId } = await startSignIn();
+    assert.ok(clientId && clientId !== 'by-hand', `a registered client (${clientId})`);
+    const signedIn = nextEvent(host, 'server.state', ({ state }) => state.auth?.status === 'signed-in');
+    await headlessBrowser(url);
+    await signedIn;
+  });
+});

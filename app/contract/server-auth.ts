@@ -1,26 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The redirect URI Taskdesk registers, and the one a person registers by hand: RFC 8252 §7.3 lets
- * a loopback redirect use any port, and each sign-in listens on one of its own.
- */
-export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1/callback';
-
-/** How a request refused for want of a sign-in ends its message (see {@link isSignInRequest}). */
-const SIGN_IN_REQUEST_END = 'press Sign in on its card in Taskdesk.';
-
-/** The words of a request refused until the person signs in to `serverName` (at `issuer`). */
-export function signInRequestText(serverName: string, issuer: string | undefined): string {
-  return `Sign in to ${serverName}${issuer ? ` at ${issuer}` : ''} to use it: ${SIGN_IN_REQUEST_END}`;
-}
-
-/**
- * True for a connection's reason that is only a sign-in being asked for: the card then shows
- * the sign-in, not a failure.
- */
-export function isSignInRequest(reason: string | undefined): boolean {
-  return reason?.endsWith(SIGN_IN_REQUEST_END) ?? false;
-}
+export { REGISTERED_REDIRECT_URI, isSignInRequest, signInRequestText } from './sign-in-words.js';
 
 /**
  * A Streamable HTTP server's OAuth sign-in as the UI sees it: never a token or a client secret.

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
-import { REGISTERED_REDIRECT_URI } from '../../app/contract/server-auth.js';
+import { REGISTERED_REDIRECT_URI } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';

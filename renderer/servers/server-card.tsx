@@ -1,6 +1,6 @@
 import { memo, useRef, useState } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
-import { isSignInRequest } from '../../app/contract/server-auth.js';
+import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';

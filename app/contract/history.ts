@@ -21,6 +21,11 @@ export type HistoryStatus = z.infer<typeof HistoryStatusSchema>;
 export const HistoryStepSchema = z.object({
   at: z.string(),
   status: HistoryStatusSchema,
+  /**
+   * What the step was when no status says it, shown in place of its status: `Asked` for the
+   * arrival of a server's request that was no task (nothing was working yet).
+   */
+  label: z.string().optional(),
   message: z.string().optional()
 });
 export type HistoryStep = z.infer<typeof HistoryStepSchema>;
@@ -56,13 +61,21 @@ export const HistorySummarySchema = z.object({
   status: HistoryStatusSchema,
   /** A question to the person that expired without an answer. */
   unanswered: z.boolean().optional(),
-  /** Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`. */
-  cancelledBy: z.enum(['you', 'server']).optional(),
+  /**
+   * Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`; `taskdesk` for a plain
+   * call or request still open when Taskdesk closed.
+   */
+  cancelledBy: z.enum(['you', 'server', 'taskdesk']).optional(),
   /**
    * In a list, a model request Taskdesk turned down (−1, see `isRejectedSampling`): failed by
    * its protocol status, a decision by what happened. A whole entry says it by its `error`.
    */
   rejected: z.boolean().optional(),
+  /**
+   * A model request the person changed on the approval card before it ran: the whole entry's
+   * `ranRequest` is what ran, its `request` what the server sent.
+   */
+  edited: z.boolean().optional(),
   statusMessage: z.string().optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),
@@ -74,7 +87,13 @@ export type HistorySummary = z.infer<typeof HistorySummarySchema>;
 /** A whole history entry: the summary, its timeline, what was asked and how it ended. */
 export const HistoryEntrySchema = HistorySummarySchema.extend({
   timeline: z.array(HistoryStepSchema),
+  /** What the server sent. */
   request: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]),
+  /**
+   * What ran, when the person changed the request before approving it (its messages, system
+   * prompt, limits); absent when it ran as the server sent it.
+   */
+  ranRequest: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   result: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   error: ErrorDataSchema.optional()
 });
@@ -82,10 +101,15 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 /** Which entries a list or an export covers. All given filters must match. */
 export const HistoryFilterSchema = z.object({
-  /** Words that must all appear (case-insensitive) in the title, server, status message or ids. */
+  /** Words that must all appear (case-insensitive) in the title, preview, server, status message or ids. */
   text: z.string().optional(),
   serverId: z.string().optional(),
-  status: HistoryStatusSchema.optional(),
+  /**
+   * A status, or `rejected`: a model request turned down (see `isRejectedSampling`), which the
+   * list badges "Rejected". Its protocol status is `failed`, but `failed` does not match it: a
+   * filter finds what the rows say.
+   */
+  status: z.union([HistoryStatusSchema, z.literal('rejected')]).optional(),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
   direction: z.enum(['received', 'requested']).optional()
 });

@@ -37,6 +37,22 @@ function detached(slice: string): string {
   return Buffer.from(slice, 'utf16le').toString('utf16le');
 }
 
+/**
+ * The request as it ran, when the person changed it before approving: the last `ranRequest` the
+ * runner noted (on the task, or on an ordinary request), bounded as a request is. Undefined when
+ * it ran as the server sent it.
+ */
+export function ranRequestOf(
+  notes: ReadonlyArray<Record<string, unknown>> | undefined
+): ReturnType<typeof boundedValue> | undefined {
+  for (let index = (notes?.length ?? 0) - 1; index >= 0; index--) {
+    const ran = notes![index]!.ranRequest;
+    if (typeof ran === 'object' && ran !== null && !Array.isArray(ran))
+      return boundedValue(ran as Record<string, unknown>);
+  }
+  return undefined;
+}
+
 /** A received task's question in a line: the elicitation's message, or the sampling request's last user text. */
 export function titleOfReceived(kind: 'sampling' | 'elicitation', request: Record<string, unknown>): string {
   if (kind === 'elicitation') {

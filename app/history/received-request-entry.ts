@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/history.js';
+import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
-import { boundedValue, MAX_TIMELINE_STEPS, titleOfReceived } from './history-values.js';
+import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -15,7 +16,8 @@ const REASON_CHARS = 300;
  * elicitation's accept, decline or cancel all are; the result says which), `failed` with its
  * error (−1 for a model request turned down, which the summary calls rejected), or `cancelled`
  * when it was cancelled before the answer went out: by the server (or its connection closed), or
- * by you (the tool call a question was asked for).
+ * by you (the tool call a question was asked for). A model request the person changed before
+ * approving it keeps what ran (`ranRequest`, from its runner's notes) beside what the server sent.
  */
 export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry {
   const { outcome, cancelled } = ended;
@@ -25,6 +27,7 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     : outcome.type === 'error'
       ? outcome.error.message
       : undefined;
+  const ranRequest = ranRequestOf(ended.notes);
   return {
     id: `request:${randomUUID()}`,
     direction: 'received',
@@ -40,6 +43,7 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     endedAt: ended.endedAt,
     timeline: timelineOf(ended, status, message),
     request: boundedValue(ended.request),
+    ...(ranRequest !== undefined && { ranRequest }),
     // A cancelled request's answer never reached its server, and its abort error says nothing.
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })
@@ -56,14 +60,39 @@ function cancelledMessage(cancelled: NonNullable<EndedOrdinaryRequest['cancelled
   return reason ?? 'Cancelled before it was answered';
 }
 
-/** Asked, each step it waited on (the Inbox, an approval), then its end; the first and latest steps kept. */
+/**
+ * Asked, each step it waited on (the Inbox, an approval), then its end; the first and latest
+ * steps kept. No task told a server these statuses, so they say what happened as the person saw
+ * it: the request arrived ("Asked", nothing worked yet), waited for their answer
+ * (`input_required`), ran, and ended (for a question: how they answered).
+ */
 function timelineOf(ended: EndedOrdinaryRequest, status: HistoryStatus, message: string | undefined): HistoryStep[] {
-  const timeline: HistoryStep[] = [{ at: ended.askedAt, status: 'working' }];
+  const timeline: HistoryStep[] = [{ at: ended.askedAt, status: 'working', label: 'Asked' }];
   for (const step of ended.steps) {
     if (timeline.at(-1)?.message !== step.message)
-      timeline.push({ at: step.at, status: 'working', message: step.message });
+      timeline.push({
+        at: step.at,
+        status: step.message.startsWith(WAITING_IN_INBOX) ? 'input_required' : 'working',
+        message: step.message
+      });
   }
-  timeline.push({ at: ended.endedAt, status, ...(message !== undefined && { message }) });
+  const said = message ?? answeredMessage(ended, status);
+  timeline.push({ at: ended.endedAt, status, ...(said !== undefined && { message: said }) });
   if (timeline.length > MAX_TIMELINE_STEPS) timeline.splice(1, timeline.length - MAX_TIMELINE_STEPS);
   return timeline;
+}
+
+/** How the person answered a question that completed, in words: the result's action says it. */
+function answeredMessage(ended: EndedOrdinaryRequest, status: HistoryStatus): string | undefined {
+  if (status !== 'completed' || ended.kind !== 'elicitation' || ended.outcome.type !== 'result') return undefined;
+  switch (ended.outcome.result.action) {
+    case 'accept':
+      return 'You answered';
+    case 'decline':
+      return 'You declined';
+    case 'cancel':
+      return 'Dismissed without an answer';
+    default:
+      return undefined;
+  }
 }

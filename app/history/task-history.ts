@@ -19,7 +19,14 @@ import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
-import { boundedValue, MAX_TIMELINE_STEPS, previewOf, titleOfReceived, titleOfRequested } from './history-values.js';
+import {
+  boundedValue,
+  MAX_TIMELINE_STEPS,
+  previewOf,
+  ranRequestOf,
+  titleOfReceived,
+  titleOfRequested
+} from './history-values.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
@@ -73,6 +80,11 @@ export interface TaskHistoryOptions {
 export class TaskHistory {
   readonly #log: SegmentLog<HistoryEntry>;
   readonly #entries = new Map<string, HistoryEntry>();
+  /**
+   * Each entry's summary (its preview made once, from its request): what lists show and what the
+   * text filter searches, made again only when the entry changes.
+   */
+  readonly #summaries = new Map<string, HistorySummary>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
   readonly #byServer = new Map<string, string[]>();
   /** Each entry's size (its JSON), each server's sum, and the total. */
@@ -151,16 +163,21 @@ export class TaskHistory {
       const result =
         record.outcome?.type === 'result' && !existing.result ? { result: boundedValue(record.outcome.result) } : {};
       const error = record.outcome?.type === 'error' && !existing.error ? { error: record.outcome.error } : {};
+      // What ran, noted once the person approved a changed request: no step of its own.
+      const ranRequest = existing.ranRequest ?? ranRequestOf(record.notes);
+      const ran = ranRequest !== undefined && !existing.ranRequest ? { ranRequest } : {};
       if (
         existing.status === status &&
         existing.statusMessage === record.task.statusMessage &&
         !result.result &&
         !error.error
-      )
+      ) {
+        if (ran.ranRequest) this.#save({ ...existing, ...ran });
         return;
+      }
       this.#save(
         this.#step(
-          { ...existing, ...result, ...error },
+          { ...existing, ...result, ...error, ...ran },
           record.task.lastUpdatedAt,
           status,
           record.task.statusMessage,
@@ -191,6 +208,7 @@ export class TaskHistory {
         }
       ],
       request: boundedValue(record.request),
+      ...ranOf(record),
       ...(record.outcome?.type === 'result' && { result: boundedValue(record.outcome.result) }),
       ...(record.outcome?.type === 'error' && { error: record.outcome.error })
     };
@@ -276,8 +294,10 @@ export class TaskHistory {
       serverName: call.serverName,
       title: titleOfRequested(call.toolName),
       status,
-      // Only the person cancels a plain call (Cancel, or Stop in a conversation); a server cannot.
-      ...(status === 'cancelled' && { cancelledBy: 'you' as const }),
+      // The person cancels a plain call (Cancel, or Stop in a conversation), or Taskdesk's
+      // closing does (its reason as the status message); a server cannot.
+      ...(status === 'cancelled' && { cancelledBy: ended.cancelledBy ?? ('you' as const) }),
+      ...(ended.cancelledBy !== undefined && call.error && { statusMessage: call.error.message }),
       createdAt: call.startedAt,
       updatedAt: endedAt,
       endedAt,
@@ -315,7 +335,7 @@ export class TaskHistory {
     const shown = matching.slice(start, start + limit);
     const last = shown.at(-1);
     return {
-      entries: shown.map(summaryOf),
+      entries: shown.map((entry) => this.#summaryOf(entry)),
       total: matching.length,
       ...(last && start + limit < matching.length && { nextCursor: encodeCursor(last) })
     };
@@ -362,12 +382,14 @@ export class TaskHistory {
     const found: HistoryEntry[] = [];
     for (const entry of this.#entries.values()) {
       if (filter.serverId !== undefined && entry.serverId !== filter.serverId) continue;
-      if (filter.status !== undefined && entry.status !== filter.status) continue;
       if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
       if (filter.direction !== undefined && entry.direction !== filter.direction) continue;
+      const summary = this.#summaryOf(entry);
+      // As the rows say it: a rejected model request is found as `rejected`, not as `failed`.
+      if (filter.status !== undefined && (summary.rejected ? 'rejected' : entry.status) !== filter.status) continue;
       if (words.length > 0) {
         const haystack =
-          `${entry.title}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}`.toLowerCase();
+          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);
@@ -407,6 +429,11 @@ export class TaskHistory {
     };
   }
 
+  /** An entry's summary, made when the entry was saved (or loaded). */
+  #summaryOf(entry: HistoryEntry): HistorySummary {
+    return this.#summaries.get(entry.id) ?? summaryOf(entry);
+  }
+
   #now(): string {
     return new Date(this.#clock.now()).toISOString();
   }
@@ -415,18 +442,21 @@ export class TaskHistory {
     if (this.#closed) return;
     const isNew = !this.#entries.has(entry.id);
     this.#entries.set(entry.id, entry);
+    const summary = summaryOf(entry);
+    this.#summaries.set(entry.id, summary);
     if (isNew) this.#appendToServer(entry);
     this.#account(entry);
     // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
     this.#log.put(entry.id, entry, false).catch((error: unknown) => {
       console.error('Taskdesk could not record a task in its history:', error);
     });
-    this.#events.changed?.(summaryOf(entry));
+    this.#events.changed?.(summary);
     if (this.#overBounds()) this.#prune();
   }
 
   #index(entry: HistoryEntry): void {
     this.#entries.set(entry.id, entry);
+    this.#summaries.set(entry.id, summaryOf(entry));
     this.#appendToServer(entry);
     this.#account(entry);
   }
@@ -456,6 +486,7 @@ export class TaskHistory {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
+    this.#summaries.delete(id);
     const size = this.#sizes.get(id) ?? 0;
     this.#sizes.delete(id);
     const left = (this.#serverBytes.get(entry.serverId) ?? 0) - size;
@@ -520,16 +551,24 @@ function isEnded(status: HistoryStatus): boolean {
 
 /**
  * An entry without its bodies, with what tells it from others of its title (`preview`, from its
- * request) and whether it was a model request turned down (which only its error says).
+ * request), whether it was a model request turned down (which only its error says), and whether
+ * the person changed the request before it ran.
  */
 function summaryOf(entry: HistoryEntry): HistorySummary {
-  const { timeline: _timeline, request: _request, result: _result, error: _error, ...summary } = entry;
+  const { timeline: _timeline, request: _request, ranRequest, result: _result, error: _error, ...summary } = entry;
   const preview = previewOf(entry);
   return {
     ...summary,
     ...(preview !== undefined && { preview }),
-    ...(isRejectedSampling(entry) && { rejected: true })
+    ...(isRejectedSampling(entry) && { rejected: true }),
+    ...(ranRequest !== undefined && { edited: true })
   };
+}
+
+/** A received task's request as it ran, when the person changed it (the runner's note says so). */
+function ranOf(record: TaskRecord): Pick<HistoryEntry, 'ranRequest'> {
+  const ranRequest = ranRequestOf(record.notes);
+  return ranRequest === undefined ? {} : { ranRequest };
 }
 
 /** The list's order: newest first, ties by id. Negative when `a` comes before `b`. */

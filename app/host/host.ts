@@ -35,7 +35,7 @@ import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
-import { TaskReceiver } from '../receiver/task-receiver.js';
+import { STOPPED_BEFORE_ANSWER, TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
@@ -73,6 +73,7 @@ import type { ImportPlaces } from '../servers-import/known-places.js';
 import { OAuthSessions } from '../auth/oauth-sessions.js';
 import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
+import { RunningMarker } from './running-marker.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -174,6 +175,10 @@ export class Host {
   readonly #storeProblems: Array<{ message: string; movedTo?: string }> = [];
   /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
   readonly #auditChanged: ChangeCoalescer;
+  /** Says while Taskdesk runs that it runs: found at the next start, it tells of an unclean stop. */
+  #marker: RunningMarker | undefined;
+  /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
+  #closing = false;
 
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
@@ -211,7 +216,12 @@ export class Host {
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
       },
-      removed: (id, why, item, reason) => {
+      removed: (id, why, item, given) => {
+        // A question outside a task its connection's closing withdraws as Taskdesk closes: said
+        // as its History entry says it.
+        const reason =
+          given ??
+          (this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined);
         this.events.emit('inbox.removed', { id, why, ...(reason !== undefined && { reason }) });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not,
@@ -477,6 +487,14 @@ export class Host {
    * Connections are started, not awaited: a server that never answers does not hold up the host.
    */
   start(): { restored: ReturnType<TaskReceiver['restore']> } {
+    const { marker, unclean, problem } = RunningMarker.start(this.#config.dataDir);
+    this.#marker = marker;
+    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt));
+    if (problem !== undefined)
+      this.audit.record({
+        type: 'host.marker-unwritten',
+        detail: { reason: `An unclean stop of this run will not be noticed at the next start: ${problem}` }
+      });
     const restored = this.receiver.restore();
     for (const { id, reason, movedTo } of restored.quarantined) {
       this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
@@ -689,6 +707,7 @@ export class Host {
 
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
+    this.#closing = true;
     this.assistant.close();
     this.requestor.close();
     this.receiver.close();
@@ -699,6 +718,8 @@ export class Host {
     this.#auditChanged.close();
     // A background checkpoint a close superseded may still be on its way in the worker.
     await documentWritesLanded();
+    // Last: a close that fails before here is an unclean stop.
+    this.#marker?.remove();
   }
 
   #serverView(config: ServerConfig): ServerView {
@@ -774,6 +795,15 @@ export function createHost(config: HostConfig): Host {
   const host = new Host(config);
   host.start();
   return host;
+}
+
+/** What the next start says after a run that did not close (SIGKILL, a crash, power loss). */
+function uncleanStopMessage(lastSeenAt: number | undefined): string {
+  const at =
+    lastSeenAt === undefined
+      ? ''
+      : ` (at ${new Date(lastSeenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`;
+  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered. Tasks are kept.`;
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */

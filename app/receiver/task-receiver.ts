@@ -42,7 +42,8 @@ export interface ReceiverEvents {
 
 /**
  * An ordinary request that ended, for the person's record (History): what was asked, what it
- * waited for on the way and how it ended. Not told of one that Taskdesk's closing broke off.
+ * waited for on the way and how it ended. One still open when Taskdesk closes is told as it
+ * closes, cancelled by Taskdesk (see {@link STOPPED_BEFORE_ANSWER}).
  */
 export interface EndedOrdinaryRequest {
   owner: TaskOwner;
@@ -53,14 +54,20 @@ export interface EndedOrdinaryRequest {
   endedAt: string;
   /** What it waited for on the way, as a task's status messages say it ("Waiting for your answer in the Inbox"). */
   steps: ReadonlyArray<{ at: string; message: string }>;
+  /** What its runner noted on the way (`WorkContext.annotate`), as a task's notes: e.g. the request as it ran. */
+  notes?: ReadonlyArray<Record<string, unknown>>;
   outcome: WorkOutcome<Record<string, unknown>>;
   /**
    * Set when the request was cancelled before its answer went out: no answer reached the server.
    * `by` the server (its `notifications/cancelled`, or its connection closed), by you (the tool
-   * call a question was asked for, cancelled), or unknown; `reason` in words, when there is one.
+   * call a question was asked for, cancelled), by Taskdesk (it closed while the request was open),
+   * or unknown; `reason` in words, when there is one.
    */
-  cancelled?: { by?: 'you' | 'server'; reason?: string };
+  cancelled?: { by?: 'you' | 'server' | 'taskdesk'; reason?: string };
 }
+
+/** Why an ordinary request still open when Taskdesk closed ended, in words for a person. */
+export const STOPPED_BEFORE_ANSWER = 'Taskdesk stopped before it was answered; the server was not answered';
 
 /** Options for {@link TaskReceiver}. */
 export interface TaskReceiverOptions {
@@ -112,6 +119,16 @@ function cancellationOf(reason: unknown): NonNullable<EndedOrdinaryRequest['canc
 /** A step of an ordinary request on its way (see {@link EndedOrdinaryRequest}). */
 type OrdinaryStep = EndedOrdinaryRequest['steps'][number];
 
+/** An ordinary request in progress: what its History entry is made of. */
+interface OpenOrdinary {
+  owner: TaskOwner;
+  kind: TaskKind;
+  request: Record<string, unknown>;
+  askedAt: string;
+  steps: OrdinaryStep[];
+  notes: Array<Record<string, unknown>>;
+}
+
 /** Why a task left the store before its TTL ran out (audited with its expiry). */
 type EarlyExpiry = 'storage-bound';
 
@@ -148,6 +165,8 @@ export class TaskReceiver {
   /** Bytes of the params of those requests, per owner identity and in total: held like unfinished tasks. */
   readonly #ordinaryBytes = new Map<string, number>();
   #ordinaryBytesTotal = 0;
+  /** Those requests themselves: told as cancelled by Taskdesk when it closes. */
+  readonly #ordinaryOpen = new Set<OpenOrdinary>();
   /** Set by `close()`: work aborted by a shutdown must not be recorded as failed. */
   #closed = false;
 
@@ -341,11 +360,24 @@ export class TaskReceiver {
     const controller = new AbortController();
     const onAbort = () => controller.abort(info.signal?.reason);
     info.signal?.addEventListener('abort', onAbort, { once: true });
-    const ordinary = { askedAt: new Date(this.#clock.now()).toISOString(), steps: [] as OrdinaryStep[] };
+    const ordinary: OpenOrdinary = {
+      owner,
+      kind,
+      request,
+      askedAt: new Date(this.#clock.now()).toISOString(),
+      steps: [],
+      notes: []
+    };
+    this.#ordinaryOpen.add(ordinary);
     try {
       const context = this.#context(owner, controller.signal, info, undefined, ordinary);
       const outcome = await this.#run(kind, request, context);
-      this.#ordinaryEnded(owner, kind, request, ordinary, outcome, controller.signal);
+      // Once cancelled, the SDK sends no answer, whatever the work ended with.
+      this.#ordinaryEnded(
+        ordinary,
+        outcome,
+        controller.signal.aborted ? cancellationOf(controller.signal.reason) : undefined
+      );
       if (outcome.type === 'error') throw new HostError(outcome.error.code, outcome.error.message, outcome.error.data);
       // A reply to a request that belongs to a task carries the task's metadata (spec: "Associating
       // Task-Related Messages"); errors have no _meta to carry it.
@@ -359,6 +391,7 @@ export class TaskReceiver {
             }
           };
     } finally {
+      this.#ordinaryOpen.delete(ordinary);
       info.signal?.removeEventListener('abort', onAbort);
       const left = (this.#ordinaryPending.get(owner.identity) ?? 1) - 1;
       if (left > 0) this.#ordinaryPending.set(owner.identity, left);
@@ -496,6 +529,22 @@ export class TaskReceiver {
 
   /** Stops timers and aborts running work; the store keeps everything for the next start. */
   close(): void {
+    // Ordinary requests still open are ended now, while the history takes them: their answer
+    // cannot go out any more (their connections close next, and the SDK then sends none).
+    const reason = STOPPED_BEFORE_ANSWER;
+    for (const open of this.#ordinaryOpen) {
+      try {
+        this.#ordinaryEnded(
+          open,
+          { type: 'error', error: { code: JsonRpcCode.RequestCancelled, message: reason } },
+          { by: 'taskdesk', reason }
+        );
+      } catch (problem) {
+        // Recording it must not keep the store from closing.
+        console.error('Taskdesk could not record a request its closing broke off:', problem);
+      }
+    }
+    this.#ordinaryOpen.clear();
     this.#closed = true;
     for (const handle of this.#expiryTimers.values()) this.#clock.clearTimeout(handle);
     this.#expiryTimers.clear();
@@ -658,26 +707,23 @@ export class TaskReceiver {
     }
   }
 
-  /** Tells the host an ordinary request ended, unless Taskdesk's closing broke it off. */
+  /** Tells the host an ordinary request ended, unless Taskdesk closed first (`close` told it then). */
   #ordinaryEnded(
-    owner: TaskOwner,
-    kind: TaskKind,
-    request: Record<string, unknown>,
-    ordinary: { askedAt: string; steps: OrdinaryStep[] },
+    ordinary: OpenOrdinary,
     outcome: WorkOutcome<Record<string, unknown>>,
-    signal: AbortSignal
+    cancelled: EndedOrdinaryRequest['cancelled']
   ): void {
     if (this.#closed || !this.#events.ordinaryEnded) return;
     this.#events.ordinaryEnded({
-      owner,
-      kind,
-      request,
+      owner: ordinary.owner,
+      kind: ordinary.kind,
+      request: ordinary.request,
       askedAt: ordinary.askedAt,
       endedAt: new Date(this.#clock.now()).toISOString(),
       steps: ordinary.steps,
+      notes: ordinary.notes,
       outcome,
-      // Once cancelled, the SDK sends no answer, whatever the work ended with.
-      ...(signal.aborted && { cancelled: cancellationOf(signal.reason) })
+      ...(cancelled && { cancelled })
     });
   }
 
@@ -686,7 +732,7 @@ export class TaskReceiver {
     signal: AbortSignal,
     info: RequestInfo,
     record: TaskRecord | undefined,
-    ordinary?: { askedAt: string; steps: OrdinaryStep[] }
+    ordinary?: OpenOrdinary
   ): WorkContext {
     const taskId = record?.task.taskId;
     const relatedTaskId =
@@ -710,7 +756,11 @@ export class TaskReceiver {
         }
       }),
       annotate: (note) => {
-        if (taskId === undefined) return;
+        if (taskId === undefined) {
+          // No task to keep it; History takes an ordinary request's notes when it ends.
+          ordinary?.notes.push(note);
+          return;
+        }
         const latest = this.#repo.peek(taskId);
         if (!latest || isTerminal(latest.task.status)) return;
         // A new version with a new notes list: the stored one and its parts are never changed.

@@ -53,6 +53,8 @@ export interface EndedCall {
   arguments: Record<string, unknown>;
   /** The server's answer when the call completed. */
   result?: Record<string, unknown>;
+  /** Set when Taskdesk's closing cancelled the call while it ran (its error says so in words). */
+  cancelledBy?: 'taskdesk';
 }
 
 /** Options of the requestor. */
@@ -264,8 +266,12 @@ export class OutboundTasks {
     }
   }
 
-  /** Stops every timer and request, and writes what is pending. The manager cannot be used afterwards. */
+  /**
+   * Stops every timer and request, and writes what is pending. The manager cannot be used afterwards.
+   * Plain calls still running are cancelled by Taskdesk, and `onCallEnded` is told of them now.
+   */
   close(): void {
+    this.plainCalls.stopAll();
     for (const serverId of this.#attachments.serverIds()) this.detach(serverId);
     for (const follower of this.#followers.values()) follower.dispose();
     this.#timers.clear();
@@ -544,12 +550,17 @@ export class OutboundTasks {
   /** What a call with `args` tells `onCallEnded` when it ends, unless it became a task. */
   #callEnded(
     args: Record<string, unknown>
-  ): ((view: PlainCallView, outcome: CallToolOutcome | undefined) => void) | undefined {
+  ): ((view: PlainCallView, outcome: CallToolOutcome | undefined, cancelledBy?: 'taskdesk') => void) | undefined {
     const onCallEnded = this.#onCallEnded;
     if (!onCallEnded) return undefined;
-    return (call, outcome) => {
+    return (call, outcome, cancelledBy) => {
       if (outcome?.type === 'task') return;
-      onCallEnded({ call, arguments: args, ...(outcome?.type === 'result' && { result: outcome.result }) });
+      onCallEnded({
+        call,
+        arguments: args,
+        ...(outcome?.type === 'result' && { result: outcome.result }),
+        ...(cancelledBy && { cancelledBy })
+      });
     };
   }
 

@@ -8,6 +8,9 @@ import { copyJson } from '../core/json-copy.js';
 /** MCP's code for a request that timed out (the SDK's `ErrorCode.RequestTimeout`). */
 const REQUEST_TIMEOUT = -32001;
 
+/** Why a plain call still running when Taskdesk closed ended, in words for a person. */
+export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
+
 /**
  * Far beyond any idle timeout: the SDK's own request timeout is kept out of the way, since it
  * runs on real timers and cannot be paused while a person answers; {@link PlainCalls} times
@@ -37,8 +40,11 @@ interface RunningCall {
   idleMs: number;
   controller: AbortController;
   timer: TimerHandle | undefined;
-  /** Told once the call ends, with what it resolved to (undefined when it failed or was cancelled). */
-  ended: ((view: PlainCallView, value: unknown) => void) | undefined;
+  /**
+   * Told once the call ends, with what it resolved to (undefined when it failed or was cancelled),
+   * and `taskdesk` when Taskdesk's closing cancelled it.
+   */
+  ended: ((view: PlainCallView, value: unknown, cancelledBy?: 'taskdesk') => void) | undefined;
 }
 
 /**
@@ -60,12 +66,12 @@ export class PlainCalls {
   /**
    * Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800.
    * `ended` is told once the call has ended, with its last view and what `send` resolved to
-   * (undefined when it failed or was cancelled).
+   * (undefined when it failed or was cancelled), and `taskdesk` when {@link stopAll} ended it.
    */
   async run<T>(
     call: { callId?: string; idleTimeoutMs?: number; serverId: string; serverName: string; toolName: string },
     send: PlainCallSender<T>,
-    ended?: (view: PlainCallView, value: T | undefined) => void
+    ended?: (view: PlainCallView, value: T | undefined, cancelledBy?: 'taskdesk') => void
   ): Promise<T> {
     const callId = call.callId ?? `call-${randomUUID()}`;
     if (this.#running.has(callId))
@@ -108,6 +114,19 @@ export class PlainCalls {
     if (!running) return false;
     running.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
     return true;
+  }
+
+  /**
+   * Taskdesk is closing: every running call ends now, cancelled by Taskdesk with
+   * {@link STOPPED_WHILE_RUNNING} (told to `ended` at once, while the history is open), and its
+   * server is told (`notifications/cancelled`); its caller's promise rejects with that reason.
+   */
+  stopAll(): void {
+    const error = { code: JsonRpcCode.RequestCancelled, message: STOPPED_WHILE_RUNNING };
+    for (const running of [...this.#running.values()]) {
+      this.#end(running, 'cancelled', error, undefined, 'taskdesk');
+      running.controller.abort(new HostError(error.code, error.message));
+    }
   }
 
   /**
@@ -172,7 +191,15 @@ export class PlainCalls {
     }, running.idleMs);
   }
 
-  #end(running: RunningCall, state: PlainCallView['state'], error?: PlainCallView['error'], value?: unknown): void {
+  #end(
+    running: RunningCall,
+    state: PlainCallView['state'],
+    error?: PlainCallView['error'],
+    value?: unknown,
+    cancelledBy?: 'taskdesk'
+  ): void {
+    // Ended already: stopped by Taskdesk's closing, which its send then rejects with.
+    if (this.#running.get(running.view.callId) !== running) return;
     if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
     running.timer = undefined;
     this.#running.delete(running.view.callId);
@@ -180,7 +207,7 @@ export class PlainCalls {
     running.view = { ...rest, state, endedAt: this.#now(), ...(error && { error }) };
     this.#options.onChange(copyJson(running.view));
     try {
-      running.ended?.(copyJson(running.view), value);
+      running.ended?.(copyJson(running.view), value, cancelledBy);
     } catch (problem) {
       // What records the call (the history) must not turn a call that ended into one that failed.
       console.error('Taskdesk could not record an ended tool call:', problem);

@@ -12,6 +12,7 @@ import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
 import { userRejectedMessage, type SamplingPolicy } from '../contract/sampling-policy.js';
+import { changedParts, SAMPLING_REQUEST_PARTS, SAMPLING_RESULT_PARTS } from '../contract/request-changes.js';
 
 type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
 
@@ -152,9 +153,19 @@ export class PolicySamplingRunner implements SamplingRunner {
       const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
       if (!picked)
         return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
-      const edited = !sameRequest(params, decision.params) || picked.reason !== engineChoice.reason;
+      // Which parts the person changed (never what they typed: the audit holds no content).
+      const changedRequest = changedParts(
+        SAMPLING_REQUEST_PARTS,
+        params as Record<string, unknown>,
+        decision.params as Record<string, unknown>
+      );
+      const changedModel = picked.providerId !== engineChoice.providerId || picked.model !== engineChoice.model;
+      const changed = [...changedRequest, ...(changedModel ? ['model' as const] : [])];
+      const edited = changed.length > 0;
       approvedParams = decision.params;
       choice = picked;
+      // What ran, kept on the task for History beside the request the server sent (which stays as it came).
+      if (changedRequest.length > 0) context.annotate?.({ ranRequest: decision.params, changed: changedRequest });
       // The task's status says who decided, so its timeline does too.
       context.setWaitingFor?.(
         undefined,
@@ -162,7 +173,8 @@ export class PolicySamplingRunner implements SamplingRunner {
       );
       this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
         ...at(choice),
-        reason: choice.reason
+        reason: choice.reason,
+        ...(edited && { changed })
       });
     } else {
       this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
@@ -224,8 +236,15 @@ export class PolicySamplingRunner implements SamplingRunner {
       });
       return error(JsonRpcCode.UserRejected, userRejectedMessage);
     }
-    const editedResult = JSON.stringify(review.result) !== JSON.stringify(result);
-    this.#audit(context, 'sampling.completion', editedResult ? 'approved-with-edits' : 'approved', at(choice));
+    const changed = changedParts(
+      SAMPLING_RESULT_PARTS,
+      result as Record<string, unknown>,
+      review.result as Record<string, unknown>
+    );
+    this.#audit(context, 'sampling.completion', changed.length > 0 ? 'approved-with-edits' : 'approved', {
+      ...at(choice),
+      ...(changed.length > 0 && { changed })
+    });
     return { type: 'result', result: review.result };
   }
 
@@ -274,7 +293,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     context: WorkContext,
     type: SamplingAuditEvent['type'],
     decision: SamplingAuditEvent['decision'],
-    extra: Partial<Pick<SamplingAuditEvent, 'providerId' | 'model' | 'reason'>> = {}
+    extra: Partial<Pick<SamplingAuditEvent, 'providerId' | 'model' | 'reason' | 'changed'>> = {}
   ): void {
     this.#options.audit({
       type,
@@ -290,11 +309,6 @@ export class PolicySamplingRunner implements SamplingRunner {
 
 function at(choice: ModelChoice): { providerId: string; model: string } {
   return { providerId: choice.providerId, model: choice.model };
-}
-
-// What a person can edit: the conversation and the system prompt.
-function sameRequest(a: CreateMessageRequestParams, b: CreateMessageRequestParams): boolean {
-  return JSON.stringify([a.messages, a.systemPrompt ?? null]) === JSON.stringify([b.messages, b.systemPrompt ?? null]);
 }
 
 function error(code: number, message: string): SamplingOutcome {

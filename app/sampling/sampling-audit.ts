@@ -1,3 +1,5 @@
+import type { SamplingRequestPart, SamplingResultPart } from '../contract/request-changes.js';
+
 /**
  * One decision about a sampling request, for the audit log.
  *
@@ -9,7 +11,8 @@
  * - `sampling.completion`: the person's review of the answer (`approved`,
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
- * Holds ids, model names and messages only: never a key, never prompt text.
+ * Holds ids, model names, messages and the names of changed parts only: never a key, never
+ * prompt text.
  */
 export interface SamplingAuditEvent {
   type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';
@@ -21,6 +24,12 @@ export interface SamplingAuditEvent {
   model?: string;
   /** Why: the model-selection reason, the user's rejection reason, or the error message. */
   reason?: string;
+  /**
+   * For `approved-with-edits`, what the person changed, by part and never by content: the
+   * request's (`messages`, `systemPrompt`, `maxTokens`, … and `model` for another model picked),
+   * or the answer's (`content`, `model`, `stopReason`, …). `other` for any other field.
+   */
+  changed?: Array<SamplingRequestPart | SamplingResultPart>;
   /** Milliseconds since the epoch, from the injected clock. */
   at: number;
 }

@@ -11,6 +11,7 @@ import { RequestView } from '../tasks/request-view.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
+import { changedParts, partsInWords, SAMPLING_REQUEST_PARTS } from '../../app/contract/request-changes.js';
 import { ResultView } from './result-view.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
@@ -59,12 +60,21 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.status === 'cancelled' ? ` · ${cancelledWords(entry.cancelledBy)}` : null}
+            {entry.ranRequest ? ' · changed by you before it ran' : null}
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}
           </p>
           <h4>Timeline</h4>
           <Timeline steps={entry.timeline} />
-          <h4>Request</h4>
+          <h4>Request{entry.ranRequest ? ' (as the server sent it)' : null}</h4>
           <RequestView kind={entry.kind} request={entry.request} />
+          {entry.ranRequest ? (
+            <section className="ran-request" aria-labelledby="history-ran-request">
+              <h4 id="history-ran-request">What ran (your changes)</h4>
+              <p className="muted">{changesSentence(entry.request, entry.ranRequest)}</p>
+              <RequestView kind={entry.kind} request={entry.ranRequest} />
+              <JsonView value={entry.ranRequest} summary="What ran (JSON)" />
+            </section>
+          ) : null}
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? (
             <ErrorView error={entry.error} rejected={isRejectedSampling(entry)} />
@@ -79,10 +89,22 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           ) : entry.error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}
-          <JsonView value={entry.request} summary="Request (JSON)" />
+          <JsonView
+            value={entry.request}
+            summary={entry.ranRequest ? 'Request as the server sent it (JSON)' : 'Request (JSON)'}
+          />
           {entry.result ? <JsonView value={entry.result} summary="Result (JSON)" /> : null}
         </>
       ) : null}
     </section>
   );
+}
+
+/** Which parts the person changed, in a sentence; a request too large to keep whole says only that it changed. */
+function changesSentence(request: HistoryEntry['request'], ran: NonNullable<HistoryEntry['ranRequest']>): string {
+  const parts =
+    request.truncated === true || ran.truncated === true ? [] : changedParts(SAMPLING_REQUEST_PARTS, request, ran);
+  return parts.length > 0
+    ? `You changed ${partsInWords(parts)} before approving it; this is what the model was sent.`
+    : 'You changed this request before approving it; this is what the model was sent.';
 }

@@ -2,12 +2,16 @@ import type { HistoryFilter } from '../../app/contract/host-api.js';
 
 type HistoryStatus = NonNullable<HistoryFilter['status']>;
 
-/** The statuses a history entry can have, as the filter offers them. */
+/**
+ * The statuses a history entry can have, as the filter offers them: `rejected` too, as the rows'
+ * badges say it (a model request turned down; `failed` then finds only real failures).
+ */
 export const HISTORY_STATUSES: readonly HistoryStatus[] = [
   'working',
   'input_required',
   'completed',
   'failed',
+  'rejected',
   'cancelled',
   'expired',
   'lost'

@@ -112,7 +112,11 @@ export function HistoryScreen({
         model request that ran without a task, once it ended; kept for as long as Keep history below says.
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
-        <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Words in the title, server or message" />
+        <FilterSearch
+          value={inputs.text}
+          onChange={set('text')}
+          placeholder="Title, arguments, server or message"
+        />
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <FilterSelect
@@ -171,7 +175,8 @@ export function HistoryScreen({
               {kindWords(entry.kind)}
               {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
               {entry.serverName} · <StatusBadge status={entry.status} rejected={entry.rejected === true} />
-              {entry.unanswered ? ' (unanswered)' : null} · <DateTime iso={entry.createdAt} />
+              {entry.unanswered ? ' (unanswered)' : null}
+              {entry.edited ? ' · changed by you' : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>
         ))}

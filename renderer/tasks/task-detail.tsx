@@ -31,7 +31,7 @@ interface Shown {
   /** Absent for a History entry of a tool call that ran without a task. */
   taskId: string | undefined;
   status: string;
-  cancelledBy: 'you' | 'server' | undefined;
+  cancelledBy: 'you' | 'server' | 'taskdesk' | undefined;
   statusMessage: string | undefined;
   createdAt: string;
   updatedAt: string;

@@ -123,6 +123,28 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.ok(
       audit.some((entry) => entry.type === 'sampling.request' && JSON.stringify(entry).includes('approved-with-edits'))
     );
+
+    // History keeps both: what the server sent, and what ran with the person's changes.
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const row = history.locator(`li[data-history-id="received:${task.taskId}"]`);
+    await row.getByText('changed by you').waitFor();
+    assert.ok(
+      await history.getByLabel('Status').locator('option', { hasText: 'Rejected' }).count(),
+      'the status filter offers Rejected, as the rows say it'
+    );
+    await row.locator('.history-title').click();
+    const detail = history.locator('.history-detail');
+    const ran = detail.getByRole('region', { name: 'What ran (your changes)' });
+    await ran.waitFor();
+    assert.match(
+      (await ran.textContent()) ?? '',
+      /You changed the messages and the system prompt before approving it.*What is the weather in Bergen\?/s
+    );
+    assert.match((await ran.locator('.json').textContent()) ?? '', /Answer as a pirate\./);
+    assert.match((await detail.locator('.request-view').first().textContent()) ?? '', /weather in Oslo\?/);
+    assert.doesNotMatch((await detail.locator('.request-view').first().textContent()) ?? '', /Bergen/);
+    await detail.getByRole('button', { name: 'Close' }).click();
   });
 
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {

@@ -239,7 +239,8 @@ describe('the task history through the host API', () => {
     assert.deepEqual(await list({ kind: 'sampling', status: 'completed', direction: 'received' }), [
       ['sampling', 'a', 'Weather in Paris?', 'completed']
     ]);
-    assert.deepEqual(await list({ status: 'failed' }), [['sampling', 'b', 'Write my essay', 'failed']]);
+    assert.deepEqual(await list({ status: 'rejected' }), [['sampling', 'b', 'Write my essay', 'failed']]);
+    assert.deepEqual(await list({ status: 'failed' }), [], 'a rejection is found as one, not as a failure');
     assert.deepEqual(await list({ serverId: 'b' }), [['sampling', 'b', 'Write my essay', 'failed']]);
     assert.deepEqual(await list({ direction: 'requested' }), []);
 
@@ -249,12 +250,13 @@ describe('the task history through the host API', () => {
     const question = await detail(answeredEntry!.id);
     assert.deepEqual(question.result, { action: 'accept', content: { name: 'Ada' } });
     assert.equal((question.request as { message?: unknown }).message, 'Your name for the booking?');
+    // Asked, waiting on the person, answered: no "working" before anything worked.
     assert.deepEqual(
-      question.timeline.map((step) => [step.status, step.message]),
+      question.timeline.map((step) => [step.label ?? step.status, step.message]),
       [
-        ['working', undefined],
-        ['working', 'Waiting for your answer in the Inbox'],
-        ['completed', undefined]
+        ['Asked', undefined],
+        ['input_required', 'Waiting for your answer in the Inbox'],
+        ['completed', 'You answered']
       ]
     );
     const model = await detail(autoEntry!.id);
@@ -267,5 +269,81 @@ describe('the task history through the host API', () => {
     await host.call('history.setRetention', { days: 1, maxEntries: 100 });
     await clock.advance(2 * 24 * 3_600_000);
     assert.equal((await host.call('history.list', {})).total, 0, 'entries past the retention are removed');
+  });
+
+  it('keeps the request the person changed and ran beside the one the server sent, task or not; the audit says which parts', async () => {
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    cleanups.push(() => llm.close());
+    const a = peerServer();
+    const fixture = await startHostWith({ a }, { keyStore: new InMemoryKeyStore() });
+    cleanups.push(() => fixture.dispose());
+    const { host } = fixture;
+    await host.call('providers.save', {
+      id: 'local',
+      name: 'Local',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: false } });
+    const asked = {
+      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
+      maxTokens: 50
+    };
+    const ran = {
+      ...asked,
+      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
+    };
+    // Listening before the request goes: a task's approval is asked before its creation is answered.
+    const approveEdited = () =>
+      nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval').then(({ item }) =>
+        host.call('inbox.answer', { id: item.id, answer: { action: 'approve', params: ran } })
+      );
+
+    // A plain request.
+    llm.enqueue({ kind: 'text', tokens: ['There once was a queue'] });
+    const plainEnded = nextEvent(host, 'history.changed', ({ entry }) => entry.status === 'completed');
+    const approvedPlain = approveEdited();
+    const plain = a.server.request({ method: 'sampling/createMessage', params: asked }, CreateMessageResultSchema);
+    await approvedPlain;
+    await plain;
+    const plainSummary = (await within(plainEnded, 5_000, 'the plain request reached History')).entry;
+    assert.equal(plainSummary.edited, true);
+    assert.equal(plainSummary.title, 'Write a haiku about queues', 'titled by what the server asked');
+
+    // A task-augmented one.
+    llm.enqueue({ kind: 'text', tokens: ['A queue, once more'] });
+    const approvedTask = approveEdited();
+    const created = await a.server.request(
+      { method: 'sampling/createMessage', params: { ...asked, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    await within(approvedTask, 5_000, 'the task asked for approval');
+    await a.server.request(
+      { method: 'tasks/result', params: { taskId: created.task.taskId } },
+      CreateMessageResultSchema
+    );
+
+    const page = await host.call('history.list', { filter: { kind: 'sampling' } });
+    assert.equal(page.total, 2);
+    for (const summary of page.entries) {
+      assert.equal(summary.edited, true, summary.id);
+      const entry = HistoryEntrySchema.parse(await host.call('history.get', { id: summary.id }));
+      assert.deepEqual(entry.request, asked, 'the request as the server sent it');
+      assert.deepEqual(entry.ranRequest, ran, 'and the one that ran');
+    }
+    assert.match(llm.chatRequests.at(-1)!.body.messages.at(-1).content, /EDITED: a limerick/);
+
+    const approvals = host.audit
+      .read({ serverId: 'a', limit: 100 })
+      .filter((entry) => entry.type === 'sampling.request');
+    assert.deepEqual(
+      approvals.map((entry) => [entry.detail?.decision, entry.detail?.changed]),
+      [
+        ['approved-with-edits', ['messages']],
+        ['approved-with-edits', ['messages']]
+      ]
+    );
+    assert.doesNotMatch(JSON.stringify(host.audit.read({ limit: 1000 })), /limerick|haiku/, 'no content in the audit');
   });
 });

@@ -95,7 +95,8 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
   it('runs the edited prompt on the model the person picked', async () => {
     const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
     const before = server.chatRequests.length;
-    const running = runner.run(samplingParams({ systemPrompt: 'You are a pirate.' }), makeContext().context);
+    const { context, notes } = makeContext();
+    const running = runner.run(samplingParams({ systemPrompt: 'You are a pirate.' }), context);
     const pending = await gate.approvals.next();
     assert.equal(pending.draft.model, 'fake-small');
     pending.approve({
@@ -113,6 +114,36 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
     assert.deepEqual(decisions(audit), ['sampling.request:approved-with-edits', 'sampling.llm:completed']);
     assert.equal(audit[0]!.reason, 'chosen by the user');
+    // What changed, by part: never what was typed.
+    assert.deepEqual(audit[0]!.changed, ['messages', 'systemPrompt', 'model']);
+    assert.doesNotMatch(JSON.stringify(audit), /polite|please/);
+    // What ran is noted on the task, for History (the server's request stays as it came).
+    assert.deepEqual(
+      notes.items.find((note) => 'ranRequest' in note),
+      {
+        ranRequest: {
+          systemPrompt: 'Be polite.',
+          messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France, please?' } }],
+          maxTokens: 64
+        },
+        changed: ['messages', 'systemPrompt']
+      }
+    );
+  });
+
+  it('notes no request as run when only the model was changed, and audits just that', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+    const { context, notes } = makeContext();
+    const params = samplingParams();
+    const running = runner.run(params, context);
+    (await gate.approvals.next()).approve({ params, model: 'fake-large' });
+    assert.equal((await running).type, 'result');
+    assert.deepEqual(decisions(audit), ['sampling.request:approved-with-edits', 'sampling.llm:completed']);
+    assert.deepEqual(audit[0]!.changed, ['model']);
+    assert.equal(
+      notes.items.some((note) => 'ranRequest' in note),
+      false
+    );
   });
 
   it('answers a rejection with -1 "User rejected sampling request"', async () => {
@@ -151,6 +182,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       'sampling.llm:completed',
       'sampling.completion:approved-with-edits'
     ]);
+    assert.deepEqual(audit.at(-1)!.changed, ['content'], 'which part of the answer, not its text');
   });
 
   it('answers a rejected completion with -1 too', async () => {

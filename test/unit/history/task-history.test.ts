@@ -420,13 +420,13 @@ describe('the task history', () => {
     const declined = history.get(history.list({ status: 'completed' }).entries[0]!.id)!;
     assert.match(declined.id, /^request:/);
     assert.deepEqual(
-      declined.timeline.map((step) => [step.at, step.status, step.message]),
+      declined.timeline.map((step) => [step.at, step.label ?? step.status, step.message]),
       [
-        ['2026-06-01T00:00:01.000Z', 'working', undefined],
-        ['2026-06-01T00:00:01.000Z', 'working', 'Waiting for your answer in the Inbox'],
-        ['2026-06-01T00:00:03.000Z', 'completed', undefined]
+        ['2026-06-01T00:00:01.000Z', 'Asked', undefined],
+        ['2026-06-01T00:00:01.000Z', 'input_required', 'Waiting for your answer in the Inbox'],
+        ['2026-06-01T00:00:03.000Z', 'completed', 'You declined']
       ],
-      'a wait said twice is one step'
+      'asked, then waiting on you (a wait said twice is one step), then how you answered'
     );
     HistoryEntrySchema.parse(declined);
 
@@ -487,6 +487,105 @@ describe('the task history', () => {
     );
     assert.equal(history.get('requested:done')!.status, 'completed');
     assert.equal(history.size, 2);
+    history.close();
+  });
+
+  it('keeps what ran beside what the server sent when the person changed a model request, task or not', () => {
+    const { history, changed, dataDir, clock } = fresh();
+    const asked = {
+      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
+      maxTokens: 50
+    };
+    const ran = {
+      ...asked,
+      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
+    };
+    const task = (extra: Partial<TaskRecord> = {}, task: Partial<TaskRecord['task']> = {}) =>
+      received('s1', task, { kind: 'sampling', request: asked, ...extra });
+    // The runner notes what ran once the person approved: the entry takes it with no step of its own.
+    history.recordReceived('s1', task());
+    history.recordReceived(
+      's1',
+      task({ notes: [{ phase: 'awaiting-approval' }, { ranRequest: ran, changed: ['messages'] }] })
+    );
+    const entry = history.get('received:s1')!;
+    assert.deepEqual(entry.request, asked, 'the request as the server sent it stays');
+    assert.deepEqual(entry.ranRequest, ran);
+    assert.equal(entry.timeline.length, 1);
+    assert.equal(changed.at(-1)?.edited, true, 'the summary says it was changed');
+    assert.equal(changed.at(-1)?.title, 'Write a haiku about queues');
+    history.recordReceived(
+      's1',
+      task(
+        {
+          notes: [{ ranRequest: ran }],
+          outcome: { type: 'result', result: { role: 'assistant', content: { type: 'text', text: 'Ok' }, model: 'm' } }
+        },
+        { status: 'completed', lastUpdatedAt: '2026-06-01T00:00:05.000Z' }
+      )
+    );
+    assert.deepEqual(history.get('received:s1')!.ranRequest, ran, 'and is kept to the end');
+
+    history.recordReceivedRequest({
+      owner: { serverId: 'alpha', serverName: 'Alpha', identity: 'id-alpha' },
+      kind: 'sampling',
+      request: asked,
+      askedAt: '2026-06-01T00:00:01.000Z',
+      endedAt: '2026-06-01T00:00:03.000Z',
+      steps: [],
+      notes: [{ ranRequest: ran, changed: ['messages'] }],
+      outcome: { type: 'result', result: { role: 'assistant', content: { type: 'text', text: 'Ok' }, model: 'm' } }
+    });
+    const plain = history.list({ text: 'haiku' }).entries.find((summary) => summary.id.startsWith('request:'))!;
+    assert.equal(plain.edited, true);
+    assert.deepEqual(history.get(plain.id)!.request, asked);
+    assert.deepEqual(history.get(plain.id)!.ranRequest, ran);
+    assert.equal(history.list({}).entries.filter((summary) => summary.edited).length, 2);
+    history.close();
+    const reopened = openHistory(dataDir, clock).history;
+    assert.deepEqual(reopened.get(plain.id)!.ranRequest, ran, 'kept across a restart');
+    reopened.close();
+  });
+
+  it('filters rejected model requests by "rejected", apart from the failed ones', () => {
+    const { history } = fresh();
+    const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };
+    const failed = (taskId: string, code: number) =>
+      received(
+        taskId,
+        { status: 'failed', lastUpdatedAt: '2026-06-01T00:00:02.000Z' },
+        { kind: 'sampling', request: sampling, outcome: { type: 'error', error: { code, message: 'No' } } }
+      );
+    history.recordReceived('s1', failed('s1', -1));
+    history.recordReceived('s2', failed('s2', -32603));
+    assert.deepEqual(
+      history.list({ status: 'rejected' }).entries.map((summary) => summary.id),
+      ['received:s1']
+    );
+    assert.deepEqual(
+      history.list({ status: 'failed' }).entries.map((summary) => summary.id),
+      ['received:s2'],
+      'a row badged Rejected is not found as Failed'
+    );
+    history.close();
+  });
+
+  it('finds an entry by the preview its row shows beside the title', () => {
+    const { history } = fresh();
+    history.recordRequested(requested('o1', { arguments: { topic: 'ambiguous topic' } }));
+    history.recordRequested(requested('o2', { arguments: { topic: 'tides' } }));
+    assert.equal(
+      history.list({}).entries.find((entry) => entry.id === 'requested:o1')?.preview,
+      'topic: "ambiguous topic"'
+    );
+    assert.deepEqual(
+      history.list({ text: 'AMBIGUOUS' }).entries.map((summary) => summary.id),
+      ['requested:o1']
+    );
+    assert.deepEqual(
+      history.list({ text: 'simulate tides' }).entries.map((summary) => summary.id),
+      ['requested:o2']
+    );
     history.close();
   });
 });

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { afterEach, describe, it } from 'node:test';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
+
+const STOPPED_BEFORE_ANSWER = 'Taskdesk stopped before it was answered; the server was not answered';
+const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
+const UNCLEAN =
+  /^Taskdesk did not close cleanly last time \(at [^)]+\): questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered\. Tasks are kept\.$/;
+
+/** A peer server with one tool that never answers. */
+function slowToolServer() {
+  const peer = peerServer();
+  peer.server.registerCapabilities({ tools: {} });
+  peer.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'wait', inputSchema: { type: 'object' } }]
+  }));
+  peer.server.setRequestHandler(CallToolRequestSchema, () => new Promise<never>(() => undefined));
+  return peer;
+}
+
+describe('closing Taskdesk with plain work open', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('records a waiting plain question and a running plain call in History as cancelled by Taskdesk, and audits why', async () => {
+    const peer = slowToolServer();
+    const data = tempDir();
+    cleanups.push(data.remove);
+    const fixture = await startHostWith({ a: peer }, { dir: data.dir });
+    const { host } = fixture;
+
+    // A plain question waiting in the Inbox, and a plain call that never returns.
+    const question = peer.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Ship the release?',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } }
+          }
+        },
+        ElicitResultSchema
+      )
+      .then(
+        () => 'answered',
+        () => 'not answered'
+      );
+    await inboxHolds(host, 1);
+    const running = nextEvent(host, 'call.changed', ({ call }) => call.state === 'running');
+    const call = host.dispatch('tools.call', { serverId: 'a', name: 'wait', arguments: {}, asTask: false });
+    await running;
+
+    await fixture.stop();
+    const reply = await call;
+    assert.equal(reply.ok ? undefined : reply.error.message, STOPPED_WHILE_RUNNING);
+    assert.equal(await question, 'not answered');
+
+    const reopened = createHost({ dataDir: data.dir, autoConnect: false });
+    cleanups.push(() => reopened.close());
+    const page = await reopened.call('history.list', {});
+    // Both ended at the same moment: in either order.
+    assert.deepEqual(
+      page.entries
+        .map((entry) => [entry.direction, entry.kind, entry.title, entry.status, entry.cancelledBy])
+        .sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+      [
+        ['received', 'elicitation', 'Ship the release?', 'cancelled', 'taskdesk'],
+        ['requested', 'tool-call', 'Tool call: wait', 'cancelled', 'taskdesk']
+      ]
+    );
+    for (const entry of page.entries) {
+      const expected = entry.kind === 'tool-call' ? STOPPED_WHILE_RUNNING : STOPPED_BEFORE_ANSWER;
+      assert.equal(entry.statusMessage, expected, entry.id);
+    }
+
+    const withdrawn = await reopened.call('audit.read', { type: 'inbox.withdrawn' });
+    assert.deepEqual(
+      withdrawn.map((entry) => entry.detail?.reason),
+      [STOPPED_BEFORE_ANSWER]
+    );
+    const called = await reopened.call('audit.read', { type: 'tool.called' });
+    assert.deepEqual(
+      called.map((entry) => [entry.detail?.outcome, entry.detail?.error]),
+      [['error', STOPPED_WHILE_RUNNING]]
+    );
+    assert.deepEqual(reopened.warnings, [], 'a clean close is no unclean stop');
+  });
+
+  it('says at the next start that Taskdesk did not close cleanly, once, and not after a clean close', async () => {
+    const data = tempDir();
+    cleanups.push(data.remove);
+    const running = createHost({ dataDir: data.dir, autoConnect: false });
+    cleanups.push(() => running.close());
+    // What a SIGKILL leaves: the data directory of a host that never closed.
+    const copy = tempDir();
+    cleanups.push(copy.remove);
+    fs.cpSync(data.dir, copy.dir, { recursive: true });
+
+    let next: Host = createHost({ dataDir: copy.dir, autoConnect: false });
+    assert.equal(next.warnings.length, 1, JSON.stringify(next.warnings));
+    assert.match(next.warnings[0]!.message, UNCLEAN);
+    const audited = await next.call('audit.read', { type: 'store.warning' });
+    assert.match(String(audited.at(-1)?.detail?.message), UNCLEAN);
+    await next.close();
+
+    // Closed cleanly this time: nothing to say, though the first one was said only once.
+    next = createHost({ dataDir: copy.dir, autoConnect: false });
+    assert.deepEqual(next.warnings, []);
+    await next.close();
+  });
+});

@@ -112,11 +112,7 @@ export function HistoryScreen({
         model request that ran without a task, once it ended; kept for as long as Keep history below says.
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
-        <FilterSearch
-          value={inputs.text}
-          onChange={set('text')}
-          placeholder="Title, arguments, server or message"
-        />
+        <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or message" />
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <FilterSelect

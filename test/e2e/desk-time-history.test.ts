@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  CreateTaskResultSchema,
-  ListToolsRequestSchema
-} from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HistoryEntrySchema } from '../../app/contract/history.js';
+import { echoServer } from '../support/assistant-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
-import {
-  nextEvent,
-  peerServer,
-  startHostWith,
-  type InMemoryHostFixture,
-  type PeerServer
-} from '../support/host-fixture.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 import { NOTIFICATION_STAND_IN, notificationsShown, setFocused, shownNotifications } from './notification-stand-in.js';
@@ -27,23 +17,6 @@ const form = (message: string) => ({
   message,
   requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] }
 });
-
-/** A server with one tool, `echo`, that answers with its message. */
-function echoPeer(): PeerServer {
-  const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [
-      {
-        name: 'echo',
-        inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }
-      }
-    ]
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => ({
-    content: [{ type: 'text', text: String(request.params.arguments?.message) }]
-  }));
-  return { server, notifications: [], nextNotification: () => new Promise(() => undefined) };
-}
 
 describe('the Desk’s time, notifications and History, in headless Chromium against the real core', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -332,7 +305,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
 
   it('tells calls of one tool apart in History’s list by a line of their arguments, cut with an ellipsis at 800 px', async () => {
     const ownClock = new ManualClock();
-    const own = await startHostWith({ tools: echoPeer() }, { clock: ownClock });
+    const own = await startHostWith({ tools: echoServer() }, { clock: ownClock });
     closers.push(() => own.dispose());
     await own.host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'first' } });
     await ownClock.advance(1);

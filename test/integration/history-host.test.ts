@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { HistoryEntrySchema, type HistoryFilter } from '../../app/contract/history.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
@@ -140,13 +141,7 @@ describe('the task history through the host API', () => {
     const fixture = await startHostWith({ a, b }, { clock, keyStore: new InMemoryKeyStore() });
     cleanups.push(() => fixture.dispose());
     const { host } = fixture;
-    await host.call('providers.save', {
-      id: 'local',
-      name: 'Local',
-      baseURL: llm.baseURL,
-      models: [{ name: 'fake-small' }],
-      defaultModel: 'fake-small'
-    });
+    await saveFakeProvider(host, llm.baseURL);
     await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
     await host.call('sampling.setPolicy', { serverId: 'b', policy: { mode: 'ask', reviewCompletion: false } });
     const ask = (text: string) => ({
@@ -278,13 +273,7 @@ describe('the task history through the host API', () => {
     const fixture = await startHostWith({ a }, { keyStore: new InMemoryKeyStore() });
     cleanups.push(() => fixture.dispose());
     const { host } = fixture;
-    await host.call('providers.save', {
-      id: 'local',
-      name: 'Local',
-      baseURL: llm.baseURL,
-      models: [{ name: 'fake-small' }],
-      defaultModel: 'fake-small'
-    });
+    await saveFakeProvider(host, llm.baseURL);
     await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: false } });
     const asked = {
       messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],

@@ -142,7 +142,13 @@ export const ConnectionStateSchema = z.object({
   /** The executable a stdio server's command resolved to (on the login shell's PATH). */
   executable: z.string().optional(),
   /** The OAuth sign-in of a Streamable HTTP server that uses one. */
-  auth: SignInViewSchema.optional()
+  auth: SignInViewSchema.optional(),
+  /**
+   * When the current connection became ready (ISO 8601; `ready` only). A task-augmented question
+   * asked before it came over an earlier connection (the server or Taskdesk restarted since):
+   * its answer is kept with the task for when the server asks for it again.
+   */
+  readySince: z.string().optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 

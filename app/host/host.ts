@@ -567,11 +567,12 @@ export class Host {
           }
         }),
       onState: (raw) => {
+        if (raw.status === 'ready') this.#readySince.set(serverId, this.clock.now());
+        if (raw.status === 'failed' || raw.status === 'closed') this.#readySince.delete(serverId);
         // A failure reason may quote the URL, its credentials, or the server's stderr.
-        const state = this.#withAuth(redactedState(raw, config), config);
+        const state = this.#viewState(redactedState(raw, config), config);
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
-          this.#readySince.set(serverId, this.clock.now());
           this.#flushStatus(connection);
           this.requestor.attach(
             serverId,
@@ -581,7 +582,6 @@ export class Host {
           );
         }
         if (state.status === 'failed' || state.status === 'closed') {
-          this.#readySince.delete(serverId);
           this.receiver.forgetConnection(connection.owner.identity);
           this.requestor.detach(serverId);
         }
@@ -612,9 +612,15 @@ export class Host {
   }
 
   /** A state with the server's OAuth sign-in, for a server that signs in. */
-  #withAuth(state: ConnectionState, config: ServerConfig): ConnectionState {
+  /** A connection's state as the Desk sees it: with its sign-in, and since when it is ready. */
+  #viewState(state: ConnectionState, config: ServerConfig): ConnectionState {
     const auth = this.#oauth.view(config);
-    return auth ? { ...state, auth } : state;
+    const since = state.status === 'ready' ? this.#readySince.get(config.id) : undefined;
+    return {
+      ...state,
+      ...(auth && { auth }),
+      ...(since !== undefined && { readySince: new Date(since).toISOString() })
+    };
   }
 
   /** Disconnects a server. Its tasks stay, for when it connects again. */
@@ -733,7 +739,7 @@ export class Host {
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
       ...(!this.#registry.isSaved(config.id) && { configured: true as const }),
-      state: this.#withAuth(
+      state: this.#viewState(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(
           this.#connections.get(config.id)?.state ?? { status: 'idle' },

@@ -6,6 +6,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
 import { WaitingSince } from '../components/waiting-since.js';
+import { answerDelivery, keptNote } from './answer-delivery.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
 export function InboxCard({
@@ -24,6 +25,8 @@ export function InboxCard({
 }) {
   const titleId = useId();
   const warned = useDeskState((state) => state.expiring[item.id] === true);
+  const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
+  const note = keptNote(item, answerDelivery(item, server));
   return (
     <article
       className={`card inbox-item kind-${item.kind}`}
@@ -65,6 +68,7 @@ export function InboxCard({
           )}
         </p>
       </header>
+      {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
       {children}
     </article>
   );

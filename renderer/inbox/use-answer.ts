@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { failureOf, useFailure, type FailureState } from '../components/action-error.js';
 import { toHostCallError, type HostCallError } from '../host-client.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { answerDelivery, answeredText } from './answer-delivery.js';
 
 /** Sending an inbox item's answer: busy while on its way, the host's refusal shown on the card. */
 export interface Answering {
@@ -20,6 +21,7 @@ export interface Answering {
 /** The answer path every inbox card shares. */
 export function useAnswer(item: InboxItem): Answering {
   const { client, store, announce } = useDesk();
+  const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
   const [busy, setBusy] = useState(false);
   const failure = useFailure();
   const send: Answering['send'] = async (answer, done, onRefused) => {
@@ -30,7 +32,11 @@ export function useAnswer(item: InboxItem): Answering {
     try {
       await client.call('inbox.answer', { id: item.id, answer });
       // Said aloud, and shown: the card goes at once, so the Inbox says what was sent where.
-      const said = answer.action === 'decline' || answer.action === 'cancel' ? declinedText(item, answer.action) : done;
+      // A task's answer the server is not there to fetch now is kept with the task: said so.
+      const said =
+        answer.action === 'decline' || answer.action === 'cancel'
+          ? declinedText(item, answer.action)
+          : answeredText(item, answerDelivery(item, server), done);
       announce(said);
       store.dispatch({ type: 'inbox-answered', text: said });
       // The host's inbox.removed says the same; the card goes now, not when the event arrives.

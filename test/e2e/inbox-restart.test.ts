@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { inboxHolds, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+const Loose = z.looseObject({});
+
+const question = (message: string) => ({
+  method: 'elicitation/create' as const,
+  params: {
+    mode: 'form',
+    message,
+    requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+    task: { ttl: 3_600_000 }
+  }
+});
+
+/**
+ * A task's question is answered by ending its task, which the server fetches. One asked over an
+ * earlier connection (here, before Taskdesk restarted) is back in the Inbox, but the server
+ * running now may never ask for it: the card says so, and the answer is said to be kept, not sent.
+ */
+describe('a task’s question from before a restart, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture | undefined;
+  const closers: Array<() => Promise<unknown>> = [];
+  const pageErrors: string[] = [];
+  let removeDir = () => {};
+
+  before(async () => {
+    built = await buildRenderer();
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    removeDir();
+    built?.remove();
+  });
+
+  it('says the answer is kept for the server, which gets it when it asks for the task', async () => {
+    const { dir, remove } = tempDir();
+    removeDir = remove;
+    // The server asks before the restart.
+    const peer = peerServer('desk-peer');
+    const before = await startHostWith({ desk: peer }, { dir });
+    const { task } = await peer.server.request(question('Your name for the booking?'), CreateTaskResultSchema);
+    await inboxHolds(before.host, 1);
+    await before.stop();
+
+    // Taskdesk starts again; the server is started afresh too (a new process, for stdio).
+    const again = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: again }, { dir });
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    const old = page.getByRole('article', { name: 'Your name for the booking?' });
+    const note = old.locator('.kept-note');
+    await note.waitFor();
+    assert.match(
+      (await note.textContent()) ?? '',
+      /^Server desk asked this before its current connection \(it or Taskdesk restarted since\)\. Your answer is kept with the task until it expires; Server desk gets it only if it asks for this task again\.$/
+    );
+
+    // A question over the connection of now: nothing to warn about, and the answer is sent.
+    const { task: fresh } = await again.server.request(question('Your seat?'), CreateTaskResultSchema);
+    const now = page.getByRole('article', { name: 'Your seat?' });
+    await now.waitFor();
+    assert.equal(await now.locator('.kept-note').count(), 0);
+    await now.getByLabel('Name').fill('12A');
+    await now.getByRole('button', { name: 'Submit' }).click();
+    await now.waitFor({ state: 'detached' });
+    await page.locator('.inbox-answered').filter({ hasText: 'Answer sent to Server desk.' }).waitFor();
+    const seat = await again.server.request({ method: 'tasks/result', params: { taskId: fresh.taskId } }, Loose);
+    assert.deepEqual(seat.content, { name: '12A' });
+
+    await old.getByLabel('Name').fill('Ada');
+    await old.getByRole('button', { name: 'Submit' }).click();
+    await old.waitFor({ state: 'detached' });
+    const said = page.locator('.inbox-answered');
+    await said
+      .filter({ hasText: /^Answer kept for Server desk until .+: it gets it when it asks for this task\.$/ })
+      .waitFor();
+    // Kept, as said: the server gets it when it asks.
+    const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.deepEqual(result.content, { name: 'Ada' });
+
+    // With the server disconnected, a question still in the Inbox says why it waits.
+    const { task: third } = await again.server.request(question('Your meal?'), CreateTaskResultSchema);
+    const meal = page.getByRole('article', { name: 'Your meal?' });
+    await meal.waitFor();
+    await fixture.host.call('servers.disconnect', { serverId: 'desk' });
+    await meal
+      .locator('.kept-note')
+      .filter({
+        hasText:
+          /^Server desk is not connected\. Your answer is kept with the task until it expires, for when it connects and asks for it\.$/
+      })
+      .waitFor();
+    assert.ok(third.taskId);
+    assert.deepEqual(pageErrors, []);
+  });
+});

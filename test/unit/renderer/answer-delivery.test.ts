@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InboxItem, ServerView } from '../../../app/contract/host-api.js';
+import { answerDelivery, answeredText, keptNote } from '../../../renderer/inbox/answer-delivery.js';
+
+const item = (over: Partial<InboxItem> = {}): InboxItem => ({
+  id: 'i1',
+  kind: 'elicitation',
+  serverId: 'books',
+  serverName: 'Books',
+  createdAt: '2026-12-03T10:00:00.000Z',
+  request: { message: 'Which shelf?' },
+  ...over
+});
+
+const server = (state: ServerView['state']): ServerView => ({
+  id: 'books',
+  name: 'Books',
+  transport: { type: 'stdio', target: 'books' },
+  state
+});
+
+const ready = (readySince: string) => server({ status: 'ready', readySince });
+const task = { taskId: 't1', expiresAt: '2026-12-03T11:00:00.000Z' };
+
+describe('where an inbox answer goes', () => {
+  it('sends a plain question’s answer on the connection that asked', () => {
+    assert.deepEqual(answerDelivery(item(), ready('2026-12-03T10:05:00.000Z')), { kind: 'now' });
+    assert.deepEqual(answerDelivery(item(), undefined), { kind: 'now' });
+  });
+
+  it('sends a task’s answer when the server is connected over the connection that asked', () => {
+    assert.deepEqual(answerDelivery(item(task), ready('2026-12-03T09:00:00.000Z')), { kind: 'now' });
+    // Asked in the same millisecond the connection became ready: of that connection.
+    assert.deepEqual(answerDelivery(item(task), ready('2026-12-03T10:00:00.000Z')), { kind: 'now' });
+  });
+
+  it('keeps a task’s answer asked over an earlier connection, and says so before and after', () => {
+    const asked = item(task);
+    const delivery = answerDelivery(asked, ready('2026-12-03T10:30:00.000Z'));
+    assert.deepEqual(delivery, { kind: 'kept', why: 'earlier-connection', until: task.expiresAt });
+    assert.equal(
+      keptNote(asked, delivery),
+      'Books asked this before its current connection (it or Taskdesk restarted since). Your answer is kept with the task until it expires; Books gets it only if it asks for this task again.'
+    );
+    assert.match(
+      answeredText(asked, delivery, 'Answer sent to Books.'),
+      /^Answer kept for Books until .+: it gets it when it asks for this task\.$/
+    );
+  });
+
+  it('keeps a task’s answer while the server is not connected, or is gone', () => {
+    for (const state of [{ status: 'closed' }, { status: 'connecting' }, { status: 'failed', reason: 'x' }] as const) {
+      const delivery = answerDelivery(item(task), server(state));
+      assert.equal(delivery.kind, 'kept');
+      assert.equal(
+        keptNote(item(task), delivery),
+        'Books is not connected. Your answer is kept with the task until it expires, for when it connects and asks for it.'
+      );
+    }
+    assert.deepEqual(answerDelivery(item(task), undefined), {
+      kind: 'kept',
+      why: 'not-connected',
+      until: task.expiresAt
+    });
+  });
+
+  it('says nothing more when the answer goes at once', () => {
+    assert.equal(keptNote(item(task), { kind: 'now' }), undefined);
+    assert.equal(answeredText(item(task), { kind: 'now' }, 'Reply sent to Books.'), 'Reply sent to Books.');
+  });
+
+  it('leaves the time out when the task has none', () => {
+    const delivery = answerDelivery(item({ taskId: 't2' }), undefined);
+    assert.equal(
+      answeredText(item({ taskId: 't2' }), delivery, ''),
+      'Answer kept for Books: it gets it when it asks for this task.'
+    );
+    assert.equal(
+      keptNote(item({ taskId: 't2' }), delivery),
+      'Books is not connected. Your answer is kept with the task, for when it connects and asks for it.'
+    );
+  });
+});

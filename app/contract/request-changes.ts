@@ -1,4 +1,4 @@
-/* Imports nothing: the core (the audit, History) and the Desk (History's detail) say it alike. */
+/* Imports nothing: the core (the audit, History) and the Desk (History's and the Tasks screen's detail) say it alike. */
 
 /**
  * The parts of a sampling request (`sampling/createMessage` params) a person may change on the
@@ -41,6 +41,21 @@ export function changedParts<P extends string>(
   return parts.filter((part) => changed.has(part));
 }
 
+/**
+ * The request as it ran, when the person changed it on the approval card: the last `ranRequest`
+ * its runner noted on the task (`notes`), whole. Undefined when it ran as the server sent it.
+ * History keeps it (bounded) beside the server's request; the Tasks screen reads it from the task.
+ */
+export function lastRanRequest(
+  notes: ReadonlyArray<Record<string, unknown>> | undefined
+): Record<string, unknown> | undefined {
+  for (let index = (notes?.length ?? 0) - 1; index >= 0; index--) {
+    const ran = notes![index]!.ranRequest;
+    if (typeof ran === 'object' && ran !== null && !Array.isArray(ran)) return ran as Record<string, unknown>;
+  }
+  return undefined;
+}
+
 const PART_WORDS: Record<string, string> = {
   messages: 'the messages',
   systemPrompt: 'the system prompt',
@@ -60,4 +75,16 @@ const PART_WORDS: Record<string, string> = {
 export function partsInWords(parts: readonly string[]): string {
   const words = parts.map((part) => PART_WORDS[part] ?? part);
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
+}
+
+/**
+ * What the person changed before a model request ran, in a sentence (History's and the Tasks
+ * screen's detail); a request too large to keep whole says only that it changed.
+ */
+export function ranRequestSentence(request: Record<string, unknown>, ran: Record<string, unknown>): string {
+  const parts =
+    request.truncated === true || ran.truncated === true ? [] : changedParts(SAMPLING_REQUEST_PARTS, request, ran);
+  return parts.length > 0
+    ? `You changed ${partsInWords(parts)} before approving it; this is what the model was sent.`
+    : 'You changed this request before approving it; this is what the model was sent.';
 }

@@ -1,4 +1,5 @@
 import { argumentsPreview, previewLine } from '../contract/request-preview.js';
+import { lastRanRequest } from '../contract/request-changes.js';
 import { jsonPart, textPrefix } from '../store/json-text.js';
 
 /** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
@@ -45,12 +46,8 @@ function detached(slice: string): string {
 export function ranRequestOf(
   notes: ReadonlyArray<Record<string, unknown>> | undefined
 ): ReturnType<typeof boundedValue> | undefined {
-  for (let index = (notes?.length ?? 0) - 1; index >= 0; index--) {
-    const ran = notes![index]!.ranRequest;
-    if (typeof ran === 'object' && ran !== null && !Array.isArray(ran))
-      return boundedValue(ran as Record<string, unknown>);
-  }
-  return undefined;
+  const ran = lastRanRequest(notes);
+  return ran === undefined ? undefined : boundedValue(ran);
 }
 
 /** A received task's question in a line: the elicitation's message, or the sampling request's last user text. */

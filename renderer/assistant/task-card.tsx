@@ -2,10 +2,8 @@ import { useMemo, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { DateTime } from '../components/date-time.js';
-import { formatDuration } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { useNow } from '../components/use-now.js';
+import { TaskKept } from '../components/task-kept.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
@@ -120,22 +118,12 @@ function CancelTask({
 
 /**
  * How long the server keeps the task and its result (its ttl from creation), counting down, in
- * the words of the Tools screen's card and of the call form's "Keep the task for".
+ * the words every screen uses for a requested task's lifetime (`TaskKept`).
  */
 function TimeKept({ task }: { task: OutboundTaskView }) {
-  const now = useNow();
-  if (!task.expiresAt)
-    return <span className="muted small-text">The server keeps the task and its result without a time limit</span>;
-  const left = Date.parse(task.expiresAt) - now;
   return (
     <span className="muted small-text" title={`TTL ${task.task.ttl ?? task.requestedTtl ?? '?'} ms`}>
-      {left > 0 ? (
-        `The server keeps the task and its result for ${formatDuration(Math.ceil(left / 1000) * 1000)} more`
-      ) : (
-        <>
-          The server kept the task and its result until <DateTime iso={task.expiresAt} />
-        </>
-      )}
+      <TaskKept direction="requested" expiresAt={task.expiresAt ?? undefined} until={false} />
     </span>
   );
 }

@@ -7,11 +7,10 @@ import { StatusBadge } from '../components/status-badge.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { useDesk } from '../shell/desk-context.js';
-import { RequestView } from '../tasks/request-view.js';
+import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from '../tasks/sent-and-ran-request.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
-import { changedParts, partsInWords, SAMPLING_REQUEST_PARTS } from '../../app/contract/request-changes.js';
 import { ResultView } from './result-view.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
@@ -60,21 +59,17 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.status === 'cancelled' ? ` · ${cancelledWords(entry.cancelledBy)}` : null}
-            {entry.ranRequest ? ' · changed by you before it ran' : null}
+            {entry.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
             {entry.statusMessage ? ` · ${entry.statusMessage}` : null}
           </p>
           <h4>Timeline</h4>
           <Timeline steps={entry.timeline} />
-          <h4>Request{entry.ranRequest ? ' (as the server sent it)' : null}</h4>
-          <RequestView kind={entry.kind} request={entry.request} />
-          {entry.ranRequest ? (
-            <section className="ran-request" aria-labelledby="history-ran-request">
-              <h4 id="history-ran-request">What ran (your changes)</h4>
-              <p className="muted">{changesSentence(entry.request, entry.ranRequest)}</p>
-              <RequestView kind={entry.kind} request={entry.ranRequest} />
-              <JsonView value={entry.ranRequest} summary="What ran (JSON)" />
-            </section>
-          ) : null}
+          <SentAndRanRequest
+            kind={entry.kind}
+            request={entry.request}
+            ranRequest={entry.ranRequest}
+            idPrefix="history"
+          />
           <h4>Result</h4>
           {entry.error && entry.status !== 'cancelled' ? (
             <ErrorView error={entry.error} rejected={isRejectedSampling(entry)} />
@@ -98,13 +93,4 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
       ) : null}
     </section>
   );
-}
-
-/** Which parts the person changed, in a sentence; a request too large to keep whole says only that it changed. */
-function changesSentence(request: HistoryEntry['request'], ran: NonNullable<HistoryEntry['ranRequest']>): string {
-  const parts =
-    request.truncated === true || ran.truncated === true ? [] : changedParts(SAMPLING_REQUEST_PARTS, request, ran);
-  return parts.length > 0
-    ? `You changed ${partsInWords(parts)} before approving it; this is what the model was sent.`
-    : 'You changed this request before approving it; this is what the model was sent.';
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
-import { Countdown } from '../components/countdown.js';
+import { TaskKept } from '../components/task-kept.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
@@ -16,11 +16,12 @@ import { ActionError, useFailure, type Failure } from '../components/action-erro
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { lastRanRequest } from '../../app/contract/request-changes.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
-import { RequestView } from './request-view.js';
+import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -36,6 +37,8 @@ interface Shown {
   createdAt: string;
   updatedAt: string;
   request: Record<string, unknown>;
+  /** What ran, when the person changed a model request on the approval card (`request` is what the server sent). */
+  ranRequest: Record<string, unknown> | undefined;
   result: Record<string, unknown> | undefined;
   error: { code: number; message: string; data?: unknown } | undefined;
   raw: unknown;
@@ -58,6 +61,8 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },
+    // From the whole record: a list's copy may have shortened what ran, and would read as more changes.
+    ranRequest: full ? lastRanRequest(full.notes) : inbound?.truncated ? undefined : lastRanRequest(inbound?.notes),
     result: outcome?.type === 'result' ? outcome.result : undefined,
     error: outcome?.type === 'error' ? outcome.error : undefined,
     raw: inbound ?? item.outbound
@@ -77,6 +82,7 @@ function fromEntry(entry: HistoryEntry): Shown {
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     request: entry.request,
+    ranRequest: entry.ranRequest,
     result: entry.result,
     error: entry.error,
     raw: entry
@@ -84,7 +90,7 @@ function fromEntry(entry: HistoryEntry): Shown {
 }
 
 /**
- * One task in full: status (and who cancelled it), times and time left, progress, the timeline
+ * One task in full: status (and who cancelled it), times and how long the task is kept, progress, the timeline
  * of its status changes (from History), what was asked, the result rendered (Markdown, images,
  * resource links, structured content) and the raw JSON with Copy. `taskKey` is a History id
  * (`received:<taskId>` or `requested:<outboundId>`); a task that left the task store is shown
@@ -230,6 +236,7 @@ export function TaskDetail({
             ) : (
               'a call without a task'
             )}
+            {shown.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
             {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
           </p>
           <div className="detail-status">
@@ -261,15 +268,13 @@ export function TaskDetail({
             </div>
             {item ? (
               <div>
-                <dt>{item.running ? 'Time left' : 'Kept until'}</dt>
+                <dt>Kept</dt>
                 <dd>
-                  {!item.expiresAt ? (
-                    'No limit'
-                  ) : item.running ? (
-                    <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
-                  ) : (
-                    <DateTime iso={item.expiresAt} />
-                  )}
+                  <TaskKept
+                    direction={item.direction}
+                    expiresAt={item.expiresAt}
+                    warnAt={item.running ? item.warnAt : undefined}
+                  />
                 </dd>
               </div>
             ) : null}
@@ -315,8 +320,12 @@ export function TaskDetail({
             onDismiss={entry !== undefined ? reading.clear : undefined}
             onRetry={retryReading}
           />
-          <h4>Request</h4>
-          <RequestView kind={shown.kind} request={shown.request} />
+          <SentAndRanRequest
+            kind={shown.kind}
+            request={shown.request}
+            ranRequest={shown.ranRequest}
+            idPrefix="task-detail"
+          />
           <div className="raw-json-header">
             <h4>Result</h4>
             {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}

@@ -2,13 +2,13 @@ import { memo, type Ref } from 'react';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { cancelledWords } from '../components/cancelled-words.js';
-import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
 import { shortId } from '../components/format.js';
 import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { TaskKept } from '../components/task-kept.js';
 import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
@@ -17,7 +17,7 @@ import { KIND_WORDS } from '../components/kind-words.js';
 import { itemOutcome, type TaskItem } from './task-items.js';
 
 /** The columns of the Tasks table, in order. */
-export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Expires', 'Outcome'] as const;
+export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
 
 /** One task as a table row: its status (and who cancelled it), progress or the text its model writes, and its actions. */
 export const TaskRow = memo(function TaskRow({
@@ -99,13 +99,15 @@ export const TaskRow = memo(function TaskRow({
         <DateTime iso={item.createdAt} />
       </td>
       <td className="when">
-        {item.running && item.expiresAt ? (
-          <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={false} />
-        ) : item.expiresAt ? (
-          <DateTime iso={item.expiresAt} />
-        ) : (
-          <span className="muted">No limit</span>
-        )}
+        {/* A finished task's time counts in minutes: only a running one may need its seconds. */}
+        <TaskKept
+          direction={item.direction}
+          expiresAt={item.expiresAt}
+          warnAt={item.running ? item.warnAt : undefined}
+          everyMs={item.running ? 1000 : 15_000}
+          until={false}
+          compact
+        />
       </td>
       <td className="outcome">
         <Outcome line={itemOutcome(item)} />

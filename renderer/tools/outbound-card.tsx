@@ -3,7 +3,7 @@ import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
-import { formatDuration, shortId } from '../components/format.js';
+import { shortId } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -13,7 +13,7 @@ import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
-import { useNow } from '../components/use-now.js';
+import { TaskKept } from '../components/task-kept.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -145,7 +145,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? <KeptUntil task={task} expiresAt={task.expiresAt} /> : null}
+          {task.expiresAt ? <KeptUntil expiresAt={task.expiresAt} /> : null}
         </p>
       </div>
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
@@ -211,26 +211,16 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
 });
 
 /**
- * How long the server keeps the task and its result (its TTL), and until when; once that time
- * has passed, that it has (a finished card stays on the list after it). In the words of the
- * Assistant's task card. Checked every 15 s: a card per task ticking every second would cost a
- * long list for a minute's precision nobody reads.
+ * How long the server keeps the task and its result (its TTL), counting down, and until when;
+ * once that time has passed, that it has (a finished card stays on the list after it). In the
+ * words every screen uses for a requested task's lifetime (`TaskKept`). Counted in minutes: a
+ * card per task ticking every second would cost a long list for a precision nobody reads.
  */
-function KeptUntil({ task, expiresAt }: { task: OutboundTaskView; expiresAt: string }) {
-  const now = useNow(15_000);
-  if (Date.parse(expiresAt) <= now)
-    return (
-      <>
-        {' · the server kept the task and its result until '}
-        <DateTime iso={expiresAt} />
-      </>
-    );
+function KeptUntil({ expiresAt }: { expiresAt: string }) {
   return (
     <>
-      {' · the server keeps the task and its result '}
-      {task.task.ttl !== null ? `for ${formatDuration(task.task.ttl)}, ` : ''}
-      {'until '}
-      <DateTime iso={expiresAt} />
+      {' · '}
+      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine />
     </>
   );
 }

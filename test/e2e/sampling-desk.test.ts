@@ -145,6 +145,30 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.match((await detail.locator('.request-view').first().textContent()) ?? '', /weather in Oslo\?/);
     assert.doesNotMatch((await detail.locator('.request-view').first().textContent()) ?? '', /Bergen/);
     await detail.getByRole('button', { name: 'Close' }).click();
+
+    // The Tasks screen's detail of the same task says it too, from the task Taskdesk still keeps.
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks
+      .locator(`tr[data-task-key="received:${task.taskId}"]`)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    const taskDetail = tasks.locator('.task-detail');
+    await taskDetail
+      .locator('.meta')
+      .getByText(/changed by you before it ran/)
+      .waitFor();
+    assert.equal(await taskDetail.getByRole('heading', { name: 'Request (as the server sent it)' }).count(), 1);
+    const taskRan = taskDetail.getByRole('region', { name: 'What ran (your changes)' });
+    await taskRan.waitFor();
+    assert.match(
+      (await taskRan.textContent()) ?? '',
+      /You changed the messages and the system prompt before approving it.*What is the weather in Bergen\?/s
+    );
+    assert.match((await taskRan.locator('.json').textContent()) ?? '', /Answer as a pirate\./);
+    assert.match((await taskDetail.locator('.request-view').first().textContent()) ?? '', /weather in Oslo\?/);
+    assert.doesNotMatch((await taskDetail.locator('.request-view').first().textContent()) ?? '', /Bergen/);
+    await taskDetail.getByRole('button', { name: 'Close' }).click();
   });
 
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {

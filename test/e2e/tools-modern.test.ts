@@ -132,7 +132,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     // The server's own ttl (ten minutes) is what the card says.
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 10 min, until /
+      /the server keeps the task and its result for 10 min more, until /
     );
     assert.equal(
       await card.getByRole('button', { name: /^(Cancel|Check) / }).count(),

@@ -106,7 +106,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await card.locator('[data-status="working"]').waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 1 h 30 min, until /
+      /the server keeps the task and its result for 1 h 30 min more, until /
     );
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), stored.expiresAt);
     assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * 60_000);
@@ -217,7 +217,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     const expiresAt = await card.locator('.meta time').last().getAttribute('datetime');
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 1 h 30 min, until /
+      /the server keeps the task and its result for 1 h 30 min more, until /
     );
     await page.clock.fastForward('01:31:00');
     await card

@@ -1,0 +1,55 @@
+import { formatDuration } from './format.js';
+
+/**
+ * Which way a task goes: `received` (a server's request Taskdesk runs, so Taskdesk keeps it for
+ * the server) or `requested` (a tool call Taskdesk asked for, so the server keeps it for Taskdesk).
+ */
+export type TaskDirection = 'received' | 'requested';
+
+/**
+ * Who keeps a task and its result until its TTL ends, and whether it still does, as the start of
+ * a sentence: "Taskdesk keeps the task and its result", "The server kept the task and its result".
+ * Every screen that tells a task's lifetime starts with these words; `midLine` writes "the server"
+ * for the middle of a line.
+ */
+export function keptWords(direction: TaskDirection, { past = false, midLine = false } = {}): string {
+  const keeper = direction === 'received' ? 'Taskdesk' : midLine ? 'the server' : 'The server';
+  return `${keeper} ${past ? 'kept' : 'keeps'} the task and its result`;
+}
+
+/** A task's lifetime at `now`, in words; `ended` when its time has passed (the words then end "until"). */
+export interface KeptLine {
+  words: string;
+  ended: boolean;
+  /** Within its last stretch (from `warnAt`): the words say "only" and start with ⚠. */
+  warning: boolean;
+}
+
+/**
+ * How long a task and its result are still kept (its TTL from creation): "Taskdesk keeps the task
+ * and its result for 9 min more", "… without a time limit", and once the time has passed "… kept
+ * the task and its result until" (the date follows). What is left is rounded up to `unitMs`
+ * ("for 0 s more" would read as gone).
+ */
+export function keptLine(
+  direction: TaskDirection,
+  expiresAt: string | undefined,
+  now: number,
+  {
+    warnAt,
+    unitMs = 1000,
+    midLine = false,
+    compact = false
+  }: { warnAt?: string | undefined; unitMs?: number; midLine?: boolean; compact?: boolean } = {}
+): KeptLine {
+  // A table's "Kept" column says the rest of the sentence; its header and the row say who keeps it.
+  const lead = (past = false) => (compact ? '' : `${keptWords(direction, { past, midLine })} `);
+  const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  if (Number.isNaN(end)) return { words: `${lead()}without a time limit`, ended: false, warning: false };
+  const left = end - now;
+  if (left <= 0) return { words: `${lead(true)}until`, ended: true, warning: false };
+  const warning = warnAt !== undefined && now >= Date.parse(warnAt);
+  const time = formatDuration(Math.ceil(left / unitMs) * unitMs);
+  const words = `${lead()}for ${warning ? 'only ' : ''}${time} more`;
+  return { words: warning ? `⚠ ${words}` : words, ended: false, warning };
+}

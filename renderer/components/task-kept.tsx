@@ -1,0 +1,47 @@
+import { DateTime } from './date-time.js';
+import { keptLine, type TaskDirection } from './kept-words.js';
+import { useNow } from './use-now.js';
+
+/**
+ * How long a task and its result are kept, and by whom, counting down ({@link keptLine}'s words):
+ * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant). `everyMs` above a
+ * second counts in whole minutes (a long list need not tick every second); `until` adds the date
+ * it ends.
+ */
+export function TaskKept({
+  direction,
+  expiresAt,
+  warnAt,
+  everyMs = 1000,
+  until = true,
+  midLine = false,
+  compact = false
+}: {
+  direction: TaskDirection;
+  expiresAt: string | undefined;
+  warnAt?: string | undefined;
+  everyMs?: number;
+  until?: boolean;
+  midLine?: boolean;
+  /** Without who keeps it ("for 9 min more"), for a column headed "Kept"; the whole sentence is its tooltip. */
+  compact?: boolean;
+}) {
+  const now = useNow(everyMs);
+  const unitMs = everyMs > 1000 ? 60_000 : 1000;
+  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact });
+  return (
+    <span
+      className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
+      data-warning={line.warning ? 'true' : undefined}
+      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs }).words : undefined}
+    >
+      {line.words}
+      {expiresAt !== undefined && (line.ended || until) ? (
+        <>
+          {line.ended ? ' ' : ', until '}
+          <DateTime iso={expiresAt} />
+        </>
+      ) : null}
+    </span>
+  );
+}

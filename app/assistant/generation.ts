@@ -112,7 +112,8 @@ export class Generation {
       if (!settings)
         throw new HostError(
           JsonRpcCode.InvalidParams,
-          `The provider ${c.providerId} is no longer configured: choose another one.`
+          // Said plainly, not by id: a conversation is only created on a configured provider.
+          'The provider of this conversation was removed: choose another one.'
         );
       // Both are usually at hand (a cached key, a cached tool list): asked together, not one after the other.
       const [apiKey, offered] = await Promise.all([this.#o.providers.apiKey(settings.id), tools.offer(c)]);

@@ -80,6 +80,7 @@ function ConversationPane({
   const { client, store, confirm } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
+  const anyProvider = useDeskState((state) => state.providers.length > 0);
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
@@ -157,7 +158,21 @@ function ConversationPane({
         <div>
           <h3 className="chat-title">{conversation.title}</h3>
           <p className="muted small-text">
-            {provider?.name ?? conversation.providerId} · {conversation.model}
+            {/* A removed provider's id and model name nothing the chat can use any more. */}
+            {provider ? (
+              `${provider.name} · ${conversation.model}`
+            ) : (
+              <span className="chat-provider-gone">
+                Provider removed:{' '}
+                {anyProvider ? (
+                  'choose another in the settings'
+                ) : (
+                  <>
+                    add one under <a href="#providers">LLM providers</a>
+                  </>
+                )}
+              </span>
+            )}
             {conversation.serverIds.length > 0
               ? ` · tools of ${conversation.serverIds.map((id) => servers.find((s) => s.id === id)?.name ?? id).join(', ')}`
               : ' · no tools'}

@@ -4,6 +4,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
 import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
+import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',
@@ -13,8 +14,9 @@ const STATUS_WORDS: Record<string, string> = {
 
 /**
  * The conversations, newest first, filtered by title as the person types, as one listbox: a
- * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, and Enter, Space
- * or a click opens a conversation. New chat starts one on the first configured provider and
+ * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, typing moves to
+ * the next title that starts with what was typed (typeahead), and Enter, Space or a click opens
+ * a conversation. New chat starts one on the first configured provider and
  * model (both can be changed in its settings), with the servers of the conversation shown (else
  * every server ready now), and clears the search so the new chat shows. When `focusRequest`
  * changes (a conversation was deleted), New chat takes the focus, at the top of the list (the
@@ -49,6 +51,8 @@ export function ConversationList({
   const listbox = useRef<HTMLUListElement>(null);
   /** The conversation the arrow keys last moved to (or the person clicked). */
   const [active, setActive] = useState<string | undefined>(undefined);
+  /** The typeahead search under way in the list, if any. */
+  const search = useRef<TypeaheadSearch | undefined>(undefined);
   /**
    * The one option Tab reaches (a roving tabindex): the one last moved to, else the open one,
    * else the first shown.
@@ -137,6 +141,8 @@ export function ConversationList({
             const at =
               (event.target as HTMLElement).closest<HTMLElement>('[role="option"]')?.dataset.conversationId ?? tabStop;
             const index = shown.findIndex((s) => s.id === at);
+            // A key other than a character ends the search: what is typed after it starts a new one.
+            if (['ArrowDown', 'ArrowUp', 'Home', 'End', 'Enter'].includes(event.key)) search.current = undefined;
             const to = (next: number) => {
               event.preventDefault();
               const id = shown[Math.max(0, Math.min(shown.length - 1, next))]!.id;
@@ -154,9 +160,23 @@ export function ConversationList({
                 return to(shown.length - 1);
               case 'Enter':
               case ' ':
+                // Within a search a space is part of it: titles have spaces.
+                if (event.key === ' ' && searching(search.current, event.timeStamp)) break;
                 event.preventDefault();
                 if (at) onSelect(at);
+                return;
             }
+            if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+            const found = typeahead(
+              shown.map((s) => s.title),
+              index,
+              event.key,
+              event.timeStamp,
+              search.current
+            );
+            search.current = found.search;
+            if (found.index === undefined) event.preventDefault();
+            else to(found.index);
           }}
         >
           {shown.map((s) => (
@@ -181,7 +201,8 @@ export function ConversationList({
                 ) : null}
               </span>
               <span className="chat-list-meta">
-                {s.model} · <DateTime iso={s.updatedAt} />
+                {providers.some((p) => p.id === s.providerId) ? s.model : 'Provider removed'} ·{' '}
+                <DateTime iso={s.updatedAt} />
               </span>
             </li>
           ))}

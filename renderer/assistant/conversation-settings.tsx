@@ -139,7 +139,7 @@ export function ConversationSettings({
               setDraft({ ...draft, providerId: e.target.value, model: next?.models[0]?.name ?? draft.model });
             }}
           >
-            {provider ? null : <option value={draft.providerId}>{draft.providerId} (no longer configured)</option>}
+            {provider ? null : <option value={draft.providerId}>Provider removed: choose another</option>}
             {providers.map((p) => {
               // A provider that lists no model has nothing to chat with: shown, so that its absence is not a puzzle.
               const empty = p.models.length === 0;

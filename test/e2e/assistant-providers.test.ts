@@ -72,10 +72,17 @@ describe('the Assistant’s conversations when their provider is removed or list
     await page.getByRole('link', { name: 'Assistant', exact: true }).click();
     await list().getByText('Picked A', { exact: true }).click();
     await pane().getByRole('heading', { name: 'Picked A' }).waitFor();
+    // Where the chat's provider and model are shown, it says the provider is gone (not its raw id).
+    const header = pane().locator('.chat-header p');
+    await header.getByText('Provider removed: choose another in the settings · no tools', { exact: true }).waitFor();
+    assert.doesNotMatch((await header.textContent()) ?? '', /picker|pick-1/);
+    const item = (title: string): Locator => list().getByRole('option').filter({ hasText: title });
+    assert.match((await item('Picked A').locator('.chat-list-meta').textContent()) ?? '', /^Provider removed · /);
+    assert.match((await item('Alone').locator('.chat-list-meta').textContent()) ?? '', /^solo · /);
     await pane().getByLabel('Your message').fill('Hello');
     await pane().getByLabel('Your message').press('Enter');
     const error = pane().locator('.chat-error');
-    await error.getByText('The provider picker is no longer configured: choose another one.').waitFor();
+    await error.getByText('The provider of this conversation was removed: choose another one.').waitFor();
     assert.equal(await error.getByRole('button', { name: 'Retry' }).count(), 0, 'no Retry while it cannot work');
     await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-error.png') });
 
@@ -84,6 +91,7 @@ describe('the Assistant’s conversations when their provider is removed or list
     await page.waitForFunction(() => document.activeElement?.matches('.chat-settings-grid select') === true);
     assert.ok(await providerField().evaluate((element) => element === document.activeElement), 'on the provider');
     assert.equal(await pane().getByRole('button', { name: 'Close settings' }).getAttribute('aria-expanded'), 'true');
+    assert.equal(await providerField().locator('option:checked').textContent(), 'Provider removed: choose another');
 
     await providerField().selectOption({ label: 'Fake LLM' });
     assert.equal(await modelField().inputValue(), 'fake-small');
@@ -113,6 +121,18 @@ describe('the Assistant’s conversations when their provider is removed or list
     await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-settings.png') });
     await settings().getByRole('button', { name: 'Save settings' }).click();
     await pane().locator('.chat-header').getByText('Second · second-a · no tools', { exact: true }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says where to add one when no provider is left, with a link there', async () => {
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    for (const providerId of ['fake', 'second', 'lonely', 'bare'])
+      await d.fixture.host.call('providers.remove', { providerId });
+    const header = pane().locator('.chat-header p');
+    await header.getByText('Provider removed: add one under LLM providers · no tools', { exact: true }).waitFor();
+    await header.getByRole('link', { name: 'LLM providers' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
 });

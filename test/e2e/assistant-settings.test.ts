@@ -409,6 +409,44 @@ describe('the Assistant as a person works in it: settings open while chatting, n
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('moves in the conversation list to the next title that starts with what is typed (typeahead), opening nothing', async () => {
+    for (const title of ['Kiwi one', 'Kiwi two', 'Kumquat'])
+      await d.fixture.host.call('assistant.create', { title, providerId: 'fake', model: 'fake-small', serverIds: [] });
+    const options = list().getByRole('listbox', { name: 'Conversations' }).getByRole('option');
+    await options.filter({ hasText: 'Kumquat' }).waitFor();
+    const titles = await options.locator('.chat-list-title').allTextContents();
+    const ks = titles.filter((t) => t.startsWith('K'));
+    assert.equal(ks.length, 3, titles.join(', '));
+    assert.ok(!titles.at(-1)!.startsWith('K'), 'the oldest is not one of them');
+    const opened = await currentId();
+    const focusedTitle = () =>
+      page.evaluate(() => document.activeElement?.querySelector('.chat-list-title')?.textContent ?? null);
+
+    await list().getByRole('searchbox').focus();
+    await page.keyboard.press('Tab');
+    // From the last, one letter again and again goes through the titles that start with it, and round.
+    await page.keyboard.press('End');
+    for (const expected of [...ks, ks[0]]) {
+      await page.keyboard.press('k');
+      assert.equal(await focusedTitle(), expected);
+    }
+    // Letters typed in a row are one search, a space in it too (it opens nothing), capitals or not.
+    await page.keyboard.press('End');
+    await page.keyboard.type('kiwi t');
+    assert.equal(await focusedTitle(), 'Kiwi two');
+    await page.keyboard.press('End');
+    await page.keyboard.type('KUm');
+    assert.equal(await focusedTitle(), 'Kumquat');
+    await page.keyboard.type('x');
+    assert.equal(await focusedTitle(), 'Kumquat', 'no match: the focus stays');
+    assert.equal(await currentId(), opened, 'typing opens nothing');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('tabindex')), '0', 'the Tab stop');
+
+    await page.keyboard.press('Enter');
+    await pane().getByRole('heading', { name: 'Kumquat' }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('at 800×700 with the settings open, Save settings stays in sight and the messages keep room to read', async () => {
     for (let i = 0; i < 3; i++) {
       await pane().and(page.locator('[data-status="idle"]')).waitFor();

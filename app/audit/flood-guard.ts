@@ -8,6 +8,8 @@ export interface FloodRate {
   burst: number;
   /** Entries a second written one by one after the burst. */
   perSecond: number;
+  /** How long one summary of this kind covers, at most (default: the policy's `windowMs`). */
+  windowMs?: number;
 }
 
 /** Rates for the flood guard: a default, and kinds a server can cause without limit. */
@@ -29,7 +31,10 @@ export const defaultFloodPolicy: FloodPolicy = {
   default: { burst: 200, perSecond: 100 },
   byType: {
     'task.unknown-id': { burst: 20, perSecond: 2 },
-    'task.rate-limited': { burst: 20, perSecond: 2 }
+    'task.rate-limited': { burst: 20, perSecond: 2 },
+    // A server that fails and is connected again in a loop: its first changes one by one, then
+    // one a minute, and one summary a minute of the rest.
+    'server.state': { burst: 30, perSecond: 1 / 60, windowMs: 60_000 }
   },
   windowMs: 1000
 };
@@ -45,6 +50,8 @@ interface Window {
   lastAt: number;
   count: number;
   taskIds: string[];
+  /** How long this window covers, at most. */
+  windowMs: number;
 }
 
 const SAMPLE_TASK_IDS = 3;
@@ -90,7 +97,8 @@ export class FloodGuard {
         firstAt: now,
         lastAt: now,
         count: 0,
-        taskIds: []
+        taskIds: [],
+        windowMs: rate.windowMs ?? this.#policy.windowMs
       };
       this.#windows.set(key, window);
     }
@@ -104,7 +112,7 @@ export class FloodGuard {
   /** Summaries of the windows that are over. */
   due(): AuditEntry[] {
     const now = this.#clock.now();
-    return this.#take((window) => now - window.firstAt >= this.#policy.windowMs);
+    return this.#take((window) => now - window.firstAt >= window.windowMs);
   }
 
   /** Summaries of every window, over or not (a window still open starts again from zero). */

@@ -16,6 +16,8 @@ export interface OAuthSessionsOptions {
   onChange(serverId: string, view: SignInView): void;
   /** A server's sign-in completed; the host reconnects it, bound to the new grant. */
   onSignedIn(serverId: string, grant: OAuthGrant): void;
+  /** A sign-in the person started failed, with why in words. */
+  onSignInFailed?(serverId: string, reason: string): void;
 }
 
 /**
@@ -50,7 +52,8 @@ export class OAuthSessions {
       ...(this.#options.clientMetadataUrl !== undefined && { clientMetadataUrl: this.#options.clientMetadataUrl }),
       ...(this.#options.fetch && { fetch: this.#options.fetch }),
       onChange: (view) => this.#options.onChange(config.id, view),
-      onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant)
+      onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant),
+      onSignInFailed: (reason) => this.#options.onSignInFailed?.(config.id, reason)
     });
     this.#sessions.set(config.id, { url: transport.url, oauth });
     return oauth;

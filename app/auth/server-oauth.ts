@@ -51,6 +51,8 @@ export interface ServerOAuthOptions {
   onChange(view: SignInView): void;
   /** A sign-in completed: the grant is stored; the host reconnects the server. */
   onSignedIn(grant: OAuthGrant): void;
+  /** A sign-in the person started failed (refused, timed out, or the answer was not usable), with why. */
+  onSignInFailed?(reason: string): void;
 }
 
 interface PendingSignIn {
@@ -478,6 +480,7 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#pending = undefined;
     this.#codeVerifier = undefined;
     this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer, reason });
+    this.#options.onSignInFailed?.(reason);
   }
 
   #closePending(): void {

@@ -163,7 +163,10 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       for (const { id } of added) if (request.autoConnect) void parts.connect(id).catch(() => undefined);
       return { added, skipped: plan.skipped };
     },
-    'servers.connect': ({ serverId }) => parts.connect(serverId),
+    'servers.connect': ({ serverId }) => {
+      personAsked(parts, 'server.connect-asked', serverId);
+      return parts.connect(serverId);
+    },
     'exchanges.list': () => parts.requestor.exchanges?.list() ?? [],
     'exchanges.cancel': ({ exchangeId }) => exchangesOf(parts).cancel(exchangeId),
     'exchanges.forget': ({ exchangeId }) => {
@@ -184,7 +187,10 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.rootsChanged(serverId);
       return { folders: config.roots ?? [] };
     },
-    'servers.disconnect': ({ serverId }) => parts.disconnect(serverId),
+    'servers.disconnect': ({ serverId }) => {
+      personAsked(parts, 'server.disconnect-asked', serverId);
+      return parts.disconnect(serverId);
+    },
     'tasks.list': ({ serverId }) => {
       // Summaries of the stored versions, no copies: a server may store megabytes per task.
       const list: InboundTask[] = [];
@@ -263,6 +269,14 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'outbound.forget': ({ outboundId }) => {
       const view = parts.requestor.get(outboundId);
       parts.requestor.forget(outboundId);
+      if (view)
+        parts.audit.record({
+          type: 'tool.task-forgotten',
+          serverId: view.serverId,
+          serverName: view.serverName,
+          taskId: view.taskId,
+          detail: { tool: view.toolName, outboundId, state: view.state }
+        });
       // What its server asked for it no longer waits in the Inbox (an ended task's went already).
       if (view) withdrawQuestionsOfForgottenTask(parts.inbox, view);
       return OK;
@@ -333,6 +347,12 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return OK;
     }
   };
+}
+
+/** The person asked to connect or disconnect a server: recorded before it is tried (its outcome follows as `server.state`). */
+function personAsked(parts: HostMethodParts, type: string, serverId: string): void {
+  const config = parts.registry.get(serverId);
+  if (config) parts.audit.record({ type, serverId, serverName: config.name });
 }
 
 function existingServers(registry: ServerRegistry): ExistingServers {

@@ -3,6 +3,7 @@ import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuditLog } from '../audit/audit-log.js';
+import { questionPreview } from '../audit/question-preview.js';
 import {
   HostMethods,
   type HostEvent,
@@ -44,6 +45,7 @@ import { inboundSummary } from './task-summary.js';
 import { lateQuestionReason, withdrawQuestionsOfEndedTask } from './ended-task-questions.js';
 import { PartialTextThrottle } from './partial-throttle.js';
 import { PendingStatusNotifications } from './pending-status.js';
+import { ToolTaskEndAudit } from './tool-task-audit.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { documentWritesLanded } from '../store/document-writer.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
@@ -206,7 +208,13 @@ export class Host {
           this.audit.record({
             ...inboxAuditSubject(item),
             type: 'inbox.withdrawn',
-            detail: { kind: item.kind, relatedTaskId: item.relatedTaskId, reason, atArrival: true }
+            detail: {
+              kind: item.kind,
+              ...questionOf(item),
+              relatedTaskId: item.relatedTaskId,
+              reason,
+              atArrival: true
+            }
           });
         return reason;
       },
@@ -232,6 +240,7 @@ export class Host {
             type: 'inbox.withdrawn',
             detail: {
               kind: item.kind,
+              ...questionOf(item),
               ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
               ...(reason !== undefined && { reason })
             }
@@ -243,6 +252,7 @@ export class Host {
           type: 'inbox.answered',
           detail: {
             kind: item.kind,
+            ...questionOf(item),
             action,
             ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
             ...(item.origin !== undefined && { origin: item.origin })
@@ -304,12 +314,17 @@ export class Host {
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
         )
     });
+    const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedIds());
     this.requestor.on((event) => {
       if (event.type === 'changed') {
         this.history.recordRequested(event.task);
+        taskEnds.changed(event.task);
         // The task has ended: what its server asked for it no longer waits in the Inbox.
         withdrawQuestionsOfEndedTask(this.inbox, event.task);
-      } else if (event.type === 'removed') this.history.recordForgotten(event.outboundId);
+      } else if (event.type === 'removed') {
+        this.history.recordForgotten(event.outboundId);
+        taskEnds.removed(event.outboundId);
+      }
       this.events.emit('outbound.changed', event);
     });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
@@ -361,7 +376,29 @@ export class Host {
         if (server) this.events.emit('server.state', { serverId, state: this.#serverView(server).state });
       },
       // Bound to the new grant from here on: the connection is made again.
-      onSignedIn: (serverId) => void this.#reconnect(serverId)
+      onSignedIn: (serverId, grant) => {
+        this.audit.record({
+          type: 'server.signed-in',
+          serverId,
+          ...(this.#registry.get(serverId) && { serverName: this.#registry.get(serverId)!.name }),
+          detail: {
+            issuer: grant.issuer,
+            ...(grant.subject !== undefined && { subject: grant.subject }),
+            browser: true
+          }
+        });
+        void this.#reconnect(serverId);
+      },
+      onSignInFailed: (serverId, reason) => {
+        const server = this.#registry.get(serverId);
+        this.audit.record({
+          type: 'server.sign-in-failed',
+          serverId,
+          ...(server && { serverName: server.name }),
+          // As a failed connection's reason is: it may quote the URL.
+          detail: { reason: server ? redactServerText(reason, server) : reason }
+        });
+      }
     });
     this.assistant = createAssistant({
       dataDir: config.dataDir,
@@ -443,7 +480,8 @@ export class Host {
         sessions: this.#oauth,
         config: (serverId) => this.#registry.get(serverId),
         disconnect: (serverId) => this.disconnect(serverId),
-        serverView: (server) => this.#serverView(server)
+        serverView: (server) => this.#serverView(server),
+        audit: this.audit
       }),
       forgetAuth: (serverId) => this.#oauth.forget(serverId),
       connect: (serverId) => this.connect(serverId),
@@ -489,7 +527,7 @@ export class Host {
   start(): { restored: ReturnType<TaskReceiver['restore']> } {
     const { marker, unclean, problem } = RunningMarker.start(this.#config.dataDir);
     this.#marker = marker;
-    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt));
+    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt), undefined, 'host.unclean-stop');
     if (problem !== undefined)
       this.audit.record({
         type: 'host.marker-unwritten',
@@ -773,10 +811,11 @@ export class Host {
     }
   }
 
-  #warn(message: string, movedTo?: string): void {
+  /** A host warning (a banner in every window), recorded as `type` (the store's, unless said). */
+  #warn(message: string, movedTo?: string, type = 'store.warning'): void {
     const warning = movedTo === undefined ? { message } : { message, movedTo };
     this.#warnings.push(warning);
-    this.audit.record({ type: 'store.warning', detail: { ...warning } });
+    this.audit.record({ type, detail: { ...warning } });
     this.events.emit('store.warning', warning);
   }
 
@@ -824,6 +863,12 @@ function modernPeer(connection: ServerConnection): ModernPeer {
 /** A connection state as it may leave the core: no credential in its reason. */
 function redactedState(state: ConnectionState, config: ServerConfig): ConnectionState {
   return state.reason === undefined ? state : { ...state, reason: redactServerText(state.reason, config) };
+}
+
+/** Which question an inbox item's audit entry is about, in a short line (never its answer). */
+function questionOf(item: Readonly<InboxItem>): { question?: string } {
+  const question = questionPreview(item);
+  return question === undefined ? {} : { question };
 }
 
 /** Who an inbox item's audit entry is about: its server, and its task when it is one. */

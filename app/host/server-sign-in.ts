@@ -1,6 +1,7 @@
 import type { PreRegisteredClientSchema, SignInStart } from '../contract/server-auth.js';
 import type { ServerView } from '../contract/host-api.js';
 import type { z } from 'zod';
+import type { AuditSink } from '../audit/audit-log.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { OAuthSessions } from '../auth/oauth-sessions.js';
 import { SignInRequiredError, type ServerOAuth } from '../auth/server-oauth.js';
@@ -12,6 +13,8 @@ export interface ServerSignInParts {
   config(serverId: string): ServerConfig | undefined;
   disconnect(serverId: string): Promise<ServerView>;
   serverView(config: ServerConfig): ServerView;
+  /** Where what the person did is recorded (never a token, a secret or the sign-in page's address). */
+  audit: AuditSink;
 }
 
 /**
@@ -28,11 +31,19 @@ export class ServerSignIn {
 
   async signIn(serverId: string): Promise<SignInStart> {
     const oauth = await this.#oauth(serverId);
+    // Pressed again while the browser is out: the same sign-in, recorded once.
+    const waiting = oauth.view?.waiting === true;
     let pending = oauth.openSignIn();
     if (!pending) {
       // Nothing asked yet (the user pressed Sign in first): a token, or a page to open.
       try {
         await oauth.authorize({});
+        const { issuer, subject } = oauth.view ?? {};
+        this.#record(serverId, 'server.signed-in', {
+          ...(issuer !== undefined && { issuer }),
+          ...(subject !== undefined && { subject }),
+          browser: false
+        });
         return { type: 'signed-in' };
       } catch (error) {
         if (!(error instanceof SignInRequiredError)) throw error;
@@ -40,12 +51,14 @@ export class ServerSignIn {
       pending = oauth.openSignIn();
       if (!pending) throw new HostError(JsonRpcCode.InternalError, 'The sign-in could not be prepared.');
     }
+    if (!waiting) this.#record(serverId, 'server.sign-in-started', { issuer: pending.issuer });
     return { type: 'open', authorizationUrl: pending.authorizationUrl, issuer: pending.issuer };
   }
 
   async signOut(serverId: string): Promise<ServerView> {
     const oauth = await this.#oauth(serverId);
     await oauth.signOut();
+    this.#record(serverId, 'server.signed-out');
     return this.#parts.disconnect(serverId);
   }
 
@@ -56,14 +69,30 @@ export class ServerSignIn {
       ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
       ...(client.scope !== undefined && { scope: client.scope })
     });
+    // The client id names the registration; its secret stays in the key store.
+    this.#record(client.serverId, 'server.oauth-client-set', { clientId: client.clientId });
   }
 
   async cancelSignIn(serverId: string): Promise<void> {
-    (await this.#oauth(serverId)).cancelSignIn();
+    const oauth = await this.#oauth(serverId);
+    const waiting = oauth.pendingSignIn !== undefined;
+    oauth.cancelSignIn();
+    if (waiting) this.#record(serverId, 'server.sign-in-cancelled');
   }
 
   async forgetClient(serverId: string): Promise<void> {
     await (await this.#oauth(serverId)).forgetClient();
+    this.#record(serverId, 'server.oauth-client-forgotten');
+  }
+
+  #record(serverId: string, type: string, detail?: Record<string, unknown>): void {
+    const name = this.#parts.config(serverId)?.name;
+    this.#parts.audit.record({
+      type,
+      serverId,
+      ...(name !== undefined && { serverName: name }),
+      ...(detail && { detail })
+    });
   }
 
   async #oauth(serverId: string): Promise<ServerOAuth> {

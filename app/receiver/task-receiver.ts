@@ -483,7 +483,12 @@ export class TaskReceiver {
       },
       true
     );
-    this.#audit.record({ ...auditOwner(owner), type: 'task.cancelled', taskId, detail: { reason } });
+    this.#audit.record({
+      ...auditOwner(owner),
+      type: 'task.cancelled',
+      taskId,
+      detail: { reason, by: byUser ? 'you' : 'server' }
+    });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
     // The cancellation is on disk before the response says so.
     await cancelled.durable;

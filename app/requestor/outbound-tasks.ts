@@ -509,6 +509,13 @@ export class OutboundTasks {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /** The ids of the tasks nothing more will happen to (no copies made). */
+  finishedIds(): string[] {
+    const ids: string[] = [];
+    for (const follower of this.#followers.values()) if (follower.finished) ids.push(follower.view.outboundId);
+    return ids;
+  }
+
   /** One outbound task, or undefined. */
   get(outboundId: string): OutboundTaskView | undefined {
     const follower = this.#followers.get(outboundId);

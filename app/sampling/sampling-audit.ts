@@ -12,7 +12,8 @@ import type { SamplingRequestPart, SamplingResultPart } from '../contract/reques
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
  * Holds ids, model names, messages and the names of changed parts only: never a key, never
- * prompt text.
+ * prompt text (the Inbox's own `inbox.*` entries name an item by a short preview of the server's
+ * question, never by what the person wrote).
  */
 export interface SamplingAuditEvent {
   type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';

@@ -7,6 +7,7 @@ import { ShortId } from '../components/short-id.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { auditSentence } from './audit-words.js';
 
 const LIMIT = 200;
 /** The most entries one export holds (`audit.read`'s own bound). */
@@ -15,6 +16,8 @@ const EXPORT_LIMIT = 5000;
 /** The groups of event types, by their first word. */
 const EVENT_GROUPS = [
   ['task', 'Tasks'],
+  ['inbox', 'Inbox answers'],
+  ['tool', 'Tool calls'],
   ['server', 'Servers'],
   ['sampling', 'Sampling'],
   ['provider', 'Providers'],
@@ -155,8 +158,10 @@ export function AuditScreen({
                 <td>
                   <DateTime iso={entry.at} />
                 </td>
-                <td className="event">
-                  <code>{entry.type}</code>
+                {/* The sentence to read; the type as written (what search, filters and export use) under it. */}
+                <td className="event" title={entry.type}>
+                  <span className="event-sentence">{auditSentence(entry)}</span>
+                  <code className="event-type">{entry.type}</code>
                 </td>
                 <td className="server">{serverOf(entry)}</td>
                 <td>{entry.taskId ? <ShortId id={entry.taskId} /> : '—'}</td>

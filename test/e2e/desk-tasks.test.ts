@@ -370,7 +370,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await filters.getByLabel('Events').selectOption('task');
     await filters.getByRole('combobox', { name: /^Server\b/ }).selectOption('desk');
     await filters.getByLabel('Search').fill('cancelled');
-    const events = audit.locator('table.audit tbody tr td:nth-child(2)');
+    // The type as written, under each entry's sentence.
+    const events = audit.locator('table.audit tbody tr td:nth-child(2) .event-type');
     await audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first().waitFor();
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(3)')).every(

@@ -486,6 +486,12 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     // Details read as name and value, not as one JSON object in a line.
     const stateRow = audit.locator('table.audit tbody tr', { hasText: 'server.state' }).first();
     await stateRow.locator('.detail-pairs dt', { hasText: /^status$/ }).waitFor();
+    // The event reads as a sentence; its type stays under it (and in its title) for search.
+    assert.match(
+      (await stateRow.locator('td.event .event-sentence').textContent()) ?? '',
+      /^(Connected|Connecting|Disconnected|The connection failed|Not connected)$/
+    );
+    assert.equal(await stateRow.locator('td.event').getAttribute('title'), 'server.state');
     assert.doesNotMatch((await stateRow.locator('td.detail').textContent()) ?? '', /^\{"/);
     assert.deepEqual(pageErrors, []);
   });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { systemClock } from '../../app/core/clock.js';
 import { createHost } from '../../app/host/host.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
-import { inboxHolds, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
+import { inboxHolds, peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
 
 /** The audit log's entries of one type (or whose type starts with `type.`), oldest first, without their times. */
@@ -111,14 +111,89 @@ describe('the audit log records what the person did', () => {
           type: 'inbox.answered',
           serverId: 'a',
           serverName: 'Server a',
-          detail: { kind: 'elicitation', action: 'accept' }
+          detail: { kind: 'elicitation', question: 'Which city?', action: 'accept' }
         },
-        { type: 'inbox.withdrawn', serverId: 'a', serverName: 'Server a', detail: { kind: 'elicitation' } }
+        {
+          type: 'inbox.withdrawn',
+          serverId: 'a',
+          serverName: 'Server a',
+          detail: { kind: 'elicitation', question: 'Which team?' }
+        }
       ]);
       assert.doesNotMatch(
         JSON.stringify(await host.call('audit.read', {})),
         /Oslo/,
         'what the person answered stays out of the log'
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('connects and disconnects as asked, each change once', async () => {
+    const fixture = await startHostWith({ a: peerServer('a') });
+    const { host } = fixture;
+    try {
+      await host.call('servers.disconnect', { serverId: 'a' });
+      await host.call('servers.connect', { serverId: 'a' });
+      const of = (await entries(host, 'server')).filter((entry) => entry.serverId === 'a');
+      const said = of.map((entry) =>
+        entry.type === 'server.state' ? `state ${String(entry.detail?.status)}` : entry.type
+      );
+      assert.deepEqual(said.slice(said.indexOf('server.disconnect-asked')), [
+        'server.disconnect-asked',
+        'state closed',
+        'server.connect-asked',
+        'state connecting',
+        'state ready'
+      ]);
+      assert.equal(of.find((entry) => entry.type === 'server.connect-asked')?.serverName, 'Server a');
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('a tool call run as a task: its start, and its end once, with how it ended and who cancelled it', async () => {
+    const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 20 });
+    const peer: PeerServer = {
+      server: mcp.server,
+      notifications: [],
+      nextNotification: () => new Promise(() => undefined)
+    };
+    const fixture = await startHostWith({ a: peer });
+    const { host } = fixture;
+    try {
+      const started = async (name: string, durationMs: number) => {
+        const outcome = await host.call('tools.call', { serverId: 'a', name, arguments: { durationMs } });
+        assert.equal(outcome.type, 'task');
+        return outcome.type === 'task' ? outcome.task.outboundId : '';
+      };
+      const done = await started('work-required', 10);
+      const failed = await started('fail-rpc', 10);
+      const slow = await started('slow', 60_000);
+      await host.call('outbound.cancel', { outboundId: slow });
+      const ended = async () => (await entries(host, 'tool')).filter((entry) => entry.type === 'tool.task-ended');
+      const deadline = Date.now() + 10_000;
+      while ((await ended()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Looked at again: nothing more happens to an ended task, and nothing more is recorded.
+      await host.call('outbound.refresh', { outboundId: done }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      const byId = new Map((await ended()).map((entry) => [entry.detail?.outboundId, entry.detail]));
+      assert.equal((await ended()).length, 3, 'one entry a task');
+      assert.deepEqual(byId.get(done), {
+        tool: 'work-required',
+        outboundId: done,
+        state: 'completed',
+        outcome: 'result'
+      });
+      assert.equal(byId.get(failed)?.state, 'failed');
+      assert.equal(byId.get(failed)?.reason, 'The upstream service refused the job');
+      assert.equal(byId.get(slow)?.state, 'cancelled');
+      assert.equal(byId.get(slow)?.cancelledBy, 'you');
+      const types = (await entries(host, 'tool')).map((entry) => entry.type);
+      assert.ok(
+        types.indexOf('tool.called') < types.indexOf('tool.task-ended'),
+        'the start is recorded before the end'
       );
     } finally {
       await fixture.dispose();

@@ -333,6 +333,12 @@ describe('the task history through the host API', () => {
         ['approved-with-edits', ['messages']]
       ]
     );
-    assert.doesNotMatch(JSON.stringify(host.audit.read({ limit: 1000 })), /limerick|haiku/, 'no content in the audit');
+    const audit = host.audit.read({ limit: 1000 });
+    assert.doesNotMatch(JSON.stringify(audit), /limerick/, 'nothing the person wrote in the audit');
+    // The server's question only as the Inbox entry's short preview, to tell which request was answered.
+    assert.deepEqual(
+      audit.filter((entry) => JSON.stringify(entry).includes('haiku')).map((entry) => entry.detail?.question),
+      ['Write a haiku about queues', 'Write a haiku about queues']
+    );
   });
 });

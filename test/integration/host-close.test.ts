@@ -105,7 +105,7 @@ describe('closing Taskdesk with plain work open', () => {
     let next: Host = createHost({ dataDir: copy.dir, autoConnect: false });
     assert.equal(next.warnings.length, 1, JSON.stringify(next.warnings));
     assert.match(next.warnings[0]!.message, UNCLEAN);
-    const audited = await next.call('audit.read', { type: 'store.warning' });
+    const audited = await next.call('audit.read', { type: 'host.unclean-stop' });
     assert.match(String(audited.at(-1)?.detail?.message), UNCLEAN);
     await next.close();
 

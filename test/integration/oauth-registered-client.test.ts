@@ -90,4 +90,32 @@ describe('OAuth sign-in with a client registered by hand', () => {
     await headlessBrowser(url);
     await signedIn;
   });
+
+  it('and the audit log says each step the person took and how the sign-ins ended, without a secret', async () => {
+    const all = await host.call('audit.read', { serverId: 'protected' });
+    const steps = all
+      .reverse()
+      .filter((entry) => entry.type !== 'server.state')
+      .map((entry) => entry.type);
+    assert.deepEqual(steps, [
+      'server.connect-asked',
+      'server.oauth-client-set',
+      'server.sign-in-started',
+      'server.sign-in-failed',
+      'server.sign-in-started',
+      'server.sign-in-cancelled',
+      'server.oauth-client-set',
+      'server.sign-in-started',
+      'server.signed-in',
+      'server.signed-out',
+      'server.oauth-client-forgotten',
+      'server.sign-in-started',
+      'server.signed-in'
+    ]);
+    const failed = all.find((entry) => entry.type === 'server.sign-in-failed');
+    assert.match(String(failed?.detail?.reason), /did not accept the client by-hand/);
+    assert.equal(all.find((entry) => entry.type === 'server.oauth-client-set')?.detail?.clientId, 'by-hand');
+    assert.equal(all.find((entry) => entry.type === 'server.signed-in')?.serverName, 'Protected');
+    assert.doesNotMatch(JSON.stringify(all), /hand-secret|access_token|refresh_token|code_verifier/);
+  });
 });

@@ -1,0 +1,59 @@
+import type { AuditSink } from '../audit/audit-log.js';
+import type { OutboundTaskView } from '../contract/host-api.js';
+import { isOutboundFinished } from '../requestor/outbound-task-state.js';
+
+/** The audit entry type of a tool call run as a task that has ended. */
+export const TOOL_TASK_ENDED = 'tool.task-ended';
+
+/**
+ * Records how each tool call run as a task ended, once per task: when nothing more will happen
+ * to it (its outcome fetched, or it expired or was lost), with its state, who cancelled it, the
+ * reason given and, for an error, its message. `tool.called` recorded its start.
+ *
+ * Tasks already finished when the host starts were recorded by the run that saw them end;
+ * `finishedIds` names them, so that a later write of one (a retried save) records nothing.
+ */
+export class ToolTaskEndAudit {
+  readonly #audit: AuditSink;
+  /** Tasks whose end is recorded (or happened before this run): ids only. */
+  readonly #ended = new Set<string>();
+
+  constructor(audit: AuditSink, finishedIds: Iterable<string>) {
+    this.#audit = audit;
+    for (const id of finishedIds) this.#ended.add(id);
+  }
+
+  /** A task's view changed (`outbound.changed`). */
+  changed(view: OutboundTaskView): void {
+    if (!finished(view) || this.#ended.has(view.outboundId)) return;
+    this.#ended.add(view.outboundId);
+    const outcome = view.outcome;
+    const reason = view.reason ?? view.task.statusMessage;
+    this.#audit.record({
+      type: TOOL_TASK_ENDED,
+      serverId: view.serverId,
+      serverName: view.serverName,
+      taskId: view.taskId,
+      detail: {
+        tool: view.toolName,
+        outboundId: view.outboundId,
+        state: view.state,
+        ...(view.state === 'cancelled' && view.cancelledBy !== undefined && { cancelledBy: view.cancelledBy }),
+        ...(outcome && {
+          outcome: outcome.type === 'error' ? 'error' : outcome.result.isError === true ? 'tool-error' : 'result'
+        }),
+        ...(reason !== undefined && { reason }),
+        ...(outcome?.type === 'error' && { error: outcome.error.message })
+      }
+    });
+  }
+
+  /** A task was forgotten: its id is no longer kept. */
+  removed(outboundId: string): void {
+    this.#ended.delete(outboundId);
+  }
+}
+
+function finished(view: OutboundTaskView): boolean {
+  return isOutboundFinished(view.state, view.outcome !== undefined);
+}

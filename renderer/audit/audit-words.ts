@@ -1,0 +1,225 @@
+/* A module of its own (no JSX), so that the screen and its tests say entries alike. */
+import type { AuditEntry } from '../../app/contract/host-api.js';
+import { statusLabel } from '../components/status-words.js';
+
+type Detail = Record<string, unknown>;
+type Words = (detail: Detail) => string;
+
+/** A detail field as text, or undefined when it is not a non-empty string. */
+function text(detail: Detail, key: string): string | undefined {
+  const value = detail[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** ` “…”` after a sentence, when there is something to quote. */
+function quoted(value: string | undefined): string {
+  return value === undefined ? '' : `: “${value}”`;
+}
+
+/** A tool's name after a sentence, when the entry names one. */
+function tool(detail: Detail): string {
+  const name = text(detail, 'tool');
+  return name === undefined ? 'a tool' : `the tool ${name}`;
+}
+
+/** What the Inbox calls an item of this kind: a server's question, or a model request. */
+function itemWords(kind: unknown): string {
+  return kind === 'elicitation' ? 'a question' : kind === 'sampling-review' ? "a model's answer" : 'a model request';
+}
+
+const INBOX_ACTIONS: Record<string, string> = {
+  accept: 'You answered',
+  decline: 'You declined',
+  cancel: 'You dismissed',
+  reply: 'You wrote the reply to',
+  approve: 'You approved',
+  reject: 'You rejected'
+};
+
+const SAMPLING_REQUEST: Record<string, string> = {
+  refused: 'A model request was refused by its policy',
+  'auto-approved': 'A model request went to the model without asking (its policy)',
+  approved: 'You approved a model request',
+  'approved-with-edits': 'You approved a model request, with changes',
+  rejected: 'You rejected a model request',
+  cancelled: 'A model request was cancelled while it waited',
+  interrupted: 'A model request was interrupted by Taskdesk closing; it waits again',
+  withdrawn: 'A model request was withdrawn: its task had ended'
+};
+
+const SAMPLING_COMPLETION: Record<string, string> = {
+  approved: "You approved the model's answer",
+  'approved-with-edits': "You approved the model's answer, with changes",
+  rejected: "You rejected the model's answer",
+  cancelled: "The model's answer was cancelled while it waited for you",
+  interrupted: "The model's answer was interrupted by Taskdesk closing; it waits again",
+  withdrawn: "The model's answer was withdrawn: its task had ended"
+};
+
+const POLICY_MODES: Record<string, string> = {
+  ask: 'ask you each time',
+  auto: 'run without asking',
+  refuse: 'refuse them all'
+};
+
+const ASSISTANT_DECISIONS: Record<string, (name: string) => string> = {
+  approve: (name) => `You allowed the assistant to call ${name}`,
+  always: (name) => `You allowed the assistant to call ${name}, now and from now on`,
+  deny: (name) => `You denied the assistant's call to ${name}`,
+  'refused-by-policy': (name) => `The assistant's call to ${name} was refused by its policy`,
+  auto: (name) => `The assistant called ${name} without asking (its policy)`,
+  'always-allowed': (name) => `The assistant called ${name} (always allowed)`
+};
+
+const TOOL_TASK_ENDS: Record<string, string> = {
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'was cancelled',
+  expired: 'expired before its result was fetched',
+  lost: 'was lost: its server no longer knows it'
+};
+
+const CONNECTION: Record<string, string> = {
+  idle: 'Not connected',
+  connecting: 'Connecting',
+  ready: 'Connected',
+  failed: 'The connection failed',
+  closed: 'Disconnected'
+};
+
+/** Each entry type in words, given the entry's detail. */
+const WORDS: Record<string, Words> = {
+  'inbox.answered': (d) =>
+    `${INBOX_ACTIONS[String(d.action)] ?? 'You answered'} ${itemWords(d.kind)}${quoted(text(d, 'question'))}`,
+  'inbox.withdrawn': (d) =>
+    d.atArrival === true
+      ? `${capitalized(itemWords(d.kind))} came after its task had ended; answered at once${quoted(text(d, 'question'))}`
+      : `${capitalized(itemWords(d.kind))} was withdrawn before you answered${quoted(text(d, 'question'))}`,
+  'task.created': (d) => `The server handed Taskdesk ${d.kind === 'sampling' ? 'a model request' : 'a question'}`,
+  'task.status': (d) => `Task status: ${statusLabel(String(d.to))} (was ${statusLabel(String(d.from))})`,
+  'task.result-retrieved': (d) => `The server fetched the task's ${d.outcome === 'error' ? 'error' : 'result'}`,
+  'task.cancelled': (d) =>
+    d.by === 'you' ? 'You cancelled the task' : d.by === 'server' ? 'The server cancelled the task' : 'Task cancelled',
+  'task.expired': (d) =>
+    text(d, 'reason') !== undefined ? 'Task removed early (too many finished tasks)' : 'Task expired: its time ran out',
+  'task.resumed': () => 'Task resumed after Taskdesk started again',
+  'task.late-result-dropped': () => 'A result came after its task had ended, and was dropped',
+  'task.rate-limited': () => 'Refused: the server asked too often',
+  'task.unknown-id': () => 'The server asked about a task Taskdesk does not know',
+  'tool.called': (d) =>
+    `You called ${tool(d)}${
+      d.outcome === 'task'
+        ? '; it runs as a task'
+        : d.outcome === 'error'
+          ? '; the call failed'
+          : d.outcome === 'tool-error'
+            ? '; the tool answered with an error'
+            : ''
+    }`,
+  'tool.call-cancelled': (d) => `You cancelled the call to ${tool(d)}`,
+  'tool.task-cancelled': (d) => `You asked to cancel the task of ${tool(d)}`,
+  'tool.task-forgotten': (d) => `You forgot the task of ${tool(d)}`,
+  'tool.task-ended': (d) => {
+    const state = String(d.state);
+    const by =
+      state !== 'cancelled'
+        ? ''
+        : d.cancelledBy === 'you'
+          ? ' by you'
+          : d.cancelledBy === 'server'
+            ? ' by the server'
+            : '';
+    const error = d.outcome === 'tool-error' ? ', the tool answering with an error' : '';
+    return `The task of ${tool(d)} ${TOOL_TASK_ENDS[state] ?? `ended (${state})`}${by}${error}`;
+  },
+  'server.state': (d) => CONNECTION[String(d.status)] ?? `Connection: ${String(d.status)}`,
+  'server.connect-asked': () => 'You asked to connect the server',
+  'server.disconnect-asked': () => 'You disconnected the server',
+  'server.added': () => 'You added the server',
+  'server.imported': () => 'You imported the server',
+  'server.updated': () => "You changed the server's settings",
+  'server.removed': () => 'You removed the server',
+  'server.sign-in-started': () => 'You started signing in, in the browser',
+  'server.signed-in': (d) => `Signed in${text(d, 'subject') !== undefined ? ` as ${text(d, 'subject')}` : ''}`,
+  'server.sign-in-failed': () => 'The sign-in failed',
+  'server.sign-in-cancelled': () => 'You cancelled the sign-in',
+  'server.signed-out': () => 'You signed out',
+  'server.oauth-client-set': () => 'You entered a client registered by hand, for signing in',
+  'server.oauth-client-forgotten': () => 'You went back to automatic registration, for signing in',
+  'server.line-ignored': () => 'The server sent a message Taskdesk could not use',
+  'server.throttled': () => 'The server sent too much; Taskdesk reads it more slowly for a while',
+  'sampling.request': (d) => SAMPLING_REQUEST[String(d.decision)] ?? `Model request: ${String(d.decision)}`,
+  'sampling.llm': (d) =>
+    d.decision === 'completed'
+      ? 'The model answered'
+      : d.decision === 'failed'
+        ? 'The model call failed'
+        : `Model call: ${String(d.decision)}`,
+  'sampling.completion': (d) => SAMPLING_COMPLETION[String(d.decision)] ?? `Model answer: ${String(d.decision)}`,
+  'sampling.policy-changed': (d) =>
+    `You set this server's model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${
+      d.reviewCompletion === true
+        ? ', answers reviewed by you'
+        : d.reviewCompletion === false
+          ? ', answers not reviewed'
+          : ''
+    }`,
+  'assistant.policy-changed': (d) =>
+    `You set the assistant's calls of this server's tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}`,
+  'assistant.tool-decision': (d) => {
+    const name = text(d, 'tool') ?? 'a tool';
+    return ASSISTANT_DECISIONS[String(d.decision)]?.(name) ?? `The assistant's call to ${name}: ${String(d.decision)}`;
+  },
+  'provider.saved': (d) => `You saved the model provider ${text(d, 'providerId') ?? ''}`.trimEnd(),
+  'provider.removed': (d) => `You removed the model provider ${text(d, 'providerId') ?? ''}`.trimEnd(),
+  'provider.key-cleared': () => "You deleted a model provider's key",
+  'provider.key-dropped': () => "A model provider's key was deleted: its address moved to another site",
+  'store.warning': () => 'Storage warning',
+  'store.recovered': () => 'Storage works again',
+  'store.write-failed': () => 'Taskdesk could not save a change to disk',
+  'host.marker-unwritten': () => 'Taskdesk could not note that it is running',
+  'host.unclean-stop': () => 'Taskdesk had not closed cleanly the last time it ran (a crash or a forced stop)',
+  'audit.summary': (d) =>
+    `${typeof d.count === 'number' ? d.count : 'Some'} more entries of “${auditLabel({ type: String(d.of) })}”, held back: too many at once`
+};
+
+/**
+ * An audit entry in a sentence a person reads ("You declined a question: “Which city?”",
+ * "The connection failed"), from its type and detail; a type the Desk does not know (from a
+ * newer host) in its own words with the dots as spaces. The raw type stays the entry's name
+ * for search and export.
+ */
+export function auditSentence(entry: Pick<AuditEntry, 'type' | 'detail'>): string {
+  const words = Object.hasOwn(WORDS, entry.type) ? WORDS[entry.type] : undefined;
+  return words ? words(entry.detail ?? {}) : capitalized(entry.type.replace(/[.-]/g, ' '));
+}
+
+/** Labels of the types whose sentence needs the entry's detail. */
+const LABELS: Record<string, string> = {
+  'inbox.answered': 'Answers in the Inbox',
+  'inbox.withdrawn': 'Questions withdrawn',
+  'task.created': 'Tasks received',
+  'task.status': 'Task status changes',
+  'task.result-retrieved': 'Results fetched',
+  'task.cancelled': 'Tasks cancelled',
+  'task.expired': 'Tasks expired',
+  'tool.called': 'Tool calls',
+  'tool.task-ended': 'Tool tasks ended',
+  'server.state': 'Connection changes',
+  'sampling.request': 'Model request decisions',
+  'sampling.llm': 'Model calls',
+  'sampling.completion': 'Model answer decisions',
+  'sampling.policy-changed': 'Model request policy changes',
+  'assistant.policy-changed': 'Assistant policy changes',
+  'assistant.tool-decision': "Decisions on the assistant's tool calls",
+  'audit.summary': 'Entries held back'
+};
+
+/** An entry type in a short label, without an entry's detail (what a summary counts). */
+export function auditLabel(entry: Pick<AuditEntry, 'type'>): string {
+  return Object.hasOwn(LABELS, entry.type) ? LABELS[entry.type]! : auditSentence({ type: entry.type, detail: {} });
+}
+
+function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { auditLabel, auditSentence } from '../../../renderer/audit/audit-words.js';
+
+describe('audit entries in words', () => {
+  it('says what the person answered, and which question', () => {
+    assert.equal(
+      auditSentence({
+        type: 'inbox.answered',
+        detail: { kind: 'elicitation', action: 'decline', question: 'Which city?' }
+      }),
+      'You declined a question: “Which city?”'
+    );
+    assert.equal(
+      auditSentence({ type: 'inbox.answered', detail: { kind: 'sampling-approval', action: 'approve' } }),
+      'You approved a model request'
+    );
+    assert.equal(
+      auditSentence({ type: 'inbox.withdrawn', detail: { kind: 'sampling', question: 'Summarize' } }),
+      'A model request was withdrawn before you answered: “Summarize”'
+    );
+  });
+
+  it('says connections, sign-ins and policies as a person would, not as status words', () => {
+    assert.equal(
+      auditSentence({ type: 'server.state', detail: { status: 'failed', reason: 'x' } }),
+      'The connection failed'
+    );
+    assert.equal(auditSentence({ type: 'server.state', detail: { status: 'ready' } }), 'Connected');
+    assert.equal(auditSentence({ type: 'server.connect-asked' }), 'You asked to connect the server');
+    assert.equal(auditSentence({ type: 'server.signed-in', detail: { subject: 'ada' } }), 'Signed in as ada');
+    assert.equal(auditSentence({ type: 'server.signed-out' }), 'You signed out');
+    assert.equal(
+      auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
+      "You set this server's model requests to run without asking, answers not reviewed"
+    );
+    assert.equal(
+      auditSentence({ type: 'task.status', detail: { from: 'working', to: 'input_required' } }),
+      'Task status: Input required (was Working)'
+    );
+  });
+
+  it("says how a tool's task ended, and who cancelled it", () => {
+    assert.equal(
+      auditSentence({ type: 'tool.task-ended', detail: { tool: 'report', state: 'cancelled', cancelledBy: 'you' } }),
+      'The task of the tool report was cancelled by you'
+    );
+    assert.equal(
+      auditSentence({ type: 'tool.task-ended', detail: { tool: 'report', state: 'completed', outcome: 'tool-error' } }),
+      'The task of the tool report completed, the tool answering with an error'
+    );
+    assert.equal(
+      auditSentence({ type: 'tool.called', detail: { tool: 'report', outcome: 'task' } }),
+      'You called the tool report; it runs as a task'
+    );
+  });
+
+  it('names what a summary held back, and reads a type it does not know in its own words', () => {
+    assert.equal(
+      auditSentence({ type: 'audit.summary', detail: { of: 'server.state', count: 40 } }),
+      '40 more entries of “Connection changes”, held back: too many at once'
+    );
+    assert.equal(auditLabel({ type: 'task.unknown-id' }), 'The server asked about a task Taskdesk does not know');
+    assert.equal(auditSentence({ type: 'future.thing-done' }), 'Future thing done');
+    // A detail of the wrong shape (an older or newer host) still makes a sentence.
+    assert.equal(auditSentence({ type: 'inbox.answered', detail: { question: 42 } }), 'You answered a model request');
+  });
+});

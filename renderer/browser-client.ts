@@ -1,5 +1,5 @@
 import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../app/contract/host-api.js';
-import { HostCallError, STALE_TAB } from './host-client.js';
+import { HostCallError, STALE_TAB, UNREACHABLE } from './host-client.js';
 
 /**
  * Whether the page hears the host's events; `stale` when the server answers 401: it runs, but
@@ -79,7 +79,7 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
           cache: 'no-store'
         });
       } catch {
-        throw new HostCallError({ code: -32603, message: 'Taskdesk is not reachable. Is browser mode still running?' });
+        throw new HostCallError({ code: UNREACHABLE, message: 'Taskdesk could not be reached, so nothing was sent.' });
       }
       if (response.status === 401) {
         goneStale();

@@ -17,6 +17,12 @@ export const INVALID_PARAMS = -32602;
  */
 export const STALE_TAB = -32090;
 
+/**
+ * The page's own code for a call that never reached Taskdesk (browser mode stopped, or started
+ * again at another address): nothing was sent.
+ */
+export const UNREACHABLE = -32091;
+
 /** A host API call that failed: the contract's error data, as an `Error`. */
 export class HostCallError extends Error {
   readonly code: number;

@@ -55,7 +55,8 @@ function start(root: HTMLElement): void {
           type: 'connection',
           online: false,
           message: wasOnline
-            ? 'Lost contact with Taskdesk. Reconnecting…'
+            ? // Started again with --port 0 (or its port taken), Taskdesk is at another address this tab never hears of.
+              'Lost contact with Taskdesk. Reconnecting… If Taskdesk was started again, it may be at a new address: open the one it printed.'
             : 'Cannot reach Taskdesk. Is browser mode running, and is this its current URL?'
         });
       }

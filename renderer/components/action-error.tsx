@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { INVALID_PARAMS, STALE_TAB, toHostCallError } from '../host-client.js';
+import { INVALID_PARAMS, STALE_TAB, UNREACHABLE, toHostCallError } from '../host-client.js';
 
 /**
  * An action that did not happen, in words: what failed, why, and what to do next. It is shown
@@ -35,11 +35,14 @@ function nextStepFor(code: number, hasFields: boolean): string | undefined {
  */
 export function failureOf(what: string, error: unknown, next?: string): Failure {
   const refused = toHostCallError(error);
-  // A stale tab's one way on, whatever the place would otherwise suggest (Retry, Try again).
+  // A stale tab's one way on, whatever the place would otherwise suggest (Retry, Try again); and an
+  // unreachable Taskdesk's: it may be stopped, or running again at an address this tab never heard of.
   const step =
     refused.code === STALE_TAB
       ? 'If you typed anything here, copy it; then open the new address Taskdesk printed.'
-      : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
+      : refused.code === UNREACHABLE
+        ? 'Check that Taskdesk is running, then try again. If it was started again, it may be at a new address: copy what you typed here, then open the address it printed.'
+        : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
   return { what, why: refused.message, ...(step !== undefined && { next: step }) };
 }
 

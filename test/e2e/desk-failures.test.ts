@@ -431,4 +431,51 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await held.release();
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('Inbox: an answer that cannot reach Taskdesk says nothing was sent, and that Taskdesk may be at a new address', async () => {
+    const asked = desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which depot?',
+          requestedSchema: { type: 'object', properties: { depot: { type: 'string', title: 'Depot' } } }
+        }
+      },
+      ElicitResultSchema
+    );
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const card = page.locator('article.inbox-item').filter({ hasText: 'Which depot?' });
+    await card.getByLabel('Depot').fill('east');
+    // Browser mode gone from this address (stopped, or started again on another port).
+    await page.route('**/api/call', (route) => route.abort('connectionrefused'));
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const box = failureIn(card);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Your answer was not sent to Server desk. Taskdesk could not be reached, so nothing was sent.'
+    );
+    assert.equal(
+      await box.locator('.action-error-next').textContent(),
+      'Check that Taskdesk is running, then try again. If it was started again, it may be at a new address: copy what you typed here, then open the address it printed.'
+    );
+    // What was typed is still there to copy.
+    assert.equal(await card.getByLabel('Depot').inputValue(), 'east');
+    await page.unrouteAll({ behavior: 'wait' });
+    await card.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual((await asked).content, { depot: 'east' });
+    // Browser mode itself stopped: the banner says so, and where Taskdesk may be once started again.
+    await d.server.close();
+    await page
+      .getByText(
+        'Lost contact with Taskdesk. Reconnecting… If Taskdesk was started again, it may be at a new address: open the one it printed.'
+      )
+      .waitFor();
+    // The browser logs the refused connection itself; nothing else went wrong on the page.
+    assert.deepEqual(
+      d.pageErrors.filter((error) => !error.includes('net::ERR_CONNECTION_REFUSED')),
+      []
+    );
+  });
 });

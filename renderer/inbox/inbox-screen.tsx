@@ -5,6 +5,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
+import { InboxGuide } from './inbox-guide.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
@@ -130,6 +131,7 @@ export function InboxScreen({
       <p className="empty" hidden={inbox.length > 0 && unloaded === undefined}>
         {unloaded ?? 'Nothing is waiting for you.'}
       </p>
+      {inbox.length === 0 && unloaded === undefined ? <InboxGuide /> : null}
       <div
         className="cards"
         ref={list}

@@ -67,7 +67,8 @@ function SchemaFieldControl({
               <span className="type-tag" aria-hidden="true">
                 {tag}
               </span>
-              <span className="sr-only">{`(${tag})`}</span>
+              {/* Its own space: a screen reader joins inline text as it stands ("Message to echo(string)"). */}
+              <span className="sr-only">{` (${tag})`}</span>
             </>
           ) : null}
         </>

@@ -6,6 +6,7 @@ import { useNow } from '../components/use-now.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { waitingWords } from './waiting-words.js';
 
 /** One running plain call: elapsed time, progress, Cancel. */
 export function RunningCall({ call }: { call: PlainCallView }) {
@@ -15,13 +16,14 @@ export function RunningCall({ call }: { call: PlainCallView }) {
   const now = useNow();
   const elapsed = Math.max(0, now - Date.parse(call.startedAt));
   const progress = call.progress;
+  const inbox = useDeskState((state) => state.inbox);
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p>
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
         {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
-        {call.waitingOnPerson ? ` · ${call.serverName} is waiting for you in the Inbox` : null}
+        {call.waitingOnPerson ? ` · ${waitingWords(call.serverId, call.serverName, inbox)}` : null}
       </p>
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />

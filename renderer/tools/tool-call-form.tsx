@@ -161,7 +161,8 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
         <FieldFrame
           name="ttlMinutes"
           label="Keep the task for (minutes)"
-          hint={`How long the server keeps the task and its result. Empty: Taskdesk’s default, ${DEFAULT_TASK_TTL_MS / 60_000}\u00a0minutes.`}
+          // The receiver decides the ttl (MCP tasks): this is what is asked for, not what is granted.
+          hint={`How long to ask the server to keep the task and its result; the server may keep it for less. Empty: ask for Taskdesk’s default, ${DEFAULT_TASK_TTL_MS / 60_000}\u00a0minutes.`}
           error={ttlError}
           className="field-narrow"
         >

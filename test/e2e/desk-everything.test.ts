@@ -6,7 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+import { accessibleDescription, buildRenderer, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
 
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -43,7 +43,8 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
       // The page's time starts where the core's clock stands, and moves with it below.
       beforeLoad: (p) => p.clock.install({ time: clock.now() })
     }));
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    // The section's link: an empty Inbox links to Tools as well.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     tools = page.getByRole('region', { name: 'Tools' });
     await tools.locator('li[data-tool="trigger-long-running-operation"]').waitFor();
   });
@@ -95,14 +96,20 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     // Three minutes pass on the core's clock (and the page's): far past the 60 s idle timeout.
     await clock.advance(180_000);
     await page.clock.fastForward(180_000);
-    await running.getByText('Everything is waiting for you in the Inbox').waitFor();
+    // In the Tasks screen's words for the kind: a question (elicitation).
+    await running.getByText('Everything has a question for you in the Inbox').waitFor();
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^3 min/);
     assert.equal((await host.call('tools.runningCalls', {})).length, 1, 'the call did not time out');
 
     await page.getByRole('link', { name: /^Inbox/ }).click();
     const card = page.locator(`[data-inbox-id="${item.id}"]`);
+    // The same fields as a tool's arguments, without a type: a question's field reads as its description.
+    assert.equal(
+      await accessibleDescription(card.getByRole('textbox', { name: 'String with email format' })),
+      'Your email address (will be verified, and never shared with anyone else)'
+    );
     await card.getByRole('button', { name: 'Decline' }).click();
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     await form.locator('.call-result').getByText('User declined to provide the requested information.').waitFor();
     // Its "Raw result: {…}" keeps the JSON as the server indented it.
     assert.match(
@@ -133,6 +140,34 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     await running.waitFor({ state: 'detached' });
     // The server's own question is the server's to withdraw; answered, it goes.
     await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says a running call’s server has a model request in the Inbox when it asks for sampling', async () => {
+    const form = await openToolForm(tools, 'trigger-sampling-request');
+    await form.getByLabel('prompt').fill('no provider here');
+    const asked = nextEvent(host, 'inbox.added');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const { item } = await asked;
+    assert.equal(item.kind, 'sampling', 'no provider: the person writes the reply');
+    const running = page.getByRole('region', { name: 'Running calls' });
+    await running.getByText('Everything has a model request for you in the Inbox').waitFor();
+    assert.doesNotMatch((await running.textContent()) ?? '', /question/);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'reject' } });
+    await running.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('reads an argument of echo as its description, then its type in parentheses; Call… reads Close form while open', async () => {
+    const item = tools.locator('li[data-tool="echo"]');
+    const form = await openToolForm(tools, 'echo');
+    const button = item.locator('.card-header button');
+    assert.deepEqual([await button.textContent(), await button.getAttribute('aria-expanded')], ['Close form', 'true']);
+    const message = form.getByRole('textbox', { name: 'message', exact: true });
+    assert.equal(await accessibleDescription(message), 'Message to echo (string)');
+    await button.click();
+    await form.waitFor({ state: 'hidden' });
+    assert.deepEqual([await button.textContent(), await button.getAttribute('aria-expanded')], ['Call…', 'false']);
     assert.deepEqual(pageErrors, []);
   });
 });
@@ -174,7 +209,7 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
   });
 
   it('shows the report rendered as Markdown, the timeline and the raw JSON', async () => {
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });
     const form = await openToolForm(tools, 'simulate-research-query');
     await form.getByLabel('topic').fill('tides');
@@ -184,6 +219,13 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
       (event) => event.type === 'changed' && event.task.toolName === 'simulate-research-query' && !!event.task.outcome
     );
     await form.getByRole('button', { name: 'Call tool' }).click();
+    // Taskdesk asked for its default hour; the server grants its tasks 5 minutes, and the card says so.
+    const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'simulate-research-query');
+    await card.locator('.ttl-shorter', { hasText: 'You asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      /the server keeps the task and its result for 5 min more/
+    );
     await form.getByRole('link', { name: 'its detail on Tasks' }).click();
     const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
     await detail.getByRole('heading', { name: 'simulate-research-query', exact: true }).waitFor();

@@ -181,3 +181,22 @@ export function edgeGaps(box: Locator): Promise<{ top: number; bottom: number }>
     };
   });
 }
+
+/** The accessible description Chromium computes for the element (as a screen reader gets it). */
+export async function accessibleDescription(locator: Locator): Promise<string | undefined> {
+  const page = locator.page();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await locator.evaluate((element) => element.setAttribute('data-description-probe', ''));
+    const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: document.nodeId,
+      selector: '[data-description-probe]'
+    });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes[0]?.description?.value as string | undefined;
+  } finally {
+    await locator.evaluate((element) => element.removeAttribute('data-description-probe'));
+    await cdp.detach();
+  }
+}

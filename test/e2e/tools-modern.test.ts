@@ -68,7 +68,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
   const callCard = (toolName: string): Locator => toolCallCard(calls, toolName);
 
   it('connects from the Servers screen and shows the server ready, with protocol 2026-07-28', async () => {
-    await page.getByRole('link', { name: 'Servers' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="modern"]');
     await item.getByRole('heading', { name: 'Server modern' }).waitFor();
     await item.getByRole('button', { name: 'Connect Server modern' }).click();
@@ -170,7 +170,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await question.waitFor({ state: 'detached' });
     await page.getByText('Nothing is waiting for you.').waitFor();
 
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     await card.locator('[data-status="completed"]').waitFor();
     await card.locator('.outcome-block .tool-result .text-block', { hasText: 'hello Ada' }).waitFor();
     // Double-check with the host: the answer went once.

@@ -45,7 +45,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
 
   it('shows the running call with its progress bar and message, keeps it across a reload, and Cancel ends it', async () => {
     const { page, fixture } = d;
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });
     await tools.getByLabel('Server', { exact: true }).selectOption('crunch');
     const form = await openToolForm(tools, 'crunch');
@@ -68,7 +68,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     // A reload starts from the host's snapshot: the running call, its progress and its Cancel are in it.
     await page.reload();
     await page.locator('#app[data-ready="true"]').waitFor();
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     await bar.waitFor();
     assert.equal(await running.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);

@@ -39,7 +39,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       // The page's clock runs as usual, and the last test moves it past a task's TTL.
       beforeLoad: (p) => p.clock.install()
     }));
-    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     tools = page.getByRole('region', { name: 'Tools' });
     calls = page.getByRole('region', { name: 'Tool calls' });
     await tools.getByLabel('Server', { exact: true }).selectOption('queue');
@@ -76,8 +76,13 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
 
     const form = await openForm('slow');
     const ttl = form.getByLabel(ttlLabel);
-    // What an empty field means is said, in the hint and as the field's placeholder.
-    await form.getByText('Empty: Taskdesk’s default, 60 minutes.').waitFor();
+    // What an empty field means is said, in the hint and as the field's placeholder. It asks for a
+    // ttl: the server decides what it keeps (MCP tasks), and the hint promises no more.
+    await form
+      .getByText(
+        'How long to ask the server to keep the task and its result; the server may keep it for less. Empty: ask for Taskdesk’s default, 60 minutes.'
+      )
+      .waitFor();
     assert.equal(await ttl.getAttribute('placeholder'), '60');
     await form.getByLabel('durationMs').fill('600000');
     for (const bad of ['0', '-3', '2.5']) {
@@ -110,6 +115,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     );
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), stored.expiresAt);
     assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * 60_000);
+    assert.equal(await card.locator('.ttl-shorter').count(), 0, 'kept as long as asked: nothing to explain');
   });
 
   it('"Check now" asks the server at once: a new status message, then the end and the result', async () => {

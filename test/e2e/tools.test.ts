@@ -6,7 +6,15 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
-import { buildRenderer, edgeGaps, root, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
+import {
+  accessibleDescription,
+  buildRenderer,
+  edgeGaps,
+  root,
+  openDesk,
+  openToolForm,
+  toolCallCard
+} from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -15,25 +23,6 @@ function taskToolPeer(options: { cancel?: boolean; immediateResponse?: string } 
   // Real time with a short poll interval: the UI waits on what it shows, never on a sleep.
   const { server } = createTaskToolServer({ clock: systemClock, pollInterval: 50, ...options });
   return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
-}
-
-/** The accessible description Chromium computes for the element (as a screen reader gets it). */
-async function accessibleDescription(locator: Locator): Promise<string | undefined> {
-  const page = locator.page();
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await locator.evaluate((element) => element.setAttribute('data-description-probe', ''));
-    const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeId } = await cdp.send('DOM.querySelector', {
-      nodeId: document.nodeId,
-      selector: '[data-description-probe]'
-    });
-    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    return nodes[0]?.description?.value as string | undefined;
-  } finally {
-    await locator.evaluate((element) => element.removeAttribute('data-description-probe'));
-    await cdp.detach();
-  }
 }
 
 describe('the Tools screen calls tools, as tasks where allowed, and follows the tasks', () => {

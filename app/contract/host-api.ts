@@ -215,6 +215,12 @@ export const InboxItemSchema = z.object({
   warnAt: z.string().optional(),
   /** The request params as the server sent them (for approvals: as they would be sent). */
   request: z.record(z.string(), z.unknown()),
+  /**
+   * Why a `sampling` item asks a person for the reply when the server's policy would not have:
+   * `no-provider`, its policy is "Run without asking" but no LLM provider is set up to run it.
+   * Absent: the policy asks a person anyway ("Ask me first", with no provider to approve it for).
+   */
+  fallback: z.literal('no-provider').optional(),
   /** For sampling approvals and reviews: the model the engine chose and why, and the answer to review. */
   draft: z
     .object({

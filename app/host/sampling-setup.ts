@@ -131,8 +131,10 @@ export class SamplingSetup {
           if (error instanceof HostError) return { type: 'error', error: toErrorData(error) };
           throw error;
         }
-        const useModel = registry.list().length > 0 || policyFor(context.serverId).mode === 'refuse';
-        return useModel ? await policyRunner.run(params, context) : await person.run(params, context);
+        const mode = policyFor(context.serverId).mode;
+        if (registry.list().length > 0 || mode === 'refuse') return await policyRunner.run(params, context);
+        // No model to run it: a person answers, and under "auto" the Inbox item says why.
+        return await person.run(params, context, mode === 'auto' ? 'no-provider' : undefined);
       }
     };
   }

@@ -1,5 +1,5 @@
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { InboxAnswer } from '../contract/host-api.js';
+import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
@@ -62,12 +62,15 @@ export class InboxSamplingRunner implements SamplingRunner {
     this.#origin = origin;
   }
 
+  /** `fallback`: why a person is asked when the server's policy would have run a model (the item says so). */
   async run(
     params: Parameters<SamplingRunner['run']>[0],
-    context: WorkContext
+    context: WorkContext,
+    fallback?: InboxItem['fallback']
   ): Promise<WorkOutcome<CreateMessageResult>> {
     context.setWaitingFor?.(WAITING_IN_INBOX);
-    const answer = await this.#inbox.ask(itemFor('sampling', params, context, this.#origin), context.signal);
+    const item = itemFor('sampling', params, context, this.#origin);
+    const answer = await this.#inbox.ask(fallback ? { ...item, fallback } : item, context.signal);
     context.annotate?.({ answeredBy: answeredBy(this.#inbox, answer), action: answer.action });
     switch (answer.action) {
       case 'reply':

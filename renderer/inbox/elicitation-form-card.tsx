@@ -6,6 +6,7 @@ import { busyProps } from '../components/busy-props.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { InboxCard } from './inbox-card.js';
+import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 
@@ -49,7 +50,12 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Form" markdown title={messageOf(item, `${item.serverName} asks for information`)}>
+    <InboxCard
+      item={item}
+      kindLabel={inboxKindWords(item)}
+      markdown
+      title={messageOf(item, `${item.serverName} asks for information`)}
+    >
       <form
         className="answer-form"
         noValidate

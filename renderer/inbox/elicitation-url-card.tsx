@@ -4,6 +4,7 @@ import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { messageOf } from './elicitation-form-card.js';
 import { InboxCard } from './inbox-card.js';
+import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 
@@ -48,7 +49,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   return (
     <InboxCard
       item={item}
-      kindLabel="Link"
+      kindLabel={inboxKindWords(item)}
       markdown
       title={messageOf(item, `${item.serverName} asks you to open a link`)}
     >

@@ -6,6 +6,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
+import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
 import { RequestEditor } from './request-editor.js';
 import { useRequestEdits } from './request-edits.js';
@@ -72,7 +73,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   return (
     <InboxCard
       item={item}
-      kindLabel={review ? 'Review' : 'Approval'}
+      kindLabel={inboxKindWords(item)}
       title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
     >
       {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}

@@ -5,9 +5,13 @@ import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
+import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 
-/** A sampling request with no model configured: a person writes the reply, or rejects it. */
+/**
+ * A sampling request with no model configured: a person writes the reply, or rejects it. When the
+ * server's policy would have run it ("Run without asking"), the card says why a person is asked.
+ */
 export function SamplingReplyCard({ item }: { item: InboxItem }) {
   const answering = useAnswer(item);
   const [reply, setReply] = useState('');
@@ -31,7 +35,14 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
   };
 
   return (
-    <InboxCard item={item} kindLabel="Sampling" title={`${item.serverName} asks for a model reply`}>
+    <InboxCard item={item} kindLabel={inboxKindWords(item)} title={`${item.serverName} asks for a model reply`}>
+      {item.fallback === 'no-provider' ? (
+        // The policy would have run it on a model: say why it waits for a person instead.
+        <p className="banner banner-warning sampling-fallback">
+          {item.serverName} is set to run model requests without asking, but no LLM provider is set up: write the reply
+          yourself, or <a href="#providers">add a provider</a> for the next ones.
+        </p>
+      ) : null}
       <ConversationView request={item.request} />
       <form
         className="answer-form"

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { SamplingPolicy } from '../../app/contract/host-api.js';
+import { useDeskState } from '../shell/desk-context.js';
 
 /** The modes, the one that lets most through last. */
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
@@ -44,6 +45,8 @@ export function SamplingPolicyField({
     setPending(undefined);
   };
   const shown = pending ?? current.mode;
+  // Once the providers are known: with none, no model can take a request the policy lets through.
+  const noProvider = useDeskState((state) => state.ready && state.providers.length === 0);
   return (
     <fieldset className="field policy" aria-busy={policy === undefined || undefined} data-policy-mode={policy?.mode}>
       <legend>
@@ -92,6 +95,13 @@ export function SamplingPolicyField({
           );
         })}
       </div>
+      {noProvider && shown !== 'refuse' ? (
+        <p className="banner banner-warning policy-no-provider">
+          {/* Not named as the screen is: the navigation's links keep names no other link shares. */}
+          No LLM provider is set up: model requests come to the Inbox for you to answer until you{' '}
+          <a href="#providers">add a provider</a>.
+        </p>
+      ) : null}
       <div className="checkbox-row">
         <input
           id={`${group}-review`}

@@ -396,6 +396,65 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await page.evaluate(() => location.hash), '#providers');
   });
 
+  it('with no LLM provider, "Run without asking" warns by the policy, and its request says in the Inbox why a person is asked', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const policy = page.getByRole('group', { name: 'Sampling requests from Server desk' });
+    const warning = policy.locator('.policy-no-provider');
+    await warning.waitFor();
+    assert.equal(
+      await warning.textContent(),
+      'No LLM provider is set up: model requests come to the Inbox for you to answer until you add a provider.'
+    );
+    assert.equal(await warning.getByRole('link', { name: 'add a provider' }).getAttribute('href'), '#providers');
+    await policy.getByLabel('Run without asking').click();
+    await page.locator('fieldset[data-policy-mode="auto"]').waitFor();
+    await warning.waitFor();
+    await policy.getByLabel('Refuse').click();
+    await page.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    assert.equal(await warning.count(), 0, 'no request comes to the Inbox under "refuse"');
+    await policy.getByLabel('Run without asking').click();
+    await page.locator('fieldset[data-policy-mode="auto"]').waitFor();
+
+    const answered = peer.server.request(
+      { method: 'sampling/createMessage', params: samplingRequest },
+      CreateMessageResultSchema
+    );
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    const card = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await card.waitFor();
+    assert.equal(await card.locator('.kind-tag').textContent(), 'Model request');
+    const why = card.locator('.sampling-fallback');
+    assert.equal(
+      await why.textContent(),
+      'Server desk is set to run model requests without asking, but no LLM provider is set up: write the reply yourself, or add a provider for the next ones.'
+    );
+    assert.equal(await why.getByRole('link', { name: 'add a provider' }).getAttribute('href'), '#providers');
+    await card.getByLabel('Your reply').fill('Written by hand.');
+    await card.getByRole('button', { name: 'Send reply' }).click();
+    assert.deepEqual((await answered).content, { type: 'text', text: 'Written by hand.' });
+    await card.waitFor({ state: 'detached' });
+    await fixture.host.call('sampling.setPolicy', {
+      serverId: 'desk',
+      policy: { mode: 'ask', reviewCompletion: true }
+    });
+
+    // Under "Ask me first" a person is asked anyway: the card does not say it fell back.
+    const asked = peer.server.request(
+      { method: 'sampling/createMessage', params: samplingRequest },
+      CreateMessageResultSchema
+    );
+    // Rejected by the person below: held from the start, so the rejection is not unhandled meanwhile.
+    const refused = asked.then(
+      () => undefined,
+      (error: unknown) => error
+    );
+    await card.waitFor();
+    assert.equal(await card.locator('.sampling-fallback').count(), 0);
+    await card.getByRole('button', { name: 'Reject' }).click();
+    assert.match(String(await refused), /User rejected sampling request/);
+    await card.waitFor({ state: 'detached' });
+  });
+
   it('shows a model request’s messages under their roles, as Markdown, in the Inbox, its task’s detail and History', async () => {
     await page.getByRole('link', { name: /Inbox/ }).click();
     const asked = await peer.server.request(

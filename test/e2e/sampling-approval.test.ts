@@ -64,17 +64,21 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await approval.waitFor();
     await approval.getByText('Say hi').waitFor();
     await approval.getByText(/^Fake LLM · fake-small — /).waitFor();
+    assert.equal(await approval.locator('.kind-tag').textContent(), 'Model request · approve');
     await approval.getByLabel('Model').fill('fake-large');
     await approval.getByRole('button', { name: 'Approve' }).click();
     await approval.waitFor({ state: 'detached' });
 
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     await review.waitFor();
+    assert.equal(await review.locator('.kind-tag').textContent(), 'Model answer · review');
     // The focus waited on the Inbox heading for the next card, and the Review (the card itself,
     // so that a key is not typed into its answer) took it.
     await page.waitForFunction(() => document.activeElement?.matches('article.kind-sampling-review') === true);
     const answer = review.getByLabel('Answer from fake-large (you may edit it)');
     assert.equal(await answer.inputValue(), 'Original answer');
+    // The model has answered: the line above the cards no longer says it is running.
+    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
     assert.equal(llm.chatRequests.at(-1)!.body.model, 'fake-large');
     await answer.fill('Hello, edited.');
     await review.getByRole('button', { name: 'Send answer' }).click();

@@ -347,6 +347,33 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.equal(held.closedByClient, true, 'Taskdesk closed the provider connection');
   });
 
+  it('with no provider, asks a person and says on the item when "auto" would have run a model', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore() });
+    const ask = async (text: string) => {
+      const added = nextEvent(fixture!.host, 'inbox.added');
+      const answered = peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 10 }
+        },
+        CreateMessageResultWithToolsSchema
+      );
+      const { item } = await added;
+      await fixture!.host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'by hand' } });
+      assert.deepEqual((await answered).content, { type: 'text', text: 'by hand' });
+      return item;
+    };
+    await fixture.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+    const auto = await ask('Run without asking');
+    assert.equal(auto.kind, 'sampling');
+    assert.equal(auto.fallback, 'no-provider', 'the policy would have run it: the item says why a person is asked');
+    await fixture.host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: true } });
+    const asked = await ask('Ask me first');
+    assert.equal(asked.kind, 'sampling');
+    assert.equal(asked.fallback, undefined, 'the policy asks a person anyway');
+  });
+
   it('detects a local OpenAI-compatible server on a usual port', async () => {
     const { host } = await autoHost({
       localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }],

@@ -76,6 +76,7 @@ import { OAuthSessions } from '../auth/oauth-sessions.js';
 import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { RunningMarker } from './running-marker.js';
+import { OpenWorkNote } from './open-work-note.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -179,6 +180,8 @@ export class Host {
   readonly #auditChanged: ChangeCoalescer;
   /** Says while Taskdesk runs that it runs: found at the next start, it tells of an unclean stop. */
   #marker: RunningMarker | undefined;
+  /** What the closing breaks off of plain work: written at close, said once by the next start. */
+  readonly #openWork = new OpenWorkNote();
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
 
@@ -289,7 +292,10 @@ export class Host {
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
-      onCallEnded: (ended) => this.history.recordCall(ended),
+      onCallEnded: (ended) => {
+        this.history.recordCall(ended);
+        this.#openWork.callEnded(ended);
+      },
       exchanges: {
         dir: new DocumentDir({ dir: path.join(config.dataDir, 'exchanges'), corruptDir, factory }),
         // Questions of a multi round-trip request need no connection: the server waits in its requestState.
@@ -448,7 +454,10 @@ export class Host {
           if (this.events.listening('task.changed'))
             this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
-        ordinaryEnded: (ended) => this.history.recordReceivedRequest(ended),
+        ordinaryEnded: (ended) => {
+          this.history.recordReceivedRequest(ended);
+          this.#openWork.requestEnded(ended);
+        },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
           void this.#connectionFor(owner)?.notifyProgress(taskId, token, progress, total, message)
@@ -528,6 +537,8 @@ export class Host {
     const { marker, unclean, problem } = RunningMarker.start(this.#config.dataDir);
     this.#marker = marker;
     if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt), undefined, 'host.unclean-stop');
+    const openWork = OpenWorkNote.take(this.#config.dataDir);
+    if (openWork !== undefined) this.#warn(openWork, undefined, 'host.open-work-cancelled');
     if (problem !== undefined)
       this.audit.record({
         type: 'host.marker-unwritten',
@@ -755,6 +766,7 @@ export class Host {
     this.assistant.close();
     this.requestor.close();
     this.receiver.close();
+    this.#openWork.save(this.#config.dataDir, this.clock.now());
     this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#oauth.close();

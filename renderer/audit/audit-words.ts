@@ -179,6 +179,8 @@ const WORDS: Record<string, Words> = {
   'store.write-failed': () => 'Taskdesk could not save a change to disk',
   'host.marker-unwritten': () => 'Taskdesk could not note that it is running',
   'host.unclean-stop': () => 'Taskdesk had not closed cleanly the last time it ran (a crash or a forced stop)',
+  'host.open-work-cancelled': () =>
+    'Taskdesk had closed with questions, model requests or tool calls without a task still open, and cancelled them',
   'audit.summary': (d) =>
     `${typeof d.count === 'number' ? d.count : 'Some'} more entries of “${auditLabel({ type: String(d.of) })}”, held back: too many at once`
 };

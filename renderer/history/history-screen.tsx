@@ -3,6 +3,7 @@ import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { cancelledLabel } from './cancelled-label.js';
 import { statusLabel } from '../components/status-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
@@ -170,7 +171,8 @@ export function HistoryScreen({
             <span className="meta">
               {kindWords(entry.kind)}
               {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
-              {entry.serverName} · <StatusBadge status={entry.status} rejected={entry.rejected === true} />
+              {entry.serverName} ·{' '}
+              <StatusBadge status={entry.status} rejected={entry.rejected === true} label={cancelledLabel(entry)} />
               {entry.unanswered ? ' (unanswered)' : null}
               {entry.edited ? ' · changed by you' : null} · <DateTime iso={entry.createdAt} />
             </span>

@@ -200,8 +200,13 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       };
       return { ...state, live: { ...state.live, [key]: stream } };
     }
-    case 'store.warning':
+    case 'store.warning': {
+      // Each new event stream starts with the host's warnings, and an event heard during a sync
+      // is folded over the snapshot again: a warning already shown is not shown twice.
+      const { message, movedTo } = action.payload;
+      if (state.warnings.some((shown) => shown.message === message && shown.movedTo === movedTo)) return state;
       return { ...state, warnings: [...state.warnings, action.payload] };
+    }
     case 'inbox.expiring': {
       const { item } = action.payload;
       if (!state.inbox.some((pending) => pending.id === item.id)) return state;

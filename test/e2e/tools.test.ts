@@ -261,7 +261,8 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
         .locator('.meta')
         .allTextContents()
         .then((metas) => metas.map((meta) => meta.split(' · ')[2])),
-      ['Lost', 'Cancelled']
+      // History's badge says who cancelled it.
+      ['Lost', 'Cancelled by you']
     );
 
     await plain.getByRole('button', { name: 'Tool call: work-forbidden' }).click();

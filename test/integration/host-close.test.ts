@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '../../app/host/host.js';
@@ -7,6 +8,8 @@ import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../su
 
 const STOPPED_BEFORE_ANSWER = 'Taskdesk stopped before it was answered; the server was not answered';
 const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
+const CLOSED_WITH_OPEN_WORK =
+  /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server a \(“Ship the release\?”\), and 1 tool call without a task was running, on Server a: Taskdesk cancelled them, and their servers were not answered\. History lists them as “Cancelled by Taskdesk”\.$/;
 const UNCLEAN =
   /^Taskdesk did not close cleanly last time \(at [^)]+\): questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered\. Tasks are kept\.$/;
 
@@ -62,7 +65,8 @@ describe('closing Taskdesk with plain work open', () => {
     assert.equal(await question, 'not answered');
 
     const reopened = createHost({ dataDir: data.dir, autoConnect: false });
-    cleanups.push(() => reopened.close());
+    let reopenedOpen = true;
+    cleanups.push(() => (reopenedOpen ? reopened.close() : undefined));
     const page = await reopened.call('history.list', {});
     // Both ended at the same moment: in either order.
     assert.deepEqual(
@@ -89,7 +93,20 @@ describe('closing Taskdesk with plain work open', () => {
       called.map((entry) => [entry.detail?.outcome, entry.detail?.error]),
       [['error', STOPPED_WHILE_RUNNING]]
     );
-    assert.deepEqual(reopened.warnings, [], 'a clean close is no unclean stop');
+    // The next start says once what the close cancelled (no unclean stop: the close was clean).
+    assert.equal(reopened.warnings.length, 1, JSON.stringify(reopened.warnings));
+    assert.match(reopened.warnings[0]!.message, CLOSED_WITH_OPEN_WORK);
+    const said = await reopened.call('audit.read', { type: 'host.open-work-cancelled' });
+    assert.match(String(said.at(-1)?.detail?.message), CLOSED_WITH_OPEN_WORK);
+    assert.deepEqual(await reopened.call('audit.read', { type: 'host.unclean-stop' }), []);
+    reopenedOpen = false;
+    await reopened.close();
+
+    // Said once: the start after says nothing, and a close with nothing open leaves no note.
+    const third = createHost({ dataDir: data.dir, autoConnect: false });
+    assert.deepEqual(third.warnings, []);
+    await third.close();
+    assert.ok(!fs.existsSync(path.join(data.dir, 'closed-with-open-work.json')));
   });
 
   it('says at the next start that Taskdesk did not close cleanly, once, and not after a clean close', async () => {

@@ -399,4 +399,22 @@ describe('the Desk store reducer', () => {
     );
     assert.equal(state.auditRevision, start + 2);
   });
+
+  it('shows a host warning once, though the stream sends it at each (re)connect and a sync folds it again', () => {
+    const closed = { message: 'When Taskdesk last closed (at noon), 1 question without a task was waiting…' };
+    const moved = { message: 'A stored task could not be read', movedTo: '/data/corrupt/t1.json' };
+    // Heard while the first snapshot was on its way (a new stream starts with the warnings).
+    let state = fold([{ type: 'sync-started', syncId: 1 }, event('store.warning', closed)]);
+    state = deskReducer(state, { type: 'snapshot', syncId: 1, snapshot: snapshot() });
+    // The stream reconnected: the host sends its warnings again, and the Desk syncs again.
+    state = fold(
+      [{ type: 'sync-started', syncId: 2 }, event('store.warning', closed), event('store.warning', moved)],
+      state
+    );
+    state = deskReducer(state, { type: 'snapshot', syncId: 2, snapshot: snapshot() });
+    assert.deepEqual(state.warnings, [closed, moved]);
+    // The same words about another file are another warning.
+    state = deskReducer(state, event('store.warning', { ...moved, movedTo: '/data/corrupt/t2.json' }));
+    assert.equal(state.warnings.length, 3);
+  });
 });

@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { questionPreview } from '../audit/question-preview.js';
+import { previewLine } from '../contract/request-preview.js';
+import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
+
+/** The note's file in the data directory. */
+export const OPEN_WORK_NOTE_FILE = 'closed-with-open-work.json';
+
+/** How much of one question the next start quotes. */
+const QUOTE_CHARS = 60;
+/** Server names the note keeps and the message names, at most; the rest are counted. */
+const NAMES_KEPT = 20;
+const NAMES_SAID = 3;
+/** A note larger than this is no note of ours: ignored. */
+const NOTE_MAX_BYTES = 64 * 1024;
+
+const NoteSchema = z.object({
+  version: z.literal(1),
+  /** When the close that wrote it happened, in ms since the epoch. */
+  closedAt: z.number(),
+  questions: z.number().int().nonnegative(),
+  modelRequests: z.number().int().nonnegative(),
+  /** Names of the servers whose questions and model requests were waiting. */
+  askedBy: z.array(z.string()).max(NAMES_KEPT),
+  /** One of them in a short line (a question's message, or a model request's last text). */
+  quote: z.string().max(QUOTE_CHARS).optional(),
+  calls: z.number().int().nonnegative(),
+  /** Names of the servers whose tool calls were running. */
+  calledOn: z.array(z.string()).max(NAMES_KEPT)
+});
+type Note = z.infer<typeof NoteSchema>;
+
+/**
+ * What a clean close broke off of plain work (questions and model requests without a task that
+ * were waiting, tool calls without a task that were running), kept in a small file in the data
+ * directory so that the next start says it once, in a host warning: the History entries the
+ * close made are easy to miss, and the Inbox no longer shows the question.
+ *
+ * Written only when something was broken off (a close with nothing open costs nothing), and
+ * atomically (a temporary file renamed over it); taken (read and removed) by the next start. A
+ * note that cannot be read or does not parse is removed and ignored. Each operation may fail (a
+ * read-only data directory): then nothing is said, and the History entries still tell.
+ */
+export class OpenWorkNote {
+  #questions = 0;
+  #modelRequests = 0;
+  #calls = 0;
+  readonly #askedBy = new Set<string>();
+  readonly #calledOn = new Set<string>();
+  #quote: string | undefined;
+  /** Whether the quote is a question's (preferred over a model request's). */
+  #quotesQuestion = false;
+
+  /** An ordinary request ended: noted when Taskdesk's closing cancelled it. */
+  requestEnded(ended: EndedOrdinaryRequest): void {
+    if (ended.cancelled?.by !== 'taskdesk') return;
+    if (ended.kind === 'elicitation') this.#questions++;
+    else this.#modelRequests++;
+    if (this.#askedBy.size < NAMES_KEPT) this.#askedBy.add(ended.owner.serverName);
+    const question = ended.kind === 'elicitation';
+    if (this.#quote === undefined || (question && !this.#quotesQuestion)) {
+      const preview = questionPreview(ended);
+      if (preview !== undefined) {
+        this.#quote = previewLine(preview, QUOTE_CHARS);
+        this.#quotesQuestion = question;
+      }
+    }
+  }
+
+  /** A plain tool call ended: noted when Taskdesk's closing cancelled it. */
+  callEnded(ended: { call: { serverName: string }; cancelledBy?: 'taskdesk' }): void {
+    if (ended.cancelledBy !== 'taskdesk') return;
+    this.#calls++;
+    if (this.#calledOn.size < NAMES_KEPT) this.#calledOn.add(ended.call.serverName);
+  }
+
+  /**
+   * Writes the note when anything was noted, added to one a close of another Taskdesk on this
+   * directory left and no start took yet.
+   */
+  save(dataDir: string, closedAt: number): void {
+    if (this.#questions + this.#modelRequests + this.#calls === 0) return;
+    const file = path.join(dataDir, OPEN_WORK_NOTE_FILE);
+    const earlier = readNote(file);
+    const quote = this.#quote ?? earlier?.quote;
+    const note: Note = {
+      version: 1,
+      closedAt: Math.max(closedAt, earlier?.closedAt ?? 0),
+      questions: this.#questions + (earlier?.questions ?? 0),
+      modelRequests: this.#modelRequests + (earlier?.modelRequests ?? 0),
+      askedBy: [...new Set([...(earlier?.askedBy ?? []), ...this.#askedBy])].slice(0, NAMES_KEPT),
+      ...(quote !== undefined && { quote }),
+      calls: this.#calls + (earlier?.calls ?? 0),
+      calledOn: [...new Set([...(earlier?.calledOn ?? []), ...this.#calledOn])].slice(0, NAMES_KEPT)
+    };
+    const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      fs.writeFileSync(temporary, `${JSON.stringify(note)}\n`);
+      fs.renameSync(temporary, file);
+    } catch {
+      // Not writable: the next start says nothing, and the History entries still tell.
+      try {
+        fs.rmSync(temporary, { force: true });
+      } catch {
+        // Nothing more to do.
+      }
+    }
+  }
+
+  /** Takes the note an earlier close left (it is said once): what to tell the person, or undefined. */
+  static take(dataDir: string): string | undefined {
+    const file = path.join(dataDir, OPEN_WORK_NOTE_FILE);
+    const note = readNote(file);
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Not removable (a read-only data directory): said again at the next start.
+    }
+    return note && openWorkMessage(note);
+  }
+}
+
+/** The note in `file`; undefined when there is none, or it is unreadable or no note of ours. */
+function readNote(file: string): Note | undefined {
+  let text: string;
+  try {
+    if (fs.statSync(file).size > NOTE_MAX_BYTES) return undefined;
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = NoteSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the next start says about a note (nothing when it counts nothing). */
+function openWorkMessage(note: Note): string | undefined {
+  const parts: string[] = [];
+  const waiting = note.questions + note.modelRequests;
+  if (waiting > 0) {
+    const what = [counted(note.questions, 'question'), counted(note.modelRequests, 'model request')]
+      .filter((part) => part !== '')
+      .join(' and ');
+    const quote = note.quote === undefined ? '' : ` (“${note.quote}”)`;
+    parts.push(`${what} without a task ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy)}${quote}`);
+  }
+  if (note.calls > 0)
+    parts.push(
+      `${counted(note.calls, 'tool call')} without a task ${note.calls === 1 ? 'was' : 'were'} running, on ${names(note.calledOn)}`
+    );
+  if (parts.length === 0) return undefined;
+  const at = new Date(note.closedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const one = waiting + note.calls === 1;
+  return `When Taskdesk last closed (at ${at}), ${parts.join(', and ')}: Taskdesk cancelled ${one ? 'it' : 'them'}, and ${
+    one ? 'its server was' : 'their servers were'
+  } not answered. History lists ${one ? 'it' : 'them'} as “Cancelled by Taskdesk”.`;
+}
+
+function counted(count: number, noun: string): string {
+  if (count === 0) return '';
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** "A", "A and B", "A, B, C and 2 more". */
+function names(list: readonly string[]): string {
+  if (list.length === 0) return 'a server';
+  const said = list.slice(0, NAMES_SAID);
+  const more = list.length - said.length;
+  if (more > 0) return `${said.join(', ')} and ${more} more`;
+  return said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}`;
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { inboxHolds, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+const STOPPED = 'Taskdesk stopped before it was answered; the server was not answered';
+
+/**
+ * A question without a task does not outlive Taskdesk: a clean close cancels it. The next start
+ * says so once, in the host-warning banner, and History says who cancelled it, once.
+ */
+describe('plain work a clean close cancelled, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture | undefined;
+  const closers: Array<() => Promise<unknown>> = [];
+  const pageErrors: string[] = [];
+  let removeDir = () => {};
+
+  before(async () => {
+    built = await buildRenderer();
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    removeDir();
+    built?.remove();
+  });
+
+  it('tells at the next start what was cancelled, and History says “Cancelled by Taskdesk” once with the reason', async () => {
+    const { dir, remove } = tempDir();
+    removeDir = remove;
+    const peer = peerServer('desk-peer');
+    const first = await startHostWith({ desk: peer }, { dir });
+    const asked = peer.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Which city should the report cover, and for which quarter of the year?',
+            requestedSchema: { type: 'object', properties: { city: { type: 'string' } } }
+          }
+        },
+        ElicitResultSchema
+      )
+      .catch(() => 'not answered');
+    await inboxHolds(first.host, 1);
+    await first.stop();
+    assert.equal(await asked, 'not answered');
+
+    fixture = await startHostWith({ desk: peerServer('desk-peer') }, { dir });
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    const banner = page.locator('.banners .banner[role="alert"]');
+    await banner.first().waitFor();
+    assert.deepEqual(
+      (await banner.allTextContents()).map((text) =>
+        /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server desk \(“Which city should the report cover, and for which quarter o…”\): Taskdesk cancelled it, and its server was not answered\. History lists it as “Cancelled by Taskdesk”\.$/.test(
+          text
+        )
+      ),
+      [true]
+    );
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const row = history.locator('.history-list li').filter({ hasText: 'Which city should the report cover' });
+    await row.waitFor();
+    assert.match(
+      (await row.locator('.meta').textContent()) ?? '',
+      /^Question without a task · from Server desk · Cancelled by Taskdesk · /
+    );
+
+    await row.getByRole('button').first().click();
+    const detail = history.locator('.history-detail');
+    await detail.locator('.meta').waitFor();
+    assert.equal(
+      await detail.locator('.meta').first().textContent(),
+      `Asked by Server desk without a task · Cancelled by Taskdesk · ${STOPPED}`
+    );
+    assert.equal(await detail.locator('.meta [data-status="cancelled"]').textContent(), 'Cancelled by Taskdesk');
+
+    assert.deepEqual(pageErrors, []);
+
+    // Said once: the start after this one says nothing.
+    await fixture.stop();
+    fixture = await startHostWith({ desk: peerServer('desk-peer') }, { dir });
+    assert.deepEqual(fixture.host.warnings, []);
+  });
+});

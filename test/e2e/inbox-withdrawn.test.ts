@@ -109,6 +109,55 @@ describe('an ordinary question its server withdraws', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('in a short window (200% zoom of a laptop’s), lets the bar scroll away and keeps only the notices in sight', async () => {
+    const { page } = desk;
+    await page.setViewportSize({ width: 640, height: 400 });
+    const ask = (message: string, signal?: AbortSignal) =>
+      peer.server
+        .elicitInput(
+          { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
+          { signal }
+        )
+        .catch((error: unknown) => error);
+    const waiting = Array.from({ length: 4 }, (_, n) => ask(`Short window question ${n + 1}?`));
+    const controller = new AbortController();
+    const last = ask('Which drawer holds the keys?', controller.signal);
+    const card = page.locator('.inbox-item').filter({ hasText: 'Which drawer holds the keys?' });
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+    const bar = page.locator('.topbar');
+    const barBox = await bar.boundingBox();
+    assert.ok(barBox && barBox.y + barBox.height <= 0, `the bar still holds the top: ${JSON.stringify(barBox)}`);
+
+    controller.abort('the server gave up');
+    await last;
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Which drawer holds the keys?' });
+    await notice.waitFor();
+    const box = await notice.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 400, `the notice is out of sight: ${JSON.stringify(box)}`);
+    // A card taking the focus is scrolled below the notices, not under them.
+    const first = page.locator('.inbox-item').filter({ hasText: 'Short window question 1?' });
+    // The Inbox may have put the focus there already (a focused element is not scrolled again).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await first.focus();
+    const firstBox = await first.boundingBox();
+    assert.ok(firstBox && box && firstBox.y >= box.y + box.height, `the focused card is under the notice`);
+
+    // Back to a tall window: the bar holds the top again.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => (document.querySelector('.topbar')?.getBoundingClientRect().top ?? -1) === 0);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    for (let n = 1; n <= 4; n++) {
+      await page
+        .locator('.inbox-item')
+        .filter({ hasText: `Short window question ${n}?` })
+        .getByRole('button', { name: 'Dismiss', exact: true })
+        .click();
+    }
+    await Promise.all(waiting);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('answers Decline as no and Dismiss as no choice, each button saying so, not "Cancel"', async () => {
     const { page } = desk;
     const ask = (message: string) =>

@@ -20,6 +20,15 @@ describe('an ordinary question its server withdraws', () => {
     await desk?.close();
   });
 
+  /** An ordinary form question of one text field; resolves with its answer, or the error that ended it. */
+  const ask = (message: string, signal?: AbortSignal) =>
+    peer.server
+      .elicitInput(
+        { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
+        { signal }
+      )
+      .catch((error: unknown) => error);
+
   it('shows how long it has waited, and after the server cancels it, a notice with its words until dismissed', async () => {
     const { page } = desk;
     const controller = new AbortController();
@@ -63,13 +72,6 @@ describe('an ordinary question its server withdraws', () => {
   it('shows the notice in sight when the page was scrolled down to the question, and scrolls a focused card out from under it', async () => {
     const { page } = desk;
     await page.setViewportSize({ width: 1000, height: 600 });
-    const ask = (message: string, signal?: AbortSignal) =>
-      peer.server
-        .elicitInput(
-          { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
-          { signal }
-        )
-        .catch((error: unknown) => error);
     const waiting = Array.from({ length: 6 }, (_, n) => ask(`Question number ${n + 1} of the pile?`));
     const controller = new AbortController();
     const last = ask('Which shelf holds the archive?', controller.signal);
@@ -112,13 +114,6 @@ describe('an ordinary question its server withdraws', () => {
   it('in a short window (200% zoom of a laptop’s), lets the bar scroll away and keeps only the notices in sight', async () => {
     const { page } = desk;
     await page.setViewportSize({ width: 640, height: 400 });
-    const ask = (message: string, signal?: AbortSignal) =>
-      peer.server
-        .elicitInput(
-          { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
-          { signal }
-        )
-        .catch((error: unknown) => error);
     const waiting = Array.from({ length: 4 }, (_, n) => ask(`Short window question ${n + 1}?`));
     const controller = new AbortController();
     const last = ask('Which drawer holds the keys?', controller.signal);

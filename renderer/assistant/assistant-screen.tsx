@@ -5,18 +5,25 @@ import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
 import { ConversationSettings, type ConversationSettingsHandle } from './conversation-settings.js';
 import { MessageList } from './message-list.js';
+import { StartingPane } from './starting-pane.js';
 import './assistant.css';
 
 /**
  * The Assistant screen: the conversations on the left, the chosen one as a chat on the right
- * (its settings behind a button), fed by the store's `assistant.*` events.
+ * (its settings behind a button), fed by the store's `assistant.*` events. While + New chat
+ * waits on the host, the new chat's message box shows at once with the focus (`StartingPane`):
+ * what the person types then is not lost to a button.
  */
 export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
   const summaries = useDeskState((state) => state.assistant.summaries);
   const hasProvider = useDeskState((state) => state.providers.length > 0);
   const [selected, setSelected] = useState<string | undefined>(undefined);
-  /** A chat just started: its message box takes the focus. */
-  const [created, setCreated] = useState<string | undefined>(undefined);
+  /** A chat just started: its message box takes the focus, and what was typed while it started. */
+  const [created, setCreated] = useState<{ id: string; text: string } | undefined>(undefined);
+  /** Whether New chat waits on the host: the new chat's message box shows meanwhile. */
+  const [starting, setStarting] = useState(false);
+  /** What was typed in that box; kept for the next New chat should this one fail. */
+  const draft = useRef('');
   /** Counts deletions: after one, the focus goes back to the list. */
   const [deleted, setDeleted] = useState(0);
   // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
@@ -32,17 +39,23 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
           setSelected(id);
           setCreated(undefined);
         }}
+        onStarting={setStarting}
         onCreated={(id) => {
           setSelected(id);
-          setCreated(id);
+          setCreated({ id, text: draft.current });
+          draft.current = '';
+          setStarting(false);
         }}
         focusRequest={deleted}
       />
-      {current ? (
+      {starting ? (
+        <StartingPane initialText={draft.current} onChange={(text) => (draft.current = text)} />
+      ) : current ? (
         <ConversationPane
           key={current}
           conversationId={current}
-          focusComposer={current === created}
+          focusComposer={current === created?.id}
+          initialText={current === created?.id ? created.text : undefined}
           onDeleted={() => {
             setSelected(undefined);
             setDeleted((n) => n + 1);
@@ -71,10 +84,13 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
 function ConversationPane({
   conversationId,
   focusComposer,
+  initialText,
   onDeleted
 }: {
   conversationId: string;
   focusComposer: boolean;
+  /** What was typed while the chat started: its message box begins with it. */
+  initialText: string | undefined;
   onDeleted: () => void;
 }) {
   const { client, store, confirm } = useDesk();
@@ -206,6 +222,7 @@ function ConversationPane({
       <Composer
         conversation={conversation}
         autoFocus={focusComposer}
+        initialText={initialText}
         beforeSend={() => settingsForm.current?.saveChanges() ?? Promise.resolve(undefined)}
       />
     </section>

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -10,24 +10,32 @@ import { useAssistantCall } from './use-assistant-call.js';
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
  * be attached, and Stop ends the answer and every tool call it started while the conversation
  * is busy. The text stays until the host took the message; then the message box has the focus
- * again (also after Send was clicked), as it has in a chat just started (`autoFocus`), and after
- * Stop (whose button gives way to Send).
+ * again (also after Send was clicked), as it has in a chat just started (`autoFocus`, with what
+ * was typed while it started), and after Stop (whose button gives way to Send).
  */
 export function Composer({
   conversation,
   autoFocus = false,
+  initialText = '',
   beforeSend
 }: {
   conversation: Conversation;
   autoFocus?: boolean;
+  /** What was typed before the box was there (while the chat was starting). */
+  initialText?: string;
   /** Runs before a message is sent (the open settings' changes are saved); a rejection keeps the message. */
   beforeSend?: () => Promise<Conversation | undefined>;
 }) {
   const { client, announce } = useDesk();
   const input = useRef<HTMLTextAreaElement>(null);
-  const [text, setText] = useState('');
-  useEffect(() => {
-    if (autoFocus) input.current?.focus();
+  const [text, setText] = useState(initialText);
+  // A layout effect, the caret after what was typed: the focus comes from the starting chat's
+  // box, gone in this same commit, and a key pressed before an effect ran would be lost.
+  useLayoutEffect(() => {
+    const box = input.current;
+    if (!autoFocus || !box) return;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
   }, [autoFocus]);
   const [sources, setSources] = useState<ChosenSource[]>([]);
   const [picking, setPicking] = useState(false);

@@ -16,27 +16,32 @@ const STATUS_WORDS: Record<string, string> = {
  * The conversations, newest first, filtered by title as the person types, as one listbox: a
  * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, typing moves to
  * the next title that starts with what was typed (typeahead), and Enter, Space or a click opens
- * a conversation. New chat starts one on the first configured provider and
- * model (both can be changed in its settings), with the servers of the conversation shown (else
- * every server ready now), and clears the search so the new chat shows. When `focusRequest`
+ * a conversation. New chat starts one on the first configured provider and model (both can be
+ * changed in its settings), with the servers of the conversation shown (else every server ready
+ * now), and clears the search so the new chat shows; without a provider it stays focusable but
+ * does nothing, and a line under it (its description) says to add one first. When `focusRequest`
  * changes (a conversation was deleted), New chat takes the focus, at the top of the list (the
  * search box when there is no provider to start one with).
  */
 export function ConversationList({
   selected,
   onSelect,
+  onStarting,
   onCreated,
   focusRequest
 }: {
   selected: string | undefined;
   onSelect: (id: string) => void;
+  /** New chat was pressed (`true`: the chat's message box can show at once), or it failed (`false`). */
+  onStarting: (starting: boolean) => void;
+  /** The chat started, and the store holds it. */
   onCreated: (id: string) => void;
   focusRequest: number;
 }) {
   const nav = useRef<HTMLElement>(null);
   useEffect(() => {
     if (focusRequest === 0) return;
-    nav.current?.querySelector<HTMLElement>('.chat-new:enabled, .chat-search')?.focus();
+    nav.current?.querySelector<HTMLElement>('.chat-new:not([aria-disabled="true"]), .chat-search')?.focus();
   }, [focusRequest]);
   const { client, store } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
@@ -60,18 +65,27 @@ export function ConversationList({
   const tabStop = [active, selected].find((id) => shown.some((s) => s.id === id)) ?? shown[0]?.id;
 
   const create = () => {
-    if (busy) return;
+    // Without a provider the button only says why (its hint); with one, a press while busy is ignored.
+    if (busy || !provider) return;
+    onStarting(true);
     void run(async () => {
       if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
       const model = provider.models[0]?.name;
       if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
       const serverIds = await startingServers();
       const c = await client.call('assistant.create', { providerId: provider.id, model, serverIds });
+      // In the store before it is shown: its pane opens on its message box, not on "Loading…".
+      store.apply('assistant.changed', { conversationId: c.id, conversation: c });
       // A search that hides the new chat would leave the person in a conversation the list does not show.
       setQuery('');
       onCreated(c.id);
       return c;
-    }, 'No chat was started.');
+    }, 'No chat was started.').then((ok) => {
+      if (ok) return;
+      onStarting(false);
+      // The starting chat's box is gone: the focus goes where the failure is said.
+      nav.current?.querySelector<HTMLElement>('.chat-new')?.focus();
+    });
   };
 
   /**
@@ -100,16 +114,21 @@ export function ConversationList({
 
   return (
     <nav className="chat-list" aria-label="Conversations" ref={nav}>
+      {/* Without a provider still focusable (aria-disabled, not disabled): on it, a keyboard or
+          screen-reader user hears why it does nothing, from the line below it. */}
       <button
         type="button"
         className="chat-new"
         onClick={create}
-        disabled={!provider}
-        {...busyProps(busy)}
-        title={provider ? undefined : 'Add an LLM provider first'}
+        {...(provider ? busyProps(busy) : { 'aria-disabled': true, 'aria-describedby': 'chat-new-hint' })}
       >
         + New chat
       </button>
+      {provider ? null : (
+        <p id="chat-new-hint" className="chat-new-hint muted small-text">
+          Add an <a href="#providers">LLM provider</a>, then start a chat.
+        </p>
+      )}
       <ActionError failure={failure} onDismiss={clear} />
       <input
         type="search"
@@ -120,15 +139,10 @@ export function ConversationList({
         onChange={(event) => setQuery(event.target.value)}
       />
       {summaries.length === 0 ? (
-        <p className="muted small-text">
-          {providers.length === 0 ? (
-            <>
-              Add an <a href="#providers">LLM provider</a>, then start a chat.
-            </>
-          ) : (
-            'No conversations yet.'
-          )}
-        </p>
+        // Without a provider, the line under New chat says what to do first.
+        provider ? (
+          <p className="muted small-text">No conversations yet.</p>
+        ) : null
       ) : shown.length === 0 ? (
         <p className="muted small-text">No title matches “{query}”.</p>
       ) : null}

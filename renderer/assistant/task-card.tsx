@@ -4,15 +4,17 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { TaskKept } from '../components/task-kept.js';
+import { ShorterTtl } from '../components/shorter-ttl.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 
 /**
  * A tool call running as a task, live: status and status message, a progress bar, the time the
- * server keeps the task, the questions the server asks while it runs (`input_required`),
- * answerable here as in the Inbox, and Cancel: once a task's immediate response has let the
- * conversation go on, Stop is no longer offered, and this is where the person ends it.
+ * server keeps the task (and that it is less than was asked, when it is), the questions the
+ * server asks while it runs (`input_required`), answerable here as in the Inbox, and Cancel: once
+ * a task's immediate response has let the conversation go on, Stop is no longer offered, and
+ * this is where the person ends it.
  */
 export function TaskCard({ outboundId, toolName }: { outboundId: string; toolName: string }) {
   const task = useDeskState((state) => state.outbound[outboundId]);
@@ -41,6 +43,7 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
         ) : null}
         {running ? <TimeKept task={task} /> : null}
       </p>
+      {running ? <ShorterTtl task={task} className="muted small-text" /> : null}
       {latest && running ? (
         <div className="progress-line">
           {latest.total !== undefined && latest.total > 0 ? (

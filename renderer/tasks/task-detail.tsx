@@ -3,6 +3,7 @@ import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { TaskKept } from '../components/task-kept.js';
+import { ShorterTtl } from '../components/shorter-ttl.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
@@ -90,7 +91,8 @@ function fromEntry(entry: HistoryEntry): Shown {
 }
 
 /**
- * One task in full: status (and who cancelled it), times and how long the task is kept, progress, the timeline
+ * One task in full: status (and who cancelled it), times and how long the task is kept (for a
+ * requested task, also that its server keeps it for less than was asked), progress, the timeline
  * of its status changes (from History), what was asked, the result rendered (Markdown, images,
  * resource links, structured content) and the raw JSON with Copy. `taskKey` is a History id
  * (`received:<taskId>` or `requested:<outboundId>`); a task that left the task store is shown
@@ -279,6 +281,7 @@ export function TaskDetail({
               </div>
             ) : null}
           </dl>
+          {outbound ? <ShorterTtl task={outbound} /> : null}
           {progress?.latest ? (
             <div className="detail-progress">
               <ProgressLine progress={progress.latest} label={`Progress of ${shown.title}`} />

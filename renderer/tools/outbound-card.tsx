@@ -14,8 +14,7 @@ import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { TaskKept } from '../components/task-kept.js';
-import { useNow } from '../components/use-now.js';
-import { shorterTtlWords } from './ttl-granted.js';
+import { ShorterTtl } from '../components/shorter-ttl.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -150,7 +149,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           {task.expiresAt ? <KeptUntil expiresAt={task.expiresAt} /> : null}
         </p>
       </div>
-      {shorterTtlWords(task.requestedTtl, task.task.ttl) ? <ShorterTtl task={task} /> : null}
+      <ShorterTtl task={task} />
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
@@ -212,18 +211,6 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     </li>
   );
 });
-
-/**
- * That the server keeps the task for less time than Taskdesk asked, when it does (the receiver
- * decides the ttl): the countdown alone would look like Taskdesk forgot what was asked. Shown
- * only then, so that the other cards keep no clock of their own for it.
- */
-function ShorterTtl({ task }: { task: OutboundTaskView }) {
-  const now = useNow(15_000);
-  const past = task.expiresAt !== null && Date.parse(task.expiresAt) <= now;
-  const words = shorterTtlWords(task.requestedTtl, task.task.ttl, { past });
-  return words ? <p className="ttl-shorter">{words}</p> : null;
-}
 
 /**
  * How long the server keeps the task and its result (its TTL), counting down, and until when;

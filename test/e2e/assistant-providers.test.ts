@@ -130,6 +130,29 @@ describe('the Assistant’s conversations when their provider is removed or list
       await d.fixture.host.call('providers.remove', { providerId });
     const header = pane().locator('.chat-header p');
     await header.getByText('Provider removed: add one under LLM providers · no tools', { exact: true }).waitFor();
+    // New chat can do nothing now, yet the keyboard reaches it and hears why (its description, also shown).
+    const newChat = page.getByRole('button', { name: '+ New chat' });
+    await page.waitForFunction(() => document.querySelector('.chat-new')?.getAttribute('aria-disabled') === 'true');
+    const hint = page.locator('#chat-new-hint');
+    assert.equal(await hint.innerText(), 'Add an LLM provider, then start a chat.');
+    assert.ok(await hint.isVisible(), 'the reason is shown, not only a tooltip');
+    assert.equal(await newChat.getAttribute('aria-describedby'), 'chat-new-hint');
+    await page.getByRole('navigation', { name: 'Conversations' }).getByLabel('Search conversations by title').focus();
+    // Back past the hint's link: the keyboard reaches New chat.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    assert.ok(await newChat.evaluate((element) => element === document.activeElement), 'Tab reaches New chat');
+    const ids = async () => (await d.fixture.host.call('assistant.list', {})).map((c) => c.id).sort();
+    const before = await ids();
+    await page.keyboard.press('Enter');
+    await newChat.click({ force: true });
+    assert.ok(await newChat.evaluate((element) => element === document.activeElement), 'the focus stays on it');
+    assert.equal(
+      await page.locator('.chat-list .action-error:not([hidden])').count(),
+      0,
+      'no failure: it does nothing'
+    );
+    assert.deepEqual(await ids(), before, 'no chat was started');
     await header.getByRole('link', { name: 'LLM providers' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();

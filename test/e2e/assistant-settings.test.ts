@@ -177,6 +177,71 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('shows a new chat’s message box at once: what is typed before the chat exists is kept, also after a failed start', async () => {
+    const focusedOn = (label: string) =>
+      page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, label);
+    const count = async () => (await d.fixture.host.call('assistant.list', {})).length;
+    // Each assistant.create waits until the test lets it go (a slow host or disk), then runs or is refused.
+    let gate: { held: Promise<void>; refuse: boolean } | undefined;
+    const hold = (refuse: boolean): (() => void) => {
+      let release!: () => void;
+      gate = { held: new Promise<void>((resolve) => (release = resolve)), refuse };
+      return release;
+    };
+    const holdCreate = async (route: Route) => {
+      const call = route.request().postDataJSON() as { method?: string };
+      const now = gate;
+      if (call.method !== 'assistant.create' || !now) return route.fallback();
+      await now.held;
+      if (!now.refuse) return route.fallback();
+      await route.fulfill({
+        status: 200,
+        json: { ok: false, error: { code: -32603, message: 'The conversation store is busy.' } }
+      });
+    };
+    await page.route('**/api/call', holdCreate);
+    const newChat = page.getByRole('button', { name: '+ New chat' });
+    const starting = page.getByRole('region', { name: 'New chat, starting' });
+    const before = await count();
+
+    let release = hold(true);
+    await newChat.focus();
+    await page.keyboard.press('Enter');
+    await starting.waitFor();
+    await focusedOn('Your message');
+    await page.keyboard.type('Hello', { delay: 20 });
+    await page.keyboard.press('Enter');
+    assert.equal(
+      await starting.getByLabel('Your message').inputValue(),
+      'Hello',
+      'nothing is sent before the chat exists'
+    );
+    assert.equal(await starting.getByRole('button', { name: 'Send' }).getAttribute('aria-disabled'), 'true');
+    release();
+    await starting.waitFor({ state: 'detached' });
+    await page.locator('.chat-list [role="alert"]').getByText('No chat was started.').waitFor();
+    await page.waitForFunction(() => document.activeElement?.classList.contains('chat-new') === true);
+    assert.equal(await count(), before);
+
+    // The next New chat starts with what was typed, and the chat's own box takes it over.
+    release = hold(false);
+    await page.keyboard.press('Enter');
+    await starting.waitFor();
+    await focusedOn('Your message');
+    assert.equal(await starting.getByLabel('Your message').inputValue(), 'Hello');
+    await page.keyboard.type(' there', { delay: 20 });
+    release();
+    const pane = page.locator('section.chat-pane[data-conversation-id]');
+    await pane.getByRole('heading', { name: 'New chat' }).waitFor();
+    await focusedOn('Your message');
+    await page.keyboard.type('!');
+    assert.equal(await pane.getByLabel('Your message').inputValue(), 'Hello there!', 'the caret after what was typed');
+    assert.equal(await count(), before + 1);
+    gate = undefined;
+    await page.unroute('**/api/call', holdCreate);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('says so with Retry, and no Dismiss, when a conversation could not be opened', async () => {
     const { id } = await d.fixture.host.call('assistant.create', {
       title: 'Opened later',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboxItem } from '../../../app/contract/host-api.js';
-import { shorterTtlWords } from '../../../renderer/tools/ttl-granted.js';
+import { shorterTtlWords } from '../../../renderer/components/ttl-granted.js';
 import { waitingWords } from '../../../renderer/tools/waiting-words.js';
 
 function item(serverId: string, kind: InboxItem['kind'], id = `${serverId}-${kind}`): InboxItem {

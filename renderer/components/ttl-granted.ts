@@ -1,4 +1,4 @@
-import { formatDuration } from '../components/format.js';
+import { formatDuration } from './format.js';
 
 /**
  * When the server keeps a requested task for less time than Taskdesk asked, that in words: "You

@@ -58,6 +58,8 @@ export class AuditLog implements AuditSink {
   #buffer: Array<{ entry: AuditEntry; line: string }> = [];
   #scheduled = false;
   #failures = 0;
+  #closed = false;
+  #dropped = 0;
   readonly #onWritten: (() => void) | undefined;
 
   constructor(options: AuditLogOptions) {
@@ -74,8 +76,16 @@ export class AuditLog implements AuditSink {
   /**
    * Appends an entry. The entries of one turn of the event loop go to the files in one write per
    * stream at its end. Best effort: a full disk must not break the work being recorded.
+   *
+   * After {@link close} an entry is dropped without a word (counted in {@link dropped}): a late
+   * event (a connection or timer ending after the host closed) must neither fail the work it
+   * comes from nor write to a data directory that may be gone.
    */
   record(entry: Omit<AuditEntry, 'at'>): void {
+    if (this.#closed) {
+      this.#dropped++;
+      return;
+    }
     // The guard first: an entry it holds back is only counted, never dated, cut to size or
     // serialized, which a server flooding refused requests makes thousands of a second.
     // A held-back entry schedules a write too: the summary of a flood that is over goes with it.
@@ -93,6 +103,7 @@ export class AuditLog implements AuditSink {
   /** Writes buffered entries now, with the summaries of floods that are over. */
   flush(): void {
     this.#scheduled = false;
+    if (this.#closed) return;
     const entries = [...this.#buffer.splice(0), ...this.#guard.due().map(this.#limited)];
     this.#write(entries);
     if (entries.length > 0) this.#onWritten?.();
@@ -101,6 +112,11 @@ export class AuditLog implements AuditSink {
   /** Entries that could not be written since the log was opened. */
   get failures(): number {
     return this.#failures;
+  }
+
+  /** Entries recorded after {@link close}, which were not written. */
+  get dropped(): number {
+    return this.#dropped;
   }
 
   /**
@@ -142,8 +158,13 @@ export class AuditLog implements AuditSink {
     return out;
   }
 
-  /** Closes the files, after writing what a flood held back; a later entry opens them again. */
+  /**
+   * Writes every entry recorded so far, with what a flood held back, and closes the files. An
+   * entry recorded later is dropped (see {@link record}); reading still works.
+   */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
     for (const stream of this.#streams.values()) this.#closeStream(stream);
   }

@@ -3,6 +3,7 @@ import type { JournalSync } from '../store/journal.js';
 import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuditLog } from '../audit/audit-log.js';
+import { connectionStateDetail } from '../audit/connection-entry.js';
 import { questionPreview } from '../audit/question-preview.js';
 import {
   HostMethods,
@@ -582,6 +583,8 @@ export class Host {
     const oauth = this.#oauth.for(config);
     await oauth?.load();
     const grant = await oauth?.grant();
+    // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
+    if (this.#closing) return this.#serverView(stored);
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
@@ -634,7 +637,12 @@ export class Host {
           this.receiver.forgetConnection(connection.owner.identity);
           this.requestor.detach(serverId);
         }
-        this.audit.record({ type: 'server.state', serverId, serverName: config.name, detail: { ...state } });
+        this.audit.record({
+          type: 'server.state',
+          serverId,
+          serverName: config.name,
+          detail: connectionStateDetail(state)
+        });
       }
     });
     this.#connections.set(serverId, connection);
@@ -770,10 +778,11 @@ export class Host {
     this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#oauth.close();
-    this.audit.close();
     this.#auditChanged.close();
     // A background checkpoint a close superseded may still be on its way in the worker.
     await documentWritesLanded();
+    // After everything that records: what the closing recorded is written, a later entry dropped.
+    this.audit.close();
     // Last: a close that fails before here is an unclean stop.
     this.#marker?.remove();
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { startHostWith } from '../support/host-fixture.js';
+import { peerServer, startHostWith } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 describe('audit.changed', () => {
@@ -33,6 +33,33 @@ describe('audit.changed', () => {
       await clock.advance(500);
       assert.equal(told, 2);
       assert.equal(await entries(), 2);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+});
+
+describe('server.state entries', () => {
+  it('say what happened to the connection and who the server is, without its capabilities', async () => {
+    const peer = peerServer('a');
+    peer.server.registerCapabilities({ tools: { listChanged: true }, logging: {}, experimental: { big: { x: 1 } } });
+    const fixture = await startHostWith({ a: peer });
+    try {
+      const { host } = fixture;
+      await host.call('servers.disconnect', { serverId: 'a' });
+      const entries = await host.call('audit.read', { type: 'server.state', serverId: 'a' });
+      const ready = entries.find((entry) => entry.detail?.status === 'ready');
+      const version = ready?.detail?.protocolVersion;
+      assert.deepEqual(ready?.detail, {
+        status: 'ready',
+        ...(version !== undefined && { protocolVersion: version }),
+        era: 'legacy',
+        serverInfo: { name: 'a', version: '1.0.0' }
+      });
+      assert.deepEqual(
+        entries.map((entry) => entry.detail),
+        [{ status: 'closed', reason: 'Disconnected by Taskdesk' }, ready?.detail, { status: 'connecting' }]
+      );
     } finally {
       await fixture.dispose();
     }

@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
-import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, it, mock } from 'node:test';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  CallToolRequestSchema,
+  ElicitResultSchema,
+  GetTaskResultSchema,
+  ListToolsRequestSchema
+} from '@modelcontextprotocol/sdk/types.js';
+import { AuditLog } from '../../app/audit/audit-log.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const STOPPED_BEFORE_ANSWER = 'Taskdesk stopped before it was answered; the server was not answered';
 const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
@@ -130,5 +138,75 @@ describe('closing Taskdesk with plain work open', () => {
     next = createHost({ dataDir: copy.dir, autoConnect: false });
     assert.deepEqual(next.warnings, []);
     await next.close();
+  });
+});
+
+describe('the audit log around a close', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('has written every entry the closing made when close resolves: connections closed, a flood summarized', async () => {
+    const a = peerServer('a');
+    const b = peerServer('b');
+    const data = tempDir();
+    cleanups.push(data.remove);
+    // A clock that does not move: past the burst of 20, every lookup is held back for a summary.
+    const fixture = await startHostWith({ a, b }, { dir: data.dir, clock: new ManualClock() });
+    cleanups.push(() => fixture.stop());
+    for (let i = 0; i < 40; i++)
+      await assert.rejects(
+        b.server.request({ method: 'tasks/get', params: { taskId: `nope-${i}` } }, GetTaskResultSchema)
+      );
+
+    await fixture.host.close();
+    // The files as the close left them, read by a log of their own.
+    const entries = new AuditLog({ dir: path.join(data.dir, 'audit'), clock: new ManualClock() }).read({ limit: 1000 });
+    const closed = entries.filter((entry) => entry.type === 'server.state' && entry.detail?.status === 'closed');
+    assert.deepEqual(closed.map((entry) => entry.serverId).sort(), ['a', 'b']);
+    const summaries = entries.filter((entry) => entry.type === 'audit.summary' && entry.serverId === 'b');
+    assert.deepEqual(
+      summaries.map((entry) => [entry.detail?.of, entry.detail?.count]),
+      [['task.unknown-id', 20]]
+    );
+    // The servers going away after the close record nothing more.
+    await Promise.all([a.server.close(), b.server.close()]);
+    assert.equal(fixture.host.audit.dropped, 0);
+  });
+
+  it('does not connect a server whose connect was under way at the close, and records nothing after it', async () => {
+    const peer = peerServer('a');
+    const data = tempDir();
+    cleanups.push(data.remove);
+    let transports = 0;
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [{ id: 'a', name: 'Server a', transport: { type: 'stdio', command: 'in-memory-a' } }],
+      transportFactory: () => {
+        transports++;
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        void peer.server.connect(serverSide);
+        return clientSide;
+      }
+    });
+    cleanups.push(() => peer.server.close());
+    const errors = mock.method(console, 'error', () => undefined);
+    cleanups.push(() => errors.mock.restore());
+
+    // The connect waits for the server's secrets first: the close comes meanwhile.
+    const connecting = host.connect('a');
+    await host.close();
+    const view = await connecting;
+    assert.notEqual(view.state.status, 'ready');
+    assert.equal(transports, 0, 'no server started after the close');
+    assert.equal(host.connection('a'), undefined);
+    assert.equal(host.audit.dropped, 0, 'nothing recorded after the close');
+    data.remove();
+    assert.deepEqual(
+      errors.mock.calls.map((call) => call.arguments),
+      []
+    );
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
+import { afterEach, describe, it, mock } from 'node:test';
 import { AuditLog } from '../../app/audit/audit-log.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { tempDir } from '../support/host-fixture.js';
@@ -143,6 +143,39 @@ describe('audit log', () => {
     assert.equal(bFiles.length, 2, 'server b rotated within its own stream: the current file and one old');
     const total = bFiles.reduce((sum, file) => sum + fs.statSync(file).size, 0);
     assert.ok(total <= 16 * 1024, `server b holds at most its budget (${total} bytes)`);
+  });
+
+  it('writes at close what was recorded and what a flood held back, and drops a later entry without a word', async () => {
+    const { log, dir } = open();
+    log.record({ type: 'store.warning', detail: { message: 'host-wide' } });
+    for (let i = 0; i < 30; i++) log.record({ type: 'task.unknown-id', serverId: 'b', taskId: `id-${i}` });
+    // A turn whose end would write them has not come: close writes them itself.
+    log.close();
+    const lines = filesUnder(dir).flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean));
+    const types = lines.map((line) => (JSON.parse(line) as { type: string }).type);
+    assert.equal(types.filter((type) => type === 'store.warning').length, 1);
+    assert.equal(types.filter((type) => type === 'task.unknown-id').length, 20);
+    assert.equal(types.filter((type) => type === 'audit.summary').length, 1);
+
+    // A late event after the close, with the data directory gone meanwhile (a test's cleanup).
+    const errors = mock.method(console, 'error', () => undefined);
+    try {
+      temp!.remove();
+      log.record({ type: 'store.warning', detail: { message: 'late' } });
+      log.record({ type: 'server.state', serverId: 'c', detail: { status: 'closed' } });
+      await new Promise((resolve) => setImmediate(resolve));
+      log.flush();
+      log.close();
+      assert.deepEqual(
+        errors.mock.calls.map((call) => call.arguments),
+        []
+      );
+    } finally {
+      errors.mock.restore();
+    }
+    assert.equal(log.dropped, 2);
+    assert.equal(log.failures, 0);
+    assert.ok(!fs.existsSync(dir), 'the directory is not made again');
   });
 
   it('reads newest first across servers, and entries an earlier build wrote to audit.log', async () => {

@@ -182,8 +182,8 @@ export class Assistant {
     this.#assertNotBusy(c);
     const resolved: ResolvedSource[] = [];
     for (const source of sources) {
-      this.#sourceServer(source.serverId);
-      resolved.push(await resolveSource(this.#o.requestor, source));
+      const server = this.#sourceServer(source.serverId);
+      resolved.push(await resolveSource(this.#o.requestor, source, server.name));
     }
     // Fetching took a while: someone may have sent meanwhile.
     this.#assertNotBusy(c);

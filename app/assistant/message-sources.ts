@@ -82,8 +82,14 @@ export async function listSources(server: SourceServer): Promise<ServerSources> 
  * named, images kept for the model). Both go through the requestor, as the Tools screen's do: to
  * a 2026-07-28 server as a multi round-trip request, whose questions wait in the Inbox and whose
  * answers go with the retry. A source that cannot be fetched throws, and the message is not added.
+ * Its label names the server as the person does (`serverName`, else its id) and a prompt's arguments.
  */
-export async function resolveSource(fetcher: SourceFetcher, source: MessageSource): Promise<ResolvedSource> {
+export async function resolveSource(
+  fetcher: SourceFetcher,
+  source: MessageSource,
+  serverName?: string
+): Promise<ResolvedSource> {
+  const server = serverName ?? `server ${source.serverId}`;
   try {
     if (source.type === 'prompt') {
       const prompt = GetPromptResultSchema.parse(
@@ -98,7 +104,7 @@ export async function resolveSource(fetcher: SourceFetcher, source: MessageSourc
         })
         .join('\n');
       return {
-        label: `prompt "${source.name}" of server ${source.serverId}`,
+        label: `prompt "${source.name}" of ${server}${argumentsText(source.arguments)}`,
         text,
         ...(images.length > 0 && { images })
       };
@@ -106,7 +112,7 @@ export async function resolveSource(fetcher: SourceFetcher, source: MessageSourc
     const read = ReadResourceResultSchema.parse(await fetcher.readResource(source.serverId, source.uri));
     const mapped = toolResultForModel({ content: read.contents.map((resource) => ({ type: 'resource', resource })) });
     return {
-      label: `resource ${source.uri} of server ${source.serverId}`,
+      label: `resource ${source.uri} of ${server}`,
       text: mapped.text,
       ...(mapped.images.length > 0 && { images: mapped.images })
     };
@@ -114,7 +120,13 @@ export async function resolveSource(fetcher: SourceFetcher, source: MessageSourc
     const what = source.type === 'prompt' ? `prompt "${source.name}"` : `resource ${source.uri}`;
     throw new HostError(
       JsonRpcCode.InvalidParams,
-      `The ${what} of server ${source.serverId} could not be fetched: ${toErrorData(error).message}`
+      `The ${what} of ${server} could not be fetched: ${toErrorData(error).message}`
     );
   }
+}
+
+/** A prompt's arguments as the label shows them: `, with city = Paris, unit = C` (nothing when none). */
+export function argumentsText(args: Record<string, string> | undefined): string {
+  const given = Object.entries(args ?? {});
+  return given.length === 0 ? '' : `, with ${given.map(([name, value]) => `${name} = ${value}`).join(', ')}`;
 }

@@ -16,20 +16,24 @@ export type SourceListMethod = 'prompts/list' | 'resources/list';
  * exchange answers a modern server's questions.
  */
 export interface SourceServer {
+  /** The server as the person named it (its configured name), for the labels of what is fetched from it. */
+  readonly name?: string;
   readonly capabilities: Record<string, unknown>;
   list(method: SourceListMethod, params: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>>;
 }
 
 /** The {@link SourceServer} of a ready connection. */
 export function sourceServerOf(
-  connection: Pick<ServerConnection, 'client' | 'era' | 'discover' | 'modernRequest'>
+  connection: Pick<ServerConnection, 'client' | 'config' | 'era' | 'discover' | 'modernRequest'>
 ): SourceServer {
+  const name = connection.config.name;
   if (connection.era === 'modern')
     return {
+      name,
       capabilities: connection.discover?.capabilities ?? {},
       list: (method, params, timeout) => connection.modernRequest(method, params, { tasks: false, timeout })
     };
-  return legacySourceServer(connection.client);
+  return { ...legacySourceServer(connection.client), name };
 }
 
 /** A 2025-11-25 server through its SDK client. */

@@ -79,23 +79,12 @@ export function ApprovalCard({
   const approve = () => {
     setParseError(undefined);
     if (text === original) return decide({ action: 'approve' }, `${name} approved.`);
-    let edited: unknown;
-    try {
-      edited = JSON.parse(text);
-    } catch (problem) {
-      setParseError({
-        what: 'The arguments are not JSON.',
-        why: problem instanceof Error ? problem.message : String(problem),
-        next: 'Correct them in the box above, then approve again.'
-      });
-      return;
-    }
-    if (typeof edited !== 'object' || edited === null || Array.isArray(edited)) {
-      setParseError({ what: 'The arguments must be a JSON object.', next: 'Put them between { and }.' });
-      return;
-    }
-    setParseError(undefined);
-    decide({ action: 'approve', arguments: edited as Record<string, unknown> }, `${name} approved with your edits.`);
+    const problem = argumentsError(text);
+    if (problem) return setParseError(problem);
+    decide(
+      { action: 'approve', arguments: JSON.parse(text) as Record<string, unknown> },
+      `${name} approved with your edits.`
+    );
   };
 
   return (
@@ -135,7 +124,11 @@ export function ApprovalCard({
             rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
             value={text}
             spellCheck={false}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              // Corrected: what the error said is no longer so.
+              if (parseError && argumentsError(e.target.value) === undefined) setParseError(undefined);
+            }}
           />
         </label>
       ) : (
@@ -158,13 +151,6 @@ export function ApprovalCard({
           />
         </label>
       ) : null}
-      <ActionError
-        failure={parseError ?? failure}
-        onDismiss={() => {
-          setParseError(undefined);
-          clear();
-        }}
-      />
       <div className="actions" ref={actionsRef}>
         {denying ? (
           <>
@@ -204,8 +190,33 @@ export function ApprovalCard({
           </>
         )}
       </div>
+      {/* After the buttons: Tab from the arguments reaches Approve first, the error's Dismiss after. */}
+      <ActionError
+        failure={parseError ?? failure}
+        onDismiss={() => {
+          setParseError(undefined);
+          clear();
+        }}
+      />
     </div>
   );
+}
+
+/** Why edited arguments cannot be sent (not JSON, not an object), or `undefined` when they can. */
+function argumentsError(text: string): Failure | undefined {
+  let edited: unknown;
+  try {
+    edited = JSON.parse(text);
+  } catch (problem) {
+    return {
+      what: 'The arguments are not JSON.',
+      why: problem instanceof Error ? problem.message : String(problem),
+      next: 'Correct them in the box above, then approve again.'
+    };
+  }
+  if (typeof edited !== 'object' || edited === null || Array.isArray(edited))
+    return { what: 'The arguments must be a JSON object.', next: 'Put them between { and }.' };
+  return undefined;
 }
 
 function parsedArguments(raw: string): unknown {

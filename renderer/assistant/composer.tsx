@@ -2,9 +2,10 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SourcePicker, type ChosenSource } from './source-picker.js';
 import { useAssistantCall } from './use-assistant-call.js';
+import { waitingQuestions } from './waiting-questions.js';
 
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
@@ -39,12 +40,14 @@ export function Composer({
   }, [autoFocus]);
   const [sources, setSources] = useState<ChosenSource[]>([]);
   const [picking, setPicking] = useState(false);
+  const attach = useRef<HTMLButtonElement>(null);
   const send = useAssistantCall();
   const stop = useAssistantCall();
   const busy = conversation.status === 'generating' || conversation.status === 'tools';
   const waitsForApproval = conversation.messages.some(
     (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')
   );
+  const questions = useDeskState((state) => waitingQuestions(conversation, state.outbound, state.inbox));
 
   const action = useRef<HTMLButtonElement>(null);
   /** Whether Stop has the focus: when it gives way to Send, the focus would otherwise fall to the page. */
@@ -95,11 +98,16 @@ export function Composer({
       {picking ? (
         <SourcePicker
           serverIds={conversation.serverIds}
-          onClose={() => setPicking(false)}
+          onClose={() => {
+            setPicking(false);
+            attach.current?.focus();
+          }}
           onAdd={(chosen) => {
             setSources((old) => [...old, chosen]);
             setPicking(false);
             announce(`${chosen.label} added to the message.`);
+            // The picker (and the button chosen in it) goes: the message the source goes with is next.
+            input.current?.focus();
           }}
         />
       ) : null}
@@ -137,6 +145,7 @@ export function Composer({
         <div className="chat-input-row">
           <button
             type="button"
+            ref={attach}
             className="chat-attach"
             aria-label="Add a prompt or resource"
             title="Add a prompt or resource"
@@ -152,11 +161,13 @@ export function Composer({
             placeholder={
               waitsForApproval
                 ? 'A tool call waits for your approval above: approve or deny it, or stop.'
-                : conversation.status === 'tools'
-                  ? 'Waiting on a tool call: wait, or stop it.'
-                  : busy
-                    ? 'The model is answering: wait, or stop it.'
-                    : 'Message the model…'
+                : questions > 0
+                  ? 'A task asks a question above and waits for your answer.'
+                  : conversation.status === 'tools'
+                    ? 'Waiting on a tool call: wait, or stop it.'
+                    : busy
+                      ? 'The model is answering: wait, or stop it.'
+                      : 'Message the model…'
             }
             title="Enter sends; Shift+Enter starts a new line"
             value={text}

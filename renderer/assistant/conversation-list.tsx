@@ -5,6 +5,7 @@ import { useAssistantCall } from './use-assistant-call.js';
 import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
 import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
+import { waitingQuestions } from './waiting-questions.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',
@@ -46,6 +47,14 @@ export function ConversationList({
   const { client, store } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
+  const conversations = useDeskState((state) => state.assistant.conversations);
+  const outbound = useDeskState((state) => state.outbound);
+  const inbox = useDeskState((state) => state.inbox);
+  /** By conversation (those the Desk holds whole): the questions its running tasks wait on. */
+  const asking = useMemo(
+    () => new Map(Object.values(conversations).map((c) => [c.id, waitingQuestions(c, outbound, inbox)])),
+    [conversations, outbound, inbox]
+  );
   const [query, setQuery] = useState('');
   const { run, busy, failure, clear } = useAssistantCall();
   const shown = useMemo(() => {
@@ -210,6 +219,8 @@ export function ConversationList({
                   <span className="chat-state chat-state-approval">
                     {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}
                   </span>
+                ) : (asking.get(s.id) ?? 0) > 0 ? (
+                  <span className="chat-state chat-state-approval">Answer a question</span>
                 ) : STATUS_WORDS[s.status] ? (
                   <span className={`chat-state chat-state-${s.status}`}>{STATUS_WORDS[s.status]}</span>
                 ) : null}

@@ -4,6 +4,7 @@ import { MarkdownText } from '../components/markdown-text.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
 import { ToolCallCard } from './tool-call-card.js';
+import { waitingQuestions } from './waiting-questions.js';
 
 type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;
 
@@ -34,6 +35,9 @@ export function MessageList({
   /** The box's height at the last scroll: a scroll that comes with a new height is the box's, not the reader's. */
   const height = useRef(0);
   const seenMessages = useRef(conversation.messages.length);
+  // A question a running task asks waits in its call's card, perhaps above later messages.
+  const questions = useDeskState((state) => waitingQuestions(conversation, state.outbound, state.inbox));
+  const seenQuestions = useRef(questions);
   // Results go under the call they answer, not where they arrived in the list.
   const byCall = useMemo(() => {
     const map = new Map<string, ResultMessage[]>();
@@ -50,6 +54,15 @@ export function MessageList({
     if (added && conversation.messages.at(-1)?.role === 'user') following.current = true;
     if (following.current) toEnd(log.current);
   }, [conversation.messages, stream?.text]);
+  // A new question is brought into view as what streams in is: only for a reader at the end.
+  useLayoutEffect(() => {
+    const asked = questions > seenQuestions.current;
+    seenQuestions.current = questions;
+    const element = log.current;
+    if (!asked || !following.current || !element) return;
+    const last = [...element.querySelectorAll('.chat-questions')].at(-1);
+    if (last) intoView(element, last);
+  }, [questions]);
   // The box shrinking (the settings opened, the window made shorter) keeps a reader at the end there.
   useLayoutEffect(() => {
     const element = log.current;
@@ -156,6 +169,14 @@ export function MessageList({
       ) : null}
     </div>
   );
+}
+
+/** Scrolls the message box (only it) so that `target` shows: its end, or its top when it is taller than the box. */
+function intoView(element: HTMLElement, target: Element): void {
+  const box = element.getBoundingClientRect();
+  const shown = target.getBoundingClientRect();
+  const by = Math.min(shown.bottom - box.bottom, shown.top - box.top);
+  if (by > 0) element.scrollTop += by;
 }
 
 /** Scrolls the message box (only it, not the page around it) to its end. */

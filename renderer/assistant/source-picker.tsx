@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MessageSource, ServerSources } from '../../app/contract/assistant.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -31,6 +31,8 @@ export function SourcePicker({
   const { failure, fail, clear } = useFailure();
   const [prompt, setPrompt] = useState<ServerSources['prompts'][number] | undefined>(undefined);
   const [args, setArgs] = useState<Record<string, string>>({});
+  /** The prompt Back returns from: its button in the list takes the focus again. */
+  const backTo = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     if (!serverId) return;
@@ -64,6 +66,7 @@ export function SourcePicker({
     );
 
   const missing = prompt?.arguments.filter((a) => a.required && !(args[a.name] ?? '').trim()) ?? [];
+  const serverName = ready.find((s) => s.id === serverId)?.name ?? serverId;
   return (
     <div className="chat-picker" role="dialog" aria-label="Add a prompt or resource">
       <div className="chat-picker-head">
@@ -97,7 +100,7 @@ export function SourcePicker({
                 name: prompt.name,
                 ...(Object.keys(filled).length > 0 && { arguments: filled })
               },
-              label: `Prompt ${prompt.title ?? prompt.name}`
+              label: promptLabel(prompt.title ?? prompt.name, serverName, filled)
             });
           }}
         >
@@ -105,7 +108,7 @@ export function SourcePicker({
             <strong>{prompt.title ?? prompt.name}</strong>{' '}
             {prompt.description ? <span className="muted">{prompt.description}</span> : null}
           </p>
-          {prompt.arguments.map((a) => (
+          {prompt.arguments.map((a, i) => (
             <label key={a.name} className="field">
               <span>
                 {a.name}
@@ -113,6 +116,8 @@ export function SourcePicker({
               </span>
               <input
                 type="text"
+                // The form replaced the button chosen: its first field takes the focus.
+                autoFocus={i === 0}
                 value={args[a.name] ?? ''}
                 onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })}
               />
@@ -123,7 +128,13 @@ export function SourcePicker({
             <button type="submit" className="primary" disabled={missing.length > 0}>
               Add prompt
             </button>
-            <button type="button" onClick={() => setPrompt(undefined)}>
+            <button
+              type="button"
+              onClick={() => {
+                backTo.current = prompt.name;
+                setPrompt(undefined);
+              }}
+            >
               Back
             </button>
           </div>
@@ -139,11 +150,17 @@ export function SourcePicker({
                   <button
                     type="button"
                     className="link-button"
+                    ref={(button) => {
+                      if (button && backTo.current === p.name) {
+                        backTo.current = undefined;
+                        button.focus();
+                      }
+                    }}
                     onClick={() => {
                       if (p.arguments.length === 0)
                         onAdd({
                           source: { type: 'prompt', serverId, name: p.name },
-                          label: `Prompt ${p.title ?? p.name}`
+                          label: promptLabel(p.title ?? p.name, serverName, {})
                         });
                       else {
                         setArgs({});
@@ -168,7 +185,10 @@ export function SourcePicker({
                     type="button"
                     className="link-button"
                     onClick={() =>
-                      onAdd({ source: { type: 'resource', serverId, uri: r.uri }, label: `Resource ${r.name}` })
+                      onAdd({
+                        source: { type: 'resource', serverId, uri: r.uri },
+                        label: `Resource ${r.name} of ${serverName}`
+                      })
                     }
                   >
                     {r.name}
@@ -182,4 +202,10 @@ export function SourcePicker({
       ) : null}
     </div>
   );
+}
+
+/** A prompt's chip: its title, its server's name and the arguments given (`city = Paris`). */
+function promptLabel(title: string, serverName: string, args: Record<string, string>): string {
+  const given = Object.entries(args).map(([name, value]) => `${name} = ${value}`);
+  return `Prompt "${title}" of ${serverName}${given.length > 0 ? `, with ${given.join(', ')}` : ''}`;
 }

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -8,6 +8,7 @@ import { ShorterTtl } from '../components/shorter-ttl.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
+import { taskQuestions } from './waiting-questions.js';
 
 /**
  * A tool call running as a task, live: status and status message, a progress bar, the time the
@@ -20,10 +21,23 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
   const task = useDeskState((state) => state.outbound[outboundId]);
   const group = useRef<HTMLDivElement>(null);
   const inbox = useDeskState((state) => state.inbox);
-  const questions = useMemo(
-    () => (task ? inbox.filter((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId) : []),
-    [inbox, task]
-  );
+  const questions = useMemo(() => taskQuestions(task, inbox), [inbox, task]);
+  /** Whether the focus is in a question's card: answered (Submit, Decline), the card goes with it. */
+  const inQuestion = useRef(false);
+  const asked = useRef(questions.length);
+  useLayoutEffect(() => {
+    const answered = questions.length < asked.current;
+    asked.current = questions.length;
+    if (!answered || !inQuestion.current) return;
+    inQuestion.current = false;
+    const now = document.activeElement;
+    if (now !== null && now !== document.body && now.isConnected) return;
+    // The next question's first field, else the task card, which says how the task goes on.
+    const next = group.current?.querySelector<HTMLElement>(
+      '.chat-questions :is(input, select, textarea, button):not([disabled])'
+    );
+    (next ?? group.current)?.focus();
+  }, [questions.length]);
   if (!task) return <p className="muted small-text">Following the task…</p>;
   const running = !isTerminal(task.state);
   const latest = task.progress.latest;
@@ -64,7 +78,14 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
       {task.reason ? <p className="reason">{task.reason}</p> : null}
       {running ? <CancelTask task={task} toolName={toolName} onCancelled={() => group.current?.focus()} /> : null}
       {questions.length > 0 ? (
-        <div className="chat-questions">
+        <div
+          className="chat-questions"
+          onFocus={() => (inQuestion.current = true)}
+          // Removed with the focus in it, a card has no element to hand it to (relatedTarget null).
+          onBlur={(e) => {
+            if (e.relatedTarget) inQuestion.current = false;
+          }}
+        >
           <p className="small-text">The server asks, and its task waits for the answer:</p>
           {questions.map((item) => (
             <InboxItemCard key={item.id} item={item} />

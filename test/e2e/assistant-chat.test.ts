@@ -159,8 +159,16 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
     assert.equal(await focused(), 'Edit arguments');
     await approval.getByRole('button', { name: 'Edit arguments' }).click();
-    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "edited by me" }');
+    // Not JSON: said so; once corrected the error goes, and Tab from the editor reaches Approve first.
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": ');
     await approval.getByRole('button', { name: 'Approve with edits' }).click();
+    await approval.getByRole('alert').getByText('The arguments are not JSON.').waitFor();
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "edited by me" }');
+    await approval.getByRole('alert').waitFor({ state: 'hidden' });
+    await approval.getByLabel('Arguments (JSON)').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'Approve with edits');
+    await page.keyboard.press('Enter');
 
     const held = await llm.nextHeld();
     const tool = (held.request.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
@@ -287,11 +295,29 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       },
       { kind: 'text', tokens: ['The snakes, then.'] }
     );
+    // A short window: the question comes in below what the message box shows.
+    await page.setViewportSize({ width: 1200, height: 560 });
     await send('Research python');
     // The Everything server runs without asking since the previous test chose that.
     const card = pane().locator('[data-tool-call-id="amb"]');
     const question = card.getByRole('article').filter({ hasText: 'could have multiple interpretations' });
     await question.waitFor({ timeout: 20_000 });
+    // The reader was at the end: the question is brought into view, as streamed text is.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('.chat-messages')!.getBoundingClientRect();
+      const asked = document.querySelector('.chat-questions [data-inbox-id], .chat-questions article');
+      const shown = asked?.getBoundingClientRect();
+      return shown !== undefined && shown.top >= box.top - 1 && Math.min(shown.bottom, box.bottom) - shown.top > 40;
+    });
+    // The message box and the conversation list say that an answer is awaited.
+    assert.equal(
+      await pane().getByLabel('Your message').getAttribute('placeholder'),
+      'A task asks a question above and waits for your answer.'
+    );
+    assert.equal(
+      await page.locator('.chat-list-item[aria-selected="true"] .chat-state').innerText(),
+      'Answer a question'
+    );
     assert.equal(
       await page.locator('#screen-inbox [data-inbox-id]').count(),
       1,
@@ -299,6 +325,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     );
     await question.getByLabel('Clarification').selectOption({ label: 'Python snake species' });
     await question.getByRole('button', { name: 'Submit' }).click();
+    // The card goes with its button: the focus goes to the task it answered, not to the page.
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'Task of simulate-research-query'
+    );
+    await page.setViewportSize({ width: 1200, height: 900 });
     await lastAnswer().getByText('The snakes, then.').waitFor({ timeout: 30_000 });
     const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
     assert.match(String(tool?.content), /snake/);
@@ -384,20 +415,33 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await pane().getByRole('button', { name: 'Close settings' }).click();
     const picker = pane().getByRole('dialog', { name: 'Add a prompt or resource' });
     await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
+    const focusedLabel = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('aria-label') ?? el?.closest('label')?.textContent ?? el?.textContent ?? '';
+      });
     await picker.getByRole('button', { name: 'Arguments Prompt' }).click();
     const form = picker.getByRole('form', { name: 'Arguments of args-prompt' });
+    // The form takes the place of the button chosen: the focus goes to its first field; Back returns to the button.
+    assert.match(await focusedLabel(), /^city/);
+    await form.getByRole('button', { name: 'Back' }).click();
+    assert.equal(await focusedLabel(), 'Arguments Prompt');
+    await page.keyboard.press('Enter');
     assert.equal(await form.getByRole('button', { name: 'Add prompt' }).isDisabled(), true, 'city is required');
     await form.getByRole('textbox', { name: /^city/ }).fill('Lisbon');
-    await form.getByRole('button', { name: 'Add prompt' }).click();
+    // Enter in a field adds the prompt; the focus goes back to the message it goes with.
+    await page.keyboard.press('Enter');
     const attached = pane().getByRole('list', { name: 'Attached' });
-    await attached.getByText('Prompt Arguments Prompt').waitFor();
+    await attached.getByText('Prompt "Arguments Prompt" of Everything, with city = Lisbon').waitFor();
+    assert.equal(await focusedLabel(), 'Your message');
 
     await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
     await picker
       .getByRole('region', { name: 'Resources' })
       .getByRole('button', { name: 'instructions.md', exact: true })
       .click();
-    await attached.getByText('Resource instructions.md').waitFor();
+    await attached.getByText('Resource instructions.md of Everything').waitFor();
+    assert.equal(await focusedLabel(), 'Your message');
 
     llm.enqueue({ kind: 'text', tokens: ['Both ', 'noted.'] });
     await send('Use the prompt and the file');
@@ -405,10 +449,13 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const user = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'user')!;
     const parts = (user.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '');
     assert.equal(parts[0], 'Use the prompt and the file');
-    assert.equal(parts[1], '[From prompt "args-prompt" of server everything]\nuser: What\'s weather in Lisbon?');
+    assert.equal(
+      parts[1],
+      '[From prompt "args-prompt" of Everything, with city = Lisbon]\nuser: What\'s weather in Lisbon?'
+    );
     assert.match(
       parts[2] ?? '',
-      /^\[From resource demo:\/\/resource\/static\/document\/instructions\.md of server everything\]\n\[resource demo:\/\/resource\/static\/document\/instructions\.md\]\n\S/
+      /^\[From resource demo:\/\/resource\/static\/document\/instructions\.md of Everything\]\n\[resource demo:\/\/resource\/static\/document\/instructions\.md\]\n\S/
     );
     // The chips go once the message is sent (the send's answer may come after the model's first words).
     await attached.waitFor({ state: 'detached' });

@@ -90,8 +90,8 @@ describe('assistant: prompts and resources of a 2026-07-28 server (multi round-t
     const sent = await sending;
     const user = sent.messages.find((m) => m.role === 'user');
     assert.deepEqual(user?.role === 'user' ? user.sources?.map((s) => [s.label, s.text]) : undefined, [
-      ['prompt "greeting" of server mrtr', 'user: Hello Cy'],
-      ['resource notes://private of server mrtr', '[resource notes://private]\nthe private notes']
+      ['prompt "greeting" of MRTR server', 'user: Hello Cy'],
+      ['resource notes://private of MRTR server', '[resource notes://private]\nthe private notes']
     ]);
 
     await settled(host, c.id, answered);
@@ -100,10 +100,10 @@ describe('assistant: prompts and resources of a 2026-07-28 server (multi round-t
       role: 'user',
       content: [
         { type: 'text', text: 'Use these' },
-        { type: 'text', text: '[From prompt "greeting" of server mrtr]\nuser: Hello Cy' },
+        { type: 'text', text: '[From prompt "greeting" of MRTR server]\nuser: Hello Cy' },
         {
           type: 'text',
-          text: '[From resource notes://private of server mrtr]\n[resource notes://private]\nthe private notes'
+          text: '[From resource notes://private of MRTR server]\n[resource notes://private]\nthe private notes'
         }
       ]
     });

@@ -389,8 +389,11 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     const user = (llm.chatRequests[before]!.body.messages as WireMessage[]).find((m) => m.role === 'user')!;
     assert.deepEqual(user.content, [
       { type: 'text', text: 'Look at these' },
-      { type: 'text', text: '[From prompt "review" of server tools]\nuser: Please review main.ts.' },
-      { type: 'text', text: '[From resource notes://today of server tools]\n[resource notes://today]\nBuy milk.' }
+      {
+        type: 'text',
+        text: '[From prompt "review" of Server tools, with file = main.ts]\nuser: Please review main.ts.'
+      },
+      { type: 'text', text: '[From resource notes://today of Server tools]\n[resource notes://today]\nBuy milk.' }
     ]);
   });
 

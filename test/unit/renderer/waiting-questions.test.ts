@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Conversation } from '../../../app/contract/assistant.js';
+import type { InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
+import { taskQuestions, waitingQuestions } from '../../../renderer/assistant/waiting-questions.js';
+
+const at = '2026-12-01T09:00:00.000Z';
+
+function task(outboundId: string, taskId: string, state: OutboundTaskView['state']): OutboundTaskView {
+  return { outboundId, serverId: 's', taskId, state } as OutboundTaskView;
+}
+
+function question(id: string, relatedTaskId: string, serverId = 's'): InboxItem {
+  return { id, relatedTaskId, serverId } as InboxItem;
+}
+
+const conversation = {
+  id: 'c',
+  messages: [
+    { id: 'u', at, role: 'user', text: 'Research' },
+    {
+      id: 'a',
+      at,
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: 'one', outboundId: 'o1' }, { id: 'two', outboundId: 'o2' }, { id: 'three' }]
+    }
+  ]
+} as unknown as Conversation;
+
+describe('the questions a conversation waits on', () => {
+  it("counts the questions of its calls' running tasks, by server and related task", () => {
+    const outbound = { o1: task('o1', 't1', 'input_required'), o2: task('o2', 't2', 'working') };
+    const inbox = [question('q1', 't1'), question('q2', 't2'), question('q3', 't1', 'other'), question('q4', 'x')];
+    assert.equal(waitingQuestions(conversation, outbound, inbox), 2);
+    assert.deepEqual(
+      taskQuestions(outbound.o1, inbox).map((q) => q.id),
+      ['q1']
+    );
+  });
+
+  it('leaves out ended tasks, unknown ones and conversations not held', () => {
+    const outbound = { o1: task('o1', 't1', 'completed') };
+    const inbox = [question('q1', 't1'), question('q2', 't2')];
+    assert.equal(waitingQuestions(conversation, outbound, inbox), 0);
+    assert.equal(waitingQuestions(undefined, outbound, inbox), 0);
+    assert.deepEqual(taskQuestions(undefined, inbox), []);
+  });
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AssistantToolCall, Conversation } from '../contract/assistant.js';
+import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import type { ToolResultForModel } from './chat-messages.js';
 import type { ConversationBook } from './conversation-book.js';
 
@@ -52,4 +53,17 @@ export function addStoppedResult(
 ): void {
   if (interim) book.push(c, { id: randomUUID(), at: book.now(), role: 'notice', toolCallId: call.id, text });
   else book.push(c, { id: randomUUID(), at: book.now(), role: 'tool', toolCallId: call.id, text, isError: true });
+}
+
+/**
+ * What the model (and the call's card) reads of a task that ended without a result: cancelled
+ * (and by whom), expired or lost, and then the requestor's reason as it is. The reason is whole
+ * sentences that may hold parentheses of their own (a lost task's "(It answered: …)"), so it
+ * follows the state rather than being put inside its parentheses.
+ */
+export function endedWithoutResult(task: Pick<OutboundTaskView, 'state' | 'cancelledBy' | 'reason'>): string {
+  const by = task.cancelledBy === 'you' ? ' by the person' : task.cancelledBy === 'server' ? ' by the server' : '';
+  const state = task.state === 'cancelled' ? `cancelled${by}` : task.state;
+  const reason = task.state !== 'cancelled' && task.reason ? ` ${task.reason}` : '';
+  return `The task ended without a result (${state}).${reason}`;
 }

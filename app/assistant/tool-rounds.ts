@@ -13,7 +13,7 @@ import { ArgumentValidator, describeProblems } from '../requestor/argument-valid
 import { auditArguments } from './audit-arguments.js';
 import { toolResultForModel, type ToolResultForModel } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
-import { addStoppedResult, addToolResult } from './tool-results.js';
+import { addStoppedResult, addToolResult, endedWithoutResult } from './tool-results.js';
 import { functionNames } from './tool-names.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 
@@ -287,14 +287,10 @@ export class ToolRounds {
     const state = task.state === 'cancelled' && task.cancelledBy === 'you' ? 'cancelled' : undefined;
     // A cancelled task has no result: what its server answers to tasks/result (an error) is not
     // why it ended, so its state is said first.
-    if (task.state === 'cancelled')
-      result = failure(
-        `The task ended without a result (cancelled${task.cancelledBy === 'you' ? ' by the person' : task.cancelledBy === 'server' ? ' by the server' : ''}).`
-      );
+    if (task.state === 'cancelled') result = failure(endedWithoutResult(task));
     else if (task.outcome?.type === 'result') result = toolResultForModel(task.outcome.result);
     else if (task.outcome?.type === 'error') result = failure(`The task failed: ${task.outcome.error.message}`);
-    else if (task.state === 'expired' || task.state === 'lost')
-      result = failure(`The task ended without a result (${task.state}${task.reason ? `: ${task.reason}` : ''}).`);
+    else if (task.state === 'expired' || task.state === 'lost') result = failure(endedWithoutResult(task));
     if (!result) return;
     this.#byOutbound.delete(task.outboundId);
     this.addResult(c, call, result, state);

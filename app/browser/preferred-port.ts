@@ -6,7 +6,9 @@ import { openVersionedDocument } from '../store/versioned-document.js';
 /**
  * Browser mode's port, remembered in the data directory so that a restart comes back on the same
  * address when it can: a tab left open then reaches the new host at once, and is told its token
- * is out of date rather than left "Reconnecting…" against a port nobody listens on.
+ * is out of date rather than left "Reconnecting…" against a port nobody listens on. A launch on
+ * a port given (`--port`, 0 included) is remembered as well: the next launch without one comes
+ * back on it.
  */
 export async function listenOnPreferredPort<T extends { port: number }>(options: {
   dataDir: string;
@@ -14,6 +16,8 @@ export async function listenOnPreferredPort<T extends { port: number }>(options:
   factory: JsonFileStoreFactory;
   /** Starts the server on a port (0: any free one); rejects with `EADDRINUSE` when it is taken. */
   start: (port: number) => Promise<T>;
+  /** The port asked for (`--port`; 0: any free one): started on as given, never another. Absent: the remembered one when free. */
+  port?: number;
 }): Promise<{ server: T; reused: boolean; warning?: string }> {
   const saved = openVersionedDocument({
     dir: options.dataDir,
@@ -27,14 +31,15 @@ export async function listenOnPreferredPort<T extends { port: number }>(options:
   });
   const preferred = saved.value.port;
   let server: T | undefined;
-  if (preferred > 0) {
+  if (options.port !== undefined) server = await options.start(options.port);
+  else if (preferred > 0) {
     try {
       server = await options.start(preferred);
     } catch {
       // Taken (EADDRINUSE), or no longer allowed (EACCES: a range Windows reserved since): any free one.
     }
   }
-  const reused = server !== undefined;
+  const reused = options.port === undefined && server !== undefined;
   server ??= await options.start(0);
   let warning = saved.warning?.message;
   if (server.port !== preferred) {

@@ -6,7 +6,8 @@
  * Starts the host (data in `--data-dir`, `TASKDESK_DATA_DIR`, or ~/.taskdesk-browser), serves
  * the built renderer on 127.0.0.1 and prints the URL to open; the URL carries this launch's token.
  * Without `--port` (or `TASKDESK_PORT`) it listens on the port of its last launch when that is
- * free, otherwise on any free one (`--port 0` always picks a free one).
+ * free, otherwise on any free one (`--port 0` always picks a free one); the port of every launch,
+ * one given included, is the one the next launch comes back on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,7 @@ const USAGE = `Usage: npm run start:browser -- [--port N] [--data-dir DIR] [--re
 
 Starts Taskdesk without Electron and prints the address to open in a browser.
   --port N            listen on port N (0: any free one). Default: TASKDESK_PORT, else the last
-                      launch's port when it is free, else any free one.
+                      launch's port (given or not) when it is free, else any free one.
   --data-dir DIR      keep Taskdesk's data in DIR. Default: TASKDESK_DATA_DIR, else ~/.taskdesk-browser
   --renderer-dir DIR  serve the Desk built in DIR. Default: the project's build/renderer
   --no-demo           do not add the demo server (server-everything) when no server is saved
@@ -79,18 +80,17 @@ if (!values['no-demo'] && (await addDemoServerIfNone(host, demoServerConfig())))
   console.log('No servers were saved: added the bundled demo server (server-everything).');
 }
 const start = (listenOn: number) => startBrowserServer({ host, rendererDir, port: listenOn });
-const server =
-  port !== undefined
-    ? await start(port)
-    : await listenOnPreferredPort({
-        dataDir,
-        corruptDir: path.join(dataDir, 'corrupt'),
-        factory: confStoreFactory,
-        start
-      }).then(({ server: started, warning }) => {
-        if (warning) console.warn(`warning: ${warning}`);
-        return started;
-      });
+// The port given is remembered too: the next launch without --port comes back on it.
+const server = await listenOnPreferredPort({
+  dataDir,
+  corruptDir: path.join(dataDir, 'corrupt'),
+  factory: confStoreFactory,
+  start,
+  ...(port !== undefined && { port })
+}).then(({ server: started, warning }) => {
+  if (warning) console.warn(`warning: ${warning}`);
+  return started;
+});
 console.log(`Taskdesk data: ${dataDir}`);
 console.log(`Open ${server.url}`);
 

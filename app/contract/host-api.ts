@@ -408,7 +408,13 @@ export const HostEvents = {
      * question was for has ended): why, in words for a person. The server's request was answered
      * as if the person had dismissed it (cancel, or −1 for sampling).
      */
-    reason: z.string().optional()
+    reason: z.string().optional(),
+    /**
+     * True when Taskdesk withdrew the item because of what the person did themselves (they
+     * cancelled or stopped the task it was asked for, or forgot it): they know already, so the UI
+     * does not warn them of it (it may still say so to a screen reader; History keeps the record).
+     */
+    byYou: z.boolean().optional()
   }),
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/history.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
+import { withdrawnReasonOf } from '../receiver/withdrawn-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
@@ -16,11 +17,15 @@ const REASON_CHARS = 300;
  * elicitation's accept, decline or cancel all are; the result says which), `failed` with its
  * error (−1 for a model request turned down, which the summary calls rejected), or `cancelled`
  * when it was cancelled before the answer went out: by the server (or its connection closed), or
- * by you (the tool call a question was asked for). A model request the person changed before
- * approving it keeps what ran (`ranRequest`, from its runner's notes) beside what the server sent.
+ * by you (the tool call a question was asked for), or by Taskdesk: it closed first, or it withdrew
+ * the request because the task it was asked for ended (its runner's notes say so and why; its
+ * server was answered as a dismissal, which is no answer of the person's). A model request the
+ * person changed before approving it keeps what ran (`ranRequest`, from its runner's notes)
+ * beside what the server sent.
  */
 export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry {
-  const { outcome, cancelled } = ended;
+  const { outcome } = ended;
+  const cancelled = ended.cancelled ?? withdrawal(ended);
   const status: HistoryStatus = cancelled ? 'cancelled' : outcome.type === 'result' ? 'completed' : 'failed';
   const message = cancelled
     ? cancelledMessage(cancelled)
@@ -48,6 +53,14 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })
   };
+}
+
+/** Taskdesk's withdrawal of the request, as a cancellation: why, and what its server was told. */
+function withdrawal(ended: EndedOrdinaryRequest): EndedOrdinaryRequest['cancelled'] {
+  const reason = withdrawnReasonOf(ended.notes);
+  if (reason === undefined) return undefined;
+  const told = ended.kind === 'elicitation' ? 'dismissed' : 'declined';
+  return { by: 'taskdesk', reason: `${reason} Taskdesk withdrew it, and told its server it was ${told}.` };
 }
 
 /** Why it was cancelled, in a status message: the server's reason quoted, at most its start. */

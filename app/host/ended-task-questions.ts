@@ -73,7 +73,9 @@ export function withdrawQuestionsOfForgottenTask(
   if (inbox.size === 0) return 0;
   return inbox.withdraw(
     (item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId,
-    forgottenTaskReason(task)
+    forgottenTaskReason(task),
+    // Forget is the person's own action.
+    true
   );
 }
 
@@ -93,5 +95,9 @@ export function withdrawQuestionsOfEndedTask(
   if (inbox.size === 0) return 0;
   const reason = endedTaskReason(task);
   if (reason === undefined) return 0;
-  return inbox.withdraw((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId, reason);
+  return inbox.withdraw(
+    (item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId,
+    reason,
+    task.state === 'cancelled' && task.cancelledBy === 'you'
+  );
 }

@@ -228,13 +228,18 @@ export class Host {
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
       },
-      removed: (id, why, item, given) => {
+      removed: (id, why, item, given, byYou) => {
         // A question outside a task its connection's closing withdraws as Taskdesk closes: said
         // as its History entry says it.
         const reason =
           given ??
           (this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined);
-        this.events.emit('inbox.removed', { id, why, ...(reason !== undefined && { reason }) });
+        this.events.emit('inbox.removed', {
+          id,
+          why,
+          ...(reason !== undefined && { reason }),
+          ...(byYou && { byYou })
+        });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not,
         // nor why Taskdesk withdrew a question (a received task then only says how it was answered).

@@ -3,6 +3,7 @@ import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
+import { withdrawnNote } from '../receiver/withdrawn-note.js';
 import { withdrawnMessage } from '../sampling/approval-gate.js';
 
 /** The status message a task shows its server while a person has its question in the Inbox. */
@@ -28,7 +29,7 @@ export class InboxPrompter implements UserPrompter {
   ): Promise<WorkOutcome<ElicitResult>> {
     context.setWaitingFor?.(WAITING_IN_INBOX);
     const answer = await this.#inbox.ask(itemFor('elicitation', params, context, this.#origin), context.signal);
-    context.annotate?.({ answeredBy: answeredBy(this.#inbox, answer), action: answer.action });
+    context.annotate?.(answerNote(this.#inbox, answer));
     switch (answer.action) {
       case 'accept':
         // URL mode carries no content: the user only consents to open the URL.
@@ -71,7 +72,7 @@ export class InboxSamplingRunner implements SamplingRunner {
     context.setWaitingFor?.(WAITING_IN_INBOX);
     const item = itemFor('sampling', params, context, this.#origin);
     const answer = await this.#inbox.ask(fallback ? { ...item, fallback } : item, context.signal);
-    context.annotate?.({ answeredBy: answeredBy(this.#inbox, answer), action: answer.action });
+    context.annotate?.(answerNote(this.#inbox, answer));
     switch (answer.action) {
       case 'reply':
         return {
@@ -109,9 +110,12 @@ export class InboxSamplingRunner implements SamplingRunner {
   }
 }
 
-/** Who answered, for the task's notes: the person, or Taskdesk when it withdrew the question. */
-function answeredBy(inbox: Inbox, answer: InboxAnswer): 'user' | 'taskdesk' {
-  return inbox.isWithdrawal(answer) ? 'taskdesk' : 'user';
+/** Who answered, for the task's notes: the person, or Taskdesk when it withdrew the question (and why). */
+function answerNote(inbox: Inbox, answer: InboxAnswer): Record<string, unknown> {
+  const withdrawn = inbox.withdrawalReason(answer);
+  return withdrawn === undefined
+    ? { answeredBy: 'user', action: answer.action }
+    : withdrawnNote(answer.action, withdrawn);
 }
 
 function itemFor(

@@ -25,9 +25,9 @@ export interface InboxEvents {
   added(item: InboxItem): void;
   /**
    * An item left the inbox. `reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
-   * why, in words for a person.
+   * why, in words for a person; `byYou` when that was the person's own doing.
    */
-  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, reason?: string): void;
+  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, reason?: string, byYou?: boolean): void;
   /** The person answered an item (told before its request goes on). */
   answered?(item: Readonly<InboxItem>, action: InboxAnswer['action']): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
@@ -49,8 +49,8 @@ export class Inbox {
     string,
     { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
   >();
-  /** The answers {@link withdraw} gave, so that what asked can tell them from a person's. */
-  readonly #withdrawals = new WeakSet<InboxAnswer>();
+  /** The answers {@link withdraw} gave, and why, so that what asked can tell them from a person's. */
+  readonly #withdrawals = new WeakMap<InboxAnswer, string>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -132,14 +132,15 @@ export class Inbox {
    * Withdraws the pending items that match, on Taskdesk's side: each leaves the inbox as withdrawn,
    * with `reason` (why, in words for a person), and its request is answered as a person dismissing
    * it would answer it (an elicitation cancelled, a sampling item rejected: −1), so that the server
-   * is not left waiting. Returns how many were withdrawn.
+   * is not left waiting. `byYou`: the person's own action is why (they cancelled the task the items
+   * were asked for), told with `removed`. Returns how many were withdrawn.
    */
-  withdraw(predicate: (item: Readonly<InboxItem>) => boolean, reason: string): number {
+  withdraw(predicate: (item: Readonly<InboxItem>) => boolean, reason: string, byYou = false): number {
     let withdrawn = 0;
     for (const [id, entry] of [...this.#items]) {
       if (!predicate(entry.item)) continue;
       this.#items.delete(id);
-      this.#events.removed(id, 'withdrawn', entry.item, reason);
+      this.#events.removed(id, 'withdrawn', entry.item, reason, byYou);
       entry.settle(this.#withdrawal(entry.item, reason));
       withdrawn++;
     }
@@ -149,13 +150,18 @@ export class Inbox {
   /** The answer Taskdesk gives for an item it withdraws: as a person dismissing it would. */
   #withdrawal(item: Readonly<InboxItem>, reason: string): InboxAnswer {
     const answer: InboxAnswer = item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
-    this.#withdrawals.add(answer);
+    this.#withdrawals.set(answer, reason);
     return answer;
   }
 
   /** Whether `answer` is one Taskdesk gave ({@link withdraw}, or as the item arrived) rather than the person's. */
   isWithdrawal(answer: InboxAnswer): boolean {
     return this.#withdrawals.has(answer);
+  }
+
+  /** Why Taskdesk gave `answer` (see {@link isWithdrawal}), in words for a person; undefined for a person's answer. */
+  withdrawalReason(answer: InboxAnswer): string | undefined {
+    return this.#withdrawals.get(answer);
   }
 
   /**

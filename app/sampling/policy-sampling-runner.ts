@@ -6,6 +6,7 @@ import type {
 import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
+import { withdrawnNote } from '../receiver/withdrawn-note.js';
 import { withdrawnMessage, type ApprovalGate, type SamplingDraft } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
@@ -87,6 +88,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         : undefined;
     if (late !== undefined) {
       this.#audit(context, 'sampling.request', 'withdrawn', { reason: late });
+      context.annotate?.(withdrawnNote('reject', late));
       return error(JsonRpcCode.UserRejected, withdrawnMessage(late));
     }
 
@@ -141,6 +143,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       }
       if (decision.decision === 'withdrawn') {
         this.#audit(context, 'sampling.request', 'withdrawn', { ...at(choice), reason: decision.reason });
+        context.annotate?.(withdrawnNote('reject', decision.reason));
         return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
       }
       if (decision.decision === 'reject') {
@@ -227,6 +230,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     }
     if (review.decision === 'withdrawn') {
       this.#audit(context, 'sampling.completion', 'withdrawn', { ...at(choice), reason: review.reason });
+      context.annotate?.(withdrawnNote('reject', review.reason));
       return error(JsonRpcCode.UserRejected, withdrawnMessage(review.reason));
     }
     if (review.decision === 'reject') {

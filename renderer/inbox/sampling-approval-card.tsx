@@ -10,7 +10,7 @@ import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
 import { RequestEditor } from './request-editor.js';
 import { useRequestEdits } from './request-edits.js';
-import { useAnswer } from './use-answer.js';
+import { useAnswer, type RunWords } from './use-answer.js';
 
 type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
 
@@ -43,7 +43,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
     ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])]
     : [];
 
-  const send = (answer: InboxAnswerInput, done: string) => void answering.send(answer, done);
+  const send = (answer: InboxAnswerInput, done: string | RunWords) => void answering.send(answer, done);
 
   const approve = () => {
     if (review) {
@@ -59,6 +59,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
     const chosenModel = model.trim();
     const params = edits.edited();
     const otherProvider = providerId && providerId !== draft?.providerId;
+    const approved = `Approved${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'}`;
     send(
       {
         action: 'approve',
@@ -66,7 +67,8 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         ...(otherProvider && { providerId }),
         ...(chosenModel && (chosenModel !== draft?.model || otherProvider) && { model: chosenModel })
       },
-      `Approved${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'} is running.`
+      // Said until the run ends: then that the model answered (a failed run has its own notice).
+      { running: `${approved} is running.`, answered: `${approved} answered ${item.serverName}.` }
     );
   };
 

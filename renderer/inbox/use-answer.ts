@@ -4,6 +4,13 @@ import { failureOf, useFailure, type FailureState } from '../components/action-e
 import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { answerDelivery, answeredText } from './answer-delivery.js';
+import { answerTaken } from './answer-taken.js';
+
+/** What an approval says once taken, while its model runs, and once the model's answer went back. */
+export interface RunWords {
+  running: string;
+  answered: string;
+}
 
 /** Sending an inbox item's answer: busy while on its way, the host's refusal shown on the card. */
 export interface Answering {
@@ -12,10 +19,15 @@ export interface Answering {
   failure: FailureState;
   /**
    * Sends the answer; resolves false when the host refused it (or one is on its way already).
+   * `done` says what was done; {@link RunWords} when a model runs now, said until it ends.
    * `onRefused` may take the error (per-field messages) and return true; otherwise the card
    * says the answer was not sent, and why.
    */
-  send: (answer: InboxAnswerInput, done: string, onRefused?: (error: HostCallError) => boolean) => Promise<boolean>;
+  send: (
+    answer: InboxAnswerInput,
+    done: string | RunWords,
+    onRefused?: (error: HostCallError) => boolean
+  ) => Promise<boolean>;
 }
 
 /** The answer path every inbox card shares. */
@@ -33,14 +45,23 @@ export function useAnswer(item: InboxItem): Answering {
       await client.call('inbox.answer', { id: item.id, answer });
       // Said aloud, and shown: the card goes at once, so the Inbox says what was sent where.
       // A task's answer the server is not there to fetch now is kept with the task: said so.
+      const delivery = answerDelivery(item, server);
+      const words = typeof done === 'string' ? { running: done } : done;
       const said =
         answer.action === 'decline' || answer.action === 'cancel'
           ? declinedText(item, answer.action)
-          : answeredText(item, answerDelivery(item, server), done);
-      announce(said);
-      store.dispatch({ type: 'inbox-answered', text: said });
-      // The host's inbox.removed says the same; the card goes now, not when the event arrives.
-      store.apply('inbox.removed', { id: item.id, why: 'answered' });
+          : answeredText(item, delivery, words.running);
+      const run =
+        'answered' in words && answer.action === 'approve' && delivery.kind === 'now'
+          ? {
+              serverId: item.serverId,
+              ...(item.taskId !== undefined && { taskId: item.taskId }),
+              createdAt: item.createdAt,
+              ended: words.answered
+            }
+          : undefined;
+      const taken = answerTaken(store, item, said, run);
+      if (taken !== undefined) announce(taken);
       return true;
     } catch (thrown) {
       const refused = toHostCallError(thrown);

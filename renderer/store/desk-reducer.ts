@@ -1,5 +1,6 @@
 import type { InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
-import type { DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
+import type { HistorySummary } from '../../app/contract/history.js';
+import type { AnsweredRun, DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
 import { isTerminal } from './task-status.js';
 import { requestTitle } from '../components/request-title.js';
 import { applyAssistantEvent, mergeSummaries } from './assistant-slice.js';
@@ -44,8 +45,16 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return { ...state, connectFailures: { ...state.connectFailures, [action.serverId]: action.failure } };
     case 'connect-failure-cleared':
       return withoutConnectFailure(state, action.serverId);
-    case 'inbox-answered':
-      return state.lastAnswered === action.text ? state : { ...state, lastAnswered: action.text };
+    case 'inbox-answered': {
+      if (state.lastAnswered === action.text && state.answeredRun === action.run) return state;
+      const next = { ...state, lastAnswered: action.text, answeredRun: action.run };
+      // The run may have ended before the answer's reply came back (events and replies cross).
+      const { run } = action;
+      const task = run?.taskId !== undefined ? state.tasks[run.taskId] : undefined;
+      if (task && isTerminal(task.task.status)) return runEnded(next, task.task.status === 'completed');
+      const ended = run && state.endedRuns.findLast((entry) => runOf(entry, run));
+      return ended ? runEnded(next, answeredBy(ended)) : next;
+    }
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);
@@ -101,8 +110,10 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { [taskId]: _old, ...rest } = state.tasks;
       const tasks = task ? { ...rest, [taskId]: task } : rest;
       const next = { ...state, tasks };
-      // A task that ended (or expired) is no longer streaming.
-      return !task || isTerminal(task.task.status) ? withoutLive(next, taskId) : next;
+      if (task && !isTerminal(task.task.status)) return next;
+      // A task that ended (or expired) is no longer streaming, nor is the run approved for it running.
+      const ended = withoutLive(next, taskId);
+      return state.answeredRun?.taskId === taskId ? runEnded(ended, task?.task.status === 'completed') : ended;
     }
     case 'inbox.added': {
       const { item } = action.payload;
@@ -110,8 +121,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
         ? state
         : { ...state, inbox: [...state.inbox, item] };
       // The answer to review has arrived: the model is done writing, and "… is running" is over.
-      if (item.kind === 'sampling-review' && next.lastAnswered !== undefined)
-        next = { ...next, lastAnswered: undefined };
+      if (item.kind === 'sampling-review' && (next.lastAnswered !== undefined || next.answeredRun !== undefined))
+        next = { ...next, lastAnswered: undefined, answeredRun: undefined };
       if (item.taskId) next = withoutLive(next, item.taskId);
       else if (item.kind === 'sampling-review')
         for (const stream of Object.values(next.live))
@@ -119,15 +130,16 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id, why, reason } = action.payload;
+      const { id, why, reason, byYou } = action.payload;
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
       const next = { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring };
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
-      // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended).
-      if (why !== 'withdrawn' || (item.taskId !== undefined && reason === undefined)) return next;
+      // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
+      // unless the person's own action was why (`byYou`: they know; the store announces it).
+      if (why !== 'withdrawn' || byYou === true || (item.taskId !== undefined && reason === undefined)) return next;
       const message = requestTitle(item.kind, item.request);
       return {
         ...next,
@@ -221,7 +233,10 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     }
     case 'history.changed': {
       const { entry } = action.payload;
-      const next = { ...state, historyRevision: state.historyRevision + 1 };
+      let next: DeskState = { ...state, historyRevision: state.historyRevision + 1 };
+      if (entry.endedAt !== undefined && entry.direction === 'received' && entry.kind === 'sampling')
+        next = { ...next, endedRuns: [...state.endedRuns.slice(-(ENDED_RUNS_KEPT - 1)), entry] };
+      if (state.answeredRun && runOf(entry, state.answeredRun)) next = runEnded(next, answeredBy(entry));
       // Said once per entry: the same event folded again over a snapshot adds nothing.
       if (!entry.unanswered || state.unanswered.some((known) => known.id === entry.id)) return next;
       return { ...next, unanswered: [...state.unanswered, entry] };
@@ -245,6 +260,31 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);
     }
   }
+}
+
+/** The approved run has ended: the line says the model answered, or goes (a failed run has its own notice). */
+function runEnded(state: DeskState, answered: boolean): DeskState {
+  if (!state.answeredRun) return state;
+  return { ...state, lastAnswered: answered ? state.answeredRun.ended : undefined, answeredRun: undefined };
+}
+
+/** How many ended model requests are kept for an approval's reply that comes after its run ended. */
+const ENDED_RUNS_KEPT = 10;
+
+function answeredBy(entry: HistorySummary): boolean {
+  return entry.status === 'completed' && !entry.rejected;
+}
+
+/** Whether a History entry tells the end of the approved run: a task's by its id, a plain request's by who asked and when. */
+function runOf(entry: HistorySummary, run: AnsweredRun): boolean {
+  return (
+    entry.endedAt !== undefined &&
+    entry.direction === 'received' &&
+    entry.kind === 'sampling' &&
+    entry.serverId === run.serverId &&
+    entry.taskId === run.taskId &&
+    entry.createdAt === run.createdAt
+  );
 }
 
 function withoutConnectFailure(state: DeskState, serverId: string): DeskState {

@@ -58,8 +58,22 @@ export type DeskAction =
   | { type: 'connect-failed'; serverId: string; failure: ConnectFailure }
   /** The person dismissed that, or pressed Connect again. */
   | { type: 'connect-failure-cleared'; serverId: string }
-  /** An Inbox answer the host took, in words, shown where its card was. */
-  | { type: 'inbox-answered'; text: string | undefined };
+  /** An Inbox answer the host took, in words, shown where its card was; `run` when it started a model. */
+  | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun };
+
+/**
+ * A model run the person's approval started, that the line above the cards tells about ("… is
+ * running") until it ends: by its task, or for a request that was no task by its History entry
+ * (the same server, and the time it was asked).
+ */
+export interface AnsweredRun {
+  serverId: string;
+  taskId?: string;
+  /** The item's `createdAt`: when the server asked. */
+  createdAt: string;
+  /** What the line says once the model's answer went back ("Approved; m answered Server a."). */
+  ended: string;
+}
 
 /** A connect the host refused, in words: what failed, why, what to do (an `ActionError`'s failure). */
 export interface ConnectFailure {
@@ -111,6 +125,13 @@ export interface DeskState {
   connectFailures: Record<string, ConnectFailure>;
   /** What the person's last Inbox answer did ("Declined: Everything’s question."), until the next one or leaving the Inbox. */
   lastAnswered?: string;
+  /** The run `lastAnswered` says is running, until it ends. */
+  answeredRun?: AnsweredRun;
+  /**
+   * The last few model requests History said ended (newest last): a run can end before the
+   * reply to its approval comes back, and a request that was no task leaves nothing else behind.
+   */
+  endedRuns: HistorySummary[];
   /** The assistant's conversations and the answers streaming now. */
   assistant: AssistantSlice;
   /** The snapshot being fetched and the events heard since it was asked for. */
@@ -137,6 +158,7 @@ export const initialDeskState: DeskState = {
   failedRuns: [],
   withdrawn: [],
   connectFailures: {},
+  endedRuns: [],
   assistant: initialAssistantSlice,
   sync: undefined
 };

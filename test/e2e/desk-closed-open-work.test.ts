@@ -50,23 +50,59 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
     await first.stop();
     assert.equal(await asked, 'not answered');
 
-    fixture = await startHostWith({ desk: peerServer('desk-peer') }, { dir });
+    const second = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: second }, { dir });
     const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
     closers.push(
       () => browser.close(),
       () => server.close()
     );
 
-    const banner = page.locator('.banners .banner[role="alert"]');
+    const banner = page.locator('.banners .host-warning[role="alert"]');
     await banner.first().waitFor();
     assert.deepEqual(
-      (await banner.allTextContents()).map((text) =>
+      (await banner.locator('p').allTextContents()).map((text) =>
         /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server desk \(“Which city should the report cover, and for which quarter o…”\): Taskdesk cancelled it, and its server was not answered\. History lists it as “Cancelled by Taskdesk”\.$/.test(
           text
         )
       ),
       [true]
     );
+
+    // As wide as the screen's content, at a small window's width too.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const edges = (selector: string) =>
+      page.evaluate((s) => {
+        const element = document.querySelector(s)!;
+        const box = element.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        return [box.left + parseFloat(style.paddingLeft), box.right - parseFloat(style.paddingRight)];
+      }, selector);
+    const warningBox = await banner.boundingBox();
+    assert.deepEqual(
+      [warningBox?.x, (warningBox?.x ?? 0) + (warningBox?.width ?? 0)],
+      await edges('main'),
+      'the warning lines up with the screen'
+    );
+
+    // Dismissed in this window, and a reload does not bring it back.
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H2');
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    // The event stream starts with the host's warnings: a question heard after them is in sight.
+    const later = second.server.elicitInput({
+      mode: 'form',
+      message: 'Anything after the reload?',
+      requestedSchema: { type: 'object', properties: {} }
+    });
+    await page.locator('a[data-screen="inbox"]').click();
+    const card = page.locator('.inbox-item').filter({ hasText: 'Anything after the reload?' });
+    await card.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    assert.equal((await later).action, 'cancel');
+    assert.equal(await banner.count(), 0, 'a reload does not bring a dismissed warning back');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('link', { name: 'History' }).click();
     const history = page.getByRole('region', { name: 'History' });

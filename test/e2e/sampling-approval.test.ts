@@ -1,12 +1,56 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page, type Request, type Route } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
+
+function methodOf(request: Request): string | undefined {
+  try {
+    return (request.postDataJSON() as { method?: string } | null)?.method;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lets the page's next `method` call reach the host, and holds the host's reply back from the
+ * page until released: `taken` once the host answered, `release` resolves once the page has it.
+ */
+async function holdReply(page: Page, method: string): Promise<{ taken: Promise<void>; release: () => Promise<void> }> {
+  let taken!: () => void;
+  let open!: () => void;
+  let delivered!: () => void;
+  const answered = new Promise<void>((resolve) => (taken = resolve));
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const fulfilled = new Promise<void>((resolve) => (delivered = resolve));
+  let caught = false;
+  const handler = async (route: Route) => {
+    if (caught || methodOf(route.request()) !== method) return route.fallback();
+    caught = true;
+    const response = await route.fetch();
+    taken();
+    await gate;
+    await route.fulfill({ response });
+    delivered();
+  };
+  await page.route('**/api/call', handler);
+  return {
+    taken: answered,
+    release: async () => {
+      open();
+      await fulfilled;
+      await page.unroute('**/api/call', handler);
+    }
+  };
+}
+
+/** Waits until the page has read a reply that came in (its handlers ran in the tasks after it). */
+const settled = (page: Page) =>
+  page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()))));
 
 describe('sampling with a model behind approval and review, in the UI', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -87,6 +131,91 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     const message = await result;
     assert.deepEqual(message.content, { type: 'text', text: 'Hello, edited.' });
     assert.equal(message.model, 'fake-large');
+  });
+
+  it('keeps the review card when it arrives before the reply to the approval (same id)', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Crossed', ' answer'] });
+    const { task } = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Cross the reply' } }],
+          maxTokens: 10,
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const result = peer.server.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CreateMessageResultSchema
+    );
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Cross the reply').waitFor();
+    const reply = await holdReply(page, 'inbox.answer');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await reply.taken;
+    // The host took the answer: its events replace the approval by the review, under the task's id,
+    // before the page has the reply.
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.getByLabel('Answer from fake-small (you may edit it)').waitFor();
+    assert.equal(await approval.count(), 0);
+    await reply.release();
+    await settled(page);
+    assert.equal(await review.count(), 1, 'the reply to the approval does not take the review away');
+    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    await review.waitFor({ state: 'detached' });
+    assert.deepEqual((await result).content, { type: 'text', text: 'Crossed answer' });
+  });
+
+  it('without review, says the approved model answered once its run ended (a task, and a request that is none)', async () => {
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: false } });
+    try {
+      const said = page.locator('.inbox-answered');
+      llm.enqueue({ kind: 'hold' });
+      const { task } = await peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Run unreviewed' } }],
+            maxTokens: 10,
+            task: { ttl: 60_000 }
+          }
+        },
+        CreateTaskResultSchema
+      );
+      const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+      await approval.getByText('Run unreviewed').waitFor();
+      // The model answers only when let: the line says it runs until then.
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      await said.filter({ hasText: 'Approved; fake-small is running.' }).waitFor();
+      const stream = await llm.nextHeld();
+      stream.push('Task', ' answer');
+      stream.finish();
+      const result = await peer.server.request(
+        { method: 'tasks/result', params: { taskId: task.taskId } },
+        CreateMessageResultSchema
+      );
+      assert.deepEqual(result.content, { type: 'text', text: 'Task answer' });
+      await said.filter({ hasText: 'Approved; fake-small answered Server p.' }).waitFor();
+
+      llm.enqueue({ kind: 'text', tokens: ['Plain', ' answer'] });
+      const asked = peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Run plainly' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      );
+      await approval.getByText('Run plainly').waitFor();
+      await approval.getByLabel('Model').fill('fake-large');
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      assert.deepEqual((await asked).content, { type: 'text', text: 'Plain answer' });
+      await said.filter({ hasText: 'Approved; fake-large answered Server p.' }).waitFor();
+    } finally {
+      await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    }
   });
 
   it('says in the Inbox, where it was approved, that an approved model run failed', async () => {

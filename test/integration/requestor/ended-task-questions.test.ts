@@ -127,12 +127,13 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     assert.match(rejection.message, /Taskdesk withdrew this request: The task this was asked for \(tool slow\)/);
     assert.doesNotMatch(rejection.message, /User rejected/);
     const reason = 'The task this was asked for (tool slow) was cancelled by you.';
+    // The person's own Cancel is why: said so (`byYou`), so that the Desk does not warn them of it.
     assert.deepEqual(
-      removed.map((payload) => [payload.why, payload.reason]),
+      removed.map((payload) => [payload.why, payload.reason, payload.byYou]),
       [
-        ['withdrawn', reason],
-        ['withdrawn', reason],
-        ['withdrawn', reason]
+        ['withdrawn', reason, true],
+        ['withdrawn', reason, true],
+        ['withdrawn', reason, true]
       ]
     );
     const ended = await host.call('tasks.get', { taskId: received.taskId });
@@ -140,7 +141,11 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
       [ended.task.status, ended.outcome],
       ['completed', { type: 'result', result: { action: 'cancel' } }]
     );
-    assert.deepEqual(ended.notes.at(-1), { answeredBy: 'taskdesk', action: 'cancel' }, 'not said to be the person');
+    assert.deepEqual(
+      ended.notes.at(-1),
+      { answeredBy: 'taskdesk', action: 'cancel', reason },
+      'not said to be the person'
+    );
 
     // In the order the questions came in, which the server's requests do not fix: sorted alike.
     const detail = (kind: string) => ({ kind, relatedTaskId: task.taskId, reason });
@@ -166,6 +171,61 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     // The question that was not for the task is still answered by the person.
     await host.call('inbox.answer', { id: left[0]!.id, answer: { action: 'decline' } });
     assert.deepEqual(await unrelated, { action: 'decline' });
+  });
+
+  it('History records each as withdrawn by Taskdesk, with why, not as answered or rejected by the person', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 3_600_000);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const elicited = mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Which one, for the task?', _meta: related } },
+      ElicitResultSchema
+    );
+    const sampled = mcp.server
+      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
+      .catch((error: unknown) => error);
+    await inboxHolds(host, 2);
+    const cancelled = endedAs(host, task.outboundId, 'cancelled');
+    await host.call('outbound.cancel', { outboundId: task.outboundId });
+    await cancelled;
+    // The server is still answered as a dismissal: cancel, and −1.
+    assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
+    assert.equal(((await sampled) as McpError).code, -1);
+
+    const reason = 'The task this was asked for (tool slow) was cancelled by you.';
+    const { entries } = await host.call('history.list', { filter: { direction: 'received' } });
+    assert.deepEqual(
+      byKind(entries.map((entry) => ({ ...entry, detail: { kind: entry.kind } }))).map((entry) => [
+        entry.kind,
+        entry.status,
+        entry.cancelledBy,
+        entry.rejected,
+        entry.statusMessage
+      ]),
+      [
+        [
+          'elicitation',
+          'cancelled',
+          'taskdesk',
+          undefined,
+          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`
+        ],
+        [
+          'sampling',
+          'cancelled',
+          'taskdesk',
+          undefined,
+          `${reason} Taskdesk withdrew it, and told its server it was declined.`
+        ]
+      ]
+    );
+    const question = await host.call('history.get', {
+      id: entries.find((entry) => entry.kind === 'elicitation')!.id
+    });
+    assert.equal(question.result, undefined, 'no answer of the person to show');
+    assert.deepEqual(question.timeline.at(-1)?.status, 'cancelled');
+    assert.match(question.timeline.at(-1)?.message ?? '', /was cancelled by you\. Taskdesk withdrew it/);
   });
 
   it('a task that completes on its own withdraws a question still open for it', async () => {
@@ -208,8 +268,8 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     assert.equal(host.inbox.size, 0);
     assert.deepEqual(await elicited, { action: 'cancel', _meta: related });
     assert.deepEqual(
-      removed.map((payload) => payload.reason),
-      ['The task this was asked for (tool slow) was forgotten in Taskdesk.']
+      removed.map((payload) => [payload.reason, payload.byYou]),
+      [['The task this was asked for (tool slow) was forgotten in Taskdesk.', true]]
     );
   });
 });
@@ -279,7 +339,7 @@ describe('questions that come in after the task they were asked for is over in T
       ended = await host.call('tasks.get', { taskId: received.taskId });
     }
     assert.deepEqual(ended.outcome, { type: 'result', result: { action: 'cancel' } });
-    assert.deepEqual(ended.notes.at(-1), { answeredBy: 'taskdesk', action: 'cancel' });
+    assert.deepEqual(ended.notes.at(-1), { answeredBy: 'taskdesk', action: 'cancel', reason });
 
     assert.equal(host.inbox.size, 0);
     assert.deepEqual(desk, [], 'the person never saw them: no new question, no withdrawn notice');
@@ -363,6 +423,16 @@ describe('a model request under "Run without asking" for a task that is over in 
       assert.equal(llm.chatRequests.length, 0, 'the model was not run for it');
       const [audited] = await host.call('audit.read', { type: 'sampling.request' });
       assert.equal(audited?.detail?.decision, 'withdrawn');
+      const [recorded] = (await host.call('history.list', { filter: { kind: 'sampling' } })).entries;
+      assert.deepEqual(
+        [recorded?.status, recorded?.cancelledBy, recorded?.statusMessage],
+        [
+          'cancelled',
+          'taskdesk',
+          'The task this was asked for (tool slow) completed without it. Taskdesk withdrew it, and told its server it was declined.'
+        ],
+        'History says Taskdesk withdrew it, and why'
+      );
 
       llm.enqueue({ kind: 'text', tokens: ['Fine.'] });
       const answered = await ask(running.taskId);

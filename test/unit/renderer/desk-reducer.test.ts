@@ -251,6 +251,23 @@ describe('the Desk store reducer', () => {
     );
   });
 
+  it('keeps no notice of a question Taskdesk withdrew because of what the person did (byYou)', () => {
+    const inbox = [
+      item('of-a-task', { taskId: 'of-a-task', relatedTaskId: 'server-task', request: { message: 'Which topic?' } })
+    ];
+    const state = deskReducer(
+      loaded({ inbox }),
+      event('inbox.removed', {
+        id: 'of-a-task',
+        why: 'withdrawn',
+        reason: 'The task this was asked for (tool research) was cancelled by you.',
+        byYou: true
+      })
+    );
+    assert.deepEqual(state.inbox, []);
+    assert.deepEqual(state.withdrawn, []);
+  });
+
   it('quotes what a withdrawn model request asked: the last text among its messages', () => {
     let state = loaded({
       inbox: [

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { HistorySummary } from '../../../app/contract/history.js';
+import type {
+  HostApiClient,
+  HostEvent,
+  HostEventPayload,
+  InboundTask,
+  InboxItem
+} from '../../../app/contract/host-api.js';
+import { answerTaken } from '../../../renderer/inbox/answer-taken.js';
+import { DeskStore } from '../../../renderer/store/desk-store.js';
+import type { AnsweredRun, DeskSnapshot } from '../../../renderer/store/desk-state.js';
+
+const asked = '2026-12-01T09:00:00.000Z';
+
+function approval(kind: InboxItem['kind'] = 'sampling-approval', extra: Partial<InboxItem> = {}): InboxItem {
+  return {
+    id: 't1',
+    taskId: 't1',
+    kind,
+    serverId: 'a',
+    serverName: 'Server a',
+    createdAt: asked,
+    request: { messages: [], maxTokens: 10 },
+    draft: { providerId: 'p', providerName: 'P', model: 'm', reason: 'default' },
+    ...extra
+  };
+}
+
+function task(status: InboundTask['task']['status']): InboundTask {
+  return {
+    task: { taskId: 't1', status, createdAt: asked, lastUpdatedAt: asked, ttl: 60_000 },
+    serverId: 'a',
+    serverName: 'Server a',
+    kind: 'sampling',
+    request: {},
+    notes: []
+  };
+}
+
+function entry(extra: Partial<HistorySummary>): HistorySummary {
+  return {
+    id: 'request:1',
+    direction: 'received',
+    kind: 'sampling',
+    serverId: 'a',
+    serverName: 'Server a',
+    title: 'Say hi',
+    status: 'completed',
+    createdAt: asked,
+    updatedAt: asked,
+    endedAt: asked,
+    ...extra
+  };
+}
+
+const run = (extra: Partial<AnsweredRun> = {}): AnsweredRun => ({
+  serverId: 'a',
+  taskId: 't1',
+  createdAt: asked,
+  ended: 'Approved; m answered Server a.',
+  ...extra
+});
+
+/** A store loaded with the given inbox; its client is never called. */
+function loaded(inbox: InboxItem[], tasks: InboundTask[] = []): DeskStore {
+  const store = new DeskStore({} as HostApiClient);
+  const snapshot: DeskSnapshot = {
+    servers: [],
+    policies: {},
+    inbox,
+    tasks,
+    outbound: [],
+    providers: [],
+    calls: [],
+    conversations: []
+  };
+  store.dispatch({ type: 'sync-started', syncId: 1 });
+  store.dispatch({ type: 'snapshot', syncId: 1, snapshot });
+  return store;
+}
+
+const heard = <E extends HostEvent>(store: DeskStore, name: E, payload: HostEventPayload<E>) =>
+  store.apply(name, payload);
+
+describe('an answer the host took, and the events it crosses', () => {
+  it('reply first: the approval goes at once, "… is running" shows, and the review that follows stays', () => {
+    const item = approval();
+    const store = loaded([item]);
+    assert.equal(answerTaken(store, item, 'Approved; m is running.', run()), 'Approved; m is running.');
+    assert.deepEqual(store.getState().inbox, []);
+    assert.equal(store.getState().lastAnswered, 'Approved; m is running.');
+    heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(store, 'inbox.added', { item: approval('sampling-review') });
+    assert.deepEqual(
+      store.getState().inbox.map((known) => known.kind),
+      ['sampling-review']
+    );
+    assert.equal(store.getState().lastAnswered, undefined, 'the model is done: its answer is to review');
+  });
+
+  it('events first: the review under the same id stays, and nothing says the model is running', () => {
+    const item = approval();
+    const store = loaded([item]);
+    heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(store, 'inbox.added', { item: approval('sampling-review') });
+    assert.equal(answerTaken(store, item, 'Approved; m is running.', run()), undefined, 'nothing is announced');
+    assert.deepEqual(
+      store.getState().inbox.map((known) => known.kind),
+      ['sampling-review'],
+      'the reply does not take the review away'
+    );
+    assert.equal(store.getState().lastAnswered, undefined);
+    assert.equal(store.getState().answeredRun, undefined);
+  });
+
+  it('events first, the run already over (no review): the line says the model answered', () => {
+    const item = approval();
+    const store = loaded([item], [task('working')]);
+    heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(store, 'task.changed', { taskId: 't1', task: task('completed') });
+    answerTaken(store, item, 'Approved; m is running.', run());
+    assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
+    assert.equal(store.getState().answeredRun, undefined);
+  });
+
+  it('events first, a request that was no task already over: its History entry, heard before, ends the line', () => {
+    const item = approval('sampling-approval', { id: 'r1', taskId: undefined });
+    for (const [ended, said] of [
+      [entry({}), 'Approved; m answered Server a.'],
+      [entry({ status: 'failed' }), undefined]
+    ] as const) {
+      const store = loaded([item]);
+      heard(store, 'inbox.removed', { id: 'r1', why: 'answered' });
+      heard(store, 'history.changed', { entry: entry({ id: 'request:0', createdAt: '2026-12-01T08:59:00.000Z' }) });
+      heard(store, 'history.changed', { entry: ended });
+      answerTaken(store, item, 'Approved; m is running.', run({ taskId: undefined }));
+      assert.equal(store.getState().lastAnswered, said);
+      assert.equal(store.getState().answeredRun, undefined);
+    }
+  });
+
+  it('an answer with nothing after it: the card goes, whichever comes first', () => {
+    const item = approval('elicitation', { id: 'q', taskId: undefined, draft: undefined });
+    const early = loaded([item]);
+    heard(early, 'inbox.removed', { id: 'q', why: 'answered' });
+    answerTaken(early, item, 'Answer sent to Server a.');
+    const late = loaded([item]);
+    answerTaken(late, item, 'Answer sent to Server a.');
+    for (const store of [early, late]) {
+      assert.deepEqual(store.getState().inbox, []);
+      assert.equal(store.getState().lastAnswered, 'Answer sent to Server a.');
+    }
+  });
+});
+
+describe('"Approved; … is running." ends with the run', () => {
+  it('a task’s run: says the model answered when the task completes, and goes when it fails', () => {
+    for (const [status, said] of [
+      ['completed', 'Approved; m answered Server a.'],
+      ['failed', undefined],
+      ['cancelled', undefined]
+    ] as const) {
+      const store = loaded([], [task('working')]);
+      store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: run() });
+      heard(store, 'task.changed', {
+        taskId: 't2',
+        task: { ...task('completed'), task: { ...task('completed').task, taskId: 't2' } }
+      });
+      assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'another task’s end changes nothing');
+      heard(store, 'task.changed', { taskId: 't1', task: task('working') });
+      assert.equal(store.getState().lastAnswered, 'Approved; m is running.');
+      heard(store, 'task.changed', { taskId: 't1', task: task(status) });
+      assert.equal(store.getState().lastAnswered, said, status);
+      assert.equal(store.getState().answeredRun, undefined);
+    }
+  });
+
+  it('a request that was no task: ends with its History entry (same server, asked at the same time)', () => {
+    const plain = run({ taskId: undefined });
+    const store = loaded([]);
+    store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: plain });
+    heard(store, 'history.changed', { entry: entry({ createdAt: '2026-12-01T09:00:05.000Z' }) });
+    heard(store, 'history.changed', { entry: entry({ serverId: 'b' }) });
+    heard(store, 'history.changed', { entry: entry({ kind: 'elicitation' }) });
+    heard(store, 'history.changed', { entry: entry({ taskId: 't9' }) });
+    assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'other requests’ entries change nothing');
+    heard(store, 'history.changed', { entry: entry({}) });
+    assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
+
+    for (const failed of [entry({ status: 'failed' }), entry({ status: 'failed', rejected: true })]) {
+      const again = loaded([]);
+      again.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: plain });
+      heard(again, 'history.changed', { entry: failed });
+      assert.equal(again.getState().lastAnswered, undefined, 'a failed run has its own notice');
+    }
+  });
+
+  it('the next answer, or leaving the Inbox, ends the line as before', () => {
+    const store = loaded([]);
+    store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: run() });
+    store.dispatch({ type: 'inbox-answered', text: undefined });
+    heard(store, 'task.changed', { taskId: 't1', task: task('completed') });
+    assert.equal(store.getState().lastAnswered, undefined);
+  });
+});

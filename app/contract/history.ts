@@ -63,7 +63,8 @@ export const HistorySummarySchema = z.object({
   unanswered: z.boolean().optional(),
   /**
    * Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`; `taskdesk` for a plain
-   * call or request still open when Taskdesk closed.
+   * call or request still open when Taskdesk closed, or for a request (a task of its own too)
+   * Taskdesk withdrew because the task it was asked for ended.
    */
   cancelledBy: z.enum(['you', 'server', 'taskdesk']).optional(),
   /**

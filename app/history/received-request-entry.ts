@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/history.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
-import { withdrawnReasonOf } from '../receiver/withdrawn-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
+import { withdrawalOf } from './withdrawal.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -25,7 +25,7 @@ const REASON_CHARS = 300;
  */
 export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry {
   const { outcome } = ended;
-  const cancelled = ended.cancelled ?? withdrawal(ended);
+  const cancelled = ended.cancelled ?? withdrawalOf(ended.kind, ended.notes);
   const status: HistoryStatus = cancelled ? 'cancelled' : outcome.type === 'result' ? 'completed' : 'failed';
   const message = cancelled
     ? cancelledMessage(cancelled)
@@ -53,14 +53,6 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })
   };
-}
-
-/** Taskdesk's withdrawal of the request, as a cancellation: why, and what its server was told. */
-function withdrawal(ended: EndedOrdinaryRequest): EndedOrdinaryRequest['cancelled'] {
-  const reason = withdrawnReasonOf(ended.notes);
-  if (reason === undefined) return undefined;
-  const told = ended.kind === 'elicitation' ? 'dismissed' : 'declined';
-  return { by: 'taskdesk', reason: `${reason} Taskdesk withdrew it, and told its server it was ${told}.` };
 }
 
 /** Why it was cancelled, in a status message: the server's reason quoted, at most its start. */

@@ -28,6 +28,7 @@ import {
   titleOfRequested
 } from './history-values.js';
 import { receivedRequestEntry } from './received-request-entry.js';
+import { withdrawalOf } from './withdrawal.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -143,7 +144,14 @@ export class TaskHistory {
     this.#schedulePrune();
   }
 
-  /** Records a received task's state; `record` undefined means the receiver removed it (TTL, eviction). */
+  /**
+   * Records a received task's state; `record` undefined means the receiver removed it (TTL, eviction).
+   *
+   * A task Taskdesk withdrew because the task it was asked for ended (its runner's notes say so)
+   * is recorded as cancelled by Taskdesk, with why, as a plain request is: its protocol status
+   * (`completed` with an elicitation's `cancel`, `failed` with −1) and that answer are what its
+   * server was told, not an answer of the person's, so History keeps neither.
+   */
   recordReceived(taskId: string, record: TaskRecord | undefined): void {
     const id = `received:${taskId}`;
     const existing = this.#entries.get(id);
@@ -156,33 +164,24 @@ export class TaskHistory {
       }
       return;
     }
-    const status: HistoryStatus = record.task.status;
-    const cancelledBy = cancelledByOf(record);
+    const withdrawn = withdrawnTask(record);
+    const status: HistoryStatus = withdrawn ? 'cancelled' : record.task.status;
+    const cancelledBy = withdrawn?.by ?? cancelledByOf(record);
     const by = cancelledBy ? { cancelledBy } : {};
+    const statusMessage = withdrawn?.reason ?? record.task.statusMessage;
+    const outcome = withdrawn ? undefined : record.outcome;
     if (existing) {
-      const result =
-        record.outcome?.type === 'result' && !existing.result ? { result: boundedValue(record.outcome.result) } : {};
-      const error = record.outcome?.type === 'error' && !existing.error ? { error: record.outcome.error } : {};
+      const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};
+      const error = outcome?.type === 'error' && !existing.error ? { error: outcome.error } : {};
       // What ran, noted once the person approved a changed request: no step of its own.
       const ranRequest = existing.ranRequest ?? ranRequestOf(record.notes);
       const ran = ranRequest !== undefined && !existing.ranRequest ? { ranRequest } : {};
-      if (
-        existing.status === status &&
-        existing.statusMessage === record.task.statusMessage &&
-        !result.result &&
-        !error.error
-      ) {
+      if (existing.status === status && existing.statusMessage === statusMessage && !result.result && !error.error) {
         if (ran.ranRequest) this.#save({ ...existing, ...ran });
         return;
       }
       this.#save(
-        this.#step(
-          { ...existing, ...result, ...error, ...ran },
-          record.task.lastUpdatedAt,
-          status,
-          record.task.statusMessage,
-          by
-        )
+        this.#step({ ...existing, ...result, ...error, ...ran }, record.task.lastUpdatedAt, status, statusMessage, by)
       );
       return;
     }
@@ -196,7 +195,7 @@ export class TaskHistory {
       title: titleOfReceived(record.kind, record.request),
       status,
       ...by,
-      ...(record.task.statusMessage !== undefined && { statusMessage: record.task.statusMessage }),
+      ...(statusMessage !== undefined && { statusMessage }),
       createdAt: record.task.createdAt,
       updatedAt: record.task.lastUpdatedAt,
       ...(isEnded(status) && { endedAt: record.task.lastUpdatedAt }),
@@ -204,13 +203,13 @@ export class TaskHistory {
         {
           at: record.task.createdAt,
           status,
-          ...(record.task.statusMessage !== undefined && { message: record.task.statusMessage })
+          ...(statusMessage !== undefined && { message: statusMessage })
         }
       ],
       request: boundedValue(record.request),
       ...ranOf(record),
-      ...(record.outcome?.type === 'result' && { result: boundedValue(record.outcome.result) }),
-      ...(record.outcome?.type === 'error' && { error: record.outcome.error })
+      ...(outcome?.type === 'result' && { result: boundedValue(outcome.result) }),
+      ...(outcome?.type === 'error' && { error: outcome.error })
     };
     this.#save(entry);
   }
@@ -403,7 +402,7 @@ export class TaskHistory {
     at: string,
     status: HistoryStatus,
     message: string | undefined,
-    extra: { unanswered?: boolean; cancelledBy?: 'you' | 'server' } = {}
+    extra: { unanswered?: boolean; cancelledBy?: 'you' | 'server' | 'taskdesk' } = {}
   ): HistoryEntry {
     // A task that ends with the status message it had while it ran ("Generating report...")
     // ended with no message of its own: its outcome speaks, not its last interim status.
@@ -563,6 +562,15 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(isRejectedSampling(entry) && { rejected: true }),
     ...(ranRequest !== undefined && { edited: true })
   };
+}
+
+/**
+ * Taskdesk's withdrawal of a received task that ended with the dismissal it answered its server
+ * (see `withdrawalOf`); undefined for any other task, and while it runs.
+ */
+function withdrawnTask(record: TaskRecord): ReturnType<typeof withdrawalOf> {
+  const { status } = record.task;
+  return status === 'completed' || status === 'failed' ? withdrawalOf(record.kind, record.notes) : undefined;
 }
 
 /** A received task's request as it ran, when the person changed it (the runner's note says so). */

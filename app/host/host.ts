@@ -893,6 +893,9 @@ function redactedState(state: ConnectionState, config: ServerConfig): Connection
 
 /** Which question an inbox item's audit entry is about, in a short line (never its answer). */
 function questionOf(item: Readonly<InboxItem>): { question?: string } {
+  // A review's request is what was approved, which may hold the person's own edits: never
+  // quoted (its approval's entry named the server's question).
+  if (item.kind === 'sampling-review') return {};
   const question = questionPreview(item);
   return question === undefined ? {} : { question };
 }

@@ -79,7 +79,11 @@ function fromEntry(entry: HistoryEntry): Shown {
     taskId: entry.taskId,
     status: entry.status,
     cancelledBy: entry.cancelledBy,
-    statusMessage: entry.status === 'completed' || entry.status === 'cancelled' ? undefined : entry.statusMessage,
+    // Taskdesk's own cancel says why (a withdrawn question: its task ended); no other end needs it.
+    statusMessage:
+      entry.status === 'completed' || (entry.status === 'cancelled' && entry.cancelledBy !== 'taskdesk')
+        ? undefined
+        : entry.statusMessage,
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     request: entry.request,

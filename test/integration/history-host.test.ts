@@ -341,4 +341,43 @@ describe('the task history through the host API', () => {
       ['Write a haiku about queues', 'Write a haiku about queues']
     );
   });
+
+  it('names a reviewed answer’s request in the audit without the words the person changed it to', async () => {
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    cleanups.push(() => llm.close());
+    const a = peerServer();
+    const fixture = await startHostWith({ a }, { keyStore: new InMemoryKeyStore() });
+    cleanups.push(() => fixture.dispose());
+    const { host } = fixture;
+    await saveFakeProvider(host, llm.baseURL);
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: true } });
+    const asked = {
+      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
+      maxTokens: 50
+    };
+    const ran = {
+      ...asked,
+      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
+    };
+    llm.enqueue({ kind: 'text', tokens: ['There once was a queue'] });
+    const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+    const review = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-review');
+    const answered = a.server.request({ method: 'sampling/createMessage', params: asked }, CreateMessageResultSchema);
+    const { item } = await within(approval, 5_000, 'the approval');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'approve', params: ran } });
+    const reviewed = (await within(review, 5_000, 'the review')).item;
+    await host.call('inbox.answer', { id: reviewed.id, answer: { action: 'approve' } });
+    await answered;
+    host.audit.flush();
+    const audit = host.audit.read({ limit: 1000 });
+    const inbox = audit.filter((entry) => entry.type === 'inbox.answered');
+    assert.deepEqual(
+      inbox.map((entry) => [entry.detail?.kind, entry.detail?.question]),
+      [
+        ['sampling-review', undefined],
+        ['sampling-approval', 'Write a haiku about queues']
+      ]
+    );
+    assert.doesNotMatch(JSON.stringify(audit), /limerick/, 'nothing the person wrote in the audit');
+  });
 });

@@ -4,6 +4,7 @@ import {
   CreateMessageResultSchema,
   CreateTaskResultSchema,
   ElicitResultSchema,
+  GetTaskResultSchema,
   McpError,
   RELATED_TASK_META_KEY
 } from '@modelcontextprotocol/sdk/types.js';
@@ -226,6 +227,95 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     assert.equal(question.result, undefined, 'no answer of the person to show');
     assert.deepEqual(question.timeline.at(-1)?.status, 'cancelled');
     assert.match(question.timeline.at(-1)?.message ?? '', /was cancelled by you\. Taskdesk withdrew it/);
+  });
+
+  it('History records one asked as a task of its own the same way, while that task ends as its server was told', async () => {
+    const clock = new ManualClock();
+    const { mcp, host } = await started(clock);
+    const task = await callSlow(host, 3_600_000);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const asTask = { task: { ttl: 3_600_000 }, _meta: related };
+    const { task: question } = await mcp.server.request(
+      { method: 'elicitation/create', params: { ...form, message: 'Which one, as a task?', ...asTask } },
+      CreateTaskResultSchema
+    );
+    const { task: modelRequest } = await mcp.server.request(
+      { method: 'sampling/createMessage', params: { ...sampling, ...asTask } },
+      CreateTaskResultSchema
+    );
+    await inboxHolds(host, 2);
+    const recorded = (taskId: string) =>
+      nextEvent(host, 'history.changed', ({ entry }) => entry.taskId === taskId && entry.endedAt !== undefined);
+    const recordedQuestion = recorded(question.taskId);
+    const recordedModelRequest = recorded(modelRequest.taskId);
+    const cancelled = endedAs(host, task.outboundId, 'cancelled');
+    await host.call('outbound.cancel', { outboundId: task.outboundId });
+    await cancelled;
+    await Promise.all([recordedQuestion, recordedModelRequest]);
+
+    // The server is told what it was before: the question's task completed with cancel, the
+    // model request's failed with −1, each saying so in its protocol status (asked once its
+    // result is served: what a server sees is what is on disk).
+    const status = async (taskId: string) =>
+      (await mcp.server.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).status;
+    assert.deepEqual(
+      await mcp.server.request({ method: 'tasks/result', params: { taskId: question.taskId } }, ElicitResultSchema),
+      { action: 'cancel', _meta: { [RELATED_TASK_META_KEY]: { taskId: question.taskId } } }
+    );
+    assert.equal(await status(question.taskId), 'completed');
+    const rejection = await mcp.server
+      .request({ method: 'tasks/result', params: { taskId: modelRequest.taskId } }, CreateMessageResultSchema)
+      .catch((error: unknown) => error);
+    assert.ok(rejection instanceof McpError);
+    assert.equal(rejection.code, -1);
+    assert.equal(await status(modelRequest.taskId), 'failed');
+    // So do the Tasks screen's tasks: their protocol status and outcome are the server's.
+    const ended = await host.call('tasks.get', { taskId: question.taskId });
+    assert.deepEqual(
+      [ended.task.status, ended.outcome],
+      ['completed', { type: 'result', result: { action: 'cancel' } }]
+    );
+    assert.equal((await host.call('tasks.get', { taskId: modelRequest.taskId })).task.status, 'failed');
+
+    const reason = 'The task this was asked for (tool slow) was cancelled by you.';
+    const { entries } = await host.call('history.list', { filter: { direction: 'received' } });
+    assert.deepEqual(
+      byKind(entries.map((entry) => ({ ...entry, detail: { kind: entry.kind } }))).map((entry) => [
+        entry.kind,
+        entry.taskId,
+        entry.status,
+        entry.cancelledBy,
+        entry.rejected,
+        entry.statusMessage
+      ]),
+      [
+        [
+          'elicitation',
+          question.taskId,
+          'cancelled',
+          'taskdesk',
+          undefined,
+          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`
+        ],
+        [
+          'sampling',
+          modelRequest.taskId,
+          'cancelled',
+          'taskdesk',
+          undefined,
+          `${reason} Taskdesk withdrew it, and told its server it was declined.`
+        ]
+      ]
+    );
+    for (const taskId of [question.taskId, modelRequest.taskId]) {
+      const entry = await host.call('history.get', { id: `received:${taskId}` });
+      assert.equal(entry.result, undefined, 'no answer of the person to show');
+      assert.equal(entry.error, undefined, 'no failure or rejection of the person');
+      assert.equal(entry.timeline.at(-1)?.status, 'cancelled');
+      assert.match(entry.timeline.at(-1)?.message ?? '', /was cancelled by you\. Taskdesk withdrew it/);
+    }
+    const found = await host.call('history.list', { filter: { status: 'cancelled', direction: 'received' } });
+    assert.equal(found.total, 2, "found by History's Cancelled filter");
   });
 
   it('a task that completes on its own withdraws a question still open for it', async () => {

@@ -10,6 +10,11 @@ export interface FloodRate {
   perSecond: number;
   /** How long one summary of this kind covers, at most (default: the policy's `windowMs`). */
   windowMs?: number;
+  /**
+   * The summary keeps the last held-back entry's detail (`detail.last`): for a kind whose last
+   * entry tells the state now (a connection's), which the count alone would hide.
+   */
+  keepLast?: true;
 }
 
 /** Rates for the flood guard: a default, and kinds a server can cause without limit. */
@@ -34,7 +39,7 @@ export const defaultFloodPolicy: FloodPolicy = {
     'task.rate-limited': { burst: 20, perSecond: 2 },
     // A server that fails and is connected again in a loop: its first changes one by one, then
     // one a minute, and one summary a minute of the rest.
-    'server.state': { burst: 30, perSecond: 1 / 60, windowMs: 60_000 }
+    'server.state': { burst: 30, perSecond: 1 / 60, windowMs: 60_000, keepLast: true }
   },
   windowMs: 1000
 };
@@ -52,6 +57,8 @@ interface Window {
   taskIds: string[];
   /** How long this window covers, at most. */
   windowMs: number;
+  /** The last held-back entry's detail, for a kind whose rate keeps it. */
+  last?: Record<string, unknown> | undefined;
 }
 
 const SAMPLE_TASK_IDS = 3;
@@ -79,7 +86,7 @@ export class FloodGuard {
   }
 
   /** Whether an entry is written one by one; when not, it is counted into its window. */
-  admit(entry: Pick<AuditEntry, 'serverId' | 'serverName' | 'type' | 'taskId'>): boolean {
+  admit(entry: Pick<AuditEntry, 'serverId' | 'serverName' | 'type' | 'taskId' | 'detail'>): boolean {
     const key = `${entry.serverId ?? ''}\u0000${entry.type}`;
     const rate = Object.hasOwn(this.#policy.byType, entry.type)
       ? this.#policy.byType[entry.type]!
@@ -104,6 +111,7 @@ export class FloodGuard {
     }
     window.count++;
     window.lastAt = now;
+    if (rate.keepLast) window.last = entry.detail;
     if (entry.taskId !== undefined && window.taskIds.length < SAMPLE_TASK_IDS)
       window.taskIds.push(entry.taskId.slice(0, SAMPLE_ID_CHARS));
     return false;
@@ -144,6 +152,7 @@ function summaryOf(window: Window): AuditEntry {
       from: new Date(window.firstAt).toISOString(),
       to: new Date(window.lastAt).toISOString(),
       ...(window.taskIds.length > 0 && { sampleTaskIds: window.taskIds }),
+      ...(window.last !== undefined && { last: window.last }),
       message: `${window.count} more ${window.type} entries in ${seconds.toFixed(1)} s, past the rate written one by one`
     }
   };

@@ -419,7 +419,17 @@ export const HostEvents = {
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
-  'store.warning': z.object({ message: z.string(), movedTo: z.string().optional() }),
+  'store.warning': z.object({
+    message: z.string(),
+    movedTo: z.string().optional(),
+    /**
+     * This warning's own id (the host gives each warning it makes one): the same warning replayed
+     * (a new event stream starts with the host's warnings) keeps its id, and the same problem
+     * happening again is a new warning with a new id, shown again even when its words are the same.
+     * The Desk dedupes and dismisses by it; a warning without one is told apart by its words.
+     */
+    id: z.string().optional()
+  }),
   /** A model run the person approved failed (the Inbox says so where they approved it). */
   'sampling.approvedRunFailed': z.object({
     /** This failure's own id (a notice is dismissed by it). */

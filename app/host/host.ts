@@ -171,12 +171,12 @@ export class Host {
   readonly #readySince = new Map<string, number>();
   readonly #pendingStatus = new PendingStatusNotifications();
   readonly #config: HostConfig;
-  readonly #warnings: Array<{ message: string; movedTo?: string }> = [];
+  readonly #warnings: Array<{ message: string; movedTo?: string; id: string }> = [];
   readonly #methods: HostMethodTable;
   /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
   readonly #oauth: OAuthSessions;
   /** Warnings of the task store failing to write, cleared once it writes again. */
-  readonly #storeProblems: Array<{ message: string; movedTo?: string }> = [];
+  readonly #storeProblems: Array<{ message: string; movedTo?: string; id: string }> = [];
   /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
   readonly #auditChanged: ChangeCoalescer;
   /** Says while Taskdesk runs that it runs: found at the next start, it tells of an unclean stop. */
@@ -326,7 +326,7 @@ export class Host {
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
         )
     });
-    const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedIds());
+    const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedWhenLoaded());
     this.requestor.on((event) => {
       if (event.type === 'changed') {
         this.history.recordRequested(event.task);
@@ -393,11 +393,8 @@ export class Host {
           type: 'server.signed-in',
           serverId,
           ...(this.#registry.get(serverId) && { serverName: this.#registry.get(serverId)!.name }),
-          detail: {
-            issuer: grant.issuer,
-            ...(grant.subject !== undefined && { subject: grant.subject }),
-            browser: true
-          }
+          // The issuer, not the subject: a person's email address is not needed in a log that may be exported.
+          detail: { issuer: grant.issuer, browser: true }
         });
         void this.#reconnect(serverId);
       },
@@ -769,7 +766,7 @@ export class Host {
   }
 
   /** Warnings raised while loading stored data (a corrupt file moved aside). */
-  get warnings(): Array<{ message: string; movedTo?: string }> {
+  get warnings(): Array<{ message: string; movedTo?: string; id: string }> {
     return [...this.#warnings];
   }
 
@@ -837,11 +834,15 @@ export class Host {
     }
   }
 
-  /** A host warning (a banner in every window), recorded as `type` (the store's, unless said). */
+  /**
+   * A host warning (a banner in every window), recorded as `type` (the store's, unless said). Each
+   * gets its own id: the same problem happening again (same words) is a new warning, shown again.
+   */
   #warn(message: string, movedTo?: string, type = 'store.warning'): void {
-    const warning = movedTo === undefined ? { message } : { message, movedTo };
+    const id = randomUUID();
+    const warning = movedTo === undefined ? { message, id } : { message, movedTo, id };
     this.#warnings.push(warning);
-    this.audit.record({ type, detail: { ...warning } });
+    this.audit.record({ type, detail: movedTo === undefined ? { message } : { message, movedTo } });
     this.events.emit('store.warning', warning);
   }
 
@@ -857,7 +858,7 @@ export class Host {
       if (index !== -1) this.#warnings.splice(index, 1);
     }
     this.audit.record({ type: 'store.recovered', detail: { message: notice.message } });
-    this.events.emit('store.warning', { message: notice.message });
+    this.events.emit('store.warning', { message: notice.message, id: randomUUID() });
   }
 }
 

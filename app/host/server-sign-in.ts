@@ -36,14 +36,14 @@ export class ServerSignIn {
     let pending = oauth.openSignIn();
     if (!pending) {
       // Nothing asked yet (the user pressed Sign in first): a token, or a page to open.
+      // Recorded when this press signed the server in, not on every press while a token is valid;
+      // the issuer says where, and the subject (often an email address) stays out of the log.
+      const signedInBefore = oauth.view?.status === 'signed-in';
       try {
         await oauth.authorize({});
-        const { issuer, subject } = oauth.view ?? {};
-        this.#record(serverId, 'server.signed-in', {
-          ...(issuer !== undefined && { issuer }),
-          ...(subject !== undefined && { subject }),
-          browser: false
-        });
+        const issuer = oauth.view?.issuer;
+        if (!signedInBefore && oauth.view?.status === 'signed-in')
+          this.#record(serverId, 'server.signed-in', { ...(issuer !== undefined && { issuer }), browser: false });
         return { type: 'signed-in' };
       } catch (error) {
         if (!(error instanceof SignInRequiredError)) throw error;

@@ -10,8 +10,10 @@ export const TOOL_TASK_ENDED = 'tool.task-ended';
  * to it (its outcome fetched, or it expired or was lost), with its state, who cancelled it, the
  * reason given and, for an error, its message. `tool.called` recorded its start.
  *
- * Tasks already finished when the host starts were recorded by the run that saw them end;
- * `finishedIds` names them, so that a later write of one (a retried save) records nothing.
+ * Tasks already finished when their records were loaded were recorded by the run that saw them
+ * end; `finishedIds` names them, so that a later write of one (a retried save) records nothing.
+ * A task that expired while Taskdesk was stopped is not one of them: it ends as this run starts,
+ * and this run records it.
  */
 export class ToolTaskEndAudit {
   readonly #audit: AuditSink;

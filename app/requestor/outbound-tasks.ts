@@ -143,6 +143,8 @@ export class OutboundTasks {
   readonly #forgotten: ForgottenTasks;
   readonly #listeners = new Set<(event: OutboundTaskEvent) => void>();
   #closed = false;
+  /** See {@link finishedWhenLoaded}. */
+  readonly #finishedWhenLoaded: readonly string[];
   /** Plain (not task) calls in flight: progress, an idle timeout, cancel. */
   readonly plainCalls: PlainCalls;
   /** Multi round-trip requests in progress (when configured). */
@@ -223,13 +225,16 @@ export class OutboundTasks {
     });
     const loaded = this.#store.loadAll();
     this.quarantined = loaded.quarantined;
+    const finishedWhenLoaded: string[] = [];
     for (const view of loaded.tasks) {
       const follower =
         eraOfOutbound(view) === 'modern' ? new ModernTaskFollower(this.#env, view) : new TaskFollower(this.#env, view);
       this.#add(follower);
+      if (follower.finished) finishedWhenLoaded.push(view.outboundId);
       // The ttl runs whether or not the server is connected.
       follower.trackTtl();
     }
+    this.#finishedWhenLoaded = finishedWhenLoaded;
   }
 
   /** Subscribes to changes; returns the unsubscribe function. */
@@ -509,11 +514,12 @@ export class OutboundTasks {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  /** The ids of the tasks nothing more will happen to (no copies made). */
-  finishedIds(): string[] {
-    const ids: string[] = [];
-    for (const follower of this.#followers.values()) if (follower.finished) ids.push(follower.view.outboundId);
-    return ids;
+  /**
+   * The ids of the tasks that had already ended when they were loaded from disk, before their ttl
+   * was looked at: a task that expired while Taskdesk was stopped ends in this run, and is not one.
+   */
+  finishedWhenLoaded(): readonly string[] {
+    return this.#finishedWhenLoaded;
   }
 
   /** One outbound task, or undefined. */

@@ -140,7 +140,7 @@ const WORDS: Record<string, Words> = {
   'server.updated': () => "You changed the server's settings",
   'server.removed': () => 'You removed the server',
   'server.sign-in-started': () => 'You started signing in, in the browser',
-  'server.signed-in': (d) => `Signed in${text(d, 'subject') !== undefined ? ` as ${text(d, 'subject')}` : ''}`,
+  'server.signed-in': (d) => `Signed in${text(d, 'issuer') !== undefined ? ` at ${text(d, 'issuer')}` : ''}`,
   'server.sign-in-failed': () => 'The sign-in failed',
   'server.sign-in-cancelled': () => 'You cancelled the sign-in',
   'server.signed-out': () => 'You signed out',
@@ -182,8 +182,16 @@ const WORDS: Record<string, Words> = {
   'host.open-work-cancelled': () =>
     'Taskdesk had closed with questions, model requests or tool calls without a task still open, and cancelled them',
   'audit.summary': (d) =>
-    `${typeof d.count === 'number' ? d.count : 'Some'} more entries of “${auditLabel({ type: String(d.of) })}”, held back: too many at once`
+    `${typeof d.count === 'number' ? d.count : 'Some'} more entries of “${auditLabel({ type: String(d.of) })}”, held back: too many at once${lastHeld(d)}`
 };
+
+/** What the last held-back entry said, when the summary keeps it (a connection's state now). */
+function lastHeld(d: Detail): string {
+  const last = d.last;
+  if (typeof last !== 'object' || last === null || d.of !== 'server.state') return '';
+  const status = String((last as Detail).status);
+  return `; the last: ${CONNECTION[status] ?? status}`;
+}
 
 /**
  * An audit entry in a sentence a person reads ("You declined a question: “Which city?”",

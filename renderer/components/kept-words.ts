@@ -26,6 +26,14 @@ export interface KeptLine {
 }
 
 /**
+ * Whether a task's lifetime still counts down at `now` (a clock is worth keeping for it): not
+ * without a time limit, nor once its time has passed (the words then no longer change).
+ */
+export function keptCounting(expiresAt: string | undefined, now: number): boolean {
+  return expiresAt !== undefined && Date.parse(expiresAt) > now;
+}
+
+/**
  * How long a task and its result are still kept (its TTL from creation): "Taskdesk keeps the task
  * and its result for 9 min more", "… without a time limit", and once the time has passed "… kept
  * the task and its result until" (the date follows). What is left is rounded up to `unitMs`

@@ -1,12 +1,13 @@
 import { DateTime } from './date-time.js';
-import { keptLine, type TaskDirection } from './kept-words.js';
+import { keptCounting, keptLine, type TaskDirection } from './kept-words.js';
 import { useNow } from './use-now.js';
 
 /**
  * How long a task and its result are kept, and by whom, counting down ({@link keptLine}'s words):
  * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant). `everyMs` above a
  * second counts in whole minutes (a long list need not tick every second); `until` adds the date
- * it ends.
+ * it ends. It keeps a clock only while there is time left: none without a time limit, and none once
+ * its time has passed (a long list of ended tasks ticks for none of them).
  */
 export function TaskKept({
   direction,
@@ -26,7 +27,7 @@ export function TaskKept({
   /** Without who keeps it ("for 9 min more"), for a column headed "Kept"; the whole sentence is its tooltip. */
   compact?: boolean;
 }) {
-  const now = useNow(everyMs);
+  const now = useNow(everyMs, keptCounting(expiresAt, Date.now()));
   const unitMs = everyMs > 1000 ? 60_000 : 1000;
   const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact });
   return (

@@ -6,15 +6,20 @@ export type HostWarning = HostEventPayload<'store.warning'>;
 /** Where the warnings dismissed in this window are kept (sessionStorage: this tab, through a reload). */
 export const DISMISSED_WARNINGS_KEY = 'taskdesk.dismissedWarnings';
 
-/** What tells one warning from another: its words, and the file it names. */
+/**
+ * What tells one warning from another: its id (the same problem happening again is a new warning,
+ * shown again though its words are the same), or, for a warning without one, its words and the
+ * file it names.
+ */
 export function warningKey(warning: HostWarning): string {
+  if (warning.id !== undefined) return `id:${warning.id}`;
   return warning.movedTo === undefined ? warning.message : `${warning.message}\n${warning.movedTo}`;
 }
 
 /**
  * The keys of the warnings dismissed in this window. A warning is the host's for the whole run, so
  * dismissing it is kept in the window's session: a reload does not bring it back, a new window
- * (or tab) shows it again, and a new warning (other words) is shown as it comes.
+ * (or tab) shows it again, and a new warning (a new id, or other words) is shown as it comes.
  */
 export function loadDismissedWarnings(storage: Pick<Storage, 'getItem'> | undefined): ReadonlySet<string> {
   try {

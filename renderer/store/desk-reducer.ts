@@ -1,4 +1,4 @@
-import type { InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
+import type { HostEventPayload, InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import type { HistorySummary } from '../../app/contract/history.js';
 import type { AnsweredRun, DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
 import { isTerminal } from './task-status.js';
@@ -214,9 +214,15 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     }
     case 'store.warning': {
       // Each new event stream starts with the host's warnings, and an event heard during a sync
-      // is folded over the snapshot again: a warning already shown is not shown twice.
-      const { message, movedTo } = action.payload;
-      if (state.warnings.some((shown) => shown.message === message && shown.movedTo === movedTo)) return state;
+      // is folded over the snapshot again: a warning already shown is not shown twice. A warning
+      // with an id is that one (the same problem again is a new id, shown again); one without is
+      // told apart by its words.
+      const { message, movedTo, id } = action.payload;
+      const same = (shown: HostEventPayload<'store.warning'>) =>
+        id !== undefined || shown.id !== undefined
+          ? shown.id === id
+          : shown.message === message && shown.movedTo === movedTo;
+      if (state.warnings.some(same)) return state;
       return { ...state, warnings: [...state.warnings, action.payload] };
     }
     case 'inbox.expiring': {

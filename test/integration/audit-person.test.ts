@@ -5,6 +5,7 @@ import { createHost } from '../../app/host/host.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
 import { inboxHolds, peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** The audit log's entries of one type (or whose type starts with `type.`), oldest first, without their times. */
 async function entries(
@@ -210,6 +211,63 @@ describe('the audit log records what the person did', () => {
       // Every task's start is recorded too (a 10 ms task may end before its call's entry is written).
       const called = (await entries(host, 'tool')).filter((entry) => entry.type === 'tool.called');
       assert.equal(called.length, 3);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('a task that expired while Taskdesk was stopped: its end recorded once, at the next start; an end already recorded, not again', async () => {
+    const clock = new ManualClock();
+    const taskPeer = (): PeerServer => ({
+      server: createTaskToolServer({ clock, pollInterval: 60_000 }).server.server,
+      notifications: [],
+      nextNotification: () => new Promise(() => undefined)
+    });
+    const options = { clock, requestorDefaultTtlMs: 10_000 };
+    let fixture = await startHostWith({ a: taskPeer() }, options);
+    const dir = fixture.dir;
+    const ended = async () => (await entries(fixture.host, 'tool')).filter((entry) => entry.type === 'tool.task-ended');
+    try {
+      const started = async () => {
+        const outcome = await fixture.host.call('tools.call', {
+          serverId: 'a',
+          name: 'slow',
+          arguments: { durationMs: 600_000 }
+        });
+        assert.equal(outcome.type, 'task');
+        return outcome.type === 'task' ? outcome.task.outboundId : '';
+      };
+      const left = await started();
+      const cancelled = await started();
+      await fixture.host.call('outbound.cancel', { outboundId: cancelled });
+      await clock.advance(1);
+      fixture.host.audit.flush();
+      assert.deepEqual(
+        (await ended()).map((entry) => [entry.detail?.outboundId, entry.detail?.state]),
+        [[cancelled, 'cancelled']]
+      );
+      await fixture.stop();
+
+      // Past the ttl while Taskdesk is stopped: the task expires as the next run starts.
+      await clock.advance(20_000);
+      fixture = await startHostWith({ a: peerServer() }, { ...options, dir });
+      await clock.advance(1);
+      fixture.host.audit.flush();
+      assert.equal(fixture.host.requestor.get(left)?.state, 'expired');
+      assert.deepEqual(
+        (await ended()).map((entry) => [entry.detail?.outboundId, entry.detail?.state]),
+        [
+          [cancelled, 'cancelled'],
+          [left, 'expired']
+        ]
+      );
+      await fixture.stop();
+
+      // Both ends were recorded by earlier runs: the next one records neither again.
+      fixture = await startHostWith({ a: peerServer() }, { ...options, dir });
+      await clock.advance(1);
+      fixture.host.audit.flush();
+      assert.equal((await ended()).length, 2);
     } finally {
       await fixture.dispose();
     }

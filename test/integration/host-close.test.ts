@@ -130,6 +130,18 @@ describe('closing Taskdesk with plain work open', () => {
     let next: Host = createHost({ dataDir: copy.dir, autoConnect: false });
     assert.equal(next.warnings.length, 1, JSON.stringify(next.warnings));
     assert.match(next.warnings[0]!.message, UNCLEAN);
+    // Each warning has its own id, the same each time it is given out (a stream replays it), and
+    // the same words said again (another start from the same state) are another warning, another id.
+    const id = next.warnings[0]!.id;
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.equal(next.warnings[0]!.id, id);
+    const again = tempDir();
+    cleanups.push(again.remove);
+    fs.cpSync(data.dir, again.dir, { recursive: true });
+    const other = createHost({ dataDir: again.dir, autoConnect: false });
+    assert.equal(other.warnings[0]?.message, next.warnings[0]!.message);
+    assert.notEqual(other.warnings[0]?.id, id);
+    await other.close();
     const audited = await next.call('audit.read', { type: 'host.unclean-stop' });
     assert.match(String(audited.at(-1)?.detail?.message), UNCLEAN);
     await next.close();

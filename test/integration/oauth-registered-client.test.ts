@@ -91,6 +91,18 @@ describe('OAuth sign-in with a client registered by hand', () => {
     await signedIn;
   });
 
+  it('pressing Sign in while signed in answers signed-in and records no new sign-in', async () => {
+    const before = (await host.call('audit.read', { serverId: 'protected' })).length;
+    assert.deepEqual(await host.call('auth.signIn', { serverId: 'protected' }), { type: 'signed-in' });
+    assert.deepEqual(await host.call('auth.signIn', { serverId: 'protected' }), { type: 'signed-in' });
+    const after = await host.call('audit.read', { serverId: 'protected' });
+    assert.deepEqual(
+      after.slice(0, after.length - before).filter((entry) => entry.type !== 'server.state'),
+      [],
+      'nothing new but connection states'
+    );
+  });
+
   it('and the audit log says each step the person took and how the sign-ins ended, without a secret', async () => {
     const all = await host.call('audit.read', { serverId: 'protected' });
     const steps = all
@@ -116,6 +128,11 @@ describe('OAuth sign-in with a client registered by hand', () => {
     assert.match(String(failed?.detail?.reason), /did not accept the client by-hand/);
     assert.equal(all.find((entry) => entry.type === 'server.oauth-client-set')?.detail?.clientId, 'by-hand');
     assert.equal(all.find((entry) => entry.type === 'server.signed-in')?.serverName, 'Protected');
+    // The issuer says where; the person's name or address is not needed in a log that may be exported.
+    for (const entry of all.filter((one) => one.type === 'server.signed-in')) {
+      assert.equal(entry.detail?.subject, undefined);
+      assert.equal(typeof entry.detail?.issuer, 'string');
+    }
     assert.doesNotMatch(JSON.stringify(all), /hand-secret|access_token|refresh_token|code_verifier/);
   });
 });

@@ -183,6 +183,8 @@ describe('connection changes in the audit log', () => {
     assert.ok(summaries.length <= 61, `a summary a minute (${summaries.length})`);
     const counted = summaries.reduce((sum, entry) => sum + Number(entry.detail!.count), 0);
     assert.equal(single + counted, 72_000, 'every change is accounted for');
+    // Each summary says the last state it held back, so the log does not end on a stale one.
+    for (const summary of summaries) assert.deepEqual(summary.detail!.last, { status: 'failed', reason: 'refused' });
     assert.ok(
       entries.some((entry) => entry.type === 'server.added'),
       'what the person does meanwhile is written'

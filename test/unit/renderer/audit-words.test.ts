@@ -28,7 +28,12 @@ describe('audit entries in words', () => {
     );
     assert.equal(auditSentence({ type: 'server.state', detail: { status: 'ready' } }), 'Connected');
     assert.equal(auditSentence({ type: 'server.connect-asked' }), 'You asked to connect the server');
-    assert.equal(auditSentence({ type: 'server.signed-in', detail: { subject: 'ada' } }), 'Signed in as ada');
+    assert.equal(
+      auditSentence({ type: 'server.signed-in', detail: { issuer: 'https://auth.example/' } }),
+      'Signed in at https://auth.example/'
+    );
+    // An entry of an earlier version named the subject: it is not shown.
+    assert.equal(auditSentence({ type: 'server.signed-in', detail: { subject: 'ada' } }), 'Signed in');
     assert.equal(auditSentence({ type: 'server.signed-out' }), 'You signed out');
     assert.equal(
       auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
@@ -59,6 +64,10 @@ describe('audit entries in words', () => {
     assert.equal(
       auditSentence({ type: 'audit.summary', detail: { of: 'server.state', count: 40 } }),
       '40 more entries of “Connection changes”, held back: too many at once'
+    );
+    assert.equal(
+      auditSentence({ type: 'audit.summary', detail: { of: 'server.state', count: 40, last: { status: 'ready' } } }),
+      '40 more entries of “Connection changes”, held back: too many at once; the last: Connected'
     );
     assert.equal(auditLabel({ type: 'task.unknown-id' }), 'The server asked about a task Taskdesk does not know');
     assert.equal(auditSentence({ type: 'future.thing-done' }), 'Future thing done');

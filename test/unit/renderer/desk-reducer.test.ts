@@ -434,4 +434,20 @@ describe('the Desk store reducer', () => {
     state = deskReducer(state, event('store.warning', { ...moved, movedTo: '/data/corrupt/t2.json' }));
     assert.equal(state.warnings.length, 3);
   });
+
+  it('tells host warnings apart by their id: the same one replayed is shown once, the same words again are shown again', () => {
+    const failed = { message: 'Tasks could not be saved: disk full', id: 'w-1' };
+    let state = fold([{ type: 'sync-started', syncId: 1 }, event('store.warning', failed)]);
+    state = deskReducer(state, { type: 'snapshot', syncId: 1, snapshot: snapshot() });
+    // The stream reconnected and replayed it (same id): still once.
+    state = fold([{ type: 'sync-started', syncId: 2 }, event('store.warning', failed)], state);
+    state = deskReducer(state, { type: 'snapshot', syncId: 2, snapshot: snapshot() });
+    assert.deepEqual(state.warnings, [failed]);
+    // The store recovered, then failed again with the same words: a new warning (new id), shown.
+    const again = { ...failed, id: 'w-2' };
+    state = deskReducer(state, event('store.warning', again));
+    assert.deepEqual(state.warnings, [failed, again]);
+    state = deskReducer(state, event('store.warning', again));
+    assert.deepEqual(state.warnings, [failed, again]);
+  });
 });

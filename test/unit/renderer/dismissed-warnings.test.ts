@@ -23,6 +23,17 @@ describe('the host warnings dismissed in a window', () => {
     assert.equal(dismissed.has(warningKey({ message: 'The task store was unreadable.' })), false);
   });
 
+  it('keeps a warning with an id dismissed by its id: the same words again (a new id) are not dismissed', () => {
+    const storage = memoryStorage();
+    const failed = { message: 'Tasks could not be saved: disk full', id: 'w-1' };
+    saveDismissedWarnings(storage, new Set([warningKey(failed)]));
+    const dismissed = loadDismissedWarnings(storage);
+    assert.equal(dismissed.has(warningKey(failed)), true);
+    assert.equal(dismissed.has(warningKey({ ...failed, id: 'w-2' })), false);
+    // Nor is the same words without an id (those are told apart by their words).
+    assert.equal(dismissed.has(warningKey({ message: failed.message })), false);
+  });
+
   it('reads nothing dismissed from no storage, an unreadable value, or a refusing storage', () => {
     assert.deepEqual([...loadDismissedWarnings(undefined)], []);
     assert.deepEqual([...loadDismissedWarnings({ getItem: () => '{not json' })], []);

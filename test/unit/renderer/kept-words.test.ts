@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { keptLine, keptWords } from '../../../renderer/components/kept-words.js';
+import { keptCounting, keptLine, keptWords } from '../../../renderer/components/kept-words.js';
 
 const at = (iso: string) => Date.parse(iso);
 const expiresAt = '2030-01-01T10:10:00.000Z';
 
 describe('how long a task is kept, in words', () => {
+  it('keeps a clock only while there is time left: not without a time limit, nor once the time has passed', () => {
+    assert.equal(keptCounting(expiresAt, at('2030-01-01T10:09:59.000Z')), true);
+    assert.equal(keptCounting(expiresAt, at('2030-01-01T10:10:00.000Z')), false);
+    assert.equal(keptCounting(expiresAt, at('2030-01-01T11:00:00.000Z')), false);
+    assert.equal(keptCounting(undefined, at('2030-01-01T10:00:00.000Z')), false);
+  });
+
   it('says who keeps it by direction: Taskdesk a task it received, the server one Taskdesk requested', () => {
     assert.equal(keptWords('received'), 'Taskdesk keeps the task and its result');
     assert.equal(keptWords('requested'), 'The server keeps the task and its result');

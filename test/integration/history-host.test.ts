@@ -266,7 +266,18 @@ describe('the task history through the host API', () => {
     assert.equal((await host.call('history.list', {})).total, 0, 'entries past the retention are removed');
   });
 
-  it('keeps the request the person changed and ran beside the one the server sent, task or not; the audit says which parts', async () => {
+  /** A model request as the server sends it, and as the person changed it on the approval card. */
+  const asked = {
+    messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
+    maxTokens: 50
+  };
+  const ran = {
+    ...asked,
+    messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
+  };
+
+  /** A host with a fake model whose server `a`'s model requests ask first (and answers are reviewed, or not). */
+  const askingHost = async (reviewCompletion: boolean) => {
     const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     cleanups.push(() => llm.close());
     const a = peerServer();
@@ -274,15 +285,12 @@ describe('the task history through the host API', () => {
     cleanups.push(() => fixture.dispose());
     const { host } = fixture;
     await saveFakeProvider(host, llm.baseURL);
-    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: false } });
-    const asked = {
-      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
-      maxTokens: 50
-    };
-    const ran = {
-      ...asked,
-      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
-    };
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion } });
+    return { llm, a, host };
+  };
+
+  it('keeps the request the person changed and ran beside the one the server sent, task or not; the audit says which parts', async () => {
+    const { llm, a, host } = await askingHost(false);
     // Listening before the request goes: a task's approval is asked before its creation is answered.
     const approveEdited = () =>
       nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval').then(({ item }) =>
@@ -343,22 +351,7 @@ describe('the task history through the host API', () => {
   });
 
   it('names a reviewed answer’s request in the audit without the words the person changed it to', async () => {
-    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    cleanups.push(() => llm.close());
-    const a = peerServer();
-    const fixture = await startHostWith({ a }, { keyStore: new InMemoryKeyStore() });
-    cleanups.push(() => fixture.dispose());
-    const { host } = fixture;
-    await saveFakeProvider(host, llm.baseURL);
-    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'ask', reviewCompletion: true } });
-    const asked = {
-      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
-      maxTokens: 50
-    };
-    const ran = {
-      ...asked,
-      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
-    };
+    const { llm, a, host } = await askingHost(true);
     llm.enqueue({ kind: 'text', tokens: ['There once was a queue'] });
     const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
     const review = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-review');

@@ -86,23 +86,33 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     built?.remove();
   });
 
-  it('approves the request on another model, then edits the answer before it goes back', async () => {
-    llm.enqueue({ kind: 'text', tokens: ['Original', ' answer'] });
+  /**
+   * Server p asks for a model reply as a task; `result` is its `tasks/result`, which waits for the
+   * person (a wrapper: awaiting the promise itself would wait for the answer).
+   */
+  const askAsTask = async (text: string) => {
     const { task } = await peer.server.request(
       {
         method: 'sampling/createMessage',
         params: {
-          messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+          messages: [{ role: 'user', content: { type: 'text', text } }],
           maxTokens: 10,
           task: { ttl: 60_000 }
         }
       },
       CreateTaskResultSchema
     );
-    const result = peer.server.request(
-      { method: 'tasks/result', params: { taskId: task.taskId } },
-      CreateMessageResultSchema
-    );
+    return {
+      result: peer.server.request(
+        { method: 'tasks/result', params: { taskId: task.taskId } },
+        CreateMessageResultSchema
+      )
+    };
+  };
+
+  it('approves the request on another model, then edits the answer before it goes back', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Original', ' answer'] });
+    const { result } = await askAsTask('Say hi');
 
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.waitFor();
@@ -135,21 +145,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
 
   it('keeps the review card when it arrives before the reply to the approval (same id)', async () => {
     llm.enqueue({ kind: 'text', tokens: ['Crossed', ' answer'] });
-    const { task } = await peer.server.request(
-      {
-        method: 'sampling/createMessage',
-        params: {
-          messages: [{ role: 'user', content: { type: 'text', text: 'Cross the reply' } }],
-          maxTokens: 10,
-          task: { ttl: 60_000 }
-        }
-      },
-      CreateTaskResultSchema
-    );
-    const result = peer.server.request(
-      { method: 'tasks/result', params: { taskId: task.taskId } },
-      CreateMessageResultSchema
-    );
+    const { result } = await askAsTask('Cross the reply');
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.getByText('Cross the reply').waitFor();
     const reply = await holdReply(page, 'inbox.answer');

@@ -31,6 +31,23 @@ let client: Client;
 let sent: SentMessage[];
 let responses: Map<string | number, number>;
 const elicitations: Array<{ relatedTaskId: string | undefined; described: unknown; message: string }> = [];
+const onSent = new Set<() => void>();
+
+/** Resolves once `count` tasks/get of the task have been sent after its (blocking) tasks/result. */
+function pollsWhileBlocked(taskId: string, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const blocking = sent.find((m) => m.method === 'tasks/result' && m.params?.taskId === taskId);
+      if (!blocking) return;
+      const polls = sent.filter((m) => m.method === 'tasks/get' && m.params?.taskId === taskId && m.seq > blocking.seq);
+      if (polls.length < count) return;
+      onSent.delete(check);
+      resolve();
+    };
+    onSent.add(check);
+    check();
+  });
+}
 
 before(async () => {
   temp = tempTaskDir();
@@ -41,6 +58,12 @@ before(async () => {
     stderr: 'pipe'
   });
   sent = recordSends(transport, systemClock);
+  // Told after each message sent (wrapping the recorder), for what waits on the wire's traffic.
+  const recordedSend = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await recordedSend(message);
+    for (const listener of [...onSent]) listener();
+  };
   client = new Client({ name: 'taskdesk-test', version: '0.0.0' }, { capabilities: { elicitation: {} } });
   // Stands in for the inbox, which the lead's connection code routes side-channel requests to.
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -50,6 +73,9 @@ before(async () => {
       described: related ? manager.describe('everything', related.taskId) : undefined,
       message: request.params.message
     });
+    // Answered once the follower has polled twice while its tasks/result waits on this answer:
+    // the test below asserts that it keeps polling meanwhile, which real time alone made a race.
+    if (related?.taskId) await pollsWhileBlocked(related.taskId, 2);
     return { action: 'accept', content: { interpretation: 'snake' } };
   });
   await client.connect(transport);

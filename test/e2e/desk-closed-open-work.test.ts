@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { inboxHolds, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { inboxHolds, peerServer } from '../support/host-fixture.js';
+import { restartFixture } from './restart-fixture.js';
 
 const STOPPED = 'Taskdesk stopped before it was answered; the server was not answered';
 
@@ -11,28 +11,15 @@ const STOPPED = 'Taskdesk stopped before it was answered; the server was not ans
  * says so once, in the host-warning banner, and History says who cancelled it, once.
  */
 describe('plain work a clean close cancelled, in headless Chromium against the real core', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let fixture: InMemoryHostFixture | undefined;
-  const closers: Array<() => Promise<unknown>> = [];
-  const pageErrors: string[] = [];
-  let removeDir = () => {};
+  const restart = restartFixture();
+  const { pageErrors } = restart;
 
-  before(async () => {
-    built = await buildRenderer();
-  });
-
-  after(async () => {
-    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
-    await fixture?.dispose();
-    removeDir();
-    built?.remove();
-  });
+  before(() => restart.build());
+  after(() => restart.close());
 
   it('tells at the next start what was cancelled, and History says “Cancelled by Taskdesk” once with the reason', async () => {
-    const { dir, remove } = tempDir();
-    removeDir = remove;
     const peer = peerServer('desk-peer');
-    const first = await startHostWith({ desk: peer }, { dir });
+    const first = await restart.host({ desk: peer });
     const asked = peer.server
       .request(
         {
@@ -51,12 +38,8 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
     assert.equal(await asked, 'not answered');
 
     const second = peerServer('desk-peer');
-    fixture = await startHostWith({ desk: second }, { dir });
-    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
-    closers.push(
-      () => browser.close(),
-      () => server.close()
-    );
+    let fixture = await restart.host({ desk: second });
+    const page = await restart.open(fixture);
 
     const banner = page.locator('.banners .host-warning[role="alert"]');
     await banner.first().waitFor();
@@ -126,7 +109,7 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
 
     // Said once: the start after this one says nothing.
     await fixture.stop();
-    fixture = await startHostWith({ desk: peerServer('desk-peer') }, { dir });
+    fixture = await restart.host({ desk: peerServer('desk-peer') });
     assert.deepEqual(fixture.host.warnings, []);
   });
 });

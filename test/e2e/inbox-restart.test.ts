@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { inboxHolds, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { inboxHolds, peerServer } from '../support/host-fixture.js';
+import { restartFixture } from './restart-fixture.js';
 
 const Loose = z.looseObject({});
 
@@ -23,41 +23,24 @@ const question = (message: string) => ({
  * running now may never ask for it: the card says so, and the answer is said to be kept, not sent.
  */
 describe('a task’s question from before a restart, in headless Chromium against the real core', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let fixture: InMemoryHostFixture | undefined;
-  const closers: Array<() => Promise<unknown>> = [];
-  const pageErrors: string[] = [];
-  let removeDir = () => {};
+  const restart = restartFixture();
+  const { pageErrors } = restart;
 
-  before(async () => {
-    built = await buildRenderer();
-  });
-
-  after(async () => {
-    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
-    await fixture?.dispose();
-    removeDir();
-    built?.remove();
-  });
+  before(() => restart.build());
+  after(() => restart.close());
 
   it('says the answer is kept for the server, which gets it when it asks for the task', async () => {
-    const { dir, remove } = tempDir();
-    removeDir = remove;
     // The server asks before the restart.
     const peer = peerServer('desk-peer');
-    const before = await startHostWith({ desk: peer }, { dir });
+    const before = await restart.host({ desk: peer });
     const { task } = await peer.server.request(question('Your name for the booking?'), CreateTaskResultSchema);
     await inboxHolds(before.host, 1);
     await before.stop();
 
     // Taskdesk starts again; the server is started afresh too (a new process, for stdio).
     const again = peerServer('desk-peer');
-    fixture = await startHostWith({ desk: again }, { dir });
-    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
-    closers.push(
-      () => browser.close(),
-      () => server.close()
-    );
+    const fixture = await restart.host({ desk: again });
+    const page = await restart.open(fixture);
 
     const old = page.getByRole('article', { name: 'Your name for the booking?' });
     const note = old.locator('.kept-note');

@@ -1,0 +1,40 @@
+import type { Page } from 'playwright-core';
+import { startHostWith, tempDir, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+/**
+ * For an e2e test that stops and starts Taskdesk again on one data directory: `build` in
+ * `before`, `close` in `after`. `host` starts a host over the directory (a test stops the ones
+ * it is done with; `close` disposes of the last), `open` opens the Desk on one in Chromium.
+ */
+export function restartFixture() {
+  const temp = tempDir();
+  const pageErrors: string[] = [];
+  const closers: Array<() => Promise<unknown>> = [];
+  let built: Awaited<ReturnType<typeof buildRenderer>> | undefined;
+  let last: InMemoryHostFixture | undefined;
+  return {
+    dir: temp.dir,
+    /** Page errors and console errors seen so far. */
+    pageErrors,
+    build: async () => {
+      built = await buildRenderer();
+    },
+    host: async (peers: Record<string, PeerServer>): Promise<InMemoryHostFixture> =>
+      (last = await startHostWith(peers, { dir: temp.dir })),
+    open: async (fixture: InMemoryHostFixture): Promise<Page> => {
+      const { server, browser, page } = await openDesk(fixture.host, built!.dir, pageErrors);
+      closers.push(
+        () => browser.close(),
+        () => server.close()
+      );
+      return page;
+    },
+    close: async () => {
+      for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+      await last?.dispose();
+      temp.remove();
+      built?.remove();
+    }
+  };
+}

@@ -104,7 +104,7 @@ export async function resolveSource(
         })
         .join('\n');
       return {
-        label: `prompt "${source.name}" of ${server}${argumentsText(source.arguments)}`,
+        label: `prompt "${shownTitle(source.title) ?? source.name}" of ${server}${argumentsText(source.arguments)}`,
         text,
         ...(images.length > 0 && { images })
       };
@@ -112,17 +112,31 @@ export async function resolveSource(
     const read = ReadResourceResultSchema.parse(await fetcher.readResource(source.serverId, source.uri));
     const mapped = toolResultForModel({ content: read.contents.map((resource) => ({ type: 'resource', resource })) });
     return {
-      label: `resource ${source.uri} of ${server}`,
+      label: `${resourceWords(source)} of ${server}`,
       text: mapped.text,
       ...(mapped.images.length > 0 && { images: mapped.images })
     };
   } catch (error) {
-    const what = source.type === 'prompt' ? `prompt "${source.name}"` : `resource ${source.uri}`;
+    const what =
+      source.type === 'prompt' ? `prompt "${shownTitle(source.title) ?? source.name}"` : resourceWords(source);
     throw new HostError(
       JsonRpcCode.InvalidParams,
       `The ${what} of ${server} could not be fetched: ${toErrorData(error).message}`
     );
   }
+}
+
+/** A resource as a label names it: by its title and URI when the picker gave a title (the model reads the URI too). */
+function resourceWords(source: Extract<MessageSource, { type: 'resource' }>): string {
+  const title = shownTitle(source.title);
+  return title === undefined || title === source.uri ? `resource ${source.uri}` : `resource "${title}" (${source.uri})`;
+}
+
+/** A title as a label shows it: trimmed, at most 120 characters (a server's titles are its own), none when empty. */
+function shownTitle(title: string | undefined): string | undefined {
+  const trimmed = title?.trim() ?? '';
+  if (trimmed === '') return undefined;
+  return trimmed.length > 120 ? `${trimmed.slice(0, 119)}…` : trimmed;
 }
 
 /** A prompt's arguments as the label shows them: `, with city = Paris, unit = C` (nothing when none). */

@@ -64,15 +64,23 @@ const Base = { id: z.string(), at: z.string() };
 /** An image of a tool result, given to the model as an image input part. */
 export const AssistantImageSchema = z.object({ mimeType: z.string(), data: z.string() });
 
+/**
+ * The title the person saw for a source in the picker (a prompt's `title`, a resource's name), so that
+ * the sent message names it as its chip did rather than by its identifier. Display text only: what is
+ * fetched is decided by the name or URI.
+ */
+const SourceTitle = z.string().optional();
+
 /** A prompt or resource of a server the person adds to a message. */
 export const MessageSourceSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('prompt'),
     serverId: z.string(),
     name: z.string(),
+    title: SourceTitle,
     arguments: z.record(z.string(), z.string()).optional()
   }),
-  z.object({ type: z.literal('resource'), serverId: z.string(), uri: z.string() })
+  z.object({ type: z.literal('resource'), serverId: z.string(), uri: z.string(), title: SourceTitle })
 ]);
 export type MessageSource = z.infer<typeof MessageSourceSchema>;
 

@@ -98,6 +98,7 @@ export function SourcePicker({
                 type: 'prompt',
                 serverId,
                 name: prompt.name,
+                ...(prompt.title !== undefined && { title: prompt.title }),
                 ...(Object.keys(filled).length > 0 && { arguments: filled })
               },
               label: promptLabel(prompt.title ?? prompt.name, serverName, filled)
@@ -159,7 +160,12 @@ export function SourcePicker({
                     onClick={() => {
                       if (p.arguments.length === 0)
                         onAdd({
-                          source: { type: 'prompt', serverId, name: p.name },
+                          source: {
+                            type: 'prompt',
+                            serverId,
+                            name: p.name,
+                            ...(p.title !== undefined && { title: p.title })
+                          },
                           label: promptLabel(p.title ?? p.name, serverName, {})
                         });
                       else {
@@ -186,7 +192,7 @@ export function SourcePicker({
                     className="link-button"
                     onClick={() =>
                       onAdd({
-                        source: { type: 'resource', serverId, uri: r.uri },
+                        source: { type: 'resource', serverId, uri: r.uri, title: r.name },
                         label: `Resource ${r.name} of ${serverName}`
                       })
                     }

@@ -446,16 +446,22 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     llm.enqueue({ kind: 'text', tokens: ['Both ', 'noted.'] });
     await send('Use the prompt and the file');
     await lastAnswer().getByText('Both noted.').waitFor();
+    // The sent message names what it carries as the chips did: the prompt's title, the resource's name.
+    const sentSources = messages().locator('[data-role="user"]').last().locator('summary');
+    assert.deepEqual(await sentSources.allTextContents(), [
+      'Attached: prompt "Arguments Prompt" of Everything, with city = Lisbon',
+      'Attached: resource "instructions.md" (demo://resource/static/document/instructions.md) of Everything'
+    ]);
     const user = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'user')!;
     const parts = (user.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '');
     assert.equal(parts[0], 'Use the prompt and the file');
     assert.equal(
       parts[1],
-      '[From prompt "args-prompt" of Everything, with city = Lisbon]\nuser: What\'s weather in Lisbon?'
+      '[From prompt "Arguments Prompt" of Everything, with city = Lisbon]\nuser: What\'s weather in Lisbon?'
     );
     assert.match(
       parts[2] ?? '',
-      /^\[From resource demo:\/\/resource\/static\/document\/instructions\.md of Everything\]\n\[resource demo:\/\/resource\/static\/document\/instructions\.md\]\n\S/
+      /^\[From resource "instructions\.md" \(demo:\/\/resource\/static\/document\/instructions\.md\) of Everything\]\n\[resource demo:\/\/resource\/static\/document\/instructions\.md\]\n\S/
     );
     // The chips go once the message is sent (the send's answer may come after the model's first words).
     await attached.waitFor({ state: 'detached' });

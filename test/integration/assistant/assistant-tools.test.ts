@@ -381,8 +381,9 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
       conversationId: chat.id,
       text: 'Look at these',
       sources: [
-        { type: 'prompt', serverId: 'tools', name: 'review', arguments: { file: 'main.ts' } },
-        { type: 'resource', serverId: 'tools', uri: 'notes://today' }
+        // Named as the picker showed them: by the titles it gave (fetched by name and URI).
+        { type: 'prompt', serverId: 'tools', name: 'review', title: ' Code review ', arguments: { file: 'main.ts' } },
+        { type: 'resource', serverId: 'tools', uri: 'notes://today', title: 'Today' }
       ]
     });
     await settled(host, chat.id, answered);
@@ -391,9 +392,12 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
       { type: 'text', text: 'Look at these' },
       {
         type: 'text',
-        text: '[From prompt "review" of Server tools, with file = main.ts]\nuser: Please review main.ts.'
+        text: '[From prompt "Code review" of Server tools, with file = main.ts]\nuser: Please review main.ts.'
       },
-      { type: 'text', text: '[From resource notes://today of Server tools]\n[resource notes://today]\nBuy milk.' }
+      {
+        type: 'text',
+        text: '[From resource "Today" (notes://today) of Server tools]\n[resource notes://today]\nBuy milk.'
+      }
     ]);
   });
 

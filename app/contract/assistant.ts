@@ -197,7 +197,9 @@ export const ConversationSummarySchema = z.object({
   updatedAt: z.string(),
   status: ConversationStatusSchema,
   messageCount: z.number().int().nonnegative(),
-  pendingApprovals: z.number().int().nonnegative()
+  pendingApprovals: z.number().int().nonnegative(),
+  /** The outbound tasks its tool calls run as (see `runningTaskCalls`). */
+  runningTasks: z.array(z.string())
 });
 export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 

@@ -3,6 +3,20 @@ import type { Conversation, ConversationSummary } from './assistant.js';
 // A module of its own, with type imports only: the Desk imports it as a value, and a value import
 // of ./assistant.js would bring zod into the renderer bundle (its eval probe breaks the CSP).
 
+/**
+ * The outbound tasks a conversation's tool calls still run as (`outboundId` of each call in state
+ * `task`): the tasks whose questions it waits on, which the list shows for every conversation, held
+ * whole by the Desk or not.
+ */
+export function runningTaskCalls(c: Conversation): string[] {
+  const ids: string[] = [];
+  for (const m of c.messages)
+    if (m.role === 'assistant')
+      for (const call of m.toolCalls)
+        if (call.state === 'task' && call.outboundId !== undefined) ids.push(call.outboundId);
+  return ids;
+}
+
 /** A conversation's line in the list: what the host lists and the Desk keeps up to date from changes. */
 export function conversationSummary(c: Conversation): ConversationSummary {
   let pendingApprovals = 0;
@@ -16,6 +30,7 @@ export function conversationSummary(c: Conversation): ConversationSummary {
     updatedAt: c.updatedAt,
     status: c.status,
     messageCount: c.messages.length,
-    pendingApprovals
+    pendingApprovals,
+    runningTasks: runningTaskCalls(c)
   };
 }

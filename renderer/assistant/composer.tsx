@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -6,6 +6,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SourcePicker, type ChosenSource } from './source-picker.js';
 import { useAssistantCall } from './use-assistant-call.js';
 import { waitingQuestions } from './waiting-questions.js';
+import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
@@ -47,7 +48,8 @@ export function Composer({
   const waitsForApproval = conversation.messages.some(
     (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')
   );
-  const questions = useDeskState((state) => waitingQuestions(conversation, state.outbound, state.inbox));
+  const runningTasks = useMemo(() => runningTaskCalls(conversation), [conversation]);
+  const questions = useDeskState((state) => waitingQuestions(runningTasks, state.outbound, state.inbox));
 
   const action = useRef<HTMLButtonElement>(null);
   /** Whether Stop has the focus: when it gives way to Send, the focus would otherwise fall to the page. */

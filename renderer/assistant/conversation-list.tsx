@@ -47,13 +47,12 @@ export function ConversationList({
   const { client, store } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
-  const conversations = useDeskState((state) => state.assistant.conversations);
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
-  /** By conversation (those the Desk holds whole): the questions its running tasks wait on. */
+  /** By conversation: the questions its running tasks wait on. */
   const asking = useMemo(
-    () => new Map(Object.values(conversations).map((c) => [c.id, waitingQuestions(c, outbound, inbox)])),
-    [conversations, outbound, inbox]
+    () => new Map(summaries.map((s) => [s.id, waitingQuestions(s.runningTasks, outbound, inbox)])),
+    [summaries, outbound, inbox]
   );
   const [query, setQuery] = useState('');
   const { run, busy, failure, clear } = useAssistantCall();

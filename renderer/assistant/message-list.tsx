@@ -5,6 +5,7 @@ import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
 import { ToolCallCard } from './tool-call-card.js';
 import { waitingQuestions } from './waiting-questions.js';
+import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 
 type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;
 
@@ -36,7 +37,8 @@ export function MessageList({
   const height = useRef(0);
   const seenMessages = useRef(conversation.messages.length);
   // A question a running task asks waits in its call's card, perhaps above later messages.
-  const questions = useDeskState((state) => waitingQuestions(conversation, state.outbound, state.inbox));
+  const runningTasks = useMemo(() => runningTaskCalls(conversation), [conversation]);
+  const questions = useDeskState((state) => waitingQuestions(runningTasks, state.outbound, state.inbox));
   const seenQuestions = useRef(questions);
   // Results go under the call they answer, not where they arrived in the list.
   const byCall = useMemo(() => {

@@ -1,4 +1,3 @@
-import type { Conversation } from '../../app/contract/assistant.js';
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isTerminal } from '../store/task-status.js';
 
@@ -8,22 +7,20 @@ export function taskQuestions(task: OutboundTaskView | undefined, inbox: readonl
 }
 
 /**
- * How many questions the running tasks of a conversation's tool calls wait on: the chat shows
- * them in the calls' cards, and while one waits the person has to answer before the task goes on.
+ * How many questions the running tasks of a conversation's tool calls wait on (`runningTaskCalls`
+ * of the conversation, or its summary's `runningTasks`): the chat shows them in the calls' cards,
+ * and while one waits the person has to answer before the task goes on.
  */
 export function waitingQuestions(
-  conversation: Conversation | undefined,
+  runningTasks: readonly string[] | undefined,
   outbound: Readonly<Record<string, OutboundTaskView>>,
   inbox: readonly InboxItem[]
 ): number {
-  if (!conversation || inbox.length === 0) return 0;
+  if (!runningTasks || inbox.length === 0) return 0;
   let count = 0;
-  for (const message of conversation.messages) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.toolCalls) {
-      const task = call.outboundId === undefined ? undefined : outbound[call.outboundId];
-      if (task && !isTerminal(task.state)) count += taskQuestions(task, inbox).length;
-    }
+  for (const outboundId of runningTasks) {
+    const task = outbound[outboundId];
+    if (task && !isTerminal(task.state)) count += taskQuestions(task, inbox).length;
   }
   return count;
 }

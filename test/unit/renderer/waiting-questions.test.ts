@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import type { InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
+import { conversationSummary, runningTaskCalls } from '../../../app/contract/conversation-summary.js';
 import { taskQuestions, waitingQuestions } from '../../../renderer/assistant/waiting-questions.js';
 
 const at = '2026-12-01T09:00:00.000Z';
@@ -23,16 +24,35 @@ const conversation = {
       at,
       role: 'assistant',
       text: '',
-      toolCalls: [{ id: 'one', outboundId: 'o1' }, { id: 'two', outboundId: 'o2' }, { id: 'three' }]
+      toolCalls: [
+        { id: 'one', state: 'task', outboundId: 'o1' },
+        { id: 'two', state: 'task', outboundId: 'o2' },
+        { id: 'three', state: 'running' },
+        // Its task ended (the call's state says so): none of its server's later questions are this call's.
+        { id: 'four', state: 'completed', outboundId: 'o3' }
+      ]
     }
   ]
 } as unknown as Conversation;
 
 describe('the questions a conversation waits on', () => {
   it("counts the questions of its calls' running tasks, by server and related task", () => {
-    const outbound = { o1: task('o1', 't1', 'input_required'), o2: task('o2', 't2', 'working') };
-    const inbox = [question('q1', 't1'), question('q2', 't2'), question('q3', 't1', 'other'), question('q4', 'x')];
-    assert.equal(waitingQuestions(conversation, outbound, inbox), 2);
+    const outbound = {
+      o1: task('o1', 't1', 'input_required'),
+      o2: task('o2', 't2', 'working'),
+      o3: task('o3', 't3', 'working')
+    };
+    const inbox = [
+      question('q1', 't1'),
+      question('q2', 't2'),
+      question('q3', 't1', 'other'),
+      question('q4', 'x'),
+      question('q5', 't3')
+    ];
+    assert.deepEqual(runningTaskCalls(conversation), ['o1', 'o2']);
+    assert.equal(waitingQuestions(runningTaskCalls(conversation), outbound, inbox), 2);
+    // The list counts them from the summary, for conversations the Desk does not hold whole too.
+    assert.equal(waitingQuestions(conversationSummary(conversation).runningTasks, outbound, inbox), 2);
     assert.deepEqual(
       taskQuestions(outbound.o1, inbox).map((q) => q.id),
       ['q1']
@@ -42,7 +62,7 @@ describe('the questions a conversation waits on', () => {
   it('leaves out ended tasks, unknown ones and conversations not held', () => {
     const outbound = { o1: task('o1', 't1', 'completed') };
     const inbox = [question('q1', 't1'), question('q2', 't2')];
-    assert.equal(waitingQuestions(conversation, outbound, inbox), 0);
+    assert.equal(waitingQuestions(runningTaskCalls(conversation), outbound, inbox), 0);
     assert.equal(waitingQuestions(undefined, outbound, inbox), 0);
     assert.deepEqual(taskQuestions(undefined, inbox), []);
   });

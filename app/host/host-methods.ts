@@ -49,6 +49,7 @@ export interface HostMethodParts {
   /** Forgets a removed server's OAuth sign-in and registration. */
   forgetAuth(serverId: string): Promise<void>;
   connect(serverId: string): Promise<ServerView>;
+  /** Disconnects a server the person asked to disconnect: its closed state says so ("Disconnected by you"). */
   disconnect(serverId: string): Promise<ServerView>;
   /** Closes a server's connection, if it has one, and forgets it. */
   dropConnection(serverId: string): Promise<void>;
@@ -219,18 +220,25 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
           ...(taskId !== undefined && { taskId }),
           detail: { tool: name, arguments: auditArguments(args), ...detail }
         });
+      // A call that became a task is recorded as the task is created, before it is followed: its
+      // end (`tool.task-ended`, which a task done in milliseconds reaches before the call returns) comes after.
+      let recorded = false;
+      const taskCreated = (task: { outboundId: string; taskId: string }) => {
+        recorded = true;
+        audited({ outcome: 'task', outboundId: task.outboundId }, task.taskId);
+      };
       try {
         const outcome = await parts.requestor.callTool(serverId, name, args, {
           ...(asTask !== undefined && { asTask }),
           ...(ttlMs !== undefined && { ttlMs }),
-          ...(callId !== undefined && { callId })
+          ...(callId !== undefined && { callId }),
+          onTask: taskCreated
         });
-        if (outcome.type === 'task')
-          audited({ outcome: 'task', outboundId: outcome.task.outboundId }, outcome.task.taskId);
-        else audited({ outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
+        if (outcome.type === 'result') audited({ outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
+        else if (!recorded) taskCreated(outcome.task);
         return outcome;
       } catch (error) {
-        audited({ outcome: 'error', error: errorMessage(error) });
+        if (!recorded) audited({ outcome: 'error', error: errorMessage(error) });
         throw error;
       }
     },

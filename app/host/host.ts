@@ -31,7 +31,7 @@ import {
   type ServerConfig,
   type ServerConfigInput
 } from '../mcp/server-config.js';
-import { ServerConnection } from '../mcp/server-connection.js';
+import { ServerConnection, type ClosedBy } from '../mcp/server-connection.js';
 import { answerEmbedded } from '../mcp/input-answers.js';
 import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
@@ -122,6 +122,8 @@ export interface HostConfig {
   storeJournal?: boolean;
   /** Replaces `fs.fdatasync` for the conversations' journal: tests fail its syncs with it. */
   conversationJournalSync?: JournalSync;
+  /** Replaces `fs.fdatasync` for the outbound tasks' journal: tests hold its syncs with it. */
+  outboundJournalSync?: JournalSync;
   /** The `task.ttl` Taskdesk asks for when it calls a tool as a task (default one hour). */
   requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
@@ -139,6 +141,8 @@ export interface HostConfig {
 
 /** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
 const AUDIT_CHANGED_MS = 500;
+/** How long a close waits for the sampling runs it aborted to end (they end at once when they heed it). */
+const SAMPLING_END_MS = 2_000;
 
 type Events = { [E in HostEvent]: HostEventPayload<E> };
 
@@ -292,7 +296,8 @@ export class Host {
         dir: path.join(outboundDir.dir, 'log'),
         corruptDir,
         factory,
-        journal: config.storeJournal !== false
+        journal: config.storeJournal !== false,
+        ...(config.outboundJournalSync && { journalSync: config.outboundJournalSync })
       }),
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
@@ -491,13 +496,13 @@ export class Host {
       signIn: new ServerSignIn({
         sessions: this.#oauth,
         config: (serverId) => this.#registry.get(serverId),
-        disconnect: (serverId) => this.disconnect(serverId),
+        disconnect: (serverId) => this.disconnect(serverId, 'person'),
         serverView: (server) => this.#serverView(server),
         audit: this.audit
       }),
       forgetAuth: (serverId) => this.#oauth.forget(serverId),
       connect: (serverId) => this.connect(serverId),
-      disconnect: (serverId) => this.disconnect(serverId),
+      disconnect: (serverId) => this.disconnect(serverId, 'person'),
       rootsChanged: async (serverId) => {
         await this.#connections.get(serverId)?.notifyRootsChanged();
       },
@@ -682,11 +687,16 @@ export class Host {
     };
   }
 
-  /** Disconnects a server. Its tasks stay, for when it connects again. */
-  async disconnect(serverId: string): Promise<ServerView> {
+  /**
+   * Disconnects a server. Its tasks stay, for when it connects again.
+   *
+   * `by` is who asked: the person (`servers.disconnect`, a sign-out) or Taskdesk itself, as its
+   * closed state says ("Disconnected by you" or "Disconnected by Taskdesk").
+   */
+  async disconnect(serverId: string, by: ClosedBy = 'taskdesk'): Promise<ServerView> {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
-    await this.#connections.get(serverId)?.close();
+    await this.#connections.get(serverId)?.close(by);
     return this.#serverView(config);
   }
 
@@ -779,6 +789,9 @@ export class Host {
     this.#openWork.save(this.#config.dataDir, this.clock.now());
     this.history.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    // Model calls and waits the closes above aborted end now: what they record (a model call
+    // cancelled) goes in the audit log before it closes.
+    await this.sampling.ended(SAMPLING_END_MS);
     this.#oauth.close();
     this.#auditChanged.close();
     // A background checkpoint a close superseded may still be on its way in the worker.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { InboxApprovalGate } from '../inbox/inbox-approval-gate.js';
 import { InboxSamplingRunner, type OriginLookup } from '../inbox/inbox-runners.js';
@@ -67,6 +67,8 @@ export class SamplingSetup {
    */
   readonly #policies: Map<string, SamplingPolicy>;
   readonly #options: SamplingSetupOptions;
+  /** Runs under way (a model call, a wait for the person): a close waits for them to end, see {@link ended}. */
+  readonly #runs = new Set<Promise<unknown>>();
 
   constructor(options: SamplingSetupOptions) {
     this.#options = options;
@@ -114,6 +116,21 @@ export class SamplingSetup {
     const person = new InboxSamplingRunner(options.inbox, options.origin);
     const registry = this.registry;
     const policyFor = (serverId: string) => this.policyFor(serverId);
+    const runSampling: SamplingRunner['run'] = async (params, context) => {
+      // The spec's tool-use rules hold whoever answers: a person must not be asked to answer a
+      // history no model could take either (the engine checks it again before a model call).
+      try {
+        assertToolBalance(params.messages);
+      } catch (error) {
+        if (error instanceof HostError) return { type: 'error', error: toErrorData(error) };
+        throw error;
+      }
+      const mode = policyFor(context.serverId).mode;
+      if (registry.list().length > 0 || mode === 'refuse') return await policyRunner.run(params, context);
+      // No model to run it: a person answers, and under "auto" the Inbox item says why.
+      return await person.run(params, context, mode === 'auto' ? 'no-provider' : undefined);
+    };
+    const runs = this.#runs;
     this.runner = {
       // A person's reply can be asked for again after a restart; a model call is not repeated.
       get resumable() {
@@ -123,20 +140,34 @@ export class SamplingSetup {
       // answer; only a model call that was running is not repeated.
       canResume: (notes) => policyRunner.canResume(notes),
       async run(params, context: WorkContext) {
-        // The spec's tool-use rules hold whoever answers: a person must not be asked to answer a
-        // history no model could take either (the engine checks it again before a model call).
+        // Kept until it ends: a close waits for what its end records (see `ended`).
+        const run = runSampling(params, context);
+        runs.add(run);
         try {
-          assertToolBalance(params.messages);
-        } catch (error) {
-          if (error instanceof HostError) return { type: 'error', error: toErrorData(error) };
-          throw error;
+          return await run;
+        } finally {
+          runs.delete(run);
         }
-        const mode = policyFor(context.serverId).mode;
-        if (registry.list().length > 0 || mode === 'refuse') return await policyRunner.run(params, context);
-        // No model to run it: a person answers, and under "auto" the Inbox item says why.
-        return await person.run(params, context, mode === 'auto' ? 'no-provider' : undefined);
       }
     };
+  }
+
+  /**
+   * Resolves once every run under way has ended, or after `limitMs`. A close aborts them (the
+   * receiver's close, their connections' close) and waits here, so that what their end records
+   * (a model call cancelled) is in the audit log before the log closes; the limit keeps a run
+   * that does not heed its abort from holding the close.
+   */
+  async ended(limitMs: number): Promise<void> {
+    if (this.#runs.size === 0) return;
+    const clock = this.#options.clock;
+    let timer: TimerHandle | undefined;
+    const limit = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, limitMs)));
+    const all = async () => {
+      while (this.#runs.size > 0) await Promise.allSettled([...this.#runs]);
+    };
+    await Promise.race([all(), limit]);
+    if (timer !== undefined) clock.clearTimeout(timer);
   }
 
   /** The policy of a server (the default, "ask" with review, when none is saved). */

@@ -11,6 +11,7 @@ import type { ServerConfig } from '../mcp/server-config.js';
 export interface ServerSignInParts {
   sessions: OAuthSessions;
   config(serverId: string): ServerConfig | undefined;
+  /** Disconnects a server the person signed out of (a disconnect the person asked for). */
   disconnect(serverId: string): Promise<ServerView>;
   serverView(config: ServerConfig): ServerView;
   /** Where what the person did is recorded (never a token, a secret or the sign-in page's address). */

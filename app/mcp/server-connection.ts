@@ -79,6 +79,17 @@ export interface EraMemory {
   forget(identity: string): void;
 }
 
+/**
+ * Who closed a connection: the person (Disconnect on the Servers screen, Sign out), or Taskdesk
+ * itself (its own close, a removed server, a reconnect after a sign-in).
+ */
+export type ClosedBy = 'person' | 'taskdesk';
+
+/** The reason a closed connection's state gives, by who closed it. */
+function closedReason(by: ClosedBy): string {
+  return by === 'person' ? 'Disconnected by you' : 'Disconnected by Taskdesk';
+}
+
 /** Options for {@link ServerConnection}. */
 export interface ServerConnectionOptions {
   config: ServerConfig;
@@ -137,6 +148,8 @@ export class ServerConnection {
   /** Where the stdio command was found, shown with the state. */
   #executable: string | undefined;
   #closing = false;
+  /** Who asked for the close under way (see {@link close}). */
+  #closedBy: ClosedBy = 'taskdesk';
   /** The transport of the latest attempt (the probe's, before the client owns it). */
   #current: Transport | undefined;
   /** Aborts the Streamable HTTP era probe when the connection is closed during it. */
@@ -277,7 +290,7 @@ export class ServerConnection {
       this.#setState({
         status: this.#closing ? 'closed' : 'failed',
         reason: this.#closing
-          ? 'Disconnected by Taskdesk'
+          ? closedReason(this.#closedBy)
           : (this.#dropReason ?? `The server closed the connection${tail ? `: ${tail}` : ''}`)
       });
     };
@@ -307,7 +320,7 @@ export class ServerConnection {
 
   /** Disconnected while connecting: that is a close, not a failure. */
   #closedWhileConnecting(): ConnectionState {
-    this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
+    this.#setState({ status: 'closed', reason: closedReason(this.#closedBy) });
     return this.state;
   }
 
@@ -653,8 +666,14 @@ export class ServerConnection {
     return this.state;
   }
 
-  /** Closes the session; work of tasks already created goes on and their results stay. */
-  async close(): Promise<void> {
+  /**
+   * Closes the session; work of tasks already created goes on and their results stay.
+   *
+   * `by` says who asked, in the closed state's reason: the person's Disconnect reads as theirs.
+   */
+  async close(by: ClosedBy = 'taskdesk'): Promise<void> {
+    // A close already under way keeps who asked for it first.
+    if (!this.#closing) this.#closedBy = by;
     this.#closing = true;
     const current = this.#current;
     const owned = this.client.transport === current;
@@ -662,7 +681,7 @@ export class ServerConnection {
     // A transport the client does not own (during the probe, or between attempts) is closed too.
     if (!owned) await current?.close().catch(() => undefined);
     this.#probingHttp?.abort();
-    this.#setState({ status: 'closed', reason: 'Disconnected by Taskdesk' });
+    this.#setState({ status: 'closed', reason: closedReason(this.#closedBy) });
   }
 
   /** Sends `notifications/tasks/status` with the full task (no related-task metadata, per spec). */

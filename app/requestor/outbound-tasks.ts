@@ -113,6 +113,12 @@ export interface CallToolOptions {
   timeoutMs?: number;
   /** The caller's id for the call while it runs (until its answer, or its task, arrives), to follow its progress and cancel it. */
   callId?: string;
+  /**
+   * Told of the task the call became as soon as it exists, before it is followed or announced:
+   * what the caller records of the call there comes before anything that happens to the task
+   * (one that ends in a few milliseconds may end before the call returns).
+   */
+  onTask?: (task: OutboundTaskView) => void;
 }
 
 /**
@@ -357,8 +363,16 @@ export class OutboundTasks {
           call,
           (signal, onprogress) =>
             modern
-              ? callModern(this.#calls, attachment, modern, toolName, args, true, { signal, onprogress })
-              : callLegacyTask(this.#calls, attachment, toolName, args, ttl, { signal, onprogress }),
+              ? callModern(this.#calls, attachment, modern, toolName, args, true, {
+                  signal,
+                  onprogress,
+                  onTask: options.onTask
+                })
+              : callLegacyTask(this.#calls, attachment, toolName, args, ttl, {
+                  signal,
+                  onprogress,
+                  onTask: options.onTask
+                }),
           this.#callEnded(args)
         );
       }

@@ -38,6 +38,14 @@ export interface ToolCallContext {
   readonly exchanges?: InputExchanges;
 }
 
+/** A call that may become a task: its signal and progress, and who is told of its task as it is created. */
+interface TaskCall {
+  signal: AbortSignal;
+  onprogress: (progress: Progress) => void;
+  /** See `CallToolOptions.onTask`. */
+  onTask?: ((task: OutboundTaskView) => void) | undefined;
+}
+
 /**
  * A plain `tools/call` to a 2025-11-25 server, with a progress token (the SDK sends one when
  * `onprogress` is given). Its timeout is the caller's (`PlainCalls`, on the host's clock): the
@@ -74,7 +82,7 @@ export async function callLegacyTask(
   toolName: string,
   args: Record<string, unknown>,
   ttl: number | null,
-  call: { signal: AbortSignal; onprogress: (progress: Progress) => void }
+  call: TaskCall
 ): Promise<CallToolOutcome> {
   const outboundId = `ob-${randomUUID()}`;
   let early: Progress[] | undefined = [];
@@ -114,6 +122,7 @@ export async function callLegacyTask(
     if (typeof immediate === 'string') view.immediateResponse = immediate;
   }
   const follower = new TaskFollower(context.env, view, attachment.client);
+  call.onTask?.(copyView(view));
   const durable = context.adopt(follower);
   for (const progress of buffered) follower.recordProgress(progress);
   if (context.isCurrent(attachment))
@@ -137,7 +146,7 @@ export async function callModern(
   toolName: string,
   args: Record<string, unknown>,
   asTask: boolean,
-  call: { signal: AbortSignal; onprogress: (progress: Progress) => void }
+  call: TaskCall
 ): Promise<CallToolOutcome> {
   let response: Record<string, unknown>;
   try {
@@ -169,7 +178,16 @@ export async function callModern(
     );
   }
   if (response.resultType !== 'task') return { type: 'result', result: { ...response } };
-  const { follower, durable } = adoptModernTask(context, attachment, peer, toolName, args, asTask, response);
+  const { follower, durable } = adoptModernTask(
+    context,
+    attachment,
+    peer,
+    toolName,
+    args,
+    asTask,
+    response,
+    call.onTask
+  );
   await durable;
   return taskOutcome(follower);
 }
@@ -186,7 +204,8 @@ export function adoptModernTask(
   toolName: string,
   args: Record<string, unknown>,
   asTask: boolean,
-  response: Record<string, unknown>
+  response: Record<string, unknown>,
+  onTask?: (task: OutboundTaskView) => void
 ): { follower: OutboundFollower; durable: Promise<void> } {
   const created = ModernTaskSchema.safeParse(response);
   if (!asTask || !created.success) {
@@ -199,6 +218,7 @@ export function adoptModernTask(
   const view = newOutboundView(context.clock, attachment, toolName, args, null, task);
   markModern(view);
   const follower = new ModernTaskFollower(context.env, view);
+  onTask?.(copyView(view));
   const durable = context.adopt(follower);
   const current = 'client' in attachment && context.isCurrent(attachment as Attachment);
   if (peer && current) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });

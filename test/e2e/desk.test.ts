@@ -249,6 +249,8 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await item.getByRole('button', { name: 'Disconnect Server desk' }).click();
     await item.locator('[data-status="closed"]').waitFor();
     assert.equal(fixture.host.connection('desk')?.state.status, 'closed');
+    // The person disconnected it, and the card says so (not as Taskdesk's own doing).
+    assert.equal(await item.locator('.reason').textContent(), 'Disconnected by you');
     // Focus stays on the server's button across the re-render, now offering the opposite.
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Connect Server desk');
 
@@ -552,6 +554,12 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     );
     assert.equal(await stateRow.locator('td.event').getAttribute('title'), 'server.state');
     assert.doesNotMatch((await stateRow.locator('td.detail').textContent()) ?? '', /^\{"/);
+    // The person's Disconnect (earlier in this file) reads as theirs in its server.state entry.
+    await audit
+      .locator('table.audit tbody tr', { hasText: 'server.state' })
+      .filter({ hasText: 'Disconnected by you' })
+      .first()
+      .waitFor();
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -40,7 +40,7 @@ describe('audit.changed', () => {
 });
 
 describe('server.state entries', () => {
-  it('say what happened to the connection and who the server is, without its capabilities', async () => {
+  it('say what happened to the connection and who the server is, without its capabilities; the person’s disconnect as theirs', async () => {
     const peer = peerServer('a');
     peer.server.registerCapabilities({ tools: { listChanged: true }, logging: {}, experimental: { big: { x: 1 } } });
     const fixture = await startHostWith({ a: peer });
@@ -58,7 +58,7 @@ describe('server.state entries', () => {
       });
       assert.deepEqual(
         entries.map((entry) => entry.detail),
-        [{ status: 'closed', reason: 'Disconnected by Taskdesk' }, ready?.detail, { status: 'connecting' }]
+        [{ status: 'closed', reason: 'Disconnected by you' }, ready?.detail, { status: 'connecting' }]
       );
     } finally {
       await fixture.dispose();

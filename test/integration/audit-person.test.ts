@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { systemClock } from '../../app/core/clock.js';
 import { createHost } from '../../app/host/host.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
-import { inboxHolds, peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
+import type { JournalSync } from '../../app/store/journal.js';
+import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 
@@ -208,10 +210,64 @@ describe('the audit log records what the person did', () => {
       assert.equal(byId.get(failed)?.reason, 'The upstream service refused the job');
       assert.equal(byId.get(slow)?.state, 'cancelled');
       assert.equal(byId.get(slow)?.cancelledBy, 'you');
-      // Every task's start is recorded too (a 10 ms task may end before its call's entry is written).
-      const called = (await entries(host, 'tool')).filter((entry) => entry.type === 'tool.called');
+      // Every task's start is recorded too, before its end.
+      const all = await entries(host, 'tool');
+      const called = all.filter((entry) => entry.type === 'tool.called');
       assert.equal(called.length, 3);
+      for (const id of [done, failed, slow])
+        assert.deepEqual(
+          all
+            .filter((entry) => entry.detail?.outboundId === id && entry.type !== 'tool.task-cancelled')
+            .map((entry) => entry.type),
+          ['tool.called', 'tool.task-ended'],
+          id
+        );
     } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('a task that ends before its call returns: its call recorded first, then its end', async () => {
+    const clock = new ManualClock();
+    const { server: mcp } = createTaskToolServer({ clock, pollInterval: 10 });
+    const peer: PeerServer = {
+      server: mcp.server,
+      notifications: [],
+      nextNotification: () => new Promise(() => undefined)
+    };
+    // The outbound tasks' journal syncs wait until the test lets them go: a call that became a
+    // task returns only once its task is durable, and the task ends meanwhile.
+    const held: Array<() => void> = [];
+    const outboundJournalSync: JournalSync = (fd, callback) => held.push(() => fs.fdatasync(fd, callback));
+    const fixture = await startHostWith({ a: peer }, { clock, outboundJournalSync });
+    const { host } = fixture;
+    try {
+      const created = nextEvent(host, 'outbound.changed', (event) => event.type === 'changed');
+      const ended = nextEvent(
+        host,
+        'outbound.changed',
+        (event) => event.type === 'changed' && event.task.state === 'completed' && event.task.outcome !== undefined
+      );
+      let returned = false;
+      const call = host
+        .call('tools.call', { serverId: 'a', name: 'work-required', arguments: { durationMs: 10 } })
+        .finally(() => (returned = true));
+      await created;
+      await clock.advance(100);
+      const { task } = (await ended) as { task: { outboundId: string } };
+      assert.equal(returned, false, 'the task ended before its call returned');
+      for (const release of held.splice(0)) release();
+      const outcome = await call;
+      assert.equal(outcome.type === 'task' && outcome.task.outboundId, task.outboundId);
+      assert.deepEqual(
+        (await entries(host, 'tool')).map((entry) => [entry.type, entry.detail?.outboundId, entry.detail?.outcome]),
+        [
+          ['tool.called', task.outboundId, 'task'],
+          ['tool.task-ended', task.outboundId, 'result']
+        ]
+      );
+    } finally {
+      for (const release of held.splice(0)) release();
       await fixture.dispose();
     }
   });

@@ -5,6 +5,8 @@ import { afterEach, describe, it, mock } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolRequestSchema,
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
   ElicitResultSchema,
   GetTaskResultSchema,
   ListToolsRequestSchema
@@ -13,6 +15,9 @@ import { AuditLog } from '../../app/audit/audit-log.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { saveFakeProvider } from '../support/assistant-fixture.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 
 const STOPPED_BEFORE_ANSWER = 'Taskdesk stopped before it was answered; the server was not answered';
 const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
@@ -177,6 +182,11 @@ describe('the audit log around a close', () => {
     const entries = new AuditLog({ dir: path.join(data.dir, 'audit'), clock: new ManualClock() }).read({ limit: 1000 });
     const closed = entries.filter((entry) => entry.type === 'server.state' && entry.detail?.status === 'closed');
     assert.deepEqual(closed.map((entry) => entry.serverId).sort(), ['a', 'b']);
+    // Closed by Taskdesk's own close, not by the person: said so.
+    assert.deepEqual(
+      closed.map((entry) => entry.detail?.reason),
+      ['Disconnected by Taskdesk', 'Disconnected by Taskdesk']
+    );
     const summaries = entries.filter((entry) => entry.type === 'audit.summary' && entry.serverId === 'b');
     assert.deepEqual(
       summaries.map((entry) => [entry.detail?.of, entry.detail?.count]),
@@ -185,6 +195,49 @@ describe('the audit log around a close', () => {
     // The servers going away after the close record nothing more.
     await Promise.all([a.server.close(), b.server.close()]);
     assert.equal(fixture.host.audit.dropped, 0);
+  });
+
+  it('has the end of a model call the close cancelled, plain or of a task, written when close resolves', async () => {
+    const peer = peerServer('a');
+    const data = tempDir();
+    cleanups.push(data.remove);
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    cleanups.push(() => llm.close());
+    const fixture = await startHostWith({ a: peer }, { dir: data.dir, keyStore: new InMemoryKeyStore() });
+    cleanups.push(() => fixture.stop());
+    const { host } = fixture;
+    await saveFakeProvider(host, llm.baseURL);
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+    // Two model calls that stream nothing until the close: one of a plain request, one of a task.
+    llm.enqueue({ kind: 'hold' }, { kind: 'hold' });
+    const request = {
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 }
+    } as const;
+    const plain = peer.server.request(request, CreateMessageResultSchema).catch(() => 'not answered');
+    await llm.nextHeld();
+    const created = await peer.server.request(
+      { ...request, params: { ...request.params, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema
+    );
+    await llm.nextHeld();
+
+    await host.close();
+    assert.equal(await plain, 'not answered');
+    const entries = new AuditLog({ dir: path.join(data.dir, 'audit'), clock: new ManualClock() }).read({ limit: 1000 });
+    // Each ended when its abort reached it: in either order.
+    const ends = entries
+      .filter((entry) => entry.type === 'sampling.llm')
+      .map((entry) => [entry.taskId ?? 'plain', entry.detail?.decision, entry.detail?.reason])
+      .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    assert.deepEqual(
+      ends,
+      [
+        ['plain', 'failed', 'Sampling was cancelled.'],
+        [created.task.taskId, 'failed', 'Sampling was cancelled.']
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0])))
+    );
+    assert.equal(host.audit.dropped, 0, 'nothing the close caused was recorded after the log closed');
   });
 
   it('does not connect a server whose connect was under way at the close, and records nothing after it', async () => {

@@ -35,9 +35,10 @@ export function keptCounting(expiresAt: string | undefined, now: number): boolea
 
 /**
  * How long a task and its result are still kept (its TTL from creation): "Taskdesk keeps the task
- * and its result for 9 min more", "… without a time limit", and once the time has passed "… kept
- * the task and its result until" (the date follows). What is left is rounded up to `unitMs`
- * ("for 0 s more" would read as gone).
+ * and its result for 9 min more", "… without a time limit", "… for a time not known" (an end that
+ * is no date), and once the time has passed "… kept the task and its result until" (the date
+ * follows). What is left is rounded up to `unitMs` ("for 0 s more" would read as gone). `warned`
+ * warns as `warnAt` does: the host said its time is nearly up.
  */
 export function keptLine(
   direction: TaskDirection,
@@ -47,16 +48,19 @@ export function keptLine(
     warnAt,
     unitMs = 1000,
     midLine = false,
-    compact = false
-  }: { warnAt?: string | undefined; unitMs?: number; midLine?: boolean; compact?: boolean } = {}
+    compact = false,
+    warned = false
+  }: { warnAt?: string | undefined; unitMs?: number; midLine?: boolean; compact?: boolean; warned?: boolean } = {}
 ): KeptLine {
   // A table's "Kept" column says the rest of the sentence; its header and the row say who keeps it.
   const lead = (past = false) => (compact ? '' : `${keptWords(direction, { past, midLine })} `);
-  const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
-  if (Number.isNaN(end)) return { words: `${lead()}without a time limit`, ended: false, warning: false };
+  if (expiresAt === undefined) return { words: `${lead()}without a time limit`, ended: false, warning: false };
+  const end = Date.parse(expiresAt);
+  // An end that is no date is a limit not known, not none.
+  if (Number.isNaN(end)) return { words: `${lead()}for a time not known`, ended: false, warning: false };
   const left = end - now;
   if (left <= 0) return { words: `${lead(true)}until`, ended: true, warning: false };
-  const warning = warnAt !== undefined && now >= Date.parse(warnAt);
+  const warning = warned || (warnAt !== undefined && now >= Date.parse(warnAt));
   const time = formatDuration(Math.ceil(left / unitMs) * unitMs);
   const words = `${lead()}for ${warning ? 'only ' : ''}${time} more`;
   return { words: warning ? `⚠ ${words}` : words, ended: false, warning };

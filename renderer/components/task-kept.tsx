@@ -4,7 +4,8 @@ import { useNow } from './use-now.js';
 
 /**
  * How long a task and its result are kept, and by whom, counting down ({@link keptLine}'s words):
- * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant). `everyMs` above a
+ * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant, an Inbox question's
+ * task, which leaves the Inbox unanswered when its time has passed). `everyMs` above a
  * second counts in whole minutes (a long list need not tick every second); `until` adds the date
  * it ends. It keeps a clock only while there is time left: none without a time limit, and none once
  * its time has passed (a long list of ended tasks ticks for none of them).
@@ -16,7 +17,8 @@ export function TaskKept({
   everyMs = 1000,
   until = true,
   midLine = false,
-  compact = false
+  compact = false,
+  warned = false
 }: {
   direction: TaskDirection;
   expiresAt: string | undefined;
@@ -26,18 +28,22 @@ export function TaskKept({
   midLine?: boolean;
   /** Without who keeps it ("for 9 min more"), for a column headed "Kept"; the whole sentence is its tooltip. */
   compact?: boolean;
+  /** The host said its time is nearly up: it warns as from `warnAt`. */
+  warned?: boolean;
 }) {
   const now = useNow(everyMs, keptCounting(expiresAt, Date.now()));
   const unitMs = everyMs > 1000 ? 60_000 : 1000;
-  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact });
+  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned });
+  // No date to show for an end not known (nor for none).
+  const dated = expiresAt !== undefined && !Number.isNaN(Date.parse(expiresAt));
   return (
     <span
       className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
       data-warning={line.warning ? 'true' : undefined}
-      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs }).words : undefined}
+      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned }).words : undefined}
     >
       {line.words}
-      {expiresAt !== undefined && (line.ended || until) ? (
+      {dated && (line.ended || until) ? (
         <>
           {line.ended ? ' ' : ', until '}
           <DateTime iso={expiresAt} />

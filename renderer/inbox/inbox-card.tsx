@@ -1,10 +1,10 @@
 import { useId, type ReactNode } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { Countdown } from '../components/countdown.js';
 import { DateTime } from '../components/date-time.js';
 import { MarkdownLine } from '../components/markdown-line.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
+import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
 
@@ -55,10 +55,18 @@ export function InboxCard({
             ' · the server waits for your answer'
           )}
           {item.origin ? ` · for ${item.origin}` : null}
-          {item.expiresAt ? (
+          {item.taskId !== undefined || item.expiresAt !== undefined ? (
+            // What expires is the question's task, which Taskdesk keeps (the server asked it as one):
+            // said as Tasks says it; the question leaves the Inbox unanswered when its time has passed.
             <>
               {' · '}
-              <Countdown expiresAt={item.expiresAt} warnAt={item.warnAt} warned={warned} />
+              <TaskKept
+                direction="received"
+                expiresAt={item.expiresAt}
+                warnAt={item.warnAt}
+                warned={warned}
+                until={false}
+              />
             </>
           ) : (
             <>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { useDeskState } from './desk-context.js';
 import { loadDismissedWarnings, saveDismissedWarnings, warningKey } from './dismissed-warnings.js';
+import { NoticeStack } from './notice-stack.js';
 
 /** This window's sessionStorage, or none where the page may not use it. */
 function sessionStore(): Storage | undefined {
@@ -16,6 +17,7 @@ function sessionStore(): Storage | undefined {
  * Why the page cannot hear the host, and the host's warnings (a corrupt file moved aside, work
  * that was running when Taskdesk last closed). Each warning has a Dismiss: it stays dismissed in
  * this window, through a reload (see {@link loadDismissedWarnings}); the problem goes by itself.
+ * Several keep to a compact stack, the newest first (see {@link NoticeStack}).
  */
 export function Banners() {
   const problem = useDeskState((state) => state.problem);
@@ -27,28 +29,34 @@ export function Banners() {
       <div className="banner banner-warning" role="alert" hidden={!problem}>
         {problem ?? ''}
       </div>
-      {shown.map((warning) => (
-        <div className="banner banner-warning host-warning" role="alert" key={warningKey(warning)}>
-          <p>{warning.message}</p>
-          {warning.movedTo ? (
-            <p className="muted">
-              The old file was kept at <code>{warning.movedTo}</code>
-            </p>
-          ) : null}
-          <button
-            type="button"
-            onClick={() => {
-              const next = new Set(dismissed).add(warningKey(warning));
-              saveDismissedWarnings(sessionStore(), next);
-              setDismissed(next);
-              // The button goes with its warning: focus moves to the screen's heading, not to nowhere.
-              focusScreenHeading();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
-      ))}
+      <NoticeStack
+        noun="warning"
+        notices={shown.map((warning) => ({
+          key: warningKey(warning),
+          notice: (
+            <div className="banner banner-warning host-warning" role="alert">
+              <p>{warning.message}</p>
+              {warning.movedTo ? (
+                <p className="muted">
+                  The old file was kept at <code>{warning.movedTo}</code>
+                </p>
+              ) : null}
+              <button
+                type="button"
+                onClick={() => {
+                  const next = new Set(dismissed).add(warningKey(warning));
+                  saveDismissedWarnings(sessionStore(), next);
+                  setDismissed(next);
+                  // The button goes with its warning: focus moves to the screen's heading, not to nowhere.
+                  focusScreenHeading();
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
+          )
+        }))}
+      />
     </div>
   );
 }

@@ -2,10 +2,12 @@ import type { WithdrawnNotice } from '../store/desk-state.js';
 import { useDesk, useDeskState } from './desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { withdrawnSentence } from '../components/request-title.js';
+import { NoticeStack, type StackedNotice } from './notice-stack.js';
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
- * ordinary request its server withdrew. Said once each, until the person dismisses it.
+ * ordinary request its server withdrew. Said once each, until the person dismisses it; several
+ * keep to a compact stack (see {@link NoticeStack}).
  */
 export function UnansweredNotices() {
   const { store } = useDesk();
@@ -24,22 +26,31 @@ export function UnansweredNotices() {
       Dismiss
     </button>
   );
-  return (
-    <div className="banners notices" role="status">
-      {unanswered.map((entry) => (
-        <div className="banner banner-warning notice-unanswered" key={entry.id} data-history-id={entry.id}>
+  const notices: StackedNotice[] = [
+    ...unanswered.map((entry) => ({
+      key: entry.id,
+      notice: (
+        <div className="banner banner-warning notice-unanswered" data-history-id={entry.id}>
           <p>
             “{entry.title}” from {entry.serverName} expired unanswered — see <a href="#history">History</a>.
           </p>
           {dismiss(entry.id)}
         </div>
-      ))}
-      {withdrawn.map((notice) => (
-        <div className="banner banner-warning notice-withdrawn" key={notice.id} data-inbox-id={notice.id}>
+      )
+    })),
+    ...withdrawn.map((notice) => ({
+      key: notice.id,
+      notice: (
+        <div className="banner banner-warning notice-withdrawn" data-inbox-id={notice.id}>
           <p>{withdrawnText(notice)}</p>
           {dismiss(notice.id)}
         </div>
-      ))}
+      )
+    }))
+  ];
+  return (
+    <div className="banners notices" role="status">
+      <NoticeStack notices={notices} noun="notice" />
     </div>
   );
 }

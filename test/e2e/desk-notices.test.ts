@@ -11,7 +11,7 @@ const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pi
 
 /**
  * The notices under the bar: none for what the person did themselves, and however many there
- * are, they keep to a third of a small window, each Dismiss reachable.
+ * are, they keep compact within a fifth of a small window, each Dismiss reachable by keyboard.
  */
 describe('the notices at the top of the Desk', () => {
   const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 50 });
@@ -79,10 +79,10 @@ describe('the notices at the top of the Desk', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
-  it('in an 800×600 window keeps several notices within a third of its height, each Dismiss reachable', async () => {
+  it('in an 800×600 window shows several notices compact, the newest and "and N more", each reachable by keyboard', async () => {
     const { page } = desk;
     await page.setViewportSize({ width: 800, height: 600 });
-    await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
     const count = 5;
     for (let n = 1; n <= count; n++) {
       const controller = new AbortController();
@@ -103,28 +103,71 @@ describe('the notices at the top of the Desk', () => {
       controller.abort('the server gave up');
       await asked;
     }
-    const notices = page.locator('.notice-withdrawn');
-    await notices.nth(count - 1).waitFor();
     const strip = page.locator('.notices');
-    const { height, scrolls } = await strip.evaluate((element) => ({
-      height: element.getBoundingClientRect().height,
-      scrolls: element.scrollHeight > element.clientHeight
-    }));
-    assert.ok(height <= 600 / 3 + 1, `the notices take ${height}px of 600`);
-    assert.ok(scrolls, 'the notices scroll within their strip');
+    const notices = strip.locator('.notice-withdrawn');
+    await page.waitForFunction((n) => document.querySelectorAll('.notice-withdrawn').length === n, count);
+    const fifth = 600 / 5;
+    const stripHeight = async () => (await strip.boundingBox())?.height ?? Infinity;
 
-    // The last one's Dismiss is reached by scrolling the strip, and inside it once there.
-    const lastDismiss = notices.nth(count - 1).getByRole('button', { name: 'Dismiss' });
-    await lastDismiss.scrollIntoViewIfNeeded();
-    const [button, box] = await Promise.all([lastDismiss.boundingBox(), strip.boundingBox()]);
-    assert.ok(
-      button && box && button.y >= box.y && button.y + button.height <= box.y + box.height,
-      `the Dismiss is out of the strip: ${JSON.stringify({ button, box })}`
+    // Compact: the newest alone, and a button to the others (a screen reader hears it is collapsed).
+    const more = strip.getByRole('button', { name: `and ${count - 1} more notices` });
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    assert.ok((await stripHeight()) <= fifth, `the notices take ${await stripHeight()}px of 600`);
+    const shown = strip.locator('.notice-withdrawn:visible');
+    assert.deepEqual(
+      (await shown.allTextContents()).map((text) => /Withdrawn question (\d) of the pile/.exec(text)?.[1]),
+      [`${count}`]
     );
-    await lastDismiss.click();
-    for (let left = count - 1; left > 0; left--) {
+    assert.equal(
+      await strip.getByRole('button', { name: 'Dismiss' }).count(),
+      1,
+      'the others are out of reach until shown'
+    );
+    // The work under them is in sight: the screen starts in the top half of the window.
+    const [heading, stripBox] = await Promise.all([page.locator('#heading-inbox').boundingBox(), strip.boundingBox()]);
+    assert.ok(
+      heading && stripBox && heading.y >= stripBox.y + stripBox.height && heading.y + heading.height <= 600 / 2,
+      `the Inbox is out of sight: ${JSON.stringify({ heading, stripBox })}`
+    );
+
+    // By keyboard: from the newest's Dismiss to "and 4 more", Enter shows them all, newest first.
+    await shown.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await more.evaluate((button) => button === document.activeElement), true);
+    await page.keyboard.press('Enter');
+    const fewer = strip.getByRole('button', { name: 'Show only the newest notice' });
+    assert.equal(await fewer.getAttribute('aria-expanded'), 'true');
+    assert.deepEqual(
+      (await notices.allTextContents()).map((text) => /Withdrawn question (\d) of the pile/.exec(text)?.[1]),
+      ['5', '4', '3', '2', '1']
+    );
+    // Still within a fifth of the window, scrolling: each Dismiss is reached by Tab, in sight within the strip.
+    assert.ok((await stripHeight()) <= fifth, `the notices take ${await stripHeight()}px of 600`);
+    const dismisses = strip.getByRole('button', { name: 'Dismiss' });
+    assert.equal(await dismisses.count(), count);
+    await page.locator('.topbar nav a').last().focus();
+    for (let n = 0; n < count; n++) {
+      await page.keyboard.press('Tab');
+      const dismiss = dismisses.nth(n);
+      assert.equal(
+        await dismiss.evaluate((button) => button === document.activeElement),
+        true,
+        `Dismiss ${n} has the focus`
+      );
+      // In sight: within the strip, and above the way back, which stays at its foot.
+      const [button, box, foot] = await Promise.all([dismiss.boundingBox(), strip.boundingBox(), fewer.boundingBox()]);
+      assert.ok(
+        button && box && foot && button.y >= box.y - 0.5 && button.y + button.height <= foot.y + 0.5,
+        `Dismiss ${n} is out of sight: ${JSON.stringify({ button, box, foot })}`
+      );
+    }
+
+    // Dismissed one by one by keyboard, the newest first; down to one, no button to the others.
+    for (let left = count; left > 0; left--) {
       await page.waitForFunction((n) => document.querySelectorAll('.notice-withdrawn').length === n, left);
-      await notices.first().getByRole('button', { name: 'Dismiss' }).click();
+      await notices.first().getByRole('button', { name: 'Dismiss' }).focus();
+      await page.keyboard.press('Enter');
+      if (left === 2) await more.or(fewer).waitFor({ state: 'detached' });
     }
     await notices.first().waitFor({ state: 'detached' });
     assert.equal(await strip.count(), 0, 'no empty strip is left');

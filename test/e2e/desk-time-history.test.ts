@@ -75,23 +75,38 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       { method: 'elicitation/create', params: { ...form('Approve the refund?'), task: { ttl: 600_000 } } },
       CreateTaskResultSchema
     );
-    await second;
+    const { item: refund } = await second;
 
     const card = page.getByRole('article', { name: 'Approve the refund?' });
     await card.waitFor();
     assert.match((await card.locator('.meta').textContent()) ?? '', /asked .+ · task /);
-    const countdown = card.locator('.countdown');
-    assert.match((await countdown.textContent()) ?? '', /^Expires in (10 min|9 min( \d+ s)?)$/);
+    // What runs out is the question's task: the card says so as Tasks does (Taskdesk keeps it).
+    const countdown = card.locator('.task-kept');
+    assert.match(
+      (await countdown.textContent()) ?? '',
+      /^Taskdesk keeps the task and its result for (10 min|9 min( \d+ s)?) more$/
+    );
     assert.equal(await countdown.getAttribute('data-warning'), null);
 
     // Not yet at warnAt (the last fifth of a ten-minute life: two minutes before the end).
     await page.clock.fastForward(7 * 60_000);
-    assert.match((await countdown.textContent()) ?? '', /^Expires in (3 min|2 min( \d+ s)?)$/);
+    assert.match(
+      (await countdown.textContent()) ?? '',
+      /^Taskdesk keeps the task and its result for (3 min|2 min( \d+ s)?) more$/
+    );
     assert.equal(await countdown.getAttribute('data-warning'), null);
     // Past warnAt on the page's clock: the words change.
     await page.clock.fastForward(60_000 + 2_000);
-    await card.locator('.countdown[data-warning="true"]').waitFor();
-    assert.match((await countdown.textContent()) ?? '', /^⚠ Expires soon: 1 min( \d+ s)?$/);
+    await card.locator('.task-kept[data-warning="true"]').waitFor();
+    assert.match(
+      (await countdown.textContent()) ?? '',
+      /^⚠ Taskdesk keeps the task and its result for only 1 min( \d+ s)? more$/
+    );
+    // Past its end on the page's clock (the core has yet to get there): it was kept until then, no countdown.
+    await page.clock.fastForward(2 * 60_000);
+    await card.locator('.task-kept:not([data-warning])').waitFor();
+    assert.match((await countdown.textContent()) ?? '', /^Taskdesk kept the task and its result until \S/);
+    assert.equal(await countdown.locator('time').getAttribute('datetime'), refund.expiresAt ?? null);
 
     // The core reaches warnAt too: `inbox.expiring` goes out and the page notifies.
     const expiring = nextEvent(fixture.host, 'inbox.expiring');

@@ -54,6 +54,27 @@ describe('how long a task is kept, in words', () => {
     });
   });
 
+  it('says a limit that is no date is not known (not none), and warns when the host said the time is nearly up', () => {
+    const now = at('2030-01-01T10:00:00.000Z');
+    assert.deepEqual(keptLine('received', 'soon', now), {
+      words: 'Taskdesk keeps the task and its result for a time not known',
+      ended: false,
+      warning: false
+    });
+    assert.equal(keptLine('received', 'soon', now, { compact: true }).words, 'for a time not known');
+    assert.deepEqual(keptLine('received', expiresAt, now, { warned: true }), {
+      words: '⚠ Taskdesk keeps the task and its result for only 10 min more',
+      ended: false,
+      warning: true
+    });
+    // Once the time has passed it no longer warns: it says until when it was kept.
+    assert.deepEqual(keptLine('received', expiresAt, at('2030-01-01T10:10:01.000Z'), { warned: true }), {
+      words: 'Taskdesk kept the task and its result until',
+      ended: true,
+      warning: false
+    });
+  });
+
   it('leaves out who keeps it for a column headed "Kept"', () => {
     const now = at('2030-01-01T10:00:30.000Z');
     assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'for 9 min 30 s more');

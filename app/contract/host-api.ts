@@ -180,6 +180,13 @@ export const InboundTaskSchema = z.object({
   /** Who cancelled a `cancelled` task: `you` (Cancel in Taskdesk) or `server` (its `tasks/cancel`). */
   cancelledBy: z.enum(['you', 'server']).optional(),
   /**
+   * Set when Taskdesk, not the person, answered the task's question: it withdrew it, since the
+   * task it was asked for had ended. Why, in words, as History says it. Its server was told it
+   * was dismissed (the task `completed` with `cancel`, or `failed` with −1), which is no answer
+   * of the person's: the Desk shows the task cancelled by Taskdesk, as History does.
+   */
+  withdrawn: z.string().optional(),
+  /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.
    */
@@ -414,7 +421,14 @@ export const HostEvents = {
      * cancelled or stopped the task it was asked for, or forgot it): they know already, so the UI
      * does not warn them of it (it may still say so to a screen reader; History keeps the record).
      */
-    byYou: z.boolean().optional()
+    byYou: z.boolean().optional(),
+    /**
+     * Set when its server withdrew an ordinary question after the person stopped a plain call to
+     * that server that was running when it was asked: that call's tool. Likely what it was asked
+     * for, but nothing on the wire says which call a request belongs to: the UI tells the two
+     * in their order, blaming neither the server nor the person.
+     */
+    afterStoppedCall: z.string().optional()
   }),
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),

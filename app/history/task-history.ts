@@ -28,7 +28,7 @@ import {
   titleOfRequested
 } from './history-values.js';
 import { receivedRequestEntry } from './received-request-entry.js';
-import { withdrawalOf } from './withdrawal.js';
+import { withdrawnTask } from './withdrawal.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -562,15 +562,6 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(isRejectedSampling(entry) && { rejected: true }),
     ...(ranRequest !== undefined && { edited: true })
   };
-}
-
-/**
- * Taskdesk's withdrawal of a received task that ended with the dismissal it answered its server
- * (see `withdrawalOf`); undefined for any other task, and while it runs.
- */
-function withdrawnTask(record: TaskRecord): ReturnType<typeof withdrawalOf> {
-  const { status } = record.task;
-  return status === 'completed' || status === 'failed' ? withdrawalOf(record.kind, record.notes) : undefined;
 }
 
 /** A received task's request as it ran, when the person changed it (the runner's note says so). */

@@ -1,3 +1,4 @@
+import type { TaskRecord } from '../receiver/task-record.js';
 import { withdrawnReasonOf } from '../receiver/withdrawn-note.js';
 
 /**
@@ -17,4 +18,13 @@ export function withdrawalOf(
   if (reason === undefined) return undefined;
   const told = kind === 'elicitation' ? 'dismissed' : 'declined';
   return { by: 'taskdesk', reason: `${reason} Taskdesk withdrew it, and told its server it was ${told}.` };
+}
+
+/**
+ * Taskdesk's withdrawal of a received task that ended with the dismissal it answered its server
+ * (see `withdrawalOf`); undefined for any other task, and while it runs.
+ */
+export function withdrawnTask(record: Pick<TaskRecord, 'kind' | 'notes' | 'task'>): ReturnType<typeof withdrawalOf> {
+  const { status } = record.task;
+  return status === 'completed' || status === 'failed' ? withdrawalOf(record.kind, record.notes) : undefined;
 }

@@ -238,11 +238,17 @@ export class Host {
         const reason =
           given ??
           (this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined);
+        // Withdrawn by its server after the person stopped a call it may have been asked for.
+        const afterStoppedCall =
+          why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
+            ? this.requestor.plainCalls.stoppedDuring(item.serverId, item.createdAt)
+            : undefined;
         this.events.emit('inbox.removed', {
           id,
           why,
           ...(reason !== undefined && { reason }),
-          ...(byYou && { byYou })
+          ...(byYou && { byYou }),
+          ...(afterStoppedCall !== undefined && { afterStoppedCall })
         });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not,

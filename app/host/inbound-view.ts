@@ -1,10 +1,12 @@
 import type { InboundTask } from '../contract/host-api.js';
+import { withdrawnTask } from '../history/withdrawal.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 
 /** A task record as the UI sees it. */
 export function inboundView(record: TaskRecord): InboundTask {
   const cancelledBy = cancelledByOf(record);
+  const withdrawn = withdrawnTask(record)?.reason;
   return {
     task: { ...record.task },
     serverId: record.owner.serverId,
@@ -13,6 +15,7 @@ export function inboundView(record: TaskRecord): InboundTask {
     request: record.request,
     ...(record.outcome && { outcome: record.outcome }),
     notes: record.notes,
-    ...(cancelledBy && { cancelledBy })
+    ...(cancelledBy && { cancelledBy }),
+    ...(withdrawn !== undefined && { withdrawn })
   };
 }

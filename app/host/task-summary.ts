@@ -1,5 +1,6 @@
 import type { InboundTask } from '../contract/host-api.js';
 import type { TaskRecord } from '../receiver/task-record.js';
+import { withdrawnTask } from '../history/withdrawal.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
 
 /** Longest string kept in a summary (characters); longer ones end with "…". */
@@ -52,6 +53,7 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
     const outcome = part();
     const notes = part();
     const cancelledBy = cancelledByOf(record);
+    const withdrawn = withdrawnTask(record)?.reason;
     summary = {
       task: shortenStatus(record.task, state),
       serverId: record.owner.serverId,
@@ -63,6 +65,7 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
       }),
       notes: shorten(record.notes, MAX_DEPTH, notes) as InboundTask['notes'],
       ...(cancelledBy && { cancelledBy }),
+      ...(withdrawn !== undefined && { withdrawn }),
       ...((state.truncated || request.truncated || outcome.truncated || notes.truncated) && { truncated: true })
     };
     summaries.set(record, summary);

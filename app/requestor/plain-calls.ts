@@ -18,6 +18,9 @@ export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its r
  */
 export const SDK_TIMEOUT_OUT_OF_THE_WAY_MS = 2 ** 31 - 1;
 
+/** How many calls the person stopped are remembered, for {@link PlainCalls.stoppedDuring}. */
+const STOPPED_KEPT = 50;
+
 /** What sending one plain call needs: a signal to abort it with, and where its progress goes. */
 export type PlainCallSender<T> = (signal: AbortSignal, onprogress: (progress: Progress) => void) => Promise<T>;
 
@@ -57,6 +60,8 @@ export class PlainCalls {
   readonly #options: PlainCallsOptions;
   readonly #idleMs: number;
   readonly #running = new Map<string, RunningCall>();
+  /** The last calls the person stopped (oldest first): their server, tool and when they ran. */
+  readonly #stopped: Array<{ serverId: string; toolName: string; startedAt: string; stoppedAt: string }> = [];
 
   constructor(options: PlainCallsOptions) {
     this.#options = options;
@@ -112,8 +117,25 @@ export class PlainCalls {
   cancel(callId: string): boolean {
     const running = this.#running.get(callId);
     if (!running) return false;
+    const { serverId, toolName, startedAt } = running.view;
+    this.#stopped.push({ serverId, toolName, startedAt, stoppedAt: this.#now() });
+    if (this.#stopped.length > STOPPED_KEPT) this.#stopped.shift();
     running.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
     return true;
+  }
+
+  /**
+   * The tool of the latest call to `serverId` the person stopped ({@link cancel}) that was running
+   * at `askedAt`, when a request of that server was asked; undefined when none was.
+   *
+   * Only a hint of which call a server's request was for: nothing on the wire says so (the SDK's
+   * `relatedRequestId` picks a Streamable HTTP response stream and is not sent; stdio has no
+   * streams at all), and a server may run several calls at once or ask on its own.
+   */
+  stoppedDuring(serverId: string, askedAt: string): string | undefined {
+    return this.#stopped.findLast(
+      (stopped) => stopped.serverId === serverId && stopped.startedAt <= askedAt && askedAt <= stopped.stoppedAt
+    )?.toolName;
   }
 
   /**

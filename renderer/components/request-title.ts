@@ -30,14 +30,22 @@ export function withdrawnWhat(notice: { kind: string; message?: string | undefin
   return notice.kind === 'sampling-review' ? `${request}, with the answer you were reviewing` : request;
 }
 
-/** A withdrawal in a sentence: by its server, or by Taskdesk (`reason` says why: the task it was for ended). */
+/**
+ * A withdrawal in a sentence: by its server, or by Taskdesk (`reason` says why: the task it was
+ * for ended), or by its server after the person stopped a call (`afterStoppedCall`, its tool).
+ */
 export function withdrawnSentence(notice: {
   kind: string;
   serverName: string;
   message?: string | undefined;
   reason?: string | undefined;
+  afterStoppedCall?: string | undefined;
 }): string {
-  return notice.reason === undefined
-    ? `${notice.serverName} withdrew ${withdrawnWhat(notice)}`
-    : `Taskdesk withdrew ${withdrawnWhat(notice, `${notice.serverName}’s`)}: ${notice.reason}`;
+  if (notice.reason !== undefined)
+    return `Taskdesk withdrew ${withdrawnWhat(notice, `${notice.serverName}’s`)}: ${notice.reason}`;
+  // Said in the order it happened, not as the server's change of mind: the stop likely ended it,
+  // but nothing the server sends says which call its request was for (see `afterStoppedCall`).
+  if (notice.afterStoppedCall !== undefined)
+    return `${withdrawnWhat(notice, `${notice.serverName}’s`)} ended after you stopped the call of ${notice.afterStoppedCall}, which was running when it was asked`;
+  return `${notice.serverName} withdrew ${withdrawnWhat(notice)}`;
 }

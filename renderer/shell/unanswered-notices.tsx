@@ -56,7 +56,8 @@ export function UnansweredNotices() {
 }
 
 function withdrawnText(notice: WithdrawnNotice): string {
-  return notice.reason === undefined
-    ? `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`
-    : withdrawnSentence(notice);
+  if (notice.reason !== undefined) return withdrawnSentence(notice);
+  return notice.afterStoppedCall !== undefined
+    ? `${withdrawnSentence(notice)}.`
+    : `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`;
 }

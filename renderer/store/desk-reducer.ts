@@ -75,7 +75,11 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     const task = stream.taskId ? tasks[stream.taskId] : undefined;
     if (!task || !isTerminal(task.task.status)) live[key] = stream;
   }
-  return {
+  const endedRuns = [
+    ...state.endedRuns.filter((entry) => !snapshot.endedRuns?.some((ended) => ended.id === entry.id)),
+    ...(snapshot.endedRuns ?? [])
+  ].slice(-ENDED_RUNS_KEPT);
+  const next: DeskState = {
     ...state,
     ready: true,
     problem: undefined,
@@ -87,8 +91,34 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     providers: snapshot.providers,
     calls,
     live,
+    endedRuns,
     assistant: mergeSummaries(state.assistant, snapshot.conversations)
   };
+  return withRunChecked(next);
+}
+
+/**
+ * The approved run as the state now tells it, after a snapshot (events may have been missed
+ * while the page was offline): over once its task has ended or gone, once its answer waits for
+ * review in the Inbox, or once History says it ended; said running only while none of these is so.
+ */
+function withRunChecked(state: DeskState): DeskState {
+  const run = state.answeredRun;
+  if (!run) return state;
+  const review = state.inbox.some(
+    (item) =>
+      item.kind === 'sampling-review' &&
+      item.serverId === run.serverId &&
+      item.taskId === run.taskId &&
+      item.createdAt === run.createdAt
+  );
+  if (review) return { ...state, lastAnswered: undefined, answeredRun: undefined };
+  const ended = state.endedRuns.findLast((entry) => runOf(entry, run));
+  if (ended) return runEnded(state, answeredBy(ended));
+  if (run.taskId === undefined) return state;
+  const task = state.tasks[run.taskId];
+  // A task no longer held ended (it expired, or was removed); History, when it had said how, said so above.
+  return !task || isTerminal(task.task.status) ? runEnded(state, task?.task.status === 'completed') : state;
 }
 
 function dedupe<T extends { id: string }>(items: T[]): T[] {
@@ -130,7 +160,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id, why, reason, byYou } = action.payload;
+      const { id, why, reason, byYou, afterStoppedCall } = action.payload;
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
@@ -150,7 +180,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
             serverName: item.serverName,
             kind: item.kind,
             ...(message !== undefined && { message }),
-            ...(reason !== undefined && { reason })
+            ...(reason !== undefined && { reason }),
+            ...(afterStoppedCall !== undefined && { afterStoppedCall })
           }
         ]
       };
@@ -275,7 +306,7 @@ function runEnded(state: DeskState, answered: boolean): DeskState {
 }
 
 /** How many ended model requests are kept for an approval's reply that comes after its run ended. */
-const ENDED_RUNS_KEPT = 10;
+export const ENDED_RUNS_KEPT = 10;
 
 function answeredBy(entry: HistorySummary): boolean {
   return entry.status === 'completed' && !entry.rejected;

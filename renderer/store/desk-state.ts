@@ -34,6 +34,11 @@ export interface DeskSnapshot {
   calls: PlainCallView[];
   /** The assistant's conversations (`assistant.list`). */
   conversations: ConversationSummary[];
+  /**
+   * The model requests History last saw end, newest last (`history.list`), fetched while the
+   * line above the Inbox says a run is running: it may have ended while the page heard nothing.
+   */
+  endedRuns?: HistorySummary[];
 }
 
 /** One host event as an action: `event` names it, `payload` is what the host sent. */
@@ -172,4 +177,6 @@ export interface WithdrawnNotice {
   message?: string;
   /** Set when Taskdesk withdrew it, not its server: why (the task it was asked for has ended). */
   reason?: string;
+  /** Set when its server withdrew it after the person stopped a call it may have been for: that call's tool. */
+  afterStoppedCall?: string;
 }

@@ -1,6 +1,6 @@
 import type { HostApiClient, HostEvent, HostEventPayload, InboxItem } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
-import { deskReducer } from './desk-reducer.js';
+import { deskReducer, ENDED_RUNS_KEPT } from './desk-reducer.js';
 import { requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 
@@ -98,7 +98,9 @@ export class DeskStore {
     const syncId = ++this.#syncId;
     this.dispatch({ type: 'sync-started', syncId });
     try {
-      this.dispatch({ type: 'snapshot', syncId, snapshot: await fetchSnapshot(this.client) });
+      // A run the line says is running may have ended while the page heard nothing: History says.
+      const snapshot = await fetchSnapshot(this.client, { endedRuns: this.#state.answeredRun !== undefined });
+      this.dispatch({ type: 'snapshot', syncId, snapshot });
     } catch (error) {
       this.dispatch({
         type: 'sync-failed',
@@ -111,10 +113,11 @@ export class DeskStore {
   #heard<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
     if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
     if (event === 'inbox.removed') {
-      const { id, why, reason } = payload as HostEventPayload<'inbox.removed'>;
+      const { id, why, reason, afterStoppedCall } = payload as HostEventPayload<'inbox.removed'>;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
-        const said = withdrawnSentence({ ...item, message: requestTitle(item.kind, item.request), reason });
+        const message = requestTitle(item.kind, item.request);
+        const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
         this.#options.announce?.(reason === undefined ? `${said}.` : said);
       }
     }
@@ -183,21 +186,41 @@ export class DeskStore {
   }
 }
 
-/** Every list the Desk shows, fetched at once; the policies of the listed servers after them. */
-export async function fetchSnapshot(client: HostApiClient): Promise<DeskSnapshot> {
-  const [servers, inbox, tasks, outbound, providers, calls, conversations] = await Promise.all([
+/**
+ * Every list the Desk shows, fetched at once; the policies of the listed servers after them.
+ * With `endedRuns`, also the model requests History last saw end (see `DeskSnapshot.endedRuns`).
+ */
+export async function fetchSnapshot(
+  client: HostApiClient,
+  options: { endedRuns?: boolean } = {}
+): Promise<DeskSnapshot> {
+  const [servers, inbox, tasks, outbound, providers, calls, conversations, ended] = await Promise.all([
     client.call('servers.list', {}),
     client.call('inbox.list', {}),
     client.call('tasks.list', {}),
     client.call('outbound.list', {}),
     client.call('providers.list', {}),
     client.call('tools.runningCalls', {}),
-    client.call('assistant.list', {})
+    client.call('assistant.list', {}),
+    options.endedRuns
+      ? client.call('history.list', { filter: { direction: 'received', kind: 'sampling' }, limit: ENDED_RUNS_KEPT })
+      : undefined
   ]);
   const policies = Object.fromEntries(
     await Promise.all(
       servers.map(async (server) => [server.id, await client.call('sampling.getPolicy', { serverId: server.id })])
     )
   ) as DeskSnapshot['policies'];
-  return { servers, policies, inbox, tasks, outbound, providers, calls, conversations };
+  return {
+    servers,
+    policies,
+    inbox,
+    tasks,
+    outbound,
+    providers,
+    calls,
+    conversations,
+    // Newest last, as the state keeps them; a request still running has no end yet.
+    ...(ended && { endedRuns: ended.entries.filter((entry) => entry.endedAt !== undefined).reverse() })
+  };
 }

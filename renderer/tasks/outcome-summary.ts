@@ -18,6 +18,8 @@ export const OUTCOME_TEXT_LIMIT = 1000;
 
 /** How a task ended, in a line: the elicitation answer, the reply's text, or the error. */
 export function outcomeSummary(inbound: InboundTask): OutcomeLine {
+  // Taskdesk withdrew it: the dismissal its server was told is no answer of the person's.
+  if (inbound.withdrawn !== undefined) return inbound.withdrawn;
   // A cancelled task's stored −32800 says nothing beyond who cancelled it.
   if (inbound.task.status === 'cancelled') return cancelledWords(inbound.cancelledBy);
   const outcome = inbound.outcome;

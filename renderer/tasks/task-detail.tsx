@@ -47,7 +47,8 @@ interface Shown {
 
 function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
   const inbound = full ?? item.inbound;
-  const outcome = inbound ? inbound.outcome : item.outbound!.outcome;
+  // A question Taskdesk withdrew shows why, not the dismissal its server was told (as History does).
+  const outcome = inbound?.withdrawn !== undefined ? undefined : inbound ? inbound.outcome : item.outbound!.outcome;
   const task = inbound?.task ?? item.outbound!.task;
   return {
     kind: item.kind,
@@ -58,7 +59,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     status: item.status,
     cancelledBy: item.cancelledBy,
     // A finished task shows its outcome, not its last interim status; an expired or lost one says why.
-    statusMessage: item.running ? task.statusMessage : item.outbound?.reason,
+    statusMessage: item.running ? task.statusMessage : (inbound?.withdrawn ?? item.outbound?.reason),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },

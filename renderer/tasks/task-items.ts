@@ -20,7 +20,10 @@ export interface TaskItem {
   serverName: string;
   /** What was asked, in a line. */
   title: string;
-  /** The protocol status, or a requested task's `expired` / `lost`. */
+  /**
+   * The protocol status, or a requested task's `expired` / `lost`; `cancelled` for a received
+   * task Taskdesk withdrew (its server was told it was dismissed: see `InboundTask.withdrawn`).
+   */
   status: string;
   running: boolean;
   createdAt: string;
@@ -29,7 +32,7 @@ export interface TaskItem {
   expiresAt: string | undefined;
   /** From when its countdown warns (as the Inbox's: five minutes before, or the last fifth of its life). */
   warnAt: string | undefined;
-  cancelledBy: 'you' | 'server' | undefined;
+  cancelledBy: 'you' | 'server' | 'taskdesk' | undefined;
   /** A model request turned down (see `isRejectedSampling`): `failed`, said as "Rejected". */
   rejected: boolean;
   inbound?: InboundTask;
@@ -46,6 +49,8 @@ function receivedTitle(inbound: InboundTask): string {
 /** A received task as a row. */
 export function receivedItem(inbound: InboundTask): TaskItem {
   const { task } = inbound;
+  // Said as History says it: what Taskdesk answered for the person is no answer of theirs.
+  const withdrawn = inbound.withdrawn !== undefined;
   const expiresAt = task.ttl === null ? undefined : new Date(Date.parse(task.createdAt) + task.ttl).toISOString();
   return {
     key: `received:${task.taskId}`,
@@ -55,18 +60,20 @@ export function receivedItem(inbound: InboundTask): TaskItem {
     serverId: inbound.serverId,
     serverName: inbound.serverName,
     title: receivedTitle(inbound),
-    status: task.status,
+    status: withdrawn ? 'cancelled' : task.status,
     running: !isTerminal(task.status),
     createdAt: task.createdAt,
     updatedAt: task.lastUpdatedAt,
     expiresAt,
     warnAt: expiresAt && warningTime(task.createdAt, expiresAt),
-    cancelledBy: inbound.cancelledBy,
-    rejected: isRejectedSampling({
-      kind: inbound.kind,
-      direction: 'received',
-      error: inbound.outcome?.type === 'error' ? inbound.outcome.error : undefined
-    }),
+    cancelledBy: withdrawn ? 'taskdesk' : inbound.cancelledBy,
+    rejected:
+      !withdrawn &&
+      isRejectedSampling({
+        kind: inbound.kind,
+        direction: 'received',
+        error: inbound.outcome?.type === 'error' ? inbound.outcome.error : undefined
+      }),
     inbound
   };
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  RELATED_TASK_META_KEY
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
@@ -296,6 +300,34 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await detail.locator('.cancelled-by', { hasText: 'Cancelled by the server' }).waitFor();
     await detail.getByText('None: the task was cancelled.').waitFor();
     assert.equal(await detail.locator('.tool-result-error').count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('shows a question Taskdesk withdrew, once the task it was asked for ended, as cancelled by Taskdesk, not completed', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.ok(call.type === 'task');
+    const related = { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } };
+    const { params } = question('Which region, for the slow call?');
+    const asked = await work.server.request(
+      { method: 'elicitation/create', params: { ...params, _meta: related } },
+      CreateTaskResultSchema
+    );
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const withdrawn = row(`received:${asked.task.taskId}`);
+    await withdrawn.waitFor();
+    await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
+    // Its server was told it was dismissed (the task completed with cancel): no answer of the person's.
+    await withdrawn.locator('.cancelled-by', { hasText: /^Cancelled by Taskdesk$/ }).waitFor();
+    assert.equal(await withdrawn.locator('[data-status]').first().textContent(), 'Cancelled');
+    assert.equal(
+      await withdrawn.locator('.outcome').textContent(),
+      'The task this was asked for (tool slow) was cancelled by you. Taskdesk withdrew it, and told its server it was dismissed.'
+    );
+    assert.doesNotMatch((await withdrawn.textContent()) ?? '', /Completed|Dismissed/);
     assert.deepEqual(d.pageErrors, []);
   });
 

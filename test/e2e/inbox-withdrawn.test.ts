@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
@@ -13,6 +14,22 @@ describe('an ordinary question its server withdraws', () => {
 
   before(async () => {
     peer = peerServer('plain-peer');
+    // Its one tool asks a question and cancels it (notifications/cancelled) when the call is cancelled.
+    peer.server.registerCapabilities({ tools: {} });
+    peer.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: 'report', inputSchema: { type: 'object' } }]
+    }));
+    peer.server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+      const answer = await peer.server.elicitInput(
+        {
+          mode: 'form',
+          message: 'Which quarter should the report cover?',
+          requestedSchema: { type: 'object', properties: {} }
+        },
+        { signal: extra.signal, relatedRequestId: extra.requestId }
+      );
+      return { content: [{ type: 'text', text: answer.action }] };
+    });
     desk = await startDesk({ a: peer });
   });
 
@@ -181,6 +198,27 @@ describe('an ordinary question its server withdraws', () => {
       .getByRole('button', { name: 'Decline', exact: true })
       .click();
     assert.equal((await declined).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('says a question ended after the person stopped the call it was asked during, not that its server withdrew it', async () => {
+    const { page, fixture } = desk;
+    const call = fixture.host.call('tools.call', { serverId: 'a', name: 'report' }).catch((error: unknown) => error);
+    const card = page.locator('.inbox-item').filter({ hasText: 'Which quarter should the report cover?' });
+    await card.waitFor();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await page.getByRole('region', { name: 'Running calls' }).getByRole('button', { name: 'Cancel report' }).click();
+    assert.ok((await call) instanceof Error, 'the call ended, cancelled');
+    // Its server cancelled the question as the call ended: told in that order, blaming neither.
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Which quarter should the report cover?' });
+    await notice.waitFor();
+    assert.equal(
+      await notice.locator('p').textContent(),
+      'Server a’s question “Which quarter should the report cover?” ended after you stopped the call of report, which was running when it was asked.'
+    );
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
     assert.deepEqual(desk.pageErrors, []);
   });
 });

@@ -278,6 +278,17 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     assert.equal((await host.call('tasks.get', { taskId: modelRequest.taskId })).task.status, 'failed');
 
     const reason = 'The task this was asked for (tool slow) was cancelled by you.';
+    // But they, and their list summaries, say Taskdesk withdrew them and why, as History does: no
+    // answer of the person's, which the Tasks screen then shows as cancelled by Taskdesk.
+    const listed = await host.call('tasks.list', {});
+    for (const [taskId, told] of [
+      [question.taskId, 'dismissed'],
+      [modelRequest.taskId, 'declined']
+    ] as const) {
+      const withdrawn = `${reason} Taskdesk withdrew it, and told its server it was ${told}.`;
+      assert.equal((await host.call('tasks.get', { taskId })).withdrawn, withdrawn);
+      assert.equal(listed.find((summary) => summary.task.taskId === taskId)?.withdrawn, withdrawn);
+    }
     const { entries } = await host.call('history.list', { filter: { direction: 'received' } });
     assert.deepEqual(
       byKind(entries.map((entry) => ({ ...entry, detail: { kind: entry.kind } }))).map((entry) => [

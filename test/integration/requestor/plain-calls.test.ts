@@ -53,7 +53,8 @@ function toolServer() {
           params: { mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }
         },
         ElicitResultSchema,
-        { timeout: 24 * 3_600_000 }
+        // Its question ends with the call: a cancelled call cancels it (notifications/cancelled).
+        { timeout: 24 * 3_600_000, signal: extra.signal }
       );
       if (!request.params.arguments?.thenWait)
         return { content: [{ type: 'text', text: `answered ${answer.action}` }] };
@@ -267,6 +268,39 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     assert.deepEqual([entry?.title, entry?.cancelledBy], ['Tool call: slow', 'you']);
     const unknown = await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' });
     assert.equal(unknown.ok ? undefined : unknown.error.code, -32602);
+  });
+
+  it('tells that a question its server withdrew came after the person stopped the call it was asked during', async () => {
+    const clock = new ManualClock();
+    const { peer } = toolServer();
+    const fixture = await startHostWith({ tools: peer }, { clock });
+    cleanups.push(() => fixture.dispose());
+    const asked = nextEvent(fixture.host, 'inbox.added');
+    const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'c8' });
+    const { item } = await asked;
+    const removed = nextEvent(fixture.host, 'inbox.removed');
+    await fixture.host.dispatch('tools.cancelCall', { callId: 'c8' });
+    // The server cancelled its question as the call ended: not its own change of mind.
+    assert.deepEqual(await removed, { id: item.id, why: 'withdrawn', afterStoppedCall: 'ask' });
+    await call;
+
+    // A question asked after that stop, and withdrawn, is its server's doing alone.
+    await clock.advance(1_000);
+    const controller = new AbortController();
+    const later = nextEvent(fixture.host, 'inbox.added');
+    const question = peer.server
+      .elicitInput(
+        { mode: 'form', message: 'Later?', requestedSchema: { type: 'object', properties: {} } },
+        {
+          signal: controller.signal
+        }
+      )
+      .catch(() => undefined);
+    const { item: second } = await later;
+    const withdrawn = nextEvent(fixture.host, 'inbox.removed');
+    controller.abort('changed its mind');
+    assert.deepEqual(await withdrawn, { id: second.id, why: 'withdrawn' });
+    await question;
   });
 });
 

@@ -268,6 +268,21 @@ describe('the Desk store reducer', () => {
     assert.deepEqual(state.withdrawn, []);
   });
 
+  it('tells of a question its server withdrew after the person stopped a call, in that order, blaming neither', () => {
+    const inbox = [item('plain', { request: { mode: 'form', message: 'Which region?' } })];
+    const state = deskReducer(
+      loaded({ inbox }),
+      event('inbox.removed', { id: 'plain', why: 'withdrawn', afterStoppedCall: 'report' })
+    );
+    assert.deepEqual(state.withdrawn, [
+      { id: 'plain', serverName: 'Server a', kind: 'elicitation', message: 'Which region?', afterStoppedCall: 'report' }
+    ]);
+    assert.equal(
+      withdrawnSentence(state.withdrawn[0]!),
+      'Server a’s question “Which region?” ended after you stopped the call of report, which was running when it was asked'
+    );
+  });
+
   it('quotes what a withdrawn model request asked: the last text among its messages', () => {
     let state = loaded({
       inbox: [

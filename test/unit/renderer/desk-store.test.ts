@@ -6,8 +6,10 @@ import type {
   HostEventPayload,
   HostMethod,
   HostResult,
+  InboundTask,
   InboxItem
 } from '../../../app/contract/host-api.js';
+import type { HistorySummary } from '../../../app/contract/history.js';
 import { DeskStore, QUIET_STREAM_MS } from '../../../renderer/store/desk-store.js';
 
 function item(id: string): InboxItem {
@@ -23,9 +25,10 @@ function item(id: string): InboxItem {
 
 /**
  * A host API client whose lists are what the test says and whose `inbox.list` answers only when
- * the test lets it: events can be sent while a snapshot is on its way.
+ * the test lets it: events can be sent while a snapshot is on its way. `lists` answers the others
+ * the test gives.
  */
-function fakeClient(inbox: () => InboxItem[]) {
+function fakeClient(inbox: () => InboxItem[], lists: { [M in HostMethod]?: () => unknown } = {}) {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const held: Array<() => void> = [];
   const results: { [M in HostMethod]?: () => unknown } = {
@@ -34,7 +37,8 @@ function fakeClient(inbox: () => InboxItem[]) {
     'outbound.list': () => [],
     'providers.list': () => [],
     'tools.runningCalls': () => [],
-    'assistant.list': () => []
+    'assistant.list': () => [],
+    ...lists
   };
   const client: HostApiClient = {
     call<M extends HostMethod>(method: M): Promise<HostResult<M>> {
@@ -142,5 +146,71 @@ describe('the Desk store', () => {
     );
     timers[1]!.callback();
     assert.equal(store.getState().live.s1, undefined);
+  });
+
+  it('after a reconnect, the "… is running" line says what became of the run while the page heard nothing', async () => {
+    const asked = '2026-12-01T09:00:00.000Z';
+    let tasks: InboundTask[] = [];
+    let ended: HistorySummary[] = [];
+    const host = fakeClient(() => [], {
+      'tasks.list': () => tasks,
+      'history.list': () => ({ entries: ended, total: ended.length })
+    });
+    const store = new DeskStore(host.client);
+    store.listen();
+    const resync = async () => {
+      const refresh = store.refresh();
+      host.release();
+      await refresh;
+    };
+    await resync();
+    const approved = (taskId?: string) =>
+      store.dispatch({
+        type: 'inbox-answered',
+        text: 'Approved; m is running.',
+        run: { serverId: 'a', ...(taskId && { taskId }), createdAt: asked, ended: 'Approved; m answered Server a.' }
+      });
+
+    // A request that was no task: its History entry, missed while offline, is read on the resync.
+    approved();
+    await resync();
+    assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'nothing says it ended yet');
+    ended = [
+      {
+        id: 'request:1',
+        direction: 'received',
+        kind: 'sampling',
+        serverId: 'a',
+        serverName: 'Server a',
+        title: 'Say hi',
+        status: 'completed',
+        createdAt: asked,
+        updatedAt: asked,
+        endedAt: asked
+      }
+    ];
+    await resync();
+    assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
+    assert.equal(store.getState().answeredRun, undefined);
+
+    // A task's run: the task the snapshot holds says it ended (failed: its own notice says why).
+    ended = [];
+    const task = (status: InboundTask['task']['status']): InboundTask => ({
+      task: { taskId: 't1', status, createdAt: asked, lastUpdatedAt: asked, ttl: 60_000 },
+      serverId: 'a',
+      serverName: 'Server a',
+      kind: 'sampling',
+      request: {},
+      notes: []
+    });
+    tasks = [task('working')];
+    await resync();
+    approved('t1');
+    await resync();
+    assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'its task still works');
+    tasks = [task('failed')];
+    await resync();
+    assert.equal(store.getState().lastAnswered, undefined);
+    assert.equal(store.getState().answeredRun, undefined);
   });
 });

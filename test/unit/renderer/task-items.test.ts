@@ -50,6 +50,29 @@ describe('the Tasks screen’s rows', () => {
     assert.equal(itemOutcome(cancelled), 'Cancelled by you');
   });
 
+  it('shows a question Taskdesk withdrew as cancelled by Taskdesk with why, not as what its server was told', () => {
+    const why =
+      'The task this was asked for (tool slow) was cancelled by you. Taskdesk withdrew it, and told its server it was declined.';
+    const withdrawn = receivedItem({
+      ...received({ type: 'error', error: { code: -1, message: why } }, 'failed'),
+      withdrawn: why
+    });
+    assert.deepEqual(
+      [withdrawn.status, withdrawn.cancelledBy, withdrawn.rejected, withdrawn.running],
+      ['cancelled', 'taskdesk', false, false]
+    );
+    assert.equal(itemOutcome(withdrawn), why);
+    assert.ok(matchesTask(withdrawn, { ...NO_TASK_FILTER, status: 'cancelled' }));
+    assert.ok(!matchesTask(withdrawn, search('rejected')));
+
+    const dismissed = receivedItem({
+      ...received({ type: 'result', result: { action: 'cancel' } }, 'completed'),
+      kind: 'elicitation',
+      withdrawn: why
+    });
+    assert.deepEqual([dismissed.status, dismissed.cancelledBy], ['cancelled', 'taskdesk']);
+  });
+
   it('finds a row by words of its outcome, and a turned-down model request by "rejected"', () => {
     const rejected = receivedItem(
       received({ type: 'error', error: { code: -1, message: 'User rejected sampling request' } }, 'failed')

@@ -186,6 +186,8 @@ export const InboundTaskSchema = z.object({
    * of the person's: the Desk shows the task cancelled by Taskdesk, as History does.
    */
   withdrawn: z.string().optional(),
+  /** The person changed the request before it ran (its runner noted a `ranRequest`), as History's `edited`. */
+  edited: z.literal(true).optional(),
   /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.

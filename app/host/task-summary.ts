@@ -1,7 +1,6 @@
 import type { InboundTask } from '../contract/host-api.js';
 import type { TaskRecord } from '../receiver/task-record.js';
-import { withdrawnTask } from '../history/withdrawal.js';
-import { cancelledByOf } from '../receiver/cancelled-by.js';
+import { inboundMarks } from './inbound-view.js';
 
 /** Longest string kept in a summary (characters); longer ones end with "…". */
 const MAX_STRING = 240;
@@ -52,8 +51,6 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
     const request = part();
     const outcome = part();
     const notes = part();
-    const cancelledBy = cancelledByOf(record);
-    const withdrawn = withdrawnTask(record)?.reason;
     summary = {
       task: shortenStatus(record.task, state),
       serverId: record.owner.serverId,
@@ -64,8 +61,7 @@ export function inboundSummary(record: Readonly<TaskRecord>): InboundTask {
         outcome: shorten(record.outcome, MAX_DEPTH, outcome) as NonNullable<InboundTask['outcome']>
       }),
       notes: shorten(record.notes, MAX_DEPTH, notes) as InboundTask['notes'],
-      ...(cancelledBy && { cancelledBy }),
-      ...(withdrawn !== undefined && { withdrawn }),
+      ...inboundMarks(record),
       ...((state.truncated || request.truncated || outcome.truncated || notes.truncated) && { truncated: true })
     };
     summaries.set(record, summary);

@@ -13,6 +13,7 @@ import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from 
 import { HistoryDetail } from './history-detail.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
+import { CHANGED_BY_YOU } from '../tasks/sent-and-ran-request.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -174,7 +175,7 @@ export function HistoryScreen({
               {entry.serverName} ·{' '}
               <StatusBadge status={entry.status} rejected={entry.rejected === true} label={cancelledLabel(entry)} />
               {entry.unanswered ? ' (unanswered)' : null}
-              {entry.edited ? ' · changed by you' : null} · <DateTime iso={entry.createdAt} />
+              {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
             </span>
           </li>
         ))}

@@ -35,6 +35,8 @@ export interface TaskItem {
   cancelledBy: 'you' | 'server' | 'taskdesk' | undefined;
   /** A model request turned down (see `isRejectedSampling`): `failed`, said as "Rejected". */
   rejected: boolean;
+  /** The person changed a received task's request before it ran (History's "changed by you"). */
+  edited: boolean;
   inbound?: InboundTask;
   outbound?: OutboundTaskView;
 }
@@ -74,6 +76,7 @@ export function receivedItem(inbound: InboundTask): TaskItem {
         direction: 'received',
         error: inbound.outcome?.type === 'error' ? inbound.outcome.error : undefined
       }),
+    edited: inbound.edited === true,
     inbound
   };
 }
@@ -96,6 +99,7 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
     warnAt: outbound.expiresAt ? warningTime(outbound.createdAt, outbound.expiresAt) : undefined,
     cancelledBy: outbound.cancelledBy,
     rejected: false,
+    edited: false,
     outbound
   };
 }

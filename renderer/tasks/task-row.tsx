@@ -15,6 +15,7 @@ import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { itemOutcome, type TaskItem } from './task-items.js';
+import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
@@ -78,7 +79,10 @@ export const TaskRow = memo(function TaskRow({
             <code>{item.title}</code>
           </>
         ) : null}
-        <div className="muted small-text">{item.direction === 'received' ? 'Received' : 'Requested'}</div>
+        <div className="muted small-text">
+          {item.direction === 'received' ? 'Received' : 'Requested'}
+          {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
+        </div>
       </td>
       <td className="server">{item.serverName}</td>
       <td>

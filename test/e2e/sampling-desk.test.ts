@@ -149,10 +149,10 @@ describe('sampling policy, request editing and live text in the UI', () => {
     // The Tasks screen's detail of the same task says it too, from the task Taskdesk still keeps.
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const tasks = page.getByRole('region', { name: 'Tasks' });
-    await tasks
-      .locator(`tr[data-task-key="received:${task.taskId}"]`)
-      .getByRole('button', { name: /^Details of / })
-      .click();
+    const taskRow = tasks.locator(`tr[data-task-key="received:${task.taskId}"]`);
+    // Its row says so as History's does (the row of a task nobody changed does not).
+    assert.equal(await taskRow.locator('td.kind').innerText(), 'Model request\nReceived · changed by you');
+    await taskRow.getByRole('button', { name: /^Details of / }).click();
     const taskDetail = tasks.locator('.task-detail');
     await taskDetail
       .locator('.meta')

@@ -321,6 +321,11 @@ describe('the task history through the host API', () => {
       CreateMessageResultSchema
     );
 
+    // The Tasks screen's list and detail say so of the task too, as History's `edited` does.
+    const listed = (await host.call('tasks.list', {})).find((t) => t.task.taskId === created.task.taskId);
+    assert.equal(listed?.edited, true);
+    assert.equal((await host.call('tasks.get', { taskId: created.task.taskId })).edited, true);
+
     const page = await host.call('history.list', { filter: { kind: 'sampling' } });
     assert.equal(page.total, 2);
     for (const summary of page.entries) {

@@ -4,9 +4,9 @@ import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotoco
 import type { Locator, Page, Route } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { peerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
-import { createTaskToolServer } from '../support/task-tool-server.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
 
@@ -56,11 +56,7 @@ const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.
 
 describe('failed actions are shown by the action, in words, until dismissed or tried again; busy buttons wait alone', () => {
   const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
-  const work: PeerServer = {
-    server: createTaskToolServer({ clock: systemClock, store }).server.server,
-    notifications: [],
-    nextNotification: () => new Promise(() => undefined)
-  };
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
   const desk = peerServer('failures-peer');
   let d: DeskFixture;
   let page: Page;

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { systemClock } from '../../app/core/clock.js';
-import { peerServer, type PeerServer } from '../support/host-fixture.js';
-import { createTaskToolServer } from '../support/task-tool-server.js';
+import { peerServer } from '../support/host-fixture.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } } } as const;
@@ -14,12 +14,7 @@ const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pi
  * are, they keep compact within a fifth of a small window, each Dismiss reachable by keyboard.
  */
 describe('the notices at the top of the Desk', () => {
-  const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 50 });
-  const work: PeerServer = {
-    server: mcp.server,
-    notifications: [],
-    nextNotification: () => new Promise(() => undefined)
-  };
+  const { mcp, peer: work } = createTaskToolPeer({ clock: systemClock, pollInterval: 50 });
   const plain = peerServer('plain-peer');
   let desk: DeskFixture;
 

@@ -8,9 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
-import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
+import { nextEvent, peerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
-import { createTaskToolServer, REPORT_RESULT } from '../support/task-tool-server.js';
+import { createTaskToolPeer, REPORT_RESULT } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { actionsOutOfSight } from './renderer-build.js';
 
@@ -26,11 +26,7 @@ const question = (message: string) => ({
 
 describe('the Tasks screen: received and requested tasks, filters, a detail view, and who cancelled', () => {
   const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
-  const work: PeerServer = {
-    server: createTaskToolServer({ clock: systemClock, store }).server.server,
-    notifications: [],
-    nextNotification: () => new Promise(() => undefined)
-  };
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
   const desk = peerServer('tasks-peer');
   let d: DeskFixture;
   let page: Page;

@@ -52,6 +52,13 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     built?.remove();
   });
 
+  /** Presses Sign in: the sign-in page it opens in a new tab. */
+  async function pressSignIn(): Promise<Page> {
+    const opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    return opened;
+  }
+
   it('asks before opening the sign-in page: a neutral "Sign-in needed", not a failure', async () => {
     await card.getByRole('button', { name: 'Connect Protected' }).click();
     await card.getByText(`Sign in to Protected at ${servers.issuer}?`).waitFor();
@@ -79,9 +86,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
   });
 
   it('says to finish in the browser tab once Sign in is pressed, and signs in after consent', async () => {
-    const opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    const signInPage = await opened;
+    const signInPage = await pressSignIn();
     await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).waitFor();
     assert.equal(await card.getByText(`Sign in to Protected at ${servers.issuer}?`).count(), 0, 'no longer asks');
@@ -147,18 +152,14 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
   });
 
   it('ends a sign-in denied in the browser at once, and says so on the card; Cancel stops waiting', async () => {
-    let opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    let signInPage = await opened;
+    let signInPage = await pressSignIn();
     await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
     await signInPage.getByRole('link', { name: 'Deny' }).click();
     await card.getByText(/refused the sign-in: access_denied/).waitFor({ timeout: 5000 });
     assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
     await signInPage.close();
 
-    opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    signInPage = await opened;
+    signInPage = await pressSignIn();
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).click();
     await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
     assert.equal(await card.getByText('Finish signing in').count(), 0);
@@ -179,9 +180,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     assert.equal(await card.getByLabel('Client secret (if it has one)').inputValue(), '', 'the secret is not kept');
 
     // The authorization server takes the client id; its token endpoint refuses the secret.
-    let opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    let signInPage = await opened;
+    let signInPage = await pressSignIn();
     await signInPage.waitForURL(/client_id=/);
     assert.equal(new URL(signInPage.url()).searchParams.get('client_id'), 'by-hand');
     await signInPage.getByRole('link', { name: 'Allow' }).click();
@@ -193,9 +192,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByLabel('Client ID').fill('unknown-id');
     await card.getByRole('button', { name: 'Save client' }).click();
     await card.getByText('Signs in with the client you registered: unknown-id').waitFor();
-    opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    signInPage = await opened;
+    signInPage = await pressSignIn();
     await signInPage.getByText(/invalid_client/).waitFor();
     await card.getByText(/If that page shows an error such as invalid_client/).waitFor();
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).click();
@@ -205,9 +202,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByLabel('Client secret (if it has one)').fill('hand-secret');
     await card.getByRole('button', { name: 'Save client' }).click();
     await card.getByText('Signs in with the client you registered: by-hand').waitFor();
-    opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    signInPage = await opened;
+    signInPage = await pressSignIn();
     await signInPage.getByRole('link', { name: 'Allow' }).click();
     await signInPage.getByText('Signed in to Protected. You can close this tab.').waitFor();
     await signInPage.close();
@@ -220,9 +215,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByRole('button', { name: 'Use automatic registration for Protected' }).click();
     await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
     assert.equal(await card.getByText('Signs in with the client you registered').count(), 0);
-    const opened = page.context().waitForEvent('page');
-    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
-    const signInPage = await opened;
+    const signInPage = await pressSignIn();
     await signInPage.waitForURL(/client_id=/);
     const clientId = new URL(signInPage.url()).searchParams.get('client_id');
     assert.ok(clientId && clientId !== 'by-hand', `a registered client (${clientId})`);

@@ -5,8 +5,8 @@ import { systemClock } from '../../app/core/clock.js';
 import { createHost } from '../../app/host/host.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
 import type { JournalSync } from '../../app/store/journal.js';
-import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir, type PeerServer } from '../support/host-fixture.js';
-import { createTaskToolServer } from '../support/task-tool-server.js';
+import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 /** The audit log's entries of one type (or whose type starts with `type.`), oldest first, without their times. */
@@ -63,12 +63,7 @@ describe('the audit log records what the person did', () => {
   });
 
   it('a tool call with its outcome, a question answered, and an ordinary question its server withdrew', async () => {
-    const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 50 });
-    const peer: PeerServer = {
-      server: mcp.server,
-      notifications: [],
-      nextNotification: () => new Promise(() => undefined)
-    };
+    const { mcp, peer } = createTaskToolPeer({ clock: systemClock, pollInterval: 50 });
     const fixture = await startHostWith({ a: peer });
     const { host } = fixture;
     try {
@@ -157,12 +152,7 @@ describe('the audit log records what the person did', () => {
   });
 
   it('a tool call run as a task: its start, and its end once, with how it ended and who cancelled it', async () => {
-    const { server: mcp } = createTaskToolServer({ clock: systemClock, pollInterval: 20 });
-    const peer: PeerServer = {
-      server: mcp.server,
-      notifications: [],
-      nextNotification: () => new Promise(() => undefined)
-    };
+    const { peer } = createTaskToolPeer({ clock: systemClock, pollInterval: 20 });
     const fixture = await startHostWith({ a: peer });
     const { host } = fixture;
     try {
@@ -229,12 +219,7 @@ describe('the audit log records what the person did', () => {
 
   it('a task that ends before its call returns: its call recorded first, then its end', async () => {
     const clock = new ManualClock();
-    const { server: mcp } = createTaskToolServer({ clock, pollInterval: 10 });
-    const peer: PeerServer = {
-      server: mcp.server,
-      notifications: [],
-      nextNotification: () => new Promise(() => undefined)
-    };
+    const { peer } = createTaskToolPeer({ clock, pollInterval: 10 });
     // The outbound tasks' journal syncs wait until the test lets them go: a call that became a
     // task returns only once its task is durable, and the task ends meanwhile.
     const held: Array<() => void> = [];
@@ -274,13 +259,8 @@ describe('the audit log records what the person did', () => {
 
   it('a task that expired while Taskdesk was stopped: its end recorded once, at the next start; an end already recorded, not again', async () => {
     const clock = new ManualClock();
-    const taskPeer = (): PeerServer => ({
-      server: createTaskToolServer({ clock, pollInterval: 60_000 }).server.server,
-      notifications: [],
-      nextNotification: () => new Promise(() => undefined)
-    });
     const options = { clock, requestorDefaultTtlMs: 10_000 };
-    let fixture = await startHostWith({ a: taskPeer() }, options);
+    let fixture = await startHostWith({ a: createTaskToolPeer({ clock, pollInterval: 60_000 }).peer }, options);
     const dir = fixture.dir;
     const ended = async () => (await entries(fixture.host, 'tool')).filter((entry) => entry.type === 'tool.task-ended');
     try {

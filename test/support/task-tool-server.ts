@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { Clock } from '../../app/core/clock.js';
+import type { PeerServer } from './host-fixture.js';
 import { ClockedTaskStore } from './requestor-task-store.js';
 
 /** What the task tool server declares and how it behaves. */
@@ -250,6 +251,15 @@ export function createTaskToolServer(options: TaskToolServerOptions): { server: 
     }
   );
   return { server, store };
+}
+
+/**
+ * {@link createTaskToolServer}'s server as a peer of the in-memory host fixture (`startHostWith`),
+ * with its `McpServer`: what the host sends it is not recorded.
+ */
+export function createTaskToolPeer(options: TaskToolServerOptions): { mcp: McpServer; peer: PeerServer } {
+  const { server: mcp } = createTaskToolServer(options);
+  return { mcp, peer: { server: mcp.server, notifications: [], nextNotification: () => new Promise(() => undefined) } };
 }
 
 /** What a plain server saw in each `tools/call`, for asserting that no task was asked for. */

@@ -14,9 +14,9 @@ import { InboxSamplingRunner } from '../../../app/inbox/inbox-runners.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { saveFakeProvider } from '../../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
-import { inboxHolds, nextEvent, startHostWith, type PeerServer } from '../../support/host-fixture.js';
+import { inboxHolds, nextEvent, startHostWith } from '../../support/host-fixture.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { createTaskToolServer } from '../../support/task-tool-server.js';
+import { createTaskToolPeer } from '../../support/task-tool-server.js';
 
 const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } } } as const;
 const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Which one?' } }], maxTokens: 20 };
@@ -26,8 +26,7 @@ const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Wh
  * a host whose sampling requests go to the Inbox for a person's reply, as with no model configured.
  */
 async function start(clock: ManualClock) {
-  const { server: mcp } = createTaskToolServer({ clock, pollInterval: 1000 });
-  const peer: PeerServer = { server: mcp.server, notifications: [], nextNotification: () => new Promise(() => {}) };
+  const { mcp, peer } = createTaskToolPeer({ clock, pollInterval: 1000 });
   const fixture = await startHostWith({ a: peer }, { clock, sampling: ({ inbox }) => new InboxSamplingRunner(inbox) });
   return { mcp, fixture };
 }
@@ -71,29 +70,54 @@ function byKind<T extends { taskId?: string; detail?: Record<string, unknown> }>
   return [...entries].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
-describe("questions a server asked for one of Taskdesk's own tasks, once that task ends", () => {
+/**
+ * What each test of the suite it is called in starts with: a host as {@link start} makes it,
+ * disposed after the test, with one `slow` task of `durationMs` running; and the server's
+ * questions for that task.
+ */
+function runningTasks() {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  const started = async (clock: ManualClock) => {
+  return async (durationMs: number) => {
+    const clock = new ManualClock();
     const { mcp, fixture } = await start(clock);
     cleanups.push(() => fixture.dispose());
-    return { mcp, host: fixture.host };
+    const host = fixture.host;
+    const task = await callSlow(host, durationMs);
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    return {
+      clock,
+      mcp,
+      host,
+      task,
+      related,
+      /** The server's elicitation for the task. */
+      elicit: (message: string) =>
+        mcp.server.request(
+          { method: 'elicitation/create', params: { ...form, message, _meta: related } },
+          ElicitResultSchema
+        ),
+      /** The server's model request for the task: its result, or the error it was answered with. */
+      sample: () =>
+        mcp.server
+          .request(
+            { method: 'sampling/createMessage', params: { ...sampling, _meta: related } },
+            CreateMessageResultSchema
+          )
+          .catch((error: unknown) => error)
+    };
   };
+}
+
+describe("questions a server asked for one of Taskdesk's own tasks, once that task ends", () => {
+  const running = runningTasks();
 
   it('Cancel withdraws them from the Inbox: the elicitation is answered cancel, the sampling request −1 saying Taskdesk withdrew it, a task of its own ends with the cancel answer, and the audit log says why', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 3_600_000);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-    const elicited = mcp.server.request(
-      { method: 'elicitation/create', params: { ...form, message: 'Which one, for the task?', _meta: related } },
-      ElicitResultSchema
-    );
-    const sampled = mcp.server
-      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
-      .catch((error: unknown) => error);
+    const { mcp, host, task, related, elicit, sample } = await running(3_600_000);
+    const elicited = elicit('Which one, for the task?');
+    const sampled = sample();
     // A task-augmented question for the same task: the task Taskdesk received for it is answered the same way.
     const { task: received } = await mcp.server.request(
       {
@@ -175,17 +199,9 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
   });
 
   it('History records each as withdrawn by Taskdesk, with why, not as answered or rejected by the person', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 3_600_000);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-    const elicited = mcp.server.request(
-      { method: 'elicitation/create', params: { ...form, message: 'Which one, for the task?', _meta: related } },
-      ElicitResultSchema
-    );
-    const sampled = mcp.server
-      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
-      .catch((error: unknown) => error);
+    const { host, task, related, elicit, sample } = await running(3_600_000);
+    const elicited = elicit('Which one, for the task?');
+    const sampled = sample();
     await inboxHolds(host, 2);
     const cancelled = endedAs(host, task.outboundId, 'cancelled');
     await host.call('outbound.cancel', { outboundId: task.outboundId });
@@ -230,10 +246,7 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
   });
 
   it('History records one asked as a task of its own the same way, while that task ends as its server was told', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 3_600_000);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    const { mcp, host, task, related } = await running(3_600_000);
     const asTask = { task: { ttl: 3_600_000 }, _meta: related };
     const { task: question } = await mcp.server.request(
       { method: 'elicitation/create', params: { ...form, message: 'Which one, as a task?', ...asTask } },
@@ -330,14 +343,8 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
   });
 
   it('a task that completes on its own withdraws a question still open for it', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 5_000);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-    const elicited = mcp.server.request(
-      { method: 'elicitation/create', params: { ...form, message: 'Too late?', _meta: related } },
-      ElicitResultSchema
-    );
+    const { clock, host, task, related, elicit } = await running(5_000);
+    const elicited = elicit('Too late?');
     await inboxHolds(host, 1);
     const removed = removals(host);
     const completed = endedAs(host, task.outboundId, 'completed');
@@ -355,14 +362,8 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
   });
 
   it('Forget on a task that may still run withdraws its questions too: nobody follows it any more', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 600_000);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-    const elicited = mcp.server.request(
-      { method: 'elicitation/create', params: { ...form, message: 'Still there?', _meta: related } },
-      ElicitResultSchema
-    );
+    const { host, task, related, elicit } = await running(600_000);
+    const elicited = elicit('Still there?');
     await inboxHolds(host, 1);
     const removed = removals(host);
     await host.call('outbound.forget', { outboundId: task.outboundId });
@@ -376,15 +377,7 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
 });
 
 describe('questions that come in after the task they were asked for is over in Taskdesk', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-  const started = async (clock: ManualClock) => {
-    const { mcp, fixture } = await start(clock);
-    cleanups.push(() => fixture.dispose());
-    return { mcp, host: fixture.host };
-  };
+  const running = runningTasks();
 
   /** What the Desk hears of the Inbox from now on. */
   function heard(host: Host): string[] {
@@ -403,22 +396,17 @@ describe('questions that come in after the task they were asked for is over in T
   }
 
   it('one for a task that has ended never enters the Inbox: the server is answered as a withdrawal answers it, the audit log says why, and the Desk hears nothing', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 5_000);
+    const { clock, mcp, host, task, related, sample } = await running(5_000);
     const completed = endedAs(host, task.outboundId, 'completed');
     await clock.advance(6_000);
     await completed;
     const desk = heard(host);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
 
     assert.deepEqual(await elicitation(host, mcp, { message: 'Late?', _meta: related }), {
       action: 'cancel',
       _meta: related
     });
-    const rejection = await mcp.server
-      .request({ method: 'sampling/createMessage', params: { ...sampling, _meta: related } }, CreateMessageResultSchema)
-      .catch((error: unknown) => error);
+    const rejection = await sample();
     assert.ok(rejection instanceof McpError);
     assert.equal(rejection.code, -1);
     const reason = 'The task this was asked for (tool slow) completed without it.';
@@ -454,12 +442,9 @@ describe('questions that come in after the task they were asked for is over in T
   });
 
   it('one for a task the person forgot is answered the same way; one for a task Taskdesk never had still goes to the Inbox', async () => {
-    const clock = new ManualClock();
-    const { mcp, host } = await started(clock);
-    const task = await callSlow(host, 600_000);
+    const { mcp, host, task, related } = await running(600_000);
     await host.call('outbound.forget', { outboundId: task.outboundId });
     const desk = heard(host);
-    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
 
     assert.deepEqual(await elicitation(host, mcp, { message: 'Still there?', _meta: related }), {
       action: 'cancel',
@@ -491,8 +476,7 @@ describe('a model request under "Run without asking" for a task that is over in 
   it('is withdrawn as it comes in, without running the model; one for a running task runs', async () => {
     const clock = new ManualClock();
     const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const { server: mcp } = createTaskToolServer({ clock, pollInterval: 1000 });
-    const peer: PeerServer = { server: mcp.server, notifications: [], nextNotification: () => new Promise(() => {}) };
+    const { mcp, peer } = createTaskToolPeer({ clock, pollInterval: 1000 });
     const fixture = await startHostWith({ a: peer }, { clock, keyStore: new InMemoryKeyStore() });
     try {
       const host = fixture.host;

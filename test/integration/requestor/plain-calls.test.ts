@@ -131,11 +131,17 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('carries a progress token; progress shows and resets the 60 s timeout; no progress for 60 s times out with notifications/cancelled', async () => {
+  /** The tool server joined to a host on the test's clock, disposed after the test. */
+  const joined = async () => {
     const clock = new ManualClock();
     const { peer, controls } = toolServer();
     const fixture = await startHostWith({ tools: peer }, { clock });
     cleanups.push(() => fixture.dispose());
+    return { clock, peer, controls, fixture };
+  };
+
+  it('carries a progress token; progress shows and resets the 60 s timeout; no progress for 60 s times out with notifications/cancelled', async () => {
+    const { clock, controls, fixture } = await joined();
     const seen = calls(fixture);
 
     const started = nextEvent(fixture.host, 'call.changed', ({ call }) => call.state === 'running');
@@ -168,10 +174,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
   });
 
   it('does not time out while the person answers the question the call asked, however long', async () => {
-    const clock = new ManualClock();
-    const { peer } = toolServer();
-    const fixture = await startHostWith({ tools: peer }, { clock });
-    cleanups.push(() => fixture.dispose());
+    const { clock, fixture } = await joined();
     const asked = nextEvent(fixture.host, 'inbox.added');
     const waiting = nextEvent(fixture.host, 'call.changed', ({ call }) => call.waitingOnPerson === true);
     const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'c3' });
@@ -188,10 +191,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
   });
 
   it('says at once that the call may wait on the person, and starts its timeout afresh once answered', async () => {
-    const clock = new ManualClock();
-    const { peer, controls } = toolServer();
-    const fixture = await startHostWith({ tools: peer }, { clock });
-    cleanups.push(() => fixture.dispose());
+    const { clock, controls, fixture } = await joined();
     const asked = nextEvent(fixture.host, 'inbox.added');
     // Said when the question comes in, with no time passing: not only once the idle timeout runs out.
     const waiting = nextEvent(
@@ -225,10 +225,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
   });
 
   it("does not time out while the server's task-augmented question waits in the Inbox, says so at once, and starts afresh once answered", async () => {
-    const clock = new ManualClock();
-    const { peer } = toolServer();
-    const fixture = await startHostWith({ tools: peer }, { clock });
-    cleanups.push(() => fixture.dispose());
+    const { clock, fixture } = await joined();
     const asked = nextEvent(fixture.host, 'inbox.added');
     const call = fixture.host.dispatch('tools.call', {
       serverId: 'tools',
@@ -249,10 +246,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
   });
 
   it('Cancel ends the call as cancelled by you and tells the server', async () => {
-    const clock = new ManualClock();
-    const { peer, controls } = toolServer();
-    const fixture = await startHostWith({ tools: peer }, { clock });
-    cleanups.push(() => fixture.dispose());
+    const { controls, fixture } = await joined();
     const seen = calls(fixture);
     const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'c4' });
     await nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'c4');
@@ -271,10 +265,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
   });
 
   it('tells that a question its server withdrew came after the person stopped the call it was asked during', async () => {
-    const clock = new ManualClock();
-    const { peer } = toolServer();
-    const fixture = await startHostWith({ tools: peer }, { clock });
-    cleanups.push(() => fixture.dispose());
+    const { clock, peer, fixture } = await joined();
     const asked = nextEvent(fixture.host, 'inbox.added');
     const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'c8' });
     const { item } = await asked;

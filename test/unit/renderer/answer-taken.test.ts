@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HistorySummary } from '../../../app/contract/history.js';
 import type {
   HostApiClient,
   HostEvent,
@@ -11,8 +10,7 @@ import type {
 import { answerTaken } from '../../../renderer/inbox/answer-taken.js';
 import { DeskStore } from '../../../renderer/store/desk-store.js';
 import type { AnsweredRun, DeskSnapshot } from '../../../renderer/store/desk-state.js';
-
-const asked = '2026-12-01T09:00:00.000Z';
+import { asked, receivedEntry, receivedTask } from '../../support/received-sampling.js';
 
 function approval(kind: InboxItem['kind'] = 'sampling-approval', extra: Partial<InboxItem> = {}): InboxItem {
   return {
@@ -24,33 +22,6 @@ function approval(kind: InboxItem['kind'] = 'sampling-approval', extra: Partial<
     createdAt: asked,
     request: { messages: [], maxTokens: 10 },
     draft: { providerId: 'p', providerName: 'P', model: 'm', reason: 'default' },
-    ...extra
-  };
-}
-
-function task(status: InboundTask['task']['status']): InboundTask {
-  return {
-    task: { taskId: 't1', status, createdAt: asked, lastUpdatedAt: asked, ttl: 60_000 },
-    serverId: 'a',
-    serverName: 'Server a',
-    kind: 'sampling',
-    request: {},
-    notes: []
-  };
-}
-
-function entry(extra: Partial<HistorySummary>): HistorySummary {
-  return {
-    id: 'request:1',
-    direction: 'received',
-    kind: 'sampling',
-    serverId: 'a',
-    serverName: 'Server a',
-    title: 'Say hi',
-    status: 'completed',
-    createdAt: asked,
-    updatedAt: asked,
-    endedAt: asked,
     ...extra
   };
 }
@@ -117,9 +88,9 @@ describe('an answer the host took, and the events it crosses', () => {
 
   it('events first, the run already over (no review): the line says the model answered', () => {
     const item = approval();
-    const store = loaded([item], [task('working')]);
+    const store = loaded([item], [receivedTask('working')]);
     heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
-    heard(store, 'task.changed', { taskId: 't1', task: task('completed') });
+    heard(store, 'task.changed', { taskId: 't1', task: receivedTask('completed') });
     answerTaken(store, item, 'Approved; m is running.', run());
     assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
     assert.equal(store.getState().answeredRun, undefined);
@@ -128,12 +99,14 @@ describe('an answer the host took, and the events it crosses', () => {
   it('events first, a request that was no task already over: its History entry, heard before, ends the line', () => {
     const item = approval('sampling-approval', { id: 'r1', taskId: undefined });
     for (const [ended, said] of [
-      [entry({}), 'Approved; m answered Server a.'],
-      [entry({ status: 'failed' }), undefined]
+      [receivedEntry({}), 'Approved; m answered Server a.'],
+      [receivedEntry({ status: 'failed' }), undefined]
     ] as const) {
       const store = loaded([item]);
       heard(store, 'inbox.removed', { id: 'r1', why: 'answered' });
-      heard(store, 'history.changed', { entry: entry({ id: 'request:0', createdAt: '2026-12-01T08:59:00.000Z' }) });
+      heard(store, 'history.changed', {
+        entry: receivedEntry({ id: 'request:0', createdAt: '2026-12-01T08:59:00.000Z' })
+      });
       heard(store, 'history.changed', { entry: ended });
       answerTaken(store, item, 'Approved; m is running.', run({ taskId: undefined }));
       assert.equal(store.getState().lastAnswered, said);
@@ -162,16 +135,16 @@ describe('"Approved; … is running." ends with the run', () => {
       ['failed', undefined],
       ['cancelled', undefined]
     ] as const) {
-      const store = loaded([], [task('working')]);
+      const store = loaded([], [receivedTask('working')]);
       store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: run() });
       heard(store, 'task.changed', {
         taskId: 't2',
-        task: { ...task('completed'), task: { ...task('completed').task, taskId: 't2' } }
+        task: receivedTask('completed', 't2')
       });
       assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'another task’s end changes nothing');
-      heard(store, 'task.changed', { taskId: 't1', task: task('working') });
+      heard(store, 'task.changed', { taskId: 't1', task: receivedTask('working') });
       assert.equal(store.getState().lastAnswered, 'Approved; m is running.');
-      heard(store, 'task.changed', { taskId: 't1', task: task(status) });
+      heard(store, 'task.changed', { taskId: 't1', task: receivedTask(status) });
       assert.equal(store.getState().lastAnswered, said, status);
       assert.equal(store.getState().answeredRun, undefined);
     }
@@ -181,15 +154,15 @@ describe('"Approved; … is running." ends with the run', () => {
     const plain = run({ taskId: undefined });
     const store = loaded([]);
     store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: plain });
-    heard(store, 'history.changed', { entry: entry({ createdAt: '2026-12-01T09:00:05.000Z' }) });
-    heard(store, 'history.changed', { entry: entry({ serverId: 'b' }) });
-    heard(store, 'history.changed', { entry: entry({ kind: 'elicitation' }) });
-    heard(store, 'history.changed', { entry: entry({ taskId: 't9' }) });
+    heard(store, 'history.changed', { entry: receivedEntry({ createdAt: '2026-12-01T09:00:05.000Z' }) });
+    heard(store, 'history.changed', { entry: receivedEntry({ serverId: 'b' }) });
+    heard(store, 'history.changed', { entry: receivedEntry({ kind: 'elicitation' }) });
+    heard(store, 'history.changed', { entry: receivedEntry({ taskId: 't9' }) });
     assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'other requests’ entries change nothing');
-    heard(store, 'history.changed', { entry: entry({}) });
+    heard(store, 'history.changed', { entry: receivedEntry({}) });
     assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
 
-    for (const failed of [entry({ status: 'failed' }), entry({ status: 'failed', rejected: true })]) {
+    for (const failed of [receivedEntry({ status: 'failed' }), receivedEntry({ status: 'failed', rejected: true })]) {
       const again = loaded([]);
       again.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: plain });
       heard(again, 'history.changed', { entry: failed });
@@ -201,7 +174,7 @@ describe('"Approved; … is running." ends with the run', () => {
     const store = loaded([]);
     store.dispatch({ type: 'inbox-answered', text: 'Approved; m is running.', run: run() });
     store.dispatch({ type: 'inbox-answered', text: undefined });
-    heard(store, 'task.changed', { taskId: 't1', task: task('completed') });
+    heard(store, 'task.changed', { taskId: 't1', task: receivedTask('completed') });
     assert.equal(store.getState().lastAnswered, undefined);
   });
 });

@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import type {
   HostEvent,
   HostEventPayload,
-  InboundTask,
   InboxItem,
   OutboundTaskView,
   ServerView
@@ -16,6 +15,7 @@ import {
   type DeskSnapshot,
   type DeskState
 } from '../../../renderer/store/desk-state.js';
+import { receivedTask } from '../../support/received-sampling.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 9, 0, second)).toISOString();
 
@@ -32,17 +32,6 @@ function item(id: string, extra: Partial<InboxItem> = {}): InboxItem {
     createdAt: at(0),
     request: { mode: 'form', message: id },
     ...extra
-  };
-}
-
-function task(taskId: string, status: InboundTask['task']['status'] = 'working'): InboundTask {
-  return {
-    task: { taskId, status, createdAt: at(0), lastUpdatedAt: at(0), ttl: 60_000 },
-    serverId: 'a',
-    serverName: 'Server a',
-    kind: 'sampling',
-    request: {},
-    notes: []
   };
 }
 
@@ -98,8 +87,8 @@ describe('the Desk store reducer', () => {
         event('inbox.added', { item: item('q2') }),
         event('inbox.added', { item: item('q1') }),
         event('inbox.removed', { id: 'q1', why: 'answered' }),
-        event('task.changed', { taskId: 't2', task: task('t2') }),
-        event('task.changed', { taskId: 't1', task: task('t1', 'completed') }),
+        event('task.changed', { taskId: 't2', task: receivedTask('working', 't2') }),
+        event('task.changed', { taskId: 't1', task: receivedTask('completed') }),
         event('server.state', { serverId: 'a', state: { status: 'closed', reason: 'bye' } }),
         event('outbound.changed', { type: 'changed', task: outbound('o1', 5) }),
         event('policies.changed', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } }),
@@ -107,7 +96,7 @@ describe('the Desk store reducer', () => {
           providers: [{ id: 'p', name: 'P', baseURL: 'http://127.0.0.1:1/v1', models: [], hasKey: false }]
         })
       ],
-      loaded({ inbox: [item('q0')], tasks: [task('t1')] })
+      loaded({ inbox: [item('q0')], tasks: [receivedTask()] })
     );
     assert.equal(state.ready, true);
     assert.deepEqual(
@@ -326,7 +315,7 @@ describe('the Desk store reducer', () => {
     );
     assert.equal(state.policies.unknown, undefined);
     // A task the snapshot lacks but an event brings is added: it is news, not a ghost.
-    const added = deskReducer(state, event('task.changed', { taskId: 't9', task: task('t9') }));
+    const added = deskReducer(state, event('task.changed', { taskId: 't9', task: receivedTask('working', 't9') }));
     assert.deepEqual(Object.keys(added.tasks), ['t9']);
   });
 
@@ -378,12 +367,12 @@ describe('the Desk store reducer', () => {
       });
     let state = fold(
       [partial({ taskId: 't1' }), partial({ streamId: 's2', text: 'plain' })],
-      loaded({ tasks: [task('t1')] })
+      loaded({ tasks: [receivedTask()] })
     );
     assert.deepEqual(Object.keys(state.live).sort(), ['s2', 't1']);
     state = deskReducer(state, partial({ taskId: 't1', text: 'Hello' }));
     assert.equal(state.live.t1?.text, 'Hello');
-    state = deskReducer(state, event('task.changed', { taskId: 't1', task: task('t1', 'completed') }));
+    state = deskReducer(state, event('task.changed', { taskId: 't1', task: receivedTask('completed') }));
     assert.equal(state.live.t1, undefined, 'a finished task no longer streams');
     state = deskReducer(state, partial({ taskId: 't1', text: 'late' }));
     assert.equal(state.live.t1, undefined, 'a late update of a finished task is dropped');
@@ -423,7 +412,7 @@ describe('the Desk store reducer', () => {
     const state = fold(
       [
         event('audit.changed', {}),
-        event('task.changed', { taskId: 't1', task: task('t1') }),
+        event('task.changed', { taskId: 't1', task: receivedTask() }),
         event('audit.changed', {}),
         event('inbox.added', { item: item('q') })
       ],

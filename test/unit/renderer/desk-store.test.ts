@@ -11,6 +11,7 @@ import type {
 } from '../../../app/contract/host-api.js';
 import type { HistorySummary } from '../../../app/contract/history.js';
 import { DeskStore, QUIET_STREAM_MS } from '../../../renderer/store/desk-store.js';
+import { asked, receivedEntry, receivedTask } from '../../support/received-sampling.js';
 
 function item(id: string): InboxItem {
   return {
@@ -149,7 +150,6 @@ describe('the Desk store', () => {
   });
 
   it('after a reconnect, the "… is running" line says what became of the run while the page heard nothing', async () => {
-    const asked = '2026-12-01T09:00:00.000Z';
     let tasks: InboundTask[] = [];
     let ended: HistorySummary[] = [];
     const host = fakeClient(() => [], {
@@ -175,40 +175,19 @@ describe('the Desk store', () => {
     approved();
     await resync();
     assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'nothing says it ended yet');
-    ended = [
-      {
-        id: 'request:1',
-        direction: 'received',
-        kind: 'sampling',
-        serverId: 'a',
-        serverName: 'Server a',
-        title: 'Say hi',
-        status: 'completed',
-        createdAt: asked,
-        updatedAt: asked,
-        endedAt: asked
-      }
-    ];
+    ended = [receivedEntry()];
     await resync();
     assert.equal(store.getState().lastAnswered, 'Approved; m answered Server a.');
     assert.equal(store.getState().answeredRun, undefined);
 
     // A task's run: the task the snapshot holds says it ended (failed: its own notice says why).
     ended = [];
-    const task = (status: InboundTask['task']['status']): InboundTask => ({
-      task: { taskId: 't1', status, createdAt: asked, lastUpdatedAt: asked, ttl: 60_000 },
-      serverId: 'a',
-      serverName: 'Server a',
-      kind: 'sampling',
-      request: {},
-      notes: []
-    });
-    tasks = [task('working')];
+    tasks = [receivedTask('working')];
     await resync();
     approved('t1');
     await resync();
     assert.equal(store.getState().lastAnswered, 'Approved; m is running.', 'its task still works');
-    tasks = [task('failed')];
+    tasks = [receivedTask('failed')];
     await resync();
     assert.equal(store.getState().lastAnswered, undefined);
     assert.equal(store.getState().answeredRun, undefined);

@@ -93,7 +93,9 @@ export const ImportedServerSchema = z.object({
   /** Why this one cannot be imported (e.g. an SSE server); absent when it can. */
   problem: z.string().optional(),
   /** A server with this id or name exists already. */
-  clash: z.boolean()
+  clash: z.boolean(),
+  /** The name of a server Taskdesk has that runs the same command and arguments (or URL): a copy of it. */
+  sameAs: z.string().optional()
 });
 export type ImportedServer = z.infer<typeof ImportedServerSchema>;
 
@@ -145,7 +147,8 @@ export const ServerSettingsMethods = {
   },
   /**
    * Adds the picked servers of one source. A source that does not parse adds nothing (−32602);
-   * a clash is renamed (`name-2`) or skipped as `onClash` says.
+   * a clash is renamed (`name-2`) or skipped as `onClash` says; under `skip`, so is a copy of a
+   * server Taskdesk has (`sameAs`: the same command and arguments, or URL), whatever its name.
    */
   'servers.importAdd': {
     params: z.object({

@@ -18,7 +18,7 @@ import type { ServerRegistry } from './server-registry.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
 import type { ServerSettingsStore } from './server-settings.js';
-import { findImports, planImport, type ExistingServers } from '../servers-import/server-import.js';
+import { findImports, planImport, runsKey, type ExistingServers } from '../servers-import/server-import.js';
 import type { ImportPlaces } from '../servers-import/known-places.js';
 import type { ServerSignIn } from './server-sign-in.js';
 
@@ -367,6 +367,7 @@ function existingServers(registry: ServerRegistry): ExistingServers {
   const list = registry.list();
   return {
     ids: new Set(list.map((config) => config.id)),
-    names: new Set(list.map((config) => config.name.toLowerCase()))
+    names: new Set(list.map((config) => config.name.toLowerCase())),
+    targets: new Map(list.map((config) => [runsKey(config.transport), config.name]))
   };
 }

@@ -12,7 +12,8 @@ import {
   substitute,
   targetOf,
   unresolvedIn,
-  type ConfigContents
+  type ConfigContents,
+  type ConfigEntry
 } from './config-shapes.js';
 import { knownFileAt, knownFiles, type ImportPlaces, type KnownFile } from './known-places.js';
 
@@ -20,6 +21,28 @@ import { knownFileAt, knownFiles, type ImportPlaces, type KnownFile } from './kn
 export interface ExistingServers {
   ids: ReadonlySet<string>;
   names: ReadonlySet<string>;
+  /** By what each runs ({@link runsKey}): its name, to tell an entry that is one of them. */
+  targets: ReadonlyMap<string, string>;
+}
+
+/** What a server runs, as a key: its command and arguments exactly, or its URL. */
+export function runsKey(
+  target: { type: 'stdio'; command: string; args: readonly string[] } | { type: 'http'; url: string }
+): string {
+  return JSON.stringify(target.type === 'stdio' ? ['stdio', target.command, ...target.args] : ['http', target.url]);
+}
+
+/** What an entry of a config runs, as {@link runsKey} takes it. */
+function entryRuns(
+  entry: ConfigEntry
+): { type: 'stdio'; command: string; args: readonly string[] } | { type: 'http'; url: string } {
+  return entry.transport === 'stdio'
+    ? { type: 'stdio', command: entry.command, args: entry.args }
+    : { type: 'http', url: entry.url };
+}
+
+function runsWhat(entry: ConfigEntry): string {
+  return entry.transport === 'stdio' ? 'command and arguments' : 'URL';
 }
 
 /** A source read in full: its contents, or why it could not be. */
@@ -71,6 +94,7 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
   const servers: ImportedServer[] = (source.contents?.servers ?? []).map((entry) => {
     const id = idFor(entry.key);
     const texts = entryTexts(entry);
+    const sameAs = existing.targets.get(runsKey(entryRuns(entry)));
     return {
       key: entry.key,
       id,
@@ -82,7 +106,8 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
       unknownFields: entry.unknownFields,
       unresolved: [...new Set(texts.flatMap((text) => unresolvedIn(text, workspaceKnown)))],
       ...(entry.problem !== undefined && { problem: entry.problem }),
-      clash: existing.ids.has(id) || existing.names.has(entry.key.toLowerCase())
+      clash: existing.ids.has(id) || existing.names.has(entry.key.toLowerCase()),
+      ...(sameAs !== undefined && { sameAs })
     };
   });
   return {
@@ -164,6 +189,11 @@ export function planImport(
     for (const id of entryTexts(entry).flatMap(inputRefs)) if (!Object.hasOwn(request.inputs, id)) missing.add(id);
     let id = idFor(entry.key);
     let name = entry.key;
+    const sameAs = existing.targets.get(runsKey(entryRuns(entry)));
+    if (sameAs !== undefined && request.onClash === 'skip') {
+      skipped.push({ key: entry.key, reason: `${sameAs} runs the same ${runsWhat(entry)} already` });
+      continue;
+    }
     if (ids.has(id) || names.has(name.toLowerCase())) {
       if (request.onClash === 'skip') {
         skipped.push({ key: entry.key, reason: `A server with the id ${id} or the name ${name} exists already` });

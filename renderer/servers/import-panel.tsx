@@ -126,7 +126,8 @@ function ImportSourceCard({
     )
   );
   const [inputs, setInputs] = useState<Record<string, string>>({});
-  const [onClash, setOnClash] = useState<'rename' | 'skip'>('rename');
+  /** The person's choice for servers Taskdesk has already; until they choose, see `onClash` below. */
+  const [clashChoice, setOnClash] = useState<'rename' | 'skip' | undefined>(undefined);
   // On, as on the Add form: a server is imported to be used (the panel shows each command first).
   const [autoConnect, setAutoConnect] = useState(true);
   const [message, setMessage] = useState<string | undefined>(undefined);
@@ -141,6 +142,11 @@ function ImportSourceCard({
   const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const chosen = source.servers.filter((server) => picked.has(server.key));
+  const had = chosen.filter((server) => server.clash || server.sameAs !== undefined);
+  // A copy of a server Taskdesk runs already is skipped unless the person says otherwise; a
+  // server that only shares a name is imported under a numbered one.
+  const onClash =
+    clashChoice ?? (had.length > 0 && had.every((server) => server.sameAs !== undefined) ? 'skip' : 'rename');
   const neededInputs = source.inputs.filter((input) => chosen.some((server) => server.inputs.includes(input.id)));
   const toggle = (key: string, on: boolean) =>
     setPicked((old) => {
@@ -226,13 +232,13 @@ function ImportSourceCard({
           )}
         </FieldFrame>
       ))}
-      {chosen.some((server) => server.clash) ? (
+      {had.length > 0 ? (
         <fieldset className="field">
-          <legend>When Taskdesk has a server of that id or name</legend>
+          <legend>When Taskdesk has it already (a server of that id or name, or one running the same command)</legend>
           {(
             [
-              ['rename', 'Import it under a new name, with a number: “name (2)”'],
-              ['skip', 'Skip it']
+              ['skip', 'Skip it'],
+              ['rename', 'Import it anyway, under a new name with a number (“name (2)”) if its name is taken']
             ] as const
           ).map(([value, label]) => (
             <div className="checkbox-row" key={value}>
@@ -318,6 +324,10 @@ function ImportServerRow({
       <code className="url">{server.target}</code>
       {imported ? (
         <p className="small-text">Imported: it is on your list of servers.</p>
+      ) : server.sameAs !== undefined ? (
+        <p className="small-text">
+          Taskdesk already runs this {server.transport === 'stdio' ? 'command' : 'URL'}, as “{server.sameAs}”.
+        </p>
       ) : server.clash ? (
         <p className="small-text">Taskdesk already has a server with this id or name.</p>
       ) : null}

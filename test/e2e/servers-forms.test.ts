@@ -266,12 +266,14 @@ describe('the Servers screen: adding, editing and importing servers', () => {
             env: { ECHO_API_KEY: 'k', MODE: 'fast' },
             alwaysAllow: ['x']
           },
-          legacy: { type: 'sse', url: 'https://old.example.com/sse' }
+          legacy: { type: 'sse', url: 'https://old.example.com/sse' },
+          // The Echo server Taskdesk has, under another name.
+          twin: { command: process.execPath, args: ['--import', TSX, ECHO] }
         }
       })
     );
     await panel.getByRole('button', { name: 'Look for servers' }).click();
-    await liveRegion().getByText('Found 2 servers in 1 config.', { exact: true }).waitFor();
+    await liveRegion().getByText('Found 3 servers in 1 config.', { exact: true }).waitFor();
     const source = panel.locator('li[data-kind="pasted"]');
     // On by default, as on the Add form (unticked here: npx would fetch the package).
     const connect = source.getByLabel('Connect them now and when Taskdesk starts');
@@ -288,8 +290,16 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       .getByText(/Cannot be imported: .*SSE/)
       .waitFor();
     assert.equal(await source.getByLabel('legacy HTTP').isDisabled(), true);
+    // A copy of a server Taskdesk has is said to be one, and skipped unless the person says otherwise.
+    const twin = source.locator('li[data-key="twin"]');
+    await twin.getByText('Taskdesk already runs this command, as “Echo”.').waitFor();
+    await twin.getByLabel('twin stdio').check();
+    assert.equal(await source.getByLabel('Skip it').isChecked(), true);
+    await twin.getByLabel('twin stdio').uncheck();
+    // A server that only shares a name is imported under a numbered one unless the person says otherwise.
     await echo.getByLabel('echo stdio').check();
-    await source.getByLabel('Import it under a new name, with a number: “name (2)”').check();
+    const anyway = source.getByLabel(/^Import it anyway/);
+    assert.equal(await anyway.isChecked(), true);
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
     assert.equal(

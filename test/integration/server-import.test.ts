@@ -220,13 +220,26 @@ describe('importing the servers of other hosts', () => {
         { key: 'linear', id: 'linear', name: 'linear' }
       ]);
       assert.match(renamed.skipped[0]!.reason, /SSE/);
+      // Found again, it is a copy of the server it became (same command and arguments): said, and skipped under "skip".
+      const again = (await host.call('servers.importFind', {})).sources.find(
+        (source) => source.path === path.join(home, '.cursor/mcp.json')
+      );
+      assert.equal(again?.servers.find((server) => server.key === 'filesystem')?.sameAs, 'filesystem (2)');
       const skipped = await host.call('servers.importAdd', {
         origin: { path: path.join(home, '.cursor/mcp.json') },
         picks: [{ key: 'filesystem' }],
         onClash: 'skip'
       });
       assert.deepEqual(skipped.added, []);
-      assert.match(skipped.skipped[0]!.reason, /exists already/);
+      assert.equal(skipped.skipped[0]!.reason, 'filesystem (2) runs the same command and arguments already');
+      // Only its name taken (another command): skipped under "skip" for that.
+      const named = await host.call('servers.importAdd', {
+        origin: { text: JSON.stringify({ mcpServers: { filesystem: { command: 'npx', args: ['-y', 'third-fs'] } } }) },
+        picks: [{ key: 'filesystem' }],
+        onClash: 'skip'
+      });
+      assert.deepEqual(named.added, []);
+      assert.match(named.skipped[0]!.reason, /exists already/);
 
       // VS Code workspace: inputs are asked for; a missing one adds nothing.
       const origin = { path: path.join(project, '.vscode/mcp.json') };

@@ -25,7 +25,7 @@ import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
 import {
-  redactArgs,
+  commandLine,
   redactServerText,
   redactUrl,
   type ServerConfig,
@@ -815,7 +815,7 @@ export class Host {
       name: config.name,
       transport:
         transport.type === 'stdio'
-          ? { type: 'stdio', target: [transport.command, ...redactArgs(transport.args)].join(' ') }
+          ? { type: 'stdio', target: commandLine(transport.command, transport.args) }
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
       ...(!this.#registry.isSaved(config.id) && { configured: true as const }),

@@ -49,6 +49,21 @@ export function redactArgs(args: string[]): string[] {
   });
 }
 
+/**
+ * A command and its arguments as the UI shows them, on one line: secret-looking values hidden
+ * ({@link redactArgs}), and each word a shell would split or read specially in single quotes, so
+ * that `sh -c 'echo "boom" >&2; exit 3'` is not shown as eight words. Display only: Taskdesk runs
+ * the command without a shell.
+ */
+export function commandLine(command: string, args: string[]): string {
+  return [command, ...redactArgs(args)].map(shellWord).join(' ');
+}
+
+function shellWord(word: string): string {
+  if (/^[\w@%+=:,./•-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A URL as the UI may see it: no user info, no query (either may carry a credential). */
 export function redactUrl(url: string): string {
   try {

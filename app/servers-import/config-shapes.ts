@@ -1,6 +1,6 @@
 import type { ImportKind, SettingEntry } from '../contract/server-settings.js';
 import { SECRET_NAME } from '../core/redact-url.js';
-import { redactArgs, redactUrl } from '../mcp/server-config.js';
+import { commandLine, redactUrl } from '../mcp/server-config.js';
 
 /** A VS Code input (`promptString`) that server fields refer to as `${input:id}`. */
 export interface ConfigInput {
@@ -215,7 +215,7 @@ export function entriesOf(record: Record<string, string>, inputs: ConfigInput[],
 
 /** What an entry reaches, with secret-looking values hidden. */
 export function targetOf(entry: ConfigEntry): string {
-  return entry.transport === 'http' ? redactUrl(entry.url) : [entry.command, ...redactArgs(entry.args)].join(' ');
+  return entry.transport === 'http' ? redactUrl(entry.url) : commandLine(entry.command, entry.args);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -150,7 +150,11 @@ export const ProviderCard = memo(function ProviderCard({
         <dt>Models</dt>
         <dd>
           {provider.models.length === 0 ? (
-            <span className="muted">none listed</span>
+            // Nothing can run on it until a model is listed: said, with the way to list them.
+            <span className="provider-no-model">
+              None listed: Taskdesk cannot use this provider until one is. Test connection lists the provider’s models,
+              to add them; or add one by name with Edit.
+            </span>
           ) : (
             <ul className="model-list" aria-label={`Models listed for ${provider.name}`}>
               {provider.models.map((model) => (

@@ -278,6 +278,11 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await page.reload();
     await page.locator('#app[data-ready="true"]').waitFor();
     const card = screen.locator('li[data-provider-id="nowhere"]');
+    // Saved with no model, it says it cannot be used so, and how to list one.
+    assert.match(
+      (await card.locator('.provider-no-model').textContent()) ?? '',
+      /^None listed: Taskdesk cannot use this provider until one is\. Test connection lists/
+    );
     await card.getByRole('button', { name: 'Test connection to Nowhere' }).click();
     const result = card.locator('.test-result[data-test="failed"]');
     await result.waitFor();

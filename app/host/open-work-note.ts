@@ -148,7 +148,8 @@ function openWorkMessage(note: Note): string | undefined {
     const what = [counted(note.questions, 'question'), counted(note.modelRequests, 'model request')]
       .filter((part) => part !== '')
       .join(' and ');
-    const quote = note.quote === undefined ? '' : ` (“${note.quote}”)`;
+    // One is quoted: said so when there were more, so that the quote is not read as all of them.
+    const quote = note.quote === undefined ? '' : ` (${waiting > 1 ? 'one of them: ' : ''}“${note.quote}”)`;
     parts.push(`${what} without a task ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy)}${quote}`);
   }
   if (note.calls > 0)

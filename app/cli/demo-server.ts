@@ -44,14 +44,14 @@ export function demoServerConfig(runtime: NodeRuntime = { command: process.execP
  * other, and once removed it stays removed.
  */
 export async function addDemoServerIfNone(
-  host: Pick<Host, 'call' | 'serverListSaved'>,
+  host: Pick<Host, 'call' | 'serverListSaved' | 'addServerByTaskdesk'>,
   config: ServerConfigInput | undefined
 ): Promise<boolean> {
   if (!config || host.serverListSaved) return false;
   const servers = await host.call('servers.list', {});
   if (servers.length > 0) return false;
-  await host.call('servers.add', config);
-  // Not awaited: a slow server start must not hold up the window or the URL.
-  void host.call('servers.connect', { serverId: config.id }).catch(() => undefined);
+  // Taskdesk's doing, not the person's: the audit log says Taskdesk added it. Its connect is
+  // started, not awaited: a slow server start must not hold up the window or the URL.
+  await host.addServerByTaskdesk(config);
   return true;
 }

@@ -50,6 +50,11 @@ export const HistorySummarySchema = z.object({
   serverName: z.string(),
   /** The protocol task id (the server's for a requested task); absent for a call or a request that was no task. */
   taskId: z.string().optional(),
+  /**
+   * A server's question or model request asked for one of Taskdesk's own tasks (its related-task
+   * `_meta`): that task's id, the server's. Kept whether or not it was asked as a task of its own.
+   */
+  relatedTaskId: z.string().optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
   /**
@@ -64,7 +69,8 @@ export const HistorySummarySchema = z.object({
   /**
    * Who cancelled a cancelled task: `you` (Cancel in Taskdesk) or `server`; `taskdesk` for a plain
    * call or request still open when Taskdesk closed, or for a request (a task of its own too)
-   * Taskdesk withdrew because the task it was asked for ended.
+   * Taskdesk withdrew because the task it was asked for ended. A request withdrawn because the
+   * person cancelled (or forgot) the task it was asked for is `you`: their act, as that task's is.
    */
   cancelledBy: z.enum(['you', 'server', 'taskdesk']).optional(),
   /**

@@ -177,7 +177,10 @@ export const InboundTaskSchema = z.object({
   request: z.record(z.string(), z.unknown()),
   outcome: OutcomeSchema.optional(),
   notes: z.array(z.record(z.string(), z.unknown())),
-  /** Who cancelled a `cancelled` task: `you` (Cancel in Taskdesk) or `server` (its `tasks/cancel`). */
+  /**
+   * Who cancelled a `cancelled` task: `you` (Cancel in Taskdesk) or `server` (its `tasks/cancel`);
+   * `you` too for a question Taskdesk withdrew (`withdrawn`) because the person cancelled its task.
+   */
   cancelledBy: z.enum(['you', 'server']).optional(),
   /**
    * Set when Taskdesk, not the person, answered the task's question: it withdrew it, since the

@@ -39,6 +39,7 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     kind: ended.kind,
     serverId: ended.owner.serverId,
     serverName: ended.owner.serverName,
+    ...(ended.relatedTaskId !== undefined && { relatedTaskId: ended.relatedTaskId }),
     title: titleOfReceived(ended.kind, ended.request),
     status,
     ...(cancelled?.by !== undefined && { cancelledBy: cancelled.by }),

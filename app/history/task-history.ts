@@ -192,6 +192,7 @@ export class TaskHistory {
       serverId: record.owner.serverId,
       serverName: record.owner.serverName,
       taskId,
+      ...relatedOf(record),
       title: titleOfReceived(record.kind, record.request),
       status,
       ...by,
@@ -388,7 +389,7 @@ export class TaskHistory {
       if (filter.status !== undefined && (summary.rejected ? 'rejected' : entry.status) !== filter.status) continue;
       if (words.length > 0) {
         const haystack =
-          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}`.toLowerCase();
+          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);
@@ -562,6 +563,12 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(isRejectedSampling(entry) && { rejected: true }),
     ...(ranRequest !== undefined && { edited: true })
   };
+}
+
+/** The task of Taskdesk's a received task was asked for (its related-task `_meta`, noted as it arrived). */
+function relatedOf(record: TaskRecord): Pick<HistoryEntry, 'relatedTaskId'> {
+  const related = record.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId;
+  return typeof related === 'string' ? { relatedTaskId: related } : {};
 }
 
 /** A received task's request as it ran, when the person changed it (the runner's note says so). */

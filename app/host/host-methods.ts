@@ -8,6 +8,7 @@ import { auditArguments } from '../assistant/audit-arguments.js';
 import type { Inbox } from '../inbox/inbox.js';
 import { withdrawQuestionsOfForgottenTask } from './ended-task-questions.js';
 import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
+import type { ClosedBy } from '../mcp/server-connection.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { OutboundTasks } from '../requestor/outbound-tasks.js';
 import { inboundView } from './inbound-view.js';
@@ -51,8 +52,11 @@ export interface HostMethodParts {
   connect(serverId: string): Promise<ServerView>;
   /** Disconnects a server the person asked to disconnect: its closed state says so ("Disconnected by you"). */
   disconnect(serverId: string): Promise<ServerView>;
-  /** Closes a server's connection, if it has one, and forgets it. */
-  dropConnection(serverId: string): Promise<void>;
+  /**
+   * Closes a server's connection, if it has one, and forgets it; `by` is who asked, as its closed
+   * state says it (Taskdesk's when absent: a reconnect with changed settings).
+   */
+  dropConnection(serverId: string, by?: ClosedBy): Promise<void>;
   /** Tells a connected server its roots changed. */
   rootsChanged(serverId: string): Promise<void>;
   serverView(config: ServerConfig): ServerView;
@@ -106,7 +110,8 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
         );
       // The identity the era was remembered by holds the secrets' values (an Authorization header).
       const identity = removed && ownerIdentity(await parts.servers.resolved(removed).catch(() => removed));
-      await parts.dropConnection(serverId);
+      // Removing it is the person's act: its connection's close says so ("Disconnected by you").
+      await parts.dropConnection(serverId, 'person');
       await parts.servers.remove(serverId);
       parts.sampling.forgetServer(serverId);
       await parts.forgetAuth(serverId);

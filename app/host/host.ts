@@ -512,8 +512,8 @@ export class Host {
       rootsChanged: async (serverId) => {
         await this.#connections.get(serverId)?.notifyRootsChanged();
       },
-      dropConnection: async (serverId) => {
-        await this.#connections.get(serverId)?.close();
+      dropConnection: async (serverId, by) => {
+        await this.#connections.get(serverId)?.close(by);
         this.#connections.delete(serverId);
       },
       serverView: (config) => this.#serverView(config)
@@ -774,6 +774,25 @@ export class Host {
   /** Subscribes to a host event. */
   on<E extends HostEvent>(event: E, listener: (payload: HostEventPayload<E>) => void): () => void {
     return this.events.on(event, listener);
+  }
+
+  /**
+   * Saves and connects a server Taskdesk adds of its own accord (the bundled demo server on a
+   * first launch), as `servers.add` and `servers.connect` would, except that the audit log says
+   * Taskdesk added it (`by: 'taskdesk'`) and records no ask to connect: the person did neither.
+   * The connect is started, not awaited.
+   */
+  async addServerByTaskdesk(input: ServerConfigInput): Promise<ServerView> {
+    const saved = await this.#servers.add(HostMethods['servers.add'].params.parse(input));
+    this.audit.record({
+      type: 'server.added',
+      serverId: saved.id,
+      serverName: saved.name,
+      detail: { transport: saved.transport.type, by: 'taskdesk' }
+    });
+    await this.#announceChange('servers.add', {});
+    void this.connect(saved.id).catch(() => undefined);
+    return this.#serverView(saved);
   }
 
   /** Whether a server list was ever saved in this data directory: false on a first launch only. */

@@ -6,15 +6,17 @@ import type { TaskRecord } from '../receiver/task-record.js';
 
 /**
  * What the UI is told of a record beside its fields, read from its notes and outcome, in a list's
- * summary as in the whole view: who cancelled it, why Taskdesk withdrew it, whether the person
+ * summary as in the whole view: who cancelled it (the person, for a question withdrawn because
+ * they cancelled its task), why Taskdesk withdrew it, whether the person
  * changed its request before it ran.
  */
 export function inboundMarks(record: Readonly<TaskRecord>): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited'> {
-  const cancelledBy = cancelledByOf(record);
-  const withdrawn = withdrawnTask(record)?.reason;
+  const withdrawal = withdrawnTask(record);
+  // A question Taskdesk withdrew because the person cancelled its task is theirs to have ended, as History says.
+  const cancelledBy = withdrawal?.by === 'you' ? 'you' : cancelledByOf(record);
   return {
     ...(cancelledBy && { cancelledBy }),
-    ...(withdrawn !== undefined && { withdrawn }),
+    ...(withdrawal !== undefined && { withdrawn: withdrawal.reason }),
     ...(lastRanRequest(record.notes) !== undefined && { edited: true })
   };
 }

@@ -7,8 +7,9 @@ export const TOOL_TASK_ENDED = 'tool.task-ended';
 
 /**
  * Records how each tool call run as a task ended, once per task: when nothing more will happen
- * to it (its outcome fetched, or it expired or was lost), with its state, who cancelled it, the
- * reason given and, for an error, its message. `tool.called` recorded its start.
+ * to it (its outcome fetched, or it expired or was lost), with its state, who cancelled it,
+ * Taskdesk's reason, the server's status message (not a completed task's) and, for an error, its
+ * message (not a cancelled task's). `tool.called` recorded its start.
  *
  * Tasks already finished when their records were loaded were recorded by the run that saw them
  * end; `finishedIds` names them, so that a later write of one (a retried save) records nothing.
@@ -30,7 +31,12 @@ export class ToolTaskEndAudit {
     if (!finished(view) || this.#ended.has(view.outboundId)) return;
     this.#ended.add(view.outboundId);
     const outcome = view.outcome;
-    const reason = view.reason ?? view.task.statusMessage;
+    // What the person reads: Taskdesk's reason (an expiry, a lost task) as a reason; the server's
+    // last status message as that, and only where it may say why the task ended (a completed
+    // task's is what it last said while it worked, "Generating report..."). A cancelled task has
+    // no result, and the error its `tasks/result` answered ("has no result stored") says nothing.
+    const statusMessage = view.state === 'completed' ? undefined : view.task.statusMessage;
+    const error = view.state === 'cancelled' || outcome?.type !== 'error' ? undefined : outcome.error.message;
     this.#audit.record({
       type: TOOL_TASK_ENDED,
       serverId: view.serverId,
@@ -41,11 +47,13 @@ export class ToolTaskEndAudit {
         outboundId: view.outboundId,
         state: view.state,
         ...(view.state === 'cancelled' && view.cancelledBy !== undefined && { cancelledBy: view.cancelledBy }),
-        ...(outcome && {
-          outcome: outcome.type === 'error' ? 'error' : outcome.result.isError === true ? 'tool-error' : 'result'
-        }),
-        ...(reason !== undefined && { reason }),
-        ...(outcome?.type === 'error' && { error: outcome.error.message })
+        ...(outcome &&
+          !(view.state === 'cancelled' && outcome.type === 'error') && {
+            outcome: outcome.type === 'error' ? 'error' : outcome.result.isError === true ? 'tool-error' : 'result'
+          }),
+        ...(view.reason !== undefined && { reason: view.reason }),
+        ...(statusMessage !== undefined && statusMessage !== view.reason && { statusMessage }),
+        ...(error !== undefined && { error })
       }
     });
   }

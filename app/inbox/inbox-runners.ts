@@ -115,7 +115,7 @@ function answerNote(inbox: Inbox, answer: InboxAnswer): Record<string, unknown> 
   const withdrawn = inbox.withdrawalReason(answer);
   return withdrawn === undefined
     ? { answeredBy: 'user', action: answer.action }
-    : withdrawnNote(answer.action, withdrawn);
+    : withdrawnNote(answer.action, withdrawn, inbox.withdrawnByYou(answer));
 }
 
 function itemFor(

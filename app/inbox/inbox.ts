@@ -49,8 +49,11 @@ export class Inbox {
     string,
     { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
   >();
-  /** The answers {@link withdraw} gave, and why, so that what asked can tell them from a person's. */
-  readonly #withdrawals = new WeakMap<InboxAnswer, string>();
+  /**
+   * The answers {@link withdraw} gave, why, and whether the person's own action was why, so that
+   * what asked can tell them from a person's answer.
+   */
+  readonly #withdrawals = new WeakMap<InboxAnswer, { reason: string; byYou: boolean }>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -141,16 +144,16 @@ export class Inbox {
       if (!predicate(entry.item)) continue;
       this.#items.delete(id);
       this.#events.removed(id, 'withdrawn', entry.item, reason, byYou);
-      entry.settle(this.#withdrawal(entry.item, reason));
+      entry.settle(this.#withdrawal(entry.item, reason, byYou));
       withdrawn++;
     }
     return withdrawn;
   }
 
   /** The answer Taskdesk gives for an item it withdraws: as a person dismissing it would. */
-  #withdrawal(item: Readonly<InboxItem>, reason: string): InboxAnswer {
+  #withdrawal(item: Readonly<InboxItem>, reason: string, byYou = false): InboxAnswer {
     const answer: InboxAnswer = item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
-    this.#withdrawals.set(answer, reason);
+    this.#withdrawals.set(answer, { reason, byYou });
     return answer;
   }
 
@@ -161,7 +164,15 @@ export class Inbox {
 
   /** Why Taskdesk gave `answer` (see {@link isWithdrawal}), in words for a person; undefined for a person's answer. */
   withdrawalReason(answer: InboxAnswer): string | undefined {
-    return this.#withdrawals.get(answer);
+    return this.#withdrawals.get(answer)?.reason;
+  }
+
+  /**
+   * Whether Taskdesk gave `answer` because of the person's own action ({@link withdraw}'s `byYou`:
+   * they cancelled or forgot the task it was asked for); false for any other answer.
+   */
+  withdrawnByYou(answer: InboxAnswer): boolean {
+    return this.#withdrawals.get(answer)?.byYou === true;
   }
 
   /**

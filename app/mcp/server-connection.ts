@@ -80,8 +80,8 @@ export interface EraMemory {
 }
 
 /**
- * Who closed a connection: the person (Disconnect on the Servers screen, Sign out), or Taskdesk
- * itself (its own close, a removed server, a reconnect after a sign-in).
+ * Who closed a connection: the person (Disconnect on the Servers screen, Sign out, Remove), or
+ * Taskdesk itself (its own close, a reconnect after a sign-in or with changed settings).
  */
 export type ClosedBy = 'person' | 'taskdesk';
 

@@ -50,6 +50,8 @@ export interface EndedOrdinaryRequest {
   kind: TaskKind;
   /** The request's params without `_meta`: read it, never change it. */
   request: Record<string, unknown>;
+  /** The requestor-side task it was asked for (its related-task `_meta`), if any. */
+  relatedTaskId?: string;
   askedAt: string;
   endedAt: string;
   /** What it waited for on the way, as a task's status messages say it ("Waiting for your answer in the Inbox"). */
@@ -124,6 +126,7 @@ interface OpenOrdinary {
   owner: TaskOwner;
   kind: TaskKind;
   request: Record<string, unknown>;
+  relatedTaskId?: string;
   askedAt: string;
   steps: OrdinaryStep[];
   notes: Array<Record<string, unknown>>;
@@ -364,6 +367,7 @@ export class TaskReceiver {
       owner,
       kind,
       request,
+      ...(info.relatedTaskId !== undefined && { relatedTaskId: info.relatedTaskId }),
       askedAt: new Date(this.#clock.now()).toISOString(),
       steps: [],
       notes: []
@@ -723,6 +727,7 @@ export class TaskReceiver {
       owner: ordinary.owner,
       kind: ordinary.kind,
       request: ordinary.request,
+      ...(ordinary.relatedTaskId !== undefined && { relatedTaskId: ordinary.relatedTaskId }),
       askedAt: ordinary.askedAt,
       endedAt: new Date(this.#clock.now()).toISOString(),
       steps: ordinary.steps,

@@ -10,15 +10,27 @@ export type WithdrawnNote = {
   action: string;
   /** Why, in words for a person (the Inbox notice's words). */
   reason: string;
+  /**
+   * Set when the person's own action is why (they cancelled, or forgot, the task it was asked
+   * for): Taskdesk answered, but History says the person cancelled it, as the task beside it says.
+   */
+  byYou?: true;
 };
 
-/** The note for a request Taskdesk withdrew, answered `action`, for `reason`. */
-export function withdrawnNote(action: string, reason: string): WithdrawnNote {
-  return { answeredBy: 'taskdesk', action, reason };
+/** The note for a request Taskdesk withdrew, answered `action`, for `reason`; `byYou` when the person's act is why. */
+export function withdrawnNote(action: string, reason: string, byYou = false): WithdrawnNote {
+  return { answeredBy: 'taskdesk', action, reason, ...(byYou && { byYou: true as const }) };
 }
 
-/** Why Taskdesk withdrew the request whose runner left `notes`; undefined when it did not. */
-export function withdrawnReasonOf(notes: ReadonlyArray<Record<string, unknown>> | undefined): string | undefined {
+/**
+ * Why Taskdesk withdrew the request whose runner left `notes`, and whether the person's own
+ * action was why; undefined when it did not withdraw it.
+ */
+export function withdrawnOf(
+  notes: ReadonlyArray<Record<string, unknown>> | undefined
+): { reason: string; byYou: boolean } | undefined {
   const note = notes?.findLast((candidate) => 'answeredBy' in candidate);
-  return note?.answeredBy === 'taskdesk' && typeof note.reason === 'string' ? note.reason : undefined;
+  return note?.answeredBy === 'taskdesk' && typeof note.reason === 'string'
+    ? { reason: note.reason, byYou: note.byYou === true }
+    : undefined;
 }

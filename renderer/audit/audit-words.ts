@@ -135,7 +135,9 @@ const WORDS: Record<string, Words> = {
   'server.state': (d) => CONNECTION[String(d.status)] ?? `Connection: ${String(d.status)}`,
   'server.connect-asked': () => 'You asked to connect the server',
   'server.disconnect-asked': () => 'You disconnected the server',
-  'server.added': () => 'You added the server',
+  // Taskdesk adds the bundled demo server itself on a first launch: not the person's doing.
+  'server.added': (d) =>
+    d.by === 'taskdesk' ? 'Taskdesk added the server on its first start' : 'You added the server',
   'server.imported': () => 'You imported the server',
   'server.updated': () => "You changed the server's settings",
   'server.removed': () => 'You removed the server',
@@ -216,6 +218,7 @@ const LABELS: Record<string, string> = {
   'tool.called': 'Tool calls',
   'tool.task-ended': 'Tool tasks ended',
   'server.state': 'Connection changes',
+  'server.added': 'Servers added',
   'sampling.request': 'Model request decisions',
   'sampling.llm': 'Model calls',
   'sampling.completion': 'Model answer decisions',

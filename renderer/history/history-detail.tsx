@@ -12,6 +12,7 @@ import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView } from './result-view.js';
+import { TaskWords } from './task-words.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -55,7 +56,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
         <>
           <p className="meta">
             {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong>
-            {entry.taskId === undefined ? ' without a task' : null} ·{' '}
+            <TaskWords entry={entry} /> ·{' '}
             <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} label={cancelledLabel(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}

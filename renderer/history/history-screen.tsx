@@ -11,6 +11,7 @@ import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
+import { TaskWords } from './task-words.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 import { CHANGED_BY_YOU } from '../tasks/sent-and-ran-request.js';
@@ -156,29 +157,43 @@ export function HistoryScreen({
               : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call, question or model request without a task once it ends.'}
       </p>
       <ol className="history-list">
-        {page?.entries.map((entry) => (
-          <li key={entry.id} data-history-id={entry.id}>
-            <span className="history-heading">
-              <button type="button" className="link-button history-title" onClick={() => setOpen(entry.id)}>
-                <TaskTitle kind={entry.kind} title={entry.title} />
-              </button>
-              {/* What tells it from others of its title (ten calls of one tool): a line, cut to the row. */}
-              {entry.preview === undefined ? null : entry.kind === 'tool-call' ? (
-                <code className="history-preview">{entry.preview}</code>
-              ) : (
-                <span className="history-preview">{entry.preview}</span>
-              )}
-            </span>
-            <span className="meta">
-              {kindWords(entry.kind)}
-              {entry.taskId === undefined ? ' without a task' : null} · {entry.direction === 'received' ? 'from' : 'to'}{' '}
-              {entry.serverName} ·{' '}
-              <StatusBadge status={entry.status} rejected={entry.rejected === true} label={cancelledLabel(entry)} />
-              {entry.unanswered ? ' (unanswered)' : null}
-              {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
-            </span>
-          </li>
-        ))}
+        {page?.entries.map((entry) => {
+          // Titles repeat (ten calls of one tool): a title's button is described by what tells its
+          // entry apart, its preview and its meta line, so that moving button to button says it.
+          const previewId = `history-preview-${entry.id}`;
+          const metaId = `history-meta-${entry.id}`;
+          return (
+            <li key={entry.id} data-history-id={entry.id}>
+              <span className="history-heading">
+                <button
+                  type="button"
+                  className="link-button history-title"
+                  aria-describedby={entry.preview === undefined ? metaId : `${previewId} ${metaId}`}
+                  onClick={() => setOpen(entry.id)}
+                >
+                  <TaskTitle kind={entry.kind} title={entry.title} />
+                </button>
+                {/* What tells it from others of its title (ten calls of one tool): a line, cut to the row. */}
+                {entry.preview === undefined ? null : entry.kind === 'tool-call' ? (
+                  <code id={previewId} className="history-preview">
+                    {entry.preview}
+                  </code>
+                ) : (
+                  <span id={previewId} className="history-preview">
+                    {entry.preview}
+                  </span>
+                )}
+              </span>
+              <span id={metaId} className="meta">
+                {kindWords(entry.kind)}
+                <TaskWords entry={entry} /> · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
+                <StatusBadge status={entry.status} rejected={entry.rejected === true} label={cancelledLabel(entry)} />
+                {entry.unanswered ? ' (unanswered)' : null}
+                {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
+              </span>
+            </li>
+          );
+        })}
       </ol>
       {page?.nextCursor ? (
         <button type="button" onClick={more}>

@@ -68,7 +68,7 @@ export function receivedItem(inbound: InboundTask): TaskItem {
     updatedAt: task.lastUpdatedAt,
     expiresAt,
     warnAt: expiresAt && warningTime(task.createdAt, expiresAt),
-    cancelledBy: withdrawn ? 'taskdesk' : inbound.cancelledBy,
+    cancelledBy: withdrawn && inbound.cancelledBy !== 'you' ? 'taskdesk' : inbound.cancelledBy,
     rejected:
       !withdrawn &&
       isRejectedSampling({

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CreateTaskResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -320,6 +321,43 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       }
     } finally {
       await d.fixture.host.call('servers.remove', { serverId: 'long-name' });
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('gives the Audit log’s Detail room at 800 × 600: ids whole on a line, an entry a few lines tall, the table scrolling sideways in its frame', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    const conversationId = randomUUID();
+    const toolCallId = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    d.fixture.host.audit.record({
+      type: 'assistant.tool-decision',
+      serverId: 'desk',
+      detail: { conversationId, toolCallId, tool: 'echo', decision: 'approve', arguments: { message: 'hello' } }
+    });
+    d.fixture.host.audit.flush();
+    try {
+      await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+      const table = page.locator('table.audit');
+      const row = table.locator('tr', { hasText: 'You allowed the assistant to call echo' });
+      await row.waitFor();
+      // Every id of the log (a task's, a conversation's, a tool call's) on one line, not cut every few characters.
+      const cut = await cutWords(table.locator('td.detail dd'));
+      assert.deepEqual(
+        cut.filter((word) => /^[\w-]{8,48}$/.test(word)),
+        [],
+        'ids cut across lines'
+      );
+      const height = (await row.boundingBox())!.height;
+      assert.ok(height <= 160, `the entry is ${Math.round(height)} px tall`);
+      const detail = (await row.locator('td.detail').boundingBox())!.width;
+      assert.ok(detail >= 280, `the Detail column is ${Math.round(detail)} px wide`);
+      // What does not fit the window scrolls sideways inside the table's frame, never the page.
+      const pageOverflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+      );
+      assert.ok(pageOverflow <= 0, `the page scrolls sideways by ${pageOverflow} px`);
+    } finally {
       await page.setViewportSize({ width: 800, height: 900 });
     }
     assert.deepEqual(d.pageErrors, []);

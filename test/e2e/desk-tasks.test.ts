@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   CancelTaskResultSchema,
   CreateTaskResultSchema,
+  ElicitResultSchema,
   RELATED_TASK_META_KEY
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
@@ -299,7 +300,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('shows a question Taskdesk withdrew, once the task it was asked for ended, as cancelled by Taskdesk, not completed', async () => {
+  it('shows a question Taskdesk withdrew, once the task it was asked for was cancelled by the person, as cancelled by them, not completed', async () => {
     const call = await d.fixture.host.call('tools.call', {
       serverId: 'work',
       name: 'slow',
@@ -316,14 +317,59 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const withdrawn = row(`received:${asked.task.taskId}`);
     await withdrawn.waitFor();
     await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
-    // Its server was told it was dismissed (the task completed with cancel): no answer of the person's.
-    await withdrawn.locator('.cancelled-by', { hasText: /^Cancelled by Taskdesk$/ }).waitFor();
+    // Its server was told it was dismissed (the task completed with cancel): no answer of the
+    // person's, but their doing (they cancelled its task), as History says.
+    await withdrawn.locator('.cancelled-by', { hasText: /^Cancelled by you$/ }).waitFor();
     assert.equal(await withdrawn.locator('[data-status]').first().textContent(), 'Cancelled');
     assert.equal(
       await withdrawn.locator('.outcome').textContent(),
       'The task this was asked for (tool slow) was cancelled by you. Taskdesk withdrew it, and told its server it was dismissed.'
     );
     assert.doesNotMatch((await withdrawn.textContent()) ?? '', /Completed|Dismissed/);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says in History that a question asked during a task is for that task, and that stopping the task cancelled it by you', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.ok(call.type === 'task');
+    const related = { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } };
+    const message = 'Which depot, for the slow call?';
+    // A plain request (no task of its own), asked for the task: the Inbox says the task waits on it.
+    const asked = work.server.request(
+      {
+        method: 'elicitation/create',
+        params: { ...question(message).params, task: undefined, _meta: related }
+      },
+      ElicitResultSchema
+    );
+    await nextEvent(d.fixture.host, 'inbox.added', ({ item }) => item.relatedTaskId === call.task.taskId);
+    await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
+    assert.equal((await asked).action, 'cancel');
+
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const entry = history.locator('.history-list li', { has: page.locator('.history-title', { hasText: message }) });
+    const short = `${call.task.taskId.slice(0, 8)}…`;
+    await entry.locator('.meta', { hasText: 'Cancelled by you' }).waitFor();
+    const meta = (await entry.locator('.meta').textContent()) ?? '';
+    assert.match(meta, new RegExp(`^Question for task ${short} · from Server work · Cancelled by you · `));
+    assert.doesNotMatch(meta, /without a task|Taskdesk/);
+    // The task's own entry beside it says the same of who cancelled.
+    const tool = history.locator(`li[data-history-id="requested:${call.task.outboundId}"]`);
+    await tool.locator('.meta', { hasText: 'Cancelled by you' }).waitFor();
+    await entry.locator('.history-title').click();
+    const detail = history.locator('.history-detail');
+    assert.match(
+      (await detail.locator('.meta').first().textContent()) ?? '',
+      new RegExp(
+        `^Asked by Server work for task ${short} · Cancelled by you · The task this was asked for \\(tool slow\\) was cancelled by you\\.`
+      )
+    );
+    await detail.getByRole('button', { name: 'Close' }).click();
     assert.deepEqual(d.pageErrors, []);
   });
 

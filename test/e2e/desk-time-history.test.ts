@@ -9,7 +9,7 @@ import { echoServer } from '../support/assistant-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { accessibleDescription, buildRenderer, openDesk } from './renderer-build.js';
 import { NOTIFICATION_STAND_IN, notificationsShown, setFocused, shownNotifications } from './notification-stand-in.js';
 
 const form = (message: string) => ({
@@ -344,6 +344,21 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.equal(previews[1], 'message: "first"');
     assert.match(previews[0]!, /^message: "second and longer and longer .*…$/);
     assert.ok(previews[0]!.length <= 80, `a preview is short: ${previews[0]!.length} characters`);
+    // Named alike, the title buttons are told apart as a screen reader moves between them: each is
+    // described by its arguments' line and its meta line (kind, server, status, time).
+    // One at a time: the probe marks the element it asks about.
+    const descriptions: Array<string | undefined> = [];
+    for (const title of await rows.locator('.history-title').all())
+      descriptions.push(await accessibleDescription(title));
+    assert.match(descriptions[1] ?? '', /^message: "first" Tool call without a task · to Server tools · Completed · /);
+    assert.match(
+      descriptions[0] ?? '',
+      /^message: "second and longer .*… Tool call without a task · to Server tools · /
+    );
+    assert.notEqual(descriptions[0], descriptions[1]);
+    // Still found, and opened, by its name alone.
+    await history.getByRole('button', { name: 'Tool call: echo' }).first().click();
+    await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
 
     // One line, beside its title, within the row: cut by the row's edge rather than wrapped.
     for (const row of await rows.all()) {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { systemClock } from '../../app/core/clock.js';
 import { createHost } from '../../app/host/host.js';
+import { addDemoServerIfNone } from '../../app/cli/demo-server.js';
 import type { AuditEntry } from '../../app/contract/host-api.js';
 import type { JournalSync } from '../../app/store/journal.js';
 import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
@@ -128,6 +130,80 @@ describe('the audit log records what the person did', () => {
     }
   });
 
+  it('the bundled demo server added on a first launch: as Taskdesk’s doing, with no ask to connect of the person', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      const demo = {
+        id: 'everything',
+        name: 'Everything (demo)',
+        transport: { type: 'stdio' as const, command: process.execPath, args: ['-e', ''] },
+        autoConnect: true
+      };
+      const tried = nextEvent(host, 'server.state', ({ serverId, state }) => {
+        return serverId === 'everything' && state.status !== 'connecting';
+      });
+      assert.equal(await addDemoServerIfNone(host, demo), true);
+      // Its connect was started, as the person's Connect would have.
+      await tried;
+      const said = await entries(host, 'server');
+      assert.deepEqual(said[0], {
+        type: 'server.added',
+        serverId: 'everything',
+        serverName: 'Everything (demo)',
+        detail: { transport: 'stdio', by: 'taskdesk' }
+      });
+      assert.deepEqual(
+        said.filter((entry) => entry.type !== 'server.state').map((entry) => entry.type),
+        ['server.added'],
+        'no “You asked to connect the server”'
+      );
+      assert.ok(
+        said.some((entry) => entry.type === 'server.state'),
+        'its connection is recorded'
+      );
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('a server removed: its connection closed by the person, not by Taskdesk', async () => {
+    const data = tempDir();
+    const peer = peerServer('a');
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      transportFactory: () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        void peer.server.connect(serverSide);
+        return clientSide;
+      }
+    });
+    try {
+      // Saved from the Desk, as the person's servers are: a configured one cannot be removed.
+      await host.call('servers.add', {
+        id: 'a',
+        name: 'Server a',
+        transport: { type: 'stdio', command: 'in-memory-a' },
+        autoConnect: false
+      });
+      assert.equal((await host.call('servers.connect', { serverId: 'a' })).state.status, 'ready');
+      await host.call('servers.remove', { serverId: 'a' });
+      const closed = (await entries(host, 'server')).filter(
+        (entry) => entry.type === 'server.state' && entry.detail?.status === 'closed'
+      );
+      assert.deepEqual(
+        closed.map((entry) => entry.detail?.reason),
+        ['Disconnected by you']
+      );
+      assert.equal((await entries(host, 'server')).at(-1)?.type, 'server.removed');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
   it('connects and disconnects as asked, each change once', async () => {
     const fixture = await startHostWith({ a: peerServer('a') });
     const { host } = fixture;
@@ -197,7 +273,9 @@ describe('the audit log records what the person did', () => {
         outcome: 'result'
       });
       assert.equal(byId.get(failed)?.state, 'failed');
-      assert.equal(byId.get(failed)?.reason, 'The upstream service refused the job');
+      // The server's status message, said as one: no reason of Taskdesk's.
+      assert.equal(byId.get(failed)?.statusMessage, 'The upstream service refused the job');
+      assert.equal(byId.get(failed)?.reason, undefined);
       assert.equal(byId.get(slow)?.state, 'cancelled');
       assert.equal(byId.get(slow)?.cancelledBy, 'you');
       // Every task's start is recorded too, before its end.

@@ -97,7 +97,7 @@ describe('the end of a tool call run as a task', () => {
           outboundId: 'o1',
           state: 'failed',
           outcome: 'error',
-          reason: 'The upstream service refused the job',
+          statusMessage: 'The upstream service refused the job',
           error: 'Upstream quota exhausted'
         }
       }
@@ -133,9 +133,7 @@ describe('the end of a tool call run as a task', () => {
           tool: 'report',
           outboundId: 'c',
           state: 'cancelled',
-          cancelledBy: 'you',
-          outcome: 'error',
-          error: 'cancelled'
+          cancelledBy: 'you'
         },
         { tool: 'report', outboundId: 'e', state: 'completed', outcome: 'tool-error' },
         {
@@ -147,6 +145,51 @@ describe('the end of a tool call run as a task', () => {
       ]
     );
     assert.doesNotMatch(JSON.stringify(recorded), /secret/, 'arguments are not repeated');
+  });
+
+  it("says nothing internal: no cancelled task's missing result, no completed task's last progress as a reason", () => {
+    const { recorded, sink } = recorder();
+    const ends = new ToolTaskEndAudit(sink, []);
+    const task = (status: OutboundTaskView['task']['status'], statusMessage: string) => ({
+      ...view({}).task,
+      status,
+      statusMessage
+    });
+    ends.changed(
+      view({
+        outboundId: 'cancelled',
+        state: 'cancelled',
+        cancelledBy: 'you',
+        task: task('cancelled', 'Generating report...'),
+        outcome: {
+          type: 'error',
+          error: { code: -32602, message: 'Task 45fe06db-0000-4000-8000-000000000000 has no result stored' },
+          fetchedAt: 'x'
+        }
+      })
+    );
+    ends.changed(
+      view({
+        outboundId: 'completed',
+        state: 'completed',
+        task: task('completed', 'Generating report...'),
+        outcome: { type: 'result', result: { content: [] }, fetchedAt: 'x' }
+      })
+    );
+    assert.deepEqual(
+      recorded.map((entry) => entry.detail),
+      [
+        {
+          tool: 'report',
+          outboundId: 'cancelled',
+          state: 'cancelled',
+          cancelledBy: 'you',
+          statusMessage: 'Generating report...'
+        },
+        { tool: 'report', outboundId: 'completed', state: 'completed', outcome: 'result' }
+      ]
+    );
+    assert.doesNotMatch(JSON.stringify(recorded), /no result stored|"reason"/);
   });
 });
 

@@ -168,7 +168,8 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     );
     assert.deepEqual(
       ended.notes.at(-1),
-      { answeredBy: 'taskdesk', action: 'cancel', reason },
+      // Answered by Taskdesk, not the person; but the person's Cancel is why (History says so).
+      { answeredBy: 'taskdesk', action: 'cancel', reason, byYou: true },
       'not said to be the person'
     );
 
@@ -198,7 +199,7 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
     assert.deepEqual(await unrelated, { action: 'decline' });
   });
 
-  it('History records each as withdrawn by Taskdesk, with why, not as answered or rejected by the person', async () => {
+  it('History records each as cancelled by you (you cancelled its task), withdrawn by Taskdesk with why, for its task, not as answered or rejected by the person', async () => {
     const { host, task, related, elicit, sample } = await running(3_600_000);
     const elicited = elicit('Which one, for the task?');
     const sampled = sample();
@@ -218,22 +219,28 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
         entry.status,
         entry.cancelledBy,
         entry.rejected,
-        entry.statusMessage
+        entry.statusMessage,
+        entry.taskId,
+        entry.relatedTaskId
       ]),
       [
         [
           'elicitation',
           'cancelled',
-          'taskdesk',
+          'you',
           undefined,
-          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`
+          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`,
+          undefined,
+          task.taskId
         ],
         [
           'sampling',
           'cancelled',
-          'taskdesk',
+          'you',
           undefined,
-          `${reason} Taskdesk withdrew it, and told its server it was declined.`
+          `${reason} Taskdesk withdrew it, and told its server it was declined.`,
+          undefined,
+          task.taskId
         ]
       ]
     );
@@ -292,15 +299,18 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
 
     const reason = 'The task this was asked for (tool slow) was cancelled by you.';
     // But they, and their list summaries, say Taskdesk withdrew them and why, as History does: no
-    // answer of the person's, which the Tasks screen then shows as cancelled by Taskdesk.
+    // answer of the person's, which the Tasks screen then shows as cancelled, by the person here
+    // (they cancelled the task the questions were for).
     const listed = await host.call('tasks.list', {});
     for (const [taskId, told] of [
       [question.taskId, 'dismissed'],
       [modelRequest.taskId, 'declined']
     ] as const) {
       const withdrawn = `${reason} Taskdesk withdrew it, and told its server it was ${told}.`;
-      assert.equal((await host.call('tasks.get', { taskId })).withdrawn, withdrawn);
-      assert.equal(listed.find((summary) => summary.task.taskId === taskId)?.withdrawn, withdrawn);
+      const whole = await host.call('tasks.get', { taskId });
+      const summary = listed.find((task) => task.task.taskId === taskId);
+      assert.deepEqual([whole.withdrawn, whole.cancelledBy], [withdrawn, 'you']);
+      assert.deepEqual([summary?.withdrawn, summary?.cancelledBy], [withdrawn, 'you']);
     }
     const { entries } = await host.call('history.list', { filter: { direction: 'received' } });
     assert.deepEqual(
@@ -310,24 +320,27 @@ describe("questions a server asked for one of Taskdesk's own tasks, once that ta
         entry.status,
         entry.cancelledBy,
         entry.rejected,
-        entry.statusMessage
+        entry.statusMessage,
+        entry.relatedTaskId
       ]),
       [
         [
           'elicitation',
           question.taskId,
           'cancelled',
-          'taskdesk',
+          'you',
           undefined,
-          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`
+          `${reason} Taskdesk withdrew it, and told its server it was dismissed.`,
+          task.taskId
         ],
         [
           'sampling',
           modelRequest.taskId,
           'cancelled',
-          'taskdesk',
+          'you',
           undefined,
-          `${reason} Taskdesk withdrew it, and told its server it was declined.`
+          `${reason} Taskdesk withdrew it, and told its server it was declined.`,
+          task.taskId
         ]
       ]
     );

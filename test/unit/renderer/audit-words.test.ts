@@ -28,6 +28,12 @@ describe('audit entries in words', () => {
     );
     assert.equal(auditSentence({ type: 'server.state', detail: { status: 'ready' } }), 'Connected');
     assert.equal(auditSentence({ type: 'server.connect-asked' }), 'You asked to connect the server');
+    assert.equal(auditSentence({ type: 'server.added', detail: { transport: 'stdio' } }), 'You added the server');
+    // The bundled demo server, which Taskdesk adds itself on a first launch: not the person's doing.
+    assert.equal(
+      auditSentence({ type: 'server.added', detail: { transport: 'stdio', by: 'taskdesk' } }),
+      'Taskdesk added the server on its first start'
+    );
     assert.equal(
       auditSentence({ type: 'server.signed-in', detail: { issuer: 'https://auth.example/' } }),
       'Signed in at https://auth.example/'

@@ -1,14 +1,17 @@
 import { DateTime } from './date-time.js';
 import { keptCounting, keptLine, type TaskDirection } from './kept-words.js';
-import { useNow } from './use-now.js';
+import { useNowCounting } from './use-now.js';
 
 /**
  * How long a task and its result are kept, and by whom, counting down ({@link keptLine}'s words):
  * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant, an Inbox question's
  * task, which leaves the Inbox unanswered when its time has passed). `everyMs` above a
  * second counts in whole minutes (a long list need not tick every second); `until` adds the date
- * it ends. It keeps a clock only while there is time left: none without a time limit, and none once
- * its time has passed (a long list of ended tasks ticks for none of them).
+ * it ends; `gone` (a task lost or expired, see `keptNoLonger`) says it is no longer kept rather
+ * than count down. It keeps a clock only while there is time left: none without a time limit, and
+ * none once its time has passed or it is gone (a long list of ended tasks ticks for none of them).
+ * The clock moves when the words change, not on an interval of its own: two lines on one task in
+ * the same unit (a row and its detail) say the same at the same moment.
  */
 export function TaskKept({
   direction,
@@ -18,7 +21,8 @@ export function TaskKept({
   until = true,
   midLine = false,
   compact = false,
-  warned = false
+  warned = false,
+  gone = false
 }: {
   direction: TaskDirection;
   expiresAt: string | undefined;
@@ -30,17 +34,25 @@ export function TaskKept({
   compact?: boolean;
   /** The host said its time is nearly up: it warns as from `warnAt`. */
   warned?: boolean;
+  /** Its keeper let it go (lost, expired): "no longer kept", no countdown. */
+  gone?: boolean;
 }) {
-  const now = useNow(everyMs, keptCounting(expiresAt, Date.now()));
   const unitMs = everyMs > 1000 ? 60_000 : 1000;
-  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned });
-  // No date to show for an end not known (nor for none).
-  const dated = expiresAt !== undefined && !Number.isNaN(Date.parse(expiresAt));
+  const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  const now = useNowCounting(
+    end,
+    unitMs,
+    keptCounting(expiresAt, Date.now(), gone),
+    warnAt === undefined ? NaN : Date.parse(warnAt)
+  );
+  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned, gone });
+  // No date to show for an end not known (nor for none), nor for a task let go before its end.
+  const dated = !Number.isNaN(end) && !line.gone;
   return (
     <span
       className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
       data-warning={line.warning ? 'true' : undefined}
-      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned }).words : undefined}
+      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned, gone }).words : undefined}
     >
       {line.words}
       {dated && (line.ended || until) ? (

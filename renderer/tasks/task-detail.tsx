@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
+import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { ShorterTtl } from '../components/shorter-ttl.js';
 import { Timeline } from '../components/timeline.js';
@@ -277,10 +278,13 @@ export function TaskDetail({
               <div>
                 <dt>Kept</dt>
                 <dd>
+                  {/* Counted as its row in the list counts it (the same unit), so the two agree. */}
                   <TaskKept
                     direction={item.direction}
                     expiresAt={item.expiresAt}
                     warnAt={item.running ? item.warnAt : undefined}
+                    everyMs={item.running ? 1000 : 15_000}
+                    gone={keptNoLonger(item.status)}
                   />
                 </dd>
               </div>

@@ -8,6 +8,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
@@ -111,6 +112,7 @@ export const TaskRow = memo(function TaskRow({
           everyMs={item.running ? 1000 : 15_000}
           until={false}
           compact
+          gone={keptNoLonger(item.status)}
         />
       </td>
       <td className="outcome">

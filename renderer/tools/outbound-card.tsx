@@ -13,6 +13,7 @@ import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
+import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { ShorterTtl } from '../components/shorter-ttl.js';
 
@@ -120,8 +121,10 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // keeps no history of status messages, so after a reload the last one is shown as it is.
   const interim = useRef<string | undefined>(undefined);
   if (running) interim.current = task.task.statusMessage;
+  // A task lost or expired says why (its reason): its last status message, from before, is old news too.
   const statusMessage =
-    task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current
+    (task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current) ||
+    keptNoLonger(task.state)
       ? undefined
       : task.task.statusMessage;
   const headingId = `outbound-${task.outboundId}-title`;
@@ -146,7 +149,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? <KeptUntil expiresAt={task.expiresAt} /> : null}
+          {task.expiresAt ? <KeptUntil expiresAt={task.expiresAt} gone={keptNoLonger(task.state)} /> : null}
         </p>
       </div>
       <ShorterTtl task={task} />
@@ -216,13 +219,14 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
  * How long the server keeps the task and its result (its TTL), counting down, and until when;
  * once that time has passed, that it has (a finished card stays on the list after it). In the
  * words every screen uses for a requested task's lifetime (`TaskKept`). Counted in minutes: a
- * card per task ticking every second would cost a long list for a precision nobody reads.
+ * card per task ticking every second would cost a long list for a precision nobody reads. A task
+ * lost or expired (`gone`) is no longer kept: no countdown then.
  */
-function KeptUntil({ expiresAt }: { expiresAt: string }) {
+function KeptUntil({ expiresAt, gone }: { expiresAt: string; gone: boolean }) {
   return (
     <>
       {' · '}
-      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine />
+      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine gone={gone} />
     </>
   );
 }

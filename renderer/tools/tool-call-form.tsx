@@ -9,13 +9,13 @@ import {
   failureOf,
   useFailure
 } from '../components/action-error.js';
-import { shortId } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { placeProblems } from './argument-problems.js';
+import { StartedTask } from './started-task.js';
 import { ToolResultView } from './tool-result-view.js';
 
 /** The ttl field's minutes as milliseconds: undefined when empty (the host's default), false when not whole minutes of 1 or more. */
@@ -30,7 +30,8 @@ export function readTtlMs(text: string): number | undefined | false {
 /**
  * The form that calls one tool: inputs from its `inputSchema`, "Run as a task" for tools that
  * may run either way and how long the server should keep the task, then `tools.call`. A plain
- * call's result is shown under the form; a task goes to the tool call list.
+ * call's result is shown under the form; a task's status too, with a way to its card in the
+ * tool call list.
  */
 export function ToolCallForm({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
   const { client, store, announce } = useDesk();
@@ -74,12 +75,7 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
       });
       if (outcome.type === 'task') {
         store.apply('outbound.changed', { type: 'changed', task: outcome.task });
-        setResult(
-          <p>
-            Started as task {shortId(outcome.task.taskId)} — follow it under Tool calls, or in{' '}
-            <a href={`#tasks/${encodeURIComponent(`requested:${outcome.task.outboundId}`)}`}>its detail on Tasks</a>.
-          </p>
-        );
+        setResult(<StartedTask outboundId={outcome.task.outboundId} taskId={outcome.task.taskId} />);
         announce(`${tool.name} started as a task.`);
       } else {
         setResult(

@@ -5,6 +5,7 @@ import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { keptLine } from '../../renderer/components/kept-words.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
 import { buildRenderer, openDesk, root, openToolForm, toolCallCard } from './renderer-build.js';
@@ -100,6 +101,24 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await form.getByText(/^Started as task /).waitFor();
     assert.equal(await ttl.getAttribute('aria-invalid'), null);
     const stored = outboundOf('slow');
+    // Where the person pressed Call tool: the task's status as it goes, and a way to its card, far below.
+    const started = form.locator('.started-task');
+    await started.locator('[data-status="working"]').waitFor();
+    const card = callCard('slow');
+    await started.getByRole('button', { name: 'Show it under Tool calls' }).click();
+    assert.ok(
+      await card.evaluate(
+        (li) =>
+          li === document.activeElement &&
+          li.getBoundingClientRect().top >= 0 &&
+          li.getBoundingClientRect().top < window.innerHeight
+      ),
+      'the card takes the focus, in sight'
+    );
+    assert.equal(
+      await started.getByRole('link', { name: 'its detail on Tasks' }).getAttribute('href'),
+      `#tasks/${encodeURIComponent(`requested:${stored.outboundId}`)}`
+    );
     assert.equal(stored.requestedTtl, 90 * 60_000);
     assert.equal(
       (await store.getTask(stored.taskId))?.ttl,
@@ -107,7 +126,6 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       'the server keeps the task for the ttl asked for'
     );
 
-    const card = callCard('slow');
     await card.locator('[data-status="working"]').waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
@@ -218,6 +236,85 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.doesNotMatch((await card.textContent()) ?? '', /Error -?\d+|−32603|has no result stored/);
   });
 
+  it('says a task its server no longer knows is Lost: no countdown nor old status message, on its card, row and detail', async () => {
+    // The queue server's tasks, which the test can make it forget (the test before chose another server).
+    await tools.getByLabel('Server', { exact: true }).selectOption('queue');
+    await tools.locator('li[data-tool-server="queue"][data-tool="work-optional"]').waitFor();
+    const form = await openForm('work-optional');
+    await form.getByLabel('durationMs').fill('600000');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.locator('.started-task [data-status="working"]').waitFor();
+    const stored = fixture.host.requestor
+      .list()
+      .filter((task) => task.toolName === 'work-optional' && task.state === 'working')
+      .at(-1);
+    assert.ok(stored);
+    const card = calls.locator(`li[data-outbound-id="${stored.outboundId}"]`);
+    const check = card.getByRole('button', { name: /^Check work-optional task .* now$/ });
+    const interim = 'Found multiple interpretations. Requesting clarification...';
+    await store.updateTaskStatus(stored.taskId, 'working', interim);
+    await check.click();
+    await card.locator('.status-message', { hasText: interim }).waitFor();
+
+    // As after a restart of the server: it no longer knows the task, long before its ttl ends.
+    store.forget(stored.taskId);
+    await check.click();
+    await card.locator('[data-status="lost"]').waitFor();
+    await card.locator('.reason', { hasText: /no longer knows this task; it may have restarted/ }).waitFor();
+    assert.equal(await card.locator('.status-message').count(), 0, 'not the interim status message');
+    const meta = (await card.locator('.meta').textContent()) ?? '';
+    assert.match(meta, /the server no longer keeps the task and its result$/);
+    assert.doesNotMatch(meta, /keeps the task and its result for|more|until/);
+    assert.equal(await form.locator('.started-task [data-status="lost"]').count(), 1, 'the form says so too');
+
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="requested:${stored.outboundId}"]`);
+    await row.locator('[data-status="lost"]').waitFor();
+    assert.equal(await row.locator('.task-kept').textContent(), 'no longer kept');
+    assert.doesNotMatch((await row.textContent()) ?? '', /Found multiple|more/);
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="requested:${stored.outboundId}"]`);
+    assert.equal(
+      await detail.locator('.detail-times .task-kept').textContent(),
+      'The server no longer keeps the task and its result'
+    );
+    assert.doesNotMatch((await detail.locator('.detail-status').textContent()) ?? '', /Found multiple/);
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await tools.waitFor();
+  });
+
+  it('says the same time left in a finished task’s row and its detail, at any moment', async () => {
+    const done = outboundOf('work-required');
+    assert.equal(done.state, 'completed');
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="requested:${done.outboundId}"]`);
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="requested:${done.outboundId}"]`);
+    await detail.waitFor();
+    // Two moments a few seconds on (not more: the next test counts a ttl in whole minutes from its start).
+    // Part way through a minute, the detail said seconds where the row said minutes.
+    const end = Date.parse(done.expiresAt!);
+    const now = await page.evaluate(() => Date.now());
+    for (const left of [end - now - 1_000, end - now - 7_500]) {
+      await page.clock.pauseAt(end - left);
+      const words = keptLine('requested', done.expiresAt!, end - left, { unitMs: 60_000, compact: true }).words;
+      assert.match(words, /^for \d+ (h|min)( \d+ min)? more$/, 'in whole minutes');
+      await row.locator('.task-kept', { hasText: new RegExp(`^${words}$`) }).waitFor();
+      await detail
+        .locator('.detail-times .task-kept', {
+          hasText: new RegExp(`^The server keeps the task and its result ${words}, until \\S`)
+        })
+        .waitFor({ timeout: 5_000 });
+    }
+    await page.clock.resume();
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await tools.waitFor();
+  });
+
   it('says when a task’s TTL has ended rather than how long it is still kept', async () => {
     const card = callCard('slow');
     const expiresAt = await card.locator('.meta time').last().getAttribute('datetime');
@@ -232,5 +329,16 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       .waitFor();
     assert.doesNotMatch((await card.locator('.meta').textContent()) ?? '', /keeps/);
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), expiresAt);
+  });
+
+  it('says in the past tense until when a finished task was kept, once that time has passed, on its Tasks row', async () => {
+    // The page's clock is past the hour work-required's server kept it for (the test before moved it).
+    const done = outboundOf('work-required');
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = page.getByRole('region', { name: 'Tasks' }).locator(`tr[data-task-key="requested:${done.outboundId}"]`);
+    const kept = row.locator('.task-kept');
+    await row.locator('.task-kept', { hasText: /^was kept until \S/ }).waitFor();
+    assert.equal(await kept.locator('time').getAttribute('datetime'), done.expiresAt);
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
   });
 });

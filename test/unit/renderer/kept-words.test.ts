@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { keptCounting, keptLine, keptWords } from '../../../renderer/components/kept-words.js';
+import { keptCounting, keptLine, keptNoLonger, keptWords } from '../../../renderer/components/kept-words.js';
 
 const at = (iso: string) => Date.parse(iso);
 const expiresAt = '2030-01-01T10:10:00.000Z';
@@ -86,10 +86,47 @@ describe('how long a task is kept, in words', () => {
       '⚠ for only 1 min more'
     );
     assert.equal(keptLine('requested', undefined, now, { compact: true }).words, 'without a time limit');
+    // The date follows: in the past tense, it cannot be read as a time still to come.
     assert.deepEqual(keptLine('requested', expiresAt, at(expiresAt), { compact: true }), {
-      words: 'until',
+      words: 'was kept until',
       ended: true,
       warning: false
     });
+  });
+
+  it('says a task lost or expired is no longer kept, with no countdown, whatever time its TTL had left', () => {
+    assert.deepEqual(['working', 'completed', 'failed', 'cancelled', 'lost', 'expired'].filter(keptNoLonger), [
+      'lost',
+      'expired'
+    ]);
+    const now = at('2030-01-01T10:05:28.000Z');
+    assert.equal(keptCounting(expiresAt, now, true), false, 'no clock for it');
+    assert.deepEqual(keptLine('requested', expiresAt, now, { gone: true }), {
+      words: 'The server no longer keeps the task and its result',
+      ended: true,
+      warning: false,
+      gone: true
+    });
+    assert.equal(
+      keptLine('requested', expiresAt, now, { gone: true, midLine: true }).words,
+      'the server no longer keeps the task and its result'
+    );
+    assert.equal(keptLine('requested', expiresAt, now, { gone: true, compact: true }).words, 'no longer kept');
+    assert.equal(keptLine('requested', undefined, now, { gone: true, compact: true }).words, 'no longer kept');
+    // Past its end, it says until when it was kept (the date follows), as for any task.
+    assert.deepEqual(keptLine('requested', expiresAt, at('2030-01-01T10:11:00.000Z'), { gone: true, compact: true }), {
+      words: 'was kept until',
+      ended: true,
+      warning: false
+    });
+  });
+
+  it('says the same in a row (in minutes) as in the detail when both count in minutes', () => {
+    // 4 min 32 s left: a row and a detail of a finished task both count in whole minutes, rounded up.
+    const now = at('2030-01-01T10:05:28.000Z');
+    const row = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true }).words;
+    const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000 }).words;
+    assert.equal(row, 'for 5 min more');
+    assert.equal(detail, 'The server keeps the task and its result for 5 min more');
   });
 });

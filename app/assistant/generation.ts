@@ -106,6 +106,8 @@ export class Generation {
     const controller = new AbortController();
     this.#controllers.set(c.id, controller);
     const messageId = randomUUID();
+    // Asked of this model: its answer names it, even once the conversation has moved to another.
+    const model = c.model;
     let outcome: ModelCallOutcome;
     try {
       const settings = this.#o.providers.get(c.providerId);
@@ -121,7 +123,7 @@ export class Generation {
         client: this.#client(settings, apiKey),
         settings,
         apiKey,
-        model: c.model,
+        model,
         messages: toChatMessages(c),
         tools: offered,
         signal: controller.signal,
@@ -153,7 +155,8 @@ export class Generation {
           role: 'assistant',
           text: outcome.text,
           toolCalls: [],
-          stopped: true
+          stopped: true,
+          model
         });
       book.commit(c);
       return;
@@ -175,7 +178,8 @@ export class Generation {
       at: book.now(),
       role: 'assistant',
       text: outcome.text,
-      toolCalls: calls
+      toolCalls: calls,
+      model
     };
     book.push(c, message);
     if (calls.length === 0) {

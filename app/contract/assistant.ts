@@ -117,7 +117,9 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
     text: z.string(),
     toolCalls: z.array(AssistantToolCallSchema).default([]),
     /** The person stopped the generation: the text is what had streamed in. */
-    stopped: z.boolean().optional()
+    stopped: z.boolean().optional(),
+    /** The model that wrote it (the conversation's model may change later); absent in older conversations. */
+    model: z.string().optional()
   }),
   /** A tool's result as the model reads it (text; images as image parts after it). */
   z.object({

@@ -106,7 +106,10 @@ export function MessageList({
             return (
               <div key={m.id} className="chat-row chat-row-user" data-role="user">
                 <div className="chat-bubble chat-bubble-user">
-                  <p className="chat-user-text">{m.text}</p>
+                  <p className="chat-user-text">
+                    <span className="sr-only">You said: </span>
+                    {m.text}
+                  </p>
                   {m.sources?.map((s, i) => (
                     <details key={i} className="chat-source">
                       <summary>Attached: {s.label}</summary>
@@ -120,7 +123,12 @@ export function MessageList({
             return (
               <div key={m.id} className="chat-row chat-row-assistant" data-role="assistant">
                 <div className="chat-bubble chat-bubble-assistant">
-                  {m.text !== '' ? <MarkdownText text={m.text} /> : null}
+                  {m.text !== '' ? (
+                    <>
+                      <p className="sr-only">{speaker(m.model)} said:</p>
+                      <MarkdownText text={m.text} />
+                    </>
+                  ) : null}
                   {m.stopped ? <p className="muted small-text">(stopped)</p> : null}
                   {m.toolCalls.map((call) => (
                     <ToolCallCard
@@ -138,6 +146,7 @@ export function MessageList({
           case 'notice':
             return m.toolCallId ? null : (
               <p key={m.id} className="chat-notice muted small-text">
+                <span className="sr-only">Taskdesk told the model: </span>
                 {m.text}
               </p>
             );
@@ -156,13 +165,18 @@ export function MessageList({
       {stream ? (
         <div className="chat-row chat-row-assistant" data-role="assistant" data-streaming="true">
           <div className="chat-bubble chat-bubble-assistant" aria-busy="true">
+            <p className="sr-only">{speaker(conversation.model)} is answering:</p>
             <MarkdownText text={stream.text} />
             <span className="chat-cursor" aria-hidden="true" />
           </div>
         </div>
       ) : conversation.status === 'generating' ? (
         <div className="chat-row chat-row-assistant">
-          <div className="chat-bubble chat-bubble-assistant chat-thinking" aria-label="The model is answering">
+          <div
+            className="chat-bubble chat-bubble-assistant chat-thinking"
+            role="img"
+            aria-label={`${speaker(conversation.model)} is answering`}
+          >
             <span />
             <span />
             <span />
@@ -171,6 +185,14 @@ export function MessageList({
       ) : null}
     </div>
   );
+}
+
+/**
+ * Who wrote an answer, for assistive technology (the bubbles differ only by side and colour):
+ * the model it was asked of, or "The model" in conversations kept before answers named theirs.
+ */
+function speaker(model: string | undefined): string {
+  return model ?? 'The model';
 }
 
 /** Scrolls the message box (only it) so that `target` shows: its end, or its top when it is taller than the box. */

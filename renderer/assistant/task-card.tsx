@@ -1,6 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
-import { ActionError, useFailure } from '../components/action-error.js';
+import { ActionError, useFailure, type FailureState } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { TaskKept } from '../components/task-kept.js';
@@ -8,23 +8,44 @@ import { ShorterTtl } from '../components/shorter-ttl.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
-import { taskQuestions } from './waiting-questions.js';
+import { isCancelling, taskQuestions } from './waiting-questions.js';
 
 /**
  * A tool call running as a task, live: status and status message, a progress bar, the time the
  * server keeps the task (and that it is less than was asked, when it is), the questions the
  * server asks while it runs (`input_required`), answerable here as in the Inbox, and Cancel: once
  * a task's immediate response has let the conversation go on, Stop is no longer offered, and
- * this is where the person ends it.
+ * this is where the person ends it. Once the person has stopped the call or cancelled the task,
+ * the card says it is being cancelled until the server's answer arrives, with neither Cancel nor
+ * the task's questions (no longer the person's to answer).
  */
-export function TaskCard({ outboundId, toolName }: { outboundId: string; toolName: string }) {
+export function TaskCard({
+  outboundId,
+  toolName,
+  stopped = false
+}: {
+  outboundId: string;
+  toolName: string;
+  /** The person stopped the call (the conversation says so before the task's own end arrives). */
+  stopped?: boolean;
+}) {
   const task = useDeskState((state) => state.outbound[outboundId]);
   const group = useRef<HTMLDivElement>(null);
   const inbox = useDeskState((state) => state.inbox);
-  const questions = useMemo(() => taskQuestions(task, inbox), [inbox, task]);
+  const cancelling = task !== undefined && !isTerminal(task.state) && (stopped || isCancelling(task));
+  const questions = useMemo(() => (cancelling ? [] : taskQuestions(task, inbox)), [cancelling, inbox, task]);
   /** Whether the focus is in a question's card: answered (Submit, Decline), the card goes with it. */
   const inQuestion = useRef(false);
+  /** Whether the focus is in the card: on Cancel task or in a question, it goes with them once the task is being cancelled. */
+  const inCard = useRef(false);
   const asked = useRef(questions.length);
+  // Kept by the card, not by Cancel: the button goes as the cancel starts, and its failure would go with it.
+  const cancelFailure = useFailure();
+  useLayoutEffect(() => {
+    if (!cancelling || !inCard.current) return;
+    const now = document.activeElement;
+    if (now === null || now === document.body || !now.isConnected) group.current?.focus();
+  }, [cancelling]);
   useLayoutEffect(() => {
     const answered = questions.length < asked.current;
     asked.current = questions.length;
@@ -39,7 +60,8 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
     (next ?? group.current)?.focus();
   }, [questions.length]);
   if (!task) return <p className="muted small-text">Following the task…</p>;
-  const running = !isTerminal(task.state);
+  // Still running, and not on its way out: what it says of itself and what it asks still hold.
+  const running = !isTerminal(task.state) && !cancelling;
   const latest = task.progress.latest;
   return (
     <div
@@ -49,9 +71,14 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
       role="group"
       ref={group}
       tabIndex={-1}
+      onFocus={() => (inCard.current = true)}
+      // Removed with the focus in it, an element has none to hand it to (relatedTarget null).
+      onBlur={(e) => {
+        if (e.relatedTarget) inCard.current = false;
+      }}
     >
       <p className="chat-task-line">
-        <StatusBadge status={task.state} />
+        <StatusBadge status={task.state} {...(cancelling && { label: 'Cancelling…' })} />
         {task.task.statusMessage && running ? (
           <span className="chat-task-message">{task.task.statusMessage}</span>
         ) : null}
@@ -76,7 +103,15 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
         </div>
       ) : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
-      {running ? <CancelTask task={task} toolName={toolName} onCancelled={() => group.current?.focus()} /> : null}
+      {running ? (
+        <CancelTask
+          task={task}
+          toolName={toolName}
+          failure={cancelFailure}
+          onCancelled={() => group.current?.focus()}
+        />
+      ) : null}
+      <ActionError failure={cancelFailure.failure} onDismiss={cancelFailure.clear} />
       {questions.length > 0 ? (
         <div
           className="chat-questions"
@@ -100,16 +135,18 @@ export function TaskCard({ outboundId, toolName }: { outboundId: string; toolNam
 function CancelTask({
   task,
   toolName,
+  failure: { fail, clear },
   onCancelled
 }: {
   task: OutboundTaskView;
   toolName: string;
+  /** Where a failed cancel is said (the card's: it outlives this button). */
+  failure: FailureState;
   /** The button goes once the task has ended: focus moves to the card rather than to nowhere. */
   onCancelled: () => void;
 }) {
   const { client, store, announce } = useDesk();
   const [busy, setBusy] = useState(false);
-  const { failure, fail, clear } = useFailure();
   const cancel = async () => {
     if (busy) return;
     setBusy(true);
@@ -135,7 +172,6 @@ function CancelTask({
       >
         Cancel task
       </button>
-      <ActionError failure={failure} onDismiss={clear} />
     </div>
   );
 }

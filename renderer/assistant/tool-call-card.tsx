@@ -42,6 +42,9 @@ export function ToolCallCard({
       className={`chat-tool chat-tool-${call.state}`}
       data-tool-call-id={call.id}
       data-state={call.state}
+      // Named to assistive technology as it reads (the model's call, not words of the model's answer).
+      role="group"
+      aria-label={`Tool call ${name}${call.serverId ? ` on ${serverName ?? call.serverId}` : ''}`}
       // Focused from its approval card once the person has decided (the card's buttons are gone).
       tabIndex={-1}
     >
@@ -56,7 +59,7 @@ export function ToolCallCard({
         <JsonView value={call.arguments ?? safeParse(call.rawArguments)} summary="Arguments" className="chat-args" />
       )}
       {call.outboundId && (call.state === 'task' || results.length > 0) ? (
-        <TaskCard outboundId={call.outboundId} toolName={name} />
+        <TaskCard outboundId={call.outboundId} toolName={name} stopped={call.state === 'cancelled'} />
       ) : null}
       {results.map((message) => (
         <ResultBlock key={message.id} message={message} />

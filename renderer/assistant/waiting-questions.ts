@@ -1,6 +1,14 @@
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isTerminal } from '../store/task-status.js';
 
+/**
+ * Whether the person asked to cancel a task that has not ended yet (`tasks/cancel` is on its way):
+ * its questions are no longer theirs to answer, nor is it to be cancelled again.
+ */
+export function isCancelling(task: OutboundTaskView): boolean {
+  return task.cancelRequestedAt !== undefined && !isTerminal(task.state);
+}
+
 /** The questions (Inbox items) a task's server asks while the task waits on them (`relatedTaskId`). */
 export function taskQuestions(task: OutboundTaskView | undefined, inbox: readonly InboxItem[]): InboxItem[] {
   return task ? inbox.filter((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId) : [];
@@ -9,7 +17,8 @@ export function taskQuestions(task: OutboundTaskView | undefined, inbox: readonl
 /**
  * How many questions the running tasks of a conversation's tool calls wait on (`runningTaskCalls`
  * of the conversation, or its summary's `runningTasks`): the chat shows them in the calls' cards,
- * and while one waits the person has to answer before the task goes on.
+ * and while one waits the person has to answer before the task goes on. A task being cancelled
+ * waits on none.
  */
 export function waitingQuestions(
   runningTasks: readonly string[] | undefined,
@@ -20,7 +29,7 @@ export function waitingQuestions(
   let count = 0;
   for (const outboundId of runningTasks) {
     const task = outbound[outboundId];
-    if (task && !isTerminal(task.state)) count += taskQuestions(task, inbox).length;
+    if (task && !isTerminal(task.state) && !isCancelling(task)) count += taskQuestions(task, inbox).length;
   }
   return count;
 }

@@ -189,6 +189,15 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await lastAnswer().locator('strong', { hasText: 'edited by me' }).waitFor();
     await messages().locator('[data-streaming="true"]').waitFor({ state: 'detached' });
     await pane().getByRole('button', { name: 'Send' }).waitFor();
+    // Who said what, for assistive technology too (the bubbles differ only by side and colour);
+    // the call is named as the model's call, not read as words of its answer.
+    const spoken = await messages().ariaSnapshot();
+    assert.match(spoken, /- paragraph: "You said: Please echo hello"\n/);
+    assert.match(spoken, /- group "Tool call echo on Everything":/);
+    assert.match(
+      spoken,
+      /- paragraph: "fake-small said:"\n\s*- paragraph:\n\s*- text: "The tool said:"\n\s*- strong: edited by me/
+    );
     // The raw result is one click away.
     await card.getByRole('button', { name: 'Raw JSON' }).click();
     assert.match(await card.locator('.chat-result pre.json').innerText(), /"type": "text"/);
@@ -408,6 +417,56 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // The server itself holds the task as cancelled: tasks/cancel reached it.
     assert.equal((await jobsStore.getTask(view.taskId))?.status, 'cancelled');
     assert.equal(llm.chatRequests.length, before + 1, 'the model was asked once, for the tool call, and not again');
+  });
+
+  it('Stop while a task waits on a question: the card shows the stop at once, with neither Cancel task nor the question', async () => {
+    await newChat('Stop the question', 'everything');
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Everything').selectOption('auto');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue({
+      kind: 'tool-calls',
+      calls: [
+        { id: 'sq', name: 'everything__simulate-research-query', arguments: '{"topic":"python","ambiguous":true}' }
+      ]
+    });
+    const before = llm.chatRequests.length;
+    await send('Research python, then never mind');
+    const card = pane().locator('[data-tool-call-id="sq"]');
+    await card
+      .getByRole('article')
+      .filter({ hasText: 'could have multiple interpretations' })
+      .waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Cancel the task of simulate-research-query' }).waitFor();
+    // Every state the card is drawn in from Stop on: none may say the call stopped yet offer to cancel or answer.
+    await card.evaluate((element) => {
+      const seen: string[] = [];
+      (window as unknown as { contradictions: string[] }).contradictions = seen;
+      // Passed inline: a function bound to a name would be wrapped in the bundler's `__name`, unknown to the page.
+      new MutationObserver(() => {
+        if (element.getAttribute('data-state') !== 'cancelled') return;
+        const task = element.querySelector('.chat-task');
+        const badge = task?.querySelector('.status')?.textContent ?? '';
+        const cancel = Array.from(element.querySelectorAll('button')).some((b) => b.textContent === 'Cancel task');
+        const question = element.querySelector('.chat-questions') !== null;
+        if (cancel || question || badge === 'Input required' || badge === 'Working')
+          seen.push(`${badge}${cancel ? ', Cancel task' : ''}${question ? ', a question' : ''}`);
+      }).observe(element, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true
+      });
+    });
+    await pane().getByRole('button', { name: '■ Stop' }).click();
+    await card.locator('[data-task-state="cancelled"]').waitFor();
+    await card.locator('.chat-result').getByText('The person stopped this call; its task was cancelled.').waitFor();
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { contradictions: string[] }).contradictions), []);
+    assert.equal(await card.locator('.chat-task .status').innerText(), 'Cancelled');
+    assert.equal(await card.locator('.chat-questions').count(), 0);
+    assert.equal(await page.locator('#screen-inbox [data-inbox-id]').count(), 0, 'withdrawn from the Inbox too');
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+    assert.equal(llm.chatRequests.length, before + 1, 'the model is not asked again');
   });
 
   it('a server-everything prompt (its arguments form) and resource are added to a message, and the model receives both', async () => {

@@ -158,6 +158,24 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     assert.equal(decision?.detail?.edited, true);
   });
 
+  it('each answer names the model that wrote it, also once the conversation has moved to another', async () => {
+    const host = fixture.host;
+    const chat = await newChat();
+    llm.enqueue({ kind: 'text', tokens: ['Small here.'] }, { kind: 'text', tokens: ['Large here.'] });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Who are you?' });
+    await settled(host, chat.id, answered);
+    await host.call('assistant.update', { conversationId: chat.id, model: 'fake-large' });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'And now?' });
+    const done = await settled(host, chat.id, (c) => answered(c) && c.messages.length === 4);
+    assert.deepEqual(
+      done.messages.flatMap((m) => (m.role === 'assistant' ? [[m.model, m.text]] : [])),
+      [
+        ['fake-small', 'Small here.'],
+        ['fake-large', 'Large here.']
+      ]
+    );
+  });
+
   it('"always allow" runs later calls of that tool without asking', async () => {
     const host = fixture.host;
     const chat = await newChat();

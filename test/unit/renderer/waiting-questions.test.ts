@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import type { InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
 import { conversationSummary, runningTaskCalls } from '../../../app/contract/conversation-summary.js';
-import { taskQuestions, waitingQuestions } from '../../../renderer/assistant/waiting-questions.js';
+import { isCancelling, taskQuestions, waitingQuestions } from '../../../renderer/assistant/waiting-questions.js';
 
 const at = '2026-12-01T09:00:00.000Z';
 
@@ -57,6 +57,16 @@ describe('the questions a conversation waits on', () => {
       taskQuestions(outbound.o1, inbox).map((q) => q.id),
       ['q1']
     );
+  });
+
+  it('leaves out a task the person asked to cancel: its questions are no longer theirs to answer', () => {
+    const cancelling = { ...task('o1', 't1', 'input_required'), cancelRequestedAt: at };
+    const outbound = { o1: cancelling, o2: task('o2', 't2', 'working') };
+    const inbox = [question('q1', 't1'), question('q2', 't2')];
+    assert.equal(isCancelling(cancelling), true);
+    assert.equal(isCancelling(outbound.o2), false);
+    assert.equal(isCancelling({ ...task('o3', 't3', 'cancelled'), cancelRequestedAt: at }), false, 'ended: cancelled');
+    assert.equal(waitingQuestions(runningTaskCalls(conversation), outbound, inbox), 1);
   });
 
   it('leaves out ended tasks, unknown ones and conversations not held', () => {

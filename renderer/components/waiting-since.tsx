@@ -2,6 +2,12 @@ import { formatDuration } from './format.js';
 import { useNow } from './use-now.js';
 
 /**
+ * From how long a wait the note of an ordinary request turns to a warning: an SDK server's
+ * default request timeout is a minute, so by then it may give up at any moment.
+ */
+export const WAIT_WARN_MS = 40_000;
+
+/**
  * How long an ordinary request (one with no TTL to count down) has waited for its answer. Its
  * server may stop waiting at any time (an SDK server's default is a minute), so the person sees
  * how long it has been.
@@ -15,5 +21,24 @@ export function WaitingSince({ since }: { since: string }) {
     <span className="waiting-since">
       waiting for <time dateTime={since}>{formatDuration(waited || 1000)}</time>
     </span>
+  );
+}
+
+/**
+ * Under an ordinary request's heading: servers often stop waiting after about a minute (the
+ * MCP SDK's default), said quietly at first and, from {@link WAIT_WARN_MS}, as a warning. An
+ * observation, not a promise: a server may wait longer, or less.
+ */
+export function WaitNote({ since }: { since: string }) {
+  const now = useNow();
+  const start = Date.parse(since);
+  const late = !Number.isNaN(start) && now - start >= WAIT_WARN_MS;
+  const said = 'Servers often stop waiting after about a minute (the MCP SDK’s default timeout)';
+  return late ? (
+    <p className="banner banner-warning wait-note">
+      ⚠ {said}: this one may give up soon. If it does, what you typed here stays in its notice, to copy.
+    </p>
+  ) : (
+    <p className="muted small-text wait-note">{said}.</p>
   );
 }

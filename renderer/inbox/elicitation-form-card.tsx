@@ -9,6 +9,7 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
+import { useKeptDraft, useTypedText } from './kept-draft.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
@@ -24,6 +25,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   const check = useCallback((values: Record<string, unknown>) => validateElicitationContent(schema, values), [schema]);
   const form = useSchemaForm(schema, 'elicitation', check);
   const answering = useAnswer(item);
+  useKeptDraft(item, useTypedText(form.fields, form.values));
   const done = `Answer sent to ${item.serverName}.`;
 
   const submit = () => {

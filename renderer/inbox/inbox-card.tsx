@@ -5,7 +5,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ShortId } from '../components/short-id.js';
 import { TaskKept } from '../components/task-kept.js';
-import { WaitingSince } from '../components/waiting-since.js';
+import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
@@ -77,6 +77,7 @@ export function InboxCard({
         </p>
       </header>
       {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
+      {item.taskId === undefined && item.expiresAt === undefined ? <WaitNote since={item.createdAt} /> : null}
       {children}
     </article>
   );

@@ -6,6 +6,7 @@ import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
 import { InboxGuide } from './inbox-guide.js';
+import { InInbox } from './answer-place.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
@@ -44,9 +45,10 @@ export function InboxScreen({
   const visible = inbox.slice(0, shown);
   const { store } = useDesk();
   // What the last answer did is said where it was given, not kept above whatever card comes next
-  // on a later visit: leaving the Inbox clears it.
+  // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,
+  // by a run's end or an answer given elsewhere, is not news of this visit).
   useEffect(() => {
-    if (!active) store.dispatch({ type: 'inbox-answered', text: undefined });
+    store.dispatch({ type: 'inbox-answered', text: undefined });
   }, [active, store]);
 
   // A link to a card (`#inbox/<id>`) puts the focus on it; one answered or withdrawn meanwhile
@@ -140,9 +142,11 @@ export function InboxScreen({
           if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
         }}
       >
-        {visible.map((item) => (
-          <InboxItemCard key={item.id} item={item} />
-        ))}
+        <InInbox.Provider value={true}>
+          {visible.map((item) => (
+            <InboxItemCard key={item.id} item={item} />
+          ))}
+        </InInbox.Provider>
       </div>
       {inbox.length > shown ? (
         <div className="actions">

@@ -11,6 +11,7 @@ import { MessageContent } from './message-content.js';
 import { RequestEditor } from './request-editor.js';
 import { useRequestEdits } from './request-edits.js';
 import { useAnswer, type RunWords } from './use-answer.js';
+import { useKeptDraft } from './kept-draft.js';
 
 type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
 
@@ -34,6 +35,8 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
   const originalAnswer = editable ? String(resultContent.text) : '';
   const [answerText, setAnswerText] = useState(originalAnswer);
+  // An answer the person edited is theirs: kept if the request is withdrawn meanwhile.
+  useKeptDraft(item, answerText !== originalAnswer ? answerText : '');
   const modelsId = useId();
 
   // The provider can be chosen only when there is another one to choose.

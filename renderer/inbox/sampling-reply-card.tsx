@@ -7,6 +7,7 @@ import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
+import { useKeptDraft } from './kept-draft.js';
 
 /**
  * A sampling request with no model configured: a person writes the reply, or rejects it. When the
@@ -18,6 +19,7 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
   const [model, setModel] = useState('human');
   const [replyError, setReplyError] = useState<string | undefined>(undefined);
   const replyRef = useRef<HTMLTextAreaElement>(null);
+  useKeptDraft(item, reply);
 
   const answer = (action: 'reply' | 'reject') => {
     if (answering.busy) return;

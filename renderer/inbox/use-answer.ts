@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { failureOf, useFailure, type FailureState } from '../components/action-error.js';
 import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { answerDelivery, answeredText } from './answer-delivery.js';
 import { answerTaken } from './answer-taken.js';
+import { InInbox } from './answer-place.js';
 
 /** What an approval says once taken, while its model runs, and once the model's answer went back. */
 export interface RunWords {
@@ -34,6 +35,7 @@ export interface Answering {
 export function useAnswer(item: InboxItem): Answering {
   const { client, store, announce } = useDesk();
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
+  const inInbox = useContext(InInbox);
   const [busy, setBusy] = useState(false);
   const failure = useFailure();
   const send: Answering['send'] = async (answer, done, onRefused) => {
@@ -60,7 +62,7 @@ export function useAnswer(item: InboxItem): Answering {
               ended: words.answered
             }
           : undefined;
-      const taken = answerTaken(store, item, said, run);
+      const taken = answerTaken(store, item, said, run, inInbox ? 'inbox' : 'elsewhere');
       if (taken !== undefined) announce(taken);
       return true;
     } catch (thrown) {

@@ -1,8 +1,10 @@
 import type { WithdrawnNotice } from '../store/desk-state.js';
+import { useId } from 'react';
 import { useDesk, useDeskState } from './desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { withdrawnSentence } from '../components/request-title.js';
 import { NoticeStack, type StackedNotice } from './notice-stack.js';
+import { CopyButton } from '../components/copy-button.js';
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
@@ -42,7 +44,10 @@ export function UnansweredNotices() {
       key: notice.id,
       notice: (
         <div className="banner banner-warning notice-withdrawn" data-inbox-id={notice.id}>
-          <p>{withdrawnText(notice)}</p>
+          <div className="notice-body">
+            <p>{withdrawnText(notice)}</p>
+            {notice.draft !== undefined ? <WithdrawnDraft draft={notice.draft} /> : null}
+          </div>
           {dismiss(notice.id)}
         </div>
       )
@@ -60,4 +65,22 @@ function withdrawnText(notice: WithdrawnNotice): string {
   return notice.afterStoppedCall !== undefined
     ? `${withdrawnSentence(notice)}.`
     : `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`;
+}
+
+/**
+ * What the person had typed into the withdrawn card, never sent: shown as they wrote it (a
+ * labelled, focusable block, so it can be read and selected from the keyboard) with a Copy button,
+ * until the notice is dismissed.
+ */
+function WithdrawnDraft({ draft }: { draft: string }) {
+  const labelId = useId();
+  return (
+    <div className="withdrawn-draft">
+      <span id={labelId}>What you had written (not sent):</span>
+      <pre tabIndex={0} role="group" aria-labelledby={labelId}>
+        {draft}
+      </pre>
+      <CopyButton text={draft} label="Copy what you had written" />
+    </div>
+  );
 }

@@ -55,6 +55,8 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       const ended = run && state.endedRuns.findLast((entry) => runOf(entry, run));
       return ended ? runEnded(next, answeredBy(ended)) : next;
     }
+    case 'inbox-draft':
+      return withDraft(state, action.id, action.text);
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);
@@ -86,6 +88,9 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     servers: snapshot.servers,
     policies: snapshot.policies,
     inbox: dedupe(snapshot.inbox),
+    drafts: Object.fromEntries(
+      Object.entries(state.drafts).filter(([id]) => snapshot.inbox.some((item) => item.id === id))
+    ),
     tasks,
     outbound,
     providers: snapshot.providers,
@@ -126,6 +131,17 @@ function dedupe<T extends { id: string }>(items: T[]): T[] {
   return items.filter((item) => !seen.has(item.id) && seen.add(item.id));
 }
 
+/** Keeps what was typed into an Inbox card (only while the card is there), or forgets it. */
+function withDraft(state: DeskState, id: string, text: string | undefined): DeskState {
+  if (text !== undefined && text.trim() !== '') {
+    if (state.drafts[id] === text || !state.inbox.some((item) => item.id === id)) return state;
+    return { ...state, drafts: { ...state.drafts, [id]: text } };
+  }
+  if (!(id in state.drafts)) return state;
+  const { [id]: _gone, ...drafts } = state.drafts;
+  return { ...state, drafts };
+}
+
 function withoutLive(state: DeskState, key: string): DeskState {
   if (!(key in state.live)) return state;
   const { [key]: _gone, ...live } = state.live;
@@ -164,7 +180,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
-      const next = { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring };
+      const draft = state.drafts[id];
+      const next = withDraft(
+        { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring },
+        id,
+        undefined
+      );
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
       // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
@@ -181,7 +202,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
             kind: item.kind,
             ...(message !== undefined && { message }),
             ...(reason !== undefined && { reason }),
-            ...(afterStoppedCall !== undefined && { afterStoppedCall })
+            ...(afterStoppedCall !== undefined && { afterStoppedCall }),
+            // What the person was writing is not lost with the card: the notice keeps it to copy.
+            ...(draft !== undefined && { draft })
           }
         ]
       };

@@ -64,7 +64,9 @@ export type DeskAction =
   /** The person dismissed that, or pressed Connect again. */
   | { type: 'connect-failure-cleared'; serverId: string }
   /** An Inbox answer the host took, in words, shown where its card was; `run` when it started a model. */
-  | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun };
+  | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun }
+  /** What the person has typed into an Inbox card so far (undefined: nothing), kept for its withdrawal's notice. */
+  | { type: 'inbox-draft'; id: string; text: string | undefined };
 
 /**
  * A model run the person's approval started, that the line above the cards tells about ("… is
@@ -133,6 +135,11 @@ export interface DeskState {
   /** The run `lastAnswered` says is running, until it ends. */
   answeredRun?: AnsweredRun;
   /**
+   * What the person has typed into Inbox cards not yet answered, by item id: a withdrawn card's
+   * notice keeps it (`WithdrawnNotice.draft`), so a reply being written is not lost with the card.
+   */
+  drafts: Record<string, string>;
+  /**
    * The last few model requests History said ended (newest last): a run can end before the
    * reply to its approval comes back, and a request that was no task leaves nothing else behind.
    */
@@ -163,6 +170,7 @@ export const initialDeskState: DeskState = {
   failedRuns: [],
   withdrawn: [],
   connectFailures: {},
+  drafts: {},
   endedRuns: [],
   assistant: initialAssistantSlice,
   sync: undefined
@@ -179,4 +187,6 @@ export interface WithdrawnNotice {
   reason?: string;
   /** Set when its server withdrew it after the person stopped a call it may have been for: that call's tool. */
   afterStoppedCall?: string;
+  /** What the person had typed into its card, not sent: kept here for them to copy. */
+  draft?: string;
 }

@@ -118,7 +118,8 @@ export class DeskStore {
       if (item) {
         const message = requestTitle(item.kind, item.request);
         const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
-        this.#options.announce?.(reason === undefined ? `${said}.` : said);
+        const kept = this.#state.drafts[id] !== undefined ? ' What you had written is kept in its notice.' : '';
+        this.#options.announce?.(`${reason === undefined ? `${said}.` : said}${kept}`);
       }
     }
     if (event === 'assistant.approval') this.#announceApproval(payload as HostEventPayload<'assistant.approval'>);

@@ -40,6 +40,37 @@ describe('the empty Inbox’s guide', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('with a provider and some servers not connected, says which, and that they cannot ask anything', async () => {
+    const desk = await startDesk({ a: peerServer('guide-a'), b: peerServer('guide-b'), c: peerServer('guide-c') });
+    desks.push(desk);
+    const { page, fixture } = desk;
+    await fixture.host.call('providers.save', { id: 'p', name: 'P', baseURL: 'http://127.0.0.1:9/v1', models: [] });
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    const guide = inbox.locator('.inbox-guide');
+    // All connected, a provider set up: only "Nothing is waiting for you."
+    await inbox.getByText('Nothing is waiting for you.').waitFor();
+    await guide.waitFor({ state: 'detached' });
+    await fixture.host.call('servers.disconnect', { serverId: 'b' });
+    await fixture.host.call('servers.disconnect', { serverId: 'c' });
+    await guide.locator('li').filter({ hasText: 'Not connected' }).waitFor();
+    assert.deepEqual(await guide.locator('li').allTextContents(), [
+      '1 of your 3 servers connected: Server a; call a tool to try them.',
+      'Not connected: Server b, Server c; they cannot ask you anything until they are: check their connections.'
+    ]);
+    await guide.getByRole('link', { name: 'check their connections', exact: true }).click();
+    await page.getByRole('heading', { name: 'Servers', level: 2 }).waitFor();
+    assert.match(page.url(), /#servers$/);
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await fixture.host.call('servers.connect', { serverId: 'b' });
+    await guide
+      .locator('li')
+      .filter({ hasText: 'Not connected: Server c; it cannot ask you anything until it is: check its connection.' })
+      .waitFor();
+    await fixture.host.call('servers.connect', { serverId: 'c' });
+    await guide.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('follows the servers’ connections and the providers, and says nothing once it has both', async () => {
     const desk = await startDesk({ a: peerServer('guide-peer') });
     desks.push(desk);

@@ -126,6 +126,19 @@ describe('an answer the host took, and the events it crosses', () => {
       assert.equal(store.getState().lastAnswered, 'Answer sent to Server a.');
     }
   });
+
+  it('answered elsewhere (a task’s question in the Assistant’s chat): the card goes, the Inbox’s line says nothing', () => {
+    const item = approval('elicitation', { id: 'q', draft: undefined });
+    const store = loaded([item]);
+    store.dispatch({ type: 'inbox-answered', text: 'Declined: Server a’s question.' });
+    assert.equal(
+      answerTaken(store, item, 'Answer sent to Server a.', undefined, 'elsewhere'),
+      'Answer sent to Server a.'
+    );
+    assert.deepEqual(store.getState().inbox, []);
+    // Nothing new is put on the line; what it said stays the Inbox's own, as the Inbox left it.
+    assert.equal(store.getState().lastAnswered, 'Declined: Server a’s question.');
+  });
 });
 
 describe('"Approved; … is running." ends with the run', () => {

@@ -240,6 +240,46 @@ describe('the Desk store reducer', () => {
     );
   });
 
+  it('keeps what the person had typed into a withdrawn card in its notice, and forgets it once answered', () => {
+    const inbox = [
+      item('plain', {
+        kind: 'sampling',
+        request: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }] }
+      }),
+      item('answered'),
+      item('blank')
+    ];
+    let state = fold(
+      [
+        { type: 'inbox-draft', id: 'plain', text: 'Dear server,' },
+        { type: 'inbox-draft', id: 'plain', text: 'Dear server,\nthe answer is 42.' },
+        { type: 'inbox-draft', id: 'answered', text: 'North' },
+        { type: 'inbox-draft', id: 'blank', text: 'typed, then cleared' },
+        { type: 'inbox-draft', id: 'blank', text: '  ' },
+        // A card no longer there keeps no draft.
+        { type: 'inbox-draft', id: 'gone', text: 'late' }
+      ],
+      loaded({ inbox })
+    );
+    assert.deepEqual(state.drafts, { plain: 'Dear server,\nthe answer is 42.', answered: 'North' });
+    state = fold(
+      [
+        event('inbox.removed', { id: 'answered', why: 'answered' }),
+        event('inbox.removed', { id: 'plain', why: 'withdrawn' }),
+        event('inbox.removed', { id: 'blank', why: 'withdrawn' })
+      ],
+      state
+    );
+    assert.deepEqual(state.drafts, {});
+    assert.deepEqual(
+      state.withdrawn.map((notice) => [notice.id, notice.draft]),
+      [
+        ['plain', 'Dear server,\nthe answer is 42.'],
+        ['blank', undefined]
+      ]
+    );
+  });
+
   it('keeps no notice of a question Taskdesk withdrew because of what the person did (byYou)', () => {
     const inbox = [
       item('of-a-task', { taskId: 'of-a-task', relatedTaskId: 'server-task', request: { message: 'Which topic?' } })

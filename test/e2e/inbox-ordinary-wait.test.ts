@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+
+/**
+ * An ordinary (not task) request waits on the person only as long as its server does: an SDK
+ * server gives up after a minute by default. Its card says so, more plainly once it has waited
+ * 40 s, and when the server withdraws it, what the person had typed stays in the notice to copy.
+ */
+describe('an ordinary request its server may stop waiting for', () => {
+  let desk: DeskFixture;
+  let peer: PeerServer;
+
+  before(async () => {
+    peer = peerServer('wait-peer');
+    desk = await startDesk(
+      { a: peer },
+      {
+        // The page's clock is driven here: no real minute passes.
+        beforeLoad: (page) => page.clock.install(),
+        context: { permissions: ['clipboard-read', 'clipboard-write'] }
+      }
+    );
+  });
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  it('says servers often stop waiting after about a minute, warns from 40 s, and keeps the typed reply when withdrawn', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const asked = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Summarise the quarter in a line.' } }],
+            maxTokens: 60
+          }
+        },
+        CreateMessageResultSchema,
+        { signal: controller.signal }
+      )
+      .catch((error: unknown) => error);
+    const card = page.getByRole('article', { name: 'Server a asks for a model reply' });
+    await card.waitFor();
+    const note = card.locator('.wait-note');
+    assert.equal(
+      await note.textContent(),
+      'Servers often stop waiting after about a minute (the MCP SDK’s default timeout).'
+    );
+    assert.equal(await note.getAttribute('class'), 'muted small-text wait-note');
+
+    const typed = 'Revenue up 4%,\ncosts flat.';
+    await card.getByLabel('Your reply').fill(typed);
+    await page.clock.fastForward(41_000);
+    await card.locator('.wait-note.banner-warning').waitFor();
+    assert.equal(
+      await note.textContent(),
+      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you typed here stays in its notice, to copy.'
+    );
+    assert.match((await card.locator('.waiting-since').textContent()) ?? '', /^waiting for 4\d s$/);
+
+    // The server gives up (as its request timeout would): the card goes, the reply does not.
+    controller.abort('timed out');
+    assert.ok((await asked) instanceof Error);
+    await card.waitFor({ state: 'detached' });
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Summarise the quarter in a line.' });
+    await notice.waitFor();
+    const kept = notice.getByRole('group', { name: 'What you had written (not sent):' });
+    assert.equal(await kept.textContent(), typed);
+    await page
+      .locator('.sr-only[aria-live="polite"]')
+      .getByText(
+        'Server a withdrew its request for a model reply to “Summarise the quarter in a line.”. What you had written is kept in its notice.'
+      )
+      .waitFor();
+    await notice.getByRole('button', { name: 'Copy what you had written' }).click();
+    await notice.getByRole('button', { name: 'Copy what you had written' }).getByText('Copied').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), typed);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('keeps what was typed into a question’s text fields, and says nothing of fields left as they came', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const asked = peer.server
+      .elicitInput(
+        {
+          mode: 'form',
+          message: 'Where should the crates go?',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              place: { type: 'string', title: 'Place' },
+              count: { type: 'integer', title: 'Count' },
+              note: { type: 'string', title: 'Note', default: 'none' }
+            }
+          }
+        },
+        { signal: controller.signal }
+      )
+      .catch((error: unknown) => error);
+    const card = page.locator('.inbox-item').filter({ hasText: 'Where should the crates go?' });
+    await card.waitFor();
+    await card.getByLabel('Place').fill('Dock 4');
+    await card.getByLabel('Count').fill('12');
+    controller.abort('gave up');
+    await asked;
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Where should the crates go?' });
+    await notice.waitFor();
+    assert.equal(
+      await notice.getByRole('group', { name: 'What you had written (not sent):' }).textContent(),
+      'Place: Dock 4\nCount: 12'
+    );
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+
+    // Nothing typed: the notice says only that it went.
+    const other = new AbortController();
+    const untouched = peer.server
+      .elicitInput(
+        {
+          mode: 'form',
+          message: 'Which crate first?',
+          requestedSchema: { type: 'object', properties: { crate: { type: 'string' } } }
+        },
+        { signal: other.signal }
+      )
+      .catch((error: unknown) => error);
+    await page.locator('.inbox-item').filter({ hasText: 'Which crate first?' }).waitFor();
+    other.abort('gave up');
+    await untouched;
+    const plain = page.locator('.notice-withdrawn').filter({ hasText: 'Which crate first?' });
+    await plain.waitFor();
+    assert.equal(await plain.locator('.withdrawn-draft').count(), 0);
+    await plain.getByRole('button', { name: 'Dismiss' }).click();
+    assert.deepEqual(desk.pageErrors, []);
+  });
+});

@@ -94,7 +94,11 @@ export const ImportedServerSchema = z.object({
   problem: z.string().optional(),
   /** A server with this id or name exists already. */
   clash: z.boolean(),
-  /** The name of a server Taskdesk has that runs the same command and arguments (or URL): a copy of it. */
+  /**
+   * The name of a server Taskdesk has that runs the same command, arguments, folder and env vars
+   * (or URL and headers): a copy of it. Never set for one with secrets, whose values cannot be
+   * compared, nor for one with variables filled in at import.
+   */
   sameAs: z.string().optional()
 });
 export type ImportedServer = z.infer<typeof ImportedServerSchema>;
@@ -148,7 +152,7 @@ export const ServerSettingsMethods = {
   /**
    * Adds the picked servers of one source. A source that does not parse adds nothing (−32602);
    * a clash is renamed (`name-2`) or skipped as `onClash` says; under `skip`, so is a copy of a
-   * server Taskdesk has (`sameAs`: the same command and arguments, or URL), whatever its name.
+   * server Taskdesk has (`sameAs`: the same command, arguments and settings, or URL), whatever its name.
    */
   'servers.importAdd': {
     params: z.object({

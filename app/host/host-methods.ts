@@ -19,7 +19,7 @@ import type { ServerRegistry } from './server-registry.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
 import type { ServerSettingsStore } from './server-settings.js';
-import { findImports, planImport, runsKey, type ExistingServers } from '../servers-import/server-import.js';
+import { copyKey, findImports, planImport, type ExistingServers } from '../servers-import/server-import.js';
 import type { ImportPlaces } from '../servers-import/known-places.js';
 import type { ServerSignIn } from './server-sign-in.js';
 
@@ -373,6 +373,11 @@ function existingServers(registry: ServerRegistry): ExistingServers {
   return {
     ids: new Set(list.map((config) => config.id)),
     names: new Set(list.map((config) => config.name.toLowerCase())),
-    targets: new Map(list.map((config) => [runsKey(config.transport), config.name]))
+    // A server with secrets in the key store is no one's copy: its values cannot be compared.
+    targets: new Map(
+      list
+        .filter((config) => (config.secrets?.env.length ?? 0) + (config.secrets?.headers.length ?? 0) === 0)
+        .map((config) => [copyKey(config.transport), config.name])
+    )
   };
 }

@@ -21,28 +21,49 @@ import { knownFileAt, knownFiles, type ImportPlaces, type KnownFile } from './kn
 export interface ExistingServers {
   ids: ReadonlySet<string>;
   names: ReadonlySet<string>;
-  /** By what each runs ({@link runsKey}): its name, to tell an entry that is one of them. */
+  /** By {@link copyKey}, of those that have one: its name, to tell an entry that is a copy of one. */
   targets: ReadonlyMap<string, string>;
 }
 
-/** What a server runs, as a key: its command and arguments exactly, or its URL. */
-export function runsKey(
-  target: { type: 'stdio'; command: string; args: readonly string[] } | { type: 'http'; url: string }
-): string {
-  return JSON.stringify(target.type === 'stdio' ? ['stdio', target.command, ...target.args] : ['http', target.url]);
+/** What a server runs, as {@link copyKey} takes it. */
+export type RunsWhat =
+  | { type: 'stdio'; command: string; args: readonly string[]; cwd?: string | undefined; env?: Record<string, string> }
+  | { type: 'http'; url: string; headers?: Record<string, string> };
+
+/**
+ * What a server runs, as a key: its command, arguments, folder and env vars exactly, or its URL
+ * and headers. Two servers with the same key are copies of one another. A server with secrets
+ * (kept in the key store, or secret-looking in a config) is given none: two accounts may differ
+ * only there, which cannot be compared.
+ */
+export function copyKey(runs: RunsWhat): string {
+  const sorted = (record: Record<string, string> | undefined) =>
+    Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify(
+    runs.type === 'stdio'
+      ? ['stdio', runs.command, runs.args, runs.cwd ?? null, sorted(runs.env)]
+      : ['http', runs.url, sorted(runs.headers)]
+  );
 }
 
-/** What an entry of a config runs, as {@link runsKey} takes it. */
-function entryRuns(
-  entry: ConfigEntry
-): { type: 'stdio'; command: string; args: readonly string[] } | { type: 'http'; url: string } {
-  return entry.transport === 'stdio'
-    ? { type: 'stdio', command: entry.command, args: entry.args }
-    : { type: 'http', url: entry.url };
+/**
+ * An entry's {@link copyKey}; none when it has secret-looking values, or variables Taskdesk would
+ * fill in at import (`${input:…}`, `${workspaceFolder}`…: its saved copy holds their values).
+ */
+function entryCopyKey(entry: ConfigEntry, inputs: ConfigContents['inputs']): string | undefined {
+  if (entryTexts(entry).some((text) => text.includes('${'))) return undefined;
+  const secret = (record: Record<string, string>, header: boolean) =>
+    Object.entries(record).some(([name, value]) => looksSecret(name, value, inputs, header));
+  if (secret(entry.env, false) || secret(entry.headers, true)) return undefined;
+  return copyKey(
+    entry.transport === 'stdio'
+      ? { type: 'stdio', command: entry.command, args: entry.args, cwd: entry.cwd, env: entry.env }
+      : { type: 'http', url: entry.url, headers: entry.headers }
+  );
 }
 
-function runsWhat(entry: ConfigEntry): string {
-  return entry.transport === 'stdio' ? 'command and arguments' : 'URL';
+function runsWords(entry: ConfigEntry): string {
+  return entry.transport === 'stdio' ? 'command, arguments and settings' : 'URL and headers';
 }
 
 /** A source read in full: its contents, or why it could not be. */
@@ -94,7 +115,8 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
   const servers: ImportedServer[] = (source.contents?.servers ?? []).map((entry) => {
     const id = idFor(entry.key);
     const texts = entryTexts(entry);
-    const sameAs = existing.targets.get(runsKey(entryRuns(entry)));
+    const key = entryCopyKey(entry, inputs);
+    const sameAs = key === undefined ? undefined : existing.targets.get(key);
     return {
       key: entry.key,
       id,
@@ -189,9 +211,10 @@ export function planImport(
     for (const id of entryTexts(entry).flatMap(inputRefs)) if (!Object.hasOwn(request.inputs, id)) missing.add(id);
     let id = idFor(entry.key);
     let name = entry.key;
-    const sameAs = existing.targets.get(runsKey(entryRuns(entry)));
+    const key = entryCopyKey(entry, contents.inputs);
+    const sameAs = key === undefined ? undefined : existing.targets.get(key);
     if (sameAs !== undefined && request.onClash === 'skip') {
-      skipped.push({ key: entry.key, reason: `${sameAs} runs the same ${runsWhat(entry)} already` });
+      skipped.push({ key: entry.key, reason: `${sameAs} runs the same ${runsWords(entry)} already` });
       continue;
     }
     if (ids.has(id) || names.has(name.toLowerCase())) {

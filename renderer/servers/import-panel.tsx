@@ -326,7 +326,8 @@ function ImportServerRow({
         <p className="small-text">Imported: it is on your list of servers.</p>
       ) : server.sameAs !== undefined ? (
         <p className="small-text">
-          Taskdesk already runs this {server.transport === 'stdio' ? 'command' : 'URL'}, as “{server.sameAs}”.
+          Taskdesk already has this server (the same {server.transport === 'stdio' ? 'command' : 'URL'} and settings),
+          as “{server.sameAs}”.
         </p>
       ) : server.clash ? (
         <p className="small-text">Taskdesk already has a server with this id or name.</p>

@@ -267,13 +267,15 @@ describe('the Servers screen: adding, editing and importing servers', () => {
             alwaysAllow: ['x']
           },
           legacy: { type: 'sse', url: 'https://old.example.com/sse' },
-          // The Echo server Taskdesk has, under another name.
-          twin: { command: process.execPath, args: ['--import', TSX, ECHO] }
+          // The First server Taskdesk has, under another name.
+          twin: { url: 'http://127.0.0.1:9/mcp' },
+          // The Echo server's command, but Echo keeps a secret: not said to be a copy (two accounts may differ only there).
+          other: { command: process.execPath, args: ['--import', TSX, ECHO] }
         }
       })
     );
     await panel.getByRole('button', { name: 'Look for servers' }).click();
-    await liveRegion().getByText('Found 3 servers in 1 config.', { exact: true }).waitFor();
+    await liveRegion().getByText('Found 4 servers in 1 config.', { exact: true }).waitFor();
     const source = panel.locator('li[data-kind="pasted"]');
     // On by default, as on the Add form (unticked here: npx would fetch the package).
     const connect = source.getByLabel('Connect them now and when Taskdesk starts');
@@ -292,10 +294,17 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal(await source.getByLabel('legacy HTTP').isDisabled(), true);
     // A copy of a server Taskdesk has is said to be one, and skipped unless the person says otherwise.
     const twin = source.locator('li[data-key="twin"]');
-    await twin.getByText('Taskdesk already runs this command, as “Echo”.').waitFor();
-    await twin.getByLabel('twin stdio').check();
+    await twin.getByText('Taskdesk already has this server (the same URL and settings), as “First”.').waitFor();
+    assert.equal(
+      await source
+        .locator('li[data-key="other"]')
+        .getByText(/already has/)
+        .count(),
+      0
+    );
+    await twin.getByLabel('twin HTTP').check();
     assert.equal(await source.getByLabel('Skip it').isChecked(), true);
-    await twin.getByLabel('twin stdio').uncheck();
+    await twin.getByLabel('twin HTTP').uncheck();
     // A server that only shares a name is imported under a numbered one unless the person says otherwise.
     await echo.getByLabel('echo stdio').check();
     const anyway = source.getByLabel(/^Import it anyway/);

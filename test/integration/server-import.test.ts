@@ -225,13 +225,24 @@ describe('importing the servers of other hosts', () => {
         (source) => source.path === path.join(home, '.cursor/mcp.json')
       );
       assert.equal(again?.servers.find((server) => server.key === 'filesystem')?.sameAs, 'filesystem (2)');
+      // One with a secret is no one's copy (two accounts may differ only there): github, imported above.
+      const claudeAgain = (await host.call('servers.importFind', {})).sources.find(
+        (source) => source.kind === 'claude-desktop'
+      );
+      assert.deepEqual(
+        claudeAgain?.servers.map((server) => [server.key, server.sameAs]),
+        [
+          ['filesystem', 'filesystem'],
+          ['github', undefined]
+        ]
+      );
       const skipped = await host.call('servers.importAdd', {
         origin: { path: path.join(home, '.cursor/mcp.json') },
         picks: [{ key: 'filesystem' }],
         onClash: 'skip'
       });
       assert.deepEqual(skipped.added, []);
-      assert.equal(skipped.skipped[0]!.reason, 'filesystem (2) runs the same command and arguments already');
+      assert.equal(skipped.skipped[0]!.reason, 'filesystem (2) runs the same command, arguments and settings already');
       // Only its name taken (another command): skipped under "skip" for that.
       const named = await host.call('servers.importAdd', {
         origin: { text: JSON.stringify({ mcpServers: { filesystem: { command: 'npx', args: ['-y', 'third-fs'] } } }) },

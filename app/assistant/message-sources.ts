@@ -132,9 +132,10 @@ function resourceWords(source: Extract<MessageSource, { type: 'resource' }>): st
   return title === undefined || title === source.uri ? `resource ${source.uri}` : `resource "${title}" (${source.uri})`;
 }
 
-/** A title as a label shows it: trimmed, at most 120 characters (a server's titles are its own), none when empty. */
+/** A title as a label shows it: on one line, at most 120 characters (a server's titles are its own), none when empty. */
 function shownTitle(title: string | undefined): string | undefined {
-  const trimmed = title?.trim() ?? '';
+  // One line: a server's title must not add lines to the header the model reads.
+  const trimmed = title?.replace(/\s+/g, ' ').trim() ?? '';
   if (trimmed === '') return undefined;
   return trimmed.length > 120 ? `${trimmed.slice(0, 119)}…` : trimmed;
 }

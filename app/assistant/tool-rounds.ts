@@ -222,13 +222,16 @@ export class ToolRounds {
         cancels.push(
           this.#o.requestor.cancel(outboundId).then(
             () => this.#addStopped(c, call, interim, 'The person stopped this call; its task was cancelled.'),
-            (problem: unknown) =>
+            (problem: unknown) => {
+              // Its task runs on: the Desk follows it as running, not as being cancelled.
+              call.cancelFailed = true;
               this.#addStopped(
                 c,
                 call,
                 interim,
                 `The person stopped this call; its task could not be cancelled (${toErrorData(problem).message}).`
-              )
+              );
+            }
           )
         );
       } else {

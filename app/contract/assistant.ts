@@ -55,7 +55,9 @@ export const AssistantToolCallSchema = z.object({
   /** The outbound task following this call, when it runs as a task (`outbound.changed`). */
   outboundId: z.string().optional(),
   /** The task's immediate response went to the model as an interim result; the final result follows as a notice. */
-  interimSent: z.boolean().optional()
+  interimSent: z.boolean().optional(),
+  /** The person stopped it (`cancelled`), but its task could not be cancelled: it runs on on the server. */
+  cancelFailed: z.boolean().optional()
 });
 export type AssistantToolCall = z.infer<typeof AssistantToolCallSchema>;
 

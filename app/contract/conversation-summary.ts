@@ -5,7 +5,7 @@ import type { Conversation, ConversationSummary } from './assistant.js';
 
 /**
  * The outbound tasks a conversation's tool calls still run as (`outboundId` of each call in state
- * `task`): the tasks whose questions it waits on, which the list shows for every conversation, held
+ * `task`, or stopped but whose task could not be cancelled): the tasks whose questions it waits on, which the list shows for every conversation, held
  * whole by the Desk or not.
  */
 export function runningTaskCalls(c: Conversation): string[] {
@@ -13,7 +13,8 @@ export function runningTaskCalls(c: Conversation): string[] {
   for (const m of c.messages)
     if (m.role === 'assistant')
       for (const call of m.toolCalls)
-        if (call.state === 'task' && call.outboundId !== undefined) ids.push(call.outboundId);
+        if ((call.state === 'task' || call.cancelFailed === true) && call.outboundId !== undefined)
+          ids.push(call.outboundId);
   return ids;
 }
 

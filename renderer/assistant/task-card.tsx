@@ -26,7 +26,10 @@ export function TaskCard({
 }: {
   outboundId: string;
   toolName: string;
-  /** The person stopped the call (the conversation says so before the task's own end arrives). */
+  /**
+   * The person stopped the call and its task is being cancelled (the conversation says so before
+   * the task's own end arrives); not when its cancel failed (`cancelFailed`): that task runs on.
+   */
   stopped?: boolean;
 }) {
   const task = useDeskState((state) => state.outbound[outboundId]);

@@ -59,7 +59,11 @@ export function ToolCallCard({
         <JsonView value={call.arguments ?? safeParse(call.rawArguments)} summary="Arguments" className="chat-args" />
       )}
       {call.outboundId && (call.state === 'task' || results.length > 0) ? (
-        <TaskCard outboundId={call.outboundId} toolName={name} stopped={call.state === 'cancelled'} />
+        <TaskCard
+          outboundId={call.outboundId}
+          toolName={name}
+          stopped={call.state === 'cancelled' && call.cancelFailed !== true}
+        />
       ) : null}
       {results.map((message) => (
         <ResultBlock key={message.id} message={message} />

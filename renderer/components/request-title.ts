@@ -40,7 +40,10 @@ export function withdrawnSentence(notice: {
   message?: string | undefined;
   reason?: string | undefined;
   afterStoppedCall?: string | undefined;
+  offline?: boolean | undefined;
 }): string {
+  if (notice.offline === true)
+    return `${withdrawnWhat(notice, `${notice.serverName}’s`)} went while this page was not connected to Taskdesk (answered in another window, or withdrawn)`;
   if (notice.reason !== undefined)
     return `Taskdesk withdrew ${withdrawnWhat(notice, `${notice.serverName}’s`)}: ${notice.reason}`;
   // Said in the order it happened, not as the server's change of mind: the stop likely ended it,

@@ -27,16 +27,19 @@ export function WaitingSince({ since }: { since: string }) {
 /**
  * Under an ordinary request's heading: servers often stop waiting after about a minute (the
  * MCP SDK's default), said quietly at first and, from {@link WAIT_WARN_MS}, as a warning. An
- * observation, not a promise: a server may wait longer, or less.
+ * observation, not a promise: a server may wait longer, or less. `keepsTyped`: the card keeps
+ * what is typed into it for its notice (a reply, a form's text fields, a reviewed answer).
  */
-export function WaitNote({ since }: { since: string }) {
+export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boolean }) {
   const now = useNow();
   const start = Date.parse(since);
   const late = !Number.isNaN(start) && now - start >= WAIT_WARN_MS;
   const said = 'Servers often stop waiting after about a minute (the MCP SDK’s default timeout)';
   return late ? (
     <p className="banner banner-warning wait-note">
-      ⚠ {said}: this one may give up soon. If it does, what you typed here stays in its notice, to copy.
+      ⚠ {said}: this one may give up soon.
+      {/* Only where the card keeps what is typed (not an approval's edits, nor a link to open). */}
+      {keepsTyped ? ' If it does, what you typed here stays in its notice, to copy.' : null}
     </p>
   ) : (
     <p className="muted small-text wait-note">{said}.</p>

@@ -160,8 +160,9 @@ export function HistoryScreen({
         {page?.entries.map((entry) => {
           // Titles repeat (ten calls of one tool): a title's button is described by what tells its
           // entry apart, its preview and its meta line, so that moving button to button says it.
-          const previewId = `history-preview-${entry.id}`;
-          const metaId = `history-meta-${entry.id}`;
+          // Ids hold a server's task id, which may hold spaces (an id list's separator): encoded.
+          const previewId = `history-preview-${encodeURIComponent(entry.id)}`;
+          const metaId = `history-meta-${encodeURIComponent(entry.id)}`;
           return (
             <li key={entry.id} data-history-id={entry.id}>
               <span className="history-heading">

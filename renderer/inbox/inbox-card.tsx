@@ -77,7 +77,16 @@ export function InboxCard({
         </p>
       </header>
       {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
-      {item.taskId === undefined && item.expiresAt === undefined ? <WaitNote since={item.createdAt} /> : null}
+      {item.taskId === undefined && item.expiresAt === undefined ? (
+        <WaitNote
+          since={item.createdAt}
+          keepsTyped={
+            item.kind === 'sampling' ||
+            item.kind === 'sampling-review' ||
+            (item.kind === 'elicitation' && item.request.mode !== 'url')
+          }
+        />
+      ) : null}
       {children}
     </article>
   );

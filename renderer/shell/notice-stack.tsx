@@ -14,22 +14,40 @@ export interface StackedNotice {
  * reader reads, and the button (`aria-expanded`) is the way to them; each keeps its Dismiss.
  *
  * Newest is by when this window first showed a notice (`notices` may join lists of several
- * kinds); those shown at once keep their order, the last the newest.
+ * kinds); those shown at once keep their order, the last the newest. While the focus is in an
+ * older notice (a newer one arrived as the person read or copied it), the stack stays open.
  */
 export function NoticeStack({ notices, noun }: { notices: readonly StackedNotice[]; noun: string }) {
   const listId = useId();
-  const [open, setOpen] = useState(false);
-  const seen = useRef(new Map<string, number>());
-  for (const { key } of notices) if (!seen.current.has(key)) seen.current.set(key, seen.current.size);
+  const [opened, setOpen] = useState(false);
+  /** The notice the focus is in, if any: a newer one arriving must not hide it from under the focus. */
+  const [focused, setFocused] = useState<string | undefined>(undefined);
+  const seen = useRef({ next: 0, order: new Map<string, number>() });
+  const { order } = seen.current;
+  for (const { key } of notices) if (!order.has(key)) order.set(key, seen.current.next++);
+  // Only the notices shown are remembered (a long day's would pile up otherwise).
+  for (const key of order.keys()) if (!notices.some((notice) => notice.key === key)) order.delete(key);
   // Down to one, the stack closes: the next pile starts compact again.
-  if (open && notices.length <= 1) setOpen(false);
-  const newestFirst = [...notices].sort((a, b) => seen.current.get(b.key)! - seen.current.get(a.key)!);
+  if (opened && notices.length <= 1) setOpen(false);
+  const newestFirst = [...notices].sort((a, b) => order.get(b.key)! - order.get(a.key)!);
+  const open = opened || (focused !== undefined && focused !== newestFirst[0]?.key && order.has(focused));
   const more = notices.length - 1;
   return (
     <>
-      <div id={listId} className="notice-stack">
+      <div
+        id={listId}
+        className="notice-stack"
+        onFocus={(event) =>
+          setFocused(
+            (event.target as Element).closest<HTMLElement>('[data-notice-key]')?.dataset.noticeKey ?? undefined
+          )
+        }
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget)) setFocused(undefined);
+        }}
+      >
         {newestFirst.map(({ key, notice }, index) => (
-          <div key={key} className="notice-stack-item" hidden={index > 0 && !open}>
+          <div key={key} className="notice-stack-item" data-notice-key={key} hidden={index > 0 && !open}>
             {notice}
           </div>
         ))}

@@ -62,7 +62,7 @@ export function UnansweredNotices() {
 
 function withdrawnText(notice: WithdrawnNotice): string {
   if (notice.reason !== undefined) return withdrawnSentence(notice);
-  return notice.afterStoppedCall !== undefined
+  return notice.afterStoppedCall !== undefined || notice.offline === true
     ? `${withdrawnSentence(notice)}.`
     : `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`;
 }

@@ -1,6 +1,14 @@
 import type { HostEventPayload, InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import type { HistorySummary } from '../../app/contract/history.js';
-import type { AnsweredRun, DeskAction, DeskSnapshot, DeskState, HostEventAction, LiveStream } from './desk-state.js';
+import type {
+  AnsweredRun,
+  DeskAction,
+  DeskSnapshot,
+  DeskState,
+  HostEventAction,
+  LiveStream,
+  WithdrawnNotice
+} from './desk-state.js';
 import { isTerminal } from './task-status.js';
 import { requestTitle } from '../components/request-title.js';
 import { applyAssistantEvent, mergeSummaries } from './assistant-slice.js';
@@ -81,6 +89,22 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     ...state.endedRuns.filter((entry) => !snapshot.endedRuns?.some((ended) => ended.id === entry.id)),
     ...(snapshot.endedRuns ?? [])
   ].slice(-ENDED_RUNS_KEPT);
+  // A card the person had typed into that went while the page heard nothing (answered in another
+  // window, or withdrawn): its notice keeps what they wrote, as a withdrawal heard would.
+  const offline: WithdrawnNotice[] = [];
+  for (const id of Object.keys(state.drafts)) {
+    const item = state.inbox.find((known) => known.id === id);
+    if (!item || snapshot.inbox.some((known) => known.id === id)) continue;
+    const message = requestTitle(item.kind, item.request);
+    offline.push({
+      id,
+      serverName: item.serverName,
+      kind: item.kind,
+      ...(message !== undefined && { message }),
+      offline: true,
+      draft: state.drafts[id]!
+    });
+  }
   const next: DeskState = {
     ...state,
     ready: true,
@@ -91,6 +115,7 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     drafts: Object.fromEntries(
       Object.entries(state.drafts).filter(([id]) => snapshot.inbox.some((item) => item.id === id))
     ),
+    withdrawn: [...state.withdrawn, ...offline],
     tasks,
     outbound,
     providers: snapshot.providers,
@@ -189,8 +214,10 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
       // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
-      // unless the person's own action was why (`byYou`: they know; the store announces it).
-      if (why !== 'withdrawn' || byYou === true || (item.taskId !== undefined && reason === undefined)) return next;
+      // unless the person's own action was why (`byYou`: they know; the store announces it). A
+      // task's question withdrawn with something typed into it gets one too: it keeps the text.
+      if (why !== 'withdrawn' || byYou === true) return next;
+      if (item.taskId !== undefined && reason === undefined && draft === undefined) return next;
       const message = requestTitle(item.kind, item.request);
       return {
         ...next,

@@ -187,6 +187,8 @@ export interface WithdrawnNotice {
   reason?: string;
   /** Set when its server withdrew it after the person stopped a call it may have been for: that call's tool. */
   afterStoppedCall?: string;
+  /** It went while the page heard nothing (answered elsewhere, or withdrawn): what happened is not known. */
+  offline?: boolean;
   /** What the person had typed into its card, not sent: kept here for them to copy. */
   draft?: string;
 }

@@ -118,8 +118,13 @@ export class DeskStore {
       if (item) {
         const message = requestTitle(item.kind, item.request);
         const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
-        const kept = this.#state.drafts[id] !== undefined ? ' What you had written is kept in its notice.' : '';
+        this.apply(event, payload);
+        // Said only when the notice the reducer made holds it (none is made for the person's own cancel).
+        const kept = this.#state.withdrawn.some((notice) => notice.id === id && notice.draft !== undefined)
+          ? ' What you had written is kept in its notice.'
+          : '';
         this.#options.announce?.(`${reason === undefined ? `${said}.` : said}${kept}`);
+        return;
       }
     }
     if (event === 'assistant.approval') this.#announceApproval(payload as HostEventPayload<'assistant.approval'>);
@@ -204,7 +209,10 @@ export async function fetchSnapshot(
     client.call('tools.runningCalls', {}),
     client.call('assistant.list', {}),
     options.endedRuns
-      ? client.call('history.list', { filter: { direction: 'received', kind: 'sampling' }, limit: ENDED_RUNS_KEPT })
+      ? // Only a check of the line above the Inbox: its failure does not fail the lists.
+        client
+          .call('history.list', { filter: { direction: 'received', kind: 'sampling' }, limit: ENDED_RUNS_KEPT })
+          .catch(() => undefined)
       : undefined
   ]);
   const policies = Object.fromEntries(

@@ -2,10 +2,15 @@ import { shortId } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useDeskState } from '../shell/desk-context.js';
 
-/** Puts the focus on a tool call's card in the Tool calls list (which scrolls it into sight). */
+/**
+ * Puts the focus on a tool call's card in the Tool calls list and brings its top into sight under
+ * the sticky bar (focus alone scrolls a card taller than the window only part way: its heading
+ * stayed under the bar).
+ */
 export function showToolCall(outboundId: string): boolean {
   const card = document.querySelector<HTMLElement>(`li.outbound-task[data-outbound-id="${CSS.escape(outboundId)}"]`);
-  card?.focus();
+  card?.focus({ preventScroll: true });
+  card?.scrollIntoView({ block: 'start' });
   return card !== null;
 }
 

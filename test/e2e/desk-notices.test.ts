@@ -97,6 +97,20 @@ describe('the notices at the top of the Desk', () => {
         .waitFor();
       controller.abort('the server gave up');
       await asked;
+      const first = page.locator('.notice-withdrawn').filter({ hasText: 'Withdrawn question 1 of the pile?' });
+      if (n === 1) await first.getByRole('button', { name: 'Dismiss' }).focus();
+      if (n === 2) {
+        // A newer notice arrives while the person is in the first: it is not hidden from under the focus.
+        await page.waitForFunction(() => document.querySelectorAll('.notice-withdrawn').length === 2);
+        assert.equal(await first.isVisible(), true);
+        assert.equal(
+          await first.getByRole('button', { name: 'Dismiss' }).evaluate((b) => b === document.activeElement),
+          true
+        );
+        // Once the focus leaves the notices, the stack is compact again.
+        await page.locator('#heading-inbox').focus();
+        await first.waitFor({ state: 'hidden' });
+      }
     }
     const strip = page.locator('.notices');
     const notices = strip.locator('.notice-withdrawn');

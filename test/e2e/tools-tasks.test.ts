@@ -110,10 +110,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       await card.evaluate(
         (li) =>
           li === document.activeElement &&
-          li.getBoundingClientRect().top >= 0 &&
+          // Its top (its heading) below the sticky bar and notices, not under them.
+          li.getBoundingClientRect().top >= document.querySelector('.top-area')!.getBoundingClientRect().bottom &&
           li.getBoundingClientRect().top < window.innerHeight
       ),
-      'the card takes the focus, in sight'
+      'the card takes the focus, its top in sight'
     );
     assert.equal(
       await started.getByRole('link', { name: 'its detail on Tasks' }).getAttribute('href'),

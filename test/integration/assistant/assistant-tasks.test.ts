@@ -24,18 +24,20 @@ describe('assistant: tool calls that run as tasks (in-memory task servers, fake 
     immediateResponse: 'Started; the result comes later.'
   });
   const quiet = createTaskToolServer({ clock: work, pollInterval: 50 });
+  const stubborn = createTaskToolServer({ clock: work, pollInterval: 50, cancel: false });
 
   before(async () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     fixture = await startHostWith(
       {
         interim: { ...peerServer('interim'), server: interim.server.server },
-        quiet: { ...peerServer('quiet'), server: quiet.server.server }
+        quiet: { ...peerServer('quiet'), server: quiet.server.server },
+        stubborn: { ...peerServer('stubborn'), server: stubborn.server.server }
       },
       { keyStore: new InMemoryKeyStore() }
     );
     await saveFakeProvider(fixture.host, llm.baseURL);
-    for (const serverId of ['interim', 'quiet'])
+    for (const serverId of ['interim', 'quiet', 'stubborn'])
       await fixture.host.call('assistant.setPolicy', { serverId, policy: { mode: 'auto', alwaysAllow: [] } });
   });
   after(async () => {
@@ -128,5 +130,27 @@ describe('assistant: tool calls that run as tasks (in-memory task servers, fake 
     const tool = stopped.messages.find((m) => m.role === 'tool');
     assert.match(tool?.role === 'tool' ? tool.text : '', /task was cancelled/);
     assert.equal(llm.chatRequests.length, before + 1);
+  });
+
+  it('Stop on a task its server cannot cancel: the call says so (cancelFailed), and the task is still followed as running', async () => {
+    const host = fixture.host;
+    const c = await chat(['stubborn']);
+    llm.enqueue({
+      kind: 'tool-calls',
+      calls: [{ id: 'u1', name: 'stubborn__slow', arguments: '{"durationMs":600000}' }]
+    });
+    await host.call('assistant.send', { conversationId: c.id, text: 'Slow job' });
+    await settled(host, c.id, (x) =>
+      x.messages.some((m) => m.role === 'assistant' && m.toolCalls[0]?.state === 'task')
+    );
+    const stopped = await host.call('assistant.stop', { conversationId: c.id });
+    const call = stopped.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))[0]!;
+    assert.deepEqual([call.state, call.cancelFailed], ['cancelled', true]);
+    const tool = stopped.messages.find((m) => m.role === 'tool');
+    assert.match(tool?.role === 'tool' ? tool.text : '', /task could not be cancelled/);
+    assert.equal((await host.call('outbound.get', { outboundId: call.outboundId! })).state, 'working');
+    // Its questions still wait on the person: the list counts this task among the conversation's.
+    const summary = (await host.call('assistant.list', {})).find((s) => s.id === c.id);
+    assert.deepEqual(summary?.runningTasks, [call.outboundId]);
   });
 });

@@ -400,7 +400,13 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
       text: 'Look at these',
       sources: [
         // Named as the picker showed them: by the titles it gave (fetched by name and URI).
-        { type: 'prompt', serverId: 'tools', name: 'review', title: ' Code review ', arguments: { file: 'main.ts' } },
+        {
+          type: 'prompt',
+          serverId: 'tools',
+          name: 'review',
+          title: ' Code\n  review ',
+          arguments: { file: 'main.ts' }
+        },
         { type: 'resource', serverId: 'tools', uri: 'notes://today', title: 'Today' }
       ]
     });

@@ -247,10 +247,16 @@ describe('the Desk store reducer', () => {
         request: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }] }
       }),
       item('answered'),
-      item('blank')
+      item('blank'),
+      // A task's own question the server withdrew: no notice, unless something was typed into it.
+      item('task-typed', { taskId: 'task-typed' }),
+      item('task-blank', { taskId: 'task-blank' }),
+      item('mine')
     ];
     let state = fold(
       [
+        { type: 'inbox-draft', id: 'task-typed', text: 'South' },
+        { type: 'inbox-draft', id: 'mine', text: 'Never mind' },
         { type: 'inbox-draft', id: 'plain', text: 'Dear server,' },
         { type: 'inbox-draft', id: 'plain', text: 'Dear server,\nthe answer is 42.' },
         { type: 'inbox-draft', id: 'answered', text: 'North' },
@@ -261,12 +267,21 @@ describe('the Desk store reducer', () => {
       ],
       loaded({ inbox })
     );
-    assert.deepEqual(state.drafts, { plain: 'Dear server,\nthe answer is 42.', answered: 'North' });
+    assert.deepEqual(state.drafts, {
+      'task-typed': 'South',
+      mine: 'Never mind',
+      plain: 'Dear server,\nthe answer is 42.',
+      answered: 'North'
+    });
     state = fold(
       [
         event('inbox.removed', { id: 'answered', why: 'answered' }),
         event('inbox.removed', { id: 'plain', why: 'withdrawn' }),
-        event('inbox.removed', { id: 'blank', why: 'withdrawn' })
+        event('inbox.removed', { id: 'blank', why: 'withdrawn' }),
+        event('inbox.removed', { id: 'task-typed', why: 'withdrawn' }),
+        event('inbox.removed', { id: 'task-blank', why: 'withdrawn' }),
+        // The person's own act withdrew it: they know, no notice (what they typed goes with it).
+        event('inbox.removed', { id: 'mine', why: 'withdrawn', byYou: true })
       ],
       state
     );
@@ -275,8 +290,30 @@ describe('the Desk store reducer', () => {
       state.withdrawn.map((notice) => [notice.id, notice.draft]),
       [
         ['plain', 'Dear server,\nthe answer is 42.'],
-        ['blank', undefined]
+        ['blank', undefined],
+        ['task-typed', 'South']
       ]
+    );
+  });
+
+  it('keeps what was typed into a card that went while the page heard nothing, in a notice saying so', () => {
+    const state = fold(
+      [
+        { type: 'inbox-draft', id: 'gone', text: 'Half an answer' },
+        { type: 'sync-started', syncId: 2 },
+        // A reconnect: the card is not in the lists any more, and no event said why.
+        { type: 'snapshot', syncId: 2, snapshot: snapshot({ inbox: [item('kept')] }) }
+      ],
+      loaded({ inbox: [item('gone', { request: { message: 'Which region?' } }), item('kept')] })
+    );
+    assert.deepEqual(state.drafts, {});
+    assert.deepEqual(
+      state.withdrawn.map((notice) => [notice.id, notice.offline, notice.draft]),
+      [['gone', true, 'Half an answer']]
+    );
+    assert.equal(
+      withdrawnSentence(state.withdrawn[0]!),
+      'Server a’s question “Which region?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)'
     );
   });
 

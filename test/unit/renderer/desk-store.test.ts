@@ -68,6 +68,27 @@ function fakeClient(inbox: () => InboxItem[], lists: { [M in HostMethod]?: () =>
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the Desk store', () => {
+  it('says what the person had typed is kept only when the withdrawn notice keeps it', async () => {
+    const host = fakeClient(() => [item('typed'), item('mine'), item('blank')]);
+    const announced: string[] = [];
+    const store = new DeskStore(host.client, { announce: (message) => announced.push(message) });
+    store.listen();
+    const refresh = store.refresh();
+    host.release();
+    await refresh;
+    store.dispatch({ type: 'inbox-draft', id: 'typed', text: 'North' });
+    store.dispatch({ type: 'inbox-draft', id: 'mine', text: 'South' });
+    host.emit('inbox.removed', { id: 'typed', why: 'withdrawn' });
+    // The person's own act withdrew it: no notice keeps the text, and none is said to.
+    host.emit('inbox.removed', { id: 'mine', why: 'withdrawn', byYou: true });
+    host.emit('inbox.removed', { id: 'blank', why: 'withdrawn' });
+    assert.deepEqual(announced, [
+      'Server a withdrew its question “typed”. What you had written is kept in its notice.',
+      'Server a withdrew its question “mine”.',
+      'Server a withdrew its question “blank”.'
+    ]);
+  });
+
   it('listens to every host event and folds those heard during a fetch over its answer', async () => {
     let pending = [item('q0'), item('q1')];
     const host = fakeClient(() => pending);

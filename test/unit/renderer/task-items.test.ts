@@ -50,9 +50,9 @@ describe('the Tasks screen’s rows', () => {
     assert.equal(itemOutcome(cancelled), 'Cancelled by you');
   });
 
-  it('shows a question Taskdesk withdrew as cancelled by Taskdesk with why, not as what its server was told', () => {
+  it('shows a question Taskdesk withdrew as cancelled with why (by the person when their cancel was why), not as what its server was told', () => {
     const why =
-      'The task this was asked for (tool slow) was cancelled by you. Taskdesk withdrew it, and told its server it was declined.';
+      'The task this was asked for (tool slow) completed without it. Taskdesk withdrew it, and told its server it was declined.';
     const withdrawn = receivedItem({
       ...received({ type: 'error', error: { code: -1, message: why } }, 'failed'),
       withdrawn: why
@@ -71,6 +71,16 @@ describe('the Tasks screen’s rows', () => {
       withdrawn: why
     });
     assert.deepEqual([dismissed.status, dismissed.cancelledBy], ['cancelled', 'taskdesk']);
+
+    // The person cancelled the task it was asked for: theirs, as History says (`cancelledBy: 'you'` on the view).
+    const yours = receivedItem({
+      ...received({ type: 'result', result: { action: 'cancel' } }, 'completed'),
+      kind: 'elicitation',
+      cancelledBy: 'you',
+      withdrawn:
+        'The task this was asked for (tool slow) was cancelled by you. Taskdesk withdrew it, and told its server it was dismissed.'
+    });
+    assert.deepEqual([yours.status, yours.cancelledBy], ['cancelled', 'you']);
   });
 
   it('finds a row by words of its outcome, and a turned-down model request by "rejected"', () => {

@@ -300,14 +300,19 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('shows a question Taskdesk withdrew, once the task it was asked for was cancelled by the person, as cancelled by them, not completed', async () => {
+  /** A slow tool called as a task, and the `_meta` of a request its server asks for it. */
+  const slowTask = async () => {
     const call = await d.fixture.host.call('tools.call', {
       serverId: 'work',
       name: 'slow',
       arguments: { durationMs: 600_000 }
     });
     assert.ok(call.type === 'task');
-    const related = { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } };
+    return { call, related: { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } } };
+  };
+
+  it('shows a question Taskdesk withdrew, once the task it was asked for was cancelled by the person, as cancelled by them, not completed', async () => {
+    const { call, related } = await slowTask();
     const { params } = question('Which region, for the slow call?');
     const asked = await work.server.request(
       { method: 'elicitation/create', params: { ...params, _meta: related } },
@@ -330,13 +335,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
   });
 
   it('says in History that a question asked during a task is for that task, and that stopping the task cancelled it by you', async () => {
-    const call = await d.fixture.host.call('tools.call', {
-      serverId: 'work',
-      name: 'slow',
-      arguments: { durationMs: 600_000 }
-    });
-    assert.ok(call.type === 'task');
-    const related = { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } };
+    const { call, related } = await slowTask();
     const message = 'Which depot, for the slow call?';
     // A plain request (no task of its own), asked for the task: the Inbox says the task waits on it.
     const asked = work.server.request(

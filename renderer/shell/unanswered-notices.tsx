@@ -76,11 +76,14 @@ function WithdrawnDraft({ draft }: { draft: string }) {
   const labelId = useId();
   return (
     <div className="withdrawn-draft">
-      <span id={labelId}>What you had written (not sent):</span>
+      {/* Copy beside the label, before the text: in a small window's strip it is in sight first. */}
+      <div className="withdrawn-draft-head">
+        <span id={labelId}>What you had written (not sent):</span>
+        <CopyButton text={draft} label="Copy what you had written" />
+      </div>
       <pre tabIndex={0} role="group" aria-labelledby={labelId}>
         {draft}
       </pre>
-      <CopyButton text={draft} label="Copy what you had written" />
     </div>
   );
 }

@@ -13,7 +13,7 @@ import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { isRejectedSampling } from '../contract/rejected-sampling.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { TaskRecord } from '../receiver/task-record.js';
+import { relatedTaskOf, type TaskRecord } from '../receiver/task-record.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
@@ -567,8 +567,8 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
 
 /** The task of Taskdesk's a received task was asked for (its related-task `_meta`, noted as it arrived). */
 function relatedOf(record: TaskRecord): Pick<HistoryEntry, 'relatedTaskId'> {
-  const related = record.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId;
-  return typeof related === 'string' ? { relatedTaskId: related } : {};
+  const related = relatedTaskOf(record.notes);
+  return related === undefined ? {} : { relatedTaskId: related };
 }
 
 /** A received task's request as it ran, when the person changed it (the runner's note says so). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog, AuditSink } from '../audit/audit-log.js';
 import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
 import { auditArguments } from '../assistant/audit-arguments.js';
@@ -92,12 +92,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'servers.list': () => parts.registry.list().map((config) => parts.serverView(config)),
     'servers.add': async (config) => {
       const saved = await parts.servers.add(config);
-      parts.audit.record({
-        type: 'server.added',
-        serverId: saved.id,
-        serverName: saved.name,
-        detail: { transport: saved.transport.type }
-      });
+      recordServerAdded(parts.audit, saved, 'person');
       return parts.serverView(saved);
     },
     'servers.remove': async ({ serverId }) => {
@@ -360,6 +355,16 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return OK;
     }
   };
+}
+
+/** A server added, in the audit log: by the person (`servers.add`), or by Taskdesk itself (`by: 'taskdesk'`). */
+export function recordServerAdded(audit: AuditSink, saved: ServerConfig, by: 'person' | 'taskdesk'): void {
+  audit.record({
+    type: 'server.added',
+    serverId: saved.id,
+    serverName: saved.name,
+    detail: { transport: saved.transport.type, ...(by === 'taskdesk' && { by }) }
+  });
 }
 
 /** The person asked to connect or disconnect a server: recorded before it is tried (its outcome follows as `server.state`). */

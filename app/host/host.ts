@@ -59,7 +59,7 @@ import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
 import { TaskHistory } from '../history/task-history.js';
-import { hostMethods, type HostMethodTable, type HostParsedParams } from './host-methods.js';
+import { hostMethods, recordServerAdded, type HostMethodTable, type HostParsedParams } from './host-methods.js';
 import { createAssistant } from '../assistant/create-assistant.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { sourceServerOf } from '../assistant/source-server.js';
@@ -784,12 +784,7 @@ export class Host {
    */
   async addServerByTaskdesk(input: ServerConfigInput): Promise<ServerView> {
     const saved = await this.#servers.add(HostMethods['servers.add'].params.parse(input));
-    this.audit.record({
-      type: 'server.added',
-      serverId: saved.id,
-      serverName: saved.name,
-      detail: { transport: saved.transport.type, by: 'taskdesk' }
-    });
+    recordServerAdded(this.audit, saved, 'taskdesk');
     await this.#announceChange('servers.add', {});
     void this.connect(saved.id).catch(() => undefined);
     return this.#serverView(saved);

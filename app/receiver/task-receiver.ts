@@ -12,7 +12,8 @@ import {
   type TaskKind,
   type TaskOwner,
   type TaskRecord,
-  type TaskView
+  type TaskView,
+  relatedTaskOf
 } from './task-record.js';
 import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
@@ -745,9 +746,7 @@ export class TaskReceiver {
     ordinary?: OpenOrdinary
   ): WorkContext {
     const taskId = record?.task.taskId;
-    const relatedTaskId =
-      info.relatedTaskId ??
-      (record?.notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId as string | undefined);
+    const relatedTaskId = info.relatedTaskId ?? (record && relatedTaskOf(record.notes));
     const progressToken = info.progressToken;
     return {
       serverId: owner.serverId,

@@ -66,3 +66,9 @@ export function copyRecord(record: TaskRecord): TaskRecord {
   // times faster than structuredClone; its text is made from the parts the store keeps.
   return JSON.parse(jsonText(record)!) as TaskRecord;
 }
+
+/** The task of Taskdesk's a received request was asked for: the related-task id its runner noted on arrival. */
+export function relatedTaskOf(notes: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  const related = notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId;
+  return typeof related === 'string' ? related : undefined;
+}

@@ -11,6 +11,7 @@ import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { editedRequest } from '../support/received-sampling.js';
 
 const form = (message: string) => ({
   mode: 'form',
@@ -266,15 +267,7 @@ describe('the task history through the host API', () => {
     assert.equal((await host.call('history.list', {})).total, 0, 'entries past the retention are removed');
   });
 
-  /** A model request as the server sends it, and as the person changed it on the approval card. */
-  const asked = {
-    messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
-    maxTokens: 50
-  };
-  const ran = {
-    ...asked,
-    messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
-  };
+  const { asked, ran } = editedRequest;
 
   /** A host with a fake model whose server `a`'s model requests ask first (and answers are reviewed, or not). */
   const askingHost = async (reviewCompletion: boolean) => {

@@ -35,3 +35,16 @@ export function receivedEntry(extra: Partial<HistorySummary> = {}): HistorySumma
     ...extra
   };
 }
+
+/** A model request as a server sends it (`asked`), and as the person changed it on the approval card (`ran`). */
+export const editedRequest = (() => {
+  const asked = {
+    messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
+    maxTokens: 50
+  };
+  const ran = {
+    ...asked,
+    messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
+  };
+  return { asked, ran };
+})();

@@ -10,6 +10,7 @@ import type { TaskRecord } from '../../../app/receiver/task-record.js';
 import type { EndedOrdinaryRequest } from '../../../app/receiver/task-receiver.js';
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { tempDir } from '../../support/host-fixture.js';
+import { editedRequest } from '../../support/received-sampling.js';
 
 const dirs: Array<{ remove: () => void }> = [];
 after(() => dirs.forEach((dir) => dir.remove()));
@@ -492,14 +493,7 @@ describe('the task history', () => {
 
   it('keeps what ran beside what the server sent when the person changed a model request, task or not', () => {
     const { history, changed, dataDir, clock } = fresh();
-    const asked = {
-      messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku about queues' } }],
-      maxTokens: 50
-    };
-    const ran = {
-      ...asked,
-      messages: [{ role: 'user', content: { type: 'text', text: 'EDITED: a limerick about queues' } }]
-    };
+    const { asked, ran } = editedRequest;
     const task = (extra: Partial<TaskRecord> = {}, task: Partial<TaskRecord['task']> = {}) =>
       received('s1', task, { kind: 'sampling', request: asked, ...extra });
     // The runner notes what ran once the person approved: the entry takes it with no step of its own.

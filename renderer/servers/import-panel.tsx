@@ -234,7 +234,9 @@ function ImportSourceCard({
       ))}
       {had.length > 0 ? (
         <fieldset className="field">
-          <legend>When Taskdesk has it already (a server of that id or name, or one running the same command)</legend>
+          <legend>
+            When Taskdesk has it already (a server of that id or name, or the same server under another name)
+          </legend>
           {(
             [
               ['skip', 'Skip it'],

@@ -147,6 +147,8 @@ function ImportSourceCard({
   // server that only shares a name is imported under a numbered one.
   const onClash =
     clashChoice ?? (had.length > 0 && had.every((server) => server.sameAs !== undefined) ? 'skip' : 'rename');
+  // What the button would import: under "Skip it", the picks Taskdesk has already are left out.
+  const importing = onClash === 'skip' ? chosen.filter((server) => !had.includes(server)) : chosen;
   const neededInputs = source.inputs.filter((input) => chosen.some((server) => server.inputs.includes(input.id)));
   const toggle = (key: string, on: boolean) =>
     setPicked((old) => {
@@ -273,15 +275,21 @@ function ImportSourceCard({
               {message}
             </p>
           ) : null}
+          {chosen.length > 0 && importing.length === 0 ? (
+            <p className="muted" id={`${headingId}-nothing`}>
+              {nothingToImport(chosen)}
+            </p>
+          ) : null}
           <div className="actions">
             <button
               type="button"
               className="primary"
-              disabled={chosen.length === 0}
+              disabled={importing.length === 0}
+              aria-describedby={chosen.length > 0 && importing.length === 0 ? `${headingId}-nothing` : undefined}
               {...busyProps(busy)}
               onClick={() => void run()}
             >
-              Import {chosen.length > 0 ? chosen.length : ''} selected
+              Import {importing.length > 0 ? importing.length : ''} selected
               <span className="sr-only"> from {source.label}</span>
             </button>
           </div>
@@ -289,6 +297,15 @@ function ImportSourceCard({
       ) : null}
     </li>
   );
+}
+
+/** Why nothing picked would be imported under "Skip it", and how to import it anyway. */
+function nothingToImport(chosen: ReadonlyArray<{ sameAs?: string | undefined }>): string {
+  const one = chosen.length === 1;
+  const had = chosen.every((server) => server.sameAs !== undefined)
+    ? `${one ? 'The server you picked is' : 'The servers you picked are'} in Taskdesk already`
+    : `Taskdesk already has ${one ? 'the server you picked, or one' : 'the servers you picked, or ones'} of the same id or name`;
+  return `${had}: to add ${one ? 'it' : 'them'} anyway, choose “Import it anyway”.`;
 }
 
 function ImportServerRow({

@@ -321,6 +321,18 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     // What was just imported says so, rather than that it clashes (with itself, now).
     await echo.getByText('Imported: it is on your list of servers.').waitFor();
     assert.equal(await echo.getByText('Taskdesk already has a server with this id or name.').count(), 0);
+    // Only a copy picked, to be skipped: nothing to import, and the panel says how to add it anyway.
+    await twin.getByLabel('twin HTTP').check();
+    assert.equal(await source.getByLabel('Skip it').isChecked(), true);
+    const importButton = source.getByRole('button', { name: /^Import \d* ?selected/ });
+    assert.equal(await importButton.isDisabled(), true);
+    assert.doesNotMatch((await importButton.textContent()) ?? '', /\d/);
+    await source
+      .getByText('The server you picked is in Taskdesk already: to add it anyway, choose “Import it anyway”.')
+      .waitFor();
+    await source.getByLabel(/^Import it anyway/).check();
+    assert.equal(await importButton.isEnabled(), true);
+    assert.match((await importButton.textContent()) ?? '', /^Import 1 selected/);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -21,6 +21,12 @@ import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
 
+/**
+ * The columns a narrow window leaves out (styles.css, `table.tasks .wide-only`): their words go
+ * under the task's title instead, so that its Kept and Outcome are in sight without scrolling.
+ */
+export const WIDE_ONLY_COLUMNS: ReadonlySet<(typeof TASK_COLUMNS)[number]> = new Set(['Kind', 'Server', 'Created']);
+
 /** One task as a table row: its status (and who cancelled it), progress or the text its model writes, and its actions. */
 export const TaskRow = memo(function TaskRow({
   item,
@@ -71,8 +77,21 @@ export const TaskRow = memo(function TaskRow({
           <code className="task-title task-preview">{preview}</code>
         ) : null}
         <ShortId id={item.taskId} />
+        {/* What the narrow window's table leaves out of its columns (see WIDE_ONLY_COLUMNS). */}
+        <div className="narrow-only muted small-text task-meta">
+          {KIND_WORDS[item.kind]}
+          {item.kind === 'tool-call' ? (
+            <>
+              {' '}
+              <code>{item.title}</code>
+            </>
+          ) : null}
+          {` · ${item.direction === 'received' ? 'Received from' : 'Requested of'} ${item.serverName} · `}
+          <DateTime iso={item.createdAt} />
+          {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
+        </div>
       </td>
-      <td className="kind">
+      <td className="kind wide-only">
         {KIND_WORDS[item.kind]}
         {item.kind === 'tool-call' ? (
           <>
@@ -85,7 +104,7 @@ export const TaskRow = memo(function TaskRow({
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
         </div>
       </td>
-      <td className="server">{item.serverName}</td>
+      <td className="server wide-only">{item.serverName}</td>
       <td>
         <StatusBadge status={item.status} rejected={item.rejected} />
         {item.status === 'cancelled' ? (
@@ -100,7 +119,7 @@ export const TaskRow = memo(function TaskRow({
           </div>
         ) : null}
       </td>
-      <td className="when">
+      <td className="when wide-only">
         <DateTime iso={item.createdAt} />
       </td>
       <td className="when">

@@ -15,7 +15,7 @@ import {
   type TaskFilterInputs,
   type TaskItem
 } from './task-items.js';
-import { TASK_COLUMNS, TaskRow } from './task-row.js';
+import { TASK_COLUMNS, TaskRow, WIDE_ONLY_COLUMNS } from './task-row.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 
 /** A row's height before it is measured. */
@@ -148,7 +148,7 @@ export function TasksScreen({
           <thead>
             <tr>
               {TASK_COLUMNS.map((title) => (
-                <th scope="col" key={title}>
+                <th scope="col" key={title} className={WIDE_ONLY_COLUMNS.has(title) ? 'wide-only' : undefined}>
                   {title}
                 </th>
               ))}

@@ -35,12 +35,14 @@ export function Banners() {
           key: warningKey(warning),
           notice: (
             <div className="banner banner-warning host-warning" role="alert">
-              <p>{warning.message}</p>
-              {warning.movedTo ? (
-                <p className="muted">
-                  The old file was kept at <code>{warning.movedTo}</code>
-                </p>
-              ) : null}
+              <div className="host-warning-text">
+                <p>{warning.message}</p>
+                {warning.movedTo ? (
+                  <p className="muted">
+                    The old file was kept at <code>{warning.movedTo}</code>
+                  </p>
+                ) : null}
+              </div>
               <button
                 type="button"
                 onClick={() => {

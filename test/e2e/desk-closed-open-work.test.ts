@@ -67,6 +67,16 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
       await edges('main'),
       'the warning lines up with the screen'
     );
+    // Its Dismiss beside the words, not on a line of its own under them.
+    const dismissBox = await banner.getByRole('button', { name: 'Dismiss' }).boundingBox();
+    const wordsBox = await banner.locator('.host-warning-text').boundingBox();
+    assert.ok(
+      dismissBox &&
+        wordsBox &&
+        dismissBox.y < wordsBox.y + wordsBox.height &&
+        dismissBox.x > wordsBox.x + wordsBox.width,
+      `Dismiss (${JSON.stringify(dismissBox)}) beside the words (${JSON.stringify(wordsBox)})`
+    );
 
     // Dismissed in this window, and a reload does not bring it back.
     await banner.getByRole('button', { name: 'Dismiss' }).click();

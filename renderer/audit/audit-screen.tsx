@@ -185,9 +185,22 @@ const DETAIL_VALUE_CHARS = 160;
  * JSON, long values cut (whole in the title). One JSON object in a line read as a blob.
  */
 function DetailPairs({ detail }: { detail: Record<string, unknown> }) {
+  const conversations = useDeskState((state) => state.assistant.summaries);
   return (
     <dl className="detail-pairs">
       {Object.entries(detail).map(([name, value]) => {
+        // A conversation by its title while it exists (its id, which the log keeps, in the title).
+        const conversation =
+          name === 'conversationId' && typeof value === 'string'
+            ? conversations.find((c) => c.id === value)
+            : undefined;
+        if (conversation)
+          return (
+            <div key={name}>
+              <dt>conversation</dt>
+              <dd title={`conversationId ${String(value)}`}>{`“${conversation.title}”`}</dd>
+            </div>
+          );
         const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
         const cut = text.length > DETAIL_VALUE_CHARS ? `${text.slice(0, DETAIL_VALUE_CHARS - 1)}…` : text;
         return (

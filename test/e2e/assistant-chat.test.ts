@@ -203,6 +203,20 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(await card.locator('.chat-result pre.json').innerText(), /"type": "text"/);
     const audit = JSON.stringify(await host.call('audit.read', {}));
     assert.match(audit, /assistant\.tool-decision/);
+    // The Audit log names the conversation by its title, not by the id it keeps.
+    await page.locator('nav').getByRole('link', { name: 'Audit log', exact: true }).click();
+    const decision = page.locator('table.audit tr', { hasText: 'assistant.tool-decision' }).first();
+    await decision.waitFor();
+    assert.equal(
+      await decision
+        .locator('dt', { hasText: /^conversation/ })
+        .allTextContents()
+        .then((t) => t.join()),
+      'conversation'
+    );
+    assert.equal(await decision.locator('dt + dd').first().textContent(), '“Echo test”');
+    await page.locator('nav').getByRole('link', { name: 'Assistant', exact: true }).click();
+    await pane().getByRole('heading', { name: 'Echo test' }).waitFor();
   });
 
   it('Enter in the reason field denies the call with that reason, and the model reads it', async () => {

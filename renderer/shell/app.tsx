@@ -11,6 +11,7 @@ import { TasksScreen } from '../tasks/tasks-screen.js';
 import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
 import type { Announcer } from './announcer.js';
 import { Banners } from './banners.js';
+import { ScreenBoundary } from './screen-boundary.js';
 import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
 import { DeskContext, useDeskState, type Desk } from './desk-context.js';
 import { useDeskNotifications } from './desk-notifications.js';
@@ -109,7 +110,9 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
 
   const section = (name: Screen, children: ReactNode) => (
     <section id={`screen-${name}`} className="screen" aria-labelledby={`heading-${name}`} hidden={screen !== name}>
-      {children}
+      <ScreenBoundary name={name} title={SCREEN_TITLES[name]} headingRef={refs[name]}>
+        {children}
+      </ScreenBoundary>
     </section>
   );
 

@@ -428,6 +428,40 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('a screen that fails to render says so under its heading; the other screens and the navigation go on', async () => {
+    // An answer the Audit log cannot read (an object where its entries go), as a host of another version might give.
+    let broken = true;
+    await page.route('**/api/call', async (route) => {
+      if (!broken || methodOf(route) !== 'audit.read') return route.fallback();
+      await route.fulfill({ status: 200, json: { ok: true, result: { entries: [] } } });
+    });
+    try {
+      const errorsBefore = d.pageErrors.length;
+      await page.locator('nav').getByRole('link', { name: 'Audit log', exact: true }).click();
+      const audit = page.locator('#screen-audit');
+      const fault = audit.getByRole('alert').filter({ hasText: 'This screen stopped on a fault' });
+      await fault.waitFor();
+      assert.match((await fault.locator('p').first().textContent()) ?? '', /^This screen stopped on a fault: \S/);
+      assert.equal(await audit.getByRole('heading', { level: 2 }).textContent(), 'Audit log');
+      // React reports it on the console; nothing else went wrong.
+      assert.ok(d.pageErrors.length > errorsBefore, 'the fault is reported on the console');
+      d.pageErrors.splice(errorsBefore);
+      // The rest of the Desk works: another screen, and back (its heading takes the focus).
+      await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+      await page.locator('#screen-tasks').getByRole('heading', { name: 'Tasks', level: 2 }).waitFor();
+      await page.locator('nav').getByRole('link', { name: 'Audit log', exact: true }).click();
+      await page.waitForFunction(() => document.activeElement?.id === 'heading-audit');
+      // Once the host answers as expected, Show it again brings the screen back.
+      broken = false;
+      await fault.getByRole('button', { name: 'Show it again' }).click();
+      await audit.getByRole('button', { name: 'Refresh' }).waitFor();
+      assert.equal(await fault.count(), 0);
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('Inbox: an answer that cannot reach Taskdesk says nothing was sent, and that Taskdesk may be at a new address', async () => {
     const asked = desk.server.request(
       {

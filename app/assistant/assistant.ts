@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
 import type {
+  AssistantMessage,
   AssistantMethods,
   AssistantToolCall,
   AssistantToolPolicy,
@@ -188,12 +189,52 @@ export class Assistant {
     // Fetching took a while: someone may have sent meanwhile.
     this.#assertNotBusy(c);
     if (c.status === 'failed') dropTrailingErrors(c);
+    return this.#startTurnWith(c, text, resolved, []);
+  }
+
+  /**
+   * Sends the person's last message again (changed to `text` when given), in place of it and of
+   * all that followed it; see `assistant.resend`.
+   */
+  async resend(conversationId: string, messageId: string, text?: string): Promise<Conversation> {
+    const c = this.#book.find(conversationId);
+    this.#assertNotBusy(c);
+    const index = c.messages.findIndex((m) => m.id === messageId);
+    const message = c.messages[index];
+    if (message?.role !== 'user')
+      throw new HostError(JsonRpcCode.InvalidParams, `This conversation has no message ${messageId} of yours.`);
+    if (c.messages.slice(index + 1).some((m) => m.role === 'user'))
+      throw new HostError(JsonRpcCode.InvalidRequest, 'Only your last message can be sent again.');
+    // Its result would come back to a call no longer in the conversation: the person decides.
+    const running = c.messages
+      .slice(index + 1)
+      .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+      .find((call) => call.state === 'task');
+    if (running)
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `A tool call after this message (${running.toolName ?? running.functionName}) still runs as a task: cancel it on its card, or wait for its result, before sending the message again.`
+      );
+    const removed = c.messages.splice(index);
+    return this.#startTurnWith(c, text ?? message.text, message.sources ?? [], removed);
+  }
+
+  /**
+   * Adds the person's message and asks the model. `removed` were taken from the conversation's
+   * end for it (a message sent again): put back should the message not reach the disk.
+   */
+  async #startTurnWith(
+    c: Conversation,
+    text: string,
+    sources: readonly ResolvedSource[],
+    removed: AssistantMessage[]
+  ): Promise<Conversation> {
     const message = {
       id: randomUUID(),
       at: this.#book.now(),
       role: 'user' as const,
       text,
-      ...(resolved.length > 0 && { sources: resolved })
+      ...(sources.length > 0 && { sources: [...sources] })
     };
     this.#book.push(c, message);
     const before = c.status;
@@ -210,7 +251,7 @@ export class Assistant {
     } catch (problem) {
       // Not on disk, so not acknowledged: the model is stopped, its answer dropped, the message taken back.
       this.#generation.abort(c.id);
-      c.messages.splice(c.messages.indexOf(message), 1);
+      c.messages.splice(c.messages.indexOf(message), 1, ...removed);
       c.status = before;
       c.title = title;
       this.#book.commit(c);

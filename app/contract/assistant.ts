@@ -270,6 +270,17 @@ export const AssistantMethods = {
     params: ById.extend({ text: z.string().min(1), sources: z.array(MessageSourceSchema).max(20).optional() }),
     result: ConversationSchema
   },
+  /**
+   * Sends the person's last message again, changed to `text` when given (with the prompts and
+   * resources it had), in place of it and of all that came after it: the answers, tool calls and
+   * results it led to leave the conversation, and the model is asked again. Refused while the
+   * conversation is busy, for any message but the person's last, and while a tool call after it
+   * still runs as a task.
+   */
+  'assistant.resend': {
+    params: ById.extend({ messageId: z.string(), text: z.string().min(1).optional() }),
+    result: ConversationSchema
+  },
   /** A connected server's prompts and resources, to add to a message. */
   'assistant.sources': { params: z.object({ serverId: z.string() }), result: ServerSourcesSchema },
   /** Stops the generation and every tool call it started (tasks cancelled where the server allows). */

@@ -336,6 +336,8 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'assistant.sources': ({ serverId }) => parts.assistant.sources(serverId),
     'assistant.stop': ({ conversationId }) => parts.assistant.stop(conversationId),
     'assistant.retry': ({ conversationId }) => parts.assistant.retry(conversationId),
+    'assistant.resend': ({ conversationId, messageId, text }) =>
+      parts.assistant.resend(conversationId, messageId, text),
     'assistant.decide': ({ conversationId, toolCallId, decision }) =>
       parts.assistant.decide(conversationId, toolCallId, decision),
     'assistant.getPolicy': ({ serverId }) => parts.assistant.policyFor(serverId),

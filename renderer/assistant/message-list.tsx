@@ -3,6 +3,7 @@ import type { AssistantMessage, Conversation } from '../../app/contract/assistan
 import { MarkdownText } from '../components/markdown-text.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
+import { AnswerActions, canResend, EditableUserMessage } from './message-actions.js';
 import { ToolCallCard } from './tool-call-card.js';
 import { waitingQuestions } from './waiting-questions.js';
 import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
@@ -49,6 +50,9 @@ export function MessageList({
     return map;
   }, [conversation.messages]);
   const lastIndex = conversation.messages.length - 1;
+  const lastUser = conversation.messages.findLastIndex((m) => m.role === 'user');
+  const resendable = canResend(conversation, lastUser);
+  const lastUserMessage = conversation.messages[lastUser];
   useLayoutEffect(() => {
     const added = conversation.messages.length > seenMessages.current;
     seenMessages.current = conversation.messages.length;
@@ -105,18 +109,24 @@ export function MessageList({
           case 'user':
             return (
               <div key={m.id} className="chat-row chat-row-user" data-role="user">
-                <div className="chat-bubble chat-bubble-user">
-                  <p className="chat-user-text">
-                    <span className="sr-only">You said: </span>
-                    {m.text}
-                  </p>
-                  {m.sources?.map((s, i) => (
-                    <details key={i} className="chat-source">
-                      <summary>Attached: {s.label}</summary>
-                      <pre className="text-block">{s.text}</pre>
-                    </details>
-                  ))}
-                </div>
+                <EditableUserMessage
+                  conversation={conversation}
+                  message={m}
+                  editable={index === lastUser && resendable}
+                >
+                  <div className="chat-bubble chat-bubble-user">
+                    <p className="chat-user-text">
+                      <span className="sr-only">You said: </span>
+                      {m.text}
+                    </p>
+                    {m.sources?.map((s, i) => (
+                      <details key={i} className="chat-source">
+                        <summary>Attached: {s.label}</summary>
+                        <pre className="text-block">{s.text}</pre>
+                      </details>
+                    ))}
+                  </div>
+                </EditableUserMessage>
               </div>
             );
           case 'assistant':
@@ -138,6 +148,12 @@ export function MessageList({
                       results={byCall.get(call.id) ?? []}
                     />
                   ))}
+                  <AnswerActions
+                    conversation={conversation}
+                    text={m.text}
+                    lastUser={lastUserMessage?.role === 'user' ? lastUserMessage : undefined}
+                    askAgain={index === lastIndex && index > lastUser && resendable}
+                  />
                 </div>
               </div>
             );

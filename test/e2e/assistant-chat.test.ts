@@ -237,6 +237,65 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(String(tool?.content), /their reason: not today/);
   });
 
+  it('the last answer can be asked again and the last message edited and sent again, by keyboard too; what followed it is replaced', async () => {
+    await newChat('Again', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue({ kind: 'text', tokens: ['First answer.'] });
+    await send('Write a line');
+    await lastAnswer().getByText('First answer.').waitFor();
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    assert.equal(await lastAnswer().getByRole('button', { name: 'Copy this answer' }).count(), 1);
+    // Ask again: the same words, a new answer in place of the old one; the model reads no old answer.
+    llm.enqueue({ kind: 'text', tokens: ['Second answer.'] });
+    await lastAnswer()
+      .getByRole('button', { name: /^Ask again/ })
+      .click();
+    await lastAnswer().getByText('Second answer.').waitFor();
+    assert.equal(await messages().getByText('First answer.').count(), 0);
+    const asked = llm.chatRequests.at(-1)!.body.messages as ChatMessage[];
+    assert.deepEqual(
+      asked.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`),
+      ['user: Write a line']
+    );
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
+    // Edit, by keyboard: the editor takes the focus; Escape gives up, back on Edit.
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    const edit = messages().getByRole('button', { name: 'Edit your last message' });
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    const editor = messages().getByRole('form', { name: 'Edit your message' });
+    const box = editor.getByLabel('Your message, edited');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message, edited');
+    assert.equal(await box.inputValue(), 'Write a line');
+    await page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Edit your last message');
+    await page.keyboard.press('Enter');
+    await box.fill('Write a line about the sea');
+    llm.enqueue({ kind: 'text', tokens: ['Waves.'] });
+    await page.keyboard.press('Enter');
+    await lastAnswer().getByText('Waves.').waitFor();
+    assert.deepEqual(await messages().locator('.chat-user-text').allInnerTexts(), [
+      'You said:\nWrite a line about the sea'
+    ]);
+    assert.equal(await messages().getByText('Second answer.').count(), 0);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
+    // Only the last message is offered to edit, and only the last answer to ask again.
+    llm.enqueue({ kind: 'text', tokens: ['More waves.'] });
+    await send('And another');
+    await lastAnswer().getByText('More waves.').waitFor();
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    assert.equal(await messages().getByRole('button', { name: 'Edit your last message' }).count(), 1);
+    assert.equal(
+      await messages()
+        .getByRole('button', { name: /^Ask again/ })
+        .count(),
+      1
+    );
+    assert.equal(await messages().getByRole('button', { name: 'Copy this answer' }).count(), 2);
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('an answer streaming in follows the reader only while they are at the bottom', async () => {
     await newChat('Long read', 'everything');
     await pane().getByRole('button', { name: 'Close settings' }).click();

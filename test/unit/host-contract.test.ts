@@ -312,6 +312,10 @@ describe('host API contract', () => {
       await settled(host, chat.id, (c) => c.status === 'failed');
       await drive('assistant.retry', { conversationId: chat.id });
       await settled(host, chat.id, answered);
+      llm.enqueue({ kind: 'text', tokens: ['again'] });
+      const sent = (await host.call('assistant.get', { conversationId: chat.id })).messages[0]!;
+      await drive('assistant.resend', { conversationId: chat.id, messageId: sent.id, text: 'Go again' });
+      await settled(host, chat.id, answered);
       assert.equal((await drive('assistant.stop', { conversationId: chat.id })).status, 'idle');
       assert.equal((await drive('assistant.get', { conversationId: chat.id })).id, chat.id);
       assert.deepEqual(await drive('assistant.delete', { conversationId: chat.id }), { ok: true });

@@ -89,6 +89,47 @@ describe('assistant: tool calls that run as tasks (in-memory task servers, fake 
     assert.equal(done.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))[0]?.state, 'completed');
   });
 
+  it('refuses to send a message again while a tool call after it still runs as a task; once it ended, sends it', async () => {
+    const host = fixture.host;
+    const c = await chat(['interim']);
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [{ id: 'rs1', name: 'interim__work-required', arguments: '{"durationMs":1000,"label":"resend"}' }]
+      },
+      { kind: 'text', tokens: ['Started it.'] },
+      { kind: 'text', tokens: ['It is done.'] }
+    );
+    await host.call('assistant.send', { conversationId: c.id, text: 'Start the job' });
+    const waiting = await settled(host, c.id, answered);
+    const refused = await host.dispatch('assistant.resend', {
+      conversationId: c.id,
+      messageId: waiting.messages[0]!.id,
+      text: 'Start another job'
+    });
+    assert.deepEqual(refused.ok ? undefined : refused.error, {
+      code: -32600,
+      message:
+        'A tool call after this message (work-required) still runs as a task: cancel it on its card, or wait for its result, before sending the message again.'
+    });
+    assert.equal((await host.call('assistant.get', { conversationId: c.id })).messages.length, waiting.messages.length);
+    const completed = nextEvent(host, 'outbound.changed', (e) => e.type === 'changed' && e.task.outcome !== undefined);
+    await work.advance(1000);
+    await completed;
+    await settled(host, c.id, (x) => answered(x) && x.messages.length > waiting.messages.length);
+    llm.enqueue({ kind: 'text', tokens: ['Another then.'] });
+    await host.call('assistant.resend', {
+      conversationId: c.id,
+      messageId: waiting.messages[0]!.id,
+      text: 'Start another job'
+    });
+    const again = await settled(host, c.id, (x) => answered(x) && x.messages.length === 2);
+    assert.deepEqual(
+      again.messages.map((m) => m.role),
+      ['user', 'assistant']
+    );
+  });
+
   it('without an immediate response the model waits for the task, then reads its result as the tool result', async () => {
     const host = fixture.host;
     const c = await chat(['quiet']);

@@ -425,6 +425,100 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     ]);
   });
 
+  it('sends the last message again, changed or as it was: what followed it leaves the conversation and the model reads only the new turn', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: ['tools'] });
+    const policy = await host.call('assistant.getPolicy', { serverId: 'tools' });
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+    try {
+      llm.enqueue(
+        { kind: 'tool-calls', calls: [{ id: 'r1', name: 'tools__echo', arguments: '{"message":"one"}' }] },
+        { kind: 'text', tokens: ['Echoed one.'] }
+      );
+      await host.call('assistant.send', {
+        conversationId: chat.id,
+        text: 'Echo one',
+        sources: [{ type: 'resource', serverId: 'tools', uri: 'notes://today', title: 'Today' }]
+      });
+      const first = await settled(host, chat.id, answered);
+      assert.deepEqual(
+        first.messages.map((m) => m.role),
+        ['user', 'assistant', 'tool', 'assistant']
+      );
+      // Changed: the old turn goes, the new message keeps the resource, and the model reads it alone.
+      const before = llm.chatRequests.length;
+      llm.enqueue({ kind: 'text', tokens: ['Two it is.'] });
+      const resent = await host.call('assistant.resend', {
+        conversationId: chat.id,
+        messageId: first.messages[0]!.id,
+        text: 'Echo two'
+      });
+      assert.equal(resent.status, 'generating');
+      const second = await settled(host, chat.id, answered);
+      assert.deepEqual(
+        second.messages.map((m) => (m.role === 'user' || m.role === 'assistant' ? `${m.role}: ${m.text}` : m.role)),
+        ['user: Echo two', 'assistant: Two it is.']
+      );
+      const user = second.messages[0]!;
+      assert.equal(
+        user.role === 'user' && user.sources?.[0]?.label,
+        first.messages[0]!.role === 'user' && first.messages[0]!.sources?.[0]?.label
+      );
+      assert.notEqual(user.id, first.messages[0]!.id);
+      const wire = llm.chatRequests[before]!.body.messages as WireMessage[];
+      assert.deepEqual(
+        wire.map((m) => m.role),
+        ['user']
+      );
+      assert.equal(wire[0]!.content[0].text, 'Echo two');
+      assert.match(wire[0]!.content[1].text, /Buy milk\./);
+      // As it was: asked again with the same words.
+      llm.enqueue({ kind: 'text', tokens: ['Two, again.'] });
+      await host.call('assistant.resend', { conversationId: chat.id, messageId: user.id });
+      const third = await settled(
+        host,
+        chat.id,
+        (c) =>
+          answered(c) && c.messages.at(-1)?.role === 'assistant' && c.messages.at(-1)!.id !== second.messages.at(-1)!.id
+      );
+      assert.deepEqual(
+        third.messages.map((m) => (m.role === 'user' || m.role === 'assistant' ? `${m.role}: ${m.text}` : m.role)),
+        ['user: Echo two', 'assistant: Two, again.']
+      );
+      // Refused: a message that is not the person's last, or not theirs, and while the model answers.
+      llm.enqueue({ kind: 'text', tokens: ['Three.'] });
+      await host.call('assistant.send', { conversationId: chat.id, text: 'Now three' });
+      const fourth = await settled(host, chat.id, (c) => answered(c) && c.messages.length === 4);
+      const earlier = await host.dispatch('assistant.resend', {
+        conversationId: chat.id,
+        messageId: fourth.messages[0]!.id
+      });
+      assert.deepEqual(earlier.ok ? undefined : earlier.error.message, 'Only your last message can be sent again.');
+      const answer = await host.dispatch('assistant.resend', {
+        conversationId: chat.id,
+        messageId: fourth.messages[1]!.id
+      });
+      assert.equal(answer.ok ? undefined : answer.error.code, -32602);
+      llm.enqueue({ kind: 'hold' });
+      await host.call('assistant.resend', { conversationId: chat.id, messageId: fourth.messages[2]!.id });
+      const held = await llm.nextHeld();
+      const busy = await host.dispatch('assistant.resend', {
+        conversationId: chat.id,
+        messageId: fourth.messages[2]!.id
+      });
+      assert.match(busy.ok ? '' : busy.error.message, /^The conversation is busy/);
+      held.push('Three again.');
+      held.finish();
+      const last = await settled(host, chat.id, answered);
+      assert.deepEqual(
+        last.messages.map((m) => (m.role === 'user' || m.role === 'assistant' ? `${m.role}: ${m.text}` : m.role)),
+        ['user: Echo two', 'assistant: Two, again.', 'user: Now three', 'assistant: Three again.']
+      );
+    } finally {
+      await host.call('assistant.setPolicy', { serverId: 'tools', policy });
+    }
+  });
+
   it('lists, searches, renames and deletes conversations', async () => {
     const host = fixture.host;
     const a = await host.call('assistant.create', {

@@ -212,6 +212,7 @@ export class SamplingSetup {
       type: 'provider.saved',
       detail: {
         providerId: saved.id,
+        name: saved.name,
         mode,
         baseURL: saved.baseURL,
         hasKey: saved.hasKey,
@@ -222,11 +223,11 @@ export class SamplingSetup {
   }
 
   async removeProvider(providerId: string): Promise<void> {
-    if (!this.registry.get(providerId))
-      throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    const provider = this.registry.get(providerId);
+    if (!provider) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
     await this.registry.remove(providerId);
     this.#providersDoc.save(this.registry.list());
-    this.#options.audit.record({ type: 'provider.removed', detail: { providerId } });
+    this.#options.audit.record({ type: 'provider.removed', detail: { providerId, name: provider.name } });
   }
 
   /** Deletes a provider's stored key; the settings stay. */

@@ -164,7 +164,19 @@ export function AuditScreen({
                   <code className="event-type">{entry.type}</code>
                 </td>
                 <td className="server">{serverOf(entry)}</td>
-                <td>{entry.taskId ? <ShortId id={entry.taskId} /> : '—'}</td>
+                <td>
+                  {entry.taskId ? (
+                    <ShortId id={entry.taskId} />
+                  ) : typeof entry.detail?.relatedTaskId === 'string' ? (
+                    // A question with no task of its own, asked for one of Taskdesk's tasks.
+                    <>
+                      <span className="muted small-text">asked for </span>
+                      <ShortId id={entry.detail.relatedTaskId} />
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td className="detail">
                   {entry.detail && Object.keys(entry.detail).length > 0 ? <DetailPairs detail={entry.detail} /> : '—'}
                 </td>

@@ -167,13 +167,13 @@ const WORDS: Record<string, Words> = {
           : ''
     }`,
   'assistant.policy-changed': (d) =>
-    `You set the assistant's calls of this server's tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}`,
+    `You set the assistant's calls of this server's tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${alwaysAllowed(d)}`,
   'assistant.tool-decision': (d) => {
     const name = text(d, 'tool') ?? 'a tool';
     return ASSISTANT_DECISIONS[String(d.decision)]?.(name) ?? `The assistant's call to ${name}: ${String(d.decision)}`;
   },
-  'provider.saved': (d) => `You saved the model provider ${text(d, 'providerId') ?? ''}`.trimEnd(),
-  'provider.removed': (d) => `You removed the model provider ${text(d, 'providerId') ?? ''}`.trimEnd(),
+  'provider.saved': (d) => `You saved the model provider${providerName(d)}`,
+  'provider.removed': (d) => `You removed the model provider${providerName(d)}`,
   'provider.key-cleared': () => "You deleted a model provider's key",
   'provider.key-dropped': () => "A model provider's key was deleted: its address moved to another site",
   'store.warning': () => 'Storage warning',
@@ -186,6 +186,25 @@ const WORDS: Record<string, Words> = {
   'audit.summary': (d) =>
     `${typeof d.count === 'number' ? d.count : 'Some'} more entries of “${auditLabel({ type: String(d.of) })}”, held back: too many at once${lastHeld(d)}`
 };
+
+/**
+ * The tools the person allows without asking, after an assistant policy whose mode asks (an
+ * "Always allow" on an approval card records the policy with the tool added): not to read as the
+ * policy made stricter.
+ */
+function alwaysAllowed(d: Detail): string {
+  const tools = Array.isArray(d.alwaysAllow) ? d.alwaysAllow.filter((t): t is string => typeof t === 'string') : [];
+  if (d.mode !== 'ask' || tools.length === 0) return '';
+  return `, but for ${tools.join(', ')}: always allowed`;
+}
+
+/** A provider by the name it was saved with (entries of earlier versions have only its id). */
+function providerName(d: Detail): string {
+  const name = text(d, 'name');
+  if (name !== undefined) return ` “${name}”`;
+  const id = text(d, 'providerId');
+  return id === undefined ? '' : ` ${id}`;
+}
 
 /** What the last held-back entry said, when the summary keeps it (a connection's state now). */
 function lastHeld(d: Detail): string {

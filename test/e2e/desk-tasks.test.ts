@@ -369,6 +369,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       )
     );
     await detail.getByRole('button', { name: 'Close' }).click();
+    // The Audit log's Task column names the task it was asked for (it has none of its own).
+    await page.locator('nav').getByRole('link', { name: 'Audit log', exact: true }).click();
+    const withdrawn = page.locator('table.audit tbody tr', { hasText: message }).first();
+    await withdrawn.waitFor();
+    assert.equal((await withdrawn.locator('td').nth(3).innerText()).replace(/\s+/g, ' '), `asked for ${short}`);
     assert.deepEqual(d.pageErrors, []);
   });
 

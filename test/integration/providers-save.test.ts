@@ -107,6 +107,7 @@ describe('providers.save: adding never replaces, and a stored key stays with the
     const [lastSave] = await host.call('audit.read', { type: 'provider.saved', limit: 1 });
     assert.deepEqual(lastSave?.detail, {
       providerId: 'cloud',
+      name: 'My cloud (team)',
       mode: 'update',
       baseURL: other.baseURL,
       hasKey: false,

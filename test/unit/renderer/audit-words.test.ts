@@ -45,6 +45,24 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
       "You set this server's model requests to run without asking, answers not reviewed"
     );
+    // "Always allow" on an approval card records the policy with the tool added: not a stricter one.
+    assert.equal(
+      auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'ask', alwaysAllow: ['echo', 'add'] } }),
+      "You set the assistant's calls of this server's tools to ask you each time, but for echo, add: always allowed"
+    );
+    assert.equal(
+      auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'refuse', alwaysAllow: [] } }),
+      "You set the assistant's calls of this server's tools to refuse them all"
+    );
+    // A provider by the name it was saved with; an entry of an earlier version by its id.
+    assert.equal(
+      auditSentence({ type: 'provider.saved', detail: { providerId: 'fake', name: 'Fake LLM' } }),
+      'You saved the model provider “Fake LLM”'
+    );
+    assert.equal(
+      auditSentence({ type: 'provider.removed', detail: { providerId: 'fake' } }),
+      'You removed the model provider fake'
+    );
     assert.equal(
       auditSentence({ type: 'task.status', detail: { from: 'working', to: 'input_required' } }),
       'Task status: Input required (was Working)'

@@ -488,7 +488,8 @@ export class Host {
       importPlaces: config.importPlaces ?? {
         home: os.homedir(),
         platform: process.platform,
-        ...(process.env.APPDATA !== undefined && { appData: process.env.APPDATA })
+        ...(process.env.APPDATA !== undefined && { appData: process.env.APPDATA }),
+        ...(process.env.XDG_CONFIG_HOME !== undefined && { configHome: process.env.XDG_CONFIG_HOME })
       },
       stderr: (serverId) => {
         const connection = this.#connections.get(serverId);

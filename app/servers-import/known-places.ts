@@ -7,6 +7,12 @@ export interface ImportPlaces {
   platform: NodeJS.Platform;
   /** Windows' `%APPDATA%` (Roaming); by default `<home>\AppData\Roaming`. */
   appData?: string;
+  /**
+   * Elsewhere but macOS, `$XDG_CONFIG_HOME`, where Electron apps (Claude Desktop, VS Code) keep
+   * their settings when it is set; by default `<home>/.config`. Ignored unless absolute, as the
+   * XDG Base Directory spec says.
+   */
+  configHome?: string;
 }
 
 /** One file a config of a kind may be in. */
@@ -29,7 +35,9 @@ export function knownFiles(places: ImportPlaces, projectDirs: readonly string[] 
       ? p.join(places.home, 'Library', 'Application Support')
       : places.platform === 'win32'
         ? (places.appData ?? p.join(places.home, 'AppData', 'Roaming'))
-        : p.join(places.home, '.config');
+        : places.configHome !== undefined && p.isAbsolute(places.configHome)
+          ? places.configHome
+          : p.join(places.home, '.config');
   const files: KnownFile[] = [
     {
       kind: 'claude-desktop',

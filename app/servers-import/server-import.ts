@@ -208,7 +208,9 @@ export function planImport(
       skipped.push({ key: entry.key, reason: entry.problem });
       continue;
     }
-    for (const id of entryTexts(entry).flatMap(inputRefs)) if (!Object.hasOwn(request.inputs, id)) missing.add(id);
+    // An input left empty counts as missing: an empty key or region makes a server that fails later, unexplained.
+    for (const id of entryTexts(entry).flatMap(inputRefs))
+      if (!Object.hasOwn(request.inputs, id) || request.inputs[id]!.trim() === '') missing.add(id);
     let id = idFor(entry.key);
     let name = entry.key;
     const key = entryCopyKey(entry, contents.inputs);

@@ -263,6 +263,16 @@ describe('importing the servers of other hosts', () => {
         }),
         /Enter a value for the input token/
       );
+      // Left empty in the panel (sent as ''), or blank, it is missing too: nothing is added.
+      await assert.rejects(
+        host.call('servers.importAdd', {
+          origin,
+          picks: [{ key: 'docs' }, { key: 'local' }],
+          onClash: 'rename',
+          inputs: { region: ' ', token: '' }
+        }),
+        /Enter a value for the inputs (region, token|token, region)$/
+      );
       assert.equal((await host.call('servers.list', {})).length, 4);
       const vscode = await host.call('servers.importAdd', {
         origin,

@@ -19,6 +19,25 @@ describe('where other hosts keep their MCP servers', () => {
       'vscode-user /home/ada/.config/Code/User/settings.json',
       'vscode-user /home/ada/.config/Code/User/mcp.json'
     ]);
+    // $XDG_CONFIG_HOME, where Electron apps keep their settings when it is set (only an absolute one).
+    assert.deepEqual(
+      knownFiles({ platform: 'linux', home: '/home/ada', configHome: '/data/ada/config' })
+        .filter((file) => file.kind !== 'cursor')
+        .map((file) => file.path),
+      [
+        '/data/ada/config/Claude/claude_desktop_config.json',
+        '/data/ada/config/Code/User/settings.json',
+        '/data/ada/config/Code/User/mcp.json'
+      ]
+    );
+    assert.equal(
+      knownFiles({ platform: 'linux', home: '/home/ada', configHome: 'relative/config' })[0]!.path,
+      '/home/ada/.config/Claude/claude_desktop_config.json'
+    );
+    assert.equal(
+      knownFiles({ platform: 'darwin', home: '/Users/ada', configHome: '/Users/ada/.config' })[0]!.path,
+      '/Users/ada/Library/Application Support/Claude/claude_desktop_config.json'
+    );
     assert.deepEqual(paths('win32', 'C:\\Users\\ada', 'C:\\Users\\ada\\AppData\\Roaming'), [
       'claude-desktop C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
       'cursor C:\\Users\\ada\\.cursor\\mcp.json',

@@ -414,7 +414,12 @@ export class ServerOAuth implements OAuthClientProvider {
       const said = `${outcome.error}${outcome.description ? `: ${outcome.description}` : ''}`;
       this.#failPending(
         pending,
-        this.#clientRefusedText(outcome.error, said) ?? `The authorization server refused the sign-in: ${said}`
+        this.#clientRefusedText(outcome.error, said) ??
+          // RFC 6749 §4.1.2.1: the resource owner (most often the person, on the sign-in page) or
+          // the server denied it: not said to be the server's doing.
+          (outcome.error === 'access_denied'
+            ? `Access was not granted: the sign-in was declined on the sign-in page (${said}). Sign in again to allow it.`
+            : `The authorization server refused the sign-in: ${said}`)
       );
       return;
     }

@@ -155,7 +155,12 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     let signInPage = await pressSignIn();
     await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
     await signInPage.getByRole('link', { name: 'Deny' }).click();
-    await card.getByText(/refused the sign-in: access_denied/).waitFor({ timeout: 5000 });
+    await card
+      .getByText(
+        'Access was not granted: the sign-in was declined on the sign-in page (access_denied: The user denied the request). Sign in again to allow it.'
+      )
+      .waitFor({ timeout: 5000 });
+    assert.equal(await card.getByText(/refused/).count(), 0, 'the person declined; the server refused nothing');
     assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
     await signInPage.close();
 

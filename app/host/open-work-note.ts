@@ -28,6 +28,12 @@ const NoteSchema = z.object({
   /** One of them in a short line (a question's message, or a model request's last text). */
   quote: z.string().max(QUOTE_CHARS).optional(),
   calls: z.number().int().nonnegative(),
+  /**
+   * How many of the questions and model requests were asked for a task of Taskdesk's (their
+   * related-task `_meta`): none of their own, but not "without a task" to the person, whose
+   * History says "Question for task …". Absent in notes of earlier versions.
+   */
+  forTasks: z.number().int().nonnegative().optional(),
   /** Names of the servers whose tool calls were running. */
   calledOn: z.array(z.string()).max(NAMES_KEPT)
 });
@@ -48,6 +54,7 @@ export class OpenWorkNote {
   #questions = 0;
   #modelRequests = 0;
   #calls = 0;
+  #forTasks = 0;
   readonly #askedBy = new Set<string>();
   readonly #calledOn = new Set<string>();
   #quote: string | undefined;
@@ -59,6 +66,7 @@ export class OpenWorkNote {
     if (ended.cancelled?.by !== 'taskdesk') return;
     if (ended.kind === 'elicitation') this.#questions++;
     else this.#modelRequests++;
+    if (ended.relatedTaskId !== undefined) this.#forTasks++;
     if (this.#askedBy.size < NAMES_KEPT) this.#askedBy.add(ended.owner.serverName);
     const question = ended.kind === 'elicitation';
     if (this.#quote === undefined || (question && !this.#quotesQuestion)) {
@@ -94,6 +102,7 @@ export class OpenWorkNote {
       askedBy: [...new Set([...(earlier?.askedBy ?? []), ...this.#askedBy])].slice(0, NAMES_KEPT),
       ...(quote !== undefined && { quote }),
       calls: this.#calls + (earlier?.calls ?? 0),
+      forTasks: this.#forTasks + (earlier?.forTasks ?? 0),
       calledOn: [...new Set([...(earlier?.calledOn ?? []), ...this.#calledOn])].slice(0, NAMES_KEPT)
     };
     const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
@@ -150,7 +159,15 @@ function openWorkMessage(note: Note): string | undefined {
       .join(' and ');
     // One is quoted: said so when there were more, so that the quote is not read as all of them.
     const quote = note.quote === undefined ? '' : ` (${waiting > 1 ? 'one of them: ' : ''}“${note.quote}”)`;
-    parts.push(`${what} without a task ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy)}${quote}`);
+    const forTasks = Math.min(note.forTasks ?? 0, waiting);
+    // As History says them: "Question for task …", else "without a task".
+    const which =
+      forTasks === 0
+        ? 'without a task'
+        : forTasks === waiting
+          ? 'for a task'
+          : `(${forTasks} of them for a task, ${waiting - forTasks} without one)`;
+    parts.push(`${what} ${which} ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy)}${quote}`);
   }
   if (note.calls > 0)
     parts.push(

@@ -84,6 +84,30 @@ describe('the note of plain work a clean close cancelled', () => {
     }
   });
 
+  it('says of a question asked for a task that it was for a task, as History does, not "without a task"', () => {
+    const data = tempDir();
+    try {
+      const one = new OpenWorkNote();
+      one.requestEnded({ ...request('Alpha', 'elicitation', 'Which region?'), relatedTaskId: 'task-1' });
+      one.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /^When Taskdesk last closed \(at [^)]+\), 1 question for a task was waiting, from Alpha \(“Which region\?”\): Taskdesk cancelled it/
+      );
+      const mixed = new OpenWorkNote();
+      mixed.requestEnded({ ...request('Alpha', 'elicitation', 'Which region?'), relatedTaskId: 'task-1' });
+      mixed.requestEnded(request('Beta', 'sampling', 'Summarize'));
+      mixed.requestEnded(request('Beta', 'elicitation', 'Your name?'));
+      mixed.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /, 2 questions and 1 model request \(1 of them for a task, 2 without one\) were waiting, from Alpha and Beta /
+      );
+    } finally {
+      data.remove();
+    }
+  });
+
   it('says one call alone in the singular, and adds to a note another close left that no start took', () => {
     const data = tempDir();
     try {

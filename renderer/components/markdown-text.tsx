@@ -1,18 +1,60 @@
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { CopyButton } from './copy-button.js';
 import { ExternalLink } from './external-link.js';
+
+/** The bits of a hast node (react-markdown's HTML tree) these helpers read. */
+interface HastNode {
+  type: string;
+  tagName?: string;
+  value?: string;
+  children?: HastNode[];
+}
+
+/** Elements that start a block of their own inside a list item. */
+const BLOCKS = new Set(['p', 'ul', 'ol', 'pre', 'blockquote', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr']);
+
+const isBlock = (node: HastNode | undefined) => node?.type === 'element' && BLOCKS.has(node.tagName ?? '');
+
+/**
+ * Drops the line breaks between a list item's blocks (its text and a nested list, say), which
+ * the Markdown tree keeps as text: list items keep a tool's line breaks (`white-space: pre-line`),
+ * and these showed as blank lines around every nested list. A small rehype plugin of our own: no
+ * library does just this, and it is a walk of a few lines.
+ */
+function tidyListItems() {
+  const walk = (node: HastNode): void => {
+    if (!node.children) return;
+    if (node.type === 'element' && node.tagName === 'li')
+      node.children = node.children.filter(
+        (child, i, all) =>
+          !(child.type === 'text' && child.value?.trim() === '' && (isBlock(all[i - 1]) || isBlock(all[i + 1])))
+      );
+    node.children.forEach(walk);
+  };
+  return (tree: HastNode) => walk(tree);
+}
+
+/** The text of a hast node, as it reads (a code block's code, to copy). */
+function textOf(node: HastNode | undefined): string {
+  if (!node) return '';
+  if (node.type === 'text') return node.value ?? '';
+  return (node.children ?? []).map(textOf).join('');
+}
 
 /**
  * Markdown from a server or a model, rendered safely: react-markdown builds React elements, raw
  * HTML is dropped (`skipHtml`; the library's default never renders it either, but would show its
  * tags as text, where titles, read by `MarkdownLine`, drop them), and links go through
- * {@link ExternalLink}.
+ * {@link ExternalLink}. A code block has Copy in its corner (its code as written, without the
+ * last line break Markdown adds).
  */
 export function MarkdownText({ text, className }: { text: string; className?: string }) {
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
       <Markdown
         remarkPlugins={[remarkGfm]}
+        rehypePlugins={[tidyListItems]}
         skipHtml
         components={{
           a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
@@ -22,6 +64,12 @@ export function MarkdownText({ text, className }: { text: string; className?: st
               [image{alt ? `: ${alt}` : ''}
               {typeof src === 'string' ? ` (${src})` : ''}]
             </span>
+          ),
+          pre: ({ node, children }) => (
+            <div className="code-block">
+              <pre>{children}</pre>
+              <CopyButton text={textOf(node).replace(/\n$/, '')} label="Copy this code" />
+            </div>
           )
         }}
       >

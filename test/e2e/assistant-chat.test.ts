@@ -54,7 +54,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     });
     for (const id of ['everything', 'work', 'jobs']) assert.equal((await host.connect(id)).state.status, 'ready');
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1200, height: 900 }
+      viewport: { width: 1200, height: 900 },
+      context: { permissions: ['clipboard-read', 'clipboard-write'] }
     }));
     await page.getByRole('link', { name: 'Assistant', exact: true }).click();
   };
@@ -293,6 +294,38 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       1
     );
     assert.equal(await messages().getByRole('button', { name: 'Copy this answer' }).count(), 2);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('an answer’s code block has Copy, which copies its code; a nested list has no blank lines around it', async () => {
+    await newChat('Markdown', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    const code = 'const answer = 42;\nconsole.log(answer);';
+    llm.enqueue({
+      kind: 'text',
+      tokens: [`Steps:\n\n- One\n  - One a\n  - One b\n- Two\n\n> A quote.\n\n\`\`\`js\n${code}\n\`\`\`\n`]
+    });
+    await send('Show me code');
+    const answer = lastAnswer();
+    await answer.locator('pre code').waitFor();
+    await answer.getByRole('button', { name: 'Copy this code' }).click();
+    await answer.getByRole('button', { name: 'Copy this code' }).getByText('Copied').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+    // The whole answer's Copy copies its Markdown as written.
+    await answer.getByRole('button', { name: 'Copy this answer' }).click();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^Steps:\n\n- One\n {2}- One a/);
+    // "One" and its nested list: one line apart, not a blank line between them.
+    const gap = await answer.locator('li li', { hasText: 'One a' }).evaluate((li) => {
+      const outer = li.parentElement!.closest('li')!;
+      const lineHeight = parseFloat(getComputedStyle(outer).lineHeight);
+      return (li.getBoundingClientRect().top - outer.getBoundingClientRect().top) / lineHeight;
+    });
+    assert.ok(gap < 1.6, `the nested list starts ${gap.toFixed(2)} lines below its item`);
+    assert.equal(
+      await answer.locator('blockquote').evaluate((q) => getComputedStyle(q).borderLeftStyle),
+      'solid',
+      'a quote is marked as one'
+    );
     assert.deepEqual(pageErrors, []);
   });
 

@@ -67,15 +67,22 @@ export async function streamModelCall(options: {
   return { type: 'done', text: done.text, toolCalls: done.toolCalls };
 }
 
-/** What the person can do about a provider failure, after the classifier's own words. */
+/**
+ * What the person can do about a provider failure, after the classifier's own words (which ask
+ * already, for a bad key, to check it, and for no connection, whether the server runs and its
+ * base URL is right): said once.
+ */
 function advice(kind: string): string {
   switch (kind) {
     case 'rate-limited':
     case 'server-error':
-    case 'unreachable':
     case 'timeout':
     case 'dropped':
       return ' Retry when the provider is back.';
+    case 'unreachable':
+      return ' Correct the base URL under LLM providers if it is wrong, or retry once the server runs.';
+    case 'auth':
+      return ' Once it is right, retry.';
     case 'bad-request':
       return ' If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry.';
     case 'model-not-found':

@@ -313,6 +313,19 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     assert.equal(done.messages.filter((m) => m.role === 'user').length, 1);
   });
 
+  it('a rejected key says once what to do', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: [] });
+    llm.enqueue({ kind: 'error', status: 401, message: 'bad key' });
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Hello' });
+    const failed = await settled(host, chat.id, (c) => c.status === 'failed');
+    const last = failed.messages.at(-1)!;
+    assert.match(
+      last.role === 'error' ? last.message : '',
+      /^Fake LLM \(127\.0\.0\.1:\d+\) rejected the API key \(401\)\. Check the key in the provider settings\. Once it is right, retry\.$/
+    );
+  });
+
   it('Stop during streaming closes the model request and keeps what had streamed in', async () => {
     const host = fixture.host;
     const chat = await newChat({ serverIds: [] });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -33,6 +33,10 @@ export function ApprovalCard({
   const [parseError, setParseError] = useState<Failure | undefined>(undefined);
   const { run, busy, failure, clear } = useAssistantCall();
   const name = call.toolName ?? call.functionName;
+  const noteId = useId();
+  // While edited arguments cannot be sent, a quiet note under the box says why as the person types
+  // (not while the alert from Approve says it).
+  const note = editing && parseError === undefined ? argumentsNote(text) : undefined;
   const groupRef = useRef<HTMLDivElement>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
@@ -52,10 +56,13 @@ export function ApprovalCard({
     setDenying(false);
     setReturnTo('deny');
   };
+  // Back to the arguments as they came: what was said of the edited ones (not JSON, or refused by the
+  // host) no longer holds.
   const cancelEdit = () => {
     setText(original);
     setEditing(false);
     setParseError(undefined);
+    clear();
     setReturnTo('edit');
   };
 
@@ -116,21 +123,29 @@ export function ApprovalCard({
         with:
       </p>
       {editing ? (
-        <label className="field">
-          <span>Arguments (JSON)</span>
-          <textarea
-            autoFocus
-            className="chat-args-editor"
-            rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
-            value={text}
-            spellCheck={false}
-            onChange={(e) => {
-              setText(e.target.value);
-              // Corrected: what the error said is no longer so.
-              if (parseError && argumentsError(e.target.value) === undefined) setParseError(undefined);
-            }}
-          />
-        </label>
+        <>
+          <label className="field">
+            <span>Arguments (JSON)</span>
+            <textarea
+              autoFocus
+              className="chat-args-editor"
+              rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
+              value={text}
+              spellCheck={false}
+              aria-describedby={note ? noteId : undefined}
+              onChange={(e) => {
+                setText(e.target.value);
+                // Corrected: what the error said is no longer so.
+                if (parseError && argumentsError(e.target.value) === undefined) setParseError(undefined);
+              }}
+            />
+          </label>
+          {note ? (
+            <p id={noteId} className="field-hint chat-args-note">
+              {note}
+            </p>
+          ) : null}
+        </>
       ) : (
         <pre className="json">{text}</pre>
       )}
@@ -217,6 +232,15 @@ function argumentsError(text: string): Failure | undefined {
   if (typeof edited !== 'object' || edited === null || Array.isArray(edited))
     return { what: 'The arguments must be a JSON object.', next: 'Put them between { and }.' };
   return undefined;
+}
+
+/** What the note under the editor says while the edited arguments cannot be sent, else `undefined`. */
+function argumentsNote(text: string): string | undefined {
+  const problem = argumentsError(text);
+  if (!problem) return undefined;
+  return problem.why === undefined
+    ? 'Not a JSON object: put the arguments between { and }.'
+    : `Not JSON yet: ${problem.why}`;
 }
 
 function parsedArguments(raw: string): unknown {

@@ -149,8 +149,9 @@ export function Composer({
             type="button"
             ref={attach}
             className="chat-attach"
-            aria-label="Add a prompt or resource"
-            title="Add a prompt or resource"
+            // The visible word first, so that "click Attach" (voice control) finds it.
+            aria-label="Attach a prompt or resource"
+            title="Attach a prompt or resource"
             onClick={() => setPicking(!picking)}
           >
             Attach…

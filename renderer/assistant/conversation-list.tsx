@@ -62,13 +62,21 @@ export function ConversationList({
   }, [summaries, query]);
   const provider = providers.find((p) => p.models.length > 0) ?? providers[0];
   const listbox = useRef<HTMLUListElement>(null);
-  /** The conversation the arrow keys last moved to (or the person clicked). */
-  const [active, setActive] = useState<string | undefined>(undefined);
+  /**
+   * The conversation the arrow keys last moved to (or the person clicked), with the conversation
+   * open and the search as they were then: once either changes (New chat, a delete, another
+   * conversation opened, a search typed), it no longer holds the Tab stop.
+   */
+  const [moved, setMoved] = useState<{ id: string; selected: string | undefined; query: string } | undefined>(
+    undefined
+  );
+  const active = moved && moved.selected === selected && moved.query === query ? moved.id : undefined;
+  const setActive = (id: string) => setMoved({ id, selected, query });
   /** The typeahead search under way in the list, if any. */
   const search = useRef<TypeaheadSearch | undefined>(undefined);
   /**
-   * The one option Tab reaches (a roving tabindex): the one last moved to, else the open one,
-   * else the first shown.
+   * The one option Tab reaches (a roving tabindex): the one last moved to since the open one
+   * was opened (and the list last searched), else the open one, else the first shown.
    */
   const tabStop = [active, selected].find((id) => shown.some((s) => s.id === id)) ?? shown[0]?.id;
 
@@ -213,7 +221,10 @@ export function ConversationList({
               onClick={() => onSelect(s.id)}
             >
               <span className="chat-list-top">
-                <span className="chat-list-title">{s.title}</span>
+                {/* The whole title as a tooltip, for when the line cuts it; the option's name still has it once. */}
+                <span className="chat-list-title" title={s.title}>
+                  {s.title}
+                </span>
                 {s.pendingApprovals > 0 ? (
                   <span className="chat-state chat-state-approval">
                     {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}

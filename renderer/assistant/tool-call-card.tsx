@@ -80,7 +80,8 @@ function ResultBlock({ message }: { message: ResultMessage }) {
       : message.role === 'notice'
         ? 'Result of the task'
         : message.role === 'tool' && message.isError
-          ? 'What the model was told'
+          ? // A stopped call's words are read by the model at its next turn, not at once.
+            'What the model reads'
           : 'Result';
   return (
     <div className="chat-result" data-result-role={message.role}>

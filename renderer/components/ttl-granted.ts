@@ -1,8 +1,8 @@
 import { formatDuration } from './format.js';
 
 /**
- * When the server keeps a requested task for less time than Taskdesk asked, that in words: "You
- * asked for 1 h; the server keeps it for 5 min." (`past` once its time has ended: "kept").
+ * When the server keeps a requested task for less time than Taskdesk asked, that in words:
+ * "Taskdesk asked for 1 h; the server keeps it for 5 min." (`past` once its time has ended: "kept").
  *
  * The receiver decides a task's ttl (MCP tasks): it may grant less than the `task.ttl` asked for.
  * Undefined when nothing was asked for, when the server keeps it as long or longer (or without a
@@ -15,5 +15,5 @@ export function shorterTtlWords(
 ): string | undefined {
   if (requestedTtl === null || grantedTtl === null || grantedTtl === undefined) return undefined;
   if (grantedTtl >= requestedTtl) return undefined;
-  return `You asked for ${formatDuration(requestedTtl)}; the server ${past ? 'kept' : 'keeps'} it for ${formatDuration(grantedTtl)}.`;
+  return `Taskdesk asked for ${formatDuration(requestedTtl)}; the server ${past ? 'kept' : 'keeps'} it for ${formatDuration(grantedTtl)}.`;
 }

@@ -12,7 +12,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { tempDir } from '../support/host-fixture.js';
 import { startTaskToolHttpServer } from '../support/requestor-http-server.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
-import { buildRenderer, openDesk, root } from './renderer-build.js';
+import { accessibleDescription, buildRenderer, openDesk, root } from './renderer-build.js';
 
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -159,11 +159,43 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await approval.getByRole('button', { name: 'Edit arguments' }).waitFor();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
     assert.equal(await focused(), 'Edit arguments');
+    // Arguments the tool's schema refuses: the host says so; Cancel edit, or Escape, puts the
+    // arguments back, and what was said of the edited ones goes with them.
+    const editor = approval.getByLabel('Arguments (JSON)');
+    const alert = approval.getByRole('alert');
+    for (const how of ['Cancel edit', 'Escape']) {
+      await approval.getByRole('button', { name: 'Edit arguments' }).click();
+      await editor.fill('{"message": 5}');
+      await approval.getByRole('button', { name: 'Approve with edits' }).click();
+      await alert.getByText('Your decision on echo was not taken.').waitFor();
+      assert.match(await alert.innerText(), /Invalid arguments for tool "echo": message: must be string/);
+      if (how === 'Escape') await editor.press('Escape');
+      else await approval.getByRole('button', { name: 'Cancel edit' }).click();
+      await approval.getByRole('button', { name: 'Edit arguments' }).waitFor();
+      assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+      await alert.waitFor({ state: 'hidden' });
+      assert.equal(await approval.locator('.action-error:not([hidden])').count(), 0, `${how}: no failure left`);
+    }
     await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    // As the person types, a quiet note (the box's description, not an alert) says while it is not JSON.
+    const note = approval.locator('.chat-args-note');
+    assert.equal(await note.count(), 0, 'the arguments as they came are JSON');
+    assert.equal(await editor.getAttribute('aria-describedby'), null);
+    await editor.fill('{ "message": ');
+    await note.waitFor();
+    assert.match((await accessibleDescription(editor)) ?? '', /^Not JSON yet: /);
+    assert.equal(await note.getAttribute('role'), null);
+    assert.equal(await approval.getByRole('alert').count(), 0, 'no alert before Approve is pressed');
+    await editor.fill('["a list"]');
+    assert.equal(await accessibleDescription(editor), 'Not a JSON object: put the arguments between { and }.');
+    await editor.fill('{ "message": "almost" }');
+    await note.waitFor({ state: 'detached' });
+    assert.equal(await editor.getAttribute('aria-describedby'), null);
     // Not JSON: said so; once corrected the error goes, and Tab from the editor reaches Approve first.
     await approval.getByLabel('Arguments (JSON)').fill('{ "message": ');
     await approval.getByRole('button', { name: 'Approve with edits' }).click();
     await approval.getByRole('alert').getByText('The arguments are not JSON.').waitFor();
+    assert.equal(await note.count(), 0, 'the alert says it, not the note too');
     await approval.getByLabel('Arguments (JSON)').fill('{ "message": "edited by me" }');
     await approval.getByRole('alert').waitFor({ state: 'hidden' });
     await approval.getByLabel('Arguments (JSON)').focus();
@@ -387,7 +419,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(await task.locator('.chat-task-message').innerText(), /Gathering|Analyzing|Synthesizing|Generating/);
     await task.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
     // Taskdesk asked for its default hour; server-everything keeps its tasks 5 minutes, and the card says so.
-    await task.locator('.ttl-shorter', { hasText: 'You asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    await task.locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' }).waitFor();
     await lastAnswer().getByText('Here is the research on tide pools.').waitFor({ timeout: 30_000 });
     const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
     assert.match(String(tool?.content), /tide pools/);
@@ -579,7 +611,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await newChat('Sources', 'everything');
     await pane().getByRole('button', { name: 'Close settings' }).click();
     const picker = pane().getByRole('dialog', { name: 'Add a prompt or resource' });
-    await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
+    await pane().getByRole('button', { name: 'Attach a prompt or resource' }).click();
     const focusedLabel = () =>
       page.evaluate(() => {
         const el = document.activeElement;
@@ -600,7 +632,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await attached.getByText('Prompt "Arguments Prompt" of Everything, with city = Lisbon').waitFor();
     assert.equal(await focusedLabel(), 'Your message');
 
-    await pane().getByRole('button', { name: 'Add a prompt or resource' }).click();
+    await pane().getByRole('button', { name: 'Attach a prompt or resource' }).click();
     await picker
       .getByRole('region', { name: 'Resources' })
       .getByRole('button', { name: 'instructions.md', exact: true })

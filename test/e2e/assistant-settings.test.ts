@@ -7,7 +7,7 @@ import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
-import { root } from './renderer-build.js';
+import { accessibleDescription, root } from './renderer-build.js';
 
 /** Where the settings' parts sit, measured in the page. */
 interface SettingsLayout {
@@ -540,6 +540,84 @@ describe('the Assistant as a person works in it: settings open while chatting, n
     assert.ok(layout.messages >= 5 * layout.line, `the messages get ${layout.messages}px, not five lines`);
     assert.ok(layout.composerInPane, 'the message box in the pane');
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('keeps the list’s Tab stop on the conversation shown, after New chat, a search and a delete too, and shows a cut title whole in its tooltip', async () => {
+    const options = list().getByRole('listbox', { name: 'Conversations' }).getByRole('option');
+    const focusedOption = () =>
+      page.evaluate(() => {
+        const option = document.activeElement?.closest('[role="option"]');
+        return {
+          title: option?.querySelector('.chat-list-title')?.textContent ?? null,
+          selected: option?.getAttribute('aria-selected') ?? null,
+          tabindex: option?.getAttribute('tabindex') ?? null
+        };
+      });
+    /** Tab from the search box into the list lands on the conversation shown, its one Tab stop. */
+    const tabStopIsShown = async (when: string) => {
+      const shown = (await pane().locator('.chat-title').textContent())!;
+      await list().getByRole('searchbox').focus();
+      await page.keyboard.press('Tab');
+      assert.deepEqual(await focusedOption(), { title: shown, selected: 'true', tabindex: '0' }, when);
+    };
+
+    // One conversation opened with a click, then a new chat started and written in.
+    await options.filter({ hasText: 'Kiwi one' }).click();
+    await pane().getByRole('heading', { name: 'Kiwi one' }).waitFor();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    const long = 'Quick question number one about the weekly report';
+    await send(long);
+    await pane().getByRole('heading', { name: long }).waitFor();
+    await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    await options.filter({ hasText: long }).waitFor();
+    await tabStopIsShown('after New chat');
+    await page.keyboard.press('Enter');
+    await pane().getByRole('heading', { name: long }).waitFor();
+
+    // The title the line cuts shows whole in its tooltip; the option's name says it once.
+    const title = options.filter({ hasText: long }).locator('.chat-list-title');
+    assert.ok(await title.evaluate((span) => span.scrollWidth > span.clientWidth), 'the title is cut in the list');
+    assert.equal(await title.getAttribute('title'), long);
+    assert.equal(
+      await list()
+        .getByRole('option', { name: new RegExp(`^${long} fake-small · `) })
+        .count(),
+      1
+    );
+    assert.equal(
+      await list()
+        .getByRole('option', { name: new RegExp(`${long}.*${long}`) })
+        .count(),
+      0
+    );
+    assert.ok(!(await accessibleDescription(options.filter({ hasText: long }))), 'no description repeating it');
+
+    // Moved elsewhere in the list, then the list searched: the Tab stop is the conversation shown.
+    await page.keyboard.press('Home'); // ends any search typed before
+    await page.keyboard.type('kum');
+    assert.deepEqual(await focusedOption(), { title: 'Kumquat', selected: 'false', tabindex: '0' });
+    await list().getByRole('searchbox').fill('qu');
+    await options.filter({ hasText: 'Third' }).waitFor({ state: 'detached' });
+    assert.deepEqual((await options.locator('.chat-list-title').allTextContents()).sort(), ['Kumquat', long].sort());
+    await tabStopIsShown('after a search');
+    await list().getByRole('searchbox').fill('');
+    await options.filter({ hasText: 'Third' }).waitFor();
+    await tabStopIsShown('after the search is cleared');
+
+    // Moved elsewhere again, then the conversation shown deleted: the next one shown holds the Tab stop.
+    await page.keyboard.press('Home'); // ends any search typed before
+    await page.keyboard.type('kiwi t');
+    assert.deepEqual(await focusedOption(), { title: 'Kiwi two', selected: 'false', tabindex: '0' });
+    if ((await settings().count()) === 0) await pane().getByRole('button', { name: 'Settings', exact: true }).click();
+    await settings().getByRole('button', { name: 'Delete conversation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete conversation' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await options.filter({ hasText: long }).waitFor({ state: 'detached' });
+    await pane().getByRole('heading', { name: long }).waitFor({ state: 'detached' });
+    assert.notEqual(await pane().locator('.chat-title').textContent(), 'Kiwi two', 'another one is shown');
+    await tabStopIsShown('after a delete');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -221,7 +221,7 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     await form.getByRole('button', { name: 'Call tool' }).click();
     // Taskdesk asked for its default hour; the server grants its tasks 5 minutes, and the card says so.
     const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'simulate-research-query');
-    await card.locator('.ttl-shorter', { hasText: 'You asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    await card.locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' }).waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
       /the server keeps the task and its result for 5 min more/
@@ -230,7 +230,9 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
     await detail.getByRole('heading', { name: 'simulate-research-query', exact: true }).waitFor();
     // The detail says it too, beside how long the task is kept.
-    await detail.locator('.ttl-shorter', { hasText: 'You asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    await detail
+      .locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' })
+      .waitFor();
     const { task } = (await finished) as { task: { outboundId: string } };
     const markdown = detail.locator('.tool-result .markdown');
     await markdown.getByRole('heading', { name: 'Research Report: tides' }).waitFor();

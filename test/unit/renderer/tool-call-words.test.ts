@@ -10,10 +10,10 @@ function item(serverId: string, kind: InboxItem['kind'], id = `${serverId}-${kin
 
 describe('what the Tools screen says about a call in words', () => {
   it('says when the server keeps a task for less time than was asked, and only then', () => {
-    assert.equal(shorterTtlWords(3_600_000, 300_000), 'You asked for 1 h; the server keeps it for 5 min.');
+    assert.equal(shorterTtlWords(3_600_000, 300_000), 'Taskdesk asked for 1 h; the server keeps it for 5 min.');
     assert.equal(
       shorterTtlWords(5_400_000, 600_000, { past: true }),
-      'You asked for 1 h 30 min; the server kept it for 10 min.'
+      'Taskdesk asked for 1 h 30 min; the server kept it for 10 min.'
     );
     assert.equal(shorterTtlWords(3_600_000, 3_600_000), undefined, 'as asked');
     assert.equal(shorterTtlWords(3_600_000, 7_200_000), undefined, 'longer than asked');

@@ -5,6 +5,19 @@ export function formatDateTime(date: Date): string {
   return dateTimeFormat.format(date);
 }
 
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const dayYearFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/**
+ * A date in few words, for a list's line (the conversation list): its time when it is today
+ * ("7:31 PM"), its day when it is this year ("Dec 3"), else its day and year ("Dec 3, 2025").
+ */
+export function formatShortDate(date: Date, now: Date): string {
+  if (date.toDateString() === now.toDateString()) return timeFormat.format(date);
+  return date.getFullYear() === now.getFullYear() ? dayFormat.format(date) : dayYearFormat.format(date);
+}
+
 /** A duration (a ttl) in the largest whole units that fit, e.g. "1 h 30 min", "45 s". */
 export function formatDuration(ms: number): string {
   const parts: string[] = [];

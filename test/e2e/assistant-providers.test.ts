@@ -79,6 +79,16 @@ describe('the Assistant’s conversations when their provider is removed or list
     const item = (title: string): Locator => list().getByRole('option').filter({ hasText: title });
     assert.match((await item('Picked A').locator('.chat-list-meta').textContent()) ?? '', /^Provider removed · /);
     assert.match((await item('Alone').locator('.chat-list-meta').textContent()) ?? '', /^solo · /);
+    // Changed today: its time alone, in few words (the whole date was cut off), the whole date in its tooltip.
+    const when = item('Alone').locator('.chat-list-meta time');
+    assert.doesNotMatch((await when.textContent()) ?? '', /\d{4}/);
+    assert.match((await when.getAttribute('title')) ?? '', /\d{4}.* ago\)$|\d{4}.*\(now\)$/);
+    assert.ok(
+      await item('Alone')
+        .locator('.chat-list-meta')
+        .evaluate((meta) => meta.scrollWidth <= meta.clientWidth),
+      'the line is not cut'
+    );
     await pane().getByLabel('Your message').fill('Hello');
     await pane().getByLabel('Your message').press('Enter');
     const error = pane().locator('.chat-error');

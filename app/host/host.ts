@@ -232,12 +232,16 @@ export class Host {
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
       },
-      removed: (id, why, item, given, byYou) => {
+      removed: (id, why, item, given, withdrawnByYou) => {
         // A question outside a task its connection's closing withdraws as Taskdesk closes: said
         // as its History entry says it.
-        const reason =
-          given ??
-          (this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined);
+        const closing =
+          this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined;
+        // A question of a call or task of Taskdesk's that the person cancelled: their own doing, not the server's.
+        const cancelled =
+          given === undefined && closing === undefined && why === 'withdrawn' ? this.#cancelledByYou(item) : undefined;
+        const reason = given ?? closing ?? cancelled;
+        const byYou = withdrawnByYou === true || cancelled !== undefined;
         // Withdrawn by its server after the person stopped a call it may have been asked for.
         const afterStoppedCall =
           why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
@@ -519,6 +523,24 @@ export class Host {
       },
       serverView: (config) => this.#serverView(config)
     });
+  }
+
+  /**
+   * Why a question withdrawn without a reason given went, when it was asked for one of Taskdesk's
+   * own requests that the person cancelled: a multi round-trip request (its call's Cancel, or
+   * `exchanges.cancel`) or a tool-call task they asked to cancel (its follower withdraws what the
+   * server still asks). Undefined otherwise (its server withdrew it).
+   */
+  #cancelledByYou(item: Readonly<InboxItem>): string | undefined {
+    if (item.taskId !== undefined || item.relatedTaskId === undefined) return undefined;
+    const exchange = this.requestor.exchanges?.cancelledByYou(item.serverId, item.relatedTaskId);
+    if (exchange !== undefined) return exchange;
+    const outboundId = this.requestor.describe(item.serverId, item.relatedTaskId)?.outboundId;
+    const task = outboundId === undefined ? undefined : this.requestor.get(outboundId);
+    // Asked to cancel and not ended otherwise (the server may go on asking a while after `tasks/cancel`).
+    if (task?.cancelRequestedAt === undefined) return undefined;
+    if (task.state !== 'working' && task.state !== 'input_required' && task.cancelledBy !== 'you') return undefined;
+    return `The task this was asked for (tool ${task.toolName}) was cancelled by you.`;
   }
 
   /**

@@ -220,6 +220,21 @@ export class InputExchanges {
     return `${view.method === 'tools/call' ? 'tool' : 'prompt'} ${String(name)}`;
   }
 
+  /**
+   * Why the questions of an exchange of this server leave the Inbox unanswered when the person
+   * cancelled it (its call's Cancel, `exchanges.cancel`), in words for a person; undefined for
+   * any other end. Its server holds none of these questions (it waits in its `requestState`, and
+   * nothing times out while they are asked): only Taskdesk withdraws them.
+   */
+  cancelledByYou(serverId: string, exchangeId: string): string | undefined {
+    const run = this.#running.get(exchangeId);
+    if (!run || run.view.serverId !== serverId || !run.controller.signal.aborted) return undefined;
+    const reason: unknown = run.controller.signal.reason;
+    if (!(reason instanceof HostError) || reason.code !== JsonRpcCode.RequestCancelled) return undefined;
+    const request = run.view.method === 'tools/call' ? 'call' : 'request';
+    return `The ${request} this was asked for (${this.describe(serverId, exchangeId)}) was cancelled by you.`;
+  }
+
   /** Stops every exchange in this process (they stay stored, and resume on the next start). */
   close(): void {
     this.#closed = true;

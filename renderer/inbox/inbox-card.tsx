@@ -77,7 +77,10 @@ export function InboxCard({
         </p>
       </header>
       {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
-      {item.taskId === undefined && item.expiresAt === undefined ? (
+      {/* Only where a server waits on a request with a timeout: not for a question a task waits on
+          (a legacy task's `relatedTaskId`, a 2026-07-28 task's input request), nor for a multi
+          round-trip request's, which Taskdesk holds (its server keeps nothing, and waits for no answer). */}
+      {item.taskId === undefined && item.expiresAt === undefined && item.relatedTaskId === undefined ? (
         <WaitNote
           since={item.createdAt}
           keepsTyped={

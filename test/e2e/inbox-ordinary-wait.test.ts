@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
@@ -139,6 +139,35 @@ describe('an ordinary request its server may stop waiting for', () => {
     await plain.waitFor();
     assert.equal(await plain.locator('.withdrawn-draft').count(), 0);
     await plain.getByRole('button', { name: 'Dismiss' }).click();
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('does not warn of a timeout on a question a task waits on (its related task), however long it waits', async () => {
+    const { page } = desk;
+    // A 2025-11-25 server's question for a task (related-task `_meta`): the server waits on the task, not on a timeout.
+    const asked = peer.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Which shelf for the crates?',
+            requestedSchema: { type: 'object', properties: { shelf: { type: 'string' } } },
+            _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'task-of-the-server' } }
+          }
+        },
+        ElicitResultSchema
+      )
+      .catch((error: unknown) => error);
+    const card = page.getByRole('article', { name: 'Which shelf for the crates?' });
+    await card.waitFor();
+    assert.match((await card.locator('.meta').textContent()) ?? '', / · the server’s task \S+ waits on it · /);
+    await page.clock.fastForward(41_000);
+    // Well past 40 s by the page's clock (ahead by the first test's wait too): the card still says how long, and nothing more.
+    await card.locator('.waiting-since', { hasText: /^waiting for 1 min \d+ s$/ }).waitFor();
+    assert.equal(await card.locator('.wait-note').count(), 0);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    assert.equal(((await asked) as { action?: string }).action, 'decline');
     assert.deepEqual(desk.pageErrors, []);
   });
 });

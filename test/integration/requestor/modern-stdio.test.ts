@@ -176,6 +176,22 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(resultText(finished), 'model said: Hello');
   });
 
+  it('withdraws a waiting input request of a task the person cancels as their own doing, not the server’s', async () => {
+    const question = nextEvent(host, 'inbox.added');
+    const created = await startTask('ask-model');
+    const { item } = await question;
+    const removed = nextEvent(host, 'inbox.removed', ({ id }) => id === item.id);
+    const done = settled(created.outboundId);
+    await host.call('outbound.cancel', { outboundId: created.outboundId });
+    assert.deepEqual(await removed, {
+      id: item.id,
+      why: 'withdrawn',
+      reason: 'The task this was asked for (tool ask-model) was cancelled by you.',
+      byYou: true
+    });
+    assert.equal((await done).state, 'cancelled');
+  });
+
   it('cancels a task with tasks/cancel, then learns it is cancelled by polling', async () => {
     const created = await startTask('wait');
     const cancelled = await host.call('outbound.cancel', { outboundId: created.outboundId });

@@ -233,6 +233,44 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
     const read = await reading;
     assert.deepEqual(read.contents, [{ uri: 'notes://private', text: 'the private notes' }]);
   });
+
+  it('a call the person cancels withdraws its question as their own doing, not as the server’s', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'ask', reviewCompletion: false } });
+    try {
+      const calling = host.call('tools.call', { serverId: 'mrtr', name: 'draft', arguments: {}, callId: 'stop-me' });
+      const item = await asked(host, (candidate) => candidate.kind === 'sampling-approval');
+      const removed = nextEvent(host, 'inbox.removed', ({ id }) => id === item.id);
+      await host.call('tools.cancelCall', { callId: 'stop-me' });
+      // The server holds none of it (it waits in its requestState): Taskdesk withdrew it, for the person's Cancel.
+      assert.deepEqual(await removed, {
+        id: item.id,
+        why: 'withdrawn',
+        reason: 'The call this was asked for (tool draft) was cancelled by you.',
+        byYou: true
+      });
+      await assert.rejects(calling, { code: -32800, message: 'Cancelled by you' });
+      const [audited] = await host.call('audit.read', { type: 'inbox.withdrawn', limit: 1 });
+      assert.equal(audited?.detail?.reason, 'The call this was asked for (tool draft) was cancelled by you.');
+    } finally {
+      await host.call('sampling.setPolicy', { serverId: 'mrtr', policy: { mode: 'auto', reviewCompletion: false } });
+    }
+  });
+
+  it('an exchange the person cancels (exchanges.cancel) withdraws its question as their own doing too', async () => {
+    const getting = host.call('prompts.get', { serverId: 'mrtr', name: 'greeting' });
+    getting.catch(() => undefined);
+    const item = await asked(host);
+    const removed = nextEvent(host, 'inbox.removed', ({ id }) => id === item.id);
+    const [exchange] = await host.call('exchanges.list', {});
+    await host.call('exchanges.cancel', { exchangeId: exchange!.exchangeId });
+    assert.deepEqual(await removed, {
+      id: item.id,
+      why: 'withdrawn',
+      reason: 'The request this was asked for (prompt greeting) was cancelled by you.',
+      byYou: true
+    });
+    await assert.rejects(getting, { code: -32800 });
+  });
 });
 
 describe('a multi round-trip question pending across a restart', () => {

@@ -14,7 +14,7 @@ import type {
   ToolDecision
 } from '../contract/assistant.js';
 import { FIRST_MESSAGE_TITLE_LENGTH, UNTITLED_CONVERSATION } from '../contract/assistant.js';
-import { conversationSummary } from '../contract/conversation-summary.js';
+import { byActivity, conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
@@ -134,8 +134,8 @@ export class Assistant {
     const needle = query?.trim().toLowerCase() ?? '';
     return [...this.#book.values()]
       .filter((c) => needle === '' || c.title.toLowerCase().includes(needle))
-      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
-      .map(conversationSummary);
+      .map(conversationSummary)
+      .sort(byActivity);
   }
 
   /** A copy of the conversation (JSON data, as stored: walked rather than `structuredClone`d, a few times cheaper). */

@@ -199,6 +199,11 @@ export const ConversationSummarySchema = z.object({
   providerId: z.string(),
   model: z.string(),
   updatedAt: z.string(),
+  /**
+   * When its last message came (or it was made): the list's order and date. A rename or another
+   * setting changed does not move a conversation up, as `updatedAt` would.
+   */
+  activeAt: z.string(),
   status: ConversationStatusSchema,
   messageCount: z.number().int().nonnegative(),
   pendingApprovals: z.number().int().nonnegative(),
@@ -235,7 +240,7 @@ const ById = z.object({ conversationId: ConversationIdSchema });
 
 /** The assistant's host API methods (merged into `HostMethods`). */
 export const AssistantMethods = {
-  /** Conversations, newest first; `query` matches titles (case-insensitive). */
+  /** Conversations, the last active first (`activeAt`: a rename does not move one); `query` matches titles (case-insensitive). */
   'assistant.list': {
     params: z.object({ query: z.string().optional() }).default({}),
     result: z.array(ConversationSummarySchema)

@@ -18,6 +18,15 @@ export function runningTaskCalls(c: Conversation): string[] {
   return ids;
 }
 
+/**
+ * Newest activity first (see `activeAt`): the conversation list's order. Two of the same
+ * millisecond by id, so that no other change (a rename) swaps them.
+ */
+export function byActivity(a: ConversationSummary, b: ConversationSummary): number {
+  if (a.activeAt !== b.activeAt) return a.activeAt < b.activeAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
 /** A conversation's line in the list: what the host lists and the Desk keeps up to date from changes. */
 export function conversationSummary(c: Conversation): ConversationSummary {
   let pendingApprovals = 0;
@@ -29,6 +38,7 @@ export function conversationSummary(c: Conversation): ConversationSummary {
     providerId: c.providerId,
     model: c.model,
     updatedAt: c.updatedAt,
+    activeAt: c.messages.at(-1)?.at ?? c.createdAt,
     status: c.status,
     messageCount: c.messages.length,
     pendingApprovals,

@@ -237,7 +237,7 @@ export function ConversationList({
               </span>
               <span className="chat-list-meta">
                 {providers.some((p) => p.id === s.providerId) ? s.model : 'Provider removed'} ·{' '}
-                <DateTime iso={s.updatedAt} short />
+                <DateTime iso={s.activeAt} short />
               </span>
             </li>
           ))}

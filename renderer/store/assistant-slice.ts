@@ -1,5 +1,5 @@
 import type { Conversation, ConversationSummary } from '../../app/contract/assistant.js';
-import { conversationSummary } from '../../app/contract/conversation-summary.js';
+import { byActivity, conversationSummary } from '../../app/contract/conversation-summary.js';
 import type { HostEventPayload } from '../../app/contract/host-api.js';
 
 /** The model's answer streaming into a conversation now. */
@@ -20,10 +20,6 @@ export interface AssistantSlice {
 
 export const initialAssistantSlice: AssistantSlice = { summaries: [], conversations: {}, streams: {} };
 
-function byUpdated(a: ConversationSummary, b: ConversationSummary): number {
-  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
-}
-
 /**
  * Folds a conversation the host sent (an event, or a call's answer). An older copy never
  * replaces a newer one: answers and events may cross.
@@ -31,7 +27,7 @@ function byUpdated(a: ConversationSummary, b: ConversationSummary): number {
 export function withConversation(slice: AssistantSlice, c: Conversation): AssistantSlice {
   const known = slice.conversations[c.id];
   if (known && known.updatedAt > c.updatedAt) return slice;
-  const summaries = [...slice.summaries.filter((s) => s.id !== c.id), conversationSummary(c)].sort(byUpdated);
+  const summaries = [...slice.summaries.filter((s) => s.id !== c.id), conversationSummary(c)].sort(byActivity);
   return { ...slice, conversations: { ...slice.conversations, [c.id]: c }, summaries };
 }
 
@@ -79,6 +75,6 @@ export function mergeSummaries(slice: AssistantSlice, list: ConversationSummary[
       const held = conversations[s.id];
       return held && held.updatedAt > s.updatedAt ? conversationSummary(held) : s;
     })
-    .sort(byUpdated);
+    .sort(byActivity);
   return { ...slice, conversations, summaries };
 }

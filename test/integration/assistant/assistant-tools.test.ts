@@ -544,8 +544,15 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
       (await host.call('assistant.list', { query: 'quarterly' })).map((c) => c.id),
       [a.id]
     );
+    const order = (await host.call('assistant.list', {})).map((c) => c.id);
+    assert.ok(order.indexOf(a.id) > 0, 'the older conversation is below the newer one');
     await host.call('assistant.update', { conversationId: a.id, title: 'Annual report', systemPrompt: null });
     assert.equal((await host.call('assistant.list', { query: 'annual' }))[0]?.id, a.id);
+    // A rename is no activity: the conversation keeps its place in the list (it went to the top).
+    assert.deepEqual(
+      (await host.call('assistant.list', {})).map((c) => c.id),
+      order
+    );
     assert.equal((await host.call('assistant.list', { query: 'quarterly' })).length, 0);
     const removed = nextEvent(
       host,

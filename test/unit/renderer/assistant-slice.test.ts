@@ -28,23 +28,45 @@ const changed = (c: Conversation | undefined, id = c?.id ?? ''): DeskAction => (
 });
 
 describe('the Desk store holds the assistant events', () => {
-  it('a changed conversation is held whole and listed newest first; an older copy never replaces a newer one; a deletion removes it', () => {
-    let state: DeskState = deskReducer(initialDeskState, changed(conversation('a', '2026-01-01T00:00:01.000Z')));
-    state = deskReducer(state, changed(conversation('b', '2026-01-01T00:00:02.000Z')));
+  it('a changed conversation is held whole and listed by its last activity; an older copy never replaces a newer one; a deletion removes it', () => {
+    const made = (at: string) => ({ createdAt: at });
+    let state: DeskState = deskReducer(
+      initialDeskState,
+      changed(conversation('a', '2026-01-01T00:00:01.000Z', made('2026-01-01T00:00:01.000Z')))
+    );
+    state = deskReducer(
+      state,
+      changed(conversation('b', '2026-01-01T00:00:02.000Z', made('2026-01-01T00:00:02.000Z')))
+    );
     assert.deepEqual(
       state.assistant.summaries.map((s) => s.id),
       ['b', 'a']
     );
-    const newer = conversation('a', '2026-01-01T00:00:03.000Z', { title: 'Renamed' });
+    // A rename is no activity: the conversation keeps its place.
+    const newer = conversation('a', '2026-01-01T00:00:03.000Z', {
+      title: 'Renamed',
+      ...made('2026-01-01T00:00:01.000Z')
+    });
     state = deskReducer(state, changed(newer));
     state = deskReducer(state, changed(conversation('a', '2026-01-01T00:00:01.500Z', { title: 'Old' })));
     assert.equal(state.assistant.conversations.a?.title, 'Renamed');
     assert.deepEqual(
       state.assistant.summaries.map((s) => [s.id, s.title]),
       [
-        ['a', 'Renamed'],
-        ['b', 'Chat b']
+        ['b', 'Chat b'],
+        ['a', 'Renamed']
       ]
+    );
+    // A message is: it goes to the top.
+    const spoken = conversation('a', '2026-01-01T00:00:04.000Z', {
+      title: 'Renamed',
+      ...made('2026-01-01T00:00:01.000Z'),
+      messages: [{ id: 'm1', at: '2026-01-01T00:00:04.000Z', role: 'user', text: 'Hello' }]
+    });
+    state = deskReducer(state, changed(spoken));
+    assert.deepEqual(
+      state.assistant.summaries.map((s) => s.id),
+      ['a', 'b']
     );
     state = deskReducer(state, changed(undefined, 'a'));
     assert.equal(state.assistant.conversations.a, undefined);

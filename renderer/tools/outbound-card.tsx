@@ -8,7 +8,8 @@ import { JsonView } from '../components/json-view.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { isCancelling, taskQuestions } from '../assistant/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
@@ -128,6 +129,11 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       ? undefined
       : task.task.statusMessage;
   const headingId = `outbound-${task.outboundId}-title`;
+  // A question its server asks while the task waits on it: answered in the Inbox, linked from here
+  // (none once the person asked to cancel: no longer theirs to answer).
+  const question = useDeskState((state) =>
+    running && !isCancelling(task) ? taskQuestions(task, state.inbox)[0] : undefined
+  );
 
   return (
     <li
@@ -155,6 +161,13 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       <ShorterTtl task={task} />
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
+      {question ? (
+        <p className="status-message">
+          {/* The link not named like the Inbox's own in the navigation. */}
+          <a href={`#inbox/${encodeURIComponent(question.id)}`}>{`Answer ${task.serverName}’s question`}</a>
+          {' (it waits in the Inbox)'}
+        </p>
+      ) : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
       {latest ? <ProgressLine progress={latest} label={`Progress of ${task.toolName}`} /> : null}
       {task.immediateResponse ? (

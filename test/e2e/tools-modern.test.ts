@@ -159,7 +159,9 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     const inboxLink = page.getByRole('link', { name: /Inbox/ });
     await inboxLink.locator('.badge', { hasText: '1' }).waitFor();
 
-    await inboxLink.click();
+    // The card links to the question, which the Inbox opens.
+    await card.getByRole('link', { name: 'Answer Server modern’s question' }).click();
+    await page.waitForFunction(() => location.hash.startsWith('#inbox/'));
     const question = page.getByRole('article', { name: 'Your name?' });
     await question.waitFor();
     const meta = (await question.locator('.meta').textContent()) ?? '';
@@ -173,6 +175,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
     await card.locator('[data-status="completed"]').waitFor();
     await card.locator('.outcome-block .tool-result .text-block', { hasText: 'hello Ada' }).waitFor();
+    assert.equal(await card.getByRole('link', { name: /question/ }).count(), 0, 'no question left to answer');
     // Double-check with the host: the answer went once.
     const stored = host.requestor.list().find((task) => task.toolName === 'ask-name');
     assert.deepEqual(stored?.answeredInputs, ['name-1']);

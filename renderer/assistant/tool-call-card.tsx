@@ -35,6 +35,9 @@ export function ToolCallCard({
   results: ResultMessage[];
 }) {
   const name = call.toolName ?? call.functionName;
+  // A call run as a task: its card's badge says how it stands ("Completed", "Lost", "Cancelling…"),
+  // more exactly than the call's own word would beside it ("Done", "Failed", "Stopped").
+  const taskShown = call.outboundId !== undefined && (call.state === 'task' || results.length > 0);
   // The server as the rest of the Desk names it (its id only once it is gone).
   const serverName = useDeskState((state) => state.servers.find((server) => server.id === call.serverId)?.name);
   return (
@@ -51,14 +54,15 @@ export function ToolCallCard({
       <p className="chat-tool-head">
         <code>{name}</code>
         {call.serverId ? <span className="muted small-text"> on {serverName ?? call.serverId}</span> : null}
-        <span className={`chat-tool-state`}>{STATE_WORDS[call.state]}</span>
+        {taskShown ? null : <span className={`chat-tool-state`}>{STATE_WORDS[call.state]}</span>}
+        {call.edited ? <span className="muted small-text"> · run with the arguments you changed</span> : null}
       </p>
       {call.state === 'pending-approval' ? (
         <ApprovalCard conversationId={conversationId} call={call} serverName={serverName} />
       ) : (
         <JsonView value={call.arguments ?? safeParse(call.rawArguments)} summary="Arguments" className="chat-args" />
       )}
-      {call.outboundId && (call.state === 'task' || results.length > 0) ? (
+      {taskShown && call.outboundId !== undefined ? (
         <TaskCard
           outboundId={call.outboundId}
           toolName={name}

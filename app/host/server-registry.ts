@@ -58,8 +58,11 @@ export class ServerRegistry {
   /** Saves a new server; an id already in use is −32602. */
   add(input: ServerConfigInput): ServerConfig {
     const config = ServerConfigSchema.parse(input);
-    if (this.get(config.id))
-      throw new HostError(JsonRpcCode.InvalidParams, `A server with id ${config.id} already exists`);
+    const taken = this.get(config.id);
+    if (taken) {
+      const message = `Id already used by ${taken.name}: choose another, or edit that server.`;
+      throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { id: message } });
+    }
     // On disk first: a failed write leaves memory as it was, and the caller gets the error.
     this.#document.save([...this.#saved, config]);
     this.#saved.push(config);

@@ -30,8 +30,12 @@ export class ServerSettingsStore {
   /** Saves a new server; its secrets (and any Authorization header) go to the key store first. */
   async add(input: ServerConfigInput): Promise<ServerConfig> {
     const config = ServerConfigSchema.parse(input);
-    if (this.#registry.get(config.id))
-      throw new HostError(JsonRpcCode.InvalidParams, `A server with id ${config.id} already exists`);
+    const taken = this.#registry.get(config.id);
+    if (taken) {
+      // Said on the form's Id field (`data.fields`), as the providers' form does.
+      const message = `Id already used by ${taken.name}: choose another, or edit that server.`;
+      throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { id: message } });
+    }
     const { stored, values } = splitSecrets(config);
     for (const { id, value } of values) await this.#keys.set(id, value);
     try {

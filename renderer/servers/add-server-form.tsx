@@ -1,12 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
+import { toHostCallError } from '../host-client.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { addedWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
 import { useCorrecting } from './use-correcting.js';
-import { draftProblems, emptyDraft, toConfigInput, type DraftField, type ServerDraft } from './server-draft.js';
+import {
+  draftProblems,
+  emptyDraft,
+  idTakenWords,
+  nameTakenBy,
+  nameTakenWords,
+  toConfigInput,
+  type DraftField,
+  type ServerDraft
+} from './server-draft.js';
 
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -18,11 +28,44 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
  */
 export function AddServerForm() {
   const [generation, setGeneration] = useState(0);
-  return <AddServerFormBody key={generation} focusId={generation > 0} onAdded={() => setGeneration((n) => n + 1)} />;
+  /**
+   * What the last add did, shown at the top of the fresh form (the new card may be far below,
+   * out of sight), until the next Add server: kept here, as the form itself is mounted anew.
+   */
+  const [added, setAdded] = useState<{ id: string; words: string } | undefined>(undefined);
+  return (
+    <AddServerFormBody
+      key={generation}
+      focusId={generation > 0}
+      added={added?.words}
+      onSubmitting={() => setAdded(undefined)}
+      onAdded={(id, words) => {
+        setAdded({ id, words });
+        setGeneration((n) => n + 1);
+      }}
+      onConnected={(id, words) => setAdded((shown) => (shown?.id === id ? { id, words } : shown))}
+    />
+  );
 }
 
-function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: () => void }) {
+function AddServerFormBody({
+  focusId,
+  added,
+  onSubmitting,
+  onAdded,
+  onConnected
+}: {
+  focusId: boolean;
+  /** What the last add did, shown under the heading. */
+  added: string | undefined;
+  onSubmitting: () => void;
+  onAdded: (id: string, words: string) => void;
+  /** How the connect of an add went, once known: the line says it if it still shows that add. */
+  onConnected: (id: string, words: string) => void;
+}) {
   const { client, store, announce } = useDesk();
+  const servers = useDeskState((state) => state.servers);
+  const status = useRef<HTMLParagraphElement>(null);
   const [id, setId] = useState('');
   const [draft, setDraft] = useState<ServerDraft>(emptyDraft);
   const [errors, setErrors] = useState<Partial<Record<DraftField | 'id', string>>>({});
@@ -30,18 +73,23 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField | 'id', HTMLElement>());
   useEffect(() => {
-    if (focusId) controls.current.get('id')?.focus();
+    if (!focusId) return;
+    controls.current.get('id')?.focus();
+    // The line that says what the add did is just above Id: in sight with it, in a short window too.
+    status.current?.scrollIntoView({ block: 'nearest' });
   }, [focusId]);
   const register = (field: DraftField | 'id', element: HTMLElement | null) => {
     if (element) controls.current.set(field, element);
   };
 
-  const problems = formProblems(id, draft);
+  const problems = formProblems(id, draft, servers);
+  const clash = nameTakenBy(draft.name, servers);
   const correcting = useCorrecting(problems, setErrors, { show, clear });
 
   const submit = async () => {
     if (busy) return;
     clear();
+    onSubmitting();
     const trimmed = id.trim();
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
@@ -56,12 +104,20 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     try {
       await client.call('servers.add', config);
     } catch (error) {
-      fail(`Could not add ${config.name}.`, error);
+      // What the host says of the id (one added meanwhile, elsewhere) shows on the Id field, and the focus goes there.
+      const named = toHostCallError(error).fields.id;
+      if (named === undefined) fail(`Could not add ${config.name}.`, error);
+      else {
+        setErrors({ id: named });
+        show({ what: `Could not add ${config.name}.`, next: 'Correct the marked field, then try again.' });
+        controls.current.get('id')?.focus();
+      }
       setBusy(false);
       return;
     }
-    announce(config.autoConnect ? `Added ${config.name}; connecting.` : addedWords(config.name));
-    onAdded();
+    const words = config.autoConnect ? `Added ${config.name}; connecting.` : addedWords(config.name);
+    announce(words);
+    onAdded(trimmed, words);
     // The connect is the new server's business now: its card shows how it goes (a failed
     // connection by its status and reason; a refused call by the failure put in the store).
     // A screen reader is told how it went too: the card's status is not announced.
@@ -69,14 +125,18 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
     if (config.autoConnect)
       void client.call('servers.connect', { serverId: trimmed }).then(
         (view) => {
-          if (view.state.status === 'ready') announce(addedWords(config.name, { connected: true }));
-          else if (view.state.status === 'failed')
-            announce(
-              addedWords(config.name, {
-                connected: false,
-                ...(view.state.reason !== undefined && { reason: view.state.reason })
-              })
-            );
+          const said =
+            view.state.status === 'ready'
+              ? addedWords(config.name, { connected: true })
+              : view.state.status === 'failed'
+                ? addedWords(config.name, {
+                    connected: false,
+                    ...(view.state.reason !== undefined && { reason: view.state.reason })
+                  })
+                : undefined;
+          if (said === undefined) return;
+          announce(said);
+          onConnected(trimmed, said);
         },
         (error: unknown) => {
           const failure = failureOf(
@@ -85,9 +145,12 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
             'Check its command or URL with Edit…, then press Connect again.'
           );
           store.dispatch({ type: 'connect-failed', serverId: trimmed, failure });
-          announce(
-            addedWords(config.name, { connected: false, ...(failure.why !== undefined && { reason: failure.why }) })
-          );
+          const said = addedWords(config.name, {
+            connected: false,
+            ...(failure.why !== undefined && { reason: failure.why })
+          });
+          announce(said);
+          onConnected(trimmed, said);
         }
       );
   };
@@ -104,6 +167,10 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
       }}
     >
       <h3 id="heading-add-server">Add a server</h3>
+      {/* Seen, not announced again: the live region said it already. */}
+      <p className="form-status" ref={status} hidden={!added}>
+        {added ?? ''}
+      </p>
       <FieldFrame
         name="id"
         label="Id"
@@ -132,6 +199,7 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
         onChange={setDraft}
         register={register}
         autoConnectLabel="Connect now and when Taskdesk starts"
+        nameWarning={clash ? nameTakenWords(clash) : undefined}
       />
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
@@ -144,12 +212,24 @@ function AddServerFormBody({ focusId, onAdded }: { focusId: boolean; onAdded: ()
 }
 
 /** What the form needs corrected before it can be sent, in the order of its fields. */
-function formProblems(id: string, draft: ServerDraft): Array<[DraftField | 'id', string]> {
+function formProblems(
+  id: string,
+  draft: ServerDraft,
+  servers: ReadonlyArray<{ id: string; name: string }>
+): Array<[DraftField | 'id', string]> {
   const problems: Array<[DraftField | 'id', string]> = [];
   const trimmed = id.trim();
+  const taken = servers.find((server) => server.id === trimmed);
   if (!trimmed) problems.push(['id', 'Required']);
   else if (!ID_PATTERN.test(trimmed))
     problems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
-  problems.push(...draftProblems(draft));
+  else if (taken) problems.push(['id', idTakenWords(taken)]);
+  const found = draftProblems(draft);
+  // A name another server has is refused, not only warned of (it shows as a warning as it is
+  // typed): two servers of one name make every message that names one of them ambiguous, and
+  // an import numbers such a name ("echo (2)") for that reason.
+  const other = nameTakenBy(draft.name, servers);
+  if (other) found.unshift(['name', nameTakenWords(other)]);
+  problems.push(...found);
   return problems;
 }

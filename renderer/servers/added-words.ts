@@ -29,3 +29,16 @@ export function firstSentence(text: string): string {
   }
   return trimmed === '' || /[.?!…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
+
+/**
+ * What a screen reader hears of how the person's own Connect, Disconnect or Save (which
+ * reconnects) ended: connected, disconnected, or failed with the first sentence of its reason
+ * (the card shows the rest). Undefined while it is still connecting: the outcome comes later.
+ */
+export function connectionWords(name: string, state: { status: string; reason?: string }): string | undefined {
+  if (state.status === 'ready') return `${name} is connected.`;
+  if (state.status === 'closed' || state.status === 'idle') return `${name} is disconnected.`;
+  if (state.status !== 'failed') return undefined;
+  const why = state.reason ? firstSentence(state.reason.replace(/^Could not connect: /, '')) : '';
+  return why ? `${name} could not connect: ${why}` : `${name} could not connect.`;
+}

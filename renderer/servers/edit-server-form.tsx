@@ -2,19 +2,42 @@ import { useEffect, useRef, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
 import { useCorrecting } from './use-correcting.js';
-import { draftFromSettings, draftProblems, toEditable, type DraftField, type ServerDraft } from './server-draft.js';
+import {
+  draftFromSettings,
+  draftProblems,
+  nameTakenBy,
+  nameTakenWords,
+  toEditable,
+  type DraftField,
+  type ServerDraft
+} from './server-draft.js';
 
 /**
  * Edits every field of a saved server (its id stays: tasks are kept per id). Secrets come as
  * names only; a stored one left empty keeps its value. Saving reconnects a server that was up.
  */
-export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
+export function EditServerForm({
+  server,
+  onDone,
+  onSaving
+}: {
+  server: ServerView;
+  onDone: () => void;
+  /**
+   * Called as Save is sent, so that the card says how the reconnect that follows went; what it
+   * returns is called when the save failed (no reconnect comes).
+   */
+  onSaving?: () => (() => void) | undefined;
+}) {
   const { client, announce } = useDesk();
   const [draft, setDraft] = useState<ServerDraft | undefined>(undefined);
   const [editable, setEditable] = useState(true);
+  /** The name and command as saved: a name kept as it was is not refused, a command kept says where it was found. */
+  const [saved, setSaved] = useState<{ name: string; command: string | undefined } | undefined>(undefined);
+  const servers = useDeskState((state) => state.servers);
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
@@ -32,6 +55,10 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         if (!live) return;
         setDraft(draftFromSettings(settings));
         setEditable(settings.editable);
+        setSaved({
+          name: settings.name,
+          command: settings.transport.type === 'stdio' ? settings.transport.command : undefined
+        });
       },
       (error: unknown) =>
         // Not by its name: a rename from elsewhere must not read the settings again over the draft.
@@ -42,7 +69,15 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     };
   }, [client, server.id, fail]);
 
-  const problems = draft ? draftProblems(draft) : [];
+  const clash = draft ? nameTakenBy(draft.name, servers, server.id) : undefined;
+  const renamed = !!draft && !!saved && draft.name.trim().toLowerCase() !== saved.name.trim().toLowerCase();
+  const problems: Array<[DraftField, string]> = draft ? draftProblems(draft) : [];
+  // Refused, not only warned of: two servers of one name make every message that names one of
+  // them (announcements, the Inbox, notices, History) ambiguous, and an import numbers such a
+  // name ("echo (2)") for that reason. A name that clashed already when the form opened (a
+  // server of Taskdesk's configuration, an older list) is only warned of, so that the server's
+  // other fields can still be saved.
+  if (clash && renamed) problems.unshift(['name', nameTakenWords(clash)]);
   const correcting = useCorrecting(problems, setErrors, { show, clear });
 
   const submit = async () => {
@@ -57,11 +92,14 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     }
     correcting.done();
     setBusy(true);
+    // Before the call: the reconnect's states may arrive before its answer.
+    const stopWaiting = onSaving?.();
     try {
       await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });
       announce(`Saved ${draft.name.trim()}.`);
       onDone();
     } catch (error) {
+      stopWaiting?.();
       fail(`${server.name} was not saved.`, error);
     } finally {
       setBusy(false);
@@ -94,6 +132,12 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
             if (element) controls.current.set(field, element);
           }}
           autoConnectLabel="Connect when Taskdesk starts"
+          nameWarning={clash ? nameTakenWords(clash) : undefined}
+          commandFound={
+            saved?.command !== undefined && server.state.executable
+              ? { command: saved.command, executable: server.state.executable }
+              : undefined
+          }
         />
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />

@@ -1,4 +1,4 @@
-import { memo, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
 import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
@@ -10,6 +10,7 @@ import { EditServerForm } from './edit-server-form.js';
 import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { ServerFolders } from './server-folders.js';
+import { connectionWords } from './added-words.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -56,6 +57,12 @@ export const ServerCard = memo(function ServerCard({
   /** Connect or Disconnect on its way: only that button waits; the rest of the card stays usable. */
   const [toggling, setToggling] = useState(false);
   const { failure, fail, clear } = useFailure();
+  /**
+   * The person's own act whose outcome a screen reader has not heard yet (a Connect that answered
+   * while still connecting, a Save that reconnects): the next state after `from` that says how it
+   * went is announced, once. Background changes (another window, a server that drops) are not.
+   */
+  const awaited = useRef<{ from: ConnectionState; connecting: boolean } | undefined>(undefined);
   /** A policy that was not saved is said by the policy's own fieldset, not by the buttons below. */
   const policyFailure = useFailure();
   const { state } = server;
@@ -67,6 +74,29 @@ export const ServerCard = memo(function ServerCard({
     state.reason && !live && !(signIn && (isSignInRequest(state.reason) || state.status === 'closed'))
       ? state.reason
       : undefined;
+
+  useEffect(() => {
+    const waiting = awaited.current;
+    if (!waiting || state === waiting.from) return;
+    if (state.status === 'connecting') {
+      waiting.connecting = true;
+      return;
+    }
+    // Before the reconnect starts, a Save's close of the old connection is no outcome.
+    if (state.status !== 'ready' && state.status !== 'failed' && !waiting.connecting) return;
+    awaited.current = undefined;
+    const words = connectionWords(server.name, state);
+    if (words && state.status !== 'closed' && state.status !== 'idle') announce(words);
+  }, [state, server.name, announce]);
+  /** Starts waiting for the outcome of a Save that reconnects; what it returns stops that (the save failed). */
+  const awaitReconnect = () => {
+    if (!live && state.status !== 'failed') return undefined;
+    const waiting = { from: state, connecting: false };
+    awaited.current = waiting;
+    return () => {
+      if (awaited.current === waiting) awaited.current = undefined;
+    };
+  };
 
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
@@ -93,9 +123,15 @@ export const ServerCard = memo(function ServerCard({
     setToggling(true);
     clear();
     clearConnectFailure();
+    awaited.current = undefined;
     try {
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
+      // Said once, from the answer: a connect resolves when ready or failed. One that found the
+      // server connecting already is said when that connect ends.
+      const words = connectionWords(view.name, view.state);
+      if (words) announce(words);
+      else awaited.current = { from: view.state, connecting: true };
     } catch (error) {
       fail(
         live ? `Could not disconnect ${server.name}.` : `Could not connect ${server.name}.`,
@@ -177,7 +213,7 @@ export const ServerCard = memo(function ServerCard({
       </dl>
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
       <ServerSignIn server={server} />
-      {editing ? <EditServerForm server={server} onDone={closeEdit} /> : null}
+      {editing ? <EditServerForm server={server} onDone={closeEdit} onSaving={awaitReconnect} /> : null}
       <SamplingPolicyField
         serverId={server.id}
         serverName={server.name}

@@ -183,3 +183,24 @@ export function toConfigInput(id: string, draft: ServerDraft): ServerConfigInput
     }
   };
 }
+
+/** The other server already called `name` (case and spaces aside, as a screen reader says it), if any. */
+export function nameTakenBy<S extends { id: string; name: string }>(
+  name: string,
+  servers: readonly S[],
+  ownId?: string
+): S | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return servers.find((server) => server.id !== ownId && server.name.trim().toLowerCase() === wanted);
+}
+
+/** What the Name field says of a name another server has. */
+export function nameTakenWords(other: { id: string; name: string }): string {
+  return `Another server (id ${other.id}) is named ${other.name}: messages could not tell the two apart. Choose another name.`;
+}
+
+/** What the Id field says of an id another server has (the host's own words). */
+export function idTakenWords(other: { name: string }): string {
+  return `Id already used by ${other.name}: choose another, or edit that server.`;
+}

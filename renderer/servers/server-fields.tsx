@@ -18,13 +18,19 @@ export function ServerFields({
   errors,
   onChange,
   register,
-  autoConnectLabel
+  autoConnectLabel,
+  nameWarning,
+  commandFound
 }: {
   draft: ServerDraft;
   errors: Partial<Record<DraftField, string>>;
   onChange: (draft: ServerDraft) => void;
   register: (field: DraftField, element: HTMLElement | null) => void;
   autoConnectLabel: string;
+  /** Said on the Name field as it is typed, before any Save (another server's name). */
+  nameWarning?: string | undefined;
+  /** Where the saved command was found when it last connected: said only while that command is typed. */
+  commandFound?: { command: string; executable: string } | undefined;
 }) {
   const group = useFieldId('transport');
   const set = (change: Partial<ServerDraft>) => onChange({ ...draft, ...change });
@@ -38,7 +44,20 @@ export function ServerFields({
   });
   return (
     <>
-      <FieldFrame name="name" label="Name" required error={errors.name}>
+      <FieldFrame
+        name="name"
+        label="Name"
+        required
+        error={errors.name}
+        hint={
+          nameWarning && !errors.name ? (
+            <span className="field-warning">
+              <span aria-hidden="true">⚠ </span>
+              {nameWarning}
+            </span>
+          ) : undefined
+        }
+      >
         {(wiring) => <input {...wiring} {...text('name')} type="text" required aria-required="true" />}
       </FieldFrame>
       <fieldset className="field">
@@ -69,7 +88,12 @@ export function ServerFields({
             label="Command"
             required
             error={errors.command}
-            hint="Found on your login shell's PATH."
+            hint={
+              // Only what was looked up: the command is looked up when the server connects.
+              commandFound && draft.command.trim() === commandFound.command
+                ? `Found: it runs ${commandFound.executable}.`
+                : "Looked up on your login shell's PATH when the server connects; or give its full path."
+            }
           >
             {(wiring) => (
               <input {...wiring} {...text('command')} type="text" placeholder="npx" required aria-required="true" />

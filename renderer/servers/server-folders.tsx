@@ -1,6 +1,24 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { ActionError, useFailure } from '../components/action-error.js';
+import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { useDesk } from '../shell/desk-context.js';
+
+/** As the host checks a folder (`RootFolderSchema`): a POSIX path, a drive's (`C:\\`) or a share's (`\\\\host`). */
+function isAbsolutePath(folder: string): boolean {
+  return folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder) || folder.startsWith('\\\\');
+}
+
+/**
+ * The host's reason in words: a refusal of the call's own check reads "Invalid params for
+ * roots.set: folders.0: A folder must be an absolute path", which names the method and the
+ * field's place in the list; the person needs only what the folder lacks.
+ */
+function readableReason(message: string): string {
+  return message
+    .replace(/^Invalid params for [\w.]+: /, '')
+    .split('; ')
+    .map((issue) => issue.replace(/^folders(\.\d+)?: /, ''))
+    .join('; ');
+}
 
 /**
  * The folders a server sees as its roots (`roots/list`, and a 2026-07-28 server's roots input
@@ -12,8 +30,11 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
   const { client, announce } = useDesk();
   const [folders, setFolders] = useState<string[] | undefined>(undefined);
   const [typed, setTyped] = useState('');
-  const { failure, fail, clear } = useFailure();
+  const { failure, fail, show, clear } = useFailure();
+  /** What the typed path lacks, said on the field before anything is sent. */
+  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
   const inputId = useId();
+  const errorId = `${inputId}-error`;
   const picker = typeof window !== 'undefined' ? window.taskdesk?.pickFolder : undefined;
   /** Where the focus goes once a folder is added or removed (the button pressed is gone or disabled). */
   const landing = useRef<HTMLInputElement & HTMLButtonElement>(null);
@@ -38,11 +59,12 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
       announce(said);
       return true;
     } catch (thrown) {
-      fail(
+      const failure = failureOf(
         `The folders of ${serverName} were not saved.`,
         thrown,
         'Check the path (a folder that exists on this computer), then add it again.'
       );
+      show(failure.why === undefined ? failure : { ...failure, why: readableReason(failure.why) });
       return false;
     }
   };
@@ -50,6 +72,15 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
   const add = async (folder: string) => {
     const trimmed = folder.trim();
     if (!trimmed || !folders) return;
+    if (!isAbsolutePath(trimmed)) {
+      clear();
+      setFieldError(
+        `${trimmed} is not an absolute path: give the folder’s full path, from the top of the disk (such as /home/me/project).`
+      );
+      landing.current?.focus();
+      return;
+    }
+    setFieldError(undefined);
     if (await save([...folders, trimmed], `${serverName} now sees the folder ${trimmed}.`)) {
       setTyped('');
       landing.current?.focus();
@@ -113,11 +144,20 @@ export function ServerFolders({ serverId, serverName }: { serverId: string; serv
             placeholder="/home/me/project"
             spellCheck={false}
             disabled={!folders}
-            onChange={(event) => setTyped(event.target.value)}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? errorId : undefined}
+            onChange={(event) => {
+              setTyped(event.target.value);
+              // The message goes once the path is right, or changes with it.
+              if (fieldError !== undefined && isAbsolutePath(event.target.value.trim())) setFieldError(undefined);
+            }}
           />
           <button type="submit" disabled={!folders || typed.trim() === ''}>
             Add folder
           </button>
+          <p className="field-error" id={errorId} hidden={!fieldError}>
+            {fieldError ?? ''}
+          </p>
         </form>
       )}
       <ActionError failure={failure} onDismiss={clear} />

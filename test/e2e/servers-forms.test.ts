@@ -7,7 +7,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { stderrContaining } from '../support/stderr-wait.js';
-import { buildRenderer, openDesk, root } from './renderer-build.js';
+import { accessibleDescription, buildRenderer, openDesk, root } from './renderer-build.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
@@ -333,6 +333,203 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await source.getByLabel(/^Import it anyway/).check();
     assert.equal(await importButton.isEnabled(), true);
     assert.match((await importButton.textContent()) ?? '', /^Import 1 selected/);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  /** Starts recording every text the polite live region says, in order (each announcement once). */
+  const recordSaid = () =>
+    page.evaluate(() => {
+      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
+      const said: string[] = [];
+      (window as unknown as { said: string[] }).said = said;
+      new MutationObserver(() => {
+        const text = region.textContent ?? '';
+        if (text) said.push(text);
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+  /** Waits until the live region has said something matching `pattern` `times` times since {@link recordSaid}. */
+  const saidTimes = async (pattern: RegExp, times = 1) => {
+    await page.waitForFunction(
+      ([source, flags, count]) =>
+        (window as unknown as { said: string[] }).said.filter((text) => new RegExp(source, flags).test(text)).length >=
+        count,
+      [pattern.source, pattern.flags, times] as const
+    );
+  };
+  const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+
+  it('says how the person’s own Disconnect, Connect and Save went, once, and not a change made elsewhere', async () => {
+    await recordSaid();
+    const card = page.locator('li[data-server-id="echo"]');
+    await card.getByRole('button', { name: 'Disconnect Echo' }).click();
+    await saidTimes(/^Echo is disconnected\.$/);
+    await card.getByRole('button', { name: 'Connect Echo' }).click();
+    await saidTimes(/^Echo is connected\.$/);
+
+    // A Save that reconnects, and fails: "Saved" first, then why it could not connect.
+    await card.getByRole('button', { name: 'Edit Echo' }).click();
+    const form = card.getByRole('form', { name: 'Edit Echo' });
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('taskdesk-no-such-command');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const failed = /Echo could not connect: The command "taskdesk-no-such-command" was not found/;
+    await saidTimes(failed);
+    assert.ok((await said()).some((text) => text.includes('Saved Echo.')));
+    await card.locator('[data-status="failed"]').waitFor();
+    // Connect again on the failed server: said again, not left at the last text.
+    await card.getByRole('button', { name: 'Connect Echo' }).click();
+    await saidTimes(failed, 2);
+
+    // Put back; then a disconnect from elsewhere (the host itself) is not announced as the person's.
+    await card.getByRole('button', { name: 'Edit Echo' }).click();
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await saidTimes(/^Echo is connected\.$/, 2);
+    await host.call('servers.disconnect', { serverId: 'echo' });
+    await card.getByRole('button', { name: 'Connect Echo' }).waitFor();
+    // Something the person does next is said; the disconnect made elsewhere before it was not.
+    await card.getByRole('radio', { name: 'Refuse' }).check();
+    await saidTimes(/^Sampling for Echo: refuse\.$/);
+    assert.equal((await said()).filter((text) => /Echo is disconnected/.test(text)).length, 1, 'only the person’s own');
+    // Connected again for the tests below.
+    assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says where a command was found only when it was looked up and found', async () => {
+    const add = page.getByRole('form', { name: 'Add a server' });
+    const hint = async (form: typeof add) => accessibleDescription(form.getByRole('textbox', { name: 'Command' }));
+    assert.doesNotMatch((await hint(add)) ?? '', /Found/, 'nothing typed, nothing looked up');
+    await add.getByRole('textbox', { name: 'Command', exact: true }).fill('taskdesk-no-such-command');
+    assert.doesNotMatch((await hint(add)) ?? '', /Found/);
+    await add.getByRole('textbox', { name: 'Command', exact: true }).fill('');
+
+    const card = page.locator('li[data-server-id="echo"]');
+    await card.locator('[data-status="ready"]').waitFor();
+    await card.getByRole('button', { name: 'Edit Echo' }).click();
+    const form = card.getByRole('form', { name: 'Edit Echo' });
+    await form.getByRole('textbox', { name: 'Command', exact: true }).waitFor();
+    assert.equal(await hint(form), `Found: it runs ${process.execPath}.`);
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('taskdesk-no-such-command');
+    assert.doesNotMatch((await hint(form)) ?? '', /Found/, 'another command was not looked up');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+  });
+
+  it('checks a typed folder before sending it: a relative path is said on the field, in words', async () => {
+    const folders = page.locator('li[data-server-id="echo"]').getByRole('group', { name: /^Folders/ });
+    const field = folders.getByLabel('Folder path');
+    await field.fill('relative/dir');
+    await folders.getByRole('button', { name: 'Add folder' }).click();
+    await folders.getByText('relative/dir is not an absolute path', { exact: false }).waitFor();
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.match((await accessibleDescription(field)) ?? '', /not an absolute path: give the folder’s full path/);
+    assert.ok(await field.evaluate((element) => element === document.activeElement), 'the focus stays on the field');
+    assert.equal(await folders.locator('.action-error').isVisible(), false, 'nothing sent, nothing refused');
+    assert.doesNotMatch((await folders.textContent()) ?? '', /Invalid params|folders\.0/);
+    assert.deepEqual((await host.call('roots.get', { serverId: 'echo' })).folders, []);
+    await field.fill(data.dir);
+    assert.equal(await field.getAttribute('aria-invalid'), null, 'the message goes once the path is right');
+    await field.fill('');
+  });
+
+  it('marks a duplicate id on the Id field, with the focus there', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const id = form.getByRole('textbox', { name: 'Id', exact: true });
+    await id.fill('echo');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Another echo');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.getByText('Id already used by Echo: choose another, or edit that server.').waitFor();
+    assert.equal(await id.getAttribute('aria-invalid'), 'true');
+    assert.match((await accessibleDescription(id)) ?? '', /Id already used by Echo/);
+    assert.ok(await id.evaluate((element) => element === document.activeElement), 'the focus is on Id');
+    assert.equal((await host.call('servers.list', {})).filter((view) => view.id === 'echo').length, 1);
+    await id.fill('echo-two');
+    assert.equal(await id.getAttribute('aria-invalid'), null);
+    for (const label of ['Id', 'Name', 'Command'])
+      await form.getByRole('textbox', { name: label, exact: true }).fill('');
+  });
+
+  it('warns on the Name field, before saving, of a name another server has, and refuses it', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const name = form.getByRole('textbox', { name: 'Name', exact: true });
+    await name.fill('echo');
+    const words = 'Another server (id echo) is named Echo: messages could not tell the two apart. Choose another name.';
+    await form.getByText(words).waitFor();
+    assert.match((await accessibleDescription(name)) ?? '', /Another server \(id echo\) is named Echo/);
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('echo-twin');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.locator('.action-error').getByText('One field needs correcting.').waitFor();
+    assert.equal(await name.getAttribute('aria-invalid'), 'true');
+    assert.ok(await name.evaluate((element) => element === document.activeElement));
+    assert.equal(
+      (await host.call('servers.list', {})).some((view) => view.id === 'echo-twin'),
+      false
+    );
+    await name.fill('Echo twin');
+    await form.locator('.action-error').waitFor({ state: 'hidden' });
+    for (const label of ['Id', 'Name', 'Command'])
+      await form.getByRole('textbox', { name: label, exact: true }).fill('');
+
+    // Edit: renaming First to Echo is warned of, then refused; its own name is no clash.
+    const card = page.locator('li[data-server-id="first"]');
+    await card.getByRole('button', { name: 'Edit First' }).click();
+    const edit = card.getByRole('form', { name: 'Edit First' });
+    await edit.getByLabel('Name').waitFor();
+    assert.equal(await edit.getByText(/Another server/).count(), 0);
+    await edit.getByLabel('Name').fill('ECHO');
+    await edit.getByText('Another server (id echo) is named Echo', { exact: false }).waitFor();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.locator('.action-error').getByText('One field needs correcting.').waitFor();
+    assert.equal(await edit.getByLabel('Name').getAttribute('aria-invalid'), 'true');
+    assert.equal((await host.call('servers.get', { serverId: 'first' })).name, 'First');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows a keyboard Add server’s outcome by the form, in sight in an 800×600 window', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await recordSaid();
+      const form = page.getByRole('form', { name: 'Add a server' });
+      await form.getByRole('textbox', { name: 'Id', exact: true }).focus();
+      await page.keyboard.type('kbd');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Keyboard server');
+      await form.getByRole('textbox', { name: 'Command', exact: true }).focus();
+      await page.keyboard.type(process.execPath);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(`--import\n${TSX}\n${ECHO}`);
+      await form.getByRole('textbox', { name: 'Command', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await saidTimes(/^Added Keyboard server; it is connected\.$/);
+      const line = page
+        .getByRole('form', { name: 'Add a server' })
+        .getByText('Added Keyboard server; it is connected.', {
+          exact: true
+        });
+      await line.waitFor();
+      const fresh = page.getByRole('form', { name: 'Add a server' });
+      assert.ok(await fresh.getByLabel('Id').evaluate((field) => field === document.activeElement));
+      // In the window and not under the bar at its top: what is at its middle is the line itself.
+      assert.ok(
+        await line.evaluate((element) => {
+          const rect = element.getBoundingClientRect();
+          const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+          return rect.top >= 0 && rect.bottom <= window.innerHeight && element.contains(top);
+        }),
+        'the line that says what the add did is in sight'
+      );
+      // It stays until the next Add server.
+      await fresh.getByRole('button', { name: 'Add server' }).click();
+      await line.waitFor({ state: 'hidden' });
+      for (const label of ['Id', 'Name', 'Command'])
+        await fresh.getByRole('textbox', { name: label, exact: true }).fill('');
+    } finally {
+      await page.setViewportSize({ width: 1100, height: 1400 });
+    }
     assert.deepEqual(pageErrors, []);
   });
 });

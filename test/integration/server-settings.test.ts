@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { HostEvents, type HostEvent } from '../../app/contract/host-api.js';
+import { HostError } from '../../app/core/errors.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { loginShellEnv } from '../../app/mcp/login-env.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
@@ -201,6 +202,32 @@ describe('editing a server, with its secrets in the key store', { skip: process.
       assert.ok(!fs.readFileSync(file, 'utf8').includes(MARK), `${path.relative(data.dir, file)} holds no secret`);
     data.remove();
     cwd.remove();
+  });
+});
+
+describe('adding a server under an id in use', () => {
+  it('refuses it, naming the server that has the id, on the Id field (`data.fields.id`); nothing changes', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false, loginEnv: async () => ({ ...process.env }) });
+    try {
+      const first = { id: 'same', name: 'First', transport: { type: 'stdio' as const, command: 'node', args: [] } };
+      await host.call('servers.add', first);
+      await assert.rejects(host.call('servers.add', { ...first, name: 'Second' }), (error: unknown) => {
+        assert.ok(error instanceof HostError);
+        assert.equal(error.code, -32602);
+        const message = 'Id already used by First: choose another, or edit that server.';
+        assert.equal(error.message, message);
+        assert.deepEqual(error.data, { fields: { id: message } });
+        return true;
+      });
+      assert.deepEqual(
+        (await host.call('servers.list', {})).map((view) => [view.id, view.name]),
+        [['same', 'First']]
+      );
+    } finally {
+      await host.close();
+      data.remove();
+    }
   });
 });
 

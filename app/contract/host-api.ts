@@ -216,6 +216,11 @@ export const InboxItemSchema = z.object({
   relatedTaskId: z.string().optional(),
   /** What is asking, e.g. the tool whose call asks. */
   origin: z.string().optional(),
+  /**
+   * `relatedTaskId` names a multi round-trip request of Taskdesk's (MCP 2026-07-28), not a task:
+   * no task of the server waits on this question, the request does.
+   */
+  relatedCall: z.literal(true).optional(),
   /** When the server asked: for a task, its creation time, kept across restarts. */
   createdAt: z.string(),
   /** When the request's task expires, and the item with it (ISO 8601); absent for an ordinary request. */

@@ -366,7 +366,9 @@ export class Host {
     // Side-channel requests of our own tool calls say which tool is asking.
     const origin = (serverId: string, relatedTaskId: string) => {
       const described = this.requestor.describe(serverId, relatedTaskId);
-      return described ? `tool ${described.toolName}` : this.requestor.exchanges?.describe(serverId, relatedTaskId);
+      if (described) return { words: `tool ${described.toolName}`, call: false };
+      const exchange = this.requestor.exchanges?.describe(serverId, relatedTaskId);
+      return exchange === undefined ? undefined : { words: exchange, call: true };
     };
     const partials = new PartialTextThrottle(this.clock);
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });

@@ -15,7 +15,7 @@ import type {
   SamplingDraft
 } from '../sampling/approval-gate.js';
 import type { Inbox } from './inbox.js';
-import type { OriginLookup } from './inbox-runners.js';
+import { originFields, type OriginLookup } from './inbox-runners.js';
 
 /**
  * The sampling approval gate over the inbox: a `sampling-approval` item before the model
@@ -84,7 +84,7 @@ export class InboxApprovalGate implements ApprovalGate {
       serverId: draft.serverId,
       serverName: draft.serverName,
       ...(relatedTaskId !== undefined && { relatedTaskId }),
-      ...(described !== undefined && { origin: described }),
+      ...originFields(described),
       ...(draft.askedAt !== undefined && { createdAt: draft.askedAt }),
       ...(draft.expiresAt !== undefined && { expiresAt: draft.expiresAt }),
       request: draft.params as unknown as Record<string, unknown>,

@@ -9,8 +9,18 @@ import { withdrawnMessage } from '../sampling/approval-gate.js';
 /** The status message a task shows its server while a person has its question in the Inbox. */
 export const WAITING_IN_INBOX = 'Waiting for your answer in the Inbox';
 
-/** Describes what is asking, for the inbox item (a tool call of ours, when there is a related task). */
-export type OriginLookup = (serverId: string, relatedTaskId: string) => string | undefined;
+/**
+ * Describes what is asking, for the inbox item (a tool call of ours, when there is a related
+ * task): its words ("tool ask-name"), and whether the related id is a multi round-trip request of
+ * Taskdesk's rather than a task (`call`).
+ */
+export type OriginLookup = (serverId: string, relatedTaskId: string) => { words: string; call: boolean } | undefined;
+
+/** An inbox item's `origin` and `relatedCall`, from what {@link OriginLookup} found. */
+export function originFields(described: ReturnType<OriginLookup>): { origin?: string; relatedCall?: true } {
+  if (!described) return {};
+  return { origin: described.words, ...(described.call && { relatedCall: true as const }) };
+}
 
 /** Asks elicitation questions through the inbox. Resumable: a restart asks again. */
 export class InboxPrompter implements UserPrompter {
@@ -131,7 +141,7 @@ function itemFor(
     serverId: context.serverId,
     serverName: context.serverName,
     ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId }),
-    ...(described !== undefined && { origin: described }),
+    ...originFields(described),
     ...(context.askedAt !== undefined && { createdAt: context.askedAt }),
     ...(context.expiresAt !== undefined && { expiresAt: context.expiresAt }),
     request: params as Record<string, unknown>

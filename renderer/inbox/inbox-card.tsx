@@ -44,6 +44,9 @@ export function InboxCard({
               {' · task '}
               <ShortId id={item.taskId} />
             </>
+          ) : item.relatedCall ? (
+            // A multi round-trip request of Taskdesk's: no task of the server, the request waits on it.
+            ' · your request waits on it'
           ) : item.relatedTaskId ? (
             // A question asked inside one of Taskdesk's own tool calls: the server's task waits on it.
             <>

@@ -82,7 +82,12 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     await nav('Inbox 1 waiting').click();
     const card = page.getByRole('article', { name: 'Your name?' });
     await card.waitFor();
-    assert.match((await card.locator('.meta').textContent()) ?? '', /^From MRTR · .* · for tool ask-name · /);
+    // No task of the server waits on it (the exchange's id is Taskdesk's own): the request does.
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      /^From MRTR · asked .* · your request waits on it · for tool ask-name · /
+    );
+    assert.doesNotMatch((await card.locator('.meta').textContent()) ?? '', /task/);
     await page.clock.fastForward(41_000);
     // The card goes on counting how long it waits; no note says the server may stop waiting.
     await card.locator('.waiting-since', { hasText: /^waiting for 4\d s$/ }).waitFor();

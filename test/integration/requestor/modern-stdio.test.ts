@@ -141,6 +141,7 @@ describe('requestor and a 2026-07-28 server over stdio (tasks extension)', () =>
     const created = await startTask('ask-name');
     const { item } = await question;
     assert.equal(item.kind, 'elicitation');
+    assert.equal(item.relatedCall, undefined, 'a task waits on it, not a call of Taskdesk’s');
     assert.equal(item.origin, 'tool ask-name');
     assert.equal(item.relatedTaskId, created.taskId);
     assert.equal(item.request.message, 'Your name?');

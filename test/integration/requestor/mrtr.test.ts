@@ -84,6 +84,8 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
     const item = await asked(host);
     assert.equal(item.kind, 'elicitation');
     assert.equal(item.origin, 'tool ask-name');
+    // Its related id is the exchange's, not a task's: the item says so.
+    assert.equal(item.relatedCall, true);
     assert.equal(item.request.message, 'Your name?');
     assert.equal(host.requestor.exchanges?.list().length, 1, 'the exchange is kept while it waits');
     await host.call('inbox.answer', { id: item.id, answer: { action: 'accept', content: { name: 'Ada' } } });

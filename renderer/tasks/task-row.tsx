@@ -79,26 +79,14 @@ export const TaskRow = memo(function TaskRow({
         <ShortId id={item.taskId} />
         {/* What the narrow window's table leaves out of its columns (see WIDE_ONLY_COLUMNS). */}
         <div className="narrow-only muted small-text task-meta">
-          {KIND_WORDS[item.kind]}
-          {item.kind === 'tool-call' ? (
-            <>
-              {' '}
-              <code>{item.title}</code>
-            </>
-          ) : null}
+          <KindWords item={item} />
           {` · ${item.direction === 'received' ? 'Received from' : 'Requested of'} ${item.serverName} · `}
           <DateTime iso={item.createdAt} />
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
         </div>
       </td>
       <td className="kind wide-only">
-        {KIND_WORDS[item.kind]}
-        {item.kind === 'tool-call' ? (
-          <>
-            {' '}
-            <code>{item.title}</code>
-          </>
-        ) : null}
+        <KindWords item={item} />
         <div className="muted small-text">
           {item.direction === 'received' ? 'Received' : 'Requested'}
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
@@ -151,6 +139,21 @@ export const TaskRow = memo(function TaskRow({
     </tr>
   );
 });
+
+/** A task's kind in words, a tool call's with its tool ("Tool call `report`"). */
+function KindWords({ item }: { item: TaskItem }) {
+  return (
+    <>
+      {KIND_WORDS[item.kind]}
+      {item.kind === 'tool-call' ? (
+        <>
+          {' '}
+          <code>{item.title}</code>
+        </>
+      ) : null}
+    </>
+  );
+}
 
 /** Answered fields a row shows; the rest are in the task's details. */
 const ROW_FIELDS = 4;

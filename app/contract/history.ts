@@ -83,6 +83,11 @@ export const HistorySummarySchema = z.object({
    * `ranRequest` is what ran, its `request` what the server sent.
    */
   edited: z.boolean().optional(),
+  /**
+   * How the person answered a server's question (its result's `action`), so that a list says
+   * "Answered", "Declined" or "Dismissed" rather than the protocol's "Completed" for all three.
+   */
+  answer: z.enum(['accept', 'decline', 'cancel']).optional(),
   statusMessage: z.string().optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),

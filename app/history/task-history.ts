@@ -561,8 +561,16 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...summary,
     ...(preview !== undefined && { preview }),
     ...(isRejectedSampling(entry) && { rejected: true }),
-    ...(ranRequest !== undefined && { edited: true })
+    ...(ranRequest !== undefined && { edited: true }),
+    ...answerOf(entry)
   };
+}
+
+/** A server's question's answer, by its result's action (see `HistorySummary.answer`). */
+function answerOf(entry: HistoryEntry): Pick<HistorySummary, 'answer'> {
+  if (entry.kind !== 'elicitation' || entry.direction !== 'received') return {};
+  const action = (entry.result as { action?: unknown } | undefined)?.action;
+  return action === 'accept' || action === 'decline' || action === 'cancel' ? { answer: action } : {};
 }
 
 /** The task of Taskdesk's a received task was asked for (its related-task `_meta`, noted as it arrived). */

@@ -1,5 +1,6 @@
-import type { HistorySummary } from '../../app/contract/host-api.js';
+import type { HistoryEntry, HistorySummary } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
+import { questionEndLabel } from '../components/status-words.js';
 
 /**
  * What a cancelled History entry's badge says: who cancelled it ("Cancelled by Taskdesk"), in
@@ -8,4 +9,33 @@ import { cancelledWords } from '../components/cancelled-words.js';
  */
 export function cancelledLabel(entry: Pick<HistorySummary, 'status' | 'cancelledBy'>): string | undefined {
   return entry.status === 'cancelled' ? cancelledWords(entry.cancelledBy) : undefined;
+}
+
+/**
+ * What an entry's badge says in place of its status: who cancelled it (see `cancelledLabel`), or
+ * how a question to the person ended ("Answered", "Declined", "Dismissed": see
+ * `questionEndLabel`: the whole entry's result, or a list's summary's `answer`, says which).
+ */
+export function endLabel(
+  entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'cancelledBy' | 'answer'> &
+    Pick<Partial<HistoryEntry>, 'result'>
+): string | undefined {
+  return cancelledLabel(entry) ?? questionEndLabel(entry);
+}
+
+/** The words a question's end step says after its status, which its label now says itself. */
+const ANSWER_MESSAGES = new Set(['You answered', 'You declined', 'Dismissed without an answer']);
+
+/**
+ * The timeline as the badge says it: a question's end step labelled "Answered", "Declined" or
+ * "Dismissed" (see `endLabel`) in place of "Completed", without the message that said the same.
+ */
+export function answeredSteps(entry: HistoryEntry): HistoryEntry['timeline'] {
+  const label = entry.status === 'completed' ? endLabel(entry) : undefined;
+  if (label === undefined) return entry.timeline;
+  return entry.timeline.map((step) => {
+    if (step.status !== 'completed' || step.label !== undefined) return step;
+    const { message, ...rest } = step;
+    return message === undefined || ANSWER_MESSAGES.has(message) ? { ...rest, label } : { ...step, label };
+  });
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { HistoryEntry } from '../../app/contract/host-api.js';
-import { cancelledLabel } from './cancelled-label.js';
+import { answeredSteps, cancelledLabel, endLabel } from './cancelled-label.js';
 import { Timeline } from '../components/timeline.js';
 import { JsonView } from '../components/json-view.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -57,14 +57,14 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <p className="meta">
             {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong>
             <TaskWords entry={entry} /> ·{' '}
-            <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} label={cancelledLabel(entry)} />
+            <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} label={endLabel(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
             {/* A reason that only says who cancelled it is said by the badge already. */}
             {entry.statusMessage && entry.statusMessage !== cancelledLabel(entry) ? ` · ${entry.statusMessage}` : null}
           </p>
           <h4>Timeline</h4>
-          <Timeline steps={entry.timeline} />
+          <Timeline steps={answeredSteps(entry)} />
           <SentAndRanRequest
             kind={entry.kind}
             request={entry.request}

@@ -3,7 +3,7 @@ import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { cancelledLabel } from './cancelled-label.js';
+import { endLabel } from './cancelled-label.js';
 import { statusLabel } from '../components/status-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
@@ -188,7 +188,7 @@ export function HistoryScreen({
               <span id={metaId} className="meta">
                 {kindWords(entry.kind)}
                 <TaskWords entry={entry} /> · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
-                <StatusBadge status={entry.status} rejected={entry.rejected === true} label={cancelledLabel(entry)} />
+                <StatusBadge status={entry.status} rejected={entry.rejected === true} label={endLabel(entry)} />
                 {entry.unanswered ? ' (unanswered)' : null}
                 {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
               </span>

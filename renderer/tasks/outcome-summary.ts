@@ -3,15 +3,23 @@ import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
-import { cancelledWords } from '../components/cancelled-words.js';
 
 /**
- * How a task ended or stands, in a line: Taskdesk's own words, a result's text (Markdown, cut
- * to {@link OUTCOME_TEXT_LIMIT} characters) with words before it and a note after it, or a
- * form's answer: the action in words and the fields answered.
+ * How a task ended or stands, in a line: Taskdesk's own words, words that say there is none
+ * (muted), a result's text (Markdown, cut to {@link OUTCOME_TEXT_LIMIT} characters) with words
+ * before it and a note after it, or a form's answer: the action in words and the fields answered.
  */
 export type OutcomeLine =
-  string | { before: string; markdown: string; after: string } | { action: string; fields: AnswerField[] };
+  | string
+  | { muted: string }
+  | { before: string; markdown: string; after: string }
+  | { action: string; fields: AnswerField[] };
+
+/** A cancelled task's outcome: who cancelled it is said under its status badge, once. */
+export const NO_RESULT: OutcomeLine = { muted: 'No result' };
+
+/** A question declined or dismissed: its badge says which ("Declined", "Dismissed"). */
+export const NO_ANSWER: OutcomeLine = { muted: 'No answer' };
 
 /** Enough of a result's text for the lines a summary shows; the rest is in the task's details. */
 export const OUTCOME_TEXT_LIMIT = 1000;
@@ -20,9 +28,9 @@ export const OUTCOME_TEXT_LIMIT = 1000;
 export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   // Taskdesk withdrew it: the dismissal its server was told is no answer of the person's.
   if (inbound.withdrawn !== undefined) return inbound.withdrawn;
-  // A cancelled task's stored −32800 says nothing beyond who cancelled it.
-  if (inbound.task.status === 'cancelled') return cancelledWords(inbound.cancelledBy);
   const outcome = inbound.outcome;
+  // A cancelled task's stored −32800 says nothing beyond who cancelled it, said under its badge.
+  if (inbound.task.status === 'cancelled' && outcome?.type !== 'result') return NO_RESULT;
   if (!outcome) return isTerminal(inbound.task.status) ? '—' : 'Pending';
   if (outcome.type === 'error')
     return isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error })
@@ -30,6 +38,8 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
       : `Error ${outcome.error.code}: ${outcome.error.message}`;
   const result = outcome.result;
   if (inbound.kind === 'elicitation') {
+    // Its badge says how the person ended it (`questionEndLabel`): no answer to show.
+    if (result.action === 'decline' || result.action === 'cancel') return NO_ANSWER;
     const fields = answerFields(result.content, inbound.request.requestedSchema);
     return { action: answerActionWords(result.action), fields };
   }

@@ -12,8 +12,10 @@ import { RawToggle } from '../components/raw-toggle.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { questionEndLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
 import { ResultView } from '../history/result-view.js';
+import { answeredSteps } from '../history/cancelled-label.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -248,7 +250,7 @@ export function TaskDetail({
             {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
           </p>
           <div className="detail-status">
-            <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} />
+            <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} label={questionEndLabel(shown)} />
             {shown.status === 'cancelled' ? (
               <span className="cancelled-by"> {cancelledWords(shown.cancelledBy)}</span>
             ) : null}
@@ -322,7 +324,7 @@ export function TaskDetail({
           ) : null}
           <h4>Timeline</h4>
           {entry?.timeline.length ? (
-            <Timeline steps={entry.timeline} />
+            <Timeline steps={answeredSteps(entry)} />
           ) : reading.failure ? null : (
             <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
           )}
@@ -356,11 +358,8 @@ export function TaskDetail({
             />
           ) : shown.error && shown.status !== 'cancelled' ? null : (
             <p className="muted">
-              {shown.status === 'cancelled'
-                ? 'None: the task was cancelled.'
-                : item?.running
-                  ? 'Not yet.'
-                  : 'No result.'}
+              {/* A cancelled task says who cancelled it under its badge, once. */}
+              {item?.running ? 'Not yet.' : 'No result.'}
             </p>
           )}
           <div className="raw-json-header">

@@ -4,10 +4,10 @@ import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { requestTitle } from '../components/request-title.js';
-import { statusLabel } from '../components/status-words.js';
+import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
-import { OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
+import { NO_RESULT, OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
 
 /** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
 export interface TaskItem {
@@ -35,6 +35,11 @@ export interface TaskItem {
   cancelledBy: 'you' | 'server' | 'taskdesk' | undefined;
   /** A model request turned down (see `isRejectedSampling`): `failed`, said as "Rejected". */
   rejected: boolean;
+  /**
+   * What its badge says in place of its status: how a question to the person ended ("Answered",
+   * "Declined", "Dismissed"), as History says it (see `questionEndLabel`); else undefined.
+   */
+  label: string | undefined;
   /** The person changed a received task's request before it ran (History's "changed by you"). */
   edited: boolean;
   inbound?: InboundTask;
@@ -76,6 +81,14 @@ export function receivedItem(inbound: InboundTask): TaskItem {
         direction: 'received',
         error: inbound.outcome?.type === 'error' ? inbound.outcome.error : undefined
       }),
+    label: withdrawn
+      ? undefined
+      : questionEndLabel({
+          kind: inbound.kind,
+          direction: 'received',
+          status: task.status,
+          result: inbound.outcome?.type === 'result' ? inbound.outcome.result : undefined
+        }),
     edited: inbound.edited === true,
     inbound
   };
@@ -99,6 +112,7 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
     warnAt: outbound.expiresAt ? warningTime(outbound.createdAt, outbound.expiresAt) : undefined,
     cancelledBy: outbound.cancelledBy,
     rejected: false,
+    label: undefined,
     edited: false,
     outbound
   };
@@ -108,10 +122,10 @@ export function requestedItem(outbound: OutboundTaskView): TaskItem {
 export function itemOutcome(item: TaskItem): OutcomeLine {
   if (item.inbound) return outcomeSummary(item.inbound);
   const outbound = item.outbound!;
-  // Said as a received task's is (outcome-summary.ts): who cancelled it.
-  if (outbound.state === 'cancelled') return cancelledWords(outbound.cancelledBy);
-  if (outbound.reason) return outbound.reason;
   const outcome = outbound.outcome;
+  // Said as a received task's is (outcome-summary.ts): who cancelled it is said under its badge.
+  if (outbound.state === 'cancelled' && outcome?.type !== 'result') return NO_RESULT;
+  if (outbound.reason) return outbound.reason;
   if (!outcome) return item.running ? 'Pending' : '—';
   if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
   const content = Array.isArray(outcome.result.content)
@@ -139,13 +153,14 @@ export const NO_TASK_FILTER: TaskFilterInputs = { text: '', direction: '', statu
 /** An outcome line's words, for the search. */
 function outcomeWords(line: OutcomeLine): string {
   if (typeof line === 'string') return line;
+  if ('muted' in line) return line.muted;
   if ('markdown' in line) return `${line.before} ${line.markdown} ${line.after}`;
   return `${line.action} ${line.fields.map((field) => `${field.title} ${field.value}`).join(' ')}`;
 }
 
 /**
  * Whether a row passes the filters; the text's words must all appear in its title, server,
- * status (as the protocol and as the badge say it), ids or outcome.
+ * status (as the protocol and as the badge and the words under it say it), ids or outcome.
  */
 export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
   if (filter.direction && item.direction !== filter.direction) return false;
@@ -161,7 +176,9 @@ export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
     return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const said = statusLabel(item.rejected ? 'rejected' : item.status);
+  const said = `${statusLabel(item.rejected ? 'rejected' : item.status)} ${item.label ?? ''} ${
+    item.status === 'cancelled' ? cancelledWords(item.cancelledBy) : ''
+  }`;
   const haystack =
     `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`.toLowerCase();
   return words.every((word) => haystack.includes(word));

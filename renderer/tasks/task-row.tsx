@@ -94,7 +94,7 @@ export const TaskRow = memo(function TaskRow({
       </td>
       <td className="server wide-only">{item.serverName}</td>
       <td>
-        <StatusBadge status={item.status} rejected={item.rejected} />
+        <StatusBadge status={item.status} rejected={item.rejected} label={item.label} />
         {item.status === 'cancelled' ? (
           <div className="small-text cancelled-by">{cancelledWords(item.cancelledBy)}</div>
         ) : null}
@@ -164,6 +164,7 @@ const ROW_FIELDS = 4;
  */
 function Outcome({ line }: { line: OutcomeLine }) {
   if (typeof line === 'string') return line;
+  if ('muted' in line) return <span className="muted">{line.muted}</span>;
   if ('action' in line)
     return (
       <>

@@ -166,7 +166,9 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const formRow = tasks.locator(`tr[data-task-id="${taskId}"]`);
     await formRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await formRow.textContent()) ?? '', /Question.*Server desk.*Completed/);
+    // Its status says how the person ended the question, as History does: not "Completed".
+    assert.equal(await formRow.locator('[data-status="completed"]').textContent(), 'Answered');
+    assert.match((await formRow.textContent()) ?? '', /Question.*Server desk.*Answered/);
     // The answer reads as the form asked for it: the action in words, each field under its title,
     // an option under its own title; no JSON.
     const pairs = (place: Locator) =>
@@ -230,6 +232,17 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await kindOf(taskId), 'Question');
     assert.equal(await kindOf(sampling.task.taskId), 'Model request');
     assert.deepEqual(await choices(history), taskKinds);
+    // A question's end in words a person reads for one, in the list as in the entry and the Tasks
+    // row; a model request's stays "Completed".
+    const badge = (id: string) => history.locator(`li[data-history-id="received:${id}"] .meta [data-status]`);
+    assert.equal(await badge(taskId).textContent(), 'Answered');
+    assert.equal(await badge(sampling.task.taskId).textContent(), 'Completed');
+    await history.locator(`li[data-history-id="received:${taskId}"] .history-title`).click();
+    const entry = history.locator('.history-detail');
+    await entry.locator('.meta [data-status="completed"]', { hasText: /^Answered$/ }).waitFor();
+    assert.equal(await entry.locator('.timeline li').last().locator('.timeline-label').textContent(), 'Answered');
+    assert.doesNotMatch((await entry.locator('.meta').first().textContent()) ?? '', /Completed/);
+    await entry.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('link', { name: 'Tasks' }).click();
   });
 

@@ -228,6 +228,11 @@ describe('the task history through the host API', () => {
         ]
       ]
     );
+    // The list keeps how the person answered a question (its words are "Answered", not "Completed").
+    assert.deepEqual(
+      all.entries.map((entry) => entry.answer),
+      [undefined, undefined, undefined, 'accept']
+    );
     // Found by the list's filters, as the tasks' entries are.
     assert.deepEqual(await list({ text: 'booking' }), [
       ['elicitation', 'a', 'Your name for the booking?', 'completed']

@@ -45,9 +45,50 @@ function requested(extra: Partial<OutboundTaskView>): OutboundTaskView {
 const search = (text: string) => ({ ...NO_TASK_FILTER, text });
 
 describe('the Tasks screen’s rows', () => {
-  it('says who cancelled a task Taskdesk requested, as a received one says it', () => {
+  it('says who cancelled a task once, under its badge: its outcome is "No result", and a search finds both', () => {
     const cancelled = requestedItem(requested({ state: 'cancelled', cancelledBy: 'you' }));
-    assert.equal(itemOutcome(cancelled), 'Cancelled by you');
+    assert.deepEqual(itemOutcome(cancelled), { muted: 'No result' });
+    const theirs = receivedItem({
+      ...received({ type: 'error', error: { code: -32800, message: 'Request cancelled' } }, 'cancelled'),
+      cancelledBy: 'server'
+    });
+    assert.deepEqual(itemOutcome(theirs), { muted: 'No result' });
+    // The words under the badge and the outcome's are found, as the row shows them.
+    assert.ok(matchesTask(cancelled, search('cancelled by you')));
+    assert.ok(matchesTask(cancelled, search('no result')));
+    assert.ok(matchesTask(theirs, search('cancelled by the server')));
+    assert.ok(!matchesTask(theirs, search('cancelled by you')));
+  });
+
+  it('says how a question ended as History does: Answered, Declined or Dismissed, not Completed', () => {
+    const question = (result: Record<string, unknown>) =>
+      receivedItem({
+        ...received({ type: 'result', result }, 'completed'),
+        kind: 'elicitation',
+        request: {
+          message: 'Which city?',
+          requestedSchema: { type: 'object', properties: { city: { type: 'string' } } }
+        }
+      });
+    const answered = question({ action: 'accept', content: { city: 'Paris' } });
+    const declined = question({ action: 'decline' });
+    const dismissed = question({ action: 'cancel' });
+    assert.deepEqual([answered.label, declined.label, dismissed.label], ['Answered', 'Declined', 'Dismissed']);
+    assert.deepEqual(itemOutcome(answered), {
+      action: 'Accepted',
+      fields: [{ name: 'city', title: 'city', value: 'Paris' }]
+    });
+    // The badge says it was declined or dismissed: the outcome does not say it again.
+    assert.deepEqual(itemOutcome(declined), { muted: 'No answer' });
+    assert.deepEqual(itemOutcome(dismissed), { muted: 'No answer' });
+    assert.ok(matchesTask(declined, search('declined')));
+    assert.ok(matchesTask(answered, search('answered paris')));
+    // A model request and a requested task keep "Completed".
+    assert.equal(
+      receivedItem(received({ type: 'result', result: { content: { type: 'text', text: 'Hi' } } }, 'completed')).label,
+      undefined
+    );
+    assert.equal(requestedItem(requested({ state: 'completed' })).label, undefined);
   });
 
   it('shows a question Taskdesk withdrew as cancelled with why (by the person when their cancel was why), not as what its server was told', () => {

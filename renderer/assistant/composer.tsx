@@ -160,7 +160,8 @@ export function Composer({
             ref={input}
             aria-label="Your message"
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
-            // Short enough for one line of a narrow window; the Shift+Enter hint is in the title.
+            // The box grows to show the placeholder whole (field-sizing in assistant.css, two lines in a
+            // narrow box beside Stop); `rows` is for browsers without it. The Shift+Enter hint is in the title.
             placeholder={
               waitsForApproval
                 ? 'A tool call waits for your approval above: approve or deny it, or stop.'

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page, Route } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { saveFakeProvider } from '../support/assistant-fixture.js';
+import { echoServer, saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
@@ -618,6 +618,215 @@ describe('the Assistant as a person works in it: settings open while chatting, n
     await pane().getByRole('heading', { name: long }).waitFor({ state: 'detached' });
     assert.notEqual(await pane().locator('.chat-title').textContent(), 'Kiwi two', 'another one is shown');
     await tabStopIsShown('after a delete');
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+describe('the Assistant at a small window (800×600), and at 1280×800 with a notice under the bar', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const asker = peerServer('desk');
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const settings = (): Locator => pane().getByRole('form', { name: 'Conversation settings' });
+  const send = async (text: string): Promise<void> => {
+    await pane().getByLabel('Your message').fill(text);
+    await pane().getByLabel('Your message').press('Enter');
+  };
+  /** How much room the message box's placeholder needs (wrapped at the box's width) and how much it has. */
+  const placeholderRoom = (): Promise<{ text: string; needed: number; room: number }> =>
+    pane()
+      .getByLabel('Your message')
+      .evaluate((field: HTMLTextAreaElement) => {
+        const style = getComputedStyle(field);
+        const probe = document.createElement('div');
+        probe.textContent = field.placeholder;
+        Object.assign(probe.style, {
+          position: 'absolute',
+          visibility: 'hidden',
+          boxSizing: 'content-box',
+          width: `${field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)}px`,
+          font: style.font,
+          letterSpacing: style.letterSpacing,
+          lineHeight: style.lineHeight,
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'break-word'
+        });
+        document.body.append(probe);
+        const needed = probe.getBoundingClientRect().height;
+        probe.remove();
+        return {
+          text: field.placeholder,
+          needed: Math.round(needed),
+          room: Math.round(field.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom))
+        };
+      });
+  /** Whether Stop (or Send) shows whole beside the message box, within the pane. */
+  const actionBeside = (): Promise<boolean> =>
+    pane().evaluate((section) => {
+      const box = section.getBoundingClientRect();
+      const field = section.querySelector('.chat-input-row textarea')!.getBoundingClientRect();
+      const button = section.querySelector('.chat-input-row > button:last-child')!.getBoundingClientRect();
+      return (
+        button.width > 0 && button.left >= field.right && button.right <= box.right && button.bottom <= box.bottom + 0.5
+      );
+    });
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { work: echoServer('work'), desk: asker },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 800, height: 600 } }
+    );
+    page = d.page;
+    await saveFakeProvider(d.fixture.host, llm.baseURL);
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('at 800×600 gives open settings the pane’s height between its header and the message box, Save in sight, and the messages back as they were when closed', async () => {
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-chat.png') });
+    for (let i = 0; i < 3; i++) {
+      await pane().and(page.locator('[data-status="idle"]')).waitFor();
+      llm.enqueue({ kind: 'text', tokens: [`Answer ${i}: ${'a few words more '.repeat(40)}`] });
+      await send(`Question ${i}`);
+      await pane().locator('[data-role="assistant"]').getByText(`Answer ${i}:`).waitFor();
+    }
+    const messages = pane().getByRole('log', { name: 'Messages' });
+    const fromEnd = () => messages.evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight);
+    assert.ok((await fromEnd()) <= 1, 'the reader at the end of the messages');
+    const lastAnswer = pane().locator('[data-role="assistant"]').last();
+
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByLabel('Server work', { exact: true }).waitFor();
+    const open = await pane().evaluate((section) => {
+      const form = section.querySelector<HTMLElement>('.chat-settings')!;
+      const box = form.getBoundingClientRect();
+      const header = section.querySelector('.chat-header')!.getBoundingClientRect();
+      const composer = section.querySelector('.chat-composer')!.getBoundingClientRect();
+      const save = form.querySelector('button[type="submit"]')!.getBoundingClientRect();
+      const close = section.querySelector('.chat-header > button')!.getBoundingClientRect();
+      return {
+        settings: Math.round(box.height),
+        between: Math.round(composer.top - header.bottom),
+        content: form.scrollHeight,
+        saveInSight: save.top >= box.top && save.bottom <= box.bottom + 0.5 && save.bottom <= innerHeight,
+        closeInSight: close.top >= 0 && close.bottom <= innerHeight
+      };
+    });
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-settings.png') });
+    // All of the pane's middle (348 px at 800×600; a 226 px strip of it before), or all they need.
+    assert.ok(
+      open.settings >= Math.min(open.content, open.between) - 1,
+      `the settings get ${open.settings}px of the ${open.between}px between the header and the message box (they need ${open.content}px)`
+    );
+    assert.ok(open.saveInSight, 'Save settings in sight');
+    assert.ok(open.closeInSight, 'Close settings in sight');
+    assert.ok(!(await lastAnswer.isVisible()), 'the messages give way to the settings');
+    assert.ok(await actionBeside(), 'the message box and Send still in the pane');
+
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+    await lastAnswer.getByText('Answer 2:').waitFor();
+    const closed = await messages.evaluate((log) => ({
+      height: log.clientHeight,
+      line: parseFloat(getComputedStyle(log).lineHeight)
+    }));
+    assert.ok(closed.height >= 10 * closed.line, `the messages back with ${closed.height}px`);
+    assert.ok((await fromEnd()) <= 1, 'still at the end of the messages');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('at 800×600 shows the message box’s placeholder whole beside Stop while the model answers and while a tool call waits for approval', async () => {
+    llm.enqueue({ kind: 'hold' });
+    await send('Tell me a story');
+    const held = await llm.nextHeld();
+    await pane().getByRole('button', { name: '■ Stop' }).waitFor();
+    const answering = await placeholderRoom();
+    assert.equal(answering.text, 'The model is answering: wait, or stop it.');
+    assert.ok(
+      answering.needed <= answering.room + 1,
+      `“${answering.text}”: ${answering.needed}px in ${answering.room}px`
+    );
+    assert.ok(await actionBeside(), 'Stop beside the message box, in the pane');
+    held.push('Once');
+    held.finish();
+    await pane().getByRole('button', { name: 'Send' }).waitFor();
+
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'e1', name: 'work__echo', arguments: '{"message":"hello"}' }] },
+      { kind: 'text', tokens: ['Echoed.'] }
+    );
+    await send('Please echo hello');
+    await pane().getByRole('group', { name: 'Approve echo?' }).waitFor();
+    await pane().getByRole('button', { name: '■ Stop' }).waitFor();
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-approval.png') });
+    const approval = await placeholderRoom();
+    assert.equal(approval.text, 'A tool call waits for your approval above: approve or deny it, or stop.');
+    assert.ok(approval.needed <= approval.room + 1, `“${approval.text}”: ${approval.needed}px in ${approval.room}px`);
+    assert.ok(await actionBeside(), 'Stop beside the message box, in the pane');
+    await pane()
+      .getByRole('group', { name: 'Approve echo?' })
+      .getByRole('button', { name: 'Approve', exact: true })
+      .click();
+    await pane().locator('[data-role="assistant"]').getByText('Echoed.').waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('at 1280×800 keeps the page from scrolling with a conversation longer than the pane, and while a notice shows under the bar', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The conversation of the tests before: longer than its box (the words for screen readers in
+    // it once sat below the window, and the page scrolled).
+    const log = pane().getByRole('log', { name: 'Messages' });
+    assert.ok(await log.evaluate((box) => box.scrollHeight > box.clientHeight + 300), 'a long conversation');
+    const layout = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('.chat-pane')!.getBoundingClientRect();
+        return {
+          page: document.documentElement.scrollHeight,
+          window: innerHeight,
+          paneTop: Math.round(box.top),
+          paneBottom: Math.round(box.bottom)
+        };
+      });
+    const plain = await layout();
+    assert.ok(plain.page <= plain.window, `the page ${plain.page}px in a ${plain.window}px window`);
+
+    // A question its server withdraws before it is answered: a notice under the bar, on every screen.
+    const controller = new AbortController();
+    const asked = asker.server
+      .elicitInput(
+        {
+          mode: 'form',
+          message: 'Which region should the report cover?',
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } }
+        },
+        { signal: controller.signal }
+      )
+      .catch((error: unknown) => error);
+    await page.locator('.sections a[href="#inbox"] .badge:not([hidden])').waitFor();
+    controller.abort('the server gave up');
+    await asked;
+    const notice = page.locator('.notice-withdrawn');
+    await notice.waitFor();
+    const withNotice = await layout();
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-1280x800-notice.png') });
+    assert.ok(
+      withNotice.page <= withNotice.window,
+      `with a notice the page is ${withNotice.page}px in a ${withNotice.window}px window: it scrolls`
+    );
+    assert.ok(withNotice.paneTop > plain.paneTop, 'the chat under the notice');
+    assert.ok(withNotice.paneBottom >= plain.paneBottom - 1, 'the chat down to where it was');
+
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(await layout(), plain, 'the chat as before once the notice is dismissed');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -87,14 +87,34 @@ export const ProviderSaveSchema = ProviderConfigSchema.extend({
 });
 export type ProviderSave = z.input<typeof ProviderSaveSchema>;
 
-/** A provider as a save left it: its view, and whether the save deleted its stored key. */
+/**
+ * What a provider answered when asked for its models (`GET /models`, as "Test connection" asks):
+ * their ids, or what failed, in words (never a key). The same shape as `providers.test`'s answer.
+ */
+export const ModelListingSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), models: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), kind: z.string(), message: z.string(), status: z.number().optional() })
+]);
+export type ModelListing = z.infer<typeof ModelListingSchema>;
+
+/**
+ * A provider as a save left it: its view, whether the save deleted its stored key, and what the
+ * provider answered when the save asked it for its models.
+ */
 export const SavedProviderSchema = ProviderViewSchema.extend({
   /**
    * The origin (scheme, host and port) the stored key was entered for, when this update moved
    * the provider's base URL to another origin without a new key: that key was deleted, as it
    * is sent only where it was entered for.
    */
-  keyDroppedFor: z.string().optional()
+  keyDroppedFor: z.string().optional(),
+  /**
+   * Present when the save would have left the provider with no model listed: the host asked the
+   * provider for its models, and listed those it answered (with the first as the default model
+   * when none was set). A failure here leaves the save as it was: the provider stays saved, with
+   * no model, and this says why none could be listed.
+   */
+  modelListing: ModelListingSchema.optional()
 });
 export type SavedProvider = z.infer<typeof SavedProviderSchema>;
 

@@ -12,6 +12,7 @@ import { detectLocalProviders, type LocalServerPort } from '../sampling/local-de
 import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampling/policy-sampling-runner.js';
 import {
   ProviderSettingsSchema,
+  type ModelListing,
   type ProviderSaveSchema,
   type ProviderSettings,
   type ProviderView,
@@ -200,9 +201,24 @@ export class SamplingSetup {
    */
   async saveProvider(params: ProviderSaveParams): Promise<SavedProvider> {
     const { mode, ...config } = params;
-    const saved = mode === 'update' ? await this.registry.update(config) : await this.registry.add(config);
+    let saved: SavedProvider = mode === 'update' ? await this.registry.update(config) : await this.registry.add(config);
     this.#providersDoc.save(this.registry.list());
     const { keyDroppedFor } = saved;
+    // Saved with no model, the provider could run nothing: it is asked for its models, as "Test
+    // connection" asks, and those it names are listed. Here rather than in the screen: the Electron
+    // window and browser mode share this core, and so does any other caller of `providers.save`
+    // (Detect's one-click add, scripts), so all behave alike; and the listing is checked against
+    // the saved provider under the registry's lock (another window may have changed it meanwhile).
+    // The save holds whatever the provider answers; `modelListing` says what it did, or why not.
+    const asked = saved.models.length === 0 ? this.registry.get(saved.id) : undefined;
+    const modelListing = asked && (await this.#askForModels(asked));
+    if (asked && modelListing?.ok) {
+      const listed = await this.registry.listModels(asked.id, asked.baseURL, modelListing.models);
+      if (listed) {
+        this.#providersDoc.save(this.registry.list());
+        saved = { ...listed, ...(keyDroppedFor !== undefined && { keyDroppedFor }) };
+      }
+    }
     if (keyDroppedFor !== undefined)
       this.#options.audit.record({
         type: 'provider.key-dropped',
@@ -216,10 +232,27 @@ export class SamplingSetup {
         mode,
         baseURL: saved.baseURL,
         hasKey: saved.hasKey,
-        ...(keyDroppedFor !== undefined && { keyDroppedFor })
+        ...(keyDroppedFor !== undefined && { keyDroppedFor }),
+        ...(modelListing?.ok && saved.models.length > 0 && { modelsListed: saved.models.length })
       }
     });
-    return saved;
+    return modelListing ? { ...saved, modelListing } : saved;
+  }
+
+  /**
+   * A saved provider's models, as "Test connection" lists them; what failed as data, even when
+   * the key store cannot be read: the save it follows has happened, and holds.
+   */
+  async #askForModels(settings: ProviderSettings): Promise<ModelListing> {
+    try {
+      return await testConnection(settings, await this.registry.apiKey(settings.id), {
+        clock: this.#options.clock,
+        ...(this.#options.fetch && { fetch: this.#options.fetch })
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, kind: 'key-store', message: `Could not ask ${settings.name} for its models: ${message}` };
+    }
   }
 
   async removeProvider(providerId: string): Promise<void> {

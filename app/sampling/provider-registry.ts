@@ -32,6 +32,13 @@ export interface ProviderSource {
  * The host persists `snapshot()` (it holds no keys) wherever it keeps settings, and
  * builds the registry again from it at start-up.
  */
+/**
+ * Model families a provider lists (OpenAI's `/models` lists every model it has) that do not
+ * answer chat completions: not chosen as the default of a provider whose models were listed for
+ * it. A name list of our own: providers say nothing of what a model is for.
+ */
+const NOT_FOR_CHAT = /embed|whisper|tts|dall-e|moderation|transcribe|audio|realtime|image|search|babbage|davinci/i;
+
 export class ProviderRegistry implements ProviderSource {
   readonly #keys: KeyStore;
   #providers: ProviderSettings[];
@@ -111,6 +118,28 @@ export class ProviderRegistry implements ProviderSource {
       this.#providers[index] = settings;
       const view = outward(settings, await this.#keys.has(settings.id));
       return keyDroppedFor === undefined ? view : { ...view, keyDroppedFor };
+    });
+  }
+
+  /**
+   * Lists the models a provider answered with (see `SamplingSetup.saveProvider`), unless it has
+   * changed since it was asked: removed, moved to another base URL, or given models meanwhile
+   * (another window's save wins). The first model becomes the default when none is set.
+   * Returns the provider as it is now stored, or undefined when nothing was listed.
+   */
+  listModels(providerId: string, askedAt: string, names: readonly string[]): Promise<ProviderView | undefined> {
+    return this.#serially(async () => {
+      const index = this.#providers.findIndex((p) => p.id === providerId);
+      const stored = this.#providers[index];
+      const unique = [...new Set(names.filter((name) => name.length > 0))];
+      if (!stored || stored.baseURL !== askedAt || stored.models.length > 0 || unique.length === 0) return undefined;
+      const settings = ProviderSettingsSchema.parse({
+        ...stored,
+        models: unique.map((name) => ({ name })),
+        defaultModel: stored.defaultModel ?? unique.find((name) => !NOT_FOR_CHAT.test(name)) ?? unique[0]
+      });
+      this.#providers[index] = settings;
+      return outward(settings, await this.#keys.has(providerId));
     });
   }
 

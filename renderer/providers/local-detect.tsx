@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { ProviderSettings } from '../../app/contract/host-api.js';
+import type { ProviderSettings, SavedProvider } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { listingAnnouncement } from './model-listing.js';
 
 /** Detection of local LLM servers on their usual ports, with one-click adding. */
-export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void }) {
+export function LocalDetect({ onAdded }: { onAdded: (saved: SavedProvider) => void }) {
   const { client, announce } = useDesk();
   const providers = useDeskState((state) => state.providers);
   const [busy, setBusy] = useState(false);
@@ -42,8 +43,9 @@ export function LocalDetect({ onAdded }: { onAdded: (providerId: string) => void
     clear();
     try {
       const saved = await client.call('providers.save', { ...candidate, id, mode: 'add' });
-      announce(`Added ${saved.name}.`);
-      onAdded(saved.id);
+      // A server that named no model when detected was asked again by the save: said with it.
+      announce(`Added ${saved.name}.${saved.modelListing ? ` ${listingAnnouncement(saved.modelListing)}` : ''}`);
+      onAdded(saved);
     } catch (error) {
       fail(`Could not add ${candidate.name}.`, error);
     }

@@ -5,16 +5,23 @@ import { busyProps } from '../components/busy-props.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ConnectionTestView, type TestState } from './connection-test-view.js';
+import { foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
 import { ratingsText } from './model-rows.js';
 
-/** One saved provider (never its key): facts, "Test connection", edit, delete key, remove. */
+/**
+ * One saved provider (never its key): facts, "Test connection", edit, delete key, remove; and,
+ * after this window saved it with no model, what the provider answered when asked for its models.
+ */
 export const ProviderCard = memo(function ProviderCard({
   provider,
+  listing,
   onEdit,
   onModelsAdded,
   onRemoved
 }: {
   provider: ProviderView;
+  /** What the last save (in this window) got when it asked the provider for its models. */
+  listing?: ModelListing | undefined;
   onEdit: (provider: ProviderView) => void;
   onModelsAdded: (providerId: string, names: string[]) => void;
   onRemoved: (providerId: string) => void;
@@ -24,6 +31,9 @@ export const ProviderCard = memo(function ProviderCard({
   const { failure, fail, clear } = useFailure();
   const headingId = `provider-${provider.id}-name`;
   const defaultModel = provider.defaultModel ?? provider.models[0]?.name;
+  // A test's result, newer, says what the listing said: shown instead.
+  const shownListing = test === undefined ? listing : undefined;
+  const local = isLocalAddress(provider.baseURL);
   // Delete key goes once the key is gone: when it had the focus, the focus goes to Edit, not the page.
   const editButton = useRef<HTMLButtonElement>(null);
   const testButton = useRef<HTMLButtonElement>(null);
@@ -124,8 +134,13 @@ export const ProviderCard = memo(function ProviderCard({
     <li className="card provider" data-provider-id={provider.id} aria-labelledby={headingId}>
       <div className="card-header">
         <h3 id={headingId}>{provider.name}</h3>
-        <span className={`status ${provider.hasKey ? 'status-ready' : ''}`} data-key={String(provider.hasKey)}>
-          {provider.hasKey ? 'Key stored' : 'No key'}
+        {/* A local server needs no key: without one it is as it should be, and the badge says so. */}
+        <span
+          className={`status ${provider.hasKey ? 'status-ready' : ''}`}
+          data-key={String(provider.hasKey)}
+          data-local={local ? 'true' : undefined}
+        >
+          {provider.hasKey ? 'Key stored' : local ? 'No key (none needed locally)' : 'No key'}
         </span>
       </div>
       <dl className="facts">
@@ -150,20 +165,30 @@ export const ProviderCard = memo(function ProviderCard({
         <dt>Models</dt>
         <dd>
           {provider.models.length === 0 ? (
-            // Nothing can run on it until a model is listed: said, with the way to list them.
-            <span className="provider-no-model">
-              None listed: Taskdesk cannot use this provider until one is. Test connection lists the provider’s models,
-              to add them; or add one by name with Edit.
+            // Nothing can run on it until a model is listed: said, with why the save listed none
+            // when it asked, and the way to list them.
+            <span
+              className="provider-no-model"
+              data-listing={shownListing ? (shownListing.ok ? 'none' : 'failed') : undefined}
+            >
+              {noModelText(provider.name, shownListing)}
             </span>
           ) : (
-            <ul className="model-list" aria-label={`Models listed for ${provider.name}`}>
-              {provider.models.map((model) => (
-                <li key={model.name}>
-                  <code>{model.name}</code>
-                  {ratingsText(model.ratings) ? <span className="muted"> — {ratingsText(model.ratings)}</span> : null}
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="model-list" aria-label={`Models listed for ${provider.name}`}>
+                {provider.models.map((model) => (
+                  <li key={model.name}>
+                    <code>{model.name}</code>
+                    {ratingsText(model.ratings) ? <span className="muted"> — {ratingsText(model.ratings)}</span> : null}
+                  </li>
+                ))}
+              </ul>
+              {shownListing?.ok && shownListing.models.length > 0 ? (
+                <div className="provider-listing muted small-text" data-listing="listed">
+                  {foundSentence(shownListing.models)}
+                </div>
+              ) : null}
+            </>
           )}
         </dd>
       </dl>
@@ -212,6 +237,18 @@ export const ProviderCard = memo(function ProviderCard({
     </li>
   );
 });
+
+/**
+ * What a card with no model says: why, when this window's save asked the provider for its models
+ * (what failed, or that it names none), and the ways to list one.
+ */
+function noModelText(name: string, listing: ModelListing | undefined): string {
+  if (listing && !listing.ok)
+    return `None listed: no model could be listed when it was saved. ${listing.message} Test connection tries again; or add one by name with Edit.`;
+  if (listing?.ok)
+    return `None listed: ${name} names no models. Test connection asks again; or add one by name with Edit.`;
+  return 'None listed: Taskdesk cannot use this provider until one is. Test connection lists the provider’s models, to add them; or add one by name with Edit.';
+}
 
 /** What removing a provider does to the conversations that use it. */
 function conversationsUsing(count: number): string {

@@ -7,6 +7,7 @@ import { TableWrap } from '../components/table-wrap.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
+import { listingAnnouncement } from './model-listing.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
 
 type ProviderModel = NonNullable<ProviderSave['models']>[number];
@@ -44,7 +45,8 @@ export const ProviderForm = forwardRef<
     onCancelled: (providerId: string) => void;
     /**
      * The provider was added or saved: the form closes, and the screen moves the focus to its
-     * card; or, when the save deleted its key (`keyDroppedFor`), opens it again for the key.
+     * card (which says what `modelListing` found); or, when the save deleted its key
+     * (`keyDroppedFor`), opens it again for the key.
      */
     onSaved: (saved: SavedProvider) => void;
   }
@@ -163,7 +165,9 @@ export const ProviderForm = forwardRef<
     setBusy(true);
     try {
       const saved = await client.call('providers.save', config);
-      const done = editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`;
+      // Saved with no model, the host asked the provider for its models: said with the save.
+      const listed = saved.modelListing ? ` ${listingAnnouncement(saved.modelListing)}` : '';
+      const done = `${editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`}${listed}`;
       announce(saved.keyDroppedFor ? `${done} ${keyDroppedNotice(saved.keyDroppedFor, saved.baseURL)}` : done);
       onSaved(saved);
     } catch (error) {

@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { ProviderView, SavedProvider } from '../../app/contract/host-api.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { LocalDetect } from './local-detect.js';
+import type { ModelListing } from './model-listing.js';
 import { ProviderCard } from './provider-card.js';
 import { keyDroppedNotice, ProviderForm, type ProviderFormHandle } from './provider-form.js';
 
@@ -28,6 +29,20 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
   const list = useRef<HTMLUListElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
   const [focusAfter, setFocusAfter] = useState<FocusAfter>(undefined);
+  /**
+   * By provider id: what the provider answered when a save in this window, which left it with no
+   * model, asked it for its models. Its card says so until the next save, Edit or removal.
+   */
+  const [listings, setListings] = useState<ReadonlyMap<string, ModelListing>>(new Map());
+  const noteListing = useCallback((providerId: string, listing: ModelListing | undefined) => {
+    setListings((old) => {
+      if (!listing && !old.has(providerId)) return old;
+      const next = new Map(old);
+      if (listing) next.set(providerId, listing);
+      else next.delete(providerId);
+      return next;
+    });
+  }, []);
 
   useLayoutEffect(() => {
     if (!focusAfter) return;
@@ -43,8 +58,11 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
   }, [providers, focusAfter]);
 
   const edit = useCallback(
-    (provider: ProviderView) => setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true })),
-    []
+    (provider: ProviderView) => {
+      noteListing(provider.id, undefined);
+      setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true }));
+    },
+    [noteListing]
   );
   /** The form starts again empty; the focus goes where the caller puts it (see `focusAfter`). */
   const reset = useCallback(
@@ -63,7 +81,8 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
    * again on the provider, its API key field saying so, for the key the new address may need.
    */
   const saved = useCallback(
-    ({ keyDroppedFor, ...provider }: SavedProvider) => {
+    ({ keyDroppedFor, modelListing, ...provider }: SavedProvider) => {
+      noteListing(provider.id, modelListing);
       if (keyDroppedFor) {
         const keyNotice = keyDroppedNotice(keyDroppedFor, provider.baseURL);
         setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: false, keyNotice }));
@@ -72,7 +91,7 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
       reset();
       setFocusAfter({ providerId: provider.id, present: true });
     },
-    [reset]
+    [reset, noteListing]
   );
   /** Cancel editing: the form starts again empty, and the focus goes back to the Edit button it came from. */
   const cancelled = useCallback(
@@ -85,9 +104,10 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
   const removed = useCallback(
     (providerId: string) => {
       if (editing.provider?.id === providerId) reset();
+      noteListing(providerId, undefined);
       setFocusAfter({ providerId, present: false });
     },
-    [editing.provider?.id, reset]
+    [editing.provider?.id, reset, noteListing]
   );
 
   return (
@@ -115,13 +135,19 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
           <ProviderCard
             key={provider.id}
             provider={provider}
+            listing={listings.get(provider.id)}
             onEdit={edit}
             onModelsAdded={modelsAdded}
             onRemoved={removed}
           />
         ))}
       </ul>
-      <LocalDetect onAdded={(providerId) => setFocusAfter({ providerId, present: true })} />
+      <LocalDetect
+        onAdded={({ id, modelListing }) => {
+          noteListing(id, modelListing);
+          setFocusAfter({ providerId: id, present: true });
+        }}
+      />
       <ProviderForm
         key={editing.nonce}
         ref={form}

@@ -30,12 +30,15 @@ describe('the Assistant’s conversations when their provider is removed or list
     page = d.page;
     const host = d.fixture.host;
     await saveFakeProvider(host, llm.baseURL);
-    const save = (id: string, name: string, models: string[]) =>
-      host.call('providers.save', { id, name, baseURL: llm.baseURL, models: models.map((model) => ({ name: model })) });
+    const save = (id: string, name: string, models: string[], baseURL = llm.baseURL) =>
+      host.call('providers.save', { id, name, baseURL, models: models.map((model) => ({ name: model })) });
     await save('picker', 'Picker', ['pick-1', 'pick-2']);
     await save('lonely', 'Lonely', ['solo']);
     await save('second', 'Second', ['second-a', 'second-b']);
-    await save('bare', 'Bad one', []);
+    // Saved with no model where nothing answers: asked for its models, it lists none.
+    await save('bare', 'Bad one', [], 'http://127.0.0.1:9/v1');
+    // Saved with no model where the server answers: its models are listed, and it can be chosen.
+    await save('auto', 'Auto listed', []);
     for (const title of ['Picked A', 'Picked B'])
       await host.call('assistant.create', { title, providerId: 'picker', model: 'pick-1', serverIds: [] });
     await host.call('assistant.create', { title: 'Alone', providerId: 'lonely', model: 'solo', serverIds: [] });
@@ -124,6 +127,11 @@ describe('the Assistant’s conversations when their provider is removed or list
     assert.equal(await bare.textContent(), 'Bad one (no models: add one under LLM providers)');
     assert.equal(await bare.isDisabled(), true);
     assert.equal(await providerField().locator('option:not([disabled])', { hasText: 'Second' }).count(), 1);
+    const auto = providerField().locator('option', { hasText: 'Auto listed' });
+    assert.equal(await auto.textContent(), 'Auto listed', 'listed at its save: offered as any other');
+    assert.equal(await auto.isDisabled(), false);
+    await providerField().selectOption({ label: 'Auto listed' });
+    assert.deepEqual(await modelField().locator('option').allTextContents(), ['fake-small']);
 
     await providerField().selectOption({ label: 'Second' });
     assert.equal(await modelField().inputValue(), 'second-a');
@@ -136,7 +144,7 @@ describe('the Assistant’s conversations when their provider is removed or list
 
   it('says where to add one when no provider is left, with a link there', async () => {
     await pane().getByRole('button', { name: 'Close settings' }).click();
-    for (const providerId of ['fake', 'second', 'lonely', 'bare'])
+    for (const providerId of ['fake', 'second', 'lonely', 'bare', 'auto'])
       await d.fixture.host.call('providers.remove', { providerId });
     const header = pane().locator('.chat-header p');
     await header.getByText('Provider removed: add one under LLM providers · no tools', { exact: true }).waitFor();

@@ -330,6 +330,93 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.waitFor({ state: 'detached' });
   });
 
+  it('adds a provider with no models listed: asks it for its models and lists them, saying so', async () => {
+    const asked = cloud.requests.length;
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('quick');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Quick');
+    await form.getByLabel('Base URL').fill(cloud.baseURL);
+    await form.getByLabel('API key').fill(KEY);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const card = screen.locator('li[data-provider-id="quick"]');
+    await card
+      .locator('.provider-listing[data-listing="listed"]')
+      .getByText('Found 2 models: fake-small, fake-large; listed.', { exact: true })
+      .waitFor();
+    assert.deepEqual(
+      await card.getByRole('list', { name: 'Models listed for Quick' }).getByRole('listitem').allTextContents(),
+      ['fake-small', 'fake-large']
+    );
+    assert.equal(await card.locator('.provider-no-model').count(), 0, 'usable at once: no "None listed"');
+    await page
+      .locator('.sr-only[aria-live="polite"]')
+      .getByText('Added Quick. Found 2 models: fake-small, fake-large; listed.', { exact: true })
+      .waitFor();
+    const quick = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'quick');
+    assert.deepEqual(quick, {
+      id: 'quick',
+      name: 'Quick',
+      baseURL: cloud.baseURL,
+      models: [{ name: 'fake-small' }, { name: 'fake-large' }],
+      defaultModel: 'fake-small',
+      hasKey: true
+    });
+    assert.deepEqual(
+      cloud.requests.slice(asked).map((request) => [request.path, request.authorization]),
+      [['/v1/models', `Bearer ${KEY}`]],
+      'asked once, with its key'
+    );
+    // What it said is about that save: Edit, where the list may change, makes it go.
+    await card.getByRole('button', { name: 'Edit Quick' }).click();
+    await card.locator('.provider-listing').waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Cancel editing' }).click();
+    await fixture.host.call('providers.remove', { providerId: 'quick' });
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('adds a provider it cannot reach all the same, saying in words why no model could be listed', async () => {
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('away');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Away');
+    await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const card = screen.locator('li[data-provider-id="away"]');
+    const said = card.locator('.provider-no-model[data-listing="failed"]');
+    await said.waitFor();
+    assert.equal(
+      await said.textContent(),
+      'None listed: no model could be listed when it was saved. Could not connect to Away (127.0.0.1:9). ' +
+        'Is the server running and the base URL right? Test connection tries again; or add one by name with Edit.'
+    );
+    await page
+      .locator('.sr-only[aria-live="polite"]')
+      .getByText(/^Added Away\. No model could be listed: Could not connect to Away/)
+      .waitFor();
+    assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Add a provider', 'the save held');
+    assert.deepEqual((await fixture.host.call('providers.list', {})).find((p) => p.id === 'away')?.models, []);
+    // Test connection tries again; its result says what the listing said, in its place.
+    await card.getByRole('button', { name: 'Test connection to Away' }).click();
+    await card.locator('.test-result[data-test="failed"]').waitFor();
+    await card.locator('.provider-no-model:not([data-listing])').waitFor();
+    await fixture.host.call('providers.remove', { providerId: 'away' });
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('says nothing alarming of a local provider without a key; "No key" stays for a remote one', async () => {
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('remote');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Remote');
+    await form.getByLabel('Base URL').fill('https://api.example.com/v1');
+    // Listed by hand: the save asks the remote address nothing.
+    await form.getByLabel('Model 1 name').fill('remote-model');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const remote = screen.locator('li[data-provider-id="remote"]');
+    await remote.waitFor();
+    assert.equal(await remote.locator('[data-key]').textContent(), 'No key');
+    // The cloud provider, on loopback, lost its key earlier.
+    const cloudCard = screen.locator('li[data-provider-id="cloud"]');
+    assert.equal(await cloudCard.locator('[data-key]').textContent(), 'No key (none needed locally)');
+    await fixture.host.call('providers.remove', { providerId: 'remote' });
+    await remote.waitFor({ state: 'detached' });
+  });
+
   it('detects a local server and adds it with one click', async () => {
     await screen.getByRole('button', { name: 'Detect local servers' }).click();
     await screen.getByText('Found 1 local server.').waitFor();
@@ -341,7 +428,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await found.getByRole('button', { name: 'Add Ollama' }).click();
     const card = screen.locator('li[data-provider-id="ollama"]');
     await card.waitFor();
-    assert.equal(await card.locator('[data-key]').textContent(), 'No key');
+    assert.equal(await card.locator('[data-key]').textContent(), 'No key (none needed locally)');
     await found.getByText('Added as Ollama').waitFor();
     const ollama = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'ollama');
     assert.deepEqual(ollama, {

@@ -26,7 +26,12 @@ describe('providers.save: adding never replaces, and a stored key stays with the
     // A key left under an id no provider has (a settings file lost, say): no provider added later inherits it.
     keys = new InMemoryKeyStore({ ghost: 'sk-orphan-456' });
     fixture = await startHostWith({}, { keyStore: keys });
-    await fixture.host.call('providers.save', provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY }));
+    // Its model listed by hand: the save asks the server nothing (see the next describe).
+    await fixture.host.call(
+      'providers.save',
+      provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY, models: [{ name: 'fake-small' }] })
+    );
+    assert.equal(cloud.requests.length, 0, 'a save with its models listed asks the provider nothing');
   });
   after(async () => {
     await fixture?.dispose();
@@ -53,7 +58,13 @@ describe('providers.save: adding never replaces, and a stored key stays with the
       /Id already used by My cloud/
     );
     const [kept] = await host.call('providers.list', {});
-    assert.deepEqual(kept, { id: 'cloud', name: 'My cloud', baseURL: cloud.baseURL, models: [], hasKey: true });
+    assert.deepEqual(kept, {
+      id: 'cloud',
+      name: 'My cloud',
+      baseURL: cloud.baseURL,
+      models: [{ name: 'fake-small' }],
+      hasKey: true
+    });
     assert.deepEqual(await host.call('providers.test', { providerId: 'cloud' }), { ok: true, models: ['fake-small'] });
     assert.equal(other.requests.length, 0, 'nothing went to the other address');
   });
@@ -69,13 +80,16 @@ describe('providers.save: adding never replaces, and a stored key stays with the
   it('adds without the key an earlier provider left under the same id', async () => {
     const added = await fixture.host.call('providers.save', provider('ghost', 'Ghost', other.baseURL));
     assert.equal(added.hasKey, false);
+    // Saved with no model, it was asked for its models: without the orphan key.
+    assert.deepEqual(added.modelListing, { ok: true, models: ['other-model'] });
+    assert.equal(other.requests.at(-1)?.authorization, undefined);
     assert.equal(await keys.get('ghost'), undefined);
     await fixture.host.call('providers.remove', { providerId: 'ghost' });
   });
 
   it('keeps the key on an update within its origin: another path, name or models', async () => {
     const saved = await fixture.host.call('providers.save', {
-      ...provider('cloud', 'My cloud (team)', `${cloud.baseURL}/`),
+      ...provider('cloud', 'My cloud (team)', `${cloud.baseURL}/`, { models: [{ name: 'fake-small' }] }),
       mode: 'update'
     });
     assert.equal(saved.hasKey, true);
@@ -85,17 +99,19 @@ describe('providers.save: adding never replaces, and a stored key stays with the
 
   it('deletes the key when an update moves the provider to another origin without a new one, and audits it', async () => {
     const { host } = fixture;
+    const asked = other.requests.length;
     const saved = await host.call('providers.save', {
-      ...provider('cloud', 'My cloud (team)', other.baseURL),
+      ...provider('cloud', 'My cloud (team)', other.baseURL, { models: [{ name: 'fake-small' }] }),
       mode: 'update'
     });
+    assert.equal(other.requests.length, asked, 'its models were listed: the new address was asked nothing');
     assert.equal(saved.hasKey, false);
     assert.equal(saved.keyDroppedFor, new URL(cloud.baseURL).origin);
     assert.equal(await keys.get('cloud'), undefined);
     assert.deepEqual(await host.call('providers.test', { providerId: 'cloud' }), { ok: true, models: ['other-model'] });
     assert.deepEqual(
       other.requests.map((request) => request.authorization),
-      [undefined],
+      [undefined, undefined],
       'the new address got no key'
     );
     const [dropped] = await host.call('audit.read', { type: 'provider.key-dropped' });
@@ -117,11 +133,114 @@ describe('providers.save: adding never replaces, and a stored key stays with the
 
   it('takes a new key sent with the move, for the new origin', async () => {
     const saved = await fixture.host.call('providers.save', {
-      ...provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY }),
+      ...provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY, models: [{ name: 'fake-small' }] }),
       mode: 'update'
     });
     assert.equal(saved.hasKey, true);
     assert.equal(saved.keyDroppedFor, undefined);
     assert.equal(await keys.get('cloud'), KEY);
+  });
+});
+
+describe('providers.save with no model listed: the provider is asked for its models, and the save holds whatever it answers', () => {
+  let cloud: FakeOpenAIServer;
+  let keys: InMemoryKeyStore;
+  let fixture: InMemoryHostFixture;
+
+  before(async () => {
+    cloud = await FakeOpenAIServer.start({ models: ['fake-small', 'fake-large'], apiKey: KEY });
+    keys = new InMemoryKeyStore();
+    fixture = await startHostWith({}, { keyStore: keys });
+  });
+  after(async () => {
+    await fixture?.dispose();
+    await cloud?.close();
+  });
+
+  it('lists the models the provider names, with its key, the first as the default; the list and the audit log say so', async () => {
+    const { host } = fixture;
+    const told = new Promise<unknown>((resolve) => {
+      const off = host.on('providers.changed', ({ providers }) => {
+        if (!providers.some((p) => p.id === 'cloud')) return;
+        off();
+        resolve(providers);
+      });
+    });
+    const saved = await host.call('providers.save', provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY }));
+    const listed = {
+      id: 'cloud',
+      name: 'My cloud',
+      baseURL: cloud.baseURL,
+      models: [{ name: 'fake-small' }, { name: 'fake-large' }],
+      defaultModel: 'fake-small',
+      hasKey: true
+    };
+    assert.deepEqual(saved, { ...listed, modelListing: { ok: true, models: ['fake-small', 'fake-large'] } });
+    assert.deepEqual(await host.call('providers.list', {}), [listed]);
+    assert.deepEqual(await told, [listed], 'windows are told the provider with its models');
+    assert.deepEqual(
+      cloud.requests.map((request) => [request.path, request.authorization]),
+      [['/v1/models', `Bearer ${KEY}`]]
+    );
+    const [audited] = await host.call('audit.read', { type: 'provider.saved', limit: 1 });
+    assert.deepEqual(audited?.detail, {
+      providerId: 'cloud',
+      name: 'My cloud',
+      mode: 'add',
+      baseURL: cloud.baseURL,
+      hasKey: true,
+      modelsListed: 2
+    });
+  });
+
+  it('keeps a default model set by hand, and lists again on a save that leaves the list empty', async () => {
+    const saved = await fixture.host.call('providers.save', {
+      ...provider('cloud', 'My cloud', cloud.baseURL, { defaultModel: 'fake-large' }),
+      mode: 'update'
+    });
+    assert.deepEqual(saved.models, [{ name: 'fake-small' }, { name: 'fake-large' }]);
+    assert.equal(saved.defaultModel, 'fake-large');
+    assert.equal(saved.hasKey, true, 'the stored key was kept, and used');
+    assert.equal(cloud.requests.at(-1)?.authorization, `Bearer ${KEY}`);
+  });
+
+  it('asks nothing of a provider whose models are listed by hand', async () => {
+    const asked = cloud.requests.length;
+    const saved = await fixture.host.call('providers.save', {
+      ...provider('cloud', 'My cloud', cloud.baseURL, { models: [{ name: 'fake-large', ratings: { cost: 0.5 } }] }),
+      mode: 'update'
+    });
+    assert.deepEqual(saved.models, [{ name: 'fake-large', ratings: { cost: 0.5 } }]);
+    assert.equal(saved.modelListing, undefined);
+    assert.equal(cloud.requests.length, asked);
+  });
+
+  it('keeps the save when the provider refuses: no model, and why, in words without the key', async () => {
+    const { host } = fixture;
+    const saved = await host.call('providers.save', provider('keyless', 'Keyless', cloud.baseURL));
+    assert.deepEqual(saved.models, []);
+    assert.equal(saved.defaultModel, undefined);
+    const listing = saved.modelListing;
+    assert.ok(listing && !listing.ok, JSON.stringify(listing));
+    assert.equal(listing.kind, 'auth');
+    assert.equal(listing.status, 401);
+    assert.match(listing.message, /rejected the API key \(401\)/);
+    assert.ok(!JSON.stringify(saved).includes(KEY));
+    const kept = (await host.call('providers.list', {})).find((p) => p.id === 'keyless');
+    assert.deepEqual(kept, { id: 'keyless', name: 'Keyless', baseURL: cloud.baseURL, models: [], hasKey: false });
+  });
+
+  it('keeps the save when the provider cannot be reached, saying so', async () => {
+    const { host } = fixture;
+    const saved = await host.call('providers.save', provider('nowhere', 'Nowhere', 'http://127.0.0.1:9/v1'));
+    assert.deepEqual(saved.models, []);
+    assert.deepEqual(saved.modelListing, {
+      ok: false,
+      kind: 'unreachable',
+      message: 'Could not connect to Nowhere (127.0.0.1:9). Is the server running and the base URL right?'
+    });
+    assert.ok((await host.call('providers.list', {})).some((p) => p.id === 'nowhere'));
+    const [audited] = await host.call('audit.read', { type: 'provider.saved', limit: 1 });
+    assert.equal(audited?.detail?.modelsListed, undefined);
   });
 });

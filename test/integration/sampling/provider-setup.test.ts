@@ -4,7 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../support/manual-clock.js';
+import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { detectLocalProviders } from '../../../app/sampling/local-detection.js';
+import { ProviderRegistry } from '../../../app/sampling/provider-registry.js';
 import { testConnection } from '../../../app/sampling/test-connection.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { fakeProvider, Recorder, SECRET_KEY } from './harness.js';
@@ -146,6 +148,47 @@ describe('detectLocalProviders', { timeout: 15_000 }, () => {
     assert.deepEqual(
       defaultLocalPorts.map((p) => p.port),
       [11434, 1234, 8080, 8000]
+    );
+  });
+});
+
+describe('ProviderRegistry.listModels (the models a save with none asked for)', () => {
+  const base = { id: 'p', name: 'P', baseURL: 'http://127.0.0.1:11434/v1', models: [] };
+
+  it('lists the names once each, the first as the default, keeping a default set by hand', async () => {
+    const registry = new ProviderRegistry(new InMemoryKeyStore(), [base, { ...base, id: 'q', defaultModel: 'b' }]);
+    const listed = await registry.listModels('p', base.baseURL, ['a', 'b', 'a', '']);
+    assert.deepEqual(listed, { ...base, models: [{ name: 'a' }, { name: 'b' }], defaultModel: 'a', hasKey: false });
+    assert.deepEqual(registry.get('p'), { ...base, models: [{ name: 'a' }, { name: 'b' }], defaultModel: 'a' });
+    assert.equal((await registry.listModels('q', base.baseURL, ['a', 'b']))?.defaultModel, 'b');
+  });
+
+  it('does not make a model that answers no chat the default (OpenAI lists every model it has)', async () => {
+    const registry = new ProviderRegistry(new InMemoryKeyStore(), [base, { ...base, id: 'odd' }]);
+    const names = ['text-embedding-3-large', 'whisper-1', 'dall-e-3', 'tts-1', 'gpt-4o-mini', 'gpt-4o'];
+    const listed = await registry.listModels('p', base.baseURL, names);
+    assert.equal(listed?.defaultModel, 'gpt-4o-mini');
+    assert.equal(listed?.models.length, 6, 'all listed, as the provider named them');
+    // Only such models: the first, rather than none.
+    assert.equal(
+      (await registry.listModels('odd', base.baseURL, ['text-embedding-3-small']))?.defaultModel,
+      'text-embedding-3-small'
+    );
+  });
+
+  it('lists nothing on a provider changed since it was asked, nor when it named none', async () => {
+    const registry = new ProviderRegistry(new InMemoryKeyStore(), [
+      { ...base, models: [{ name: 'by-hand' }] },
+      { ...base, id: 'moved', baseURL: 'http://127.0.0.1:1234/v1' },
+      { ...base, id: 'empty' }
+    ]);
+    assert.equal(await registry.listModels('p', base.baseURL, ['a']), undefined, 'given models meanwhile');
+    assert.equal(await registry.listModels('moved', base.baseURL, ['a']), undefined, 'moved meanwhile');
+    assert.equal(await registry.listModels('gone', base.baseURL, ['a']), undefined, 'removed meanwhile');
+    assert.equal(await registry.listModels('empty', base.baseURL, []), undefined, 'named none');
+    assert.deepEqual(
+      registry.list().map((p) => p.models),
+      [[{ name: 'by-hand' }], [], []]
     );
   });
 });

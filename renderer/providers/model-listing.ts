@@ -1,0 +1,36 @@
+import type { SavedProvider } from '../../app/contract/host-api.js';
+
+/** What a provider answered when its save asked it for its models (see `providers.save`). */
+export type ModelListing = NonNullable<SavedProvider['modelListing']>;
+
+/** At most this many model names in a sentence; the card's list shows them all. */
+const NAMED = 3;
+
+/** "Found 2 models: a, b; listed." (the first few names, then how many more). */
+export function foundSentence(models: readonly string[]): string {
+  const named = models.slice(0, NAMED).join(', ');
+  const more = models.length > NAMED ? ` and ${models.length - NAMED} more` : '';
+  return `Found ${models.length} model${models.length === 1 ? '' : 's'}: ${named}${more}; listed.`;
+}
+
+/** What the Desk announces after a save that asked the provider for its models. */
+export function listingAnnouncement(listing: ModelListing): string {
+  if (!listing.ok) return `No model could be listed: ${listing.message}`;
+  return listing.models.length > 0
+    ? foundSentence(listing.models)
+    : 'The provider names no models: add one by name with Edit.';
+}
+
+/**
+ * Whether a base URL is on this computer (loopback): a local server there needs no key, so a
+ * provider without one is as it should be.
+ */
+export function isLocalAddress(baseURL: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}

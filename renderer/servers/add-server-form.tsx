@@ -166,7 +166,10 @@ function AddServerFormBody({
         void submit();
       }}
     >
-      <h3 id="heading-add-server">Add a server</h3>
+      {/* Focusable for the Servers screen's "Skip to Add a server": Tab then goes on into Id. */}
+      <h3 id="heading-add-server" tabIndex={-1}>
+        Add a server
+      </h3>
       {/* Seen, not announced again: the live region said it already. */}
       <p className="form-status" ref={status} hidden={!added}>
         {added ?? ''}

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
 import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
@@ -29,7 +29,10 @@ function signInWord(state: ConnectionState, live: boolean): string | undefined {
   return auth.status === 'signed-out' ? 'Signed out' : 'Sign-in needed';
 }
 
-/** One server: its connection state and why, connect or disconnect, its sampling policy, its tools, and removing it. */
+/**
+ * One server: its connection state and why, connect or disconnect, its settings (sampling policy
+ * and folders, open by default once it is ready), its tools, and removing it.
+ */
 export const ServerCard = memo(function ServerCard({
   server,
   onRemoved
@@ -66,6 +69,28 @@ export const ServerCard = memo(function ServerCard({
   /** A policy that was not saved is said by the policy's own fieldset, not by the buttons below. */
   const policyFailure = useFailure();
   const { state } = server;
+  /** Once ready in this card's life: its settings are open by default from then on (a drop does not fold them under the person). */
+  const [seenReady, setSeenReady] = useState(state.status === 'ready');
+  if (state.status === 'ready' && !seenReady) setSeenReady(true);
+  /** The person's own open or close of the settings, which wins over the default. */
+  const [settingsChosen, setSettingsChosen] = useState<boolean | undefined>(undefined);
+  const settingsOpen = settingsChosen ?? seenReady;
+  const settings = useRef<HTMLDetailsElement>(null);
+  /** The settings' height folded, and whether they were open at the last render. */
+  const folded = useRef({ height: 0, open: settingsOpen });
+  useLayoutEffect(() => {
+    const details = settings.current;
+    if (!details) return;
+    const wasOpen = folded.current.open;
+    folded.current.open = settingsOpen;
+    if (!settingsOpen) folded.current.height = details.offsetHeight;
+    if (!settingsOpen || wasOpen || settingsChosen !== undefined) return;
+    // Opened unasked (the server is ready now): what the person works in below this card (the
+    // Add form, another card) stays where it was in the window rather than being pushed down.
+    const focus = document.activeElement;
+    if (focus && !details.contains(focus) && details.compareDocumentPosition(focus) & Node.DOCUMENT_POSITION_FOLLOWING)
+      window.scrollBy(0, details.offsetHeight - folded.current.height);
+  }, [settingsOpen, settingsChosen]);
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
   const signIn = signInWord(state, live);
@@ -214,15 +239,30 @@ export const ServerCard = memo(function ServerCard({
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
       <ServerSignIn server={server} />
       {editing ? <EditServerForm server={server} onDone={closeEdit} onSaving={awaitReconnect} /> : null}
-      <SamplingPolicyField
-        serverId={server.id}
-        serverName={server.name}
-        policy={saving ?? stored}
-        saved={policySaved}
-        onChange={(policy) => void setPolicy(policy)}
-      />
-      <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
-      <ServerFolders serverId={server.id} serverName={server.name} />
+      {/* Settings that are not about the connection, folded on a server not ready yet, so that
+          Tab through a long list passes each card's state and actions, not every policy and folder. */}
+      <details
+        className="server-settings"
+        ref={settings}
+        open={settingsOpen}
+        onToggle={(event) => {
+          const open = event.currentTarget.open;
+          if (open !== settingsOpen) setSettingsChosen(open);
+        }}
+      >
+        <summary>
+          Settings<span className="sr-only"> of {server.name}</span>
+        </summary>
+        <SamplingPolicyField
+          serverId={server.id}
+          serverName={server.name}
+          policy={saving ?? stored}
+          saved={policySaved}
+          onChange={(policy) => void setPolicy(policy)}
+        />
+        <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
+        <ServerFolders serverId={server.id} serverName={server.name} />
+      </details>
       <ActionError
         failure={failure ?? connectFailure}
         onDismiss={() => {

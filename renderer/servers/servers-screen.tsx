@@ -39,6 +39,18 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
         Servers
       </h2>
       <p className="lede">The MCP servers Taskdesk connects to.</p>
+      {/* Past every card at once. The fragment names no screen, and the click stays on this one. */}
+      <p className="skip-to-add">
+        <a
+          href="#heading-add-server"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('heading-add-server')?.focus();
+          }}
+        >
+          Skip to Add a server
+        </a>
+      </p>
       <p className="empty" hidden={servers.length > 0}>
         No servers yet. Add one below.
       </p>

@@ -151,7 +151,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
 
     // The new server's sampling policy can be set at once, without a reload.
     const card = page.locator('li[data-server-id="second"]');
+    // Not connected: its settings are folded until opened.
     const refuse = card.getByRole('radio', { name: 'Refuse' });
+    assert.equal(await refuse.isVisible(), false);
+    await card.locator('summary', { hasText: 'Settings' }).click();
     assert.equal(await card.getByRole('radio', { name: 'Ask me first' }).isChecked(), true, 'the default policy');
     assert.equal(await refuse.isEnabled(), true);
     // By keyboard, the arrow keys check each option they pass (wrapping around): what they pass,
@@ -311,13 +314,15 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal(await anyway.isChecked(), true);
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
+    // The Import button is disabled now that nothing is picked: the focus is on what the import did.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Imported echo (2).');
+    // Not connected: its settings are folded until opened.
+    await page.locator('li[data-server-id="echo-2"]').locator('summary', { hasText: 'Settings' }).click();
     assert.equal(
       await page.locator('li[data-server-id="echo-2"]').getByRole('radio', { name: 'Run without asking' }).isEnabled(),
       true,
       'an imported server’s sampling policy can be set without a reload'
     );
-    // The Import button is disabled now that nothing is picked: the focus is on what the import did.
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Imported echo (2).');
     // What was just imported says so, rather than that it clashes (with itself, now).
     await echo.getByText('Imported: it is on your list of servers.').waitFor();
     assert.equal(await echo.getByText('Taskdesk already has a server with this id or name.').count(), 0);
@@ -530,6 +535,129 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     } finally {
       await page.setViewportSize({ width: 1100, height: 1400 });
     }
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('the Servers screen with 15 servers, by keyboard', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    data = tempDir();
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      keyStore: new InMemoryKeyStore(),
+      loginEnv: async () => ({ ...process.env }),
+      importPlaces: { home: '/nonexistent/taskdesk-e2e-home', platform: 'linux' }
+    });
+    await host.call('servers.add', {
+      id: 'echo',
+      name: 'Echo',
+      transport: { type: 'stdio', command: process.execPath, args: ['--import', TSX, ECHO] }
+    });
+    assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    // Seven that failed (no such command) and seven never connected.
+    for (let n = 1; n <= 14; n++) {
+      await host.call('servers.add', {
+        id: `s${n}`,
+        name: `Server ${n}`,
+        transport: { type: 'stdio', command: 'taskdesk-no-such-command' }
+      });
+      if (n <= 7) assert.equal((await host.call('servers.connect', { serverId: `s${n}` })).state.status, 'failed');
+    }
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 900 }
+    }));
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+    await page.locator('li[data-server-id="s14"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data?.remove();
+    built?.remove();
+  });
+
+  /** What has the focus: its accessible label, else its text. */
+  const focused = () =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLInputElement | null;
+      const label = element?.labels?.[0]?.textContent ?? element?.getAttribute('aria-label');
+      return label ?? element?.textContent?.trim() ?? '';
+    });
+
+  it('jumps from the top of the screen to Add a server with a skip link', async () => {
+    await page.locator('#heading-servers').focus();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to Add a server' });
+    assert.ok(await skip.evaluate((link) => link === document.activeElement), 'the first stop after the heading');
+    await page.keyboard.press('Enter');
+    const add = page.getByRole('form', { name: 'Add a server' });
+    assert.ok(
+      await add.getByRole('heading', { name: 'Add a server' }).evaluate((heading) => heading === document.activeElement)
+    );
+    assert.equal(await page.evaluate(() => location.hash), '#servers', 'still on the Servers screen');
+    await page.keyboard.press('Tab');
+    assert.ok(
+      await add.getByRole('textbox', { name: 'Id', exact: true }).evaluate((f) => f === document.activeElement)
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('keeps a card that is not ready to its state and its actions in the Tab order, its settings folded', async () => {
+    await page.locator('#heading-servers').focus();
+    const stops: string[] = [];
+    const add = page.getByRole('form', { name: 'Add a server' });
+    while (!(await add.evaluate((form) => form.contains(document.activeElement))) && stops.length < 400) {
+      await page.keyboard.press('Tab');
+      stops.push(await focused());
+    }
+    assert.ok(stops.length <= 90, `${stops.length} Tab presses from the Servers heading to Add a server`);
+    const failed = page.locator('li[data-server-id="s1"]');
+    // Its state, why, and what to do about it are in sight.
+    await failed.locator('[data-status="failed"]').waitFor();
+    await failed.getByText(/The command "taskdesk-no-such-command" was not found/).waitFor();
+    const from = stops.indexOf('Server output (stderr) of Server 1');
+    assert.deepEqual(stops.slice(from, from + 5), [
+      'Server output (stderr) of Server 1',
+      'Settings of Server 1',
+      'Edit Server 1',
+      'Connect Server 1',
+      'Remove Server 1'
+    ]);
+    // The ready server's settings are open: its policy and folders are in the Tab order.
+    assert.ok(stops.includes('Folder path'));
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('opens a card’s settings when asked: its sampling policy and folders', async () => {
+    const card = page.locator('li[data-server-id="s2"]');
+    const policy = card.getByRole('group', { name: 'Sampling requests from Server 2' });
+    assert.equal(await policy.isVisible(), false);
+    await card.locator('summary', { hasText: 'Settings' }).click();
+    await policy.getByRole('radio', { name: 'Refuse' }).check();
+    await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    assert.equal((await host.call('sampling.getPolicy', { serverId: 's2' })).mode, 'refuse');
+    await card
+      .getByRole('group', { name: /^Folders/ })
+      .getByText('No folders.')
+      .waitFor();
+    // The ready server's settings are open unasked, and fold when asked.
+    const ready = page.locator('li[data-server-id="echo"]');
+    const readyPolicy = ready.getByRole('group', { name: 'Sampling requests from Echo' });
+    assert.equal(await readyPolicy.isVisible(), true);
+    await ready.locator('summary', { hasText: 'Settings' }).click();
+    await readyPolicy.waitFor({ state: 'hidden' });
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -216,7 +216,18 @@ export class Assistant {
         `A tool call after this message (${running.toolName ?? running.functionName}) still runs as a task: cancel it on its card, or wait for its result, before sending the message again.`
       );
     const removed = c.messages.splice(index);
-    return this.#startTurnWith(c, text ?? message.text, message.sources ?? [], removed);
+    const title = c.title;
+    // The title its first message gave it follows that message's new words (a title the person
+    // gave, or one from before, stays); put back with the messages should the new one not be saved.
+    const named = text !== undefined && index === 0 && c.title === titleFromMessage(message.text);
+    if (named) c.title = UNTITLED_CONVERSATION;
+    try {
+      return await this.#startTurnWith(c, text ?? message.text, message.sources ?? [], removed);
+    } catch (problem) {
+      c.title = title;
+      this.#book.commit(c);
+      throw problem;
+    }
   }
 
   /**

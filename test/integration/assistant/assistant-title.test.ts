@@ -43,6 +43,49 @@ describe('a conversation created without a title is named by its first message',
     }
   });
 
+  it('follows the first message when it is edited and sent again; a title given stays, and so does the old one if the disk refuses', async () => {
+    const { host, disk, dispose } = await startHostOnFillableDisk();
+    try {
+      const c = await host.call('assistant.create', { providerId: 'fake', model: 'fake-small' });
+      await host.call('assistant.send', { conversationId: c.id, text: 'Please echo something' });
+      const first = await settled(host, c.id, answered);
+      assert.equal(first.title, 'Please echo something');
+      disk.full = true;
+      await assert.rejects(
+        host.call('assistant.resend', {
+          conversationId: c.id,
+          messageId: first.messages[0]!.id,
+          text: 'Lost words'
+        }),
+        /could not be saved/
+      );
+      const kept = await host.call('assistant.get', { conversationId: c.id });
+      assert.equal(kept.title, 'Please echo something');
+      assert.deepEqual(
+        kept.messages.map((m) => m.id),
+        first.messages.map((m) => m.id),
+        'the messages put back'
+      );
+      disk.full = false;
+      const resent = await host.call('assistant.resend', {
+        conversationId: c.id,
+        messageId: first.messages[0]!.id,
+        text: 'Now tell me a story'
+      });
+      assert.equal(resent.title, 'Now tell me a story');
+      await settled(host, c.id, answered);
+
+      const named = await host.call('assistant.create', { title: 'Mine', providerId: 'fake', model: 'fake-small' });
+      await host.call('assistant.send', { conversationId: named.id, text: 'Hello' });
+      const said = await settled(host, named.id, answered);
+      await host.call('assistant.resend', { conversationId: named.id, messageId: said.messages[0]!.id, text: 'Hi' });
+      assert.equal((await host.call('assistant.get', { conversationId: named.id })).title, 'Mine');
+      await settled(host, named.id, answered);
+    } finally {
+      await dispose();
+    }
+  });
+
   it('cuts a long first line at 60 characters, and a message of blank lines leaves the title as it is', () => {
     const long = 'word '.repeat(30);
     const title = titleFromMessage(long);

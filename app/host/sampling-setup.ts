@@ -233,7 +233,9 @@ export class SamplingSetup {
         baseURL: saved.baseURL,
         hasKey: saved.hasKey,
         ...(keyDroppedFor !== undefined && { keyDroppedFor }),
-        ...(modelListing?.ok && saved.models.length > 0 && { modelsListed: saved.models.length })
+        ...(modelListing?.ok && saved.models.length > 0 && { modelsListed: saved.models.length }),
+        // Why none could be listed, kept where the card's words (the save's answer) are not.
+        ...(modelListing && !modelListing.ok && { modelsNotListed: modelListing.message })
       }
     });
     return modelListing ? { ...saved, modelListing } : saved;

@@ -340,7 +340,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const card = screen.locator('li[data-provider-id="quick"]');
     await card
       .locator('.provider-listing[data-listing="listed"]')
-      .getByText('Found 2 models: fake-small, fake-large; listed.', { exact: true })
+      .getByText('Listed the 2 models it names: fake-small, fake-large.', { exact: true })
       .waitFor();
     assert.deepEqual(
       await card.getByRole('list', { name: 'Models listed for Quick' }).getByRole('listitem').allTextContents(),
@@ -349,7 +349,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     assert.equal(await card.locator('.provider-no-model').count(), 0, 'usable at once: no "None listed"');
     await page
       .locator('.sr-only[aria-live="polite"]')
-      .getByText('Added Quick. Found 2 models: fake-small, fake-large; listed.', { exact: true })
+      .getByText('Added Quick. Listed the 2 models it names: fake-small, fake-large.', { exact: true })
       .waitFor();
     const quick = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'quick');
     assert.deepEqual(quick, {

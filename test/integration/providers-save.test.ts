@@ -242,5 +242,10 @@ describe('providers.save with no model listed: the provider is asked for its mod
     assert.ok((await host.call('providers.list', {})).some((p) => p.id === 'nowhere'));
     const [audited] = await host.call('audit.read', { type: 'provider.saved', limit: 1 });
     assert.equal(audited?.detail?.modelsListed, undefined);
+    // Why, kept in the audit log: the card says it only until the page is reloaded.
+    assert.equal(
+      audited?.detail?.modelsNotListed,
+      'Could not connect to Nowhere (127.0.0.1:9). Is the server running and the base URL right?'
+    );
   });
 });

@@ -169,7 +169,8 @@ function CancelTask({
     <div className="actions chat-task-actions">
       <button
         type="button"
-        aria-label={`Cancel the task of ${toolName}`}
+        // The visible words first, so that "click Cancel task" (voice control) finds it.
+        aria-label={`Cancel task of ${toolName}`}
         {...busyProps(busy)}
         onClick={() => void cancel()}
       >

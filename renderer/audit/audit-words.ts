@@ -195,7 +195,7 @@ const WORDS: Record<string, Words> = {
 function alwaysAllowed(d: Detail): string {
   const tools = Array.isArray(d.alwaysAllow) ? d.alwaysAllow.filter((t): t is string => typeof t === 'string') : [];
   if (d.mode !== 'ask' || tools.length === 0) return '';
-  return `, but for ${tools.join(', ')}: always allowed`;
+  return `, except ${tools.join(', ')}, which it may always call`;
 }
 
 /** A provider by the name it was saved with (entries of earlier versions have only its id). */

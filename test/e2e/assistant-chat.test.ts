@@ -581,7 +581,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       .getByRole('article')
       .filter({ hasText: 'could have multiple interpretations' })
       .waitFor({ timeout: 20_000 });
-    await card.getByRole('button', { name: 'Cancel the task of simulate-research-query' }).waitFor();
+    await card.getByRole('button', { name: 'Cancel task of simulate-research-query' }).waitFor();
     // Every state the card is drawn in from Stop on: none may say the call stopped yet offer to cancel or answer.
     await card.evaluate((element) => {
       const seen: string[] = [];
@@ -689,7 +689,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // The conversation went on: Stop is gone, and the task's own card offers Cancel.
     await pane().getByRole('button', { name: 'Send' }).waitFor();
     assert.equal(await pane().getByRole('button', { name: '■ Stop' }).count(), 0);
-    await card.getByRole('button', { name: 'Cancel the task of work-required' }).click();
+    await card.getByRole('button', { name: 'Cancel task of work-required' }).click();
     await card.locator('[data-task-state="cancelled"]').waitFor();
     assert.equal(await card.locator('.chat-tool-state').count(), 0, 'one word for how it stands: the task card’s');
     assert.ok(
@@ -697,7 +697,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       'focus stays on the card when its button goes'
     );
     await lastAnswer().getByText('Understood: it was cancelled.').waitFor();
-    assert.equal(await card.getByRole('button', { name: 'Cancel the task of work-required' }).count(), 0);
+    assert.equal(await card.getByRole('button', { name: 'Cancel task of work-required' }).count(), 0);
     const view = host.requestor.list().find((t) => t.toolName === 'work-required' && t.state === 'cancelled');
     assert.ok(view, 'the requested task is cancelled');
     assert.equal((await store.getTask(view.taskId))?.status, 'cancelled', 'tasks/cancel reached the server');

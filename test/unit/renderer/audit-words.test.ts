@@ -48,7 +48,7 @@ describe('audit entries in words', () => {
     // "Always allow" on an approval card records the policy with the tool added: not a stricter one.
     assert.equal(
       auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'ask', alwaysAllow: ['echo', 'add'] } }),
-      "You set the assistant's calls of this server's tools to ask you each time, but for echo, add: always allowed"
+      "You set the assistant's calls of this server's tools to ask you each time, except echo, add, which it may always call"
     );
     assert.equal(
       auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'refuse', alwaysAllow: [] } }),

@@ -199,7 +199,8 @@ export const ServerCard = memo(function ServerCard({
           <StatusBadge status={state.status} />
         )}
       </div>
-      {reason ? <p className="reason">{reason}</p> : null}
+      {/* A disconnect (by the person, or by Taskdesk closing) is no failure: said, not in red. */}
+      {reason ? <p className={state.status === 'closed' ? 'reason reason-closed' : 'reason'}>{reason}</p> : null}
       <dl className="facts">
         <dt>Id</dt>
         <dd>

@@ -264,6 +264,18 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(fixture.host.connection('desk')?.state.status, 'closed');
     // The person disconnected it, and the card says so (not as Taskdesk's own doing).
     assert.equal(await item.locator('.reason').textContent(), 'Disconnected by you');
+    // Said, not in red as a failure is.
+    assert.equal(
+      await item.locator('.reason').evaluate((p) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--danger)';
+        document.body.append(probe);
+        const danger = getComputedStyle(probe).color;
+        probe.remove();
+        return getComputedStyle(p).color === danger;
+      }),
+      false
+    );
     // Focus stays on the server's button across the re-render, now offering the opposite.
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Connect Server desk');
 

@@ -16,8 +16,10 @@ export function StatusBadge({
   label?: string;
 }) {
   const shown = rejected && status === 'failed' ? 'rejected' : status;
+  // A question declined or dismissed completed, but nothing was answered: not the green of an answer.
+  const quiet = label === 'Declined' || label === 'Dismissed';
   return (
-    <span className={`status status-${shown}`} data-status={status}>
+    <span className={`status status-${shown}${quiet ? ' status-quiet' : ''}`} data-status={status}>
       {label ?? statusLabel(shown)}
     </span>
   );

@@ -380,6 +380,25 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('says a declined question “Declined”, in the quiet colour of no answer rather than the green of an answer', async () => {
+    const asked = await desk.server.request(question('Which colour for the badge?'), CreateTaskResultSchema);
+    const item = (await d.fixture.host.call('inbox.list', {})).find((i) => i.taskId === asked.task.taskId)!;
+    await d.fixture.host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const badge = row(`received:${asked.task.taskId}`).locator('[data-status="completed"]');
+    await badge.getByText('Declined', { exact: true }).waitFor();
+    const colours = await badge.evaluate((element) => {
+      const probe = document.createElement('span');
+      probe.className = 'status status-completed';
+      document.body.append(probe);
+      const answered = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return { declined: getComputedStyle(element).backgroundColor, answered };
+    });
+    assert.notEqual(colours.declined, colours.answered);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('shows a question’s Markdown title as words — in its row, its detail, the Inbox and History — never as Markdown source or HTML', async () => {
     const markdown = 'Which **region** is the [report](https://example.com/r) for? <b>now</b>';
     const words = 'Which region is the report for? now';

@@ -5,7 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SourcePicker, type ChosenSource } from './source-picker.js';
 import { useAssistantCall } from './use-assistant-call.js';
-import { waitingQuestions } from './waiting-questions.js';
+import { waitingQuestions } from '../components/waiting-questions.js';
 import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 
 /**

@@ -5,7 +5,7 @@ import { useAssistantCall } from './use-assistant-call.js';
 import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
 import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
-import { waitingQuestions } from './waiting-questions.js';
+import { waitingQuestions } from '../components/waiting-questions.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',

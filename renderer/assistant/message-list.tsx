@@ -5,7 +5,7 @@ import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
 import { AnswerActions, canResend, EditableUserMessage } from './message-actions.js';
 import { ToolCallCard } from './tool-call-card.js';
-import { waitingQuestions } from './waiting-questions.js';
+import { waitingQuestions } from '../components/waiting-questions.js';
 import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 
 type ResultMessage = Extract<AssistantMessage, { role: 'tool' | 'notice' }>;

@@ -8,7 +8,7 @@ import { ShorterTtl } from '../components/shorter-ttl.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
-import { isCancelling, taskQuestions } from './waiting-questions.js';
+import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
 
 /**
  * A tool call running as a task, live: status and status message, a progress bar, the time the

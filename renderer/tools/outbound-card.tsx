@@ -9,7 +9,7 @@ import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { isCancelling, taskQuestions } from '../assistant/waiting-questions.js';
+import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
 import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';

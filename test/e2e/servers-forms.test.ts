@@ -13,6 +13,17 @@ const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
 const MARK = 'E2eSeCrEt';
 
+/** A host for these files' Desk: nothing connected by itself, the login shell's env as this process's, no other app's configs. */
+function serversHost(dataDir: string): Host {
+  return createHost({
+    dataDir,
+    autoConnect: false,
+    keyStore: new InMemoryKeyStore(),
+    loginEnv: async () => ({ ...process.env }),
+    importPlaces: { home: '/nonexistent/taskdesk-e2e-home', platform: 'linux' }
+  });
+}
+
 describe('the Servers screen: adding, editing and importing servers', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
   let data: ReturnType<typeof tempDir>;
@@ -27,13 +38,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
   before(async () => {
     built = await buildRenderer();
     data = tempDir();
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
-      loginEnv: async () => ({ ...process.env }),
-      importPlaces: { home: '/nonexistent/taskdesk-e2e-home', platform: 'linux' }
-    });
+    host = serversHost(data.dir);
     await host.call('servers.add', {
       id: 'echo',
       name: 'Echo',
@@ -551,13 +556,7 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
   before(async () => {
     built = await buildRenderer();
     data = tempDir();
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
-      loginEnv: async () => ({ ...process.env }),
-      importPlaces: { home: '/nonexistent/taskdesk-e2e-home', platform: 'linux' }
-    });
+    host = serversHost(data.dir);
     await host.call('servers.add', {
       id: 'echo',
       name: 'Echo',

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import type { InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
 import { conversationSummary, runningTaskCalls } from '../../../app/contract/conversation-summary.js';
-import { isCancelling, taskQuestions, waitingQuestions } from '../../../renderer/assistant/waiting-questions.js';
+import { isCancelling, taskQuestions, waitingQuestions } from '../../../renderer/components/waiting-questions.js';
 
 const at = '2026-12-01T09:00:00.000Z';
 

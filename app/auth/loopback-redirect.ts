@@ -19,8 +19,20 @@ export interface LoopbackRedirect {
    * knows whether the sign-in worked (the browser waits until then).
    */
   respond(page: { ok: boolean; message: string }): void;
-  close(): void;
+  /**
+   * Stops waiting. With an `afterword`, the listener stays a while (see {@link AFTERWORD_MS}) to
+   * show it to a browser that comes back late (the person cancelled in Taskdesk but went on in
+   * the tab): a page that says what happened instead of the browser's "refused to connect". What
+   * such a late response carries is never used.
+   */
+  close(afterword?: string): void;
 }
+
+/**
+ * How long a closed listener still answers with its afterword: as long as a sign-in is waited
+ * for, so a consent page left open meanwhile is covered. It never keeps the process alive.
+ */
+export const AFTERWORD_MS = 10 * 60_000;
 
 /**
  * Opens a loopback redirect listener on 127.0.0.1 at an ephemeral port (RFC 8252 §7.3: the
@@ -35,10 +47,15 @@ export async function openLoopbackRedirect(state: string): Promise<LoopbackRedir
   outcome.catch(() => undefined);
   let answered: http.ServerResponse | undefined;
   let done = false;
+  let afterword: string | undefined;
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method !== 'GET' || url.pathname !== '/callback') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    if (afterword !== undefined) {
+      page(response, 400, afterword);
       return;
     }
     const states = url.searchParams.getAll('state');
@@ -72,11 +89,22 @@ export async function openLoopbackRedirect(state: string): Promise<LoopbackRedir
   });
   server.unref();
   const { port } = server.address() as AddressInfo;
-  const close = () => {
-    if (answered && !answered.headersSent) page(answered, 200, 'Taskdesk stopped waiting for this sign-in.');
-    settle.reject(new Error('The sign-in was not completed'));
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
     server.close();
     server.closeAllConnections();
+  };
+  const close = (late?: string) => {
+    if (answered && !answered.headersSent) page(answered, 200, 'Taskdesk stopped waiting for this sign-in.');
+    settle.reject(new Error('The sign-in was not completed'));
+    if (stopped) return;
+    if (late === undefined) {
+      stop();
+      return;
+    }
+    if (afterword === undefined) setTimeout(stop, AFTERWORD_MS).unref();
+    afterword = late;
   };
   return {
     redirectUri: `http://127.0.0.1:${port}/callback`,

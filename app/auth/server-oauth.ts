@@ -89,6 +89,8 @@ export class ServerOAuth implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined;
   #codeVerifier: string | undefined;
   #pending: PendingSignIn | undefined;
+  /** Listeners of sign-ins no longer waited for that still tell a late browser why (see `LoopbackRedirect.close`). */
+  readonly #closedSignIns = new Set<LoopbackRedirect>();
   #authorizing: Promise<void> | undefined;
   /** While set, `tokens()` hides the refresh token, so `auth()` asks for a new authorization (step-up). */
   #noRefresh = false;
@@ -153,7 +155,9 @@ export class ServerOAuth implements OAuthClientProvider {
   cancelSignIn(): void {
     const pending = this.#pending;
     if (!pending) return;
-    this.#closePending();
+    this.#closePending(
+      `You cancelled this sign-in to ${this.#options.serverName} in Taskdesk, so it was not used. You can close this tab; to sign in, start again from Taskdesk.`
+    );
     this.#codeVerifier = undefined;
     this.#setView(this.#notWaitingView(pending.recordedIssuer));
   }
@@ -261,7 +265,9 @@ export class ServerOAuth implements OAuthClientProvider {
         authorizationUrl.searchParams.append('prompt', 'consent');
     }
     this.#lastScope = authorizationUrl.searchParams.get('scope') ?? undefined;
-    this.#closePending();
+    this.#closePending(
+      `Taskdesk started a newer sign-in to ${this.#options.serverName}, so this one was not used. Use the newest sign-in page, or go back to Taskdesk.`
+    );
     const state = authorizationUrl.searchParams.get('state') ?? this.state();
     authorizationUrl.searchParams.set('state', state);
     const loopback = await openLoopbackRedirect(state);
@@ -333,7 +339,9 @@ export class ServerOAuth implements OAuthClientProvider {
   /** Signs out: the tokens go, the client registration stays (the same user signing in again keeps the tasks). */
   async signOut(): Promise<void> {
     await this.load();
-    this.#closePending();
+    this.#closePending(
+      `You signed out of ${this.#options.serverName} in Taskdesk, so this sign-in was not used. You can close this tab.`
+    );
     this.#stepUps.clear();
     await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => rest);
     this.#setView({ status: 'signed-out' });
@@ -370,7 +378,9 @@ export class ServerOAuth implements OAuthClientProvider {
   /** Drops a sign-in under way before the client changes; the issuer the card named, if any. */
   #closeForNewClient(): string | undefined {
     const issuer = this.#pending?.recordedIssuer ?? this.#view?.issuer;
-    this.#closePending();
+    this.#closePending(
+      `The client Taskdesk signs in to ${this.#options.serverName} with was changed, so this sign-in was not used. Sign in again from Taskdesk.`
+    );
     this.#codeVerifier = undefined;
     this.#stepUps.clear();
     return issuer;
@@ -389,9 +399,11 @@ export class ServerOAuth implements OAuthClientProvider {
     return { status: 'sign-in-required', ...(issuer !== undefined && { issuer }) };
   }
 
-  /** Stops waiting for a sign-in (the server was removed or the host closes). */
+  /** Stops waiting for a sign-in (the server was removed or the host closes), and closes every listener. */
   close(): void {
     this.#closePending();
+    for (const loopback of this.#closedSignIns) loopback.close();
+    this.#closedSignIns.clear();
   }
 
   async #runAuth(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
@@ -481,19 +493,32 @@ export class ServerOAuth implements OAuthClientProvider {
     if (this.#pending !== pending) return;
     clearTimeout(pending.timer);
     pending.loopback.respond({ ok: false, message: `${reason} Go back to Taskdesk to try again.` });
-    pending.loopback.close();
+    this.#keepTelling(pending.loopback, `${reason} Go back to Taskdesk to try again.`);
     this.#pending = undefined;
     this.#codeVerifier = undefined;
     this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer, reason });
     this.#options.onSignInFailed?.(reason);
   }
 
-  #closePending(): void {
+  /** Drops the sign-in under way; with an `afterword`, its listener tells a browser that comes back late why. */
+  #closePending(afterword?: string): void {
     const pending = this.#pending;
     if (!pending) return;
     clearTimeout(pending.timer);
-    pending.loopback.close();
+    if (afterword === undefined) pending.loopback.close();
+    else this.#keepTelling(pending.loopback, afterword);
     this.#pending = undefined;
+  }
+
+  #keepTelling(loopback: LoopbackRedirect, afterword: string): void {
+    loopback.close(afterword);
+    this.#closedSignIns.add(loopback);
+    // Each closes by itself after a while; only the last few are worth closing with the host.
+    if (this.#closedSignIns.size > 8) {
+      const oldest = this.#closedSignIns.values().next().value!;
+      oldest.close();
+      this.#closedSignIns.delete(oldest);
+    }
   }
 
   async #update(change: (record: OAuthRecord) => OAuthRecord): Promise<void> {

@@ -61,13 +61,19 @@ describe('OAuth sign-in with a client registered by hand', () => {
     assert.equal(state.auth?.waiting, undefined, 'no longer waiting');
   });
 
-  it('cancels a sign-in: the browser coming back later is not used', async () => {
+  it('cancels a sign-in: the browser coming back later is not used, and its tab is told why', async () => {
     const { url } = await startSignIn();
     await host.call('auth.cancelSignIn', { serverId: 'protected' });
     const auth = await authOf();
     assert.equal(auth?.status, 'sign-in-required');
     assert.equal(auth?.waiting, undefined);
-    await headlessBrowser(url).catch(() => undefined);
+    // The person went on in the consent tab anyway: a page that says so, not "refused to connect".
+    const page = await headlessBrowser(url);
+    assert.equal(page.status, 400);
+    assert.match(
+      page.text,
+      /You cancelled this sign-in to Protected in Taskdesk, so it was not used\. You can close this tab; to sign in, start again from Taskdesk\./
+    );
     assert.notEqual((await authOf())?.status, 'signed-in');
   });
 

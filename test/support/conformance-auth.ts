@@ -84,14 +84,18 @@ export async function signInHeadlessly(host: Host, serverId: string): Promise<vo
   if (state.auth?.reason !== undefined) throw new Error(state.auth.reason);
 }
 
-/** A browser that needs no person: opens the authorization page, follows its redirect to the loopback listener. */
-export async function headlessBrowser(authorizationUrl: string): Promise<void> {
+/**
+ * A browser that needs no person: opens the authorization page, follows its redirect to the
+ * loopback listener, and gives back the page it ends on.
+ */
+export async function headlessBrowser(authorizationUrl: string): Promise<{ status: number; text: string }> {
   let url = authorizationUrl;
   for (let hop = 0; hop < 5; hop++) {
     const response = await fetch(url, { redirect: 'manual' });
     const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location)
+      return { status: response.status, text: await response.text() };
     await response.body?.cancel();
-    if (response.status < 300 || response.status >= 400 || !location) return;
     url = new URL(location, url).href;
   }
   throw new Error(`The authorization page redirected more than five times (last ${url})`);

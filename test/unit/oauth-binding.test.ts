@@ -66,6 +66,24 @@ describe('the loopback redirect listener', () => {
     }
   });
 
+  it('closed with an afterword, tells a browser that comes back late why, uses nothing it carries, and then closes', async () => {
+    const loopback = await openLoopbackRedirect('s');
+    let outcome: unknown = 'unsettled';
+    loopback.outcome.then(
+      (value) => (outcome = value),
+      () => (outcome = 'rejected')
+    );
+    loopback.close('You cancelled this sign-in to <Remote> in Taskdesk.');
+    const late = await fetch(`${loopback.redirectUri}?code=c0de&state=s`);
+    assert.equal(late.status, 400);
+    assert.match(await late.text(), /You cancelled this sign-in to &#60;Remote&#62; in Taskdesk\./);
+    assert.equal(outcome, 'rejected', 'the code it carried was not taken');
+    assert.equal((await fetch(`${new URL(loopback.redirectUri).origin}/other`)).status, 404);
+    // Closed for good (the host closes): nothing listens any more.
+    loopback.close();
+    await assert.rejects(fetch(`${loopback.redirectUri}?code=c0de&state=s`));
+  });
+
   it('passes on the authorization server’s error', async () => {
     const loopback = await openLoopbackRedirect('s');
     try {

@@ -87,6 +87,22 @@ const CONNECTION: Record<string, string> = {
   closed: 'Disconnected'
 };
 
+/**
+ * A question taken out of the Inbox unanswered. With no reason kept, its server withdrew it; with
+ * one, Taskdesk did, and the reason says why (the person cancelled or forgot the task it was asked
+ * for, the task ended, Taskdesk stopped): "withdrawn before you answered" alone would read as the
+ * server's doing.
+ */
+function withdrawnWords(d: Detail): string {
+  const item = capitalized(itemWords(d.kind));
+  const reason = text(d, 'reason');
+  if (reason === undefined) return `${item} was withdrawn before you answered${quoted(text(d, 'question'))}`;
+  const said = `${item} was closed without an answer${quoted(text(d, 'question'))}`;
+  // A question that ends in its own mark (“Which city?”) takes no full stop after it.
+  const end = (sentence: string) => (/[.!?]”?$/.test(sentence) ? sentence : `${sentence}.`);
+  return `${end(said)} ${end(reason)}`;
+}
+
 /** Each entry type in words, given the entry's detail. */
 const WORDS: Record<string, Words> = {
   'inbox.answered': (d) =>
@@ -94,7 +110,7 @@ const WORDS: Record<string, Words> = {
   'inbox.withdrawn': (d) =>
     d.atArrival === true
       ? `${capitalized(itemWords(d.kind))} came after its task had ended; answered at once${quoted(text(d, 'question'))}`
-      : `${capitalized(itemWords(d.kind))} was withdrawn before you answered${quoted(text(d, 'question'))}`,
+      : withdrawnWords(d),
   'task.created': (d) => `The server handed Taskdesk ${d.kind === 'sampling' ? 'a model request' : 'a question'}`,
   'task.status': (d) => `Task status: ${statusLabel(String(d.to))} (was ${statusLabel(String(d.from))})`,
   'task.result-retrieved': (d) => `The server fetched the task's ${d.outcome === 'error' ? 'error' : 'result'}`,

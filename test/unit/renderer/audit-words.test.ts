@@ -19,6 +19,25 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'inbox.withdrawn', detail: { kind: 'sampling', question: 'Summarize' } }),
       'A model request was withdrawn before you answered: “Summarize”'
     );
+    // Withdrawn by Taskdesk, for a reason it kept: said as such, not as the server's doing.
+    assert.equal(
+      auditSentence({
+        type: 'inbox.withdrawn',
+        detail: {
+          kind: 'elicitation',
+          question: 'Which city?',
+          reason: 'The task this was asked for (tool slow) was cancelled by you.'
+        }
+      }),
+      'A question was closed without an answer: “Which city?” The task this was asked for (tool slow) was cancelled by you.'
+    );
+    assert.equal(
+      auditSentence({
+        type: 'inbox.withdrawn',
+        detail: { kind: 'elicitation', reason: 'Taskdesk stopped before it was answered; the server was not answered' }
+      }),
+      'A question was closed without an answer. Taskdesk stopped before it was answered; the server was not answered.'
+    );
   });
 
   it('says connections, sign-ins and policies as a person would, not as status words', () => {

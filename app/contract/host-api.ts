@@ -120,6 +120,13 @@ export const ServerConfigSchema = z.object({
    * `headers`; saved without them.
    */
   secrets: z.object({ env: z.array(z.string()).default([]), headers: z.array(z.string()).default([]) }).optional(),
+  /**
+   * The names of the env vars (stdio) or headers (HTTP), secret or not, in the order the person
+   * entered them: secrets are kept apart from the others, so the order is kept by name. Absent
+   * (lists older builds saved, or one whose order the records keep by themselves): plain ones first,
+   * then secrets. Optional, so the list keeps its version: an older build still reads it.
+   */
+  entryOrder: z.array(z.string()).optional(),
   /** Folders (absolute paths) the server sees as its roots (`roots/list`); none when absent. */
   roots: z.array(RootFolderSchema).optional()
 });

@@ -28,6 +28,39 @@ export function secretNames(config: ServerConfig): { env: string[]; headers: str
 }
 
 /**
+ * The names of a config's env vars (stdio) or headers (HTTP), secrets among them, in the order
+ * the person entered them. The secrets' values are kept apart from the others, so the saved list
+ * keeps that order as names (`entryOrder`). Names it does not hold (a list an older build saved
+ * has none) follow, plain ones first, then secrets, as those builds showed them.
+ */
+export function entryNames(config: ServerConfig): string[] {
+  const transport = config.transport;
+  const names = secretNames(config);
+  const secret = transport.type === 'stdio' ? names.env : names.headers;
+  const plain = Object.keys((transport.type === 'stdio' ? transport.env : transport.headers) ?? {});
+  return ordered(config.entryOrder, [...plain.filter((name) => !secret.includes(name)), ...secret]);
+}
+
+/**
+ * A saved config with the order of its entries: `entryOrder` is written only when the entries
+ * would not come in that order without it, so that a list without secrets looks as it always did.
+ */
+export function withEntryOrder(config: ServerConfig, order: string[]): ServerConfig {
+  const { entryOrder: _old, ...rest } = config;
+  const plain = entryNames(rest);
+  const wanted = ordered(order, plain);
+  return wanted.every((name, at) => plain[at] === name) ? rest : { ...rest, entryOrder: wanted };
+}
+
+/** `names` with those `preferred` holds first, in its order, then the others in theirs. */
+function ordered(preferred: string[] | undefined, names: string[]): string[] {
+  const known = new Set(names);
+  const out = new Set((preferred ?? []).filter((name) => known.has(name)));
+  for (const name of names) out.add(name);
+  return [...out];
+}
+
+/**
  * A config given with its secret values in `env` / `headers`, split into what is saved (no
  * secret value; `secrets` names them) and the values for the key store. A secret named without
  * a value is −32602.
@@ -53,22 +86,23 @@ export function splitSecrets(config: ServerConfig): {
     return kept;
   };
   const transport = config.transport;
-  const { secrets: _given, ...rest } = config;
+  const { secrets: _given, entryOrder: _order, ...rest } = config;
   const secrets = names.env.length + names.headers.length > 0 ? { secrets: names } : {};
+  // Every entry, secret or not, has its value here: their order is the one given, else the record's.
+  const order = ordered(
+    config.entryOrder,
+    Object.keys((transport.type === 'stdio' ? transport.env : transport.headers) ?? {})
+  );
   if (transport.type === 'stdio') {
     const env = take('env', transport.env, names.env);
     const { env: _env, ...other } = transport;
-    return {
-      stored: { ...rest, ...secrets, transport: { ...other, ...(Object.keys(env).length > 0 && { env }) } },
-      values
-    };
+    const stored = { ...rest, ...secrets, transport: { ...other, ...(Object.keys(env).length > 0 && { env }) } };
+    return { stored: withEntryOrder(stored, order), values };
   }
   const headers = take('header', transport.headers, names.headers);
   const { headers: _headers, ...other } = transport;
-  return {
-    stored: { ...rest, ...secrets, transport: { ...other, ...(Object.keys(headers).length > 0 && { headers }) } },
-    values
-  };
+  const stored = { ...rest, ...secrets, transport: { ...other, ...(Object.keys(headers).length > 0 && { headers }) } };
+  return { stored: withEntryOrder(stored, order), values };
 }
 
 /** A saved config with its secrets' values put back from the key store, to connect with. */

@@ -7,10 +7,12 @@ import type { ServerRegistry } from './server-registry.js';
 import {
   alwaysSecretHeader,
   deleteSecrets,
+  entryNames,
   fillSecrets,
   secretNames,
   serverSecretId,
-  splitSecrets
+  splitSecrets,
+  withEntryOrder
 } from './server-secrets.js';
 
 /**
@@ -51,12 +53,12 @@ export class ServerSettingsStore {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
     const names = secretNames(config);
-    const entries = (record: Record<string, string> | undefined, secret: string[]): SettingEntry[] => [
-      ...Object.entries(record ?? {})
-        .filter(([name]) => !secret.includes(name))
-        .map(([name, value]) => ({ name, value, secret: false })),
-      ...secret.map((name) => ({ name, secret: true }))
-    ];
+    // In the order the person entered them, secrets among the others.
+    const entries = (record: Record<string, string> | undefined, secret: string[]): SettingEntry[] =>
+      entryNames(config).map((name) => {
+        const value = record && Object.hasOwn(record, name) ? record[name] : undefined;
+        return secret.includes(name) || value === undefined ? { name, secret: true } : { name, value, secret: false };
+      });
     const transport = config.transport;
     return {
       id: config.id,
@@ -99,10 +101,12 @@ export class ServerSettingsStore {
     const secret: string[] = [];
     const newValues: Array<{ id: string; value: string }> = [];
     const seen = new Set<string>();
+    const order: string[] = [];
     for (const entry of entries) {
       const name = entry.name.trim();
       if (seen.has(name.toLowerCase())) throw new HostError(JsonRpcCode.InvalidParams, `${name} is listed twice`);
       seen.add(name.toLowerCase());
+      order.push(name);
       const isSecret = entry.secret || (place === 'header' && alwaysSecretHeader(name));
       if (!isSecret) {
         if (entry.value === undefined) throw new HostError(JsonRpcCode.InvalidParams, `${name} needs a value`);
@@ -132,7 +136,7 @@ export class ServerSettingsStore {
             url: settings.transport.url.trim(),
             ...(Object.keys(plain).length > 0 && { headers: plain })
           };
-    const next = ServerConfigSchema.parse({
+    const parsed = ServerConfigSchema.parse({
       ...old,
       name: settings.name.trim(),
       autoConnect: settings.autoConnect,
@@ -140,7 +144,8 @@ export class ServerSettingsStore {
       transport,
       secrets: place === 'env' ? { env: secret, headers: [] } : { env: [], headers: secret }
     });
-    if (secret.length === 0) delete next.secrets;
+    if (secret.length === 0) delete parsed.secrets;
+    const next = withEntryOrder(parsed, order);
     for (const { id, value } of newValues) await this.#keys.set(id, value);
     this.#registry.update(next);
     // Secrets the new settings no longer hold are deleted once the new settings are saved.

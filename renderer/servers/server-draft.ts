@@ -180,7 +180,9 @@ export function toConfigInput(id: string, draft: ServerDraft): ServerConfigInput
     secrets: {
       env: draft.transport === 'stdio' ? secretNames(draft.env) : [],
       headers: draft.transport === 'http' ? secretNames(draft.headers) : []
-    }
+    },
+    // Said, not left to the records' key order: an object puts a name like "10" first.
+    entryOrder: (draft.transport === 'stdio' ? draft.env : draft.headers).map((row) => row.name.trim())
   };
 }
 

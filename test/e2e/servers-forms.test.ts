@@ -232,8 +232,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await again.waitFor({ state: 'detached' });
     const settings = await host.call('servers.get', { serverId: 'second' });
     assert.deepEqual(settings.transport.type === 'http' && settings.transport.headers, [
-      { name: 'X-Team', value: 'core', secret: false },
-      { name: 'Authorization', secret: true }
+      { name: 'Authorization', secret: true },
+      { name: 'X-Team', value: 'core', secret: false }
     ]);
     const html = await page.content();
     assert.ok(!html.includes(MARK), 'no secret in the page');
@@ -540,6 +540,78 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     } finally {
       await page.setViewportSize({ width: 1100, height: 1400 });
     }
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('keeps env vars in the order they were entered, secrets among them, after a save and a reload', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('ordered');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Ordered');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
+    await form.getByLabel('Connect now and when Taskdesk starts').uncheck();
+    const entered: Array<[string, string, boolean]> = [
+      ['API_TOKEN', `tok-${MARK}-5`, true],
+      ['MODE', 'fast', false],
+      ['DB_PASSWORD', `pw-${MARK}-6`, true],
+      ['LEVEL', '3', false]
+    ];
+    for (const [index, [name, value, secret]] of entered.entries()) {
+      await form.getByRole('button', { name: 'Add variable' }).click();
+      await form.getByLabel(`Name of variable ${index + 1}`).fill(name);
+      await form.getByLabel(`Value of ${name}`).fill(value);
+      assert.equal(await form.getByLabel(`Secret ${name}`).isChecked(), secret, `${name} is taken for a secret or not`);
+    }
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await liveRegion().getByText('Added Ordered.', { exact: true }).waitFor();
+
+    /** The env rows of the Edit form, in its order: name, and whether it is a secret. */
+    const rowsInEdit = async () => {
+      const card = page.locator('li[data-server-id="ordered"]');
+      await card.getByRole('button', { name: 'Edit Ordered' }).click();
+      const edit = card.getByRole('form', { name: 'Edit Ordered' });
+      await edit.getByLabel('Value of LEVEL').waitFor();
+      const rows = await edit
+        .locator('.entry-row')
+        .evaluateAll((items) =>
+          items.map((item) => [
+            item.getAttribute('data-entry'),
+            item.querySelector<HTMLInputElement>('input[type=checkbox]')!.checked
+          ])
+        );
+      return { edit, rows };
+    };
+    const opened = await rowsInEdit();
+    assert.deepEqual(opened.rows, [
+      ['API_TOKEN', true],
+      ['MODE', false],
+      ['DB_PASSWORD', true],
+      ['LEVEL', false]
+    ]);
+    // MODE moved to the end (removed, added again with a new value).
+    await opened.edit.getByRole('button', { name: 'Remove MODE' }).click();
+    await opened.edit.getByRole('button', { name: 'Add variable' }).click();
+    await opened.edit.getByLabel('Name of variable 4').fill('MODE');
+    await opened.edit.getByLabel('Value of MODE').fill('slow');
+    await opened.edit.getByRole('button', { name: 'Save' }).click();
+    await opened.edit.waitFor({ state: 'detached' });
+    const saved = [
+      ['API_TOKEN', true],
+      ['DB_PASSWORD', true],
+      ['LEVEL', false],
+      ['MODE', false]
+    ];
+    const reopened = await rowsInEdit();
+    assert.deepEqual(reopened.rows, saved);
+    await reopened.edit.getByRole('button', { name: 'Cancel' }).click();
+    await reopened.edit.waitFor({ state: 'detached' });
+
+    await page.reload();
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+    const reloaded = await rowsInEdit();
+    assert.deepEqual(reloaded.rows, saved, 'after a reload');
+    await reloaded.edit.getByRole('button', { name: 'Cancel' }).click();
+    assert.ok(!(await page.content()).includes(MARK), 'no secret in the page');
+    assert.ok(!bodies.join('\n').includes(MARK), 'no secret in any answer the page received');
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -204,9 +204,10 @@ describe('importing the servers of other hosts', () => {
         { key: 'github', id: 'github', name: 'github' }
       ]);
       const github = await host.call('servers.get', { serverId: 'github' });
+      // In the file's order, the secret among the others.
       assert.deepEqual(github.transport.type === 'stdio' && github.transport.env, [
-        { name: 'LOG_LEVEL', value: 'info', secret: false },
-        { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true }
+        { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true },
+        { name: 'LOG_LEVEL', value: 'info', secret: false }
       ]);
 
       // Cursor also has a "filesystem": renamed once, skipped once.
@@ -284,8 +285,8 @@ describe('importing the servers of other hosts', () => {
       const docs = await host.call('servers.get', { serverId: 'docs' });
       assert.equal(docs.transport.type === 'http' && docs.transport.url, 'https://docs.example.com/mcp?region=eu');
       assert.deepEqual(docs.transport.type === 'http' && docs.transport.headers, [
-        { name: 'X-Client', value: 'taskdesk', secret: false },
-        { name: 'X-Api-Token', secret: true }
+        { name: 'X-Api-Token', secret: true },
+        { name: 'X-Client', value: 'taskdesk', secret: false }
       ]);
       const local = await host.call('servers.get', { serverId: 'local' });
       assert.deepEqual(local.transport.type === 'stdio' && [local.transport.args, local.transport.cwd], [

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { HostEvents, type HostEvent } from '../../app/contract/host-api.js';
+import type { ServerSettings } from '../../app/contract/server-settings.js';
 import { HostError } from '../../app/core/errors.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { loginShellEnv } from '../../app/mcp/login-env.js';
@@ -96,10 +97,11 @@ describe('editing a server, with its secrets in the key store', { skip: process.
         { name: 'API_TOKEN', secret: true }
       ]);
       const web = await call('servers.get', { serverId: 'web' });
+      // In the order they were given, secrets among the others.
       assert.deepEqual(web.transport.type === 'http' && web.transport.headers, [
-        { name: 'X-Plain', value: 'visible', secret: false },
+        { name: 'Authorization', secret: true },
         { name: 'X-Api-Key', secret: true },
-        { name: 'Authorization', secret: true }
+        { name: 'X-Plain', value: 'visible', secret: false }
       ]);
 
       // Every field changes; the secret is replaced; the server reconnects with them.
@@ -160,8 +162,8 @@ describe('editing a server, with its secrets in the key store', { skip: process.
       });
       const web2 = await call('servers.get', { serverId: 'web' });
       assert.deepEqual(web2.transport.type === 'http' && web2.transport.headers, [
-        { name: 'X-Plain', value: 'still visible', secret: false },
-        { name: 'Authorization', secret: true }
+        { name: 'Authorization', secret: true },
+        { name: 'X-Plain', value: 'still visible', secret: false }
       ]);
       // A secret without a value that was never stored is refused, and nothing changes.
       await assert.rejects(
@@ -314,6 +316,173 @@ describe('commands that start', { skip: process.platform === 'win32' }, () => {
       const crash = await stderrContaining(host, 'crash', 'cannot find config');
       assert.equal(crash.text, 'Error: cannot find config ~/.crash.toml\n');
       assert.equal(crash.truncated, false);
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+});
+
+describe('the order of env vars and headers', () => {
+  const stdioEnv = (settings: ServerSettings) =>
+    settings.transport.type === 'stdio' ? settings.transport.env : undefined;
+
+  it('keeps the order they were entered in, secrets among them, across an edit and a restart, no secret value in the server list', async () => {
+    const data = tempDir();
+    const open = () =>
+      createHost({ dataDir: data.dir, autoConnect: false, loginEnv: async () => ({ ...process.env }) });
+    let host = open();
+    try {
+      await host.call('servers.add', {
+        id: 'ordered',
+        name: 'Ordered',
+        autoConnect: false,
+        transport: {
+          type: 'stdio',
+          command: 'node',
+          args: [],
+          env: { API_TOKEN: `tok-${MARK}-1`, MODE: 'fast', DB_PASSWORD: `pw-${MARK}-2`, LEVEL: '3' }
+        },
+        secrets: { env: ['API_TOKEN', 'DB_PASSWORD'], headers: [] }
+      });
+      await host.call('servers.add', {
+        id: 'web',
+        name: 'Web',
+        autoConnect: false,
+        transport: {
+          type: 'http',
+          url: 'http://127.0.0.1:9/mcp',
+          headers: { 'X-Plain': 'visible', Authorization: `Bearer hdr-${MARK}-3`, 'X-Team': 'core' }
+        }
+      });
+      assert.deepEqual(stdioEnv(await host.call('servers.get', { serverId: 'ordered' })), [
+        { name: 'API_TOKEN', secret: true },
+        { name: 'MODE', value: 'fast', secret: false },
+        { name: 'DB_PASSWORD', secret: true },
+        { name: 'LEVEL', value: '3', secret: false }
+      ]);
+      const web = await host.call('servers.get', { serverId: 'web' });
+      assert.deepEqual(web.transport.type === 'http' && web.transport.headers, [
+        { name: 'X-Plain', value: 'visible', secret: false },
+        { name: 'Authorization', secret: true },
+        { name: 'X-Team', value: 'core', secret: false }
+      ]);
+
+      // Reordered in the Edit form, a secret kept by name, one dropped, one added between plain ones.
+      await host.call('servers.update', {
+        serverId: 'ordered',
+        settings: {
+          name: 'Ordered',
+          autoConnect: false,
+          protocol: 'auto',
+          transport: {
+            type: 'stdio',
+            command: 'node',
+            args: [],
+            env: [
+              { name: 'LEVEL', value: '4', secret: false },
+              { name: 'API_TOKEN', secret: true },
+              { name: 'NEW_KEY', value: `new-${MARK}-4`, secret: true },
+              { name: 'MODE', value: 'slow', secret: false }
+            ]
+          }
+        }
+      });
+      const edited = [
+        { name: 'LEVEL', value: '4', secret: false },
+        { name: 'API_TOKEN', secret: true },
+        { name: 'NEW_KEY', secret: true },
+        { name: 'MODE', value: 'slow', secret: false }
+      ];
+      assert.deepEqual(stdioEnv(await host.call('servers.get', { serverId: 'ordered' })), edited);
+
+      await host.close();
+      host = open();
+      assert.deepEqual(stdioEnv(await host.call('servers.get', { serverId: 'ordered' })), edited, 'after a restart');
+      const again = await host.call('servers.get', { serverId: 'web' });
+      assert.deepEqual(again.transport.type === 'http' && again.transport.headers, [
+        { name: 'X-Plain', value: 'visible', secret: false },
+        { name: 'Authorization', secret: true },
+        { name: 'X-Team', value: 'core', secret: false }
+      ]);
+    } finally {
+      await host.close();
+    }
+    // The order is kept as names: no secret value is in the server list.
+    const list = fs.readFileSync(path.join(data.dir, 'servers.json'), 'utf8');
+    assert.ok(!list.includes(MARK), list);
+    assert.ok(list.includes('NEW_KEY'), 'the list names the secret');
+    data.remove();
+  });
+
+  it('loads a list an older build saved, with no order: plain ones first, then secrets; an edit saves the order', async () => {
+    const data = tempDir();
+    fs.writeFileSync(
+      path.join(data.dir, 'servers.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        value: [
+          {
+            id: 'old',
+            name: 'Old',
+            autoConnect: false,
+            transport: { type: 'stdio', command: 'node', args: [], env: { MODE: 'x', LEVEL: '1' } },
+            secrets: { env: ['API_TOKEN'], headers: [] }
+          },
+          {
+            id: 'legacy-web',
+            name: 'Legacy web',
+            autoConnect: false,
+            // An Authorization header an older build kept in the list itself.
+            transport: {
+              type: 'http',
+              url: 'http://127.0.0.1:9/mcp',
+              headers: { Authorization: 'Bearer old', 'X-A': 'a' }
+            }
+          }
+        ]
+      }),
+      { mode: 0o600 }
+    );
+    const open = () =>
+      createHost({ dataDir: data.dir, autoConnect: false, loginEnv: async () => ({ ...process.env }) });
+    let host = open();
+    try {
+      assert.deepEqual(stdioEnv(await host.call('servers.get', { serverId: 'old' })), [
+        { name: 'MODE', value: 'x', secret: false },
+        { name: 'LEVEL', value: '1', secret: false },
+        { name: 'API_TOKEN', secret: true }
+      ]);
+      const web = await host.call('servers.get', { serverId: 'legacy-web' });
+      assert.deepEqual(web.transport.type === 'http' && web.transport.headers, [
+        { name: 'X-A', value: 'a', secret: false },
+        { name: 'Authorization', secret: true }
+      ]);
+      await host.call('servers.update', {
+        serverId: 'old',
+        settings: {
+          name: 'Old',
+          autoConnect: false,
+          protocol: 'auto',
+          transport: {
+            type: 'stdio',
+            command: 'node',
+            args: [],
+            env: [
+              { name: 'API_TOKEN', secret: true },
+              { name: 'LEVEL', value: '1', secret: false },
+              { name: 'MODE', value: 'x', secret: false }
+            ]
+          }
+        }
+      });
+      await host.close();
+      host = open();
+      assert.deepEqual(stdioEnv(await host.call('servers.get', { serverId: 'old' })), [
+        { name: 'API_TOKEN', secret: true },
+        { name: 'LEVEL', value: '1', secret: false },
+        { name: 'MODE', value: 'x', secret: false }
+      ]);
     } finally {
       await host.close();
       data.remove();

@@ -88,6 +88,12 @@ export const OutboundTaskViewSchema = z.object({
   reason: z.string().optional(),
   /** The receiver's task as last seen. */
   task: ServerTaskSchema,
+  /**
+   * Set when the task ended with the status message it had while it ran: servers often leave
+   * their last interim message ("Generating report…") on the finished task, and it does not say
+   * how the task ended. A message that came with the end (a failure's reason) leaves it unset.
+   */
+  messageFromRun: z.literal(true).optional(),
   /** Local estimate of when the receiver may delete the task (createdAt + ttl); null when unlimited. */
   expiresAt: z.string().nullable(),
   /** `_meta["io.modelcontextprotocol/model-immediate-response"]` of the `CreateTaskResult`, for the model. */

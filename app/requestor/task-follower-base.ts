@@ -249,6 +249,15 @@ export abstract class TaskFollowerBase<
       current.createdAt === task.createdAt;
     if (same) return false;
     const next = nextOutboundState(view.state, { type: 'status', status: task.status });
+    // Only the report that ends the task can tell whether its message is new: recorded then, so
+    // that no screen shows an interim message as how the task ended, after a reload too.
+    if (
+      isServerTerminal(task.status) &&
+      !isServerTerminal(current.status) &&
+      task.statusMessage !== undefined &&
+      task.statusMessage === current.statusMessage
+    )
+      view.messageFromRun = true;
     view.task = pickTask(task);
     if (next !== undefined) view.state = next;
     // Recorded once, when the task turns cancelled: asked for by Taskdesk's Cancel, or the server's own doing.

@@ -10,6 +10,10 @@ const LABELS: Record<string, string> = {
   lost: 'Lost',
   // Not a protocol status: a model request turned down (`failed`), as its badge says it.
   rejected: 'Rejected',
+  // Not protocol statuses either: how a question to the person ended (`completed`), as its badge says it.
+  answered: 'Answered',
+  declined: 'Declined',
+  dismissed: 'Dismissed',
   idle: 'Not connected',
   connecting: 'Connecting',
   ready: 'Ready',

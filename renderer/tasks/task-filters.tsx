@@ -3,7 +3,23 @@ import { statusLabel } from '../components/status-words.js';
 import { KIND_CHOICES } from '../components/kind-words.js';
 import type { TaskFilterInputs } from './task-items.js';
 
-const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const;
+/**
+ * The statuses as the rows' badges say them: a question that ended is Answered, Declined or
+ * Dismissed (not Completed), a model request turned down is Rejected (not Failed).
+ */
+const STATUSES = [
+  'working',
+  'input_required',
+  'completed',
+  'answered',
+  'declined',
+  'dismissed',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+  'lost'
+] as const;
 const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
   ['active', 'Not ended'],
   ['ended', 'Ended'],

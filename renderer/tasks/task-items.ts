@@ -138,11 +138,21 @@ export function itemOutcome(item: TaskItem): OutcomeLine {
   return `${flag}[${content.map((block) => asText(block.type, '?')).join(', ') || 'no'} content]`;
 }
 
+/**
+ * A row's status as its badge says it, as the Status filter picks it: how a question ended
+ * (`answered`, `declined`, `dismissed`, `replied`), `rejected` for a model request turned down,
+ * else its status. A declined question is no Completed row to someone who reads its badge.
+ */
+export function shownStatus(item: TaskItem): string {
+  if (item.label !== undefined) return item.label.toLowerCase();
+  return item.rejected ? 'rejected' : item.status;
+}
+
 /** The Tasks screen's filters, as the form holds them ('' is any). */
 export interface TaskFilterInputs {
   text: string;
   direction: '' | 'received' | 'requested';
-  /** `active` (not ended), `ended`, or one status. */
+  /** `active` (not ended), `ended`, or one status as the badges say it (see `shownStatus`). */
   status: string;
   serverId: string;
   kind: '' | TaskItem['kind'];
@@ -171,7 +181,7 @@ export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
       ? !item.running
       : filter.status === 'ended'
         ? item.running
-        : filter.status && item.status !== filter.status
+        : filter.status && shownStatus(item) !== filter.status
   )
     return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);

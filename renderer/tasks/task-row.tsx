@@ -68,18 +68,23 @@ export const TaskRow = memo(function TaskRow({
       aria-current={open ? 'true' : undefined}
     >
       <td className="task-cell">
-        {/* A tool call's title is its tool, in the Kind column already; here, a line of its arguments. */}
+        {/* A tool call's title is its tool: said in the Kind column of a wide window, and here in a
+            narrow one (WIDE_ONLY_COLUMNS), where its arguments are the line under it. */}
         {item.kind !== 'tool-call' ? (
           <span className="task-title">
             <TaskTitle kind={item.kind} title={item.title} />
           </span>
-        ) : preview !== undefined ? (
-          <code className="task-title task-preview">{preview}</code>
-        ) : null}
+        ) : (
+          <>
+            <code className="task-title task-tool narrow-only">{item.title}</code>
+            {preview !== undefined ? <code className="task-title task-preview">{preview}</code> : null}
+          </>
+        )}
         <ShortId id={item.taskId} />
         {/* What the narrow window's table leaves out of its columns (see WIDE_ONLY_COLUMNS). */}
         <div className="narrow-only muted small-text task-meta">
-          <KindWords item={item} />
+          {/* A tool call's tool is its title just above. */}
+          {KIND_WORDS[item.kind]}
           {` · ${item.direction === 'received' ? 'Received from' : 'Requested of'} ${item.serverName} · `}
           <DateTime iso={item.createdAt} />
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}

@@ -3,7 +3,7 @@ import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
-import { shortId } from '../components/format.js';
+import { formatDuration, shortId } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -16,7 +16,7 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
-import { ShorterTtl } from '../components/shorter-ttl.js';
+import { shorterTtlWords } from '../components/ttl-granted.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -117,17 +117,12 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // says nothing true beyond "cancelled" and who did it (the core records that), which the card says in words.
   const cancelled = task.state === 'cancelled';
   const outcome = cancelled && task.outcome?.type === 'error' ? undefined : task.outcome;
-  // Once the task completed, its outcome is what it says: a status message this card already
-  // showed while the task ran is old news (the server did not update it at the end). The view
-  // keeps no history of status messages, so after a reload the last one is shown as it is.
-  const interim = useRef<string | undefined>(undefined);
-  if (running) interim.current = task.task.statusMessage;
-  // A task lost or expired says why (its reason): its last status message, from before, is old news too.
+  // A finished task's status message is shown when it came with the end (a failure's reason),
+  // not when it is the one the task had while it ran, which servers often leave on the finished
+  // task ("Generating report…"): the core records which (`messageFromRun`). A task lost or expired
+  // says why (its reason): its last status message, from before, is old news too.
   const statusMessage =
-    (task.state === 'completed' && task.outcome && task.task.statusMessage === interim.current) ||
-    keptNoLonger(task.state)
-      ? undefined
-      : task.task.statusMessage;
+    running || (!task.messageFromRun && !keptNoLonger(task.state)) ? task.task.statusMessage : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
   // A question its server asks while the task waits on it: answered in the Inbox, linked from here
   // (none once the person asked to cancel: no longer theirs to answer).
@@ -155,10 +150,15 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? <KeptUntil expiresAt={task.expiresAt} gone={keptNoLonger(task.state)} /> : null}
+          {task.expiresAt ? (
+            <KeptUntil
+              expiresAt={task.expiresAt}
+              gone={keptNoLonger(task.state)}
+              askedTtl={shorterTtlWords(task.requestedTtl, task.task.ttl) ? task.requestedTtl : null}
+            />
+          ) : null}
         </p>
       </div>
-      <ShorterTtl task={task} />
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {question ? (
@@ -233,13 +233,18 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
  * once that time has passed, that it has (a finished card stays on the list after it). In the
  * words every screen uses for a requested task's lifetime (`TaskKept`). Counted in minutes: a
  * card per task ticking every second would cost a long list for a precision nobody reads. A task
- * lost or expired (`gone`) is no longer kept: no countdown then.
+ * lost or expired (`gone`) is no longer kept: no countdown then. When the server keeps it for less
+ * than Taskdesk asked (`askedTtl`), the same clause says what was asked: a line of its own would
+ * say the task's lifetime twice.
  */
-function KeptUntil({ expiresAt, gone }: { expiresAt: string; gone: boolean }) {
+function KeptUntil({ expiresAt, gone, askedTtl }: { expiresAt: string; gone: boolean; askedTtl: number | null }) {
   return (
     <>
       {' · '}
       <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine gone={gone} />
+      {askedTtl !== null && !gone ? (
+        <span className="ttl-asked">{` (Taskdesk asked for ${formatDuration(askedTtl)})`}</span>
+      ) : null}
     </>
   );
 }

@@ -221,10 +221,10 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     await form.getByRole('button', { name: 'Call tool' }).click();
     // Taskdesk asked for its default hour; the server grants its tasks 5 minutes, and the card says so.
     const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'simulate-research-query');
-    await card.locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    await card.locator('.meta', { hasText: '(Taskdesk asked for 1 h)' }).waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 5 min more/
+      /the server keeps the task and its result for 5 min more, until .+ \(Taskdesk asked for 1 h\)/
     );
     await form.getByRole('link', { name: 'its detail on Tasks' }).click();
     const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');

@@ -396,6 +396,28 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       return { declined: getComputedStyle(element).backgroundColor, answered };
     });
     assert.notEqual(colours.declined, colours.answered);
+
+    // The Status filter says it as the badges do: a declined question is no Completed task.
+    const status = tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status');
+    const choices = await status.locator('option').allTextContents();
+    for (const word of ['Completed', 'Answered', 'Declined', 'Dismissed'])
+      assert.ok(choices.includes(word), `a Status choice "${word}" among ${choices.join(', ')}`);
+    const report = d.fixture.host.requestor.list().find((task) => task.toolName === 'report')!;
+    try {
+      await status.selectOption('completed');
+      await row(`requested:${report.outboundId}`).waitFor();
+      await row(`received:${asked.task.taskId}`).waitFor({ state: 'detached' });
+      await status.selectOption('declined');
+      await row(`received:${asked.task.taskId}`).waitFor();
+      await row(`requested:${report.outboundId}`).waitFor({ state: 'detached' });
+      assert.match((await tasks.locator('.tasks-count').textContent()) ?? '', /^1 of \d+ tasks match$/);
+      assert.deepEqual(
+        await tasks.locator('tbody tr [data-status]').evaluateAll((badges) => badges.map((b) => b.textContent)),
+        ['Declined']
+      );
+    } finally {
+      await status.selectOption('');
+    }
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -476,9 +498,29 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       const meta = row(`received:${asked.task.taskId}`).locator('.task-meta');
       assert.match((await meta.innerText()).replace(/\s+/g, ' '), /^Question · Received from Server desk · \w{3} \d/);
       assert.equal(await row(`received:${asked.task.taskId}`).locator('td.kind').isVisible(), false);
+      // A tool call's title is its tool, its arguments the line under it; the line below says it is
+      // a tool call, and of which server.
+      const report = d.fixture.host.requestor.list().find((task) => task.toolName === 'report')!;
+      const cell = row(`requested:${report.outboundId}`).locator('td.task-cell');
+      assert.deepEqual(await cell.locator('.task-title:visible').allTextContents(), ['report', 'durationMs: 100']);
+      assert.ok(
+        await cell
+          .locator('.task-title:visible')
+          .evaluateAll(([name, args]) => name!.getBoundingClientRect().bottom <= args!.getBoundingClientRect().top),
+        'the arguments under the name'
+      );
+      assert.match(
+        (await cell.locator('.task-meta').innerText()).replace(/\s+/g, ' '),
+        /^Tool call · Requested of Server work · \w{3} \d/
+      );
       await page.setViewportSize({ width: 1200, height: 900 });
       assert.equal(await meta.isVisible(), false, 'a wide window says them in their columns only');
       assert.equal(await row(`received:${asked.task.taskId}`).locator('td.kind').isVisible(), true);
+      assert.deepEqual(
+        await cell.locator('.task-title:visible').allTextContents(),
+        ['durationMs: 100'],
+        'the Kind column names the tool'
+      );
     } finally {
       await page.setViewportSize({ width: 1200, height: 1400 });
       await d.fixture.host.call('tasks.cancel', { taskId: asked.task.taskId });

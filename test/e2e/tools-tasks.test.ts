@@ -7,7 +7,8 @@ import { systemClock } from '../../app/core/clock.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { keptLine } from '../../renderer/components/kept-words.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
-import { createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
+import { createTaskToolPeer, createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { buildRenderer, openDesk, root, openToolForm, toolCallCard } from './renderer-build.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools-tasks.png');
@@ -341,5 +342,99 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await row.locator('.task-kept', { hasText: /^was kept until \S/ }).waitFor();
     assert.equal(await kept.locator('time').getAttribute('datetime'), done.expiresAt);
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+  });
+});
+
+/** A server's store that keeps its tasks five minutes at most, whatever ttl was asked for. */
+class FiveMinuteStore extends ClockedTaskStore {
+  override createTask(...[params, ...rest]: Parameters<ClockedTaskStore['createTask']>) {
+    return super.createTask({ ...params, ttl: Math.min(params.ttl ?? 300_000, 300_000) }, ...rest);
+  }
+}
+
+describe('a tool task’s card on the Tools screen, kept for less than asked, and after a reload', () => {
+  const store = new FiveMinuteStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  let d: DeskFixture;
+
+  before(async () => {
+    d = await startDesk({ work }, { viewport: { width: 1100, height: 1200 } });
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  /** Calls `slow` as a task, and its card once it shows the task working. */
+  async function slowCard() {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.equal(call.type, 'task');
+    const { outboundId, taskId } = call.type === 'task' ? call.task : { outboundId: '', taskId: '' };
+    await d.page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    const card = d.page.getByRole('region', { name: 'Tool calls' }).locator(`li[data-outbound-id="${outboundId}"]`);
+    await card.locator('[data-status="working"]').waitFor();
+    return { outboundId, taskId, card };
+  }
+
+  it('says once how long the task is kept, with the ttl Taskdesk asked for when the server keeps it for less', async () => {
+    const { card } = await slowCard();
+
+    // Taskdesk asked for its default hour; the server keeps the task 5 minutes. One clause says both.
+    const meta = card.locator('.meta');
+    await meta.getByText(/Taskdesk asked for 1 h/).waitFor();
+    assert.match(
+      (await meta.textContent()) ?? '',
+      /the server keeps the task and its result for [45] min more, until .+ \(Taskdesk asked for 1 h\)$/
+    );
+    assert.equal(await card.locator('.ttl-shorter').count(), 0, 'no second line about its lifetime');
+    assert.equal(((await card.textContent()) ?? '').match(/keeps|kept/g)?.length, 1, 'its lifetime said once');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('shows a finished task’s outcome, not the status message it had while it ran, after a reload too', async () => {
+    const { page, fixture } = d;
+    const { outboundId, taskId, card } = await slowCard();
+    await store.updateTaskStatus(taskId, 'working', 'Generating report…');
+    await card.locator('.status-message', { hasText: 'Generating report…' }).waitFor();
+    // The server ends it and leaves its interim message on it, as servers often do.
+    await store.storeTaskResult(taskId, 'completed', { content: [{ type: 'text', text: 'Report ready' }] });
+    await card.locator('[data-status="completed"]').waitFor();
+    await card.locator('.tool-result .text-block', { hasText: 'Report ready' }).waitFor();
+    assert.equal(fixture.host.requestor.get(outboundId)?.task.statusMessage, 'Generating report…');
+    assert.equal(fixture.host.requestor.get(outboundId)?.messageFromRun, true);
+    assert.equal(await card.locator('.status-message').count(), 0, 'the outcome, not "Generating report…"');
+
+    // A reload starts from the host's snapshot, which holds the message as the server left it.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await card.locator('.tool-result .text-block', { hasText: 'Report ready' }).waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'completed');
+    assert.doesNotMatch((await card.textContent()) ?? '', /Generating report/);
+    assert.equal(await card.locator('.status-message').count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('keeps a message that came with the end (a failure’s reason) on the finished card, after a reload too', async () => {
+    const { page, fixture } = d;
+    const { outboundId, taskId, card } = await slowCard();
+    await store.updateTaskStatus(taskId, 'working', 'Calling the upstream service…');
+    await card.locator('.status-message', { hasText: 'Calling the upstream service…' }).waitFor();
+    await store.updateTaskStatus(taskId, 'failed', 'The upstream service refused the job');
+    await card.locator('[data-status="failed"]').waitFor();
+    await card.locator('.status-message', { hasText: 'The upstream service refused the job' }).waitFor();
+    assert.equal(fixture.host.requestor.get(outboundId)?.messageFromRun, undefined);
+
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await card.locator('.status-message', { hasText: 'The upstream service refused the job' }).waitFor();
+    assert.doesNotMatch((await card.textContent()) ?? '', /Calling the upstream service/);
+    assert.deepEqual(d.pageErrors, []);
   });
 });

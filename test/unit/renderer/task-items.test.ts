@@ -91,6 +91,32 @@ describe('the Tasks screen’s rows', () => {
     assert.equal(requestedItem(requested({ state: 'completed' })).label, undefined);
   });
 
+  it('filters by status in the words of the badges: a question that ended is Answered, Declined or Dismissed, not Completed; a turned-down model request Rejected, not Failed', () => {
+    const question = (action: string) =>
+      receivedItem({
+        ...received({ type: 'result', result: { action } }, 'completed'),
+        kind: 'elicitation',
+        request: { message: 'Which city?', requestedSchema: { type: 'object', properties: {} } }
+      });
+    const answered = question('accept');
+    const declined = question('decline');
+    const dismissed = question('cancel');
+    const done = requestedItem(requested({ state: 'completed' }));
+    const rejected = receivedItem(
+      received({ type: 'error', error: { code: -1, message: 'User rejected sampling request' } }, 'failed')
+    );
+    const failed = requestedItem(requested({ state: 'failed' }));
+    const all = [answered, declined, dismissed, done, rejected, failed];
+    const picked = (status: string) => all.filter((item) => matchesTask(item, { ...NO_TASK_FILTER, status }));
+    assert.deepEqual(picked('completed'), [done]);
+    assert.deepEqual(picked('answered'), [answered]);
+    assert.deepEqual(picked('declined'), [declined]);
+    assert.deepEqual(picked('dismissed'), [dismissed]);
+    assert.deepEqual(picked('failed'), [failed]);
+    assert.deepEqual(picked('rejected'), [rejected]);
+    assert.deepEqual(picked('ended'), all);
+  });
+
   it('shows a question Taskdesk withdrew as cancelled with why (by the person when their cancel was why), not as what its server was told', () => {
     const why =
       'The task this was asked for (tool slow) completed without it. Taskdesk withdrew it, and told its server it was declined.';

@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Protocol, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -25,7 +26,7 @@ import {
 
 /** What the seams read of `StdioClientTransport`'s private state. */
 interface StdioInternals {
-  _process?: { stdin?: Writable | null; stdout?: Readable | null };
+  _process?: ChildProcess;
   _readBuffer: { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
 }
 
@@ -225,6 +226,50 @@ export class GuardedStdioTransport extends StdioClientTransport {
 /** What the reader would have answered a refused line with, in words. */
 function refusalText(message: JSONRPCMessage): string {
   return 'error' in message ? message.error.message : 'not a valid JSON-RPC message';
+}
+
+/** How a stdio server's process ended: its exit code, or the signal that stopped it (Node's `exit` event). */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * Notes how the process of a stdio transport ended, when it ended by itself: the SDK tells only
+ * that the connection closed, so a server that exited with code 1 at start read the same as one
+ * that hung up or broke the protocol. An exit after Taskdesk asked the transport to close (it ends
+ * the child's stdin, then signals it) is Taskdesk's doing and is not noted.
+ *
+ * Relies on: `start()` spawning the child into the private `_process`, which it holds once `start`
+ * resolves (and clears on its `close` event, which Node emits after `exit`: the exit is noted
+ * before the transport's `onclose`); and `close()` being the one way the transport is closed
+ * (`GuardedStdioTransport` drops a server through it too).
+ */
+export function watchStdioExit(transport: StdioClientTransport): { readonly exit: ProcessExit | undefined } {
+  let exit: ProcessExit | undefined;
+  let closeAsked = false;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    const child = (transport as unknown as StdioInternals)._process;
+    if (!child) return;
+    const note = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (!closeAsked) exit ??= { code, signal };
+    };
+    // Node emits `exit` on a later turn than `spawn`; an exit already seen is read from the child.
+    if (child.exitCode !== null || child.signalCode !== null) note(child.exitCode, child.signalCode);
+    else child.once('exit', note);
+  };
+  const close = transport.close.bind(transport);
+  transport.close = () => {
+    closeAsked = true;
+    return close();
+  };
+  return {
+    get exit() {
+      return exit;
+    }
+  };
 }
 
 /**

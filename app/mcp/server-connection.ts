@@ -29,7 +29,7 @@ import { headerValue, jsonRpcErrorOf, modernHttpTransport, probeHttpEra, type Ex
 import { answerEmbedded, listRootsResult } from './input-answers.js';
 import { paramHeadersOf, paramHeaderValues, type ParamHeaders } from './param-headers.js';
 import { GatedTransport } from './request-gate.js';
-import { CommandNotFoundError, stdioSpawnTarget } from './stdio-spawn.js';
+import { CommandNotFoundError, exitWords, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
 import { httpFailureText, networkFailureText } from './network-failure.js';
 import {
@@ -39,6 +39,8 @@ import {
   handlesRequest,
   requestAnyMethod,
   setServerRequestHandler,
+  watchStdioExit,
+  type ProcessExit,
   type StdioLimits
 } from './sdk-seams.js';
 import {
@@ -84,6 +86,12 @@ export interface EraMemory {
  * Taskdesk itself (its own close, a reconnect after a sign-in or with changed settings).
  */
 export type ClosedBy = 'person' | 'taskdesk';
+
+/**
+ * A connect that failed on what the server answered (it refused, or speaks another revision):
+ * the answer is the whole reason, and the server's stderr (its startup chatter) is not quoted.
+ */
+class AnsweredError extends Error {}
 
 /** The reason a closed connection's state gives, by who closed it. */
 function closedReason(by: ClosedBy): string {
@@ -145,6 +153,8 @@ export class ServerConnection {
   readonly #options: ServerConnectionOptions;
   #stderr = new StderrTail();
   #stderrStream: Stream | undefined;
+  /** How the latest process ended by itself, once it has (stdio; see {@link watchStdioExit}). */
+  #exitWatch: { readonly exit: ProcessExit | undefined } | undefined;
   /** Where the stdio command was found, shown with the state. */
   #executable: string | undefined;
   #closing = false;
@@ -287,11 +297,15 @@ export class ServerConnection {
       // While connecting, connect() reports failures itself (and may start a fresh process).
       if (this.#state.status !== 'ready') return;
       const tail = this.#stderrTail();
+      const exit = this.#exitWatch?.exit;
       this.#setState({
         status: this.#closing ? 'closed' : 'failed',
         reason: this.#closing
           ? closedReason(this.#closedBy)
-          : (this.#dropReason ?? `The server closed the connection${tail ? `: ${tail}` : ''}`)
+          : (this.#dropReason ??
+            (exit
+              ? `The server ${exitWords(exit)}${tail ? ` (stderr: ${tail})` : ''}`
+              : `The server closed the connection${tail ? `: ${tail}` : ''}`))
       });
     };
     this.client.onerror = () => {
@@ -301,11 +315,7 @@ export class ServerConnection {
       await this.#connectEra(deadline, this.#options.probeTimeoutMs ?? Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
     } catch (error) {
       if (this.#closing) return this.#closedWhileConnecting();
-      const tail = this.#stderrTail();
-      this.#setState({
-        status: 'failed',
-        reason: `Could not connect: ${this.#dropReason ?? this.#httpFailureText(error) ?? networkFailureText(error) ?? toErrorData(error).message}${tail ? ` (stderr: ${tail})` : ''}`
-      });
+      this.#setState({ status: 'failed', reason: `Could not connect: ${this.#failureText(error)}` });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;
       const owned = this.client.transport === current;
@@ -316,6 +326,24 @@ export class ServerConnection {
     // Closed just as the connect succeeded: not ready (close() tears the transport down).
     if (this.#closing) return this.#closedWhileConnecting();
     return this.#ready();
+  }
+
+  /**
+   * Why a connect failed, in words. A process that exited by itself says how (its exit code or
+   * signal) instead of the SDK's "Connection closed". The stderr quoted is that of the process of
+   * the attempt that failed (a fresh process starts with none), and none is quoted when the
+   * server's own answer is the reason ({@link AnsweredError}, or an error it answered with).
+   */
+  #failureText(error: unknown): string {
+    const exit = this.#exitWatch?.exit;
+    const why =
+      this.#dropReason ??
+      this.#httpFailureText(error) ??
+      networkFailureText(error) ??
+      (exit && endedUnanswered(error) ? `The server ${exitWords(exit)} before it answered` : undefined) ??
+      toErrorData(error).message;
+    const tail = answered(error) ? '' : this.#stderrTail();
+    return `${why}${tail ? ` (stderr: ${tail})` : ''}`;
   }
 
   /** Disconnected while connecting: that is a close, not a failure. */
@@ -424,17 +452,20 @@ export class ServerConnection {
     if (probed === 'modern') {
       return this.#connectModern(transport ?? this.#freshTransport({ era: 'modern' }));
     }
+    const exit = this.#exitWatch?.exit;
     const why =
       probed === 'silent'
         ? `it did not answer server/discover within ${probeMs} ms`
         : probed === 'closed'
-          ? 'it closed the connection on server/discover'
+          ? exit
+            ? `it ${exitWords(exit)} before it answered server/discover`
+            : 'it closed the connection on server/discover'
           : target.type === 'http'
             ? 'server/discover did not bring a DiscoverResult (the server refused it, could not be reached, or speaks MCP 2025-11-25)'
             : 'it answered server/discover as an MCP 2025-11-25 server does';
-    throw new Error(
-      `The server is set to MCP ${MODERN_PROTOCOL_VERSION}, but ${why}. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision.`
-    );
+    const text = `The server is set to MCP ${MODERN_PROTOCOL_VERSION}, but ${why}. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision.`;
+    // Silence or an exit may be explained by what the process wrote; an answer is explained by itself.
+    throw probed === 'legacy' ? new AnsweredError(text) : new Error(text);
   }
 
   /** Hands a transport to a modern server's client: no initialize, it only carries requests and answers. */
@@ -469,12 +500,13 @@ export class ServerConnection {
     const late = watch.late ?? (refused && (await watch.lateAnswer(Math.max(0, deadline - Date.now()))));
     watch.stop();
     if (late && late.era === 'modern') return { type: 'modern', discover: late.discover };
-    if (late && late.era === 'unsupported') return { type: 'failed', error: new Error(late.reason), closed: false };
+    if (late && late.era === 'unsupported')
+      return { type: 'failed', error: new AnsweredError(late.reason), closed: false };
     if (this.#closing) return { type: 'failed', error: new Error('Disconnected while connecting'), closed: false };
     if (refused && late?.era === 'legacy')
       return { type: 'failed', error: new McpError(refused.code, refused.message), closed: false };
     if (refused) {
-      const error = new Error(
+      const error = new AnsweredError(
         `The server refused initialize (${refused.code}: ${refused.message}) and did not answer server/discover in time`
       );
       return { type: 'failed', error, closed: false };
@@ -512,6 +544,7 @@ export class ServerConnection {
     if (previous && this.client.transport !== previous) void previous.close().catch(() => undefined);
     this.#current = undefined;
     this.#stderr = new StderrTail();
+    this.#exitWatch = undefined;
     let inner: Transport;
     try {
       inner = this.#options.transportFactory
@@ -540,6 +573,7 @@ export class ServerConnection {
       if (this.#options.throttled) inner.onThrottle = this.#options.throttled;
     }
     if (inner instanceof StdioClientTransport) {
+      this.#exitWatch = watchStdioExit(inner);
       this.#stderrStream = inner.stderr ?? undefined;
       inner.stderr?.on('data', (chunk: Buffer) => {
         if (this.#current === transport) this.#stderr.append(chunk.toString('utf8'));
@@ -609,7 +643,7 @@ export class ServerConnection {
   /** What a probe found, for either transport: a modern server's discover result is kept. */
   #eraOf(probe: EraProbe): 'modern' | 'legacy' | 'silent' | 'closed' {
     if (this.#closing) throw new Error('Disconnected while connecting');
-    if (probe.era === 'unsupported') throw new Error(probe.reason);
+    if (probe.era === 'unsupported') throw new AnsweredError(probe.reason);
     if (probe.era === 'modern') this.#discover = probe.discover;
     return probe.era;
   }
@@ -781,6 +815,27 @@ async function rethrow<T>(body: () => T | Promise<T>): Promise<T> {
     const data = toErrorData(error);
     throw new HostError(data.code, data.message, data.data);
   }
+}
+
+/**
+ * Whether a failed connect ended without an answer from the server: the connection closed (or
+ * could no longer be written to), or no answer came in time. When its process had exited, that
+ * exit is the better reason.
+ */
+function endedUnanswered(error: unknown): boolean {
+  if (error instanceof McpError)
+    return error.code === Number(ErrorCode.ConnectionClosed) || error.code === Number(ErrorCode.RequestTimeout);
+  return error instanceof Error && error.message === 'Not connected';
+}
+
+/**
+ * Whether a failed connect is the server's own answer: an {@link AnsweredError}, or an error
+ * the server answered `initialize` with (any `McpError` but the SDK's own for a closed
+ * connection or a timeout).
+ */
+function answered(error: unknown): boolean {
+  if (error instanceof AnsweredError) return true;
+  return error instanceof McpError && !endedUnanswered(error);
 }
 
 /** Error codes of a server that could not be reached at all over HTTP (nothing listens, no such host). */

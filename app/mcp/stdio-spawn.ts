@@ -45,3 +45,12 @@ export function stdioSpawnTarget(
     }
   };
 }
+
+/**
+ * How a stdio server's process ended, in words that finish "The server …": "exited with code 1",
+ * "was stopped by signal SIGKILL".
+ */
+export function exitWords(exit: { code: number | null; signal: string | null }): string {
+  if (exit.signal !== null) return `was stopped by signal ${exit.signal}`;
+  return exit.code !== null ? `exited with code ${exit.code}` : 'exited';
+}

@@ -133,7 +133,7 @@ describe('receiver over real transports', () => {
     const pid = (patient.connection('dies')!.client.transport as unknown as { pid: number | null }).pid;
     assert.ok(pid);
     process.kill(pid, 'SIGKILL');
-    assert.match((await failed).state.reason ?? '', /closed/);
+    assert.match((await failed).state.reason ?? '', /^The server was stopped by signal SIGKILL/);
     const listed = await host.call('servers.list', {});
     assert.deepEqual(
       listed.map((server) => [server.id, server.state.status]),

@@ -26,7 +26,7 @@ describe('a stdio server that crashes at start', () => {
   it('quotes the line of its stderr that says what went wrong, not the last lines (Node)', async () => {
     assert.equal(
       await reasonOf(process.execPath, ['-e', "throw new Error('boom: missing API key')"]),
-      'Could not connect: Connection closed (stderr: Error: boom: missing API key)'
+      'Could not connect: The server exited with code 1 before it answered (stderr: Error: boom: missing API key)'
     );
     // An error printed with its own properties ends in a lone brace and Node's version.
     assert.equal(
@@ -34,7 +34,7 @@ describe('a stdio server that crashes at start', () => {
         '-e',
         "throw Object.assign(new TypeError('Cannot read the config'), { code: 'E_CONFIG', path: '/etc/x' })"
       ]),
-      'Could not connect: Connection closed (stderr: TypeError: Cannot read the config)'
+      'Could not connect: The server exited with code 1 before it answered (stderr: TypeError: Cannot read the config)'
     );
   });
 
@@ -52,7 +52,7 @@ describe('a stdio server that crashes at start', () => {
         '-e',
         `process.stderr.write(${JSON.stringify(traceback + '\n')}); process.exit(1)`
       ]),
-      `Could not connect: Connection closed (stderr: KeyError: 'WEATHER_API_KEY')`
+      `Could not connect: The server exited with code 1 before it answered (stderr: KeyError: 'WEATHER_API_KEY')`
     );
   });
 
@@ -62,7 +62,7 @@ describe('a stdio server that crashes at start', () => {
         '-e',
         'console.error("starting weather server"); console.error("no config found in ~/.weather"); console.error("}"); console.error(""); process.exit(2)'
       ]),
-      'Could not connect: Connection closed (stderr: starting weather server | no config found in ~/.weather)'
+      'Could not connect: The server exited with code 2 before it answered (stderr: starting weather server | no config found in ~/.weather)'
     );
   });
 });

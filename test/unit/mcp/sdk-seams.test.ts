@@ -39,7 +39,8 @@ import {
   releaseTaskProgressHandler,
   requestAnyMethod,
   setServerRequestHandler,
-  watchCloseRequests
+  watchCloseRequests,
+  watchStdioExit
 } from '../../../app/mcp/sdk-seams.js';
 
 /** A child that echoes each line it reads on stdin to stderr, and first prints `first` to stdout. */
@@ -81,6 +82,33 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     assert.deepEqual(delivered, [{ jsonrpc: '2.0', method: 'notifications/hello' }]);
     assert.ok((transport as unknown as { _process?: { stdin?: unknown } })._process?.stdin);
     await transport.close();
+  });
+
+  it('StdioClientTransport keeps its child in _process once started: its exit is known by onclose, and not noted after close()', async () => {
+    const exitOf = async (script: string) => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', script] });
+      const watch = watchStdioExit(transport);
+      const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+      await transport.start();
+      await closed;
+      return watch.exit;
+    };
+    assert.deepEqual(await exitOf('process.exit(3)'), { code: 3, signal: null });
+    assert.deepEqual(await exitOf("process.kill(process.pid, 'SIGKILL')"), { code: null, signal: 'SIGKILL' });
+
+    // Closed by Taskdesk (its stdin ended, on which this child exits): that exit is not the server's own.
+    const running = new GuardedStdioTransport({
+      command: process.execPath,
+      args: ['-e', "process.stdin.on('end', () => process.exit(0)).resume()"]
+    });
+    const watch = watchStdioExit(running);
+    await running.start();
+    const child = (running as unknown as { _process?: { once(event: 'exit', listener: () => void): void } })._process;
+    assert.ok(child, 'the child is in _process once start resolved');
+    const exited = new Promise<void>((resolve) => child.once('exit', resolve));
+    await running.close();
+    await exited;
+    assert.equal(watch.exit, undefined);
   });
 
   it('a stdio server that stops reading is dropped with one drain listener at most', async () => {

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { ServerConfigInput } from '../../app/contract/host-api.js';
+import { createHost } from '../../app/host/host.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
+
+type Protocol = ServerConfigInput['protocol'];
+
+/** A stdio server started as `node -e script args…`. */
+function nodeServer(script: string, options: { args?: string[]; protocol?: Protocol } = {}): ServerConfigInput {
+  return {
+    id: 'server',
+    name: 'Server',
+    transport: { type: 'stdio', command: process.execPath, args: ['-e', script, ...(options.args ?? [])] },
+    ...(options.protocol && { protocol: options.protocol })
+  };
+}
+
+/** The failure reason of connecting to `server` (the connect must fail). */
+async function reasonOf(server: ServerConfigInput, connectTimeoutMs?: number): Promise<string | undefined> {
+  const data = tempDir('start-failures-');
+  const host = createHost({
+    dataDir: data.dir,
+    autoConnect: false,
+    loginEnv: async () => ({ ...process.env }),
+    ...(connectTimeoutMs !== undefined && { connectTimeoutMs }),
+    servers: [server]
+  });
+  try {
+    const view = await host.connect(server.id);
+    assert.equal(view.state.status, 'failed', view.state.reason);
+    return view.state.reason;
+  } finally {
+    await host.close();
+    data.remove();
+  }
+}
+
+/**
+ * A raw JSON-RPC server over stdio: each request it reads is answered by `answer` (a function
+ * body over `m`, the message, that returns the answer's `result` or `error` fields, or undefined
+ * for none), after `start` ran.
+ */
+function rawServer(start: string, answer: string): string {
+  return `${start}
+const answer = (m) => { ${answer} };
+let buffered = '';
+process.stdin.on('data', (chunk) => {
+  buffered += chunk;
+  const lines = buffered.split('\\n');
+  buffered = lines.pop();
+  for (const line of lines.filter(Boolean)) {
+    const m = JSON.parse(line);
+    if (m.id === undefined) continue;
+    const fields = answer(m);
+    if (fields) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...fields }) + '\\n');
+  }
+});`;
+}
+
+const INITIALIZED = `if (m.method === 'initialize') return { result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } } };`;
+
+describe('a stdio server whose process exits', () => {
+  it('while connecting: the reason says it exited and with which code, with what it wrote to stderr', async () => {
+    assert.equal(
+      await reasonOf(nodeServer('process.exit(3)')),
+      'Could not connect: The server exited with code 3 before it answered'
+    );
+    assert.equal(
+      await reasonOf(nodeServer("console.error('boom: missing API_KEY'); process.exit(1)")),
+      'Could not connect: The server exited with code 1 before it answered (stderr: boom: missing API_KEY)'
+    );
+  });
+
+  it('while connecting, killed by a signal: the reason names the signal', async () => {
+    assert.equal(
+      await reasonOf(nodeServer("process.kill(process.pid, 'SIGKILL')")),
+      'Could not connect: The server was stopped by signal SIGKILL before it answered'
+    );
+  });
+
+  it('pinned to a revision: the same words, with the revision hint for 2026-07-28', async () => {
+    const crash = "console.error('boom: missing API_KEY'); process.exit(1)";
+    assert.equal(
+      await reasonOf(nodeServer(crash, { protocol: '2025-11-25' })),
+      'Could not connect: The server exited with code 1 before it answered (stderr: boom: missing API_KEY)'
+    );
+    assert.equal(
+      await reasonOf(nodeServer(crash, { protocol: '2026-07-28' })),
+      'Could not connect: The server is set to MCP 2026-07-28, but it exited with code 1 before it answered server/discover. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision. (stderr: boom: missing API_KEY)'
+    );
+  });
+
+  it('after it was ready: "The server exited with code N", with its stderr', async () => {
+    const data = tempDir('start-failures-');
+    // A legacy server (it answers server/discover with an error) that exits when asked for its tools.
+    const script = rawServer(
+      '',
+      `if (m.method === 'server/discover') return { error: { code: -32601, message: 'Method not found' } };
+       ${INITIALIZED}
+       if (m.method === 'tools/list') { console.error('Error: lost the database'); process.exit(4); }
+       return { error: { code: -32601, message: 'Method not found' } };`
+    );
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      loginEnv: async () => ({ ...process.env }),
+      servers: [nodeServer(script)]
+    });
+    try {
+      const failed = nextEvent(host, 'server.state', ({ state }) => state.status === 'failed');
+      const view = await host.connect('server');
+      assert.equal(view.state.status, 'ready', view.state.reason);
+      await host.call('tools.list', { serverId: 'server', refresh: true }).catch(() => undefined);
+      const { state } = await failed;
+      assert.equal(state.reason, 'The server exited with code 4 (stderr: Error: lost the database)');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('keeps the reasons of a timeout and of a missing command', async () => {
+    assert.equal(
+      await reasonOf(
+        nodeServer("console.error('waiting for the database'); setInterval(() => {}, 1000)", {
+          protocol: '2025-11-25'
+        }),
+        1_000
+      ),
+      'Could not connect: Request timed out (stderr: waiting for the database)'
+    );
+    const missing = await reasonOf({
+      id: 'server',
+      name: 'Server',
+      transport: { type: 'stdio', command: 'taskdesk-no-such-command', args: [] }
+    });
+    assert.match(missing ?? '', /^Could not connect: The command "taskdesk-no-such-command" was not found in /);
+  });
+});
+
+describe('the stderr a failed connect quotes', () => {
+  // Startup chatter that looks like an error: quoted, it would read as the cause.
+  const chatter = "console.error('Error: no cache directory, starting without one');";
+
+  it('none when a server set to 2026-07-28 answers server/discover as a 2025-11-25 server', async () => {
+    const script = rawServer(chatter, `return { error: { code: -32601, message: 'Method not found' } };`);
+    assert.equal(
+      await reasonOf(nodeServer(script, { protocol: '2026-07-28' })),
+      'Could not connect: The server is set to MCP 2026-07-28, but it answered server/discover as an MCP 2025-11-25 server does. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision.'
+    );
+  });
+
+  it('none when a server set to 2026-07-28 speaks none of its versions', async () => {
+    const script = rawServer(
+      chatter,
+      `return { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'] } } };`
+    );
+    assert.equal(
+      await reasonOf(nodeServer(script, { protocol: '2026-07-28' })),
+      'Could not connect: The server does not speak MCP 2026-07-28 (it speaks 2099-01-01): Unsupported protocol version'
+    );
+  });
+
+  it('none when a server set to 2025-11-25 refuses initialize', async () => {
+    const script = rawServer(
+      chatter,
+      `return { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } };`
+    );
+    assert.equal(
+      await reasonOf(nodeServer(script, { protocol: '2025-11-25' })),
+      'Could not connect: Unsupported protocol version'
+    );
+  });
+
+  it("only the failed process's own, not the probe's process's before it", async () => {
+    const data = tempDir('start-failures-');
+    try {
+      // The first process (the probe's) fails in its own words; the fresh one started after it, in others.
+      const script = `const fs = require('node:fs');
+const first = !fs.existsSync(process.argv[1]);
+fs.writeFileSync(process.argv[1], 'started');
+if (first) { console.error('Error: first process choked on server/discover'); process.exit(2); }
+console.error('boom: missing API_KEY'); process.exit(1);`;
+      assert.equal(
+        await reasonOf(nodeServer(script, { args: [path.join(data.dir, 'started')] })),
+        'Could not connect: The server exited with code 1 before it answered (stderr: boom: missing API_KEY)'
+      );
+    } finally {
+      data.remove();
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { ActionError, useFailure, type FailureState } from '../components/action
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { TaskKept } from '../components/task-kept.js';
-import { ShorterTtl } from '../components/shorter-ttl.js';
+import { AskedTtl } from '../components/asked-ttl.js';
 import { InboxItemCard } from '../inbox/inbox-item-card.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
@@ -87,7 +87,6 @@ export function TaskCard({
         ) : null}
         {running ? <TimeKept task={task} /> : null}
       </p>
-      {running ? <ShorterTtl task={task} className="muted small-text" /> : null}
       {latest && running ? (
         <div className="progress-line">
           {latest.total !== undefined && latest.total > 0 ? (
@@ -188,6 +187,7 @@ function TimeKept({ task }: { task: OutboundTaskView }) {
   return (
     <span className="muted small-text" title={`TTL ${task.task.ttl ?? task.requestedTtl ?? '?'} ms`}>
       <TaskKept direction="requested" expiresAt={task.expiresAt ?? undefined} until={false} />
+      <AskedTtl task={task} />
     </span>
   );
 }

@@ -4,7 +4,7 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
-import { ShorterTtl } from '../components/shorter-ttl.js';
+import { AskedTtl } from '../components/asked-ttl.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
@@ -288,11 +288,11 @@ export function TaskDetail({
                     everyMs={item.running ? 1000 : 15_000}
                     gone={keptNoLonger(item.status)}
                   />
+                  {outbound ? <AskedTtl task={outbound} gone={keptNoLonger(item.status)} /> : null}
                 </dd>
               </div>
             ) : null}
           </dl>
-          {outbound ? <ShorterTtl task={outbound} /> : null}
           {progress?.latest ? (
             <div className="detail-progress">
               <ProgressLine progress={progress.latest} label={`Progress of ${shown.title}`} />

@@ -3,7 +3,7 @@ import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
-import { formatDuration, shortId } from '../components/format.js';
+import { shortId } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -16,7 +16,7 @@ import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
-import { shorterTtlWords } from '../components/ttl-granted.js';
+import { AskedTtl } from '../components/asked-ttl.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -150,13 +150,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? (
-            <KeptUntil
-              expiresAt={task.expiresAt}
-              gone={keptNoLonger(task.state)}
-              askedTtl={shorterTtlWords(task.requestedTtl, task.task.ttl) ? task.requestedTtl : null}
-            />
-          ) : null}
+          {task.expiresAt ? <KeptUntil task={task} expiresAt={task.expiresAt} gone={keptNoLonger(task.state)} /> : null}
         </p>
       </div>
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
@@ -234,17 +228,15 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
  * words every screen uses for a requested task's lifetime (`TaskKept`). Counted in minutes: a
  * card per task ticking every second would cost a long list for a precision nobody reads. A task
  * lost or expired (`gone`) is no longer kept: no countdown then. When the server keeps it for less
- * than Taskdesk asked (`askedTtl`), the same clause says what was asked: a line of its own would
+ * than Taskdesk asked, the same clause says what was asked (`AskedTtl`): a line of its own would
  * say the task's lifetime twice.
  */
-function KeptUntil({ expiresAt, gone, askedTtl }: { expiresAt: string; gone: boolean; askedTtl: number | null }) {
+function KeptUntil({ task, expiresAt, gone }: { task: OutboundTaskView; expiresAt: string; gone: boolean }) {
   return (
     <>
       {' · '}
       <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine gone={gone} />
-      {askedTtl !== null && !gone ? (
-        <span className="ttl-asked">{` (Taskdesk asked for ${formatDuration(askedTtl)})`}</span>
-      ) : null}
+      <AskedTtl task={task} gone={gone} />
     </>
   );
 }

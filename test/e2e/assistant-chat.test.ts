@@ -424,7 +424,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.match(await task.locator('.chat-task-message').innerText(), /Gathering|Analyzing|Synthesizing|Generating/);
     await task.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
     // Taskdesk asked for its default hour; server-everything keeps its tasks 5 minutes, and the card says so.
-    await task.locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' }).waitFor();
+    await task.locator('.ttl-asked', { hasText: '(Taskdesk asked for 1 h)' }).waitFor();
+    assert.equal(((await task.textContent()) ?? '').match(/keeps|kept/g)?.length, 1, 'its lifetime said once');
     await lastAnswer().getByText('Here is the research on tide pools.').waitFor({ timeout: 30_000 });
     const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).find((m) => m.role === 'tool');
     assert.match(String(tool?.content), /tide pools/);
@@ -536,7 +537,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const task = card.getByRole('group', { name: 'Task of work-required' });
     await card.locator('[data-task-state="working"]').waitFor();
     await task.getByText(/^The server keeps the task and its result for \d.* more$/).waitFor();
-    assert.equal(await task.locator('.ttl-shorter').count(), 0, 'kept as long as asked: nothing to explain');
+    assert.equal(await task.locator('.ttl-asked').count(), 0, 'kept as long as asked: nothing to explain');
     // No immediate response: the conversation waits on the task (and says so), and Stop is offered.
     await page.waitForFunction(
       () =>

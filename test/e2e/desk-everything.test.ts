@@ -229,10 +229,8 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     await form.getByRole('link', { name: 'its detail on Tasks' }).click();
     const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
     await detail.getByRole('heading', { name: 'simulate-research-query', exact: true }).waitFor();
-    // The detail says it too, beside how long the task is kept.
-    await detail
-      .locator('.ttl-shorter', { hasText: 'Taskdesk asked for 1 h; the server keeps it for 5 min.' })
-      .waitFor();
+    // The detail says it too, in how long the task is kept.
+    await detail.locator('dd', { hasText: '(Taskdesk asked for 1 h)' }).waitFor();
     const { task } = (await finished) as { task: { outboundId: string } };
     const markdown = detail.locator('.tool-result .markdown');
     await markdown.getByRole('heading', { name: 'Research Report: tides' }).waitFor();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboxItem } from '../../../app/contract/host-api.js';
-import { shorterTtlWords } from '../../../renderer/components/ttl-granted.js';
+import { askedTtlWords } from '../../../renderer/components/ttl-granted.js';
 import { waitingWords } from '../../../renderer/tools/waiting-words.js';
 
 function item(serverId: string, kind: InboxItem['kind'], id = `${serverId}-${kind}`): InboxItem {
@@ -10,16 +10,13 @@ function item(serverId: string, kind: InboxItem['kind'], id = `${serverId}-${kin
 
 describe('what the Tools screen says about a call in words', () => {
   it('says when the server keeps a task for less time than was asked, and only then', () => {
-    assert.equal(shorterTtlWords(3_600_000, 300_000), 'Taskdesk asked for 1 h; the server keeps it for 5 min.');
-    assert.equal(
-      shorterTtlWords(5_400_000, 600_000, { past: true }),
-      'Taskdesk asked for 1 h 30 min; the server kept it for 10 min.'
-    );
-    assert.equal(shorterTtlWords(3_600_000, 3_600_000), undefined, 'as asked');
-    assert.equal(shorterTtlWords(3_600_000, 7_200_000), undefined, 'longer than asked');
-    assert.equal(shorterTtlWords(3_600_000, null), undefined, 'without a limit');
-    assert.equal(shorterTtlWords(3_600_000, undefined), undefined, 'not known');
-    assert.equal(shorterTtlWords(null, 300_000), undefined, 'nothing was asked for');
+    assert.equal(askedTtlWords(3_600_000, 300_000), ' (Taskdesk asked for 1 h)');
+    assert.equal(askedTtlWords(5_400_000, 600_000), ' (Taskdesk asked for 1 h 30 min)');
+    assert.equal(askedTtlWords(3_600_000, 3_600_000), undefined, 'as asked');
+    assert.equal(askedTtlWords(3_600_000, 7_200_000), undefined, 'longer than asked');
+    assert.equal(askedTtlWords(3_600_000, null), undefined, 'without a limit');
+    assert.equal(askedTtlWords(3_600_000, undefined), undefined, 'not known');
+    assert.equal(askedTtlWords(null, 300_000), undefined, 'nothing was asked for');
   });
 
   it('names what a server holds in the Inbox as the Tasks screen does: a question, a model request', () => {

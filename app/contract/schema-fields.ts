@@ -25,7 +25,11 @@ export type SchemaFieldKind =
   | 'choice'
   /** An array whose items are listed values. */
   | 'multi-choice'
-  /** Anything else (objects, arrays of free items, unions): only JSON text can say it. */
+  /** An object with declared properties: its own fields, in `fields`. */
+  | 'object'
+  /** An array of strings, numbers, booleans or objects with properties: one `item` per entry. */
+  | 'list'
+  /** Anything else (maps, tuples, unions, `$ref`, too deep): only JSON text can say it. */
   | 'other';
 
 /** One property of an object schema, read for a form. */
@@ -45,7 +49,19 @@ export interface SchemaField {
   /** `default`, when the schema gives one. */
   default: unknown;
   hasDefault: boolean;
+  /** An `object` field's own fields. */
+  fields?: SchemaField[];
+  /** What each entry of a `list` field is (its name and label are the list's). */
+  item?: SchemaField;
+  minItems?: number;
+  maxItems?: number;
 }
+
+/**
+ * How many objects and lists deep a form goes before a value is written as JSON: past this,
+ * fieldsets in fieldsets are harder to follow than the JSON.
+ */
+export const MAX_FORM_DEPTH = 3;
 
 /** An object schema read for a form. */
 export interface SchemaForm {
@@ -98,45 +114,77 @@ export function schemaChoicesOf(property: Schema): SchemaChoice[] | undefined {
   return undefined;
 }
 
-function readField(name: string, property: Schema, required: boolean): SchemaField {
-  const type = schemaTypeOf(property);
+/** An object schema a form can show as its fields: declared properties, not a map or a union. */
+function hasPlainProperties(schema: Schema): boolean {
+  const composite = ['anyOf', 'oneOf', 'allOf', '$ref', 'patternProperties'].some((key) => key in schema);
+  return (
+    schemaTypeOf(schema) === 'object' &&
+    isObject(schema.properties) &&
+    Object.keys(schema.properties).length > 0 &&
+    !composite &&
+    !isObject(schema.additionalProperties)
+  );
+}
+
+/** What a field is: its choices, its type, and (for objects and lists within the depth) its parts. */
+function readKind(
+  property: Schema,
+  type: string | undefined,
+  depth: number
+): Pick<SchemaField, 'kind' | 'choices' | 'fields' | 'item'> {
   const choices = schemaChoicesOf(property);
-  const itemChoices = type === 'array' && isObject(property.items) ? schemaChoicesOf(property.items) : undefined;
-  const kind: SchemaFieldKind = choices
-    ? 'choice'
-    : itemChoices
-      ? 'multi-choice'
-      : type === 'string'
-        ? 'text'
-        : type === 'number' || type === 'integer' || type === 'boolean'
-          ? type
-          : 'other';
+  if (choices) return { kind: 'choice', choices };
+  // A tuple (`prefixItems`, or `items` as an array) has a schema for each place: no one entry form fits it.
+  const items =
+    type === 'array' && isObject(property.items) && !('prefixItems' in property) ? property.items : undefined;
+  const itemChoices = items && schemaChoicesOf(items);
+  if (itemChoices) return { kind: 'multi-choice', choices: itemChoices };
+  if (type === 'string') return { kind: 'text', choices: [] };
+  if (type === 'number' || type === 'integer' || type === 'boolean') return { kind: type, choices: [] };
+  if (depth < MAX_FORM_DEPTH && hasPlainProperties(property))
+    return { kind: 'object', choices: [], fields: readFields(property, depth + 1) };
+  if (depth < MAX_FORM_DEPTH && items) {
+    const item = readField('', items, true, depth + 1);
+    if (['text', 'number', 'integer', 'boolean', 'object'].includes(item.kind))
+      return { kind: 'list', choices: [], item };
+  }
+  return { kind: 'other', choices: [] };
+}
+
+function readField(name: string, property: Schema, required: boolean, depth: number): SchemaField {
+  const type = schemaTypeOf(property);
   return {
     name,
     label: typeof property.title === 'string' && property.title.trim() ? property.title : name,
     description: typeof property.description === 'string' && property.description ? property.description : undefined,
     required,
-    kind,
     type,
     format: typeof property.format === 'string' ? property.format : undefined,
-    choices: choices ?? itemChoices ?? [],
     minimum: typeof property.minimum === 'number' ? property.minimum : undefined,
     maximum: typeof property.maximum === 'number' ? property.maximum : undefined,
     default: property.default,
-    hasDefault: 'default' in property
+    hasDefault: 'default' in property,
+    ...readKind(property, type, depth),
+    ...(typeof property.minItems === 'number' && { minItems: property.minItems }),
+    ...(typeof property.maxItems === 'number' && { maxItems: property.maxItems })
   };
+}
+
+/** An object schema's properties as fields, `depth` objects and lists deep. */
+function readFields(schema: Schema, depth: number): SchemaField[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []
+  );
+  return Object.entries(properties).map(([name, property]) =>
+    readField(name, isObject(property) ? property : {}, required.has(name), depth)
+  );
 }
 
 /** Reads an object schema's properties, in the schema's order. Anything not an object reads as no fields. */
 export function readSchemaForm(schema: unknown): SchemaForm {
   if (!isObject(schema)) return { fields: [], opaque: false };
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const required = new Set(
-    Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []
-  );
-  const fields = Object.entries(properties).map(([name, property]) =>
-    readField(name, isObject(property) ? property : {}, required.has(name))
-  );
+  const fields = readFields(schema, 0);
   const open = schema.additionalProperties !== undefined && schema.additionalProperties !== false;
   const composite = ['anyOf', 'oneOf', 'allOf', '$ref', 'patternProperties'].some((key) => key in schema);
   return { fields, opaque: fields.length === 0 && (open || composite) };

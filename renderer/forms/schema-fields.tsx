@@ -1,11 +1,15 @@
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
 import { FieldFrame, useFieldId } from './field-frame.js';
 import {
   controlKind,
   inputType,
+  newItem,
   optionValue,
+  partPath,
   selectChoices,
   WHOLE_ARGUMENTS,
+  type RawObject,
   type RawValue,
   type SchemaFormMode
 } from './schema-values.js';
@@ -15,10 +19,12 @@ export interface SchemaFieldsProps {
   fields: SchemaField[];
   mode: SchemaFormMode;
   values: Record<string, RawValue>;
+  /** Messages by path: a field's name, or a part's (`edits.0.oldText`). */
   errors: Record<string, string>;
-  onChange: (name: string, value: RawValue) => void;
-  /** Registers each field's first control, to focus it and to ask the browser about bad input. */
-  controlRef: (name: string, element: HTMLElement | null) => void;
+  /** A field's new value; `changed` is the path of the part of it that changed. */
+  onChange: (name: string, value: RawValue, changed?: string) => void;
+  /** Registers each control by path (a list's Add by the list's), to focus it and to ask the browser about bad input. */
+  controlRef: (path: string, element: HTMLElement | null) => void;
 }
 
 /**
@@ -30,32 +36,53 @@ export function SchemaFields(props: SchemaFieldsProps) {
   return (
     <>
       {props.fields.map((field) => (
-        <SchemaFieldControl key={field.name} field={field} {...props} />
+        <FieldControl
+          key={field.name}
+          field={field}
+          mode={props.mode}
+          path={field.name}
+          raw={props.values[field.name]}
+          errors={props.errors}
+          onChange={(value, changed) => props.onChange(field.name, value, changed ?? field.name)}
+          controlRef={props.controlRef}
+        />
       ))}
     </>
   );
+}
+
+/** One field's control, or for an object or a list a fieldset of them. */
+interface FieldControlProps {
+  field: SchemaField;
+  mode: SchemaFormMode;
+  /** The field's name, or for a part of a field its path: the key of its message and its control. */
+  path: string;
+  raw: RawValue | undefined;
+  errors: Record<string, string>;
+  /** The field's new value; `changed` is the path of the part of it that changed, when not the field itself. */
+  onChange: (value: RawValue, changed?: string) => void;
+  controlRef: SchemaFieldsProps['controlRef'];
+  /** A list entry's label ("paths 2") and its Remove button. */
+  entry?: { label: string; remove: ReactNode };
 }
 
 function typeTag(field: SchemaField, mode: SchemaFormMode): string | undefined {
   if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
   const kind = controlKind(field, mode);
   if (kind === 'json') return `${field.type ?? 'any'}, as JSON`;
-  if (kind === 'checkbox') return undefined;
+  if (kind === 'list') return `array of ${field.item?.type ?? 'any'}`;
+  if (kind === 'checkbox' || kind === 'checkboxes') return undefined;
   return field.format ? `${field.type}, ${field.format}` : field.type;
 }
 
-function SchemaFieldControl({
-  field,
-  mode,
-  values,
-  errors,
-  onChange,
-  controlRef
-}: SchemaFieldsProps & { field: SchemaField }) {
+function FieldControl(props: FieldControlProps) {
+  const { field, mode, path, raw, errors, onChange, controlRef, entry } = props;
   const kind = controlKind(field, mode);
-  const raw = values[field.name];
-  const error = errors[field.name];
-  const tag = typeTag(field, mode);
+  const error = errors[path];
+  const label = entry?.label ?? field.label;
+  // An entry is there to be filled: its place in the list says so, not a star.
+  const required = field.required && !entry;
+  const tag = entry ? undefined : typeTag(field, mode);
   const hint =
     field.description || tag ? (
       mode === 'arguments' ? (
@@ -76,12 +103,22 @@ function SchemaFieldControl({
         field.description
       )
     ) : undefined;
-  const ref = (element: HTMLElement | null) => controlRef(field.name, element);
+  const ref = (element: HTMLElement | null) => controlRef(path, element);
   // Elicitation marks required fields for the browser too; its validation stays off (`noValidate`).
   const requiredAttrs =
     mode === 'elicitation'
       ? { required: field.required, 'aria-required': field.required || undefined }
       : { 'aria-required': field.required || undefined };
+  // A list entry's control and its Remove on one row.
+  const withRemove = (control: ReactNode) =>
+    entry ? (
+      <div className="list-entry-row">
+        {control}
+        {entry.remove}
+      </div>
+    ) : (
+      control
+    );
 
   switch (kind) {
     case 'unsupported':
@@ -94,33 +131,47 @@ function SchemaFieldControl({
         </div>
       );
     case 'checkboxes':
-      return <MultiChoice field={field} raw={raw} error={error} onChange={onChange} controlRef={controlRef} />;
-    case 'checkbox':
       return (
-        <FieldFrame name={field.name} label={field.label} hint={hint} error={error} checkbox>
+        <MultiChoice
+          field={field}
+          path={path}
+          hint={hint}
+          raw={raw}
+          error={error}
+          onChange={onChange}
+          controlRef={controlRef}
+        />
+      );
+    case 'object':
+      return <ObjectFieldset {...props} label={label} required={required} hint={hint} />;
+    case 'list':
+      return <ListFieldset {...props} label={label} required={required} hint={hint} />;
+    case 'checkbox':
+      return withRemove(
+        <FieldFrame name={path} label={label} hint={hint} error={error} checkbox>
           {(wiring) => (
             <input
               {...wiring}
               ref={ref}
-              name={field.name}
+              name={path}
               type="checkbox"
               checked={raw === true}
-              onChange={(event) => onChange(field.name, event.target.checked)}
+              onChange={(event) => onChange(event.target.checked)}
             />
           )}
         </FieldFrame>
       );
     case 'select':
       return (
-        <FieldFrame name={field.name} label={field.label} hint={hint} required={field.required} error={error}>
+        <FieldFrame name={path} label={label} hint={hint} required={required} error={error}>
           {(wiring) => (
             <select
               {...wiring}
               {...requiredAttrs}
               ref={ref}
-              name={field.name}
+              name={path}
               value={typeof raw === 'string' ? raw : ''}
-              onChange={(event) => onChange(field.name, event.target.value)}
+              onChange={(event) => onChange(event.target.value)}
             >
               <option value="">{field.required ? 'Choose…' : mode === 'elicitation' ? '(none)' : '(not set)'}</option>
               {selectChoices(field).map((choice, index) => (
@@ -135,18 +186,18 @@ function SchemaFieldControl({
     case 'json': {
       const whole = field.name === WHOLE_ARGUMENTS;
       return (
-        <FieldFrame name={field.name || 'json'} label={field.label} hint={hint} required={field.required} error={error}>
+        <FieldFrame name={path || 'json'} label={label} hint={hint} required={required} error={error}>
           {(wiring) => (
             <textarea
               {...wiring}
               {...requiredAttrs}
               ref={ref}
-              name={field.name || 'arguments'}
+              name={path || 'arguments'}
               rows={whole ? 6 : 3}
               className="json"
               spellCheck={false}
               value={typeof raw === 'string' ? raw : ''}
-              onChange={(event) => onChange(field.name, event.target.value)}
+              onChange={(event) => onChange(event.target.value)}
             />
           )}
         </FieldFrame>
@@ -156,74 +207,248 @@ function SchemaFieldControl({
       const numeric = field.kind === 'number' || field.kind === 'integer';
       const type = inputType(field, mode);
       return (
-        <FieldFrame name={field.name} label={field.label} hint={hint} required={field.required} error={error}>
-          {(wiring) => (
-            <input
-              {...wiring}
-              {...requiredAttrs}
-              ref={ref}
-              name={field.name}
-              type={type}
-              autoComplete={type === 'email' && mode === 'elicitation' ? 'email' : 'off'}
-              spellCheck={mode === 'arguments' ? false : undefined}
-              step={numeric ? (field.kind === 'integer' ? '1' : 'any') : undefined}
-              min={field.minimum}
-              max={field.maximum}
-              value={typeof raw === 'string' ? raw : ''}
-              onChange={(event) => onChange(field.name, event.target.value)}
-            />
-          )}
+        <FieldFrame name={path} label={label} hint={hint} required={required} error={error}>
+          {(wiring) =>
+            withRemove(
+              <input
+                {...wiring}
+                {...requiredAttrs}
+                ref={ref}
+                name={path}
+                type={type}
+                autoComplete={type === 'email' && mode === 'elicitation' ? 'email' : 'off'}
+                spellCheck={mode === 'arguments' ? false : undefined}
+                step={numeric ? (field.kind === 'integer' ? '1' : 'any') : undefined}
+                min={field.minimum}
+                max={field.maximum}
+                value={typeof raw === 'string' ? raw : ''}
+                onChange={(event) => onChange(event.target.value)}
+              />
+            )
+          }
         </FieldFrame>
       );
     }
   }
 }
 
+/** A fieldset with its legend, hint and error, wired as {@link FieldFrame} wires a control. */
+function GroupFrame({
+  id: givenId,
+  path,
+  label,
+  required,
+  hint,
+  error,
+  className,
+  children
+}: {
+  /** The id its hint's and error's ids are made from, when its controls' ids are made from it too. */
+  id?: string;
+  path: string;
+  label: string;
+  required: boolean;
+  hint: ReactNode;
+  error: string | undefined;
+  className?: string;
+  children: ReactNode;
+}) {
+  const ownId = useFieldId(path);
+  const id = givenId ?? ownId;
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <fieldset
+      className={`field${className ? ` ${className}` : ''}`}
+      aria-describedby={describedBy}
+      aria-invalid={error ? true : undefined}
+    >
+      <legend>
+        {label}
+        {required ? (
+          <span className="required" aria-hidden="true">
+            {' *'}
+          </span>
+        ) : null}
+      </legend>
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <p className="field-error" id={`${id}-error`} hidden={!error}>
+        {error ?? ''}
+      </p>
+    </fieldset>
+  );
+}
+
+/** What a group gets besides its field's props: its label, whether to mark it required, its hint. */
+interface GroupProps {
+  label: string;
+  required: boolean;
+  hint: ReactNode;
+}
+
+function asObject(raw: RawValue | undefined): RawObject {
+  return typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+}
+
+/** An object with properties: its fields in a fieldset (with its Remove, when it is a list entry). */
+function ObjectFieldset(props: FieldControlProps & GroupProps) {
+  const { field, mode, path, raw, errors, onChange, controlRef, entry } = props;
+  const values = asObject(raw);
+  return (
+    <GroupFrame
+      path={path}
+      label={props.label}
+      required={props.required}
+      hint={props.hint}
+      error={errors[path]}
+      className="field-group"
+    >
+      {(field.fields ?? []).map((child) => {
+        const childPath = partPath(path, child.name);
+        return (
+          <FieldControl
+            key={child.name}
+            field={child}
+            mode={mode}
+            path={childPath}
+            raw={values[child.name]}
+            errors={errors}
+            onChange={(value, changed) => onChange({ ...values, [child.name]: value }, changed ?? childPath)}
+            controlRef={controlRef}
+          />
+        );
+      })}
+      {entry?.remove}
+    </GroupFrame>
+  );
+}
+
+/** An array of strings, numbers, booleans or objects: an entry each, with Remove, and Add. */
+function ListFieldset(props: FieldControlProps & GroupProps) {
+  const { field, mode, path, raw, errors, onChange, controlRef } = props;
+  const entries = Array.isArray(raw) ? raw : [];
+  const listRef = useRef<HTMLOListElement>(null);
+  const addRef = useRef<HTMLButtonElement | null>(null);
+  // After Add, the new entry's first control; after Remove, the entry now in its place (or the
+  // one before, or Add when none is left): focus stays in the list, where the person is working.
+  const focusAfter = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const index = focusAfter.current;
+    if (index === undefined) return;
+    focusAfter.current = undefined;
+    const target =
+      listRef.current?.children[index]?.querySelector<HTMLElement>('input, select, textarea, button') ?? addRef.current;
+    target?.focus();
+  });
+  const change = (next: RawValue[], focus: number) => {
+    focusAfter.current = focus;
+    onChange(next, path);
+  };
+  return (
+    <GroupFrame
+      path={path}
+      label={props.label}
+      required={props.required}
+      hint={props.hint}
+      error={errors[path]}
+      className="field-group"
+    >
+      {entries.length > 0 ? (
+        <ol className="form-entries" ref={listRef}>
+          {entries.map((value, index) => {
+            const entryPath = partPath(path, index);
+            return (
+              // Entries have no identity of their own but their place, which their labels say too.
+              <li key={index}>
+                <FieldControl
+                  field={field.item!}
+                  mode={mode}
+                  path={entryPath}
+                  raw={value}
+                  errors={errors}
+                  onChange={(entry, changed) =>
+                    onChange(
+                      entries.map((old, at) => (at === index ? entry : old)),
+                      changed ?? entryPath
+                    )
+                  }
+                  controlRef={controlRef}
+                  entry={{
+                    label: `${props.label} ${index + 1}`,
+                    remove: (
+                      <button
+                        type="button"
+                        className="entry-remove"
+                        onClick={() =>
+                          change(
+                            entries.filter((_, at) => at !== index),
+                            Math.min(index, entries.length - 2)
+                          )
+                        }
+                      >
+                        Remove<span className="sr-only">{` item ${index + 1} of ${props.label}`}</span>
+                      </button>
+                    )
+                  }}
+                />
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <p className="muted small-text">No items.</p>
+      )}
+      <button
+        type="button"
+        ref={(element) => {
+          addRef.current = element;
+          controlRef(path, element);
+        }}
+        onClick={() => change([...entries, newItem(field, mode)], entries.length)}
+      >
+        Add item<span className="sr-only">{` to ${props.label}`}</span>
+      </button>
+    </GroupFrame>
+  );
+}
+
 /** An array of listed values: a fieldset of checkboxes. */
 function MultiChoice({
   field,
+  path,
+  hint,
   raw,
   error,
   onChange,
   controlRef
 }: {
   field: SchemaField;
+  path: string;
+  hint: ReactNode;
   raw: RawValue | undefined;
   error: string | undefined;
-  onChange: SchemaFieldsProps['onChange'];
+  onChange: FieldControlProps['onChange'];
   controlRef: SchemaFieldsProps['controlRef'];
 }) {
-  const id = useFieldId(field.name);
+  const id = useFieldId(path);
   const chosen = Array.isArray(raw) ? raw : [];
-  const describedBy =
-    [field.description ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <fieldset className="field" aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-      <legend>
-        {field.label}
-        {field.required ? (
-          <span className="required" aria-hidden="true">
-            {' *'}
-          </span>
-        ) : null}
-      </legend>
-      {field.description ? (
-        <p className="field-hint" id={`${id}-hint`}>
-          {field.description}
-        </p>
-      ) : null}
+    <GroupFrame id={id} path={path} label={field.label} required={field.required} hint={hint} error={error}>
       {field.choices.map((choice, index) => (
         <div className="checkbox-row" key={index}>
           <input
             id={`${id}-${index}`}
-            ref={index === 0 ? (element) => controlRef(field.name, element) : undefined}
+            ref={index === 0 ? (element) => controlRef(path, element) : undefined}
             type="checkbox"
-            name={field.name}
+            name={path}
             value={String(index)}
             checked={chosen.includes(String(index))}
             onChange={(event) =>
               onChange(
-                field.name,
                 event.target.checked ? [...chosen, String(index)] : chosen.filter((value) => value !== String(index))
               )
             }
@@ -231,9 +456,6 @@ function MultiChoice({
           <label htmlFor={`${id}-${index}`}>{choice.label}</label>
         </div>
       ))}
-      <p className="field-error" id={`${id}-error`} hidden={!error}>
-        {error ?? ''}
-      </p>
-    </fieldset>
+    </GroupFrame>
   );
 }

@@ -8,14 +8,23 @@ import type { SchemaField, SchemaForm } from '../../app/contract/schema-fields.j
  */
 export type SchemaFormMode = 'elicitation' | 'arguments';
 
-/** What a control holds: text (an input, a textarea, a select's option index), a checkbox, or checked option indexes. */
-export type RawValue = string | boolean | string[];
+/**
+ * What a control holds: text (an input, a textarea, a select's option index), a checkbox, or
+ * checked option indexes; a list holds its entries' values, an object its fields' by name.
+ */
+export type RawValue = string | boolean | RawValue[] | RawObject;
+
+/** What an object field's controls hold, by field name. */
+export interface RawObject {
+  [name: string]: RawValue;
+}
 
 /** The name of the one field that holds all the arguments as JSON (an opaque input schema). */
 export const WHOLE_ARGUMENTS = '';
 
 /** How a field is shown in a mode. */
-export type FieldControlKind = 'input' | 'select' | 'checkbox' | 'checkboxes' | 'json' | 'unsupported';
+export type FieldControlKind =
+  'input' | 'select' | 'checkbox' | 'checkboxes' | 'object' | 'list' | 'json' | 'unsupported';
 
 /** The fields a form shows: the schema's, or for an opaque tool schema one JSON field for everything. */
 export function formFields(form: SchemaForm, mode: SchemaFormMode): SchemaField[] {
@@ -52,7 +61,11 @@ export function controlKind(field: SchemaField, mode: SchemaFormMode): FieldCont
       // An optional tool argument may be left out: true, false or not set.
       return mode === 'arguments' && !field.required ? 'select' : 'checkbox';
     case 'multi-choice':
-      return mode === 'elicitation' ? 'checkboxes' : 'json';
+      return 'checkboxes';
+    // MCP's elicitation schemas are flat: nested values are tool arguments' only.
+    case 'object':
+    case 'list':
+      return mode === 'elicitation' ? 'unsupported' : field.kind;
     case 'other':
       return mode === 'elicitation' ? 'unsupported' : 'json';
   }
@@ -82,40 +95,68 @@ export function optionValue(choice: SchemaField['choices'][number], index: numbe
 export function initialValues(fields: SchemaField[], mode: SchemaFormMode): Record<string, RawValue> {
   const values: Record<string, RawValue> = {};
   for (const field of fields) {
-    const kind = controlKind(field, mode);
-    const value = field.default;
-    switch (kind) {
-      case 'input':
-        values[field.name] =
-          field.hasDefault && (typeof value === 'string' || typeof value === 'number') && field.format !== 'date-time'
-            ? String(value)
-            : '';
-        break;
-      case 'select': {
-        const choices = selectChoices(field);
-        const index = field.hasDefault ? choices.findIndex((choice) => same(choice.value, value)) : -1;
-        values[field.name] = index >= 0 ? optionValue(choices[index]!, index, mode) : '';
-        break;
-      }
-      case 'checkbox':
-        values[field.name] = value === true;
-        break;
-      case 'checkboxes': {
-        const defaults = Array.isArray(value) ? value : [];
-        values[field.name] = field.choices
-          .map((choice, index) => (defaults.some((d) => same(d, choice.value)) ? String(index) : ''))
-          .filter(Boolean);
-        break;
-      }
-      case 'json':
-        values[field.name] =
-          value !== undefined ? JSON.stringify(value, null, 2) : field.name === WHOLE_ARGUMENTS ? '{}' : '';
-        break;
-      case 'unsupported':
-        break;
-    }
+    const value = initialValue(field, mode);
+    if (value !== undefined) values[field.name] = value;
   }
   return values;
+}
+
+/** The field with `value` as its default. */
+function withDefault(field: SchemaField, value: unknown, hasDefault: boolean): SchemaField {
+  return { ...field, default: value, hasDefault };
+}
+
+/** What one field's controls start with: its default, else empty; nothing for an unsupported field. */
+export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue | undefined {
+  const value = field.default;
+  switch (controlKind(field, mode)) {
+    case 'input':
+      return field.hasDefault &&
+        (typeof value === 'string' || typeof value === 'number') &&
+        field.format !== 'date-time'
+        ? String(value)
+        : '';
+    case 'select': {
+      const choices = selectChoices(field);
+      const index = field.hasDefault ? choices.findIndex((choice) => same(choice.value, value)) : -1;
+      return index >= 0 ? optionValue(choices[index]!, index, mode) : '';
+    }
+    case 'checkbox':
+      return value === true;
+    case 'checkboxes': {
+      const defaults = Array.isArray(value) ? value : [];
+      return field.choices
+        .map((choice, index) => (defaults.some((d) => same(d, choice.value)) ? String(index) : ''))
+        .filter(Boolean);
+    }
+    case 'object': {
+      // The object's own default gives its fields theirs; a field it leaves out keeps its own.
+      const own =
+        field.hasDefault && typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      const raw: RawObject = {};
+      for (const child of field.fields ?? []) {
+        const start = initialValue(
+          Object.hasOwn(own, child.name) ? withDefault(child, own[child.name], true) : child,
+          mode
+        );
+        if (start !== undefined) raw[child.name] = start;
+      }
+      return raw;
+    }
+    case 'list':
+      return (Array.isArray(value) ? value : []).map(
+        (entry) => initialValue(withDefault(field.item!, entry, true), mode) ?? ''
+      );
+    case 'json':
+      return value !== undefined ? JSON.stringify(value, null, 2) : field.name === WHOLE_ARGUMENTS ? '{}' : '';
+    case 'unsupported':
+      return undefined;
+  }
+}
+
+/** A new entry of a list: the item schema's default, else empty. */
+export function newItem(field: SchemaField, mode: SchemaFormMode): RawValue {
+  return initialValue(field.item!, mode) ?? '';
 }
 
 /** What one field read: a value (undefined leaves it out), or why it cannot be read. */
@@ -149,8 +190,15 @@ export function readField(
       return { ok: true, value: raw === true };
     case 'checkboxes': {
       const chosen = (Array.isArray(raw) ? raw : []).map((index) => field.choices[Number(index)]?.value);
-      return { ok: true, value: chosen.length > 0 ? chosen : undefined };
+      // An elicitation's counts are the host's to check; a tool argument's are checked here.
+      if (mode === 'elicitation') return { ok: true, value: chosen.length > 0 ? chosen : undefined };
+      if (chosen.length === 0 && !field.required) return { ok: true, value: undefined };
+      const count = countProblem(field, chosen.length, 'Choose');
+      return count ? { ok: false, message: count } : { ok: true, value: chosen };
     }
+    case 'object':
+    case 'list':
+      throw new Error(`readField reads one control; read a ${kind} with readTree`);
     case 'select': {
       if (typeof raw !== 'string' || raw === '') return missing();
       const choices = selectChoices(field);
@@ -193,4 +241,82 @@ export function readField(
       return { ok: true, value: number };
     }
   }
+}
+
+/** Why a list or a set of choices has too few or too many entries, or `undefined` when it has not. */
+function countProblem(field: SchemaField, count: number, words: 'Choose' | 'Items'): string | undefined {
+  const say = (bound: string, n: number) =>
+    words === 'Choose'
+      ? `Choose ${bound} ${n}`
+      : `${bound === 'at least' ? 'At least' : 'At most'} ${n} ${n === 1 ? 'item' : 'items'}`;
+  if (field.minItems !== undefined && count < field.minItems) return say('at least', field.minItems);
+  if (field.maxItems !== undefined && count > field.maxItems) return say('at most', field.maxItems);
+  return undefined;
+}
+
+/** The key of a part of a field, in a form's errors and controls: `edits.0.oldText`. */
+export function partPath(path: string, part: string | number): string {
+  return `${path}.${part}`;
+}
+
+/** Whether `key` is `path` or one of its parts. */
+export function isWithin(key: string, path: string): boolean {
+  return key === path || key.startsWith(`${path}.`);
+}
+
+/** Nothing typed, chosen or added. */
+function isBlank(raw: RawValue | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === false) return true;
+  if (Array.isArray(raw)) return raw.length === 0;
+  return typeof raw === 'object' && Object.values(raw).every(isBlank);
+}
+
+/** What a field and its parts read: the value (undefined leaves it out) and each part's message by path. */
+export interface TreeRead {
+  value: unknown;
+  problems: Record<string, string>;
+}
+
+/**
+ * Reads a field with its parts (an object's fields, a list's entries), each at its own path
+ * (`path` is the field's). `badInput` tells, by path, that a number input holds no number.
+ */
+export function readTree(
+  field: SchemaField,
+  mode: SchemaFormMode,
+  raw: RawValue | undefined,
+  path: string,
+  badInput: (path: string) => boolean
+): TreeRead {
+  const kind = controlKind(field, mode);
+  if (kind === 'object') {
+    // An optional object left as it came (its defaults are what the server does without it) or
+    // emptied is left out: its required fields are asked for only once one of its fields is set.
+    if (!field.required && (isBlank(raw) || same(raw, initialValue(field, mode))))
+      return { value: undefined, problems: {} };
+    const values = typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+    const out: Record<string, unknown> = {};
+    const problems: Record<string, string> = {};
+    for (const child of field.fields ?? []) {
+      const read = readTree(child, mode, values[child.name], partPath(path, child.name), badInput);
+      Object.assign(problems, read.problems);
+      if (read.value !== undefined) out[child.name] = read.value;
+    }
+    return { value: out, problems };
+  }
+  if (kind === 'list') {
+    const entries = Array.isArray(raw) ? raw : [];
+    if (entries.length === 0 && !field.required) return { value: undefined, problems: {} };
+    const problems: Record<string, string> = {};
+    const out = entries.map((entry, index) => {
+      const read = readTree(field.item!, mode, entry, partPath(path, index), badInput);
+      Object.assign(problems, read.problems);
+      return read.value;
+    });
+    const count = countProblem(field, entries.length, 'Items');
+    if (count) problems[path] = count;
+    return { value: out, problems };
+  }
+  const read = readField(field, mode, raw, badInput(path));
+  return read.ok ? { value: read.value, problems: {} } : { value: undefined, problems: { [path]: read.message } };
 }

@@ -3,7 +3,8 @@ import { readSchemaForm, type SchemaField } from '../../app/contract/schema-fiel
 import {
   formFields,
   initialValues,
-  readField,
+  isWithin,
+  readTree,
   WHOLE_ARGUMENTS,
   type RawValue,
   type SchemaFormMode
@@ -17,10 +18,12 @@ export interface SchemaFormState {
   fields: SchemaField[];
   mode: SchemaFormMode;
   values: Record<string, RawValue>;
+  /** Messages by path: a field's name, or a part's (`edits.0.oldText`). */
   errors: Record<string, string>;
-  setValue: (name: string, value: RawValue) => void;
+  /** Sets a field's whole value; `changed` is the path of the part that changed (the field's own name by default). */
+  setValue: (name: string, value: RawValue, changed?: string) => void;
   setErrors: (errors: Record<string, string>) => void;
-  controlRef: (name: string, element: HTMLElement | null) => void;
+  controlRef: (path: string, element: HTMLElement | null) => void;
   /** Reads every field into the object to send (the whole-arguments field spreads into it). */
   read: () => FormRead;
   /** Focuses the first field (in form order) that has a message in `errors`; false when none does. */
@@ -45,47 +48,53 @@ export function useSchemaForm(
 
   /** Set once messages were shown (a submit found problems): from then on fields are checked as they change. */
   const checking = useRef(false);
+  const badInput = useCallback((path: string) => {
+    const control = controls.current.get(path);
+    return control instanceof HTMLInputElement && control.validity.badInput;
+  }, []);
   // A field is checked again as it changes once messages are shown: a message goes as soon as
   // the value is right, and changes with it. Before any submit, typing is left alone.
   const setValue = useCallback(
-    (name: string, value: RawValue) => {
+    (name: string, value: RawValue, changed: string = name) => {
       setValues((old) => ({ ...old, [name]: value }));
       setErrors((old) => {
         const field =
-          old[name] === undefined && !checking.current
+          old[changed] === undefined && !checking.current
             ? undefined
             : fields.find((candidate) => candidate.name === name);
         if (!field) return old;
-        const control = controls.current.get(name);
-        const read = readField(field, mode, value, control instanceof HTMLInputElement && control.validity.badInput);
-        // Only this field's message counts: the others are checked as they change.
-        const checked =
-          read.ok && check ? check(read.value === undefined ? {} : { [name]: read.value })[name] : undefined;
-        const result = checked === undefined ? read : { ok: false as const, message: checked };
-        if (result.ok) {
-          if (old[name] === undefined) return old;
-          const { [name]: _fixed, ...rest } = old;
-          return rest;
+        const read = readTree(field, mode, value, name, badInput);
+        const problems = { ...read.problems };
+        if (check && problems[name] === undefined) {
+          // Only this field's message counts: the others are checked as they change.
+          const checked = check(read.value === undefined ? {} : { [name]: read.value })[name];
+          if (checked !== undefined) problems[name] = checked;
         }
-        return result.message === old[name] ? old : { ...old, [name]: result.message };
+        // Within the field, a part's message is updated or goes; only the part that changed gets a new one.
+        const next = Object.fromEntries(Object.entries(old).filter(([key]) => !isWithin(key, name)));
+        for (const key of new Set([...Object.keys(old).filter((key) => isWithin(key, name)), changed])) {
+          if (problems[key] !== undefined && (old[key] !== undefined || key === changed)) next[key] = problems[key];
+        }
+        const same =
+          Object.keys(next).length === Object.keys(old).length &&
+          Object.entries(next).every(([key, message]) => old[key] === message);
+        return same ? old : next;
       });
     },
-    [fields, mode, check]
+    [fields, mode, check, badInput]
   );
-  const controlRef = useCallback((name: string, element: HTMLElement | null) => {
-    if (element) controls.current.set(name, element);
-    else controls.current.delete(name);
+  const controlRef = useCallback((path: string, element: HTMLElement | null) => {
+    if (element) controls.current.set(path, element);
+    else controls.current.delete(path);
   }, []);
 
   const read = (): FormRead => {
     const out: Record<string, unknown> = {};
     const problems: Record<string, string> = {};
     for (const field of fields) {
-      const control = controls.current.get(field.name);
-      const badInput = control instanceof HTMLInputElement && control.validity.badInput;
-      const result = readField(field, mode, values[field.name], badInput);
-      if (!result.ok) problems[field.name] = result.message;
-      else if (result.value !== undefined) {
+      const result = readTree(field, mode, values[field.name], field.name, badInput);
+      Object.assign(problems, result.problems);
+      if (result.value !== undefined) {
         if (field.name === WHOLE_ARGUMENTS) Object.assign(out, result.value);
         else out[field.name] = result.value;
       }
@@ -93,11 +102,17 @@ export function useSchemaForm(
     return Object.keys(problems).length > 0 ? { ok: false, errors: problems } : { ok: true, values: out };
   };
 
+  // The first control (in the page's order) of a path with a message, or of a part of it: an
+  // object's message goes to its first field's control, a list's to its first entry or its Add.
   const focusFirst = (wrong: Record<string, string>): boolean => {
-    const first = fields.find((field) => wrong[field.name] !== undefined);
-    const control = first && controls.current.get(first.name);
-    control?.focus();
-    return !!control;
+    const paths = Object.keys(wrong);
+    let first: HTMLElement | undefined;
+    for (const [key, control] of controls.current) {
+      if (!paths.some((path) => isWithin(key, path))) continue;
+      if (!first || first.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_PRECEDING) first = control;
+    }
+    first?.focus();
+    return !!first;
   };
 
   const focusPending = useRef(false);

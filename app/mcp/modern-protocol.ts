@@ -16,6 +16,8 @@ import { markStarted, watchCloseRequests } from './sdk-seams.js';
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The legacy revisions Taskdesk speaks (through `initialize`). */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+/** The revisions Taskdesk speaks, in words for a reason: "2026-07-28, and 2024-11-05 to 2025-11-25". */
+export const SPOKEN_VERSIONS = `${MODERN_PROTOCOL_VERSION}, and ${LEGACY_PROTOCOL_VERSIONS.at(-1)} to ${LEGACY_PROTOCOL_VERSIONS[0]}`;
 /** The tasks extension's identifier, in `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -234,7 +236,7 @@ function fromResult(result: unknown): AnsweredEra {
   if (parsed.data.supportedVersions.includes(MODERN_PROTOCOL_VERSION)) return { era: 'modern', discover: parsed.data };
   return {
     era: 'unsupported',
-    reason: `The server speaks MCP ${parsed.data.supportedVersions.join(', ') || '(no version)'}; Taskdesk speaks ${MODERN_PROTOCOL_VERSION} and ${LEGACY_PROTOCOL_VERSIONS[0]}.`
+    reason: `The server speaks MCP ${parsed.data.supportedVersions.join(', ') || '(no version)'}; Taskdesk speaks ${SPOKEN_VERSIONS}.`
   };
 }
 

@@ -32,6 +32,7 @@ import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, exitWords, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
 import { httpFailureText, networkFailureText } from './network-failure.js';
+import { initializeFailureText } from './initialize-failure.js';
 import {
   GuardedStdioTransport,
   cancelAnyRequestId,
@@ -88,8 +89,9 @@ export interface EraMemory {
 export type ClosedBy = 'person' | 'taskdesk';
 
 /**
- * A connect that failed on what the server answered (it refused, or speaks another revision):
- * the answer is the whole reason, and the server's stderr (its startup chatter) is not quoted.
+ * A connect that failed on what the server answered (it refused, answered what is not MCP, or
+ * speaks another revision): the answer is the whole reason, and the server's stderr (its startup
+ * chatter) is not quoted.
  */
 class AnsweredError extends Error {}
 
@@ -493,7 +495,9 @@ export class ServerConnection {
     try {
       await this.client.connect(transport, { timeout: Math.max(1, deadline - Date.now()) });
     } catch (error) {
-      failure = { error };
+      // An answer the SDK could not accept is the whole reason, in words rather than the SDK's.
+      const text = initializeFailureText(error, { pinnedLegacy: this.config.protocol === '2025-11-25' });
+      failure = { error: text === undefined ? error : new AnsweredError(text, { cause: error }) };
     }
     // A server refused initialize before answering the probe (both lines arrived together): wait for that answer, which tells whether it is modern.
     const refused = watch.refused;

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ServerConfigInput } from '../../app/contract/host-api.js';
@@ -189,6 +191,102 @@ console.error('boom: missing API_KEY'); process.exit(1);`;
       );
     } finally {
       data.remove();
+    }
+  });
+});
+
+describe('a server whose answer to initialize Taskdesk cannot accept', () => {
+  // Startup chatter that looks like an error: the answer is the reason, this is not quoted.
+  const chatter = "console.error('Error: no cache directory, starting without one');";
+  /** A legacy stdio server (it answers server/discover with an error) that answers initialize with `result`. */
+  const answering = (result: string, protocol?: Protocol): ServerConfigInput =>
+    nodeServer(
+      rawServer(
+        chatter,
+        `if (m.method === 'initialize') return { result: ${result} };
+         return { error: { code: -32601, message: 'Method not found' } };`
+      ),
+      { ...(protocol && { protocol }) }
+    );
+
+  it('names the fields that are wrong and what was expected, not the raw validation error', async () => {
+    assert.equal(
+      await reasonOf(answering(`{ protocolVersion: 5, capabilities: {}, serverInfo: { name: 'raw', version: '1' } }`)),
+      "Could not connect: The server's answer to initialize is not valid: protocolVersion must be a string (got a number)."
+    );
+    assert.equal(
+      await reasonOf(answering(`{ protocolVersion: m.params.protocolVersion }`, '2025-11-25')),
+      "Could not connect: The server's answer to initialize is not valid: capabilities is missing; serverInfo is missing."
+    );
+    assert.equal(
+      await reasonOf(
+        answering(`{ protocolVersion: 5, capabilities: 3, serverInfo: { name: 1, version: 2 }, instructions: 4 }`)
+      ),
+      "Could not connect: The server's answer to initialize is not valid: protocolVersion must be a string (got a number); capabilities must be an object (got a number); serverInfo.name must be a string (got a number); and 2 more."
+    );
+  });
+
+  it('says which protocol version it speaks that Taskdesk does not, auto or set to 2025-11-25', async () => {
+    const result = `{ protocolVersion: '2099-01-01', capabilities: {}, serverInfo: { name: 'raw', version: '1' } }`;
+    const words =
+      'Could not connect: The server speaks MCP 2099-01-01, which Taskdesk does not support (it speaks 2026-07-28, and 2024-11-05 to 2025-11-25).';
+    assert.equal(await reasonOf(answering(result)), words);
+    assert.equal(await reasonOf(answering(result, '2025-11-25')), words);
+  });
+
+  it('set to 2025-11-25 but answering with 2026-07-28: says that revision has no initialize, and what to set', async () => {
+    assert.equal(
+      await reasonOf(
+        answering(
+          `{ protocolVersion: '2026-07-28', capabilities: {}, serverInfo: { name: 'raw', version: '1' } }`,
+          '2025-11-25'
+        )
+      ),
+      'Could not connect: The server answered initialize with MCP 2026-07-28, a revision without initialize (Taskdesk reaches such a server through server/discover). Set its protocol to "auto" or 2026-07-28.'
+    );
+  });
+
+  it('over Streamable HTTP: the same words, and a result that is not an object says so', async () => {
+    let result: unknown;
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        if (request.method !== 'POST') return void response.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (message.id === undefined) return void response.writeHead(202).end();
+        const fields =
+          message.method === 'initialize' ? { result } : { error: { code: -32601, message: 'Method not found' } };
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...fields }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const web: ServerConfigInput = {
+      id: 'server',
+      name: 'Server',
+      transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }
+    };
+    try {
+      result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 7, version: '1' } };
+      assert.equal(
+        await reasonOf(web),
+        "Could not connect: The server's answer to initialize is not valid: serverInfo.name must be a string (got a number)."
+      );
+      result = 'hello';
+      assert.equal(
+        await reasonOf(web),
+        "Could not connect: The server's answer to initialize is not valid: result must be an object (got a string)."
+      );
+      result = { protocolVersion: '2099-01-01', capabilities: {}, serverInfo: { name: 'raw', version: '1' } };
+      assert.equal(
+        await reasonOf(web),
+        'Could not connect: The server speaks MCP 2099-01-01, which Taskdesk does not support (it speaks 2026-07-28, and 2024-11-05 to 2025-11-25).'
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -13,6 +13,7 @@ import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView } from './result-view.js';
 import { TaskWords } from './task-words.js';
+import { isNoResultStored } from '../components/end-message.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -33,6 +34,10 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
       current = false;
     };
   }, [client, id, attempt, clear, fail]);
+  // Beside a failure's reason (its status message, in the line above) the generic "has no result
+  // stored" says nothing, as on the task's card and row (`isNoResultStored`).
+  const error =
+    entry?.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry?.error;
 
   return (
     <section
@@ -60,8 +65,14 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} label={endLabel(entry)} />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
-            {/* A reason that only says who cancelled it is said by the badge already. */}
-            {entry.statusMessage && entry.statusMessage !== cancelledLabel(entry) ? ` · ${entry.statusMessage}` : null}
+            {/* A reason that only says who cancelled it is said by the badge already, as is a
+                server's word on the person's cancel of a tool task ("Client cancelled task
+                execution."); Taskdesk's word on a question it withdrew says why. */}
+            {entry.statusMessage &&
+            entry.statusMessage !== cancelledLabel(entry) &&
+            !(entry.direction === 'requested' && entry.status === 'cancelled' && entry.cancelledBy === 'you')
+              ? ` · ${entry.statusMessage}`
+              : null}
           </p>
           <h4>Timeline</h4>
           <Timeline steps={answeredSteps(entry)} />
@@ -72,8 +83,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             idPrefix="history"
           />
           <h4>Result</h4>
-          {entry.error && entry.status !== 'cancelled' ? (
-            <ErrorView error={entry.error} rejected={isRejectedSampling(entry)} />
+          {error && entry.status !== 'cancelled' ? (
+            <ErrorView error={error} rejected={isRejectedSampling(entry)} />
           ) : null}
           {entry.result ? (
             <ResultView
@@ -82,7 +93,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
                 entry.kind === 'elicitation' ? (entry.request as Record<string, unknown>).requestedSchema : undefined
               }
             />
-          ) : entry.error && entry.status !== 'cancelled' ? null : (
+          ) : error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}
           <JsonView

@@ -6,12 +6,14 @@ import { isTerminal } from '../store/task-status.js';
 
 /**
  * How a task ended or stands, in a line: Taskdesk's own words, words that say there is none
- * (muted), a result's text (Markdown, cut to {@link OUTCOME_TEXT_LIMIT} characters) with words
- * before it and a note after it, or a form's answer: the action in words and the fields answered.
+ * (muted), a server's plain words with a note after them (muted; empty for none), a result's text
+ * (Markdown, cut to {@link OUTCOME_TEXT_LIMIT} characters) with words before it and a note after
+ * it, or a form's answer: the action in words and the fields answered.
  */
 export type OutcomeLine =
   | string
   | { muted: string }
+  | { text: string; note: string }
   | { before: string; markdown: string; after: string }
   | { action: string; fields: AnswerField[] };
 

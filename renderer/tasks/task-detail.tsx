@@ -26,6 +26,7 @@ import { escapeCloses } from '../components/escape-closes.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
+import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -61,15 +62,23 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     taskId: item.taskId,
     status: item.status,
     cancelledBy: item.cancelledBy,
-    // A finished task shows its outcome, not its last interim status; an expired or lost one says why.
-    statusMessage: item.running ? task.statusMessage : (inbound?.withdrawn ?? item.outbound?.reason),
+    // A finished task shows its outcome, not its last interim status; an expired or lost one says
+    // why, and a requested one the message that came with its end, as its card does (`endMessage`).
+    statusMessage: item.running
+      ? task.statusMessage
+      : (inbound?.withdrawn ?? item.outbound?.reason ?? (item.outbound && endMessage(item.outbound))),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },
     // From the whole record: a list's copy may have shortened what ran, and would read as more changes.
     ranRequest: full ? lastRanRequest(full.notes) : inbound?.truncated ? undefined : lastRanRequest(inbound?.notes),
     result: outcome?.type === 'result' ? outcome.result : undefined,
-    error: outcome?.type === 'error' ? outcome.error : undefined,
+    // Beside a failure's reason, the generic "has no result stored" says nothing (`isNoResultStored`).
+    error:
+      outcome?.type === 'error' &&
+      !(item.outbound && failedReason(item.outbound) !== undefined && isNoResultStored(outcome.error))
+        ? outcome.error
+        : undefined,
     raw: inbound ?? item.outbound
   };
 }
@@ -83,9 +92,11 @@ function fromEntry(entry: HistoryEntry): Shown {
     taskId: entry.taskId,
     status: entry.status,
     cancelledBy: entry.cancelledBy,
-    // Taskdesk's own cancel says why (a withdrawn question: its task ended); no other end needs it.
+    // Taskdesk's own cancel says why (a withdrawn question: its task ended), and a server's may;
+    // the person's is said by "Cancelled by you", and a completed task shows its result.
     statusMessage:
-      entry.status === 'completed' || (entry.status === 'cancelled' && entry.cancelledBy !== 'taskdesk')
+      entry.status === 'completed' ||
+      (entry.status === 'cancelled' && entry.cancelledBy !== 'taskdesk' && entry.cancelledBy !== 'server')
         ? undefined
         : entry.statusMessage,
     createdAt: entry.createdAt,
@@ -93,7 +104,8 @@ function fromEntry(entry: HistoryEntry): Shown {
     request: entry.request,
     ranRequest: entry.ranRequest,
     result: entry.result,
-    error: entry.error,
+    // As a live task's (`fromItem`): the generic "has no result stored" says nothing beside a reason.
+    error: entry.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry.error,
     raw: entry
   };
 }

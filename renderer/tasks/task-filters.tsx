@@ -1,30 +1,32 @@
 import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { statusLabel } from '../components/status-words.js';
 import { KIND_CHOICES } from '../components/kind-words.js';
-import type { TaskFilterInputs } from './task-items.js';
+import { WAITING_FOR_YOU, type TaskFilterInputs } from './task-items.js';
 
 /**
- * The statuses as the rows' badges say them: a question that ended is Answered, Declined or
- * Dismissed (not Completed), a model request turned down is Rejected (not Failed).
+ * The Status filter's choices, in groups of one kind each, as the rows' badges say them: a
+ * question that ended is Answered, Declined or Dismissed (not Completed), a model request turned
+ * down is Rejected (not Failed). First what spans kinds: "Waiting for you" finds what waits on the
+ * person (a received question or model request in the Inbox, a tool task's server's question),
+ * which a task's protocol status does not say (a received task waiting on the Inbox is `working`).
  */
-const STATUSES = [
-  'working',
-  'input_required',
-  'completed',
-  'answered',
-  'declined',
-  'dismissed',
-  'failed',
-  'rejected',
-  'cancelled',
-  'expired',
-  'lost'
-] as const;
-const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
-  ['active', 'Not ended'],
-  ['ended', 'Ended'],
-  ...STATUSES.map((status) => [status, statusLabel(status)] as const)
+const STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]> = [
+  [
+    'Any kind',
+    [
+      [WAITING_FOR_YOU, 'Waiting for you'],
+      ['active', 'Not ended'],
+      ['ended', 'Ended']
+    ]
+  ],
+  ['Tasks', (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)],
+  ['Questions', (['answered', 'declined', 'dismissed'] as const).map(words)],
+  ['Model requests', (['rejected'] as const).map(words)]
 ];
+
+function words(status: string): readonly [string, string] {
+  return [status, statusLabel(status)];
+}
 
 /** The Tasks screen's search and filters (direction, status, server, kind), applied as they change. */
 export function TaskFilters({
@@ -45,7 +47,21 @@ export function TaskFilters({
     >
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />
-      <FilterSelect label="Status" value={filter.status} onChange={set('status')} choices={STATUS_CHOICES} />
+      <label>
+        Status
+        <select value={filter.status} onChange={set('status')}>
+          <option value="">Any</option>
+          {STATUS_GROUPS.map(([group, choices]) => (
+            <optgroup key={group} label={group}>
+              {choices.map(([choice, label]) => (
+                <option key={choice} value={choice}>
+                  {label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />
       <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={KIND_CHOICES} />
     </form>

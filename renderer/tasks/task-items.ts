@@ -1,4 +1,4 @@
-import type { InboundTask, OutboundTaskView } from '../../app/contract/host-api.js';
+import type { InboundTask, InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
@@ -7,7 +7,9 @@ import { requestTitle } from '../components/request-title.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import type { TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
+import { isCancelling } from '../components/waiting-questions.js';
 import { NO_RESULT, OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
+import { errorNote, failedReason, isNoResultStored } from '../components/end-message.js';
 
 /** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
 export interface TaskItem {
@@ -126,6 +128,14 @@ export function itemOutcome(item: TaskItem): OutcomeLine {
   // Said as a received task's is (outcome-summary.ts): who cancelled it is said under its badge.
   if (outbound.state === 'cancelled' && outcome?.type !== 'result') return NO_RESULT;
   if (outbound.reason) return outbound.reason;
+  // Its server said why it failed and kept no result: that is how it ended, the error its
+  // tasks/result answered a detail after it (none for the generic "has no result stored").
+  const failed = failedReason(outbound);
+  if (failed !== undefined)
+    return {
+      text: `Failed: ${failed}`,
+      note: outcome?.type === 'error' && !isNoResultStored(outcome.error) ? errorNote(outcome.error) : ''
+    };
   if (!outcome) return item.running ? 'Pending' : '—';
   if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
   const content = Array.isArray(outcome.result.content)
@@ -148,11 +158,48 @@ export function shownStatus(item: TaskItem): string {
   return item.rejected ? 'rejected' : item.status;
 }
 
+/** The Status filter's choice of the tasks that wait on the person (see `waitsOnYou`). */
+export const WAITING_FOR_YOU = 'waiting';
+
+/** A task as the Inbox's items name it: by direction, server and task id. */
+function waitingKey(direction: TaskItem['direction'], serverId: string, taskId: string): string {
+  return `${direction}\u0000${serverId}\u0000${taskId}`;
+}
+
+/**
+ * The tasks the Inbox holds something of the person's for, to tell rows by (`waitsOnYou`): a
+ * received question or model request (its item's `taskId`, the task Taskdesk was given), and a
+ * question a server asks during a tool task of Taskdesk's (its `relatedTaskId`; not one of a
+ * request that is no task, `relatedCall`).
+ */
+export function waitingTasks(inbox: readonly InboxItem[]): ReadonlySet<string> {
+  const keys = new Set<string>();
+  for (const item of inbox) {
+    if (item.taskId !== undefined) keys.add(waitingKey('received', item.serverId, item.taskId));
+    if (item.relatedTaskId !== undefined && !item.relatedCall)
+      keys.add(waitingKey('requested', item.serverId, item.relatedTaskId));
+  }
+  return keys;
+}
+
+/**
+ * Whether a running task waits on the person: its question or model request is in the Inbox
+ * (the row says "Waiting for your answer in the Inbox", though its status is Working), or its
+ * server's question during a tool task is. Not once the person asked to cancel the tool task.
+ */
+export function waitsOnYou(item: TaskItem, waiting: ReadonlySet<string>): boolean {
+  if (!item.running || (item.outbound && isCancelling(item.outbound))) return false;
+  return waiting.has(waitingKey(item.direction, item.serverId, item.taskId));
+}
+
 /** The Tasks screen's filters, as the form holds them ('' is any). */
 export interface TaskFilterInputs {
   text: string;
   direction: '' | 'received' | 'requested';
-  /** `active` (not ended), `ended`, or one status as the badges say it (see `shownStatus`). */
+  /**
+   * `active` (not ended), `ended`, {@link WAITING_FOR_YOU}, or one status as the badges say it
+   * (see `shownStatus`).
+   */
   status: string;
   serverId: string;
   kind: '' | TaskItem['kind'];
@@ -164,6 +211,7 @@ export const NO_TASK_FILTER: TaskFilterInputs = { text: '', direction: '', statu
 function outcomeWords(line: OutcomeLine): string {
   if (typeof line === 'string') return line;
   if ('muted' in line) return line.muted;
+  if ('text' in line) return `${line.text} ${line.note}`;
   if ('markdown' in line) return `${line.before} ${line.markdown} ${line.after}`;
   return `${line.action} ${line.fields.map((field) => `${field.title} ${field.value}`).join(' ')}`;
 }
@@ -171,8 +219,13 @@ function outcomeWords(line: OutcomeLine): string {
 /**
  * Whether a row passes the filters; the text's words must all appear in its title, server,
  * status (as the protocol and as the badge and the words under it say it), ids or outcome.
+ * `waiting` is what the Inbox waits on (`waitingTasks`), for the choice "Waiting for you".
  */
-export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
+export function matchesTask(
+  item: TaskItem,
+  filter: TaskFilterInputs,
+  waiting: ReadonlySet<string> = new Set()
+): boolean {
   if (filter.direction && item.direction !== filter.direction) return false;
   if (filter.serverId && item.serverId !== filter.serverId) return false;
   if (filter.kind && item.kind !== filter.kind) return false;
@@ -181,7 +234,9 @@ export function matchesTask(item: TaskItem, filter: TaskFilterInputs): boolean {
       ? !item.running
       : filter.status === 'ended'
         ? item.running
-        : filter.status && shownStatus(item) !== filter.status
+        : filter.status === WAITING_FOR_YOU
+          ? !waitsOnYou(item, waiting)
+          : filter.status && shownStatus(item) !== filter.status
   )
     return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);

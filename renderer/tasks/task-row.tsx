@@ -27,6 +27,9 @@ export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kep
  */
 export const WIDE_ONLY_COLUMNS: ReadonlySet<(typeof TASK_COLUMNS)[number]> = new Set(['Kind', 'Server', 'Created']);
 
+/** How much of a tool call's arguments its row's line (and that line's tooltip) holds at most. */
+const PREVIEW_TOOLTIP_CHARS = 600;
+
 /** One task as a table row: its status (and who cancelled it), progress or the text its model writes, and its actions. */
 export const TaskRow = memo(function TaskRow({
   item,
@@ -51,8 +54,11 @@ export const TaskRow = memo(function TaskRow({
   onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
-  // A tool call's title is its tool: its arguments tell calls of one tool apart.
-  const preview = item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments) : undefined;
+  // A tool call's title is its tool: its arguments tell calls of one tool apart. As much of them
+  // as two lines of the cell hold (styles.css, `.task-preview`), cut there by the browser rather
+  // than at a count of characters, which left a narrow cell "durationMs:…"; the tooltip has more.
+  const preview =
+    item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, PREVIEW_TOOLTIP_CHARS) : undefined;
   const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
   const name =
     `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(
@@ -77,7 +83,11 @@ export const TaskRow = memo(function TaskRow({
         ) : (
           <>
             <code className="task-title task-tool narrow-only">{item.title}</code>
-            {preview !== undefined ? <code className="task-title task-preview">{preview}</code> : null}
+            {preview !== undefined ? (
+              <code className="task-title task-preview" title={preview}>
+                {preview}
+              </code>
+            ) : null}
           </>
         )}
         <ShortId id={item.taskId} />
@@ -170,6 +180,13 @@ const ROW_FIELDS = 4;
 function Outcome({ line }: { line: OutcomeLine }) {
   if (typeof line === 'string') return line;
   if ('muted' in line) return <span className="muted">{line.muted}</span>;
+  if ('text' in line)
+    return (
+      <>
+        <span className="outcome-text">{line.text}</span>
+        {line.note ? <span className="muted small-text">{line.note}</span> : null}
+      </>
+    );
   if ('action' in line)
     return (
       <>

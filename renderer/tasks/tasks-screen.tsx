@@ -13,7 +13,8 @@ import {
   receivedItem,
   requestedItem,
   type TaskFilterInputs,
-  type TaskItem
+  type TaskItem,
+  waitingTasks
 } from './task-items.js';
 import { TASK_COLUMNS, TaskRow, WIDE_ONLY_COLUMNS } from './task-row.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
@@ -62,7 +63,9 @@ export function TasksScreen({
       ),
     [tasks, outbound]
   );
-  const shown = useMemo(() => all.filter((item) => matchesTask(item, filter)), [all, filter]);
+  const inbox = useDeskState((state) => state.inbox);
+  const waiting = useMemo(() => waitingTasks(inbox), [inbox]);
+  const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const open = useCallback((key: string) => {
     location.hash = `#tasks/${encodeURIComponent(key)}`;
   }, []);

@@ -17,6 +17,7 @@ import { ProgressLine } from '../components/progress-line.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
+import { endMessage, failedReason, FAILED_ERROR_WORDS, isNoResultStored } from '../components/end-message.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -116,13 +117,17 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // or a 2025-11-25 server's "no result stored" when tasks/result is asked after the cancel)
   // says nothing true beyond "cancelled" and who did it (the core records that), which the card says in words.
   const cancelled = task.state === 'cancelled';
-  const outcome = cancelled && task.outcome?.type === 'error' ? undefined : task.outcome;
-  // A finished task's status message is shown when it came with the end (a failure's reason),
-  // not when it is the one the task had while it ran, which servers often leave on the finished
-  // task ("Generating report…"): the core records which (`messageFromRun`). A task lost or expired
-  // says why (its reason): its last status message, from before, is old news too.
-  const statusMessage =
-    running || (!task.messageFromRun && !keptNoLonger(task.state)) ? task.task.statusMessage : undefined;
+  // A failed task whose server said why and kept no result: the reason is its outcome, and the
+  // error its tasks/result answered a muted detail under it (none for the SDK's generic "has no
+  // result stored", which only says again that there is no result: see `isNoResultStored`).
+  const failed = failedReason(task);
+  const outcome = (cancelled || failed !== undefined) && task.outcome?.type === 'error' ? undefined : task.outcome;
+  const failedError =
+    failed !== undefined && task.outcome?.type === 'error' && !isNoResultStored(task.outcome.error)
+      ? task.outcome.error
+      : undefined;
+  // Which status message a finished task shows, as its row and detail do: see `endMessage`.
+  const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
   // A question its server asks while the task waits on it: answered in the Inbox, linked from here
   // (none once the person asked to cancel: no longer theirs to answer).
@@ -172,6 +177,21 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       ) : null}
       {Object.keys(task.arguments).length > 0 ? (
         <JsonView value={task.arguments} summary="Arguments" className="arguments" />
+      ) : null}
+      {failed !== undefined ? (
+        <div className="outcome-block">
+          {/* The reason is the server's status message, and read as one. */}
+          <p className="failed-reason">
+            <strong>Failed: </strong>
+            <span className="status-message">{failed}</span>
+          </p>
+          {failedError ? (
+            <div className="failed-error">
+              <p className="muted small-text">{FAILED_ERROR_WORDS}</p>
+              <ErrorView error={failedError} />
+            </div>
+          ) : null}
+        </div>
       ) : null}
       {outcome ? (
         <div className="outcome-block">

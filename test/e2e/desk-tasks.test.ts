@@ -121,6 +121,32 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await filters.getByLabel('Status').selectOption('active');
     await tasks.getByText('1 of 2 tasks match').waitFor();
     await row(`received:${asked.task.taskId}`).waitFor();
+    // The question waits on the person in the Inbox, its status Working: not "Input required", which
+    // is a requested task's server waiting; "Waiting for you" finds it. The choices come in groups.
+    const status = filters.getByLabel('Status');
+    assert.deepEqual(
+      await status
+        .locator('optgroup')
+        .evaluateAll((groups) =>
+          groups.map((group) => [
+            (group as HTMLOptGroupElement).label,
+            Array.from(group.querySelectorAll('option'), (option) => option.textContent)
+          ])
+        ),
+      [
+        ['Any kind', ['Waiting for you', 'Not ended', 'Ended']],
+        ['Tasks', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['Questions', ['Answered', 'Declined', 'Dismissed']],
+        ['Model requests', ['Rejected']]
+      ]
+    );
+    await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').waitFor();
+    await status.selectOption({ label: 'Input required' });
+    await tasks.getByText('0 of 2 tasks match').waitFor();
+    await status.selectOption({ label: 'Waiting for you' });
+    await tasks.getByText('1 of 2 tasks match').waitFor();
+    await row(`received:${asked.task.taskId}`).waitFor();
+    assert.equal(await row(`requested:${outboundId}`).count(), 0);
     await filters.getByLabel('Status').selectOption('');
     await filters.getByLabel('Kind').selectOption('tool-call');
     await tasks.getByText('1 of 2 tasks match').waitFor();

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
-import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { nextEvent, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { keptLine } from '../../renderer/components/kept-words.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer, createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
@@ -236,6 +236,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await card.getByRole('button', { name: /^Forget / }).waitFor();
     assert.equal(await card.locator('.tool-result-error').count(), 0);
     assert.doesNotMatch((await card.textContent()) ?? '', /Error -?\d+|−32603|has no result stored/);
+    // The server's word on the cancel only says again what "Cancelled by you" says.
+    const stored = fixture.host.requestor.list().find((task) => task.toolName === 'work-optional')!;
+    assert.equal(stored.task.statusMessage, 'Client cancelled task execution.');
+    assert.equal(await card.locator('.status-message').count(), 0);
+    assert.doesNotMatch((await card.textContent()) ?? '', /Client cancelled/);
   });
 
   it('says a task its server no longer knows is Lost: no countdown nor old status message, on its card, row and detail', async () => {
@@ -434,6 +439,83 @@ describe('a tool task’s card on the Tools screen, kept for less than asked, an
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
     await card.locator('.status-message', { hasText: 'The upstream service refused the job' }).waitFor();
     assert.doesNotMatch((await card.textContent()) ?? '', /Calling the upstream service/);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says why a task failed as its outcome — card, Tasks row, detail and History — not the generic “has no result stored”', async () => {
+    const { page, fixture } = d;
+    const { outboundId, taskId, card } = await slowCard();
+    const fetched = nextEvent(
+      fixture.host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.outcome !== undefined
+    );
+    const reason = 'The upstream service refused the job';
+    await store.updateTaskStatus(taskId, 'failed', reason);
+    // The server kept no result: its tasks/result answered the SDK's generic error.
+    const event = await fetched;
+    const outcome = event.type === 'changed' ? event.task.outcome : undefined;
+    assert.equal(outcome?.type, 'error');
+    assert.match(outcome?.type === 'error' ? outcome.error.message : '', /^Task \S+ has no result stored$/);
+    const noError = /Error -?\d+|−32603|has no result stored/;
+
+    // The Tasks row and its detail: the detail's raw JSON holds the error, so the page has it.
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="requested:${outboundId}"]`);
+    await row.locator('[data-status="failed"]').waitFor();
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="requested:${outboundId}"]`);
+    await detail.locator('.raw-json', { hasText: 'has no result stored' }).waitFor();
+    assert.equal((await row.locator('td.outcome').innerText()).trim(), `Failed: ${reason}`);
+    assert.equal(await detail.locator('.detail-status .status-message').textContent(), reason);
+    assert.equal(await detail.locator('.tool-result-error').count(), 0);
+    assert.doesNotMatch(
+      (await detail.evaluate((element) => {
+        const copy = element.cloneNode(true) as HTMLElement;
+        copy.querySelector('.raw-json')?.remove();
+        return copy.textContent;
+      })) ?? '',
+      noError
+    );
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await card.locator('.failed-reason', { hasText: `Failed: ${reason}` }).waitFor();
+    assert.doesNotMatch((await card.textContent()) ?? '', noError);
+    assert.equal(((await card.textContent()) ?? '').split(reason).length - 1, 1, 'the reason said once');
+
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator(`li[data-history-id="requested:${outboundId}"] .history-title`).click();
+    const entry = history.locator(`.history-detail[data-history-id="requested:${outboundId}"]`);
+    await entry.locator('.meta', { hasText: reason }).waitFor();
+    assert.equal(await entry.locator('.tool-result-error').count(), 0);
+    assert.doesNotMatch((await entry.textContent()) ?? '', noError);
+    await entry.getByRole('button', { name: 'Close' }).click();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('shows a tool call’s arguments whole in its Tasks row when two lines of the cell hold them, at 1280 and 800 px, with a tooltip', async () => {
+    const { page } = d;
+    const { outboundId } = await slowCard();
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const preview = page
+      .getByRole('region', { name: 'Tasks' })
+      .locator(`tr[data-task-key="requested:${outboundId}"] .task-preview`);
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      await preview.waitFor();
+      assert.equal(await preview.textContent(), 'durationMs: 600000');
+      assert.equal(await preview.getAttribute('title'), 'durationMs: 600000');
+      const box = await preview.evaluate((code) => ({
+        lines: Math.round(code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight)),
+        hidden: code.scrollHeight - code.clientHeight
+      }));
+      assert.ok(box.hidden <= 1, `at ${width}: ${box.hidden}px of the arguments cut off`);
+      assert.ok(box.lines <= 2, `at ${width}: on ${box.lines} lines`);
+    }
+    await page.setViewportSize({ width: 1100, height: 1200 });
     assert.deepEqual(d.pageErrors, []);
   });
 });

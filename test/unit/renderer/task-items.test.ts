@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { InboundTask, OutboundTaskView } from '../../../app/contract/host-api.js';
+import type { InboundTask, InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
 import {
   itemOutcome,
   matchesTask,
   NO_TASK_FILTER,
   receivedItem,
-  requestedItem
+  requestedItem,
+  WAITING_FOR_YOU,
+  waitingTasks
 } from '../../../renderer/tasks/task-items.js';
 
 const at = '2026-06-01T00:00:00.000Z';
@@ -167,5 +169,84 @@ describe('the Tasks screen’s rows', () => {
     );
     assert.ok(matchesTask(answered, search('tides noon')));
     assert.ok(!matchesTask(answered, search('rejected')));
+  });
+
+  it('says why a tool task failed as its outcome, the error its result answered only as a note, and none for the generic "has no result stored"', () => {
+    const reason = 'The upstream service refused the job';
+    const failedTask = (outcome: OutboundTaskView['outcome'], extra: Partial<OutboundTaskView> = {}) =>
+      requestedItem(
+        requested({
+          state: 'failed',
+          task: {
+            taskId: 't-o1',
+            status: 'failed',
+            statusMessage: reason,
+            createdAt: at,
+            lastUpdatedAt: at,
+            ttl: null
+          },
+          ...(outcome && { outcome }),
+          ...extra
+        })
+      );
+    const generic = failedTask({
+      type: 'error',
+      error: { code: -32603, message: 'Task 4480aa00-0000-4000-8000-000000000000 has no result stored' },
+      fetchedAt: at
+    });
+    assert.deepEqual(itemOutcome(generic), { text: `Failed: ${reason}`, note: '' });
+    assert.ok(matchesTask(generic, search('upstream refused')));
+    assert.ok(!matchesTask(generic, search('32603')));
+    // Before tasks/result answered, the reason already says how it ended.
+    assert.deepEqual(itemOutcome(failedTask(undefined)), { text: `Failed: ${reason}`, note: '' });
+    const specific = failedTask({ type: 'error', error: { code: -32000, message: 'Quota exceeded' }, fetchedAt: at });
+    assert.deepEqual(itemOutcome(specific), {
+      text: `Failed: ${reason}`,
+      note: 'Its result could not be fetched: Error -32000: Quota exceeded'
+    });
+    // A message the task had while it ran says nothing of its end: the error is its outcome then.
+    const interim = failedTask(
+      { type: 'error', error: { code: -32000, message: 'Quota exceeded' }, fetchedAt: at },
+      {
+        messageFromRun: true
+      }
+    );
+    assert.equal(itemOutcome(interim), 'Error -32000: Quota exceeded');
+  });
+
+  it('finds with "Waiting for you" the running tasks whose question or model request waits in the Inbox, and no other', () => {
+    const asking = receivedItem({ ...received(undefined, 'working'), kind: 'elicitation' });
+    const other = receivedItem({
+      ...received(undefined, 'working'),
+      task: { taskId: 'r2', status: 'working', createdAt: at, lastUpdatedAt: at, ttl: 60_000 }
+    });
+    const tool = requestedItem(requested({ state: 'input_required' }));
+    const cancelling = requestedItem(
+      requested({ outboundId: 'o2', taskId: 't-o2', state: 'input_required', cancelRequestedAt: at })
+    );
+    const item = (extra: Partial<InboxItem>): InboxItem => ({
+      id: 'i',
+      kind: 'elicitation',
+      serverId: 'a',
+      serverName: 'Server a',
+      createdAt: at,
+      request: {},
+      ...extra
+    });
+    const waiting = waitingTasks([
+      item({ id: 'r1', taskId: 'r1' }),
+      item({ id: 'q1', relatedTaskId: 't-o1' }),
+      item({ id: 'q2', relatedTaskId: 't-o2' }),
+      // Another server's task of the same id waits on nothing of this one's.
+      item({ id: 'r2', taskId: 'r2', serverId: 'b' })
+    ]);
+    const all = [asking, other, tool, cancelling];
+    const picked = all.filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status: WAITING_FOR_YOU }, waiting));
+    assert.deepEqual(picked, [asking, tool]);
+    // Nothing in the Inbox: nothing waits on the person, whatever its status says.
+    assert.deepEqual(
+      all.filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status: WAITING_FOR_YOU })),
+      []
+    );
   });
 });

@@ -4,7 +4,7 @@ import { ActionError, correctingFailure, failureOf, useFailure } from '../compon
 import { toHostCallError } from '../host-client.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { addedWords } from './added-words.js';
+import { addedWords, connectAgainWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
 import { useCorrecting } from './use-correcting.js';
 import {
@@ -32,18 +32,18 @@ export function AddServerForm() {
    * What the last add did, shown at the top of the fresh form (the new card may be far below,
    * out of sight), until the next Add server: kept here, as the form itself is mounted anew.
    */
-  const [added, setAdded] = useState<{ id: string; words: string } | undefined>(undefined);
+  const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean } | undefined>(undefined);
   return (
     <AddServerFormBody
       key={generation}
       focusId={generation > 0}
-      added={added?.words}
+      added={added}
       onSubmitting={() => setAdded(undefined)}
       onAdded={(id, words) => {
         setAdded({ id, words });
         setGeneration((n) => n + 1);
       }}
-      onConnected={(id, words) => setAdded((shown) => (shown?.id === id ? { id, words } : shown))}
+      onConnected={(id, words, failed) => setAdded((shown) => (shown?.id === id ? { id, words, failed } : shown))}
     />
   );
 }
@@ -56,12 +56,12 @@ function AddServerFormBody({
   onConnected
 }: {
   focusId: boolean;
-  /** What the last add did, shown under the heading. */
-  added: string | undefined;
+  /** What the last add did, shown under the heading; `failed`: added, but its connect failed. */
+  added: { words: string; failed?: boolean } | undefined;
   onSubmitting: () => void;
   onAdded: (id: string, words: string) => void;
   /** How the connect of an add went, once known: the line says it if it still shows that add. */
-  onConnected: (id: string, words: string) => void;
+  onConnected: (id: string, words: string, failed: boolean) => void;
 }) {
   const { client, store, announce } = useDesk();
   const servers = useDeskState((state) => state.servers);
@@ -136,13 +136,13 @@ function AddServerFormBody({
                 : undefined;
           if (said === undefined) return;
           announce(said);
-          onConnected(trimmed, said);
+          onConnected(trimmed, said, view.state.status === 'failed');
         },
         (error: unknown) => {
           const failure = failureOf(
             `Could not connect ${config.name}.`,
             error,
-            'Check its command or URL with Edit…, then press Connect again.'
+            connectAgainWords(config.transport.type)
           );
           store.dispatch({ type: 'connect-failed', serverId: trimmed, failure });
           const said = addedWords(config.name, {
@@ -150,7 +150,7 @@ function AddServerFormBody({
             ...(failure.why !== undefined && { reason: failure.why })
           });
           announce(said);
-          onConnected(trimmed, said);
+          onConnected(trimmed, said, true);
         }
       );
   };
@@ -170,9 +170,11 @@ function AddServerFormBody({
       <h3 id="heading-add-server" tabIndex={-1}>
         Add a server
       </h3>
-      {/* Seen, not announced again: the live region said it already. */}
-      <p className="form-status" ref={status} hidden={!added}>
-        {added ?? ''}
+      {/* Seen, not announced again: the live region said it already, once (its words say a failed
+          connect too, so an alert as well would say it twice). A failed connect is a warning to
+          see, not a success: the adding worked, the connecting did not. */}
+      <p className={added?.failed ? 'form-status form-status-failed' : 'form-status'} ref={status} hidden={!added}>
+        {added?.words ?? ''}
       </p>
       <FieldFrame
         name="id"

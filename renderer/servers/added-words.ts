@@ -42,3 +42,13 @@ export function connectionWords(name: string, state: { status: string; reason?: 
   const why = state.reason ? firstSentence(state.reason.replace(/^Could not connect: /, '')) : '';
   return why ? `${name} could not connect: ${why}` : `${name} could not connect.`;
 }
+
+/**
+ * What to do about a server that could not connect: check what its transport is made of, where
+ * it can be changed (Edit…, or Taskdesk's configuration for a server given by it), then try again.
+ */
+export function connectAgainWords(transport: 'stdio' | 'http', configured = false): string {
+  const what = transport === 'stdio' ? 'its command, arguments and environment' : 'its URL and headers';
+  const where = configured ? 'where Taskdesk is configured' : 'with Edit…';
+  return `Check ${what} ${where}, then press Connect again.`;
+}

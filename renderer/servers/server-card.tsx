@@ -4,13 +4,14 @@ import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { DateTime } from '../components/date-time.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { SamplingPolicyField } from './sampling-policy-field.js';
 import { EditServerForm } from './edit-server-form.js';
 import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { ServerFolders } from './server-folders.js';
-import { connectionWords } from './added-words.js';
+import { connectAgainWords, connectionWords } from './added-words.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -69,6 +70,7 @@ export const ServerCard = memo(function ServerCard({
   /** A policy that was not saved is said by the policy's own fieldset, not by the buttons below. */
   const policyFailure = useFailure();
   const { state } = server;
+  const shownFailure = failure ?? connectFailure;
   /** Once ready in this card's life: its settings are open by default from then on (a drop does not fold them under the person). */
   const [seenReady, setSeenReady] = useState(state.status === 'ready');
   if (state.status === 'ready' && !seenReady) setSeenReady(true);
@@ -76,20 +78,30 @@ export const ServerCard = memo(function ServerCard({
   const [settingsChosen, setSettingsChosen] = useState<boolean | undefined>(undefined);
   const settingsOpen = settingsChosen ?? seenReady;
   const settings = useRef<HTMLDetailsElement>(null);
-  /** The settings' height folded, and whether they were open at the last render. */
-  const folded = useRef({ height: 0, open: settingsOpen });
+  /** Whether the settings were open at the last render. */
+  const wasOpen = useRef(settingsOpen);
   useLayoutEffect(() => {
     const details = settings.current;
     if (!details) return;
-    const wasOpen = folded.current.open;
-    folded.current.open = settingsOpen;
-    if (!settingsOpen) folded.current.height = details.offsetHeight;
-    if (!settingsOpen || wasOpen || settingsChosen !== undefined) return;
+    const opened = settingsOpen && !wasOpen.current;
+    wasOpen.current = settingsOpen;
+    if (!opened || settingsChosen !== undefined) return;
     // Opened unasked (the server is ready now): what the person works in below this card (the
     // Add form, another card) stays where it was in the window rather than being pushed down.
     const focus = document.activeElement;
-    if (focus && !details.contains(focus) && details.compareDocumentPosition(focus) & Node.DOCUMENT_POSITION_FOLLOWING)
-      window.scrollBy(0, details.offsetHeight - folded.current.height);
+    if (
+      !focus ||
+      details.contains(focus) ||
+      !(details.compareDocumentPosition(focus) & Node.DOCUMENT_POSITION_FOLLOWING)
+    )
+      return;
+    // By how far it moved, folded and open: the browser's scroll anchoring may have kept it in
+    // place already (when its anchor is below these settings), and a scroll of the settings'
+    // height on top of that pushed the focus up out of sight.
+    details.open = false;
+    const before = focus.getBoundingClientRect().top;
+    details.open = true;
+    window.scrollBy(0, focus.getBoundingClientRect().top - before);
   }, [settingsOpen, settingsChosen]);
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
@@ -99,6 +111,26 @@ export const ServerCard = memo(function ServerCard({
     state.reason && !live && !(signIn && (isSignInRequest(state.reason) || state.status === 'closed'))
       ? state.reason
       : undefined;
+  /**
+   * When the current failure came, so that a Connect again that fails the same way visibly
+   * happened. The host's state carries no time of a failure (only `readySince`), so this is when
+   * the Desk heard of it: noted anew for another reason, after any other status, and for the
+   * outcome of the person's own Connect or Save (its events may reach the Desk folded into one).
+   * No time for a failure the card was made with (the Desk opened after it): not known.
+   */
+  const [failedAt, setFailedAt] = useState<{ reason: string | undefined; at?: string } | undefined>(() =>
+    state.status === 'failed' ? { reason: state.reason } : undefined
+  );
+  useLayoutEffect(() => {
+    if (state.status !== 'failed') setFailedAt(undefined);
+    else
+      setFailedAt((seen) =>
+        seen?.reason === state.reason ? seen : { reason: state.reason, at: new Date().toISOString() }
+      );
+  }, [state]);
+  const failedNow = (failed: ConnectionState) => {
+    if (failed.status === 'failed') setFailedAt({ reason: failed.reason, at: new Date().toISOString() });
+  };
 
   useEffect(() => {
     const waiting = awaited.current;
@@ -110,6 +142,7 @@ export const ServerCard = memo(function ServerCard({
     // Before the reconnect starts, a Save's close of the old connection is no outcome.
     if (state.status !== 'ready' && state.status !== 'failed' && !waiting.connecting) return;
     awaited.current = undefined;
+    failedNow(state);
     const words = connectionWords(server.name, state);
     if (words && state.status !== 'closed' && state.status !== 'idle') announce(words);
   }, [state, server.name, announce]);
@@ -152,6 +185,7 @@ export const ServerCard = memo(function ServerCard({
     try {
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
+      failedNow(view.state);
       // Said once, from the answer: a connect resolves when ready or failed. One that found the
       // server connecting already is said when that connect ends.
       const words = connectionWords(view.name, view.state);
@@ -161,7 +195,7 @@ export const ServerCard = memo(function ServerCard({
       fail(
         live ? `Could not disconnect ${server.name}.` : `Could not connect ${server.name}.`,
         error,
-        live ? undefined : 'Check its command or URL with Edit…, then press Connect again.'
+        live ? undefined : connectAgainWords(server.transport.type, server.configured)
       );
     } finally {
       setToggling(false);
@@ -201,6 +235,19 @@ export const ServerCard = memo(function ServerCard({
       </div>
       {/* A disconnect (by the person, or by Taskdesk closing) is no failure: said, not in red. */}
       {reason ? <p className={state.status === 'closed' ? 'reason reason-closed' : 'reason'}>{reason}</p> : null}
+      {/* Plain text in the card, in no live region: a screen reader hears the outcome of the
+          person's own Connect once, by the page's live region, and finds this by reading the card. */}
+      {reason && state.status === 'failed' && (failedAt?.at || !shownFailure) ? (
+        <p className="reason-next">
+          {failedAt?.at ? (
+            <>
+              Failed at <DateTime iso={failedAt.at} />.{' '}
+            </>
+          ) : null}
+          {/* Not twice in sight: a refused Connect's box below says it already. */}
+          {shownFailure ? null : connectAgainWords(server.transport.type, server.configured)}
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Id</dt>
         <dd>
@@ -265,7 +312,7 @@ export const ServerCard = memo(function ServerCard({
         <ServerFolders serverId={server.id} serverName={server.name} />
       </details>
       <ActionError
-        failure={failure ?? connectFailure}
+        failure={shownFailure}
         onDismiss={() => {
           clear();
           clearConnectFailure();

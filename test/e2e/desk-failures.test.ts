@@ -138,7 +138,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       );
       assert.equal(
         await box.locator('.action-error-next').textContent(),
-        'Check its command or URL with Edit…, then press Connect again.'
+        'Check its URL and headers with Edit…, then press Connect again.'
       );
       return { card, box };
     };

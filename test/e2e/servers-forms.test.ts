@@ -133,6 +133,11 @@ describe('the Servers screen: adding, editing and importing servers', () => {
         { exact: true }
       )
       .waitFor();
+    // Its card says what to do about it, for what an HTTP server is made of.
+    await page
+      .locator('li[data-server-id="first"] .reason-next')
+      .getByText('Check its URL and headers with Edit…, then press Connect again.', { exact: false })
+      .waitFor();
 
     // Back to its defaults, every control showing what the form will send, the focus in its first field.
     const fresh = page.getByRole('form', { name: 'Add a server' });
@@ -383,7 +388,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     const failed = /Echo could not connect: The command "taskdesk-no-such-command" was not found/;
     await saidTimes(failed);
-    assert.ok((await said()).some((text) => text.includes('Saved Echo.')));
+    // Its answer may come after the failed reconnect's state: waited for, not looked for at once.
+    await saidTimes(/Saved Echo\./);
     await card.locator('[data-status="failed"]').waitFor();
     // Connect again on the failed server: said again, not left at the last text.
     await card.getByRole('button', { name: 'Connect Echo' }).click();
@@ -402,6 +408,79 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal((await said()).filter((text) => /Echo is disconnected/.test(text)).length, 1, 'only the person’s own');
     // Connected again for the tests below.
     assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows an add whose connect failed as a warning, and on its card when it failed and what to do next', async () => {
+    await recordSaid();
+    const form = page.getByRole('form', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('notes');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Notes');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+    // A server that stops before it answers, saying why on its stderr.
+    await form
+      .getByRole('textbox', { name: 'Arguments', exact: true })
+      .fill("-e\nconsole.error('Error: missing API_KEY'); process.exit(1)");
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const words = /^Added Notes, but it could not connect: The server exited with code 1 .*missing API_KEY/;
+    await saidTimes(words);
+    const line = page.getByRole('form', { name: 'Add a server' }).locator('.form-status');
+    await line.getByText(words).waitFor();
+    // The adding worked, the connecting did not: a warning's colours, not the green of a success.
+    const colours = await line.evaluate((element) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--warning-border)';
+      probe.style.backgroundColor = 'var(--warning-bg)';
+      document.body.append(probe);
+      const expected = getComputedStyle(probe);
+      const seen = getComputedStyle(element);
+      const result = {
+        edge: [seen.borderLeftColor, expected.color],
+        background: [seen.backgroundColor, expected.backgroundColor]
+      };
+      probe.remove();
+      return result;
+    });
+    assert.equal(colours.edge[0], colours.edge[1], 'the edge is the warning colour');
+    assert.equal(colours.background[0], colours.background[1], 'the background is the warning colour');
+    // Said once: the line is seen, not announced again.
+    assert.equal(await line.evaluate((element) => element.closest('[aria-live], [role]')), null);
+
+    const card = page.locator('li[data-server-id="notes"]');
+    await card.locator('[data-status="failed"]').waitFor();
+    await card
+      .locator('.reason')
+      .getByText(/missing API_KEY/)
+      .waitFor();
+    const next = card.locator('.reason-next');
+    const step = 'Check its command, arguments and environment with Edit…, then press Connect again.';
+    await next.getByText(step, { exact: false }).waitFor();
+    assert.match((await next.textContent()) ?? '', /^Failed at .+\. Check its command, arguments and environment/);
+    // Read with the card, once: in no live region, and in no alert box (none shows).
+    assert.equal(
+      await next.evaluate((element) => element.closest('[aria-live], [role="alert"], [role="status"]')),
+      null
+    );
+    assert.equal(await card.locator(':scope > .action-error').isVisible(), false);
+    const time = next.locator('time');
+    const first = await time.getAttribute('datetime');
+    assert.ok(first && !Number.isNaN(Date.parse(first)), 'a machine-readable time');
+
+    // Connect again fails the same way: the time it failed changes, so the retry is seen to happen.
+    await card.getByRole('button', { name: 'Connect Notes' }).click();
+    await page.waitForFunction(
+      ([before]) => {
+        const shown = document.querySelector('li[data-server-id="notes"] .reason-next time');
+        return shown !== null && shown.getAttribute('datetime') !== before;
+      },
+      [first] as const
+    );
+    assert.ok(Date.parse((await time.getAttribute('datetime'))!) > Date.parse(first));
+    await saidTimes(/^Notes could not connect: The server exited with code 1/);
+    assert.equal(await card.getByText(step, { exact: false }).count(), 1, 'the next step is in the card once');
+    assert.equal((await said()).filter((text) => words.test(text)).length, 1, 'the add is said once');
+    await host.call('servers.remove', { serverId: 'notes' });
+    await card.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 

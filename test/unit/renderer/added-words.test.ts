@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addedWords, firstSentence } from '../../../renderer/servers/added-words.js';
+import { addedWords, connectAgainWords, firstSentence } from '../../../renderer/servers/added-words.js';
 
 describe('what is announced after adding a server', () => {
   it('says whether it connected, with the first sentence of the reason when it did not', () => {
@@ -29,5 +29,17 @@ describe('what is announced after adding a server', () => {
       'The server at http://127.0.0.1:8/v1 answered 404 Not Found: is the address right?'
     );
     assert.equal(firstSentence(''), '');
+  });
+
+  it('says what to check of a server that could not connect, and where to change it', () => {
+    assert.equal(
+      connectAgainWords('stdio'),
+      'Check its command, arguments and environment with Edit…, then press Connect again.'
+    );
+    assert.equal(connectAgainWords('http'), 'Check its URL and headers with Edit…, then press Connect again.');
+    assert.equal(
+      connectAgainWords('http', true),
+      'Check its URL and headers where Taskdesk is configured, then press Connect again.'
+    );
   });
 });

@@ -29,6 +29,12 @@ export type SchemaFieldKind =
   | 'object'
   /** An array of strings, numbers, booleans or objects with properties: one `item` per entry. */
   | 'list'
+  /**
+   * An object of named strings and nothing else (`additionalProperties: {type: string}`, no
+   * properties), as environment variables or headers are: a list of name/value entries, whose
+   * `item` is the entry (its `name` and `value` fields).
+   */
+  | 'map'
   /** Anything else (maps, tuples, unions, `$ref`, too deep): only JSON text can say it. */
   | 'other';
 
@@ -51,7 +57,7 @@ export interface SchemaField {
   hasDefault: boolean;
   /** An `object` field's own fields. */
   fields?: SchemaField[];
-  /** What each entry of a `list` field is (its name and label are the list's). */
+  /** What each entry of a `list` or `map` field is (its name and label are the list's). */
   item?: SchemaField;
   minItems?: number;
   maxItems?: number;
@@ -126,6 +132,21 @@ function hasPlainProperties(schema: Schema): boolean {
   );
 }
 
+/** A map of strings (see `map`): the schema of its values, or undefined when it is not one. */
+function stringMapValues(schema: Schema): Schema | undefined {
+  const values = schema.additionalProperties;
+  const declared = isObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  const composite = ['anyOf', 'oneOf', 'allOf', '$ref', 'patternProperties'].some((key) => key in schema);
+  return schemaTypeOf(schema) === 'object' &&
+    !declared &&
+    !composite &&
+    isObject(values) &&
+    schemaTypeOf(values) === 'string' &&
+    !schemaChoicesOf(values)
+    ? values
+    : undefined;
+}
+
 /** What a field is: its choices, its type, and (for objects and lists within the depth) its parts. */
 function readKind(
   property: Schema,
@@ -143,6 +164,20 @@ function readKind(
   if (type === 'number' || type === 'integer' || type === 'boolean') return { kind: type, choices: [] };
   if (depth < MAX_FORM_DEPTH && hasPlainProperties(property))
     return { kind: 'object', choices: [], fields: readFields(property, depth + 1) };
+  const mapValues = depth < MAX_FORM_DEPTH ? stringMapValues(property) : undefined;
+  if (mapValues)
+    return {
+      kind: 'map',
+      choices: [],
+      item: {
+        ...readField('', { type: 'object' }, true, depth + 1),
+        kind: 'object',
+        fields: [
+          { ...readField('name', { type: 'string' }, true, depth + 1), label: 'Name' },
+          { ...readField('value', mapValues, false, depth + 1), label: 'Value' }
+        ]
+      }
+    };
   if (depth < MAX_FORM_DEPTH && items) {
     const item = readField('', items, true, depth + 1);
     if (['text', 'number', 'integer', 'boolean', 'object'].includes(item.kind))

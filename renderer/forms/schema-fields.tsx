@@ -8,6 +8,7 @@ import {
   optionValue,
   partPath,
   selectChoices,
+  typeHint,
   WHOLE_ARGUMENTS,
   type RawObject,
   type RawValue,
@@ -64,15 +65,18 @@ interface FieldControlProps {
   controlRef: SchemaFieldsProps['controlRef'];
   /** A list entry's label ("paths 2") and its Remove button. */
   entry?: { label: string; remove: ReactNode };
+  /**
+   * The label of the nearest optional group this field is in: the group is left out when left
+   * empty, so a required field in it is required only once the group is filled in.
+   */
+  optionalGroup?: string;
 }
 
-function typeTag(field: SchemaField, mode: SchemaFormMode): string | undefined {
-  if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
-  const kind = controlKind(field, mode);
-  if (kind === 'json') return `${field.type ?? 'any'}, as JSON`;
-  if (kind === 'list') return `array of ${field.item?.type ?? 'any'}`;
-  if (kind === 'checkbox' || kind === 'checkboxes') return undefined;
-  return field.format ? `${field.type}, ${field.format}` : field.type;
+/** What a JSON box holds, when it is empty: the shape of what to write. */
+function jsonPlaceholder(field: SchemaField): string | undefined {
+  if (field.type === 'object') return '{"key": "value"}';
+  if (field.type === 'array') return '["value"]';
+  return undefined;
 }
 
 function FieldControl(props: FieldControlProps) {
@@ -82,9 +86,14 @@ function FieldControl(props: FieldControlProps) {
   const label = entry?.label ?? field.label;
   // An entry is there to be filled: its place in the list says so, not a star.
   const required = field.required && !entry;
-  const tag = entry ? undefined : typeTag(field, mode);
+  const tag = entry ? undefined : typeHint(field, mode);
+  // The star stays (the field is asked for once its group is): the hint says when.
+  const condition =
+    required && props.optionalGroup !== undefined && mode === 'arguments'
+      ? `Required if you fill in ${props.optionalGroup}.`
+      : undefined;
   const hint =
-    field.description || tag ? (
+    field.description || tag || condition ? (
       mode === 'arguments' ? (
         <>
           {field.description ? <span>{field.description}</span> : null}
@@ -98,6 +107,7 @@ function FieldControl(props: FieldControlProps) {
               <span className="sr-only">{` (${tag})`}</span>
             </>
           ) : null}
+          {condition ? <span className="field-condition">{condition}</span> : null}
         </>
       ) : (
         field.description
@@ -145,6 +155,7 @@ function FieldControl(props: FieldControlProps) {
     case 'object':
       return <ObjectFieldset {...props} label={label} required={required} hint={hint} />;
     case 'list':
+    case 'map':
       return <ListFieldset {...props} label={label} required={required} hint={hint} />;
     case 'checkbox':
       return withRemove(
@@ -195,6 +206,7 @@ function FieldControl(props: FieldControlProps) {
               name={path || 'arguments'}
               rows={whole ? 6 : 3}
               className="json"
+              placeholder={whole ? undefined : jsonPlaceholder(field)}
               spellCheck={false}
               value={typeof raw === 'string' ? raw : ''}
               onChange={(event) => onChange(event.target.value)}
@@ -319,6 +331,8 @@ function ObjectFieldset(props: FieldControlProps & GroupProps) {
             errors={errors}
             onChange={(value, changed) => onChange({ ...values, [child.name]: value }, changed ?? childPath)}
             controlRef={controlRef}
+            // An optional object is left out while empty: its required fields are asked for once it is filled in.
+            optionalGroup={field.required ? props.optionalGroup : props.label}
           />
         );
       })}
@@ -327,10 +341,14 @@ function ObjectFieldset(props: FieldControlProps & GroupProps) {
   );
 }
 
-/** An array of strings, numbers, booleans or objects: an entry each, with Remove, and Add. */
+/**
+ * An array of strings, numbers, booleans or objects: an entry each, with Remove, and Add. A map
+ * of strings is the same list, its entries a name and a value each.
+ */
 function ListFieldset(props: FieldControlProps & GroupProps) {
   const { field, mode, path, raw, errors, onChange, controlRef } = props;
   const entries = Array.isArray(raw) ? raw : [];
+  const noun = field.kind === 'map' ? 'entry' : 'item';
   const listRef = useRef<HTMLOListElement>(null);
   const addRef = useRef<HTMLButtonElement | null>(null);
   // After Add, the new entry's first control; after Remove, the entry now in its place (or the
@@ -390,7 +408,7 @@ function ListFieldset(props: FieldControlProps & GroupProps) {
                           )
                         }
                       >
-                        Remove<span className="sr-only">{` item ${index + 1} of ${props.label}`}</span>
+                        Remove<span className="sr-only">{` ${noun} ${index + 1} of ${props.label}`}</span>
                       </button>
                     )
                   }}
@@ -400,7 +418,7 @@ function ListFieldset(props: FieldControlProps & GroupProps) {
           })}
         </ol>
       ) : (
-        <p className="muted small-text">No items.</p>
+        <p className="muted small-text">{field.kind === 'map' ? 'No entries.' : 'No items.'}</p>
       )}
       <button
         type="button"
@@ -410,7 +428,8 @@ function ListFieldset(props: FieldControlProps & GroupProps) {
         }}
         onClick={() => change([...entries, newItem(field, mode)], entries.length)}
       >
-        Add item<span className="sr-only">{` to ${props.label}`}</span>
+        Add {noun}
+        <span className="sr-only">{` to ${props.label}`}</span>
       </button>
     </GroupFrame>
   );

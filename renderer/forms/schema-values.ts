@@ -24,7 +24,7 @@ export const WHOLE_ARGUMENTS = '';
 
 /** How a field is shown in a mode. */
 export type FieldControlKind =
-  'input' | 'select' | 'checkbox' | 'checkboxes' | 'object' | 'list' | 'json' | 'unsupported';
+  'input' | 'select' | 'checkbox' | 'checkboxes' | 'object' | 'list' | 'map' | 'json' | 'unsupported';
 
 /** The fields a form shows: the schema's, or for an opaque tool schema one JSON field for everything. */
 export function formFields(form: SchemaForm, mode: SchemaFormMode): SchemaField[] {
@@ -65,6 +65,7 @@ export function controlKind(field: SchemaField, mode: SchemaFormMode): FieldCont
     // MCP's elicitation schemas are flat: nested values are tool arguments' only.
     case 'object':
     case 'list':
+    case 'map':
       return mode === 'elicitation' ? 'unsupported' : field.kind;
     case 'other':
       return mode === 'elicitation' ? 'unsupported' : 'json';
@@ -147,6 +148,10 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
       return (Array.isArray(value) ? value : []).map(
         (entry) => initialValue(withDefault(field.item!, entry, true), mode) ?? ''
       );
+    case 'map':
+      return Object.entries(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}).map(
+        ([name, entry]): RawObject => ({ name, value: typeof entry === 'string' ? entry : JSON.stringify(entry) })
+      );
     case 'json':
       return value !== undefined ? JSON.stringify(value, null, 2) : field.name === WHOLE_ARGUMENTS ? '{}' : '';
     case 'unsupported':
@@ -198,6 +203,7 @@ export function readField(
     }
     case 'object':
     case 'list':
+    case 'map':
       throw new Error(`readField reads one control; read a ${kind} with readTree`);
     case 'select': {
       if (typeof raw !== 'string' || raw === '') return missing();
@@ -238,6 +244,10 @@ export function readField(
       if (value === '' || !Number.isFinite(number)) return { ok: false, message: 'Must be a number' };
       if (field.kind === 'integer' && !Number.isInteger(number))
         return { ok: false, message: 'Must be a whole number' };
+      if (field.minimum !== undefined && number < field.minimum)
+        return { ok: false, message: `Must be ${field.minimum} or more` };
+      if (field.maximum !== undefined && number > field.maximum)
+        return { ok: false, message: `Must be ${field.maximum} or less` };
       return { ok: true, value: number };
     }
   }
@@ -304,6 +314,22 @@ export function readTree(
     }
     return { value: out, problems };
   }
+  if (kind === 'map') {
+    // Entries are read as a list of {name, value} objects, then gathered into one object.
+    const read = readTree({ ...field, kind: 'list' }, mode, raw, path, badInput);
+    if (read.value === undefined) return { value: undefined, problems: read.problems };
+    const out: Record<string, string> = {};
+    const problems = { ...read.problems };
+    (read.value as Array<{ name?: string; value?: string } | undefined>).forEach((entry, index) => {
+      const name = entry?.name;
+      if (name === undefined) return;
+      if (Object.hasOwn(out, name)) {
+        const first = (read.value as Array<{ name?: string } | undefined>).findIndex((e) => e?.name === name);
+        problems[partPath(partPath(path, index), 'name')] ??= `Same name as entry ${first + 1}`;
+      } else out[name] = entry?.value ?? '';
+    });
+    return { value: out, problems };
+  }
   if (kind === 'list') {
     const entries = Array.isArray(raw) ? raw : [];
     if (entries.length === 0 && !field.required) return { value: undefined, problems: {} };
@@ -319,4 +345,92 @@ export function readTree(
   }
   const read = readField(field, mode, raw, badInput(path));
   return read.ok ? { value: read.value, problems: {} } : { value: undefined, problems: { [path]: read.message } };
+}
+
+/** A list's entries said plainly, by what each entry is: "text", "whole numbers", "dates". */
+function entriesWord(item: SchemaField | undefined): string | undefined {
+  if (!item) return undefined;
+  if (item.kind === 'integer') return 'whole numbers';
+  if (item.kind === 'number') return 'numbers';
+  if (item.kind === 'boolean') return 'true or false';
+  if (item.kind !== 'text') return undefined;
+  switch (item.format) {
+    case 'date':
+      return 'dates';
+    case 'date-time':
+      return 'dates and times';
+    case 'email':
+      return 'email addresses';
+    case 'uri':
+      return 'URLs';
+    default:
+      return 'text';
+  }
+}
+
+/** What a string's `format` asks for, in a word; unknown formats by their own name. */
+function formatWord(format: string): string {
+  switch (format) {
+    case 'date-time':
+      return 'date and time';
+    case 'uri':
+      return 'URL';
+    default:
+      return format;
+  }
+}
+
+/** A number's bounds: "1 to 100", "at least 0", "at most 10"; undefined when it has none. */
+function rangeWords(field: SchemaField): string | undefined {
+  // zod's int() writes the safe-integer limits as bounds: no limit a person would care about.
+  const min = field.minimum !== undefined && field.minimum > Number.MIN_SAFE_INTEGER ? field.minimum : undefined;
+  const max = field.maximum !== undefined && field.maximum < Number.MAX_SAFE_INTEGER ? field.maximum : undefined;
+  if (min !== undefined && max !== undefined) return `${min} to ${max}`;
+  if (min !== undefined) return `at least ${min}`;
+  if (max !== undefined) return `at most ${max}`;
+  return undefined;
+}
+
+/**
+ * What a tool argument takes, in a few plain words beside its label: "whole number, 1 to 100",
+ * "date", "list of text (may be empty)". Undefined where the control says it already (text, a
+ * checkbox, a choice, a group of fields).
+ */
+export function typeHint(field: SchemaField, mode: SchemaFormMode): string | undefined {
+  if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
+  // A required list or map with no minimum count is sent empty when nothing is added: the star alone would say otherwise.
+  const mayBeEmpty = field.required && !(field.minItems !== undefined && field.minItems > 0) ? ' (may be empty)' : '';
+  switch (controlKind(field, mode)) {
+    case 'json':
+      return field.type === 'object' ? 'JSON object' : field.type === 'array' ? 'JSON list' : 'JSON';
+    case 'list': {
+      const of = entriesWord(field.item);
+      return `${of ? `list of ${of}` : 'list'}${mayBeEmpty}`;
+    }
+    case 'map':
+      return mayBeEmpty ? mayBeEmpty.trim() : undefined;
+    case 'select':
+      return field.kind === 'boolean' ? 'true or false' : undefined;
+    case 'input': {
+      if (field.kind === 'text') return field.format ? formatWord(field.format) : undefined;
+      const range = rangeWords(field);
+      const noun = field.kind === 'integer' ? 'whole number' : 'number';
+      return range ? `${noun}, ${range}` : noun;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The field at a message key (`filters.since`, `edits.0.oldText`), or undefined when the schema has none there. */
+export function fieldAt(fields: SchemaField[], key: string): SchemaField | undefined {
+  const [name = '', ...rest] = key.split('.');
+  let field = fields.find((candidate) => candidate.name === name);
+  for (const part of rest) {
+    if (!field) return undefined;
+    if ((field.kind === 'list' || field.kind === 'map') && /^\d+$/.test(part)) field = field.item;
+    else if (field.kind === 'object') field = field.fields?.find((f) => f.name === part);
+    else return undefined;
+  }
+  return field;
 }

@@ -30,6 +30,8 @@ export interface SchemaFormState {
   focusFirst: (errors: Record<string, string>) => boolean;
   /** Shows the messages on their fields and, once they are on screen, focuses the first of them. */
   showErrors: (errors: Record<string, string>) => void;
+  /** Something was typed, chosen, added or removed: the values are not the ones the form started with. */
+  dirty: boolean;
 }
 
 /**
@@ -42,7 +44,8 @@ export function useSchemaForm(
   check?: (values: Record<string, unknown>) => Record<string, string>
 ): SchemaFormState {
   const fields = useMemo(() => formFields(readSchemaForm(schema), mode), [schema, mode]);
-  const [values, setValues] = useState(() => initialValues(fields, mode));
+  const initial = useMemo(() => initialValues(fields, mode), [fields, mode]);
+  const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const controls = useRef(new Map<string, HTMLElement>());
 
@@ -127,5 +130,7 @@ export function useSchemaForm(
     focusFirst(errors);
   });
 
-  return { fields, mode, values, errors, setValue, setErrors, controlRef, read, focusFirst, showErrors };
+  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
+
+  return { fields, mode, values, errors, setValue, setErrors, controlRef, read, focusFirst, showErrors, dirty };
 }

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
@@ -33,7 +33,18 @@ export function readTtlMs(text: string): number | undefined | false {
  * call's result is shown under the form; a task's status too, with a way to its card in the
  * tool call list.
  */
-export function ToolCallForm({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
+export function ToolCallForm({
+  serverId,
+  tool,
+  modern,
+  onClose
+}: {
+  serverId: string;
+  tool: RequestorTool;
+  modern: boolean;
+  /** Closes the form's disclosure (Escape in an untouched form). */
+  onClose: () => void;
+}) {
   const { client, store, announce } = useDesk();
   const form = useSchemaForm(tool.inputSchema, 'arguments');
   const [asTask, setAsTask] = useState(true);
@@ -89,18 +100,15 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
     } catch (thrown) {
       const error = toHostCallError(thrown);
       const placed =
-        error.code === INVALID_PARAMS
-          ? placeProblems(
-              error.data,
-              form.fields.map((field) => field.name)
-            )
-          : { errors: {}, unplaced: [] };
-      if (Object.keys(placed.errors).length > 0) {
+        error.code === INVALID_PARAMS ? placeProblems(error.data, form.fields) : { errors: {}, unplaced: [] };
+      const count = Object.keys(placed.errors).length;
+      if (count > 0) {
+        // The host checks the arguments against the tool's schema before sending anything: to the
+        // person that is one more check of the form, said in the same words as the form's own.
         form.showErrors(placed.errors);
         show({
-          what: 'The server’s schema refuses these arguments.',
-          ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') }),
-          next: 'Correct the marked fields, then call again.'
+          ...correctingFailure(count),
+          ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
         });
       } else if (error.code === REQUEST_CANCELLED) {
         // The person's own Cancel (or Stop): an outcome they asked for, said plainly, not an error.
@@ -114,12 +122,24 @@ export function ToolCallForm({ serverId, tool, modern }: { serverId: string; too
     }
   };
 
+  // Escape closes an untouched form as its Close form button does, and the focus goes back to
+  // that button. With anything typed it does nothing: losing the arguments to a stray key would
+  // be worse than a form left open. A key a native control or a dialog took is not ours.
+  const closeOnEscape = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
+    if ((event.target as HTMLElement).closest('dialog')) return;
+    if (form.dirty || ttl !== '' || !asTask) return;
+    event.preventDefault();
+    onClose();
+  };
+
   return (
     <form
       className="answer-form tool-call-form"
       noValidate
       aria-label={`Call ${tool.name}`}
       aria-busy={busy}
+      onKeyDown={closeOnEscape}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

@@ -22,6 +22,7 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
   const headingId = useId();
   const panelId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
   const focusOnOpen = useRef(false);
   useEffect(() => {
     if (!open || !focusOnOpen.current) return;
@@ -43,6 +44,7 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
           {MODE_LABELS[tool.callMode]}
         </span>
         <button
+          ref={toggle}
           type="button"
           aria-expanded={open}
           aria-controls={panelId}
@@ -59,7 +61,18 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
       </div>
       {tool.description ? <p className="tool-description">{tool.description}</p> : null}
       <div id={panelId} className="tool-panel" hidden={!open} ref={panel}>
-        {built ? <ToolCallForm serverId={serverId} tool={tool} modern={modern} /> : null}
+        {built ? (
+          <ToolCallForm
+            serverId={serverId}
+            tool={tool}
+            modern={modern}
+            // Escape in an untouched form: closed as its Close form button closes it, the focus back on that button.
+            onClose={() => {
+              setOpen(false);
+              toggle.current?.focus();
+            }}
+          />
+        ) : null}
       </div>
       <ToolRunningCalls serverId={serverId} toolName={tool.name} />
     </li>

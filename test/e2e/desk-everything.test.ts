@@ -158,13 +158,13 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.deepEqual(pageErrors, []);
   });
 
-  it('reads an argument of echo as its description, then its type in parentheses; Call… reads Close form while open', async () => {
+  it('reads an argument of echo as its description (plain text needs no type word); Call… reads Close form while open', async () => {
     const item = tools.locator('li[data-tool="echo"]');
     const form = await openToolForm(tools, 'echo');
     const button = item.locator('.card-header button');
     assert.deepEqual([await button.textContent(), await button.getAttribute('aria-expanded')], ['Close form', 'true']);
     const message = form.getByRole('textbox', { name: 'message', exact: true });
-    assert.equal(await accessibleDescription(message), 'Message to echo (string)');
+    assert.equal(await accessibleDescription(message), 'Message to echo');
     await button.click();
     await form.waitFor({ state: 'hidden' });
     assert.deepEqual([await button.textContent(), await button.getAttribute('aria-expanded')], ['Call…', 'false']);

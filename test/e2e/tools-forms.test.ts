@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+import { accessibleDescription, buildRenderer, openDesk, openToolForm } from './renderer-build.js';
 
 /** filesystem's `edit_file` as its reference server declares it, with a list of paths and an options object. */
 const editFileSchema = {
@@ -37,11 +37,31 @@ const editFileSchema = {
   additionalProperties: false
 };
 
-/** A server whose one tool echoes the arguments it received, and keeps them for the test to read. */
+/** A search tool: a number with bounds, an optional group with a date, a map of text and a map of numbers. */
+const searchSchema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    filters: {
+      type: 'object',
+      properties: { language: { type: 'string' }, since: { type: 'string', format: 'date' } },
+      required: ['language']
+    },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    weights: { type: 'object', additionalProperties: { type: 'number' } }
+  },
+  required: ['query']
+};
+
+/** A server whose tools echo the arguments it received, and keeps them for the test to read. */
 function echoPeer(received: unknown[]): PeerServer {
   const server = new Server({ name: 'forms', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: 'edit_file', inputSchema: editFileSchema as { type: 'object' } }]
+    tools: [
+      { name: 'edit_file', inputSchema: editFileSchema as { type: 'object' } },
+      { name: 'search', inputSchema: searchSchema as { type: 'object' } }
+    ]
   }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     received.push(request.params.arguments);
@@ -57,6 +77,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
   let browser: Browser;
   let page: Page;
   let form: Locator;
+  let tools: Locator;
   const received: unknown[] = [];
   const pageErrors: string[] = [];
 
@@ -68,7 +89,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
     }));
     await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
     await page.locator('li[data-server-id="files"]').getByRole('button', { name: 'Tools of Server files' }).click();
-    const tools = page.getByRole('region', { name: 'Tools' });
+    tools = page.getByRole('region', { name: 'Tools' });
     await tools.locator('li[data-tool="edit_file"]').waitFor();
     form = await openToolForm(tools, 'edit_file');
   });
@@ -90,6 +111,19 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
     const tags = form.getByRole('group', { name: 'tags', exact: true });
     assert.equal(await tags.getByRole('checkbox').count(), 3);
     assert.equal(await form.getByRole('group', { name: 'edits', exact: true }).getByText('No items.').count(), 1);
+  });
+
+  it('says in plain words what each argument takes, and when a required one is asked for', async () => {
+    const description = async (locator: Locator) => (await accessibleDescription(locator)) ?? '';
+    assert.equal(await description(form.getByRole('textbox', { name: 'path', exact: true })), '', 'text says itself');
+    // A required list with no minimum is sent empty: the star alone would say it must have entries.
+    assert.equal(await description(form.getByRole('group', { name: 'edits', exact: true })), '(list (may be empty))');
+    assert.equal(await description(form.getByRole('group', { name: 'paths', exact: true })), '(list of text)');
+    assert.equal(await description(form.getByRole('group', { name: 'options', exact: true })), '');
+    // options is left out when left as it came: its encoding is asked for only once options is filled in.
+    const encoding = form.getByRole('group', { name: 'options', exact: true }).getByLabel('encoding');
+    assert.equal(await description(encoding), 'Required if you fill in options.');
+    assert.equal(await description(form.getByLabel('dryRun')), '(true or false)');
   });
 
   it('adds entries by keyboard, with the focus in the new entry, and removes them', async () => {
@@ -161,5 +195,92 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       }
     ]);
     assert.deepEqual(pageErrors, []);
+  });
+
+  describe('a search tool: bounds, the host’s own check, a map, Escape', () => {
+    let search: Locator;
+    let toggle: Locator;
+
+    before(async () => {
+      search = await openToolForm(tools, 'search');
+      toggle = tools.locator('li[data-tool="search"] .card-header button');
+    });
+
+    it('closes an untouched form on Escape with the focus on its button, and keeps a typed one open', async () => {
+      await search.getByLabel('query').press('Escape');
+      await search.waitFor({ state: 'hidden' });
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.ok(await focused(toggle), 'the focus goes back to the button that opened it');
+
+      await toggle.press('Enter');
+      await search.getByLabel('query').waitFor();
+      await search.getByLabel('query').fill('cats');
+      await search.getByLabel('query').press('Escape');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true', 'what was typed is not lost to Escape');
+      assert.ok(await search.isVisible());
+      assert.equal(await search.getByLabel('query').inputValue(), 'cats');
+    });
+
+    it('says a number’s range in its hint and checks it in the form', async () => {
+      const limit = search.getByLabel('limit');
+      assert.equal(await accessibleDescription(limit), '(whole number, 1 to 100)');
+      await limit.fill('500');
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      const error = search.locator(`#${await limit.getAttribute('id')}-error`);
+      await error.getByText('Must be 100 or less').waitFor();
+      assert.equal(await search.locator('.action-error-what').textContent(), 'One field needs correcting.');
+      await limit.fill('5');
+      await error.waitFor({ state: 'hidden' });
+    });
+
+    it('puts the host’s problem with a nested argument on its own field, in plain words, and sends nothing', async () => {
+      const sent = received.length;
+      const filters = search.getByRole('group', { name: 'filters', exact: true });
+      await filters.getByLabel('language').fill('en');
+      // Chromium's date input takes a five-digit year; the schema's format date does not.
+      const since = filters.getByLabel('since');
+      await since.fill('41345-02-02');
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      const error = search.locator(`#${await since.getAttribute('id')}-error`);
+      await error.getByText('Enter a date (YYYY-MM-DD)').waitFor();
+      assert.equal(await since.getAttribute('aria-invalid'), 'true');
+      assert.ok(await focused(since), 'the focus goes to the field the problem names');
+      assert.equal(await filters.getAttribute('aria-invalid'), null, 'not on the group');
+      assert.equal(await search.locator('.action-error-what').textContent(), 'One field needs correcting.');
+      assert.equal(received.length, sent, 'the host checked the arguments before sending anything');
+      await since.fill('2026-02-02');
+      await error.waitFor({ state: 'hidden' });
+    });
+
+    it('takes a map of text as names and values, and a map of numbers as JSON with an example', async () => {
+      assert.equal(await search.getByLabel('weights').getAttribute('placeholder'), '{"key": "value"}');
+      const headers = search.getByRole('group', { name: 'headers', exact: true });
+      assert.equal(await headers.getByText('No entries.').count(), 1);
+      const add = headers.getByRole('button', { name: 'Add entry to headers' });
+      await add.press('Enter');
+      assert.ok(await focused(headers.getByRole('group', { name: 'headers 1' }).getByLabel('Name')));
+      await page.keyboard.type('Accept');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('text/plain');
+      await add.press('Enter');
+      await page.keyboard.type('Accept');
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      const second = headers.getByRole('group', { name: 'headers 2' }).getByLabel('Name');
+      await search
+        .locator(`#${await second.getAttribute('id')}-error`)
+        .getByText('Same name as entry 1')
+        .waitFor();
+      assert.ok(await focused(second));
+      await second.fill('Accept-Language');
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      await search.locator('.call-result .tool-result').waitFor();
+      assert.deepEqual(received.at(-1), {
+        query: 'cats',
+        limit: 5,
+        filters: { language: 'en', since: '2026-02-02' },
+        headers: { Accept: 'text/plain', 'Accept-Language': '' }
+      });
+      assert.deepEqual(pageErrors, []);
+    });
   });
 });

@@ -3,9 +3,11 @@ import { describe, it } from 'node:test';
 import { MAX_FORM_DEPTH, readSchemaForm, type SchemaField } from '../../../app/contract/schema-fields.js';
 import {
   controlKind,
+  fieldAt,
   initialValues,
   newItem,
   readTree,
+  typeHint,
   type RawValue,
   type SchemaFormMode
 } from '../../../renderer/forms/schema-values.js';
@@ -107,12 +109,13 @@ describe('a tool’s input schema read as nested form fields', () => {
     assert.equal(controlKind(byName(fields, 'paths'), 'elicitation'), 'unsupported');
   });
 
-  it('leaves unions, maps, tuples, references and arrays of arrays as JSON', () => {
+  it('leaves unions, maps of anything but text, tuples, references and arrays of arrays as JSON', () => {
     const other = fieldsOf({
       type: 'object',
       properties: {
         union: { anyOf: [{ type: 'string' }, { type: 'number' }] },
-        map: { type: 'object', additionalProperties: { type: 'string' } },
+        map: { type: 'object', additionalProperties: { type: 'number' } },
+        choiceMap: { type: 'object', additionalProperties: { enum: ['a', 'b'] } },
         mixed: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },
         tuple: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
         prefixed: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'number' } },
@@ -267,5 +270,129 @@ describe('a nested form’s values, read into the arguments a tool expects', () 
     assert.deepEqual(readTree(sizes, 'arguments', ['3', ''], 'sizes', (path) => path === 'sizes.1').problems, {
       'sizes.1': 'Must be a number'
     });
+  });
+});
+
+describe('a tool argument’s hint says what it takes in plain words', () => {
+  const hint = (property: Record<string, unknown>, required = false) =>
+    typeHint(
+      fieldsOf({ type: 'object', properties: { x: property }, required: required ? ['x'] : [] })[0]!,
+      'arguments'
+    );
+
+  it('gives numbers their range, and text its format only', () => {
+    assert.equal(hint({ type: 'integer', minimum: 1, maximum: 100 }), 'whole number, 1 to 100');
+    assert.equal(hint({ type: 'number', minimum: 0 }), 'number, at least 0');
+    assert.equal(hint({ type: 'integer', maximum: 10 }), 'whole number, at most 10');
+    assert.equal(hint({ type: 'number' }), 'number');
+    // As zod's int() writes it: the safe-integer limit is no limit to speak of.
+    assert.equal(hint({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), 'whole number, at least 0');
+    assert.equal(hint({ type: 'string' }), undefined);
+    assert.equal(hint({ type: 'string', format: 'date' }), 'date');
+    assert.equal(hint({ type: 'string', format: 'email' }), 'email');
+    assert.equal(hint({ type: 'string', format: 'uri' }), 'URL');
+    assert.equal(hint({ type: 'string', enum: ['a', 'b'] }), undefined, 'a choice says itself');
+  });
+
+  it('says true or false for an optional boolean’s select, and nothing for a checkbox or a group', () => {
+    assert.equal(hint({ type: 'boolean' }), 'true or false');
+    assert.equal(hint({ type: 'boolean' }, true), undefined);
+    assert.equal(hint({ type: 'object', properties: { a: { type: 'string' } } }), undefined);
+  });
+
+  it('says list of what, and that a required list without a minimum may be empty', () => {
+    assert.equal(hint({ type: 'array', items: { type: 'string' } }), 'list of text');
+    assert.equal(hint({ type: 'array', items: { type: 'integer' } }), 'list of whole numbers');
+    assert.equal(hint({ type: 'array', items: { type: 'string', format: 'uri' } }), 'list of URLs');
+    assert.equal(hint({ type: 'array', items: { type: 'string' } }, true), 'list of text (may be empty)');
+    assert.equal(hint({ type: 'array', items: { type: 'string' }, minItems: 1 }, true), 'list of text');
+    assert.equal(
+      hint({ type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } }, true),
+      'list (may be empty)'
+    );
+    assert.equal(hint({ type: 'object', additionalProperties: { type: 'number' } }), 'JSON object');
+  });
+});
+
+describe('numbers are checked against their bounds in the form', () => {
+  const [limit] = fieldsOf({
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } },
+    required: ['limit']
+  });
+  const read = (text: string) => readTree(limit!, 'arguments', text, 'limit', () => false);
+
+  it('says the bound that is broken, in the hint’s words', () => {
+    assert.deepEqual(read('101').problems, { limit: 'Must be 100 or less' });
+    assert.deepEqual(read('0').problems, { limit: 'Must be 1 or more' });
+    assert.deepEqual(read('100'), { value: 100, problems: {} });
+    assert.deepEqual(read('1'), { value: 1, problems: {} });
+  });
+});
+
+describe('a map of text is a list of names and values', () => {
+  const fields = fieldsOf({
+    type: 'object',
+    properties: {
+      env: { type: 'object', additionalProperties: { type: 'string' }, default: { HOME: '/root' } },
+      headers: { type: 'object', additionalProperties: { type: 'string' } }
+    },
+    required: ['headers']
+  });
+  const env = byName(fields, 'env');
+  const headers = byName(fields, 'headers');
+  const read = (field: SchemaField, raw: RawValue) => readTree(field, 'arguments', raw, field.name, () => false);
+
+  it('is a list of name and value entries, in arguments forms only', () => {
+    assert.equal(env.kind, 'map');
+    assert.equal(controlKind(env, 'arguments'), 'map');
+    assert.equal(controlKind(env, 'elicitation'), 'unsupported');
+    assert.deepEqual(
+      env.item?.fields?.map((field) => [field.name, field.label, field.required]),
+      [
+        ['name', 'Name', true],
+        ['value', 'Value', false]
+      ]
+    );
+    assert.deepEqual(initialValues(fields, 'arguments'), { env: [{ name: 'HOME', value: '/root' }], headers: [] });
+    assert.deepEqual(newItem(env, 'arguments'), { name: '', value: '' });
+    assert.equal(typeHint(headers, 'arguments'), '(may be empty)');
+    assert.equal(typeHint(env, 'arguments'), undefined);
+  });
+
+  it('reads back into an object of strings; an empty value is an empty string', () => {
+    assert.deepEqual(
+      read(env, [
+        { name: 'A', value: '1' },
+        { name: 'B', value: '' }
+      ]),
+      { value: { A: '1', B: '' }, problems: {} }
+    );
+    assert.deepEqual(read(env, []), { value: undefined, problems: {} }, 'an optional map with no entries is left out');
+    assert.deepEqual(read(headers, []), { value: {}, problems: {} }, 'a required one is sent empty');
+  });
+
+  it('asks for each entry’s name, and says where a name is used twice', () => {
+    assert.deepEqual(
+      read(env, [
+        { name: 'A', value: '1' },
+        { name: '', value: '2' },
+        { name: 'A', value: '3' }
+      ]).problems,
+      { 'env.1.name': 'Required', 'env.2.name': 'Same name as entry 1' }
+    );
+  });
+});
+
+describe('a message key names the field it belongs to', () => {
+  const fields = fieldsOf(editFile);
+
+  it('walks objects by name and lists by index', () => {
+    assert.equal(fieldAt(fields, 'options.encoding')?.name, 'encoding');
+    assert.equal(fieldAt(fields, 'edits.0.oldText')?.name, 'oldText');
+    assert.equal(fieldAt(fields, 'paths.3')?.kind, 'text');
+    assert.equal(fieldAt(fields, 'options.nothing'), undefined);
+    assert.equal(fieldAt(fields, 'path.x'), undefined);
+    assert.equal(fieldAt(fields, 'missing'), undefined);
   });
 });

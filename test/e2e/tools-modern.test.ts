@@ -188,7 +188,9 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await card.locator('[data-status="working"]').waitFor();
     await card.getByRole('button', { name: /^Cancel wait task / }).click();
     await card.locator('[data-status="cancelled"]').waitFor();
-    await card.locator('.status-message', { hasText: 'cancelled at the client’s request' }).waitFor();
+    // Who cancelled it, in words; the server's "cancelled at the client’s request" only restates it.
+    await card.locator('.outcome-cancelled', { hasText: 'Cancelled by you' }).waitFor();
+    assert.equal(await card.locator('.status-message').count(), 0);
     assert.equal(await card.getByRole('button', { name: /^(Cancel|Check) / }).count(), 0);
     assert.equal(await card.locator('[role="alert"]').isHidden(), true, 'no error on the card');
     assert.equal(await card.locator('.outcome-block').count(), 0, 'the server sent no error: none is shown');

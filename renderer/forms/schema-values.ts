@@ -393,13 +393,14 @@ function rangeWords(field: SchemaField): string | undefined {
 
 /**
  * What a tool argument takes, in a few plain words beside its label: "whole number, 1 to 100",
- * "date", "list of text (may be empty)". Undefined where the control says it already (text, a
+ * "date", "list of text, may be empty" (no brackets: the hint is read in brackets after the
+ * description already). Undefined where the control says it already (text, a
  * checkbox, a choice, a group of fields).
  */
 export function typeHint(field: SchemaField, mode: SchemaFormMode): string | undefined {
   if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
   // A required list or map with no minimum count is sent empty when nothing is added: the star alone would say otherwise.
-  const mayBeEmpty = field.required && !(field.minItems !== undefined && field.minItems > 0) ? ' (may be empty)' : '';
+  const mayBeEmpty = field.required && !(field.minItems !== undefined && field.minItems > 0) ? ', may be empty' : '';
   switch (controlKind(field, mode)) {
     case 'json':
       return field.type === 'object' ? 'JSON object' : field.type === 'array' ? 'JSON list' : 'JSON';
@@ -408,7 +409,7 @@ export function typeHint(field: SchemaField, mode: SchemaFormMode): string | und
       return `${of ? `list of ${of}` : 'list'}${mayBeEmpty}`;
     }
     case 'map':
-      return mayBeEmpty ? mayBeEmpty.trim() : undefined;
+      return mayBeEmpty ? 'may be empty' : undefined;
     case 'select':
       return field.kind === 'boolean' ? 'true or false' : undefined;
     case 'input': {

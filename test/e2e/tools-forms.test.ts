@@ -117,7 +117,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
     const description = async (locator: Locator) => (await accessibleDescription(locator)) ?? '';
     assert.equal(await description(form.getByRole('textbox', { name: 'path', exact: true })), '', 'text says itself');
     // A required list with no minimum is sent empty: the star alone would say it must have entries.
-    assert.equal(await description(form.getByRole('group', { name: 'edits', exact: true })), '(list (may be empty))');
+    assert.equal(await description(form.getByRole('group', { name: 'edits', exact: true })), '(list, may be empty)');
     assert.equal(await description(form.getByRole('group', { name: 'paths', exact: true })), '(list of text)');
     assert.equal(await description(form.getByRole('group', { name: 'options', exact: true })), '');
     // options is left out when left as it came: its encoding is asked for only once options is filled in.

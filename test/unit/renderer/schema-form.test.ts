@@ -304,11 +304,11 @@ describe('a tool argument’s hint says what it takes in plain words', () => {
     assert.equal(hint({ type: 'array', items: { type: 'string' } }), 'list of text');
     assert.equal(hint({ type: 'array', items: { type: 'integer' } }), 'list of whole numbers');
     assert.equal(hint({ type: 'array', items: { type: 'string', format: 'uri' } }), 'list of URLs');
-    assert.equal(hint({ type: 'array', items: { type: 'string' } }, true), 'list of text (may be empty)');
+    assert.equal(hint({ type: 'array', items: { type: 'string' } }, true), 'list of text, may be empty');
     assert.equal(hint({ type: 'array', items: { type: 'string' }, minItems: 1 }, true), 'list of text');
     assert.equal(
       hint({ type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } }, true),
-      'list (may be empty)'
+      'list, may be empty'
     );
     assert.equal(hint({ type: 'object', additionalProperties: { type: 'number' } }), 'JSON object');
   });
@@ -356,7 +356,7 @@ describe('a map of text is a list of names and values', () => {
     );
     assert.deepEqual(initialValues(fields, 'arguments'), { env: [{ name: 'HOME', value: '/root' }], headers: [] });
     assert.deepEqual(newItem(env, 'arguments'), { name: '', value: '' });
-    assert.equal(typeHint(headers, 'arguments'), '(may be empty)');
+    assert.equal(typeHint(headers, 'arguments'), 'may be empty');
     assert.equal(typeHint(env, 'arguments'), undefined);
   });
 

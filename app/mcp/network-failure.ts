@@ -20,6 +20,8 @@ export function networkFailureText(error: unknown): string | undefined {
           ? cause.hostname
           : 'the server';
     const words = code ? sentence(code, where) : undefined;
+    // The code closes the sentence it names; a question about what to check comes after it.
+    if (typeof words === 'object') return `${words.what} (${code}). ${words.check}`;
     if (words) return `${words} (${code}).`;
     // Node's fetch refuses the ports browsers block (1, 21, 25, 6000…) before it connects.
     if ((current as { message?: unknown }).message === 'bad port')
@@ -29,10 +31,13 @@ export function networkFailureText(error: unknown): string | undefined {
   return undefined;
 }
 
-function sentence(code: string, where: string): string | undefined {
+function sentence(code: string, where: string): string | { what: string; check: string } | undefined {
   switch (code) {
     case 'ECONNREFUSED':
-      return `Nothing is listening at ${where}: is the server running, and is the URL's port right?`;
+      return {
+        what: `Nothing is listening at ${where}`,
+        check: "Is the server running, and is the URL's port right?"
+      };
     case 'ENOTFOUND':
       return `The host name ${where} was not found: is the URL right?`;
     case 'EAI_AGAIN':

@@ -33,6 +33,20 @@ export function AddServerForm() {
    * out of sight), until the next Add server: kept here, as the form itself is mounted anew.
    */
   const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean } | undefined>(undefined);
+  /**
+   * A failed connect's line goes once the card has a newer outcome (Connect again, from the card
+   * or elsewhere): its words would be stale. Seen by the server's status leaving failed after the
+   * line said it failed; a server removed meanwhile takes its line too.
+   */
+  const status = useDeskState((state) =>
+    added?.failed ? (state.servers.find((server) => server.id === added.id)?.state.status ?? 'removed') : undefined
+  );
+  const failedSeen = useRef(false);
+  useEffect(() => {
+    if (!added?.failed) failedSeen.current = false;
+    else if (status === 'failed') failedSeen.current = true;
+    else if (failedSeen.current || status === 'removed') setAdded(undefined);
+  }, [added, status]);
   return (
     <AddServerFormBody
       key={generation}

@@ -112,24 +112,47 @@ export const ServerCard = memo(function ServerCard({
       ? state.reason
       : undefined;
   /**
-   * When the current failure came, so that a Connect again that fails the same way visibly
-   * happened. The host's state carries no time of a failure (only `readySince`), so this is when
-   * the Desk heard of it: noted anew for another reason, after any other status, and for the
-   * outcome of the person's own Connect or Save (its events may reach the Desk folded into one).
-   * No time for a failure the card was made with (the Desk opened after it): not known.
+   * When the current failure came, and how many tries in a row this card saw fail for the same
+   * reason, so that a Connect again that fails the same way visibly happened ("Failed 2 times").
+   * The host's state carries no time of a failure (only `readySince`), so this is when the Desk
+   * heard of it. A try is counted when the state comes back to failed after another status, or
+   * for the outcome of the person's own Connect or Save (its events may reach the Desk folded
+   * into one), once. Another reason starts the count again; ready ends it. No time for a failure
+   * the card was made with (the Desk opened after it): not known.
    */
-  const [failedAt, setFailedAt] = useState<{ reason: string | undefined; at?: string } | undefined>(() =>
-    state.status === 'failed' ? { reason: state.reason } : undefined
+  type Failed = { reason: string | undefined; at?: string; tries: number };
+  const failures = useRef<Failed | undefined>(
+    state.status === 'failed' ? { reason: state.reason, tries: 1 } : undefined
   );
+  const [failedAt, setFailedAt] = useState(failures.current);
+  /** Whether the state was other than failed since the last failure counted (a try was made). */
+  const triedSince = useRef(false);
+  /** Whether the outcome of the person's latest Connect or Save is counted already. */
+  const actCounted = useRef(true);
+  const countFailure = (reason: string | undefined) => {
+    const seen = failures.current;
+    const next =
+      seen && seen.reason === reason
+        ? { reason, at: new Date().toISOString(), tries: seen.tries + 1 }
+        : { reason, at: new Date().toISOString(), tries: 1 };
+    failures.current = next;
+    triedSince.current = false;
+    actCounted.current = true;
+    setFailedAt(next);
+  };
   useLayoutEffect(() => {
-    if (state.status !== 'failed') setFailedAt(undefined);
-    else
-      setFailedAt((seen) =>
-        seen?.reason === state.reason ? seen : { reason: state.reason, at: new Date().toISOString() }
-      );
+    if (state.status === 'ready') {
+      failures.current = undefined;
+      setFailedAt(undefined);
+    }
+    if (state.status !== 'failed') {
+      triedSince.current = true;
+      return;
+    }
+    if (triedSince.current || failures.current?.reason !== state.reason) countFailure(state.reason);
   }, [state]);
   const failedNow = (failed: ConnectionState) => {
-    if (failed.status === 'failed') setFailedAt({ reason: failed.reason, at: new Date().toISOString() });
+    if (failed.status === 'failed' && !actCounted.current) countFailure(failed.reason);
   };
 
   useEffect(() => {
@@ -151,6 +174,7 @@ export const ServerCard = memo(function ServerCard({
     if (!live && state.status !== 'failed') return undefined;
     const waiting = { from: state, connecting: false };
     awaited.current = waiting;
+    actCounted.current = false;
     return () => {
       if (awaited.current === waiting) awaited.current = undefined;
     };
@@ -182,6 +206,7 @@ export const ServerCard = memo(function ServerCard({
     clear();
     clearConnectFailure();
     awaited.current = undefined;
+    actCounted.current = false;
     try {
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
@@ -240,9 +265,15 @@ export const ServerCard = memo(function ServerCard({
       {reason && state.status === 'failed' && (failedAt?.at || !shownFailure) ? (
         <p className="reason-next">
           {failedAt?.at ? (
-            <>
-              Failed at <DateTime iso={failedAt.at} />.{' '}
-            </>
+            failedAt.tries > 1 ? (
+              <>
+                Failed {failedAt.tries} times in a row; last at <DateTime iso={failedAt.at} />.{' '}
+              </>
+            ) : (
+              <>
+                Failed at <DateTime iso={failedAt.at} />.{' '}
+              </>
+            )
           ) : null}
           {/* Not twice in sight: a refused Connect's box below says it already. */}
           {shownFailure ? null : connectAgainWords(server.transport.type, server.configured)}

@@ -40,9 +40,10 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 const FORMAT_WORDS: Record<string, string> = {
-  date: 'Enter a date (YYYY-MM-DD)',
-  'date-time': 'Enter a date and time (YYYY-MM-DDTHH:MM:SSZ)',
-  time: 'Enter a time (HH:MM:SS)',
+  // No typed pattern: the browser's date and time inputs show the person's own (mm/dd/yyyy…).
+  date: 'Enter a valid date',
+  'date-time': 'Enter a valid date and time',
+  time: 'Enter a valid time',
   email: 'Enter an email address',
   uri: 'Enter a full URL (https://…)',
   'uri-reference': 'Enter a URL',
@@ -54,7 +55,7 @@ const plural = (count: string, word: string) => `${count} ${word}${count === '1'
 
 /**
  * One of Ajv's messages ("must be <= 100", "must match format "date"") in the words the form's
- * own checks use ("Must be 100 or less", "Enter a date (YYYY-MM-DD)"). `field`, when known,
+ * own checks use ("Must be 100 or less", "Enter a valid date"). `field`, when known,
  * names the allowed values of an enum. A message it does not know is kept as it is.
  */
 export function plainProblem(message: string, field?: SchemaField): string {

@@ -466,7 +466,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const first = await time.getAttribute('datetime');
     assert.ok(first && !Number.isNaN(Date.parse(first)), 'a machine-readable time');
 
-    // Connect again fails the same way: the time it failed changes, so the retry is seen to happen.
+    // Connect again fails the same way: the count of tries and the time change, so the retry is seen to happen.
     await card.getByRole('button', { name: 'Connect Notes' }).click();
     await page.waitForFunction(
       ([before]) => {
@@ -476,6 +476,12 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       [first] as const
     );
     assert.ok(Date.parse((await time.getAttribute('datetime'))!) > Date.parse(first));
+    assert.match(
+      (await next.textContent()) ?? '',
+      /^Failed 2 times in a row; last at .+\. Check its command, arguments and environment/
+    );
+    // The add form's line about the first connect is stale now: it goes.
+    await line.waitFor({ state: 'hidden' });
     await saidTimes(/^Notes could not connect: The server exited with code 1/);
     assert.equal(await card.getByText(step, { exact: false }).count(), 1, 'the next step is in the card once');
     assert.equal((await said()).filter((text) => words.test(text)).length, 1, 'the add is said once');

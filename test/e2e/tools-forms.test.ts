@@ -240,11 +240,28 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       // Chromium's date input takes a five-digit year; the schema's format date does not.
       const since = filters.getByLabel('since');
       await since.fill('41345-02-02');
-      await search.getByRole('button', { name: 'Call tool' }).click();
+      // The field is just below the top bar, its label under it, when the focus jumps to the field
+      // (in a lower window, which the page can scroll that far in): the page scrolls to show the label.
+      const size = page.viewportSize()!;
+      await page.setViewportSize({ width: size.width, height: 600 });
+      const call = search.getByRole('button', { name: 'Call tool' });
+      const bar = page.locator('.top-area');
+      const barBottom = async () => {
+        const box = (await bar.boundingBox())!;
+        return box.y + box.height;
+      };
+      const sinceBox = (await since.boundingBox())!;
+      await page.evaluate((by) => window.scrollBy(0, by), sinceBox.y - (await barBottom()) - 2);
+      const label = search.locator(`label[for="${await since.getAttribute('id')}"]`);
+      assert.ok((await label.boundingBox())!.y < (await barBottom()), 'the label starts out under the bar');
+      await call.click();
       const error = search.locator(`#${await since.getAttribute('id')}-error`);
-      await error.getByText('Enter a date (YYYY-MM-DD)').waitFor();
+      await error.getByText('Enter a valid date').waitFor();
       assert.equal(await since.getAttribute('aria-invalid'), 'true');
       assert.ok(await focused(since), 'the focus goes to the field the problem names');
+      // It comes to rest with its label below the bar, not under it.
+      assert.ok((await label.boundingBox())!.y >= (await barBottom()), 'the label is in sight below the bar');
+      await page.setViewportSize(size);
       assert.equal(await filters.getAttribute('aria-invalid'), null, 'not on the group');
       assert.equal(await search.locator('.action-error-what').textContent(), 'One field needs correcting.');
       assert.equal(received.length, sent, 'the host checked the arguments before sending anything');

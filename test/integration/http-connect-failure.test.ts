@@ -29,7 +29,7 @@ describe('a Streamable HTTP server that cannot be reached', () => {
       assert.equal(view.state.status, 'failed');
       assert.equal(
         view.state.reason,
-        `Could not connect: Nothing is listening at 127.0.0.1:${port}: is the server running, and is the URL's port right? (ECONNREFUSED).`
+        `Could not connect: Nothing is listening at 127.0.0.1:${port} (ECONNREFUSED). Is the server running, and is the URL's port right?`
       );
     } finally {
       await host.close();

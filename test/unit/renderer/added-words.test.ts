@@ -10,9 +10,9 @@ describe('what is announced after adding a server', () => {
       addedWords('Bogus', {
         connected: false,
         reason:
-          "Could not connect: Nothing is listening at 127.0.0.1:4000: is the server running, and is the URL's port right? (ECONNREFUSED)."
+          "Could not connect: Nothing is listening at 127.0.0.1:4000 (ECONNREFUSED). Is the server running, and is the URL's port right?"
       }),
-      "Added Bogus, but it could not connect: Nothing is listening at 127.0.0.1:4000: is the server running, and is the URL's port right?"
+      'Added Bogus, but it could not connect: Nothing is listening at 127.0.0.1:4000 (ECONNREFUSED).'
     );
     assert.equal(addedWords('Bogus', { connected: false }), 'Added Bogus, but it could not connect.');
   });

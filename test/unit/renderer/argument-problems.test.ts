@@ -53,7 +53,7 @@ describe('the host’s schema problems go to the nested field they name, in the 
     );
     assert.deepEqual(placed, {
       errors: {
-        'filters.since': 'Enter a date (YYYY-MM-DD)',
+        'filters.since': 'Enter a valid date',
         'edits.0.oldText': 'Does not have the expected form'
       },
       unplaced: []
@@ -94,6 +94,10 @@ describe('the host’s schema problems go to the nested field they name, in the 
     assert.equal(plainProblem('must be > 0'), 'Must be more than 0');
     assert.equal(plainProblem('must be integer'), 'Must be a whole number');
     assert.equal(plainProblem('must be string,null'), 'Must be text or empty');
+    // No typed pattern: the browser's date and time inputs show the person's own, not YYYY-MM-DD.
+    assert.equal(plainProblem('must match format "date"'), 'Enter a valid date');
+    assert.equal(plainProblem('must match format "date-time"'), 'Enter a valid date and time');
+    assert.equal(plainProblem('must match format "time"'), 'Enter a valid time');
     assert.equal(plainProblem('must match format "email"'), 'Enter an email address');
     assert.equal(plainProblem('must match format "uri"'), 'Enter a full URL (https://…)');
     assert.equal(plainProblem('must NOT have more than 1 characters'), 'Must be at most 1 character');

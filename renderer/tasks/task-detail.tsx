@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
-import { cancelledWords } from '../components/cancelled-words.js';
+import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
@@ -263,8 +263,9 @@ export function TaskDetail({
           </p>
           <div className="detail-status">
             <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} label={questionEndLabel(shown)} />
-            {shown.status === 'cancelled' ? (
-              <span className="cancelled-by"> {cancelledWords(shown.cancelledBy)}</span>
+            {/* Next to its "Cancelled" badge: only who did it. */}
+            {shown.status === 'cancelled' && shown.cancelledBy ? (
+              <span className="cancelled-by">{cancelledByWords(shown.cancelledBy)}</span>
             ) : null}
             {shown.statusMessage ? <p className="status-message">{shown.statusMessage}</p> : null}
             {question ? (

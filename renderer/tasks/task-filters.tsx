@@ -4,24 +4,28 @@ import { KIND_CHOICES } from '../components/kind-words.js';
 import { WAITING_FOR_YOU, type TaskFilterInputs } from './task-items.js';
 
 /**
- * The Status filter's choices, in groups of one kind each, as the rows' badges say them: a
- * question that ended is Answered, Declined or Dismissed (not Completed), a model request turned
- * down is Rejected (not Failed). First what spans kinds: "Waiting for you" finds what waits on the
- * person (a received question or model request in the Inbox, a tool task's server's question),
- * which a task's protocol status does not say (a received task waiting on the Inbox is `working`).
+ * The Status filter's choices, in groups named by what they hold (every row is a task, so a group
+ * "Tasks" said nothing), as the rows' badges say them: a question that ended is Answered, Declined
+ * or Dismissed (not Completed), a model request turned down is Rejected (not Failed). First where
+ * a task stands: "Waiting for you" finds what waits on the person (a received question or model
+ * request in the Inbox, a tool task's server's question), which a task's protocol status does not
+ * say (a received task waiting on the Inbox is `working`).
  */
 const STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]> = [
   [
-    'Any kind',
+    'Where it stands',
     [
       [WAITING_FOR_YOU, 'Waiting for you'],
       ['active', 'Not ended'],
       ['ended', 'Ended']
     ]
   ],
-  ['Tasks', (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)],
-  ['Questions', (['answered', 'declined', 'dismissed'] as const).map(words)],
-  ['Model requests', (['rejected'] as const).map(words)]
+  [
+    'Status',
+    (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)
+  ],
+  ['How a question ended', (['answered', 'declined', 'dismissed'] as const).map(words)],
+  ['How a model request ended', (['rejected'] as const).map(words)]
 ];
 
 function words(status: string): readonly [string, string] {

@@ -133,7 +133,8 @@ export function itemOutcome(item: TaskItem): OutcomeLine {
   const failed = failedReason(outbound);
   if (failed !== undefined)
     return {
-      text: `Failed: ${failed}`,
+      // Its Status column says Failed: the reason alone (the card and the detail say "Failed: ").
+      text: failed,
       note: outcome?.type === 'error' && !isNoResultStored(outcome.error) ? errorNote(outcome.error) : ''
     };
   if (!outcome) return item.running ? 'Pending' : '—';

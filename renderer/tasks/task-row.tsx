@@ -1,7 +1,7 @@
 import { memo, type Ref } from 'react';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { ActionError, type Failure } from '../components/action-error.js';
-import { cancelledWords } from '../components/cancelled-words.js';
+import { cancelledByWords } from '../components/cancelled-words.js';
 import { DateTime } from '../components/date-time.js';
 import { shortId } from '../components/format.js';
 import { MarkdownLine } from '../components/markdown-line.js';
@@ -74,15 +74,14 @@ export const TaskRow = memo(function TaskRow({
       aria-current={open ? 'true' : undefined}
     >
       <td className="task-cell">
-        {/* A tool call's title is its tool: said in the Kind column of a wide window, and here in a
-            narrow one (WIDE_ONLY_COLUMNS), where its arguments are the line under it. */}
+        {/* A tool call's title is its tool at every width, its arguments the line under it. */}
         {item.kind !== 'tool-call' ? (
           <span className="task-title">
             <TaskTitle kind={item.kind} title={item.title} />
           </span>
         ) : (
           <>
-            <code className="task-title task-tool narrow-only">{item.title}</code>
+            <code className="task-title task-tool">{item.title}</code>
             {preview !== undefined ? (
               <code className="task-title task-preview" title={preview}>
                 {preview}
@@ -101,7 +100,8 @@ export const TaskRow = memo(function TaskRow({
         </div>
       </td>
       <td className="kind wide-only">
-        <KindWords item={item} />
+        {/* The tool is the title in the Task column: no need to say it twice. */}
+        {KIND_WORDS[item.kind]}
         <div className="muted small-text">
           {item.direction === 'received' ? 'Received' : 'Requested'}
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
@@ -110,8 +110,9 @@ export const TaskRow = memo(function TaskRow({
       <td className="server wide-only">{item.serverName}</td>
       <td>
         <StatusBadge status={item.status} rejected={item.rejected} label={item.label} />
-        {item.status === 'cancelled' ? (
-          <div className="small-text cancelled-by">{cancelledWords(item.cancelledBy)}</div>
+        {/* The badge says "Cancelled": under it, only who did it. */}
+        {item.status === 'cancelled' && item.cancelledBy ? (
+          <div className="small-text cancelled-by">{cancelledByWords(item.cancelledBy)}</div>
         ) : null}
         {statusMessage ? <div className="muted small-text">{statusMessage}</div> : null}
         {progress ? <ProgressLine progress={progress} label={`Progress of ${item.title}`} /> : null}
@@ -155,21 +156,6 @@ export const TaskRow = memo(function TaskRow({
   );
 });
 
-/** A task's kind in words, a tool call's with its tool ("Tool call `report`"). */
-function KindWords({ item }: { item: TaskItem }) {
-  return (
-    <>
-      {KIND_WORDS[item.kind]}
-      {item.kind === 'tool-call' ? (
-        <>
-          {' '}
-          <code>{item.title}</code>
-        </>
-      ) : null}
-    </>
-  );
-}
-
 /** Answered fields a row shows; the rest are in the task's details. */
 const ROW_FIELDS = 4;
 
@@ -180,10 +166,11 @@ const ROW_FIELDS = 4;
 function Outcome({ line }: { line: OutcomeLine }) {
   if (typeof line === 'string') return line;
   if ('muted' in line) return <span className="muted">{line.muted}</span>;
+  // A server's reason is the one useful sentence of a failed task: whole, not cut to lines.
   if ('text' in line)
     return (
       <>
-        <span className="outcome-text">{line.text}</span>
+        <span className="outcome-reason">{line.text}</span>
         {line.note ? <span className="muted small-text">{line.note}</span> : null}
       </>
     );

@@ -107,10 +107,13 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         .evaluate((code) => code.getClientRects().length),
       1
     );
-    assert.match(
-      (await row(`requested:${outboundId}`).textContent()) ?? '',
-      /Tool call report.*Requested.*Server work/
+    // A tool call's row is titled by its tool; its Kind column says only that it is a tool call.
+    assert.equal(await row(`requested:${outboundId}`).locator('td.task-cell .task-tool').textContent(), 'report');
+    assert.equal(
+      (await row(`requested:${outboundId}`).locator('td.kind').innerText()).replace(/\s+/g, ' ').trim(),
+      'Tool call Requested'
     );
+    assert.match((await row(`requested:${outboundId}`).textContent()) ?? '', /Requested.*Server work/);
     assert.match((await row(`received:${asked.task.taskId}`).textContent()) ?? '', /Question.*Received.*Server desk/);
 
     const filters = tasks.getByRole('search', { name: 'Tasks' });
@@ -134,10 +137,10 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
           ])
         ),
       [
-        ['Any kind', ['Waiting for you', 'Not ended', 'Ended']],
-        ['Tasks', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
-        ['Questions', ['Answered', 'Declined', 'Dismissed']],
-        ['Model requests', ['Rejected']]
+        ['Where it stands', ['Waiting for you', 'Not ended', 'Ended']],
+        ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['How a question ended', ['Answered', 'Declined', 'Dismissed']],
+        ['How a model request ended', ['Rejected']]
       ]
     );
     await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').waitFor();
@@ -298,16 +301,19 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         const words = expected[name as keyof typeof rows];
         await one.locator('.cancelled-by', { hasText: new RegExp(`^${words}$`) }).waitFor();
         assert.doesNotMatch((await one.textContent()) ?? '', /Error|−?-?32\d\d\d|no result stored/, name);
-        // Who cancelled it is said once, under its badge; its outcome says there is none.
-        assert.equal(((await one.textContent()) ?? '').match(/Cancelled by/g)?.length, 1, name);
+        // Who cancelled it is said once, under its badge, which alone says "Cancelled"; its
+        // outcome says there is none.
+        assert.equal(((await one.textContent()) ?? '').match(/by (you|the server)/g)?.length, 1, name);
+        assert.equal(((await one.textContent()) ?? '').match(/Cancelled/g)?.length, 1, name);
+        assert.equal((await one.locator('[data-status]').first().innerText()).trim(), 'Cancelled', name);
         assert.equal(await one.locator('td.outcome .muted').textContent(), 'No result', name);
       }
     };
     const expected = {
-      mine: 'Cancelled by you',
-      askedMine: 'Cancelled by you',
-      theirs: 'Cancelled by the server',
-      askedTheirs: 'Cancelled by the server'
+      mine: 'by you',
+      askedMine: 'by you',
+      theirs: 'by the server',
+      askedTheirs: 'by the server'
     };
     await says(expected);
     assert.equal(d.fixture.host.requestor.get(mine.outboundId)?.cancelledBy, 'you');
@@ -323,7 +329,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await says(expected);
     await rows.theirs.getByRole('button', { name: /^Details of / }).click();
     const detail = tasks.locator('.task-detail');
-    await detail.locator('.cancelled-by', { hasText: 'Cancelled by the server' }).waitFor();
+    await detail.locator('.cancelled-by', { hasText: /^by the server$/ }).waitFor();
+    assert.equal(
+      (await detail.locator('.detail-status').innerText()).replace(/\s+/g, ' ').trim(),
+      'Cancelled by the server Stopped by the operator'
+    );
     await detail.getByText('No result.', { exact: true }).waitFor();
     assert.equal(await detail.locator('.tool-result-error').count(), 0);
     assert.deepEqual(d.pageErrors, []);
@@ -353,7 +363,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
     // Its server was told it was dismissed (the task completed with cancel): no answer of the
     // person's, but their doing (they cancelled its task), as History says.
-    await withdrawn.locator('.cancelled-by', { hasText: /^Cancelled by you$/ }).waitFor();
+    await withdrawn.locator('.cancelled-by', { hasText: /^by you$/ }).waitFor();
     assert.equal(await withdrawn.locator('[data-status]').first().textContent(), 'Cancelled');
     assert.equal(
       await withdrawn.locator('.outcome').textContent(),
@@ -544,8 +554,14 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       assert.equal(await row(`received:${asked.task.taskId}`).locator('td.kind').isVisible(), true);
       assert.deepEqual(
         await cell.locator('.task-title:visible').allTextContents(),
-        ['durationMs: 100'],
-        'the Kind column names the tool'
+        ['report', 'durationMs: 100'],
+        'titled by its tool at every width'
+      );
+      assert.ok(
+        await cell
+          .locator('.task-title:visible')
+          .evaluateAll(([name, args]) => name!.getBoundingClientRect().bottom <= args!.getBoundingClientRect().top),
+        'the arguments under the name'
       );
     } finally {
       await page.setViewportSize({ width: 1200, height: 1400 });

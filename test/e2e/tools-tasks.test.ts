@@ -450,7 +450,7 @@ describe('a tool task’s card on the Tools screen, kept for less than asked, an
       'outbound.changed',
       (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.outcome !== undefined
     );
-    const reason = 'The upstream service refused the job';
+    const reason = 'The upstream service refused the job: quota of 500 requests per day used up';
     await store.updateTaskStatus(taskId, 'failed', reason);
     // The server kept no result: its tasks/result answered the SDK's generic error.
     const event = await fetched;
@@ -467,7 +467,20 @@ describe('a tool task’s card on the Tools screen, kept for less than asked, an
     await row.getByRole('button', { name: /^Details of / }).click();
     const detail = tasks.locator(`.task-detail[data-task-key="requested:${outboundId}"]`);
     await detail.locator('.raw-json', { hasText: 'has no result stored' }).waitFor();
-    assert.equal((await row.locator('td.outcome').innerText()).trim(), `Failed: ${reason}`);
+    // The row's Status says Failed: its Outcome is the reason, whole (not cut to lines) at any width.
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      const cell = row.locator('td.outcome');
+      assert.equal((await cell.innerText()).trim(), reason, `at ${width}`);
+      const cut = await cell.evaluate((td) =>
+        Array.from(td.querySelectorAll('*'), (element) => element.scrollHeight - element.clientHeight)
+      );
+      assert.ok(
+        cut.every((hidden) => hidden <= 1),
+        `at ${width}: ${cut.join(', ')}px of the reason cut off`
+      );
+    }
+    await page.setViewportSize({ width: 1100, height: 1200 });
     assert.equal(await detail.locator('.detail-status .status-message').textContent(), reason);
     assert.equal(await detail.locator('.tool-result-error').count(), 0);
     assert.doesNotMatch(

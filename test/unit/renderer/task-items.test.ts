@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboundTask, InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
+import { cancelledByWords } from '../../../renderer/components/cancelled-words.js';
 import {
   itemOutcome,
   matchesTask,
@@ -60,6 +61,13 @@ describe('the Tasks screen’s rows', () => {
     assert.ok(matchesTask(cancelled, search('no result')));
     assert.ok(matchesTask(theirs, search('cancelled by the server')));
     assert.ok(!matchesTask(theirs, search('cancelled by you')));
+    // Under the "Cancelled" badge only who did it, not "Cancelled" again; nothing when unknown.
+    assert.deepEqual((['you', 'server', 'taskdesk', undefined] as const).map(cancelledByWords), [
+      'by you',
+      'by the server',
+      'by Taskdesk',
+      undefined
+    ]);
   });
 
   it('says how a question ended as History does: Answered, Declined or Dismissed, not Completed', () => {
@@ -194,14 +202,14 @@ describe('the Tasks screen’s rows', () => {
       error: { code: -32603, message: 'Task 4480aa00-0000-4000-8000-000000000000 has no result stored' },
       fetchedAt: at
     });
-    assert.deepEqual(itemOutcome(generic), { text: `Failed: ${reason}`, note: '' });
+    assert.deepEqual(itemOutcome(generic), { text: reason, note: '' });
     assert.ok(matchesTask(generic, search('upstream refused')));
     assert.ok(!matchesTask(generic, search('32603')));
     // Before tasks/result answered, the reason already says how it ended.
-    assert.deepEqual(itemOutcome(failedTask(undefined)), { text: `Failed: ${reason}`, note: '' });
+    assert.deepEqual(itemOutcome(failedTask(undefined)), { text: reason, note: '' });
     const specific = failedTask({ type: 'error', error: { code: -32000, message: 'Quota exceeded' }, fetchedAt: at });
     assert.deepEqual(itemOutcome(specific), {
-      text: `Failed: ${reason}`,
+      text: reason,
       note: 'Its result could not be fetched: Error -32000: Quota exceeded'
     });
     // A message the task had while it ran says nothing of its end: the error is its outcome then.

@@ -54,7 +54,8 @@ describe('the Assistant’s conversations when their provider is removed or list
     const dialog = page.getByRole('dialog');
     const body = async (name: string): Promise<string> => {
       await page.getByRole('button', { name: `Remove ${name}` }).click();
-      await dialog.waitFor();
+      // This provider's dialog, not the last one's still closing: its title names it.
+      await dialog.filter({ hasText: `Remove ${name}?` }).waitFor();
       const text = (await dialog.locator('.dialog-body').textContent()) ?? '';
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });

@@ -109,7 +109,8 @@ function checkFormat(format: unknown, value: string): string | undefined {
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
         ? undefined
-        : 'Must be a date (YYYY-MM-DD)';
+        : // No typed pattern: the date input the person answers in shows their own format.
+          'Must be a valid date';
     case 'date-time':
       return !Number.isNaN(Date.parse(value)) && /T/.test(value) ? undefined : 'Must be a date and time';
     default:

@@ -248,6 +248,12 @@ describe('elicitation patterns and URL mode', () => {
     assert.deepEqual(validateElicitationContent(schema, { code: 'ABC' }), {});
     assert.ok(validateElicitationContent(schema, { code: 'abcd' }).code);
   });
+
+  it('says a date that is not one in words that name no typed pattern (the date input shows its own)', () => {
+    const schema = { type: 'object', properties: { since: { type: 'string', format: 'date' } } };
+    assert.deepEqual(validateElicitationContent(schema, { since: '2026-02-02' }), {});
+    assert.deepEqual(validateElicitationContent(schema, { since: '41345-02-02' }), { since: 'Must be a valid date' });
+  });
 });
 
 describe('segment log when a compaction fails', () => {

@@ -31,20 +31,30 @@ export interface FieldFrameProps {
  * A labelled control with its hint and its error: `aria-describedby` points at both, and
  * `aria-invalid` is set while there is an error. The error's id is the control's id + `-error`.
  */
+/** The ids a field's hint and error are read by (`aria-describedby`), when it has them. */
+export function describedByOf(id: string, hint: unknown, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** A required field's star after its label: seen, not read (the control says it is required). */
+export function RequiredMark({ required }: { required: boolean | undefined }) {
+  return required ? (
+    <span className="required" aria-hidden="true">
+      {' *'}
+    </span>
+  ) : null;
+}
+
 export function FieldFrame({ name, label, hint, required, error, className, children, checkbox }: FieldFrameProps) {
   const id = useFieldId(name);
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(id, hint, error);
   const wiring: FieldWiring = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined };
   const labelElement = (
     <label htmlFor={id}>
       {label}
-      {required ? (
-        <span className="required" aria-hidden="true">
-          {' *'}
-        </span>
-      ) : null}
+      <RequiredMark required={required} />
     </label>
   );
   const hintElement = hint ? (

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
-import { FieldFrame, useFieldId } from './field-frame.js';
+import { FieldFrame, RequiredMark, describedByOf, useFieldId } from './field-frame.js';
 import {
   controlKind,
   inputType,
@@ -267,7 +267,7 @@ function GroupFrame({
 }) {
   const ownId = useFieldId(path);
   const id = givenId ?? ownId;
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(id, hint, error);
   return (
     <fieldset
       className={`field${className ? ` ${className}` : ''}`}
@@ -276,11 +276,7 @@ function GroupFrame({
     >
       <legend>
         {label}
-        {required ? (
-          <span className="required" aria-hidden="true">
-            {' *'}
-          </span>
-        ) : null}
+        <RequiredMark required={required} />
       </legend>
       {hint ? (
         <p className="field-hint" id={`${id}-hint`}>

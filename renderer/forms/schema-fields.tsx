@@ -92,6 +92,9 @@ function FieldControl(props: FieldControlProps) {
     required && props.optionalGroup !== undefined && mode === 'arguments'
       ? `Required if you fill in ${props.optionalGroup}.`
       : undefined;
+  // A date input reads its description again on each of its parts (month, day, year, picker):
+  // its type is said once, in its name, instead.
+  const tagInName = tag !== undefined && kind === 'input' && inputType(field, mode) === 'date';
   const hint =
     field.description || tag || condition ? (
       mode === 'arguments' ? (
@@ -104,7 +107,7 @@ function FieldControl(props: FieldControlProps) {
                 {tag}
               </span>
               {/* Its own space: a screen reader joins inline text as it stands ("Message to echo(string)"). */}
-              <span className="sr-only">{` (${tag})`}</span>
+              {tagInName ? null : <span className="sr-only">{` (${tag})`}</span>}
             </>
           ) : null}
           {condition ? <span className="field-condition">{condition}</span> : null}
@@ -115,10 +118,11 @@ function FieldControl(props: FieldControlProps) {
     ) : undefined;
   const ref = (element: HTMLElement | null) => controlRef(path, element);
   // Elicitation marks required fields for the browser too; its validation stays off (`noValidate`).
+  // In an optional group the hint says when it is required: "required" read as well would say it twice.
   const requiredAttrs =
     mode === 'elicitation'
       ? { required: field.required, 'aria-required': field.required || undefined }
-      : { 'aria-required': field.required || undefined };
+      : { 'aria-required': (field.required && !condition) || undefined };
   // A list entry's control and its Remove on one row.
   const withRemove = (control: ReactNode) =>
     entry ? (
@@ -219,7 +223,22 @@ function FieldControl(props: FieldControlProps) {
       const numeric = field.kind === 'number' || field.kind === 'integer';
       const type = inputType(field, mode);
       return (
-        <FieldFrame name={path} label={label} hint={hint} required={required} error={error}>
+        <FieldFrame
+          name={path}
+          label={
+            tagInName ? (
+              <>
+                {label}
+                <span className="sr-only">{` (${tag})`}</span>
+              </>
+            ) : (
+              label
+            )
+          }
+          hint={hint}
+          required={required}
+          error={error}
+        >
           {(wiring) =>
             withRemove(
               <input

@@ -315,20 +315,29 @@ export function readTree(
     return { value: out, problems };
   }
   if (kind === 'map') {
-    // Entries are read as a list of {name, value} objects, then gathered into one object.
-    const read = readTree({ ...field, kind: 'list' }, mode, raw, path, badInput);
-    if (read.value === undefined) return { value: undefined, problems: read.problems };
+    // Each entry is read as a {name, value} object, then gathered into one object. An entry with
+    // neither is an Add too many, left out; a name with no value is asked about, not sent as ""
+    // unseen (an empty value is seldom what was meant, and Remove says it plainly).
+    const entries = Array.isArray(raw) ? raw : [];
     const out: Record<string, string> = {};
-    const problems = { ...read.problems };
-    (read.value as Array<{ name?: string; value?: string } | undefined>).forEach((entry, index) => {
-      const name = entry?.name;
+    const problems: Record<string, string> = {};
+    const firstAt = new Map<string, number>();
+    entries.forEach((entry, index) => {
+      if (isBlank(entry)) return;
+      const entryPath = partPath(path, index);
+      const read = readTree(field.item!, mode, entry, entryPath, badInput);
+      Object.assign(problems, read.problems);
+      const { name, value } = read.value as { name?: string; value?: string };
+      if (value === undefined) problems[partPath(entryPath, 'value')] ??= 'Enter a value or remove this entry';
       if (name === undefined) return;
-      if (Object.hasOwn(out, name)) {
-        const first = (read.value as Array<{ name?: string } | undefined>).findIndex((e) => e?.name === name);
-        problems[partPath(partPath(path, index), 'name')] ??= `Same name as entry ${first + 1}`;
-      } else out[name] = entry?.value ?? '';
+      const first = firstAt.get(name);
+      if (first !== undefined) problems[partPath(entryPath, 'name')] ??= `Same name as entry ${first + 1}`;
+      else {
+        firstAt.set(name, index);
+        if (value !== undefined) out[name] = value;
+      }
     });
-    return { value: out, problems };
+    return { value: firstAt.size === 0 && !field.required ? undefined : out, problems };
   }
   if (kind === 'list') {
     const entries = Array.isArray(raw) ? raw : [];

@@ -24,6 +24,26 @@ function pointerParts(pointer: string): string[] {
     });
 }
 
+/**
+ * The rest of a path no field of the form holds (`parts` from `from` on), in words before its
+ * message: a list's index as the item a person counts (`0` → `Item 1`), a name as it is
+ * (`size`, `a.b`). `sent` (the arguments sent) tells a list's index from an object's key.
+ */
+function restWords(parts: string[], from: number, sent: unknown): string {
+  let value = sent;
+  let text = '';
+  let afterName = false;
+  parts.forEach((part, index) => {
+    const isIndex = Array.isArray(value) && /^\d+$/.test(part);
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+    if (index < from) return;
+    const word = isIndex ? `item ${Number(part) + 1}` : part;
+    text = text === '' ? word : `${text}${afterName && !isIndex ? '.' : ', '}${word}`;
+    afterName = !isIndex;
+  });
+  return text.replace(/^item /, 'Item ');
+}
+
 /** The form's key for a path of parts: dotted, as the form's own messages are (`edits.0.oldText`). */
 function keyOf(parts: string[]): string {
   return parts.reduce((key, part, index) => (index === 0 ? part : partPath(key, part)), '');
@@ -99,9 +119,10 @@ export function plainProblem(message: string, field?: SchemaField): string {
  * A problem goes to the field its path names (`/filters/since` → `filters.since`); a missing
  * property, which Ajv reports on the object that lacks it, to that property's field. Where the
  * schema has no field at that path (inside a JSON box, say), it goes to the nearest field that
- * encloses it, with the rest of its path in front. A field keeps its first problem.
+ * encloses it, with the rest of its path in front in words (`Item 1: …` for the first value of
+ * a list of checkboxes, given the arguments `sent`). A field keeps its first problem.
  */
-export function placeProblems(data: unknown, fields: SchemaField[]): PlacedProblems {
+export function placeProblems(data: unknown, fields: SchemaField[], sent?: Record<string, unknown>): PlacedProblems {
   const problems = (data as { problems?: unknown } | undefined)?.problems;
   const errors: Record<string, string> = {};
   const unplaced: string[] = [];
@@ -116,10 +137,12 @@ export function placeProblems(data: unknown, fields: SchemaField[]): PlacedProbl
     while (depth > 0 && !fieldAt(fields, keyOf(parts.slice(0, depth)))) depth--;
     const key = keyOf(parts.slice(0, depth));
     const field = fieldAt(fields, key);
-    const rest = parts.slice(depth).join('.');
+    const rest = restWords(parts, depth, sent);
+    // A checkbox list's item is one of its choices: the choices name what it may be.
+    const chosen = field?.kind === 'multi-choice' && parts.length === depth + 1 && /^\d+$/.test(parts[depth]!);
     if (field) {
       errors[key] ??=
-        `${rest && depth < parts.length ? `${rest}: ` : ''}${plainProblem(message, depth === parts.length ? field : undefined)}`;
+        `${rest ? `${rest}: ` : ''}${plainProblem(message, depth === parts.length || chosen ? field : undefined)}`;
     } else unplaced.push(`${rest ? `${rest}: ` : ''}${plainProblem(message)}`);
   }
   return { errors, unplaced };

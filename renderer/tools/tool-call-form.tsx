@@ -100,7 +100,9 @@ export function ToolCallForm({
     } catch (thrown) {
       const error = toHostCallError(thrown);
       const placed =
-        error.code === INVALID_PARAMS ? placeProblems(error.data, form.fields) : { errors: {}, unplaced: [] };
+        error.code === INVALID_PARAMS
+          ? placeProblems(error.data, form.fields, read.values)
+          : { errors: {}, unplaced: [] };
       const count = Object.keys(placed.errors).length;
       if (count > 0) {
         // The host checks the arguments against the tool's schema before sending anything: to the
@@ -123,14 +125,15 @@ export function ToolCallForm({
   };
 
   // Escape closes an untouched form as its Close form button does, and the focus goes back to
-  // that button. With anything typed it does nothing: losing the arguments to a stray key would
-  // be worse than a form left open. A key a native control or a dialog took is not ours.
+  // that button. With anything typed the form stays in sight, where the person is working (a
+  // stray Escape, meant for a picker, should not hide it), and says so once, not at each
+  // repeat of a held key. A key a native control or a dialog took is not ours.
   const closeOnEscape = (event: KeyboardEvent<HTMLFormElement>) => {
     if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
     if ((event.target as HTMLElement).closest('dialog')) return;
-    if (form.dirty || ttl !== '' || !asTask) return;
     event.preventDefault();
-    onClose();
+    if (!form.dirty && ttl === '' && asTask) onClose();
+    else if (!event.repeat) announce('Escape does not close a form you have typed in. Use Close form to close it.');
   };
 
   return (

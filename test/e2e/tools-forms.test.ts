@@ -7,6 +7,30 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { accessibleDescription, buildRenderer, openDesk, openToolForm } from './renderer-build.js';
 
+/**
+ * The names and descriptions Chromium gives a control and each part a screen reader stops on
+ * inside it (a date input's month, day, year and picker button), as `name | description`.
+ */
+async function partsRead(locator: Locator): Promise<string[]> {
+  const page = locator.page();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await locator.evaluate((element) => element.setAttribute('data-parts-probe', ''));
+    const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: document.nodeId, selector: '[data-parts-probe]' });
+    const { nodes: own } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const parts = await Promise.all(
+      ['spinbutton', 'button'].map((role) => cdp.send('Accessibility.queryAXTree', { nodeId, role }))
+    );
+    return [own[0]!, ...parts.flatMap(({ nodes }) => nodes)].map(
+      (node) => `${String(node.name?.value ?? '')} | ${String(node.description?.value ?? '')}`
+    );
+  } finally {
+    await locator.evaluate((element) => element.removeAttribute('data-parts-probe'));
+    await cdp.detach();
+  }
+}
+
 /** filesystem's `edit_file` as its reference server declares it, with a list of paths and an options object. */
 const editFileSchema = {
   type: 'object',
@@ -106,7 +130,9 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
   it('shows objects and arrays as fieldsets, lists and checkboxes, not JSON', async () => {
     assert.equal(await form.locator('textarea').count(), 0, 'no argument is asked for as JSON');
     const options = form.getByRole('group', { name: 'options', exact: true });
-    assert.equal(await options.getByLabel('encoding').getAttribute('aria-required'), 'true');
+    assert.equal(await form.getByRole('textbox', { name: 'path', exact: true }).getAttribute('aria-required'), 'true');
+    // Required only once options is filled in: its hint says so, "required" read as well would say it twice.
+    assert.equal(await options.getByLabel('encoding').getAttribute('aria-required'), null);
     assert.equal(await options.getByLabel('dryRun').inputValue(), '1', 'its default, false, is chosen');
     const tags = form.getByRole('group', { name: 'tags', exact: true });
     assert.equal(await tags.getByRole('checkbox').count(), 3);
@@ -206,7 +232,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       toggle = tools.locator('li[data-tool="search"] .card-header button');
     });
 
-    it('closes an untouched form on Escape with the focus on its button, and keeps a typed one open', async () => {
+    it('closes an untouched form on Escape with the focus on its button, and keeps a typed one open, saying so', async () => {
       await search.getByLabel('query').press('Escape');
       await search.waitFor({ state: 'hidden' });
       assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
@@ -216,6 +242,10 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       await search.getByLabel('query').waitFor();
       await search.getByLabel('query').fill('cats');
       await search.getByLabel('query').press('Escape');
+      const said = 'Escape does not close a form you have typed in. Use Close form to close it.';
+      const region = page.locator('.sr-only[aria-live="polite"]');
+      await region.getByText(said, { exact: true }).waitFor();
+      assert.equal(await region.textContent(), said, 'said once');
       assert.equal(await toggle.getAttribute('aria-expanded'), 'true', 'what was typed is not lost to Escape');
       assert.ok(await search.isVisible());
       assert.equal(await search.getByLabel('query').inputValue(), 'cats');
@@ -239,6 +269,14 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       await filters.getByLabel('language').fill('en');
       // Chromium's date input takes a five-digit year; the schema's format date does not.
       const since = filters.getByLabel('since');
+      // Its type is said once, in its name: a description is read again on each of its parts.
+      const read = await partsRead(since);
+      assert.ok(read.length >= 4, `the date input and its parts: ${read.join('; ')}`);
+      assert.deepEqual(
+        read.filter((text) => text.includes('(date)')),
+        ['since (date) | '],
+        read.join('; ')
+      );
       await since.fill('41345-02-02');
       // The field is just below the top bar, its label under it, when the focus jumps to the field
       // (in a lower window, which the page can scroll that far in): the page scrolls to show the label.
@@ -281,6 +319,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       await page.keyboard.type('text/plain');
       await add.press('Enter');
       await page.keyboard.type('Accept');
+      const sent = received.length;
       await search.getByRole('button', { name: 'Call tool' }).click();
       const second = headers.getByRole('group', { name: 'headers 2' }).getByLabel('Name');
       await search
@@ -289,13 +328,26 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
         .waitFor();
       assert.ok(await focused(second));
       await second.fill('Accept-Language');
+      // A name with no value is asked about, not sent as "" unseen.
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      const secondValue = headers.getByRole('group', { name: 'headers 2' }).getByLabel('Value');
+      await search
+        .locator(`#${await secondValue.getAttribute('id')}-error`)
+        .getByText('Enter a value or remove this entry', { exact: true })
+        .waitFor();
+      assert.ok(await focused(secondValue));
+      assert.equal(await secondValue.getAttribute('aria-invalid'), 'true');
+      assert.equal(received.length, sent, 'nothing is sent');
+      await secondValue.fill('da');
+      // An entry left with neither a name nor a value is an Add too many: left out.
+      await add.press('Enter');
       await search.getByRole('button', { name: 'Call tool' }).click();
       await search.locator('.call-result .tool-result').waitFor();
       assert.deepEqual(received.at(-1), {
         query: 'cats',
         limit: 5,
         filters: { language: 'en', since: '2026-02-02' },
-        headers: { Accept: 'text/plain', 'Accept-Language': '' }
+        headers: { Accept: 'text/plain', 'Accept-Language': 'da' }
       });
       assert.deepEqual(pageErrors, []);
     });

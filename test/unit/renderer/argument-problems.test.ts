@@ -76,6 +76,25 @@ describe('the host’s schema problems go to the nested field they name, in the 
     assert.deepEqual(nowhere, { errors: {}, unplaced: ['unknown.x: Must be text'] });
   });
 
+  it('puts a problem with a checkbox list’s value on that list as its item, counted from 1', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { type: 'string', enum: ['draft', 'final'] } },
+        grid: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
+        meta: { type: 'object', additionalProperties: { type: 'number' } }
+      }
+    };
+    const args = { tags: ['final', 'nope'], grid: [[1], [2, 'x']], meta: { '2024': 'big' } };
+    const placed = placeProblems(hostProblems(schema, args), formFields(readSchemaForm(schema), 'arguments'), args);
+    assert.deepEqual(placed.errors, {
+      tags: 'Item 2: Must be one of: draft, final',
+      grid: 'Item 2, item 2: Must be a number',
+      // A name made of digits is a name, not a place in a list.
+      meta: '2024: Must be a number'
+    });
+  });
+
   it('puts everything on the one JSON field of an opaque schema', () => {
     const whole = formFields(readSchemaForm({ anyOf: [{ type: 'object' }] }), 'arguments');
     assert.deepEqual(placeProblems({ problems: [{ path: '/a/b', message: 'must be >= 1' }] }, whole).errors, {

@@ -360,16 +360,30 @@ describe('a map of text is a list of names and values', () => {
     assert.equal(typeHint(env, 'arguments'), undefined);
   });
 
-  it('reads back into an object of strings; an empty value is an empty string', () => {
+  it('reads back into an object of strings', () => {
+    assert.deepEqual(
+      read(env, [
+        { name: 'A', value: '1' },
+        { name: 'B', value: ' ' }
+      ]),
+      { value: { A: '1', B: ' ' }, problems: {} }
+    );
+    assert.deepEqual(read(env, []), { value: undefined, problems: {} }, 'an optional map with no entries is left out');
+    assert.deepEqual(read(headers, []), { value: {}, problems: {} }, 'a required one is sent empty');
+  });
+
+  it('asks for the value of a named entry rather than send "" unseen, and leaves out an empty entry', () => {
     assert.deepEqual(
       read(env, [
         { name: 'A', value: '1' },
         { name: 'B', value: '' }
-      ]),
-      { value: { A: '1', B: '' }, problems: {} }
+      ]).problems,
+      { 'env.1.value': 'Enter a value or remove this entry' }
     );
-    assert.deepEqual(read(env, []), { value: undefined, problems: {} }, 'an optional map with no entries is left out');
-    assert.deepEqual(read(headers, []), { value: {}, problems: {} }, 'a required one is sent empty');
+    const empty = { name: '', value: '' };
+    assert.deepEqual(read(env, [{ name: 'A', value: '1' }, empty]), { value: { A: '1' }, problems: {} });
+    assert.deepEqual(read(env, [empty]), { value: undefined, problems: {} }, 'nothing but empty entries: left out');
+    assert.deepEqual(read(headers, [empty, empty]), { value: {}, problems: {} }, 'a required one is sent empty');
   });
 
   it('asks for each entry’s name, and says where a name is used twice', () => {

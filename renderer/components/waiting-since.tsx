@@ -37,7 +37,9 @@ export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boo
   const said = 'Servers often stop waiting after about a minute (the MCP SDK’s default timeout)';
   return late ? (
     <p className="banner banner-warning wait-note">
-      ⚠ {said}: this one may give up soon.
+      {/* Decoration: "may give up soon" is the warning, and a screen reader need not say "warning sign". */}
+      <span aria-hidden="true">⚠ </span>
+      {said}: this one may give up soon.
       {/* Only where the card keeps what is typed (not an approval's edits, nor a link to open). */}
       {keepsTyped ? ' If it does, what you typed here stays in its notice, to copy.' : null}
     </p>

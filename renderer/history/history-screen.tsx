@@ -4,6 +4,7 @@ import { DateTime } from '../components/date-time.js';
 import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { endLabel } from './cancelled-label.js';
+import { failedEntryReason } from './failed-entry-reason.js';
 import { statusLabel } from '../components/status-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
@@ -159,17 +160,24 @@ export function HistoryScreen({
       <ol className="history-list">
         {page?.entries.map((entry) => {
           // Titles repeat (ten calls of one tool): a title's button is described by what tells its
-          // entry apart, its preview and its meta line, so that moving button to button says it.
+          // entry apart, its preview and its meta line (and why it failed), so that moving button to
+          // button says it.
           // Ids hold a server's task id, which may hold spaces (an id list's separator): encoded.
           const previewId = `history-preview-${encodeURIComponent(entry.id)}`;
           const metaId = `history-meta-${encodeURIComponent(entry.id)}`;
+          const reasonId = `history-reason-${encodeURIComponent(entry.id)}`;
+          // Why it failed, so that the list says it without opening the entry (as the Tasks row does).
+          const reason = failedEntryReason(entry);
+          const describedBy = [entry.preview === undefined ? undefined : previewId, metaId, reason && reasonId]
+            .filter(Boolean)
+            .join(' ');
           return (
             <li key={entry.id} data-history-id={entry.id}>
               <span className="history-heading">
                 <button
                   type="button"
                   className="link-button history-title"
-                  aria-describedby={entry.preview === undefined ? metaId : `${previewId} ${metaId}`}
+                  aria-describedby={describedBy}
                   onClick={() => setOpen(entry.id)}
                 >
                   <TaskTitle kind={entry.kind} title={entry.title} />
@@ -192,6 +200,12 @@ export function HistoryScreen({
                 {entry.unanswered ? ' (unanswered)' : null}
                 {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
               </span>
+              {/* Whole, under the line with its Failed badge: a server's reason is the one useful sentence of a failure. */}
+              {reason === undefined ? null : (
+                <span id={reasonId} className="history-reason">
+                  {reason}
+                </span>
+              )}
             </li>
           );
         })}

@@ -5,7 +5,10 @@ import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HistoryEntrySchema } from '../../app/contract/history.js';
+import { systemClock } from '../../app/core/clock.js';
 import { echoServer } from '../support/assistant-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { launchTestBrowser } from '../support/test-browser.js';
@@ -369,6 +372,88 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       assert.ok(preview.height <= title.height + 2, `one line: ${preview.height} px against ${title.height}`);
       assert.ok(preview.x + preview.width <= box.x + box.width + 0.5, 'within the row');
     }
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says in a failed entry’s row why it failed, in the Tasks row’s words, and who cancelled a cancelled one', async () => {
+    // The server's store: the test fails a task behind the host's back, as a server would.
+    const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+    const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+    const own = await startHostWith({ work });
+    closers.push(
+      async () => store.close(),
+      () => own.dispose()
+    );
+    // The Desk first: its browser keeps Node's event loop alive while the host polls the server.
+    const { server, browser, page } = await openDesk(own.host, built.dir, pageErrors, {
+      viewport: { width: 800, height: 900 }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    const slow = async () => {
+      const call = await own.host.call('tools.call', {
+        serverId: 'work',
+        name: 'slow',
+        arguments: { durationMs: 600_000 }
+      });
+      assert.equal(call.type, 'task');
+      return call.type === 'task' ? call.task : assert.fail('a task');
+    };
+    const failed = await slow();
+    const fetched = nextEvent(
+      own.host,
+      'outbound.changed',
+      (event) =>
+        event.type === 'changed' && event.task.outboundId === failed.outboundId && event.task.outcome !== undefined
+    );
+    const reason = 'The upstream service refused the job: quota of 500 requests per day used up';
+    await store.updateTaskStatus(failed.taskId, 'failed', reason);
+    // The server kept no result: its tasks/result answered the SDK's generic error, which the row leaves out.
+    const event = await fetched;
+    const outcome = event.type === 'changed' ? event.task.outcome : undefined;
+    assert.match(outcome?.type === 'error' ? outcome.error.message : '', /^Task \S+ has no result stored$/);
+    const cancelled = await slow();
+    await own.host.call('outbound.cancel', { outboundId: cancelled.outboundId });
+
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const taskRow = page
+      .getByRole('region', { name: 'Tasks' })
+      .locator(`tr[data-task-key="requested:${failed.outboundId}"]`);
+    await taskRow.locator('[data-status="failed"]').waitFor();
+    const tasksWords = (await taskRow.locator('td.outcome').innerText()).trim();
+    assert.equal(tasksWords, reason);
+
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const row = history.locator(`li[data-history-id="requested:${failed.outboundId}"]`);
+    const said = row.locator('.history-reason');
+    await said.waitFor();
+    // The reason whole, as the Tasks row says it: the badge beside it says Failed, once.
+    assert.equal(await said.textContent(), tasksWords);
+    assert.equal(await row.locator('.meta [data-status="failed"]').textContent(), 'Failed');
+    const text = (await row.textContent()) ?? '';
+    assert.doesNotMatch(text, /Failed:|has no result stored|Error -?\d+/);
+    assert.equal(text.split('Failed').length - 1, 1, 'Failed said once');
+    const box = (await said.boundingBox())!;
+    const rowBox = (await row.boundingBox())!;
+    assert.ok(box.x + box.width <= rowBox.x + rowBox.width + 0.5, 'within the row at 800 px, not cut');
+    assert.equal(await said.evaluate((element) => element.scrollWidth - element.clientWidth), 0, 'not cut');
+    // Moving from title to title, a screen reader says why it failed too.
+    const description = (await accessibleDescription(row.locator('.history-title'))) ?? '';
+    assert.match(description, /^durationMs: 600000 Tool call · to Server work · Failed · /);
+    assert.ok(description.endsWith(` ${reason}`), description);
+    // Its detail says the same words.
+    await row.locator('.history-title').click();
+    const detail = history.locator(`.history-detail[data-history-id="requested:${failed.outboundId}"]`);
+    await detail.locator('.meta', { hasText: reason }).waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    // A task the person cancelled: its badge says who, as the Tasks row's "by you" under Cancelled; no reason line.
+    const gone = history.locator(`li[data-history-id="requested:${cancelled.outboundId}"]`);
+    await gone.locator('.meta [data-status="cancelled"]', { hasText: /^Cancelled by you$/ }).waitFor();
+    assert.equal(await gone.locator('.history-reason').count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });

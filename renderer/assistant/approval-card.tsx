@@ -1,14 +1,22 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { AssistantToolCall, ToolDecision } from '../../app/contract/assistant.js';
-import { ActionError, type Failure } from '../components/action-error.js';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { AssistantToolCall, Conversation, ToolDecision } from '../../app/contract/assistant.js';
+import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { SchemaFields } from '../forms/schema-fields.js';
+import { argumentValues } from '../forms/schema-values.js';
+import { useSchemaForm } from '../forms/use-schema-form.js';
+import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
+import { placeProblems } from '../tools/argument-problems.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
+/** How the arguments are being edited: in the tool's form, or as JSON text. */
+type Editor = 'form' | 'json';
+
 /**
- * A tool call waiting for the person (policy "ask"): its arguments, editable as JSON (checked
- * against the tool's schema by the host), and Approve, Always allow this tool, or Deny with an
- * optional reason the model reads.
+ * A tool call waiting for the person (policy "ask"): its arguments, editable in the tool's form
+ * (as on the Tools screen) or as JSON, checked against the tool's schema by the host; and Approve,
+ * Always allow this tool, or Deny with an optional reason the model reads.
  */
 export function ApprovalCard({
   conversationId,
@@ -22,8 +30,16 @@ export function ApprovalCard({
 }) {
   const { client, announce } = useDesk();
   const original = JSON.stringify(call.arguments ?? parsedArguments(call.rawArguments), null, 2);
+  const args = useMemo(() => objectOf(JSON.parse(original)), [original]);
   const [text, setText] = useState(original);
-  const [editing, setEditing] = useState(false);
+  const [editor, setEditor] = useState<Editor | undefined>(undefined);
+  const editing = editor !== undefined;
+  const input = useInputSchema(call);
+  const schema = input.schema;
+  // Edit arguments pressed while the schema was still on its way: the editor opens once it is here.
+  const [editWanted, setEditWanted] = useState(false);
+  const form = useSchemaForm(schema, 'arguments');
+  const editorRef = useRef<HTMLDivElement>(null);
   // The call is announced before its arguments are read: show them as they come, until edited.
   useEffect(() => {
     if (!editing) setText(original);
@@ -36,7 +52,8 @@ export function ApprovalCard({
   const noteId = useId();
   // While edited arguments cannot be sent, a quiet note under the box says why as the person types
   // (not while the alert from Approve says it).
-  const note = editing && parseError === undefined ? argumentsNote(text) : undefined;
+  const note = editor === 'json' && parseError === undefined ? argumentsNote(text) : undefined;
+  const changed = editor === 'form' ? form.dirty : text !== original;
   const groupRef = useRef<HTMLDivElement>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
@@ -48,6 +65,10 @@ export function ApprovalCard({
     if (returnTo === 'edit') editRef.current?.focus();
     if (returnTo) setReturnTo(undefined);
   }, [returnTo]);
+  // The form opens with the focus in its first control (the JSON box takes it by autoFocus).
+  useEffect(() => {
+    if (editor === 'form') editorRef.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+  }, [editor]);
   // The deny form opens under the arguments, perhaps below the window: its buttons are brought into view.
   useEffect(() => {
     if (denying) actionsRef.current?.scrollIntoView({ block: 'nearest' });
@@ -60,7 +81,7 @@ export function ApprovalCard({
   // host) no longer holds.
   const cancelEdit = () => {
     setText(original);
-    setEditing(false);
+    setEditor(undefined);
     setParseError(undefined);
     clear();
     setReturnTo('edit');
@@ -69,11 +90,18 @@ export function ApprovalCard({
   // Approve, Always allow and Deny all answer this one call: while one is on its way the others wait
   // (aria-disabled, so the focus stays on the button pressed).
   // Once decided, this card (and the button pressed) goes: the focus stays on the call's card, which stays.
-  const decide = (decision: ToolDecision, said: string) => {
+  // `refused` may take the host's refusal as its own to show (the form's fields), else it is shown as it came.
+  const decide = (decision: ToolDecision, said: string, refused?: (error: unknown) => boolean) => {
     if (busy) return;
     const card = groupRef.current?.closest<HTMLElement>('.chat-tool');
     void run(async () => {
-      const c = await client.call('assistant.decide', { conversationId, toolCallId: call.id, decision });
+      let c: Conversation;
+      try {
+        c = await client.call('assistant.decide', { conversationId, toolCallId: call.id, decision });
+      } catch (error) {
+        if (refused?.(error)) return undefined;
+        throw error;
+      }
       announce(said);
       card?.focus();
       return c;
@@ -83,9 +111,66 @@ export function ApprovalCard({
   const deny = () =>
     decide({ action: 'deny', ...(reason.trim() !== '' && { reason: reason.trim() }) }, `${name} denied.`);
 
+  // Opens the tool's form filled with the arguments when it can show them as they are, else the JSON box.
+  useEffect(() => {
+    if (!editWanted || !input.settled) return;
+    setEditWanted(false);
+    const start = schema === undefined || args === undefined ? undefined : argumentValues(form.fields, args);
+    if (start) form.reset(start);
+    setEditor(start ? 'form' : 'json');
+  }, [editWanted, input.settled, schema, args, form]);
+
+  // From the form to JSON, with what was typed in it; a field that cannot be read says so first, so
+  // that nothing typed is lost on the way.
+  const formToJson = () => {
+    setParseError(undefined);
+    if (form.dirty) {
+      const read = form.read();
+      if (!read.ok) {
+        form.showErrors(read.errors);
+        setParseError({
+          ...correctingFailure(Object.keys(read.errors).length),
+          next: 'Each marked field says what it needs; correct it, then edit as JSON again.'
+        });
+        return;
+      }
+      setText(JSON.stringify(read.values, null, 2));
+    } else setText(original);
+    form.setErrors({});
+    clear();
+    setEditor('json');
+  };
+
+  // The host checks the form's values against the tool's schema as the Tools screen's are: its
+  // problems go on the fields they name, in the form's own words.
+  const placeRefusal = (error: unknown, sent: Record<string, unknown>): boolean => {
+    const refusal = toHostCallError(error);
+    if (refusal.code !== INVALID_PARAMS) return false;
+    const placed = placeProblems(refusal.data, form.fields, sent);
+    const count = Object.keys(placed.errors).length;
+    if (count === 0) return false;
+    form.showErrors(placed.errors);
+    setParseError({
+      ...correctingFailure(count),
+      ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
+    });
+    return true;
+  };
+
   const approve = () => {
     setParseError(undefined);
-    if (text === original) return decide({ action: 'approve' }, `${name} approved.`);
+    if (!changed) return decide({ action: 'approve' }, `${name} approved.`);
+    if (editor === 'form') {
+      const read = form.read();
+      if (!read.ok) {
+        form.showErrors(read.errors);
+        return setParseError(correctingFailure(Object.keys(read.errors).length));
+      }
+      form.setErrors({});
+      return decide({ action: 'approve', arguments: read.values }, `${name} approved with your edits.`, (error) =>
+        placeRefusal(error, read.values)
+      );
+    }
     const problem = argumentsError(text);
     if (problem) return setParseError(problem);
     decide(
@@ -106,7 +191,7 @@ export function ApprovalCard({
         if (denying) {
           e.preventDefault();
           closeDeny();
-        } else if (editing && (e.target as Element).classList.contains('chat-args-editor')) {
+        } else if (editing && (e.target as Element).closest('.chat-args-editor, .chat-args-form')) {
           e.preventDefault();
           cancelEdit();
         }
@@ -122,7 +207,22 @@ export function ApprovalCard({
         ) : null}{' '}
         with:
       </p>
-      {editing ? (
+      {editor === 'form' ? (
+        <div ref={editorRef} className="chat-args-form" role="group" aria-label="Arguments">
+          {form.fields.length > 0 ? (
+            <SchemaFields
+              fields={form.fields}
+              mode="arguments"
+              values={form.values}
+              errors={form.errors}
+              onChange={form.setValue}
+              controlRef={form.controlRef}
+            />
+          ) : (
+            <p className="muted">This tool takes no arguments.</p>
+          )}
+        </div>
+      ) : editor === 'json' ? (
         <>
           <label className="field">
             <span>Arguments (JSON)</span>
@@ -179,22 +279,27 @@ export function ApprovalCard({
         ) : (
           <>
             <button type="button" className="primary" {...busyProps(busy)} onClick={approve}>
-              {text === original ? 'Approve' : 'Approve with edits'}
+              {changed ? 'Approve with edits' : 'Approve'}
             </button>
             {editing ? (
               <button type="button" onClick={cancelEdit}>
                 Cancel edit
               </button>
             ) : (
-              <button type="button" ref={editRef} onClick={() => setEditing(true)}>
+              <button type="button" ref={editRef} onClick={() => setEditWanted(true)}>
                 Edit arguments
               </button>
             )}
+            {editor === 'form' ? (
+              <button type="button" onClick={formToJson}>
+                Edit as JSON
+              </button>
+            ) : null}
             <button
               type="button"
-              disabled={text !== original}
+              disabled={changed}
               {...busyProps(busy)}
-              title={text !== original ? 'Approve once to send edited arguments' : undefined}
+              title={changed ? 'Approve once to send edited arguments' : undefined}
               onClick={() => decide({ action: 'always' }, `${name} is always allowed from now on.`)}
             >
               Always allow {name}
@@ -241,6 +346,42 @@ function argumentsNote(text: string): string | undefined {
   return problem.why === undefined
     ? 'Not a JSON object: put the arguments between { and }.'
     : `Not JSON yet: ${problem.why}`;
+}
+
+/**
+ * The tool's input schema, for its form: from the server's tool list as the host keeps it (the list
+ * it checks edited arguments against), so no new field in the contract. `settled` once the list came
+ * or could not; `schema` is then `undefined` when the tool has none to give.
+ */
+function useInputSchema(call: AssistantToolCall): { settled: boolean; schema: unknown } {
+  const { client } = useDesk();
+  const { serverId, toolName } = call;
+  const known = serverId !== undefined && toolName !== undefined;
+  const [found, setFound] = useState<{ settled: boolean; schema: unknown }>({ settled: !known, schema: undefined });
+  useEffect(() => {
+    if (serverId === undefined || toolName === undefined) return;
+    let current = true;
+    client.call('tools.list', { serverId }).then(
+      (tools) => {
+        if (current) setFound({ settled: true, schema: tools.find((tool) => tool.name === toolName)?.inputSchema });
+      },
+      // No list (the server went away, say): the arguments are edited as JSON, as they always could be.
+      () => {
+        if (current) setFound({ settled: true, schema: undefined });
+      }
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, serverId, toolName]);
+  return found;
+}
+
+/** The arguments when they are a JSON object, which a form can show; else `undefined`. */
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function parsedArguments(raw: string): unknown {

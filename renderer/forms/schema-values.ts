@@ -444,3 +444,52 @@ export function fieldAt(fields: SchemaField[], key: string): SchemaField | undef
   }
   return field;
 }
+
+/** The field with no defaults, nor any in its parts: a control then holds only what it is given. */
+function withoutDefaults(field: SchemaField): SchemaField {
+  return {
+    ...field,
+    default: undefined,
+    hasDefault: false,
+    ...(field.fields && { fields: field.fields.map(withoutDefaults) }),
+    ...(field.item && { item: withoutDefaults(field.item) })
+  };
+}
+
+/** Whether two JSON values are equal, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  const bRecord = b as Record<string, unknown>;
+  return (
+    aKeys.length === Object.keys(b).length &&
+    aKeys.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], bRecord[key]))
+  );
+}
+
+/**
+ * What each control of a tool argument form holds to show `args` (a call's arguments as they
+ * stand), or `undefined` when the form cannot show them as they are: a key the schema does not
+ * declare, a value of another type than its field's, an opaque schema. The test is a read back:
+ * the form, untouched, must send exactly `args`, so that opening it changes nothing.
+ */
+export function argumentValues(
+  fields: SchemaField[],
+  args: Record<string, unknown>
+): Record<string, RawValue> | undefined {
+  const mode = 'arguments';
+  const values: Record<string, RawValue> = {};
+  const read: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.name === WHOLE_ARGUMENTS) return undefined;
+    // An argument left out stays out: the schema's defaults are the server's to apply, not the form's.
+    const given = Object.hasOwn(args, field.name);
+    const raw = initialValue(withDefault(withoutDefaults(field), given ? args[field.name] : undefined, given), mode);
+    if (raw === undefined) return undefined;
+    values[field.name] = raw;
+    const back = readTree(field, mode, raw, field.name, () => false);
+    if (back.value !== undefined) read[field.name] = back.value;
+  }
+  return sameJson(read, args) ? values : undefined;
+}

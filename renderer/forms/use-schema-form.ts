@@ -32,6 +32,11 @@ export interface SchemaFormState {
   showErrors: (errors: Record<string, string>) => void;
   /** Something was typed, chosen, added or removed: the values are not the ones the form started with. */
   dirty: boolean;
+  /**
+   * Starts the form again from `start` (what each control holds), with no messages; `dirty` is
+   * measured from it. For a form filled with values that were not known when it was built.
+   */
+  reset: (start: Record<string, RawValue>) => void;
 }
 
 /**
@@ -47,6 +52,8 @@ export function useSchemaForm(
   const initial = useMemo(() => initialValues(fields, mode), [fields, mode]);
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // What `reset` started the form from, when it was called: the values `dirty` is measured from.
+  const [start, setStart] = useState<Record<string, RawValue> | undefined>(undefined);
   const controls = useRef(new Map<string, HTMLElement>());
 
   /** Set once messages were shown (a submit found problems): from then on fields are checked as they change. */
@@ -130,7 +137,14 @@ export function useSchemaForm(
     focusFirst(errors);
   });
 
-  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
+  const dirty = JSON.stringify(values) !== JSON.stringify(start ?? initial);
 
-  return { fields, mode, values, errors, setValue, setErrors, controlRef, read, focusFirst, showErrors, dirty };
+  const reset = useCallback((from: Record<string, RawValue>) => {
+    setStart(from);
+    setValues(from);
+    setErrors({});
+    checking.current = false;
+  }, []);
+
+  return { fields, mode, values, errors, setValue, setErrors, controlRef, read, focusFirst, showErrors, dirty, reset };
 }

@@ -145,16 +145,34 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await page.keyboard.press('Escape');
     await approval.getByRole('button', { name: 'Deny…' }).waitFor();
     assert.equal(await focused(), 'Deny…');
-    // The editor takes the focus; Cancel edit puts the arguments back as they were.
+    // The tool's form, filled with the call's arguments, takes the focus; Cancel edit puts the
+    // arguments back as they were.
+    const argumentsForm = approval.getByRole('group', { name: 'Arguments', exact: true });
+    const messageField = argumentsForm.getByLabel('message');
     await approval.getByRole('button', { name: 'Edit arguments' }).click();
-    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
-    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent" }');
+    await messageField.waitFor();
+    assert.equal(await messageField.inputValue(), 'hello');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'message');
+    await messageField.fill('never sent');
+    assert.equal(await approval.getByRole('button', { name: 'Always allow echo' }).isDisabled(), true);
     await approval.getByRole('button', { name: 'Cancel edit' }).click();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
     assert.equal(await focused(), 'Edit arguments');
-    // Escape in the editor cancels the edit too.
+    assert.equal(await approval.getByRole('button', { name: 'Always allow echo' }).isDisabled(), false);
+    // Escape in the form cancels the edit too, and opened again it starts from the call's arguments.
     await page.keyboard.press('Enter');
-    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent either" }');
+    await messageField.fill('never sent either');
+    await page.keyboard.press('Escape');
+    await approval.getByRole('button', { name: 'Edit arguments' }).waitFor();
+    assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
+    assert.equal(await focused(), 'Edit arguments');
+    await page.keyboard.press('Enter');
+    assert.equal(await messageField.inputValue(), 'hello');
+    assert.equal(await approval.getByRole('button', { name: 'Approve', exact: true }).count(), 1, 'nothing edited');
+    // Edit as JSON: the JSON box, which takes the focus; Escape there backs out of the edit too.
+    await approval.getByRole('button', { name: 'Edit as JSON' }).click();
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+    await approval.getByLabel('Arguments (JSON)').fill('{ "message": "never sent" }');
     await page.keyboard.press('Escape');
     await approval.getByRole('button', { name: 'Edit arguments' }).waitFor();
     assert.match(await approval.locator('pre').innerText(), /"message": "hello"/);
@@ -163,8 +181,12 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // arguments back, and what was said of the edited ones goes with them.
     const editor = approval.getByLabel('Arguments (JSON)');
     const alert = approval.getByRole('alert');
-    for (const how of ['Cancel edit', 'Escape']) {
+    const editAsJson = async (): Promise<void> => {
       await approval.getByRole('button', { name: 'Edit arguments' }).click();
+      await approval.getByRole('button', { name: 'Edit as JSON' }).click();
+    };
+    for (const how of ['Cancel edit', 'Escape']) {
+      await editAsJson();
       await editor.fill('{"message": 5}');
       await approval.getByRole('button', { name: 'Approve with edits' }).click();
       await alert.getByText('Your decision on echo was not taken.').waitFor();
@@ -176,7 +198,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       await alert.waitFor({ state: 'hidden' });
       assert.equal(await approval.locator('.action-error:not([hidden])').count(), 0, `${how}: no failure left`);
     }
-    await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    await editAsJson();
     // As the person types, a quiet note (the box's description, not an alert) says while it is not JSON.
     const note = approval.locator('.chat-args-note');
     assert.equal(await note.count(), 0, 'the arguments as they came are JSON');
@@ -273,6 +295,101 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await lastAnswer().getByText('Fine, I will not.').waitFor();
     const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
     assert.match(String(tool?.content), /their reason: not today/);
+  });
+
+  it('Edit arguments opens the tool’s form: a problem the host finds is said at its field, and what was typed is what the tool gets', async () => {
+    await newChat('Form edits', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    const args = '{"url":"https://example.com/start"}';
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'u1', name: 'everything__trigger-url-elicitation', arguments: args }] },
+      { kind: 'text', tokens: ['Not that one, then.'] }
+    );
+    await send('Open a link');
+    const link = pane().getByRole('group', { name: 'Approve trigger-url-elicitation?' });
+    await link.getByRole('button', { name: 'Edit arguments' }).click();
+    const url = link.getByRole('group', { name: 'Arguments', exact: true }).getByLabel('url');
+    await url.waitFor();
+    assert.equal(await url.inputValue(), 'https://example.com/start');
+    // The form sends it; the host checks it against the tool's schema and its word lands on the field.
+    await url.fill('not a link');
+    await link.getByRole('button', { name: 'Approve with edits' }).click();
+    await link.getByRole('alert').getByText('One field needs correcting.').waitFor();
+    await link.locator('.field-error', { hasText: 'Enter a full URL (https://…)' }).waitFor();
+    assert.equal(await url.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'url');
+    assert.equal(await link.getByRole('button', { name: /^Always allow/ }).isDisabled(), true);
+    await link.getByRole('button', { name: 'Deny…' }).click();
+    await link.getByRole('button', { name: 'Deny the call' }).click();
+    await pane().locator('[data-tool-call-id="u1"][data-state="denied"]').waitFor();
+    await lastAnswer().getByText('Not that one, then.').waitFor();
+
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [{ id: 'f1', name: 'everything__echo', arguments: '{"message":"from the model"}' }]
+      },
+      { kind: 'text', tokens: ['Echoed.'] }
+    );
+    await send('Echo something');
+    const approval = pane().getByRole('group', { name: 'Approve echo?' });
+    await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    const message = approval.getByRole('group', { name: 'Arguments', exact: true }).getByLabel('message');
+    assert.equal(await message.inputValue(), 'from the model');
+    await message.fill('typed in the form');
+    await approval.getByRole('button', { name: 'Approve with edits' }).click();
+    await pane().locator('[data-tool-call-id="f1"][data-state="completed"]').waitFor();
+    await lastAnswer().getByText('Echoed.').waitFor();
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.equal(
+      tool?.content,
+      'The user edited the arguments before approving this call; it was made with {"message":"typed in the form"}.\n\nEcho: typed in the form'
+    );
+  });
+
+  it('Edit as JSON carries what was typed in the form; arguments the form cannot show open as JSON', async () => {
+    await newChat('JSON edits', 'everything');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    // A key the tool's schema does not declare: the form would drop it, so the JSON box opens.
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [{ id: 'x1', name: 'everything__echo', arguments: '{"message":"hi","volume":11}' }]
+      },
+      { kind: 'text', tokens: ['Left it.'] }
+    );
+    await send('Echo loudly');
+    const loud = pane().getByRole('group', { name: 'Approve echo?' });
+    await loud.getByRole('button', { name: 'Edit arguments' }).click();
+    await page.waitForFunction(() => document.activeElement?.tagName === 'TEXTAREA');
+    assert.deepEqual(JSON.parse(await loud.getByLabel('Arguments (JSON)').inputValue()), { message: 'hi', volume: 11 });
+    assert.equal(await loud.getByRole('group', { name: 'Arguments', exact: true }).count(), 0);
+    assert.equal(await loud.getByRole('button', { name: 'Edit as JSON' }).count(), 0);
+    await loud.getByRole('button', { name: 'Deny…' }).click();
+    await loud.getByRole('button', { name: 'Deny the call' }).click();
+    await lastAnswer().getByText('Left it.').waitFor();
+
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'j1', name: 'everything__echo', arguments: '{"message":"hi"}' }] },
+      { kind: 'text', tokens: ['Sent as JSON.'] }
+    );
+    await send('Echo hi');
+    const approval = pane().getByRole('group', { name: 'Approve echo?' });
+    await approval.getByRole('button', { name: 'Edit arguments' }).click();
+    await approval.getByRole('group', { name: 'Arguments', exact: true }).getByLabel('message').fill('typed first');
+    await approval.getByRole('button', { name: 'Edit as JSON' }).click();
+    const editor = approval.getByLabel('Arguments (JSON)');
+    assert.deepEqual(JSON.parse(await editor.inputValue()), { message: 'typed first' });
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+    assert.equal(await approval.getByRole('button', { name: /^Always allow/ }).isDisabled(), true);
+    await editor.fill('{ "message": "then as JSON" }');
+    await approval.getByRole('button', { name: 'Approve with edits' }).click();
+    await lastAnswer().getByText('Sent as JSON.').waitFor();
+    const tool = (llm.chatRequests.at(-1)!.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.equal(
+      tool?.content,
+      'The user edited the arguments before approving this call; it was made with {"message":"then as JSON"}.\n\nEcho: then as JSON'
+    );
   });
 
   it('the last answer can be asked again and the last message edited and sent again, by keyboard too; what followed it is replaced', async () => {

@@ -89,6 +89,12 @@ export const HistorySummarySchema = z.object({
    */
   answer: z.enum(['accept', 'decline', 'cancel']).optional(),
   statusMessage: z.string().optional(),
+  /**
+   * In a list, why a tool call that ran without a task failed, which no status message says: its
+   * error as its detail words it ("Error -32603: …"), or the text of a result with `isError`; in
+   * a line cut as `preview` is. A whole entry has the error or result itself.
+   */
+  errorLine: z.string().optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -113,7 +119,7 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 /** Which entries a list or an export covers. All given filters must match. */
 export const HistoryFilterSchema = z.object({
-  /** Words that must all appear (case-insensitive) in the title, preview, server, status message or ids. */
+  /** Words that must all appear (case-insensitive) in the title, preview, server, status message, error line or ids. */
   text: z.string().optional(),
   serverId: z.string().optional(),
   /**

@@ -1,5 +1,7 @@
 import { argumentsPreview, previewLine } from '../contract/request-preview.js';
 import { lastRanRequest } from '../contract/request-changes.js';
+import type { ErrorData } from '../contract/common.js';
+import { markdownPlainText } from '../contract/markdown-plain-text.js';
 import { jsonPart, textPrefix } from '../store/json-text.js';
 
 /** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
@@ -94,6 +96,33 @@ export function previewOf(entry: {
   if (last === undefined) return undefined;
   const line = previewLine(last);
   return line === '' || entry.title.startsWith(line.replace(/…$/, '')) ? undefined : line;
+}
+
+/**
+ * Why a tool call that ran without a task (`call:`) failed, in a line, when no status message
+ * says it (see `HistorySummary.errorLine`): its error in its detail's words, "Error <code>:
+ * <message>" (as `ErrorView` and the Tasks row say an error), or the words of a result with
+ * `isError` (the detail's Markdown as plain text). Undefined for anything else, and for a result
+ * too large to keep whole.
+ */
+export function errorLineOf(entry: {
+  id: string;
+  status: string;
+  statusMessage?: string | undefined;
+  error?: ErrorData | undefined;
+  result?: Record<string, unknown> | undefined;
+}): string | undefined {
+  if (!entry.id.startsWith('call:') || entry.status !== 'failed' || entry.statusMessage !== undefined) return undefined;
+  if (entry.error) return previewLine(`Error ${entry.error.code}: ${entry.error.message}`);
+  const content = entry.result?.isError === true ? entry.result.content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const block of content as unknown[]) {
+    const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+    if (type === 'text' && typeof text === 'string') texts.push(text);
+  }
+  const line = previewLine(markdownPlainText(texts.join('\n\n')));
+  return line === '' ? undefined : line;
 }
 
 function textOf(message: unknown, from: 'user' | 'any' = 'user'): string | undefined {

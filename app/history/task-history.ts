@@ -21,6 +21,7 @@ import { SegmentLog } from '../store/segment-log.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
 import {
   boundedValue,
+  errorLineOf,
   MAX_TIMELINE_STEPS,
   previewOf,
   ranRequestOf,
@@ -389,7 +390,7 @@ export class TaskHistory {
       if (filter.status !== undefined && (summary.rejected ? 'rejected' : entry.status) !== filter.status) continue;
       if (words.length > 0) {
         const haystack =
-          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}`.toLowerCase();
+          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);
@@ -551,15 +552,18 @@ function isEnded(status: HistoryStatus): boolean {
 
 /**
  * An entry without its bodies, with what tells it from others of its title (`preview`, from its
- * request), whether it was a model request turned down (which only its error says), and whether
+ * request), why a plain tool call failed (`errorLine`, from its error or result: the list has
+ * neither), whether it was a model request turned down (which only its error says), and whether
  * the person changed the request before it ran.
  */
 function summaryOf(entry: HistoryEntry): HistorySummary {
   const { timeline: _timeline, request: _request, ranRequest, result: _result, error: _error, ...summary } = entry;
   const preview = previewOf(entry);
+  const errorLine = errorLineOf(entry);
   return {
     ...summary,
     ...(preview !== undefined && { preview }),
+    ...(errorLine !== undefined && { errorLine }),
     ...(isRejectedSampling(entry) && { rejected: true }),
     ...(ranRequest !== undefined && { edited: true }),
     ...answerOf(entry)

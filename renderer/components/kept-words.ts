@@ -21,7 +21,10 @@ export function keptWords(direction: TaskDirection, { past = false, midLine = fa
 export interface KeptLine {
   words: string;
   ended: boolean;
-  /** Within its last stretch (from `warnAt`): the words say "only" and start with ⚠. */
+  /**
+   * Within its last stretch (from `warnAt`): the words say "only", and where they are shown a ⚠
+   * goes before them, hidden from screen readers (the words are the warning; the sign is not said).
+   */
   warning: boolean;
   /** Its keeper let it go before its time passed ("no longer kept"): no date follows. */
   gone?: true;
@@ -91,5 +94,5 @@ export function keptLine(
   const warning = warned || (warnAt !== undefined && now >= Date.parse(warnAt));
   const time = formatDuration(Math.ceil(left / unitMs) * unitMs);
   const words = `${lead()}for ${warning ? 'only ' : ''}${time} more`;
-  return { words: warning ? `⚠ ${words}` : words, ended: false, warning };
+  return { words, ended: false, warning };
 }

@@ -54,6 +54,8 @@ export function TaskKept({
       data-warning={line.warning ? 'true' : undefined}
       title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned, gone }).words : undefined}
     >
+      {/* Decoration: "only" says it is nearly up, and a screen reader need not say "warning sign". */}
+      {line.warning ? <span aria-hidden="true">⚠ </span> : null}
       {line.words}
       {dated && (line.ended || until) ? (
         <>

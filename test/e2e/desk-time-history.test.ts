@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CreateTaskResultSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { HistoryEntrySchema } from '../../app/contract/history.js';
@@ -104,6 +111,12 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     assert.match(
       (await countdown.textContent()) ?? '',
       /^⚠ Taskdesk keeps the task and its result for only 1 min( \d+ s)? more$/
+    );
+    // The sign is seen, not said: "only" is the warning a screen reader reads.
+    assert.equal(await countdown.locator('[aria-hidden="true"]').textContent(), '⚠ ');
+    assert.match(
+      await countdown.ariaSnapshot(),
+      /^- text: Taskdesk keeps the task and its result for only 1 min( \d+ s)? more$/
     );
     // Past its end on the page's clock (the core has yet to get there): it was kept until then, no countdown.
     await page.clock.fastForward(2 * 60_000);
@@ -454,6 +467,57 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     const gone = history.locator(`li[data-history-id="requested:${cancelled.outboundId}"]`);
     await gone.locator('.meta [data-status="cancelled"]', { hasText: /^Cancelled by you$/ }).waitFor();
     assert.equal(await gone.locator('.history-reason').count(), 0);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says in a failed plain call’s row why it failed, in the words of its detail', async () => {
+    // A server that fails one call with a JSON-RPC error and answers another with a tool error.
+    const tools = new Server({ name: 'failing', version: '1.0.0' }, { capabilities: { tools: {} } });
+    tools.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: ['break', 'refuse'].map((name) => ({ name, inputSchema: { type: 'object' as const } }))
+    }));
+    const broke = 'The disk is full: nothing more can be written';
+    tools.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (request.params.name === 'break') throw new McpError(ErrorCode.InternalError, broke);
+      return { content: [{ type: 'text', text: '**Quota** used up for today' }], isError: true };
+    });
+    const ownClock = new ManualClock();
+    const own = await startHostWith({ tools: { ...peerServer('failing'), server: tools } }, { clock: ownClock });
+    closers.push(() => own.dispose());
+    await assert.rejects(own.host.call('tools.call', { serverId: 'tools', name: 'break', arguments: {} }));
+    await ownClock.advance(1);
+    const refused = await own.host.call('tools.call', { serverId: 'tools', name: 'refuse', arguments: {} });
+    assert.equal(refused.type === 'result' && refused.result.isError, true);
+    const { server, browser, page } = await openDesk(own.host, built.dir, pageErrors, {
+      viewport: { width: 800, height: 900 }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('2 entries').waitFor();
+    for (const [tool, reason] of [
+      ['break', `Error -32603: ${broke}`],
+      ['refuse', 'Quota used up for today']
+    ] as const) {
+      const row = history.locator('.history-list li', { hasText: `Tool call: ${tool}` });
+      await row.locator('.meta [data-status="failed"]').waitFor();
+      assert.equal(await row.locator('.history-reason').textContent(), reason, tool);
+      const description = (await accessibleDescription(row.locator('.history-title'))) ?? '';
+      assert.ok(description.endsWith(` ${reason}`), description);
+      // Its detail says the same words: the error as ErrorView says it, the tool's error as its text.
+      await row.locator('.history-title').click();
+      const detail = history.locator('.history-detail');
+      await detail.locator('.tool-result-error', { hasText: reason }).waitFor();
+      if (tool === 'break') assert.equal(await detail.locator('.tool-result-error p').textContent(), reason);
+      await detail.getByRole('button', { name: 'Close' }).click();
+    }
+    // Found by the words its row says.
+    await history.getByRole('searchbox').fill('disk is full');
+    await history.getByText('1 entry').waitFor();
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -27,6 +27,13 @@ describe('why a failed History entry failed, for its row', () => {
     assert.equal(failedEntryReason(summary({ statusMessage: reason })), reason);
   });
 
+  it('is a plain tool call’s error line when no status message says why', () => {
+    const call = { id: 'call:1', taskId: undefined, errorLine: 'Error -32603: The disk is full' };
+    assert.equal(failedEntryReason(summary(call)), 'Error -32603: The disk is full');
+    assert.equal(failedEntryReason(summary({ ...call, statusMessage: 'Its own words' })), 'Its own words');
+    assert.equal(failedEntryReason(summary({ ...call, status: 'cancelled' })), undefined);
+  });
+
   it('says nothing for an entry that did not fail, whatever its message', () => {
     for (const status of ['working', 'input_required', 'completed', 'cancelled', 'expired', 'lost'] as const)
       assert.equal(failedEntryReason(summary({ status, statusMessage: 'Some words' })), undefined, status);

@@ -467,6 +467,63 @@ describe('the task history', () => {
     history.close();
   });
 
+  it('says in the list why a call without a task failed, as its detail says it, in a line cut as a preview is', () => {
+    const { history, changed } = fresh();
+    const call = (
+      toolName: string,
+      state: 'completed' | 'failed' | 'cancelled',
+      error?: { code: number; message: string }
+    ) => ({
+      callId: toolName,
+      serverId: 'beta',
+      serverName: 'Beta',
+      toolName,
+      startedAt: '2026-06-01T00:00:01.000Z',
+      endedAt: '2026-06-01T00:00:02.000Z',
+      state,
+      ...(error && { error })
+    });
+    const long = `The disk is full: ${'and the spare one too, '.repeat(10)}`;
+    history.recordCall({ call: call('broke', 'failed', { code: -32603, message: 'The tool broke' }), arguments: {} });
+    history.recordCall({ call: call('full', 'failed', { code: -32603, message: long }), arguments: {} });
+    history.recordCall({
+      call: call('refused', 'completed'),
+      arguments: {},
+      result: { content: [{ type: 'text', text: '**Quota** used up:\n\n- 500 requests a day' }], isError: true }
+    });
+    history.recordCall({
+      call: call('echo', 'completed'),
+      arguments: {},
+      result: { content: [{ type: 'text', text: 'Echo' }] }
+    });
+    history.recordCall({
+      call: call('stopped', 'cancelled', { code: -32800, message: 'Cancelled by you' }),
+      arguments: {}
+    });
+    const lines = new Map(history.list().entries.map((entry) => [entry.title, entry.errorLine]));
+    assert.equal(
+      lines.get('Tool call: broke'),
+      'Error -32603: The tool broke',
+      'the code and message, as ErrorView says'
+    );
+    const cut = lines.get('Tool call: full') ?? '';
+    assert.match(cut, /^Error -32603: The disk is full: and the spare one too, .*…$/);
+    assert.equal(cut.length, 80, 'cut with an ellipsis at a preview’s 80 characters');
+    assert.equal(lines.get('Tool call: refused'), 'Quota used up: 500 requests a day', 'the tool error’s words');
+    assert.equal(lines.get('Tool call: echo'), undefined, 'an answer says no error');
+    assert.equal(lines.get('Tool call: stopped'), undefined, 'a cancel says who, in its badge');
+    assert.equal(
+      changed.find((entry) => entry.title === 'Tool call: broke')?.errorLine,
+      'Error -32603: The tool broke'
+    );
+    assert.deepEqual(
+      history.list({ text: 'tool broke' }).entries.map((entry) => entry.title),
+      ['Tool call: broke'],
+      'found by the words its row says'
+    );
+    history.close();
+  });
+
   it('marks a requested task forgotten before it ended as lost, and leaves an ended one as it was', () => {
     const { history } = fresh();
     history.recordRequested(requested('running'));

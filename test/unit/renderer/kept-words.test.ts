@@ -21,7 +21,7 @@ describe('how long a task is kept, in words', () => {
     assert.equal(keptWords('requested', { past: true }), 'The server kept the task and its result');
   });
 
-  it('counts down what is left, rounded up to the unit, and says "only" with a ⚠ from warnAt', () => {
+  it('counts down what is left, rounded up to the unit, and says "only" from warnAt, with no ⚠ in the words', () => {
     assert.deepEqual(keptLine('received', expiresAt, at('2030-01-01T10:00:00.500Z')), {
       words: 'Taskdesk keeps the task and its result for 10 min more',
       ended: false,
@@ -37,7 +37,7 @@ describe('how long a task is kept, in words', () => {
     );
     assert.deepEqual(
       keptLine('received', expiresAt, at('2030-01-01T10:09:00.000Z'), { warnAt: '2030-01-01T10:08:00.000Z' }),
-      { words: '⚠ Taskdesk keeps the task and its result for only 1 min more', ended: false, warning: true }
+      { words: 'Taskdesk keeps the task and its result for only 1 min more', ended: false, warning: true }
     );
   });
 
@@ -63,7 +63,7 @@ describe('how long a task is kept, in words', () => {
     });
     assert.equal(keptLine('received', 'soon', now, { compact: true }).words, 'for a time not known');
     assert.deepEqual(keptLine('received', expiresAt, now, { warned: true }), {
-      words: '⚠ Taskdesk keeps the task and its result for only 10 min more',
+      words: 'Taskdesk keeps the task and its result for only 10 min more',
       ended: false,
       warning: true
     });
@@ -83,7 +83,7 @@ describe('how long a task is kept, in words', () => {
         compact: true,
         warnAt: '2030-01-01T10:08:00.000Z'
       }).words,
-      '⚠ for only 1 min more'
+      'for only 1 min more'
     );
     assert.equal(keptLine('requested', undefined, now, { compact: true }).words, 'without a time limit');
     // The date follows: in the past tense, it cannot be read as a time still to come.

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { checkResultType } from '../requestor/result-type.js';
 
 /** Any result object: the caller checks it against the method's own schema. */
 const AnyObjectSchema = z.looseObject({});
@@ -22,7 +23,10 @@ export interface SourceServer {
   list(method: SourceListMethod, params: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>>;
 }
 
-/** The {@link SourceServer} of a ready connection. */
+/**
+ * The {@link SourceServer} of a ready connection. A modern server's list whose `resultType` is
+ * not `complete` is refused (see `checkResultType`).
+ */
 export function sourceServerOf(
   connection: Pick<ServerConnection, 'client' | 'config' | 'era' | 'discover' | 'modernRequest'>
 ): SourceServer {
@@ -31,7 +35,13 @@ export function sourceServerOf(
     return {
       name,
       capabilities: connection.discover?.capabilities ?? {},
-      list: (method, params, timeout) => connection.modernRequest(method, params, { tasks: false, timeout })
+      list: async (method, params, timeout) =>
+        checkResultType(
+          method,
+          await connection.modernRequest(method, params, { tasks: false, timeout }),
+          { tasks: false },
+          name
+        )
     };
   return { ...legacySourceServer(connection.client), name };
 }

@@ -283,6 +283,14 @@ export function connectWithoutInitialize(client: Client, transport: Transport): 
 }
 
 /**
+ * A request timeout the SDK never reaches: when its own timeout runs out, `Protocol.request`
+ * sends `notifications/cancelled`, which `initialize` must never get (MCP 2025-11-25,
+ * cancellation). The connect deadline is kept by the caller instead. The longest delay Node's
+ * `setTimeout` takes (a longer one fires at once); `app/requestor` keeps its own copy.
+ */
+export const SDK_TIMEOUT_OUT_OF_THE_WAY_MS = 2 ** 31 - 1;
+
+/**
  * The abort signal of one request, as `Protocol.request` reads one, for a fraction of what a Node
  * `AbortController` costs (its signal is an EventTarget, with a map of listeners and a record per
  * listener): the requestor gives one to every poll, thousands a minute with many tasks followed,

@@ -35,6 +35,7 @@ import { httpFailureText, networkFailureText } from './network-failure.js';
 import { initializeFailureText } from './initialize-failure.js';
 import {
   GuardedStdioTransport,
+  SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
   cancelAnyRequestId,
   connectWithoutInitialize,
   handlesRequest,
@@ -493,7 +494,7 @@ export class ServerConnection {
     const watch = watchInitialize(transport, { ...options, onModern: () => this.#modernWire.add(transport) });
     let failure: { error: unknown } | undefined;
     try {
-      await this.client.connect(transport, { timeout: Math.max(1, deadline - Date.now()) });
+      await this.#initializeBy(transport, deadline);
     } catch (error) {
       // An answer the SDK could not accept is the whole reason, in words rather than the SDK's.
       const text = initializeFailureText(error, { pinnedLegacy: this.config.protocol === '2025-11-25' });
@@ -516,6 +517,30 @@ export class ServerConnection {
       return { type: 'failed', error, closed: false };
     }
     return failure ? { type: 'failed', error: failure.error, closed: watch.closed } : { type: 'ready' };
+  }
+
+  /**
+   * `client.connect` (the `initialize` exchange) by the deadline. `initialize` must not be
+   * cancelled (MCP 2025-11-25, cancellation), and the SDK cancels a request whose own timeout
+   * runs out: that timeout is kept out of the way, and when the deadline passes the connection is
+   * given up instead, by closing the transport. That close is Taskdesk's, so it reads neither as
+   * an exit nor as a server that hung up ({@link watchStdioExit}, `watchInitialize`), and the
+   * failure is the SDK's own timeout error, as before.
+   */
+  async #initializeBy(transport: Transport, deadline: number): Promise<void> {
+    const timeoutMs = Math.max(1, deadline - Date.now());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), timeoutMs)));
+    const connecting = this.client.connect(transport, { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS });
+    try {
+      if ((await Promise.race([connecting, expired])) !== 'expired') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    // The close fails the pending initialize ("Connection closed"): the timeout below is the reason.
+    connecting.catch(() => undefined);
+    await transport.close().catch(() => undefined);
+    throw new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
   }
 
   /** The era remembered for this server (its identity), if any. */

@@ -3,6 +3,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase } from './task-follower-base.js';
+import { checkResultType } from './result-type.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
 /**
@@ -141,13 +142,14 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     const wasRequested = this.#cancelRequested;
     this.#cancelRequested = true;
     try {
-      await this.send((signal) =>
+      const ack = await this.send((signal) =>
         connection.peer.request(
           'tasks/cancel',
           { taskId: this.view.taskId },
           { tasks: true, timeout: this.env.requestTimeoutMs, signal }
         )
       );
+      checkResultType('tasks/cancel', ack, { tasks: true }, connection.serverName);
     } catch (error) {
       if (this.connection !== connection) return;
       if (!isTaskNotFound(error)) {
@@ -284,13 +286,15 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     const batch = new Map(this.#unsent);
     this.#updateInFlight = true;
     try {
-      await this.send((signal) =>
+      const ack = await this.send((signal) =>
         connection.peer.request(
           'tasks/update',
           { taskId: this.view.taskId, inputResponses: Object.fromEntries(batch) },
           { tasks: true, timeout: this.env.requestTimeoutMs, signal }
         )
       );
+      // An acknowledgement with a resultType other than "complete" is invalid: the answers count as not received.
+      checkResultType('tasks/update', ack, { tasks: true }, connection.serverName);
       if (this.connection !== connection) return;
       this.#acknowledge([...batch.keys()]);
       if (this.view.lastError?.method === 'tasks/update') delete this.view.lastError;

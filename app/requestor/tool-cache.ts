@@ -1,6 +1,7 @@
 import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestorTool } from '../contract/outbound-tasks.js';
 import { acceptsTaskCalls, type Attachment } from './attachments.js';
+import { checkResultType } from './result-type.js';
 import { toHostError } from './task-rpc.js';
 import { requestorToolView } from './tool-call-mode.js';
 import { paramHeadersOf } from '../mcp/param-headers.js';
@@ -35,7 +36,12 @@ export class ToolCache {
         const params = cursor === undefined ? {} : { cursor };
         const page = attachment.modern
           ? ListToolsResultSchema.parse(
-              await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#timeoutMs })
+              checkResultType(
+                'tools/list',
+                await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#timeoutMs }),
+                { tasks: true },
+                attachment.serverName
+              )
             )
           : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
               timeout: this.#timeoutMs

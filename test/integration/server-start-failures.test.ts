@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfigInput } from '../../app/contract/host-api.js';
 import { createHost } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
@@ -139,6 +142,68 @@ describe('a stdio server whose process exits', () => {
       transport: { type: 'stdio', command: 'taskdesk-no-such-command', args: [] }
     });
     assert.match(missing ?? '', /^Could not connect: The command "taskdesk-no-such-command" was not found in /);
+  });
+});
+
+describe('a server that does not answer initialize in time', () => {
+  // MCP 2025-11-25, cancellation: "The initialize request MUST NOT be cancelled by clients."
+
+  it('is given up by closing the connection, never with notifications/cancelled, and the reason says it timed out', async () => {
+    const data = tempDir('start-failures-');
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    const received: JSONRPCMessage[] = [];
+    server.onmessage = (message) => void received.push(message);
+    const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+    await server.start();
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      connectTimeoutMs: 300,
+      servers: [
+        {
+          id: 'server',
+          name: 'Server',
+          transport: { type: 'stdio', command: 'unused', args: [] },
+          protocol: '2025-11-25'
+        }
+      ],
+      transportFactory: () => client
+    });
+    try {
+      const view = await host.connect('server');
+      assert.equal(view.state.status, 'failed');
+      assert.equal(view.state.reason, 'Could not connect: Request timed out');
+      // Once the server's end is closed, nothing more can reach it.
+      await closed;
+      const methods = received.map((message) => ('method' in message ? message.method : 'answer'));
+      assert.ok(methods.includes('initialize'), JSON.stringify(methods));
+      assert.ok(!methods.includes('notifications/cancelled'), JSON.stringify(methods));
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('over stdio: no notifications/cancelled reaches the process, and the reason quotes its stderr as before', async () => {
+    const data = tempDir('start-failures-');
+    const log = path.join(data.dir, 'methods.log');
+    const script = `const fs = require('node:fs');
+console.error('waiting for the database');
+process.stdin.on('data', (chunk) => {
+  for (const line of String(chunk).split('\\n').filter(Boolean)) fs.appendFileSync(${JSON.stringify(log)}, JSON.parse(line).method + '\\n');
+});
+setInterval(() => {}, 1000);`;
+    try {
+      assert.equal(
+        await reasonOf(nodeServer(script, { protocol: '2025-11-25' }), 1_000),
+        'Could not connect: Request timed out (stderr: waiting for the database)'
+      );
+      // The host closed the process (and waited for it) before it reported the failure.
+      const methods = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+      assert.deepEqual(methods, ['initialize']);
+    } finally {
+      data.remove();
+    }
   });
 });
 

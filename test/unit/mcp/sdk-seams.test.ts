@@ -31,6 +31,7 @@ import { DiscoverResultSchema, LEGACY_PROTOCOL_VERSIONS, MetaKey } from '../../.
 import {
   GuardedStdioTransport,
   RequestAbort,
+  SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
   cancelAnyRequestId,
   connectWithoutInitialize,
   handlesRequest,
@@ -295,6 +296,44 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     await client.request({ method: 'ping' }, EmptyResultSchema);
     assert.deepEqual(seen, ['ping']);
     await client.close();
+  });
+
+  it('Client.connect cancels initialize when its own timeout runs out, but not when its transport is closed', async () => {
+    const initializeOnce = async (
+      giveUp: (client: Client, clientSide: InMemoryTransport, asked: Promise<void>) => Promise<unknown>
+    ) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const seen: string[] = [];
+      let onAsked: () => void = () => undefined;
+      const asked = new Promise<void>((resolve) => (onAsked = resolve));
+      serverSide.onmessage = (message) => {
+        if (!('method' in message)) return;
+        seen.push(message.method);
+        if (message.method === 'initialize') onAsked();
+      };
+      const closed = new Promise<void>((resolve) => (serverSide.onclose = resolve));
+      await serverSide.start();
+      const client = new Client({ name: 't', version: '1' });
+      const error = await giveUp(client, clientSide, asked);
+      await closed;
+      return { seen, error };
+    };
+    // What SDK_TIMEOUT_OUT_OF_THE_WAY_MS keeps from happening: the SDK's timeout cancels initialize.
+    const timedOut = await initializeOnce((client, clientSide) =>
+      client.connect(clientSide, { timeout: 10 }).catch((error: unknown) => error)
+    );
+    assert.deepEqual(timedOut.seen, ['initialize', 'notifications/cancelled']);
+    // What Taskdesk does instead: the close fails the pending initialize, and nothing more is sent.
+    const closed = await initializeOnce(async (client, clientSide, asked) => {
+      const connecting = client
+        .connect(clientSide, { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS })
+        .catch((error: unknown) => error);
+      await asked;
+      await clientSide.close();
+      return connecting;
+    });
+    assert.deepEqual(closed.seen, ['initialize']);
+    assert.match(String(closed.error), /Connection closed/);
   });
 
   it('Protocol keeps a task progress handler until _cleanupTaskProgressHandler releases it', async () => {

@@ -134,6 +134,13 @@ export const OutboundTaskEventSchema = z.discriminatedUnion('type', [
 ]);
 export type OutboundTaskEvent = z.infer<typeof OutboundTaskEventSchema>;
 
+/**
+ * Audit entry type: a call asked as a task was cancelled or timed out before its server answered,
+ * and the server created the task after all; Taskdesk sent it `tasks/cancel` where it could
+ * (`detail.tasksCancel`: `sent`, `failed` or `unsupported`).
+ */
+export const TOOL_TASK_CANCELLED_LATE = 'tool.task-cancelled-late';
+
 /** How a tool may be called on its server, after capability and tool-level negotiation. */
 export const ToolCallModeSchema = z.enum([
   /** Always as a task (`taskSupport: required` on a server with `tasks.requests.tools.call`). */

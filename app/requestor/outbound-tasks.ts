@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { AuditSink } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
@@ -88,6 +89,11 @@ export interface OutboundTasksOptions {
    * a task is followed as one instead.
    */
   onCallEnded?: (ended: EndedCall) => void;
+  /**
+   * The audit log, for what the requestor does that nobody asked for at that moment: the
+   * `tasks/cancel` of a task its server created after the call was cancelled or timed out.
+   */
+  audit?: AuditSink;
   /**
    * Multi round-trip requests (MCP 2026-07-28): where they are kept, and how one question is
    * answered. Without it, a server's `input_required` answer to a request is an error.
@@ -208,7 +214,8 @@ export class OutboundTasks {
           return Promise.resolve();
         }
       },
-      isCurrent: (attachment) => this.#attachments.isCurrent(attachment)
+      isCurrent: (attachment) => this.#attachments.isCurrent(attachment),
+      ...(options.audit && { audit: options.audit })
     };
     const exchanges = options.exchanges;
     this.exchanges =

@@ -54,7 +54,9 @@ interface RunningCall {
  * The plain tool calls in flight: each with a progress token, an idle timeout on the host's clock
  * that progress resets and that does not run out while Taskdesk waits on the person for the
  * server, and a cancel that sends `notifications/cancelled` (the SDK does, when the request's
- * signal aborts).
+ * signal aborts). A call asked as a task is not cancelled at the server that way, which MCP forbids
+ * for a task-augmented request: its sender stops waiting, and cancels a task created late with
+ * `tasks/cancel` (`tool-call-dispatch.ts`).
  */
 export class PlainCalls {
   readonly #options: PlainCallsOptions;
@@ -141,7 +143,7 @@ export class PlainCalls {
   /**
    * Taskdesk is closing: every running call ends now, cancelled by Taskdesk with
    * {@link STOPPED_WHILE_RUNNING} (told to `ended` at once, while the history is open), and its
-   * server is told (`notifications/cancelled`); its caller's promise rejects with that reason.
+   * server is told as by {@link cancel}; its caller's promise rejects with that reason.
    */
   stopAll(): void {
     const error = { code: JsonRpcCode.RequestCancelled, message: STOPPED_WHILE_RUNNING };

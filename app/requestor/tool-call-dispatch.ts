@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { CallToolResultSchema, CreateTaskResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  type Progress
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AuditSink } from '../audit/audit-log.js';
 import type { Clock } from '../core/clock.js';
-import { HostError, JsonRpcCode } from '../core/errors.js';
-import type { CallToolOutcome, OutboundTaskView, ServerTask } from '../contract/outbound-tasks.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import {
+  TOOL_TASK_CANCELLED_LATE,
+  type CallToolOutcome,
+  type OutboundTaskView,
+  type ServerTask
+} from '../contract/outbound-tasks.js';
+import { releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import type { Attachment } from './attachments.js';
 import { ModernTaskFollower, ModernTaskSchema, toServerTask, type ModernPeer } from './modern-task-follower.js';
 import { markModern } from './outbound-era.js';
@@ -36,6 +48,8 @@ export interface ToolCallContext {
   isCurrent(attachment: Attachment): boolean;
   /** Multi round-trip requests (2026-07-28): questions a server asks before it answers. */
   readonly exchanges?: InputExchanges;
+  /** Where a task cancelled after its call was is recorded ({@link TOOL_TASK_CANCELLED_LATE}). */
+  readonly audit?: AuditSink;
 }
 
 /** A call that may become a task: its signal and progress, and who is told of its task as it is created. */
@@ -98,10 +112,15 @@ export async function callLegacyTask(
   };
   let response: z.infer<typeof CreateTaskOrToolResultSchema>;
   try {
-    response = await attachment.client.request(
-      { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
-      CreateTaskOrToolResultSchema,
-      { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress }
+    response = await untilAborted(
+      call.signal,
+      () =>
+        attachment.client.request(
+          { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
+          CreateTaskOrToolResultSchema,
+          { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, onprogress }
+        ),
+      (late) => cancelLateLegacyTask(context, attachment, toolName, late, call.signal.reason)
     );
   } catch (error) {
     early = undefined;
@@ -158,14 +177,19 @@ export async function callModern(
       signal: call.signal,
       onprogress: call.onprogress
     };
-    response = context.exchanges
-      ? await context.exchanges.request(
-          { serverId: attachment.serverId, serverName: attachment.serverName, peer },
-          'tools/call',
-          params,
-          options
-        )
-      : await peer.request('tools/call', params, options);
+    const sender = asTask ? lateCancellingPeer(context, attachment, peer, toolName, call.signal) : peer;
+    const send = () =>
+      context.exchanges
+        ? context.exchanges.request(
+            { serverId: attachment.serverId, serverName: attachment.serverName, peer: sender },
+            'tools/call',
+            params,
+            options
+          )
+        : sender.request('tools/call', params, options);
+    // Asked as a task, the request itself is never cancelled (see `lateCancellingPeer`): the
+    // caller stops waiting when the call's signal aborts.
+    response = asTask ? await untilAborted(call.signal, send, () => undefined) : await send();
   } catch (error) {
     throw toHostError(error);
   }
@@ -224,6 +248,137 @@ export function adoptModernTask(
   if (peer && current) follower.follow({ peer, serverName: attachment.serverName }, { pollNow: false });
   else follower.trackTtl();
   return { follower, durable };
+}
+
+/**
+ * The answer of a task-augmented request, awaited until `signal` aborts: then the caller stops
+ * waiting (rejected with the signal's reason, which `PlainCalls` reports), and the request goes on
+ * at the server. MCP forbids `notifications/cancelled` for a task-augmented request, and a
+ * conforming server creates the task all the same; so `send` never passes the signal to the SDK
+ * (which would send one), and an answer that comes after the abort goes to `late`, to cancel the
+ * task it may announce. An answer that never comes holds nothing past its connection: the SDK
+ * rejects every pending request when the connection closes.
+ */
+function untilAborted<T>(signal: AbortSignal, send: () => Promise<T>, late: (answer: T) => void): Promise<T> {
+  signal.throwIfAborted();
+  const answer = send();
+  return new Promise<T>((resolve, reject) => {
+    let waiting = true;
+    const stop = (): void => {
+      waiting = false;
+      reject(toHostError(signal.reason));
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        if (waiting) resolve(value);
+        else late(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        // Once the caller stopped waiting, a failure (the connection closed) concerns nobody.
+        if (waiting) reject(error);
+      }
+    );
+  });
+}
+
+/** A task created after its call was cancelled or timed out, and why the call ended. */
+interface LateTask {
+  context: ToolCallContext;
+  attachment: Pick<Attachment, 'serverId' | 'serverName'>;
+  toolName: string;
+  taskId: string;
+  reason: unknown;
+}
+
+/**
+ * A 2025-11-25 `tools/call` answered after its call was cancelled or timed out: the task it
+ * created is cancelled with `tasks/cancel` where the server declared `tasks.cancel`, and recorded;
+ * a plain result is dropped, as nobody waits for it.
+ */
+function cancelLateLegacyTask(
+  context: ToolCallContext,
+  attachment: Attachment,
+  toolName: string,
+  response: unknown,
+  reason: unknown
+): void {
+  const created = CreateTaskResultSchema.safeParse(response);
+  if (!created.success) return;
+  const taskId = created.data.task.taskId;
+  // Nobody follows this task: the progress handler the SDK keeps for it goes now (see TaskFollower).
+  releaseTaskProgressHandler(attachment.client, taskId);
+  const late: LateTask = { context, attachment, toolName, taskId, reason };
+  if (!attachment.client.getServerCapabilities()?.tasks?.cancel) {
+    recordLateTask(late, 'unsupported');
+    return;
+  }
+  attachment.client
+    .request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, {
+      timeout: context.env.requestTimeoutMs
+    })
+    .then(
+      () => recordLateTask(late, 'sent'),
+      (error: unknown) => recordLateTask(late, 'failed', error)
+    );
+}
+
+/**
+ * `peer` for one `tools/call` asked as a task: its requests never get the call's signal (the SDK
+ * would send `notifications/cancelled`, which the tasks extension forbids for a task), and an
+ * answer that comes once the call was cancelled or timed out is refused with the call's reason:
+ * a task it created is cancelled with `tasks/cancel` and recorded, and an `input_required` answer
+ * starts no exchange.
+ */
+function lateCancellingPeer(
+  context: ToolCallContext,
+  attachment: Pick<Attachment, 'serverId' | 'serverName'>,
+  peer: ModernPeer,
+  toolName: string,
+  signal: AbortSignal
+): ModernPeer {
+  return {
+    acceptsTasks: peer.acceptsTasks,
+    answerInput: (request, answerContext) => peer.answerInput(request, answerContext),
+    request: async (method, params, { signal: _notSent, ...options }) => {
+      const answer = await peer.request(method, params, options);
+      if (!signal.aborted) return answer;
+      const created = answer.resultType === 'task' ? ModernTaskSchema.safeParse(answer) : undefined;
+      if (created?.success) {
+        const late: LateTask = { context, attachment, toolName, taskId: created.data.taskId, reason: signal.reason };
+        peer
+          .request('tasks/cancel', { taskId: late.taskId }, { tasks: true, timeout: context.env.requestTimeoutMs })
+          .then(
+            () => recordLateTask(late, 'sent'),
+            (error: unknown) => recordLateTask(late, 'failed', error)
+          );
+      }
+      throw toHostError(signal.reason);
+    }
+  };
+}
+
+/** Records a task cancelled after its call was, as the other cancels are recorded. */
+function recordLateTask(late: LateTask, tasksCancel: 'sent' | 'failed' | 'unsupported', error?: unknown): void {
+  try {
+    late.context.audit?.record({
+      type: TOOL_TASK_CANCELLED_LATE,
+      serverId: late.attachment.serverId,
+      serverName: late.attachment.serverName,
+      taskId: late.taskId,
+      detail: {
+        tool: late.toolName,
+        reason: toErrorData(late.reason).message,
+        tasksCancel,
+        ...(error !== undefined && { error: toErrorData(error).message })
+      }
+    });
+  } catch (problem) {
+    // Nobody waits on this any more: a failure to record it must not become an unhandled rejection.
+    console.error('Taskdesk could not record a task cancelled after its call:', problem);
+  }
 }
 
 /** A created task as the caller gets it: a copy, since the follower goes on changing its view. */

@@ -378,13 +378,14 @@ describe('a task-preferred call the server answers plainly: a running call all a
       assert.ok(reply.ok && reply.result.type === 'result');
       assert.equal((await ended).call.state, 'completed');
 
-      // The same call left without answer or progress for 60 s times out, and the server is told.
+      // The same call left without answer or progress for 60 s times out. It asked for a task, so its
+      // server is not told with notifications/cancelled, which MCP forbids for a task-augmented request.
       const second = host.dispatch('tools.call', { serverId: 'p', name: 'maybe', callId: 'pref-2' });
       await nextEvent(host, 'call.changed', ({ call }) => call.callId === 'pref-2' && call.progress !== undefined);
       await clock.advance(60_000);
       const timedOut = await second;
       assert.equal(timedOut.ok ? undefined : timedOut.error.code, -32001);
-      assert.match(String(server!.seen.cancelled?.reason), /sent no answer or progress for 60 s/);
+      assert.equal(server!.seen.cancelled, undefined);
 
       // Neither became a task, and History keeps both: what was asked, and how each ended.
       const page = await host.call('history.list', {});

@@ -11,13 +11,13 @@ import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
-import { ErrorView, ToolResultView } from './tool-result-view.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { keptNoLonger } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
-import { endMessage, failedReason, FAILED_ERROR_WORDS, isNoResultStored } from '../components/end-message.js';
+import { endMessage, failedReason } from '../components/end-message.js';
+import { TaskOutcome } from './task-outcome.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -113,19 +113,10 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   };
 
   const latest = task.progress.latest;
-  // A cancelled task has no result: the error stored as its outcome (a 2026-07-28 server's −32800,
-  // or a 2025-11-25 server's "no result stored" when tasks/result is asked after the cancel)
-  // says nothing true beyond "cancelled" and who did it (the core records that), which the card says in words.
+  // A cancelled task has no result: its card says in words that it was cancelled and who did it
+  // (the core records that); `TaskOutcome` shows no stored error for it.
   const cancelled = task.state === 'cancelled';
-  // A failed task whose server said why and kept no result: the reason is its outcome, and the
-  // error its tasks/result answered a muted detail under it (none for the SDK's generic "has no
-  // result stored", which only says again that there is no result: see `isNoResultStored`).
   const failed = failedReason(task);
-  const outcome = (cancelled || failed !== undefined) && task.outcome?.type === 'error' ? undefined : task.outcome;
-  const failedError =
-    failed !== undefined && task.outcome?.type === 'error' && !isNoResultStored(task.outcome.error)
-      ? task.outcome.error
-      : undefined;
   // Which status message a finished task shows, as its row and detail do: see `endMessage`.
   const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
@@ -178,29 +169,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       {Object.keys(task.arguments).length > 0 ? (
         <JsonView value={task.arguments} summary="Arguments" className="arguments" />
       ) : null}
-      {failed !== undefined ? (
-        <div className="outcome-block">
-          {/* The reason is the server's status message, and read as one. */}
-          <p className="failed-reason">
-            <strong>Failed: </strong>
-            <span className="status-message">{failed}</span>
-          </p>
-          {failedError ? (
-            <div className="failed-error">
-              <p className="muted small-text">{FAILED_ERROR_WORDS}</p>
-              <ErrorView error={failedError} />
-            </div>
-          ) : null}
-        </div>
-      ) : null}
-      {outcome ? (
-        <div className="outcome-block">
-          <p className="muted small-text">
-            {outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'}
-          </p>
-          {outcome.type === 'result' ? <ToolResultView result={outcome.result} /> : <ErrorView error={outcome.error} />}
-        </div>
-      ) : null}
+      <TaskOutcome task={task} />
       {task.lastError && running ? (
         <p className="muted small-text">{`Last ${task.lastError.method} failed: ${task.lastError.message}`}</p>
       ) : null}

@@ -1,6 +1,13 @@
+import { useEffect, useRef } from 'react';
+import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { cancelledWords } from '../components/cancelled-words.js';
+import { endMessage, failedReason } from '../components/end-message.js';
 import { shortId } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { useDeskState } from '../shell/desk-context.js';
+import { statusLabel } from '../components/status-words.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { isTerminal } from '../store/task-status.js';
+import { TaskOutcome } from './task-outcome.js';
 
 /**
  * Puts the focus on a tool call's card in the Tool calls list and brings its top into sight under
@@ -16,19 +23,55 @@ export function showToolCall(outboundId: string): boolean {
 
 /**
  * What a call form says once its tool started as a task, under the form where the person pressed
- * Call tool: the task's status as it goes on, and a way to its card in the Tool calls list below
- * every tool card (a long scroll away on a server with many tools) and to its detail on Tasks.
+ * Call tool: the task's status as it goes on, and once it ends, how (its result or why it failed),
+ * as a plain call's result shows there. Its card in the Tool calls list (below every tool card, a
+ * long scroll away on a server with many tools) and its detail on Tasks are a link away.
  */
 export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId: string }) {
-  const state = useDeskState((desk) => desk.outbound[outboundId]?.state);
-  if (state === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
+  const task = useDeskState((desk) => desk.outbound[outboundId]);
+  useAnnounceEnd(task);
+  if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
+  const ended = isTerminal(task.state);
+  // A message that came with the end (a server's word on why it cancelled), as the card shows it;
+  // a failure's reason is said by `TaskOutcome`.
+  const statusMessage = ended && failedReason(task) === undefined ? endMessage(task) : undefined;
   return (
-    <p className="started-task">
-      Started as task {shortId(taskId)}: <StatusBadge status={state} />{' '}
-      <button type="button" className="link-button" onClick={() => showToolCall(outboundId)}>
-        Show it under Tool calls
-      </button>
-      , or see <a href={`#tasks/${encodeURIComponent(`requested:${outboundId}`)}`}>its detail on Tasks</a>.
-    </p>
+    <>
+      <p className="started-task">
+        Started as task {shortId(taskId)}: <StatusBadge status={task.state} />{' '}
+        <button type="button" className="link-button" onClick={() => showToolCall(outboundId)}>
+          Show it under Tool calls
+        </button>
+        , or see <a href={`#tasks/${encodeURIComponent(`requested:${outboundId}`)}`}>its detail on Tasks</a>.
+      </p>
+      {ended ? (
+        <div className="started-task-end">
+          {task.state === 'cancelled' ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
+          {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
+          {task.reason ? <p className="reason">{task.reason}</p> : null}
+          <TaskOutcome task={task} />
+        </div>
+      ) : null}
+    </>
   );
+}
+
+/**
+ * Says once, politely, that the task ended, for a person who pressed Call tool and waits by the
+ * form. Not when the end was their own doing, nor when the focus is on the task's card or detail:
+ * the Cancel or Check now they pressed there says it already.
+ */
+function useAnnounceEnd(task: OutboundTaskView | undefined): void {
+  const { announce } = useDesk();
+  const said = useRef(false);
+  useEffect(() => {
+    if (task === undefined || said.current || !isTerminal(task.state)) return;
+    said.current = true;
+    if (task.state === 'cancelled' && task.cancelledBy === 'you') return;
+    const at = document.activeElement;
+    const key = CSS.escape(task.outboundId);
+    const requested = CSS.escape(`requested:${task.outboundId}`);
+    if (at?.closest(`[data-outbound-id="${key}"], [data-task-key="${requested}"]`)) return;
+    announce(`The ${task.toolName} task ended: ${statusLabel(task.state).toLowerCase()}.`);
+  }, [task, announce]);
 }

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
@@ -13,7 +13,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { placeProblems } from './argument-problems.js';
 import { StartedTask } from './started-task.js';
 import { ToolResultView } from './tool-result-view.js';
@@ -25,6 +25,26 @@ export function readTtlMs(text: string): number | undefined | false {
   if (!/^\d+$/.test(trimmed)) return false;
   const ms = Number(trimmed) * 60_000;
   return ms > 0 && Number.isSafeInteger(ms) ? ms : false;
+}
+
+/** A new id for a call this form sends: the host names its running line by it, so the form finds its own. */
+function newCallId(): string {
+  return `form-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** How long a plain call runs before the form says it is running: a quick answer is said once, as answered. */
+const RUNNING_SAID_AFTER_MS = 1_000;
+
+/**
+ * Brings what the form just showed into sight ('nearest': the page moves no more than it must),
+ * unless the person has gone elsewhere meanwhile (the focus left the tool's card for another
+ * control): a long call's end must not pull the page away from what they turned to.
+ */
+function bringIntoView(element: HTMLElement | null | undefined): void {
+  if (!element) return;
+  const at = document.activeElement;
+  if (at !== null && at !== document.body && !element.closest('li.tool')?.contains(at)) return;
+  element.scrollIntoView({ block: 'nearest' });
 }
 
 /**
@@ -54,6 +74,15 @@ export function ToolCallForm({
   const [result, setResult] = useState<ReactNode>(null);
   const [busy, setBusy] = useState(false);
   const ttlRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  /** The call this form sent and waits on; its running line (time, progress, Cancel) shows under the form. */
+  const [sentCall, setSentCall] = useState<string | undefined>(undefined);
+  /** How that line stands: none, running, or with a progress bar (which makes it taller). */
+  const sentLine = useDeskState((state) => {
+    const call = sentCall === undefined ? undefined : state.calls[sentCall];
+    return call === undefined ? undefined : call.progress ? 'progress' : 'running';
+  });
   const unavailable = tool.callMode === 'unavailable';
   // A 2026-07-28 server sets its tasks' ttl itself: there is nothing to ask for.
   const mayRunAsTask = !modern && (tool.callMode === 'task' || tool.callMode === 'task-or-plain');
@@ -76,13 +105,17 @@ export function ToolCallForm({
     }
     if (!read.ok || ttlMs === false) return;
     setBusy(true);
+    const callId = newCallId();
+    setSentCall(callId);
     try {
       const outcome = await client.call('tools.call', {
         serverId,
         name: tool.name,
         arguments: read.values,
         ...(tool.callMode === 'task-or-plain' && { asTask }),
-        ...(ttlMs !== undefined && { ttlMs })
+        ...(ttlMs !== undefined && { ttlMs }),
+        // Used only if it runs plainly (a task has its own id).
+        callId
       });
       if (outcome.type === 'task') {
         store.apply('outbound.changed', { type: 'changed', task: outcome.task });
@@ -121,8 +154,33 @@ export function ToolCallForm({
       } else show(failureOf(`The call of ${tool.name} failed.`, error));
     } finally {
       setBusy(false);
+      setSentCall(undefined);
     }
   };
+
+  // What Call tool led to shows under the form, often below the window's edge (the form of a tool
+  // with many fields fills it): the page brings it into sight, the focus staying where it is.
+  useEffect(() => {
+    if (result !== null) bringIntoView(resultRef.current);
+  }, [result]);
+
+  // A long plain call's running line (time, progress, Cancel) is what shows of it until it ends:
+  // into sight at once, and again when its progress bar first comes (the line grows under the
+  // fold); said once if the call is still running a moment later.
+  useEffect(() => {
+    if (sentCall === undefined || sentLine === undefined) return;
+    bringIntoView(
+      formRef.current
+        ?.closest('li.tool')
+        ?.querySelector<HTMLElement>(`.tool-running li[data-call-id="${CSS.escape(sentCall)}"]`)
+    );
+  }, [sentCall, sentLine]);
+  const sentRunning = sentLine !== undefined;
+  useEffect(() => {
+    if (!sentRunning) return;
+    const timer = setTimeout(() => announce(`${tool.name} is running.`), RUNNING_SAID_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [sentRunning, announce, tool.name]);
 
   // Escape closes an untouched form as its Close form button does, and the focus goes back to
   // that button. With anything typed the form stays in sight, where the person is working (a
@@ -138,6 +196,7 @@ export function ToolCallForm({
 
   return (
     <form
+      ref={formRef}
       className="answer-form tool-call-form"
       noValidate
       aria-label={`Call ${tool.name}`}
@@ -210,7 +269,9 @@ export function ToolCallForm({
           Call tool
         </button>
       </div>
-      <div className="call-result" role="status">
+      {/* Not a live region: what shows here is announced once, in a sentence (a region would read
+          the whole result again, and the whole line again at each change of a task's status). */}
+      <div className="call-result" ref={resultRef}>
         {result}
       </div>
     </form>

@@ -3,18 +3,21 @@ import type { RequestorTool } from '../../app/contract/host-api.js';
 import { ToolCallForm } from './tool-call-form.js';
 import { ToolRunningCalls } from './running-calls.js';
 
-const MODE_LABELS: Record<RequestorTool['callMode'], string> = {
+/**
+ * What a tool's badge says of how it is called, only where that tells the person something: most
+ * tools are simply called and answer, and a badge on each of them ("Plain call") said nothing.
+ */
+const MODE_LABELS: Record<RequestorTool['callMode'], string | undefined> = {
   task: 'Runs as a task',
-  'task-or-plain': 'Task or plain call',
-  plain: 'Plain call',
+  'task-or-plain': 'Can run as a task',
+  plain: undefined,
   unavailable: 'Cannot be called'
 };
 
 /**
- * One tool: its name, how it is called, and its call form behind a disclosure (Call…, then
- * Close form while it is open). The form is
- * built on first open (most tools of a large server are never called) and kept after, with
- * what was typed in it.
+ * One tool: its name, how it is called where that is out of the ordinary, and its call form
+ * behind a disclosure (Call…, then Close form while it is open). The form is built on first open
+ * (most tools of a large server are never called) and kept after, with what was typed in it.
  */
 export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
   const [open, setOpen] = useState(false);
@@ -36,13 +39,15 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
           <code>{tool.name}</code>
           {tool.title && tool.title !== tool.name ? <span className="muted"> — {tool.title}</span> : null}
         </h3>
-        <span
-          className={`kind-tag mode-${tool.callMode}`}
-          data-call-mode={tool.callMode}
-          title={`execution.taskSupport: ${tool.taskSupport}`}
-        >
-          {MODE_LABELS[tool.callMode]}
-        </span>
+        {MODE_LABELS[tool.callMode] ? (
+          <span
+            className={`kind-tag mode-${tool.callMode}`}
+            data-call-mode={tool.callMode}
+            title={`execution.taskSupport: ${tool.taskSupport}`}
+          >
+            {MODE_LABELS[tool.callMode]}
+          </span>
+        ) : null}
         <button
           ref={toggle}
           type="button"

@@ -99,7 +99,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     for (const name of names)
       assert.equal(
         await tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent(),
-        'Task or plain call',
+        'Can run as a task',
         name!
       );
 

@@ -101,4 +101,51 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     assert.ok(await form.getByRole('button', { name: 'Call tool' }).evaluate((b) => b === document.activeElement));
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('brings a long call’s running line into sight under the form in an 800×600 window, and says once that it runs', async () => {
+    const { page, fixture } = d;
+    await page.setViewportSize({ width: 800, height: 600 });
+    const item = page.getByRole('region', { name: 'Tools' }).locator('li[data-tool="crunch"]');
+    // Still open from the test before.
+    const button = item.getByRole('form', { name: 'Call crunch' }).getByRole('button', { name: 'Call tool' });
+    // The Call tool button at the window's foot: the running line under it is below the fold.
+    await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+    await page.evaluate(() => {
+      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
+      const heard: string[] = [];
+      (window as unknown as { said: string[] }).said = heard;
+      new MutationObserver(() => {
+        const text = region.textContent ?? '';
+        if (text) heard.push(text);
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+    const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress !== undefined);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await progressed;
+
+    const line = item.getByRole('list', { name: 'Running calls of crunch' }).locator('li.running-call');
+    await line.locator('.progress-text', { hasText: 'Crunching row 3 of 10 · 3/10' }).waitFor();
+    await page.waitForFunction(
+      (element) => {
+        const box = element.getBoundingClientRect();
+        const bar = document.querySelector('.top-area')?.getBoundingClientRect().bottom ?? 0;
+        return box.top >= bar - 1 && box.bottom <= window.innerHeight + 1;
+      },
+      await line.elementHandle(),
+      { timeout: 5_000 }
+    );
+    assert.ok(await button.evaluate((element) => element === document.activeElement), 'the focus stays on Call tool');
+    await page.waitForFunction(() =>
+      (window as unknown as { said: string[] }).said.some((text) => text.includes('crunch is running.'))
+    );
+
+    await line.getByRole('button', { name: 'Cancel crunch' }).click();
+    await line.waitFor({ state: 'detached' });
+    const heard = await page.evaluate(() => (window as unknown as { said: string[] }).said);
+    assert.equal(heard.filter((text) => text.includes('crunch is running.')).length, 1, heard.join(' | '));
+    // Back to Playwright's default window.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

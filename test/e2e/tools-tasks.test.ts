@@ -273,6 +273,10 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.match(meta, /the server no longer keeps the task and its result$/);
     assert.doesNotMatch(meta, /keeps the task and its result for|more|until/);
     assert.equal(await form.locator('.started-task [data-status="lost"]').count(), 1, 'the form says so too');
+    // And why, under the form where Call tool was pressed, as the card does.
+    await form
+      .locator('.call-result .reason', { hasText: /no longer knows this task; it may have restarted/ })
+      .waitFor();
 
     await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
     const tasks = page.getByRole('region', { name: 'Tasks' });

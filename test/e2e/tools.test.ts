@@ -57,6 +57,45 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
 
   const openForm = (name: string): Promise<Locator> => openToolForm(tools, name);
   const callCard = (toolName: string): Locator => toolCallCard(calls, toolName);
+  /** Whether an element is whole in the window, below the sticky bar. */
+  const inSight = (locator: Locator) =>
+    locator.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const bar = document.querySelector('.top-area')?.getBoundingClientRect().bottom ?? 0;
+      return box.height > 0 && box.top >= bar - 1 && box.bottom <= window.innerHeight + 1;
+    });
+  /** Waits until an element is whole in the window, below the sticky bar (the page scrolls it there after a render). */
+  const waitInSight = async (locator: Locator) => {
+    const handle = await locator.elementHandle();
+    await page.waitForFunction(
+      (element) => {
+        const box = element.getBoundingClientRect();
+        const bar = document.querySelector('.top-area')?.getBoundingClientRect().bottom ?? 0;
+        return box.height > 0 && box.top >= bar - 1 && box.bottom <= window.innerHeight + 1;
+      },
+      handle,
+      { timeout: 5_000 }
+    );
+  };
+  /** Starts recording every text the polite live region says, in order. */
+  const recordSaid = () =>
+    page.evaluate(() => {
+      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
+      const heard: string[] = [];
+      (window as unknown as { said: string[] }).said = heard;
+      new MutationObserver(() => {
+        const text = region.textContent ?? '';
+        if (text) heard.push(text);
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+  /** Waits until the live region has said something matching `pattern` since {@link recordSaid}. */
+  const saidTimes = (pattern: RegExp) =>
+    page.waitForFunction(
+      ([source, flags]) =>
+        (window as unknown as { said: string[] }).said.some((text) => new RegExp(source, flags).test(text)),
+      [pattern.source, pattern.flags] as const
+    );
+  const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
 
   it('opens from the Servers screen and lists the tools with how each is called', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
@@ -72,8 +111,11 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     assert.ok(Math.abs(gaps.top - gaps.bottom) <= 1, `a tool card's room above and below: ${JSON.stringify(gaps)}`);
     const mode = async (name: string) => tools.locator(`li[data-tool="${name}"] [data-call-mode]`).textContent();
     assert.equal(await mode('work-required'), 'Runs as a task');
-    assert.equal(await mode('work-optional'), 'Task or plain call');
-    assert.equal(await mode('work-forbidden'), 'Plain call');
+    assert.equal(await mode('work-optional'), 'Can run as a task');
+    // A tool that is simply called and answers is the ordinary case: no badge to say so.
+    const forbidden = tools.locator('li[data-tool="work-forbidden"]');
+    assert.equal(await forbidden.locator('[data-call-mode], .kind-tag').count(), 0, 'no badge on a plain tool');
+    assert.doesNotMatch((await forbidden.textContent()) ?? '', /plain call/i);
   });
 
   it('calls an optional tool as a task and shows its progress, immediate response and result', async () => {
@@ -184,6 +226,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
       (await rpcCard.locator('.outcome-block').textContent()) ?? '',
       /Error -32050: .*Upstream quota exhausted.*retryAfterS/s
     );
+    // Under the form too, where Call tool was pressed: why it failed, as its card says it.
+    await rpc
+      .locator('.call-result .failed-reason', { hasText: 'Failed: The upstream service refused the job' })
+      .waitFor();
 
     const tool = await openForm('fail-tool');
     await tool.getByLabel('durationMs').fill('50');
@@ -193,6 +239,10 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await toolCard.locator('.tool-result[data-is-error="true"]').waitFor();
     assert.match(
       (await toolCard.locator('.tool-result').textContent()) ?? '',
+      /The tool reported an error:\s*disk full/
+    );
+    assert.match(
+      (await tool.locator('.call-result .tool-result[data-is-error="true"]').textContent()) ?? '',
       /The tool reported an error:\s*disk full/
     );
   });
@@ -268,6 +318,43 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await detail.getByText('plain: now').first().waitFor();
     assert.match((await detail.locator('.meta').first().textContent()) ?? '', /without a task · Completed/);
     assert.match((await detail.locator('details').first().textContent()) ?? '', /"label": "now"/);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('brings a started task’s line into sight in an 800×600 window, says it once, and shows the result under the form when it ends', async () => {
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    await tools.getByLabel('Server', { exact: true }).selectOption('jobs');
+    await tools.locator('li[data-tool-server="jobs"][data-tool="work-required"]').waitFor();
+    await page.setViewportSize({ width: 800, height: 600 });
+    const form = await openForm('work-required');
+    const label = form.getByLabel('label');
+    await form.getByLabel('durationMs').fill('300');
+    await label.fill('in sight');
+    // The Call tool button at the window's foot: whatever shows under it is below the fold.
+    const button = form.getByRole('button', { name: 'Call tool' });
+    await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+    assert.ok(await inSight(button), 'the button in sight, at the foot');
+    await recordSaid();
+    await label.press('Enter');
+
+    const started = form.locator('.started-task');
+    await started.waitFor();
+    await waitInSight(started);
+    assert.ok(await label.evaluate((element) => element === document.activeElement), 'the focus stays in the field');
+
+    // Once the task ends, its result shows under the form, as a plain call's does, the way to its card kept.
+    await started.locator('[data-status="completed"]').waitFor();
+    await form.locator('.call-result .tool-result .text-block', { hasText: 'done: in sight' }).waitFor();
+    await started.getByRole('button', { name: 'Show it under Tool calls' }).waitFor();
+    await saidTimes(/The work-required task ended: completed\./);
+    const heard = await said();
+    assert.equal(
+      heard.filter((text) => text.includes('work-required started as a task.')).length,
+      1,
+      heard.join(' | ')
+    );
+    assert.equal(heard.filter((text) => text.includes('task ended')).length, 1, heard.join(' | '));
+    await page.setViewportSize({ width: 1100, height: 1400 });
     assert.deepEqual(pageErrors, []);
   });
 });

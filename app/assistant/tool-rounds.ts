@@ -10,6 +10,7 @@ import type {
 } from '../contract/outbound-tasks.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
+import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
 import { auditArguments } from './audit-arguments.js';
 import { toolResultForModel, type ToolResultForModel } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
@@ -44,6 +45,18 @@ interface Offer {
 
 /** Tool-call states whose call has not ended. */
 const OPEN_CALL = new Set(['pending-approval', 'running', 'task']);
+
+/**
+ * Whether a plain call ended by `tools.cancelCall` (the person's Cancel): the requestor rejects it
+ * with its abort reason, −32800. Taskdesk's closing cancels with the same code, in other words.
+ */
+function cancelledByPerson(problem: unknown): boolean {
+  return (
+    problem instanceof HostError &&
+    problem.code === JsonRpcCode.RequestCancelled &&
+    problem.message !== STOPPED_WHILE_RUNNING
+  );
+}
 
 /** Options of {@link ToolRounds}. */
 export interface ToolRoundsOptions {
@@ -347,6 +360,15 @@ export class ToolRounds {
       },
       (problem: unknown) => {
         if (call.state !== 'running') return;
+        if (cancelledByPerson(problem)) {
+          // Its Cancel (on its card, or on the Tools screen, which lists it too): the model reads
+          // what it reads of a call stopped by Stop, and goes on.
+          call.state = 'cancelled';
+          this.#addStopped(c, call, false, 'The person stopped this call.');
+          book.commit(c);
+          this.#o.settled(c);
+          return;
+        }
         this.addResult(c, call, failure(`The tool call failed: ${toErrorData(problem).message}`), 'failed');
         book.commit(c);
         this.#o.settled(c);

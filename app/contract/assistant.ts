@@ -30,7 +30,7 @@ export const ToolCallStateSchema = z.enum([
   'failed',
   /** The person denied it, or the policy refused it. */
   'denied',
-  /** Stopped by the person. */
+  /** Stopped by the person (Stop, or the Cancel of a plain call: `tools.cancelCall`). */
   'cancelled'
 ]);
 export type ToolCallState = z.infer<typeof ToolCallStateSchema>;

@@ -62,6 +62,19 @@ export function Composer({
     if (now === null || now === document.body || now === action.current) input.current?.focus();
   }, [busy]);
 
+  // The turn is over (the model has answered, nothing waits on the person): a tool call's card the
+  // focus was left on, once its approval or Cancel went, hands it to the message box, where the
+  // person goes on. Focus the person put anywhere else stays where it is.
+  const wasBusy = useRef(busy);
+  useLayoutEffect(() => {
+    const ended = wasBusy.current && !busy;
+    wasBusy.current = busy;
+    if (!ended || conversation.status !== 'idle') return;
+    const now = document.activeElement;
+    const pane = input.current?.closest('.chat-pane');
+    if (now instanceof HTMLElement && now.matches('.chat-tool') && pane?.contains(now)) input.current?.focus();
+  }, [busy, conversation.status]);
+
   const submit = async () => {
     if (busy || send.busy || text.trim() === '') return;
     // Settings open with changes not saved: the person sees them as this conversation's settings
@@ -164,7 +177,7 @@ export function Composer({
             // narrow box beside Stop); `rows` is for browsers without it. The Shift+Enter hint is in the title.
             placeholder={
               waitsForApproval
-                ? 'A tool call waits for your approval above: approve or deny it, or stop.'
+                ? 'Approve or deny the call above, or stop.'
                 : questions > 0
                   ? 'A task asks a question above and waits for your answer.'
                   : conversation.status === 'tools'

@@ -1,8 +1,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PlainCallView } from '../../app/contract/host-api.js';
-import { formatDuration } from '../components/format.js';
+import { CallElapsed } from '../components/call-elapsed.js';
 import { ProgressLine } from '../components/progress-line.js';
-import { useNow } from '../components/use-now.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -13,15 +12,13 @@ export function RunningCall({ call }: { call: PlainCallView }) {
   const { client, announce } = useDesk();
   const { failure, fail, clear } = useFailure();
   const [cancelling, setCancelling] = useState(false);
-  const now = useNow();
-  const elapsed = Math.max(0, now - Date.parse(call.startedAt));
   const progress = call.progress;
   const inbox = useDeskState((state) => state.inbox);
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p>
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
-        <span className="elapsed">{formatDuration(Math.floor(elapsed / 1000) * 1000 || 1000)}</span>
+        <CallElapsed startedAt={call.startedAt} />
         {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
         {call.waitingOnPerson ? ` · ${waitingWords(call.serverId, call.serverName, inbox)}` : null}
       </p>

@@ -136,7 +136,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // The message box says what the conversation waits for.
     assert.equal(
       await pane().getByLabel('Your message').getAttribute('placeholder'),
-      'A tool call waits for your approval above: approve or deny it, or stop.'
+      'Approve or deny the call above, or stop.'
     );
     await approval.getByRole('button', { name: 'Deny…' }).focus();
     await page.keyboard.press('Enter');
@@ -235,10 +235,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // The approval card is gone; the focus stayed on the call's card rather than falling to the page.
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'e1');
     await card.locator('.chat-result').getByText('Echo: edited by me').waitFor();
-    // The card keeps that the person changed what ran (a plain call: its own word for how it stands).
+    // The card keeps that the person changed what ran (a plain call: its own word for how it
+    // stands, the one the Tools, Tasks and History screens say).
     assert.equal(
       (await card.locator('.chat-tool-head').innerText()).replace(/\s+/g, ' '),
-      'echo on Everything Done · run with the arguments you changed'
+      'echo on Everything Completed · run with the arguments you changed'
     );
 
     held.push('The tool said: ');
@@ -249,6 +250,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     await lastAnswer().locator('strong', { hasText: 'edited by me' }).waitFor();
     await messages().locator('[data-streaming="true"]').waitFor({ state: 'detached' });
     await pane().getByRole('button', { name: 'Send' }).waitFor();
+    // The turn is over and the focus was still on the call's card: it goes to the message box.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
     // Who said what, for assistive technology too (the bubbles differ only by side and colour);
     // the call is named as the model's call, not read as words of its answer.
     const spoken = await messages().ariaSnapshot();
@@ -608,6 +611,54 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       0,
       'answered in the chat, gone from the Inbox'
     );
+  });
+
+  it('a long plain call shows its progress and elapsed time on its card; its Cancel ends that call alone, the model is told and answers, and the focus ends in the message box', async () => {
+    await newChat('Long call', 'everything');
+    // Asked first (an earlier chat set Everything's calls to run), so that approving puts the focus on its card.
+    const settings = pane().getByRole('form', { name: 'Conversation settings' });
+    await settings.getByLabel('Tool calls to Everything').selectOption('ask');
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          { id: 'l1', name: 'everything__trigger-long-running-operation', arguments: '{"duration":10,"steps":5}' }
+        ]
+      },
+      { kind: 'hold' }
+    );
+    await send('Run the long operation');
+    const approval = pane().getByRole('group', { name: 'Approve trigger-long-running-operation?' });
+    await approval.getByRole('button', { name: 'Approve', exact: true }).click();
+    const card = pane().locator('[data-tool-call-id="l1"]');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'l1');
+    // As the Tools screen shows the same call: how long it has run, how far it is, and a Cancel.
+    const bar = card.getByRole('progressbar', { name: 'Progress of trigger-long-running-operation' });
+    await bar.waitFor();
+    assert.equal(await bar.getAttribute('max'), '5');
+    assert.match((await card.locator('.progress-text').textContent()) ?? '', /^[1-4]\/5$/);
+    assert.match((await card.locator('.chat-tool-state').textContent()) ?? '', /^Running for \d+ s$/);
+    assert.match((await card.locator('.elapsed').textContent()) ?? '', /^\d+ s$/);
+    const [running] = await host.call('tools.runningCalls', {});
+    assert.match(running?.callId ?? '', /^as-/, 'the assistant’s own plain call');
+    await card.getByRole('button', { name: 'Cancel trigger-long-running-operation' }).click();
+    // The model is asked again, with the words it reads after Stop: that call alone ended.
+    const held = await llm.nextHeld();
+    const tool = (held.request.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
+    assert.equal(tool?.content, 'The person stopped this call.');
+    await card.locator('.chat-tool-state', { hasText: 'Stopped' }).waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'cancelled');
+    assert.deepEqual(await host.call('tools.runningCalls', {}), [], 'the call ended on the host');
+    // Its Cancel went: the focus stays on the call's card while the model answers...
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'l1');
+    held.push('It was cancelled, as you asked.');
+    held.finish();
+    await lastAnswer().getByText('It was cancelled, as you asked.').waitFor();
+    // ...and goes to the message box once the turn is over.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Your message');
+    const audit = JSON.stringify(await host.call('audit.read', {}));
+    assert.match(audit, /tool\.call-cancelled/);
   });
 
   it('Stop during streaming ends the answer where it was and closes the model request', async () => {

@@ -768,7 +768,9 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     await pane().getByRole('button', { name: '■ Stop' }).waitFor();
     await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-approval.png') });
     const approval = await placeholderRoom();
-    assert.equal(approval.text, 'A tool call waits for your approval above: approve or deny it, or stop.');
+    assert.equal(approval.text, 'Approve or deny the call above, or stop.');
+    // No taller than the box while the model answers (it once took three lines here).
+    assert.ok(approval.needed <= answering.needed, `“${approval.text}”: ${approval.needed}px`);
     assert.ok(approval.needed <= approval.room + 1, `“${approval.text}”: ${approval.needed}px in ${approval.room}px`);
     assert.ok(await actionBeside(), 'Stop beside the message box, in the pane');
     await pane()

@@ -391,6 +391,55 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     assert.equal(llm.chatRequests.length, before + 1, 'the model is not asked to go on after Stop');
   });
 
+  it('tools.cancelCall on the assistant’s plain call ends that call alone: the model reads that the person stopped it and goes on', async () => {
+    const host = fixture.host;
+    const chat = await newChat();
+    await host.call('assistant.setPolicy', { serverId: 'tools', policy: { mode: 'auto', alwaysAllow: [] } });
+    llm.enqueue(
+      {
+        kind: 'tool-calls',
+        calls: [
+          { id: 'c1', name: 'tools__wait', arguments: '{}' },
+          { id: 'c2', name: 'tools__echo', arguments: '{"message":"still here"}' }
+        ]
+      },
+      { kind: 'text', tokens: ['Understood, it was stopped.'] }
+    );
+    const running = nextEvent(
+      host,
+      'call.changed',
+      (event) => event.call.toolName === 'wait' && event.call.state === 'running'
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Wait, and echo' });
+    const { callId } = (await running).call;
+    const ended = nextEvent(
+      host,
+      'call.changed',
+      (event) => event.call.callId === callId && event.call.state !== 'running'
+    );
+    await host.call('tools.cancelCall', { callId });
+    assert.equal((await ended).call.state, 'cancelled');
+    const done = await settled(host, chat.id, answered);
+    const calls = done.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []));
+    assert.deepEqual(
+      calls.map((call) => [call.id, call.state, call.callId === callId]),
+      [
+        ['c1', 'cancelled', true],
+        ['c2', 'completed', false]
+      ]
+    );
+    const sent = llm.chatRequests.at(-1)!.body.messages as WireMessage[];
+    assert.deepEqual(
+      sent.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]),
+      [
+        ['c1', 'The person stopped this call.'],
+        ['c2', 'Echo: still here']
+      ]
+    );
+    const last = done.messages.at(-1);
+    assert.equal(last?.role === 'assistant' && last.text, 'Understood, it was stopped.');
+  });
+
   it('adds a prompt and a resource of a server to a message', async () => {
     const host = fixture.host;
     const sources = await host.call('assistant.sources', { serverId: 'tools' });

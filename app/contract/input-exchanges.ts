@@ -20,10 +20,19 @@ export const InputRequestSchema = z.looseObject({
  * Where a multi round-trip request stands.
  *
  * `asking`: the server's questions of this round are out (in the Inbox, with the sampling
- * engine, or answered from the roots); `retrying`: every answer is in and the retry is on its
- * way (or waits for the server to connect); then one of the three ends.
+ * engine, or answered from the roots); `waiting-for-you`: every answer is in, one of them the
+ * person's consent to open a link (URL elicitation), and the retry waits until they say they have
+ * finished in the browser (`exchanges.continue`) or cancel; `retrying`: every answer is in and the
+ * retry is on its way (or waits for the server to connect); then one of the three ends.
  */
-export const ExchangeStateSchema = z.enum(['asking', 'retrying', 'completed', 'failed', 'cancelled']);
+export const ExchangeStateSchema = z.enum([
+  'asking',
+  'waiting-for-you',
+  'retrying',
+  'completed',
+  'failed',
+  'cancelled'
+]);
 export type ExchangeState = z.infer<typeof ExchangeStateSchema>;
 
 /** How a multi round-trip request ended. `task`: the server made a task of the retried `tools/call`. */
@@ -82,6 +91,8 @@ export const InputExchangeMethods = {
   'exchanges.list': { params: z.object({}).default({}), result: z.array(InputExchangeViewSchema) },
   /** Ends an exchange: its open questions are withdrawn and no retry is sent. */
   'exchanges.cancel': { params: z.object({ exchangeId: z.string() }), result: InputExchangeViewSchema },
+  /** The person finished in the browser what a link they agreed to open asked: the retry is sent. */
+  'exchanges.continue': { params: z.object({ exchangeId: z.string() }), result: InputExchangeViewSchema },
   /** Removes an ended exchange. */
   'exchanges.forget': { params: z.object({ exchangeId: z.string() }), result: Ok },
   /** `prompts/get`; a 2026-07-28 server's questions are answered and the request retried. */

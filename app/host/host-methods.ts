@@ -170,6 +170,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     },
     'exchanges.list': () => parts.requestor.exchanges?.list() ?? [],
     'exchanges.cancel': ({ exchangeId }) => exchangesOf(parts).cancel(exchangeId),
+    'exchanges.continue': ({ exchangeId }) => exchangesOf(parts).continue(exchangeId),
     'exchanges.forget': ({ exchangeId }) => {
       exchangesOf(parts).forget(exchangeId);
       return OK;

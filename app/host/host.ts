@@ -333,9 +333,13 @@ export class Host {
           };
           return answerEmbedded(this.receiver, owner, server.roots ?? [], request, context);
         },
-        onChange: (exchangeId, exchange) =>
-          this.events.emit('exchange.changed', { exchangeId, ...(exchange && { exchange }) })
+        onChange: (exchangeId, exchange) => {
+          this.events.emit('exchange.changed', { exchangeId, ...(exchange && { exchange }) });
+          // Waiting for the person to finish in their browser, or no longer: its call's idle timeout follows.
+          if (exchange) this.requestor.plainCalls.personWaitingChanged(exchange.serverId);
+        }
       },
+      audit: this.audit,
       onStoreError: (outboundId, error) =>
         this.#warn(
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
@@ -549,21 +553,33 @@ export class Host {
    * Whether Taskdesk waits on the person for something this server asked, which its plain calls
    * may be waiting for in turn (they do not time out meanwhile): a question outside a task in the
    * Inbox, or one of a task the server handed Taskdesk over its current connection that has not
-   * ended (a task-augmented request: the server polls it, and its tool call waits on the answer).
+   * ended (a task-augmented request: the server polls it, and its tool call waits on the answer),
+   * or a multi round-trip request waiting for the person to finish what its link opened.
    */
   #waitingOnPerson(serverId: string): boolean {
     const identity = this.#connections.get(serverId)?.owner.identity;
     const since = this.#readySince.get(serverId);
-    return this.inbox.some(
-      (item) =>
-        item.serverId === serverId &&
-        (item.taskId === undefined ||
-          // Of this connection: not a task from before it (back in the Inbox after a restart),
-          // which no call running now can be waiting for. The identity outlives connections.
-          (identity !== undefined &&
-            since !== undefined &&
-            Date.parse(item.createdAt) >= since &&
-            this.receiver.isOpenTaskOf(item.taskId, identity)))
+    return (
+      this.inbox.some(
+        (item) =>
+          item.serverId === serverId &&
+          (item.taskId === undefined ||
+            // Of this connection: not a task from before it (back in the Inbox after a restart),
+            // which no call running now can be waiting for. The identity outlives connections.
+            (identity !== undefined &&
+              since !== undefined &&
+              Date.parse(item.createdAt) >= since &&
+              this.receiver.isOpenTaskOf(item.taskId, identity)))
+      ) || this.#waitingInBrowser(serverId)
+    );
+  }
+
+  /** A multi round-trip request of this server waits for the person to finish what its link opened. */
+  #waitingInBrowser(serverId: string): boolean {
+    return (
+      this.requestor.exchanges
+        ?.list()
+        .some((exchange) => exchange.serverId === serverId && exchange.state === 'waiting-for-you') ?? false
     );
   }
 

@@ -22,9 +22,12 @@ import { isLocalFailure, toHostError } from './task-rpc.js';
  * `inputRequests` and opaque `requestState`), each question answered through the host's usual
  * machinery (several at once), each answer stored as it comes, then the same request retried with
  * a new JSON-RPC id, every `inputResponses` key and `requestState` unchanged (left out when the
- * server sent none), for as many rounds as the server asks. After a restart, unfinished exchanges
- * ask their unanswered questions again and send the retry when the server is connected; their
- * outcome is kept for the person (`exchanges.list`), since the caller that started them is gone.
+ * server sent none), for as many rounds as the server asks. A round whose answers include the
+ * person's consent to open a link (URL elicitation) is not retried at once: that consent is not the
+ * work done in the browser, and a retry sent before it would only be asked the same link again. It
+ * waits (`waiting-for-you`) until the person says they have finished there, or cancels. After a
+ * restart, unfinished exchanges ask their unanswered questions again (or wait for the person again)
+ * and send the retry when the server is connected; their outcome is kept for the person (`exchanges.list`), since the caller that started them is gone.
  */
 
 /** The `InputRequiredResult` fields Taskdesk reads (others are ignored). */
@@ -76,6 +79,8 @@ interface Running {
   timeout: number;
   /** The caller's progress handler: every retry carries a progress token, as the first request did. */
   onprogress?: (progress: Progress) => void;
+  /** Set while the exchange waits for the person (`waiting-for-you`): lets its retry go. */
+  proceed?: () => void;
 }
 
 /** Every multi round-trip request in progress, and the ended ones nobody was waiting for. */
@@ -99,7 +104,8 @@ export class InputExchanges {
     const loaded = this.#store.loadAll();
     this.quarantined = loaded.quarantined;
     for (const view of loaded.exchanges) {
-      if (view.state === 'asking' || view.state === 'retrying') this.#loaded.push(view);
+      if (view.state === 'asking' || view.state === 'waiting-for-you' || view.state === 'retrying')
+        this.#loaded.push(view);
       else this.#ended.set(view.exchangeId, view);
     }
   }
@@ -201,6 +207,30 @@ export class InputExchanges {
     return structuredClone(view);
   }
 
+  /**
+   * The person finished in the browser what the link they agreed to open asked: the exchange
+   * waiting for them sends its retry.
+   */
+  continue(exchangeId: string): InputExchangeView {
+    const run = this.#running.get(exchangeId);
+    if (!run) {
+      if (!this.#ended.has(exchangeId))
+        throw new HostError(JsonRpcCode.InvalidParams, `No exchange ${JSON.stringify(exchangeId)}.`);
+      throw new HostError(JsonRpcCode.InvalidRequest, `Exchange ${exchangeId} has ended.`);
+    }
+    const { proceed } = run;
+    if (!proceed)
+      throw new HostError(
+        JsonRpcCode.InvalidRequest,
+        `Exchange ${exchangeId} is not waiting for you (${run.view.state}).`
+      );
+    delete run.proceed;
+    // Stored before the retry goes: after a restart from here, it is sent without asking again.
+    this.#set(run, { state: 'retrying' });
+    proceed();
+    return structuredClone(run.view);
+  }
+
   /** Removes an ended exchange. */
   forget(exchangeId: string): void {
     if (this.#running.has(exchangeId))
@@ -282,7 +312,9 @@ export class InputExchanges {
     const signal = run.controller.signal;
     for (;;) {
       await this.#collectAnswers(run);
-      this.#set(run, { state: 'retrying' });
+      // `retrying` already: the person said to go on (before a restart, or a retry the connection lost).
+      if (run.view.state !== 'retrying' && opensLink(run.view)) await this.#waitForPerson(run);
+      if (run.view.state !== 'retrying') this.#set(run, { state: 'retrying' });
       const peer = await this.#peerFor(run.view.serverId, signal);
       const { view } = run;
       const params: Record<string, unknown> = {
@@ -372,6 +404,24 @@ export class InputExchanges {
     }
   }
 
+  /** Waits, stored as `waiting-for-you`, until {@link continue} lets the retry go; cancelling rejects. */
+  async #waitForPerson(run: Running): Promise<void> {
+    const signal = run.controller.signal;
+    if (signal.aborted) throw signal.reason;
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        delete run.proceed;
+        reject(signal.reason);
+      };
+      run.proceed = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#set(run, { state: 'waiting-for-you' });
+    });
+  }
+
   /** The server's peer, waiting for it to be attached (an exchange resumed after a restart, or a dropped connection). */
   async #peerFor(serverId: string, signal: AbortSignal): Promise<ModernPeer> {
     for (;;) {
@@ -427,6 +477,19 @@ function what(view: InputExchangeView): string {
   const { name, uri } = view.params as { name?: unknown; uri?: unknown };
   if (view.method === 'resources/read') return `Resource ${String(uri)}`;
   return `${view.method === 'tools/call' ? 'Tool' : 'Prompt'} "${String(name)}"`;
+}
+
+/**
+ * Whether a round's answers include the person's consent to open a link (an accepted URL-mode
+ * elicitation): what that link asks is done in the browser, after the answer was given.
+ */
+export function opensLink(view: Pick<InputExchangeView, 'inputRequests' | 'answers'>): boolean {
+  return Object.entries(view.inputRequests).some(
+    ([key, request]) =>
+      request.method === 'elicitation/create' &&
+      request.params?.mode === 'url' &&
+      view.answers[key]?.action === 'accept'
+  );
 }
 
 /**

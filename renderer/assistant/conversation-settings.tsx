@@ -63,6 +63,24 @@ export function ConversationSettings({
   useEffect(() => {
     if (focusProvider > 0) providerField.current?.focus();
   }, [focusProvider]);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // Opening leaves the focus on the button that opened the settings (it says "Close settings"
+    // now): Escape there closes them as Escape in the form does, by that button, which asks
+    // first when changes would be lost and takes the focus back. The pane's own Escape hears
+    // only the form.
+    const pane = form.current?.closest('.chat-pane');
+    if (!pane) return;
+    const escape = (event: Event) => {
+      const target = event.target as HTMLElement;
+      if ((event as KeyboardEvent).key !== 'Escape' || event.defaultPrevented) return;
+      if (!target.matches('.chat-header button[aria-expanded="true"]')) return;
+      event.preventDefault();
+      target.click();
+    };
+    pane.addEventListener('keydown', escape);
+    return () => pane.removeEventListener('keydown', escape);
+  }, []);
 
   /** Saves the draft; answers with the conversation as saved. */
   const persist = async () => {
@@ -111,6 +129,7 @@ export function ConversationSettings({
 
   return (
     <form
+      ref={form}
       className="chat-settings"
       aria-label="Conversation settings"
       onSubmit={(event) => {

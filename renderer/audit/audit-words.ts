@@ -135,6 +135,15 @@ const WORDS: Record<string, Words> = {
   'tool.call-cancelled': (d) => `You cancelled the call to ${tool(d)}`,
   'tool.task-cancelled': (d) => `You asked to cancel the task of ${tool(d)}`,
   'tool.task-forgotten': (d) => `You forgot the task of ${tool(d)}`,
+  // The call was given up before its task was created (a Cancel, or no answer in time); the task came after.
+  'tool.task-cancelled-late': (d) =>
+    `A task of ${tool(d)} came after its call had ended; ${
+      d.tasksCancel === 'sent'
+        ? 'Taskdesk cancelled it'
+        : d.tasksCancel === 'unsupported'
+          ? 'the server cannot cancel tasks, so it may run on'
+          : `cancelling it failed${text(d, 'error') ? `: ${text(d, 'error')}` : ''}`
+    }`,
   'tool.task-ended': (d) => {
     const state = String(d.state);
     const by =
@@ -252,6 +261,7 @@ const LABELS: Record<string, string> = {
   'task.expired': 'Tasks expired',
   'tool.called': 'Tool calls',
   'tool.task-ended': 'Tool tasks ended',
+  'tool.task-cancelled-late': 'Tool tasks cancelled after their call',
   'server.state': 'Connection changes',
   'server.added': 'Servers added',
   'sampling.request': 'Model request decisions',

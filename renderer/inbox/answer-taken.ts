@@ -1,6 +1,35 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
 import type { DeskStore } from '../store/desk-store.js';
-import type { AnsweredRun } from '../store/desk-state.js';
+import type { AnsweredRun, DeskState } from '../store/desk-state.js';
+
+/**
+ * The item each store's Inbox line last spoke of, with the words said of it: the line links on to
+ * the item's task from it. Kept beside the store rather than in its state, which holds only the
+ * line's words; by store, so two Desks (or tests) never share it.
+ */
+const answeredItems = new WeakMap<object, { said: string; item: InboxItem }>();
+
+/**
+ * The Tasks screen's key (`requested:<outboundId>`, `received:<taskId>`) of the task the Inbox's
+ * line is about: the tool call's task Taskdesk requested that the answered question was asked
+ * for, else the received task the question was. Undefined when the line says something else
+ * (the end of a run, nothing) or the Desk knows no such task.
+ */
+export function answeredTaskKey(store: object, state: DeskState): string | undefined {
+  const answered = answeredItems.get(store);
+  if (answered === undefined || state.lastAnswered !== answered.said) return undefined;
+  const { item } = answered;
+  // A multi round-trip request's id is no task's (`relatedCall`).
+  if (item.relatedTaskId !== undefined && !item.relatedCall) {
+    const outbound = Object.values(state.outbound).find(
+      (task) => task.serverId === item.serverId && task.taskId === item.relatedTaskId
+    );
+    if (outbound) return `requested:${outbound.outboundId}`;
+  }
+  if (item.taskId !== undefined && state.tasks[item.taskId]?.serverId === item.serverId)
+    return `received:${item.taskId}`;
+  return undefined;
+}
 
 /**
  * What the Desk does once the host took an answer: the card goes at once (the host's
@@ -22,7 +51,10 @@ export function answerTaken(
 ): string | undefined {
   const current = store.getState().inbox.find((known) => known.id === item.id);
   if (current !== undefined && current.kind !== item.kind) return undefined;
-  if (where === 'inbox') store.dispatch({ type: 'inbox-answered', text: said, ...(run && { run }) });
+  if (where === 'inbox') {
+    answeredItems.set(store, { said, item });
+    store.dispatch({ type: 'inbox-answered', text: said, ...(run && { run }) });
+  }
   if (current !== undefined) store.apply('inbox.removed', { id: item.id, why: 'answered' });
   return said;
 }

@@ -7,6 +7,7 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
+import { checkLink, LINK_WARNING_ADVICE } from './link-warnings.js';
 
 function parseUrl(raw: string): URL | undefined {
   try {
@@ -14,6 +15,21 @@ function parseUrl(raw: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What may mislead about a link, said before it is opened: each concern, then what to do. */
+function LinkWarning({ sentences }: { sentences: string[] }) {
+  if (sentences.length === 0) return null;
+  return (
+    <div className="link-warning" role="note" aria-label="Check this link">
+      {sentences.map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+      <p>
+        <strong>{LINK_WARNING_ADVICE}</strong>
+      </p>
+    </div>
+  );
 }
 
 /** An elicitation in URL mode: the page opens only after the user agrees, and accepting says so to the server. */
@@ -24,6 +40,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   const url = parseUrl(rawUrl);
   const openable = !!url && (url.protocol === 'https:' || url.protocol === 'http:');
   const done = `Answer sent to ${item.serverName}.`;
+  const warnings = url && openable ? checkLink(rawUrl, url).sentences : [];
 
   const open = async () => {
     if (!url || !openable) return;
@@ -37,6 +54,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
           <p>
             <code className="url">{url.href}</code>
           </p>
+          <LinkWarning sentences={warnings} />
         </>
       ),
       confirmLabel: 'Open link'
@@ -66,6 +84,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
         <p>
           <code className="url">{rawUrl || '(no URL)'}</code>
         </p>
+        <LinkWarning sentences={warnings} />
         <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
           <button

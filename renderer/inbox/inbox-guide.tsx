@@ -1,10 +1,42 @@
 import { useDeskState } from '../shell/desk-context.js';
 
 /**
- * Under an empty Inbox while the Desk lacks something it needs (no server, some or none
- * connected, no LLM provider): what comes here, where things stand, and the screen to go to. A
- * first run opens on this, with nothing else on the page to say what to do first; once every
- * server is connected and a provider is set up it says nothing. Its links are not named as the screens
+ * What Taskdesk is for and the first step, at the top of the screen a first run opens on (the
+ * Inbox), while no server is set up: nothing else there says it, and an empty Inbox only says
+ * what is not there. Gone once a server exists. Its links are not named as the screens are (see
+ * {@link InboxGuide}).
+ */
+export function DeskWelcome() {
+  const ready = useDeskState((state) => state.ready);
+  const noServer = useDeskState((state) => state.servers.length === 0);
+  const hasProvider = useDeskState((state) => state.providers.length > 0);
+  // Not before the lists are in: every Desk would greet its person as new while it loads.
+  if (!ready || !noServer) return null;
+  return (
+    <div className="desk-welcome">
+      <p>
+        Taskdesk connects you to MCP servers, programs that offer tools (files, search, your own services): you call
+        their tools, chat with a model that uses them, and answer here what they ask of you.
+      </p>
+      <ul>
+        <li>
+          <a href="#servers">Add a server</a>, or import yours from another app’s settings.
+        </li>
+        {hasProvider ? null : (
+          <li>
+            <a href="#providers">Add a model provider</a> to chat in the Assistant.
+          </li>
+        )}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Under an empty Inbox while the Desk lacks something it needs (some or none of its servers
+ * connected, no LLM provider): what comes here, where things stand, and the screen to go to.
+ * With no server at all, {@link DeskWelcome} says what to do first instead; once every server is
+ * connected and a provider is set up it says nothing. Its links are not named as the screens
  * are: the navigation's links keep names no other link on the page shares.
  */
 export function InboxGuide() {
@@ -15,16 +47,14 @@ export function InboxGuide() {
   // One still connecting is on its way (every server is, as Taskdesk starts): not said to be down.
   const notReady = servers.filter((server) => server.state.status !== 'ready' && server.state.status !== 'connecting');
   if (ready.length > 0 && notReady.length === 0 && hasProvider) return null;
+  // No server yet: the welcome above says what to do first.
+  if (servers.length === 0) return null;
   return (
     <div className="inbox-guide">
       <p>Questions and model requests your servers send while they work come here, for you to answer.</p>
       <ul>
         <li>
-          {servers.length === 0 ? (
-            <>
-              No server yet: <a href="#servers">add one or import yours</a> (from another app’s settings).
-            </>
-          ) : ready.length === 0 ? (
+          {ready.length === 0 ? (
             <>
               None of your {serverCount} is connected:{' '}
               <a href="#servers">{servers.length === 1 ? 'check its connection' : 'check their connections'}</a>.

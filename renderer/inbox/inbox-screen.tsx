@@ -5,9 +5,11 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
 import { InboxKeys } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
-import { InboxGuide } from './inbox-guide.js';
+import { DeskWelcome, InboxGuide } from './inbox-guide.js';
 import { InInbox } from './answer-place.js';
+import { answeredTaskKey } from './answer-taken.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
+import { ExchangesWaiting } from './exchange-waiting-card.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
 export const INBOX_PAGE = 50;
@@ -34,6 +36,11 @@ export function InboxScreen({
   const inbox = useDeskState((state) => state.inbox);
   const unloaded = useUnloadedWords('what waits for you');
   const lastAnswered = useDeskState((state) => state.lastAnswered);
+  const { store } = useDesk();
+  // The card went with the answer: the line is the way on to the task the question was for.
+  const answeredTask = useDeskState((state) => answeredTaskKey(store, state));
+  const exchangesWaiting = useDeskState((state) => Object.keys(state.waitingExchanges).length);
+  const empty = inbox.length === 0 && exchangesWaiting === 0;
   const [shown, setShown] = useState(INBOX_PAGE);
   const list = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
@@ -43,7 +50,6 @@ export function InboxScreen({
   /** The focus went to the heading for want of a next card, and is still there. */
   const parked = useRef(false);
   const visible = inbox.slice(0, shown);
-  const { store } = useDesk();
   // What the last answer did is said where it was given, not kept above whatever card comes next
   // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,
   // by a run's end or an answer given elsewhere, is not news of this visit).
@@ -120,6 +126,7 @@ export function InboxScreen({
       >
         Inbox
       </h2>
+      <DeskWelcome />
       <p className="lede">Forms, links and model requests that servers are waiting on.</p>
       <NotificationsControl />
       <FailedRunNotices />
@@ -129,11 +136,22 @@ export function InboxScreen({
       <InboxKeys list={list} active={active} />
       <LiveStreams />
       {/* Not a live region: the answer was announced when it was sent. */}
-      {lastAnswered ? <p className="inbox-answered muted">{lastAnswered}</p> : null}
-      <p className="empty" hidden={inbox.length > 0 && unloaded === undefined}>
+      {lastAnswered ? (
+        <p className="inbox-answered muted">
+          {lastAnswered}
+          {answeredTask !== undefined ? (
+            <>
+              {' '}
+              <a href={`#tasks/${encodeURIComponent(answeredTask)}`}>Go to its task</a>.
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <p className="empty" hidden={!empty && unloaded === undefined}>
         {unloaded ?? 'Nothing is waiting for you.'}
       </p>
-      {inbox.length === 0 && unloaded === undefined ? <InboxGuide /> : null}
+      {empty && unloaded === undefined ? <InboxGuide /> : null}
+      <ExchangesWaiting />
       <div
         className="cards"
         ref={list}

@@ -122,6 +122,11 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     calls,
     live,
     endedRuns,
+    waitingExchanges: Object.fromEntries(
+      (snapshot.exchanges ?? [])
+        .filter((exchange) => exchange.state === 'waiting-for-you')
+        .map((exchange) => [exchange.exchangeId, exchange])
+    ),
     assistant: mergeSummaries(state.assistant, snapshot.conversations)
   };
   return withRunChecked(next);
@@ -339,9 +344,16 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return state.failedRuns.some((run) => run.id === action.payload.id)
         ? state
         : { ...state, failedRuns: [...state.failedRuns, action.payload] };
-    // Multi round-trip requests show through their questions in the Inbox.
-    case 'exchange.changed':
-      return state;
+    // Multi round-trip requests show through their questions in the Inbox, and while they wait
+    // for the person to finish in the browser.
+    case 'exchange.changed': {
+      const { exchangeId, exchange } = action.payload;
+      if (exchange?.state === 'waiting-for-you')
+        return { ...state, waitingExchanges: { ...state.waitingExchanges, [exchangeId]: exchange } };
+      if (!(exchangeId in state.waitingExchanges)) return state;
+      const { [exchangeId]: _gone, ...rest } = state.waitingExchanges;
+      return { ...state, waitingExchanges: rest };
+    }
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

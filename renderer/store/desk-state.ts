@@ -11,6 +11,7 @@ import type {
   ServerView
 } from '../../app/contract/host-api.js';
 import type { ConversationSummary } from '../../app/contract/assistant.js';
+import type { InputExchangeView } from '../../app/contract/input-exchanges.js';
 import { initialAssistantSlice, type AssistantSlice } from './assistant-slice.js';
 
 /** Text a model is writing now, for a task or (keyed by its stream) a request that is not one. */
@@ -34,6 +35,8 @@ export interface DeskSnapshot {
   calls: PlainCallView[];
   /** The assistant's conversations (`assistant.list`). */
   conversations: ConversationSummary[];
+  /** Multi round-trip requests (`exchanges.list`): the Inbox shows those waiting for the person. */
+  exchanges?: InputExchangeView[];
   /**
    * The model requests History last saw end, newest last (`history.list`), fetched while the
    * line above the Inbox says a run is running: it may have ended while the page heard nothing.
@@ -118,6 +121,11 @@ export interface DeskState {
   historyRevision: number;
   /** Questions that expired before anyone answered (from `history.changed`), newest last, until dismissed. */
   unanswered: HistorySummary[];
+  /**
+   * Multi round-trip requests waiting for the person to finish in the browser what a link they
+   * agreed to open asks (`waiting-for-you`), by exchange id: the Inbox shows each with Continue.
+   */
+  waitingExchanges: Record<string, InputExchangeView>;
   /** Inbox items past their `warnAt`, by id: about to expire unanswered. */
   expiring: Record<string, true>;
   /** Model runs the person approved that then failed, oldest first, until dismissed. */
@@ -166,6 +174,7 @@ export const initialDeskState: DeskState = {
   calls: {},
   historyRevision: 0,
   unanswered: [],
+  waitingExchanges: {},
   expiring: {},
   failedRuns: [],
   withdrawn: [],

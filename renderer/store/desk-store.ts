@@ -200,7 +200,7 @@ export async function fetchSnapshot(
   client: HostApiClient,
   options: { endedRuns?: boolean } = {}
 ): Promise<DeskSnapshot> {
-  const [servers, inbox, tasks, outbound, providers, calls, conversations, ended] = await Promise.all([
+  const [servers, inbox, tasks, outbound, providers, calls, conversations, exchanges, ended] = await Promise.all([
     client.call('servers.list', {}),
     client.call('inbox.list', {}),
     client.call('tasks.list', {}),
@@ -208,6 +208,7 @@ export async function fetchSnapshot(
     client.call('providers.list', {}),
     client.call('tools.runningCalls', {}),
     client.call('assistant.list', {}),
+    client.call('exchanges.list', {}),
     options.endedRuns
       ? // Only a check of the line above the Inbox: its failure does not fail the lists.
         client
@@ -229,6 +230,7 @@ export async function fetchSnapshot(
     providers,
     calls,
     conversations,
+    exchanges,
     // Newest last, as the state keeps them; a request still running has no end yet.
     ...(ended && { endedRuns: ended.entries.filter((entry) => entry.endedAt !== undefined).reverse() })
   };

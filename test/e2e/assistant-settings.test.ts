@@ -148,6 +148,30 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('closes the settings with Escape from anywhere in them, their button included, and gives the focus back to that button', async () => {
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    const places: Array<[string, (() => Promise<void>) | undefined]> = [
+      // Opening leaves the focus on the button, which now says "Close settings".
+      ['their button', undefined],
+      ['Provider', () => settings.getByLabel('Provider').focus()],
+      ['a server’s box', () => settings.getByRole('checkbox', { name: 'Server work' }).focus()],
+      ['Save settings', () => settings.getByRole('button', { name: 'Save settings' }).focus()],
+      ['Delete conversation', () => settings.getByRole('button', { name: 'Delete conversation' }).focus()]
+    ];
+    for (const [where, focus] of places) {
+      await pane.getByRole('button', { name: 'Settings', exact: true }).click();
+      await settings.waitFor();
+      await focus?.();
+      await page.keyboard.press('Escape');
+      await settings
+        .waitFor({ state: 'detached', timeout: 5_000 })
+        .catch(() => assert.fail(`Escape on ${where} left the settings open`));
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Settings');
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('keeps the focus where the person works: on the message box of a new chat and after Send, on New chat after a delete', async () => {
     const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
     await page.getByRole('button', { name: '+ New chat' }).click();

@@ -101,8 +101,9 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
       await page.setViewportSize({ width, height: 800 });
       await levelled(`at ${width}`);
     }
-    // Only the Id says what it needs: its box stays level with Name's.
+    // Only the Id says what it needs: its box stays level with Name's. (The Id filled in from the Name is emptied.)
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Somewhere');
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('');
     await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
     await form.getByRole('button', { name: 'Add provider' }).click();
     await form.getByText('One field needs correcting.').waitFor();
@@ -397,6 +398,51 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth
       );
       assert.ok(pageOverflow <= 0, `the page scrolls sideways by ${pageOverflow} px`);
+    } finally {
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('fits the Audit log in its frame at 800 × 600: a server’s name whole on a line, the Detail wrapping, nothing cut at the right', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    const toolCallId = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    d.fixture.host.audit.record({
+      type: 'assistant.tool-decision',
+      serverId: 'everything',
+      serverName: 'Everything',
+      detail: {
+        conversationId: randomUUID(),
+        toolCallId,
+        tool: 'simulate-research-query',
+        decision: 'approve',
+        arguments: { topic: 'tide pools of the northern coast and what lives in them', ambiguous: true }
+      }
+    });
+    d.fixture.host.audit.flush();
+    try {
+      await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+      const table = page.locator('table.audit');
+      const row = table.locator('tr', { hasText: 'simulate-research-query' }).first();
+      await row.waitFor();
+      assert.deepEqual(await cutWords(table.locator('td.server')), [], 'server names cut mid-word');
+      const seen = await table.evaluate((element) => {
+        const frame = element.parentElement!.getBoundingClientRect();
+        return {
+          overflow: element.parentElement!.scrollWidth - element.parentElement!.clientWidth,
+          detailRight: Math.max(
+            ...Array.from(element.querySelectorAll('td.detail')).map((cell) => cell.getBoundingClientRect().right)
+          ),
+          frameRight: frame.right
+        };
+      });
+      assert.ok(seen.overflow <= 0, `the table runs ${seen.overflow} px past its frame`);
+      assert.ok(
+        seen.detailRight <= seen.frameRight,
+        `the Detail ends at ${seen.detailRight} px, its frame at ${seen.frameRight} px`
+      );
+      const detail = (await row.locator('td.detail').boundingBox())!.width;
+      assert.ok(detail >= 280, `the Detail column is ${Math.round(detail)} px wide`);
     } finally {
       await page.setViewportSize({ width: 800, height: 900 });
     }

@@ -351,6 +351,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await card.waitFor();
     assert.equal(await card.locator('code.url').textContent(), link);
     assert.match((await card.textContent()) ?? '', /This opens a page on accounts\.example\.test/);
+    assert.equal(
+      await card.getByRole('note', { name: 'Check this link' }).count(),
+      0,
+      'a plain https link: no warning'
+    );
 
     const dialog = page.getByRole('dialog', { name: 'Open this link?' });
     await card.getByRole('button', { name: 'Open link…' }).click();
@@ -377,6 +382,60 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await opened, link);
     for (const other of page.context().pages()) if (other !== page) await other.close();
     await card.waitFor({ state: 'detached' });
+  });
+
+  it('warns of a link whose site’s name imitates another, or that is not https, on the card and before it opens', async () => {
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    // A Cyrillic а in place of the Latin a: the card names the host as it is opened (Punycode).
+    const lookalike = 'https://\u0430pple.com/login';
+    const answer = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'url', message: 'Sign in to your account', url: lookalike, elicitationId: 'el-lookalike' }
+      },
+      ElicitResultSchema
+    );
+    const card = page.getByRole('article', { name: 'Sign in to your account' });
+    await card.waitFor();
+    assert.equal(await card.locator('code.url').textContent(), lookalike);
+    const warning = card.getByRole('note', { name: 'Check this link' });
+    assert.equal(
+      await warning.innerText(),
+      'This address uses characters that can imitate another site’s name (xn--pple-43d.com).\n\nOpen it only if you expected this site.'
+    );
+    // Said again where the person agrees, and nothing is opened when they do not.
+    await card.getByRole('button', { name: 'Open link…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open this link?' });
+    await dialog
+      .getByRole('note', { name: 'Check this link' })
+      .getByText('xn--pple-43d.com', { exact: false })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    assert.equal((await answer).action, 'cancel');
+    await card.waitFor({ state: 'detached' });
+
+    // http: said once, in the warning (the card's own words say nothing of it).
+    const plain = 'http://accounts.example.test/connect';
+    const second = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'url', message: 'Connect over http', url: plain, elicitationId: 'el-http' }
+      },
+      ElicitResultSchema
+    );
+    const httpCard = page.getByRole('article', { name: 'Connect over http' });
+    await httpCard.waitFor();
+    const text = (await httpCard.innerText()).match(/not secure/g) ?? [];
+    assert.equal(text.length, 1);
+    await httpCard
+      .getByRole('note', { name: 'Check this link' })
+      .getByText('This address is not secure (http, not https): what you type on the page can be read on its way.')
+      .waitFor();
+    await httpCard.getByRole('button', { name: 'Decline' }).click();
+    assert.equal((await second).action, 'decline');
+    await httpCard.waitFor({ state: 'detached' });
   });
 
   it('adds an HTTP server from the form, checking fields first, and shows why it failed to connect', async () => {

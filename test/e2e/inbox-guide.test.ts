@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { peerServer } from '../support/host-fixture.js';
+import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock } from '../../app/core/clock.js';
+import { nextEvent, peerServer } from '../support/host-fixture.js';
+import { ClockedTaskStore } from '../support/requestor-task-store.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 const NO_PROVIDER =
@@ -18,25 +22,48 @@ describe('the empty Inbox’s guide', () => {
     for (const desk of desks) await desk.close();
   });
 
-  it('with no server and no provider, says both and links to where to add them', async () => {
+  it('on a first run (no server), says under the heading what Taskdesk is for and the first steps, and nothing of it once a server exists', async () => {
     const desk = await startDesk({});
     desks.push(desk);
-    const { page } = desk;
+    const { page, fixture } = desk;
     const inbox = page.getByRole('region', { name: 'Inbox' });
     await inbox.getByText('Nothing is waiting for you.').waitFor();
-    const guide = inbox.locator('.inbox-guide');
-    await guide.waitFor();
+    const welcome = inbox.locator('.desk-welcome');
+    await welcome.waitFor();
     assert.equal(
-      await guide.locator('p').textContent(),
-      'Questions and model requests your servers send while they work come here, for you to answer.'
+      await welcome.locator('p').textContent(),
+      'Taskdesk connects you to MCP servers, programs that offer tools (files, search, your own services): you call their tools, chat with a model that uses them, and answer here what they ask of you.'
     );
-    assert.deepEqual(await guide.locator('li').allTextContents(), [
-      'No server yet: add one or import yours (from another app’s settings).',
-      NO_PROVIDER
+    assert.deepEqual(await welcome.locator('li').allTextContents(), [
+      'Add a server, or import yours from another app’s settings.',
+      'Add a model provider to chat in the Assistant.'
     ]);
-    await guide.getByRole('link', { name: 'add one or import yours', exact: true }).click();
+    // Said first, right under the heading, and once: the guide under the empty Inbox does not say it again.
+    assert.equal(
+      await inbox.evaluate((section) => section.querySelector('h2 + *')?.className),
+      'desk-welcome',
+      'the welcome follows the heading'
+    );
+    assert.equal(await inbox.locator('.inbox-guide').count(), 0);
+    await welcome.getByRole('link', { name: 'Add a model provider', exact: true }).click();
+    await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();
+    assert.match(page.url(), /#providers$/);
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await welcome.getByRole('link', { name: 'Add a server', exact: true }).click();
     await page.getByRole('heading', { name: 'Servers', level: 2 }).waitFor();
     assert.match(page.url(), /#servers$/);
+
+    // A server added (even one not connected): the Desk is no longer new, and says no more of it.
+    await fixture.host.call('servers.add', {
+      id: 'first',
+      name: 'First',
+      transport: { type: 'stdio', command: 'first-server-not-installed' }
+    });
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await inbox.locator('.inbox-guide').waitFor();
+    assert.equal(await welcome.count(), 0);
+    assert.equal(await inbox.getByRole('link', { name: 'Add a server', exact: true }).count(), 0);
+    assert.deepEqual(await inbox.locator('.inbox-guide li').last().textContent(), NO_PROVIDER);
     assert.deepEqual(desk.pageErrors, []);
   });
 
@@ -98,6 +125,76 @@ describe('the empty Inbox’s guide', () => {
     await fixture.host.call('servers.connect', { serverId: 'a' });
     await guide.waitFor({ state: 'detached' });
     await inbox.getByText('Nothing is waiting for you.').waitFor();
+    assert.deepEqual(desk.pageErrors, []);
+  });
+});
+
+/**
+ * An answer to a question a server asked during one of Taskdesk's tool tasks: the card goes, and
+ * the line that says where the answer went leads on to that task on the Tasks screen.
+ */
+describe('the Inbox’s line after an answer', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  let desk: DeskFixture | undefined;
+
+  after(async () => {
+    await desk?.close();
+    store.close();
+  });
+
+  it('links to the task a question was asked for, and says only where the answer went for a question of no task', async () => {
+    desk = await startDesk({ work });
+    const { page, fixture } = desk;
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    const call = await fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.ok(call.type === 'task');
+    const schema = { type: 'object', properties: { region: { type: 'string', title: 'Region' } } } as const;
+    const asked = work.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which region, for the slow call?',
+          requestedSchema: schema,
+          _meta: { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } }
+        }
+      },
+      ElicitResultSchema
+    );
+    const card = inbox.locator('[data-inbox-id]', { hasText: 'Which region, for the slow call?' });
+    await card.getByLabel('Region').fill('north');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    assert.equal((await asked).action, 'accept');
+    const line = inbox.locator('.inbox-answered');
+    await line.getByText('Answer sent to Server work.').waitFor();
+    const link = line.getByRole('link', { name: 'Go to its task', exact: true });
+    assert.equal(await link.getAttribute('href'), `#tasks/${encodeURIComponent(`requested:${call.task.outboundId}`)}`);
+    await link.click();
+    const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
+    await detail.getByRole('heading', { name: 'slow', exact: true }).waitFor();
+
+    // A question of no task: where the answer went, and no link.
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    const plain = work.server.request(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: 'Which region, with no task?', requestedSchema: schema }
+      },
+      ElicitResultSchema
+    );
+    await nextEvent(fixture.host, 'inbox.added', ({ item }) => item.serverId === 'work');
+    const second = inbox.locator('[data-inbox-id]', { hasText: 'Which region, with no task?' });
+    await second.getByLabel('Region').fill('south');
+    await second.getByRole('button', { name: 'Submit' }).click();
+    assert.equal((await plain).action, 'accept');
+    await line.getByText('Answer sent to Server work.').waitFor();
+    assert.equal(await line.getByRole('link').count(), 0);
+    await fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
     assert.deepEqual(desk.pageErrors, []);
   });
 });

@@ -111,6 +111,48 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     await card.waitFor({ state: 'detached' });
   });
 
+  it('after the person opens a link, waits for them to say they have finished in the browser, then sends the call again', async () => {
+    // The link's site is served by the test: the page opened proves the link was followed, and nothing leaves the machine.
+    const opened = new Promise<string>((resolve) => {
+      void page.context().route('https://example.com/**', (route) => {
+        resolve(route.request().url());
+        void route.fulfill({ status: 200, contentType: 'text/plain', body: 'signed in' });
+      });
+    });
+    await callTool('MRTR', 'open-page');
+    await nav('Inbox 1 waiting').click();
+    const card = page.getByRole('article', { name: 'Sign in to the example service' });
+    await card.getByRole('button', { name: 'Open link…' }).click();
+    await page.getByRole('dialog', { name: 'Open this link?' }).getByRole('button', { name: 'Open link' }).click();
+    assert.equal(await opened, 'https://example.com/sign-in');
+    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await card.waitFor({ state: 'detached' });
+
+    // Accepting is consent, not the work done on the page: the call is not sent again yet.
+    const waiting = page.getByRole('article', { name: 'Finish in your browser, then continue' });
+    await waiting.waitFor();
+    assert.match((await waiting.locator('.meta').textContent()) ?? '', /^From MRTR · for tool open-page · since /);
+    await waiting.getByText('You agreed to open a page on example.com.', { exact: false }).waitFor();
+    assert.equal(await page.getByText('Nothing is waiting for you.').isVisible(), false);
+    const [exchange] = await host.call('exchanges.list', {});
+    assert.equal(exchange?.state, 'waiting-for-you');
+    assert.equal(exchange?.round, 1);
+
+    // The call ends once its retry is answered (its result is the server's "page: accept").
+    const ended = new Promise<string>((resolve) => {
+      const off = host.on('call.changed', ({ call }) => {
+        if (call.toolName !== 'open-page' || call.state === 'running') return;
+        off();
+        resolve(call.state);
+      });
+    });
+    await waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' }).click();
+    await waiting.waitFor({ state: 'detached' });
+    await page.getByText('Nothing is waiting for you.').waitFor();
+    assert.equal(await ended, 'completed');
+    assert.deepEqual(await host.call('exchanges.list', {}), []);
+  });
+
   it('tells no notice of a model request the person’s Cancel of its call withdrew, and blames no server', async () => {
     await callTool('MRTR', 'draft');
     const running = tools.locator('li[data-tool="draft"] .running-call');

@@ -107,6 +107,30 @@ describe('host API contract', () => {
           updatedAt: '2026-12-01T00:00:01.000Z'
         })
       );
+      // One a restart left waiting for the person after a link they agreed to open, for exchanges.continue.
+      fs.writeFileSync(
+        path.join(data.dir, 'exchanges', 'ex-link.json'),
+        JSON.stringify({
+          schemaVersion: 1,
+          exchangeId: 'ex-link',
+          serverId: 'spare',
+          serverName: 'Server spare',
+          method: 'tools/call',
+          params: { name: 'sign-in', arguments: {} },
+          asTask: false,
+          round: 1,
+          inputRequests: {
+            page: {
+              method: 'elicitation/create',
+              params: { mode: 'url', message: 'Sign in', url: 'https://example.com/sign-in', elicitationId: 'el-1' }
+            }
+          },
+          answers: { page: { action: 'accept' } },
+          state: 'waiting-for-you',
+          createdAt: '2026-11-30T00:00:00.000Z',
+          updatedAt: '2026-11-30T00:00:01.000Z'
+        })
+      );
       fixture = await startHostWith(
         {
           inbound,
@@ -133,6 +157,8 @@ describe('host API contract', () => {
       const [ended] = await drive('exchanges.list', {});
       assert.equal(ended?.exchangeId, 'ex-contract');
       assert.equal((await drive('exchanges.cancel', { exchangeId: 'ex-contract' })).state, 'completed');
+      // Sent once the server is connected (it never is here: the retry waits for it).
+      assert.equal((await drive('exchanges.continue', { exchangeId: 'ex-link' })).state, 'retrying');
       assert.deepEqual(await drive('exchanges.forget', { exchangeId: 'ex-contract' }), { ok: true });
       assert.deepEqual((await drive('prompts.get', { serverId: 'spare', name: 'p' })).messages, [
         { role: 'user', content: { type: 'text', text: 'hi' } }

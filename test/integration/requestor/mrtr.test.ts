@@ -107,13 +107,60 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
     assert.equal(textOf(await calling), 'no name (decline)');
   });
 
-  it('a tool that asks with a URL elicitation: consent in the Inbox', async () => {
+  it('a tool that asks with a URL elicitation: consent in the Inbox, and the retry waits until the person says they are done', async () => {
     const calling = call('open-page');
     const item = await asked(host);
     assert.equal(item.request.mode, 'url');
     assert.equal(item.request.url, 'https://example.com/sign-in');
+    // The first change after the answer: sent at once, it would be `retrying`.
+    const next = nextEvent(host, 'exchange.changed', ({ exchange }) => exchange?.state !== 'asking');
     await host.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    const { exchange } = await next;
+    assert.equal(exchange?.state, 'waiting-for-you', 'consent is not the work done in the browser');
+    assert.equal(exchange?.round, 1);
+    assert.deepEqual(exchange?.answers, { page: { action: 'accept' } });
+    assert.equal(host.inbox.list().length, 0, 'the link is not asked again');
+    await assert.rejects(host.call('exchanges.forget', { exchangeId: exchange.exchangeId }), { code: -32600 });
+
+    const continued = await host.call('exchanges.continue', { exchangeId: exchange.exchangeId });
+    assert.equal(continued.state, 'retrying');
     assert.equal(textOf(await calling), 'page: accept');
+    assert.deepEqual(await host.call('exchanges.list', {}), []);
+  });
+
+  it('a declined URL elicitation is retried at once, and an exchange that is not waiting cannot be continued', async () => {
+    const calling = call('open-page');
+    const item = await asked(host);
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.equal(textOf(await calling), 'page: decline');
+
+    const asking = call('ask-name');
+    const question = await asked(host);
+    const [exchange] = await host.call('exchanges.list', {});
+    assert.equal(exchange?.state, 'asking');
+    await assert.rejects(host.call('exchanges.continue', { exchangeId: exchange.exchangeId }), {
+      code: -32600,
+      message: /is not waiting for you \(asking\)/
+    });
+    await assert.rejects(host.call('exchanges.continue', { exchangeId: 'ex-nobody' }), { code: -32602 });
+    await host.call('inbox.answer', { id: question.id, answer: { action: 'accept', content: { name: 'Ada' } } });
+    assert.equal(textOf(await asking), 'hello Ada');
+  });
+
+  it('an exchange waiting for the person after a link can be cancelled instead: no retry is sent', async () => {
+    const calling = call('open-page');
+    calling.catch(() => undefined);
+    const item = await asked(host);
+    const waiting = nextEvent(host, 'exchange.changed', ({ exchange }) => exchange?.state === 'waiting-for-you');
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    const { exchangeId } = await waiting;
+    // Its call waits on the person meanwhile, as on a question in the Inbox: its idle timeout does not end it.
+    const running = host.requestor.plainCalls.list().find((one) => one.toolName === 'open-page');
+    assert.equal(running?.state, 'running');
+    assert.equal(running?.waitingOnPerson, true);
+    await host.call('exchanges.cancel', { exchangeId });
+    await assert.rejects(calling, { code: -32800, message: 'Cancelled by you' });
+    assert.deepEqual(await host.call('exchanges.list', {}), []);
   });
 
   it('sampling under "auto" without review: the model answers, nobody is asked', async () => {
@@ -272,6 +319,78 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
       byYou: true
     });
     await assert.rejects(getting, { code: -32800 });
+  });
+});
+
+describe('a multi round-trip request waiting for the person after a link, across a restart', () => {
+  it('still waits after a restart, and is retried once they continue', async (t) => {
+    const data = tempDir();
+    t.after(() => data.remove());
+    const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await first.call('servers.add', server);
+    assert.equal((await first.connect('mrtr')).state.status, 'ready');
+    const calling = first.call('tools.call', { serverId: 'mrtr', name: 'open-page', arguments: {} });
+    calling.catch(() => undefined);
+    const item = await asked(first);
+    const waiting = nextEvent(first, 'exchange.changed', ({ exchange }) => exchange?.state !== 'asking');
+    await first.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    const { exchangeId, exchange: before } = await waiting;
+    assert.equal(before?.state, 'waiting-for-you');
+    await first.close();
+    await assert.rejects(calling);
+
+    const second = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    try {
+      const [pending] = await second.call('exchanges.list', {});
+      assert.equal(pending?.exchangeId, exchangeId);
+      assert.equal(pending?.state, 'waiting-for-you');
+      assert.deepEqual(pending?.answers, { page: { action: 'accept' } });
+      assert.equal(second.inbox.list().length, 0, 'the answered link is not asked again');
+      // Connected, it still waits for the person: nothing is sent without them.
+      const next = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state !== 'waiting-for-you');
+      assert.equal((await second.connect('mrtr')).state.status, 'ready');
+      assert.equal((await second.call('exchanges.list', {}))[0]?.state, 'waiting-for-you');
+      const ended = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state === 'completed');
+      await second.call('exchanges.continue', { exchangeId });
+      assert.equal((await next).exchange?.state, 'retrying', 'the next change is the person’s continue');
+      const { exchange } = await ended;
+      const result = exchange?.outcome?.type === 'result' ? exchange.outcome.result : {};
+      assert.deepEqual(result.content, [{ type: 'text', text: 'page: accept' }]);
+      await second.call('exchanges.forget', { exchangeId });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('continued before a restart, is retried after it without waiting again', async (t) => {
+    const data = tempDir();
+    t.after(() => data.remove());
+    const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await first.call('servers.add', server);
+    assert.equal((await first.connect('mrtr')).state.status, 'ready');
+    const calling = first.call('tools.call', { serverId: 'mrtr', name: 'open-page', arguments: {} });
+    calling.catch(() => undefined);
+    const item = await asked(first);
+    const waiting = nextEvent(first, 'exchange.changed', ({ exchange }) => exchange?.state === 'waiting-for-you');
+    await first.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    const { exchangeId } = await waiting;
+    // Continued while the server is away: the retry waits for it, and the restart comes first.
+    await first.call('servers.disconnect', { serverId: 'mrtr' });
+    assert.equal((await first.call('exchanges.continue', { exchangeId })).state, 'retrying');
+    await first.close();
+
+    const second = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    try {
+      assert.equal((await second.call('exchanges.list', {}))[0]?.state, 'retrying');
+      const ended = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state === 'completed');
+      assert.equal((await second.connect('mrtr')).state.status, 'ready');
+      const { exchange } = await ended;
+      const result = exchange?.outcome?.type === 'result' ? exchange.outcome.result : {};
+      assert.deepEqual(result.content, [{ type: 'text', text: 'page: accept' }]);
+      await second.call('exchanges.forget', { exchangeId });
+    } finally {
+      await second.close();
+    }
   });
 });
 

@@ -101,6 +101,23 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'tool.called', detail: { tool: 'report', outcome: 'task' } }),
       'You called the tool report; it runs as a task'
     );
+    // Its call was given up before the server answered with the task: cancelled then, if the server can.
+    const late = { tool: 'report', reason: 'Cancelled by you' };
+    assert.equal(
+      auditSentence({ type: 'tool.task-cancelled-late', detail: { ...late, tasksCancel: 'sent' } }),
+      'A task of the tool report came after its call had ended; Taskdesk cancelled it'
+    );
+    assert.equal(
+      auditSentence({ type: 'tool.task-cancelled-late', detail: { ...late, tasksCancel: 'unsupported' } }),
+      'A task of the tool report came after its call had ended; the server cannot cancel tasks, so it may run on'
+    );
+    assert.equal(
+      auditSentence({
+        type: 'tool.task-cancelled-late',
+        detail: { ...late, tasksCancel: 'failed', error: 'Not connected' }
+      }),
+      'A task of the tool report came after its call had ended; cancelling it failed: Not connected'
+    );
   });
 
   it('names what a summary held back, and reads a type it does not know in its own words', () => {

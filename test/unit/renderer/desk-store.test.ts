@@ -39,6 +39,7 @@ function fakeClient(inbox: () => InboxItem[], lists: { [M in HostMethod]?: () =>
     'providers.list': () => [],
     'tools.runningCalls': () => [],
     'assistant.list': () => [],
+    'exchanges.list': () => [],
     ...lists
   };
   const client: HostApiClient = {

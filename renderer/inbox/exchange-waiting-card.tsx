@@ -1,0 +1,108 @@
+import { useId, useState } from 'react';
+import type { InputExchangeView } from '../../app/contract/input-exchanges.js';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
+import { DateTime } from '../components/date-time.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/** The request of an exchange in words: `tool x`, `prompt x`, `resource <uri>`. */
+function requestWords(exchange: InputExchangeView): string {
+  const { name, uri } = exchange.params as { name?: unknown; uri?: unknown };
+  if (exchange.method === 'resources/read') return `resource ${String(uri)}`;
+  return `${exchange.method === 'tools/call' ? 'tool' : 'prompt'} ${String(name)}`;
+}
+
+/** The site of the link the person agreed to open in this round (the first, if several). */
+function openedSite(exchange: InputExchangeView): string | undefined {
+  for (const [key, request] of Object.entries(exchange.inputRequests)) {
+    if (request.method !== 'elicitation/create' || request.params?.mode !== 'url') continue;
+    if (exchange.answers[key]?.action !== 'accept' || typeof request.params.url !== 'string') continue;
+    try {
+      return new URL(request.params.url).host;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A multi round-trip request waiting for the person (`waiting-for-you`): they agreed to open a
+ * link, and the server gets the request again only once they say they have finished in the
+ * browser. Sent at once, it would be asked the same link again (MCP 2026-07-28 asks clients for
+ * manual controls to retry or cancel the original request).
+ */
+function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
+  const { client, announce } = useDesk();
+  const failure = useFailure();
+  const [busy, setBusy] = useState(false);
+  const titleId = useId();
+  const what = requestWords(exchange);
+  const site = openedSite(exchange);
+
+  const act = async (method: 'exchanges.continue' | 'exchanges.cancel') => {
+    if (busy) return;
+    setBusy(true);
+    failure.clear();
+    try {
+      await client.call(method, { exchangeId: exchange.exchangeId });
+      announce(
+        method === 'exchanges.continue'
+          ? `Sent the ${what} to ${exchange.serverName} again.`
+          : `Cancelled the ${what} on ${exchange.serverName}.`
+      );
+    } catch (error) {
+      failure.fail(
+        method === 'exchanges.continue' ? `Could not continue the ${what}.` : `Could not cancel the ${what}.`,
+        error
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className="card exchange-waiting" aria-labelledby={titleId} data-exchange-id={exchange.exchangeId}>
+      <header className="card-header">
+        <span className="kind-tag">Link</span>
+        <h3 id={titleId}>Finish in your browser, then continue</h3>
+        <p className="meta">
+          From <strong>{exchange.serverName}</strong> · for {what} · since <DateTime iso={exchange.updatedAt} />
+        </p>
+      </header>
+      <p>
+        You agreed to open a page
+        {site ? (
+          <>
+            {' '}
+            on <strong>{site}</strong>
+          </>
+        ) : null}
+        . When you have finished there, continue: Taskdesk then sends the {what} to {exchange.serverName} again.
+      </p>
+      <ActionError failure={failure.failure} onDismiss={failure.clear} />
+      <div className="actions">
+        <button type="button" className="primary" {...busyProps(busy)} onClick={() => void act('exchanges.continue')}>
+          I’ve finished in the browser — continue
+        </button>
+        <button type="button" {...busyProps(busy)} onClick={() => void act('exchanges.cancel')}>
+          Cancel request
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** Every multi round-trip request waiting for the person to finish in the browser, oldest first. */
+export function ExchangesWaiting() {
+  const waiting = useDeskState((state) => state.waitingExchanges);
+  const exchanges = Object.values(waiting).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  if (exchanges.length === 0) return null;
+  return (
+    <div className="cards exchanges-waiting">
+      {exchanges.map((exchange) => (
+        <ExchangeWaitingCard key={exchange.exchangeId} exchange={exchange} />
+      ))}
+    </div>
+  );
+}

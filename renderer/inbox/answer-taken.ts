@@ -3,22 +3,14 @@ import type { DeskStore } from '../store/desk-store.js';
 import type { AnsweredRun, DeskState } from '../store/desk-state.js';
 
 /**
- * The item each store's Inbox line last spoke of, with the words said of it: the line links on to
- * the item's task from it. Kept beside the store rather than in its state, which holds only the
- * line's words; by store, so two Desks (or tests) never share it.
- */
-const answeredItems = new WeakMap<object, { said: string; item: InboxItem }>();
-
-/**
  * The Tasks screen's key (`requested:<outboundId>`, `received:<taskId>`) of the task the Inbox's
  * line is about: the tool call's task Taskdesk requested that the answered question was asked
  * for, else the received task the question was. Undefined when the line says something else
  * (the end of a run, nothing) or the Desk knows no such task.
  */
-export function answeredTaskKey(store: object, state: DeskState): string | undefined {
-  const answered = answeredItems.get(store);
-  if (answered === undefined || state.lastAnswered !== answered.said) return undefined;
-  const { item } = answered;
+export function answeredTaskKey(state: DeskState): string | undefined {
+  const item = state.answeredItem;
+  if (item === undefined || state.lastAnswered !== item.said) return undefined;
   // A multi round-trip request's id is no task's (`relatedCall`).
   if (item.relatedTaskId !== undefined && !item.relatedCall) {
     const outbound = Object.values(state.outbound).find(
@@ -52,8 +44,9 @@ export function answerTaken(
   const current = store.getState().inbox.find((known) => known.id === item.id);
   if (current !== undefined && current.kind !== item.kind) return undefined;
   if (where === 'inbox') {
-    answeredItems.set(store, { said, item });
-    store.dispatch({ type: 'inbox-answered', text: said, ...(run && { run }) });
+    const { id, serverId, taskId, relatedTaskId, relatedCall } = item;
+    const answered = { id, serverId, taskId, relatedTaskId, relatedCall };
+    store.dispatch({ type: 'inbox-answered', text: said, ...(run && { run }), item: answered });
   }
   if (current !== undefined) store.apply('inbox.removed', { id: item.id, why: 'answered' });
   return said;

@@ -38,7 +38,7 @@ export function InboxScreen({
   const lastAnswered = useDeskState((state) => state.lastAnswered);
   const { store } = useDesk();
   // The card went with the answer: the line is the way on to the task the question was for.
-  const answeredTask = useDeskState((state) => answeredTaskKey(store, state));
+  const answeredTask = useDeskState(answeredTaskKey);
   const exchangesWaiting = useDeskState((state) => Object.keys(state.waitingExchanges).length);
   const empty = inbox.length === 0 && exchangesWaiting === 0;
   const [shown, setShown] = useState(INBOX_PAGE);

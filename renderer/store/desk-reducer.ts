@@ -54,8 +54,15 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
     case 'connect-failure-cleared':
       return withoutConnectFailure(state, action.serverId);
     case 'inbox-answered': {
-      if (state.lastAnswered === action.text && state.answeredRun === action.run) return state;
-      const next = { ...state, lastAnswered: action.text, answeredRun: action.run };
+      // Two answers may be said in the same words ("Answer sent to Everything."): the item tells them apart.
+      if (
+        state.lastAnswered === action.text &&
+        state.answeredRun === action.run &&
+        state.answeredItem?.id === action.item?.id
+      )
+        return state;
+      const answeredItem = action.item && action.text !== undefined ? { ...action.item, said: action.text } : undefined;
+      const next = { ...state, lastAnswered: action.text, answeredRun: action.run, answeredItem };
       // The run may have ended before the answer's reply came back (events and replies cross).
       const { run } = action;
       const task = run?.taskId !== undefined ? state.tasks[run.taskId] : undefined;

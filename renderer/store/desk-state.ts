@@ -67,7 +67,7 @@ export type DeskAction =
   /** The person dismissed that, or pressed Connect again. */
   | { type: 'connect-failure-cleared'; serverId: string }
   /** An Inbox answer the host took, in words, shown where its card was; `run` when it started a model. */
-  | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun }
+  | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun; item?: AnsweredItem }
   /** What the person has typed into an Inbox card so far (undefined: nothing), kept for its withdrawal's notice. */
   | { type: 'inbox-draft'; id: string; text: string | undefined };
 
@@ -76,6 +76,9 @@ export type DeskAction =
  * running") until it ends: by its task, or for a request that was no task by its History entry
  * (the same server, and the time it was asked).
  */
+/** The Inbox item an answer was given to, as far as the Inbox's line needs it: the task it links on to. */
+export type AnsweredItem = Pick<InboxItem, 'id' | 'serverId' | 'taskId' | 'relatedTaskId' | 'relatedCall'>;
+
 export interface AnsweredRun {
   serverId: string;
   taskId?: string;
@@ -142,6 +145,8 @@ export interface DeskState {
   lastAnswered?: string;
   /** The run `lastAnswered` says is running, until it ends. */
   answeredRun?: AnsweredRun;
+  /** The item `lastAnswered` was said of, with those words: while the line still says them, it links on to the item's task. */
+  answeredItem?: AnsweredItem & { said: string };
   /**
    * What the person has typed into Inbox cards not yet answered, by item id: a withdrawn card's
    * notice keeps it (`WithdrawnNotice.draft`), so a reply being written is not lost with the card.

@@ -463,6 +463,25 @@ describe('the Desk store reducer', () => {
     assert.deepEqual(state.live, {});
   });
 
+  it('keeps the item the Inbox line speaks of, so that two answers in the same words each link to their own task', () => {
+    const said = 'Answer sent to Everything.';
+    let state = deskReducer(initialDeskState, {
+      type: 'inbox-answered',
+      text: said,
+      item: { id: 'q1', serverId: 'e', relatedTaskId: 'task-1' }
+    });
+    assert.equal(state.answeredItem?.relatedTaskId, 'task-1');
+    state = deskReducer(state, {
+      type: 'inbox-answered',
+      text: said,
+      item: { id: 'q2', serverId: 'e', relatedTaskId: 'task-2' }
+    });
+    assert.equal(state.answeredItem?.relatedTaskId, 'task-2', 'the same words, another item');
+    assert.equal(state.answeredItem?.said, said);
+    state = deskReducer(state, { type: 'inbox-answered', text: undefined });
+    assert.equal(state.answeredItem, undefined, 'the line cleared: no item');
+  });
+
   it('takes the running plain calls from the snapshot; one that ended while it was fetched stays gone', () => {
     const call = (callId: string, state: 'running' | 'completed' = 'running') => ({
       callId,

@@ -1,4 +1,4 @@
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ProviderSave, ProviderView, SavedProvider } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -6,14 +6,15 @@ import { isHttpUrl } from '../components/format.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { suggestedId } from '../components/suggested-id.js';
 import { listingAnnouncement } from './model-listing.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
 
 type ProviderModel = NonNullable<ProviderSave['models']>[number];
 
 /** The fields the host may name in a refusal (`data.fields`), in the form's order. */
-const HOST_FIELDS = ['id', 'name', 'baseURL', 'apiKey'] as const;
+const HOST_FIELDS = ['name', 'id', 'baseURL', 'apiKey'] as const;
 type HostField = (typeof HOST_FIELDS)[number];
 
 /** What the providers screen may ask of the form. */
@@ -23,9 +24,10 @@ export interface ProviderFormHandle {
 }
 
 /**
- * The "Add a provider" / "Edit provider" form: name, base URL, a write-only API key, the
- * models with their ratings, the default model and the token-limit field. Its parent keys it
- * by what it edits, so every edit starts from the provider's saved settings.
+ * The "Add a provider" / "Edit provider" form: name, id (on an add, filled in from the name until
+ * the person types one), base URL, a write-only API key, the models with their ratings, the
+ * default model and the token-limit field. Its parent keys it by what it edits, so every edit
+ * starts from the provider's saved settings.
  *
  * The key field is never filled in: the UI does not know the key. Left empty on an edit,
  * the stored key is kept (the host only replaces it when `apiKey` is sent), unless the base URL
@@ -53,7 +55,11 @@ export const ProviderForm = forwardRef<
 >(function ProviderForm({ editing, focus, keyNotice, onCancelled, onSaved }, handle) {
   const { client, announce } = useDesk();
   const [id, setId] = useState(editing?.id ?? '');
+  /** Whether the person typed the id: until then an add's id follows the name (see {@link suggestedId}). */
+  const [idTyped, setIdTyped] = useState(false);
   const [name, setName] = useState(editing?.name ?? '');
+  const providers = useDeskState((state) => state.providers);
+  const taken = useMemo(() => new Set(providers.map((provider) => provider.id)), [providers]);
   const [baseURL, setBaseURL] = useState(editing?.baseURL ?? '');
   const [apiKey, setApiKey] = useState('');
   const [rows, setRows] = useState<ModelRow[]>(() =>
@@ -110,7 +116,7 @@ export const ProviderForm = forwardRef<
     if (!trimmed.name) fieldErrors.name = 'Required';
     if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
     else if (!isHttpUrl(trimmed.baseURL)) fieldErrors.baseURL = 'Enter an http:// or https:// URL';
-    for (const field of ['id', 'name', 'baseURL'] as const) if (fieldErrors[field]) order.push(field);
+    for (const field of ['name', 'id', 'baseURL'] as const) if (fieldErrors[field]) order.push(field);
     const models: ProviderModel[] = [];
     const messages: string[] = [];
     rows.forEach((row, i) => {
@@ -208,11 +214,33 @@ export const ProviderForm = forwardRef<
         {editing ? `Edit ${editing.name}` : 'Add a provider'}
       </h3>
       <div className="field-row">
+        <FieldFrame name="name" label="Name" required hint="What the Desk calls it, e.g. OpenAI." error={errors.name}>
+          {(wiring) => (
+            <input
+              {...wiring}
+              ref={ref('name')}
+              name="name"
+              type="text"
+              required
+              aria-required="true"
+              autoComplete="off"
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+                if (!editing && !idTyped) setId(suggestedId(event.target.value, taken));
+              }}
+            />
+          )}
+        </FieldFrame>
         <FieldFrame
           name="id"
           label="Id"
           required
-          hint="A short name Taskdesk keeps the provider under, e.g. openai."
+          hint={
+            editing
+              ? "Taskdesk keeps the provider's key and settings under it: it cannot be changed."
+              : "Filled in from the name. Taskdesk keeps the provider's key and settings under it, so it cannot be changed later."
+          }
           error={errors.id}
         >
           {(wiring) => (
@@ -227,22 +255,11 @@ export const ProviderForm = forwardRef<
               spellCheck={false}
               readOnly={!!editing}
               value={id}
-              onChange={(event) => setId(event.target.value)}
-            />
-          )}
-        </FieldFrame>
-        <FieldFrame name="name" label="Name" required hint="What the Desk calls it, e.g. OpenAI." error={errors.name}>
-          {(wiring) => (
-            <input
-              {...wiring}
-              ref={ref('name')}
-              name="name"
-              type="text"
-              required
-              aria-required="true"
-              autoComplete="off"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
+              onChange={(event) => {
+                setId(event.target.value);
+                // Emptied, it follows the name again from the next change of the name.
+                setIdTyped(event.target.value !== '');
+              }}
             />
           )}
         </FieldFrame>
@@ -286,7 +303,8 @@ export const ProviderForm = forwardRef<
       <fieldset className="field models-editor" aria-describedby="models-caption">
         <legend>Models</legend>
         <p className="field-hint" id="models-caption">
-          Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.
+          Leave the models empty and Taskdesk asks the provider for its models when you save. Ratings go from 0 to 1 and
+          steer the model choice; leave one empty for “no opinion”.
         </p>
         <TableWrap label="Models table">
           <table className="models">

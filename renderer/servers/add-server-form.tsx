@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
 import { toHostCallError } from '../host-client.js';
@@ -6,6 +6,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { addedWords, connectAgainWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
+import { suggestedId } from '../components/suggested-id.js';
 import { useCorrecting } from './use-correcting.js';
 import {
   draftProblems,
@@ -23,14 +24,14 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /**
  * The "Add a server" form. After a successful add the form is mounted anew (its `key` changes),
  * so every control, the transport choice and "Connect now" among them, is back at its default
- * and shows what the next submit sends; its Id field has the focus, which its Add button, gone
- * with the old form, held.
+ * and shows what the next submit sends. The focus, which its Add button (gone with the old form)
+ * held, goes to the new server's card: `onAdded`, for the screen, which has the cards.
  */
-export function AddServerForm() {
+export function AddServerForm({ onAdded }: { onAdded?: (serverId: string) => void }) {
   const [generation, setGeneration] = useState(0);
   /**
-   * What the last add did, shown at the top of the fresh form (the new card may be far below,
-   * out of sight), until the next Add server: kept here, as the form itself is mounted anew.
+   * What the last add did, shown at the top of the fresh form until the next Add server (for one
+   * who comes back to the form from the new card): kept here, as the form itself is mounted anew.
    */
   const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean } | undefined>(undefined);
   /**
@@ -50,12 +51,12 @@ export function AddServerForm() {
   return (
     <AddServerFormBody
       key={generation}
-      focusId={generation > 0}
       added={added}
       onSubmitting={() => setAdded(undefined)}
       onAdded={(id, words) => {
         setAdded({ id, words });
         setGeneration((n) => n + 1);
+        onAdded?.(id);
       }}
       onConnected={(id, words, failed) => setAdded((shown) => (shown?.id === id ? { id, words, failed } : shown))}
     />
@@ -63,13 +64,11 @@ export function AddServerForm() {
 }
 
 function AddServerFormBody({
-  focusId,
   added,
   onSubmitting,
   onAdded,
   onConnected
 }: {
-  focusId: boolean;
   /** What the last add did, shown under the heading; `failed`: added, but its connect failed. */
   added: { words: string; failed?: boolean } | undefined;
   onSubmitting: () => void;
@@ -79,19 +78,15 @@ function AddServerFormBody({
 }) {
   const { client, store, announce } = useDesk();
   const servers = useDeskState((state) => state.servers);
-  const status = useRef<HTMLParagraphElement>(null);
   const [id, setId] = useState('');
+  /** Whether the person typed the id: until then it follows the name (see {@link suggestedId}). */
+  const [idTyped, setIdTyped] = useState(false);
   const [draft, setDraft] = useState<ServerDraft>(emptyDraft);
+  const taken = useMemo(() => new Set(servers.map((server) => server.id)), [servers]);
   const [errors, setErrors] = useState<Partial<Record<DraftField | 'id', string>>>({});
   const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
   const controls = useRef(new Map<DraftField | 'id', HTMLElement>());
-  useEffect(() => {
-    if (!focusId) return;
-    controls.current.get('id')?.focus();
-    // The line that says what the add did is just above Id: in sight with it, in a short window too.
-    status.current?.scrollIntoView({ block: 'nearest' });
-  }, [focusId]);
   const register = (field: DraftField | 'id', element: HTMLElement | null) => {
     if (element) controls.current.set(field, element);
   };
@@ -180,43 +175,52 @@ function AddServerFormBody({
         void submit();
       }}
     >
-      {/* Focusable for the Servers screen's "Skip to Add a server": Tab then goes on into Id. */}
+      {/* Focusable for the Servers screen's "Skip to Add a server": Tab then goes on into Name. */}
       <h3 id="heading-add-server" tabIndex={-1}>
         Add a server
       </h3>
       {/* Seen, not announced again: the live region said it already, once (its words say a failed
           connect too, so an alert as well would say it twice). A failed connect is a warning to
           see, not a success: the adding worked, the connecting did not. */}
-      <p className={added?.failed ? 'form-status form-status-failed' : 'form-status'} ref={status} hidden={!added}>
+      <p className={added?.failed ? 'form-status form-status-failed' : 'form-status'} hidden={!added}>
         {added?.words ?? ''}
       </p>
-      <FieldFrame
-        name="id"
-        label="Id"
-        required
-        hint="Letters, digits, dot, dash and underscore. Tasks are kept per id."
-        error={errors.id}
-      >
-        {(wiring) => (
-          <input
-            {...wiring}
-            name="id"
-            ref={(element) => register('id', element)}
-            value={id}
-            onChange={(event) => setId(event.target.value)}
-            type="text"
-            required
-            aria-required="true"
-            autoComplete="off"
-            spellCheck={false}
-          />
-        )}
-      </FieldFrame>
       <ServerFields
         draft={draft}
         errors={errors}
-        onChange={setDraft}
+        onChange={(next) => {
+          setDraft(next);
+          if (!idTyped && next.name !== draft.name) setId(suggestedId(next.name, taken));
+        }}
         register={register}
+        afterName={
+          <FieldFrame
+            name="id"
+            label="Id"
+            required
+            hint="Filled in from the name; letters, digits, dot, dash and underscore. Taskdesk keeps this server's tasks and settings under it, so it cannot be changed later."
+            error={errors.id}
+          >
+            {(wiring) => (
+              <input
+                {...wiring}
+                name="id"
+                ref={(element) => register('id', element)}
+                value={id}
+                onChange={(event) => {
+                  setId(event.target.value);
+                  // Emptied, it follows the name again from the next change of the name.
+                  setIdTyped(event.target.value !== '');
+                }}
+                type="text"
+                required
+                aria-required="true"
+                autoComplete="off"
+                spellCheck={false}
+              />
+            )}
+          </FieldFrame>
+        }
         autoConnectLabel="Connect now and when Taskdesk starts"
         nameWarning={clash ? nameTakenWords(clash) : undefined}
       />
@@ -236,19 +240,21 @@ function formProblems(
   draft: ServerDraft,
   servers: ReadonlyArray<{ id: string; name: string }>
 ): Array<[DraftField | 'id', string]> {
-  const problems: Array<[DraftField | 'id', string]> = [];
+  const idProblems: Array<['id', string]> = [];
   const trimmed = id.trim();
   const taken = servers.find((server) => server.id === trimmed);
-  if (!trimmed) problems.push(['id', 'Required']);
+  if (!trimmed) idProblems.push(['id', 'Required']);
   else if (!ID_PATTERN.test(trimmed))
-    problems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
-  else if (taken) problems.push(['id', idTakenWords(taken)]);
-  const found = draftProblems(draft);
+    idProblems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
+  else if (taken) idProblems.push(['id', idTakenWords(taken)]);
+  const found: Array<[DraftField | 'id', string]> = draftProblems(draft);
   // A name another server has is refused, not only warned of (it shows as a warning as it is
   // typed): two servers of one name make every message that names one of them ambiguous, and
   // an import numbers such a name ("echo (2)") for that reason.
   const other = nameTakenBy(draft.name, servers);
   if (other) found.unshift(['name', nameTakenWords(other)]);
-  problems.push(...found);
-  return problems;
+  // Id comes right after Name in the form.
+  const afterName = found.findIndex(([field]) => field !== 'name');
+  found.splice(afterName === -1 ? found.length : afterName, 0, ...idProblems);
+  return found;
 }

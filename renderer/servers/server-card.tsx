@@ -247,7 +247,13 @@ export const ServerCard = memo(function ServerCard({
   };
 
   return (
-    <li className="card server" data-server-id={server.id} aria-labelledby={headingId}>
+    <li
+      className="card server"
+      // Focusable from script only: it takes the focus once the Add form added it.
+      tabIndex={-1}
+      data-server-id={server.id}
+      aria-labelledby={headingId}
+    >
       <div className="card-header">
         <h3 id={headingId}>{server.name}</h3>
         {signIn ? (

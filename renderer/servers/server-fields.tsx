@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { FieldFrame, useFieldId } from '../forms/field-frame.js';
 import { EntryList } from './entry-list.js';
 import type { DraftField, ServerDraft } from './server-draft.js';
@@ -12,6 +13,7 @@ const PROTOCOLS: Array<[ServerDraft['protocol'], string]> = [
  * Every field of a server but its id, shared by the Add and Edit forms: name, transport,
  * command, arguments, working directory and env (stdio), URL and headers (HTTP), protocol and
  * auto-connect. `register` collects the inputs, so that a form can focus the first wrong one.
+ * `afterName` goes between the name and the rest (the Add form's Id, which follows from the name).
  */
 export function ServerFields({
   draft,
@@ -20,7 +22,8 @@ export function ServerFields({
   register,
   autoConnectLabel,
   nameWarning,
-  commandFound
+  commandFound,
+  afterName
 }: {
   draft: ServerDraft;
   errors: Partial<Record<DraftField, string>>;
@@ -31,6 +34,7 @@ export function ServerFields({
   nameWarning?: string | undefined;
   /** Where the saved command was found when it last connected: said only while that command is typed. */
   commandFound?: { command: string; executable: string } | undefined;
+  afterName?: ReactNode;
 }) {
   const group = useFieldId('transport');
   const set = (change: Partial<ServerDraft>) => onChange({ ...draft, ...change });
@@ -60,6 +64,7 @@ export function ServerFields({
       >
         {(wiring) => <input {...wiring} {...text('name')} type="text" required aria-required="true" />}
       </FieldFrame>
+      {afterName}
       <fieldset className="field">
         <legend>Transport</legend>
         {(

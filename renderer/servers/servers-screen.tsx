@@ -26,6 +26,20 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
     );
     (button ?? heading.current)?.focus();
   }, [servers, removed]);
+  /**
+   * A server just added with the form: once its card shows, the card takes the focus and its top
+   * is brought into sight (under the sticky bar), as a tool call's card is when the Desk takes the
+   * person to it. The person reads on from what they made; the form, reset, waits below.
+   */
+  const [added, setAdded] = useState<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (added === undefined) return;
+    const card = list.current?.querySelector<HTMLElement>(`:scope > li[data-server-id="${CSS.escape(added)}"]`);
+    if (!card) return;
+    setAdded(undefined);
+    card.focus({ preventScroll: true });
+    card.scrollIntoView({ block: 'start' });
+  }, [servers, added]);
   return (
     <>
       <h2
@@ -59,7 +73,7 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
           <ServerCard key={server.id} server={server} onRemoved={onRemoved} />
         ))}
       </ul>
-      <AddServerForm />
+      <AddServerForm onAdded={setAdded} />
       <ImportPanel />
     </>
   );

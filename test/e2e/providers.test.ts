@@ -66,11 +66,29 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await screen.getByText(/^No provider yet/).waitFor();
     await form.getByRole('button', { name: 'Add provider' }).click();
     await form.getByText('3 fields need correcting.').waitFor();
-    assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.ok(await isFocused(form.getByRole('textbox', { name: 'Id', exact: true })), 'focus on the first to correct');
+    const name = form.getByRole('textbox', { name: 'Name', exact: true });
+    const id = form.getByRole('textbox', { name: 'Id', exact: true });
+    assert.deepEqual(
+      [await name.getAttribute('aria-invalid'), await id.getAttribute('aria-invalid')],
+      ['true', 'true']
+    );
+    // Name comes first, then the Id that follows from it.
+    assert.ok(await isFocused(name), 'focus on the first to correct');
+    assert.ok(
+      await name.evaluate(
+        (field, other) => !!(field.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await id.elementHandle()
+      ),
+      'Name before Id'
+    );
 
-    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('cloud');
-    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud LLM');
+    // The Id is filled in from the Name as it is typed, until the person types one.
+    await name.fill('Cloud LLM');
+    assert.equal(await id.inputValue(), 'cloud-llm');
+    await id.fill('cloud');
+    await name.fill('Cloud');
+    await name.fill('Cloud LLM');
+    assert.equal(await id.inputValue(), 'cloud', 'the Id typed stays');
     await form.getByLabel('Base URL').fill(cloud.baseURL);
     await form.getByLabel('API key').fill(KEY);
     assert.equal(await form.getByLabel('API key').getAttribute('type'), 'password');
@@ -332,6 +350,11 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
 
   it('adds a provider with no models listed: asks it for its models and lists them, saying so', async () => {
     const asked = cloud.requests.length;
+    // The one empty row is no model to fill in: the form says it may be left so.
+    assert.match(
+      (await form.getByRole('group', { name: 'Models', exact: true }).locator('#models-caption').textContent()) ?? '',
+      /^Leave the models empty and Taskdesk asks the provider for its models when you save\./
+    );
     await form.getByRole('textbox', { name: 'Id', exact: true }).fill('quick');
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Quick');
     await form.getByLabel('Base URL').fill(cloud.baseURL);

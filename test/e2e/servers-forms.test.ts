@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
@@ -12,6 +12,18 @@ import { accessibleDescription, buildRenderer, openDesk, root } from './renderer
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
 const MARK = 'E2eSeCrEt';
+
+/**
+ * Whether an element is in the window, and not under the bar at its top: what is at its middle is
+ * the element itself.
+ */
+function inSight(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+    return rect.top >= 0 && rect.bottom <= window.innerHeight && element.contains(top);
+  });
+}
 
 /** A host for these files' Desk: nothing connected by itself, the login shell's env as this process's, no other app's configs. */
 function serversHost(dataDir: string): Host {
@@ -139,10 +151,13 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       .getByText('Check its URL and headers with Edit…, then press Connect again.', { exact: false })
       .waitFor();
 
-    // Back to its defaults, every control showing what the form will send, the focus in its first field.
+    // The new server's card has the focus, its top in sight; the form below is back to its
+    // defaults, every control showing what the form will send.
+    await page.waitForFunction(() => document.activeElement?.matches('li[data-server-id="first"]'));
+    assert.ok(await inSight(page.locator('li[data-server-id="first"] h3')), 'the new card’s heading is in sight');
     const fresh = page.getByRole('form', { name: 'Add a server' });
+    assert.equal(await fresh.getByLabel('Name').inputValue(), '');
     assert.equal(await fresh.getByLabel('Id').inputValue(), '');
-    assert.ok(await fresh.getByLabel('Id').evaluate((field) => field === document.activeElement));
     assert.equal(await fresh.getByLabel('Local command (stdio)').isChecked(), true);
     assert.equal(await fresh.getByLabel('Streamable HTTP').isChecked(), false);
     assert.equal(await fresh.getByLabel('Connect now and when Taskdesk starts').isChecked(), true);
@@ -527,6 +542,43 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await field.fill('');
   });
 
+  it('asks for the Name first and fills in the Id from it, until the Id is typed', async () => {
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const name = form.getByRole('textbox', { name: 'Name', exact: true });
+    const id = form.getByRole('textbox', { name: 'Id', exact: true });
+    assert.ok(
+      await name.evaluate(
+        (field, other) => !!(field.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await id.elementHandle()
+      ),
+      'Name comes before Id'
+    );
+    await name.fill('Café Notes (work)');
+    assert.equal(await id.inputValue(), 'cafe-notes-work');
+    // An id in use is not suggested: the next free number is.
+    await name.fill('First!');
+    assert.equal(await id.inputValue(), 'first-2');
+    await id.fill('notes');
+    await name.fill('Work notes');
+    assert.equal(await id.inputValue(), 'notes', 'the Id typed is not overwritten by the Name');
+    // Emptied, the Id follows the Name again.
+    await id.fill('');
+    await name.fill('Suggested notes');
+    assert.equal(await id.inputValue(), 'suggested-notes');
+
+    // With only a Name typed (and a command), Add server goes through, under the suggested id.
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('node');
+    await form.getByLabel('Connect now and when Taskdesk starts').uncheck();
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const card = page.locator('li[data-server-id="suggested-notes"]');
+    await card.getByRole('heading', { name: 'Suggested notes' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.matches('li[data-server-id="suggested-notes"]'));
+    assert.equal(await form.locator('.action-error').isVisible(), false);
+    await host.call('servers.remove', { serverId: 'suggested-notes' });
+    await card.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('marks a duplicate id on the Id field, with the focus there', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     const id = form.getByRole('textbox', { name: 'Id', exact: true });
@@ -584,15 +636,17 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it('shows a keyboard Add server’s outcome by the form, in sight in an 800×600 window', async () => {
+  it('takes a keyboard Add server to the new card, in sight in an 800×600 window', async () => {
     await page.setViewportSize({ width: 800, height: 600 });
     try {
       await recordSaid();
       const form = page.getByRole('form', { name: 'Add a server' });
-      await form.getByRole('textbox', { name: 'Id', exact: true }).focus();
-      await page.keyboard.type('kbd');
-      await page.keyboard.press('Tab');
+      await form.getByRole('textbox', { name: 'Name', exact: true }).focus();
       await page.keyboard.type('Keyboard server');
+      await page.keyboard.press('Tab');
+      // Tab into the Id selects the id filled in from the Name: typing replaces it.
+      assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).inputValue(), 'keyboard-server');
+      await page.keyboard.type('kbd');
       await form.getByRole('textbox', { name: 'Command', exact: true }).focus();
       await page.keyboard.type(process.execPath);
       await page.keyboard.press('Tab');
@@ -607,17 +661,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
         });
       await line.waitFor();
       const fresh = page.getByRole('form', { name: 'Add a server' });
-      assert.ok(await fresh.getByLabel('Id').evaluate((field) => field === document.activeElement));
-      // In the window and not under the bar at its top: what is at its middle is the line itself.
-      assert.ok(
-        await line.evaluate((element) => {
-          const rect = element.getBoundingClientRect();
-          const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
-          return rect.top >= 0 && rect.bottom <= window.innerHeight && element.contains(top);
-        }),
-        'the line that says what the add did is in sight'
-      );
-      // It stays until the next Add server.
+      // The new card has the focus, its heading in the window and not under the bar at its top.
+      await page.waitForFunction(() => document.activeElement?.matches('li[data-server-id="kbd"]'));
+      assert.ok(await inSight(page.locator('li[data-server-id="kbd"] h3')), 'the new card’s heading is in sight');
+      // The line by the form stays until the next Add server.
       await fresh.getByRole('button', { name: 'Add server' }).click();
       await line.waitFor({ state: 'hidden' });
       for (const label of ['Id', 'Name', 'Command'])
@@ -765,7 +812,7 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     assert.equal(await page.evaluate(() => location.hash), '#servers', 'still on the Servers screen');
     await page.keyboard.press('Tab');
     assert.ok(
-      await add.getByRole('textbox', { name: 'Id', exact: true }).evaluate((f) => f === document.activeElement)
+      await add.getByRole('textbox', { name: 'Name', exact: true }).evaluate((f) => f === document.activeElement)
     );
     assert.deepEqual(pageErrors, []);
   });

@@ -25,7 +25,7 @@ export interface AssistantRequestor {
     serverId: string,
     name: string,
     args: Record<string, unknown>,
-    options: { callId: string }
+    options: { callId: string; origin?: { kind: 'assistant'; conversationId: string } }
   ): Promise<CallToolOutcome>;
   get(outboundId: string): OutboundTaskView | undefined;
   cancel(outboundId: string): Promise<OutboundTaskView>;
@@ -330,7 +330,8 @@ export class ToolRounds {
     call.state = 'running';
     call.callId = `as-${randomUUID()}`;
     book.commit(c);
-    this.#o.requestor.callTool(call.serverId!, call.toolName!, call.arguments ?? {}, { callId: call.callId }).then(
+    const options = { callId: call.callId, origin: { kind: 'assistant' as const, conversationId: c.id } };
+    this.#o.requestor.callTool(call.serverId!, call.toolName!, call.arguments ?? {}, options).then(
       (outcome) => {
         if (call.state !== 'running') return; // stopped meanwhile
         if (outcome.type === 'result') {

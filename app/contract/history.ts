@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorDataSchema } from './common.js';
 import { OutboundTaskStateSchema } from './outbound-tasks.js';
+import { CallOriginSchema } from './plain-calls.js';
 
 /**
  * Schemas of the task history: the user's own record of every task received from a server,
@@ -95,6 +96,8 @@ export const HistorySummarySchema = z.object({
    * a line cut as `preview` is. A whole entry has the error or result itself.
    */
   errorLine: z.string().optional(),
+  /** A tool call (or task) the assistant made for a conversation; absent for the person's own. */
+  origin: CallOriginSchema.optional(),
   /** When the server asked (received) or the task was created (requested): the task's own time. */
   createdAt: z.string(),
   updatedAt: z.string(),

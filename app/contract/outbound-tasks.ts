@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorDataSchema, TaskStatusSchema, TaskViewSchema } from './common.js';
+import { CallOriginSchema } from './plain-calls.js';
 
 /**
  * Schemas of the requestor's outbound tasks: what the host API shows and what is kept on disk.
@@ -119,7 +120,9 @@ export const OutboundTaskViewSchema = z.object({
    */
   cancelledBy: z.enum(['you', 'server']).optional(),
   /** 2026-07-28 only: the `inputRequests` keys already answered with `tasks/update` (each is answered once). */
-  answeredInputs: z.array(z.string()).optional()
+  answeredInputs: z.array(z.string()).optional(),
+  /** Who made the call that became the task, when it was not the person (absent on older records). */
+  origin: CallOriginSchema.optional()
 });
 export type OutboundTaskView = z.infer<typeof OutboundTaskViewSchema>;
 

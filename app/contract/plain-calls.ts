@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { ErrorDataSchema } from './common.js';
 
+/**
+ * Who made a tool call, when it was not the person on the Tools screen: the assistant, for a
+ * conversation. Kept with the call, its task and its History entry, so that each can say where it
+ * came from; absent for the person's own calls (and on records made before it was kept).
+ */
+export const CallOriginSchema = z.object({ kind: z.literal('assistant'), conversationId: z.string() });
+export type CallOrigin = z.infer<typeof CallOriginSchema>;
+
 /** A plain (not task-augmented) tool call while it runs and just after, as the UI shows it. */
 export const PlainCallViewSchema = z.object({
   /** The caller's id for the call (`tools.call`'s `callId`), or one the host made. */
@@ -17,7 +25,9 @@ export const PlainCallViewSchema = z.object({
   /** Set while Taskdesk itself waits on the person for a request from this call's server: the call cannot time out then. */
   waitingOnPerson: z.boolean().optional(),
   endedAt: z.string().optional(),
-  error: ErrorDataSchema.optional()
+  error: ErrorDataSchema.optional(),
+  /** Who made the call, when it was not the person (see {@link CallOriginSchema}). */
+  origin: CallOriginSchema.optional()
 });
 export type PlainCallView = z.infer<typeof PlainCallViewSchema>;
 

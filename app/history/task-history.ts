@@ -249,6 +249,7 @@ export class TaskHistory {
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
       ...(isEnded(status) && { endedAt: view.updatedAt }),
+      ...(view.origin && { origin: { ...view.origin } }),
       timeline: [{ at: view.createdAt, status, ...(message !== undefined && { message }) }],
       request: boundedValue({ name: view.toolName, arguments: view.arguments }),
       ...outcome
@@ -302,6 +303,7 @@ export class TaskHistory {
       createdAt: call.startedAt,
       updatedAt: endedAt,
       endedAt,
+      ...(call.origin && { origin: { ...call.origin } }),
       timeline: [
         { at: call.startedAt, status: 'working' },
         { at: endedAt, status }

@@ -24,7 +24,7 @@ import { ModernTaskFollower } from './modern-task-follower.js';
 import { toHostError } from './task-rpc.js';
 import { ToolCache } from './tool-cache.js';
 import { PlainCalls } from './plain-calls.js';
-import type { PlainCallView } from '../contract/plain-calls.js';
+import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
 import {
   adoptModernTask,
   callLegacyPlain,
@@ -125,6 +125,11 @@ export interface CallToolOptions {
    * (one that ends in a few milliseconds may end before the call returns).
    */
   onTask?: (task: OutboundTaskView) => void;
+  /**
+   * Who makes the call, when it is not the person on the Tools screen (the assistant, for a
+   * conversation): kept on the running call, on the task it becomes, and in History.
+   */
+  origin?: CallOrigin;
 }
 
 /**
@@ -344,6 +349,7 @@ export class OutboundTasks {
     const call = {
       ...(options.callId !== undefined && { callId: options.callId }),
       ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
+      ...(options.origin && { origin: { ...options.origin } }),
       serverId: attachment.serverId,
       serverName: attachment.serverName,
       toolName
@@ -373,12 +379,14 @@ export class OutboundTasks {
               ? callModern(this.#calls, attachment, modern, toolName, args, true, {
                   signal,
                   onprogress,
-                  onTask: options.onTask
+                  onTask: options.onTask,
+                  origin: options.origin
                 })
               : callLegacyTask(this.#calls, attachment, toolName, args, ttl, {
                   signal,
                   onprogress,
-                  onTask: options.onTask
+                  onTask: options.onTask,
+                  origin: options.origin
                 }),
           this.#callEnded(args)
         );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { PlainCallView } from '../contract/plain-calls.js';
+import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
@@ -76,7 +76,14 @@ export class PlainCalls {
    * (undefined when it failed or was cancelled), and `taskdesk` when {@link stopAll} ended it.
    */
   async run<T>(
-    call: { callId?: string; idleTimeoutMs?: number; serverId: string; serverName: string; toolName: string },
+    call: {
+      callId?: string;
+      idleTimeoutMs?: number;
+      serverId: string;
+      serverName: string;
+      toolName: string;
+      origin?: CallOrigin;
+    },
     send: PlainCallSender<T>,
     ended?: (view: PlainCallView, value: T | undefined, cancelledBy?: 'taskdesk') => void
   ): Promise<T> {
@@ -90,7 +97,8 @@ export class PlainCalls {
         serverName: call.serverName,
         toolName: call.toolName,
         startedAt: this.#now(),
-        state: 'running'
+        state: 'running',
+        ...(call.origin && { origin: copyJson(call.origin) })
       },
       idleMs: call.idleTimeoutMs ?? this.#idleMs,
       controller: new AbortController(),

@@ -26,6 +26,7 @@ import { checkResultType } from './result-type.js';
 import { copyView } from './view-copy.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
+import type { CallOrigin } from '../contract/plain-calls.js';
 
 /** A `tools/call` answer: a task was created, or the server answered plainly after all. */
 const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
@@ -58,6 +59,8 @@ interface TaskCall {
   onprogress: (progress: Progress) => void;
   /** See `CallToolOptions.onTask`. */
   onTask?: ((task: OutboundTaskView) => void) | undefined;
+  /** See `CallToolOptions.origin`: kept on the task's first record. */
+  origin?: CallOrigin | undefined;
 }
 
 /**
@@ -134,6 +137,7 @@ export async function callLegacyTask(
     return { type: 'result', result: { ...response } };
   }
   const view = newOutboundView(context.clock, attachment, toolName, args, ttl, pickTask(created.data.task), outboundId);
+  if (call.origin) view.origin = { ...call.origin };
   const meta = created.data._meta;
   if (meta !== undefined) {
     view.createMeta = structuredClone(meta);
@@ -210,7 +214,8 @@ export async function callModern(
     args,
     asTask,
     response,
-    call.onTask
+    call.onTask,
+    call.origin
   );
   await durable;
   return taskOutcome(follower);
@@ -229,7 +234,8 @@ export function adoptModernTask(
   args: Record<string, unknown>,
   asTask: boolean,
   response: Record<string, unknown>,
-  onTask?: (task: OutboundTaskView) => void
+  onTask?: (task: OutboundTaskView) => void,
+  origin?: CallOrigin
 ): { follower: OutboundFollower; durable: Promise<void> } {
   const created = ModernTaskSchema.safeParse(response);
   if (!asTask || !created.success) {
@@ -240,6 +246,7 @@ export function adoptModernTask(
   }
   const task = toServerTask(created.data);
   const view = newOutboundView(context.clock, attachment, toolName, args, null, task);
+  if (origin) view.origin = { ...origin };
   markModern(view);
   const follower = new ModernTaskFollower(context.env, view);
   onTask?.(copyView(view));

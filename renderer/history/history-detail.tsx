@@ -14,6 +14,7 @@ import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView } from './result-view.js';
 import { TaskWords } from './task-words.js';
 import { isNoResultStored } from '../components/end-message.js';
+import { CallOriginLine } from '../components/call-origin.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -74,6 +75,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               ? ` · ${entry.statusMessage}`
               : null}
           </p>
+          <CallOriginLine origin={entry.origin} />
           <h4>Timeline</h4>
           <Timeline steps={answeredSteps(entry)} />
           <SentAndRanRequest

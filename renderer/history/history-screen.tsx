@@ -16,6 +16,7 @@ import { TaskWords } from './task-words.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 import { CHANGED_BY_YOU } from '../tasks/sent-and-ran-request.js';
+import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -198,7 +199,8 @@ export function HistoryScreen({
                 <TaskWords entry={entry} /> · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
                 <StatusBadge status={entry.status} rejected={entry.rejected === true} label={endLabel(entry)} />
                 {entry.unanswered ? ' (unanswered)' : null}
-                {entry.edited ? ` · ${CHANGED_BY_YOU}` : null} · <DateTime iso={entry.createdAt} />
+                {entry.edited ? ` · ${CHANGED_BY_YOU}` : null}
+                {entry.origin ? ` · ${BY_THE_ASSISTANT}` : null} · <DateTime iso={entry.createdAt} />
               </span>
               {/* Whole, under the line with its Failed badge: a server's reason is the one useful sentence of a failure. */}
               {reason === undefined ? null : (

@@ -27,6 +27,8 @@ import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
+import { CallOriginLine } from '../components/call-origin.js';
+import type { CallOrigin } from '../../app/contract/plain-calls.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -46,6 +48,8 @@ interface Shown {
   ranRequest: Record<string, unknown> | undefined;
   result: Record<string, unknown> | undefined;
   error: { code: number; message: string; data?: unknown } | undefined;
+  /** The assistant's conversation a tool call was made for; absent for the person's own. */
+  origin: CallOrigin | undefined;
   raw: unknown;
 }
 
@@ -79,6 +83,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
       !(item.outbound && failedReason(item.outbound) !== undefined && isNoResultStored(outcome.error))
         ? outcome.error
         : undefined,
+    origin: item.outbound?.origin,
     raw: inbound ?? item.outbound
   };
 }
@@ -106,6 +111,7 @@ function fromEntry(entry: HistoryEntry): Shown {
     result: entry.result,
     // As a live task's (`fromItem`): the generic "has no result stored" says nothing beside a reason.
     error: entry.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry.error,
+    origin: entry.origin,
     raw: entry
   };
 }
@@ -261,6 +267,7 @@ export function TaskDetail({
             {shown.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
             {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
           </p>
+          <CallOriginLine origin={shown.origin} />
           <div className="detail-status">
             <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} label={questionEndLabel(shown)} />
             {/* Next to its "Cancelled" badge: only who did it. */}

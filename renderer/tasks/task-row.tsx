@@ -17,6 +17,7 @@ import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { itemOutcome, type TaskItem } from './task-items.js';
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
+import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
@@ -97,6 +98,7 @@ export const TaskRow = memo(function TaskRow({
           {` · ${item.direction === 'received' ? 'Received from' : 'Requested of'} ${item.serverName} · `}
           <DateTime iso={item.createdAt} />
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
+          {item.outbound?.origin ? ` · ${BY_THE_ASSISTANT}` : null}
         </div>
       </td>
       <td className="kind wide-only">
@@ -105,6 +107,7 @@ export const TaskRow = memo(function TaskRow({
         <div className="muted small-text">
           {item.direction === 'received' ? 'Received' : 'Requested'}
           {item.edited ? ` · ${CHANGED_BY_YOU}` : null}
+          {item.outbound?.origin ? ` · ${BY_THE_ASSISTANT}` : null}
         </div>
       </td>
       <td className="server wide-only">{item.serverName}</td>

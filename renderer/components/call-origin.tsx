@@ -1,0 +1,34 @@
+import type { CallOrigin } from '../../app/contract/plain-calls.js';
+import { useDeskState } from '../shell/desk-context.js';
+
+/** What a row of a call the assistant made says of it, beside its kind: the detail names the conversation. */
+export const BY_THE_ASSISTANT = 'by the Assistant';
+
+/** The fragment that opens a conversation on the Assistant screen (`#assistant/<id>`, as `#tasks/<key>`). */
+export function conversationHref(conversationId: string): string {
+  return `#assistant/${encodeURIComponent(conversationId)}`;
+}
+
+/**
+ * Where a tool call came from, when the assistant made it: its conversation by title, linked.
+ * A conversation the Desk does not hold any more (deleted since) is named without a link, since
+ * there is nothing to open. Nothing for the person's own calls (no origin).
+ */
+export function CallOriginLine({ origin }: { origin: CallOrigin | undefined }) {
+  const conversationId = origin?.conversationId;
+  const title = useDeskState((state) =>
+    conversationId === undefined ? undefined : state.assistant.summaries.find((s) => s.id === conversationId)?.title
+  );
+  if (origin === undefined) return null;
+  return (
+    <p className="call-origin" data-conversation-id={origin.conversationId}>
+      {title === undefined ? (
+        'From the Assistant (a conversation since deleted)'
+      ) : (
+        <>
+          From the Assistant, in <a href={conversationHref(origin.conversationId)}>{`“${title}”`}</a>
+        </>
+      )}
+    </p>
+  );
+}

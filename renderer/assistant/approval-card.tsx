@@ -300,9 +300,11 @@ export function ApprovalCard({
               disabled={changed}
               {...busyProps(busy)}
               title={changed ? 'Approve once to send edited arguments' : undefined}
+              // The tool is named in the line above: on the button it made the row wrap inside it.
+              aria-label={`Always allow ${name}`}
               onClick={() => decide({ action: 'always' }, `${name} is always allowed from now on.`)}
             >
-              Always allow {name}
+              Always allow
             </button>
             <button type="button" ref={denyRef} onClick={() => setDenying(true)}>
               Deny…

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { useAssistantCall } from './use-assistant-call.js';
@@ -23,6 +23,11 @@ const STATUS_WORDS: Record<string, string> = {
  * does nothing, and a line under it (its description) says to add one first. When `focusRequest`
  * changes (a conversation was deleted), New chat takes the focus, at the top of the list (the
  * search box when there is no provider to start one with).
+ *
+ * In a narrow window (assistant.css) the search and the list fold behind a Conversations button
+ * that names the conversation shown, beside New chat, so that the chat gets the width: opened,
+ * they lie over the chat until a conversation is chosen, Escape is pressed or the person clicks
+ * elsewhere, and the focus goes back to that button.
  */
 export function ConversationList({
   selected,
@@ -42,8 +47,24 @@ export function ConversationList({
   const nav = useRef<HTMLElement>(null);
   useEffect(() => {
     if (focusRequest === 0) return;
-    nav.current?.querySelector<HTMLElement>('.chat-new:not([aria-disabled="true"]), .chat-search')?.focus();
+    // The first of them shown: in a narrow window the search is folded away, the Conversations button shows.
+    [
+      ...(nav.current?.querySelectorAll<HTMLElement>(
+        '.chat-new:not([aria-disabled="true"]), .chat-list-toggle, .chat-search'
+      ) ?? [])
+    ]
+      .find((element) => element.getClientRects().length > 0)
+      ?.focus();
   }, [focusRequest]);
+  /** Whether the folded list is open (only a narrow window folds it; wide, the list always shows). */
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  /** Closes the folded list; the focus goes back to its button when it was in the list (now hidden). */
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) toggle.current?.focus();
+  };
   const { client, store } = useDesk();
   const summaries = useDeskState((state) => state.assistant.summaries);
   const providers = useDeskState((state) => state.providers);
@@ -79,10 +100,39 @@ export function ConversationList({
    * was opened (and the list last searched), else the open one, else the first shown.
    */
   const tabStop = [active, selected].find((id) => shown.some((s) => s.id === id)) ?? shown[0]?.id;
+  const current = summaries.find((s) => s.id === selected);
+  /** Other conversations that wait on the person: folded away, their own lines do not show it. */
+  const waiting = summaries.filter(
+    (s) => s.id !== selected && (s.pendingApprovals > 0 || (asking.get(s.id) ?? 0) > 0)
+  ).length;
+  // Opened, the list takes the focus where its Tab stop is (the search when there is no conversation).
+  useEffect(() => {
+    if (!open) return;
+    (
+      listbox.current?.querySelector<HTMLElement>('[role="option"][tabindex="0"]') ??
+      nav.current?.querySelector<HTMLElement>('.chat-search')
+    )?.focus();
+    // Only on opening: the focus is the person's once the list is open.
+  }, [open]);
+  // A press outside the opened list closes it, as a menu does.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => {
+      if (!nav.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
+  /** Opens a conversation; the opened list folds away again. */
+  const choose = (id: string) => {
+    onSelect(id);
+    if (open) close(true);
+  };
 
   const create = () => {
     // Without a provider the button only says why (its hint); with one, a press while busy is ignored.
     if (busy || !provider) return;
+    setOpen(false);
     onStarting(true);
     void run(async () => {
       if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
@@ -129,7 +179,16 @@ export function ConversationList({
   };
 
   return (
-    <nav className="chat-list" aria-label="Conversations" ref={nav}>
+    <nav
+      className={open ? 'chat-list chat-list-open' : 'chat-list'}
+      aria-label="Conversations"
+      ref={nav}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !open || event.defaultPrevented) return;
+        event.preventDefault();
+        close(true);
+      }}
+    >
       {/* Without a provider still focusable (aria-disabled, not disabled): on it, a keyboard or
           screen-reader user hears why it does nothing, from the line below it. */}
       <button
@@ -146,103 +205,119 @@ export function ConversationList({
         </p>
       )}
       <ActionError failure={failure} onDismiss={clear} />
-      <input
-        type="search"
-        className="chat-search"
-        aria-label="Search conversations by title"
-        placeholder="Search by title"
-        value={query}
-        onChange={(event) => setQuery(event.target.value)}
-      />
-      {summaries.length === 0 ? (
-        // Without a provider, the line under New chat says what to do first.
-        provider ? (
-          <p className="muted small-text">No conversations yet.</p>
-        ) : null
-      ) : shown.length === 0 ? (
-        <p className="muted small-text">No title matches “{query}”.</p>
-      ) : null}
-      {shown.length > 0 ? (
-        <ul
-          role="listbox"
-          aria-label="Conversations"
-          ref={listbox}
-          onKeyDown={(event) => {
-            const at =
-              (event.target as HTMLElement).closest<HTMLElement>('[role="option"]')?.dataset.conversationId ?? tabStop;
-            const index = shown.findIndex((s) => s.id === at);
-            // A key other than a character ends the search: what is typed after it starts a new one.
-            if (['ArrowDown', 'ArrowUp', 'Home', 'End', 'Enter'].includes(event.key)) search.current = undefined;
-            const to = (next: number) => {
-              event.preventDefault();
-              const id = shown[Math.max(0, Math.min(shown.length - 1, next))]!.id;
-              setActive(id);
-              listbox.current?.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(id)}"]`)?.focus();
-            };
-            switch (event.key) {
-              case 'ArrowDown':
-                return to(index + 1);
-              case 'ArrowUp':
-                return to(index - 1);
-              case 'Home':
-                return to(0);
-              case 'End':
-                return to(shown.length - 1);
-              case 'Enter':
-              case ' ':
-                // Within a search a space is part of it: titles have spaces.
-                if (event.key === ' ' && searching(search.current, event.timeStamp)) break;
+      {/* Shown in a narrow window only (assistant.css): the list folded behind it. */}
+      <button
+        type="button"
+        ref={toggle}
+        className="chat-list-toggle"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+      >
+        <span>Conversations</span>
+        {current ? <span className="chat-list-toggle-current">: {current.title}</span> : null}
+        {waiting > 0 ? <span className="chat-state chat-state-approval">{waiting} waiting</span> : null}
+      </button>
+      <div id={panelId} className="chat-list-panel">
+        <input
+          type="search"
+          className="chat-search"
+          aria-label="Search conversations by title"
+          placeholder="Search by title"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        {summaries.length === 0 ? (
+          // Without a provider, the line under New chat says what to do first.
+          provider ? (
+            <p className="muted small-text">No conversations yet.</p>
+          ) : null
+        ) : shown.length === 0 ? (
+          <p className="muted small-text">No title matches “{query}”.</p>
+        ) : null}
+        {shown.length > 0 ? (
+          <ul
+            role="listbox"
+            aria-label="Conversations"
+            ref={listbox}
+            onKeyDown={(event) => {
+              const at =
+                (event.target as HTMLElement).closest<HTMLElement>('[role="option"]')?.dataset.conversationId ??
+                tabStop;
+              const index = shown.findIndex((s) => s.id === at);
+              // A key other than a character ends the search: what is typed after it starts a new one.
+              if (['ArrowDown', 'ArrowUp', 'Home', 'End', 'Enter'].includes(event.key)) search.current = undefined;
+              const to = (next: number) => {
                 event.preventDefault();
-                if (at) onSelect(at);
-                return;
-            }
-            if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
-            const found = typeahead(
-              shown.map((s) => s.title),
-              index,
-              event.key,
-              event.timeStamp,
-              search.current
-            );
-            search.current = found.search;
-            if (found.index === undefined) event.preventDefault();
-            else to(found.index);
-          }}
-        >
-          {shown.map((s) => (
-            <li
-              key={s.id}
-              role="option"
-              className="chat-list-item"
-              data-conversation-id={s.id}
-              aria-selected={s.id === selected}
-              tabIndex={s.id === tabStop ? 0 : -1}
-              onFocus={() => setActive(s.id)}
-              onClick={() => onSelect(s.id)}
-            >
-              <span className="chat-list-top">
-                {/* The whole title as a tooltip, for when the line cuts it; the option's name still has it once. */}
-                <span className="chat-list-title" title={s.title}>
-                  {s.title}
-                </span>
-                {s.pendingApprovals > 0 ? (
-                  <span className="chat-state chat-state-approval">
-                    {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}
+                const id = shown[Math.max(0, Math.min(shown.length - 1, next))]!.id;
+                setActive(id);
+                listbox.current?.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(id)}"]`)?.focus();
+              };
+              switch (event.key) {
+                case 'ArrowDown':
+                  return to(index + 1);
+                case 'ArrowUp':
+                  return to(index - 1);
+                case 'Home':
+                  return to(0);
+                case 'End':
+                  return to(shown.length - 1);
+                case 'Enter':
+                case ' ':
+                  // Within a search a space is part of it: titles have spaces.
+                  if (event.key === ' ' && searching(search.current, event.timeStamp)) break;
+                  event.preventDefault();
+                  if (at) choose(at);
+                  return;
+              }
+              if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+              const found = typeahead(
+                shown.map((s) => s.title),
+                index,
+                event.key,
+                event.timeStamp,
+                search.current
+              );
+              search.current = found.search;
+              if (found.index === undefined) event.preventDefault();
+              else to(found.index);
+            }}
+          >
+            {shown.map((s) => (
+              <li
+                key={s.id}
+                role="option"
+                className="chat-list-item"
+                data-conversation-id={s.id}
+                aria-selected={s.id === selected}
+                tabIndex={s.id === tabStop ? 0 : -1}
+                onFocus={() => setActive(s.id)}
+                onClick={() => choose(s.id)}
+              >
+                <span className="chat-list-top">
+                  {/* The whole title as a tooltip, for when the line cuts it; the option's name still has it once. */}
+                  <span className="chat-list-title" title={s.title}>
+                    {s.title}
                   </span>
-                ) : (asking.get(s.id) ?? 0) > 0 ? (
-                  <span className="chat-state chat-state-approval">Answer a question</span>
-                ) : STATUS_WORDS[s.status] ? (
-                  <span className={`chat-state chat-state-${s.status}`}>{STATUS_WORDS[s.status]}</span>
-                ) : null}
-              </span>
-              <span className="chat-list-meta">
-                {providers.some((p) => p.id === s.providerId) ? s.model : 'Provider removed'} ·{' '}
-                <DateTime iso={s.activeAt} short />
-              </span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+                  {s.pendingApprovals > 0 ? (
+                    <span className="chat-state chat-state-approval">
+                      {s.pendingApprovals === 1 ? 'Approve 1 call' : `Approve ${s.pendingApprovals} calls`}
+                    </span>
+                  ) : (asking.get(s.id) ?? 0) > 0 ? (
+                    <span className="chat-state chat-state-approval">Answer a question</span>
+                  ) : STATUS_WORDS[s.status] ? (
+                    <span className={`chat-state chat-state-${s.status}`}>{STATUS_WORDS[s.status]}</span>
+                  ) : null}
+                </span>
+                <span className="chat-list-meta">
+                  {providers.some((p) => p.id === s.providerId) ? s.model : 'Provider removed'} ·{' '}
+                  <DateTime iso={s.activeAt} short />
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
     </nav>
   );
 }

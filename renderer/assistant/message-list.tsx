@@ -41,6 +41,18 @@ export function MessageList({
   const runningTasks = useMemo(() => runningTaskCalls(conversation), [conversation]);
   const questions = useDeskState((state) => waitingQuestions(runningTasks, state.outbound, state.inbox));
   const seenQuestions = useRef(questions);
+  /** How many calls wait for approval: a new one is brought into view, its header too. */
+  const approvals = useMemo(
+    () =>
+      conversation.messages.reduce(
+        (n, m) => n + (m.role === 'assistant' ? m.toolCalls.filter((c) => c.state === 'pending-approval').length : 0),
+        0
+      ),
+    [conversation.messages]
+  );
+  const seenApprovals = useRef(approvals);
+  /** The view was held at a waiting call's header (not at the end) until that call is decided. */
+  const held = useRef(false);
   // Results go under the call they answer, not where they arrived in the list.
   const byCall = useMemo(() => {
     const map = new Map<string, ResultMessage[]>();
@@ -58,8 +70,23 @@ export function MessageList({
     seenMessages.current = conversation.messages.length;
     // The person's own message just sent: they expect to see it, and the answer under it.
     if (added && conversation.messages.at(-1)?.role === 'user') following.current = true;
+    const asked = approvals > seenApprovals.current;
+    // Decided: what comes of it (its result, the answer) is followed again.
+    if (approvals < seenApprovals.current && held.current) following.current = true;
+    seenApprovals.current = approvals;
+    if (following.current) held.current = false;
     if (following.current) toEnd(log.current);
-  }, [conversation.messages, stream?.text]);
+    // A call asking for approval: at the end, its card's header (what is called, on which server)
+    // was scrolled out of a short box, only its buttons in sight. Its top is shown instead.
+    const element = log.current;
+    const cards = element?.querySelectorAll('.chat-tool-pending-approval');
+    if (asked && following.current && element && cards?.length && headInView(element, cards[cards.length - 1]!)) {
+      following.current = false;
+      held.current = true;
+      // Not read as the box's own move when the box changed size too (the message box's new words).
+      height.current = element.clientHeight;
+    }
+  }, [conversation.messages, stream?.text, approvals]);
   // A new question is brought into view as what streams in is: only for a reader at the end.
   useLayoutEffect(() => {
     const asked = questions > seenQuestions.current;
@@ -217,6 +244,21 @@ function intoView(element: HTMLElement, target: Element): void {
   const shown = target.getBoundingClientRect();
   const by = Math.min(shown.bottom - box.bottom, shown.top - box.top);
   if (by > 0) element.scrollTop += by;
+}
+
+/**
+ * Scrolls the message box (only it) so that `target` shows, as `scrollIntoView({ block: 'nearest' })`
+ * would, but its top when it is taller than the box (`nearest` keeps the end of a tall card, which
+ * was the trouble). Says whether it scrolled.
+ */
+function headInView(element: HTMLElement, target: Element): boolean {
+  const box = element.getBoundingClientRect();
+  const shown = target.getBoundingClientRect();
+  // Clear of the box's edge by its padding, as the first message is.
+  const top = box.top + parseFloat(getComputedStyle(element).paddingTop);
+  const by = shown.top < top ? shown.top - top : Math.max(0, Math.min(shown.bottom - box.bottom, shown.top - top));
+  element.scrollTop += by;
+  return by !== 0;
 }
 
 /** Scrolls the message box (only it, not the page around it) to its end. */

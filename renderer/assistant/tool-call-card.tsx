@@ -24,8 +24,13 @@ const STATE_WORDS: Record<AssistantToolCall['state'], string> = {
   completed: statusLabel('completed'),
   failed: statusLabel('failed'),
   denied: 'Not run',
-  cancelled: 'Stopped'
+  // The Desk's word for a call the person cancelled, by its card's Cancel or by Stop: the core
+  // records both alike (state and words), so they cannot be told apart here.
+  cancelled: statusLabel('cancelled')
 };
+
+/** A call stopped before it ran (Stop while it waited for approval): nothing was cancelled on a server. */
+const STOPPED_BEFORE_RUN = 'Stopped';
 
 /**
  * One tool call the model made: what it calls, with which arguments; the approval card while
@@ -43,7 +48,7 @@ export function ToolCallCard({
 }) {
   const name = call.toolName ?? call.functionName;
   // A call run as a task: its card's badge says how it stands ("Completed", "Lost", "Cancelling…"),
-  // more exactly than the call's own word would beside it ("Failed", "Stopped").
+  // more exactly than the call's own word would beside it ("Failed", "Cancelled").
   const taskShown = call.outboundId !== undefined && (call.state === 'task' || results.length > 0);
   // The server as the rest of the Desk names it (its id only once it is gone).
   const serverName = useDeskState((state) => state.servers.find((server) => server.id === call.serverId)?.name);
@@ -81,7 +86,9 @@ export function ToolCallCard({
             Running for <CallElapsed startedAt={running.startedAt} />
           </span>
         ) : (
-          <span className="chat-tool-state">{STATE_WORDS[call.state]}</span>
+          <span className="chat-tool-state">
+            {call.state === 'cancelled' && call.callId === undefined ? STOPPED_BEFORE_RUN : STATE_WORDS[call.state]}
+          </span>
         )}
         {call.edited ? <span className="muted small-text"> · run with the arguments you changed</span> : null}
       </p>

@@ -404,7 +404,7 @@ function rangeWords(field: SchemaField): string | undefined {
  * What a tool argument takes, in a few plain words beside its label: "whole number, 1 to 100",
  * "date", "list of text, may be empty" (no brackets: the hint is read in brackets after the
  * description already). Undefined where the control says it already (text, a
- * checkbox, a choice, a group of fields).
+ * checkbox, a choice, a true/false select, a group of fields).
  */
 export function typeHint(field: SchemaField, mode: SchemaFormMode): string | undefined {
   if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
@@ -419,8 +419,6 @@ export function typeHint(field: SchemaField, mode: SchemaFormMode): string | und
     }
     case 'map':
       return mayBeEmpty ? 'may be empty' : undefined;
-    case 'select':
-      return field.kind === 'boolean' ? 'true or false' : undefined;
     case 'input': {
       if (field.kind === 'text') return field.format ? formatWord(field.format) : undefined;
       const range = rangeWords(field);

@@ -14,6 +14,14 @@ const MODE_LABELS: Record<RequestorTool['callMode'], string | undefined> = {
   unavailable: 'Cannot be called'
 };
 
+/** What a badge means, in its tooltip. */
+const MODE_TITLES: Record<RequestorTool['callMode'], string | undefined> = {
+  task: 'Each call runs as a task on the server: its result comes when it is ready.',
+  'task-or-plain': 'A call can run as a task on the server, or answer at once.',
+  plain: undefined,
+  unavailable: 'This tool runs only as a task, and its server does not take task calls.'
+};
+
 /**
  * One tool: its name, how it is called where that is out of the ordinary, and its call form
  * behind a disclosure (Call…, then Close form while it is open). The form is built on first open
@@ -43,7 +51,7 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
           <span
             className={`kind-tag mode-${tool.callMode}`}
             data-call-mode={tool.callMode}
-            title={`execution.taskSupport: ${tool.taskSupport}`}
+            title={MODE_TITLES[tool.callMode]}
           >
             {MODE_LABELS[tool.callMode]}
           </span>

@@ -647,8 +647,9 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const held = await llm.nextHeld();
     const tool = (held.request.body.messages as ChatMessage[]).findLast((m) => m.role === 'tool');
     assert.equal(tool?.content, 'The person stopped this call.');
-    await card.locator('.chat-tool-state', { hasText: 'Stopped' }).waitFor();
-    assert.equal(await card.getAttribute('data-state'), 'cancelled');
+    await card.and(page.locator('[data-state="cancelled"]')).waitFor();
+    // The Desk's word for a call the person cancelled (the Tools, Tasks and History screens'), not "Stopped".
+    assert.equal(await card.locator('.chat-tool-state').textContent(), 'Cancelled');
     assert.deepEqual(await host.call('tools.runningCalls', {}), [], 'the call ended on the host');
     // Its Cancel went: the focus stays on the call's card while the model answers...
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'l1');

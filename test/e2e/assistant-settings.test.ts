@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Locator, Page, Route } from 'playwright-core';
+import { z } from 'zod';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { echoServer, saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { peerServer } from '../support/host-fixture.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { accessibleDescription, root } from './renderer-build.js';
 
@@ -853,6 +855,166 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await notice.waitFor({ state: 'detached' });
     assert.deepEqual(await layout(), plain, 'the chat as before once the notice is dismissed');
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+describe('the Assistant at 800×600 gives the chat the width: the list behind Conversations, a waiting call shown from its header', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const TOOL = 'publish-quarterly-report-to-everyone';
+  const FIELDS = ['title', 'region', 'quarter', 'audience', 'currency', 'summary', 'author', 'reviewer', 'channel'];
+  /** A server whose one tool has a long name and many arguments: its approval card is taller than the box. */
+  const reportServer = (): PeerServer => {
+    const mcp = new McpServer({ name: 'reports', version: '1.0.0' }, { capabilities: { tools: {} } });
+    mcp.registerTool(TOOL, { inputSchema: Object.fromEntries(FIELDS.map((f) => [f, z.string()])) }, async () => ({
+      content: [{ type: 'text', text: 'Published.' }]
+    }));
+    return { ...peerServer('reports'), server: mcp.server };
+  };
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const list = (): Locator => page.getByRole('navigation', { name: 'Conversations' });
+  const toggle = (): Locator => list().getByRole('button', { name: /^Conversations/ });
+  const listbox = (): Locator => list().getByRole('listbox', { name: 'Conversations' });
+  const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+  const focusedTitle = () =>
+    page.evaluate(() => document.activeElement?.querySelector('.chat-list-title')?.textContent ?? null);
+  /** How many lines each element's text takes (distinct tops of its line boxes). */
+  const lines = (locator: Locator) =>
+    locator.evaluateAll((elements) =>
+      elements.map((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const tops = new Set(
+          Array.from(range.getClientRects())
+            .filter((rect) => rect.width > 0)
+            .map((rect) => Math.round(rect.top))
+        );
+        return `${element.textContent}: ${tops.size}`;
+      })
+    );
+  const send = async (text: string): Promise<void> => {
+    await pane().getByLabel('Your message').fill(text);
+    await pane().getByLabel('Your message').press('Enter');
+  };
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { reports: reportServer() },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 800, height: 600 } }
+    );
+    page = d.page;
+    await saveFakeProvider(d.fixture.host, llm.baseURL);
+    for (const title of ['Apples', 'Pears'])
+      await d.fixture.host.call('assistant.create', {
+        title,
+        providerId: 'fake',
+        model: 'fake-small',
+        serverIds: ['reports']
+      });
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await pane().getByRole('heading', { name: 'Pears' }).waitFor();
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('at 800×600 gives the chat most of the width; the list opens from a Conversations button naming the one shown, by keyboard, over the chat', async () => {
+    const paneBox = () => pane().evaluate((section) => section.getBoundingClientRect().toJSON() as DOMRect);
+    const closed = await paneBox();
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-folded.png') });
+    assert.ok(closed.width >= 0.85 * 800, `the chat is ${Math.round(closed.width)}px of the 800`);
+    assert.equal(await listbox().count(), 0, 'the list folded away');
+    assert.equal(await toggle().getAttribute('aria-expanded'), 'false');
+    assert.equal(await toggle().textContent(), 'Conversations: Pears');
+
+    // Tab from New chat reaches the button; Enter opens the list on the conversation shown.
+    await list().getByRole('button', { name: '+ New chat' }).focus();
+    await page.keyboard.press('Tab');
+    assert.ok(await isFocused(toggle()), 'Tab from New chat to Conversations');
+    await page.keyboard.press('Enter');
+    await listbox().waitFor();
+    assert.equal(await toggle().getAttribute('aria-expanded'), 'true');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'option');
+    assert.equal(await focusedTitle(), 'Pears');
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-list-open.png') });
+    assert.deepEqual(await paneBox(), closed, 'the list lies over the chat, which stays as it was');
+
+    // The arrow keys and Enter open another; the list folds and the focus is back on its button.
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedTitle(), 'Apples');
+    await page.keyboard.press('Enter');
+    await pane().getByRole('heading', { name: 'Apples' }).waitFor();
+    await listbox().waitFor({ state: 'hidden' });
+    assert.ok(await isFocused(toggle()), 'the focus back on Conversations');
+    assert.equal(await toggle().textContent(), 'Conversations: Apples');
+
+    // Escape folds it too, the focus back on its button.
+    await page.keyboard.press('Enter');
+    await listbox().waitFor();
+    await page.keyboard.press('Escape');
+    await listbox().waitFor({ state: 'hidden' });
+    assert.ok(await isFocused(toggle()), 'Escape: the focus back on Conversations');
+
+    // A wide window has the room: the list beside the chat, no button.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await listbox().waitFor();
+    assert.equal(await toggle().count(), 0);
+    await page.setViewportSize({ width: 800, height: 600 });
+    await listbox().waitFor({ state: 'hidden' });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('at 800×600 shows a call waiting for approval from its card’s header, each part of it and each button on a line; Stop before it ran says Stopped', async () => {
+    for (let i = 0; i < 2; i++) {
+      await pane().and(page.locator('[data-status="idle"]')).waitFor();
+      llm.enqueue({ kind: 'text', tokens: [`Answer ${i}: ${'a few words more '.repeat(30)}`] });
+      await send(`Question ${i}`);
+      await pane().locator('[data-role="assistant"]').getByText(`Answer ${i}:`).waitFor();
+    }
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    const args = Object.fromEntries(FIELDS.map((field) => [field, `the ${field} of the report`]));
+    llm.enqueue({
+      kind: 'tool-calls',
+      calls: [{ id: 'r1', name: `reports__${TOOL}`, arguments: JSON.stringify(args) }]
+    });
+    await send('Publish the quarterly report');
+    const card = pane().locator('[data-tool-call-id="r1"]');
+    const approval = card.getByRole('group', { name: `Approve ${TOOL}?` });
+    await approval.waitFor();
+    // Laid out and painted as it first shows.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-approval-head.png') });
+    const seen = await card.evaluate((element) => {
+      const log = element.closest('.chat-messages')!.getBoundingClientRect();
+      const head = element.querySelector('.chat-tool-head')!.getBoundingClientRect();
+      return {
+        taller: element.getBoundingClientRect().height > log.height,
+        headInView: head.top >= log.top && head.bottom <= log.bottom
+      };
+    });
+    assert.ok(seen.taller, 'the card is taller than the message box (what this test is about)');
+    assert.ok(seen.headInView, 'the card’s header in view: what is called, on which server');
+    assert.deepEqual(
+      await lines(card.locator('.chat-tool-head > *')),
+      [TOOL, ' on Server reports', 'Waiting for your approval'].map((part) => `${part}: 1`)
+    );
+    // "Always allow" names its tool to assistive technology; on screen the line above names it.
+    const always = approval.getByRole('button', { name: `Always allow ${TOOL}`, exact: true });
+    assert.equal(await always.textContent(), 'Always allow');
+    assert.deepEqual(
+      await lines(approval.locator('.actions > button')),
+      ['Approve', 'Edit arguments', 'Always allow', 'Deny…'].map((name) => `${name}: 1`)
+    );
+
+    await pane().getByRole('button', { name: '■ Stop' }).click();
+    await card.and(page.locator('[data-state="cancelled"]')).waitFor();
+    // Stopped while it waited: it never ran, so nothing was cancelled.
+    assert.equal(await card.locator('.chat-tool-state').textContent(), 'Stopped');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -294,9 +294,11 @@ describe('a tool argument’s hint says what it takes in plain words', () => {
     assert.equal(hint({ type: 'string', enum: ['a', 'b'] }), undefined, 'a choice says itself');
   });
 
-  it('says true or false for an optional boolean’s select, and nothing for a checkbox or a group', () => {
-    assert.equal(hint({ type: 'boolean' }), 'true or false');
+  it('says nothing for a boolean’s true/false select or checkbox (the control says it), nor for a group', () => {
+    assert.equal(hint({ type: 'boolean' }), undefined);
     assert.equal(hint({ type: 'boolean' }, true), undefined);
+    // A list's entries are typed in: what they take is said still.
+    assert.equal(hint({ type: 'array', items: { type: 'boolean' } }), 'list of true or false');
     assert.equal(hint({ type: 'object', properties: { a: { type: 'string' } } }), undefined);
   });
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AssistantToolCall, Conversation, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { SchemaFields } from '../forms/schema-fields.js';
+import { ArgumentFields } from '../forms/argument-fields.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
@@ -209,18 +209,7 @@ export function ApprovalCard({
       </p>
       {editor === 'form' ? (
         <div ref={editorRef} className="chat-args-form" role="group" aria-label="Arguments">
-          {form.fields.length > 0 ? (
-            <SchemaFields
-              fields={form.fields}
-              mode="arguments"
-              values={form.values}
-              errors={form.errors}
-              onChange={form.setValue}
-              controlRef={form.controlRef}
-            />
-          ) : (
-            <p className="muted">This tool takes no arguments.</p>
-          )}
+          <ArgumentFields form={form} />
         </div>
       ) : editor === 'json' ? (
         <>

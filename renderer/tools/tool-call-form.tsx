@@ -10,7 +10,7 @@ import {
   useFailure
 } from '../components/action-error.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { SchemaFields } from '../forms/schema-fields.js';
+import { ArgumentFields } from '../forms/argument-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -207,18 +207,7 @@ export function ToolCallForm({
         void submit();
       }}
     >
-      {form.fields.length > 0 ? (
-        <SchemaFields
-          fields={form.fields}
-          mode="arguments"
-          values={form.values}
-          errors={form.errors}
-          onChange={form.setValue}
-          controlRef={form.controlRef}
-        />
-      ) : (
-        <p className="muted">This tool takes no arguments.</p>
-      )}
+      <ArgumentFields form={form} />
       {tool.callMode === 'task-or-plain' ? (
         <FieldFrame name="asTask" label="Run as a task" checkbox className="checkbox-field">
           {(wiring) => (

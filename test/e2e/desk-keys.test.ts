@@ -108,7 +108,7 @@ describe('the Inbox from the keyboard', () => {
     // One key declined it: the Inbox says so where it was, naming the server.
     await page
       .locator('.inbox-answered')
-      .getByText(/^Declined: .+’s question\.$/)
+      .getByText(/^Declined: .+’s question\. Go to its task\.$/)
       .waitFor();
     await page.waitForFunction(
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,

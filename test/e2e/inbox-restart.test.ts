@@ -67,7 +67,9 @@ describe('a task’s question from before a restart, in headless Chromium agains
     await old.waitFor({ state: 'detached' });
     const said = page.locator('.inbox-answered');
     await said
-      .filter({ hasText: /^Answer kept for Server desk until .+: it gets it when it asks for this task\.$/ })
+      .filter({
+        hasText: /^Answer kept for Server desk until .+: it gets it when it asks for this task\. Go to its task\.$/
+      })
       .waitFor();
     // Kept, as said: the server gets it when it asks.
     const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);

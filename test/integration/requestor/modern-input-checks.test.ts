@@ -142,7 +142,11 @@ describe('input requests of a 2026-07-28 server are checked as standalone reques
     const added = nextEvent(host, 'inbox.added', ({ item }) => item.origin === 'tool url-without-id');
     const calling = host.call('tools.call', { serverId: 'scripted', name: 'url-without-id', arguments: {} });
     const { item } = await added;
+    // Consent is not the work done in the browser: the retry waits until the person says so.
+    const waiting = nextEvent(host, 'exchange.changed', ({ exchange }) => exchange?.state === 'waiting-for-you');
     await host.call('inbox.answer', { id: item.id, answer: { action: 'accept' } });
+    const { exchange } = await waiting;
+    await host.call('exchanges.continue', { exchangeId: exchange!.exchangeId });
     const outcome = await calling;
     assert.equal(outcome.type, 'result');
     assert.deepEqual(outcome.type === 'result' && outcome.result.content, [

@@ -13,11 +13,42 @@ import './assistant.css';
  * (its settings behind a button), fed by the store's `assistant.*` events. While + New chat
  * waits on the host, the new chat's message box shows at once with the focus (`StartingPane`):
  * what the person types then is not lost to a button.
+ *
+ * An address that names a conversation (`#assistant/<id>`, the link of a call's origin) opens it,
+ * with the focus on its title, as `#tasks/<key>` opens a task's detail: each time it is followed,
+ * also again after the person chose another one or went to another screen.
  */
-export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+export function AssistantScreen({
+  headingRef,
+  openId
+}: {
+  headingRef: (element: HTMLHeadingElement | null) => void;
+  /** The conversation the address names (`#assistant/<id>`), if any. */
+  openId: string | undefined;
+}) {
   const summaries = useDeskState((state) => state.assistant.summaries);
+  const ready = useDeskState((state) => state.ready);
   const hasProvider = useDeskState((state) => state.providers.length > 0);
-  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useState<string | undefined>(openId);
+  /** The conversation whose title takes the focus once it shows: the one the address just opened. */
+  const [focusTitle, setFocusTitle] = useState<string | undefined>(openId);
+  /** The address's conversation as last seen: only a change opens it, so the person's own choice then holds. */
+  const [addressed, setAddressed] = useState(openId);
+  if (openId !== addressed) {
+    setAddressed(openId);
+    if (openId !== undefined) {
+      setSelected(openId);
+      setFocusTitle(openId);
+    }
+  }
+  /**
+   * The person moved on from the conversation the address names: the address stops naming it
+   * (replaced, not a new history entry), so that a reload shows what they see.
+   */
+  const leaveAddress = () => {
+    if (openId !== undefined) location.replace('#assistant');
+  };
+  const titleFocused = useCallback(() => setFocusTitle(undefined), []);
   /** A chat just started: its message box takes the focus, and what was typed while it started. */
   const [created, setCreated] = useState<{ id: string; text: string } | undefined>(undefined);
   /** Whether New chat waits on the host: the new chat's message box shows meanwhile. */
@@ -28,20 +59,32 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
   const [deleted, setDeleted] = useState(0);
   // The newest conversation is shown until the person picks one; a deleted one gives way to the next.
   const current = selected && summaries.some((s) => s.id === selected) ? selected : summaries[0]?.id;
+  // A conversation the address names that the Desk does not hold (deleted since) is said to be gone, as an unknown task is.
+  const gone = ready && selected !== undefined && selected === openId && !summaries.some((s) => s.id === selected);
+  const goneLine = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!gone || focusTitle !== selected) return;
+    goneLine.current?.focus();
+    setFocusTitle(undefined);
+  }, [gone, focusTitle, selected]);
   return (
     <div className="assistant">
       <h2 id="heading-assistant" ref={headingRef} tabIndex={-1} className="sr-only">
         Assistant
       </h2>
       <ConversationList
-        selected={current}
+        selected={gone ? undefined : current}
         onSelect={(id) => {
+          if (id !== openId) leaveAddress();
           setSelected(id);
+          setFocusTitle(undefined);
           setCreated(undefined);
         }}
         onStarting={setStarting}
         onCreated={(id) => {
+          leaveAddress();
           setSelected(id);
+          setFocusTitle(undefined);
           setCreated({ id, text: draft.current });
           draft.current = '';
           setStarting(false);
@@ -50,13 +93,22 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
       />
       {starting ? (
         <StartingPane initialText={draft.current} onChange={(text) => (draft.current = text)} />
+      ) : gone ? (
+        <div className="chat-pane chat-pane-empty">
+          <p className="muted" ref={goneLine} tabIndex={-1}>
+            Taskdesk no longer holds this conversation; it may have been deleted. Choose another from the list.
+          </p>
+        </div>
       ) : current ? (
         <ConversationPane
           key={current}
           conversationId={current}
           focusComposer={current === created?.id}
+          focusTitle={current === focusTitle}
+          onTitleFocused={titleFocused}
           initialText={current === created?.id ? created.text : undefined}
           onDeleted={() => {
+            leaveAddress();
             setSelected(undefined);
             setDeleted((n) => n + 1);
           }}
@@ -84,11 +136,16 @@ export function AssistantScreen({ headingRef }: { headingRef: (element: HTMLHead
 function ConversationPane({
   conversationId,
   focusComposer,
+  focusTitle,
+  onTitleFocused,
   initialText,
   onDeleted
 }: {
   conversationId: string;
   focusComposer: boolean;
+  /** Whether its title takes the focus once it shows (the address opened it). */
+  focusTitle: boolean;
+  onTitleFocused: () => void;
   /** What was typed while the chat started: its message box begins with it. */
   initialText: string | undefined;
   onDeleted: () => void;
@@ -128,6 +185,14 @@ function ConversationPane({
   };
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
+  const title = useRef<HTMLHeadingElement>(null);
+  const loaded = conversation !== undefined;
+  useEffect(() => {
+    // Once it is read: "Loading…" has no title to focus yet.
+    if (!focusTitle || !loaded) return;
+    title.current?.focus();
+    onTitleFocused();
+  }, [focusTitle, loaded, onTitleFocused]);
   useEffect(() => {
     let live = true;
     client.call('assistant.get', { conversationId }).then(
@@ -172,7 +237,9 @@ function ConversationPane({
     >
       <header className="chat-header">
         <div>
-          <h3 className="chat-title">{conversation.title}</h3>
+          <h3 className="chat-title" ref={title} tabIndex={-1}>
+            {conversation.title}
+          </h3>
           <p className="muted small-text">
             {/* A removed provider's id and model name nothing the chat can use any more. */}
             {provider ? (

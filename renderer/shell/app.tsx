@@ -151,7 +151,10 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       </div>
       <Banners />
       <main id="main" tabIndex={-1}>
-        {section('assistant', <AssistantScreen headingRef={refs.assistant} />)}
+        {section(
+          'assistant',
+          <AssistantScreen headingRef={refs.assistant} openId={screen === 'assistant' ? sub : undefined} />
+        )}
         {section(
           'inbox',
           <InboxScreen

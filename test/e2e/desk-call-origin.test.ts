@@ -64,6 +64,13 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
       arguments: { durationMs: 50 }
     });
     byHand = own.type === 'task' ? own.task.outboundId : assert.fail('not a task');
+    // A second conversation: the link has to pick the right one, not just open the screen.
+    await host.call('assistant.create', {
+      title: 'Holiday plans',
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: []
+    });
   });
 
   after(async () => {
@@ -140,6 +147,94 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
     await detail.locator('.call-origin').getByRole('link', { name: '“Quarterly numbers”' }).click();
     assert.equal(await page.evaluate(() => location.hash), expected.href);
     await page.locator('section.chat-pane').getByRole('heading', { name: 'Quarterly numbers' }).waitFor();
+  });
+
+  it('its link shows that conversation on the Assistant, each time it is followed, in a narrow window too', async () => {
+    const list = page.getByRole('navigation', { name: 'Conversations' });
+    const pane = page.locator('section.chat-pane');
+    const href = `#assistant/${encodeURIComponent(conversationId)}`;
+    /** Shows the other conversation first, so that only the link can bring this one back. */
+    async function showOther(folded: boolean) {
+      await page.locator('nav').getByRole('link', { name: 'Assistant', exact: true }).click();
+      if (folded) await list.getByRole('button', { name: /^Conversations/ }).click();
+      await list.getByRole('option').filter({ hasText: 'Holiday plans' }).click();
+      await pane.getByRole('heading', { name: 'Holiday plans' }).waitFor();
+    }
+    async function followFromTasks() {
+      await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+      const tasks = page.getByRole('region', { name: 'Tasks' });
+      await tasks
+        .locator(`tr[data-task-key="requested:${fromChat}"]`)
+        .getByRole('button', { name: /^Details of Tool call work-required / })
+        .click();
+      await tasks
+        .locator(`.task-detail[data-task-key="requested:${fromChat}"] .call-origin`)
+        .getByRole('link', { name: '“Quarterly numbers”' })
+        .click();
+    }
+    async function followFromHistory() {
+      await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+      const history = page.getByRole('region', { name: 'History' });
+      await history.locator(`li[data-history-id="requested:${fromChat}"] .history-title`).click();
+      await history
+        .locator(`.history-detail[data-history-id="requested:${fromChat}"] .call-origin`)
+        .getByRole('link', { name: '“Quarterly numbers”' })
+        .click();
+    }
+    /** The Assistant shows the linked conversation, its messages, with the focus on its title. */
+    async function showsLinked() {
+      assert.equal(await page.evaluate(() => location.hash), href);
+      await pane.getByRole('heading', { name: 'Quarterly numbers' }).waitFor();
+      assert.equal(await pane.getAttribute('data-conversation-id'), conversationId);
+      await pane.locator('[data-role="user"]').getByText('Run the numbers').waitFor();
+      await page.waitForFunction(
+        () =>
+          document.activeElement?.matches('h3.chat-title') && document.activeElement.textContent === 'Quarterly numbers'
+      );
+    }
+
+    await showOther(false);
+    await followFromTasks();
+    await showsLinked();
+    assert.equal(
+      await list.getByRole('option', { selected: true }).getAttribute('data-conversation-id'),
+      conversationId
+    );
+    // Followed again after another screen, the link opens it again.
+    await followFromTasks();
+    await showsLinked();
+    // The person's own choice then holds, and the address stops naming the linked conversation.
+    await list.getByRole('option').filter({ hasText: 'Holiday plans' }).click();
+    await pane.getByRole('heading', { name: 'Holiday plans' }).waitFor();
+    assert.equal(await page.evaluate(() => location.hash), '#assistant');
+    await followFromHistory();
+    await showsLinked();
+
+    // Narrow, the list folds behind its button: that names the linked conversation too.
+    await page.setViewportSize({ width: 800, height: 1200 });
+    try {
+      await showOther(true);
+      await followFromHistory();
+      await showsLinked();
+      assert.match(
+        (await list.getByRole('button', { name: /^Conversations/ }).textContent()) ?? '',
+        /Quarterly numbers/
+      );
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 1200 });
+    }
+
+    // An address naming no conversation says so, as Tasks does for a task it does not know.
+    await page.evaluate(() => {
+      location.hash = '#assistant/no-such-conversation';
+    });
+    const gone = page.getByText('Taskdesk no longer holds this conversation', { exact: false });
+    await gone.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent?.startsWith('Taskdesk no longer holds'));
+    assert.equal(await pane.count(), 0);
+    assert.equal(await list.getByRole('option', { selected: true }).count(), 0);
+    assert.equal(await list.getByRole('option').count(), 2);
+    assert.deepEqual(d.pageErrors, []);
   });
 
   it('once the conversation is deleted, its calls say so, without a link', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { AssistantToolCall, Conversation, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -58,6 +58,9 @@ export function ApprovalCard({
   const actionsRef = useRef<HTMLDivElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
   const editRef = useRef<HTMLButtonElement>(null);
+  const shownRef = useRef<HTMLPreElement>(null);
+  // Long arguments scroll in their own box, so that the card's buttons stay in sight under them.
+  const shownScrolls = useScrolls(shownRef, editing ? undefined : text);
   // Where the focus goes back to once the deny form or the editor closes (their buttons come back).
   const [returnTo, setReturnTo] = useState<'deny' | 'edit' | undefined>(undefined);
   useEffect(() => {
@@ -236,7 +239,16 @@ export function ApprovalCard({
           ) : null}
         </>
       ) : (
-        <pre className="json">{text}</pre>
+        // A region the keyboard reaches while it scrolls, named so that it says what it holds.
+        <pre
+          ref={shownRef}
+          className="json"
+          role="region"
+          aria-label="Arguments"
+          tabIndex={shownScrolls ? 0 : undefined}
+        >
+          {text}
+        </pre>
       )}
       {denying ? (
         <label className="field">
@@ -366,6 +378,26 @@ function useInputSchema(call: AssistantToolCall): { settled: boolean; schema: un
     };
   }, [client, serverId, toolName]);
   return found;
+}
+
+/**
+ * Whether the element holds more than it shows (it scrolls): checked when `content` changes (it
+ * comes with the element, `undefined` while there is none) and when the element changes size
+ * (the window made shorter or taller).
+ */
+function useScrolls(ref: RefObject<HTMLElement | null>, content: string | undefined): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const check = () => setScrolls(element.scrollHeight > element.clientHeight);
+    check();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, content]);
+  return scrolls;
 }
 
 /** The arguments when they are a JSON object, which a form can show; else `undefined`. */

@@ -865,7 +865,7 @@ describe('the Assistant at 800×600 gives the chat the width: the list behind Co
   let page: Page;
   const TOOL = 'publish-quarterly-report-to-everyone';
   const FIELDS = ['title', 'region', 'quarter', 'audience', 'currency', 'summary', 'author', 'reviewer', 'channel'];
-  /** A server whose one tool has a long name and many arguments: its approval card is taller than the box. */
+  /** A server whose one tool has a long name and many arguments: its approval card's arguments are taller than the box can show with the rest of the card. */
   const reportServer = (): PeerServer => {
     const mcp = new McpServer({ name: 'reports', version: '1.0.0' }, { capabilities: { tools: {} } });
     mcp.registerTool(TOOL, { inputSchema: Object.fromEntries(FIELDS.map((f) => [f, z.string()])) }, async () => ({
@@ -993,11 +993,12 @@ describe('the Assistant at 800×600 gives the chat the width: the list behind Co
       const log = element.closest('.chat-messages')!.getBoundingClientRect();
       const head = element.querySelector('.chat-tool-head')!.getBoundingClientRect();
       return {
-        taller: element.getBoundingClientRect().height > log.height,
+        whole: element.getBoundingClientRect().top >= log.top && element.getBoundingClientRect().bottom <= log.bottom,
         headInView: head.top >= log.top && head.bottom <= log.bottom
       };
     });
-    assert.ok(seen.taller, 'the card is taller than the message box (what this test is about)');
+    // Its arguments scroll in a box of their own: the card fits, header to buttons.
+    assert.ok(seen.whole, 'the card whole within the message box');
     assert.ok(seen.headInView, 'the card’s header in view: what is called, on which server');
     assert.deepEqual(
       await lines(card.locator('.chat-tool-head > *')),
@@ -1015,6 +1016,53 @@ describe('the Assistant at 800×600 gives the chat the width: the list behind Co
     await card.and(page.locator('[data-state="cancelled"]')).waitFor();
     // Stopped while it waited: it never ran, so nothing was cancelled.
     assert.equal(await card.locator('.chat-tool-state').textContent(), 'Stopped');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('at 800×600 shows a call with long arguments from its header to its buttons, the arguments in a box of their own to scroll; Approve runs it', async () => {
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    const args = Object.fromEntries(FIELDS.map((field) => [field, `the ${field} of the report`]));
+    args.summary = 'Sales rose in every region this quarter, and costs fell. '.repeat(20);
+    llm.enqueue(
+      { kind: 'tool-calls', calls: [{ id: 'r2', name: `reports__${TOOL}`, arguments: JSON.stringify(args) }] },
+      { kind: 'text', tokens: ['It is published.'] }
+    );
+    await send('Publish the quarterly report with its summary');
+    const card = pane().locator('[data-tool-call-id="r2"]');
+    const approval = card.getByRole('group', { name: `Approve ${TOOL}?` });
+    const approve = approval.getByRole('button', { name: 'Approve', exact: true });
+    await approve.waitFor();
+    // Laid out and painted as it first shows.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.screenshot({ path: path.join(root, '.tmp/approval-800.png') });
+    // Within the message box (its own scroll clips what the window would still show), and so within the window.
+    const inView = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const log = element.closest('.chat-messages')!.getBoundingClientRect();
+        const box = element.getBoundingClientRect();
+        return box.top >= log.top && box.bottom <= log.bottom && box.bottom <= window.innerHeight;
+      });
+    assert.ok(
+      await inView(card.locator('.chat-tool-head')),
+      'the card’s header in view: what is called, on which server'
+    );
+    for (const name of ['Approve', 'Edit arguments', `Always allow ${TOOL}`, 'Deny…'])
+      assert.ok(await inView(approval.getByRole('button', { name, exact: true })), `${name} in view`);
+    // The arguments scroll in their own box, which the keyboard reaches and which says what it holds.
+    const shown = approval.getByRole('region', { name: 'Arguments' });
+    assert.ok(await shown.evaluate((element) => element.scrollHeight > element.clientHeight), 'more than it shows');
+    await shown.focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => (document.activeElement?.scrollTop ?? 0) > 0);
+    assert.match(await shown.innerText(), /"summary": "Sales rose/);
+
+    await approve.click();
+    await card.locator('.chat-result').getByText('Published.').waitFor();
+    await pane().locator('[data-role="assistant"]').getByText('It is published.').waitFor();
+    const tool = (llm.chatRequests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>).findLast(
+      (m) => m.role === 'tool'
+    );
+    assert.equal(tool?.content, 'Published.');
     assert.deepEqual(d.pageErrors, []);
   });
 });

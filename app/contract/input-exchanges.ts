@@ -6,7 +6,10 @@ import { ErrorDataSchema } from './common.js';
  * API shows and what is kept on disk. Depends on zod alone, so the renderer can import it.
  */
 
-/** The requests a 2026-07-28 server may answer with an `InputRequiredResult`. */
+/**
+ * The requests a 2026-07-28 server may answer with an `InputRequiredResult` (and that Taskdesk
+ * retries after a 2025-11-25 server's URL-elicitation-required error).
+ */
 export const ExchangeMethodSchema = z.enum(['tools/call', 'prompts/get', 'resources/read']);
 export type ExchangeMethod = z.infer<typeof ExchangeMethodSchema>;
 
@@ -57,6 +60,12 @@ export const InputExchangeViewSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   /** Whether the request declared the tasks extension (a `tools/call` that may become a task). */
   asTask: z.boolean(),
+  /**
+   * `2025-11-25`: a server of that revision answered the request with a URL-elicitation-required
+   * error (−32042); each round's questions are the links it listed, and its retry is the original
+   * request, unchanged. Absent: a 2026-07-28 multi round-trip request.
+   */
+  protocol: z.literal('2025-11-25').optional(),
   /** 1 for the first `InputRequiredResult`, one more for each that follows a retry. */
   round: z.number().int().positive(),
   inputRequests: z.record(z.string(), InputRequestSchema),

@@ -1,5 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitationCompleteNotificationSchema,
+  TaskStatusNotificationSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { ModernPeer } from './modern-task-follower.js';
 
@@ -31,16 +34,24 @@ export interface Attachment {
 /**
  * The servers the requestor may talk to now, one attachment each.
  *
- * Owns the `notifications/tasks/status` handler it registers on a legacy client, and takes it
- * off again when the server is detached.
+ * Owns the `notifications/tasks/status` and `notifications/elicitation/complete` handlers it
+ * registers on a legacy client, and takes them off again when the server is detached.
  */
 export class AttachmentRegistry {
   readonly #attachments = new Map<string, Attachment>();
   readonly #onStatus: (serverId: string, params: unknown) => void;
+  readonly #onElicitationComplete: (serverId: string, elicitationId: string) => void;
 
-  /** `onStatus` receives the params of every status notification a registered handler gets. */
-  constructor(onStatus: (serverId: string, params: unknown) => void) {
+  /**
+   * `onStatus` receives the params of every status notification a registered handler gets;
+   * `onElicitationComplete` the id of every URL elicitation a 2025-11-25 server says is done.
+   */
+  constructor(
+    onStatus: (serverId: string, params: unknown) => void,
+    onElicitationComplete: (serverId: string, elicitationId: string) => void = () => undefined
+  ) {
     this.#onStatus = onStatus;
+    this.#onElicitationComplete = onElicitationComplete;
   }
 
   /** Records a server's attachment (the caller detached any earlier one first). */
@@ -55,6 +66,12 @@ export class AttachmentRegistry {
         this.#onStatus(serverId, notification.params)
       );
     }
+    // MCP 2026-07-28 removed this notification: only a 2025-11-25 server sends it.
+    if (!modern) {
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
+        this.#onElicitationComplete(serverId, notification.params.elicitationId)
+      );
+    }
     return attachment;
   }
 
@@ -64,6 +81,7 @@ export class AttachmentRegistry {
     if (!attachment) return undefined;
     this.#attachments.delete(serverId);
     if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
+    if (!attachment.modern) attachment.client.removeNotificationHandler('notifications/elicitation/complete');
     return attachment;
   }
 

@@ -28,6 +28,11 @@ import { isLocalFailure, toHostError } from './task-rpc.js';
  * waits (`waiting-for-you`) until the person says they have finished there, or cancels. After a
  * restart, unfinished exchanges ask their unanswered questions again (or wait for the person again)
  * and send the retry when the server is connected; their outcome is kept for the person (`exchanges.list`), since the caller that started them is gone.
+ *
+ * A 2025-11-25 server's URL-elicitation-required error (−32042) takes the same path (see
+ * `legacy-exchange-peer.ts`): its links are the round's questions, its retry is the original
+ * request, and the server's `notifications/elicitation/complete` for every link the person
+ * agreed to open sends that retry without waiting for the person to say so.
  */
 
 /** The `InputRequiredResult` fields Taskdesk reads (others are ignored). */
@@ -36,6 +41,15 @@ const InputRequiredSchema = z.looseObject({
   inputRequests: z.record(z.string(), InputRequestSchema).optional(),
   requestState: z.string().optional()
 });
+
+/**
+ * What an exchange sends its requests through: a 2026-07-28 server's peer, or a 2025-11-25 server's
+ * client made to read as one (`legacyExchangePeer`).
+ */
+export type ExchangePeer = Pick<ModernPeer, 'request'>;
+
+/** MCP 2025-11-25's URL-elicitation-required error code, kept when such a request ends without its link. */
+const URL_ELICITATION_REQUIRED = -32042;
 
 /** Rounds one request may take before Taskdesk stops answering (a server asking in circles). */
 const DEFAULT_MAX_ROUNDS = 32;
@@ -69,6 +83,11 @@ export interface ExchangeRequestOptions {
   signal?: AbortSignal;
   /** Progress of the first request (the server's `notifications/progress` for its token). */
   onprogress?: (progress: Progress) => void;
+  /**
+   * The server is of MCP 2025-11-25, and `peer` gives its URL-elicitation-required errors as
+   * rounds: each retry is the original request (see `InputExchangeView.protocol`).
+   */
+  legacy?: boolean;
 }
 
 interface Running {
@@ -81,6 +100,11 @@ interface Running {
   onprogress?: (progress: Progress) => void;
   /** Set while the exchange waits for the person (`waiting-for-you`): lets its retry go. */
   proceed?: () => void;
+  /**
+   * The `elicitationId`s of this round the server said are done (2025-11-25,
+   * `notifications/elicitation/complete`). Not stored: after a restart the person continues.
+   */
+  completed: Set<string>;
 }
 
 /** Every multi round-trip request in progress, and the ended ones nobody was waiting for. */
@@ -90,7 +114,7 @@ export class InputExchanges {
   readonly #running = new Map<string, Running>();
   /** Ended exchanges kept for the person (resumed after a restart, so no caller got the outcome). */
   readonly #ended = new Map<string, InputExchangeView>();
-  readonly #peers = new Map<string, ModernPeer>();
+  readonly #peers = new Map<string, ExchangePeer>();
   /** Who waits for a server to be attached, by server id. */
   readonly #waiting = new Map<string, Set<() => void>>();
   readonly quarantined: ReadonlyArray<LoadedDocument & { ok: false }>;
@@ -121,8 +145,8 @@ export class InputExchanges {
     for (const view of loaded) this.#start(view, { live: false });
   }
 
-  /** A modern server is connected: retries waiting for it go out. */
-  attach(serverId: string, peer: ModernPeer): void {
+  /** A server is connected: retries waiting for it go out. */
+  attach(serverId: string, peer: ExchangePeer): void {
     this.#peers.set(serverId, peer);
     const waiting = this.#waiting.get(serverId);
     this.#waiting.delete(serverId);
@@ -139,7 +163,7 @@ export class InputExchanges {
    * server's error, with why a question could not be answered, or with the signal's reason.
    */
   async request(
-    server: { serverId: string; serverName: string; peer: ModernPeer },
+    server: { serverId: string; serverName: string; peer: ExchangePeer },
     method: ExchangeMethod,
     params: Record<string, unknown>,
     options: ExchangeRequestOptions
@@ -162,6 +186,7 @@ export class InputExchanges {
       method,
       params: structuredClone(params),
       asTask: options.tasks,
+      ...(options.legacy && { protocol: '2025-11-25' as const }),
       round: 0,
       inputRequests: {},
       answers: {},
@@ -218,17 +243,41 @@ export class InputExchanges {
         throw new HostError(JsonRpcCode.InvalidParams, `No exchange ${JSON.stringify(exchangeId)}.`);
       throw new HostError(JsonRpcCode.InvalidRequest, `Exchange ${exchangeId} has ended.`);
     }
-    const { proceed } = run;
-    if (!proceed)
+    if (!run.proceed)
       throw new HostError(
         JsonRpcCode.InvalidRequest,
         `Exchange ${exchangeId} is not waiting for you (${run.view.state}).`
       );
+    this.#proceed(run);
+    return structuredClone(run.view);
+  }
+
+  /**
+   * A 2025-11-25 server says the work a URL elicitation of its asked for is done
+   * (`notifications/elicitation/complete`): once every link of the round the person agreed to
+   * open is done, the exchange waiting for them sends its retry without being told. An id that no
+   * exchange of this server is asking about now is ignored, as MCP asks. Returns the exchange it
+   * belonged to.
+   */
+  elicitationComplete(serverId: string, elicitationId: string): string | undefined {
+    for (const run of this.#running.values()) {
+      const { view } = run;
+      if (view.serverId !== serverId || view.protocol !== '2025-11-25') continue;
+      if (!Object.values(view.inputRequests).some((request) => elicitationIdOf(request) === elicitationId)) continue;
+      run.completed.add(elicitationId);
+      if (run.proceed && allLinksDone(run)) this.#proceed(run);
+      return view.exchangeId;
+    }
+    return undefined;
+  }
+
+  /** Lets the retry of an exchange waiting for the person go. */
+  #proceed(run: Running): void {
+    const { proceed } = run;
     delete run.proceed;
     // Stored before the retry goes: after a restart from here, it is sent without asking again.
     this.#set(run, { state: 'retrying' });
-    proceed();
-    return structuredClone(run.view);
+    proceed?.();
   }
 
   /** Removes an ended exchange. */
@@ -281,6 +330,7 @@ export class InputExchanges {
       view,
       controller: new AbortController(),
       live: options.live,
+      completed: new Set(),
       timeout: options.timeout ?? this.#options.requestTimeoutMs,
       ...(options.onprogress && { onprogress: options.onprogress })
     };
@@ -312,16 +362,21 @@ export class InputExchanges {
     const signal = run.controller.signal;
     for (;;) {
       await this.#collectAnswers(run);
+      if (run.view.protocol === '2025-11-25') refuseWithoutLinks(run.view);
       // `retrying` already: the person said to go on (before a restart, or a retry the connection lost).
-      if (run.view.state !== 'retrying' && opensLink(run.view)) await this.#waitForPerson(run);
+      if (run.view.state !== 'retrying' && opensLink(run.view) && !allLinksDone(run)) await this.#waitForPerson(run);
       if (run.view.state !== 'retrying') this.#set(run, { state: 'retrying' });
       const peer = await this.#peerFor(run.view.serverId, signal);
       const { view } = run;
-      const params: Record<string, unknown> = {
-        ...view.params,
-        ...(Object.keys(view.inputRequests).length > 0 && { inputResponses: structuredClone(view.answers) }),
-        ...(view.requestState !== undefined && { requestState: view.requestState })
-      };
+      // A 2025-11-25 server's retry is the request as it was: its answers were the work done in the browser.
+      const params: Record<string, unknown> =
+        view.protocol === '2025-11-25'
+          ? structuredClone(view.params)
+          : {
+              ...view.params,
+              ...(Object.keys(view.inputRequests).length > 0 && { inputResponses: structuredClone(view.answers) }),
+              ...(view.requestState !== undefined && { requestState: view.requestState })
+            };
       let response: Record<string, unknown>;
       try {
         response = await peer.request(view.method, params, {
@@ -346,6 +401,7 @@ export class InputExchanges {
           `${what(view)} on "${view.serverName}" asked for input ${view.round} times in a row; Taskdesk stopped answering.`
         );
       this.#nextRound(view, response);
+      run.completed.clear();
       this.#set(run, { state: 'asking' });
     }
   }
@@ -423,7 +479,7 @@ export class InputExchanges {
   }
 
   /** The server's peer, waiting for it to be attached (an exchange resumed after a restart, or a dropped connection). */
-  async #peerFor(serverId: string, signal: AbortSignal): Promise<ModernPeer> {
+  async #peerFor(serverId: string, signal: AbortSignal): Promise<ExchangePeer> {
     for (;;) {
       const peer = this.#peers.get(serverId);
       if (peer) return peer;
@@ -493,14 +549,52 @@ export function opensLink(view: Pick<InputExchangeView, 'inputRequests' | 'answe
 }
 
 /**
+ * A 2025-11-25 server said the request cannot go on until its links are done: sent again without
+ * one the person declined or dismissed, it would only be refused the same way (and its links asked
+ * again, round after round). So the request ends there, with the server's reason in its words.
+ */
+function refuseWithoutLinks(view: InputExchangeView): void {
+  const refused = Object.entries(view.inputRequests).find(([key]) => view.answers[key]?.action !== 'accept');
+  if (!refused) return;
+  const [key, request] = refused;
+  const action = view.answers[key]?.action === 'decline' ? 'declined' : 'dismissed';
+  const message = typeof request.params?.message === 'string' ? ` (“${request.params.message}”)` : '';
+  throw new HostError(
+    URL_ELICITATION_REQUIRED,
+    `${what(view)} on "${view.serverName}" can go on only once you have opened its link${message}; you ${action} it, so the request was not sent again.`,
+    { inputKey: key }
+  );
+}
+
+/** The `elicitationId` of a URL-mode elicitation, if the request is one. */
+function elicitationIdOf(request: InputExchangeView['inputRequests'][string]): string | undefined {
+  if (request.method !== 'elicitation/create' || request.params?.mode !== 'url') return undefined;
+  const id = request.params.elicitationId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Whether the server said every link of the round the person agreed to open is done (2025-11-25:
+ * only its servers send `notifications/elicitation/complete`).
+ */
+function allLinksDone(run: Running): boolean {
+  if (run.view.protocol !== '2025-11-25' || run.completed.size === 0) return false;
+  return Object.entries(run.view.inputRequests).every(([key, request]) => {
+    const id = elicitationIdOf(request);
+    return id === undefined || run.view.answers[key]?.action !== 'accept' || run.completed.has(id);
+  });
+}
+
+/**
  * A server's error answer to a retry, said so: a server refusing the retry (its `requestState`
  * failed verification, an answer was not what it asked for) keeps its code and message.
  */
 function describeRefusal(view: InputExchangeView, error: unknown): HostError {
   const data = toErrorData(toHostError(error));
+  const retry = view.protocol === '2025-11-25' ? 'the request sent again after the link' : 'the retry with the answers';
   return new HostError(
     data.code,
-    `${what(view)} on "${view.serverName}" refused the retry with the answers (round ${view.round}): ${data.message}`,
+    `${what(view)} on "${view.serverName}" refused ${retry} (round ${view.round}): ${data.message}`,
     { ...(data.data !== undefined && { serverData: data.data }), round: view.round }
   );
 }

@@ -1,6 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ListTasksResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
@@ -26,6 +29,7 @@ import { ToolCache } from './tool-cache.js';
 import { PlainCalls } from './plain-calls.js';
 import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
 import {
+  adoptLegacyTask,
   adoptModernTask,
   callLegacyPlain,
   callLegacyTask,
@@ -33,6 +37,7 @@ import {
   type ToolCallContext
 } from './tool-call-dispatch.js';
 import { InputExchanges } from './input-exchanges.js';
+import { legacyExchangePeer } from './legacy-exchange-peer.js';
 import type { ExchangeOutcome, InputExchangeView } from '../contract/input-exchanges.js';
 import { DEFAULT_TASK_TTL_MS } from '../contract/requestor-defaults.js';
 import type { InputRequest } from './modern-task-follower.js';
@@ -44,9 +49,6 @@ import { checkResultType } from './result-type.js';
 import { ForgottenTasks } from './forgotten-tasks.js';
 
 export type { AttachOptions } from './attachments.js';
-
-/** Any result object (prompts and resources are shown as they come). */
-const AnyObjectSchema = z.looseObject({});
 
 /** A tool call that ended without becoming a task (see `OutboundTasksOptions.onCallEnded`). */
 export interface EndedCall {
@@ -148,7 +150,10 @@ export class OutboundTasks {
   readonly #defaultTtlMs: number | null;
   readonly #requestTimeoutMs: number;
   readonly #validator = new ArgumentValidator();
-  readonly #attachments = new AttachmentRegistry((serverId, params) => this.onStatusNotification(serverId, params));
+  readonly #attachments = new AttachmentRegistry(
+    (serverId, params) => this.onStatusNotification(serverId, params),
+    (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId)
+  );
   readonly #tools: ToolCache;
   #calls: ToolCallContext;
   readonly #writes: WriteQueue<OutboundFollower>;
@@ -269,7 +274,7 @@ export class OutboundTasks {
     this.#assertOpen();
     if (this.#attachments.has(serverId)) this.detach(serverId);
     const { modern } = this.#attachments.add(serverId, serverName, client, options);
-    if (modern) this.exchanges?.attach(serverId, modern);
+    this.exchanges?.attach(serverId, modern ?? legacyExchangePeer(client));
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
@@ -364,7 +369,7 @@ export class OutboundTasks {
           (signal, onprogress) =>
             modern
               ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress })
-              : callLegacyPlain(attachment, toolName, args, { signal, onprogress }),
+              : callLegacyPlain(this.#calls, attachment, toolName, args, { signal, onprogress }),
           this.#callEnded(args)
         );
       }
@@ -498,10 +503,12 @@ export class OutboundTasks {
     const modern = attachment.modern;
     try {
       if (!modern) {
-        const result = await attachment.client.request({ method, params }, AnyObjectSchema, {
-          timeout: this.#requestTimeoutMs
-        });
-        return { ...result };
+        const options = { tasks: false, legacy: true, timeout: this.#requestTimeoutMs };
+        const peer = legacyExchangePeer(attachment.client);
+        // A URL-elicitation-required error (2025-11-25) becomes an exchange: see `legacy-exchange-peer.ts`.
+        return this.exchanges
+          ? await this.exchanges.request({ serverId, serverName: attachment.serverName, peer }, method, params, options)
+          : await peer.request(method, params, options);
       }
       const options = { tasks: false, timeout: this.#requestTimeoutMs };
       const server = { serverId, serverName: attachment.serverName, peer: modern };
@@ -520,6 +527,7 @@ export class OutboundTasks {
 
   /** The final answer of an exchange resumed after a restart: a task is followed, anything else kept as the result. */
   #settleExchange(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome {
+    if (view.protocol === '2025-11-25') return this.#settleLegacyExchange(view, response);
     checkResultType(view.method, response, { tasks: view.asTask }, view.serverName);
     if (view.method !== 'tools/call' || response.resultType !== 'task') return { type: 'result', result: response };
     const attachment = this.#attachments.get(view.serverId) ?? { serverId: view.serverId, serverName: view.serverName };
@@ -534,6 +542,39 @@ export class OutboundTasks {
       response
     );
     return { type: 'task', outboundId: follower.view.outboundId };
+  }
+
+  /**
+   * {@link #settleExchange} for a 2025-11-25 server's request sent again after its links: a
+   * `tools/call` asked as a task may have made one; a tool's result must be one.
+   */
+  #settleLegacyExchange(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome {
+    if (view.method !== 'tools/call') return { type: 'result', result: response };
+    const {
+      name,
+      arguments: args,
+      task
+    } = view.params as {
+      name: string;
+      arguments?: Record<string, unknown>;
+      task?: { ttl?: number };
+    };
+    const created = view.asTask ? CreateTaskResultSchema.safeParse(response) : undefined;
+    if (created?.success) {
+      const current = this.#attachments.get(view.serverId);
+      // Followed once a 2025-11-25 connection of its server is attached.
+      const attachment =
+        current && !current.modern ? current : { serverId: view.serverId, serverName: view.serverName };
+      const { follower } = adoptLegacyTask(this.#calls, attachment, name, args ?? {}, task?.ttl ?? null, created.data);
+      return { type: 'task', outboundId: follower.view.outboundId };
+    }
+    const result = CallToolResultSchema.safeParse(response);
+    if (!result.success)
+      throw new HostError(
+        JsonRpcCode.InternalError,
+        `Server "${view.serverName}" answered tools/call "${name}" with neither a tool result nor a task it can be followed as: ${result.error.issues[0]?.message ?? 'invalid'}.`
+      );
+    return { type: 'result', result: { ...result.data } };
   }
 
   /** Every outbound task, newest first. */

@@ -26,6 +26,7 @@ import { checkResultType } from './result-type.js';
 import { copyView } from './view-copy.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
+import { legacyExchangePeer } from './legacy-exchange-peer.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
 
 /** A `tools/call` answer: a task was created, or the server answered plainly after all. */
@@ -66,20 +67,35 @@ interface TaskCall {
 /**
  * A plain `tools/call` to a 2025-11-25 server, with a progress token (the SDK sends one when
  * `onprogress` is given). Its timeout is the caller's (`PlainCalls`, on the host's clock): the
- * SDK's own is kept out of the way.
+ * SDK's own is kept out of the way. A URL-elicitation-required error becomes an exchange (the
+ * links asked in the Inbox, the call sent again once they are done; see `legacy-exchange-peer.ts`).
  */
 export async function callLegacyPlain(
+  context: ToolCallContext,
   attachment: Attachment,
   toolName: string,
   args: Record<string, unknown>,
   options: { signal: AbortSignal; onprogress: (progress: Progress) => void }
 ): Promise<CallToolOutcome> {
   try {
-    const result = await attachment.client.request(
-      { method: 'tools/call', params: { name: toolName, arguments: args } },
-      CallToolResultSchema,
-      { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: options.signal, onprogress: options.onprogress }
-    );
+    const params = { name: toolName, arguments: args };
+    const sendOptions = {
+      timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
+      signal: options.signal,
+      onprogress: options.onprogress
+    };
+    const result = context.exchanges
+      ? await context.exchanges.request(
+          {
+            serverId: attachment.serverId,
+            serverName: attachment.serverName,
+            peer: legacyExchangePeer(attachment.client, { schema: CallToolResultSchema })
+          },
+          'tools/call',
+          params,
+          { ...sendOptions, tasks: false, legacy: true }
+        )
+      : await attachment.client.request({ method: 'tools/call', params }, CallToolResultSchema, sendOptions);
     return { type: 'result', result: { ...result } };
   } catch (error) {
     throw toHostError(error);
@@ -114,16 +130,29 @@ export async function callLegacyTask(
     }
   };
   let response: z.infer<typeof CreateTaskOrToolResultSchema>;
+  const params = { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } };
+  // Never cancelled with notifications/cancelled (see `untilAborted`); the signal only ends an exchange's wait.
+  const send = (): Promise<z.infer<typeof CreateTaskOrToolResultSchema>> =>
+    context.exchanges
+      ? context.exchanges
+          .request(
+            {
+              serverId: attachment.serverId,
+              serverName: attachment.serverName,
+              peer: legacyExchangePeer(attachment.client, { schema: CreateTaskOrToolResultSchema, cancels: false })
+            },
+            'tools/call',
+            params,
+            { tasks: true, legacy: true, timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress }
+          )
+          .then((answer) => CreateTaskOrToolResultSchema.parse(answer))
+      : attachment.client.request({ method: 'tools/call', params }, CreateTaskOrToolResultSchema, {
+          timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
+          onprogress
+        });
   try {
-    response = await untilAborted(
-      call.signal,
-      () =>
-        attachment.client.request(
-          { method: 'tools/call', params: { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } } },
-          CreateTaskOrToolResultSchema,
-          { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, onprogress }
-        ),
-      (late) => cancelLateLegacyTask(context, attachment, toolName, late, call.signal.reason)
+    response = await untilAborted(call.signal, send, (late) =>
+      cancelLateLegacyTask(context, attachment, toolName, late, call.signal.reason)
     );
   } catch (error) {
     early = undefined;
@@ -136,23 +165,57 @@ export async function callLegacyTask(
     // The server ran the call plainly after all; its answer is the tool's result.
     return { type: 'result', result: { ...response } };
   }
-  const view = newOutboundView(context.clock, attachment, toolName, args, ttl, pickTask(created.data.task), outboundId);
-  if (call.origin) view.origin = { ...call.origin };
-  const meta = created.data._meta;
+  const { follower, durable } = adoptLegacyTask(context, attachment, toolName, args, ttl, created.data, {
+    outboundId,
+    onTask: call.onTask,
+    origin: call.origin
+  });
+  for (const progress of buffered) follower.recordProgress(progress);
+  await durable;
+  return taskOutcome(follower);
+}
+
+/**
+ * A 2025-11-25 `CreateTaskResult` taken in as an outbound task (followed at once when its server
+ * is still attached, else once it is), and when its first record is durable (see `adopt`).
+ */
+export function adoptLegacyTask(
+  context: ToolCallContext,
+  attachment: Pick<Attachment, 'serverId' | 'serverName'> & Partial<Attachment>,
+  toolName: string,
+  args: Record<string, unknown>,
+  ttl: number | null,
+  created: z.infer<typeof CreateTaskResultSchema>,
+  options: {
+    outboundId?: string;
+    onTask?: ((task: OutboundTaskView) => void) | undefined;
+    origin?: CallOrigin | undefined;
+  } = {}
+): { follower: OutboundFollower; durable: Promise<void> } {
+  const view = newOutboundView(
+    context.clock,
+    attachment,
+    toolName,
+    args,
+    ttl,
+    pickTask(created.task),
+    options.outboundId
+  );
+  if (options.origin) view.origin = { ...options.origin };
+  const meta = created._meta;
   if (meta !== undefined) {
     view.createMeta = structuredClone(meta);
     const immediate = meta[IMMEDIATE_RESPONSE_KEY];
     if (typeof immediate === 'string') view.immediateResponse = immediate;
   }
-  const follower = new TaskFollower(context.env, view, attachment.client);
-  call.onTask?.(copyView(view));
+  const client = attachment.client;
+  const follower = new TaskFollower(context.env, view, client);
+  options.onTask?.(copyView(view));
   const durable = context.adopt(follower);
-  for (const progress of buffered) follower.recordProgress(progress);
-  if (context.isCurrent(attachment))
-    follower.follow({ client: attachment.client, serverName: attachment.serverName }, { pollNow: false });
+  if (client && context.isCurrent(attachment as Attachment))
+    follower.follow({ client, serverName: attachment.serverName }, { pollNow: false });
   else follower.trackTtl();
-  await durable;
-  return taskOutcome(follower);
+  return { follower, durable };
 }
 
 /**

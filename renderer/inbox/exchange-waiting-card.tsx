@@ -29,7 +29,7 @@ function openedSite(exchange: InputExchangeView): string | undefined {
 /**
  * A multi round-trip request waiting for the person (`waiting-for-you`): they agreed to open a
  * link, and the server gets the request again only once they say they have finished in the
- * browser. Sent at once, it would be asked the same link again (MCP 2026-07-28 asks clients for
+ * browser (or, for a 2025-11-25 server, once it says so itself). Sent at once, it would be asked the same link again (MCP 2026-07-28 asks clients for
  * manual controls to retry or cancel the original request).
  */
 function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
@@ -79,6 +79,9 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
           </>
         ) : null}
         . When you have finished there, continue: Taskdesk then sends the {what} to {exchange.serverName} again.
+        {exchange.protocol === '2025-11-25'
+          ? ` If ${exchange.serverName} tells Taskdesk you are done, it continues by itself.`
+          : null}
       </p>
       <ActionError failure={failure.failure} onDismiss={failure.clear} />
       <div className="actions">

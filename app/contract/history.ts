@@ -122,7 +122,10 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 /** Which entries a list or an export covers. All given filters must match. */
 export const HistoryFilterSchema = z.object({
-  /** Words that must all appear (case-insensitive) in the title, preview, server, status message, error line or ids. */
+  /**
+   * Words that must all appear (case-insensitive) in the title, preview, server, status message,
+   * error line or ids, or in "by the Assistant" for a call the assistant made.
+   */
   text: z.string().optional(),
   serverId: z.string().optional(),
   /**

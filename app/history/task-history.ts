@@ -11,6 +11,7 @@ import type {
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { isRejectedSampling } from '../contract/rejected-sampling.js';
+import { BY_THE_ASSISTANT } from '../contract/plain-calls.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { relatedTaskOf, type TaskRecord } from '../receiver/task-record.js';
@@ -391,8 +392,11 @@ export class TaskHistory {
       // As the rows say it: a rejected model request is found as `rejected`, not as `failed`.
       if (filter.status !== undefined && (summary.rejected ? 'rejected' : entry.status) !== filter.status) continue;
       if (words.length > 0) {
+        // A call the Assistant made is found by the words its row shows; the conversation's
+        // title lives with the Assistant, not here, so the words have to do.
+        const origin = entry.origin?.kind === 'assistant' ? BY_THE_ASSISTANT : '';
         const haystack =
-          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}`.toLowerCase();
+          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}\n${origin}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);

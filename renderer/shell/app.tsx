@@ -66,7 +66,9 @@ function pendingApprovals(summaries: readonly ConversationSummary[]): number {
 
 function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsRequest | undefined }) {
   const ready = useDeskState((state) => state.ready);
-  const waiting = useDeskState((state) => state.inbox.length);
+  // The Inbox shows both, and both wait on the person: its questions, and requests waiting for
+  // them to finish in the browser (nothing else tells a person on another screen of those).
+  const waiting = useDeskState((state) => state.inbox.length + Object.keys(state.waitingExchanges).length);
   const approvals = useDeskState((state) => pendingApprovals(state.assistant.summaries));
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
@@ -92,7 +94,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
     root.dataset.ready = 'true';
   }, [ready, root]);
   useEffect(() => {
-    // What waits on the person anywhere: questions in the Inbox and tool calls in the assistant's chats.
+    // What waits on the person anywhere: what the Inbox badge counts and tool calls in the assistant's chats.
     const all = waiting + approvals;
     document.title = `${all > 0 ? `(${all}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
   }, [waiting, approvals, screen]);

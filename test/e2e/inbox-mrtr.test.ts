@@ -134,6 +134,10 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     assert.match((await waiting.locator('.meta').textContent()) ?? '', /^From MRTR · for tool open-page · since /);
     await waiting.getByText('You agreed to open a page on example.com.', { exact: false }).waitFor();
     assert.equal(await page.getByText('Nothing is waiting for you.').isVisible(), false);
+    // No question is left, yet the request waits on the person: the Inbox's badge (seen from any
+    // screen) and the window's title count it.
+    await nav('Inbox 1 waiting').waitFor();
+    await page.waitForFunction(() => document.title === '(1) Inbox · Taskdesk');
     const [exchange] = await host.call('exchanges.list', {});
     assert.equal(exchange?.state, 'waiting-for-you');
     assert.equal(exchange?.round, 1);
@@ -149,6 +153,8 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     await waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' }).click();
     await waiting.waitFor({ state: 'detached' });
     await page.getByText('Nothing is waiting for you.').waitFor();
+    await nav('Inbox').waitFor();
+    await page.waitForFunction(() => document.title === 'Inbox · Taskdesk');
     assert.equal(await ended, 'completed');
     assert.deepEqual(await host.call('exchanges.list', {}), []);
   });

@@ -639,4 +639,40 @@ describe('the task history', () => {
     );
     history.close();
   });
+
+  it('finds the calls the Assistant made by "assistant", as their rows say "by the Assistant", and not the person’s own', () => {
+    const { history } = fresh();
+    const byAssistant = { kind: 'assistant' as const, conversationId: 'c1' };
+    const call = (message: string, origin?: typeof byAssistant) => ({
+      call: {
+        callId: message,
+        serverId: 'beta',
+        serverName: 'Beta',
+        toolName: 'echo',
+        startedAt: '2026-06-01T00:00:01.000Z',
+        endedAt: '2026-06-01T00:00:02.000Z',
+        state: 'completed' as const,
+        ...(origin && { origin })
+      },
+      arguments: { message }
+    });
+    history.recordCall(call('mine'));
+    history.recordCall(call('theirs', byAssistant));
+    history.recordRequested(requested('o1', { origin: byAssistant }));
+    history.recordRequested(requested('o2'));
+    const previews = (text: string) =>
+      history
+        .list({ text })
+        .entries.map((summary) => summary.preview ?? summary.id)
+        .sort();
+    assert.deepEqual(previews('assistant'), ['message: "theirs"', 'topic: "tides"']);
+    assert.deepEqual(previews('By the Assistant'), previews('assistant'), 'the words of the row find them too');
+    assert.deepEqual(
+      previews('assistant tides'),
+      ['topic: "tides"'],
+      'and with other words, only the one that has them all'
+    );
+    assert.equal(history.list({}).total, 4);
+    history.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import type { InputExchangeView } from '../../app/contract/input-exchanges.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -39,6 +39,15 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
   const titleId = useId();
   const what = requestWords(exchange);
   const site = openedSite(exchange);
+  const card = useRef<HTMLElement>(null);
+  // The card goes once the request is sent again (the person's Continue, or the server's word):
+  // the focus it held goes to the Inbox's heading, not to the page, as an answered card's does.
+  useLayoutEffect(() => {
+    const element = card.current;
+    return () => {
+      if (element?.contains(document.activeElement)) document.getElementById('heading-inbox')?.focus();
+    };
+  }, []);
 
   const act = async (method: 'exchanges.continue' | 'exchanges.cancel') => {
     if (busy) return;
@@ -62,7 +71,12 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
   };
 
   return (
-    <article className="card exchange-waiting" aria-labelledby={titleId} data-exchange-id={exchange.exchangeId}>
+    <article
+      ref={card}
+      className="card exchange-waiting"
+      aria-labelledby={titleId}
+      data-exchange-id={exchange.exchangeId}
+    >
       <header className="card-header">
         <span className="kind-tag">Link</span>
         <h3 id={titleId}>Finish in your browser, then continue</h3>

@@ -72,7 +72,11 @@ export class ConversationBook {
     this.#dirty.add(c);
     if (this.#scheduled || this.#closed) return;
     this.#scheduled = true;
-    setImmediate(() => this.#flush());
+    // Closed meanwhile: `close` wrote what was pending then, and what changes after it (a call
+    // Taskdesk's closing broke off) is not the conversation's: the next start says so itself.
+    setImmediate(() => {
+      if (!this.#closed) this.#flush();
+    });
   }
 
   /** Commits a change someone is told about: resolves once it is on disk (a refusing disk rejects). */

@@ -80,4 +80,24 @@ describe('ConversationBook', () => {
     assert.deepEqual(saves.slice(2), [{ id: 'c-1', urgent: false, messages: 5 }]);
     assert.deepEqual(told.slice(-2), ['c-2', 'c-1'], 'the deletion told, then the change that waited');
   });
+
+  it('writes nothing after close: a change made as Taskdesk closes (a call its closing broke off) is not saved by the turn that was pending', async () => {
+    const { saves, store } = recordingStore();
+    const book = new ConversationBook({
+      store,
+      clock: new ManualClock(),
+      changed: () => undefined,
+      onStoreError: () => undefined
+    });
+    const c = conversation('c-1');
+    book.add(c);
+    book.push(c, message('asked'));
+    book.commit(c);
+    book.close();
+    assert.deepEqual(saves, [{ id: 'c-1', urgent: false, messages: 1 }], 'close writes what was pending');
+    book.push(c, message('broken off by the closing'));
+    book.commit(c);
+    await turn();
+    assert.deepEqual(saves, [{ id: 'c-1', urgent: false, messages: 1 }]);
+  });
 });

@@ -99,9 +99,16 @@ export class Assistant {
       ...(options.fetch && { fetch: options.fetch }),
       partial: (update) => options.events.partial(update)
     });
-    this.#off = options.requestor.on((event) => {
+    const offTasks = options.requestor.on((event) => {
       if (event.type === 'changed') this.#tools.taskChanged(event.task);
     });
+    const offExchanges = options.requestor.onExchangeChanged((exchangeId, view) =>
+      this.#tools.exchangeChanged(exchangeId, view)
+    );
+    this.#off = () => {
+      offTasks();
+      offExchanges();
+    };
   }
 
   /**

@@ -11,6 +11,8 @@ import type {
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
 import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
+import type { InputExchanges } from '../requestor/input-exchanges.js';
+import type { InputExchangeView } from '../contract/input-exchanges.js';
 import { auditArguments } from './audit-arguments.js';
 import { toolResultForModel, type ToolResultForModel } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
@@ -25,8 +27,15 @@ export interface AssistantRequestor {
     serverId: string,
     name: string,
     args: Record<string, unknown>,
-    options: { callId: string; origin?: { kind: 'assistant'; conversationId: string } }
+    options: {
+      callId: string;
+      origin?: { kind: 'assistant'; conversationId: string };
+      onExchange?: (exchangeId: string) => void;
+    }
   ): Promise<CallToolOutcome>;
+  /** Requests whose server asked for input first, kept through a restart (see `InputExchanges`). */
+  readonly exchanges?: Pick<InputExchanges, 'get' | 'cancel' | 'forget'> | undefined;
+  onExchangeChanged(listener: (exchangeId: string, view: InputExchangeView | undefined) => void): () => void;
   get(outboundId: string): OutboundTaskView | undefined;
   cancel(outboundId: string): Promise<OutboundTaskView>;
   on(listener: (event: OutboundTaskEvent) => void): () => void;
@@ -81,6 +90,8 @@ export class ToolRounds {
   readonly #o: ToolRoundsOptions;
   readonly #offers = new Map<string, Map<string, Offer>>();
   readonly #byOutbound = new Map<string, { conversationId: string; toolCallId: string }>();
+  /** Running calls whose exchange outlived a restart, by exchange id: its outcome is delivered when it ends. */
+  readonly #byExchange = new Map<string, { conversationId: string; toolCallId: string }>();
   readonly #validator = new ArgumentValidator();
 
   constructor(options: ToolRoundsOptions) {
@@ -229,7 +240,10 @@ export class ToolRounds {
       const was = call.state;
       const interim = call.interimSent === true;
       call.state = 'cancelled';
-      if (was === 'running' && call.callId) this.#o.requestor.plainCalls.cancel(call.callId);
+      if (was === 'running' && call.callId && !this.#o.requestor.plainCalls.cancel(call.callId)) {
+        // Not a call of this run: a restart left it waiting on its exchange, which ends here.
+        if (call.exchangeId !== undefined) this.#cancelExchange(call.exchangeId);
+      }
       if (was === 'task' && call.outboundId) {
         const outboundId = call.outboundId;
         cancels.push(
@@ -267,6 +281,11 @@ export class ToolRounds {
     let changed = false;
     for (const call of toolCalls(c)) {
       if (call.state === 'running') {
+        // Its server asked for input first: the stored exchange goes on, and its outcome comes here.
+        if (call.exchangeId !== undefined && this.#o.requestor.exchanges?.get(call.exchangeId)) {
+          this.#byExchange.set(call.exchangeId, { conversationId: c.id, toolCallId: call.id });
+          continue;
+        }
         this.addResult(c, call, failure('Taskdesk was closed while this call ran; it may or may not have run.'));
         changed = true;
       } else if (call.state === 'task' && call.outboundId) {
@@ -280,9 +299,14 @@ export class ToolRounds {
     return changed;
   }
 
-  /** Tasks of the conversation that ended while nobody followed them deliver their results now. */
+  /** Tasks and exchanges of the conversation that ended while nobody followed them deliver their results now. */
   catchUp(c: Conversation): void {
     for (const call of toolCalls(c)) {
+      if (call.state === 'running' && call.exchangeId !== undefined && this.#byExchange.has(call.exchangeId)) {
+        const exchange = this.#o.requestor.exchanges?.get(call.exchangeId);
+        this.exchangeChanged(call.exchangeId, exchange);
+        continue;
+      }
       const task = call.state === 'task' && call.outboundId ? this.#o.requestor.get(call.outboundId) : undefined;
       if (task) this.taskChanged(task);
     }
@@ -314,6 +338,57 @@ export class ToolRounds {
     this.#o.settled(c);
   }
 
+  /**
+   * An exchange changed: when it is one a restart left a running call waiting on and it has
+   * ended, its outcome goes to that call (a task it became is followed from here on) and the
+   * exchange, delivered, is forgotten.
+   */
+  exchangeChanged(exchangeId: string, view: InputExchangeView | undefined): void {
+    const owner = this.#byExchange.get(exchangeId);
+    if (!owner) return;
+    const ended = view === undefined || ['completed', 'failed', 'cancelled'].includes(view.state);
+    if (!ended) return;
+    this.#byExchange.delete(exchangeId);
+    if (view !== undefined) this.#forgetExchange(exchangeId);
+    const c = this.#o.book.lookup(owner.conversationId);
+    const call = c && toolCalls(c).find((candidate) => candidate.id === owner.toolCallId);
+    // Stopped meanwhile (Stop cancelled the exchange): what it says was said then.
+    if (!c || !call || call.state !== 'running' || call.exchangeId !== exchangeId) return;
+    delete call.exchangeId;
+    const outcome = view?.outcome;
+    if (outcome?.type === 'task') {
+      call.state = 'task';
+      call.outboundId = outcome.outboundId;
+      this.#byOutbound.set(outcome.outboundId, { conversationId: c.id, toolCallId: call.id });
+      this.#o.book.commit(c);
+      const task = this.#o.requestor.get(outcome.outboundId);
+      if (task) this.taskChanged(task);
+      if (call.state === 'task') this.#o.settled(c);
+      return;
+    }
+    if (outcome?.type === 'result') this.addResult(c, call, toolResultForModel(outcome.result));
+    else if (view?.state === 'cancelled') {
+      call.state = 'cancelled';
+      this.#addStopped(c, call, false, 'The person stopped this call.');
+    } else {
+      const why =
+        outcome?.type === 'error'
+          ? outcome.error.message
+          : 'its request, which waited for an answer, is no longer known to Taskdesk';
+      this.addResult(c, call, failure(`The tool call failed: ${why}`), 'failed');
+    }
+    this.#o.book.commit(c);
+    this.#o.settled(c);
+  }
+
+  #forgetExchange(exchangeId: string): void {
+    try {
+      this.#o.requestor.exchanges?.forget(exchangeId);
+    } catch {
+      // Already gone (the person forgot it on the Desk): nothing left to tidy.
+    }
+  }
+
   /** A call's result as the model reads it (see {@link addToolResult}). */
   addResult(
     c: Conversation,
@@ -330,10 +405,20 @@ export class ToolRounds {
     call.state = 'running';
     call.callId = `as-${randomUUID()}`;
     book.commit(c);
-    const options = { callId: call.callId, origin: { kind: 'assistant' as const, conversationId: c.id } };
+    const options = {
+      callId: call.callId,
+      origin: { kind: 'assistant' as const, conversationId: c.id },
+      // Kept with the call: after a restart the stored exchange's outcome still comes to it.
+      onExchange: (exchangeId: string) => {
+        if (call.state !== 'running') return;
+        call.exchangeId = exchangeId;
+        book.commit(c);
+      }
+    };
     this.#o.requestor.callTool(call.serverId!, call.toolName!, call.arguments ?? {}, options).then(
       (outcome) => {
         if (call.state !== 'running') return; // stopped meanwhile
+        delete call.exchangeId;
         if (outcome.type === 'result') {
           this.addResult(c, call, toolResultForModel(outcome.result));
           book.commit(c);
@@ -361,6 +446,7 @@ export class ToolRounds {
       },
       (problem: unknown) => {
         if (call.state !== 'running') return;
+        delete call.exchangeId;
         if (cancelledByPerson(problem)) {
           // Its Cancel (on its card, or on the Tools screen, which lists it too): the model reads
           // what it reads of a call stopped by Stop, and goes on.
@@ -375,6 +461,14 @@ export class ToolRounds {
         this.#o.settled(c);
       }
     );
+  }
+
+  #cancelExchange(exchangeId: string): void {
+    try {
+      this.#o.requestor.exchanges?.cancel(exchangeId);
+    } catch {
+      // Ended meanwhile: its end is ignored, as the call was stopped.
+    }
   }
 
   #addStopped(c: Conversation, call: AssistantToolCall, interim: boolean, text: string): void {

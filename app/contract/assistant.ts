@@ -54,6 +54,12 @@ export const AssistantToolCallSchema = z.object({
   callId: z.string().optional(),
   /** The outbound task following this call, when it runs as a task (`outbound.changed`). */
   outboundId: z.string().optional(),
+  /**
+   * The stored exchange of a running call whose server asked for input first (a 2026-07-28
+   * multi round-trip request, a 2025-11-25 link to open): after a restart its outcome still
+   * reaches the conversation (`exchanges.*`).
+   */
+  exchangeId: z.string().optional(),
   /** The task's immediate response went to the model as an interim result; the final result follows as a notice. */
   interimSent: z.boolean().optional(),
   /** The person stopped it (`cancelled`), but its task could not be cancelled: it runs on on the server. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorDataSchema } from './common.js';
+import { CallOriginSchema } from './plain-calls.js';
 
 /**
  * Schemas of multi round-trip requests (MCP 2026-07-28, SEP-2322) and of roots: what the host
@@ -60,6 +61,8 @@ export const InputExchangeViewSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   /** Whether the request declared the tasks extension (a `tools/call` that may become a task). */
   asTask: z.boolean(),
+  /** Who made the call when it was not the person (the assistant): given to the task it becomes after a restart. */
+  origin: CallOriginSchema.optional(),
   /**
    * `2025-11-25`: a server of that revision answered the request with a URL-elicitation-required
    * error (−32042); each round's questions are the links it listed, and its retry is the original

@@ -12,6 +12,7 @@ import {
 } from '../contract/input-exchanges.js';
 import { InputExchangeStore } from './input-exchange-store.js';
 import type { InputRequest, ModernPeer } from './modern-task-follower.js';
+import type { CallOrigin } from '../contract/plain-calls.js';
 import { isLocalFailure, toHostError } from './task-rpc.js';
 
 /**
@@ -88,6 +89,10 @@ export interface ExchangeRequestOptions {
    * rounds: each retry is the original request (see `InputExchangeView.protocol`).
    */
   legacy?: boolean;
+  /** Who made the call (kept on the exchange, for the task it may become after a restart). */
+  origin?: CallOrigin | undefined;
+  /** Told of the exchange as soon as it is stored, before its questions are asked. */
+  onExchange?: ((exchangeId: string) => void) | undefined;
 }
 
 interface Running {
@@ -187,6 +192,7 @@ export class InputExchanges {
       params: structuredClone(params),
       asTask: options.tasks,
       ...(options.legacy && { protocol: '2025-11-25' as const }),
+      ...(options.origin && { origin: { ...options.origin } }),
       round: 0,
       inputRequests: {},
       answers: {},
@@ -201,6 +207,7 @@ export class InputExchanges {
       timeout: options.timeout,
       ...(options.onprogress && { onprogress: options.onprogress })
     });
+    options.onExchange?.(view.exchangeId);
     const onAbort = () => run.controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -218,8 +225,12 @@ export class InputExchanges {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /** An exchange in progress (or loaded and not yet resumed), or ended and kept. */
   get(exchangeId: string): InputExchangeView | undefined {
-    const view = this.#running.get(exchangeId)?.view ?? this.#ended.get(exchangeId);
+    const view =
+      this.#running.get(exchangeId)?.view ??
+      this.#ended.get(exchangeId) ??
+      this.#loaded.find((loaded) => loaded.exchangeId === exchangeId);
     return view && structuredClone(view);
   }
 

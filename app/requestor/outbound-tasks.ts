@@ -132,6 +132,12 @@ export interface CallToolOptions {
    * conversation): kept on the running call, on the task it becomes, and in History.
    */
   origin?: CallOrigin;
+  /**
+   * Told of the exchange the call became when its server asked for input first (a 2026-07-28
+   * multi round-trip request, a 2025-11-25 link to open), as soon as it is stored: the caller can
+   * find its outcome after a restart (`exchange`, `onExchangeChanged`).
+   */
+  onExchange?: (exchangeId: string) => void;
 }
 
 /**
@@ -150,6 +156,7 @@ export class OutboundTasks {
   readonly #defaultTtlMs: number | null;
   readonly #requestTimeoutMs: number;
   readonly #validator = new ArgumentValidator();
+  readonly #exchangeListeners = new Set<(exchangeId: string, view: InputExchangeView | undefined) => void>();
   readonly #attachments = new AttachmentRegistry(
     (serverId, params) => this.onStatusNotification(serverId, params),
     (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId)
@@ -235,7 +242,10 @@ export class OutboundTasks {
         clock: this.#clock,
         answer: (serverId, request, context) => exchanges.answer(serverId, request, context),
         requestTimeoutMs: this.#requestTimeoutMs,
-        onChange: (exchangeId, view) => exchanges.onChange(exchangeId, view),
+        onChange: (exchangeId, view) => {
+          exchanges.onChange(exchangeId, view);
+          for (const listener of this.#exchangeListeners) listener(exchangeId, view);
+        },
         settle: (view, response) => this.#settleExchange(view, response)
       });
     this.#calls = { ...this.#calls, ...(this.exchanges && { exchanges: this.exchanges }) };
@@ -258,6 +268,17 @@ export class OutboundTasks {
       follower.trackTtl();
     }
     this.#finishedWhenLoaded = finishedWhenLoaded;
+  }
+
+  /**
+   * Subscribes to the changes of exchanges (`view` undefined: removed); returns the unsubscribe
+   * function. Each listener gets its own copy.
+   */
+  onExchangeChanged(listener: (exchangeId: string, view: InputExchangeView | undefined) => void): () => void {
+    const own = (exchangeId: string, view: InputExchangeView | undefined) =>
+      listener(exchangeId, view && structuredClone(view));
+    this.#exchangeListeners.add(own);
+    return () => this.#exchangeListeners.delete(own);
   }
 
   /** Subscribes to changes; returns the unsubscribe function. */
@@ -368,8 +389,18 @@ export class OutboundTasks {
           call,
           (signal, onprogress) =>
             modern
-              ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress })
-              : callLegacyPlain(this.#calls, attachment, toolName, args, { signal, onprogress }),
+              ? callModern(this.#calls, attachment, modern, toolName, args, false, {
+                  signal,
+                  onprogress,
+                  origin: options.origin,
+                  onExchange: options.onExchange
+                })
+              : callLegacyPlain(this.#calls, attachment, toolName, args, {
+                  signal,
+                  onprogress,
+                  origin: options.origin,
+                  onExchange: options.onExchange
+                }),
           this.#callEnded(args)
         );
       }
@@ -385,13 +416,15 @@ export class OutboundTasks {
                   signal,
                   onprogress,
                   onTask: options.onTask,
-                  origin: options.origin
+                  origin: options.origin,
+                  onExchange: options.onExchange
                 })
               : callLegacyTask(this.#calls, attachment, toolName, args, ttl, {
                   signal,
                   onprogress,
                   onTask: options.onTask,
-                  origin: options.origin
+                  origin: options.origin,
+                  onExchange: options.onExchange
                 }),
           this.#callEnded(args)
         );
@@ -539,7 +572,9 @@ export class OutboundTasks {
       name,
       args ?? {},
       view.asTask,
-      response
+      response,
+      undefined,
+      view.origin
     );
     return { type: 'task', outboundId: follower.view.outboundId };
   }
@@ -565,7 +600,9 @@ export class OutboundTasks {
       // Followed once a 2025-11-25 connection of its server is attached.
       const attachment =
         current && !current.modern ? current : { serverId: view.serverId, serverName: view.serverName };
-      const { follower } = adoptLegacyTask(this.#calls, attachment, name, args ?? {}, task?.ttl ?? null, created.data);
+      const { follower } = adoptLegacyTask(this.#calls, attachment, name, args ?? {}, task?.ttl ?? null, created.data, {
+        origin: view.origin
+      });
       return { type: 'task', outboundId: follower.view.outboundId };
     }
     const result = CallToolResultSchema.safeParse(response);

@@ -62,6 +62,16 @@ interface TaskCall {
   onTask?: ((task: OutboundTaskView) => void) | undefined;
   /** See `CallToolOptions.origin`: kept on the task's first record. */
   origin?: CallOrigin | undefined;
+  /** See `CallToolOptions.onExchange`. */
+  onExchange?: ((exchangeId: string) => void) | undefined;
+}
+
+/** What an exchange started by a call keeps of it: who made it, and who is told of the exchange. */
+function exchangeOf(call: Pick<TaskCall, 'origin' | 'onExchange'>) {
+  return {
+    ...(call.origin && { origin: call.origin }),
+    ...(call.onExchange && { onExchange: call.onExchange })
+  };
 }
 
 /**
@@ -75,7 +85,7 @@ export async function callLegacyPlain(
   attachment: Attachment,
   toolName: string,
   args: Record<string, unknown>,
-  options: { signal: AbortSignal; onprogress: (progress: Progress) => void }
+  options: TaskCall
 ): Promise<CallToolOutcome> {
   try {
     const params = { name: toolName, arguments: args };
@@ -93,7 +103,7 @@ export async function callLegacyPlain(
           },
           'tools/call',
           params,
-          { ...sendOptions, tasks: false, legacy: true }
+          { ...sendOptions, tasks: false, legacy: true, ...exchangeOf(options) }
         )
       : await attachment.client.request({ method: 'tools/call', params }, CallToolResultSchema, sendOptions);
     return { type: 'result', result: { ...result } };
@@ -143,7 +153,14 @@ export async function callLegacyTask(
             },
             'tools/call',
             params,
-            { tasks: true, legacy: true, timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, signal: call.signal, onprogress }
+            {
+              tasks: true,
+              legacy: true,
+              timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
+              signal: call.signal,
+              onprogress,
+              ...exchangeOf(call)
+            }
           )
           .then((answer) => CreateTaskOrToolResultSchema.parse(answer))
       : attachment.client.request({ method: 'tools/call', params }, CreateTaskOrToolResultSchema, {
@@ -251,7 +268,7 @@ export async function callModern(
             { serverId: attachment.serverId, serverName: attachment.serverName, peer: sender },
             'tools/call',
             params,
-            options
+            { ...options, ...exchangeOf(call) }
           )
         : sender.request('tools/call', params, options);
     // Asked as a task, the request itself is never cancelled (see `lateCancellingPeer`): the

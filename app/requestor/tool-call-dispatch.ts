@@ -162,7 +162,8 @@ export async function callLegacyTask(
               ...exchangeOf(call)
             }
           )
-          .then((answer) => CreateTaskOrToolResultSchema.parse(answer))
+          // Checked against that schema by the SDK already (the peer's `schema`): not parsed twice.
+          .then((answer) => answer as z.infer<typeof CreateTaskOrToolResultSchema>)
       : attachment.client.request({ method: 'tools/call', params }, CreateTaskOrToolResultSchema, {
           timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
           onprogress

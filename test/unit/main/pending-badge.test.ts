@@ -94,3 +94,36 @@ describe('the tray and dock badge count the assistant’s tool calls waiting for
     assert.equal(pendingLabel(0, 3), '3 tool calls to approve');
   });
 });
+
+describe('the tray and dock badge count requests waiting for the person to finish in the browser', () => {
+  it('counts each exchange waiting for the person, as the Inbox shows them, with its own words', () => {
+    const listeners = new Map<string, Array<() => void>>();
+    const exchanges: Array<{ state: string }> = [];
+    const source = {
+      on: (event: string, listener: () => void) => {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+        return () => undefined;
+      },
+      inbox: { size: 1 },
+      assistant: { list: () => [] },
+      requestor: { exchanges: { list: () => exchanges } }
+    } as unknown as Parameters<typeof followPendingCount>[0];
+    const changed = () => listeners.get('exchange.changed')?.forEach((listener) => listener());
+    const shown: Array<[number, string]> = [];
+    followPendingCount(source, { show: (count, label) => shown.push([count, label]) });
+    exchanges.push({ state: 'asking' });
+    changed();
+    exchanges.push({ state: 'waiting-for-you' });
+    changed();
+    exchanges.push({ state: 'waiting-for-you' });
+    changed();
+    exchanges.splice(1, 2, { state: 'retrying' });
+    changed();
+    assert.deepEqual(shown, [
+      [1, '1 question waiting in the Inbox'],
+      [2, '1 question waiting in the Inbox, 1 page to finish in your browser'],
+      [3, '1 question waiting in the Inbox, 2 pages to finish in your browser'],
+      [1, '1 question waiting in the Inbox']
+    ]);
+  });
+});

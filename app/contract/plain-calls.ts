@@ -9,9 +9,6 @@ import { ErrorDataSchema } from './common.js';
 export const CallOriginSchema = z.object({ kind: z.literal('assistant'), conversationId: z.string() });
 export type CallOrigin = z.infer<typeof CallOriginSchema>;
 
-/** What a row of a call the assistant made says of it (the Desk's lists), and what History's text filter finds it by. */
-export const BY_THE_ASSISTANT = 'by the Assistant';
-
 /** A plain (not task-augmented) tool call while it runs and just after, as the UI shows it. */
 export const PlainCallViewSchema = z.object({
   /** The caller's id for the call (`tools.call`'s `callId`), or one the host made. */

@@ -11,7 +11,7 @@ import type {
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { isRejectedSampling } from '../contract/rejected-sampling.js';
-import { BY_THE_ASSISTANT } from '../contract/plain-calls.js';
+import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { relatedTaskOf, type TaskRecord } from '../receiver/task-record.js';

@@ -2,7 +2,7 @@ import type { CallOrigin } from '../../app/contract/plain-calls.js';
 import { useDeskState } from '../shell/desk-context.js';
 
 /** What a row of a call the assistant made says of it, beside its kind: the detail names the conversation. */
-export { BY_THE_ASSISTANT } from '../../app/contract/plain-calls.js';
+export { BY_THE_ASSISTANT } from '../../app/contract/call-origin-words.js';
 
 /** The fragment that opens a conversation on the Assistant screen (`#assistant/<id>`, as `#tasks/<key>`). */
 export function conversationHref(conversationId: string): string {

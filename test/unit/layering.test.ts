@@ -227,6 +227,35 @@ describe('layering', () => {
   });
 
   /**
+   * The contract modules the Desk takes values from carry no zod, not even through another
+   * contract module: zod 4 probes for `new Function` when it loads, and under the Desk's
+   * Content-Security-Policy (no 'unsafe-eval') that probe is reported as a violation. Types are
+   * erased and may come from anywhere in the contract.
+   */
+  it('lets renderer/ take values only from contract modules that do not load zod', () => {
+    const loadsZod = (file: string, seen = new Set<string>()): boolean => {
+      if (seen.has(file)) return false;
+      seen.add(file);
+      return referencesOf(file).some(
+        (ref) =>
+          !ref.typeOnly &&
+          (ref.specifier === 'zod' ||
+            (ref.specifier.startsWith('.') &&
+              loadsZod(path.resolve(path.dirname(file), ref.specifier).replace(/\.js$/, '.ts'), seen)))
+      );
+    };
+    const offenders = sourceFiles('renderer').flatMap((file) =>
+      referencesOf(file).flatMap((ref) => {
+        if (ref.typeOnly || !ref.specifier.startsWith('.')) return [];
+        const target = path.resolve(path.dirname(file), ref.specifier).replace(/\.js$/, '.ts');
+        if (path.dirname(target) !== CONTRACT_DIR) return [];
+        return loadsZod(target) ? [`${where(file, ref)}: loads zod into the page`] : [];
+      })
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  /**
    * Packages the contract may import: zod, and the Markdown parser `markdownPlainText` reads a
    * question with (pure code that runs in the page, the shell and the core alike).
    */

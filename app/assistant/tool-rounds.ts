@@ -240,9 +240,11 @@ export class ToolRounds {
       const was = call.state;
       const interim = call.interimSent === true;
       call.state = 'cancelled';
+      const exchangeId = call.exchangeId;
+      delete call.exchangeId;
       if (was === 'running' && call.callId && !this.#o.requestor.plainCalls.cancel(call.callId)) {
         // Not a call of this run: a restart left it waiting on its exchange, which ends here.
-        if (call.exchangeId !== undefined) this.#cancelExchange(call.exchangeId);
+        if (exchangeId !== undefined) this.#cancelExchange(exchangeId);
       }
       if (was === 'task' && call.outboundId) {
         const outboundId = call.outboundId;
@@ -349,24 +351,20 @@ export class ToolRounds {
     const ended = view === undefined || ['completed', 'failed', 'cancelled'].includes(view.state);
     if (!ended) return;
     this.#byExchange.delete(exchangeId);
-    if (view !== undefined) this.#forgetExchange(exchangeId);
     const c = this.#o.book.lookup(owner.conversationId);
     const call = c && toolCalls(c).find((candidate) => candidate.id === owner.toolCallId);
     // Stopped meanwhile (Stop cancelled the exchange): what it says was said then.
-    if (!c || !call || call.state !== 'running' || call.exchangeId !== exchangeId) return;
+    if (!c || !call || call.state !== 'running' || call.exchangeId !== exchangeId) {
+      if (view !== undefined) this.#forgetExchange(exchangeId);
+      return;
+    }
     delete call.exchangeId;
     const outcome = view?.outcome;
     if (outcome?.type === 'task') {
       call.state = 'task';
       call.outboundId = outcome.outboundId;
       this.#byOutbound.set(outcome.outboundId, { conversationId: c.id, toolCallId: call.id });
-      this.#o.book.commit(c);
-      const task = this.#o.requestor.get(outcome.outboundId);
-      if (task) this.taskChanged(task);
-      if (call.state === 'task') this.#o.settled(c);
-      return;
-    }
-    if (outcome?.type === 'result') this.addResult(c, call, toolResultForModel(outcome.result));
+    } else if (outcome?.type === 'result') this.addResult(c, call, toolResultForModel(outcome.result));
     else if (view?.state === 'cancelled') {
       call.state = 'cancelled';
       this.#addStopped(c, call, false, 'The person stopped this call.');
@@ -377,7 +375,21 @@ export class ToolRounds {
           : 'its request, which waited for an answer, is no longer known to Taskdesk';
       this.addResult(c, call, failure(`The tool call failed: ${why}`), 'failed');
     }
-    this.#o.book.commit(c);
+    // The exchange is forgotten once what it delivered is on disk: a crash before that finds it
+    // again at the next start, and delivers it then.
+    this.#o.book.durable(c).then(
+      () => {
+        if (view !== undefined) this.#forgetExchange(exchangeId);
+      },
+      // The disk refused it: kept in memory and written with the next change; the exchange stays.
+      () => this.#o.book.commit(c)
+    );
+    if (outcome?.type === 'task') {
+      const task = this.#o.requestor.get(outcome.outboundId);
+      if (task) this.taskChanged(task);
+      if (call.state === 'task') this.#o.settled(c);
+      return;
+    }
     this.#o.settled(c);
   }
 

@@ -11,6 +11,7 @@ import {
   type InputExchangeView
 } from '../contract/input-exchanges.js';
 import { InputExchangeStore } from './input-exchange-store.js';
+import { isLegacyPeer } from './legacy-exchange-peer.js';
 import type { InputRequest, ModernPeer } from './modern-task-follower.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
 import { isLocalFailure, toHostError } from './task-rpc.js';
@@ -67,6 +68,11 @@ export interface InputExchangesOptions {
   ): Promise<Record<string, unknown>>;
   /** Timeout of a retry no caller waits for. */
   requestTimeoutMs: number;
+  /**
+   * The answer to a retry asked as a task that came once the exchange was cancelled: a task it
+   * created is to be cancelled (`reason`: why the exchange ended).
+   */
+  lateAnswer?(view: InputExchangeView, response: Record<string, unknown>, reason: unknown): void;
   maxRounds?: number;
   /** An exchange changed (or was removed: `view` undefined). */
   onChange(exchangeId: string, view: InputExchangeView | undefined): void;
@@ -267,19 +273,21 @@ export class InputExchanges {
    * A 2025-11-25 server says the work a URL elicitation of its asked for is done
    * (`notifications/elicitation/complete`): once every link of the round the person agreed to
    * open is done, the exchange waiting for them sends its retry without being told. An id that no
-   * exchange of this server is asking about now is ignored, as MCP asks. Returns the exchange it
+   * exchange of this server is asking about now is ignored, as MCP asks. Returns the exchanges it
    * belonged to.
    */
-  elicitationComplete(serverId: string, elicitationId: string): string | undefined {
-    for (const run of this.#running.values()) {
+  elicitationComplete(serverId: string, elicitationId: string): string[] {
+    const found: string[] = [];
+    // Every exchange asking about it: two calls may wait on the same sign-in.
+    for (const run of [...this.#running.values()]) {
       const { view } = run;
       if (view.serverId !== serverId || view.protocol !== '2025-11-25') continue;
       if (!Object.values(view.inputRequests).some((request) => elicitationIdOf(request) === elicitationId)) continue;
       run.completed.add(elicitationId);
       if (run.proceed && allLinksDone(run)) this.#proceed(run);
-      return view.exchangeId;
+      found.push(view.exchangeId);
     }
-    return undefined;
+    return found;
   }
 
   /** Lets the retry of an exchange waiting for the person go. */
@@ -372,13 +380,15 @@ export class InputExchanges {
   async #drive(run: Running): Promise<Record<string, unknown>> {
     const signal = run.controller.signal;
     for (;;) {
+      // Cancelled before it began (its call ended while the first answer was on its way): nothing is asked.
+      signal.throwIfAborted();
       await this.#collectAnswers(run);
       if (run.view.protocol === '2025-11-25') refuseWithoutLinks(run.view);
       // `retrying` already: the person said to go on (before a restart, or a retry the connection lost).
       if (run.view.state !== 'retrying' && opensLink(run.view) && !allLinksDone(run)) await this.#waitForPerson(run);
       if (run.view.state !== 'retrying') this.#set(run, { state: 'retrying' });
-      const peer = await this.#peerFor(run.view.serverId, signal);
       const { view } = run;
+      const peer = await this.#peerFor(view, signal);
       // A 2025-11-25 server's retry is the request as it was: its answers were the work done in the browser.
       const params: Record<string, unknown> =
         view.protocol === '2025-11-25'
@@ -393,7 +403,9 @@ export class InputExchanges {
         response = await peer.request(view.method, params, {
           tasks: view.asTask,
           timeout: run.timeout,
-          signal,
+          // A request that may become a task is never cancelled with notifications/cancelled (MCP
+          // forbids it): the exchange waits for its answer, and a task created late is cancelled.
+          ...(!view.asTask && { signal }),
           ...(run.onprogress && { onprogress: run.onprogress })
         });
       } catch (error) {
@@ -404,6 +416,10 @@ export class InputExchanges {
           continue;
         }
         throw describeRefusal(view, error);
+      }
+      if (signal.aborted) {
+        this.#options.lateAnswer?.(view, response, signal.reason);
+        throw signal.reason;
       }
       if (response.resultType !== 'input_required') return response;
       if (view.round >= (this.#options.maxRounds ?? DEFAULT_MAX_ROUNDS))
@@ -489,11 +505,16 @@ export class InputExchanges {
     });
   }
 
-  /** The server's peer, waiting for it to be attached (an exchange resumed after a restart, or a dropped connection). */
-  async #peerFor(serverId: string, signal: AbortSignal): Promise<ExchangePeer> {
+  /**
+   * The server's peer, waiting for it to be attached (an exchange resumed after a restart, or a
+   * dropped connection) in the exchange's own revision: its retry means something else in the
+   * other one, so a server that changed revision meanwhile keeps it waiting, as its tasks wait.
+   */
+  async #peerFor(view: InputExchangeView, signal: AbortSignal): Promise<ExchangePeer> {
+    const serverId = view.serverId;
     for (;;) {
       const peer = this.#peers.get(serverId);
-      if (peer) return peer;
+      if (peer && isLegacyPeer(peer) === (view.protocol === '2025-11-25')) return peer;
       if (signal.aborted) throw signal.reason;
       await new Promise<void>((resolve) => {
         const wake = () => {

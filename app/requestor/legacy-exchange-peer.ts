@@ -1,5 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ErrorCode,
+  GetPromptResultSchema,
+  McpError,
+  ReadResourceResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ExchangePeer } from './input-exchanges.js';
 
@@ -36,16 +43,21 @@ const RequiredElicitationsSchema = z.looseObject({
 
 const AnyResultSchema = z.looseObject({});
 
-/** How {@link legacyExchangePeer} sends. */
-export interface LegacyPeerOptions {
-  /** The answer's schema, checked by the SDK (any object by default). */
-  schema?: z.ZodType<Record<string, unknown>>;
-  /**
-   * Whether a caller's abort reaches the server as `notifications/cancelled` (the SDK sends one
-   * when given the signal). False for a task-augmented request, which MCP forbids cancelling so:
-   * its caller stops waiting instead, and a task created late is cancelled with `tasks/cancel`.
-   */
-  cancels?: boolean;
+/** A task-augmented `tools/call`'s answer: a task was created, or the server answered plainly after all. */
+export const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
+
+/** What the SDK checks an answer against, for the first request and every retry alike. */
+function schemaOf(method: string, tasks: boolean): z.ZodType<Record<string, unknown>> {
+  switch (method) {
+    case 'tools/call':
+      return tasks ? CreateTaskOrToolResultSchema : CallToolResultSchema;
+    case 'prompts/get':
+      return GetPromptResultSchema;
+    case 'resources/read':
+      return ReadResourceResultSchema;
+    default:
+      return AnyResultSchema;
+  }
 }
 
 /** The key of each required elicitation in the round's `inputRequests`: its position, as ids may repeat. */
@@ -60,21 +72,31 @@ export function requiredElicitations(error: unknown): z.infer<typeof UrlElicitat
   return parsed.success ? parsed.data.elicitations : undefined;
 }
 
-/** `client` as an exchange peer: see the comment at the top of this file. */
-export function legacyExchangePeer(client: Client, options: LegacyPeerOptions = {}): ExchangePeer {
-  const schema = options.schema ?? AnyResultSchema;
-  return {
-    async request(method, params, { timeout, signal, onprogress }) {
+/**
+ * `client` as an exchange peer (see the comment at the top of this file): the same for the first
+ * request of a call and for every retry of its exchange, after a restart too. A task-augmented
+ * request (`tasks`) never gets the signal, since the SDK would send `notifications/cancelled`,
+ * which MCP forbids for it: its caller or exchange stops waiting instead, and a task created late
+ * is cancelled with `tasks/cancel`.
+ */
+export function legacyExchangePeer(client: Client): ExchangePeer {
+  const peer: ExchangePeer = {
+    async request(method, params, { tasks, timeout, signal, onprogress }) {
       try {
-        const result = await client.request({ method, params }, schema, {
+        const result = await client.request({ method, params }, schemaOf(method, tasks), {
           timeout,
-          ...(signal && options.cancels !== false && { signal }),
+          ...(signal && !tasks && { signal }),
           ...(onprogress && { onprogress })
         });
         return { ...result };
       } catch (error) {
-        const elicitations = requiredElicitations(error);
-        if (!elicitations) throw error;
+        const listed = requiredElicitations(error);
+        if (!listed) throw error;
+        // One link listed twice is opened once.
+        const elicitations = listed.filter(
+          (elicitation, index) =>
+            listed.findIndex((other) => other.elicitationId === elicitation.elicitationId) === index
+        );
         return {
           resultType: 'input_required',
           inputRequests: Object.fromEntries(
@@ -87,4 +109,13 @@ export function legacyExchangePeer(client: Client, options: LegacyPeerOptions = 
       }
     }
   };
+  LEGACY_PEERS.add(peer);
+  return peer;
+}
+
+const LEGACY_PEERS = new WeakSet<ExchangePeer>();
+
+/** Whether `peer` speaks MCP 2025-11-25 (made by {@link legacyExchangePeer}): an exchange is retried only in its own revision. */
+export function isLegacyPeer(peer: ExchangePeer): boolean {
+  return LEGACY_PEERS.has(peer);
 }

@@ -31,6 +31,7 @@ import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
 import {
   adoptLegacyTask,
   adoptModernTask,
+  cancelLateExchangeTask,
   callLegacyPlain,
   callLegacyTask,
   callModern,
@@ -246,7 +247,13 @@ export class OutboundTasks {
           exchanges.onChange(exchangeId, view);
           for (const listener of this.#exchangeListeners) listener(exchangeId, view);
         },
-        settle: (view, response) => this.#settleExchange(view, response)
+        settle: (view, response) => this.#settleExchange(view, response),
+        lateAnswer: (view, response, reason) => {
+          if (view.method !== 'tools/call') return;
+          const server = { serverId: view.serverId, serverName: view.serverName };
+          const { name } = view.params as { name: string };
+          cancelLateExchangeTask(this.#calls, server, this.#attachments.get(view.serverId), name, response, reason);
+        }
       });
     this.#calls = { ...this.#calls, ...(this.exchanges && { exchanges: this.exchanges }) };
     this.#writes = new WriteQueue<OutboundFollower>({

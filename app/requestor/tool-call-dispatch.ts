@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   CallToolResultSchema,
   CancelTaskResultSchema,
@@ -26,11 +26,8 @@ import { checkResultType } from './result-type.js';
 import { copyView } from './view-copy.js';
 import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
-import { legacyExchangePeer } from './legacy-exchange-peer.js';
+import { CreateTaskOrToolResultSchema, legacyExchangePeer } from './legacy-exchange-peer.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
-
-/** A `tools/call` answer: a task was created, or the server answered plainly after all. */
-const CreateTaskOrToolResultSchema = z.union([CreateTaskResultSchema, CallToolResultSchema]);
 
 const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response';
 
@@ -99,7 +96,7 @@ export async function callLegacyPlain(
           {
             serverId: attachment.serverId,
             serverName: attachment.serverName,
-            peer: legacyExchangePeer(attachment.client, { schema: CallToolResultSchema })
+            peer: legacyExchangePeer(attachment.client)
           },
           'tools/call',
           params,
@@ -149,7 +146,7 @@ export async function callLegacyTask(
             {
               serverId: attachment.serverId,
               serverName: attachment.serverName,
-              peer: legacyExchangePeer(attachment.client, { schema: CreateTaskOrToolResultSchema, cancels: false })
+              peer: legacyExchangePeer(attachment.client)
             },
             'tools/call',
             params,
@@ -162,7 +159,7 @@ export async function callLegacyTask(
               ...exchangeOf(call)
             }
           )
-          // Checked against that schema by the SDK already (the peer's `schema`): not parsed twice.
+          // Checked against that schema by the SDK already (see `legacyExchangePeer`): not parsed twice.
           .then((answer) => answer as z.infer<typeof CreateTaskOrToolResultSchema>)
       : attachment.client.request({ method: 'tools/call', params }, CreateTaskOrToolResultSchema, {
           timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
@@ -433,19 +430,52 @@ function lateCancellingPeer(
     request: async (method, params, { signal: _notSent, ...options }) => {
       const answer = await peer.request(method, params, options);
       if (!signal.aborted) return answer;
-      const created = answer.resultType === 'task' ? ModernTaskSchema.safeParse(answer) : undefined;
-      if (created?.success) {
-        const late: LateTask = { context, attachment, toolName, taskId: created.data.taskId, reason: signal.reason };
-        peer
-          .request('tasks/cancel', { taskId: late.taskId }, { tasks: true, timeout: context.env.requestTimeoutMs })
-          .then(
-            () => recordLateTask(late, 'sent'),
-            (error: unknown) => recordLateTask(late, 'failed', error)
-          );
-      }
+      cancelLateModernTask(context, attachment, peer, toolName, answer, signal.reason);
       throw toHostError(signal.reason);
     }
   };
+}
+
+/** A 2026-07-28 `tools/call` answered with a task after its call ended: the task gets `tasks/cancel`, recorded. */
+function cancelLateModernTask(
+  context: ToolCallContext,
+  attachment: Pick<Attachment, 'serverId' | 'serverName'>,
+  peer: ModernPeer,
+  toolName: string,
+  answer: Record<string, unknown>,
+  reason: unknown
+): void {
+  const created = answer.resultType === 'task' ? ModernTaskSchema.safeParse(answer) : undefined;
+  if (!created?.success) return;
+  const late: LateTask = { context, attachment, toolName, taskId: created.data.taskId, reason };
+  peer.request('tasks/cancel', { taskId: late.taskId }, { tasks: true, timeout: context.env.requestTimeoutMs }).then(
+    () => recordLateTask(late, 'sent'),
+    (error: unknown) => recordLateTask(late, 'failed', error)
+  );
+}
+
+/**
+ * The answer to an exchange's `tools/call` retry asked as a task that came once the exchange was
+ * cancelled (its call's Cancel, Stop, `exchanges.cancel`): a task it created is cancelled with
+ * `tasks/cancel` and recorded, as for a first request ({@link untilAborted}). `attachment` is the
+ * server's current one, if connected (the task is then recorded as not cancelled).
+ */
+export function cancelLateExchangeTask(
+  context: ToolCallContext,
+  server: Pick<Attachment, 'serverId' | 'serverName'>,
+  attachment: Attachment | undefined,
+  toolName: string,
+  answer: Record<string, unknown>,
+  reason: unknown
+): void {
+  if (attachment?.modern) cancelLateModernTask(context, server, attachment.modern, toolName, answer, reason);
+  else if (attachment) cancelLateLegacyTask(context, attachment, toolName, answer, reason);
+  else {
+    const created = CreateTaskResultSchema.safeParse(answer);
+    const modern = answer.resultType === 'task' ? ModernTaskSchema.safeParse(answer) : undefined;
+    const taskId = created.success ? created.data.task.taskId : modern?.success ? modern.data.taskId : undefined;
+    if (taskId !== undefined) recordLateTask({ context, attachment: server, toolName, taskId, reason }, 'unsupported');
+  }
 }
 
 /** Records a task cancelled after its call was, as the other cancels are recorded. */

@@ -239,13 +239,12 @@ export function ApprovalCard({
           ) : null}
         </>
       ) : (
-        // A region the keyboard reaches while it scrolls, named so that it says what it holds.
+        // While it scrolls: a region the keyboard reaches, named so that it says what it holds
+        // (not before, lest every card add a landmark of the same name).
         <pre
           ref={shownRef}
           className="json"
-          role="region"
-          aria-label="Arguments"
-          tabIndex={shownScrolls ? 0 : undefined}
+          {...(shownScrolls && { role: 'region', 'aria-label': 'Arguments', tabIndex: 0 })}
         >
           {text}
         </pre>

@@ -25,7 +25,7 @@ const link = (id: string) => ({
 
 describe('a 2025-11-25 server’s requests as an exchange reads them', () => {
   it('gives a URL-elicitation-required error as a round of its links, each under its own key', async () => {
-    const { client } = clientAnswering(new McpError(-32042, 'Sign in first', { elicitations: [link('a'), link('a')] }));
+    const { client } = clientAnswering(new McpError(-32042, 'Sign in first', { elicitations: [link('a'), link('b')] }));
     const answer = await legacyExchangePeer(client).request(
       'tools/call',
       { name: 't' },
@@ -35,7 +35,7 @@ describe('a 2025-11-25 server’s requests as an exchange reads them', () => {
       resultType: 'input_required',
       inputRequests: {
         'url-1': { method: 'elicitation/create', params: link('a') },
-        'url-2': { method: 'elicitation/create', params: link('a') }
+        'url-2': { method: 'elicitation/create', params: link('b') }
       }
     });
   });
@@ -62,21 +62,23 @@ describe('a 2025-11-25 server’s requests as an exchange reads them', () => {
     const plain = clientAnswering({ content: [] });
     assert.deepEqual(
       await legacyExchangePeer(plain.client).request('tools/call', {}, { tasks: false, timeout: 1, signal }),
-      {
-        content: []
-      }
+      { content: [] }
     );
     assert.equal(plain.sent[0]?.signal, signal);
     const task = clientAnswering({ task: { taskId: 't1' } });
-    await legacyExchangePeer(task.client, { cancels: false }).request(
-      'tools/call',
-      {},
-      { tasks: true, timeout: 1, signal }
-    );
+    await legacyExchangePeer(task.client).request('tools/call', {}, { tasks: true, timeout: 1, signal });
     assert.equal(
       task.sent[0]?.signal,
       undefined,
       'a task-augmented request is never cancelled with notifications/cancelled'
     );
+  });
+
+  it('opens a link listed twice once', async () => {
+    const { client } = clientAnswering(
+      new McpError(-32042, 'Sign in', { elicitations: [link('a'), link('b'), link('a')] })
+    );
+    const answer = await legacyExchangePeer(client).request('tools/call', {}, { tasks: false, timeout: 1000 });
+    assert.deepEqual(Object.keys(answer.inputRequests as object), ['url-1', 'url-2']);
   });
 });

@@ -225,4 +225,48 @@ describe('a 2025-11-25 request waiting for a link across a restart', () => {
       await second.close();
     }
   });
+
+  it('a call asked as a task, sent again after the restart, becomes its task and is followed to the result', async (t) => {
+    const data = tempDir();
+    const stateFile = `${data.dir}-signed-in.json`;
+    fs.writeFileSync(stateFile, '[]');
+    t.after(() => {
+      data.remove();
+      fs.rmSync(stateFile, { force: true });
+    });
+    const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    await first.call('servers.add', serverConfig(stateFile));
+    assert.equal((await first.connect('files')).state.status, 'ready');
+    const calling = first.call('tools.call', { serverId: 'files', name: 'sync-files', arguments: {}, asTask: true });
+    calling.catch(() => undefined);
+    const { exchange: before } = await agreeToOpen(first, 'files.example.com');
+    assert.equal(before.asTask, true);
+    await first.close();
+
+    const second = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
+    try {
+      assert.equal((await second.connect('files')).state.status, 'ready');
+      const ended = nextEvent(second, 'exchange.changed', ({ exchange }) => exchange?.state === 'completed');
+      const followed = nextEvent(
+        second,
+        'outbound.changed',
+        (event) => event.type === 'changed' && event.task.toolName === 'sync-files' && event.task.outcome !== undefined
+      );
+      await second.call('tools.call', {
+        serverId: 'files',
+        name: 'finish-sign-in',
+        arguments: { account: 'files', notify: true }
+      });
+      const { exchange } = await ended;
+      assert.equal(exchange?.outcome?.type, 'task');
+      const event = await followed;
+      assert.ok(event.type === 'changed' && exchange?.outcome?.type === 'task');
+      assert.equal(event.task.outboundId, exchange.outcome.outboundId);
+      assert.deepEqual(event.task.outcome?.type === 'result' && event.task.outcome.result.content, [
+        { type: 'text', text: 'synced: a.txt, b.txt' }
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
 });

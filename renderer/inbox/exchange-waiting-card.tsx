@@ -3,6 +3,7 @@ import type { InputExchangeView } from '../../app/contract/input-exchanges.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
+import { ExternalLink } from '../components/external-link.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 /** The request of an exchange in words: `tool x`, `prompt x`, `resource <uri>`. */
@@ -12,13 +13,13 @@ function requestWords(exchange: InputExchangeView): string {
   return `${exchange.method === 'tools/call' ? 'tool' : 'prompt'} ${String(name)}`;
 }
 
-/** The site of the link the person agreed to open in this round (the first, if several). */
-function openedSite(exchange: InputExchangeView): string | undefined {
+/** The link the person agreed to open in this round (the first, if several). */
+function openedLink(exchange: InputExchangeView): URL | undefined {
   for (const [key, request] of Object.entries(exchange.inputRequests)) {
     if (request.method !== 'elicitation/create' || request.params?.mode !== 'url') continue;
     if (exchange.answers[key]?.action !== 'accept' || typeof request.params.url !== 'string') continue;
     try {
-      return new URL(request.params.url).host;
+      return new URL(request.params.url);
     } catch {
       return undefined;
     }
@@ -38,7 +39,8 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
   const [busy, setBusy] = useState(false);
   const titleId = useId();
   const what = requestWords(exchange);
-  const site = openedSite(exchange);
+  const link = openedLink(exchange);
+  const site = link?.host;
   const card = useRef<HTMLElement>(null);
   // The card goes once the request is sent again (the person's Continue, or the server's word):
   // the focus it held goes to the Inbox's heading, not to the page, as an answered card's does.
@@ -97,6 +99,12 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
           ? ` If ${exchange.serverName} tells Taskdesk you are done, it continues by itself.`
           : null}
       </p>
+      {link ? (
+        <p className="muted small-text">
+          {/* A page closed before the work there was done: opened again the way it was, after the same question. */}
+          Closed the page too soon? <ExternalLink href={link.href}>Open it again</ExternalLink>
+        </p>
+      ) : null}
       <ActionError failure={failure.failure} onDismiss={failure.clear} />
       <div className="actions">
         <button type="button" className="primary" {...busyProps(busy)} onClick={() => void act('exchanges.continue')}>

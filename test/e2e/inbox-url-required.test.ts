@@ -139,6 +139,15 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     const continueButton = waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' });
     await continueButton.waitFor();
     await waiting.getByRole('button', { name: 'Cancel request' }).waitFor();
+    // A page closed too soon opens again, after the same question, showing the whole link.
+    await waiting.getByRole('link', { name: 'Open it again' }).click();
+    const again = page.getByRole('dialog', { name: 'Open this link?' });
+    assert.equal(
+      await again.locator('code.url').textContent(),
+      'https://files.example.com/connect?elicitation=files-link'
+    );
+    await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.waitFor({ state: 'hidden' });
     // The person is on the card when the server's word comes: their place is not lost with it.
     await continueButton.focus();
     assert.equal(await page.getByText('Nothing is waiting for you.').isVisible(), false);

@@ -33,7 +33,13 @@ function openedLink(exchange: InputExchangeView): URL | undefined {
  * browser (or, for a 2025-11-25 server, once it says so itself). Sent at once, it would be asked the same link again (MCP 2026-07-28 asks clients for
  * manual controls to retry or cancel the original request).
  */
-function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
+function ExchangeWaitingCard({
+  exchange,
+  onFocusLeaving
+}: {
+  exchange: InputExchangeView;
+  onFocusLeaving: () => void;
+}) {
   const { client, announce } = useDesk();
   const failure = useFailure();
   const [busy, setBusy] = useState(false);
@@ -43,11 +49,13 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
   const site = link?.host;
   const card = useRef<HTMLElement>(null);
   // The card goes once the request is sent again (the person's Continue, or the server's word):
-  // the focus it held goes to the Inbox's heading, not to the page, as an answered card's does.
+  // the focus it held goes where an answered card's goes (the Inbox's), not to the page.
+  const leaving = useRef(onFocusLeaving);
+  leaving.current = onFocusLeaving;
   useLayoutEffect(() => {
     const element = card.current;
     return () => {
-      if (element?.contains(document.activeElement)) document.getElementById('heading-inbox')?.focus();
+      if (element?.contains(document.activeElement)) leaving.current();
     };
   }, []);
 
@@ -118,15 +126,18 @@ function ExchangeWaitingCard({ exchange }: { exchange: InputExchangeView }) {
   );
 }
 
-/** Every multi round-trip request waiting for the person to finish in the browser, oldest first. */
-export function ExchangesWaiting() {
+/**
+ * Every multi round-trip request waiting for the person to finish in the browser, oldest first.
+ * `onFocusLeaving`: a card holding the focus goes, and the Inbox places it.
+ */
+export function ExchangesWaiting({ onFocusLeaving }: { onFocusLeaving: () => void }) {
   const waiting = useDeskState((state) => state.waitingExchanges);
   const exchanges = Object.values(waiting).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   if (exchanges.length === 0) return null;
   return (
     <div className="cards exchanges-waiting">
       {exchanges.map((exchange) => (
-        <ExchangeWaitingCard key={exchange.exchangeId} exchange={exchange} />
+        <ExchangeWaitingCard key={exchange.exchangeId} exchange={exchange} onFocusLeaving={onFocusLeaving} />
       ))}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -80,6 +80,21 @@ export function InboxScreen({
     // looked for again each time the Inbox changes.
   }, [openId, present]);
 
+  /**
+   * A waiting-for-you card that held the focus goes: the first question takes it, else the heading
+   * does until one comes (the link its server may ask for again, a moment later).
+   */
+  const focusAfterWaitingCard = useCallback(() => {
+    const first = list.current?.querySelector<HTMLElement>('[data-inbox-id]');
+    if (first) first.focus();
+    else {
+      // Called while React commits (the card's cleanup), when the heading's callback ref may be
+      // between its old null and its new element: the element itself, then.
+      (heading.current ?? document.getElementById('heading-inbox'))?.focus();
+      parked.current = true;
+    }
+  }, []);
+
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = inbox;
@@ -151,7 +166,7 @@ export function InboxScreen({
         {unloaded ?? 'Nothing is waiting for you.'}
       </p>
       {empty && unloaded === undefined ? <InboxGuide /> : null}
-      <ExchangesWaiting />
+      <ExchangesWaiting onFocusLeaving={focusAfterWaitingCard} />
       <div
         className="cards"
         ref={list}

@@ -197,4 +197,32 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     assert.equal(await form.locator('.call-result .tool-result').count(), 0);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('continued before the sign-in, the link asked again takes the focus the waiting card held', async () => {
+    await page
+      .context()
+      .route('https://files.example.com/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/plain', body: 'sign in here' })
+      );
+    const { card } = await callAndOpenInbox();
+    await card.getByRole('button', { name: 'Open link…' }).click();
+    await page.getByRole('dialog', { name: 'Open this link?' }).getByRole('button', { name: 'Open link' }).click();
+    await card.waitFor({ state: 'detached' });
+    for (const other of page.context().pages()) if (other !== page) await other.close();
+    const waiting = page.getByRole('article', { name: 'Finish in your browser, then continue' });
+    await waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' }).focus();
+    // Not signed in: the server lists the link again, as a new question.
+    const askedAgain = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'files');
+    await page.keyboard.press('Enter');
+    const { item } = await askedAgain;
+    await waiting.waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
+      item.id
+    );
+
+    const ended = listFilesEnds();
+    await page.keyboard.press('d');
+    assert.equal(await ended, 'failed');
+  });
 });

@@ -5,6 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
 import { ExternalLink } from '../components/external-link.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { askAgainWords, askedAgainWords } from '../components/exchange-words.js';
 
 /** The request of an exchange in words: `tool x`, `prompt x`, `resource <uri>`. */
 function requestWords(exchange: InputExchangeView): string {
@@ -40,7 +41,7 @@ function ExchangeWaitingCard({
   exchange: InputExchangeView;
   onFocusLeaving: () => void;
 }) {
-  const { client, announce } = useDesk();
+  const { client, announce, store } = useDesk();
   const failure = useFailure();
   const [busy, setBusy] = useState(false);
   const titleId = useId();
@@ -65,11 +66,12 @@ function ExchangeWaitingCard({
     failure.clear();
     try {
       await client.call(method, { exchangeId: exchange.exchangeId });
-      announce(
+      const said =
         method === 'exchanges.continue'
-          ? `Sent the ${what} to ${exchange.serverName} again.`
-          : `Cancelled the ${what} on ${exchange.serverName}.`
-      );
+          ? `Taskdesk ${askedAgainWords(exchange)}.`
+          : `Cancelled the ${what} on ${exchange.serverName}.`;
+      announce(said);
+      store.dispatch({ type: 'inbox-answered', text: said });
     } catch (error) {
       failure.fail(
         method === 'exchanges.continue' ? `Could not continue the ${what}.` : `Could not cancel the ${what}.`,
@@ -102,7 +104,7 @@ function ExchangeWaitingCard({
             on <strong>{site}</strong>
           </>
         ) : null}
-        . When you have finished there, continue: Taskdesk then sends the {what} to {exchange.serverName} again.
+        . When you have finished there, continue: Taskdesk then {askAgainWords(exchange)}.
         {exchange.protocol === '2025-11-25'
           ? ` If ${exchange.serverName} tells Taskdesk you are done, it continues by itself.`
           : null}
@@ -119,7 +121,7 @@ function ExchangeWaitingCard({
           I’ve finished in the browser — continue
         </button>
         <button type="button" {...busyProps(busy)} onClick={() => void act('exchanges.cancel')}>
-          Cancel request
+          {exchange.method === 'tools/call' ? 'Cancel the call' : 'Cancel the request'}
         </button>
       </div>
     </article>

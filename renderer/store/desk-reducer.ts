@@ -11,6 +11,7 @@ import type {
 } from './desk-state.js';
 import { isTerminal } from './task-status.js';
 import { requestTitle } from '../components/request-title.js';
+import { askedAgainWords } from '../components/exchange-words.js';
 import { applyAssistantEvent, mergeSummaries } from './assistant-slice.js';
 
 /**
@@ -357,8 +358,19 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { exchangeId, exchange } = action.payload;
       if (exchange?.state === 'waiting-for-you')
         return { ...state, waitingExchanges: { ...state.waitingExchanges, [exchangeId]: exchange } };
-      if (!(exchangeId in state.waitingExchanges)) return state;
+      const waiting = state.waitingExchanges[exchangeId];
+      if (!waiting) return state;
       const { [exchangeId]: _gone, ...rest } = state.waitingExchanges;
+      // Sent again without the person's Continue here: its server said they had finished (a
+      // Continue here says its own line once it is answered). The card is gone; this says why.
+      if (exchange?.state === 'retrying')
+        return {
+          ...state,
+          waitingExchanges: rest,
+          lastAnswered: `${waiting.serverName} says you have finished in the browser: Taskdesk ${askedAgainWords(waiting)}.`,
+          answeredRun: undefined,
+          answeredItem: undefined
+        };
       return { ...state, waitingExchanges: rest };
     }
     default: {

@@ -133,12 +133,12 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     assert.equal(
       await waiting.locator('p:not(.meta)').first().textContent(),
       'You agreed to open a page on files.example.com. When you have finished there, continue: Taskdesk then ' +
-        'sends the tool list-files to Files server again. If Files server tells Taskdesk you are done, it ' +
+        'asks Files server to run list-files again. If Files server tells Taskdesk you are done, it ' +
         'continues by itself.'
     );
     const continueButton = waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' });
     await continueButton.waitFor();
-    await waiting.getByRole('button', { name: 'Cancel request' }).waitFor();
+    await waiting.getByRole('button', { name: 'Cancel the call' }).waitFor();
     // A page closed too soon opens again, after the same question, showing the whole link.
     await waiting.getByRole('link', { name: 'Open it again' }).click();
     const again = page.getByRole('dialog', { name: 'Open this link?' });
@@ -162,6 +162,13 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     assert.equal(signedIn.type, 'result');
     await waiting.waitFor({ state: 'detached' });
     await page.getByText('Nothing is waiting for you.').waitFor();
+    // The card went by itself: the Inbox says why, where it was.
+    await page
+      .locator('.inbox-answered')
+      .getByText(
+        'Files server says you have finished in the browser: Taskdesk asked Files server to run list-files again.'
+      )
+      .waitFor();
     assert.equal(
       await page.evaluate(() => document.activeElement?.id),
       'heading-inbox',
@@ -216,6 +223,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     await page.keyboard.press('Enter');
     const { item } = await askedAgain;
     await waiting.waitFor({ state: 'detached' });
+    await page.locator('.inbox-answered').getByText('Taskdesk asked Files server to run list-files again.').waitFor();
     await page.waitForFunction(
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
       item.id

@@ -60,7 +60,7 @@ function schemaOf(method: string, tasks: boolean): z.ZodType<Record<string, unkn
   }
 }
 
-/** The key of each required elicitation in the round's `inputRequests`: its position, as ids may repeat. */
+/** The key of each required elicitation in the round's `inputRequests`: its position in the list (the id is the server's text, kept in the request). */
 function inputKey(index: number): string {
   return `url-${index + 1}`;
 }

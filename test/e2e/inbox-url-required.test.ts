@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
-import type { ServerConfigInput } from '../../app/mcp/server-config.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm, root } from './renderer-build.js';
+import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+import { urlRequiredServerConfig } from '../support/url-required-config.js';
 
 /**
  * The Desk with a 2025-11-25 server that needs a link opened first (URL elicitation required,
@@ -18,20 +17,7 @@ import { buildRenderer, openDesk, openToolForm, root } from './renderer-build.js
  * call, and the form says why in the server's words.
  */
 
-const serverScript = fileURLToPath(new URL('../support/url-required-server.ts', import.meta.url));
-
-const serverConfig = (stateFile: string): ServerConfigInput => ({
-  id: 'files',
-  name: 'Files server',
-  transport: {
-    type: 'stdio',
-    command: process.execPath,
-    args: ['--import', 'tsx', serverScript, stateFile],
-    cwd: root
-  },
-  autoConnect: false,
-  protocol: '2025-11-25'
-});
+const serverConfig = urlRequiredServerConfig;
 
 describe('the Desk with a 2025-11-25 server that needs a link opened first', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;

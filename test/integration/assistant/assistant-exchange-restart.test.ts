@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
+import { urlRequiredServerConfig } from '../../support/url-required-config.js';
 
 /**
  * A tool call the assistant made whose server asked for input first (here a 2025-11-25 server's
@@ -14,9 +14,6 @@ import { answered, saveFakeProvider, settled } from '../../support/assistant-fix
  * stored exchange outlives a restart, and so does the call, which gets the exchange's outcome when
  * it ends and lets the model go on. Against test/support/url-required-server.ts over stdio.
  */
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const serverScript = fileURLToPath(new URL('../../support/url-required-server.ts', import.meta.url));
 
 function lastCall(c: Conversation) {
   for (const message of [...c.messages].reverse())
@@ -38,19 +35,7 @@ describe('an assistant tool call waiting for a link across a restart of the host
     const host = createHost({
       dataDir: dir,
       autoConnect: false,
-      servers: [
-        {
-          id: 'files',
-          name: 'Files server',
-          transport: {
-            type: 'stdio',
-            command: process.execPath,
-            args: ['--import', 'tsx', serverScript, stateFile],
-            cwd: root
-          },
-          protocol: '2025-11-25'
-        }
-      ]
+      servers: [urlRequiredServerConfig(stateFile)]
     });
     assert.equal((await host.connect('files')).state.status, 'ready');
     return host;
@@ -103,6 +88,12 @@ describe('an assistant tool call waiting for a link across a restart of the host
     assert.deepEqual(pending?.origin, { kind: 'assistant', conversationId }, 'who made the call is kept with it');
 
     llm.enqueue({ kind: 'text', tokens: ['You have a.txt and b.txt.'] });
+    // Forgotten once the conversation holding its outcome is on disk.
+    const forgotten = nextEvent(
+      host,
+      'exchange.changed',
+      (event) => event.exchangeId === exchangeId && !event.exchange
+    );
     await host.call('tools.call', {
       serverId: 'files',
       name: 'finish-sign-in',
@@ -115,6 +106,7 @@ describe('an assistant tool call waiting for a link across a restart of the host
       (m) => m.role === 'tool'
     );
     assert.equal(tool?.content, 'files: a.txt, b.txt');
+    await forgotten;
     assert.deepEqual(await host.call('exchanges.list', {}), [], 'its outcome was delivered to the conversation');
   });
 

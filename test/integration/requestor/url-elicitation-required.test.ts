@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
-import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import { urlRequiredServerConfig } from '../../support/url-required-config.js';
 
 /**
  * MCP 2025-11-25's URL-elicitation-required error (client/elicitation): a server that cannot go
@@ -19,23 +18,7 @@ import { nextEvent, tempDir } from '../../support/host-fixture.js';
  * task; a prompt asks too; and a request waiting at a restart still waits after it.
  */
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const serverScript = fileURLToPath(new URL('../../support/url-required-server.ts', import.meta.url));
-
-function serverConfig(stateFile: string): ServerConfigInput {
-  return {
-    id: 'files',
-    name: 'Files server',
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: ['--import', 'tsx', serverScript, stateFile],
-      cwd: root
-    },
-    autoConnect: false,
-    protocol: '2025-11-25'
-  };
-}
+const serverConfig = urlRequiredServerConfig;
 
 function textOf(outcome: HostResult<'tools.call'>): string {
   assert.equal(outcome.type, 'result', 'a plain result');

@@ -1,7 +1,7 @@
 import type { ConversationSummary } from '../app/contract/assistant.js';
 import { conversationSummary } from '../app/contract/conversation-summary.js';
 import type { Host } from '../app/host/host.js';
-import type { InputExchangeView } from '../app/contract/input-exchanges.js';
+import type { InputExchanges } from '../app/requestor/input-exchanges.js';
 
 /**
  * What the Electron shell shows of what waits on the person: the questions in the Inbox, the
@@ -32,7 +32,7 @@ export function pendingLabel(questions: number, approvals = 0, inBrowser = 0): s
 export type PendingSource = Pick<Host, 'on'> & {
   inbox: { readonly size: number };
   assistant: { list(): ConversationSummary[] };
-  requestor: { exchanges?: { list(): InputExchangeView[] } | undefined };
+  requestor: { exchanges?: Pick<InputExchanges, 'waitingForYou'> | undefined };
 };
 
 /**
@@ -52,8 +52,7 @@ export function followPendingCount(host: PendingSource, view: PendingBadgeView):
     let waitingApprovals = 0;
     for (const count of approvals.values()) waitingApprovals += count;
     const questions = host.inbox.size;
-    const inBrowser =
-      host.requestor.exchanges?.list().filter((exchange) => exchange.state === 'waiting-for-you').length ?? 0;
+    const inBrowser = host.requestor.exchanges?.waitingForYou() ?? 0;
     const label = pendingLabel(questions, waitingApprovals, inBrowser);
     if (label === shown) return;
     shown = label;

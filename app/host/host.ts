@@ -576,11 +576,7 @@ export class Host {
 
   /** A multi round-trip request of this server waits for the person to finish what its link opened. */
   #waitingInBrowser(serverId: string): boolean {
-    return (
-      this.requestor.exchanges
-        ?.list()
-        .some((exchange) => exchange.serverId === serverId && exchange.state === 'waiting-for-you') ?? false
-    );
+    return (this.requestor.exchanges?.waitingForYou(serverId) ?? 0) > 0;
   }
 
   /**

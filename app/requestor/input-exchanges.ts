@@ -231,6 +231,17 @@ export class InputExchanges {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /**
+   * How many exchanges wait for the person to finish in the browser (of one server, or of all):
+   * counted where they are kept, without the copies {@link list} makes.
+   */
+  waitingForYou(serverId?: string): number {
+    let count = 0;
+    for (const view of [...[...this.#running.values()].map((run) => run.view), ...this.#loaded])
+      if (view.state === 'waiting-for-you' && (serverId === undefined || view.serverId === serverId)) count++;
+    return count;
+  }
+
   /** An exchange in progress (or loaded and not yet resumed), or ended and kept. */
   get(exchangeId: string): InputExchangeView | undefined {
     const view =

@@ -387,6 +387,8 @@ export class OutboundTasks {
       serverName: attachment.serverName,
       toolName
     };
+    // What any send keeps of the call: who made it, and who is told of an exchange it becomes.
+    const made = { origin: options.origin, onExchange: options.onExchange };
     switch (decision.type) {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
@@ -396,18 +398,8 @@ export class OutboundTasks {
           call,
           (signal, onprogress) =>
             modern
-              ? callModern(this.#calls, attachment, modern, toolName, args, false, {
-                  signal,
-                  onprogress,
-                  origin: options.origin,
-                  onExchange: options.onExchange
-                })
-              : callLegacyPlain(this.#calls, attachment, toolName, args, {
-                  signal,
-                  onprogress,
-                  origin: options.origin,
-                  onExchange: options.onExchange
-                }),
+              ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress, ...made })
+              : callLegacyPlain(this.#calls, attachment, toolName, args, { signal, onprogress, ...made }),
           this.#callEnded(args)
         );
       }
@@ -423,15 +415,13 @@ export class OutboundTasks {
                   signal,
                   onprogress,
                   onTask: options.onTask,
-                  origin: options.origin,
-                  onExchange: options.onExchange
+                  ...made
                 })
               : callLegacyTask(this.#calls, attachment, toolName, args, ttl, {
                   signal,
                   onprogress,
                   onTask: options.onTask,
-                  origin: options.origin,
-                  onExchange: options.onExchange
+                  ...made
                 }),
           this.#callEnded(args)
         );

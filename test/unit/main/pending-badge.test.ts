@@ -106,7 +106,9 @@ describe('the tray and dock badge count requests waiting for the person to finis
       },
       inbox: { size: 1 },
       assistant: { list: () => [] },
-      requestor: { exchanges: { list: () => exchanges } }
+      requestor: {
+        exchanges: { waitingForYou: () => exchanges.filter((exchange) => exchange.state === 'waiting-for-you').length }
+      }
     } as unknown as Parameters<typeof followPendingCount>[0];
     const changed = () => listeners.get('exchange.changed')?.forEach((listener) => listener());
     const shown: Array<[number, string]> = [];

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
-import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import { nextEvent } from '../../support/host-fixture.js';
 import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
-import { urlRequiredServerConfig } from '../../support/url-required-config.js';
+import { signedOutDataDir, urlRequiredServerConfig } from '../../support/url-required-config.js';
 
 /**
  * A tool call the assistant made whose server asked for input first (here a 2025-11-25 server's
@@ -66,14 +65,12 @@ describe('an assistant tool call waiting for a link across a restart of the host
   }
 
   it('gets the result when the link is done after the restart, and the model goes on; the delivered exchange is not kept', async (t) => {
-    const data = tempDir();
-    const stateFile = `${data.dir}-signed-in.json`;
-    fs.writeFileSync(stateFile, '[]');
+    const data = signedOutDataDir();
+    const { stateFile } = data;
     let host = await open(data.dir, stateFile);
     t.after(async () => {
       await host.close();
       data.remove();
-      fs.rmSync(stateFile, { force: true });
     });
     const { conversationId, exchangeId } = await waitingCall(host);
     await host.close();
@@ -111,14 +108,12 @@ describe('an assistant tool call waiting for a link across a restart of the host
   });
 
   it('Stop after the restart cancels the exchange the call waits on', async (t) => {
-    const data = tempDir();
-    const stateFile = `${data.dir}-signed-in.json`;
-    fs.writeFileSync(stateFile, '[]');
+    const data = signedOutDataDir();
+    const { stateFile } = data;
     let host = await open(data.dir, stateFile);
     t.after(async () => {
       await host.close();
       data.remove();
-      fs.rmSync(stateFile, { force: true });
     });
     const { conversationId, exchangeId } = await waitingCall(host);
     await host.close();

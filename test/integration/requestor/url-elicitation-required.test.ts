@@ -6,7 +6,7 @@ import { createHost, type Host } from '../../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
-import { urlRequiredServerConfig } from '../../support/url-required-config.js';
+import { signedOutDataDir, urlRequiredServerConfig } from '../../support/url-required-config.js';
 
 /**
  * MCP 2025-11-25's URL-elicitation-required error (client/elicitation): a server that cannot go
@@ -170,13 +170,9 @@ describe('a 2025-11-25 server that needs a link opened first (URL elicitation re
 
 describe('a 2025-11-25 request waiting for a link across a restart', () => {
   it('still waits after the restart, and is sent again when the server says the sign-in is done', async (t) => {
-    const data = tempDir();
-    const stateFile = `${data.dir}-signed-in.json`;
-    fs.writeFileSync(stateFile, '[]');
-    t.after(() => {
-      data.remove();
-      fs.rmSync(stateFile, { force: true });
-    });
+    const data = signedOutDataDir();
+    const { stateFile } = data;
+    t.after(() => data.remove());
     const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
     await first.call('servers.add', serverConfig(stateFile));
     assert.equal((await first.connect('files')).state.status, 'ready');
@@ -210,13 +206,9 @@ describe('a 2025-11-25 request waiting for a link across a restart', () => {
   });
 
   it('a call asked as a task, sent again after the restart, becomes its task and is followed to the result', async (t) => {
-    const data = tempDir();
-    const stateFile = `${data.dir}-signed-in.json`;
-    fs.writeFileSync(stateFile, '[]');
-    t.after(() => {
-      data.remove();
-      fs.rmSync(stateFile, { force: true });
-    });
+    const data = signedOutDataDir();
+    const { stateFile } = data;
+    t.after(() => data.remove());
     const first = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
     await first.call('servers.add', serverConfig(stateFile));
     assert.equal((await first.connect('files')).state.status, 'ready');

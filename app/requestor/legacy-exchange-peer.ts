@@ -24,8 +24,8 @@ import type { ExchangePeer } from './input-exchanges.js';
  * the person) does the rest. The retry is the original request with a new id
  * (`InputExchangeView.protocol`).
  *
- * Any other answer is passed on as the SDK gives it (a `CreateTaskResult` keeps its 2025-11-25
- * shape, with no `resultType`), and any other error is thrown as is: so is a −32042 whose data is
+ * Any other answer is passed on as the SDK gives it, less any `resultType` (a `CreateTaskResult`
+ * keeps its 2025-11-25 shape), and any other error is thrown as is: so is a −32042 whose data is
  * not a list of URL elicitations with ids, which the server must not send and Taskdesk does not
  * guess at.
  */
@@ -88,7 +88,10 @@ export function legacyExchangePeer(client: Client): ExchangePeer {
           ...(signal && !tasks && { signal }),
           ...(onprogress && { onprogress })
         });
-        return { ...result };
+        // `resultType` is a 2026-07-28 word: in a 2025-11-25 answer (whose schemas pass unknown
+        // fields) it means nothing, and is dropped so that a stray one is never read as a round.
+        const { resultType: _notThisRevision, ...answer } = result;
+        return answer;
       } catch (error) {
         const listed = requiredElicitations(error);
         if (!listed) throw error;

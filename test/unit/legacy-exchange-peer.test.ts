@@ -74,6 +74,18 @@ describe('a 2025-11-25 server’s requests as an exchange reads them', () => {
     );
   });
 
+  it('reads a stray resultType in a 2025-11-25 answer as nothing (that revision has no such field), so it is never taken for a round', async () => {
+    const stray = clientAnswering({
+      content: [{ type: 'text', text: 'done' }],
+      resultType: 'input_required',
+      inputRequests: { q: { method: 'elicitation/create', params: {} } }
+    });
+    assert.deepEqual(await legacyExchangePeer(stray.client).request('tools/call', {}, { tasks: false, timeout: 1 }), {
+      content: [{ type: 'text', text: 'done' }],
+      inputRequests: { q: { method: 'elicitation/create', params: {} } }
+    });
+  });
+
   it('opens a link listed twice once', async () => {
     const { client } = clientAnswering(
       new McpError(-32042, 'Sign in', { elicitations: [link('a'), link('b'), link('a')] })

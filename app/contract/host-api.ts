@@ -228,6 +228,11 @@ export const InboxItemSchema = z.object({
    * no task of the server waits on this question, the request does.
    */
   relatedCall: z.literal(true).optional(),
+  /**
+   * A link (URL elicitation) of a request of Taskdesk's that the person already agreed to open:
+   * its server asks for it again after the request was sent again, the work there not done yet.
+   */
+  askedAgain: z.literal(true).optional(),
   /** When the server asked: for a task, its creation time, kept across restarts. */
   createdAt: z.string(),
   /** When the request's task expires, and the item with it (ISO 8601); absent for an ordinary request. */

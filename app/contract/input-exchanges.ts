@@ -79,6 +79,11 @@ export const InputExchangeViewSchema = z.object({
   outcome: ExchangeOutcomeSchema.optional(),
   /** Why the last retry or question failed, while the exchange goes on. */
   lastError: ErrorDataSchema.optional(),
+  /**
+   * The links of this round that the person agreed to open in the round before: the server asks
+   * for them again (the person continued before the work in the browser was done, typically).
+   */
+  linksAskedAgain: z.array(z.string()).optional(),
   createdAt: z.string(),
   updatedAt: z.string()
 });

@@ -372,7 +372,9 @@ export class Host {
       const described = this.requestor.describe(serverId, relatedTaskId);
       if (described) return { words: `tool ${described.toolName}`, call: false };
       const exchange = this.requestor.exchanges?.describe(serverId, relatedTaskId);
-      return exchange === undefined ? undefined : { words: exchange, call: true };
+      if (exchange === undefined) return undefined;
+      const linksAskedAgain = this.requestor.exchanges?.linksAskedAgain(serverId, relatedTaskId) ?? [];
+      return { words: exchange, call: true, linksAskedAgain };
     };
     const partials = new PartialTextThrottle(this.clock);
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });

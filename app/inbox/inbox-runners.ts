@@ -14,12 +14,27 @@ export const WAITING_IN_INBOX = 'Waiting for your answer in the Inbox';
  * task): its words ("tool ask-name"), and whether the related id is a multi round-trip request of
  * Taskdesk's rather than a task (`call`).
  */
-export type OriginLookup = (serverId: string, relatedTaskId: string) => { words: string; call: boolean } | undefined;
+export type OriginLookup = (
+  serverId: string,
+  relatedTaskId: string
+) => { words: string; call: boolean; linksAskedAgain?: readonly string[] } | undefined;
 
-/** An inbox item's `origin` and `relatedCall`, from what {@link OriginLookup} found. */
-export function originFields(described: ReturnType<OriginLookup>): { origin?: string; relatedCall?: true } {
+/**
+ * An inbox item's `origin` and `relatedCall`, from what {@link OriginLookup} found, and
+ * `askedAgain` for a link (`params`) the person already agreed to open for the same request.
+ */
+export function originFields(
+  described: ReturnType<OriginLookup>,
+  params?: object
+): { origin?: string; relatedCall?: true; askedAgain?: true } {
   if (!described) return {};
-  return { origin: described.words, ...(described.call && { relatedCall: true as const }) };
+  const { mode, url } = (params ?? {}) as { mode?: unknown; url?: unknown };
+  const again = mode === 'url' && typeof url === 'string' && described.linksAskedAgain?.includes(url) === true;
+  return {
+    origin: described.words,
+    ...(described.call && { relatedCall: true as const }),
+    ...(again && { askedAgain: true as const })
+  };
 }
 
 /** Asks elicitation questions through the inbox. Resumable: a restart asks again. */
@@ -141,7 +156,7 @@ function itemFor(
     serverId: context.serverId,
     serverName: context.serverName,
     ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId }),
-    ...originFields(described),
+    ...originFields(described, params),
     ...(context.askedAt !== undefined && { createdAt: context.askedAt }),
     ...(context.expiresAt !== undefined && { expiresAt: context.expiresAt }),
     request: params as Record<string, unknown>

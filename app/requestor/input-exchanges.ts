@@ -329,6 +329,12 @@ export class InputExchanges {
     return `${view.method === 'tools/call' ? 'tool' : 'prompt'} ${String(name)}`;
   }
 
+  /** The links of an exchange of this server that its server asks again after the person agreed to open them. */
+  linksAskedAgain(serverId: string, exchangeId: string): readonly string[] {
+    const view = this.#running.get(exchangeId)?.view;
+    return view?.serverId === serverId ? (view.linksAskedAgain ?? []) : [];
+  }
+
   /**
    * Why the questions of an exchange of this server leave the Inbox unanswered when the person
    * cancelled it (its call's Cancel, `exchanges.cancel`), in words for a person; undefined for
@@ -452,8 +458,12 @@ export class InputExchanges {
         JsonRpcCode.InternalError,
         `${what(view)} on "${view.serverName}" answered input_required without ${parsed.success ? 'inputRequests or requestState' : `a valid InputRequiredResult (${parsed.error.issues[0]?.message ?? 'invalid'})`}.`
       );
+    const consented = new Set(consentedLinks(view));
     view.round += 1;
     view.inputRequests = structuredClone(parsed.data.inputRequests ?? {});
+    const again = linksOf(view.inputRequests).filter((url) => consented.has(url));
+    if (again.length > 0) view.linksAskedAgain = again;
+    else delete view.linksAskedAgain;
     view.answers = {};
     if (parsed.data.requestState === undefined) delete view.requestState;
     else view.requestState = parsed.data.requestState;
@@ -569,6 +579,22 @@ export class InputExchanges {
   #now(): string {
     return new Date(this.#options.clock.now()).toISOString();
   }
+}
+
+/** The URLs of a round's URL elicitations. */
+function linksOf(requests: InputExchangeView['inputRequests']): string[] {
+  return Object.values(requests).flatMap((request) =>
+    request.method === 'elicitation/create' && request.params?.mode === 'url' && typeof request.params.url === 'string'
+      ? [request.params.url]
+      : []
+  );
+}
+
+/** The URLs of this round that the person agreed to open. */
+function consentedLinks(view: InputExchangeView): string[] {
+  return Object.entries(view.inputRequests).flatMap(([key, request]) =>
+    view.answers[key]?.action === 'accept' ? linksOf({ [key]: request }) : []
+  );
 }
 
 /** The request in words: `Tool "x"`, `Prompt "x"`, `Resource <uri>`. */

@@ -40,6 +40,13 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   const url = parseUrl(rawUrl);
   const openable = !!url && (url.protocol === 'https:' || url.protocol === 'http:');
   const done = `Answer sent to ${item.serverName}.`;
+  // Consent is not an answer the person typed: the line says what happened, and for a request of
+  // Taskdesk's (which waits for them to finish in the browser) what comes next.
+  const opened = url
+    ? item.relatedCall
+      ? `Opened the page on ${url.host}. When you have finished there, continue here.`
+      : `Told ${item.serverName} you agreed, and opened the page on ${url.host}.`
+    : done;
   const warnings = url && openable ? checkLink(rawUrl, url).sentences : [];
 
   const open = async () => {
@@ -61,7 +68,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
     });
     if (!agreed) return;
     // Accepting tells the server the user agreed; only then is the page opened.
-    if (await answering.send({ action: 'accept' }, done)) openExternal(url.href);
+    if (await answering.send({ action: 'accept' }, opened)) openExternal(url.href);
   };
 
   return (
@@ -71,6 +78,12 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
       markdown
       title={messageOf(item, `${item.serverName} asks you to open a link`)}
     >
+      {item.askedAgain ? (
+        <p className="banner banner-warning asked-again">
+          Asked again: {item.serverName} still needs this page, so the work there is not done yet. Open it, finish
+          there, then continue.
+        </p>
+      ) : null}
       <form className="answer-form" noValidate aria-busy={answering.busy} onSubmit={(event) => event.preventDefault()}>
         <p>
           {openable ? (

@@ -88,6 +88,7 @@ function ExchangeWaitingCard({
       className="card exchange-waiting"
       aria-labelledby={titleId}
       data-exchange-id={exchange.exchangeId}
+      tabIndex={-1}
     >
       <header className="card-header">
         <span className="kind-tag">Link</span>

@@ -11,6 +11,9 @@ const KEYS: Array<[string, string]> = [
   ['?', 'Show these keys']
 ];
 
+/** The Inbox's cards, in the order shown: a request waiting for the person, then each question. */
+const CARD = '[data-exchange-id], [data-inbox-id]';
+
 /** Whether a key press belongs to what is being typed (a field), not to the Inbox. */
 function typing(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -25,13 +28,13 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
   const help = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (!active) return;
-    const cards = () => [...(list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [])];
-    const current = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-inbox-id]');
+    const cards = () => [...(list.current?.querySelectorAll<HTMLElement>(CARD) ?? [])];
+    const current = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(CARD);
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       // Escape in a card's field gives the keys back: focus returns to the card itself.
       if (event.key === 'Escape' && typing(event.target) && !(event.target as HTMLElement).closest('dialog')) {
-        const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
+        const card = (event.target as HTMLElement).closest<HTMLElement>(CARD);
         if (card) {
           card.focus();
           event.preventDefault();

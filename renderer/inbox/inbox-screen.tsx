@@ -43,6 +43,8 @@ export function InboxScreen({
   const empty = inbox.length === 0 && exchangesWaiting === 0;
   const [shown, setShown] = useState(INBOX_PAGE);
   const list = useRef<HTMLDivElement>(null);
+  /** Every card, waiting requests and questions alike: where the Inbox's keys move. */
+  const cards = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
   /** The card that last held focus, and the list as last rendered. */
   const focused = useRef<string | undefined>(undefined);
@@ -148,7 +150,7 @@ export function InboxScreen({
       <p className="muted small-text">
         Press <kbd>?</kbd> for the keys of the Inbox.
       </p>
-      <InboxKeys list={list} active={active} />
+      <InboxKeys list={cards} active={active} />
       <LiveStreams />
       {/* Not a live region: the answer was announced when it was sent. */}
       {lastAnswered ? (
@@ -166,20 +168,23 @@ export function InboxScreen({
         {unloaded ?? 'Nothing is waiting for you.'}
       </p>
       {empty && unloaded === undefined ? <InboxGuide /> : null}
-      <ExchangesWaiting onFocusLeaving={focusAfterWaitingCard} />
-      <div
-        className="cards"
-        ref={list}
-        onFocus={(event) => {
-          const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
-          if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
-        }}
-      >
-        <InInbox.Provider value={true}>
-          {visible.map((item) => (
-            <InboxItemCard key={item.id} item={item} />
-          ))}
-        </InInbox.Provider>
+      {/* The keys (j, k, a…) go through every card: those waiting for the person, then the questions. */}
+      <div ref={cards}>
+        <ExchangesWaiting onFocusLeaving={focusAfterWaitingCard} />
+        <div
+          className="cards"
+          ref={list}
+          onFocus={(event) => {
+            const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
+            if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
+          }}
+        >
+          <InInbox.Provider value={true}>
+            {visible.map((item) => (
+              <InboxItemCard key={item.id} item={item} />
+            ))}
+          </InInbox.Provider>
+        </div>
       </div>
       {inbox.length > shown ? (
         <div className="actions">

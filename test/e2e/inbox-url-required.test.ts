@@ -191,7 +191,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     assert.deepEqual(pageErrors, []);
   });
 
-  it('continued before the sign-in, the link asked again takes the focus the waiting card held', async () => {
+  it('continued before the sign-in (from the keys), the link asked again says so and takes the focus the waiting card held', async () => {
     await page
       .context()
       .route('https://files.example.com/**', (route) =>
@@ -203,17 +203,40 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     await card.waitFor({ state: 'detached' });
     for (const other of page.context().pages()) if (other !== page) await other.close();
     const waiting = page.getByRole('article', { name: 'Finish in your browser, then continue' });
-    await waiting.getByRole('button', { name: 'I’ve finished in the browser — continue' }).focus();
+    await page
+      .locator('.inbox-answered')
+      .getByText('Opened the page on files.example.com. When you have finished there, continue here.')
+      .waitFor();
+    // The Inbox's keys reach the waiting card as any other: j from the heading, then a continues.
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('j');
+    assert.equal(
+      await page.evaluate(
+        () =>
+          document.activeElement?.getAttribute('aria-labelledby') !== null &&
+          document.activeElement?.matches('[data-exchange-id]')
+      ),
+      true,
+      'j goes to the waiting card'
+    );
     // Not signed in: the server lists the link again, as a new question.
     const askedAgain = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'files');
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('a');
     const { item } = await askedAgain;
+    assert.equal(item.askedAgain, true);
     await waiting.waitFor({ state: 'detached' });
     await page.locator('.inbox-answered').getByText('Taskdesk asked Files server to run list-files again.').waitFor();
     await page.waitForFunction(
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
       item.id
     );
+    // The card says why the same link is back.
+    await page
+      .locator(`[data-inbox-id="${item.id}"]`)
+      .getByText(
+        'Asked again: Files server still needs this page, so the work there is not done yet. Open it, finish there, then continue.'
+      )
+      .waitFor();
 
     const ended = listFilesEnds();
     await page.keyboard.press('d');

@@ -96,6 +96,20 @@ describe('a 2025-11-25 server that needs a link opened first (URL elicitation re
     assert.equal(textOf(await calling), 'files: a.txt, b.txt');
   });
 
+  it('continued before the sign-in, asks the same link again, marked as asked again (the first time it is not)', async () => {
+    const calling = call('list-files');
+    const { item: first, exchange } = await agreeToOpen(host, 'files.example.com');
+    assert.equal(first.askedAgain, undefined);
+    const again = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'files');
+    await host.call('exchanges.continue', { exchangeId: exchange.exchangeId });
+    const { item: second } = await again;
+    assert.equal(second.request.url, first.request.url);
+    assert.equal(second.askedAgain, true);
+    assert.deepEqual((await host.call('exchanges.list', {}))[0]?.linksAskedAgain, [first.request.url]);
+    await host.call('inbox.answer', { id: second.id, answer: { action: 'decline' } });
+    await assert.rejects(calling, /you declined it/);
+  });
+
   it('with two links, goes on only once the server says both are done, and ignores an id it never asked about', async () => {
     const calling = call('merge');
     const files = await asked(host, 'files.example.com');

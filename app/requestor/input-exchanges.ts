@@ -627,7 +627,7 @@ function refuseWithoutLinks(view: InputExchangeView): void {
   if (!refused) return;
   const [key, request] = refused;
   const action = view.answers[key]?.action === 'decline' ? 'declined' : 'dismissed';
-  const message = typeof request.params?.message === 'string' ? ` (“${request.params.message}”)` : '';
+  const message = typeof request.params?.message === 'string' ? ` ("${request.params.message}")` : '';
   throw new HostError(
     URL_ELICITATION_REQUIRED,
     `${what(view)} on "${view.serverName}" can go on only once you have opened its link${message}; you ${action} it, so the request was not sent again.`,

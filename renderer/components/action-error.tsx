@@ -19,11 +19,18 @@ const TOO_MANY_REQUESTS = -32029;
 /** JSON-RPC code of a request cancelled (`JsonRpcCode.RequestCancelled`): by the person, mostly. */
 export const REQUEST_CANCELLED = -32800;
 
+/**
+ * JSON-RPC code of a request that can go on only once the person has opened a link (MCP
+ * 2025-11-25, URL elicitation required): they declined or dismissed it.
+ */
+export const URL_ELICITATION_REQUIRED = -32042;
+
 /** The next step a failure's code suggests, when the place it happened has none of its own. */
 function nextStepFor(code: number, hasFields: boolean): string | undefined {
   if (code === INVALID_PARAMS)
     return hasFields ? 'Correct the marked fields, then try again.' : 'Correct what the reason names, then try again.';
   if (code === TOO_MANY_REQUESTS) return 'Wait a moment, then try again.';
+  if (code === URL_ELICITATION_REQUIRED) return 'Try again when you are ready to open the link it asks for.';
   // Nothing went wrong that trying again would change.
   if (code === REQUEST_CANCELLED) return undefined;
   return 'Try again. If it fails the same way, the reason above says what to change.';

@@ -5,6 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import {
   ActionError,
   REQUEST_CANCELLED,
+  URL_ELICITATION_REQUIRED,
   correctingFailure,
   failureOf,
   useFailure
@@ -151,6 +152,15 @@ export function ToolCallForm({
           <p className="call-cancelled">You cancelled this call of {tool.name}; the server was told to stop.</p>
         );
         announce(`The call of ${tool.name} was cancelled.`);
+      } else if (error.code === URL_ELICITATION_REQUIRED) {
+        // The person turned the link down: the call was never run, which is not a failure of it.
+        show(
+          failureOf(
+            `The call of ${tool.name} did not go on.`,
+            error,
+            'Call it again when you are ready to open its link.'
+          )
+        );
       } else show(failureOf(`The call of ${tool.name} failed.`, error));
     } finally {
       setBusy(false);

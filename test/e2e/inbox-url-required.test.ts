@@ -182,8 +182,14 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
 
     await nav('Tools').click();
     const failure = form.getByRole('alert');
-    await failure.getByText('The call of list-files failed.').waitFor();
+    // Turned down, the call never ran: not "failed", and what to do is to call it again, not to retry blindly.
+    await failure.getByText('The call of list-files did not go on.').waitFor();
+    assert.equal(
+      await failure.locator('.action-error-next').textContent(),
+      'Call it again when you are ready to open its link.'
+    );
     const why = (await failure.textContent()) ?? '';
+    assert.match(why, /its link \("Sign in to Example files so that this server can read it\."\); you declined it/);
     assert.match(why, /Tool "list-files" on "Files server" can go on only once you have opened its link/);
     assert.match(why, /Sign in to Example files/);
     assert.match(why, /you declined it/);

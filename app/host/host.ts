@@ -678,12 +678,10 @@ export class Host {
         this.events.emit('server.state', { serverId, state });
         if (state.status === 'ready') {
           this.#flushStatus(connection);
-          this.requestor.attach(
-            serverId,
-            config.name,
-            connection.client,
-            connection.era === 'modern' ? { modern: modernPeer(connection) } : {}
-          );
+          this.requestor.attach(serverId, config.name, connection.client, {
+            ...(connection.era === 'modern' && { modern: modernPeer(connection) }),
+            startedAnew: config.transport.type === 'stdio'
+          });
         }
         if (state.status === 'failed' || state.status === 'closed') {
           this.receiver.forgetConnection(connection.owner.identity);

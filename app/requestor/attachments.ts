@@ -19,6 +19,11 @@ export interface AttachOptions {
    * tasks extension) instead of the client's 2025-11-25 requests.
    */
   modern?: ModernPeer;
+  /**
+   * The server's process was started for this connection (stdio): a task created over an earlier
+   * connection was created by another process, whose tasks this one knows only if it stores them.
+   */
+  startedAnew?: boolean;
 }
 
 /** A connected server as the requestor uses it. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
-import { TaskFollowerBase } from './task-follower-base.js';
+import { TaskFollowerBase, type FollowedConnection } from './task-follower-base.js';
 import { checkResultType } from './result-type.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
@@ -46,9 +46,8 @@ export interface ModernPeer {
 }
 
 /** The connection a modern follower talks through while its server is attached. */
-export interface ModernConnection {
+export interface ModernConnection extends FollowedConnection {
   readonly peer: ModernPeer;
-  readonly serverName: string;
 }
 
 /** The `Task` of the extension (`ttlMs`, `pollIntervalMs`); other fields are kept by `looseObject`. */

@@ -306,9 +306,12 @@ export class OutboundTasks {
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
+      // Made over an earlier connection: a server started anew for this one may not know it.
+      const startedAnew = options.startedAnew === true;
       if (follower instanceof ModernTaskFollower && modern)
-        follower.follow({ peer: modern, serverName }, { pollNow: true });
-      else if (follower instanceof TaskFollower && !modern) follower.follow({ client, serverName }, { pollNow: true });
+        follower.follow({ peer: modern, serverName, startedAnew }, { pollNow: true });
+      else if (follower instanceof TaskFollower && !modern)
+        follower.follow({ client, serverName, startedAnew }, { pollNow: true });
     }
   }
 

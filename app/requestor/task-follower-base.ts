@@ -56,6 +56,13 @@ export interface OutboundFollower {
   cancel(): Promise<void>;
 }
 
+/** What a follower talks to its server through, whichever the protocol. */
+export interface FollowedConnection {
+  readonly serverName: string;
+  /** The server's process was started for this connection, after the task was created (stdio). */
+  readonly startedAnew?: boolean;
+}
+
 /**
  * What both followers share: the view and its recorded changes, the ttl and the expiry it
  * concludes, polling `tasks/get` at the receiver's `pollInterval` (or the backoff), status
@@ -66,10 +73,7 @@ export interface OutboundFollower {
  * and may act on the state before the next poll (`advance`). `Connection` is what it talks
  * through while its server is attached; `Answer` is its raw `tasks/get` answer.
  */
-export abstract class TaskFollowerBase<
-  Connection extends { readonly serverName: string },
-  Answer
-> implements OutboundFollower {
+export abstract class TaskFollowerBase<Connection extends FollowedConnection, Answer> implements OutboundFollower {
   protected readonly env: FollowerEnvironment;
   readonly #view: OutboundTaskView;
   #connection: Connection | undefined;
@@ -359,7 +363,12 @@ export abstract class TaskFollowerBase<
     const next = nextOutboundState(view.state, { type: 'lost' });
     if (next === undefined) return;
     view.state = next;
-    view.reason = lostReason(this.#connection?.serverName ?? view.serverName, view.taskId, detail.message);
+    view.reason = lostReason(
+      this.#connection?.serverName ?? view.serverName,
+      view.taskId,
+      detail.message,
+      this.#connection?.startedAnew === true
+    );
     this.changed();
     this.stop();
   }
@@ -426,18 +435,24 @@ export abstract class TaskFollowerBase<
 const LOST_ANSWER_LIMIT = 300;
 
 /**
- * Why a task is lost, in a sentence for a person: the Desk shows it with the task, its id
+ * Why a task is lost, in a sentence for a person (`startedAnew`: over a connection to a process
+ * started after the task was created): the Desk shows it with the task, its id
  * included, so the server's own words are given without the error code, the SDK's
  * "MCP error <code>: " (an SDK server's message already carries one on the wire, and the
  * client adds another) or the task's id ("Task not found: <id>").
  */
-function lostReason(serverName: string, taskId: string, answer: string): string {
+function lostReason(serverName: string, taskId: string, answer: string, startedAnew: boolean): string {
   let stripped = answer.replace(/^(?:MCP error -?\d+: )+/, '').trim();
   if (taskId !== '' && stripped.endsWith(taskId)) stripped = stripped.slice(0, -taskId.length).replace(/[\s:]+$/, '');
   if (taskId !== '') stripped = stripped.replaceAll(taskId, 'this task');
   const words = stripped.length > LOST_ANSWER_LIMIT ? `${stripped.slice(0, LOST_ANSWER_LIMIT)}…` : stripped;
   const said = words === '' ? '' : ` (It answered: ${/[.!?…]$/.test(words) ? words : `${words}.`})`;
-  return `${serverName} no longer knows this task; it may have restarted.${said}`;
+  // A server Taskdesk started again itself (stdio, after a restart of either) restarted for sure:
+  // said as a fact, and why that loses the task, rather than as a guess.
+  const why = startedAnew
+    ? 'it was started again since the task was created, and kept no tasks from before'
+    : 'it may have restarted';
+  return `${serverName} no longer knows this task; ${why}.${said}`;
 }
 
 /** When a task's ttl runs out, as its view records it: its creation here plus the receiver's ttl (null: never). */

@@ -4,14 +4,18 @@ import { LeanGetTaskPayloadResultSchema, LeanGetTaskResultSchema } from '../mcp/
 import { RequestAbort, releaseTaskProgressHandler } from '../mcp/sdk-seams.js';
 import { toErrorData, type ErrorData } from '../core/errors.js';
 import type { OutboundOutcome, OutboundTaskView } from '../contract/outbound-tasks.js';
-import { TaskFollowerBase, type FollowerEnvironment, type RequestAbortHandle } from './task-follower-base.js';
+import {
+  TaskFollowerBase,
+  type FollowedConnection,
+  type FollowerEnvironment,
+  type RequestAbortHandle
+} from './task-follower-base.js';
 import { isServerTerminal } from './outbound-task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
 /** The connection a follower talks through while its server is attached. */
-export interface FollowerConnection {
+export interface FollowerConnection extends FollowedConnection {
   readonly client: Client;
-  readonly serverName: string;
 }
 
 /**

@@ -56,6 +56,12 @@ export const HistorySummarySchema = z.object({
    * `_meta`): that task's id, the server's. Kept whether or not it was asked as a task of its own.
    */
   relatedTaskId: z.string().optional(),
+  /**
+   * A question asked for a request of Taskdesk's that was no task (a multi round-trip request, a
+   * 2025-11-25 link its server needs opened first): that request in words, "tool list-files"
+   * (`relatedTaskId` is then Taskdesk's own id for it, which names nothing a person knows).
+   */
+  askedFor: z.string().optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
   /**

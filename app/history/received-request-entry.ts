@@ -21,9 +21,9 @@ const REASON_CHARS = 300;
  * the request because the task it was asked for ended (its runner's notes say so and why; its
  * server was answered as a dismissal, which is no answer of the person's). A model request the
  * person changed before approving it keeps what ran (`ranRequest`, from its runner's notes)
- * beside what the server sent.
+ * beside what the server sent. `askedFor`: the request of Taskdesk's (no task) it was asked for, in words.
  */
-export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry {
+export function receivedRequestEntry(ended: EndedOrdinaryRequest, askedFor?: string): HistoryEntry {
   const { outcome } = ended;
   const cancelled = ended.cancelled ?? withdrawalOf(ended.kind, ended.notes);
   const status: HistoryStatus = cancelled ? 'cancelled' : outcome.type === 'result' ? 'completed' : 'failed';
@@ -40,6 +40,7 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest): HistoryEntry 
     serverId: ended.owner.serverId,
     serverName: ended.owner.serverName,
     ...(ended.relatedTaskId !== undefined && { relatedTaskId: ended.relatedTaskId }),
+    ...(askedFor !== undefined && { askedFor }),
     title: titleOfReceived(ended.kind, ended.request),
     status,
     ...(cancelled?.by !== undefined && { cancelledBy: cancelled.by }),

@@ -320,8 +320,8 @@ export class TaskHistory {
    * `receivedRequestEntry`): a new entry each time. Not kept while it waits: an ordinary
    * request does not outlive the app.
    */
-  recordReceivedRequest(ended: EndedOrdinaryRequest): void {
-    this.#save(receivedRequestEntry(ended));
+  recordReceivedRequest(ended: EndedOrdinaryRequest, askedFor?: string): void {
+    this.#save(receivedRequestEntry(ended, askedFor));
   }
 
   /** One page of entries matching `filter`, newest first. */
@@ -396,7 +396,7 @@ export class TaskHistory {
         // title lives with the Assistant, not here, so the words have to do.
         const origin = entry.origin?.kind === 'assistant' ? BY_THE_ASSISTANT : '';
         const haystack =
-          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}\n${origin}`.toLowerCase();
+          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}\n${entry.askedFor ?? ''}\n${origin}`.toLowerCase();
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);

@@ -481,7 +481,12 @@ export class Host {
             this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
         ordinaryEnded: (ended) => {
-          this.history.recordReceivedRequest(ended);
+          // Asked for a multi round-trip request (or a link) of Taskdesk's: History names that request.
+          const askedFor =
+            ended.relatedTaskId === undefined
+              ? undefined
+              : this.requestor.exchanges?.describe(ended.owner.serverId, ended.relatedTaskId);
+          this.history.recordReceivedRequest(ended, askedFor);
           this.#openWork.requestEnded(ended);
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),

@@ -167,6 +167,18 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     await nav('Tools').click();
     await form.locator('.call-result .tool-result', { hasText: 'files: a.txt, b.txt' }).waitFor();
     assert.equal(await form.locator('.action-error').isVisible(), false);
+
+    // History names the link by the call it was asked for.
+    await nav('History').click();
+    const row = page
+      .getByRole('region', { name: 'History' })
+      .locator('.history-list li')
+      .filter({ hasText: 'Sign in to Example files' })
+      .first();
+    assert.match(
+      (await row.locator('.meta').textContent()) ?? '',
+      /^Question for tool list-files · from Files server · /
+    );
   });
 
   it('ends the call when the person declines the link, and the form says why', async () => {

@@ -85,6 +85,12 @@ describe('a 2025-11-25 server that needs a link opened first (URL elicitation re
     await retrying;
     assert.equal(textOf(await calling), 'files: a.txt, b.txt');
     assert.deepEqual(await host.call('exchanges.list', {}), []);
+
+    // History names the call the link was asked for, not Taskdesk's own id for the wait, and finds it by it.
+    const { entries } = await host.call('history.list', { filter: { kind: 'elicitation', text: 'list-files' } });
+    const question = entries.find((entry) => entry.relatedTaskId === exchange.exchangeId);
+    assert.equal(question?.askedFor, 'tool list-files');
+    assert.equal(question?.title, 'Sign in to Example files so that this server can read it.');
   });
 
   it('without a word from the server, waits until the person continues', async () => {

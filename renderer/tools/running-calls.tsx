@@ -5,7 +5,7 @@ import { ProgressLine } from '../components/progress-line.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { waitingWords } from './waiting-words.js';
+import { waitingHref, waitingLead } from './waiting-words.js';
 
 /** One running plain call: elapsed time, progress, Cancel. */
 export function RunningCall({ call }: { call: PlainCallView }) {
@@ -20,7 +20,13 @@ export function RunningCall({ call }: { call: PlainCallView }) {
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <CallElapsed startedAt={call.startedAt} />
         {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
-        {call.waitingOnPerson ? ` · ${waitingWords(call.serverId, call.serverName, inbox)}` : null}
+        {call.waitingOnPerson ? (
+          <>
+            {` · ${waitingLead(call.serverId, call.serverName, inbox)} `}
+            {/* To the server's first card there (its oldest question), else to the Inbox itself. */}
+            <a href={waitingHref(call.serverId, inbox)}>in the Inbox</a>
+          </>
+        ) : null}
       </p>
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />

@@ -14,6 +14,11 @@ function kindOf(item: Pick<InboxItem, 'kind'>): 'elicitation' | 'sampling' {
  * to). When the Desk knows none of its items yet, only that the server waits for the person.
  */
 export function waitingWords(serverId: string, serverName: string, inbox: readonly InboxItem[]): string {
+  return `${waitingLead(serverId, serverName, inbox)} in the Inbox`;
+}
+
+/** {@link waitingWords} without "in the Inbox", which a running call's card makes a link. */
+export function waitingLead(serverId: string, serverName: string, inbox: readonly InboxItem[]): string {
   const counts = { elicitation: 0, sampling: 0 };
   for (const item of inbox) if (item.serverId === serverId) counts[kindOf(item)] += 1;
   const parts = (['elicitation', 'sampling'] as const)
@@ -22,6 +27,12 @@ export function waitingWords(serverId: string, serverName: string, inbox: readon
       const words = KIND_WORDS[kind].toLowerCase();
       return counts[kind] === 1 ? `a ${words}` : `${counts[kind]} ${words}s`;
     });
-  if (parts.length === 0) return `${serverName} is waiting for you in the Inbox`;
-  return `${serverName} has ${parts.join(' and ')} for you in the Inbox`;
+  if (parts.length === 0) return `${serverName} is waiting for you`;
+  return `${serverName} has ${parts.join(' and ')} for you`;
+}
+
+/** Where "in the Inbox" leads: the server's first item there, else the Inbox. */
+export function waitingHref(serverId: string, inbox: readonly InboxItem[]): string {
+  const first = inbox.find((item) => item.serverId === serverId);
+  return first ? `#inbox/${encodeURIComponent(first.id)}` : '#inbox';
 }

@@ -101,8 +101,10 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^3 min/);
     assert.equal((await host.call('tools.runningCalls', {})).length, 1, 'the call did not time out');
 
-    await page.getByRole('link', { name: /^Inbox/ }).click();
+    // "in the Inbox" leads to the question itself.
+    await running.getByRole('link', { name: 'in the Inbox' }).click();
     const card = page.locator(`[data-inbox-id="${item.id}"]`);
+    await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.inboxId === id, item.id);
     // The same fields as a tool's arguments, without a type: a question's field reads as its description.
     assert.equal(
       await accessibleDescription(card.getByRole('textbox', { name: 'String with email format' })),

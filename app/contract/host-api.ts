@@ -128,7 +128,13 @@ export const ServerConfigSchema = z.object({
    */
   entryOrder: z.array(z.string()).optional(),
   /** Folders (absolute paths) the server sees as its roots (`roots/list`); none when absent. */
-  roots: z.array(RootFolderSchema).optional()
+  roots: z.array(RootFolderSchema).optional(),
+  /**
+   * When the server was added (or imported), ISO 8601: set by Taskdesk as it saves a new server
+   * (one given to `servers.add` is not taken), kept through edits. Absent for lists older builds
+   * saved and for servers from the host's config.
+   */
+  addedAt: z.string().optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -171,6 +177,8 @@ export const ServerViewSchema = z.object({
    * person: it cannot be edited or removed from the Desk. Absent: the person's own.
    */
   configured: z.literal(true).optional(),
+  /** When the person added (or imported) it: see `ServerConfig.addedAt`. */
+  addedAt: z.string().optional(),
   state: ConnectionStateSchema
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

@@ -283,7 +283,13 @@ export class Host {
         }),
       expiring: (item) => this.events.emit('inbox.expiring', { item })
     });
-    this.#registry = new ServerRegistry({ dir: config.dataDir, corruptDir, factory, extra: config.servers ?? [] });
+    this.#registry = new ServerRegistry({
+      dir: config.dataDir,
+      corruptDir,
+      factory,
+      extra: config.servers ?? [],
+      now: () => this.clock.now()
+    });
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
     this.#eras = new ServerEras({ dir: config.dataDir, corruptDir, factory });
     for (const warning of this.#eras.warnings) this.#warn(warning.message, warning.movedTo);
@@ -875,6 +881,7 @@ export class Host {
           : { type: 'http', target: redactUrl(transport.url) },
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
       ...(!this.#registry.isSaved(config.id) && { configured: true as const }),
+      ...(config.addedAt !== undefined && { addedAt: config.addedAt }),
       state: this.#viewState(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(

@@ -22,8 +22,21 @@ export class ServerRegistry {
   readonly #saved: ServerConfig[];
   readonly #extra: ServerConfig[];
 
-  constructor(options: { dir: string; corruptDir: string; factory: JsonFileStoreFactory; extra: ServerConfigInput[] }) {
-    this.#extra = options.extra.map((config) => ServerConfigSchema.parse(config));
+  readonly #now: () => number;
+
+  /** `now`: the time a new server is saved with (`addedAt`). */
+  constructor(options: {
+    dir: string;
+    corruptDir: string;
+    factory: JsonFileStoreFactory;
+    extra: ServerConfigInput[];
+    now: () => number;
+  }) {
+    this.#now = options.now;
+    this.#extra = options.extra.map((config) => {
+      const { addedAt: _notAdded, ...given } = ServerConfigSchema.parse(config);
+      return given;
+    });
     const narrowed = narrowToOwner(path.join(options.dir, 'servers.json'));
     if (narrowed) this.warnings.push({ message: narrowed });
     this.#document = openVersionedDocument({
@@ -55,9 +68,9 @@ export class ServerRegistry {
     return this.list().find((config) => config.id === serverId);
   }
 
-  /** Saves a new server; an id already in use is −32602. */
+  /** Saves a new server, dated now (`addedAt`); an id already in use is −32602. */
   add(input: ServerConfigInput): ServerConfig {
-    const config = ServerConfigSchema.parse(input);
+    const config = { ...ServerConfigSchema.parse(input), addedAt: new Date(this.#now()).toISOString() };
     const taken = this.get(config.id);
     if (taken) {
       const message = `Id already used by ${taken.name}: choose another, or edit that server.`;
@@ -78,9 +91,12 @@ export class ServerRegistry {
 
   /** Replaces a saved server's config (same id). */
   update(input: ServerConfigInput): ServerConfig {
-    const config = ServerConfigSchema.parse(input);
-    const index = this.#saved.findIndex((saved) => saved.id === config.id);
-    if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${config.id}`);
+    const { addedAt: _given, ...parsed } = ServerConfigSchema.parse(input);
+    const index = this.#saved.findIndex((saved) => saved.id === parsed.id);
+    if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${parsed.id}`);
+    // When it was added is no setting: kept as it was saved.
+    const addedAt = this.#saved[index]!.addedAt;
+    const config: ServerConfig = { ...parsed, ...(addedAt !== undefined && { addedAt }) };
     const next = this.#saved.map((saved, at) => (at === index ? config : saved));
     this.#document.save(next);
     this.#saved.splice(index, 1, config);

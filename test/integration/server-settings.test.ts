@@ -11,6 +11,7 @@ import { loginShellEnv } from '../../app/mcp/login-env.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { root } from '../e2e/renderer-build.js';
 import { stderrContaining } from '../support/stderr-wait.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 /** tsx by URL: a server started in another working directory still finds it. */
@@ -226,6 +227,57 @@ describe('adding a server under an id in use', () => {
         (await host.call('servers.list', {})).map((view) => [view.id, view.name]),
         [['same', 'First']]
       );
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+});
+
+describe('when a server was added', () => {
+  it('is dated by Taskdesk as it is added (a date given is not taken), kept through an edit and a restart', async () => {
+    const data = tempDir();
+    const clock = new ManualClock(Date.UTC(2026, 11, 4, 9, 30));
+    const open = () => createHost({ dataDir: data.dir, autoConnect: false, clock });
+    let host = open();
+    try {
+      const added = await host.call('servers.add', {
+        id: 'dated',
+        name: 'Dated',
+        transport: { type: 'stdio', command: 'node', args: [] },
+        addedAt: '1999-01-01T00:00:00.000Z'
+      });
+      assert.equal(added.addedAt, '2026-12-04T09:30:00.000Z');
+      await clock.advance(60_000);
+      await host.call('servers.update', {
+        serverId: 'dated',
+        settings: {
+          name: 'Renamed',
+          autoConnect: false,
+          transport: { type: 'stdio', command: 'node', args: [], env: [] }
+        }
+      });
+      await host.close();
+      host = open();
+      const [view] = await host.call('servers.list', {});
+      assert.deepEqual([view?.name, view?.addedAt], ['Renamed', '2026-12-04T09:30:00.000Z']);
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('is not said of a server from Taskdesk’s own configuration', async () => {
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [
+        { id: 'given', name: 'Given', transport: { type: 'stdio', command: 'node' }, addedAt: '2020-01-01T00:00:00Z' }
+      ]
+    });
+    try {
+      assert.equal((await host.call('servers.list', {}))[0]?.addedAt, undefined);
     } finally {
       await host.close();
       data.remove();

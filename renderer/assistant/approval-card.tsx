@@ -211,7 +211,20 @@ export function ApprovalCard({
         with:
       </p>
       {editor === 'form' ? (
-        <div ref={editorRef} className="chat-args-form" role="group" aria-label="Arguments">
+        <div
+          ref={editorRef}
+          className="chat-args-form"
+          role="group"
+          aria-label="Arguments"
+          // Enter in a one-line field approves with the edits, as Enter submits the Desk's other forms
+          // (this one is no <form>: the card is not one). Not in a text area, where Enter starts a line.
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || e.defaultPrevented || e.nativeEvent.isComposing) return;
+            if (!(e.target instanceof HTMLInputElement) || !SUBMITTING_INPUTS.has(e.target.type)) return;
+            e.preventDefault();
+            approve();
+          }}
+        >
           <ArgumentFields form={form} />
         </div>
       ) : editor === 'json' ? (
@@ -323,6 +336,22 @@ export function ApprovalCard({
     </div>
   );
 }
+
+/** The kinds of <input> in which Enter submits a form (implicit submission): not a box to tick, nor a button. */
+const SUBMITTING_INPUTS = new Set([
+  'text',
+  'search',
+  'url',
+  'tel',
+  'email',
+  'password',
+  'number',
+  'date',
+  'month',
+  'week',
+  'time',
+  'datetime-local'
+]);
 
 /** Why edited arguments cannot be sent (not JSON, not an object), or `undefined` when they can. */
 function argumentsError(text: string): Failure | undefined {

@@ -150,13 +150,20 @@ function ConversationPane({
   initialText: string | undefined;
   onDeleted: () => void;
 }) {
-  const { client, store, confirm } = useDesk();
+  const { client, store, confirm, announce } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
   const anyProvider = useDeskState((state) => state.providers.length > 0);
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);
+  /**
+   * The open settings were set aside by a call that came to wait for approval: hidden, with what
+   * was typed in them kept, until Settings shows them again.
+   */
+  const [setAside, setSetAside] = useState(false);
+  /** Whether the settings show (open, and not set aside). */
+  const settingsShown = settings && !setAside;
   /** Bumped by a failure's Choose a provider: the settings open with the focus on the provider. */
   const [providerFocus, setProviderFocus] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
@@ -179,10 +186,39 @@ function ConversationPane({
     )
       return;
     setSettings(false);
+    setSetAside(false);
     // Opened again by their button, the settings leave the focus there.
     setProviderFocus(0);
     settingsButton.current?.focus();
   };
+  /** Saved by Save settings: closed (nothing is left to lose), the focus back on their button. */
+  const settingsSaved = useCallback(() => {
+    setSettings(false);
+    setSetAside(false);
+    setProviderFocus(0);
+    settingsButton.current?.focus();
+  }, []);
+  // A call that comes to wait for approval while the settings show sets them aside, so that the
+  // call is in sight: the chat cannot go on until the person decides, and open settings hide the
+  // messages (at 800×600 completely). Set aside, not closed: closing would drop changes not saved,
+  // and asking first would put a dialog between the person and the call. Settings brings them back
+  // as they were.
+  const pending = (conversation?.messages ?? [])
+    .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
+    .filter((call) => call.state === 'pending-approval')
+    .map((call) => call.id)
+    .join(' ');
+  const seenPending = useRef(pending);
+  useEffect(() => {
+    const seen = new Set(seenPending.current.split(' '));
+    seenPending.current = pending;
+    if (!settingsShown || !pending.split(' ').some((id) => id !== '' && !seen.has(id))) return;
+    // The focus in the settings would fall to the page as they hide: their button takes it, as on close.
+    const inSettings = document.activeElement?.closest('.chat-settings') != null;
+    setSetAside(true);
+    if (inSettings) settingsButton.current?.focus();
+    announce('A tool call waits for your approval: the settings are set aside, Settings shows them again.');
+  }, [pending, settingsShown, announce]);
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
   const title = useRef<HTMLHeadingElement>(null);
@@ -264,10 +300,14 @@ function ConversationPane({
         <button
           type="button"
           ref={settingsButton}
-          aria-expanded={settings}
-          onClick={() => (settings ? void closeSettings() : setSettings(true))}
+          aria-expanded={settingsShown}
+          onClick={() => {
+            if (settingsShown) return void closeSettings();
+            setSettings(true);
+            setSetAside(false);
+          }}
         >
-          {settings ? 'Close settings' : 'Settings'}
+          {settingsShown ? 'Close settings' : 'Settings'}
         </button>
       </header>
       {settings ? (
@@ -276,6 +316,8 @@ function ConversationPane({
           conversation={conversation}
           onDeleted={onDeleted}
           onUnsavedChange={onUnsavedChange}
+          onSaved={settingsSaved}
+          hidden={setAside}
           focusProvider={providerFocus}
         />
       ) : null}
@@ -283,6 +325,7 @@ function ConversationPane({
         conversation={conversation}
         onChooseProvider={() => {
           setSettings(true);
+          setSetAside(false);
           setProviderFocus((n) => n + 1);
         }}
       />
@@ -290,7 +333,10 @@ function ConversationPane({
         conversation={conversation}
         autoFocus={focusComposer}
         initialText={initialText}
-        beforeSend={() => settingsForm.current?.saveChanges() ?? Promise.resolve(undefined)}
+        // Set aside, the settings are out of sight: what was typed in them waits there, not sent with the message.
+        beforeSend={() =>
+          (settingsShown ? settingsForm.current?.saveChanges() : undefined) ?? Promise.resolve(undefined)
+        }
       />
     </section>
   );

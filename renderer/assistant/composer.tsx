@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -50,6 +50,24 @@ export function Composer({
   );
   const runningTasks = useMemo(() => runningTaskCalls(conversation), [conversation]);
   const questions = useDeskState((state) => waitingQuestions(runningTasks, state.outbound, state.inbox));
+
+  /**
+   * Why Enter sent nothing, said by the box while the conversation is busy (a call waits for
+   * approval, or runs, or the model answers); the text stays in the box for when it is free.
+   */
+  const [held, setHeld] = useState(false);
+  // Free again: Enter sends once more, and the note has nothing left to say.
+  if (held && !busy) setHeld(false);
+  const heldId = useId();
+  const whyHeld = (): string =>
+    waitsForApproval
+      ? 'Approve or deny the call above first, or Stop.'
+      : questions > 0
+        ? 'Answer the task’s question above first, or Stop.'
+        : conversation.status === 'tools'
+          ? 'A tool call is running: wait for it, or Stop.'
+          : 'The model is answering: wait for it, or Stop.';
+  const heldNote = held && busy ? whyHeld() : undefined;
 
   const action = useRef<HTMLButtonElement>(null);
   /** Whether Stop has the focus: when it gives way to Send, the focus would otherwise fall to the page. */
@@ -187,11 +205,19 @@ export function Composer({
                       : 'Message the model…'
             }
             title="Enter sends; Shift+Enter starts a new line"
+            aria-describedby={heldNote ? heldId : undefined}
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
+                if (busy && text.trim() !== '') {
+                  // Said by the box, and announced (the note is not live: the announcement says it
+                  // each time Enter is pressed, the same words again too).
+                  setHeld(true);
+                  announce(`Not sent. ${whyHeld()}`);
+                  return;
+                }
                 void submit();
               }
             }}
@@ -230,6 +256,11 @@ export function Composer({
             </button>
           )}
         </div>
+        {heldNote ? (
+          <p id={heldId} className="field-hint chat-held-note">
+            {heldNote}
+          </p>
+        ) : null}
       </form>
     </div>
   );

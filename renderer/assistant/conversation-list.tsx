@@ -6,6 +6,7 @@ import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
 import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
+import { modelNamesOf, type ProviderView } from '../../app/contract/providers.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',
@@ -17,9 +18,10 @@ const STATUS_WORDS: Record<string, string> = {
  * The conversations, newest first, filtered by title as the person types, as one listbox: a
  * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, typing moves to
  * the next title that starts with what was typed (typeahead), and Enter, Space or a click opens
- * a conversation. New chat starts one on the first configured provider and model (both can be
- * changed in its settings), with the servers of the conversation shown (else every server ready
- * now), and clears the search so the new chat shows; without a provider it stays focusable but
+ * a conversation. New chat starts one on the first configured provider that has a model, on the
+ * model of the conversation shown when it is on that provider, else the provider's default model
+ * (both can be changed in its settings), with the servers of the conversation shown and those
+ * added since (`startingServers`), and clears the search so the new chat shows; without a provider it stays focusable but
  * does nothing, and a line under it (its description) says to add one first. When `focusRequest`
  * changes (a conversation was deleted), New chat takes the focus, at the top of the list (the
  * search box when there is no provider to start one with).
@@ -81,7 +83,7 @@ export function ConversationList({
     const needle = query.trim().toLowerCase();
     return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
   }, [summaries, query]);
-  const provider = providers.find((p) => p.models.length > 0) ?? providers[0];
+  const provider = providers.find((p) => modelNamesOf(p).length > 0) ?? providers[0];
   const listbox = useRef<HTMLUListElement>(null);
   /**
    * The conversation the arrow keys last moved to (or the person clicked), with the conversation
@@ -136,7 +138,7 @@ export function ConversationList({
     onStarting(true);
     void run(async () => {
       if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
-      const model = provider.models[0]?.name;
+      const model = startingModel(provider);
       if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
       const serverIds = await startingServers();
       const c = await client.call('assistant.create', { providerId: provider.id, model, serverIds });
@@ -155,27 +157,47 @@ export function ConversationList({
   };
 
   /**
+   * The model a new chat on `chosen` starts with: that of the conversation the person was in (the
+   * one shown, else the newest) when it is on the same provider and the provider still offers it;
+   * else the provider's default model (set under LLM providers); else the first it lists.
+   */
+  const startingModel = (chosen: ProviderView): string | undefined => {
+    const { assistant } = store.getState();
+    const last = assistant.summaries.find((s) => s.id === (selected ?? assistant.summaries[0]?.id));
+    const offered = modelNamesOf(chosen);
+    if (last?.providerId === chosen.id && offered.includes(last.model)) return last.model;
+    return chosen.defaultModel ?? offered[0];
+  };
+
+  /**
    * The servers a new chat offers the tools of: those the person chose for the conversation they
-   * were in (the one shown, else the newest), still configured; else every server ready now. A
-   * choice of none is no choice: it is what every chat began with before chats took servers.
-   * Offering tools is safe: each call still goes through its server's policy ("ask" by default).
+   * were in (the one shown, else the newest), still configured, plus every server added (or
+   * imported) after that conversation was made (`addedAt`): the person never had it to choose
+   * when they set that chat up, and leaving it out would leave a new server unticked in every chat
+   * from then on. A server with no date (from an older build, or Taskdesk's start options) counts
+   * as there before. No conversation, or a choice of none (what every chat began with before
+   * chats took servers): every server ready now. Offering tools is safe: each call still goes
+   * through its server's policy ("ask" by default).
    */
   const startingServers = async (): Promise<string[]> => {
     const { assistant, servers } = store.getState();
     const lastId = selected ?? assistant.summaries[0]?.id;
-    let chosen: string[] = [];
+    let last: { serverIds: string[]; createdAt: string } | undefined;
     if (lastId) {
       try {
-        chosen = (assistant.conversations[lastId] ?? (await client.call('assistant.get', { conversationId: lastId })))
-          .serverIds;
+        last = assistant.conversations[lastId] ?? (await client.call('assistant.get', { conversationId: lastId }));
       } catch {
         // Unreadable now: the ready servers will do.
       }
     }
-    const known = chosen.filter((id) => servers.some((server) => server.id === id));
-    return known.length > 0
-      ? known
-      : servers.filter((server) => server.state.status === 'ready').map((server) => server.id);
+    const known = (last?.serverIds ?? []).filter((id) => servers.some((server) => server.id === id));
+    if (!last || known.length === 0)
+      return servers.filter((server) => server.state.status === 'ready').map((server) => server.id);
+    const since = Date.parse(last.createdAt);
+    const later = servers.filter(
+      (server) => server.addedAt !== undefined && Date.parse(server.addedAt) > since && !known.includes(server.id)
+    );
+    return [...known, ...later.map((server) => server.id)];
   };
 
   return (

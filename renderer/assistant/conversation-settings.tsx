@@ -1,5 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
+import { modelNamesOf } from '../../app/contract/providers.js';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -29,11 +30,17 @@ export function ConversationSettings({
   conversation,
   onDeleted,
   onUnsavedChange,
+  onSaved,
+  hidden = false,
   focusProvider = 0,
   ref
 }: {
   conversation: Conversation;
   onDeleted: () => void;
+  /** Save settings saved them: the pane closes them (a save before a message is sent leaves them open). */
+  onSaved?: () => void;
+  /** Set aside (out of sight, the draft kept) while a call waits for approval. */
+  hidden?: boolean;
   /** Told whether the form holds changes not saved (so that closing it can ask first). */
   onUnsavedChange?: (unsaved: boolean) => void;
   /** Each new value (from 1) puts the focus on the provider field. */
@@ -101,12 +108,13 @@ export function ConversationSettings({
   useImperativeHandle(ref, () => ({ saveChanges: () => (unsaved ? persist() : Promise.resolve(undefined)) }));
 
   const provider = providers.find((p) => p.id === draft.providerId);
-  const models = provider?.models.map((m) => m.name) ?? [];
+  const models = provider ? modelNamesOf(provider) : [];
   if (draft.model && !models.includes(draft.model)) models.unshift(draft.model);
 
   const save = () => {
     if (busy) return;
-    void run(persist, 'The settings were not saved.');
+    // Saved, the settings have done their part: closed, the chat they hid is back in sight.
+    void run(persist, 'The settings were not saved.').then((ok) => ok && onSaved?.());
   };
 
   const remove = async () => {
@@ -130,6 +138,7 @@ export function ConversationSettings({
   return (
     <form
       ref={form}
+      hidden={hidden}
       className="chat-settings"
       aria-label="Conversation settings"
       onSubmit={(event) => {
@@ -155,13 +164,15 @@ export function ConversationSettings({
             onChange={(e) => {
               const next = providers.find((p) => p.id === e.target.value);
               // Another provider's models are its own: the old model name would name nothing there.
-              setDraft({ ...draft, providerId: e.target.value, model: next?.models[0]?.name ?? draft.model });
+              // Its default model, as a new chat on it would start with.
+              const model = next ? (next.defaultModel ?? modelNamesOf(next)[0]) : undefined;
+              setDraft({ ...draft, providerId: e.target.value, model: model ?? draft.model });
             }}
           >
             {provider ? null : <option value={draft.providerId}>Provider removed: choose another</option>}
             {providers.map((p) => {
               // A provider that lists no model has nothing to chat with: shown, so that its absence is not a puzzle.
-              const empty = p.models.length === 0;
+              const empty = modelNamesOf(p).length === 0;
               return (
                 <option key={p.id} value={p.id} disabled={empty && p.id !== draft.providerId}>
                   {empty ? `${p.name} (no models: add one under LLM providers)` : p.name}

@@ -95,8 +95,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   const messages = (): Locator => pane().getByRole('log', { name: 'Messages' });
   const lastAnswer = (): Locator => messages().locator('[data-role="assistant"]').last();
 
-  /** Starts a chat from the list and gives it a title and the tools of `serverId` (only). */
-  async function newChat(title: string, serverId: string): Promise<void> {
+  /**
+   * Starts a chat from the list and gives it a title and the tools of `serverId` (only), with
+   * `policy` for that server's tool calls when given; Save closes the settings.
+   */
+  async function newChat(title: string, serverId: string, policy?: 'ask' | 'auto'): Promise<void> {
     await page.getByRole('button', { name: '+ New chat' }).click();
     await pane().getByRole('heading', { name: 'New chat' }).waitFor();
     await pane().getByRole('button', { name: 'Settings' }).click();
@@ -105,9 +108,11 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     // A new chat starts with the servers of the last one: only `serverId` stays ticked.
     for (const [id, name] of Object.entries(SERVER_NAMES))
       await settings.getByLabel(name, { exact: true }).setChecked(id === serverId);
+    // Saved at once (the policy is the server's, in every conversation).
+    if (policy) await settings.getByLabel(`Tool calls to ${SERVER_NAMES[serverId]}`).selectOption(policy);
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await pane().getByRole('heading', { name: title }).waitFor();
-    return;
+    await settings.waitFor({ state: 'detached' });
   }
 
   async function send(text: string): Promise<void> {
@@ -284,7 +289,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('Enter in the reason field denies the call with that reason, and the model reads it', async () => {
     await newChat('Denied', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     llm.enqueue(
       { kind: 'tool-calls', calls: [{ id: 'd1', name: 'everything__echo', arguments: '{"message":"no"}' }] },
       { kind: 'text', tokens: ['Fine, I will not.'] }
@@ -302,7 +306,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('Edit arguments opens the tool’s form: a problem the host finds is said at its field, and what was typed is what the tool gets', async () => {
     await newChat('Form edits', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     const args = '{"url":"https://example.com/start"}';
     llm.enqueue(
       { kind: 'tool-calls', calls: [{ id: 'u1', name: 'everything__trigger-url-elicitation', arguments: args }] },
@@ -352,7 +355,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('Edit as JSON carries what was typed in the form; arguments the form cannot show open as JSON', async () => {
     await newChat('JSON edits', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     // A key the tool's schema does not declare: the form would drop it, so the JSON box opens.
     llm.enqueue(
       {
@@ -397,7 +399,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('the last answer can be asked again and the last message edited and sent again, by keyboard too; what followed it is replaced', async () => {
     await newChat('Again', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     llm.enqueue({ kind: 'text', tokens: ['First answer.'] });
     await send('Write a line');
     await lastAnswer().getByText('First answer.').waitFor();
@@ -456,7 +457,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('an answer’s code block has Copy, which copies its code; a nested list has no blank lines around it', async () => {
     await newChat('Markdown', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     const code = 'const answer = 42;\nconsole.log(answer);';
     llm.enqueue({
       kind: 'text',
@@ -488,7 +488,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('an answer streaming in follows the reader only while they are at the bottom', async () => {
     await newChat('Long read', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     const long = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');
     llm.enqueue({ kind: 'text', tokens: [long] }, { kind: 'hold' });
     await send('Write a lot');
@@ -525,10 +524,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('simulate-research-query runs as a task: the card shows its status and TTL, and the conversation goes on by itself with the report', async () => {
-    await newChat('Research', 'everything');
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Everything').selectOption('auto');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await newChat('Research', 'everything', 'auto');
     llm.enqueue(
       {
         kind: 'tool-calls',
@@ -554,7 +550,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('simulate-research-query with ambiguous: true: its question shows in the chat (and the Inbox) and is answered from the chat', async () => {
     await newChat('Python research', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     llm.enqueue(
       {
         kind: 'tool-calls',
@@ -614,11 +609,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('a long plain call shows its progress and elapsed time on its card; its Cancel ends that call alone, the model is told and answers, and the focus ends in the message box', async () => {
-    await newChat('Long call', 'everything');
     // Asked first (an earlier chat set Everything's calls to run), so that approving puts the focus on its card.
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Everything').selectOption('ask');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await newChat('Long call', 'everything', 'ask');
     llm.enqueue(
       {
         kind: 'tool-calls',
@@ -664,7 +656,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('Stop during streaming ends the answer where it was and closes the model request', async () => {
     await newChat('Stopped', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     llm.enqueue({ kind: 'hold' });
     await send('Tell me a long story');
     const held = await llm.nextHeld();
@@ -689,12 +680,8 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('Stop during a running task: tasks/cancel reaches the server, the card and the conversation show it stopped, the model is not asked again', async () => {
-    await newChat('Stop the job', 'jobs');
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Jobs').selectOption('auto');
-    // Escape closes the settings, and the focus goes back to their button.
-    await settings.getByLabel('Title').press('Escape');
-    await settings.waitFor({ state: 'detached' });
+    await newChat('Stop the job', 'jobs', 'auto');
+    // Save closed the settings, and the focus went back to their button.
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Settings');
     llm.enqueue({
       kind: 'tool-calls',
@@ -734,10 +721,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('Stop while a task waits on a question: the card shows the stop at once, with neither Cancel task nor the question', async () => {
-    await newChat('Stop the question', 'everything');
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Everything').selectOption('auto');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await newChat('Stop the question', 'everything', 'auto');
     llm.enqueue({
       kind: 'tool-calls',
       calls: [
@@ -785,7 +769,6 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
 
   it('a server-everything prompt (its arguments form) and resource are added to a message, and the model receives both', async () => {
     await newChat('Sources', 'everything');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     const picker = pane().getByRole('dialog', { name: 'Add a prompt or resource' });
     await pane().getByRole('button', { name: 'Attach a prompt or resource' }).click();
     const focusedLabel = () =>
@@ -841,10 +824,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('a task with an immediate response is cancelled from its card once the conversation has gone on: tasks/cancel reaches the server and the model hears how it ended', async () => {
-    await newChat('Cancel the job', 'work');
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Work').selectOption('auto');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await newChat('Cancel the job', 'work', 'auto');
     llm.enqueue(
       {
         kind: 'tool-calls',
@@ -876,10 +856,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   });
 
   it('a task with an immediate response and progress: the model goes on at once; after a restart of the host the result still reaches the conversation', async () => {
-    await newChat('Long job', 'work');
-    const settings = pane().getByRole('form', { name: 'Conversation settings' });
-    await settings.getByLabel('Tool calls to Work').selectOption('auto');
-    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await newChat('Long job', 'work', 'auto');
     llm.enqueue(
       {
         kind: 'tool-calls',

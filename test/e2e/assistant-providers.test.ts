@@ -110,13 +110,12 @@ describe('the Assistant’s conversations when their provider is removed or list
     await providerField().selectOption({ label: 'Fake LLM' });
     assert.equal(await modelField().inputValue(), 'fake-small');
     await settings().getByRole('button', { name: 'Save settings' }).click();
-    await settings().getByText('Saved.', { exact: true }).waitFor();
+    await settings().waitFor({ state: 'detached' });
     await pane().locator('.chat-header').getByText('Fake LLM · fake-small · no tools', { exact: true }).waitFor();
 
     await error.getByRole('button', { name: 'Retry' }).click();
     await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
     await settled(d.fixture.host, (await pane().getAttribute('data-conversation-id'))!, answered);
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -140,11 +139,11 @@ describe('the Assistant’s conversations when their provider is removed or list
     await page.screenshot({ path: path.join(root, '.tmp/assistant-providers-settings.png') });
     await settings().getByRole('button', { name: 'Save settings' }).click();
     await pane().locator('.chat-header').getByText('Second · second-a · no tools', { exact: true }).waitFor();
+    await settings().waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
 
   it('says where to add one when no provider is left, with a link there', async () => {
-    await pane().getByRole('button', { name: 'Close settings' }).click();
     for (const providerId of ['fake', 'second', 'lonely', 'bare', 'auto'])
       await d.fixture.host.call('providers.remove', { providerId });
     const header = pane().locator('.chat-header p');

@@ -18,8 +18,8 @@ const STATUS_WORDS: Record<string, string> = {
  * The conversations, newest first, filtered by title as the person types, as one listbox: a
  * single Tab stop (a roving tabindex), the arrow keys, Home and End move in it, typing moves to
  * the next title that starts with what was typed (typeahead), and Enter, Space or a click opens
- * a conversation. New chat starts one on the first configured provider that has a model, on the
- * model of the conversation shown when it is on that provider, else the provider's default model
+ * a conversation. New chat starts one on the provider of the conversation shown (else the first
+ * configured provider that has a model), on its model when it is on that provider, else the provider's default model
  * (both can be changed in its settings), with the servers of the conversation shown and those
  * added since (`startingServers`), and clears the search so the new chat shows; without a provider it stays focusable but
  * does nothing, and a line under it (its description) says to add one first. When `focusRequest`
@@ -137,11 +137,12 @@ export function ConversationList({
     setOpen(false);
     onStarting(true);
     void run(async () => {
-      if (!provider) throw new Error('Add an LLM provider first (LLM providers screen).');
-      const model = startingModel(provider);
-      if (!model) throw new Error(`The provider ${provider.name} lists no model: add one under LLM providers.`);
+      const chosen = startingProvider();
+      if (!chosen) throw new Error('Add an LLM provider first (LLM providers screen).');
+      const model = startingModel(chosen);
+      if (!model) throw new Error(`The provider ${chosen.name} lists no model: add one under LLM providers.`);
       const serverIds = await startingServers();
-      const c = await client.call('assistant.create', { providerId: provider.id, model, serverIds });
+      const c = await client.call('assistant.create', { providerId: chosen.id, model, serverIds });
       // In the store before it is shown: its pane opens on its message box, not on "Loading…".
       store.apply('assistant.changed', { conversationId: c.id, conversation: c });
       // A search that hides the new chat would leave the person in a conversation the list does not show.
@@ -156,14 +157,25 @@ export function ConversationList({
     });
   };
 
+  /** The conversation the person was in: the one shown, else the newest. */
+  const lastSummary = () => {
+    const { assistant } = store.getState();
+    return assistant.summaries.find((s) => s.id === (selected ?? assistant.summaries[0]?.id));
+  };
+
+  /** The provider a new chat starts on: that of the conversation the person was in while it offers a model, else the first that does. */
+  const startingProvider = (): ProviderView | undefined => {
+    const last = providers.find((p) => p.id === lastSummary()?.providerId);
+    return last && modelNamesOf(last).length > 0 ? last : provider;
+  };
+
   /**
    * The model a new chat on `chosen` starts with: that of the conversation the person was in (the
    * one shown, else the newest) when it is on the same provider and the provider still offers it;
    * else the provider's default model (set under LLM providers); else the first it lists.
    */
   const startingModel = (chosen: ProviderView): string | undefined => {
-    const { assistant } = store.getState();
-    const last = assistant.summaries.find((s) => s.id === (selected ?? assistant.summaries[0]?.id));
+    const last = lastSummary();
     const offered = modelNamesOf(chosen);
     if (last?.providerId === chosen.id && offered.includes(last.model)) return last.model;
     return chosen.defaultModel ?? offered[0];

@@ -205,4 +205,28 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     assert.match(String(tool?.content), /Echo: typed, then Enter$/);
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('starts a new chat on the provider of the chat the person was in, not the first one configured', async () => {
+    await d.fixture.host.call('providers.save', {
+      id: 'other',
+      name: 'Other LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'other-model' }]
+    });
+    await pane().getByRole('button', { name: 'Settings', exact: true }).click();
+    await settings().locator('.chat-settings-grid select').first().selectOption('other');
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await header()
+      .getByText(/^Other LLM · other-model · /)
+      .waitFor();
+    await newChat();
+    await header()
+      .getByText(/^Other LLM · other-model · /)
+      .waitFor();
+    assert.equal(
+      (await d.fixture.host.call('assistant.get', { conversationId: await currentId() })).providerId,
+      'other'
+    );
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

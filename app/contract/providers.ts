@@ -135,9 +135,4 @@ export function tokenLimitParamOf(settings: ProviderSettings): TokenLimitParam {
   return new URL(settings.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
 }
 
-/** Every model name a provider can be asked for: its list, plus the default when unlisted. */
-export function modelNamesOf(settings: ProviderSettings): string[] {
-  const names = settings.models.map((m) => m.name);
-  if (settings.defaultModel && !names.includes(settings.defaultModel)) names.unshift(settings.defaultModel);
-  return names;
-}
+export { modelNamesOf } from './model-names.js';

@@ -6,7 +6,8 @@ import { ActionError } from '../components/action-error.js';
 import { DateTime } from '../components/date-time.js';
 import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
-import { modelNamesOf, type ProviderView } from '../../app/contract/providers.js';
+import { modelNamesOf } from '../../app/contract/model-names.js';
+import type { ProviderView } from '../../app/contract/providers.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',

@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
-import { modelNamesOf } from '../../app/contract/providers.js';
+import { modelNamesOf } from '../../app/contract/model-names.js';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';

@@ -27,7 +27,11 @@ export function resolveCommand(
     return {
       found: false,
       searched: [],
-      message: `The command ${full} does not exist or cannot be run (it is not an executable file).`
+      // A command line pasted whole ("npx -y @scope/server") has a slash in a package name, not
+      // a path: the command as typed, not a path of our working folder no one typed.
+      message: withArguments(command)
+        ? `The command "${command}" was not found. ${ARGUMENTS_APART}`
+        : `The command ${full} does not exist or cannot be run (it is not an executable file).`
     };
   }
   const searched = [...new Set(options.PATH.split(delimiter).filter(Boolean))];
@@ -43,8 +47,20 @@ export function resolveCommand(
     message:
       searched.length === 0
         ? `The command "${command}" was not found: the PATH Taskdesk has is empty. Give the command's full path.`
-        : `The command "${command}" was not found in the ${searched.length} ${searched.length === 1 ? 'directory' : 'directories'} of the PATH (your login shell's, then Taskdesk's own): ${listed(searched)}. Install it, or give its full path.`
+        : `The command "${command}" was not found in the ${searched.length} ${searched.length === 1 ? 'directory' : 'directories'} of the PATH (your login shell's, then Taskdesk's own): ${listed(searched)}. ${withArguments(command) ? ARGUMENTS_APART : 'Install it, or give its full path.'}`
   };
+}
+
+const ARGUMENTS_APART =
+  'If that is a command followed by its arguments, put the command alone in Command and each argument on its own line in Arguments.';
+
+/**
+ * Whether a command that was not found looks like a command line: whitespace after its first
+ * word. A path with a space in a folder's name ("/opt/my tools/server") has one too, so the
+ * words only suggest, they do not say.
+ */
+function withArguments(command: string): boolean {
+  return /\S\s+\S/.test(command.trim());
 }
 
 /** The first directories searched, and how many more: a PATH of 14 directories is a wall of text. */

@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { escapeCloses } from '../components/escape-closes.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
+import { withCommandSplit } from './command-split.js';
 import { useCorrecting } from './use-correcting.js';
 import {
   draftFromSettings,
@@ -83,6 +85,14 @@ export function EditServerForm({
   const submit = async () => {
     if (!draft || busy) return;
     clear();
+    // Enter in Command, a command line still in it: split first, saved on the next Save.
+    const split = withCommandSplit(draft);
+    if (split?.commandSplit) {
+      setDraft(split);
+      announce(split.commandSplit);
+      controls.current.get('command')?.focus();
+      return;
+    }
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
       show(correctingFailure(problems.length));
@@ -112,6 +122,8 @@ export function EditServerForm({
       noValidate
       aria-labelledby={headingId}
       aria-busy={busy || draft === undefined}
+      // As Cancel, and as the Assistant's panels and a task's detail close on Escape.
+      onKeyDown={escapeCloses(onDone)}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

@@ -22,8 +22,20 @@ export function ImportPanel() {
   const [sources, setSources] = useState<ImportSource[] | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
+  /**
+   * What was found lands below the fold, under the button: after the person's own look, the
+   * focus goes to the heading of the results and they are brought into sight (a look again after
+   * an import leaves the focus on what the import did).
+   */
+  const results = useRef<HTMLHeadingElement>(null);
+  const [looked, setLooked] = useState(0);
+  useEffect(() => {
+    if (looked === 0) return;
+    results.current?.focus({ preventScroll: true });
+    results.current?.scrollIntoView({ block: 'start' });
+  }, [looked]);
 
-  const find = async () => {
+  const find = async (asked = false) => {
     if (busy) return;
     setBusy(true);
     clear();
@@ -34,9 +46,8 @@ export function ImportPanel() {
         ...(pasted.trim() && { text: pasted })
       });
       setSources(found.sources);
-      const servers = found.sources.reduce((count, source) => count + source.servers.length, 0);
-      const configs = found.sources.filter((s) => s.exists).length;
-      announce(`Found ${servers} server${servers === 1 ? '' : 's'} in ${configs} config${configs === 1 ? '' : 's'}.`);
+      announce(foundWords(found.sources));
+      if (asked) setLooked((n) => n + 1);
     } catch (thrown) {
       fail('Could not look for servers.', thrown, 'Check the project folders and the pasted JSON, then look again.');
     } finally {
@@ -83,12 +94,17 @@ export function ImportPanel() {
       </div>
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
-        <button type="button" {...busyProps(busy)} onClick={() => void find()}>
+        <button type="button" {...busyProps(busy)} onClick={() => void find(true)}>
           Look for servers
         </button>
       </div>
       {sources ? (
-        <ul className="cards import-sources" aria-label="Configs found">
+        <h4 id="heading-import-found" className="import-found" ref={results} tabIndex={-1}>
+          {foundWords(sources)}
+        </h4>
+      ) : null}
+      {sources ? (
+        <ul className="cards import-sources" aria-labelledby="heading-import-found">
           {readable.map((source) => (
             <ImportSourceCard
               key={`${source.kind}:${source.path ?? 'pasted'}`}
@@ -104,6 +120,13 @@ export function ImportPanel() {
       ) : null}
     </section>
   );
+}
+
+/** What a look found: "Found 2 servers in 1 config." */
+function foundWords(sources: readonly ImportSource[]): string {
+  const servers = sources.reduce((count, source) => count + source.servers.length, 0);
+  const configs = sources.filter((source) => source.exists).length;
+  return `Found ${servers} server${servers === 1 ? '' : 's'} in ${configs} config${configs === 1 ? '' : 's'}.`;
 }
 
 function ImportSourceCard({
@@ -199,7 +222,7 @@ function ImportSourceCard({
   return (
     <li className="card import-source" data-kind={source.kind} aria-labelledby={headingId}>
       <div className="card-header">
-        <h4 id={headingId}>{source.label}</h4>
+        <h5 id={headingId}>{source.label}</h5>
       </div>
       {source.path ? <p className="muted small-text">{source.path}</p> : null}
       {source.error ? (

@@ -19,6 +19,28 @@ function policyWords(policy: SamplingPolicy): string {
 }
 
 /**
+ * What a card's folded settings hold, in one line after "Settings": ": sampling asks you first ·
+ * no folders". What is not read yet is left out.
+ */
+function settingsSummary(policy: SamplingPolicy | undefined, folders: string[] | undefined) {
+  const parts = [
+    policy === undefined
+      ? undefined
+      : policy.mode === 'ask'
+        ? 'sampling asks you first'
+        : policy.mode === 'auto'
+          ? 'sampling runs without asking'
+          : 'sampling refused',
+    folders === undefined
+      ? undefined
+      : folders.length === 0
+        ? 'no folders'
+        : `${folders.length} ${folders.length === 1 ? 'folder' : 'folders'}`
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? null : `: ${parts.join(' · ')}`;
+}
+
+/**
  * The word a server that is not connected shows for its OAuth sign-in, when that is what it
  * waits for: not a failure (the core fails the connect until the person signs in, and a sign-out
  * disconnects). Undefined when the connection's own state says it.
@@ -32,7 +54,7 @@ function signInWord(state: ConnectionState, live: boolean): string | undefined {
 
 /**
  * One server: its connection state and why, connect or disconnect, its settings (sampling policy
- * and folders, open by default once it is ready), its tools, and removing it.
+ * and folders, folded until opened), its tools, and removing it.
  */
 export const ServerCard = memo(function ServerCard({
   server,
@@ -71,38 +93,14 @@ export const ServerCard = memo(function ServerCard({
   const policyFailure = useFailure();
   const { state } = server;
   const shownFailure = failure ?? connectFailure;
-  /** Once ready in this card's life: its settings are open by default from then on (a drop does not fold them under the person). */
-  const [seenReady, setSeenReady] = useState(state.status === 'ready');
-  if (state.status === 'ready' && !seenReady) setSeenReady(true);
-  /** The person's own open or close of the settings, which wins over the default. */
-  const [settingsChosen, setSettingsChosen] = useState<boolean | undefined>(undefined);
-  const settingsOpen = settingsChosen ?? seenReady;
-  const settings = useRef<HTMLDetailsElement>(null);
-  /** Whether the settings were open at the last render. */
-  const wasOpen = useRef(settingsOpen);
-  useLayoutEffect(() => {
-    const details = settings.current;
-    if (!details) return;
-    const opened = settingsOpen && !wasOpen.current;
-    wasOpen.current = settingsOpen;
-    if (!opened || settingsChosen !== undefined) return;
-    // Opened unasked (the server is ready now): what the person works in below this card (the
-    // Add form, another card) stays where it was in the window rather than being pushed down.
-    const focus = document.activeElement;
-    if (
-      !focus ||
-      details.contains(focus) ||
-      !(details.compareDocumentPosition(focus) & Node.DOCUMENT_POSITION_FOLLOWING)
-    )
-      return;
-    // By how far it moved, folded and open: the browser's scroll anchoring may have kept it in
-    // place already (when its anchor is below these settings), and a scroll of the settings'
-    // height on top of that pushed the focus up out of sight.
-    details.open = false;
-    const before = focus.getBoundingClientRect().top;
-    details.open = true;
-    window.scrollBy(0, focus.getBoundingClientRect().top - before);
-  }, [settingsOpen, settingsChosen]);
+  /**
+   * The settings are folded until the person opens them, ready or not: open on every card, they
+   * pushed Add a server several screens down and put every policy choice and folder field in the
+   * Tab order. The summary says what is set; once opened they stay as the person left them.
+   */
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  /** The server's folders, as its folders field read or saved them: said by the folded summary. */
+  const [folders, setFolders] = useState<string[] | undefined>(undefined);
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
   const signIn = signInWord(state, live);
@@ -324,19 +322,16 @@ export const ServerCard = memo(function ServerCard({
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
       <ServerSignIn server={server} />
       {editing ? <EditServerForm server={server} onDone={closeEdit} onSaving={awaitReconnect} /> : null}
-      {/* Settings that are not about the connection, folded on a server not ready yet, so that
-          Tab through a long list passes each card's state and actions, not every policy and folder. */}
+      {/* Settings that are not about the connection, folded, so that Tab through a long list
+          passes each card's state and actions, not every policy and folder. */}
       <details
         className="server-settings"
-        ref={settings}
         open={settingsOpen}
-        onToggle={(event) => {
-          const open = event.currentTarget.open;
-          if (open !== settingsOpen) setSettingsChosen(open);
-        }}
+        onToggle={(event) => setSettingsOpen(event.currentTarget.open)}
       >
         <summary>
           Settings<span className="sr-only"> of {server.name}</span>
+          {settingsSummary(saving ?? stored, folders)}
         </summary>
         <SamplingPolicyField
           serverId={server.id}
@@ -346,7 +341,7 @@ export const ServerCard = memo(function ServerCard({
           onChange={(policy) => void setPolicy(policy)}
         />
         <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
-        <ServerFolders serverId={server.id} serverName={server.name} />
+        <ServerFolders serverId={server.id} serverName={server.name} onFolders={setFolders} />
       </details>
       <ActionError
         failure={shownFailure}

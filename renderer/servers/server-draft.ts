@@ -23,6 +23,8 @@ export interface ServerDraft {
   headers: EntryDraft[];
   autoConnect: boolean;
   protocol: 'auto' | '2025-11-25' | '2026-07-28';
+  /** What the form did to a command line in Command (see `withCommandSplit`): said by the field until Command is typed in again. */
+  commandSplit?: string | undefined;
 }
 
 export type DraftField = 'name' | 'command' | 'url' | 'env' | 'headers';

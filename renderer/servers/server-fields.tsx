@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { FieldFrame, useFieldId } from '../forms/field-frame.js';
+import { useDesk } from '../shell/desk-context.js';
+import { withCommandSplit } from './command-split.js';
 import { EntryList } from './entry-list.js';
 import type { DraftField, ServerDraft } from './server-draft.js';
 
@@ -37,7 +39,17 @@ export function ServerFields({
   afterName?: ReactNode;
 }) {
   const group = useFieldId('transport');
+  const { announce } = useDesk();
   const set = (change: Partial<ServerDraft>) => onChange({ ...draft, ...change });
+  /**
+   * A command line in Command is split as it is pasted or left: before any Save, so that the
+   * person sees what will run (the field says what it did, a screen reader is told too).
+   */
+  const split = (next: ServerDraft) => {
+    const parted = withCommandSplit(next);
+    if (parted?.commandSplit) announce(parted.commandSplit);
+    if (parted || next !== draft) onChange(parted ?? next);
+  };
   const text = (field: 'name' | 'command' | 'url' | 'cwd') => ({
     name: field,
     value: draft[field],
@@ -94,14 +106,28 @@ export function ServerFields({
             required
             error={errors.command}
             hint={
+              draft.commandSplit ??
               // Only what was looked up: the command is looked up when the server connects.
-              commandFound && draft.command.trim() === commandFound.command
+              (commandFound && draft.command.trim() === commandFound.command
                 ? `Found: it runs ${commandFound.executable}.`
-                : "Looked up on your login shell's PATH when the server connects; or give its full path."
+                : "Looked up on your login shell's PATH when the server connects; or give its full path.")
             }
           >
             {(wiring) => (
-              <input {...wiring} {...text('command')} type="text" placeholder="npx" required aria-required="true" />
+              <input
+                {...wiring}
+                {...text('command')}
+                onChange={(event) => {
+                  const next = { ...draft, command: event.target.value, commandSplit: undefined };
+                  if ((event.nativeEvent as InputEvent).inputType === 'insertFromPaste') split(next);
+                  else onChange(next);
+                }}
+                onBlur={() => split(draft)}
+                type="text"
+                placeholder="npx"
+                required
+                aria-required="true"
+              />
             )}
           </FieldFrame>
           <FieldFrame name="args" label="Arguments" hint="One argument per line.">

@@ -26,9 +26,21 @@ function readableReason(message: string): string {
  * the preload); in browser mode, where the page cannot reach the file system, its path is typed.
  * Each change is saved at once (`roots.set`); a connected server is told its roots changed.
  */
-export function ServerFolders({ serverId, serverName }: { serverId: string; serverName: string }) {
+export function ServerFolders({
+  serverId,
+  serverName,
+  onFolders
+}: {
+  serverId: string;
+  serverName: string;
+  /** The folders as read or saved: the card's folded settings say how many. */
+  onFolders?: (folders: string[]) => void;
+}) {
   const { client, announce } = useDesk();
   const [folders, setFolders] = useState<string[] | undefined>(undefined);
+  useEffect(() => {
+    if (folders) onFolders?.(folders);
+  }, [folders, onFolders]);
   const [typed, setTyped] = useState('');
   const { failure, fail, show, clear } = useFailure();
   /** What the typed path lacks, said on the field before anything is sent. */

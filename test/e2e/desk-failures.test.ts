@@ -9,6 +9,7 @@ import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 /** The host API call a route sees: browser mode's `POST /api/call` body. */
 function methodOf(route: Route): string | undefined {
@@ -80,6 +81,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
   it('Servers: a folder the host refuses says what failed, why and what to do, stays, and Dismiss hands the focus on', async () => {
     await page.getByRole('link', { name: 'Servers', exact: true }).click();
     const card = page.locator('li[data-server-id="work"]');
+    await openServerSettings(card);
     const folders = card.getByRole('group', { name: /^Folders/ });
     await folders.getByLabel('Folder path').fill('/no/such/folder/here');
     await folders.getByRole('button', { name: 'Add folder' }).click();

@@ -5,6 +5,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 /**
  * Two windows on one host (or a window and the tray, which calls the host directly) never
@@ -37,7 +38,10 @@ describe('two Desk windows on one host', () => {
   });
 
   it('shows in one window the sampling policy set in the other', async () => {
-    for (const page of [first, second]) await page.getByRole('link', { name: 'Servers', exact: true }).click();
+    for (const page of [first, second]) {
+      await page.getByRole('link', { name: 'Servers', exact: true }).click();
+      await openServerSettings(page.locator('li[data-server-id="two"]'));
+    }
     await first.locator('li[data-server-id="two"]').getByLabel('Refuse').check();
     await second.locator('li[data-server-id="two"] fieldset[data-policy-mode="refuse"]').waitFor();
     assert.equal(await second.locator('li[data-server-id="two"]').getByLabel('Refuse').isChecked(), true);

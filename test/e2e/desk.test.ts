@@ -11,6 +11,7 @@ import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 const SCREENSHOT = path.join(root, '.tmp/desk.png');
 
@@ -484,6 +485,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
 
   it('with no LLM provider, "Run without asking" warns by the policy, and its request says in the Inbox why a person is asked', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
+    await openServerSettings(page.locator('li[data-server-id="desk"]'));
     const policy = page.getByRole('group', { name: 'Sampling requests from Server desk' });
     const warning = policy.locator('.policy-no-provider');
     await warning.waitFor();

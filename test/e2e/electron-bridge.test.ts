@@ -15,6 +15,7 @@ import { tempDir } from '../support/host-fixture.js';
 import { isTrustedSender } from '../../main/trusted-sender.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 /**
  * The Electron shell cannot run here (no Electron binary), so this covers what can run without
@@ -195,6 +196,7 @@ describe('the renderer over the real preload, in Chromium', () => {
   it('adds a folder a server sees as a root with the system dialog (through the preload)', async () => {
     await page.getByRole('link', { name: 'Servers', exact: true }).click();
     const card = page.locator('li[data-server-id="b"]');
+    await openServerSettings(card);
     await card.getByRole('button', { name: 'Add folder…' }).click();
     await card.locator('.folder-list code', { hasText: picked.dir }).waitFor();
     assert.deepEqual((await fixture.host.call('roots.get', { serverId: 'b' })).folders, [picked.dir]);

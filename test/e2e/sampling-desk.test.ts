@@ -8,6 +8,7 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 const SCREENSHOT = path.join(root, '.tmp/sampling-approval-edit.png');
 
@@ -174,6 +175,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');
+    await openServerSettings(item);
     const policy = item.getByRole('group', { name: 'Sampling requests from Server p' });
     await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="ask"]').waitFor();
     assert.equal(await policy.getByLabel('Ask me first').isChecked(), true);
@@ -250,6 +252,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
   it('refuses requests when the policy says refuse, without any model call', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');
+    await openServerSettings(item);
     await item.getByLabel('Refuse').check();
     await item.locator('fieldset[data-policy-mode="refuse"]').waitFor();
     assert.equal(await item.getByLabel('Review answers before they go back').isDisabled(), true);

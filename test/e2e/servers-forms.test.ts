@@ -8,6 +8,7 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { stderrContaining } from '../support/stderr-wait.js';
 import { accessibleDescription, buildRenderer, openDesk, root } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
@@ -116,6 +117,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
   });
 
   it('adds and removes a folder, the focus staying in the folders rather than falling to the page', async () => {
+    await openServerSettings(page.locator('li[data-server-id="echo"]'));
     const folders = page.locator('li[data-server-id="echo"]').getByRole('group', { name: /^Folders/ });
     const field = folders.getByLabel('Folder path');
     const onPath = () => field.evaluate((element) => element === document.activeElement);
@@ -283,6 +285,21 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.ok(await focused(), 'after Save, the focus is on Edit…, not on the page');
   });
 
+  it('closes the Edit… form on Escape, as Cancel does, the focus back on Edit… and nothing saved', async () => {
+    const card = page.locator('li[data-server-id="first"]');
+    const edit = card.getByRole('button', { name: 'Edit First' });
+    await edit.click();
+    const form = card.getByRole('form', { name: 'Edit First' });
+    const name = form.getByRole('textbox', { name: 'Name', exact: true });
+    await name.fill('Not saved');
+    await name.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    assert.ok(await edit.evaluate((button) => button === document.activeElement), 'the focus is on Edit…');
+    assert.equal((await host.call('servers.get', { serverId: 'first' })).name, 'First', 'nothing saved');
+    await card.getByRole('heading', { name: 'First', exact: true }).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('imports pasted JSON: shows what it holds, renames a clash, adds the picked server', async () => {
     const panel = page.getByRole('region', { name: 'Import from other apps' });
     await panel.getByLabel('Or paste a config').fill(
@@ -302,9 +319,21 @@ describe('the Servers screen: adding, editing and importing servers', () => {
         }
       })
     );
-    await panel.getByRole('button', { name: 'Look for servers' }).click();
-    await liveRegion().getByText('Found 4 servers in 1 config.', { exact: true }).waitFor();
+    // In a small window what is found lands below the button: the focus and the window go to it.
+    await page.setViewportSize({ width: 800, height: 600 });
     const source = panel.locator('li[data-kind="pasted"]');
+    try {
+      await panel.getByRole('button', { name: 'Look for servers' }).click();
+      await liveRegion().getByText('Found 4 servers in 1 config.', { exact: true }).waitFor();
+      const found = panel.getByRole('heading', { name: 'Found 4 servers in 1 config.' });
+      await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');
+      assert.ok(await inSight(found), 'the results’ heading is in sight');
+      // Nothing is picked for the person, least of all a server Taskdesk has already.
+      assert.equal(await source.getByLabel('echo stdio').isChecked(), false);
+      assert.equal(await source.getByLabel('twin HTTP').isChecked(), false);
+    } finally {
+      await page.setViewportSize({ width: 1100, height: 1400 });
+    }
     // On by default, as on the Add form (unticked here: npx would fetch the package).
     const connect = source.getByLabel('Connect them now and when Taskdesk starts');
     assert.equal(await connect.isChecked(), true);
@@ -418,6 +447,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await host.call('servers.disconnect', { serverId: 'echo' });
     await card.getByRole('button', { name: 'Connect Echo' }).waitFor();
     // Something the person does next is said; the disconnect made elsewhere before it was not.
+    await openServerSettings(card);
     await card.getByRole('radio', { name: 'Refuse' }).check();
     await saidTimes(/^Sampling for Echo: refuse\.$/);
     assert.equal((await said()).filter((text) => /Echo is disconnected/.test(text)).length, 1, 'only the person’s own');
@@ -526,6 +556,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
   });
 
   it('checks a typed folder before sending it: a relative path is said on the field, in words', async () => {
+    await openServerSettings(page.locator('li[data-server-id="echo"]'));
     const folders = page.locator('li[data-server-id="echo"]').getByRole('group', { name: /^Folders/ });
     const field = folders.getByLabel('Folder path');
     await field.fill('relative/dir');
@@ -675,6 +706,59 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('splits a command line typed whole into Command, and says so before anything is added', async () => {
+    await recordSaid();
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const command = form.getByRole('textbox', { name: 'Command', exact: true });
+    const args = form.getByRole('textbox', { name: 'Arguments', exact: true });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Whole line');
+    // As every README shows it (the slash of the package is no path), Arguments left empty.
+    await command.fill('npx -y @modelcontextprotocol/server-everything');
+    await command.press('Tab');
+    assert.equal(await command.inputValue(), 'npx');
+    assert.equal(await args.inputValue(), '-y\n@modelcontextprotocol/server-everything');
+    const split = 'Split into the command npx and 2 arguments, one a line in Arguments.';
+    assert.equal(await accessibleDescription(command), split);
+    await saidTimes(/^Split into the command npx and 2 arguments, one a line in Arguments\.$/);
+    // Typed in again, the words go; with Arguments typed, the line is left as the person parted it.
+    await command.fill('npx -y other');
+    assert.notEqual(await accessibleDescription(command), split);
+    await args.focus();
+    assert.equal(await command.inputValue(), 'npx -y other');
+    assert.equal(await args.inputValue(), '-y\n@modelcontextprotocol/server-everything');
+
+    // Pasted (as from a README): split at once, the focus still in Command.
+    await args.fill('');
+    await command.fill('');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.evaluate(() => navigator.clipboard.writeText('uvx mcp-server-git --repository "my repo"'));
+    await command.press('ControlOrMeta+V');
+    await saidTimes(/^Split into the command uvx and 3 arguments, one a line in Arguments\.$/);
+    assert.equal(await command.inputValue(), 'uvx');
+    assert.equal(await args.inputValue(), 'mcp-server-git\n--repository\nmy repo');
+    assert.ok(await command.evaluate((element) => element === document.activeElement), 'the focus stays on Command');
+
+    // Enter in Command with a whole line: split and shown first, added by the next Enter.
+    await args.fill('');
+    await command.fill(`${process.execPath} --import ${TSX} ${ECHO}`);
+    await command.press('Enter');
+    await saidTimes(/^Split into the command .* and 3 arguments/);
+    assert.equal(await command.inputValue(), process.execPath);
+    assert.equal(await args.inputValue(), `--import\n${TSX}\n${ECHO}`);
+    assert.ok(await command.evaluate((element) => element === document.activeElement), 'the focus stays on Command');
+    assert.equal((await host.call('servers.list', {})).filter((view) => view.name === 'Whole line').length, 0);
+    await command.press('Enter');
+    await saidTimes(/^Added Whole line; it is connected\.$/);
+    const settings = await host.call('servers.get', { serverId: 'whole-line' });
+    assert.deepEqual(settings.transport.type === 'stdio' && [settings.transport.command, settings.transport.args], [
+      process.execPath,
+      ['--import', TSX, ECHO]
+    ]);
+    await host.call('servers.remove', { serverId: 'whole-line' });
+    await page.locator('li[data-server-id="whole-line"]').waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('keeps env vars in the order they were entered, secrets among them, after a save and a reload', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     await form.getByRole('textbox', { name: 'Id', exact: true }).fill('ordered');
@@ -817,7 +901,14 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it('keeps a card that is not ready to its state and its actions in the Tab order, its settings folded', async () => {
+  it('keeps every card to its state and its actions in the Tab order, its settings folded', async () => {
+    // Each card's summary says what its settings hold once it has read them.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('details.server-settings > summary')).filter((summary) =>
+          summary.textContent?.endsWith('no folders')
+        ).length === 15
+    );
     await page.locator('#heading-servers').focus();
     const stops: string[] = [];
     const add = page.getByRole('form', { name: 'Add a server' });
@@ -833,13 +924,14 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     const from = stops.indexOf('Server output (stderr) of Server 1');
     assert.deepEqual(stops.slice(from, from + 5), [
       'Server output (stderr) of Server 1',
-      'Settings of Server 1',
+      'Settings of Server 1: sampling asks you first · no folders',
       'Edit Server 1',
       'Connect Server 1',
       'Remove Server 1'
     ]);
-    // The ready server's settings are open: its policy and folders are in the Tab order.
-    assert.ok(stops.includes('Folder path'));
+    // The ready server's settings are folded too: no policy choice nor folder in the Tab order.
+    assert.ok(stops.includes('Settings of Echo: sampling asks you first · no folders'));
+    assert.ok(!stops.includes('Folder path') && !stops.includes('Ask me first'), stops.join(' | '));
     assert.deepEqual(pageErrors, []);
   });
 
@@ -855,11 +947,22 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
       .getByRole('group', { name: /^Folders/ })
       .getByText('No folders.')
       .waitFor();
-    // The ready server's settings are open unasked, and fold when asked.
+    await card.locator('summary', { hasText: 'Settings of Server 2: sampling refused · no folders' }).waitFor();
+    // The ready server's settings are folded too, until asked; then they stay open, a drop of
+    // the connection or not, until the person folds them.
     const ready = page.locator('li[data-server-id="echo"]');
     const readyPolicy = ready.getByRole('group', { name: 'Sampling requests from Echo' });
-    assert.equal(await readyPolicy.isVisible(), true);
-    await ready.locator('summary', { hasText: 'Settings' }).click();
+    const summary = ready.locator('summary', { hasText: 'Settings of Echo: sampling asks you first · no folders' });
+    assert.equal(await readyPolicy.isVisible(), false);
+    await summary.click();
+    await readyPolicy.waitFor();
+    await host.call('servers.disconnect', { serverId: 'echo' });
+    await ready.getByRole('button', { name: 'Connect Echo' }).waitFor();
+    assert.equal(await readyPolicy.isVisible(), true, 'still open after the server dropped');
+    assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
+    await ready.locator('[data-status="ready"]').waitFor();
+    assert.equal(await readyPolicy.isVisible(), true, 'still open once it is ready again');
+    await summary.click();
     await readyPolicy.waitFor({ state: 'hidden' });
     assert.deepEqual(pageErrors, []);
   });

@@ -15,6 +15,7 @@ import {
   openToolForm,
   toolCallCard
 } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -100,6 +101,7 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
   it('opens from the Servers screen and lists the tools with how each is called', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     // A server without folders says so in a line, not in a box as large as a screen's empty state.
+    await openServerSettings(page.locator('li[data-server-id="jobs"]'));
     const noFolders = page.locator('li[data-server-id="jobs"]').getByText('No folders.');
     assert.ok(((await noFolders.boundingBox())?.height ?? Infinity) < 30);
     await page.locator('li[data-server-id="jobs"]').getByRole('button', { name: 'Tools of Server jobs' }).click();

@@ -227,6 +227,24 @@ export function TaskDetail({
     );
   };
   const progress = outbound?.progress;
+  const forgetting = useFailure();
+  /**
+   * Forgets an ended tool-call task (as the Tools screen's Forget does): it leaves this list, and
+   * the detail goes on showing its History entry, with the focus on its title.
+   */
+  const forget = () => {
+    if (!outbound) return;
+    forgetting.clear();
+    const { outboundId, serverId, toolName } = outbound;
+    void client.call('outbound.forget', { outboundId }).then(
+      () => {
+        store.apply('outbound.changed', { type: 'removed', outboundId, serverId });
+        heading.current?.focus();
+        announce(`Forgot the ${toolName} task; History keeps it.`);
+      },
+      (error: unknown) => forgetting.fail(`Could not forget the ${toolName} task.`, error)
+    );
+  };
 
   return (
     <section
@@ -341,7 +359,15 @@ export function TaskDetail({
                 Cancel task
               </button>
             </div>
+          ) : outbound ? (
+            // An ended tool call stays until the person forgets it (the screen's lede says so).
+            <div className="actions">
+              <button type="button" className="danger-link" onClick={forget}>
+                Forget this task
+              </button>
+            </div>
           ) : null}
+          <ActionError failure={forgetting.failure} onDismiss={forgetting.clear} />
           <h4>Timeline</h4>
           {entry?.timeline.length ? (
             <Timeline steps={answeredSteps(entry)} />

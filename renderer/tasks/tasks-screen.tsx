@@ -90,9 +90,31 @@ export function TasksScreen({
     const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
     (row?.querySelector<HTMLElement>('button') ?? document.getElementById('heading-tasks'))?.focus();
   }, [openKey]);
+  /**
+   * A task whose Cancel was pressed in its row, and the row's place in the list: should the
+   * cancel take the row out of the list (a filter of tasks not ended), the focus it held goes to
+   * the row that took its place, else to the count of what matches, rather than to the page.
+   */
+  const cancelledRow = useRef<{ key: string; index: number } | undefined>(undefined);
+  /** The count of what matches: where the focus goes when nothing is left to hold it. */
+  const countLine = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => {
+    const cancelled = cancelledRow.current;
+    if (!cancelled || shown.some((item) => item.key === cancelled.key)) return;
+    cancelledRow.current = undefined;
+    const focus = document.activeElement;
+    if (focus && focus !== document.body && document.contains(focus)) return;
+    const next = shown[Math.min(cancelled.index, shown.length - 1)];
+    const row = next && document.querySelector(`tr[data-task-key="${CSS.escape(next.key)}"]`);
+    (row?.querySelector<HTMLElement>('button') ?? countLine.current)?.focus();
+    announce('The cancelled task no longer matches the filter.');
+  }, [shown, announce]);
   const cancel = useCallback(
     (item: TaskItem) => {
       dismiss(item.key);
+      const index = shown.findIndex((candidate) => candidate.key === item.key);
+      if (index !== -1 && document.activeElement?.closest(`tr[data-task-key="${CSS.escape(item.key)}"]`))
+        cancelledRow.current = { key: item.key, index };
       const done = item.outbound
         ? client.call('outbound.cancel', { outboundId: item.outbound.outboundId }).then((view) => {
             store.apply('outbound.changed', { type: 'changed', task: view });
@@ -107,14 +129,17 @@ export function TasksScreen({
           if (row && (!focus || focus === document.body || row.contains(focus)))
             row.querySelector<HTMLElement>('button')?.focus();
         },
-        (error: unknown) =>
+        (error: unknown) => {
+          // Not cancelled: the row stays, and says why.
+          if (cancelledRow.current?.key === item.key) cancelledRow.current = undefined;
           setFailures((old) => ({
             ...old,
             [item.key]: failureOf(`The ${KIND_WORDS[item.kind].toLowerCase()} task was not cancelled.`, error)
-          }))
+          }));
+        }
       );
     },
-    [client, store, announce, dismiss]
+    [client, store, announce, dismiss, shown]
   );
   return (
     <>
@@ -123,7 +148,8 @@ export function TasksScreen({
       </h2>
       <p className="lede">
         Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. A server’s task
-        leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it.
+        leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it
+        (Forget, in its Details).
       </p>
       {openKey ? (
         <TaskDetail
@@ -136,7 +162,7 @@ export function TasksScreen({
         />
       ) : null}
       <TaskFilters filter={filter} onChange={setFilter} />
-      <p className="muted tasks-count" aria-live="polite">
+      <p className="muted tasks-count" aria-live="polite" ref={countLine} tabIndex={-1}>
         {unloaded !== undefined
           ? unloaded
           : all.length === 0

@@ -569,6 +569,65 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     }
   });
 
+  it('forgets an ended tool call from its Details; a Cancel that takes its row out of the filter leaves the focus on the next row', async () => {
+    const done = nextEvent(
+      d.fixture.host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.toolName === 'report' && event.task.outcome !== undefined
+    );
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'report',
+      arguments: { durationMs: 50 }
+    });
+    const outboundId = call.type === 'task' ? call.task.outboundId : assert.fail('a task');
+    await done;
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const filters = tasks.getByRole('search', { name: 'Tasks' });
+    await filters.getByLabel('Status').selectOption('');
+    await row(`requested:${outboundId}`)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    const detail = tasks.locator('.task-detail');
+    const forgotten = nextEvent(d.fixture.host, 'outbound.changed', (event) => event.type === 'removed');
+    await detail.getByRole('button', { name: 'Forget this task' }).click();
+    assert.equal((await forgotten).type, 'removed');
+    await row(`requested:${outboundId}`).waitFor({ state: 'detached' });
+    // The detail goes on with its History entry, the focus on its title.
+    await detail
+      .getByText('kept in History (the task itself has expired or was forgotten)', { exact: false })
+      .waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'task-detail-title');
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    const first = await desk.server.request(question('First of two, to cancel?'), CreateTaskResultSchema);
+    const second = await desk.server.request(question('Second of two?'), CreateTaskResultSchema);
+    await filters.getByLabel('Status').selectOption('active');
+    await row(`received:${first.task.taskId}`).waitFor();
+    await row(`received:${second.task.taskId}`).waitFor();
+    // Newest first: the row after the first question's takes its place (the last row's: the one before it).
+    const keys = await tasks
+      .locator('tr[data-task-key]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-key')));
+    const at = keys.indexOf(`received:${first.task.taskId}`);
+    const next = keys[at + 1] ?? keys[at - 1];
+    await row(`received:${first.task.taskId}`)
+      .getByRole('button', { name: /^Cancel / })
+      .click();
+    await row(`received:${first.task.taskId}`).waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      (key) => document.activeElement?.closest('tr')?.getAttribute('data-task-key') === key,
+      next
+    );
+    await page
+      .locator('.sr-only[aria-live="polite"]')
+      .getByText('The cancelled task no longer matches the filter.')
+      .waitFor({ state: 'attached' });
+    await d.fixture.host.call('tasks.cancel', { taskId: second.task.taskId });
+    await filters.getByLabel('Status').selectOption('');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

@@ -29,7 +29,7 @@ export interface AssistantRequestor {
     args: Record<string, unknown>,
     options: {
       callId: string;
-      origin?: { kind: 'assistant'; conversationId: string };
+      origin?: { kind: 'assistant'; conversationId: string; callId?: string };
       onExchange?: (exchangeId: string) => void;
     }
   ): Promise<CallToolOutcome>;
@@ -419,7 +419,7 @@ export class ToolRounds {
     book.commit(c);
     const options = {
       callId: call.callId,
-      origin: { kind: 'assistant' as const, conversationId: c.id },
+      origin: { kind: 'assistant' as const, conversationId: c.id, callId: call.callId },
       // Kept with the call: after a restart the stored exchange's outcome still comes to it.
       onExchange: (exchangeId: string) => {
         if (call.state !== 'running') return;

@@ -6,7 +6,15 @@ import { ErrorDataSchema } from './common.js';
  * conversation. Kept with the call, its task and its History entry, so that each can say where it
  * came from; absent for the person's own calls (and on records made before it was kept).
  */
-export const CallOriginSchema = z.object({ kind: z.literal('assistant'), conversationId: z.string() });
+export const CallOriginSchema = z.object({
+  kind: z.literal('assistant'),
+  conversationId: z.string(),
+  /**
+   * The call in the conversation: its `callId` there (Taskdesk's, unique, where the model's own
+   * ids may repeat), so that a link to the conversation lands on it.
+   */
+  callId: z.string().optional()
+});
 export type CallOrigin = z.infer<typeof CallOriginSchema>;
 
 /** A plain (not task-augmented) tool call while it runs and just after, as the UI shows it. */

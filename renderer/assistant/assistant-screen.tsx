@@ -20,12 +20,16 @@ import './assistant.css';
  */
 export function AssistantScreen({
   headingRef,
-  openId
+  address
 }: {
   headingRef: (element: HTMLHeadingElement | null) => void;
-  /** The conversation the address names (`#assistant/<id>`), if any. */
-  openId: string | undefined;
+  /** What the address names after `#assistant/`: a conversation, then one of its tool calls (`<id>/<call>`), if any. */
+  address: string | undefined;
 }) {
+  // A conversation's id has no slash (its schema): what follows the first one is the call's id.
+  const slash = address?.indexOf('/') ?? -1;
+  const openId = slash === -1 ? address : address!.slice(0, slash);
+  const openCall = slash === -1 ? undefined : address!.slice(slash + 1) || undefined;
   const summaries = useDeskState((state) => state.assistant.summaries);
   const ready = useDeskState((state) => state.ready);
   const hasProvider = useDeskState((state) => state.providers.length > 0);
@@ -33,9 +37,9 @@ export function AssistantScreen({
   /** The conversation whose title takes the focus once it shows: the one the address just opened. */
   const [focusTitle, setFocusTitle] = useState<string | undefined>(openId);
   /** The address's conversation as last seen: only a change opens it, so the person's own choice then holds. */
-  const [addressed, setAddressed] = useState(openId);
-  if (openId !== addressed) {
-    setAddressed(openId);
+  const [addressed, setAddressed] = useState(address);
+  if (address !== addressed) {
+    setAddressed(address);
     if (openId !== undefined) {
       setSelected(openId);
       setFocusTitle(openId);
@@ -105,6 +109,7 @@ export function AssistantScreen({
           conversationId={current}
           focusComposer={current === created?.id}
           focusTitle={current === focusTitle}
+          focusCall={current === focusTitle ? openCall : undefined}
           onTitleFocused={titleFocused}
           initialText={current === created?.id ? created.text : undefined}
           onDeleted={() => {
@@ -137,6 +142,7 @@ function ConversationPane({
   conversationId,
   focusComposer,
   focusTitle,
+  focusCall,
   onTitleFocused,
   initialText,
   onDeleted
@@ -145,6 +151,8 @@ function ConversationPane({
   focusComposer: boolean;
   /** Whether its title takes the focus once it shows (the address opened it). */
   focusTitle: boolean;
+  /** The tool call the address names: it takes the focus instead, brought into view. */
+  focusCall: string | undefined;
   onTitleFocused: () => void;
   /** What was typed while the chat started: its message box begins with it. */
   initialText: string | undefined;
@@ -226,9 +234,17 @@ function ConversationPane({
   useEffect(() => {
     // Once it is read: "Loading…" has no title to focus yet.
     if (!focusTitle || !loaded) return;
-    title.current?.focus();
+    // A call no longer in the conversation (or never in it): its title, as without one.
+    const call =
+      focusCall === undefined
+        ? null
+        : document.querySelector<HTMLElement>(`.chat-pane [data-call-id="${CSS.escape(focusCall)}"]`);
+    if (call) {
+      call.focus({ preventScroll: true });
+      call.scrollIntoView({ block: 'center' });
+    } else title.current?.focus();
     onTitleFocused();
-  }, [focusTitle, loaded, onTitleFocused]);
+  }, [focusTitle, focusCall, loaded, onTitleFocused]);
   useEffect(() => {
     let live = true;
     client.call('assistant.get', { conversationId }).then(

@@ -71,6 +71,7 @@ export function ToolCallCard({
       ref={card}
       className={`chat-tool chat-tool-${call.state}`}
       data-tool-call-id={call.id}
+      data-call-id={call.callId}
       data-state={call.state}
       // Named to assistive technology as it reads (the model's call, not words of the model's answer).
       role="group"

@@ -4,9 +4,13 @@ import { useDeskState } from '../shell/desk-context.js';
 /** What a row of a call the assistant made says of it, beside its kind: the detail names the conversation. */
 export { BY_THE_ASSISTANT } from '../../app/contract/call-origin-words.js';
 
-/** The fragment that opens a conversation on the Assistant screen (`#assistant/<id>`, as `#tasks/<key>`). */
-export function conversationHref(conversationId: string): string {
-  return `#assistant/${encodeURIComponent(conversationId)}`;
+/**
+ * The fragment that opens a conversation on the Assistant screen (`#assistant/<id>`, as
+ * `#tasks/<key>`), and lands on one of its tool calls when one is named (`#assistant/<id>/<call>`).
+ */
+export function conversationHref(conversationId: string, callId?: string): string {
+  const call = callId === undefined ? '' : `/${encodeURIComponent(callId)}`;
+  return `#assistant/${encodeURIComponent(conversationId)}${call}`;
 }
 
 /**
@@ -26,7 +30,7 @@ export function CallOriginLine({ origin }: { origin: CallOrigin | undefined }) {
         'From the Assistant (a conversation since deleted)'
       ) : (
         <>
-          From the Assistant, in <a href={conversationHref(origin.conversationId)}>{`“${title}”`}</a>
+          From the Assistant, in <a href={conversationHref(origin.conversationId, origin.callId)}>{`“${title}”`}</a>
         </>
       )}
     </p>

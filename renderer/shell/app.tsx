@@ -155,7 +155,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
       <main id="main" tabIndex={-1}>
         {section(
           'assistant',
-          <AssistantScreen headingRef={refs.assistant} openId={screen === 'assistant' ? sub : undefined} />
+          <AssistantScreen headingRef={refs.assistant} address={screen === 'assistant' ? sub : undefined} />
         )}
         {section(
           'inbox',

@@ -19,6 +19,9 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
   let conversationId: string;
   let fromChat: string;
   let byHand: string;
+  /** The links to the conversation that land on each of its calls: the task's (c1) and the plain call's (c2). */
+  let taskHref: string;
+  let callHref: string;
 
   before(async () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
@@ -57,6 +60,14 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
     await host.call('assistant.send', { conversationId, text: 'Run the numbers' });
     const event = await ended;
     fromChat = event.type === 'changed' ? event.task.outboundId : assert.fail('no task');
+    // Each call by the Assistant's own id for it (the model's ids may repeat across turns).
+    const calls = (await host.call('assistant.get', { conversationId })).messages.flatMap((m) =>
+      m.role === 'assistant' ? m.toolCalls : []
+    );
+    const linkTo = (id: string) =>
+      `#assistant/${encodeURIComponent(conversationId)}/${encodeURIComponent(calls.find((c) => c.id === id)!.callId!)}`;
+    taskHref = linkTo('c1');
+    callHref = linkTo('c2');
     // The person's own call of the same tool, from the Tools screen's path.
     const own = await host.call('tools.call', {
       serverId: 'work',
@@ -103,10 +114,7 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
       .getByRole('button', { name: /^Details of Tool call work-required / })
       .click();
     const detail = tasks.locator(`.task-detail[data-task-key="requested:${fromChat}"]`);
-    assert.deepEqual(await origin(detail), {
-      text: 'From the Assistant, in “Quarterly numbers”',
-      href: `#assistant/${encodeURIComponent(conversationId)}`
-    });
+    assert.deepEqual(await origin(detail), { text: 'From the Assistant, in “Quarterly numbers”', href: taskHref });
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await row(byHand)
@@ -132,13 +140,10 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
     );
 
     const detail = history.locator('.history-detail');
-    const expected = {
-      text: 'From the Assistant, in “Quarterly numbers”',
-      href: `#assistant/${encodeURIComponent(conversationId)}`
-    };
+    const expected = { text: 'From the Assistant, in “Quarterly numbers”', href: taskHref };
     await call.locator('.history-title').click();
     await detail.getByRole('heading', { name: 'Tool call: echo', exact: true }).waitFor();
-    assert.deepEqual(await origin(detail), expected);
+    assert.deepEqual(await origin(detail), { ...expected, href: callHref });
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await task.locator('.history-title').click();
@@ -152,7 +157,7 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
   it('its link shows that conversation on the Assistant, each time it is followed, in a narrow window too', async () => {
     const list = page.getByRole('navigation', { name: 'Conversations' });
     const pane = page.locator('section.chat-pane');
-    const href = `#assistant/${encodeURIComponent(conversationId)}`;
+    const href = taskHref;
     /** Shows the other conversation first, so that only the link can bring this one back. */
     async function showOther(folded: boolean) {
       await page.locator('nav').getByRole('link', { name: 'Assistant', exact: true }).click();
@@ -181,15 +186,17 @@ describe('a tool call of the assistant on the Tasks and History screens: from wh
         .getByRole('link', { name: '“Quarterly numbers”' })
         .click();
     }
-    /** The Assistant shows the linked conversation, its messages, with the focus on its title. */
+    /** The Assistant shows the linked conversation, its messages, with the focus on the call the link names. */
     async function showsLinked() {
       assert.equal(await page.evaluate(() => location.hash), href);
       await pane.getByRole('heading', { name: 'Quarterly numbers' }).waitFor();
       assert.equal(await pane.getAttribute('data-conversation-id'), conversationId);
       await pane.locator('[data-role="user"]').getByText('Run the numbers').waitFor();
-      await page.waitForFunction(
-        () =>
-          document.activeElement?.matches('h3.chat-title') && document.activeElement.textContent === 'Quarterly numbers'
+      const callId = decodeURIComponent(href.slice(href.lastIndexOf('/') + 1));
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.callId === id, callId);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+        'Tool call work-required on Server work'
       );
     }
 

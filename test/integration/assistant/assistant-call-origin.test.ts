@@ -51,7 +51,9 @@ describe('assistant: where its tool calls came from (in-memory servers, fake LLM
     assert.equal(call.state, 'completed');
     const seen = calls.filter((view) => view.callId === call.callId);
     assert.ok(seen.length >= 2, 'announced as it started and as it ended');
-    for (const view of seen) assert.deepEqual(view.origin, { kind: 'assistant', conversationId: c.id });
+    // The call named too (the Assistant's own id for it), for a link that lands on it.
+    const origin = { kind: 'assistant', conversationId: c.id, callId: call.callId };
+    for (const view of seen) assert.deepEqual(view.origin, origin);
 
     await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'by hand' } });
     const page = await host.call('history.list', { filter: { serverId: 'tools' } });
@@ -59,9 +61,9 @@ describe('assistant: where its tool calls came from (in-memory servers, fake LLM
     const byHand = page.entries.filter((entry) => entry.origin === undefined);
     assert.equal(fromChat.length, 1);
     assert.equal(byHand.length, 1);
-    assert.deepEqual(fromChat[0]!.origin, { kind: 'assistant', conversationId: c.id });
+    assert.deepEqual(fromChat[0]!.origin, origin);
     const entry = await host.call('history.get', { id: fromChat[0]!.id });
-    assert.deepEqual(entry.origin, { kind: 'assistant', conversationId: c.id });
+    assert.deepEqual(entry.origin, origin);
     assert.deepEqual(entry.request, { name: 'echo', arguments: { message: 'from chat' } });
     assert.equal((await host.call('history.get', { id: byHand[0]!.id })).origin, undefined);
   });
@@ -81,8 +83,9 @@ describe('assistant: where its tool calls came from (in-memory servers, fake LLM
     const waiting = await settled(host, c.id, (x) =>
       x.messages.some((m) => m.role === 'assistant' && m.toolCalls[0]?.state === 'task')
     );
-    const outboundId = waiting.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))[0]!.outboundId!;
-    const origin = { kind: 'assistant', conversationId: c.id };
+    const taskCall = waiting.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))[0]!;
+    const outboundId = taskCall.outboundId!;
+    const origin = { kind: 'assistant', conversationId: c.id, callId: taskCall.callId };
     assert.deepEqual((await host.call('outbound.get', { outboundId })).origin, origin);
     assert.deepEqual((await host.call('outbound.list', {})).find((t) => t.outboundId === outboundId)?.origin, origin);
 

@@ -82,7 +82,11 @@ describe('an assistant tool call waiting for a link across a restart of the host
     assert.equal(lastCall(resumed)?.state, 'running');
     const [pending] = await host.call('exchanges.list', {});
     assert.equal(pending?.exchangeId, exchangeId);
-    assert.deepEqual(pending?.origin, { kind: 'assistant', conversationId }, 'who made the call is kept with it');
+    assert.deepEqual(
+      pending?.origin,
+      { kind: 'assistant', conversationId, callId: lastCall(resumed)?.callId },
+      'who made the call is kept with it'
+    );
 
     llm.enqueue({ kind: 'text', tokens: ['You have a.txt and b.txt.'] });
     // Forgotten once the conversation holding its outcome is on disk.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
+import { auditSentence } from '../contract/audit-words.js';
 import type { Clock } from '../core/clock.js';
 import { defaultEntryLimits, limitEntry, type EntryLimits } from './entry-limits.js';
 import { FloodGuard, type FloodPolicy } from './flood-guard.js';
@@ -290,8 +291,9 @@ export class AuditLog implements AuditSink {
 
 /** Whether every word appears (case-insensitive) in the entry's type, server, task id or detail. */
 function matchesWords(entry: AuditEntry, words: string[]): boolean {
+  // The sentence the Audit log shows for it too ("You dismissed a question: …"): found by the words a person read.
   const haystack =
-    `${entry.type}\n${entry.serverId ?? ''}\n${entry.serverName ?? ''}\n${entry.taskId ?? ''}\n${entry.detail ? JSON.stringify(entry.detail) : ''}`.toLowerCase();
+    `${entry.type}\n${auditSentence(entry)}\n${entry.serverId ?? ''}\n${entry.serverName ?? ''}\n${entry.taskId ?? ''}\n${entry.detail ? JSON.stringify(entry.detail) : ''}`.toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
 

@@ -7,7 +7,7 @@ import { ShortId } from '../components/short-id.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { auditSentence } from './audit-words.js';
+import { auditSentence } from '../../app/contract/audit-words.js';
 
 const LIMIT = 200;
 /** The most entries one export holds (`audit.read`'s own bound). */

@@ -44,6 +44,26 @@ describe('audit log', () => {
     assert.deepEqual(types({ text: 'ready', serverId: 'b' }), []);
   });
 
+  it('finds an entry by the words of the sentence the Audit log shows for it, not only by its type and detail', () => {
+    const { log } = open();
+    log.record({
+      type: 'inbox.answered',
+      serverId: 'a',
+      detail: { kind: 'elicitation', action: 'cancel', message: 'Which city?' }
+    });
+    log.record({
+      type: 'inbox.answered',
+      serverId: 'a',
+      detail: { kind: 'elicitation', action: 'accept', message: 'Your name?' }
+    });
+    const found = log.read({ text: 'you dismissed' });
+    assert.deepEqual(
+      found.map((entry) => entry.detail?.message),
+      ['Which city?'],
+      'as “You dismissed a question: …” reads'
+    );
+  });
+
   it('cuts long strings to 1 KiB and notes their length', () => {
     const { log } = open();
     const id = 'x'.repeat(300 * 1024);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditLabel, auditSentence } from '../../../renderer/audit/audit-words.js';
+import { auditLabel, auditSentence } from '../../../app/contract/audit-words.js';
 
 describe('audit entries in words', () => {
   it('says what the person answered, and which question', () => {

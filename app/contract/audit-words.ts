@@ -1,6 +1,7 @@
-/* A module of its own (no JSX), so that the screen and its tests say entries alike. */
-import type { AuditEntry } from '../../app/contract/host-api.js';
-import { statusLabel } from '../components/status-words.js';
+/* A module of its own (no JSX, no zod), so that the Audit log screen shows entries in the words the
+   log's search finds them by (app/audit/audit-log.ts), and its tests say them alike. */
+import type { AuditEntry } from './host-api.js';
+import { statusLabel } from './status-labels.js';
 
 type Detail = Record<string, unknown>;
 type Words = (detail: Detail) => string;

@@ -63,6 +63,9 @@ export function correctingFailure(count: number, noun: 'field' | 'answer' = 'fie
   return { what: correctingSummary(count, noun), next: `Each marked ${noun} says what it needs.` };
 }
 
+/** The words of an {@link ActionError}'s Dismiss in an Inbox card, whose own Dismiss answers the server. */
+export const HIDE_MESSAGE = 'Hide message';
+
 /** A failure held for an {@link ActionError}: `fail` shows one, `clear` (a new attempt, Dismiss) hides it. */
 export interface FailureState {
   failure: Failure | undefined;
@@ -94,13 +97,19 @@ export function ActionError({
   failure,
   onDismiss,
   onRetry,
-  className
+  className,
+  dismissLabel
 }: {
   failure: Failure | undefined;
   onDismiss?: () => void;
   /** Tries again what failed; the caller clears the failure as it does. */
   onRetry?: () => void;
   className?: string;
+  /**
+   * The words of its Dismiss, where "Dismiss" means something else beside it: an Inbox card's own
+   * Dismiss answers the server (no choice made), which cannot be undone.
+   */
+  dismissLabel?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const dismiss = () => {
@@ -139,7 +148,11 @@ export function ActionError({
           ) : null}
           {onDismiss ? (
             <button type="button" className="link-button action-error-dismiss" onClick={dismiss}>
-              Dismiss<span className="sr-only"> this message</span>
+              {dismissLabel ?? (
+                <>
+                  Dismiss<span className="sr-only"> this message</span>
+                </>
+              )}
             </button>
           ) : null}
         </>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
-import { ActionError } from '../components/action-error.js';
+import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
@@ -161,7 +161,11 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             </div>
           </>
         )}
-        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
+        <ActionError
+          failure={answering.failure.failure}
+          onDismiss={answering.failure.clear}
+          dismissLabel={HIDE_MESSAGE}
+        />
         <div className="actions">
           <button type="submit" className="primary" {...busyProps(answering.busy)}>
             {review ? 'Send answer' : 'Approve'}

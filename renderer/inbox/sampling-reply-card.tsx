@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError } from '../components/action-error.js';
+import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { ConversationView } from './conversation-view.js';
@@ -81,7 +81,11 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
             />
           )}
         </FieldFrame>
-        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
+        <ActionError
+          failure={answering.failure.failure}
+          onDismiss={answering.failure.clear}
+          dismissLabel={HIDE_MESSAGE}
+        />
         <div className="actions">
           <button type="submit" className="primary" {...busyProps(answering.busy)}>
             Send reply

@@ -108,6 +108,9 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await email.getAttribute('aria-invalid'), 'true');
     assert.match((await email.getAttribute('aria-describedby')) ?? '', /-error/);
     assert.equal(await card.locator('.action-error-what').textContent(), '2 answers need correcting.');
+    // The message's own control is not a second "Dismiss" beside the answer that tells the server so.
+    await card.locator('.action-error').getByRole('button', { name: 'Hide message', exact: true }).waitFor();
+    assert.equal(await card.getByRole('button', { name: /^Dismiss/ }).count(), 1);
     assert.ok(
       await email.evaluate((element) => element === document.activeElement),
       'focus moves to the first wrong field'

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -38,6 +38,9 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   // An answer the person edited is theirs: kept if the request is withdrawn meanwhile.
   useKeptDraft(item, answerText !== originalAnswer ? answerText : '');
   const modelsId = useId();
+  /** Why Approve was refused on the card: no model to run on the provider chosen. */
+  const [modelError, setModelError] = useState<string | undefined>(undefined);
+  const modelField = useRef<HTMLInputElement>(null);
 
   // The provider can be chosen only when there is another one to choose.
   const choosable = !review && !!draft && providers.length > 1 && providers.some((p) => p.id === draft.providerId);
@@ -62,6 +65,18 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
     const chosenModel = model.trim();
     const params = edits.edited();
     const otherProvider = providerId && providerId !== draft?.providerId;
+    // Another provider with no model named would run the request's model there, which it likely
+    // lacks: the run would fail and the server be told. Refused here, where it can be corrected.
+    if (otherProvider && !chosenModel) {
+      setModelError(
+        suggestions.length === 0
+          ? `${chosen?.name ?? 'This provider'} lists no model: type the name of one it runs, or choose another provider.`
+          : 'Choose the model to run.'
+      );
+      modelField.current?.focus();
+      return;
+    }
+    setModelError(undefined);
     const approved = `Approved${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'}`;
     send(
       {
@@ -127,6 +142,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
                         const next = providers.find((p) => p.id === event.target.value);
                         // Another provider rarely has the same model: offer its default.
                         if (next) setModel(next.defaultModel ?? next.models[0]?.name ?? '');
+                        setModelError(undefined);
                       }}
                     >
                       {providers.map((p) => (
@@ -138,17 +154,21 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
                   )}
                 </FieldFrame>
               ) : null}
-              <FieldFrame name="approval-model" label="Model" className="field-narrow">
+              <FieldFrame name="approval-model" label="Model" className="field-narrow" error={modelError}>
                 {(wiring) => (
                   <>
                     <input
                       {...wiring}
+                      ref={modelField}
                       type="text"
                       autoComplete="off"
                       spellCheck={false}
                       list={modelsId}
                       value={model}
-                      onChange={(event) => setModel(event.target.value)}
+                      onChange={(event) => {
+                        setModel(event.target.value);
+                        setModelError(undefined);
+                      }}
                     />
                     <datalist id={modelsId}>
                       {suggestions.map((name) => (

@@ -172,6 +172,41 @@ describe('sampling policy, request editing and live text in the UI', () => {
     await taskDetail.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('refuses Approve on the card while the provider chosen has no model to run, and keeps the request', async () => {
+    // Its address answers nothing, so no model list fills it in either.
+    await fixture.host.call('providers.save', {
+      id: 'empty',
+      name: 'Empty LLM',
+      baseURL: 'http://127.0.0.1:1/v1',
+      models: []
+    });
+    try {
+      await page.getByRole('link', { name: /^Inbox/ }).click();
+      await ask('Which model will answer this?');
+      const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+      await approval.waitFor();
+      await approval.getByLabel('Provider').selectOption('empty');
+      const model = approval.getByLabel('Model');
+      assert.equal(await model.inputValue(), '');
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      const error = approval.locator('.field-error', {
+        hasText: 'Empty LLM lists no model: type the name of one it runs, or choose another provider.'
+      });
+      await error.waitFor();
+      assert.equal(await model.evaluate((element) => element === document.activeElement), true);
+      assert.equal(await model.getAttribute('aria-invalid'), 'true');
+      assert.equal(fixture.host.inbox.list().length, 1, 'the request still waits, nothing ran');
+      // Another provider clears the complaint.
+      await approval.getByLabel('Provider').selectOption('fake');
+      await error.waitFor({ state: 'hidden' });
+      await approval.getByRole('button', { name: 'Reject' }).click();
+      await approval.waitFor({ state: 'detached' });
+    } finally {
+      await fixture.host.call('providers.remove', { providerId: 'empty' });
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');

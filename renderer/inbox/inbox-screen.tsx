@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { InboxItem } from '../../app/contract/host-api.js';
 import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -51,6 +52,11 @@ export function InboxScreen({
   const previous = useRef(inbox);
   /** The focus went to the heading for want of a next card, and is still there. */
   const parked = useRef(false);
+  /**
+   * A model request approved from its card, and where its focus went as the card left (the next
+   * card): its answer to review takes the focus when it comes, if the person has not moved on.
+   */
+  const approved = useRef<{ item: InboxItem; handedTo: Element } | undefined>(undefined);
   const visible = inbox.slice(0, shown);
   // What the last answer did is said where it was given, not kept above whatever card comes next
   // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,
@@ -102,6 +108,25 @@ export function InboxScreen({
     previous.current = inbox;
     // A card that comes while the focus waits on the heading (an approval's Review, the next
     // question) takes it, as the next card would have.
+    const review = approved.current;
+    if (review) {
+      const added = inbox.find(
+        (item) =>
+          item.kind === 'sampling-review' &&
+          item.serverId === review.item.serverId &&
+          (review.item.taskId === undefined || item.id === review.item.id) &&
+          !before.some((old) => old.id === item.id && old.kind === item.kind)
+      );
+      const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
+      if (card) {
+        approved.current = undefined;
+        if (document.activeElement === review.handedTo) {
+          parked.current = false;
+          card.focus();
+          return;
+        }
+      }
+    }
     if (parked.current && document.activeElement === heading.current) {
       const added = inbox.find((item) => !before.some((old) => old.id === item.id));
       const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
@@ -128,6 +153,9 @@ export function InboxScreen({
       heading.current?.focus();
       parked.current = true;
     }
+    const left = before.find((item) => item.id === last);
+    if (left?.kind === 'sampling-approval' && document.activeElement)
+      approved.current = { item: left, handedTo: document.activeElement };
   }, [inbox]);
 
   return (

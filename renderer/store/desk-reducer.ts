@@ -1,4 +1,10 @@
-import type { HostEventPayload, InboundTask, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
+import type {
+  HostEventPayload,
+  InboundTask,
+  InboxItem,
+  OutboundTaskView,
+  PlainCallView
+} from '../../app/contract/host-api.js';
 import type { HistorySummary } from '../../app/contract/history.js';
 import type {
   AnsweredRun,
@@ -203,7 +209,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { item } = action.payload;
       let next = state.inbox.some((known) => known.id === item.id)
         ? state
-        : { ...state, inbox: [...state.inbox, item] };
+        : { ...state, inbox: inOrder(state.inbox, item) };
       // The answer to review has arrived: the model is done writing, and "… is running" is over.
       if (item.kind === 'sampling-review' && (next.lastAnswered !== undefined || next.answeredRun !== undefined))
         next = { ...next, lastAnswered: undefined, answeredRun: undefined };
@@ -409,4 +415,15 @@ function withoutConnectFailure(state: DeskState, serverId: string): DeskState {
   if (!Object.hasOwn(state.connectFailures, serverId)) return state;
   const { [serverId]: _gone, ...connectFailures } = state.connectFailures;
   return { ...state, connectFailures };
+}
+
+/**
+ * The Inbox with `item` in its place, oldest first by when its server asked: after every item
+ * asked at the same time or before. A model's answer to review comes with its request's time, so
+ * it takes the place the request had rather than going after questions asked since.
+ */
+function inOrder(inbox: readonly InboxItem[], item: InboxItem): InboxItem[] {
+  let at = inbox.length;
+  while (at > 0 && inbox[at - 1]!.createdAt > item.createdAt) at -= 1;
+  return [...inbox.slice(0, at), item, ...inbox.slice(at)];
 }

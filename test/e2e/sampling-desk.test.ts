@@ -207,6 +207,56 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('approved from the keys, a model request’s answer to review comes in its place and takes the focus, not a question asked since', async () => {
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    llm.enqueue({ kind: 'text', tokens: ['Reviewed ', 'reply'] });
+    const { task } = await ask('Write one line for review.');
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.waitFor();
+    const asked = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'A question asked after the request',
+          requestedSchema: { type: 'object', properties: { note: { type: 'string' } } },
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const question = page.locator('[data-inbox-id]', { hasText: 'A question asked after the request' });
+    await question.waitFor();
+    await asked;
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('j');
+    await page.waitForFunction(
+      (id) => (document.activeElement as HTMLElement | null)?.dataset.inboxId === id,
+      task.taskId
+    );
+    await page.keyboard.press('a');
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.waitFor();
+    await page.waitForFunction(
+      (id) =>
+        (document.activeElement as HTMLElement | null)?.dataset.inboxId === id &&
+        document.activeElement?.classList.contains('kind-sampling-review') === true,
+      task.taskId
+    );
+    const order = await page
+      .locator('[data-inbox-id]')
+      .evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.inboxId));
+    assert.ok(
+      order.indexOf(task.taskId) < order.findIndex((id) => id !== task.taskId),
+      'the answer first, as its request was'
+    );
+    // Cleared for the tests after: the answer rejected, the question declined.
+    await review.getByRole('button', { name: 'Reject' }).click();
+    await question.getByRole('button', { name: 'Decline' }).click();
+    await question.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('switches the server to auto without review: a request completes with no inbox item, showing live text meanwhile', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');

@@ -80,6 +80,26 @@ function loaded(extra: Partial<DeskSnapshot> = {}): DeskState {
   ]);
 }
 
+describe('the Inbox in the Desk store', () => {
+  it('keeps it oldest first by when the server asked: an answer to review takes its request’s place', () => {
+    const state = fold(
+      [
+        event('inbox.added', { item: item('t1', { kind: 'sampling-approval', createdAt: at(1) }) }),
+        event('inbox.added', { item: item('q2', { createdAt: at(2) }) }),
+        event('inbox.removed', { id: 't1', why: 'answered' }),
+        // The model ran meanwhile: its answer comes later, with the request's own time.
+        event('inbox.added', { item: item('t1', { kind: 'sampling-review', createdAt: at(1) }) }),
+        event('inbox.added', { item: item('q3', { createdAt: at(2) }) })
+      ],
+      loaded({ inbox: [item('q0', { createdAt: at(0) })] })
+    );
+    assert.deepEqual(
+      state.inbox.map((known) => `${known.id} ${known.kind}`),
+      ['q0 elicitation', 't1 sampling-review', 'q2 elicitation', 'q3 elicitation']
+    );
+  });
+});
+
 describe('the Desk store reducer', () => {
   it('takes a snapshot, then folds events forward', () => {
     const state = fold(

@@ -303,11 +303,11 @@ export class OutboundTasks {
     if (this.#attachments.has(serverId)) this.detach(serverId);
     const { modern } = this.#attachments.add(serverId, serverName, client, options);
     this.exchanges?.attach(serverId, modern ?? legacyExchangePeer(client));
+    // Each task here was made over an earlier connection: a server started anew for this one may not know it.
+    const startedAnew = options.startedAnew === true;
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
-      // Made over an earlier connection: a server started anew for this one may not know it.
-      const startedAnew = options.startedAnew === true;
       if (follower instanceof ModernTaskFollower && modern)
         follower.follow({ peer: modern, serverName, startedAnew }, { pollNow: true });
       else if (follower instanceof TaskFollower && !modern)

@@ -8,6 +8,12 @@ import { useNow } from './use-now.js';
 export const WAIT_WARN_MS = 40_000;
 
 /**
+ * From how long a wait the warning is over: a server still waiting half a minute past the SDK's
+ * default set a longer timeout (or none), and "may give up soon" would no longer be true.
+ */
+export const WAIT_PATIENT_MS = 90_000;
+
+/**
  * How long an ordinary request (one with no TTL to count down) has waited for its answer. Its
  * server may stop waiting at any time (an SDK server's default is a minute), so the person sees
  * how long it has been.
@@ -33,8 +39,15 @@ export function WaitingSince({ since }: { since: string }) {
 export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boolean }) {
   const now = useNow();
   const start = Date.parse(since);
-  const late = !Number.isNaN(start) && now - start >= WAIT_WARN_MS;
+  const waited = Number.isNaN(start) ? 0 : now - start;
+  const late = waited >= WAIT_WARN_MS;
   const said = 'Servers often stop waiting after about a minute (the MCP SDK’s default timeout)';
+  if (waited >= WAIT_PATIENT_MS)
+    return (
+      <p className="muted small-text wait-note">
+        {said}; this one has waited longer, so it likely waits on, though it may still give up.
+      </p>
+    );
   return late ? (
     <p className="banner banner-warning wait-note">
       {/* Decoration: "may give up soon" is the warning, and a screen reader need not say "warning sign". */}

@@ -63,6 +63,13 @@ describe('an ordinary request its server may stop waiting for', () => {
       '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you typed here stays in its notice, to copy.'
     );
     assert.match((await card.locator('.waiting-since').textContent()) ?? '', /^waiting for 4\d s$/);
+    // Still waiting well past the minute: the server set a longer timeout, and the warning would not be true.
+    await page.clock.fastForward(50_000);
+    await card.locator('.wait-note:not(.banner-warning)').waitFor();
+    assert.equal(
+      await note.textContent(),
+      'Servers often stop waiting after about a minute (the MCP SDK’s default timeout); this one has waited longer, so it likely waits on, though it may still give up.'
+    );
 
     // The server gives up (as its request timeout would): the card goes, the reply does not.
     controller.abort('timed out');
@@ -164,7 +171,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     assert.match((await card.locator('.meta').textContent()) ?? '', / · the server’s task \S+ waits on it · /);
     await page.clock.fastForward(41_000);
     // Well past 40 s by the page's clock (ahead by the first test's wait too): the card still says how long, and nothing more.
-    await card.locator('.waiting-since', { hasText: /^waiting for 1 min \d+ s$/ }).waitFor();
+    await card.locator('.waiting-since', { hasText: /^waiting for \d+ min \d+ s$/ }).waitFor();
     assert.equal(await card.locator('.wait-note').count(), 0);
     await card.getByRole('button', { name: 'Decline' }).click();
     assert.equal(((await asked) as { action?: string }).action, 'decline');

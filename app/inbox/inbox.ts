@@ -126,9 +126,13 @@ export class Inbox {
     return false;
   }
 
-  /** Copies of the pending items, oldest first. */
+  /** Copies of the pending items, oldest first by when their servers asked. */
   list(): InboxItem[] {
-    return [...this.#items.values()].map(({ item }) => copyJson(item));
+    // Not the order they came in: a model's answer to review comes after questions asked since its
+    // request, with the request's time, and takes the request's place (as the Desk puts it live).
+    return [...this.#items.values()]
+      .map(({ item }) => copyJson(item))
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   /**

@@ -250,6 +250,16 @@ describe('sampling policy, request editing and live text in the UI', () => {
       order.indexOf(task.taskId) < order.findIndex((id) => id !== task.taskId),
       'the answer first, as its request was'
     );
+    // The page loaded again takes the Inbox from the core, in the same order.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await review.waitFor();
+    assert.deepEqual(
+      await page
+        .locator('[data-inbox-id]')
+        .evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.inboxId)),
+      order
+    );
     // Cleared for the tests after: the answer rejected, the question declined.
     await review.getByRole('button', { name: 'Reject' }).click();
     await question.getByRole('button', { name: 'Decline' }).click();

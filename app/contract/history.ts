@@ -130,16 +130,20 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export const HistoryFilterSchema = z.object({
   /**
    * Words that must all appear (case-insensitive) in the title, preview, server, status message,
-   * error line or ids, or in "by the Assistant" for a call the assistant made.
+   * error line, ids or badge's words ("Answered", "Rejected"), in "by the Assistant" for a call
+   * the assistant made, or in how it ended: a question's answer, a model's reply, a tool's result
+   * (the start of it: see `MAX_OUTCOME_SEARCH_CHARS`).
    */
   text: z.string().optional(),
   serverId: z.string().optional(),
   /**
-   * A status, or `rejected`: a model request turned down (see `isRejectedSampling`), which the
-   * list badges "Rejected". Its protocol status is `failed`, but `failed` does not match it: a
-   * filter finds what the rows say.
+   * A status as the rows' badges say it: `rejected` for a model request turned down (see
+   * `isRejectedSampling`), `answered`, `declined` or `dismissed` for a question to the person
+   * that ended so (see `HistorySummary.answer`). Their protocol statuses are `failed` and
+   * `completed`, but those do not match them: a filter finds what the rows say, as the Tasks
+   * screen's does.
    */
-  status: z.union([HistoryStatusSchema, z.literal('rejected')]).optional(),
+  status: z.union([HistoryStatusSchema, z.enum(['rejected', 'answered', 'declined', 'dismissed'])]).optional(),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
   direction: z.enum(['received', 'requested']).optional()
 });

@@ -11,7 +11,6 @@ import type {
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { isRejectedSampling } from '../contract/rejected-sampling.js';
-import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
 import type { EndedCall } from '../requestor/outbound-tasks.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { relatedTaskOf, type TaskRecord } from '../receiver/task-record.js';
@@ -29,6 +28,7 @@ import {
   titleOfReceived,
   titleOfRequested
 } from './history-values.js';
+import { searchTextOf, shownStatusOf } from './history-search.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { withdrawnTask } from './withdrawal.js';
 
@@ -85,9 +85,11 @@ export class TaskHistory {
   readonly #entries = new Map<string, HistoryEntry>();
   /**
    * Each entry's summary (its preview made once, from its request): what lists show and what the
-   * text filter searches, made again only when the entry changes.
+   * filters read, made again only when the entry changes.
    */
   readonly #summaries = new Map<string, HistorySummary>();
+  /** Each entry's lowercased search text (see `searchTextOf`), made with its summary. */
+  readonly #searchTexts = new Map<string, string>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
   readonly #byServer = new Map<string, string[]>();
   /** Each entry's size (its JSON), each server's sum, and the total. */
@@ -388,15 +390,11 @@ export class TaskHistory {
       if (filter.serverId !== undefined && entry.serverId !== filter.serverId) continue;
       if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
       if (filter.direction !== undefined && entry.direction !== filter.direction) continue;
-      const summary = this.#summaryOf(entry);
-      // As the rows say it: a rejected model request is found as `rejected`, not as `failed`.
-      if (filter.status !== undefined && (summary.rejected ? 'rejected' : entry.status) !== filter.status) continue;
+      // As the rows say it: a rejected model request is found as `rejected`, not as `failed`,
+      // a declined question as `declined`, not as `completed`.
+      if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
       if (words.length > 0) {
-        // A call the Assistant made is found by the words its row shows; the conversation's
-        // title lives with the Assistant, not here, so the words have to do.
-        const origin = entry.origin?.kind === 'assistant' ? BY_THE_ASSISTANT : '';
-        const haystack =
-          `${entry.title}\n${summary.preview ?? ''}\n${entry.serverName}\n${entry.serverId}\n${entry.statusMessage ?? ''}\n${summary.errorLine ?? ''}\n${entry.taskId ?? ''}\n${entry.relatedTaskId ?? ''}\n${entry.askedFor ?? ''}\n${origin}`.toLowerCase();
+        const haystack = this.#searchTexts.get(entry.id) ?? searchTextOf(entry, this.#summaryOf(entry));
         if (!words.every((word) => haystack.includes(word))) continue;
       }
       found.push(entry);
@@ -451,6 +449,7 @@ export class TaskHistory {
     this.#entries.set(entry.id, entry);
     const summary = summaryOf(entry);
     this.#summaries.set(entry.id, summary);
+    this.#searchTexts.set(entry.id, searchTextOf(entry, summary));
     if (isNew) this.#appendToServer(entry);
     this.#account(entry);
     // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
@@ -463,7 +462,9 @@ export class TaskHistory {
 
   #index(entry: HistoryEntry): void {
     this.#entries.set(entry.id, entry);
-    this.#summaries.set(entry.id, summaryOf(entry));
+    const summary = summaryOf(entry);
+    this.#summaries.set(entry.id, summary);
+    this.#searchTexts.set(entry.id, searchTextOf(entry, summary));
     this.#appendToServer(entry);
     this.#account(entry);
   }
@@ -494,6 +495,7 @@ export class TaskHistory {
     if (!entry) return;
     this.#entries.delete(id);
     this.#summaries.delete(id);
+    this.#searchTexts.delete(id);
     const size = this.#sizes.get(id) ?? 0;
     this.#sizes.delete(id);
     const left = (this.#serverBytes.get(entry.serverId) ?? 0) - size;

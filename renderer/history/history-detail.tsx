@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { HistoryEntry } from '../../app/contract/host-api.js';
 import { answeredSteps, cancelledLabel, endLabel } from './cancelled-label.js';
 import { Timeline } from '../components/timeline.js';
@@ -23,6 +23,13 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
   const { failure, fail, clear } = useFailure();
   /** Bumped by Retry: reads the entry again. */
   const [attempt, setAttempt] = useState(0);
+  /**
+   * The heading takes the focus when an entry opens, not on every render: the screen renders the
+   * detail again as the person types in Search or picks a filter, and a focus moved then would
+   * take the control from under them.
+   */
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [id]);
   useEffect(() => {
     let current = true;
     setEntry(undefined);
@@ -48,7 +55,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
       onKeyDown={escapeCloses(onClose)}
     >
       <header className="card-header">
-        <h3 id="history-detail-title" tabIndex={-1} ref={(element) => element?.focus()}>
+        <h3 id="history-detail-title" tabIndex={-1} ref={heading}>
           {entry ? <TaskTitle kind={entry.kind} title={entry.title} /> : 'History entry'}
         </h3>
         <button type="button" onClick={onClose}>

@@ -1,21 +1,27 @@
 import type { HistoryFilter } from '../../app/contract/host-api.js';
+import { statusLabel } from '../components/status-words.js';
 
 type HistoryStatus = NonNullable<HistoryFilter['status']>;
 
 /**
- * The statuses a history entry can have, as the filter offers them: `rejected` too, as the rows'
- * badges say it (a model request turned down; `failed` then finds only real failures).
+ * The Status filter's choices, in groups, as the rows' badges say them and in the Tasks screen's
+ * words and order: a question that ended is Answered, Declined or Dismissed (not Completed), a
+ * model request turned down is Rejected (not Failed). The host filters by them (see
+ * `HistoryFilter.status`), so that a page holds what the filter names.
  */
-export const HISTORY_STATUSES: readonly HistoryStatus[] = [
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'rejected',
-  'cancelled',
-  'expired',
-  'lost'
-];
+export const HISTORY_STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [HistoryStatus, string]>]> =
+  [
+    [
+      'Status',
+      (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)
+    ],
+    ['How a question ended', (['answered', 'declined', 'dismissed'] as const).map(words)],
+    ['How a model request ended', (['rejected'] as const).map(words)]
+  ];
+
+function words(status: HistoryStatus): readonly [HistoryStatus, string] {
+  return [status, statusLabel(status)];
+}
 
 /** What the filter controls hold; empty strings mean "any". */
 export interface FilterInputs {

@@ -5,12 +5,11 @@ import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../co
 import { StatusBadge } from '../components/status-badge.js';
 import { endLabel } from './cancelled-label.js';
 import { failedEntryReason } from './failed-entry-reason.js';
-import { statusLabel } from '../components/status-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { HISTORY_STATUSES, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
+import { HISTORY_STATUS_GROUPS, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
 import { TaskWords } from './task-words.js';
 import { RetentionForm } from './retention-form.js';
@@ -57,6 +56,14 @@ export function HistoryScreen({
     document.querySelector<HTMLElement>(`li[data-history-id="${CSS.escape(id)}"] .history-title`)?.focus();
   }, [open]);
 
+  /** The filter the list shows entries of: a page of another one closes a detail it no longer holds. */
+  const listed = useRef<FilterInputs | undefined>(undefined);
+  /** The open entry, for a list's answer that arrives after it was opened. */
+  const openNow = useRef(open);
+  useEffect(() => {
+    openNow.current = open;
+  }, [open]);
+
   useEffect(() => {
     if (!active) return;
     const id = ++request.current;
@@ -65,6 +72,17 @@ export function HistoryScreen({
         if (id !== request.current) return;
         setPage(found);
         loading.clear();
+        // An open entry the changed filter leaves out closes (a tool call, with Kind "Question"):
+        // a detail beside a list that no longer holds it reads as one of the list's. The focus
+        // stays on the filter the person is changing; only focus inside the detail (which the
+        // filters cannot hold) would be lost with it, and goes to the heading.
+        const filterChanged = listed.current !== undefined && listed.current !== inputs;
+        listed.current = inputs;
+        if (!filterChanged) return;
+        const shown = openNow.current;
+        if (shown === undefined || found.entries.some((entry) => entry.id === shown)) return;
+        if (document.activeElement?.closest('.history-detail')) document.getElementById('heading-history')?.focus();
+        setOpen(undefined);
       },
       (error: unknown) => {
         if (id !== request.current) return;
@@ -117,15 +135,24 @@ export function HistoryScreen({
         model request that ran without a task, once it ended; kept for as long as Keep history below says.
       </p>
       <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
-        <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or message" />
+        <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or outcome" />
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
-        <FilterSelect
-          label="Status"
-          value={inputs.status}
-          onChange={set('status')}
-          choices={HISTORY_STATUSES.map((status) => [status, statusLabel(status)] as const)}
-        />
+        <label>
+          Status
+          <select value={inputs.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {HISTORY_STATUS_GROUPS.map(([group, choices]) => (
+              <optgroup key={group} label={group}>
+                {choices.map(([choice, label]) => (
+                  <option key={choice} value={choice}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
         <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
         <button type="button" onClick={exportAll}>
           Export

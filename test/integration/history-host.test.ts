@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  CallToolRequestSchema,
   CreateMessageResultSchema,
   CreateTaskResultSchema,
-  ElicitResultSchema
+  ElicitResultSchema,
+  ListToolsRequestSchema
 } from '@modelcontextprotocol/sdk/types.js';
 import { HistoryEntrySchema, type HistoryFilter } from '../../app/contract/history.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
@@ -270,6 +273,101 @@ describe('the task history through the host API', () => {
     await host.call('history.setRetention', { days: 1, maxEntries: 100 });
     await clock.advance(2 * 24 * 3_600_000);
     assert.equal((await host.call('history.list', {})).total, 0, 'entries past the retention are removed');
+  });
+
+  it('filters questions by how they ended and finds entries by their answer, reply and result, paging right, after a restart too', async () => {
+    const clock = new ManualClock();
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    cleanups.push(() => llm.close());
+    // A tool whose result says one thing in text and another only in its structured content.
+    const toolServer = () => {
+      const tools = new Server({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } });
+      tools.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'forecast', inputSchema: { type: 'object' as const } }]
+      }));
+      tools.setRequestHandler(CallToolRequestSchema, async () => ({
+        content: [{ type: 'text', text: 'Light rain over Oslo tomorrow' }],
+        structuredContent: { station: 'Blindern', rainMm: 12 }
+      }));
+      return { ...peerServer('weather'), server: tools };
+    };
+    const a = peerServer();
+    let fixture = await startHostWith({ a, tools: toolServer() }, { clock, keyStore: new InMemoryKeyStore() });
+    const dir = fixture.dir;
+    cleanups.push(() => fixture.dispose());
+    const { host } = fixture;
+    await saveFakeProvider(host, llm.baseURL);
+    await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'auto', reviewCompletion: false } });
+
+    // Four questions the person answers, declines and dismisses in the Inbox.
+    const answers = [
+      ['Who leads the team?', { action: 'accept', content: { name: 'Grace Hopper' } }],
+      ['Who signs the form?', { action: 'accept', content: { name: 'Ada' } }],
+      ['Share your phone number?', { action: 'decline' }],
+      ['Your name for the raffle?', { action: 'cancel' }]
+    ] as const;
+    for (const [message, answer] of answers) {
+      const asked = nextEvent(host, 'inbox.added');
+      const reply = a.server.request({ method: 'elicitation/create', params: form(message) }, ElicitResultSchema);
+      const { item } = await asked;
+      await host.call('inbox.answer', { id: item.id, answer });
+      await reply;
+      await clock.advance(1);
+    }
+    // A model request run without asking, and a tool call.
+    llm.enqueue({ kind: 'text', tokens: ['Sunny ', 'and warm in Lisbon.'] });
+    await a.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Weather?' } }], maxTokens: 50 }
+      },
+      CreateMessageResultSchema
+    );
+    await clock.advance(1);
+    await host.call('tools.call', { serverId: 'tools', name: 'forecast', arguments: {} });
+
+    const check = async (current: typeof host) => {
+      const titles = async (filter: HistoryFilter) =>
+        (await current.call('history.list', { filter })).entries.map((entry) => entry.title);
+      // By the words the rows show: a question that ended is no Completed row.
+      assert.deepEqual(await titles({ status: 'answered' }), ['Who signs the form?', 'Who leads the team?']);
+      assert.deepEqual(await titles({ status: 'declined' }), ['Share your phone number?']);
+      assert.deepEqual(await titles({ status: 'dismissed' }), ['Your name for the raffle?']);
+      assert.deepEqual(await titles({ status: 'completed' }), ['Tool call: forecast', 'Weather?']);
+      // Filtered by the host: a page of one holds one answered question, and the next the other.
+      const first = await current.call('history.list', { filter: { status: 'answered' }, limit: 1 });
+      assert.equal(first.total, 2);
+      assert.ok(first.nextCursor);
+      const second = await current.call('history.list', {
+        filter: { status: 'answered' },
+        cursor: first.nextCursor,
+        limit: 1
+      });
+      assert.deepEqual(
+        [...first.entries, ...second.entries].map((entry) => entry.title),
+        ['Who signs the form?', 'Who leads the team?']
+      );
+      assert.equal(second.nextCursor, undefined);
+
+      // Found by what was answered, what the model said, what the tool returned, and how it ended.
+      assert.deepEqual(await titles({ text: 'grace' }), ['Who leads the team?']);
+      assert.deepEqual(await titles({ text: 'warm in lisbon' }), ['Weather?']);
+      assert.deepEqual(await titles({ text: 'light rain' }), ['Tool call: forecast']);
+      assert.deepEqual(await titles({ text: 'blindern' }), ['Tool call: forecast'], 'its structured content');
+      assert.deepEqual(await titles({ text: 'declined' }), ['Share your phone number?']);
+      assert.deepEqual(await titles({ text: 'dismissed raffle' }), ['Your name for the raffle?']);
+      assert.deepEqual(await titles({ text: 'answered', status: 'answered' }), [
+        'Who signs the form?',
+        'Who leads the team?'
+      ]);
+    };
+    await check(host);
+    // Made again from what was stored, when the history is read after a restart.
+    await fixture.stop();
+    fixture = await startHostWith({ a: peerServer(), tools: toolServer() }, { clock, dir });
+    await check(fixture.host);
+    const bad = await fixture.host.dispatch('history.list', { filter: { status: 'replied' } });
+    assert.equal(bad.ok ? undefined : bad.error.code, -32602, 'no filter by words no row says');
   });
 
   const { asked, ran } = editedRequest;

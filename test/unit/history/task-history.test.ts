@@ -230,7 +230,10 @@ describe('the task history', () => {
       history.list({ text: 'FLIGHT book' }).entries.map((entry) => entry.taskId),
       ['r110', 'r100', 'r90', 'r80', 'r70', 'r60', 'r50', 'r40', 'r30', 'r20', 'r10', 'r0']
     );
-    assert.equal(history.list({ status: 'completed', direction: 'received' }).total, 40);
+    assert.equal(history.list({ status: 'working', direction: 'received' }).total, 80);
+    // A question that completed is no Completed row: its row says how it ended (these, with no
+    // answer kept, "Replied"), as the Tasks screen's filter has it.
+    assert.equal(history.list({ status: 'completed', direction: 'received' }).total, 0);
     assert.equal(history.list({ serverId: 'beta' }).total, 1);
     assert.equal(history.list({ kind: 'tool-call' }).entries[0]!.id, 'requested:o1');
     assert.throws(() => history.list({}, { cursor: 'not-a-cursor' }), InvalidHistoryCursorError);
@@ -418,7 +421,7 @@ describe('the task history', () => {
         ['cancelled', undefined, 'The server no longer asks this', undefined, undefined]
       ]
     );
-    const declined = history.get(history.list({ status: 'completed' }).entries[0]!.id)!;
+    const declined = history.get(history.list({ status: 'declined' }).entries[0]!.id)!;
     assert.match(declined.id, /^request:/);
     assert.deepEqual(
       declined.timeline.map((step) => [step.at, step.label ?? step.status, step.message]),

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { echoServer } from '../support/assistant-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+const form = (message: string) => ({
+  mode: 'form',
+  message,
+  requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] }
+});
+
+describe('History’s filters in the rows’ words, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture | undefined;
+  const closers: Array<() => Promise<unknown>> = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('filters by Answered, Declined and Dismissed, finds an answer, and closes a detail the filter leaves out', async () => {
+    const clock = new ManualClock();
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer, tools: echoServer() }, { clock });
+    const { host } = fixture;
+    for (const [message, answer] of [
+      ['Who leads the team?', { action: 'accept', content: { name: 'Grace' } }],
+      ['Share your phone number?', { action: 'decline' }],
+      ['Your name for the raffle?', { action: 'cancel' }]
+    ] as const) {
+      const asked = nextEvent(host, 'inbox.added');
+      const reply = peer.server.request({ method: 'elicitation/create', params: form(message) }, ElicitResultSchema);
+      await host.call('inbox.answer', { id: (await asked).item.id, answer });
+      await reply;
+      await clock.advance(1);
+    }
+    await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'hello' } });
+
+    const { server, browser, page } = await openDesk(host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const titles = history.locator('.history-list .history-title');
+    await history.getByText('4 entries').waitFor();
+    assert.equal(await history.getByLabel('Search').getAttribute('placeholder'), 'Title, arguments, server or outcome');
+
+    // The Status choices, grouped and worded as the Tasks screen's (less its "Where it stands").
+    const status = history.getByLabel('Status');
+    assert.deepEqual(
+      await status
+        .locator('optgroup')
+        .evaluateAll((groups) =>
+          groups.map((group) => [
+            (group as HTMLOptGroupElement).label,
+            Array.from(group.querySelectorAll('option'), (option) => option.textContent)
+          ])
+        ),
+      [
+        ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['How a question ended', ['Answered', 'Declined', 'Dismissed']],
+        ['How a model request ended', ['Rejected']]
+      ]
+    );
+    for (const [choice, title, words] of [
+      ['answered', 'Who leads the team?', 'Answered'],
+      ['declined', 'Share your phone number?', 'Declined'],
+      ['dismissed', 'Your name for the raffle?', 'Dismissed'],
+      ['completed', 'Tool call: echo', 'Completed']
+    ] as const) {
+      await status.selectOption(choice);
+      await history.getByText('1 entry').waitFor();
+      assert.deepEqual(await titles.allTextContents(), [title], choice);
+      assert.equal(await history.locator('.history-list .meta [data-status]').textContent(), words, choice);
+      await status.selectOption('');
+      await history.getByText('4 entries').waitFor();
+    }
+
+    // Found by what the person answered, and by what the tool returned.
+    const search = history.getByLabel('Search');
+    await search.fill('Grace');
+    await history.getByText('1 entry').waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Who leads the team?']);
+    await search.fill('echo: hello');
+    // The count said "1 entry" for Grace already: the row tells this answer from that one.
+    await history.locator('.history-list li', { hasText: 'Tool call: echo' }).waitFor();
+    await history.getByText('1 entry').waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Tool call: echo']);
+    await search.fill('');
+    await history.getByText('4 entries').waitFor();
+
+    // A question's detail stays open while the list still holds it, and the focus stays on the filter.
+    const kind = history.getByLabel('Kind');
+    await history.getByRole('button', { name: 'Who leads the team?' }).click();
+    const detail = history.locator('.history-detail');
+    await detail.getByRole('heading', { name: 'Who leads the team?' }).waitFor();
+    // As a person does: to the control, then a choice (`selectOption` alone does not move the focus).
+    await kind.focus();
+    await kind.selectOption('elicitation');
+    await history.getByText('3 entries').waitFor();
+    assert.equal(await detail.count(), 1, 'its entry is still listed');
+    assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
+    await kind.selectOption('');
+    await history.getByText('4 entries').waitFor();
+
+    // A tool call's detail closes when Kind "Question" leaves it out; the focus stays on Kind.
+    await history.getByRole('button', { name: 'Tool call: echo' }).click();
+    await detail.getByRole('heading', { name: 'Tool call: echo' }).waitFor();
+    await kind.focus();
+    await kind.selectOption('elicitation');
+    await history.getByText('3 entries').waitFor();
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
+
+    // So does one the search leaves out, as the person types.
+    await kind.selectOption('');
+    await history.getByText('4 entries').waitFor();
+    await history.getByRole('button', { name: 'Tool call: echo' }).click();
+    await detail.getByRole('heading', { name: 'Tool call: echo' }).waitFor();
+    await search.click();
+    await search.pressSequentially('raffle');
+    await history.getByText('1 entry').waitFor();
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await search.evaluate((element) => element === document.activeElement), true);
+    assert.equal(await search.inputValue(), 'raffle', 'no letter went elsewhere');
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -53,6 +53,37 @@ export function FilterSelect({
   );
 }
 
+/** A filter's choices in named groups (`[group, [[value, words]…]]`), "Any" (the empty value) first: Tasks' and History's Status. */
+export function GroupedFilterSelect({
+  label,
+  value,
+  onChange,
+  groups
+}: {
+  label: string;
+  value: string;
+  onChange: OnChange;
+  groups: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={onChange}>
+        <option value="">Any</option>
+        {groups.map(([group, choices]) => (
+          <optgroup key={group} label={group}>
+            {choices.map(([choice, words]) => (
+              <option key={choice} value={choice}>
+                {words}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The server choice of a filter bar: every configured server by name. */
 export function ServerFilter({ value, onChange }: { value: string; onChange: OnChange }) {
   const servers = useDeskState((state) => state.servers);

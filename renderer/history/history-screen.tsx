@@ -1,7 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
-import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import {
+  DirectionFilter,
+  FilterSearch,
+  FilterSelect,
+  GroupedFilterSelect,
+  ServerFilter
+} from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { endLabel } from './cancelled-label.js';
 import { failedEntryReason } from './failed-entry-reason.js';
@@ -138,21 +144,12 @@ export function HistoryScreen({
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or outcome" />
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
-        <label>
-          Status
-          <select value={inputs.status} onChange={set('status')}>
-            <option value="">Any</option>
-            {HISTORY_STATUS_GROUPS.map(([group, choices]) => (
-              <optgroup key={group} label={group}>
-                {choices.map(([choice, label]) => (
-                  <option key={choice} value={choice}>
-                    {label}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        </label>
+        <GroupedFilterSelect
+          label="Status"
+          value={inputs.status}
+          onChange={set('status')}
+          groups={HISTORY_STATUS_GROUPS}
+        />
         <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
         <button type="button" onClick={exportAll}>
           Export

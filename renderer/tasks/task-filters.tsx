@@ -1,4 +1,10 @@
-import { DirectionFilter, FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import {
+  DirectionFilter,
+  FilterSearch,
+  FilterSelect,
+  GroupedFilterSelect,
+  ServerFilter
+} from '../components/filter-fields.js';
 import { statusLabel } from '../components/status-words.js';
 import { KIND_CHOICES } from '../components/kind-words.js';
 import { WAITING_FOR_YOU, type TaskFilterInputs } from './task-items.js';
@@ -51,21 +57,7 @@ export function TaskFilters({
     >
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />
-      <label>
-        Status
-        <select value={filter.status} onChange={set('status')}>
-          <option value="">Any</option>
-          {STATUS_GROUPS.map(([group, choices]) => (
-            <optgroup key={group} label={group}>
-              {choices.map(([choice, label]) => (
-                <option key={choice} value={choice}>
-                  {label}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      </label>
+      <GroupedFilterSelect label="Status" value={filter.status} onChange={set('status')} groups={STATUS_GROUPS} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} />
       <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={KIND_CHOICES} />
     </form>

@@ -265,7 +265,20 @@ export const InboxItemSchema = z.object({
       providerName: z.string(),
       model: z.string(),
       reason: z.string(),
-      result: z.record(z.string(), z.unknown()).optional()
+      result: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * A sampling approval asked again: the run the person approved failed (the provider's
+       * error, on which model, when), and the request is theirs to try again or decline.
+       */
+      lastFailure: z
+        .object({
+          message: z.string(),
+          providerId: z.string(),
+          providerName: z.string(),
+          model: z.string(),
+          at: z.string()
+        })
+        .optional()
     })
     .optional()
 });

@@ -93,7 +93,8 @@ export class InboxApprovalGate implements ApprovalGate {
         providerName: draft.providerName,
         model: draft.model,
         reason: draft.reason,
-        ...(result && { result })
+        ...(result && { result }),
+        ...(draft.lastFailure && { lastFailure: { ...draft.lastFailure } })
       }
     };
   }

@@ -23,6 +23,17 @@ export interface SamplingDraft {
   model: string;
   /** Why this model, in words (from model selection). */
   reason: string;
+  /** The last run the person approved, when it failed: the request is before them again. */
+  lastFailure?: RunFailure;
+}
+
+/** An approved model run that failed: why (the provider's error), on which model, and when (ISO 8601). */
+export interface RunFailure {
+  message: string;
+  providerId: string;
+  providerName: string;
+  model: string;
+  at: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { withdrawnNote } from '../receiver/withdrawn-note.js';
-import { withdrawnMessage, type ApprovalGate, type SamplingDraft } from './approval-gate.js';
+import { withdrawnMessage, type ApprovalGate, type RunFailure, type SamplingDraft } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
@@ -32,7 +32,11 @@ export interface PolicySamplingRunnerOptions {
   policyFor: (serverId: string) => SamplingPolicy;
   audit: SamplingAudit;
   clock?: Clock;
-  /** A model run a person approved failed: told so they hear of it where they approved it. */
+  /**
+   * A model run a person approved before a restart failed, with nobody to ask again (the policy
+   * no longer asks): told so they hear of it where they approved it. Under "ask" a failed run
+   * goes back to the person instead.
+   */
   onApprovedRunFailed?: (failure: { serverId: string; serverName: string; taskId?: string; message: string }) => void;
   /**
    * Why a request a server asks for one of Taskdesk's own tasks (its related task) is withdrawn as
@@ -130,67 +134,100 @@ export class PolicySamplingRunner implements SamplingRunner {
       return this.#review(context, draft, choice, resumed.result as CreateMessageResult | CreateMessageResultWithTools);
     }
 
-    if (policy.mode === 'ask') {
-      context.annotate?.({ phase: 'awaiting-approval' });
-      const decision = await this.#waitForPerson(
-        context,
-        `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
-        () => gate.requestApproval(draft(), context.signal)
-      );
-      if ('error' in decision) {
-        this.#auditEndedWait(context, 'sampling.request', decision.error, at(choice));
-        return { type: 'error', error: decision.error };
-      }
-      if (decision.decision === 'withdrawn') {
-        this.#audit(context, 'sampling.request', 'withdrawn', { ...at(choice), reason: decision.reason });
-        context.annotate?.(withdrawnNote('reject', decision.reason));
-        return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
-      }
-      if (decision.decision === 'reject') {
-        this.#audit(context, 'sampling.request', 'rejected', {
-          ...at(choice),
-          ...(decision.reason ? { reason: decision.reason } : {})
-        });
-        return error(JsonRpcCode.UserRejected, userRejectedMessage);
-      }
-      const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
-      if (!picked)
-        return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
-      // Which parts the person changed (never what they typed: the audit holds no content).
-      const changedRequest = changedParts(
-        SAMPLING_REQUEST_PARTS,
-        params as Record<string, unknown>,
-        decision.params as Record<string, unknown>
-      );
-      const changedModel = picked.providerId !== engineChoice.providerId || picked.model !== engineChoice.model;
-      const changed = [...changedRequest, ...(changedModel ? ['model' as const] : [])];
-      const edited = changed.length > 0;
-      approvedParams = decision.params;
-      choice = picked;
-      // What ran, kept on the task for History beside the request the server sent (which stays as it came).
-      if (changedRequest.length > 0) context.annotate?.({ ranRequest: decision.params, changed: changedRequest });
-      // The task's status says who decided, so its timeline does too.
-      context.setWaitingFor?.(
-        undefined,
-        `Approved by you${edited ? ', with your changes' : ''}; ${choice.model} is writing the answer.`
-      );
-      this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
-        ...at(choice),
-        reason: choice.reason,
-        ...(edited && { changed })
-      });
-    } else {
-      this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
+    // A run a person approved that failed goes back before them, with why (see `RunFailure`):
+    // noted on the task, so that a restart meanwhile asks again with it.
+    let failure = resumed?.phase === 'awaiting-approval' ? runFailureOf(resumed.lastFailure) : undefined;
+    if (failure) {
+      approvedParams = lastRanRequest(context.notes ?? []) ?? params;
+      choice = sampler.choiceFor(failure.providerId, failure.model, engineChoice) ?? engineChoice;
     }
+    let outcome: SamplingOutcome;
+    for (;;) {
+      if (policy.mode === 'ask') {
+        context.annotate?.({ phase: 'awaiting-approval', ...(failure && { lastFailure: failure }) });
+        const decision = await this.#waitForPerson(
+          context,
+          failure
+            ? `${WAITING_IN_INBOX}: the approved model run failed; try it again or decline the request from ${context.serverName}`
+            : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
+          () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
+        );
+        if ('error' in decision) {
+          this.#auditEndedWait(context, 'sampling.request', decision.error, at(choice));
+          return { type: 'error', error: decision.error };
+        }
+        if (decision.decision === 'withdrawn') {
+          this.#audit(context, 'sampling.request', 'withdrawn', { ...at(choice), reason: decision.reason });
+          context.annotate?.(withdrawnNote('reject', decision.reason));
+          return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
+        }
+        if (decision.decision === 'reject') {
+          this.#audit(context, 'sampling.request', 'rejected', {
+            ...at(choice),
+            ...(decision.reason ? { reason: decision.reason } : {})
+          });
+          return error(JsonRpcCode.UserRejected, userRejectedMessage);
+        }
+        const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
+        if (!picked)
+          return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
+        // Which parts the person changed (never what they typed: the audit holds no content).
+        const changedRequest = changedParts(
+          SAMPLING_REQUEST_PARTS,
+          params as Record<string, unknown>,
+          decision.params as Record<string, unknown>
+        );
+        const changedModel = picked.providerId !== engineChoice.providerId || picked.model !== engineChoice.model;
+        const changed = [...changedRequest, ...(changedModel ? ['model' as const] : [])];
+        const edited = changed.length > 0;
+        // What ran, kept on the task for History beside the request the server sent (which stays
+        // as it came): noted again only when a try after a failed one runs other params.
+        const changedSinceLastTry =
+          approvedParams === params ||
+          changedParts(
+            SAMPLING_REQUEST_PARTS,
+            approvedParams as Record<string, unknown>,
+            decision.params as Record<string, unknown>
+          ).length > 0;
+        if (changedRequest.length > 0 && changedSinceLastTry)
+          context.annotate?.({ ranRequest: decision.params, changed: changedRequest });
+        approvedParams = decision.params;
+        choice = picked;
+        // The task's status says who decided, so its timeline does too.
+        context.setWaitingFor?.(
+          undefined,
+          `${failure ? 'Tried again' : 'Approved'} by you${edited ? ', with your changes' : ''}; ${choice.model} is writing the answer.`
+        );
+        this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
+          ...at(choice),
+          reason: choice.reason,
+          ...(edited && { changed })
+        });
+      } else {
+        this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
+      }
 
-    context.annotate?.({ phase: 'model', providerId: choice.providerId, model: choice.model });
-    const outcome = await sampler.run(approvedParams, context, choice);
-    if (outcome.type === 'error') {
+      context.annotate?.({ phase: 'model', providerId: choice.providerId, model: choice.model });
+      outcome = await sampler.run(approvedParams, context, choice);
+      if (outcome.type !== 'error') break;
       this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: outcome.error.message });
-      // Approved by a person, now or before a restart (the task's notes say so); not a cancel.
-      const approved =
-        policy.mode === 'ask' || (context.notes ?? []).some((note) => note.phase === 'awaiting-approval');
-      if (approved && !context.signal.aborted)
+      if (context.signal.aborted) return outcome;
+      if (policy.mode === 'ask') {
+        // A failed run a person approved (an overloaded or unreachable provider, a model that
+        // refused the request) is not the end of the request: it goes back to them, to try
+        // again, on another model or changed, or to decline. The server waits meanwhile.
+        failure = {
+          message: outcome.error.message,
+          providerId: choice.providerId,
+          providerName: choice.providerName,
+          model: choice.model,
+          at: new Date(this.#clock.now()).toISOString()
+        };
+        continue;
+      }
+      // Approved by a person before a restart (the task's notes say so), run now under another
+      // policy with nobody to ask again: told where they approved it.
+      if ((context.notes ?? []).some((note) => note.phase === 'awaiting-approval'))
         this.#options.onApprovedRunFailed?.({
           serverId: context.serverId,
           serverName: context.serverName,
@@ -317,6 +354,21 @@ function at(choice: ModelChoice): { providerId: string; model: string } {
 
 function error(code: number, message: string): SamplingOutcome {
   return { type: 'error', error: { code, message } };
+}
+
+/** A failed try's note (`lastFailure`), read back after a restart; undefined unless whole. */
+function runFailureOf(value: unknown): RunFailure | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const note = value as Record<string, unknown>;
+  const fields = ['message', 'providerId', 'providerName', 'model', 'at'] as const;
+  return fields.every((field) => typeof note[field] === 'string') ? (note as unknown as RunFailure) : undefined;
+}
+
+/** The request as the person last approved it (a `ranRequest` note), if they changed it. */
+function lastRanRequest(notes: ReadonlyArray<Record<string, unknown>>): CreateMessageRequestParams | undefined {
+  for (let index = notes.length - 1; index >= 0; index--)
+    if (notes[index]!.ranRequest !== undefined) return notes[index]!.ranRequest as CreateMessageRequestParams;
+  return undefined;
 }
 
 /** The last phase the runner recorded on the task, if any. */

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { INVALID_PARAMS, STALE_TAB, UNREACHABLE, toHostCallError } from '../host-client.js';
+import { sentence } from './format.js';
 
 /**
  * An action that did not happen, in words: what failed, why, and what to do next. It is shown
@@ -80,11 +81,6 @@ export function useFailure(): FailureState {
   const fail = useCallback((what: string, error: unknown, next?: string) => show(failureOf(what, error, next)), []);
   const clear = useCallback(() => show(undefined), []);
   return { failure, fail, show, clear };
-}
-
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?…)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /**

@@ -18,6 +18,17 @@ export function formatShortDate(date: Date, now: Date): string {
   return date.getFullYear() === now.getFullYear() ? dayFormat.format(date) : dayYearFormat.format(date);
 }
 
+/** When something happened, after a verb: "at 7:31 PM" today, else "on Dec 3" (see {@link formatShortDate}). */
+export function formatWhen(date: Date, now: Date): string {
+  return `${date.toDateString() === now.toDateString() ? 'at' : 'on'} ${formatShortDate(date, now)}`;
+}
+
+/** `text`, trimmed, ending as a sentence: a full stop added unless it ends with one (or ?, !, …, or a closing bracket). */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 /** A duration (a ttl) in the largest whole units that fit, e.g. "1 h 30 min", "45 s". */
 export function formatDuration(ms: number): string {
   const parts: string[] = [];

@@ -30,8 +30,8 @@ export function answeredTaskKey(state: DeskState): string | undefined {
  *
  * The reply and the host's events travel apart (over HTTP and SSE in browser mode) and cross:
  * by the time the reply is here, the host may already have put the answer's next step under the
- * same id (the review of a task's approved model answer). That item stays, and the "… is running"
- * of the approval is over already: nothing is said.
+ * same id (the review of a task's approved model answer, or the request again when its run
+ * failed). That item stays, and the "… is running" of the approval is over already: nothing is said.
  */
 export function answerTaken(
   store: Pick<DeskStore, 'getState' | 'dispatch' | 'apply'>,
@@ -42,7 +42,12 @@ export function answerTaken(
   where: 'inbox' | 'elsewhere' = 'inbox'
 ): string | undefined {
   const current = store.getState().inbox.find((known) => known.id === item.id);
-  if (current !== undefined && current.kind !== item.kind) return undefined;
+  // Under the same id: the review of the answer, or the request back after the run failed.
+  if (
+    current !== undefined &&
+    (current.kind !== item.kind || current.draft?.lastFailure?.at !== item.draft?.lastFailure?.at)
+  )
+    return undefined;
   if (where === 'inbox') {
     const { id, serverId, taskId, relatedTaskId, relatedCall } = item;
     const answered = { id, serverId, taskId, relatedTaskId, relatedCall };

@@ -1,4 +1,4 @@
-import { truncate } from '../components/format.js';
+import { sentence, truncate } from '../components/format.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
 
@@ -44,9 +44,4 @@ export function FailedRunNotices() {
       ))}
     </div>
   );
-}
-
-/** `text` ending as a sentence: a full stop added unless it ends with one, or with ? or !. */
-function sentence(text: string): string {
-  return /[.?!…]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }

@@ -106,16 +106,16 @@ export function InboxScreen({
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = inbox;
-    // A card that comes while the focus waits on the heading (an approval's Review, the next
-    // question) takes it, as the next card would have.
+    // A card that comes while the focus waits on the heading (an approval's Review, or the
+    // request back when its run failed; the next question) takes it, as the next card would have.
     const review = approved.current;
     if (review) {
       const added = inbox.find(
         (item) =>
-          item.kind === 'sampling-review' &&
+          (item.kind === 'sampling-review' || item.draft?.lastFailure !== undefined) &&
           item.serverId === review.item.serverId &&
           (review.item.taskId === undefined || item.id === review.item.id) &&
-          !before.some((old) => old.id === item.id && old.kind === item.kind)
+          !before.some((old) => old.id === item.id && sameStep(old, item))
       );
       const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
       if (card) {
@@ -226,4 +226,9 @@ export function InboxScreen({
       ) : null}
     </>
   );
+}
+
+/** Whether two items under one id are the same step of a request (not its review, nor the request back after a failed run). */
+function sameStep(a: InboxItem, b: InboxItem): boolean {
+  return a.kind === b.kind && a.draft?.lastFailure?.at === b.draft?.lastFailure?.at;
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { formatWhen, sentence, truncate } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ConversationView } from './conversation-view.js';
@@ -24,6 +25,8 @@ type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
 export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const review = item.kind === 'sampling-review';
   const draft = item.draft;
+  /** The run the person approved, when it failed: the request is back before them. */
+  const failed = review ? undefined : draft?.lastFailure;
   const answering = useAnswer(item);
   const providers = useDeskState((state) => state.providers);
   const edits = useRequestEdits(item.request);
@@ -77,7 +80,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       return;
     }
     setModelError(undefined);
-    const approved = `Approved${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'}`;
+    const approved = `${failed ? 'Tried again' : 'Approved'}${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'}`;
     send(
       {
         action: 'approve',
@@ -97,6 +100,11 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
     >
       {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
+      {failed ? (
+        <p className="banner banner-warning run-failed">
+          {`The run you approved on ${failed.model} (${failed.providerName}) failed ${formatWhen(new Date(failed.at), new Date())}: ${sentence(truncate(failed.message, 300))} Try it again, on another model or with the request changed, or reject it; ${item.serverName} waits meanwhile.`}
+        </p>
+      ) : null}
       <ConversationView request={item.request} />
       <form
         className="answer-form"
@@ -188,7 +196,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         />
         <div className="actions">
           <button type="submit" className="primary" {...busyProps(answering.busy)}>
-            {review ? 'Send answer' : 'Approve'}
+            {review ? 'Send answer' : failed ? 'Try again' : 'Approve'}
           </button>
           {review ? null : (
             <button

@@ -149,14 +149,14 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
 /**
  * The approved run as the state now tells it, after a snapshot (events may have been missed
  * while the page was offline): over once its task has ended or gone, once its answer waits for
- * review in the Inbox, or once History says it ended; said running only while none of these is so.
+ * review in the Inbox (or its request, the run having failed), or once History says it ended; said running only while none of these is so.
  */
 function withRunChecked(state: DeskState): DeskState {
   const run = state.answeredRun;
   if (!run) return state;
   const review = state.inbox.some(
     (item) =>
-      item.kind === 'sampling-review' &&
+      (item.kind === 'sampling-review' || item.draft?.lastFailure !== undefined) &&
       item.serverId === run.serverId &&
       item.taskId === run.taskId &&
       item.createdAt === run.createdAt
@@ -210,8 +210,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       let next = state.inbox.some((known) => known.id === item.id)
         ? state
         : { ...state, inbox: inOrder(state.inbox, item) };
-      // The answer to review has arrived: the model is done writing, and "… is running" is over.
-      if (item.kind === 'sampling-review' && (next.lastAnswered !== undefined || next.answeredRun !== undefined))
+      // The answer to review has arrived, or the request is back after its run failed: the model
+      // is done writing, and "… is running" is over (the card says how).
+      if (
+        (item.kind === 'sampling-review' || item.draft?.lastFailure !== undefined) &&
+        (next.lastAnswered !== undefined || next.answeredRun !== undefined)
+      )
         next = { ...next, lastAnswered: undefined, answeredRun: undefined };
       if (item.taskId) next = withoutLive(next, item.taskId);
       else if (item.kind === 'sampling-review')

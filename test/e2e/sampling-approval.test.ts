@@ -214,38 +214,64 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     }
   });
 
-  it('says in the Inbox, where it was approved, that an approved model run failed', async () => {
-    llm.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded' });
-    const { task } = await peer.server.request(
-      {
-        method: 'sampling/createMessage',
-        params: {
-          messages: [{ role: 'user', content: { type: 'text', text: 'Fail for me' } }],
-          maxTokens: 10,
-          task: { ttl: 60_000 }
-        }
-      },
-      CreateTaskResultSchema
-    );
-    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
-    await approval.getByText('Fail for me').waitFor();
-    await approval.getByRole('button', { name: 'Approve' }).click();
-    await approval.waitFor({ state: 'detached' });
-    const notice = page.locator(`.notice-failed-run[data-task-id="${task.taskId}"]`);
-    await notice.waitFor();
-    assert.match(
-      (await notice.locator('p').textContent()) ?? '',
-      /^The model run you approved for Server p failed: .*overloaded.*[.?!] See the task\.$/
-    );
-    assert.equal(
-      await notice.getByRole('link', { name: 'See the task' }).getAttribute('href'),
-      `#tasks/${encodeURIComponent(`received:${task.taskId}`)}`
-    );
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await notice.waitFor({ state: 'detached' });
+  it('puts a request whose approved run failed back in the Inbox, with why, to try again', async () => {
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: false } });
+    try {
+      llm.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded' });
+      const { task } = await peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Fail for me' } }],
+            maxTokens: 10,
+            task: { ttl: 60_000 }
+          }
+        },
+        CreateTaskResultSchema
+      );
+      const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+      await approval.getByText('Fail for me').waitFor();
+      await approval.getByLabel('Model').fill('fake-large');
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      // Back, saying what failed, on the model the person chose, and what they can do.
+      const failed = approval.locator('.run-failed');
+      await failed.waitFor();
+      assert.match(
+        (await failed.textContent()) ?? '',
+        /^The run you approved on fake-large \(Fake LLM\) failed at .+: .*overloaded.*[.?!)] Try it again, on another model or with the request changed, or reject it; Server p waits meanwhile\.$/
+      );
+      assert.equal(await approval.getByLabel('Model').inputValue(), 'fake-large');
+      // The focus waited on the Inbox heading, and the request back (the card) took it.
+      await page.waitForFunction(
+        (id) => document.activeElement?.matches(`article[data-inbox-id="${id}"]`) === true,
+        task.taskId
+      );
+      // The server's task is still at work, waiting for the person, not failed (Taskdesk's own
+      // waits say so in the status message: input_required would ask the server for input).
+      const waiting = await fixture.host.call('tasks.get', { taskId: task.taskId });
+      assert.equal(waiting.task.status, 'working');
+      assert.match(waiting.task.statusMessage ?? '', /the approved model run failed; try it again or decline/);
+      assert.equal(await page.locator('.notice-failed-run').count(), 0, 'the card says it: no notice besides');
+
+      llm.enqueue({ kind: 'hold' });
+      await approval.getByRole('button', { name: 'Try again' }).click();
+      const said = page.locator('.inbox-answered');
+      await said.filter({ hasText: 'Tried again; fake-large is running.' }).waitFor();
+      const stream = await llm.nextHeld();
+      stream.push('Second', ' try');
+      stream.finish();
+      const result = await peer.server.request(
+        { method: 'tasks/result', params: { taskId: task.taskId } },
+        CreateMessageResultSchema
+      );
+      assert.deepEqual(result.content, { type: 'text', text: 'Second try' });
+      await said.filter({ hasText: 'Tried again; fake-large answered Server p.' }).waitFor();
+    } finally {
+      await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    }
   });
 
-  it('says so too for an ordinary (not task) request whose approved run failed', async () => {
+  it('an ordinary (not task) request whose approved run failed comes back too, and can be rejected then', async () => {
     llm.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded again' });
     const asked = peer.server.request(
       {
@@ -254,22 +280,14 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       },
       CreateMessageResultSchema
     );
-    const refused = assert.rejects(asked, /overloaded again/);
+    const refused = assert.rejects(asked, /User rejected sampling request/);
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.getByText('Fail plainly').waitFor();
     await approval.getByRole('button', { name: 'Approve' }).click();
+    await approval.locator('.run-failed').filter({ hasText: 'overloaded again' }).waitFor();
+    await approval.getByRole('button', { name: 'Reject' }).click();
     await refused;
-    const notice = page.locator('.notice-failed-run').filter({ hasText: 'overloaded again' });
-    await notice.waitFor();
-    assert.match(
-      (await notice.locator('p').textContent()) ?? '',
-      /^The model run you approved for Server p failed: .*overloaded again.*[.?!] The server was told\.$/
-    );
-    assert.equal(await notice.getAttribute('data-task-id'), null);
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await notice.waitFor({ state: 'detached' });
-    // Its button went with it: the focus is on the screen's heading, not dropped on the body.
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'heading-inbox');
+    await approval.waitFor({ state: 'detached' });
   });
 
   it('rejects a request before any model runs', async () => {

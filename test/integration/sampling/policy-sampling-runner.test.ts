@@ -251,4 +251,145 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     assert.ok(!everything.includes(SECRET_KEY), everything);
     assert.match(audit[1]!.reason!, /rejected the request \(400\): bad request for key \[redacted\]/);
   });
+
+  describe('an approved run that fails', () => {
+    const overloaded = () => server.enqueue({ kind: 'error', status: 400, message: 'The model is overloaded' });
+
+    it('goes back before the person with why, the request as they approved it, and a try again answers', async () => {
+      const failedRuns: unknown[] = [];
+      const { runner: sampler } = await makeRunner(server, { apiKey: SECRET_KEY });
+      const gate = new ScriptedApprovalGate();
+      const audit: SamplingAuditEvent[] = [];
+      const clock = new ManualClock(Date.UTC(2026, 5, 1));
+      const runner = new PolicySamplingRunner({
+        sampler,
+        gate,
+        policyFor: () => SamplingPolicySchema.parse({ mode: 'ask', reviewCompletion: false }),
+        audit: (event) => audit.push(event),
+        clock,
+        onApprovedRunFailed: (failure) => failedRuns.push(failure)
+      });
+      overloaded();
+      server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+      const { context, notes, waitingFor } = makeContext();
+      const before = server.chatRequests.length;
+      const running = runner.run(samplingParams(), context);
+      const edited = { systemPrompt: 'Be brief.' };
+      (await gate.approvals.next()).approve({ params: edited, model: 'fake-large' });
+
+      const again = await gate.approvals.next();
+      assert.deepEqual(again.draft.lastFailure, {
+        message: again.draft.lastFailure?.message,
+        providerId: again.draft.providerId,
+        providerName: again.draft.providerName,
+        model: 'fake-large',
+        at: new Date(Date.UTC(2026, 5, 1)).toISOString()
+      });
+      assert.match(again.draft.lastFailure.message, /overloaded/);
+      // Asked again as it ran: the person's changes and model, not the server's request.
+      assert.equal(again.draft.model, 'fake-large');
+      assert.equal(again.draft.params.systemPrompt, 'Be brief.');
+      assert.deepEqual(waitingFor.items.at(-1), {
+        message:
+          'Waiting for your answer in the Inbox: the approved model run failed; try it again or decline the request from Test server'
+      });
+      assert.deepEqual(notes.items.at(-1), { phase: 'awaiting-approval', lastFailure: again.draft.lastFailure });
+
+      again.approve();
+      assert.equal(textOf(await running), 'Paris.');
+      assert.equal(server.chatRequests.length, before + 2);
+      assert.equal(server.chatRequests[before + 1]!.body.model, 'fake-large');
+      assert.deepEqual(waitingFor.items.at(-1), {
+        message: undefined,
+        next: 'Tried again by you, with your changes; fake-large is writing the answer.'
+      });
+      assert.deepEqual(decisions(audit), [
+        'sampling.request:approved-with-edits',
+        'sampling.llm:failed',
+        'sampling.request:approved-with-edits',
+        'sampling.llm:completed'
+      ]);
+      // What ran is noted once: the second try ran the same request.
+      assert.equal(notes.items.filter((note) => 'ranRequest' in note).length, 1);
+      // The card says it; no notice besides.
+      assert.deepEqual(failedRuns, []);
+    });
+
+    it('can be rejected then: the server is told the person rejected it', async () => {
+      const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+      overloaded();
+      const running = runner.run(samplingParams(), makeContext().context);
+      (await gate.approvals.next()).approve();
+      (await gate.approvals.next()).reject('Not now');
+      assert.deepEqual(await running, {
+        type: 'error',
+        error: { code: -1, message: 'User rejected sampling request' }
+      });
+      assert.deepEqual(decisions(audit), [
+        'sampling.request:approved',
+        'sampling.llm:failed',
+        'sampling.request:rejected'
+      ]);
+    });
+
+    it('ends with the task when it is cancelled while asked again', async () => {
+      const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+      overloaded();
+      const { context, controller } = makeContext();
+      const running = runner.run(samplingParams(), context);
+      (await gate.approvals.next()).approve();
+      await gate.approvals.next();
+      controller.abort(new Error('cancelled by the server'));
+      const outcome = await running;
+      assert.equal(outcome.type, 'error');
+    });
+
+    it('is asked again with why after a restart, on the model and request of the failed try', async () => {
+      const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+      server.enqueue({ kind: 'text', tokens: ['Lyon.'] });
+      const ranRequest = samplingParams({ systemPrompt: 'Answer in one word.' });
+      const lastFailure = {
+        message: 'The model is overloaded',
+        providerId: 'fake',
+        providerName: 'Fake LLM',
+        model: 'fake-large',
+        at: '2026-06-01T00:00:00.000Z'
+      };
+      const { context } = makeContext({
+        notes: [
+          { phase: 'awaiting-approval' },
+          { ranRequest, changed: ['systemPrompt'] },
+          { phase: 'model', providerId: 'fake', model: 'fake-large' },
+          { phase: 'awaiting-approval', lastFailure }
+        ]
+      });
+      const running = runner.run(samplingParams(), context);
+      const again = await gate.approvals.next();
+      assert.deepEqual(again.draft.lastFailure, lastFailure);
+      assert.equal(again.draft.params.systemPrompt, 'Answer in one word.');
+      assert.equal(again.draft.model, 'fake-large');
+      again.approve();
+      assert.equal(textOf(await running), 'Lyon.');
+    });
+
+    it('approved before a restart and run now with nobody to ask: fails the request and says so where it was approved', async () => {
+      const failedRuns: unknown[] = [];
+      const { runner: sampler } = await makeRunner(server, { apiKey: SECRET_KEY });
+      const runner = new PolicySamplingRunner({
+        sampler,
+        gate: unreachableGate,
+        policyFor: () => SamplingPolicySchema.parse({ mode: 'auto', reviewCompletion: false }),
+        audit: () => undefined,
+        onApprovedRunFailed: (failure) => failedRuns.push(failure)
+      });
+      overloaded();
+      const outcome = await runner.run(
+        samplingParams(),
+        makeContext({ notes: [{ phase: 'awaiting-approval' }] }).context
+      );
+      assert.equal(outcome.type, 'error');
+      assert.equal(failedRuns.length, 1);
+      assert.match((failedRuns[0] as { message: string }).message, /overloaded/);
+    });
+  });
 });

@@ -86,6 +86,30 @@ describe('an answer the host took, and the events it crosses', () => {
     assert.equal(store.getState().answeredRun, undefined);
   });
 
+  it('a failed run: the request back under the same id stays, whichever comes first, and "… is running" ends', () => {
+    const lastFailure = { message: 'Overloaded', providerId: 'p', providerName: 'P', model: 'm', at: asked };
+    const back = approval('sampling-approval', { draft: { ...approval().draft!, lastFailure } });
+    // Reply first.
+    const item = approval();
+    const store = loaded([item]);
+    answerTaken(store, item, 'Approved; m is running.', run());
+    heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(store, 'inbox.added', { item: back });
+    assert.deepEqual(store.getState().inbox, [back]);
+    assert.equal(store.getState().lastAnswered, undefined, 'the card says the run failed');
+    assert.equal(store.getState().answeredRun, undefined);
+    // Events first.
+    const crossed = loaded([item]);
+    heard(crossed, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(crossed, 'inbox.added', { item: back });
+    assert.equal(answerTaken(crossed, item, 'Approved; m is running.', run()), undefined, 'nothing is announced');
+    assert.deepEqual(crossed.getState().inbox, [back], 'the reply does not take the request away again');
+    assert.equal(crossed.getState().answeredRun, undefined);
+    // A try again answered: that reply takes the card it answered.
+    assert.equal(answerTaken(crossed, back, 'Tried again; m is running.', run()), 'Tried again; m is running.');
+    assert.deepEqual(crossed.getState().inbox, []);
+  });
+
   it('events first, the run already over (no review): the line says the model answered', () => {
     const item = approval();
     const store = loaded([item], [receivedTask('working')]);

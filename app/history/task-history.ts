@@ -88,7 +88,10 @@ export class TaskHistory {
    * filters read, made again only when the entry changes.
    */
   readonly #summaries = new Map<string, HistorySummary>();
-  /** Each entry's lowercased search text (see `searchTextOf`), made with its summary. */
+  /**
+   * Each entry's lowercased search text (see `searchTextOf`), made the first time a search reads
+   * it, not on the way of every call or request that ends, and forgotten when the entry changes.
+   */
   readonly #searchTexts = new Map<string, string>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
   readonly #byServer = new Map<string, string[]>();
@@ -393,10 +396,7 @@ export class TaskHistory {
       // As the rows say it: a rejected model request is found as `rejected`, not as `failed`,
       // a declined question as `declined`, not as `completed`.
       if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
-      if (words.length > 0) {
-        const haystack = this.#searchTexts.get(entry.id) ?? searchTextOf(entry, this.#summaryOf(entry));
-        if (!words.every((word) => haystack.includes(word))) continue;
-      }
+      if (words.length > 0 && !words.every((word) => this.#searchTextOf(entry).includes(word))) continue;
       found.push(entry);
     }
     return found.sort(newestFirst);
@@ -434,6 +434,16 @@ export class TaskHistory {
     };
   }
 
+  /** An entry's search text, made when first searched and kept until the entry changes. */
+  #searchTextOf(entry: HistoryEntry): string {
+    let text = this.#searchTexts.get(entry.id);
+    if (text === undefined) {
+      text = searchTextOf(entry, this.#summaryOf(entry));
+      this.#searchTexts.set(entry.id, text);
+    }
+    return text;
+  }
+
   /** An entry's summary, made when the entry was saved (or loaded). */
   #summaryOf(entry: HistoryEntry): HistorySummary {
     return this.#summaries.get(entry.id) ?? summaryOf(entry);
@@ -449,13 +459,14 @@ export class TaskHistory {
     this.#entries.set(entry.id, entry);
     const summary = summaryOf(entry);
     this.#summaries.set(entry.id, summary);
-    this.#searchTexts.set(entry.id, searchTextOf(entry, summary));
+    this.#searchTexts.delete(entry.id);
     if (isNew) this.#appendToServer(entry);
-    this.#account(entry);
     // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
     this.#log.put(entry.id, entry, false).catch((error: unknown) => {
       console.error('Taskdesk could not record a task in its history:', error);
     });
+    // Its size as the journal wrote it: the entry is not serialized a second time.
+    this.#account(entry, this.#log.textLength(entry.id));
     this.#events.changed?.(summary);
     if (this.#overBounds()) this.#prune();
   }
@@ -464,14 +475,13 @@ export class TaskHistory {
     this.#entries.set(entry.id, entry);
     const summary = summaryOf(entry);
     this.#summaries.set(entry.id, summary);
-    this.#searchTexts.set(entry.id, searchTextOf(entry, summary));
     this.#appendToServer(entry);
     this.#account(entry);
   }
 
-  /** Counts an entry's (new) size against its server and the total. */
-  #account(entry: HistoryEntry): void {
-    const size = JSON.stringify(entry).length;
+  /** Counts an entry's (new) size, its JSON's length, against its server and the total. */
+  #account(entry: HistoryEntry, jsonLength?: number): void {
+    const size = jsonLength ?? JSON.stringify(entry).length;
     const before = this.#sizes.get(entry.id) ?? 0;
     this.#sizes.set(entry.id, size);
     this.#serverBytes.set(entry.serverId, (this.#serverBytes.get(entry.serverId) ?? 0) + size - before);

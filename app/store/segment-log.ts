@@ -422,6 +422,16 @@ export class SegmentLog<T> {
     return this.#enqueue(id, written, urgent);
   }
 
+  /**
+   * The length of the JSON text `put` made of `id`'s latest value (what the journal writes);
+   * undefined for a value as loaded, or none. Lets a caller that bounds its records by size
+   * count one without serializing it again.
+   */
+  textLength(id: string): number | undefined {
+    const held = this.#live.get(id);
+    return held instanceof Written ? held.text.length : undefined;
+  }
+
   /** Deletes `id`; resolves when the deletion is on disk. */
   delete(id: string): Promise<void> {
     this.#live.delete(id);

@@ -372,3 +372,33 @@ describe('checkpoints written in the background', () => {
     }
   });
 });
+
+describe('a record’s size', () => {
+  it('is the length of the JSON text put wrote, for what was put; unknown for what was loaded or is gone', async () => {
+    const { dir, remove } = tempDir('taskdesk-text-length-');
+    try {
+      const options = {
+        dir: path.join(dir, 's'),
+        corruptDir: path.join(dir, 'c'),
+        factory: confStoreFactory,
+        documentWriter: inlineDocumentWriter(confStoreFactory),
+        checkpointMs: 60_000
+      };
+      const log = new SegmentLog<Value>(options);
+      log.load(asV);
+      const value = { v: 1, pad: 'é"\n' };
+      await log.put('a', value);
+      assert.equal(log.textLength('a'), JSON.stringify(value).length);
+      assert.equal(log.textLength('b'), undefined);
+      log.close();
+      const again = new SegmentLog<Value>(options);
+      again.load(asV);
+      assert.equal(again.textLength('a'), undefined, 'as loaded: its caller measures it');
+      await again.delete('a');
+      assert.equal(again.textLength('a'), undefined);
+      again.close();
+    } finally {
+      remove();
+    }
+  });
+});

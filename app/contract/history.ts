@@ -35,7 +35,9 @@ export type HistoryStep = z.infer<typeof HistoryStepSchema>;
 export const TruncatedValueSchema = z.object({
   truncated: z.literal(true),
   bytes: z.number().int().nonnegative(),
-  preview: z.string()
+  preview: z.string(),
+  /** A question's answer too large to keep: how the person answered, still. */
+  action: z.enum(['accept', 'decline', 'cancel']).optional()
 });
 
 /** What a history list shows of an entry (no request or result bodies). */

@@ -17,7 +17,8 @@ const ANSWERED = { accept: 'answered', decline: 'declined', cancel: 'dismissed' 
 /**
  * An entry's status as its row's badge says it, as the Status filter picks it (the Tasks
  * screen's `shownStatus`): how a question to the person ended (`answered`, `declined`,
- * `dismissed`, or `replied` when its summary holds no answer), `rejected` for a model request
+ * `dismissed`, or `replied` when its entry holds no answer, as one recorded before answers were
+ * kept), `rejected` for a model request
  * turned down, else its status. A declined question is no Completed row to someone who reads
  * its badge.
  */
@@ -33,8 +34,8 @@ export function shownStatusOf(
  * What the text filter searches in an entry, lowercased: what its row shows (title, preview,
  * server, status message, error line, its badge's words, "unanswered", "by the Assistant"), its
  * ids, and how it ended: a question's answer values, a model's reply text, a tool's result text
- * and structured content (at most {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made once, when
- * the entry is saved or loaded, not on each keystroke.
+ * and structured content (at most {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made when a
+ * search first reads the entry and kept until it changes, not on each keystroke.
  */
 export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): string {
   // A call the Assistant made is found by the words its row shows; the conversation's title

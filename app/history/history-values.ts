@@ -21,13 +21,26 @@ const TITLE_CHARS = 200;
 export function boundedValue(
   value: Record<string, unknown>,
   maxBytes = MAX_HISTORY_VALUE_BYTES
-): Record<string, unknown> | { truncated: true; bytes: number; preview: string } {
+): Record<string, unknown> | { truncated: true; bytes: number; preview: string; action?: AnswerAction } {
   // Through the store's serializer: a task's request was serialized once when it arrived, and its
   // text is used here rather than made again (5 ms for a 1 MB question).
   const part = jsonPart(value) ?? { text: 'null', bytes: 4 };
   if (part.bytes <= maxBytes) return value;
   // From the text's pieces: slicing the text itself would make the whole of it flat, a copy.
-  return { truncated: true, bytes: part.bytes, preview: detached(textPrefix(part, PREVIEW_CHARS)) };
+  // A question's large answer keeps how it was answered: its row and the Status filter say it.
+  const { action } = value;
+  return {
+    truncated: true,
+    bytes: part.bytes,
+    preview: detached(textPrefix(part, PREVIEW_CHARS)),
+    ...(isAnswerAction(action) && { action })
+  };
+}
+
+type AnswerAction = 'accept' | 'decline' | 'cancel';
+
+function isAnswerAction(value: unknown): value is AnswerAction {
+  return value === 'accept' || value === 'decline' || value === 'cancel';
 }
 
 /**

@@ -22,6 +22,14 @@ describe('history values', () => {
     assert.equal(kept.preview, `{"message":"${'x'.repeat(4096 - 12)}`);
   });
 
+  it('keeps how a question was answered when the answer is too large to keep', () => {
+    const kept = boundedValue({ action: 'accept', content: { notes: 'z'.repeat(100_000) } });
+    assert.equal('truncated' in kept && kept.truncated, true);
+    assert.equal(kept.action, 'accept');
+    assert.equal('action' in boundedValue({ content: { notes: 'z'.repeat(100_000) } }), false);
+    assert.equal('action' in boundedValue({ action: 'x'.repeat(100_000) }), false, 'only an answer’s action');
+  });
+
   it('a preview or a title does not keep alive the large text it was cut from', () => {
     const MiB = 1024 * 1024;
     const before = heapAfterGc();

@@ -147,7 +147,9 @@ export const HistoryFilterSchema = z.object({
    */
   status: z.union([HistoryStatusSchema, z.enum(['rejected', 'answered', 'declined', 'dismissed'])]).optional(),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
-  direction: z.enum(['received', 'requested']).optional()
+  direction: z.enum(['received', 'requested']).optional(),
+  /** This entry only: whether it matches the rest (an open detail the list has no page of yet). */
+  id: z.string().optional()
 });
 export type HistoryFilter = z.infer<typeof HistoryFilterSchema>;
 

@@ -389,7 +389,9 @@ export class TaskHistory {
   #matching(filter: HistoryFilter): HistoryEntry[] {
     const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const found: HistoryEntry[] = [];
-    for (const entry of this.#entries.values()) {
+    const only = filter.id === undefined ? undefined : this.#entries.get(filter.id);
+    if (filter.id !== undefined && only === undefined) return found;
+    for (const entry of only ? [only] : this.#entries.values()) {
       if (filter.serverId !== undefined && entry.serverId !== filter.serverId) continue;
       if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
       if (filter.direction !== undefined && entry.direction !== filter.direction) continue;

@@ -87,8 +87,19 @@ export function HistoryScreen({
         if (!filterChanged) return;
         const shown = openNow.current;
         if (shown === undefined || found.entries.some((entry) => entry.id === shown)) return;
-        if (document.activeElement?.closest('.history-detail')) document.getElementById('heading-history')?.focus();
-        setOpen(undefined);
+        const close = () => {
+          if (id !== request.current || openNow.current !== shown) return;
+          if (document.activeElement?.closest('.history-detail')) document.getElementById('heading-history')?.focus();
+          setOpen(undefined);
+        };
+        // Not on the first page, but maybe on a later one (opened after More): the host says
+        // whether it still matches; a failed question leaves it open.
+        if (found.nextCursor === undefined) close();
+        else
+          client.call('history.list', { filter: { ...toHistoryFilter(inputs), id: shown }, limit: 1 }).then(
+            (still) => still.total === 0 && close(),
+            () => undefined
+          );
       },
       (error: unknown) => {
         if (id !== request.current) return;

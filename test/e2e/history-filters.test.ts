@@ -137,4 +137,70 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     assert.equal(await search.inputValue(), 'raffle', 'no letter went elsewhere');
     assert.deepEqual(pageErrors, []);
   });
+
+  it('keeps open a detail opened from a later page while the changed filter still holds it, and closes it when not', async () => {
+    await fixture?.dispose();
+    const clock = new ManualClock();
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer, tools: echoServer() }, { clock });
+    const { host } = fixture;
+    await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'first-call' } });
+    await clock.advance(1);
+    const asked = nextEvent(host, 'inbox.added');
+    const reply = peer.server.request(
+      { method: 'elicitation/create', params: form('Oldest question?') },
+      ElicitResultSchema
+    );
+    await host.call('inbox.answer', {
+      id: (await asked).item.id,
+      answer: { action: 'accept', content: { name: 'Ada' } }
+    });
+    await reply;
+    // More than a page (50) of newer calls: the two above are on the second page.
+    for (let index = 0; index < 55; index++) {
+      await clock.advance(1);
+      await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: `call-${index}` } });
+    }
+
+    const { server, browser, page } = await openDesk(host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const detail = history.locator('.history-detail');
+    const kind = history.getByLabel('Kind');
+    await history.getByText('57 entries').waitFor();
+    const idCheck = () =>
+      page.waitForResponse(
+        (response) =>
+          response.url().endsWith('/api/call') && (response.request().postData() ?? '').includes('"limit":1')
+      );
+
+    // The oldest call, from the second page: Kind "Tool call" still holds it (on its second page).
+    await history.getByRole('button', { name: 'Show more' }).click();
+    await history.locator('li', { hasText: 'first-call' }).getByRole('button').first().click();
+    await detail.getByText('first-call').first().waitFor();
+    await kind.focus();
+    let checked = idCheck();
+    await kind.selectOption('tool-call');
+    await history.getByText('56 entries').waitFor();
+    await checked;
+    assert.equal(await detail.count(), 1, 'still held by the filter, on a page not loaded');
+
+    // The question, from the second page: Kind "Tool call" leaves it out, and it closes.
+    await kind.selectOption('');
+    await history.getByText('57 entries').waitFor();
+    await history.getByRole('button', { name: 'Show more' }).click();
+    await history.getByRole('button', { name: 'Oldest question?' }).click();
+    await detail.getByRole('heading', { name: 'Oldest question?' }).waitFor();
+    await kind.focus();
+    checked = idCheck();
+    await kind.selectOption('tool-call');
+    await checked;
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
+    assert.deepEqual(pageErrors, []);
+  });
 });

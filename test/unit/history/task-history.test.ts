@@ -236,6 +236,13 @@ describe('the task history', () => {
     assert.equal(history.list({ status: 'completed', direction: 'received' }).total, 0);
     assert.equal(history.list({ serverId: 'beta' }).total, 1);
     assert.equal(history.list({ kind: 'tool-call' }).entries[0]!.id, 'requested:o1');
+    // One entry, if it matches the rest: whether an open detail still belongs to the list.
+    assert.deepEqual(
+      history.list({ id: 'requested:o1', kind: 'tool-call' }).entries.map((entry) => entry.id),
+      ['requested:o1']
+    );
+    assert.equal(history.list({ id: 'requested:o1', kind: 'elicitation' }).total, 0);
+    assert.equal(history.list({ id: 'no-such-entry' }).total, 0);
     assert.throws(() => history.list({}, { cursor: 'not-a-cursor' }), InvalidHistoryCursorError);
     history.close();
   });

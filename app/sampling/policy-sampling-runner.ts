@@ -7,7 +7,13 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { withdrawnNote } from '../receiver/withdrawn-note.js';
-import { withdrawnMessage, type ApprovalGate, type RunFailure, type SamplingDraft } from './approval-gate.js';
+import {
+  withdrawnMessage,
+  type ApprovalGate,
+  type RunFailure,
+  type SamplingDraft,
+  type Withdrawn
+} from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
@@ -152,22 +158,8 @@ export class PolicySamplingRunner implements SamplingRunner {
             : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
           () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
         );
-        if ('error' in decision) {
-          this.#auditEndedWait(context, 'sampling.request', decision.error, at(choice));
-          return { type: 'error', error: decision.error };
-        }
-        if (decision.decision === 'withdrawn') {
-          this.#audit(context, 'sampling.request', 'withdrawn', { ...at(choice), reason: decision.reason });
-          context.annotate?.(withdrawnNote('reject', decision.reason));
-          return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
-        }
-        if (decision.decision === 'reject') {
-          this.#audit(context, 'sampling.request', 'rejected', {
-            ...at(choice),
-            ...(decision.reason ? { reason: decision.reason } : {})
-          });
-          return error(JsonRpcCode.UserRejected, userRejectedMessage);
-        }
+        if ('error' in decision || decision.decision !== 'approve')
+          return this.#notApproved(context, 'sampling.request', decision, choice);
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
         if (!picked)
           return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
@@ -261,22 +253,8 @@ export class PolicySamplingRunner implements SamplingRunner {
       `${WAITING_IN_INBOX}: review the answer for ${context.serverName}`,
       () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
-    if ('error' in review) {
-      this.#auditEndedWait(context, 'sampling.completion', review.error, at(choice));
-      return { type: 'error', error: review.error };
-    }
-    if (review.decision === 'withdrawn') {
-      this.#audit(context, 'sampling.completion', 'withdrawn', { ...at(choice), reason: review.reason });
-      context.annotate?.(withdrawnNote('reject', review.reason));
-      return error(JsonRpcCode.UserRejected, withdrawnMessage(review.reason));
-    }
-    if (review.decision === 'reject') {
-      this.#audit(context, 'sampling.completion', 'rejected', {
-        ...at(choice),
-        ...(review.reason ? { reason: review.reason } : {})
-      });
-      return error(JsonRpcCode.UserRejected, userRejectedMessage);
-    }
+    if ('error' in review || review.decision !== 'approve')
+      return this.#notApproved(context, 'sampling.completion', review, choice);
     const changed = changedParts(
       SAMPLING_RESULT_PARTS,
       result as Record<string, unknown>,
@@ -287,6 +265,29 @@ export class PolicySamplingRunner implements SamplingRunner {
       ...(changed.length > 0 && { changed })
     });
     return { type: 'result', result: review.result };
+  }
+
+  /**
+   * What a request or an answer not approved ends with, audited: the wait for the person ended
+   * (cancelled, or Taskdesk closing), Taskdesk withdrew it, or the person rejected it.
+   */
+  #notApproved(
+    context: WorkContext,
+    type: 'sampling.request' | 'sampling.completion',
+    decision: { error: ErrorData } | Withdrawn | { decision: 'reject'; reason?: string },
+    choice: ModelChoice
+  ): SamplingOutcome {
+    if ('error' in decision) {
+      this.#auditEndedWait(context, type, decision.error, at(choice));
+      return { type: 'error', error: decision.error };
+    }
+    if (decision.decision === 'withdrawn') {
+      this.#audit(context, type, 'withdrawn', { ...at(choice), reason: decision.reason });
+      context.annotate?.(withdrawnNote('reject', decision.reason));
+      return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
+    }
+    this.#audit(context, type, 'rejected', { ...at(choice), ...(decision.reason ? { reason: decision.reason } : {}) });
+    return error(JsonRpcCode.UserRejected, userRejectedMessage);
   }
 
   /**

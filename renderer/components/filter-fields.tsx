@@ -43,11 +43,7 @@ export function FilterSelect({
       {label}
       <select value={value} onChange={onChange}>
         <option value="">{any}</option>
-        {choices.map(([choice, words]) => (
-          <option key={choice} value={choice}>
-            {words}
-          </option>
-        ))}
+        <ChoiceOptions choices={choices} />
       </select>
     </label>
   );
@@ -72,15 +68,24 @@ export function GroupedFilterSelect({
         <option value="">Any</option>
         {groups.map(([group, choices]) => (
           <optgroup key={group} label={group}>
-            {choices.map(([choice, words]) => (
-              <option key={choice} value={choice}>
-                {words}
-              </option>
-            ))}
+            <ChoiceOptions choices={choices} />
           </optgroup>
         ))}
       </select>
     </label>
+  );
+}
+
+/** A select's options from `[value, words]` pairs. */
+export function ChoiceOptions({ choices }: { choices: ReadonlyArray<readonly [string, string]> }) {
+  return (
+    <>
+      {choices.map(([choice, words]) => (
+        <option key={choice} value={choice}>
+          {words}
+        </option>
+      ))}
+    </>
   );
 }
 

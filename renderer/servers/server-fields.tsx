@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ChoiceOptions } from '../components/filter-fields.js';
 import { FieldFrame, useFieldId } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
 import { withCommandSplit } from './command-split.js';
@@ -194,11 +195,7 @@ export function ServerFields({
             value={draft.protocol}
             onChange={(event) => set({ protocol: event.target.value as ServerDraft['protocol'] })}
           >
-            {PROTOCOLS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <ChoiceOptions choices={PROTOCOLS} />
           </select>
         )}
       </FieldFrame>

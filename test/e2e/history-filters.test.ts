@@ -22,6 +22,17 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     built = await buildRenderer();
   });
 
+  /** The Desk on History, closed after the tests. */
+  async function openHistory(host: InMemoryHostFixture['host']) {
+    const { server, browser, page } = await openDesk(host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    return { page, history: page.getByRole('region', { name: 'History' }) };
+  }
+
   after(async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
     await fixture?.dispose();
@@ -46,13 +57,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     }
     await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'hello' } });
 
-    const { server, browser, page } = await openDesk(host, built.dir, pageErrors);
-    closers.push(
-      () => browser.close(),
-      () => server.close()
-    );
-    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
-    const history = page.getByRole('region', { name: 'History' });
+    const { history } = await openHistory(host);
     const titles = history.locator('.history-list .history-title');
     await history.getByText('4 entries').waitFor();
     assert.equal(await history.getByLabel('Search').getAttribute('placeholder'), 'Title, arguments, server or outcome');
@@ -162,13 +167,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
       await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: `call-${index}` } });
     }
 
-    const { server, browser, page } = await openDesk(host, built.dir, pageErrors);
-    closers.push(
-      () => browser.close(),
-      () => server.close()
-    );
-    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
-    const history = page.getByRole('region', { name: 'History' });
+    const { page, history } = await openHistory(host);
     const detail = history.locator('.history-detail');
     const kind = history.getByLabel('Kind');
     await history.getByText('57 entries').waitFor();

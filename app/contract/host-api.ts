@@ -254,10 +254,11 @@ export const InboxItemSchema = z.object({
   request: z.record(z.string(), z.unknown()),
   /**
    * Why a `sampling` item asks a person for the reply when the server's policy would not have:
-   * `no-provider`, its policy is "Run without asking" but no LLM provider is set up to run it.
+   * `no-provider`, its policy is "Run without asking" but no LLM provider is set up to run it;
+   * `no-model`, providers are set up but none lists a model (whatever the policy).
    * Absent: the policy asks a person anyway ("Ask me first", with no provider to approve it for).
    */
-  fallback: z.literal('no-provider').optional(),
+  fallback: z.enum(['no-provider', 'no-model']).optional(),
   /** For sampling approvals and reviews: the model the engine chose and why, and the answer to review. */
   draft: z
     .object({

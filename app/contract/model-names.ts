@@ -7,3 +7,13 @@ export function modelNamesOf(settings: { models: ReadonlyArray<{ name: string }>
   if (settings.defaultModel && !names.includes(settings.defaultModel)) names.unshift(settings.defaultModel);
   return names;
 }
+
+/**
+ * Whether any provider lists a model to run: a provider saved with none (its model list could
+ * not be read, none typed in) runs nothing, and counts as no provider for sampling and chats.
+ */
+export function anyModel(
+  providers: ReadonlyArray<{ models: ReadonlyArray<{ name: string }>; defaultModel?: string }>
+): boolean {
+  return providers.some((provider) => modelNamesOf(provider).length > 0);
+}

@@ -21,6 +21,7 @@ import {
 import { ProviderRegistry } from '../sampling/provider-registry.js';
 import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from '../contract/sampling-policy.js';
 import { assertToolBalance } from '../sampling/tool-balance.js';
+import { anyModel } from '../contract/model-names.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
@@ -127,15 +128,19 @@ export class SamplingSetup {
         throw error;
       }
       const mode = policyFor(context.serverId).mode;
-      if (registry.list().length > 0 || mode === 'refuse') return await policyRunner.run(params, context);
-      // No model to run it: a person answers, and under "auto" the Inbox item says why.
-      return await person.run(params, context, mode === 'auto' ? 'no-provider' : undefined);
+      const providers = registry.list();
+      if (anyModel(providers) || mode === 'refuse') return await policyRunner.run(params, context);
+      // No model to run it: a person answers, and the Inbox item says why when the policy would
+      // have run a model ("auto"), or when providers are set up but none lists a model (saved
+      // while its list could not be read): rejecting every request for that would be silent.
+      const why = providers.length > 0 ? 'no-model' : mode === 'auto' ? 'no-provider' : undefined;
+      return await person.run(params, context, why);
     };
     const runs = this.#runs;
     this.runner = {
       // A person's reply can be asked for again after a restart; a model call is not repeated.
       get resumable() {
-        return registry.list().length === 0;
+        return !anyModel(registry.list());
       },
       // Per task: a person's reply or approval is asked again, a review resumes with the stored
       // answer; only a model call that was running is not repeated.

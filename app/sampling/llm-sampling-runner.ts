@@ -115,7 +115,8 @@ export class LlmSamplingRunner implements SamplingRunner {
    */
   async run(params: CreateMessageRequestParams, context: WorkContext, choice?: ModelChoice): Promise<SamplingOutcome> {
     const chosen = choice ?? this.choose(params);
-    if (!chosen) return failure('No LLM provider with a model is configured for sampling. Add one in Settings.');
+    if (!chosen)
+      return failure('No LLM provider lists a model to run this request: add one under LLM providers in Taskdesk.');
     const provider = this.#providers.list().find((p) => p.id === chosen.providerId);
     if (!provider) return failure(`The LLM provider "${chosen.providerId}" is not configured.`);
     context.annotate?.({

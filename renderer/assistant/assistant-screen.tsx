@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { anyModel } from '../../app/contract/model-names.js';
 import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
 import { ConversationSettings, type ConversationSettingsHandle } from './conversation-settings.js';
@@ -32,7 +33,8 @@ export function AssistantScreen({
   const openCall = slash === -1 ? undefined : address!.slice(slash + 1) || undefined;
   const summaries = useDeskState((state) => state.assistant.summaries);
   const ready = useDeskState((state) => state.ready);
-  const hasProvider = useDeskState((state) => state.providers.length > 0);
+  const providerCount = useDeskState((state) => state.providers.length);
+  const hasModel = useDeskState((state) => anyModel(state.providers));
   const [selected, setSelected] = useState<string | undefined>(openId);
   /** The conversation whose title takes the focus once it shows: the one the address just opened. */
   const [focusTitle, setFocusTitle] = useState<string | undefined>(openId);
@@ -121,15 +123,21 @@ export function AssistantScreen({
       ) : (
         <div className="chat-pane chat-pane-empty">
           <p className="lede">Chat with your own model and your servers’ tools.</p>
-          {hasProvider ? (
+          {hasModel ? (
             <p className="muted">
               Start with + New chat. A long tool call runs as a task: its result comes back to the model when it is
               ready, even after a restart, and when the server answers early the conversation goes on meanwhile.
             </p>
-          ) : (
+          ) : providerCount === 0 ? (
             <p className="notice-no-provider">
               A chat needs a model: add one under <a href="#providers">LLM providers</a> (OpenAI with your key, or a
               local OpenAI-compatible server such as Ollama or llama.cpp), then start with + New chat.
+            </p>
+          ) : (
+            <p className="notice-no-provider">
+              A chat needs a model, and none of your providers lists one (its list could not be read when it was saved):
+              under <a href="#providers">LLM providers</a>, press Test connection to read it again, or type the name of
+              a model the provider runs; then start with + New chat.
             </p>
           )}
         </div>
@@ -161,7 +169,8 @@ function ConversationPane({
   const { client, store, confirm, announce } = useDesk();
   const conversation = useDeskState((state) => state.assistant.conversations[conversationId]);
   const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation?.providerId));
-  const anyProvider = useDeskState((state) => state.providers.length > 0);
+  // Another provider to choose in the settings: one that lists a model (the settings offer no other).
+  const anyProvider = useDeskState((state) => anyModel(state.providers));
   const servers = useDeskState((state) => state.servers);
   const { failure, fail, clear } = useFailure();
   const [settings, setSettings] = useState(false);

@@ -84,7 +84,8 @@ export function ConversationList({
     const needle = query.trim().toLowerCase();
     return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
   }, [summaries, query]);
-  const provider = providers.find((p) => modelNamesOf(p).length > 0) ?? providers[0];
+  // Only a provider that lists a model can start a chat: with none, New chat says what to do first.
+  const provider = providers.find((p) => modelNamesOf(p).length > 0);
   const listbox = useRef<HTMLUListElement>(null);
   /**
    * The conversation the arrow keys last moved to (or the person clicked), with the conversation
@@ -133,7 +134,7 @@ export function ConversationList({
   };
 
   const create = () => {
-    // Without a provider the button only says why (its hint); with one, a press while busy is ignored.
+    // Without a provider that lists a model the button only says why (its hint); with one, a press while busy is ignored.
     if (busy || !provider) return;
     setOpen(false);
     onStarting(true);
@@ -236,7 +237,15 @@ export function ConversationList({
       </button>
       {provider ? null : (
         <p id="chat-new-hint" className="chat-new-hint muted small-text">
-          Add an <a href="#providers">LLM provider</a>, then start a chat.
+          {providers.length === 0 ? (
+            <>
+              Add an <a href="#providers">LLM provider</a>, then start a chat.
+            </>
+          ) : (
+            <>
+              None of your providers lists a model: <a href="#providers">add a model</a> to one, then start a chat.
+            </>
+          )}
         </p>
       )}
       <ActionError failure={failure} onDismiss={clear} />

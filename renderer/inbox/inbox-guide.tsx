@@ -1,3 +1,4 @@
+import { anyModel } from '../../app/contract/model-names.js';
 import { useDeskState } from '../shell/desk-context.js';
 
 /**
@@ -41,7 +42,9 @@ export function DeskWelcome() {
  */
 export function InboxGuide() {
   const servers = useDeskState((state) => state.servers);
-  const hasProvider = useDeskState((state) => state.providers.length > 0);
+  const providerCount = useDeskState((state) => state.providers.length);
+  // A provider that lists no model runs nothing: said as no provider is, in its own words.
+  const hasProvider = useDeskState((state) => anyModel(state.providers));
   const ready = servers.filter((server) => server.state.status === 'ready');
   const serverCount = `${servers.length} server${servers.length === 1 ? '' : 's'}`;
   // One still connecting is on its way (every server is, as Taskdesk starts): not said to be down.
@@ -74,10 +77,15 @@ export function InboxGuide() {
             <a href="#servers">{notReady.length === 1 ? 'check its connection' : 'check their connections'}</a>.
           </li>
         ) : null}
-        {hasProvider ? null : (
+        {hasProvider ? null : providerCount === 0 ? (
           <li>
             No LLM provider yet: <a href="#providers">add a provider</a> to chat in the Assistant and to run your
             servers’ model requests (until then, you write their replies here).
+          </li>
+        ) : (
+          <li className="inbox-guide-no-model">
+            None of your LLM providers lists a model: <a href="#providers">add a model to one</a> to chat in the
+            Assistant and to run your servers’ model requests (until then, you write their replies here).
           </li>
         )}
       </ul>

@@ -44,6 +44,11 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
           {item.serverName} is set to run model requests without asking, but no LLM provider is set up: write the reply
           yourself, or <a href="#providers">add a provider</a> for the next ones.
         </p>
+      ) : item.fallback === 'no-model' ? (
+        <p className="banner banner-warning sampling-fallback">
+          No LLM provider lists a model to run this on (its list could not be read when it was saved): write the reply
+          yourself, or <a href="#providers">add a model to a provider</a> for the next ones.
+        </p>
       ) : null}
       <ConversationView request={item.request} />
       <form

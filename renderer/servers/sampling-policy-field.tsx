@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { SamplingPolicy } from '../../app/contract/host-api.js';
+import { anyModel } from '../../app/contract/model-names.js';
 import { useDeskState } from '../shell/desk-context.js';
 
 /** The modes, the one that lets most through last. */
@@ -46,7 +47,9 @@ export function SamplingPolicyField({
   };
   const shown = pending ?? current.mode;
   // Once the providers are known: with none, no model can take a request the policy lets through.
-  const noProvider = useDeskState((state) => state.ready && state.providers.length === 0);
+  // No provider, or none that lists a model: either way no model runs a request.
+  const noProvider = useDeskState((state) => state.ready && !anyModel(state.providers));
+  const providerCount = useDeskState((state) => state.providers.length);
   return (
     <fieldset className="field policy" aria-busy={policy === undefined || undefined} data-policy-mode={policy?.mode}>
       <legend>
@@ -98,8 +101,9 @@ export function SamplingPolicyField({
       {noProvider && shown !== 'refuse' ? (
         <p className="banner banner-warning policy-no-provider">
           {/* Not named as the screen is: the navigation's links keep names no other link shares. */}
-          No LLM provider is set up: model requests come to the Inbox for you to answer until you{' '}
-          <a href="#providers">add a provider</a>.
+          {providerCount === 0 ? 'No LLM provider is set up' : 'None of your LLM providers lists a model'}: model
+          requests come to the Inbox for you to answer until you{' '}
+          <a href="#providers">{providerCount === 0 ? 'add a provider' : 'add a model to one'}</a>.
         </p>
       ) : null}
       <div className="checkbox-row">

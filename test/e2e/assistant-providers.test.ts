@@ -144,7 +144,7 @@ describe('the Assistant’s conversations when their provider is removed or list
   });
 
   it('says where to add one when no provider is left, with a link there', async () => {
-    for (const providerId of ['fake', 'second', 'lonely', 'bare', 'auto'])
+    for (const providerId of ['fake', 'second', 'lonely', 'auto'])
       await d.fixture.host.call('providers.remove', { providerId });
     const header = pane().locator('.chat-header p');
     await header.getByText('Provider removed: add one under LLM providers · no tools', { exact: true }).waitFor();
@@ -152,7 +152,13 @@ describe('the Assistant’s conversations when their provider is removed or list
     const newChat = page.getByRole('button', { name: '+ New chat' });
     await page.waitForFunction(() => document.querySelector('.chat-new')?.getAttribute('aria-disabled') === 'true');
     const hint = page.locator('#chat-new-hint');
-    assert.equal(await hint.innerText(), 'Add an LLM provider, then start a chat.');
+    // Left: a provider that lists no model, which can start no chat; said so, not tried and failed.
+    assert.equal(
+      await hint.innerText(),
+      'None of your providers lists a model: add a model to one, then start a chat.'
+    );
+    await d.fixture.host.call('providers.remove', { providerId: 'bare' });
+    await hint.getByText('Add an LLM provider, then start a chat.', { exact: true }).waitFor();
     assert.ok(await hint.isVisible(), 'the reason is shown, not only a tooltip');
     assert.equal(await newChat.getAttribute('aria-describedby'), 'chat-new-hint');
     await page.getByRole('navigation', { name: 'Conversations' }).getByLabel('Search conversations by title').focus();

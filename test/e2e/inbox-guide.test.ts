@@ -71,7 +71,12 @@ describe('the empty Inbox’s guide', () => {
     const desk = await startDesk({ a: peerServer('guide-a'), b: peerServer('guide-b'), c: peerServer('guide-c') });
     desks.push(desk);
     const { page, fixture } = desk;
-    await fixture.host.call('providers.save', { id: 'p', name: 'P', baseURL: 'http://127.0.0.1:9/v1', models: [] });
+    await fixture.host.call('providers.save', {
+      id: 'p',
+      name: 'P',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: [{ name: 'm' }]
+    });
     const inbox = page.getByRole('region', { name: 'Inbox' });
     const guide = inbox.locator('.inbox-guide');
     // All connected, a provider set up: only "Nothing is waiting for you."
@@ -115,12 +120,23 @@ describe('the empty Inbox’s guide', () => {
       .filter({ hasText: 'None of your 1 server is connected: check its connection.' })
       .waitFor();
 
+    // A provider saved while its model list could not be read runs nothing: said so, in its words.
+    await fixture.host.call('providers.save', { id: 'p', name: 'P', baseURL: 'http://127.0.0.1:9/v1', models: [] });
+    await guide
+      .locator('li')
+      .filter({
+        hasText:
+          'None of your LLM providers lists a model: add a model to one to chat in the Assistant and to run your servers’ model requests (until then, you write their replies here).'
+      })
+      .waitFor();
+    await fixture.host.call('providers.remove', { providerId: 'p' });
     await fixture.host.call('providers.save', {
       id: 'p',
       name: 'P',
       baseURL: 'http://127.0.0.1:9/v1',
       models: [{ name: 'm' }]
     });
+    await guide.locator('li').filter({ hasText: 'lists a model' }).waitFor({ state: 'detached' });
     await guide.locator('li').filter({ hasText: NO_PROVIDER }).waitFor({ state: 'detached' });
     await fixture.host.call('servers.connect', { serverId: 'a' });
     await guide.waitFor({ state: 'detached' });

@@ -374,6 +374,35 @@ describe('sampling through the host with an SDK server peer', () => {
     assert.equal(asked.fallback, undefined, 'the policy asks a person anyway');
   });
 
+  it('with providers that list no model, asks a person whatever the policy, and the item says why', async () => {
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore() });
+    const { host } = fixture;
+    // Saved while its model list could not be read: none listed, none typed in.
+    await host.call('providers.save', {
+      id: 'local',
+      name: 'Local Llama',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: []
+    });
+    for (const mode of ['ask', 'auto'] as const) {
+      await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode, reviewCompletion: false } });
+      const added = nextEvent(host, 'inbox.added');
+      const answered = peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: `Say hi (${mode})` } }], maxTokens: 10 }
+        },
+        CreateMessageResultWithToolsSchema
+      );
+      const { item } = await added;
+      assert.equal(item.kind, 'sampling', `${mode}: a person writes the reply, not a model that is not there`);
+      assert.equal(item.fallback, 'no-model');
+      await host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'hi by hand' } });
+      assert.deepEqual((await answered).content, { type: 'text', text: 'hi by hand' });
+    }
+  });
+
   it('detects a local OpenAI-compatible server on a usual port', async () => {
     const { host } = await autoHost({
       localLlmPorts: [{ id: 'ollama', port: llm.port, name: 'Ollama' }],

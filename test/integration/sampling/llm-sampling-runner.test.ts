@@ -458,7 +458,7 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     const { runner, registry } = await makeRunner(server);
     await registry.remove('fake');
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
-    assert.match(error.message, /No LLM provider with a model is configured/);
+    assert.match(error.message, /No LLM provider lists a model to run this request: add one under LLM providers/);
   });
 });
 

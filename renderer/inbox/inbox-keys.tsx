@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { useDesk } from '../shell/desk-context.js';
 
 /** The Inbox's keys, as the help dialog lists them. */
 const KEYS: Array<[string, string]> = [
@@ -6,8 +7,8 @@ const KEYS: Array<[string, string]> = [
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field (from the heading: go to the first item)'],
   ['Escape', 'From a field, back to its item (then a and d work again)'],
-  ['a', 'Approve or submit the item'],
-  ['d', 'Decline or reject the item'],
+  ['a', 'Approve or submit the item (from the heading: go to the first item)'],
+  ['d', 'Decline or reject the item (from the heading: go to the first item)'],
   ['?', 'Show these keys']
 ];
 
@@ -26,6 +27,7 @@ function typing(target: EventTarget | null): boolean {
  */
 export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | null>; active: boolean }) {
   const help = useRef<HTMLDialogElement>(null);
+  const { announce } = useDesk();
   useEffect(() => {
     if (!active) return;
     const cards = () => [...(list.current?.querySelectorAll<HTMLElement>(CARD) ?? [])];
@@ -68,11 +70,21 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
           else here.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
           break;
         // A key held down answers one card, not the next ones too (focus moves on to the next card).
+        // From the heading (or the page), no card is chosen: the first takes the focus and the
+        // key is said to act on it next time, rather than nothing happening, or an answer to a
+        // card the person has not looked at.
         case 'a':
-          if (!event.repeat) button((b) => b.classList.contains('primary'))?.click();
-          break;
         case 'd':
-          if (!event.repeat) button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          if (event.repeat) break;
+          if (!here && (document.activeElement === document.body || document.activeElement?.id === 'heading-inbox')) {
+            if (all[0]) {
+              all[0].focus();
+              announce(
+                `On the first item. Press ${event.key} again to ${event.key === 'a' ? 'approve or submit' : 'decline or reject'} it.`
+              );
+            } else handled = false;
+          } else if (event.key === 'a') button((b) => b.classList.contains('primary'))?.click();
+          else button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
           break;
         case '?':
           help.current?.showModal();
@@ -84,7 +96,7 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [active, list]);
+  }, [active, list, announce]);
 
   return (
     <dialog ref={help} className="keys-help" aria-labelledby="keys-help-title">

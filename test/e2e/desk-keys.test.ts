@@ -49,7 +49,19 @@ describe('the Inbox from the keyboard', () => {
       ids.push((await peer.server.request(ask(message), CreateTaskResultSchema)).task.taskId);
       await page.getByRole('article', { name: message }).waitFor();
     }
-    // From the heading (where the Inbox puts the focus), o goes to the first item, as j does.
+    // From the heading (where the Inbox puts the focus), a and d answer nothing: the first item
+    // takes the focus, and the live region says the key acts on it next time.
+    for (const key of ['a', 'd']) {
+      await page.locator('#heading-inbox').focus();
+      await page.keyboard.press(key);
+      assert.equal(await focusedCard(page), ids[0]);
+      await page.waitForFunction(
+        (text) => document.querySelector('.sr-only[aria-live="polite"]')?.textContent === text,
+        `On the first item. Press ${key} again to ${key === 'a' ? 'approve or submit' : 'decline or reject'} it.`
+      );
+    }
+    assert.equal(await page.getByRole('article', { name: 'First' }).count(), 1, 'nothing was answered');
+    // From the heading, o goes to the first item, as j does.
     await page.locator('#heading-inbox').focus();
     await page.keyboard.press('o');
     assert.equal(await focusedCard(page), ids[0]);

@@ -92,7 +92,7 @@ function AddServerFormBody({
     if (element) controls.current.set(field, element);
   };
 
-  const problems = formProblems(id, draft, servers);
+  const problems = formProblems(id, idTyped, draft, servers);
   const clash = nameTakenBy(draft.name, servers);
   const correcting = useCorrecting(problems, setErrors, { show, clear });
 
@@ -246,14 +246,19 @@ function AddServerFormBody({
 /** What the form needs corrected before it can be sent, in the order of its fields. */
 function formProblems(
   id: string,
+  idTyped: boolean,
   draft: ServerDraft,
   servers: ReadonlyArray<{ id: string; name: string }>
 ): Array<[DraftField | 'id', string]> {
   const idProblems: Array<['id', string]> = [];
   const trimmed = id.trim();
   const taken = servers.find((server) => server.id === trimmed);
-  if (!trimmed) idProblems.push(['id', 'Required']);
-  else if (!ID_PATTERN.test(trimmed))
+  // An empty Id that follows the name is not a problem of its own while the name is empty: the
+  // name fills it in. It is once there is a name (one with nothing to make an id of) or when the
+  // person typed in it (spaces only).
+  if (!trimmed) {
+    if (idTyped || draft.name.trim()) idProblems.push(['id', 'Required']);
+  } else if (!ID_PATTERN.test(trimmed))
     idProblems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
   else if (taken) idProblems.push(['id', idTakenWords(taken)]);
   const found: Array<[DraftField | 'id', string]> = draftProblems(draft);

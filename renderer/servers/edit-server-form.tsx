@@ -24,10 +24,17 @@ import {
 export function EditServerForm({
   server,
   onDone,
+  onCancel,
+  onUnsavedChange,
   onSaving
 }: {
   server: ServerView;
+  /** Saved: the form closes. */
   onDone: () => void;
+  /** Cancel or Escape: the card closes the form, asking first when it holds changes not saved. */
+  onCancel: () => void;
+  /** Whether the form holds changes not saved, as it changes. */
+  onUnsavedChange?: (unsaved: boolean) => void;
   /**
    * Called as Save is sent, so that the card says how the reconnect that follows went; what it
    * returns is called when the save failed (no reconnect comes).
@@ -36,6 +43,8 @@ export function EditServerForm({
 }) {
   const { client, announce } = useDesk();
   const [draft, setDraft] = useState<ServerDraft | undefined>(undefined);
+  /** The draft as the settings were read: a draft that would save the same holds no change. */
+  const [initial, setInitial] = useState<ServerDraft | undefined>(undefined);
   const [editable, setEditable] = useState(true);
   /** The name and command as saved: a name kept as it was is not refused, a command kept says where it was found. */
   const [saved, setSaved] = useState<{ name: string; command: string | undefined } | undefined>(undefined);
@@ -55,7 +64,9 @@ export function EditServerForm({
     client.call('servers.get', { serverId: server.id }).then(
       (settings) => {
         if (!live) return;
-        setDraft(draftFromSettings(settings));
+        const read = draftFromSettings(settings);
+        setDraft(read);
+        setInitial(read);
         setEditable(settings.editable);
         setSaved({
           name: settings.name,
@@ -81,6 +92,10 @@ export function EditServerForm({
   // other fields can still be saved.
   if (clash && renamed) problems.unshift(['name', nameTakenWords(clash)]);
   const correcting = useCorrecting(problems, setErrors, { show, clear });
+  // Compared as Save would send them: a change typed and undone, or spaces around a value, is none.
+  const unsaved = !!draft && !!initial && JSON.stringify(toEditable(draft)) !== JSON.stringify(toEditable(initial));
+  useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
+  useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
 
   const submit = async () => {
     if (!draft || busy) return;
@@ -123,7 +138,7 @@ export function EditServerForm({
       aria-labelledby={headingId}
       aria-busy={busy || draft === undefined}
       // As Cancel, and as the Assistant's panels and a task's detail close on Escape.
-      onKeyDown={escapeCloses(onDone)}
+      onKeyDown={escapeCloses(onCancel)}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
@@ -157,7 +172,7 @@ export function EditServerForm({
         <button type="submit" className="primary" disabled={!draft || !editable} {...busyProps(busy)}>
           Save
         </button>
-        <button type="button" onClick={onDone}>
+        <button type="button" onClick={onCancel}>
           Cancel
         </button>
       </div>

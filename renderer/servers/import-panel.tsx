@@ -3,7 +3,7 @@ import type { ImportedServer, ImportSource } from '../../app/contract/server-set
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { useDesk } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 
 const lines = (text: string) =>
   text
@@ -172,6 +172,8 @@ function ImportSourceCard({
     clashChoice ?? (had.length > 0 && had.every((server) => server.sameAs !== undefined) ? 'skip' : 'rename');
   // What the button would import: under "Skip it", the picks Taskdesk has already are left out.
   const importing = onClash === 'skip' ? chosen.filter((server) => !had.includes(server)) : chosen;
+  const servers = useDeskState((state) => state.servers);
+  const copies = copyNames(source.servers, new Set(importing.map((server) => server.key)), servers);
   const neededInputs = source.inputs.filter((input) => chosen.some((server) => server.inputs.includes(input.id)));
   const toggle = (key: string, on: boolean) =>
     setPicked((old) => {
@@ -238,6 +240,7 @@ function ImportSourceCard({
             server={server}
             picked={picked.has(server.key)}
             imported={imported.has(server.key)}
+            copyName={copies.get(server.key)}
             secrets={secrets[server.key] ?? []}
             onPick={(on) => toggle(server.key, on)}
             onSecrets={(names) => setSecrets((old) => ({ ...old, [server.key]: names }))}
@@ -322,6 +325,39 @@ function ImportSourceCard({
   );
 }
 
+/**
+ * The name each found server whose id or name is taken would be added under, imported anyway:
+ * numbered as `servers.importAdd` numbers it (`planImport` in the core), in the order of the
+ * file, the servers above it that would be imported taking their names first. So a row says the
+ * name the import will give it before it is ticked, and follows what is ticked above it.
+ */
+function copyNames(
+  found: readonly ImportedServer[],
+  importing: ReadonlySet<string>,
+  servers: ReadonlyArray<{ id: string; name: string }>
+): Map<string, string> {
+  const ids = new Set(servers.map((server) => server.id));
+  const names = new Set(servers.map((server) => server.name.toLowerCase()));
+  const copies = new Map<string, string>();
+  for (const server of found) {
+    if (server.problem !== undefined) continue;
+    let id = server.id;
+    let name = server.key;
+    if (ids.has(id) || names.has(name.toLowerCase())) {
+      let n = 2;
+      while (ids.has(`${id.slice(0, 60)}-${n}`) || names.has(`${name} (${n})`.toLowerCase())) n++;
+      id = `${id.slice(0, 60)}-${n}`;
+      name = `${name} (${n})`;
+      copies.set(server.key, name);
+    }
+    if (importing.has(server.key)) {
+      ids.add(id);
+      names.add(name.toLowerCase());
+    }
+  }
+  return copies;
+}
+
 /** Why nothing picked would be imported under "Skip it", and how to import it anyway. */
 function nothingToImport(chosen: ReadonlyArray<{ sameAs?: string | undefined }>): string {
   const one = chosen.length === 1;
@@ -335,6 +371,7 @@ function ImportServerRow({
   server,
   picked,
   imported,
+  copyName,
   secrets,
   onPick,
   onSecrets
@@ -342,6 +379,8 @@ function ImportServerRow({
   server: ImportedServer;
   picked: boolean;
   imported: boolean;
+  /** The name it is added under when imported anyway, its own being taken. */
+  copyName: string | undefined;
   secrets: string[];
   onPick: (on: boolean) => void;
   onSecrets: (names: string[]) => void;
@@ -372,7 +411,11 @@ function ImportServerRow({
           as “{server.sameAs}”.
         </p>
       ) : server.clash ? (
-        <p className="small-text">Taskdesk already has a server with this id or name.</p>
+        // Said before it is ticked (it is not ticked for the person): importing it adds a second server.
+        <p className="small-text">
+          Taskdesk already has a server with this id or name
+          {copyName === undefined ? '.' : `: imported anyway, it is added as “${copyName}”.`}
+        </p>
       ) : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
       {entries.length > 0 ? (

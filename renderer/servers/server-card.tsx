@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
 import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
@@ -79,6 +79,31 @@ export const ServerCard = memo(function ServerCard({
   const closeEdit = () => {
     editButton.current?.focus();
     setEditing(false);
+  };
+  /** Whether the open edit form holds changes not saved. */
+  const unsaved = useRef(false);
+  const onUnsavedChange = useCallback((now: boolean) => {
+    unsaved.current = now;
+  }, []);
+  /**
+   * Closes the edit form without saving (Cancel, Escape, Edit… again), after asking when that
+   * would drop changes, as a conversation's settings do. Kept, the form keeps the focus where it was.
+   */
+  const cancelEdit = async () => {
+    const from = document.activeElement;
+    if (
+      unsaved.current &&
+      !(await confirm({
+        title: 'Discard your changes?',
+        body: <p>The settings of {server.name} have changes that were not saved.</p>,
+        confirmLabel: 'Discard changes',
+        danger: true
+      }))
+    ) {
+      if (from instanceof HTMLElement && from.isConnected) from.focus();
+      return;
+    }
+    closeEdit();
   };
   /** Connect or Disconnect on its way: only that button waits; the rest of the card stays usable. */
   const [toggling, setToggling] = useState(false);
@@ -247,7 +272,7 @@ export const ServerCard = memo(function ServerCard({
   return (
     <li
       className="card server"
-      // Focusable from script only: it takes the focus once the Add form added it.
+      // Focusable from script only: it takes the focus once the Add form added it, or once it takes a removed card's place.
       tabIndex={-1}
       data-server-id={server.id}
       aria-labelledby={headingId}
@@ -321,7 +346,15 @@ export const ServerCard = memo(function ServerCard({
       </dl>
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
       <ServerSignIn server={server} />
-      {editing ? <EditServerForm server={server} onDone={closeEdit} onSaving={awaitReconnect} /> : null}
+      {editing ? (
+        <EditServerForm
+          server={server}
+          onDone={closeEdit}
+          onCancel={() => void cancelEdit()}
+          onUnsavedChange={onUnsavedChange}
+          onSaving={awaitReconnect}
+        />
+      ) : null}
       {/* Settings that are not about the connection, folded, so that Tab through a long list
           passes each card's state and actions, not every policy and folder. */}
       <details
@@ -362,7 +395,7 @@ export const ServerCard = memo(function ServerCard({
             type="button"
             aria-label={`Edit ${server.name}`}
             aria-expanded={editing}
-            onClick={() => setEditing((open) => !open)}
+            onClick={() => (editing ? void cancelEdit() : setEditing(true))}
           >
             Edit…
           </button>

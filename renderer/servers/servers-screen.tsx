@@ -9,7 +9,11 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
   const servers = useDeskState((state) => state.servers);
   const heading = useRef<HTMLHeadingElement | null>(null);
   const list = useRef<HTMLUListElement>(null);
-  /** A server just removed, and where its card was: once it is gone, the focus goes to the card in its place. */
+  /**
+   * A server just removed, and where its card was: once it is gone, the focus goes to the card in
+   * its place itself, not to a button in it (its Tools…, which one Enter too many would press and
+   * take the person to another screen), or to the heading when no card is left.
+   */
   const [removed, setRemoved] = useState<{ serverId: string; index: number } | undefined>(undefined);
   const onRemoved = useCallback(
     (serverId: string) => setRemoved({ serverId, index: servers.findIndex((server) => server.id === serverId) }),
@@ -19,12 +23,7 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
     if (!removed || servers.some((server) => server.id === removed.serverId)) return;
     setRemoved(undefined);
     const cards = list.current?.querySelectorAll<HTMLElement>(':scope > li') ?? [];
-    const card = cards[Math.min(removed.index, cards.length - 1)];
-    const button = [...(card?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? [])].find(
-      // One that can take the focus: shown, and not inside a closed <details> (the card's output).
-      (candidate) => candidate.getClientRects().length > 0 && !candidate.closest('details:not([open])')
-    );
-    (button ?? heading.current)?.focus();
+    (cards[Math.min(removed.index, cards.length - 1)] ?? heading.current)?.focus();
   }, [servers, removed]);
   /**
    * A server just added with the form: once its card shows, the card takes the focus and its top

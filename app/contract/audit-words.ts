@@ -282,3 +282,41 @@ export function auditLabel(entry: Pick<AuditEntry, 'type'>): string {
 function capitalized(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * Detail fields whose value is a duration in milliseconds (a task's ttl, a wait): the Audit log
+ * shows them in words ("10 min"), the log and its export keep the number.
+ */
+export const AUDIT_DURATION_FIELDS: ReadonlySet<string> = new Set(['ttl', 'requestedTtl', 'retryAfterMs', 'pausedMs']);
+
+/**
+ * Detail fields whose own name is code, in words; the rest (`tool`, `reason`, `kind`, the ids) read
+ * as they are.
+ */
+const FIELD_WORDS: Record<string, string> = {
+  ttl: 'kept for',
+  requestedTtl: 'asked for',
+  retryAfterMs: 'retry after',
+  pausedMs: 'paused for',
+  protocolVersion: 'speaks',
+  era: 'speaks',
+  serverInfo: 'server program',
+  statusMessage: 'status message',
+  relatedTaskId: 'asked for task',
+  providerId: 'provider id',
+  baseURL: 'base URL',
+  hasKey: 'key stored',
+  keyOrigin: 'key was for',
+  keyDroppedFor: 'key deleted, was for',
+  modelsListed: 'models listed',
+  modelsNotListed: 'models not listed',
+  reviewCompletion: 'answers reviewed',
+  alwaysAllow: 'always allowed',
+  cancelledBy: 'cancelled by',
+  movedTo: 'moved to'
+};
+
+/** A detail field's name as the Audit log shows it: in words where its own name is code. */
+export function auditFieldWords(name: string): string {
+  return Object.hasOwn(FIELD_WORDS, name) ? FIELD_WORDS[name]! : name;
+}

@@ -8,6 +8,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { auditSentence } from '../../app/contract/audit-words.js';
+import { detailPairs } from './detail-pairs.js';
 
 const LIMIT = 200;
 /** The most entries one export holds (`audit.read`'s own bound). */
@@ -193,32 +194,33 @@ export function AuditScreen({
 const DETAIL_VALUE_CHARS = 160;
 
 /**
- * An entry's detail as name and value, one pair a line: text as it is, anything else as compact
- * JSON, long values cut (whole in the title). One JSON object in a line read as a blob.
+ * An entry's detail as name and value, one pair a line, in words ({@link detailPairs}): data
+ * (arguments, lists) as compact JSON, long values cut (whole in the title). One JSON object in a
+ * line read as a blob.
  */
 function DetailPairs({ detail }: { detail: Record<string, unknown> }) {
   const conversations = useDeskState((state) => state.assistant.summaries);
   return (
     <dl className="detail-pairs">
-      {Object.entries(detail).map(([name, value]) => {
+      {detailPairs(detail).map(({ field, name, value, json }) => {
         // A conversation by its title while it exists (its id, which the log keeps, in the title).
-        const conversation =
-          name === 'conversationId' && typeof value === 'string'
-            ? conversations.find((c) => c.id === value)
-            : undefined;
+        const conversation = field === 'conversationId' ? conversations.find((c) => c.id === detail[field]) : undefined;
         if (conversation)
           return (
-            <div key={name}>
+            <div key={field}>
               <dt>conversation</dt>
-              <dd title={`conversationId ${String(value)}`}>{`“${conversation.title}”`}</dd>
+              <dd title={`conversationId ${value}`}>{`“${conversation.title}”`}</dd>
             </div>
           );
-        const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-        const cut = text.length > DETAIL_VALUE_CHARS ? `${text.slice(0, DETAIL_VALUE_CHARS - 1)}…` : text;
+        const cut = value.length > DETAIL_VALUE_CHARS ? `${value.slice(0, DETAIL_VALUE_CHARS - 1)}…` : value;
+        // A value in words keeps what the log holds in its title (search and export use that).
+        const kept = detail[field];
+        const raw = typeof kept === 'string' ? kept : (JSON.stringify(kept) ?? String(kept));
+        const title = cut !== value ? value : raw !== value || name !== field ? `${field} ${raw}` : undefined;
         return (
-          <div key={name}>
+          <div key={field}>
             <dt>{name}</dt>
-            <dd title={cut === text ? undefined : text}>{typeof value === 'string' ? cut : <code>{cut}</code>}</dd>
+            <dd title={title}>{json ? <code>{cut}</code> : cut}</dd>
           </div>
         );
       })}

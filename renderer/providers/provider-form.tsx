@@ -112,7 +112,10 @@ export const ProviderForm = forwardRef<
     const order: string[] = [];
     const bad = new Set<string>();
     const trimmed = { id: id.trim(), name: name.trim(), baseURL: baseURL.trim() };
-    if (!trimmed.id) fieldErrors.id = 'Required';
+    // An add's Id follows the Name until the person types one: with both empty, the Name is the one
+    // thing to correct, and the Id fills itself in from it.
+    const idFollowsName = !editing && !idTyped && !trimmed.name;
+    if (!trimmed.id && !idFollowsName) fieldErrors.id = 'Required';
     if (!trimmed.name) fieldErrors.name = 'Required';
     if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
     else if (!isHttpUrl(trimmed.baseURL)) fieldErrors.baseURL = 'Enter an http:// or https:// URL';

@@ -7,8 +7,24 @@ import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { waitingHref, waitingLead } from './waiting-words.js';
 
+/** When a call started, to the second: what tells two calls of one tool apart. */
+const startFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/**
+ * The name of a running call's Cancel. A call shows twice, under its tool's form and in the
+ * Running calls list, so the two say which is which: the list's names the server, as its line
+ * does (it holds every server's calls), and both say when the call started, which tells apart
+ * two calls of one tool.
+ */
+export function cancelCallLabel(call: Pick<PlainCallView, 'toolName' | 'serverName' | 'startedAt'>, inList: boolean) {
+  const started = startFormat.format(new Date(call.startedAt));
+  return inList
+    ? `Cancel ${call.toolName} on ${call.serverName}, started ${started}, in Running calls`
+    : `Cancel ${call.toolName}, started ${started}`;
+}
+
 /** One running plain call: elapsed time, progress, Cancel. */
-export function RunningCall({ call }: { call: PlainCallView }) {
+export function RunningCall({ call, inList }: { call: PlainCallView; inList: boolean }) {
   const { client, announce } = useDesk();
   const { failure, fail, clear } = useFailure();
   const [cancelling, setCancelling] = useState(false);
@@ -32,7 +48,7 @@ export function RunningCall({ call }: { call: PlainCallView }) {
       <ActionError failure={failure} onDismiss={clear} />
       <button
         type="button"
-        aria-label={`Cancel ${call.toolName}`}
+        aria-label={cancelCallLabel(call, inList)}
         {...busyProps(cancelling)}
         onClick={() => {
           if (cancelling) return;
@@ -92,7 +108,7 @@ export function RunningCalls() {
       <h3>Running calls</h3>
       <ul className="cards">
         {list.map((call) => (
-          <RunningCall key={call.callId} call={call} />
+          <RunningCall key={call.callId} call={call} inList />
         ))}
       </ul>
     </section>
@@ -117,7 +133,7 @@ export function ToolRunningCalls({ serverId, toolName }: { serverId: string; too
   return (
     <ul className="cards tool-running" aria-label={`Running calls of ${toolName}`}>
       {list.map((call) => (
-        <RunningCall key={call.callId} call={call} />
+        <RunningCall key={call.callId} call={call} inList={false} />
       ))}
     </ul>
   );

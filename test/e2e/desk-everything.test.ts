@@ -131,7 +131,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     await form.getByRole('button', { name: 'Call tool' }).click();
     const { item } = await asked;
     const running = page.getByRole('region', { name: 'Running calls' });
-    await running.getByRole('button', { name: 'Cancel trigger-elicitation-request' }).click();
+    await running.getByRole('button', { name: /^Cancel trigger-elicitation-request on / }).click();
     // An outcome the person asked for, said under the form: no error alert, nothing to try again.
     await form
       .locator('.call-result')

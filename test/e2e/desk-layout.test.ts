@@ -9,7 +9,7 @@ import { systemClock } from '../../app/core/clock.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
-import { actionsOutOfSight, edgeGaps } from './renderer-build.js';
+import { accessibleDescription, actionsOutOfSight, edgeGaps } from './renderer-build.js';
 
 /** How much wider a field's placeholder is than the room inside the field (≤ 0: it fits). */
 function placeholderOverflow(input: Locator): Promise<number> {
@@ -122,6 +122,34 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
     const label = await retention.locator('label').first().boundingBox();
     assert.ok(heading && label && heading.y + heading.height <= label.y, 'the heading is above the first label');
     assert.equal(await days.evaluate((field) => getComputedStyle(field).fontWeight), '400');
+
+    // Both fields out of range: both said at once, each under its field, the focus on the first.
+    const entries = retention.getByLabel('At most entries');
+    await days.fill('-3');
+    await entries.fill('5');
+    await retention.getByRole('button', { name: 'Save' }).click();
+    await retention.getByText('2 fields need correcting.').waitFor();
+    assert.deepEqual(
+      [await days.getAttribute('aria-invalid'), await entries.getAttribute('aria-invalid')],
+      ['true', 'true']
+    );
+    assert.equal(await accessibleDescription(days), 'A whole number from 1 to 3650');
+    assert.equal(await accessibleDescription(entries), 'A whole number from 100 to 100,000');
+    assert.ok(await days.evaluate((field) => field === document.activeElement), 'the focus on Days');
+    // The boxes stay level, and Save beside them, whichever field shows an error.
+    await days.fill('14');
+    await entries.fill('5');
+    await retention.getByRole('button', { name: 'Save' }).click();
+    await retention.getByText('One field needs correcting.').waitFor();
+    assert.equal(await days.getAttribute('aria-invalid'), null);
+    assert.ok(await entries.evaluate((field) => field === document.activeElement), 'the focus on At most entries');
+    const [daysBox, entriesBox, saveBox] = await Promise.all(
+      [days, entries, retention.getByRole('button', { name: 'Save' })].map((box) => box.boundingBox())
+    );
+    assert.ok(daysBox && entriesBox && saveBox, 'all three shown');
+    assert.equal(Math.round(daysBox.y + daysBox.height), Math.round(entriesBox.y + entriesBox.height), 'boxes level');
+    assert.ok(Math.abs(saveBox.y + saveBox.height - (daysBox.y + daysBox.height)) <= 2, 'Save level with the boxes');
+    await entries.fill('20000');
 
     await days.fill('14');
     await retention.getByRole('button', { name: 'Save' }).click();

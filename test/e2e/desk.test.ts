@@ -643,6 +643,20 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     );
     assert.equal(await stateRow.locator('td.event').getAttribute('title'), 'server.state');
     assert.doesNotMatch((await stateRow.locator('td.detail').textContent()) ?? '', /^\{"/);
+    // Field names and durations in words, where the log keeps code ("ttl 600000", "era legacy").
+    const pair = (row: typeof stateRow, name: string) =>
+      row.locator('.detail-pairs > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) });
+    const created = audit.locator('table.audit tbody tr', { hasText: 'task.created' }).first();
+    assert.match(
+      (await pair(created, 'kept for').locator('dd').textContent()) ?? '',
+      /^\d+ (d|h|min|s)( \d+ (h|min|s))*$/
+    );
+    assert.equal(await created.locator('.detail-pairs dt', { hasText: /^(ttl|requestedTtl)$/ }).count(), 0);
+    const ready = audit
+      .locator('table.audit tbody tr', { hasText: 'server.state' })
+      .filter({ has: page.locator('.event-sentence', { hasText: /^Connected$/ }) });
+    assert.match((await pair(ready.first(), 'speaks').locator('dd').textContent()) ?? '', /^MCP /);
+    assert.doesNotMatch((await pair(ready.first(), 'server program').locator('dd').textContent()) ?? '', /[{"]/);
     // The person's Disconnect (earlier in this file) reads as theirs in its server.state entry.
     await audit
       .locator('table.audit tbody tr', { hasText: 'server.state' })

@@ -174,7 +174,7 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
         subtree: true
       });
     });
-    await running.getByRole('button', { name: 'Cancel draft' }).click();
+    await running.getByRole('button', { name: /^Cancel draft, started / }).click();
     // A screen reader hears why it went, in the person's terms; the screen shows no notice of it.
     const said = await page.waitForFunction(() =>
       (window as unknown as { heard: string[] }).heard.find((text) => text.includes('Write one word.'))

@@ -65,14 +65,18 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
   it('adds a provider with a key and rated models; the key is stored, never shown', async () => {
     await screen.getByText(/^No provider yet/).waitFor();
     await form.getByRole('button', { name: 'Add provider' }).click();
-    await form.getByText('3 fields need correcting.').waitFor();
+    // Name and Base URL: the Id, filled in from the Name, is not one more thing to correct.
+    await form.getByText('2 fields need correcting.').waitFor();
     const name = form.getByRole('textbox', { name: 'Name', exact: true });
     const id = form.getByRole('textbox', { name: 'Id', exact: true });
     assert.deepEqual(
-      [await name.getAttribute('aria-invalid'), await id.getAttribute('aria-invalid')],
-      ['true', 'true']
+      [
+        await name.getAttribute('aria-invalid'),
+        await id.getAttribute('aria-invalid'),
+        await form.getByLabel('Base URL').getAttribute('aria-invalid')
+      ],
+      ['true', null, 'true']
     );
-    // Name comes first, then the Id that follows from it.
     assert.ok(await isFocused(name), 'focus on the first to correct');
     assert.ok(
       await name.evaluate(

@@ -64,6 +64,19 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     const onCard = tools.locator('li[data-tool="crunch"]').getByRole('list', { name: 'Running calls of crunch' });
     assert.equal(await onCard.getByRole('progressbar', { name: 'Progress of crunch' }).getAttribute('value'), '3');
     assert.equal(await onCard.locator('.progress-text').textContent(), 'Crunching row 3 of 10 · 3/10');
+    // Its two Cancels, one on the card and one in the list, say which is which to a screen reader.
+    const [call] = await fixture.host.call('tools.runningCalls', {});
+    // The start as the page's locale says it, to the second.
+    const at = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' }).format(new Date(iso)),
+      call!.startedAt
+    );
+    const cancels = page.getByRole('button', { name: /^Cancel crunch/ });
+    assert.deepEqual(await cancels.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label'))), [
+      `Cancel crunch, started ${at}`,
+      `Cancel crunch on ${call!.serverName}, started ${at}, in Running calls`
+    ]);
+    assert.equal(await onCard.getByRole('button', { name: `Cancel crunch, started ${at}`, exact: true }).count(), 1);
 
     // A reload starts from the host's snapshot: the running call, its progress and its Cancel are in it.
     await page.reload();
@@ -74,7 +87,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     assert.match((await running.locator('.elapsed').textContent()) ?? '', /^\d+ (s|min)/);
 
     const cancelled = nextEvent(fixture.host, 'call.changed', ({ call }) => call.state === 'cancelled');
-    await running.getByRole('button', { name: 'Cancel crunch' }).click();
+    await running.getByRole('button', { name: /^Cancel crunch on / }).click();
     await crunch.aborted;
     assert.equal((await cancelled).call.error?.message, 'Cancelled by you');
     await running.waitFor({ state: 'detached' });
@@ -90,7 +103,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     await form.getByRole('button', { name: 'Call tool' }).click();
     await progressed;
     const running = page.getByRole('region', { name: 'Running calls' });
-    await running.getByRole('button', { name: 'Cancel crunch' }).click();
+    await running.getByRole('button', { name: /^Cancel crunch on / }).click();
     await form
       .locator('.call-result')
       .getByText('You cancelled this call of crunch; the server was told to stop.')
@@ -140,7 +153,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
       (window as unknown as { said: string[] }).said.some((text) => text.includes('crunch is running.'))
     );
 
-    await line.getByRole('button', { name: 'Cancel crunch' }).click();
+    await line.getByRole('button', { name: /^Cancel crunch, started / }).click();
     await line.waitFor({ state: 'detached' });
     const heard = await page.evaluate(() => (window as unknown as { said: string[] }).said);
     assert.equal(heard.filter((text) => text.includes('crunch is running.')).length, 1, heard.join(' | '));

@@ -1,0 +1,62 @@
+import { AUDIT_DURATION_FIELDS, auditFieldWords } from '../../app/contract/audit-words.js';
+import { formatDuration } from '../components/format.js';
+
+/** One line of an audit entry's detail, as the Audit log shows it. */
+export interface DetailPair {
+  /** The field as the entry has it (what search and export use). */
+  field: string;
+  /** Its name in words. */
+  name: string;
+  value: string;
+  /** The value is data (arguments, a list), shown as compact JSON in code. */
+  json: boolean;
+}
+
+/** What each protocol era is, in the MCP versions a person can look up. */
+const ERA_WORDS: Record<string, string> = {
+  legacy: 'MCP 2025-11-25 or earlier',
+  modern: 'MCP 2026-07-28'
+};
+
+/**
+ * An entry's detail as name and value, one pair a line, in words where the log keeps code:
+ * durations as the rest of the Desk says them ("10 min"), the protocol as a version, the
+ * server program by its name and version, yes and no for flags. Text shows as it is; only what is
+ * truly data (a tool's arguments, a list) stays JSON.
+ */
+export function detailPairs(detail: Record<string, unknown>): DetailPair[] {
+  const pairs: DetailPair[] = [];
+  for (const [field, value] of Object.entries(detail)) {
+    // The version says which era it is; the era alone only where the version was not kept.
+    if (field === 'era' && typeof detail.protocolVersion === 'string') continue;
+    const words = valueWords(field, value);
+    const plain = words ?? (typeof value === 'string' ? value : undefined);
+    pairs.push({
+      field,
+      name: auditFieldWords(field),
+      value: plain ?? JSON.stringify(value) ?? String(value),
+      json: plain === undefined
+    });
+  }
+  return pairs;
+}
+
+/** A value in words, for the fields that have them; undefined for the rest. */
+function valueWords(field: string, value: unknown): string | undefined {
+  if (AUDIT_DURATION_FIELDS.has(field)) {
+    // A ttl not asked for is kept as null: nothing to say.
+    if (value === null) return '—';
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return formatDuration(value);
+    return undefined;
+  }
+  if (field === 'era' && typeof value === 'string') return ERA_WORDS[value] ?? value;
+  if (field === 'protocolVersion' && typeof value === 'string') return `MCP ${value}`;
+  if (field === 'serverInfo' && typeof value === 'object' && value !== null) {
+    const { name, version } = value as { name?: unknown; version?: unknown };
+    if (typeof name === 'string') return typeof version === 'string' ? `${name} ${version}` : name;
+    return undefined;
+  }
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detailPairs } from '../../../renderer/audit/detail-pairs.js';
+
+/** The pairs as the Audit log shows them: name, value, and whether the value is JSON. */
+const shown = (detail: Record<string, unknown>) =>
+  detailPairs(detail).map(({ name, value, json }) => [name, value, json] as const);
+
+describe('an audit entry’s detail in words', () => {
+  it('says a task’s ttl and the ttl its server asked for as durations, not milliseconds', () => {
+    assert.deepEqual(shown({ kind: 'elicitation', ttl: 600_000, requestedTtl: 600_000 }), [
+      ['kind', 'elicitation', false],
+      ['kept for', '10 min', false],
+      ['asked for', '10 min', false]
+    ]);
+    // No ttl asked for: the log keeps null, the screen says nothing of it.
+    assert.deepEqual(shown({ ttl: 90_000, requestedTtl: null }), [
+      ['kept for', '1 min 30 s', false],
+      ['asked for', '—', false]
+    ]);
+    assert.deepEqual(shown({ bytes: 2048, retryAfterMs: 5_000 }), [
+      ['bytes', '2048', false],
+      ['retry after', '5 s', false]
+    ]);
+  });
+
+  it('says a connection’s protocol and server program in words, not as the era or JSON', () => {
+    assert.deepEqual(
+      shown({ status: 'ready', era: 'legacy', serverInfo: { name: 'mcp-servers/everything', version: '2.0.0' } }),
+      [
+        ['status', 'ready', false],
+        ['speaks', 'MCP 2025-11-25 or earlier', false],
+        ['server program', 'mcp-servers/everything 2.0.0', false]
+      ]
+    );
+    // With the version kept, the era it implies is not said again.
+    assert.deepEqual(shown({ status: 'ready', protocolVersion: '2025-06-18', era: 'legacy' }), [
+      ['status', 'ready', false],
+      ['speaks', 'MCP 2025-06-18', false]
+    ]);
+  });
+
+  it('keeps JSON only for what is data, and says flags as yes or no', () => {
+    assert.deepEqual(shown({ tool: 'echo', arguments: { message: 'hi' }, outcome: 'result' }), [
+      ['tool', 'echo', false],
+      ['arguments', '{"message":"hi"}', true],
+      ['outcome', 'result', false]
+    ]);
+    assert.deepEqual(shown({ providerId: 'cloud', baseURL: 'https://x.example/v1', hasKey: true }), [
+      ['provider id', 'cloud', false],
+      ['base URL', 'https://x.example/v1', false],
+      ['key stored', 'yes', false]
+    ]);
+    assert.deepEqual(shown({ alwaysAllow: ['echo'] }), [['always allowed', '["echo"]', true]]);
+  });
+});

@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ElicitationCompleteNotificationSchema,
-  TaskStatusNotificationSchema
+  TaskStatusNotificationSchema,
+  ToolListChangedNotificationSchema
 } from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { ModernPeer } from './modern-task-follower.js';
@@ -39,13 +40,15 @@ export interface Attachment {
 /**
  * The servers the requestor may talk to now, one attachment each.
  *
- * Owns the `notifications/tasks/status` and `notifications/elicitation/complete` handlers it
- * registers on a legacy client, and takes them off again when the server is detached.
+ * Owns the `notifications/tasks/status`, `notifications/elicitation/complete` and
+ * `notifications/tools/list_changed` handlers it registers on a legacy client, and takes them off
+ * again when the server is detached.
  */
 export class AttachmentRegistry {
   readonly #attachments = new Map<string, Attachment>();
   readonly #onStatus: (serverId: string, params: unknown) => void;
   readonly #onElicitationComplete: (serverId: string, elicitationId: string) => void;
+  readonly #onToolsChanged: (attachment: Attachment) => void;
 
   /**
    * `onStatus` receives the params of every status notification a registered handler gets;
@@ -53,10 +56,12 @@ export class AttachmentRegistry {
    */
   constructor(
     onStatus: (serverId: string, params: unknown) => void,
-    onElicitationComplete: (serverId: string, elicitationId: string) => void = () => undefined
+    onElicitationComplete: (serverId: string, elicitationId: string) => void = () => undefined,
+    onToolsChanged: (attachment: Attachment) => void = () => undefined
   ) {
     this.#onStatus = onStatus;
     this.#onElicitationComplete = onElicitationComplete;
+    this.#onToolsChanged = onToolsChanged;
   }
 
   /** Records a server's attachment (the caller detached any earlier one first). */
@@ -76,6 +81,9 @@ export class AttachmentRegistry {
       client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
         this.#onElicitationComplete(serverId, notification.params.elicitationId)
       );
+      // Its tools changed: the list read before is stale (a tool gone, one added, a schema
+      // changed), for the Tools screen and for what the Assistant offers a model alike.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#onToolsChanged(attachment));
     }
     return attachment;
   }
@@ -86,7 +94,10 @@ export class AttachmentRegistry {
     if (!attachment) return undefined;
     this.#attachments.delete(serverId);
     if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
-    if (!attachment.modern) attachment.client.removeNotificationHandler('notifications/elicitation/complete');
+    if (!attachment.modern) {
+      attachment.client.removeNotificationHandler('notifications/elicitation/complete');
+      attachment.client.removeNotificationHandler('notifications/tools/list_changed');
+    }
     return attachment;
   }
 

@@ -160,7 +160,8 @@ export class OutboundTasks {
   readonly #exchangeListeners = new Set<(exchangeId: string, view: InputExchangeView | undefined) => void>();
   readonly #attachments = new AttachmentRegistry(
     (serverId, params) => this.onStatusNotification(serverId, params),
-    (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId)
+    (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId),
+    (attachment) => this.#tools.forget(attachment)
   );
   readonly #tools: ToolCache;
   #calls: ToolCallContext;

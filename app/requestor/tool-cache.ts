@@ -7,12 +7,18 @@ import { requestorToolView } from './tool-call-mode.js';
 import { paramHeadersOf } from '../mcp/param-headers.js';
 
 /**
- * The tools each attached server listed, read again on request.
+ * The tools each attached server listed, read again on request, or once the server says they
+ * changed.
  *
  * Kept per attachment, so a server that attaches again starts with no cache.
  */
 export class ToolCache {
   readonly #tools = new WeakMap<Attachment, Map<string, Tool>>();
+  /**
+   * How many times each attachment's list was forgotten: a list read while the server said its
+   * tools changed may be the old one, and is not kept (the next read asks again).
+   */
+  readonly #generations = new WeakMap<Attachment, number>();
   readonly #timeoutMs: number;
 
   /** `timeoutMs` bounds each `tools/list` request. */
@@ -24,6 +30,7 @@ export class ToolCache {
   async tools(attachment: Attachment, refresh: boolean): Promise<Map<string, Tool>> {
     const cached = this.#tools.get(attachment);
     if (cached && !refresh) return cached;
+    const generation = this.#generations.get(attachment) ?? 0;
     const tools = new Map<string, Tool>();
     // A 2025-11-25 server that declared no `tools` has none: asking would only get −32601.
     if (!attachment.modern && !attachment.client.getServerCapabilities()?.tools) {
@@ -56,8 +63,14 @@ export class ToolCache {
     } catch (error) {
       throw toHostError(error);
     }
-    this.#tools.set(attachment, tools);
+    if ((this.#generations.get(attachment) ?? 0) === generation) this.#tools.set(attachment, tools);
     return tools;
+  }
+
+  /** The server said its tools changed (`notifications/tools/list_changed`): the next use reads them again. */
+  forget(attachment: Attachment): void {
+    this.#tools.delete(attachment);
+    this.#generations.set(attachment, (this.#generations.get(attachment) ?? 0) + 1);
   }
 
   /** One tool: from the cache, or from a fresh list when the cache does not have it. */

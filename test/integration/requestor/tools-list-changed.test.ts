@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+
+describe('a server whose tools change (notifications/tools/list_changed)', () => {
+  let fixture: InMemoryHostFixture | undefined;
+  after(async () => {
+    await fixture?.dispose();
+  });
+
+  it('is listed afresh after it says so, where before the cached list stayed (for the Tools screen and the Assistant alike)', async () => {
+    const mcp = new McpServer(
+      { name: 'changing', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true } } }
+    );
+    const echo = mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+      content: [{ type: 'text', text: message }]
+    }));
+    fixture = await startHostWith({ changing: { ...peerServer('changing'), server: mcp.server } });
+    const { host } = fixture;
+    const names = async () =>
+      (await host.call('tools.list', { serverId: 'changing', refresh: false })).map((tool) => tool.name).sort();
+    assert.deepEqual(await names(), ['echo']);
+
+    // Registered while connected: the SDK server sends notifications/tools/list_changed.
+    mcp.registerTool('added', { inputSchema: { note: z.string() } }, async () => ({ content: [] }));
+    echo.remove();
+    // The notification arrives on its own turn; each try is one more round trip to the host.
+    let seen = await names();
+    for (let tries = 0; tries < 50 && seen.join() !== 'added'; tries++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen = await names();
+    }
+    assert.deepEqual(seen, ['added']);
+    // A call of the tool that went is refused as one the server does not have, before anything is sent.
+    await assert.rejects(
+      host.call('tools.call', { serverId: 'changing', name: 'echo', arguments: { message: 'x' } }),
+      /has no tool "echo"/
+    );
+  });
+});

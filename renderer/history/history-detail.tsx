@@ -15,6 +15,7 @@ import { ResultView } from './result-view.js';
 import { TaskWords } from './task-words.js';
 import { isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
+import { CallAgainButton } from '../components/call-again.js';
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -83,6 +84,11 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               : null}
           </p>
           <CallOriginLine origin={entry.origin} />
+          {entry.kind === 'tool-call' && entry.direction === 'requested' ? (
+            <div className="actions">
+              <CallAgainButton serverId={entry.serverId} request={entry.request} />
+            </div>
+          ) : null}
           <h4>Timeline</h4>
           <Timeline steps={answeredSteps(entry)} />
           <SentAndRanRequest

@@ -13,7 +13,7 @@ import type { Announcer } from './announcer.js';
 import { Banners } from './banners.js';
 import { ScreenBoundary } from './screen-boundary.js';
 import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
-import { DeskContext, useDeskState, type Desk } from './desk-context.js';
+import { DeskContext, useDeskState, type Desk, type ToolCallAgain } from './desk-context.js';
 import { useDeskNotifications } from './desk-notifications.js';
 import { LiveRegion } from './live-region.js';
 import { UnansweredNotices } from './unanswered-notices.js';
@@ -33,8 +33,8 @@ export interface AppProps {
 export function App({ store, announcer, openExternal, root }: AppProps) {
   const confirmer = useMemo(() => new Confirmer(), []);
   const [toolsRequest, setToolsRequest] = useState<ToolsRequest | undefined>(undefined);
-  const openTools = useCallback((serverId: string) => {
-    setToolsRequest((old) => ({ serverId, nonce: (old?.nonce ?? 0) + 1 }));
+  const openTools = useCallback((serverId: string, call?: ToolCallAgain) => {
+    setToolsRequest((old) => ({ serverId, nonce: (old?.nonce ?? 0) + 1, ...(call && { call }) }));
     location.hash = '#tools';
   }, []);
   const desk = useMemo<Desk>(

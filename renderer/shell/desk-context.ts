@@ -14,8 +14,17 @@ export interface Desk {
   confirm: (request: ConfirmRequest) => Promise<boolean>;
   /** Opens an http(s) link outside Taskdesk. The caller has asked the user already. */
   openExternal: (url: string) => void;
-  /** Goes to the Tools screen showing one server's tools. */
-  openTools: (serverId: string) => void;
+  /**
+   * Goes to the Tools screen showing one server's tools; with `call`, that tool's form open and
+   * filled with the call's arguments (Call again…), sent only when the person presses Call tool.
+   */
+  openTools: (serverId: string, call?: ToolCallAgain) => void;
+}
+
+/** A call to make again: which tool, with what arguments. */
+export interface ToolCallAgain {
+  tool: string;
+  arguments: Record<string, unknown>;
 }
 
 export const DeskContext = createContext<Desk | undefined>(undefined);

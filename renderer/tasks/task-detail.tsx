@@ -28,6 +28,7 @@ import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
+import { CallAgainButton } from '../components/call-again.js';
 import type { CallOrigin } from '../../app/contract/plain-calls.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
@@ -35,6 +36,7 @@ interface Shown {
   kind: TaskItem['kind'];
   direction: TaskItem['direction'];
   title: string;
+  serverId: string;
   serverName: string;
   /** Absent for a History entry of a tool call that ran without a task. */
   taskId: string | undefined;
@@ -62,6 +64,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     kind: item.kind,
     direction: item.direction,
     title: item.title,
+    serverId: item.serverId,
     serverName: item.serverName,
     taskId: item.taskId,
     status: item.status,
@@ -93,6 +96,7 @@ function fromEntry(entry: HistoryEntry): Shown {
     kind: entry.kind,
     direction: entry.direction,
     title: entry.title,
+    serverId: entry.serverId,
     serverName: entry.serverName,
     taskId: entry.taskId,
     status: entry.status,
@@ -362,9 +366,15 @@ export function TaskDetail({
           ) : outbound ? (
             // An ended tool call stays until the person forgets it (the screen's lede says so).
             <div className="actions">
+              <CallAgainButton serverId={outbound.serverId} request={shown.request} />
               <button type="button" className="danger-link" onClick={forget}>
                 Forget this task
               </button>
+            </div>
+          ) : shown.kind === 'tool-call' && shown.direction === 'requested' ? (
+            // Kept in History only (forgotten, or a call without a task): it can still be made again.
+            <div className="actions">
+              <CallAgainButton serverId={shown.serverId} request={shown.request} />
             </div>
           ) : null}
           <ActionError failure={forgetting.failure} onDismiss={forgetting.clear} />

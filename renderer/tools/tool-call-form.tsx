@@ -13,6 +13,7 @@ import {
 import { FieldFrame } from '../forms/field-frame.js';
 import { ArgumentFields } from '../forms/argument-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
+import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { placeProblems } from './argument-problems.js';
@@ -31,6 +32,12 @@ export function readTtlMs(text: string): number | undefined | false {
 /** A new id for a call this form sends: the host names its running line by it, so the form finds its own. */
 function newCallId(): string {
   return `form-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** A call to make again, from Call again… (its arguments); `nonce` tells a new request from the last. */
+export interface CallAgain {
+  arguments: Record<string, unknown>;
+  nonce: number;
 }
 
 /** How long a plain call runs before the form says it is running: a quick answer is said once, as answered. */
@@ -58,16 +65,42 @@ export function ToolCallForm({
   serverId,
   tool,
   modern,
+  again,
   onClose
 }: {
   serverId: string;
   tool: RequestorTool;
   modern: boolean;
+  /** A call to make again: the form is filled with its arguments (once per `nonce`) and takes the focus. */
+  again?: CallAgain;
   /** Closes the form's disclosure (Escape in an untouched form). */
   onClose: () => void;
 }) {
   const { client, store, announce } = useDesk();
   const form = useSchemaForm(tool.inputSchema, 'arguments');
+  /** The call again last filled in: filled once, so that what the person changes after stays. */
+  const filled = useRef<number | undefined>(undefined);
+  /** Said when a call's arguments do not fit the form as they are (the tool's schema changed, an opaque one). */
+  const [againNote, setAgainNote] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!again || filled.current === again.nonce) return;
+    filled.current = again.nonce;
+    const start = argumentValues(form.fields, again.arguments);
+    if (start) form.reset(start);
+    setAgainNote(
+      start
+        ? undefined
+        : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
+    );
+    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, button');
+    first?.focus();
+    first?.scrollIntoView({ block: 'nearest' });
+    announce(
+      start
+        ? `The form of ${tool.name}, filled with that call’s arguments: check them, then Call tool.`
+        : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
+    );
+  }, [again, form, announce, tool.name]);
   const [asTask, setAsTask] = useState(true);
   const [ttl, setTtl] = useState('');
   const [ttlError, setTtlError] = useState<string | undefined>(undefined);
@@ -217,6 +250,7 @@ export function ToolCallForm({
         void submit();
       }}
     >
+      {againNote ? <p className="banner banner-warning call-again-note">{againNote}</p> : null}
       <ArgumentFields form={form} />
       {tool.callMode === 'task-or-plain' ? (
         <FieldFrame name="asTask" label="Run as a task" checkbox className="checkbox-field">

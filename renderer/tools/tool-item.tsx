@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
-import { ToolCallForm } from './tool-call-form.js';
+import { ToolCallForm, type CallAgain } from './tool-call-form.js';
 import { ToolRunningCalls } from './running-calls.js';
 
 /**
@@ -27,9 +27,26 @@ const MODE_TITLES: Record<RequestorTool['callMode'], string | undefined> = {
  * behind a disclosure (Call…, then Close form while it is open). The form is built on first open
  * (most tools of a large server are never called) and kept after, with what was typed in it.
  */
-export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: RequestorTool; modern: boolean }) {
+export function ToolItem({
+  serverId,
+  tool,
+  modern,
+  again
+}: {
+  serverId: string;
+  tool: RequestorTool;
+  modern: boolean;
+  /** A call to make again: the form opens, filled with its arguments (see `ToolCallForm`). */
+  again?: CallAgain;
+}) {
   const [open, setOpen] = useState(false);
   const [built, setBuilt] = useState(false);
+  const againNonce = again?.nonce;
+  useEffect(() => {
+    if (againNonce === undefined) return;
+    setOpen(true);
+    setBuilt(true);
+  }, [againNonce]);
   const headingId = useId();
   const panelId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -79,6 +96,8 @@ export function ToolItem({ serverId, tool, modern }: { serverId: string; tool: R
             serverId={serverId}
             tool={tool}
             modern={modern}
+            // Given once the form shows: it takes the focus with the arguments.
+            again={open ? again : undefined}
             // Escape in an untouched form: closed as its Close form button closes it, the focus back on that button.
             onClose={() => {
               setOpen(false);

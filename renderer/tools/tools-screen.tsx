@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
-import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { useDesk, useDeskState, type ToolCallAgain } from '../shell/desk-context.js';
 import { OutboundList } from './outbound-list.js';
 import { RunningCalls } from './running-calls.js';
 import { ServerTasksPanel } from './server-tasks-panel.js';
@@ -15,10 +15,15 @@ type ToolsLoad =
   | { kind: 'loaded'; tools: RequestorTool[] }
   | { kind: 'failed'; message: string };
 
-/** A request (from the Servers screen) to show one server's tools; `nonce` makes a repeat a new one. */
+/**
+ * A request to show one server's tools (from the Servers screen), or one tool's form filled with
+ * a call's arguments (`call`: Call again… in History or on the Tasks screen); `nonce` makes a
+ * repeat a new one.
+ */
 export interface ToolsRequest {
   serverId: string;
   nonce: number;
+  call?: ToolCallAgain;
 }
 
 /**
@@ -67,6 +72,14 @@ export function ToolsScreen({
       current = false;
     };
   }, [client, serverId, ready, reloads]);
+
+  // A call to make again, on the server shown: its tool's form opens filled; a tool the server no
+  // longer offers is said instead of nothing happening.
+  const again = request?.call && request.serverId === serverId ? request : undefined;
+  const againGone =
+    again && load.kind === 'loaded' && !load.tools.some((tool) => tool.name === again.call!.tool)
+      ? `${server!.name} no longer offers ${again.call!.tool}: that call cannot be made again.`
+      : undefined;
 
   // Without a server to show, the status says where to get one (below, with a link).
   const status = !server
@@ -121,7 +134,11 @@ export function ToolsScreen({
       </div>
       <p className="muted" role="status">
         {server ? (
-          status
+          againGone ? (
+            `${status} ${againGone}`
+          ) : (
+            status
+          )
         ) : (
           <>
             {servers.length === 0 ? 'No server is configured: add one' : 'No server is connected: connect one'} on the{' '}
@@ -132,7 +149,15 @@ export function ToolsScreen({
       <ul className="cards tool-list" aria-label="Tools">
         {ready && load.kind === 'loaded' && server
           ? load.tools.map((tool) => (
-              <ToolItem key={`${server.id}\0${tool.name}`} serverId={server.id} tool={tool} modern={modern} />
+              <ToolItem
+                key={`${server.id}\0${tool.name}`}
+                serverId={server.id}
+                tool={tool}
+                modern={modern}
+                again={
+                  again?.call?.tool === tool.name ? { arguments: again.call.arguments, nonce: again.nonce } : undefined
+                }
+              />
             ))
           : null}
       </ul>

@@ -1,0 +1,33 @@
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/** A tool call as a request records it (`{ name, arguments }`), when whole: a cut one cannot be sent again. */
+function callOf(request: unknown): { name: string; arguments: Record<string, unknown> } | undefined {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
+  const { name, arguments: args, truncated } = request as Record<string, unknown>;
+  if (truncated === true || typeof name !== 'string') return undefined;
+  if (args === undefined) return { name, arguments: {} };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  return { name, arguments: args as Record<string, unknown> };
+}
+
+/**
+ * Call again…: to the Tools screen, the tool's form open and filled with the arguments of a call
+ * Taskdesk made (a task that failed, a call to run once more), for the person to check or change
+ * and send with Call tool. Nothing is sent from here. Absent when the call's server is no longer
+ * configured or its request was too large to keep whole.
+ */
+export function CallAgainButton({ serverId, request }: { serverId: string; request: unknown }) {
+  const { openTools } = useDesk();
+  const configured = useDeskState((state) => state.servers.some((server) => server.id === serverId));
+  const call = callOf(request);
+  if (!configured || !call) return null;
+  return (
+    <button
+      type="button"
+      aria-label={`Call ${call.name} again…`}
+      onClick={() => openTools(serverId, { tool: call.name, arguments: call.arguments })}
+    >
+      Call again…
+    </button>
+  );
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+
+/**
+ * Call again…: from a tool call's History entry (or its task's detail) to the Tools screen, the
+ * tool's form open and filled with that call's arguments, sent only by Call tool.
+ */
+describe('Call again, in headless Chromium against the real core', () => {
+  let desk: DeskFixture | undefined;
+  const mcp = new McpServer({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }]
+  }));
+  // A tool the server stops offering once it was called.
+  const fleeting = mcp.registerTool('fleeting', { inputSchema: { note: z.string() } }, async () => ({
+    content: [{ type: 'text', text: 'Gone soon' }]
+  }));
+  const tools: PeerServer = { ...peerServer('tools'), server: mcp.server };
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  it('opens the tool’s form filled with the call’s arguments, focused, and sends only on Call tool', async () => {
+    desk = await startDesk({ tools });
+    const { page, fixture, pageErrors } = desk;
+    const { host } = fixture;
+    await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'first try' } });
+    await host.call('tools.call', { serverId: 'tools', name: 'fleeting', arguments: { note: 'once' } });
+    // Its server says its tools changed (notifications/tools/list_changed): the list is read again.
+    fleeting.remove();
+
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator('li', { hasText: 'first try' }).getByRole('button').first().click();
+    const detail = history.locator('.history-detail');
+    await detail.getByRole('button', { name: 'Call echo again…' }).click();
+
+    const toolsScreen = page.getByRole('region', { name: 'Tools' });
+    const form = toolsScreen.getByRole('form', { name: 'Call echo' });
+    const message = form.getByLabel('message');
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.value === 'first try');
+    assert.equal(await message.inputValue(), 'first try');
+    assert.equal(await message.evaluate((field) => field === document.activeElement), true);
+    assert.match(page.url(), /#tools$/);
+    // Nothing was sent by opening it: History still holds the two calls.
+    assert.equal((await host.call('history.list', { filter: { kind: 'tool-call' } })).total, 2);
+
+    await message.fill('second try');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.getByText('Echo: second try').waitFor();
+    assert.equal((await host.call('history.list', { filter: { kind: 'tool-call' } })).total, 3);
+
+    // The call of a tool the server no longer offers: said on the Tools screen, no form filled.
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    await history.locator('li', { hasText: 'once' }).getByRole('button').first().click();
+    await detail.getByRole('button', { name: 'Call fleeting again…' }).click();
+    await toolsScreen
+      .getByText('Server tools no longer offers fleeting: that call cannot be made again.', { exact: false })
+      .waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -518,6 +518,8 @@ export const HostEvents = {
    * without an answer (the UI tells the person).
    */
   'history.changed': z.object({ entry: HistorySummarySchema }),
+  /** A connected server said its tools changed (`notifications/tools/list_changed`): `tools.list` reads them again. */
+  'tools.changed': z.object({ serverId: z.string() }),
   /** A server was added, edited, imported or removed: the whole list, as `servers.list` answers it. */
   'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
   /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */

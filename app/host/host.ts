@@ -319,6 +319,7 @@ export class Host {
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
+      onToolsChanged: (serverId) => this.events.emit('tools.changed', { serverId }),
       onCallEnded: (ended) => {
         this.history.recordCall(ended);
         this.#openWork.callEnded(ended);

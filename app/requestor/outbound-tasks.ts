@@ -86,6 +86,8 @@ export interface OutboundTasksOptions {
   waitingOnPerson?: (serverId: string) => boolean;
   /** Told of every change of a plain call (started, progress, ended). */
   onPlainCall?: (view: PlainCallView) => void;
+  /** Told when a connected server says its tools changed (its cached list is forgotten first). */
+  onToolsChanged?: (serverId: string) => void;
   /**
    * Told once a tool call that did not become a task has ended (answered, failed or cancelled),
    * with its arguments and the server's result: what the history keeps of it. A call that became
@@ -161,8 +163,12 @@ export class OutboundTasks {
   readonly #attachments = new AttachmentRegistry(
     (serverId, params) => this.onStatusNotification(serverId, params),
     (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId),
-    (attachment) => this.#tools.forget(attachment)
+    (attachment) => {
+      this.#tools.forget(attachment);
+      this.#onToolsChanged(attachment.serverId);
+    }
   );
+  #onToolsChanged: (serverId: string) => void = () => undefined;
   readonly #tools: ToolCache;
   #calls: ToolCallContext;
   readonly #writes: WriteQueue<OutboundFollower>;
@@ -209,6 +215,7 @@ export class OutboundTasks {
       changed: (follower) => this.#markDirty(follower)
     };
     this.#tools = new ToolCache(this.#requestTimeoutMs);
+    if (options.onToolsChanged) this.#onToolsChanged = options.onToolsChanged;
     this.plainCalls = new PlainCalls({
       clock: this.#clock,
       idleTimeoutMs: this.#requestTimeoutMs,

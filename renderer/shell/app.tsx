@@ -106,8 +106,11 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
     // focus where the screen puts it (the row whose Details opened it), not on the heading.
     if (moves === focusedMove.current) return;
     focusedMove.current = moves;
-    // An address with a part after the screen (`#tasks/<key>`) opens a detail that takes focus itself.
-    if (!sub) headings.current.get(screen)?.focus();
+    // An address with a part after the screen (`#tasks/<key>`) opens a detail that takes focus
+    // itself; so may the screen as it shows (Call again… puts it in the tool's form), and keeps it.
+    if (sub) return;
+    if (document.activeElement?.closest(`#screen-${screen}`)) return;
+    headings.current.get(screen)?.focus();
   }, [moves, screen, sub]);
 
   const section = (name: Screen, children: ReactNode) => (
@@ -174,7 +177,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
           />
         )}
         {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
-        {section('tools', <ToolsScreen request={toolsRequest} headingRef={refs.tools} />)}
+        {section('tools', <ToolsScreen active={screen === 'tools'} request={toolsRequest} headingRef={refs.tools} />)}
         {section('servers', <ServersScreen headingRef={refs.servers} />)}
         {section('providers', <ProvidersScreen headingRef={refs.providers} />)}
         {section('audit', <AuditScreen active={screen === 'audit'} headingRef={refs.audit} />)}

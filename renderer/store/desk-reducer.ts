@@ -341,6 +341,13 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { [call.callId]: _ended, ...calls } = state.calls;
       return { ...state, calls };
     }
+    case 'tools.changed': {
+      const { serverId } = action.payload;
+      return {
+        ...state,
+        toolsRevisions: { ...state.toolsRevisions, [serverId]: (state.toolsRevisions[serverId] ?? 0) + 1 }
+      };
+    }
     case 'history.changed': {
       const { entry } = action.payload;
       let next: DeskState = { ...state, historyRevision: state.historyRevision + 1 };

@@ -122,6 +122,8 @@ export interface DeskState {
   calls: Record<string, PlainCallView>;
   /** Moves with every change of the task history: a history view reads its page again. */
   historyRevision: number;
+  /** Moves, per server, each time it says its tools changed: the Tools screen lists them again. */
+  toolsRevisions: Record<string, number>;
   /** Questions that expired before anyone answered (from `history.changed`), newest last, until dismissed. */
   unanswered: HistorySummary[];
   /**
@@ -178,6 +180,7 @@ export const initialDeskState: DeskState = {
   auditRevision: 0,
   calls: {},
   historyRevision: 0,
+  toolsRevisions: {},
   unanswered: [],
   waitingExchanges: {},
   expiring: {},

@@ -20,6 +20,7 @@ const HOST_EVENTS = [
   'inbox.expiring',
   'call.changed',
   'history.changed',
+  'tools.changed',
   'assistant.partial',
   'assistant.changed',
   'assistant.approval',

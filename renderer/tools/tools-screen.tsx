@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
@@ -12,7 +12,7 @@ import { ToolItem } from './tool-item.js';
 type ToolsLoad =
   | { kind: 'idle' }
   | { kind: 'loading' }
-  | { kind: 'loaded'; tools: RequestorTool[] }
+  | { kind: 'loaded'; serverId: string; tools: RequestorTool[] }
   | { kind: 'failed'; message: string };
 
 /**
@@ -31,9 +31,12 @@ export interface ToolsRequest {
  * and the tool calls Taskdesk made as tasks.
  */
 export function ToolsScreen({
+  active,
   request,
   headingRef
 }: {
+  /** Whether the screen is shown: a call to make again fills its form (and takes the focus) only then. */
+  active: boolean;
   request: ToolsRequest | undefined;
   headingRef: (element: HTMLHeadingElement | null) => void;
 }) {
@@ -43,6 +46,14 @@ export function ToolsScreen({
   const [load, setLoad] = useState<ToolsLoad>({ kind: 'idle' });
   const [reloads, setReloads] = useState({ count: 0, refresh: false });
   const [panelOpen, setPanelOpen] = useState(false);
+  /** The request whose call again is done with: the person left the screen after it (its line goes). */
+  const [spent, setSpent] = useState<number | undefined>(undefined);
+  const wasActive = useRef(active);
+  const requestNonce = request?.nonce;
+  useEffect(() => {
+    if (wasActive.current && !active) setSpent(requestNonce);
+    wasActive.current = active;
+  }, [active, requestNonce]);
 
   useEffect(() => {
     if (request) {
@@ -55,6 +66,8 @@ export function ToolsScreen({
   const server = servers.find((s) => s.id === chosen) ?? servers.find((s) => s.state.status === 'ready');
   const ready = server?.state.status === 'ready';
   const serverId = server?.id;
+  // The server said its tools changed: listed again (the host forgot its cached list).
+  const toolsRevision = useDeskState((state) => (serverId === undefined ? 0 : (state.toolsRevisions[serverId] ?? 0)));
 
   useEffect(() => {
     if (!serverId || !ready) {
@@ -62,20 +75,23 @@ export function ToolsScreen({
       return;
     }
     let current = true;
-    setLoad({ kind: 'loading' });
+    // The same server's list read again (Refresh tools, its tools changed) stays shown meanwhile:
+    // a form open in it, and what was typed there, stays too.
+    setLoad((old) => (old.kind === 'loaded' && old.serverId === serverId ? old : { kind: 'loading' }));
     client.call('tools.list', { serverId, ...(reloads.refresh && { refresh: true }) }).then(
-      (tools) => current && setLoad({ kind: 'loaded', tools }),
+      (tools) => current && setLoad({ kind: 'loaded', serverId, tools }),
       (error: unknown) =>
         current && setLoad({ kind: 'failed', message: `Could not list tools: ${toHostCallError(error).message}` })
     );
     return () => {
       current = false;
     };
-  }, [client, serverId, ready, reloads]);
+  }, [client, serverId, ready, reloads, toolsRevision]);
 
   // A call to make again, on the server shown: its tool's form opens filled; a tool the server no
   // longer offers is said instead of nothing happening.
-  const again = request?.call && request.serverId === serverId ? request : undefined;
+  const again =
+    active && request?.call && request.serverId === serverId && request.nonce !== spent ? request : undefined;
   const againGone =
     again && load.kind === 'loaded' && !load.tools.some((tool) => tool.name === again.call!.tool)
       ? `${server!.name} no longer offers ${again.call!.tool}: that call cannot be made again.`

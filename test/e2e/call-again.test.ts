@@ -64,4 +64,20 @@ describe('Call again, in headless Chromium against the real core', () => {
       .waitFor();
     assert.deepEqual(pageErrors, []);
   });
+
+  it('lists a server’s tools again when it says they changed, keeping an open form and what was typed in it', async () => {
+    const { page } = desk!;
+    // Away and back: the line about the tool that went is done with.
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+    const toolsScreen = page.getByRole('region', { name: 'Tools' });
+    const form = toolsScreen.getByRole('form', { name: 'Call echo' });
+    if (!(await form.isVisible())) await toolsScreen.getByRole('button', { name: 'Call echo…' }).click();
+    await form.getByLabel('message').fill('typed before the change');
+    mcp.registerTool('late', { inputSchema: { n: z.number() } }, async () => ({ content: [] }));
+    await toolsScreen.locator('li.tool[data-tool="late"]').waitFor();
+    await toolsScreen.getByText('2 tools.', { exact: true }).waitFor();
+    assert.equal(await form.getByLabel('message').inputValue(), 'typed before the change');
+    assert.deepEqual(desk!.pageErrors, []);
+  });
 });

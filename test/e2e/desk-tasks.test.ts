@@ -14,6 +14,7 @@ import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer, REPORT_RESULT } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { actionsOutOfSight } from './renderer-build.js';
+import { recordSaid, saidTimes } from './live-region.js';
 
 const question = (message: string) => ({
   method: 'elicitation/create' as const,
@@ -611,6 +612,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-key')));
     const at = keys.indexOf(`received:${first.task.taskId}`);
     const next = keys[at + 1] ?? keys[at - 1];
+    await recordSaid(page);
     await row(`received:${first.task.taskId}`)
       .getByRole('button', { name: /^Cancel / })
       .click();
@@ -619,10 +621,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       (key) => document.activeElement?.closest('tr')?.getAttribute('data-task-key') === key,
       next
     );
-    await page
-      .locator('.sr-only[aria-live="polite"]')
-      .getByText('The cancelled task no longer matches the filter.')
-      .waitFor({ state: 'attached' });
+    // Heard, even when the next message replaced it before anyone looked at the region.
+    await saidTimes(page, /The cancelled task no longer matches the filter\./);
     await d.fixture.host.call('tasks.cancel', { taskId: second.task.taskId });
     await filters.getByLabel('Status').selectOption('');
     assert.deepEqual(d.pageErrors, []);

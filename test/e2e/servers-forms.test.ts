@@ -9,6 +9,7 @@ import { tempDir } from '../support/host-fixture.js';
 import { stderrContaining } from '../support/stderr-wait.js';
 import { accessibleDescription, buildRenderer, openDesk, root } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { recordSaid as recordLiveRegion, said as saidOn, saidTimes as saidTimesOn } from './live-region.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
@@ -405,27 +406,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  /** Starts recording every text the polite live region says, in order (each announcement once). */
-  const recordSaid = () =>
-    page.evaluate(() => {
-      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
-      const said: string[] = [];
-      (window as unknown as { said: string[] }).said = said;
-      new MutationObserver(() => {
-        const text = region.textContent ?? '';
-        if (text) said.push(text);
-      }).observe(region, { childList: true, characterData: true, subtree: true });
-    });
-  /** Waits until the live region has said something matching `pattern` `times` times since {@link recordSaid}. */
-  const saidTimes = async (pattern: RegExp, times = 1) => {
-    await page.waitForFunction(
-      ([source, flags, count]) =>
-        (window as unknown as { said: string[] }).said.filter((text) => new RegExp(source, flags).test(text)).length >=
-        count,
-      [pattern.source, pattern.flags, times] as const
-    );
-  };
-  const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+  const recordSaid = () => recordLiveRegion(page);
+  const saidTimes = (pattern: RegExp, times = 1) => saidTimesOn(page, pattern, times);
+  const said = () => saidOn(page);
 
   it('says how the person’s own Disconnect, Connect and Save went, once, and not a change made elsewhere', async () => {
     await recordSaid();

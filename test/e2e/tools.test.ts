@@ -16,6 +16,7 @@ import {
   toolCallCard
 } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { recordSaid as recordLiveRegion, said as saidOn, saidTimes as saidTimesOn } from './live-region.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools.png');
 
@@ -78,25 +79,9 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
       { timeout: 5_000 }
     );
   };
-  /** Starts recording every text the polite live region says, in order. */
-  const recordSaid = () =>
-    page.evaluate(() => {
-      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
-      const heard: string[] = [];
-      (window as unknown as { said: string[] }).said = heard;
-      new MutationObserver(() => {
-        const text = region.textContent ?? '';
-        if (text) heard.push(text);
-      }).observe(region, { childList: true, characterData: true, subtree: true });
-    });
-  /** Waits until the live region has said something matching `pattern` since {@link recordSaid}. */
-  const saidTimes = (pattern: RegExp) =>
-    page.waitForFunction(
-      ([source, flags]) =>
-        (window as unknown as { said: string[] }).said.some((text) => new RegExp(source, flags).test(text)),
-      [pattern.source, pattern.flags] as const
-    );
-  const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+  const recordSaid = () => recordLiveRegion(page);
+  const saidTimes = (pattern: RegExp) => saidTimesOn(page, pattern);
+  const said = () => saidOn(page);
 
   it('opens from the Servers screen and lists the tools with how each is called', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();

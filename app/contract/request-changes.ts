@@ -43,15 +43,20 @@ export function changedParts<P extends string>(
 
 /**
  * The request as it ran, when the person changed it on the approval card: the last `ranRequest`
- * its runner noted on the task (`notes`), whole. Undefined when it ran as the server sent it.
+ * its runner noted on the task (`notes`), whole. Undefined when it ran as the server sent it:
+ * no such note, or the last one `null` (a try after a failed one ran the server's request again).
  * History keeps it (bounded) beside the server's request; the Tasks screen reads it from the task.
  */
 export function lastRanRequest(
   notes: ReadonlyArray<Record<string, unknown>> | undefined
 ): Record<string, unknown> | undefined {
   for (let index = (notes?.length ?? 0) - 1; index >= 0; index--) {
-    const ran = notes![index]!.ranRequest;
-    if (typeof ran === 'object' && ran !== null && !Array.isArray(ran)) return ran as Record<string, unknown>;
+    const note = notes![index]!;
+    if (!Object.hasOwn(note, 'ranRequest')) continue;
+    const ran = note.ranRequest;
+    return typeof ran === 'object' && ran !== null && !Array.isArray(ran)
+      ? (ran as Record<string, unknown>)
+      : undefined;
   }
   return undefined;
 }

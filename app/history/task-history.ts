@@ -29,6 +29,7 @@ import {
   titleOfRequested
 } from './history-values.js';
 import { searchTextOf, shownStatusOf } from './history-search.js';
+import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { withdrawnTask } from './withdrawal.js';
 
@@ -93,6 +94,8 @@ export class TaskHistory {
    * it, not on the way of every call or request that ends, and forgotten when the entry changes.
    */
   readonly #searchTexts = new Map<string, string>();
+  /** The `ranRequest` notes already taken into an entry (see `#ranChange`). */
+  readonly #ranSeen = new WeakSet<object>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
   readonly #byServer = new Map<string, string[]>();
   /** Each entry's size (its JSON), each server's sum, and the total. */
@@ -180,16 +183,15 @@ export class TaskHistory {
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};
       const error = outcome?.type === 'error' && !existing.error ? { error: outcome.error } : {};
-      // What ran, noted once the person approved a changed request: no step of its own.
-      const ranRequest = existing.ranRequest ?? ranRequestOf(record.notes);
-      const ran = ranRequest !== undefined && !existing.ranRequest ? { ranRequest } : {};
+      // What ran, noted each time the person approved a changed request (a try again after a
+      // failed run may change it again, or undo the change): no step of its own.
+      const ran = this.#ranChange(existing, record.notes);
+      const entry = ran === undefined ? existing : ran;
       if (existing.status === status && existing.statusMessage === statusMessage && !result.result && !error.error) {
-        if (ran.ranRequest) this.#save({ ...existing, ...ran });
+        if (ran !== undefined) this.#save(entry);
         return;
       }
-      this.#save(
-        this.#step({ ...existing, ...result, ...error, ...ran }, record.task.lastUpdatedAt, status, statusMessage, by)
-      );
+      this.#save(this.#step({ ...entry, ...result, ...error }, record.task.lastUpdatedAt, status, statusMessage, by));
       return;
     }
     const entry: HistoryEntry = {
@@ -434,6 +436,24 @@ export class TaskHistory {
       ...(isEnded(status) && { endedAt: entry.endedAt ?? at }),
       timeline
     };
+  }
+
+  /**
+   * `entry` with the request as it last ran, when the task's notes say something other than what
+   * the entry holds; undefined when nothing changed. A note is read (and bounded) once: the notes
+   * of a task's versions share their objects.
+   */
+  #ranChange(entry: HistoryEntry, notes: TaskRecord['notes']): HistoryEntry | undefined {
+    const raw = lastRanRequest(notes);
+    if (raw === undefined) {
+      if (entry.ranRequest === undefined) return undefined;
+      // The person undid their changes on a try after a failed one: it ran as the server sent it.
+      const { ranRequest: _undone, ...rest } = entry;
+      return rest;
+    }
+    if (this.#ranSeen.has(raw)) return undefined;
+    this.#ranSeen.add(raw);
+    return { ...entry, ranRequest: boundedValue(raw) };
   }
 
   /** An entry's search text, made when first searched and kept until the entry changes. */

@@ -19,7 +19,12 @@ import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
 import { userRejectedMessage, type SamplingPolicy } from '../contract/sampling-policy.js';
-import { changedParts, SAMPLING_REQUEST_PARTS, SAMPLING_RESULT_PARTS } from '../contract/request-changes.js';
+import {
+  changedParts,
+  lastRanRequest,
+  SAMPLING_REQUEST_PARTS,
+  SAMPLING_RESULT_PARTS
+} from '../contract/request-changes.js';
 
 type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
 
@@ -144,7 +149,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     // noted on the task, so that a restart meanwhile asks again with it.
     let failure = resumed?.phase === 'awaiting-approval' ? runFailureOf(resumed.lastFailure) : undefined;
     if (failure) {
-      approvedParams = lastRanRequest(context.notes ?? []) ?? params;
+      approvedParams = (lastRanRequest(context.notes) as CreateMessageRequestParams | undefined) ?? params;
       choice = sampler.choiceFor(failure.providerId, failure.model, engineChoice) ?? engineChoice;
     }
     let outcome: SamplingOutcome;
@@ -161,8 +166,18 @@ export class PolicySamplingRunner implements SamplingRunner {
         if ('error' in decision || decision.decision !== 'approve')
           return this.#notApproved(context, 'sampling.request', decision, choice);
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
-        if (!picked)
-          return error(JsonRpcCode.InternalError, `The LLM provider "${decision.providerId}" is not configured.`);
+        if (!picked) {
+          const gone = `The LLM provider "${decision.providerId}" is not configured.`;
+          this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: gone });
+          if (!context.signal.aborted) {
+            // Removed while the request waited (a provider that failed, replaced by another):
+            // back to the person, to choose one that is there.
+            failure = { ...runFailure(gone, choice, this.#clock), providerId: decision.providerId };
+            choice = sampler.choose(params) ?? engineChoice;
+            continue;
+          }
+          return error(JsonRpcCode.InternalError, gone);
+        }
         // Which parts the person changed (never what they typed: the audit holds no content).
         const changedRequest = changedParts(
           SAMPLING_REQUEST_PARTS,
@@ -175,14 +190,18 @@ export class PolicySamplingRunner implements SamplingRunner {
         // What ran, kept on the task for History beside the request the server sent (which stays
         // as it came): noted again only when a try after a failed one runs other params.
         const changedSinceLastTry =
-          approvedParams === params ||
           changedParts(
             SAMPLING_REQUEST_PARTS,
             approvedParams as Record<string, unknown>,
             decision.params as Record<string, unknown>
           ).length > 0;
-        if (changedRequest.length > 0 && changedSinceLastTry)
-          context.annotate?.({ ranRequest: decision.params, changed: changedRequest });
+        // Noted again when a try after a failed one runs other params; `null` when it runs the
+        // server's request again (the person undid their changes), so that nothing says it ran changed.
+        if (changedSinceLastTry)
+          context.annotate?.({
+            ranRequest: changedRequest.length > 0 ? decision.params : null,
+            changed: changedRequest
+          });
         approvedParams = decision.params;
         choice = picked;
         // The task's status says who decided, so its timeline does too.
@@ -208,13 +227,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         // A failed run a person approved (an overloaded or unreachable provider, a model that
         // refused the request) is not the end of the request: it goes back to them, to try
         // again, on another model or changed, or to decline. The server waits meanwhile.
-        failure = {
-          message: outcome.error.message,
-          providerId: choice.providerId,
-          providerName: choice.providerName,
-          model: choice.model,
-          at: new Date(this.#clock.now()).toISOString()
-        };
+        failure = runFailure(outcome.error.message, choice, this.#clock);
         continue;
       }
       // Approved by a person before a restart (the task's notes say so), run now under another
@@ -357,19 +370,23 @@ function error(code: number, message: string): SamplingOutcome {
   return { type: 'error', error: { code, message } };
 }
 
+/** A failed try: why, on which model, and now. */
+function runFailure(message: string, choice: ModelChoice, clock: Clock): RunFailure {
+  return {
+    message,
+    providerId: choice.providerId,
+    providerName: choice.providerName,
+    model: choice.model,
+    at: new Date(clock.now()).toISOString()
+  };
+}
+
 /** A failed try's note (`lastFailure`), read back after a restart; undefined unless whole. */
 function runFailureOf(value: unknown): RunFailure | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const note = value as Record<string, unknown>;
   const fields = ['message', 'providerId', 'providerName', 'model', 'at'] as const;
   return fields.every((field) => typeof note[field] === 'string') ? (note as unknown as RunFailure) : undefined;
-}
-
-/** The request as the person last approved it (a `ranRequest` note), if they changed it. */
-function lastRanRequest(notes: ReadonlyArray<Record<string, unknown>>): CreateMessageRequestParams | undefined {
-  for (let index = notes.length - 1; index >= 0; index--)
-    if (notes[index]!.ranRequest !== undefined) return notes[index]!.ranRequest as CreateMessageRequestParams;
-  return undefined;
 }
 
 /** The last phase the runner recorded on the task, if any. */

@@ -69,6 +69,11 @@ export function HistoryScreen({
   useEffect(() => {
     openNow.current = open;
   }, [open]);
+  /** The filter as the person has it now, for an answer about an earlier one. */
+  const inputsNow = useRef(inputs);
+  useEffect(() => {
+    inputsNow.current = inputs;
+  }, [inputs]);
 
   useEffect(() => {
     if (!active) return;
@@ -87,8 +92,10 @@ export function HistoryScreen({
         if (!filterChanged) return;
         const shown = openNow.current;
         if (shown === undefined || found.entries.some((entry) => entry.id === shown)) return;
+        // Still the filter the person has when it comes (a newer page of it, or the list read
+        // again after a change, does not make it stale; another filter does), the entry still open.
         const close = () => {
-          if (id !== request.current || openNow.current !== shown) return;
+          if (inputsNow.current !== inputs || openNow.current !== shown) return;
           if (document.activeElement?.closest('.history-detail')) document.getElementById('heading-history')?.focus();
           setOpen(undefined);
         };

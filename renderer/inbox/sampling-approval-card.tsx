@@ -45,8 +45,15 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const [modelError, setModelError] = useState<string | undefined>(undefined);
   const modelField = useRef<HTMLInputElement>(null);
 
+  // The provider the request was drafted for was removed meanwhile (one that failed, replaced by
+  // another): it must be chosen again, from those there are.
+  const missing = !review && !!draft && providers.length > 0 && !providers.some((p) => p.id === draft.providerId);
+  /** Why Approve was refused on the card: the provider chosen is gone. */
+  const [providerError, setProviderError] = useState<string | undefined>(undefined);
+  const providerField = useRef<HTMLSelectElement>(null);
   // The provider can be chosen only when there is another one to choose.
-  const choosable = !review && !!draft && providers.length > 1 && providers.some((p) => p.id === draft.providerId);
+  const choosable =
+    !review && !!draft && (missing || (providers.length > 1 && providers.some((p) => p.id === draft.providerId)));
   const chosen = providers.find((p) => p.id === providerId);
   const suggestions = chosen
     ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])]
@@ -65,6 +72,12 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       );
       return;
     }
+    if (missing && !providers.some((p) => p.id === providerId)) {
+      setProviderError(`${draft?.providerName ?? 'That provider'} was removed: choose another.`);
+      providerField.current?.focus();
+      return;
+    }
+    setProviderError(undefined);
     const chosenModel = model.trim();
     const params = edits.edited();
     const otherProvider = providerId && providerId !== draft?.providerId;
@@ -88,7 +101,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         ...(otherProvider && { providerId }),
         ...(chosenModel && (chosenModel !== draft?.model || otherProvider) && { model: chosenModel })
       },
-      // Said until the run ends: then that the model answered (a failed run has its own notice).
+      // Said until the run ends: then that the model answered (a failed run brings the request back).
       { running: `${approved} is running.`, answered: `${approved} answered ${item.serverName}.` }
     );
   };
@@ -140,19 +153,26 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             <RequestEditor id={editorId} open={editing} edits={edits} />
             <div className="field-row">
               {choosable ? (
-                <FieldFrame name="approval-provider" label="Provider" className="field-narrow">
+                <FieldFrame name="approval-provider" label="Provider" className="field-narrow" error={providerError}>
                   {(wiring) => (
                     <select
                       {...wiring}
+                      ref={providerField}
                       value={providerId}
                       onChange={(event) => {
                         setProviderId(event.target.value);
+                        setProviderError(undefined);
                         const next = providers.find((p) => p.id === event.target.value);
                         // Another provider rarely has the same model: offer its default.
                         if (next) setModel(next.defaultModel ?? next.models[0]?.name ?? '');
                         setModelError(undefined);
                       }}
                     >
+                      {missing && draft ? (
+                        <option value={draft.providerId} disabled>
+                          {`${draft.providerName} (removed)`}
+                        </option>
+                      ) : null}
                       {providers.map((p) => (
                         <option key={p.id} value={p.id}>
                           {p.name}

@@ -66,6 +66,7 @@ export function ToolCallForm({
   tool,
   modern,
   again,
+  onFilled,
   onClose
 }: {
   serverId: string;
@@ -73,6 +74,8 @@ export function ToolCallForm({
   modern: boolean;
   /** A call to make again: the form is filled with its arguments (once per `nonce`) and takes the focus. */
   again?: CallAgain;
+  /** Told once the form was filled for a call again: the screen does not ask for it again. */
+  onFilled?: (nonce: number) => void;
   /** Closes the form's disclosure (Escape in an untouched form). */
   onClose: () => void;
 }) {
@@ -100,7 +103,8 @@ export function ToolCallForm({
         ? `The form of ${tool.name}, filled with that call’s arguments: check them, then Call tool.`
         : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
     );
-  }, [again, form, announce, tool.name]);
+    onFilled?.(again.nonce);
+  }, [again, form, announce, tool.name, onFilled]);
   const [asTask, setAsTask] = useState(true);
   const [ttl, setTtl] = useState('');
   const [ttlError, setTtlError] = useState<string | undefined>(undefined);

@@ -31,13 +31,16 @@ export function ToolItem({
   serverId,
   tool,
   modern,
-  again
+  again,
+  onFilled
 }: {
   serverId: string;
   tool: RequestorTool;
   modern: boolean;
   /** A call to make again: the form opens, filled with its arguments (see `ToolCallForm`). */
   again?: CallAgain;
+  /** The form was filled for the call again of this nonce. */
+  onFilled?: (nonce: number) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [built, setBuilt] = useState(false);
@@ -98,6 +101,7 @@ export function ToolItem({
             modern={modern}
             // Given once the form shows: it takes the focus with the arguments.
             again={open ? again : undefined}
+            {...(onFilled && { onFilled })}
             // Escape in an untouched form: closed as its Close form button closes it, the focus back on that button.
             onClose={() => {
               setOpen(false);

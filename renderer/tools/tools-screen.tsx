@@ -46,7 +46,11 @@ export function ToolsScreen({
   const [load, setLoad] = useState<ToolsLoad>({ kind: 'idle' });
   const [reloads, setReloads] = useState({ count: 0, refresh: false });
   const [panelOpen, setPanelOpen] = useState(false);
-  /** The request whose call again is done with: the person left the screen after it (its line goes). */
+  /**
+   * The request whose call again is done with: its form was filled (once: a list shown again, after
+   * another server or a reconnect, does not fill it again nor take the focus), or the person left
+   * the screen after it (its line about a tool that went goes).
+   */
   const [spent, setSpent] = useState<number | undefined>(undefined);
   const wasActive = useRef(active);
   const requestNonce = request?.nonce;
@@ -88,12 +92,15 @@ export function ToolsScreen({
     };
   }, [client, serverId, ready, reloads, toolsRevision]);
 
+  // The list of the server shown: for a render after another server was chosen, the list held is
+  // still the last server's, and is not shown as this one's.
+  const loaded = load.kind === 'loaded' && load.serverId === serverId ? load : undefined;
   // A call to make again, on the server shown: its tool's form opens filled; a tool the server no
   // longer offers is said instead of nothing happening.
   const again =
     active && request?.call && request.serverId === serverId && request.nonce !== spent ? request : undefined;
   const againGone =
-    again && load.kind === 'loaded' && !load.tools.some((tool) => tool.name === again.call!.tool)
+    again && loaded && !loaded.tools.some((tool) => tool.name === again.call!.tool)
       ? `${server!.name} no longer offers ${again.call!.tool}: that call cannot be made again.`
       : undefined;
 
@@ -102,15 +109,15 @@ export function ToolsScreen({
     ? ''
     : !ready
       ? `${server.name} is not connected; its tools are listed once it is ready.`
-      : load.kind === 'loading'
-        ? 'Loading tools…'
-        : load.kind === 'failed'
-          ? load.message
-          : load.kind === 'loaded'
-            ? load.tools.length === 0
-              ? 'This server offers no tools.'
-              : `${load.tools.length} tool${load.tools.length === 1 ? '' : 's'}.`
-            : '';
+      : load.kind === 'failed'
+        ? load.message
+        : loaded
+          ? loaded.tools.length === 0
+            ? 'This server offers no tools.'
+            : `${loaded.tools.length} tool${loaded.tools.length === 1 ? '' : 's'}.`
+          : load.kind === 'idle'
+            ? ''
+            : 'Loading tools…';
   const modern = server?.state.era === 'modern';
 
   return (
@@ -163,8 +170,8 @@ export function ToolsScreen({
         )}
       </p>
       <ul className="cards tool-list" aria-label="Tools">
-        {ready && load.kind === 'loaded' && server
-          ? load.tools.map((tool) => (
+        {ready && loaded && server
+          ? loaded.tools.map((tool) => (
               <ToolItem
                 key={`${server.id}\0${tool.name}`}
                 serverId={server.id}
@@ -173,6 +180,7 @@ export function ToolsScreen({
                 again={
                   again?.call?.tool === tool.name ? { arguments: again.call.arguments, nonce: again.nonce } : undefined
                 }
+                onFilled={setSpent}
               />
             ))
           : null}

@@ -72,7 +72,10 @@ describe('Call again, in headless Chromium against the real core', () => {
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
     const toolsScreen = page.getByRole('region', { name: 'Tools' });
     const form = toolsScreen.getByRole('form', { name: 'Call echo' });
-    if (!(await form.isVisible())) await toolsScreen.getByRole('button', { name: 'Call echo…' }).click();
+    // Open from the first test, or opened now.
+    const toggle = toolsScreen.locator('li.tool[data-tool="echo"] .card-header button');
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     await form.getByLabel('message').fill('typed before the change');
     mcp.registerTool('late', { inputSchema: { n: z.number() } }, async () => ({ content: [] }));
     await toolsScreen.locator('li.tool[data-tool="late"]').waitFor();

@@ -311,4 +311,44 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await page.locator(`tr[data-task-id="${task.taskId}"] [data-status="failed"]`).waitFor();
     assert.equal(llm.chatRequests.length, before, 'no model call after a rejection');
   });
+
+  it('asks for another provider when the one drafted was removed while the request waited', async () => {
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: false } });
+    const saved = { baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }] };
+    await fixture.host.call('providers.save', { id: 'other', name: 'Other LLM', ...saved, defaultModel: 'fake-large' });
+    try {
+      await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+      llm.enqueue({ kind: 'text', tokens: ['From', ' other'] });
+      const asked = peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Drafted for fake' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      );
+      const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+      await approval.getByText('Drafted for fake').waitFor();
+      await fixture.host.call('providers.remove', { providerId: 'fake' });
+      const provider = approval.getByLabel('Provider');
+      await provider.locator('option', { hasText: 'Fake LLM (removed)' }).waitFor({ state: 'attached' });
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      await approval.getByText('Fake LLM was removed: choose another.').waitFor();
+      assert.equal(await provider.evaluate((field) => field === document.activeElement), true);
+      await provider.selectOption({ label: 'Other LLM' });
+      assert.equal(await approval.getByLabel('Model').inputValue(), 'fake-large');
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      assert.deepEqual((await asked).content, { type: 'text', text: 'From other' });
+      assert.equal(llm.chatRequests.at(-1)!.body.model, 'fake-large');
+    } finally {
+      await fixture.host.call('providers.remove', { providerId: 'other' }).catch(() => undefined);
+      if (!(await fixture.host.call('providers.list', {})).some((provider) => provider.id === 'fake'))
+        await fixture.host.call('providers.save', {
+          id: 'fake',
+          name: 'Fake LLM',
+          ...saved,
+          defaultModel: 'fake-small'
+        });
+      await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    }
+  });
 });

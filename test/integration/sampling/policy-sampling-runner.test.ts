@@ -8,6 +8,7 @@ import { InboxApprovalGate } from '../../../app/inbox/inbox-approval-gate.js';
 import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js';
 import type { ApprovalGate } from '../../../app/sampling/approval-gate.js';
 import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
+import { lastRanRequest } from '../../../app/contract/request-changes.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';
 import { ScriptedApprovalGate, unreachableGate } from './scripted-approval-gate.js';
@@ -278,14 +279,14 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       (await gate.approvals.next()).approve({ params: edited, model: 'fake-large' });
 
       const again = await gate.approvals.next();
-      assert.deepEqual(again.draft.lastFailure, {
-        message: again.draft.lastFailure?.message,
-        providerId: again.draft.providerId,
-        providerName: again.draft.providerName,
+      const { message, ...where } = again.draft.lastFailure!;
+      assert.deepEqual(where, {
+        providerId: 'fake',
+        providerName: 'Fake LLM',
         model: 'fake-large',
         at: new Date(Date.UTC(2026, 5, 1)).toISOString()
       });
-      assert.match(again.draft.lastFailure.message, /overloaded/);
+      assert.match(message, /overloaded/);
       // Asked again as it ran: the person's changes and model, not the server's request.
       assert.equal(again.draft.model, 'fake-large');
       assert.equal(again.draft.params.systemPrompt, 'Be brief.');
@@ -332,16 +333,60 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       ]);
     });
 
-    it('ends with the task when it is cancelled while asked again', async () => {
-      const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+    it('ends with the task when it is cancelled while asked again: no model runs again', async () => {
+      const { runner, gate, audit } = await setup({ mode: 'ask', reviewCompletion: false });
       overloaded();
       const { context, controller } = makeContext();
       const running = runner.run(samplingParams(), context);
       (await gate.approvals.next()).approve();
       await gate.approvals.next();
+      const calls = server.chatRequests.length;
       controller.abort(new Error('cancelled by the server'));
       const outcome = await running;
       assert.equal(outcome.type, 'error');
+      assert.equal(server.chatRequests.length, calls, 'no model call after the cancel');
+      assert.deepEqual(decisions(audit), [
+        'sampling.request:approved',
+        'sampling.llm:failed',
+        'sampling.request:cancelled'
+      ]);
+    });
+
+    it('undone on a try again, the changes are noted as undone: what ran is the server’s request', async () => {
+      const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+      overloaded();
+      server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+      const { context, notes } = makeContext();
+      const sent = samplingParams({ systemPrompt: 'As sent.' });
+      const running = runner.run(sent, context);
+      (await gate.approvals.next()).approve({ params: { systemPrompt: 'Changed.' } });
+      const again = await gate.approvals.next();
+      assert.equal(again.draft.params.systemPrompt, 'Changed.');
+      again.approve({ params: { systemPrompt: 'As sent.' } });
+      assert.equal(textOf(await running), 'Paris.');
+      const ran = notes.items.filter((note) => 'ranRequest' in note);
+      assert.deepEqual(
+        ran.map((note) => (note.ranRequest as { systemPrompt?: string } | null)?.systemPrompt ?? null),
+        ['Changed.', null]
+      );
+      assert.equal(lastRanRequest(notes.items), undefined, 'it ran as the server sent it');
+    });
+
+    it('asks again when the provider approved is no longer set up, rather than failing the request', async () => {
+      const { runner, gate, audit } = await setup({ mode: 'ask', reviewCompletion: false });
+      server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+      const running = runner.run(samplingParams(), makeContext().context);
+      (await gate.approvals.next()).approve({ providerId: 'removed-meanwhile' });
+      const again = await gate.approvals.next();
+      assert.equal(again.draft.lastFailure?.message, 'The LLM provider "removed-meanwhile" is not configured.');
+      assert.equal(again.draft.providerId, 'fake', 'the draft offers one that is there');
+      again.approve();
+      assert.equal(textOf(await running), 'Paris.');
+      assert.deepEqual(decisions(audit), [
+        'sampling.llm:failed',
+        'sampling.request:approved',
+        'sampling.llm:completed'
+      ]);
     });
 
     it('is asked again with why after a restart, on the model and request of the failed try', async () => {

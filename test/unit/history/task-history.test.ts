@@ -608,6 +608,25 @@ describe('the task history', () => {
     reopened.close();
   });
 
+  it('follows what ran across tries after a failed run: changed again, then undone', () => {
+    const { history } = fresh();
+    const { asked, ran } = editedRequest;
+    const task = (notes: Array<Record<string, unknown>>) =>
+      received('s1', {}, { kind: 'sampling', request: asked, notes });
+    const first = { ranRequest: ran, changed: ['messages'] };
+    const second = { ranRequest: { ...ran, maxTokens: 7 }, changed: ['messages', 'maxTokens'] };
+    history.recordReceived('s1', task([first]));
+    assert.deepEqual(history.get('received:s1')!.ranRequest, ran);
+    // The run failed; the person changed it again and tried again.
+    history.recordReceived('s1', task([first, { phase: 'model' }, second]));
+    assert.deepEqual(history.get('received:s1')!.ranRequest, second.ranRequest, 'the last try’s request');
+    // Failed again; this time they undid their changes: it ran as the server sent it.
+    history.recordReceived('s1', task([first, second, { ranRequest: null, changed: [] }]));
+    assert.equal(history.get('received:s1')!.ranRequest, undefined);
+    assert.equal(history.list({}).entries[0]!.edited, undefined);
+    history.close();
+  });
+
   it('filters rejected model requests by "rejected", apart from the failed ones', () => {
     const { history } = fresh();
     const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };

@@ -189,7 +189,7 @@ function FieldControl(props: FieldControlProps) {
               onChange={(event) => onChange(event.target.value)}
             >
               <option value="">{field.required ? 'Choose…' : mode === 'elicitation' ? '(none)' : '(not set)'}</option>
-              {selectChoices(field).map((choice, index) => (
+              {selectChoices(field, mode).map((choice, index) => (
                 <option key={index} value={optionValue(choice, index, mode)}>
                   {choice.label}
                 </option>

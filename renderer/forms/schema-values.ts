@@ -58,8 +58,10 @@ export function controlKind(field: SchemaField, mode: SchemaFormMode): FieldCont
     case 'choice':
       return 'select';
     case 'boolean':
-      // An optional tool argument may be left out: true, false or not set.
-      return mode === 'arguments' && !field.required ? 'select' : 'checkbox';
+      // An optional tool argument may be left out: true, false or not set. So may an optional
+      // answer to a question with no default: an unticked box would say "No" for a person who
+      // never answered it, so it is Yes, No or (none), and (none) leaves it out.
+      return !field.required && (mode === 'arguments' || !field.hasDefault) ? 'select' : 'checkbox';
     case 'multi-choice':
       return 'checkboxes';
     // MCP's elicitation schemas are flat: nested values are tool arguments' only.
@@ -72,12 +74,12 @@ export function controlKind(field: SchemaField, mode: SchemaFormMode): FieldCont
   }
 }
 
-/** The choices of a select: the schema's, or true and false for an optional boolean. */
-export function selectChoices(field: SchemaField): SchemaField['choices'] {
+/** The choices of a select: the schema's, or true and false for an optional boolean (Yes and No to a question). */
+export function selectChoices(field: SchemaField, mode: SchemaFormMode): SchemaField['choices'] {
   return field.kind === 'boolean'
     ? [
-        { value: true, label: 'true' },
-        { value: false, label: 'false' }
+        { value: true, label: mode === 'elicitation' ? 'Yes' : 'true' },
+        { value: false, label: mode === 'elicitation' ? 'No' : 'false' }
       ]
     : field.choices;
 }
@@ -118,7 +120,7 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
         ? String(value)
         : '';
     case 'select': {
-      const choices = selectChoices(field);
+      const choices = selectChoices(field, mode);
       const index = field.hasDefault ? choices.findIndex((choice) => same(choice.value, value)) : -1;
       return index >= 0 ? optionValue(choices[index]!, index, mode) : '';
     }
@@ -207,7 +209,7 @@ export function readField(
       throw new Error(`readField reads one control; read a ${kind} with readTree`);
     case 'select': {
       if (typeof raw !== 'string' || raw === '') return missing();
-      const choices = selectChoices(field);
+      const choices = selectChoices(field, mode);
       return { ok: true, value: choices.find((choice, index) => optionValue(choice, index, mode) === raw)?.value };
     }
     case 'unsupported':

@@ -104,6 +104,44 @@ describe('a tool’s input schema read as nested form fields', () => {
     assert.equal(controlKind(tags, 'elicitation'), 'checkboxes');
   });
 
+  it('leaves an optional yes/no answer with no default out unless chosen: Yes, No or (none), not an unticked box', () => {
+    const question = fieldsOf({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        agreeToTerms: { type: 'boolean', title: 'Terms Agreement' },
+        newsletter: { type: 'boolean', default: true },
+        confirmed: { type: 'boolean' }
+      },
+      required: ['name', 'confirmed']
+    });
+    const agree = byName(question, 'agreeToTerms');
+    assert.equal(controlKind(agree, 'elicitation'), 'select');
+    assert.equal(controlKind(byName(question, 'newsletter'), 'elicitation'), 'checkbox', 'a default is an answer');
+    assert.equal(
+      controlKind(byName(question, 'confirmed'), 'elicitation'),
+      'checkbox',
+      'a required one is ticked or not'
+    );
+    const start = initialValues(question, 'elicitation');
+    assert.equal(start.agreeToTerms, '');
+    // Untouched: not sent at all.
+    assert.deepEqual(readAll(question, { ...start, name: 'Ada' }, 'elicitation').out, {
+      name: 'Ada',
+      newsletter: true,
+      confirmed: false
+    });
+    // Chosen: sent as chosen.
+    assert.equal(
+      readAll(question, { ...start, name: 'Ada', agreeToTerms: 'false' }, 'elicitation').out.agreeToTerms,
+      false
+    );
+    assert.equal(
+      readAll(question, { ...start, name: 'Ada', agreeToTerms: 'true' }, 'elicitation').out.agreeToTerms,
+      true
+    );
+  });
+
   it('keeps nested values out of elicitation forms, whose schemas are flat', () => {
     assert.equal(controlKind(byName(fields, 'options'), 'elicitation'), 'unsupported');
     assert.equal(controlKind(byName(fields, 'paths'), 'elicitation'), 'unsupported');

@@ -81,30 +81,6 @@ export function ToolCallForm({
 }) {
   const { client, store, announce } = useDesk();
   const form = useSchemaForm(tool.inputSchema, 'arguments');
-  /** The call again last filled in: filled once, so that what the person changes after stays. */
-  const filled = useRef<number | undefined>(undefined);
-  /** Said when a call's arguments do not fit the form as they are (the tool's schema changed, an opaque one). */
-  const [againNote, setAgainNote] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    if (!again || filled.current === again.nonce) return;
-    filled.current = again.nonce;
-    const start = argumentValues(form.fields, again.arguments);
-    if (start) form.reset(start);
-    setAgainNote(
-      start
-        ? undefined
-        : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
-    );
-    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, button');
-    first?.focus();
-    first?.scrollIntoView({ block: 'nearest' });
-    announce(
-      start
-        ? `The form of ${tool.name}, filled with that call’s arguments: check them, then Call tool.`
-        : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
-    );
-    onFilled?.(again.nonce);
-  }, [again, form, announce, tool.name, onFilled]);
   const [asTask, setAsTask] = useState(true);
   const [ttl, setTtl] = useState('');
   const [ttlError, setTtlError] = useState<string | undefined>(undefined);
@@ -121,6 +97,34 @@ export function ToolCallForm({
     const call = sentCall === undefined ? undefined : state.calls[sentCall];
     return call === undefined ? undefined : call.progress ? 'progress' : 'running';
   });
+  /** The call again last filled in: filled once, so that what the person changes after stays. */
+  const filled = useRef<number | undefined>(undefined);
+  /** Said when a call's arguments do not fit the form as they are (the tool's schema changed, an opaque one). */
+  const [againNote, setAgainNote] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!again || filled.current === again.nonce) return;
+    filled.current = again.nonce;
+    // A fresh form for the call: what the form's last call led to (its result, its task's line,
+    // a failure) is not this one's, and nothing of this one has been sent yet.
+    setResult(null);
+    clear();
+    const start = argumentValues(form.fields, again.arguments);
+    if (start) form.reset(start);
+    setAgainNote(
+      start
+        ? undefined
+        : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
+    );
+    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, button');
+    first?.focus();
+    first?.scrollIntoView({ block: 'nearest' });
+    announce(
+      start
+        ? `The form of ${tool.name}, filled with that call’s arguments: check them, then Call tool.`
+        : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
+    );
+    onFilled?.(again.nonce);
+  }, [again, form, announce, tool.name, onFilled, clear]);
   const unavailable = tool.callMode === 'unavailable';
   // A 2026-07-28 server sets its tasks' ttl itself: there is nothing to ask for.
   const mayRunAsTask = !modern && (tool.callMode === 'task' || tool.callMode === 'task-or-plain');

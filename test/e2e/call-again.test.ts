@@ -55,6 +55,13 @@ describe('Call again, in headless Chromium against the real core', () => {
     await form.getByText('Echo: second try').waitFor();
     assert.equal((await host.call('history.list', { filter: { kind: 'tool-call' } })).total, 3);
 
+    // Again, from the form that shows its last call's result: a fresh form, that result gone.
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    await history.locator('li', { hasText: 'first try' }).getByRole('button').first().click();
+    await detail.getByRole('button', { name: 'Call echo again…' }).click();
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.value === 'first try');
+    assert.equal(await form.getByText('Echo: second try').count(), 0, 'the last call’s result is not this one’s');
+
     // The call of a tool the server no longer offers: said on the Tools screen, no form filled.
     await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
     await history.locator('li', { hasText: 'once' }).getByRole('button').first().click();

@@ -958,7 +958,7 @@ function uncleanStopMessage(lastSeenAt: number | undefined): string {
     lastSeenAt === undefined
       ? ''
       : ` (at ${new Date(lastSeenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`;
-  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered. Tasks are kept.`;
+  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered. Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */

@@ -176,9 +176,21 @@ function openWorkMessage(note: Note): string | undefined {
   if (parts.length === 0) return undefined;
   const at = new Date(note.closedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   const one = waiting + note.calls === 1;
-  return `When Taskdesk last closed (at ${at}), ${parts.join(', and ')}: Taskdesk cancelled ${one ? 'it' : 'them'}, and ${
-    one ? 'its server was' : 'their servers were'
-  } not answered. History lists ${one ? 'it' : 'them'} as “Cancelled by Taskdesk”.`;
+  // A question's server waits for an answer it did not get; a call waits on its server, whose
+  // result Taskdesk did not get (as History says it: "its result was not received").
+  const lost = [
+    waiting === 0
+      ? ''
+      : waiting === 1
+        ? 'the server that asked was not answered'
+        : 'the servers that asked were not answered',
+    note.calls === 0
+      ? ''
+      : note.calls === 1
+        ? 'the call’s result was not received'
+        : 'the calls’ results were not received'
+  ].filter((part) => part !== '');
+  return `When Taskdesk last closed (at ${at}), ${parts.join(', and ')}: Taskdesk cancelled ${one ? 'it' : 'them'}; ${lost.join(', and ')}. History lists ${one ? 'it' : 'them'} as “Cancelled by Taskdesk”.`;
 }
 
 function counted(count: number, noun: string): string {

@@ -1,3 +1,4 @@
+import type { OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
 import { formatDuration } from './format.js';
 
 /**
@@ -39,6 +40,48 @@ export function keptNoLonger(status: string): boolean {
 }
 
 /**
+ * Whether the server of a requested task that ended is another process than the one that ran it:
+ * a server Taskdesk starts itself (stdio) that is not running now, or was started again after
+ * the task was created (a restart of Taskdesk starts it again). Such a server keeps the task only
+ * if it stores its tasks: what is sure is what Taskdesk kept, the result it fetched (`outcome`,
+ * kept until the person forgets the task). A server that runs on its own (HTTP) is not judged.
+ */
+export function startedAnewSince(
+  task: Pick<OutboundTaskView, 'createdAt' | 'state'>,
+  server: Pick<ServerView, 'transport' | 'state'> | undefined
+): boolean {
+  if (server?.transport.type !== 'stdio' || !['completed', 'failed', 'cancelled'].includes(task.state)) return false;
+  const since = server.state.status === 'ready' ? server.state.readySince : undefined;
+  return since === undefined || Date.parse(since) > Date.parse(task.createdAt);
+}
+
+/**
+ * How a task's keeper holds it, beyond its TTL (the props `TaskKept` takes): `gone` (see
+ * {@link keptNoLonger}); `lost`, whose server lost it before its time, so it was never kept until
+ * then; `anew`, a requested task that ended on a server started again since (see
+ * {@link startedAnewSince}): `result` when Taskdesk kept its result, `none` when it has none (an
+ * error `tasks/result` answered is none).
+ */
+export interface KeptHold {
+  gone: boolean;
+  lost: boolean;
+  anew?: 'result' | 'none';
+}
+
+/** How a task is held (see {@link KeptHold}), from its status and, for a requested task, its server. */
+export function keptHold(
+  status: string,
+  outbound?: Pick<OutboundTaskView, 'createdAt' | 'state' | 'outcome'>,
+  server?: Pick<ServerView, 'transport' | 'state'>
+): KeptHold {
+  const hold: KeptHold = { gone: keptNoLonger(status), lost: status === 'lost' };
+  // A result, not an error `tasks/result` answered (a cancelled task's "no result stored").
+  if (outbound && startedAnewSince(outbound, server))
+    hold.anew = outbound.outcome?.type === 'result' ? 'result' : 'none';
+  return hold;
+}
+
+/**
  * Whether a task's lifetime still counts down at `now` (a clock is worth keeping for it): not
  * without a time limit, nor once its time has passed (the words then no longer change), nor once
  * its keeper let it go (`gone`).
@@ -55,7 +98,10 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * (see {@link keptNoLonger}): once its time has passed it says so as above; before, "… no longer
  * keeps the task and its result" (`compact`, "no longer kept"), never a countdown. What is left is
  * rounded up to `unitMs` ("for 0 s more" would read as gone). `warned` warns as `warnAt` does: the
- * host said its time is nearly up.
+ * host said its time is nearly up. `lost`: no longer kept, whatever the time (its server lost it
+ * before, and did not keep it until then). `anew` (see {@link KeptHold}): "Taskdesk keeps its
+ * result; the server was started again since", or that the server may no longer keep it, never a
+ * countdown the server's new process does not hold.
  */
 export function keptLine(
   direction: TaskDirection,
@@ -67,7 +113,9 @@ export function keptLine(
     midLine = false,
     compact = false,
     warned = false,
-    gone = false
+    gone = false,
+    lost = false,
+    anew
   }: {
     warnAt?: string | undefined;
     unitMs?: number;
@@ -75,14 +123,29 @@ export function keptLine(
     compact?: boolean;
     warned?: boolean;
     gone?: boolean;
+    lost?: boolean;
+    anew?: 'result' | 'none' | undefined;
   } = {}
 ): KeptLine {
   // A table's "Kept" column says the rest of the sentence; its header and the row say who keeps it.
   const lead = (past = false) => (compact ? '' : `${keptWords(direction, { past, midLine })} `);
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const left = end - now;
-  if (left <= 0) return { words: compact ? 'was kept until' : `${lead(true)}until`, ended: true, warning: false };
-  if (gone) {
+  if (anew !== undefined && !gone && !lost) {
+    // Started again since: its new process keeps the task only if it stores its tasks.
+    const words =
+      anew === 'result'
+        ? compact
+          ? 'Taskdesk keeps its result'
+          : 'Taskdesk keeps its result; the server was started again since'
+        : compact
+          ? 'may no longer be kept'
+          : `${midLine ? 'the' : 'The'} server was started again since, and may no longer keep the task`;
+    return { words, ended: true, warning: false, gone: true };
+  }
+  if (left <= 0 && !lost)
+    return { words: compact ? 'was kept until' : `${lead(true)}until`, ended: true, warning: false };
+  if (gone || lost) {
     const words = compact
       ? 'no longer kept'
       : keptWords(direction, { midLine }).replace(/ keeps /, ' no longer keeps ');

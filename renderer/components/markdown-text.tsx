@@ -1,4 +1,4 @@
-import Markdown from 'react-markdown';
+import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from './copy-button.js';
 import { ExternalLink } from './external-link.js';
@@ -42,14 +42,34 @@ function textOf(node: HastNode | undefined): string {
   return (node.children ?? []).map(textOf).join('');
 }
 
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
+
+/**
+ * Markdown's headings moved below a heading of level `under`: `#` one level below it, `##` two,
+ * and so on, h6 at most. A server's report starts with `#`, and as an h1 it outranked the screen
+ * and the card it sits in, for the eye and in a screen reader's list of headings alike.
+ */
+function headingsBelow(under: number): Components {
+  return Object.fromEntries(HEADINGS.map((tag, depth) => [tag, HEADINGS[Math.min(5, under + depth)]]));
+}
+
 /**
  * Markdown from a server or a model, rendered safely: react-markdown builds React elements, raw
  * HTML is dropped (`skipHtml`; the library's default never renders it either, but would show its
  * tags as text, where titles, read by `MarkdownLine`, drop them), and links go through
  * {@link ExternalLink}. A code block has Copy in its corner (its code as written, without the
- * last line break Markdown adds).
+ * last line break Markdown adds). Given `headingLevel` (the level of the heading the text sits
+ * under), its headings are moved below that heading (see `headingsBelow`).
  */
-export function MarkdownText({ text, className }: { text: string; className?: string }) {
+export function MarkdownText({
+  text,
+  className,
+  headingLevel
+}: {
+  text: string;
+  className?: string;
+  headingLevel?: number;
+}) {
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
       <Markdown
@@ -57,6 +77,7 @@ export function MarkdownText({ text, className }: { text: string; className?: st
         rehypePlugins={[tidyListItems]}
         skipHtml
         components={{
+          ...(headingLevel !== undefined && headingsBelow(headingLevel)),
           a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
           // An image in a server's Markdown would load from anywhere: shown as its text only.
           img: ({ alt, src }) => (

@@ -8,8 +8,10 @@ import { useNowCounting } from './use-now.js';
  * task, which leaves the Inbox unanswered when its time has passed). `everyMs` above a
  * second counts in whole minutes (a long list need not tick every second); `until` adds the date
  * it ends; `gone` (a task lost or expired, see `keptNoLonger`) says it is no longer kept rather
- * than count down. It keeps a clock only while there is time left: none without a time limit, and
- * none once its time has passed or it is gone (a long list of ended tasks ticks for none of them).
+ * than count down, and `lost` says so even once its time has passed; `anew` (see `keptHold`) says
+ * what Taskdesk kept of a task whose server was started again since. It keeps a clock only while
+ * there is time left: none without a time limit, and none once its time has passed or it is gone
+ * (a long list of ended tasks ticks for none of them).
  * The clock moves when the words change, not on an interval of its own: two lines on one task in
  * the same unit (a row and its detail) say the same at the same moment.
  */
@@ -22,7 +24,9 @@ export function TaskKept({
   midLine = false,
   compact = false,
   warned = false,
-  gone = false
+  gone = false,
+  lost = false,
+  anew
 }: {
   direction: TaskDirection;
   expiresAt: string | undefined;
@@ -36,23 +40,29 @@ export function TaskKept({
   warned?: boolean;
   /** Its keeper let it go (lost, expired): "no longer kept", no countdown. */
   gone?: boolean;
+  /** Its server lost it before its time: "no longer kept" even once that time has passed. */
+  lost?: boolean;
+  /** It ended on a server started again since (see `keptHold`): what Taskdesk kept, no countdown. */
+  anew?: 'result' | 'none' | undefined;
 }) {
   const unitMs = everyMs > 1000 ? 60_000 : 1000;
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const now = useNowCounting(
     end,
     unitMs,
-    keptCounting(expiresAt, Date.now(), gone),
+    keptCounting(expiresAt, Date.now(), gone || lost || anew !== undefined),
     warnAt === undefined ? NaN : Date.parse(warnAt)
   );
-  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned, gone });
+  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned, gone, lost, anew });
   // No date to show for an end not known (nor for none), nor for a task let go before its end.
   const dated = !Number.isNaN(end) && !line.gone;
   return (
     <span
       className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
       data-warning={line.warning ? 'true' : undefined}
-      title={compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned, gone }).words : undefined}
+      title={
+        compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned, gone, lost, anew }).words : undefined
+      }
     >
       {/* Decoration: "only" says it is nearly up, and a screen reader need not say "warning sign". */}
       {line.warning ? <span aria-hidden="true">⚠ </span> : null}

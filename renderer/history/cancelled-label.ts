@@ -28,9 +28,17 @@ const ANSWER_MESSAGES = new Set(['You answered', 'You declined', 'Dismissed with
 
 /**
  * The timeline as the badge says it: a question's end step labelled "Answered", "Declined" or
- * "Dismissed" (see `endLabel`) in place of "Completed", without the message that said the same.
+ * "Dismissed" (see `endLabel`) in place of "Completed", without the message that said the same;
+ * a tool task the person cancelled ends without its server's word on that cancel ("Client
+ * cancelled task execution."), as the entry's status line leaves it out.
  */
 export function answeredSteps(entry: HistoryEntry): HistoryEntry['timeline'] {
+  if (entry.direction === 'requested' && entry.status === 'cancelled' && entry.cancelledBy === 'you')
+    return entry.timeline.map((step) => {
+      if (step.status !== 'cancelled' || step.message === undefined) return step;
+      const { message: _restated, ...rest } = step;
+      return rest;
+    });
   const label = entry.status === 'completed' ? endLabel(entry) : undefined;
   if (label === undefined) return entry.timeline;
   return entry.timeline.map((step) => {

@@ -12,22 +12,24 @@ type Block = Record<string, unknown>;
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /** A text block as Markdown; JSON it ends in as written (Markdown trims a paragraph's lines, and its indentation with them). */
-function TextBlock({ text }: { text: string }) {
+function TextBlock({ text, headingLevel }: { text: string; headingLevel: number }) {
   // Looked for once per text, not at every render of a list of results.
   const split = useMemo(() => trailingJson(text), [text]);
-  if (!split) return <MarkdownText text={text} className="text-block" />;
+  if (!split) return <MarkdownText text={text} className="text-block" headingLevel={headingLevel} />;
   return (
     <>
-      {split.prose.trim() !== '' ? <MarkdownText text={split.prose} className="text-block" /> : null}
+      {split.prose.trim() !== '' ? (
+        <MarkdownText text={split.prose} className="text-block" headingLevel={headingLevel} />
+      ) : null}
       <pre className="json text-block">{split.json}</pre>
     </>
   );
 }
 
-function ContentBlock({ block }: { block: Block }) {
+function ContentBlock({ block, headingLevel }: { block: Block; headingLevel: number }) {
   switch (block.type) {
     case 'text':
-      return <TextBlock text={asText(block.text, '')} />;
+      return <TextBlock text={asText(block.text, '')} headingLevel={headingLevel} />;
     case 'image': {
       const mime = asText(block.mimeType, '');
       // Base64 only: anything else in a data: URL is not an image we show.
@@ -65,14 +67,17 @@ function ContentBlock({ block }: { block: Block }) {
  * resource links guarded) and structured content, or a model's message, or a form's answer as
  * its fields (titled as `requestedSchema`, the form asked for, titles them); anything else, and a
  * result too large to keep, as JSON. The Tools screen, the Tasks detail and History all show
- * results with it.
+ * results with it. Headings in its Markdown rank below `headingLevel`, the level of the heading
+ * the result sits under: the Tasks detail's and History's "Result" (h4) unless told otherwise.
  */
 export function ResultView({
   result,
-  requestedSchema
+  requestedSchema,
+  headingLevel = 4
 }: {
   result: Record<string, unknown>;
   requestedSchema?: unknown;
+  headingLevel?: number;
 }) {
   if (result.truncated === true)
     return (
@@ -90,7 +95,7 @@ export function ResultView({
         {isError ? <p className="result-flag">The tool reported an error:</p> : null}
         {blocks.length === 0 && structured === undefined ? <p className="muted">No content.</p> : null}
         {blocks.map((block, index) => (
-          <ContentBlock key={index} block={block} />
+          <ContentBlock key={index} block={block} headingLevel={headingLevel} />
         ))}
         {structured !== undefined ? (
           <div className="structured-content">
@@ -104,7 +109,7 @@ export function ResultView({
   if (content && typeof content === 'object' && typeof result.action !== 'string')
     return (
       <div className="tool-result">
-        <ContentBlock block={content as Block} />
+        <ContentBlock block={content as Block} headingLevel={headingLevel} />
       </div>
     );
   if (typeof result.action === 'string') {

@@ -5,6 +5,11 @@ export interface ConfirmRequest {
   title: string;
   body: ReactNode;
   confirmLabel: string;
+  /**
+   * The safe answer's words (Cancel by default): another where "Cancel" would read as the very
+   * action next to the button that asked (a running task's Cancel beside its Forget).
+   */
+  cancelLabel?: string;
   /** The confirm button looks destructive. */
   danger?: boolean;
 }
@@ -83,7 +88,7 @@ export function ConfirmDialog({ confirmer }: { confirmer: Confirmer }) {
             {shown?.confirmLabel}
           </button>
           <button type="submit" value="cancel" ref={cancel}>
-            Cancel
+            {shown?.cancelLabel ?? 'Cancel'}
           </button>
         </div>
       </form>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
-import { keptNoLonger } from '../components/kept-words.js';
+import { keptHold } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { Timeline } from '../components/timeline.js';
@@ -164,7 +164,12 @@ export function TaskDetail({
         : undefined
   );
   const revision = useDeskState((state) => state.historyRevision);
+  // A requested task's server, for whether it was started again since the task (its Kept).
+  const server = useDeskState((state) =>
+    outbound ? state.servers.find((candidate) => candidate.id === outbound.serverId) : undefined
+  );
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
+  const hold = keptHold(item?.status ?? '', outbound, server);
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -328,9 +333,9 @@ export function TaskDetail({
                     expiresAt={item.expiresAt}
                     warnAt={item.running ? item.warnAt : undefined}
                     everyMs={item.running ? 1000 : 15_000}
-                    gone={keptNoLonger(item.status)}
+                    {...hold}
                   />
-                  {outbound ? <AskedTtl task={outbound} gone={keptNoLonger(item.status)} /> : null}
+                  {outbound ? <AskedTtl task={outbound} gone={hold.gone || hold.anew !== undefined} /> : null}
                 </dd>
               </div>
             ) : null}

@@ -8,7 +8,8 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { keptNoLonger } from '../components/kept-words.js';
+import { keptHold } from '../components/kept-words.js';
+import { useDeskState } from '../shell/desk-context.js';
 import { TaskKept } from '../components/task-kept.js';
 import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
@@ -55,6 +56,10 @@ export const TaskRow = memo(function TaskRow({
   onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
+  // A requested task's server, for whether it was started again since the task (its Kept).
+  const server = useDeskState((state) =>
+    item.outbound ? state.servers.find((candidate) => candidate.id === item.serverId) : undefined
+  );
   // A tool call's title is its tool: its arguments tell calls of one tool apart. As much of them
   // as two lines of the cell hold (styles.css, `.task-preview`), cut there by the browser rather
   // than at a count of characters, which left a narrow cell "durationMs:…"; the tooltip has more.
@@ -138,7 +143,7 @@ export const TaskRow = memo(function TaskRow({
           everyMs={item.running ? 1000 : 15_000}
           until={false}
           compact
-          gone={keptNoLonger(item.status)}
+          {...keptHold(item.status, item.outbound, server)}
         />
       </td>
       <td className="outcome">

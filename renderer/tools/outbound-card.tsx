@@ -13,7 +13,7 @@ import { isCancelling, taskQuestions } from '../components/waiting-questions.js'
 import { isTerminal } from '../store/task-status.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
-import { keptNoLonger } from '../components/kept-words.js';
+import { keptHold, type KeptHold } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { endMessage, failedReason } from '../components/end-message.js';
@@ -98,6 +98,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           </p>
         ),
         confirmLabel: 'Forget',
+        // Not "Cancel": beside the task's own Cancel, it read as cancelling the task.
+        cancelLabel: 'Keep following it',
         danger: true
       });
       if (!agreed) return;
@@ -122,6 +124,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const headingId = `outbound-${task.outboundId}-title`;
   // A question its server asks while the task waits on it: answered in the Inbox, linked from here
   // (none once the person asked to cancel: no longer theirs to answer).
+  // Its server, for whether it was started again since the task (the keep-time clause).
+  const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
   const question = useDeskState((state) =>
     running && !isCancelling(task) ? taskQuestions(task, state.inbox)[0] : undefined
   );
@@ -146,7 +150,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           Started <DateTime iso={task.createdAt} />
           {' · task '}
           <ShortId id={task.taskId} />
-          {task.expiresAt ? <KeptUntil task={task} expiresAt={task.expiresAt} gone={keptNoLonger(task.state)} /> : null}
+          {task.expiresAt ? (
+            <KeptUntil task={task} expiresAt={task.expiresAt} hold={keptHold(task.state, task, server)} />
+          ) : null}
         </p>
       </div>
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
@@ -169,7 +175,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       {Object.keys(task.arguments).length > 0 ? (
         <JsonView value={task.arguments} summary="Arguments" className="arguments" />
       ) : null}
-      <TaskOutcome task={task} />
+      <TaskOutcome task={task} fold />
       {task.lastError && running ? (
         <p className="muted small-text">{`Last ${task.lastError.method} failed: ${task.lastError.message}`}</p>
       ) : null}
@@ -216,16 +222,17 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
  * once that time has passed, that it has (a finished card stays on the list after it). In the
  * words every screen uses for a requested task's lifetime (`TaskKept`). Counted in minutes: a
  * card per task ticking every second would cost a long list for a precision nobody reads. A task
- * lost or expired (`gone`) is no longer kept: no countdown then. When the server keeps it for less
+ * lost or expired (`gone`) is no longer kept: no countdown then; one that ended on a server
+ * started again since says what Taskdesk kept (`anew`, see `keptHold`). When the server keeps it for less
  * than Taskdesk asked, the same clause says what was asked (`AskedTtl`): a line of its own would
  * say the task's lifetime twice.
  */
-function KeptUntil({ task, expiresAt, gone }: { task: OutboundTaskView; expiresAt: string; gone: boolean }) {
+function KeptUntil({ task, expiresAt, hold }: { task: OutboundTaskView; expiresAt: string; hold: KeptHold }) {
   return (
     <>
       {' · '}
-      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine gone={gone} />
-      <AskedTtl task={task} gone={gone} />
+      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine {...hold} />
+      <AskedTtl task={task} gone={hold.gone || hold.anew !== undefined} />
     </>
   );
 }

@@ -43,7 +43,9 @@ export function OutboundList() {
         Tool calls
       </h3>
       <p className="lede">
-        Tools Taskdesk called as tasks, newest first. They are followed until they end, across restarts.
+        Tools Taskdesk called as tasks, newest first, followed until they end. After Taskdesk restarts, a server that
+        runs on its own (HTTP) is asked again; a server Taskdesk starts itself (stdio) starts again with it, and its
+        running tasks are lost unless it stores them.
       </p>
       <p className="empty" hidden={ordered.length > 0}>
         No tool has been called as a task yet.

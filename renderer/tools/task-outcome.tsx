@@ -1,15 +1,18 @@
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { shortId } from '../components/format.js';
 import { FAILED_ERROR_WORDS, failedReason, isNoResultStored } from '../components/end-message.js';
-import { ErrorView, ToolResultView } from './tool-result-view.js';
+import { ErrorView, ResultFold, ToolResultView } from './tool-result-view.js';
 
 /**
  * How a tool call that ran as a task ended, as its card and its call form both show it: a failed
  * task's reason (with the error its `tasks/result` answered, when that says more), or its result,
  * or the error the server answered with. Nothing for a cancelled task: its stored error (a
  * 2026-07-28 server's −32800, or "no result stored" asked after the cancel) says nothing true
- * beyond "cancelled", which is said in words where it shows.
+ * beyond "cancelled", which is said in words where it shows. With `fold` (on a card of the Tool
+ * calls list), a long result is folded to its first lines (see `ResultFold`); under the form the
+ * person just pressed Call tool in, it is what they came for, and shows whole.
  */
-export function TaskOutcome({ task }: { task: OutboundTaskView }) {
+export function TaskOutcome({ task, fold = false }: { task: OutboundTaskView; fold?: boolean }) {
   const cancelled = task.state === 'cancelled';
   // A failed task whose server said why and kept no result: the reason is its outcome, and the
   // error its tasks/result answered a muted detail under it (none for the SDK's generic "has no
@@ -42,7 +45,15 @@ export function TaskOutcome({ task }: { task: OutboundTaskView }) {
           <p className="muted small-text">
             {outcome.type === 'result' ? 'Result:' : 'The server answered with an error:'}
           </p>
-          {outcome.type === 'result' ? <ToolResultView result={outcome.result} /> : <ErrorView error={outcome.error} />}
+          {outcome.type === 'error' ? (
+            <ErrorView error={outcome.error} />
+          ) : fold ? (
+            <ResultFold label={`${task.toolName} task ${shortId(task.taskId)}`}>
+              <ToolResultView result={outcome.result} />
+            </ResultFold>
+          ) : (
+            <ToolResultView result={outcome.result} />
+          )}
         </div>
       ) : null}
     </>

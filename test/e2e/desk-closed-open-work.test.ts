@@ -45,7 +45,7 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
     await banner.first().waitFor();
     assert.deepEqual(
       (await banner.locator('p').allTextContents()).map((text) =>
-        /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server desk \(“Which city should the report cover, and for which quarter o…”\): Taskdesk cancelled it, and its server was not answered\. History lists it as “Cancelled by Taskdesk”\.$/.test(
+        /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server desk \(“Which city should the report cover, and for which quarter o…”\): Taskdesk cancelled it; the server that asked was not answered\. History lists it as “Cancelled by Taskdesk”\.$/.test(
           text
         )
       ),

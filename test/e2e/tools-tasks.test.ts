@@ -86,6 +86,15 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       )
       .waitFor();
     assert.equal(await ttl.getAttribute('placeholder'), '60');
+    // The hint as wide as the form's other hints, the box narrow.
+    const [hintBox, argumentBox, ttlBox] = await Promise.all([
+      form.locator('.field-hint', { hasText: 'How long to ask the server' }).boundingBox(),
+      form.getByLabel('durationMs').boundingBox(),
+      ttl.boundingBox()
+    ]);
+    assert.ok(hintBox && argumentBox && ttlBox);
+    assert.ok(hintBox.width >= argumentBox.width - 1, `hint ${hintBox.width} px, a field ${argumentBox.width} px`);
+    assert.ok(ttlBox.width <= 18 * 16 + 1, 'the ttl box stays narrow');
     await form.getByLabel('durationMs').fill('600000');
     for (const bad of ['0', '-3', '2.5']) {
       await ttl.fill(bad);

@@ -264,6 +264,9 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     // Forgetting a running task asks first.
     await fixedCard.getByRole('button', { name: /^Forget slow task/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Forget slow?' });
+    // Its safe answer is not "Cancel", which beside the task's own Cancel read as cancelling the task.
+    await dialog.waitFor();
+    assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Forget', 'Keep following it']);
     await dialog.getByRole('button', { name: 'Forget' }).click();
     await fixedCard.waitFor({ state: 'detached' });
     assert.equal(fixture.host.requestor.list().filter((task) => task.serverId === 'fixed').length, 0);

@@ -74,7 +74,7 @@ describe('the note of plain work a clean close cancelled', () => {
       const said = OpenWorkNote.take(data.dir);
       assert.match(
         said ?? '',
-        /^When Taskdesk last closed \(at [^)]+\), 2 questions and 1 model request without a task were waiting, from Alpha and Beta \(one of them: “Please provide inputs for the following fields of the booki…”\), and 1 tool call without a task was running, on Gamma: Taskdesk cancelled them, and their servers were not answered\. History lists them as “Cancelled by Taskdesk”\.$/
+        /^When Taskdesk last closed \(at [^)]+\), 2 questions and 1 model request without a task were waiting, from Alpha and Beta \(one of them: “Please provide inputs for the following fields of the booki…”\), and 1 tool call without a task was running, on Gamma: Taskdesk cancelled them; the servers that asked were not answered, and the call’s result was not received\. History lists them as “Cancelled by Taskdesk”\.$/
       );
       // Said once: the note is gone.
       assert.deepEqual(fs.readdirSync(data.dir), []);
@@ -119,7 +119,7 @@ describe('the note of plain work a clean close cancelled', () => {
         fs.cpSync(data.dir, copy.dir, { recursive: true });
         assert.match(
           OpenWorkNote.take(copy.dir) ?? '',
-          /^When Taskdesk last closed \(at [^)]+\), 1 tool call without a task was running, on Gamma: Taskdesk cancelled it, and its server was not answered\. History lists it as “Cancelled by Taskdesk”\.$/
+          /^When Taskdesk last closed \(at [^)]+\), 1 tool call without a task was running, on Gamma: Taskdesk cancelled it; the call’s result was not received\. History lists it as “Cancelled by Taskdesk”\.$/
         );
       } finally {
         copy.remove();

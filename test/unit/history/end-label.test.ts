@@ -66,4 +66,17 @@ describe('History’s words for how an entry ended', () => {
     const model = entry({ kind: 'sampling', result: {} });
     assert.equal(answeredSteps(model), model.timeline);
   });
+
+  it('leaves out the server’s word on a tool task the person cancelled, and keeps it when the server cancelled', () => {
+    const timeline: HistoryEntry['timeline'] = [
+      { at, status: 'working', message: 'Gathering sources…' },
+      { at, status: 'cancelled', message: 'Client cancelled task execution.' }
+    ];
+    const tool = { direction: 'requested', kind: 'tool-call', status: 'cancelled', timeline } as const;
+    assert.deepEqual(answeredSteps(entry({ ...tool, cancelledBy: 'you' })), [
+      { at, status: 'working', message: 'Gathering sources…' },
+      { at, status: 'cancelled' }
+    ]);
+    assert.deepEqual(answeredSteps(entry({ ...tool, cancelledBy: 'server' })), timeline);
+  });
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { keptCounting, keptLine, keptNoLonger, keptWords } from '../../../renderer/components/kept-words.js';
+import type { ServerView } from '../../../app/contract/host-api.js';
+import {
+  keptCounting,
+  keptHold,
+  keptLine,
+  keptNoLonger,
+  keptWords,
+  startedAnewSince
+} from '../../../renderer/components/kept-words.js';
 
 const at = (iso: string) => Date.parse(iso);
 const expiresAt = '2030-01-01T10:10:00.000Z';
@@ -128,5 +136,67 @@ describe('how long a task is kept, in words', () => {
     const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000 }).words;
     assert.equal(row, 'for 5 min more');
     assert.equal(detail, 'The server keeps the task and its result for 5 min more');
+  });
+
+  it('says a lost task is no longer kept even once its time has passed: its server did not keep it until then', () => {
+    const later = at('2030-01-01T10:11:00.000Z');
+    assert.deepEqual(keptLine('requested', expiresAt, later, { gone: true, lost: true }), {
+      words: 'The server no longer keeps the task and its result',
+      ended: true,
+      warning: false,
+      gone: true
+    });
+    assert.equal(
+      keptLine('requested', expiresAt, later, { gone: true, lost: true, compact: true }).words,
+      'no longer kept'
+    );
+    assert.deepEqual(keptHold('lost'), { gone: true, lost: true });
+    assert.deepEqual(keptHold('expired'), { gone: true, lost: false });
+  });
+
+  it('says what Taskdesk kept of a task that ended on a stdio server started again since, with no countdown', () => {
+    const created = '2030-01-01T10:00:00.000Z';
+    const stdio = (state: ServerView['state']) => ({ transport: { type: 'stdio' as const, target: 'x' }, state });
+    const before = stdio({ status: 'ready', readySince: '2030-01-01T09:00:00.000Z' });
+    const since = stdio({ status: 'ready', readySince: '2030-01-01T10:02:00.000Z' });
+    const http = { transport: { type: 'http' as const, target: 'x' }, state: since.state };
+    const completed = { createdAt: created, state: 'completed' as const };
+    assert.equal(startedAnewSince(completed, before), false, 'the process that ran it');
+    assert.equal(startedAnewSince(completed, since), true);
+    assert.equal(startedAnewSince(completed, stdio({ status: 'connecting' })), true, 'no process now');
+    assert.equal(startedAnewSince(completed, http), false, 'an HTTP server runs on its own');
+    assert.equal(startedAnewSince({ createdAt: created, state: 'working' }, since), false, 'followed, lost if so');
+    const result = { type: 'result' as const, result: {}, fetchedAt: created };
+    assert.deepEqual(keptHold('completed', { ...completed, outcome: result }, since), {
+      gone: false,
+      lost: false,
+      anew: 'result'
+    });
+    assert.equal(keptHold('cancelled', { createdAt: created, state: 'cancelled' }, since).anew, 'none');
+    const noResult = {
+      type: 'error' as const,
+      error: { code: -32603, message: 'no result stored' },
+      fetchedAt: created
+    };
+    assert.equal(
+      keptHold('cancelled', { createdAt: created, state: 'cancelled', outcome: noResult }, since).anew,
+      'none'
+    );
+    const now = at('2030-01-01T10:05:00.000Z');
+    assert.equal(keptCounting(expiresAt, now, true), false);
+    assert.deepEqual(keptLine('requested', expiresAt, now, { anew: 'result' }), {
+      words: 'Taskdesk keeps its result; the server was started again since',
+      ended: true,
+      warning: false,
+      gone: true
+    });
+    assert.equal(
+      keptLine('requested', expiresAt, now, { anew: 'result', compact: true }).words,
+      'Taskdesk keeps its result'
+    );
+    assert.equal(
+      keptLine('requested', expiresAt, now, { anew: 'none', midLine: true }).words,
+      'the server was started again since, and may no longer keep the task'
+    );
   });
 });

@@ -255,7 +255,7 @@ export const InboxItemSchema = z.object({
   /**
    * Why a `sampling` item asks a person for the reply when the server's policy would not have:
    * `no-provider`, its policy is "Run without asking" but no LLM provider is set up to run it;
-   * `no-model`, providers are set up but none lists a model (whatever the policy).
+   * `no-model`, providers are set up but none lists a model (under "Ask me first" too; "Refuse" refuses).
    * Absent: the policy asks a person anyway ("Ask me first", with no provider to approve it for).
    */
   fallback: z.enum(['no-provider', 'no-model']).optional(),

@@ -141,6 +141,12 @@ export interface HostConfig {
 
 /** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
 const AUDIT_CHANGED_MS = 500;
+/**
+ * The least time between two `tools.changed` events of one server: each has a Tools screen that
+ * shows it list the tools again, and a server that floods `notifications/tools/list_changed` must
+ * not turn each into a `tools/list` of its own.
+ */
+const TOOLS_CHANGED_MS = 500;
 /** How long a close waits for the sampling runs it aborted to end (they end at once when they heed it). */
 const SAMPLING_END_MS = 2_000;
 
@@ -183,6 +189,8 @@ export class Host {
   readonly #storeProblems: Array<{ message: string; movedTo?: string; id: string }> = [];
   /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
   readonly #auditChanged: ChangeCoalescer;
+  /** Each server's `tools.changed`, coalesced (see {@link TOOLS_CHANGED_MS}). */
+  readonly #toolsChanged = new Map<string, ChangeCoalescer>();
   /** Says while Taskdesk runs that it runs: found at the next start, it tells of an unclean stop. */
   #marker: RunningMarker | undefined;
   /** What the closing breaks off of plain work: written at close, said once by the next start. */
@@ -319,7 +327,7 @@ export class Host {
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
       onPlainCall: (call) => this.events.emit('call.changed', { call }),
-      onToolsChanged: (serverId) => this.events.emit('tools.changed', { serverId }),
+      onToolsChanged: (serverId) => this.#toolsChangedOf(serverId).changed(),
       onCallEnded: (ended) => {
         this.history.recordCall(ended);
         this.#openWork.callEnded(ended);
@@ -849,6 +857,18 @@ export class Host {
     return [...this.#warnings];
   }
 
+  /** A server's `tools.changed` teller, made when it first changes. */
+  #toolsChangedOf(serverId: string): ChangeCoalescer {
+    let coalescer = this.#toolsChanged.get(serverId);
+    if (!coalescer) {
+      coalescer = new ChangeCoalescer(this.clock, TOOLS_CHANGED_MS, () =>
+        this.events.emit('tools.changed', { serverId })
+      );
+      this.#toolsChanged.set(serverId, coalescer);
+    }
+    return coalescer;
+  }
+
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
     this.#closing = true;
@@ -863,6 +883,7 @@ export class Host {
     await this.sampling.ended(SAMPLING_END_MS);
     this.#oauth.close();
     this.#auditChanged.close();
+    for (const coalescer of this.#toolsChanged.values()) coalescer.close();
     // A background checkpoint a close superseded may still be on its way in the worker.
     await documentWritesLanded();
     // After everything that records: what the closing recorded is written, a later entry dropped.

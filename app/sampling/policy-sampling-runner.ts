@@ -188,15 +188,14 @@ export class PolicySamplingRunner implements SamplingRunner {
         const changed = [...changedRequest, ...(changedModel ? ['model' as const] : [])];
         const edited = changed.length > 0;
         // What ran, kept on the task for History beside the request the server sent (which stays
-        // as it came): noted again only when a try after a failed one runs other params.
+        // as it came): noted when it differs from what the last try ran, `null` when it is the
+        // server's request again (the person undid their changes), so nothing says it ran changed.
         const changedSinceLastTry =
           changedParts(
             SAMPLING_REQUEST_PARTS,
             approvedParams as Record<string, unknown>,
             decision.params as Record<string, unknown>
           ).length > 0;
-        // Noted again when a try after a failed one runs other params; `null` when it runs the
-        // server's request again (the person undid their changes), so that nothing says it ran changed.
         if (changedSinceLastTry)
           context.annotate?.({
             ranRequest: changedRequest.length > 0 ? decision.params : null,

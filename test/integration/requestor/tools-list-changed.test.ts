@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 describe('a server whose tools change (notifications/tools/list_changed)', () => {
   let fixture: InMemoryHostFixture | undefined;
@@ -39,5 +40,32 @@ describe('a server whose tools change (notifications/tools/list_changed)', () =>
       host.call('tools.call', { serverId: 'changing', name: 'echo', arguments: { message: 'x' } }),
       /has no tool "echo"/
     );
+  });
+});
+
+describe('a server that floods notifications/tools/list_changed', () => {
+  let fixture: InMemoryHostFixture | undefined;
+  after(async () => {
+    await fixture?.dispose();
+  });
+
+  it('gets one tools.changed at once and one at the end of each half second, not one each', async () => {
+    const clock = new ManualClock();
+    const mcp = new McpServer({ name: 'noisy', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    mcp.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+      content: [{ type: 'text', text: message }]
+    }));
+    fixture = await startHostWith({ noisy: { ...peerServer('noisy'), server: mcp.server } }, { clock });
+    const { host } = fixture;
+    const told: string[] = [];
+    host.events.on('tools.changed', ({ serverId }) => told.push(serverId));
+    for (let index = 0; index < 100; index++) await mcp.server.sendToolListChanged();
+    // Answered after every notification sent before it: all 100 are in.
+    await host.call('tools.list', { serverId: 'noisy', refresh: false });
+    assert.deepEqual(told, ['noisy']);
+    await clock.advance(500);
+    assert.deepEqual(told, ['noisy', 'noisy'], 'the last change is told too');
+    await clock.advance(500);
+    assert.equal(told.length, 2, 'nothing more without a change');
   });
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -13,9 +12,8 @@ import { tempDir } from '../support/host-fixture.js';
 import { startTaskToolHttpServer } from '../support/requestor-http-server.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { accessibleDescription, buildRenderer, openDesk, root } from './renderer-build.js';
+import { everythingServer } from '../support/everything-server.js';
 
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const SCREENSHOT = path.join(root, '.tmp/assistant-chat.png');
 
 type ChatMessage = { role: string; content: unknown };
@@ -43,11 +41,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
       autoConnect: false,
       keyStore: new InMemoryKeyStore(),
       servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        },
+        everythingServer,
         { id: 'work', name: 'Work', transport: { type: 'http', url: work.url.href } },
         { id: 'jobs', name: 'Jobs', transport: { type: 'http', url: jobs.url.href } }
       ]

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
@@ -7,9 +6,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { accessibleDescription, buildRenderer, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+import { everythingServer } from '../support/everything-server.js';
 
 describe('plain tool calls of server-everything (over stdio) on the Tools screen, with the core’s clock injected', () => {
   const clock = new ManualClock(Date.now());
@@ -28,13 +25,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
       dataDir: data.dir,
       clock,
       autoConnect: false,
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     const view = await host.connect('everything');
     assert.equal(view.state.status, 'ready', view.state.reason);
@@ -188,13 +179,7 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     assert.equal((await host.connect('everything')).state.status, 'ready');
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {

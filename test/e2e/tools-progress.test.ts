@@ -5,6 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { nextEvent, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
 
 /** A server whose one tool reports progress, then runs until it is cancelled. */
 function progressPeer(): { peer: PeerServer; aborted: Promise<void> } {
@@ -123,15 +124,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     const button = item.getByRole('form', { name: 'Call crunch' }).getByRole('button', { name: 'Call tool' });
     // The Call tool button at the window's foot: the running line under it is below the fold.
     await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
-    await page.evaluate(() => {
-      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
-      const heard: string[] = [];
-      (window as unknown as { said: string[] }).said = heard;
-      new MutationObserver(() => {
-        const text = region.textContent ?? '';
-        if (text) heard.push(text);
-      }).observe(region, { childList: true, characterData: true, subtree: true });
-    });
+    await recordSaid(page);
     const progressed = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress !== undefined);
     await button.focus();
     await page.keyboard.press('Enter');
@@ -149,13 +142,11 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
       { timeout: 5_000 }
     );
     assert.ok(await button.evaluate((element) => element === document.activeElement), 'the focus stays on Call tool');
-    await page.waitForFunction(() =>
-      (window as unknown as { said: string[] }).said.some((text) => text.includes('crunch is running.'))
-    );
+    await saidTimes(page, /crunch is running\./);
 
     await line.getByRole('button', { name: /^Cancel crunch, started / }).click();
     await line.waitFor({ state: 'detached' });
-    const heard = await page.evaluate(() => (window as unknown as { said: string[] }).said);
+    const heard = await said(page);
     assert.equal(heard.filter((text) => text.includes('crunch is running.')).length, 1, heard.join(' | '));
     // Back to Playwright's default window.
     await page.setViewportSize({ width: 1280, height: 720 });

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { buildRenderer, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+import { everythingServer } from '../support/everything-server.js';
 
 /** The levels of the headings inside `result`, in order (a screen reader's outline of it). */
 function headingLevels(result: Locator): Promise<number[]> {
@@ -52,13 +49,7 @@ describe('a Markdown report (server-everything’s simulate-research-query) as a
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     assert.equal((await host.connect('everything')).state.status, 'ready');
     // The width the newcomer's walk found the Tool calls list thousands of pixels long at.

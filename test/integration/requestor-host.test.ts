@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+import { everythingServer } from '../support/everything-server.js';
 
 describe('requestor through the host API, with the real inbox (server-everything over stdio)', () => {
   let host: Host;
@@ -14,13 +11,7 @@ describe('requestor through the host API, with the real inbox (server-everything
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     assert.equal((await host.connect('everything')).state.status, 'ready');
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, afterEach, before, describe, it } from 'node:test';
 import {
   CallToolResultSchema,
@@ -12,9 +11,8 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { everythingServer } from '../support/everything-server.js';
 
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const Loose = z.looseObject({});
 const KEY = 'sk-test-never-shown-4242';
 
@@ -32,13 +30,7 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
       dataDir: data.dir,
       autoConnect: false,
       keyStore: new InMemoryKeyStore(),
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     await host.call('providers.save', {
       id: 'fake',

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+import { everythingServer } from '../support/everything-server.js';
 
 /** Joins a tool result's text blocks. */
 function textOf(value: unknown): string {
@@ -21,13 +18,7 @@ describe('@modelcontextprotocol/server-everything over stdio (a third-party peer
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     const view = await host.connect('everything');
     assert.equal(view.state.status, 'ready', view.state.reason);

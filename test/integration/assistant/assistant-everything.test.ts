@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { tempDir } from '../../support/host-fixture.js';
 import { answered, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+import { everythingServer } from '../../support/everything-server.js';
 
 describe('assistant with server-everything over stdio', () => {
   let host: Host;
@@ -20,13 +17,7 @@ describe('assistant with server-everything over stdio', () => {
       dataDir: data.dir,
       autoConnect: false,
       keyStore: new InMemoryKeyStore(),
-      servers: [
-        {
-          id: 'everything',
-          name: 'Everything',
-          transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] }
-        }
-      ]
+      servers: [everythingServer]
     });
     assert.equal((await host.connect('everything')).state.status, 'ready');
     await saveFakeProvider(host, llm.baseURL);

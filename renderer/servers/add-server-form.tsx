@@ -6,7 +6,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { addedWords, connectAgainWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
-import { withCommandSplit } from './command-split.js';
+import { splitBeforeSubmit } from './command-split.js';
 import { suggestedId } from '../components/suggested-id.js';
 import { useCorrecting } from './use-correcting.js';
 import {
@@ -101,13 +101,8 @@ function AddServerFormBody({
     clear();
     onSubmitting();
     // Enter in Command, a command line still in it: split first, added on the next Add server.
-    const split = withCommandSplit(draft);
-    if (split?.commandSplit) {
-      setDraft(split);
-      announce(split.commandSplit);
-      controls.current.get('command')?.focus();
+    if (splitBeforeSubmit(draft, { setDraft, announce, focusCommand: () => controls.current.get('command')?.focus() }))
       return;
-    }
     const trimmed = id.trim();
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {

@@ -45,3 +45,19 @@ export function withCommandSplit(draft: ServerDraft): ServerDraft | undefined {
     commandSplit: `Split into the command ${parts.command} and ${count} ${count === 1 ? 'argument' : 'arguments'}, one a line in Arguments.`
   };
 }
+
+/**
+ * Enter in Command with a command line still in it: the draft split first (the form shows it,
+ * says it, and Command keeps the focus), not sent; the next submit sends it. True when it split.
+ */
+export function splitBeforeSubmit(
+  draft: ServerDraft,
+  form: { setDraft: (draft: ServerDraft) => void; announce: (words: string) => void; focusCommand: () => void }
+): boolean {
+  const split = withCommandSplit(draft);
+  if (!split?.commandSplit) return false;
+  form.setDraft(split);
+  form.announce(split.commandSplit);
+  form.focusCommand();
+  return true;
+}

@@ -5,7 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
-import { withCommandSplit } from './command-split.js';
+import { splitBeforeSubmit } from './command-split.js';
 import { useCorrecting } from './use-correcting.js';
 import {
   draftFromSettings,
@@ -101,13 +101,8 @@ export function EditServerForm({
     if (!draft || busy) return;
     clear();
     // Enter in Command, a command line still in it: split first, saved on the next Save.
-    const split = withCommandSplit(draft);
-    if (split?.commandSplit) {
-      setDraft(split);
-      announce(split.commandSplit);
-      controls.current.get('command')?.focus();
+    if (splitBeforeSubmit(draft, { setDraft, announce, focusCommand: () => controls.current.get('command')?.focus() }))
       return;
-    }
     setErrors(Object.fromEntries(problems));
     if (problems.length > 0) {
       show(correctingFailure(problems.length));

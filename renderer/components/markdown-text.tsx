@@ -58,13 +58,15 @@ function headingsBelow(under: number): Components {
  * HTML is dropped (`skipHtml`; the library's default never renders it either, but would show its
  * tags as text, where titles, read by `MarkdownLine`, drop them), and links go through
  * {@link ExternalLink}. A code block has Copy in its corner (its code as written, without the
- * last line break Markdown adds). Given `headingLevel` (the level of the heading the text sits
- * under), its headings are moved below that heading (see `headingsBelow`).
+ * last line break Markdown adds). Its headings are moved below the heading the text sits under
+ * (`headingLevel`, see `headingsBelow`): by default an h4, since the Desk's texts sit under a
+ * card's h3 title (an Inbox card, a chat) or an h4 section (a task's Request), so that a
+ * server's or a model's `#` never outranks the screen's own headings.
  */
 export function MarkdownText({
   text,
   className,
-  headingLevel
+  headingLevel = 4
 }: {
   text: string;
   className?: string;
@@ -77,7 +79,7 @@ export function MarkdownText({
         rehypePlugins={[tidyListItems]}
         skipHtml
         components={{
-          ...(headingLevel !== undefined && headingsBelow(headingLevel)),
+          ...headingsBelow(headingLevel),
           a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
           // An image in a server's Markdown would load from anywhere: shown as its text only.
           img: ({ alt, src }) => (

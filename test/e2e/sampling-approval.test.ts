@@ -351,4 +351,31 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
     }
   });
+
+  it('ranks a message’s own Markdown headings below the card’s title', async () => {
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    const asked = peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: '# Plan\n\n## Steps\n\nWrite the summary.' } }],
+          maxTokens: 10
+        }
+      },
+      CreateMessageResultSchema
+    );
+    const refused = assert.rejects(asked, /User rejected sampling request/);
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Write the summary.').waitFor();
+    // The card's title is an h3: the message's # and ## come below it, as h5 and h6.
+    assert.deepEqual(
+      await approval
+        .locator('.markdown')
+        .locator('h1, h2, h3, h4, h5, h6')
+        .evaluateAll((found) => found.map((heading) => `${heading.tagName} ${heading.textContent}`)),
+      ['H5 Plan', 'H6 Steps']
+    );
+    await approval.getByRole('button', { name: 'Reject' }).click();
+    await refused;
+  });
 });

@@ -1,35 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
-import { nextEvent, tempDir } from '../support/host-fixture.js';
+import type { Locator, Page } from 'playwright-core';
+import type { Host } from '../../app/host/host.js';
+import { nextEvent } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { accessibleDescription, buildRenderer, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
-import { everythingServer } from '../support/everything-server.js';
+import { accessibleDescription, openToolForm, toolCallCard } from './renderer-build.js';
+import { openEverythingDesk } from './everything-desk.js';
 
 describe('plain tool calls of server-everything (over stdio) on the Tools screen, with the core’s clock injected', () => {
   const clock = new ManualClock(Date.now());
-  const data = tempDir();
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
   let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
+  let close: (() => Promise<void>) | undefined;
   let tools: Locator;
   const pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    host = createHost({
-      dataDir: data.dir,
+    ({ host, page, close } = await openEverythingDesk(pageErrors, {
       clock,
-      autoConnect: false,
-      servers: [everythingServer]
-    });
-    const view = await host.connect('everything');
-    assert.equal(view.state.status, 'ready', view.state.reason);
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
       viewport: { width: 1100, height: 1400 },
       // The page's time starts where the core's clock stands, and moves with it below.
       beforeLoad: (p) => p.clock.install({ time: clock.now() })
@@ -41,11 +29,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data.remove();
-    built?.remove();
+    await close?.();
   });
 
   it('shows progress bars for trigger-long-running-operation, then its result', async () => {
@@ -166,33 +150,17 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
 });
 
 describe('a task of server-everything (simulate-research-query) in the Tasks detail view', () => {
-  const data = tempDir();
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
   let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
+  let close: (() => Promise<void>) | undefined;
   const pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      servers: [everythingServer]
-    });
-    assert.equal((await host.connect('everything')).state.status, 'ready');
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
-    }));
+    ({ host, page, close } = await openEverythingDesk(pageErrors, { viewport: { width: 1100, height: 1400 } }));
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data.remove();
-    built?.remove();
+    await close?.();
   });
 
   it('shows the report rendered as Markdown, the timeline and the raw JSON', async () => {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
-import { nextEvent, tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm, toolCallCard } from './renderer-build.js';
-import { everythingServer } from '../support/everything-server.js';
+import type { Locator, Page } from 'playwright-core';
+import type { Host } from '../../app/host/host.js';
+import { nextEvent } from '../support/host-fixture.js';
+import { openToolForm, toolCallCard } from './renderer-build.js';
+import { openEverythingDesk } from './everything-desk.js';
 
 /** The levels of the headings inside `result`, in order (a screen reader's outline of it). */
 function headingLevels(result: Locator): Promise<number[]> {
@@ -34,28 +33,16 @@ function bottomOf(element: Locator): Promise<number> {
 }
 
 describe('a Markdown report (server-everything’s simulate-research-query) as a result on the Tools screen', () => {
-  const data = tempDir();
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
   let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
+  let close: (() => Promise<void>) | undefined;
   let form: Locator;
   let card: Locator;
   const pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      servers: [everythingServer]
-    });
-    assert.equal((await host.connect('everything')).state.status, 'ready');
     // The width the newcomer's walk found the Tool calls list thousands of pixels long at.
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 800, height: 900 }
-    }));
+    ({ host, page, close } = await openEverythingDesk(pageErrors, { viewport: { width: 800, height: 900 } }));
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });
     form = await openToolForm(tools, 'simulate-research-query');
@@ -72,11 +59,7 @@ describe('a Markdown report (server-everything’s simulate-research-query) as a
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data.remove();
-    built?.remove();
+    await close?.();
   });
 
   it('ranks the report’s headings below the card’s title, and no larger', async () => {

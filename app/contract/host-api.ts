@@ -214,6 +214,16 @@ export const InboundTaskSchema = z.object({
 });
 export type InboundTask = z.infer<typeof InboundTaskSchema>;
 
+/** Most characters of one kept draft's values, as JSON. */
+export const INBOX_DRAFT_MAX_CHARS = 64 * 1024;
+
+/**
+ * What a person typed into an Inbox card, as the card holds it: a form's values by field name
+ * (text, a checkbox, chosen option indexes), or a card's own (`reply`, `model`).
+ */
+export const InboxDraftValuesSchema = z.record(z.string(), z.unknown());
+export type InboxDraftValues = z.infer<typeof InboxDraftValuesSchema>;
+
 /** A question waiting for the user. */
 export const InboxItemSchema = z.object({
   /** The receiver task id when the request was a task; otherwise a random id. */
@@ -281,7 +291,12 @@ export const InboxItemSchema = z.object({
         })
         .optional()
     })
-    .optional()
+    .optional(),
+  /**
+   * What the person had typed into this task's question, kept by `inbox.keepDraft` across
+   * restarts of Taskdesk: the card starts from it when it still fits (else it starts afresh).
+   */
+  keptDraft: InboxDraftValuesSchema.optional()
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
@@ -339,6 +354,17 @@ export const HostMethods = {
   'tasks.cancel': { params: z.object({ taskId: z.string() }), result: TaskViewSchema },
   'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },
   'inbox.answer': { params: z.object({ id: z.string(), answer: InboxAnswerSchema }), result: Ok },
+  /**
+   * Keeps what the person has typed into a task's question (`values`; null forgets it), so that
+   * it is back in its card (`keptDraft`) when the question is back after a restart. Only a task's
+   * question that is waiting keeps one (an ordinary request does not outlive a restart), and only
+   * one of at most {@link INBOX_DRAFT_MAX_CHARS}: `kept` says whether it was kept. Forgotten when
+   * the question is answered or withdrawn, or its task is gone.
+   */
+  'inbox.keepDraft': {
+    params: z.object({ id: z.string(), values: InboxDraftValuesSchema.nullable() }),
+    result: z.object({ kept: z.boolean() })
+  },
   /** Tools of a connected server, with their input schema and how they may be called. */
   'tools.list': {
     params: z.object({ serverId: z.string(), refresh: z.boolean().optional() }),

@@ -32,6 +32,7 @@ import { searchTextOf, shownStatusOf } from './history-search.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { withdrawnTask } from './withdrawal.js';
+import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -329,6 +330,14 @@ export class TaskHistory {
    */
   recordReceivedRequest(ended: EndedOrdinaryRequest, askedFor?: string): void {
     this.#save(receivedRequestEntry(ended, askedFor));
+  }
+
+  /**
+   * Records plain work a run of Taskdesk left open when it stopped without closing (see
+   * `notFinishedEntry`): a new entry each, as the ends it never recorded would have made.
+   */
+  recordNotFinished(work: NotFinishedWork): void {
+    this.#save(notFinishedEntry(work));
   }
 
   /** One page of entries matching `filter`, newest first. */

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { AuditLog, AuditSink } from '../audit/audit-log.js';
-import type { HostMethod, HostMethods, HostResult, InboundTask, ServerView } from '../contract/host-api.js';
+import type { HostMethod, HostMethods, HostResult, InboundTask, InboxItem, ServerView } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
 import { auditArguments } from '../assistant/audit-arguments.js';
 import type { Inbox } from '../inbox/inbox.js';
+import type { InboxDrafts } from '../inbox/inbox-drafts.js';
 import { withdrawQuestionsOfForgottenTask } from './ended-task-questions.js';
 import { ownerIdentity, type ServerConfig } from '../mcp/server-config.js';
 import type { ClosedBy } from '../mcp/server-connection.js';
@@ -35,6 +36,10 @@ export type HostMethodTable = {
 export interface HostMethodParts {
   readonly audit: AuditLog;
   readonly inbox: Inbox;
+  /** What was typed into the Inbox's task questions, kept across restarts. */
+  readonly drafts: InboxDrafts;
+  /** An item as the UI gets it: with its kept draft, if any. */
+  withDraft(item: InboxItem): InboxItem;
   readonly receiver: TaskReceiver;
   readonly requestor: OutboundTasks;
   readonly sampling: SamplingSetup;
@@ -206,11 +211,16 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       return inboundView(record);
     },
     'tasks.cancel': ({ taskId }) => parts.receiver.cancelById(taskId),
-    'inbox.list': () => parts.inbox.list(),
+    'inbox.list': () => parts.inbox.list().map((item) => parts.withDraft(item)),
     'inbox.answer': ({ id, answer }) => {
       parts.inbox.answer(id, answer);
       return OK;
     },
+    // Only a task's question that waits: an ordinary request does not come back after a restart,
+    // and a late write of a card just answered must not bring back a draft its answer dropped.
+    'inbox.keepDraft': ({ id, values }) => ({
+      kept: parts.inbox.some((item) => item.id === id && item.taskId !== undefined) && parts.drafts.keep(id, values)
+    }),
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
     'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId }) => {
       const audited = (detail: Record<string, unknown>, taskId?: string) =>

@@ -23,6 +23,7 @@ import { ChangeCoalescer } from '../core/coalesce.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
+import { InboxDrafts } from '../inbox/inbox-drafts.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
 import {
   commandLine,
@@ -37,6 +38,7 @@ import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
+import { isTerminal } from '../receiver/received-task-state.js';
 import { STOPPED_BEFORE_ANSWER, TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
@@ -78,6 +80,7 @@ import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { RunningMarker } from './running-marker.js';
 import { OpenWorkNote } from './open-work-note.js';
+import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -137,6 +140,8 @@ export interface HostConfig {
   importPlaces?: ImportPlaces;
   /** An HTTPS URL of Taskdesk's OAuth client ID metadata document, offered where servers support them. */
   oauthClientMetadataUrl?: string;
+  /** Told each time the record of open plain work is written, with how much is open (tests kill a host once it is). */
+  openWorkWritten?: (open: number) => void;
 }
 
 /** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
@@ -195,6 +200,10 @@ export class Host {
   #marker: RunningMarker | undefined;
   /** What the closing breaks off of plain work: written at close, said once by the next start. */
   readonly #openWork = new OpenWorkNote();
+  /** Plain work while it is open, on disk: what the start after an unclean stop lists in History. */
+  #openWorkRecord: OpenWorkRecord | undefined;
+  /** What was typed into the Inbox's task questions, back in their cards after a restart. */
+  readonly #drafts: InboxDrafts;
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
 
@@ -212,6 +221,7 @@ export class Host {
       clock: this.clock,
       onWritten: () => this.#auditChanged.changed()
     });
+    this.#drafts = new InboxDrafts({ dataDir: config.dataDir, corruptDir });
     this.inbox = new Inbox(this.clock, {
       // Asked for a task of ours that has ended or was forgotten (the server had not heard yet):
       // answered at once, never shown; the audit log alone tells of it.
@@ -235,7 +245,7 @@ export class Host {
         return reason;
       },
       added: (item) => {
-        this.events.emit('inbox.added', { item });
+        this.events.emit('inbox.added', { item: this.#withDraft(item) });
         // A server's question (of a task it handed Taskdesk or not) may be what its plain calls
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
@@ -255,6 +265,8 @@ export class Host {
           why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
             ? this.requestor.plainCalls.stoppedDuring(item.serverId, item.createdAt)
             : undefined;
+        // Not as Taskdesk closes: the task's question is back after the restart, with its draft.
+        if (!this.#closing) this.#drafts.drop(id);
         this.events.emit('inbox.removed', {
           id,
           why,
@@ -299,6 +311,7 @@ export class Host {
       now: () => this.clock.now()
     });
     for (const warning of this.#registry.warnings) this.#warn(warning.message, warning.movedTo);
+    if (this.#drafts.warning) this.#warn(this.#drafts.warning.message, this.#drafts.warning.movedTo);
     this.#eras = new ServerEras({ dir: config.dataDir, corruptDir, factory });
     for (const warning of this.#eras.warnings) this.#warn(warning.message, warning.movedTo);
     this.history = new TaskHistory({
@@ -326,7 +339,10 @@ export class Host {
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
-      onPlainCall: (call) => this.events.emit('call.changed', { call }),
+      onPlainCall: (call) => {
+        this.#openWorkRecord?.callChanged(call);
+        this.events.emit('call.changed', { call });
+      },
       onToolsChanged: (serverId) => this.#toolsChangedOf(serverId).changed(),
       onCallEnded: (ended) => {
         this.history.recordCall(ended);
@@ -484,8 +500,12 @@ export class Host {
       clock: this.clock,
       policy,
       audit: this.audit,
-      sampling: config.sampling?.(parts) ?? this.sampling.runner,
-      elicitation: config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
+      // Plain requests are recorded while they wait (see `#openWorkRecord`), by their runners.
+      sampling: recordedSampling(config.sampling?.(parts) ?? this.sampling.runner, () => this.#openWorkRecord),
+      elicitation: recordedElicitation(
+        config.elicitation?.(parts) ?? new InboxPrompter(this.inbox, origin),
+        () => this.#openWorkRecord
+      ),
       cursorKey: cursorKey.secret,
       events: {
         taskChanged: (taskId, record) => {
@@ -512,6 +532,8 @@ export class Host {
     this.#methods = hostMethods({
       audit: this.audit,
       inbox: this.inbox,
+      drafts: this.#drafts,
+      withDraft: (item) => this.#withDraft(item),
       receiver: this.receiver,
       requestor: this.requestor,
       sampling: this.sampling,
@@ -551,6 +573,12 @@ export class Host {
       },
       serverView: (config) => this.#serverView(config)
     });
+  }
+
+  /** The item as the UI gets it: with the draft kept for it, if any. */
+  #withDraft(item: InboxItem): InboxItem {
+    const keptDraft = item.taskId === undefined ? undefined : this.#drafts.get(item.id);
+    return keptDraft === undefined ? item : { ...item, keptDraft };
   }
 
   /**
@@ -609,7 +637,21 @@ export class Host {
   start(): { restored: ReturnType<TaskReceiver['restore']> } {
     const { marker, unclean, problem } = RunningMarker.start(this.#config.dataDir);
     this.#marker = marker;
-    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt), undefined, 'host.unclean-stop');
+    // Plain work runs that stopped without closing left open: History lists it, as their closing would have.
+    const left = OpenWorkRecord.takeLeft(
+      this.#config.dataDir,
+      RunningMarker.runningIds(this.#config.dataDir),
+      unclean?.lastSeenAt
+    );
+    for (const work of left.work) this.history.recordNotFinished(work);
+    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt, left.work.length), undefined, 'host.unclean-stop');
+    for (const reason of left.problems)
+      this.#warn(
+        `The record of plain work open when Taskdesk last stopped could not be read (${reason}); History may miss tool calls and questions that were open then.`
+      );
+    // Without its marker, this run's record would be taken as left over by another Taskdesk starting.
+    if (problem === undefined)
+      this.#openWorkRecord = new OpenWorkRecord(this.#config.dataDir, marker.id, this.#config.openWorkWritten);
     const openWork = OpenWorkNote.take(this.#config.dataDir);
     if (openWork !== undefined) this.#warn(openWork, undefined, 'host.open-work-cancelled');
     if (problem !== undefined)
@@ -621,6 +663,11 @@ export class Host {
     for (const { id, reason, movedTo } of restored.quarantined) {
       this.#warn(`A stored task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
     }
+    // A draft is a task question's: kept while its task may still ask it.
+    this.#drafts.prune((id) => {
+      const record = this.receiver.record(id);
+      return record !== undefined && !isTerminal(record.task.status);
+    });
     this.assistant.resume();
     this.requestor.exchanges?.resume();
     if (this.#config.autoConnect !== false) {
@@ -877,6 +924,8 @@ export class Host {
     this.receiver.close();
     this.#openWork.save(this.#config.dataDir, this.clock.now());
     this.history.close();
+    // What was open is in History now: the record of it goes.
+    const recordGone = this.#openWorkRecord?.close();
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     // Model calls and waits the closes above aborted end now: what they record (a model call
     // cancelled) goes in the audit log before it closes.
@@ -888,6 +937,7 @@ export class Host {
     await documentWritesLanded();
     // After everything that records: what the closing recorded is written, a later entry dropped.
     this.audit.close();
+    await recordGone;
     // Last: a close that fails before here is an unclean stop.
     this.#marker?.remove();
   }
@@ -974,12 +1024,17 @@ export function createHost(config: HostConfig): Host {
 }
 
 /** What the next start says after a run that did not close (SIGKILL, a crash, power loss). */
-function uncleanStopMessage(lastSeenAt: number | undefined): string {
+function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): string {
+  // Its marker is touched once a minute: its time is about when Taskdesk last ran, not when it stopped.
   const at =
     lastSeenAt === undefined
       ? ''
-      : ` (at ${new Date(lastSeenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`;
-  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered. Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
+      : ` (last seen running at about ${new Date(lastSeenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`;
+  const history =
+    listed === 0
+      ? ''
+      : ` History lists ${listed === 1 ? 'the one that was open' : `the ${listed} that were open`} as not finished.`;
+  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered.${history} Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */

@@ -57,6 +57,20 @@ export class RunningMarker {
     return { marker, ...(unclean && { unclean }) };
   }
 
+  /** This run's id: its marker's name, which files of this run beside it (the open-work record) are named by. */
+  get id(): string {
+    return path.basename(this.#file, '.json');
+  }
+
+  /** The ids of the runs whose markers are in `dataDir` now: after {@link start}, the runs that are running. */
+  static runningIds(dataDir: string): Set<string> {
+    try {
+      return new Set(fs.readdirSync(path.join(dataDir, 'running')).map((name) => path.basename(name, '.json')));
+    } catch {
+      return new Set();
+    }
+  }
+
   /** A clean close: the marker goes. */
   remove(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE, correctingFailure } from '../components/action-error.js';
@@ -9,7 +9,9 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
-import { useKeptDraft, useTypedText } from './kept-draft.js';
+import { useHostDraft, useKeptDraft, useTypedText } from './kept-draft.js';
+import { initialValues } from '../forms/schema-values.js';
+import { restoredFormValues } from './restored-draft.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
@@ -26,6 +28,14 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   const form = useSchemaForm(schema, 'elicitation', check);
   const answering = useAnswer(item);
   useKeptDraft(item, useTypedText(form.fields, form.values));
+  // What was typed before Taskdesk restarted, when it still fits the form.
+  const [restored] = useState(() => restoredFormValues(form.fields, item.keptDraft) ?? null);
+  const { reset } = form;
+  useLayoutEffect(() => {
+    if (restored) reset(restored);
+  }, [restored, reset]);
+  const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
+  useHostDraft(item, JSON.stringify(form.values) === initial ? null : form.values, restored);
   const done = `Answer sent to ${item.serverName}.`;
 
   const submit = () => {

@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef } from 'react';
-import type { InboxItem } from '../../app/contract/host-api.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { InboxDraftValues, InboxItem } from '../../app/contract/host-api.js';
+import { DraftSender } from './draft-sender.js';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
 import type { RawValue } from '../forms/schema-values.js';
 import { typedText } from './typed-text.js';
@@ -24,4 +25,58 @@ export function useKeptDraft(item: InboxItem, text: string): void {
 /** {@link typedText}, worked out again only when the values change. */
 export function useTypedText(fields: SchemaField[], values: Record<string, RawValue>): string {
   return useMemo(() => typedText(fields, values), [fields, values]);
+}
+
+/**
+ * Keeps what was typed into a task's question with the host (`inbox.keepDraft`), so that it is
+ * back in the card (`item.keptDraft`) when the question is back after a restart of Taskdesk.
+ * `values` is what the card would start from again (null: nothing typed); `start` what it started
+ * from (null: not the kept draft, which then goes). Sent once typing rests, and at once when the
+ * window loses focus or is hidden, or the card goes. An ordinary request's card keeps nothing
+ * there: its question does not outlive a restart.
+ */
+export function useHostDraft(item: InboxItem, values: InboxDraftValues | null, start: InboxDraftValues | null): void {
+  const { client } = useDesk();
+  const { id, taskId } = item;
+  const [sender] = useState(() =>
+    taskId === undefined
+      ? undefined
+      : new DraftSender((next) => {
+          // A draft is a help, not a promise: one the host could not keep is still in the card.
+          client.call('inbox.keepDraft', { id, values: next }).catch(() => undefined);
+        }, item.keptDraft ?? null)
+  );
+  // A kept draft the card could not start from (its form changed) is forgotten.
+  const stale = item.keptDraft !== undefined && start === null;
+  useEffect(() => {
+    if (stale) sender?.change(null);
+  }, [sender, stale]);
+  const json = JSON.stringify(values);
+  const latest = useRef(values);
+  latest.current = values;
+  const first = useRef(true);
+  useEffect(() => {
+    // What the card started with is not news.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    sender?.change(latest.current);
+  }, [sender, json]);
+  useEffect(() => {
+    if (!sender) return;
+    const flush = () => sender.flush();
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') sender.flush();
+    };
+    window.addEventListener('blur', flush);
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      window.removeEventListener('blur', flush);
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', hidden);
+      sender.flush();
+    };
+  }, [sender]);
 }

@@ -7,7 +7,8 @@ import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
-import { useKeptDraft } from './kept-draft.js';
+import { useHostDraft, useKeptDraft } from './kept-draft.js';
+import { restoredReply } from './restored-draft.js';
 
 /**
  * A sampling request with no model configured: a person writes the reply, or rejects it. When the
@@ -15,11 +16,14 @@ import { useKeptDraft } from './kept-draft.js';
  */
 export function SamplingReplyCard({ item }: { item: InboxItem }) {
   const answering = useAnswer(item);
-  const [reply, setReply] = useState('');
-  const [model, setModel] = useState('human');
+  // What was being written before Taskdesk restarted (a task's request), if anything.
+  const [restored] = useState(() => restoredReply(item.keptDraft) ?? null);
+  const [reply, setReply] = useState(restored?.reply ?? '');
+  const [model, setModel] = useState(restored?.model ?? 'human');
   const [replyError, setReplyError] = useState<string | undefined>(undefined);
   const replyRef = useRef<HTMLTextAreaElement>(null);
   useKeptDraft(item, reply);
+  useHostDraft(item, reply.trim() === '' && model === 'human' ? null : { reply, model }, restored);
 
   const answer = (action: 'reply' | 'reject') => {
     if (answering.busy) return;

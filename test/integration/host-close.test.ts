@@ -24,7 +24,7 @@ const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result w
 const CLOSED_WITH_OPEN_WORK =
   /^When Taskdesk last closed \(at [^)]+\), 1 question without a task was waiting, from Server a \(“Ship the release\?”\), and 1 tool call without a task was running, on Server a: Taskdesk cancelled them; the server that asked was not answered, and the call’s result was not received\. History lists them as “Cancelled by Taskdesk”\.$/;
 const UNCLEAN =
-  /^Taskdesk did not close cleanly last time \(at [^)]+\): questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered\. Tasks are kept, but a server Taskdesk starts itself \(stdio\) was started again, and its running tasks are lost unless it stores them\.$/;
+  /^Taskdesk did not close cleanly last time \(last seen running at about [^)]+\): questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered\. Tasks are kept, but a server Taskdesk starts itself \(stdio\) was started again, and its running tasks are lost unless it stores them\.$/;
 
 /** A peer server with one tool that never answers. */
 function slowToolServer() {

@@ -60,7 +60,9 @@ describe('crash safety', () => {
       try {
         // Every stored file parses: the one warning is the unclean stop's.
         assert.deepEqual(
-          host.warnings.map((warning) => /^Taskdesk did not close cleanly last time \(at /.test(warning.message)),
+          host.warnings.map((warning) =>
+            /^Taskdesk did not close cleanly last time \(last seen running at about /.test(warning.message)
+          ),
           [true],
           JSON.stringify(host.warnings)
         );

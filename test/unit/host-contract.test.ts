@@ -226,6 +226,9 @@ describe('host API contract', () => {
       assert.equal((await drive('tasks.get', { taskId: first.task.taskId })).kind, 'elicitation');
       const items = await drive('inbox.list', {});
       assert.ok(items.some((item) => item.id === first.task.taskId));
+      assert.deepEqual(await drive('inbox.keepDraft', { id: first.task.taskId, values: { name: 'Ad' } }), {
+        kept: true
+      });
       await drive('inbox.answer', { id: first.task.taskId, answer: { action: 'accept', content: { name: 'Ada' } } });
       assert.equal((await drive('tasks.get', { taskId: first.task.taskId })).outcome?.type, 'result');
       assert.equal((await drive('tasks.cancel', { taskId: second.task.taskId })).status, 'cancelled');

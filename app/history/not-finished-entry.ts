@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { CallOrigin } from '../contract/plain-calls.js';
+import type { HistoryEntry } from '../contract/history.js';
+import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
+import { STOPPED_BEFORE_ANSWER } from '../receiver/task-receiver.js';
+import { titleOfReceived, titleOfRequested } from './history-values.js';
+
+/** What History says of a plain call open when Taskdesk stopped without closing. */
+export const NOT_FINISHED_CALL = `Not finished: ${STOPPED_WHILE_RUNNING}`;
+/** What History says of a plain question or model request open when Taskdesk stopped without closing. */
+export const NOT_FINISHED_REQUEST = `Not finished: ${STOPPED_BEFORE_ANSWER}`;
+
+/**
+ * Plain work (a tool call without a task, a server's question or model request outside a task)
+ * that a run of Taskdesk left open when it stopped without closing (SIGKILL, a crash, power
+ * loss), as its record kept it: short (see `OpenWorkRecord`).
+ */
+export interface NotFinishedWork {
+  kind: 'tool-call' | 'elicitation' | 'sampling';
+  serverId: string;
+  serverName: string;
+  /** A call's tool. */
+  toolName?: string;
+  /** A request's question in a short line (its start), when it had one. */
+  question?: string;
+  relatedTaskId?: string;
+  origin?: CallOrigin;
+  startedAt: string;
+  /** When that run was last seen running (its record or marker last written): about when it stopped. */
+  lastSeenAt: string;
+}
+
+/**
+ * The History entry of plain work an unclean stop broke off: `failed` (it ended without its
+ * outcome, as a call that ended while running is recorded), with "Not finished: …" in the
+ * words a clean close uses (which records the same work as cancelled by Taskdesk). Its end is
+ * when its run was last seen running, which is only about when it stopped.
+ *
+ * Its request holds what the record kept: a call's tool without its arguments, a request's
+ * question cut short.
+ */
+export function notFinishedEntry(work: NotFinishedWork): HistoryEntry {
+  const { kind } = work;
+  const call = kind === 'tool-call';
+  const message = call ? NOT_FINISHED_CALL : NOT_FINISHED_REQUEST;
+  const request = call ? { name: work.toolName ?? '' } : requestOf(kind, work.question);
+  return {
+    id: `${call ? 'call' : 'request'}:${randomUUID()}`,
+    direction: call ? 'requested' : 'received',
+    kind,
+    serverId: work.serverId,
+    serverName: work.serverName,
+    ...(work.relatedTaskId !== undefined && { relatedTaskId: work.relatedTaskId }),
+    title: call ? titleOfRequested(work.toolName ?? '?') : titleOfReceived(kind, request),
+    status: 'failed',
+    statusMessage: message,
+    ...(work.origin && { origin: { ...work.origin } }),
+    createdAt: work.startedAt,
+    updatedAt: work.lastSeenAt,
+    endedAt: work.lastSeenAt,
+    timeline: [
+      { at: work.startedAt, status: 'working', ...(!call && { label: 'Asked' }) },
+      { at: work.lastSeenAt, status: 'failed', message }
+    ],
+    request
+  };
+}
+
+/** A request as its title and detail read it, from the question kept: a model request's as its last user message. */
+function requestOf(kind: 'elicitation' | 'sampling', question: string | undefined): Record<string, unknown> {
+  if (question === undefined) return {};
+  if (kind === 'elicitation') return { message: question };
+  return { messages: [{ role: 'user', content: { type: 'text', text: question } }] };
+}

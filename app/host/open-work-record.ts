@@ -1,0 +1,378 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { questionPreview } from '../audit/question-preview.js';
+import { CallOriginSchema, type PlainCallView } from '../contract/plain-calls.js';
+import { previewLine } from '../contract/request-preview.js';
+import type { NotFinishedWork } from '../history/not-finished-entry.js';
+import type { SamplingRunner, UserPrompter, WorkContext } from '../receiver/runners.js';
+
+/** The record's directory in the data directory: one file per running Taskdesk, named as its running marker. */
+export const OPEN_WORK_DIR = 'open-work';
+
+/**
+ * Plain work recorded at once, at most: a start past it is not recorded (History still gets the
+ * work when it ends; only an unclean stop then misses it).
+ */
+const MAX_OPEN = 200;
+/** How much of a server's or tool's name, and of a question, the record keeps. */
+const NAME_CHARS = 100;
+const QUOTE_CHARS = 80;
+/** Ids are kept whole or not at all: a cut id names nothing. */
+const ID_CHARS = 400;
+/** Past this size (in characters) the file is written anew with only what is open: ends need not stay. */
+const COMPACT_BYTES = 64 * 1024;
+/** A file larger than this is no record of ours: ignored (with a warning). */
+const FILE_MAX_BYTES = 1024 * 1024;
+/** Files of earlier runs read at one start, at most; the rest wait for the next. */
+const FILES_READ = 20;
+
+const StartSchema = z.object({
+  id: z.number().int().nonnegative(),
+  kind: z.enum(['tool-call', 'elicitation', 'sampling']),
+  serverId: z.string().max(ID_CHARS),
+  serverName: z.string().max(NAME_CHARS),
+  toolName: z.string().max(NAME_CHARS).optional(),
+  question: z.string().max(QUOTE_CHARS).optional(),
+  relatedTaskId: z.string().max(ID_CHARS).optional(),
+  origin: CallOriginSchema.optional(),
+  startedAt: z.string().max(40)
+});
+type Start = z.infer<typeof StartSchema>;
+const LineSchema = z.union([z.object({ start: StartSchema }), z.object({ end: z.number().int().nonnegative() })]);
+
+/** What a run that did not close left open, found at the next start. */
+export interface LeftOpenWork {
+  work: NotFinishedWork[];
+  /** Files that could not be read (each was removed): what to warn about. */
+  problems: string[];
+}
+
+/**
+ * A small durable record of plain work while it is open (tool calls without a task that run,
+ * questions and model requests that wait), so that the start after an unclean stop (SIGKILL, a
+ * crash, power loss) can list in History what was open then: a clean close records all of it
+ * there itself, and removes the record.
+ *
+ * An append-only file of JSON lines (`{"start":…}` when work starts, `{"end":id}` when it ends),
+ * written off the call path: changes are gathered and appended in one write on the next turn of
+ * the event loop (those made while a write is under way, in the one after it), never synced: the
+ * cost of a call is a line in memory. A killed or crashed process loses the changes not written
+ * yet, the last few milliseconds: work that started just then is missed, and work that ended just
+ * then is listed as not finished as well as in its own entry (whose History write is lazy too).
+ * Power loss may lose more, or leave a torn or zeroed file (ignored, with a warning).
+ * Past {@link COMPACT_BYTES} the file is written anew (a temporary file renamed over it) with only
+ * what is open. Kept small: at most {@link MAX_OPEN} items, names and questions cut short (a
+ * question is quoted at most {@link QUOTE_CHARS} characters, as the open-work note does; a tool
+ * call's arguments are not kept). Every file operation may fail: then recording stops, the file
+ * is removed if it can be, and Taskdesk runs on.
+ */
+export class OpenWorkRecord {
+  readonly #file: string;
+  readonly #written: ((open: number) => void) | undefined;
+  readonly #open = new Map<number, Start>();
+  /** The record's id of each running call, by its callId (a caller may use a callId again later). */
+  readonly #calls = new Map<string, number>();
+  #nextId = 1;
+  /** Lines not written yet, and which starts among them (dropped with their end in one batch). */
+  #pending: string[] = [];
+  readonly #pendingStarts = new Map<number, number>();
+  #handle: fs.promises.FileHandle | undefined;
+  #bytes = 0;
+  #draining: Promise<void> | undefined;
+  #stopped = false;
+
+  /** `written` is told each time changes landed, with how many items are open (tests wait on it). */
+  constructor(dataDir: string, runId: string, written?: (open: number) => void) {
+    this.#file = path.join(dataDir, OPEN_WORK_DIR, `${runId}.jsonl`);
+    this.#written = written;
+  }
+
+  /** A plain call started, changed or ended (`PlainCalls`' every view). */
+  callChanged(view: PlainCallView): void {
+    if (this.#stopped) return;
+    const id = this.#calls.get(view.callId);
+    if (view.state !== 'running') {
+      if (id === undefined) return;
+      this.#calls.delete(view.callId);
+      this.#ended(id);
+      return;
+    }
+    if (id !== undefined || view.serverId.length > ID_CHARS) return;
+    const started = this.#started({
+      kind: 'tool-call',
+      serverId: view.serverId,
+      serverName: cut(view.serverName),
+      toolName: cut(view.toolName),
+      ...(view.origin && { origin: view.origin }),
+      startedAt: view.startedAt
+    });
+    if (started !== undefined) this.#calls.set(view.callId, started);
+  }
+
+  /**
+   * A server's request outside a task started waiting (its runner was called): the id to end it
+   * with, undefined when it is not recorded.
+   */
+  requestStarted(
+    kind: 'elicitation' | 'sampling',
+    request: Record<string, unknown>,
+    context: WorkContext
+  ): number | undefined {
+    if (this.#stopped || context.serverId.length > ID_CHARS) return undefined;
+    const question = questionPreview({ kind, request });
+    return this.#started({
+      kind,
+      serverId: context.serverId,
+      serverName: cut(context.serverName),
+      ...(question !== undefined && { question: previewLine(question, QUOTE_CHARS) }),
+      ...(context.relatedTaskId !== undefined &&
+        context.relatedTaskId.length <= ID_CHARS && { relatedTaskId: context.relatedTaskId }),
+      startedAt: context.askedAt ?? new Date().toISOString()
+    });
+  }
+
+  /** A request {@link requestStarted} returned `id` for has ended. */
+  requestEnded(id: number | undefined): void {
+    if (id !== undefined && !this.#stopped) this.#ended(id);
+  }
+
+  /** Resolves once every change made so far is written (or recording stopped). */
+  async landed(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  /**
+   * A clean close: the record goes (what was open is in History already). Waits for a write
+   * under way, so that no write lands after the file is removed.
+   */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    this.#pending = [];
+    this.#pendingStarts.clear();
+    await this.landed();
+    this.#remove();
+  }
+
+  #started(work: Omit<Start, 'id'>): number | undefined {
+    if (this.#open.size >= MAX_OPEN) return undefined;
+    const start: Start = { id: this.#nextId++, ...work };
+    this.#open.set(start.id, start);
+    this.#pendingStarts.set(start.id, this.#pending.length);
+    this.#pending.push(`${JSON.stringify({ start })}\n`);
+    this.#drainSoon();
+    return start.id;
+  }
+
+  #ended(id: number): void {
+    if (!this.#open.delete(id)) return;
+    const at = this.#pendingStarts.get(id);
+    if (at !== undefined) {
+      // Started and ended since the last write: neither need be written.
+      this.#pending[at] = '';
+      this.#pendingStarts.delete(id);
+      return;
+    }
+    this.#pending.push(`{"end":${id}}\n`);
+    this.#drainSoon();
+  }
+
+  #drainSoon(): void {
+    if (this.#draining) return;
+    this.#draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (!this.#stopped && this.#pending.length > 0) {
+        const text = this.#pending.join('');
+        this.#pending = [];
+        this.#pendingStarts.clear();
+        if (text === '') continue;
+        if (this.#bytes + text.length > COMPACT_BYTES) await this.#compact();
+        else await this.#append(text);
+      }
+      if (!this.#stopped) this.#written?.(this.#open.size);
+    } catch {
+      // Not writable (a full disk, a read-only data directory): a record that misses ends
+      // would list finished work as not finished, so none is kept.
+      this.#stopped = true;
+      this.#pending = [];
+      this.#remove();
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  async #append(text: string): Promise<void> {
+    if (!this.#handle) {
+      await fs.promises.mkdir(path.dirname(this.#file), { recursive: true });
+      this.#handle = await fs.promises.open(this.#file, 'a');
+    }
+    await this.#handle.write(text);
+    this.#bytes += text.length;
+  }
+
+  /** Writes the file anew with only what is open now. */
+  async #compact(): Promise<void> {
+    const text = [...this.#open.values()].map((start) => `${JSON.stringify({ start })}\n`).join('');
+    const temporary = `${this.#file}.tmp`;
+    await fs.promises.mkdir(path.dirname(this.#file), { recursive: true });
+    await fs.promises.writeFile(temporary, text);
+    await fs.promises.rename(temporary, this.#file);
+    const previous = this.#handle;
+    this.#handle = await fs.promises.open(this.#file, 'a');
+    this.#bytes = text.length;
+    await previous?.close();
+  }
+
+  #remove(): void {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    void handle?.close().catch(() => undefined);
+    for (const file of [this.#file, `${this.#file}.tmp`]) {
+      try {
+        fs.rmSync(file, { force: true });
+      } catch {
+        // Not removable: the next start finds its run's marker gone, and lists what it holds.
+      }
+    }
+  }
+
+  /**
+   * Takes what runs that ended without closing left open: the records in `dataDir` whose run is
+   * not among `running` (the ids of the running markers there now: this run's, and other
+   * Taskdesks' on the same directory). Each record is removed once read. A record that is too
+   * large or does not parse is removed and named in `problems`; a torn last line (a crash in the
+   * middle of a write) is no problem. `lastSeenAt`: when the run was last seen running, if known.
+   */
+  static takeLeft(dataDir: string, running: ReadonlySet<string>, lastSeenAt?: number): LeftOpenWork {
+    const dir = path.join(dataDir, OPEN_WORK_DIR);
+    const left: LeftOpenWork = { work: [], problems: [] };
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return left;
+    }
+    let read = 0;
+    for (const name of names) {
+      const runId = name.replace(/\.jsonl(\.tmp)?$/, '');
+      if (running.has(runId)) continue;
+      const file = path.join(dir, name);
+      // A compaction's temporary file, of a run that stopped in the middle of one: the record itself is whole.
+      if (name.endsWith('.tmp')) {
+        removeQuietly(file);
+        continue;
+      }
+      if (!name.endsWith('.jsonl') || read++ >= FILES_READ) continue;
+      const found = readRecord(file);
+      removeQuietly(file);
+      if ('problem' in found) {
+        left.problems.push(found.problem);
+        continue;
+      }
+      const seen = Math.max(found.writtenAt, lastSeenAt ?? 0);
+      for (const start of found.open) {
+        if (left.work.length >= MAX_OPEN) break;
+        const { id: _id, ...work } = start;
+        const startedAt = Date.parse(work.startedAt);
+        left.work.push({
+          ...work,
+          // Never before it started (another run's marker may say an earlier time).
+          lastSeenAt: new Date(Number.isNaN(startedAt) ? seen : Math.max(seen, startedAt)).toISOString()
+        });
+      }
+    }
+    return left;
+  }
+}
+
+/** Plain work with a recorder, when one is given: the runner's work outside a task is recorded while it waits. */
+export function recordedSampling(runner: SamplingRunner, record: () => OpenWorkRecord | undefined): SamplingRunner {
+  return {
+    get resumable() {
+      return runner.resumable;
+    },
+    ...(runner.canResume && { canResume: (notes: ReadonlyArray<Record<string, unknown>>) => runner.canResume!(notes) }),
+    run: (params, context) => recorded(record(), 'sampling', params, context, () => runner.run(params, context))
+  };
+}
+
+/** See {@link recordedSampling}. */
+export function recordedElicitation(prompter: UserPrompter, record: () => OpenWorkRecord | undefined): UserPrompter {
+  return {
+    get resumable() {
+      return prompter.resumable;
+    },
+    prompt: (params, context) =>
+      recorded(record(), 'elicitation', params, context, () => prompter.prompt(params, context))
+  };
+}
+
+function recorded<T>(
+  record: OpenWorkRecord | undefined,
+  kind: 'elicitation' | 'sampling',
+  params: object,
+  context: WorkContext,
+  run: () => Promise<T>
+): Promise<T> {
+  // A task is stored by the receiver, and told of after a restart: not plain work.
+  if (!record || context.taskId !== undefined) return run();
+  const id = record.requestStarted(kind, params as Record<string, unknown>, context);
+  let running: Promise<T>;
+  try {
+    running = run();
+  } catch (error) {
+    record.requestEnded(id);
+    throw error;
+  }
+  // The receiver records the request's end in History at once when its runner settles.
+  return running.finally(() => record.requestEnded(id));
+}
+
+/** The record in `file`: what it left open and when it was last written, or why it cannot be read. */
+function readRecord(file: string): { open: Start[]; writtenAt: number } | { problem: string } {
+  let text: string;
+  let writtenAt: number;
+  try {
+    const stat = fs.statSync(file);
+    if (stat.size > FILE_MAX_BYTES) return { problem: `it is larger than ${FILE_MAX_BYTES / 1024} KiB` };
+    writtenAt = stat.mtimeMs;
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  // What power loss can leave of a file whose size was written before its data.
+  if (text.includes('\u0000')) return { problem: 'it holds zero bytes where its lines should be' };
+  const lines = text.split('\n');
+  // What follows the last newline is a line a crash cut short (or nothing).
+  lines.pop();
+  const open = new Map<number, Start>();
+  for (const [index, line] of lines.entries()) {
+    let parsed: z.infer<typeof LineSchema>;
+    try {
+      parsed = LineSchema.parse(JSON.parse(line));
+    } catch {
+      return { problem: `line ${index + 1} is not a record of ours` };
+    }
+    if ('start' in parsed) open.set(parsed.start.id, parsed.start);
+    else open.delete(parsed.end);
+  }
+  return { open: [...open.values()], writtenAt };
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Read again at the next start.
+  }
+}
+
+/** A name kept whole up to {@link NAME_CHARS} characters, else its start (not half a surrogate pair) and an ellipsis. */
+function cut(text: string): string {
+  if (text.length <= NAME_CHARS) return text;
+  const start = text.slice(0, NAME_CHARS - 1);
+  return `${/[\uD800-\uDBFF]$/.test(start) ? start.slice(0, -1) : start}…`;
+}

@@ -1,0 +1,74 @@
+import type { InboxDraftValues } from '../../app/contract/host-api.js';
+
+/** How long typing rests before what was typed goes to the host. */
+export const DRAFT_SEND_DELAY_MS = 400;
+
+/** The timers a sender waits with (the window's; fake ones in tests). */
+export interface DraftTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const windowTimers: DraftTimers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>)
+};
+
+/**
+ * Sends a card's draft to the host once typing rests, not on every keystroke: only the latest
+ * values go, and only when they differ from what was last sent (or what the card started with).
+ * `flush` sends what waits at once (the window loses focus or the card goes).
+ */
+export class DraftSender {
+  readonly #send: (values: InboxDraftValues | null) => void;
+  readonly #delayMs: number;
+  readonly #timers: DraftTimers;
+  /** What the host holds, as JSON ('null' for none). */
+  #sent: string;
+  #waiting: { values: InboxDraftValues | null; json: string } | undefined;
+  #timer: unknown;
+
+  constructor(
+    send: (values: InboxDraftValues | null) => void,
+    /** What the host holds already (the draft the card came with), or null. */
+    start: InboxDraftValues | null,
+    delayMs = DRAFT_SEND_DELAY_MS,
+    timers: DraftTimers = windowTimers
+  ) {
+    this.#send = send;
+    this.#sent = JSON.stringify(start);
+    this.#delayMs = delayMs;
+    this.#timers = timers;
+  }
+
+  /** The card's values changed (null: nothing typed); sent once they rest. */
+  change(values: InboxDraftValues | null): void {
+    const json = JSON.stringify(values);
+    this.#stopTimer();
+    if (json === this.#sent) {
+      this.#waiting = undefined;
+      return;
+    }
+    this.#waiting = { values, json };
+    this.#timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, this.#delayMs);
+  }
+
+  /** Sends what waits now, if anything does. */
+  flush(): void {
+    this.#stopTimer();
+    const waiting = this.#waiting;
+    if (!waiting) return;
+    this.#waiting = undefined;
+    this.#sent = waiting.json;
+    this.#send(waiting.values);
+  }
+
+  #stopTimer(): void {
+    if (this.#timer === undefined) return;
+    this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Page } from 'playwright-core';
+import { z } from 'zod';
+import { INBOX_DRAFTS_FILE } from '../../app/inbox/inbox-drafts.js';
+import { inboxHolds, peerServer } from '../support/host-fixture.js';
+import { restartFixture } from './restart-fixture.js';
+
+const Loose = z.looseObject({});
+
+const question = {
+  method: 'elicitation/create' as const,
+  params: {
+    mode: 'form',
+    message: 'Who should the booking be for?',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        room: { type: 'string', title: 'Room', enum: ['single', 'double'] }
+      },
+      required: ['name']
+    },
+    task: { ttl: 3_600_000 }
+  }
+};
+
+/** Resolves once the page has told the host to keep `values` as a draft, and the host kept it. */
+function draftKept(page: Page, values: Record<string, unknown>): Promise<unknown> {
+  return page.waitForResponse(async (response) => {
+    if (!response.url().endsWith('/api/call')) return false;
+    const body = response.request().postDataJSON() as { method?: string; params?: { values?: unknown } };
+    if (body.method !== 'inbox.keepDraft' || JSON.stringify(body.params?.values) !== JSON.stringify(values))
+      return false;
+    const reply = (await response.json()) as { ok: boolean; result?: { kept?: boolean } };
+    return reply.ok && reply.result?.kept === true;
+  });
+}
+
+/**
+ * What a person typed into a task's question is kept by the host: when Taskdesk restarts and
+ * the question is back in the Inbox, so is what they typed, and their answer goes as usual.
+ */
+describe('a task’s question typed into before a restart, in headless Chromium against the real core', () => {
+  const restart = restartFixture();
+  const { pageErrors } = restart;
+
+  before(() => restart.build());
+  after(() => restart.close());
+
+  it('is back in its card as it was typed, and answering it works', async () => {
+    const peer = peerServer('desk-peer');
+    const first = await restart.host({ desk: peer });
+    const { task } = await peer.server.request(question, CreateTaskResultSchema);
+    await inboxHolds(first.host, 1);
+    const page = await restart.open(first);
+    const card = page.getByRole('article', { name: 'Who should the booking be for?' });
+    await card.waitFor();
+    const kept = draftKept(page, { name: 'Ada Lovelace', room: 'double' });
+    await card.getByLabel('Name').fill('Ada Lovelace');
+    await card.getByLabel('Room').selectOption('double');
+    await kept;
+    await page.close();
+    await first.stop();
+
+    // Taskdesk starts again; the server is started afresh too.
+    const again = peerServer('desk-peer');
+    const second = await restart.host({ desk: again });
+    const reopened = await restart.open(second);
+    const back = reopened.getByRole('article', { name: 'Who should the booking be for?' });
+    await back.waitFor();
+    assert.equal(await back.getByLabel('Name').inputValue(), 'Ada Lovelace');
+    assert.equal(await back.getByLabel('Room').inputValue(), 'double');
+
+    await back.getByLabel('Name').fill('Ada King');
+    await back.getByRole('button', { name: 'Submit' }).click();
+    await back.waitFor({ state: 'detached' });
+    const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.deepEqual(result.content, { name: 'Ada King', room: 'double' });
+    // Answered: no draft is left to come back.
+    assert.equal(fs.existsSync(path.join(restart.dir, INBOX_DRAFTS_FILE)), false);
+    assert.deepEqual(pageErrors, []);
+    await second.stop();
+  });
+
+  it('brings back a model reply a person was writing, too', async () => {
+    const peer = peerServer('desk-peer');
+    const first = await restart.host({ desk: peer });
+    const { task } = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+          maxTokens: 20,
+          task: { ttl: 3_600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const page = await restart.open(first);
+    const card = page.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await card.waitFor();
+    const kept = draftKept(page, { reply: 'Hello from a person', model: 'human' });
+    await card.getByLabel('Your reply').fill('Hello from a person');
+    await kept;
+    await page.close();
+    await first.stop();
+
+    const again = peerServer('desk-peer');
+    const second = await restart.host({ desk: again });
+    const reopened = await restart.open(second);
+    const back = reopened.getByRole('article', { name: 'Server desk asks for a model reply' });
+    await back.waitFor();
+    assert.equal(await back.getByLabel('Your reply').inputValue(), 'Hello from a person');
+    await back.getByRole('button', { name: 'Send reply' }).click();
+    await back.waitFor({ state: 'detached' });
+    const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
+    assert.deepEqual(result.content, { type: 'text', text: 'Hello from a person' });
+    assert.deepEqual(pageErrors, []);
+  });
+});

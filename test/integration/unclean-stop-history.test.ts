@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createHost } from '../../app/host/host.js';
+import { tempDir } from '../support/host-fixture.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const UNCLEAN =
+  /^Taskdesk did not close cleanly last time \(last seen running at about [^)]+\): .* History lists the 2 that were open as not finished\. /;
+
+describe('plain work open when Taskdesk is killed', () => {
+  it('is listed in History at the next start as not finished, with its server, tool or question, and start time', async () => {
+    const data = tempDir();
+    const dataDir = path.join(data.dir, 'host');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, '..', 'support', 'open-work-host.ts'), dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so the kill reaches the host and the server it spawned.
+        detached: true
+      }
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal))
+    );
+    const startedBefore = Date.now();
+    try {
+      // The call runs and its server's question waits, both on disk: killed without closing.
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('recorded\n')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`The host exited before recording its open work: ${stderr}`)));
+      });
+      process.kill(-child.pid!, 'SIGKILL');
+      assert.equal(await exited, 'SIGKILL', stderr);
+
+      const host = createHost({ dataDir, autoConnect: false });
+      try {
+        assert.equal(host.warnings.length, 1, JSON.stringify(host.warnings));
+        assert.match(host.warnings[0]!.message, UNCLEAN);
+        const { entries } = await host.call('history.list', {});
+        const call = entries.find((entry) => entry.kind === 'tool-call');
+        const question = entries.find((entry) => entry.kind === 'elicitation');
+        assert.ok(call && question, JSON.stringify(entries));
+        assert.equal(entries.length, 2, JSON.stringify(entries));
+        assert.equal(call.serverName, 'Slow server');
+        assert.equal(call.title, 'Tool call: wait');
+        assert.equal(call.status, 'failed');
+        assert.equal(
+          call.statusMessage,
+          'Not finished: Taskdesk stopped while the call ran; its result was not received'
+        );
+        assert.equal(question.serverName, 'Slow server');
+        assert.equal(question.direction, 'received');
+        assert.equal(question.status, 'failed');
+        assert.equal(
+          question.statusMessage,
+          'Not finished: Taskdesk stopped before it was answered; the server was not answered'
+        );
+        // Its question quoted at most 80 characters, cut with an ellipsis.
+        assert.match(question.title, /^Ship the release to every customer now\? .*…$/);
+        assert.ok(question.title.length <= 80, question.title);
+        for (const entry of [call, question]) {
+          const started = Date.parse(entry.createdAt);
+          assert.ok(started >= startedBefore && started <= Date.now(), entry.createdAt);
+          assert.ok(Date.parse(entry.endedAt!) >= started, `${entry.endedAt} after ${entry.createdAt}`);
+        }
+        // Found by what the row says.
+        assert.equal((await host.call('history.list', { filter: { text: 'not finished' } })).entries.length, 2);
+        assert.deepEqual(fs.readdirSync(path.join(dataDir, 'open-work')), [], 'what was left is taken once');
+      } finally {
+        await host.close();
+      }
+
+      // Said once: the next start lists nothing again.
+      const again = createHost({ dataDir, autoConnect: false });
+      try {
+        assert.deepEqual(again.warnings, []);
+        assert.equal((await again.call('history.list', {})).entries.length, 2);
+      } finally {
+        await again.close();
+      }
+      assert.deepEqual(fs.readdirSync(path.join(dataDir, 'open-work')), [], 'a clean close leaves no record');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      data.remove();
+    }
+  });
+});

@@ -145,7 +145,7 @@ function parsed(schema: z.ZodType, value: unknown): JSONRPCMessage | undefined {
  * if any, holds a well-formed progress token and related task, with no key the schema would drop
  * from what it copies (see `lean-schemas.ts`). False does not mean refused, only "ask the schema".
  */
-function isPlainResultResponse(message: Record<string, unknown>): boolean {
+export function isPlainResultResponse(message: Record<string, unknown>): boolean {
   // The schema is strict, and reads keys with `for...in` as this does.
   for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
   if (message.jsonrpc !== '2.0' || !isRequestId(message.id)) return false;

@@ -1,13 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Protocol, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CancelledNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelledNotificationSchema,
+  type JSONRPCMessage,
+  type JSONRPCResultResponse
+} from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { JsonRpcCode, type ErrorData } from '../core/errors.js';
+import { isPlainResultResponse } from './jsonrpc-checks.js';
 import { JsonRpcLineReader, defaultLineReaderLimits, type LineReaderLimits } from './line-reader.js';
 import {
   BoundedWriteQueue,
@@ -279,7 +284,98 @@ export function watchStdioExit(transport: StdioClientTransport): { readonly exit
  * and `Client.prototype.connect` adding only the `initialize` exchange on top.
  */
 export function connectWithoutInitialize(client: Client, transport: Transport): Promise<void> {
-  return Protocol.prototype.connect.call(client, transport);
+  const before = transport.onmessage;
+  const connecting = Protocol.prototype.connect.call(client, transport);
+  if (client instanceof HostClient) dispatchResponsesLean(client, transport, before);
+  return connecting;
+}
+
+/** What {@link HostClient} reads and calls of `Protocol`'s private state to take a response. */
+interface ResponseInternals {
+  _requestResolvers: Map<number, (response: JSONRPCMessage) => void>;
+  _responseHandlers: Map<number, (response: JSONRPCMessage) => void>;
+  _progressHandlers: Map<number, unknown>;
+  _taskProgressTokens: Map<string, number>;
+  _cleanupTimeout(messageId: number): void;
+  _onerror(error: Error): void;
+}
+
+/**
+ * The SDK's `Client`, taking a well-formed result response without checking it three more times.
+ *
+ * Why: the SDK's `Protocol` checks every incoming message against `JSONRPCResultResponseSchema`
+ * once to route it and twice more in `_onresponse`, and zod copies the message's `result` (a
+ * loose object) each time: three copies of every answer to every poll of every followed task,
+ * which showed as the largest allocation of `bench:requestor`'s Taskdesk side after the polls
+ * themselves. The line reader has already read each message against the SDK's envelope schemas
+ * (`asJsonRpcMessage`); a result response that `isPlainResultResponse` vouches for (one the
+ * schema would take and give back unchanged) is handed to its request as `_onresponse` would
+ * hand it, and everything else (errors, requests, notifications, a result with anything unusual
+ * in it) goes through the SDK's own dispatch. The request's own result schema still reads the
+ * result (lean for the requestor's polls, see `lean-schemas.ts`).
+ *
+ * Relies on: `Protocol.connect` setting `transport.onmessage` before its first `await`, to a
+ * dispatcher that calls the transport's earlier `onmessage` first and routes a result response
+ * to `_onresponse`; and `_onresponse` doing, for a result response, only what
+ * {@link takeResultResponse} does, with the private `_requestResolvers`, `_responseHandlers`,
+ * `_progressHandlers`, `_taskProgressTokens`, `_cleanupTimeout` and `_onerror`. Should any of
+ * those be missing (another SDK), the SDK's dispatch is kept.
+ */
+export class HostClient extends Client {
+  override connect(transport: Transport, options?: RequestOptions): Promise<void> {
+    const before = transport.onmessage;
+    const connecting = super.connect(transport, options);
+    dispatchResponsesLean(this, transport, before);
+    return connecting;
+  }
+}
+
+function dispatchResponsesLean(client: Client, transport: Transport, before: Transport['onmessage'] | undefined): void {
+  const sdkDispatch = transport.onmessage;
+  const internals = client as unknown as Partial<ResponseInternals>;
+  if (
+    !sdkDispatch ||
+    !(internals._requestResolvers instanceof Map) ||
+    !(internals._responseHandlers instanceof Map) ||
+    !(internals._progressHandlers instanceof Map) ||
+    !(internals._taskProgressTokens instanceof Map) ||
+    typeof internals._cleanupTimeout !== 'function' ||
+    typeof internals._onerror !== 'function'
+  )
+    return;
+  const complete = internals as ResponseInternals;
+  transport.onmessage = (message, extra) => {
+    if (!('result' in message) || !isPlainResultResponse(message)) {
+      sdkDispatch(message, extra);
+      return;
+    }
+    before?.(message, extra);
+    takeResultResponse(complete, message);
+  };
+}
+
+/** `Protocol._onresponse` for a result response the SDK's schema would take unchanged. */
+function takeResultResponse(internals: ResponseInternals, response: JSONRPCResultResponse): void {
+  const messageId = Number((response as { id: unknown }).id);
+  const resolver = internals._requestResolvers.get(messageId);
+  if (resolver) {
+    internals._requestResolvers.delete(messageId);
+    resolver(response);
+    return;
+  }
+  const handler = internals._responseHandlers.get(messageId);
+  if (handler === undefined) {
+    internals._onerror(new Error(`Received a response for an unknown message ID: ${JSON.stringify(response)}`));
+    return;
+  }
+  internals._responseHandlers.delete(messageId);
+  internals._cleanupTimeout(messageId);
+  // A CreateTaskResult keeps its request's progress handler, as the SDK does, for the task's progress.
+  const task: unknown = response.result.task;
+  if (typeof task === 'object' && task !== null && typeof (task as { taskId?: unknown }).taskId === 'string')
+    internals._taskProgressTokens.set((task as { taskId: string }).taskId, messageId);
+  else internals._progressHandlers.delete(messageId);
+  handler(response);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -35,6 +35,7 @@ import { httpFailureText, networkFailureText } from './network-failure.js';
 import { initializeFailureText } from './initialize-failure.js';
 import {
   GuardedStdioTransport,
+  HostClient,
   SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
   cancelAnyRequestId,
   connectWithoutInitialize,
@@ -191,7 +192,7 @@ export class ServerConnection {
       identity: ownerIdentity(options.config, options.grant)
     };
     this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
-    this.client = new Client(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
+    this.client = new HostClient(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
     this.#registerHandlers();
   }
 

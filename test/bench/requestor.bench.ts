@@ -74,7 +74,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { GuardedStdioTransport } from '../../app/mcp/sdk-seams.js';
+import { GuardedStdioTransport, HostClient } from '../../app/mcp/sdk-seams.js';
 import { systemClock } from '../../app/core/clock.js';
 import { OutboundTasks } from '../../app/requestor/outbound-tasks.js';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
@@ -230,7 +230,8 @@ async function followWithTaskdesk() {
   // The host's stdio transport (bounded queue, one drain listener), not the SDK's bare one.
   const transport = new GuardedStdioTransport(serverParameters);
   const sent = recordSends(transport, systemClock);
-  const client = new Client({ name: 'requestor-bench', version: '0.0.0' });
+  // The host's client (its lean dispatch of responses), as `ServerConnection` makes it.
+  const client = new HostClient({ name: 'requestor-bench', version: '0.0.0' });
   await client.connect(transport);
   // Stored as the host stores them: a journalled log in the task directory.
   const log = new SegmentLog<OutboundTaskDocument>({

@@ -20,6 +20,8 @@ import {
   CreateTaskResultSchema,
   ElicitRequestSchema,
   EmptyResultSchema,
+  JSONRPCResultResponseSchema,
+  McpError,
   PingRequestSchema,
   RELATED_TASK_META_KEY,
   type JSONRPCMessage
@@ -35,6 +37,7 @@ import {
   cancelAnyRequestId,
   connectWithoutInitialize,
   handlesRequest,
+  HostClient,
   METHOD_NOT_FOUND,
   markStarted,
   releaseTaskProgressHandler,
@@ -43,6 +46,29 @@ import {
   watchCloseRequests,
   watchStdioExit
 } from '../../../app/mcp/sdk-seams.js';
+
+/**
+ * Counts the SDK's checks of messages against `JSONRPCResultResponseSchema` (zod defines
+ * `safeParse` as a lazy getter, which `mock.method` does not take) until `restore`.
+ */
+function countChecks(): { readonly count: number; restore(): void } {
+  const schema = JSONRPCResultResponseSchema as unknown as { safeParse: (value: unknown) => unknown };
+  const original = schema.safeParse.bind(schema);
+  let count = 0;
+  Object.defineProperty(schema, 'safeParse', {
+    configurable: true,
+    value: (value: unknown) => {
+      count++;
+      return original(value);
+    }
+  });
+  return {
+    get count() {
+      return count;
+    },
+    restore: () => delete (schema as { safeParse?: unknown }).safeParse
+  };
+}
 
 /** A child that echoes each line it reads on stdin to stderr, and first prints `first` to stdout. */
 function echoChild(first: string): { command: string; args: string[] } {
@@ -365,6 +391,90 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     assert.equal(handlers.size, 1, 'the SDK still keeps the handler after CreateTaskResult');
     releaseTaskProgressHandler(client, 't1');
     assert.equal(handlers.size, 0);
+    await client.close();
+  });
+
+  it('HostClient takes a plain result response as _onresponse would, without the SDK checking it three times', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const replies: Record<string, (id: string | number) => JSONRPCMessage> = {
+      ping: (id) => ({ jsonrpc: '2.0', id, result: {} }),
+      'tools/call': (id) => ({
+        jsonrpc: '2.0',
+        id,
+        result: { task: { taskId: 't1', status: 'working', createdAt: 'c', lastUpdatedAt: 'c', ttl: 1000 } }
+      }),
+      // Valid, but the schema drops the related task's extra key: not one the seam vouches for.
+      'odd/meta': (id) => ({
+        jsonrpc: '2.0',
+        id,
+        result: { _meta: { [RELATED_TASK_META_KEY]: { taskId: 't', x: 1 } } }
+      }),
+      'fails/here': (id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: 'no' } })
+    };
+    serverSide.onmessage = (message) => {
+      if (!('method' in message) || !('id' in message)) return;
+      void serverSide.send(replies[message.method]!(message.id));
+      if (message.method === 'ping') void serverSide.send({ jsonrpc: '2.0', id: 999, result: {} });
+    };
+    await serverSide.start();
+    const seenFirst: JSONRPCMessage[] = [];
+    clientSide.onmessage = (message) => seenFirst.push(message);
+    const errors: string[] = [];
+    const client = new HostClient({ name: 'c', version: '1' });
+    client.onerror = (error) => errors.push(error.message);
+    await connectWithoutInitialize(client, clientSide);
+    const internals = client as unknown as {
+      _progressHandlers: Map<unknown, unknown>;
+      _taskProgressTokens: Map<string, number>;
+      _timeoutInfo: Map<unknown, unknown>;
+    };
+    const checks = countChecks();
+    try {
+      await client.request({ method: 'ping' }, EmptyResultSchema, { onprogress: () => undefined, timeout: 60_000 });
+      assert.equal(checks.count, 0, 'a plain result is not checked again');
+      assert.equal(internals._progressHandlers.size, 0, 'its progress handler went');
+      assert.equal(internals._timeoutInfo.size, 0, 'its timeout was cleared');
+      assert.match(errors.join('\n'), /Received a response for an unknown message ID: .*999/);
+
+      await client.request(
+        { method: 'tools/call', params: { name: 'x', task: { ttl: 1000 } } },
+        CreateTaskResultSchema,
+        {
+          onprogress: () => undefined
+        }
+      );
+      assert.equal(internals._progressHandlers.size, 1, 'a CreateTaskResult keeps its progress handler');
+      assert.equal(typeof internals._taskProgressTokens.get('t1'), 'number');
+      releaseTaskProgressHandler(client, 't1');
+      assert.equal(internals._progressHandlers.size, 0);
+
+      // Anything unusual, and errors, go through the SDK's own dispatch.
+      await client.request({ method: 'odd/meta' }, z.object({}).loose());
+      assert.ok(checks.count > 0, 'the SDK checked the unusual one');
+      await assert.rejects(client.request({ method: 'fails/here' }, EmptyResultSchema), McpError);
+      // The transport's earlier handler still saw every message, first.
+      assert.equal(seenFirst.length, 5);
+    } finally {
+      checks.restore();
+    }
+    await client.close();
+  });
+
+  it('the SDK Client checks each result response against JSONRPCResultResponseSchema three times (what HostClient saves)', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serverSide.onmessage = (message) => {
+      if ('method' in message && 'id' in message) void serverSide.send({ jsonrpc: '2.0', id: message.id, result: {} });
+    };
+    await serverSide.start();
+    const client = new Client({ name: 'c', version: '1' });
+    await connectWithoutInitialize(client, clientSide);
+    const checks = countChecks();
+    try {
+      await client.request({ method: 'ping' }, EmptyResultSchema);
+      assert.equal(checks.count, 3);
+    } finally {
+      checks.restore();
+    }
     await client.close();
   });
 

@@ -26,6 +26,13 @@ const COMPACT_BYTES = 64 * 1024;
 const FILE_MAX_BYTES = 1024 * 1024;
 /** Files of earlier runs read at one start, at most; the rest wait for the next. */
 const FILES_READ = 20;
+/**
+ * How long changes gather before they are written. Work that starts and ends within it (most
+ * tool calls of the assistant: an `echo` takes a few ms) is never written at all; written a turn
+ * later instead, each call cost two file writes through `fs.promises` (about a fifth of the app's
+ * own CPU in a `bench:assistant` turn, by its profiles). A kill loses at most this much.
+ */
+const GATHER_MS = 100;
 
 const StartSchema = z.object({
   id: z.number().int().nonnegative(),
@@ -55,11 +62,12 @@ export interface LeftOpenWork {
  * there itself, and removes the record.
  *
  * An append-only file of JSON lines (`{"start":…}` when work starts, `{"end":id}` when it ends),
- * written off the call path: changes are gathered and appended in one write on the next turn of
- * the event loop (those made while a write is under way, in the one after it), never synced: the
- * cost of a call is a line in memory. A killed or crashed process loses the changes not written
- * yet, the last few milliseconds: work that started just then is missed, and work that ended just
- * then is listed as not finished as well as in its own entry (whose History write is lazy too).
+ * written off the call path: changes are gathered for {@link GATHER_MS} and appended in one write
+ * (those made while a write is under way, in the one after it), never synced: the cost of a call
+ * is a line in memory, and work that starts and ends within that time is never written. A killed
+ * or crashed process loses the changes not written yet, the last {@link GATHER_MS} ms: work that
+ * started just then is missed, and work that ended just then is listed as not finished as well as
+ * in its own entry (whose History write is lazy too).
  * Power loss may lose more, or leave a torn or zeroed file (ignored, with a warning).
  * Past {@link COMPACT_BYTES} the file is written anew (a temporary file renamed over it) with only
  * what is open. Kept small: at most {@link MAX_OPEN} items, names and questions cut short (a
@@ -80,6 +88,8 @@ export class OpenWorkRecord {
   #handle: fs.promises.FileHandle | undefined;
   #bytes = 0;
   #draining: Promise<void> | undefined;
+  /** The wait before the next write (see {@link GATHER_MS}), while one is due. */
+  #gathering: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   #stopped = false;
 
   /** `written` is told each time changes landed, with how many items are open (tests wait on it). */
@@ -150,6 +160,11 @@ export class OpenWorkRecord {
     this.#stopped = true;
     this.#pending = [];
     this.#pendingStarts.clear();
+    // Nothing left to gather: no need to wait for the time to run out.
+    if (this.#gathering) {
+      clearTimeout(this.#gathering.timer);
+      this.#gathering.resolve();
+    }
     await this.landed();
     this.#remove();
   }
@@ -179,10 +194,13 @@ export class OpenWorkRecord {
 
   #drainSoon(): void {
     if (this.#draining) return;
-    this.#draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain());
+    this.#draining = new Promise<void>((resolve) => {
+      this.#gathering = { timer: setTimeout(resolve, GATHER_MS), resolve };
+    }).then(() => this.#drain());
   }
 
   async #drain(): Promise<void> {
+    this.#gathering = undefined;
     try {
       while (!this.#stopped && this.#pending.length > 0) {
         const text = this.#pending.join('');

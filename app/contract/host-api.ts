@@ -306,7 +306,10 @@ export const InboxAnswerSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('accept'), content: z.record(z.string(), z.unknown()).optional() }),
   z.object({ action: z.literal('decline') }),
   z.object({ action: z.literal('cancel') }),
-  /** Sampling: a person writes the reply, as MCP Inspector allows. */
+  /**
+   * Sampling: a person writes the reply, as MCP Inspector allows. A sampling approval takes it
+   * too: the person answers instead of running a model (one that cannot be reached, say).
+   */
   z.object({ action: z.literal('reply'), text: z.string(), model: z.string().min(1).default('human') }),
   z.object({ action: z.literal('reject'), reason: z.string().optional() }),
   /**

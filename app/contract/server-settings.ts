@@ -135,11 +135,17 @@ export const ServerSettingsMethods = {
   'servers.get': { params: z.object({ serverId: z.string() }), result: ServerSettingsSchema },
   /**
    * Changes a saved server's fields; secrets go to the key store. A server that was connected,
-   * connecting or failed reconnects with the new settings.
+   * connecting or failed reconnects with the new settings when they change how it is reached
+   * (command, arguments, folder, env vars, URL, headers, protocol); a new name or Connect at
+   * start applies to its connection in place.
    */
   'servers.update': {
     params: z.object({ serverId: z.string(), settings: EditableServerSchema }),
-    result: z.object({ settings: ServerSettingsSchema })
+    result: z.object({
+      settings: ServerSettingsSchema,
+      /** Whether it is being connected again for these settings (its state events follow). */
+      reconnects: z.boolean()
+    })
   },
   'servers.stderr': { params: z.object({ serverId: z.string() }), result: ServerStderrSchema },
   /** The known configuration files (and `projectDirs`' ones, and `text` if given), parsed. */

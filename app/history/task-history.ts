@@ -33,6 +33,7 @@ import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { withdrawnTask } from './withdrawal.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
+import { maskSecrets } from '../core/secret-mask.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -68,6 +69,11 @@ export interface TaskHistoryOptions {
   /** Replace the byte bounds (tests). */
   maxBytes?: number;
   maxBytesPerServer?: number;
+  /**
+   * The values Taskdesk holds as secrets (servers' secret env vars and headers, sign-in tokens),
+   * read at each write: none is kept in the clear in an entry (see {@link maskSecrets}).
+   */
+  secretValues?: () => Iterable<string>;
 }
 
 /**
@@ -107,6 +113,7 @@ export class TaskHistory {
   readonly #maxServerBytes: number;
   readonly #clock: Clock;
   readonly #events: TaskHistoryEvents;
+  readonly #secretValues: () => Iterable<string>;
   readonly #settings: OpenedDocument<HistoryRetention>;
   #retention: HistoryRetention;
   #pruneTimer: TimerHandle | undefined;
@@ -117,6 +124,7 @@ export class TaskHistory {
   constructor(options: TaskHistoryOptions) {
     this.#clock = options.clock;
     this.#events = options.events ?? {};
+    this.#secretValues = options.secretValues ?? (() => []);
     this.#log = new SegmentLog<HistoryEntry>({
       dir: path.join(options.dataDir, 'history'),
       corruptDir: options.corruptDir,
@@ -484,8 +492,13 @@ export class TaskHistory {
     return new Date(this.#clock.now()).toISOString();
   }
 
-  #save(entry: HistoryEntry): void {
+  #save(given: HistoryEntry): void {
     if (this.#closed) return;
+    // Every entry passes here, whichever record* made it: a tool that repeats a credential back
+    // (a server's environment, the headers it was sent) has it masked in the entry, and so in its
+    // summary, its search text and the files. Masked before the entry is kept, so what History
+    // shows and what it wrote are the same.
+    const entry = maskSecrets(given, this.#secretValues());
     const isNew = !this.#entries.has(entry.id);
     this.#entries.set(entry.id, entry);
     const summary = summaryOf(entry);

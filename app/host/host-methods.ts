@@ -62,6 +62,11 @@ export interface HostMethodParts {
    * state says it (Taskdesk's when absent: a reconnect with changed settings).
    */
   dropConnection(serverId: string, by?: ClosedBy): Promise<void>;
+  /**
+   * Gives a server's connection its saved settings in place when they reach the server as it
+   * does (see `connectionKey`): true when it did, false when there is none or it must reconnect.
+   */
+  keepConnection(serverId: string): Promise<boolean>;
   /** Tells a connected server its roots changed. */
   rootsChanged(serverId: string): Promise<void>;
   serverView(config: ServerConfig): ServerView;
@@ -136,11 +141,14 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       const after = parts.registry.get(serverId)?.transport;
       if (before?.type === 'http' && (after?.type !== 'http' || after.url !== before.url))
         await parts.forgetAuth(serverId);
+      // Only a change in how it is reached restarts it: a new name (or Connect at start) leaves the
+      // connection, its process and its running calls as they are.
+      if (await parts.keepConnection(serverId)) return { settings: parts.servers.get(serverId), reconnects: false };
       // Reconnects with the new settings when it was up or trying (a failed one may be fixed now).
       await parts.dropConnection(serverId);
-      if (status === 'ready' || status === 'connecting' || status === 'failed')
-        void parts.connect(serverId).catch(() => undefined);
-      return { settings: parts.servers.get(serverId) };
+      const reconnects = status === 'ready' || status === 'connecting' || status === 'failed';
+      if (reconnects) void parts.connect(serverId).catch(() => undefined);
+      return { settings: parts.servers.get(serverId), reconnects };
     },
     'servers.stderr': ({ serverId }) => {
       if (!parts.registry.get(serverId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);

@@ -27,6 +27,7 @@ import { InboxDrafts } from '../inbox/inbox-drafts.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
 import {
   commandLine,
+  connectionKey,
   redactServerText,
   redactUrl,
   type ServerConfig,
@@ -81,6 +82,7 @@ import { ServerSignIn } from './server-sign-in.js';
 import { RunningMarker } from './running-marker.js';
 import { OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
+import { ServerSecretValues } from './server-secret-values.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -182,6 +184,8 @@ export class Host {
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
   readonly #connections = new Map<string, ServerConnection>();
+  /** The secrets' values of the servers connected in this run: History and the task store mask them. */
+  readonly #secretValues = new ServerSecretValues();
   /** When each server's current connection became ready (host clock): what it asked since is of that connection. */
   readonly #readySince = new Map<string, number>();
   readonly #pendingStatus = new PendingStatusNotifications();
@@ -319,7 +323,8 @@ export class Host {
       corruptDir,
       factory,
       clock: this.clock,
-      events: { changed: (summary) => this.events.emit('history.changed', { entry: summary }) }
+      events: { changed: (summary) => this.events.emit('history.changed', { entry: summary }) },
+      secretValues: () => this.#secretValues.values()
     });
     this.history.load();
     for (const warning of this.history.warnings) this.#warn(warning.message, warning.movedTo);
@@ -339,6 +344,7 @@ export class Host {
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
+      secretValues: () => this.#secretValues.values(),
       onPlainCall: (call) => {
         this.#openWorkRecord?.callChanged(call);
         this.events.emit('call.changed', { call });
@@ -571,6 +577,19 @@ export class Host {
         await this.#connections.get(serverId)?.close(by);
         this.#connections.delete(serverId);
       },
+      keepConnection: async (serverId) => {
+        const connection = this.#connections.get(serverId);
+        const stored = this.#registry.get(serverId);
+        if (!connection || !stored) return false;
+        // A secret that cannot be read now is no setting the connection could keep.
+        const config = await this.#servers.resolved(stored).catch(() => undefined);
+        if (!config || connectionKey(config) !== connectionKey(connection.config)) return false;
+        connection.applySettings(config);
+        // An entry newly marked secret (its value unchanged) keeps the connection: masked from now on.
+        this.#secretValues.noteConnecting(config, this.#oauth.for(config));
+        this.requestor.renameServer(serverId, config.name);
+        return true;
+      },
       serverView: (config) => this.#serverView(config)
     });
   }
@@ -702,6 +721,8 @@ export class Host {
     const oauth = this.#oauth.for(config);
     await oauth?.load();
     const grant = await oauth?.grant();
+    // Before anything of this connection can reach History or the task store.
+    if (missing === undefined) this.#secretValues.noteConnecting(config, oauth);
     // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
     if (this.#closing) return this.#serverView(stored);
     const connection = new ServerConnection({
@@ -722,7 +743,7 @@ export class Host {
         this.audit.record({
           type: 'server.line-ignored',
           serverId,
-          serverName: config.name,
+          serverName: connection.config.name,
           detail: { reason }
         }),
       // A flood of large requests, held back at the pipe (a flood of these is summarized too).
@@ -730,7 +751,7 @@ export class Host {
         this.audit.record({
           type: 'server.throttled',
           serverId,
-          serverName: config.name,
+          serverName: connection.config.name,
           detail: {
             reason:
               'The server sent large messages Taskdesk refused faster than it reads them; it is read no faster for a while',
@@ -738,6 +759,8 @@ export class Host {
           }
         }),
       onState: (raw) => {
+        // The connection's own config: a rename saved while it runs applies to it in place.
+        const config = connection.config;
         if (raw.status === 'ready') this.#readySince.set(serverId, this.clock.now());
         if (raw.status === 'failed' || raw.status === 'closed') this.#readySince.delete(serverId);
         // A failure reason may quote the URL, its credentials, or the server's stderr.

@@ -45,6 +45,7 @@ export class InboxApprovalGate implements ApprovalGate {
       }
     });
     if (this.#inbox.isWithdrawal(answer)) return { decision: 'withdrawn', reason: rejectReason(answer) ?? '' };
+    if (answer.action === 'reply') return { decision: 'reply', text: answer.text, model: answer.model };
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return {

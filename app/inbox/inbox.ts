@@ -10,7 +10,8 @@ import { warningTime } from '../contract/warning-time.js';
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {
   elicitation: ['accept', 'decline', 'cancel'],
   sampling: ['reply', 'reject'],
-  'sampling-approval': ['approve', 'reject'],
+  // A person may write the reply instead of running a model, as they do when no provider is set up.
+  'sampling-approval': ['approve', 'reply', 'reject'],
   'sampling-review': ['approve', 'reject']
 };
 

@@ -31,6 +31,24 @@ export function ownerIdentity(config: ServerConfig, grant?: GrantBinding): strin
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
+/**
+ * What a connection to the server is made with, as one comparable string: its id, protocol pin,
+ * and how it is reached (command, arguments, folder and env vars; or URL and headers), with the
+ * secrets' values as given. Two configs with the same key reach the server the same way; what
+ * else differs (its name, Connect at start, which entries are kept as secrets, their order)
+ * does not need a new connection. Env vars and headers are compared by name, in any order.
+ */
+export function connectionKey(config: ServerConfig): string {
+  const transport = config.transport;
+  const byName = (record: Record<string, string> | undefined) =>
+    Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const target =
+    transport.type === 'stdio'
+      ? ['stdio', transport.command, transport.args, transport.cwd ?? null, byName(transport.env)]
+      : ['http', transport.url, byName(transport.headers)];
+  return JSON.stringify([config.id, config.protocol ?? 'auto', target]);
+}
+
 function authHeader(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
   const entry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization');

@@ -23,7 +23,14 @@ import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
-import { ownerIdentity, redactServerText, redactUrl, type GrantBinding, type ServerConfig } from './server-config.js';
+import {
+  connectionKey,
+  ownerIdentity,
+  redactServerText,
+  redactUrl,
+  type GrantBinding,
+  type ServerConfig
+} from './server-config.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { headerValue, jsonRpcErrorOf, modernHttpTransport, probeHttpEra, type ExtraHeaders } from './modern-http.js';
 import { answerEmbedded, listRootsResult } from './input-answers.js';
@@ -150,8 +157,8 @@ export interface ServerConnectionOptions {
  * notify on cancel nor abort work, and leak a listener per `tasks/result` poll.
  */
 export class ServerConnection {
-  readonly config: ServerConfig;
-  readonly owner: TaskOwner;
+  #config: ServerConfig;
+  #owner: TaskOwner;
   readonly client: Client;
   #state: ConnectionState = { status: 'idle' };
   readonly #options: ServerConnectionOptions;
@@ -185,8 +192,8 @@ export class ServerConnection {
 
   constructor(options: ServerConnectionOptions) {
     this.#options = options;
-    this.config = options.config;
-    this.owner = {
+    this.#config = options.config;
+    this.#owner = {
       serverId: options.config.id,
       serverName: options.config.name,
       identity: ownerIdentity(options.config, options.grant)
@@ -194,6 +201,29 @@ export class ServerConnection {
     this.#clientInfo = options.clientInfo ?? { name: 'taskdesk', version: '0.1.0' };
     this.client = new HostClient(this.#clientInfo, { capabilities: CLIENT_CAPABILITIES });
     this.#registerHandlers();
+  }
+
+  /** The config it connects with (the secrets' values filled in). */
+  get config(): ServerConfig {
+    return this.#config;
+  }
+
+  /** Whom the server's tasks belong to. */
+  get owner(): TaskOwner {
+    return this.#owner;
+  }
+
+  /**
+   * Takes new settings that reach the server the same way (see {@link connectionKey}): a new
+   * name, another env var kept as a secret. The session goes on, with its running requests;
+   * what is said of the server from now on uses them. Settings that would connect otherwise
+   * throw: those need a new connection.
+   */
+  applySettings(config: ServerConfig): void {
+    if (connectionKey(config) !== connectionKey(this.#config))
+      throw new Error(`Settings of ${config.id} that change how it is reached need a new connection`);
+    this.#config = config;
+    this.#owner = { ...this.#owner, serverName: config.name };
   }
 
   get state(): ConnectionState {

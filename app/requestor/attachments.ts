@@ -30,7 +30,8 @@ export interface AttachOptions {
 /** A connected server as the requestor uses it. */
 export interface Attachment {
   readonly serverId: string;
-  readonly serverName: string;
+  /** Changes when the server is renamed while connected (see `AttachmentRegistry.rename`). */
+  serverName: string;
   readonly client: Client;
   readonly statusNotifications: boolean;
   /** Set for a server of MCP 2026-07-28. */
@@ -99,6 +100,15 @@ export class AttachmentRegistry {
       attachment.client.removeNotificationHandler('notifications/tools/list_changed');
     }
     return attachment;
+  }
+
+  /**
+   * Names a connected server anew. The attachment itself stays, so that calls under way still
+   * find it current; what is said of the server from now on uses the new name.
+   */
+  rename(serverId: string, serverName: string): void {
+    const attachment = this.#attachments.get(serverId);
+    if (attachment) attachment.serverName = serverName;
   }
 
   get(serverId: string): Attachment | undefined {

@@ -1,6 +1,7 @@
 import type { DocumentDir, LoadedDocument } from '../store/document-dir.js';
 import type { SegmentLog } from '../store/segment-log.js';
 import { errorMessage } from '../core/errors.js';
+import { maskSecrets } from '../core/secret-mask.js';
 import { OutboundTaskDocumentSchema, type OutboundTaskView } from '../contract/outbound-tasks.js';
 
 /** One stored outbound task, as it is written (versioned). */
@@ -24,16 +25,22 @@ export class OutboundTaskStore {
   readonly #dir: DocumentDir;
   readonly #log: SegmentLog<OutboundTaskDocument> | undefined;
   readonly #failed: (outboundId: string, error: unknown) => void;
+  readonly #secretValues: () => Iterable<string>;
 
-  /** `failed` hears of a log write that did not become durable (the caller writes that task again). */
+  /**
+   * `failed` hears of a log write that did not become durable (the caller writes that task again).
+   * `secretValues` are the values Taskdesk holds as secrets, read at each write.
+   */
   constructor(
     dir: DocumentDir,
     log?: SegmentLog<OutboundTaskDocument>,
-    failed: (outboundId: string, error: unknown) => void = () => undefined
+    failed: (outboundId: string, error: unknown) => void = () => undefined,
+    secretValues: () => Iterable<string> = () => []
   ) {
     this.#dir = dir;
     this.#log = log;
     this.#failed = failed;
+    this.#secretValues = secretValues;
   }
 
   /** Every stored task that parses, and the records that were quarantined or refused. */
@@ -104,7 +111,12 @@ export class OutboundTaskStore {
    * returns): it is committed at the end of this turn. Other changes (a status, a result, which
    * the server still holds) may wait the log's few milliseconds to share the next commit.
    */
-  save(task: OutboundTaskView, waited = true): Promise<void> {
+  save(given: OutboundTaskView, waited = true): Promise<void> {
+    // The outcome as written: a result that repeats a credential back has it masked on disk. The
+    // live task keeps it (the person's own screen); after a restart Tasks shows the mask. Only
+    // the outcome: that is what a server sends back; the arguments are what Taskdesk sent.
+    const task =
+      given.outcome === undefined ? given : { ...given, outcome: maskSecrets(given.outcome, this.#secretValues()) };
     if (!this.#log) {
       this.#dir.write(task.outboundId, { schemaVersion: 1, ...task });
       return Promise.resolve();

@@ -80,6 +80,11 @@ export interface OutboundTasksOptions {
   expirySlackMs?: number;
   /** Progress entries kept per task (all are counted). Default 100. */
   progressHistoryLimit?: number;
+  /**
+   * The values Taskdesk holds as secrets, read at each write: none is written in the clear in a
+   * task's stored outcome (see `OutboundTaskStore`).
+   */
+  secretValues?: () => Iterable<string>;
   /** Told when a task could not be written to disk (it is kept and written again later). */
   onStoreError?: (outboundId: string, error: unknown) => void;
   /** Whether Taskdesk waits on the person for a request from this server (plain calls to it do not time out meanwhile). */
@@ -193,13 +198,18 @@ export class OutboundTasks {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
     this.#onCallEnded = options.onCallEnded;
-    this.#store = new OutboundTaskStore(options.dir, options.log, (outboundId, error) => {
-      const follower = this.#followers.get(outboundId);
-      if (!follower || this.#closed) return;
-      this.#emitWriteFailure(follower, error);
-      // Kept in memory: written again a little later, as a failed document write is.
-      this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
-    });
+    this.#store = new OutboundTaskStore(
+      options.dir,
+      options.log,
+      (outboundId, error) => {
+        const follower = this.#followers.get(outboundId);
+        if (!follower || this.#closed) return;
+        this.#emitWriteFailure(follower, error);
+        // Kept in memory: written again a little later, as a failed document write is.
+        this.#clock.setTimeout(() => this.#markDirty(follower), 5_000);
+      },
+      options.secretValues
+    );
     this.#timers = new TaskTimers(this.#clock);
     this.#forgotten = new ForgottenTasks(this.#clock);
     this.#defaultTtlMs = options.defaultTtlMs === undefined ? DEFAULT_TASK_TTL_MS : options.defaultTtlMs;
@@ -321,6 +331,11 @@ export class OutboundTasks {
       else if (follower instanceof TaskFollower && !modern)
         follower.follow({ client, serverName, startedAnew }, { pollNow: true });
     }
+  }
+
+  /** A connected server was renamed, its connection kept: later calls and messages use the new name. */
+  renameServer(serverId: string, serverName: string): void {
+    this.#attachments.rename(serverId, serverName);
   }
 
   /** The server disconnected: stop talking to it. Its tasks stay as they are, and their ttl keeps running. */

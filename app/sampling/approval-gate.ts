@@ -45,8 +45,19 @@ export interface RunFailure {
  */
 export type ApprovalDecision =
   | { decision: 'approve'; params: CreateMessageRequestParams; providerId: string; model: string }
+  | PersonReply
   | { decision: 'reject'; reason?: string }
   | Withdrawn;
+
+/**
+ * The person wrote the reply themselves instead of running a model (a provider that cannot be
+ * reached, or no wish to run one): `text` goes back as the answer, `model` the name they gave it.
+ */
+export interface PersonReply {
+  decision: 'reply';
+  text: string;
+  model: string;
+}
 
 /**
  * Not the person's decision: Taskdesk took the question back (the task of Taskdesk's it was

@@ -10,6 +10,7 @@ import { withdrawnNote } from '../receiver/withdrawn-note.js';
 import {
   withdrawnMessage,
   type ApprovalGate,
+  type PersonReply,
   type RunFailure,
   type SamplingDraft,
   type Withdrawn
@@ -61,7 +62,8 @@ export interface PolicySamplingRunnerOptions {
  *
  * `refuse` answers at once; `ask` puts the request before a person through the
  * `ApprovalGate` (the task shows `input_required` meanwhile) and runs what they
- * approved on the model they picked; `auto` runs it straight away. With
+ * approved on the model they picked (or sends the reply they wrote instead: the Inbox's
+ * `inbox.answered` entry records it); `auto` runs it straight away. With
  * `reviewCompletion` the answer goes before a person too. A rejection is error -1
  * "User rejected sampling request", as MCP clients answer it. Every decision is audited.
  */
@@ -163,6 +165,9 @@ export class PolicySamplingRunner implements SamplingRunner {
             : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
           () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
         );
+        // The person wrote the reply (the provider down, say): it goes back as the no-provider path
+        // sends a person's reply, with no model run and no review (a person wrote it).
+        if (!('error' in decision) && decision.decision === 'reply') return writtenByPerson(context, decision);
         if ('error' in decision || decision.decision !== 'approve')
           return this.#notApproved(context, 'sampling.request', decision, choice);
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
@@ -359,6 +364,23 @@ export class PolicySamplingRunner implements SamplingRunner {
       at: this.#clock.now()
     });
   }
+}
+
+/**
+ * The reply a person wrote, as the server gets it and the task's notes keep it: the same as a
+ * reply written when no provider is set up (`InboxSamplingRunner`).
+ */
+function writtenByPerson(context: WorkContext, reply: PersonReply): SamplingOutcome {
+  context.annotate?.({ answeredBy: 'user', action: 'reply' });
+  return {
+    type: 'result',
+    result: {
+      role: 'assistant',
+      content: { type: 'text', text: reply.text },
+      model: reply.model,
+      stopReason: 'endTurn'
+    }
+  };
 }
 
 function at(choice: ModelChoice): { providerId: string; model: string } {

@@ -204,7 +204,7 @@ function ConversationPane({
       return;
     setSettings(false);
     setSetAside(false);
-    // Opened again by their button, the settings leave the focus there.
+    // Opened again by their button, the settings put the focus on their title, not the provider.
     setProviderFocus(0);
     settingsButton.current?.focus();
   };

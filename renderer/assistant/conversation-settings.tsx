@@ -66,14 +66,22 @@ export function ConversationSettings({
   const unsaved = !sameSettings(draft, current);
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
+  const titleField = useRef<HTMLInputElement>(null);
   const providerField = useRef<HTMLSelectElement>(null);
+  // Shown (opened, or brought back after being set aside), the settings take the focus on their
+  // first field, the title: left on the button that opened them, which says "Close settings" in
+  // the same place, a second press closed them again. Before the provider's focus below, which
+  // wins when Choose a provider opened them.
+  useEffect(() => {
+    if (!hidden) titleField.current?.focus();
+  }, [hidden]);
   useEffect(() => {
     if (focusProvider > 0) providerField.current?.focus();
   }, [focusProvider]);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    // Opening leaves the focus on the button that opened the settings (it says "Close settings"
-    // now): Escape there closes them as Escape in the form does, by that button, which asks
+    // Escape on the button that opened the settings (it says "Close settings" now, a Shift+Tab
+    // away from the title) closes them as Escape in the form does, by that button, which asks
     // first when changes would be lost and takes the focus back. The pane's own Escape hears
     // only the form.
     const pane = form.current?.closest('.chat-pane');
@@ -145,11 +153,17 @@ export function ConversationSettings({
         event.preventDefault();
         save();
       }}
+      // Enter in a field submits the form (Save settings, which closes them). With nothing changed
+      // nothing is saved nor closed: a second Enter on Settings, now in the title, leaves them open.
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && !unsaved && event.target instanceof HTMLInputElement) event.preventDefault();
+      }}
     >
       <div className="chat-settings-grid">
         <label className="field">
           <span>Title</span>
           <input
+            ref={titleField}
             type="text"
             value={draft.title}
             maxLength={200}

@@ -7,6 +7,7 @@ import { ShortId } from '../components/short-id.js';
 import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
+import { relatedTaskOf, serverMayGiveUp } from './server-gives-up.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
 export function InboxCard({
@@ -27,6 +28,7 @@ export function InboxCard({
   const warned = useDeskState((state) => state.expiring[item.id] === true);
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
   const note = keptNote(item, answerDelivery(item, server));
+  const mayGiveUp = useDeskState((state) => serverMayGiveUp(item, relatedTaskOf(item, state.outbound)));
   return (
     <article
       className={`card inbox-item kind-${item.kind}`}
@@ -80,10 +82,8 @@ export function InboxCard({
         </p>
       </header>
       {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
-      {/* Only where a server waits on a request with a timeout: not for a question a task waits on
-          (a legacy task's `relatedTaskId`, a 2026-07-28 task's input request), nor for a multi
-          round-trip request's, which Taskdesk holds (its server keeps nothing, and waits for no answer). */}
-      {item.taskId === undefined && item.expiresAt === undefined && item.relatedTaskId === undefined ? (
+      {/* Wherever the server waits on a request with a timeout, a question for its own task too. */}
+      {mayGiveUp ? (
         <WaitNote
           since={item.createdAt}
           keepsTyped={

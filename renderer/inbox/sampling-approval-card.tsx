@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -13,6 +13,7 @@ import { RequestEditor } from './request-editor.js';
 import { useRequestEdits } from './request-edits.js';
 import { useAnswer, type RunWords } from './use-answer.js';
 import { useKeptDraft } from './kept-draft.js';
+import { SamplingReplyForm, useReplyWriting } from './sampling-reply-form.js';
 
 type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
 
@@ -20,7 +21,9 @@ type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
  * A sampling request waiting for approval before a model runs it (`sampling-approval`), or a
  * model's answer waiting for review before it goes back (`sampling-review`). Approve (the
  * request's texts, the provider and the model may be changed; a reviewed answer's text may be
- * edited) or reject.
+ * edited) or reject. A request not run yet may instead be answered with a reply the person writes
+ * ("Write the reply yourself…"), as when no provider is set up: the way to answer when the
+ * provider cannot be reached.
  */
 export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const review = item.kind === 'sampling-review';
@@ -38,8 +41,20 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
   const originalAnswer = editable ? String(resultContent.text) : '';
   const [answerText, setAnswerText] = useState(originalAnswer);
-  // An answer the person edited is theirs: kept if the request is withdrawn meanwhile.
-  useKeptDraft(item, answerText !== originalAnswer ? answerText : '');
+  const writing = useReplyWriting(item);
+  // The reply form is open: the person writes the reply instead of running a model (open again
+  // after a restart when they had begun one).
+  const [replying, setReplying] = useState(() => !review && writing.restored !== null);
+  const writeButton = useRef<HTMLButtonElement>(null);
+  /** Set when the person closes the reply form: the button that opened it takes the focus back. */
+  const closedReply = useRef(false);
+  useEffect(() => {
+    if (replying || !closedReply.current) return;
+    closedReply.current = false;
+    writeButton.current?.focus();
+  }, [replying]);
+  // An answer the person edited, or a reply they wrote, is theirs: kept if the request is withdrawn meanwhile.
+  useKeptDraft(item, review ? (answerText !== originalAnswer ? answerText : '') : writing.reply);
   const modelsId = useId();
   /** Why Approve was refused on the card: no model to run on the provider chosen. */
   const [modelError, setModelError] = useState<string | undefined>(undefined);
@@ -115,12 +130,28 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
       {failed ? (
         <p className="banner banner-warning run-failed">
-          {`The run you approved on ${failed.model} (${failed.providerName}) failed ${formatWhen(new Date(failed.at), new Date())}: ${sentence(truncate(failed.message, 300))} Try it again, on another model or with the request changed, or reject it; ${item.serverName} waits meanwhile.`}
+          {`The run you approved on ${failed.model} (${failed.providerName}) failed ${formatWhen(new Date(failed.at), new Date())}: ${sentence(truncate(failed.message, 300))} Try it again, on another model or with the request changed, write the reply yourself, or reject it; ${item.serverName} waits meanwhile.`}
         </p>
       ) : null}
       <ConversationView request={item.request} />
+      {/* Before the approval form, hidden meanwhile (it keeps what was chosen there): the Inbox's
+          keys take the first primary and Reject buttons of a card. */}
+      {replying ? (
+        <SamplingReplyForm item={item} answering={answering} writing={writing} focus>
+          <button
+            type="button"
+            onClick={() => {
+              closedReply.current = true;
+              setReplying(false);
+            }}
+          >
+            Run a model instead
+          </button>
+        </SamplingReplyForm>
+      ) : null}
       <form
         className="answer-form"
+        hidden={replying}
         noValidate
         aria-busy={answering.busy}
         onSubmit={(event) => {
@@ -226,6 +257,11 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
               onClick={() => setEditing((open) => !open)}
             >
               Edit request…
+            </button>
+          )}
+          {review ? null : (
+            <button type="button" ref={writeButton} onClick={() => setReplying(true)}>
+              Write the reply yourself…
             </button>
           )}
           <button

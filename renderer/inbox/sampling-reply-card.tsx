@@ -1,14 +1,10 @@
-import { useRef, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
-import { busyProps } from '../components/busy-props.js';
-import { FieldFrame } from '../forms/field-frame.js';
 import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
-import { useHostDraft, useKeptDraft } from './kept-draft.js';
-import { restoredReply } from './restored-draft.js';
+import { useKeptDraft } from './kept-draft.js';
+import { SamplingReplyForm, useReplyWriting } from './sampling-reply-form.js';
 
 /**
  * A sampling request with no model configured: a person writes the reply, or rejects it. When the
@@ -16,29 +12,8 @@ import { restoredReply } from './restored-draft.js';
  */
 export function SamplingReplyCard({ item }: { item: InboxItem }) {
   const answering = useAnswer(item);
-  // What was being written before Taskdesk restarted (a task's request), if anything.
-  const [restored] = useState(() => restoredReply(item.keptDraft) ?? null);
-  const [reply, setReply] = useState(restored?.reply ?? '');
-  const [model, setModel] = useState(restored?.model ?? 'human');
-  const [replyError, setReplyError] = useState<string | undefined>(undefined);
-  const replyRef = useRef<HTMLTextAreaElement>(null);
-  useKeptDraft(item, reply);
-  useHostDraft(item, reply.trim() === '' && model === 'human' ? null : { reply, model }, restored);
-
-  const answer = (action: 'reply' | 'reject') => {
-    if (answering.busy) return;
-    answering.failure.clear();
-    if (action === 'reply' && !reply.trim()) {
-      setReplyError('Write a reply, or reject the request.');
-      replyRef.current?.focus();
-      return;
-    }
-    setReplyError(undefined);
-    void answering.send(
-      action === 'reply' ? { action: 'reply', text: reply, model: model.trim() || 'human' } : { action: 'reject' },
-      action === 'reply' ? `Reply sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
-    );
-  };
+  const writing = useReplyWriting(item);
+  useKeptDraft(item, writing.reply);
 
   return (
     <InboxCard item={item} kindLabel={inboxKindWords(item)} title={`${item.serverName} asks for a model reply`}>
@@ -55,55 +30,7 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
         </p>
       ) : null}
       <ConversationView request={item.request} />
-      <form
-        className="answer-form"
-        noValidate
-        aria-busy={answering.busy}
-        onSubmit={(event) => {
-          event.preventDefault();
-          answer('reply');
-        }}
-      >
-        <FieldFrame name="reply" label="Your reply" required error={replyError}>
-          {(wiring) => (
-            <textarea
-              {...wiring}
-              ref={replyRef}
-              name="reply"
-              rows={4}
-              required
-              aria-required="true"
-              value={reply}
-              onChange={(event) => setReply(event.target.value)}
-            />
-          )}
-        </FieldFrame>
-        <FieldFrame name="model" label="Model name" className="field-narrow">
-          {(wiring) => (
-            <input
-              {...wiring}
-              name="model"
-              type="text"
-              autoComplete="off"
-              value={model}
-              onChange={(event) => setModel(event.target.value)}
-            />
-          )}
-        </FieldFrame>
-        <ActionError
-          failure={answering.failure.failure}
-          onDismiss={answering.failure.clear}
-          dismissLabel={HIDE_MESSAGE}
-        />
-        <div className="actions">
-          <button type="submit" className="primary" {...busyProps(answering.busy)}>
-            Send reply
-          </button>
-          <button type="button" {...busyProps(answering.busy)} onClick={() => answer('reject')}>
-            Reject
-          </button>
-        </div>
-      </form>
+      <SamplingReplyForm item={item} answering={answering} writing={writing} />
     </InboxCard>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -7,6 +7,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
 import { splitBeforeSubmit } from './command-split.js';
 import { useCorrecting } from './use-correcting.js';
+import { restartsServer, restartWords, runningWork } from './restart-words.js';
 import {
   draftFromSettings,
   draftProblems,
@@ -19,7 +20,8 @@ import {
 
 /**
  * Edits every field of a saved server (its id stays: tasks are kept per id). Secrets come as
- * names only; a stored one left empty keeps its value. Saving reconnects a server that was up.
+ * names only; a stored one left empty keeps its value. Saving reconnects a server that was up
+ * only when it changes how the server is reached; a new name applies to its connection in place.
  */
 export function EditServerForm({
   server,
@@ -36,8 +38,9 @@ export function EditServerForm({
   /** Whether the form holds changes not saved, as it changes. */
   onUnsavedChange?: (unsaved: boolean) => void;
   /**
-   * Called as Save is sent, so that the card says how the reconnect that follows went; what it
-   * returns is called when the save failed (no reconnect comes).
+   * Called as a Save that restarts the server is sent, so that the card says how the reconnect
+   * that follows went; what it returns is called when no reconnect comes (the save failed, or
+   * the host kept the connection).
    */
   onSaving?: () => (() => void) | undefined;
 }) {
@@ -49,6 +52,9 @@ export function EditServerForm({
   /** The name and command as saved: a name kept as it was is not refused, a command kept says where it was found. */
   const [saved, setSaved] = useState<{ name: string; command: string | undefined } | undefined>(undefined);
   const servers = useDeskState((state) => state.servers);
+  const calls = useDeskState((state) => state.calls);
+  const outbound = useDeskState((state) => state.outbound);
+  const inbox = useDeskState((state) => state.inbox);
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
@@ -94,6 +100,12 @@ export function EditServerForm({
   const correcting = useCorrecting(problems, setErrors, { show, clear });
   // Compared as Save would send them: a change typed and undone, or spaces around a value, is none.
   const unsaved = !!draft && !!initial && JSON.stringify(toEditable(draft)) !== JSON.stringify(toEditable(initial));
+  // Said before Save, not found out after: a restart ends the calls and questions under way.
+  const restarts = !!draft && !!initial && unsaved && restartsServer(toEditable(initial), toEditable(draft));
+  const live = server.state.status === 'ready' || server.state.status === 'connecting';
+  const work = useMemo(() => runningWork(server, calls, outbound, inbox), [server, calls, outbound, inbox]);
+  const restartNote = restarts && live ? restartWords(server.name, work) : undefined;
+  const restartNoteId = `edit-${server.id}-restart`;
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
 
@@ -112,10 +124,12 @@ export function EditServerForm({
     }
     correcting.done();
     setBusy(true);
-    // Before the call: the reconnect's states may arrive before its answer.
-    const stopWaiting = onSaving?.();
+    // Before the call: the reconnect's states may arrive before its answer. A save that keeps
+    // the connection (a new name) has no reconnect to wait for.
+    const stopWaiting = restarts ? onSaving?.() : undefined;
     try {
-      await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });
+      const { reconnects } = await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });
+      if (!reconnects) stopWaiting?.();
       announce(`Saved ${draft.name.trim()}.`);
       onDone();
     } catch (error) {
@@ -164,13 +178,24 @@ export function EditServerForm({
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={!draft || !editable} {...busyProps(busy)}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!draft || !editable}
+          aria-describedby={restartNote ? restartNoteId : undefined}
+          {...busyProps(busy)}
+        >
           Save
         </button>
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
       </div>
+      {restartNote ? (
+        <p className="field-hint" id={restartNoteId}>
+          {restartNote}
+        </p>
+      ) : null}
     </form>
   );
 }

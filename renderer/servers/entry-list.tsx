@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { alwaysSecret, newEntry, SECRET_LOOKING, type EntryDraft } from './server-draft.js';
 
 /**
@@ -23,6 +24,16 @@ export function EntryList({
   const noun = header ? 'header' : 'variable';
   const set = (key: number, change: Partial<EntryDraft>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  // Add variable (or header) puts the focus in the new row's name, as Add model does: left on the
+  // button, what the person typed next went nowhere, under a placeholder that looked filled in.
+  const list = useRef<HTMLUListElement>(null);
+  const added = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const key = added.current;
+    if (key === undefined || !rows.some((row) => row.key === key)) return;
+    added.current = undefined;
+    list.current?.querySelector<HTMLInputElement>(`li[data-entry-key="${key}"] input`)?.focus();
+  }, [rows]);
   return (
     <fieldset
       className="field entries"
@@ -31,13 +42,13 @@ export function EntryList({
     >
       <legend>{label}</legend>
       {rows.length === 0 ? <p className="field-hint">None.</p> : null}
-      <ul className="entry-rows">
+      <ul className="entry-rows" ref={list}>
         {rows.map((row, index) => {
           const forced = header && alwaysSecret(row.name);
           const secret = row.secret || forced;
           const name = row.name.trim() || `${noun} ${index + 1}`;
           return (
-            <li key={row.key} className="entry-row" data-entry={row.name}>
+            <li key={row.key} className="entry-row" data-entry={row.name} data-entry-key={row.key}>
               <input
                 type="text"
                 aria-label={`Name of ${noun} ${index + 1}`}
@@ -91,7 +102,15 @@ export function EntryList({
       <p className="field-error" id={errorId} hidden={!error}>
         {error ?? ''}
       </p>
-      <button type="button" className="small" onClick={() => onChange([...rows, newEntry()])}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => {
+          const row = newEntry();
+          added.current = row.key;
+          onChange([...rows, row]);
+        }}
+      >
         Add {noun}
       </button>
     </fieldset>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -25,6 +25,7 @@ import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
+import { serverMayGiveUp } from '../inbox/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
@@ -177,6 +178,18 @@ export function TaskDetail({
   const [rawResult, setRawResult] = useState(false);
 
   useEffect(() => heading.current?.focus(), [taskKey]);
+  // Check now and Cancel task go when the task ends: the focus they held goes to the title, above
+  // the new status, rather than to the page, and not to Forget this task, which takes their place
+  // (one Enter too many would forget the call).
+  const running = item?.running ?? false;
+  const runningActions = useRef<HTMLDivElement>(null);
+  const actionsHadFocus = useRef(false);
+  actionsHadFocus.current = !!runningActions.current?.contains(document.activeElement);
+  const detail = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (!running && actionsHadFocus.current && !detail.current?.contains(document.activeElement))
+      heading.current?.focus();
+  }, [running]);
   // The timeline is History's: read again whenever History changes.
   useEffect(() => {
     let current = true;
@@ -257,6 +270,7 @@ export function TaskDetail({
 
   return (
     <section
+      ref={detail}
       className="card task-detail"
       aria-labelledby="task-detail-title"
       data-task-key={taskKey}
@@ -307,6 +321,8 @@ export function TaskDetail({
                 <a href={`#inbox/${encodeURIComponent(question.id)}`}>
                   {inbound ? 'Answer it in the Inbox' : 'Answer its server’s question in the Inbox'}
                 </a>
+                {/* A legacy server's question for its task is an ordinary request, which it may give up on. */}
+                {serverMayGiveUp(question, outbound) ? ' (servers often stop waiting after about a minute)' : null}
               </p>
             ) : null}
           </div>
@@ -358,7 +374,9 @@ export function TaskDetail({
           <ActionError failure={checking.failure} onDismiss={checking.clear} />
           <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
           {item?.running ? (
-            <div className="actions">
+            // Keyed apart from the ended task's actions: React would otherwise keep the focused
+            // Cancel task button and turn it into Forget this task, the focus still on it.
+            <div className="actions" key="running" ref={runningActions}>
               {outbound ? (
                 <button type="button" onClick={check}>
                   Check now
@@ -370,7 +388,7 @@ export function TaskDetail({
             </div>
           ) : outbound ? (
             // An ended tool call stays until the person forgets it (the screen's lede says so).
-            <div className="actions">
+            <div className="actions" key="ended">
               <CallAgainButton serverId={outbound.serverId} request={shown.request} />
               <button type="button" className="danger-link" onClick={forget}>
                 Forget this task

@@ -51,12 +51,14 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
 
   useEffect(() => clear(), [task.state, clear]);
 
-  // Check now and Cancel go when the task ends: focus moves to Forget rather than to the page.
+  // Check now and Cancel go when the task ends: the focus moves to the card's heading, beside its
+  // new status, rather than to the page, and not to Forget (the first button left), where one
+  // Enter too many would forget the call.
+  const heading = useRef<HTMLHeadingElement>(null);
   const hadFocus = useRef(false);
   hadFocus.current = !!card.current?.contains(document.activeElement);
   useLayoutEffect(() => {
-    if (!running && hadFocus.current && !card.current?.contains(document.activeElement))
-      card.current?.querySelector<HTMLElement>('button')?.focus();
+    if (!running && hadFocus.current && !card.current?.contains(document.activeElement)) heading.current?.focus();
   }, [running]);
 
   const act = async (method: 'outbound.refresh' | 'outbound.cancel') => {
@@ -141,7 +143,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       aria-labelledby={headingId}
     >
       <div className="card-header">
-        <h3 id={headingId}>
+        {/* Focusable from script only: it takes the focus when Check now and Cancel go. */}
+        <h3 id={headingId} tabIndex={-1} ref={heading}>
           <code>{task.toolName}</code>
           <span className="muted"> on {task.serverName}</span>
         </h3>

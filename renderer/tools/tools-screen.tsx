@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RequestorTool } from '../../app/contract/host-api.js';
+import type { RequestorTool, ServerView } from '../../app/contract/host-api.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState, type ToolCallAgain } from '../shell/desk-context.js';
@@ -8,12 +8,18 @@ import { RunningCalls } from './running-calls.js';
 import { ServerTasksPanel } from './server-tasks-panel.js';
 import { ToolItem } from './tool-item.js';
 
-/** What the tool list shows for the chosen server. */
-type ToolsLoad =
-  | { kind: 'idle' }
-  | { kind: 'loading' }
-  | { kind: 'loaded'; serverId: string; tools: RequestorTool[] }
-  | { kind: 'failed'; message: string };
+/** Where a server's tool list stands. */
+type ToolsLoad = { kind: 'loading' } | { kind: 'loaded'; tools: RequestorTool[] } | { kind: 'failed'; message: string };
+
+/**
+ * The lists of the servers still ready: a server gone, or no longer connected, loses its list
+ * (and the forms in it); it is listed anew once it is ready again. The same object when nothing goes.
+ */
+function keptLoads(loads: Record<string, ToolsLoad>, servers: readonly ServerView[]): Record<string, ToolsLoad> {
+  const ready = new Set(servers.filter((s) => s.state.status === 'ready').map((s) => s.id));
+  const kept = Object.entries(loads).filter(([serverId]) => ready.has(serverId));
+  return kept.length === Object.keys(loads).length ? loads : Object.fromEntries(kept);
+}
 
 /**
  * A request to show one server's tools (from the Servers screen), or one tool's form filled with
@@ -43,7 +49,13 @@ export function ToolsScreen({
   const { client } = useDesk();
   const servers = useDeskState((state) => state.servers);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
-  const [load, setLoad] = useState<ToolsLoad>({ kind: 'idle' });
+  /**
+   * Each server's list, by server id. A server looked at before keeps its list, mounted but
+   * hidden, while another is shown: its open forms, what was typed in them and what they showed
+   * are there again when the person comes back to it.
+   */
+  const [loads, setLoads] = useState<Record<string, ToolsLoad>>({});
+  useEffect(() => setLoads((old) => keptLoads(old, servers)), [servers]);
   const [reloads, setReloads] = useState({ count: 0, refresh: false });
   const [panelOpen, setPanelOpen] = useState(false);
   /**
@@ -74,27 +86,23 @@ export function ToolsScreen({
   const toolsRevision = useDeskState((state) => (serverId === undefined ? 0 : (state.toolsRevisions[serverId] ?? 0)));
 
   useEffect(() => {
-    if (!serverId || !ready) {
-      setLoad({ kind: 'idle' });
-      return;
-    }
+    if (!serverId || !ready) return;
     let current = true;
-    // The same server's list read again (Refresh tools, its tools changed) stays shown meanwhile:
-    // a form open in it, and what was typed there, stays too.
-    setLoad((old) => (old.kind === 'loaded' && old.serverId === serverId ? old : { kind: 'loading' }));
+    const settle = (load: ToolsLoad) => current && setLoads((old) => ({ ...old, [serverId]: load }));
+    // A list read again (Refresh tools, its tools changed, the server chosen again) stays shown
+    // meanwhile: a form open in it, and what was typed there, stays too.
+    setLoads((old) => (old[serverId]?.kind === 'loaded' ? old : { ...old, [serverId]: { kind: 'loading' } }));
     client.call('tools.list', { serverId, ...(reloads.refresh && { refresh: true }) }).then(
-      (tools) => current && setLoad({ kind: 'loaded', serverId, tools }),
-      (error: unknown) =>
-        current && setLoad({ kind: 'failed', message: `Could not list tools: ${toHostCallError(error).message}` })
+      (tools) => settle({ kind: 'loaded', tools }),
+      (error: unknown) => settle({ kind: 'failed', message: `Could not list tools: ${toHostCallError(error).message}` })
     );
     return () => {
       current = false;
     };
   }, [client, serverId, ready, reloads, toolsRevision]);
 
-  // The list of the server shown: for a render after another server was chosen, the list held is
-  // still the last server's, and is not shown as this one's.
-  const loaded = load.kind === 'loaded' && load.serverId === serverId ? load : undefined;
+  const load = serverId === undefined ? undefined : loads[serverId];
+  const loaded = load?.kind === 'loaded' ? load : undefined;
   // A call to make again, on the server shown: its tool's form opens filled; a tool the server no
   // longer offers is said instead of nothing happening.
   const again =
@@ -109,15 +117,13 @@ export function ToolsScreen({
     ? ''
     : !ready
       ? `${server.name} is not connected; its tools are listed once it is ready.`
-      : load.kind === 'failed'
+      : load?.kind === 'failed'
         ? load.message
         : loaded
           ? loaded.tools.length === 0
             ? 'This server offers no tools.'
             : `${loaded.tools.length} tool${loaded.tools.length === 1 ? '' : 's'}.`
-          : load.kind === 'idle'
-            ? ''
-            : 'Loading tools…';
+          : 'Loading tools…';
   const modern = server?.state.era === 'modern';
 
   return (
@@ -169,22 +175,29 @@ export function ToolsScreen({
           </>
         )}
       </p>
-      <ul className="cards tool-list" aria-label="Tools">
-        {ready && loaded && server
-          ? loaded.tools.map((tool) => (
+      {servers.map((s) => {
+        const kept = loads[s.id];
+        if (s.state.status !== 'ready' || kept?.kind !== 'loaded') return null;
+        const shown = s.id === serverId;
+        return (
+          <ul key={s.id} className="cards tool-list" aria-label="Tools" hidden={!shown}>
+            {kept.tools.map((tool) => (
               <ToolItem
-                key={`${server.id}\0${tool.name}`}
-                serverId={server.id}
+                key={tool.name}
+                serverId={s.id}
                 tool={tool}
-                modern={modern}
+                modern={s.state.era === 'modern'}
                 again={
-                  again?.call?.tool === tool.name ? { arguments: again.call.arguments, nonce: again.nonce } : undefined
+                  shown && again?.call?.tool === tool.name
+                    ? { arguments: again.call.arguments, nonce: again.nonce }
+                    : undefined
                 }
                 onFilled={setSpent}
               />
-            ))
-          : null}
-      </ul>
+            ))}
+          </ul>
+        );
+      })}
       {/* A 2026-07-28 server has no tasks/list (the tasks extension dropped it): no panel for it. */}
       {server && ready && !modern ? (
         <ServerTasksPanel key={server.id} server={server} open={panelOpen} onToggle={setPanelOpen} />

@@ -17,6 +17,8 @@ interface SettingsLayout {
   fieldBottoms: number[];
   promptWidth: number;
   gridWidth: number;
+  titleWidth: number;
+  providerWidth: number;
   /** Per server row: how far the centre of its policy choice is from the centre of its checkbox. */
   policyOffsets: number[];
   /** How much of the form is out of sight below its own scroll box. */
@@ -35,6 +37,8 @@ function measure(settings: Locator): Promise<SettingsLayout> {
       fieldBottoms: [...new Set(boxes.map((box) => Math.round(box.getBoundingClientRect().bottom)))],
       promptWidth: Math.round(form.querySelector('textarea')!.getBoundingClientRect().width),
       gridWidth: Math.round(form.querySelector('.chat-settings-grid')!.getBoundingClientRect().width),
+      titleWidth: Math.round(boxes[0]!.getBoundingClientRect().width),
+      providerWidth: Math.round(boxes[1]!.getBoundingClientRect().width),
       policyOffsets: Array.from(form.querySelectorAll('.chat-server-row')).map((row) => {
         const select = row.querySelector('select')?.getBoundingClientRect();
         const checkbox = row.querySelector('input[type="checkbox"]')!.getBoundingClientRect();
@@ -72,6 +76,8 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     const pane = page.getByRole('region', { name: 'Conversation New chat' });
     await pane.getByRole('button', { name: 'Settings' }).click();
     const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    // Opened, the settings give the focus to their first field, the title.
+    await settings.getByLabel('Title').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
     for (const server of ['Server work', 'Server desk']) await settings.getByLabel(server, { exact: true }).check();
     for (const server of ['Server work', 'Server desk'])
       await settings.getByLabel(`Tool calls to ${server}`).and(page.locator(':enabled')).waitFor();
@@ -83,6 +89,12 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
       await page.setViewportSize({ width, height: 800 });
       const layout = await measure(settings);
       assert.equal(layout.fieldBottoms.length, rows, `at ${width}: the four fields in ${rows} even row(s)`);
+      // The title, a sentence where the others hold a word or a number, is the widest in one row
+      // (in two rows, each field has half the width).
+      assert.ok(
+        layout.titleWidth >= (rows === 1 ? 1.5 : 1) * layout.providerWidth,
+        `at ${width}: the title ${layout.titleWidth}px, the provider ${layout.providerWidth}px`
+      );
       assert.ok(Math.abs(layout.promptWidth - layout.gridWidth) <= 1, `at ${width}: the prompt as wide as the fields`);
       assert.equal(layout.policyOffsets.length, 2);
       for (const offset of layout.policyOffsets)
@@ -156,8 +168,9 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     const pane = page.getByRole('region', { name: 'Conversation New chat' });
     const settings = pane.getByRole('form', { name: 'Conversation settings' });
     const places: Array<[string, (() => Promise<void>) | undefined]> = [
-      // Opening leaves the focus on the button, which now says "Close settings".
-      ['their button', undefined],
+      ['Title', undefined],
+      // A Shift+Tab from the title: the button, which now says "Close settings".
+      ['their button', () => pane.getByRole('button', { name: 'Close settings' }).focus()],
       ['Provider', () => settings.getByLabel('Provider').focus()],
       ['a server’s box', () => settings.getByRole('checkbox', { name: 'Server work' }).focus()],
       ['Save settings', () => settings.getByRole('button', { name: 'Save settings' }).focus()],
@@ -173,6 +186,29 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
         .catch(() => assert.fail(`Escape on ${where} left the settings open`));
       await page.waitForFunction(() => document.activeElement?.textContent === 'Settings');
     }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('opens the settings with the focus on the title, not on Close settings in the place of Settings: a second Enter leaves them open', async () => {
+    const pane = page.getByRole('region', { name: 'Conversation New chat' });
+    const settings = pane.getByRole('form', { name: 'Conversation settings' });
+    await pane.getByRole('button', { name: 'Settings', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await settings.getByLabel('Title').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
+    // Pressed twice: with nothing changed, Enter in the title neither saves nor closes.
+    await settings.evaluate((form) =>
+      form.addEventListener('submit', () => form.setAttribute('data-submitted', ''), { once: true })
+    );
+    await page.keyboard.press('Enter');
+    assert.equal(await settings.getAttribute('data-submitted'), null, 'the second Enter submitted the settings');
+    await page.keyboard.type(' renamed');
+    assert.equal(await settings.getByLabel('Title').inputValue(), 'New chat renamed', 'typing goes to the title');
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('dialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
+    await settings.waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
 

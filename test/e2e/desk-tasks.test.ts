@@ -628,6 +628,30 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('puts the focus on a task’s title after Cancel task in its Details, not on Forget this task, which takes its place', async () => {
+    const { call } = await slowTask();
+    const key = `requested:${call.task.outboundId}`;
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
+    await row(key)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    // From the keyboard, as a person who pressed Enter on it.
+    await detail.getByRole('button', { name: 'Cancel task' }).focus();
+    await page.keyboard.press('Enter');
+    await detail.locator('.detail-status [data-status="cancelled"]').waitFor();
+    await detail.getByRole('button', { name: 'Forget this task' }).waitFor();
+    await page
+      .waitForFunction(() => document.activeElement?.id === 'task-detail-title', undefined, { timeout: 5_000 })
+      .catch(async () =>
+        assert.fail(`the focus is on “${await page.evaluate(() => document.activeElement?.textContent)}”`)
+      );
+    assert.ok(d.fixture.host.requestor.get(call.task.outboundId), 'not forgotten');
+    await detail.getByRole('button', { name: 'Close' }).click();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('filters the audit log like History and exports what the filters match as JSON Lines', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });

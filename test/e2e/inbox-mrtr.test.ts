@@ -72,7 +72,7 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
   const callTool = async (serverName: string, tool: string): Promise<void> => {
     await nav('Servers').click();
     await page.getByRole('button', { name: `Tools of ${serverName}` }).click();
-    await tools.locator(`li[data-tool="${tool}"]`).waitFor();
+    await tools.locator(`li[data-tool="${tool}"]`).filter({ visible: true }).waitFor();
     const form = await openToolForm(tools, tool);
     await form.getByRole('button', { name: 'Call tool' }).click();
   };

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
@@ -149,9 +153,12 @@ describe('an ordinary request its server may stop waiting for', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
-  it('does not warn of a timeout on a question a task waits on (its related task), however long it waits', async () => {
+  it('warns on a question a server asks for its task too: the request itself is ordinary, and may time out', async () => {
     const { page } = desk;
-    // A 2025-11-25 server's question for a task (related-task `_meta`): the server waits on the task, not on a timeout.
+    // The first test moved the page's clock on; back to the core's time, so this card starts at a second or two.
+    await page.clock.setSystemTime(Date.now());
+    // A 2025-11-25 server's question for its task (related-task `_meta`), sent as an ordinary request:
+    // the server's SDK gives up on it after its request timeout, as on any other.
     const asked = peer.server
       .request(
         {
@@ -169,12 +176,46 @@ describe('an ordinary request its server may stop waiting for', () => {
     const card = page.getByRole('article', { name: 'Which shelf for the crates?' });
     await card.waitFor();
     assert.match((await card.locator('.meta').textContent()) ?? '', / · the server’s task \S+ waits on it · /);
+    await card.locator('.wait-note:not(.banner-warning)').waitFor();
+    assert.equal(
+      await card.locator('.wait-note').textContent(),
+      'Servers often stop waiting after about a minute (the MCP SDK’s default timeout).'
+    );
     await page.clock.fastForward(41_000);
-    // Well past 40 s by the page's clock (ahead by the first test's wait too): the card still says how long, and nothing more.
-    await card.locator('.waiting-since', { hasText: /^waiting for \d+ min \d+ s$/ }).waitFor();
-    assert.equal(await card.locator('.wait-note').count(), 0);
+    await card.locator('.wait-note.banner-warning').waitFor();
+    assert.equal(
+      await card.locator('.wait-note').textContent(),
+      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you typed here stays in its notice, to copy.'
+    );
     await card.getByRole('button', { name: 'Decline' }).click();
     assert.equal(((await asked) as { action?: string }).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('does not warn of a timeout on a task-augmented question: Taskdesk’s own task, which its server polls', async () => {
+    const { page } = desk;
+    const created = await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which dock for the crates?',
+          requestedSchema: { type: 'object', properties: { dock: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const card = page.getByRole('article', { name: 'Which dock for the crates?' });
+    await card.waitFor();
+    assert.match((await card.locator('.meta').textContent()) ?? '', / · task \S+ · Taskdesk keeps the task/);
+    await page.clock.fastForward(41_000);
+    // Its task's time is counted instead, and no note says the server may stop waiting.
+    await card.locator('.meta', { hasText: /Taskdesk keeps the task and its result for \d+ min/ }).waitFor();
+    assert.equal(await card.locator('.wait-note').count(), 0);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await card.waitFor({ state: 'detached' });
+    assert.equal(typeof created.task.taskId, 'string');
     assert.deepEqual(desk.pageErrors, []);
   });
 });

@@ -129,10 +129,18 @@ export async function openDesk(
   return { server, browser, page };
 }
 
-/** Opens a tool's call form on the Tools screen and returns it. */
+/**
+ * Opens a tool's call form on the Tools screen and returns it.
+ *
+ * The screen keeps each server's forms while another server is shown: a form opened before on
+ * the server shown is open still, and is returned as it is.
+ */
 export async function openToolForm(tools: Locator, name: string): Promise<Locator> {
-  const item = tools.locator(`li[data-tool="${name}"]`);
-  await item.getByRole('button', { name: `Call ${name}…` }).click();
+  // The shown server's card: the lists of the servers shown before are kept, hidden.
+  const item = tools.locator(`li[data-tool="${name}"]`).filter({ visible: true });
+  const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const toggle = item.getByRole('button', { name: new RegExp(`^(Call ${quoted}…|Close form for ${quoted})$`) });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   const form = item.getByRole('form', { name: `Call ${name}` });
   await form.waitFor();
   return form;

@@ -238,7 +238,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       await failed.waitFor();
       assert.match(
         (await failed.textContent()) ?? '',
-        /^The run you approved on fake-large \(Fake LLM\) failed at .+: .*overloaded.*[.?!)] Try it again, on another model or with the request changed, or reject it; Server p waits meanwhile\.$/
+        /^The run you approved on fake-large \(Fake LLM\) failed at .+: .*overloaded.*[.?!)] Try it again, on another model or with the request changed, write the reply yourself, or reject it; Server p waits meanwhile\.$/
       );
       assert.equal(await approval.getByLabel('Model').inputValue(), 'fake-large');
       // The focus waited on the Inbox heading, and the request back (the card) took it.

@@ -226,7 +226,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       button.parentElement!.getBoundingClientRect().width
     ]);
     assert.ok(widths[0]! < widths[1]! / 3, `Add header is ${widths[0]}px of ${widths[1]}px`);
-    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByRole('button', { name: 'Add header' }).press('Enter');
+    // Into the new row, ready for its name.
+    await form.getByLabel('Name of header 1').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
     await form.getByLabel('Name of header 1').fill('Authorization');
     await form.getByLabel('Value of Authorization').fill(`Bearer hdr-${MARK}-2`);
     assert.equal(
@@ -767,8 +769,12 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       ['LEVEL', '3', false]
     ];
     for (const [index, [name, value, secret]] of entered.entries()) {
-      await form.getByRole('button', { name: 'Add variable' }).click();
-      await form.getByLabel(`Name of variable ${index + 1}`).fill(name);
+      await form.getByRole('button', { name: 'Add variable' }).press('Enter');
+      // The focus goes into the new row's name: what the person types next lands there.
+      const added = form.getByLabel(`Name of variable ${index + 1}`);
+      await added.and(page.locator(':focus')).waitFor({ timeout: 5_000 });
+      await page.keyboard.type(name);
+      assert.equal(await added.inputValue(), name);
       await form.getByLabel(`Value of ${name}`).fill(value);
       assert.equal(await form.getByLabel(`Secret ${name}`).isChecked(), secret, `${name} is taken for a secret or not`);
     }
@@ -800,8 +806,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     ]);
     // MODE moved to the end (removed, added again with a new value).
     await opened.edit.getByRole('button', { name: 'Remove MODE' }).click();
-    await opened.edit.getByRole('button', { name: 'Add variable' }).click();
-    await opened.edit.getByLabel('Name of variable 4').fill('MODE');
+    await opened.edit.getByRole('button', { name: 'Add variable' }).press('Enter');
+    // In Edit as in Add: the new row's name takes the focus.
+    await opened.edit.getByLabel('Name of variable 4').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
+    await page.keyboard.type('MODE');
     await opened.edit.getByLabel('Value of MODE').fill('slow');
     await opened.edit.getByRole('button', { name: 'Save' }).click();
     await opened.edit.waitFor({ state: 'detached' });

@@ -232,17 +232,22 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.deepEqual(pageErrors, []);
   });
 
-  it('says a task the person cancelled was "Cancelled by you", with no error under it', async () => {
+  it('says a task the person cancelled was "Cancelled by you", with no error under it, the focus on its heading', async () => {
     const form = await openForm('work-optional');
     await form.getByLabel('durationMs').fill('600000');
     await form.getByRole('button', { name: 'Call tool' }).click();
     const card = callCard('work-optional');
     await card.locator('[data-status="working"]').waitFor();
-    await card.getByRole('button', { name: /^Cancel work-optional task / }).click();
+    // From the keyboard, as a person who pressed Enter on it.
+    await card.getByRole('button', { name: /^Cancel work-optional task / }).focus();
+    await page.keyboard.press('Enter');
     await card.locator('[data-status="cancelled"]').waitFor();
     await card.locator('.outcome-cancelled', { hasText: /^Cancelled by you$/ }).waitFor();
     // A poll after the cancel finds no result stored: that is not an error to show.
     await card.getByRole('button', { name: /^Forget / }).waitFor();
+    // The focus Cancel held goes to the card's heading, beside its new status, not to Forget,
+    // where one more Enter would forget the call.
+    await card.locator('h3').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
     assert.equal(await card.locator('.tool-result-error').count(), 0);
     assert.doesNotMatch((await card.textContent()) ?? '', /Error -?\d+|−32603|has no result stored/);
     // The server's word on the cancel only says again what "Cancelled by you" says.

@@ -246,7 +246,7 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
 
     // The other server did not declare tasks.cancel.
     await tools.getByLabel('Server', { exact: true }).selectOption('fixed');
-    await tools.locator('li[data-tool="slow"]').waitFor();
+    await tools.locator('li[data-tool-server="fixed"][data-tool="slow"]').waitFor();
     const fixedSlow = await openForm('slow');
     await fixedSlow.getByLabel('durationMs').fill('600000');
     await fixedSlow.getByRole('button', { name: 'Call tool' }).click();

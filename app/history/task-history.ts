@@ -48,6 +48,14 @@ export const MAX_HISTORY_BYTES_PER_SERVER = 16 * 1024 * 1024;
 
 /** How often entries past the retention are looked for, besides every write. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How long the ends of plain calls gather before they become entries. Nobody waits on History,
+ * while a call's caller (the assistant's next model call, the Tools screen's result) does: made
+ * at once, each entry (its bounded copies, its text for the journal, its sizes) took its share of
+ * the event loop in the very moments a burst of the assistant's turns was waiting for first
+ * tokens. Every read of History takes what gathered first, so nothing reads stale.
+ */
+const GATHER_MS = 100;
 const PAGE_DEFAULT = 50;
 const PAGE_MAX = 500;
 
@@ -117,6 +125,9 @@ export class TaskHistory {
   readonly #settings: OpenedDocument<HistoryRetention>;
   #retention: HistoryRetention;
   #pruneTimer: TimerHandle | undefined;
+  /** Ends of plain calls not yet entries (see {@link GATHER_MS}), and the timer that takes them. */
+  #gathered: Array<{ ended: EndedCall; endedAt: string }> = [];
+  #gatherTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   /** Warnings found while loading (files moved aside). */
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
@@ -297,15 +308,31 @@ export class TaskHistory {
    * `callId` again). Recorded once it ends: a plain call does not outlive the app.
    */
   recordCall(ended: EndedCall): void {
+    if (this.#closed) return;
+    this.#gathered.push({ ended, endedAt: ended.call.endedAt ?? this.#now() });
+    // Not the injected clock: a test's clock that stands still would hold the entry back from its event.
+    this.#gatherTimer ??= setTimeout(() => this.#takeGathered(), GATHER_MS);
+  }
+
+  /** The calls' ends gathered so far become entries now, in the order they ended. */
+  #takeGathered(): void {
+    clearTimeout(this.#gatherTimer);
+    this.#gatherTimer = undefined;
+    if (this.#gathered.length === 0) return;
+    const gathered = this.#gathered;
+    this.#gathered = [];
+    for (const { ended, endedAt } of gathered) this.#callEntry(ended, endedAt);
+  }
+
+  #callEntry(ended: EndedCall, endedAt: string): void {
     const { call } = ended;
-    const endedAt = call.endedAt ?? this.#now();
     // A result with `isError` is the tool's failure, said the way a task says it (a task's
     // status is `failed` "when the tool call result has isError set to true"): not a green
     // "Completed" in History, and found by its "Failed" filter.
     const toolError =
       call.state === 'completed' && (ended.result as { isError?: unknown } | undefined)?.isError === true;
     const status: HistoryStatus = call.state === 'running' || toolError ? 'failed' : call.state;
-    this.#save({
+    this.#keep({
       id: `call:${randomUUID()}`,
       direction: 'requested',
       kind: 'tool-call',
@@ -350,6 +377,7 @@ export class TaskHistory {
 
   /** One page of entries matching `filter`, newest first. */
   list(filter: HistoryFilter = {}, page: { cursor?: string; limit?: number } = {}): HistoryPage {
+    this.#takeGathered();
     const limit = Math.min(PAGE_MAX, Math.max(1, page.limit ?? PAGE_DEFAULT));
     const matching = this.#matching(filter);
     // A keyset cursor (the last entry shown): entries added or removed meanwhile neither shift
@@ -371,11 +399,13 @@ export class TaskHistory {
 
   /** The whole entry, or undefined. */
   get(id: string): HistoryEntry | undefined {
+    this.#takeGathered();
     return this.#entries.get(id);
   }
 
   /** Every entry matching `filter` as JSON Lines, newest first. */
   exportJsonLines(filter: HistoryFilter = {}): string {
+    this.#takeGathered();
     return this.#matching(filter)
       .map((entry) => `${JSON.stringify(entry)}\n`)
       .join('');
@@ -388,6 +418,7 @@ export class TaskHistory {
   /** Saves a new retention and applies it at once. */
   setRetention(retention: HistoryRetention): HistoryRetention {
     this.#retention = HistoryRetentionSchema.parse(retention);
+    this.#takeGathered();
     this.#settings.save(this.#retention);
     this.#prune();
     return this.retention;
@@ -395,11 +426,13 @@ export class TaskHistory {
 
   /** Number of entries held. */
   get size(): number {
+    this.#takeGathered();
     return this.#entries.size;
   }
 
   /** Writes what is pending and stops pruning. */
   close(): void {
+    this.#takeGathered();
     this.#closed = true;
     if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
     this.#log.close();
@@ -492,7 +525,13 @@ export class TaskHistory {
     return new Date(this.#clock.now()).toISOString();
   }
 
+  /** Keeps an entry, after the calls' ends gathered before it (entries keep the order they came in). */
   #save(given: HistoryEntry): void {
+    this.#takeGathered();
+    this.#keep(given);
+  }
+
+  #keep(given: HistoryEntry): void {
     if (this.#closed) return;
     // Every entry passes here, whichever record* made it: a tool that repeats a credential back
     // (a server's environment, the headers it was sent) has it masked in the entry, and so in its

@@ -325,6 +325,45 @@ describe('the task history', () => {
     history.close();
   });
 
+  it('makes the entries of ended calls 100 ms later, in the order they ended, or at once for a read or the close', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { history, dataDir, clock, changed } = fresh();
+    const ended = (tool: string) => ({
+      call: {
+        callId: tool,
+        serverId: 'beta',
+        serverName: 'Beta',
+        toolName: tool,
+        startedAt: '2026-06-01T00:00:01.000Z',
+        endedAt: '2026-06-01T00:00:02.000Z',
+        state: 'completed' as const
+      },
+      arguments: {}
+    });
+    history.recordCall(ended('first'));
+    history.recordCall(ended('second'));
+    t.mock.timers.tick(99);
+    assert.equal(changed.length, 0);
+    t.mock.timers.tick(1);
+    assert.deepEqual(
+      changed.map((summary) => summary.title),
+      ['Tool call: first', 'Tool call: second']
+    );
+    // A request's entry that comes after them keeps its place after them.
+    history.recordCall(ended('third'));
+    history.recordRequested(requested('o1'));
+    assert.equal(changed.length, 4);
+    assert.equal(changed[2]?.title, 'Tool call: third');
+    assert.equal(changed[3]?.taskId, 'server-o1');
+    history.recordCall(ended('fourth'));
+    history.close();
+    assert.equal(
+      openHistory(dataDir, clock).history.list({ kind: 'tool-call' }).total,
+      5,
+      'the four calls, the last one kept by the close, and the task'
+    );
+  });
+
   it('records a tool call that ran without a task, answered, failed or cancelled, each as an entry of its own', () => {
     const { history, dataDir, clock, changed } = fresh();
     const call = (
@@ -353,6 +392,8 @@ describe('the task history', () => {
       call: call('cancelled', { error: { code: -32800, message: 'Cancelled by you' } }),
       arguments: { message: 'stop' }
     });
+    assert.equal(changed.length, 0, 'gathered: no entry is made on the way of the calls');
+    assert.equal(history.list({ kind: 'tool-call' }).total, 3, 'a read takes what gathered first');
     assert.equal(changed.length, 3, 'the UI is told of each');
 
     history.close();

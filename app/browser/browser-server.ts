@@ -18,7 +18,7 @@ export interface BrowserServerOptions {
   rendererDir: string;
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** The launch token; a fresh random one by default. */
+  /** The access token (browser mode keeps one in its data directory); a fresh random one by default. */
   token?: string;
 }
 

@@ -5,10 +5,10 @@ import { openVersionedDocument } from '../store/versioned-document.js';
 
 /**
  * Browser mode's port, remembered in the data directory so that a restart comes back on the same
- * address when it can: a tab left open then reaches the new host at once, and is told its token
- * is out of date rather than left "Reconnecting…" against a port nobody listens on. A launch on
- * a port given (`--port`, 0 included) is remembered as well: the next launch without one comes
- * back on it.
+ * address when it can: a tab left open then reaches the new host at once (with the token kept too,
+ * see token-file.ts, it simply reconnects) rather than being left "Reconnecting…" against a port
+ * nobody listens on. A launch on a port given (`--port`, 0 included) is remembered as well: the
+ * next launch without one comes back on it.
  */
 export async function listenOnPreferredPort<T extends { port: number }>(options: {
   dataDir: string;

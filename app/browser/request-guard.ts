@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** The header the page sends its launch token in. */
+/** The header the page sends its access token in. */
 export const TOKEN_HEADER = 'x-taskdesk-token';
 
-/** A fresh per-launch token: 256 random bits, URL-safe. */
+/** A fresh access token: 256 random bits, URL-safe. */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -22,7 +22,7 @@ export interface Refusal {
  * - the `Host` header must name this server (a DNS-rebinding page sends its own name);
  * - a present `Origin` (always sent on POST and on cross-origin requests) must be ours,
  *   and `Sec-Fetch-Site`, when the browser sends it, must say same-origin;
- * - the per-launch token must match. It is in the header; only the event stream may carry
+ * - the access token must match. It is in the header; only the event stream may carry
  *   it in the query, since `EventSource` cannot set headers.
  */
 export class RequestGuard {

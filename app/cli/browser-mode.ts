@@ -1,10 +1,11 @@
 /**
  * Browser mode: the Taskdesk core and UI without Electron.
  *
- *   tsx app/cli/browser-mode.ts [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo]
+ *   tsx app/cli/browser-mode.ts [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo] [--new-token]
  *
  * Starts the host (data in `--data-dir`, `TASKDESK_DATA_DIR`, or ~/.taskdesk-browser), serves
- * the built renderer on 127.0.0.1 and prints the URL to open; the URL carries this launch's token.
+ * the built renderer on 127.0.0.1 and prints the URL to open; the URL carries the access token,
+ * which is kept in the data directory, so a tab left open works again after a restart.
  * Without `--port` (or `TASKDESK_PORT`) it listens on the port of its last launch when that is
  * free, otherwise on any free one (`--port 0` always picks a free one); the port of every launch,
  * one given included, is the one the next launch comes back on.
@@ -15,13 +16,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBrowserServer } from '../browser/browser-server.js';
 import { listenOnPreferredPort } from '../browser/preferred-port.js';
+import { loadOrCreateToken } from '../browser/token-file.js';
 import { confStoreFactory } from '../store/json-file-store.js';
 import { createHost } from '../host/host.js';
 import { setHostHeapGrowth } from '../host/heap-growth.js';
 import { addDemoServerIfNone, demoServerConfig } from './demo-server.js';
 import { builtRendererDir } from './package-root.js';
 
-const USAGE = `Usage: npm run start:browser -- [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo]
+const USAGE = `Usage: npm run start:browser -- [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo] [--new-token]
 
 Starts Taskdesk without Electron and prints the address to open in a browser.
   --port N            listen on port N (0: any free one). Default: TASKDESK_PORT, else the last
@@ -29,6 +31,8 @@ Starts Taskdesk without Electron and prints the address to open in a browser.
   --data-dir DIR      keep Taskdesk's data in DIR. Default: TASKDESK_DATA_DIR, else ~/.taskdesk-browser
   --renderer-dir DIR  serve the Desk built in DIR. Default: the project's build/renderer
   --no-demo           do not add the demo server (server-everything) when no server is saved
+  --new-token         replace the access token kept in the data directory: addresses printed
+                      before stop working
   --help              print this and exit`;
 
 function readArgs() {
@@ -42,6 +46,7 @@ function readArgs() {
         'data-dir': { type: 'string' },
         'renderer-dir': { type: 'string' },
         'no-demo': { type: 'boolean', default: false },
+        'new-token': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false }
       }
     }).values;
@@ -79,7 +84,11 @@ for (const warning of host.warnings)
 if (!values['no-demo'] && (await addDemoServerIfNone(host, demoServerConfig()))) {
   console.log('No servers were saved: added the bundled demo server (server-everything).');
 }
-const start = (listenOn: number) => startBrowserServer({ host, rendererDir, port: listenOn });
+const loaded = loadOrCreateToken(dataDir, { rotate: values['new-token'] });
+if (loaded.message) console.warn(`warning: ${loaded.message}`);
+if (values['new-token'] && !loaded.message)
+  console.log('Made a new access token: tabs opened at an earlier address must open the one below.');
+const start = (listenOn: number) => startBrowserServer({ host, rendererDir, port: listenOn, token: loaded.token });
 // The port given is remembered too: the next launch without --port comes back on it.
 const server = await listenOnPreferredPort({
   dataDir,

@@ -18,18 +18,24 @@ const windowTimers: DraftTimers = {
  * Sends a card's draft to the host once typing rests, not on every keystroke: only the latest
  * values go, and only when they differ from what was last sent (or what the card started with).
  * `flush` sends what waits at once (the window loses focus or the card goes).
+ *
+ * `send` resolves to whether the host kept the draft. One it did not keep (the connection
+ * dropped, or the host refused it) waits again, without a timer: the next change or flush sends
+ * it, so a dropped call is not the last word, and a host that keeps refusing is not asked in a loop.
  */
 export class DraftSender {
-  readonly #send: (values: InboxDraftValues | null) => void;
+  readonly #send: (values: InboxDraftValues | null) => Promise<boolean>;
   readonly #delayMs: number;
   readonly #timers: DraftTimers;
-  /** What the host holds, as JSON ('null' for none). */
-  #sent: string;
+  /** What the host holds, or will once the last send is kept, as JSON ('null' for none); undefined: not known. */
+  #sent: string | undefined;
+  /** Counts the sends: only the answer to the latest one says what the host holds. */
+  #sends = 0;
   #waiting: { values: InboxDraftValues | null; json: string } | undefined;
   #timer: unknown;
 
   constructor(
-    send: (values: InboxDraftValues | null) => void,
+    send: (values: InboxDraftValues | null) => Promise<boolean>,
     /** What the host holds already (the draft the card came with), or null. */
     start: InboxDraftValues | null,
     delayMs = DRAFT_SEND_DELAY_MS,
@@ -63,7 +69,14 @@ export class DraftSender {
     if (!waiting) return;
     this.#waiting = undefined;
     this.#sent = waiting.json;
-    this.#send(waiting.values);
+    const send = ++this.#sends;
+    const kept = (ok: boolean) => {
+      // A later send stands for this one: its own answer tells.
+      if (ok || send !== this.#sends) return;
+      this.#sent = undefined;
+      this.#waiting ??= waiting;
+    };
+    this.#send(waiting.values).then(kept, () => kept(false));
   }
 
   #stopTimer(): void {

@@ -9,7 +9,7 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
-import { useHostDraft, useKeptDraft, useTypedText } from './kept-draft.js';
+import { useHostDraft, useKeptDraft, useStartDraft, useTypedText } from './kept-draft.js';
 import { initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
 
@@ -28,14 +28,15 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   const form = useSchemaForm(schema, 'elicitation', check);
   const answering = useAnswer(item);
   useKeptDraft(item, useTypedText(form.fields, form.values));
-  // What was typed before Taskdesk restarted, when it still fits the form.
-  const [restored] = useState(() => restoredFormValues(form.fields, item.keptDraft) ?? null);
+  // What was typed before (in another card of the item, or before Taskdesk restarted), when it still fits the form.
+  const kept = useStartDraft(item);
+  const [restored] = useState(() => restoredFormValues(form.fields, kept) ?? null);
   const { reset } = form;
   useLayoutEffect(() => {
     if (restored) reset(restored);
   }, [restored, reset]);
   const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
-  useHostDraft(item, JSON.stringify(form.values) === initial ? null : form.values, restored);
+  useHostDraft(item, kept, JSON.stringify(form.values) === initial ? null : form.values, restored);
   const done = `Answer sent to ${item.serverName}.`;
 
   const submit = () => {

@@ -5,6 +5,7 @@ import type { SchemaField } from '../../app/contract/schema-fields.js';
 import type { RawValue } from '../forms/schema-values.js';
 import { typedText } from './typed-text.js';
 import { useDesk } from '../shell/desk-context.js';
+import { startDraft } from '../store/desk-state.js';
 
 /**
  * Keeps what the person has typed into a card in the store as they type, so that if the server
@@ -28,26 +29,44 @@ export function useTypedText(fields: SchemaField[], values: Record<string, RawVa
 }
 
 /**
- * Keeps what was typed into a task's question with the host (`inbox.keepDraft`), so that it is
- * back in the card (`item.keptDraft`) when the question is back after a restart of Taskdesk.
- * `values` is what the card would start from again (null: nothing typed); `start` what it started
- * from (null: not the kept draft, which then goes). Sent once typing rests, and at once when the
- * window loses focus or is hidden, or the card goes. An ordinary request's card keeps nothing
- * there: its question does not outlive a restart.
+ * The draft a card starts from as it mounts ({@link startDraft}): what was last typed into a card
+ * of the item, else the one the host kept. Read once: a card's values are its own from then on.
  */
-export function useHostDraft(item: InboxItem, values: InboxDraftValues | null, start: InboxDraftValues | null): void {
-  const { client } = useDesk();
+export function useStartDraft(item: InboxItem): InboxDraftValues | undefined {
+  const { store } = useDesk();
+  const [kept] = useState(() => startDraft(store.getState(), item));
+  return kept;
+}
+
+/**
+ * Keeps what was typed into a task's question with the host (`inbox.keepDraft`), so that it is
+ * back in the card (`item.keptDraft`) when the question is back after a restart of Taskdesk, and
+ * in the store, for a card of the item that mounts later. `kept` is the draft the card was given
+ * ({@link useStartDraft}); `values` what the card would start from again (null: nothing typed);
+ * `start` what it started from (null: not the draft given, which then goes). Sent once typing
+ * rests, and at once when the window loses focus or is hidden, or the card goes. An ordinary
+ * request's card keeps nothing with the host: its question does not outlive a restart.
+ */
+export function useHostDraft(
+  item: InboxItem,
+  kept: InboxDraftValues | undefined,
+  values: InboxDraftValues | null,
+  start: InboxDraftValues | null
+): void {
+  const { client, store } = useDesk();
   const { id, taskId } = item;
   const [sender] = useState(() =>
     taskId === undefined
       ? undefined
-      : new DraftSender((next) => {
-          // A draft is a help, not a promise: one the host could not keep is still in the card.
-          client.call('inbox.keepDraft', { id, values: next }).catch(() => undefined);
-        }, item.keptDraft ?? null)
+      : new DraftSender(
+          // A draft is a help, not a promise: one the host could not keep is still in the card,
+          // and goes again with the next change or flush.
+          (next) => client.call('inbox.keepDraft', { id, values: next }).then((reply) => reply.kept),
+          kept ?? null
+        )
   );
   // A kept draft the card could not start from (its form changed) is forgotten.
-  const stale = item.keptDraft !== undefined && start === null;
+  const stale = kept !== undefined && start === null;
   useEffect(() => {
     if (stale) sender?.change(null);
   }, [sender, stale]);
@@ -62,7 +81,8 @@ export function useHostDraft(item: InboxItem, values: InboxDraftValues | null, s
       return;
     }
     sender?.change(latest.current);
-  }, [sender, json]);
+    store.dispatch({ type: 'inbox-draft', id, values: latest.current });
+  }, [sender, store, id, json]);
   useEffect(() => {
     if (!sender) return;
     const flush = () => sender.flush();

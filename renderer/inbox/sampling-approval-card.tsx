@@ -45,6 +45,12 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   // The reply form is open: the person writes the reply instead of running a model (open again
   // after a restart when they had begun one).
   const [replying, setReplying] = useState(() => !review && writing.restored !== null);
+  /**
+   * Set when the person opens the reply form: only then does the reply take the focus. A form
+   * open from the start (a restored draft) leaves the focus where it is, or the page's first key
+   * (`j` in the Inbox) would be typed into the reply.
+   */
+  const [openedReply, setOpenedReply] = useState(false);
   const writeButton = useRef<HTMLButtonElement>(null);
   /** Set when the person closes the reply form: the button that opened it takes the focus back. */
   const closedReply = useRef(false);
@@ -137,7 +143,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       {/* Before the approval form, hidden meanwhile (it keeps what was chosen there): the Inbox's
           keys take the first primary and Reject buttons of a card. */}
       {replying ? (
-        <SamplingReplyForm item={item} answering={answering} writing={writing} focus>
+        <SamplingReplyForm item={item} answering={answering} writing={writing} focus={openedReply}>
           <button
             type="button"
             onClick={() => {
@@ -260,7 +266,14 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             </button>
           )}
           {review ? null : (
-            <button type="button" ref={writeButton} onClick={() => setReplying(true)}>
+            <button
+              type="button"
+              ref={writeButton}
+              onClick={() => {
+                setOpenedReply(true);
+                setReplying(true);
+              }}
+            >
               Write the reply yourself…
             </button>
           )}

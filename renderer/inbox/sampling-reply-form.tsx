@@ -3,13 +3,16 @@ import type { InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
-import { useHostDraft } from './kept-draft.js';
+import { useHostDraft, useStartDraft } from './kept-draft.js';
 import { restoredReply, type ReplyDraft } from './restored-draft.js';
 import type { Answering } from './use-answer.js';
 
 /** A reply being written, held by the card so that it outlives the form (closed and opened again). */
 export interface ReplyWriting {
-  /** What the card started from: the reply kept before Taskdesk restarted (a task's request), if any. */
+  /**
+   * What the card started from, if anything: the reply last written in another card of the item,
+   * or the one kept before Taskdesk restarted (a task's request).
+   */
   restored: ReplyDraft | null;
   reply: string;
   setReply: (reply: string) => void;
@@ -19,10 +22,11 @@ export interface ReplyWriting {
 
 /** The reply a person writes to a sampling request, kept with the host as they type (a task's). */
 export function useReplyWriting(item: InboxItem): ReplyWriting {
-  const [restored] = useState(() => restoredReply(item.keptDraft) ?? null);
+  const kept = useStartDraft(item);
+  const [restored] = useState(() => restoredReply(kept) ?? null);
   const [reply, setReply] = useState(restored?.reply ?? '');
   const [model, setModel] = useState(restored?.model ?? 'human');
-  useHostDraft(item, reply.trim() === '' && model === 'human' ? null : { reply, model }, restored);
+  useHostDraft(item, kept, reply.trim() === '' && model === 'human' ? null : { reply, model }, restored);
   return { restored, reply, setReply, model, setModel };
 }
 
@@ -30,7 +34,8 @@ export function useReplyWriting(item: InboxItem): ReplyWriting {
  * The form a person writes a sampling request's reply in: the reply, the model name it goes back
  * under ("human" unless changed), Send reply and Reject. The same on the card of a request no model
  * can run and on an approval card, where the person writes it instead of running a model.
- * `children`: further buttons; `focus`: the reply takes the focus when the form opens.
+ * `children`: further buttons; `focus`: the reply takes the focus as the form mounts (only when the
+ * person opened it: not a form open from the start, whose focus would take the page's keys).
  */
 export function SamplingReplyForm({
   item,

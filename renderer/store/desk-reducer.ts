@@ -1,6 +1,7 @@
 import type {
   HostEventPayload,
   InboundTask,
+  InboxDraftValues,
   InboxItem,
   OutboundTaskView,
   PlainCallView
@@ -78,7 +79,9 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return ended ? runEnded(next, answeredBy(ended)) : next;
     }
     case 'inbox-draft':
-      return withDraft(state, action.id, action.text);
+      return 'values' in action
+        ? withDraftValues(state, action.id, action.values)
+        : withDraft(state, action.id, action.text);
     default: {
       const missed: never = action;
       throw new Error(`Unknown action ${JSON.stringify(missed)}`);
@@ -128,6 +131,9 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     inbox: dedupe(snapshot.inbox),
     drafts: Object.fromEntries(
       Object.entries(state.drafts).filter(([id]) => snapshot.inbox.some((item) => item.id === id))
+    ),
+    draftValues: Object.fromEntries(
+      Object.entries(state.draftValues).filter(([id]) => snapshot.inbox.some((item) => item.id === id))
     ),
     withdrawn: [...state.withdrawn, ...offline],
     tasks,
@@ -186,6 +192,17 @@ function withDraft(state: DeskState, id: string, text: string | undefined): Desk
   return { ...state, drafts };
 }
 
+/** Keeps the values last typed into an Inbox card (only while the card is there), or forgets them (`undefined`). */
+function withDraftValues(state: DeskState, id: string, values: InboxDraftValues | null | undefined): DeskState {
+  if (values === undefined) {
+    if (!(id in state.draftValues)) return state;
+    const { [id]: _gone, ...draftValues } = state.draftValues;
+    return { ...state, draftValues };
+  }
+  if (!state.inbox.some((item) => item.id === id)) return state;
+  return { ...state, draftValues: { ...state.draftValues, [id]: values } };
+}
+
 function withoutLive(state: DeskState, key: string): DeskState {
   if (!(key in state.live)) return state;
   const { [key]: _gone, ...live } = state.live;
@@ -229,8 +246,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
       const draft = state.drafts[id];
-      const next = withDraft(
-        { ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring },
+      const next = withDraftValues(
+        withDraft({ ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring }, id, undefined),
         id,
         undefined
       );

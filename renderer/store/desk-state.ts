@@ -3,6 +3,7 @@ import type {
   HostEventPayload,
   InboundTask,
   HistorySummary,
+  InboxDraftValues,
   InboxItem,
   OutboundTaskView,
   PlainCallView,
@@ -69,7 +70,9 @@ export type DeskAction =
   /** An Inbox answer the host took, in words, shown where its card was; `run` when it started a model. */
   | { type: 'inbox-answered'; text: string | undefined; run?: AnsweredRun; item?: AnsweredItem }
   /** What the person has typed into an Inbox card so far (undefined: nothing), kept for its withdrawal's notice. */
-  | { type: 'inbox-draft'; id: string; text: string | undefined };
+  | { type: 'inbox-draft'; id: string; text: string | undefined }
+  /** The values of an Inbox card the person changed (null: they emptied it), for another card of the item to start from. */
+  | { type: 'inbox-draft'; id: string; values: InboxDraftValues | null };
 
 /**
  * A model run the person's approval started, that the line above the cards tells about ("… is
@@ -155,6 +158,12 @@ export interface DeskState {
    */
   drafts: Record<string, string>;
   /**
+   * The values last typed into Inbox cards, by item id (null: emptied): a card of the item that
+   * mounts later (the Assistant's chat shows a task's questions too) starts from these, not from
+   * the `keptDraft` the item came with, which is older. See {@link startDraft}.
+   */
+  draftValues: Record<string, InboxDraftValues | null>;
+  /**
    * The last few model requests History said ended (newest last): a run can end before the
    * reply to its approval comes back, and a request that was no task leaves nothing else behind.
    */
@@ -188,6 +197,7 @@ export const initialDeskState: DeskState = {
   withdrawn: [],
   connectFailures: {},
   drafts: {},
+  draftValues: {},
   endedRuns: [],
   assistant: initialAssistantSlice,
   sync: undefined
@@ -208,4 +218,13 @@ export interface WithdrawnNotice {
   offline?: boolean;
   /** What the person had typed into its card, not sent: kept here for them to copy. */
   draft?: string;
+}
+
+/**
+ * What a card of `item` starts from as it mounts: what was last typed into a card of it in this
+ * page, else the draft the host kept (`keptDraft`); undefined when there is neither, or the
+ * person emptied it.
+ */
+export function startDraft(state: DeskState, item: InboxItem): InboxDraftValues | undefined {
+  return item.id in state.draftValues ? (state.draftValues[item.id] ?? undefined) : item.keptDraft;
 }

@@ -120,5 +120,66 @@ describe('a task’s question typed into before a restart, in headless Chromium 
     const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { type: 'text', text: 'Hello from a person' });
     assert.deepEqual(pageErrors, []);
+    await second.stop();
+  });
+
+  it('opens a reply being written instead of a model run as it was, without taking the Inbox’s keys', async () => {
+    const peer = peerServer('desk-peer');
+    const first = await restart.host({ desk: peer });
+    // A provider, and the policy that asks first (both kept across the restart): the request
+    // waits for approval, not for a reply.
+    await first.host.call('providers.save', {
+      id: 'llm',
+      name: 'Some LLM',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: [{ name: 'some-model' }],
+      defaultModel: 'some-model'
+    });
+    await first.host.call('sampling.setPolicy', { serverId: 'desk', policy: { mode: 'ask', reviewCompletion: true } });
+    await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+          maxTokens: 20,
+          task: { ttl: 3_600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    // A second card, for j to move to.
+    await peer.server.request(question, CreateTaskResultSchema);
+    await inboxHolds(first.host, 2);
+    const page = await restart.open(first);
+    const card = page.getByRole('article', { name: 'Server desk asks to run a model' });
+    await card.getByRole('button', { name: 'Write the reply yourself…' }).click();
+    const kept = draftKept(page, { reply: 'Hello', model: 'human' });
+    await card.getByLabel('Your reply').fill('Hello');
+    await kept;
+    await page.close();
+    await first.stop();
+
+    const again = peerServer('desk-peer');
+    const second = await restart.host({ desk: again });
+    const reopened = await restart.open(second);
+    const back = reopened.getByRole('article', { name: 'Server desk asks to run a model' });
+    const reply = back.getByLabel('Your reply');
+    assert.equal(await reply.inputValue(), 'Hello');
+    await reopened.getByRole('article', { name: 'Who should the booking be for?' }).waitFor();
+    assert.equal(await reply.evaluate((element) => element === document.activeElement), false);
+    // j moves between the cards; nothing is typed into the reply.
+    const focusedCard = () =>
+      reopened.evaluate(
+        () => document.activeElement?.closest('[data-inbox-id]')?.getAttribute('data-inbox-id') ?? null
+      );
+    await reopened.keyboard.press('j');
+    const firstCard = await focusedCard();
+    await reopened.keyboard.press('j');
+    const secondCard = await focusedCard();
+    assert.notEqual(firstCard, null);
+    assert.notEqual(secondCard, firstCard);
+    assert.equal(await reply.inputValue(), 'Hello');
+    assert.equal(await reopened.evaluate(() => document.activeElement?.tagName), 'ARTICLE');
+    assert.deepEqual(pageErrors, []);
   });
 });

@@ -11,6 +11,7 @@ import { deskReducer } from '../../../renderer/store/desk-reducer.js';
 import { withdrawnSentence } from '../../../renderer/components/request-title.js';
 import {
   initialDeskState,
+  startDraft,
   type DeskAction,
   type DeskSnapshot,
   type DeskState
@@ -335,6 +336,43 @@ describe('the Desk store reducer', () => {
       withdrawnSentence(state.withdrawn[0]!),
       'Server a’s question “Which region?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)'
     );
+  });
+
+  it('starts a card that mounts again from the values last typed into the item, not its older kept draft', () => {
+    const question = item('q', { taskId: 'q', keptDraft: { name: 'Ada' } });
+    const other = item('other', { taskId: 'other', keptDraft: { name: 'Kept' } });
+    let state = loaded({ inbox: [question, other, item('plain')] });
+    // Nothing typed in this page yet: the draft the host kept.
+    assert.deepEqual(startDraft(state, question), { name: 'Ada' });
+    state = fold(
+      [
+        { type: 'inbox-draft', id: 'q', values: { name: 'Ada L' } },
+        { type: 'inbox-draft', id: 'q', values: { name: 'Ada Lovelace' } },
+        // Emptied by the person: the kept draft does not come back either.
+        { type: 'inbox-draft', id: 'other', values: null },
+        { type: 'inbox-draft', id: 'plain', values: { text: 'Dear server,' } },
+        // A card no longer there keeps nothing.
+        { type: 'inbox-draft', id: 'gone', values: { name: 'late' } }
+      ],
+      state
+    );
+    assert.deepEqual(startDraft(state, question), { name: 'Ada Lovelace' });
+    assert.equal(startDraft(state, other), undefined);
+    assert.deepEqual(startDraft(state, item('plain')), { text: 'Dear server,' });
+    assert.deepEqual(Object.keys(state.draftValues).sort(), ['other', 'plain', 'q']);
+    // The text kept for a withdrawal's notice is told apart, and left as it was.
+    assert.deepEqual(state.drafts, {});
+
+    // A reconnect keeps those of the cards still there; an item that goes takes its own along.
+    state = fold(
+      [
+        { type: 'sync-started', syncId: 2 },
+        { type: 'snapshot', syncId: 2, snapshot: snapshot({ inbox: [question, other] }) },
+        event('inbox.removed', { id: 'other', why: 'answered' })
+      ],
+      state
+    );
+    assert.deepEqual(state.draftValues, { q: { name: 'Ada Lovelace' } });
   });
 
   it('keeps no notice of a question Taskdesk withdrew because of what the person did (byYou)', () => {

@@ -5,13 +5,24 @@ import { readSchemaForm } from '../../../app/contract/schema-fields.js';
 import { DRAFT_SEND_DELAY_MS, DraftSender } from '../../../renderer/inbox/draft-sender.js';
 import { restoredFormValues, restoredReply } from '../../../renderer/inbox/restored-draft.js';
 
+/** Lets the host's answers to the sends made so far come back (promises, not timers). */
+const answered = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('a card’s draft, sent to the host once typing rests', () => {
   let sent: Array<InboxDraftValues | null>;
   let sender: DraftSender;
+  /** What the host says to the next send: kept, not kept, or the call fails (the connection dropped). */
+  let answer: 'kept' | 'refused' | 'dropped';
+  const send = (values: InboxDraftValues | null) => {
+    sent.push(values);
+    if (answer === 'dropped') return Promise.reject(new Error('The connection to Taskdesk was lost.'));
+    return Promise.resolve(answer === 'kept');
+  };
   beforeEach(() => {
     mock.timers.enable({ apis: ['setTimeout'] });
     sent = [];
-    sender = new DraftSender((values) => sent.push(values), null);
+    answer = 'kept';
+    sender = new DraftSender(send, null);
   });
   afterEach(() => mock.timers.reset());
 
@@ -33,7 +44,7 @@ describe('a card’s draft, sent to the host once typing rests', () => {
     sender.change(null);
     mock.timers.tick(DRAFT_SEND_DELAY_MS);
     assert.deepEqual(sent, []);
-    const started = new DraftSender((values) => sent.push(values), { name: 'Ada' });
+    const started = new DraftSender(send, { name: 'Ada' });
     started.change({ name: 'Ada' });
     mock.timers.tick(DRAFT_SEND_DELAY_MS);
     assert.deepEqual(sent, []);
@@ -50,6 +61,60 @@ describe('a card’s draft, sent to the host once typing rests', () => {
     mock.timers.tick(DRAFT_SEND_DELAY_MS);
     sender.flush();
     assert.deepEqual(sent, [{ name: 'Ada' }]);
+  });
+
+  for (const failure of ['dropped', 'refused'] as const)
+    it(`sends a draft again that the host did not keep (${failure}), with the next flush or change only`, async () => {
+      answer = failure;
+      sender.change({ name: 'Ada' });
+      mock.timers.tick(DRAFT_SEND_DELAY_MS);
+      await answered();
+      assert.deepEqual(sent, [{ name: 'Ada' }]);
+      // No loop: nothing goes again by itself.
+      mock.timers.tick(DRAFT_SEND_DELAY_MS * 10);
+      await answered();
+      assert.deepEqual(sent, [{ name: 'Ada' }]);
+      // The window loses focus: the same text goes again, and this time the host keeps it.
+      answer = 'kept';
+      sender.flush();
+      await answered();
+      assert.deepEqual(sent, [{ name: 'Ada' }, { name: 'Ada' }]);
+      sender.flush();
+      sender.change({ name: 'Ada' });
+      mock.timers.tick(DRAFT_SEND_DELAY_MS);
+      await answered();
+      assert.deepEqual(sent, [{ name: 'Ada' }, { name: 'Ada' }], 'kept: not sent a third time');
+
+      // Not kept again; then typed back to the same text: it goes with the change.
+      answer = failure;
+      sender.change({ name: 'Ada L' });
+      mock.timers.tick(DRAFT_SEND_DELAY_MS);
+      await answered();
+      answer = 'kept';
+      sender.change({ name: 'Ada' });
+      sender.change({ name: 'Ada L' });
+      mock.timers.tick(DRAFT_SEND_DELAY_MS);
+      await answered();
+      assert.deepEqual(sent.slice(2), [{ name: 'Ada L' }, { name: 'Ada L' }]);
+    });
+
+  it('does not send again one a later send stands for, when its own answer comes late and failed', async () => {
+    let fail: (() => void) | undefined;
+    const slow = new DraftSender((values) => {
+      sent.push(values);
+      return sent.length === 1
+        ? new Promise<boolean>((_, reject) => (fail = () => reject(new Error('lost'))))
+        : Promise.resolve(true);
+    }, null);
+    slow.change({ name: 'A' });
+    slow.flush();
+    slow.change({ name: 'Ada' });
+    slow.flush();
+    await answered();
+    fail!();
+    await answered();
+    slow.flush();
+    assert.deepEqual(sent, [{ name: 'A' }, { name: 'Ada' }]);
   });
 });
 

@@ -4,7 +4,7 @@ import { focusScreenHeading } from '../components/focus-screen.js';
 
 /**
  * Where the person approved a model run, what became of it when it failed: a notice in the
- * Inbox naming the server and the error (with a link to the task, for a task), until dismissed.
+ * Inbox naming the server and the error (with a link to the task, for a task), until closed.
  * The host says so (`sampling.approvedRunFailed`), for tasks and for ordinary requests alike.
  */
 export function FailedRunNotices() {
@@ -38,7 +38,7 @@ export function FailedRunNotices() {
               focusScreenHeading();
             }}
           >
-            Dismiss
+            Close<span className="sr-only"> notice</span>
           </button>
         </div>
       ))}

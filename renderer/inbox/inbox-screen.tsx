@@ -60,7 +60,8 @@ export function InboxScreen({
   const visible = inbox.slice(0, shown);
   // What the last answer did is said where it was given, not kept above whatever card comes next
   // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,
-  // by a run's end or an answer given elsewhere, is not news of this visit).
+  // by a run's end or an answer given elsewhere, is not news of this visit). A card that goes
+  // otherwise clears it too (see below).
   useEffect(() => {
     store.dispatch({ type: 'inbox-answered', text: undefined });
   }, [active, store]);
@@ -106,6 +107,16 @@ export function InboxScreen({
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = inbox;
+    // A card went that the line is not about (withdrawn, or answered elsewhere): the line would
+    // read as news of it, above the cards that are left. A run still going keeps its line: it
+    // says what is happening now, and says when it ends.
+    const { lastAnswered: line, answeredItem, answeredRun } = store.getState();
+    if (
+      line !== undefined &&
+      answeredRun === undefined &&
+      before.some((old) => old.id !== answeredItem?.id && !inbox.some((item) => item.id === old.id))
+    )
+      store.dispatch({ type: 'inbox-answered', text: undefined });
     // A card that comes while the focus waits on the heading (an approval's Review, or the
     // request back when its run failed; the next question) takes it, as the next card would have.
     const review = approved.current;
@@ -156,7 +167,7 @@ export function InboxScreen({
     const left = before.find((item) => item.id === last);
     if (left?.kind === 'sampling-approval' && document.activeElement)
       approved.current = { item: left, handedTo: document.activeElement };
-  }, [inbox]);
+  }, [inbox, store]);
 
   return (
     <>

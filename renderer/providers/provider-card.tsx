@@ -22,7 +22,8 @@ export const ProviderCard = memo(function ProviderCard({
   provider: ProviderView;
   /** What the last save (in this window) got when it asked the provider for its models. */
   listing?: ModelListing | undefined;
-  onEdit: (provider: ProviderView) => void;
+  /** `failed`: why the card's last try to reach the provider failed, for the form to say too. */
+  onEdit: (provider: ProviderView, failed: string | undefined) => void;
   onModelsAdded: (providerId: string, names: string[]) => void;
   onRemoved: (providerId: string) => void;
 }) {
@@ -45,7 +46,7 @@ export const ProviderCard = memo(function ProviderCard({
       editButton.current?.focus();
   }, [provider.hasKey]);
   // A test's result is about the settings it ran with: another address, name or key makes it
-  // stale (it would name the old address), and so does opening Edit, where the key may change.
+  // stale (it would name the old address); opening Edit drops one that connected, not a failure.
   useEffect(
     () => setTest((now) => (now?.kind === 'testing' ? now : undefined)),
     [provider.baseURL, provider.name, provider.hasKey]
@@ -210,8 +211,10 @@ export const ProviderCard = memo(function ProviderCard({
           ref={editButton}
           aria-label={`Edit ${provider.name}`}
           onClick={() => {
-            setTest((now) => (now?.kind === 'testing' ? now : undefined));
-            onEdit(provider);
+            // A failed connection stays in sight, on the card and in the form: it is what the
+            // person opens Edit to fix (a settings change that would make it stale clears it).
+            setTest((now) => (now?.kind === 'done' && now.result.ok ? undefined : now));
+            onEdit(provider, connectionFailure(test, shownListing));
           }}
         >
           Edit
@@ -248,6 +251,14 @@ function noModelText(name: string, listing: ModelListing | undefined): string {
   if (listing?.ok)
     return `None listed: ${name} names no models. Test connection asks again; or add one by name with Edit.`;
   return 'None listed: Taskdesk cannot use this provider until one is. Test connection lists the provider’s models, to add them; or add one by name with Edit.';
+}
+
+/** Why the card's last test or listing could not reach the provider, in the card's words; else undefined. */
+function connectionFailure(test: TestState | undefined, listing: ModelListing | undefined): string | undefined {
+  if (test?.kind === 'error') return `Could not test: ${test.message}`;
+  if (test?.kind === 'done' && !test.result.ok) return `Connection failed: ${test.result.message}`;
+  if (listing && !listing.ok) return `No model could be listed when it was saved: ${listing.message}`;
+  return undefined;
 }
 
 /** What removing a provider does to the conversations that use it. */

@@ -43,6 +43,8 @@ export const ProviderForm = forwardRef<
      * deleted the provider's key, as it was for another address.
      */
     keyNotice?: string | undefined;
+    /** Why the provider's card could not reach it (a failed test or listing): said under the heading. */
+    failed?: string | undefined;
     /** Cancel editing: the form closes, and the screen gives the focus back to the provider's Edit button. */
     onCancelled: (providerId: string) => void;
     /**
@@ -52,7 +54,7 @@ export const ProviderForm = forwardRef<
      */
     onSaved: (saved: SavedProvider) => void;
   }
->(function ProviderForm({ editing, focus, keyNotice, onCancelled, onSaved }, handle) {
+>(function ProviderForm({ editing, focus, keyNotice, failed, onCancelled, onSaved }, handle) {
   const { client, announce } = useDesk();
   const [id, setId] = useState(editing?.id ?? '');
   /** Whether the person typed the id: until then an add's id follows the name (see {@link suggestedId}). */
@@ -216,6 +218,8 @@ export const ProviderForm = forwardRef<
       <h3 id="heading-provider-form" tabIndex={-1} ref={heading}>
         {editing ? `Edit ${editing.name}` : 'Add a provider'}
       </h3>
+      {/* What the edit is likely for, beside the fields that fix it; the card says it too. */}
+      {editing && failed !== undefined ? <p className="form-status form-status-failed">{failed}</p> : null}
       <div className="field-row">
         <FieldFrame name="name" label="Name" required hint="What the Desk calls it, e.g. OpenAI." error={errors.name}>
           {(wiring) => (

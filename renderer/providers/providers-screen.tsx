@@ -24,6 +24,8 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     focus: boolean;
     /** Why the form is open again after a save: the save deleted the key (see `ProviderForm`). */
     keyNotice?: string;
+    /** Why the provider's card could not reach it when Edit was pressed (see `ProviderForm`). */
+    failed?: string;
   }>({ provider: undefined, nonce: 0, focus: false });
   const form = useRef<ProviderFormHandle>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -31,7 +33,8 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
   const [focusAfter, setFocusAfter] = useState<FocusAfter>(undefined);
   /**
    * By provider id: what the provider answered when a save in this window, which left it with no
-   * model, asked it for its models. Its card says so until the next save, Edit or removal.
+   * model, asked it for its models. Its card says so until the next save, Edit (one that failed
+   * stays through Edit, which is what the person opens to fix it) or removal.
    */
   const [listings, setListings] = useState<ReadonlyMap<string, ModelListing>>(new Map());
   const noteListing = useCallback((providerId: string, listing: ModelListing | undefined) => {
@@ -57,13 +60,17 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
     target?.focus();
   }, [providers, focusAfter]);
 
-  const edit = useCallback(
-    (provider: ProviderView) => {
-      noteListing(provider.id, undefined);
-      setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true }));
-    },
-    [noteListing]
-  );
+  const edit = useCallback((provider: ProviderView, failed: string | undefined) => {
+    // What a listing found is about that save, and the list may change now: it goes. Why it
+    // failed stays, as it is what the edit is likely for.
+    setListings((old) => {
+      if (old.get(provider.id)?.ok !== true) return old;
+      const next = new Map(old);
+      next.delete(provider.id);
+      return next;
+    });
+    setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: true, ...(failed !== undefined && { failed }) }));
+  }, []);
   /** The form starts again empty; the focus goes where the caller puts it (see `focusAfter`). */
   const reset = useCallback(
     () => setEditing((old) => ({ provider: undefined, nonce: old.nonce + 1, focus: false })),
@@ -154,6 +161,7 @@ export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHead
         editing={editing.provider}
         focus={editing.focus}
         keyNotice={editing.keyNotice}
+        failed={editing.failed}
         onCancelled={cancelled}
         onSaved={saved}
       />

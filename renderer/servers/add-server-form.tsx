@@ -28,13 +28,22 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
  * and shows what the next submit sends. The focus, which its Add button (gone with the old form)
  * held, goes to the new server's card: `onAdded`, for the screen, which has the cards.
  */
-export function AddServerForm({ onAdded }: { onAdded?: (serverId: string) => void }) {
+export function AddServerForm({
+  onAdded,
+  reports = 0
+}: {
+  onAdded?: (serverId: string) => void;
+  /** How many things the rest of the Servers screen has reported (see `ServersScreen`). */
+  reports?: number;
+}) {
   const [generation, setGeneration] = useState(0);
   /**
    * What the last add did, shown at the top of the fresh form until the next Add server (for one
    * who comes back to the form from the new card): kept here, as the form itself is mounted anew.
    */
-  const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean } | undefined>(undefined);
+  const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean; reports: number } | undefined>(
+    undefined
+  );
   /**
    * A failed connect's line goes once the card has a newer outcome (Connect again, from the card
    * or elsewhere): its words would be stale. Seen by the server's status leaving failed after the
@@ -49,17 +58,44 @@ export function AddServerForm({ onAdded }: { onAdded?: (serverId: string) => voi
     else if (status === 'failed') failedSeen.current = true;
     else if (failedSeen.current || status === 'removed') setAdded(undefined);
   }, [added, status]);
+  /**
+   * Any line goes once it could mislead: its server renamed, edited or removed since (the line
+   * would name what is no longer there), or something else on the screen reported since (an
+   * import, a Connect): the line would read as about that. Changes are counted from the server's
+   * settings as the Desk first saw them after the add, as it may not have the server yet.
+   */
+  const settings = useDeskState((state) => {
+    if (!added) return undefined;
+    const server = state.servers.find((known) => known.id === added.id);
+    return server
+      ? `${server.name}\n${server.transport.type}\n${server.transport.target}\n${server.protocol ?? ''}`
+      : null;
+  });
+  const seenSettings = useRef<{ id: string; settings: string | null } | undefined>(undefined);
+  useEffect(() => {
+    if (!added || settings === undefined) {
+      seenSettings.current = undefined;
+      return;
+    }
+    if (reports !== added.reports) {
+      setAdded(undefined);
+      return;
+    }
+    const seen = seenSettings.current;
+    if (seen?.id !== added.id || seen.settings === null) seenSettings.current = { id: added.id, settings };
+    else if (seen.settings !== settings) setAdded(undefined);
+  }, [added, settings, reports]);
   return (
     <AddServerFormBody
       key={generation}
       added={added}
       onSubmitting={() => setAdded(undefined)}
       onAdded={(id, words) => {
-        setAdded({ id, words });
+        setAdded({ id, words, reports });
         setGeneration((n) => n + 1);
         onAdded?.(id);
       }}
-      onConnected={(id, words, failed) => setAdded((shown) => (shown?.id === id ? { id, words, failed } : shown))}
+      onConnected={(id, words, failed) => setAdded((shown) => (shown?.id === id ? { ...shown, words, failed } : shown))}
     />
   );
 }

@@ -1,5 +1,5 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { useDeskState } from '../shell/desk-context.js';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { DeskContext, useDesk, useDeskState, type Desk } from '../shell/desk-context.js';
 import { AddServerForm } from './add-server-form.js';
 import { ServerCard } from './server-card.js';
 import { ImportPanel } from './import-panel.js';
@@ -39,6 +39,22 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
     card.focus({ preventScroll: true });
     card.scrollIntoView({ block: 'start' });
   }, [servers, added]);
+  /**
+   * What the cards and the import panel have said (their `announce`), counted: the Add a server
+   * form's line of its last add goes once something else on the screen reports (see `AddServerForm`).
+   */
+  const desk = useDesk();
+  const [reports, setReports] = useState(0);
+  const reporting = useMemo<Desk>(
+    () => ({
+      ...desk,
+      announce: (message) => {
+        desk.announce(message);
+        setReports((count) => count + 1);
+      }
+    }),
+    [desk]
+  );
   return (
     <>
       <h2
@@ -67,13 +83,17 @@ export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadin
       <p className="empty" hidden={servers.length > 0}>
         No servers yet. Add one below.
       </p>
-      <ul className="cards server-list" aria-label="Servers" ref={list}>
-        {servers.map((server) => (
-          <ServerCard key={server.id} server={server} onRemoved={onRemoved} />
-        ))}
-      </ul>
-      <AddServerForm onAdded={setAdded} />
-      <ImportPanel />
+      <DeskContext.Provider value={reporting}>
+        <ul className="cards server-list" aria-label="Servers" ref={list}>
+          {servers.map((server) => (
+            <ServerCard key={server.id} server={server} onRemoved={onRemoved} />
+          ))}
+        </ul>
+      </DeskContext.Provider>
+      <AddServerForm onAdded={setAdded} reports={reports} />
+      <DeskContext.Provider value={reporting}>
+        <ImportPanel />
+      </DeskContext.Provider>
     </>
   );
 }

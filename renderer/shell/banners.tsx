@@ -15,7 +15,7 @@ function sessionStore(): Storage | undefined {
 
 /**
  * Why the page cannot hear the host, and the host's warnings (a corrupt file moved aside, work
- * that was running when Taskdesk last closed). Each warning has a Dismiss: it stays dismissed in
+ * that was running when Taskdesk last closed). Each warning has a Close (as every notice has): it stays closed in
  * this window, through a reload (see {@link loadDismissedWarnings}); the problem goes by itself.
  * Several keep to a compact stack, the newest first (see {@link NoticeStack}).
  */
@@ -53,7 +53,7 @@ export function Banners() {
                   focusScreenHeading();
                 }}
               >
-                Dismiss
+                Close<span className="sr-only"> notice</span>
               </button>
             </div>
           )

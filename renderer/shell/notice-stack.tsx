@@ -11,7 +11,7 @@ export interface StackedNotice {
  * newest shows, and a button says how many more there are ("and 3 more notices") and shows them
  * all, newest first (their strip keeps a bounded height and scrolls, see `.notices` in
  * styles.css). Until then the others are `hidden`, out of the tab order and of what a screen
- * reader reads, and the button (`aria-expanded`) is the way to them; each keeps its Dismiss.
+ * reader reads, and the button (`aria-expanded`) is the way to them; each keeps its Close.
  *
  * Newest is by when this window first showed a notice (`notices` may join lists of several
  * kinds); those shown at once keep their order, the last the newest. While the focus is in an

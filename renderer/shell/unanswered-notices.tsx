@@ -8,7 +8,7 @@ import { CopyButton } from '../components/copy-button.js';
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
- * ordinary request its server withdrew. Said once each, until the person dismisses it; several
+ * ordinary request its server withdrew. Said once each, until the person closes it; several
  * keep to a compact stack (see {@link NoticeStack}).
  */
 export function UnansweredNotices() {
@@ -25,7 +25,8 @@ export function UnansweredNotices() {
         focusScreenHeading();
       }}
     >
-      Dismiss
+      {/* "Close", not "Dismiss": beside an Inbox card, Dismiss answers the server (no choice made). */}
+      Close<span className="sr-only"> notice</span>
     </button>
   );
   const notices: StackedNotice[] = [

@@ -890,7 +890,7 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     assert.ok(withNotice.paneTop > plain.paneTop, 'the chat under the notice');
     assert.ok(withNotice.paneBottom >= plain.paneBottom - 1, 'the chat down to where it was');
 
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
     assert.deepEqual(await layout(), plain, 'the chat as before once the notice is dismissed');
     assert.deepEqual(d.pageErrors, []);

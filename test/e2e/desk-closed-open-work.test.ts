@@ -67,19 +67,19 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
       await edges('main'),
       'the warning lines up with the screen'
     );
-    // Its Dismiss beside the words, not on a line of its own under them.
-    const dismissBox = await banner.getByRole('button', { name: 'Dismiss' }).boundingBox();
+    // Its Close beside the words, not on a line of its own under them.
+    const dismissBox = await banner.getByRole('button', { name: 'Close notice' }).boundingBox();
     const wordsBox = await banner.locator('.host-warning-text').boundingBox();
     assert.ok(
       dismissBox &&
         wordsBox &&
         dismissBox.y < wordsBox.y + wordsBox.height &&
         dismissBox.x > wordsBox.x + wordsBox.width,
-      `Dismiss (${JSON.stringify(dismissBox)}) beside the words (${JSON.stringify(wordsBox)})`
+      `Close (${JSON.stringify(dismissBox)}) beside the words (${JSON.stringify(wordsBox)})`
     );
 
-    // Dismissed in this window, and a reload does not bring it back.
-    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    // Closed in this window, and a reload does not bring it back.
+    await banner.getByRole('button', { name: 'Close notice' }).click();
     await banner.waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.activeElement?.tagName === 'H2');
     await page.reload();

@@ -296,6 +296,61 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('gives the Tasks table more of a wide window (1920 px): a row’s dates on one line, the words above it in shorter lines', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'research',
+      name: 'simulate-research-query',
+      arguments: { topic: 'currents' }
+    });
+    assert.equal(call.type, 'task');
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks
+      .locator(`tr[data-task-key="requested:${call.type === 'task' ? call.task.outboundId : ''}"] td.outcome`, {
+        hasText: 'Research Report'
+      })
+      .waitFor();
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    try {
+      const wrap = tasks.locator('.table-wrap');
+      const [table, lede] = await Promise.all([wrap.boundingBox(), tasks.locator('.lede').boundingBox()]);
+      assert.ok(table && table.width >= 1400, `the table is ${table?.width} px wide in a 1920 px window`);
+      assert.ok(table.x >= 0 && table.x + table.width <= 1920, `the table runs from ${table.x} px`);
+      assert.ok(lede && lede.width <= 1100, `the screen’s words run ${lede?.width} px wide`);
+      const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+      assert.ok(widths[0]! <= widths[1]!, `the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
+      // Lines of text of each date, and of each date cell (Created, Kept): "was kept until Dec 4,
+      // 2026, 4:15:50 PM" took three.
+      const lines = (dates: Locator) =>
+        dates.evaluateAll((cells) =>
+          cells.map((cell) => {
+            const tops = new Set<number>();
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const range = document.createRange();
+              range.selectNodeContents(node);
+              for (const rect of Array.from(range.getClientRects())) if (rect.width > 0) tops.add(Math.round(rect.top));
+            }
+            return tops.size;
+          })
+        );
+      const times = await lines(tasks.locator('table.tasks td.when time'));
+      assert.ok(times.length >= 1, 'the rows show their dates');
+      assert.ok(
+        times.every((n) => n === 1),
+        `dates on ${times.join(', ')} lines`
+      );
+      const cells = await lines(tasks.locator('table.tasks td.when'));
+      assert.ok(
+        cells.every((n) => n <= 2),
+        `date cells on ${cells.join(', ')} lines`
+      );
+    } finally {
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('keeps the brand and every section on one row at 800 px, a badge on Inbox included', async () => {
     const asked = desk.server
       .request(
@@ -325,6 +380,21 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       assert.ok(bar.height < 50, `the bar is ${bar.height} px tall`);
       assert.equal(bar.tops, 1, 'the sections on one row');
       assert.ok(bar.right <= 800, `a section ends at ${bar.right} px`);
+      // The badge coming and going moves no tab: its tab is as wide without it (hidden for the
+      // measure, and shown again at once, before anything renders).
+      const inbox = page.locator('nav').getByRole('link', { name: /^Inbox/ });
+      for (const width of [800, 1280]) {
+        await page.setViewportSize({ width, height: 600 });
+        const [shown, hidden] = await inbox.evaluate((link) => {
+          const badge = link.querySelector<HTMLElement>('.badge')!;
+          const with_ = link.getBoundingClientRect().width;
+          badge.hidden = true;
+          const without = link.getBoundingClientRect().width;
+          badge.hidden = false;
+          return [with_, without];
+        });
+        assert.equal(hidden, shown, `at ${width}: the Inbox tab is ${shown} px with its badge, ${hidden} px without`);
+      }
     } finally {
       await page.setViewportSize({ width: 800, height: 900 });
       const item = (await d.fixture.host.call('inbox.list', {})).find((i) => i.serverId === 'desk');

@@ -11,7 +11,7 @@ const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pi
 
 /**
  * The notices under the bar: none for what the person did themselves, and however many there
- * are, they keep compact within a fifth of a small window, each Dismiss reachable by keyboard.
+ * are, they keep compact within a fifth of a small window, each Close reachable by keyboard.
  */
 describe('the notices at the top of the Desk', () => {
   const { mcp, peer: work } = createTaskToolPeer({ clock: systemClock, pollInterval: 50 });
@@ -98,13 +98,13 @@ describe('the notices at the top of the Desk', () => {
       controller.abort('the server gave up');
       await asked;
       const first = page.locator('.notice-withdrawn').filter({ hasText: 'Withdrawn question 1 of the pile?' });
-      if (n === 1) await first.getByRole('button', { name: 'Dismiss' }).focus();
+      if (n === 1) await first.getByRole('button', { name: 'Close notice' }).focus();
       if (n === 2) {
         // A newer notice arrives while the person is in the first: it is not hidden from under the focus.
         await page.waitForFunction(() => document.querySelectorAll('.notice-withdrawn').length === 2);
         assert.equal(await first.isVisible(), true);
         assert.equal(
-          await first.getByRole('button', { name: 'Dismiss' }).evaluate((b) => b === document.activeElement),
+          await first.getByRole('button', { name: 'Close notice' }).evaluate((b) => b === document.activeElement),
           true
         );
         // Once the focus leaves the notices, the stack is compact again.
@@ -128,7 +128,7 @@ describe('the notices at the top of the Desk', () => {
       [`${count}`]
     );
     assert.equal(
-      await strip.getByRole('button', { name: 'Dismiss' }).count(),
+      await strip.getByRole('button', { name: 'Close notice' }).count(),
       1,
       'the others are out of reach until shown'
     );
@@ -139,8 +139,8 @@ describe('the notices at the top of the Desk', () => {
       `the Inbox is out of sight: ${JSON.stringify({ heading, stripBox })}`
     );
 
-    // By keyboard: from the newest's Dismiss to "and 4 more", Enter shows them all, newest first.
-    await shown.getByRole('button', { name: 'Dismiss' }).focus();
+    // By keyboard: from the newest's Close to "and 4 more", Enter shows them all, newest first.
+    await shown.getByRole('button', { name: 'Close notice' }).focus();
     await page.keyboard.press('Tab');
     assert.equal(await more.evaluate((button) => button === document.activeElement), true);
     await page.keyboard.press('Enter');
@@ -150,9 +150,9 @@ describe('the notices at the top of the Desk', () => {
       (await notices.allTextContents()).map((text) => /Withdrawn question (\d) of the pile/.exec(text)?.[1]),
       ['5', '4', '3', '2', '1']
     );
-    // Still within a fifth of the window, scrolling: each Dismiss is reached by Tab, in sight within the strip.
+    // Still within a fifth of the window, scrolling: each Close is reached by Tab, in sight within the strip.
     assert.ok((await stripHeight()) <= fifth, `the notices take ${await stripHeight()}px of 600`);
-    const dismisses = strip.getByRole('button', { name: 'Dismiss' });
+    const dismisses = strip.getByRole('button', { name: 'Close notice' });
     assert.equal(await dismisses.count(), count);
     await page.locator('.topbar nav a').last().focus();
     for (let n = 0; n < count; n++) {
@@ -161,20 +161,20 @@ describe('the notices at the top of the Desk', () => {
       assert.equal(
         await dismiss.evaluate((button) => button === document.activeElement),
         true,
-        `Dismiss ${n} has the focus`
+        `Close ${n} has the focus`
       );
       // In sight: within the strip, and above the way back, which stays at its foot.
       const [button, box, foot] = await Promise.all([dismiss.boundingBox(), strip.boundingBox(), fewer.boundingBox()]);
       assert.ok(
         button && box && foot && button.y >= box.y - 0.5 && button.y + button.height <= foot.y + 0.5,
-        `Dismiss ${n} is out of sight: ${JSON.stringify({ button, box, foot })}`
+        `Close ${n} is out of sight: ${JSON.stringify({ button, box, foot })}`
       );
     }
 
-    // Dismissed one by one by keyboard, the newest first; down to one, no button to the others.
+    // Closed one by one by keyboard, the newest first; down to one, no button to the others.
     for (let left = count; left > 0; left--) {
       await page.waitForFunction((n) => document.querySelectorAll('.notice-withdrawn').length === n, left);
-      await notices.first().getByRole('button', { name: 'Dismiss' }).focus();
+      await notices.first().getByRole('button', { name: 'Close notice' }).focus();
       await page.keyboard.press('Enter');
       if (left === 2) await more.or(fewer).waitFor({ state: 'detached' });
     }

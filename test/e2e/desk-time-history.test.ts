@@ -162,7 +162,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       'Approve the refund?',
       'Your name for the booking?'
     ]);
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

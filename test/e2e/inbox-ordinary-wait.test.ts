@@ -92,7 +92,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await notice.getByRole('button', { name: 'Copy what you had written' }).click();
     await notice.getByRole('button', { name: 'Copy what you had written' }).getByText('Copied').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), typed);
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
     assert.deepEqual(desk.pageErrors, []);
   });
@@ -129,7 +129,7 @@ describe('an ordinary request its server may stop waiting for', () => {
       await notice.getByRole('group', { name: 'What you had written (not sent):' }).textContent(),
       'Place: Dock 4\nCount: 12'
     );
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
 
     // Nothing typed: the notice says only that it went.
     const other = new AbortController();
@@ -149,7 +149,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     const plain = page.locator('.notice-withdrawn').filter({ hasText: 'Which crate first?' });
     await plain.waitFor();
     assert.equal(await plain.locator('.withdrawn-draft').count(), 0);
-    await plain.getByRole('button', { name: 'Dismiss' }).click();
+    await plain.getByRole('button', { name: 'Close notice' }).click();
     assert.deepEqual(desk.pageErrors, []);
   });
 

@@ -79,9 +79,12 @@ describe('an ordinary question its server withdraws', () => {
       .locator('.sr-only[aria-live="polite"]')
       .getByText('Server a withdrew its question “Which region should the report cover?”.')
       .waitFor();
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    // "Close", not "Dismiss": beside a card, Dismiss answers the server.
+    assert.equal(await notice.getByRole('button', { name: /Dismiss/ }).count(), 0);
+    assert.equal(await notice.getByRole('button', { name: 'Close notice', exact: true }).textContent(), 'Close notice');
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
-    // Dismiss goes with its notice: the focus goes to the screen's heading, not the page.
+    // Close goes with its notice: the focus goes to the screen's heading, not the page.
     await page.waitForFunction(() => document.activeElement?.id === 'heading-inbox');
     assert.deepEqual(desk.pageErrors, []);
   });
@@ -115,7 +118,7 @@ describe('an ordinary question its server withdraws', () => {
       `the focused card is under the bar: ${firstBox?.y} < ${top?.y}+${top?.height}`
     );
 
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     for (let n = 1; n <= 6; n++) {
       await page
         .locator('.inbox-item')
@@ -158,7 +161,7 @@ describe('an ordinary question its server withdraws', () => {
     // Back to a tall window: the bar holds the top again.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => (document.querySelector('.topbar')?.getBoundingClientRect().top ?? -1) === 0);
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     for (let n = 1; n <= 4; n++) {
       await page
         .locator('.inbox-item')
@@ -201,6 +204,39 @@ describe('an ordinary question its server withdraws', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('drops the line of the last answer once another question is withdrawn: it would read as news of that', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const withdrawn = ask('Which week should be summed up?', controller.signal);
+    const answered = peer.server.elicitInput({
+      mode: 'form',
+      message: 'Which day should be summed up?',
+      requestedSchema: { type: 'object', properties: { day: { type: 'string' } } }
+    });
+    const other = page.locator('.inbox-item').filter({ hasText: 'Which week should be summed up?' });
+    await other.waitFor();
+    await page
+      .locator('.inbox-item')
+      .filter({ hasText: 'Which day should be summed up?' })
+      .getByRole('button', { name: 'Dismiss', exact: true })
+      .click();
+    assert.equal((await answered).action, 'cancel');
+    const line = page.locator('.inbox-answered');
+    await line.getByText('Dismissed: Server a’s question.').waitFor();
+    // Above the card left, the line is what the person did last: it stays.
+    await other.waitFor();
+    assert.equal(await line.isVisible(), true);
+
+    controller.abort('the server gave up');
+    assert.ok((await withdrawn) instanceof Error, 'the server side saw its request end');
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Which week should be summed up?' });
+    await notice.waitFor();
+    await line.waitFor({ state: 'detached' });
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('says a question ended after the person stopped the call it was asked during, not that its server withdrew it', async () => {
     const { page, fixture } = desk;
     const call = fixture.host.call('tools.call', { serverId: 'a', name: 'report' }).catch((error: unknown) => error);
@@ -219,7 +255,7 @@ describe('an ordinary question its server withdraws', () => {
       await notice.locator('p').textContent(),
       'Server a’s question “Which quarter should the report cover?” ended after you stopped the call of report, which was running when it was asked.'
     );
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
     await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
     assert.deepEqual(desk.pageErrors, []);

@@ -427,6 +427,43 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.waitFor({ state: 'detached' });
   });
 
+  it('keeps saying why it could not reach a provider when Edit opens, on the card and in the form', async () => {
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('offline');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Offline');
+    await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const card = screen.locator('li[data-provider-id="offline"]');
+    const listing = card.locator('.provider-no-model[data-listing="failed"]');
+    await listing.waitFor();
+    const failed = 'Could not connect to Offline (127.0.0.1:9).';
+
+    // Edit is what the person opens to fix it: the failure stays on the card, and the form says it too.
+    await card.getByRole('button', { name: 'Edit Offline' }).click();
+    await form.getByRole('heading', { name: 'Edit Offline' }).waitFor();
+    const onCard = (await listing.textContent()) ?? '';
+    assert.ok(onCard.startsWith('None listed: no model could be listed') && onCard.includes(failed), onCard);
+    const inForm = (await form.locator('.form-status-failed').textContent()) ?? '';
+    assert.ok(inForm.startsWith(`No model could be listed when it was saved: ${failed}`), inForm);
+    await form.getByRole('button', { name: 'Cancel editing' }).click();
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+
+    // A failed Test connection, the same: its result stays on the card, and the form says it.
+    await card.getByRole('button', { name: 'Test connection to Offline' }).click();
+    const result = card.locator('.test-result[data-test="failed"]');
+    await result.waitFor();
+    await card.getByRole('button', { name: 'Edit Offline' }).click();
+    await form.getByRole('heading', { name: 'Edit Offline' }).waitFor();
+    assert.equal(await result.isVisible(), true, 'the failed test still on the card');
+    assert.match((await form.locator('.form-status-failed').textContent()) ?? '', /^Connection failed: .+/);
+    await form.getByRole('button', { name: 'Cancel editing' }).click();
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+    // An add has nothing to say of the provider edited before.
+    assert.equal(await form.locator('.form-status-failed').count(), 0);
+    await fixture.host.call('providers.remove', { providerId: 'offline' });
+    await card.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('says nothing alarming of a local provider without a key; "No key" stays for a remote one', async () => {
     await form.getByRole('textbox', { name: 'Id', exact: true }).fill('remote');
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Remote');

@@ -969,4 +969,47 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     await readyPolicy.waitFor({ state: 'hidden' });
     assert.deepEqual(pageErrors, []);
   });
+
+  it('drops the line of the last add once its server is renamed or removed, or something else on the screen reports', async () => {
+    const addForm = () => page.getByRole('form', { name: 'Add a server' });
+    /** Adds a server of a URL nothing answers at, not connected: the form's line says "Added <name>.". */
+    const add = async (id: string, name: string) => {
+      const form = addForm();
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('Id').fill(id);
+      await form.getByLabel('Streamable HTTP').check();
+      await form.getByLabel('URL').fill(`http://127.0.0.1:9/${id}`);
+      await form.getByLabel('Connect now and when Taskdesk starts').uncheck();
+      await form.getByRole('button', { name: 'Add server' }).click();
+      const line = addForm().locator('.form-status');
+      await line.getByText(`Added ${name}.`, { exact: true }).waitFor();
+      return line;
+    };
+
+    // Renamed: the line would name a server that is no longer called so.
+    let line = await add('line-one', 'Line one');
+    const one = page.locator('li[data-server-id="line-one"]');
+    await one.getByRole('button', { name: 'Edit Line one' }).click();
+    const edit = one.getByRole('form', { name: 'Edit Line one' });
+    await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Line one renamed');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await line.waitFor({ state: 'hidden' });
+
+    // Another server's Connect says how it went: the line would read as about that.
+    line = await add('line-two', 'Line two');
+    await one.getByRole('button', { name: 'Connect Line one renamed' }).click();
+    await one.locator('[data-status="failed"]').waitFor();
+    await line.waitFor({ state: 'hidden' });
+
+    // Removed (from elsewhere: the host itself), the line goes with it.
+    line = await add('line-three', 'Line three');
+    await host.call('servers.remove', { serverId: 'line-three' });
+    await page.locator('li[data-server-id="line-three"]').waitFor({ state: 'detached' });
+    await line.waitFor({ state: 'hidden' });
+
+    for (const serverId of ['line-one', 'line-two']) await host.call('servers.remove', { serverId });
+    await page.locator('li[data-server-id="line-two"]').waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
 });

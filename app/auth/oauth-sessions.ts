@@ -27,7 +27,7 @@ export interface OAuthSessionsOptions {
 export class OAuthSessions {
   readonly #options: OAuthSessionsOptions;
   readonly #vault: OAuthVault;
-  readonly #sessions = new Map<string, { url: string; oauth: ServerOAuth }>();
+  readonly #sessions = new Map<string, { url: string; name: string; oauth: ServerOAuth }>();
 
   constructor(options: OAuthSessionsOptions) {
     this.#options = options;
@@ -42,11 +42,19 @@ export class OAuthSessions {
     const headerNames = [...Object.keys(transport.headers ?? {}), ...(config.secrets?.headers ?? [])];
     if (headerNames.some((name) => name.toLowerCase() === 'authorization')) return undefined;
     const existing = this.#sessions.get(config.id);
-    if (existing && existing.url === transport.url) return existing.oauth;
+    if (existing && existing.url === transport.url) {
+      // A rename keeps the session (and its connection): its words use the new name.
+      existing.name = config.name;
+      return existing.oauth;
+    }
     existing?.oauth.close();
+    const sessions = this.#sessions;
     const oauth = new ServerOAuth({
       serverId: config.id,
-      serverName: config.name,
+      // Read at each use: the server may be renamed while its session lasts.
+      get serverName() {
+        return sessions.get(config.id)?.name ?? config.name;
+      },
       serverUrl: transport.url,
       vault: this.#vault,
       ...(this.#options.clientMetadataUrl !== undefined && { clientMetadataUrl: this.#options.clientMetadataUrl }),
@@ -55,7 +63,7 @@ export class OAuthSessions {
       onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant),
       onSignInFailed: (reason) => this.#options.onSignInFailed?.(config.id, reason)
     });
-    this.#sessions.set(config.id, { url: transport.url, oauth });
+    this.#sessions.set(config.id, { url: transport.url, name: config.name, oauth });
     return oauth;
   }
 

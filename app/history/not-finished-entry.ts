@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CallOrigin } from '../contract/plain-calls.js';
 import type { HistoryEntry } from '../contract/history.js';
 import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
@@ -28,6 +28,11 @@ export interface NotFinishedWork {
   startedAt: string;
   /** When that run was last seen running (its record or marker last written): about when it stopped. */
   lastSeenAt: string;
+  /**
+   * Names this work for good (its run's id and its id in that run's record): recorded again (a
+   * crash after its entry was written but before its record was removed), it is the same entry.
+   */
+  key?: string;
 }
 
 /**
@@ -45,7 +50,7 @@ export function notFinishedEntry(work: NotFinishedWork): HistoryEntry {
   const message = call ? NOT_FINISHED_CALL : NOT_FINISHED_REQUEST;
   const request = call ? { name: work.toolName ?? '' } : requestOf(kind, work.question);
   return {
-    id: `${call ? 'call' : 'request'}:${randomUUID()}`,
+    id: `${call ? 'call' : 'request'}:${work.key === undefined ? randomUUID() : uuidOf(work.key)}`,
     direction: call ? 'requested' : 'received',
     kind,
     serverId: work.serverId,
@@ -71,4 +76,10 @@ function requestOf(kind: 'elicitation' | 'sampling', question: string | undefine
   if (question === undefined) return {};
   if (kind === 'elicitation') return { message: question };
   return { messages: [{ role: 'user', content: { type: 'text', text: question } }] };
+}
+
+/** A UUID-shaped id made from `key`: the same key, the same id. */
+function uuidOf(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

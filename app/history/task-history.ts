@@ -16,6 +16,7 @@ import type { Clock, TimerHandle } from '../core/clock.js';
 import { relatedTaskOf, type TaskRecord } from '../receiver/task-record.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
+import type { JournalSync } from '../store/journal.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { SegmentLog } from '../store/segment-log.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
@@ -82,6 +83,8 @@ export interface TaskHistoryOptions {
    * read at each write: none is kept in the clear in an entry (see {@link maskSecrets}).
    */
   secretValues?: () => Iterable<string>;
+  /** Replaces `fs.fdatasync` for History's journal: tests hold its syncs with it. */
+  journalSync?: JournalSync;
 }
 
 /**
@@ -139,7 +142,8 @@ export class TaskHistory {
     this.#log = new SegmentLog<HistoryEntry>({
       dir: path.join(options.dataDir, 'history'),
       corruptDir: options.corruptDir,
-      factory: options.factory
+      factory: options.factory,
+      ...(options.journalSync && { journalSync: options.journalSync })
     });
     this.#settings = openVersionedDocument({
       dir: options.dataDir,
@@ -332,7 +336,7 @@ export class TaskHistory {
     const toolError =
       call.state === 'completed' && (ended.result as { isError?: unknown } | undefined)?.isError === true;
     const status: HistoryStatus = call.state === 'running' || toolError ? 'failed' : call.state;
-    this.#keep({
+    void this.#keep({
       id: `call:${randomUUID()}`,
       direction: 'requested',
       kind: 'tool-call',
@@ -370,9 +374,13 @@ export class TaskHistory {
   /**
    * Records plain work a run of Taskdesk left open when it stopped without closing (see
    * `notFinishedEntry`): a new entry each, as the ends it never recorded would have made.
+   *
+   * Written at once, not lazily: resolves when the entry is on disk (its record, the only other
+   * place it is kept, may go then), rejects when it is not.
    */
-  recordNotFinished(work: NotFinishedWork): void {
-    this.#save(notFinishedEntry(work));
+  recordNotFinished(work: NotFinishedWork): Promise<void> {
+    this.#takeGathered();
+    return this.#keep(notFinishedEntry(work), true) ?? Promise.reject(new Error('History is closed'));
   }
 
   /** One page of entries matching `filter`, newest first. */
@@ -528,11 +536,12 @@ export class TaskHistory {
   /** Keeps an entry, after the calls' ends gathered before it (entries keep the order they came in). */
   #save(given: HistoryEntry): void {
     this.#takeGathered();
-    this.#keep(given);
+    void this.#keep(given);
   }
 
-  #keep(given: HistoryEntry): void {
-    if (this.#closed) return;
+  /** Keeps an entry; `urgent` writes it at once. The write, unless History is closed. */
+  #keep(given: HistoryEntry, urgent = false): Promise<void> | undefined {
+    if (this.#closed) return undefined;
     // Every entry passes here, whichever record* made it: a tool that repeats a credential back
     // (a server's environment, the headers it was sent) has it masked in the entry, and so in its
     // summary, its search text and the files. Masked before the entry is kept, so what History
@@ -544,14 +553,16 @@ export class TaskHistory {
     this.#summaries.set(entry.id, summary);
     this.#searchTexts.delete(entry.id);
     if (isNew) this.#appendToServer(entry);
-    // Lazy: nobody waits on history. A write that fails is reported by the store's own warnings.
-    this.#log.put(entry.id, entry, false).catch((error: unknown) => {
+    // Lazy, unless told: nobody waits on history. A write that fails is reported by the store's own warnings.
+    const written = this.#log.put(entry.id, entry, urgent);
+    written.catch((error: unknown) => {
       console.error('Taskdesk could not record a task in its history:', error);
     });
     // Its size as the journal wrote it: the entry is not serialized a second time.
     this.#account(entry, this.#log.textLength(entry.id));
     this.#events.changed?.(summary);
     if (this.#overBounds()) this.#prune();
+    return written;
   }
 
   #index(entry: HistoryEntry): void {

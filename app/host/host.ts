@@ -129,6 +129,8 @@ export interface HostConfig {
   conversationJournalSync?: JournalSync;
   /** Replaces `fs.fdatasync` for the outbound tasks' journal: tests hold its syncs with it. */
   outboundJournalSync?: JournalSync;
+  /** Replaces `fs.fdatasync` for History's journal: tests hold its syncs with it. */
+  historyJournalSync?: JournalSync;
   /** The `task.ttl` Taskdesk asks for when it calls a tool as a task (default one hour). */
   requestorDefaultTtlMs?: number;
   /** Connect servers marked `autoConnect` on start (default true). */
@@ -324,7 +326,8 @@ export class Host {
       factory,
       clock: this.clock,
       events: { changed: (summary) => this.events.emit('history.changed', { entry: summary }) },
-      secretValues: () => this.#secretValues.values()
+      secretValues: () => this.#secretValues.values(),
+      ...(config.historyJournalSync && { journalSync: config.historyJournalSync })
     });
     this.history.load();
     for (const warning of this.history.warnings) this.#warn(warning.message, warning.movedTo);
@@ -584,6 +587,10 @@ export class Host {
         // A secret that cannot be read now is no setting the connection could keep.
         const config = await this.#servers.resolved(stored).catch(() => undefined);
         if (!config || connectionKey(config) !== connectionKey(connection.config)) return false;
+        // Only a connection that is up or on its way is kept: a failed or closed one is tried
+        // again on Save, as before a rename could keep connections (it may be fixed now).
+        const { status } = connection.state;
+        if (status !== 'ready' && status !== 'connecting') return false;
         connection.applySettings(config);
         // An entry newly marked secret (its value unchanged) keeps the connection: masked from now on.
         this.#secretValues.noteConnecting(config, this.#oauth.for(config));
@@ -652,8 +659,10 @@ export class Host {
    * Loads stored tasks (resuming or failing interrupted work) and connects servers.
    *
    * Connections are started, not awaited: a server that never answers does not hold up the host.
+   * `leftOpenWork` resolves once what earlier runs left open is on disk in History and their
+   * records are removed (or kept for the next start, when History could not write it).
    */
-  start(): { restored: ReturnType<TaskReceiver['restore']> } {
+  start(): { restored: ReturnType<TaskReceiver['restore']>; leftOpenWork: Promise<void> } {
     const { marker, unclean, problem } = RunningMarker.start(this.#config.dataDir);
     this.#marker = marker;
     // Plain work runs that stopped without closing left open: History lists it, as their closing would have.
@@ -662,15 +671,23 @@ export class Host {
       RunningMarker.runningIds(this.#config.dataDir),
       unclean?.lastSeenAt
     );
-    for (const work of left.work) this.history.recordNotFinished(work);
+    const listed = left.work.map((work) => this.history.recordNotFinished(work));
+    // The records go only once History holds their work on disk: a crash before then lists it
+    // again at the next start (as the same entries), rather than losing it.
+    const leftOpenWork = Promise.all(listed).then(
+      () => OpenWorkRecord.removeTaken(left.files),
+      () => undefined
+    );
     if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt, left.work.length), undefined, 'host.unclean-stop');
     for (const reason of left.problems)
       this.#warn(
         `The record of plain work open when Taskdesk last stopped could not be read (${reason}); History may miss tool calls and questions that were open then.`
       );
     // Without its marker, this run's record would be taken as left over by another Taskdesk starting.
-    if (problem === undefined)
+    if (problem === undefined) {
       this.#openWorkRecord = new OpenWorkRecord(this.#config.dataDir, marker.id, this.#config.openWorkWritten);
+      this.#openWorkRecord.maskWith(() => this.#secretValues.values());
+    }
     const openWork = OpenWorkNote.take(this.#config.dataDir);
     if (openWork !== undefined) this.#warn(openWork, undefined, 'host.open-work-cancelled');
     if (problem !== undefined)
@@ -692,7 +709,7 @@ export class Host {
     if (this.#config.autoConnect !== false) {
       for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
     }
-    return { restored };
+    return { restored, leftOpenWork };
   }
 
   /** Connects a configured server; resolves when it is ready or has failed. */

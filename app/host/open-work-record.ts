@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { questionPreview } from '../audit/question-preview.js';
 import { CallOriginSchema, type PlainCallView } from '../contract/plain-calls.js';
 import { previewLine } from '../contract/request-preview.js';
+import { maskSecrets } from '../core/secret-mask.js';
 import type { NotFinishedWork } from '../history/not-finished-entry.js';
 import type { SamplingRunner, UserPrompter, WorkContext } from '../receiver/runners.js';
+import { isAlive, STALE_MS } from './running-marker.js';
 
 /** The record's directory in the data directory: one file per running Taskdesk, named as its running marker. */
 export const OPEN_WORK_DIR = 'open-work';
@@ -53,6 +55,17 @@ export interface LeftOpenWork {
   work: NotFinishedWork[];
   /** Files that could not be read (each was removed): what to warn about. */
   problems: string[];
+  /**
+   * The records `work` was read from, still there: remove them (see {@link OpenWorkRecord.removeTaken})
+   * once History holds that work on disk, or a crash in between loses it.
+   */
+  files: string[];
+}
+
+/** Test seams of {@link OpenWorkRecord}. */
+export interface OpenWorkRecordSeams {
+  /** Opens the record to append to it (`fs.promises.open(file, 'a')` unless given). */
+  openFile?: (file: string) => Promise<fs.promises.FileHandle>;
 }
 
 /**
@@ -91,11 +104,21 @@ export class OpenWorkRecord {
   /** The wait before the next write (see {@link GATHER_MS}), while one is due. */
   #gathering: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   #stopped = false;
+  readonly #openFile: (file: string) => Promise<fs.promises.FileHandle>;
 
   /** `written` is told each time changes landed, with how many items are open (tests wait on it). */
-  constructor(dataDir: string, runId: string, written?: (open: number) => void) {
+  constructor(dataDir: string, runId: string, written?: (open: number) => void, seams: OpenWorkRecordSeams = {}) {
     this.#file = path.join(dataDir, OPEN_WORK_DIR, `${runId}.jsonl`);
     this.#written = written;
+    this.#openFile = seams.openFile ?? ((file) => fs.promises.open(file, 'a'));
+  }
+
+  /** The secrets a question's quote must not hold (see `ServerSecretValues`); none until told. */
+  #secrets: () => Iterable<string> = () => [];
+
+  /** Where the secret values of the servers come from (the host's, which change as servers connect). */
+  maskWith(secrets: () => Iterable<string>): void {
+    this.#secrets = secrets;
   }
 
   /** A plain call started, changed or ended (`PlainCalls`' every view). */
@@ -130,7 +153,9 @@ export class OpenWorkRecord {
     context: WorkContext
   ): number | undefined {
     if (this.#stopped || context.serverId.length > ID_CHARS) return undefined;
-    const question = questionPreview({ kind, request });
+    // Masked whole, before the preview cuts it: a secret cut in two would not be found. The History
+    // entry made of it at the next start is made before any server connects, when none is known.
+    const question = questionPreview({ kind, request: maskSecrets(request, this.#secrets()) });
     return this.#started({
       kind,
       serverId: context.serverId,
@@ -225,7 +250,7 @@ export class OpenWorkRecord {
   async #append(text: string): Promise<void> {
     if (!this.#handle) {
       await fs.promises.mkdir(path.dirname(this.#file), { recursive: true });
-      this.#handle = await fs.promises.open(this.#file, 'a');
+      this.#handle = await this.#openFile(this.#file);
     }
     await this.#handle.write(text);
     this.#bytes += text.length;
@@ -239,7 +264,7 @@ export class OpenWorkRecord {
     await fs.promises.writeFile(temporary, text);
     await fs.promises.rename(temporary, this.#file);
     const previous = this.#handle;
-    this.#handle = await fs.promises.open(this.#file, 'a');
+    this.#handle = await this.#openFile(this.#file);
     this.#bytes = text.length;
     await previous?.close();
   }
@@ -260,13 +285,18 @@ export class OpenWorkRecord {
   /**
    * Takes what runs that ended without closing left open: the records in `dataDir` whose run is
    * not among `running` (the ids of the running markers there now: this run's, and other
-   * Taskdesks' on the same directory). Each record is removed once read. A record that is too
+   * Taskdesks' on the same directory). The records read stay until {@link removeTaken} (each
+   * work keeps one `key`, so a record read twice makes the same entries). A record that is too
    * large or does not parse is removed and named in `problems`; a torn last line (a crash in the
    * middle of a write) is no problem. `lastSeenAt`: when the run was last seen running, if known.
+   *
+   * A record whose run's process is alive and which was written within the marker's stale limit
+   * is left alone: that run may be running still, its marker taken as stale after the machine
+   * slept (it writes its record as work starts and ends, but touches its marker only every minute).
    */
   static takeLeft(dataDir: string, running: ReadonlySet<string>, lastSeenAt?: number): LeftOpenWork {
     const dir = path.join(dataDir, OPEN_WORK_DIR);
-    const left: LeftOpenWork = { work: [], problems: [] };
+    const left: LeftOpenWork = { work: [], problems: [], files: [] };
     let names: string[];
     try {
       names = fs.readdirSync(dir);
@@ -278,6 +308,7 @@ export class OpenWorkRecord {
       const runId = name.replace(/\.jsonl(\.tmp)?$/, '');
       if (running.has(runId)) continue;
       const file = path.join(dir, name);
+      if (mayBeRunning(runId, file)) continue;
       // A compaction's temporary file, of a run that stopped in the middle of one: the record itself is whole.
       if (name.endsWith('.tmp')) {
         removeQuietly(file);
@@ -285,24 +316,31 @@ export class OpenWorkRecord {
       }
       if (!name.endsWith('.jsonl') || read++ >= FILES_READ) continue;
       const found = readRecord(file);
-      removeQuietly(file);
       if ('problem' in found) {
+        removeQuietly(file);
         left.problems.push(found.problem);
         continue;
       }
+      left.files.push(file);
       const seen = Math.max(found.writtenAt, lastSeenAt ?? 0);
       for (const start of found.open) {
         if (left.work.length >= MAX_OPEN) break;
-        const { id: _id, ...work } = start;
+        const { id, ...work } = start;
         const startedAt = Date.parse(work.startedAt);
         left.work.push({
           ...work,
+          key: `${runId}:${id}`,
           // Never before it started (another run's marker may say an earlier time).
           lastSeenAt: new Date(Number.isNaN(startedAt) ? seen : Math.max(seen, startedAt)).toISOString()
         });
       }
     }
     return left;
+  }
+
+  /** Removes the records {@link takeLeft} read, once what they held is kept elsewhere. */
+  static removeTaken(files: readonly string[]): void {
+    for (const file of files) removeQuietly(file);
   }
 }
 
@@ -378,6 +416,18 @@ function readRecord(file: string): { open: Start[]; writtenAt: number } | { prob
     else open.delete(parsed.end);
   }
   return { open: [...open.values()], writtenAt };
+}
+
+/** Whether the run `runId` may still be running: its process is alive, and `file` was written within the stale limit. */
+function mayBeRunning(runId: string, file: string): boolean {
+  const pid = Number.parseInt(runId, 10);
+  // A marker of this very process is a host that was never closed (one host per process).
+  if (!Number.isInteger(pid) || pid === process.pid || !isAlive(pid)) return false;
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs < STALE_MS;
+  } catch {
+    return false;
+  }
 }
 
 function removeQuietly(file: string): void {

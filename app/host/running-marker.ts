@@ -9,7 +9,7 @@ const TOUCH_MS = 60_000;
  * A marker untouched for this long is stale even when a process of its id runs: ids are used
  * again (after a reboot), and a running Taskdesk touches its marker every minute.
  */
-const STALE_MS = 5 * TOUCH_MS;
+export const STALE_MS = 5 * TOUCH_MS;
 
 /** What an earlier run that did not close cleanly left behind. */
 export interface UncleanStop {
@@ -129,7 +129,7 @@ function takeStale(dir: string): UncleanStop | undefined {
 }
 
 /** Whether a process with this id runs (one of another user's included). */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -181,11 +181,23 @@ export class SamplingSetup {
     return structuredClone(this.#policies.get(serverId) ?? defaultSamplingPolicy);
   }
 
+  /**
+   * Saves a server's policy. Turned to refuse, its sampling requests still waiting in the Inbox
+   * (for approval, review or a person's reply) are withdrawn: answered refused, as the request
+   * would be if it came in now, instead of still being answerable there.
+   */
   setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy {
     const parsed = SamplingPolicySchema.parse(policy);
     this.#policiesDoc.save(policyDocument([...this.#policies, [serverId, parsed]]));
     this.#policies.set(serverId, parsed);
     this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...parsed } });
+    if (parsed.mode === 'refuse')
+      // The person's own doing: they know why the cards go.
+      this.#options.inbox.withdraw(
+        (item) => item.serverId === serverId && item.kind !== 'elicitation',
+        REFUSED_BY_POLICY,
+        true
+      );
     return this.policyFor(serverId);
   }
 
@@ -305,6 +317,9 @@ export class SamplingSetup {
     });
   }
 }
+
+/** Why a sampling request waiting in the Inbox went when its server's policy was set to refuse. */
+export const REFUSED_BY_POLICY = 'Sampling was turned off for this server (its policy is now Refuse).';
 
 /** The policies as the stored document: own keys only (`Object.fromEntries` defines them, `__proto__` included). */
 function policyDocument(entries: Array<[string, SamplingPolicy]>): Record<string, SamplingPolicy> {

@@ -170,6 +170,30 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.match(ordinary, /refuse|turned off|error/i);
     assert.equal(llm.chatRequests.length, before);
   });
+
+  it('refuse set while approvals wait: they leave the Inbox, refused, and cannot be approved', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'ask', reviewCompletion: false } });
+    const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
+    const pending = call('trigger-sampling-request', { prompt: 'Anything', maxTokens: 10 }).then(
+      (value) => textOf(value),
+      (error: Error) => error.message
+    );
+    const { item } = await approval;
+    const before = llm.chatRequests.length;
+    const removed = nextEvent(host, 'inbox.removed', (p) => p.id === item.id);
+    await host.call('sampling.setPolicy', {
+      serverId: 'everything',
+      policy: { mode: 'refuse', reviewCompletion: false }
+    });
+    const gone = await removed;
+    assert.equal(gone.why, 'withdrawn');
+    assert.match(gone.reason ?? '', /turned off for this server \(its policy is now Refuse\)/);
+    assert.equal(gone.byYou, true);
+    assert.ok(!(await host.call('inbox.list', {})).some((waiting) => waiting.id === item.id));
+    await assert.rejects(host.call('inbox.answer', { id: item.id, answer: { action: 'approve' } }));
+    assert.match(await pending, /turned off/i);
+    assert.equal(llm.chatRequests.length, before, 'no model call');
+  });
 });
 
 describe('sampling through the host with an SDK server peer', () => {

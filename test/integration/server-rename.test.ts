@@ -6,6 +6,7 @@ import type { EditableServer } from '../../app/contract/server-settings.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { startOAuthTestServers } from '../support/oauth-test-servers.js';
 
 /** A saved server's settings as the Edit form sends them back. */
 async function editable(host: Host, serverId: string): Promise<EditableServer> {
@@ -92,6 +93,71 @@ describe('saving a server with only its name changed', { skip: process.platform 
       }
     } finally {
       await host.close();
+      data.remove();
+    }
+  });
+
+  it('tries a failed server again, as a Save of other settings does', async () => {
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false, loginEnv: async () => ({ ...process.env }) });
+    try {
+      // A server whose process exits at once: it fails to connect.
+      const added = await host.call('servers.add', {
+        id: 'broken',
+        name: 'Broken',
+        transport: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(1)'] },
+        autoConnect: false
+      });
+      const failed = await host.call('servers.connect', { serverId: added.id });
+      assert.equal(failed.state.status, 'failed');
+
+      const tried = nextEvent(
+        host,
+        'server.state',
+        ({ serverId, state }) => serverId === added.id && state.status === 'connecting'
+      );
+      const saved = await host.call('servers.update', {
+        serverId: added.id,
+        settings: { ...(await editable(host, added.id)), name: 'Broken renamed' }
+      });
+      assert.equal(saved.reconnects, true);
+      await tried;
+      const [listed] = await host.call('servers.list', {});
+      assert.equal(listed?.name, 'Broken renamed');
+    } finally {
+      await host.close();
+      data.remove();
+    }
+  });
+
+  it('asks to sign in under its new name', async () => {
+    const servers = await startOAuthTestServers({ consent: 'auto' });
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false });
+    try {
+      await host.call('servers.add', {
+        id: 'protected',
+        name: 'Protected',
+        transport: { type: 'http', url: servers.mcpUrl },
+        autoConnect: false
+      });
+      const first = await host.call('servers.connect', { serverId: 'protected' });
+      assert.match(first.state.reason ?? '', /Sign in to Protected at /);
+
+      const failedAgain = nextEvent(
+        host,
+        'server.state',
+        ({ serverId, state }) => serverId === 'protected' && state.status === 'failed'
+      );
+      await host.call('servers.update', {
+        serverId: 'protected',
+        settings: { ...(await editable(host, 'protected')), name: 'Renamed' }
+      });
+      const { state } = await failedAgain;
+      assert.match(state.reason ?? '', /Sign in to Renamed at /);
+    } finally {
+      await host.close();
+      await servers.close();
       data.remove();
     }
   });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createHost } from '../../app/host/host.js';
+import { createHost, Host } from '../../app/host/host.js';
 import { tempDir } from '../support/host-fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,8 +44,9 @@ describe('plain work open when Taskdesk is killed', () => {
       process.kill(-child.pid!, 'SIGKILL');
       assert.equal(await exited, 'SIGKILL', stderr);
 
-      const host = createHost({ dataDir, autoConnect: false });
+      const host = new Host({ dataDir, autoConnect: false });
       try {
+        await host.start().leftOpenWork;
         assert.equal(host.warnings.length, 1, JSON.stringify(host.warnings));
         assert.match(host.warnings[0]!.message, UNCLEAN);
         const { entries } = await host.call('history.list', {});
@@ -97,6 +98,79 @@ describe('plain work open when Taskdesk is killed', () => {
       } catch {
         // Already gone.
       }
+      data.remove();
+    }
+  });
+
+  it('is kept in its record until History holds it on disk: a kill in between loses nothing and lists it once', async () => {
+    const data = tempDir();
+    const dataDir = path.join(data.dir, 'host');
+    const dir = path.join(dataDir, 'open-work');
+    fs.mkdirSync(dir, { recursive: true });
+    // What an earlier run (its process long gone: no number) left open.
+    const record = path.join(dir, 'earlier-run.jsonl');
+    fs.writeFileSync(
+      record,
+      `${JSON.stringify({
+        start: {
+          id: 1,
+          kind: 'tool-call',
+          serverId: 'slow',
+          serverName: 'Slow server',
+          toolName: 'wait',
+          startedAt: new Date().toISOString()
+        }
+      })}\n`
+    );
+    // A run whose History write of it never lands: killed while it waits.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, '..', 'support', 'held-history-host.ts'), dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] }
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal))
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('held\n')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`The host exited before writing its history: ${stderr}`)));
+      });
+      assert.ok(fs.existsSync(record), 'kept while History has not written it');
+      child.kill('SIGKILL');
+      assert.equal(await exited, 'SIGKILL', stderr);
+
+      const host = new Host({ dataDir, autoConnect: false });
+      try {
+        const { leftOpenWork } = host.start();
+        assert.ok(fs.existsSync(record), 'kept until History has written it');
+        await leftOpenWork;
+        assert.ok(!fs.existsSync(record), 'removed once History has written it');
+        const { entries } = await host.call('history.list', {});
+        // The killed run may have written its entry without syncing it: still one entry.
+        assert.equal(entries.length, 1, JSON.stringify(entries));
+        assert.equal(entries[0]?.title, 'Tool call: wait');
+        assert.equal(
+          entries[0]?.statusMessage,
+          'Not finished: Taskdesk stopped while the call ran; its result was not received'
+        );
+      } finally {
+        await host.close();
+      }
+      const again = createHost({ dataDir, autoConnect: false });
+      try {
+        assert.equal((await again.call('history.list', {})).entries.length, 1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      child.kill('SIGKILL');
       data.remove();
     }
   });

@@ -8,6 +8,7 @@ import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
 import { relatedTaskOf, serverMayGiveUp } from './server-gives-up.js';
+import { keepsTypedText } from './typed-text.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
 export function InboxCard({
@@ -89,7 +90,7 @@ export function InboxCard({
           keepsTyped={
             item.kind === 'sampling' ||
             item.kind === 'sampling-review' ||
-            (item.kind === 'elicitation' && item.request.mode !== 'url')
+            (item.kind === 'elicitation' && item.request.mode !== 'url' && keepsTypedText(item.request.requestedSchema))
           }
         />
       ) : null}

@@ -1,5 +1,5 @@
-import type { SchemaField } from '../../app/contract/schema-fields.js';
-import { controlKind, initialValues, type RawValue } from '../forms/schema-values.js';
+import { readSchemaForm, type SchemaField } from '../../app/contract/schema-fields.js';
+import { controlKind, formFields, initialValues, type RawValue } from '../forms/schema-values.js';
 
 /**
  * What was typed into a form's text and number fields, changed from what it came with, a line
@@ -16,4 +16,14 @@ export function typedText(fields: SchemaField[], values: Record<string, RawValue
         : [];
     })
     .join('\n');
+}
+
+/**
+ * Whether a form of `requestedSchema` has a field whose text {@link typedText} keeps: a form of
+ * choices and checkboxes only keeps nothing, so its card must not promise to.
+ */
+export function keepsTypedText(requestedSchema: unknown): boolean {
+  return formFields(readSchemaForm(requestedSchema), 'elicitation').some(
+    (field) => controlKind(field, 'elicitation') === 'input'
+  );
 }

@@ -26,14 +26,28 @@ export function EntryList({
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
   // Add variable (or header) puts the focus in the new row's name, as Add model does: left on the
   // button, what the person typed next went nowhere, under a placeholder that looked filled in.
+  // Remove puts it in the name of the row that takes the removed one's place (the next, else the
+  // one before), or on Add once none is left: not on the page, where it went with the button.
   const list = useRef<HTMLUListElement>(null);
-  const added = useRef<number | undefined>(undefined);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const focusNext = useRef<number | 'add' | undefined>(undefined);
   useEffect(() => {
-    const key = added.current;
-    if (key === undefined || !rows.some((row) => row.key === key)) return;
-    added.current = undefined;
-    list.current?.querySelector<HTMLInputElement>(`li[data-entry-key="${key}"] input`)?.focus();
+    const next = focusNext.current;
+    if (next === undefined) return;
+    if (next === 'add') {
+      focusNext.current = undefined;
+      addButton.current?.focus();
+      return;
+    }
+    if (!rows.some((row) => row.key === next)) return;
+    focusNext.current = undefined;
+    list.current?.querySelector<HTMLInputElement>(`li[data-entry-key="${next}"] input`)?.focus();
   }, [rows]);
+  const remove = (index: number) => {
+    const rest = rows.filter((_, other) => other !== index);
+    focusNext.current = (rest[index] ?? rest[index - 1])?.key ?? 'add';
+    onChange(rest);
+  };
   return (
     <fieldset
       className="field entries"
@@ -87,12 +101,7 @@ export function EntryList({
                   Secret<span className="sr-only"> {name}</span>
                 </label>
               </span>
-              <button
-                type="button"
-                className="small"
-                aria-label={`Remove ${name}`}
-                onClick={() => onChange(rows.filter((other) => other.key !== row.key))}
-              >
+              <button type="button" className="small" aria-label={`Remove ${name}`} onClick={() => remove(index)}>
                 Remove
               </button>
             </li>
@@ -105,9 +114,10 @@ export function EntryList({
       <button
         type="button"
         className="small"
+        ref={addButton}
         onClick={() => {
           const row = newEntry();
-          added.current = row.key;
+          focusNext.current = row.key;
           onChange([...rows, row]);
         }}
       >

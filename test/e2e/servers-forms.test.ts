@@ -778,6 +778,12 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       await form.getByLabel(`Value of ${name}`).fill(value);
       assert.equal(await form.getByLabel(`Secret ${name}`).isChecked(), secret, `${name} is taken for a secret or not`);
     }
+    // Remove puts the focus in the name of the row that takes its place (here the one before it),
+    // not on the page, where it went with the button.
+    await form.getByRole('button', { name: 'Add variable' }).press('Enter');
+    await form.getByRole('button', { name: 'Remove variable 5' }).press('Enter');
+    await form.getByLabel('Name of variable 4').and(page.locator(':focus')).waitFor({ timeout: 5_000 });
+    assert.equal(await form.getByLabel('Name of variable 5').count(), 0);
     await form.getByRole('button', { name: 'Add server' }).click();
     await liveRegion().getByText('Added Ordered.', { exact: true }).waitFor();
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readSchemaForm } from '../../../app/contract/schema-fields.js';
-import { typedText } from '../../../renderer/inbox/typed-text.js';
+import { keepsTypedText, typedText } from '../../../renderer/inbox/typed-text.js';
 
 describe('what was typed into a question, kept should it be withdrawn', () => {
   const { fields } = readSchemaForm({
@@ -25,5 +25,18 @@ describe('what was typed into a question, kept should it be withdrawn', () => {
   it('is empty when nothing was typed, or only blanks, or only what the fields came with', () => {
     assert.equal(typedText(fields, { place: '  ', count: '', note: 'none', size: 's', urgent: false }), '');
     assert.equal(typedText(fields, { note: 'fragile' }), 'Note: fragile');
+  });
+
+  it('tells a form that keeps typed text from one of choices and checkboxes only, which keeps none', () => {
+    assert.equal(keepsTypedText({ type: 'object', properties: { place: { type: 'string' } } }), true);
+    assert.equal(keepsTypedText({ type: 'object', properties: { count: { type: 'number' } } }), true);
+    assert.equal(
+      keepsTypedText({
+        type: 'object',
+        properties: { size: { type: 'string', enum: ['s', 'l'] }, urgent: { type: 'boolean' } }
+      }),
+      false
+    );
+    assert.equal(keepsTypedText(undefined), false);
   });
 });

@@ -33,6 +33,9 @@ export class RunningMarker {
   #timer: NodeJS.Timeout | undefined;
   #removed = false;
 
+  /** The marker's content, written when it starts (and again should it be taken). */
+  readonly #text = `${JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() })}\n`;
+
   private constructor(file: string) {
     this.#file = file;
   }
@@ -47,7 +50,7 @@ export class RunningMarker {
     const marker = new RunningMarker(path.join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`));
     try {
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(marker.#file, `${JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() })}\n`);
+      fs.writeFileSync(marker.#file, marker.#text);
       marker.#timer = setInterval(() => marker.#touch(), TOUCH_MS);
       // The marker never keeps the process alive.
       marker.#timer.unref();
@@ -88,8 +91,17 @@ export class RunningMarker {
     try {
       const now = new Date();
       fs.utimesSync(this.#file, now, now);
-    } catch {
-      // Gone or not writable: the next start knows less precisely when this run ended.
+    } catch (error) {
+      // Taken as stale by another Taskdesk starting on this directory (this machine slept past the
+      // stale limit): written again, so that this run, which still runs, is not taken for gone
+      // (its open-work record left alone). Not writable: the next start knows less precisely
+      // when this run ended.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      try {
+        fs.writeFileSync(this.#file, this.#text);
+      } catch {
+        // As above.
+      }
     }
   }
 }

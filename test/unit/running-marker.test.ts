@@ -47,4 +47,22 @@ describe('the running marker', () => {
       data.remove();
     }
   });
+
+  it('writes its marker again when another Taskdesk took it for stale while it still runs', (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const data = tempDir();
+    try {
+      const { marker } = RunningMarker.start(data.dir);
+      const file = path.join(data.dir, 'running', `${marker.id}.json`);
+      fs.rmSync(file);
+      t.mock.timers.tick(60_000);
+      assert.ok(fs.existsSync(file), 'back at the next touch');
+      assert.deepEqual(RunningMarker.runningIds(data.dir), new Set([marker.id]));
+      marker.remove();
+      t.mock.timers.tick(60_000);
+      assert.ok(!fs.existsSync(file), 'a clean close removes it for good');
+    } finally {
+      data.remove();
+    }
+  });
 });

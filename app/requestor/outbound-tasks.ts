@@ -336,6 +336,7 @@ export class OutboundTasks {
   /** A connected server was renamed, its connection kept: later calls and messages use the new name. */
   renameServer(serverId: string, serverName: string): void {
     this.#attachments.rename(serverId, serverName);
+    this.plainCalls.serverRenamed(serverId, serverName);
   }
 
   /** The server disconnected: stop talking to it. Its tasks stay as they are, and their ttl keeps running. */

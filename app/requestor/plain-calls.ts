@@ -181,6 +181,18 @@ export class PlainCalls {
     }
   }
 
+  /**
+   * A server was renamed, its connection kept: its running calls go on under the new name (their
+   * cards, their Cancel, the History entries their ends make), as its later calls do.
+   */
+  serverRenamed(serverId: string, serverName: string): void {
+    for (const running of this.#running.values()) {
+      if (running.view.serverId !== serverId || running.view.serverName === serverName) continue;
+      running.view.serverName = serverName;
+      this.#options.onChange(copyJson(running.view));
+    }
+  }
+
   /** The calls running now. */
   list(): PlainCallView[] {
     return [...this.#running.values()].map((running) => copyJson(running.view));

@@ -51,6 +51,12 @@ describe('saving a server with only its name changed', { skip: process.platform 
       const [listed] = await host.call('servers.list', {});
       assert.deepEqual([listed?.name, listed?.state.status], ['Everything renamed', 'ready']);
       assert.deepEqual(connectionStates(host), ['connecting', 'ready'], 'no disconnect, no reconnect');
+      // The running call is said under the new name too (its card, its Cancel).
+      const runningNow = await host.call('tools.runningCalls', {});
+      assert.deepEqual(
+        runningNow.map((call) => call.serverName),
+        ['Everything renamed']
+      );
 
       // The call goes on and ends with the answer given after the rename.
       await host.call('inbox.answer', { id: question.id, answer: { action: 'decline' } });
@@ -67,6 +73,9 @@ describe('saving a server with only its name changed', { skip: process.platform 
       const page = await host.call('history.list', { filter: { serverId: 'everything' } });
       const echo = page.entries.find((entry) => entry.title.includes('echo'));
       assert.equal(echo?.serverName, 'Everything renamed', JSON.stringify(page.entries));
+      // And the call that ran across the rename ended under it.
+      const across = page.entries.find((entry) => entry.title.includes('trigger-elicitation-request'));
+      assert.equal(across?.serverName, 'Everything renamed', JSON.stringify(page.entries));
 
       // Another command (the same node, by another path) is how it connects: it reconnects.
       const bin = tempDir('taskdesk-node-');

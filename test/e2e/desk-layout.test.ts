@@ -521,7 +521,9 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     try {
       await page.getByRole('link', { name: 'Audit log', exact: true }).click();
       const table = page.locator('table.audit');
-      const row = table.locator('tr', { hasText: 'simulate-research-query' }).first();
+      // This test's own entry, by its call's id: other tests' calls of the same tool are audited
+      // too (the wide-window Tasks test's made one whose row has no Detail to measure).
+      const row = table.locator('tr', { hasText: toolCallId });
       await row.waitFor();
       assert.deepEqual(await cutWords(table.locator('td.server')), [], 'server names cut mid-word');
       const seen = await table.evaluate((element) => {

@@ -25,7 +25,11 @@
  * leaves stored does not count in the others' heap. Nothing is asserted. Each flood's line is
  * followed by the CPU a second of its windows against its quiet windows: the host's by thread
  * and the whole machine's (every process, from `/proc/stat`), so that a slow poll can be set
- * against how busy the two cores were.
+ * against how busy the two cores were. Then each side's longest stall as a second watch saw it
+ * (`test/support/stall-watch.ts`), with the main thread's time across it on a CPU (the host's
+ * own work, its collections included) and waiting for one (another process had both cores):
+ * until December 2026 two runs in eight had a 190–280 ms stall, in quiet windows as well, that
+ * nothing in the host's profiles accounted for.
  *
  * `BENCH_FLOODS=a,c` runs only those floods. `HOSTILE_BENCH_PROFILE=<dir>` CPU-profiles each
  * flood window into `<dir>/<server>.cpuprofile` and prints where the bystander's slowest polls
@@ -39,6 +43,7 @@ import { RawPeer } from '../support/raw-peer.js';
 import { startProfile } from '../support/cpu-profile.js';
 import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { machineBusyMs } from '../support/machine-cpu.js';
+import { watchStalls, type LongestStall } from '../support/stall-watch.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
 setHostHeapGrowth();
@@ -94,6 +99,8 @@ interface Figures {
   /** The host's CPU by thread in the window, and the whole machine's (every process), in ms. */
   hostCpu: Map<string, number>;
   machineMs: number;
+  /** The window's longest stall as a second watch saw it, with whose it was (see stall-watch.ts). */
+  longestStall: LongestStall;
   reason?: string;
 }
 
@@ -110,6 +117,7 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 25);
   delay.enable();
+  const stopWatch = watchStalls(10);
   const threadsBefore = threadCpuByName();
   const machineBefore = machineBusyMs();
   const [{ latencies, sentAt }] = await Promise.all([
@@ -117,6 +125,7 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
     peer && flood ? flood(peer) : Promise.resolve()
   ]);
   delay.disable();
+  const longestStall = stopWatch();
   clearInterval(sampler);
   const hostCpu = threadCpuSince(threadsBefore);
   const machineMs = machineBusyMs() - machineBefore;
@@ -142,6 +151,7 @@ async function measure(flood?: (peer: RawPeer) => Promise<void>, peer?: RawPeer)
     latencies,
     hostCpu,
     machineMs,
+    longestStall,
     ...(reason !== undefined && { reason })
   };
 }
@@ -205,6 +215,13 @@ const cpuPerSecond = (windows: Figures[]) => {
   const machine = windows.reduce((total, w) => total + w.machineMs, 0) / seconds;
   return `host ${formatThreadCpu(host)}; machine ${machine.toFixed(0)}`;
 };
+/** The longest stall of `windows` and, across it, the host's main thread on a CPU against waiting for one. */
+const whoseStall = (windows: Figures[]) => {
+  const { ms, onCpuMs, waitingMs } = windows
+    .map((w) => w.longestStall)
+    .reduce((worst, stall) => (stall.ms > worst.ms ? stall : worst));
+  return `${ms.toFixed(1)} ms (main thread on a CPU ${onCpuMs.toFixed(1)} ms, waiting for one ${waitingMs.toFixed(1)} ms)`;
+};
 const quietAll: Figures[] = [];
 const results: Array<{ name: string; peakHeapMb: number; maxStallMs: number; p99Ms: number; ratio: number }> = [];
 for (const [index, flood] of floods.entries()) {
@@ -233,11 +250,12 @@ for (const [index, flood] of floods.entries()) {
     `${flood.name}: peak heap ${row.peakHeapMb.toFixed(0)} MB, max stall ${row.maxStallMs.toFixed(1)} ms, bystander p99 ${row.p99Ms.toFixed(2)} ms against ${p99(quiet).toFixed(2)} ms quiet (×${ratio.toFixed(2)}; each repetition ×${each.join(', ×')})${reasons.size ? `; flood server: ${[...reasons].join(' / ')}` : ''}`
   );
   console.log(`  CPU a second, flood / quiet: ${cpuPerSecond(flooded)} / ${cpuPerSecond(quiet)}`);
+  console.log(`  longest stall, flood / quiet: ${whoseStall(flooded)} / ${whoseStall(quiet)}`);
 }
 const quietHeap = Math.max(...quietAll.map((q) => q.peakHeapMb));
 const quietStall = Math.max(...quietAll.map((q) => q.maxStallMs));
 console.log(
-  `quiet windows: bystander p99 ${p99(quietAll).toFixed(2)} ms over ${quietAll.length} windows, peak heap ${quietHeap.toFixed(0)} MB, max stall ${quietStall.toFixed(1)} ms`
+  `quiet windows: bystander p99 ${p99(quietAll).toFixed(2)} ms over ${quietAll.length} windows, peak heap ${quietHeap.toFixed(0)} MB, max stall ${quietStall.toFixed(1)} ms; longest ${whoseStall(quietAll)}`
 );
 const worst = (rows: typeof results) => ({
   heap: Math.max(...rows.map((r) => r.peakHeapMb)),

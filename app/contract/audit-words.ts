@@ -45,7 +45,8 @@ const SAMPLING_REQUEST: Record<string, string> = {
   rejected: 'You rejected a model request',
   cancelled: 'A model request was cancelled while it waited',
   interrupted: 'A model request was interrupted by Taskdesk closing; it waits again',
-  withdrawn: 'A model request was withdrawn: its task had ended'
+  withdrawn: 'A model request was withdrawn: its task had ended',
+  'written-by-you': 'You wrote the answer to a model request yourself; no model ran'
 };
 
 const SAMPLING_COMPLETION: Record<string, string> = {

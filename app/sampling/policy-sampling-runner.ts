@@ -167,7 +167,11 @@ export class PolicySamplingRunner implements SamplingRunner {
         );
         // The person wrote the reply (the provider down, say): it goes back as the no-provider path
         // sends a person's reply, with no model run and no review (a person wrote it).
-        if (!('error' in decision) && decision.decision === 'reply') return writtenByPerson(context, decision);
+        if (!('error' in decision) && decision.decision === 'reply') {
+          // Among the request's decisions, as an approval is; the audit holds no content.
+          this.#audit(context, 'sampling.request', 'written-by-you');
+          return writtenByPerson(context, decision);
+        }
         if ('error' in decision || decision.decision !== 'approve')
           return this.#notApproved(context, 'sampling.request', decision, choice);
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);

@@ -6,7 +6,8 @@ import type { SamplingRequestPart, SamplingResultPart } from '../contract/reques
  * - `sampling.request`: whether the request may go to a model
  *   (`refused` by policy, `auto-approved`, `approved`, `approved-with-edits`, `rejected`,
  *   `cancelled` while waiting, `interrupted` by Taskdesk closing while it waited: it waits
- *   again at the next start, `withdrawn` by Taskdesk because the task it was asked for ended);
+ *   again at the next start, `withdrawn` by Taskdesk because the task it was asked for ended,
+ *   `written-by-you`: the person wrote the answer instead, and no model ran);
  * - `sampling.llm`: what the model call ended with (`completed`, `failed`);
  * - `sampling.completion`: the person's review of the answer (`approved`,
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
@@ -44,6 +45,7 @@ export type SamplingAuditDecision =
   | 'cancelled'
   | 'interrupted'
   | 'withdrawn'
+  | 'written-by-you'
   | 'completed'
   | 'failed';
 

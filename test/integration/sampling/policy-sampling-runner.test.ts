@@ -93,6 +93,22 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     assert.equal(audit[0]!.model, 'fake-large');
   });
 
+  it('a reply the person writes instead goes back with no model run, and is audited among the decisions', async () => {
+    const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: true });
+    const before = server.chatRequests.length;
+    const { context, notes } = makeContext();
+    const running = runner.run(samplingParams(), context);
+    (await gate.approvals.next()).reply('Paris, by hand.', 'me');
+    const outcome = await running;
+    assert.equal(textOf(outcome), 'Paris, by hand.');
+    assert.equal(outcome.type === 'result' && outcome.result.model, 'me');
+    assert.equal(server.chatRequests.length, before, 'no model call');
+    assert.equal(gate.reviews.items.length, 0, 'nothing to review: a person wrote it');
+    assert.deepEqual(decisions(audit), ['sampling.request:written-by-you']);
+    assert.doesNotMatch(JSON.stringify(audit), /by hand/);
+    assert.ok(notes.items.some((note) => note.answeredBy === 'user' && note.action === 'reply'));
+  });
+
   it('runs the edited prompt on the model the person picked', async () => {
     const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: false });
     const before = server.chatRequests.length;

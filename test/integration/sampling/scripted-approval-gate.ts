@@ -13,6 +13,8 @@ export interface PendingApproval {
   draft: SamplingDraft;
   approve(edit?: { params?: Partial<CreateMessageRequestParams>; providerId?: string; model?: string }): void;
   reject(reason?: string): void;
+  /** The person writes the answer themselves ("Write the reply yourself…"). */
+  reply(text: string, model?: string): void;
 }
 
 /** A completion waiting for review in the test's "inbox". */
@@ -43,7 +45,8 @@ export class ScriptedApprovalGate implements ApprovalGate {
             providerId: edit.providerId ?? draft.providerId,
             model: edit.model ?? draft.model
           }),
-        reject: (reason) => settle({ decision: 'reject', ...(reason ? { reason } : {}) })
+        reject: (reason) => settle({ decision: 'reject', ...(reason ? { reason } : {}) }),
+        reply: (text, model = 'person') => settle({ decision: 'reply', text, model })
       })
     );
   }

@@ -15,6 +15,11 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'inbox.answered', detail: { kind: 'sampling-approval', action: 'approve' } }),
       'You approved a model request'
     );
+    // Its decision entry, when the person wrote the answer instead of approving.
+    assert.equal(
+      auditSentence({ type: 'sampling.request', detail: { decision: 'written-by-you' } }),
+      'You wrote the answer to a model request yourself; no model ran'
+    );
     assert.equal(
       auditSentence({ type: 'inbox.withdrawn', detail: { kind: 'sampling', question: 'Summarize' } }),
       'A model request was withdrawn before you answered: “Summarize”'

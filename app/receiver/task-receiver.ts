@@ -13,7 +13,8 @@ import {
   type TaskOwner,
   type TaskRecord,
   type TaskView,
-  relatedTaskOf
+  relatedTaskOf,
+  withNote
 } from './task-record.js';
 import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
@@ -477,7 +478,7 @@ export class TaskReceiver {
       );
     }
     // Who cancelled is kept with the task (a note), so the Desk can say so after a restart too.
-    const noted = { ...record, notes: [...record.notes, { cancelledBy: byUser ? 'you' : 'server' }] };
+    const noted = { ...record, notes: withNote(record.notes, { cancelledBy: byUser ? 'you' : 'server' }) };
     const cancelled = this.#transition(
       noted,
       'cancelled',
@@ -766,14 +767,15 @@ export class TaskReceiver {
       }),
       annotate: (note) => {
         if (taskId === undefined) {
-          // No task to keep it; History takes an ordinary request's notes when it ends.
-          ordinary?.notes.push(note);
+          // No task to keep it; History takes an ordinary request's notes when it ends. Changed
+          // in place: the runner's context reads this list.
+          if (ordinary) ordinary.notes.splice(0, ordinary.notes.length, ...withNote(ordinary.notes, note));
           return;
         }
         const latest = this.#repo.peek(taskId);
         if (!latest || isTerminal(latest.task.status)) return;
         // A new version with a new notes list: the stored one and its parts are never changed.
-        const current: TaskRecord = { ...latest, notes: [...latest.notes, note] };
+        const current: TaskRecord = { ...latest, notes: withNote(latest.notes, note) };
         this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
         this.#events.taskChanged(taskId, current);
       },

@@ -67,6 +67,46 @@ export function copyRecord(record: TaskRecord): TaskRecord {
   return JSON.parse(jsonText(record)!) as TaskRecord;
 }
 
+/** Notes a task keeps as they come; past this, notes that earlier and later ones repeat go (see {@link withNote}). */
+export const NOTES_KEPT = 32;
+
+/** Fields told apart by their value as well as their name when notes go: a runner's phase. */
+const VALUED_FIELDS = new Set(['phase']);
+
+/**
+ * `notes` with `note` added, bounded: a person who tries a failing model run again and again,
+ * or a provider that asks for retries, adds notes each time, and every note is written again with
+ * each new version of the record. Past {@link NOTES_KEPT}, the oldest note goes of those for
+ * whose every field an earlier note and a later one have that field too (for `phase`, that
+ * value): the first and the last note of each field stay, which is all that reads notes looks for
+ * (the task a request was asked for: the first; the request as it ran, the phase to resume from:
+ * the last; who cancelled, a withdrawal: the only one). So a task keeps its latest notes and at
+ * most about twice as many as the fields runners note, however long it runs.
+ */
+export function withNote(
+  notes: ReadonlyArray<Record<string, unknown>>,
+  note: Record<string, unknown>
+): Array<Record<string, unknown>> {
+  const next = [...notes, note];
+  if (next.length <= NOTES_KEPT) return next;
+  const fieldsOf = (kept: Record<string, unknown>) =>
+    Object.entries(kept).map(([field, value]) => (VALUED_FIELDS.has(field) ? `${field}=${String(value)}` : field));
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  next.forEach((kept, index) => {
+    for (const field of fieldsOf(kept)) {
+      if (!first.has(field)) first.set(field, index);
+      last.set(field, index);
+    }
+  });
+  // The oldest note nothing needs goes (one a note added: the latest notes stay, for History).
+  const spare = next.findIndex((kept, index) =>
+    fieldsOf(kept).every((field) => first.get(field) !== index && last.get(field) !== index)
+  );
+  if (spare !== -1) next.splice(spare, 1);
+  return next;
+}
+
 /** The task of Taskdesk's a received request was asked for: the related-task id its runner noted on arrival. */
 export function relatedTaskOf(notes: ReadonlyArray<Record<string, unknown>>): string | undefined {
   const related = notes.find((note) => typeof note.relatedTaskId === 'string')?.relatedTaskId;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
-import { auditSentence } from '../contract/audit-words.js';
+import { auditFieldWords, auditLabel, auditSentence } from '../contract/audit-words.js';
 import type { Clock } from '../core/clock.js';
 import { defaultEntryLimits, limitEntry, type EntryLimits } from './entry-limits.js';
 import { FloodGuard, type FloodPolicy } from './flood-guard.js';
@@ -289,11 +289,25 @@ export class AuditLog implements AuditSink {
   }
 }
 
-/** Whether every word appears (case-insensitive) in the entry's type, server, task id or detail. */
+/**
+ * Whether every word is in the entry (case-insensitive, in any order): in its type, server, task
+ * id and raw detail, and in the words the Audit log shows for it, so that a person finds it by
+ * what they read: its sentence ("You dismissed a question: …"), its kind of event ("Tool calls")
+ * and its detail's field names in words ("kept for").
+ */
 function matchesWords(entry: AuditEntry, words: string[]): boolean {
-  // The sentence the Audit log shows for it too ("You dismissed a question: …"): found by the words a person read.
-  const haystack =
-    `${entry.type}\n${auditSentence(entry)}\n${entry.serverId ?? ''}\n${entry.serverName ?? ''}\n${entry.taskId ?? ''}\n${entry.detail ? JSON.stringify(entry.detail) : ''}`.toLowerCase();
+  const haystack = [
+    entry.type,
+    auditSentence(entry),
+    auditLabel(entry),
+    entry.serverId ?? '',
+    entry.serverName ?? '',
+    entry.taskId ?? '',
+    entry.detail ? JSON.stringify(entry.detail) : '',
+    ...Object.keys(entry.detail ?? {}).map(auditFieldWords)
+  ]
+    .join('\n')
+    .toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
 

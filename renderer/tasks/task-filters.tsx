@@ -1,3 +1,4 @@
+import type { KeyboardEvent } from 'react';
 import {
   DirectionFilter,
   FilterSearch,
@@ -38,22 +39,39 @@ function words(status: string): readonly [string, string] {
   return [status, statusLabel(status)];
 }
 
-/** The Tasks screen's search and filters (direction, status, server, kind), applied as they change. */
+/**
+ * The Tasks screen's search and filters (direction, status, server, kind), applied as they change.
+ *
+ * Escape in the Search field first clears what it holds (the browser's own, as on History); in
+ * an empty Search it calls `onEscape` (given while a task's detail is open: it closes it, as
+ * Escape in the detail does).
+ */
 export function TaskFilters({
   filter,
-  onChange
+  onChange,
+  onEscape
 }: {
   filter: TaskFilterInputs;
   onChange: (filter: TaskFilterInputs) => void;
+  onEscape?: (() => void) | undefined;
 }) {
   const set = (key: keyof TaskFilterInputs) => (event: { target: { value: string } }) =>
     onChange({ ...filter, [key]: event.target.value });
+  const escape = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing || !onEscape) return;
+    const target = event.target as HTMLElement;
+    // A Search with words in it is cleared by this Escape (the browser does it), not left behind.
+    if (!(target instanceof HTMLInputElement) || target.type !== 'search' || target.value !== '') return;
+    event.preventDefault();
+    onEscape();
+  };
   return (
     <form
       className="history-filters task-filters"
       role="search"
       aria-label="Tasks"
       onSubmit={(event) => event.preventDefault()}
+      onKeyDown={escape}
     >
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />

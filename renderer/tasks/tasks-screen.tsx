@@ -161,7 +161,8 @@ export function TasksScreen({
           onDismiss={dismiss}
         />
       ) : null}
-      <TaskFilters filter={filter} onChange={setFilter} />
+      {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
+      <TaskFilters filter={filter} onChange={setFilter} onEscape={openKey ? close : undefined} />
       <p className="muted tasks-count" aria-live="polite" ref={countLine} tabIndex={-1}>
         {unloaded !== undefined
           ? unloaded

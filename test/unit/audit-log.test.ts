@@ -64,6 +64,29 @@ describe('audit log', () => {
     );
   });
 
+  it('finds an entry by its kind of event and its detail’s names in words, as well as by its ids and raw type', async () => {
+    const { log, clock } = open();
+    log.record({ type: 'tool.called', serverId: 'a', detail: { tool: 'echo', outcome: 'result' } });
+    await clock.advance(1);
+    log.record({ type: 'task.created', serverId: 'b', taskId: 't9', detail: { kind: 'elicitation', ttl: 600_000 } });
+    await clock.advance(1);
+    log.record({ type: 'inbox.withdrawn', serverId: 'a', detail: { kind: 'elicitation', question: 'Which city?' } });
+    const types = (text: string) => log.read({ text }).map((entry) => entry.type);
+    // “Tool calls”, “Tasks received”: each entry's kind in the Desk's words; the words in any order.
+    assert.deepEqual(types('tool calls'), ['tool.called']);
+    assert.deepEqual(types('RECEIVED tasks'), ['task.created']);
+    // The detail's ttl reads “kept for” in the Audit log.
+    assert.deepEqual(types('kept for'), ['task.created']);
+    // The sentence, and what search found before: a server id, a task id, a raw type, a raw detail.
+    assert.deepEqual(types('withdrawn before you answered'), ['inbox.withdrawn']);
+    assert.deepEqual(types('city question'), ['inbox.withdrawn']);
+    assert.deepEqual(types('t9'), ['task.created']);
+    assert.deepEqual(types('tool.called'), ['tool.called']);
+    assert.deepEqual(types('600000'), ['task.created']);
+    // Every word must match, not any one of them.
+    assert.deepEqual(types('tool calls city'), []);
+  });
+
   it('cuts long strings to 1 KiB and notes their length', () => {
     const { log } = open();
     const id = 'x'.repeat(300 * 1024);

@@ -226,8 +226,9 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     },
     // Only a task's question that waits: an ordinary request does not come back after a restart,
     // and a late write of a card just answered must not bring back a draft its answer dropped.
-    'inbox.keepDraft': ({ id, values }) => ({
-      kept: parts.inbox.some((item) => item.id === id && item.taskId !== undefined) && parts.drafts.keep(id, values)
+    'inbox.keepDraft': async ({ id, values }) => ({
+      kept:
+        parts.inbox.some((item) => item.id === id && item.taskId !== undefined) && (await parts.drafts.keep(id, values))
     }),
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
     'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId }) => {

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { INBOX_DRAFT_MAX_CHARS, InboxDraftValuesSchema, type InboxDraftValues } from '../contract/host-api.js';
 import { errorMessage } from '../core/errors.js';
 import { notMovedText, quarantineFile } from '../store/quarantine.js';
+import { trackDocumentWrite, workerDocumentWriter, type DocumentWriter } from '../store/document-writer.js';
 
-/** The drafts' file in the data directory. */
-export const INBOX_DRAFTS_FILE = 'inbox-drafts.json';
+/** The drafts' document (conf's name for it, without `.json`) and file in the data directory. */
+const INBOX_DRAFTS_NAME = 'inbox-drafts';
+export const INBOX_DRAFTS_FILE = `${INBOX_DRAFTS_NAME}.json`;
 
 /** Drafts kept at most: past this, the one typed into longest ago goes. */
 export const INBOX_DRAFTS_MAX = 100;
@@ -25,6 +26,8 @@ const DraftsFileSchema = z.object({
 export interface InboxDraftsOptions {
   dataDir: string;
   corruptDir: string;
+  /** Writes the file (the store's document writer, off the event loop, by default). */
+  writer?: DocumentWriter;
 }
 
 /**
@@ -34,19 +37,29 @@ export interface InboxDraftsOptions {
  *
  * The values are kept as the card sends them; the card checks them against its form when it
  * starts from them. Each draft is bounded ({@link INBOX_DRAFT_MAX_CHARS}) and so is their number
- * ({@link INBOX_DRAFTS_MAX}). The file is written whole, under a temporary name renamed over it;
- * one that cannot be read is moved aside (a warning says so) and the drafts start empty. A write
- * that fails loses nothing but the draft: the card still holds what was typed.
+ * ({@link INBOX_DRAFTS_MAX}). The file is written whole, or not at all, by the store's document
+ * writer (conf, in the worker thread: a hundred drafts at their largest are megabytes, written
+ * and synced off the event loop), one write at a time: a change made while one is on its way is
+ * written by the next, which takes every change made until it starts. One that cannot be read is
+ * moved aside (a warning says so) and the drafts start empty. A write that fails loses nothing but
+ * the draft: the card still holds what was typed.
  */
 export class InboxDrafts {
+  readonly #dir: string;
   readonly #file: string;
+  readonly #writer: DocumentWriter;
+  /** The last write asked for (it never rejects), and the one not started yet, if any. */
+  #tail: Promise<boolean> = Promise.resolve(true);
+  #next: Promise<boolean> | undefined;
   /** In the order they were last typed into, oldest first. */
   readonly #drafts = new Map<string, InboxDraftValues>();
   /** Why the file could not be read, for a host warning; undefined when it could. */
   readonly warning: { message: string; movedTo?: string } | undefined;
 
   constructor(options: InboxDraftsOptions) {
+    this.#dir = options.dataDir;
     this.#file = path.join(options.dataDir, INBOX_DRAFTS_FILE);
+    this.#writer = options.writer ?? workerDocumentWriter();
     const read = readDrafts(this.#file);
     if (read.ok) {
       for (const { id, values } of read.drafts) if (fits(values)) this.#drafts.set(id, values);
@@ -67,13 +80,14 @@ export class InboxDrafts {
 
   /**
    * Keeps `values` as the draft of `id` (null forgets it). A draft too large is not kept, and the
-   * one kept before goes (it is no longer what was typed). Returns whether it was kept.
+   * one kept before goes (it is no longer what was typed). Resolves to whether it was kept: on
+   * disk, in a write that holds it.
    */
-  keep(id: string, values: InboxDraftValues | null): boolean {
+  async keep(id: string, values: InboxDraftValues | null): Promise<boolean> {
     const had = this.#drafts.get(id);
     this.#drafts.delete(id);
     if (values === null || !fits(values)) {
-      if (had !== undefined) this.#save();
+      if (had !== undefined) void this.#save();
       return false;
     }
     this.#drafts.set(id, structuredClone(values));
@@ -86,7 +100,7 @@ export class InboxDrafts {
 
   /** Forgets the draft of `id` (its question was answered or withdrawn). */
   drop(id: string): void {
-    if (this.#drafts.delete(id)) this.#save();
+    if (this.#drafts.delete(id)) void this.#save();
   }
 
   /** Forgets every draft whose question can no longer come back (`keep` says which can). */
@@ -97,7 +111,7 @@ export class InboxDrafts {
       this.#drafts.delete(id);
       dropped = true;
     }
-    if (dropped) this.#save();
+    if (dropped) void this.#save();
   }
 
   /** Ids with a draft, oldest first. */
@@ -105,32 +119,43 @@ export class InboxDrafts {
     return [...this.#drafts.keys()];
   }
 
-  /** Writes the file whole (none when there are no drafts); false when it could not be written. */
-  #save(): boolean {
-    if (this.#drafts.size === 0) {
-      try {
-        fs.rmSync(this.#file, { force: true });
-        return true;
-      } catch {
-        return false;
-      }
-    }
-    const body: z.infer<typeof DraftsFileSchema> = {
-      version: 1,
-      drafts: [...this.#drafts].map(([id, values]) => ({ id, values }))
-    };
-    const temporary = `${this.#file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  /** Resolves once every write asked for so far has landed or failed. */
+  async settled(): Promise<void> {
+    await this.#tail;
+  }
+
+  /**
+   * Writes the drafts as they are when the write starts, after the one on its way: a write not
+   * started yet takes this change too. Resolves to whether it landed.
+   */
+  #save(): Promise<boolean> {
+    if (this.#next) return this.#next;
+    const next = this.#tail.then(() => {
+      this.#next = undefined;
+      return this.#write();
+    });
+    this.#next = next;
+    this.#tail = next;
+    return next;
+  }
+
+  /** The file written whole (none when there are no drafts); false when it could not be. */
+  async #write(): Promise<boolean> {
     try {
-      fs.writeFileSync(temporary, `${JSON.stringify(body)}\n`);
-      fs.renameSync(temporary, this.#file);
+      if (this.#drafts.size === 0) await trackDocumentWrite(fs.promises.rm(this.#file, { force: true }));
+      else {
+        const body: z.infer<typeof DraftsFileSchema> = {
+          version: 1,
+          drafts: [...this.#drafts].map(([id, values]) => ({ id, values }))
+        };
+        // Serialized in the writer (the worker), as a checkpoint's records are.
+        await trackDocumentWrite(
+          this.#writer({ cwd: this.#dir, name: INBOX_DRAFTS_NAME, data: [{ json: body }, '\n'] })
+        );
+      }
       return true;
     } catch {
       // Not writable (a full or read-only disk): the card still holds what was typed.
-      try {
-        fs.rmSync(temporary, { force: true });
-      } catch {
-        // Nothing more to do.
-      }
       return false;
     }
   }

@@ -5,6 +5,7 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { INBOX_DRAFT_MAX_CHARS } from '../../../app/contract/host-api.js';
 import { INBOX_DRAFTS_FILE, INBOX_DRAFTS_MAX, InboxDrafts } from '../../../app/inbox/inbox-drafts.js';
+import { documentWritesLanded } from '../../../app/store/document-writer.js';
 import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../../support/host-fixture.js';
 
 const question = (message: string, task = true) => ({
@@ -29,49 +30,54 @@ describe('InboxDrafts, the file of what was typed into task questions', () => {
   });
   afterEach(() => temp.remove());
 
-  it('keeps a draft across opens, as a copy, and forgets it on null or drop', () => {
+  it('keeps a draft across opens, as a copy, and forgets it on null or drop', async () => {
     const drafts = open();
     const values = { name: 'Ad', seat: ['0', '2'], vegan: true };
-    assert.equal(drafts.keep('task-1', values), true);
+    const kept = drafts.keep('task-1', values);
     values.name = 'changed after';
+    assert.equal(await kept, true);
     assert.deepEqual(open().get('task-1'), { name: 'Ad', seat: ['0', '2'], vegan: true });
     // No temporary file is left beside it.
     assert.deepEqual(fs.readdirSync(temp.dir), [INBOX_DRAFTS_FILE]);
 
-    assert.equal(drafts.keep('task-1', { name: 'Ada' }), true);
-    assert.equal(drafts.keep('task-2', { name: 'Bo' }), true);
-    assert.equal(drafts.keep('task-1', null), false);
+    assert.equal(await drafts.keep('task-1', { name: 'Ada' }), true);
+    assert.equal(await drafts.keep('task-2', { name: 'Bo' }), true);
+    assert.equal(await drafts.keep('task-1', null), false);
+    await drafts.settled();
     assert.deepEqual(open().ids(), ['task-2']);
     drafts.drop('task-2');
+    await drafts.settled();
     assert.equal(open().get('task-2'), undefined);
     // With no drafts, no file.
     assert.equal(fs.existsSync(file()), false);
   });
 
-  it('keeps no draft too large, and forgets the one it replaced', () => {
+  it('keeps no draft too large, and forgets the one it replaced', async () => {
     const drafts = open();
-    drafts.keep('task-1', { name: 'short' });
-    assert.equal(drafts.keep('task-1', { name: 'x'.repeat(INBOX_DRAFT_MAX_CHARS) }), false);
+    await drafts.keep('task-1', { name: 'short' });
+    assert.equal(await drafts.keep('task-1', { name: 'x'.repeat(INBOX_DRAFT_MAX_CHARS) }), false);
+    await drafts.settled();
     assert.equal(open().get('task-1'), undefined);
   });
 
-  it(`keeps at most ${INBOX_DRAFTS_MAX} drafts: the one typed into longest ago goes`, () => {
+  it(`keeps at most ${INBOX_DRAFTS_MAX} drafts: the one typed into longest ago goes`, async () => {
     const drafts = open();
-    for (let n = 0; n < INBOX_DRAFTS_MAX; n++) drafts.keep(`task-${n}`, { name: String(n) });
+    for (let n = 0; n < INBOX_DRAFTS_MAX; n++) void drafts.keep(`task-${n}`, { name: String(n) });
     // Typed into again: now the latest.
-    drafts.keep('task-0', { name: 'again' });
-    drafts.keep('task-new', { name: 'new' });
+    void drafts.keep('task-0', { name: 'again' });
+    await drafts.keep('task-new', { name: 'new' });
     const ids = open().ids();
     assert.equal(ids.length, INBOX_DRAFTS_MAX);
     assert.equal(ids.includes('task-1'), false);
     assert.deepEqual(ids.slice(-2), ['task-0', 'task-new']);
   });
 
-  it('prunes to the drafts whose question can come back', () => {
+  it('prunes to the drafts whose question can come back', async () => {
     const drafts = open();
-    drafts.keep('open', { name: 'a' });
-    drafts.keep('ended', { name: 'b' });
+    void drafts.keep('open', { name: 'a' });
+    await drafts.keep('ended', { name: 'b' });
     drafts.prune((id) => id === 'open');
+    await drafts.settled();
     assert.deepEqual(open().ids(), ['open']);
   });
 
@@ -79,7 +85,7 @@ describe('InboxDrafts, the file of what was typed into task questions', () => {
     ['not JSON', '{"version":1,"drafts":[', /the file is not JSON/],
     ['JSON of another shape', '{"version":7}', /the file is not as expected/]
   ] as const) {
-    it(`moves a file that is ${what} aside with a warning, and starts empty`, () => {
+    it(`moves a file that is ${what} aside with a warning, and starts empty`, async () => {
       fs.writeFileSync(file(), bytes);
       const drafts = open();
       assert.match(drafts.warning?.message ?? '', reason);
@@ -90,7 +96,7 @@ describe('InboxDrafts, the file of what was typed into task questions', () => {
       assert.equal(fs.existsSync(file()), false);
       assert.deepEqual(drafts.ids(), []);
       // It works on: the next draft is kept.
-      assert.equal(drafts.keep('task-1', { name: 'Ada' }), true);
+      assert.equal(await drafts.keep('task-1', { name: 'Ada' }), true);
       assert.equal(open().warning, undefined);
     });
   }
@@ -141,6 +147,7 @@ describe('inbox.keepDraft through the host, across a restart', () => {
 
     // A task cancelled: its question is withdrawn, and its draft goes with it.
     await first.host.call('tasks.cancel', { taskId: ended.taskId });
+    await documentWritesLanded();
     assert.equal(new InboxDrafts({ dataDir: temp.dir, corruptDir: temp.dir }).get(ended.taskId), undefined);
     await first.stop();
 
@@ -152,6 +159,7 @@ describe('inbox.keepDraft through the host, across a restart', () => {
     assert.deepEqual(item?.keptDraft, { name: 'Ad' });
 
     await second.host.call('inbox.answer', { id: task.taskId, answer: { action: 'accept', content: { name: 'Ada' } } });
+    await documentWritesLanded();
     assert.deepEqual(new InboxDrafts({ dataDir: temp.dir, corruptDir: temp.dir }).ids(), []);
     // A late write of the card just answered does not bring it back.
     assert.deepEqual(await second.host.call('inbox.keepDraft', { id: task.taskId, values: { name: 'Ada' } }), {
@@ -167,6 +175,7 @@ describe('inbox.keepDraft through the host, across a restart', () => {
       JSON.stringify({ version: 1, drafts: [{ id: 'no-such-task', values: { name: 'x' } }] })
     );
     const fixture = await startHostWith({}, { dir: dir.dir });
+    await documentWritesLanded();
     assert.equal(fs.existsSync(path.join(dir.dir, INBOX_DRAFTS_FILE)), false);
     await fixture.dispose();
     dir.remove();

@@ -15,6 +15,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { TaskTitle } from '../components/task-title.js';
 import { KIND_CHOICES, kindWords } from '../components/kind-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { escapeFromEmptySearch } from '../components/escape-closes.js';
 import { HISTORY_STATUS_GROUPS, NO_FILTER, toHistoryFilter, type FilterInputs } from './history-filters.js';
 import { HistoryDetail } from './history-detail.js';
 import { TaskWords } from './task-words.js';
@@ -53,8 +54,12 @@ export function HistoryScreen({
   const [attempt, setAttempt] = useState(0);
   /** What Retry does: read the list again, or the next page that failed. */
   const retry = useRef<() => void>(() => undefined);
-  /** The entry whose detail its Close button closed: the focus goes back to its title. */
+  /** The entry whose detail its Close button (or Escape) closed: the focus goes back to its title. */
   const closed = useRef<string | undefined>(undefined);
+  const closeOpen = () => {
+    setOpen(undefined);
+    closed.current = open;
+  };
   useLayoutEffect(() => {
     const id = closed.current;
     if (open !== undefined || id === undefined) return;
@@ -158,7 +163,14 @@ export function HistoryScreen({
         Every task a server gave Taskdesk or Taskdesk asked of one, from its start, and every tool call, question or
         model request that ran without a task, once it ended; kept for as long as Keep history below says.
       </p>
-      <form className="history-filters" role="search" aria-label="History" onSubmit={(event) => event.preventDefault()}>
+      {/* Escape in an empty Search closes an open entry too, as on Tasks (see escapeFromEmptySearch). */}
+      <form
+        className="history-filters"
+        role="search"
+        aria-label="History"
+        onSubmit={(event) => event.preventDefault()}
+        onKeyDown={escapeFromEmptySearch(open ? closeOpen : undefined)}
+      >
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or outcome" />
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
         <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
@@ -180,15 +192,7 @@ export function HistoryScreen({
         onDismiss={page ? loading.clear : undefined}
         onRetry={() => retry.current()}
       />
-      {open ? (
-        <HistoryDetail
-          id={open}
-          onClose={() => {
-            setOpen(undefined);
-            closed.current = open;
-          }}
-        />
-      ) : null}
+      {open ? <HistoryDetail id={open} onClose={closeOpen} /> : null}
       <p className="muted history-count" aria-live="polite">
         {!page
           ? loading.failure

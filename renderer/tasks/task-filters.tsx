@@ -1,4 +1,3 @@
-import type { KeyboardEvent } from 'react';
 import {
   DirectionFilter,
   FilterSearch,
@@ -6,6 +5,7 @@ import {
   GroupedFilterSelect,
   ServerFilter
 } from '../components/filter-fields.js';
+import { escapeFromEmptySearch } from '../components/escape-closes.js';
 import { statusLabel } from '../components/status-words.js';
 import { KIND_CHOICES } from '../components/kind-words.js';
 import { WAITING_FOR_YOU, type TaskFilterInputs } from './task-items.js';
@@ -42,7 +42,7 @@ function words(status: string): readonly [string, string] {
 /**
  * The Tasks screen's search and filters (direction, status, server, kind), applied as they change.
  *
- * Escape in the Search field first clears what it holds (the browser's own, as on History); in
+ * Escape in the Search field first clears what it holds (the browser's own); in
  * an empty Search it calls `onEscape` (given while a task's detail is open: it closes it, as
  * Escape in the detail does).
  */
@@ -57,21 +57,13 @@ export function TaskFilters({
 }) {
   const set = (key: keyof TaskFilterInputs) => (event: { target: { value: string } }) =>
     onChange({ ...filter, [key]: event.target.value });
-  const escape = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing || !onEscape) return;
-    const target = event.target as HTMLElement;
-    // A Search with words in it is cleared by this Escape (the browser does it), not left behind.
-    if (!(target instanceof HTMLInputElement) || target.type !== 'search' || target.value !== '') return;
-    event.preventDefault();
-    onEscape();
-  };
   return (
     <form
       className="history-filters task-filters"
       role="search"
       aria-label="Tasks"
       onSubmit={(event) => event.preventDefault()}
-      onKeyDown={escape}
+      onKeyDown={escapeFromEmptySearch(onEscape)}
     >
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
@@ -14,7 +14,7 @@ const question = (message: string) => ({
   }
 });
 
-describe('Escape in the Tasks screen’s Search, with a task’s Details open, in headless Chromium against the real core', () => {
+describe('Escape in the Search of Tasks and History, with a detail open, in headless Chromium against the real core', () => {
   const desk = peerServer('tasks-peer');
   let d: DeskFixture;
 
@@ -60,6 +60,33 @@ describe('Escape in the Tasks screen’s Search, with a task’s Details open, i
     await search.click();
     await page.keyboard.press('Escape');
     assert.equal(await search.evaluate((input) => input === document.activeElement), true);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('History does the same: the first Escape clears the Search, the next closes the open entry, focus back on its title', async () => {
+    const { page } = d;
+    const { task } = await desk.server.request(question('Which colour for the cover?'), CreateTaskResultSchema);
+    // The server takes its question back: the task ends, and History has it.
+    await desk.server.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, CancelTaskResultSchema);
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const entry = history.locator(`li[data-history-id$="${task.taskId}"]`);
+    const title = entry.locator('.history-title');
+    await title.click();
+    const detail = history.locator('.history-detail');
+    await detail.waitFor();
+
+    const search = history.getByRole('search', { name: 'History' }).getByLabel('Search');
+    await search.click();
+    await page.keyboard.type('colour');
+    await history.getByText('1 entry', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    assert.equal(await search.inputValue(), '');
+    assert.equal(await detail.count(), 1, 'the entry stays open while the Search had words');
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.classList.contains('history-title'));
+    assert.equal(await title.evaluate((element) => element === document.activeElement), true);
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -4,13 +4,17 @@ import type { RequestEdits } from './request-edits.js';
 
 /**
  * The fields that edit a sampling request's system prompt and message texts; focus goes in
- * when it opens. Closed, it renders no fields (the edits live in {@link RequestEdits}), so
- * the request's texts appear once on the card, in the conversation.
+ * when the person opens it. Closed, it renders no fields (the edits live in {@link RequestEdits}),
+ * so the request's texts appear once on the card, in the conversation.
  */
 export function RequestEditor({ id, open, edits }: { id: string; open: boolean; edits: RequestEdits }) {
   const system = useRef<HTMLTextAreaElement>(null);
+  // An editor open from the start (restored edits) leaves the focus where it is, or the page's
+  // first key (`j` in the Inbox) would be typed into the system prompt.
+  const wasOpen = useRef(open);
   useEffect(() => {
-    if (open) system.current?.focus();
+    if (open && !wasOpen.current) system.current?.focus();
+    wasOpen.current = open;
   }, [open]);
   if (!open) return <fieldset id={id} className="field request-editor" hidden />;
   return (

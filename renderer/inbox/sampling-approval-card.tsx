@@ -10,10 +10,17 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
 import { RequestEditor } from './request-editor.js';
-import { useRequestEdits } from './request-edits.js';
+import { textSlots, useRequestEdits } from './request-edits.js';
 import { useAnswer, type RunWords } from './use-answer.js';
-import { useKeptDraft } from './kept-draft.js';
-import { SamplingReplyForm, useReplyWriting } from './sampling-reply-form.js';
+import { useHostDraft, useKeptDraft, useStartDraft } from './kept-draft.js';
+import {
+  approvalDraftValues,
+  restoredAnswer,
+  restoredApproval,
+  reviewDraftValues,
+  type ApprovalEdits
+} from './restored-draft.js';
+import { SamplingReplyForm, type ReplyWriting } from './sampling-reply-form.js';
 
 type Reviewable = InboxItem & { kind: 'sampling-approval' | 'sampling-review' };
 
@@ -32,16 +39,52 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const failed = review ? undefined : draft?.lastFailure;
   const answering = useAnswer(item);
   const providers = useDeskState((state) => state.providers);
-  const edits = useRequestEdits(item.request);
-  const editorId = useId();
-  const [editing, setEditing] = useState(false);
-  const [model, setModel] = useState(draft?.model ?? '');
-  const [providerId, setProviderId] = useState(draft?.providerId ?? '');
   const resultContent = draft?.result?.content as { type?: unknown; text?: unknown } | undefined;
   const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
   const originalAnswer = editable ? String(resultContent.text) : '';
-  const [answerText, setAnswerText] = useState(originalAnswer);
-  const writing = useReplyWriting(item);
+  // What was changed before (in another card of the item, or before Taskdesk restarted), when it
+  // still fits the item: the request's edits and a reply being written, or the answer's edits.
+  const kept = useStartDraft(item);
+  const [restored] = useState(() =>
+    review
+      ? { answer: restoredAnswer(kept, editable) ?? null, approval: null }
+      : {
+          answer: null,
+          approval:
+            restoredApproval(kept, {
+              slots: textSlots(item.request).map((slot) => slot.key),
+              providers: providers.map((provider) => provider.id)
+            }) ?? null
+        }
+  );
+  const startEdits = restored.approval?.edits ?? undefined;
+  const edits = useRequestEdits(item.request, startEdits);
+  const editorId = useId();
+  // Open from the start when the request's texts were being changed.
+  const [editing, setEditing] = useState(startEdits?.system !== undefined || startEdits?.texts !== undefined);
+  const [model, setModel] = useState(startEdits?.model ?? draft?.model ?? '');
+  const [providerId, setProviderId] = useState(startEdits?.providerId ?? draft?.providerId ?? '');
+  const [answerText, setAnswerText] = useState(restored.answer ?? originalAnswer);
+  const writing = useWriting(restored.approval?.reply ?? null);
+  const changed: ApprovalEdits = {
+    ...edits.changes,
+    ...(model !== (draft?.model ?? '') && { model }),
+    ...(providerId !== (draft?.providerId ?? '') && { providerId })
+  };
+  useHostDraft(
+    item,
+    kept,
+    review
+      ? reviewDraftValues(answerText, originalAnswer)
+      : approvalDraftValues({
+          edits: Object.keys(changed).length === 0 ? null : changed,
+          reply:
+            writing.reply.trim() === '' && writing.model === 'human'
+              ? null
+              : { reply: writing.reply, model: writing.model }
+        }),
+    restored.answer !== null || restored.approval !== null ? (kept ?? null) : null
+  );
   // The reply form is open: the person writes the reply instead of running a model (open again
   // after a restart when they had begun one).
   const [replying, setReplying] = useState(() => !review && writing.restored !== null);
@@ -288,4 +331,14 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       </form>
     </InboxCard>
   );
+}
+
+/**
+ * A reply being written on an approval card instead of running a model, started from `restored`.
+ * The card keeps it with its other changes in one draft (`reply`, `model`, as the reply card's).
+ */
+function useWriting(restored: ReplyWriting['restored']): ReplyWriting {
+  const [reply, setReply] = useState(restored?.reply ?? '');
+  const [model, setModel] = useState(restored?.model ?? 'human');
+  return { restored, reply, setReply, model, setModel };
 }

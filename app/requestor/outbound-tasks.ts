@@ -224,7 +224,7 @@ export class OutboundTasks {
       progressHistoryLimit: options.progressHistoryLimit ?? 100,
       changed: (follower) => this.#markDirty(follower)
     };
-    this.#tools = new ToolCache(this.#requestTimeoutMs);
+    this.#tools = new ToolCache(this.#requestTimeoutMs, this.#clock);
     if (options.onToolsChanged) this.#onToolsChanged = options.onToolsChanged;
     this.plainCalls = new PlainCalls({
       clock: this.#clock,

@@ -1,4 +1,5 @@
 import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { RequestorTool } from '../contract/outbound-tasks.js';
 import { acceptsTaskCalls, type Attachment } from './attachments.js';
 import { checkResultType } from './result-type.js';
@@ -6,53 +7,100 @@ import { toHostError } from './task-rpc.js';
 import { requestorToolView } from './tool-call-mode.js';
 import { paramHeadersOf } from '../mcp/param-headers.js';
 
+/** A server's tools as last read, and until when they may be used without reading them again. */
+interface Listed {
+  tools: Map<string, Tool>;
+  /** A 2025-11-25 server's list: until the server says it changed (or a refresh); a 2026-07-28 one's: its `ttlMs`. */
+  freshUntil: number;
+}
+
 /**
- * The tools each attached server listed, read again on request, or once the server says they
- * changed.
+ * The tools each attached server listed, read again on request, once the server says they
+ * changed, or (a 2026-07-28 server) once the list's freshness ran out.
+ *
+ * A 2026-07-28 server says how long each page of its list stays fresh (`ttlMs`, the caching
+ * utility): the list is used until its first page goes stale, then read again at its next use,
+ * not polled. A page without `ttlMs` (or with a negative one) is stale at once, as the revision
+ * says a client should assume; reads asked for while one is on its way share it, so the
+ * assistant's fifty conversations offering a server's tools make one `tools/list`. When a read
+ * of a stale list fails, the stale list is used (the revision allows it) unless the person asked
+ * for a fresh one (Refresh tools).
  *
  * Kept per attachment, so a server that attaches again starts with no cache.
  */
 export class ToolCache {
-  readonly #tools = new WeakMap<Attachment, Map<string, Tool>>();
+  readonly #lists = new WeakMap<Attachment, Listed>();
+  /** A read of an attachment's list on its way, that uses of a stale or missing list wait for. */
+  readonly #reading = new WeakMap<Attachment, Promise<Map<string, Tool>>>();
   /**
    * How many times each attachment's list was forgotten: a list read while the server said its
    * tools changed may be the old one, and is not kept (the next read asks again).
    */
   readonly #generations = new WeakMap<Attachment, number>();
   readonly #timeoutMs: number;
+  readonly #clock: Clock;
 
-  /** `timeoutMs` bounds each `tools/list` request. */
-  constructor(timeoutMs: number) {
+  /** `timeoutMs` bounds each `tools/list` request; `clock` tells when a 2026-07-28 list goes stale. */
+  constructor(timeoutMs: number, clock: Clock = systemClock) {
     this.#timeoutMs = timeoutMs;
+    this.#clock = clock;
   }
 
-  /** The server's tools by name: the cached list, or every page read again when `refresh` (or nothing is cached). */
+  /**
+   * The server's tools by name: the cached list while it is fresh, else every page read again
+   * (always when `refresh`).
+   */
   async tools(attachment: Attachment, refresh: boolean): Promise<Map<string, Tool>> {
-    const cached = this.#tools.get(attachment);
-    if (cached && !refresh) return cached;
+    const cached = this.#lists.get(attachment);
+    if (cached && !refresh && this.#clock.now() < cached.freshUntil) return cached.tools;
+    const reading = this.#reading.get(attachment);
+    if (reading && !refresh) return reading;
+    const read = this.#read(attachment).catch((error: unknown) => {
+      // A stale list beats none when the server cannot be asked now; a refresh says why it failed.
+      if (cached && !refresh) return cached.tools;
+      throw error;
+    });
+    this.#reading.set(attachment, read);
+    const forget = () => {
+      if (this.#reading.get(attachment) === read) this.#reading.delete(attachment);
+    };
+    read.then(forget, forget);
+    return read;
+  }
+
+  /** Every page of the server's list, kept when the server did not say meanwhile that it changed. */
+  async #read(attachment: Attachment): Promise<Map<string, Tool>> {
     const generation = this.#generations.get(attachment) ?? 0;
     const tools = new Map<string, Tool>();
     // A 2025-11-25 server that declared no `tools` has none: asking would only get −32601.
     if (!attachment.modern && !attachment.client.getServerCapabilities()?.tools) {
-      this.#tools.set(attachment, tools);
+      this.#lists.set(attachment, { tools, freshUntil: Infinity });
       return tools;
     }
+    let freshUntil = Infinity;
     let cursor: string | undefined;
     try {
       do {
         const params = cursor === undefined ? {} : { cursor };
-        const page = attachment.modern
-          ? ListToolsResultSchema.parse(
-              checkResultType(
-                'tools/list',
-                await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#timeoutMs }),
-                { tasks: true },
-                attachment.serverName
-              )
-            )
-          : await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
-              timeout: this.#timeoutMs
-            });
+        let page;
+        if (attachment.modern) {
+          const answer = checkResultType(
+            'tools/list',
+            await attachment.modern.request('tools/list', params, { tasks: true, timeout: this.#timeoutMs }),
+            { tasks: true },
+            attachment.serverName
+          );
+          // Each page is fresh for its own ttlMs from when it came (none or negative: stale at once).
+          const ttlMs = (answer as { ttlMs?: unknown }).ttlMs;
+          freshUntil = Math.min(
+            freshUntil,
+            this.#clock.now() + (typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? ttlMs : 0)
+          );
+          page = ListToolsResultSchema.parse(answer);
+        } else
+          page = await attachment.client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
+            timeout: this.#timeoutMs
+          });
         for (const tool of page.tools) {
           // A 2026-07-28 tool with invalid x-mcp-header annotations must not be used (SEP-2243): it is not listed.
           if (attachment.modern && !paramHeadersOf(tool.inputSchema).ok) continue;
@@ -63,13 +111,15 @@ export class ToolCache {
     } catch (error) {
       throw toHostError(error);
     }
-    if ((this.#generations.get(attachment) ?? 0) === generation) this.#tools.set(attachment, tools);
+    if ((this.#generations.get(attachment) ?? 0) === generation) this.#lists.set(attachment, { tools, freshUntil });
     return tools;
   }
 
   /** The server said its tools changed (`notifications/tools/list_changed`): the next use reads them again. */
   forget(attachment: Attachment): void {
-    this.#tools.delete(attachment);
+    this.#lists.delete(attachment);
+    // A read on its way may hold the old list: the next use asks again, not it.
+    this.#reading.delete(attachment);
     this.#generations.set(attachment, (this.#generations.get(attachment) ?? 0) + 1);
   }
 

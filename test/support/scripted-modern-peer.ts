@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock } from '../../app/core/clock.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { tempDir } from './host-fixture.js';
 
@@ -35,10 +36,11 @@ export type ScriptedModernHost = Awaited<ReturnType<typeof startScriptedModernHo
  * A host connected to one 2026-07-28 server ("scripted") that is a scripted JSON-RPC peer at the
  * far end of an in-memory transport pair: it records every message the host sends it, in order
  * (`received`), and answers each request with `answer`'s result, or −32601 when that gives none.
- * The connection is checked to be modern before the fixture is handed out.
+ * The connection is checked to be modern before the fixture is handed out. `clock`: the host's.
  */
 export async function startScriptedModernHost(
-  answer: (request: ScriptedRequest) => Record<string, unknown> | undefined
+  answer: (request: ScriptedRequest) => Record<string, unknown> | undefined,
+  options: { clock?: Clock } = {}
 ) {
   const data = tempDir();
   const received: JSONRPCMessage[] = [];
@@ -58,6 +60,7 @@ export async function startScriptedModernHost(
     dataDir: path.join(data.dir, 'host'),
     autoConnect: false,
     probeTimeoutMs: 60_000,
+    ...(options.clock && { clock: options.clock }),
     servers: [
       {
         id: 'scripted',

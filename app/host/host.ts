@@ -1081,6 +1081,7 @@ function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): str
 function modernPeer(connection: ServerConnection): ModernPeer {
   return {
     acceptsTasks: connection.modernTasks,
+    toolsListChanged: connection.modernToolsListChanged,
     request: (method, params, options) => connection.modernRequest(method, params, options),
     answerInput: (request, context) => connection.answerInputRequest(request, context)
   };

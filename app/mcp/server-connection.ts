@@ -251,6 +251,12 @@ export class ServerConnection {
     return declaresTasks(this.#discover?.capabilities);
   }
 
+  /** Whether a modern server declared `tools.listChanged` (it tells of changes on a `subscriptions/listen` stream). */
+  get modernToolsListChanged(): boolean {
+    const tools = (this.#discover?.capabilities as { tools?: { listChanged?: unknown } } | undefined)?.tools;
+    return tools?.listChanged === true;
+  }
+
   /**
    * Sends one request to a modern server, with the 2026-07-28 envelope in `_meta` (declaring
    * the tasks extension when `tasks`). Rejects with the server's error as the SDK reports it.

@@ -36,14 +36,24 @@ export interface Attachment {
   readonly statusNotifications: boolean;
   /** Set for a server of MCP 2026-07-28. */
   readonly modern: ModernPeer | undefined;
+  /** Ends the `subscriptions/listen` stream a 2026-07-28 server tells of its changed tools on. */
+  readonly listening?: AbortController;
 }
+
+/**
+ * How long a `subscriptions/listen` request may stay open before the SDK gives up on it (its
+ * timers' largest): it is opened again then, for as long as the server stays attached.
+ */
+const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * The servers the requestor may talk to now, one attachment each.
  *
  * Owns the `notifications/tasks/status`, `notifications/elicitation/complete` and
  * `notifications/tools/list_changed` handlers it registers on a legacy client, and takes them off
- * again when the server is detached.
+ * again when the server is detached. For a 2026-07-28 server that declared `tools.listChanged`,
+ * it opens the `subscriptions/listen` stream that notification comes on (that revision sends it
+ * only to a client listening), and ends it when the server is detached.
  */
 export class AttachmentRegistry {
   readonly #attachments = new Map<string, Attachment>();
@@ -70,7 +80,15 @@ export class AttachmentRegistry {
     const modern = options.modern;
     // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
     const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
-    const attachment: Attachment = { serverId, serverName, client, statusNotifications, modern };
+    const listening = modern?.toolsListChanged === true ? new AbortController() : undefined;
+    const attachment: Attachment = {
+      serverId,
+      serverName,
+      client,
+      statusNotifications,
+      modern,
+      ...(listening && { listening })
+    };
     this.#attachments.set(serverId, attachment);
     if (attachment.statusNotifications) {
       client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
@@ -82,11 +100,40 @@ export class AttachmentRegistry {
       client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
         this.#onElicitationComplete(serverId, notification.params.elicitationId)
       );
+    }
+    if (!modern || listening) {
       // Its tools changed: the list read before is stale (a tool gone, one added, a schema
       // changed), for the Tools screen and for what the Assistant offers a model alike.
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#onToolsChanged(attachment));
     }
+    if (modern && listening) this.#listen(attachment, modern, listening.signal);
     return attachment;
+  }
+
+  /**
+   * Opens the `subscriptions/listen` stream of a 2026-07-28 server, for its tools list only:
+   * its acknowledgement and notifications come as notifications (the list's handler above); the
+   * request itself stays open until the server ends it (a graceful end, answered), the stream is
+   * cancelled (`signal`: the SDK sends `notifications/cancelled` while the connection is up), or
+   * the connection goes (which ends it on either transport: the process or the SSE stream). A
+   * server that refuses it is left to its list's freshness (`ttlMs`, see `ToolCache`).
+   */
+  #listen(attachment: Attachment, modern: ModernPeer, signal: AbortSignal): void {
+    modern
+      .request(
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true } },
+        { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal }
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          // Open longer than the SDK waits for any answer: opened again while the server stays.
+          const timedOut = (error as { code?: unknown } | undefined)?.code === -32001;
+          if (timedOut && !signal.aborted && this.#attachments.get(attachment.serverId) === attachment)
+            this.#listen(attachment, modern, signal);
+        }
+      );
   }
 
   /** Removes a server's attachment, if any, and returns it. */
@@ -95,9 +142,10 @@ export class AttachmentRegistry {
     if (!attachment) return undefined;
     this.#attachments.delete(serverId);
     if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
-    if (!attachment.modern) {
-      attachment.client.removeNotificationHandler('notifications/elicitation/complete');
+    if (!attachment.modern) attachment.client.removeNotificationHandler('notifications/elicitation/complete');
+    if (!attachment.modern || attachment.listening) {
       attachment.client.removeNotificationHandler('notifications/tools/list_changed');
+      attachment.listening?.abort();
     }
     return attachment;
   }

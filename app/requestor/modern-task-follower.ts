@@ -26,6 +26,11 @@ export interface ModernPeer {
   /** Whether the server declared the tasks extension in `server/discover`. */
   readonly acceptsTasks: boolean;
   /**
+   * Whether it declared `tools.listChanged`: it tells of a changed tool list on a
+   * `subscriptions/listen` stream (the requestor opens one).
+   */
+  readonly toolsListChanged?: boolean;
+  /**
    * Sends one request with the modern envelope; `tasks` says whether the envelope declares
    * the tasks extension. Resolves with the raw result; rejects with the peer's JSON-RPC error.
    */

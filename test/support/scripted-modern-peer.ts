@@ -35,11 +35,12 @@ export type ScriptedModernHost = Awaited<ReturnType<typeof startScriptedModernHo
 /**
  * A host connected to one 2026-07-28 server ("scripted") that is a scripted JSON-RPC peer at the
  * far end of an in-memory transport pair: it records every message the host sends it, in order
- * (`received`), and answers each request with `answer`'s result, or −32601 when that gives none.
+ * (`received`), and answers each request with `answer`'s result, or −32601 when that gives none
+ * (`null`: no answer, the request stays open).
  * The connection is checked to be modern before the fixture is handed out. `clock`: the host's.
  */
 export async function startScriptedModernHost(
-  answer: (request: ScriptedRequest) => Record<string, unknown> | undefined,
+  answer: (request: ScriptedRequest) => Record<string, unknown> | undefined | null,
   options: { clock?: Clock } = {}
 ) {
   const data = tempDir();
@@ -49,6 +50,8 @@ export async function startScriptedModernHost(
     received.push(message);
     if (!('method' in message) || !('id' in message)) return;
     const result = answer(message);
+    // Left open (a `subscriptions/listen` stream the test keeps).
+    if (result === null) return;
     void server.send(
       result === undefined
         ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }

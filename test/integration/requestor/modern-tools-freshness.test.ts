@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { nextEvent } from '../../support/host-fixture.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import {
   discoverResult,
@@ -86,5 +87,56 @@ describe("a 2026-07-28 server's tool list, cached for its ttlMs", () => {
     delete state.tools;
     assert.deepEqual(await names(host), ['alpha'], 'the stale list, the server not answering');
     await assert.rejects(names(host, true), /tools\/list|Method not found/);
+  });
+
+  it('a server that declares tools.listChanged is listened to: its notification makes the fresh list stale and tells the Desk', async () => {
+    const clock = new ManualClock();
+    const state = { tools: ['alpha'] };
+    fixture = await startScriptedModernHost(
+      (request: ScriptedRequest) => {
+        if (request.method === 'server/discover') return discoverResult({ tools: { listChanged: true } });
+        if (request.method === 'subscriptions/listen') return null;
+        if (request.method !== 'tools/list') return undefined;
+        return {
+          resultType: 'complete',
+          tools: state.tools.map((name) => ({ name, inputSchema: { type: 'object', properties: {} } })),
+          ttlMs: 3_600_000
+        };
+      },
+      { clock }
+    );
+    const { host, received, server } = fixture;
+    assert.deepEqual(await names(host), ['alpha']);
+    const listen = received.find(
+      (message): message is ScriptedRequest => 'method' in message && message.method === 'subscriptions/listen'
+    );
+    assert.ok(listen, 'the stream is opened at connect');
+    assert.deepEqual(listen.params?.notifications, { toolsListChanged: true });
+    assert.equal(listen.params?._meta?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+    const meta = { 'io.modelcontextprotocol/subscriptionId': listen.id };
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: meta, notifications: { toolsListChanged: true } }
+    });
+    state.tools = ['alpha', 'delta'];
+    const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'scripted');
+    await server.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: meta } });
+    await changed;
+    assert.deepEqual(await names(host), ['alpha', 'delta'], 'read again within its ttlMs');
+  });
+
+  it('a server that refuses subscriptions/listen still lists its tools', async () => {
+    const clock = new ManualClock();
+    fixture = await startScriptedModernHost(
+      (request: ScriptedRequest) => {
+        if (request.method === 'server/discover') return discoverResult({ tools: { listChanged: true } });
+        if (request.method !== 'tools/list') return undefined;
+        return { resultType: 'complete', tools: [{ name: 'alpha', inputSchema: { type: 'object' } }], ttlMs: 1000 };
+      },
+      { clock }
+    );
+    assert.deepEqual(await names(fixture.host), ['alpha']);
+    assert.equal((await fixture.host.call('servers.list', {})).find((s) => s.id === 'scripted')?.state.status, 'ready');
   });
 });

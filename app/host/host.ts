@@ -959,6 +959,8 @@ export class Host {
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
     this.#closing = true;
+    // A draft write asked for already lands (the wait for document writes below covers it); no more.
+    this.#drafts.close();
     this.assistant.close();
     this.requestor.close();
     this.receiver.close();

@@ -51,6 +51,10 @@ export class InboxDrafts {
   /** The last write asked for (it never rejects), and the one not started yet, if any. */
   #tail: Promise<boolean> = Promise.resolve(true);
   #next: Promise<boolean> | undefined;
+  /** Set by {@link close}: nothing is changed or written any more. */
+  #closed = false;
+  /** The drafts as the last write that landed held them. */
+  #written = new Map<string, InboxDraftValues>();
   /** In the order they were last typed into, oldest first. */
   readonly #drafts = new Map<string, InboxDraftValues>();
   /** Why the file could not be read, for a host warning; undefined when it could. */
@@ -63,6 +67,7 @@ export class InboxDrafts {
     const read = readDrafts(this.#file);
     if (read.ok) {
       for (const { id, values } of read.drafts) if (fits(values)) this.#drafts.set(id, values);
+      this.#written = new Map(this.#drafts);
       return;
     }
     const kept = quarantineFile(this.#file, options.corruptDir, 'inbox-drafts');
@@ -84,27 +89,32 @@ export class InboxDrafts {
    * disk, in a write that holds it.
    */
   async keep(id: string, values: InboxDraftValues | null): Promise<boolean> {
+    // A card's last send as the window goes, after Taskdesk began closing: the draft on disk stays.
+    if (this.#closed) return false;
     const had = this.#drafts.get(id);
     this.#drafts.delete(id);
     if (values === null || !fits(values)) {
       if (had !== undefined) void this.#save();
       return false;
     }
-    this.#drafts.set(id, structuredClone(values));
+    const kept = structuredClone(values);
+    this.#drafts.set(id, kept);
     for (const oldest of this.#drafts.keys()) {
       if (this.#drafts.size <= INBOX_DRAFTS_MAX) break;
       this.#drafts.delete(oldest);
     }
-    return this.#save();
+    // Kept only if the write that landed held it (not dropped or pushed out before it started).
+    return (await this.#save()) && this.#written.get(id) === kept;
   }
 
   /** Forgets the draft of `id` (its question was answered or withdrawn). */
   drop(id: string): void {
-    if (this.#drafts.delete(id)) void this.#save();
+    if (!this.#closed && this.#drafts.delete(id)) void this.#save();
   }
 
   /** Forgets every draft whose question can no longer come back (`keep` says which can). */
   prune(keep: (id: string) => boolean): void {
+    if (this.#closed) return;
     let dropped = false;
     for (const id of [...this.#drafts.keys()]) {
       if (keep(id)) continue;
@@ -125,6 +135,14 @@ export class InboxDrafts {
   }
 
   /**
+   * Takes no more changes (Taskdesk is closing): a write already asked for still lands, and is
+   * counted among the document writes a closing host waits for (see {@link #save}).
+   */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /**
    * Writes the drafts as they are when the write starts, after the one on its way: a write not
    * started yet takes this change too. Resolves to whether it landed.
    */
@@ -136,23 +154,25 @@ export class InboxDrafts {
     });
     this.#next = next;
     this.#tail = next;
+    // Counted from now, not from when it starts: a closing host waits for a write still queued too.
+    void trackDocumentWrite(next.then(() => undefined));
     return next;
   }
 
   /** The file written whole (none when there are no drafts); false when it could not be. */
   async #write(): Promise<boolean> {
+    const written = new Map(this.#drafts);
     try {
-      if (this.#drafts.size === 0) await trackDocumentWrite(fs.promises.rm(this.#file, { force: true }));
+      if (this.#drafts.size === 0) await fs.promises.rm(this.#file, { force: true });
       else {
         const body: z.infer<typeof DraftsFileSchema> = {
           version: 1,
           drafts: [...this.#drafts].map(([id, values]) => ({ id, values }))
         };
         // Serialized in the writer (the worker), as a checkpoint's records are.
-        await trackDocumentWrite(
-          this.#writer({ cwd: this.#dir, name: INBOX_DRAFTS_NAME, data: [{ json: body }, '\n'] })
-        );
+        await this.#writer({ cwd: this.#dir, name: INBOX_DRAFTS_NAME, data: [{ json: body }, '\n'] });
       }
+      this.#written = written;
       return true;
     } catch {
       // Not writable (a full or read-only disk): the card still holds what was typed.

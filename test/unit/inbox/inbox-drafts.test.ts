@@ -52,6 +52,34 @@ describe('InboxDrafts, the file of what was typed into task questions', () => {
     assert.equal(fs.existsSync(file()), false);
   });
 
+  it('a write queued behind one on its way is waited for as a closing host waits for document writes', async () => {
+    const drafts = open();
+    void drafts.keep('task-1', { name: 'first' });
+    // Typed again while the first write is on its way: queued behind it.
+    await Promise.resolve();
+    void drafts.keep('task-1', { name: 'second' });
+    drafts.close();
+    await documentWritesLanded();
+    assert.deepEqual(open().get('task-1'), { name: 'second' });
+    // Closed: nothing more is kept or written.
+    assert.equal(await drafts.keep('task-2', { name: 'late' }), false);
+    drafts.drop('task-1');
+    await documentWritesLanded();
+    assert.deepEqual(open().ids(), ['task-1']);
+  });
+
+  it('says a draft was not kept when it was gone before its write started', async () => {
+    const drafts = open();
+    const kept = drafts.keep('task-1', { name: 'Ad' });
+    drafts.drop('task-1');
+    assert.equal(await kept, false);
+    // Pushed out by newer drafts before its write: not kept either.
+    const pushedOut = drafts.keep('oldest', { name: 'x' });
+    for (let n = 0; n < INBOX_DRAFTS_MAX; n++) void drafts.keep(`task-${n}`, { name: String(n) });
+    assert.equal(await pushedOut, false);
+    assert.equal(await drafts.keep('newest', { name: 'y' }), true);
+  });
+
   it('keeps no draft too large, and forgets the one it replaced', async () => {
     const drafts = open();
     await drafts.keep('task-1', { name: 'short' });

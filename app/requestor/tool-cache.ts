@@ -37,6 +37,9 @@ export class ToolCache {
    * tools changed may be the old one, and is not kept (the next read asks again).
    */
   readonly #generations = new WeakMap<Attachment, number>();
+  /** Reads begun, counted; and for each attachment, the count of the read its list came from. */
+  #reads = 0;
+  readonly #landed = new WeakMap<Attachment, number>();
   readonly #timeoutMs: number;
   readonly #clock: Clock;
 
@@ -54,12 +57,15 @@ export class ToolCache {
     const cached = this.#lists.get(attachment);
     if (cached && !refresh && this.#clock.now() < cached.freshUntil) return cached.tools;
     const reading = this.#reading.get(attachment);
-    if (reading && !refresh) return reading;
-    const read = this.#read(attachment).catch((error: unknown) => {
-      // A stale list beats none when the server cannot be asked now; a refresh says why it failed.
-      if (cached && !refresh) return cached.tools;
-      throw error;
-    });
+    const read = reading && !refresh ? reading : this.#startRead(attachment);
+    if (refresh || !cached) return read;
+    // A stale list beats none when the server cannot be asked now; a refresh says why it failed.
+    return read.catch(() => cached.tools);
+  }
+
+  /** Starts reading the list; uses that do not ask for a fresh one share it until it settles. */
+  #startRead(attachment: Attachment): Promise<Map<string, Tool>> {
+    const read = this.#read(attachment);
     this.#reading.set(attachment, read);
     const forget = () => {
       if (this.#reading.get(attachment) === read) this.#reading.delete(attachment);
@@ -68,9 +74,13 @@ export class ToolCache {
     return read;
   }
 
-  /** Every page of the server's list, kept when the server did not say meanwhile that it changed. */
+  /**
+   * Every page of the server's list, kept when the server did not say meanwhile that it changed
+   * and no read begun later has landed first (a Refresh beside an older read).
+   */
   async #read(attachment: Attachment): Promise<Map<string, Tool>> {
     const generation = this.#generations.get(attachment) ?? 0;
+    const begun = ++this.#reads;
     const tools = new Map<string, Tool>();
     // A 2025-11-25 server that declared no `tools` has none: asking would only get −32601.
     if (!attachment.modern && !attachment.client.getServerCapabilities()?.tools) {
@@ -111,7 +121,10 @@ export class ToolCache {
     } catch (error) {
       throw toHostError(error);
     }
-    if ((this.#generations.get(attachment) ?? 0) === generation) this.#lists.set(attachment, { tools, freshUntil });
+    if ((this.#generations.get(attachment) ?? 0) === generation && begun > (this.#landed.get(attachment) ?? 0)) {
+      this.#lists.set(attachment, { tools, freshUntil });
+      this.#landed.set(attachment, begun);
+    }
     return tools;
   }
 

@@ -87,6 +87,10 @@ describe("a 2026-07-28 server's tool list, cached for its ttlMs", () => {
     delete state.tools;
     assert.deepEqual(await names(host), ['alpha'], 'the stale list, the server not answering');
     await assert.rejects(names(host, true), /tools\/list|Method not found/);
+    // A use that comes while a Refresh reads shares its read, and still falls back to the stale list.
+    const [refreshed, used] = await Promise.allSettled([names(host, true), names(host)]);
+    assert.equal(refreshed.status, 'rejected');
+    assert.deepEqual(used.status === 'fulfilled' && used.value, ['alpha']);
   });
 
   it('a server that declares tools.listChanged is listened to: its notification makes the fresh list stale and tells the Desk', async () => {

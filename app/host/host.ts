@@ -53,6 +53,7 @@ import { ToolTaskEndAudit } from './tool-task-audit.js';
 import { DocumentDir } from '../store/document-dir.js';
 import { documentWritesLanded } from '../store/document-writer.js';
 import { OutboundTasks } from '../requestor/outbound-tasks.js';
+import { HTTP_LISTEN_RENEWAL_MS } from '../requestor/attachments.js';
 import type { ModernPeer } from '../requestor/modern-task-follower.js';
 import { FileKeyStore } from '../store/file-key-store.js';
 import type { KeyStore } from '../sampling/key-store.js';
@@ -1084,6 +1085,7 @@ function modernPeer(connection: ServerConnection): ModernPeer {
   return {
     acceptsTasks: connection.modernTasks,
     toolsListChanged: connection.modernToolsListChanged,
+    ...(connection.config.transport.type === 'http' && { listenRenewalMs: HTTP_LISTEN_RENEWAL_MS }),
     request: (method, params, options) => connection.modernRequest(method, params, options),
     answerInput: (request, context) => connection.answerInputRequest(request, context)
   };

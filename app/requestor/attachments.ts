@@ -47,6 +47,16 @@ export interface Attachment {
 const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
+ * How often a `subscriptions/listen` stream to a Streamable HTTP server is opened anew. Its
+ * response is an SSE stream that may carry nothing for hours; Node's fetch gives up on a body
+ * that sends nothing for 300 s, a proxy often sooner, and the SDK's transport then leaves the
+ * request waiting (it resumes only a stream that sent an event id), so a change told afterwards
+ * would be lost unnoticed. Opened again before that, the stream stays alive; a change told in
+ * between is covered by the list's `ttlMs`.
+ */
+export const HTTP_LISTEN_RENEWAL_MS = 240_000;
+
+/**
  * The servers the requestor may talk to now, one attachment each.
  *
  * Owns the `notifications/tasks/status`, `notifications/elicitation/complete` and
@@ -119,19 +129,31 @@ export class AttachmentRegistry {
    * server that refuses it is left to its list's freshness (`ttlMs`, see `ToolCache`).
    */
   #listen(attachment: Attachment, modern: ModernPeer, signal: AbortSignal): void {
+    // One stream at a time: this one ends at the renewal (HTTP), and the next opens.
+    const renewal = new AbortController();
+    const renewAfter = modern.listenRenewalMs;
+    const timer = renewAfter === undefined ? undefined : setTimeout(() => renewal.abort(), renewAfter);
+    timer?.unref();
+    const again = () => {
+      clearTimeout(timer);
+      if (!signal.aborted && this.#attachments.get(attachment.serverId) === attachment)
+        this.#listen(attachment, modern, signal);
+    };
     modern
       .request(
         'subscriptions/listen',
         { notifications: { toolsListChanged: true } },
-        { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal }
+        { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal: AbortSignal.any([signal, renewal.signal]) }
       )
       .then(
-        () => undefined,
+        // The server ended it (a graceful end): not opened again.
+        () => clearTimeout(timer),
         (error: unknown) => {
-          // Open longer than the SDK waits for any answer: opened again while the server stays.
+          // Renewed, or open longer than the SDK waits for any answer: opened again while the
+          // server stays. Refused, or the connection went: left to the list's freshness.
           const timedOut = (error as { code?: unknown } | undefined)?.code === -32001;
-          if (timedOut && !signal.aborted && this.#attachments.get(attachment.serverId) === attachment)
-            this.#listen(attachment, modern, signal);
+          if (renewal.signal.aborted || timedOut) again();
+          else clearTimeout(timer);
         }
       );
   }

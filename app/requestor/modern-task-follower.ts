@@ -30,6 +30,8 @@ export interface ModernPeer {
    * `subscriptions/listen` stream (the requestor opens one).
    */
   readonly toolsListChanged?: boolean;
+  /** How often that stream is opened anew (a Streamable HTTP server's: see `HTTP_LISTEN_RENEWAL_MS`); never when unset. */
+  readonly listenRenewalMs?: number;
   /**
    * Sends one request with the modern envelope; `tasks` says whether the envelope declares
    * the tasks extension. Resolves with the raw result; rejects with the peer's JSON-RPC error.

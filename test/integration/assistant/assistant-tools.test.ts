@@ -588,6 +588,9 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
       providerId: 'fake',
       model: 'fake-small'
     });
+    // Created in a later millisecond: two made in the same one have no order by time (the list then
+    // orders them by id), and this test made them a millisecond apart or less now and then.
+    while (new Date().toISOString() <= a.createdAt) await new Promise((resolve) => setImmediate(resolve));
     await host.call('assistant.create', { title: 'Holiday plans', providerId: 'fake', model: 'fake-small' });
     assert.deepEqual(
       (await host.call('assistant.list', { query: 'quarterly' })).map((c) => c.id),

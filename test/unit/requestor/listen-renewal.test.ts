@@ -40,7 +40,7 @@ function listeningPeer(listenRenewalMs?: number) {
 describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
   it('is opened anew at each renewal (HTTP), one at a time, and ends for good when the server is detached', async () => {
     const { peer, streams, opened } = listeningPeer(5);
-    const registry = new AttachmentRegistry();
+    const registry = new AttachmentRegistry(() => undefined);
     registry.add('s', 'S', fakeClient(), { modern: peer });
     assert.equal(streams.length, 1);
     // Renewed twice: each earlier stream was ended first.
@@ -59,7 +59,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
 
   it('is not renewed over stdio (no renewal given): one stream while attached', () => {
     const { peer, streams } = listeningPeer();
-    const registry = new AttachmentRegistry();
+    const registry = new AttachmentRegistry(() => undefined);
     registry.add('s', 'S', fakeClient(), { modern: peer });
     assert.equal(streams.length, 1);
     registry.remove('s');

@@ -19,9 +19,13 @@ const TITLES: Record<string, string> = {
   setup: 'The model could not be asked'
 };
 
+/** Failures whose fix is in the provider's settings (its base URL, its key). */
+const PROVIDER_FIXES: ReadonlySet<string> = new Set(['unreachable', 'auth']);
+
 /**
  * A failure of the model call, with what to do; Retry on the last one when the conversation
- * failed. Past the tool-round limit, the limit can be raised here before retrying. While the
+ * failed, and a link to LLM providers when the fix is there (an unreachable base URL, a refused
+ * key). Past the tool-round limit, the limit can be raised here before retrying. While the
  * conversation's provider is no longer configured a retry cannot work: Choose a provider opens
  * the settings instead, and Retry comes back once one is saved.
  */
@@ -42,6 +46,8 @@ export function ErrorCard({
   const { run, busy, failure, clear } = useAssistantCall();
   const [limit, setLimit] = useState(Math.min(1000, conversation.maxToolRounds * 2));
   const retryable = last && message.retryable && conversation.status === 'failed';
+  // The fix is in the provider's settings (its base URL, its key): a way there beside Retry.
+  const providerFix = PROVIDER_FIXES.has(message.kind) && !providerGone;
   return (
     <div className="chat-error" role="alert" data-error-kind={message.kind}>
       <p className="chat-error-title">{TITLES[message.kind] ?? 'The model call failed'}</p>
@@ -52,7 +58,7 @@ export function ErrorCard({
             Choose a provider
           </button>
         </div>
-      ) : retryable ? (
+      ) : retryable || providerFix ? (
         <div className="actions">
           {message.kind === 'tool-limit' ? (
             <>
@@ -82,7 +88,7 @@ export function ErrorCard({
                 Raise the limit and go on
               </button>
             </>
-          ) : (
+          ) : retryable ? (
             <button
               type="button"
               className="primary"
@@ -97,7 +103,8 @@ export function ErrorCard({
             >
               Retry
             </button>
-          )}
+          ) : null}
+          {providerFix ? <a href="#providers">Open LLM providers</a> : null}
         </div>
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />

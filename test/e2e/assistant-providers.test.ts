@@ -42,6 +42,14 @@ describe('the Assistant’s conversations when their provider is removed or list
     for (const title of ['Picked A', 'Picked B'])
       await host.call('assistant.create', { title, providerId: 'picker', model: 'pick-1', serverIds: [] });
     await host.call('assistant.create', { title: 'Alone', providerId: 'lonely', model: 'solo', serverIds: [] });
+    // A model named by hand on a provider where nothing answers: its chat cannot reach it.
+    await host.call('providers.save', {
+      id: 'down',
+      name: 'Down',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: [{ name: 'down-1' }]
+    });
+    await host.call('assistant.create', { title: 'Unreachable', providerId: 'down', model: 'down-1', serverIds: [] });
   });
 
   after(async () => {
@@ -143,8 +151,24 @@ describe('the Assistant’s conversations when their provider is removed or list
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('offers the way to LLM providers beside Retry when the provider cannot be reached', async () => {
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await list().getByText('Unreachable', { exact: true }).click();
+    await pane().getByRole('heading', { name: 'Unreachable' }).waitFor();
+    await pane().getByLabel('Your message').fill('Hello');
+    await pane().getByLabel('Your message').press('Enter');
+    const error = pane().locator('.chat-error[data-error-kind="unreachable"]');
+    await error.getByText('The provider cannot be reached').waitFor();
+    await error.getByRole('button', { name: 'Retry' }).waitFor();
+    await error.getByRole('link', { name: 'Open LLM providers' }).click();
+    await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await pane().getByRole('heading', { name: 'Unreachable' }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('says where to add one when no provider is left, with a link there', async () => {
-    for (const providerId of ['fake', 'second', 'lonely', 'auto'])
+    for (const providerId of ['fake', 'second', 'lonely', 'auto', 'down'])
       await d.fixture.host.call('providers.remove', { providerId });
     const header = pane().locator('.chat-header p');
     await header.getByText('Provider removed: add one under LLM providers · no tools', { exact: true }).waitFor();
@@ -180,6 +204,8 @@ describe('the Assistant’s conversations when their provider is removed or list
     await header.getByRole('link', { name: 'LLM providers' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await pane().getByRole('heading', { name: 'Unreachable' }).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -128,7 +128,8 @@ export function AuditScreen({
         <FilterSearch value={filter.text} onChange={set('text')} placeholder="Words in the event or its detail" />
         <ServerFilter value={filter.serverId} onChange={set('serverId')} />
         <FilterSelect label="Events" value={filter.type} onChange={set('type')} choices={EVENT_GROUPS} />
-        <button type="button" onClick={exportAll}>
+        {/* Nothing to export while the log (as filtered) is empty. */}
+        <button type="button" onClick={exportAll} disabled={entries?.length === 0}>
           Export
         </button>
       </form>

@@ -172,16 +172,18 @@ export function HistoryScreen({
         onKeyDown={escapeFromEmptySearch(open ? closeOpen : undefined)}
       >
         <FilterSearch value={inputs.text} onChange={set('text')} placeholder="Title, arguments, server or outcome" />
+        {/* In the order of the Tasks screen's filters. */}
         <DirectionFilter value={inputs.direction} onChange={set('direction')} />
-        <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <GroupedFilterSelect
           label="Status"
           value={inputs.status}
           onChange={set('status')}
           groups={HISTORY_STATUS_GROUPS}
         />
+        <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
         <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
-        <button type="button" onClick={exportAll}>
+        {/* Nothing to export while the list (as filtered) is empty. */}
+        <button type="button" onClick={exportAll} disabled={page?.total === 0}>
           Export
         </button>
       </form>

@@ -224,8 +224,18 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     // Every entry here came from a server: none was requested by Taskdesk.
     await history.getByLabel('Direction').selectOption('requested');
     await history.getByText('No entry matches.').waitFor();
+    // Nothing to export then; the filters in the Tasks screen's order.
+    assert.equal(await history.getByRole('button', { name: 'Export' }).isDisabled(), true);
+    assert.deepEqual(
+      await history
+        .getByRole('search', { name: 'History' })
+        .locator('select')
+        .evaluateAll((selects) => selects.map((select) => select.labels?.[0]?.firstChild?.textContent?.trim())),
+      ['Direction', 'Status', 'Server', 'Kind']
+    );
     await history.getByLabel('Direction').selectOption('received');
     await history.getByText('3 entries').waitFor();
+    assert.equal(await history.getByRole('button', { name: 'Export' }).isDisabled(), false);
     await history.getByLabel('Kind').selectOption('elicitation');
     await history.getByText('2 entries').waitFor();
     await history.getByLabel(/^Server/).selectOption('desk');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
+import { escapeCloses } from '../components/escape-closes.js';
 import {
   ActionError,
   REQUEST_CANCELLED,
@@ -17,6 +18,7 @@ import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { placeProblems } from './argument-problems.js';
+import { focusFirstField } from './first-field.js';
 import { StartedTask } from './started-task.js';
 import { ToolResultView } from './tool-result-view.js';
 
@@ -76,7 +78,7 @@ export function ToolCallForm({
   again?: CallAgain;
   /** Told once the form was filled for a call again: the screen does not ask for it again. */
   onFilled?: (nonce: number) => void;
-  /** Closes the form's disclosure (Escape in an untouched form). */
+  /** Closes the form's disclosure (Escape in the form). */
   onClose: () => void;
 }) {
   const { client, store, announce } = useDesk();
@@ -115,8 +117,7 @@ export function ToolCallForm({
         ? undefined
         : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
     );
-    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, button');
-    first?.focus();
+    const first = focusFirstField(formRef.current);
     first?.scrollIntoView({ block: 'nearest' });
     announce(
       start
@@ -233,16 +234,13 @@ export function ToolCallForm({
     return () => clearTimeout(timer);
   }, [sentRunning, announce, tool.name]);
 
-  // Escape closes an untouched form as its Close form button does, and the focus goes back to
-  // that button. With anything typed the form stays in sight, where the person is working (a
-  // stray Escape, meant for a picker, should not hide it), and says so once, not at each
-  // repeat of a held key. A key a native control or a dialog took is not ours.
+  // Escape closes the form as its Close form button does, and the focus goes back to that button
+  // (as Escape closes a task's or a History entry's detail). Closing loses nothing: the form is
+  // kept, hidden, with what was typed in it and what its last call showed. Not a key a dialog or
+  // a control took for itself, nor one that ends an IME composition.
+  const escapeClosesForm = escapeCloses(onClose);
   const closeOnEscape = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
-    if ((event.target as HTMLElement).closest('dialog')) return;
-    event.preventDefault();
-    if (!form.dirty && ttl === '' && asTask) onClose();
-    else if (!event.repeat) announce('Escape does not close a form you have typed in. Use Close form to close it.');
+    if (!event.nativeEvent.isComposing) escapeClosesForm(event);
   };
 
   return (

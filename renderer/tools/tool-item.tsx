@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { ToolCallForm, type CallAgain } from './tool-call-form.js';
 import { ToolRunningCalls } from './running-calls.js';
+import { focusFirstField } from './first-field.js';
 
 /**
  * What a tool's badge says of how it is called, only where that tells the person something: most
@@ -58,7 +59,7 @@ export function ToolItem({
   useEffect(() => {
     if (!open || !focusOnOpen.current) return;
     focusOnOpen.current = false;
-    panel.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+    focusFirstField(panel.current);
   }, [open]);
   return (
     <li className="card tool" data-tool-server={serverId} data-tool={tool.name} aria-labelledby={headingId}>
@@ -102,7 +103,7 @@ export function ToolItem({
             // Given once the form shows: it takes the focus with the arguments.
             again={open ? again : undefined}
             {...(onFilled && { onFilled })}
-            // Escape in an untouched form: closed as its Close form button closes it, the focus back on that button.
+            // Escape in the form: closed as its Close form button closes it, the focus back on that button.
             onClose={() => {
               setOpen(false);
               toggle.current?.focus();

@@ -230,7 +230,9 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       await history
         .getByRole('search', { name: 'History' })
         .locator('select')
-        .evaluateAll((selects) => selects.map((select) => select.labels?.[0]?.firstChild?.textContent?.trim())),
+        .evaluateAll((selects) =>
+          (selects as HTMLSelectElement[]).map((select) => select.labels?.[0]?.firstChild?.textContent?.trim())
+        ),
       ['Direction', 'Status', 'Server', 'Kind']
     );
     await history.getByLabel('Direction').selectOption('received');

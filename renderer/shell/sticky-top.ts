@@ -27,9 +27,11 @@ export function useStickyTop(): (element: HTMLElement | null) => void {
     }
     const short = window.matchMedia(SHORT_WINDOW);
     const measure = () => {
-      const bar = element.querySelector<HTMLElement>('.topbar')?.offsetHeight ?? 0;
+      // Fractional heights (offsetHeight rounds): a bar 114.06 px high moved up 114 px left a line in sight.
+      const bar = element.querySelector<HTMLElement>('.topbar')?.getBoundingClientRect().height ?? 0;
       element.style.setProperty('--topbar-height', `${bar}px`);
-      const inSight = short.matches ? element.offsetHeight - bar : element.offsetHeight;
+      const height = element.getBoundingClientRect().height;
+      const inSight = short.matches ? height - bar : height;
       page.style.setProperty('scroll-padding-top', `${inSight + 8}px`);
     };
     const observer = new ResizeObserver(measure);

@@ -43,8 +43,11 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
     const registry = new AttachmentRegistry(() => undefined);
     registry.add('s', 'S', fakeClient(), { modern: peer });
     assert.equal(streams.length, 1);
-    // Renewed twice: each earlier stream was ended first.
+    // Renewed twice: each earlier stream was ended first. The renewal's timer does not hold the
+    // process open (a host closing must not wait for it): this test holds it while it waits.
+    const hold = setInterval(() => undefined, 60_000);
     while (streams.length < 3) await once(opened, 'opened');
+    clearInterval(hold);
     assert.deepEqual(
       streams.map((signal) => signal.aborted),
       [true, true, false]

@@ -100,13 +100,10 @@ describe('a sampling approval or review edited before a restart, in headless Chr
       .click();
     assert.equal(await card.getByLabel('Message 1 (user)').inputValue(), 'Say goodbye.');
     assert.equal(await card.getByLabel('Model').inputValue(), 'fake-large');
-    await page.close();
-    await first.stop();
 
     // Taskdesk starts again; the server is started afresh too.
     const again = peerServer('desk-peer');
-    const second = await restart.host({ desk: again });
-    const reopened = await restart.open(second);
+    const { fixture: second, page: reopened } = await restart.again(page, first, { desk: again });
     const back = reopened.getByRole('article', { name: 'Server desk asks to run a model' });
     const message = back.getByLabel('Message 1 (user)');
     assert.equal(await message.inputValue(), 'Say goodbye.');
@@ -153,12 +150,9 @@ describe('a sampling approval or review edited before a restart, in headless Chr
     const kept = draftKept(page, { answer: 'Edited answer.' });
     await answer.fill('Edited answer.');
     await kept;
-    await page.close();
-    await first.stop();
 
     const again = peerServer('desk-peer');
-    const second = await restart.host({ desk: again });
-    const reopened = await restart.open(second);
+    const { fixture: second, page: reopened } = await restart.again(page, first, { desk: again });
     const back = reopened.getByRole('article', { name: 'Review the answer for Server desk' });
     const restored = back.getByLabel('Answer from fake-small (you may edit it)');
     assert.equal(await restored.inputValue(), 'Edited answer.');

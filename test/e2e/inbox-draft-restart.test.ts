@@ -63,13 +63,10 @@ describe('a task’s question typed into before a restart, in headless Chromium 
     await card.getByLabel('Name').fill('Ada Lovelace');
     await card.getByLabel('Room').selectOption('double');
     await kept;
-    await page.close();
-    await first.stop();
 
     // Taskdesk starts again; the server is started afresh too.
     const again = peerServer('desk-peer');
-    const second = await restart.host({ desk: again });
-    const reopened = await restart.open(second);
+    const { fixture: second, page: reopened } = await restart.again(page, first, { desk: again });
     const back = reopened.getByRole('article', { name: 'Who should the booking be for?' });
     await back.waitFor();
     assert.equal(await back.getByLabel('Name').inputValue(), 'Ada Lovelace');
@@ -106,12 +103,9 @@ describe('a task’s question typed into before a restart, in headless Chromium 
     const kept = draftKept(page, { reply: 'Hello from a person', model: 'human' });
     await card.getByLabel('Your reply').fill('Hello from a person');
     await kept;
-    await page.close();
-    await first.stop();
 
     const again = peerServer('desk-peer');
-    const second = await restart.host({ desk: again });
-    const reopened = await restart.open(second);
+    const { fixture: second, page: reopened } = await restart.again(page, first, { desk: again });
     const back = reopened.getByRole('article', { name: 'Server desk asks for a model reply' });
     await back.waitFor();
     assert.equal(await back.getByLabel('Your reply').inputValue(), 'Hello from a person');
@@ -156,12 +150,9 @@ describe('a task’s question typed into before a restart, in headless Chromium 
     const kept = draftKept(page, { reply: 'Hello', model: 'human' });
     await card.getByLabel('Your reply').fill('Hello');
     await kept;
-    await page.close();
-    await first.stop();
 
     const again = peerServer('desk-peer');
-    const second = await restart.host({ desk: again });
-    const reopened = await restart.open(second);
+    const { page: reopened } = await restart.again(page, first, { desk: again });
     const back = reopened.getByRole('article', { name: 'Server desk asks to run a model' });
     const reply = back.getByLabel('Your reply');
     assert.equal(await reply.inputValue(), 'Hello');

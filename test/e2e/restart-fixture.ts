@@ -13,6 +13,16 @@ export function restartFixture() {
   const closers: Array<() => Promise<unknown>> = [];
   let built: Awaited<ReturnType<typeof buildRenderer>> | undefined;
   let last: InMemoryHostFixture | undefined;
+  const host = async (peers: Record<string, PeerServer>): Promise<InMemoryHostFixture> =>
+    (last = await startHostWith(peers, { dir: temp.dir }));
+  const open = async (fixture: InMemoryHostFixture): Promise<Page> => {
+    const { server, browser, page } = await openDesk(fixture.host, built!.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    return page;
+  };
   return {
     dir: temp.dir,
     /** Page errors and console errors seen so far. */
@@ -20,15 +30,21 @@ export function restartFixture() {
     build: async () => {
       built = await buildRenderer();
     },
-    host: async (peers: Record<string, PeerServer>): Promise<InMemoryHostFixture> =>
-      (last = await startHostWith(peers, { dir: temp.dir })),
-    open: async (fixture: InMemoryHostFixture): Promise<Page> => {
-      const { server, browser, page } = await openDesk(fixture.host, built!.dir, pageErrors);
-      closers.push(
-        () => browser.close(),
-        () => server.close()
-      );
-      return page;
+    host,
+    open,
+    /**
+     * Taskdesk closes (its page first) and starts again on the same data directory with `peers`,
+     * and the Desk is opened on it: what a person sees after a restart.
+     */
+    again: async (
+      page: Page,
+      previous: InMemoryHostFixture,
+      peers: Record<string, PeerServer>
+    ): Promise<{ fixture: InMemoryHostFixture; page: Page }> => {
+      await page.close();
+      await previous.stop();
+      const fixture = await host(peers);
+      return { fixture, page: await open(fixture) };
     },
     close: async () => {
       for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);

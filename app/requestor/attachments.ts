@@ -4,6 +4,7 @@ import {
   TaskStatusNotificationSchema,
   ToolListChangedNotificationSchema
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { ModernPeer } from './modern-task-follower.js';
 
@@ -56,6 +57,12 @@ const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
  */
 export const HTTP_LISTEN_RENEWAL_MS = 240_000;
 
+/** A 2026-07-28 server's acknowledgement of a `subscriptions/listen` stream (what it agreed to tell is not read). */
+const SubscriptionAcknowledgedSchema = z.object({
+  method: z.literal('notifications/subscriptions/acknowledged'),
+  params: z.optional(z.looseObject({}))
+});
+
 /**
  * The servers the requestor may talk to now, one attachment each.
  *
@@ -70,6 +77,7 @@ export class AttachmentRegistry {
   readonly #onStatus: (serverId: string, params: unknown) => void;
   readonly #onElicitationComplete: (serverId: string, elicitationId: string) => void;
   readonly #onToolsChanged: (attachment: Attachment) => void;
+  readonly #onToolsStale: (attachment: Attachment) => void;
 
   /**
    * `onStatus` receives the params of every status notification a registered handler gets;
@@ -78,8 +86,14 @@ export class AttachmentRegistry {
   constructor(
     onStatus: (serverId: string, params: unknown) => void,
     onElicitationComplete: (serverId: string, elicitationId: string) => void = () => undefined,
-    onToolsChanged: (attachment: Attachment) => void = () => undefined
+    onToolsChanged: (attachment: Attachment) => void = () => undefined,
+    /**
+     * The list read may be out of date though no change was told (a stream opened after it was
+     * read, or ended by the server): read it again at its next use, telling nobody.
+     */
+    onToolsStale: (attachment: Attachment) => void = () => undefined
   ) {
+    this.#onToolsStale = onToolsStale;
     this.#onStatus = onStatus;
     this.#onElicitationComplete = onElicitationComplete;
     this.#onToolsChanged = onToolsChanged;
@@ -116,7 +130,12 @@ export class AttachmentRegistry {
       // changed), for the Tools screen and for what the Assistant offers a model alike.
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#onToolsChanged(attachment));
     }
-    if (modern && listening) this.#listen(attachment, modern, listening.signal);
+    if (modern && listening) {
+      // A change between the list's first read and the stream's start was told to nobody: once
+      // the stream is open (and each time it opens again), the list is read again at its next use.
+      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => this.#onToolsStale(attachment));
+      this.#listen(attachment, modern, listening.signal);
+    }
     return attachment;
   }
 
@@ -146,8 +165,12 @@ export class AttachmentRegistry {
         { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal: AbortSignal.any([signal, renewal.signal]) }
       )
       .then(
-        // The server ended it (a graceful end): not opened again.
-        () => clearTimeout(timer),
+        // The server ended it (a graceful end): not opened again, and what it would have told
+        // from now on is not heard: the list is read again at its next use.
+        () => {
+          clearTimeout(timer);
+          if (!signal.aborted) this.#onToolsStale(attachment);
+        },
         (error: unknown) => {
           // Renewed, or open longer than the SDK waits for any answer: opened again while the
           // server stays. Refused, or the connection went: left to the list's freshness.
@@ -167,7 +190,10 @@ export class AttachmentRegistry {
     if (!attachment.modern) attachment.client.removeNotificationHandler('notifications/elicitation/complete');
     if (!attachment.modern || attachment.listening) {
       attachment.client.removeNotificationHandler('notifications/tools/list_changed');
-      attachment.listening?.abort();
+      if (attachment.listening) {
+        attachment.client.removeNotificationHandler('notifications/subscriptions/acknowledged');
+        attachment.listening.abort();
+      }
     }
     return attachment;
   }

@@ -171,7 +171,8 @@ export class OutboundTasks {
     (attachment) => {
       this.#tools.forget(attachment);
       this.#onToolsChanged(attachment.serverId);
-    }
+    },
+    (attachment) => this.#tools.forget(attachment)
   );
   #onToolsChanged: (serverId: string) => void = () => undefined;
   readonly #tools: ToolCache;

@@ -118,11 +118,16 @@ describe("a 2026-07-28 server's tool list, cached for its ttlMs", () => {
     assert.deepEqual(listen.params?.notifications, { toolsListChanged: true });
     assert.equal(listen.params?._meta?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
     const meta = { 'io.modelcontextprotocol/subscriptionId': listen.id };
+    // A tool added after the first read, before the stream was acknowledged: told to nobody.
+    state.tools = ['alpha', 'beta'];
+    assert.deepEqual(await names(host), ['alpha'], 'fresh for its ttlMs');
     await server.send({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
       params: { _meta: meta, notifications: { toolsListChanged: true } }
     });
+    // Acknowledged: the list is read again at its next use, as it may have changed meanwhile.
+    assert.deepEqual(await names(host), ['alpha', 'beta']);
     state.tools = ['alpha', 'delta'];
     const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'scripted');
     await server.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: meta } });

@@ -3,24 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { Host } from '../../app/host/host.js';
 import { INBOX_DRAFTS_FILE } from '../../app/inbox/inbox-drafts.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { inboxHolds, peerServer, type PeerServer } from '../support/host-fixture.js';
-import { restartFixture } from './restart-fixture.js';
-
-/** Resolves once the page has told the host to keep `values` as a draft, and the host kept it. */
-function draftKept(page: Page, values: Record<string, unknown>): Promise<unknown> {
-  return page.waitForResponse(async (response) => {
-    if (!response.url().endsWith('/api/call')) return false;
-    const body = response.request().postDataJSON() as { method?: string; params?: { values?: unknown } };
-    if (body.method !== 'inbox.keepDraft' || JSON.stringify(body.params?.values) !== JSON.stringify(values))
-      return false;
-    const reply = (await response.json()) as { ok: boolean; result?: { kept?: boolean } };
-    return reply.ok && reply.result?.kept === true;
-  });
-}
+import { draftKept, restartFixture } from './restart-fixture.js';
 
 /** Whether the field labelled `label` in `card` has the page's focus. */
 const focused = (card: Locator, label: string) =>

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { INBOX_DRAFTS_FILE } from '../../app/inbox/inbox-drafts.js';
 import { inboxHolds, peerServer } from '../support/host-fixture.js';
-import { restartFixture } from './restart-fixture.js';
+import { draftKept, restartFixture } from './restart-fixture.js';
 
 const Loose = z.looseObject({});
 
@@ -27,18 +26,6 @@ const question = {
     task: { ttl: 3_600_000 }
   }
 };
-
-/** Resolves once the page has told the host to keep `values` as a draft, and the host kept it. */
-function draftKept(page: Page, values: Record<string, unknown>): Promise<unknown> {
-  return page.waitForResponse(async (response) => {
-    if (!response.url().endsWith('/api/call')) return false;
-    const body = response.request().postDataJSON() as { method?: string; params?: { values?: unknown } };
-    if (body.method !== 'inbox.keepDraft' || JSON.stringify(body.params?.values) !== JSON.stringify(values))
-      return false;
-    const reply = (await response.json()) as { ok: boolean; result?: { kept?: boolean } };
-    return reply.ok && reply.result?.kept === true;
-  });
-}
 
 /**
  * What a person typed into a task's question is kept by the host: when Taskdesk restarts and

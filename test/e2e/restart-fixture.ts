@@ -54,3 +54,15 @@ export function restartFixture() {
     }
   };
 }
+
+/** Resolves once the page has told the host to keep `values` as a draft, and the host kept it. */
+export function draftKept(page: Page, values: Record<string, unknown>): Promise<unknown> {
+  return page.waitForResponse(async (response) => {
+    if (!response.url().endsWith('/api/call')) return false;
+    const body = response.request().postDataJSON() as { method?: string; params?: { values?: unknown } };
+    if (body.method !== 'inbox.keepDraft' || JSON.stringify(body.params?.values) !== JSON.stringify(values))
+      return false;
+    const reply = (await response.json()) as { ok: boolean; result?: { kept?: boolean } };
+    return reply.ok && reply.result?.kept === true;
+  });
+}

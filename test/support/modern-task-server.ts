@@ -21,12 +21,11 @@
  * - `stats` {}: a plain result whose text is JSON: `tasks/update` answers received per task and key.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { McpServer, ProtocolError, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveFetchHandler, type FetchHttpServer } from './fetch-http-server.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -260,75 +259,13 @@ export function buildModernTaskServer(): McpServer {
   return server;
 }
 
-/** One HTTP request the endpoint received: its method, lower-case headers and parsed JSON body. */
-export interface ReceivedHttpRequest {
-  httpMethod: string;
-  headers: Record<string, string>;
-  body?: { id?: unknown; method?: string; params?: Record<string, unknown> };
-  /** The HTTP status the endpoint answered with. */
-  status?: number;
-}
-
 /**
  * The same tools over Streamable HTTP on 127.0.0.1: modern-only (`legacy: 'reject'`, 2025-era
  * requests are refused) or dual-era (`legacy: 'stateless'`). Every request is recorded, with its
  * headers as they arrived, so tests can check the wire.
  */
-export async function serveModernHttp(
-  options: { legacy?: 'reject' | 'stateless' } = {}
-): Promise<{ url: string; received: ReceivedHttpRequest[]; close: () => Promise<void> }> {
-  const handler = createMcpHandler(buildModernTaskServer, { legacy: options.legacy ?? 'reject' });
-  const received: ReceivedHttpRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = new Headers();
-      const record: ReceivedHttpRequest = { httpMethod: req.method ?? '', headers: {} };
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value !== 'string') continue;
-        headers.set(name, value);
-        record.headers[name] = value;
-      }
-      const body =
-        chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-      if (body) {
-        try {
-          record.body = JSON.parse(body.toString('utf8')) as ReceivedHttpRequest['body'];
-        } catch {
-          // Not JSON: recorded without a body.
-        }
-      }
-      received.push(record);
-      void handler
-        .fetch(
-          new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, ...(body && { body }) })
-        )
-        .then(async (response) => {
-          record.status = response.status;
-          response.headers.forEach((value, name) => res.setHeader(name, value));
-          res.writeHead(response.status);
-          if (!response.body) return void res.end();
-          // Streamed as it comes: an SSE answer may stay open until the client closes it.
-          const reader = response.body.getReader();
-          res.on('close', () => void reader.cancel().catch(() => undefined));
-          for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
-          res.end();
-        })
-        .catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    received,
-    close: async () => {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  };
+export async function serveModernHttp(options: { legacy?: 'reject' | 'stateless' } = {}): Promise<FetchHttpServer> {
+  return serveFetchHandler(createMcpHandler(buildModernTaskServer, { legacy: options.legacy ?? 'reject' }));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -10,7 +10,8 @@ import { ownerIdentity, type ServerConfig } from '../../../app/mcp/server-config
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 import { CAPABILITIES_KEY, modernTaskCalls, TASKS, VERSION_KEY } from '../../support/modern-requestor.js';
-import { serveModernHttp, type ReceivedHttpRequest } from '../../support/modern-task-server.js';
+import type { ReceivedHttpRequest } from '../../support/fetch-http-server.js';
+import { serveModernHttp } from '../../support/modern-task-server.js';
 import { recordingProxy, type ProxiedRequest, type ProxyIntercept } from '../../support/recording-proxy.js';
 import { resultText } from '../../support/requestor-harness.js';
 import { startTaskToolHttpServer } from '../../support/requestor-http-server.js';

@@ -3,13 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
+import { serveChangingToolsHttp } from '../../support/changing-tools-server.js';
+import type { FetchHttpServer } from '../../support/fetch-http-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 
 /**
  * A 2026-07-28 server that declares `tools.listChanged` tells of a changed tool list only on a
  * `subscriptions/listen` stream: Taskdesk opens one when it connects, and a change said on it
  * makes the host read the tools again and tell the Desk (`tools.changed`), as a 2025-11-25
- * server's notification does. Against a real server on the v2 server package, over stdio.
+ * server's notification does. Against a real server on the v2 server package, over stdio and over
+ * Streamable HTTP.
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,5 +54,63 @@ describe('a 2026-07-28 server tells of its changed tools on subscriptions/listen
     assert.equal(outcome.type, 'result');
     await changed;
     assert.deepEqual(await names(), ['add-tool', 'fresh']);
+  });
+});
+
+describe('a 2026-07-28 server over Streamable HTTP tells of its changed tools on subscriptions/listen', () => {
+  let host: Host;
+  let served: FetchHttpServer;
+  const data = tempDir();
+  before(async () => {
+    served = await serveChangingToolsHttp();
+    host = createHost({ dataDir: data.dir, autoConnect: false });
+    await host.call('servers.add', {
+      id: 'changing-http',
+      name: 'Changing tools over HTTP',
+      transport: { type: 'http', url: served.url },
+      autoConnect: false,
+      protocol: '2026-07-28'
+    });
+    const view = await host.connect('changing-http');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'modern');
+  });
+  after(async () => {
+    await host.close();
+    await served.close();
+    data.remove();
+  });
+
+  it('opens the stream as a POST whose answer stays open, and a tool added by another request is listed after its notification', async () => {
+    const names = async () =>
+      (await host.call('tools.list', { serverId: 'changing-http' })).map((tool) => tool.name).sort();
+    assert.deepEqual(await names(), ['add-tool']);
+    // Opened as the server became ready: a POST, its answer an SSE stream left open.
+    const listen = await served.request((request) => request.body?.method === 'subscriptions/listen');
+    await listen.answered;
+    assert.equal(listen.httpMethod, 'POST');
+    assert.deepEqual(listen.body?.params?.notifications, { toolsListChanged: true });
+    assert.equal(listen.status, 200);
+    const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'changing-http');
+    const outcome = await host.call('tools.call', {
+      serverId: 'changing-http',
+      name: 'add-tool',
+      arguments: { name: 'fresh' },
+      asTask: false
+    });
+    assert.equal(outcome.type, 'result');
+    await changed;
+    assert.deepEqual(await names(), ['add-tool', 'fresh']);
+    // Heard on the stream opened at the start, still open; no second one was needed.
+    assert.equal(listen.open, true);
+    assert.equal(served.received.filter((request) => request.body?.method === 'subscriptions/listen').length, 1);
+  });
+
+  it('closes the stream when the server is disconnected', async () => {
+    const listen = await served.request((request) => request.body?.method === 'subscriptions/listen');
+    assert.equal(listen.open, true);
+    await host.call('servers.disconnect', { serverId: 'changing-http' });
+    await listen.closed;
+    assert.equal(listen.open, false);
   });
 });

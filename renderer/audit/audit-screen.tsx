@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { AuditEntry, HostParams } from '../../app/contract/host-api.js';
 import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
@@ -163,7 +163,7 @@ export function AuditScreen({
                 {/* The sentence to read; the type as written (what search, filters and export use) under it. */}
                 <td className="event" title={entry.type}>
                   <span className="event-sentence">{auditSentence(entry)}</span>
-                  <code className="event-type">{entry.type}</code>
+                  <EventType type={entry.type} />
                 </td>
                 <td className="server">{serverOf(entry)}</td>
                 <td>
@@ -188,6 +188,26 @@ export function AuditScreen({
         </table>
       </TableWrap>
     </>
+  );
+}
+
+/**
+ * An event's type as written, which may break after a dot and nowhere else ("assistant./
+ * tool-decision" where the window is narrow): a part is one word, never cut ("serve/r.add/ed"
+ * reads as nothing). Unbroken, the longest type held the column so wide at 800 px that the
+ * table ran a few pixels past its frame, by how wide the time's digits were.
+ */
+function EventType({ type }: { type: string }) {
+  const parts = type.split(/(?<=\.)/);
+  return (
+    <code className="event-type">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          <span>{part}</span>
+        </Fragment>
+      ))}
+    </code>
   );
 }
 

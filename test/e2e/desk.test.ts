@@ -10,7 +10,7 @@ import {
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, root, openDesk } from './renderer-build.js';
+import { buildRenderer, closeOpenedPages, root, openDesk } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
 
 const SCREENSHOT = path.join(root, '.tmp/desk.png');
@@ -384,7 +384,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await dialog.getByRole('button', { name: 'Open link' }).click();
     assert.equal((await result).action, 'accept');
     assert.equal(await opened, link);
-    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await closeOpenedPages(page);
     await card.waitFor({ state: 'detached' });
   });
 

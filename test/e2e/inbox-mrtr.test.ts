@@ -6,7 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import type { ServerConfigInput } from '../../app/mcp/server-config.js';
 import { tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm, root } from './renderer-build.js';
+import { buildRenderer, closeOpenedPages, openDesk, openToolForm, root } from './renderer-build.js';
 
 /**
  * The Inbox's questions of 2026-07-28 servers: a multi round-trip request's (test/support/mrtr-server.ts),
@@ -125,7 +125,7 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     await card.getByRole('button', { name: 'Open link…' }).click();
     await page.getByRole('dialog', { name: 'Open this link?' }).getByRole('button', { name: 'Open link' }).click();
     assert.equal(await opened, 'https://example.com/sign-in');
-    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await closeOpenedPages(page);
     await card.waitFor({ state: 'detached' });
 
     // Accepting is consent, not the work done on the page: the call is not sent again yet.

@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+import { buildRenderer, closeOpenedPages, openDesk, openToolForm } from './renderer-build.js';
 import { urlRequiredServerConfig } from '../support/url-required-config.js';
 
 /**
@@ -104,7 +104,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     await dialog.getByText('Files server wants you to open a page on files.example.com.').waitFor();
     await dialog.getByRole('button', { name: 'Open link' }).click();
     assert.equal(await opened, 'https://files.example.com/connect?elicitation=files-link');
-    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await closeOpenedPages(page);
     await card.waitFor({ state: 'detached' });
     const { exchange } = await waitingForYou;
     assert.equal(exchange?.protocol, '2025-11-25');
@@ -219,7 +219,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     await card.getByRole('button', { name: 'Open link…' }).click();
     await page.getByRole('dialog', { name: 'Open this link?' }).getByRole('button', { name: 'Open link' }).click();
     await card.waitFor({ state: 'detached' });
-    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await closeOpenedPages(page);
     const waiting = page.getByRole('article', { name: 'Finish in your browser, then continue' });
     await page
       .locator('.inbox-answered')

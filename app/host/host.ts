@@ -117,6 +117,8 @@ export interface HostConfig {
   transportFactory?: (config: ServerConfig) => Transport;
   /** How long connecting a server (era probe and initialize) may take; default 20 s. */
   connectTimeoutMs?: number;
+  /** How often a 2026-07-28 server's `subscriptions/listen` stream over HTTP is opened anew (default `HTTP_LISTEN_RENEWAL_MS`; tests). */
+  httpListenRenewalMs?: number;
   /** Longest wait for a server's answer to `server/discover`, over stdio and HTTP (default min(5 s, half the connect timeout)). */
   probeTimeoutMs?: number;
   /** Limits of each stdio connection (outgoing queue, message size and depth); README defaults otherwise. */
@@ -787,7 +789,9 @@ export class Host {
         if (state.status === 'ready') {
           this.#flushStatus(connection);
           this.requestor.attach(serverId, config.name, connection.client, {
-            ...(connection.era === 'modern' && { modern: modernPeer(connection) }),
+            ...(connection.era === 'modern' && {
+              modern: modernPeer(connection, this.#config.httpListenRenewalMs ?? HTTP_LISTEN_RENEWAL_MS)
+            }),
             startedAnew: config.transport.type === 'stdio'
           });
         }
@@ -1081,11 +1085,11 @@ function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): str
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */
-function modernPeer(connection: ServerConnection): ModernPeer {
+function modernPeer(connection: ServerConnection, httpListenRenewalMs: number): ModernPeer {
   return {
     acceptsTasks: connection.modernTasks,
     toolsListChanged: connection.modernToolsListChanged,
-    ...(connection.config.transport.type === 'http' && { listenRenewalMs: HTTP_LISTEN_RENEWAL_MS }),
+    ...(connection.config.transport.type === 'http' && { listenRenewalMs: httpListenRenewalMs }),
     request: (method, params, options) => connection.modernRequest(method, params, options),
     answerInput: (request, context) => connection.answerInputRequest(request, context)
   };

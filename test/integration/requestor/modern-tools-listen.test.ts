@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
 import { serveChangingToolsHttp } from '../../support/changing-tools-server.js';
-import type { FetchHttpServer } from '../../support/fetch-http-server.js';
+import type { FetchHttpServer, ReceivedHttpRequest } from '../../support/fetch-http-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 
 /**
@@ -112,5 +112,61 @@ describe('a 2026-07-28 server over Streamable HTTP tells of its changed tools on
     await host.call('servers.disconnect', { serverId: 'changing-http' });
     await listen.closed;
     assert.equal(listen.open, false);
+  });
+});
+
+describe('the subscriptions/listen stream to a Streamable HTTP server, renewed', () => {
+  let host: Host;
+  let served: FetchHttpServer;
+  const data = tempDir();
+  before(async () => {
+    served = await serveChangingToolsHttp();
+    // Renewed every second here, every four minutes by default.
+    host = createHost({ dataDir: data.dir, autoConnect: false, httpListenRenewalMs: 1000 });
+    await host.call('servers.add', {
+      id: 'renewed',
+      name: 'Renewed',
+      transport: { type: 'http', url: served.url },
+      autoConnect: false,
+      protocol: '2026-07-28'
+    });
+    const view = await host.connect('renewed');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+  });
+  after(async () => {
+    await host.close();
+    await served.close();
+    data.remove();
+  });
+
+  it('closes each stream as the next opens, and a change is heard on the new one', async () => {
+    const isListen = (request: ReceivedHttpRequest) => request.body?.method === 'subscriptions/listen';
+    const first = await served.request(isListen);
+    const second = await served.request((request) => isListen(request) && request !== first);
+    // The first stream's HTTP answer is closed, not left open beside the new one.
+    await first.closed;
+    await second.answered;
+    assert.equal(second.status, 200);
+    assert.equal(second.open, true);
+    assert.equal(served.received.filter((request) => isListen(request) && request.open).length, 1);
+    // A change is told on the stream open when the server makes it. One made while a stream
+    // is being renewed (the old one closed, the new one not yet open) is told to nobody (the new
+    // stream's acknowledgement makes the list stale instead): then it is made again.
+    const listens = () => served.received.filter(isListen).length;
+    for (let attempt = 1; ; attempt++) {
+      const opened = listens();
+      const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'renewed');
+      const name = `later-${attempt}`;
+      await host.call('tools.call', { serverId: 'renewed', name: 'add-tool', arguments: { name }, asTask: false });
+      const heard = await Promise.race([
+        changed.then(() => true),
+        served.request((request) => isListen(request) && served.received.indexOf(request) >= opened).then(() => false)
+      ]);
+      if (heard) {
+        assert.ok((await host.call('tools.list', { serverId: 'renewed' })).some((tool) => tool.name === name));
+        break;
+      }
+      assert.ok(attempt < 5, 'a change heard on one of five streams');
+    }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { createHost, type Host } from '../../../app/host/host.js';
+import { createHost, type Host, type HostConfig } from '../../../app/host/host.js';
 import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
 import { serveChangingToolsHttp } from '../../support/changing-tools-server.js';
 import type { FetchHttpServer, ReceivedHttpRequest } from '../../support/fetch-http-server.js';
@@ -18,7 +18,7 @@ import { nextEvent, tempDir } from '../../support/host-fixture.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const serverScript = fileURLToPath(new URL('../../support/changing-tools-server.ts', import.meta.url));
 
-const server: ServerConfigInput = {
+const stdioServer: ServerConfigInput = {
   id: 'changing',
   name: 'Changing tools',
   transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', serverScript], cwd: root },
@@ -26,121 +26,112 @@ const server: ServerConfigInput = {
   protocol: '2026-07-28'
 };
 
-describe('a 2026-07-28 server tells of its changed tools on subscriptions/listen', () => {
-  let host: Host;
+const httpServer = (id: string, url: string): ServerConfigInput => ({
+  id,
+  name: 'Changing tools over HTTP',
+  transport: { type: 'http', url },
+  autoConnect: false,
+  protocol: '2026-07-28'
+});
+
+/** A host over a data directory of its own, with `server` added and connected as a 2026-07-28 server. */
+async function connectedHost(
+  server: ServerConfigInput,
+  options: Partial<HostConfig> = {}
+): Promise<{ host: Host; close: () => Promise<void> }> {
   const data = tempDir();
+  const host = createHost({ dataDir: data.dir, autoConnect: false, ...options });
+  await host.call('servers.add', server);
+  const view = await host.connect(server.id);
+  assert.equal(view.state.status, 'ready', view.state.reason);
+  assert.equal(view.state.era, 'modern');
+  return {
+    host,
+    close: async () => {
+      await host.close();
+      data.remove();
+    }
+  };
+}
+
+const toolNames = async (host: Host, serverId: string) =>
+  (await host.call('tools.list', { serverId })).map((tool) => tool.name).sort();
+
+/** Has the server add a tool `name`; settles once the host has told the Desk its tools changed. */
+async function addToolTold(host: Host, serverId: string, name: string): Promise<void> {
+  const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === serverId);
+  const outcome = await host.call('tools.call', { serverId, name: 'add-tool', arguments: { name }, asTask: false });
+  assert.equal(outcome.type, 'result');
+  await changed;
+}
+
+const isListen = (request: ReceivedHttpRequest) => request.body?.method === 'subscriptions/listen';
+
+describe('a 2026-07-28 server tells of its changed tools on subscriptions/listen', () => {
+  let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
-    host = createHost({ dataDir: data.dir, autoConnect: false });
-    await host.call('servers.add', server);
-    const view = await host.connect('changing');
-    assert.equal(view.state.status, 'ready', view.state.reason);
-    assert.equal(view.state.era, 'modern');
+    connected = await connectedHost(stdioServer);
   });
-  after(async () => {
-    await host.close();
-    data.remove();
-  });
+  after(() => connected.close());
 
   it('a tool the server adds is listed after its notification, with tools.changed told', async () => {
-    const names = async () => (await host.call('tools.list', { serverId: 'changing' })).map((tool) => tool.name).sort();
-    assert.deepEqual(await names(), ['add-tool']);
-    const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'changing');
-    const outcome = await host.call('tools.call', {
-      serverId: 'changing',
-      name: 'add-tool',
-      arguments: { name: 'fresh' },
-      asTask: false
-    });
-    assert.equal(outcome.type, 'result');
-    await changed;
-    assert.deepEqual(await names(), ['add-tool', 'fresh']);
+    assert.deepEqual(await toolNames(connected.host, 'changing'), ['add-tool']);
+    await addToolTold(connected.host, 'changing', 'fresh');
+    assert.deepEqual(await toolNames(connected.host, 'changing'), ['add-tool', 'fresh']);
   });
 });
 
 describe('a 2026-07-28 server over Streamable HTTP tells of its changed tools on subscriptions/listen', () => {
-  let host: Host;
   let served: FetchHttpServer;
-  const data = tempDir();
+  let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
     served = await serveChangingToolsHttp();
-    host = createHost({ dataDir: data.dir, autoConnect: false });
-    await host.call('servers.add', {
-      id: 'changing-http',
-      name: 'Changing tools over HTTP',
-      transport: { type: 'http', url: served.url },
-      autoConnect: false,
-      protocol: '2026-07-28'
-    });
-    const view = await host.connect('changing-http');
-    assert.equal(view.state.status, 'ready', view.state.reason);
-    assert.equal(view.state.era, 'modern');
+    connected = await connectedHost(httpServer('changing-http', served.url));
   });
   after(async () => {
-    await host.close();
+    await connected.close();
     await served.close();
-    data.remove();
   });
 
   it('opens the stream as a POST whose answer stays open, and a tool added by another request is listed after its notification', async () => {
-    const names = async () =>
-      (await host.call('tools.list', { serverId: 'changing-http' })).map((tool) => tool.name).sort();
-    assert.deepEqual(await names(), ['add-tool']);
+    assert.deepEqual(await toolNames(connected.host, 'changing-http'), ['add-tool']);
     // Opened as the server became ready: a POST, its answer an SSE stream left open.
-    const listen = await served.request((request) => request.body?.method === 'subscriptions/listen');
+    const listen = await served.request(isListen);
     await listen.answered;
     assert.equal(listen.httpMethod, 'POST');
     assert.deepEqual(listen.body?.params?.notifications, { toolsListChanged: true });
     assert.equal(listen.status, 200);
-    const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'changing-http');
-    const outcome = await host.call('tools.call', {
-      serverId: 'changing-http',
-      name: 'add-tool',
-      arguments: { name: 'fresh' },
-      asTask: false
-    });
-    assert.equal(outcome.type, 'result');
-    await changed;
-    assert.deepEqual(await names(), ['add-tool', 'fresh']);
+    await addToolTold(connected.host, 'changing-http', 'fresh');
+    assert.deepEqual(await toolNames(connected.host, 'changing-http'), ['add-tool', 'fresh']);
     // Heard on the stream opened at the start, still open; no second one was needed.
     assert.equal(listen.open, true);
-    assert.equal(served.received.filter((request) => request.body?.method === 'subscriptions/listen').length, 1);
+    assert.equal(served.received.filter(isListen).length, 1);
   });
 
   it('closes the stream when the server is disconnected', async () => {
-    const listen = await served.request((request) => request.body?.method === 'subscriptions/listen');
+    const listen = await served.request(isListen);
     assert.equal(listen.open, true);
-    await host.call('servers.disconnect', { serverId: 'changing-http' });
+    await connected.host.call('servers.disconnect', { serverId: 'changing-http' });
     await listen.closed;
     assert.equal(listen.open, false);
   });
 });
 
 describe('the subscriptions/listen stream to a Streamable HTTP server, renewed', () => {
-  let host: Host;
   let served: FetchHttpServer;
-  const data = tempDir();
+  let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
     served = await serveChangingToolsHttp();
     // Renewed every second here, every four minutes by default.
-    host = createHost({ dataDir: data.dir, autoConnect: false, httpListenRenewalMs: 1000 });
-    await host.call('servers.add', {
-      id: 'renewed',
-      name: 'Renewed',
-      transport: { type: 'http', url: served.url },
-      autoConnect: false,
-      protocol: '2026-07-28'
-    });
-    const view = await host.connect('renewed');
-    assert.equal(view.state.status, 'ready', view.state.reason);
+    connected = await connectedHost(httpServer('renewed', served.url), { httpListenRenewalMs: 1000 });
   });
   after(async () => {
-    await host.close();
+    await connected.close();
     await served.close();
-    data.remove();
   });
 
   it('closes each stream as the next opens, and a change is heard on the new one', async () => {
-    const isListen = (request: ReceivedHttpRequest) => request.body?.method === 'subscriptions/listen';
+    const { host } = connected;
     const first = await served.request(isListen);
     const second = await served.request((request) => isListen(request) && request !== first);
     // The first stream's HTTP answer is closed, not left open beside the new one.
@@ -152,9 +143,8 @@ describe('the subscriptions/listen stream to a Streamable HTTP server, renewed',
     // A change is told on the stream open when the server makes it. One made while a stream
     // is being renewed (the old one closed, the new one not yet open) is told to nobody (the new
     // stream's acknowledgement makes the list stale instead): then it is made again.
-    const listens = () => served.received.filter(isListen).length;
     for (let attempt = 1; ; attempt++) {
-      const opened = listens();
+      const opened = served.received.filter(isListen).length;
       const changed = nextEvent(host, 'tools.changed', (event) => event.serverId === 'renewed');
       const name = `later-${attempt}`;
       await host.call('tools.call', { serverId: 'renewed', name: 'add-tool', arguments: { name }, asTask: false });
@@ -163,7 +153,7 @@ describe('the subscriptions/listen stream to a Streamable HTTP server, renewed',
         served.request((request) => isListen(request) && served.received.indexOf(request) >= opened).then(() => false)
       ]);
       if (heard) {
-        assert.ok((await host.call('tools.list', { serverId: 'renewed' })).some((tool) => tool.name === name));
+        assert.ok((await toolNames(host, 'renewed')).includes(name));
         break;
       }
       assert.ok(attempt < 5, 'a change heard on one of five streams');

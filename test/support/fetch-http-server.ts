@@ -66,8 +66,10 @@ export async function serveFetchHandler(handler: FetchHandler): Promise<FetchHtt
       for (const waiter of waiting.splice(0))
         if (waiter.matches(record)) waiter.found(record);
         else waiting.push(waiter);
+      let closed = false;
       record.closed = new Promise<void>((resolve) =>
         res.on('close', () => {
+          closed = true;
           record.open = false;
           resolve();
         })
@@ -82,7 +84,8 @@ export async function serveFetchHandler(handler: FetchHandler): Promise<FetchHtt
           record.status = response.status;
           response.headers.forEach((value, name) => res.setHeader(name, value));
           res.writeHead(response.status);
-          record.open = true;
+          // Open unless the client left before the answer began.
+          record.open = !closed;
           answered();
           if (!response.body) return void res.end();
           const reader = response.body.getReader();
@@ -90,7 +93,10 @@ export async function serveFetchHandler(handler: FetchHandler): Promise<FetchHtt
           for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
           res.end();
         })
-        .catch(() => res.destroy());
+        .catch(() => {
+          res.destroy();
+          answered();
+        });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -594,6 +594,45 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     }
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('puts a value that does not fit beside its name under it at 1280 px: a conversation’s id whole on a line', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const conversationId = randomUUID();
+    d.fixture.host.audit.record({
+      type: 'assistant.tool-decision',
+      serverId: 'desk',
+      detail: { conversationId, tool: 'echo', decision: 'approve', arguments: { message: 'hello' } }
+    });
+    d.fixture.host.audit.flush();
+    try {
+      await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+      const id = page.locator('table.audit td.detail dd', { hasText: conversationId });
+      await id.waitFor();
+      // Beside "conversationId" it was cut at a hyphen, the Event column having room to spare.
+      const lines = await id.evaluate((dd) => {
+        const range = document.createRange();
+        range.selectNodeContents(dd);
+        return new Set(
+          Array.from(range.getClientRects())
+            .filter((rect) => rect.width > 0)
+            .map((rect) => Math.round(rect.top))
+        ).size;
+      });
+      assert.equal(lines, 1);
+      // A short value stays beside its name.
+      const decision = page.locator('table.audit tr', { hasText: conversationId }).locator('.detail-pairs > div', {
+        has: page.locator('dt', { hasText: /^decision$/ })
+      });
+      const [name, value] = await Promise.all([
+        decision.locator('dt').boundingBox(),
+        decision.locator('dd').boundingBox()
+      ]);
+      assert.equal(Math.round(name!.y), Math.round(value!.y));
+    } finally {
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
 });
 
 describe('the Tasks screen with a server whose name is long and has no space', () => {

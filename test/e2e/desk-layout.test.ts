@@ -321,26 +321,13 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       assert.ok(widths[0]! <= widths[1]!, `the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
       // Lines of text of each date, and of each date cell (Created, Kept): "was kept until Dec 4,
       // 2026, 4:15:50 PM" took three.
-      const lines = (dates: Locator) =>
-        dates.evaluateAll((cells) =>
-          cells.map((cell) => {
-            const tops = new Set<number>();
-            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-              const range = document.createRange();
-              range.selectNodeContents(node);
-              for (const rect of Array.from(range.getClientRects())) if (rect.width > 0) tops.add(Math.round(rect.top));
-            }
-            return tops.size;
-          })
-        );
-      const times = await lines(tasks.locator('table.tasks td.when time'));
+      const times = await textLines(tasks.locator('table.tasks td.when time'));
       assert.ok(times.length >= 1, 'the rows show their dates');
       assert.ok(
         times.every((n) => n === 1),
         `dates on ${times.join(', ')} lines`
       );
-      const cells = await lines(tasks.locator('table.tasks td.when'));
+      const cells = await textLines(tasks.locator('table.tasks td.when'));
       assert.ok(
         cells.every((n) => n <= 2),
         `date cells on ${cells.join(', ')} lines`
@@ -567,20 +554,13 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
         .locator('td.server', { hasText: 'u'.repeat(120) })
         .first()
         .waitFor();
-      const seen = await table.evaluate((element) => ({
-        overflow: element.parentElement!.scrollWidth - element.parentElement!.clientWidth,
-        // Lines an event's name takes: one box per line it is laid out on.
-        // A block's own box is one rect however many lines it takes: its text's rects are counted.
-        eventLines: Array.from(element.querySelectorAll('td.event code')).map((code) => {
-          const range = document.createRange();
-          range.selectNodeContents(code);
-          return new Set(
-            Array.from(range.getClientRects())
-              .filter((rect) => rect.width > 0)
-              .map((rect) => Math.round(rect.top))
-          ).size;
-        })
-      }));
+      const seen = {
+        overflow: await table.evaluate(
+          (element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth
+        ),
+        // Lines an event's name takes (its text's, not its block's one box).
+        eventLines: await textLines(table.locator('td.event code'))
+      };
       assert.ok(seen.overflow <= 0, `the table runs ${seen.overflow}px past its box`);
       assert.ok(seen.eventLines.length > 0);
       assert.deepEqual(
@@ -609,16 +589,7 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       const id = page.locator('table.audit td.detail dd', { hasText: conversationId });
       await id.waitFor();
       // Beside "conversationId" it was cut at a hyphen, the Event column having room to spare.
-      const lines = await id.evaluate((dd) => {
-        const range = document.createRange();
-        range.selectNodeContents(dd);
-        return new Set(
-          Array.from(range.getClientRects())
-            .filter((rect) => rect.width > 0)
-            .map((rect) => Math.round(rect.top))
-        ).size;
-      });
-      assert.equal(lines, 1);
+      assert.deepEqual(await textLines(id), [1]);
       // A short value stays beside its name.
       const decision = page.locator('table.audit tr', { hasText: conversationId }).locator('.detail-pairs > div', {
         has: page.locator('dt', { hasText: /^decision$/ })
@@ -674,6 +645,22 @@ describe('the Tasks screen with a server whose name is long and has no space', (
     assert.deepEqual(d.pageErrors, []);
   });
 });
+
+/** How many lines the text of each element `elements` finds is laid out on. */
+function textLines(elements: Locator): Promise<number[]> {
+  return elements.evaluateAll((found) =>
+    found.map((element) => {
+      const tops = new Set<number>();
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of Array.from(range.getClientRects())) if (rect.width > 0) tops.add(Math.round(rect.top));
+      }
+      return tops.size;
+    })
+  );
+}
 
 /** A table's frame: its role, tab index, and the sides it says more of the table is to. */
 function frameState(frame: Locator) {

@@ -549,6 +549,12 @@ export const HostEvents = {
   'history.changed': z.object({ entry: HistorySummarySchema }),
   /** A connected server said its tools changed (`notifications/tools/list_changed`): `tools.list` reads them again. */
   'tools.changed': z.object({ serverId: z.string() }),
+  /**
+   * A connected server said its prompts or its resources changed
+   * (`notifications/prompts/list_changed`, `notifications/resources/list_changed`):
+   * `assistant.sources` reads them again.
+   */
+  'sources.changed': z.object({ serverId: z.string() }),
   /** A server was added, edited, imported or removed: the whole list, as `servers.list` answers it. */
   'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
   /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */

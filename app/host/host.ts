@@ -154,11 +154,11 @@ export interface HostConfig {
 /** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
 const AUDIT_CHANGED_MS = 500;
 /**
- * The least time between two `tools.changed` events of one server: each has a Tools screen that
- * shows it list the tools again, and a server that floods `notifications/tools/list_changed` must
- * not turn each into a `tools/list` of its own.
+ * The least time between two `tools.changed` (or two `sources.changed`) events of one server: each
+ * has a screen that shows the list read it again, and a server that floods
+ * `notifications/tools/list_changed` must not turn each into a `tools/list` of its own.
  */
-const TOOLS_CHANGED_MS = 500;
+const LIST_CHANGED_MS = 500;
 /** How long a close waits for the sampling runs it aborted to end (they end at once when they heed it). */
 const SAMPLING_END_MS = 2_000;
 
@@ -203,8 +203,8 @@ export class Host {
   readonly #storeProblems: Array<{ message: string; movedTo?: string; id: string }> = [];
   /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
   readonly #auditChanged: ChangeCoalescer;
-  /** Each server's `tools.changed`, coalesced (see {@link TOOLS_CHANGED_MS}). */
-  readonly #toolsChanged = new Map<string, ChangeCoalescer>();
+  /** Each server's `tools.changed` and `sources.changed`, coalesced (see {@link LIST_CHANGED_MS}), by event and server. */
+  readonly #listChanged = new Map<string, ChangeCoalescer>();
   /** Says while Taskdesk runs that it runs: found at the next start, it tells of an unclean stop. */
   #marker: RunningMarker | undefined;
   /** What the closing breaks off of plain work: written at close, said once by the next start. */
@@ -355,7 +355,8 @@ export class Host {
         this.#openWorkRecord?.callChanged(call);
         this.events.emit('call.changed', { call });
       },
-      onToolsChanged: (serverId) => this.#toolsChangedOf(serverId).changed(),
+      onToolsChanged: (serverId) => this.#listChangedOf('tools.changed', serverId).changed(),
+      onSourcesChanged: (serverId) => this.#listChangedOf('sources.changed', serverId).changed(),
       onCallEnded: (ended) => {
         this.history.recordCall(ended);
         this.#openWork.callEnded(ended);
@@ -949,14 +950,13 @@ export class Host {
     return [...this.#warnings];
   }
 
-  /** A server's `tools.changed` teller, made when it first changes. */
-  #toolsChangedOf(serverId: string): ChangeCoalescer {
-    let coalescer = this.#toolsChanged.get(serverId);
+  /** A server's `tools.changed` or `sources.changed` teller, made when it first tells. */
+  #listChangedOf(event: 'tools.changed' | 'sources.changed', serverId: string): ChangeCoalescer {
+    const key = `${event}\0${serverId}`;
+    let coalescer = this.#listChanged.get(key);
     if (!coalescer) {
-      coalescer = new ChangeCoalescer(this.clock, TOOLS_CHANGED_MS, () =>
-        this.events.emit('tools.changed', { serverId })
-      );
-      this.#toolsChanged.set(serverId, coalescer);
+      coalescer = new ChangeCoalescer(this.clock, LIST_CHANGED_MS, () => this.events.emit(event, { serverId }));
+      this.#listChanged.set(key, coalescer);
     }
     return coalescer;
   }
@@ -979,7 +979,7 @@ export class Host {
     await this.sampling.ended(SAMPLING_END_MS);
     this.#oauth.close();
     this.#auditChanged.close();
-    for (const coalescer of this.#toolsChanged.values()) coalescer.close();
+    for (const coalescer of this.#listChanged.values()) coalescer.close();
     // A background checkpoint a close superseded may still be on its way in the worker.
     await documentWritesLanded();
     // After everything that records: what the closing recorded is written, a later entry dropped.
@@ -1088,7 +1088,7 @@ function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): str
 function modernPeer(connection: ServerConnection, httpListenRenewalMs: number): ModernPeer {
   return {
     acceptsTasks: connection.modernTasks,
-    toolsListChanged: connection.modernToolsListChanged,
+    listChanged: connection.modernListChanged,
     ...(connection.config.transport.type === 'http' && { listenRenewalMs: httpListenRenewalMs }),
     request: (method, params, options) => connection.modernRequest(method, params, options),
     answerInput: (request, context) => connection.answerInputRequest(request, context)

@@ -251,10 +251,15 @@ export class ServerConnection {
     return declaresTasks(this.#discover?.capabilities);
   }
 
-  /** Whether a modern server declared `tools.listChanged` (it tells of changes on a `subscriptions/listen` stream). */
-  get modernToolsListChanged(): boolean {
-    const tools = (this.#discover?.capabilities as { tools?: { listChanged?: unknown } } | undefined)?.tools;
-    return tools?.listChanged === true;
+  /** The lists a modern server declared `listChanged` for (it tells of their changes on a `subscriptions/listen` stream). */
+  get modernListChanged(): { tools: boolean; prompts: boolean; resources: boolean } {
+    type Lists = Partial<Record<'tools' | 'prompts' | 'resources', { listChanged?: unknown }>>;
+    const declared = (this.#discover?.capabilities ?? {}) as Lists;
+    return {
+      tools: declared.tools?.listChanged === true,
+      prompts: declared.prompts?.listChanged === true,
+      resources: declared.resources?.listChanged === true
+    };
   }
 
   /**

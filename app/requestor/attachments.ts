@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ElicitationCompleteNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   TaskStatusNotificationSchema,
   ToolListChangedNotificationSchema
 } from '@modelcontextprotocol/sdk/types.js';
@@ -37,9 +39,39 @@ export interface Attachment {
   readonly statusNotifications: boolean;
   /** Set for a server of MCP 2026-07-28. */
   readonly modern: ModernPeer | undefined;
-  /** Ends the `subscriptions/listen` stream a 2026-07-28 server tells of its changed tools on. */
+  /** Ends the `subscriptions/listen` stream a 2026-07-28 server tells of its changed lists on. */
   readonly listening?: AbortController;
 }
+
+/** What an {@link AttachmentRegistry} tells its owner of; each is optional. */
+export interface AttachmentListeners {
+  /** The params of every status notification a handler it registered gets. */
+  onStatus?(serverId: string, params: unknown): void;
+  /** The id of every URL elicitation a 2025-11-25 server says is done. */
+  onElicitationComplete?(serverId: string, elicitationId: string): void;
+  /** The server said its tools changed (`notifications/tools/list_changed`). */
+  onToolsChanged?(attachment: Attachment): void;
+  /**
+   * The list read may be out of date though no change was told (a stream opened after it was
+   * read, or ended by the server): read it again at its next use, telling nobody.
+   */
+  onToolsStale?(attachment: Attachment): void;
+  /**
+   * The server said its prompts or its resources changed (`notifications/prompts/list_changed`,
+   * `notifications/resources/list_changed`): a list of them on show is read again.
+   */
+  onSourcesChanged?(attachment: Attachment): void;
+}
+
+/** The list-changed notifications of a server, each with the `subscriptions/listen` filter field that asks a 2026-07-28 server for it. */
+const LIST_CHANGES = [
+  { list: 'tools', field: 'toolsListChanged', schema: ToolListChangedNotificationSchema },
+  { list: 'prompts', field: 'promptsListChanged', schema: PromptListChangedNotificationSchema },
+  { list: 'resources', field: 'resourcesListChanged', schema: ResourceListChangedNotificationSchema }
+] as const;
+
+/** A list a server may tell of changes to. */
+export type ChangingList = (typeof LIST_CHANGES)[number]['list'];
 
 /**
  * How long a `subscriptions/listen` request may stay open before the SDK gives up on it (its
@@ -66,37 +98,19 @@ const SubscriptionAcknowledgedSchema = z.object({
 /**
  * The servers the requestor may talk to now, one attachment each.
  *
- * Owns the `notifications/tasks/status`, `notifications/elicitation/complete` and
- * `notifications/tools/list_changed` handlers it registers on a legacy client, and takes them off
- * again when the server is detached. For a 2026-07-28 server that declared `tools.listChanged`,
- * it opens the `subscriptions/listen` stream that notification comes on (that revision sends it
- * only to a client listening), and ends it when the server is detached.
+ * Owns the `notifications/tasks/status`, `notifications/elicitation/complete` and list-changed
+ * (tools, prompts, resources) handlers it registers on a legacy client, and takes them off again
+ * when the server is detached. For a 2026-07-28 server that declared `listChanged` for any of
+ * those lists, it opens the `subscriptions/listen` stream their notifications come on (that
+ * revision sends them only to a client listening, and only those it asked for), and ends it when
+ * the server is detached.
  */
 export class AttachmentRegistry {
   readonly #attachments = new Map<string, Attachment>();
-  readonly #onStatus: (serverId: string, params: unknown) => void;
-  readonly #onElicitationComplete: (serverId: string, elicitationId: string) => void;
-  readonly #onToolsChanged: (attachment: Attachment) => void;
-  readonly #onToolsStale: (attachment: Attachment) => void;
+  readonly #on: AttachmentListeners;
 
-  /**
-   * `onStatus` receives the params of every status notification a registered handler gets;
-   * `onElicitationComplete` the id of every URL elicitation a 2025-11-25 server says is done.
-   */
-  constructor(
-    onStatus: (serverId: string, params: unknown) => void,
-    onElicitationComplete: (serverId: string, elicitationId: string) => void = () => undefined,
-    onToolsChanged: (attachment: Attachment) => void = () => undefined,
-    /**
-     * The list read may be out of date though no change was told (a stream opened after it was
-     * read, or ended by the server): read it again at its next use, telling nobody.
-     */
-    onToolsStale: (attachment: Attachment) => void = () => undefined
-  ) {
-    this.#onToolsStale = onToolsStale;
-    this.#onStatus = onStatus;
-    this.#onElicitationComplete = onElicitationComplete;
-    this.#onToolsChanged = onToolsChanged;
+  constructor(listeners: AttachmentListeners = {}) {
+    this.#on = listeners;
   }
 
   /** Records a server's attachment (the caller detached any earlier one first). */
@@ -104,7 +118,9 @@ export class AttachmentRegistry {
     const modern = options.modern;
     // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
     const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
-    const listening = modern?.toolsListChanged === true ? new AbortController() : undefined;
+    // The lists it tells of changes to: a legacy server may tell of any, unasked.
+    const told = LIST_CHANGES.filter(({ list }) => !modern || modern.listChanged?.[list] === true);
+    const listening = modern && told.length > 0 ? new AbortController() : undefined;
     const attachment: Attachment = {
       serverId,
       serverName,
@@ -116,38 +132,49 @@ export class AttachmentRegistry {
     this.#attachments.set(serverId, attachment);
     if (attachment.statusNotifications) {
       client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
-        this.#onStatus(serverId, notification.params)
+        this.#on.onStatus?.(serverId, notification.params)
       );
     }
     // MCP 2026-07-28 removed this notification: only a 2025-11-25 server sends it.
     if (!modern) {
       client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
-        this.#onElicitationComplete(serverId, notification.params.elicitationId)
+        this.#on.onElicitationComplete?.(serverId, notification.params.elicitationId)
       );
     }
-    if (!modern || listening) {
-      // Its tools changed: the list read before is stale (a tool gone, one added, a schema
-      // changed), for the Tools screen and for what the Assistant offers a model alike.
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#onToolsChanged(attachment));
-    }
+    for (const { list, schema } of told)
+      client.setNotificationHandler(
+        schema,
+        list === 'tools'
+          ? // Its tools changed: the list read before is stale (a tool gone, one added, a schema
+            // changed), for the Tools screen and for what the Assistant offers a model alike.
+            () => this.#on.onToolsChanged?.(attachment)
+          : () => this.#on.onSourcesChanged?.(attachment)
+      );
     if (modern && listening) {
-      // A change between the list's first read and the stream's start was told to nobody: once
-      // the stream is open (and each time it opens again), the list is read again at its next use.
-      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => this.#onToolsStale(attachment));
-      this.#listen(attachment, modern, listening.signal);
+      // A change between the tool list's first read and the stream's start was told to nobody:
+      // once the stream is open (and each time it opens again), it is read again at its next use.
+      // (Prompts and resources are not kept: each list of them on show was read when it opened.)
+      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => this.#toolsStale(attachment));
+      const filter = Object.fromEntries(told.map(({ field }) => [field, true] as const));
+      this.#listen(attachment, modern, filter, listening.signal);
     }
     return attachment;
   }
 
+  /** The tool list read before may be out of date (see {@link AttachmentListeners.onToolsStale}): when the stream tells of tools. */
+  #toolsStale(attachment: Attachment): void {
+    if (attachment.modern?.listChanged?.tools === true) this.#on.onToolsStale?.(attachment);
+  }
+
   /**
-   * Opens the `subscriptions/listen` stream of a 2026-07-28 server, for its tools list only:
-   * its acknowledgement and notifications come as notifications (the list's handler above); the
+   * Opens the `subscriptions/listen` stream of a 2026-07-28 server, for the list changes in
+   * `filter` only: its acknowledgement and notifications come as notifications (the handlers above); the
    * request itself stays open until the server ends it (a graceful end, answered), the stream is
    * cancelled (`signal`: the SDK sends `notifications/cancelled` while the connection is up), or
    * the connection goes (which ends it on either transport: the process or the SSE stream). A
-   * server that refuses it is left to its list's freshness (`ttlMs`, see `ToolCache`).
+   * server that refuses it is left to its tool list's freshness (`ttlMs`, see `ToolCache`).
    */
-  #listen(attachment: Attachment, modern: ModernPeer, signal: AbortSignal): void {
+  #listen(attachment: Attachment, modern: ModernPeer, filter: Record<string, true>, signal: AbortSignal): void {
     // One stream at a time: this one ends at the renewal (HTTP), and the next opens.
     const renewal = new AbortController();
     const renewAfter = modern.listenRenewalMs;
@@ -156,12 +183,12 @@ export class AttachmentRegistry {
     const again = () => {
       clearTimeout(timer);
       if (!signal.aborted && this.#attachments.get(attachment.serverId) === attachment)
-        this.#listen(attachment, modern, signal);
+        this.#listen(attachment, modern, filter, signal);
     };
     modern
       .request(
         'subscriptions/listen',
-        { notifications: { toolsListChanged: true } },
+        { notifications: filter },
         { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal: AbortSignal.any([signal, renewal.signal]) }
       )
       .then(
@@ -169,7 +196,7 @@ export class AttachmentRegistry {
         // from now on is not heard: the list is read again at its next use.
         () => {
           clearTimeout(timer);
-          if (!signal.aborted) this.#onToolsStale(attachment);
+          if (!signal.aborted) this.#toolsStale(attachment);
         },
         (error: unknown) => {
           // Renewed, or open longer than the SDK waits for any answer: opened again while the
@@ -188,12 +215,13 @@ export class AttachmentRegistry {
     this.#attachments.delete(serverId);
     if (attachment.statusNotifications) attachment.client.removeNotificationHandler('notifications/tasks/status');
     if (!attachment.modern) attachment.client.removeNotificationHandler('notifications/elicitation/complete');
-    if (!attachment.modern || attachment.listening) {
-      attachment.client.removeNotificationHandler('notifications/tools/list_changed');
-      if (attachment.listening) {
-        attachment.client.removeNotificationHandler('notifications/subscriptions/acknowledged');
-        attachment.listening.abort();
-      }
+    // Every list's handler where any was set (removing one that was not does nothing); a modern
+    // server that tells of no list change had none set on its client.
+    if (!attachment.modern || attachment.listening)
+      for (const { schema } of LIST_CHANGES) attachment.client.removeNotificationHandler(schema.shape.method.value);
+    if (attachment.listening) {
+      attachment.client.removeNotificationHandler('notifications/subscriptions/acknowledged');
+      attachment.listening.abort();
     }
     return attachment;
   }

@@ -26,10 +26,10 @@ export interface ModernPeer {
   /** Whether the server declared the tasks extension in `server/discover`. */
   readonly acceptsTasks: boolean;
   /**
-   * Whether it declared `tools.listChanged`: it tells of a changed tool list on a
-   * `subscriptions/listen` stream (the requestor opens one).
+   * The lists it declared `listChanged` for: it tells of their changes on a
+   * `subscriptions/listen` stream (the requestor opens one, asking for these).
    */
-  readonly toolsListChanged?: boolean;
+  readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean };
   /** How often that stream is opened anew (a Streamable HTTP server's: see `HTTP_LISTEN_RENEWAL_MS`); never when unset. */
   readonly listenRenewalMs?: number;
   /**

@@ -93,6 +93,8 @@ export interface OutboundTasksOptions {
   onPlainCall?: (view: PlainCallView) => void;
   /** Told when a connected server says its tools changed (its cached list is forgotten first). */
   onToolsChanged?: (serverId: string) => void;
+  /** Told when a connected server says its prompts or its resources changed. */
+  onSourcesChanged?: (serverId: string) => void;
   /**
    * Told once a tool call that did not become a task has ended (answered, failed or cancelled),
    * with its arguments and the server's result: what the history keeps of it. A call that became
@@ -165,16 +167,18 @@ export class OutboundTasks {
   readonly #requestTimeoutMs: number;
   readonly #validator = new ArgumentValidator();
   readonly #exchangeListeners = new Set<(exchangeId: string, view: InputExchangeView | undefined) => void>();
-  readonly #attachments = new AttachmentRegistry(
-    (serverId, params) => this.onStatusNotification(serverId, params),
-    (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId),
-    (attachment) => {
+  readonly #attachments = new AttachmentRegistry({
+    onStatus: (serverId, params) => this.onStatusNotification(serverId, params),
+    onElicitationComplete: (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId),
+    onToolsChanged: (attachment) => {
       this.#tools.forget(attachment);
       this.#onToolsChanged(attachment.serverId);
     },
-    (attachment) => this.#tools.forget(attachment)
-  );
+    onToolsStale: (attachment) => this.#tools.forget(attachment),
+    onSourcesChanged: (attachment) => this.#onSourcesChanged(attachment.serverId)
+  });
   #onToolsChanged: (serverId: string) => void = () => undefined;
+  #onSourcesChanged: (serverId: string) => void = () => undefined;
   readonly #tools: ToolCache;
   #calls: ToolCallContext;
   readonly #writes: WriteQueue<OutboundFollower>;
@@ -227,6 +231,7 @@ export class OutboundTasks {
     };
     this.#tools = new ToolCache(this.#requestTimeoutMs, this.#clock);
     if (options.onToolsChanged) this.#onToolsChanged = options.onToolsChanged;
+    if (options.onSourcesChanged) this.#onSourcesChanged = options.onSourcesChanged;
     this.plainCalls = new PlainCalls({
       clock: this.#clock,
       idleTimeoutMs: this.#requestTimeoutMs,

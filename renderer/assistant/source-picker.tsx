@@ -33,13 +33,22 @@ export function SourcePicker({
   const [args, setArgs] = useState<Record<string, string>>({});
   /** The prompt Back returns from: its button in the list takes the focus again. */
   const backTo = useRef<string | undefined>(undefined);
+  /** Moves each time the server says its prompts or resources changed: they are listed again. */
+  const revision = useDeskState((state) => state.sourcesRevisions[serverId] ?? 0);
+  /** The server whose lists are shown (or loading). */
+  const shownFor = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     if (!serverId) return;
     let live = true;
-    setSources(undefined);
-    setPrompt(undefined);
-    clear();
+    // Another server's lists start from nothing; the same server's, read again because they
+    // changed, stay shown meanwhile (a prompt's form open over them, and what was typed, too).
+    if (shownFor.current !== serverId) {
+      setSources(undefined);
+      setPrompt(undefined);
+      clear();
+    }
+    shownFor.current = serverId;
     client.call('assistant.sources', { serverId }).then(
       (found) => live && setSources(found),
       (problem: unknown) =>
@@ -53,7 +62,7 @@ export function SourcePicker({
     return () => {
       live = false;
     };
-  }, [client, serverId, clear, fail]);
+  }, [client, serverId, revision, clear, fail]);
 
   if (ready.length === 0)
     return (

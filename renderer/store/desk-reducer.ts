@@ -365,6 +365,13 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
         toolsRevisions: { ...state.toolsRevisions, [serverId]: (state.toolsRevisions[serverId] ?? 0) + 1 }
       };
     }
+    case 'sources.changed': {
+      const { serverId } = action.payload;
+      return {
+        ...state,
+        sourcesRevisions: { ...state.sourcesRevisions, [serverId]: (state.sourcesRevisions[serverId] ?? 0) + 1 }
+      };
+    }
     case 'history.changed': {
       const { entry } = action.payload;
       let next: DeskState = { ...state, historyRevision: state.historyRevision + 1 };

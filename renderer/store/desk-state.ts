@@ -127,6 +127,8 @@ export interface DeskState {
   historyRevision: number;
   /** Moves, per server, each time it says its tools changed: the Tools screen lists them again. */
   toolsRevisions: Record<string, number>;
+  /** Moves, per server, each time it says its prompts or resources changed: a picker of them lists them again. */
+  sourcesRevisions: Record<string, number>;
   /** Questions that expired before anyone answered (from `history.changed`), newest last, until dismissed. */
   unanswered: HistorySummary[];
   /**
@@ -190,6 +192,7 @@ export const initialDeskState: DeskState = {
   calls: {},
   historyRevision: 0,
   toolsRevisions: {},
+  sourcesRevisions: {},
   unanswered: [],
   waitingExchanges: {},
   expiring: {},

@@ -21,6 +21,7 @@ const HOST_EVENTS = [
   'call.changed',
   'history.changed',
   'tools.changed',
+  'sources.changed',
   'assistant.partial',
   'assistant.changed',
   'assistant.approval',

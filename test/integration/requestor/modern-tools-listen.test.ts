@@ -3,20 +3,21 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host, type HostConfig } from '../../../app/host/host.js';
 import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
-import { serveChangingToolsHttp } from '../../support/changing-tools-server.js';
+import { serveChangingListsHttp } from '../../support/changing-lists-server.js';
 import type { FetchHttpServer, ReceivedHttpRequest } from '../../support/fetch-http-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 
 /**
- * A 2026-07-28 server that declares `tools.listChanged` tells of a changed tool list only on a
- * `subscriptions/listen` stream: Taskdesk opens one when it connects, and a change said on it
- * makes the host read the tools again and tell the Desk (`tools.changed`), as a 2025-11-25
+ * A 2026-07-28 server that declares `listChanged` tells of a changed tool, prompt or resource list
+ * only on a `subscriptions/listen` stream: Taskdesk opens one when it connects, asking for the
+ * lists the server declared, and a change said on it makes the host read the tools again and tell
+ * the Desk (`tools.changed`; `sources.changed` for prompts and resources), as a 2025-11-25
  * server's notification does. Against a real server on the v2 server package, over stdio and over
  * Streamable HTTP.
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const serverScript = fileURLToPath(new URL('../../support/changing-tools-server.ts', import.meta.url));
+const serverScript = fileURLToPath(new URL('../../support/changing-lists-server.ts', import.meta.url));
 
 const stdioServer: ServerConfigInput = {
   id: 'changing',
@@ -67,7 +68,35 @@ async function addToolTold(host: Host, serverId: string, name: string): Promise<
 
 const isListen = (request: ReceivedHttpRequest) => request.body?.method === 'subscriptions/listen';
 
-describe('a 2026-07-28 server tells of its changed tools on subscriptions/listen', () => {
+/** The server's own tools, which add a tool, a prompt or a resource. */
+const ADDERS = ['add-prompt', 'add-resource', 'add-tool'];
+
+/**
+ * Has the server add a prompt and a resource named `name`; settles once the host has told the
+ * Desk of each (`sources.changed`, at once and then at the end of its half second), with what
+ * `assistant.sources` lists then.
+ */
+async function addSourcesTold(host: Host, serverId: string, name: string): Promise<string[]> {
+  const sources = async () => {
+    const found = await host.call('assistant.sources', { serverId });
+    return [...found.prompts.map((p) => p.name), ...found.resources.map((r) => r.uri)];
+  };
+  assert.deepEqual(await sources(), []);
+  for (const kind of ['prompt', 'resource']) {
+    const changed = nextEvent(host, 'sources.changed', (event) => event.serverId === serverId);
+    const outcome = await host.call('tools.call', {
+      serverId,
+      name: `add-${kind}`,
+      arguments: { name },
+      asTask: false
+    });
+    assert.equal(outcome.type, 'result');
+    await changed;
+  }
+  return sources();
+}
+
+describe('a 2026-07-28 server tells of its changed lists on subscriptions/listen', () => {
   let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
     connected = await connectedHost(stdioServer);
@@ -75,17 +104,21 @@ describe('a 2026-07-28 server tells of its changed tools on subscriptions/listen
   after(() => connected.close());
 
   it('a tool the server adds is listed after its notification, with tools.changed told', async () => {
-    assert.deepEqual(await toolNames(connected.host, 'changing'), ['add-tool']);
+    assert.deepEqual(await toolNames(connected.host, 'changing'), ADDERS);
     await addToolTold(connected.host, 'changing', 'fresh');
-    assert.deepEqual(await toolNames(connected.host, 'changing'), ['add-tool', 'fresh']);
+    assert.deepEqual(await toolNames(connected.host, 'changing'), [...ADDERS, 'fresh']);
+  });
+
+  it('a prompt and a resource the server adds are told (sources.changed) and listed', async () => {
+    assert.deepEqual(await addSourcesTold(connected.host, 'changing', 'kept'), ['kept', 'note://kept']);
   });
 });
 
-describe('a 2026-07-28 server over Streamable HTTP tells of its changed tools on subscriptions/listen', () => {
+describe('a 2026-07-28 server over Streamable HTTP tells of its changed lists on subscriptions/listen', () => {
   let served: FetchHttpServer;
   let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
-    served = await serveChangingToolsHttp();
+    served = await serveChangingListsHttp();
     connected = await connectedHost(httpServer('changing-http', served.url));
   });
   after(async () => {
@@ -94,17 +127,27 @@ describe('a 2026-07-28 server over Streamable HTTP tells of its changed tools on
   });
 
   it('opens the stream as a POST whose answer stays open, and a tool added by another request is listed after its notification', async () => {
-    assert.deepEqual(await toolNames(connected.host, 'changing-http'), ['add-tool']);
+    assert.deepEqual(await toolNames(connected.host, 'changing-http'), ADDERS);
     // Opened as the server became ready: a POST, its answer an SSE stream left open.
     const listen = await served.request(isListen);
     await listen.answered;
     assert.equal(listen.httpMethod, 'POST');
-    assert.deepEqual(listen.body?.params?.notifications, { toolsListChanged: true });
+    // What the server declared it tells of, and nothing else.
+    assert.deepEqual(listen.body?.params?.notifications, {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true
+    });
     assert.equal(listen.status, 200);
     await addToolTold(connected.host, 'changing-http', 'fresh');
-    assert.deepEqual(await toolNames(connected.host, 'changing-http'), ['add-tool', 'fresh']);
+    assert.deepEqual(await toolNames(connected.host, 'changing-http'), [...ADDERS, 'fresh']);
     // Heard on the stream opened at the start, still open; no second one was needed.
     assert.equal(listen.open, true);
+    assert.equal(served.received.filter(isListen).length, 1);
+  });
+
+  it('a prompt and a resource added by other requests are told on the same stream (sources.changed) and listed', async () => {
+    assert.deepEqual(await addSourcesTold(connected.host, 'changing-http', 'kept'), ['kept', 'note://kept']);
     assert.equal(served.received.filter(isListen).length, 1);
   });
 
@@ -121,7 +164,7 @@ describe('the subscriptions/listen stream to a Streamable HTTP server, renewed',
   let served: FetchHttpServer;
   let connected: Awaited<ReturnType<typeof connectedHost>>;
   before(async () => {
-    served = await serveChangingToolsHttp();
+    served = await serveChangingListsHttp();
     // Renewed every second here, every four minutes by default.
     connected = await connectedHost(httpServer('renewed', served.url), { httpListenRenewalMs: 1000 });
   });

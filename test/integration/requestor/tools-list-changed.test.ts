@@ -69,3 +69,49 @@ describe('a server that floods notifications/tools/list_changed', () => {
     assert.equal(told.length, 2, 'nothing more without a change');
   });
 });
+
+describe('a server whose prompts or resources change (notifications/prompts/list_changed, notifications/resources/list_changed)', () => {
+  let fixture: InMemoryHostFixture | undefined;
+  after(async () => {
+    await fixture?.dispose();
+  });
+
+  it('tells the Desk (sources.changed), and assistant.sources lists them afresh', async () => {
+    const clock = new ManualClock();
+    const mcp = new McpServer(
+      { name: 'library', version: '1.0.0' },
+      { capabilities: { prompts: { listChanged: true }, resources: { listChanged: true } } }
+    );
+    mcp.registerPrompt('summarize', { description: 'Summarize' }, () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize.' } }]
+    }));
+    fixture = await startHostWith({ library: { ...peerServer('library'), server: mcp.server } }, { clock });
+    const { host } = fixture;
+    const told: string[] = [];
+    host.events.on('sources.changed', ({ serverId }) => told.push(serverId));
+    const listed = async () => {
+      const sources = await host.call('assistant.sources', { serverId: 'library' });
+      return [...sources.prompts.map((p) => p.name), ...sources.resources.map((r) => r.uri)];
+    };
+    assert.deepEqual(await listed(), ['summarize']);
+
+    // Registered while connected: the SDK server sends each list's notification.
+    mcp.registerPrompt('translate', { description: 'Translate' }, () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Translate.' } }]
+    }));
+    mcp.registerResource('notes', 'notes://today', { mimeType: 'text/plain' }, () => ({
+      contents: [{ uri: 'notes://today', text: 'Notes' }]
+    }));
+    // Answered after both notifications: both are in, told once now, the second at the half second's end.
+    assert.deepEqual(await listed(), ['summarize', 'translate', 'notes://today']);
+    assert.deepEqual(told, ['library']);
+    await clock.advance(500);
+    assert.deepEqual(told, ['library', 'library']);
+    // Nothing said of its tools.
+    let toolsTold = 0;
+    host.events.on('tools.changed', () => toolsTold++);
+    await mcp.server.sendPromptListChanged();
+    await listed();
+    assert.equal(toolsTold, 0);
+  });
+});

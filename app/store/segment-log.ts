@@ -138,7 +138,8 @@ type ProblemKind = 'checkpoint' | 'commit' | 'journal';
  * Later segments override earlier ones; a deletion is a tombstone. When stale entries outnumber
  * live ones, a compaction rewrites the live records into fresh segments, the last of which names
  * the first fresh sequence number (`compactedBelow`), so older segments are ignored on load even
- * if a crash interrupts their removal.
+ * if a crash interrupts their removal. One due after a background checkpoint is written in the
+ * background too; loading, `flushNow` and `close` compact at once.
  */
 export class SegmentLog<T> {
   readonly #dir: string;
@@ -163,6 +164,8 @@ export class SegmentLog<T> {
   #flushScheduled = false;
   /** After a failed compaction, the entry count to reach before trying again. */
   #compactAfterEntries = 0;
+  /** A compaction writing in the background (see {@link #compactInBackground}): no other starts meanwhile. */
+  #compacting = false;
   #lazyTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #lazyMs: number;
   readonly #journal: Journal | undefined;
@@ -716,7 +719,7 @@ export class SegmentLog<T> {
     this.#startNewRound(floor);
     this.#dropLegacyJournal();
     this.#recovered('checkpoint', 'commit');
-    this.#compactSafely();
+    this.#compactSafely(true);
     this.#endBackground(id);
   }
 
@@ -878,14 +881,24 @@ export class SegmentLog<T> {
     else console.error(message);
   }
 
-  #compactSafely(): void {
+  /**
+   * Compacts when garbage outnumbers live records: at once, or with `background` off the event loop
+   * (see {@link #compactInBackground}), as a checkpoint made in the background does.
+   */
+  #compactSafely(background = false): void {
     try {
-      this.#maybeCompact();
+      if (!this.#dueForCompaction()) return;
+      if (background) this.#compactInBackground();
+      else this.#compact();
     } catch (error) {
-      // Not tried again on every commit: only once the store has grown by half again.
-      this.#compactAfterEntries = Math.ceil(this.#entryCount() * 1.5);
-      console.error('Taskdesk could not compact its task store (it stays correct, only larger):', error);
+      this.#compactionFailed(error);
     }
+  }
+
+  #compactionFailed(error: unknown): void {
+    // Not tried again on every commit: only once the store has grown by half again.
+    this.#compactAfterEntries = Math.ceil(this.#entryCount() * 1.5);
+    console.error('Taskdesk could not compact its task store (it stays correct, only larger):', error);
   }
 
   /** Writes one segment document, whole or not at all (see {@link writeDocument}). */
@@ -987,14 +1000,80 @@ export class SegmentLog<T> {
     if (segment) segment.live++;
   }
 
-  #maybeCompact(): void {
+  #dueForCompaction(): boolean {
+    // One in the background is on its way: it is the compaction (a checkpoint made at once, which
+    // would compact at once, leaves it to finish).
+    if (this.#compacting) return false;
     const entries = this.#entryCount();
-    if (entries < this.#compactAfterEntries) return;
+    if (entries < this.#compactAfterEntries) return false;
     const live = this.#where.size;
     // Garbage-driven only: a compaction rewrites `live` records after at least `live` stale
     // writes, so its cost per write stays constant whatever the number retained.
-    if (entries - live <= Math.max(live, this.#minGarbage)) return;
-    this.#compact();
+    return entries - live > Math.max(live, this.#minGarbage);
+  }
+
+  /**
+   * {@link #compact} off the event loop, for a store that has grown large: rewriting 20,000 task
+   * records of about 1 KB on the event loop held it for 120 ms here, every window and the other
+   * servers waiting. The live records as they are now (each kept with its JSON text, so nothing
+   * is serialized again) go to the document writer one fresh segment at a time, while commits and
+   * checkpoints go on; the fresh segments are numbered before any segment written meanwhile, so
+   * a change made meanwhile, in a later segment or the journal, is read after them, and the last
+   * fresh one names the first (`compactedBelow`), as a compaction made at once does. Once all are
+   * whole on disk, the records unchanged meanwhile are counted in them and the segments from
+   * before go. One that fails leaves fresh segments without the marker, which hold current values
+   * only and change nothing when read: they are removed by the next compaction. A segment at a
+   * time, so that a checkpoint due meanwhile waits in the writer behind one segment, not all of
+   * them (commits wait for a checkpoint on its way).
+   */
+  #compactInBackground(): void {
+    const old = [...this.#segments.keys()];
+    const items = [...this.#live.entries()];
+    const chunks = Math.max(1, Math.ceil(items.length / this.#compactSegmentSize));
+    const firstNew = this.#nextSeq;
+    this.#nextSeq += chunks;
+    const floor = this.#journalFloor;
+    this.#compacting = true;
+    const written: Array<{ seq: number; slice: Array<[string, Held<T>]> }> = [];
+    const run = async () => {
+      for (let chunk = 0; chunk < chunks; chunk++) {
+        const seq = firstNew + chunk;
+        const slice = items.slice(chunk * this.#compactSegmentSize, (chunk + 1) * this.#compactSegmentSize);
+        const last = chunk === chunks - 1;
+        const head = {
+          schemaVersion: SEGMENT_VERSION,
+          ...(last && { compactedBelow: firstNew }),
+          ...(last && floor > 0 && { journalFloor: floor })
+        };
+        await this.#documents({ cwd: this.#dir, name: segmentName(seq), data: this.#segmentPieces(head, slice) });
+        written.push({ seq, slice });
+      }
+      // Each document's writer synced the directory after its rename: the fresh names are durable.
+    };
+    trackDocumentWrite(run()).then(
+      () => {
+        this.#compacting = false;
+        for (const { seq, slice } of written) {
+          this.#segments.set(seq, { entries: slice.length, live: 0 });
+          // A record changed meanwhile is counted where its newer entry is (or will be).
+          for (const [id, held] of slice)
+            if (this.#live.get(id) === held && this.#where.get(id) !== undefined && this.#where.get(id)! < firstNew) {
+              this.#retire(id);
+              this.#place(id, seq);
+            }
+        }
+        for (const seq of old) {
+          this.#segments.delete(seq);
+          fs.rmSync(this.#file(seq), { force: true });
+        }
+      },
+      (error: unknown) => {
+        this.#compacting = false;
+        // Written without the marker: counted as all stale, so that the next compaction removes them.
+        for (const { seq, slice } of written) this.#segments.set(seq, { entries: slice.length, live: 0 });
+        this.#compactionFailed(error);
+      }
+    );
   }
 
   #entryCount(): number {

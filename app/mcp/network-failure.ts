@@ -23,12 +23,24 @@ export function networkFailureText(error: unknown): string | undefined {
     // The code closes the sentence it names; a question about what to check comes after it.
     if (typeof words === 'object') return `${words.what} (${code}). ${words.check}`;
     if (words) return `${words} (${code}).`;
-    // Node's fetch refuses the ports browsers block (1, 21, 25, 6000…) before it connects.
-    if ((current as { message?: unknown }).message === 'bad port')
+    if (isBadPort(current))
       return 'Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do). Use another port.';
     current = cause.cause;
   }
   return undefined;
+}
+
+/**
+ * Whether `error` (or what caused it) is Node's fetch refusing a port that browsers block (1, 9,
+ * 21, 25, 6000…) before it connects: no server behind it is at fault, the port is.
+ */
+export function isBadPort(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { message?: unknown }).message === 'bad port') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function sentence(code: string, where: string): string | { what: string; check: string } | undefined {

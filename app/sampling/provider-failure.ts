@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { redactSecrets } from './redact.js';
 import { errorMessage } from '../core/errors.js';
+import { isBadPort } from '../mcp/network-failure.js';
 
 /** What kind of thing went wrong talking to a provider. */
 export type ProviderFailureKind =
@@ -67,6 +68,13 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     return { kind: 'timeout', message: `${who} did not answer in time.`, retryable: false };
   }
   if (error instanceof APIConnectionError) {
+    // No server to start: the port is one Node's fetch refuses, as browsers do.
+    if (isBadPort(error))
+      return {
+        kind: 'unreachable',
+        message: `Could not connect to ${who}: Taskdesk cannot connect to this port, one of the ports web clients refuse (as browsers do). Use another port in the base URL.`,
+        retryable: false
+      };
     return {
       kind: 'unreachable',
       message: `Could not connect to ${who}. Is the server running and the base URL right?`,

@@ -166,7 +166,12 @@ const WORDS: Record<string, Words> = {
   'server.added': (d) =>
     d.by === 'taskdesk' ? 'Taskdesk added the server on its first start' : 'You added the server',
   'server.imported': () => 'You imported the server',
-  'server.updated': () => "You changed the server's settings",
+  'server.updated': (d) => {
+    const changed = Array.isArray(d.changed) ? d.changed.filter((key) => typeof key === 'string') : [];
+    return changed.length === 0
+      ? "You changed the server's settings"
+      : `You changed the server's ${listed(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
+  },
   'server.removed': () => 'You removed the server',
   'server.sign-in-started': () => 'You started signing in, in the browser',
   'server.signed-in': (d) => `Signed in${text(d, 'issuer') !== undefined ? ` at ${text(d, 'issuer')}` : ''}`,
@@ -278,6 +283,25 @@ const LABELS: Record<string, string> = {
 /** An entry type in a short label, without an entry's detail (what a summary counts). */
 export function auditLabel(entry: Pick<AuditEntry, 'type'>): string {
   return Object.hasOwn(LABELS, entry.type) ? LABELS[entry.type]! : auditSentence({ type: entry.type, detail: {} });
+}
+
+/** A server's settings in words, by the names `server.updated` records (a transport's field by field). */
+const SETTING_WORDS: Record<string, string> = {
+  name: 'name',
+  autoConnect: 'automatic connection',
+  protocol: 'protocol version',
+  transport: 'transport',
+  'transport.url': 'URL',
+  'transport.headers': 'headers',
+  'transport.command': 'command',
+  'transport.args': 'arguments',
+  'transport.cwd': 'working directory',
+  'transport.env': 'environment variables'
+};
+
+/** "a", "a and b", "a, b and c". */
+function listed(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
 function capitalized(words: string): string {

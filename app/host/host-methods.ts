@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { AuditLog, AuditSink } from '../audit/audit-log.js';
 import type { HostMethod, HostMethods, HostResult, InboundTask, InboxItem, ServerView } from '../contract/host-api.js';
+import type { ServerSettings } from '../contract/server-settings.js';
 import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
 import { auditArguments } from '../assistant/audit-arguments.js';
 import type { Inbox } from '../inbox/inbox.js';
@@ -132,9 +133,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.servers.update(serverId, settings);
       const now = parts.servers.get(serverId);
       // Field names only: the settings hold commands, URLs and (by name) secrets.
-      const changed = (Object.keys(now) as Array<keyof typeof now>).filter(
-        (key) => JSON.stringify(was?.[key]) !== JSON.stringify(now[key])
-      );
+      const changed = changedSettings(was, now);
       parts.audit.record({ type: 'server.updated', serverId, serverName: now.name, detail: { changed } });
       // A sign-in belongs to the server it was made with: tokens for the old URL never go to a new one.
       const before = config?.transport;
@@ -407,4 +406,26 @@ function existingServers(registry: ServerRegistry): ExistingServers {
         .map((config) => [copyKey(config.transport), config.name])
     )
   };
+}
+
+/**
+ * The names of the settings an edit changed, a transport's one by one (`transport.url`,
+ * `transport.env`) unless the transport itself changed kind: what the Audit log says the person
+ * changed, without the values.
+ */
+function changedSettings(was: ServerSettings | undefined, now: ServerSettings): string[] {
+  const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+  const changed: string[] = [];
+  for (const key of Object.keys(now) as Array<keyof ServerSettings>) {
+    if (!differs(was?.[key], now[key])) continue;
+    if (key !== 'transport' || was?.transport.type !== now.transport.type) {
+      changed.push(key);
+      continue;
+    }
+    const before: Record<string, unknown> = was.transport;
+    const after: Record<string, unknown> = now.transport;
+    for (const field of new Set([...Object.keys(before), ...Object.keys(after)]))
+      if (differs(before[field], after[field])) changed.push(`transport.${field}`);
+  }
+  return changed;
 }

@@ -39,6 +39,16 @@ describe('the audit log records what the person did', () => {
       const settings = await host.call('servers.get', { serverId: 'cli' });
       const { id: _id, editable: _editable, ...editable } = settings;
       await host.call('servers.update', { serverId: 'cli', settings: { ...editable, name: 'CLI tool' } });
+      // A transport's fields are named one by one: the command and its arguments, not "transport".
+      assert.equal(editable.transport.type, 'stdio');
+      await host.call('servers.update', {
+        serverId: 'cli',
+        settings: {
+          ...editable,
+          name: 'CLI tool',
+          transport: { ...editable.transport, command: 'mcp-thing-2', args: ['--quiet'] }
+        }
+      });
       await host.call('servers.importAdd', {
         origin: { text: JSON.stringify({ mcpServers: { web: { url: 'https://mcp.example/mcp' } } }) },
         picks: [{ key: 'web' }],
@@ -49,6 +59,12 @@ describe('the audit log records what the person did', () => {
       assert.deepEqual(await entries(host, 'server'), [
         { type: 'server.added', serverId: 'cli', serverName: 'CLI', detail: { transport: 'stdio' } },
         { type: 'server.updated', serverId: 'cli', serverName: 'CLI tool', detail: { changed: ['name'] } },
+        {
+          type: 'server.updated',
+          serverId: 'cli',
+          serverName: 'CLI tool',
+          detail: { changed: ['transport.command', 'transport.args'] }
+        },
         {
           type: 'server.imported',
           serverId: 'web',

@@ -3,6 +3,24 @@ import { describe, it } from 'node:test';
 import { auditLabel, auditSentence } from '../../../app/contract/audit-words.js';
 
 describe('audit entries in words', () => {
+  it('names the settings an edit of a server changed, a transport’s field by field', () => {
+    const updated = (changed?: unknown) =>
+      auditSentence({ type: 'server.updated', ...(changed !== undefined && { detail: { changed } }) });
+    assert.equal(updated(['transport.url']), "You changed the server's URL");
+    assert.equal(
+      updated(['name', 'transport.command', 'transport.args']),
+      "You changed the server's name, command and arguments"
+    );
+    assert.equal(
+      updated(['transport.env', 'autoConnect']),
+      "You changed the server's environment variables and automatic connection"
+    );
+    // Entries of earlier builds, and an edit that changed nothing it can name (a secret's value).
+    assert.equal(updated(['transport']), "You changed the server's transport");
+    assert.equal(updated([]), "You changed the server's settings");
+    assert.equal(updated(), "You changed the server's settings");
+  });
+
   it('says what the person answered, and which question', () => {
     assert.equal(
       auditSentence({

@@ -318,7 +318,10 @@ function ConversationPane({
               </span>
             )}
             {conversation.serverIds.length > 0
-              ? ` · tools of ${conversation.serverIds.map((id) => servers.find((s) => s.id === id)?.name ?? id).join(', ')}`
+              ? ` · tools of ${conversation.serverIds
+                  // A server removed since: its id is all that is left of it, said as gone.
+                  .map((id) => servers.find((s) => s.id === id)?.name ?? `${id} (removed)`)
+                  .join(', ')}`
               : ' · no tools'}
           </p>
         </div>

@@ -9,7 +9,7 @@ type RetentionField = (typeof FIELDS)[number];
 
 /** What each field accepts, said under it when a save finds it out of range. */
 const RANGES: Record<RetentionField, { min: number; max: number; error: string }> = {
-  days: { min: 1, max: 3650, error: 'A whole number from 1 to 3650' },
+  days: { min: 1, max: 3650, error: 'A whole number from 1 to 3,650' },
   maxEntries: { min: 100, max: 100_000, error: 'A whole number from 100 to 100,000' }
 };
 

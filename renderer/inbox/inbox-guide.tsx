@@ -65,7 +65,8 @@ export function InboxGuide() {
           ) : (
             <>
               {ready.length === servers.length ? 'Connected' : `${ready.length} of your ${serverCount} connected`}:{' '}
-              {ready.map((server) => server.name).join(', ')}; <a href="#tools">call a tool</a> to try them.
+              {ready.map((server) => server.name).join(', ')}; <a href="#tools">call a tool</a> to try{' '}
+              {ready.length === 1 ? 'it' : 'them'}.
             </>
           )}
         </li>

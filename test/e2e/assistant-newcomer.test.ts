@@ -229,4 +229,26 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     );
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('says in a chat’s header which of its servers was removed, by the id it had', async () => {
+    const { host } = d.fixture;
+    const { id } = await host.call('assistant.create', {
+      title: 'Gone server',
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: ['work', 'late']
+    });
+    // At 800 px the list is folded behind its button.
+    const list = page.getByRole('navigation', { name: 'Conversations' });
+    await list.getByRole('button', { name: /^Conversations/ }).click();
+    await list.getByText('Gone server', { exact: true }).click();
+    await page.waitForFunction(
+      (wanted) => document.querySelector('section.chat-pane')?.getAttribute('data-conversation-id') === wanted,
+      id
+    );
+    await header().getByText('Fake LLM · fake-small · tools of Server work, Server late', { exact: true }).waitFor();
+    await host.call('servers.remove', { serverId: 'late' });
+    await header().getByText('Fake LLM · fake-small · tools of Server work, late (removed)', { exact: true }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

@@ -133,7 +133,7 @@ describe('a fresh Desk as a newcomer sees it: empty screens say so, fields read 
       [await days.getAttribute('aria-invalid'), await entries.getAttribute('aria-invalid')],
       ['true', 'true']
     );
-    assert.equal(await accessibleDescription(days), 'A whole number from 1 to 3650');
+    assert.equal(await accessibleDescription(days), 'A whole number from 1 to 3,650');
     assert.equal(await accessibleDescription(entries), 'A whole number from 100 to 100,000');
     assert.ok(await days.evaluate((field) => field === document.activeElement), 'the focus on Days');
     // The boxes stay level, and Save beside them, whichever field shows an error.

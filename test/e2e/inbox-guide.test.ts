@@ -86,7 +86,7 @@ describe('the empty Inbox’s guide', () => {
     await fixture.host.call('servers.disconnect', { serverId: 'c' });
     await guide.locator('li').filter({ hasText: 'Not connected' }).waitFor();
     assert.deepEqual(await guide.locator('li').allTextContents(), [
-      '1 of your 3 servers connected: Server a; call a tool to try them.',
+      '1 of your 3 servers connected: Server a; call a tool to try it.',
       'Not connected: Server b, Server c; they cannot ask you anything until they are: check their connections.'
     ]);
     await guide.getByRole('link', { name: 'check their connections', exact: true }).click();
@@ -111,7 +111,7 @@ describe('the empty Inbox’s guide', () => {
     const guide = inbox.locator('.inbox-guide');
     await guide.waitFor();
     assert.deepEqual(await guide.locator('li').allTextContents(), [
-      'Connected: Server a; call a tool to try them.',
+      'Connected: Server a; call a tool to try it.',
       NO_PROVIDER
     ]);
     await fixture.host.call('servers.disconnect', { serverId: 'a' });

@@ -160,6 +160,23 @@ export class AuditLog implements AuditSink {
   }
 
   /**
+   * The servers the log has entries of, each with the name its newest entry gives it: those
+   * removed since included, so that their history can still be picked out. Reads one entry of
+   * each server's stream (its newest), never the whole log.
+   */
+  servers(): Array<{ serverId: string; serverName?: string }> {
+    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
+    const found: Array<{ serverId: string; serverName?: string }> = [];
+    for (const dir of this.#serverDirs()) {
+      const newest = this.#entriesOf(dir).next();
+      if (newest.done || newest.value.serverId === undefined) continue;
+      const { serverId, serverName } = newest.value;
+      found.push({ serverId, ...(serverName !== undefined && { serverName }) });
+    }
+    return found;
+  }
+
+  /**
    * Writes every entry recorded so far, with what a flood held back, and closes the files. An
    * entry recorded later is dropped (see {@link record}); reading still works.
    */

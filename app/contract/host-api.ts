@@ -437,6 +437,14 @@ export const HostMethods = {
       .default({}),
     result: z.array(AuditEntrySchema)
   },
+  /**
+   * The servers the audit log has entries of, each with the name its newest entry gives it:
+   * servers removed since among them, for the Audit log's server filter.
+   */
+  'audit.servers': {
+    params: z.object({}).default({}),
+    result: z.array(z.object({ serverId: z.string(), serverName: z.string().optional() }))
+  },
   /** A page of the task history, newest first, filtered. */
   'history.list': {
     params: z

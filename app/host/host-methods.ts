@@ -321,6 +321,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'sampling.getPolicy': ({ serverId }) => parts.sampling.policyFor(serverId),
     'sampling.setPolicy': ({ serverId, policy }) => parts.sampling.setPolicy(serverId, policy),
     'audit.read': (options) => parts.audit.read(options),
+    'audit.servers': () => parts.audit.servers(),
     'history.list': ({ filter, cursor, limit }) => {
       try {
         return parts.history.list(filter ?? {}, {

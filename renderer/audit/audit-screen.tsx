@@ -67,6 +67,8 @@ export function AuditScreen({
   const exporting = useFailure();
   const [asked, setAsked] = useState(0);
   const reading = useRef<{ again: boolean } | undefined>(undefined);
+  /** The servers the log has entries of: removed ones stay in the Server filter. */
+  const [logged, setLogged] = useState<Array<{ serverId: string; serverName?: string | undefined }>>([]);
 
   useEffect(() => {
     if (!active) return;
@@ -90,6 +92,20 @@ export function AuditScreen({
       }
     })();
   }, [active, revision, asked, client, filter, readFailure.clear, readFailure.fail]);
+
+  // Read when the screen is shown, on Refresh and when the configured servers change (one removed).
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    client.call('audit.servers', {}).then(
+      (found) => live && setLogged(found),
+      // Only the removed servers go missing from the filter: the log's entries say why it failed.
+      () => undefined
+    );
+    return () => {
+      live = false;
+    };
+  }, [active, asked, servers, client]);
 
   const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
     setFilter((old) => ({ ...old, [key]: event.target.value }));
@@ -126,7 +142,7 @@ export function AuditScreen({
         onSubmit={(event) => event.preventDefault()}
       >
         <FilterSearch value={filter.text} onChange={set('text')} placeholder="Words in the event or its detail" />
-        <ServerFilter value={filter.serverId} onChange={set('serverId')} />
+        <ServerFilter value={filter.serverId} onChange={set('serverId')} known={logged} />
         <FilterSelect label="Events" value={filter.type} onChange={set('type')} choices={EVENT_GROUPS} />
         {/* Nothing to export while the log (as filtered) is empty. */}
         <button type="button" onClick={exportAll} disabled={entries?.length === 0}>

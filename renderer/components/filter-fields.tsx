@@ -89,16 +89,29 @@ export function ChoiceOptions({ choices }: { choices: ReadonlyArray<readonly [st
   );
 }
 
-/** The server choice of a filter bar: every configured server by name. */
-export function ServerFilter({ value, onChange }: { value: string; onChange: OnChange }) {
+/** The server choice of a filter bar: every configured server by name, and those `known` that were removed. */
+export function ServerFilter({
+  value,
+  onChange,
+  known = []
+}: {
+  value: string;
+  onChange: OnChange;
+  /** Servers the screen knows of besides the configured ones (removed since): offered after them, said as removed. */
+  known?: ReadonlyArray<{ serverId: string; serverName?: string | undefined }>;
+}) {
   const servers = useDeskState((state) => state.servers);
+  const removed = known.filter((other) => !servers.some((server) => server.id === other.serverId));
   return (
     <FilterSelect
       className="server-filter"
       label="Server"
       value={value}
       onChange={onChange}
-      choices={servers.map((server) => [server.id, server.name] as const)}
+      choices={[
+        ...servers.map((server) => [server.id, server.name] as const),
+        ...removed.map((other) => [other.serverId, `${other.serverName ?? other.serverId} (removed)`] as const)
+      ]}
     />
   );
 }

@@ -698,4 +698,33 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.equal(await row.locator('td.server').textContent(), 'Server desk');
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('keeps a removed server in the audit log’s Server filter, said as removed, with its entries', async () => {
+    const { host } = d.fixture;
+    await host.call('servers.add', {
+      id: 'gone',
+      name: 'Gone server',
+      transport: { type: 'stdio', command: 'mcp-gone' },
+      autoConnect: false
+    });
+    await host.call('servers.remove', { serverId: 'gone' });
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const filters = audit.getByRole('search', { name: 'Audit log' });
+    await filters.getByLabel('Events').selectOption('');
+    await filters.getByLabel('Search').fill('');
+    const server = filters.getByRole('combobox', { name: /^Server\b/ });
+    // Offered after the configured ones once the removal is read.
+    await server.locator('option', { hasText: 'Gone server (removed)' }).waitFor({ state: 'attached' });
+    await server.selectOption('gone');
+    const events = audit.locator('table.audit tbody tr td:nth-child(2) .event-type');
+    await page.waitForFunction(() => {
+      const types = Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(2) .event-type')).map(
+        (cell) => cell.textContent
+      );
+      return types.length === 2 && types[0] === 'server.removed';
+    });
+    assert.deepEqual(await events.allTextContents(), ['server.removed', 'server.added']);
+    await server.selectOption('');
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

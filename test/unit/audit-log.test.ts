@@ -87,6 +87,23 @@ describe('audit log', () => {
     assert.deepEqual(types('tool calls city'), []);
   });
 
+  it('lists the servers it has entries of, each by the name its newest entry gives, without reading the log whole', async () => {
+    const { log, clock } = open();
+    log.record({ type: 'server.added', serverId: 'a', serverName: 'Alpha' });
+    log.record({ type: 'server.added', serverId: 'b', serverName: 'Beta' });
+    log.record({ type: 'provider.saved', detail: { providerId: 'p' } });
+    log.flush();
+    await clock.advance(1000);
+    log.record({ type: 'server.updated', serverId: 'a', serverName: 'Alpha two', detail: { changed: ['name'] } });
+    log.record({ type: 'server.removed', serverId: 'b', serverName: 'Beta' });
+    // Not yet written: listed all the same.
+    const servers = log.servers().sort((x, y) => x.serverId.localeCompare(y.serverId));
+    assert.deepEqual(servers, [
+      { serverId: 'a', serverName: 'Alpha two' },
+      { serverId: 'b', serverName: 'Beta' }
+    ]);
+  });
+
   it('cuts long strings to 1 KiB and notes their length', () => {
     const { log } = open();
     const id = 'x'.repeat(300 * 1024);

@@ -378,6 +378,7 @@ describe('host API contract', () => {
 
     it('audit.read, and every method was driven', async () => {
       assert.ok((await drive('audit.read', { limit: 100 })).length > 0);
+      assert.ok((await drive('audit.servers', {})).length > 0);
       assert.deepEqual(
         METHODS.filter((method) => !covered.has(method)),
         [],

@@ -395,6 +395,40 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('shows a server’s whole name with “(not connected)” in the Tools screen’s Server choice, at 1280 px and at 800 px', async () => {
+    await d.fixture.host.call('servers.add', {
+      id: 'broken-one',
+      name: 'My broken server',
+      transport: { type: 'stdio', command: 'broken-server-command' },
+      autoConnect: false
+    });
+    try {
+      const previous = page.url();
+      await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
+      const server = page.getByRole('region', { name: 'Tools' }).getByRole('combobox', { name: 'Server' });
+      await server.selectOption('broken-one');
+      for (const width of [1280, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        // The chosen option's words in the select's own font, against the room the select gives them.
+        const { text, room } = await server.evaluate((select: HTMLSelectElement) => {
+          const style = getComputedStyle(select);
+          const context = document.createElement('canvas').getContext('2d')!;
+          context.font = style.font;
+          const words = select.selectedOptions[0]!.textContent ?? '';
+          const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+          return { text: context.measureText(words).width, room: select.clientWidth - padding };
+        });
+        assert.ok(room >= text, `at ${width} px: ${Math.round(text)} px of words in ${Math.round(room)} px`);
+      }
+      // Back where the Desk was: the Tools screen's own links (“Tasks”) would stand beside the sections'.
+      await page.goto(previous);
+    } finally {
+      await d.fixture.host.call('servers.remove', { serverId: 'broken-one' });
+      await page.setViewportSize({ width: 800, height: 900 });
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('caps a filter bar’s Server choice when a server’s name is long, so the bar keeps its lines, at 1280 px and at 800 px', async () => {
     const longName = 'research-'.repeat(14).slice(0, 120);
     const bars = [

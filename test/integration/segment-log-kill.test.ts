@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { confStoreFactory } from '../../app/store/json-file-store.js';
+import { SegmentLog } from '../../app/store/segment-log.js';
+import { tempDir } from '../support/host-fixture.js';
+
+const churn = fileURLToPath(new URL('../support/segment-log-churn.ts', import.meta.url));
+
+/**
+ * Starts the churning process on `dir`, lets it acknowledge `rounds` rounds past the one it
+ * loaded, and kills it (SIGKILL) at once: returns the round it loaded, the last it acknowledged,
+ * and whether its segments ever grew fewer (a compaction landed).
+ */
+async function churnAndKill(
+  dir: string,
+  rounds: number
+): Promise<{ loaded: number; acked: number; compacted: boolean }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', churn, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let loaded: number | undefined;
+  let acked = -1;
+  let segments = 0;
+  let compacted = false;
+  for await (const line of createInterface({ input: child.stdout })) {
+    const [word, n, count] = line.split(' ');
+    if (word === 'loaded') loaded = Number(n);
+    else if (word === 'acked') {
+      acked = Number(n);
+      if (Number(count) < segments) compacted = true;
+      segments = Number(count);
+      if (acked - loaded! >= rounds) {
+        child.kill('SIGKILL');
+        break;
+      }
+    }
+  }
+  await exited;
+  return { loaded: loaded!, acked, compacted };
+}
+
+/** What a start finds in `dir` after a kill (it loads as the next start would, and closes). */
+function startAfterKill(dir: string) {
+  const log = new SegmentLog<{ v: number }>({
+    dir: path.join(dir, 's'),
+    corruptDir: path.join(dir, 'c'),
+    factory: confStoreFactory,
+    checkpointMs: 60_000
+  });
+  const loaded = log.load((value) => value as { v: number });
+  log.close();
+  return loaded;
+}
+
+/**
+ * A process killed while its store churns (compactions in the background among checkpoints and
+ * commits, see test/support/segment-log-churn.ts) loses nothing it acknowledged and brings back
+ * nothing it deleted, whatever moment the kill hit.
+ */
+describe('a segment log killed while it churns and compacts', () => {
+  it(
+    'keeps every acknowledged change, and every acknowledged deletion, over a run of kills',
+    { timeout: 120_000 },
+    async () => {
+      const data = tempDir();
+      try {
+        let compactions = 0;
+        // Kills after different numbers of rounds, so that they hit different moments of a compaction.
+        for (const rounds of [7, 12, 5, 23, 9, 16, 3, 30]) {
+          const { acked, compacted } = await churnAndKill(data.dir, rounds);
+          if (compacted) compactions++;
+          const { records, quarantined } = startAfterKill(data.dir);
+          assert.deepEqual(quarantined, []);
+          for (let i = 0; i < 50; i++) {
+            const v = records.get(`k${i}`)?.v;
+            assert.ok(v !== undefined && v >= acked, `k${i} is ${v}, the last acknowledged round ${acked}`);
+          }
+          // A temporary key deleted in an acknowledged round never comes back.
+          const back = [...records.keys()].filter((key) => key.startsWith('tmp-') && Number(key.slice(4)) < acked);
+          assert.deepEqual(back, [], `after round ${acked}`);
+          assert.ok(records.has(`tmp-${acked}`) || records.has(`tmp-${acked + 1}`), 'the last round’s key is there');
+        }
+        // The runs compacted as they churned (how many of them depends on the machine's speed).
+        assert.ok(compactions >= 1, `compactions landed in ${compactions} of the 8 runs`);
+      } finally {
+        data.remove();
+      }
+    }
+  );
+});

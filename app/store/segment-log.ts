@@ -139,7 +139,8 @@ type ProblemKind = 'checkpoint' | 'commit' | 'journal';
  * live ones, a compaction rewrites the live records into fresh segments, the last of which names
  * the first fresh sequence number (`compactedBelow`), so older segments are ignored on load even
  * if a crash interrupts their removal. One due after a background checkpoint is written in the
- * background too; loading, `flushNow` and `close` compact at once.
+ * background too; loading, `flushNow` and `close` compact at once, unless one is on its way in the
+ * background, which then lands on its own (a closing host waits for it: `documentWritesLanded`).
  */
 export class SegmentLog<T> {
   readonly #dir: string;
@@ -1015,8 +1016,9 @@ export class SegmentLog<T> {
   /**
    * {@link #compact} off the event loop, for a store that has grown large: rewriting 20,000 task
    * records of about 1 KB on the event loop held it for 120 ms here, every window and the other
-   * servers waiting. The live records as they are now (each kept with its JSON text, so nothing
-   * is serialized again) go to the document writer one fresh segment at a time, while commits and
+   * servers waiting. The live records as they are now go to the document writer one fresh segment
+   * at a time (a record written by `put` with the JSON text it was given; one as loaded at start,
+   * which has none, serialized here, a segment's worth at a time), while commits and
    * checkpoints go on; the fresh segments are numbered before any segment written meanwhile, so
    * a change made meanwhile, in a later segment or the journal, is read after them, and the last
    * fresh one names the first (`compactedBelow`), as a compaction made at once does. Once all are
@@ -1062,10 +1064,19 @@ export class SegmentLog<T> {
               this.#place(id, seq);
             }
         }
+        // Below the marker now, each is read for nothing at the next start, which removes it:
+        // one that cannot be removed now (a file held open elsewhere) stays counted until then.
+        let kept: unknown;
         for (const seq of old) {
-          this.#segments.delete(seq);
-          fs.rmSync(this.#file(seq), { force: true });
+          try {
+            fs.rmSync(this.#file(seq), { force: true });
+            this.#segments.delete(seq);
+          } catch (error) {
+            kept ??= error;
+          }
         }
+        if (kept !== undefined)
+          console.error('Taskdesk could not remove a document its compaction replaced (the next start does):', kept);
       },
       (error: unknown) => {
         this.#compacting = false;

@@ -237,4 +237,41 @@ describe('segment log compaction in the background', () => {
       data.remove();
     }
   });
+
+  it('that cannot remove an old segment says so once and goes on: no unhandled rejection, later changes acknowledged', async () => {
+    const data = tempDir();
+    const errors: unknown[][] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    const originalError = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { log, held, first, options } = await compactionUnderWay(data.dir);
+      // An old segment that will not go (a file held open by another program, on Windows): here a
+      // directory of that name, which rmSync cannot remove without `recursive`.
+      const stuck = segmentFiles(options.dir).sort()[0]!;
+      fs.rmSync(path.join(options.dir, stuck));
+      fs.mkdirSync(path.join(options.dir, stuck));
+      fs.writeFileSync(path.join(options.dir, stuck, 'held'), '');
+      await land(first);
+      await land(await held.next());
+      assert.deepEqual(unhandled, []);
+      assert.equal(errors.length, 1);
+      assert.match(String(errors[0]![0]), /could not remove a document its compaction replaced/);
+      // The others went; the stuck one stays counted until a start removes it.
+      assert.deepEqual(
+        segmentFiles(options.dir).filter((file) => file <= stuck),
+        [stuck]
+      );
+      assert.equal(log.segmentCount, 3);
+      await Promise.all([log.put('k0', { v: 7 }), log.put('k1', { v: 7 })]);
+      log.close();
+      await documentWritesLanded();
+    } finally {
+      console.error = originalError;
+      process.off('unhandledRejection', onUnhandled);
+      data.remove();
+    }
+  });
 });

@@ -28,6 +28,9 @@ export interface AuditLogOptions {
   onWritten?: () => void;
 }
 
+/** How many of a server's newest entries {@link AuditLog.servers} reads for its name. */
+const NAME_SEARCH = 50;
+
 /** Rotated files read besides `maxFiles`, for files an earlier build (which kept five) left. */
 const LEGACY_FILES = 5;
 
@@ -160,18 +163,24 @@ export class AuditLog implements AuditSink {
   }
 
   /**
-   * The servers the log has entries of, each with the name its newest entry gives it: those
-   * removed since included, so that their history can still be picked out. Reads one entry of
-   * each server's stream (its newest), never the whole log.
+   * The servers the log has entries of, each with the name its newest named entry gives it: those
+   * removed since included, so that their history can still be picked out. Reads each server's
+   * stream from its newest entry only as far as a name (at most {@link NAME_SEARCH} entries), never
+   * the whole log. (Entries an earlier build wrote in the host's own stream are not looked at.)
    */
   servers(): Array<{ serverId: string; serverName?: string }> {
     this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
     const found: Array<{ serverId: string; serverName?: string }> = [];
     for (const dir of this.#serverDirs()) {
-      const newest = this.#entriesOf(dir).next();
-      if (newest.done || newest.value.serverId === undefined) continue;
-      const { serverId, serverName } = newest.value;
-      found.push({ serverId, ...(serverName !== undefined && { serverName }) });
+      let serverId: string | undefined;
+      let serverName: string | undefined;
+      let read = 0;
+      for (const entry of this.#entriesOf(dir)) {
+        serverId ??= entry.serverId;
+        serverName = entry.serverName;
+        if (serverName !== undefined || ++read >= NAME_SEARCH) break;
+      }
+      if (serverId !== undefined) found.push({ serverId, ...(serverName !== undefined && { serverName }) });
     }
     return found;
   }

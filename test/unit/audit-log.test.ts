@@ -96,11 +96,17 @@ describe('audit log', () => {
     await clock.advance(1000);
     log.record({ type: 'server.updated', serverId: 'a', serverName: 'Alpha two', detail: { changed: ['name'] } });
     log.record({ type: 'server.removed', serverId: 'b', serverName: 'Beta' });
+    // An entry written with its server's id only (a policy change): the name of an older one.
+    log.record({ type: 'server.added', serverId: 'c', serverName: 'Gamma' });
+    log.flush();
+    await clock.advance(1000);
+    log.record({ type: 'sampling.policy-changed', serverId: 'c', detail: { mode: 'refuse' } });
     // Not yet written: listed all the same.
     const servers = log.servers().sort((x, y) => x.serverId.localeCompare(y.serverId));
     assert.deepEqual(servers, [
       { serverId: 'a', serverName: 'Alpha two' },
-      { serverId: 'b', serverName: 'Beta' }
+      { serverId: 'b', serverName: 'Beta' },
+      { serverId: 'c', serverName: 'Gamma' }
     ]);
   });
 

@@ -28,8 +28,10 @@ export interface AuditLogOptions {
   onWritten?: () => void;
 }
 
-/** How many of a server's newest entries {@link AuditLog.servers} reads for its name. */
+/** How many of a server's newest entries {@link AuditLog.servers} reads for its name, past its file's end. */
 const NAME_SEARCH = 50;
+/** How much of the end of a server's file {@link AuditLog.servers} reads first. */
+const NAME_TAIL_BYTES = 64 * 1024;
 
 /** Rotated files read besides `maxFiles`, for files an earlier build (which kept five) left. */
 const LEGACY_FILES = 5;
@@ -164,9 +166,10 @@ export class AuditLog implements AuditSink {
 
   /**
    * The servers the log has entries of, each with the name its newest named entry gives it: those
-   * removed since included, so that their history can still be picked out. Reads each server's
-   * stream from its newest entry only as far as a name (at most {@link NAME_SEARCH} entries), never
-   * the whole log. (Entries an earlier build wrote in the host's own stream are not looked at.)
+   * removed since included, so that their history can still be picked out. Reads the end of each
+   * server's current file ({@link NAME_TAIL_BYTES}), and only when no named entry is there its
+   * older entries (at most {@link NAME_SEARCH} of them), never the whole log. (Entries an earlier
+   * build wrote in the host's own stream are not looked at.)
    */
   servers(): Array<{ serverId: string; serverName?: string }> {
     this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
@@ -174,12 +177,16 @@ export class AuditLog implements AuditSink {
     for (const dir of this.#serverDirs()) {
       let serverId: string | undefined;
       let serverName: string | undefined;
-      let read = 0;
-      for (const entry of this.#entriesOf(dir)) {
-        serverId ??= entry.serverId;
-        serverName = entry.serverName;
-        if (serverName !== undefined || ++read >= NAME_SEARCH) break;
-      }
+      const named = (entries: Iterable<AuditEntry>, most: number) => {
+        let read = 0;
+        for (const entry of entries) {
+          serverId ??= entry.serverId;
+          serverName = entry.serverName;
+          if (serverName !== undefined || ++read >= most) return true;
+        }
+        return false;
+      };
+      if (!named(tailEntries(fileOf(dir, 0)), Infinity)) named(this.#entriesOf(dir), NAME_SEARCH);
       if (serverId !== undefined) found.push({ serverId, ...(serverName !== undefined && { serverName }) });
     }
     return found;
@@ -340,6 +347,41 @@ function matchesWords(entry: AuditEntry, words: string[]): boolean {
 function nextMatch(entries: Iterator<AuditEntry>, matches: (entry: AuditEntry) => boolean): AuditEntry | undefined {
   for (let next = entries.next(); !next.done; next = entries.next()) if (matches(next.value)) return next.value;
   return undefined;
+}
+
+/** The entries whole in the last {@link NAME_TAIL_BYTES} of `file`, newest first (none when it cannot be read). */
+function tailEntries(file: string): AuditEntry[] {
+  let text: string;
+  let fromStart: boolean;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const length = Math.min(size, NAME_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, size - length);
+      text = buffer.toString('utf8');
+      fromStart = length === size;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n');
+  // The first line read from the middle of the file is only the end of one.
+  if (!fromStart) lines.shift();
+  const entries: AuditEntry[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i]) continue;
+    try {
+      const parsed = AuditEntrySchema.safeParse(JSON.parse(lines[i]!));
+      if (parsed.success) entries.push(parsed.data);
+    } catch {
+      // A torn line: skipped, as `read` does.
+    }
+  }
+  return entries;
 }
 
 function fileOf(dir: string, index: number): string {

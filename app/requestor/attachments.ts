@@ -70,9 +70,6 @@ const LIST_CHANGES = [
   { list: 'resources', field: 'resourcesListChanged', schema: ResourceListChangedNotificationSchema }
 ] as const;
 
-/** A list a server may tell of changes to. */
-export type ChangingList = (typeof LIST_CHANGES)[number]['list'];
-
 /**
  * How long a `subscriptions/listen` request may stay open before the SDK gives up on it (its
  * timers' largest): it is opened again then, for as long as the server stays attached.

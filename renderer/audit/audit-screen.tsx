@@ -93,7 +93,9 @@ export function AuditScreen({
     })();
   }, [active, revision, asked, client, filter, readFailure.clear, readFailure.fail]);
 
-  // Read when the screen is shown, on Refresh and when the configured servers change (one removed).
+  // Read when the screen is shown, on Refresh and when a server is added or removed (not at each
+  // change of a connection's state, which also gives a new list of servers).
+  const serverIds = servers.map((server) => server.id).join('\n');
   useEffect(() => {
     if (!active) return;
     let live = true;
@@ -105,7 +107,7 @@ export function AuditScreen({
     return () => {
       live = false;
     };
-  }, [active, asked, servers, client]);
+  }, [active, asked, serverIds, client]);
 
   const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
     setFilter((old) => ({ ...old, [key]: event.target.value }));

@@ -108,6 +108,14 @@ describe('audit log', () => {
       { serverId: 'b', serverName: 'Beta' },
       { serverId: 'c', serverName: 'Gamma' }
     ]);
+    // A file larger than the end that is read (64 KiB): its last whole lines, the first cut one skipped.
+    for (let i = 0; i < 120; i++)
+      log.record({ type: 'tool.called', serverId: 'a', serverName: 'Alpha three', detail: { note: 'x'.repeat(900) } });
+    log.flush();
+    assert.deepEqual(
+      log.servers().find((server) => server.serverId === 'a'),
+      { serverId: 'a', serverName: 'Alpha three' }
+    );
   });
 
   it('cuts long strings to 1 KiB and notes their length', () => {

@@ -16,6 +16,7 @@ import { SegmentLog } from '../../app/store/segment-log.js';
 import { Journal, type JournalSync } from '../../app/store/journal.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../../app/store/json-file-store.js';
 import { tempDir } from '../support/host-fixture.js';
+import { loadCrashImage } from '../support/crash-image.js';
 import { ownerIdentity } from '../../app/mcp/server-config.js';
 import { ServerConfigSchema } from '../../app/contract/host-api.js';
 
@@ -312,28 +313,6 @@ describe('segment log when a compaction fails', () => {
 describe('segment log with its journal', () => {
   const asV = (value: unknown) => value as { v: number };
 
-  /**
-   * What a new run would find if the process died now: a copy of the store's files, loaded by a
-   * new log (which, unlike a dead process, writes: so never on the files the live log uses).
-   */
-  function loadCrashImage(options: { dir: string }) {
-    const copy = tempDir('taskdesk-crash-image-');
-    try {
-      fs.cpSync(options.dir, path.join(copy.dir, 's'), { recursive: true });
-      const log = new SegmentLog<{ v: number }>({
-        dir: path.join(copy.dir, 's'),
-        corruptDir: path.join(copy.dir, 'c'),
-        factory: confStoreFactory,
-        checkpointMs: 60_000
-      });
-      const loaded = log.load(asV);
-      log.close();
-      return loaded;
-    } finally {
-      copy.remove();
-    }
-  }
-
   /** A loaded segment log with its journal under `dir`, checkpointed only when told to. */
   function journalled(
     dir: string,
@@ -443,7 +422,7 @@ describe('segment log with its journal', () => {
       fs.writeSync(fd, '{"seq":4,"entries":[["c",{"v"', endOfRound(journal));
       fs.closeSync(fd);
       // A new run sees every acknowledged change.
-      const replay = loadCrashImage(options);
+      const replay = loadCrashImage<{ v: number }>(options.dir);
       assert.deepEqual([...replay.records], [['a', { v: 2 }]]);
       assert.equal(replay.quarantined.length, 0, 'a torn last line is an unfinished commit, not damage');
       // The checkpoint moves the changes into a document and starts the journal again.
@@ -485,7 +464,7 @@ describe('segment log with its journal', () => {
         'leftovers of the first round follow'
       );
       // A crash now: the leftovers (with 'a' in them) are not replayed over the deletion.
-      const replay = loadCrashImage(options);
+      const replay = loadCrashImage<{ v: number }>(options.dir);
       assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
       assert.equal(replay.quarantined.length, 0);
       log.close();
@@ -529,7 +508,7 @@ describe('segment log with its journal', () => {
       ]);
       await second.put('z', { v: 2 });
       // The third run has z as acknowledged, not the first run's stray line.
-      const third = loadCrashImage(options);
+      const third = loadCrashImage<{ v: number }>(options.dir);
       assert.deepEqual(third.records.get('z'), { v: 2 });
       second.close();
       log.close();
@@ -611,7 +590,7 @@ describe('segment log with its journal', () => {
       await log.put('a', { v: 2 });
       await log.put('b', { v: 1 });
       assert.deepEqual(
-        [...loadCrashImage(options).records].sort(),
+        [...loadCrashImage<{ v: number }>(options.dir).records].sort(),
         [
           ['a', { v: 2 }],
           ['b', { v: 1 }]
@@ -669,7 +648,7 @@ describe('segment log with its journal', () => {
       const { options, log } = journalled(data.dir);
       await log.put('c', { v: 1 });
       // The old journal was replayed at load, before this run's first change.
-      assert.deepEqual([...loadCrashImage(options).records].sort(), [
+      assert.deepEqual([...loadCrashImage<{ v: number }>(options.dir).records].sort(), [
         ['a', { v: 2 }],
         ['b', { v: 1 }],
         ['c', { v: 1 }]
@@ -842,7 +821,7 @@ describe('segment log with its journal', () => {
       assert.equal(log.segmentCount, 1);
       assert.notEqual(journalLines(journal)[0]!.round, round, 'a new round started');
       // A new run finds b in the document, and a (refused) nowhere.
-      const replay = loadCrashImage(options);
+      const replay = loadCrashImage<{ v: number }>(options.dir);
       assert.deepEqual([...replay.records], [['b', { v: 1 }]]);
       // The journal is used again.
       const c = observe(log.put('c', { v: 1 }));

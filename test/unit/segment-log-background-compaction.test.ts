@@ -13,6 +13,7 @@ import {
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
 import { tempDir } from '../support/host-fixture.js';
+import { loadCrashImage } from '../support/crash-image.js';
 
 /**
  * A compaction due after a checkpoint made in the background is written in the background too:
@@ -77,25 +78,6 @@ function land(write: HeldWrite): Promise<void> {
   return write.release();
 }
 
-/** What a new run would find if the process died now: the files copied, loaded by a new log. */
-function crashImage(dir: string): Map<string, V> {
-  const copy = tempDir('taskdesk-crash-image-');
-  try {
-    fs.cpSync(dir, path.join(copy.dir, 's'), { recursive: true });
-    const log = new SegmentLog<V>({
-      dir: path.join(copy.dir, 's'),
-      corruptDir: path.join(copy.dir, 'c'),
-      factory: confStoreFactory,
-      checkpointMs: 60_000
-    });
-    const { records } = log.load(asV);
-    log.close();
-    return records;
-  } finally {
-    copy.remove();
-  }
-}
-
 const segmentFiles = (dir: string) => fs.readdirSync(dir).filter((file) => /^seg-\d+\.json$/.test(file));
 
 /**
@@ -139,7 +121,7 @@ describe('segment log compaction in the background', () => {
       // waits behind the fresh segment in the writer, as in the worker, and commits then wait for
       // it: a compaction goes a segment at a time so that this wait stays short.)
       await Promise.all([log.put('k0', { v: 99 }), log.delete('k9'), log.put('k10', { v: 10 })]);
-      assert.deepEqual(Object.fromEntries([...crashImage(options.dir)].map(([k, v]) => [k, v.v])), {
+      assert.deepEqual(Object.fromEntries([...loadCrashImage<V>(options.dir).records].map(([k, v]) => [k, v.v])), {
         k0: 99,
         k1: 2,
         k2: 2,
@@ -160,7 +142,7 @@ describe('segment log compaction in the background', () => {
       assert.equal(last.compaction, true);
       assert.match(last.text, /"compactedBelow"/);
       // Died with one fresh segment of two on disk (no marker yet): every record as acknowledged.
-      const midway = crashImage(options.dir);
+      const midway = loadCrashImage<V>(options.dir).records;
       assert.equal(midway.get('k0')?.v, 99);
       assert.equal(midway.has('k9'), false);
       assert.equal(midway.get('k10')?.v, 10);
@@ -204,7 +186,7 @@ describe('segment log compaction in the background', () => {
       await new Promise<void>((done) => setImmediate(done));
       assert.equal(errors.length, 1, 'one failed compaction, reported once');
       assert.match(String(errors[0]![0]), /could not compact/);
-      const image = crashImage(options.dir);
+      const image = loadCrashImage<V>(options.dir).records;
       assert.equal(image.size, 10);
       for (let i = 0; i < 10; i++) assert.equal(image.get(`k${i}`)?.v, 2);
       // Its first fresh segment, written without the marker, stays for now.
@@ -229,7 +211,7 @@ describe('segment log compaction in the background', () => {
       assert.equal(left.includes(leftOver[0]!), false, `the failed compaction's segment is gone: ${left.join()}`);
       log.close();
       await documentWritesLanded();
-      const records = crashImage(options.dir);
+      const records = loadCrashImage<V>(options.dir).records;
       assert.equal(records.size, 10);
       for (let i = 0; i < 10; i++) assert.equal(records.get(`k${i}`)?.v, round - 1);
     } finally {

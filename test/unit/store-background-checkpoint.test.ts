@@ -14,6 +14,7 @@ import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { Journal } from '../../app/store/journal.js';
 import { SegmentLog, type StoreNotice } from '../../app/store/segment-log.js';
 import { tempDir } from '../support/host-fixture.js';
+import { loadCrashImage } from '../support/crash-image.js';
 
 type Value = { v: number; pad?: string };
 const asV = (value: unknown) => value as Value;
@@ -64,26 +65,6 @@ function heldLog(root: string) {
   return { log, held };
 }
 
-/** What a new run would find if the process died now (loaded from a copy: loading writes). */
-function loadCrashImage(dir: string) {
-  const copy = tempDir('taskdesk-crash-image-');
-  try {
-    fs.cpSync(dir, path.join(copy.dir, 's'), { recursive: true });
-    const log = new SegmentLog<Value>({
-      dir: path.join(copy.dir, 's'),
-      corruptDir: path.join(copy.dir, 'c'),
-      factory: confStoreFactory,
-      documentWriter: inlineDocumentWriter(confStoreFactory),
-      checkpointMs: 60_000
-    });
-    const loaded = log.load(asV);
-    log.close();
-    return loaded;
-  } finally {
-    copy.remove();
-  }
-}
-
 describe('checkpoints written in the background', () => {
   it('takes no journal line while one is on its way; one that fails (ENOSPC) leaves the journal as it was and loses nothing acknowledged', async () => {
     const data = tempDir();
@@ -117,7 +98,7 @@ describe('checkpoints written in the background', () => {
       await late;
       assert.equal(notices[0]?.kind, 'problem');
       assert.match(notices[0].message, /could not write a checkpoint.*ENOSPC/s);
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       for (let i = 0; i < 10; i++) assert.deepEqual(image.records.get(`a${i}`), { v: i }, `a${i}`);
       assert.deepEqual(image.records.get('b'), { v: 100 }, 'acknowledged after the failure, from the journal');
       assert.equal(log.segmentCount, 0);
@@ -128,7 +109,7 @@ describe('checkpoints written in the background', () => {
       await turns(2);
       assert.equal(notices.at(-1)?.kind, 'recovered');
       assert.equal(log.segmentCount, 1);
-      const landed = loadCrashImage(dir);
+      const landed = loadCrashImage<Value>(dir);
       assert.equal(landed.records.size, 11);
       assert.deepEqual(landed.quarantined, []);
       log.close();
@@ -162,7 +143,7 @@ describe('checkpoints written in the background', () => {
       // The older document lands after the newer one: the newer one's value stands.
       await old.land();
       await turns(2);
-      assert.deepEqual(loadCrashImage(dir).records.get('k'), { v: 2 });
+      assert.deepEqual(loadCrashImage<Value>(dir).records.get('k'), { v: 2 });
       log.close();
       const after = new SegmentLog<Value>({ ...options, checkpointMs: 60_000 }).load(asV);
       assert.deepEqual(after.records.get('k'), { v: 2 });
@@ -237,7 +218,7 @@ describe('checkpoints written in the background', () => {
       assert.equal(written.schemaVersion, 1);
       assert.equal(typeof written.journalFloor, 'number');
       log.close();
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       assert.deepEqual(image.records.get('big'), large);
       assert.equal(image.records.size, 3);
     } finally {
@@ -283,7 +264,7 @@ describe('checkpoints written in the background', () => {
           ['k4', 'k5']
         ]
       );
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       for (let i = 0; i < 6; i++) assert.deepEqual(image.records.get(`k${i}`), value(i));
       // Closing writes whatever is pending at once, all of it.
       const more = Array.from({ length: 4 }, (_, i) => log.put(`m${i}`, value(10 + i)));
@@ -326,7 +307,7 @@ describe('checkpoints written in the background', () => {
         outcomes.map((o) => o.status),
         ['rejected', 'rejected', 'fulfilled', 'fulfilled']
       );
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       assert.deepEqual(image.records.get('k2'), value(2));
       assert.deepEqual(image.records.get('k3'), value(3));
       log.close();

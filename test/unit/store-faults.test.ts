@@ -7,6 +7,7 @@ import { Journal, type JournalWrite } from '../../app/store/journal.js';
 import { confStoreFactory, type JsonFileStore, type JsonFileStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog, type StoreNotice } from '../../app/store/segment-log.js';
 import { tempDir } from '../support/host-fixture.js';
+import { loadCrashImage } from '../support/crash-image.js';
 
 type Value = { v: number; pad?: string };
 const asV = (value: unknown) => value as Value;
@@ -52,25 +53,6 @@ function failingDisk() {
   return { disk, factory, journalWrite };
 }
 
-/** What a new run would find if the process died now (loaded from a copy: loading writes). */
-function loadCrashImage(dir: string) {
-  const copy = tempDir('taskdesk-crash-image-');
-  try {
-    fs.cpSync(dir, path.join(copy.dir, 's'), { recursive: true });
-    const log = new SegmentLog<Value>({
-      dir: path.join(copy.dir, 's'),
-      corruptDir: path.join(copy.dir, 'c'),
-      factory: confStoreFactory,
-      checkpointMs: 60_000
-    });
-    const loaded = log.load(asV);
-    log.close();
-    return loaded;
-  } finally {
-    copy.remove();
-  }
-}
-
 /** Resolves once `notices` holds one of `kind` (the store reports from its own timers). */
 async function noticeOf(notices: StoreNotice[], kind: StoreNotice['kind']): Promise<StoreNotice> {
   for (;;) {
@@ -104,7 +86,7 @@ describe('task store on a disk that fills up', () => {
       disk.documents = 'short';
       log.flushNow();
       assert.equal(disk.shortDocuments, 1, 'the checkpoint was written, short');
-      const early = loadCrashImage(dir);
+      const early = loadCrashImage<Value>(dir);
       assert.equal(early.records.size, 41, 'a restart now has all 41: the journal was not started over them');
       assert.deepEqual(early.quarantined, []);
       assert.equal(log.segmentCount, 0, 'a short document is not a checkpoint');
@@ -132,7 +114,7 @@ describe('task store on a disk that fills up', () => {
       assert.ok(acknowledged.length > 0, 'short writes are finished');
       assert.ok(refused.length > 0, 'the journal ran out of room');
       // A crash now loses nothing acknowledged, and brings back nothing refused.
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       for (let i = 0; i < 41; i++) assert.deepEqual(image.records.get(`t${i}`), { v: i, pad }, `t${i}`);
       for (const id of acknowledged) assert.ok(image.records.has(id), `${id} was acknowledged`);
       for (const id of refused) assert.equal(image.records.has(id), false, `${id} was refused`);
@@ -181,7 +163,7 @@ describe('task store on a disk that fills up', () => {
       disk.documents = 'refuse';
       await assert.rejects(log.put('b', { v: 1 }), /ENOSPC/);
       assert.equal(notices.length, 1, 'reported once');
-      const image = loadCrashImage(options.dir);
+      const image = loadCrashImage<Value>(options.dir);
       assert.deepEqual([...image.records], [['a', { v: 1 }]]);
       assert.deepEqual(image.quarantined, [], 'no short document in place');
       disk.documents = 'ok';
@@ -217,7 +199,7 @@ describe('task store on a disk that fills up', () => {
       assert.equal(given[0], 'bytes');
       assert.ok(given.length > 1, 'short writes were finished');
       await log.put('after', { v: 4 });
-      const image = loadCrashImage(dir);
+      const image = loadCrashImage<Value>(dir);
       assert.deepEqual(image.records.get('large'), large);
       assert.deepEqual(image.records.get('small'), { v: 3, pad: 'quote " and\nline' });
       assert.deepEqual(image.records.get('after'), { v: 4 });
@@ -362,7 +344,7 @@ describe('task store with a damaged journal', () => {
         for (const [id, value] of Object.entries(survives)) assert.deepEqual(loaded.records.get(id), value, id);
         // The store goes on with a new journal, and the next start finds nothing more to report.
         await log.put('after', { v: 1 });
-        const image = loadCrashImage(options.dir);
+        const image = loadCrashImage<Value>(options.dir);
         assert.deepEqual(image.quarantined, []);
         assert.deepEqual(image.records.get('after'), { v: 1 });
         for (const [id, value] of Object.entries(survives)) assert.deepEqual(image.records.get(id), value, id);

@@ -559,8 +559,9 @@ export const HostEvents = {
   'tools.changed': z.object({ serverId: z.string() }),
   /**
    * A connected server said its prompts or its resources changed
-   * (`notifications/prompts/list_changed`, `notifications/resources/list_changed`):
-   * `assistant.sources` reads them again.
+   * (`notifications/prompts/list_changed`, `notifications/resources/list_changed`), or a
+   * 2026-07-28 server's `subscriptions/listen` stream opened again (a change between two streams
+   * was heard by nobody): `assistant.sources` reads them again.
    */
   'sources.changed': z.object({ serverId: z.string() }),
   /** A server was added, edited, imported or removed: the whole list, as `servers.list` answers it. */

@@ -150,8 +150,15 @@ export class AttachmentRegistry {
     if (modern && listening) {
       // A change between the tool list's first read and the stream's start was told to nobody:
       // once the stream is open (and each time it opens again), it is read again at its next use.
-      // (Prompts and resources are not kept: each list of them on show was read when it opened.)
-      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => this.#toolsStale(attachment));
+      // Prompts and resources are not kept (a list of them on show was read when it opened), but
+      // one that changed while no stream was open (between a renewal's two streams) was told to
+      // nobody either: when a stream opens again, a list of them on show is read again.
+      let opened = 0;
+      const toldSources = told.some(({ list }) => list !== 'tools');
+      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => {
+        this.#toolsStale(attachment);
+        if (++opened > 1 && toldSources) this.#on.onSourcesChanged?.(attachment);
+      });
       const filter = Object.fromEntries(told.map(({ field }) => [field, true] as const));
       this.#listen(attachment, modern, filter, listening.signal);
     }

@@ -98,6 +98,12 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
       method: 'notifications/subscriptions/acknowledged'
     });
     assert.deepEqual(told, ['sources of s', 'sources of s']);
+    // Opened again (a renewal): a change made while no stream was open was heard by nobody, so a
+    // list on show is read again; the first opening said nothing of the kind.
+    client.handlers.get('notifications/subscriptions/acknowledged')!({
+      method: 'notifications/subscriptions/acknowledged'
+    });
+    assert.deepEqual(told, ['sources of s', 'sources of s', 'sources of s']);
     registry.remove('s');
     assert.equal(streams[0]!.aborted, true);
     assert.deepEqual([...client.handlers.keys()], []);

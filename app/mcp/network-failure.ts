@@ -23,7 +23,7 @@ export function networkFailureText(error: unknown): string | undefined {
     // The code closes the sentence it names; a question about what to check comes after it.
     if (typeof words === 'object') return `${words.what} (${code}). ${words.check}`;
     if (words) return `${words} (${code}).`;
-    if (isBadPort(current))
+    if (refusesPort(current))
       return 'Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do). Use another port.';
     current = cause.cause;
   }
@@ -37,10 +37,15 @@ export function networkFailureText(error: unknown): string | undefined {
 export function isBadPort(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    if ((current as { message?: unknown }).message === 'bad port') return true;
+    if (refusesPort(current)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** Whether this error itself (not what caused it) is fetch's refusal of a blocked port. */
+function refusesPort(error: object): boolean {
+  return (error as { message?: unknown }).message === 'bad port';
 }
 
 function sentence(code: string, where: string): string | { what: string; check: string } | undefined {

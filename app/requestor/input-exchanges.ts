@@ -236,9 +236,12 @@ export class InputExchanges {
    * counted where they are kept, without the copies {@link list} makes.
    */
   waitingForYou(serverId?: string): number {
+    // Asked once a call starts (is the person answering this server already?): no arrays made.
+    const counts = (view: InputExchangeView) =>
+      view.state === 'waiting-for-you' && (serverId === undefined || view.serverId === serverId);
     let count = 0;
-    for (const view of [...[...this.#running.values()].map((run) => run.view), ...this.#loaded])
-      if (view.state === 'waiting-for-you' && (serverId === undefined || view.serverId === serverId)) count++;
+    for (const run of this.#running.values()) if (counts(run.view)) count++;
+    for (const view of this.#loaded) if (counts(view)) count++;
     return count;
   }
 

@@ -53,6 +53,7 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { StreamAccumulator } from '../../app/sampling/stream-accumulator.js';
 import { setHostHeapGrowth } from '../../app/host/heap-growth.js';
 import { startProfile } from '../support/cpu-profile.js';
+import { addThreadCpu, formatThreadCpu, threadCpuByName, threadCpuSince } from '../support/thread-cpu.js';
 import { peerServer, startHostWith } from '../support/host-fixture.js';
 
 // The heap growth main/main.ts and browser mode set before they create the host.
@@ -69,11 +70,16 @@ interface Turn {
   total: number;
 }
 
-/** A round's turns and the main thread's CPU: until every first token was in, and for the whole round. */
+/**
+ * A round's turns and the CPU it took: the main thread's until every first token was in and for
+ * the whole round, and every thread's of this process (the model worker's among them, and V8's
+ * and libuv's helpers on both sides) until every first token, by thread.
+ */
 interface Round {
   turns: Turn[];
   firstTokensCpuMs: number;
   cpuMs: number;
+  firstTokensThreads: Map<string, number>;
 }
 
 /**
@@ -88,12 +94,15 @@ async function measure(
     ? await startProfile('ASSISTANT_BENCH_PROFILE', profileName)
     : () => Promise.resolve();
   const cpu = mainThreadCpu();
+  const threadsBefore = threadCpuByName();
+  let firstTokensThreads = new Map<string, number>();
   let firstTokens = 0;
   let firstTokensCpuMs = NaN;
   let firstTokensAt = 0n;
   const turns = await run(() => {
     if (++firstTokens !== CONVERSATIONS) return;
     firstTokensCpuMs = cpu();
+    firstTokensThreads = threadCpuSince(threadsBefore);
     firstTokensAt = process.hrtime.bigint();
   });
   const cpuMs = cpu();
@@ -105,7 +114,7 @@ async function measure(
       path.join(process.env.ASSISTANT_BENCH_PROFILE, `${profileName}.first-tokens-us`),
       String(firstTokensAt / 1000n)
     );
-  return { turns, firstTokensCpuMs, cpuMs };
+  return { turns, firstTokensCpuMs, cpuMs, firstTokensThreads };
 }
 
 /** Main-thread CPU (ms) used between the call and the returned function's. */
@@ -263,6 +272,7 @@ const plain: Turn[] = [];
 // Alternate, so that drift of the machine falls on both sides alike.
 const rounds: string[] = [];
 const cpu = { taskdesk: { firstTokens: 0, whole: 0 }, direct: { firstTokens: 0, whole: 0 } };
+const threads = { taskdesk: [] as Array<Map<string, number>>, direct: [] as Array<Map<string, number>> };
 for (let round = 0; round < ROUNDS; round++) {
   const a = await assistantSide.round(`taskdesk-${round + 1}`);
   const b = await byHand.round(`direct-${round + 1}`);
@@ -272,6 +282,8 @@ for (let round = 0; round < ROUNDS; round++) {
   cpu.taskdesk.whole += a.cpuMs;
   cpu.direct.firstTokens += b.firstTokensCpuMs;
   cpu.direct.whole += b.cpuMs;
+  threads.taskdesk.push(a.firstTokensThreads);
+  threads.direct.push(b.firstTokensThreads);
   const p50 = (turns: Turn[]) => median(turns.map((t) => t.firstToken)).toFixed(0);
   rounds.push(`round ${round + 1}: first token p50 ${p50(a.turns)} / ${p50(b.turns)} ms`);
 }
@@ -292,6 +304,12 @@ const perTurn = (ms: number) => (ms / (ROUNDS * CONVERSATIONS)).toFixed(2);
 console.log(
   `  main-thread CPU per turn (assistant / by hand): until every first token ${perTurn(cpu.taskdesk.firstTokens)} / ${perTurn(cpu.direct.firstTokens)} ms, whole round ${perTurn(cpu.taskdesk.whole)} / ${perTurn(cpu.direct.whole)} ms`
 );
+// A round's CPU until every first token by thread of this process: the assistant's model worker
+// ("later-node-thread") does what the direct side's main thread does for its model calls.
+const perRoundThreads = (readings: Array<Map<string, number>>) =>
+  formatThreadCpu(new Map([...addThreadCpu(readings)].map(([name, ms]) => [name, ms / ROUNDS])));
+console.log(`  CPU a round until every first token by thread (ms), assistant: ${perRoundThreads(threads.taskdesk)}`);
+console.log(`  CPU a round until every first token by thread (ms), by hand: ${perRoundThreads(threads.direct)}`);
 const ratio = (pick: (t: Turn) => number) => median(taskdesk.map(pick)) / median(plain.map(pick));
 console.log(
   `RESULT assistant_overhead=${ratio((t) => t.total).toFixed(3)} first_token_overhead=${ratio((t) => t.firstToken).toFixed(3)}`

@@ -1,11 +1,17 @@
 import type { HostApiClient, HostEvent, HostEventPayload, HostReply } from '../app/contract/host-api.js';
-import { HostCallError, STALE_TAB, UNREACHABLE } from './host-client.js';
+import { CONNECTION_LOST, HostCallError, STALE_TAB, UNREACHABLE } from './host-client.js';
 
 /**
  * Whether the page hears the host's events; `stale` when the server answers 401: it runs, but
  * under another launch token (browser mode was restarted and printed a new address).
  */
 export type StreamStatus = 'online' | 'offline' | 'stale';
+
+/**
+ * How long a call must have waited for its answer before a broken connection is taken for
+ * Taskdesk stopping while it was under way rather than refusing it (which fails at once).
+ */
+const UNDER_WAY_MS = 500;
 
 /** Options of {@link browserClient}. */
 export interface BrowserClientOptions {
@@ -33,8 +39,15 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
     source.close();
     options.onStatus?.('stale');
   };
-  source.addEventListener('open', () => options.onStatus?.('online'));
+  // Whether the event stream is open: Taskdesk ran a moment ago, so a call it does not answer
+  // most likely reached it.
+  let online = false;
+  source.addEventListener('open', () => {
+    online = true;
+    options.onStatus?.('online');
+  });
   source.addEventListener('error', () => {
+    online = false;
     if (stale) return;
     options.onStatus?.('offline');
     // An EventSource does not tell why it failed: ask once with a plain request, which does.
@@ -70,6 +83,13 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
   return {
     async call(method, params) {
       let response: Response;
+      // A fetch that fails does not say whether its request went out. One that Taskdesk could
+      // not take fails at once (a refused connection); one that fails after a while, sent while
+      // the event stream was open, most likely went out and Taskdesk stopped before it answered
+      // (a tool call that ran until browser mode was stopped): "nothing was sent" would then
+      // invite the person to run it twice.
+      const sentToRunningHost = online;
+      const startedAt = performance.now();
       try {
         response = await fetch('/api/call', {
           method: 'POST',
@@ -79,7 +99,14 @@ export function browserClient(options: BrowserClientOptions): HostApiClient & { 
           cache: 'no-store'
         });
       } catch {
-        throw new HostCallError({ code: UNREACHABLE, message: 'Taskdesk could not be reached, so nothing was sent.' });
+        throw new HostCallError(
+          sentToRunningHost && performance.now() - startedAt >= UNDER_WAY_MS
+            ? {
+                code: CONNECTION_LOST,
+                message: 'The connection to Taskdesk ended while this was under way, so it may have been done.'
+              }
+            : { code: UNREACHABLE, message: 'Taskdesk could not be reached, so nothing was sent.' }
+        );
       }
       if (response.status === 401) {
         goneStale();

@@ -23,6 +23,13 @@ export const STALE_TAB = -32090;
  */
 export const UNREACHABLE = -32091;
 
+/**
+ * The page's own code for a call whose answer never came: the connection to Taskdesk ended
+ * after the call was sent (browser mode stopped while it ran). What it asked may have been done
+ * (a tool call may have run), or not.
+ */
+export const CONNECTION_LOST = -32092;
+
 /** A host API call that failed: the contract's error data, as an `Error`. */
 export class HostCallError extends Error {
   readonly code: number;

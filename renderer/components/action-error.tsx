@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { INVALID_PARAMS, STALE_TAB, UNREACHABLE, toHostCallError } from '../host-client.js';
+import { CONNECTION_LOST, INVALID_PARAMS, STALE_TAB, UNREACHABLE, toHostCallError } from '../host-client.js';
 import { sentence } from './format.js';
 
 /**
@@ -50,8 +50,12 @@ export function failureOf(what: string, error: unknown, next?: string): Failure 
       ? 'If you typed anything here, copy it; then open the new address Taskdesk printed.'
       : refused.code === UNREACHABLE
         ? 'Check that Taskdesk is running, then try again. If it was started again, it may be at a new address: copy what you typed here, then open the address it printed.'
-        : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
-  return { what, why: refused.message, ...(step !== undefined && { next: step }) };
+        : refused.code === CONNECTION_LOST
+          ? 'Once Taskdesk runs again, look in History before you try again: it lists what Taskdesk had under way when it stopped.'
+          : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
+  // Whether it happened is not known: the place's words ("… was not sent", "… failed") would say more than is known.
+  const said = refused.code === CONNECTION_LOST ? 'Taskdesk did not answer.' : what;
+  return { what: said, why: refused.message, ...(step !== undefined && { next: step }) };
 }
 
 /** "One field needs correcting." or "3 fields need correcting." */

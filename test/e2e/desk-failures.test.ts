@@ -206,6 +206,39 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     assert.equal((await second).action, 'decline');
   });
 
+  it('Tools: a call whose connection ends while it is under way says it may have been done and to look in History, not that nothing was sent', async () => {
+    await page.getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    const form = await openToolForm(tools, 'not-a-task-tool');
+    // The call goes out, and browser mode stops before it answers: the connection is dropped
+    // once the call has been under way longer than a refused connection takes to fail.
+    await page.route('**/api/call', async (route) => {
+      if (methodOf(route) !== 'tools.call') return route.fallback();
+      const since = await page.evaluate(() => performance.now());
+      await page.waitForFunction((start) => performance.now() - start >= 600, since);
+      await route.abort('connectionreset');
+    });
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const box = failureIn(form);
+    await box.waitFor();
+    assert.equal(
+      await box.locator('.action-error-what').textContent(),
+      'Taskdesk did not answer. The connection to Taskdesk ended while this was under way, so it may have been done.'
+    );
+    assert.equal(
+      await box.locator('.action-error-next').textContent(),
+      'Once Taskdesk runs again, look in History before you try again: it lists what Taskdesk had under way when it stopped.'
+    );
+    await page.unrouteAll({ behavior: 'wait' });
+    // The browser logs the dropped connection itself; nothing else went wrong on the page.
+    d.pageErrors.splice(
+      0,
+      d.pageErrors.length,
+      ...d.pageErrors.filter((error) => !/net::ERR_CONNECTION_RESET\b/.test(error))
+    );
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('Tools: a failed call says so in the form; Providers: a refused save and a refused remove say so where they were pressed', async () => {
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });

@@ -30,17 +30,19 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
   const [cancelling, setCancelling] = useState(false);
   const progress = call.progress;
   const inbox = useDeskState((state) => state.inbox);
+  const waiting = call.waitingOnPerson ? waitingLead(call, inbox) : undefined;
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p>
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <CallElapsed startedAt={call.startedAt} />
-        {/* Of the server, not surely of this call: a stdio question does not say which call it belongs to. */}
-        {call.waitingOnPerson ? (
+        {/* Of the server since this call started, not surely of this call: a stdio question does not
+            say which call it belongs to. What the server asked before the call is not said here. */}
+        {waiting !== undefined ? (
           <>
-            {` · ${waitingLead(call.serverId, call.serverName, inbox)} `}
-            {/* To the server's first card there (its oldest question), else to the Inbox itself. */}
-            <a href={waitingHref(call.serverId, inbox)}>in the Inbox</a>
+            {` · ${waiting} `}
+            {/* To the first card the server asked since (its oldest), else to the Inbox itself. */}
+            <a href={waitingHref(call, inbox)}>in the Inbox</a>
           </>
         ) : null}
       </p>

@@ -135,6 +135,63 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.deepEqual(pageErrors, []);
   });
 
+  it('names beside a running call only what its server asked since the call started, not an earlier model request', async () => {
+    const sampling = await openToolForm(tools, 'trigger-sampling-request');
+    await sampling.getByLabel('prompt').fill('asked before the next call');
+    const asked = nextEvent(host, 'inbox.added');
+    await sampling.getByRole('button', { name: 'Call tool' }).click();
+    const { item: earlier } = await asked;
+    // The next call starts a second later (the core's clock moves only when told, the page's with it).
+    await clock.advance(1_000);
+    await page.clock.fastForward(1_000);
+
+    // A call that asks nothing: the earlier model request is not its to answer.
+    const long = await openToolForm(tools, 'trigger-long-running-operation');
+    await long.getByLabel('duration').fill('2');
+    await long.getByLabel('steps').fill('2');
+    const started = nextEvent(
+      host,
+      'call.changed',
+      ({ call }) => call.toolName === 'trigger-long-running-operation' && call.state === 'running'
+    );
+    await long.getByRole('button', { name: 'Call tool' }).click();
+    const { call } = await started;
+    assert.equal(call.waitingOnPerson, true, 'the core still keeps it from timing out meanwhile');
+    const running = page.getByRole('region', { name: 'Running calls' });
+    const line = running.locator(`li[data-call-id="${call.callId}"] > p`);
+    await line.waitFor();
+    assert.match(
+      (await line.textContent()) ?? '',
+      /^trigger-long-running-operation on Everything · running for [^·]+$/
+    );
+    // The call that asked it still says so.
+    const samplingLine = running.locator('li', { hasText: /^trigger-sampling-request on / }).locator('> p');
+    assert.match((await samplingLine.textContent()) ?? '', /Everything has a model request for you in the Inbox$/);
+    await long
+      .locator('.call-result')
+      .getByText(/^Long running operation completed\./)
+      .waitFor({ timeout: 20_000 });
+
+    // A call that asks a question of its own: the question alone is named, and its link leads to it.
+    await clock.advance(1_000);
+    await page.clock.fastForward(1_000);
+    const question = await openToolForm(tools, 'trigger-elicitation-request');
+    const askedNow = nextEvent(host, 'inbox.added');
+    await question.getByRole('button', { name: 'Call tool' }).click();
+    const { item: own } = await askedNow;
+    const questionCall = running.locator('li', { hasText: /^trigger-elicitation-request on / });
+    await questionCall.getByText('Everything has a question for you in the Inbox').waitFor();
+    assert.equal(
+      await questionCall.getByRole('link', { name: 'in the Inbox' }).getAttribute('href'),
+      `#inbox/${encodeURIComponent(own.id)}`
+    );
+
+    await host.call('inbox.answer', { id: own.id, answer: { action: 'decline' } });
+    await host.call('inbox.answer', { id: earlier.id, answer: { action: 'reject' } });
+    await running.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('reads an argument of echo as its description (plain text needs no type word); Call… reads Close form while open', async () => {
     const item = tools.locator('li[data-tool="echo"]');
     const form = await openToolForm(tools, 'echo');

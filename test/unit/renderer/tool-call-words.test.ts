@@ -2,11 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboxItem } from '../../../app/contract/host-api.js';
 import { askedTtlWords } from '../../../renderer/components/ttl-granted.js';
-import { waitingWords } from '../../../renderer/tools/waiting-words.js';
+import { waitingHref, waitingWords } from '../../../renderer/tools/waiting-words.js';
 
-function item(serverId: string, kind: InboxItem['kind'], id = `${serverId}-${kind}`): InboxItem {
-  return { id, kind, serverId, serverName: serverId, createdAt: '2030-01-01T10:00:00.000Z' } as InboxItem;
+function item(
+  serverId: string,
+  kind: InboxItem['kind'],
+  id = `${serverId}-${kind}`,
+  createdAt = '2030-01-01T10:00:00.000Z'
+): InboxItem {
+  return { id, kind, serverId, serverName: serverId, createdAt } as InboxItem;
 }
+
+/** A call of Everything that started when its items below were asked, or before. */
+const call = { serverId: 'everything', serverName: 'Everything', startedAt: '2030-01-01T10:00:00.000Z' };
 
 describe('what the Tools screen says about a call in words', () => {
   it('says when the server keeps a task for less time than was asked, and only then', () => {
@@ -21,17 +29,17 @@ describe('what the Tools screen says about a call in words', () => {
 
   it('names what a server holds in the Inbox as the Tasks screen does: a question, a model request', () => {
     assert.equal(
-      waitingWords('everything', 'Everything', [item('everything', 'elicitation')]),
+      waitingWords(call, [item('everything', 'elicitation')]),
       'Everything has a question for you in the Inbox'
     );
     for (const kind of ['sampling', 'sampling-approval', 'sampling-review'] as const)
       assert.equal(
-        waitingWords('everything', 'Everything', [item('everything', kind)]),
+        waitingWords(call, [item('everything', kind)]),
         'Everything has a model request for you in the Inbox',
         kind
       );
     assert.equal(
-      waitingWords('everything', 'Everything', [
+      waitingWords(call, [
         item('everything', 'sampling', 's1'),
         item('other', 'sampling', 's2'),
         item('everything', 'elicitation', 'e1'),
@@ -42,9 +50,21 @@ describe('what the Tools screen says about a call in words', () => {
   });
 
   it('says only that the server waits for the person while the Desk knows none of its Inbox items', () => {
-    assert.equal(
-      waitingWords('everything', 'Everything', [item('other', 'elicitation')]),
-      'Everything is waiting for you in the Inbox'
-    );
+    assert.equal(waitingWords(call, [item('other', 'elicitation')]), 'Everything is waiting for you in the Inbox');
+  });
+
+  it('names only what the server asked at or after the call started, and links to the first of it', () => {
+    // The walk: a model request asked at 2:44:23 waits in the Inbox; a call that asks nothing starts later.
+    const earlier = item('everything', 'sampling', 'earlier', '2030-01-01T14:44:23.000Z');
+    const later = { ...call, startedAt: '2030-01-01T14:45:10.000Z' };
+    assert.equal(waitingWords(later, [earlier]), undefined, 'nothing said of the earlier model request');
+    assert.equal(waitingHref(later, [earlier]), '#inbox');
+    // A question the server asks while the call runs is named, and the earlier request is not counted with it.
+    const asked = item('everything', 'elicitation', 'asked', '2030-01-01T14:45:12.000Z');
+    assert.equal(waitingWords(later, [earlier, asked]), 'Everything has a question for you in the Inbox');
+    assert.equal(waitingHref(later, [earlier, asked]), '#inbox/asked');
+    // Asked in the very millisecond the call started: at its start, so named.
+    const atStart = item('everything', 'sampling', 'at-start', later.startedAt);
+    assert.equal(waitingWords(later, [earlier, atStart]), 'Everything has a model request for you in the Inbox');
   });
 });

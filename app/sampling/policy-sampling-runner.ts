@@ -161,7 +161,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         const decision = await this.#waitForPerson(
           context,
           failure
-            ? `${WAITING_IN_INBOX}: the approved model run failed; try it again or decline the request from ${context.serverName}`
+            ? `${WAITING_IN_INBOX}: the approved model run failed; try it again or reject the request from ${context.serverName}`
             : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
           () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
         );

@@ -308,7 +308,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       assert.equal(again.draft.params.systemPrompt, 'Be brief.');
       assert.deepEqual(waitingFor.items.at(-1), {
         message:
-          'Waiting for your answer in the Inbox: the approved model run failed; try it again or decline the request from Test server'
+          'Waiting for your answer in the Inbox: the approved model run failed; try it again or reject the request from Test server'
       });
       assert.deepEqual(notes.items.at(-1), { phase: 'awaiting-approval', lastFailure: again.draft.lastFailure });
 

@@ -207,6 +207,12 @@ export const InboundTaskSchema = z.object({
   /** The person changed the request before it ran (its runner noted a `ranRequest`), as History's `edited`. */
   edited: z.literal(true).optional(),
   /**
+   * When its server first fetched the finished task's result (`tasks/result`). Absent while it
+   * has not: the answer is kept for it until the task's TTL ends, and a server that lost its
+   * tasks (a stdio server started again) never fetches it.
+   */
+  resultFetchedAt: z.string().optional(),
+  /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.
    */

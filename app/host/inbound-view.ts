@@ -1,23 +1,27 @@
 import type { InboundTask } from '../contract/host-api.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { withdrawnTask } from '../history/withdrawal.js';
-import { cancelledByOf } from '../receiver/cancelled-by.js';
+import { cancelledByOf, resultFetchedAtOf } from '../receiver/cancelled-by.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 
 /**
  * What the UI is told of a record beside its fields, read from its notes and outcome, in a list's
  * summary as in the whole view: who cancelled it (the person, for a question withdrawn because
  * they cancelled its task), why Taskdesk withdrew it, whether the person
- * changed its request before it ran.
+ * changed its request before it ran, when its server fetched its result.
  */
-export function inboundMarks(record: Readonly<TaskRecord>): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited'> {
+export function inboundMarks(
+  record: Readonly<TaskRecord>
+): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited' | 'resultFetchedAt'> {
   const withdrawal = withdrawnTask(record);
   // A question Taskdesk withdrew because the person cancelled its task is theirs to have ended, as History says.
   const cancelledBy = withdrawal?.by === 'you' ? 'you' : cancelledByOf(record);
+  const resultFetchedAt = resultFetchedAtOf(record);
   return {
     ...(cancelledBy && { cancelledBy }),
     ...(withdrawal !== undefined && { withdrawn: withdrawal.reason }),
-    ...(lastRanRequest(record.notes) !== undefined && { edited: true })
+    ...(lastRanRequest(record.notes) !== undefined && { edited: true }),
+    ...(resultFetchedAt !== undefined && { resultFetchedAt })
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
+import { resultFetchedAtOf } from './cancelled-by.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paramsBytes } from './request-size.js';
 import { jsonBytesAtLeast, partText } from '../store/json-text.js';
@@ -430,7 +431,24 @@ export class TaskReceiver {
       taskId,
       detail: { outcome: outcome.type }
     });
+    this.#noteFetched(taskId);
     return outcome;
+  }
+
+  /**
+   * The first time a finished task's result is fetched, noted with it: the Desk tells an answer
+   * its server collected from one kept for a server that never asked (a stdio server started
+   * again has lost its tasks). Later fetches change nothing. Not waited for: the result is
+   * served whatever the disk does with the note.
+   */
+  #noteFetched(taskId: string): void {
+    const latest = this.#repo.peek(taskId);
+    if (!latest || !isTerminal(latest.task.status) || resultFetchedAtOf(latest) !== undefined) return;
+    const at = new Date(this.#clock.now()).toISOString();
+    // A new version with a new notes list: the stored one and its parts are never changed.
+    const current: TaskRecord = { ...latest, notes: withNote(latest.notes, { resultFetchedAt: at }) };
+    this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
+    this.#events.taskChanged(taskId, current);
   }
 
   /** `tasks/list`: one page of the owner's tasks, oldest first. */

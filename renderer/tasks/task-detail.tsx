@@ -4,6 +4,7 @@ import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { keptHold } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
+import { fetchState } from './fetched-words.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
@@ -352,6 +353,20 @@ export function TaskDetail({
                     {...hold}
                   />
                   {outbound ? <AskedTtl task={outbound} gone={hold.gone || hold.anew !== undefined} /> : null}
+                </dd>
+              </div>
+            ) : null}
+            {inbound && fetchState(inbound) !== undefined ? (
+              <div className="detail-fetched">
+                <dt>Fetched</dt>
+                <dd>
+                  {inbound.resultFetchedAt !== undefined ? (
+                    <>
+                      By {inbound.serverName}, <DateTime iso={inbound.resultFetchedAt} />
+                    </>
+                  ) : (
+                    `Not yet: ${inbound.serverName} gets it when it asks for this task`
+                  )}
                 </dd>
               </div>
             ) : null}

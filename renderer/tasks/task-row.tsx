@@ -16,6 +16,7 @@ import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
+import { fetchedRowWords } from './fetched-words.js';
 import { itemOutcome, type TaskItem } from './task-items.js';
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
@@ -66,6 +67,7 @@ export const TaskRow = memo(function TaskRow({
   const preview =
     item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, PREVIEW_TOOLTIP_CHARS) : undefined;
   const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
+  const fetched = item.inbound ? fetchedRowWords(item.inbound) : undefined;
   const name =
     `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(
       /\s+/g,
@@ -145,6 +147,8 @@ export const TaskRow = memo(function TaskRow({
           compact
           {...keptHold(item.status, item.outbound, server)}
         />
+        {/* Whether its server collected what Taskdesk keeps for it. */}
+        {fetched !== undefined ? <div className="muted small-text task-fetched">{fetched}</div> : null}
       </td>
       <td className="outcome">
         <Outcome line={itemOutcome(item)} />

@@ -458,6 +458,35 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('says whether the server of a finished task fetched what Taskdesk keeps for it, in its row and its detail', async () => {
+    const asked = await desk.server.request(question('Which shelf for the report?'), CreateTaskResultSchema);
+    const taskId = asked.task.taskId;
+    const item = (await d.fixture.host.call('inbox.list', {})).find((i) => i.taskId === taskId)!;
+    await d.fixture.host.call('inbox.answer', {
+      id: item.id,
+      answer: { action: 'accept', content: { region: 'north' } }
+    });
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const taskRow = row(`received:${taskId}`);
+    await taskRow.locator('[data-status="completed"]').waitFor();
+    const serverName = (await taskRow.locator('td.server').textContent()) ?? '';
+    const fetched = taskRow.locator('.task-fetched');
+    await fetched.getByText(`Not fetched by ${serverName} yet`, { exact: true }).waitFor();
+    await taskRow.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator('.task-detail .detail-fetched');
+    await detail.waitFor();
+    assert.equal(await detail.locator('dt').textContent(), 'Fetched');
+    assert.equal(await detail.locator('dd').textContent(), `Not yet: ${serverName} gets it when it asks for this task`);
+
+    // The server asks for its result: both say so, the detail with when.
+    await desk.server.request({ method: 'tasks/result', params: { taskId } }, ElicitResultSchema);
+    await fetched.getByText(`Fetched by ${serverName}`, { exact: true }).waitFor();
+    assert.match((await detail.locator('dd').textContent()) ?? '', new RegExp(`^By ${serverName}, \\S`));
+    assert.equal(await detail.locator('dd time').count(), 1);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('shows a question’s Markdown title as words — in its row, its detail, the Inbox and History — never as Markdown source or HTML', async () => {
     const markdown = 'Which **region** is the [report](https://example.com/r) for? <b>now</b>';
     const words = 'Which region is the report for? now';

@@ -14,6 +14,8 @@ import type { ToolRounds } from './tool-rounds.js';
 export interface AssistantProviders {
   get(providerId: string): ProviderSettings | undefined;
   apiKey(providerId: string): Promise<string | undefined>;
+  /** How a model call of the provider went: `failure`, its words, when it failed (see `ProviderHealth`). */
+  answered?(providerId: string, failure?: string): void;
 }
 
 /** Options of {@link Generation}. */
@@ -108,9 +110,10 @@ export class Generation {
     const messageId = randomUUID();
     // Asked of this model: its answer names it, even once the conversation has moved to another.
     const model = c.model;
+    const providerId = c.providerId;
     let outcome: ModelCallOutcome;
     try {
-      const settings = this.#o.providers.get(c.providerId);
+      const settings = this.#o.providers.get(providerId);
       if (!settings)
         throw new HostError(
           JsonRpcCode.InvalidParams,
@@ -135,6 +138,10 @@ export class Generation {
         ? { type: 'stopped', text: '' }
         : { type: 'failed', kind: 'setup', message: toErrorData(problem).message, text: '' };
     }
+    // What the provider answered, for its card; not a call stopped, nor one that never reached it.
+    if (outcome.type === 'done') this.#o.providers.answered?.(providerId);
+    else if (outcome.type === 'failed' && outcome.reason !== undefined)
+      this.#o.providers.answered?.(providerId, outcome.reason);
     if (saved) {
       try {
         await saved;

@@ -12,8 +12,11 @@ export type ModelCallOutcome =
   | { type: 'done'; text: string; toolCalls: AccumulatedToolCall[] }
   /** The person stopped it: the text is what had streamed in. */
   | { type: 'stopped'; text: string }
-  /** The provider failed: the message says what happened and what to do. */
-  | { type: 'failed'; kind: string; message: string; text: string };
+  /**
+   * The provider failed: the message says what happened and what to do; `reason`, only what
+   * happened (the classifier's words, for the provider's own state), when the provider was reached.
+   */
+  | { type: 'failed'; kind: string; message: string; text: string; reason?: string };
 
 /**
  * One streamed chat-completions call: text reported as it grows (at most ten times a second),
@@ -57,7 +60,8 @@ export async function streamModelCall(options: {
         type: 'failed',
         kind: failed.kind,
         message: `${failed.message}${advice(failed.kind)}`,
-        text: accumulator.text
+        text: accumulator.text,
+        reason: failed.message
       };
     }
   }

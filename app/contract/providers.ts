@@ -63,10 +63,27 @@ export const ProviderConfigSchema = ProviderSettingsSchema.extend({
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
 /**
- * A provider as a UI sees it: the settings and whether a key is set, never the key.
+ * How a provider has been answering since Taskdesk started: `ok` since `since` (the first of the
+ * calls that went alike), through what the last such call was (`via`: a connection test, a
+ * sampling run, an assistant's model call), and while it fails, the last failure in words
+ * (`message`, redacted as every provider failure is). Kept in memory only: a start knows nothing
+ * yet, and a change of the provider's address or key forgets it.
+ */
+export const ProviderHealthSchema = z.object({
+  ok: z.boolean(),
+  since: z.string(),
+  via: z.enum(['test', 'sampling', 'assistant']),
+  message: z.string().optional()
+});
+export type ProviderHealth = z.infer<typeof ProviderHealthSchema>;
+
+/**
+ * A provider as a UI sees it: the settings and whether a key is set, never the key; how it has
+ * been answering, once it was called.
  */
 export const ProviderViewSchema = ProviderSettingsSchema.extend({
-  hasKey: z.boolean()
+  hasKey: z.boolean(),
+  health: ProviderHealthSchema.optional()
 });
 export type ProviderView = z.infer<typeof ProviderViewSchema>;
 

@@ -443,6 +443,7 @@ export class Host {
       },
       onApprovedRunFailed: (failure) =>
         this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure }),
+      onProvidersChanged: () => void this.#tellProviders(),
       // A model request for a task of ours that ended or was forgotten does not run the model unasked.
       lateReason: (serverId, relatedTaskId) => lateQuestionReason(this.requestor, serverId, relatedTaskId)
     });
@@ -481,7 +482,11 @@ export class Host {
       corruptDir,
       factory,
       requestor: this.requestor,
-      providers: this.sampling.registry,
+      providers: {
+        get: (providerId) => this.sampling.registry.get(providerId),
+        apiKey: (providerId) => this.sampling.registry.apiKey(providerId),
+        answered: (providerId, failure) => this.sampling.providerAnswered(providerId, 'assistant', failure)
+      },
       sourceServer: (serverId) => {
         const connection = this.#connections.get(serverId);
         return connection?.ready ? sourceServerOf(connection) : undefined;
@@ -910,8 +915,13 @@ export class Host {
       this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
     }
     if (method === 'providers.save' || method === 'providers.remove' || method === 'providers.clearKey') {
-      this.events.emit('providers.changed', { providers: await this.sampling.views() });
+      await this.#tellProviders();
     }
+  }
+
+  /** Tells the windows the providers as `providers.list` answers now. */
+  async #tellProviders(): Promise<void> {
+    this.events.emit('providers.changed', { providers: await this.sampling.views() });
   }
 
   /** Calls a host API method, throwing its error: the typed in-process form of `dispatch`. */

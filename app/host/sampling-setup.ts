@@ -13,6 +13,7 @@ import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampl
 import {
   ProviderSettingsSchema,
   type ModelListing,
+  type ProviderHealth,
   type ProviderSaveSchema,
   type ProviderSettings,
   type ProviderView,
@@ -46,6 +47,8 @@ export interface SamplingSetupOptions {
   lateReason?: PolicySamplingRunnerOptions['lateReason'];
   /** The fetch the `openai` SDK and the probes use (tests, proxies). */
   fetch?: typeof fetch;
+  /** What a window shows of the providers changed without a host call (how one answers, see `ProviderHealth`). */
+  onProvidersChanged?: () => void;
   /** Ports probed by local detection (tests use a random one). */
   localPorts?: readonly LocalServerPort[];
   /** How long local detection waits for each port; default 800 ms. */
@@ -96,6 +99,7 @@ export class SamplingSetup {
       providers: this.registry,
       clock: options.clock,
       onPartial: options.onPartial,
+      onAnswered: (providerId, failure) => this.providerAnswered(providerId, 'sampling', failure),
       ...(options.fetch && { fetch: options.fetch })
     });
     const policyRunner = new PolicySamplingRunner({
@@ -301,10 +305,22 @@ export class SamplingSetup {
   async test(providerId: string): Promise<ConnectionTestResult> {
     const settings = this.registry.get(providerId);
     if (!settings) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
-    return testConnection(settings, await this.registry.apiKey(providerId), {
+    const result = await testConnection(settings, await this.registry.apiKey(providerId), {
       clock: this.#options.clock,
       ...(this.#options.fetch && { fetch: this.#options.fetch })
     });
+    this.providerAnswered(providerId, 'test', result.ok ? undefined : result.message);
+    return result;
+  }
+
+  /**
+   * How a call of a provider went (`failure`: why it failed, in words), from a connection test, a
+   * sampling run or the assistant: kept for the providers' views, and the windows told when that
+   * changes what they show.
+   */
+  providerAnswered(providerId: string, via: ProviderHealth['via'], failure?: string): void {
+    const at = new Date(this.#options.clock.now()).toISOString();
+    if (this.registry.answered(providerId, via, at, failure)) this.#options.onProvidersChanged?.();
   }
 
   /** Local OpenAI-compatible servers answering on their usual loopback ports. */

@@ -50,6 +50,11 @@ export interface LlmSamplingRunnerOptions {
   clock?: Clock;
   /** Called for every streamed piece of text; the host forwards it to the UI. */
   onPartial?: (update: PartialUpdate) => void;
+  /**
+   * Told how each run's provider answered: `failure` (its words, redacted) when it failed,
+   * nothing when it answered; not for a run that was cancelled or never reached it.
+   */
+  onAnswered?: (providerId: string, failure?: string) => void;
   /** Called before each retry wait (rate limit, server error). */
   onRetry?: (notice: RetryNotice & { serverId: string; taskId?: string }) => void;
   retry?: Partial<RetryOptions>;
@@ -211,7 +216,12 @@ export class LlmSamplingRunner implements SamplingRunner {
         throw new ProviderFailureError(droppedFailure(subject));
       }
       try {
-        return { type: 'result', result: toCreateMessageResult(completion, params, chosen.model) };
+        const answer: SamplingOutcome = {
+          type: 'result',
+          result: toCreateMessageResult(completion, params, chosen.model)
+        };
+        this.#options.onAnswered?.(provider.id);
+        return answer;
       } catch (error) {
         if (!(error instanceof MalformedCompletionError)) throw error;
         return this.#failureOutcome(
@@ -304,6 +314,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
     if (found.status !== undefined) data['status'] = found.status;
     const message = redactSecrets(found.message, [apiKey]);
+    if (found.kind !== 'cancelled') this.#options.onAnswered?.(provider.id, message);
     return { type: 'error', error: { code: JsonRpcCode.InternalError, message, data } };
   }
 }

@@ -8,6 +8,7 @@ import {
   settingsOf,
   viewOf,
   type ProviderConfig,
+  type ProviderHealth,
   type ProviderSettings,
   type ProviderView,
   type SavedProvider
@@ -44,6 +45,8 @@ export class ProviderRegistry implements ProviderSource {
   #providers: ProviderSettings[];
   /** The last change under way (see `#serially`). */
   #changes: Promise<unknown> = Promise.resolve();
+  /** How each provider has been answering (see {@link answered}), by id. */
+  readonly #health = new Map<string, ProviderHealth>();
 
   constructor(keys: KeyStore, initial: readonly ProviderSettings[] = []) {
     this.#keys = keys;
@@ -82,6 +85,8 @@ export class ProviderRegistry implements ProviderSource {
       if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
       else if (await this.#keys.has(settings.id)) await this.#keys.delete(settings.id);
       this.#providers.push(settings);
+      // An id used before (a provider removed since) starts with nothing known of it.
+      this.#health.delete(settings.id);
       return outward(settings, config.apiKey !== undefined);
     });
   }
@@ -115,8 +120,10 @@ export class ProviderRegistry implements ProviderSource {
         await this.#keys.delete(settings.id);
         keyDroppedFor = originOf(stored.baseURL);
       }
+      // What it answered was about the address and key it had: either changed, it is not known yet.
+      if (config.apiKey !== undefined || stored.baseURL !== settings.baseURL) this.#health.delete(settings.id);
       this.#providers[index] = settings;
-      const view = outward(settings, await this.#keys.has(settings.id));
+      const view = this.#outward(settings, await this.#keys.has(settings.id));
       return keyDroppedFor === undefined ? view : { ...view, keyDroppedFor };
     });
   }
@@ -139,8 +146,15 @@ export class ProviderRegistry implements ProviderSource {
         defaultModel: stored.defaultModel ?? unique.find((name) => !NOT_FOR_CHAT.test(name)) ?? unique[0]
       });
       this.#providers[index] = settings;
-      return outward(settings, await this.#keys.has(providerId));
+      return this.#outward(settings, await this.#keys.has(providerId));
     });
+  }
+
+  /** {@link outward}, with how the provider has been answering. */
+  #outward(settings: ProviderSettings, hasKey: boolean): ProviderView {
+    const view = outward(settings, hasKey);
+    const health = this.#health.get(settings.id);
+    return health ? { ...view, health: { ...health } } : view;
   }
 
   /**
@@ -179,18 +193,42 @@ export class ProviderRegistry implements ProviderSource {
   remove(providerId: string): Promise<void> {
     return this.#serially(async () => {
       this.#providers = this.#providers.filter((p) => p.id !== providerId);
+      this.#health.delete(providerId);
       await this.#keys.delete(providerId);
     });
   }
 
   /** Clears the key of a provider (a local server that no longer needs one). */
   clearKey(providerId: string): Promise<void> {
-    return this.#serially(() => this.#keys.delete(providerId));
+    return this.#serially(async () => {
+      this.#health.delete(providerId);
+      await this.#keys.delete(providerId);
+    });
+  }
+
+  /**
+   * Records how a call of a provider went (`failure`: why it failed, in words; absent when it
+   * answered) at `at`. Returns whether what {@link views} shows of it changed: it began to answer
+   * or to fail, or failed otherwise than last time (the host then tells the windows). Calls alike
+   * in a row change nothing, so a busy provider is not announced on every call.
+   */
+  answered(providerId: string, via: ProviderHealth['via'], at: string, failure?: string): boolean {
+    if (!this.#providers.some((p) => p.id === providerId)) return false;
+    const before = this.#health.get(providerId);
+    const ok = failure === undefined;
+    if (before && before.ok === ok && before.message === failure) return false;
+    this.#health.set(providerId, {
+      ok,
+      since: before?.ok === ok ? before.since : at,
+      via,
+      ...(failure !== undefined && { message: failure })
+    });
+    return true;
   }
 
   /** Every provider as the UI may see it. */
   async views(): Promise<ProviderView[]> {
-    return Promise.all(this.#providers.map(async (p) => outward(p, await this.#keys.has(p.id))));
+    return Promise.all(this.#providers.map(async (p) => this.#outward(p, await this.#keys.has(p.id))));
   }
 
   /** The settings to persist; holds no keys. */

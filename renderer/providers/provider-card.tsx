@@ -2,11 +2,19 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ProviderView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { DateTime } from '../components/date-time.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ConnectionTestView, type TestState } from './connection-test-view.js';
 import { foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
 import { ratingsText } from './model-rows.js';
+
+/** What made the last call of a provider, in words. */
+const VIA_WORDS: Record<NonNullable<ProviderView['health']>['via'], string> = {
+  test: 'a connection test',
+  sampling: 'a server’s model request',
+  assistant: 'a conversation'
+};
 
 /**
  * One saved provider (never its key): facts, "Test connection", edit, delete key, remove; and,
@@ -143,6 +151,16 @@ export const ProviderCard = memo(function ProviderCard({
         >
           {provider.hasKey ? 'Key stored' : local ? 'No key (none needed locally)' : 'No key'}
         </span>
+        {/* How its calls went since Taskdesk started (a test, a model request, a conversation): a
+            provider that began to fail (an expired key) is seen in the list, not only in a chat. */}
+        {provider.health ? (
+          <span
+            className={`status ${provider.health.ok ? 'status-ready' : 'status-failed'}`}
+            data-health={provider.health.ok ? 'answering' : 'failing'}
+          >
+            {provider.health.ok ? 'Answering' : 'Failing'}
+          </span>
+        ) : null}
       </div>
       <dl className="facts">
         <dt>Id</dt>
@@ -153,6 +171,17 @@ export const ProviderCard = memo(function ProviderCard({
         <dd>
           <code className="url">{provider.baseURL}</code>
         </dd>
+        {provider.health ? (
+          <>
+            <dt>Calls</dt>
+            <dd className="provider-health">
+              {provider.health.ok ? 'Answering since ' : 'Failing since '}
+              <DateTime iso={provider.health.since} />
+              {` (the last: ${VIA_WORDS[provider.health.via]})`}
+              {provider.health.message !== undefined ? `: ${provider.health.message}` : null}
+            </dd>
+          </>
+        ) : null}
         <dt>Default model</dt>
         <dd>{defaultModel ? <code>{defaultModel}</code> : <span className="muted">none</span>}</dd>
         {provider.tokenLimitParam ? (

@@ -169,6 +169,11 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       ['fake-small', 'fake-large']
     );
     assert.equal(cloud.requests.at(-1)!.authorization, `Bearer ${KEY}`);
+    await card.locator('.card-header [data-health="answering"]').getByText('Answering', { exact: true }).waitFor();
+    assert.match(
+      (await card.locator('.provider-health').textContent()) ?? '',
+      /^Answering since .+ \(the last: a connection test\)$/
+    );
   });
 
   it('edits a provider leaving the key field empty: the stored key is kept', async () => {
@@ -311,6 +316,13 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     assert.match((await result.textContent()) ?? '', /^Connection failed: .+/);
     // In words only: no bare code of the failure's kind ("unreachable") under the sentence.
     assert.equal(await result.locator('p').count(), 1);
+    // The card's header says it fails, and its facts since when and why: seen in the list of
+    // providers, whichever call failed (a test here; a conversation or a server's model request too).
+    await card.locator('.card-header [data-health="failing"]').getByText('Failing', { exact: true }).waitFor();
+    assert.match(
+      (await card.locator('.provider-health').textContent()) ?? '',
+      /^Failing since .+ \(the last: a connection test\): .+/
+    );
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();

@@ -1,4 +1,4 @@
-import type { InboxItem, ServerView } from '../../app/contract/host-api.js';
+import type { InboxAnswerInput, InboxItem, ServerView } from '../../app/contract/host-api.js';
 import { formatDateTime } from '../components/format.js';
 
 /**
@@ -38,6 +38,30 @@ export function keptNote(item: InboxItem, delivery: AnswerDelivery): string | un
 export function answeredText(item: InboxItem, delivery: AnswerDelivery, sent: string): string {
   if (delivery.kind === 'now') return sent;
   return `Answer kept for ${item.serverName}${untilText(delivery.until)}: it gets it when it asks for this task.`;
+}
+
+/**
+ * What is said once an answer of `action` is taken. `done` is the card's words for it ("Answer
+ * sent to…", "Request from … rejected."), said as they are when the answer goes at once. A
+ * decline, dismissal or rejection says what the person did whether the answer goes now or is kept,
+ * and then that it is kept: "Answer kept…" alone read as if something had been sent.
+ */
+export function answerSaid(
+  item: InboxItem,
+  action: InboxAnswerInput['action'],
+  delivery: AnswerDelivery,
+  done: string
+): string {
+  const refused =
+    action === 'decline' || action === 'cancel' ? declinedText(item, action) : action === 'reject' ? done : undefined;
+  if (refused === undefined) return answeredText(item, delivery, done);
+  return delivery.kind === 'now' ? refused : `${refused} ${answeredText(item, delivery, refused)}`;
+}
+
+/** A declined or dismissed question, or model request, in words that name it and its server. */
+function declinedText(item: InboxItem, action: 'decline' | 'cancel'): string {
+  const what = action === 'decline' ? 'Declined' : 'Dismissed';
+  return `${what}: ${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}.`;
 }
 
 function untilText(until: string | undefined): string {

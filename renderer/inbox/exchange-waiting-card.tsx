@@ -6,6 +6,7 @@ import { DateTime } from '../components/date-time.js';
 import { ExternalLink } from '../components/external-link.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { askAgainWords, askedAgainWords } from '../components/exchange-words.js';
+import { CardKeyHint } from './inbox-keys.js';
 
 /** The request of an exchange in words: `tool x`, `prompt x`, `resource <uri>`. */
 function requestWords(exchange: InputExchangeView): string {
@@ -96,6 +97,7 @@ function ExchangeWaitingCard({
         <p className="meta">
           From <strong>{exchange.serverName}</strong> · for {what} · since <DateTime iso={exchange.updatedAt} />
         </p>
+        <CardKeyHint cardId={exchange.exchangeId} />
       </header>
       <p>
         You agreed to open a page

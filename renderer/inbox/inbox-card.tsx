@@ -8,6 +8,7 @@ import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
 import { relatedTaskOf, serverMayGiveUp } from './server-gives-up.js';
+import { CardKeyHint } from './inbox-keys.js';
 import { keepsTypedText } from './typed-text.js';
 
 /** The frame every inbox item shares: what kind, who asks, when, and for which task. */
@@ -81,6 +82,7 @@ export function InboxCard({
             </>
           )}
         </p>
+        <CardKeyHint cardId={item.id} />
       </header>
       {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
       {/* Wherever the server waits on a request with a timeout, a question for its own task too. */}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useRef, type RefObject } from 'react';
 import { useDesk } from '../shell/desk-context.js';
 
 /** The Inbox's keys, as the help dialog lists them. */
@@ -15,6 +15,33 @@ const KEYS: Array<[string, string]> = [
 /** The Inbox's cards, in the order shown: a request waiting for the person, then each question. */
 const CARD = '[data-exchange-id], [data-inbox-id]';
 
+/**
+ * What a key pressed on the Inbox's heading left to do: the card it put the focus on
+ * (`data-inbox-id` or `data-exchange-id`) and what pressing the key again does there.
+ */
+export interface KeyHint {
+  cardId: string;
+  text: string;
+}
+
+/** The Inbox's {@link KeyHint} of now, for the cards to show on the one it is about. */
+export const KeyHintContext = createContext<KeyHint | undefined>(undefined);
+
+/**
+ * The hint of the Inbox's keys on the card `cardId`, when there is one: shown, as the live region
+ * said it, for those who see the card rather than hear it.
+ */
+export function CardKeyHint({ cardId }: { cardId: string }) {
+  const hint = useContext(KeyHintContext);
+  if (hint?.cardId !== cardId) return null;
+  // Said already by the live region: not said again to a screen reader going through the card.
+  return (
+    <p className="inbox-key-hint muted small-text" aria-hidden="true">
+      {hint.text}
+    </p>
+  );
+}
+
 /** Whether a key press belongs to what is being typed (a field), not to the Inbox. */
 function typing(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -25,15 +52,36 @@ function typing(target: EventTarget | null): boolean {
  * Keyboard shortcuts of the Inbox, while it is the screen shown and no field has the keys: move
  * between cards, open one, answer it, and `?` for a help dialog (`<dialog>`, closed by Escape).
  */
-export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | null>; active: boolean }) {
+export function InboxKeys({
+  list,
+  active,
+  onHint
+}: {
+  list: RefObject<HTMLDivElement | null>;
+  active: boolean;
+  /** Shows a {@link KeyHint} on its card, or none (undefined): it goes with the next key, or as the focus leaves the card. */
+  onHint: (hint: KeyHint | undefined) => void;
+}) {
   const help = useRef<HTMLDialogElement>(null);
   const { announce } = useDesk();
   useEffect(() => {
     if (!active) return;
     const cards = () => [...(list.current?.querySelectorAll<HTMLElement>(CARD) ?? [])];
     const current = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(CARD);
+    /** The card a hint is shown on. */
+    let hinted: HTMLElement | undefined;
+    const clearHint = () => {
+      if (hinted === undefined) return;
+      hinted = undefined;
+      onHint(undefined);
+    };
+    const onFocus = (event: FocusEvent) => {
+      if (event.target !== hinted) clearHint();
+    };
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
+      // Its key pressed again (or any other): the hint has been followed, or left.
+      if (!['Shift', 'CapsLock'].includes(event.key)) clearHint();
       // Escape in a card's field gives the keys back: focus returns to the card itself.
       if (event.key === 'Escape' && typing(event.target) && !(event.target as HTMLElement).closest('dialog')) {
         const card = (event.target as HTMLElement).closest<HTMLElement>(CARD);
@@ -77,11 +125,16 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
         case 'd':
           if (event.repeat) break;
           if (!here && (document.activeElement === document.body || document.activeElement?.id === 'heading-inbox')) {
-            if (all[0]) {
-              all[0].focus();
-              announce(
-                `On the first item. Press ${event.key} again to ${event.key === 'a' ? 'approve or submit' : 'decline or reject'} it.`
-              );
+            const first = all[0];
+            if (first) {
+              first.focus();
+              const again = `Press ${event.key} again to ${event.key === 'a' ? 'approve or submit' : 'decline or reject'} it.`;
+              announce(`On the first item. ${again}`);
+              const cardId = first.dataset.inboxId ?? first.dataset.exchangeId;
+              if (cardId !== undefined) {
+                hinted = first;
+                onHint({ cardId, text: again });
+              }
             } else handled = false;
           } else if (event.key === 'a') button((b) => b.classList.contains('primary'))?.click();
           else button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
@@ -95,8 +148,13 @@ export function InboxKeys({ list, active }: { list: RefObject<HTMLDivElement | n
       if (handled) event.preventDefault();
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [active, list, announce]);
+    document.addEventListener('focusin', onFocus);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocus);
+      clearHint();
+    };
+  }, [active, list, announce, onHint]);
 
   return (
     <dialog ref={help} className="keys-help" aria-labelledby="keys-help-title">

@@ -4,13 +4,14 @@ import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
-import { InboxKeys } from './inbox-keys.js';
+import { InboxKeys, KeyHintContext, type KeyHint } from './inbox-keys.js';
 import { LiveStreams } from './live-streams.js';
 import { DeskWelcome, InboxGuide } from './inbox-guide.js';
 import { InInbox } from './answer-place.js';
 import { answeredTaskKey } from './answer-taken.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 import { ExchangesWaiting } from './exchange-waiting-card.js';
+import { focusCard } from './show-card.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
 export const INBOX_PAGE = 50;
@@ -43,10 +44,16 @@ export function InboxScreen({
   const exchangesWaiting = useDeskState((state) => Object.keys(state.waitingExchanges).length);
   const empty = inbox.length === 0 && exchangesWaiting === 0;
   const [shown, setShown] = useState(INBOX_PAGE);
+  /** What the key pressed on the heading left to do, shown on the card it went to. */
+  const [keyHint, setKeyHint] = useState<KeyHint | undefined>(undefined);
   const list = useRef<HTMLDivElement>(null);
   /** Every card, waiting requests and questions alike: where the Inbox's keys move. */
   const cards = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement | null>(null);
+  /** The line of what the last answer did, when there is one. */
+  const answeredLine = useRef<HTMLParagraphElement>(null);
+  /** The card the focus moved to when the card above it went, before the line of its answer came. */
+  const handedOn = useRef<HTMLElement | undefined>(undefined);
   /** The card that last held focus, and the list as last rendered. */
   const focused = useRef<string | undefined>(undefined);
   const previous = useRef(inbox);
@@ -82,12 +89,18 @@ export function InboxScreen({
     const card = list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(openId)}"]`);
     if (card) {
       opened.current = openId;
-      card.focus();
-      card.scrollIntoView({ block: 'nearest' });
+      focusCard(card);
     } else if (document.activeElement === document.body) heading.current?.focus();
     // Until the card is there (a reload at this address: the Inbox is not loaded yet), it is
     // looked for again each time the Inbox changes.
   }, [openId, present]);
+
+  useLayoutEffect(() => {
+    const card = handedOn.current;
+    if (lastAnswered === undefined || card === undefined) return;
+    handedOn.current = undefined;
+    if (document.activeElement === card) focusCard(card, answeredLine.current);
+  }, [lastAnswered]);
 
   /**
    * A waiting-for-you card that held the focus goes: the first question takes it, else the heading
@@ -133,7 +146,7 @@ export function InboxScreen({
         approved.current = undefined;
         if (document.activeElement === review.handedTo) {
           parked.current = false;
-          card.focus();
+          focusCard(card);
           return;
         }
       }
@@ -143,7 +156,7 @@ export function InboxScreen({
       const card = added && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(added.id)}"]`);
       if (card) {
         parked.current = false;
-        card.focus();
+        focusCard(card);
         return;
       }
     }
@@ -159,8 +172,13 @@ export function InboxScreen({
       return;
     const cards = list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [];
     const next = cards[Math.min(index, cards.length - 1)];
-    if (next) next.focus();
-    else {
+    // The line of what the answer did is over the cards: in sight with the next card, if it fits.
+    // The host's word that the card went may come before the reply to the answer (see
+    // answerTaken): the line then comes after, and is brought in sight as it does.
+    if (next) {
+      focusCard(next, answeredLine.current);
+      handedOn.current = answeredLine.current ? undefined : next;
+    } else {
       heading.current?.focus();
       parked.current = true;
     }
@@ -189,11 +207,11 @@ export function InboxScreen({
       <p className="muted small-text">
         Press <kbd>?</kbd> for the keys of the Inbox.
       </p>
-      <InboxKeys list={cards} active={active} />
+      <InboxKeys list={cards} active={active} onHint={setKeyHint} />
       <LiveStreams />
       {/* Not a live region: the answer was announced when it was sent. */}
       {lastAnswered ? (
-        <p className="inbox-answered muted">
+        <p className="inbox-answered muted" ref={answeredLine}>
           {lastAnswered}
           {answeredTask !== undefined ? (
             <>
@@ -209,21 +227,23 @@ export function InboxScreen({
       {empty && unloaded === undefined ? <InboxGuide /> : null}
       {/* The keys (j, k, a…) go through every card: those waiting for the person, then the questions. */}
       <div ref={cards}>
-        <ExchangesWaiting onFocusLeaving={focusAfterWaitingCard} />
-        <div
-          className="cards"
-          ref={list}
-          onFocus={(event) => {
-            const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
-            if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
-          }}
-        >
-          <InInbox.Provider value={true}>
-            {visible.map((item) => (
-              <InboxItemCard key={item.id} item={item} />
-            ))}
-          </InInbox.Provider>
-        </div>
+        <KeyHintContext.Provider value={keyHint}>
+          <ExchangesWaiting onFocusLeaving={focusAfterWaitingCard} />
+          <div
+            className="cards"
+            ref={list}
+            onFocus={(event) => {
+              const card = (event.target as HTMLElement).closest<HTMLElement>('[data-inbox-id]');
+              if (card?.dataset.inboxId) focused.current = card.dataset.inboxId;
+            }}
+          >
+            <InInbox.Provider value={true}>
+              {visible.map((item) => (
+                <InboxItemCard key={item.id} item={item} />
+              ))}
+            </InInbox.Provider>
+          </div>
+        </KeyHintContext.Provider>
       </div>
       {inbox.length > shown ? (
         <div className="actions">

@@ -2,10 +2,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
 import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { formatWhen, sentence, truncate } from '../components/format.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
+import { answerDelivery } from './answer-delivery.js';
 import { ConversationView } from './conversation-view.js';
+import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
@@ -39,6 +40,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const failed = review ? undefined : draft?.lastFailure;
   const answering = useAnswer(item);
   const providers = useDeskState((state) => state.providers);
+  const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
   const resultContent = draft?.result?.content as { type?: unknown; text?: unknown } | undefined;
   const editable = review && resultContent?.type === 'text' && typeof resultContent.text === 'string';
   const originalAnswer = editable ? String(resultContent.text) : '';
@@ -179,7 +181,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
       {failed ? (
         <p className="banner banner-warning run-failed">
-          {`The run you approved on ${failed.model} (${failed.providerName}) failed ${formatWhen(new Date(failed.at), new Date())}: ${sentence(truncate(failed.message, 300))} Try it again, on another model or with the request changed, write the reply yourself, or reject it; ${item.serverName} waits meanwhile.`}
+          {failedRunText(item, failed, answerDelivery(item, server), new Date())}
         </p>
       ) : null}
       <ConversationView request={item.request} />

@@ -3,7 +3,7 @@ import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js
 import { failureOf, useFailure, type FailureState } from '../components/action-error.js';
 import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { answerDelivery, answeredText } from './answer-delivery.js';
+import { answerDelivery, answerSaid } from './answer-delivery.js';
 import { answerTaken } from './answer-taken.js';
 import { InInbox } from './answer-place.js';
 
@@ -49,10 +49,7 @@ export function useAnswer(item: InboxItem): Answering {
       // A task's answer the server is not there to fetch now is kept with the task: said so.
       const delivery = answerDelivery(item, server);
       const words = typeof done === 'string' ? { running: done } : done;
-      const said =
-        answer.action === 'decline' || answer.action === 'cancel'
-          ? declinedText(item, answer.action)
-          : answeredText(item, delivery, words.running);
+      const said = answerSaid(item, answer.action, delivery, words.running);
       const run =
         'answered' in words && answer.action === 'approve' && delivery.kind === 'now'
           ? {
@@ -74,10 +71,4 @@ export function useAnswer(item: InboxItem): Answering {
     }
   };
   return { busy, failure, send };
-}
-
-/** A declined or cancelled question, in words that name it and its server. */
-function declinedText(item: InboxItem, action: 'decline' | 'cancel'): string {
-  const what = action === 'decline' ? 'Declined' : 'Dismissed';
-  return `${what}: ${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}.`;
 }

@@ -143,4 +143,51 @@ describe('the Inbox from the keyboard', () => {
     assert.equal(await page.locator('.inbox-answered').count(), 0);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('shows on the card what a or d from the heading left to do, until the key comes again or the focus leaves', async () => {
+    for (const message of ['Fourth', 'Fifth']) {
+      await peer.server.request(ask(message), CreateTaskResultSchema);
+      await page.getByRole('article', { name: message }).waitFor();
+    }
+    const firstId = await page.locator('[data-inbox-id]').first().getAttribute('data-inbox-id');
+    const hint = page.locator('.inbox-key-hint');
+    /** The hint's text and card, and whether it is in sight in the window. */
+    const shownHint = () =>
+      hint.evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          return {
+            text: element.textContent,
+            card: element.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId,
+            inSight: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight
+          };
+        })
+      );
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('d');
+    await hint.waitFor();
+    assert.deepEqual(await shownHint(), [
+      { text: 'Press d again to decline or reject it.', card: firstId, inSight: true }
+    ]);
+    // The focus leaves the card: the hint goes with it.
+    await page.keyboard.press('j');
+    await hint.waitFor({ state: 'detached' });
+
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('a');
+    await hint.waitFor();
+    assert.deepEqual(await shownHint(), [
+      { text: 'Press a again to approve or submit it.', card: firstId, inSight: true }
+    ]);
+    // The focus back on the heading: gone too; d from there says d's.
+    await page.locator('#heading-inbox').focus();
+    await hint.waitFor({ state: 'detached' });
+    await page.keyboard.press('d');
+    await hint.getByText('Press d again to decline or reject it.').waitFor();
+    // The key again: the card is declined, and no hint stays on the next one.
+    await page.keyboard.press('d');
+    await page.locator(`[data-inbox-id="${firstId}"]`).waitFor({ state: 'detached' });
+    assert.equal(await hint.count(), 0);
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -250,7 +250,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       // waits say so in the status message: input_required would ask the server for input).
       const waiting = await fixture.host.call('tasks.get', { taskId: task.taskId });
       assert.equal(waiting.task.status, 'working');
-      assert.match(waiting.task.statusMessage ?? '', /the approved model run failed; try it again or decline/);
+      assert.match(waiting.task.statusMessage ?? '', /the approved model run failed; try it again or reject/);
       assert.equal(await page.locator('.notice-failed-run').count(), 0, 'the card says it: no notice besides');
 
       llm.enqueue({ kind: 'hold' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboxItem, ServerView } from '../../../app/contract/host-api.js';
-import { answerDelivery, answeredText, keptNote } from '../../../renderer/inbox/answer-delivery.js';
+import { answerDelivery, answeredText, answerSaid, keptNote } from '../../../renderer/inbox/answer-delivery.js';
 
 const item = (over: Partial<InboxItem> = {}): InboxItem => ({
   id: 'i1',
@@ -79,6 +79,38 @@ describe('where an inbox answer goes', () => {
     assert.equal(
       keptNote(item({ taskId: 't2' }), delivery),
       'Books is not connected. Your answer is kept with the task, for when it connects and asks for it.'
+    );
+  });
+
+  it('says what the person did (rejected, declined, dismissed) as well as that a kept answer is kept', () => {
+    const earlier = ready('2026-12-03T10:30:00.000Z');
+    const request = item({ ...task, kind: 'sampling-approval', request: { messages: [], maxTokens: 10 } });
+    const rejected = answerSaid(request, 'reject', answerDelivery(request, earlier), 'Request from Books rejected.');
+    assert.match(
+      rejected,
+      /^Request from Books rejected\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+    );
+    const question = item(task);
+    assert.match(
+      answerSaid(question, 'decline', answerDelivery(question, earlier), 'Answer sent to Books.'),
+      /^Declined: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+    );
+    assert.match(
+      answerSaid(question, 'cancel', answerDelivery(question, server({ status: 'closed' })), 'Answer sent to Books.'),
+      /^Dismissed: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+    );
+    // An answer that goes at once says only what was done; an accepted one kept, that it is kept.
+    assert.equal(
+      answerSaid(question, 'decline', { kind: 'now' }, 'Answer sent to Books.'),
+      'Declined: Books’s question.'
+    );
+    assert.equal(
+      answerSaid(request, 'reject', { kind: 'now' }, 'Request from Books rejected.'),
+      'Request from Books rejected.'
+    );
+    assert.match(
+      answerSaid(question, 'accept', answerDelivery(question, earlier), 'Answer sent to Books.'),
+      /^Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
   });
 });

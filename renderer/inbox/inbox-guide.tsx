@@ -21,7 +21,7 @@ export function DeskWelcome() {
       </p>
       <ul>
         <li>
-          <a href="#servers">Add a server</a>, or import yours from another app’s settings.
+          <a href="#servers/add">Add a server</a>, or import yours from another app’s settings.
         </li>
         {hasProvider ? null : (
           <li>

@@ -1,12 +1,26 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DeskContext, useDesk, useDeskState, type Desk } from '../shell/desk-context.js';
 import { AddServerForm } from './add-server-form.js';
 import { ServerCard } from './server-card.js';
 import { ImportPanel } from './import-panel.js';
 
 /** The Servers screen: each configured server, adding one, and importing those of other apps. */
-export function ServersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+export function ServersScreen({
+  headingRef,
+  address
+}: {
+  headingRef: (element: HTMLHeadingElement | null) => void;
+  /** What follows `#servers/` in the address: `add` goes to the Add a server form (the first run's link). */
+  address?: string | undefined;
+}) {
   const servers = useDeskState((state) => state.servers);
+  // `#servers/add`: the form's heading takes the focus, in sight (a long list of servers above it).
+  useEffect(() => {
+    if (address !== 'add') return;
+    const form = document.getElementById('heading-add-server');
+    form?.focus({ preventScroll: true });
+    form?.scrollIntoView({ block: 'start' });
+  }, [address]);
   const heading = useRef<HTMLHeadingElement | null>(null);
   const list = useRef<HTMLUListElement>(null);
   /**

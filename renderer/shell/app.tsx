@@ -178,7 +178,10 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
         )}
         {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
         {section('tools', <ToolsScreen active={screen === 'tools'} request={toolsRequest} headingRef={refs.tools} />)}
-        {section('servers', <ServersScreen headingRef={refs.servers} />)}
+        {section(
+          'servers',
+          <ServersScreen headingRef={refs.servers} address={screen === 'servers' ? sub : undefined} />
+        )}
         {section('providers', <ProvidersScreen headingRef={refs.providers} />)}
         {section('audit', <AuditScreen active={screen === 'audit'} headingRef={refs.audit} />)}
       </main>

@@ -51,7 +51,14 @@ describe('the empty Inbox’s guide', () => {
     await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
     await welcome.getByRole('link', { name: 'Add a server', exact: true }).click();
     await page.getByRole('heading', { name: 'Servers', level: 2 }).waitFor();
-    assert.match(page.url(), /#servers$/);
+    assert.match(page.url(), /#servers\/add$/);
+    // It leads to the form itself: its heading has the focus, in sight.
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-add-server');
+    const form = await page.locator('#heading-add-server').boundingBox();
+    assert.ok(
+      form && form.y >= 0 && form.y < (page.viewportSize()?.height ?? 0),
+      `the form's heading in sight (${form?.y})`
+    );
 
     // A server added (even one not connected): the Desk is no longer new, and says no more of it.
     await fixture.host.call('servers.add', {

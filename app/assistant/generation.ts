@@ -14,8 +14,11 @@ import type { ToolRounds } from './tool-rounds.js';
 export interface AssistantProviders {
   get(providerId: string): ProviderSettings | undefined;
   apiKey(providerId: string): Promise<string | undefined>;
-  /** How a model call of the provider went: `failure`, its words, when it failed (see `ProviderHealth`). */
-  answered?(providerId: string, failure?: string): void;
+  /**
+   * A model call of the provider starts; the function it returns is told how it went: `failure`,
+   * its words, when it failed (see `ProviderHealth`).
+   */
+  called?(providerId: string): (failure?: string) => void;
 }
 
 /** Options of {@link Generation}. */
@@ -111,6 +114,7 @@ export class Generation {
     // Asked of this model: its answer names it, even once the conversation has moved to another.
     const model = c.model;
     const providerId = c.providerId;
+    const answered = this.#o.providers.called?.(providerId);
     let outcome: ModelCallOutcome;
     try {
       const settings = this.#o.providers.get(providerId);
@@ -139,9 +143,8 @@ export class Generation {
         : { type: 'failed', kind: 'setup', message: toErrorData(problem).message, text: '' };
     }
     // What the provider answered, for its card; not a call stopped, nor one that never reached it.
-    if (outcome.type === 'done') this.#o.providers.answered?.(providerId);
-    else if (outcome.type === 'failed' && outcome.reason !== undefined)
-      this.#o.providers.answered?.(providerId, outcome.reason);
+    if (outcome.type === 'done') answered?.();
+    else if (outcome.type === 'failed' && outcome.reason !== undefined) answered?.(outcome.reason);
     if (saved) {
       try {
         await saved;

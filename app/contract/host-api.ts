@@ -213,6 +213,11 @@ export const InboundTaskSchema = z.object({
    */
   resultFetchedAt: z.string().optional(),
   /**
+   * Its result is kept for its server, which has not fetched it yet. Absent once it has, and for
+   * a task that ended before Taskdesk noted fetches (nothing is known of those).
+   */
+  awaitingFetch: z.literal(true).optional(),
+  /**
    * Set in lists (`tasks.list`, `task.changed`) when the request, outcome, notes or status
    * message were shortened to keep them small; `tasks.get` has the whole record.
    */

@@ -64,10 +64,11 @@ export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
 /**
  * How a provider has been answering since Taskdesk started: `ok` since `since` (the first of the
- * calls that went alike), through what the last such call was (`via`: a connection test, a
- * sampling run, an assistant's model call), and while it fails, the last failure in words
- * (`message`, redacted as every provider failure is). Kept in memory only: a start knows nothing
- * yet, and a change of the provider's address or key forgets it.
+ * calls that went alike), what made this known (`via`: a connection test, a sampling run, an
+ * assistant's model call: the call that began it, or changed its failure), and while it fails,
+ * the last failure in words (`message`, redacted as every provider failure is). Kept in memory
+ * only: a start knows nothing yet, and a change of the provider's address or key forgets it (and
+ * what a call made before the change says).
  */
 export const ProviderHealthSchema = z.object({
   ok: z.boolean(),

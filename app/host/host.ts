@@ -443,7 +443,9 @@ export class Host {
       },
       onApprovedRunFailed: (failure) =>
         this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure }),
-      onProvidersChanged: () => void this.#tellProviders(),
+      // Told after a call of a provider, outside any host call: a key store that cannot be read
+      // now (a hand-edited key file) leaves the windows as they were; their next read says why.
+      onProvidersChanged: () => void this.#tellProviders().catch(() => undefined),
       // A model request for a task of ours that ended or was forgotten does not run the model unasked.
       lateReason: (serverId, relatedTaskId) => lateQuestionReason(this.requestor, serverId, relatedTaskId)
     });
@@ -485,7 +487,7 @@ export class Host {
       providers: {
         get: (providerId) => this.sampling.registry.get(providerId),
         apiKey: (providerId) => this.sampling.registry.apiKey(providerId),
-        answered: (providerId, failure) => this.sampling.providerAnswered(providerId, 'assistant', failure)
+        called: (providerId) => this.sampling.providerCall(providerId, 'assistant')
       },
       sourceServer: (serverId) => {
         const connection = this.#connections.get(serverId);
@@ -526,8 +528,8 @@ export class Host {
       ),
       cursorKey: cursorKey.secret,
       events: {
-        taskChanged: (taskId, record) => {
-          this.history.recordReceived(taskId, record);
+        taskChanged: (taskId, record, noted) => {
+          if (!noted) this.history.recordReceived(taskId, record);
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. A
           // summary, as in tasks.list: the UI asks tasks.get for the whole record.
           if (this.events.listening('task.changed'))
@@ -919,9 +921,10 @@ export class Host {
     }
   }
 
-  /** Tells the windows the providers as `providers.list` answers now. */
+  /** Tells the windows the providers as `providers.list` answers now (none once closing). */
   async #tellProviders(): Promise<void> {
-    this.events.emit('providers.changed', { providers: await this.sampling.views() });
+    const providers = await this.sampling.views();
+    if (!this.#closing) this.events.emit('providers.changed', { providers });
   }
 
   /** Calls a host API method, throwing its error: the typed in-process form of `dispatch`. */

@@ -1,7 +1,7 @@
 import type { InboundTask } from '../contract/host-api.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { withdrawnTask } from '../history/withdrawal.js';
-import { cancelledByOf, resultFetchedAtOf } from '../receiver/cancelled-by.js';
+import { cancelledByOf, fetchNotedOf, resultFetchedAtOf } from '../receiver/cancelled-by.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 
 /**
@@ -12,7 +12,7 @@ import type { TaskRecord } from '../receiver/task-record.js';
  */
 export function inboundMarks(
   record: Readonly<TaskRecord>
-): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited' | 'resultFetchedAt'> {
+): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited' | 'resultFetchedAt' | 'awaitingFetch'> {
   const withdrawal = withdrawnTask(record);
   // A question Taskdesk withdrew because the person cancelled its task is theirs to have ended, as History says.
   const cancelledBy = withdrawal?.by === 'you' ? 'you' : cancelledByOf(record);
@@ -21,7 +21,8 @@ export function inboundMarks(
     ...(cancelledBy && { cancelledBy }),
     ...(withdrawal !== undefined && { withdrawn: withdrawal.reason }),
     ...(lastRanRequest(record.notes) !== undefined && { edited: true }),
-    ...(resultFetchedAt !== undefined && { resultFetchedAt })
+    ...(resultFetchedAt !== undefined && { resultFetchedAt }),
+    ...(resultFetchedAt === undefined && fetchNotedOf(record) && { awaitingFetch: true as const })
   };
 }
 

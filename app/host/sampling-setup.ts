@@ -99,7 +99,7 @@ export class SamplingSetup {
       providers: this.registry,
       clock: options.clock,
       onPartial: options.onPartial,
-      onAnswered: (providerId, failure) => this.providerAnswered(providerId, 'sampling', failure),
+      onCall: (providerId) => this.providerCall(providerId, 'sampling'),
       ...(options.fetch && { fetch: options.fetch })
     });
     const policyRunner = new PolicySamplingRunner({
@@ -305,22 +305,27 @@ export class SamplingSetup {
   async test(providerId: string): Promise<ConnectionTestResult> {
     const settings = this.registry.get(providerId);
     if (!settings) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    const answered = this.providerCall(providerId, 'test');
     const result = await testConnection(settings, await this.registry.apiKey(providerId), {
       clock: this.#options.clock,
       ...(this.#options.fetch && { fetch: this.#options.fetch })
     });
-    this.providerAnswered(providerId, 'test', result.ok ? undefined : result.message);
+    answered(result.ok ? undefined : result.message);
     return result;
   }
 
   /**
-   * How a call of a provider went (`failure`: why it failed, in words), from a connection test, a
-   * sampling run or the assistant: kept for the providers' views, and the windows told when that
-   * changes what they show.
+   * A call of a provider starts (a connection test, a sampling run, the assistant's model call):
+   * the returned function takes how it went (`failure`: why it failed, in words), kept for the
+   * providers' views, the windows told when that changes what they show. A call that ends after
+   * the provider's address or key changed says nothing.
    */
-  providerAnswered(providerId: string, via: ProviderHealth['via'], failure?: string): void {
-    const at = new Date(this.#options.clock.now()).toISOString();
-    if (this.registry.answered(providerId, via, at, failure)) this.#options.onProvidersChanged?.();
+  providerCall(providerId: string, via: ProviderHealth['via']): (failure?: string) => void {
+    const started = this.registry.callStarted(providerId);
+    return (failure) => {
+      const at = new Date(this.#options.clock.now()).toISOString();
+      if (this.registry.answered(providerId, via, at, started, failure)) this.#options.onProvidersChanged?.();
+    };
   }
 
   /** Local OpenAI-compatible servers answering on their usual loopback ports. */

@@ -21,3 +21,12 @@ export function resultFetchedAtOf(record: Pick<TaskRecord, 'notes'>): string | u
   for (const note of record.notes) if (typeof note.resultFetchedAt === 'string') return note.resultFetchedAt;
   return undefined;
 }
+
+/**
+ * Whether a finished task's result is kept for its owner to fetch and Taskdesk notes when it
+ * does: the note its end keeps. A task that ended before fetches were noted has none, and nothing
+ * is known of whether its result was fetched.
+ */
+export function fetchNotedOf(record: Pick<TaskRecord, 'notes'>): boolean {
+  return record.notes.some((note) => note.resultKept === true);
+}

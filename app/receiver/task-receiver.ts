@@ -26,8 +26,12 @@ import { jsonBytesAtLeast, partText } from '../store/json-text.js';
 
 /** What the receiver tells the rest of the host. */
 export interface ReceiverEvents {
-  /** A task was created, changed, or removed (`record` undefined). */
-  taskChanged(taskId: string, record: TaskRecord | undefined): void;
+  /**
+   * A task was created, changed, or removed (`record` undefined). `noted`: only a note of a
+   * finished task changed (its result fetched), nothing of its course: History has nothing to
+   * add (and may have let the task's entry go already), the windows show it.
+   */
+  taskChanged(taskId: string, record: TaskRecord | undefined, noted?: true): void;
   /** A status changed: send `notifications/tasks/status` to the owner if it is connected. */
   statusChanged(owner: TaskOwner, task: TaskView): void;
   /** Progress for a request's progress token. */
@@ -442,13 +446,14 @@ export class TaskReceiver {
    * served whatever the disk does with the note.
    */
   #noteFetched(taskId: string): void {
+    if (this.#closed) return;
     const latest = this.#repo.peek(taskId);
     if (!latest || !isTerminal(latest.task.status) || resultFetchedAtOf(latest) !== undefined) return;
     const at = new Date(this.#clock.now()).toISOString();
     // A new version with a new notes list: the stored one and its parts are never changed.
     const current: TaskRecord = { ...latest, notes: withNote(latest.notes, { resultFetchedAt: at }) };
     this.#repo.save(current, false).catch((error: unknown) => this.#storeFailed(current, error));
-    this.#events.taskChanged(taskId, current);
+    this.#events.taskChanged(taskId, current, true);
   }
 
   /** `tasks/list`: one page of the owner's tasks, oldest first. */
@@ -877,7 +882,10 @@ export class TaskReceiver {
         status: to,
         lastUpdatedAt: new Date(this.#clock.now()).toISOString()
       },
-      ...(outcome && { outcome })
+      ...(outcome && { outcome }),
+      // Kept for its server to fetch from now: whether it does is noted (see `#noteFetched`). A
+      // task that ended before Taskdesk noted fetches has neither note, and is said nothing of.
+      ...(outcome && isTerminal(to) && { notes: withNote(record.notes, { resultKept: true }) })
     };
     if (statusMessage === undefined) delete next.task.statusMessage;
     else next.task.statusMessage = statusMessage;

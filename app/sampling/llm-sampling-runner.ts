@@ -51,10 +51,11 @@ export interface LlmSamplingRunnerOptions {
   /** Called for every streamed piece of text; the host forwards it to the UI. */
   onPartial?: (update: PartialUpdate) => void;
   /**
-   * Told how each run's provider answered: `failure` (its words, redacted) when it failed,
-   * nothing when it answered; not for a run that was cancelled or never reached it.
+   * Told as each run's call of its provider starts; the function it returns is told how the
+   * provider answered: `failure` (its words, redacted) when it failed, nothing when it answered;
+   * not for a run that was cancelled or never reached it.
    */
-  onAnswered?: (providerId: string, failure?: string) => void;
+  onCall?: (providerId: string) => (failure?: string) => void;
   /** Called before each retry wait (rate limit, server error). */
   onRetry?: (notice: RetryNotice & { serverId: string; taskId?: string }) => void;
   retry?: Partial<RetryOptions>;
@@ -140,6 +141,7 @@ export class LlmSamplingRunner implements SamplingRunner {
     }
     if (context.signal.aborted) return cancelledOutcome(context.signal);
 
+    const answered = this.#options.onCall?.(provider.id);
     const apiKey = await this.#providers.apiKey(provider.id);
     const subject: FailureSubject = {
       providerName: provider.name,
@@ -220,7 +222,7 @@ export class LlmSamplingRunner implements SamplingRunner {
           type: 'result',
           result: toCreateMessageResult(completion, params, chosen.model)
         };
-        this.#options.onAnswered?.(provider.id);
+        answered?.();
         return answer;
       } catch (error) {
         if (!(error instanceof MalformedCompletionError)) throw error;
@@ -232,13 +234,14 @@ export class LlmSamplingRunner implements SamplingRunner {
           },
           provider,
           chosen.model,
-          apiKey
+          apiKey,
+          answered
         );
       }
     } catch (error) {
       const found = error instanceof ProviderFailureError ? error.failure : classify(error);
       if (found.kind === 'cancelled' && context.signal.aborted) return cancelledOutcome(context.signal);
-      return this.#failureOutcome(found, provider, chosen.model, apiKey);
+      return this.#failureOutcome(found, provider, chosen.model, apiKey, answered);
     } finally {
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
@@ -309,12 +312,13 @@ export class LlmSamplingRunner implements SamplingRunner {
     found: ProviderFailure,
     provider: ProviderSettings,
     model: string,
-    apiKey: string | undefined
+    apiKey: string | undefined,
+    answered: ((failure?: string) => void) | undefined
   ): SamplingOutcome {
     const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
     if (found.status !== undefined) data['status'] = found.status;
     const message = redactSecrets(found.message, [apiKey]);
-    if (found.kind !== 'cancelled') this.#options.onAnswered?.(provider.id, message);
+    if (found.kind !== 'cancelled') answered?.(message);
     return { type: 'error', error: { code: JsonRpcCode.InternalError, message, data } };
   }
 }

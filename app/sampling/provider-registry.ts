@@ -47,6 +47,11 @@ export class ProviderRegistry implements ProviderSource {
   #changes: Promise<unknown> = Promise.resolve();
   /** How each provider has been answering (see {@link answered}), by id. */
   readonly #health = new Map<string, ProviderHealth>();
+  /**
+   * How many times each provider's address or key changed (or it was removed): a call made
+   * before the last change says nothing of it now (see {@link callStarted}).
+   */
+  readonly #changesOf = new Map<string, number>();
 
   constructor(keys: KeyStore, initial: readonly ProviderSettings[] = []) {
     this.#keys = keys;
@@ -86,7 +91,7 @@ export class ProviderRegistry implements ProviderSource {
       else if (await this.#keys.has(settings.id)) await this.#keys.delete(settings.id);
       this.#providers.push(settings);
       // An id used before (a provider removed since) starts with nothing known of it.
-      this.#health.delete(settings.id);
+      this.#forgetHealth(settings.id);
       return outward(settings, config.apiKey !== undefined);
     });
   }
@@ -121,7 +126,7 @@ export class ProviderRegistry implements ProviderSource {
         keyDroppedFor = originOf(stored.baseURL);
       }
       // What it answered was about the address and key it had: either changed, it is not known yet.
-      if (config.apiKey !== undefined || stored.baseURL !== settings.baseURL) this.#health.delete(settings.id);
+      if (config.apiKey !== undefined || stored.baseURL !== settings.baseURL) this.#forgetHealth(settings.id);
       this.#providers[index] = settings;
       const view = this.#outward(settings, await this.#keys.has(settings.id));
       return keyDroppedFor === undefined ? view : { ...view, keyDroppedFor };
@@ -193,7 +198,7 @@ export class ProviderRegistry implements ProviderSource {
   remove(providerId: string): Promise<void> {
     return this.#serially(async () => {
       this.#providers = this.#providers.filter((p) => p.id !== providerId);
-      this.#health.delete(providerId);
+      this.#forgetHealth(providerId);
       await this.#keys.delete(providerId);
     });
   }
@@ -201,19 +206,36 @@ export class ProviderRegistry implements ProviderSource {
   /** Clears the key of a provider (a local server that no longer needs one). */
   clearKey(providerId: string): Promise<void> {
     return this.#serially(async () => {
-      this.#health.delete(providerId);
+      this.#forgetHealth(providerId);
       await this.#keys.delete(providerId);
     });
   }
 
+  /** What is known of how a provider answers goes with its address or key: its calls made until now say nothing of it. */
+  #forgetHealth(providerId: string): void {
+    this.#health.delete(providerId);
+    this.#changesOf.set(providerId, (this.#changesOf.get(providerId) ?? 0) + 1);
+  }
+
+  /**
+   * Taken as a call of a provider starts, and handed to {@link answered} with its end: a call
+   * that ends after the provider's address or key changed (a test with the old key, answered
+   * once the right one was saved) says nothing of it.
+   */
+  callStarted(providerId: string): number {
+    return this.#changesOf.get(providerId) ?? 0;
+  }
+
   /**
    * Records how a call of a provider went (`failure`: why it failed, in words; absent when it
-   * answered) at `at`. Returns whether what {@link views} shows of it changed: it began to answer
-   * or to fail, or failed otherwise than last time (the host then tells the windows). Calls alike
-   * in a row change nothing, so a busy provider is not announced on every call.
+   * answered) at `at`; `started` is {@link callStarted}'s token of the call. Returns whether what
+   * {@link views} shows of it changed: it began to answer or to fail, or failed otherwise than
+   * last time (the host then tells the windows). Calls alike in a row change nothing, so a busy
+   * provider is not announced on every call; `via` is what made the change.
    */
-  answered(providerId: string, via: ProviderHealth['via'], at: string, failure?: string): boolean {
+  answered(providerId: string, via: ProviderHealth['via'], at: string, started: number, failure?: string): boolean {
     if (!this.#providers.some((p) => p.id === providerId)) return false;
+    if (started !== this.callStarted(providerId)) return false;
     const before = this.#health.get(providerId);
     const ok = failure === undefined;
     if (before && before.ok === ok && before.message === failure) return false;

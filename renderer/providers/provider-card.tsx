@@ -9,13 +9,6 @@ import { ConnectionTestView, type TestState } from './connection-test-view.js';
 import { foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
 import { ratingsText } from './model-rows.js';
 
-/** What made the last call of a provider, in words. */
-const VIA_WORDS: Record<NonNullable<ProviderView['health']>['via'], string> = {
-  test: 'a connection test',
-  sampling: 'a server’s model request',
-  assistant: 'a conversation'
-};
-
 /**
  * One saved provider (never its key): facts, "Test connection", edit, delete key, remove; and,
  * after this window saved it with no model, what the provider answered when asked for its models.
@@ -177,7 +170,6 @@ export const ProviderCard = memo(function ProviderCard({
             <dd className="provider-health">
               {provider.health.ok ? 'Answering since ' : 'Failing since '}
               <DateTime iso={provider.health.since} />
-              {` (the last: ${VIA_WORDS[provider.health.via]})`}
               {provider.health.message !== undefined ? `: ${provider.health.message}` : null}
             </dd>
           </>

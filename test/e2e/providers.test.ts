@@ -170,10 +170,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     );
     assert.equal(cloud.requests.at(-1)!.authorization, `Bearer ${KEY}`);
     await card.locator('.card-header [data-health="answering"]').getByText('Answering', { exact: true }).waitFor();
-    assert.match(
-      (await card.locator('.provider-health').textContent()) ?? '',
-      /^Answering since .+ \(the last: a connection test\)$/
-    );
+    assert.match((await card.locator('.provider-health').textContent()) ?? '', /^Answering since \S.*$/);
   });
 
   it('edits a provider leaving the key field empty: the stored key is kept', async () => {
@@ -319,10 +316,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     // The card's header says it fails, and its facts since when and why: seen in the list of
     // providers, whichever call failed (a test here; a conversation or a server's model request too).
     await card.locator('.card-header [data-health="failing"]').getByText('Failing', { exact: true }).waitFor();
-    assert.match(
-      (await card.locator('.provider-health').textContent()) ?? '',
-      /^Failing since .+ \(the last: a connection test\): .+/
-    );
+    assert.match((await card.locator('.provider-health').textContent()) ?? '', /^Failing since .+: .+/);
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ProviderView } from '../../app/contract/providers.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FileKeyStore } from '../../app/store/file-key-store.js';
 import { settled } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
 
 const KEY = 'sk-right-key-never-shown-1234';
 
@@ -91,5 +94,77 @@ describe('a provider’s health, from every call of it', () => {
     assert.equal(health?.ok, false);
     assert.equal(health?.via, 'sampling');
     assert.match(health?.message ?? '', /cannot read that/);
+  });
+});
+
+/** A provider whose answers the test lets through one at a time (`release`), after they came. */
+function heldProvider(): { fetch: typeof fetch; arrived: () => Promise<void>; release: () => void } {
+  let came: () => void = () => undefined;
+  let arrival = new Promise<void>((resolve) => (came = resolve));
+  let gate: () => void = () => undefined;
+  return {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      const held = new Promise<void>((resolve) => (gate = resolve));
+      came();
+      await held;
+      return response;
+    },
+    arrived: async () => {
+      await arrival;
+      arrival = new Promise<void>((resolve) => (came = resolve));
+    },
+    release: () => gate()
+  };
+}
+
+describe('a provider’s health, when the provider changes while a call of it runs', () => {
+  let llm: FakeOpenAIServer;
+  const held = heldProvider();
+  const keys = tempDir('taskdesk-keys-');
+  let fixture: InMemoryHostFixture;
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ apiKey: KEY });
+    fixture = await startHostWith({}, { keyStore: new FileKeyStore(keys.dir), llmFetch: held.fetch });
+  });
+  after(async () => {
+    await fixture.dispose();
+    await llm.close();
+    keys.remove();
+  });
+
+  const base = () => ({ id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }] });
+
+  it('says nothing of a test made with the old key that ends once the right one is saved', async () => {
+    const { host } = fixture;
+    await host.call('providers.save', { ...base(), apiKey: 'sk-wrong' });
+    const testing = host.call('providers.test', { providerId: 'fake' });
+    await held.arrived();
+    await host.call('providers.save', { ...base(), apiKey: KEY, mode: 'update' });
+    held.release();
+    assert.equal((await testing).ok, false, 'the old key was refused');
+    const health = (await host.call('providers.list', {})).find((p) => p.id === 'fake')?.health;
+    assert.equal(health, undefined, 'nothing known yet of the key saved since');
+  });
+
+  it('leaves the windows as they were, with no unhandled rejection, when the key store cannot be read as a call ends', async () => {
+    const { host } = fixture;
+    await host.call('providers.remove', { providerId: 'fake' });
+    await host.call('providers.save', { ...base(), apiKey: KEY });
+    const testing = host.call('providers.test', { providerId: 'fake' });
+    await held.arrived();
+    const file = path.join(keys.dir, 'provider-keys.json');
+    const kept = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, '{ not json');
+    try {
+      held.release();
+      assert.equal((await testing).ok, true);
+      // What the windows would read now says why; the host stays up (an unhandled rejection would fail this file).
+      await assert.rejects(host.call('providers.list', {}));
+    } finally {
+      fs.writeFileSync(file, kept);
+    }
+    assert.equal((await host.call('providers.list', {})).find((p) => p.id === 'fake')?.health?.ok, true);
   });
 });

@@ -16,6 +16,40 @@ describe('when a server fetched a finished task’s result', () => {
     fixture = undefined;
   });
 
+  it('brings back no History entry that retention let go: the note is no step of the task', async () => {
+    const clock = new ManualClock(Date.parse('2026-12-05T10:00:00.000Z'));
+    const peer = peerServer();
+    fixture = await startHostWith({ a: peer }, { clock });
+    const { host } = fixture;
+    await host.call('history.setRetention', { days: 1, maxEntries: 20_000 });
+    const created = await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which depot?',
+          requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
+          task: { ttl: 7 * 86_400_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const taskId = created.task.taskId;
+    await inboxHolds(host, 1);
+    const [item] = await host.call('inbox.list', {});
+    const ended = nextEvent(host, 'task.changed', ({ task }) => task?.task.status === 'completed');
+    await host.call('inbox.answer', { id: item!.id, answer: { action: 'accept', content: { depot: 'east' } } });
+    await ended;
+    const id = `received:${taskId}`;
+    await host.call('history.get', { id });
+    await clock.advance(2 * 86_400_000);
+    await assert.rejects(host.call('history.get', { id }), 'History let it go after a day');
+    const told = nextEvent(host, 'task.changed', ({ task }) => task?.resultFetchedAt !== undefined);
+    await peer.server.request({ method: 'tasks/result', params: { taskId } }, ElicitResultSchema);
+    await told;
+    await assert.rejects(host.call('history.get', { id }), 'still gone once its result was fetched');
+  });
+
   it('is absent until the server asks tasks/result, then says when it first did, and stays over a restart', async () => {
     const clock = new ManualClock(Date.parse('2026-12-05T10:00:00.000Z'));
     const peer = peerServer();
@@ -40,6 +74,7 @@ describe('when a server fetched a finished task’s result', () => {
     await host.call('inbox.answer', { id: item!.id, answer: { action: 'accept', content: { depot: 'east' } } });
     await ended;
     assert.equal((await host.call('tasks.get', { taskId })).resultFetchedAt, undefined, 'not fetched yet');
+    assert.equal((await host.call('tasks.get', { taskId })).awaitingFetch, true, 'kept for its server to fetch');
     assert.equal((await host.call('tasks.list', {})).find((t) => t.task.taskId === taskId)?.resultFetchedAt, undefined);
 
     await clock.advance(5_000);
@@ -48,6 +83,7 @@ describe('when a server fetched a finished task’s result', () => {
     assert.deepEqual(result.content, { depot: 'east' });
     assert.equal((await told).task?.resultFetchedAt, '2026-12-05T10:00:05.000Z', 'the window is told');
     assert.equal((await host.call('tasks.get', { taskId })).resultFetchedAt, '2026-12-05T10:00:05.000Z');
+    assert.equal((await host.call('tasks.get', { taskId })).awaitingFetch, undefined);
     assert.equal(
       (await host.call('tasks.list', {})).find((t) => t.task.taskId === taskId)?.resultFetchedAt,
       '2026-12-05T10:00:05.000Z'

@@ -59,7 +59,13 @@ describe("a received task's notes stay bounded however often its model run is tr
     // What reads the notes still finds it: the request as it last ran, that a person approved, who answered.
     assert.deepEqual(lastRanRequest(notes), edited(TRIES));
     assert.ok(notes.some((note) => note.phase === 'awaiting-approval'));
-    assert.deepEqual(notes.at(-1), { answeredBy: 'user', action: 'reply' });
+    assert.deepEqual(
+      notes.find((note) => 'answeredBy' in note),
+      { answeredBy: 'user', action: 'reply' }
+    );
+    // Then that its result is kept for the server, and when the server fetched it.
+    assert.deepEqual(notes.at(-2), { resultKept: true });
+    assert.equal(typeof notes.at(-1)?.resultFetchedAt, 'string');
     // The first failure kept, and the latest.
     const failedAt = notes.flatMap((note) => (note.lastFailure ? [(note.lastFailure as { at: string }).at] : []));
     assert.ok(failedAt.length >= 2);

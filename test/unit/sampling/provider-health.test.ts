@@ -13,7 +13,13 @@ describe('how a provider has been answering (ProviderRegistry.answered)', () => 
     assert.equal(await healthOf(registry), undefined, 'nothing known before a call');
 
     assert.equal(
-      registry.answered('local', 'assistant', '2026-12-05T10:00:00.000Z', 'Local rejected the key (401).'),
+      registry.answered(
+        'local',
+        'assistant',
+        '2026-12-05T10:00:00.000Z',
+        registry.callStarted('local'),
+        'Local rejected the key (401).'
+      ),
       true
     );
     assert.deepEqual(await healthOf(registry), {
@@ -24,11 +30,26 @@ describe('how a provider has been answering (ProviderRegistry.answered)', () => 
     });
     // The same failure again: nothing for the windows to hear.
     assert.equal(
-      registry.answered('local', 'sampling', '2026-12-05T10:01:00.000Z', 'Local rejected the key (401).'),
+      registry.answered(
+        'local',
+        'sampling',
+        '2026-12-05T10:01:00.000Z',
+        registry.callStarted('local'),
+        'Local rejected the key (401).'
+      ),
       false
     );
     // Another failure: told, still failing since the first.
-    assert.equal(registry.answered('local', 'sampling', '2026-12-05T10:02:00.000Z', 'Local is not running.'), true);
+    assert.equal(
+      registry.answered(
+        'local',
+        'sampling',
+        '2026-12-05T10:02:00.000Z',
+        registry.callStarted('local'),
+        'Local is not running.'
+      ),
+      true
+    );
     assert.deepEqual(await healthOf(registry), {
       ok: false,
       since: '2026-12-05T10:00:00.000Z',
@@ -36,32 +57,48 @@ describe('how a provider has been answering (ProviderRegistry.answered)', () => 
       message: 'Local is not running.'
     });
     // It answers: told, answering since then; more answers change nothing.
-    assert.equal(registry.answered('local', 'test', '2026-12-05T10:03:00.000Z'), true);
+    assert.equal(registry.answered('local', 'test', '2026-12-05T10:03:00.000Z', registry.callStarted('local')), true);
     assert.deepEqual(await healthOf(registry), { ok: true, since: '2026-12-05T10:03:00.000Z', via: 'test' });
-    assert.equal(registry.answered('local', 'assistant', '2026-12-05T10:04:00.000Z'), false);
-    assert.equal(registry.answered('gone', 'assistant', '2026-12-05T10:04:00.000Z'), false, 'an unknown provider');
+    assert.equal(
+      registry.answered('local', 'assistant', '2026-12-05T10:04:00.000Z', registry.callStarted('local')),
+      false
+    );
+    assert.equal(
+      registry.answered('gone', 'assistant', '2026-12-05T10:04:00.000Z', registry.callStarted('gone')),
+      false,
+      'an unknown provider'
+    );
   });
 
   it('forgets it when the address or the key changes, the key is deleted or the provider removed', async () => {
     const registry = new ProviderRegistry(new InMemoryKeyStore());
     await registry.add(local);
-    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z');
+    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z', registry.callStarted('local'));
     await registry.update({ ...local, name: 'Renamed' });
     assert.equal((await healthOf(registry))?.ok, true, 'a new name says nothing of its answers');
     await registry.update({ ...local, baseURL: 'http://127.0.0.1:10/v1' });
     assert.equal(await healthOf(registry), undefined, 'another address');
 
-    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z');
+    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z', registry.callStarted('local'));
     await registry.update({ ...local, baseURL: 'http://127.0.0.1:10/v1', apiKey: 'sk-new' });
     assert.equal(await healthOf(registry), undefined, 'another key');
 
-    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z');
+    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z', registry.callStarted('local'));
     await registry.clearKey('local');
     assert.equal(await healthOf(registry), undefined, 'its key deleted');
 
-    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z');
+    registry.answered('local', 'test', '2026-12-05T10:00:00.000Z', registry.callStarted('local'));
     await registry.remove('local');
     await registry.add(local);
     assert.equal(await healthOf(registry), undefined, 'removed, then added again under its id');
+
+    // A call that began before such a change says nothing when it ends.
+    const started = registry.callStarted('local');
+    await registry.update({ ...local, apiKey: 'sk-right' });
+    assert.equal(
+      registry.answered('local', 'test', '2026-12-05T10:05:00.000Z', started, 'rejected the key (401)'),
+      false
+    );
+    assert.equal(await healthOf(registry), undefined, 'what the old key met is not the new key’s');
   });
 });

@@ -51,7 +51,7 @@ export function failureOf(what: string, error: unknown, next?: string): Failure 
       : refused.code === UNREACHABLE
         ? 'Check that Taskdesk is running, then try again. If it was started again, it may be at a new address: copy what you typed here, then open the address it printed.'
         : refused.code === CONNECTION_LOST
-          ? 'Once Taskdesk runs again, look in History before you try again: it lists what Taskdesk had under way when it stopped.'
+          ? 'Once Taskdesk runs again, check whether it was done before you try again: History lists the tool calls and answers it had under way when it stopped.'
           : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
   // Whether it happened is not known: the place's words ("… was not sent", "… failed") would say more than is known.
   const said = refused.code === CONNECTION_LOST ? 'Taskdesk did not answer.' : what;

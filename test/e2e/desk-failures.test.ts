@@ -227,7 +227,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     );
     assert.equal(
       await box.locator('.action-error-next').textContent(),
-      'Once Taskdesk runs again, look in History before you try again: it lists what Taskdesk had under way when it stopped.'
+      'Once Taskdesk runs again, check whether it was done before you try again: History lists the tool calls and answers it had under way when it stopped.'
     );
     await page.unrouteAll({ behavior: 'wait' });
     // The browser logs the dropped connection itself; nothing else went wrong on the page.

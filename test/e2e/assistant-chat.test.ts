@@ -110,6 +110,9 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
   }
 
   async function send(text: string): Promise<void> {
+    // A turn ends a moment after its last words show (its message is written first): until it
+    // has, Enter sends nothing, and the replies queued for this message would go to no one.
+    await pane().and(page.locator(':not([data-status="generating"]):not([data-status="tools"])')).waitFor();
     await pane().getByLabel('Your message').fill(text);
     await pane().getByLabel('Your message').press('Enter');
   }

@@ -2,7 +2,37 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { inboxHolds, nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import type { Host } from '../../app/host/host.js';
+import {
+  inboxHolds,
+  nextEvent,
+  peerServer,
+  startHostWith,
+  type InMemoryHostFixture,
+  type PeerServer
+} from '../support/host-fixture.js';
+
+/** A task-augmented question of `peer`'s, answered in the Inbox: its task id, once it has ended. */
+async function answeredTask(host: Host, peer: PeerServer, ttl: number): Promise<string> {
+  const created = await peer.server.request(
+    {
+      method: 'elicitation/create',
+      params: {
+        mode: 'form',
+        message: 'Which depot?',
+        requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
+        task: { ttl }
+      }
+    },
+    CreateTaskResultSchema
+  );
+  await inboxHolds(host, 1);
+  const [item] = await host.call('inbox.list', {});
+  const ended = nextEvent(host, 'task.changed', ({ task }) => task?.task.status === 'completed');
+  await host.call('inbox.answer', { id: item!.id, answer: { action: 'accept', content: { depot: 'east' } } });
+  await ended;
+  return created.task.taskId;
+}
 
 /**
  * A finished task's answer is kept for its server until its TTL ends; the Desk tells one the
@@ -22,24 +52,7 @@ describe('when a server fetched a finished task’s result', () => {
     fixture = await startHostWith({ a: peer }, { clock });
     const { host } = fixture;
     await host.call('history.setRetention', { days: 1, maxEntries: 20_000 });
-    const created = await peer.server.request(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Which depot?',
-          requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
-          task: { ttl: 7 * 86_400_000 }
-        }
-      },
-      CreateTaskResultSchema
-    );
-    const taskId = created.task.taskId;
-    await inboxHolds(host, 1);
-    const [item] = await host.call('inbox.list', {});
-    const ended = nextEvent(host, 'task.changed', ({ task }) => task?.task.status === 'completed');
-    await host.call('inbox.answer', { id: item!.id, answer: { action: 'accept', content: { depot: 'east' } } });
-    await ended;
+    const taskId = await answeredTask(host, peer, 7 * 86_400_000);
     const id = `received:${taskId}`;
     await host.call('history.get', { id });
     await clock.advance(2 * 86_400_000);
@@ -55,24 +68,7 @@ describe('when a server fetched a finished task’s result', () => {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer }, { clock });
     const { host } = fixture;
-    const created = await peer.server.request(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Which depot?',
-          requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
-          task: { ttl: 600_000 }
-        }
-      },
-      CreateTaskResultSchema
-    );
-    const taskId = created.task.taskId;
-    await inboxHolds(host, 1);
-    const [item] = await host.call('inbox.list', {});
-    const ended = nextEvent(host, 'task.changed', ({ task }) => task?.task.status === 'completed');
-    await host.call('inbox.answer', { id: item!.id, answer: { action: 'accept', content: { depot: 'east' } } });
-    await ended;
+    const taskId = await answeredTask(host, peer, 600_000);
     assert.equal((await host.call('tasks.get', { taskId })).resultFetchedAt, undefined, 'not fetched yet');
     assert.equal((await host.call('tasks.get', { taskId })).awaitingFetch, true, 'kept for its server to fetch');
     assert.equal((await host.call('tasks.list', {})).find((t) => t.task.taskId === taskId)?.resultFetchedAt, undefined);

@@ -1,7 +1,8 @@
 import type { InboundTask } from '../contract/host-api.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { withdrawnTask } from '../history/withdrawal.js';
-import { cancelledByOf, fetchNotedOf, resultFetchedAtOf } from '../receiver/cancelled-by.js';
+import { cancelledByOf } from '../receiver/cancelled-by.js';
+import { fetchNotedOf, resultFetchedAtOf } from '../receiver/result-fetch.js';
 import type { TaskRecord } from '../receiver/task-record.js';
 
 /**

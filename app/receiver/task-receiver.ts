@@ -19,7 +19,7 @@ import {
 import { partSize, recordBytes, type TaskRepository } from './task-repository.js';
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
-import { resultFetchedAtOf } from './cancelled-by.js';
+import { resultFetchedAtOf } from './result-fetch.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paramsBytes } from './request-size.js';
 import { jsonBytesAtLeast, partText } from '../store/json-text.js';

@@ -232,6 +232,8 @@ export class SamplingSetup {
     // the saved provider under the registry's lock (another window may have changed it meanwhile).
     // The save holds whatever the provider answers; `modelListing` says what it did, or why not.
     const asked = saved.models.length === 0 ? this.registry.get(saved.id) : undefined;
+    // The same request as Test connection: it says as much of how the provider answers.
+    const answered = asked && this.providerCall(asked.id, 'test');
     const modelListing = asked && (await this.#askForModels(asked));
     if (asked && modelListing?.ok) {
       const listed = await this.registry.listModels(asked.id, asked.baseURL, modelListing.models);
@@ -239,6 +241,13 @@ export class SamplingSetup {
         this.#providersDoc.save(this.registry.list());
         saved = { ...listed, ...(keyDroppedFor !== undefined && { keyDroppedFor }) };
       }
+    }
+    // Once its models are listed, so that the windows hear both at once. A key store that could
+    // not be read is no answer of the provider's.
+    if (answered && modelListing && (modelListing.ok || modelListing.kind !== 'key-store')) {
+      answered(modelListing.ok ? undefined : modelListing.message);
+      const now = (await this.registry.views()).find((view) => view.id === saved.id);
+      if (now?.health) saved = { ...saved, health: now.health };
     }
     if (keyDroppedFor !== undefined)
       this.#options.audit.record({

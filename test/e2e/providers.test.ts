@@ -384,7 +384,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       .locator('.sr-only[aria-live="polite"]')
       .getByText('Added Quick. Listed the 2 models it names: fake-small, fake-large.', { exact: true })
       .waitFor();
-    const quick = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'quick');
+    const { health, ...quick } = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'quick')!;
     assert.deepEqual(quick, {
       id: 'quick',
       name: 'Quick',
@@ -393,6 +393,9 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       defaultModel: 'fake-small',
       hasKey: true
     });
+    // Asked as Test connection asks: its card says it answers.
+    assert.equal(health?.ok, true);
+    await card.locator('.card-header [data-health="answering"]').waitFor();
     assert.deepEqual(
       cloud.requests.slice(asked).map((request) => [request.path, request.authorization]),
       [['/v1/models', `Bearer ${KEY}`]],

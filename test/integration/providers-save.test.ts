@@ -167,13 +167,16 @@ describe('providers.save with no model listed: the provider is asked for its mod
       });
     });
     const saved = await host.call('providers.save', provider('cloud', 'My cloud', cloud.baseURL, { apiKey: KEY }));
+    // Asked as Test connection asks, it is answering as after one.
+    const health = { ok: true, since: saved.health?.since ?? '', via: 'test' };
     const listed = {
       id: 'cloud',
       name: 'My cloud',
       baseURL: cloud.baseURL,
       models: [{ name: 'fake-small' }, { name: 'fake-large' }],
       defaultModel: 'fake-small',
-      hasKey: true
+      hasKey: true,
+      health
     };
     assert.deepEqual(saved, { ...listed, modelListing: { ok: true, models: ['fake-small', 'fake-large'] } });
     assert.deepEqual(await host.call('providers.list', {}), [listed]);
@@ -226,8 +229,12 @@ describe('providers.save with no model listed: the provider is asked for its mod
     assert.equal(listing.status, 401);
     assert.match(listing.message, /rejected the API key \(401\)/);
     assert.ok(!JSON.stringify(saved).includes(KEY));
-    const kept = (await host.call('providers.list', {})).find((p) => p.id === 'keyless');
+    const { health, ...kept } = (await host.call('providers.list', {})).find((p) => p.id === 'keyless')!;
     assert.deepEqual(kept, { id: 'keyless', name: 'Keyless', baseURL: cloud.baseURL, models: [], hasKey: false });
+    // Asked as Test connection asks, it is failing as after one (its card says so).
+    assert.equal(health?.ok, false);
+    assert.equal(health?.via, 'test');
+    assert.match(health?.message ?? '', /rejected the API key \(401\)/);
   });
 
   it('keeps the save when the provider cannot be reached, saying so', async () => {

@@ -104,7 +104,10 @@ export function ErrorCard({
               Retry
             </button>
           ) : null}
-          {providerFix ? <a href="#providers">Open LLM providers</a> : null}
+          {/* To the provider's own card (its key, its address). */}
+          {providerFix ? (
+            <a href={`#providers/${encodeURIComponent(conversation.providerId)}`}>Open LLM providers</a>
+          ) : null}
         </div>
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />

@@ -135,7 +135,10 @@ export const ProviderCard = memo(function ProviderCard({
   return (
     <li className="card provider" data-provider-id={provider.id} aria-labelledby={headingId}>
       <div className="card-header">
-        <h3 id={headingId}>{provider.name}</h3>
+        {/* Focusable for `#providers/<id>` (a failed chat's "Open LLM providers"). */}
+        <h3 id={headingId} tabIndex={-1}>
+          {provider.name}
+        </h3>
         {/* A local server needs no key: without one it is as it should be, and the badge says so. */}
         <span
           className={`status ${provider.hasKey ? 'status-ready' : ''}`}

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ProviderView, SavedProvider } from '../../app/contract/host-api.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { LocalDetect } from './local-detect.js';
@@ -16,8 +16,22 @@ type FocusAfter = { providerId: string; present: boolean; edit?: true } | undefi
  * The LLM providers screen: the saved providers (never their keys), detection of local
  * servers with one-click adding, and the provider form.
  */
-export function ProvidersScreen({ headingRef }: { headingRef: (element: HTMLHeadingElement | null) => void }) {
+export function ProvidersScreen({
+  headingRef,
+  address
+}: {
+  headingRef: (element: HTMLHeadingElement | null) => void;
+  /** What follows `#providers/` in the address: a provider's id, whose card's heading takes the focus, in sight. */
+  address?: string | undefined;
+}) {
   const providers = useDeskState((state) => state.providers);
+  const known = address !== undefined && providers.some((provider) => provider.id === address);
+  useEffect(() => {
+    if (!known) return;
+    const heading = document.getElementById(`provider-${address}-name`);
+    heading?.focus({ preventScroll: true });
+    heading?.scrollIntoView({ block: 'start' });
+  }, [address, known]);
   const [editing, setEditing] = useState<{
     provider: ProviderView | undefined;
     nonce: number;

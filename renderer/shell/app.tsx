@@ -182,7 +182,10 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
           'servers',
           <ServersScreen headingRef={refs.servers} address={screen === 'servers' ? sub : undefined} />
         )}
-        {section('providers', <ProvidersScreen headingRef={refs.providers} />)}
+        {section(
+          'providers',
+          <ProvidersScreen headingRef={refs.providers} address={screen === 'providers' ? sub : undefined} />
+        )}
         {section('audit', <AuditScreen active={screen === 'audit'} headingRef={refs.audit} />)}
       </main>
     </>

@@ -162,6 +162,15 @@ describe('the Assistant’s conversations when their provider is removed or list
     await error.getByRole('button', { name: 'Retry' }).waitFor();
     await error.getByRole('link', { name: 'Open LLM providers' }).click();
     await page.getByRole('heading', { name: 'LLM providers', level: 2 }).waitFor();
+    // To the card of the provider that failed, its heading focused and in sight; it says Failing.
+    const card = page.locator('#screen-providers li[data-provider-id="down"]');
+    await page.waitForFunction(
+      () => document.activeElement?.closest('li.provider')?.querySelector('h3') === document.activeElement
+    );
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Down');
+    const box = await card.locator('h3').boundingBox();
+    assert.ok(box && box.y >= 0 && box.y < (page.viewportSize()?.height ?? 0), `its heading in sight (${box?.y})`);
+    await card.locator('[data-health="failing"]').waitFor();
     await page.getByRole('link', { name: 'Assistant', exact: true }).click();
     await pane().getByRole('heading', { name: 'Unreachable' }).waitFor();
     assert.deepEqual(d.pageErrors, []);

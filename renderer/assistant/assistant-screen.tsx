@@ -216,10 +216,10 @@ function ConversationPane({
     settingsButton.current?.focus();
   }, []);
   // A call that comes to wait for approval while the settings show sets them aside, so that the
-  // call is in sight: the chat cannot go on until the person decides, and open settings hide the
-  // messages (at 800×600 completely). Set aside, not closed: closing would drop changes not saved,
-  // and asking first would put a dialog between the person and the call. Settings brings them back
-  // as they were.
+  // call is in sight: the chat cannot go on until the person decides, and open settings leave the
+  // messages only a few lines on a short window. Set aside, not closed: closing would drop changes
+  // not saved, and asking first would put a dialog between the person and the call. Settings
+  // brings them back as they were.
   const pending = (conversation?.messages ?? [])
     .flatMap((m) => (m.role === 'assistant' ? m.toolCalls : []))
     .filter((call) => call.state === 'pending-approval')
@@ -319,8 +319,13 @@ function ConversationPane({
             )}
             {conversation.serverIds.length > 0
               ? ` · tools of ${conversation.serverIds
-                  // A server removed since: its id is all that is left of it, said as gone.
-                  .map((id) => servers.find((s) => s.id === id)?.name ?? `${id} (removed)`)
+                  // A server removed since: its id is all that is left of it, said as gone. One not
+                  // connected offers no tools: said so, as the settings say it.
+                  .map((id) => {
+                    const server = servers.find((s) => s.id === id);
+                    if (!server) return `${id} (removed)`;
+                    return server.state.status === 'ready' ? server.name : `${server.name} (not connected)`;
+                  })
                   .join(', ')}`
               : ' · no tools'}
           </p>

@@ -96,6 +96,40 @@ export function MessageList({
     const last = [...element.querySelectorAll('.chat-questions')].at(-1);
     if (last) intoView(element, last);
   }, [questions]);
+  /** Whether the focus is in a failure's card (on its Retry): the card goes as the conversation goes on. */
+  const errorFocused = useRef(false);
+  /**
+   * The message box the focus went to as a failure's card went with it, and what it held then: a
+   * call that comes to wait for approval before the person moved or typed takes the focus on.
+   */
+  const handedTo = useRef<{ box: HTMLTextAreaElement; text: string } | undefined>(undefined);
+  // Retry (or Raise the limit and go on) pressed, the card goes with the button, and the focus
+  // would fall to the page: it goes on in the conversation, as after Approve, to the Approve of
+  // the call the model makes now, else to the message box (until such a call comes).
+  useLayoutEffect(() => {
+    const element = log.current;
+    if (!element) return;
+    const now = document.activeElement;
+    if (errorFocused.current && !element.contains(now)) {
+      errorFocused.current = false;
+      if (now === null || now === document.body) {
+        const box = messageBoxOf(element);
+        box?.focus();
+        if (box) handedTo.current = { box, text: box.value };
+      }
+    }
+    const handed = handedTo.current;
+    if (!handed) return;
+    // The person went on from there: where they are stays theirs.
+    if (document.activeElement !== handed.box || handed.box.value !== handed.text) handedTo.current = undefined;
+    else {
+      const approve = [...element.querySelectorAll<HTMLElement>('.chat-approval > .actions > button.primary')].at(-1);
+      if (approve) approve.focus();
+      // The turn is over without a call to approve: the message box it is.
+      const busy = conversation.status === 'generating' || conversation.status === 'tools';
+      if (approve || !busy) handedTo.current = undefined;
+    }
+  }, [conversation.messages, conversation.status]);
   // The box shrinking (the settings opened, the window made shorter) keeps a reader at the end there.
   useLayoutEffect(() => {
     const element = log.current;
@@ -117,6 +151,11 @@ export function MessageList({
       aria-label="Messages"
       role="log"
       aria-live="off"
+      onFocus={(e) => (errorFocused.current = (e.target as Element).closest('.chat-error') !== null)}
+      // Removed with the focus on it, a button has no element to hand it to (relatedTarget null).
+      onBlur={(e) => {
+        if (e.relatedTarget) errorFocused.current = false;
+      }}
       onScroll={(e) => {
         const element = e.currentTarget;
         const resized = element.clientHeight !== height.current;
@@ -259,6 +298,11 @@ function headInView(element: HTMLElement, target: Element): boolean {
   const by = shown.top < top ? shown.top - top : Math.max(0, Math.min(shown.bottom - box.bottom, shown.top - top));
   element.scrollTop += by;
   return by !== 0;
+}
+
+/** The message box of the conversation's pane the message list `element` is in. */
+function messageBoxOf(element: HTMLElement): HTMLTextAreaElement | null | undefined {
+  return element.closest('.chat-pane')?.querySelector<HTMLTextAreaElement>('textarea[aria-label="Your message"]');
 }
 
 /** Scrolls the message box (only it, not the page around it) to its end. */

@@ -251,4 +251,19 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     await header().getByText('Fake LLM · fake-small · tools of Server work, late (removed)', { exact: true }).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('says in a chat’s header which of its servers is not connected, as its settings do, until it is again', async () => {
+    const { host } = d.fixture;
+    await host.call('servers.disconnect', { serverId: 'work' });
+    await header()
+      .getByText('Fake LLM · fake-small · tools of Server work (not connected), late (removed)', { exact: true })
+      .waitFor();
+    await pane().getByRole('button', { name: 'Settings', exact: true }).click();
+    await settings().getByText('(not connected: its tools are not offered)').waitFor();
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+    await host.call('servers.connect', { serverId: 'work' });
+    await header().getByText('Fake LLM · fake-small · tools of Server work, late (removed)', { exact: true }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

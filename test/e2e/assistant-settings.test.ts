@@ -754,7 +754,7 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     await llm?.close();
   });
 
-  it('at 800×600 gives open settings the pane’s height between its header and the message box, Save in sight, and the messages back as they were when closed', async () => {
+  it('at 800×600 keeps a few lines of the messages under open settings, which scroll inside with Save in sight; the messages as they were when closed', async () => {
     await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-chat.png') });
     for (let i = 0; i < 3; i++) {
       await pane().and(page.locator('[data-status="idle"]')).waitFor();
@@ -772,28 +772,46 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     const open = await pane().evaluate((section) => {
       const form = section.querySelector<HTMLElement>('.chat-settings')!;
       const box = form.getBoundingClientRect();
-      const header = section.querySelector('.chat-header')!.getBoundingClientRect();
-      const composer = section.querySelector('.chat-composer')!.getBoundingClientRect();
+      const log = section.querySelector<HTMLElement>('.chat-messages')!;
+      const logStyle = getComputedStyle(log);
       const save = form.querySelector('button[type="submit"]')!.getBoundingClientRect();
       const close = section.querySelector('.chat-header > button')!.getBoundingClientRect();
+      const composer = section.querySelector('.chat-composer')!.getBoundingClientRect();
+      const answers = log.querySelectorAll('[data-role="assistant"]');
+      const last = answers[answers.length - 1]!.getBoundingClientRect();
+      const shown = log.getBoundingClientRect();
       return {
         settings: Math.round(box.height),
-        between: Math.round(composer.top - header.bottom),
-        content: form.scrollHeight,
+        settingsContent: form.scrollHeight,
+        // The messages' own room, inside their padding, in lines of their text.
+        lines:
+          (log.clientHeight - parseFloat(logStyle.paddingTop) - parseFloat(logStyle.paddingBottom)) /
+          parseFloat(logStyle.lineHeight),
+        lastAnswerShown:
+          last.bottom > shown.top && last.top < shown.bottom && getComputedStyle(log).visibility !== 'hidden',
         saveInSight: save.top >= box.top && save.bottom <= box.bottom + 0.5 && save.bottom <= innerHeight,
-        closeInSight: close.top >= 0 && close.bottom <= innerHeight
+        closeInSight: close.top >= 0 && close.bottom <= innerHeight,
+        composerInPane: composer.bottom <= section.getBoundingClientRect().bottom + 0.5
       };
     });
     await page.screenshot({ path: path.join(root, '.tmp/assistant-800x600-settings.png') });
-    // All of the pane's middle (348 px at 800×600; a 226 px strip of it before), or all they need.
-    assert.ok(
-      open.settings >= Math.min(open.content, open.between) - 1,
-      `the settings get ${open.settings}px of the ${open.between}px between the header and the message box (they need ${open.content}px)`
-    );
+    // They were 0 px tall here (their content 895 px): not one line of the conversation showed.
+    assert.ok(open.lines >= 3, `the messages keep ${open.lines.toFixed(1)} lines`);
+    assert.ok(open.lastAnswerShown, 'the end of the conversation in sight under the settings');
+    assert.ok(open.settings >= 160, `the settings keep ${open.settings}px`);
+    assert.ok(open.settingsContent > open.settings, 'the settings scroll inside');
     assert.ok(open.saveInSight, 'Save settings in sight');
     assert.ok(open.closeInSight, 'Close settings in sight');
-    assert.ok(!(await lastAnswer.isVisible()), 'the messages give way to the settings');
+    assert.ok(open.composerInPane, 'the message box in the pane');
     assert.ok(await actionBeside(), 'the message box and Send still in the pane');
+    // Still usable: a field further down is scrolled to and changed, and Save stays in sight.
+    const server = settings().getByLabel('Server work', { exact: true });
+    await server.scrollIntoViewIfNeeded();
+    const checked = await server.isChecked();
+    await server.setChecked(!checked);
+    assert.equal(await server.isChecked(), !checked);
+    await server.setChecked(checked);
+    assert.ok(await settings().getByRole('button', { name: 'Save settings' }).isVisible());
 
     await pane().getByRole('button', { name: 'Close settings' }).click();
     await settings().waitFor({ state: 'detached' });

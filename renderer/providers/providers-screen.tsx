@@ -5,6 +5,7 @@ import { LocalDetect } from './local-detect.js';
 import type { ModelListing } from './model-listing.js';
 import { ProviderCard } from './provider-card.js';
 import { keyDroppedNotice, ProviderForm, type ProviderFormHandle } from './provider-form.js';
+import { focusInSight } from '../components/focus-screen.js';
 
 /**
  * Where the focus goes once the providers list shows (or no longer shows) a provider: its card
@@ -27,10 +28,7 @@ export function ProvidersScreen({
   const providers = useDeskState((state) => state.providers);
   const known = address !== undefined && providers.some((provider) => provider.id === address);
   useEffect(() => {
-    if (!known) return;
-    const heading = document.getElementById(`provider-${address}-name`);
-    heading?.focus({ preventScroll: true });
-    heading?.scrollIntoView({ block: 'start' });
+    if (known) focusInSight(`provider-${address}-name`);
   }, [address, known]);
   const [editing, setEditing] = useState<{
     provider: ProviderView | undefined;

@@ -3,6 +3,7 @@ import { DeskContext, useDesk, useDeskState, type Desk } from '../shell/desk-con
 import { AddServerForm } from './add-server-form.js';
 import { ServerCard } from './server-card.js';
 import { ImportPanel } from './import-panel.js';
+import { focusInSight } from '../components/focus-screen.js';
 
 /** The Servers screen: each configured server, adding one, and importing those of other apps. */
 export function ServersScreen({
@@ -16,10 +17,7 @@ export function ServersScreen({
   const servers = useDeskState((state) => state.servers);
   // `#servers/add`: the form's heading takes the focus, in sight (a long list of servers above it).
   useEffect(() => {
-    if (address !== 'add') return;
-    const form = document.getElementById('heading-add-server');
-    form?.focus({ preventScroll: true });
-    form?.scrollIntoView({ block: 'start' });
+    if (address === 'add') focusInSight('heading-add-server');
   }, [address]);
   const heading = useRef<HTMLHeadingElement | null>(null);
   const list = useRef<HTMLUListElement>(null);

@@ -110,7 +110,17 @@ export class AuditLog implements AuditSink {
   flush(): void {
     this.#scheduled = false;
     if (this.#closed) return;
-    const entries = [...this.#buffer.splice(0), ...this.#guard.due().map(this.#limited)];
+    this.#writePending(this.#guard.due());
+  }
+
+  /**
+   * Writes the buffered entries with `summaries`, and tells `onWritten` when any were: a read
+   * (or `servers`) that writes them before the turn's flush must tell it too, or the flush finds
+   * nothing and no reader hears of them (a window that read just before went on showing the log
+   * without them).
+   */
+  #writePending(summaries: AuditEntry[]): void {
+    const entries = [...this.#buffer.splice(0), ...summaries.map(this.#limited)];
     this.#write(entries);
     if (entries.length > 0) this.#onWritten?.();
   }
@@ -134,7 +144,7 @@ export class AuditLog implements AuditSink {
   read(
     options: { limit?: number; serverId?: string; taskId?: string; type?: string; text?: string } = {}
   ): AuditEntry[] {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
+    if (!this.#closed) this.#writePending(this.#guard.drain());
     const limit = options.limit ?? 200;
     const words = (options.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const matches = (entry: AuditEntry) =>
@@ -172,7 +182,7 @@ export class AuditLog implements AuditSink {
    * build wrote in the host's own stream are not looked at.)
    */
   servers(): Array<{ serverId: string; serverName?: string }> {
-    this.#write([...this.#buffer.splice(0), ...this.#guard.drain().map(this.#limited)]);
+    if (!this.#closed) this.#writePending(this.#guard.drain());
     const found: Array<{ serverId: string; serverName?: string }> = [];
     for (const dir of this.#serverDirs()) {
       let serverId: string | undefined;

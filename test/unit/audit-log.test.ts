@@ -21,6 +21,21 @@ describe('audit log', () => {
     return { log, clock, dir: path.join(temp.dir, 'audit') };
   };
 
+  it('tells its readers of entries a read or a look at its servers wrote before the turn’s flush', async () => {
+    const onWritten = mock.fn();
+    const { log } = open({ onWritten });
+    // A window that looks at the log's servers as a server is added (its Server filter) writes the
+    // entry first: the flush of the turn then finds nothing, and was the only one to tell.
+    log.record({ type: 'server.added', serverId: 'new', serverName: 'New server' });
+    assert.deepEqual(log.servers(), [{ serverId: 'new', serverName: 'New server' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(onWritten.mock.callCount(), 1, 'the readers hear of it once');
+    log.record({ type: 'server.state', serverId: 'new', detail: { status: 'ready' } });
+    assert.equal(log.read({ limit: 1 })[0]?.type, 'server.state');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(onWritten.mock.callCount(), 2, 'a read that wrote it tells too');
+  });
+
   it('filters by a type or the start of several, and by words in the type, server, task or detail', async () => {
     const { log, clock } = open();
     log.record({

@@ -12,6 +12,14 @@ import { nextEvent, peerServer, startHostWith, tempDir, type InMemoryHostFixture
 
 const KEY = 'sk-right-key-never-shown-1234';
 
+/** The fake LLM server as the provider `fake`, without a key. */
+const fakeProvider = (llm: FakeOpenAIServer) => ({
+  id: 'fake',
+  name: 'Fake LLM',
+  baseURL: llm.baseURL,
+  models: [{ name: 'fake-small' }]
+});
+
 /**
  * A provider's card says how its calls have been going since Taskdesk started: the assistant's,
  * a server's model requests and "Test connection" all tell it, and the windows hear of a change
@@ -38,13 +46,7 @@ describe('a provider’s health, from every call of it', () => {
 
   it('is told failing by a conversation, forgotten with a new key, answering after a test, and failing again from a server’s model request', async () => {
     const { host } = fixture;
-    await host.call('providers.save', {
-      id: 'fake',
-      name: 'Fake LLM',
-      baseURL: llm.baseURL,
-      apiKey: 'sk-wrong',
-      models: [{ name: 'fake-small' }]
-    });
+    await host.call('providers.save', { ...fakeProvider(llm), apiKey: 'sk-wrong' });
     assert.equal(await healthNow(), undefined, 'nothing known before a call');
 
     // A conversation's model call: the key is refused.
@@ -60,14 +62,7 @@ describe('a provider’s health, from every call of it', () => {
     assert.ok(!JSON.stringify(told).includes('sk-wrong'), 'no key in what the windows hear');
 
     // The right key: what was known was of the old one.
-    await host.call('providers.save', {
-      id: 'fake',
-      name: 'Fake LLM',
-      baseURL: llm.baseURL,
-      apiKey: KEY,
-      models: [{ name: 'fake-small' }],
-      mode: 'update'
-    });
+    await host.call('providers.save', { ...fakeProvider(llm), apiKey: KEY, mode: 'update' });
     assert.equal(await healthNow(), undefined);
 
     const answering = changed();
@@ -134,14 +129,12 @@ describe('a provider’s health, when the provider changes while a call of it ru
     keys.remove();
   });
 
-  const base = () => ({ id: 'fake', name: 'Fake LLM', baseURL: llm.baseURL, models: [{ name: 'fake-small' }] });
-
   it('says nothing of a test made with the old key that ends once the right one is saved', async () => {
     const { host } = fixture;
-    await host.call('providers.save', { ...base(), apiKey: 'sk-wrong' });
+    await host.call('providers.save', { ...fakeProvider(llm), apiKey: 'sk-wrong' });
     const testing = host.call('providers.test', { providerId: 'fake' });
     await held.arrived();
-    await host.call('providers.save', { ...base(), apiKey: KEY, mode: 'update' });
+    await host.call('providers.save', { ...fakeProvider(llm), apiKey: KEY, mode: 'update' });
     held.release();
     assert.equal((await testing).ok, false, 'the old key was refused');
     const health = (await host.call('providers.list', {})).find((p) => p.id === 'fake')?.health;
@@ -151,7 +144,7 @@ describe('a provider’s health, when the provider changes while a call of it ru
   it('leaves the windows as they were, with no unhandled rejection, when the key store cannot be read as a call ends', async () => {
     const { host } = fixture;
     await host.call('providers.remove', { providerId: 'fake' });
-    await host.call('providers.save', { ...base(), apiKey: KEY });
+    await host.call('providers.save', { ...fakeProvider(llm), apiKey: KEY });
     const testing = host.call('providers.test', { providerId: 'fake' });
     await held.arrived();
     const file = path.join(keys.dir, 'provider-keys.json');

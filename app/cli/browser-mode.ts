@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { startBrowserServer } from '../browser/browser-server.js';
 import { listenOnPreferredPort } from '../browser/preferred-port.js';
 import { loadOrCreateToken } from '../browser/token-file.js';
@@ -22,52 +21,11 @@ import { createHost } from '../host/host.js';
 import { setHostHeapGrowth } from '../host/heap-growth.js';
 import { addDemoServerIfNone, demoServerConfig } from './demo-server.js';
 import { builtRendererDir } from './package-root.js';
+import { readBrowserModeArgs } from './browser-mode-args.js';
 
-const USAGE = `Usage: npm run start:browser -- [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo] [--new-token]
+const values = readBrowserModeArgs(process.argv.slice(2));
 
-Starts Taskdesk without Electron and prints the address to open in a browser.
-  --port N            listen on port N (0: any free one). Default: TASKDESK_PORT, else the last
-                      launch's port (given or not) when it is free, else any free one.
-  --data-dir DIR      keep Taskdesk's data in DIR. Default: TASKDESK_DATA_DIR, else ~/.taskdesk-browser
-  --renderer-dir DIR  serve the Desk built in DIR. Default: the project's build/renderer
-  --no-demo           do not add the demo server (server-everything) when no server is saved
-  --new-token         replace the access token kept in the data directory: addresses printed
-                      before stop working
-  --help              print this and exit`;
-
-function readArgs() {
-  try {
-    return parseArgs({
-      options: {
-        port: {
-          type: 'string',
-          ...(process.env.TASKDESK_PORT !== undefined && { default: process.env.TASKDESK_PORT })
-        },
-        'data-dir': { type: 'string' },
-        'renderer-dir': { type: 'string' },
-        'no-demo': { type: 'boolean', default: false },
-        'new-token': { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false }
-      }
-    }).values;
-  } catch (error) {
-    // parseArgs throws on an unknown option or a missing value: say which, and how to call it.
-    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const values = readArgs();
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-
-const port = values.port === undefined ? undefined : Number(values.port);
-if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-  console.error(`--port must be a port number, got ${values.port}`);
-  process.exit(2);
-}
+const { port } = values;
 const dataDir = path.resolve(
   values['data-dir'] ?? process.env.TASKDESK_DATA_DIR ?? path.join(os.homedir(), '.taskdesk-browser')
 );

@@ -4,13 +4,15 @@
  *
  *   tsx app/cli/start-browser.ts [browser mode's options]
  *
- * A restart with nothing changed skips the build and prints its address sooner.
+ * A restart with nothing changed skips the build and prints its address sooner. The options are
+ * read first: `--help`, or one it does not know, answers without building.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { readBrowserModeArgs } from './browser-mode-args.js';
 import { builtRendererDir, packageRoot } from './package-root.js';
 
 /**
@@ -65,5 +67,7 @@ function buildRendererIfChanged(root: string): void {
   if (after !== undefined) fs.writeFileSync(stamp, after);
 }
 
+// `--help` and a mistyped option answer before the build, which can take a while.
+readBrowserModeArgs(process.argv.slice(2));
 buildRendererIfChanged(packageRoot());
 await import('./browser-mode.js');

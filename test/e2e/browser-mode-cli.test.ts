@@ -68,6 +68,20 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return code;
 }
 
+/** Runs one of browser mode's scripts with `arg` and no more, to its exit. */
+const run = async (arg: string, script = 'app/cli/browser-mode.ts') => {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), arg], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe']
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, out, err };
+};
+
 describe('browser mode from the command line', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
   let data: ReturnType<typeof tempDir>;
@@ -127,18 +141,6 @@ describe('browser mode from the command line', () => {
   });
 
   it('prints its options for --help, and refuses an unknown option with its name and the usage (exit 2)', async () => {
-    const run = async (arg: string) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'app/cli/browser-mode.ts'), arg], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe']
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      const [code] = (await once(child, 'exit')) as [number | null];
-      return { code, out, err };
-    };
     const help = await run('--help');
     assert.equal(help.code, 0);
     assert.match(help.out, /^Usage: npm run start:browser -- \[--port N\]/);
@@ -147,5 +149,21 @@ describe('browser mode from the command line', () => {
     assert.equal(wrong.code, 2);
     assert.match(wrong.err, /Unknown option '--prot'[\s\S]*Usage:/);
     assert.equal(wrong.out, '');
+  });
+
+  it('answers --help and a mistyped option of npm run start:browser before it builds the renderer', async () => {
+    // The build it would start (Vite's, into build/renderer) prints its progress on stdout.
+    const help = await run('--help', 'app/cli/start-browser.ts');
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^Usage: npm run start:browser -- \[--port N\]/);
+    assert.doesNotMatch(help.out, /vite|building/i);
+    const wrong = await run('--prot', 'app/cli/start-browser.ts');
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /Unknown option '--prot'[\s\S]*Usage:/);
+    assert.equal(wrong.out, '');
+    const port = await run('--port=99999', 'app/cli/start-browser.ts');
+    assert.equal(port.code, 2);
+    assert.match(port.err, /--port must be a port number, got 99999/);
+    assert.equal(port.out, '');
   });
 });

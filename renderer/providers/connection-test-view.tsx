@@ -4,7 +4,10 @@ import type { HostResult, ProviderView } from '../../app/contract/host-api.js';
 export type TestState =
   { kind: 'testing' } | { kind: 'done'; result: HostResult<'providers.test'> } | { kind: 'error'; message: string };
 
-/** What "Test connection" found: the models (with a way to list those the provider lacks), or what failed. */
+/**
+ * What "Test connection" found: the models (with a way to list those the provider lacks, and a word
+ * on those it lists that the server does not offer), or what failed.
+ */
 export function ConnectionTestView({
   provider,
   state,
@@ -19,6 +22,9 @@ export function ConnectionTestView({
   const className = `test-result${state?.kind === 'error' || (result && !result.ok) ? ' test-failed' : result?.ok ? ' test-ok' : ''}`;
   const listed = new Set(provider.models.map((m) => m.name));
   const unlisted = result?.ok ? result.models.filter((name) => !listed.has(name)) : [];
+  // A server that lists no models may still serve them: only a list that leaves some out says so.
+  const offered = new Set(result?.ok ? result.models : []);
+  const missing = offered.size > 0 ? provider.models.map((m) => m.name).filter((name) => !offered.has(name)) : [];
   return (
     <div className={className} role="status" data-test={outcome}>
       {state?.kind === 'testing' ? 'Testing the connection…' : null}
@@ -49,6 +55,11 @@ export function ConnectionTestView({
                 </li>
               ))}
             </ul>
+          ) : null}
+          {missing.length > 0 ? (
+            <p className="test-missing">
+              {`Not offered by this server: ${missing.join(', ')}. A conversation or sampling run that asks for ${missing.length === 1 ? 'it' : 'one of them'} will fail; choose another model, or remove ${missing.length === 1 ? 'it' : 'them'} with Edit.`}
+            </p>
           ) : null}
           {unlisted.length > 0 ? (
             <div className="actions">

@@ -254,6 +254,11 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     );
     await card.getByRole('button', { name: 'Test connection to Cloud LLM (team)' }).click();
     await card.locator('.test-result[data-test="ok"]').waitFor();
+    // The models it lists that this server does not offer: said, with what to do.
+    assert.equal(
+      await card.locator('.test-missing').textContent(),
+      'Not offered by this server: fake-small, fake-large. A conversation or sampling run that asks for one of them will fail; choose another model, or remove them with Edit.'
+    );
     assert.ok(local.requests.length > 0);
     assert.ok(
       local.requests.every((request) => request.authorization === undefined),

@@ -1,7 +1,8 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AssistantToolCall, Conversation, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { useScrolls } from '../components/use-scrolls.js';
 import { ArgumentFields } from '../forms/argument-fields.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
@@ -406,26 +407,6 @@ function useInputSchema(call: AssistantToolCall): { settled: boolean; schema: un
     };
   }, [client, serverId, toolName]);
   return found;
-}
-
-/**
- * Whether the element holds more than it shows (it scrolls): checked when `content` changes (it
- * comes with the element, `undefined` while there is none) and when the element changes size
- * (the window made shorter or taller).
- */
-function useScrolls(ref: RefObject<HTMLElement | null>, content: string | undefined): boolean {
-  const [scrolls, setScrolls] = useState(false);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const check = () => setScrolls(element.scrollHeight > element.clientHeight);
-    check();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(check);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref, content]);
-  return scrolls;
 }
 
 /** The arguments when they are a JSON object, which a form can show; else `undefined`. */

@@ -22,12 +22,10 @@ export function CallAgainButton({ serverId, request }: { serverId: string; reque
   const call = callOf(request);
   if (!configured || !call) return null;
   return (
-    <button
-      type="button"
-      aria-label={`Call ${call.name} again…`}
-      onClick={() => openTools(serverId, { tool: call.name, arguments: call.arguments })}
-    >
-      Call again…
+    // The tool's name in the words shown, not in an aria-label only: the button is named by what a
+    // person sees, and so by what they say to voice control to press it (WCAG 2.5.3).
+    <button type="button" onClick={() => openTools(serverId, { tool: call.name, arguments: call.arguments })}>
+      Call {call.name} again…
     </button>
   );
 }

@@ -4,6 +4,7 @@ import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
+import { ScrollingPre } from '../components/scrolling-pre.js';
 import { trailingJson } from '../components/trailing-json.js';
 
 type Block = Record<string, unknown>;
@@ -21,7 +22,7 @@ function TextBlock({ text, headingLevel }: { text: string; headingLevel: number 
       {split.prose.trim() !== '' ? (
         <MarkdownText text={split.prose} className="text-block" headingLevel={headingLevel} />
       ) : null}
-      <pre className="json text-block">{split.json}</pre>
+      <ScrollingPre className="json text-block" text={split.json} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -10,6 +10,7 @@ import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
 import { RawToggle } from '../components/raw-toggle.js';
+import { ScrollingPre } from '../components/scrolling-pre.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -177,6 +178,7 @@ export function TaskDetail({
   const heading = useRef<HTMLHeadingElement>(null);
   /** The result as its raw JSON instead of rendered. */
   const [rawResult, setRawResult] = useState(false);
+  const rawJsonId = useId();
 
   useEffect(() => heading.current?.focus(), [taskKey]);
   // Check now and Cancel task go when the task ends: the focus they held goes to the title, above
@@ -457,10 +459,10 @@ export function TaskDetail({
             </p>
           )}
           <div className="raw-json-header">
-            <h4>Raw JSON</h4>
+            <h4 id={rawJsonId}>Raw JSON</h4>
             <CopyButton text={JSON.stringify(shown.raw, null, 2)} label="Copy the raw JSON" />
           </div>
-          <pre className="json raw-json">{JSON.stringify(shown.raw, null, 2)}</pre>
+          <ScrollingPre className="json raw-json" text={JSON.stringify(shown.raw, null, 2)} labelledBy={rawJsonId} />
         </>
       )}
     </section>

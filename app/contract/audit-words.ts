@@ -168,9 +168,13 @@ const WORDS: Record<string, Words> = {
   'server.imported': () => 'You imported the server',
   'server.updated': (d) => {
     const changed = Array.isArray(d.changed) ? d.changed.filter((key) => typeof key === 'string') : [];
-    return changed.length === 0
-      ? "You changed the server's settings"
-      : `You changed the server's ${listed(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
+    const said =
+      changed.length === 0
+        ? "You changed the server's settings"
+        : `You changed the server's ${listed(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
+    // Entries of earlier versions keep no name from before.
+    const before = text(d, 'previousName');
+    return before === undefined ? said : `${said}; it was named “${before}”`;
   },
   'server.removed': () => 'You removed the server',
   'server.sign-in-started': () => 'You started signing in, in the browser',
@@ -257,6 +261,41 @@ export function auditSentence(entry: Pick<AuditEntry, 'type' | 'detail'>): strin
   return words ? words(entry.detail ?? {}) : capitalized(entry.type.replace(/[.-]/g, ' '));
 }
 
+/**
+ * The detail fields each entry type's sentence says already ("Disconnected" is its `status`): the
+ * Audit log does not list them again under it. The log, its search and its export keep them.
+ */
+const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
+  'inbox.answered': ['action', 'kind', 'question'],
+  'inbox.withdrawn': ['kind', 'question', 'reason', 'atArrival'],
+  'task.status': ['from', 'to'],
+  'task.cancelled': ['by'],
+  'tool.called': ['tool', 'outcome'],
+  'tool.call-cancelled': ['tool'],
+  'tool.task-cancelled': ['tool'],
+  'tool.task-forgotten': ['tool'],
+  'tool.task-cancelled-late': ['tool', 'tasksCancel', 'error'],
+  'tool.task-ended': ['tool', 'state', 'cancelledBy', 'outcome'],
+  'server.state': ['status'],
+  'server.added': ['by'],
+  'server.updated': ['changed', 'previousName'],
+  'server.signed-in': ['issuer'],
+  'sampling.request': ['decision'],
+  'sampling.llm': ['decision'],
+  'sampling.completion': ['decision'],
+  'sampling.policy-changed': ['mode', 'reviewCompletion'],
+  'assistant.policy-changed': ['mode'],
+  'assistant.tool-decision': ['tool', 'decision'],
+  'provider.saved': ['name'],
+  'provider.removed': ['name'],
+  'audit.summary': ['count', 'of']
+};
+
+/** Whether the sentence of an entry of `type` says its detail field `field` ({@link auditSentence}). */
+export function saidBySentence(type: string, field: string): boolean {
+  return Object.hasOwn(SAID_BY_SENTENCE, type) && SAID_BY_SENTENCE[type]!.includes(field);
+}
+
 /** Labels of the types whose sentence needs the entry's detail. */
 const LABELS: Record<string, string> = {
   'inbox.answered': 'Answers in the Inbox',
@@ -338,7 +377,15 @@ const FIELD_WORDS: Record<string, string> = {
   reviewCompletion: 'answers reviewed',
   alwaysAllow: 'always allowed',
   cancelledBy: 'cancelled by',
-  movedTo: 'moved to'
+  movedTo: 'moved to',
+  clientId: 'client id',
+  toolCallId: 'tool call id',
+  conversationId: 'conversation id',
+  callId: 'call id',
+  // An imported server's name in the file it came from.
+  key: 'named there',
+  // A sign-in made in the person's browser.
+  browser: 'in the browser'
 };
 
 /** A detail field's name as the Audit log shows it: in words where its own name is code. */

@@ -132,9 +132,15 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       const was = config && parts.servers.get(serverId);
       await parts.servers.update(serverId, settings);
       const now = parts.servers.get(serverId);
-      // Field names only: the settings hold commands, URLs and (by name) secrets.
+      // Field names only: the settings hold commands, URLs and (by name) secrets. The name is none
+      // of those, and a renamed server's entries are found by what it was called too.
       const changed = changedSettings(was, now);
-      parts.audit.record({ type: 'server.updated', serverId, serverName: now.name, detail: { changed } });
+      parts.audit.record({
+        type: 'server.updated',
+        serverId,
+        serverName: now.name,
+        detail: { changed, ...(was && changed.includes('name') && { previousName: was.name }) }
+      });
       // A sign-in belongs to the server it was made with: tokens for the old URL never go to a new one.
       const before = config?.transport;
       const after = parts.registry.get(serverId)?.transport;

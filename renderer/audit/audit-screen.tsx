@@ -198,7 +198,7 @@ export function AuditScreen({
                   )}
                 </td>
                 <td className="detail">
-                  {entry.detail && Object.keys(entry.detail).length > 0 ? <DetailPairs detail={entry.detail} /> : '—'}
+                  <DetailPairs detail={entry.detail ?? {}} type={entry.type} />
                 </td>
               </tr>
             ))}
@@ -229,19 +229,22 @@ function EventType({ type }: { type: string }) {
   );
 }
 
-/** Characters of one detail value shown in the table; the whole value is in its title. */
+/** Characters of one detail value shown in the table before a "Show all". */
 const DETAIL_VALUE_CHARS = 160;
 
 /**
- * An entry's detail as name and value, one pair a line, in words ({@link detailPairs}): data
- * (arguments, lists) as compact JSON, long values cut (whole in the title). One JSON object in a
- * line read as a blob.
+ * An entry's detail as name and value, one pair a line, in words ({@link detailPairs}), without
+ * what the entry's sentence says already: data (arguments, lists) as compact JSON, a long value cut
+ * with a button that shows it all. One JSON object in a line read as a blob. A dash when the
+ * sentence said everything.
  */
-function DetailPairs({ detail }: { detail: Record<string, unknown> }) {
+function DetailPairs({ detail, type }: { detail: Record<string, unknown>; type: string }) {
   const conversations = useDeskState((state) => state.assistant.summaries);
+  const pairs = detailPairs(detail, type);
+  if (pairs.length === 0) return '—';
   return (
     <dl className="detail-pairs">
-      {detailPairs(detail).map(({ field, name, value, json }) => {
+      {pairs.map(({ field, name, value, json }) => {
         // A conversation by its title while it exists (its id, which the log keeps, in the title).
         const conversation = field === 'conversationId' ? conversations.find((c) => c.id === detail[field]) : undefined;
         if (conversation)
@@ -251,18 +254,47 @@ function DetailPairs({ detail }: { detail: Record<string, unknown> }) {
               <dd title={`conversationId ${value}`}>{`“${conversation.title}”`}</dd>
             </div>
           );
-        const cut = value.length > DETAIL_VALUE_CHARS ? `${value.slice(0, DETAIL_VALUE_CHARS - 1)}…` : value;
         // A value in words keeps what the log holds in its title (search and export use that).
         const kept = detail[field];
         const raw = typeof kept === 'string' ? kept : (JSON.stringify(kept) ?? String(kept));
-        const title = cut !== value ? value : raw !== value || name !== field ? `${field} ${raw}` : undefined;
+        const title = raw !== value || name !== field ? `${field} ${raw}` : undefined;
         return (
           <div key={field}>
             <dt>{name}</dt>
-            <dd title={title}>{json ? <code>{cut}</code> : cut}</dd>
+            <dd title={title}>
+              <DetailValue value={value} json={json} />
+            </dd>
           </div>
         );
       })}
     </dl>
+  );
+}
+
+/**
+ * One detail value; past {@link DETAIL_VALUE_CHARS}, cut, with a button that shows it all (and
+ * then less again): a title alone would keep the rest from the keyboard and from touch.
+ */
+function DetailValue({ value, json }: { value: string; json: boolean }) {
+  const [whole, setWhole] = useState(false);
+  const long = value.length > DETAIL_VALUE_CHARS;
+  const shown = long && !whole ? `${value.slice(0, DETAIL_VALUE_CHARS - 1)}…` : value;
+  return (
+    <>
+      {json ? <code>{shown}</code> : shown}
+      {long ? (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="link-button small-text"
+            aria-expanded={whole}
+            onClick={() => setWhole(!whole)}
+          >
+            {whole ? 'Show less' : `Show all (${value.length - (DETAIL_VALUE_CHARS - 1)} more characters)`}
+          </button>
+        </>
+      ) : null}
+    </>
   );
 }

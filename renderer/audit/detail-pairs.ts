@@ -1,4 +1,4 @@
-import { AUDIT_DURATION_FIELDS, auditFieldWords } from '../../app/contract/audit-words.js';
+import { AUDIT_DURATION_FIELDS, auditFieldWords, saidBySentence } from '../../app/contract/audit-words.js';
 import { formatDuration } from '../components/format.js';
 
 /** One line of an audit entry's detail, as the Audit log shows it. */
@@ -22,11 +22,13 @@ const ERA_WORDS: Record<string, string> = {
  * An entry's detail as name and value, one pair a line, in words where the log keeps code:
  * durations as the rest of the Desk says them ("10 min"), the protocol as a version, the
  * server program by its name and version, yes and no for flags. Text shows as it is; only what is
- * truly data (a tool's arguments, a list) stays JSON.
+ * truly data (a tool's arguments, a list) stays JSON. With the entry's `type`, what its sentence
+ * says already ("Disconnected", of its `status`) is not said again.
  */
-export function detailPairs(detail: Record<string, unknown>): DetailPair[] {
+export function detailPairs(detail: Record<string, unknown>, type?: string): DetailPair[] {
   const pairs: DetailPair[] = [];
   for (const [field, value] of Object.entries(detail)) {
+    if (type !== undefined && saidBySentence(type, field)) continue;
     // The version says which era it is; the era alone only where the version was not kept.
     if (field === 'era' && typeof detail.protocolVersion === 'string') continue;
     const words = valueWords(field, value);

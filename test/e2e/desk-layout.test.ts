@@ -609,6 +609,32 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('cuts a long detail value with a button that shows it all, and less again', async () => {
+    const message = `${'A long message. '.repeat(30)}The end.`;
+    d.fixture.host.audit.record({
+      type: 'tool.called',
+      serverId: 'desk',
+      detail: { tool: 'echo', arguments: { message }, outcome: 'result' }
+    });
+    d.fixture.host.audit.flush();
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+    const dd = page
+      .locator('table.audit tr', { hasText: 'A long message. A long message.' })
+      .locator('.detail-pairs dd');
+    const more = dd.getByRole('button', { name: /^Show all \(\d+ more characters\)$/ });
+    await more.waitFor();
+    assert.doesNotMatch((await dd.locator('code').textContent()) ?? '', /The end\./);
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const less = dd.getByRole('button', { name: 'Show less' });
+    await less.waitFor();
+    assert.equal(await less.getAttribute('aria-expanded'), 'true');
+    assert.equal(await dd.locator('code').textContent(), JSON.stringify({ message }));
+    await less.click();
+    await more.waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('puts a value that does not fit beside its name under it at 1280 px: a conversation’s id whole on a line', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const conversationId = randomUUID();
@@ -626,7 +652,7 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       assert.deepEqual(await textLines(id), [1]);
       // A short value stays beside its name.
       const decision = page.locator('table.audit tr', { hasText: conversationId }).locator('.detail-pairs > div', {
-        has: page.locator('dt', { hasText: /^decision$/ })
+        has: page.locator('dt', { hasText: /^arguments$/ })
       });
       const [name, value] = await Promise.all([
         decision.locator('dt').boundingBox(),

@@ -58,7 +58,12 @@ describe('the audit log records what the person did', () => {
 
       assert.deepEqual(await entries(host, 'server'), [
         { type: 'server.added', serverId: 'cli', serverName: 'CLI', detail: { transport: 'stdio' } },
-        { type: 'server.updated', serverId: 'cli', serverName: 'CLI tool', detail: { changed: ['name'] } },
+        {
+          type: 'server.updated',
+          serverId: 'cli',
+          serverName: 'CLI tool',
+          detail: { changed: ['name'], previousName: 'CLI' }
+        },
         {
           type: 'server.updated',
           serverId: 'cli',

@@ -53,4 +53,31 @@ describe('an audit entry’s detail in words', () => {
     ]);
     assert.deepEqual(shown({ alwaysAllow: ['echo'] }), [['always allowed', '["echo"]', true]]);
   });
+
+  it('does not list again what the entry’s sentence says, and names the fields that are code in words', () => {
+    const of = (type: string, detail: Record<string, unknown>) =>
+      detailPairs(detail, type).map(({ name, value }) => [name, value] as const);
+    // "Disconnected" says its status; "You changed the server's name and command; it was named …" its fields.
+    assert.deepEqual(of('server.state', { status: 'closed', reason: 'Disconnected by you' }), [
+      ['reason', 'Disconnected by you']
+    ]);
+    assert.deepEqual(of('server.updated', { changed: ['name', 'transport.command'], previousName: 'Notes' }), []);
+    // "You called the tool echo": the arguments stay, the tool and outcome go.
+    assert.deepEqual(of('tool.called', { tool: 'echo', arguments: { message: 'hi' }, outcome: 'result' }), [
+      ['arguments', '{"message":"hi"}']
+    ]);
+    assert.deepEqual(of('server.signed-in', { issuer: 'https://auth.example', browser: true }), [
+      ['in the browser', 'yes']
+    ]);
+    assert.deepEqual(of('server.imported', { key: 'github', from: 'Claude Desktop', transport: 'stdio' }), [
+      ['named there', 'github'],
+      ['from', 'Claude Desktop'],
+      ['transport', 'stdio']
+    ]);
+    assert.deepEqual(of('assistant.tool-decision', { tool: 'echo', decision: 'deny', toolCallId: 'call_1' }), [
+      ['tool call id', 'call_1']
+    ]);
+    // Without the type (a caller that has none), every field is listed.
+    assert.equal(detailPairs({ status: 'closed' }).length, 1);
+  });
 });

@@ -19,6 +19,11 @@ describe('audit entries in words', () => {
     assert.equal(updated(['transport']), "You changed the server's transport");
     assert.equal(updated([]), "You changed the server's settings");
     assert.equal(updated(), "You changed the server's settings");
+    // A rename keeps the name from before.
+    assert.equal(
+      auditSentence({ type: 'server.updated', detail: { changed: ['name', 'transport.url'], previousName: 'Notes' } }),
+      "You changed the server's name and URL; it was named “Notes”"
+    );
   });
 
   it('says what the person answered, and which question', () => {

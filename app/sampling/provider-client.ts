@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ProviderSettings } from '../contract/providers.js';
 import { acceptPlainCompletions } from './plain-completion-stream.js';
+import { providerFetch } from './provider-fetch.js';
 
 /** Options for building a provider client; `fetch` is for tests and proxies. */
 export interface ProviderClientOptions {
@@ -54,7 +55,7 @@ export function createProviderClient(
     logLevel: 'off',
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
     // A server that answers a stream request with one JSON completion is read as that answer.
-    fetch: acceptPlainCompletions(stoppable(options.fetch ?? ((input, init) => fetch(input, init))))
+    fetch: acceptPlainCompletions(stoppable(options.fetch ?? providerFetch))
   });
 }
 

@@ -424,9 +424,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await said.waitFor();
     assert.equal(
       await said.textContent(),
-      'None listed: no model could be listed when it was saved. Could not connect to Away (127.0.0.1:9): ' +
-        'Taskdesk cannot connect to this port, one of the ports web clients refuse (as browsers do). ' +
-        'Use another port in the base URL. Test connection tries again; or add one by name with Edit.'
+      'None listed: no model could be listed when it was saved. Could not connect to Away (127.0.0.1:9). ' +
+        'Is the server running and the base URL right? Test connection tries again; or add one by name with Edit.'
     );
     await page
       .locator('.sr-only[aria-live="polite"]')
@@ -450,7 +449,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const card = screen.locator('li[data-provider-id="offline"]');
     const listing = card.locator('.provider-no-model[data-listing="failed"]');
     await listing.waitFor();
-    const failed = 'Could not connect to Offline (127.0.0.1:9):';
+    const failed = 'Could not connect to Offline (127.0.0.1:9).';
 
     // Edit is what the person opens to fix it: the failure stays on the card, and the form says it too.
     await card.getByRole('button', { name: 'Edit Offline' }).click();

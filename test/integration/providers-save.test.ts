@@ -239,21 +239,20 @@ describe('providers.save with no model listed: the provider is asked for its mod
 
   it('keeps the save when the provider cannot be reached, saying so', async () => {
     const { host } = fixture;
-    // Port 9 is one Node's fetch refuses before it connects: said as such, not as a server down
-    // (a closed port's "Is the server running" is the providers-setup tests').
-    const BAD_PORT =
-      'Could not connect to Nowhere (127.0.0.1:9): Taskdesk cannot connect to this port, one of the ports web clients refuse (as browsers do). Use another port in the base URL.';
+    // Nothing listens on port 9 here. (Node's fetch refuses it before it connects, as one of the
+    // fetch spec's "bad ports"; the provider clients' fetch does not, so a model server may use it.)
+    const REFUSED = 'Could not connect to Nowhere (127.0.0.1:9). Is the server running and the base URL right?';
     const saved = await host.call('providers.save', provider('nowhere', 'Nowhere', 'http://127.0.0.1:9/v1'));
     assert.deepEqual(saved.models, []);
     assert.deepEqual(saved.modelListing, {
       ok: false,
       kind: 'unreachable',
-      message: BAD_PORT
+      message: REFUSED
     });
     assert.ok((await host.call('providers.list', {})).some((p) => p.id === 'nowhere'));
     const [audited] = await host.call('audit.read', { type: 'provider.saved', limit: 1 });
     assert.equal(audited?.detail?.modelsListed, undefined);
     // Why, kept in the audit log: the card says it only until the page is reloaded.
-    assert.equal(audited?.detail?.modelsNotListed, BAD_PORT);
+    assert.equal(audited?.detail?.modelsNotListed, REFUSED);
   });
 });

@@ -1,3 +1,4 @@
+import { failureOf } from '../sampling/server-failure.js';
 import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/history.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
@@ -30,7 +31,8 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest, askedFor?: str
   const message = cancelled
     ? cancelledMessage(cancelled)
     : outcome.type === 'error'
-      ? outcome.error.message
+      ? // A failed model run's whole reason, where its server was told only the kind of failure.
+        (failureOf(ended.notes) ?? outcome.error.message)
       : undefined;
   const ranRequest = ranRequestOf(ended.notes);
   return {

@@ -1,3 +1,4 @@
+import { failureOf } from '../sampling/server-failure.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type {
@@ -202,7 +203,9 @@ export class TaskHistory {
     const status: HistoryStatus = withdrawn ? 'cancelled' : record.task.status;
     const cancelledBy = withdrawn?.by ?? cancelledByOf(record);
     const by = cancelledBy ? { cancelledBy } : {};
-    const statusMessage = withdrawn?.reason ?? record.task.statusMessage;
+    // A failed model run's whole reason, where its server was told only the kind of failure.
+    const failure = record.task.status === 'failed' ? failureOf(record.notes) : undefined;
+    const statusMessage = withdrawn?.reason ?? failure ?? record.task.statusMessage;
     const outcome = withdrawn ? undefined : record.outcome;
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};

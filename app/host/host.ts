@@ -59,6 +59,8 @@ import { FileKeyStore } from '../store/file-key-store.js';
 import type { KeyStore } from '../sampling/key-store.js';
 import type { LocalServerPort } from '../sampling/local-detection.js';
 import { SamplingSetup } from './sampling-setup.js';
+import type { UnaskedRunFailure } from '../sampling/policy-sampling-runner.js';
+import { unaskedRunNotice } from './unasked-run-notice.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
@@ -196,6 +198,8 @@ export class Host {
   readonly #pendingStatus = new PendingStatusNotifications();
   readonly #config: HostConfig;
   readonly #warnings: Array<{ message: string; movedTo?: string; id: string }> = [];
+  /** Each server's notice of its last failed run made without asking (see `#unaskedRunFailed`). */
+  readonly #unaskedRunNotices = new Map<string, { message: string; id: string }>();
   readonly #methods: HostMethodTable;
   /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
   readonly #oauth: OAuthSessions;
@@ -443,6 +447,7 @@ export class Host {
       },
       onApprovedRunFailed: (failure) =>
         this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure }),
+      onUnaskedRunFailed: (failure) => this.#unaskedRunFailed(failure),
       // Told after a call of a provider, outside any host call: a key store that cannot be read
       // now (a hand-edited key file) leaves the windows as they were; their next read says why.
       onProvidersChanged: () => void this.#tellProviders().catch(() => undefined),
@@ -1057,6 +1062,22 @@ export class Host {
     const warning = movedTo === undefined ? { message, id } : { message, movedTo, id };
     this.#warnings.push(warning);
     this.audit.record({ type, detail: movedTo === undefined ? { message } : { message, movedTo } });
+    this.events.emit('store.warning', warning);
+  }
+
+  /**
+   * A model run made without asking failed: a notice on the Desk, among the host's warnings (every
+   * screen shows them, a window opened later too). One per server, the newest: a server that
+   * keeps asking while its provider is down does not pile them up. Not audited again: its
+   * `sampling.llm` entry says it.
+   */
+  #unaskedRunFailed(failure: UnaskedRunFailure): void {
+    const earlier = this.#unaskedRunNotices.get(failure.serverId);
+    const index = earlier === undefined ? -1 : this.#warnings.indexOf(earlier);
+    if (index !== -1) this.#warnings.splice(index, 1);
+    const warning = { message: unaskedRunNotice(failure), id: randomUUID() };
+    this.#unaskedRunNotices.set(failure.serverId, warning);
+    this.#warnings.push(warning);
     this.events.emit('store.warning', warning);
   }
 

@@ -43,6 +43,8 @@ export interface SamplingSetupOptions {
   onPartial: (update: PartialUpdate) => void;
   /** A model run a person approved failed. */
   onApprovedRunFailed?: PolicySamplingRunnerOptions['onApprovedRunFailed'];
+  /** A model run made without asking failed (the whole reason: its server is told less). */
+  onUnaskedRunFailed?: PolicySamplingRunnerOptions['onUnaskedRunFailed'];
   /** Why a request for one of Taskdesk's own tasks is withdrawn as it comes in (see the runner's option). */
   lateReason?: PolicySamplingRunnerOptions['lateReason'];
   /** The fetch the `openai` SDK and the probes use (tests, proxies). */
@@ -117,6 +119,7 @@ export class SamplingSetup {
       },
       clock: options.clock,
       ...(options.onApprovedRunFailed && { onApprovedRunFailed: options.onApprovedRunFailed }),
+      ...(options.onUnaskedRunFailed && { onUnaskedRunFailed: options.onUnaskedRunFailed }),
       ...(options.lateReason && { lateReason: options.lateReason })
     });
     const person = new InboxSamplingRunner(options.inbox, options.origin);

@@ -16,6 +16,7 @@ import {
   type Withdrawn
 } from './approval-gate.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
+import { failureForServer, failureNote } from './server-failure.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
@@ -51,10 +52,26 @@ export interface PolicySamplingRunnerOptions {
    */
   onApprovedRunFailed?: (failure: { serverId: string; serverName: string; taskId?: string; message: string }) => void;
   /**
+   * A model run made without asking (policy "auto") failed: told with the whole reason (the
+   * provider's name, address and what to do), which its server is not (see `failureForServer`).
+   */
+  onUnaskedRunFailed?: (failure: UnaskedRunFailure) => void;
+  /**
    * Why a request a server asks for one of Taskdesk's own tasks (its related task) is withdrawn as
    * it comes in: that task has ended or was forgotten. Undefined while it runs.
    */
   lateReason?: (serverId: string, relatedTaskId: string) => string | undefined;
+}
+
+/** A model run made without asking that failed: which server asked, on which provider and model, and why. */
+export interface UnaskedRunFailure {
+  serverId: string;
+  serverName: string;
+  taskId?: string;
+  providerName: string;
+  model: string;
+  /** The whole reason, as the audit log keeps it (redacted of keys). */
+  message: string;
 }
 
 /**
@@ -113,8 +130,9 @@ export class PolicySamplingRunner implements SamplingRunner {
     if (!engineChoice) {
       // Nothing to approve: say why at once rather than asking a person first.
       const outcome = await sampler.run(params, context);
-      if (outcome.type === 'error') this.#audit(context, 'sampling.llm', 'failed', { reason: outcome.error.message });
-      return outcome;
+      if (outcome.type !== 'error') return outcome;
+      this.#audit(context, 'sampling.llm', 'failed', { reason: outcome.error.message });
+      return { type: 'error', error: failureForServer(outcome.error) };
     }
 
     let approvedParams = params;
@@ -238,16 +256,22 @@ export class PolicySamplingRunner implements SamplingRunner {
         failure = runFailure(outcome.error.message, choice, this.#clock);
         continue;
       }
+      const told = {
+        serverId: context.serverId,
+        serverName: context.serverName,
+        ...(context.taskId !== undefined && { taskId: context.taskId }),
+        message: outcome.error.message
+      };
       // Approved by a person before a restart (the task's notes say so), run now under another
-      // policy with nobody to ask again: told where they approved it.
+      // policy with nobody to ask again: told where they approved it. Else nobody was asked, and
+      // the person hears of it all the same: a run that fails quietly would leave them guessing.
       if ((context.notes ?? []).some((note) => note.phase === 'awaiting-approval'))
-        this.#options.onApprovedRunFailed?.({
-          serverId: context.serverId,
-          serverName: context.serverName,
-          ...(context.taskId !== undefined && { taskId: context.taskId }),
-          message: outcome.error.message
-        });
-      return outcome;
+        this.#options.onApprovedRunFailed?.(told);
+      else this.#options.onUnaskedRunFailed?.({ ...told, providerName: choice.providerName, model: choice.model });
+      // The whole reason stays with the person (the task's notes, the audit log, the notice); the
+      // server gets what kind of failure it was, in words that name nothing of theirs.
+      context.annotate?.(failureNote(outcome.error.message));
+      return { type: 'error', error: failureForServer(outcome.error) };
     }
     this.#audit(context, 'sampling.llm', 'completed', { ...at(choice), model: outcome.result.model });
     if (!policy.reviewCompletion) return outcome;

@@ -69,9 +69,14 @@ describe('a provider that echoes the API key, masked or upper-cased, in its erro
         { method: 'tasks/get', params: { taskId: created.task.taskId } },
         GetTaskResultSchema
       );
-      const message = String(got.statusMessage);
+      // The server is told only what kind of failure it was; the provider's words, redacted, are
+      // the person's: the audit log, the task's notes (in what the UI sees), the Desk's notice.
+      assert.equal(got.statusMessage, 'Taskdesk could not run the model: its provider rejected the request.');
+      const audit = await host.call('audit.read', { limit: 1000 });
+      const message = String(audit.find((entry) => entry.type === 'sampling.llm')?.detail?.reason);
       assert.match(message, /Fake LLM \(127\.0\.0\.1:\d+\) rejected the request \(400\): .*\[redacted\]/);
-      const outward = JSON.stringify([notified, got, seen, await host.call('audit.read', { limit: 1000 })]);
+      assert.ok(JSON.stringify(seen).includes('[redacted]'), 'the task’s notes the UI sees keep the redacted words');
+      const outward = JSON.stringify([notified, got, seen, host.warnings, audit]);
       assert.deepEqual(fragmentsIn(outward), [], message);
     });
   }

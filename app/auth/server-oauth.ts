@@ -9,6 +9,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { REGISTERED_REDIRECT_URI, signInRequestText, type SignInView } from '../contract/server-auth.js';
 import { errorMessage } from '../core/errors.js';
+import { networkFailureText } from '../mcp/network-failure.js';
 import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
 import { subjectOf } from './token-subject.js';
 import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
@@ -33,6 +34,17 @@ export class SignInRequiredError extends Error {
   constructor(serverName: string, issuer: string | undefined) {
     super(signInRequestText(serverName, issuer));
     this.name = 'SignInRequiredError';
+  }
+}
+
+/**
+ * Thrown when a sign-in could not reach what it must ask (the server's own metadata, or its
+ * authorization server's): where, and why in the words network failures have elsewhere.
+ */
+export class SignInUnreachableError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'SignInUnreachableError';
   }
 }
 
@@ -407,13 +419,46 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async #runAuth(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
-    const result = await auth(this, {
-      serverUrl: this.#options.serverUrl,
+    const result = await this.#auth({
       ...(challenge.resourceMetadataUrl && { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-      ...(challenge.scope !== undefined && { scope: challenge.scope }),
-      ...(this.#options.fetch && { fetchFn: this.#options.fetch })
+      ...(challenge.scope !== undefined && { scope: challenge.scope })
     });
     if (result === 'REDIRECT') throw this.#signInRequired();
+  }
+
+  /**
+   * The SDK's `auth()` for this server. A request it could not send at all (nothing listening,
+   * no such host) fails with a {@link SignInUnreachableError} naming where: fetch itself says
+   * only "fetch failed", and not which of discovery's addresses it was.
+   */
+  async #auth(options: { resourceMetadataUrl?: URL; scope?: string; authorizationCode?: string }) {
+    const base: FetchLike = this.#options.fetch ?? ((url, init) => fetch(url, init));
+    let unreachable: string | undefined;
+    const fetchFn: FetchLike = async (url, init) => {
+      try {
+        return await base(url, init);
+      } catch (error) {
+        unreachable = String(url);
+        throw error;
+      }
+    };
+    try {
+      return await auth(this, { serverUrl: this.#options.serverUrl, ...options, fetchFn });
+    } catch (error) {
+      const words = unreachable !== undefined ? this.#unreachableText(unreachable, error) : undefined;
+      throw words !== undefined ? new SignInUnreachableError(words, { cause: error }) : error;
+    }
+  }
+
+  /** Words for a sign-in request to `url` that could not be sent; undefined when the error is no network failure. */
+  #unreachableText(url: string, error: unknown): string | undefined {
+    const why = networkFailureText(error, 'Is it running?');
+    if (why === undefined) return undefined;
+    const origin = new URL(url).origin;
+    // Its own origin serves the server's protected resource metadata: the server itself is down.
+    return origin === new URL(this.#options.serverUrl).origin
+      ? `${this.#options.serverName} at ${origin} could not be reached to start the sign-in. ${why}`
+      : `The sign-in service at ${origin} could not be reached. ${why}`;
   }
 
   #signInRequired(): SignInRequiredError {
@@ -447,11 +492,7 @@ export class ServerOAuth implements OAuthClientProvider {
       return;
     }
     try {
-      const result = await auth(this, {
-        serverUrl: this.#options.serverUrl,
-        authorizationCode: outcome.code,
-        ...(this.#options.fetch && { fetchFn: this.#options.fetch })
-      });
+      const result = await this.#auth({ authorizationCode: outcome.code });
       if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
     } catch (error) {
       const refused =

@@ -144,6 +144,13 @@ export const ConnectionStateSchema = z.object({
   status: z.enum(['idle', 'connecting', 'ready', 'failed', 'closed']),
   /** Why it failed or closed, in words for the user. */
   reason: z.string().optional(),
+  /**
+   * What a `failed` connection failed for, when that is a sign-in: `sign-in` when the server
+   * asked for authorization (HTTP 401) and no sign-in answers it yet. Absent for every other
+   * failure (the server or its sign-in service could not be reached, answered an error…), even
+   * while a sign-in the server asked for before still waits (`auth`).
+   */
+  failedFor: z.literal('sign-in').optional(),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   protocolVersion: z.string().optional(),
   /**

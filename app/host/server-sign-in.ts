@@ -2,10 +2,10 @@ import type { PreRegisteredClientSchema, SignInStart } from '../contract/server-
 import type { ServerView } from '../contract/host-api.js';
 import type { z } from 'zod';
 import type { AuditSink } from '../audit/audit-log.js';
-import { HostError, JsonRpcCode } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { OAuthSessions } from '../auth/oauth-sessions.js';
 import { SignInRequiredError, type ServerOAuth } from '../auth/server-oauth.js';
-import type { ServerConfig } from '../mcp/server-config.js';
+import { redactServerText, type ServerConfig } from '../mcp/server-config.js';
 
 /** What the sign-in methods act on. */
 export interface ServerSignInParts {
@@ -47,7 +47,7 @@ export class ServerSignIn {
           this.#record(serverId, 'server.signed-in', { ...(issuer !== undefined && { issuer }), browser: false });
         return { type: 'signed-in' };
       } catch (error) {
-        if (!(error instanceof SignInRequiredError)) throw error;
+        if (!(error instanceof SignInRequiredError)) throw this.#startFailed(serverId, error);
       }
       pending = oauth.openSignIn();
       if (!pending) throw new HostError(JsonRpcCode.InternalError, 'The sign-in could not be prepared.');
@@ -84,6 +84,18 @@ export class ServerSignIn {
   async forgetClient(serverId: string): Promise<void> {
     await (await this.#oauth(serverId)).forgetClient();
     this.#record(serverId, 'server.oauth-client-forgotten');
+  }
+
+  /**
+   * A sign-in that could not start (its server or sign-in service cannot be reached, or refused
+   * to register Taskdesk): recorded as a sign-in that failed later is, and answered in words.
+   */
+  #startFailed(serverId: string, error: unknown): HostError {
+    const config = this.#parts.config(serverId);
+    const { code, message, data } = toErrorData(error);
+    // As a failed connection's reason is: it may quote the URL.
+    this.#record(serverId, 'server.sign-in-failed', { reason: config ? redactServerText(message, config) : message });
+    return new HostError(code, message, data);
   }
 
   #record(serverId: string, type: string, detail?: Record<string, unknown>): void {

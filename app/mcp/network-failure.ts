@@ -7,8 +7,11 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
  * "fetch failed" and keeps the reason (a system error's code, address and port) in its `cause`.
  * No library maps these codes to sentences a person can act on, so this small table does.
  * An HTTP server that answered, but with an error status, is {@link httpFailureText}'s.
+ *
+ * `check` replaces the question that follows a refused connection ("Is the server running, and
+ * is the URL's port right?"), for an address the person did not enter (a sign-in service's).
  */
-export function networkFailureText(error: unknown): string | undefined {
+export function networkFailureText(error: unknown, check?: string): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     const cause = current as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown; cause?: unknown };
@@ -21,7 +24,7 @@ export function networkFailureText(error: unknown): string | undefined {
           : 'the server';
     const words = code ? sentence(code, where) : undefined;
     // The code closes the sentence it names; a question about what to check comes after it.
-    if (typeof words === 'object') return `${words.what} (${code}). ${words.check}`;
+    if (typeof words === 'object') return `${words.what} (${code}). ${check ?? words.check}`;
     if (words) return `${words} (${code}).`;
     if (refusesPort(current))
       return 'Taskdesk cannot connect to this port: it is one of the ports web clients refuse (as browsers do). Use another port.';

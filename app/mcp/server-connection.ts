@@ -40,6 +40,7 @@ import { CommandNotFoundError, exitWords, stdioSpawnTarget } from './stdio-spawn
 import { StderrTail } from './stderr-tail.js';
 import { httpFailureText, networkFailureText } from './network-failure.js';
 import { initializeFailureText } from './initialize-failure.js';
+import { SignInRequiredError, SignInUnreachableError } from '../auth/server-oauth.js';
 import {
   GuardedStdioTransport,
   HostClient,
@@ -360,7 +361,12 @@ export class ServerConnection {
       await this.#connectEra(deadline, this.#options.probeTimeoutMs ?? Math.min(PROBE_TIMEOUT_MS, timeoutMs / 2));
     } catch (error) {
       if (this.#closing) return this.#closedWhileConnecting();
-      this.#setState({ status: 'failed', reason: `Could not connect: ${this.#failureText(error)}` });
+      this.#setState({
+        status: 'failed',
+        reason: `Could not connect: ${this.#failureText(error)}`,
+        // The server asked for authorization and waits for a sign-in: not a failure to show as one.
+        ...(inChain(error, SignInRequiredError) && { failedFor: 'sign-in' as const })
+      });
       // A transport the client never took over (the probe failed or refused it) is closed here.
       const current = this.#current;
       const owned = this.client.transport === current;
@@ -383,6 +389,8 @@ export class ServerConnection {
     const exit = this.#exitWatch?.exit;
     const why =
       this.#dropReason ??
+      // Its own words name the sign-in service it could not reach, not only the address.
+      inChain(error, SignInUnreachableError)?.message ??
       this.#httpFailureText(error) ??
       networkFailureText(error) ??
       (exit && endedUnanswered(error) ? `The server ${exitWords(exit)} before it answered` : undefined) ??
@@ -893,6 +901,16 @@ async function rethrow<T>(body: () => T | Promise<T>): Promise<T> {
  * could no longer be written to), or no answer came in time. When its process had exited, that
  * exit is the better reason.
  */
+/** The first error of `error`'s chain of causes (itself first) that is a `type`, if any. */
+function inChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof type) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 function endedUnanswered(error: unknown): boolean {
   if (error instanceof McpError)
     return error.code === Number(ErrorCode.ConnectionClosed) || error.code === Number(ErrorCode.RequestTimeout);

@@ -17,11 +17,15 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
   const [clientSecret, setClientSecret] = useState('');
   const [scope, setScope] = useState('');
   const { failure, fail, clear } = useFailure();
-  const [saved, setSaved] = useState(false);
+  /**
+   * The client id this form saved: "Saved" is said while it is the client the server signs in
+   * with, and goes once it is not (automatic registration again, or another window's change).
+   */
+  const [saved, setSaved] = useState<string | undefined>(undefined);
 
   const save = async () => {
     clear();
-    setSaved(false);
+    setSaved(undefined);
     try {
       await client.call('auth.setClient', {
         serverId: server.id,
@@ -30,7 +34,7 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
         ...(scope.trim() !== '' && { scope: scope.trim() })
       });
       setClientSecret('');
-      setSaved(true);
+      setSaved(clientId.trim());
       announce(`${server.name} signs in with client ${clientId.trim()} from now on.`);
     } catch (error) {
       fail('The client was not saved.', error);
@@ -96,7 +100,9 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
           <button type="submit" className="primary" disabled={clientId.trim() === ''}>
             Save client
           </button>
-          {saved ? <span className="muted">Saved: the next sign-in uses this client.</span> : null}
+          {saved !== undefined && saved === server.state.auth?.registeredClientId ? (
+            <span className="muted">Saved: the next sign-in uses this client.</span>
+          ) : null}
         </div>
       </form>
     </details>

@@ -1,6 +1,5 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
-import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -40,16 +39,23 @@ function settingsSummary(policy: SamplingPolicy | undefined, folders: string[] |
   return parts.length === 0 ? null : `: ${parts.join(' · ')}`;
 }
 
+/** The badge of a server whose sign-in it waits for: asked for, or under way in the browser. */
+const SIGN_IN_NEEDED = 'Sign-in needed';
+const SIGNING_IN = 'Signing in';
+
 /**
  * The word a server that is not connected shows for its OAuth sign-in, when that is what it
  * waits for: not a failure (the core fails the connect until the person signs in, and a sign-out
- * disconnects). Undefined when the connection's own state says it.
+ * disconnects). Undefined when the connection's own state says it, as for a connect that failed
+ * for anything but the server asking for authorization (it is down): that is a failure, whatever
+ * a sign-in it asked for before still waits for.
  */
 function signInWord(state: ConnectionState, live: boolean): string | undefined {
   const auth = state.auth;
   if (live || !auth || auth.status === 'signed-in') return undefined;
-  if (auth.waiting) return 'Signing in';
-  return auth.status === 'signed-out' ? 'Signed out' : 'Sign-in needed';
+  if (state.status === 'failed' && state.failedFor !== 'sign-in') return undefined;
+  if (auth.waiting) return SIGNING_IN;
+  return auth.status === 'signed-out' ? 'Signed out' : SIGN_IN_NEEDED;
 }
 
 /**
@@ -129,11 +135,27 @@ export const ServerCard = memo(function ServerCard({
   const live = state.status === 'ready' || state.status === 'connecting';
   const headingId = `server-${server.id}-name`;
   const signIn = signInWord(state, live);
+  /**
+   * The server waits for the sign-in, asked for or under way: Connect is not offered then. It
+   * would only meet the same request for authorization (nothing on the card would change), and
+   * once signed in Taskdesk connects by itself; Sign in (or Cancel) is the step that moves on.
+   */
+  const waitsForSignIn = signIn === SIGN_IN_NEEDED || signIn === SIGNING_IN;
   // A connect refused for the sign-in, or the disconnect of a sign-out, is said by the sign-in.
   const reason =
-    state.reason && !live && !(signIn && (isSignInRequest(state.reason) || state.status === 'closed'))
+    state.reason && !live && !(signIn && (state.failedFor === 'sign-in' || state.status === 'closed'))
       ? state.reason
       : undefined;
+  const cardRef = useRef<HTMLLIElement>(null);
+  /** Whether Connect has the focus, so that the focus is not lost with it when it goes. */
+  const connectFocused = useRef(false);
+  useLayoutEffect(() => {
+    if (!waitsForSignIn || !connectFocused.current) return;
+    connectFocused.current = false;
+    // The Connect pressed is gone: the sign-in's own button is the next step.
+    const card = cardRef.current;
+    (card?.querySelector<HTMLElement>('.sign-in .actions button') ?? card)?.focus();
+  }, [waitsForSignIn]);
   /**
    * When the current failure came, and how many tries in a row this card saw fail for the same
    * reason, so that a Connect again that fails the same way visibly happened ("Failed 2 times").
@@ -271,6 +293,7 @@ export const ServerCard = memo(function ServerCard({
 
   return (
     <li
+      ref={cardRef}
       className="card server"
       // Focusable from script only: it takes the focus once the Add form added it, or once it takes a removed card's place.
       tabIndex={-1}
@@ -401,14 +424,18 @@ export const ServerCard = memo(function ServerCard({
           </button>
         )}
         {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
-        <button
-          type="button"
-          aria-label={`${live ? 'Disconnect' : 'Connect'} ${server.name}`}
-          {...busyProps(toggling)}
-          onClick={() => void toggleConnection()}
-        >
-          {live ? 'Disconnect' : 'Connect'}
-        </button>
+        {waitsForSignIn ? null : (
+          <button
+            type="button"
+            aria-label={`${live ? 'Disconnect' : 'Connect'} ${server.name}`}
+            {...busyProps(toggling)}
+            onClick={() => void toggleConnection()}
+            onFocus={() => (connectFocused.current = true)}
+            onBlur={() => (connectFocused.current = false)}
+          >
+            {live ? 'Disconnect' : 'Connect'}
+          </button>
+        )}
         {server.configured ? (
           // Offering Edit and Remove led to a form that could not save and a remove that failed.
           <span className="muted small-text configured-note">

@@ -2,17 +2,20 @@ import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
+import { CopyButton } from '../components/copy-button.js';
 import { useDesk } from '../shell/desk-context.js';
 import { RegisteredClientForm } from './registered-client-form.js';
 
 /**
- * A server's OAuth sign-in on its card: who is signed in (and Sign out); the question
- * "Sign in to <server> at <issuer>?"; once agreed, that the sign-in is finished in the browser
- * tab that opened (and Cancel); or "Signed out". The sign-in page opens in the user's own
- * browser only when they press Sign in (in the app through the main process, in browser mode as
- * a new tab), and its address is shown too, for a browser that did not open. The client
- * registered by hand, if any, is named, with the way back to automatic registration. Nothing
- * here ever holds a token.
+ * A server's OAuth sign-in on its card: who is signed in (and Sign out); that the server asks
+ * the person to sign in at its sign-in service (and Sign in); once agreed, that the sign-in is
+ * finished in the browser tab that opened (and Cancel); or "Signed out". The sign-in page opens
+ * in the user's own browser only when they press Sign in (in the app through the main process,
+ * in browser mode as a new tab), and can be opened again or its address copied, for a browser
+ * that did not open. No Sign in is offered while the connection failed for another reason than
+ * the server asking for authorization (it is down): the card's failure says what to do first.
+ * The client registered by hand, if any, is named, with the way back to automatic registration.
+ * Nothing here ever holds a token.
  */
 export function ServerSignIn({ server }: { server: ServerView }) {
   const { client, store, announce, openExternal } = useDesk();
@@ -95,6 +98,8 @@ export function ServerSignIn({ server }: { server: ServerView }) {
   }
 
   const waiting = auth.status === 'sign-in-required' && auth.waiting === true;
+  // The server could not be reached (or failed otherwise): a sign-in is not what it needs now.
+  const failedOtherwise = server.state.status === 'failed' && server.state.failedFor !== 'sign-in';
   return (
     <div className="sign-in" data-sign-in={waiting ? 'waiting' : auth.status}>
       {waiting ? (
@@ -115,18 +120,21 @@ export function ServerSignIn({ server }: { server: ServerView }) {
               Cancel
             </button>
           </div>
-          {opened ? (
-            <p className="sign-in-address">
-              If no browser opened, open this address: <code className="url">{opened}</code>
-            </p>
-          ) : null}
+          {opened ? <SignInAddress serverName={server.name} address={opened} /> : null}
         </>
-      ) : (
+      ) : failedOtherwise ? null : (
         <>
           <p>
-            {auth.status === 'signed-out'
-              ? `Signed out of ${server.name}.`
-              : `Sign in to ${server.name}${auth.issuer ? ` at ${auth.issuer}` : ''}?`}
+            {auth.status === 'signed-out' ? (
+              `Signed out of ${server.name}.`
+            ) : auth.issuer ? (
+              // The address mid-sentence: punctuation after it would read as part of it.
+              <>
+                {server.name} asks you to sign in at <code className="url">{auth.issuer}</code> before you use it.
+              </>
+            ) : (
+              `${server.name} asks you to sign in before you use it.`
+            )}
           </p>
           {auth.reason ? <p className="reason">{auth.reason}</p> : null}
           <div className="actions">
@@ -158,6 +166,36 @@ export function ServerSignIn({ server }: { server: ServerView }) {
         </p>
       ) : null}
       <RegisteredClientForm server={server} />
+    </div>
+  );
+}
+
+/**
+ * The sign-in page handed out, for a browser that did not open: opened again from here, or its
+ * address copied. Its address (long: state, PKCE challenge, redirect URI) is not shown whole;
+ * the host it is on is, and the whole address is its title and what Copy copies.
+ */
+function SignInAddress({ serverName, address }: { serverName: string; address: string }) {
+  const { openExternal } = useDesk();
+  return (
+    <div className="sign-in-address">
+      <p>
+        If no browser opened, open the sign-in page from here, or copy its address into a browser. The page is on{' '}
+        <code className="url" title={address}>
+          {new URL(address).host}
+        </code>{' '}
+        and works for this sign-in only.
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          aria-label={`Open the sign-in page of ${serverName}`}
+          onClick={() => openExternal(address)}
+        >
+          Open sign-in page
+        </button>
+        <CopyButton text={address} label={`Copy the address of the sign-in page of ${serverName}`} />
+      </div>
     </div>
   );
 }

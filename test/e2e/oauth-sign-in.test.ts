@@ -61,7 +61,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
 
   it('asks before opening the sign-in page: a neutral "Sign-in needed", not a failure', async () => {
     await card.getByRole('button', { name: 'Connect Protected' }).click();
-    await card.getByText(`Sign in to Protected at ${servers.issuer}?`).waitFor();
+    await card.getByText(`Protected asks you to sign in at ${servers.issuer} before you use it.`).waitFor();
     assert.equal(page.context().pages().length, 1, 'nothing opened before the person agreed');
     assert.equal(await card.locator('.card-header .status').innerText(), 'Sign-in needed');
     assert.equal(await card.locator('.status-failed').count(), 0, 'no red Failed badge');
@@ -89,7 +89,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     const signInPage = await pressSignIn();
     await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).waitFor();
-    assert.equal(await card.getByText(`Sign in to Protected at ${servers.issuer}?`).count(), 0, 'no longer asks');
+    assert.equal(await card.getByText('asks you to sign in').count(), 0, 'no longer asks');
     await signInPage.getByRole('heading', { name: /Allow Taskdesk to use the test MCP server as alice\?/ }).waitFor();
     assert.equal(servers.signIns, 0, 'no code before consent');
     await signInPage.getByRole('link', { name: 'Allow' }).click();

@@ -82,6 +82,8 @@ export interface OAuthTestServers {
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
   revokeRefreshTokens(): void;
+  /** Stops the authorization server only: the MCP server still answers, and names it. */
+  closeAuthorizationServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -314,12 +316,10 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
       }),
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),
+    closeAuthorizationServer: () => stop(asHttp),
     close: async () => {
       await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
-      for (const server of [asHttp, mcpHttp]) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      for (const server of [asHttp, mcpHttp]) await stop(server);
     }
   };
 }
@@ -364,6 +364,13 @@ function protectedMcpServer(onStatus: (params: { taskId: string; status: string 
     }
   );
   return mcp;
+}
+
+/** Closes a server and its connections; one already closed is left as it is. */
+async function stop(server: http.Server): Promise<void> {
+  if (!server.listening) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 function listen(server: http.Server): Promise<void> {

@@ -85,6 +85,19 @@ export function idFor(key: string): string {
   return id || 'server';
 }
 
+/**
+ * Why a project folder given to look in holds no config, when the folder itself is the reason: it
+ * does not exist, or is not a folder. Said rather than only that its two files were not found.
+ */
+function folderProblem(folder: string): string | undefined {
+  try {
+    return fs.statSync(folder).isDirectory() ? undefined : `${folder} is not a folder`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? `The folder ${folder} does not exist` : undefined;
+  }
+}
+
 /** Reads and parses one file, in words when it cannot be: never throws. */
 function readFile(file: KnownFile): ReadSource {
   let text: string;
@@ -92,7 +105,10 @@ function readFile(file: KnownFile): ReadSource {
     text = fs.readFileSync(file.path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { file, kind: file.kind, exists: false };
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const folder = file.workspaceFolder === undefined ? undefined : folderProblem(file.workspaceFolder);
+      return { file, kind: file.kind, exists: false, ...(folder !== undefined && { error: folder }) };
+    }
     return { file, kind: file.kind, exists: true, error: `${file.path} could not be read (${code ?? String(error)})` };
   }
   return { file, ...readText(text, file.kind, file.path), exists: true };

@@ -185,7 +185,7 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     await first.getByText('imported anyway, it is added as “delta (2)”.', { exact: false }).waitFor();
     await source.getByLabel('Connect them now and when Taskdesk starts').uncheck();
     await source.getByRole('button', { name: /Import 2 selected/ }).click();
-    await source.getByText('Imported delta (2), DELTA (3).', { exact: true }).waitFor();
+    await source.getByText('Imported delta (2) and DELTA (3).', { exact: true }).waitFor();
     assert.deepEqual(
       (await host.call('servers.list', {})).map((s) => s.name),
       ['Delta', 'delta (2)', 'DELTA (3)']

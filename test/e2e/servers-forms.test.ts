@@ -361,10 +361,14 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       .locator('li[data-key="legacy"]')
       .getByText(/Cannot be imported: .*SSE/)
       .waitFor();
-    assert.equal(await source.getByLabel('legacy HTTP').isDisabled(), true);
+    assert.equal(await source.getByLabel('legacy cannot be imported').isDisabled(), true);
     // A copy of a server Taskdesk has is said to be one, and skipped unless the person says otherwise.
     const twin = source.locator('li[data-key="twin"]');
-    await twin.getByText('Taskdesk already has this server (the same URL and settings), as “First”.').waitFor();
+    await twin
+      .getByText(
+        'Taskdesk already has this server (the same URL and settings), as “First”: it is skipped, unless you choose to import a copy.'
+      )
+      .waitFor();
     assert.equal(
       await source
         .locator('li[data-key="other"]')
@@ -391,7 +395,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       'an imported server’s sampling policy can be set without a reload'
     );
     // What was just imported says so, rather than that it clashes (with itself, now).
-    await echo.getByText('Imported: it is on your list of servers.').waitFor();
+    await echo.getByText('Imported as “echo (2)”: not connected.', { exact: true }).waitFor();
     assert.equal(await echo.getByText('Taskdesk already has a server with this id or name').count(), 0);
     // Only a copy picked, to be skipped: nothing to import, and the panel says how to add it anyway.
     await twin.getByLabel('twin HTTP').check();
@@ -400,9 +404,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.equal(await importButton.isDisabled(), true);
     assert.doesNotMatch((await importButton.textContent()) ?? '', /\d/);
     await source
-      .getByText('The server you picked is in Taskdesk already: to add it anyway, choose “Import it anyway”.')
+      .getByText('The server you picked is in Taskdesk already: to add it anyway, choose “Import a copy anyway”.')
       .waitFor();
-    await source.getByLabel(/^Import it anyway/).check();
+    await source.getByLabel(/^Import a copy anyway/).check();
     assert.equal(await importButton.isEnabled(), true);
     assert.match((await importButton.textContent()) ?? '', /^Import 1 selected/);
     assert.deepEqual(pageErrors, []);

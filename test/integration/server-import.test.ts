@@ -316,4 +316,29 @@ describe('importing the servers of other hosts', () => {
       assert.ok(!JSON.stringify(await host.call('servers.list', {})).includes(MARK));
     });
   });
+  it('says a project folder given to look in does not exist, or is not a folder, rather than only that its files are missing', async () => {
+    await withHost(async (host, home, project) => {
+      const gone = path.join(project, 'no-such-project');
+      const file = path.join(project, '.vscode/mcp.json');
+      const { sources } = await host.call('servers.importFind', { projectDirs: [gone, file, project] });
+      const of = (folder: string) => sources.filter((source) => source.path?.startsWith(`${folder}${path.sep}`));
+      assert.deepEqual(
+        of(gone).map((source) => [source.exists, source.error]),
+        [
+          [false, `The folder ${gone} does not exist`],
+          [false, `The folder ${gone} does not exist`]
+        ]
+      );
+      assert.deepEqual(
+        of(file).map((source) => [source.exists, source.error]),
+        [
+          [false, `${file} is not a folder`],
+          [false, `${file} is not a folder`]
+        ]
+      );
+      // A user file that is not there is only not found: its folder is the app's, not one the person gave.
+      const userMcp = sources.find((source) => source.path === path.join(home, '.config/Code/User/mcp.json'));
+      assert.deepEqual([userMcp?.exists, userMcp?.error], [false, undefined]);
+    });
+  });
 });

@@ -38,7 +38,8 @@ export function ServerStderr({ server }: { server: ServerView }) {
       {output && output.text !== '' ? (
         <>
           {output.truncated ? <p className="muted small-text">Older output was dropped.</p> : null}
-          <pre className="stderr-text" tabIndex={0} aria-label={`stderr of ${server.name}`}>
+          {/* A box that scrolls, so the keyboard stops on it; a group, as a <pre> may not be named. */}
+          <pre className="stderr-text" role="group" tabIndex={0} aria-label={`stderr of ${server.name}`}>
             {output.text}
           </pre>
         </>

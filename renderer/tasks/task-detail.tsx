@@ -33,6 +33,7 @@ import { endMessage, failedReason, isNoResultStored } from '../components/end-me
 import { CallOriginLine } from '../components/call-origin.js';
 import { CallAgainButton } from '../components/call-again.js';
 import type { CallOrigin } from '../../app/contract/plain-calls.js';
+import { LiveWriting } from './live-writing.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -382,12 +383,7 @@ export function TaskDetail({
               </p>
             </div>
           ) : null}
-          {item?.running && live ? (
-            <div className="live">
-              <div className="muted small-text">{`Written by ${live.model} so far:`}</div>
-              <p className="live-text">{live.text}</p>
-            </div>
-          ) : null}
+          {item?.running && live ? <LiveWriting model={live.model} text={live.text} /> : null}
           <ActionError failure={checking.failure} onDismiss={checking.clear} />
           <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
           {item?.running ? (

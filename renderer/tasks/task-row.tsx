@@ -20,6 +20,7 @@ import { fetchedRowWords } from './fetched-words.js';
 import { itemOutcome, type TaskItem } from './task-items.js';
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
+import { LiveWriting } from './live-writing.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
@@ -126,12 +127,7 @@ export const TaskRow = memo(function TaskRow({
         ) : null}
         {statusMessage ? <div className="muted small-text">{statusMessage}</div> : null}
         {progress ? <ProgressLine progress={progress} label={`Progress of ${item.title}`} /> : null}
-        {item.running && live ? (
-          <div className="live">
-            <div className="muted small-text">{`Written by ${live.model} so far:`}</div>
-            <p className="live-text">{live.text}</p>
-          </div>
-        ) : null}
+        {item.running && live ? <LiveWriting model={live.model} text={live.text} /> : null}
       </td>
       <td className="when wide-only">
         <DateTime iso={item.createdAt} />

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import {
   CreateMessageResultSchema,
   CreateTaskResultSchema,
@@ -13,6 +12,7 @@ import { answered, echoServer, saveFakeProvider, settled } from '../support/assi
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { inboxHolds, nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
+import { assertNoViolationsWideAndNarrow, WIDE } from './axe-check.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm, toolCallCard } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
@@ -23,38 +23,16 @@ function taskToolPeer(): PeerServer {
   return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
 }
 
-/** The WCAG 2.0 and 2.1 success criteria of levels A and AA, as axe-core tags its rules. */
-const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/**
- * Runs axe-core on the page as it shows now, in the light colours and in the dark ones, and fails
- * with each violation in words: the rule, its impact, what it asks for, and the elements that
- * break it.
- */
-async function assertNoViolations(page: Page, where: string): Promise<void> {
-  const said: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_A_AA).analyze();
-    for (const violation of violations) {
-      const targets = violation.nodes.map((node) => `    ${node.target.join(' >> ')}`).join('\n');
-      said.push(
-        `${violation.id} (${violation.impact ?? 'no impact'}, ${colorScheme}, ${violation.nodes.length}): ${violation.help}\n${targets}`
-      );
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  assert.equal(said.length, 0, `axe-core found on ${where}:\n${said.join('\n')}`);
-}
-
 /**
  * Every screen of the Desk with something on it, checked by axe-core against WCAG 2.0 and 2.1
- * A and AA, in light and dark colours: the Inbox with three kinds of card waiting, a task's
- * detail, a tool's form and result (plain and as a task), History with an entry open, a server's
- * settings and the Add a server form, a provider's card and its test, the audit log, and a chat
- * with a message and a tool call, with its settings and a confirmation dialog open.
+ * A and AA, in light and dark colours, in a 1200×900 window and again in an 800×600 one (the
+ * sections in a narrow row, the chat list folded behind its button, and opened): the Inbox with
+ * three kinds of card waiting, a task's detail, a tool's form and result (plain and as a task),
+ * History with an entry open, a server's settings and the Add a server form, a provider's card
+ * and its test, the audit log, and a chat with a message and a tool call, with its settings and a
+ * confirmation dialog open.
  */
-describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A and AA rules', () => {
+describe('every Desk screen, with content on it, wide and narrow, passes axe-core’s WCAG 2.x A and AA rules', () => {
   let llm: FakeOpenAIServer;
   let d: DeskFixture;
   let page: Page;
@@ -74,7 +52,7 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
     d = await startDesk(peers, {
       host: { keyStore: new InMemoryKeyStore() },
-      viewport: { width: 1200, height: 900 }
+      viewport: WIDE
     });
     page = d.page;
     await saveFakeProvider(d.fixture.host, llm.baseURL);
@@ -108,7 +86,9 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
       CreateTaskResultSchema
     );
     questionTaskId = created.task.taskId;
-    // A model request a person approves, and a link to open over http (its warning shows).
+    // A model request a person approves, and a link to open over http (its warning shows). They
+    // wait unanswered while the file runs: longer than the SDK's default minute for a request.
+    const waitsAll = { timeout: 600_000 };
     pending.push(
       asker.server.request(
         {
@@ -119,7 +99,8 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
             maxTokens: 60
           }
         },
-        CreateMessageResultSchema
+        CreateMessageResultSchema,
+        waitsAll
       ),
       asker.server.request(
         {
@@ -131,7 +112,8 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
             elicitationId: 'el-1'
           }
         },
-        ElicitResultSchema
+        ElicitResultSchema,
+        waitsAll
       )
     );
     await inboxHolds(d.fixture.host, 3);
@@ -149,7 +131,7 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     await inbox.getByRole('article', { name: 'Where should the weekly report go?' }).waitFor();
     await inbox.getByRole('article', { name: 'Server asker asks to run a model' }).waitFor();
     await inbox.getByRole('article', { name: 'Connect your calendar account' }).waitFor();
-    await assertNoViolations(page, 'the Inbox');
+    await assertNoViolationsWideAndNarrow(page, 'the Inbox');
   });
 
   it('the Tasks screen, with a task and its detail open', async () => {
@@ -157,7 +139,7 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     const row = tasks.locator(`tr[data-task-id="${questionTaskId}"]`);
     await row.getByRole('button', { name: /^Details of Question/ }).click();
     await tasks.locator('.task-detail .request-view').waitFor();
-    await assertNoViolations(page, 'the Tasks screen');
+    await assertNoViolationsWideAndNarrow(page, 'the Tasks screen');
   });
 
   it('the Tools screen, with a tool’s form and its result', async () => {
@@ -176,14 +158,14 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'work-required');
     await card.locator('[data-status="completed"]').waitFor();
     await card.locator('.tool-result').waitFor();
-    await assertNoViolations(page, 'the Tools screen');
+    await assertNoViolationsWideAndNarrow(page, 'the Tools screen');
   });
 
   it('the History screen, with an entry open', async () => {
     const history = await go('history', 'History');
     await history.locator('li[data-history-id] .history-title').first().click();
     await history.locator('.history-detail').waitFor();
-    await assertNoViolations(page, 'the History screen');
+    await assertNoViolationsWideAndNarrow(page, 'the History screen');
   });
 
   it('the Servers screen, with a server’s settings open and the Add a server form', async () => {
@@ -193,7 +175,7 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     const form = page.getByRole('form', { name: 'Add a server' });
     await page.waitForFunction(() => document.activeElement?.id === 'heading-add-server');
     await form.getByLabel('Id').fill('notes');
-    await assertNoViolations(page, 'the Servers screen');
+    await assertNoViolationsWideAndNarrow(page, 'the Servers screen');
   });
 
   it('the LLM providers screen, with a provider’s card and its connection tested', async () => {
@@ -202,13 +184,13 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     await card.getByRole('heading', { name: 'Fake LLM' }).waitFor();
     await card.getByRole('button', { name: 'Test connection to Fake LLM' }).click();
     await card.locator('.test-result[data-test="ok"]').waitFor();
-    await assertNoViolations(page, 'the LLM providers screen');
+    await assertNoViolationsWideAndNarrow(page, 'the LLM providers screen');
   });
 
   it('the Audit log, with entries', async () => {
     const audit = await go('audit', 'Audit log');
     await audit.locator('table.audit tbody tr').first().waitFor();
-    await assertNoViolations(page, 'the Audit log');
+    await assertNoViolationsWideAndNarrow(page, 'the Audit log');
   });
 
   it('the Assistant, with a chat that has a message and a tool call, its settings open, and the confirmation of a Delete', async () => {
@@ -234,22 +216,33 @@ describe('every Desk screen, with content on it, passes axe-core’s WCAG 2.x A 
     const pane = page.locator('section.chat-pane');
     const card = pane.getByRole('group', { name: 'Approve echo?' });
     await card.waitFor();
-    await assertNoViolations(page, 'the Assistant, a tool call waiting for approval');
+    // Narrow, the conversation list folds behind its button: opened, it lies over the chat.
+    const toggle = page.getByRole('button', { name: /^Conversations/ });
+    await assertNoViolationsWideAndNarrow(page, 'the Assistant, a tool call waiting for approval', async () => {
+      await toggle.click();
+      await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      return async () => {
+        // Escape folds it again (the focus on its button).
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => document.querySelector('.chat-list-open') === null);
+      };
+    });
 
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await settled(host, chat.id, answered);
     await pane.getByText('Echo: hi', { exact: true }).first().waitFor();
-    await assertNoViolations(page, 'the Assistant, a tool call done and answered');
+    await assertNoViolationsWideAndNarrow(page, 'the Assistant, a tool call done and answered');
 
     await pane.getByRole('button', { name: 'Settings', exact: true }).click();
     await pane.getByRole('form', { name: 'Conversation settings' }).waitFor();
-    await assertNoViolations(page, 'the Assistant, the chat’s settings');
+    await assertNoViolationsWideAndNarrow(page, 'the Assistant, the chat’s settings');
 
     // The confirmation a Delete asks for, answered No.
     await pane.getByRole('button', { name: 'Delete conversation' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this conversation?' });
     await dialog.waitFor();
-    await assertNoViolations(page, 'the confirmation dialog');
+    await assertNoViolationsWideAndNarrow(page, 'the confirmation dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.deepEqual(d.pageErrors, []);

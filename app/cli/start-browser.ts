@@ -2,10 +2,11 @@
  * `npm run start:browser`: builds the renderer only when its sources changed since the last build
  * made here, then starts browser mode (which runs from source under tsx, so it needs no `tsc`).
  *
- *   tsx app/cli/start-browser.ts [browser mode's options]
+ *   node --import tsx app/cli/start-browser.ts [browser mode's options]
  *
  * A restart with nothing changed skips the build and prints its address sooner. The options are
- * read first: `--help`, or one it does not know, answers without building.
+ * read first: `--help`, or one it does not know, answers without building; with `--renderer-dir`
+ * nothing is built.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -67,7 +68,7 @@ function buildRendererIfChanged(root: string): void {
   if (after !== undefined) fs.writeFileSync(stamp, after);
 }
 
-// `--help` and a mistyped option answer before the build, which can take a while.
-readBrowserModeArgs(process.argv.slice(2));
-buildRendererIfChanged(packageRoot());
+// `--help` and a mistyped option answer before the build, which can take a while. A Desk built
+// elsewhere (`--renderer-dir`) is served as it is: the project's own build is not needed.
+if (readBrowserModeArgs(process.argv.slice(2))['renderer-dir'] === undefined) buildRendererIfChanged(packageRoot());
 await import('./browser-mode.js');

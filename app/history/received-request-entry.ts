@@ -4,7 +4,7 @@ import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/histo
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
-import { withdrawalOf } from './withdrawal.js';
+import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -20,7 +20,9 @@ const REASON_CHARS = 300;
  * when it was cancelled before the answer went out: by the server (or its connection closed), or
  * by you (the tool call a question was asked for), or by Taskdesk: it closed first, or it withdrew
  * the request because the task it was asked for ended (its runner's notes say so and why; its
- * server was answered as a dismissal, which is no answer of the person's). A model request the
+ * server was answered as a dismissal, which is no answer of the person's). A model request refused
+ * because the person set its server's policy to refuse while it waited is `failed` with its −1,
+ * the setting said as why (`policyRefusalOf`). A model request the
  * person changed before approving it keeps what ran (`ranRequest`, from its runner's notes)
  * beside what the server sent. `askedFor`: the request of Taskdesk's (no task) it was asked for, in words.
  */
@@ -31,8 +33,11 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest, askedFor?: str
   const message = cancelled
     ? cancelledMessage(cancelled)
     : outcome.type === 'error'
-      ? // A failed model run's whole reason, where its server was told only the kind of failure.
-        (failureOf(ended.notes) ?? outcome.error.message)
+      ? // Refused by the policy the person set while it waited: said as that, beside the −1.
+        (policyRefusalOf(ended.notes, ended.owner.serverName) ??
+        // A failed model run's whole reason, where its server was told only the kind of failure.
+        failureOf(ended.notes) ??
+        outcome.error.message)
       : undefined;
   const ranRequest = ranRequestOf(ended.notes);
   return {

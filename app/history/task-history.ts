@@ -33,7 +33,7 @@ import {
 import { searchTextOf, shownStatusOf } from './history-search.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
-import { withdrawnTask } from './withdrawal.js';
+import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 import { maskSecrets } from '../core/secret-mask.js';
 
@@ -185,7 +185,9 @@ export class TaskHistory {
    * A task Taskdesk withdrew because the task it was asked for ended (its runner's notes say so)
    * is recorded as cancelled by Taskdesk, with why, as a plain request is: its protocol status
    * (`completed` with an elicitation's `cancel`, `failed` with −1) and that answer are what its
-   * server was told, not an answer of the person's, so History keeps neither.
+   * server was told, not an answer of the person's, so History keeps neither. One refused because
+   * the person set its server's policy to refuse while it waited keeps its `failed` and −1 (what a
+   * request arriving under that policy gets), with the setting as why (`policyRefusalOf`).
    */
   recordReceived(taskId: string, record: TaskRecord | undefined): void {
     const id = `received:${taskId}`;
@@ -205,7 +207,10 @@ export class TaskHistory {
     const by = cancelledBy ? { cancelledBy } : {};
     // A failed model run's whole reason, where its server was told only the kind of failure.
     const failure = record.task.status === 'failed' ? failureOf(record.notes) : undefined;
-    const statusMessage = withdrawn?.reason ?? failure ?? record.task.statusMessage;
+    // Refused by the policy the person set while it waited: the −1 its server was told, said as why.
+    const refused =
+      record.task.status === 'failed' ? policyRefusalOf(record.notes, record.owner.serverName) : undefined;
+    const statusMessage = withdrawn?.reason ?? refused ?? failure ?? record.task.statusMessage;
     const outcome = withdrawn ? undefined : record.outcome;
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};

@@ -2,9 +2,41 @@ import type { TaskRecord } from '../receiver/task-record.js';
 import { withdrawnOf } from '../receiver/withdrawn-note.js';
 
 /**
+ * Why Taskdesk answered a server's model requests still waiting in the Inbox when the person set
+ * that server's sampling policy to refuse (the Inbox's reason, and the words its server is told
+ * after "Taskdesk withdrew this request: "). Kept word for word: History tells such a refusal
+ * from Taskdesk's other withdrawals by it, in records made before as in new ones.
+ */
+export const REFUSED_BY_POLICY = 'Sampling was turned off for this server (its policy is now Refuse).';
+
+/**
+ * Whether a runner's `notes` say its model request was refused because the person set its
+ * server's policy to refuse while it waited (see {@link REFUSED_BY_POLICY}).
+ */
+function refusedByPolicy(notes: ReadonlyArray<Record<string, unknown>> | undefined): boolean {
+  return withdrawnOf(notes)?.reason === REFUSED_BY_POLICY;
+}
+
+/**
+ * What History says of a model request refused because the person set its server's policy to
+ * refuse while it waited, in place of the −1 its server was told; undefined for any other.
+ *
+ * Not a withdrawal (see `withdrawalOf`): its server was told it was declined, as a request that
+ * arrives under that policy is, so the Desk says it as such a request: rejected, by the setting
+ * the person chose, not cancelled by them.
+ */
+export function policyRefusalOf(
+  notes: ReadonlyArray<Record<string, unknown>> | undefined,
+  serverName: string
+): string | undefined {
+  return refusedByPolicy(notes) ? `Refused when you set ${serverName}’s model requests to Refuse.` : undefined;
+}
+
+/**
  * Taskdesk's withdrawal of a server's request (a plain one or one asked as a task of its own),
  * as History says it: a cancellation, with why and what its server was told. Its runner's notes
- * say whether it was withdrawn (`withdrawnOf`); undefined when it was not.
+ * say whether it was withdrawn (`withdrawnOf`); undefined when it was not, and for a model
+ * request refused by a policy change (`policyRefusalOf`), which History says as the refusal it is.
  *
  * Its server was answered as a dismissal (an elicitation's `cancel`, a model request's −1; a
  * task of its own ended `completed` or `failed` with that answer), which is no answer of the
@@ -17,7 +49,7 @@ export function withdrawalOf(
   notes: ReadonlyArray<Record<string, unknown>> | undefined
 ): { by: 'you' | 'taskdesk'; reason: string } | undefined {
   const withdrawn = withdrawnOf(notes);
-  if (withdrawn === undefined) return undefined;
+  if (withdrawn === undefined || refusedByPolicy(notes)) return undefined;
   const told = kind === 'elicitation' ? 'dismissed' : 'declined';
   return {
     by: withdrawn.byYou ? 'you' : 'taskdesk',

@@ -9,6 +9,7 @@ import type { SamplingRunner, WorkContext } from '../receiver/runners.js';
 import type { KeyStore } from '../sampling/key-store.js';
 import { LlmSamplingRunner, type PartialUpdate } from '../sampling/llm-sampling-runner.js';
 import { detectLocalProviders, type LocalServerPort } from '../sampling/local-detection.js';
+import { REFUSED_BY_POLICY } from '../history/withdrawal.js';
 import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampling/policy-sampling-runner.js';
 import {
   ProviderSettingsSchema,
@@ -350,9 +351,6 @@ export class SamplingSetup {
     });
   }
 }
-
-/** Why a sampling request waiting in the Inbox went when its server's policy was set to refuse. */
-export const REFUSED_BY_POLICY = 'Sampling was turned off for this server (its policy is now Refuse).';
 
 /** The policies as the stored document: own keys only (`Object.fromEntries` defines them, `__proto__` included). */
 function policyDocument(entries: Array<[string, SamplingPolicy]>): Record<string, SamplingPolicy> {

@@ -1,7 +1,24 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SamplingPolicy } from '../../app/contract/host-api.js';
 import { anyModel } from '../../app/contract/model-names.js';
-import { useDeskState } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/**
+ * A server's model requests waiting in the Inbox, in words ("2 model requests from Everything
+ * wait in the Inbox"): what Refuse answers as refused the moment it is saved.
+ */
+export function waitingRequestsWords(count: number, serverName: string): string {
+  return count === 1
+    ? `1 model request from ${serverName} waits in the Inbox`
+    : `${count} model requests from ${serverName} wait in the Inbox`;
+}
+
+/** What Refuse did to the requests that waited, in words, after "Saved.". */
+export function refusedRequestsWords(count: number, serverName: string): string {
+  return count === 1
+    ? `The model request from ${serverName} that waited in the Inbox was answered as refused.`
+    : `The ${count} model requests from ${serverName} that waited in the Inbox were answered as refused.`;
+}
 
 /** The modes, the one that lets most through last. */
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
@@ -40,11 +57,53 @@ export function SamplingPolicyField({
   // click is saved at once.
   const [pending, setPending] = useState<SamplingPolicy['mode'] | undefined>(undefined);
   const arrowed = useRef(false);
-  const commit = () => {
-    if (pending !== undefined && pending !== current.mode)
-      onChange({ mode: pending, reviewCompletion: current.reviewCompletion });
-    setPending(undefined);
+  const { confirm, announce } = useDesk();
+  // Its model requests waiting in the Inbox (for approval, a reply or review): the host answers
+  // them as refused when Refuse is saved (`sampling.setPolicy`), so the person is told first.
+  const waiting = useDeskState(
+    (state) => state.inbox.filter((item) => item.serverId === serverId && item.kind !== 'elicitation').length
+  );
+  /** A confirmation of Refuse is open: the choice is held until it is answered. */
+  const [asking, setAsking] = useState(false);
+  // The same, read by handlers that run before a render (the blur as the dialog takes the focus).
+  const askingNow = useRef(false);
+  /** How many waiting requests the Refuse last chosen answers; said once it is saved. */
+  const [refused, setRefused] = useState(0);
+  /**
+   * Saves `mode`, asking first when Refuse would answer model requests that wait in the Inbox
+   * (a person may be writing a reply to one). Not agreed, the choice goes back to what is saved.
+   */
+  const choose = async (mode: SamplingPolicy['mode']) => {
+    if (askingNow.current) return;
+    setRefused(0);
+    const count = mode === 'refuse' && current.mode !== 'refuse' ? waiting : 0;
+    if (count > 0) {
+      setPending(mode);
+      askingNow.current = true;
+      setAsking(true);
+      const agreed = await confirm({
+        title: `Refuse model requests from ${serverName}?`,
+        body: <p>{waitingRequestsWords(count, serverName)}: Refuse answers them as refused now.</p>,
+        confirmLabel: 'Refuse them',
+        danger: true
+      });
+      askingNow.current = false;
+      setAsking(false);
+      setPending(undefined);
+      if (!agreed) return;
+      setRefused(count);
+    } else setPending(undefined);
+    onChange({ mode, reviewCompletion: current.reviewCompletion });
   };
+  const commit = () => {
+    if (askingNow.current) return;
+    if (pending !== undefined && pending !== current.mode) void choose(pending);
+    else setPending(undefined);
+  };
+  const refusedNow = saved && current.mode === 'refuse' && refused > 0;
+  useEffect(() => {
+    if (refusedNow) announce(refusedRequestsWords(refused, serverName));
+  }, [refusedNow, refused, serverName, announce]);
   const shown = pending ?? current.mode;
   // Once the providers are known: with none, no model can take a request the policy lets through.
   // No provider, or none that lists a model: either way no model runs a request.
@@ -82,17 +141,21 @@ export function SamplingPolicyField({
                   disabled={policy === undefined}
                   aria-describedby={`${id}-hint`}
                   onChange={() => {
+                    if (askingNow.current) return;
                     if (arrowed.current) setPending(mode);
-                    else {
-                      setPending(undefined);
-                      onChange({ mode, reviewCompletion: current.reviewCompletion });
-                    }
+                    else void choose(mode);
                   }}
                 />
                 <label htmlFor={id}>{label}</label>
               </div>
               <p className="field-hint" id={`${id}-hint`}>
                 {hint}
+                {mode === 'refuse' && current.mode !== 'refuse' && waiting > 0 ? (
+                  <span className="policy-refuse-waiting">
+                    {' '}
+                    {waitingRequestsWords(waiting, serverName)}: Refuse answers them as refused now.
+                  </span>
+                ) : null}
               </p>
             </div>
           );
@@ -116,10 +179,12 @@ export function SamplingPolicyField({
         />
         <label htmlFor={`${group}-review`}>Review answers before they go back</label>
       </div>
-      {pending !== undefined && pending !== current.mode ? (
+      {pending !== undefined && pending !== current.mode && !asking ? (
         <p className="muted small-text policy-pending" aria-live="polite">
           Not saved yet: press Space to save this choice, or move on from the choices.
         </p>
+      ) : refusedNow ? (
+        <p className="muted small-text policy-saved">Saved. {refusedRequestsWords(refused, serverName)}</p>
       ) : saved ? (
         <p className="muted small-text policy-saved">Saved.</p>
       ) : null}

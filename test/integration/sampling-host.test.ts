@@ -194,6 +194,61 @@ describe('sampling through a real LLM provider, end to end (server-everything ov
     assert.match(await pending, /turned off/i);
     assert.equal(llm.chatRequests.length, before, 'no model call');
   });
+
+  it('refuse set while requests wait: History and Tasks say them rejected by the setting, not cancelled by you', async () => {
+    await host.call('sampling.setPolicy', { serverId: 'everything', policy: { mode: 'ask', reviewCompletion: false } });
+    const asTask = nextEvent(
+      host,
+      'inbox.added',
+      (p) => p.item.kind === 'sampling-approval' && p.item.taskId !== undefined
+    );
+    const asyncCall = call('trigger-sampling-request-async', { prompt: 'Refused as a task', maxTokens: 10 }).then(
+      textOf,
+      (error: Error) => error.message
+    );
+    const taskId = (await asTask).item.taskId!;
+    const plainItem = nextEvent(
+      host,
+      'inbox.added',
+      (p) => p.item.kind === 'sampling-approval' && p.item.taskId === undefined
+    );
+    const plainCall = call('trigger-sampling-request', { prompt: 'Refused plainly', maxTokens: 10 }).then(
+      textOf,
+      (error: Error) => error.message
+    );
+    await plainItem;
+    const asTaskEnded = nextEvent(host, 'task.changed', (p) => p.taskId === taskId && p.task?.task.status === 'failed');
+    await host.call('sampling.setPolicy', {
+      serverId: 'everything',
+      policy: { mode: 'refuse', reviewCompletion: false }
+    });
+    await Promise.all([asyncCall, plainCall, asTaskEnded]);
+    const words = 'Refused when you set Everything’s model requests to Refuse.';
+
+    // The task as the Tasks screen gets it: its −1, not a withdrawal of the person's.
+    const inbound = await host.call('tasks.get', { taskId });
+    assert.equal(inbound.task.status, 'failed');
+    assert.equal(inbound.outcome?.type === 'error' && inbound.outcome.error.code, -1);
+    assert.equal(inbound.withdrawn, undefined);
+    assert.equal(inbound.cancelledBy, undefined);
+
+    const taskEntry = await host.call('history.get', { id: `received:${taskId}` });
+    assert.equal(taskEntry.status, 'failed');
+    assert.equal(taskEntry.cancelledBy, undefined);
+    assert.equal(taskEntry.error?.code, -1);
+    assert.equal(taskEntry.statusMessage, words);
+
+    const rejected = await host.call('history.list', {
+      filter: { serverId: 'everything', status: 'rejected', text: 'Refused plainly' }
+    });
+    assert.equal(rejected.entries.length, 1, 'the plain request is listed as rejected');
+    const plainEntry = await host.call('history.get', { id: rejected.entries[0]!.id });
+    assert.equal(plainEntry.status, 'failed');
+    assert.equal(plainEntry.cancelledBy, undefined);
+    assert.equal(plainEntry.error?.code, -1);
+    assert.equal(plainEntry.statusMessage, words);
+    assert.equal(plainEntry.timeline.at(-1)?.message, words);
+  });
 });
 
 describe('sampling through the host with an SDK server peer', () => {

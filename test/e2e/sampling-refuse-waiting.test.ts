@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type Browser, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+import { openServerSettings } from './server-settings.js';
+
+describe('Refuse chosen while model requests of the server wait in the Inbox', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    peer = peerServer('refuse-peer');
+    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('says what Refuse does to them, asks first, and says after what it answered', async () => {
+    const message = (text: string) => [{ role: 'user' as const, content: { type: 'text' as const, text } }];
+    const { task } = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: { messages: message('As a task'), maxTokens: 10, task: { ttl: 120_000 } }
+      },
+      CreateTaskResultSchema
+    );
+    const plain = peer.server
+      .request(
+        { method: 'sampling/createMessage', params: { messages: message('Plainly'), maxTokens: 10 } },
+        CreateMessageResultSchema
+      )
+      .then(
+        () => 'answered',
+        (error: Error) => error.message
+      );
+    const waitingInInbox = async () =>
+      (await fixture.host.call('inbox.list', {})).filter((item) => item.serverId === 'p').length;
+    await page
+      .locator('nav')
+      .getByRole('link', { name: /^Inbox/ })
+      .click();
+    await page.getByRole('article').getByText('As a task').first().waitFor();
+    await page.getByRole('article').getByText('Plainly').first().waitFor();
+
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+    const card = page.locator('[data-server-id="p"]');
+    await openServerSettings(card);
+    const policy = card.locator('fieldset.policy');
+    const refuse = policy.getByRole('radio', { name: 'Refuse' });
+    // Before: the choice says what it will do to what waits.
+    await policy
+      .getByText('2 model requests from Server p wait in the Inbox: Refuse answers them as refused now.')
+      .waitFor();
+
+    // Asked first; kept back, nothing changes.
+    await refuse.click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByText('2 model requests from Server p wait in the Inbox: Refuse answers them as refused now.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await refuse.isChecked(), false);
+    assert.equal((await fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'ask');
+    assert.equal(await waitingInInbox(), 2);
+
+    // Agreed: saved, and the status says what it answered.
+    await refuse.click();
+    await dialog.getByRole('button', { name: 'Refuse them' }).click();
+    await policy
+      .getByText('Saved. The 2 model requests from Server p that waited in the Inbox were answered as refused.')
+      .waitFor();
+    assert.equal((await fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
+    assert.equal(await waitingInInbox(), 0);
+    assert.match(await plain, /Taskdesk withdrew this request/);
+    const ended = await fixture.host.call('tasks.get', { taskId: task.taskId });
+    assert.equal(ended.task.status, 'failed');
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -3,6 +3,8 @@ import type { SchemaField } from '../../app/contract/schema-fields.js';
 import { FieldFrame, RequiredMark, describedByOf, useFieldId } from './field-frame.js';
 import {
   controlKind,
+  defaultHint,
+  emptyChoiceLabel,
   inputType,
   newItem,
   optionValue,
@@ -95,8 +97,10 @@ function FieldControl(props: FieldControlProps) {
   // A date input reads its description again on each of its parts (month, day, year, picker):
   // its type is said once, in its name, instead.
   const tagInName = tag !== undefined && kind === 'input' && inputType(field, mode) === 'date';
+  // What an empty control means: the server's own default (said, not sent). An entry's default is its list's.
+  const byDefault = entry ? undefined : defaultHint(field, mode);
   const hint =
-    field.description || tag || condition ? (
+    field.description || tag || condition || byDefault ? (
       mode === 'arguments' ? (
         <>
           {field.description ? <span>{field.description}</span> : null}
@@ -111,6 +115,13 @@ function FieldControl(props: FieldControlProps) {
             </>
           ) : null}
           {condition ? <span className="field-condition">{condition}</span> : null}
+          {/* A line of its own on screen; read out, its own sentence after what comes before. */}
+          {byDefault ? (
+            <span className="field-default">
+              <span className="sr-only"> </span>
+              {byDefault}
+            </span>
+          ) : null}
         </>
       ) : (
         field.description
@@ -188,7 +199,7 @@ function FieldControl(props: FieldControlProps) {
               value={typeof raw === 'string' ? raw : ''}
               onChange={(event) => onChange(event.target.value)}
             >
-              <option value="">{field.required ? 'Choose…' : mode === 'elicitation' ? '(none)' : '(not set)'}</option>
+              <option value="">{emptyChoiceLabel(field, mode)}</option>
               {selectChoices(field, mode).map((choice, index) => (
                 <option key={index} value={optionValue(choice, index, mode)}>
                   {choice.label}

@@ -114,11 +114,11 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
   const value = field.default;
   switch (controlKind(field, mode)) {
     case 'input':
-      return field.hasDefault &&
-        (typeof value === 'string' || typeof value === 'number') &&
-        field.format !== 'date-time'
-        ? String(value)
-        : '';
+      if (!field.hasDefault || (typeof value !== 'string' && typeof value !== 'number')) return '';
+      // A question's date and time is a datetime-local control: its default, an instant, as local time there.
+      if (field.format === 'date-time')
+        return mode === 'elicitation' && typeof value === 'string' ? localDateTime(value) : '';
+      return String(value);
     case 'select': {
       const choices = selectChoices(field, mode);
       const index = field.hasDefault ? choices.findIndex((choice) => same(choice.value, value)) : -1;
@@ -159,6 +159,17 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
     case 'unsupported':
       return undefined;
   }
+}
+
+/** An instant (`2026-12-05T09:30:00Z`) as a datetime-local control holds it, in local time; empty when it is no date. */
+function localDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${String(date.getFullYear()).padStart(4, '0')}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  const ms = date.getMilliseconds();
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}${ms ? `.${String(ms).padStart(3, '0')}` : ''}`;
+  return `${day}T${time}`;
 }
 
 /** A new entry of a list: the item schema's default, else empty. */
@@ -430,6 +441,49 @@ export function typeHint(field: SchemaField, mode: SchemaFormMode): string | und
     default:
       return undefined;
   }
+}
+
+/** How long a default said in a hint may be before it is cut ("…"): a hint is a line or two, not a document. */
+const DEFAULT_WORDS_CHARS = 80;
+
+/**
+ * A tool argument's schema default in a few words, for a person to see what leaving it empty
+ * means: "10", "false", a choice's label, a text as it is ("(empty text)" when it is ""), other
+ * values as JSON. Undefined when the field has no default.
+ */
+export function defaultWords(field: SchemaField): string | undefined {
+  if (!field.hasDefault || field.default === undefined) return undefined;
+  const value = field.default;
+  const choice = field.choices.find((candidate) => same(candidate.value, value));
+  let words: string;
+  if (choice) words = choice.label;
+  else if (typeof value === 'string') words = value === '' ? '(empty text)' : value;
+  else if (typeof value === 'number' || typeof value === 'boolean') words = String(value);
+  else words = JSON.stringify(value);
+  return words.length > DEFAULT_WORDS_CHARS ? `${words.slice(0, DEFAULT_WORDS_CHARS - 1)}…` : words;
+}
+
+/**
+ * What a tool argument form says of a field's default, or undefined when it says nothing: a
+ * select says it in its empty choice ("(not set: false by default)"), every other control in its
+ * hint ("Default: 10"). The default is said, not sent: the control holds what the person leaves
+ * in it, and an empty one leaves the argument out for the server to apply its own default.
+ */
+export function defaultHint(field: SchemaField, mode: SchemaFormMode): string | undefined {
+  if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
+  const kind = controlKind(field, mode);
+  // A select says it in its empty choice; a checkbox (a required boolean) is always sent as it stands.
+  if (kind === 'select' || kind === 'checkbox' || kind === 'unsupported') return undefined;
+  const words = defaultWords(field);
+  return words === undefined ? undefined : `Default: ${words}`;
+}
+
+/** The label of a select's empty choice: what choosing it means. */
+export function emptyChoiceLabel(field: SchemaField, mode: SchemaFormMode): string {
+  if (field.required) return 'Choose…';
+  if (mode === 'elicitation') return '(none)';
+  const words = defaultWords(field);
+  return words === undefined ? '(not set)' : `(not set: ${words} by default)`;
 }
 
 /** The field at a message key (`filters.since`, `edits.0.oldText`), or undefined when the schema has none there. */

@@ -192,6 +192,35 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.deepEqual(pageErrors, []);
   });
 
+  it('says an argument’s default at its field: “Default: 10” under a number, “(not set: false by default)” in a boolean’s choice', async () => {
+    // A newcomer saw duration empty and ambiguous "(not set)", and could not tell what either meant.
+    const form = await openToolForm(tools, 'trigger-long-running-operation');
+    const duration = form.getByRole('spinbutton', { name: 'duration', exact: true });
+    await duration.fill('');
+    assert.equal(await accessibleDescription(duration), 'Duration of the operation in seconds (number) Default: 10');
+    const said = form.locator('.field-default', { hasText: 'Default: 10' });
+    assert.ok(await said.isVisible(), 'seen, not only read');
+    const hint = await said.evaluate((element) => [
+      element.getBoundingClientRect().top,
+      element.previousElementSibling!.getBoundingClientRect().bottom
+    ]);
+    assert.ok(hint[0]! >= hint[1]!, 'on a line of its own, under the description and its type');
+    assert.equal(
+      await accessibleDescription(form.getByRole('spinbutton', { name: 'steps', exact: true })),
+      'Number of steps in the operation (number) Default: 5'
+    );
+    const research = await openToolForm(tools, 'simulate-research-query');
+    const ambiguous = research.getByRole('combobox', { name: 'ambiguous', exact: true });
+    await ambiguous.selectOption('');
+    assert.equal(await ambiguous.locator('option:checked').textContent(), '(not set: false by default)');
+    assert.equal(
+      await accessibleDescription(research.getByRole('textbox', { name: 'topic', exact: true })),
+      'The research topic to investigate',
+      'no default, nothing more said'
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('reads an argument of echo as its description (plain text needs no type word); Call… reads Close form while open', async () => {
     const item = tools.locator('li[data-tool="echo"]');
     const form = await openToolForm(tools, 'echo');

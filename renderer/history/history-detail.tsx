@@ -16,6 +16,17 @@ import { TaskWords } from './task-words.js';
 import { isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
 import { CallAgainButton } from '../components/call-again.js';
+import { isTerminal } from '../store/task-status.js';
+
+/**
+ * Where a task that is still running is followed and acted on: its detail on the Tasks screen
+ * (`#tasks/<key>`, a task's key being its History id), which answers its question and cancels it.
+ * Undefined for an entry that ended, or that is no task (a plain call, a request without a task).
+ */
+export function liveTaskHref(entry: { id: string; status: string }): string | undefined {
+  if (isTerminal(entry.status) || !/^(received|requested):/.test(entry.id)) return undefined;
+  return `#tasks/${encodeURIComponent(entry.id)}`;
+}
 
 /** One history entry in full (`history.get`): its timeline, what was asked (as a task's detail shows it), and how it ended. */
 export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -84,6 +95,12 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               : null}
           </p>
           <CallOriginLine origin={entry.origin} />
+          {/* A task still running is acted on where it lives: its controls are not repeated here. */}
+          {liveTaskHref(entry) ? (
+            <p className="history-live">
+              This task is still running: <a href={liveTaskHref(entry)}>see it live on Tasks</a>.
+            </p>
+          ) : null}
           {entry.kind === 'tool-call' && entry.direction === 'requested' ? (
             <div className="actions">
               <CallAgainButton serverId={entry.serverId} request={entry.request} />

@@ -36,10 +36,13 @@ export const HISTORY_PAGE = 50;
  */
 export function HistoryScreen({
   active,
-  headingRef
+  headingRef,
+  address
 }: {
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
+  /** The entry the address names (`#history/<id>`), while History is the screen shown. */
+  address?: string | undefined;
 }) {
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.historyRevision);
@@ -56,9 +59,21 @@ export function HistoryScreen({
   const retry = useRef<() => void>(() => undefined);
   /** The entry whose detail its Close button (or Escape) closed: the focus goes back to its title. */
   const closed = useRef<string | undefined>(undefined);
+  /**
+   * The entry the address names (`#history/<id>`, as a tool's card links to its last call): opened
+   * each time the address comes to name it, the detail's heading taking the focus (a new detail).
+   */
+  const [visit, setVisit] = useState(0);
+  useEffect(() => {
+    if (address === undefined) return;
+    setOpen(address);
+    setVisit((n) => n + 1);
+  }, [address]);
   const closeOpen = () => {
     setOpen(undefined);
     closed.current = open;
+    // Closed, the address no longer names it (a link to it again is a move then, and opens it).
+    if (address !== undefined) location.hash = '#history';
   };
   useLayoutEffect(() => {
     const id = closed.current;
@@ -194,7 +209,7 @@ export function HistoryScreen({
         onDismiss={page ? loading.clear : undefined}
         onRetry={() => retry.current()}
       />
-      {open ? <HistoryDetail id={open} onClose={closeOpen} /> : null}
+      {open ? <HistoryDetail key={visit} id={open} onClose={closeOpen} /> : null}
       <p className="muted history-count" aria-live="polite">
         {!page
           ? loading.failure

@@ -176,7 +176,14 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             openKey={screen === 'tasks' ? sub : undefined}
           />
         )}
-        {section('history', <HistoryScreen active={screen === 'history'} headingRef={refs.history} />)}
+        {section(
+          'history',
+          <HistoryScreen
+            active={screen === 'history'}
+            headingRef={refs.history}
+            address={screen === 'history' ? sub : undefined}
+          />
+        )}
         {section('tools', <ToolsScreen active={screen === 'tools'} request={toolsRequest} headingRef={refs.tools} />)}
         {section(
           'servers',

@@ -30,19 +30,23 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
   const [cancelling, setCancelling] = useState(false);
   const progress = call.progress;
   const inbox = useDeskState((state) => state.inbox);
-  const waiting = call.waitingOnPerson ? waitingLead(call, inbox) : undefined;
+  const calls = useDeskState((state) => state.calls);
+  // The server's other calls: what it asked after a later one started is counted with that one.
+  const others = useMemo(() => Object.values(calls), [calls]);
+  const waiting = call.waitingOnPerson ? waitingLead(call, inbox, others) : undefined;
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p>
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <CallElapsed startedAt={call.startedAt} />
-        {/* Of the server since this call started, not surely of this call: a stdio question does not
-            say which call it belongs to. What the server asked before the call is not said here. */}
+        {/* Of the server since this call started (and before its next call did), not surely of this
+            call: a stdio question does not say which call it belongs to. What the server asked
+            before the call is not said here. */}
         {waiting !== undefined ? (
           <>
             {` · ${waiting} `}
-            {/* To the first card the server asked since (its oldest), else to the Inbox itself. */}
-            <a href={waitingHref(call, inbox)}>in the Inbox</a>
+            {/* To the first card of this call's (its oldest), else to the Inbox itself. */}
+            <a href={waitingHref(call, inbox, others)}>in the Inbox</a>
           </>
         ) : null}
       </p>

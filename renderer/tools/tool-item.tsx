@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { RequestorTool } from '../../app/contract/host-api.js';
+import type { HistorySummary, RequestorTool } from '../../app/contract/host-api.js';
 import { ToolCallForm, type CallAgain } from './tool-call-form.js';
 import { ToolRunningCalls } from './running-calls.js';
 import { focusFirstField } from './first-field.js';
+import { LastCallLine } from './last-call.js';
 
 /**
  * What a tool's badge says of how it is called, only where that tells the person something: most
@@ -33,11 +34,14 @@ export function ToolItem({
   tool,
   modern,
   again,
-  onFilled
+  onFilled,
+  lastCall
 }: {
   serverId: string;
   tool: RequestorTool;
   modern: boolean;
+  /** The tool's last call as History keeps it: its card says how it ended, after a reload too. */
+  lastCall?: HistorySummary | undefined;
   /** A call to make again: the form opens, filled with its arguments (see `ToolCallForm`). */
   again?: CallAgain;
   /** The form was filled for the call again of this nonce. */
@@ -94,6 +98,7 @@ export function ToolItem({
         </button>
       </div>
       {tool.description ? <p className="tool-description">{tool.description}</p> : null}
+      {lastCall ? <LastCallLine entry={lastCall} /> : null}
       <div id={panelId} className="tool-panel" hidden={!open} ref={panel}>
         {built ? (
           <ToolCallForm

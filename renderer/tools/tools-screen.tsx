@@ -7,6 +7,7 @@ import { OutboundList } from './outbound-list.js';
 import { RunningCalls } from './running-calls.js';
 import { ServerTasksPanel } from './server-tasks-panel.js';
 import { ToolItem } from './tool-item.js';
+import { toolCallTitle, useLastCalls } from './last-call.js';
 
 /** Where a server's tool list stands. */
 type ToolsLoad = { kind: 'loading' } | { kind: 'loaded'; tools: RequestorTool[] } | { kind: 'failed'; message: string };
@@ -125,6 +126,7 @@ export function ToolsScreen({
             : `${loaded.tools.length} tool${loaded.tools.length === 1 ? '' : 's'}.`
           : 'Loading tools…';
   const modern = server?.state.era === 'modern';
+  const lastCalls = useLastCalls(ready ? serverId : undefined, active);
 
   return (
     <>
@@ -193,6 +195,7 @@ export function ToolsScreen({
                     : undefined
                 }
                 onFilled={setSpent}
+                lastCall={shown ? lastCalls.get(toolCallTitle(tool.name)) : undefined}
               />
             ))}
           </ul>

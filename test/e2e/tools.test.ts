@@ -284,7 +284,7 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
   });
 
   it('keeps the calls that ran without a task in History, with what was asked and the answer', async () => {
-    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('link', { name: 'History', exact: true }).click();
     const history = page.getByRole('region', { name: 'History' });
     const plain = history.locator('.history-list li').filter({ hasText: 'Tool call: work-forbidden' });
     await plain.waitFor();

@@ -67,4 +67,33 @@ describe('what the Tools screen says about a call in words', () => {
     const atStart = item('everything', 'sampling', 'at-start', later.startedAt);
     assert.equal(waitingWords(later, [earlier, atStart]), 'Everything has a model request for you in the Inbox');
   });
+
+  it('counts with a call only what its server asked before its next call started, nor what a tool task asked', () => {
+    // The walk: trigger-sampling-request asks at once; trigger-sampling-request-async, called a
+    // moment later, asks one of its own (as a task of Taskdesk's) while the first still waits.
+    const first = { ...call, callId: 'plain', startedAt: '2030-01-01T10:00:00.000Z' };
+    const second = { ...call, callId: 'async', startedAt: '2030-01-01T10:00:05.000Z' };
+    const calls = [first, second];
+    const own = item('everything', 'sampling', 'own', '2030-01-01T10:00:01.000Z');
+    const theirs = { ...item('everything', 'sampling', 'theirs', '2030-01-01T10:00:06.000Z'), taskId: 'theirs' };
+    const inbox = [own, theirs];
+    assert.equal(waitingWords(first, inbox, calls), 'Everything has a model request for you in the Inbox');
+    assert.equal(waitingHref(first, inbox, calls), '#inbox/own');
+    assert.equal(waitingWords(second, inbox, calls), 'Everything has a model request for you in the Inbox');
+    assert.equal(waitingHref(second, inbox, calls), '#inbox/theirs');
+    // Once the later call is gone, what its server asked since is the first call's again.
+    assert.equal(waitingWords(first, inbox, [first]), 'Everything has 2 model requests for you in the Inbox');
+    // A call of another server does not split this one's.
+    const elsewhere = { ...second, serverId: 'other' };
+    assert.equal(
+      waitingWords(first, inbox, [first, elsewhere]),
+      'Everything has 2 model requests for you in the Inbox'
+    );
+    // Asked for a tool-call task (its related task): that task's, not the plain call's.
+    const forTask = {
+      ...item('everything', 'elicitation', 'for-task', '2030-01-01T10:00:02.000Z'),
+      relatedTaskId: 't1'
+    };
+    assert.equal(waitingWords(first, [own, forTask], [first]), 'Everything has a model request for you in the Inbox');
+  });
 });

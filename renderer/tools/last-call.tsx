@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import type { HistorySummary } from '../../app/contract/host-api.js';
+import { statusLabel } from '../components/status-words.js';
+import { DateTime } from '../components/date-time.js';
+import { endLabel } from '../history/cancelled-label.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+
+/** How many of a server's latest tool calls History is asked for: the last call of each tool among them. */
+export const LAST_CALLS_READ = 500;
+
+/** A tool call's History title, as the core makes it ("Tool call: echo"): what ties an entry to its tool. */
+export function toolCallTitle(toolName: string): string {
+  return `Tool call: ${toolName}`;
+}
+
+/**
+ * The newest History entry of each tool among `entries` (newest first, as `history.list` gives
+ * them), by the tool's History title.
+ */
+export function lastCallsByTitle(entries: readonly HistorySummary[]): ReadonlyMap<string, HistorySummary> {
+  const last = new Map<string, HistorySummary>();
+  for (const entry of entries) {
+    if (entry.kind !== 'tool-call' || entry.direction !== 'requested' || last.has(entry.title)) continue;
+    last.set(entry.title, entry);
+  }
+  return last;
+}
+
+/** Where a History entry opens: the History screen with its detail (`#history/<id>`). */
+export function historyHref(id: string): string {
+  return `#history/${encodeURIComponent(id)}`;
+}
+
+/** How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"). */
+export function lastCallStatus(entry: HistorySummary): string {
+  return (endLabel(entry) ?? statusLabel(entry.status)).toLowerCase();
+}
+
+/**
+ * The last call of each tool of the server shown, as History keeps it (a plain call's result
+ * shows on its tool's card only in the page that made it): read when the server is shown and
+ * again whenever History changes, while the screen shows. Empty until read, or when it could
+ * not be (the cards then say nothing of it).
+ */
+export function useLastCalls(serverId: string | undefined, active: boolean): ReadonlyMap<string, HistorySummary> {
+  const { client } = useDesk();
+  const revision = useDeskState((state) => state.historyRevision);
+  const [read, setRead] = useState<{ serverId: string; last: ReadonlyMap<string, HistorySummary> } | undefined>();
+  useEffect(() => {
+    if (!active || serverId === undefined) return;
+    let current = true;
+    client
+      .call('history.list', {
+        filter: { serverId, kind: 'tool-call', direction: 'requested' },
+        limit: LAST_CALLS_READ
+      })
+      .then(
+        (page) => current && setRead({ serverId, last: lastCallsByTitle(page.entries) }),
+        // Nothing said on the cards: the call itself works, and History says why it cannot be read.
+        () => undefined
+      );
+    return () => {
+      current = false;
+    };
+  }, [client, serverId, active, revision]);
+  return read !== undefined && read.serverId === serverId ? read.last : NONE;
+}
+
+const NONE: ReadonlyMap<string, HistorySummary> = new Map();
+
+/** "Last called at <time>: completed — see it in History", on a tool's card. */
+export function LastCallLine({ entry }: { entry: HistorySummary }) {
+  return (
+    <p className="muted small-text tool-last-call">
+      Last called at <DateTime iso={entry.createdAt} />: {lastCallStatus(entry)} —{' '}
+      <a href={historyHref(entry.id)}>see it in History</a>
+    </p>
+  );
+}

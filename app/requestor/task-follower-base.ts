@@ -448,11 +448,12 @@ function lostReason(serverName: string, taskId: string, answer: string, startedA
   const words = stripped.length > LOST_ANSWER_LIMIT ? `${stripped.slice(0, LOST_ANSWER_LIMIT)}…` : stripped;
   const said = words === '' ? '' : ` (It answered: ${/[.!?…]$/.test(words) ? words : `${words}.`})`;
   // A server Taskdesk started again itself (stdio, after a restart of either) restarted for sure:
-  // said as a fact, and why that loses the task, rather than as a guess.
-  const why = startedAnew
-    ? 'it was started again since the task was created, and kept no tasks from before'
-    : 'it may have restarted';
-  return `${serverName} no longer knows this task; ${why}.${said}`;
+  // said as a fact, and why that loses the task, rather than as a guess. Any other is not blamed:
+  // it may have restarted, or keep its tasks per session (server-everything over HTTP does), which
+  // a new connection does not share.
+  return startedAnew
+    ? `${serverName} no longer has this task: it was started again since the task was created, and kept no tasks from before.${said}`
+    : `${serverName} no longer has this task (it may have restarted, or keeps its tasks for one connection only).${said}`;
 }
 
 /** When a task's ttl runs out, as its view records it: its creation here plus the receiver's ttl (null: never). */

@@ -7,6 +7,7 @@ import { ShortId } from '../components/short-id.js';
 import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
+import { EarlierProcessNote } from './earlier-process-note.js';
 import { relatedTaskOf, serverMayGiveUp } from './server-gives-up.js';
 import { CardKeyHint } from './inbox-keys.js';
 import { keepsTypedText } from './typed-text.js';
@@ -29,11 +30,13 @@ export function InboxCard({
   const titleId = useId();
   const warned = useDeskState((state) => state.expiring[item.id] === true);
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
-  const note = keptNote(item, answerDelivery(item, server));
+  const delivery = answerDelivery(item, server);
+  const note = keptNote(item, delivery);
+  const apart = delivery.kind === 'kept' && delivery.startedAnew === true;
   const mayGiveUp = useDeskState((state) => serverMayGiveUp(item, relatedTaskOf(item, state.outbound)));
   return (
     <article
-      className={`card inbox-item kind-${item.kind}`}
+      className={`card inbox-item kind-${item.kind}${apart ? ' earlier-process-item' : ''}`}
       aria-labelledby={titleId}
       data-inbox-id={item.id}
       tabIndex={-1}
@@ -84,7 +87,11 @@ export function InboxCard({
         </p>
         <CardKeyHint cardId={item.id} />
       </header>
-      {note ? <p className="banner banner-warning kept-note">{note}</p> : null}
+      {note && apart ? (
+        <EarlierProcessNote item={item} note={note} />
+      ) : note ? (
+        <p className="banner banner-warning kept-note">{note}</p>
+      ) : null}
       {/* Wherever the server waits on a request with a timeout, a question for its own task too. */}
       {mayGiveUp ? (
         <WaitNote

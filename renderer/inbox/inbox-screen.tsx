@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
@@ -12,12 +12,16 @@ import { answeredTaskKey } from './answer-taken.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 import { ExchangesWaiting } from './exchange-waiting-card.js';
 import { focusCard } from './show-card.js';
+import { apartLast, earlierProcessIds } from './answer-delivery.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
 export const INBOX_PAGE = 50;
 
 /**
  * The Inbox screen: questions servers are waiting on, oldest first, a page of cards at a time.
+ * Those their servers will not fetch an answer for (asked of a stdio server's earlier process)
+ * come after the others, under a line that says why: an identical question asked again is the
+ * one to answer, and comes first.
  *
  * Cards are keyed by item id, so a half-filled form survives other items arriving or going.
  * When the card holding focus goes (answered or withdrawn), focus moves to the next card itself,
@@ -35,7 +39,13 @@ export function InboxScreen({
   /** The card the address names (`#inbox/<id>`, a link from a task's detail): it takes the focus. */
   openId?: string | undefined;
 }) {
-  const inbox = useDeskState((state) => state.inbox);
+  const items = useDeskState((state) => state.inbox);
+  const servers = useDeskState((state) => state.servers);
+  // Which items are apart, as a key: the list is ordered anew only when that changes (a server's
+  // state changes often), so the effects below see a new list only when the cards change.
+  const apartKey = earlierProcessIds(items, servers).join('\n');
+  const apartIds = useMemo(() => new Set(apartKey === '' ? [] : apartKey.split('\n')), [apartKey]);
+  const inbox = useMemo(() => apartLast(items, apartIds), [items, apartIds]);
   const unloaded = useUnloadedWords('what waits for you');
   const lastAnswered = useDeskState((state) => state.lastAnswered);
   const { store } = useDesk();
@@ -238,8 +248,16 @@ export function InboxScreen({
             }}
           >
             <InInbox.Provider value={true}>
-              {visible.map((item) => (
-                <InboxItemCard key={item.id} item={item} />
+              {visible.map((item, at) => (
+                <Fragment key={item.id}>
+                  {apartIds.has(item.id) && !apartIds.has(visible[at - 1]?.id ?? '') ? (
+                    <p className="inbox-apart muted">
+                      Asked before Taskdesk started their servers again: those servers run now as new processes, and
+                      will not fetch these answers.
+                    </p>
+                  ) : null}
+                  <InboxItemCard item={item} />
+                </Fragment>
               ))}
             </InInbox.Provider>
           </div>

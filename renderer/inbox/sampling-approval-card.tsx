@@ -10,6 +10,7 @@ import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
+import { ProviderFailing } from './provider-failing.js';
 import { RequestEditor } from './request-editor.js';
 import { textSlots, useRequestEdits } from './request-edits.js';
 import { useAnswer, type RunWords } from './use-answer.js';
@@ -179,6 +180,8 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
     >
       {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
+      {/* Before approving: the provider it would run on fails now, and another may be chosen. */}
+      {review ? null : <ProviderFailing provider={chosen} />}
       {failed ? (
         <p className="banner banner-warning run-failed">
           {failedRunText(item, failed, answerDelivery(item, server), new Date())}

@@ -1,4 +1,5 @@
-import type { InboundTask } from '../../app/contract/host-api.js';
+import type { InboundTask, ServerView } from '../../app/contract/host-api.js';
+import { newProcessSince } from '../inbox/answer-delivery.js';
 import { isTerminal } from '../store/task-status.js';
 
 /**
@@ -19,4 +20,16 @@ export function fetchedRowWords(inbound: InboundTask): string | undefined {
   const state = fetchState(inbound);
   if (state === undefined) return undefined;
   return state === 'fetched' ? `Fetched by ${inbound.serverName}` : `Not fetched by ${inbound.serverName} yet`;
+}
+
+/**
+ * The Tasks detail's words for a result its server has not fetched yet. A stdio server connected
+ * since the task was asked is a new process Taskdesk started, which has none of the old one's
+ * tasks: it will not fetch it, said plainly. Any other may ask for it (an HTTP server may come
+ * back to its session, and its tasks).
+ */
+export function notFetchedWords(inbound: InboundTask, server: ServerView | undefined): string {
+  return newProcessSince(server, inbound.task.createdAt)
+    ? `Not yet, and it will not be: ${inbound.serverName} was started again since it asked, as a new process, and this task was the old one’s`
+    : `Not yet: ${inbound.serverName} gets it when it asks for this task`;
 }

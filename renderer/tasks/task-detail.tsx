@@ -4,7 +4,7 @@ import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
 import { keptHold } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
-import { fetchState } from './fetched-words.js';
+import { fetchState, notFetchedWords } from './fetched-words.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { Timeline } from '../components/timeline.js';
 import { DateTime } from '../components/date-time.js';
@@ -168,10 +168,12 @@ export function TaskDetail({
         : undefined
   );
   const revision = useDeskState((state) => state.historyRevision);
-  // A requested task's server, for whether it was started again since the task (its Kept).
-  const server = useDeskState((state) =>
-    outbound ? state.servers.find((candidate) => candidate.id === outbound.serverId) : undefined
-  );
+  // The task's server, for whether it was started again since the task (a requested task's Kept,
+  // a received task's Fetched).
+  const server = useDeskState((state) => {
+    const serverId = (outbound ?? inbound)?.serverId;
+    return serverId === undefined ? undefined : state.servers.find((candidate) => candidate.id === serverId);
+  });
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
   const hold = keptHold(item?.status ?? '', outbound, server);
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
@@ -368,7 +370,7 @@ export function TaskDetail({
                       By {inbound.serverName}, <DateTime iso={inbound.resultFetchedAt} />
                     </>
                   ) : (
-                    `Not yet: ${inbound.serverName} gets it when it asks for this task`
+                    notFetchedWords(inbound, server)
                   )}
                 </dd>
               </div>

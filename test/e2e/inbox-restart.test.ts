@@ -19,8 +19,10 @@ const question = (message: string) => ({
 
 /**
  * A task's question is answered by ending its task, which the server fetches. One asked over an
- * earlier connection (here, before Taskdesk restarted) is back in the Inbox, but the server
- * running now may never ask for it: the card says so, and the answer is said to be kept, not sent.
+ * earlier connection (here, before Taskdesk restarted) is back in the Inbox, but the stdio server
+ * running now is a new process, which has none of the old one's tasks: the card says it will not
+ * fetch the answer, comes after the current questions, offers to dismiss it, and the answer is
+ * said to be kept, not sent.
  */
 describe('a task’s question from before a restart, in headless Chromium against the real core', () => {
   const restart = restartFixture();
@@ -29,7 +31,7 @@ describe('a task’s question from before a restart, in headless Chromium agains
   before(() => restart.build());
   after(() => restart.close());
 
-  it('says the answer is kept for the server, which gets it when it asks for the task', async () => {
+  it('says a stdio server started again will not fetch the answer, and sets its card apart', async () => {
     // The server asks before the restart.
     const peer = peerServer('desk-peer');
     const before = await restart.host({ desk: peer });
@@ -47,14 +49,21 @@ describe('a task’s question from before a restart, in headless Chromium agains
     await note.waitFor();
     assert.match(
       (await note.textContent()) ?? '',
-      /^Server desk asked this before its current connection \(it or Taskdesk restarted since\)\. Your answer is kept with the task until it expires; Server desk gets it only if it asks for this task again\.$/
+      /^Server desk asked this before Taskdesk started it again: it runs now as a new process, and this task was the old one’s, so Server desk will not fetch your answer\.$/
     );
+    await old.getByRole('button', { name: 'Dismiss this question' }).waitFor();
 
     // A question over the connection of now: nothing to warn about, and the answer is sent.
     const { task: fresh } = await again.server.request(question('Your seat?'), CreateTaskResultSchema);
     const now = page.getByRole('article', { name: 'Your seat?' });
     await now.waitFor();
     assert.equal(await now.locator('.kept-note').count(), 0);
+    // The question of now comes first; the one of the old process after it, under a line saying why.
+    assert.deepEqual(await page.locator('article.inbox-item h3').allTextContents(), [
+      'Your seat?',
+      'Your name for the booking?'
+    ]);
+    await page.locator('.inbox-apart').waitFor();
     await now.getByLabel('Name').fill('12A');
     await now.getByRole('button', { name: 'Submit' }).click();
     await now.waitFor({ state: 'detached' });
@@ -68,10 +77,11 @@ describe('a task’s question from before a restart, in headless Chromium agains
     const said = page.locator('.inbox-answered');
     await said
       .filter({
-        hasText: /^Answer kept for Server desk until .+: it gets it when it asks for this task\. Go to its task\.$/
+        hasText:
+          /^Answer kept with the task until .+; Server desk was started again since it asked, and will not fetch it\. Go to its task\.$/
       })
       .waitFor();
-    // Kept, as said: the server gets it when it asks.
+    // Kept all the same: a server that did ask for it would get it.
     const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { name: 'Ada' });
 

@@ -281,7 +281,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     store.forget(stored.taskId);
     await check.click();
     await card.locator('[data-status="lost"]').waitFor();
-    await card.locator('.reason', { hasText: /no longer knows this task; it may have restarted/ }).waitFor();
+    await card
+      .locator('.reason', {
+        hasText: /no longer has this task \(it may have restarted, or keeps its tasks for one connection only\)/
+      })
+      .waitFor();
     assert.equal(await card.locator('.status-message').count(), 0, 'not the interim status message');
     const meta = (await card.locator('.meta').textContent()) ?? '';
     assert.match(meta, /the server no longer keeps the task and its result$/);
@@ -289,7 +293,9 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.equal(await form.locator('.started-task [data-status="lost"]').count(), 1, 'the form says so too');
     // And why, under the form where Call tool was pressed, as the card does.
     await form
-      .locator('.call-result .reason', { hasText: /no longer knows this task; it may have restarted/ })
+      .locator('.call-result .reason', {
+        hasText: /no longer has this task \(it may have restarted, or keeps its tasks for one connection only\)/
+      })
       .waitFor();
 
     await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();

@@ -86,7 +86,7 @@ test('-32602 near the end of the ttl is expiry, not a crash; earlier it means th
   assert.equal(lost.state, 'lost');
   assert.equal(
     lost.reason,
-    'Task Server no longer knows this task; it may have restarted. (It answered: Failed to retrieve task: Task not found.)'
+    'Task Server no longer has this task (it may have restarted, or keeps its tasks for one connection only). (It answered: Failed to retrieve task: Task not found.)'
   );
   store.forget(nearEnd.taskId); // at 3500: within the 2 s slack of the 5 s ttl
   await clock.advance(500); // poll at 4000

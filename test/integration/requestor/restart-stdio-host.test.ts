@@ -47,7 +47,7 @@ it('after a restart, a task of a stdio server Taskdesk started again is lost, an
       const { task } = (await lost) as { task: { reason?: string } };
       assert.equal(
         task.reason,
-        'Work server no longer knows this task; it was started again since the task was created, and kept no ' +
+        'Work server no longer has this task: it was started again since the task was created, and kept no ' +
           'tasks from before. (It answered: Failed to retrieve task: Task not found.)'
       );
     } finally {

@@ -97,7 +97,7 @@ test(
       // A sentence for a person: the server's own words, without the SDK's "MCP error -32602: " or the task id.
       assert.equal(
         lost.reason,
-        'Stdio Task Server no longer knows this task; it may have restarted. (It answered: Failed to retrieve task: Task not found.)'
+        'Stdio Task Server no longer has this task (it may have restarted, or keeps its tasks for one connection only). (It answered: Failed to retrieve task: Task not found.)'
       );
       assert.equal(lost.outcome, undefined);
       assert.equal(countSent(two.sent, 'tasks/result'), 0);

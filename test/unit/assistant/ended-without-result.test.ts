@@ -5,7 +5,7 @@ import { endedWithoutResult } from '../../../app/assistant/tool-results.js';
 describe('what the model reads of a task that ended without a result', () => {
   it("gives a lost task's reason after its state, so the server's answer is not put in doubled parentheses", () => {
     const reason =
-      'Everything (demo) no longer knows this task; it may have restarted. (It answered: Failed to retrieve task: Task not found.)';
+      'Everything HTTP no longer has this task (it may have restarted, or keeps its tasks for one connection only). (It answered: Failed to retrieve task: Task not found.)';
     const text = endedWithoutResult({ state: 'lost', reason });
     assert.equal(text, `The task ended without a result (lost). ${reason}`);
     assert.doesNotMatch(text, /\)\)/);

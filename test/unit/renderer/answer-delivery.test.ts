@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboxItem, ServerView } from '../../../app/contract/host-api.js';
-import { answerDelivery, answeredText, answerSaid, keptNote } from '../../../renderer/inbox/answer-delivery.js';
+import {
+  answerDelivery,
+  answeredText,
+  answerSaid,
+  apartLast,
+  earlierProcessIds,
+  keptNote
+} from '../../../renderer/inbox/answer-delivery.js';
+import { notFetchedWords } from '../../../renderer/tasks/fetched-words.js';
 
 const item = (over: Partial<InboxItem> = {}): InboxItem => ({
   id: 'i1',
@@ -21,6 +29,11 @@ const server = (state: ServerView['state']): ServerView => ({
 });
 
 const ready = (readySince: string) => server({ status: 'ready', readySince });
+/** The same server over HTTP: it may come back to the session, and the tasks, it had. */
+const readyHttp = (readySince: string): ServerView => ({
+  ...ready(readySince),
+  transport: { type: 'http', target: 'http://127.0.0.1/mcp' }
+});
 const task = { taskId: 't1', expiresAt: '2026-12-03T11:00:00.000Z' };
 
 describe('where an inbox answer goes', () => {
@@ -35,9 +48,9 @@ describe('where an inbox answer goes', () => {
     assert.deepEqual(answerDelivery(item(task), ready('2026-12-03T10:00:00.000Z')), { kind: 'now' });
   });
 
-  it('keeps a task’s answer asked over an earlier connection, and says so before and after', () => {
+  it('keeps a task’s answer asked over an earlier connection of an HTTP server, and says so before and after', () => {
     const asked = item(task);
-    const delivery = answerDelivery(asked, ready('2026-12-03T10:30:00.000Z'));
+    const delivery = answerDelivery(asked, readyHttp('2026-12-03T10:30:00.000Z'));
     assert.deepEqual(delivery, { kind: 'kept', why: 'earlier-connection', until: task.expiresAt });
     assert.equal(
       keptNote(asked, delivery),
@@ -46,6 +59,69 @@ describe('where an inbox answer goes', () => {
     assert.match(
       answeredText(asked, delivery, 'Answer sent to Books.'),
       /^Answer kept for Books until .+: it gets it when it asks for this task\.$/
+    );
+  });
+
+  it('says plainly that a stdio server started again since it asked will not fetch the answer', () => {
+    const asked = item(task);
+    const delivery = answerDelivery(asked, ready('2026-12-03T10:30:00.000Z'));
+    assert.deepEqual(delivery, { kind: 'kept', why: 'earlier-connection', until: task.expiresAt, startedAnew: true });
+    assert.equal(
+      keptNote(asked, delivery),
+      'Books asked this before Taskdesk started it again: it runs now as a new process, and this task was the old one’s, so Books will not fetch your answer.'
+    );
+    assert.match(
+      answeredText(asked, delivery, 'Answer sent to Books.'),
+      /^Answer kept with the task until .+; Books was started again since it asked, and will not fetch it\.$/
+    );
+    assert.equal(
+      answerSaid(asked, 'cancel', delivery, 'Answer sent to Books.'),
+      'Dismissed: Books’s question. Books was started again since it asked, and will not fetch it.'
+    );
+    // Of the connection of now, it goes at once.
+    assert.deepEqual(answerDelivery(item(task), ready('2026-12-03T09:30:00.000Z')), { kind: 'now' });
+  });
+
+  it('sets a question a stdio server started again will not fetch after the current ones, oldest first', () => {
+    const books = ready('2026-12-03T10:30:00.000Z');
+    const web: ServerView = { ...readyHttp('2026-12-03T10:30:00.000Z'), id: 'web', name: 'Web' };
+    const items = [
+      item({ ...task, id: 'stale-1', createdAt: '2026-12-03T10:00:00.000Z' }),
+      item({ ...task, id: 'web-old', serverId: 'web', serverName: 'Web', createdAt: '2026-12-03T10:01:00.000Z' }),
+      item({ ...task, id: 'stale-2', createdAt: '2026-12-03T10:02:00.000Z' }),
+      item({ ...task, id: 'fresh', createdAt: '2026-12-03T10:40:00.000Z' }),
+      item({ id: 'plain', createdAt: '2026-12-03T10:41:00.000Z' })
+    ];
+    const apart = earlierProcessIds(items, [books, web]);
+    assert.deepEqual(apart, ['stale-1', 'stale-2']);
+    assert.deepEqual(
+      apartLast(items, new Set(apart)).map((each) => each.id),
+      ['web-old', 'fresh', 'plain', 'stale-1', 'stale-2']
+    );
+    assert.deepEqual(
+      apartLast(items, new Set()).map((each) => each.id),
+      items.map((each) => each.id)
+    );
+  });
+
+  it('says on the Tasks detail that a stdio server started again will not fetch a result, and an HTTP one may', () => {
+    const inbound = {
+      task: { taskId: 't1', status: 'completed', createdAt: '2026-12-03T10:00:00.000Z' },
+      serverId: 'books',
+      serverName: 'Books',
+      awaitingFetch: true
+    } as unknown as Parameters<typeof notFetchedWords>[0];
+    assert.equal(
+      notFetchedWords(inbound, ready('2026-12-03T10:30:00.000Z')),
+      'Not yet, and it will not be: Books was started again since it asked, as a new process, and this task was the old one’s'
+    );
+    assert.equal(
+      notFetchedWords(inbound, readyHttp('2026-12-03T10:30:00.000Z')),
+      'Not yet: Books gets it when it asks for this task'
+    );
+    assert.equal(
+      notFetchedWords(inbound, ready('2026-12-03T09:30:00.000Z')),
+      'Not yet: Books gets it when it asks for this task'
     );
   });
 
@@ -83,7 +159,7 @@ describe('where an inbox answer goes', () => {
   });
 
   it('says what the person did (rejected, declined, dismissed) as well as that a kept answer is kept', () => {
-    const earlier = ready('2026-12-03T10:30:00.000Z');
+    const earlier = readyHttp('2026-12-03T10:30:00.000Z');
     const request = item({ ...task, kind: 'sampling-approval', request: { messages: [], maxTokens: 10 } });
     const rejected = answerSaid(request, 'reject', answerDelivery(request, earlier), 'Request from Books rejected.');
     assert.match(

@@ -94,7 +94,10 @@ test('a server that no longer knows the task before its ttl makes it lost, with 
   await clock.advance(2_000);
   const lost = manager.get(created.outboundId)!;
   assert.equal(lost.state, 'lost');
-  assert.equal(lost.reason, 'Modern no longer knows this task; it may have restarted. (It answered: Unknown task.)');
+  assert.equal(
+    lost.reason,
+    'Modern no longer has this task (it may have restarted, or keeps its tasks for one connection only). (It answered: Unknown task.)'
+  );
   manager.close();
 });
 

@@ -1,0 +1,36 @@
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
+import { useAnswer } from './use-answer.js';
+
+/**
+ * The note of a task's question its server will not fetch an answer for (a stdio server started
+ * again since it asked: see `startedAnew`), with the way to let it go: Dismiss for a question,
+ * Reject for a model request, the answer a withdrawn item gets too.
+ */
+export function EarlierProcessNote({ item, note }: { item: InboxItem; note: string }) {
+  const answering = useAnswer(item);
+  const question = item.kind === 'elicitation';
+  return (
+    <div className="banner banner-warning earlier-process">
+      <p className="kept-note">{note}</p>
+      <ActionError
+        failure={answering.failure.failure}
+        onDismiss={answering.failure.clear}
+        dismissLabel={HIDE_MESSAGE}
+      />
+      <button
+        type="button"
+        {...busyProps(answering.busy)}
+        onClick={() =>
+          void answering.send(
+            question ? { action: 'cancel' } : { action: 'reject' },
+            question ? `Answer sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
+          )
+        }
+      >
+        {question ? 'Dismiss this question' : 'Reject this request'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+/**
+ * An approval card names the provider and model it would run on; when that provider's last call
+ * failed (as LLM providers shows it), the card says so, with the way to its card, before the
+ * person approves a run bound to fail.
+ */
+describe('an approval card on a failing provider, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let peer: PeerServer;
+  let fixture: InMemoryHostFixture;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    peer = peerServer('approval-peer');
+    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
+    // Nothing listens on port 9: every call of it fails.
+    await fixture.host.call('providers.save', {
+      id: 'broken',
+      name: 'Broken local',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: [{ name: 'gpt-test' }],
+      defaultModel: 'gpt-test'
+    });
+    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask' } });
+    const tested = await fixture.host.call('providers.test', { providerId: 'broken' });
+    assert.equal(tested.ok, false);
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture?.dispose();
+    built?.remove();
+  });
+
+  it('says beside the provider and model that the provider’s last call failed, with a link to its card', async () => {
+    const reply = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      )
+      .catch((error: unknown) => error);
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText(/^Broken local · gpt-test — /).waitFor();
+    const warning = approval.locator('.provider-failing');
+    await warning.waitFor();
+    assert.match(
+      (await warning.textContent()) ?? '',
+      /^Broken local’s last call failed \(failing since .+\): .+ Open Broken local in LLM providers\.$/
+    );
+    await warning.getByRole('link', { name: 'Open Broken local in LLM providers' }).click();
+    await page.waitForURL(/#providers\/broken$/);
+    await page.goBack();
+    await approval.getByRole('button', { name: 'Reject' }).click();
+    await reply;
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -541,7 +541,12 @@ export const HostEvents = {
      * happening again is a new warning with a new id, shown again even when its words are the same.
      * The Desk dedupes and dismisses by it; a warning without one is told apart by its words.
      */
-    id: z.string().optional()
+    id: z.string().optional(),
+    /**
+     * The id of an earlier warning this one takes the place of (a server's newest failed run made
+     * without asking replaces its last): the Desk stops showing that one.
+     */
+    replaces: z.string().optional()
   }),
   /** A model run the person approved failed (the Inbox says so where they approved it). */
   'sampling.approvedRunFailed': z.object({

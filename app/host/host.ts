@@ -1078,7 +1078,8 @@ export class Host {
     const warning = { message: unaskedRunNotice(failure), id: randomUUID() };
     this.#unaskedRunNotices.set(failure.serverId, warning);
     this.#warnings.push(warning);
-    this.events.emit('store.warning', warning);
+    // An open window drops the one before too.
+    this.events.emit('store.warning', { ...warning, ...(earlier && { replaces: earlier.id }) });
   }
 
   /** The task store started failing to write (a warning), or writes again (its warnings cleared, and said). */

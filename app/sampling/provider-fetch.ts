@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 
 /**
@@ -12,9 +13,10 @@ import { Agent, interceptors, request, type Dispatcher } from 'undici';
  * project's test LLM server). No library wraps `request` as a `fetch`, so this does, for what the
  * SDK sends: text or bytes. Anything else (a form, a stream, a `Request`) goes to Node's `fetch`.
  *
- * What `fetch` does that matters here is kept: redirects are followed (five at most), a
- * compressed answer is decompressed, an abort rejects with the signal's reason, and a request
- * that could not be made rejects with `TypeError: fetch failed` caused by what went wrong, as
+ * What `fetch` does that matters here is kept: redirects are followed (twenty at most, then it
+ * fails), an answer compressed all the same is decompressed (none is asked for: the streams are
+ * read as they come), an abort rejects with the signal's reason, and a request that could not be
+ * made rejects with `TypeError: fetch failed` caused by what went wrong, as
  * `fetch` rejects (the SDK and {@link classifyProviderError} read the cause). A connection that
  * drops while the answer streams in errors the body with undici's own `other side closed`, as
  * `fetch` does (under its "terminated"). Unlike `fetch`, no port is refused: the "bad ports" of
@@ -40,23 +42,62 @@ export const providerFetch: typeof fetch = async (input, init) => {
     if (signal?.aborted) throw signal.reason;
     throw new TypeError('fetch failed', { cause: error });
   }
+  const { statusCode } = answer;
+  // Past the redirects followed, a redirect is a failure, as `fetch` has it ("redirect count
+  // exceeded"); a status `Response` cannot hold (1xx, or past 599), too.
+  const stop = (why: string) => {
+    // Read to its end and dropped, so that its connection is free again.
+    answer.body.dump().catch(() => undefined);
+    return new TypeError('fetch failed', { cause: new Error(why) });
+  };
+  if (REDIRECTS.has(statusCode) && answer.headers.location !== undefined) throw stop('redirect count exceeded');
+  if (statusCode < 200 || statusCode > 599) throw stop(`the server answered with status ${statusCode}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (Array.isArray(value)) for (const each of value) headers.append(name, each);
     else if (value !== undefined) headers.set(name, value);
   }
-  const empty = [101, 204, 205, 304].includes(answer.statusCode) || init?.method === 'HEAD';
-  if (empty) answer.body.resume();
-  return new Response(empty ? null : (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>), {
-    status: answer.statusCode,
+  if ([204, 205, 304].includes(statusCode) || init?.method === 'HEAD') {
+    answer.body.resume();
+    return new Response(null, { status: statusCode, headers });
+  }
+  return new Response(Readable.toWeb(decoded(answer.body, headers)) as ReadableStream<Uint8Array>, {
+    status: statusCode,
     headers
   });
 };
+
+/** The statuses a redirect is made with, which `fetch` follows. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The body as it was before its `content-encoding` (gzip, deflate or br; none is asked for, but a
+ * server or proxy may compress all the same, an error's body too), which then goes from
+ * `headers`, as `fetch` has it. Our own few lines: undici's decompress interceptor is
+ * experimental (it warns on every start) and leaves error answers, whose words the failure
+ * message quotes, compressed.
+ */
+function decoded(body: Readable, headers: Headers): Readable {
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder) return body;
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return pipeline(body, decoder, () => undefined);
+}
 
 let dispatcher: Dispatcher | undefined;
 
 /** One pool of connections for every provider, kept alive between calls as `fetch`'s is. */
 function providerDispatcher(): Dispatcher {
-  dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 5 }), interceptors.decompress());
+  // Twenty redirects, as `fetch` follows.
+  dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 20 }));
   return dispatcher;
 }

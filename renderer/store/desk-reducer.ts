@@ -338,13 +338,15 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // is folded over the snapshot again: a warning already shown is not shown twice. A warning
       // with an id is that one (the same problem again is a new id, shown again); one without is
       // told apart by its words.
-      const { message, movedTo, id } = action.payload;
+      const { message, movedTo, id, replaces } = action.payload;
       const same = (shown: HostEventPayload<'store.warning'>) =>
         id !== undefined || shown.id !== undefined
           ? shown.id === id
           : shown.message === message && shown.movedTo === movedTo;
-      if (state.warnings.some(same)) return state;
-      return { ...state, warnings: [...state.warnings, action.payload] };
+      // The warning it takes the place of goes (a server's newest failed run made without asking).
+      const kept = replaces === undefined ? state.warnings : state.warnings.filter((shown) => shown.id !== replaces);
+      if (kept.some(same)) return kept === state.warnings ? state : { ...state, warnings: kept };
+      return { ...state, warnings: [...kept, action.payload] };
     }
     case 'inbox.expiring': {
       const { item } = action.payload;

@@ -29,7 +29,7 @@ describe('a model run made without asking (policy auto) that fails on its provid
     fixture = undefined;
   });
 
-  /** A host whose server `a` runs model requests without asking, on "Broken local" at port 9 (one fetch refuses). */
+  /** A host whose server `a` runs model requests without asking, on "Broken local" at port 9, where nothing listens. */
   async function brokenHost() {
     const peer = peerServer();
     fixture = await startHostWith({ a: peer }, { keyStore: new InMemoryKeyStore() });
@@ -118,14 +118,18 @@ describe('a model run made without asking (policy auto) that fails on its provid
 
   it('keeps one notice a server: the next failure replaces the one before', async () => {
     const { peer, host } = await brokenHost();
+    const told: Array<HostEventPayload<'store.warning'>> = [];
     for (let i = 0; i < 2; i++) {
       const notice = nextEvent(host, 'store.warning');
       await peer.server
         .request({ method: 'sampling/createMessage', params }, CreateMessageResultSchema)
         .catch(() => undefined);
-      await notice;
+      told.push(await notice);
     }
     assert.equal(host.warnings.filter((warning) => /ran without asking/.test(warning.message)).length, 1);
+    // A window already open is told which one the new one replaces.
+    assert.equal(told[0]!.replaces, undefined);
+    assert.equal(told[1]!.replaces, told[0]!.id);
   });
 });
 

@@ -40,6 +40,11 @@ describe('the provider clients’ fetch', () => {
             res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
             res.end(zlib.gzipSync(JSON.stringify({ ok: true })));
             return;
+          case '/packed/chat/completions':
+            // An error a proxy compressed though nothing asked it to: its words are quoted.
+            res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+            res.end(zlib.gzipSync(JSON.stringify({ error: { message: 'context too long' } })));
+            return;
           case '/drop/chat/completions':
             res.writeHead(200, { 'content-type': 'text/event-stream' });
             res.write(chunk('Hel'));
@@ -48,8 +53,15 @@ describe('the provider clients’ fetch', () => {
           case '/hold':
             // Headers never come: the caller aborts.
             return;
-          default:
+          default: {
+            // /loop/<n>: a redirect to /loop/<n + 1>, without end.
+            const loop = /^\/loop\/(\d+)$/.exec(req.url ?? '');
+            if (loop) {
+              res.writeHead(307, { location: `/loop/${Number(loop[1]) + 1}` }).end();
+              return;
+            }
             res.writeHead(404).end();
+          }
         }
       });
     });
@@ -91,8 +103,34 @@ describe('the provider clients’ fetch', () => {
     const streamed = await providerFetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' });
     assert.equal(streamed.headers.get('set-cookie'), 'a=1, b=2');
     await streamed.text();
-    const packed = await providerFetch(`${base}/gzip`);
-    assert.deepEqual(await packed.json(), { ok: true });
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', warned);
+    try {
+      const packed = await providerFetch(`${base}/gzip`);
+      assert.equal(packed.headers.get('content-encoding'), null);
+      assert.deepEqual(await packed.json(), { ok: true });
+      // An error's words too, which the failure message quotes.
+      const client = createProviderClient({ id: 'p', name: 'Packed', baseURL: `${base}/packed`, models: [] }, 'k');
+      const failed = await client.chat.completions
+        .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((error: unknown) => error);
+      const failure = classifyProviderError(failed, { providerName: 'Packed', baseURL: `${base}/packed` });
+      assert.equal(failure.kind, 'bad-request');
+      assert.match(failure.message, /context too long/);
+      // Nothing asked for it: the request said no encoding.
+      assert.equal(seen.at(-1)!.headers['accept-encoding'], undefined);
+    } finally {
+      process.off('warning', warned);
+    }
+    assert.deepEqual(warnings, [], 'no experimental feature warned of');
+  });
+
+  it('follows twenty redirects, as fetch does, and fails past them as fetch fails', async () => {
+    const twenty = await providerFetch(`${base}/loop/0`).catch((error: unknown) => error);
+    assert.ok(twenty instanceof TypeError, String(twenty));
+    assert.equal((twenty.cause as Error).message, 'redirect count exceeded');
+    assert.equal(seen.filter((request) => request.url.startsWith('/loop/')).length, 21);
   });
 
   it('rejects a request it could not make as fetch does, which the classifier reads as unreachable', async () => {

@@ -608,4 +608,15 @@ describe('the Desk store reducer', () => {
     state = deskReducer(state, event('store.warning', again));
     assert.deepEqual(state.warnings, [failed, again]);
   });
+
+  it('drops the warning a new one takes the place of', () => {
+    const first = { message: 'A model request from A … failed on Local (m): first.', id: 'n-1' };
+    const other = { message: 'Tasks could not be saved: disk full', id: 'w-1' };
+    const second = { message: 'A model request from A … failed on Local (m): second.', id: 'n-2', replaces: 'n-1' };
+    let state = fold([event('store.warning', first), event('store.warning', other), event('store.warning', second)]);
+    assert.deepEqual(state.warnings, [other, second]);
+    // Replayed (a new event stream), still once.
+    state = deskReducer(state, event('store.warning', second));
+    assert.deepEqual(state.warnings, [other, second]);
+  });
 });

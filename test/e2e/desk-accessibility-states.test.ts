@@ -13,7 +13,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { stderrContaining } from '../support/stderr-wait.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
-import { assertNoViolations, assertNoViolationsWideAndNarrow, WIDE } from './axe-check.js';
+import { assertNoViolations, assertNoViolationsWideAndNarrow, weeklyReportQuestion, WIDE } from './axe-check.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
 
@@ -23,38 +23,6 @@ async function go(page: Page, screen: string, name: string): Promise<Locator> {
   const region = page.getByRole('region', { name, exact: true });
   await region.waitFor();
   return region;
-}
-
-/** A form question with four kinds of field, one of them required, as a task that waits in the Inbox. */
-function weeklyReportQuestion(asker: PeerServer) {
-  return asker.server.request(
-    {
-      method: 'elicitation/create',
-      params: {
-        mode: 'form',
-        message: 'Where should the weekly report go?',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            email: { type: 'string', format: 'email', title: 'Email address', description: 'Sent every Monday.' },
-            copies: { type: 'integer', minimum: 1, maximum: 5, title: 'Copies' },
-            format: {
-              type: 'string',
-              title: 'Format',
-              oneOf: [
-                { const: 'pdf', title: 'PDF' },
-                { const: 'html', title: 'Web page' }
-              ]
-            },
-            urgent: { type: 'boolean', title: 'Urgent' }
-          },
-          required: ['email']
-        },
-        task: { ttl: 600_000 }
-      }
-    },
-    CreateTaskResultSchema
-  );
 }
 
 /** A model request a person approves, from `asker`: it waits in the Inbox. */

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  CreateMessageResultSchema,
-  CreateTaskResultSchema,
-  ElicitResultSchema
-} from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
@@ -12,7 +8,7 @@ import { answered, echoServer, saveFakeProvider, settled } from '../support/assi
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { inboxHolds, nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolServer } from '../support/task-tool-server.js';
-import { assertNoViolationsWideAndNarrow, WIDE } from './axe-check.js';
+import { assertNoViolationsWideAndNarrow, WIDE, weeklyReportQuestion } from './axe-check.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm, toolCallCard } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
@@ -57,34 +53,7 @@ describe('every Desk screen, with content on it, wide and narrow, passes axe-cor
     page = d.page;
     await saveFakeProvider(d.fixture.host, llm.baseURL);
     // A question as a task: it waits in the Inbox, and its task in the Tasks screen.
-    const created = await asker.server.request(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Where should the weekly report go?',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              email: { type: 'string', format: 'email', title: 'Email address', description: 'Sent every Monday.' },
-              copies: { type: 'integer', minimum: 1, maximum: 5, title: 'Copies' },
-              format: {
-                type: 'string',
-                title: 'Format',
-                oneOf: [
-                  { const: 'pdf', title: 'PDF' },
-                  { const: 'html', title: 'Web page' }
-                ]
-              },
-              urgent: { type: 'boolean', title: 'Urgent' }
-            },
-            required: ['email']
-          },
-          task: { ttl: 600_000 }
-        }
-      },
-      CreateTaskResultSchema
-    );
+    const created = await weeklyReportQuestion(asker);
     questionTaskId = created.task.taskId;
     // A model request a person approves, and a link to open over http (its warning shows). They
     // wait unanswered while the file runs: longer than the SDK's default minute for a request.

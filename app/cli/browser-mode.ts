@@ -4,9 +4,9 @@
  *   node --import tsx app/cli/browser-mode.ts [--port N] [--data-dir DIR] [--renderer-dir DIR] [--no-demo] [--new-token]
  *
  * (Not as the child of the `tsx` command: it relays a SIGTERM or SIGINT and kills its child with
- * SIGKILL when the child has not said that the signal came within 30 ms, twice, which a close that keeps
- * the event loop busy longer, as closing a Streamable HTTP connection with a task open does, cannot
- * say; the close was cut off before it removed the running marker, and the next start told of an
+ * SIGKILL when the child has not said that the signal came within 30 ms, twice, which a close that
+ * keeps the event loop busy longer (closing a Streamable HTTP connection with a task open) cannot
+ * say: the close was cut off before it removed the running marker, and the next start told of an
  * unclean stop. So `npm run start:browser` runs `node --import tsx` too.)
  *
  * Starts the host (data in `--data-dir`, `TASKDESK_DATA_DIR`, or ~/.taskdesk-browser), serves

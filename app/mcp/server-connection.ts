@@ -896,11 +896,6 @@ async function rethrow<T>(body: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Whether a failed connect ended without an answer from the server: the connection closed (or
- * could no longer be written to), or no answer came in time. When its process had exited, that
- * exit is the better reason.
- */
 /** The first error of `error`'s chain of causes (itself first) that is a `type`, if any. */
 function inChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
   let current: unknown = error;
@@ -911,6 +906,11 @@ function inChain<T>(error: unknown, type: abstract new (...args: never[]) => T):
   return undefined;
 }
 
+/**
+ * Whether a failed connect ended without an answer from the server: the connection closed (or
+ * could no longer be written to), or no answer came in time. When its process had exited, that
+ * exit is the better reason.
+ */
 function endedUnanswered(error: unknown): boolean {
   if (error instanceof McpError)
     return error.code === Number(ErrorCode.ConnectionClosed) || error.code === Number(ErrorCode.RequestTimeout);

@@ -29,16 +29,14 @@ export function ImportResult({ done, said }: { done: ImportDone; said: RefObject
   });
   const ready = connecting.filter((one) => statusOf(one)?.status === 'ready');
   const names = (list: readonly AddedServer[]) => listWords(list.map((one) => one.name));
+  // Quoted where a sentence starts with them: a name may start in lower case ("filesystem").
+  const quoted = (list: readonly AddedServer[]) => listWords(list.map((one) => `“${one.name}”`));
   const words = [
     done.added.length > 0 ? `Imported ${names(done.added)}.` : 'Nothing was imported.',
-    ...(ready.length > 0 ? [`${names(ready)} ${ready.length === 1 ? 'is' : 'are'} connected.`] : []),
-    ...(pending.length > 0 ? [`${names(pending)} ${pending.length === 1 ? 'is' : 'are'} still connecting.`] : []),
+    ...(ready.length > 0 ? [`${quoted(ready)} ${ready.length === 1 ? 'is' : 'are'} connected.`] : []),
+    ...(pending.length > 0 ? [`${quoted(pending)} ${pending.length === 1 ? 'is' : 'are'} still connecting.`] : []),
     ...(failed.length > 0
-      ? [
-          `${names(failed)} did not connect: ${failed
-            .map((one) => `${one.name}, ${firstWords(statusOf(one)?.reason)}`)
-            .join('; ')}.`
-        ]
+      ? [`Did not connect: ${failed.map((one) => `“${one.name}” (${firstWords(statusOf(one)?.reason)})`).join('; ')}.`]
       : []),
     ...done.skipped
   ].join(' ');

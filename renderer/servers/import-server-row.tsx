@@ -107,7 +107,7 @@ function connectionWords(added: AddedServer, state: { status: string; reason?: s
     case 'ready':
       return 'connected';
     case 'failed':
-      return `it did not connect: ${whyNotConnected(state.reason)}`;
+      return `it did not connect (${whyNotConnected(state.reason).replace(/\.$/, '')})`;
     case 'closed':
       return 'disconnected';
     case 'connecting':

@@ -13,6 +13,11 @@ export function waitingRequestsWords(count: number, serverName: string): string 
     : `${count} model requests from ${serverName} wait in the Inbox`;
 }
 
+/** What Refuse will do to the requests that wait, after {@link waitingRequestsWords}. */
+export function refuseWillWords(count: number): string {
+  return `Refuse turns ${count === 1 ? 'it' : 'them'} down now.`;
+}
+
 /** What Refuse did to the requests that waited, in words, after "Saved.". */
 export function refusedRequestsWords(count: number, serverName: string): string {
   return count === 1
@@ -83,8 +88,8 @@ export function SamplingPolicyField({
       setAsking(true);
       const agreed = await confirm({
         title: `Refuse model requests from ${serverName}?`,
-        body: <p>{waitingRequestsWords(count, serverName)}: Refuse answers them as refused now.</p>,
-        confirmLabel: 'Refuse them',
+        body: <p>{`${waitingRequestsWords(count, serverName)}: ${refuseWillWords(count)}`}</p>,
+        confirmLabel: count === 1 ? 'Refuse it' : 'Refuse them',
         danger: true
       });
       askingNow.current = false;
@@ -153,7 +158,7 @@ export function SamplingPolicyField({
                 {mode === 'refuse' && current.mode !== 'refuse' && waiting > 0 ? (
                   <span className="policy-refuse-waiting">
                     {' '}
-                    {waitingRequestsWords(waiting, serverName)}: Refuse answers them as refused now.
+                    {`${waitingRequestsWords(waiting, serverName)}: ${refuseWillWords(waiting)}`}
                   </span>
                 ) : null}
               </p>

@@ -65,16 +65,12 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     const policy = card.locator('fieldset.policy');
     const refuse = policy.getByRole('radio', { name: 'Refuse' });
     // Before: the choice says what it will do to what waits.
-    await policy
-      .getByText('2 model requests from Server p wait in the Inbox: Refuse answers them as refused now.')
-      .waitFor();
+    await policy.getByText('2 model requests from Server p wait in the Inbox: Refuse turns them down now.').waitFor();
 
     // Asked first; kept back, nothing changes.
     await refuse.click();
     const dialog = page.getByRole('dialog');
-    await dialog
-      .getByText('2 model requests from Server p wait in the Inbox: Refuse answers them as refused now.')
-      .waitFor();
+    await dialog.getByText('2 model requests from Server p wait in the Inbox: Refuse turns them down now.').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(await refuse.isChecked(), false);

@@ -138,14 +138,14 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
 
     // Said as they connect; the import's outcome once all three have answered.
     const result = claude.getByRole('status');
-    await result.getByText(/did not connect/).waitFor();
+    await result.getByText(/Did not connect/).waitFor();
     await result.getByText(/still connecting/).waitFor({ state: 'detached' });
     assert.match(
       (await result.textContent()) ?? '',
-      /^Imported filesystem, github and weather\. filesystem is connected\. github and weather did not connect: github, The command "taskdesk-e2e-no-such-docker" was not found[^;]*; weather, The command "taskdesk-e2e-no-such-uvx" was not found[^;]*\.$/
+      /^Imported filesystem, github and weather\. “filesystem” is connected\. Did not connect: “github” \(The command "taskdesk-e2e-no-such-docker" was not found[^;)]*\); “weather” \(The command "taskdesk-e2e-no-such-uvx" was not found[^;)]*\)\.$/
     );
     await row(claude, 'weather')
-      .getByText(/^Imported as “weather”: it did not connect: The command "taskdesk-e2e-no-such-uvx" was not found/)
+      .getByText(/^Imported as “weather”: it did not connect \(The command "taskdesk-e2e-no-such-uvx" was not found/)
       .waitFor();
     await row(claude, 'filesystem').getByText('Imported as “filesystem”: connected.', { exact: true }).waitFor();
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser, Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
+import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 /**
  * An approval card names the provider and model it would run on; when that provider's last call
@@ -13,38 +12,27 @@ import { buildRenderer, openDesk } from './renderer-build.js';
  * person approves a run bound to fail.
  */
 describe('an approval card on a failing provider, in headless Chromium against the real core', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let peer: PeerServer;
-  let fixture: InMemoryHostFixture;
-  let server: BrowserServer;
-  let browser: Browser;
+  const peer: PeerServer = peerServer('approval-peer');
+  let d: DeskFixture;
   let page: Page;
-  const pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    peer = peerServer('approval-peer');
-    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
+    d = await startDesk({ p: peer }, { host: { keyStore: new InMemoryKeyStore() } });
+    page = d.page;
     // Nothing listens on port 9: every call of it fails.
-    await fixture.host.call('providers.save', {
+    await d.fixture.host.call('providers.save', {
       id: 'broken',
       name: 'Broken local',
       baseURL: 'http://127.0.0.1:9/v1',
       models: [{ name: 'gpt-test' }],
       defaultModel: 'gpt-test'
     });
-    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask' } });
-    const tested = await fixture.host.call('providers.test', { providerId: 'broken' });
+    await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask' } });
+    const tested = await d.fixture.host.call('providers.test', { providerId: 'broken' });
     assert.equal(tested.ok, false);
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await fixture?.dispose();
-    built?.remove();
-  });
+  after(() => d?.close());
 
   it('says beside the provider and model that the provider’s last call failed, with a link to its card', async () => {
     const reply = peer.server
@@ -69,6 +57,6 @@ describe('an approval card on a failing provider, in headless Chromium against t
     await page.goBack();
     await approval.getByRole('button', { name: 'Reject' }).click();
     await reply;
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,36 +1,27 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
+import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openServerSettings } from './server-settings.js';
 
 describe('Refuse chosen while model requests of the server wait in the Inbox', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let peer: PeerServer;
-  let fixture: InMemoryHostFixture;
-  let server: BrowserServer;
-  let browser: Browser;
+  const peer: PeerServer = peerServer('refuse-peer');
+  let d: DeskFixture;
   let page: Page;
-  const pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    peer = peerServer('refuse-peer');
-    fixture = await startHostWith({ p: peer }, { keyStore: new InMemoryKeyStore() });
-    await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+    d = await startDesk({ p: peer }, { host: { keyStore: new InMemoryKeyStore() } });
+    page = d.page;
+    await d.fixture.host.call('sampling.setPolicy', {
+      serverId: 'p',
+      policy: { mode: 'ask', reviewCompletion: true }
+    });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await fixture?.dispose();
-    built?.remove();
-  });
+  after(() => d?.close());
 
   it('says what Refuse does to them, asks first, and says after what it answered', async () => {
     const message = (text: string) => [{ role: 'user' as const, content: { type: 'text' as const, text } }];
@@ -51,7 +42,7 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
         (error: Error) => error.message
       );
     const waitingInInbox = async () =>
-      (await fixture.host.call('inbox.list', {})).filter((item) => item.serverId === 'p').length;
+      (await d.fixture.host.call('inbox.list', {})).filter((item) => item.serverId === 'p').length;
     await page
       .locator('nav')
       .getByRole('link', { name: /^Inbox/ })
@@ -74,7 +65,7 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(await refuse.isChecked(), false);
-    assert.equal((await fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'ask');
+    assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'ask');
     assert.equal(await waitingInInbox(), 2);
 
     // Agreed: saved, and the status says what it answered.
@@ -83,11 +74,11 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     await policy
       .getByText('Saved. The 2 model requests from Server p that waited in the Inbox were answered as refused.')
       .waitFor();
-    assert.equal((await fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
+    assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
     assert.equal(await waitingInInbox(), 0);
     assert.match(await plain, /Taskdesk withdrew this request/);
-    const ended = await fixture.host.call('tasks.get', { taskId: task.taskId });
+    const ended = await d.fixture.host.call('tasks.get', { taskId: task.taskId });
     assert.equal(ended.task.status, 'failed');
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(d.pageErrors, []);
   });
 });

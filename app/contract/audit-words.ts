@@ -1,6 +1,7 @@
 /* A module of its own (no JSX, no zod), so that the Audit log screen shows entries in the words the
    log's search finds them by (app/audit/audit-log.ts), and its tests say them alike. */
 import type { AuditEntry } from './host-api.js';
+import { listInWords } from './list-words.js';
 import { statusLabel } from './status-labels.js';
 
 type Detail = Record<string, unknown>;
@@ -171,7 +172,7 @@ const WORDS: Record<string, Words> = {
     const said =
       changed.length === 0
         ? "You changed the server's settings"
-        : `You changed the server's ${listed(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
+        : `You changed the server's ${listInWords(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
     // Entries of earlier versions keep no name from before.
     const before = text(d, 'previousName');
     return before === undefined ? said : `${said}; it was named “${before}”`;
@@ -337,11 +338,6 @@ const SETTING_WORDS: Record<string, string> = {
   'transport.cwd': 'working directory',
   'transport.env': 'environment variables'
 };
-
-/** "a", "a and b", "a, b and c". */
-function listed(words: string[]): string {
-  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
-}
 
 function capitalized(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);

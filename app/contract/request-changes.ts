@@ -1,4 +1,5 @@
-/* Imports nothing: the core (the audit, History) and the Desk (History's and the Tasks screen's detail) say it alike. */
+/* Imports nothing but words (list-words, which imports nothing): the core (the audit, History) and the Desk (History's and the Tasks screen's detail) say it alike. */
+import { listInWords } from './list-words.js';
 
 /**
  * The parts of a sampling request (`sampling/createMessage` params) a person may change on the
@@ -79,7 +80,7 @@ const PART_WORDS: Record<string, string> = {
 /** Changed parts in words: "the system prompt and the messages". */
 export function partsInWords(parts: readonly string[]): string {
   const words = parts.map((part) => PART_WORDS[part] ?? part);
-  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
+  return listInWords(words);
 }
 
 /**

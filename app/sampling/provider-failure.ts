@@ -4,18 +4,20 @@ import { errorMessage } from '../core/errors.js';
 import { isBadPort } from '../mcp/network-failure.js';
 
 /** What kind of thing went wrong talking to a provider. */
-export type ProviderFailureKind =
-  | 'auth'
-  | 'forbidden'
-  | 'model-not-found'
-  | 'bad-request'
-  | 'rate-limited'
-  | 'server-error'
-  | 'timeout'
-  | 'unreachable'
-  | 'dropped'
-  | 'cancelled'
-  | 'bad-response';
+export const PROVIDER_FAILURE_KINDS = [
+  'auth',
+  'forbidden',
+  'model-not-found',
+  'bad-request',
+  'rate-limited',
+  'server-error',
+  'timeout',
+  'unreachable',
+  'dropped',
+  'cancelled',
+  'bad-response'
+] as const;
+export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
 
 /**
  * A provider failure as data, with a message fit for a task's `statusMessage`.

@@ -1,20 +1,8 @@
 import { assertNever } from '../core/assert-never.js';
 import type { ErrorData } from '../core/errors.js';
-import type { ProviderFailureKind } from './provider-failure.js';
+import { PROVIDER_FAILURE_KINDS, type ProviderFailureKind } from './provider-failure.js';
 
-const KINDS: ReadonlySet<string> = new Set<ProviderFailureKind>([
-  'auth',
-  'forbidden',
-  'model-not-found',
-  'bad-request',
-  'rate-limited',
-  'server-error',
-  'timeout',
-  'unreachable',
-  'dropped',
-  'cancelled',
-  'bad-response'
-]);
+const KINDS: ReadonlySet<string> = new Set(PROVIDER_FAILURE_KINDS);
 
 /** What a server is told of a failure of this kind: one sentence that names nothing of the person's. */
 export function serverFailureMessage(kind: ProviderFailureKind): string {

@@ -1,4 +1,5 @@
 import type { RefObject } from 'react';
+import { listInWords } from '../../app/contract/list-words.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { showCard, whyNotConnected, type AddedServer } from './import-server-row.js';
 
@@ -6,11 +7,6 @@ import { showCard, whyNotConnected, type AddedServer } from './import-server-row
 export interface ImportDone {
   added: AddedServer[];
   skipped: string[];
-}
-
-/** "a", "a and b", "a, b and c". */
-export function listWords(names: readonly string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 }
 
 /**
@@ -28,9 +24,9 @@ export function ImportResult({ done, said }: { done: ImportDone; said: RefObject
     return status === 'connecting' || status === 'idle';
   });
   const ready = connecting.filter((one) => statusOf(one)?.status === 'ready');
-  const names = (list: readonly AddedServer[]) => listWords(list.map((one) => one.name));
+  const names = (list: readonly AddedServer[]) => listInWords(list.map((one) => one.name));
   // Quoted where a sentence starts with them: a name may start in lower case ("filesystem").
-  const quoted = (list: readonly AddedServer[]) => listWords(list.map((one) => `“${one.name}”`));
+  const quoted = (list: readonly AddedServer[]) => listInWords(list.map((one) => `“${one.name}”`));
   const words = [
     done.added.length > 0 ? `Imported ${names(done.added)}.` : 'Nothing was imported.',
     ...(ready.length > 0 ? [`${quoted(ready)} ${ready.length === 1 ? 'is' : 'are'} connected.`] : []),

@@ -4,7 +4,8 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { ImportResult, listWords, type ImportDone } from './import-result.js';
+import { listInWords } from '../../app/contract/list-words.js';
+import { ImportResult, type ImportDone } from './import-result.js';
 import { ImportServerRow, type AddedServer } from './import-server-row.js';
 
 /** What to do with a picked server Taskdesk has already: leave it out, or add it under a numbered name if need be. */
@@ -191,7 +192,7 @@ export function ImportSourceCard({
           <FieldFrame
             key={input.id}
             name={`input-${input.id}`}
-            label={`${input.description ?? input.id}, for ${listWords(users.map((server) => server.key))}`}
+            label={`${input.description ?? input.id}, for ${listInWords(users.map((server) => server.key))}`}
             hint={inputHint(input.id, users)}
             required
             error={inputErrors[input.id]}
@@ -317,9 +318,9 @@ function inputHint(id: string, users: readonly ImportedServer[]): string {
     ...server.headers.filter((e) => e.value?.includes(ref)).map((e) => `header ${e.name}`),
     ...server.env.filter((e) => e.value?.includes(ref)).map((e) => `env var ${e.name}`)
   ]);
-  const whose = listWords(users.map((server) => `${server.key}’s`));
+  const whose = listInWords(users.map((server) => `${server.key}’s`));
   return `The config’s ${ref}, which VS Code asks for when the server starts. Taskdesk puts your value wherever ${whose} settings use it${
-    places.length > 0 ? `, such as ${users.length === 1 ? 'its' : 'their'} ${listWords(places)}` : ''
+    places.length > 0 ? `, such as ${users.length === 1 ? 'its' : 'their'} ${listInWords(places)}` : ''
   }.`;
 }
 

@@ -6,7 +6,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { systemClock, type Clock } from '../core/clock.js';
-import { HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
+import { errorMessage, HostError, JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { chooseModel, type ModelChoice } from './model-selection.js';
 import { createProviderClient } from './provider-client.js';
@@ -22,6 +22,7 @@ import {
 import type { ProviderSource } from './provider-registry.js';
 import { ProgressThrottle } from './progress-throttle.js';
 import { redactSecrets } from './redact.js';
+import { setupFailure } from './server-failure.js';
 import { toChatCompletionRequest } from './request-mapping.js';
 import { MalformedCompletionError, toCreateMessageResult } from './result-mapping.js';
 import { defaultRetryOptions, withRetries, type RetryNotice, type RetryOptions } from './retry.js';
@@ -77,7 +78,8 @@ type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWith
  * Chooses the model from the server's preferences (or takes the one a person chose),
  * maps the request, streams the answer with throttled progress and live partial text,
  * retries rate limits and server errors a bounded number of times on the clock, and
- * turns every failure into `-32603` with a message fit for a task's status line.
+ * turns every failure into `-32603` with the whole reason, for the person, and its kind in
+ * `data.kind` (a server is told only the kind: `failureForServer`).
  * Not resumable: a stream cut by a restart is lost, and re-running it would bill twice.
  */
 export class LlmSamplingRunner implements SamplingRunner {
@@ -120,11 +122,21 @@ export class LlmSamplingRunner implements SamplingRunner {
    * without it the server's `modelPreferences` decide.
    */
   async run(params: CreateMessageRequestParams, context: WorkContext, choice?: ModelChoice): Promise<SamplingOutcome> {
+    // Failures on Taskdesk's side say what the person can do; `failureForServer` tells a server
+    // only their kind.
     const chosen = choice ?? this.choose(params);
     if (!chosen)
-      return failure('No LLM provider lists a model to run this request: add one under LLM providers in Taskdesk.');
+      return failed(
+        setupFailure(
+          'no-model',
+          'No LLM provider lists a model to run this request: add one under LLM providers in Taskdesk.'
+        )
+      );
+    const where = { providerId: chosen.providerId, model: chosen.model };
     const provider = this.#providers.list().find((p) => p.id === chosen.providerId);
-    if (!provider) return failure(`The LLM provider "${chosen.providerId}" is not configured.`);
+    // Removed since the model was chosen (by a person who picked it, or the engine).
+    if (!provider)
+      return failed(setupFailure('model-removed', `The LLM provider "${chosen.providerId}" is not configured.`, where));
     context.annotate?.({
       model: chosen.model,
       provider: provider.name,
@@ -142,7 +154,15 @@ export class LlmSamplingRunner implements SamplingRunner {
     if (context.signal.aborted) return cancelledOutcome(context.signal);
 
     const answered = this.#options.onCall?.(provider.id);
-    const apiKey = await this.#providers.apiKey(provider.id);
+    let apiKey: string | undefined;
+    try {
+      apiKey = await this.#providers.apiKey(provider.id);
+    } catch (error) {
+      // No answer of the provider's (`answered` is not told): the key store's own words, which
+      // may name its file or quote what it holds, are for the person only.
+      const why = redactSecrets(`Taskdesk could not read the API key of ${provider.name}: ${errorMessage(error)}`);
+      return failed(setupFailure('key-store', why, where));
+    }
     const subject: FailureSubject = {
       providerName: provider.name,
       baseURL: provider.baseURL,
@@ -304,9 +324,9 @@ export class LlmSamplingRunner implements SamplingRunner {
   }
 
   /**
-   * The error a failure ends the request with. Its message becomes the task's `statusMessage`,
-   * goes to the server, the UI and the audit log: it is redacted once more here, whatever part
-   * of the engine wrote it, so that no echo of the key can leave.
+   * The error a failure ends the request with. Its message goes to the UI, the task's notes and
+   * the audit log (a server is told only its kind, see `failureForServer`): it is redacted once
+   * more here, whatever part of the engine wrote it, so that no echo of the key can leave.
    */
   #failureOutcome(
     found: ProviderFailure,
@@ -336,6 +356,6 @@ export function cancelledOutcome(signal: AbortSignal): { type: 'error'; error: E
   return { type: 'error', error: { code: JsonRpcCode.RequestCancelled, message: 'Sampling was cancelled.' } };
 }
 
-function failure(message: string): { type: 'error'; error: ErrorData } {
-  return { type: 'error', error: { code: JsonRpcCode.InternalError, message } };
+function failed(error: ErrorData): { type: 'error'; error: ErrorData } {
+  return { type: 'error', error };
 }

@@ -132,6 +132,8 @@ export class PolicySamplingRunner implements SamplingRunner {
       const outcome = await sampler.run(params, context);
       if (outcome.type !== 'error') return outcome;
       this.#audit(context, 'sampling.llm', 'failed', { reason: outcome.error.message });
+      // As a failed run's: the person's words (where to add a model) stay on the task.
+      context.annotate?.(failureNote(outcome.error.message));
       return { type: 'error', error: failureForServer(outcome.error) };
     }
 
@@ -203,7 +205,8 @@ export class PolicySamplingRunner implements SamplingRunner {
             choice = sampler.choose(params) ?? engineChoice;
             continue;
           }
-          return error(JsonRpcCode.InternalError, gone);
+          // Cancelled as the person answered: the receiver's error, which names nothing of theirs.
+          return cancelledOutcome(context.signal);
         }
         // Which parts the person changed (never what they typed: the audit holds no content).
         const changedRequest = changedParts(

@@ -29,7 +29,7 @@ export class FileKeyStore implements KeyStore {
       if ((error as NodeJS.ErrnoException).code !== undefined) return; // unreadable, not corrupt: leave it
       const moved = quarantineFile(this.#file, options.corruptDir, 'provider-keys') ?? { movedTo: this.#file };
       this.warning = {
-        message: `${(error as Error).message}. It was moved aside; enter the LLM providers' API keys again.${notMovedText(moved)}`,
+        message: `${(error as Error).message}. It was moved aside; enter the LLM providers’ API keys again.${notMovedText(moved)}`,
         movedTo: moved.movedTo
       };
     }
@@ -73,9 +73,8 @@ export class FileKeyStore implements KeyStore {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new Error(`The API key file ${this.#file} is not valid JSON (${(error as Error).message})`, {
-        cause: error
-      });
+      // Not the parser's words: V8 quotes the text around the fault, which here is part of a key.
+      throw new Error(`The API key file ${this.#file} is not valid JSON`, { cause: error });
     }
     if (!value || typeof value !== 'object' || Array.isArray(value))
       throw new Error(`The API key file ${this.#file} is not a JSON object`);

@@ -459,6 +459,8 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     await registry.remove('fake');
     const error = errorOf(await runner.run(samplingParams(), makeContext().context));
     assert.match(error.message, /No LLM provider lists a model to run this request: add one under LLM providers/);
+    // What a server is told instead (`failureForServer`).
+    assert.deepEqual(error.data, { kind: 'no-model' });
   });
 });
 

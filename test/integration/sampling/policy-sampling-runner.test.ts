@@ -405,6 +405,21 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       ]);
     });
 
+    it('ends as cancelled when the task is cancelled as the person approves a provider no longer set up', async () => {
+      const { runner, gate, audit } = await setup({ mode: 'ask', reviewCompletion: false });
+      const { context, controller } = makeContext();
+      const running = runner.run(samplingParams(), context);
+      (await gate.approvals.next()).approve({ providerId: 'removed-meanwhile' });
+      controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Task t-1 was cancelled: by the requestor'));
+      // The receiver's own error, not the provider's id (the person's, kept by the audit log).
+      assert.deepEqual(await running, {
+        type: 'error',
+        error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' }
+      });
+      assert.deepEqual(decisions(audit), ['sampling.llm:failed']);
+      assert.equal(audit[0]!.reason, 'The LLM provider "removed-meanwhile" is not configured.');
+    });
+
     it('is asked again with why after a restart, on the model and request of the failed try', async () => {
       const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
       server.enqueue({ kind: 'text', tokens: ['Lyon.'] });

@@ -34,6 +34,28 @@ describe('what a server is told of a provider failure', () => {
     assert.equal(new Set(told.map((error) => error.message)).size, kinds.length, 'a sentence of its own for each kind');
   });
 
+  it('a failure on Taskdesk’s own setup: a sentence of its own and data.kind, with or without a provider to name', () => {
+    const setup = [
+      { kind: 'no-model', words: /^Taskdesk could not run a model: none is set up to run this request\.$/ },
+      { kind: 'model-removed', words: /^Taskdesk could not run the model: it is no longer set up\.$/ },
+      {
+        kind: 'key-store',
+        words: /^Taskdesk could not run the model: it could not read the credentials for its provider\.$/
+      }
+    ] as const;
+    for (const { kind, words } of setup)
+      for (const where of [{}, { providerId: 'my-box', model: 'llama' }]) {
+        const error = failureForServer({
+          code: -32603,
+          message: 'The LLM provider "my-box" is not configured: add one under LLM providers in Taskdesk.',
+          data: { kind, ...where }
+        });
+        assert.equal(error.code, -32603);
+        assert.match(error.message, words);
+        assert.deepEqual(error.data, { kind });
+      }
+  });
+
   it('passes any other error as it is: a request refused, a rejection, an unknown kind', () => {
     for (const error of [
       { code: -32602, message: 'Unbalanced tool ids' },

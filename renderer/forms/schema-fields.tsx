@@ -97,8 +97,9 @@ function FieldControl(props: FieldControlProps) {
   // A date input reads its description again on each of its parts (month, day, year, picker):
   // its type is said once, in its name, instead.
   const tagInName = tag !== undefined && kind === 'input' && inputType(field, mode) === 'date';
-  // What an empty control means: the server's own default (said, not sent). An entry's default is its list's.
-  const byDefault = entry ? undefined : defaultHint(field, mode);
+  // The server's own default, while the control does not show it (an empty one leaves the argument
+  // out, for the server to apply it). An entry's default is its list's.
+  const byDefault = entry ? undefined : defaultHint(field, mode, raw);
   const hint =
     field.description || tag || condition || byDefault ? (
       mode === 'arguments' ? (

@@ -466,16 +466,30 @@ export function defaultWords(field: SchemaField): string | undefined {
 /**
  * What a tool argument form says of a field's default, or undefined when it says nothing: a
  * select says it in its empty choice ("(not set: false by default)"), every other control in its
- * hint ("Default: 10"). The default is said, not sent: the control holds what the person leaves
- * in it, and an empty one leaves the argument out for the server to apply its own default.
+ * hint ("Default: 10"), and that only while the control (`raw`, what it holds now) does not show
+ * the default itself. A fresh form is filled with its defaults, so the hint would repeat what the
+ * control shows; it is said once the person changes or empties the control (an empty one leaves
+ * the argument out, for the server to apply its own default), in a form filled again from a call
+ * that left the argument out, and where the control cannot show the default at all.
  */
-export function defaultHint(field: SchemaField, mode: SchemaFormMode): string | undefined {
+export function defaultHint(field: SchemaField, mode: SchemaFormMode, raw: RawValue | undefined): string | undefined {
   if (mode !== 'arguments' || field.name === WHOLE_ARGUMENTS) return undefined;
   const kind = controlKind(field, mode);
   // A select says it in its empty choice; a checkbox (a required boolean) is always sent as it stands.
   if (kind === 'select' || kind === 'checkbox' || kind === 'unsupported') return undefined;
   const words = defaultWords(field);
-  return words === undefined ? undefined : `Default: ${words}`;
+  if (words === undefined || holdsDefault(field, mode, raw)) return undefined;
+  return `Default: ${words}`;
+}
+
+/**
+ * Whether a control holding `raw` shows its field's default: it holds what the default fills it
+ * with, and that differs from an empty control (an empty text, a date and time a tool's text box
+ * is not filled with, look the same as no default: only the hint tells them apart).
+ */
+function holdsDefault(field: SchemaField, mode: SchemaFormMode, raw: RawValue | undefined): boolean {
+  const filled = initialValue(field, mode);
+  return raw !== undefined && same(raw, filled) && !same(filled, initialValue(withoutDefaults(field), mode));
 }
 
 /** The label of a select's empty choice: what choosing it means. */

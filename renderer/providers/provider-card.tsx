@@ -173,7 +173,9 @@ export const ProviderCard = memo(function ProviderCard({
             <dd className="provider-health">
               {provider.health.ok ? 'Answering since ' : 'Failing since '}
               <DateTime iso={provider.health.since} />
-              {provider.health.message !== undefined ? `: ${provider.health.message}` : null}
+              {provider.health.message !== undefined && !testSays(test, provider.health.message)
+                ? `: ${provider.health.message}`
+                : null}
             </dd>
           </>
         ) : null}
@@ -275,6 +277,14 @@ function noModelText(name: string, listing: ModelListing | undefined): string {
   if (listing?.ok)
     return `None listed: ${name} names no models. Test connection asks again; or add one by name with Edit.`;
   return 'None listed: Taskdesk cannot use this provider until one is. Test connection lists the provider’s models, to add them; or add one by name with Edit.';
+}
+
+/**
+ * Whether the card's test result, in sight, says `failure` already: the health line then says
+ * only since when, not the same sentence again (a later failure otherwise worded is still said).
+ */
+function testSays(test: TestState | undefined, failure: string): boolean {
+  return test?.kind === 'done' && !test.result.ok && test.result.message === failure;
 }
 
 /** Why the card's last test or listing could not reach the provider, in the card's words; else undefined. */

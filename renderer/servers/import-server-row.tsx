@@ -16,7 +16,7 @@ export interface ImportServerRowProps {
   picked: boolean;
   /** Once imported from here: the server it became. */
   added: AddedServer | undefined;
-  /** What importing it would do, under the choices made now (absent: it is simply added). */
+  /** What importing it would do, under the choices made now (absent: it cannot be imported, and the row says why). */
   fate: ReactNode;
   secrets: string[];
   onPick: (on: boolean) => void;

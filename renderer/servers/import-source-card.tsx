@@ -152,7 +152,13 @@ export function ImportSourceCard({
         ? `${has}: it is skipped, unless you choose to import a copy.`
         : `${has}: a copy is added, as “${copies.get(server.key) ?? server.key}”.`;
     }
-    if (!server.clash) return undefined;
+    if (!server.clash) {
+      // New here, it is added under its own name; numbered only when a server above it in this config takes that.
+      const numbered = copies.get(server.key);
+      return numbered === undefined
+        ? 'New to Taskdesk: it is added.'
+        : `New to Taskdesk: it is added, as “${numbered}” (a server above it takes its name).`;
+    }
     const has = 'Taskdesk already has a server with this id or name';
     if (nameChoice === 'skip') return `${has}: it is skipped.`;
     const copy = copies.get(server.key);

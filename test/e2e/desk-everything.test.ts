@@ -34,6 +34,13 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
 
   it('shows progress bars for trigger-long-running-operation, then its result', async () => {
     const form = await openToolForm(tools, 'trigger-long-running-operation');
+    // Fresh, each control is filled with its default: no “Default: 10” says it again beside it.
+    const duration = form.getByRole('spinbutton', { name: 'duration', exact: true });
+    const steps = form.getByRole('spinbutton', { name: 'steps', exact: true });
+    assert.deepEqual([await duration.inputValue(), await steps.inputValue()], ['10', '5']);
+    assert.equal(await accessibleDescription(duration), 'Duration of the operation in seconds (number)');
+    assert.equal(await accessibleDescription(steps), 'Number of steps in the operation (number)');
+    assert.equal(await form.locator('.field-default').count(), 0);
     await form.getByLabel('duration').fill('3');
     await form.getByLabel('steps').fill('3');
     const progressed = nextEvent(host, 'call.changed', ({ call }) => call.progress !== undefined);
@@ -192,10 +199,12 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.deepEqual(pageErrors, []);
   });
 
-  it('says an argument’s default at its field: “Default: 10” under a number, “(not set: false by default)” in a boolean’s choice', async () => {
+  it('says an argument’s default at its field once its control no longer shows it: “Default: 10” under a number, “(not set: false by default)” in a boolean’s choice', async () => {
     // A newcomer saw duration empty and ambiguous "(not set)", and could not tell what either meant.
     const form = await openToolForm(tools, 'trigger-long-running-operation');
     const duration = form.getByRole('spinbutton', { name: 'duration', exact: true });
+    const steps = form.getByRole('spinbutton', { name: 'steps', exact: true });
+    // Emptied (a fresh form holds the default: see the first test), it says what leaving it so means; changed, what it was.
     await duration.fill('');
     assert.equal(await accessibleDescription(duration), 'Duration of the operation in seconds (number) Default: 10');
     const said = form.locator('.field-default', { hasText: 'Default: 10' });
@@ -205,9 +214,13 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
       element.previousElementSibling!.getBoundingClientRect().bottom
     ]);
     assert.ok(hint[0]! >= hint[1]!, 'on a line of its own, under the description and its type');
+    await steps.fill('3');
+    assert.equal(await accessibleDescription(steps), 'Number of steps in the operation (number) Default: 5');
+    await steps.fill('5');
     assert.equal(
-      await accessibleDescription(form.getByRole('spinbutton', { name: 'steps', exact: true })),
-      'Number of steps in the operation (number) Default: 5'
+      await accessibleDescription(steps),
+      'Number of steps in the operation (number)',
+      'back to the default'
     );
     const research = await openToolForm(tools, 'simulate-research-query');
     const ambiguous = research.getByRole('combobox', { name: 'ambiguous', exact: true });

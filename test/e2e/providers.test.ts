@@ -318,10 +318,19 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     assert.match((await result.textContent()) ?? '', /^Connection failed: .+/);
     // In words only: no bare code of the failure's kind ("unreachable") under the sentence.
     assert.equal(await result.locator('p').count(), 1);
-    // The card's header says it fails, and its facts since when and why: seen in the list of
-    // providers, whichever call failed (a test here; a conversation or a server's model request too).
+    // The card's header says it fails, and its facts since when: seen in the list of providers,
+    // whichever call failed (a test here; a conversation or a server's model request too). Why is
+    // said once: by the test's sentence, which the facts do not repeat.
     await card.locator('.card-header [data-health="failing"]').getByText('Failing', { exact: true }).waitFor();
-    assert.match((await card.locator('.provider-health').textContent()) ?? '', /^Failing since .+: .+/);
+    const since = await card.locator('.provider-health time').textContent();
+    assert.equal(await card.locator('.provider-health').textContent(), `Failing since ${since}`);
+    const why = ((await result.textContent()) ?? '').replace(/^Connection failed: /, '');
+    assert.equal(((await card.textContent()) ?? '').split(why).length - 1, 1, `said once: ${why}`);
+    // With no test result in sight (a new window), the facts say why again.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await card.locator('.test-result[data-test]').waitFor({ state: 'detached' });
+    assert.equal(await card.locator('.provider-health').textContent(), `Failing since ${since}: ${why}`);
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();

@@ -102,6 +102,29 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
     await look();
     const claude = row(section('claude-desktop'), 'github');
     const cursor = row(section('cursor'), 'github');
+    // A server Taskdesk does not have yet says, as the others say what becomes of them, that Import adds it.
+    for (const [kind, key] of [
+      ['claude-desktop', 'filesystem'],
+      ['claude-desktop', 'github'],
+      ['claude-desktop', 'weather'],
+      ['cursor', 'github'],
+      ['vscode-user', 'docs']
+    ] as const)
+      assert.equal(
+        await row(section(kind), key)
+          .locator('p.small-text')
+          .getByText('New to Taskdesk: it is added.', { exact: true })
+          .count(),
+        1,
+        `${kind} ${key}`
+      );
+    // One that cannot be imported says only why.
+    assert.equal(
+      await row(section('cursor'), 'legacy')
+        .getByText(/^New to Taskdesk/)
+        .count(),
+      0
+    );
     await cursor.locator('label', { has: page.locator('strong', { hasText: 'github' }) }).click();
     assert.equal(await cursor.getByRole('checkbox', { name: /^github/ }).isChecked(), true);
     assert.equal(await claude.getByRole('checkbox', { name: /^github/ }).isChecked(), false);

@@ -66,29 +66,63 @@ function sent(fields: SchemaField[], values: Record<string, unknown>): Record<st
 }
 
 describe('a tool argument’s schema default is said at its field', () => {
-  it('says a number’s default in its hint (server-everything’s duration and steps)', () => {
+  it('says a number’s default in its hint where its control does not hold it (server-everything’s duration and steps)', () => {
     const fields = fieldsOf(longRunning);
-    assert.equal(defaultHint(byName(fields, 'duration'), 'arguments'), 'Default: 10');
-    assert.equal(defaultHint(byName(fields, 'steps'), 'arguments'), 'Default: 5');
+    assert.equal(defaultHint(byName(fields, 'duration'), 'arguments', ''), 'Default: 10', 'emptied');
+    assert.equal(defaultHint(byName(fields, 'steps'), 'arguments', '3'), 'Default: 5', 'changed');
+  });
+
+  it('says nothing of a default its control holds: a fresh form shows it already, until the person changes it', () => {
+    const fields = fieldsOf(longRunning);
+    const start = initialValues(fields, 'arguments');
+    assert.deepEqual(start, { duration: '10', steps: '5' }, 'pre-filled');
+    assert.equal(defaultHint(byName(fields, 'duration'), 'arguments', start.duration), undefined);
+    assert.equal(defaultHint(byName(fields, 'steps'), 'arguments', start.steps), undefined);
+    const otherFields = fieldsOf(others);
+    const filled = initialValues(otherFields, 'arguments');
+    assert.equal(defaultHint(byName(otherFields, 'encoding'), 'arguments', filled.encoding), undefined);
+    assert.equal(
+      defaultHint(byName(otherFields, 'sizes'), 'arguments', filled.sizes),
+      undefined,
+      'a list of its entries'
+    );
+    assert.equal(defaultHint(byName(otherFields, 'sizes'), 'arguments', ['1']), 'Default: [1,2]', 'an entry removed');
+    // An empty text default leaves the control as empty as no default: only the hint tells them apart.
+    assert.equal(defaultHint(byName(otherFields, 'prefix'), 'arguments', filled.prefix), 'Default: (empty text)');
+    // The form filled again from a call that left the argument out: empty, and the hint says what that means.
+    const again = argumentValues(fields, { steps: 5 })!;
+    assert.equal(defaultHint(byName(fields, 'duration'), 'arguments', again.duration), 'Default: 10');
+    assert.equal(defaultHint(byName(fields, 'steps'), 'arguments', again.steps), undefined, 'given as the default');
+  });
+
+  it('says a tool argument’s date and time default, which its text control is not filled with', () => {
+    const fields = fieldsOf({
+      type: 'object',
+      properties: { due: { type: 'string', format: 'date-time', default: '2026-12-05T09:30:00Z' } }
+    });
+    const start = initialValues(fields, 'arguments');
+    assert.equal(start.due, '', 'not pre-filled');
+    assert.equal(defaultHint(byName(fields, 'due'), 'arguments', start.due), 'Default: 2026-12-05T09:30:00Z');
   });
 
   it('says an optional boolean’s default in its empty choice, not “(not set)” alone (simulate-research-query’s ambiguous)', () => {
     const fields = fieldsOf(research);
     const ambiguous = byName(fields, 'ambiguous');
     assert.equal(emptyChoiceLabel(ambiguous, 'arguments'), '(not set: false by default)');
-    assert.equal(defaultHint(ambiguous, 'arguments'), undefined, 'the select says it: the hint would say it twice');
-    assert.equal(defaultHint(byName(fields, 'topic'), 'arguments'), undefined, 'no default, nothing said');
+    assert.equal(defaultHint(ambiguous, 'arguments', ''), undefined, 'the select says it: the hint would say it twice');
+    assert.equal(defaultHint(byName(fields, 'topic'), 'arguments', ''), undefined, 'no default, nothing said');
   });
 
   it('says a choice’s default by its label, text as it is, other values as JSON, cut when long', () => {
     const fields = fieldsOf(others);
     assert.equal(emptyChoiceLabel(byName(fields, 'sort'), 'arguments'), '(not set: Oldest first by default)');
-    assert.equal(defaultHint(byName(fields, 'prefix'), 'arguments'), 'Default: (empty text)');
-    assert.equal(defaultHint(byName(fields, 'encoding'), 'arguments'), 'Default: utf8');
-    assert.equal(defaultHint(byName(fields, 'sizes'), 'arguments'), 'Default: [1,2]');
-    const long = defaultHint(byName(fields, 'long'), 'arguments')!;
+    // Each as the person sees it once the control no longer holds it.
+    assert.equal(defaultHint(byName(fields, 'prefix'), 'arguments', ''), 'Default: (empty text)');
+    assert.equal(defaultHint(byName(fields, 'encoding'), 'arguments', ''), 'Default: utf8');
+    assert.equal(defaultHint(byName(fields, 'sizes'), 'arguments', []), 'Default: [1,2]');
+    const long = defaultHint(byName(fields, 'long'), 'arguments', '')!;
     assert.ok(long.endsWith('…') && long.length < 100, long);
-    assert.equal(defaultHint(byName(fields, 'plain'), 'arguments'), undefined);
+    assert.equal(defaultHint(byName(fields, 'plain'), 'arguments', ''), undefined);
     assert.equal(emptyChoiceLabel(byName(fields, 'flag'), 'arguments'), '(not set)');
     assert.equal(emptyChoiceLabel(byName(fields, 'mode'), 'arguments'), '(not set)');
     assert.equal(emptyChoiceLabel(byName(fields, 'must'), 'arguments'), 'Choose…', 'a required choice is chosen');
@@ -96,9 +130,9 @@ describe('a tool argument’s schema default is said at its field', () => {
 
   it('leaves a question’s fields as they were: the form is filled with the defaults instead (MCP 2025-11-25 elicitation)', () => {
     const fields = fieldsOf(research, 'elicitation');
-    assert.equal(defaultHint(byName(fields, 'ambiguous'), 'elicitation'), undefined);
+    assert.equal(defaultHint(byName(fields, 'ambiguous'), 'elicitation', ''), undefined);
     const number = fieldsOf(longRunning, 'elicitation');
-    assert.equal(defaultHint(byName(number, 'duration'), 'elicitation'), undefined);
+    assert.equal(defaultHint(byName(number, 'duration'), 'elicitation', ''), undefined);
     assert.deepEqual(initialValues(number, 'elicitation'), { duration: '10', steps: '5' }, 'pre-filled');
   });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../contract/host-api.js';
 import { auditFieldWords, auditLabel, auditSentence } from '../contract/audit-words.js';
+import { searchFolded, searchWords } from '../contract/search-words.js';
 import type { Clock } from '../core/clock.js';
 import { defaultEntryLimits, limitEntry, type EntryLimits } from './entry-limits.js';
 import { FloodGuard, type FloodPolicy } from './flood-guard.js';
@@ -146,7 +147,7 @@ export class AuditLog implements AuditSink {
   ): AuditEntry[] {
     if (!this.#closed) this.#writePending(this.#guard.drain());
     const limit = options.limit ?? 200;
-    const words = (options.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const words = searchWords(options.text);
     const matches = (entry: AuditEntry) =>
       (!options.serverId || entry.serverId === options.serverId) &&
       (!options.taskId || entry.taskId === options.taskId) &&
@@ -348,10 +349,9 @@ function matchesWords(entry: AuditEntry, words: string[]): boolean {
     entry.taskId ?? '',
     entry.detail ? JSON.stringify(entry.detail) : '',
     ...Object.keys(entry.detail ?? {}).map(auditFieldWords)
-  ]
-    .join('\n')
-    .toLowerCase();
-  return words.every((word) => haystack.includes(word));
+  ].join('\n');
+  const folded = searchFolded(haystack);
+  return words.every((word) => folded.includes(word));
 }
 
 function nextMatch(entries: Iterator<AuditEntry>, matches: (entry: AuditEntry) => boolean): AuditEntry | undefined {

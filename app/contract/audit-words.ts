@@ -26,7 +26,7 @@ function tool(detail: Detail): string {
 
 /** What the Inbox calls an item of this kind: a server's question, or a model request. */
 function itemWords(kind: unknown): string {
-  return kind === 'elicitation' ? 'a question' : kind === 'sampling-review' ? "a model's answer" : 'a model request';
+  return kind === 'elicitation' ? 'a question' : kind === 'sampling-review' ? 'a model’s answer' : 'a model request';
 }
 
 const INBOX_ACTIONS: Record<string, string> = {
@@ -51,12 +51,12 @@ const SAMPLING_REQUEST: Record<string, string> = {
 };
 
 const SAMPLING_COMPLETION: Record<string, string> = {
-  approved: "You approved the model's answer",
-  'approved-with-edits': "You approved the model's answer, with changes",
-  rejected: "You rejected the model's answer",
-  cancelled: "The model's answer was cancelled while it waited for you",
-  interrupted: "The model's answer was interrupted by Taskdesk closing; it waits again",
-  withdrawn: "The model's answer was withdrawn: its task had ended"
+  approved: 'You approved the model’s answer',
+  'approved-with-edits': 'You approved the model’s answer, with changes',
+  rejected: 'You rejected the model’s answer',
+  cancelled: 'The model’s answer was cancelled while it waited for you',
+  interrupted: 'The model’s answer was interrupted by Taskdesk closing; it waits again',
+  withdrawn: 'The model’s answer was withdrawn: its task had ended'
 };
 
 const POLICY_MODES: Record<string, string> = {
@@ -68,8 +68,8 @@ const POLICY_MODES: Record<string, string> = {
 const ASSISTANT_DECISIONS: Record<string, (name: string) => string> = {
   approve: (name) => `You allowed the assistant to call ${name}`,
   always: (name) => `You allowed the assistant to call ${name}, now and from now on`,
-  deny: (name) => `You denied the assistant's call to ${name}`,
-  'refused-by-policy': (name) => `The assistant's call to ${name} was refused by its policy`,
+  deny: (name) => `You denied the assistant’s call to ${name}`,
+  'refused-by-policy': (name) => `The assistant’s call to ${name} was refused by its policy`,
   auto: (name) => `The assistant called ${name} without asking (its policy)`,
   'always-allowed': (name) => `The assistant called ${name} (always allowed)`
 };
@@ -116,7 +116,7 @@ const WORDS: Record<string, Words> = {
       : withdrawnWords(d),
   'task.created': (d) => `The server handed Taskdesk ${d.kind === 'sampling' ? 'a model request' : 'a question'}`,
   'task.status': (d) => `Task status: ${statusLabel(String(d.to))} (was ${statusLabel(String(d.from))})`,
-  'task.result-retrieved': (d) => `The server fetched the task's ${d.outcome === 'error' ? 'error' : 'result'}`,
+  'task.result-retrieved': (d) => `The server fetched the task’s ${d.outcome === 'error' ? 'error' : 'result'}`,
   'task.cancelled': (d) =>
     d.by === 'you' ? 'You cancelled the task' : d.by === 'server' ? 'The server cancelled the task' : 'Task cancelled',
   'task.expired': (d) =>
@@ -171,8 +171,8 @@ const WORDS: Record<string, Words> = {
     const changed = Array.isArray(d.changed) ? d.changed.filter((key) => typeof key === 'string') : [];
     const said =
       changed.length === 0
-        ? "You changed the server's settings"
-        : `You changed the server's ${listInWords(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
+        ? 'You changed the server’s settings'
+        : `You changed the server’s ${listInWords(changed.map((key) => SETTING_WORDS[key] ?? key.replace(/^transport\./, '')))}`;
     // Entries of earlier versions keep no name from before.
     const before = text(d, 'previousName');
     return before === undefined ? said : `${said}; it was named “${before}”`;
@@ -196,7 +196,7 @@ const WORDS: Record<string, Words> = {
         : `Model call: ${String(d.decision)}`,
   'sampling.completion': (d) => SAMPLING_COMPLETION[String(d.decision)] ?? `Model answer: ${String(d.decision)}`,
   'sampling.policy-changed': (d) =>
-    `You set this server's model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${
+    `You set this server’s model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${
       d.reviewCompletion === true
         ? ', answers reviewed by you'
         : d.reviewCompletion === false
@@ -204,15 +204,15 @@ const WORDS: Record<string, Words> = {
           : ''
     }`,
   'assistant.policy-changed': (d) =>
-    `You set the assistant's calls of this server's tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${alwaysAllowed(d)}`,
+    `You set the assistant’s calls of this server’s tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${alwaysAllowed(d)}`,
   'assistant.tool-decision': (d) => {
     const name = text(d, 'tool') ?? 'a tool';
-    return ASSISTANT_DECISIONS[String(d.decision)]?.(name) ?? `The assistant's call to ${name}: ${String(d.decision)}`;
+    return ASSISTANT_DECISIONS[String(d.decision)]?.(name) ?? `The assistant’s call to ${name}: ${String(d.decision)}`;
   },
   'provider.saved': (d) => `You saved the model provider${providerName(d)}`,
   'provider.removed': (d) => `You removed the model provider${providerName(d)}`,
-  'provider.key-cleared': () => "You deleted a model provider's key",
-  'provider.key-dropped': () => "A model provider's key was deleted: its address moved to another site",
+  'provider.key-cleared': () => 'You deleted a model provider’s key',
+  'provider.key-dropped': () => 'A model provider’s key was deleted: its address moved to another site',
   'store.warning': () => 'Storage warning',
   'store.recovered': () => 'Storage works again',
   'store.write-failed': () => 'Taskdesk could not save a change to disk',
@@ -316,7 +316,7 @@ const LABELS: Record<string, string> = {
   'sampling.completion': 'Model answer decisions',
   'sampling.policy-changed': 'Model request policy changes',
   'assistant.policy-changed': 'Assistant policy changes',
-  'assistant.tool-decision': "Decisions on the assistant's tool calls",
+  'assistant.tool-decision': 'Decisions on the assistant’s tool calls',
   'audit.summary': 'Entries held back'
 };
 

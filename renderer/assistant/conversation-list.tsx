@@ -8,6 +8,7 @@ import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { modelNamesOf } from '../../app/contract/model-names.js';
 import type { ProviderView } from '../../app/contract/providers.js';
+import { searchFolded } from '../../app/contract/search-words.js';
 
 const STATUS_WORDS: Record<string, string> = {
   generating: 'Answering…',
@@ -81,8 +82,8 @@ export function ConversationList({
   const [query, setQuery] = useState('');
   const { run, busy, failure, clear } = useAssistantCall();
   const shown = useMemo(() => {
-    const needle = query.trim().toLowerCase();
-    return needle === '' ? summaries : summaries.filter((s) => s.title.toLowerCase().includes(needle));
+    const needle = searchFolded(query.trim());
+    return needle === '' ? summaries : summaries.filter((s) => searchFolded(s.title).includes(needle));
   }, [summaries, query]);
   // Only a provider that lists a model can start a chat: with none, New chat says what to do first.
   const provider = providers.find((p) => modelNamesOf(p).length > 0);

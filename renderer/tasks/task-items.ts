@@ -1,5 +1,6 @@
 import type { InboundTask, InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { searchFolded, searchWords } from '../../app/contract/search-words.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
 import { cancelledWords } from '../components/cancelled-words.js';
@@ -240,12 +241,13 @@ export function matchesTask(
           : filter.status && shownStatus(item) !== filter.status
   )
     return false;
-  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = searchWords(filter.text);
   if (words.length === 0) return true;
   const said = `${statusLabel(item.rejected ? 'rejected' : item.status)} ${item.label ?? ''} ${
     item.status === 'cancelled' ? cancelledWords(item.cancelledBy) : ''
   }`;
-  const haystack =
-    `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`.toLowerCase();
+  const haystack = searchFolded(
+    `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`
+  );
   return words.every((word) => haystack.includes(word));
 }

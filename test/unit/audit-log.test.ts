@@ -102,6 +102,19 @@ describe('audit log', () => {
     assert.deepEqual(types('tool calls city'), []);
   });
 
+  it('finds the Desk’s typographic apostrophes by the keyboard’s, and the other way round', async () => {
+    const { log, clock } = open();
+    log.record({ type: 'task.result-retrieved', serverId: 'a', taskId: 't1', detail: { outcome: 'result' } });
+    await clock.advance(1);
+    log.record({ type: 'provider.key-cleared', detail: { providerId: 'p' } });
+    const types = (text: string) => log.read({ text }).map((entry) => entry.type);
+    // “The server fetched the task’s result”, searched as a person types it.
+    assert.deepEqual(types("task's result"), ['task.result-retrieved']);
+    assert.deepEqual(types('task’s result'), ['task.result-retrieved']);
+    assert.deepEqual(types("provider's key"), ['provider.key-cleared']);
+    assert.deepEqual(types('PROVIDER‘S KEY'), ['provider.key-cleared']);
+  });
+
   it('lists the servers it has entries of, each by the name its newest entry gives, without reading the log whole', async () => {
     const { log, clock } = open();
     log.record({ type: 'server.added', serverId: 'a', serverName: 'Alpha' });

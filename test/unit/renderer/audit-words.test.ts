@@ -6,23 +6,23 @@ describe('audit entries in words', () => {
   it('names the settings an edit of a server changed, a transport’s field by field', () => {
     const updated = (changed?: unknown) =>
       auditSentence({ type: 'server.updated', ...(changed !== undefined && { detail: { changed } }) });
-    assert.equal(updated(['transport.url']), "You changed the server's URL");
+    assert.equal(updated(['transport.url']), 'You changed the server’s URL');
     assert.equal(
       updated(['name', 'transport.command', 'transport.args']),
-      "You changed the server's name, command and arguments"
+      'You changed the server’s name, command and arguments'
     );
     assert.equal(
       updated(['transport.env', 'autoConnect']),
-      "You changed the server's environment variables and automatic connection"
+      'You changed the server’s environment variables and automatic connection'
     );
     // Entries of earlier builds, and an edit that changed nothing it can name (a secret's value).
-    assert.equal(updated(['transport']), "You changed the server's transport");
-    assert.equal(updated([]), "You changed the server's settings");
-    assert.equal(updated(), "You changed the server's settings");
+    assert.equal(updated(['transport']), 'You changed the server’s transport');
+    assert.equal(updated([]), 'You changed the server’s settings');
+    assert.equal(updated(), 'You changed the server’s settings');
     // A rename keeps the name from before.
     assert.equal(
       auditSentence({ type: 'server.updated', detail: { changed: ['name', 'transport.url'], previousName: 'Notes' } }),
-      "You changed the server's name and URL; it was named “Notes”"
+      'You changed the server’s name and URL; it was named “Notes”'
     );
   });
 
@@ -90,16 +90,16 @@ describe('audit entries in words', () => {
     assert.equal(auditSentence({ type: 'server.signed-out' }), 'You signed out');
     assert.equal(
       auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
-      "You set this server's model requests to run without asking, answers not reviewed"
+      'You set this server’s model requests to run without asking, answers not reviewed'
     );
     // "Always allow" on an approval card records the policy with the tool added: not a stricter one.
     assert.equal(
       auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'ask', alwaysAllow: ['echo', 'add'] } }),
-      "You set the assistant's calls of this server's tools to ask you each time, except echo, add, which it may always call"
+      'You set the assistant’s calls of this server’s tools to ask you each time, except echo, add, which it may always call'
     );
     assert.equal(
       auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'refuse', alwaysAllow: [] } }),
-      "You set the assistant's calls of this server's tools to refuse them all"
+      'You set the assistant’s calls of this server’s tools to refuse them all'
     );
     // A provider by the name it was saved with; an entry of an earlier version by its id.
     assert.equal(
@@ -114,6 +114,49 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'task.status', detail: { from: 'working', to: 'input_required' } }),
       'Task status: Input required (was Working)'
     );
+  });
+
+  it('writes its apostrophes curly, as the rest of the Desk does', () => {
+    assert.equal(
+      auditSentence({ type: 'sampling.completion', detail: { decision: 'approved-with-edits' } }),
+      'You approved the model’s answer, with changes'
+    );
+    assert.equal(
+      auditSentence({ type: 'inbox.answered', detail: { kind: 'sampling-review', action: 'reject' } }),
+      'You rejected a model’s answer'
+    );
+    assert.equal(
+      auditSentence({ type: 'assistant.tool-decision', detail: { tool: 'echo', decision: 'deny' } }),
+      'You denied the assistant’s call to echo'
+    );
+    assert.equal(
+      auditSentence({ type: 'assistant.tool-decision', detail: { tool: 'echo', decision: 'later' } }),
+      'The assistant’s call to echo: later'
+    );
+    assert.equal(auditSentence({ type: 'task.result-retrieved' }), 'The server fetched the task’s result');
+    assert.equal(auditSentence({ type: 'provider.key-cleared' }), 'You deleted a model provider’s key');
+    assert.equal(auditLabel({ type: 'assistant.tool-decision' }), 'Decisions on the assistant’s tool calls');
+    // Every decision of each kind that says whose: none keeps a straight one.
+    const entries = [
+      ...['approved', 'approved-with-edits', 'rejected', 'cancelled', 'interrupted', 'withdrawn'].map((decision) => ({
+        type: 'sampling.completion',
+        detail: { decision }
+      })),
+      ...['approve', 'always', 'deny', 'refused-by-policy', 'auto', 'always-allowed'].map((decision) => ({
+        type: 'assistant.tool-decision',
+        detail: { tool: 'echo', decision }
+      })),
+      { type: 'inbox.withdrawn', detail: { kind: 'sampling-review' } },
+      { type: 'task.result-retrieved', detail: { outcome: 'error' } },
+      { type: 'provider.key-dropped' },
+      { type: 'server.updated', detail: { changed: ['name'] } },
+      { type: 'sampling.policy-changed', detail: { mode: 'ask' } },
+      { type: 'assistant.policy-changed', detail: { mode: 'auto' } }
+    ];
+    for (const entry of entries) {
+      assert.doesNotMatch(auditSentence(entry), /'/, entry.type);
+      assert.doesNotMatch(auditLabel(entry), /'/, entry.type);
+    }
   });
 
   it("says how a tool's task ended, and who cancelled it", () => {

@@ -70,6 +70,17 @@ describe('the Tasks screen’s rows', () => {
     ]);
   });
 
+  it('finds a title’s typographic apostrophe by the one a person types', () => {
+    const item = receivedItem({
+      ...received({ type: 'result', result: { action: 'cancel' } }, 'completed'),
+      kind: 'elicitation',
+      request: { message: 'What’s the team’s city?', requestedSchema: { type: 'object', properties: {} } }
+    });
+    assert.ok(matchesTask(item, search("what's the team's")));
+    assert.ok(matchesTask(item, search('WHAT’S')));
+    assert.ok(!matchesTask(item, search("what's the team's town")));
+  });
+
   it('says how a question ended as History does: Answered, Declined or Dismissed, not Completed', () => {
     const question = (result: Record<string, unknown>) =>
       receivedItem({

@@ -1,5 +1,6 @@
 import type { HistoryEntry, HistoryFilter, HistorySummary } from '../contract/history.js';
 import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
+import { searchFolded } from '../contract/search-words.js';
 import { statusLabel } from '../contract/status-labels.js';
 
 /**
@@ -43,7 +44,7 @@ export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): stri
   const origin = entry.origin?.kind === 'assistant' ? BY_THE_ASSISTANT : '';
   const shown = statusLabel(shownStatusOf(summary));
   const outcome = outcomeText(entry).slice(0, MAX_OUTCOME_SEARCH_CHARS);
-  return [
+  const text = [
     entry.title,
     summary.preview ?? '',
     entry.serverName,
@@ -57,9 +58,8 @@ export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): stri
     shown,
     summary.unanswered ? 'unanswered' : '',
     outcome
-  ]
-    .join('\n')
-    .toLowerCase();
+  ].join('\n');
+  return searchFolded(text);
 }
 
 /** The words of how an entry ended, by its kind; a result too large to keep whole gives the start of its JSON. */

@@ -31,6 +31,7 @@ import {
   titleOfRequested
 } from './history-values.js';
 import { searchTextOf, shownStatusOf } from './history-search.js';
+import { searchWords } from '../contract/search-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
@@ -455,7 +456,7 @@ export class TaskHistory {
   }
 
   #matching(filter: HistoryFilter): HistoryEntry[] {
-    const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const words = searchWords(filter.text);
     const found: HistoryEntry[] = [];
     const only = filter.id === undefined ? undefined : this.#entries.get(filter.id);
     if (filter.id !== undefined && only === undefined) return found;

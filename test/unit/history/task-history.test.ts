@@ -208,7 +208,16 @@ describe('the task history', () => {
         received(
           `r${index}`,
           { createdAt: at, lastUpdatedAt: at, status: index % 3 === 0 ? 'completed' : 'working' },
-          { request: { message: index % 10 === 0 ? `Book a flight ${index}` : `Pick a colour ${index}` } }
+          {
+            request: {
+              message:
+                index % 10 === 0
+                  ? `Book a flight ${index}`
+                  : index === 7
+                    ? 'What’s your colour?'
+                    : `Pick a colour ${index}`
+            }
+          }
         )
       );
     }
@@ -229,6 +238,11 @@ describe('the task history', () => {
     assert.deepEqual(
       history.list({ text: 'FLIGHT book' }).entries.map((entry) => entry.taskId),
       ['r110', 'r100', 'r90', 'r80', 'r70', 'r60', 'r50', 'r40', 'r30', 'r20', 'r10', 'r0']
+    );
+    // The Desk's typographic apostrophe, found by the keyboard's.
+    assert.deepEqual(
+      history.list({ text: "what's your" }).entries.map((entry) => entry.taskId),
+      ['r7']
     );
     assert.equal(history.list({ status: 'working', direction: 'received' }).total, 80);
     // A question that completed is no Completed row: its row says how it ended (these, with no

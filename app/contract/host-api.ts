@@ -437,9 +437,14 @@ export const HostMethods = {
   /** Probes the usual loopback ports of Ollama, LM Studio, llama.cpp and vLLM. */
   'providers.detect': { params: z.object({}).default({}), result: z.array(ProviderSettingsSchema) },
   'sampling.getPolicy': { params: z.object({ serverId: z.string() }), result: SamplingPolicySchema },
+  /**
+   * Saves a server's policy; answers it as saved. Saving Refuse answers its model requests that
+   * wait in the Inbox as refused, and `refused` says how many it did (0 when none waited); absent
+   * for any other mode.
+   */
   'sampling.setPolicy': {
     params: z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
-    result: SamplingPolicySchema
+    result: SamplingPolicySchema.extend({ refused: z.number().int().nonnegative().optional() })
   },
   'audit.read': {
     params: z
@@ -546,7 +551,13 @@ export const HostEvents = {
      * The id of an earlier warning this one takes the place of (a server's newest failed run made
      * without asking replaces its last): the Desk stops showing that one.
      */
-    replaces: z.string().optional()
+    replaces: z.string().optional(),
+    /**
+     * Where to go about it, in the warning's text order: Desk screens (`#providers`, a card's
+     * `#providers/<id>`, `#servers`), never a page outside the Desk. A warning without them is
+     * only words. Not part of what tells one warning from another (its id, or its words, do).
+     */
+    links: z.array(z.object({ label: z.string().min(1), href: z.string().regex(/^#[a-z]+(\/[^\s]*)?$/) })).optional()
   }),
   /** A model run the person approved failed (the Inbox says so where they approved it). */
   'sampling.approvedRunFailed': z.object({

@@ -1,20 +1,28 @@
 import type { TaskRecord } from '../receiver/task-record.js';
-import { withdrawnOf } from '../receiver/withdrawn-note.js';
+import { withdrawnOf, type WithdrawalCause } from '../receiver/withdrawn-note.js';
 
 /**
  * Why Taskdesk answered a server's model requests still waiting in the Inbox when the person set
  * that server's sampling policy to refuse (the Inbox's reason, and the words its server is told
- * after "Taskdesk withdrew this request: "). Kept word for word: History tells such a refusal
- * from Taskdesk's other withdrawals by it, in records made before as in new ones.
+ * after "Taskdesk withdrew this request: "). History tells such a refusal by the withdrawal's
+ * `cause` (see {@link refusedByPolicy}); only records made before it was kept are told by these
+ * words, so this is the wording they have.
  */
 export const REFUSED_BY_POLICY = 'Sampling was turned off for this server (its policy is now Refuse).';
 
+/** The withdrawal cause of a request refused because its server's policy was set to refuse. */
+const POLICY_CAUSE: WithdrawalCause = 'policy';
+
 /**
  * Whether a runner's `notes` say its model request was refused because the person set its
- * server's policy to refuse while it waited (see {@link REFUSED_BY_POLICY}).
+ * server's policy to refuse while it waited: its withdrawal note's `cause` says so. A note
+ * written before the cause was kept has none, and says it only by its reason's words
+ * ({@link REFUSED_BY_POLICY}), which are read for it as they were.
  */
 function refusedByPolicy(notes: ReadonlyArray<Record<string, unknown>> | undefined): boolean {
-  return withdrawnOf(notes)?.reason === REFUSED_BY_POLICY;
+  const withdrawn = withdrawnOf(notes);
+  if (withdrawn === undefined) return false;
+  return 'cause' in withdrawn ? withdrawn.cause === POLICY_CAUSE : withdrawn.reason === REFUSED_BY_POLICY;
 }
 
 /**

@@ -60,7 +60,7 @@ import type { KeyStore } from '../sampling/key-store.js';
 import type { LocalServerPort } from '../sampling/local-detection.js';
 import { SamplingSetup } from './sampling-setup.js';
 import type { UnaskedRunFailure } from '../sampling/policy-sampling-runner.js';
-import { unaskedRunNotice } from './unasked-run-notice.js';
+import { unaskedRunNotice, type WarningLink } from './unasked-run-notice.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
@@ -197,9 +197,9 @@ export class Host {
   readonly #readySince = new Map<string, number>();
   readonly #pendingStatus = new PendingStatusNotifications();
   readonly #config: HostConfig;
-  readonly #warnings: Array<{ message: string; movedTo?: string; id: string }> = [];
+  readonly #warnings: Array<{ message: string; movedTo?: string; id: string; links?: WarningLink[] }> = [];
   /** Each server's notice of its last failed run made without asking (see `#unaskedRunFailed`). */
-  readonly #unaskedRunNotices = new Map<string, { message: string; id: string }>();
+  readonly #unaskedRunNotices = new Map<string, { message: string; id: string; links: WarningLink[] }>();
   readonly #methods: HostMethodTable;
   /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
   readonly #oauth: OAuthSessions;
@@ -964,7 +964,7 @@ export class Host {
   }
 
   /** Warnings raised while loading stored data (a corrupt file moved aside). */
-  get warnings(): Array<{ message: string; movedTo?: string; id: string }> {
+  get warnings(): Array<{ message: string; movedTo?: string; id: string; links?: WarningLink[] }> {
     return [...this.#warnings];
   }
 
@@ -1075,7 +1075,7 @@ export class Host {
     const earlier = this.#unaskedRunNotices.get(failure.serverId);
     const index = earlier === undefined ? -1 : this.#warnings.indexOf(earlier);
     if (index !== -1) this.#warnings.splice(index, 1);
-    const warning = { message: unaskedRunNotice(failure), id: randomUUID() };
+    const warning = { ...unaskedRunNotice(failure), id: randomUUID() };
     this.#unaskedRunNotices.set(failure.serverId, warning);
     this.#warnings.push(warning);
     // An open window drops the one before too.

@@ -192,21 +192,23 @@ export class SamplingSetup {
   /**
    * Saves a server's policy. Turned to refuse, its sampling requests still waiting in the Inbox
    * (for approval, review or a person's reply) are withdrawn: answered refused, as the request
-   * would be if it came in now, instead of still being answerable there.
+   * would be if it came in now, instead of still being answerable there; `refused` says how many
+   * (0 when none waited), so that the Desk says what was done, not what it saw before the save.
    */
-  setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy {
+  setPolicy(serverId: string, policy: SamplingPolicy): SamplingPolicy & { refused?: number } {
     const parsed = SamplingPolicySchema.parse(policy);
     this.#policiesDoc.save(policyDocument([...this.#policies, [serverId, parsed]]));
     this.#policies.set(serverId, parsed);
     this.#options.audit.record({ type: 'sampling.policy-changed', serverId, detail: { ...parsed } });
-    if (parsed.mode === 'refuse')
-      // The person's own doing: they know why the cards go.
-      this.#options.inbox.withdraw(
-        (item) => item.serverId === serverId && item.kind !== 'elicitation',
-        REFUSED_BY_POLICY,
-        true
-      );
-    return this.policyFor(serverId);
+    if (parsed.mode !== 'refuse') return this.policyFor(serverId);
+    // The person's own doing: they know why the cards go.
+    const refused = this.#options.inbox.withdraw(
+      (item) => item.serverId === serverId && item.kind !== 'elicitation',
+      REFUSED_BY_POLICY,
+      true,
+      'policy'
+    );
+    return { ...this.policyFor(serverId), refused };
   }
 
   /**

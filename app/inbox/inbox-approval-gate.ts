@@ -12,7 +12,8 @@ import type {
   ApprovalGate,
   CompletionDraft,
   ReviewDecision,
-  SamplingDraft
+  SamplingDraft,
+  Withdrawn
 } from '../sampling/approval-gate.js';
 import type { Inbox } from './inbox.js';
 import { originFields, type OriginLookup } from './inbox-runners.js';
@@ -44,7 +45,7 @@ export class InboxApprovalGate implements ApprovalGate {
           );
       }
     });
-    if (this.#inbox.isWithdrawal(answer)) return { decision: 'withdrawn', reason: rejectReason(answer) ?? '' };
+    if (this.#inbox.isWithdrawal(answer)) return withdrawn(this.#inbox, answer);
     if (answer.action === 'reply') return { decision: 'reply', text: answer.text, model: answer.model };
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
@@ -70,7 +71,7 @@ export class InboxApprovalGate implements ApprovalGate {
           );
       }
     });
-    if (this.#inbox.isWithdrawal(answer)) return { decision: 'withdrawn', reason: rejectReason(answer) ?? '' };
+    if (this.#inbox.isWithdrawal(answer)) return withdrawn(this.#inbox, answer);
     if (answer.action !== 'approve')
       return { decision: 'reject', ...(rejectReason(answer) && { reason: rejectReason(answer)! }) };
     return { decision: 'approve', result: (answer.result as CreateMessageResult | undefined) ?? draft.result };
@@ -99,6 +100,12 @@ export class InboxApprovalGate implements ApprovalGate {
       }
     };
   }
+}
+
+/** Taskdesk's withdrawal of the question, with why (and its cause, when the Inbox was given one). */
+function withdrawn(inbox: Inbox, answer: InboxAnswer): Withdrawn {
+  const cause = inbox.withdrawalCause(answer);
+  return { decision: 'withdrawn', reason: rejectReason(answer) ?? '', ...(cause !== undefined && { cause }) };
 }
 
 function rejectReason(answer: InboxAnswer): string | undefined {

@@ -135,12 +135,14 @@ export class InboxSamplingRunner implements SamplingRunner {
   }
 }
 
-/** Who answered, for the task's notes: the person, or Taskdesk when it withdrew the question (and why). */
+/**
+ * Who answered, for the task's notes: the person, or Taskdesk when it withdrew the question (and
+ * why, with its `cause` when the Inbox was given one: History reads that, not the words).
+ */
 function answerNote(inbox: Inbox, answer: InboxAnswer): Record<string, unknown> {
   const withdrawn = inbox.withdrawalReason(answer);
-  return withdrawn === undefined
-    ? { answeredBy: 'user', action: answer.action }
-    : withdrawnNote(answer.action, withdrawn, inbox.withdrawnByYou(answer));
+  if (withdrawn === undefined) return { answeredBy: 'user', action: answer.action };
+  return withdrawnNote(answer.action, withdrawn, inbox.withdrawnByYou(answer), inbox.withdrawalCause(answer));
 }
 
 function itemFor(

@@ -5,6 +5,7 @@ import { HostError, JsonRpcCode } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
 import { validateElicitationContent } from '../contract/elicitation-check.js';
 import { warningTime } from '../contract/warning-time.js';
+import type { WithdrawalCause } from '../receiver/withdrawn-note.js';
 
 /** The answers each kind of item takes. */
 const ALLOWED_ANSWERS: Record<InboxItem['kind'], ReadonlyArray<InboxAnswer['action']>> = {
@@ -51,10 +52,10 @@ export class Inbox {
     { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
   >();
   /**
-   * The answers {@link withdraw} gave, why, and whether the person's own action was why, so that
-   * what asked can tell them from a person's answer.
+   * The answers {@link withdraw} gave, why, whether the person's own action was why, and its
+   * cause when one was given, so that what asked can tell them from a person's answer.
    */
-  readonly #withdrawals = new WeakMap<InboxAnswer, { reason: string; byYou: boolean }>();
+  readonly #withdrawals = new WeakMap<InboxAnswer, { reason: string; byYou: boolean; cause?: WithdrawalCause }>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -141,24 +142,30 @@ export class Inbox {
    * with `reason` (why, in words for a person), and its request is answered as a person dismissing
    * it would answer it (an elicitation cancelled, a sampling item rejected: −1), so that the server
    * is not left waiting. `byYou`: the person's own action is why (they cancelled the task the items
-   * were asked for), told with `removed`. Returns how many were withdrawn.
+   * were asked for), told with `removed`. `cause`: why, for a machine ({@link withdrawalCause}).
+   * Returns how many were withdrawn.
    */
-  withdraw(predicate: (item: Readonly<InboxItem>) => boolean, reason: string, byYou = false): number {
+  withdraw(
+    predicate: (item: Readonly<InboxItem>) => boolean,
+    reason: string,
+    byYou = false,
+    cause?: WithdrawalCause
+  ): number {
     let withdrawn = 0;
     for (const [id, entry] of [...this.#items]) {
       if (!predicate(entry.item)) continue;
       this.#items.delete(id);
       this.#events.removed(id, 'withdrawn', entry.item, reason, byYou);
-      entry.settle(this.#withdrawal(entry.item, reason, byYou));
+      entry.settle(this.#withdrawal(entry.item, reason, byYou, cause));
       withdrawn++;
     }
     return withdrawn;
   }
 
   /** The answer Taskdesk gives for an item it withdraws: as a person dismissing it would. */
-  #withdrawal(item: Readonly<InboxItem>, reason: string, byYou = false): InboxAnswer {
+  #withdrawal(item: Readonly<InboxItem>, reason: string, byYou = false, cause?: WithdrawalCause): InboxAnswer {
     const answer: InboxAnswer = item.kind === 'elicitation' ? { action: 'cancel' } : { action: 'reject', reason };
-    this.#withdrawals.set(answer, { reason, byYou });
+    this.#withdrawals.set(answer, { reason, byYou, ...(cause !== undefined && { cause }) });
     return answer;
   }
 
@@ -178,6 +185,11 @@ export class Inbox {
    */
   withdrawnByYou(answer: InboxAnswer): boolean {
     return this.#withdrawals.get(answer)?.byYou === true;
+  }
+
+  /** The cause {@link withdraw} was given for `answer`; undefined without one, and for a person's answer. */
+  withdrawalCause(answer: InboxAnswer): WithdrawalCause | undefined {
+    return this.#withdrawals.get(answer)?.cause;
   }
 
   /**

@@ -3,6 +3,7 @@ import type {
   CreateMessageResult,
   CreateMessageResultWithTools
 } from '@modelcontextprotocol/sdk/types.js';
+import type { WithdrawalCause } from '../receiver/withdrawn-note.js';
 
 /**
  * A sampling request waiting for a person: what the server asked for and which model
@@ -66,6 +67,8 @@ export interface PersonReply {
 export interface Withdrawn {
   decision: 'withdrawn';
   reason: string;
+  /** Why, for a machine (see `WithdrawalCause`): kept with its withdrawal note for History. */
+  cause?: WithdrawalCause;
 }
 
 /** What a server is told of a model request Taskdesk withdrew: −1 (declined), and why, never "the user rejected". */

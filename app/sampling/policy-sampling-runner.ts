@@ -68,6 +68,7 @@ export interface UnaskedRunFailure {
   serverId: string;
   serverName: string;
   taskId?: string;
+  providerId: string;
   providerName: string;
   model: string;
   /** The whole reason, as the audit log keeps it (redacted of keys). */
@@ -270,7 +271,13 @@ export class PolicySamplingRunner implements SamplingRunner {
       // the person hears of it all the same: a run that fails quietly would leave them guessing.
       if ((context.notes ?? []).some((note) => note.phase === 'awaiting-approval'))
         this.#options.onApprovedRunFailed?.(told);
-      else this.#options.onUnaskedRunFailed?.({ ...told, providerName: choice.providerName, model: choice.model });
+      else
+        this.#options.onUnaskedRunFailed?.({
+          ...told,
+          providerId: choice.providerId,
+          providerName: choice.providerName,
+          model: choice.model
+        });
       // The whole reason stays with the person (the task's notes, the audit log, the notice); the
       // server gets what kind of failure it was, in words that name nothing of theirs.
       context.annotate?.(failureNote(outcome.error.message));
@@ -331,7 +338,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     }
     if (decision.decision === 'withdrawn') {
       this.#audit(context, type, 'withdrawn', { ...at(choice), reason: decision.reason });
-      context.annotate?.(withdrawnNote('reject', decision.reason));
+      context.annotate?.(withdrawnNote('reject', decision.reason, false, decision.cause));
       return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
     }
     this.#audit(context, type, 'rejected', { ...at(choice), ...(decision.reason ? { reason: decision.reason } : {}) });

@@ -45,6 +45,7 @@ export function SamplingPolicyField({
   serverName,
   policy,
   saved = false,
+  refused = 0,
   onChange
 }: {
   serverId: string;
@@ -52,6 +53,11 @@ export function SamplingPolicyField({
   policy: SamplingPolicy | undefined;
   /** Shows "Saved." (the last change was saved). */
   saved?: boolean;
+  /**
+   * How many of its model requests waiting in the Inbox the last save answered as refused, as
+   * the host counted them (`sampling.setPolicy`'s `refused`): said with "Saved.".
+   */
+  refused?: number;
   onChange: (policy: SamplingPolicy) => void;
 }) {
   const group = `policy-${serverId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -72,15 +78,12 @@ export function SamplingPolicyField({
   const [asking, setAsking] = useState(false);
   // The same, read by handlers that run before a render (the blur as the dialog takes the focus).
   const askingNow = useRef(false);
-  /** How many waiting requests the Refuse last chosen answers; said once it is saved. */
-  const [refused, setRefused] = useState(0);
   /**
    * Saves `mode`, asking first when Refuse would answer model requests that wait in the Inbox
    * (a person may be writing a reply to one). Not agreed, the choice goes back to what is saved.
    */
   const choose = async (mode: SamplingPolicy['mode']) => {
     if (askingNow.current) return;
-    setRefused(0);
     const count = mode === 'refuse' && current.mode !== 'refuse' ? waiting : 0;
     if (count > 0) {
       setPending(mode);
@@ -96,7 +99,6 @@ export function SamplingPolicyField({
       setAsking(false);
       setPending(undefined);
       if (!agreed) return;
-      setRefused(count);
     } else setPending(undefined);
     onChange({ mode, reviewCompletion: current.reviewCompletion });
   };
@@ -105,6 +107,8 @@ export function SamplingPolicyField({
     if (pending !== undefined && pending !== current.mode) void choose(pending);
     else setPending(undefined);
   };
+  // What the host refused, not what waited when the person was asked: one may have come, or been
+  // answered, since.
   const refusedNow = saved && current.mode === 'refuse' && refused > 0;
   useEffect(() => {
     if (refusedNow) announce(refusedRequestsWords(refused, serverName));

@@ -79,6 +79,8 @@ export const ServerCard = memo(function ServerCard({
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
   /** "Saved." shows by the policy once its change is saved, until the next change. */
   const [policySaved, setPolicySaved] = useState(false);
+  /** How many waiting model requests that save refused, as the host counted them. */
+  const [policyRefused, setPolicyRefused] = useState(0);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   /** Closes the edit form, Save or Cancel: the focus goes back to Edit…, not to the page with the form. */
@@ -228,11 +230,13 @@ export const ServerCard = memo(function ServerCard({
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
     setPolicySaved(false);
+    setPolicyRefused(0);
     policyFailure.clear();
     try {
-      const saved = await client.call('sampling.setPolicy', { serverId: server.id, policy });
+      const { refused = 0, ...saved } = await client.call('sampling.setPolicy', { serverId: server.id, policy });
       store.apply('policies.changed', { serverId: server.id, policy: saved });
       announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
+      setPolicyRefused(refused);
       setPolicySaved(true);
     } catch (error) {
       policyFailure.fail(
@@ -394,6 +398,7 @@ export const ServerCard = memo(function ServerCard({
           serverName={server.name}
           policy={saving ?? stored}
           saved={policySaved}
+          refused={policyRefused}
           onChange={(policy) => void setPolicy(policy)}
         />
         <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { useDeskState } from './desk-context.js';
-import { loadDismissedWarnings, saveDismissedWarnings, warningKey } from './dismissed-warnings.js';
+import { loadDismissedWarnings, saveDismissedWarnings, warningKey, type HostWarning } from './dismissed-warnings.js';
 import { NoticeStack } from './notice-stack.js';
 
 /** This window's sessionStorage, or none where the page may not use it. */
@@ -42,6 +42,7 @@ export function Banners() {
                     The old file was kept at <code>{warning.movedTo}</code>
                   </p>
                 ) : null}
+                <WarningLinks links={warning.links} />
               </div>
               <button
                 type="button"
@@ -60,5 +61,23 @@ export function Banners() {
         }))}
       />
     </div>
+  );
+}
+
+/**
+ * A warning's links to the Desk screens it sends the person to, after its words and before its
+ * Close. Only Desk addresses (`#providers`) are links: anything else a warning might carry is left out.
+ */
+function WarningLinks({ links }: { links: HostWarning['links'] }) {
+  const inDesk = (links ?? []).filter((link) => link.href.startsWith('#'));
+  if (inDesk.length === 0) return null;
+  return (
+    <ul className="host-warning-links">
+      {inDesk.map((link) => (
+        <li key={link.href}>
+          <a href={link.href}>{link.label}</a>
+        </li>
+      ))}
+    </ul>
   );
 }

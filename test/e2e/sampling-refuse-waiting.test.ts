@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { inboxHolds, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openServerSettings } from './server-settings.js';
 
@@ -79,6 +79,40 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     assert.match(await plain, /Taskdesk withdrew this request/);
     const ended = await d.fixture.host.call('tasks.get', { taskId: task.taskId });
     assert.equal(ended.task.status, 'failed');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says how many the host refused, not how many waited when it asked: one came while it asked', async () => {
+    await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    const ask = (text: string) =>
+      peer.server
+        .request(
+          {
+            method: 'sampling/createMessage',
+            params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 10 }
+          },
+          CreateMessageResultSchema
+        )
+        .then(
+          () => 'answered',
+          (error: Error) => error.message
+        );
+    const first = ask('Waiting first');
+    const card = page.locator('[data-server-id="p"]');
+    const policy = card.locator('fieldset.policy');
+    await policy.getByText('1 model request from Server p waits in the Inbox: Refuse turns it down now.').waitFor();
+
+    await policy.getByRole('radio', { name: 'Refuse' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('1 model request from Server p waits in the Inbox: Refuse turns it down now.').waitFor();
+    const second = ask('Came while asked');
+    await inboxHolds(d.fixture.host, 2);
+    await dialog.getByRole('button', { name: 'Refuse it' }).click();
+    await policy
+      .getByText('Saved. The 2 model requests from Server p that waited in the Inbox were answered as refused.')
+      .waitFor();
+    assert.match(await first, /Taskdesk withdrew this request/);
+    assert.match(await second, /Taskdesk withdrew this request/);
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -61,13 +61,22 @@ describe('a model run made without asking (policy auto) that fails on its provid
     assert.deepEqual(thrown.data, { kind: 'unreachable' });
     assertNothingOfTheProvider([thrown.message, thrown.data], 'Broken local', '127.0.0.1:9');
 
-    const { message } = await notice;
+    const { message, links } = await notice;
     assert.match(
       message,
       /^A model request from Server a ran without asking \(its policy is Run without asking\) and failed on Broken local \(gpt-test\): Could not connect to Broken local \(127\.0\.0\.1:9\)[.:] .*the base URL.*[.?] Server a was told only that the model could not be run\. Check Broken local under LLM providers, or set Server a to Ask me first on the Servers screen\.$/
     );
-    // A window opened later shows it too.
-    assert.ok(host.warnings.some((warning) => warning.message === message));
+    // With links to the screens its last sentence names, in its order.
+    const screens = [
+      { label: 'Open Broken local in LLM providers', href: '#providers/broken' },
+      { label: 'Open the Servers screen', href: '#servers' }
+    ];
+    assert.deepEqual(links, screens);
+    // A window opened later shows it too, its links with it.
+    assert.deepEqual(
+      host.warnings.filter((warning) => warning.message === message).map((warning) => warning.links),
+      [screens]
+    );
     // The audit log keeps the whole reason.
     const [failed] = await host.call('audit.read', { type: 'sampling.llm' });
     assert.match(String(failed?.detail?.reason), /^Could not connect to Broken local \(127\.0\.0\.1:9\)/);

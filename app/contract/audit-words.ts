@@ -38,16 +38,23 @@ const INBOX_ACTIONS: Record<string, string> = {
   reject: 'You rejected'
 };
 
-const SAMPLING_REQUEST: Record<string, string> = {
-  refused: 'A model request was refused by its policy',
-  'auto-approved': 'A model request went to the model without asking (its policy)',
-  approved: 'You approved a model request',
-  'approved-with-edits': 'You approved a model request, with changes',
-  rejected: 'You rejected a model request',
-  cancelled: 'A model request was cancelled while it waited',
-  interrupted: 'A model request was interrupted by Taskdesk closing; it waits again',
-  withdrawn: 'A model request was withdrawn: its task had ended',
-  'written-by-you': 'You wrote the answer to a model request yourself; no model ran'
+/**
+ * A decision on a model request, given the server's question quoted (` “…”`), or '' without one:
+ * only a person's decision on its Inbox card keeps one, as the Inbox's own entries name an item.
+ */
+const SAMPLING_REQUEST: Record<string, (quote: string) => string> = {
+  refused: () => 'A model request was refused by its policy',
+  'auto-approved': () => 'A model request went to the model without asking (its policy)',
+  approved: (quote) => `You approved a model request${quote}`,
+  'approved-with-edits': (quote) => `You approved a model request${quote}, with changes`,
+  rejected: (quote) => `You rejected a model request${quote}`,
+  cancelled: () => 'A model request was cancelled while it waited',
+  interrupted: () => 'A model request was interrupted by Taskdesk closing; it waits again',
+  withdrawn: () => 'A model request was withdrawn: its task had ended',
+  'written-by-you': (quote) =>
+    quote === ''
+      ? 'You wrote the answer to a model request yourself; no model ran'
+      : `You wrote the answer yourself to a model request${quote}; no model ran`
 };
 
 const SAMPLING_COMPLETION: Record<string, string> = {
@@ -80,6 +87,19 @@ const TOOL_TASK_ENDS: Record<string, string> = {
   cancelled: 'was cancelled',
   expired: 'expired before its result was fetched',
   lost: 'was lost: its server no longer knows it'
+};
+
+/** How a tool call ended (`tool.call-ended`), given the tool in words. */
+const TOOL_CALL_ENDS: Record<string, (name: string, d: Detail) => string> = {
+  result: (name) => `${capitalized(name)} answered`,
+  'tool-error': (name) => `${capitalized(name)} answered with an error`,
+  task: (name) => `The call to ${name} became a task`,
+  error: (name) => `The call to ${name} failed`,
+  // Who cancelled it, as History says it: the person, or Taskdesk as it closed.
+  cancelled: (name, d) =>
+    `The call to ${name} was cancelled${
+      d.cancelledBy === 'you' ? ' by you' : d.cancelledBy === 'taskdesk' ? ' by Taskdesk, as it closed' : ''
+    }`
 };
 
 const CONNECTION: Record<string, string> = {
@@ -125,6 +145,7 @@ const WORDS: Record<string, Words> = {
   'task.late-result-dropped': () => 'A result came after its task had ended, and was dropped',
   'task.rate-limited': () => 'Refused: the server asked too often',
   'task.unknown-id': () => 'The server asked about a task Taskdesk does not know',
+  // Recorded as the call is made; entries of earlier versions, recorded as it ended, say how too.
   'tool.called': (d) =>
     `You called ${tool(d)}${
       d.outcome === 'task'
@@ -135,6 +156,7 @@ const WORDS: Record<string, Words> = {
             ? '; the tool answered with an error'
             : ''
     }`,
+  'tool.call-ended': (d) => TOOL_CALL_ENDS[String(d.outcome)]?.(tool(d), d) ?? `The call to ${tool(d)} ended`,
   'tool.call-cancelled': (d) => `You cancelled the call to ${tool(d)}`,
   'tool.task-cancelled': (d) => `You asked to cancel the task of ${tool(d)}`,
   'tool.task-forgotten': (d) => `You forgot the task of ${tool(d)}`,
@@ -187,7 +209,8 @@ const WORDS: Record<string, Words> = {
   'server.oauth-client-forgotten': () => 'You went back to automatic registration, for signing in',
   'server.line-ignored': () => 'The server sent a message Taskdesk could not use',
   'server.throttled': () => 'The server sent too much; Taskdesk reads it more slowly for a while',
-  'sampling.request': (d) => SAMPLING_REQUEST[String(d.decision)] ?? `Model request: ${String(d.decision)}`,
+  'sampling.request': (d) =>
+    SAMPLING_REQUEST[String(d.decision)]?.(quoted(text(d, 'question'))) ?? `Model request: ${String(d.decision)}`,
   'sampling.llm': (d) =>
     d.decision === 'completed'
       ? 'The model answered'
@@ -272,6 +295,7 @@ const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
   'task.status': ['from', 'to'],
   'task.cancelled': ['by'],
   'tool.called': ['tool', 'outcome'],
+  'tool.call-ended': ['tool', 'outcome', 'cancelledBy'],
   'tool.call-cancelled': ['tool'],
   'tool.task-cancelled': ['tool'],
   'tool.task-forgotten': ['tool'],
@@ -281,7 +305,7 @@ const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
   'server.added': ['by'],
   'server.updated': ['changed', 'previousName'],
   'server.signed-in': ['issuer'],
-  'sampling.request': ['decision'],
+  'sampling.request': ['decision', 'question'],
   'sampling.llm': ['decision'],
   'sampling.completion': ['decision'],
   'sampling.policy-changed': ['mode', 'reviewCompletion'],
@@ -307,6 +331,7 @@ const LABELS: Record<string, string> = {
   'task.cancelled': 'Tasks cancelled',
   'task.expired': 'Tasks expired',
   'tool.called': 'Tool calls',
+  'tool.call-ended': 'Tool calls ended',
   'tool.task-ended': 'Tool tasks ended',
   'tool.task-cancelled-late': 'Tool tasks cancelled after their call',
   'server.state': 'Connection changes',

@@ -4,8 +4,9 @@ import type { z } from 'zod';
 import type { AuditLog, AuditSink } from '../audit/audit-log.js';
 import type { HostMethod, HostMethods, HostResult, InboundTask, InboxItem, ServerView } from '../contract/host-api.js';
 import type { ServerSettings } from '../contract/server-settings.js';
-import { HostError, JsonRpcCode, errorMessage } from '../core/errors.js';
+import { HostError, JsonRpcCode } from '../core/errors.js';
 import { auditArguments } from '../assistant/audit-arguments.js';
+import { thrownCallDetail } from '../audit/tool-call-entry.js';
 import type { Inbox } from '../inbox/inbox.js';
 import type { InboxDrafts } from '../inbox/inbox-drafts.js';
 import { withdrawQuestionsOfForgottenTask } from './ended-task-questions.js';
@@ -99,6 +100,8 @@ function assertFolder(folder: string): void {
  * Handlers read `parts` only when called, so building the table has no effects.
  */
 export function hostMethods(parts: HostMethodParts): HostMethodTable {
+  /** The `tools.call` calls running with a callId, and whether their Cancel was recorded. */
+  const auditedCalls = new Map<string, { cancelAudited: boolean }>();
   return {
     'servers.list': () => parts.registry.list().map((config) => parts.serverView(config)),
     'servers.add': async (config) => {
@@ -237,21 +240,26 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     }),
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
     'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId }) => {
-      const audited = (detail: Record<string, unknown>, taskId?: string) =>
+      const audited = (type: 'tool.called' | 'tool.call-ended', detail: Record<string, unknown>, taskId?: string) =>
         parts.audit.record({
-          type: 'tool.called',
+          type,
           serverId,
           ...(parts.registry.get(serverId) && { serverName: parts.registry.get(serverId)!.name }),
           ...(taskId !== undefined && { taskId }),
-          detail: { tool: name, arguments: auditArguments(args), ...detail }
+          detail: { tool: name, ...detail, ...(callId !== undefined && { callId }) }
         });
-      // A call that became a task is recorded as the task is created, before it is followed: its
+      // Recorded as it is made, before what it causes (a server's question, a task), and how it
+      // ended in an entry of its own: the log is append-only, dated as it is written.
+      audited('tool.called', { arguments: auditArguments(args) });
+      // A call that became a task ends as the task is created, before it is followed: the task's
       // end (`tool.task-ended`, which a task done in milliseconds reaches before the call returns) comes after.
-      let recorded = false;
+      let ended = false;
       const taskCreated = (task: { outboundId: string; taskId: string }) => {
-        recorded = true;
-        audited({ outcome: 'task', outboundId: task.outboundId }, task.taskId);
+        ended = true;
+        audited('tool.call-ended', { outcome: 'task', outboundId: task.outboundId }, task.taskId);
       };
+      const running = { cancelAudited: false };
+      if (callId !== undefined) auditedCalls.set(callId, running);
       try {
         const outcome = await parts.requestor.callTool(serverId, name, args, {
           ...(asTask !== undefined && { asTask }),
@@ -259,12 +267,17 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
           ...(callId !== undefined && { callId }),
           onTask: taskCreated
         });
-        if (outcome.type === 'result') audited({ outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
-        else if (!recorded) taskCreated(outcome.task);
+        if (outcome.type === 'result')
+          audited('tool.call-ended', { outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
+        else if (!ended) taskCreated(outcome.task);
         return outcome;
       } catch (error) {
-        if (!recorded) audited({ outcome: 'error', error: errorMessage(error) });
+        const detail = thrownCallDetail(error);
+        // A Cancel `tools.cancelCall` recorded already ends the call: not said twice.
+        if (!ended && !(running.cancelAudited && detail.cancelledBy === 'you')) audited('tool.call-ended', detail);
         throw error;
+      } finally {
+        if (callId !== undefined && auditedCalls.get(callId) === running) auditedCalls.delete(callId);
       }
     },
     'tools.runningCalls': () => parts.requestor.plainCalls.list(),
@@ -272,13 +285,16 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       const call = parts.requestor.plainCalls.list().find((running) => running.callId === callId);
       if (!parts.requestor.plainCalls.cancel(callId))
         throw new HostError(JsonRpcCode.InvalidParams, `No running call ${callId}`);
-      if (call)
+      if (call) {
         parts.audit.record({
           type: 'tool.call-cancelled',
           serverId: call.serverId,
           serverName: call.serverName,
           detail: { tool: call.toolName, callId }
         });
+        const audited = auditedCalls.get(callId);
+        if (audited) audited.cancelAudited = true;
+      }
       return OK;
     },
     'outbound.list': () => parts.requestor.list(),

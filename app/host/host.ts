@@ -302,7 +302,10 @@ export class Host {
             }
           });
       },
-      answered: (item, action) =>
+      answered: (item, action) => {
+        // A model request or answer put to the person by the policy runner: its `sampling.request`
+        // or `sampling.completion` entry records their decision, with the question and model.
+        if (item.kind === 'sampling-approval' || item.kind === 'sampling-review') return;
         this.audit.record({
           ...inboxAuditSubject(item),
           type: 'inbox.answered',
@@ -313,7 +316,8 @@ export class Host {
             ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
             ...(item.origin !== undefined && { origin: item.origin })
           }
-        }),
+        });
+      },
       expiring: (item) => this.events.emit('inbox.expiring', { item })
     });
     this.#registry = new ServerRegistry({

@@ -20,6 +20,7 @@ import { failureForServer, failureNote } from './server-failure.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
+import { questionPreview } from '../audit/question-preview.js';
 import { userRejectedMessage, type SamplingPolicy } from '../contract/sampling-policy.js';
 import {
   changedParts,
@@ -80,8 +81,8 @@ export interface UnaskedRunFailure {
  *
  * `refuse` answers at once; `ask` puts the request before a person through the
  * `ApprovalGate` (the task shows `input_required` meanwhile) and runs what they
- * approved on the model they picked (or sends the reply they wrote instead: the Inbox's
- * `inbox.answered` entry records it); `auto` runs it straight away. With
+ * approved on the model they picked (or sends the reply they wrote instead: its
+ * `sampling.request` entry says `written-by-you`); `auto` runs it straight away. With
  * `reviewCompletion` the answer goes before a person too. A rejection is error -1
  * "User rejected sampling request", as MCP clients answer it. Every decision is audited.
  */
@@ -190,11 +191,11 @@ export class PolicySamplingRunner implements SamplingRunner {
         // sends a person's reply, with no model run and no review (a person wrote it).
         if (!('error' in decision) && decision.decision === 'reply') {
           // Among the request's decisions, as an approval is; the audit holds no content.
-          this.#audit(context, 'sampling.request', 'written-by-you');
+          this.#audit(context, 'sampling.request', 'written-by-you', answeredItem(context, params));
           return writtenByPerson(context, decision);
         }
         if ('error' in decision || decision.decision !== 'approve')
-          return this.#notApproved(context, 'sampling.request', decision, choice);
+          return this.#notApproved(context, 'sampling.request', decision, choice, answeredItem(context, params));
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
         if (!picked) {
           const gone = `The LLM provider "${decision.providerId}" is not configured.`;
@@ -242,7 +243,8 @@ export class PolicySamplingRunner implements SamplingRunner {
         this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
           ...at(choice),
           reason: choice.reason,
-          ...(edited && { changed })
+          ...(edited && { changed }),
+          ...answeredItem(context, params)
         });
       } else {
         this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
@@ -309,7 +311,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
     if ('error' in review || review.decision !== 'approve')
-      return this.#notApproved(context, 'sampling.completion', review, choice);
+      return this.#notApproved(context, 'sampling.completion', review, choice, answeredItem(context));
     const changed = changedParts(
       SAMPLING_RESULT_PARTS,
       result as Record<string, unknown>,
@@ -317,7 +319,8 @@ export class PolicySamplingRunner implements SamplingRunner {
     );
     this.#audit(context, 'sampling.completion', changed.length > 0 ? 'approved-with-edits' : 'approved', {
       ...at(choice),
-      ...(changed.length > 0 && { changed })
+      ...(changed.length > 0 && { changed }),
+      ...answeredItem(context)
     });
     return { type: 'result', result: review.result };
   }
@@ -330,7 +333,8 @@ export class PolicySamplingRunner implements SamplingRunner {
     context: WorkContext,
     type: 'sampling.request' | 'sampling.completion',
     decision: { error: ErrorData } | Withdrawn | { decision: 'reject'; reason?: string },
-    choice: ModelChoice
+    choice: ModelChoice,
+    answered: AnsweredItem
   ): SamplingOutcome {
     if ('error' in decision) {
       this.#auditEndedWait(context, type, decision.error, at(choice));
@@ -341,7 +345,11 @@ export class PolicySamplingRunner implements SamplingRunner {
       context.annotate?.(withdrawnNote('reject', decision.reason, false, decision.cause));
       return error(JsonRpcCode.UserRejected, withdrawnMessage(decision.reason));
     }
-    this.#audit(context, type, 'rejected', { ...at(choice), ...(decision.reason ? { reason: decision.reason } : {}) });
+    this.#audit(context, type, 'rejected', {
+      ...at(choice),
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      ...answered
+    });
     return error(JsonRpcCode.UserRejected, userRejectedMessage);
   }
 
@@ -390,7 +398,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     context: WorkContext,
     type: SamplingAuditEvent['type'],
     decision: SamplingAuditEvent['decision'],
-    extra: Partial<Pick<SamplingAuditEvent, 'providerId' | 'model' | 'reason' | 'changed'>> = {}
+    extra: Partial<Pick<SamplingAuditEvent, 'providerId' | 'model' | 'reason' | 'changed' | keyof AnsweredItem>> = {}
   ): void {
     this.#options.audit({
       type,
@@ -402,6 +410,24 @@ export class PolicySamplingRunner implements SamplingRunner {
       at: this.#clock.now()
     });
   }
+}
+
+/** What a decision's entry says of the Inbox item a person answered (see {@link answeredItem}). */
+type AnsweredItem = Pick<SamplingAuditEvent, 'question' | 'relatedTaskId'>;
+
+/**
+ * What the Inbox named of an item a person answered, for the entry of their decision: it is the
+ * one entry of it (the Inbox records no `inbox.answered` for a model request or answer it puts
+ * to a person through the gate). The server's request in a short preview, never what the person
+ * wrote (so a review, whose request may hold their edits, quotes none), and the task of
+ * Taskdesk's it was asked for.
+ */
+function answeredItem(context: WorkContext, params?: CreateMessageRequestParams): AnsweredItem {
+  const question = params && questionPreview({ kind: 'sampling-approval', request: params });
+  return {
+    ...(question !== undefined && { question }),
+    ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId })
+  };
 }
 
 /**

@@ -13,8 +13,8 @@ import type { SamplingRequestPart, SamplingResultPart } from '../contract/reques
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
  * Holds ids, model names, messages and the names of changed parts only: never a key, never
- * prompt text (the Inbox's own `inbox.*` entries name an item by a short preview of the server's
- * question, never by what the person wrote).
+ * prompt text, but for a person's decision the short preview of the server's question the Inbox's
+ * own `inbox.*` entries name an item by (`question`), never what the person wrote.
  */
 export interface SamplingAuditEvent {
   type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';
@@ -32,6 +32,13 @@ export interface SamplingAuditEvent {
    * or the answer's (`content`, `model`, `stopReason`, …). `other` for any other field.
    */
   changed?: Array<SamplingRequestPart | SamplingResultPart>;
+  /**
+   * For a person's decision on an Inbox item, the server's request in a short preview (never
+   * what the person wrote; none for a review), as the Inbox's own entries name an item.
+   */
+  question?: string;
+  /** For a person's decision, the task of Taskdesk's the request was asked for, when there is one. */
+  relatedTaskId?: string;
   /** Milliseconds since the epoch, from the injected clock. */
   at: number;
 }

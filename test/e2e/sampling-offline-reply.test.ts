@@ -93,10 +93,19 @@ describe('a model request answered by a person when the provider cannot be reach
 
     // The audit log (newest first) says the person wrote it, as when no provider is set up.
     const audit = await fixture.host.call('audit.read', { taskId: task.taskId });
-    const answered = audit.filter((entry) => entry.type === 'inbox.answered');
+    // Each of the person's answers once, in its decision's entry, naming the server's question.
     assert.deepEqual(
-      answered.map((entry) => entry.detail?.action),
-      ['reply', 'approve']
+      audit.filter((entry) => entry.type === 'inbox.answered'),
+      [],
+      'no second line for an answer'
+    );
+    const decided = audit.filter((entry) => entry.type === 'sampling.request');
+    assert.deepEqual(
+      decided.map((entry) => [entry.detail?.decision, entry.detail?.question]),
+      [
+        ['written-by-you', 'What is the capital of Norway?'],
+        ['approved', 'What is the capital of Norway?']
+      ]
     );
     assert.ok(audit.some((entry) => entry.type === 'sampling.llm' && entry.detail?.decision === 'failed'));
     assert.ok(!audit.some((entry) => entry.type === 'sampling.completion'), 'a reply of a person is not reviewed');

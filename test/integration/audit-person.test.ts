@@ -96,12 +96,19 @@ describe('the audit log records what the person did', () => {
         arguments: { label: 'weekly', password: 'hunter2' }
       });
       assert.equal(outcome.type, 'result');
+      // The call as it was made, and how it ended, each in an entry of its own.
       assert.deepEqual(await entries(host, 'tool'), [
         {
           type: 'tool.called',
           serverId: 'a',
           serverName: 'Server a',
-          detail: { tool: 'work-forbidden', arguments: { label: 'weekly', password: '[redacted]' }, outcome: 'result' }
+          detail: { tool: 'work-forbidden', arguments: { label: 'weekly', password: '[redacted]' } }
+        },
+        {
+          type: 'tool.call-ended',
+          serverId: 'a',
+          serverName: 'Server a',
+          detail: { tool: 'work-forbidden', outcome: 'result' }
         }
       ]);
 
@@ -299,7 +306,7 @@ describe('the audit log records what the person did', () => {
       assert.equal(byId.get(failed)?.reason, undefined);
       assert.equal(byId.get(slow)?.state, 'cancelled');
       assert.equal(byId.get(slow)?.cancelledBy, 'you');
-      // Every task's start is recorded too, before its end.
+      // Every call is recorded too, and every task's start (its call ending as a task), before its end.
       const all = await entries(host, 'tool');
       const called = all.filter((entry) => entry.type === 'tool.called');
       assert.equal(called.length, 3);
@@ -308,7 +315,7 @@ describe('the audit log records what the person did', () => {
           all
             .filter((entry) => entry.detail?.outboundId === id && entry.type !== 'tool.task-cancelled')
             .map((entry) => entry.type),
-          ['tool.called', 'tool.task-ended'],
+          ['tool.call-ended', 'tool.task-ended'],
           id
         );
     } finally {
@@ -346,7 +353,8 @@ describe('the audit log records what the person did', () => {
       assert.deepEqual(
         (await entries(host, 'tool')).map((entry) => [entry.type, entry.detail?.outboundId, entry.detail?.outcome]),
         [
-          ['tool.called', task.outboundId, 'task'],
+          ['tool.called', undefined, undefined],
+          ['tool.call-ended', task.outboundId, 'task'],
           ['tool.task-ended', task.outboundId, 'result']
         ]
       );

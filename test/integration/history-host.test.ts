@@ -9,6 +9,7 @@ import {
   ListToolsRequestSchema
 } from '@modelcontextprotocol/sdk/types.js';
 import { HistoryEntrySchema, type HistoryFilter } from '../../app/contract/history.js';
+import { auditSentence } from '../../app/contract/audit-words.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
@@ -464,14 +465,24 @@ describe('the task history through the host API', () => {
     await answered;
     host.audit.flush();
     const audit = host.audit.read({ limit: 1000 });
-    const inbox = audit.filter((entry) => entry.type === 'inbox.answered');
+    // One entry an answer, oldest first: the request's with its question, the review's without.
+    const decisions = audit
+      .filter(
+        (entry) =>
+          entry.type.startsWith('inbox.') || entry.type === 'sampling.request' || entry.type === 'sampling.completion'
+      )
+      .reverse();
     assert.deepEqual(
-      inbox.map((entry) => [entry.detail?.kind, entry.detail?.question]),
+      decisions.map((entry) => [entry.type, entry.detail?.decision, entry.detail?.question]),
       [
-        ['sampling-review', undefined],
-        ['sampling-approval', 'Write a haiku about queues']
+        ['sampling.request', 'approved-with-edits', 'Write a haiku about queues'],
+        ['sampling.completion', 'approved', undefined]
       ]
     );
+    assert.deepEqual(decisions.map(auditSentence), [
+      'You approved a model request: “Write a haiku about queues”, with changes',
+      'You approved the model’s answer'
+    ]);
     assert.doesNotMatch(JSON.stringify(audit), /limerick/, 'nothing the person wrote in the audit');
   });
 });

@@ -12,6 +12,7 @@ import {
   ListToolsRequestSchema
 } from '@modelcontextprotocol/sdk/types.js';
 import { AuditLog } from '../../app/audit/audit-log.js';
+import { auditSentence } from '../../app/contract/audit-words.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { inboxHolds, nextEvent, peerServer, startHostWith, tempDir } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -101,11 +102,13 @@ describe('closing Taskdesk with plain work open', () => {
       withdrawn.map((entry) => entry.detail?.reason),
       [STOPPED_BEFORE_ANSWER]
     );
-    const called = await reopened.call('audit.read', { type: 'tool.called' });
+    // Cancelled by Taskdesk as it closed, as History says it: not a call that failed.
+    const ended = await reopened.call('audit.read', { type: 'tool.call-ended' });
     assert.deepEqual(
-      called.map((entry) => [entry.detail?.outcome, entry.detail?.error]),
-      [['error', STOPPED_WHILE_RUNNING]]
+      ended.map((entry) => [entry.detail?.outcome, entry.detail?.cancelledBy, entry.detail?.reason]),
+      [['cancelled', 'taskdesk', STOPPED_WHILE_RUNNING]]
     );
+    assert.equal(auditSentence(ended[0]!), 'The call to the tool wait was cancelled by Taskdesk, as it closed');
     // The next start says once what the close cancelled (no unclean stop: the close was clean).
     assert.equal(reopened.warnings.length, 1, JSON.stringify(reopened.warnings));
     assert.match(reopened.warnings[0]!.message, CLOSED_WITH_OPEN_WORK);

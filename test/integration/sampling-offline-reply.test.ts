@@ -66,8 +66,15 @@ describe('a person writes the reply when the provider cannot be reached (server-
     assert.match(textOf(await pending), /Teal, by hand\./);
 
     const entries = host.audit.read({ serverId: 'everything', limit: 200 });
-    const answered = entries.find((entry) => entry.type === 'inbox.answered' && entry.detail?.action === 'reply');
-    assert.equal(answered?.detail?.kind, 'sampling-approval');
+    // The reply once, in its decision's entry (no `inbox.answered` besides), naming the server's question.
+    const written = entries.filter(
+      (entry) => entry.type === 'sampling.request' && entry.detail?.decision === 'written-by-you'
+    );
+    assert.deepEqual(
+      written.map((entry) => entry.detail?.question),
+      ['Resource trigger-sampling-request context: Name a colour']
+    );
+    assert.ok(!entries.some((entry) => entry.type === 'inbox.answered'), 'not said twice');
     assert.ok(!entries.some((entry) => entry.type === 'sampling.completion'), 'a reply of a person is not reviewed');
   });
 

@@ -9,6 +9,7 @@ import {
   type CallToolResult
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HostEventPayload } from '../../../app/contract/host-api.js';
+import { auditSentence } from '../../../app/contract/audit-words.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createHost, type Host } from '../../../app/host/host.js';
@@ -123,6 +124,15 @@ async function answerThenTimeOut(
   await clock.advance(1_000);
   const reply = await call;
   assert.equal(reply.ok ? undefined : reply.error.code, -32001);
+}
+
+/** The audit log's entries of tool calls and Inbox answers, oldest first: when, and what they say. */
+async function audited(host: Host): Promise<Array<[string, string]>> {
+  const entries = await host.call('audit.read', {});
+  return entries
+    .filter((entry) => entry.type.startsWith('tool.') || entry.type.startsWith('inbox.'))
+    .reverse()
+    .map((entry) => [entry.at, auditSentence(entry)]);
 }
 
 describe('plain tool calls: progress, a timeout that progress and the person hold off, cancel', () => {
@@ -262,6 +272,48 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     assert.deepEqual([entry?.title, entry?.cancelledBy], ['Tool call: slow', 'you']);
     const unknown = await fixture.host.dispatch('tools.cancelCall', { callId: 'c4' });
     assert.equal(unknown.ok ? undefined : unknown.error.code, -32602);
+  });
+
+  it('the audit log says the call when it was made, before the question it asked, and how it ended after', async () => {
+    const { clock, fixture } = await joined();
+    const asked = nextEvent(fixture.host, 'inbox.added');
+    const madeAt = new Date(clock.now()).toISOString();
+    const call = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'ask', callId: 'a1' });
+    const { item } = await asked;
+    await clock.advance(14_000);
+    const answeredAt = new Date(clock.now()).toISOString();
+    await fixture.host.dispatch('inbox.answer', { id: item.id, answer: { action: 'accept', content: {} } });
+    assert.ok((await call).ok);
+    assert.deepEqual(await audited(fixture.host), [
+      [madeAt, 'You called the tool ask'],
+      [answeredAt, 'You answered a question: “Go on?”'],
+      [answeredAt, 'The tool ask answered']
+    ]);
+  });
+
+  it('the audit log says a call the person cancelled was cancelled by them, not that it failed', async () => {
+    const { fixture } = await joined();
+    // Cancelled with its Cancel (the Tools screen's, which knows the call by the id it gave): said once.
+    const first = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow', callId: 'a2' });
+    await nextEvent(fixture.host, 'call.changed', ({ call }) => call.callId === 'a2');
+    await fixture.host.dispatch('tools.cancelCall', { callId: 'a2' });
+    assert.equal((await first).ok, false);
+    // A call of a caller that gave no id, cancelled by the id Taskdesk gave it: its end says who.
+    const started = nextEvent(fixture.host, 'call.changed', ({ call }) => call.state === 'running');
+    const second = fixture.host.dispatch('tools.call', { serverId: 'tools', name: 'slow' });
+    const { callId } = (await started).call;
+    await fixture.host.dispatch('tools.cancelCall', { callId });
+    assert.equal((await second).ok, false);
+    const said = (await audited(fixture.host)).map(([, sentence]) => sentence);
+    assert.deepEqual(said, [
+      'You called the tool slow',
+      'You cancelled the call to the tool slow',
+      'You called the tool slow',
+      'You cancelled the call to the tool slow',
+      'The call to the tool slow was cancelled by you'
+    ]);
+    const [ended] = await fixture.host.call('audit.read', { type: 'tool.call-ended' });
+    assert.deepEqual(ended?.detail, { tool: 'slow', outcome: 'cancelled', cancelledBy: 'you' });
   });
 
   it('tells that a question its server withdrew came after the person stopped the call it was asked during', async () => {

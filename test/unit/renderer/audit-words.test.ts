@@ -159,6 +159,45 @@ describe('audit entries in words', () => {
     }
   });
 
+  it('says a tool call as it was made, and how it ended in an entry of its own: cancelled, by whom, not failed', () => {
+    assert.equal(
+      auditSentence({ type: 'tool.called', detail: { tool: 'echo', arguments: {} } }),
+      'You called the tool echo'
+    );
+    const ended = (detail: Record<string, unknown>) =>
+      auditSentence({ type: 'tool.call-ended', detail: { tool: 'slow', ...detail } });
+    assert.equal(ended({ outcome: 'result' }), 'The tool slow answered');
+    assert.equal(ended({ outcome: 'tool-error' }), 'The tool slow answered with an error');
+    assert.equal(ended({ outcome: 'task', outboundId: 'o1' }), 'The call to the tool slow became a task');
+    assert.equal(ended({ outcome: 'error', error: 'Connection closed' }), 'The call to the tool slow failed');
+    assert.equal(ended({ outcome: 'cancelled', cancelledBy: 'you' }), 'The call to the tool slow was cancelled by you');
+    assert.equal(
+      ended({ outcome: 'cancelled', cancelledBy: 'taskdesk' }),
+      'The call to the tool slow was cancelled by Taskdesk, as it closed'
+    );
+    assert.equal(auditLabel({ type: 'tool.call-ended' }), 'Tool calls ended');
+  });
+
+  it('names the question of a model request the person decided on, in their decision’s one entry', () => {
+    const question = 'Write a haiku about queues';
+    const request = (decision: string) => auditSentence({ type: 'sampling.request', detail: { decision, question } });
+    assert.equal(request('approved'), 'You approved a model request: “Write a haiku about queues”');
+    assert.equal(
+      request('approved-with-edits'),
+      'You approved a model request: “Write a haiku about queues”, with changes'
+    );
+    assert.equal(request('rejected'), 'You rejected a model request: “Write a haiku about queues”');
+    assert.equal(
+      request('written-by-you'),
+      'You wrote the answer yourself to a model request: “Write a haiku about queues”; no model ran'
+    );
+    // Without one (a policy's decision, entries of earlier versions), as before.
+    assert.equal(
+      auditSentence({ type: 'sampling.request', detail: { decision: 'approved' } }),
+      'You approved a model request'
+    );
+  });
+
   it("says how a tool's task ended, and who cancelled it", () => {
     assert.equal(
       auditSentence({ type: 'tool.task-ended', detail: { tool: 'report', state: 'cancelled', cancelledBy: 'you' } }),

@@ -9,6 +9,7 @@ import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { auditSentence } from '../../app/contract/audit-words.js';
 import { detailPairs } from './detail-pairs.js';
+import { detailCut } from './detail-cut.js';
 
 const LIMIT = 200;
 /** The most entries one export holds (`audit.read`'s own bound). */
@@ -229,9 +230,6 @@ function EventType({ type }: { type: string }) {
   );
 }
 
-/** Characters of one detail value shown in the table before a "Show all". */
-const DETAIL_VALUE_CHARS = 160;
-
 /**
  * An entry's detail as name and value, one pair a line, in words ({@link detailPairs}), without
  * what the entry's sentence says already: data (arguments, lists) as compact JSON, a long value cut
@@ -272,17 +270,17 @@ function DetailPairs({ detail, type }: { detail: Record<string, unknown>; type: 
 }
 
 /**
- * One detail value; past {@link DETAIL_VALUE_CHARS}, cut, with a button that shows it all (and
- * then less again): a title alone would keep the rest from the keyboard and from touch.
+ * One detail value; a long one cut where {@link detailCut} says, with a button that shows it all
+ * (and then less again): a title alone would keep the rest from the keyboard and from touch.
  */
 function DetailValue({ value, json }: { value: string; json: boolean }) {
   const [whole, setWhole] = useState(false);
-  const long = value.length > DETAIL_VALUE_CHARS;
-  const shown = long && !whole ? `${value.slice(0, DETAIL_VALUE_CHARS - 1)}…` : value;
+  const cut = detailCut(value);
+  const shown = cut && !whole ? `${cut.shown}…` : value;
   return (
     <>
       {json ? <code>{shown}</code> : shown}
-      {long ? (
+      {cut ? (
         <>
           {' '}
           <button
@@ -291,7 +289,7 @@ function DetailValue({ value, json }: { value: string; json: boolean }) {
             aria-expanded={whole}
             onClick={() => setWhole(!whole)}
           >
-            {whole ? 'Show less' : `Show all (${value.length - (DETAIL_VALUE_CHARS - 1)} more characters)`}
+            {whole ? 'Show less' : `Show all (${cut.hidden} more characters)`}
           </button>
         </>
       ) : null}

@@ -68,10 +68,14 @@ export function correctingFailure(count: number, noun: 'field' | 'answer' = 'fie
   return { what: correctingSummary(count, noun), next: `Each marked ${noun} says what it needs.` };
 }
 
-/** The words of an {@link ActionError}'s Dismiss in an Inbox card, whose own Dismiss answers the server. */
+/**
+ * The words of an {@link ActionError}'s button that hides it, on every screen: not "Dismiss",
+ * which an Inbox card's own button says (it answers the server, and cannot be undone), so a
+ * message reads the same on the Tools screen and in the Inbox.
+ */
 export const HIDE_MESSAGE = 'Hide message';
 
-/** A failure held for an {@link ActionError}: `fail` shows one, `clear` (a new attempt, Dismiss) hides it. */
+/** A failure held for an {@link ActionError}: `fail` shows one, `clear` (a new attempt, Hide message) hides it. */
 export interface FailureState {
   failure: Failure | undefined;
   fail: (what: string, error: unknown, next?: string) => void;
@@ -89,7 +93,7 @@ export function useFailure(): FailureState {
 
 /**
  * The one way the Desk shows a failed action: a box by the action with what failed, why and what
- * to do, announced as an alert, with Dismiss. Dismiss hands the focus to the next control of the
+ * to do, announced as an alert, with Hide message, which hands the focus to the next control of the
  * place (the action to try again), not to the page. A failed read that has no control of its own
  * to try again (a list or an entry that did not load) gets a Retry button here.
  */
@@ -97,19 +101,13 @@ export function ActionError({
   failure,
   onDismiss,
   onRetry,
-  className,
-  dismissLabel
+  className
 }: {
   failure: Failure | undefined;
   onDismiss?: () => void;
   /** Tries again what failed; the caller clears the failure as it does. */
   onRetry?: () => void;
   className?: string;
-  /**
-   * The words of its Dismiss, where "Dismiss" means something else beside it: an Inbox card's own
-   * Dismiss answers the server (no choice made), which cannot be undone.
-   */
-  dismissLabel?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const dismiss = () => {
@@ -148,11 +146,7 @@ export function ActionError({
           ) : null}
           {onDismiss ? (
             <button type="button" className="link-button action-error-dismiss" onClick={dismiss}>
-              {dismissLabel ?? (
-                <>
-                  Dismiss<span className="sr-only"> this message</span>
-                </>
-              )}
+              {HIDE_MESSAGE}
             </button>
           ) : null}
         </>

@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { Fragment, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
 import { FieldFrame, RequiredMark, describedByOf, useFieldId } from './field-frame.js';
+import { hintParts, type HintPart } from './hint-parts.js';
 import {
   controlKind,
   defaultHint,
@@ -100,34 +101,16 @@ function FieldControl(props: FieldControlProps) {
   // The server's own default, while the control does not show it (an empty one leaves the argument
   // out, for the server to apply it). An entry's default is its list's.
   const byDefault = entry ? undefined : defaultHint(field, mode, raw);
+  // A date's type is in its label, not in its hint (see `tagInName`).
+  const parts = hintParts({ description: field.description, type: tagInName ? undefined : tag, condition, byDefault });
   const hint =
-    field.description || tag || condition || byDefault ? (
-      mode === 'arguments' ? (
-        <>
-          {field.description ? <span>{field.description}</span> : null}
-          {/* On screen the tag stands apart by its margin and font alone: read out, it would run on from the description. */}
-          {tag ? (
-            <>
-              <span className="type-tag" aria-hidden="true">
-                {tag}
-              </span>
-              {/* Its own space: a screen reader joins inline text as it stands ("Message to echo(string)"). */}
-              {tagInName ? null : <span className="sr-only">{` (${tag})`}</span>}
-            </>
-          ) : null}
-          {condition ? <span className="field-condition">{condition}</span> : null}
-          {/* A line of its own on screen; read out, its own sentence after what comes before. */}
-          {byDefault ? (
-            <span className="field-default">
-              <span className="sr-only"> </span>
-              {byDefault}
-            </span>
-          ) : null}
-        </>
-      ) : (
-        field.description
-      )
-    ) : undefined;
+    mode === 'arguments' ? (
+      parts.length > 0 ? (
+        <ArgumentHint parts={parts} />
+      ) : undefined
+    ) : (
+      field.description || undefined
+    );
   const ref = (element: HTMLElement | null) => controlRef(path, element);
   // Elicitation marks required fields for the browser too; its validation stays off (`noValidate`).
   // In an optional group the hint says when it is required: "required" read as well would say it twice.
@@ -240,8 +223,7 @@ function FieldControl(props: FieldControlProps) {
           label={
             tagInName ? (
               <>
-                {label}
-                <span className="sr-only">{` (${tag})`}</span>
+                {label} <span className="type-tag">({tag})</span>
               </>
             ) : (
               label
@@ -273,6 +255,31 @@ function FieldControl(props: FieldControlProps) {
       );
     }
   }
+}
+
+/**
+ * A tool argument's hint: the description, its type in brackets on the same line, then the
+ * condition and the default on lines of their own. What is seen is what is read, once.
+ */
+function ArgumentHint({ parts }: { parts: HintPart[] }) {
+  return (
+    <>
+      {parts.map(({ kind, text, joiner, line }) =>
+        line ? (
+          <span key={kind} className={kind === 'default' ? 'field-default' : 'field-condition'}>
+            {/* A space the page's text keeps (copied, or read as text): on screen the line break stands for it. */}
+            {joiner ? <span className="sr-only">{joiner}</span> : null}
+            {text}
+          </span>
+        ) : (
+          <Fragment key={kind}>
+            {joiner}
+            <span className={kind === 'type' ? 'type-tag' : undefined}>{text}</span>
+          </Fragment>
+        )
+      )}
+    </>
+  );
 }
 
 /** A fieldset with its legend, hint and error, wired as {@link FieldFrame} wires a control. */

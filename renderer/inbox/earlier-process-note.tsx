@@ -1,5 +1,5 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
+import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useAnswer } from './use-answer.js';
 
@@ -14,11 +14,7 @@ export function EarlierProcessNote({ item, note }: { item: InboxItem; note: stri
   return (
     <div className="banner banner-warning earlier-process">
       <p className="kept-note">{note}</p>
-      <ActionError
-        failure={answering.failure.failure}
-        onDismiss={answering.failure.clear}
-        dismissLabel={HIDE_MESSAGE}
-      />
+      <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
       <button
         type="button"
         {...busyProps(answering.busy)}

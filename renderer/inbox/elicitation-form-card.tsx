@@ -1,7 +1,7 @@
 import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE, correctingFailure } from '../components/action-error.js';
+import { ActionError, correctingFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
@@ -90,11 +90,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
         ) : (
           <p className="muted">This form has no fields.</p>
         )}
-        <ActionError
-          failure={answering.failure.failure}
-          onDismiss={answering.failure.clear}
-          dismissLabel={HIDE_MESSAGE}
-        />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
           <button type="submit" className="primary" {...busyProps(answering.busy)}>
             Submit

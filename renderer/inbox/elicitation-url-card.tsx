@@ -1,5 +1,5 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
+import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 import { messageOf } from './elicitation-form-card.js';
@@ -98,11 +98,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
           <code className="url">{rawUrl || '(no URL)'}</code>
         </p>
         <LinkWarning sentences={warnings} />
-        <ActionError
-          failure={answering.failure.failure}
-          onDismiss={answering.failure.clear}
-          dismissLabel={HIDE_MESSAGE}
-        />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
           <button
             type="button"

@@ -1,6 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import type { InputExchangeView } from '../../app/contract/input-exchanges.js';
-import { ActionError, HIDE_MESSAGE, useFailure } from '../components/action-error.js';
+import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
 import { ExternalLink } from '../components/external-link.js';
@@ -118,7 +118,7 @@ function ExchangeWaitingCard({
           Closed the page too soon? <ExternalLink href={link.href}>Open it again</ExternalLink>
         </p>
       ) : null}
-      <ActionError failure={failure.failure} onDismiss={failure.clear} dismissLabel={HIDE_MESSAGE} />
+      <ActionError failure={failure.failure} onDismiss={failure.clear} />
       <div className="actions">
         <button type="button" className="primary" {...busyProps(busy)} onClick={() => void act('exchanges.continue')}>
           I’ve finished in the browser — continue

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
+import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
@@ -294,11 +294,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             </div>
           </>
         )}
-        <ActionError
-          failure={answering.failure.failure}
-          onDismiss={answering.failure.clear}
-          dismissLabel={HIDE_MESSAGE}
-        />
+        <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
         <div className="actions">
           <button type="submit" className="primary" {...busyProps(answering.busy)}>
             {review ? 'Send answer' : failed ? 'Try again' : 'Approve'}

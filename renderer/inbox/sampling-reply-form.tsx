@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, HIDE_MESSAGE } from '../components/action-error.js';
+import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useHostDraft, useStartDraft } from './kept-draft.js';
@@ -109,11 +109,7 @@ export function SamplingReplyForm({
           />
         )}
       </FieldFrame>
-      <ActionError
-        failure={answering.failure.failure}
-        onDismiss={answering.failure.clear}
-        dismissLabel={HIDE_MESSAGE}
-      />
+      <ActionError failure={answering.failure.failure} onDismiss={answering.failure.clear} />
       <div className="actions">
         <button type="submit" className="primary" {...busyProps(answering.busy)}>
           Send reply

@@ -78,7 +78,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
   /** The visible failure box inside `place`. */
   const failureIn = (place: Locator) => place.locator('.action-error:not([hidden])');
 
-  it('Servers: a folder the host refuses says what failed, why and what to do, stays, and Dismiss hands the focus on', async () => {
+  it('Servers: a folder the host refuses says what failed, why and what to do, stays, and Hide message hands the focus on', async () => {
     await page.getByRole('link', { name: 'Servers', exact: true }).click();
     const card = page.locator('li[data-server-id="work"]');
     await openServerSettings(card);
@@ -96,7 +96,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     // It stays while the person goes on: typing in the field does not take it away.
     await folders.getByLabel('Folder path').fill('/no/such/folder/there');
     assert.equal(await box.isVisible(), true);
-    await box.getByRole('button', { name: 'Dismiss this message' }).click();
+    await box.getByRole('button', { name: 'Hide message' }).click();
     await box.waitFor({ state: 'hidden' });
     // The focus goes to the place's next control, not to the page.
     assert.equal(await page.evaluate(() => document.activeElement === document.body), false);
@@ -149,7 +149,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('link', { name: 'Servers', exact: true }).click();
     await first.box.waitFor();
-    await first.box.getByRole('button', { name: 'Dismiss this message' }).click();
+    await first.box.getByRole('button', { name: 'Hide message' }).click();
     await first.box.waitFor({ state: 'hidden' });
 
     const second = await add('refused-two', 'Refused two');
@@ -320,7 +320,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await row.getByRole('button', { name: /^Details of Question / }).click();
     const detail = page.locator('.task-detail');
     await failureIn(detail).waitFor();
-    await failureIn(detail).getByRole('button', { name: 'Dismiss this message' }).click();
+    await failureIn(detail).getByRole('button', { name: 'Hide message' }).click();
     await box.waitFor({ state: 'hidden' });
     await page.unrouteAll({ behavior: 'wait' });
     await detail.getByRole('button', { name: 'Cancel task' }).click();
@@ -359,7 +359,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await box.waitFor();
     assert.equal(await detail.getAttribute('data-task-key'), `received:${second.task.taskId}`);
     assert.equal(await detail.locator('ol.timeline').count(), 0, 'no timeline of the first task under the second');
-    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    assert.equal(await box.getByRole('button', { name: 'Hide message' }).count(), 0);
     await box.getByRole('button', { name: 'Retry' }).click();
     await detail.locator('ol.timeline').waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
@@ -393,7 +393,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     );
     assert.equal(await detail.getByText('No status change recorded yet.').count(), 0);
     // Nothing to dismiss it to: without the message the timeline would read as still loading.
-    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    assert.equal(await box.getByRole('button', { name: 'Hide message' }).count(), 0);
     await box.getByRole('button', { name: 'Retry' }).click();
     // The button went with the message: the focus is on the detail's title, not on the page.
     await page.waitForFunction(() => document.activeElement?.id === 'task-detail-title');
@@ -414,7 +414,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await history.locator('.history-count').textContent(),
       'No entries to show: the list could not be read.'
     );
-    assert.equal(await listBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    assert.equal(await listBox.getByRole('button', { name: 'Hide message' }).count(), 0);
     await listBox.getByRole('button', { name: 'Retry' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'heading-history');
     const entry = history.locator(`li[data-history-id="${key}"]`);
@@ -430,7 +430,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await entryBox.locator('.action-error-what').textContent(),
       'Could not load this entry. History cannot be read just now.'
     );
-    assert.equal(await entryBox.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    assert.equal(await entryBox.getByRole('button', { name: 'Hide message' }).count(), 0);
     await entryBox.getByRole('button', { name: 'Retry' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'history-detail-title');
     await entryDetail.locator('ol.timeline').waitFor();

@@ -632,6 +632,20 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     assert.equal(await dd.locator('code').textContent(), JSON.stringify({ message }));
     await less.click();
     await more.waitFor();
+
+    // A value a few characters past the cut shows whole: a newcomer saw "Show all (4 more characters)".
+    const nearly = `Cannot POST /mcp: ${'the server answered 404. '.repeat(6)}`.slice(0, 150);
+    assert.equal(JSON.stringify({ message: nearly }).length, 164);
+    d.fixture.host.audit.record({
+      type: 'tool.called',
+      serverId: 'desk',
+      detail: { tool: 'echo', arguments: { message: nearly }, outcome: 'result' }
+    });
+    d.fixture.host.audit.flush();
+    const whole = page.locator('table.audit tr', { hasText: 'Cannot POST /mcp' }).locator('.detail-pairs dd code');
+    await whole.waitFor();
+    assert.equal(await whole.textContent(), JSON.stringify({ message: nearly }));
+    assert.equal(await whole.locator('xpath=..').getByRole('button').count(), 0, 'no button for a few characters');
     assert.deepEqual(d.pageErrors, []);
   });
 

@@ -145,6 +145,16 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
     // A required list with no minimum is sent empty: the star alone would say it must have entries.
     assert.equal(await description(form.getByRole('group', { name: 'edits', exact: true })), '(list, may be empty)');
     assert.equal(await description(form.getByRole('group', { name: 'paths', exact: true })), '(list of text)');
+    // The page's text is what is read, once: not "list of text (list of text)".
+    const hintShown = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const hint = document.getElementById(`${element.getAttribute('aria-describedby')?.split(' ')[0]}`);
+        return [hint?.textContent, hint?.innerText];
+      });
+    assert.deepEqual(await hintShown(form.getByRole('group', { name: 'paths', exact: true })), [
+      '(list of text)',
+      '(list of text)'
+    ]);
     assert.equal(await description(form.getByRole('group', { name: 'options', exact: true })), '');
     // options is left out when left as it came: its encoding is asked for only once options is filled in.
     const encoding = form.getByRole('group', { name: 'options', exact: true }).getByLabel('encoding');

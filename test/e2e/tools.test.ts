@@ -140,10 +140,13 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     assert.equal(await button.textContent(), 'Close form');
     assert.equal(await button.getAttribute('aria-label'), 'Close form for work-required');
     // What Chromium hands a screen reader, not the markup: the type tag is a box of its own on screen only.
-    assert.equal(
-      await accessibleDescription(form.getByLabel('durationMs')),
-      'How long the work runs, on the server clock (whole number, at least 0)'
-    );
+    const said = 'How long the work runs, on the server clock (whole number, at least 0)';
+    assert.equal(await accessibleDescription(form.getByLabel('durationMs')), said);
+    // The page's own text says the same, once: copied, or read by a tool that reads the hint's text, it is not
+    // "clockwhole number, at least 0 (whole number, at least 0)".
+    const hint = form.locator(`#${await form.getByLabel('durationMs').getAttribute('id')}-hint`);
+    assert.equal(await hint.textContent(), said);
+    assert.equal(await hint.innerText(), said, 'as it shows');
     // Plain text needs no word of its own.
     assert.ok(!(await accessibleDescription(form.getByLabel('label'))), 'no description');
     await item.screenshot({ path: path.join(root, '.tmp/tools-form-open.png') });
@@ -194,6 +197,12 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await form.getByRole('button', { name: 'Call tool' }).click();
     await form.getByText('Must be 0 or more').waitFor();
     assert.equal(await form.locator('.action-error-what').textContent(), 'One field needs correcting.');
+    // Hidden with the words an Inbox card's message has (desk.test.ts), not "Dismiss" here and "Hide message" there.
+    assert.deepEqual(await form.locator('.action-error').getByRole('button').allTextContents(), ['Hide message']);
+    assert.equal(
+      await form.locator('.action-error').getByRole('button', { name: 'Hide message', exact: true }).count(),
+      1
+    );
     assert.equal(
       fixture.host.requestor.list().filter((task) => task.toolName === 'work-required').length,
       0,

@@ -159,127 +159,132 @@ export function ConversationSettings({
         if (event.key === 'Enter' && !unsaved && event.target instanceof HTMLInputElement) event.preventDefault();
       }}
     >
-      <div className="chat-settings-grid">
-        <label className="field">
-          <span>Title</span>
-          <input
-            ref={titleField}
-            type="text"
-            value={draft.title}
-            maxLength={200}
-            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
-          />
-        </label>
-        <label className="field">
-          <span>Provider</span>
-          <select
-            ref={providerField}
-            value={draft.providerId}
-            onChange={(e) => {
-              const next = providers.find((p) => p.id === e.target.value);
-              // Another provider's models are its own: the old model name would name nothing there.
-              // Its default model, as a new chat on it would start with.
-              const model = next ? (next.defaultModel ?? modelNamesOf(next)[0]) : undefined;
-              setDraft({ ...draft, providerId: e.target.value, model: model ?? draft.model });
-            }}
-          >
-            {provider ? null : <option value={draft.providerId}>Provider removed: choose another</option>}
-            {providers.map((p) => {
-              // A provider that lists no model has nothing to chat with: shown, so that its absence is not a puzzle.
-              const empty = modelNamesOf(p).length === 0;
-              return (
-                <option key={p.id} value={p.id} disabled={empty && p.id !== draft.providerId}>
-                  {empty ? `${p.name} (no models: add one under LLM providers)` : p.name}
+      {/* The fields scroll in a box of their own above Save and Delete, not under them: a field
+          scrolled to (by Tab too) shows whole, never behind the buttons. */}
+      <div className="chat-settings-fields">
+        <div className="chat-settings-grid">
+          <label className="field">
+            <span>Title</span>
+            <input
+              ref={titleField}
+              type="text"
+              value={draft.title}
+              maxLength={200}
+              onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Provider</span>
+            <select
+              ref={providerField}
+              value={draft.providerId}
+              onChange={(e) => {
+                const next = providers.find((p) => p.id === e.target.value);
+                // Another provider's models are its own: the old model name would name nothing there.
+                // Its default model, as a new chat on it would start with.
+                const model = next ? (next.defaultModel ?? modelNamesOf(next)[0]) : undefined;
+                setDraft({ ...draft, providerId: e.target.value, model: model ?? draft.model });
+              }}
+            >
+              {provider ? null : <option value={draft.providerId}>Provider removed: choose another</option>}
+              {providers.map((p) => {
+                // A provider that lists no model has nothing to chat with: shown, so that its absence is not a puzzle.
+                const empty = modelNamesOf(p).length === 0;
+                return (
+                  <option key={p.id} value={p.id} disabled={empty && p.id !== draft.providerId}>
+                    {empty ? `${p.name} (no models: add one under LLM providers)` : p.name}
+                  </option>
+                );
+              })}
+            </select>
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <select value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
+              {models.map((m) => (
+                <option key={m} value={m}>
+                  {m}
                 </option>
-              );
-            })}
-          </select>
-        </label>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Tool rounds per message</span>
+            <input
+              type="number"
+              min={1}
+              max={1000}
+              value={draft.maxToolRounds}
+              onChange={(e) =>
+                setDraft({ ...draft, maxToolRounds: Math.max(1, Math.min(1000, Number(e.target.value) || 1)) })
+              }
+            />
+          </label>
+        </div>
         <label className="field">
-          <span>Model</span>
-          <select value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
-            {models.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Tool rounds per message</span>
-          <input
-            type="number"
-            min={1}
-            max={1000}
-            value={draft.maxToolRounds}
-            onChange={(e) =>
-              setDraft({ ...draft, maxToolRounds: Math.max(1, Math.min(1000, Number(e.target.value) || 1)) })
-            }
+          <span>System prompt</span>
+          <textarea
+            rows={2}
+            value={draft.systemPrompt}
+            placeholder="Optional: how the model should behave in this conversation"
+            onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
           />
+        </label>
+        <fieldset className="chat-servers">
+          <legend>Servers whose tools the model may use</legend>
+          {servers.length === 0 ? (
+            <p className="muted small-text">No servers are configured.</p>
+          ) : (
+            <p className="field-hint">
+              Beside each chosen server: how its tool calls are handled in every conversation (saved at once).
+            </p>
+          )}
+          {servers.map((server) => {
+            const chosen = draft.serverIds.includes(server.id);
+            return (
+              <div key={server.id} className="chat-server-row">
+                <label className="checkbox-row">
+                  <input
+                    type="checkbox"
+                    checked={chosen}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        serverIds: e.target.checked
+                          ? [...draft.serverIds, server.id]
+                          : draft.serverIds.filter((id) => id !== server.id)
+                      })
+                    }
+                  />
+                  <span>
+                    {server.name}
+                    {server.state.status === 'ready' ? null : (
+                      <span className="muted small-text"> (not connected: its tools are not offered)</span>
+                    )}
+                  </span>
+                </label>
+                {chosen ? (
+                  <ServerPolicyControl
+                    name={server.name}
+                    policy={policies.policies[server.id]}
+                    onChange={(policy) => void policies.set(server.id, policy)}
+                  />
+                ) : null}
+              </div>
+            );
+          })}
+          <ActionError failure={policies.failure} onDismiss={policies.clear} />
+        </fieldset>
+        <label className="checkbox-row">
+          <input
+            type="checkbox"
+            checked={draft.imageInput}
+            onChange={(e) => setDraft({ ...draft, imageInput: e.target.checked })}
+          />
+          Send tool-result images to the model (turn off for text-only models)
         </label>
       </div>
-      <label className="field">
-        <span>System prompt</span>
-        <textarea
-          rows={2}
-          value={draft.systemPrompt}
-          placeholder="Optional: how the model should behave in this conversation"
-          onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
-        />
-      </label>
-      <fieldset className="chat-servers">
-        <legend>Servers whose tools the model may use</legend>
-        {servers.length === 0 ? (
-          <p className="muted small-text">No servers are configured.</p>
-        ) : (
-          <p className="field-hint">
-            Beside each chosen server: how its tool calls are handled in every conversation (saved at once).
-          </p>
-        )}
-        {servers.map((server) => {
-          const chosen = draft.serverIds.includes(server.id);
-          return (
-            <div key={server.id} className="chat-server-row">
-              <label className="checkbox-row">
-                <input
-                  type="checkbox"
-                  checked={chosen}
-                  onChange={(e) =>
-                    setDraft({
-                      ...draft,
-                      serverIds: e.target.checked
-                        ? [...draft.serverIds, server.id]
-                        : draft.serverIds.filter((id) => id !== server.id)
-                    })
-                  }
-                />
-                <span>
-                  {server.name}
-                  {server.state.status === 'ready' ? null : (
-                    <span className="muted small-text"> (not connected: its tools are not offered)</span>
-                  )}
-                </span>
-              </label>
-              {chosen ? (
-                <ServerPolicyControl
-                  name={server.name}
-                  policy={policies.policies[server.id]}
-                  onChange={(policy) => void policies.set(server.id, policy)}
-                />
-              ) : null}
-            </div>
-          );
-        })}
-        <ActionError failure={policies.failure} onDismiss={policies.clear} />
-      </fieldset>
-      <label className="checkbox-row">
-        <input
-          type="checkbox"
-          checked={draft.imageInput}
-          onChange={(e) => setDraft({ ...draft, imageInput: e.target.checked })}
-        />
-        Send tool-result images to the model (turn off for text-only models)
-      </label>
+      {/* Out of the scrolled fields: why Save failed shows by it, in sight. */}
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         <span className="actions">

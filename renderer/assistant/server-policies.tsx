@@ -5,11 +5,11 @@ import { useDesk } from '../shell/desk-context.js';
 
 /**
  * The modes, the one that lets most through last: the arrow keys on the closed list choose (and
- * so save) each mode they pass, and the list does not wrap, so going from Ask to Refuse does not
- * pass Run without asking.
+ * so save) each mode they pass, and the list does not wrap, so going from Ask me first to Refuse
+ * does not pass Run without asking. Worded as a server's sampling policy is (the Servers screen).
  */
 const MODES: Array<{ mode: AssistantToolPolicy['mode']; label: string }> = [
-  { mode: 'ask', label: 'Ask me' },
+  { mode: 'ask', label: 'Ask me first' },
   { mode: 'refuse', label: 'Refuse' },
   { mode: 'auto', label: 'Run without asking' }
 ];

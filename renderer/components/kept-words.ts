@@ -97,7 +97,9 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * follows; `compact`, "was kept until", which cannot be read as a time still to come). `gone`
  * (see {@link keptNoLonger}): once its time has passed it says so as above; before, "… no longer
  * keeps the task and its result" (`compact`, "no longer kept"), never a countdown. What is left is
- * rounded up to `unitMs` ("for 0 s more" would read as gone). `warned` warns as `warnAt` does: the
+ * rounded down to `unitMs`, so a row in whole minutes never says more than its detail in seconds
+ * does, nor more than is left; under one unit it is "for less than 1 min more" ("for 0 s more"
+ * would read as gone, and "only" adds nothing to it). `warned` warns as `warnAt` does: the
  * host said its time is nearly up. `lost`: no longer kept, whatever the time (its server lost it
  * before, and did not keep it until then). `anew` (see {@link KeptHold}): "Taskdesk keeps its
  * result; the server was started again since", or that the server may no longer keep it, never a
@@ -155,7 +157,8 @@ export function keptLine(
   // An end that is no date is a limit not known, not none.
   if (Number.isNaN(end)) return { words: `${lead()}for a time not known`, ended: false, warning: false };
   const warning = warned || (warnAt !== undefined && now >= Date.parse(warnAt));
-  const time = formatDuration(Math.ceil(left / unitMs) * unitMs);
-  const words = `${lead()}for ${warning ? 'only ' : ''}${time} more`;
+  const whole = Math.floor(left / unitMs) * unitMs;
+  const time = whole > 0 ? `${warning ? 'only ' : ''}${formatDuration(whole)}` : `less than ${formatDuration(unitMs)}`;
+  const words = `${lead()}for ${time} more`;
   return { words, ended: false, warning };
 }

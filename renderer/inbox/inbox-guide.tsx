@@ -1,18 +1,22 @@
 import { anyModel } from '../../app/contract/model-names.js';
 import { useDeskState } from '../shell/desk-context.js';
+import { deskIsNew } from './first-run.js';
 
 /**
  * What Taskdesk is for and the first step, at the top of the screen a first run opens on (the
- * Inbox), while no server is set up: nothing else there says it, and an empty Inbox only says
- * what is not there. Gone once a server exists. Its links are not named as the screens are (see
- * {@link InboxGuide}).
+ * Inbox), while the Desk is new (see {@link deskIsNew}: no server, or only the demo one Taskdesk
+ * added itself): nothing else there says it, and an empty Inbox only says what is not there. Gone
+ * once the person has a server of their own. With the demo server there, {@link InboxGuide} says
+ * what it needs to (the demo connected, no provider yet): the welcome does not say it again. Its
+ * links are not named as the screens are (see {@link InboxGuide}).
  */
 export function DeskWelcome() {
   const ready = useDeskState((state) => state.ready);
   const noServer = useDeskState((state) => state.servers.length === 0);
+  const isNew = useDeskState((state) => deskIsNew(state.servers));
   const hasProvider = useDeskState((state) => state.providers.length > 0);
   // Not before the lists are in: every Desk would greet its person as new while it loads.
-  if (!ready || !noServer) return null;
+  if (!ready || !isNew) return null;
   return (
     <div className="desk-welcome">
       <p>
@@ -21,9 +25,10 @@ export function DeskWelcome() {
       </p>
       <ul>
         <li>
-          <a href="#servers/add">Add a server</a>, or import yours from another app’s settings.
+          <a href="#servers/add">Add a server</a>
+          {noServer ? '' : ' of your own'}, or import yours from another app’s settings.
         </li>
-        {hasProvider ? null : (
+        {hasProvider || !noServer ? null : (
           <li>
             <a href="#providers">Add a model provider</a> to chat in the Assistant.
           </li>

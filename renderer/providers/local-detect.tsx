@@ -1,18 +1,32 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProviderSettings, SavedProvider } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { listingAnnouncement } from './model-listing.js';
 
-/** Detection of local LLM servers on their usual ports, with one-click adding. */
+const NONE_ANSWERED = 'No local server answered on the usual ports.';
+
+/**
+ * Detection of local LLM servers on their usual ports, with one-click adding. That none answered
+ * is said until the providers change (one added, removed, renamed or moved, here or elsewhere):
+ * after that it would read as about the providers now, which a look did not see.
+ */
 export function LocalDetect({ onAdded }: { onAdded: (saved: SavedProvider) => void }) {
   const { client, announce } = useDesk();
   const providers = useDeskState((state) => state.providers);
+  // Which providers there are, not how they fare: a run that changes a provider's health changes nothing here.
+  const which = providers.map((provider) => `${provider.id}\n${provider.name}\n${provider.baseURL}`).join('\n\n');
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const [candidates, setCandidates] = useState<ProviderSettings[]>([]);
   const { failure, fail, clear } = useFailure();
+  const seen = useRef(which);
+  useEffect(() => {
+    if (seen.current === which) return;
+    seen.current = which;
+    setStatus((said) => (said === NONE_ANSWERED ? '' : said));
+  }, [which]);
 
   const detect = async () => {
     if (busy) return;
@@ -23,9 +37,7 @@ export function LocalDetect({ onAdded }: { onAdded: (saved: SavedProvider) => vo
       const found = await client.call('providers.detect', {});
       setCandidates(found);
       setStatus(
-        found.length === 0
-          ? 'No local server answered on the usual ports.'
-          : `Found ${found.length} local server${found.length === 1 ? '' : 's'}.`
+        found.length === 0 ? NONE_ANSWERED : `Found ${found.length} local server${found.length === 1 ? '' : 's'}.`
       );
     } catch (error) {
       setCandidates([]);

@@ -6,11 +6,14 @@ export type ModelListing = NonNullable<SavedProvider['modelListing']>;
 /** At most this many model names in a sentence; the card's list shows them all. */
 const NAMED = 3;
 
-/** "Listed the 2 models it names: a, b." (the first few names, then how many more). */
+/**
+ * What the provider lists, said of it: "It lists one model: a.", "It lists 2 models: a, b." (the
+ * first few names, then how many more).
+ */
 export function foundSentence(models: readonly string[]): string {
   const named = models.slice(0, NAMED).join(', ');
   const more = models.length > NAMED ? ` and ${models.length - NAMED} more` : '';
-  return `Listed the ${models.length === 1 ? 'model' : `${models.length} models`} it names: ${named}${more}.`;
+  return `It lists ${models.length === 1 ? 'one model' : `${models.length} models`}: ${named}${more}.`;
 }
 
 /** What the Desk announces after a save that asked the provider for its models. */

@@ -38,8 +38,10 @@ export function AddServerForm({
 }) {
   const [generation, setGeneration] = useState(0);
   /**
-   * What the last add did, shown at the top of the fresh form until the next Add server (for one
-   * who comes back to the form from the new card): kept here, as the form itself is mounted anew.
+   * What the last add did, shown at the top of the fresh form (for one who comes back to the form
+   * from the new card) until the person starts the next server (edits a field) or adds it: kept
+   * here, as the form itself is mounted anew. Left while the next one is filled in, it would read
+   * as about that one.
    */
   const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean; reports: number } | undefined>(
     undefined
@@ -90,6 +92,7 @@ export function AddServerForm({
       key={generation}
       added={added}
       onSubmitting={() => setAdded(undefined)}
+      onEditing={() => setAdded(undefined)}
       onAdded={(id, words) => {
         setAdded({ id, words, reports });
         setGeneration((n) => n + 1);
@@ -103,12 +106,15 @@ export function AddServerForm({
 function AddServerFormBody({
   added,
   onSubmitting,
+  onEditing,
   onAdded,
   onConnected
 }: {
   /** What the last add did, shown under the heading; `failed`: added, but its connect failed. */
   added: { words: string; failed?: boolean } | undefined;
   onSubmitting: () => void;
+  /** The person changed a field: the next server is begun, and the last add's line goes. */
+  onEditing: () => void;
   onAdded: (id: string, words: string) => void;
   /** How the connect of an add went, once known: the line says it if it still shows that add. */
   onConnected: (id: string, words: string, failed: boolean) => void;
@@ -229,6 +235,7 @@ function AddServerFormBody({
         draft={draft}
         errors={errors}
         onChange={(next) => {
+          onEditing();
           setDraft(next);
           if (!idTyped && next.name !== draft.name) setId(suggestedId(next.name, taken));
         }}
@@ -248,6 +255,7 @@ function AddServerFormBody({
                 ref={(element) => register('id', element)}
                 value={id}
                 onChange={(event) => {
+                  onEditing();
                   setId(event.target.value);
                   // Emptied, it follows the name again from the next change of the name.
                   setIdTyped(event.target.value !== '');

@@ -21,7 +21,7 @@ interface SettingsLayout {
   providerWidth: number;
   /** Per server row: how far the centre of its policy choice is from the centre of its checkbox. */
   policyOffsets: number[];
-  /** How much of the form is out of sight below its own scroll box. */
+  /** How much of the fields is out of sight below their own scroll box. */
   hiddenBelow: number;
   /** Whether Save settings shows within the form's box. */
   saveInSight: boolean;
@@ -33,6 +33,7 @@ function measure(settings: Locator): Promise<SettingsLayout> {
     const boxes = Array.from(form.querySelectorAll('.chat-settings-grid input, .chat-settings-grid select'));
     const formBox = form.getBoundingClientRect();
     const save = form.querySelector('button[type="submit"]')!.getBoundingClientRect();
+    const fields = form.querySelector('.chat-settings-fields')!;
     return {
       fieldBottoms: [...new Set(boxes.map((box) => Math.round(box.getBoundingClientRect().bottom)))],
       promptWidth: Math.round(form.querySelector('textarea')!.getBoundingClientRect().width),
@@ -44,7 +45,7 @@ function measure(settings: Locator): Promise<SettingsLayout> {
         const checkbox = row.querySelector('input[type="checkbox"]')!.getBoundingClientRect();
         return select ? Math.abs(select.top + select.height / 2 - (checkbox.top + checkbox.height / 2)) : Infinity;
       }),
-      hiddenBelow: form.scrollHeight - form.clientHeight,
+      hiddenBelow: fields.scrollHeight - fields.clientHeight,
       saveInSight: save.top >= formBox.top && save.bottom <= formBox.bottom + 0.5
     };
   });
@@ -81,6 +82,12 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     for (const server of ['Server work', 'Server desk']) await settings.getByLabel(server, { exact: true }).check();
     for (const server of ['Server work', 'Server desk'])
       await settings.getByLabel(`Tool calls to ${server}`).and(page.locator(':enabled')).waitFor();
+    // In the words of a server's sampling policy on the Servers screen.
+    assert.deepEqual(await settings.getByLabel('Tool calls to Server work').locator('option').allTextContents(), [
+      'Ask me first',
+      'Refuse',
+      'Run without asking'
+    ]);
 
     for (const [width, rows] of [
       [1280, 1],
@@ -335,7 +342,7 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
       'Could not open this conversation. The conversation store is busy.'
     );
     // Nothing of it is shown: dismissed, the pane would read as still loading.
-    assert.equal(await box.getByRole('button', { name: 'Dismiss this message' }).count(), 0);
+    assert.equal(await box.getByRole('button', { name: 'Hide message' }).count(), 0);
     await page.unroute('**/api/call', refuse);
     await box.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('region', { name: 'Conversation Opened later' }).waitFor();
@@ -782,7 +789,8 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
       const shown = log.getBoundingClientRect();
       return {
         settings: Math.round(box.height),
-        settingsContent: form.scrollHeight,
+        settingsContent: form.querySelector('.chat-settings-fields')!.scrollHeight,
+        settingsRoom: form.querySelector('.chat-settings-fields')!.clientHeight,
         // The messages' own room, inside their padding, in lines of their text.
         lines:
           (log.clientHeight - parseFloat(logStyle.paddingTop) - parseFloat(logStyle.paddingBottom)) /
@@ -799,7 +807,7 @@ describe('the Assistant at a small window (800×600), and at 1280×800 with a no
     assert.ok(open.lines >= 3, `the messages keep ${open.lines.toFixed(1)} lines`);
     assert.ok(open.lastAnswerShown, 'the end of the conversation in sight under the settings');
     assert.ok(open.settings >= 160, `the settings keep ${open.settings}px`);
-    assert.ok(open.settingsContent > open.settings, 'the settings scroll inside');
+    assert.ok(open.settingsContent > open.settingsRoom, 'the settings scroll inside');
     assert.ok(open.saveInSight, 'Save settings in sight');
     assert.ok(open.closeInSight, 'Close settings in sight');
     assert.ok(open.composerInPane, 'the message box in the pane');
@@ -1119,6 +1127,129 @@ describe('the Assistant at 800×600 gives the chat the width: the list behind Co
       (m) => m.role === 'tool'
     );
     assert.equal(tool?.content, 'Published.');
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/** Where a focused control of the settings shows: its name, and what keeps it from being seen whole. */
+interface FocusedControl {
+  name: string;
+  /** Whether its box lies wholly within the window and every box that clips it (the settings' scroll area). */
+  withinSight: boolean;
+  /** Whether Save settings' bar covers part of it (never said of the bar's own buttons). */
+  underSaveBar: boolean;
+  /** Whether the control itself is what shows at its centre. */
+  onTop: boolean;
+}
+
+// No function declared inside the page function: tsx would name it with a helper the page lacks.
+function focusedInSettings(page: Page): Promise<FocusedControl | null> {
+  return page.evaluate(() => {
+    const control = document.activeElement as HTMLElement | null;
+    const form = control?.closest('.chat-settings');
+    if (!control || !form) return null;
+    const box = control.getBoundingClientRect();
+    // The part of the window that shows: the window, cut by each box that clips what overflows it.
+    let top = 0;
+    let left = 0;
+    let bottom = innerHeight;
+    let right = innerWidth;
+    for (let box = control.parentElement; box; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const outer = box.getBoundingClientRect();
+      top = Math.max(top, outer.top + box.clientTop);
+      left = Math.max(left, outer.left + box.clientLeft);
+      bottom = Math.min(bottom, outer.top + box.clientTop + box.clientHeight);
+      right = Math.min(right, outer.left + box.clientLeft + box.clientWidth);
+    }
+    const bar = form.querySelector(':scope > .actions')!.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const label = (control as HTMLInputElement).labels?.[0]?.textContent ?? control.getAttribute('aria-label');
+    return {
+      name: `${control.tagName.toLowerCase()} “${(label ?? control.textContent ?? '').trim()}”`,
+      withinSight:
+        box.top >= top - 0.5 && box.bottom <= bottom + 0.5 && box.left >= left - 0.5 && box.right <= right + 0.5,
+      underSaveBar:
+        !control.closest('.chat-settings > .actions') &&
+        box.bottom > bar.top + 0.5 &&
+        box.top < bar.bottom - 0.5 &&
+        box.right > bar.left &&
+        box.left < bar.right,
+      onTop: hit !== null && (hit === control || control.contains(hit))
+    };
+  });
+}
+
+describe('the Assistant’s conversation settings by keyboard: each control in sight as it takes the focus', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const settings = (): Locator => pane().getByRole('form', { name: 'Conversation settings' });
+  const servers = ['Server work', 'Server desk', 'Server more'];
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { work: peerServer('work'), desk: peerServer('desk'), more: peerServer('more') },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1280, height: 800 } }
+    );
+    page = d.page;
+    await saveFakeProvider(d.fixture.host, llm.baseURL);
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click();
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('scrolls each control to the focus whole, none under the Save settings bar, at 1280×800, 800×800 and 1280×600', async () => {
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByLabel('Your message').fill('Please echo something for me.');
+    await pane().getByLabel('Your message').press('Enter');
+    await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    for (const server of servers) await settings().getByLabel(server, { exact: true }).check();
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+
+    for (const [width, height] of [
+      [1280, 800],
+      [800, 800],
+      [1280, 600]
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await pane().getByRole('button', { name: 'Settings', exact: true }).click();
+      for (const server of servers)
+        await settings().getByLabel(`Tool calls to ${server}`).and(page.locator(':enabled')).waitFor();
+      await settings().getByLabel('Title').and(page.locator(':focus')).waitFor();
+      const seen: FocusedControl[] = [];
+      for (let control = await focusedInSettings(page); control; control = await focusedInSettings(page)) {
+        seen.push(control);
+        // The control the walk-through found half under the bar.
+        if (control.name.includes('Send tool-result images'))
+          await page.screenshot({ path: path.join(root, `.tmp/assistant-settings-images-${width}x${height}.png`) });
+        await page.keyboard.press('Tab');
+      }
+      const names = seen.map((control) => control.name);
+      for (const expected of [
+        'Send tool-result images to the model',
+        'Tool calls to Server more',
+        'Save settings',
+        'Delete conversation'
+      ])
+        assert.ok(
+          names.some((name) => name.includes(expected)),
+          `at ${width}×${height}: Tab reaches “${expected}” (${names.join(', ')})`
+        );
+      const hidden = seen.filter((control) => !control.withinSight || control.underSaveBar || !control.onTop);
+      assert.deepEqual(hidden, [], `at ${width}×${height}: controls not shown whole as they take the focus`);
+      await pane().getByRole('button', { name: 'Close settings' }).click();
+      await settings().waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -209,6 +209,12 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     assert.equal(await accessibleDescription(duration), 'Duration of the operation in seconds (number) Default: 10');
     const said = form.locator('.field-default', { hasText: 'Default: 10' });
     assert.ok(await said.isVisible(), 'seen, not only read');
+    // A newcomer read the hint's text as "Duration of the operation in secondsnumber (number) Default: 10".
+    assert.equal(
+      await said.locator('xpath=..').textContent(),
+      'Duration of the operation in seconds (number) Default: 10',
+      'the page’s text says each once, in order'
+    );
     const hint = await said.evaluate((element) => [
       element.getBoundingClientRect().top,
       element.previousElementSibling!.getBoundingClientRect().bottom
@@ -278,7 +284,7 @@ describe('a task of server-everything (simulate-research-query) in the Tasks det
     await card.locator('.meta', { hasText: '(Taskdesk asked for 1 h)' }).waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 5 min more, until .+ \(Taskdesk asked for 1 h\)/
+      /the server keeps the task and its result for 4 min more, until .+ \(Taskdesk asked for 1 h\)/
     );
     await form.getByRole('link', { name: 'its detail on Tasks' }).click();
     const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { addDemoServerIfNone, demoServerConfig } from '../../app/cli/demo-server.js';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
@@ -71,6 +72,39 @@ describe('the empty Inbox’s guide', () => {
     assert.equal(await welcome.count(), 0);
     assert.equal(await inbox.getByRole('link', { name: 'Add a server', exact: true }).count(), 0);
     assert.deepEqual(await inbox.locator('.inbox-guide li').last().textContent(), NO_PROVIDER);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('with only the demo server Taskdesk added, still says what Taskdesk is for, until the person adds a server', async () => {
+    // Real transports (no in-memory peers): the demo is the bundled server-everything over stdio.
+    const desk = await startDesk({}, { host: { transportFactory: undefined } });
+    desks.push(desk);
+    const { page, fixture } = desk;
+    // As browser mode and a first start do: Taskdesk adds the bundled demo server itself.
+    assert.equal(await addDemoServerIfNone(fixture.host, demoServerConfig()), true);
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    const guide = inbox.locator('.inbox-guide');
+    await guide.locator('li', { hasText: 'Connected: Everything (demo); call a tool to try it.' }).waitFor();
+    const welcome = inbox.locator('.desk-welcome');
+    assert.match((await welcome.locator('p').textContent()) ?? '', /^Taskdesk connects you to MCP servers, /);
+    // The guide under the empty Inbox says the demo is connected and no provider is set up: said once.
+    assert.deepEqual(await welcome.locator('li').allTextContents(), [
+      'Add a server of your own, or import yours from another app’s settings.'
+    ]);
+    assert.deepEqual(await guide.locator('li').allTextContents(), [
+      'Connected: Everything (demo); call a tool to try it.',
+      NO_PROVIDER
+    ]);
+    await welcome.getByRole('link', { name: 'Add a server', exact: true }).waitFor();
+
+    // A server of the person's own: the Desk is no longer new.
+    await fixture.host.call('servers.add', {
+      id: 'first',
+      name: 'First',
+      transport: { type: 'stdio', command: 'first-server-not-installed' }
+    });
+    await welcome.waitFor({ state: 'detached' });
+    await guide.locator('li', { hasText: 'Everything (demo)' }).waitFor();
     assert.deepEqual(desk.pageErrors, []);
   });
 

@@ -387,7 +387,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     const card = screen.locator('li[data-provider-id="quick"]');
     await card
       .locator('.provider-listing[data-listing="listed"]')
-      .getByText('Listed the 2 models it names: fake-small, fake-large.', { exact: true })
+      .getByText('It lists 2 models: fake-small, fake-large.', { exact: true })
       .waitFor();
     assert.deepEqual(
       await card.getByRole('list', { name: 'Models listed for Quick' }).getByRole('listitem').allTextContents(),
@@ -396,7 +396,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     assert.equal(await card.locator('.provider-no-model').count(), 0, 'usable at once: no "None listed"');
     await page
       .locator('.sr-only[aria-live="polite"]')
-      .getByText('Added Quick. Listed the 2 models it names: fake-small, fake-large.', { exact: true })
+      .getByText('Added Quick. It lists 2 models: fake-small, fake-large.', { exact: true })
       .waitFor();
     const { health, ...quick } = (await fixture.host.call('providers.list', {})).find((p) => p.id === 'quick')!;
     assert.deepEqual(quick, {
@@ -527,6 +527,25 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       hasKey: false
     });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says no local server answered only until the providers change', async () => {
+    // The local server stops: nothing answers on the port detection probes.
+    await local.close();
+    await screen.getByRole('button', { name: 'Detect local servers' }).click();
+    const status = screen.locator('.detect-status');
+    await status.getByText('No local server answered on the usual ports.', { exact: true }).waitFor();
+    // A provider added since: the line would read as about the providers now.
+    await form.getByRole('textbox', { name: 'Id', exact: true }).fill('later');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Later');
+    await form.getByLabel('Base URL').fill('https://api.example.com/v1');
+    await form.getByLabel('Model 1 name').fill('later-model');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await screen.locator('li[data-provider-id="later"]').waitFor();
+    await status.getByText('No local server answered on the usual ports.').waitFor({ state: 'detached' });
+    assert.equal(await status.textContent(), '');
+    await fixture.host.call('providers.remove', { providerId: 'later' });
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -980,7 +980,7 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it('drops the line of the last add once its server is renamed or removed, or something else on the screen reports', async () => {
+  it('drops the line of the last add once its server is renamed or removed, something else on the screen reports, or the next server is begun', async () => {
     const addForm = () => page.getByRole('form', { name: 'Add a server' });
     /** Adds a server of a URL nothing answers at, not connected: the form's line says "Added <name>.". */
     const add = async (id: string, name: string) => {
@@ -1018,7 +1018,16 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     await page.locator('li[data-server-id="line-three"]').waitFor({ state: 'detached' });
     await line.waitFor({ state: 'hidden' });
 
-    for (const serverId of ['line-one', 'line-two']) await host.call('servers.remove', { serverId });
+    // The next server begun (a field edited): the line would read as about the one being filled in.
+    line = await add('line-four', 'Line four');
+    await addForm().getByLabel('Name').fill('Line f');
+    await line.waitFor({ state: 'hidden' });
+    line = await add('line-five', 'Line five');
+    await addForm().getByLabel('Id').fill('line-s');
+    await line.waitFor({ state: 'hidden' });
+
+    for (const serverId of ['line-one', 'line-two', 'line-four', 'line-five'])
+      await host.call('servers.remove', { serverId });
     await page.locator('li[data-server-id="line-two"]').waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

@@ -129,10 +129,10 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await card.locator('.outcome-block .tool-result .text-block', { hasText: 'echo: hello from the desk' }).waitFor();
     assert.equal(await card.locator('.outcome-block > p').first().textContent(), 'Result:');
     assert.equal(await card.locator('.status-message').textContent(), 'done');
-    // The server's own ttl (ten minutes) is what the card says.
+    // The server's own ttl (ten minutes) is what the card says, less the moments gone since (in whole minutes).
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 10 min more, until /
+      /the server keeps the task and its result for 9 min more, until /
     );
     assert.equal(
       await card.getByRole('button', { name: /^(Cancel|Check) / }).count(),

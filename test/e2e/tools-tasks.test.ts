@@ -140,7 +140,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await card.locator('[data-status="working"]').waitFor();
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 1 h 30 min more, until /
+      /the server keeps the task and its result for 1 h 29 min more, until /
     );
     assert.equal(await card.locator('.meta time').last().getAttribute('datetime'), stored.expiresAt);
     assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * 60_000);
@@ -351,7 +351,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     const expiresAt = await card.locator('.meta time').last().getAttribute('datetime');
     assert.match(
       (await card.locator('.meta').textContent()) ?? '',
-      /the server keeps the task and its result for 1 h 30 min more, until /
+      /the server keeps the task and its result for 1 h 29 min more, until /
     );
     await page.clock.fastForward('01:31:00');
     await card
@@ -418,7 +418,7 @@ describe('a tool task’s card on the Tools screen, kept for less than asked, an
     await meta.getByText(/Taskdesk asked for 1 h/).waitFor();
     assert.match(
       (await meta.textContent()) ?? '',
-      /the server keeps the task and its result for [45] min more, until .+ \(Taskdesk asked for 1 h\)$/
+      /the server keeps the task and its result for [34] min more, until .+ \(Taskdesk asked for 1 h\)$/
     );
     assert.equal(((await card.textContent()) ?? '').match(/keeps|kept/g)?.length, 1, 'its lifetime said once');
     assert.deepEqual(d.pageErrors, []);

@@ -29,9 +29,9 @@ describe('how long a task is kept, in words', () => {
     assert.equal(keptWords('requested', { past: true }), 'The server kept the task and its result');
   });
 
-  it('counts down what is left, rounded up to the unit, and says "only" from warnAt, with no ⚠ in the words', () => {
+  it('counts down what is left, rounded down to the unit, and says "only" from warnAt, with no ⚠ in the words', () => {
     assert.deepEqual(keptLine('received', expiresAt, at('2030-01-01T10:00:00.500Z')), {
-      words: 'Taskdesk keeps the task and its result for 10 min more',
+      words: 'Taskdesk keeps the task and its result for 9 min 59 s more',
       ended: false,
       warning: false
     });
@@ -41,7 +41,7 @@ describe('how long a task is kept, in words', () => {
     );
     assert.equal(
       keptLine('requested', expiresAt, at('2030-01-01T10:00:30.000Z'), { unitMs: 60_000, midLine: true }).words,
-      'the server keeps the task and its result for 10 min more'
+      'the server keeps the task and its result for 9 min more'
     );
     assert.deepEqual(
       keptLine('received', expiresAt, at('2030-01-01T10:09:00.000Z'), { warnAt: '2030-01-01T10:08:00.000Z' }),
@@ -130,12 +130,34 @@ describe('how long a task is kept, in words', () => {
   });
 
   it('says the same in a row (in minutes) as in the detail when both count in minutes', () => {
-    // 4 min 32 s left: a row and a detail of a finished task both count in whole minutes, rounded up.
+    // 4 min 32 s left: a row and a detail of a finished task both count in whole minutes, rounded down.
     const now = at('2030-01-01T10:05:28.000Z');
     const row = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true }).words;
     const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000 }).words;
-    assert.equal(row, 'for 5 min more');
-    assert.equal(detail, 'The server keeps the task and its result for 5 min more');
+    assert.equal(row, 'for 4 min more');
+    assert.equal(detail, 'The server keeps the task and its result for 4 min more');
+  });
+
+  it('never says more is left than is: in minutes no more than in seconds, and under one unit "less than" it', () => {
+    // 4 min 30 s left, as a finished task's row (minutes) and a running one's (seconds) count it.
+    const now = at('2030-01-01T10:05:30.000Z');
+    assert.equal(keptLine('received', expiresAt, now, { unitMs: 60_000, compact: true }).words, 'for 4 min more');
+    assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'for 4 min 30 s more');
+    // A part of a second is not counted as a whole one.
+    assert.equal(
+      keptLine('received', expiresAt, at('2030-01-01T10:05:29.400Z'), { compact: true }).words,
+      'for 4 min 30 s more'
+    );
+    // Under one unit: never "0 s" (which would read as gone), nor "1 min" when less is left.
+    const late = at('2030-01-01T10:09:20.000Z');
+    assert.equal(
+      keptLine('received', expiresAt, late, { unitMs: 60_000, compact: true }).words,
+      'for less than 1 min more'
+    );
+    assert.deepEqual(
+      keptLine('requested', expiresAt, at('2030-01-01T10:09:59.500Z'), { warnAt: '2030-01-01T10:08:00.000Z' }),
+      { words: 'The server keeps the task and its result for less than 1 s more', ended: false, warning: true }
+    );
   });
 
   it('says a lost task is no longer kept even once its time has passed: its server did not keep it until then', () => {

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { foundSentence, listingAnnouncement } from '../../../renderer/providers/model-listing.js';
+
+describe('what a provider listed, in words', () => {
+  it('says how many models it lists and names the first few, one model as one', () => {
+    assert.equal(foundSentence(['paced']), 'It lists one model: paced.');
+    assert.equal(foundSentence(['fake-small', 'fake-large']), 'It lists 2 models: fake-small, fake-large.');
+    assert.equal(foundSentence(['a', 'b', 'c', 'd', 'e']), 'It lists 5 models: a, b, c and 2 more.');
+  });
+
+  it('announces the models a save listed, none, or why none could be', () => {
+    assert.equal(listingAnnouncement({ ok: true, models: ['paced'] }), 'It lists one model: paced.');
+    assert.equal(
+      listingAnnouncement({ ok: true, models: [] }),
+      'The provider names no models: add one by name with Edit.'
+    );
+    assert.equal(
+      listingAnnouncement({ ok: false, kind: 'http', message: 'The server answered 401.' }),
+      'No model could be listed: The server answered 401.'
+    );
+  });
+});

@@ -182,7 +182,9 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     llm.enqueue({ kind: 'text', tokens: ['Then this.'] });
     await box.press('Enter');
     await pane().locator('[data-role="assistant"]').getByText('Then this.').waitFor();
-    assert.equal(await box.inputValue(), '');
+    // The box empties once the host has taken the message (its answer to the send), which may come
+    // after the answer's first words, streamed on the event stream.
+    await page.waitForFunction((field) => (field as HTMLTextAreaElement).value === '', await box.elementHandle());
     assert.deepEqual(d.pageErrors, []);
   });
 

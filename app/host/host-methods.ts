@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -239,14 +240,20 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
         parts.inbox.some((item) => item.id === id && item.taskId !== undefined) && (await parts.drafts.keep(id, values))
     }),
     'tools.list': ({ serverId, refresh }) => parts.requestor.listTools(serverId, { refresh: refresh === true }),
-    'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId }) => {
+    'tools.call': async ({ serverId, name, arguments: args, asTask, ttlMs, callId: given }) => {
+      // Every call has an id (the Desk gives one; one is made here for a caller that gave none),
+      // so that a Cancel `tools.cancelCall` records ends the call in the log once, whoever made it.
+      const callId = given ?? `call-${randomUUID()}`;
+      // A second call under the id of one still running is refused before anything is recorded of it.
+      if (auditedCalls.has(callId) || parts.requestor.plainCalls.list().some((call) => call.callId === callId))
+        throw new HostError(JsonRpcCode.InvalidParams, `A call ${callId} is already running`);
       const audited = (type: 'tool.called' | 'tool.call-ended', detail: Record<string, unknown>, taskId?: string) =>
         parts.audit.record({
           type,
           serverId,
           ...(parts.registry.get(serverId) && { serverName: parts.registry.get(serverId)!.name }),
           ...(taskId !== undefined && { taskId }),
-          detail: { tool: name, ...detail, ...(callId !== undefined && { callId }) }
+          detail: { tool: name, ...detail, callId }
         });
       // Recorded as it is made, before what it causes (a server's question, a task), and how it
       // ended in an entry of its own: the log is append-only, dated as it is written.
@@ -259,12 +266,12 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
         audited('tool.call-ended', { outcome: 'task', outboundId: task.outboundId }, task.taskId);
       };
       const running = { cancelAudited: false };
-      if (callId !== undefined) auditedCalls.set(callId, running);
+      auditedCalls.set(callId, running);
       try {
         const outcome = await parts.requestor.callTool(serverId, name, args, {
           ...(asTask !== undefined && { asTask }),
           ...(ttlMs !== undefined && { ttlMs }),
-          ...(callId !== undefined && { callId }),
+          callId,
           onTask: taskCreated
         });
         if (outcome.type === 'result')
@@ -277,7 +284,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
         if (!ended && !(running.cancelAudited && detail.cancelledBy === 'you')) audited('tool.call-ended', detail);
         throw error;
       } finally {
-        if (callId !== undefined && auditedCalls.get(callId) === running) auditedCalls.delete(callId);
+        if (auditedCalls.get(callId) === running) auditedCalls.delete(callId);
       }
     },
     'tools.runningCalls': () => parts.requestor.plainCalls.list(),

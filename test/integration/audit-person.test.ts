@@ -96,19 +96,23 @@ describe('the audit log records what the person did', () => {
         arguments: { label: 'weekly', password: 'hunter2' }
       });
       assert.equal(outcome.type, 'result');
-      // The call as it was made, and how it ended, each in an entry of its own.
-      assert.deepEqual(await entries(host, 'tool'), [
+      // The call as it was made, and how it ended, each in an entry of its own, by the id Taskdesk
+      // gave the call (this caller gave none).
+      const tool = await entries(host, 'tool');
+      const callId = (tool[0]?.detail as { callId?: string } | undefined)?.callId;
+      assert.match(callId ?? '', /^call-/);
+      assert.deepEqual(tool, [
         {
           type: 'tool.called',
           serverId: 'a',
           serverName: 'Server a',
-          detail: { tool: 'work-forbidden', arguments: { label: 'weekly', password: '[redacted]' } }
+          detail: { tool: 'work-forbidden', arguments: { label: 'weekly', password: '[redacted]' }, callId }
         },
         {
           type: 'tool.call-ended',
           serverId: 'a',
           serverName: 'Server a',
-          detail: { tool: 'work-forbidden', outcome: 'result' }
+          detail: { tool: 'work-forbidden', outcome: 'result', callId }
         }
       ]);
 

@@ -26,6 +26,7 @@ import { listSources, resolveSource } from './message-sources.js';
 import type { SourceServer } from './source-server.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import { ToolRounds, type AssistantRequestor } from './tool-rounds.js';
+import { searchFolded } from '../contract/search-words.js';
 
 export type { AssistantRequestor } from './tool-rounds.js';
 
@@ -138,9 +139,9 @@ export class Assistant {
   }
 
   list(query?: string): ConversationSummary[] {
-    const needle = query?.trim().toLowerCase() ?? '';
+    const needle = searchFolded(query?.trim() ?? '');
     return [...this.#book.values()]
-      .filter((c) => needle === '' || c.title.toLowerCase().includes(needle))
+      .filter((c) => needle === '' || searchFolded(c.title).includes(needle))
       .map(conversationSummary)
       .sort(byActivity);
   }

@@ -39,7 +39,7 @@ const INBOX_ACTIONS: Record<string, string> = {
 };
 
 /**
- * A decision on a model request, given the server's question quoted (` “…”`), or '' without one:
+ * A decision on a model request, given the server's question quoted (`: “…”`), or '' without one:
  * only a person's decision on its Inbox card keeps one, as the Inbox's own entries name an item.
  */
 const SAMPLING_REQUEST: Record<string, (quote: string) => string> = {

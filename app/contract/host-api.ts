@@ -134,7 +134,13 @@ export const ServerConfigSchema = z.object({
    * (one given to `servers.add` is not taken), kept through edits. Absent for lists older builds
    * saved and for servers from the host's config.
    */
-  addedAt: z.string().optional()
+  addedAt: z.string().optional(),
+  /**
+   * `taskdesk` for a server Taskdesk added of its own accord (the bundled demo server on a first
+   * launch), not the person; set as it is saved (one given to `servers.add` is not taken), kept
+   * through edits.
+   */
+  addedBy: z.literal('taskdesk').optional()
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -186,6 +192,8 @@ export const ServerViewSchema = z.object({
   configured: z.literal(true).optional(),
   /** When the person added (or imported) it: see `ServerConfig.addedAt`. */
   addedAt: z.string().optional(),
+  /** `taskdesk` when Taskdesk added it, not the person: see `ServerConfig.addedBy`. */
+  addedBy: z.literal('taskdesk').optional(),
   state: ConnectionStateSchema
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

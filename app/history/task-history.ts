@@ -110,7 +110,7 @@ export class TaskHistory {
    */
   readonly #summaries = new Map<string, HistorySummary>();
   /**
-   * Each entry's lowercased search text (see `searchTextOf`), made the first time a search reads
+   * Each entry's folded search text (see `searchTextOf`), made the first time a search reads
    * it, not on the way of every call or request that ends, and forgotten when the entry changes.
    */
   readonly #searchTexts = new Map<string, string>();

@@ -955,7 +955,7 @@ export class Host {
    * The connect is started, not awaited.
    */
   async addServerByTaskdesk(input: ServerConfigInput): Promise<ServerView> {
-    const saved = await this.#servers.add(HostMethods['servers.add'].params.parse(input));
+    const saved = await this.#servers.add(HostMethods['servers.add'].params.parse(input), { byTaskdesk: true });
     recordServerAdded(this.audit, saved, 'taskdesk');
     await this.#announceChange('servers.add', {});
     void this.connect(saved.id).catch(() => undefined);
@@ -1023,6 +1023,7 @@ export class Host {
       ...(config.protocol !== undefined && config.protocol !== 'auto' && { protocol: config.protocol }),
       ...(!this.#registry.isSaved(config.id) && { configured: true as const }),
       ...(config.addedAt !== undefined && { addedAt: config.addedAt }),
+      ...(config.addedBy !== undefined && { addedBy: config.addedBy }),
       state: this.#viewState(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(
@@ -1079,7 +1080,8 @@ export class Host {
     const earlier = this.#unaskedRunNotices.get(failure.serverId);
     const index = earlier === undefined ? -1 : this.#warnings.indexOf(earlier);
     if (index !== -1) this.#warnings.splice(index, 1);
-    const warning = { ...unaskedRunNotice(failure), id: randomUUID() };
+    const kept = this.sampling.registry.get(failure.providerId) !== undefined;
+    const warning = { ...unaskedRunNotice(failure, kept), id: randomUUID() };
     this.#unaskedRunNotices.set(failure.serverId, warning);
     this.#warnings.push(warning);
     // An open window drops the one before too.

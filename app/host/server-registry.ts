@@ -34,7 +34,7 @@ export class ServerRegistry {
   }) {
     this.#now = options.now;
     this.#extra = options.extra.map((config) => {
-      const { addedAt: _notAdded, ...given } = ServerConfigSchema.parse(config);
+      const { addedAt: _notAdded, addedBy: _notBy, ...given } = ServerConfigSchema.parse(config);
       return given;
     });
     const narrowed = narrowToOwner(path.join(options.dir, 'servers.json'));
@@ -68,9 +68,17 @@ export class ServerRegistry {
     return this.list().find((config) => config.id === serverId);
   }
 
-  /** Saves a new server, dated now (`addedAt`); an id already in use is −32602. */
-  add(input: ServerConfigInput): ServerConfig {
-    const config = { ...ServerConfigSchema.parse(input), addedAt: new Date(this.#now()).toISOString() };
+  /**
+   * Saves a new server, dated now (`addedAt`), and marked `addedBy: 'taskdesk'` when Taskdesk adds
+   * it of its own accord (`byTaskdesk`); an id already in use is −32602.
+   */
+  add(input: ServerConfigInput, options: { byTaskdesk?: boolean } = {}): ServerConfig {
+    const { addedBy: _given, ...parsed } = ServerConfigSchema.parse(input);
+    const config: ServerConfig = {
+      ...parsed,
+      addedAt: new Date(this.#now()).toISOString(),
+      ...(options.byTaskdesk === true && { addedBy: 'taskdesk' as const })
+    };
     const taken = this.get(config.id);
     if (taken) {
       const message = `Id already used by ${taken.name}: choose another, or edit that server.`;
@@ -91,12 +99,16 @@ export class ServerRegistry {
 
   /** Replaces a saved server's config (same id). */
   update(input: ServerConfigInput): ServerConfig {
-    const { addedAt: _given, ...parsed } = ServerConfigSchema.parse(input);
+    const { addedAt: _given, addedBy: _givenBy, ...parsed } = ServerConfigSchema.parse(input);
     const index = this.#saved.findIndex((saved) => saved.id === parsed.id);
     if (index < 0) throw new HostError(JsonRpcCode.InvalidParams, `No saved server ${parsed.id}`);
-    // When it was added is no setting: kept as it was saved.
-    const addedAt = this.#saved[index]!.addedAt;
-    const config: ServerConfig = { ...parsed, ...(addedAt !== undefined && { addedAt }) };
+    // When it was added, and by whom, are no settings: kept as they were saved.
+    const { addedAt, addedBy } = this.#saved[index]!;
+    const config: ServerConfig = {
+      ...parsed,
+      ...(addedAt !== undefined && { addedAt }),
+      ...(addedBy !== undefined && { addedBy })
+    };
     const next = this.#saved.map((saved, at) => (at === index ? config : saved));
     this.#document.save(next);
     this.#saved.splice(index, 1, config);

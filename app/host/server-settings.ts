@@ -30,7 +30,7 @@ export class ServerSettingsStore {
   }
 
   /** Saves a new server; its secrets (and any Authorization header) go to the key store first. */
-  async add(input: ServerConfigInput): Promise<ServerConfig> {
+  async add(input: ServerConfigInput, options: { byTaskdesk?: boolean } = {}): Promise<ServerConfig> {
     const config = ServerConfigSchema.parse(input);
     const taken = this.#registry.get(config.id);
     if (taken) {
@@ -41,7 +41,7 @@ export class ServerSettingsStore {
     const { stored, values } = splitSecrets(config);
     for (const { id, value } of values) await this.#keys.set(id, value);
     try {
-      return this.#registry.add(stored);
+      return this.#registry.add(stored, options);
     } catch (error) {
       for (const { id } of values) await this.#keys.delete(id).catch(() => undefined);
       throw error;

@@ -9,7 +9,8 @@ export const TOOL_TASK_ENDED = 'tool.task-ended';
  * Records how each tool call run as a task ended, once per task: when nothing more will happen
  * to it (its outcome fetched, or it expired or was lost), with its state, who cancelled it,
  * Taskdesk's reason, the server's status message (not a completed task's) and, for an error, its
- * message (not a cancelled task's). `tool.called` recorded its start.
+ * message (not a cancelled task's). `tool.called` recorded its start, and `tool.call-ended` that it
+ * became a task.
  *
  * Tasks already finished when their records were loaded were recorded by the run that saw them
  * end; `finishedIds` names them, so that a later write of one (a retried save) records nothing.

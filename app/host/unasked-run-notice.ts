@@ -12,7 +12,10 @@ export type WarningLink = NonNullable<HostEventPayload<'store.warning'>['links']
  * Its links go where its last sentence sends the person, in that order: the provider's card under
  * LLM providers, then the Servers screen (where each server's card sets its model requests' policy).
  */
-export function unaskedRunNotice(failure: UnaskedRunFailure): { message: string; links: WarningLink[] } {
+export function unaskedRunNotice(
+  failure: UnaskedRunFailure,
+  providerKept = true
+): { message: string; links: WarningLink[] } {
   const { serverName, providerName, model } = failure;
   const why = failure.message.trim();
   const ended = /[.!?]$/.test(why) ? why : `${why}.`;
@@ -22,7 +25,13 @@ export function unaskedRunNotice(failure: UnaskedRunFailure): { message: string;
       `${providerName} (${model}): ${ended} ${serverName} was told only that the model could not be run. ` +
       `Check ${providerName} under LLM providers, or set ${serverName} to Ask me first on the Servers screen.`,
     links: [
-      { label: `Open ${providerName} in LLM providers`, href: `#providers/${encodeURIComponent(failure.providerId)}` },
+      // The provider's card, while there is one: one removed as the request was handed to it has none.
+      providerKept
+        ? {
+            label: `Open ${providerName} in LLM providers`,
+            href: `#providers/${encodeURIComponent(failure.providerId)}`
+          }
+        : { label: 'Open LLM providers', href: '#providers' },
       { label: 'Open the Servers screen', href: '#servers' }
     ]
   };

@@ -72,9 +72,10 @@ export class FileKeyStore implements KeyStore {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error) {
-      // Not the parser's words: V8 quotes the text around the fault, which here is part of a key.
-      throw new Error(`The API key file ${this.#file} is not valid JSON`, { cause: error });
+    } catch {
+      // Not the parser's error, as words or as a cause: V8 quotes the text around the fault, which
+      // here is part of a key.
+      throw new Error(`The API key file ${this.#file} is not valid JSON`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value))
       throw new Error(`The API key file ${this.#file} is not a JSON object`);

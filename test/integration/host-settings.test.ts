@@ -105,6 +105,25 @@ describe('host settings', () => {
         (await first.call('servers.list', {})).map((server) => server.id),
         ['everything']
       );
+      // Marked as Taskdesk's own addition (the Desk's first run tells it so, not by its id), kept
+      // through an edit; a server the person adds is not, whatever it says of itself.
+      const [added] = await first.call('servers.list', {});
+      assert.equal(added!.addedBy, 'taskdesk');
+      const { id: _id, editable: _editable, ...settings } = await first.call('servers.get', { serverId: 'everything' });
+      await first.call('servers.update', {
+        serverId: 'everything',
+        settings: { ...settings, name: 'Everything, renamed' }
+      });
+      assert.equal((await first.call('servers.list', {}))[0]!.addedBy, 'taskdesk');
+      await first.call('servers.add', {
+        id: 'mine',
+        name: 'Mine',
+        transport: { type: 'stdio', command: 'mcp-thing' },
+        addedBy: 'taskdesk',
+        autoConnect: false
+      });
+      assert.equal((await first.call('servers.list', {})).find((server) => server.id === 'mine')!.addedBy, undefined);
+      await first.call('servers.remove', { serverId: 'mine' });
       await first.call('servers.remove', { serverId: 'everything' });
       await first.close();
       const second = createHost({ dataDir: data.dir, autoConnect: false });

@@ -29,6 +29,13 @@ describe('the notice of a model run made without asking that failed', () => {
     ]);
   });
 
+  it('links the providers screen instead of a card that is gone, when the provider was removed', () => {
+    assert.deepEqual(unaskedRunNotice(failure, false).links, [
+      { label: 'Open LLM providers', href: '#providers' },
+      { label: 'Open the Servers screen', href: '#servers' }
+    ]);
+  });
+
   it('is a host warning the contract takes, its links kept', () => {
     const warning = { ...unaskedRunNotice(failure), id: 'w-1' };
     assert.deepEqual(HostEvents['store.warning'].parse(warning), warning);

@@ -598,8 +598,10 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     );
     const order = (await host.call('assistant.list', {})).map((c) => c.id);
     assert.ok(order.indexOf(a.id) > 0, 'the older conversation is below the newer one');
-    await host.call('assistant.update', { conversationId: a.id, title: 'Annual report', systemPrompt: null });
-    assert.equal((await host.call('assistant.list', { query: 'annual' }))[0]?.id, a.id);
+    await host.call('assistant.update', { conversationId: a.id, title: 'The year’s report', systemPrompt: null });
+    // The Desk's ’, found by the ' a person types (and the other way round).
+    assert.equal((await host.call('assistant.list', { query: "year's" }))[0]?.id, a.id);
+    assert.equal((await host.call('assistant.list', { query: 'YEAR’S REPORT' }))[0]?.id, a.id);
     // A rename is no activity: the conversation keeps its place in the list (it went to the top).
     assert.deepEqual(
       (await host.call('assistant.list', {})).map((c) => c.id),

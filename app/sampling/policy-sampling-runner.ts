@@ -199,6 +199,8 @@ export class PolicySamplingRunner implements SamplingRunner {
         const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
         if (!picked) {
           const gone = `The LLM provider "${decision.providerId}" is not configured.`;
+          // The person's decision is said as any approval's is, then why nothing ran.
+          this.#audit(context, 'sampling.request', 'approved', { ...at(choice), ...answeredItem(context, params) });
           this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: gone });
           if (!context.signal.aborted) {
             // Removed while the request waited (a provider that failed, replaced by another):

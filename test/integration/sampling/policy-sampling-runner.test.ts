@@ -398,7 +398,9 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       assert.equal(again.draft.providerId, 'fake', 'the draft offers one that is there');
       again.approve();
       assert.equal(textOf(await running), 'Paris.');
+      // Both approvals are said: the one whose provider was gone, then why nothing ran.
       assert.deepEqual(decisions(audit), [
+        'sampling.request:approved',
         'sampling.llm:failed',
         'sampling.request:approved',
         'sampling.llm:completed'
@@ -416,8 +418,8 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
         type: 'error',
         error: { code: -32800, message: 'Task t-1 was cancelled: by the requestor' }
       });
-      assert.deepEqual(decisions(audit), ['sampling.llm:failed']);
-      assert.equal(audit[0]!.reason, 'The LLM provider "removed-meanwhile" is not configured.');
+      assert.deepEqual(decisions(audit), ['sampling.request:approved', 'sampling.llm:failed']);
+      assert.equal(audit[1]!.reason, 'The LLM provider "removed-meanwhile" is not configured.');
     });
 
     it('is asked again with why after a restart, on the model and request of the failed try', async () => {

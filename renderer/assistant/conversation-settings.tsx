@@ -228,6 +228,10 @@ export function ConversationSettings({
             value={draft.systemPrompt}
             placeholder="Optional: how the model should behave in this conversation"
             onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
+            // Focused, a text area is scrolled only as far as its caret's line: at 800×600 its
+            // second line stayed cut by the foot of the fields' box. Shown whole, as the other
+            // fields are (the least scroll that does it; nothing moves when it is in sight).
+            onFocus={(e) => e.currentTarget.scrollIntoView({ block: 'nearest' })}
           />
         </label>
         <fieldset className="chat-servers">

@@ -1205,7 +1205,7 @@ describe('the Assistant’s conversation settings by keyboard: each control in s
     await llm?.close();
   });
 
-  it('scrolls each control to the focus whole, none under the Save settings bar, at 1280×800, 800×800 and 1280×600', async () => {
+  it('scrolls each control to the focus whole, none under the Save settings bar, at 1280×800, 800×800, 1280×600 and 800×600', async () => {
     await page.getByRole('button', { name: '+ New chat' }).click();
     await pane().getByLabel('Your message').fill('Please echo something for me.');
     await pane().getByLabel('Your message').press('Enter');
@@ -1218,7 +1218,8 @@ describe('the Assistant’s conversation settings by keyboard: each control in s
     for (const [width, height] of [
       [1280, 800],
       [800, 800],
-      [1280, 600]
+      [1280, 600],
+      [800, 600]
     ] as const) {
       await page.setViewportSize({ width, height });
       await pane().getByRole('button', { name: 'Settings', exact: true }).click();

@@ -173,7 +173,7 @@ export const ProviderCard = memo(function ProviderCard({
             <dd className="provider-health">
               {provider.health.ok ? 'Answering since ' : 'Failing since '}
               <DateTime iso={provider.health.since} />
-              {provider.health.message !== undefined && !testSays(test, provider.health.message)
+              {provider.health.message !== undefined && !failureInSight(test, shownListing, provider.health.message)
                 ? `: ${provider.health.message}`
                 : null}
             </dd>
@@ -280,11 +280,13 @@ function noModelText(name: string, listing: ModelListing | undefined): string {
 }
 
 /**
- * Whether the card's test result, in sight, says `failure` already: the health line then says
- * only since when, not the same sentence again (a later failure otherwise worded is still said).
+ * Whether the card says `failure` already, in sight: its test's result, or the failed listing of
+ * its save ("None listed: … <why>"). The health line then says only since when, not the same
+ * sentence again (a later failure otherwise worded is still said).
  */
-function testSays(test: TestState | undefined, failure: string): boolean {
-  return test?.kind === 'done' && !test.result.ok && test.result.message === failure;
+function failureInSight(test: TestState | undefined, listing: ModelListing | undefined, failure: string): boolean {
+  if (test?.kind === 'done') return !test.result.ok && test.result.message === failure;
+  return listing !== undefined && !listing.ok && listing.message === failure;
 }
 
 /** Why the card's last test or listing could not reach the provider, in the card's words; else undefined. */

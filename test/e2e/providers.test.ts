@@ -440,6 +440,10 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       .locator('.sr-only[aria-live="polite"]')
       .getByText(/^Added Away\. No model could be listed: Could not connect to Away/)
       .waitFor();
+    // Said once: the Calls line gives only since when its calls fail.
+    const calls = card.locator('.provider-health', { hasText: 'Failing since' });
+    await calls.waitFor();
+    assert.doesNotMatch((await calls.textContent()) ?? '', /Could not connect/);
     assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Add a provider', 'the save held');
     assert.deepEqual((await fixture.host.call('providers.list', {})).find((p) => p.id === 'away')?.models, []);
     // Test connection tries again; its result says what the listing said, in its place.

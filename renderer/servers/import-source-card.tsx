@@ -156,8 +156,8 @@ export function ImportSourceCard({
       // New here, it is added under its own name; numbered only when a server above it in this config takes that.
       const numbered = copies.get(server.key);
       return numbered === undefined
-        ? 'New to Taskdesk: it is added.'
-        : `New to Taskdesk: it is added, as “${numbered}” (a server above it takes its name).`;
+        ? 'New to Taskdesk: importing adds it.'
+        : `New to Taskdesk: importing adds it, as “${numbered}” (a server above it takes its name).`;
     }
     const has = 'Taskdesk already has a server with this id or name';
     if (nameChoice === 'skip') return `${has}: it is skipped.`;

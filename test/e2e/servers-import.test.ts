@@ -113,7 +113,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
       assert.equal(
         await row(section(kind), key)
           .locator('p.small-text')
-          .getByText('New to Taskdesk: it is added.', { exact: true })
+          .getByText('New to Taskdesk: importing adds it.', { exact: true })
           .count(),
         1,
         `${kind} ${key}`

@@ -75,7 +75,18 @@ function WarningLinks({ links }: { links: HostWarning['links'] }) {
     <ul className="host-warning-links">
       {inDesk.map((link) => (
         <li key={link.href}>
-          <a href={link.href}>{link.label}</a>
+          <a
+            href={link.href}
+            onClick={(event) => {
+              // To the screen already shown: no address changes, so nothing would. The person is
+              // taken to its top as the link would take them there from another screen.
+              if (location.hash !== link.href) return;
+              event.preventDefault();
+              focusScreenHeading();
+            }}
+          >
+            {link.label}
+          </a>
         </li>
       ))}
     </ul>

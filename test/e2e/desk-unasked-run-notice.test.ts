@@ -97,6 +97,11 @@ describe('the notice of a failed run made without asking, in headless Chromium a
     await page.waitForURL(/#servers$/);
     await page.waitForFunction(() => document.activeElement?.id === 'heading-servers');
     assert.equal(await page.locator('#screen-servers').isVisible(), true);
+    // Again, from the screen it leads to: the address does not change, and the focus goes to its top all the same.
+    const servers = banner.getByRole('link', { name: 'Open the Servers screen' });
+    await servers.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-servers');
     assert.equal(await page.locator('li[data-server-id="a"]').isVisible(), true);
     assert.deepEqual(d.pageErrors, []);
   });

@@ -245,7 +245,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       // so that a Cancel `tools.cancelCall` records ends the call in the log once, whoever made it.
       const callId = given ?? `call-${randomUUID()}`;
       // A second call under the id of one still running is refused before anything is recorded of it.
-      if (auditedCalls.has(callId) || parts.requestor.plainCalls.list().some((call) => call.callId === callId))
+      if (auditedCalls.has(callId) || parts.requestor.plainCalls.isRunning(callId))
         throw new HostError(JsonRpcCode.InvalidParams, `A call ${callId} is already running`);
       const audited = (type: 'tool.called' | 'tool.call-ended', detail: Record<string, unknown>, taskId?: string) =>
         parts.audit.record({

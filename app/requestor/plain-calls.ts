@@ -123,6 +123,11 @@ export class PlainCalls {
     }
   }
 
+  /** Whether a call by that id is running. */
+  isRunning(callId: string): boolean {
+    return this.#running.has(callId);
+  }
+
   /** Cancels a running call; false when there is none by that id. */
   cancel(callId: string): boolean {
     const running = this.#running.get(callId);

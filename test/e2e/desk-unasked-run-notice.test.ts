@@ -4,6 +4,7 @@ import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { saveUnreachableProvider } from '../support/assistant-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 /**
@@ -19,14 +20,7 @@ describe('the notice of a failed run made without asking, in headless Chromium a
   before(async () => {
     d = await startDesk({ a: peer }, { host: { keyStore: new InMemoryKeyStore() } });
     page = d.page;
-    // Nothing listens on port 9: every call of it fails.
-    await d.fixture.host.call('providers.save', {
-      id: 'broken',
-      name: 'Broken local',
-      baseURL: 'http://127.0.0.1:9/v1',
-      models: [{ name: 'gpt-test' }],
-      defaultModel: 'gpt-test'
-    });
+    await saveUnreachableProvider(d.fixture.host);
     await d.fixture.host.call('sampling.setPolicy', {
       serverId: 'a',
       policy: { mode: 'auto', reviewCompletion: false }

@@ -48,6 +48,21 @@ export async function saveFakeProvider(host: Host, baseURL: string, id = 'fake')
 }
 
 /**
+ * Saves "Broken local" (id `broken`, model `gpt-test`) at port 9 of loopback, where nothing
+ * listens: every call of it fails as an unreachable provider's does.
+ */
+export async function saveUnreachableProvider(host: Host): Promise<string> {
+  await host.call('providers.save', {
+    id: 'broken',
+    name: 'Broken local',
+    baseURL: 'http://127.0.0.1:9/v1',
+    models: [{ name: 'gpt-test' }],
+    defaultModel: 'gpt-test'
+  });
+  return 'broken';
+}
+
+/**
  * A conversations' journal sync on a disk that can be made full: while `full` is set, every
  * fdatasync fails with ENOSPC (as a full disk's does); otherwise it is the real one.
  */

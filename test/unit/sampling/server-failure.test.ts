@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ProviderFailureKind } from '../../../app/sampling/provider-failure.js';
+import { PROVIDER_FAILURE_KINDS } from '../../../app/sampling/provider-failure.js';
 import { failureForServer, failureOf, failureNote } from '../../../app/sampling/server-failure.js';
 
-const kinds: ProviderFailureKind[] = [
-  'auth',
-  'forbidden',
-  'model-not-found',
-  'bad-request',
-  'rate-limited',
-  'server-error',
-  'timeout',
-  'unreachable',
-  'dropped',
-  'bad-response'
-];
+// Every kind but a cancel, which is the receiver's own error.
+const kinds = PROVIDER_FAILURE_KINDS.filter((kind) => kind !== 'cancelled');
 
 describe('what a server is told of a provider failure', () => {
   it('one generic sentence a kind, with data.kind only: no provider id, model, status or words', () => {

@@ -10,7 +10,7 @@ import type {
 } from '../contract/outbound-tasks.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
-import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
+import { TaskdeskCancelled } from '../requestor/plain-calls.js';
 import type { InputExchanges } from '../requestor/input-exchanges.js';
 import type { InputExchangeView } from '../contract/input-exchanges.js';
 import { auditArguments } from './audit-arguments.js';
@@ -57,14 +57,11 @@ const OPEN_CALL = new Set(['pending-approval', 'running', 'task']);
 
 /**
  * Whether a plain call ended by `tools.cancelCall` (the person's Cancel): the requestor rejects it
- * with its abort reason, −32800. Taskdesk's closing cancels with the same code, in other words.
+ * with its abort reason, a {@link TaskdeskCancelled} by `you`. Taskdesk's closing cancels with
+ * the same code, and a server may answer −32800 of its own: neither is the person's doing.
  */
 function cancelledByPerson(problem: unknown): boolean {
-  return (
-    problem instanceof HostError &&
-    problem.code === JsonRpcCode.RequestCancelled &&
-    problem.message !== STOPPED_WHILE_RUNNING
-  );
+  return problem instanceof TaskdeskCancelled && problem.by === 'you';
 }
 
 /** Options of {@link ToolRounds}. */

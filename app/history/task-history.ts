@@ -354,7 +354,8 @@ export class TaskHistory {
       title: titleOfRequested(call.toolName),
       status,
       // The person cancels a plain call (Cancel, or Stop in a conversation), or Taskdesk's
-      // closing does (its reason as the status message); a server cannot.
+      // closing does (its reason as the status message). A server that answers −32800 of its
+      // own ends the call `failed`, its error saying so (`PlainCalls.run`): never "by you".
       ...(status === 'cancelled' && { cancelledBy: ended.cancelledBy ?? ('you' as const) }),
       ...(ended.cancelledBy !== undefined && call.error && { statusMessage: call.error.message }),
       createdAt: call.startedAt,

@@ -14,6 +14,7 @@ import { InputExchangeStore } from './input-exchange-store.js';
 import { isLegacyPeer } from './legacy-exchange-peer.js';
 import type { InputRequest, ModernPeer } from './modern-task-follower.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
+import { TaskdeskCancelled } from './plain-calls.js';
 import { isLocalFailure, toHostError } from './task-rpc.js';
 
 /**
@@ -257,7 +258,7 @@ export class InputExchanges {
   /** Ends an exchange in progress: questions withdrawn, no retry sent. */
   cancel(exchangeId: string): InputExchangeView {
     const run = this.#running.get(exchangeId);
-    if (run) run.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
+    if (run) run.controller.abort(new TaskdeskCancelled('you'));
     const view = this.#running.get(exchangeId)?.view ?? this.#ended.get(exchangeId);
     if (!view) throw new HostError(JsonRpcCode.InvalidParams, `No exchange ${JSON.stringify(exchangeId)}.`);
     return structuredClone(view);

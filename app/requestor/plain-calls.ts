@@ -12,6 +12,21 @@ const REQUEST_TIMEOUT = -32001;
 export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
 
 /**
+ * A −32800 Taskdesk itself ended a call with: `you` for the person's Cancel (of the call, or of
+ * the exchange it became), `taskdesk` for Taskdesk's closing ({@link STOPPED_WHILE_RUNNING}).
+ * Known as Taskdesk's by what it is, not by its words: a server may answer a call with −32800
+ * of its own, in any words, and that end is the server's doing.
+ */
+export class TaskdeskCancelled extends HostError {
+  readonly by: 'you' | 'taskdesk';
+  constructor(by: 'you' | 'taskdesk', message = by === 'you' ? 'Cancelled by you' : STOPPED_WHILE_RUNNING) {
+    super(JsonRpcCode.RequestCancelled, message);
+    this.name = 'TaskdeskCancelled';
+    this.by = by;
+  }
+}
+
+/**
  * Far beyond any idle timeout: the SDK's own request timeout is kept out of the way, since it
  * runs on real timers and cannot be paused while a person answers; {@link PlainCalls} times
  * calls out on the host's clock instead.
@@ -71,7 +86,9 @@ export class PlainCalls {
   }
 
   /**
-   * Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800.
+   * Runs one call through `send`; resolves or rejects as it does, or with −32001 / −32800. A
+   * −32800 the server answered with, when Taskdesk did not cancel the call, ends it `failed` and
+   * rejects saying the server ended it itself, with the server's message.
    * `ended` is told once the call has ended, with its last view and what `send` resolved to
    * (undefined when it failed or was cancelled), and `taskdesk` when {@link stopAll} ended it.
    */
@@ -115,9 +132,21 @@ export class PlainCalls {
       this.#end(running, 'completed', undefined, result);
       return result;
     } catch (error) {
-      const reason: unknown = running.controller.signal.aborted ? running.controller.signal.reason : error;
+      const { signal } = running.controller;
+      const reason: unknown = signal.aborted ? signal.reason : error;
       const failure = reason instanceof HostError ? reason : error;
       const data = toErrorData(failure);
+      if (data.code === JsonRpcCode.RequestCancelled && !signal.aborted && !(failure instanceof TaskdeskCancelled)) {
+        // The server answered −32800 of its own accord: nobody here cancelled the call, so it
+        // failed, in the server's words (its code and data kept), never "cancelled by you".
+        const ended = new HostError(
+          data.code,
+          `The server "${running.view.serverName}" ended the call itself: ${data.message}`,
+          data.data
+        );
+        this.#end(running, 'failed', toErrorData(ended));
+        throw ended;
+      }
       this.#end(running, data.code === JsonRpcCode.RequestCancelled ? 'cancelled' : 'failed', data);
       throw failure;
     }
@@ -135,7 +164,7 @@ export class PlainCalls {
     const { serverId, toolName, startedAt } = running.view;
     this.#stopped.push({ serverId, toolName, startedAt, stoppedAt: this.#now() });
     if (this.#stopped.length > STOPPED_KEPT) this.#stopped.shift();
-    running.controller.abort(new HostError(JsonRpcCode.RequestCancelled, 'Cancelled by you'));
+    running.controller.abort(new TaskdeskCancelled('you'));
     return true;
   }
 
@@ -159,10 +188,10 @@ export class PlainCalls {
    * server is told as by {@link cancel}; its caller's promise rejects with that reason.
    */
   stopAll(): void {
-    const error = { code: JsonRpcCode.RequestCancelled, message: STOPPED_WHILE_RUNNING };
     for (const running of [...this.#running.values()]) {
-      this.#end(running, 'cancelled', error, undefined, 'taskdesk');
-      running.controller.abort(new HostError(error.code, error.message));
+      const stopped = new TaskdeskCancelled('taskdesk');
+      this.#end(running, 'cancelled', toErrorData(stopped), undefined, 'taskdesk');
+      running.controller.abort(stopped);
     }
   }
 

@@ -108,6 +108,7 @@ export class SamplingSetup {
     const policyRunner = new PolicySamplingRunner({
       sampler: llm,
       gate: new InboxApprovalGate(options.inbox, options.origin),
+      origin: options.origin,
       policyFor: (serverId) => this.policyFor(serverId),
       audit: ({ at: _at, type, serverId, serverName, taskId, ...detail }) => {
         options.audit.record({

@@ -15,7 +15,7 @@ import {
   type SamplingDraft,
   type Withdrawn
 } from './approval-gate.js';
-import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
+import { WAITING_IN_INBOX, type OriginLookup } from '../inbox/inbox-runners.js';
 import { failureForServer, failureNote } from './server-failure.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
@@ -62,6 +62,11 @@ export interface PolicySamplingRunnerOptions {
    * it comes in: that task has ended or was forgotten. Undefined while it runs.
    */
   lateReason?: (serverId: string, relatedTaskId: string) => string | undefined;
+  /**
+   * What a request asked for one of Taskdesk's own calls (its related task) came from: the tool,
+   * prompt or resource, as the Inbox item names it. Its entries say so (see {@link AuditedOrigin}).
+   */
+  origin?: OriginLookup;
 }
 
 /** A model run made without asking that failed: which server asked, on which provider and model, and why. */
@@ -99,6 +104,8 @@ export class PolicySamplingRunner implements SamplingRunner {
   }
   readonly #options: PolicySamplingRunnerOptions;
   readonly #clock: Clock;
+  /** Each run's origin, looked up as it starts (see `run`). */
+  readonly #origins = new WeakMap<WorkContext, AuditedOrigin>();
 
   constructor(options: PolicySamplingRunnerOptions) {
     this.#options = options;
@@ -107,6 +114,9 @@ export class PolicySamplingRunner implements SamplingRunner {
 
   async run(params: CreateMessageRequestParams, context: WorkContext): Promise<SamplingOutcome> {
     const { sampler, gate } = this.#options;
+    // Looked up once, as the request comes in: the call it came from answers only while it runs,
+    // and an entry written after it ended (the request withdrawn with it) names it all the same.
+    this.#origins.set(context, this.#originOf(context));
     const policy = this.#options.policyFor(context.serverId);
 
     if (policy.mode === 'refuse') {
@@ -396,6 +406,14 @@ export class PolicySamplingRunner implements SamplingRunner {
     }
   }
 
+  /** The origin a request's entries carry: none without a related task, or once its call has ended. */
+  #originOf(context: WorkContext): AuditedOrigin {
+    const described =
+      context.relatedTaskId !== undefined ? this.#options.origin?.(context.serverId, context.relatedTaskId) : undefined;
+    if (!described) return {};
+    return { origin: described.words, ...(described.call && { relatedCall: true as const }) };
+  }
+
   #audit(
     context: WorkContext,
     type: SamplingAuditEvent['type'],
@@ -409,10 +427,17 @@ export class PolicySamplingRunner implements SamplingRunner {
       ...(context.taskId ? { taskId: context.taskId } : {}),
       decision,
       ...extra,
+      ...this.#origins.get(context),
       at: this.#clock.now()
     });
   }
 }
+
+/**
+ * What every entry of a request says of the call of Taskdesk's it was asked for: its words
+ * ("tool ask-name"), never its arguments or result.
+ */
+type AuditedOrigin = Pick<SamplingAuditEvent, 'origin' | 'relatedCall'>;
 
 /** What a decision's entry says of the Inbox item a person answered (see {@link answeredItem}). */
 type AnsweredItem = Pick<SamplingAuditEvent, 'question' | 'relatedTaskId'>;

@@ -12,9 +12,10 @@ import type { SamplingRequestPart, SamplingResultPart } from '../contract/reques
  * - `sampling.completion`: the person's review of the answer (`approved`,
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
- * Holds ids, model names, messages and the names of changed parts only: never a key, never
- * prompt text, but for a person's decision the short preview of the server's question the Inbox's
- * own `inbox.*` entries name an item by (`question`), never what the person wrote.
+ * Holds ids, model names, messages, the names of changed parts and of what asked (`origin`) only:
+ * never a key, never prompt text, but for a person's decision the short preview of the server's
+ * question the Inbox's own `inbox.*` entries name an item by (`question`), never what the person
+ * wrote.
  */
 export interface SamplingAuditEvent {
   type: 'sampling.request' | 'sampling.llm' | 'sampling.completion';
@@ -39,6 +40,14 @@ export interface SamplingAuditEvent {
   question?: string;
   /** For a person's decision, the task of Taskdesk's the request was asked for, when there is one. */
   relatedTaskId?: string;
+  /**
+   * What the request came from, when a server asked it for one of Taskdesk's own calls: its tool,
+   * prompt or resource in words ("tool ask-name"), as the Inbox item says it. On every entry of
+   * the request, never with the call's arguments or result.
+   */
+  origin?: string;
+  /** With `origin`: it is a multi round-trip request of Taskdesk's (MCP 2026-07-28), not a task. */
+  relatedCall?: true;
   /** Milliseconds since the epoch, from the injected clock. */
   at: number;
 }

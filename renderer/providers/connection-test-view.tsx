@@ -1,4 +1,5 @@
 import type { HostResult, ProviderView } from '../../app/contract/host-api.js';
+import { listsWords } from './model-listing.js';
 
 /** Where a "Test connection" stands. */
 export type TestState =
@@ -41,11 +42,10 @@ export function ConnectionTestView({
       ) : null}
       {result?.ok ? (
         <>
+          {/* In the card's words (foundSentence); the list below names them all, not the first few. */}
           <p>
             <strong>Connected. </strong>
-            {result.models.length === 0
-              ? 'The server lists no models.'
-              : `${result.models.length} model${result.models.length === 1 ? '' : 's'}:`}
+            {result.models.length === 0 ? 'The server lists no models.' : `${listsWords(result.models.length)}:`}
           </p>
           {result.models.length > 0 ? (
             <ul className="model-list" aria-label={`Models of ${provider.name}`}>

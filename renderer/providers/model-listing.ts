@@ -7,13 +7,21 @@ export type ModelListing = NonNullable<SavedProvider['modelListing']>;
 const NAMED = 3;
 
 /**
+ * How many models the provider lists, said as the card says it: "It lists one model", "It lists 2
+ * models"; a colon and the names follow.
+ */
+export function listsWords(count: number): string {
+  return `It lists ${count === 1 ? 'one model' : `${count} models`}`;
+}
+
+/**
  * What the provider lists, said of it: "It lists one model: a.", "It lists 2 models: a, b." (the
  * first few names, then how many more).
  */
 export function foundSentence(models: readonly string[]): string {
   const named = models.slice(0, NAMED).join(', ');
   const more = models.length > NAMED ? ` and ${models.length - NAMED} more` : '';
-  return `It lists ${models.length === 1 ? 'one model' : `${models.length} models`}: ${named}${more}.`;
+  return `${listsWords(models.length)}: ${named}${more}.`;
 }
 
 /** What the Desk announces after a save that asked the provider for its models. */

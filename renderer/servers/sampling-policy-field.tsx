@@ -18,6 +18,42 @@ export function refuseWillWords(count: number): string {
   return `Refuse turns ${count === 1 ? 'it' : 'them'} down now.`;
 }
 
+/**
+ * What the confirmation of Refuse says of the requests that wait now: how many and what Refuse does
+ * to them, or, when none waits any more (answered, or withdrawn, while it asked), that Refuse
+ * turns down only those still to come.
+ */
+export function refuseAskWords(count: number, serverName: string): string {
+  return count > 0
+    ? `${waitingRequestsWords(count, serverName)}: ${refuseWillWords(count)}`
+    : `No model request from ${serverName} waits in the Inbox any more: Refuse turns down only those that come from now on.`;
+}
+
+/** The agreeing button of the confirmation of Refuse, for the requests that wait now. */
+export function refuseAskLabel(count: number): string {
+  return count === 0 ? 'Refuse' : count === 1 ? 'Refuse it' : 'Refuse them';
+}
+
+/**
+ * How many of a server's model requests wait in the Inbox (for approval, a reply or review): the
+ * host answers them as refused when Refuse is saved (`sampling.setPolicy`).
+ */
+function useWaitingRequests(serverId: string): number {
+  return useDeskState(
+    (state) => state.inbox.filter((item) => item.serverId === serverId && item.kind !== 'elicitation').length
+  );
+}
+
+// The confirmation's words, rendered by the dialog inside the Desk: they follow requests that come,
+// or are answered, while it asks.
+function RefuseAskBody({ serverId, serverName }: { serverId: string; serverName: string }) {
+  return <p>{refuseAskWords(useWaitingRequests(serverId), serverName)}</p>;
+}
+
+function RefuseAskLabel({ serverId }: { serverId: string }) {
+  return <>{refuseAskLabel(useWaitingRequests(serverId))}</>;
+}
+
 /** What Refuse did to the requests that waited, in words, after "Saved.". */
 export function refusedRequestsWords(count: number, serverName: string): string {
   return count === 1
@@ -69,11 +105,8 @@ export function SamplingPolicyField({
   const [pending, setPending] = useState<SamplingPolicy['mode'] | undefined>(undefined);
   const arrowed = useRef(false);
   const { confirm, announce } = useDesk();
-  // Its model requests waiting in the Inbox (for approval, a reply or review): the host answers
-  // them as refused when Refuse is saved (`sampling.setPolicy`), so the person is told first.
-  const waiting = useDeskState(
-    (state) => state.inbox.filter((item) => item.serverId === serverId && item.kind !== 'elicitation').length
-  );
+  // Its model requests waiting in the Inbox: Refuse answers them as refused, so the person is told first.
+  const waiting = useWaitingRequests(serverId);
   /** A confirmation of Refuse is open: the choice is held until it is answered. */
   const [asking, setAsking] = useState(false);
   // The same, read by handlers that run before a render (the blur as the dialog takes the focus).
@@ -91,8 +124,8 @@ export function SamplingPolicyField({
       setAsking(true);
       const agreed = await confirm({
         title: `Refuse model requests from ${serverName}?`,
-        body: <p>{`${waitingRequestsWords(count, serverName)}: ${refuseWillWords(count)}`}</p>,
-        confirmLabel: count === 1 ? 'Refuse it' : 'Refuse them',
+        body: <RefuseAskBody serverId={serverId} serverName={serverName} />,
+        confirmLabel: <RefuseAskLabel serverId={serverId} />,
         danger: true
       });
       askingNow.current = false;

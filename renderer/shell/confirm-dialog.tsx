@@ -3,8 +3,13 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactNod
 /** What a confirmation asks. */
 export interface ConfirmRequest {
   title: string;
+  /**
+   * What it asks, in a sentence or two. The dialog renders inside the Desk, so an element of a
+   * component that reads the Desk's state (`useDeskState`) follows what changes while it is open.
+   */
   body: ReactNode;
-  confirmLabel: string;
+  /** The agreeing button's words: text, or an element that follows the Desk's state as `body` may. */
+  confirmLabel: ReactNode;
   /**
    * The safe answer's words (Cancel by default): another where "Cancel" would read as the very
    * action next to the button that asked (a running task's Cancel beside its Forget).

@@ -164,6 +164,8 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     await card.getByRole('button', { name: 'Test connection to Cloud LLM' }).click();
     const result = card.locator('.test-result[data-test="ok"]');
     await result.waitFor();
+    // In the card's words ("It lists 2 models: …"), the list naming them all.
+    assert.equal(await result.locator('p').first().textContent(), 'Connected. It lists 2 models:');
     assert.deepEqual(
       await result.getByRole('list', { name: 'Models of Cloud LLM' }).getByRole('listitem').allTextContents(),
       ['fake-small', 'fake-large']

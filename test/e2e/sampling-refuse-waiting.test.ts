@@ -82,7 +82,7 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('says how many the host refused, not how many waited when it asked: one came while it asked', async () => {
+  it('follows what waits while it asks: one that came makes it "Refuse them", and the host refuses both', async () => {
     await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
     const ask = (text: string) =>
       peer.server
@@ -105,14 +105,55 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     await policy.getByRole('radio', { name: 'Refuse' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('1 model request from Server p waits in the Inbox: Refuse turns it down now.').waitFor();
+    await dialog.getByRole('button', { name: 'Refuse it', exact: true }).waitFor();
     const second = ask('Came while asked');
     await inboxHolds(d.fixture.host, 2);
-    await dialog.getByRole('button', { name: 'Refuse it' }).click();
+    // The dialog's words and its button follow the Inbox, not what waited when it opened.
+    await dialog.getByText('2 model requests from Server p wait in the Inbox: Refuse turns them down now.').waitFor();
+    await dialog.getByRole('button', { name: 'Refuse them', exact: true }).click();
     await policy
       .getByText('Saved. The 2 model requests from Server p that waited in the Inbox were answered as refused.')
       .waitFor();
     assert.match(await first, /Taskdesk withdrew this request/);
     assert.match(await second, /Taskdesk withdrew this request/);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says so when what waited is answered while it asks: Refuse then turns down only those to come', async () => {
+    await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    const asked = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Answered while asked' } }],
+            maxTokens: 10
+          }
+        },
+        CreateMessageResultSchema
+      )
+      .then(
+        () => 'answered',
+        (error: Error) => error.message
+      );
+    const card = page.locator('[data-server-id="p"]');
+    const policy = card.locator('fieldset.policy');
+    await policy.getByText('1 model request from Server p waits in the Inbox: Refuse turns it down now.').waitFor();
+
+    await policy.getByRole('radio', { name: 'Refuse' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Refuse it', exact: true }).waitFor();
+    const [item] = (await d.fixture.host.call('inbox.list', {})).filter((entry) => entry.serverId === 'p');
+    await d.fixture.host.call('inbox.answer', { id: item!.id, answer: { action: 'reject', reason: 'Not now' } });
+    assert.notEqual(await asked, 'answered');
+    await dialog
+      .getByText(
+        'No model request from Server p waits in the Inbox any more: Refuse turns down only those that come from now on.'
+      )
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Refuse', exact: true }).click();
+    await policy.getByText('Saved.', { exact: true }).waitFor();
+    assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { foundSentence, listingAnnouncement } from '../../../renderer/providers/model-listing.js';
+import { foundSentence, listingAnnouncement, listsWords } from '../../../renderer/providers/model-listing.js';
 
 describe('what a provider listed, in words', () => {
   it('says how many models it lists and names the first few, one model as one', () => {
     assert.equal(foundSentence(['paced']), 'It lists one model: paced.');
     assert.equal(foundSentence(['fake-small', 'fake-large']), 'It lists 2 models: fake-small, fake-large.');
     assert.equal(foundSentence(['a', 'b', 'c', 'd', 'e']), 'It lists 5 models: a, b, c and 2 more.');
+  });
+
+  it('says how many it lists as the card and Test connection both say it', () => {
+    assert.equal(listsWords(1), 'It lists one model');
+    assert.equal(listsWords(2), 'It lists 2 models');
   });
 
   it('announces the models a save listed, none, or why none could be', () => {

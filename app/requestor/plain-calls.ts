@@ -15,12 +15,13 @@ export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its r
  * A −32800 Taskdesk itself ended a call with: `you` for the person's Cancel (of the call, or of
  * the exchange it became), `taskdesk` for Taskdesk's closing ({@link STOPPED_WHILE_RUNNING}).
  * Known as Taskdesk's by what it is, not by its words: a server may answer a call with −32800
- * of its own, in any words, and that end is the server's doing.
+ * of its own, in any words, and that end is the server's doing. Its data says whose cancel it
+ * was (`cancelledBy`), so that a caller across the host API (the Desk) can tell too.
  */
 export class TaskdeskCancelled extends HostError {
   readonly by: 'you' | 'taskdesk';
   constructor(by: 'you' | 'taskdesk', message = by === 'you' ? 'Cancelled by you' : STOPPED_WHILE_RUNNING) {
-    super(JsonRpcCode.RequestCancelled, message);
+    super(JsonRpcCode.RequestCancelled, message, { cancelledBy: by });
     this.name = 'TaskdeskCancelled';
     this.by = by;
   }

@@ -17,8 +17,21 @@ export interface Failure {
 
 /** JSON-RPC code the core answers a peer that sends too much with (`JsonRpcCode.TooManyRequests`). */
 const TOO_MANY_REQUESTS = -32029;
-/** JSON-RPC code of a request cancelled (`JsonRpcCode.RequestCancelled`): by the person, mostly. */
+/**
+ * JSON-RPC code of a request cancelled (`JsonRpcCode.RequestCancelled`): by the person, by
+ * Taskdesk's closing, or by the server itself (it may answer −32800 of its own).
+ */
 export const REQUEST_CANCELLED = -32800;
+
+/**
+ * Whether a call failed because the person cancelled it: Taskdesk's own cancels say whose they
+ * were in their data (`cancelledBy`, see `TaskdeskCancelled`); a server's −32800 does not.
+ */
+export function cancelledByPerson(error: unknown): boolean {
+  const refused = toHostCallError(error);
+  const data = refused.data as { cancelledBy?: unknown } | undefined;
+  return refused.code === REQUEST_CANCELLED && data?.cancelledBy === 'you';
+}
 
 /**
  * JSON-RPC code of a request that can go on only once the person has opened a link (MCP
@@ -27,13 +40,13 @@ export const REQUEST_CANCELLED = -32800;
 export const URL_ELICITATION_REQUIRED = -32042;
 
 /** The next step a failure's code suggests, when the place it happened has none of its own. */
-function nextStepFor(code: number, hasFields: boolean): string | undefined {
+function nextStepFor(code: number, hasFields: boolean, cancelled: boolean): string | undefined {
+  // Nothing went wrong that trying again would change.
+  if (cancelled) return undefined;
   if (code === INVALID_PARAMS)
     return hasFields ? 'Correct the marked fields, then try again.' : 'Correct what the reason names, then try again.';
   if (code === TOO_MANY_REQUESTS) return 'Wait a moment, then try again.';
   if (code === URL_ELICITATION_REQUIRED) return 'Try again when you are ready to open the link it asks for.';
-  // Nothing went wrong that trying again would change.
-  if (code === REQUEST_CANCELLED) return undefined;
   return 'Try again. If it fails the same way, the reason above says what to change.';
 }
 
@@ -52,7 +65,7 @@ export function failureOf(what: string, error: unknown, next?: string): Failure 
         ? 'Check that Taskdesk is running, then try again. If it was started again, it may be at a new address: copy what you typed here, then open the address it printed.'
         : refused.code === CONNECTION_LOST
           ? 'Once Taskdesk runs again, check whether it was done before you try again: History lists the tool calls and answers it had under way when it stopped.'
-          : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0));
+          : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0, cancelledByPerson(refused)));
   // Whether it happened is not known: the place's words ("… was not sent", "… failed") would say more than is known.
   const said = refused.code === CONNECTION_LOST ? 'Taskdesk did not answer.' : what;
   return { what: said, why: refused.message, ...(step !== undefined && { next: step }) };

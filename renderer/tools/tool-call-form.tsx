@@ -5,7 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import {
   ActionError,
-  REQUEST_CANCELLED,
+  cancelledByPerson,
   URL_ELICITATION_REQUIRED,
   correctingFailure,
   failureOf,
@@ -188,8 +188,10 @@ export function ToolCallForm({
           ...correctingFailure(count),
           ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
         });
-      } else if (error.code === REQUEST_CANCELLED) {
-        // The person's own Cancel (or Stop): an outcome they asked for, said plainly, not an error.
+      } else if (cancelledByPerson(error)) {
+        // The person's own Cancel of this call (here, in Running calls or in the Inbox): an
+        // outcome they asked for, said plainly, not an error. Any other −32800 (the server's own:
+        // it ended the call itself) is a failure, said in its message as any other.
         setResult(
           <p className="call-cancelled">You cancelled this call of {tool.name}; the server was told to stop.</p>
         );

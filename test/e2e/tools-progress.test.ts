@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { nextEvent, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
@@ -32,12 +32,25 @@ function progressPeer(): { peer: PeerServer; aborted: Promise<void> } {
   };
 }
 
+/** What the `drained` server says as it ends every call itself with −32800: nobody at Taskdesk asked it to. */
+const SERVER_WORDS = 'The job queue was drained';
+
+/** A server whose one tool, `drained`, answers every call with its own −32800 (RequestCancelled). */
+function drainedPeer(): PeerServer {
+  const server = new Server({ name: 'drained-peer', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'drained', inputSchema: { type: 'object', properties: {} } }]
+  }));
+  server.setRequestHandler(CallToolRequestSchema, () => Promise.reject(new McpError(-32800, SERVER_WORDS)));
+  return { server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
+
 describe('a plain tool call on the Tools screen: elapsed time, progress and Cancel', () => {
   const crunch = progressPeer();
   let d: DeskFixture;
 
   before(async () => {
-    d = await startDesk({ crunch: crunch.peer });
+    d = await startDesk({ crunch: crunch.peer, drained: drainedPeer() });
   });
 
   after(async () => {
@@ -150,6 +163,41 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     assert.equal(heard.filter((text) => text.includes('crunch is running.')).length, 1, heard.join(' | '));
     // Back to Playwright's default window.
     await page.setViewportSize({ width: 1280, height: 720 });
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says a call the server itself ended with −32800 failed, in the server’s words, and not that the person cancelled it', async () => {
+    const { page, fixture } = d;
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('drained');
+    const form = await openToolForm(tools, 'drained');
+    const ended = nextEvent(
+      fixture.host,
+      'call.changed',
+      ({ call }) => call.toolName === 'drained' && call.state !== 'running'
+    );
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    assert.equal((await ended).call.state, 'failed');
+    const alert = form.getByRole('alert');
+    // Whichever the form shows, an outcome under it or a failure in its alert: then which it is.
+    await form.locator('.call-result > *, .action-error-what').first().waitFor();
+    assert.equal(await form.locator('.call-result').textContent(), '');
+    assert.equal(
+      await alert.locator('.action-error-what').textContent(),
+      `The call of drained failed. The server "Server drained" ended the call itself: ${SERVER_WORDS}.`
+    );
+    // A failure like any other: trying again may well go through.
+    assert.equal(
+      await alert.locator('.action-error-next').textContent(),
+      'Try again. If it fails the same way, the reason above says what to change.'
+    );
+    assert.equal(
+      await tools
+        .locator('li[data-tool="drained"]')
+        .getByText(/You cancelled/)
+        .count(),
+      0
+    );
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -265,7 +265,11 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
       result: { ok: true }
     });
     const reply = await call;
-    assert.deepEqual(reply.ok ? undefined : reply.error, { code: -32800, message: 'Cancelled by you' });
+    assert.deepEqual(reply.ok ? undefined : reply.error, {
+      code: -32800,
+      message: 'Cancelled by you',
+      data: { cancelledBy: 'you' }
+    });
     assert.match(await controls.aborted, /Cancelled by you/);
     assert.equal(seen.at(-1)?.state, 'cancelled');
     const [entry] = (await fixture.host.call('history.list', { filter: { status: 'cancelled' } })).entries;

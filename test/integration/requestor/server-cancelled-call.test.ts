@@ -105,7 +105,11 @@ describe('a plain call the server itself ends with −32800: its doing, not the 
     await nextEvent(host, 'call.changed', ({ call: view }) => view.callId === 'd2');
     await host.call('tools.cancelCall', { callId: 'd2' });
     const reply = await call;
-    assert.deepEqual(reply.ok ? undefined : reply.error, { code: -32800, message: 'Cancelled by you' });
+    assert.deepEqual(reply.ok ? undefined : reply.error, {
+      code: -32800,
+      message: 'Cancelled by you',
+      data: { cancelledBy: 'you' }
+    });
     assert.equal(seen.at(-1)?.state, 'cancelled');
     const [summary] = (await host.call('history.list', { filter: { kind: 'tool-call' } })).entries;
     assert.deepEqual([summary?.status, summary?.cancelledBy], ['cancelled', 'you']);

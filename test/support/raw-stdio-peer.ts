@@ -9,8 +9,9 @@
  * one line of `bytes` bytes; `{"stopReading": true}` stops reading stdin for good;
  * `{"flood": {line, count, perSecond?, durationMs?}}` writes `line` `count` times (`$i` replaced
  * by the index), paced when `perSecond` is given, stopping after `durationMs`;
- * `{"probe": {line, intervalMs, durationMs}}` sends a request every `intervalMs` on its own
- * timer and reports each answer's latency as measured here (a stalled host cannot hide it);
+ * `{"probe": {line, intervalMs, durationMs}}` sends a request every `intervalMs` on average (each
+ * gap drawn from half to one and a half of it) on its own timer and reports each answer's latency
+ * as measured here (a stalled host cannot hide it);
  * `{"elicitCancel": {bytes, perSecond, durationMs}}` sends task-augmented elicitations with a
  * message of `bytes` bytes and cancels each task as soon as it is acknowledged.
  *
@@ -155,6 +156,7 @@ async function probe(options: { line: string; intervalMs: number; durationMs: nu
   const sentAt: number[] = [];
   const inFlight: Array<Promise<void>> = [];
   const start = Date.now();
+  let next = start;
   for (let i = 0; Date.now() - start < options.durationMs; i++) {
     const sent = performance.now();
     inFlight.push(
@@ -163,7 +165,11 @@ async function probe(options: { line: string; intervalMs: number; durationMs: nu
         sentAt.push(performance.timeOrigin + sent);
       })
     );
-    await until(start + (i + 1) * options.intervalMs);
+    // Each gap is drawn from [0.5, 1.5] × the interval rather than fixed: a probe on a fixed grid
+    // keeps one phase against a periodic load (the flood's own pace, the host's timers) for a whole
+    // window, so it measures that phase's collisions, a different one each repetition.
+    next += options.intervalMs * (0.5 + Math.random());
+    await until(next);
   }
   await Promise.all(inFlight);
   toTest({ latencies, sentAt });

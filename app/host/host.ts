@@ -86,6 +86,9 @@ import { RunningMarker } from './running-marker.js';
 import { OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
 import { ServerSecretValues } from './server-secret-values.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { proxiedFetch, proxyDispatcher, proxyFromEnvironment, type ProxySettings } from '../core/network-proxy.js';
+import { providerFetchThrough } from '../sampling/provider-fetch.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -99,8 +102,14 @@ export interface HostConfig {
   policy?: Partial<ReceiverPolicy>;
   /** Where provider API keys live: safeStorage in the app; by default a 0600 file in `dataDir`. */
   keyStore?: KeyStore;
-  /** The fetch LLM calls and local detection use (tests, proxies). */
+  /** The fetch LLM calls and local detection use (tests); by default through {@link proxy}'s. */
   llmFetch?: typeof fetch;
+  /**
+   * The proxy LLM providers and MCP servers over HTTP (and their sign-in) are reached through:
+   * by default the one `https_proxy`, `http_proxy` and `no_proxy` name (see `network-proxy.ts`),
+   * null for none whatever they say.
+   */
+  proxy?: ProxySettings | null;
   /** Ports local detection probes (tests use a random one). */
   localLlmPorts?: readonly LocalServerPort[];
   /**
@@ -203,6 +212,8 @@ export class Host {
   readonly #methods: HostMethodTable;
   /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
   readonly #oauth: OAuthSessions;
+  /** The fetch of MCP servers over HTTP and their sign-in, through a proxy (undefined: Node's own, direct). */
+  readonly #httpFetch: FetchLike | undefined;
   /** Warnings of the task store failing to write, cleared once it writes again. */
   readonly #storeProblems: Array<{ message: string; movedTo?: string; id: string }> = [];
   /** Tells windows that the audit log has new entries (`audit.changed`), at most twice a second. */
@@ -225,6 +236,11 @@ export class Host {
     this.#config = config;
     this.#loginEnv = resolveLoginEnvironmentOnce(config.loginEnv ?? loginShellEnv());
     this.clock = config.clock ?? systemClock;
+    // Through a proxy when one is set: the providers' requests, and HTTP servers' with their sign-in.
+    const proxy = config.proxy === undefined ? proxyFromEnvironment() : (config.proxy ?? undefined);
+    const proxied = proxy && proxyDispatcher(proxy);
+    this.#httpFetch = proxied && proxiedFetch(proxied);
+    const llmFetch = config.llmFetch ?? (proxied && providerFetchThrough(proxied));
     const factory = config.storeFactory ?? confStoreFactory;
     const corruptDir = path.join(config.dataDir, 'corrupt');
     this.events = new EventHub<Events>();
@@ -442,7 +458,7 @@ export class Host {
       clock: this.clock,
       audit: this.audit,
       origin,
-      ...(config.llmFetch && { fetch: config.llmFetch }),
+      ...(llmFetch && { fetch: llmFetch }),
       ...(config.localLlmPorts && { localPorts: config.localLlmPorts }),
       ...(config.localLlmProbeTimeoutMs !== undefined && { localProbeTimeoutMs: config.localLlmProbeTimeoutMs }),
       onPartial: ({ delta: _delta, ...update }) => {
@@ -461,6 +477,7 @@ export class Host {
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
     this.#oauth = new OAuthSessions({
       keyStore,
+      ...(this.#httpFetch && { fetch: this.#httpFetch }),
       ...(config.oauthClientMetadataUrl !== undefined && { clientMetadataUrl: config.oauthClientMetadataUrl }),
       onChange: (serverId) => {
         const server = this.#registry.get(serverId);
@@ -504,7 +521,7 @@ export class Host {
       },
       audit: this.audit,
       clock: this.clock,
-      ...(config.llmFetch && { fetch: config.llmFetch }),
+      ...(llmFetch && { fetch: llmFetch }),
       events: this.events,
       warn: (message, movedTo) => this.#warn(message, movedTo),
       journal: config.storeJournal !== false,
@@ -765,7 +782,9 @@ export class Host {
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
-      ...(oauth && { httpFetch: oauthFetch(oauth) }),
+      ...(oauth
+        ? { httpFetch: oauthFetch(oauth, this.#httpFetch) }
+        : this.#httpFetch && { httpFetch: this.#httpFetch }),
       ...(grant && { grant }),
       ...(transportFactory && { transportFactory }),
       ...(stdioPath !== undefined && { stdioPath }),

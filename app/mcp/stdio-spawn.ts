@@ -15,16 +15,38 @@ export class CommandNotFoundError extends Error {
 
 type StdioTransport = Extract<ServerConfig['transport'], { type: 'stdio' }>;
 
+/** The variables that name a proxy, in the spellings tools read (see `network-proxy.ts`). */
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'no_proxy', 'all_proxy'].flatMap((name) => [
+  name,
+  name.toUpperCase()
+]);
+
+/**
+ * The proxy variables of Taskdesk's own environment (`own`): a server it starts gets them as the
+ * few the SDK passes on (`HOME`, `PATH`, …), so that `npx` can download it behind a proxy and it
+ * can reach what it serves. Its own `env` setting still wins.
+ */
+function proxyVariables(own: NodeJS.ProcessEnv): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const name of PROXY_VARIABLES) {
+    const value = own[name];
+    if (value !== undefined && value !== '') found[name] = value;
+  }
+  return found;
+}
+
 /**
  * How a stdio server is started: its command found on `path` (the login shell's PATH; the
- * server's own `PATH` env var wins), started by its full path, with that PATH in its env.
+ * server's own `PATH` env var wins), started by its full path, with that PATH and the proxy
+ * variables of Taskdesk's environment (`own`) in its env.
  * Throws {@link CommandNotFoundError} instead of letting the spawn fail with `ENOENT`.
  */
 export function stdioSpawnTarget(
   transport: StdioTransport,
-  path: string | undefined
+  path: string | undefined,
+  own: NodeJS.ProcessEnv = process.env
 ): { params: StdioServerParameters; executable: string } {
-  const base = getDefaultEnvironment();
+  const base = { ...getDefaultEnvironment(), ...proxyVariables(own) };
   const PATH = transport.env?.PATH ?? path ?? base.PATH ?? process.env.PATH ?? '';
   const resolution = resolveCommand(transport.command, {
     PATH,

@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { fetchThrough } from '../core/network-proxy.js';
 
 /**
  * The `fetch` the `openai` SDK is given for LLM providers: undici's `request`, answered as a
@@ -22,10 +23,37 @@ import { Agent, interceptors, request, type Dispatcher } from 'undici';
  * `fetch` does (under its "terminated"). Unlike `fetch`, no port is refused: the "bad ports" of
  * the fetch spec guard web pages, not a desktop app's connection to its model server.
  */
-export const providerFetch: typeof fetch = async (input, init) => {
+export const providerFetch: typeof fetch = (input, init) => fetchVia(providerDispatcher, input, init);
+
+/**
+ * {@link providerFetch} through `base` (a proxy's dispatcher, see `network-proxy.ts`): its own
+ * pool of connections, redirects followed as ever.
+ */
+export function providerFetchThrough(base: Dispatcher): typeof fetch {
+  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: 20 }));
+  return (input, init) =>
+    fetchVia(
+      () => dispatcher,
+      input,
+      init,
+      (url, rest) => fetchThrough(url, { ...rest, dispatcher })
+    );
+}
+
+/**
+ * A request made with `request` through `dispatcherOf()`, answered as a `Response`; one whose
+ * body is neither text nor bytes (a form, a stream: the SDK sends none) goes to `other`, a
+ * `Request` to Node's `fetch`.
+ */
+async function fetchVia(
+  dispatcherOf: () => Dispatcher,
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+  other: (url: string | URL, init: Parameters<typeof fetch>[1]) => Promise<Response> = fetch
+): Promise<Response> {
   const body = init?.body;
-  if (input instanceof Request || (body != null && typeof body !== 'string' && !(body instanceof Uint8Array)))
-    return fetch(input, init);
+  if (input instanceof Request) return fetch(input, init);
+  if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array)) return other(input, init);
   const signal = init?.signal ?? undefined;
   const sent: Record<string, string> = {};
   new Headers(init?.headers).forEach((value, name) => (sent[name] = value));
@@ -36,7 +64,7 @@ export const providerFetch: typeof fetch = async (input, init) => {
       headers: sent,
       ...(body != null && { body }),
       ...(signal && { signal }),
-      dispatcher: providerDispatcher()
+      dispatcher: dispatcherOf()
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
@@ -65,7 +93,7 @@ export const providerFetch: typeof fetch = async (input, init) => {
     status: statusCode,
     headers
   });
-};
+}
 
 /** The statuses a redirect is made with, which `fetch` follows. */
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);

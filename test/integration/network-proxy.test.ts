@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, it } from 'node:test';
+import { createHost } from '../../app/host/host.js';
+import { proxyDispatcher, proxyFromEnvironment } from '../../app/core/network-proxy.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { providerFetchThrough } from '../../app/sampling/provider-fetch.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { startForwardProxy } from '../support/forward-proxy.js';
+import { tempDir } from '../support/host-fixture.js';
+import { serveHttp } from '../support/http-peer.js';
+import { buildTaskPeer } from '../support/task-peer-server.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A server on `host` (a loopback address) that answers every request with "direct". */
+async function directServer(host: string) {
+  const server = http.createServer((_req, res) => res.end('direct'));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://${host}:${(server.address() as AddressInfo).port}/`;
+}
+
+describe('the proxy settings in the environment', () => {
+  it('are read as curl reads them: lower case first, none without a proxy named', () => {
+    assert.equal(proxyFromEnvironment({}), undefined);
+    assert.equal(proxyFromEnvironment({ no_proxy: 'example.com', HTTP_PROXY: ' ' }), undefined);
+    assert.deepEqual(proxyFromEnvironment({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2' }), {
+      httpsProxy: 'http://lower:2'
+    });
+    assert.deepEqual(proxyFromEnvironment({ HTTP_PROXY: 'http://p:3128', NO_PROXY: 'intranet.example' }), {
+      httpProxy: 'http://p:3128',
+      noProxy: 'intranet.example'
+    });
+  });
+});
+
+describe('requests through a proxy', () => {
+  it('reach an LLM provider through it, and this computer and the hosts no_proxy names directly', async () => {
+    const proxy = await startForwardProxy({
+      'models.example.test': (res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'through-the-proxy', object: 'model' }] }));
+      }
+    });
+    cleanups.push(proxy.close);
+    const viaProxy = providerFetchThrough(proxyDispatcher({ httpProxy: proxy.url }));
+    const answer = await viaProxy('http://models.example.test/v1/models');
+    assert.equal(answer.status, 200);
+    assert.deepEqual(((await answer.json()) as { data: Array<{ id: string }> }).data[0]?.id, 'through-the-proxy');
+    assert.deepEqual(proxy.seen, ['GET http://models.example.test/v1/models']);
+
+    // Loopback (a local model server) is never sent to the proxy, which could not reach it.
+    const local = await directServer('127.0.0.1');
+    assert.equal(await (await viaProxy(local)).text(), 'direct');
+    // Another loopback address is an ordinary host: proxied, unless no_proxy names it (or is *).
+    const other = await directServer('127.0.0.2');
+    assert.equal((await viaProxy(other)).status, 502, 'the proxy has no route to it');
+    for (const noProxy of ['127.0.0.2', '*']) {
+      const direct = providerFetchThrough(proxyDispatcher({ httpProxy: proxy.url, noProxy }));
+      assert.equal(await (await direct(other)).text(), 'direct', noProxy);
+    }
+    assert.deepEqual(proxy.seen.slice(1), [`GET ${other}`]);
+  });
+
+  it('connect an MCP server over HTTP and test an LLM provider through the proxy the host is given', async () => {
+    const endpoint = await serveHttp(buildTaskPeer);
+    const llm = await FakeOpenAIServer.start();
+    const mcpPort = Number(new URL(endpoint.url).port);
+    const llmPort = Number(new URL(llm.baseURL).port);
+    const proxy = await startForwardProxy({ 'mcp.example.test': mcpPort, 'llm.example.test': llmPort });
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      keyStore: new InMemoryKeyStore(),
+      servers: [{ id: 'web', name: 'Behind a proxy', transport: { type: 'http', url: 'http://mcp.example.test/mcp' } }],
+      autoConnect: false,
+      proxy: { httpProxy: proxy.url }
+    });
+    cleanups.push(
+      endpoint.close,
+      () => llm.close(),
+      proxy.close,
+      data.remove,
+      () => host.close()
+    );
+
+    const view = await host.connect('web');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.ok(
+      proxy.seen.some((line) => line.startsWith('POST http://mcp.example.test/mcp')),
+      proxy.seen.join('\n')
+    );
+
+    const baseURL = llm.baseURL.replace(`127.0.0.1:${llmPort}`, 'llm.example.test');
+    await host.call('providers.save', { id: 'far', name: 'Far away', baseURL, models: [{ name: 'fake-small' }] });
+    const tested = await host.call('providers.test', { providerId: 'far' });
+    assert.equal(tested.ok, true, JSON.stringify(tested));
+    assert.ok(proxy.seen.some((line) => line.startsWith('GET http://llm.example.test/')));
+  });
+
+  it('leave the host direct with no proxy named, whatever Node would do', async () => {
+    const endpoint = await serveHttp(buildTaskPeer);
+    const proxy = await startForwardProxy({});
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      servers: [{ id: 'web', name: 'Direct', transport: { type: 'http', url: endpoint.url } }],
+      autoConnect: false,
+      proxy: null
+    });
+    cleanups.push(endpoint.close, proxy.close, data.remove, () => host.close());
+    const view = await host.connect('web');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.deepEqual(proxy.seen, []);
+  });
+});

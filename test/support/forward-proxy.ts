@@ -1,0 +1,58 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A forward HTTP proxy on 127.0.0.1 for tests, as a corporate one is reached through
+ * `http_proxy`: it takes requests whose target is an absolute URI (`GET http://host/path`),
+ * records each target, and answers them from `routes`: by the target's host, either a local
+ * port the request is passed on to (streamed both ways, as a proxy passes an event stream) or an
+ * answer of its own. A host without a route gets 502, as a proxy that cannot reach it.
+ */
+export async function startForwardProxy(routes: Record<string, number | ((res: http.ServerResponse) => void)>) {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('not an absolute URI: this is a proxy');
+      return;
+    }
+    const route = routes[target.host] ?? routes[target.hostname];
+    if (route === undefined) {
+      res.writeHead(502).end(`no route to ${target.host}`);
+      return;
+    }
+    if (typeof route === 'function') {
+      route(res);
+      return;
+    }
+    const upstream = http.request(
+      {
+        host: '127.0.0.1',
+        port: route,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers: req.headers
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      }
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** Each request's method and target, in order. */
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  };
+}

@@ -388,10 +388,8 @@ const FIELD_WORDS: Record<string, string> = {
   serverInfo: 'server program',
   statusMessage: 'status message',
   relatedTaskId: 'asked for task',
-  // What a question or model request came from ("tool ask-name"), as its Inbox item says it.
-  origin: 'asked during',
-  // A multi round-trip request of Taskdesk's (MCP 2026-07-28): its id is no task's.
-  relatedCall: 'asked during a request, not a task',
+  // What a question or model request came from ("tool ask-name"), as its Inbox item says it ("for tool …").
+  origin: 'asked for',
   providerId: 'provider id',
   baseURL: 'base URL',
   hasKey: 'key stored',

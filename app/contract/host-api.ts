@@ -417,7 +417,10 @@ export const HostMethods = {
   },
   /** Plain (not task) tool calls running now, with their progress. */
   'tools.runningCalls': { params: z.object({}).default({}), result: z.array(PlainCallViewSchema) },
-  /** Cancels a running plain call: `notifications/cancelled` goes to the server, the call ends −32800. */
+  /**
+   * Cancels a running plain call: `notifications/cancelled` goes to the server, and its
+   * `tools.call` ends −32800 with `data: { cancelledBy: 'you' }` (what tells it from a server's own −32800).
+   */
   'tools.cancelCall': { params: z.object({ callId: z.string() }), result: Ok },
   'outbound.list': { params: z.object({}).default({}), result: z.array(OutboundTaskViewSchema) },
   'outbound.get': { params: z.object({ outboundId: z.string() }), result: OutboundTaskViewSchema },

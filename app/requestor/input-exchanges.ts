@@ -15,6 +15,7 @@ import { isLegacyPeer } from './legacy-exchange-peer.js';
 import type { InputRequest, ModernPeer } from './modern-task-follower.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
 import { TaskdeskCancelled } from './plain-calls.js';
+import { RetryRefused } from './retry-refused.js';
 import { isLocalFailure, toHostError } from './task-rpc.js';
 
 /**
@@ -349,7 +350,7 @@ export class InputExchanges {
     const run = this.#running.get(exchangeId);
     if (!run || run.view.serverId !== serverId || !run.controller.signal.aborted) return undefined;
     const reason: unknown = run.controller.signal.reason;
-    if (!(reason instanceof HostError) || reason.code !== JsonRpcCode.RequestCancelled) return undefined;
+    if (!(reason instanceof TaskdeskCancelled) || reason.by !== 'you') return undefined;
     const request = run.view.method === 'tools/call' ? 'call' : 'request';
     return `The ${request} this was asked for (${this.describe(serverId, exchangeId)}) was cancelled by you.`;
   }
@@ -662,10 +663,10 @@ function allLinksDone(run: Running): boolean {
  * A server's error answer to a retry, said so: a server refusing the retry (its `requestState`
  * failed verification, an answer was not what it asked for) keeps its code and message.
  */
-function describeRefusal(view: InputExchangeView, error: unknown): HostError {
+function describeRefusal(view: InputExchangeView, error: unknown): RetryRefused {
   const data = toErrorData(toHostError(error));
   const retry = view.protocol === '2025-11-25' ? 'the request sent again after the link' : 'the retry with the answers';
-  return new HostError(
+  return new RetryRefused(
     data.code,
     `${what(view)} on "${view.serverName}" refused ${retry} (round ${view.round}): ${data.message}`,
     { ...(data.data !== undefined && { serverData: data.data }), round: view.round }

@@ -4,6 +4,7 @@ import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
+import { RetryRefused } from './retry-refused.js';
 
 /** MCP's code for a request that timed out (the SDK's `ErrorCode.RequestTimeout`). */
 const REQUEST_TIMEOUT = -32001;
@@ -24,6 +25,11 @@ export class TaskdeskCancelled extends HostError {
     super(JsonRpcCode.RequestCancelled, message, { cancelledBy: by });
     this.name = 'TaskdeskCancelled';
     this.by = by;
+  }
+
+  /** Its words alone: the SDK tells the server why a request was cancelled as `String(reason)`. */
+  override toString(): string {
+    return this.message;
   }
 }
 
@@ -139,12 +145,17 @@ export class PlainCalls {
       const data = toErrorData(failure);
       if (data.code === JsonRpcCode.RequestCancelled && !signal.aborted && !(failure instanceof TaskdeskCancelled)) {
         // The server answered −32800 of its own accord: nobody here cancelled the call, so it
-        // failed, in the server's words (its code and data kept), never "cancelled by you".
-        const ended = new HostError(
-          data.code,
-          `The server "${running.view.serverName}" ended the call itself: ${data.message}`,
-          data.data
-        );
+        // failed, in the server's words, never "cancelled by you". Its data goes under
+        // `serverData`, where no `cancelledBy` of its own can pass for Taskdesk's; a retry the
+        // server refused is already said in Taskdesk's words, and keeps them.
+        const ended =
+          failure instanceof RetryRefused
+            ? failure
+            : new HostError(
+                data.code,
+                `The server "${running.view.serverName}" ended the call itself: ${data.message}`,
+                data.data === undefined ? undefined : { serverData: data.data }
+              );
         this.#end(running, 'failed', toErrorData(ended));
         throw ended;
       }

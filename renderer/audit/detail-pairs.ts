@@ -31,11 +31,13 @@ export function detailPairs(detail: Record<string, unknown>, type?: string): Det
     if (type !== undefined && saidBySentence(type, field)) continue;
     // The version says which era it is; the era alone only where the version was not kept.
     if (field === 'era' && typeof detail.protocolVersion === 'string') continue;
+    // Said by the related id's name: a request of Taskdesk's (MCP 2026-07-28), not a task.
+    if (field === 'relatedCall') continue;
     const words = valueWords(field, value);
     const plain = words ?? (typeof value === 'string' ? value : undefined);
     pairs.push({
       field,
-      name: auditFieldWords(field),
+      name: field === 'relatedTaskId' && detail.relatedCall === true ? 'asked for request' : auditFieldWords(field),
       value: plain ?? JSON.stringify(value) ?? String(value),
       json: plain === undefined
     });

@@ -45,7 +45,7 @@ export function ConnectionTestView({
           {/* In the card's words (foundSentence); the list below names them all, not the first few. */}
           <p>
             <strong>Connected. </strong>
-            {result.models.length === 0 ? 'The server lists no models.' : `${listsWords(result.models.length)}:`}
+            {result.models.length === 0 ? 'It lists no models.' : `${listsWords(result.models.length)}:`}
           </p>
           {result.models.length > 0 ? (
             <ul className="model-list" aria-label={`Models of ${provider.name}`}>

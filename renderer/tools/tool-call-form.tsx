@@ -191,10 +191,9 @@ export function ToolCallForm({
       } else if (cancelledByPerson(error)) {
         // The person's own Cancel of this call (here, in Running calls or in the Inbox): an
         // outcome they asked for, said plainly, not an error. Any other −32800 (the server's own:
-        // it ended the call itself) is a failure, said in its message as any other.
-        setResult(
-          <p className="call-cancelled">You cancelled this call of {tool.name}; the server was told to stop.</p>
-        );
+        // it ended the call itself) is a failure, said in its message as any other. Whether the
+        // server was told is not said: a call waiting in the Inbox had nothing in flight to stop.
+        setResult(<p className="call-cancelled">You cancelled this call of {tool.name}.</p>);
         announce(`The call of ${tool.name} was cancelled.`);
       } else if (error.code === URL_ELICITATION_REQUIRED) {
         // The person turned the link down: the call was never run, which is not a failure of it.

@@ -117,7 +117,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     // An outcome the person asked for, said under the form: no error alert, nothing to try again.
     await form
       .locator('.call-result')
-      .getByText('You cancelled this call of trigger-elicitation-request; the server was told to stop.')
+      .getByText('You cancelled this call of trigger-elicitation-request.')
       .waitFor();
     assert.equal(await form.getByRole('alert').count(), 0, 'no error alert');
     assert.equal(await form.getByRole('button', { name: 'Try again' }).count(), 0);

@@ -270,7 +270,8 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
       message: 'Cancelled by you',
       data: { cancelledBy: 'you' }
     });
-    assert.match(await controls.aborted, /Cancelled by you/);
+    // Its words alone: the reason the server is told is `String(reason)`.
+    assert.equal(await controls.aborted, 'Cancelled by you');
     assert.equal(seen.at(-1)?.state, 'cancelled');
     const [entry] = (await fixture.host.call('history.list', { filter: { status: 'cancelled' } })).entries;
     assert.deepEqual([entry?.title, entry?.cancelledBy], ['Tool call: slow', 'you']);

@@ -3,15 +3,15 @@ import { describe, it } from 'node:test';
 import { detailPairs } from '../../../renderer/audit/detail-pairs.js';
 
 describe('what a question or model request came from, in the Audit log', () => {
-  it('names the tool, prompt or resource it was asked during, in words, on a sampling entry as on an answer', () => {
-    const of = (type: string, detail: Record<string, unknown>) =>
-      detailPairs(detail, type).map(({ name, value }) => [name, value] as const);
+  const of = (type: string, detail: Record<string, unknown>) =>
+    detailPairs(detail, type).map(({ name, value }) => [name, value] as const);
+
+  it('names the tool, prompt or resource it was asked for, in words, on a sampling entry as on an answer', () => {
     assert.deepEqual(
       of('sampling.llm', { decision: 'completed', model: 'fake-small', origin: 'tool draft', relatedCall: true }),
       [
         ['model', 'fake-small'],
-        ['asked during', 'tool draft'],
-        ['asked during a request, not a task', 'yes']
+        ['asked for', 'tool draft']
       ]
     );
     assert.deepEqual(
@@ -23,7 +23,17 @@ describe('what a question or model request came from, in the Audit log', () => {
       }),
       [
         ['asked for task', 'out-1'],
-        ['asked during', 'prompt greeting']
+        ['asked for', 'prompt greeting']
+      ]
+    );
+  });
+
+  it('calls the related id a request’s when it is one of Taskdesk’s requests, not a task', () => {
+    assert.deepEqual(
+      of('sampling.request', { decision: 'approved', relatedTaskId: 'ex-7', origin: 'tool draft', relatedCall: true }),
+      [
+        ['asked for request', 'ex-7'],
+        ['asked for', 'tool draft']
       ]
     );
   });

@@ -131,8 +131,9 @@ export class RawPeer {
   }
 
   /**
-   * Sends `line` (a request whose id is `$i`) every `intervalMs` for `durationMs`, timed in the
-   * peer's own process; resolves with each answer's latency in ms.
+   * Sends `line` (a request whose id is `$i`) every `intervalMs` on average (each gap drawn from
+   * half to one and a half of it) for `durationMs`, timed in the peer's own process; resolves with
+   * each answer's latency in ms.
    */
   async probe(line: string, intervalMs: number, durationMs: number): Promise<ProbeTimes> {
     const reported = new Promise<ProbeTimes>((resolve) => (this.#latencies = resolve));

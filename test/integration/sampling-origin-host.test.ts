@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { createHost, type Host } from '../../app/host/host.js';
-import type { ServerConfigInput } from '../../app/mcp/server-config.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import type { Host } from '../../app/host/host.js';
+import { type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { startMrtrHost } from '../support/mrtr-host.js';
 
 /**
  * A model request a server asks during one of Taskdesk's tool calls (a multi round-trip request
@@ -13,37 +11,13 @@ import { nextEvent, tempDir } from '../support/host-fixture.js';
  * its Inbox item does, through the host's own lookup.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const serverScript = fileURLToPath(new URL('../support/mrtr-server.ts', import.meta.url));
-const KEY = 'sk-origin-test-key';
-
-const server: ServerConfigInput = {
-  id: 'mrtr',
-  name: 'MRTR server',
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', serverScript], cwd: root },
-  autoConnect: false,
-  protocol: '2026-07-28'
-};
-
 describe('the origin of a model request in the host’s audit log', () => {
   let host: Host;
   let llm: FakeOpenAIServer;
   const data = tempDir();
 
   before(async () => {
-    llm = await FakeOpenAIServer.start({ models: ['fake-small'], apiKey: KEY });
-    host = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
-    await host.call('servers.add', server);
-    await host.call('providers.save', {
-      id: 'fake',
-      name: 'Fake LLM',
-      baseURL: llm.baseURL,
-      apiKey: KEY,
-      models: [{ name: 'fake-small' }],
-      defaultModel: 'fake-small'
-    });
-    const view = await host.connect('mrtr');
-    assert.equal(view.state.status, 'ready', view.state.reason);
+    ({ host, llm } = await startMrtrHost(data.dir));
   });
 
   after(async () => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
-import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
-import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { type FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
+import { MRTR_LLM_KEY as KEY, mrtrServer as server, startMrtrHost } from '../../support/mrtr-host.js';
 
 /**
  * Multi round-trip requests (MCP 2026-07-28, SEP-2322) against a real server on the v2 server
@@ -18,18 +18,6 @@ import { nextEvent, tempDir } from '../../support/host-fixture.js';
  * server verifies it), a changed one is refused and said so; prompts and resources ask too; and
  * a question pending at a restart is back in the Inbox, its answer sent with the retry.
  */
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const serverScript = fileURLToPath(new URL('../../support/mrtr-server.ts', import.meta.url));
-const KEY = 'sk-mrtr-test-key';
-
-const server: ServerConfigInput = {
-  id: 'mrtr',
-  name: 'MRTR server',
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', serverScript], cwd: root },
-  autoConnect: false,
-  protocol: '2026-07-28'
-};
 
 function textOf(outcome: HostResult<'tools.call'>): string {
   assert.equal(outcome.type, 'result', 'a plain result');
@@ -54,20 +42,7 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
   const folders = tempDir('taskdesk-roots-');
 
   before(async () => {
-    llm = await FakeOpenAIServer.start({ models: ['fake-small'], apiKey: KEY });
-    host = createHost({ dataDir: data.dir, autoConnect: false, keyStore: new InMemoryKeyStore() });
-    await host.call('servers.add', server);
-    await host.call('providers.save', {
-      id: 'fake',
-      name: 'Fake LLM',
-      baseURL: llm.baseURL,
-      apiKey: KEY,
-      models: [{ name: 'fake-small' }],
-      defaultModel: 'fake-small'
-    });
-    const view = await host.connect('mrtr');
-    assert.equal(view.state.status, 'ready', view.state.reason);
-    assert.equal(view.state.era, 'modern');
+    ({ host, llm } = await startMrtrHost(data.dir));
   });
 
   after(async () => {

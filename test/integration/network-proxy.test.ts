@@ -65,6 +65,14 @@ describe('requests through a proxy', () => {
       assert.equal(await (await direct(other)).text(), 'direct', noProxy);
     }
     assert.deepEqual(proxy.seen.slice(1), [`GET ${other}`]);
+    assert.deepEqual(proxy.authorizations, [undefined, undefined]);
+
+    // A proxy that wants a password: the one in its URL, as Proxy-Authorization.
+    const signed = providerFetchThrough(
+      proxyDispatcher({ httpProxy: proxy.url.replace('http://', 'http://team:s%40cret@') })
+    );
+    assert.equal((await signed('http://models.example.test/v1/models')).status, 200);
+    assert.equal(proxy.authorizations.at(-1), `Basic ${Buffer.from('team:s@cret').toString('base64')}`);
   });
 
   it('connect an MCP server over HTTP and test an LLM provider through the proxy the host is given', async () => {

@@ -10,8 +10,10 @@ import type { AddressInfo } from 'node:net';
  */
 export async function startForwardProxy(routes: Record<string, number | ((res: http.ServerResponse) => void)>) {
   const seen: string[] = [];
+  const authorizations: Array<string | undefined> = [];
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    authorizations.push(req.headers['proxy-authorization']);
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -50,6 +52,8 @@ export async function startForwardProxy(routes: Record<string, number | ((res: h
     url: `http://127.0.0.1:${port}`,
     /** Each request's method and target, in order. */
     seen,
+    /** Each request's `Proxy-Authorization`, in the same order. */
+    authorizations,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -115,10 +115,7 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     const running = page.getByRole('region', { name: 'Running calls' });
     await running.getByRole('button', { name: /^Cancel trigger-elicitation-request on / }).click();
     // An outcome the person asked for, said under the form: no error alert, nothing to try again.
-    await form
-      .locator('.call-result')
-      .getByText('You cancelled this call of trigger-elicitation-request.')
-      .waitFor();
+    await form.locator('.call-result').getByText('You cancelled this call of trigger-elicitation-request.').waitFor();
     assert.equal(await form.getByRole('alert').count(), 0, 'no error alert');
     assert.equal(await form.getByRole('button', { name: 'Try again' }).count(), 0);
     await running.waitFor({ state: 'detached' });

@@ -118,10 +118,7 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     await progressed;
     const running = page.getByRole('region', { name: 'Running calls' });
     await running.getByRole('button', { name: /^Cancel crunch on / }).click();
-    await form
-      .locator('.call-result')
-      .getByText('You cancelled this call of crunch.')
-      .waitFor();
+    await form.locator('.call-result').getByText('You cancelled this call of crunch.').waitFor();
     assert.equal(await form.getByRole('alert').count(), 0, 'no error alert for a cancel the person asked for');
     // Cancel went with its call: the focus is on the tool's Call button, not on the page.
     await page.waitForFunction(() => document.activeElement?.textContent === 'Call tool');

@@ -26,7 +26,7 @@ export function DeskWelcome() {
       <ul>
         <li>
           <a href="#servers/add">Add a server</a>
-          {noServer ? '' : ' of your own'}, or import yours from another app’s settings.
+          {noServer ? '' : ' of your own'}, or <a href="#servers/import">import yours from another app’s settings</a>.
         </li>
         {hasProvider || !noServer ? null : (
           <li>

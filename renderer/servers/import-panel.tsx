@@ -60,7 +60,10 @@ export function ImportPanel() {
   const missing = sources?.filter((source) => !source.exists) ?? [];
   return (
     <section className="import-panel" aria-labelledby="heading-import">
-      <h3 id="heading-import">Import from other apps</h3>
+      {/* Focusable for the first run's link to it (`#servers/import`), not a stop of Tab. */}
+      <h3 id="heading-import" tabIndex={-1}>
+        Import from other apps
+      </h3>
       <p className="field-hint">
         Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Nothing is added until you pick
         servers and press Import.

@@ -11,13 +11,18 @@ export function ServersScreen({
   address
 }: {
   headingRef: (element: HTMLHeadingElement | null) => void;
-  /** What follows `#servers/` in the address: `add` goes to the Add a server form (the first run's link). */
+  /**
+   * What follows `#servers/` in the address: `add` goes to the Add a server form, `import` to the
+   * Import from other apps section (the first run's links).
+   */
   address?: string | undefined;
 }) {
   const servers = useDeskState((state) => state.servers);
-  // `#servers/add`: the form's heading takes the focus, in sight (a long list of servers above it).
+  // `#servers/add`, `#servers/import`: the heading of the form or of the import section takes the
+  // focus, in sight (a long list of servers, and the form, above them).
   useEffect(() => {
     if (address === 'add') focusInSight('heading-add-server');
+    if (address === 'import') focusInSight('heading-import');
   }, [address]);
   const heading = useRef<HTMLHeadingElement | null>(null);
   const list = useRef<HTMLUListElement>(null);

@@ -97,6 +97,32 @@ describe('the empty Inbox’s guide', () => {
     ]);
     await welcome.getByRole('link', { name: 'Add a server', exact: true }).waitFor();
 
+    // Its second way leads to the Import section, below the whole Add a server form: its heading
+    // has the focus, in sight under the bar, by a click and again by Enter from the keyboard.
+    const importLink = welcome.getByRole('link', { name: 'import yours from another app’s settings', exact: true });
+    const importHeading = page.getByRole('heading', { name: 'Import from other apps', level: 3 });
+    const importInSight = async (how: string) => {
+      await page.waitForURL(/#servers\/import$/);
+      await page.waitForFunction(() => document.activeElement?.id === 'heading-import');
+      const place = await importHeading.evaluate((heading) => ({
+        top: heading.getBoundingClientRect().top,
+        bottom: heading.getBoundingClientRect().bottom,
+        bar: document.querySelector('.top-area')?.getBoundingClientRect().bottom ?? 0,
+        height: innerHeight
+      }));
+      assert.ok(
+        place.top >= place.bar && place.bottom <= place.height,
+        `${how}: the Import heading in sight under the bar (${JSON.stringify(place)})`
+      );
+    };
+    await importLink.click();
+    await importInSight('clicked');
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await importLink.focus();
+    await page.keyboard.press('Enter');
+    await importInSight('Enter');
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+
     // A server of the person's own: the Desk is no longer new.
     await fixture.host.call('servers.add', {
       id: 'first',

@@ -11,7 +11,7 @@ import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from '../tasks/sent-and-ran-
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
-import { ResultView } from './result-view.js';
+import { ResultView, toolResultServer } from './result-view.js';
 import { TaskWords } from './task-words.js';
 import { isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
@@ -124,6 +124,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               requestedSchema={
                 entry.kind === 'elicitation' ? (entry.request as Record<string, unknown>).requestedSchema : undefined
               }
+              serverId={toolResultServer(entry)}
             />
           ) : error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>

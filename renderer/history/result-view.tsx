@@ -4,6 +4,7 @@ import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
 import { MarkdownText } from '../components/markdown-text.js';
+import { ResourceLink } from '../components/resource-link.js';
 import { ScrollingPre } from '../components/scrolling-pre.js';
 import { trailingJson } from '../components/trailing-json.js';
 
@@ -27,7 +28,7 @@ function TextBlock({ text, headingLevel }: { text: string; headingLevel: number 
   );
 }
 
-function ContentBlock({ block, headingLevel }: { block: Block; headingLevel: number }) {
+function ContentBlock({ block, headingLevel, serverId }: { block: Block; headingLevel: number; serverId?: string }) {
   switch (block.type) {
     case 'text':
       return <TextBlock text={asText(block.text, '')} headingLevel={headingLevel} />;
@@ -41,6 +42,9 @@ function ContentBlock({ block, headingLevel }: { block: Block; headingLevel: num
     case 'resource_link': {
       const uri = asText(block.uri, '');
       const name = asText(block.name, uri);
+      // Keyed: another link in its place starts unread.
+      if (serverId !== undefined)
+        return <ResourceLink key={`${serverId} ${uri}`} serverId={serverId} uri={uri} name={name} />;
       return (
         <div className="resource-link">
           Resource link: <ExternalLink href={uri}>{name}</ExternalLink> <code>{uri}</code>
@@ -70,15 +74,19 @@ function ContentBlock({ block, headingLevel }: { block: Block; headingLevel: num
  * result too large to keep, as JSON. The Tools screen, the Tasks detail and History all show
  * results with it. Headings in its Markdown rank below `headingLevel`, the level of the heading
  * the result sits under: the Tasks detail's and History's "Result" (h4) unless told otherwise.
+ * `serverId` is the server whose result it is, when that is known: its resource links can then
+ * be read from it (see {@link ResourceLink}); without it they show as links only.
  */
 export function ResultView({
   result,
   requestedSchema,
-  headingLevel = 4
+  headingLevel = 4,
+  serverId
 }: {
   result: Record<string, unknown>;
   requestedSchema?: unknown;
   headingLevel?: number;
+  serverId?: string;
 }) {
   if (result.truncated === true)
     return (
@@ -96,7 +104,7 @@ export function ResultView({
         {isError ? <p className="result-flag">The tool reported an error:</p> : null}
         {blocks.length === 0 && structured === undefined ? <p className="muted">No content.</p> : null}
         {blocks.map((block, index) => (
-          <ContentBlock key={index} block={block} headingLevel={headingLevel} />
+          <ContentBlock key={index} block={block} headingLevel={headingLevel} serverId={serverId} />
         ))}
         {structured !== undefined ? (
           <div className="structured-content">
@@ -110,7 +118,7 @@ export function ResultView({
   if (content && typeof content === 'object' && typeof result.action !== 'string')
     return (
       <div className="tool-result">
-        <ContentBlock block={content as Block} headingLevel={headingLevel} />
+        <ContentBlock block={content as Block} headingLevel={headingLevel} serverId={serverId} />
       </div>
     );
   if (typeof result.action === 'string') {
@@ -125,6 +133,15 @@ export function ResultView({
     );
   }
   return <JsonView value={result} />;
+}
+
+/**
+ * The server whose result a task's or History entry's is, when it is a tool's: the server
+ * Taskdesk called (a tool call requested of it), whose resource links are its own to read.
+ * Undefined for what a server asked of Taskdesk (its answer is the model's or the person's).
+ */
+export function toolResultServer(entry: { kind: string; direction: string; serverId: string }): string | undefined {
+  return entry.kind === 'tool-call' && entry.direction === 'requested' ? entry.serverId : undefined;
 }
 
 /** A form's answered fields: each field's title, then what was answered. */

@@ -16,7 +16,7 @@ import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { questionEndLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
-import { ResultView } from '../history/result-view.js';
+import { ResultView, toolResultServer } from '../history/result-view.js';
 import { answeredSteps } from '../history/cancelled-label.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
@@ -449,6 +449,7 @@ export function TaskDetail({
             <ResultView
               result={shown.result}
               requestedSchema={shown.kind === 'elicitation' ? shown.request.requestedSchema : undefined}
+              serverId={toolResultServer(shown)}
             />
           ) : shown.error && shown.status !== 'cancelled' ? null : (
             <p className="muted">

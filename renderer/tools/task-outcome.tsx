@@ -49,10 +49,10 @@ export function TaskOutcome({ task, fold = false }: { task: OutboundTaskView; fo
             <ErrorView error={outcome.error} />
           ) : fold ? (
             <ResultFold label={`${task.toolName} task ${shortId(task.taskId)}`}>
-              <ToolResultView result={outcome.result} />
+              <ToolResultView result={outcome.result} serverId={task.serverId} />
             </ResultFold>
           ) : (
-            <ToolResultView result={outcome.result} />
+            <ToolResultView result={outcome.result} serverId={task.serverId} />
           )}
         </div>
       ) : null}

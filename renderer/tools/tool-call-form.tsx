@@ -168,7 +168,8 @@ export function ToolCallForm({
         setResult(
           <>
             <p className="muted small-text">Result:</p>
-            <ToolResultView result={outcome.result} />
+            {/* Keyed by the call: a new call's resource links start unread. */}
+            <ToolResultView key={callId} result={outcome.result} serverId={serverId} />
           </>
         );
         announce(`${tool.name} answered.`);

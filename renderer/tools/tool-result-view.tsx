@@ -7,10 +7,17 @@ import { ResultView } from '../history/result-view.js';
  * A `CallToolResult` as a person reads it (see {@link ResultView}: Markdown text, images,
  * resource links, structured content), with "the tool reported an error" when `isError` is set.
  * Under a tool's form and on a tool call's card alike it sits under an h3 (the tool's name), and
- * its Markdown's headings rank below that.
+ * its Markdown's headings rank below that. `serverId`, the server that ran the tool, lets its
+ * resource links be read.
  */
-export function ToolResultView({ result }: { result: Record<string, unknown> }) {
-  return <ResultView result={Array.isArray(result.content) ? result : { content: [], ...result }} headingLevel={3} />;
+export function ToolResultView({ result, serverId }: { result: Record<string, unknown>; serverId?: string }) {
+  return (
+    <ResultView
+      result={Array.isArray(result.content) ? result : { content: [], ...result }}
+      headingLevel={3}
+      serverId={serverId}
+    />
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import type { DeskStore } from '../store/desk-store.js';
 import { TasksScreen } from '../tasks/tasks-screen.js';
 import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
 import type { Announcer } from './announcer.js';
-import { Banners } from './banners.js';
+import { Banners, ConnectionNotice } from './banners.js';
 import { ScreenBoundary } from './screen-boundary.js';
 import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
 import { DeskContext, useDeskState, type Desk, type ToolCallAgain } from './desk-context.js';
@@ -70,6 +70,10 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   // them to finish in the browser (nothing else tells a person on another screen of those).
   const waiting = useDeskState((state) => state.inbox.length + Object.keys(state.waitingExchanges).length);
   const approvals = useDeskState((state) => pendingApprovals(state.assistant.summaries));
+  // Counts heard before contact was lost (or a fetch of the lists failed) are not to pass for
+  // current: marked as such until the lists fetched again on reconnect are in.
+  const stale = useDeskState((state) => state.problem !== undefined || (state.ready && state.sync !== undefined));
+  const asOf = stale ? ', as of when contact was lost' : '';
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
@@ -95,9 +99,11 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   }, [ready, root]);
   useEffect(() => {
     // What waits on the person anywhere: what the Inbox badge counts and tool calls in the assistant's chats.
+    // Out of contact, no count that may be stale: the tab says contact is lost instead.
     const all = waiting + approvals;
-    document.title = `${all > 0 ? `(${all}) ` : ''}${SCREEN_TITLES[screen]} · Taskdesk`;
-  }, [waiting, approvals, screen]);
+    const count = stale ? '(no contact) ' : all > 0 ? `(${all}) ` : '';
+    document.title = `${count}${SCREEN_TITLES[screen]} · Taskdesk`;
+  }, [waiting, approvals, screen, stale]);
   /** The last move to another screen whose heading took the focus. */
   const focusedMove = useRef(0);
   const topArea = useStickyTop();
@@ -123,7 +129,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
 
   return (
     <>
-      {/* The notices ride with the bar: a question withdrawn while the page is scrolled is told in sight. */}
+      {/* The notices ride with the bar: a question withdrawn, or contact lost, while the page is scrolled is told in sight. */}
       <div className="top-area" ref={topArea}>
         <header className="topbar">
           <h1>Taskdesk</h1>
@@ -134,14 +140,22 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                   <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
                     {SCREEN_TITLES[name]}
                     {name === 'inbox' ? (
-                      <span className="badge" hidden={waiting === 0} aria-label={`${waiting} waiting`}>
+                      <span
+                        className="badge"
+                        hidden={waiting === 0}
+                        data-stale={stale || undefined}
+                        title={stale ? 'As of when contact was lost' : undefined}
+                        aria-label={`${waiting} waiting${asOf}`}
+                      >
                         {waiting}
                       </span>
                     ) : name === 'assistant' ? (
                       <span
                         className="badge"
                         hidden={approvals === 0}
-                        aria-label={approvals === 1 ? '1 tool call to approve' : `${approvals} tool calls to approve`}
+                        data-stale={stale || undefined}
+                        title={stale ? 'As of when contact was lost' : undefined}
+                        aria-label={`${approvals === 1 ? '1 tool call' : `${approvals} tool calls`} to approve${asOf}`}
                       >
                         {approvals}
                       </span>
@@ -152,6 +166,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             </ul>
           </nav>
         </header>
+        <ConnectionNotice />
         <UnansweredNotices />
       </div>
       <Banners />

@@ -14,21 +14,35 @@ function sessionStore(): Storage | undefined {
 }
 
 /**
- * Why the page cannot hear the host, and the host's warnings (a corrupt file moved aside, work
- * that was running when Taskdesk last closed). Each warning has a Close (as every notice has): it stays closed in
- * this window, through a reload (see {@link loadDismissedWarnings}); the problem goes by itself.
- * Several keep to a compact stack, the newest first (see {@link NoticeStack}).
+ * Why the page cannot hear the host or load from it ("Lost contact with Taskdesk…"), in the
+ * block that stays at the top of the window (see `useStickyTop`): on a page scrolled down it is
+ * in sight, where the page would otherwise look alive until an action failed. The one alert
+ * stays in the page while all is well (hidden), so that its words are said once as they come;
+ * it goes by itself.
+ */
+export function ConnectionNotice() {
+  const problem = useDeskState((state) => state.problem);
+  return (
+    <div className="connection-notice" hidden={!problem}>
+      <div className="banner banner-warning" role="alert">
+        {problem ?? ''}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The host's warnings (a corrupt file moved aside, work that was running when Taskdesk last
+ * closed). Each has a Close (as every notice has): it stays closed in this window, through a
+ * reload (see {@link loadDismissedWarnings}). Several keep to a compact stack, the newest first
+ * (see {@link NoticeStack}). Why the page cannot hear the host is told by {@link ConnectionNotice}.
  */
 export function Banners() {
-  const problem = useDeskState((state) => state.problem);
   const warnings = useDeskState((state) => state.warnings);
   const [dismissed, setDismissed] = useState(() => loadDismissedWarnings(sessionStore()));
   const shown = warnings.filter((warning) => !dismissed.has(warningKey(warning)));
   return (
     <div className="banners">
-      <div className="banner banner-warning" role="alert" hidden={!problem}>
-        {problem ?? ''}
-      </div>
       <NoticeStack
         noun="warning"
         notices={shown.map((warning) => ({

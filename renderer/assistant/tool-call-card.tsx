@@ -118,7 +118,7 @@ export function ToolCallCard({
         />
       ) : null}
       {results.map((message) => (
-        <ResultBlock key={message.id} message={message} />
+        <ResultBlock key={message.id} message={message} serverId={call.serverId || undefined} />
       ))}
     </div>
   );
@@ -159,7 +159,8 @@ function RunningCallActions({ call, name }: { call: PlainCallView; name: string 
   );
 }
 
-function ResultBlock({ message }: { message: ResultMessage }) {
+/** A result of the call's; `serverId`, the server that ran the tool, lets its resource links be read. */
+function ResultBlock({ message, serverId }: { message: ResultMessage; serverId: string | undefined }) {
   const [raw, setRaw] = useState(false);
   const label =
     message.role === 'tool' && message.interim
@@ -180,7 +181,7 @@ function ResultBlock({ message }: { message: ResultMessage }) {
         <JsonView value={message.result} />
       ) : message.result ? (
         <>
-          <ResultView result={message.result} />
+          <ResultView result={message.result} serverId={serverId} />
           {message.result.structuredContent !== undefined ? (
             <JsonView value={message.result.structuredContent} summary="Structured content" />
           ) : null}

@@ -3,9 +3,10 @@ import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici
 
 /**
  * The proxy Taskdesk's own connections go through (LLM providers, MCP servers over HTTP, their
- * sign-in): read, as curl and most tools read it, from `https_proxy`/`HTTPS_PROXY` for https
- * addresses (`http_proxy` when it is not set), `http_proxy`/`HTTP_PROXY` for http ones, and
- * `no_proxy`/`NO_PROXY` for the hosts reached directly. Node's own `fetch` reads none of them.
+ * sign-in), as undici's `EnvHttpProxyAgent` reads it: `https_proxy`/`HTTPS_PROXY` for https
+ * addresses (`http_proxy` when it is not set, unlike curl), `http_proxy`/`HTTP_PROXY` for http
+ * ones, and `no_proxy`/`NO_PROXY` for the hosts reached directly (names, domain suffixes,
+ * `host:port`, `*`; not CIDR ranges). Node's own `fetch` reads none of them.
  */
 export interface ProxySettings {
   httpProxy?: string;
@@ -19,14 +20,22 @@ export interface ProxySettings {
  */
 export const ALWAYS_DIRECT = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-/** The proxy settings in `env` (lower case first, as curl reads them), or undefined when none names a proxy. */
+/**
+ * The proxy settings in `env` (lower case first, as curl reads them), or undefined when none
+ * names a proxy. A proxy given without a scheme (`proxy.corp:3128`, which curl takes) is an
+ * `http://` one.
+ */
 export function proxyFromEnvironment(env: NodeJS.ProcessEnv = process.env): ProxySettings | undefined {
   const read = (name: string) => {
     const value = env[name] ?? env[name.toUpperCase()];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
-  const httpProxy = read('http_proxy');
-  const httpsProxy = read('https_proxy');
+  const address = (name: string) => {
+    const value = read(name);
+    return value === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  };
+  const httpProxy = address('http_proxy');
+  const httpsProxy = address('https_proxy');
   if (httpProxy === undefined && httpsProxy === undefined) return undefined;
   const noProxy = read('no_proxy');
   return {
@@ -36,12 +45,32 @@ export function proxyFromEnvironment(env: NodeJS.ProcessEnv = process.env): Prox
   };
 }
 
+/** A proxy setting Taskdesk cannot use: its message names the variable, never the value (it may hold a password). */
+export class ProxySettingError extends Error {}
+
 /**
  * A dispatcher that sends each request through the proxy its address calls for, or directly
  * (loopback, and the hosts `noProxy` names: undici's `EnvHttpProxyAgent`, given the settings
- * rather than reading the environment itself, so that a test or the host can set them).
+ * rather than reading the environment itself, so that a test or the host can set them). Throws
+ * {@link ProxySettingError} for a proxy that is not an http, https or socks5 address.
  */
 export function proxyDispatcher(settings: ProxySettings): Dispatcher {
+  for (const [name, value] of [
+    ['http_proxy', settings.httpProxy],
+    ['https_proxy', settings.httpsProxy]
+  ] as const) {
+    if (value === undefined) continue;
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      throw new ProxySettingError(`The proxy ${name} names is not an address`);
+    }
+    if (!['http:', 'https:', 'socks5:', 'socks:'].includes(protocol))
+      throw new ProxySettingError(
+        `The proxy ${name} names is a ${protocol.slice(0, -1)} one; Taskdesk takes http, https and socks5 proxies`
+      );
+  }
   // `*` alone means no host at all is proxied; joined to others it would be read as a host name.
   const noProxy =
     settings.noProxy === '*'

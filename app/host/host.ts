@@ -87,7 +87,13 @@ import { OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
 import { ServerSecretValues } from './server-secret-values.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { proxiedFetch, proxyDispatcher, proxyFromEnvironment, type ProxySettings } from '../core/network-proxy.js';
+import {
+  proxiedFetch,
+  proxyDispatcher,
+  proxyFromEnvironment,
+  ProxySettingError,
+  type ProxySettings
+} from '../core/network-proxy.js';
 import { providerFetchThrough } from '../sampling/provider-fetch.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
@@ -238,7 +244,15 @@ export class Host {
     this.clock = config.clock ?? systemClock;
     // Through a proxy when one is set: the providers' requests, and HTTP servers' with their sign-in.
     const proxy = config.proxy === undefined ? proxyFromEnvironment() : (config.proxy ?? undefined);
-    const proxied = proxy && proxyDispatcher(proxy);
+    // One Taskdesk cannot use (a scheme it does not take) leaves it direct, and says so below.
+    let proxied: ReturnType<typeof proxyDispatcher> | undefined;
+    let proxyProblem: string | undefined;
+    try {
+      proxied = proxy && proxyDispatcher(proxy);
+    } catch (error) {
+      if (!(error instanceof ProxySettingError)) throw error;
+      proxyProblem = `${error.message}: Taskdesk connects to LLM providers and servers over HTTP directly. Correct the variable and start Taskdesk again.`;
+    }
     this.#httpFetch = proxied && proxiedFetch(proxied);
     const llmFetch = config.llmFetch ?? (proxied && providerFetchThrough(proxied));
     const factory = config.storeFactory ?? confStoreFactory;
@@ -475,6 +489,7 @@ export class Host {
       lateReason: (serverId, relatedTaskId) => lateQuestionReason(this.requestor, serverId, relatedTaskId)
     });
     for (const warning of this.sampling.warnings) this.#warn(warning.message, warning.movedTo);
+    if (proxyProblem !== undefined) this.#warn(proxyProblem);
     this.#oauth = new OAuthSessions({
       keyStore,
       ...(this.#httpFetch && { fetch: this.#httpFetch }),

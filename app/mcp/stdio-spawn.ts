@@ -15,22 +15,24 @@ export class CommandNotFoundError extends Error {
 
 type StdioTransport = Extract<ServerConfig['transport'], { type: 'stdio' }>;
 
-/** The variables that name a proxy, in the spellings tools read (see `network-proxy.ts`). */
-const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'no_proxy', 'all_proxy'].flatMap((name) => [
-  name,
-  name.toUpperCase()
-]);
+/** The variables that name a proxy (see `network-proxy.ts`), each read in two spellings. */
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'no_proxy', 'all_proxy'];
 
 /**
  * The proxy variables of Taskdesk's own environment (`own`): a server it starts gets them as the
  * few the SDK passes on (`HOME`, `PATH`, …), so that `npx` can download it behind a proxy and it
- * can reach what it serves. Its own `env` setting still wins.
+ * can reach what it serves. Its own `env` setting still wins: a variable it sets in either
+ * spelling is passed on in neither (most tools read the lower case first, which would win).
  */
-function proxyVariables(own: NodeJS.ProcessEnv): Record<string, string> {
+function proxyVariables(own: NodeJS.ProcessEnv, its: Record<string, string> | undefined): Record<string, string> {
   const found: Record<string, string> = {};
   for (const name of PROXY_VARIABLES) {
-    const value = own[name];
-    if (value !== undefined && value !== '') found[name] = value;
+    const spellings = [name, name.toUpperCase()];
+    if (its && spellings.some((spelling) => Object.hasOwn(its, spelling))) continue;
+    for (const spelling of spellings) {
+      const value = own[spelling];
+      if (value !== undefined && value !== '') found[spelling] = value;
+    }
   }
   return found;
 }
@@ -46,7 +48,7 @@ export function stdioSpawnTarget(
   path: string | undefined,
   own: NodeJS.ProcessEnv = process.env
 ): { params: StdioServerParameters; executable: string } {
-  const base = { ...getDefaultEnvironment(), ...proxyVariables(own) };
+  const base = { ...getDefaultEnvironment(), ...proxyVariables(own, transport.env) };
   const PATH = transport.env?.PATH ?? path ?? base.PATH ?? process.env.PATH ?? '';
   const resolution = resolveCommand(transport.command, {
     PATH,

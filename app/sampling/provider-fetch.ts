@@ -42,8 +42,8 @@ export function providerFetchThrough(base: Dispatcher): typeof fetch {
 
 /**
  * A request made with `request` through `dispatcherOf()`, answered as a `Response`; one whose
- * body is neither text nor bytes (a form, a stream: the SDK sends none) goes to `other`, a
- * `Request` to Node's `fetch`.
+ * body is neither text nor bytes (a form, a stream, a `Request`'s: the SDK sends none) goes to
+ * `other`.
  */
 async function fetchVia(
   dispatcherOf: () => Dispatcher,
@@ -51,8 +51,9 @@ async function fetchVia(
   init: Parameters<typeof fetch>[1],
   other: (url: string | URL, init: Parameters<typeof fetch>[1]) => Promise<Response> = fetch
 ): Promise<Response> {
+  // A `Request` (the SDK sends none) goes as its parts, so that it takes the same way as the rest.
+  if (input instanceof Request) return other(input.url, { ...(await requestParts(input)), ...init });
   const body = init?.body;
-  if (input instanceof Request) return fetch(input, init);
   if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array)) return other(input, init);
   const signal = init?.signal ?? undefined;
   const sent: Record<string, string> = {};
@@ -93,6 +94,18 @@ async function fetchVia(
     status: statusCode,
     headers
   });
+}
+
+/** What a `Request` asks, as the init of a `fetch` of its URL. */
+async function requestParts(input: Request): Promise<RequestInit> {
+  const hasBody = input.method !== 'GET' && input.method !== 'HEAD' && input.body !== null;
+  return {
+    method: input.method,
+    headers: input.headers,
+    signal: input.signal,
+    redirect: input.redirect,
+    ...(hasBody && { body: await input.arrayBuffer() })
+  };
 }
 
 /** The statuses a redirect is made with, which `fetch` follows. */

@@ -53,6 +53,11 @@ describe('requests through a proxy', () => {
     assert.equal(answer.status, 200);
     assert.deepEqual(((await answer.json()) as { data: Array<{ id: string }> }).data[0]?.id, 'through-the-proxy');
     assert.deepEqual(proxy.seen, ['GET http://models.example.test/v1/models']);
+    // A Request, which the SDK does not send, takes the same way.
+    assert.equal((await viaProxy(new Request('http://models.example.test/v1/models'))).status, 200);
+    assert.equal(proxy.seen.length, 2);
+    proxy.seen.pop();
+    proxy.authorizations.pop();
 
     // Loopback (a local model server) is never sent to the proxy, which could not reach it.
     const local = await directServer('127.0.0.1');
@@ -111,19 +116,59 @@ describe('requests through a proxy', () => {
     assert.ok(proxy.seen.some((line) => line.startsWith('GET http://llm.example.test/')));
   });
 
-  it('leave the host direct with no proxy named, whatever Node would do', async () => {
+  it('take the environment’s proxy by default (one without a scheme as http), and none when told none', async () => {
     const endpoint = await serveHttp(buildTaskPeer);
-    const proxy = await startForwardProxy({});
-    const data = tempDir();
-    const host = createHost({
-      dataDir: data.dir,
-      servers: [{ id: 'web', name: 'Direct', transport: { type: 'http', url: endpoint.url } }],
-      autoConnect: false,
-      proxy: null
+    const mcpPort = Number(new URL(endpoint.url).port);
+    // 127.0.0.2 is no address of Taskdesk's own: proxied, and the proxy passes it on to the server.
+    const proxy = await startForwardProxy({ '127.0.0.2': mcpPort });
+    const saved = process.env.http_proxy;
+    process.env.http_proxy = proxy.url.replace('http://', '');
+    cleanups.push(endpoint.close, proxy.close, () => {
+      if (saved === undefined) delete process.env.http_proxy;
+      else process.env.http_proxy = saved;
     });
-    cleanups.push(endpoint.close, proxy.close, data.remove, () => host.close());
-    const view = await host.connect('web');
-    assert.equal(view.state.status, 'ready', view.state.reason);
-    assert.deepEqual(proxy.seen, []);
+    const url = `http://127.0.0.2:${mcpPort}/mcp`;
+    const hostWith = (options: { proxy?: null }) => {
+      const data = tempDir();
+      const host = createHost({
+        dataDir: data.dir,
+        servers: [{ id: 'web', name: 'Far', transport: { type: 'http', url } }],
+        autoConnect: false,
+        connectTimeoutMs: 5_000,
+        ...options
+      });
+      cleanups.push(data.remove, () => host.close());
+      return host;
+    };
+
+    const first = hostWith({});
+    const viaEnvironment = await first.connect('web');
+    assert.equal(viaEnvironment.state.status, 'ready', viaEnvironment.state.reason);
+    assert.ok(proxy.seen.length > 0 && proxy.seen.every((line) => line.includes(`http://127.0.0.2:${mcpPort}/mcp`)));
+    // Closed, so that nothing more of its own (its event stream) comes through the proxy.
+    await first.close();
+
+    // Told none: straight to 127.0.0.2, where nothing listens.
+    const seenBefore = proxy.seen.length;
+    const direct = await hostWith({ proxy: null }).connect('web');
+    assert.notEqual(direct.state.status, 'ready');
+    assert.equal(proxy.seen.length, seenBefore);
+  });
+
+  it('go direct, and say so without the value, when the proxy named is not one Taskdesk takes', () => {
+    const saved = process.env.http_proxy;
+    process.env.http_proxy = 'ftp://team:s3cret@proxy.example:21';
+    cleanups.push(() => {
+      if (saved === undefined) delete process.env.http_proxy;
+      else process.env.http_proxy = saved;
+    });
+    const data = tempDir();
+    const host = createHost({ dataDir: data.dir, autoConnect: false, servers: [] });
+    cleanups.push(data.remove, () => host.close());
+    const said = host.warnings.map((warning) => warning.message);
+    assert.deepEqual(said, [
+      'The proxy http_proxy names is a ftp one; Taskdesk takes http, https and socks5 proxies: Taskdesk connects to LLM providers and servers over HTTP directly. Correct the variable and start Taskdesk again.'
+    ]);
+    assert.ok(!said.join(' ').includes('s3cret'));
   });
 });

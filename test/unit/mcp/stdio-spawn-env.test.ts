@@ -18,10 +18,15 @@ describe('the environment of a stdio server Taskdesk starts', () => {
     assert.equal(params.env?.SECRET_TOKEN, undefined);
   });
 
-  it('lets the server’s own env setting win', () => {
+  it('lets the server’s own env setting win, in whichever spelling it is set', () => {
     const { params } = stdioSpawnTarget({ ...node, env: { HTTPS_PROXY: 'http://its-own:8080' } }, process.env.PATH, {
-      HTTPS_PROXY: 'http://proxy.example:3128'
+      HTTPS_PROXY: 'http://proxy.example:3128',
+      https_proxy: 'http://proxy.example:3128',
+      NO_PROXY: 'intranet.example'
     });
     assert.equal(params.env?.HTTPS_PROXY, 'http://its-own:8080');
+    // Most tools read the lower case first: Taskdesk's would win over the server's own.
+    assert.equal('https_proxy' in (params.env ?? {}), false);
+    assert.equal(params.env?.NO_PROXY, 'intranet.example', 'what it does not set is passed on');
   });
 });

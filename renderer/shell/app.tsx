@@ -6,6 +6,7 @@ import { HistoryScreen } from '../history/history-screen.js';
 import { InboxScreen } from '../inbox/inbox-screen.js';
 import { ProvidersScreen } from '../providers/providers-screen.js';
 import { ServersScreen } from '../servers/servers-screen.js';
+import { listsFreshness } from '../store/desk-state.js';
 import type { DeskStore } from '../store/desk-store.js';
 import { TasksScreen } from '../tasks/tasks-screen.js';
 import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
@@ -70,10 +71,12 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   // them to finish in the browser (nothing else tells a person on another screen of those).
   const waiting = useDeskState((state) => state.inbox.length + Object.keys(state.waitingExchanges).length);
   const approvals = useDeskState((state) => pendingApprovals(state.assistant.summaries));
-  // Counts heard before contact was lost (or a fetch of the lists failed) are not to pass for
-  // current: marked as such until the lists fetched again on reconnect are in.
-  const stale = useDeskState((state) => state.problem !== undefined || (state.ready && state.sync !== undefined));
-  const asOf = stale ? ', as of when contact was lost' : '';
+  // Counts heard before contact was lost, or not brought up to date by the last fetch of the
+  // lists (it failed, or the one after a reconnect is not in yet), are not to pass for current.
+  const freshness = useDeskState(listsFreshness);
+  const stale = freshness !== 'current';
+  const asOf = freshness === 'no-contact' ? 'As of when contact was lost' : 'As of the last update';
+  const asOfLabel = stale ? `, ${asOf.toLowerCase()}` : '';
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
@@ -99,11 +102,18 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   }, [ready, root]);
   useEffect(() => {
     // What waits on the person anywhere: what the Inbox badge counts and tool calls in the assistant's chats.
-    // Out of contact, no count that may be stale: the tab says contact is lost instead.
+    // No count that may be stale: the tab says contact is lost, or that the lists are not up to date, instead.
     const all = waiting + approvals;
-    const count = stale ? '(no contact) ' : all > 0 ? `(${all}) ` : '';
+    const count =
+      freshness === 'no-contact'
+        ? '(no contact) '
+        : freshness === 'not-up-to-date'
+          ? '(not up to date) '
+          : all > 0
+            ? `(${all}) `
+            : '';
     document.title = `${count}${SCREEN_TITLES[screen]} · Taskdesk`;
-  }, [waiting, approvals, screen, stale]);
+  }, [waiting, approvals, screen, freshness]);
   /** The last move to another screen whose heading took the focus. */
   const focusedMove = useRef(0);
   const topArea = useStickyTop();
@@ -144,8 +154,8 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                         className="badge"
                         hidden={waiting === 0}
                         data-stale={stale || undefined}
-                        title={stale ? 'As of when contact was lost' : undefined}
-                        aria-label={`${waiting} waiting${asOf}`}
+                        title={stale ? asOf : undefined}
+                        aria-label={`${waiting} waiting${asOfLabel}`}
                       >
                         {waiting}
                       </span>
@@ -154,8 +164,8 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                         className="badge"
                         hidden={approvals === 0}
                         data-stale={stale || undefined}
-                        title={stale ? 'As of when contact was lost' : undefined}
-                        aria-label={`${approvals === 1 ? '1 tool call' : `${approvals} tool calls`} to approve${asOf}`}
+                        title={stale ? asOf : undefined}
+                        aria-label={`${approvals === 1 ? '1 tool call' : `${approvals} tool calls`} to approve${asOfLabel}`}
                       >
                         {approvals}
                       </span>

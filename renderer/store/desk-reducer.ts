@@ -44,9 +44,10 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
     }
     case 'sync-failed':
       if (state.sync?.syncId !== action.syncId) return state;
-      return { ...state, sync: undefined, problem: action.message };
+      // Out of contact, the notice keeps saying so (and that it reconnects), not that a fetch failed.
+      return { ...state, sync: undefined, problem: state.offline ? state.problem : action.message };
     case 'connection':
-      return { ...state, problem: action.online ? undefined : action.message };
+      return { ...state, offline: !action.online, problem: action.online ? undefined : action.message };
     case 'live-expired':
       return withoutLive(state, action.key);
     case 'notice-dismissed':
@@ -125,7 +126,8 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
   const next: DeskState = {
     ...state,
     ready: true,
-    problem: undefined,
+    // Lists that came while the event stream is down are not kept current by it: still out of contact.
+    problem: state.offline ? state.problem : undefined,
     servers: snapshot.servers,
     policies: snapshot.policies,
     inbox: dedupe(snapshot.inbox),

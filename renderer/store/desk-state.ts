@@ -107,6 +107,12 @@ export interface DeskState {
   ready: boolean;
   /** Why the page cannot hear the host or load from it; undefined while all is well. */
   problem: string | undefined;
+  /**
+   * The host's event stream is down (`connection` with `online: false`, until `online: true`):
+   * nothing the page shows changes with the host until it is back. A failed fetch of the lists
+   * (`problem` set by `sync-failed`) is not this: events are still heard.
+   */
+  offline: boolean;
   servers: ServerView[];
   policies: Record<string, SamplingPolicy>;
   /** Pending questions, in the order they arrived. */
@@ -180,6 +186,7 @@ export interface DeskState {
 export const initialDeskState: DeskState = {
   ready: false,
   problem: undefined,
+  offline: false,
   servers: [],
   policies: {},
   inbox: [],
@@ -230,4 +237,19 @@ export interface WithdrawnNotice {
  */
 export function startDraft(state: DeskState, item: InboxItem): InboxDraftValues | undefined {
   return item.id in state.draftValues ? (state.draftValues[item.id] ?? undefined) : item.keptDraft;
+}
+
+/**
+ * How far the lists (and the counts the bar and the tab's title show) can be taken as current:
+ * `no-contact` while the event stream is down; `not-up-to-date` while it is up but the last fetch
+ * of the lists failed, or while the lists are fetched again after the page had them (a reconnect:
+ * events sent while it was down are lost); else `current`.
+ */
+export type ListsFreshness = 'current' | 'no-contact' | 'not-up-to-date';
+
+/** See {@link ListsFreshness}. */
+export function listsFreshness(state: DeskState): ListsFreshness {
+  if (state.offline) return 'no-contact';
+  if (state.problem !== undefined || (state.ready && state.sync !== undefined)) return 'not-up-to-date';
+  return 'current';
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import { inboxHolds, peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
@@ -24,6 +24,36 @@ function scrollToFoot(page: Page): Promise<number> {
     window.scrollTo(0, document.documentElement.scrollHeight);
     return window.scrollY;
   });
+}
+
+/** Whether a route is browser mode's call of `method` (`POST /api/call`). */
+function calls(route: Route, method: string): boolean {
+  try {
+    return (route.request().postDataJSON() as { method?: string }).method === method;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The page's next call of `method` is held until `release`, then refused with `refusal` (as
+ * browser mode answers a refusal), or let on to the host when there is none.
+ */
+async function holdNext(page: Page, method: string, refusal?: string) {
+  let arrived!: () => void;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken = false;
+  await page.route('**/api/call', async (route) => {
+    if (taken || !calls(route, method)) return route.fallback();
+    taken = true;
+    arrived();
+    await released;
+    if (refusal === undefined) return route.fallback();
+    return route.fulfill({ status: 200, json: { ok: false, error: { code: -32603, message: refusal } } });
+  });
+  return { held, release };
 }
 
 describe('lost contact with Taskdesk is told in sight, and the badges do not pass for current', () => {
@@ -105,6 +135,7 @@ describe('lost contact with Taskdesk is told in sight, and the badges do not pas
     await inboxHolds(d.fixture.host, 2);
 
     // Taskdesk back at its address with the same token: the tab reconnects by itself.
+    const refetch = await holdNext(page, 'inbox.list');
     again = await startBrowserServer({
       host: d.fixture.host,
       rendererDir: built.dir,
@@ -112,11 +143,50 @@ describe('lost contact with Taskdesk is told in sight, and the badges do not pas
       token: d.server.token
     });
     await page.getByText(LOST).waitFor({ state: 'hidden' });
+    // In contact again, the lists being fetched: the count is not current yet, but not for want of contact.
+    await refetch.held;
+    await page.getByRole('link', { name: 'Inbox 1 waiting, as of the last update', exact: true }).waitFor();
+    assert.equal(await page.title(), '(not up to date) Servers · Taskdesk');
+    refetch.release();
     await page.getByRole('link', { name: 'Inbox 2 waiting', exact: true }).waitFor();
     assert.equal(await inboxLink.locator('.badge').textContent(), '2');
     await page.waitForFunction(() => document.title === '(2) Servers · Taskdesk');
 
     // The browser logs the refused connections itself; nothing else went wrong on the page.
+    assert.deepEqual(
+      d.pageErrors.filter(
+        (error) => !/net::ERR_(CONNECTION_REFUSED|SOCKET_NOT_CONNECTED|CONNECTION_RESET)\b/.test(error)
+      ),
+      []
+    );
+  });
+
+  it('says a failed fetch of the lists while in contact as not up to date, not as no contact', async () => {
+    await page.waitForFunction(() => document.title === '(2) Servers · Taskdesk');
+    const refused = await holdNext(page, 'inbox.list', 'The inbox is busy.');
+    // Contact lost and back; the lists fetched on reconnect do not come.
+    await again!.close();
+    await page.getByRole('alert').filter({ hasText: LOST }).waitFor();
+    await page.waitForFunction(() => document.title === '(no contact) Servers · Taskdesk');
+    void ask('Which depot last?');
+    await inboxHolds(d.fixture.host, 3);
+    again = await startBrowserServer({
+      host: d.fixture.host,
+      rendererDir: built.dir,
+      port: d.server.port,
+      token: d.server.token
+    });
+    await refused.held;
+    refused.release();
+    await page.getByRole('alert').filter({ hasText: 'Could not load from Taskdesk: The inbox is busy.' }).waitFor();
+    // The count heard before is kept, and said to be as of the last update: the page hears Taskdesk.
+    await page.getByRole('link', { name: 'Inbox 2 waiting, as of the last update', exact: true }).waitFor();
+    assert.equal(await page.title(), '(not up to date) Servers · Taskdesk');
+    assert.equal(await page.getByText(LOST).isVisible(), false);
+    assert.equal(
+      await page.locator('nav a[data-screen="inbox"] .badge').getAttribute('title'),
+      'As of the last update'
+    );
     assert.deepEqual(
       d.pageErrors.filter(
         (error) => !/net::ERR_(CONNECTION_REFUSED|SOCKET_NOT_CONNECTED|CONNECTION_RESET)\b/.test(error)

@@ -1,9 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import type { Host } from '../../app/host/host.js';
 import { openToolForm } from './renderer-build.js';
 import { openEverythingDesk } from './everything-desk.js';
+import { recordSaid, said as saidOn, saidTimes } from './live-region.js';
+
+/**
+ * The next `resources.read` the page asks browser mode for is answered by the real server, its
+ * text made `length` characters long (padded with "y"), as a server answering megabytes would.
+ */
+async function lengthenNextRead(page: Page, length: number): Promise<void> {
+  let done = false;
+  const handler = async (route: Route) => {
+    const body = route.request().postDataJSON() as { method?: string };
+    if (done || body.method !== 'resources.read') return route.fallback();
+    done = true;
+    const response = await route.fetch();
+    const reply = (await response.json()) as { ok: boolean; result?: { contents: Array<{ text?: string }> } };
+    const first = reply.result?.contents[0];
+    assert.equal(typeof first?.text, 'string', 'the server answers a text');
+    first!.text = first!.text!.padEnd(length, 'y');
+    await route.fulfill({ response, json: reply });
+  };
+  await page.route('**/api/call', handler);
+}
 
 /** The bytes of the blob `host` reads now at `uri` of server-everything, decoded. */
 async function blobBytes(host: Host, uri: string): Promise<number> {
@@ -52,6 +73,35 @@ describe('resource links in a tool’s result (server-everything’s get-resourc
     assert.deepEqual(pageErrors, []);
   });
 
+  it('shows the first 100,000 characters of a long text, Show all the rest; and says what each read brought', async () => {
+    await recordSaid(page);
+    const link = resourceLink(form, 'Text Resource 2');
+    const text = link.locator('pre.text-block');
+    await lengthenNextRead(page, 162_345);
+    await link.getByRole('button', { name: 'Read Text Resource 2', exact: true }).click();
+    await saidTimes(page, /^Read Text Resource 2: text, 162,345 characters\.$/);
+    const more = link.getByText('62,345 more characters not shown.');
+    await more.waitFor();
+    assert.equal(((await text.textContent()) ?? '').length, 100_000);
+    const showAll = link.getByRole('button', { name: 'Show all of Text Resource 2', exact: true });
+    await showAll.click();
+    await more.waitFor({ state: 'detached' });
+    assert.equal(((await text.textContent()) ?? '').length, 162_345);
+    assert.equal(await showAll.count(), 0);
+    // The focus goes to the box that now holds all of it, not to the page.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Text of Text Resource 2');
+
+    // Read again (the server's own short text now): shown whole, nothing to show all of.
+    await link.getByRole('button', { name: 'Read Text Resource 2', exact: true }).click();
+    await saidTimes(page, /^Read Text Resource 2: text, \d{2,3} characters\.$/);
+    const again = (await text.textContent()) ?? '';
+    assert.match(again, /^Resource 2: This is a plaintext resource created at \S/);
+    assert.ok((await saidOn(page)).includes(`Read Text Resource 2: text, ${again.length} characters.`));
+    assert.equal(await showAll.count(), 0);
+    assert.equal(await link.getByText(/more characters? not shown/).count(), 0);
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('reads a blob resource and shows its type and size, not its base64', async () => {
     const uri = 'demo://resource/dynamic/blob/1';
     const link = resourceLink(form, 'Blob Resource 1');
@@ -64,6 +114,7 @@ describe('resource links in a tool’s result (server-everything’s get-resourc
     const shown = /^Binary contents: text\/plain, (\d+) bytes$/.exec((await said.textContent()) ?? '');
     assert.ok(shown, `said as type and size: ${await said.textContent()}`);
     assert.ok([before, after].includes(Number(shown[1])), `${shown[1]} bytes, as the blob decodes (${before})`);
+    await saidTimes(page, new RegExp(`^Read Blob Resource 1: binary contents, text/plain, ${shown[1]} bytes\\.$`));
     // "Resource 1: " in base64, the start of the blob.
     assert.doesNotMatch((await link.textContent()) ?? '', /UmVzb3VyY2UgMTog/);
     assert.equal(await link.locator('pre').count(), 0, 'no dump of the blob');

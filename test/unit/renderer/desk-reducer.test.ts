@@ -11,6 +11,7 @@ import { deskReducer } from '../../../renderer/store/desk-reducer.js';
 import { withdrawnSentence } from '../../../renderer/components/request-title.js';
 import {
   initialDeskState,
+  listsFreshness,
   startDraft,
   type DeskAction,
   type DeskSnapshot,
@@ -618,5 +619,73 @@ describe('the Desk store reducer', () => {
     // Replayed (a new event stream), still once.
     state = deskReducer(state, event('store.warning', second));
     assert.deepEqual(state.warnings, [other, second]);
+  });
+});
+
+describe('how current the Desk’s lists are (the badges and the tab’s title)', () => {
+  const lost: DeskAction = { type: 'connection', online: false, message: 'Lost contact' };
+
+  it('is out of contact while the event stream is down, and only then', () => {
+    let state = deskReducer(loaded({ inbox: [item('q0')] }), lost);
+    assert.equal(state.offline, true);
+    assert.equal(listsFreshness(state), 'no-contact');
+    // A fetch that fails meanwhile does not put "Could not load" in place of why, nor end it.
+    state = fold(
+      [
+        { type: 'sync-started', syncId: 2 },
+        { type: 'sync-failed', syncId: 2, message: 'Could not load' }
+      ],
+      state
+    );
+    assert.equal(state.problem, 'Lost contact');
+    assert.equal(listsFreshness(state), 'no-contact');
+    // Nor does one that answers: events are still not heard.
+    state = fold(
+      [
+        { type: 'sync-started', syncId: 3 },
+        { type: 'snapshot', syncId: 3, snapshot: snapshot() }
+      ],
+      state
+    );
+    assert.equal(state.problem, 'Lost contact');
+    assert.equal(listsFreshness(state), 'no-contact');
+  });
+
+  it('is not up to date, but in contact, while the lists are fetched again on reconnect', () => {
+    const state = fold([lost, { type: 'connection', online: true }, { type: 'sync-started', syncId: 2 }], loaded());
+    assert.equal(state.offline, false);
+    assert.equal(state.problem, undefined);
+    assert.equal(listsFreshness(state), 'not-up-to-date');
+    assert.equal(
+      listsFreshness(deskReducer(state, { type: 'snapshot', syncId: 2, snapshot: snapshot() })),
+      'current',
+      'current once they are in'
+    );
+  });
+
+  it('is not up to date, but in contact, when a fetch of the lists failed while events are heard', () => {
+    const state = fold(
+      [
+        { type: 'connection', online: true },
+        { type: 'sync-started', syncId: 2 },
+        { type: 'sync-failed', syncId: 2, message: 'Could not load from Taskdesk: busy' }
+      ],
+      loaded()
+    );
+    assert.equal(state.offline, false);
+    assert.equal(state.problem, 'Could not load from Taskdesk: busy');
+    assert.equal(listsFreshness(state), 'not-up-to-date');
+    // A first load that failed says so too.
+    const first = fold([
+      { type: 'sync-started', syncId: 1 },
+      { type: 'sync-failed', syncId: 1, message: 'Could not load from Taskdesk: busy' }
+    ]);
+    assert.equal(listsFreshness(first), 'not-up-to-date');
+  });
+
+  it('is current when in contact and the lists are in; before the first load too (nothing is counted yet)', () => {
+    assert.equal(listsFreshness(fold([{ type: 'connection', online: true }], loaded())), 'current');
+    assert.equal(listsFreshness(initialDeskState), 'current');
+    assert.equal(listsFreshness(fold([{ type: 'sync-started', syncId: 1 }])), 'current');
   });
 });

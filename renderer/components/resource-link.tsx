@@ -14,8 +14,8 @@ import {
 } from './resource-contents.js';
 
 /**
- * A text the server read: its first `TEXT_SHOWN_AT_FIRST` characters (resource-contents.ts), and Show all for the
- * rest (after which the focus goes to the box, which then holds all of it).
+ * A text the server read: its first `TEXT_SHOWN_AT_FIRST` characters (resource-contents.ts), and
+ * Show all for the rest (after which the focus goes to the box, which then holds all of it).
  */
 function TextContent({ text, name }: { text: string; name: string }) {
   const [whole, setWhole] = useState(false);

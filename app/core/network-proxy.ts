@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 
@@ -105,3 +106,27 @@ export const fetchThrough = undiciFetch as unknown as (
   url: string | URL,
   init: Omit<RequestInit, 'dispatcher'> & { dispatcher: Dispatcher }
 ) => Promise<Response>;
+
+/**
+ * What a proxy that would not open a tunnel to an https address said, in words (undici says
+ * "Proxy response (407) !== 200 when HTTP Tunneling" under fetch's "fetch failed"), or undefined
+ * for any other failure: without it the failure read as the server's ("Is the server running?").
+ */
+export function proxyRefusal(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const message = (current as { message?: unknown }).message;
+    const status =
+      typeof message === 'string'
+        ? /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1]
+        : undefined;
+    if (status !== undefined) {
+      const said = `the proxy answered HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+      return status === '407'
+        ? `${said}: check the user and password in the proxy's address (https_proxy, or http_proxy)`
+        : `${said} instead of connecting`;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -2,6 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { redactSecrets } from './redact.js';
 import { errorMessage } from '../core/errors.js';
 import { isBadPort } from '../mcp/network-failure.js';
+import { proxyRefusal } from '../core/network-proxy.js';
 
 /** What kind of thing went wrong talking to a provider. */
 export const PROVIDER_FAILURE_KINDS = [
@@ -70,6 +71,14 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     return { kind: 'timeout', message: `${who} did not answer in time.`, retryable: false };
   }
   if (error instanceof APIConnectionError) {
+    // Not the provider's doing: the proxy in between would not connect to it.
+    const proxy = proxyRefusal(error);
+    if (proxy !== undefined)
+      return {
+        kind: 'unreachable',
+        message: `Could not connect to ${who} through the proxy: ${proxy}.`,
+        retryable: false
+      };
     // No server to start: the port is one Node's fetch refuses, as browsers do.
     if (isBadPort(error))
       return {

@@ -116,6 +116,37 @@ describe('requests through a proxy', () => {
     assert.ok(proxy.seen.some((line) => line.startsWith('GET http://llm.example.test/')));
   });
 
+  it('say that the proxy refused, and why, rather than blame the server or the provider', async () => {
+    const proxy = await startForwardProxy({}, { tunnelStatus: 407 });
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      keyStore: new InMemoryKeyStore(),
+      servers: [{ id: 'far', name: 'Far', transport: { type: 'http', url: 'https://mcp.example.test/mcp' } }],
+      autoConnect: false,
+      proxy: { httpsProxy: proxy.url.replace('http://', 'http://team:wrong@') }
+    });
+    cleanups.push(proxy.close, data.remove, () => host.close());
+    const said = (await host.connect('far')).state.reason ?? '';
+    assert.match(
+      said,
+      /through the proxy: the proxy answered HTTP 407 Proxy Authentication Required: check the user and password/
+    );
+    assert.ok(!said.includes('wrong'), said);
+
+    await host.call('providers.save', { id: 'p', name: 'Far LLM', baseURL: 'https://llm.example.test/v1', models: [] });
+    const tested = await host.call('providers.test', { providerId: 'p' });
+    assert.equal(tested.ok, false);
+    assert.match(
+      tested.ok ? '' : tested.message,
+      /^Could not connect to Far LLM \(llm\.example\.test\) through the proxy: the proxy answered HTTP 407/
+    );
+    assert.ok(
+      proxy.seen.every((line) => line.startsWith('CONNECT ')),
+      proxy.seen.join('\n')
+    );
+  });
+
   it('take the environment’s proxy by default (one without a scheme as http), and none when told none', async () => {
     const endpoint = await serveHttp(buildTaskPeer);
     const mcpPort = Number(new URL(endpoint.url).port);

@@ -1,14 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * A forward HTTP proxy on 127.0.0.1 for tests, as a corporate one is reached through
  * `http_proxy`: it takes requests whose target is an absolute URI (`GET http://host/path`),
  * records each target, and answers them from `routes`: by the target's host, either a local
  * port the request is passed on to (streamed both ways, as a proxy passes an event stream) or an
- * answer of its own. A host without a route gets 502, as a proxy that cannot reach it.
+ * answer of its own. A host without a route gets 502, as a proxy that cannot reach it. A tunnel
+ * (`CONNECT`) is always refused, with `options.tunnelStatus` (502 by default).
  */
-export async function startForwardProxy(routes: Record<string, number | ((res: http.ServerResponse) => void)>) {
+export async function startForwardProxy(
+  routes: Record<string, number | ((res: http.ServerResponse) => void)>,
+  options: { tunnelStatus?: number } = {}
+) {
   const seen: string[] = [];
   const authorizations: Array<string | undefined> = [];
   const server = http.createServer((req, res) => {
@@ -45,6 +50,14 @@ export async function startForwardProxy(routes: Record<string, number | ((res: h
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
+  });
+  // A tunnel (`CONNECT host:443`, for an https address) is refused with `tunnelStatus`: no test
+  // here opens one (that needs TLS at the far end), only one a proxy turns down.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    seen.push(`${req.method} ${req.url}`);
+    authorizations.push(req.headers['proxy-authorization']);
+    const status = options.tunnelStatus ?? 502;
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Length: 0\r\n\r\n`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

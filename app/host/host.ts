@@ -779,8 +779,8 @@ export class Host {
     } catch (error) {
       missing = error instanceof Error ? error : new Error(String(error));
     }
-    const stdioPath =
-      stored.transport.type === 'stdio' && !this.#config.transportFactory ? await this.#stdioPath() : undefined;
+    const stdio =
+      stored.transport.type === 'stdio' && !this.#config.transportFactory ? await this.#stdioStart() : undefined;
     const transportFactory =
       missing !== undefined
         ? () => {
@@ -802,7 +802,7 @@ export class Host {
         : this.#httpFetch && { httpFetch: this.#httpFetch }),
       ...(grant && { grant }),
       ...(transportFactory && { transportFactory }),
-      ...(stdioPath !== undefined && { stdioPath }),
+      ...(stdio && { stdioPath: stdio.path, stdioEnv: stdio.env }),
       ...(this.#config.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#config.connectTimeoutMs }),
       ...(this.#config.probeTimeoutMs !== undefined && { probeTimeoutMs: this.#config.probeTimeoutMs }),
       ...(this.#config.stdioLimits && { stdioLimits: this.#config.stdioLimits }),
@@ -863,14 +863,18 @@ export class Host {
     return this.#serverView(config);
   }
 
-  /** The PATH stdio servers start with: the login shell's (read once), then Taskdesk's own. */
-  async #stdioPath(): Promise<string> {
+  /**
+   * What stdio servers start with of the login shell's environment (read once): its PATH, then
+   * Taskdesk's own; and the environment their proxy variables are read from, Taskdesk's own over
+   * the shell's (an app started from the Dock or a launcher has none of the shell's).
+   */
+  async #stdioStart(): Promise<{ path: string; env: NodeJS.ProcessEnv }> {
     const login = await this.#loginEnv();
     if (login.warning && !this.#loginWarned) {
       this.#loginWarned = true;
       this.#warn(`${login.warning}; stdio servers are started with Taskdesk's own PATH.`);
     }
-    return mergePaths(login.env.PATH, process.env.PATH);
+    return { path: mergePaths(login.env.PATH, process.env.PATH), env: { ...login.env, ...process.env } };
   }
 
   #loginWarned = false;

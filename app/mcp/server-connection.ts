@@ -135,6 +135,11 @@ export interface ServerConnectionOptions {
   /** The PATH stdio servers are found on and started with (the login shell's); Taskdesk's own by default. */
   stdioPath?: string;
   /**
+   * Where a stdio server's proxy variables are read from (see `stdioSpawnTarget`): Taskdesk's
+   * own environment over the login shell's; Taskdesk's own by default.
+   */
+  stdioEnv?: NodeJS.ProcessEnv;
+  /**
    * The fetch of a Streamable HTTP server's requests (the probe's too): the OAuth fetch of a
    * server that signs in (`app/auth/oauth-fetch.ts`). Not used by a `transportFactory`.
    */
@@ -704,7 +709,7 @@ export class ServerConnection {
     const transport = this.config.transport;
     if (transport.type === 'http')
       return defaultTransport(this.config, context, undefined, this.#options.httpFetch, this.#extraHeaders);
-    const target = stdioSpawnTarget(transport, this.#options.stdioPath);
+    const target = stdioSpawnTarget(transport, this.#options.stdioPath, this.#options.stdioEnv);
     this.#executable = target.executable;
     return new GuardedStdioTransport(target.params, this.#options.stdioLimits);
   }

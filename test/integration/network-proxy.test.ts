@@ -186,6 +186,39 @@ describe('requests through a proxy', () => {
     assert.equal(proxy.seen.length, seenBefore);
   });
 
+  it('give a stdio server the login shell’s proxy when Taskdesk was started without one', async () => {
+    const saved = { lower: process.env.https_proxy, upper: process.env.HTTPS_PROXY };
+    delete process.env.https_proxy;
+    delete process.env.HTTPS_PROXY;
+    cleanups.push(() => {
+      if (saved.lower !== undefined) process.env.https_proxy = saved.lower;
+      if (saved.upper !== undefined) process.env.HTTPS_PROXY = saved.upper;
+    });
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      // As an app started from the Dock finds it: the proxy is set in the shell's profile only.
+      loginEnv: () => Promise.resolve({ PATH: process.env.PATH, https_proxy: 'http://from-login.example:3128' }),
+      servers: [
+        {
+          id: 'tells',
+          name: 'Tells its proxy',
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: ['-e', 'console.error("proxy=" + process.env.https_proxy); process.exit(1)']
+          }
+        }
+      ]
+    });
+    cleanups.push(data.remove, () => host.close());
+    const view = await host.connect('tells');
+    assert.notEqual(view.state.status, 'ready');
+    const { text } = await host.call('servers.stderr', { serverId: 'tells' });
+    assert.match(text, /proxy=http:\/\/from-login\.example:3128/);
+  });
+
   it('go direct, and say so without the value, when the proxy named is not one Taskdesk takes', () => {
     const saved = process.env.http_proxy;
     process.env.http_proxy = 'ftp://team:s3cret@proxy.example:21';

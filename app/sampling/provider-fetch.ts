@@ -30,7 +30,7 @@ export const providerFetch: typeof fetch = (input, init) => fetchVia(providerDis
  * pool of connections, redirects followed as ever.
  */
 export function providerFetchThrough(base: Dispatcher): typeof fetch {
-  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: 20 }));
+  const dispatcher = followingRedirects(base);
   return (input, init) =>
     fetchVia(
       () => dispatcher,
@@ -138,7 +138,11 @@ let dispatcher: Dispatcher | undefined;
 
 /** One pool of connections for every provider, kept alive between calls as `fetch`'s is. */
 function providerDispatcher(): Dispatcher {
-  // Twenty redirects, as `fetch` follows.
-  dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 20 }));
+  dispatcher ??= followingRedirects(new Agent());
   return dispatcher;
+}
+
+/** `base` following redirects, twenty at most, as `fetch` does. */
+function followingRedirects(base: Dispatcher): Dispatcher {
+  return base.compose(interceptors.redirect({ maxRedirections: 20 }));
 }

@@ -28,6 +28,15 @@ export async function startMrtrHost(dataDir: string): Promise<{ host: Host; llm:
   const llm = await FakeOpenAIServer.start({ models: ['fake-small'], apiKey: MRTR_LLM_KEY });
   const host = createHost({ dataDir, autoConnect: false, keyStore: new InMemoryKeyStore() });
   await host.call('servers.add', mrtrServer);
+  await saveMrtrProvider(host, llm);
+  const view = await host.connect('mrtr');
+  assert.equal(view.state.status, 'ready', view.state.reason);
+  assert.equal(view.state.era, 'modern');
+  return { host, llm };
+}
+
+/** Saves (or puts back) {@link startMrtrHost}'s provider `fake`: `llm` with its key and default model. */
+export async function saveMrtrProvider(host: Host, llm: FakeOpenAIServer): Promise<void> {
   await host.call('providers.save', {
     id: 'fake',
     name: 'Fake LLM',
@@ -36,8 +45,4 @@ export async function startMrtrHost(dataDir: string): Promise<{ host: Host; llm:
     models: [{ name: 'fake-small' }],
     defaultModel: 'fake-small'
   });
-  const view = await host.connect('mrtr');
-  assert.equal(view.state.status, 'ready', view.state.reason);
-  assert.equal(view.state.era, 'modern');
-  return { host, llm };
 }

@@ -8,7 +8,7 @@ import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { type FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
-import { MRTR_LLM_KEY as KEY, mrtrServer as server, startMrtrHost } from '../../support/mrtr-host.js';
+import { mrtrServer as server, saveMrtrProvider, startMrtrHost } from '../../support/mrtr-host.js';
 
 /**
  * Multi round-trip requests (MCP 2026-07-28, SEP-2322) against a real server on the v2 server
@@ -177,14 +177,7 @@ describe('multi round-trip requests to a 2026-07-28 server (v2 server package, s
       await host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'Red' } });
       assert.equal(textOf(await calling), 'model said: Red');
     } finally {
-      await host.call('providers.save', {
-        id: 'fake',
-        name: 'Fake LLM',
-        baseURL: llm.baseURL,
-        apiKey: KEY,
-        models: [{ name: 'fake-small' }],
-        defaultModel: 'fake-small'
-      });
+      await saveMrtrProvider(host, llm);
     }
   });
 

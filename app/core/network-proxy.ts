@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Client, EnvHttpProxyAgent, Pool, fetch as undiciFetch, type buildConnector, type Dispatcher } from 'undici';
 
 /**
  * The proxy Taskdesk's own connections go through (LLM providers, MCP servers over HTTP, their
@@ -56,10 +56,11 @@ export class ProxySettingError extends Error {}
  * {@link ProxySettingError} for a proxy that is not an http, https or socks5 address.
  */
 export function proxyDispatcher(settings: ProxySettings): Dispatcher {
-  for (const [name, value] of [
+  const named = [
     ['http_proxy', settings.httpProxy],
     ['https_proxy', settings.httpsProxy]
-  ] as const) {
+  ] as const;
+  for (const [name, value] of named) {
     if (value === undefined) continue;
     let protocol: string;
     try {
@@ -85,8 +86,79 @@ export function proxyDispatcher(settings: ProxySettings): Dispatcher {
     noProxy,
     // An http address is asked of the proxy by its full URL, as curl asks it, rather than through
     // a CONNECT tunnel, which proxies commonly allow to port 443 only (Squid's default rules).
-    proxyTunnel: false
+    proxyTunnel: false,
+    ...watchingProxies(named)
   });
+}
+
+/**
+ * A connection to the proxy itself that could not be made (nothing listens at its port, its host
+ * name is not found…), rather than one the proxy could not make to the server. Its message names
+ * the proxy without the user and password its address may hold, and the variable that names it.
+ */
+export class ProxyUnreachableError extends Error {
+  /** The system error's code (`ECONNREFUSED`, `ENOTFOUND`…), as on the error it stands for. */
+  readonly code: string;
+  constructor(proxy: string, names: string, cause: NodeJS.ErrnoException, why: string) {
+    super(`the proxy ${proxy} (from ${names}) could not be reached (${why})`, { cause });
+    this.name = 'ProxyUnreachableError';
+    this.code = cause.code ?? '';
+  }
+}
+
+/** The failures to connect that leave a host unreached, in words, by the system error's code. */
+const UNREACHED = new Map([
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'its host name was not found'],
+  ['EAI_AGAIN', 'its host name could not be looked up'],
+  ['ETIMEDOUT', 'the connection timed out'],
+  ['UND_ERR_CONNECT_TIMEOUT', 'the connection timed out'],
+  ['EHOSTUNREACH', 'no route to it'],
+  ['ENETUNREACH', 'no route to it']
+]);
+
+/**
+ * The client factories of an `EnvHttpProxyAgent` whose connections to a proxy `named` fail with
+ * a {@link ProxyUnreachableError}: undici's own error names only an address and a port, which
+ * would read as the server's or the provider's. undici makes a proxy's client with
+ * `clientFactory` (for a tunnel) or with `factory` (for an http address asked by its full URL;
+ * `factory` makes the clients of the servers reached directly too, which are left as they are).
+ */
+function watchingProxies(named: ReadonlyArray<readonly [string, string | undefined]>) {
+  const proxies = new Map<string, string[]>();
+  for (const [name, value] of named) {
+    if (value === undefined) continue;
+    const shown = shownProxy(value);
+    proxies.set(shown, [...(proxies.get(shown) ?? []), name]);
+  }
+  const watched = (origin: string | URL, options: Pool.Options): Pool.Options => {
+    const shown = shownProxy(origin);
+    const names = proxies.get(shown)?.join(' and ');
+    const connect = options.connect;
+    if (names === undefined || typeof connect !== 'function') return options;
+    const watching: buildConnector.connector = (connection, callback) =>
+      connect(connection, (...[error, socket]) => {
+        const code = error !== null && 'code' in error ? error.code : undefined;
+        const why = typeof code === 'string' ? UNREACHED.get(code) : undefined;
+        if (error === null) callback(error, socket);
+        else callback(why === undefined ? error : new ProxyUnreachableError(shown, names, error, why), null);
+      });
+    return { ...options, connect: watching };
+  };
+  return {
+    // As undici's own factories make them.
+    factory: (origin: string | URL, options: Pool.Options) =>
+      options.connections === 1
+        ? new Client(origin, watched(origin, options))
+        : new Pool(origin, watched(origin, options)),
+    clientFactory: (origin: URL, options: Pool.Options) => new Pool(origin, watched(origin, options))
+  };
+}
+
+/** A proxy's address as a message shows it: its scheme, host and port, never a user or password. */
+function shownProxy(address: string | URL): string {
+  const url = new URL(address);
+  return `${url.protocol}//${url.host}`;
 }
 
 /**
@@ -108,13 +180,16 @@ export const fetchThrough = undiciFetch as unknown as (
 ) => Promise<Response>;
 
 /**
- * What a proxy that would not open a tunnel to an https address said, in words (undici says
- * "Proxy response (407) !== 200 when HTTP Tunneling" under fetch's "fetch failed"), or undefined
- * for any other failure: without it the failure read as the server's ("Is the server running?").
+ * What went wrong with the proxy itself, in words, or undefined for any other failure: without
+ * it the failure read as the server's ("Is the server running?") or the provider's. Either the
+ * proxy could not be reached (a {@link ProxyUnreachableError}), or it would not open a tunnel to
+ * an https address (undici says "Proxy response (407) !== 200 when HTTP Tunneling" under fetch's
+ * "fetch failed").
  */
-export function proxyRefusal(error: unknown): string | undefined {
+export function proxyFailure(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof ProxyUnreachableError) return `${current.message}: check the proxy setting`;
     const message = (current as { message?: unknown }).message;
     const status =
       typeof message === 'string'
@@ -124,7 +199,7 @@ export function proxyRefusal(error: unknown): string | undefined {
       const said = `the proxy answered HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
       return status === '407'
         ? `${said}: check the user and password in the proxy's address (https_proxy, or http_proxy)`
-        : `${said} instead of connecting`;
+        : `${said} instead of connecting (the server may be down, or out of the proxy's reach)`;
     }
     current = (current as { cause?: unknown }).cause;
   }

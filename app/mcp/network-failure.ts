@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { proxyRefusal } from '../core/network-proxy.js';
+import { proxyFailure } from '../core/network-proxy.js';
 
 /**
  * Words for a connection that failed below MCP, on the network: Node's `fetch` says only
@@ -13,8 +13,9 @@ import { proxyRefusal } from '../core/network-proxy.js';
  * is the URL's port right?"), for an address the person did not enter (a sign-in service's).
  */
 export function networkFailureText(error: unknown, check?: string): string | undefined {
-  const proxy = proxyRefusal(error);
-  if (proxy !== undefined) return `Could not connect through the proxy: ${proxy}.`;
+  const proxy = proxyFailure(error);
+  // The proxy's own words lead ("The proxy … could not be reached"): the caller says what could not be done.
+  if (proxy !== undefined) return `${proxy.charAt(0).toUpperCase()}${proxy.slice(1)}.`;
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     const cause = current as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown; cause?: unknown };

@@ -2,7 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { redactSecrets } from './redact.js';
 import { errorMessage } from '../core/errors.js';
 import { isBadPort } from '../mcp/network-failure.js';
-import { proxyRefusal } from '../core/network-proxy.js';
+import { proxyFailure } from '../core/network-proxy.js';
 
 /** What kind of thing went wrong talking to a provider. */
 export const PROVIDER_FAILURE_KINDS = [
@@ -71,8 +71,8 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
     return { kind: 'timeout', message: `${who} did not answer in time.`, retryable: false };
   }
   if (error instanceof APIConnectionError) {
-    // Not the provider's doing: the proxy in between would not connect to it.
-    const proxy = proxyRefusal(error);
+    // Not the provider's doing: the proxy in between could not be reached, or would not connect to it.
+    const proxy = proxyFailure(error);
     if (proxy !== undefined)
       return {
         kind: 'unreachable',

@@ -5,6 +5,8 @@ import { afterEach, describe, it } from 'node:test';
 import { createHost } from '../../app/host/host.js';
 import { proxyDispatcher, proxyFromEnvironment } from '../../app/core/network-proxy.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { createProviderClient } from '../../app/sampling/provider-client.js';
+import { classifyProviderError } from '../../app/sampling/provider-failure.js';
 import { providerFetchThrough } from '../../app/sampling/provider-fetch.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { startForwardProxy } from '../support/forward-proxy.js';
@@ -23,6 +25,15 @@ async function directServer(host: string) {
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return `http://${host}:${(server.address() as AddressInfo).port}/`;
+}
+
+/** A port on 127.0.0.1 where nothing listens: one the system gave out, and let go again. */
+async function deadPort() {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 describe('the proxy settings in the environment', () => {
@@ -130,7 +141,7 @@ describe('requests through a proxy', () => {
     const said = (await host.connect('far')).state.reason ?? '';
     assert.match(
       said,
-      /through the proxy: the proxy answered HTTP 407 Proxy Authentication Required: check the user and password/
+      /^Could not connect: The proxy answered HTTP 407 Proxy Authentication Required: check the user and password/
     );
     assert.ok(!said.includes('wrong'), said);
 
@@ -145,6 +156,126 @@ describe('requests through a proxy', () => {
       proxy.seen.every((line) => line.startsWith('CONNECT ')),
       proxy.seen.join('\n')
     );
+  });
+
+  it('say that the proxy could not be reached, without its password, when an MCP server over HTTP is connected through it', async () => {
+    const [httpPort, httpsPort] = [await deadPort(), await deadPort()];
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      keyStore: new InMemoryKeyStore(),
+      servers: [
+        { id: 'plain', name: 'Plain', transport: { type: 'http', url: 'http://mcp.example.test/mcp' } },
+        { id: 'tls', name: 'TLS', transport: { type: 'http', url: 'https://mcp.example.test/mcp' } }
+      ],
+      autoConnect: false,
+      proxy: {
+        httpProxy: `http://team:s3cret@127.0.0.1:${httpPort}`,
+        httpsProxy: `http://team:s3cret@127.0.0.1:${httpsPort}`
+      }
+    });
+    cleanups.push(data.remove, () => host.close());
+    // Asked of the http proxy by its full URL, or through the https one's tunnel.
+    for (const [id, port, variable] of [
+      ['plain', httpPort, 'http_proxy'],
+      ['tls', httpsPort, 'https_proxy']
+    ] as const) {
+      const view = await host.connect(id);
+      const said = view.state.reason ?? '';
+      assert.notEqual(view.state.status, 'ready');
+      assert.equal(
+        said,
+        `Could not connect: The proxy http://127.0.0.1:${port} (from ${variable}) could not be reached (connection refused): check the proxy setting.`
+      );
+      assert.ok(!said.includes('s3cret') && !said.includes('Is the server running'), said);
+    }
+  });
+
+  it('say that the proxy could not be reached, without its password, when an LLM provider is called through it', async () => {
+    const port = await deadPort();
+    // The `fetch` the host gives its provider clients.
+    const client = createProviderClient(
+      { id: 'p', name: 'Far LLM', baseURL: 'http://llm.example.test/v1', models: [] },
+      'k-1',
+      { fetch: providerFetchThrough(proxyDispatcher({ httpProxy: `http://team:s3cret@127.0.0.1:${port}` })) }
+    );
+    const failure = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+      .then(
+        () => assert.fail('answered'),
+        (error: unknown) =>
+          classifyProviderError(error, {
+            providerName: 'Far LLM',
+            baseURL: 'http://llm.example.test/v1',
+            apiKey: 'k-1'
+          })
+      );
+    assert.equal(failure.kind, 'unreachable');
+    assert.equal(
+      failure.message,
+      `Could not connect to Far LLM (llm.example.test) through the proxy: the proxy http://127.0.0.1:${port} (from http_proxy) could not be reached (connection refused): check the proxy setting.`
+    );
+    assert.ok(!failure.message.includes('s3cret') && !failure.message.includes('Is the server running'));
+  });
+
+  it('say that the proxy could not be reached, without its password, when a provider’s connection is tested through it', async () => {
+    const port = await deadPort();
+    // One proxy that nothing listens at, one whose host name is not found.
+    for (const [proxy, shown, why] of [
+      [`http://team:s3cret@127.0.0.1:${port}`, `http://127.0.0.1:${port}`, 'connection refused'],
+      ['http://team:s3cret@proxy.invalid:3128', 'http://proxy.invalid:3128', 'its host name was not found']
+    ] as const) {
+      const data = tempDir();
+      const host = createHost({
+        dataDir: data.dir,
+        keyStore: new InMemoryKeyStore(),
+        servers: [],
+        autoConnect: false,
+        proxy: { httpsProxy: proxy }
+      });
+      cleanups.push(data.remove, () => host.close());
+      await host.call('providers.save', {
+        id: 'p',
+        name: 'Far LLM',
+        baseURL: 'https://llm.example.test/v1',
+        models: []
+      });
+      const tested = await host.call('providers.test', { providerId: 'p' });
+      const message = tested.ok ? '' : tested.message;
+      assert.equal(
+        message,
+        `Could not connect to Far LLM (llm.example.test) through the proxy: the proxy ${shown} (from https_proxy) could not be reached (${why}): check the proxy setting.`
+      );
+      assert.ok(!message.includes('s3cret') && !message.includes('Is the server running'), message);
+    }
+  });
+
+  it('still blame the server, not the proxy, when the proxy is up and the server behind it is not', async () => {
+    const proxy = await startForwardProxy({ 'mcp.example.test': await deadPort() });
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      keyStore: new InMemoryKeyStore(),
+      servers: [
+        { id: 'plain', name: 'Plain', transport: { type: 'http', url: 'http://mcp.example.test/mcp' } },
+        { id: 'tls', name: 'TLS', transport: { type: 'http', url: 'https://mcp.example.test/mcp' } }
+      ],
+      autoConnect: false,
+      proxy: { httpProxy: proxy.url }
+    });
+    cleanups.push(proxy.close, data.remove, () => host.close());
+    const plain = (await host.connect('plain')).state.reason ?? '';
+    assert.match(
+      plain,
+      /^Could not connect: The server at http:\/\/mcp\.example\.test\/mcp answered 502 Bad Gateway: .* Is it running\?/
+    );
+    // A tunnel the proxy could not open to it: said to be the proxy's answer, as any refusal.
+    const tls = (await host.connect('tls')).state.reason ?? '';
+    assert.equal(
+      tls,
+      "Could not connect: The proxy answered HTTP 502 Bad Gateway instead of connecting (the server may be down, or out of the proxy's reach)."
+    );
+    for (const said of [plain, tls]) assert.ok(!said.includes('could not be reached'), said);
   });
 
   it('take the environment’s proxy by default (one without a scheme as http), and none when told none', async () => {

@@ -7,8 +7,9 @@ import type { Duplex } from 'node:stream';
  * `http_proxy`: it takes requests whose target is an absolute URI (`GET http://host/path`),
  * records each target, and answers them from `routes`: by the target's host, either a local
  * port the request is passed on to (streamed both ways, as a proxy passes an event stream) or an
- * answer of its own. A host without a route gets 502, as a proxy that cannot reach it. A tunnel
- * (`CONNECT`) is always refused, with `options.tunnelStatus` (502 by default).
+ * answer of its own. A host without a route, or whose port nothing listens at, gets 502, as from
+ * a proxy that cannot reach it. A tunnel (`CONNECT`) is always refused, with
+ * `options.tunnelStatus` (502 by default).
  */
 export async function startForwardProxy(
   routes: Record<string, number | ((res: http.ServerResponse) => void)>,
@@ -48,7 +49,10 @@ export async function startForwardProxy(
         answer.pipe(res);
       }
     );
-    upstream.on('error', () => res.destroy());
+    // A target that cannot be reached gets 502 from the proxy, as Squid and the like answer it.
+    upstream.on('error', () =>
+      res.headersSent ? res.destroy() : res.writeHead(502).end(`cannot reach ${target.host}`)
+    );
     req.pipe(upstream);
   });
   // A tunnel (`CONNECT host:443`, for an https address) is refused with `tunnelStatus`: no test

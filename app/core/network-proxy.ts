@@ -182,18 +182,21 @@ export const fetchThrough = undiciFetch as unknown as (
 /**
  * What went wrong with the proxy itself, in words, or undefined for any other failure: without
  * it the failure read as the server's ("Is the server running?") or the provider's. Either the
- * proxy could not be reached (a {@link ProxyUnreachableError}), or it would not open a tunnel to
+ * proxy could not be reached (a {@link ProxyUnreachableError}), it would not open a tunnel to
  * an https address (undici says "Proxy response (407) !== 200 when HTTP Tunneling" under fetch's
- * "fetch failed").
+ * "fetch failed"), or it asked for a password for an http address.
  */
 export function proxyFailure(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     if (current instanceof ProxyUnreachableError) return `${current.message}: check the proxy setting`;
     const message = (current as { message?: unknown }).message;
+    // A tunnel refused says "Proxy response (N) !== 200 when HTTP Tunneling"; an http address
+    // asked of the proxy by its full URL and answered 407, "Proxy Authentication Required (407)".
     const status =
       typeof message === 'string'
-        ? /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1]
+        ? (/^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1] ??
+          /^Proxy Authentication Required \((407)\)$/.exec(message)?.[1])
         : undefined;
     if (status !== undefined) {
       const said = `the proxy answered HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();

@@ -158,6 +158,40 @@ describe('requests through a proxy', () => {
     );
   });
 
+  it('say that the proxy asked for a password, for an http address asked of it by its full URL as for a tunnel', async () => {
+    const refuse = (res: http.ServerResponse) =>
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end('who are you?');
+    const proxy = await startForwardProxy({ 'mcp.example.test': refuse, 'llm.example.test': refuse });
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      keyStore: new InMemoryKeyStore(),
+      servers: [{ id: 'far', name: 'Far', transport: { type: 'http', url: 'http://mcp.example.test/mcp' } }],
+      autoConnect: false,
+      proxy: { httpProxy: proxy.url.replace('http://', 'http://team:wrong@') }
+    });
+    cleanups.push(proxy.close, data.remove, () => host.close());
+    const said = (await host.connect('far')).state.reason ?? '';
+    assert.match(
+      said,
+      /^Could not connect: The proxy answered HTTP 407 Proxy Authentication Required: check the user and password/
+    );
+    assert.ok(!said.includes('wrong'), said);
+
+    await host.call('providers.save', { id: 'p', name: 'Far LLM', baseURL: 'http://llm.example.test/v1', models: [] });
+    const tested = await host.call('providers.test', { providerId: 'p' });
+    assert.match(
+      tested.ok ? '' : tested.message,
+      /^Could not connect to Far LLM \(llm\.example\.test\) through the proxy: the proxy answered HTTP 407/
+    );
+    assert.ok(
+      proxy.seen.every(
+        (line) => line.startsWith('POST http://mcp.example.test/') || line.startsWith('GET http://llm.example.test/')
+      ),
+      proxy.seen.join('\n')
+    );
+  });
+
   it('say that the proxy could not be reached, without its password, when an MCP server over HTTP is connected through it', async () => {
     const [httpPort, httpsPort] = [await deadPort(), await deadPort()];
     const data = tempDir();

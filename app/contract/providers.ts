@@ -47,9 +47,31 @@ export const ProviderSettingsSchema = z.object({
   models: z.array(ProviderModelSchema).default([]),
   /** The model used when the server's preferences select nothing; else the first model. */
   defaultModel: z.string().min(1).optional(),
-  tokenLimitParam: TokenLimitParamSchema.optional()
+  tokenLimitParam: TokenLimitParamSchema.optional(),
+  /**
+   * A model file (GGUF) on this computer that Taskdesk runs itself, instead of a server at
+   * `baseURL`: an absolute path. Such a provider's `baseURL` is {@link LOCAL_MODEL_BASE_URL}
+   * (the registry sets it) and it has no key.
+   */
+  modelFile: z
+    .string()
+    .min(1)
+    .refine((file) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(file), 'Give the model file’s full path')
+    .optional()
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+/**
+ * The address a provider that runs a model file ({@link ProviderSettings.modelFile}) is given: no
+ * server listens there (`.invalid` never resolves); its requests are answered in the process.
+ */
+export const LOCAL_MODEL_BASE_URL = 'http://local-model.invalid/v1';
+
+/** The model id a model file is listed under: its file name without `.gguf`. */
+export function localModelId(modelFile: string): string {
+  const name = modelFile.split(/[\\/]/).pop() ?? modelFile;
+  return name.replace(/\.gguf$/i, '') || name;
+}
 
 /**
  * A provider as the user enters it: the settings plus an optional API key.

@@ -95,6 +95,7 @@ import {
   type ProxySettings
 } from '../core/network-proxy.js';
 import { providerFetchThrough } from '../sampling/provider-fetch.js';
+import { localModels } from '../sampling/local-model.js';
 
 /** Everything the host is built from. Only `dataDir` is required. */
 export interface HostConfig {
@@ -1037,6 +1038,8 @@ export class Host {
     // Model calls and waits the closes above aborted end now: what they record (a model call
     // cancelled) goes in the audit log before it closes.
     await this.sampling.ended(SAMPLING_END_MS);
+    // The model files loaded (llama.cpp's memory and threads) are freed.
+    await localModels.close().catch(() => undefined);
     this.#oauth.close();
     this.#auditChanged.close();
     for (const coalescer of this.#listChanged.values()) coalescer.close();

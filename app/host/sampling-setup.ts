@@ -25,6 +25,7 @@ import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from
 import { assertToolBalance } from '../sampling/tool-balance.js';
 import { anyModel } from '../contract/model-names.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
+import { localModels } from '../sampling/local-model.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
 
@@ -229,7 +230,10 @@ export class SamplingSetup {
    */
   async saveProvider(params: ProviderSaveParams): Promise<SavedProvider> {
     const { mode, ...config } = params;
+    const before = this.registry.get(config.id)?.modelFile;
     let saved: SavedProvider = mode === 'update' ? await this.registry.update(config) : await this.registry.add(config);
+    // A model file no provider runs now is freed (its memory is the model's size).
+    if (before !== undefined && before !== saved.modelFile) void this.#unloadUnused(before);
     this.#providersDoc.save(this.registry.list());
     const { keyDroppedFor } = saved;
     // Saved with no model, the provider could run nothing: it is asked for its models, as "Test
@@ -299,7 +303,14 @@ export class SamplingSetup {
     if (!provider) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
     await this.registry.remove(providerId);
     this.#providersDoc.save(this.registry.list());
+    if (provider.modelFile !== undefined) void this.#unloadUnused(provider.modelFile);
     this.#options.audit.record({ type: 'provider.removed', detail: { providerId, name: provider.name } });
+  }
+
+  /** Frees `modelFile`'s model unless another provider runs the same file. */
+  async #unloadUnused(modelFile: string): Promise<void> {
+    if (this.registry.list().some((provider) => provider.modelFile === modelFile)) return;
+    await localModels.unload(modelFile).catch(() => undefined);
   }
 
   /** Deletes a provider's stored key; the settings stay. */

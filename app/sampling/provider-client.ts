@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ProviderSettings } from '../contract/providers.js';
 import { acceptPlainCompletions } from './plain-completion-stream.js';
 import { providerFetch } from './provider-fetch.js';
+import { localModels } from './local-model.js';
 
 /** Options for building a provider client; `fetch` is for tests and proxies. */
 export interface ProviderClientOptions {
@@ -55,7 +56,12 @@ export function createProviderClient(
     logLevel: 'off',
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
     // A server that answers a stream request with one JSON completion is read as that answer.
-    fetch: acceptPlainCompletions(stoppable(options.fetch ?? providerFetch))
+    // A model file is run here, by its own fetch: never through a proxy nor a test's fetch.
+    fetch: acceptPlainCompletions(
+      stoppable(
+        settings.modelFile !== undefined ? localModels.fetchFor(settings.modelFile) : (options.fetch ?? providerFetch)
+      )
+    )
   });
 }
 

@@ -3,6 +3,8 @@ import { redactSecrets } from './redact.js';
 import { errorMessage } from '../core/errors.js';
 import { isBadPort } from '../mcp/network-failure.js';
 import { proxyFailure } from '../core/network-proxy.js';
+import { LOCAL_MODEL_BASE_URL } from '../contract/providers.js';
+import { LocalModelError } from './local-model.js';
 
 /** What kind of thing went wrong talking to a provider. */
 export const PROVIDER_FAILURE_KINDS = [
@@ -59,6 +61,10 @@ export class ProviderFailureError extends Error {
 export function classifyProviderError(error: unknown, subject: FailureSubject): ProviderFailure {
   if (error instanceof ProviderFailureError) return error.failure;
   const who = `${subject.providerName} (${hostOf(subject.baseURL)})`;
+  // A model file's own failure (missing, not GGUF, would not load or answer) is said as it is.
+  const local = localModelFailure(error);
+  if (local !== undefined)
+    return { kind: 'unreachable', message: `${subject.providerName}: ${local.message}`, retryable: false };
   const quote = (detail: string | undefined) => {
     const clean = detail ? redactSecrets(detail, [subject.apiKey]).trim() : '';
     return clean ? `: ${clean.slice(0, 300)}` : '';
@@ -179,6 +185,7 @@ export function timeoutFailure(subject: FailureSubject, ms: number): ProviderFai
 }
 
 function hostOf(baseURL: string): string {
+  if (baseURL === LOCAL_MODEL_BASE_URL) return 'a model file on this computer';
   try {
     return new URL(baseURL).host;
   } catch {
@@ -205,4 +212,14 @@ export function retryAfterOf(headers: Headers | undefined, now: number = Date.no
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The {@link LocalModelError} in `error`'s causes (the SDK wraps what its fetch threw), if any. */
+function localModelFailure(error: unknown): LocalModelError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof LocalModelError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { copyJson } from '../core/json-copy.js';
 import { hasUserInfo, REDACTED, redactUrlsIn } from '../core/redact-url.js';
 import type { KeyStore } from './key-store.js';
 import {
+  LOCAL_MODEL_BASE_URL,
   ProviderConfigSchema,
   ProviderSettingsSchema,
   settingsOf,
@@ -86,7 +87,7 @@ export class ProviderRegistry implements ProviderSource {
         const message = `Id already used by ${existing.name}: choose another, or edit that provider.`;
         throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { id: message } });
       }
-      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
+      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL, config);
       if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
       else if (await this.#keys.has(settings.id)) await this.#keys.delete(settings.id);
       this.#providers.push(settings);
@@ -118,7 +119,7 @@ export class ProviderRegistry implements ProviderSource {
           JsonRpcCode.InvalidParams,
           `No provider ${settings.id}: it may have been removed, in another window perhaps.`
         );
-      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL);
+      settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL, config);
       let keyDroppedFor: string | undefined;
       if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
       else if (originOf(stored.baseURL) !== originOf(settings.baseURL) && (await this.#keys.has(settings.id))) {
@@ -176,9 +177,15 @@ export class ProviderRegistry implements ProviderSource {
    * The base URL to keep. A user name or password in it is refused: fetch cannot send one (it
    * fails every request) and it would be a key kept in the settings file. The UI shows a base
    * URL with its secret query values hidden, and sends that back when another field is edited:
-   * then the stored URL is kept.
+   * then the stored URL is kept. A provider that runs a model file gets {@link LOCAL_MODEL_BASE_URL}
+   * whatever was sent, and no key.
    */
-  #baseURLToStore(providerId: string, baseURL: string): string {
+  #baseURLToStore(providerId: string, baseURL: string, config: ProviderConfig): string {
+    if (config.modelFile !== undefined) {
+      if (config.apiKey === undefined) return LOCAL_MODEL_BASE_URL;
+      const message = 'A model file on this computer takes no API key: leave the key empty.';
+      throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { apiKey: message } });
+    }
     if (hasUserInfo(baseURL))
       throw new HostError(
         JsonRpcCode.InvalidParams,

@@ -1,0 +1,454 @@
+import { randomUUID } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import os from 'node:os';
+import type {
+  ChatHistoryItem,
+  ChatModelFunctionCall,
+  ChatModelFunctions,
+  Llama,
+  LlamaChatResponse as LlamaChatResponseOf,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaModel
+} from 'node-llama-cpp';
+import type * as NodeLlamaCpp from 'node-llama-cpp';
+import { errorMessage } from '../core/errors.js';
+import { localModelId } from '../contract/providers.js';
+
+/**
+ * Model files (GGUF) run on this computer through node-llama-cpp's bindings of llama.cpp, answered
+ * as an OpenAI-compatible server answers: this module is the `fetch` of the `openai` client of a
+ * provider that has a `modelFile` (see `provider-client.ts`), so that the sampling engine, the
+ * assistant and "Test connection" use such a provider as any other, and no port is opened.
+ *
+ * The wire format is ours to write (node-llama-cpp speaks its own chat history, not the chat
+ * completions API): `GET …/models` lists the file's model, `POST …/chat/completions` answers
+ * `stream: true` as server-sent events of `chat.completion.chunk`s ending in `[DONE]`, or one
+ * `chat.completion`. Tools become node-llama-cpp's functions, whose calls it returns without
+ * running them (`stopReason: 'functionCalls'`), as `tool_calls`.
+ *
+ * One model file is loaded once (on its first completion; listing its model only checks the
+ * file), with one context of one sequence: its completions run one after another, and a
+ * conversation that goes on reuses what the sequence already evaluated. Generation runs on
+ * llama.cpp's own threads, not on the event loop.
+ */
+
+/** A failure of the model file itself (missing, not GGUF, would not load), in words for the person. */
+export class LocalModelError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'LocalModelError';
+  }
+}
+
+/** What {@link LocalModels} is given; every field has a default. */
+export interface LocalModelOptions {
+  /**
+   * Threads a generation uses. Default: half the logical cores (llama.cpp runs best on the
+   * physical ones), at least 1: on two cores, more than one thread made a 60-token answer take
+   * about 1.1 s against 46 ms, the threads waiting on each other.
+   */
+  threads?: number;
+  /** The largest context a model gets, in tokens (default 8,192); less when the model was trained on less. */
+  maxContextSize?: number;
+}
+
+interface Loaded {
+  model: LlamaModel;
+  context: LlamaContext;
+  sequence: LlamaContextSequence;
+  /** The completion under way: the next waits for it (one sequence runs one generation). */
+  turn: Promise<unknown>;
+}
+
+type Lib = typeof NodeLlamaCpp;
+
+/** An answer, with the tools' calls it made (none when it was given no tools). */
+type LlamaChatResponse = LlamaChatResponseOf<ChatModelFunctions>;
+
+/** The model files in use, each loaded once; {@link close} frees them. */
+export class LocalModels {
+  readonly #options: Required<LocalModelOptions>;
+  #lib?: Promise<{ lib: Lib; llama: Llama }>;
+  readonly #loaded = new Map<string, Promise<Loaded>>();
+
+  constructor(options: LocalModelOptions = {}) {
+    this.#options = {
+      threads: options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      maxContextSize: options.maxContextSize ?? 8192
+    };
+  }
+
+  /** The `fetch` of a provider that runs `modelFile`. */
+  fetchFor(modelFile: string): typeof fetch {
+    return (input, init) => this.#answer(modelFile, input, init);
+  }
+
+  /** Frees every model loaded, and llama.cpp (a model used after this is loaded again). */
+  async close(): Promise<void> {
+    const loaded = [...this.#loaded.values()];
+    this.#loaded.clear();
+    for (const each of await Promise.allSettled(loaded)) {
+      if (each.status === 'fulfilled') await each.value.model.dispose();
+    }
+    const lib = this.#lib;
+    this.#lib = undefined;
+    if (lib) await (await lib.catch(() => undefined))?.llama.dispose();
+  }
+
+  /** Forgets `modelFile`'s loaded model (its provider was removed, or points elsewhere now). */
+  async unload(modelFile: string): Promise<void> {
+    const loaded = this.#loaded.get(modelFile);
+    this.#loaded.delete(modelFile);
+    const model = await loaded?.catch(() => undefined);
+    await model?.model.dispose();
+  }
+
+  async #answer(modelFile: string, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const path = url.pathname.replace(/\/+$/, '');
+    if (method === 'GET' && path.endsWith('/models')) {
+      await checkModelFile(modelFile);
+      const id = localModelId(modelFile);
+      return json(200, { object: 'list', data: [{ id, object: 'model', created: 0, owned_by: 'this computer' }] });
+    }
+    if (method !== 'POST' || !path.endsWith('/chat/completions'))
+      return json(404, { error: { message: `A model file answers chat completions only, not ${method} ${path}.` } });
+    let request: CompletionRequest;
+    try {
+      request = JSON.parse(
+        typeof init?.body === 'string' ? init.body : new TextDecoder().decode(await bodyBytes(init))
+      ) as CompletionRequest;
+    } catch (error) {
+      return json(400, { error: { message: `The request is not JSON: ${errorMessage(error)}` } });
+    }
+    let asked: Asked;
+    try {
+      asked = askedOf(request);
+    } catch (error) {
+      return json(400, { error: { message: errorMessage(error) } });
+    }
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
+    const loaded = await this.#load(modelFile);
+    const id = `chatcmpl-${randomUUID()}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = localModelId(modelFile);
+    if (request.stream !== true) {
+      const answer = await this.#generate(loaded, asked, signal);
+      signal?.throwIfAborted();
+      return json(200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message: messageOf(answer), finish_reason: finishOf(answer), logprobs: null }]
+      });
+    }
+    const stopped = new AbortController();
+    const stop = () => stopped.abort(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    const encoder = new TextEncoder();
+    const chunk = (delta: object, finish: string | null = null) =>
+      encoder.encode(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`
+      );
+    // Closed by the reader (a stop) or at the end: node-llama-cpp may still hand a chunk after a
+    // stop, which a closed stream would refuse.
+    let closed = false;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const send = (bytes: Uint8Array) => {
+          if (!closed) controller.enqueue(bytes);
+        };
+        send(chunk({ role: 'assistant', content: '' }));
+        this.#generate(loaded, asked, stopped.signal, (text) => send(chunk({ content: text }))).then(
+          (answer) => {
+            const calls = toolCallsOf(answer);
+            if (calls.length > 0) send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
+            send(chunk({}, finishOf(answer)));
+            send(encoder.encode('data: [DONE]\n\n'));
+            if (!closed) controller.close();
+            closed = true;
+            signal?.removeEventListener('abort', stop);
+          },
+          (error: unknown) => {
+            if (!closed) controller.error(stopped.signal.aborted ? stopped.signal.reason : error);
+            closed = true;
+            signal?.removeEventListener('abort', stop);
+          }
+        );
+      },
+      cancel: (reason) => {
+        closed = true;
+        stopped.abort(reason);
+      }
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  }
+
+  /** One completion, after the one under way on the same model. */
+  #generate(
+    loaded: Loaded,
+    asked: Asked,
+    signal: AbortSignal | undefined,
+    onText?: (text: string) => void
+  ): Promise<LlamaChatResponse> {
+    const run = async () => {
+      const { lib } = await this.#library();
+      const chat = new lib.LlamaChat({ contextSequence: loaded.sequence, autoDisposeSequence: false });
+      try {
+        return await chat.generateResponse(asked.history, {
+          ...asked.options,
+          ...(signal && { signal, stopOnAbortSignal: true }),
+          ...(onText && { onTextChunk: onText })
+        });
+      } catch (error) {
+        throw new LocalModelError(`The model could not answer: ${errorMessage(error)}`, { cause: error });
+      } finally {
+        chat.dispose({ disposeSequence: false });
+      }
+    };
+    const done = loaded.turn.then(run, run);
+    loaded.turn = done.catch(() => undefined);
+    return done;
+  }
+
+  #library(): Promise<{ lib: Lib; llama: Llama }> {
+    this.#lib ??= (async () => {
+      const lib = await import('node-llama-cpp');
+      // Never built nor downloaded here: the prebuilt binaries come with the package. Metal on
+      // macOS; elsewhere the CPU (the packaged app carries no CUDA or Vulkan build).
+      const llama = await lib.getLlama({
+        gpu: process.platform === 'darwin' ? 'auto' : false,
+        build: 'never',
+        progressLogs: false,
+        logLevel: lib.LlamaLogLevel.error
+      });
+      return { lib, llama };
+    })();
+    const pending = this.#lib;
+    // A failed start (no binary for this machine) is tried again next time, not kept.
+    pending.catch(() => {
+      if (this.#lib === pending) this.#lib = undefined;
+    });
+    return pending;
+  }
+
+  #load(modelFile: string): Promise<Loaded> {
+    let loading = this.#loaded.get(modelFile);
+    if (!loading) {
+      loading = (async () => {
+        await checkModelFile(modelFile);
+        let llama: Llama;
+        try {
+          ({ llama } = await this.#library());
+        } catch (error) {
+          throw new LocalModelError(`llama.cpp could not start on this computer: ${errorMessage(error)}`, {
+            cause: error
+          });
+        }
+        try {
+          const model = await llama.loadModel({ modelPath: modelFile });
+          const context = await model.createContext({
+            contextSize: { max: Math.min(this.#options.maxContextSize, model.trainContextSize) },
+            threads: this.#options.threads
+          });
+          return { model, context, sequence: context.getSequence(), turn: Promise.resolve() };
+        } catch (error) {
+          throw new LocalModelError(`The model file ${modelFile} could not be loaded: ${errorMessage(error)}`, {
+            cause: error
+          });
+        }
+      })();
+      this.#loaded.set(modelFile, loading);
+      const pending = loading;
+      pending.catch(() => {
+        if (this.#loaded.get(modelFile) === pending) this.#loaded.delete(modelFile);
+      });
+    }
+    return loading;
+  }
+}
+
+/** The model files of this process's providers (see `provider-client.ts`). */
+export const localModels = new LocalModels();
+
+/** Refuses a file that is missing, unreadable, or not GGUF, in words. */
+async function checkModelFile(modelFile: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(modelFile, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new LocalModelError(
+      code === 'ENOENT'
+        ? `The model file ${modelFile} was not found.`
+        : `The model file ${modelFile} could not be read: ${errorMessage(error)}`,
+      { cause: error }
+    );
+  }
+  try {
+    const magic = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(magic, 0, 4, 0);
+    if (bytesRead < 4 || magic.toString('latin1') !== 'GGUF')
+      throw new LocalModelError(`${modelFile} is not a GGUF model file (it does not start with "GGUF").`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What of a chat completions request this module reads. */
+interface CompletionRequest {
+  messages?: unknown;
+  tools?: Array<{ type?: string; function?: { name?: string; description?: string; parameters?: unknown } }>;
+  tool_choice?: unknown;
+  stream?: boolean;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  seed?: number | null;
+  stop?: string | string[] | null;
+}
+
+interface Message {
+  role?: string;
+  content?: unknown;
+  tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+  tool_call_id?: string;
+}
+
+interface Asked {
+  history: ChatHistoryItem[];
+  options: {
+    maxTokens?: number;
+    temperature?: number;
+    topP?: number;
+    seed?: number;
+    customStopTriggers?: string[];
+    functions?: ChatModelFunctions;
+  };
+}
+
+/** The request as node-llama-cpp's chat history and options; what it cannot hold is refused in words. */
+function askedOf(request: CompletionRequest): Asked {
+  if (!Array.isArray(request.messages) || request.messages.length === 0)
+    throw new Error('The request has no messages.');
+  const history: ChatHistoryItem[] = [];
+  const calls = new Map<string, ChatModelFunctionCall>();
+  for (const message of request.messages as Message[]) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        history.push({ type: 'system', text: textOf(message.content) });
+        break;
+      case 'user':
+        history.push({ type: 'user', text: textOf(message.content) });
+        break;
+      case 'assistant': {
+        const response: Array<string | ChatModelFunctionCall> = [];
+        const text = textOf(message.content ?? '');
+        if (text) response.push(text);
+        for (const call of message.tool_calls ?? []) {
+          const made: ChatModelFunctionCall = {
+            type: 'functionCall',
+            name: call.function?.name ?? '',
+            params: parsedArguments(call.function?.arguments),
+            result: undefined
+          };
+          if (call.id !== undefined) calls.set(call.id, made);
+          response.push(made);
+        }
+        history.push({ type: 'model', response });
+        break;
+      }
+      case 'tool': {
+        const call = message.tool_call_id === undefined ? undefined : calls.get(message.tool_call_id);
+        if (!call)
+          throw new Error(
+            `A tool result answers no tool call of the conversation (${message.tool_call_id ?? 'no id'}).`
+          );
+        call.result = textOf(message.content);
+        break;
+      }
+      default:
+        throw new Error(`A message has a role a model file does not take: ${String(message.role)}.`);
+    }
+  }
+  // The model answers after the history: an empty response of its own for it to fill.
+  if (history.at(-1)?.type !== 'model') history.push({ type: 'model', response: [] });
+  const functions: Record<string, ChatModelFunctions[string]> = {};
+  if (request.tool_choice !== 'none')
+    for (const tool of request.tools ?? []) {
+      const name = tool.function?.name;
+      if (tool.type !== 'function' || !name) continue;
+      functions[name] = {
+        ...(tool.function?.description !== undefined && { description: tool.function.description }),
+        ...(tool.function?.parameters !== undefined && {
+          params: tool.function.parameters as NonNullable<ChatModelFunctions[string]['params']>
+        })
+      };
+    }
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  const stop = request.stop == null ? [] : [request.stop].flat();
+  return {
+    history,
+    options: {
+      ...(maxTokens != null && { maxTokens }),
+      ...(request.temperature != null && { temperature: request.temperature }),
+      ...(request.top_p != null && { topP: request.top_p }),
+      ...(request.seed != null && { seed: request.seed }),
+      ...(stop.length > 0 && { customStopTriggers: stop }),
+      ...(Object.keys(functions).length > 0 && { functions })
+    }
+  };
+}
+
+/** A message's text: a string, or its text parts joined. An image or other media is refused. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: { type?: string; text?: string }) => {
+      if (part.type === 'text') return part.text ?? '';
+      throw new Error(`A model file takes text only: this conversation holds ${part.type ?? 'something else'}.`);
+    })
+    .join('');
+}
+
+function parsedArguments(text: string | undefined): unknown {
+  if (text === undefined || text === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function toolCallsOf(answer: LlamaChatResponse) {
+  return (answer.functionCalls ?? []).map((call) => ({
+    id: `call_${randomUUID()}`,
+    type: 'function' as const,
+    function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) }
+  }));
+}
+
+function messageOf(answer: LlamaChatResponse) {
+  const calls = toolCallsOf(answer);
+  return { role: 'assistant', content: answer.response, refusal: null, ...(calls.length > 0 && { tool_calls: calls }) };
+}
+
+function finishOf(answer: LlamaChatResponse): string {
+  const reason = answer.metadata.stopReason;
+  return reason === 'maxTokens' ? 'length' : reason === 'functionCalls' ? 'tool_calls' : 'stop';
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+async function bodyBytes(init: RequestInit | undefined): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(init?.body ?? null).arrayBuffer());
+}

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import OpenAI from 'openai';
+import { createHost, type Host } from '../../app/host/host.js';
+import { LOCAL_MODEL_BASE_URL } from '../../app/contract/providers.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { LocalModels } from '../../app/sampling/local-model.js';
+import { tempDir } from '../support/host-fixture.js';
+import { everythingServer } from '../support/everything-server.js';
+
+// The real tiny model beside the project (stories260K: a 260K-parameter llama that writes
+// children's stories), run on the CPU by node-llama-cpp: a real inference path, offline.
+const MODEL = path.resolve(fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url)));
+
+describe('a model file on this computer as a provider (node-llama-cpp, stories260K)', () => {
+  before(() => assert.ok(existsSync(MODEL), `The test model is not at ${MODEL}: shared/ goes beside the checkout.`));
+  const models = new LocalModels({ threads: 1 });
+  const client = new OpenAI({
+    apiKey: 'unused',
+    baseURL: LOCAL_MODEL_BASE_URL,
+    maxRetries: 0,
+    fetch: models.fetchFor(MODEL)
+  });
+  after(() => models.close());
+
+  const story = [
+    { role: 'system' as const, content: 'You tell stories.' },
+    { role: 'user' as const, content: 'Once upon a time' }
+  ];
+
+  it('lists the file’s model, and answers the same greedy text streamed as whole', async () => {
+    const listed = [];
+    for await (const model of client.models.list()) listed.push(model.id);
+    assert.deepEqual(listed, ['stories260K']);
+
+    const whole = await client.chat.completions.create({
+      model: 'stories260K',
+      messages: story,
+      max_tokens: 12,
+      temperature: 0
+    });
+    const text = whole.choices[0]?.message.content ?? '';
+    assert.ok(text.trim().length > 0, 'the model wrote something');
+    assert.equal(whole.choices[0]?.finish_reason, 'length');
+
+    const stream = await client.chat.completions.create({
+      model: 'stories260K',
+      messages: story,
+      max_tokens: 12,
+      temperature: 0,
+      stream: true
+    });
+    let streamed = '';
+    let chunks = 0;
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta.content;
+      if (delta) {
+        streamed += delta;
+        chunks++;
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    assert.equal(streamed, text, 'greedy decoding gives the same text either way');
+    assert.ok(chunks > 1, `the text came in pieces (${chunks})`);
+    assert.equal(finish, 'length');
+  });
+
+  it('stops when the reader stops, and answers the next request', async () => {
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: 'stories260K', messages: story, max_tokens: 200, temperature: 0, stream: true },
+      { signal: controller.signal }
+    );
+    let pieces = 0;
+    let after = 0;
+    // The SDK ends a stream its signal aborted quietly; no piece comes after the stop.
+    for await (const chunk of stream) {
+      if (!chunk.choices[0]?.delta.content) continue;
+      if (controller.signal.aborted) after++;
+      else if (++pieces === 2) controller.abort();
+    }
+    assert.equal(after, 0);
+    assert.equal(pieces, 2);
+    const next = await client.chat.completions.create({ model: 'stories260K', messages: story, max_tokens: 4 });
+    assert.ok((next.choices[0]?.message.content ?? '').length > 0);
+  });
+
+  it('takes a conversation with tool calls and their results, and refuses what a model file cannot hold, in words', async () => {
+    const withTools = await client.chat.completions.create({
+      model: 'stories260K',
+      max_tokens: 4,
+      messages: [
+        ...story,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }]
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'Snow.' }
+      ]
+    });
+    assert.ok(withTools.choices[0]?.message !== undefined);
+
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'stories260K',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] }]
+      }),
+      (error: Error) => error instanceof OpenAI.BadRequestError && /takes text only/.test(error.message)
+    );
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'stories260K',
+        messages: [...story, { role: 'tool', tool_call_id: 'nowhere', content: 'x' }]
+      }),
+      (error: Error) => error instanceof OpenAI.BadRequestError && /answers no tool call.*nowhere/.test(error.message)
+    );
+  });
+
+  describe('through the host', () => {
+    let host: Host;
+    const data = tempDir();
+    before(async () => {
+      host = createHost({
+        dataDir: data.dir,
+        autoConnect: false,
+        keyStore: new InMemoryKeyStore(),
+        servers: [everythingServer]
+      });
+      assert.equal((await host.connect('everything')).state.status, 'ready');
+    });
+    after(async () => {
+      await host.close();
+      data.remove();
+    });
+
+    it('saves the provider with the file’s model listed, tests it, and answers a server’s sampling request with it', async () => {
+      const saved = await host.call('providers.save', {
+        id: 'stories',
+        name: 'Stories',
+        baseURL: 'http://127.0.0.1:1/v1',
+        modelFile: MODEL,
+        models: []
+      });
+      assert.equal(saved.baseURL, LOCAL_MODEL_BASE_URL, 'no server address is kept for a model file');
+      assert.deepEqual(
+        saved.models.map((model) => model.name),
+        ['stories260K']
+      );
+      assert.equal(saved.defaultModel, 'stories260K');
+      assert.deepEqual(await host.call('providers.test', { providerId: 'stories' }), {
+        ok: true,
+        models: ['stories260K']
+      });
+
+      await host.call('sampling.setPolicy', {
+        serverId: 'everything',
+        policy: { mode: 'auto', reviewCompletion: false }
+      });
+      const result = await host
+        .connection('everything')!
+        .client.callTool(
+          { name: 'trigger-sampling-request-async', arguments: { prompt: 'Once upon a time', maxTokens: 8 } },
+          CallToolResultSchema,
+          { timeout: 60_000 }
+        );
+      const text = result.content.map((block) => ('text' in block ? block.text : '')).join('\n');
+      assert.match(text, /stories260K/, text);
+      const task = (await host.call('tasks.list', { serverId: 'everything' })).at(-1)!;
+      assert.equal(task.task.status, 'completed');
+    });
+
+    it('says what is wrong with a model file that is missing or is not one, naming the provider', async () => {
+      const data2 = tempDir();
+      const notModel = path.join(data2.dir, 'notes.gguf');
+      writeFileSync(notModel, 'just some text');
+      try {
+        await host.call('providers.save', {
+          id: 'gone',
+          name: 'Gone',
+          baseURL: LOCAL_MODEL_BASE_URL,
+          modelFile: path.join(data2.dir, 'missing.gguf'),
+          models: [{ name: 'missing' }]
+        });
+        const missing = await host.call('providers.test', { providerId: 'gone' });
+        assert.deepEqual(missing, {
+          ok: false,
+          kind: 'unreachable',
+          message: `Gone: The model file ${path.join(data2.dir, 'missing.gguf')} was not found.`
+        });
+        await host.call('providers.save', {
+          id: 'notes',
+          name: 'Notes',
+          baseURL: LOCAL_MODEL_BASE_URL,
+          modelFile: notModel,
+          models: [{ name: 'notes' }]
+        });
+        const wrong = await host.call('providers.test', { providerId: 'notes' });
+        assert.equal(
+          wrong.ok ? '' : wrong.message,
+          `Notes: ${notModel} is not a GGUF model file (it does not start with "GGUF").`
+        );
+        await assert.rejects(
+          host.call('providers.save', {
+            id: 'keyed',
+            name: 'Keyed',
+            baseURL: LOCAL_MODEL_BASE_URL,
+            modelFile: MODEL,
+            apiKey: 'sk-nothing',
+            models: []
+          }),
+          /takes no API key/
+        );
+        await assert.rejects(
+          host.call('providers.save', {
+            id: 'relative',
+            name: 'Relative',
+            baseURL: LOCAL_MODEL_BASE_URL,
+            modelFile: 'models/x.gguf',
+            models: []
+          }),
+          /full path/
+        );
+      } finally {
+        data2.remove();
+      }
+    });
+  });
+});

@@ -8,6 +8,7 @@ import { createProviderClient } from '../sampling/provider-client.js';
 import { toChatMessages } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
 import { streamModelCall, type ModelCallOutcome } from './model-call.js';
+import { takeToolCallIds } from './tool-call-ids.js';
 import type { ToolRounds } from './tool-rounds.js';
 
 /** The configured providers, as the assistant reads them. */
@@ -177,8 +178,13 @@ export class Generation {
       book.commit(c);
       return;
     }
+    // Unique in the conversation whatever ids the provider gave (see `takeToolCallIds`).
+    const ids = takeToolCallIds(
+      toolCalls(c).map((call) => call.id),
+      outcome.toolCalls.map((call) => call.id)
+    );
     const calls: AssistantToolCall[] = outcome.toolCalls.map((call, index) => ({
-      id: call.id || `call_${index}_${messageId.slice(0, 8)}`,
+      id: ids[index]!,
       functionName: call.name,
       rawArguments: call.arguments || '{}',
       state: 'pending-approval'

@@ -11,6 +11,7 @@ import type {
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
 import { TaskdeskCancelled } from '../requestor/plain-calls.js';
+import { thrownCallDetail } from '../audit/tool-call-entry.js';
 import type { InputExchanges } from '../requestor/input-exchanges.js';
 import type { InputExchangeView } from '../contract/input-exchanges.js';
 import { auditArguments } from './audit-arguments.js';
@@ -163,6 +164,14 @@ export class ToolRounds {
       );
       return;
     }
+    // Checked as the requestor would check them once approved: a call that cannot be made is
+    // not offered to the person, and the model reads why at once, in the requestor's words.
+    const invalid = this.#invalidArguments(offer.toolName, offer.inputSchema, call.arguments);
+    if (invalid) {
+      this.#audit(c, call, 'invalid-arguments', { error: invalid.message });
+      this.addResult(c, call, failure(`${invalid.message}. The call was not made.`), 'denied');
+      return;
+    }
     if (policy.mode === 'ask' && !policy.alwaysAllow.includes(offer.toolName)) {
       call.state = 'pending-approval';
       this.#o.book.commit(c);
@@ -186,13 +195,8 @@ export class ToolRounds {
     if (edited) {
       // The person's edit is checked here, so that a mistake is theirs to fix, not the model's.
       const schema = await this.#inputSchema(c.id, serverId, toolName);
-      const problems = this.#validator.validate(schema, decision.arguments!);
-      if (problems.length > 0)
-        throw new HostError(
-          JsonRpcCode.InvalidParams,
-          `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`,
-          { problems }
-        );
+      const invalid = this.#invalidArguments(toolName, schema, decision.arguments!);
+      if (invalid) throw invalid;
       // Checked while the schema was fetched: someone may have decided meanwhile.
       if (call.state !== 'pending-approval')
         throw new HostError(
@@ -358,11 +362,14 @@ export class ToolRounds {
     delete call.exchangeId;
     const outcome = view?.outcome;
     if (outcome?.type === 'task') {
+      this.#audited(c, call, { outcome: 'task', outboundId: outcome.outboundId });
       call.state = 'task';
       call.outboundId = outcome.outboundId;
       this.#byOutbound.set(outcome.outboundId, { conversationId: c.id, toolCallId: call.id });
-    } else if (outcome?.type === 'result') this.addResult(c, call, toolResultForModel(outcome.result));
-    else if (view?.state === 'cancelled') {
+    } else if (outcome?.type === 'result') {
+      this.#audited(c, call, { outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
+      this.addResult(c, call, toolResultForModel(outcome.result));
+    } else if (view?.state === 'cancelled') {
       call.state = 'cancelled';
       this.#addStopped(c, call, false, 'The person stopped this call.');
     } else {
@@ -370,6 +377,7 @@ export class ToolRounds {
         outcome?.type === 'error'
           ? outcome.error.message
           : 'its request, which waited for an answer, is no longer known to Taskdesk';
+      this.#audited(c, call, { outcome: 'error', error: why });
       this.addResult(c, call, failure(`The tool call failed: ${why}`), 'failed');
     }
     // The exchange is forgotten once what it delivered is on disk: a crash before that finds it
@@ -429,12 +437,14 @@ export class ToolRounds {
         if (call.state !== 'running') return; // stopped meanwhile
         delete call.exchangeId;
         if (outcome.type === 'result') {
+          this.#audited(c, call, { outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
           this.addResult(c, call, toolResultForModel(outcome.result));
           book.commit(c);
           this.#o.settled(c);
           return;
         }
         const task = outcome.task;
+        this.#audited(c, call, { outcome: 'task', outboundId: task.outboundId }, task.taskId);
         call.state = 'task';
         call.outboundId = task.outboundId;
         this.#byOutbound.set(task.outboundId, { conversationId: c.id, toolCallId: call.id });
@@ -458,13 +468,15 @@ export class ToolRounds {
         delete call.exchangeId;
         if (cancelledByPerson(problem)) {
           // Its Cancel (on its card, or on the Tools screen, which lists it too): the model reads
-          // what it reads of a call stopped by Stop, and goes on.
+          // what it reads of a call stopped by Stop, and goes on. The Cancel's own audit entry
+          // (`tool.call-cancelled`) says how it ended.
           call.state = 'cancelled';
           this.#addStopped(c, call, false, 'The person stopped this call.');
           book.commit(c);
           this.#o.settled(c);
           return;
         }
+        this.#audited(c, call, thrownCallDetail(problem));
         this.addResult(c, call, failure(`The tool call failed: ${toErrorData(problem).message}`), 'failed');
         book.commit(c);
         this.#o.settled(c);
@@ -484,12 +496,49 @@ export class ToolRounds {
     addStoppedResult(this.#o.book, c, call, interim, text);
   }
 
+  /**
+   * Why `args` cannot be sent to the tool, as the requestor says it before a call (the same
+   * validator and words), or `undefined` when they fit its input schema.
+   */
+  #invalidArguments(
+    toolName: string,
+    inputSchema: Record<string, unknown>,
+    args: Record<string, unknown>
+  ): HostError | undefined {
+    const problems = this.#validator.validate(inputSchema, args);
+    if (problems.length === 0) return undefined;
+    return new HostError(
+      JsonRpcCode.InvalidParams,
+      `Invalid arguments for tool "${toolName}": ${describeProblems(problems)}`,
+      { problems }
+    );
+  }
+
   async #inputSchema(conversationId: string, serverId: string, toolName: string): Promise<Record<string, unknown>> {
     for (const offer of this.#offers.get(conversationId)?.values() ?? [])
       if (offer.serverId === serverId && offer.toolName === toolName) return offer.inputSchema;
     const tool = (await this.#o.requestor.listTools(serverId, { refresh: false })).find((t) => t.name === toolName);
     if (!tool) throw new HostError(JsonRpcCode.InvalidParams, `Server ${serverId} has no tool "${toolName}" now.`);
     return tool.inputSchema;
+  }
+
+  /**
+   * How a call the requestor made for the assistant ended, as the Tools screen's calls record it
+   * (`tool.call-ended`); the decision entry before it says who let it run.
+   */
+  #audited(c: Conversation, call: AssistantToolCall, detail: Record<string, unknown>, taskId?: string): void {
+    this.#o.audit.record({
+      type: 'tool.call-ended',
+      ...(call.serverId !== undefined && { serverId: call.serverId }),
+      ...(taskId !== undefined && { taskId }),
+      detail: {
+        tool: call.toolName,
+        ...detail,
+        ...(call.callId !== undefined && { callId: call.callId }),
+        conversationId: c.id,
+        toolCallId: call.id
+      }
+    });
   }
 
   #audit(c: Conversation, call: AssistantToolCall, decision: string, extra: Record<string, unknown>): void {

@@ -78,7 +78,9 @@ const ASSISTANT_DECISIONS: Record<string, (name: string) => string> = {
   deny: (name) => `You denied the assistant’s call to ${name}`,
   'refused-by-policy': (name) => `The assistant’s call to ${name} was refused by its policy`,
   auto: (name) => `The assistant called ${name} without asking (its policy)`,
-  'always-allowed': (name) => `The assistant called ${name} (always allowed)`
+  'always-allowed': (name) => `The assistant called ${name} (always allowed)`,
+  'invalid-arguments': (name) =>
+    `The assistant’s call to ${name} was not made: its arguments do not fit the tool’s input schema`
 };
 
 const TOOL_TASK_ENDS: Record<string, string> = {

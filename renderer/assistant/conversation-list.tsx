@@ -8,6 +8,7 @@ import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { modelNamesOf } from '../../app/contract/model-names.js';
 import type { ProviderView } from '../../app/contract/providers.js';
+import { UNTITLED_CONVERSATION } from '../../app/contract/assistant.js';
 import { searchFolded } from '../../app/contract/search-words.js';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -134,10 +135,28 @@ export function ConversationList({
     if (open) close(true);
   };
 
+  /**
+   * The conversation shown when it is a new chat as it was made (untitled, nothing sent, no
+   * setting changed since): New chat goes on with it rather than listing another "New chat".
+   */
+  const untouchedChat = (): string | undefined => {
+    const c = selected === undefined ? undefined : store.getState().assistant.conversations[selected];
+    return c && c.messages.length === 0 && c.title === UNTITLED_CONVERSATION && c.updatedAt === c.createdAt
+      ? c.id
+      : undefined;
+  };
+
   const create = () => {
     // Without a provider that lists a model the button only says why (its hint); with one, a press while busy is ignored.
     if (busy || !provider) return;
     setOpen(false);
+    if (untouchedChat() !== undefined) {
+      setQuery('');
+      nav.current?.ownerDocument
+        .querySelector<HTMLTextAreaElement>('section.chat-pane textarea[aria-label="Your message"]')
+        ?.focus();
+      return;
+    }
     onStarting(true);
     void run(async () => {
       const chosen = startingProvider();

@@ -268,4 +268,20 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     await header().getByText('Fake LLM · fake-small · tools of Server work, late (removed)', { exact: true }).waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('+ New chat in a chat just started, with nothing sent, goes on with it: no second "New chat" is listed', async () => {
+    await newChat();
+    const started = await currentId();
+    const count = (await d.fixture.host.call('assistant.list', {})).length;
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    // The message box of a chat (not of one starting) has the focus: that chat's.
+    const focused = await page.waitForFunction(() => {
+      const box = document.activeElement;
+      if (box?.getAttribute('aria-label') !== 'Your message') return undefined;
+      return box.closest('section.chat-pane')?.getAttribute('data-conversation-id') ?? undefined;
+    });
+    assert.equal(await focused.jsonValue(), started);
+    assert.equal((await d.fixture.host.call('assistant.list', {})).length, count);
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

@@ -130,6 +130,10 @@ describe('audit entries in words', () => {
       'You denied the assistant’s call to echo'
     );
     assert.equal(
+      auditSentence({ type: 'assistant.tool-decision', detail: { tool: 'echo', decision: 'invalid-arguments' } }),
+      'The assistant’s call to echo was not made: its arguments do not fit the tool’s input schema'
+    );
+    assert.equal(
       auditSentence({ type: 'assistant.tool-decision', detail: { tool: 'echo', decision: 'later' } }),
       'The assistant’s call to echo: later'
     );
@@ -142,10 +146,12 @@ describe('audit entries in words', () => {
         type: 'sampling.completion',
         detail: { decision }
       })),
-      ...['approve', 'always', 'deny', 'refused-by-policy', 'auto', 'always-allowed'].map((decision) => ({
-        type: 'assistant.tool-decision',
-        detail: { tool: 'echo', decision }
-      })),
+      ...['approve', 'always', 'deny', 'refused-by-policy', 'auto', 'always-allowed', 'invalid-arguments'].map(
+        (decision) => ({
+          type: 'assistant.tool-decision',
+          detail: { tool: 'echo', decision }
+        })
+      ),
       { type: 'inbox.withdrawn', detail: { kind: 'sampling-review' } },
       { type: 'task.result-retrieved', detail: { outcome: 'error' } },
       { type: 'provider.key-dropped' },

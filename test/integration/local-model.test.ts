@@ -169,7 +169,9 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
           CallToolResultSchema,
           { timeout: 60_000 }
         );
-      const text = result.content.map((block) => ('text' in block ? block.text : '')).join('\n');
+      const text = (result as { content: Array<{ text?: string }> }).content
+        .map((block) => block.text ?? '')
+        .join('\n');
       assert.match(text, /stories260K/, text);
       const task = (await host.call('tasks.list', { serverId: 'everything' })).at(-1)!;
       assert.equal(task.task.status, 'completed');

@@ -231,12 +231,8 @@ export const ToolDecisionSchema = z.discriminatedUnion('action', [
 ]);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
-/**
- * The title of a conversation created without one. Its first message names it (the message's
- * first line, cut to {@link FIRST_MESSAGE_TITLE_LENGTH} characters), so that a list of chats is
- * not a list of "New chat".
- */
-export const UNTITLED_CONVERSATION = 'New chat';
+import { UNTITLED_CONVERSATION } from './conversation-summary.js';
+export { UNTITLED_CONVERSATION };
 
 /** The longest title a first message gives a conversation. */
 export const FIRST_MESSAGE_TITLE_LENGTH = 60;

@@ -45,3 +45,10 @@ export function conversationSummary(c: Conversation): ConversationSummary {
     runningTasks: runningTaskCalls(c)
   };
 }
+
+/**
+ * The title of a conversation created without one. Its first message names it (the message's
+ * first line, cut to {@link FIRST_MESSAGE_TITLE_LENGTH} characters), so that a list of chats is
+ * not a list of "New chat".
+ */
+export const UNTITLED_CONVERSATION = 'New chat';

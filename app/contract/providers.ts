@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FULL_PATH_NEEDED, isFullPath } from './model-file.js';
 
 /**
  * How a user rates one model, each axis from 0 to 1.
@@ -53,25 +54,11 @@ export const ProviderSettingsSchema = z.object({
    * `baseURL`: an absolute path. Such a provider's `baseURL` is {@link LOCAL_MODEL_BASE_URL}
    * (the registry sets it) and it has no key.
    */
-  modelFile: z
-    .string()
-    .min(1)
-    .refine((file) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(file), 'Give the model file’s full path')
-    .optional()
+  modelFile: z.string().min(1).refine(isFullPath, FULL_PATH_NEEDED).optional()
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
-/**
- * The address a provider that runs a model file ({@link ProviderSettings.modelFile}) is given: no
- * server listens there (`.invalid` never resolves); its requests are answered in the process.
- */
-export const LOCAL_MODEL_BASE_URL = 'http://local-model.invalid/v1';
-
-/** The model id a model file is listed under: its file name without `.gguf`. */
-export function localModelId(modelFile: string): string {
-  const name = modelFile.split(/[\\/]/).pop() ?? modelFile;
-  return name.replace(/\.gguf$/i, '') || name;
-}
+export { LOCAL_MODEL_BASE_URL, localModelId, isFullPath } from './model-file.js';
 
 /**
  * A provider as the user enters it: the settings plus an optional API key.

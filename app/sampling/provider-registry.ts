@@ -4,6 +4,7 @@ import { hasUserInfo, REDACTED, redactUrlsIn } from '../core/redact-url.js';
 import type { KeyStore } from './key-store.js';
 import {
   LOCAL_MODEL_BASE_URL,
+  localModelId,
   ProviderConfigSchema,
   ProviderSettingsSchema,
   settingsOf,
@@ -88,6 +89,7 @@ export class ProviderRegistry implements ProviderSource {
         throw new HostError(JsonRpcCode.InvalidParams, message, { fields: { id: message } });
       }
       settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL, config);
+      fileModel(settings);
       if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
       else if (await this.#keys.has(settings.id)) await this.#keys.delete(settings.id);
       this.#providers.push(settings);
@@ -120,6 +122,7 @@ export class ProviderRegistry implements ProviderSource {
           `No provider ${settings.id}: it may have been removed, in another window perhaps.`
         );
       settings.baseURL = this.#baseURLToStore(settings.id, settings.baseURL, config);
+      fileModel(settings);
       let keyDroppedFor: string | undefined;
       if (config.apiKey !== undefined) await this.#keys.set(settings.id, config.apiKey);
       else if (originOf(stored.baseURL) !== originOf(settings.baseURL) && (await this.#keys.has(settings.id))) {
@@ -276,4 +279,17 @@ function outward(settings: ProviderSettings, hasKey: boolean): ProviderView {
   const view = viewOf(settings, hasKey);
   view.baseURL = redactUrlsIn(view.baseURL);
   return view;
+}
+
+/**
+ * A model file holds one model, listed under its file's name (see `localModelId`): a provider
+ * that runs one lists that model and no other, whatever the form sent (a path changed on an
+ * edit leaves no name of the old file behind); its ratings are kept.
+ */
+function fileModel(settings: ProviderSettings): void {
+  if (settings.modelFile === undefined) return;
+  const name = localModelId(settings.modelFile);
+  const ratings = settings.models.find((model) => model.name === name)?.ratings;
+  settings.models = [{ name, ...(ratings && { ratings }) }];
+  settings.defaultModel = name;
 }

@@ -8,7 +8,7 @@ import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { modelNamesOf } from '../../app/contract/model-names.js';
 import type { ProviderView } from '../../app/contract/providers.js';
-import { UNTITLED_CONVERSATION } from '../../app/contract/assistant.js';
+import { UNTITLED_CONVERSATION } from '../../app/contract/conversation-summary.js';
 import { searchFolded } from '../../app/contract/search-words.js';
 
 const STATUS_WORDS: Record<string, string> = {

@@ -5,9 +5,15 @@ import { listsWords } from './model-listing.js';
 export type TestState =
   { kind: 'testing' } | { kind: 'done'; result: HostResult<'providers.test'> } | { kind: 'error'; message: string };
 
+/** What a failed test is called: a model file on this computer is not connected to. */
+export function failedWords(modelFile: boolean): string {
+  return modelFile ? 'The model file cannot be used' : 'Connection failed';
+}
+
 /**
  * What "Test connection" found: the models (with a way to list those the provider lacks, and a word
- * on those it lists that the server does not offer), or what failed.
+ * on those it lists that the server does not offer), or what failed. For a model file, in its own
+ * words: there is no server to connect to, the test reads the file.
  */
 export function ConnectionTestView({
   provider,
@@ -26,14 +32,15 @@ export function ConnectionTestView({
   // A server that lists no models may still serve them: only a list that leaves some out says so.
   const offered = new Set(result?.ok ? result.models : []);
   const missing = offered.size > 0 ? provider.models.map((m) => m.name).filter((name) => !offered.has(name)) : [];
+  const file = provider.modelFile !== undefined;
   return (
     <div className={className} role="status" data-test={outcome}>
-      {state?.kind === 'testing' ? 'Testing the connection…' : null}
+      {state?.kind === 'testing' ? (file ? 'Checking the model file…' : 'Testing the connection…') : null}
       {state?.kind === 'error' ? <p>{`Could not test: ${state.message}`}</p> : null}
       {result && !result.ok ? (
         <>
           <p>
-            <strong>Connection failed: </strong>
+            <strong>{`${failedWords(file)}: `}</strong>
             {result.message}
           </p>
           {/* The message says what failed in words; the HTTP status is the one detail it may not name. */}
@@ -44,7 +51,7 @@ export function ConnectionTestView({
         <>
           {/* In the card's words (foundSentence); the list below names them all, not the first few. */}
           <p>
-            <strong>Connected. </strong>
+            <strong>{file ? 'Found the model file. ' : 'Connected. '}</strong>
             {result.models.length === 0 ? 'It lists no models.' : `${listsWords(result.models.length)}:`}
           </p>
           {result.models.length > 0 ? (
@@ -58,7 +65,7 @@ export function ConnectionTestView({
           ) : null}
           {missing.length > 0 ? (
             <p className="test-missing">
-              {`Not offered by this server: ${missing.join(', ')}. A conversation or sampling run that asks for ${missing.length === 1 ? 'it' : 'one of them'} will fail; choose another model, or remove ${missing.length === 1 ? 'it' : 'them'} with Edit.`}
+              {`Not offered by this ${file ? 'model file' : 'server'}: ${missing.join(', ')}. A conversation or sampling run that asks for ${missing.length === 1 ? 'it' : 'one of them'} will fail; choose another model, or remove ${missing.length === 1 ? 'it' : 'them'} with Edit.`}
             </p>
           ) : null}
           {unlisted.length > 0 ? (

@@ -5,7 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
-import { ConnectionTestView, type TestState } from './connection-test-view.js';
+import { ConnectionTestView, failedWords, type TestState } from './connection-test-view.js';
 import { foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
 import { ratingsText } from './model-rows.js';
 
@@ -36,6 +36,8 @@ export const ProviderCard = memo(function ProviderCard({
   // A test's result, newer, says what the listing said: shown instead.
   const shownListing = test === undefined ? listing : undefined;
   const local = isLocalAddress(provider.baseURL);
+  /** A model file Taskdesk runs itself: no address to show and no key to speak of. */
+  const modelFile = provider.modelFile;
   // Delete key goes once the key is gone: when it had the focus, the focus goes to Edit, not the page.
   const editButton = useRef<HTMLButtonElement>(null);
   const testButton = useRef<HTMLButtonElement>(null);
@@ -50,7 +52,7 @@ export const ProviderCard = memo(function ProviderCard({
   // stale (it would name the old address); opening Edit drops one that connected, not a failure.
   useEffect(
     () => setTest((now) => (now?.kind === 'testing' ? now : undefined)),
-    [provider.baseURL, provider.name, provider.hasKey]
+    [provider.baseURL, provider.modelFile, provider.name, provider.hasKey]
   );
 
   const runTest = async () => {
@@ -63,11 +65,10 @@ export const ProviderCard = memo(function ProviderCard({
       state = { kind: 'error', message: toHostCallError(error).message };
     }
     setTest(state);
-    announce(
-      state.kind === 'done' && state.result.ok
-        ? `${provider.name}: connected.`
-        : `${provider.name}: the connection failed.`
-    );
+    const ok = state.kind === 'done' && state.result.ok;
+    if (modelFile !== undefined)
+      announce(`${provider.name}: ${ok ? 'found the model file.' : 'the model file cannot be used.'}`);
+    else announce(ok ? `${provider.name}: connected.` : `${provider.name}: the connection failed.`);
   };
 
   const addModels = async (names: string[]) => {
@@ -139,14 +140,21 @@ export const ProviderCard = memo(function ProviderCard({
         <h3 id={headingId} tabIndex={-1}>
           {provider.name}
         </h3>
-        {/* A local server needs no key: without one it is as it should be, and the badge says so. */}
-        <span
-          className={`status ${provider.hasKey ? 'status-ready' : ''}`}
-          data-key={String(provider.hasKey)}
-          data-local={local ? 'true' : undefined}
-        >
-          {provider.hasKey ? 'Key stored' : local ? 'No key (none needed locally)' : 'No key'}
-        </span>
+        {/* A local server needs no key: without one it is as it should be, and the badge says so.
+            A model file takes none at all: its badge says where it runs instead. */}
+        {modelFile !== undefined ? (
+          <span className="status" data-model-file="true">
+            Runs on this computer
+          </span>
+        ) : (
+          <span
+            className={`status ${provider.hasKey ? 'status-ready' : ''}`}
+            data-key={String(provider.hasKey)}
+            data-local={local ? 'true' : undefined}
+          >
+            {provider.hasKey ? 'Key stored' : local ? 'No key (none needed locally)' : 'No key'}
+          </span>
+        )}
         {/* How its calls went since Taskdesk started (a test, a model request, a conversation): a
             provider that began to fail (an expired key) is seen in the list, not only in a chat. */}
         {provider.health ? (
@@ -163,10 +171,21 @@ export const ProviderCard = memo(function ProviderCard({
         <dd>
           <code>{provider.id}</code>
         </dd>
-        <dt>Base URL</dt>
-        <dd>
-          <code className="url">{provider.baseURL}</code>
-        </dd>
+        {modelFile !== undefined ? (
+          <>
+            <dt>Model file</dt>
+            <dd>
+              <code className="url">{modelFile}</code>
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Base URL</dt>
+            <dd>
+              <code className="url">{provider.baseURL}</code>
+            </dd>
+          </>
+        )}
         {provider.health ? (
           <>
             <dt>Calls</dt>
@@ -240,7 +259,7 @@ export const ProviderCard = memo(function ProviderCard({
             // A failed connection stays in sight, on the card and in the form: it is what the
             // person opens Edit to fix (a settings change that would make it stale clears it).
             setTest((now) => (now?.kind === 'done' && now.result.ok ? undefined : now));
-            onEdit(provider, connectionFailure(test, shownListing));
+            onEdit(provider, connectionFailure(test, shownListing, modelFile !== undefined));
           }}
         >
           Edit
@@ -289,10 +308,17 @@ function failureInSight(test: TestState | undefined, listing: ModelListing | und
   return listing !== undefined && !listing.ok && listing.message === failure;
 }
 
-/** Why the card's last test or listing could not reach the provider, in the card's words; else undefined. */
-function connectionFailure(test: TestState | undefined, listing: ModelListing | undefined): string | undefined {
+/**
+ * Why the card's last test or listing could not reach the provider (or, for a model file, use
+ * it), in the card's words (see {@link ConnectionTestView}); else undefined.
+ */
+function connectionFailure(
+  test: TestState | undefined,
+  listing: ModelListing | undefined,
+  modelFile: boolean
+): string | undefined {
   if (test?.kind === 'error') return `Could not test: ${test.message}`;
-  if (test?.kind === 'done' && !test.result.ok) return `Connection failed: ${test.result.message}`;
+  if (test?.kind === 'done' && !test.result.ok) return `${failedWords(modelFile)}: ${test.result.message}`;
   if (listing && !listing.ok) return `No model could be listed when it was saved: ${listing.message}`;
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ProviderSave, ProviderView, SavedProvider } from '../../app/contract/host-api.js';
+import { FULL_PATH_NEEDED, isFullPath, LOCAL_MODEL_BASE_URL } from '../../app/contract/model-file.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { isHttpUrl } from '../components/format.js';
@@ -14,8 +15,18 @@ import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-ro
 type ProviderModel = NonNullable<ProviderSave['models']>[number];
 
 /** The fields the host may name in a refusal (`data.fields`), in the form's order. */
-const HOST_FIELDS = ['name', 'id', 'baseURL', 'apiKey'] as const;
+const HOST_FIELDS = ['name', 'id', 'baseURL', 'modelFile', 'apiKey'] as const;
 type HostField = (typeof HOST_FIELDS)[number];
+
+/**
+ * What a provider is: a server that answers the OpenAI-compatible API at a base URL, or a model
+ * file (GGUF) that Taskdesk runs on this computer (`modelFile`; no address and no key).
+ */
+type ProviderKind = 'server' | 'file';
+const KINDS: readonly (readonly [ProviderKind, string])[] = [
+  ['server', 'A server (OpenAI-compatible API)'],
+  ['file', 'A model file on this computer (GGUF)']
+];
 
 /** What the providers screen may ask of the form. */
 export interface ProviderFormHandle {
@@ -25,9 +36,11 @@ export interface ProviderFormHandle {
 
 /**
  * The "Add a provider" / "Edit provider" form: name, id (on an add, filled in from the name until
- * the person types one), base URL, a write-only API key, the models with their ratings, the
- * default model and the token-limit field. Its parent keys it by what it edits, so every edit
- * starts from the provider's saved settings.
+ * the person types one), what the provider is (a server: its base URL and a write-only API key;
+ * or a model file on this computer: its full path, no address and no key), the models with their
+ * ratings, the default model and, for a server, the token-limit field. Its parent keys it by what
+ * it edits, so every edit starts from the provider's saved settings (a model file's with that
+ * choice made).
  *
  * The key field is never filled in: the UI does not know the key. Left empty on an edit,
  * the stored key is kept (the host only replaces it when `apiKey` is sent), unless the base URL
@@ -62,7 +75,10 @@ export const ProviderForm = forwardRef<
   const [name, setName] = useState(editing?.name ?? '');
   const providers = useDeskState((state) => state.providers);
   const taken = useMemo(() => new Set(providers.map((provider) => provider.id)), [providers]);
-  const [baseURL, setBaseURL] = useState(editing?.baseURL ?? '');
+  const [kind, setKind] = useState<ProviderKind>(editing?.modelFile !== undefined ? 'file' : 'server');
+  const [modelFile, setModelFile] = useState(editing?.modelFile ?? '');
+  // A model file's provider keeps the host's stand-in address: not one to show, nor to start from.
+  const [baseURL, setBaseURL] = useState(editing && editing.modelFile === undefined ? editing.baseURL : '');
   const [apiKey, setApiKey] = useState('');
   const [rows, setRows] = useState<ModelRow[]>(() =>
     editing && editing.models.length > 0 ? editing.models.map((model) => modelRow(model)) : editing ? [] : [modelRow()]
@@ -98,6 +114,12 @@ export const ProviderForm = forwardRef<
       ])
   }));
 
+  // Saved as a model file, a server's stored key is deleted (the host keeps none for a file): said before.
+  const kindHint =
+    kind === 'file' && editing?.hasKey
+      ? 'Saved as a model file, the provider’s stored API key is deleted: a model file needs none.'
+      : undefined;
+
   const names = [...new Set(rows.map((row) => row.name.trim()).filter(Boolean))];
   if (defaultModel && !names.includes(defaultModel)) names.unshift(defaultModel);
 
@@ -113,15 +135,21 @@ export const ProviderForm = forwardRef<
     const fieldErrors: typeof errors = {};
     const order: string[] = [];
     const bad = new Set<string>();
-    const trimmed = { id: id.trim(), name: name.trim(), baseURL: baseURL.trim() };
+    const file = kind === 'file';
+    const trimmed = { id: id.trim(), name: name.trim(), baseURL: file ? LOCAL_MODEL_BASE_URL : baseURL.trim() };
+    const trimmedFile = modelFile.trim();
     // An add's Id follows the Name until the person types one: with both empty, the Name is the one
     // thing to correct, and the Id fills itself in from it.
     const idFollowsName = !editing && !idTyped && !trimmed.name;
     if (!trimmed.id && !idFollowsName) fieldErrors.id = 'Required';
     if (!trimmed.name) fieldErrors.name = 'Required';
-    if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
+    if (file) {
+      // The contract's own rule (a full path) and words, said on the field before the host refuses it.
+      if (!trimmedFile) fieldErrors.modelFile = 'Required';
+      else if (!isFullPath(trimmedFile)) fieldErrors.modelFile = FULL_PATH_NEEDED;
+    } else if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
     else if (!isHttpUrl(trimmed.baseURL)) fieldErrors.baseURL = 'Enter an http:// or https:// URL';
-    for (const field of ['name', 'id', 'baseURL'] as const) if (fieldErrors[field]) order.push(field);
+    for (const field of ['name', 'id', 'baseURL', 'modelFile'] as const) if (fieldErrors[field]) order.push(field);
     const models: ProviderModel[] = [];
     const messages: string[] = [];
     rows.forEach((row, i) => {
@@ -162,9 +190,16 @@ export const ProviderForm = forwardRef<
       mode: editing ? 'update' : 'add',
       models,
       ...(defaultModel && { defaultModel }),
-      ...((tokenLimit === 'max_tokens' || tokenLimit === 'max_completion_tokens') && { tokenLimitParam: tokenLimit }),
-      // Empty keeps the stored key: the host replaces a key only when one is sent.
-      ...(apiKey.trim() && { apiKey: apiKey.trim() })
+      // A model file is run in the process: no request field to choose, and no key to send.
+      ...(file
+        ? { modelFile: trimmedFile }
+        : {
+            ...((tokenLimit === 'max_tokens' || tokenLimit === 'max_completion_tokens') && {
+              tokenLimitParam: tokenLimit
+            }),
+            // Empty keeps the stored key: the host replaces a key only when one is sent.
+            ...(apiKey.trim() && { apiKey: apiKey.trim() })
+          })
     };
   };
 
@@ -179,7 +214,11 @@ export const ProviderForm = forwardRef<
       // Saved with no model, the host asked the provider for its models: said with the save.
       const listed = saved.modelListing ? ` ${listingAnnouncement(saved.modelListing)}` : '';
       const done = `${editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`}${listed}`;
-      announce(saved.keyDroppedFor ? `${done} ${keyDroppedNotice(saved.keyDroppedFor, saved.baseURL)}` : done);
+      announce(
+        saved.keyDroppedFor
+          ? `${done} ${saved.modelFile !== undefined ? KEY_DROPPED_FOR_FILE : keyDroppedNotice(saved.keyDroppedFor, saved.baseURL)}`
+          : done
+      );
       onSaved(saved);
     } catch (error) {
       const what = editing ? `${editing.name} was not saved.` : 'The provider was not added.';
@@ -271,47 +310,105 @@ export const ProviderForm = forwardRef<
           )}
         </FieldFrame>
       </div>
-      <FieldFrame name="baseURL" label="Base URL" required hint="The API root including /v1." error={errors.baseURL}>
-        {(wiring) => (
-          <input
-            {...wiring}
-            ref={ref('baseURL')}
+      <fieldset className="field provider-kind" aria-describedby={kindHint ? 'provider-kind-hint' : undefined}>
+        <legend>What the provider is</legend>
+        {KINDS.map(([value, label]) => (
+          <div className="checkbox-row" key={value}>
+            <input
+              id={`provider-kind-${value}`}
+              type="radio"
+              name="providerKind"
+              value={value}
+              checked={kind === value}
+              onChange={() => setKind(value)}
+            />
+            <label htmlFor={`provider-kind-${value}`}>{label}</label>
+          </div>
+        ))}
+        {kindHint ? (
+          <p className="field-hint" id="provider-kind-hint">
+            {kindHint}
+          </p>
+        ) : null}
+      </fieldset>
+      {kind === 'file' ? (
+        <FieldFrame
+          name="modelFile"
+          label="Model file"
+          required
+          hint="The GGUF file’s full path, e.g. /Users/you/models/llama-3.2-1b-q4.gguf. Taskdesk runs it on this computer: no server, no key."
+          error={errors.modelFile}
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              ref={ref('modelFile')}
+              name="modelFile"
+              type="text"
+              required
+              aria-required="true"
+              autoComplete="off"
+              spellCheck={false}
+              value={modelFile}
+              onChange={(event) => setModelFile(event.target.value)}
+            />
+          )}
+        </FieldFrame>
+      ) : (
+        <>
+          <FieldFrame
             name="baseURL"
-            type="text"
+            label="Base URL"
             required
-            aria-required="true"
-            placeholder="https://api.openai.com/v1"
-            autoComplete="off"
-            spellCheck={false}
-            value={baseURL}
-            onChange={(event) => setBaseURL(event.target.value)}
-          />
-        )}
-      </FieldFrame>
-      <FieldFrame
-        name="apiKey"
-        label="API key"
-        hint={keyHint(editing, baseURL, apiKey, keyNotice)}
-        error={errors.apiKey}
-      >
-        {(wiring) => (
-          <input
-            {...wiring}
-            ref={ref('apiKey')}
+            hint="The API root including /v1."
+            error={errors.baseURL}
+          >
+            {(wiring) => (
+              <input
+                {...wiring}
+                ref={ref('baseURL')}
+                name="baseURL"
+                type="text"
+                required
+                aria-required="true"
+                placeholder="https://api.openai.com/v1"
+                autoComplete="off"
+                spellCheck={false}
+                value={baseURL}
+                onChange={(event) => setBaseURL(event.target.value)}
+              />
+            )}
+          </FieldFrame>
+          <FieldFrame
             name="apiKey"
-            type="password"
-            autoComplete="new-password"
-            placeholder={editing?.hasKey && !storedKeyMoving(editing, baseURL) ? 'Stored — leave empty to keep it' : ''}
-            value={apiKey}
-            onChange={(event) => setApiKey(event.target.value)}
-          />
-        )}
-      </FieldFrame>
+            label="API key"
+            hint={keyHint(editing, baseURL, apiKey, keyNotice)}
+            error={errors.apiKey}
+          >
+            {(wiring) => (
+              <input
+                {...wiring}
+                ref={ref('apiKey')}
+                name="apiKey"
+                type="password"
+                autoComplete="new-password"
+                placeholder={
+                  editing?.hasKey && !storedKeyMoving(editing, baseURL) ? 'Stored — leave empty to keep it' : ''
+                }
+                value={apiKey}
+                onChange={(event) => setApiKey(event.target.value)}
+              />
+            )}
+          </FieldFrame>
+        </>
+      )}
       <fieldset className="field models-editor" aria-describedby="models-caption">
         <legend>Models</legend>
         <p className="field-hint" id="models-caption">
-          Leave the models empty and Taskdesk asks the provider for its models when you save. Ratings go from 0 to 1 and
-          steer the model choice; leave one empty for “no opinion”.
+          {kind === 'file'
+            ? 'Leave the models empty and Taskdesk lists the file’s model when you save.'
+            : 'Leave the models empty and Taskdesk asks the provider for its models when you save.'}{' '}
+          Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.
         </p>
         <TableWrap label="Models table">
           <table className="models">
@@ -414,20 +511,23 @@ export const ProviderForm = forwardRef<
             </select>
           )}
         </FieldFrame>
-        <FieldFrame name="tokenLimitParam" label="Token limit field">
-          {(wiring) => (
-            <select
-              {...wiring}
-              name="tokenLimitParam"
-              value={tokenLimit}
-              onChange={(event) => setTokenLimit(event.target.value)}
-            >
-              <option value="">Automatic (from the base URL)</option>
-              <option value="max_tokens">max_tokens</option>
-              <option value="max_completion_tokens">max_completion_tokens</option>
-            </select>
-          )}
-        </FieldFrame>
+        {/* The request field for a server's API: a model file run here has none to choose. */}
+        {kind === 'server' ? (
+          <FieldFrame name="tokenLimitParam" label="Token limit field">
+            {(wiring) => (
+              <select
+                {...wiring}
+                name="tokenLimitParam"
+                value={tokenLimit}
+                onChange={(event) => setTokenLimit(event.target.value)}
+              >
+                <option value="">Automatic (from the base URL)</option>
+                <option value="max_tokens">max_tokens</option>
+                <option value="max_completion_tokens">max_completion_tokens</option>
+              </select>
+            )}
+          </FieldFrame>
+        ) : null}
       </div>
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
@@ -470,6 +570,9 @@ function storedKeyMoving(editing: ProviderView | undefined, baseURL: string): st
   const typed = originOf(baseURL.trim());
   return keyOrigin && typed && typed !== keyOrigin ? keyOrigin : undefined;
 }
+
+/** What the Desk says once a save that made a provider a model file deleted its key. */
+export const KEY_DROPPED_FOR_FILE = 'Its stored API key was deleted: a model file needs none.';
 
 /** What the Desk says once a save deleted a key that was for another origin. */
 export function keyDroppedNotice(keyOrigin: string, baseURL: string): string {

@@ -15,7 +15,7 @@ type FocusAfter = { providerId: string; present: boolean; edit?: true } | undefi
 
 /**
  * The LLM providers screen: the saved providers (never their keys), detection of local
- * servers with one-click adding, and the provider form.
+ * servers with one-click adding, and the provider form (a server, or a model file on this computer).
  */
 export function ProvidersScreen({
   headingRef,
@@ -97,12 +97,13 @@ export function ProvidersScreen({
   /**
    * The form, gone with its Save button, has added or saved a provider: the focus goes to its
    * card. A save that deleted the key (the provider moved to another origin) opens the form
-   * again on the provider, its API key field saying so, for the key the new address may need.
+   * again on the provider, its API key field saying so, for the key the new address may need;
+   * unless it is now a model file, which needs none (the form said so before and on the save).
    */
   const saved = useCallback(
     ({ keyDroppedFor, modelListing, ...provider }: SavedProvider) => {
       noteListing(provider.id, modelListing);
-      if (keyDroppedFor) {
+      if (keyDroppedFor && provider.modelFile === undefined) {
         const keyNotice = keyDroppedNotice(keyDroppedFor, provider.baseURL);
         setEditing((old) => ({ provider, nonce: old.nonce + 1, focus: false, keyNotice }));
         return;
@@ -142,8 +143,8 @@ export function ProvidersScreen({
         LLM providers
       </h2>
       <p className="lede">
-        OpenAI-compatible services: the Assistant chats with their models, and they run sampling requests. Keys are kept
-        in the key store and never shown.
+        OpenAI-compatible services, or model files run on this computer: the Assistant chats with their models, and they
+        run sampling requests. Keys are kept in the key store and never shown.
       </p>
       <p className="empty" hidden={providers.length > 0}>
         No provider yet: the Assistant has no model to chat with, and sampling requests are answered by a person. Add

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +157,15 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
         ok: true,
         models: ['stories260K']
       });
+      // Moved to another file, it lists that file's model and no name of the old one's.
+      const other = tempDir();
+      const copy = path.join(other.dir, 'tales.gguf');
+      copyFileSync(MODEL, copy);
+      const moved = await host.call('providers.save', { ...saved, modelFile: copy, mode: 'update' });
+      assert.deepEqual(moved.models, [{ name: 'tales' }]);
+      assert.equal(moved.defaultModel, 'tales');
+      await host.call('providers.save', { ...moved, modelFile: MODEL, mode: 'update' });
+      other.remove();
 
       await host.call('sampling.setPolicy', {
         serverId: 'everything',

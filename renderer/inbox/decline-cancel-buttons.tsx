@@ -6,6 +6,9 @@ import type { Answering } from './use-answer.js';
  * The Decline and Dismiss answers an elicitation (form or URL) always offers: MCP's `decline`
  * (the person said no) and `cancel` (dismissed without a choice). Both answer the server at
  * once; "Dismiss" rather than "Cancel", which in every dialog means "close, nothing happens".
+ *
+ * What sets them apart is written beside them, not in a tooltip that keyboard and touch users
+ * never see; each button is described by its half of it.
  */
 export function DeclineCancelButtons({ answering, done }: { answering: Answering; done: string }) {
   const id = useId();
@@ -15,7 +18,6 @@ export function DeclineCancelButtons({ answering, done }: { answering: Answering
       <button
         type="button"
         {...busyProps(answering.busy)}
-        title="Tell the server no"
         aria-describedby={`${id}-decline`}
         onClick={() => void answering.send({ action: 'decline' }, done)}
       >
@@ -24,18 +26,15 @@ export function DeclineCancelButtons({ answering, done }: { answering: Answering
       <button
         type="button"
         {...busyProps(answering.busy)}
-        title="Tell the server you made no choice; it may ask again"
         aria-describedby={`${id}-dismiss`}
         onClick={() => void answering.send({ action: 'cancel' }, done)}
       >
         Dismiss
       </button>
-      <span hidden id={`${id}-decline`}>
-        Tells the server no.
-      </span>
-      <span hidden id={`${id}-dismiss`}>
-        Tells the server you made no choice; it may ask again.
-      </span>
+      <p className="answer-notes muted small-text">
+        <span id={`${id}-decline`}>Decline tells the server no.</span>{' '}
+        <span id={`${id}-dismiss`}>Dismiss tells the server you made no choice; it may ask again.</span>
+      </p>
     </>
   );
 }

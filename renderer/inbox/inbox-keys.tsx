@@ -6,9 +6,10 @@ const KEYS: Array<[string, string]> = [
   ['j or ↓', 'Next item'],
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field (from the heading: go to the first item)'],
-  ['Escape', 'From a field, back to its item (then a and d work again)'],
+  ['Escape', 'From a field, back to its item (then a, d and x work again)'],
   ['a', 'Approve or submit the item (from the heading: go to the first item)'],
   ['d', 'Decline or reject the item (from the heading: go to the first item)'],
+  ['x', 'Dismiss a question: no choice made, the server may ask again (from the heading: go to the first item)'],
   ['?', 'Show these keys']
 ];
 
@@ -41,6 +42,15 @@ export function CardKeyHint({ cardId }: { cardId: string }) {
     </p>
   );
 }
+
+/** What a, d and x do to a card, as the hint after one of them from the heading says it. */
+const ANSWERS: Record<string, string> = { a: 'approve or submit', d: 'decline or reject', x: 'dismiss' };
+
+/** A question's Dismiss button (MCP's `cancel`): only questions have one. */
+const isDismiss = (button: HTMLButtonElement) => button.textContent === 'Dismiss';
+
+/** Whether a card offers Dismiss. */
+const dismissable = (card: HTMLElement) => [...card.querySelectorAll('button')].some(isDismiss);
 
 /** Whether a key press belongs to what is being typed (a field), not to the Inbox. */
 function typing(target: EventTarget | null): boolean {
@@ -123,12 +133,16 @@ export function InboxKeys({
         // card the person has not looked at.
         case 'a':
         case 'd':
+        case 'x': {
           if (event.repeat) break;
           if (!here && (document.activeElement === document.body || document.activeElement?.id === 'heading-inbox')) {
             const first = all[0];
             if (first) {
               first.focus();
-              const again = `Press ${event.key} again to ${event.key === 'a' ? 'approve or submit' : 'decline or reject'} it.`;
+              const again =
+                event.key !== 'x' || dismissable(first)
+                  ? `Press ${event.key} again to ${ANSWERS[event.key]} it.`
+                  : 'This item cannot be dismissed: only a question can.';
               announce(`On the first item. ${again}`);
               const cardId = first.dataset.inboxId ?? first.dataset.exchangeId;
               if (cardId !== undefined) {
@@ -137,8 +151,14 @@ export function InboxKeys({
               }
             } else handled = false;
           } else if (event.key === 'a') button((b) => b.classList.contains('primary'))?.click();
-          else button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          else if (event.key === 'd') button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          else {
+            const dismiss = button(isDismiss);
+            if (dismiss) dismiss.click();
+            else if (here) announce('This item cannot be dismissed: only a question can.');
+          }
           break;
+        }
         case '?':
           help.current?.showModal();
           break;

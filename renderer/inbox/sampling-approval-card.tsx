@@ -10,6 +10,7 @@ import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
+import { modelChoiceText } from './model-choice-words.js';
 import { ProviderFailing } from './provider-failing.js';
 import { RequestEditor } from './request-editor.js';
 import { textSlots, useRequestEdits } from './request-edits.js';
@@ -179,7 +180,14 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       kindLabel={inboxKindWords(item)}
       title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
     >
-      {draft ? <p className="meta">{`${draft.providerName} · ${draft.model} — ${draft.reason}`}</p> : null}
+      {draft ? (
+        <p className="meta model-choice">
+          {/* Follows the picker below; a review (or a Desk that has no providers now) shows what ran. */}
+          {review || providers.length === 0
+            ? `${draft.providerName} · ${draft.model} — ${draft.reason}`
+            : modelChoiceText(draft, { providerId, provider: chosen, model })}
+        </p>
+      ) : null}
       {/* Before approving: the provider it would run on fails now, and another may be chosen. */}
       {review ? null : <ProviderFailing provider={chosen} />}
       {failed ? (

@@ -144,6 +144,59 @@ describe('the Inbox from the keyboard', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('dismisses a question with x (no choice made: the server may ask again), listed among the keys', async () => {
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Inbox keys' });
+    await help.waitFor();
+    const rows = await help
+      .locator('dl > div')
+      .evaluateAll((found) =>
+        found.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])
+      );
+    assert.deepEqual(
+      rows.find(([key]) => key === 'x'),
+      ['x', 'Dismiss a question: no choice made, the server may ask again (from the heading: go to the first item)']
+    );
+    // Each key is listed once: x is no other key's.
+    assert.equal(new Set(rows.map(([key]) => key)).size, rows.length);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    for (const message of ['Sixth', 'Seventh']) {
+      await peer.server.request(ask(message), CreateTaskResultSchema);
+      await page.getByRole('article', { name: message }).waitFor();
+    }
+    // The items in order (those the tests before left, then these): each one's task id.
+    const ids = await page
+      .locator('[data-inbox-id]')
+      .evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.inboxId!));
+    const result = (taskId: string) =>
+      peer.server.request({ method: 'tasks/result', params: { taskId } }, ElicitResultSchema);
+    // From the heading, x answers nothing: the first item takes the focus, and x acts on it next time.
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('x');
+    assert.equal(await focusedCard(page), ids[0]);
+    await page.locator('.inbox-key-hint').getByText('Press x again to dismiss it.').waitFor();
+    const first = result(ids[0]!);
+    await page.keyboard.press('x');
+    assert.equal((await first).action, 'cancel');
+    await page
+      .locator('.inbox-answered')
+      .getByText(/^Dismissed: .+’s question\. Go to its task\.$/)
+      .waitFor();
+    // The next item took the focus: x dismisses it too, from the card.
+    await page.waitForFunction(
+      (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
+      ids[1]
+    );
+    const second = result(ids[1]!);
+    await page.keyboard.press('x');
+    assert.equal((await second).action, 'cancel');
+    await page.locator(`[data-inbox-id="${ids[1]}"]`).waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('shows on the card what a or d from the heading left to do, until the key comes again or the focus leaves', async () => {
     for (const message of ['Fourth', 'Fifth']) {
       await peer.server.request(ask(message), CreateTaskResultSchema);

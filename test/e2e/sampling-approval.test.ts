@@ -352,6 +352,53 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     }
   });
 
+  it('says above the picker the provider and model chosen in it, or that no model is chosen and what Approve does then', async () => {
+    // A second provider that lists no model (nothing answers at its address), as a newcomer's broken one.
+    await fixture.host.call('providers.save', {
+      id: 'broken',
+      name: 'Broken',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: []
+    });
+    try {
+      await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+      const asked = peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Pick for me' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      );
+      const refused = assert.rejects(asked, /User rejected sampling request/);
+      const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+      await approval.getByText('Pick for me').waitFor();
+      // The line above the picker, as it was the first time: provider · model — why.
+      const says = (text: string) => approval.locator('p.meta').getByText(text, { exact: true }).waitFor();
+      await says('Fake LLM · fake-small — using the default model of Fake LLM');
+      const provider = approval.getByLabel('Provider');
+      const model = approval.getByLabel('Model');
+
+      await provider.selectOption({ label: 'Broken' });
+      assert.equal(await model.inputValue(), '');
+      await says('Broken · no model chosen — Broken lists none: type the name of one it runs to approve');
+      await model.fill('broken-model');
+      await says('Broken · broken-model — chosen by you, instead of Fake LLM · fake-small');
+
+      // Back on the provider drafted: its default model again, and Taskdesk's reason for it.
+      await provider.selectOption({ label: 'Fake LLM' });
+      await says('Fake LLM · fake-small — using the default model of Fake LLM');
+      await model.fill('fake-large');
+      await says('Fake LLM · fake-large — chosen by you, instead of Fake LLM · fake-small');
+      await model.fill('');
+      await says('Fake LLM · no model chosen — Approve runs fake-small (using the default model of Fake LLM)');
+
+      await approval.getByRole('button', { name: 'Reject' }).click();
+      await refused;
+    } finally {
+      await fixture.host.call('providers.remove', { providerId: 'broken' });
+    }
+  });
+
   it('ranks a message’s own Markdown headings below the card’s title', async () => {
     await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
     const asked = peer.server.request(

@@ -20,6 +20,8 @@ export function ImportPanel() {
   const { client, announce } = useDesk();
   const [projects, setProjects] = useState('');
   const [pasted, setPasted] = useState('');
+  /** The pasted JSON of the last look: its card imports from it, and a look after an import reads it again. */
+  const [lookedPasted, setLookedPasted] = useState('');
   const [sources, setSources] = useState<ImportSource[] | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
   const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export function ImportPanel() {
     results.current?.scrollIntoView({ block: 'start' });
   }, [looked]);
 
-  const find = async (asked = false) => {
+  const find = async (asked = false, text = pasted) => {
     if (busy) return;
     setBusy(true);
     clear();
@@ -44,9 +46,10 @@ export function ImportPanel() {
       const projectDirs = lines(projects);
       const found = await client.call('servers.importFind', {
         ...(projectDirs.length > 0 && { projectDirs }),
-        ...(pasted.trim() && { text: pasted })
+        ...(text.trim() && { text })
       });
       setSources(found.sources);
+      setLookedPasted(text);
       announce(foundWords(found.sources));
       if (asked) setLooked((n) => n + 1);
     } catch (thrown) {
@@ -114,8 +117,13 @@ export function ImportPanel() {
               // A look the person asks for starts each config afresh; the look after an import keeps what it said.
               key={`${looked}:${source.kind}:${source.path ?? 'pasted'}`}
               source={source}
-              pasted={pasted}
-              onImported={find}
+              pasted={lookedPasted}
+              onImported={async (added) => {
+                // The pasted JSON may hold secrets (an API key, a Bearer token): once its servers are
+                // in, it leaves the box; its card keeps what it found. A failed import keeps it, to correct.
+                if (source.kind === 'pasted' && added > 0) setPasted('');
+                await find(false, lookedPasted);
+              }}
             />
           ))}
         </ul>

@@ -27,7 +27,8 @@ export function ImportSourceCard({
 }: {
   source: ImportSource;
   pasted: string;
-  onImported: () => Promise<void>;
+  /** After an import that went through: how many servers it added. */
+  onImported: (added: number) => Promise<void>;
 }) {
   const { client, announce } = useDesk();
   const [picked, setPicked] = useState<Set<string>>(() => new Set());
@@ -135,7 +136,7 @@ export function ImportSourceCard({
         return map;
       });
       setPicked(new Set());
-      await onImported();
+      await onImported(next.added.length);
     } catch (thrown) {
       fail('Nothing was imported.', thrown);
     } finally {

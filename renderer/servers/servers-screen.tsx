@@ -32,8 +32,14 @@ export function ServersScreen({
    * take the person to another screen), or to the heading when no card is left.
    */
   const [removed, setRemoved] = useState<{ serverId: string; index: number } | undefined>(undefined);
+  /** What the last removal did, shown under the lede: the card it names is gone, and the focus moved on. */
+  const [removedWords, setRemovedWords] = useState<string | undefined>(undefined);
   const onRemoved = useCallback(
-    (serverId: string) => setRemoved({ serverId, index: servers.findIndex((server) => server.id === serverId) }),
+    (serverId: string) => {
+      const server = servers.find((known) => known.id === serverId);
+      setRemovedWords(server ? `Removed ${server.name}.` : undefined);
+      setRemoved({ serverId, index: servers.findIndex((known) => known.id === serverId) });
+    },
     [servers]
   );
   useLayoutEffect(() => {
@@ -85,6 +91,10 @@ export function ServersScreen({
         Servers
       </h2>
       <p className="lede">The MCP servers Taskdesk connects to.</p>
+      {/* Said by the live region as the card goes (ServerCard's announce); shown here as well. */}
+      <p className="form-status" hidden={removedWords === undefined}>
+        {removedWords ?? ''}
+      </p>
       {/* Past every card at once. The fragment names no screen, and the click stays on this one. */}
       <p className="skip-to-add">
         <a
@@ -107,7 +117,13 @@ export function ServersScreen({
           ))}
         </ul>
       </DeskContext.Provider>
-      <AddServerForm onAdded={setAdded} reports={reports} />
+      <AddServerForm
+        onAdded={(serverId) => {
+          setRemovedWords(undefined);
+          setAdded(serverId);
+        }}
+        reports={reports}
+      />
       <DeskContext.Provider value={reporting}>
         <ImportPanel />
       </DeskContext.Provider>

@@ -149,20 +149,19 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                 <li key={name}>
                   <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
                     {SCREEN_TITLES[name]}
-                    {name === 'inbox' ? (
+                    {/* No badge while nothing waits: a hidden "0" took the tab's room and was in its text. */}
+                    {name === 'inbox' && waiting > 0 ? (
                       <span
                         className="badge"
-                        hidden={waiting === 0}
                         data-stale={stale || undefined}
                         title={stale ? asOf : undefined}
                         aria-label={`${waiting} waiting${asOfLabel}`}
                       >
                         {waiting}
                       </span>
-                    ) : name === 'assistant' ? (
+                    ) : name === 'assistant' && approvals > 0 ? (
                       <span
                         className="badge"
-                        hidden={approvals === 0}
                         data-stale={stale || undefined}
                         title={stale ? asOf : undefined}
                         aria-label={`${approvals === 1 ? '1 tool call' : `${approvals} tool calls`} to approve${asOfLabel}`}

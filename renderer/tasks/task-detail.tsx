@@ -14,7 +14,7 @@ import { ScrollingPre } from '../components/scrolling-pre.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { questionEndLabel } from '../components/status-words.js';
+import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
 import { ResultView, toolResultServer } from '../history/result-view.js';
 import { answeredSteps } from '../history/cancelled-label.js';
@@ -25,8 +25,10 @@ import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { lastRanRequest } from '../../app/contract/request-changes.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { escapeCloses } from '../components/escape-closes.js';
+import { focusInSight } from '../components/focus-screen.js';
 import { KIND_WORDS } from '../components/kind-words.js';
-import { receivedItem, requestedItem, type TaskItem } from './task-items.js';
+import { receivedItem, requestedItem, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
+import { isCancelling } from '../components/waiting-questions.js';
 import { serverMayGiveUp } from '../inbox/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
@@ -175,6 +177,9 @@ export function TaskDetail({
     return serverId === undefined ? undefined : state.servers.find((candidate) => candidate.id === serverId);
   });
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
+  /** Its question or model request waits in the Inbox while it runs (not a tool task being cancelled). */
+  const waitsHere =
+    question !== undefined && item !== undefined && item.running && !(outbound && isCancelling(outbound));
   const hold = keptHold(item?.status ?? '', outbound, server);
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
@@ -183,7 +188,10 @@ export function TaskDetail({
   const [rawResult, setRawResult] = useState(false);
   const rawJsonId = useId();
 
-  useEffect(() => heading.current?.focus(), [taskKey]);
+  // Its heading in sight at the top of the view, focused, whichever link opened it: a plain focus
+  // left the page where the screen the link was on had been scrolled (far down Tools, the heading
+  // above the view), since the screens share the page's scrolling.
+  useEffect(() => focusInSight('task-detail-title'), [taskKey]);
   // Check now and Cancel task go when the task ends: the focus they held goes to the title, above
   // the new status, rather than to the page, and not to Forget this task, which takes their place
   // (one Enter too many would forget the call).
@@ -316,7 +324,15 @@ export function TaskDetail({
           </p>
           <CallOriginLine origin={shown.origin} />
           <div className="detail-status">
-            <StatusBadge status={shown.status} rejected={isRejectedSampling(shown)} label={questionEndLabel(shown)} />
+            <StatusBadge
+              status={shown.status}
+              rejected={isRejectedSampling(shown)}
+              label={questionEndLabel(shown) ?? (waitsHere ? WAITING_FOR_YOU_LABEL : undefined)}
+            />
+            {/* The badge says what the person is to do; the protocol's own status is said beside it. */}
+            {waitsHere ? (
+              <span className="muted small-text protocol-status">{`Status: ${statusLabel(shown.status)}`}</span>
+            ) : null}
             {/* Next to its "Cancelled" badge: only who did it. */}
             {shown.status === 'cancelled' && shown.cancelledBy ? (
               <span className="cancelled-by">{cancelledByWords(shown.cancelledBy)}</span>

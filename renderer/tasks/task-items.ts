@@ -6,7 +6,7 @@ import { asText, truncate } from '../components/format.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { requestTitle } from '../components/request-title.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
-import type { TaskKind } from '../components/kind-words.js';
+import { KIND_WORDS, type TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
 import { isCancelling } from '../components/waiting-questions.js';
 import { NO_RESULT, OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
@@ -55,6 +55,20 @@ function receivedTitle(inbound: InboundTask): string {
     requestTitle(inbound.kind, inbound.request) ?? (inbound.kind === 'elicitation' ? 'A question' : 'A model request')
   );
 }
+
+/**
+ * A received task's title as its row says it: a model request named as one, and whose, before
+ * what it asks ("Model request from Everything: …"), as the Inbox's card says who asks to run a
+ * model; its last message alone ("Resource trigger-…") did not say what the row was. A question
+ * is its own words.
+ */
+export function receivedRowTitle(item: Pick<TaskItem, 'kind' | 'direction' | 'serverName' | 'title'>): string {
+  if (item.kind !== 'sampling' || item.direction !== 'received') return item.title;
+  return `${KIND_WORDS.sampling} from ${item.serverName}: ${item.title}`;
+}
+
+/** What a row's badge says of a running task the Inbox waits on the person for (see `waitsOnYou`). */
+export const WAITING_FOR_YOU_LABEL = 'Waiting for you';
 
 /** A received task as a row. */
 export function receivedItem(inbound: InboundTask): TaskItem {

@@ -17,7 +17,7 @@ import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { fetchedRowWords } from './fetched-words.js';
-import { itemOutcome, type TaskItem } from './task-items.js';
+import { itemOutcome, receivedRowTitle, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { LiveWriting } from './live-writing.js';
@@ -38,6 +38,7 @@ const PREVIEW_TOOLTIP_CHARS = 600;
 export const TaskRow = memo(function TaskRow({
   item,
   live,
+  waitsOnYou,
   index,
   rowRef,
   open,
@@ -48,6 +49,8 @@ export const TaskRow = memo(function TaskRow({
 }: {
   item: TaskItem;
   live: LiveStream | undefined;
+  /** Its question or model request (or its server's question) waits in the Inbox: see `waitsOnYou`. */
+  waitsOnYou: boolean;
   index: number;
   rowRef: Ref<HTMLTableRowElement>;
   open: boolean;
@@ -86,7 +89,7 @@ export const TaskRow = memo(function TaskRow({
         {/* A tool call's title is its tool at every width, its arguments the line under it. */}
         {item.kind !== 'tool-call' ? (
           <span className="task-title">
-            <TaskTitle kind={item.kind} title={item.title} />
+            <TaskTitle kind={item.kind} title={receivedRowTitle(item)} />
           </span>
         ) : (
           <>
@@ -120,7 +123,12 @@ export const TaskRow = memo(function TaskRow({
       </td>
       <td className="server wide-only">{item.serverName}</td>
       <td>
-        <StatusBadge status={item.status} rejected={item.rejected} label={item.label} />
+        {/* What the person needs to know, not the protocol's "Working" (its detail says that too). */}
+        <StatusBadge
+          status={item.status}
+          rejected={item.rejected}
+          label={item.label ?? (waitsOnYou ? WAITING_FOR_YOU_LABEL : undefined)}
+        />
         {/* The badge says "Cancelled": under it, only who did it. */}
         {item.status === 'cancelled' && item.cancelledBy ? (
           <div className="small-text cancelled-by">{cancelledByWords(item.cancelledBy)}</div>

@@ -7,6 +7,7 @@ import { TaskDetail } from './task-detail.js';
 import { TaskFilters } from './task-filters.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { TableWrap } from '../components/table-wrap.js';
+import { taskDetailHref } from '../components/task-address.js';
 import {
   matchesTask,
   NO_TASK_FILTER,
@@ -14,7 +15,8 @@ import {
   requestedItem,
   type TaskFilterInputs,
   type TaskItem,
-  waitingTasks
+  waitingTasks,
+  waitsOnYou
 } from './task-items.js';
 import { TASK_COLUMNS, TaskRow, WIDE_ONLY_COLUMNS } from './task-row.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
@@ -66,8 +68,9 @@ export function TasksScreen({
   const inbox = useDeskState((state) => state.inbox);
   const waiting = useMemo(() => waitingTasks(inbox), [inbox]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
+  const filtered = Object.values(filter).some((value) => value !== '');
   const open = useCallback((key: string) => {
-    location.hash = `#tasks/${encodeURIComponent(key)}`;
+    location.hash = taskDetailHref(key);
   }, []);
   /** The task whose detail its Close button (or Escape) closed: the focus goes back to that row's Details. */
   const closed = useRef<string | undefined>(undefined);
@@ -98,6 +101,12 @@ export function TasksScreen({
   const cancelledRow = useRef<{ key: string; index: number } | undefined>(undefined);
   /** The count of what matches: where the focus goes when nothing is left to hold it. */
   const countLine = useRef<HTMLParagraphElement>(null);
+  /** Every filter back to any; the focus, which was on the button that goes, on the count of the tasks. */
+  const clearFilters = useCallback(() => {
+    setFilter(NO_TASK_FILTER);
+    countLine.current?.focus();
+    announce('Filters cleared: every task is shown.');
+  }, [announce]);
   useLayoutEffect(() => {
     const cancelled = cancelledRow.current;
     if (!cancelled || shown.some((item) => item.key === cancelled.key)) return;
@@ -163,15 +172,23 @@ export function TasksScreen({
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
       <TaskFilters filter={filter} onChange={setFilter} onEscape={openKey ? close : undefined} />
-      <p className="muted tasks-count" aria-live="polite" ref={countLine} tabIndex={-1}>
-        {unloaded !== undefined
-          ? unloaded
-          : all.length === 0
-            ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
-            : shown.length === all.length
-              ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
-              : `${shown.length} of ${all.length} tasks match`}
-      </p>
+      <div className="tasks-count-line">
+        <p className="muted tasks-count" aria-live="polite" ref={countLine} tabIndex={-1}>
+          {unloaded !== undefined
+            ? unloaded
+            : all.length === 0
+              ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
+              : shown.length === all.length
+                ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
+                : `${shown.length} of ${all.length} tasks match`}
+        </p>
+        {/* Only while a filter is set: one press back to every task, rather than each filter in turn. */}
+        {filtered ? (
+          <button type="button" className="small" onClick={clearFilters}>
+            Clear filters
+          </button>
+        ) : null}
+      </div>
       <TableWrap label="Tasks table" hidden={shown.length === 0}>
         <table className="tasks">
           <caption className="sr-only">Tasks</caption>
@@ -191,6 +208,7 @@ export function TasksScreen({
           {active ? (
             <VirtualRows
               items={shown}
+              waiting={waiting}
               live={live}
               openKey={openKey}
               failures={failures}
@@ -209,6 +227,7 @@ export function TasksScreen({
 
 function VirtualRows({
   items,
+  waiting,
   live,
   openKey,
   failures,
@@ -217,6 +236,8 @@ function VirtualRows({
   onDismiss
 }: {
   items: TaskItem[];
+  /** What the Inbox waits on the person for (see `waitingTasks`). */
+  waiting: ReadonlySet<string>;
   live: Record<string, LiveStream>;
   openKey: string | undefined;
   failures: Record<string, Failure>;
@@ -235,7 +256,12 @@ function VirtualRows({
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: 10,
     scrollMargin: margin,
-    getItemKey: (index) => items[index]!.key
+    getItemKey: (index) => items[index]!.key,
+    // The rows mount as the screen shows, read in the same render as the screen left before it:
+    // the page's scroll then is that screen's (Tools far down), and the virtualizer, which writes
+    // its offset to the page as it starts and tries again as the page grows, held the Tasks screen
+    // there, a task's detail and its heading above the view. A screen shown anew starts at its top.
+    initialOffset: 0
   });
   const rows = virtualizer.getVirtualItems();
   const before = rows.length > 0 ? rows[0]!.start - margin : 0;
@@ -256,6 +282,7 @@ function VirtualRows({
             index={row.index}
             item={item}
             live={live[item.taskId]}
+            waitsOnYou={waitsOnYou(item, waiting)}
             rowRef={virtualizer.measureElement}
             open={item.key === openKey}
             failure={failures[item.key]}

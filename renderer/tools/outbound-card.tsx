@@ -18,6 +18,7 @@ import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { endMessage, failedReason } from '../components/end-message.js';
 import { TaskOutcome } from './task-outcome.js';
+import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -209,7 +210,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
             Cancel
           </button>
         ) : null}
-        <a className="details-link" href={`#tasks/${encodeURIComponent(`requested:${task.outboundId}`)}`}>
+        <a className="details-link" href={taskDetailHref(requestedTaskKey(task.outboundId))}>
           Details<span className="sr-only"> of {label}</span>
         </a>
         <button type="button" className="danger-link" aria-label={`Forget ${label}`} onClick={() => void forget()}>

@@ -5,8 +5,10 @@ import { endMessage, failedReason } from '../components/end-message.js';
 import { shortId } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { statusLabel } from '../components/status-words.js';
+import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
+import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { TaskOutcome } from './task-outcome.js';
 
 /**
@@ -29,6 +31,12 @@ export function showToolCall(outboundId: string): boolean {
  */
 export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId: string }) {
   const task = useDeskState((desk) => desk.outbound[outboundId]);
+  // Its server's question while the task waits on it (input_required): said as a plain call's
+  // wait is ("… has a question for you in the Inbox"), with the way to it. None once the person
+  // asked to cancel the task: no longer theirs to answer.
+  const question = useDeskState((desk) =>
+    task && !isTerminal(task.state) && !isCancelling(task) ? taskQuestions(task, desk.inbox)[0] : undefined
+  );
   useAnnounceEnd(task);
   if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
   const ended = isTerminal(task.state);
@@ -42,8 +50,14 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
         <button type="button" className="link-button" onClick={() => showToolCall(outboundId)}>
           Show it under Tool calls
         </button>
-        , or see <a href={`#tasks/${encodeURIComponent(`requested:${outboundId}`)}`}>its detail on Tasks</a>.
+        , or see <a href={taskDetailHref(requestedTaskKey(outboundId))}>its detail on Tasks</a>.
       </p>
+      {question ? (
+        <p className="started-task-waiting">
+          {`${task.serverName} has a question for you `}
+          <a href={`#inbox/${encodeURIComponent(question.id)}`}>in the Inbox</a>.
+        </p>
+      ) : null}
       {ended ? (
         <div className="started-task-end">
           {task.state === 'cancelled' ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}

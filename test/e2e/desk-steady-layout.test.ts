@@ -202,3 +202,105 @@ describe('the first Tab on a freshly loaded Desk', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 });
+
+/** Where the bar, the name "Taskdesk" and each tab's label are, across the window. */
+interface BarLine {
+  /** The window's width, scrollbar included, and whether the page scrolls. */
+  window: number;
+  scrolls: boolean;
+  /** The bar's left and right edges. */
+  barLeft: number;
+  barRight: number;
+  /** The right edge of the name "Taskdesk". */
+  brandRight: number;
+  /** Each tab's label: its left and right edges. */
+  labels: { left: number; right: number }[];
+}
+
+/** Measures the bar of the screen shown. */
+function barLine(page: Page): Promise<BarLine> {
+  // No function declared inside the page function: tsx would name it with a helper the page lacks.
+  return page.evaluate(() => {
+    const [brand, ...labels] = [
+      document.querySelector('.topbar h1')!,
+      ...Array.from(document.querySelectorAll('.sections a'), (a) => a.firstChild!)
+    ].map((node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      return { left: box.left, right: box.right };
+    });
+    const bar = document.querySelector('.topbar')!.getBoundingClientRect();
+    const root = document.documentElement;
+    return {
+      window: innerWidth,
+      scrolls: root.scrollHeight > root.clientHeight,
+      barLeft: bar.left,
+      barRight: bar.right,
+      brandRight: brand!.right,
+      labels
+    };
+  });
+}
+
+describe('the bar of a Desk where nothing waits, in a window that shows scrollbars', () => {
+  let d: DeskFixture;
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk({}, { viewport: { width: 1280, height: 800 } });
+    ({ browser, page } = await openWithScrollbars(d, { width: 1280, height: 800 }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await d?.close();
+  });
+
+  it('names each tab by its label alone (no “0” read out), with even gaps between the tabs and a wider one after the name', async () => {
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    for (const name of ['Assistant', 'Inbox']) {
+      const tab = nav.getByRole('link', { name, exact: true });
+      assert.equal(await tab.textContent(), name, `the ${name} tab's text`);
+      assert.equal(await tab.locator('.badge').count(), 0, `no badge on ${name} while nothing waits`);
+    }
+    assert.match(await nav.ariaSnapshot(), /link "Assistant"/);
+    assert.doesNotMatch(await nav.ariaSnapshot(), /\b0\b/, 'no zero count in the accessibility tree');
+
+    for (const width of [800, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await nav.getByRole('link', { name: 'Inbox', exact: true }).click();
+      await page.getByRole('heading', { level: 2, name: 'Inbox', exact: true }).waitFor();
+      const line = await barLine(page);
+      const gaps = line.labels.slice(1).map((label, i) => label.left - line.labels[i]!.right);
+      const [least, most] = [Math.min(...gaps), Math.max(...gaps)];
+      assert.ok(
+        most - least <= 1,
+        `at ${width}: the gaps between the tabs' labels are ${gaps.map(Math.round).join(', ')} px`
+      );
+      const afterName = line.labels[0]!.left - line.brandRight;
+      assert.ok(
+        afterName >= least + 8,
+        `at ${width}: ${Math.round(afterName)} px between “Taskdesk” and “Assistant”, ${Math.round(least)} px between tabs`
+      );
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('runs the bar from the window’s left edge to its right on a screen that does not scroll, at 800 and 1280 px', async () => {
+    for (const width of [800, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'Inbox', exact: true })
+        .click();
+      await page.getByRole('heading', { level: 2, name: 'Inbox', exact: true }).waitFor();
+      const line = await barLine(page);
+      assert.equal(line.scrolls, false, `at ${width}: the Inbox does not scroll`);
+      assert.equal(line.barLeft, 0, `at ${width}: the bar's left edge`);
+      assert.equal(line.barRight, line.window, `at ${width}: the bar ends at ${line.barRight} px of ${line.window}`);
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

@@ -5,6 +5,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { tempDir } from '../support/host-fixture.js';
+import { recordSaid, saidTimes } from './live-region.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 
 /**
@@ -133,8 +134,12 @@ describe('the Servers screen: what a change, a removal and an import leave behin
         .click();
       await page.locator(`li[data-server-id="${id}"]`).waitFor({ state: 'detached' });
     };
+    await recordSaid(page);
     await remove('beta', 'Beta');
     await focusedIs('li[data-server-id="gamma"]');
+    // Said, and shown: the focus alone moving to the next card told nothing of what happened.
+    await saidTimes(page, /Removed Beta\./);
+    await page.getByRole('region', { name: 'Servers' }).getByText('Removed Beta.', { exact: true }).waitFor();
     // The last one removed: the card before it takes its place.
     await remove('gamma', 'Gamma');
     await focusedIs('li[data-server-id="alpha"]');

@@ -387,6 +387,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
     // The Import button is disabled now that nothing is picked: the focus is on what the import did.
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Imported echo (2).');
+    // The pasted JSON (with ECHO_API_KEY's value) leaves the box once its server is in; its card stays.
+    assert.equal(await panel.getByLabel('Or paste a config').inputValue(), '', 'the paste box is cleared');
     // Not connected: its settings are folded until opened.
     await page.locator('li[data-server-id="echo-2"]').locator('summary', { hasText: 'Settings' }).click();
     assert.equal(

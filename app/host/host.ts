@@ -921,11 +921,19 @@ export class Host {
     if (!isHostMethod(method)) return { ok: false, error: unknownHostMethod(method) };
     const parsed = HostMethods[method].params.safeParse(params ?? {});
     if (!parsed.success) {
+      // Each top-level field's first problem, under `data.fields` as the handlers' own refusals
+      // name them, so that a form shows it on its field (a model file's relative path, say).
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const [field] = issue.path;
+        if (typeof field === 'string') fields[field] ??= issue.message;
+      }
       return {
         ok: false,
         error: {
           code: JsonRpcCode.InvalidParams,
-          message: `Invalid params for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`
+          message: `Invalid params for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`,
+          ...(Object.keys(fields).length > 0 && { data: { fields } })
         }
       };
     }

@@ -227,6 +227,17 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
           }),
           /takes no API key/
         );
+        // Said on the form's field: the host names it under `data.fields`.
+        const relative = await host.dispatch('providers.save', {
+          id: 'relative',
+          name: 'Relative',
+          baseURL: LOCAL_MODEL_BASE_URL,
+          modelFile: 'models/x.gguf',
+          models: []
+        });
+        assert.deepEqual(relative.ok ? undefined : relative.error.data, {
+          fields: { modelFile: 'Give the model file’s full path' }
+        });
         await assert.rejects(
           host.call('providers.save', {
             id: 'relative',

@@ -1,6 +1,6 @@
 import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ProviderSave, ProviderView, SavedProvider } from '../../app/contract/host-api.js';
-import { FULL_PATH_NEEDED, isFullPath, LOCAL_MODEL_BASE_URL } from '../../app/contract/model-file.js';
+import { FULL_PATH_NEEDED, isFullPath, LOCAL_MODEL_BASE_URL, localModelId } from '../../app/contract/model-file.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { isHttpUrl } from '../components/format.js';
@@ -152,7 +152,8 @@ export const ProviderForm = forwardRef<
     for (const field of ['name', 'id', 'baseURL', 'modelFile'] as const) if (fieldErrors[field]) order.push(field);
     const models: ProviderModel[] = [];
     const messages: string[] = [];
-    rows.forEach((row, i) => {
+    // A model file holds one model, named after the file (the host lists it so): its ratings only.
+    (file ? rows.slice(0, 1) : rows).forEach((row, i) => {
       const ratings: Partial<Record<Axis, number>> = {};
       for (const axis of AXES) {
         const raw = row.ratings[axis].trim();
@@ -165,8 +166,9 @@ export const ProviderForm = forwardRef<
           order.push(`${row.key}:${axis}`);
         } else ratings[axis] = value;
       }
-      const modelName = row.name.trim();
+      const modelName = file ? (isFullPath(trimmedFile) ? localModelId(trimmedFile) : '') : row.name.trim();
       if (!modelName) {
+        if (file) return;
         if (Object.keys(ratings).length > 0) {
           messages.push(`Model ${i + 1}: give it a name or remove the row`);
           bad.add(`${row.key}:name`);
@@ -189,7 +191,7 @@ export const ProviderForm = forwardRef<
       // An add never replaces a provider saved under the same id: the host refuses it.
       mode: editing ? 'update' : 'add',
       models,
-      ...(defaultModel && { defaultModel }),
+      ...(defaultModel && !file && { defaultModel }),
       // A model file is run in the process: no request field to choose, and no key to send.
       ...(file
         ? { modelFile: trimmedFile }
@@ -403,10 +405,10 @@ export const ProviderForm = forwardRef<
         </>
       )}
       <fieldset className="field models-editor" aria-describedby="models-caption">
-        <legend>Models</legend>
+        <legend>{kind === 'file' ? 'Model' : 'Models'}</legend>
         <p className="field-hint" id="models-caption">
           {kind === 'file'
-            ? 'Leave the models empty and Taskdesk lists the file’s model when you save.'
+            ? 'A model file holds one model, named after the file.'
             : 'Leave the models empty and Taskdesk asks the provider for its models when you save.'}{' '}
           Ratings go from 0 to 1 and steer the model choice; leave one empty for “no opinion”.
         </p>
@@ -426,20 +428,26 @@ export const ProviderForm = forwardRef<
               </tr>
             </thead>
             <tbody>
-              {rows.map((row, i) => (
+              {(kind === 'file' ? rows.slice(0, 1) : rows).map((row, i) => (
                 <tr key={row.key}>
                   <td>
-                    <input
-                      ref={ref(`${row.key}:name`)}
-                      type="text"
-                      aria-label={`Model ${i + 1} name`}
-                      aria-invalid={invalid.has(`${row.key}:name`) || undefined}
-                      autoComplete="off"
-                      spellCheck={false}
-                      data-model-field="name"
-                      value={row.name}
-                      onChange={(event) => updateRow(row.key, { name: event.target.value })}
-                    />
+                    {kind === 'file' ? (
+                      <span className="file-model-name" aria-label={`Model ${i + 1} name`}>
+                        {isFullPath(modelFile.trim()) ? localModelId(modelFile.trim()) : '(named after the file)'}
+                      </span>
+                    ) : (
+                      <input
+                        ref={ref(`${row.key}:name`)}
+                        type="text"
+                        aria-label={`Model ${i + 1} name`}
+                        aria-invalid={invalid.has(`${row.key}:name`) || undefined}
+                        autoComplete="off"
+                        spellCheck={false}
+                        data-model-field="name"
+                        value={row.name}
+                        onChange={(event) => updateRow(row.key, { name: event.target.value })}
+                      />
+                    )}
                   </td>
                   {AXES.map((axis) => (
                     <td className="rating" key={axis}>
@@ -461,14 +469,16 @@ export const ProviderForm = forwardRef<
                     </td>
                   ))}
                   <td>
-                    <button
-                      type="button"
-                      className="small danger-link"
-                      aria-label={`Remove model ${i + 1}`}
-                      onClick={() => removeRow(i)}
-                    >
-                      Remove
-                    </button>
+                    {kind === 'file' ? null : (
+                      <button
+                        type="button"
+                        className="small danger-link"
+                        aria-label={`Remove model ${i + 1}`}
+                        onClick={() => removeRow(i)}
+                      >
+                        Remove
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -478,7 +488,7 @@ export const ProviderForm = forwardRef<
         <p className="field-error" hidden={!modelsError}>
           {modelsError ?? ''}
         </p>
-        <div className="actions">
+        <div className="actions" hidden={kind === 'file'}>
           <button
             type="button"
             className="small"
@@ -494,23 +504,26 @@ export const ProviderForm = forwardRef<
         </div>
       </fieldset>
       <div className="field-row">
-        <FieldFrame name="defaultModel" label="Default model" hint="Used when a request prefers no listed model.">
-          {(wiring) => (
-            <select
-              {...wiring}
-              name="defaultModel"
-              value={defaultModel}
-              onChange={(event) => setDefaultModel(event.target.value)}
-            >
-              <option value="">(the first model)</option>
-              {names.map((model) => (
-                <option key={model} value={model}>
-                  {model}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
+        {/* One model in a file: it is the default. */}
+        {kind === 'server' ? (
+          <FieldFrame name="defaultModel" label="Default model" hint="Used when a request prefers no listed model.">
+            {(wiring) => (
+              <select
+                {...wiring}
+                name="defaultModel"
+                value={defaultModel}
+                onChange={(event) => setDefaultModel(event.target.value)}
+              >
+                <option value="">(the first model)</option>
+                {names.map((model) => (
+                  <option key={model} value={model}>
+                    {model}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FieldFrame>
+        ) : null}
         {/* The request field for a server's API: a model file run here has none to choose. */}
         {kind === 'server' ? (
           <FieldFrame name="tokenLimitParam" label="Token limit field">

@@ -78,6 +78,12 @@ describe('a model file on this computer as a provider, in the providers screen (
     await form.screenshot({ path: SCREENSHOT });
 
     await file.fill(MODEL);
+    // One model in a file, named after it: no names to type, no other to add, no default to pick.
+    const models = form.getByRole('group', { name: 'Model' });
+    assert.equal(await models.getByLabel('Model 1 name').textContent(), 'stories260K');
+    assert.equal(await models.getByRole('button', { name: 'Add model' }).isVisible(), false);
+    assert.equal(await form.getByLabel('Default model').count(), 0);
+    await models.getByLabel('Model 1 cost').fill('0');
     await form.getByRole('button', { name: 'Add provider' }).click();
     const card = screen.locator('li[data-provider-id="stories"]');
     await card.getByRole('heading', { name: 'Stories' }).waitFor();
@@ -85,7 +91,7 @@ describe('a model file on this computer as a provider, in the providers screen (
     assert.equal(await facts.locator('dt', { hasText: 'Model file' }).locator('+ dd').textContent(), MODEL);
     assert.deepEqual(
       await card.getByRole('list', { name: 'Models listed for Stories' }).locator('li').allTextContents(),
-      ['stories260K']
+      ['stories260K — cost 0']
     );
     const cardText = (await card.textContent()) ?? '';
     assert.match(cardText, /Runs on this computer/);
@@ -106,6 +112,7 @@ describe('a model file on this computer as a provider, in the providers screen (
     await form.getByRole('heading', { name: 'Edit Stories' }).waitFor();
     assert.ok(await form.getByRole('radio', { name: 'A model file on this computer (GGUF)' }).isChecked());
     assert.equal(await form.getByRole('textbox', { name: 'Model file' }).inputValue(), MODEL);
+    assert.equal(await form.getByRole('group', { name: 'Model' }).getByLabel('Model 1 cost').inputValue(), '0');
     await form.getByRole('button', { name: 'Cancel editing' }).click();
     assert.deepEqual(pageErrors, []);
   });

@@ -16,7 +16,10 @@ export function localModelId(modelFile: string): string {
 /** What a model file's path that is not a full one is told. */
 export const FULL_PATH_NEEDED = 'Give the model file’s full path';
 
-/** Whether `file` is a full path: from the root (`/…`), a Windows drive (`C:\\…`) or a share (`\\\\server\\…`). */
+/**
+ * Whether `file` is a full path: from the root (`/…`), a Windows drive (`C:\\…`) or a share
+ * (`\\\\server\\…`); not Windows' device paths (`\\\\.\\pipe\\…`, `\\\\?\\…`), which name no file.
+ */
 export function isFullPath(file: string): boolean {
-  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(file);
+  return /^(\/|[A-Za-z]:[\\/]|\\\\(?![.?][\\/]))/.test(file);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type {
   ChatHistoryItem,
@@ -54,6 +54,10 @@ export interface LocalModelOptions {
 }
 
 interface Loaded {
+  /** The file as it was loaded (device, inode, size, time of change): a file replaced since is loaded anew. */
+  identity: string;
+  /** Set when it is freed: a completion it ends says why. */
+  unloaded: boolean;
   model: LlamaModel;
   context: LlamaContext;
   sequence: LlamaContextSequence;
@@ -89,7 +93,9 @@ export class LocalModels {
     const loaded = [...this.#loaded.values()];
     this.#loaded.clear();
     for (const each of await Promise.allSettled(loaded)) {
-      if (each.status === 'fulfilled') await each.value.model.dispose();
+      if (each.status !== 'fulfilled') continue;
+      each.value.unloaded = true;
+      await each.value.model.dispose();
     }
     const lib = this.#lib;
     this.#lib = undefined;
@@ -101,7 +107,9 @@ export class LocalModels {
     const loaded = this.#loaded.get(modelFile);
     this.#loaded.delete(modelFile);
     const model = await loaded?.catch(() => undefined);
-    await model?.model.dispose();
+    if (!model) return;
+    model.unloaded = true;
+    await model.model.dispose();
   }
 
   async #answer(modelFile: string, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
@@ -132,6 +140,8 @@ export class LocalModels {
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
     const loaded = await this.#load(modelFile);
+    // Stopped while the model loaded: nothing is generated.
+    signal?.throwIfAborted();
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     const model = localModelId(modelFile);
@@ -162,8 +172,12 @@ export class LocalModels {
         const send = (bytes: Uint8Array) => {
           if (!closed) controller.enqueue(bytes);
         };
-        send(chunk({ role: 'assistant', content: '' }));
-        this.#generate(loaded, asked, stopped.signal, (text) => send(chunk({ content: text }))).then(
+        // The first piece goes when this completion's turn comes, not while it waits for the one
+        // before: a caller's wait for a first piece, then for the next, times the model's work.
+        this.#generate(loaded, asked, stopped.signal, {
+          started: () => send(chunk({ role: 'assistant', content: '' })),
+          text: (text) => send(chunk({ content: text }))
+        }).then(
           (answer) => {
             const calls = toolCallsOf(answer);
             if (calls.length > 0) send(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
@@ -193,21 +207,31 @@ export class LocalModels {
     loaded: Loaded,
     asked: Asked,
     signal: AbortSignal | undefined,
-    onText?: (text: string) => void
+    on: { started?: () => void; text?: (text: string) => void } = {}
   ): Promise<LlamaChatResponse> {
     const run = async () => {
+      signal?.throwIfAborted();
       const { lib } = await this.#library();
-      const chat = new lib.LlamaChat({ contextSequence: loaded.sequence, autoDisposeSequence: false });
+      let chat: InstanceType<Lib['LlamaChat']> | undefined;
       try {
+        if (loaded.unloaded) throw new Error('unloaded');
+        chat = new lib.LlamaChat({ contextSequence: loaded.sequence, autoDisposeSequence: false });
+        on.started?.();
         return await chat.generateResponse(asked.history, {
           ...asked.options,
           ...(signal && { signal, stopOnAbortSignal: true }),
-          ...(onText && { onTextChunk: onText })
+          ...(on.text && { onTextChunk: on.text })
         });
       } catch (error) {
-        throw new LocalModelError(`The model could not answer: ${errorMessage(error)}`, { cause: error });
+        if (signal?.aborted) throw signal.reason;
+        throw new LocalModelError(
+          loaded.unloaded
+            ? 'The model was put away while it answered: its provider changed, or Taskdesk is closing.'
+            : `The model could not answer: ${errorMessage(error)}`,
+          { cause: error }
+        );
       } finally {
-        chat.dispose({ disposeSequence: false });
+        chat?.dispose({ disposeSequence: false });
       }
     };
     const done = loaded.turn.then(run, run);
@@ -236,11 +260,14 @@ export class LocalModels {
     return pending;
   }
 
-  #load(modelFile: string): Promise<Loaded> {
+  async #load(modelFile: string): Promise<Loaded> {
+    const identity = await checkModelFile(modelFile);
+    const current = await this.#loaded.get(modelFile)?.catch(() => undefined);
+    // Another file at the same path since it was loaded: that one is freed, this one loaded.
+    if (current && current.identity !== identity) await this.unload(modelFile);
     let loading = this.#loaded.get(modelFile);
     if (!loading) {
       loading = (async () => {
-        await checkModelFile(modelFile);
         let llama: Llama;
         try {
           ({ llama } = await this.#library());
@@ -255,7 +282,8 @@ export class LocalModels {
             contextSize: { max: Math.min(this.#options.maxContextSize, model.trainContextSize) },
             threads: this.#options.threads
           });
-          return { model, context, sequence: context.getSequence(), turn: Promise.resolve() };
+          const sequence = context.getSequence();
+          return { identity, unloaded: false, model, context, sequence, turn: Promise.resolve() };
         } catch (error) {
           throw new LocalModelError(`The model file ${modelFile} could not be loaded: ${errorMessage(error)}`, {
             cause: error
@@ -275,12 +303,18 @@ export class LocalModels {
 /** The model files of this process's providers (see `provider-client.ts`). */
 export const localModels = new LocalModels();
 
-/** Refuses a file that is missing, unreadable, or not GGUF, in words. */
-async function checkModelFile(modelFile: string): Promise<void> {
+/**
+ * Refuses a file that is missing, not a regular file (a pipe would hold `open` forever),
+ * unreadable, or not GGUF, in words; returns what tells this file from another at its path.
+ */
+async function checkModelFile(modelFile: string): Promise<string> {
   let handle;
   try {
+    const found = await stat(modelFile);
+    if (!found.isFile()) throw new LocalModelError(`The model file ${modelFile} is not a file.`);
     handle = await open(modelFile, 'r');
   } catch (error) {
+    if (error instanceof LocalModelError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new LocalModelError(
       code === 'ENOENT'
@@ -294,6 +328,8 @@ async function checkModelFile(modelFile: string): Promise<void> {
     const { bytesRead } = await handle.read(magic, 0, 4, 0);
     if (bytesRead < 4 || magic.toString('latin1') !== 'GGUF')
       throw new LocalModelError(`${modelFile} is not a GGUF model file (it does not start with "GGUF").`);
+    const found = await handle.stat();
+    return `${found.dev}:${found.ino}:${found.size}:${found.mtimeMs}`;
   } finally {
     await handle.close();
   }

@@ -61,10 +61,11 @@ export class ProviderFailureError extends Error {
 export function classifyProviderError(error: unknown, subject: FailureSubject): ProviderFailure {
   if (error instanceof ProviderFailureError) return error.failure;
   const who = `${subject.providerName} (${hostOf(subject.baseURL)})`;
-  // A model file's own failure (missing, not GGUF, would not load or answer) is said as it is.
+  // A model file's own failure (missing, not GGUF, would not load or answer) is said as it is; not
+  // `unreachable`, whose advice is about a server and its base URL.
   const local = localModelFailure(error);
   if (local !== undefined)
-    return { kind: 'unreachable', message: `${subject.providerName}: ${local.message}`, retryable: false };
+    return { kind: 'bad-response', message: `${subject.providerName}: ${local.message}`, retryable: false };
   const quote = (detail: string | undefined) => {
     const clean = detail ? redactSecrets(detail, [subject.apiKey]).trim() : '';
     return clean ? `: ${clean.slice(0, 300)}` : '';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,9 @@ import { everythingServer } from '../support/everything-server.js';
 // The real tiny model beside the project (stories260K: a 260K-parameter llama that writes
 // children's stories), run on the CPU by node-llama-cpp: a real inference path, offline.
 const MODEL = path.resolve(fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url)));
+
+/** The SDK's connection error whose cause (what the model file's fetch threw) says `words`. */
+const causedBy = (words: RegExp) => (error: Error) => words.test(String((error.cause as Error | undefined)?.message));
 
 describe('a model file on this computer as a provider (node-llama-cpp, stories260K)', () => {
   before(() => assert.ok(existsSync(MODEL), `The test model is not at ${MODEL}: shared/ goes beside the checkout.`));
@@ -104,7 +108,8 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
         { role: 'tool', tool_call_id: 'c1', content: 'Snow.' }
       ]
     });
-    assert.ok(withTools.choices[0]?.message !== undefined);
+    assert.equal(withTools.choices[0]?.message.role, 'assistant');
+    assert.equal(typeof withTools.choices[0]?.message.content, 'string');
 
     await assert.rejects(
       client.chat.completions.create({
@@ -120,6 +125,56 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       }),
       (error: Error) => error instanceof OpenAI.BadRequestError && /answers no tool call.*nowhere/.test(error.message)
     );
+  });
+
+  it('generates nothing for a request stopped while the model loads', async () => {
+    const fresh = new LocalModels({ threads: 1 });
+    try {
+      const stop = new AbortController();
+      const answer = fresh.fetchFor(MODEL)(`${LOCAL_MODEL_BASE_URL}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'stories260K', messages: story, max_tokens: 50, stream: true }),
+        signal: stop.signal
+      });
+      stop.abort(new Error('stopped by the test'));
+      await assert.rejects(answer, /stopped by the test/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('loads anew a file replaced at the same path, and refuses one that is no longer a model or is not a file', async () => {
+    const dir = tempDir();
+    const fresh = new LocalModels({ threads: 1 });
+    const at = path.join(dir.dir, 'swap.gguf');
+    const swapped = new OpenAI({
+      apiKey: 'unused',
+      baseURL: LOCAL_MODEL_BASE_URL,
+      maxRetries: 0,
+      fetch: fresh.fetchFor(at)
+    });
+    const ask = () => swapped.chat.completions.create({ model: 'swap', messages: story, max_tokens: 3 });
+    try {
+      copyFileSync(MODEL, at);
+      assert.ok((await ask()).choices[0]?.message.content);
+      writeFileSync(at, 'no longer a model');
+      await assert.rejects(ask(), causedBy(/is not a GGUF model file/));
+      copyFileSync(MODEL, at);
+      assert.ok((await ask()).choices[0]?.message.content);
+
+      const pipe = path.join(dir.dir, 'pipe.gguf');
+      execFileSync('mkfifo', [pipe]);
+      const piped = new OpenAI({
+        apiKey: 'unused',
+        baseURL: LOCAL_MODEL_BASE_URL,
+        maxRetries: 0,
+        fetch: fresh.fetchFor(pipe)
+      });
+      await assert.rejects(piped.models.list(), causedBy(/is not a file\./));
+    } finally {
+      await fresh.close();
+      dir.remove();
+    }
   });
 
   describe('through the host', () => {
@@ -201,7 +256,7 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
         const missing = await host.call('providers.test', { providerId: 'gone' });
         assert.deepEqual(missing, {
           ok: false,
-          kind: 'unreachable',
+          kind: 'bad-response',
           message: `Gone: The model file ${path.join(data2.dir, 'missing.gguf')} was not found.`
         });
         await host.call('providers.save', {

@@ -208,7 +208,15 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             address={screen === 'history' ? sub : undefined}
           />
         )}
-        {section('tools', <ToolsScreen active={screen === 'tools'} request={toolsRequest} headingRef={refs.tools} />)}
+        {section(
+          'tools',
+          <ToolsScreen
+            active={screen === 'tools'}
+            request={toolsRequest}
+            headingRef={refs.tools}
+            address={screen === 'tools' ? sub : undefined}
+          />
+        )}
         {section(
           'servers',
           <ServersScreen headingRef={refs.servers} address={screen === 'servers' ? sub : undefined} />

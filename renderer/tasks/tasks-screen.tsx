@@ -66,6 +66,8 @@ export function TasksScreen({
     [tasks, outbound]
   );
   const inbox = useDeskState((state) => state.inbox);
+  // Plain tool calls (not tasks) are not rows here: their count, and where they are followed.
+  const plainRunning = useDeskState((state) => Object.keys(state.calls).length);
   const waiting = useMemo(() => waitingTasks(inbox), [inbox]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const filtered = Object.values(filter).some((value) => value !== '');
@@ -160,6 +162,14 @@ export function TasksScreen({
         leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it
         (Forget, in its Details).
       </p>
+      {plainRunning > 0 ? (
+        <p className="plain-running">
+          {plainRunning === 1
+            ? 'A tool call that is not a task is running: follow it, or cancel it, under '
+            : `${plainRunning} tool calls that are not tasks are running: follow them, or cancel them, under `}
+          <a href="#tools/running">Running calls</a> on Tools.
+        </p>
+      ) : null}
       {openKey ? (
         <TaskDetail
           key={openKey}

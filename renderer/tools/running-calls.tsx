@@ -110,8 +110,11 @@ export function RunningCalls() {
   useFocusAfterEnd(list);
   if (list.length === 0) return null;
   return (
-    <section className="running-calls" aria-label="Running calls">
-      <h3>Running calls</h3>
+    <section className="running-calls" aria-labelledby="heading-running-calls">
+      {/* Focusable for the Tasks screen's link to it (`#tools/running`), not a stop of Tab. */}
+      <h3 id="heading-running-calls" tabIndex={-1}>
+        Running calls
+      </h3>
       <ul className="cards">
         {list.map((call) => (
           <RunningCall key={call.callId} call={call} inList />

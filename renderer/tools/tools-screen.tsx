@@ -5,6 +5,7 @@ import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState, type ToolCallAgain } from '../shell/desk-context.js';
 import { OutboundList } from './outbound-list.js';
 import { RunningCalls } from './running-calls.js';
+import { focusInSight } from '../components/focus-screen.js';
 import { ServerTasksPanel } from './server-tasks-panel.js';
 import { ToolItem } from './tool-item.js';
 import { toolCallTitle, useLastCalls } from './last-call.js';
@@ -40,14 +41,23 @@ export interface ToolsRequest {
 export function ToolsScreen({
   active,
   request,
-  headingRef
+  headingRef,
+  address
 }: {
   /** Whether the screen is shown: a call to make again fills its form (and takes the focus) only then. */
   active: boolean;
   request: ToolsRequest | undefined;
   headingRef: (element: HTMLHeadingElement | null) => void;
+  /** What follows `#tools/` in the address: `running` goes to the Running calls list (the Tasks screen's link). */
+  address?: string | undefined;
 }) {
   const { client } = useDesk();
+  // Its heading takes the focus, in sight: the list is under every tool's card. The calls ended
+  // meanwhile (no list), the screen's own heading does.
+  useEffect(() => {
+    if (address !== 'running') return;
+    focusInSight(document.getElementById('heading-running-calls') ? 'heading-running-calls' : 'heading-tools');
+  }, [address]);
   const servers = useDeskState((state) => state.servers);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   /**

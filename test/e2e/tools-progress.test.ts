@@ -57,6 +57,40 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
     await d?.close();
   });
 
+  it('says on Tasks that a call that is not a task runs, and its link brings the Running calls list into sight', async () => {
+    const { page, fixture } = d;
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('crunch');
+    const form = await openToolForm(tools, 'crunch');
+    const started = nextEvent(fixture.host, 'call.changed', ({ call }) => call.progress !== undefined);
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const { call } = await started;
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tasks', exact: true }).click();
+    const note = page.getByRole('region', { name: 'Tasks' }).locator('p.plain-running');
+    assert.equal(
+      await note.textContent(),
+      'A tool call that is not a task is running: follow it, or cancel it, under Running calls on Tools.'
+    );
+    await note.getByRole('link', { name: 'Running calls' }).click();
+    const heading = page.getByRole('heading', { name: 'Running calls' });
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-running-calls');
+    const box = await heading.boundingBox();
+    const height = page.viewportSize()?.height ?? 0;
+    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the heading is in sight (${JSON.stringify(box)})`);
+
+    const ended = nextEvent(
+      fixture.host,
+      'call.changed',
+      (event) => event.call.callId === call.callId && event.call.state !== 'running'
+    );
+    await fixture.host.call('tools.cancelCall', { callId: call.callId });
+    await ended;
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tasks', exact: true }).click();
+    await note.waitFor({ state: 'detached' });
+  });
+
   it('shows the running call with its progress bar and message, keeps it across a reload, and Cancel ends it', async () => {
     const { page, fixture } = d;
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();

@@ -40,6 +40,15 @@ export const TruncatedValueSchema = z.object({
   action: z.enum(['accept', 'decline', 'cancel']).optional()
 });
 
+/** A question or model request a tool call's server asked for it or while it ran: its entry, named. */
+export const HistoryAskedSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['sampling', 'elicitation']),
+  title: z.string(),
+  createdAt: z.string()
+});
+export type HistoryAsked = z.infer<typeof HistoryAskedSchema>;
+
 /** What a history list shows of an entry (no request or result bodies). */
 export const HistorySummarySchema = z.object({
   /**
@@ -64,6 +73,21 @@ export const HistorySummarySchema = z.object({
    * (`relatedTaskId` is then Taskdesk's own id for it, which names nothing a person knows).
    */
   askedFor: z.string().optional(),
+  /**
+   * Kept on a question or model request that was no task of its own nor asked for a task of
+   * Taskdesk's, asked while one plain tool call of Taskdesk's (no task) ran on its server, the
+   * only one running then: that call's `callId` and tool. Nothing on the wire ties such a request
+   * to a call, so this says only that it was asked while the call ran.
+   */
+  duringCall: z.object({ callId: z.string(), tool: z.string() }).optional(),
+  /** Kept on a plain tool call's entry: the call's `callId` (see `duringCall`). */
+  callId: z.string().optional(),
+  /**
+   * Made as it is read, never kept: the tool call of Taskdesk's a question or model request was
+   * asked for (its `relatedTaskId` naming a requested task) or while (`duringCall`): its tool, and
+   * the id of that call's entry while History has it.
+   */
+  forCall: z.object({ tool: z.string(), entryId: z.string().optional() }).optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
   /**
@@ -124,7 +148,12 @@ export const HistoryEntrySchema = HistorySummarySchema.extend({
    */
   ranRequest: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   result: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
-  error: ErrorDataSchema.optional()
+  error: ErrorDataSchema.optional(),
+  /**
+   * Made as it is read, never kept: on a tool call's entry, the questions and model requests its
+   * server asked for it or while it ran (see `forCall`) that History has, oldest first.
+   */
+  asked: z.array(HistoryAskedSchema).optional()
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 

@@ -24,9 +24,14 @@ const REASON_CHARS = 300;
  * because the person set its server's policy to refuse while it waited is `failed` with its −1,
  * the setting said as why (`policyRefusalOf`). A model request the
  * person changed before approving it keeps what ran (`ranRequest`, from its runner's notes)
- * beside what the server sent. `askedFor`: the request of Taskdesk's (no task) it was asked for, in words.
+ * beside what the server sent. `askedFor`: the request of Taskdesk's (no task) it was asked for, in words;
+ * `duringCall`: the plain tool call of Taskdesk's that ran on its server, alone, when it was asked.
  */
-export function receivedRequestEntry(ended: EndedOrdinaryRequest, askedFor?: string): HistoryEntry {
+export function receivedRequestEntry(
+  ended: EndedOrdinaryRequest,
+  askedFor?: string,
+  duringCall?: HistoryEntry['duringCall']
+): HistoryEntry {
   const { outcome } = ended;
   const cancelled = ended.cancelled ?? withdrawalOf(ended.kind, ended.notes);
   const status: HistoryStatus = cancelled ? 'cancelled' : outcome.type === 'result' ? 'completed' : 'failed';
@@ -48,6 +53,7 @@ export function receivedRequestEntry(ended: EndedOrdinaryRequest, askedFor?: str
     serverName: ended.owner.serverName,
     ...(ended.relatedTaskId !== undefined && { relatedTaskId: ended.relatedTaskId }),
     ...(askedFor !== undefined && { askedFor }),
+    ...(duringCall !== undefined && { duringCall: { ...duringCall } }),
     title: titleOfReceived(ended.kind, ended.request),
     status,
     ...(cancelled?.by !== undefined && { cancelledBy: cancelled.by }),

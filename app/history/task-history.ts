@@ -37,6 +37,7 @@ import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 import { maskSecrets } from '../core/secret-mask.js';
+import { CallLinks } from './call-links.js';
 
 /** The retention a new data directory starts with: 30 days, at most 20,000 entries. */
 export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { days: 30, maxEntries: 20_000 };
@@ -114,6 +115,8 @@ export class TaskHistory {
    * it, not on the way of every call or request that ends, and forgotten when the entry changes.
    */
   readonly #searchTexts = new Map<string, string>();
+  /** Which tool call each question or model request was asked for or while, and back (see {@link CallLinks}). */
+  readonly #links = new CallLinks();
   /** The `ranRequest` notes already taken into an entry (see `#ranChange`). */
   readonly #ranSeen = new WeakSet<object>();
   /** Each server's entry ids, oldest first: the order eviction takes them in. */
@@ -347,6 +350,7 @@ export class TaskHistory {
     const status: HistoryStatus = call.state === 'running' || toolError ? 'failed' : call.state;
     void this.#keep({
       id: `call:${randomUUID()}`,
+      callId: call.callId,
       direction: 'requested',
       kind: 'tool-call',
       serverId: call.serverId,
@@ -377,8 +381,8 @@ export class TaskHistory {
    * `receivedRequestEntry`): a new entry each time. Not kept while it waits: an ordinary
    * request does not outlive the app.
    */
-  recordReceivedRequest(ended: EndedOrdinaryRequest, askedFor?: string): void {
-    this.#save(receivedRequestEntry(ended, askedFor));
+  recordReceivedRequest(ended: EndedOrdinaryRequest, askedFor?: string, duringCall?: HistoryEntry['duringCall']): void {
+    this.#save(receivedRequestEntry(ended, askedFor, duringCall));
   }
 
   /**
@@ -415,10 +419,18 @@ export class TaskHistory {
     };
   }
 
-  /** The whole entry, or undefined. */
+  /**
+   * The whole entry, or undefined; with the tool call it was asked for or while (`forCall`), or,
+   * for a tool call, what its server asked (`asked`).
+   */
   get(id: string): HistoryEntry | undefined {
     this.#takeGathered();
-    return this.#entries.get(id);
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    const lookup = (linked: string) => this.#entries.get(linked);
+    const forCall = this.#links.forCall(entry, lookup);
+    const asked = this.#links.asked(entry, this.#entries.values(), lookup);
+    return { ...entry, ...(forCall && { forCall }), ...(asked && asked.length > 0 && { asked }) };
   }
 
   /** Every entry matching `filter` as JSON Lines, newest first. */
@@ -534,9 +546,14 @@ export class TaskHistory {
     return text;
   }
 
-  /** An entry's summary, made when the entry was saved (or loaded). */
+  /**
+   * An entry's summary, made when the entry was saved (or loaded), with the tool call it was
+   * asked for or while (made as it is read: that call's entry may come or go after it).
+   */
   #summaryOf(entry: HistoryEntry): HistorySummary {
-    return this.#summaries.get(entry.id) ?? summaryOf(entry);
+    const summary = this.#summaries.get(entry.id) ?? summaryOf(entry);
+    const forCall = this.#links.forCall(entry, (id) => this.#entries.get(id));
+    return forCall ? { ...summary, forCall } : summary;
   }
 
   #now(): string {
@@ -559,8 +576,9 @@ export class TaskHistory {
     const entry = maskSecrets(given, this.#secretValues());
     const isNew = !this.#entries.has(entry.id);
     this.#entries.set(entry.id, entry);
-    const summary = summaryOf(entry);
-    this.#summaries.set(entry.id, summary);
+    this.#links.add(entry);
+    this.#summaries.set(entry.id, summaryOf(entry));
+    const summary = this.#summaryOf(entry);
     this.#searchTexts.delete(entry.id);
     if (isNew) this.#appendToServer(entry);
     // Lazy, unless told: nobody waits on history. A write that fails is reported by the store's own warnings.
@@ -577,6 +595,7 @@ export class TaskHistory {
 
   #index(entry: HistoryEntry): void {
     this.#entries.set(entry.id, entry);
+    this.#links.add(entry);
     const summary = summaryOf(entry);
     this.#summaries.set(entry.id, summary);
     this.#appendToServer(entry);
@@ -608,6 +627,7 @@ export class TaskHistory {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
+    this.#links.remove(entry);
     this.#summaries.delete(id);
     this.#searchTexts.delete(id);
     const size = this.#sizes.get(id) ?? 0;

@@ -40,7 +40,7 @@ import type { StdioLimits } from '../mcp/sdk-seams.js';
 import { defaultReceiverPolicy, type ReceiverPolicy } from '../receiver/receiver-policy.js';
 import type { SamplingRunner, UserPrompter } from '../receiver/runners.js';
 import { isTerminal } from '../receiver/received-task-state.js';
-import { STOPPED_BEFORE_ANSWER, TaskReceiver } from '../receiver/task-receiver.js';
+import { STOPPED_BEFORE_ANSWER, TaskReceiver, type EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import type { TaskOwner, TaskRecord, TaskView } from '../receiver/task-record.js';
 import { TaskRepository } from '../receiver/task-repository.js';
 import { loadOrCreateSecret } from '../store/secret-file.js';
@@ -583,7 +583,7 @@ export class Host {
             ended.relatedTaskId === undefined
               ? undefined
               : this.requestor.exchanges?.describe(ended.owner.serverId, ended.relatedTaskId);
-          this.history.recordReceivedRequest(ended, askedFor);
+          this.history.recordReceivedRequest(ended, askedFor, this.#callDuring(ended));
           this.#openWork.requestEnded(ended);
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
@@ -658,6 +658,19 @@ export class Host {
   #withDraft(item: InboxItem): InboxItem {
     const keptDraft = item.taskId === undefined ? undefined : this.#drafts.get(item.id);
     return keptDraft === undefined ? item : { ...item, keptDraft };
+  }
+
+  /**
+   * The plain tool call of Taskdesk's a server's request that was no task, nor asked for one, was
+   * asked while: the one call running on its server then, if only one was (nothing on the wire
+   * ties them: History says only "asked while … ran").
+   */
+  #callDuring(ended: EndedOrdinaryRequest): { callId: string; tool: string } | undefined {
+    if (ended.relatedTaskId !== undefined) return undefined;
+    const running = this.requestor.plainCalls
+      .list()
+      .filter((call) => call.serverId === ended.owner.serverId && call.startedAt <= ended.askedAt);
+    return running.length === 1 ? { callId: running[0]!.callId, tool: running[0]!.toolName } : undefined;
   }
 
   /**

@@ -17,6 +17,7 @@ import { isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
 import { CallAgainButton } from '../components/call-again.js';
 import { isTerminal } from '../store/task-status.js';
+import { AskedWhileList, ForCallLine } from './call-links.js';
 
 /**
  * Where a task that is still running is followed and acted on: its detail on the Tasks screen
@@ -95,6 +96,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               : null}
           </p>
           <CallOriginLine origin={entry.origin} />
+          {/* A question or model request asked while a call of Taskdesk's ran: that call, linked. */}
+          <ForCallLine forCall={entry.forCall} />
           {/* A task still running is acted on where it lives: its controls are not repeated here. */}
           {liveTaskHref(entry) ? (
             <p className="history-live">
@@ -106,6 +109,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               <CallAgainButton serverId={entry.serverId} request={entry.request} />
             </div>
           ) : null}
+          {/* A tool call's: what its server asked while it ran, each linked to its own entry. */}
+          <AskedWhileList asked={entry.asked} />
           <h4>Timeline</h4>
           <Timeline steps={answeredSteps(entry)} />
           <SentAndRanRequest

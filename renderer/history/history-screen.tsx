@@ -23,6 +23,7 @@ import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 import { CHANGED_BY_YOU } from '../tasks/sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
+import { forCallWords } from './call-links.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -230,9 +231,15 @@ export function HistoryScreen({
           const previewId = `history-preview-${encodeURIComponent(entry.id)}`;
           const metaId = `history-meta-${encodeURIComponent(entry.id)}`;
           const reasonId = `history-reason-${encodeURIComponent(entry.id)}`;
+          const forCallId = `history-for-call-${encodeURIComponent(entry.id)}`;
           // Why it failed, so that the list says it without opening the entry (as the Tasks row does).
           const reason = failedEntryReason(entry);
-          const describedBy = [entry.preview === undefined ? undefined : previewId, metaId, reason && reasonId]
+          const describedBy = [
+            entry.forCall === undefined ? undefined : forCallId,
+            entry.preview === undefined ? undefined : previewId,
+            metaId,
+            reason && reasonId
+          ]
             .filter(Boolean)
             .join(' ');
           return (
@@ -246,6 +253,12 @@ export function HistoryScreen({
                 >
                   <TaskTitle kind={entry.kind} title={entry.title} />
                 </button>
+                {/* Asked while a call of Taskdesk's ran: which call, so that the same question asked twice is told apart. */}
+                {entry.forCall === undefined ? null : (
+                  <span id={forCallId} className="history-for-call">
+                    {forCallWords(entry.forCall)}
+                  </span>
+                )}
                 {/* What tells it from others of its title (ten calls of one tool): a line, cut to the row. */}
                 {entry.preview === undefined ? null : entry.kind === 'tool-call' ? (
                   <code id={previewId} className="history-preview">

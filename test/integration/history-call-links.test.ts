@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HistoryEntrySchema, HistoryPageSchema } from '../../app/contract/history.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { everythingServer } from '../support/everything-server.js';
+
+describe('History links a tool call and what its server asked while it ran (server-everything over stdio)', () => {
+  let host: Host;
+  const data = tempDir();
+  before(async () => {
+    host = createHost({ dataDir: data.dir, autoConnect: false, servers: [everythingServer] });
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+  });
+  after(async () => {
+    await host.close();
+    data.remove();
+  });
+
+  /** The whole entry, as the contract reads it. */
+  const entryOf = async (id: string) => HistoryEntrySchema.parse(await host.call('history.get', { id }));
+
+  it('a plain call of trigger-elicitation-request and its question point at each other, after a restart too', async () => {
+    const asked = nextEvent(host, 'inbox.added');
+    const call = host.call('tools.call', {
+      serverId: 'everything',
+      name: 'trigger-elicitation-request',
+      arguments: {}
+    });
+    const { item } = await asked;
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.equal((await call).type, 'result');
+
+    const page = HistoryPageSchema.parse(await host.call('history.list', { filter: { serverId: 'everything' } }));
+    const callRow = page.entries.find((entry) => entry.title === 'Tool call: trigger-elicitation-request');
+    const questionRow = page.entries.find((entry) => entry.kind === 'elicitation');
+    assert.ok(callRow && questionRow, 'both are in History');
+    assert.deepEqual(questionRow.forCall, { tool: 'trigger-elicitation-request', entryId: callRow.id });
+    assert.equal(callRow.forCall, undefined, 'a call is asked for nothing');
+
+    const question = await entryOf(questionRow.id);
+    assert.deepEqual(question.forCall, { tool: 'trigger-elicitation-request', entryId: callRow.id });
+    const called = await entryOf(callRow.id);
+    assert.deepEqual(
+      called.asked?.map((each) => [each.id, each.kind, each.title]),
+      [[questionRow.id, 'elicitation', questionRow.title]]
+    );
+
+    // Kept as the entries were written: the links are there after a restart.
+    await host.close();
+    host = createHost({ dataDir: data.dir, autoConnect: false, servers: [everythingServer] });
+    assert.equal((await entryOf(questionRow.id)).forCall?.entryId, callRow.id);
+    assert.deepEqual(
+      (await entryOf(callRow.id)).asked?.map((each) => each.id),
+      [questionRow.id]
+    );
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+  });
+
+  it('a task call of simulate-research-query and the question asked for its task point at each other', async () => {
+    const asked = nextEvent(host, 'inbox.added');
+    const outcome = await host.call('tools.call', {
+      serverId: 'everything',
+      name: 'simulate-research-query',
+      arguments: { topic: 'tide pools', ambiguous: true }
+    });
+    assert.equal(outcome.type, 'task');
+    if (outcome.type !== 'task') return;
+    const { outboundId } = outcome.task;
+    const { item } = await asked;
+    const done = nextEvent(
+      host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.outboundId === outboundId && event.task.state === 'completed'
+    );
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    await done;
+
+    const callId = `requested:${outboundId}`;
+    const page = HistoryPageSchema.parse(
+      await host.call('history.list', { filter: { serverId: 'everything', kind: 'elicitation', text: 'tide pools' } })
+    );
+    const questions = page.entries.filter((entry) => entry.forCall?.entryId === callId);
+    assert.equal(questions.length, 1, 'one question was asked for the task');
+    const [questionRow] = questions;
+    assert.deepEqual(questionRow!.forCall, { tool: 'simulate-research-query', entryId: callId });
+    assert.deepEqual((await entryOf(questionRow!.id)).forCall, { tool: 'simulate-research-query', entryId: callId });
+    assert.deepEqual(
+      (await entryOf(callId)).asked?.map((each) => each.id),
+      [questionRow!.id]
+    );
+  });
+});

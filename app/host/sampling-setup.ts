@@ -242,7 +242,9 @@ export class SamplingSetup {
     // (Detect's one-click add, scripts), so all behave alike; and the listing is checked against
     // the saved provider under the registry's lock (another window may have changed it meanwhile).
     // The save holds whatever the provider answers; `modelListing` says what it did, or why not.
-    const asked = saved.models.length === 0 ? this.registry.get(saved.id) : undefined;
+    // A model file is checked at every save (its model is named after it, so it always has one):
+    // a path to nothing, or to a file that is no model, is said with the save, not at first use.
+    const asked = saved.models.length === 0 || saved.modelFile !== undefined ? this.registry.get(saved.id) : undefined;
     // The same request as Test connection: it says as much of how the provider answers.
     const answered = asked && this.providerCall(asked.id, 'test');
     const modelListing = asked && (await this.#askForModels(asked));
@@ -271,7 +273,8 @@ export class SamplingSetup {
         providerId: saved.id,
         name: saved.name,
         mode,
-        baseURL: saved.baseURL,
+        // A model file's address is no place: its path says what it is.
+        ...(saved.modelFile !== undefined ? { modelFile: saved.modelFile } : { baseURL: saved.baseURL }),
         hasKey: saved.hasKey,
         ...(keyDroppedFor !== undefined && { keyDroppedFor }),
         ...(modelListing?.ok && saved.models.length > 0 && { modelsListed: saved.models.length }),

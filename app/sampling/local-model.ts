@@ -35,9 +35,15 @@ import { localModelId } from '../contract/providers.js';
 
 /** A failure of the model file itself (missing, not GGUF, would not load), in words for the person. */
 export class LocalModelError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
+  /**
+   * `bad-request` when the request is what cannot be answered (a conversation too long for the
+   * model's context), `bad-response` for the file or the model itself.
+   */
+  readonly kind: 'bad-request' | 'bad-response';
+  constructor(message: string, options?: ErrorOptions & { kind?: 'bad-request' | 'bad-response' }) {
     super(message, options);
     this.name = 'LocalModelError';
+    this.kind = options?.kind ?? 'bad-response';
   }
 }
 
@@ -131,6 +137,12 @@ export class LocalModels {
     } catch (error) {
       return json(400, { error: { message: `The request is not JSON: ${errorMessage(error)}` } });
     }
+    // Another model's name is no model of this file's: said, rather than answered as if it were.
+    const model = localModelId(modelFile);
+    if (request.model !== undefined && request.model !== model)
+      return json(404, {
+        error: { message: `This model file holds the model ${model}, not ${request.model}.`, code: 'model_not_found' }
+      });
     let asked: Asked;
     try {
       asked = askedOf(request);
@@ -144,7 +156,6 @@ export class LocalModels {
     signal?.throwIfAborted();
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
-    const model = localModelId(modelFile);
     if (request.stream !== true) {
       const answer = await this.#generate(loaded, asked, signal);
       signal?.throwIfAborted();
@@ -218,18 +229,28 @@ export class LocalModels {
         chat = new lib.LlamaChat({ contextSequence: loaded.sequence, autoDisposeSequence: false });
         on.started?.();
         return await chat.generateResponse(asked.history, {
+          // No limit asked: at most a context's worth, where a server would stop (node-llama-cpp
+          // shifts the context and writes on for ever otherwise).
+          maxTokens: loaded.context.contextSize,
           ...asked.options,
           ...(signal && { signal, stopOnAbortSignal: true }),
           ...(on.text && { onTextChunk: on.text })
         });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        throw new LocalModelError(
-          loaded.unloaded
-            ? 'The model was put away while it answered: its provider changed, or Taskdesk is closing.'
-            : `The model could not answer: ${errorMessage(error)}`,
-          { cause: error }
-        );
+        if (loaded.unloaded)
+          throw new LocalModelError(
+            'The model was put away while it answered: its provider changed, or Taskdesk is closing.',
+            { cause: error }
+          );
+        // node-llama-cpp's "The default context shift strategy did not return a history that fits
+        // the context size": the conversation, with the tools' descriptions, is longer than the context.
+        if (/history that fits the context size/.test(errorMessage(error)))
+          throw new LocalModelError(
+            `The conversation, with the descriptions of the tools it offers, does not fit the model's context of ${loaded.context.contextSize} tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context.`,
+            { cause: error, kind: 'bad-request' }
+          );
+        throw new LocalModelError(`The model could not answer: ${errorMessage(error)}`, { cause: error });
       } finally {
         chat?.dispose({ disposeSequence: false });
       }
@@ -337,6 +358,7 @@ async function checkModelFile(modelFile: string): Promise<string> {
 
 /** What of a chat completions request this module reads. */
 interface CompletionRequest {
+  model?: string;
   messages?: unknown;
   tools?: Array<{ type?: string; function?: { name?: string; description?: string; parameters?: unknown } }>;
   tool_choice?: unknown;

@@ -65,7 +65,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
   // `unreachable`, whose advice is about a server and its base URL.
   const local = localModelFailure(error);
   if (local !== undefined)
-    return { kind: 'bad-response', message: `${subject.providerName}: ${local.message}`, retryable: false };
+    return { kind: local.kind, message: `${subject.providerName}: ${local.message}`, retryable: false };
   const quote = (detail: string | undefined) => {
     const clean = detail ? redactSecrets(detail, [subject.apiKey]).trim() : '';
     return clean ? `: ${clean.slice(0, 300)}` : '';

@@ -130,7 +130,8 @@ export class ProviderRegistry implements ProviderSource {
         keyDroppedFor = originOf(stored.baseURL);
       }
       // What it answered was about the address and key it had: either changed, it is not known yet.
-      if (config.apiKey !== undefined || stored.baseURL !== settings.baseURL) this.#forgetHealth(settings.id);
+      if (config.apiKey !== undefined || stored.baseURL !== settings.baseURL || stored.modelFile !== settings.modelFile)
+        this.#forgetHealth(settings.id);
       this.#providers[index] = settings;
       const view = this.#outward(settings, await this.#keys.has(settings.id));
       return keyDroppedFor === undefined ? view : { ...view, keyDroppedFor };

@@ -10,6 +10,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { LOCAL_MODEL_BASE_URL } from '../../app/contract/providers.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { LocalModels } from '../../app/sampling/local-model.js';
+import { classifyProviderError } from '../../app/sampling/provider-failure.js';
 import { tempDir } from '../support/host-fixture.js';
 import { everythingServer } from '../support/everything-server.js';
 
@@ -92,6 +93,46 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
     assert.equal(pieces, 2);
     const next = await client.chat.completions.create({ model: 'stories260K', messages: story, max_tokens: 4 });
     assert.ok((next.choices[0]?.message.content ?? '').length > 0);
+  });
+
+  it('refuses another model’s name, stops at a context’s worth when no limit is asked, and says when the tools do not fit', async () => {
+    await assert.rejects(
+      client.chat.completions.create({ model: 'gpt-4o', messages: story, max_tokens: 3 }),
+      (error: Error) =>
+        error instanceof OpenAI.NotFoundError && /holds the model stories260K, not gpt-4o/.test(error.message)
+    );
+    // No max_tokens: node-llama-cpp would shift its context and write on for ever.
+    const unbounded = await client.chat.completions.create({ model: 'stories260K', messages: story });
+    assert.ok(['length', 'stop'].includes(unbounded.choices[0]?.finish_reason ?? ''));
+
+    // Tools whose descriptions alone are longer than stories260K's 512 tokens.
+    const tools = Array.from({ length: 8 }, (_, index) => ({
+      type: 'function' as const,
+      function: {
+        name: `tool_${index}`,
+        description: 'Looks a thing up in a long and detailed way. '.repeat(12),
+        parameters: { type: 'object', properties: { query: { type: 'string', description: 'What to look up' } } }
+      }
+    }));
+    const failure = await (async () => {
+      try {
+        const stream = await client.chat.completions.create({
+          model: 'stories260K',
+          messages: story,
+          tools,
+          stream: true
+        });
+        for await (const _chunk of stream) continue;
+      } catch (error) {
+        return classifyProviderError(error, { providerName: 'Stories', baseURL: LOCAL_MODEL_BASE_URL });
+      }
+      return undefined;
+    })();
+    assert.equal(failure?.kind, 'bad-request');
+    assert.match(
+      failure?.message ?? '',
+      /^Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools/
+    );
   });
 
   it('takes a conversation with tool calls and their results, and refuses what a model file cannot hold, in words', async () => {
@@ -246,13 +287,24 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       const notModel = path.join(data2.dir, 'notes.gguf');
       writeFileSync(notModel, 'just some text');
       try {
-        await host.call('providers.save', {
+        // Said with the save, not at first use.
+        const gone = await host.call('providers.save', {
           id: 'gone',
           name: 'Gone',
           baseURL: LOCAL_MODEL_BASE_URL,
           modelFile: path.join(data2.dir, 'missing.gguf'),
           models: [{ name: 'missing' }]
         });
+        assert.deepEqual(gone.modelListing, {
+          ok: false,
+          kind: 'bad-response',
+          message: `Gone: The model file ${path.join(data2.dir, 'missing.gguf')} was not found.`
+        });
+        const audited = host.audit
+          .read({ limit: 1000 })
+          .find((entry) => entry.type === 'provider.saved' && entry.detail?.providerId === 'gone');
+        assert.equal(audited?.detail?.modelFile, path.join(data2.dir, 'missing.gguf'));
+        assert.equal(audited?.detail?.baseURL, undefined, 'no address for a model file');
         const missing = await host.call('providers.test', { providerId: 'gone' });
         assert.deepEqual(missing, {
           ok: false,

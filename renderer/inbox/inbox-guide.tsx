@@ -64,8 +64,11 @@ export function InboxGuide() {
         <li>
           {ready.length === 0 ? (
             <>
-              None of your {serverCount} is connected:{' '}
-              <a href="#servers">{servers.length === 1 ? 'check its connection' : 'check their connections'}</a>.
+              {/* One server is named, not counted ("None of your 1 server"). */}
+              {servers.length === 1
+                ? `${servers[0]!.name} is not connected`
+                : `None of your ${serverCount} is connected`}
+              : <a href="#servers">{servers.length === 1 ? 'check its connection' : 'check their connections'}</a>.
             </>
           ) : (
             <>

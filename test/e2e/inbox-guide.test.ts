@@ -184,7 +184,7 @@ describe('the empty Inbox’s guide', () => {
     await fixture.host.call('servers.disconnect', { serverId: 'a' });
     await guide
       .locator('li')
-      .filter({ hasText: 'None of your 1 server is connected: check its connection.' })
+      .filter({ hasText: 'Server a is not connected: check its connection.' })
       .waitFor();
 
     // A provider saved while its model list could not be read runs nothing: said so, in its words.

@@ -84,10 +84,11 @@ export const HistorySummarySchema = z.object({
   callId: z.string().optional(),
   /**
    * Made as it is read, never kept: the tool call of Taskdesk's a question or model request was
-   * asked for (its `relatedTaskId` naming a requested task) or while (`duringCall`): its tool, and
-   * the id of that call's entry while History has it.
+   * asked for (`how: 'for'`, its `relatedTaskId` naming the call's task) or while (`how: 'while'`,
+   * `duringCall`: nothing more ties them): its tool, and the id of that call's entry while History
+   * has it.
    */
-  forCall: z.object({ tool: z.string(), entryId: z.string().optional() }).optional(),
+  forCall: z.object({ tool: z.string(), how: z.enum(['for', 'while']), entryId: z.string().optional() }).optional(),
   /** What was asked, in a line: the elicitation message, the last user message, the tool's name. */
   title: z.string(),
   /**

@@ -44,7 +44,7 @@ export class CallLinks {
     if (entry.relatedTaskId !== undefined && entry.askedFor === undefined) {
       const id = this.#tasks.get(keyOf(entry.serverId, entry.relatedTaskId));
       const call = id === undefined ? undefined : get(id);
-      return call === undefined ? undefined : { tool: toolOf(call), entryId: call.id };
+      return call === undefined ? undefined : { tool: toolOf(call), how: 'for', entryId: call.id };
     }
     if (entry.duringCall === undefined) return undefined;
     const { callId, tool } = entry.duringCall;
@@ -56,7 +56,7 @@ export class CallLinks {
           found.createdAt <= entry.createdAt &&
           (found.endedAt === undefined || entry.createdAt <= found.endedAt)
       );
-    return { tool, ...(call && { entryId: call.id }) };
+    return { tool, how: 'while', ...(call && { entryId: call.id }) };
   }
 
   /** What a tool call's server asked for it or while it ran, oldest first; undefined for any other entry. */

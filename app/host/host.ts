@@ -531,6 +531,8 @@ export class Host {
         apiKey: (providerId) => this.sampling.registry.apiKey(providerId),
         called: (providerId) => this.sampling.providerCall(providerId, 'assistant')
       },
+      // Its audit entries name the server as the Tools screen's do, connected or not.
+      serverName: (serverId) => this.#registry.get(serverId)?.name,
       sourceServer: (serverId) => {
         const connection = this.#connections.get(serverId);
         return connection?.ready ? sourceServerOf(connection) : undefined;
@@ -662,15 +664,13 @@ export class Host {
 
   /**
    * The plain tool call of Taskdesk's a server's request that was no task, nor asked for one, was
-   * asked while: the one call running on its server then, if only one was (nothing on the wire
-   * ties them: History says only "asked while … ran").
+   * asked while: the one call running on its server when it was asked, if only one was, whether it
+   * runs still or ended since (nothing on the wire ties them: History says only "asked while … ran").
    */
   #callDuring(ended: EndedOrdinaryRequest): { callId: string; tool: string } | undefined {
     if (ended.relatedTaskId !== undefined) return undefined;
-    const running = this.requestor.plainCalls
-      .list()
-      .filter((call) => call.serverId === ended.owner.serverId && call.startedAt <= ended.askedAt);
-    return running.length === 1 ? { callId: running[0]!.callId, tool: running[0]!.toolName } : undefined;
+    const ran = this.requestor.plainCalls.ranAt(ended.owner.serverId, ended.askedAt);
+    return ran?.length === 1 ? { callId: ran[0]!.callId, tool: ran[0]!.toolName } : undefined;
   }
 
   /**

@@ -43,6 +43,9 @@ export const SDK_TIMEOUT_OUT_OF_THE_WAY_MS = 2 ** 31 - 1;
 /** How many calls the person stopped are remembered, for {@link PlainCalls.stoppedDuring}. */
 const STOPPED_KEPT = 50;
 
+/** How many ended calls are remembered, for {@link PlainCalls.ranAt}. */
+const ENDED_KEPT = 200;
+
 /** What sending one plain call needs: a signal to abort it with, and where its progress goes. */
 export type PlainCallSender<T> = (signal: AbortSignal, onprogress: (progress: Progress) => void) => Promise<T>;
 
@@ -86,6 +89,11 @@ export class PlainCalls {
   readonly #running = new Map<string, RunningCall>();
   /** The last calls the person stopped (oldest first): their server, tool and when they ran. */
   readonly #stopped: Array<{ serverId: string; toolName: string; startedAt: string; stoppedAt: string }> = [];
+  /** The last calls that ended, however they did (oldest first): which they were and when they ran. */
+  readonly #ended: Array<{ callId: string; serverId: string; toolName: string; startedAt: string; endedAt: string }> =
+    [];
+  /** By server, the latest end of a call {@link #ended} no longer remembers: {@link ranAt} cannot tell before it. */
+  readonly #forgottenUntil = new Map<string, string>();
 
   constructor(options: PlainCallsOptions) {
     this.#options = options;
@@ -195,6 +203,24 @@ export class PlainCalls {
   }
 
   /**
+   * The calls to `serverId` that were running at `at`, when a request of that server was asked:
+   * those running now that had started by then, and those that have ended since (however they
+   * ended: the person's Cancel, a timeout, an answer). Undefined when it cannot be told: a call
+   * that ran then may be one of those no longer remembered.
+   */
+  ranAt(serverId: string, at: string): Array<{ callId: string; toolName: string }> | undefined {
+    const forgottenUntil = this.#forgottenUntil.get(serverId);
+    if (forgottenUntil !== undefined && at <= forgottenUntil) return undefined;
+    const running = [...this.#running.values()]
+      .map((each) => each.view)
+      .filter((view) => view.serverId === serverId && view.startedAt <= at);
+    const ended = this.#ended.filter(
+      (each) => each.serverId === serverId && each.startedAt <= at && at <= each.endedAt
+    );
+    return [...ended, ...running].map(({ callId, toolName }) => ({ callId, toolName }));
+  }
+
+  /**
    * Taskdesk is closing: every running call ends now, cancelled by Taskdesk with
    * {@link STOPPED_WHILE_RUNNING} (told to `ended` at once, while the history is open), and its
    * server is told as by {@link cancel}; its caller's promise rejects with that reason.
@@ -294,7 +320,9 @@ export class PlainCalls {
     running.timer = undefined;
     this.#running.delete(running.view.callId);
     const { waitingOnPerson: _waiting, ...rest } = running.view;
-    running.view = { ...rest, state, endedAt: this.#now(), ...(error && { error }) };
+    const endedAt = this.#now();
+    running.view = { ...rest, state, endedAt, ...(error && { error }) };
+    this.#remember(running.view, endedAt);
     this.#options.onChange(copyJson(running.view));
     try {
       running.ended?.(copyJson(running.view), value, cancelledBy);
@@ -302,6 +330,16 @@ export class PlainCalls {
       // What records the call (the history) must not turn a call that ended into one that failed.
       console.error('Taskdesk could not record an ended tool call:', problem);
     }
+  }
+
+  /** Remembers an ended call for {@link ranAt}, forgetting the oldest beyond {@link ENDED_KEPT}. */
+  #remember({ callId, serverId, toolName, startedAt }: PlainCallView, endedAt: string): void {
+    this.#ended.push({ callId, serverId, toolName, startedAt, endedAt });
+    if (this.#ended.length <= ENDED_KEPT) return;
+    const forgotten = this.#ended.shift()!;
+    const until = this.#forgottenUntil.get(forgotten.serverId);
+    if (until === undefined || until < forgotten.endedAt)
+      this.#forgottenUntil.set(forgotten.serverId, forgotten.endedAt);
   }
 
   #now(): string {

@@ -1,33 +1,28 @@
-import type { HistoryEntry, HistorySummary } from '../../app/contract/host-api.js';
+import type { HistoryEntry } from '../../app/contract/host-api.js';
 import { TaskTitle } from '../components/task-title.js';
 import { DateTime } from '../components/date-time.js';
 import { historyHref } from '../tools/last-call.js';
 
-/** A row's mark of a question or model request asked for (or while) a tool call of Taskdesk's. */
-export function forCallWords(forCall: NonNullable<HistorySummary['forCall']>): string {
-  return `for the call of ${forCall.tool}`;
-}
-
 /**
- * In a question's or model request's detail: the tool call of Taskdesk's it was asked while,
- * linked to that call's entry while History has it.
+ * In a question's or model request's detail: the tool call of Taskdesk's it was asked for (its
+ * task) or while, the words "call of …" linking to that call's entry while History has it.
  */
 export function ForCallLine({ forCall }: { forCall: HistoryEntry['forCall'] }) {
   if (forCall === undefined) return null;
+  const call =
+    forCall.entryId === undefined ? (
+      <>
+        call of <code>{forCall.tool}</code>
+      </>
+    ) : (
+      <a href={historyHref(forCall.entryId)}>
+        call of <code>{forCall.tool}</code>
+      </a>
+    );
   return (
     <p className="history-for-call-line">
-      Asked while Taskdesk’s call of <code>{forCall.tool}</code> ran
-      {forCall.entryId === undefined ? (
-        ' (that call is no longer in History).'
-      ) : (
-        <>
-          {' — '}
-          <a href={historyHref(forCall.entryId)} aria-label={`See the call of ${forCall.tool}`}>
-            see it
-          </a>
-          .
-        </>
-      )}
+      {forCall.how === 'for' ? <>Asked for the task of Taskdesk’s {call}</> : <>Asked while Taskdesk’s {call} ran</>}
+      {forCall.entryId === undefined ? ' (that call is no longer in History).' : '.'}
     </p>
   );
 }

@@ -96,7 +96,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               : null}
           </p>
           <CallOriginLine origin={entry.origin} />
-          {/* A question or model request asked while a call of Taskdesk's ran: that call, linked. */}
+          {/* A question or model request asked for or while a call of Taskdesk's: that call, linked. */}
           <ForCallLine forCall={entry.forCall} />
           {/* A task still running is acted on where it lives: its controls are not repeated here. */}
           {liveTaskHref(entry) ? (

@@ -23,7 +23,7 @@ import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
 import { CHANGED_BY_YOU } from '../tasks/sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
-import { forCallWords } from './call-links.js';
+import { forCallWords } from './for-call-words.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -253,7 +253,7 @@ export function HistoryScreen({
                 >
                   <TaskTitle kind={entry.kind} title={entry.title} />
                 </button>
-                {/* Asked while a call of Taskdesk's ran: which call, so that the same question asked twice is told apart. */}
+                {/* Asked for or while a call of Taskdesk's: which call, so that the same question asked twice is told apart. */}
                 {entry.forCall === undefined ? null : (
                   <span id={forCallId} className="history-for-call">
                     {forCallWords(entry.forCall)}

@@ -51,11 +51,11 @@ describe('History links a tool call and the question it ran into, in headless Ch
       .getByRole('link', { name: 'History', exact: true })
       .click();
     const history = page.getByRole('region', { name: 'History' });
-    // The two questions read the same; each row says it was asked for a call.
+    // The two questions read the same; each row says it was asked while a call ran (no more ties them).
     for (const { questionId } of [first, second]) {
       const mark = history.locator(`li[data-history-id="${questionId}"] .history-for-call`);
       await mark.waitFor();
-      assert.equal(await mark.textContent(), 'for the call of trigger-elicitation-request');
+      assert.equal(await mark.textContent(), 'while the call of trigger-elicitation-request ran');
     }
 
     await history.locator(`li[data-history-id="${second.callId}"] .history-title`).click();
@@ -71,8 +71,11 @@ describe('History links a tool call and the question it ran into, in headless Ch
     await detail.and(page.locator(`[data-history-id="${second.questionId}"]`)).waitFor();
     const line = detail.locator('.history-for-call-line');
     await line.waitFor();
-    assert.equal(await line.textContent(), 'Asked while Taskdesk’s call of trigger-elicitation-request ran — see it.');
-    const back = line.getByRole('link', { name: 'See the call of trigger-elicitation-request' });
+    assert.equal(await line.textContent(), 'Asked while Taskdesk’s call of trigger-elicitation-request ran.');
+    // Its name is the words it shows (a name that hid them would not answer to them spoken).
+    const back = line.getByRole('link', { name: 'call of trigger-elicitation-request', exact: true });
+    assert.equal(await back.textContent(), 'call of trigger-elicitation-request');
+    assert.equal(await back.getAttribute('aria-label'), null);
     assert.equal(await back.getAttribute('href'), `#history/${encodeURIComponent(second.callId)}`);
 
     await back.click();

@@ -35,11 +35,11 @@ describe('History links a tool call and what its server asked while it ran (serv
     const callRow = page.entries.find((entry) => entry.title === 'Tool call: trigger-elicitation-request');
     const questionRow = page.entries.find((entry) => entry.kind === 'elicitation');
     assert.ok(callRow && questionRow, 'both are in History');
-    assert.deepEqual(questionRow.forCall, { tool: 'trigger-elicitation-request', entryId: callRow.id });
+    assert.deepEqual(questionRow.forCall, { tool: 'trigger-elicitation-request', how: 'while', entryId: callRow.id });
     assert.equal(callRow.forCall, undefined, 'a call is asked for nothing');
 
     const question = await entryOf(questionRow.id);
-    assert.deepEqual(question.forCall, { tool: 'trigger-elicitation-request', entryId: callRow.id });
+    assert.deepEqual(question.forCall, { tool: 'trigger-elicitation-request', how: 'while', entryId: callRow.id });
     const called = await entryOf(callRow.id);
     assert.deepEqual(
       called.asked?.map((each) => [each.id, each.kind, each.title]),
@@ -83,11 +83,80 @@ describe('History links a tool call and what its server asked while it ran (serv
     const questions = page.entries.filter((entry) => entry.forCall?.entryId === callId);
     assert.equal(questions.length, 1, 'one question was asked for the task');
     const [questionRow] = questions;
-    assert.deepEqual(questionRow!.forCall, { tool: 'simulate-research-query', entryId: callId });
-    assert.deepEqual((await entryOf(questionRow!.id)).forCall, { tool: 'simulate-research-query', entryId: callId });
+    assert.deepEqual(questionRow!.forCall, { tool: 'simulate-research-query', how: 'for', entryId: callId });
+    assert.deepEqual((await entryOf(questionRow!.id)).forCall, {
+      tool: 'simulate-research-query',
+      how: 'for',
+      entryId: callId
+    });
     assert.deepEqual(
       (await entryOf(callId)).asked?.map((each) => each.id),
       [questionRow!.id]
     );
+  });
+
+  /** The History rows of the call by that `callId` and of the question asked at `askedAt`. */
+  async function rowsOf(callId: string, askedAt: string) {
+    const page = HistoryPageSchema.parse(await host.call('history.list', { filter: { serverId: 'everything' } }));
+    const callRow = page.entries.find((entry) => entry.kind === 'tool-call' && entry.callId === callId);
+    const questionRow = page.entries.find((entry) => entry.kind === 'elicitation' && entry.createdAt === askedAt);
+    assert.ok(callRow && questionRow, 'both are in History');
+    return { callRow, questionRow };
+  }
+
+  it('a call cancelled while its question waits, the question withdrawn after: they point at each other', async () => {
+    const asked = nextEvent(host, 'inbox.added');
+    const call = host.call('tools.call', {
+      serverId: 'everything',
+      name: 'trigger-elicitation-request',
+      arguments: {},
+      callId: 'cancelled-while-asking'
+    });
+    const { item } = await asked;
+    await host.call('tools.cancelCall', { callId: 'cancelled-while-asking' });
+    await assert.rejects(call, { code: -32800 });
+    // The question outlives its call; its connection's closing withdraws it.
+    const removed = nextEvent(host, 'inbox.removed', (event) => event.id === item.id);
+    await host.disconnect('everything', 'person');
+    assert.equal((await removed).why, 'withdrawn');
+    assert.equal((await host.connect('everything')).state.status, 'ready');
+
+    const { callRow, questionRow } = await rowsOf('cancelled-while-asking', item.createdAt);
+    assert.equal(callRow.status, 'cancelled');
+    assert.deepEqual(questionRow.forCall, { tool: 'trigger-elicitation-request', how: 'while', entryId: callRow.id });
+    assert.deepEqual(
+      (await entryOf(callRow.id)).asked?.map((each) => each.id),
+      [questionRow.id]
+    );
+  });
+
+  it('two calls running when a question was asked: no link, though one ended before the question did', async () => {
+    const long = host.call('tools.call', {
+      serverId: 'everything',
+      name: 'trigger-long-running-operation',
+      arguments: { duration: 600, steps: 1 },
+      callId: 'long-beside'
+    });
+    await nextEvent(host, 'call.changed', ({ call }) => call.callId === 'long-beside' && call.state === 'running');
+    const asked = nextEvent(host, 'inbox.added');
+    const call = host.call('tools.call', {
+      serverId: 'everything',
+      name: 'trigger-elicitation-request',
+      arguments: {},
+      callId: 'asking-beside'
+    });
+    const { item } = await asked;
+    // The other call ends first: by the question's end, only the asking call runs.
+    await host.call('tools.cancelCall', { callId: 'long-beside' });
+    await assert.rejects(long, { code: -32800 });
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+    assert.equal((await call).type, 'result');
+
+    const { callRow, questionRow } = await rowsOf('asking-beside', item.createdAt);
+    assert.equal(questionRow.forCall, undefined, 'which of the two it was asked for cannot be told');
+    assert.equal((await entryOf(questionRow.id)).forCall, undefined);
+    assert.deepEqual((await entryOf(callRow.id)).asked ?? [], []);
+    const { callRow: longRow } = await rowsOf('long-beside', item.createdAt);
+    assert.deepEqual((await entryOf(longRow.id)).asked ?? [], []);
   });
 });

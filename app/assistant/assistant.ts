@@ -47,6 +47,8 @@ export interface AssistantOptions {
   };
   /** A connected server, to list its prompts and resources in its era (undefined when not connected). */
   sourceServer(serverId: string): SourceServer | undefined;
+  /** A configured server's name, for the audit log (without it, a connected server's name). */
+  serverName?(serverId: string): string | undefined;
   /** Told when a conversation could not be written (it is kept in memory and written with the next change). */
   onStoreError(conversationId: string, error: unknown): void;
 }
@@ -90,7 +92,8 @@ export class Assistant {
       audit: options.audit,
       approval: (id, call) => options.events.approval(id, call),
       settled: (c) => this.#generation.maybeContinue(c),
-      setPolicy: (serverId, policy) => this.setPolicy(serverId, policy)
+      setPolicy: (serverId, policy) => this.setPolicy(serverId, policy),
+      serverName: (serverId) => options.serverName?.(serverId) ?? options.sourceServer(serverId)?.name
     });
     this.#generation = new Generation({
       book: this.#book,

@@ -22,6 +22,7 @@ export function createAssistant(options: {
   requestor: AssistantOptions['requestor'];
   providers: AssistantOptions['providers'];
   sourceServer: AssistantOptions['sourceServer'];
+  serverName?: AssistantOptions['serverName'];
   audit: AuditSink;
   clock: Clock;
   fetch?: typeof fetch;
@@ -50,6 +51,7 @@ export function createAssistant(options: {
     requestor: options.requestor,
     providers: options.providers,
     sourceServer: options.sourceServer,
+    ...(options.serverName && { serverName: options.serverName }),
     audit: options.audit,
     clock: options.clock,
     ...(options.fetch && { fetch: options.fetch }),

@@ -10,7 +10,7 @@ import type {
 } from '../contract/outbound-tasks.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { ArgumentValidator, describeProblems } from '../requestor/argument-validator.js';
-import { TaskdeskCancelled } from '../requestor/plain-calls.js';
+import { STOPPED_WHILE_RUNNING, TaskdeskCancelled } from '../requestor/plain-calls.js';
 import { thrownCallDetail } from '../audit/tool-call-entry.js';
 import type { InputExchanges } from '../requestor/input-exchanges.js';
 import type { InputExchangeView } from '../contract/input-exchanges.js';
@@ -77,6 +77,8 @@ export interface ToolRoundsOptions {
   settled(c: Conversation): void;
   /** A server's tool-call policy changed (the "always" decision). */
   setPolicy(serverId: string, policy: ReturnType<AssistantToolPolicies['get']>): void;
+  /** The server's name as the person gave it, for the audit log (undefined when not known now). */
+  serverName?(serverId: string): string | undefined;
 }
 
 /**
@@ -91,6 +93,7 @@ export class ToolRounds {
   /** Running calls whose exchange outlived a restart, by exchange id: its outcome is delivered when it ends. */
   readonly #byExchange = new Map<string, { conversationId: string; toolCallId: string }>();
   readonly #validator = new ArgumentValidator();
+  readonly #serverNames = new Map<string, string>();
 
   constructor(options: ToolRoundsOptions) {
     this.#o = options;
@@ -243,9 +246,13 @@ export class ToolRounds {
       call.state = 'cancelled';
       const exchangeId = call.exchangeId;
       delete call.exchangeId;
-      if (was === 'running' && call.callId && !this.#o.requestor.plainCalls.cancel(call.callId)) {
-        // Not a call of this run: a restart left it waiting on its exchange, which ends here.
-        if (exchangeId !== undefined) this.#cancelExchange(exchangeId);
+      if (was === 'running') {
+        if (call.callId && !this.#o.requestor.plainCalls.cancel(call.callId)) {
+          // Not a call of this run: a restart left it waiting on its exchange, which ends here.
+          if (exchangeId !== undefined) this.#cancelExchange(exchangeId);
+        }
+        // Its own end is not heard (the call is no longer running for it): Stop's is said here.
+        this.#audited(c, call, { outcome: 'cancelled', cancelledBy: 'you' });
       }
       if (was === 'task' && call.outboundId) {
         const outboundId = call.outboundId;
@@ -289,6 +296,8 @@ export class ToolRounds {
           this.#byExchange.set(call.exchangeId, { conversationId: c.id, toolCallId: call.id });
           continue;
         }
+        // Its end was not recorded as Taskdesk closed (see `#run`): it is here, as the Tools screen's says it.
+        this.#audited(c, call, { outcome: 'cancelled', cancelledBy: 'taskdesk', reason: STOPPED_WHILE_RUNNING });
         this.addResult(c, call, failure('Taskdesk was closed while this call ran; it may or may not have run.'));
         changed = true;
       } else if (call.state === 'task' && call.outboundId) {
@@ -362,7 +371,12 @@ export class ToolRounds {
     delete call.exchangeId;
     const outcome = view?.outcome;
     if (outcome?.type === 'task') {
-      this.#audited(c, call, { outcome: 'task', outboundId: outcome.outboundId });
+      this.#audited(
+        c,
+        call,
+        { outcome: 'task', outboundId: outcome.outboundId },
+        this.#o.requestor.get(outcome.outboundId)?.taskId
+      );
       call.state = 'task';
       call.outboundId = outcome.outboundId;
       this.#byOutbound.set(outcome.outboundId, { conversationId: c.id, toolCallId: call.id });
@@ -370,6 +384,8 @@ export class ToolRounds {
       this.#audited(c, call, { outcome: outcome.result.isError === true ? 'tool-error' : 'result' });
       this.addResult(c, call, toolResultForModel(outcome.result));
     } else if (view?.state === 'cancelled') {
+      // Its Cancel on the Desk (`exchanges.cancel`), which records nothing of its own.
+      this.#audited(c, call, { outcome: 'cancelled', cancelledBy: 'you' });
       call.state = 'cancelled';
       this.#addStopped(c, call, false, 'The person stopped this call.');
     } else {
@@ -421,6 +437,7 @@ export class ToolRounds {
     const book = this.#o.book;
     call.state = 'running';
     call.callId = `as-${randomUUID()}`;
+    this.#serverName(call.serverId!);
     book.commit(c);
     const options = {
       callId: call.callId,
@@ -476,7 +493,10 @@ export class ToolRounds {
           this.#o.settled(c);
           return;
         }
-        this.#audited(c, call, thrownCallDetail(problem));
+        // Taskdesk's closing: the conversation is closed already, so the next start finds the call
+        // running and says how it ended (interrupted, or its stored exchange goes on), once.
+        if (!(problem instanceof TaskdeskCancelled && problem.by === 'taskdesk'))
+          this.#audited(c, call, thrownCallDetail(problem));
         this.addResult(c, call, failure(`The tool call failed: ${toErrorData(problem).message}`), 'failed');
         book.commit(c);
         this.#o.settled(c);
@@ -527,9 +547,11 @@ export class ToolRounds {
    * (`tool.call-ended`); the decision entry before it says who let it run.
    */
   #audited(c: Conversation, call: AssistantToolCall, detail: Record<string, unknown>, taskId?: string): void {
+    const serverName = call.serverId === undefined ? undefined : this.#serverName(call.serverId);
     this.#o.audit.record({
       type: 'tool.call-ended',
       ...(call.serverId !== undefined && { serverId: call.serverId }),
+      ...(serverName !== undefined && { serverName }),
       ...(taskId !== undefined && { taskId }),
       detail: {
         tool: call.toolName,
@@ -554,6 +576,13 @@ export class ToolRounds {
         ...extra
       }
     });
+  }
+
+  /** The server's name now, else the last one seen (a server may be gone or not connected yet as a call ends). */
+  #serverName(serverId: string): string | undefined {
+    const name = this.#o.serverName?.(serverId);
+    if (name !== undefined) this.#serverNames.set(serverId, name);
+    return name ?? this.#serverNames.get(serverId);
   }
 
   forget(conversationId: string): void {

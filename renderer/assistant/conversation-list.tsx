@@ -137,7 +137,9 @@ export function ConversationList({
 
   /**
    * The conversation shown when it is a new chat as it was made (untitled, nothing sent, no
-   * setting changed since): New chat goes on with it rather than listing another "New chat".
+   * setting changed since): New chat replaces it (deleted, then made anew) rather than listing a
+   * second "New chat", and the new one takes today's settings: the untouched one may be on a
+   * provider removed since, without a server added since, or on a default model changed since.
    */
   const untouchedChat = (): string | undefined => {
     const c = selected === undefined ? undefined : store.getState().assistant.conversations[selected];
@@ -150,20 +152,22 @@ export function ConversationList({
     // Without a provider that lists a model the button only says why (its hint); with one, a press while busy is ignored.
     if (busy || !provider) return;
     setOpen(false);
-    if (untouchedChat() !== undefined) {
-      setQuery('');
-      nav.current?.ownerDocument
-        .querySelector<HTMLTextAreaElement>('section.chat-pane textarea[aria-label="Your message"]')
-        ?.focus();
-      return;
-    }
+    const replaced = untouchedChat();
     onStarting(true);
     void run(async () => {
-      const chosen = startingProvider();
+      if (replaced !== undefined) {
+        try {
+          await client.call('assistant.delete', { conversationId: replaced });
+          store.apply('assistant.changed', { conversationId: replaced });
+        } catch {
+          // Kept: the new chat is made all the same, and the untouched one stays listed.
+        }
+      }
+      const chosen = startingProvider(replaced);
       if (!chosen) throw new Error('Add an LLM provider first (LLM providers screen).');
-      const model = startingModel(chosen);
+      const model = startingModel(chosen, replaced);
       if (!model) throw new Error(`The provider ${chosen.name} lists no model: add one under LLM providers.`);
-      const serverIds = await startingServers();
+      const serverIds = await startingServers(replaced);
       const c = await client.call('assistant.create', { providerId: chosen.id, model, serverIds });
       // In the store before it is shown: its pane opens on its message box, not on "Loading…".
       store.apply('assistant.changed', { conversationId: c.id, conversation: c });
@@ -179,15 +183,25 @@ export function ConversationList({
     });
   };
 
-  /** The conversation the person was in: the one shown, else the newest. */
-  const lastSummary = () => {
+  /**
+   * The id of the conversation the person was in: the one shown, else the newest; the untouched
+   * chat a new one `replaces` counts as never there (its settings were taken from this one).
+   */
+  const lastId = (replaces: string | undefined): string | undefined => {
     const { assistant } = store.getState();
-    return assistant.summaries.find((s) => s.id === (selected ?? assistant.summaries[0]?.id));
+    if (selected !== undefined && selected !== replaces) return selected;
+    return assistant.summaries.find((s) => s.id !== replaces)?.id;
+  };
+
+  /** The conversation the person was in (see {@link lastId}). */
+  const lastSummary = (replaces: string | undefined) => {
+    const id = lastId(replaces);
+    return store.getState().assistant.summaries.find((s) => s.id === id);
   };
 
   /** The provider a new chat starts on: that of the conversation the person was in while it offers a model, else the first that does. */
-  const startingProvider = (): ProviderView | undefined => {
-    const last = providers.find((p) => p.id === lastSummary()?.providerId);
+  const startingProvider = (replaces: string | undefined): ProviderView | undefined => {
+    const last = providers.find((p) => p.id === lastSummary(replaces)?.providerId);
     return last && modelNamesOf(last).length > 0 ? last : provider;
   };
 
@@ -196,8 +210,8 @@ export function ConversationList({
    * one shown, else the newest) when it is on the same provider and the provider still offers it;
    * else the provider's default model (set under LLM providers); else the first it lists.
    */
-  const startingModel = (chosen: ProviderView): string | undefined => {
-    const last = lastSummary();
+  const startingModel = (chosen: ProviderView, replaces: string | undefined): string | undefined => {
+    const last = lastSummary(replaces);
     const offered = modelNamesOf(chosen);
     if (last?.providerId === chosen.id && offered.includes(last.model)) return last.model;
     return chosen.defaultModel ?? offered[0];
@@ -213,13 +227,13 @@ export function ConversationList({
    * chats took servers): every server ready now. Offering tools is safe: each call still goes
    * through its server's policy ("ask" by default).
    */
-  const startingServers = async (): Promise<string[]> => {
+  const startingServers = async (replaces: string | undefined): Promise<string[]> => {
     const { assistant, servers } = store.getState();
-    const lastId = selected ?? assistant.summaries[0]?.id;
+    const id = lastId(replaces);
     let last: { serverIds: string[]; createdAt: string } | undefined;
-    if (lastId) {
+    if (id) {
       try {
-        last = assistant.conversations[lastId] ?? (await client.call('assistant.get', { conversationId: lastId }));
+        last = assistant.conversations[id] ?? (await client.call('assistant.get', { conversationId: id }));
       } catch {
         // Unreadable now: the ready servers will do.
       }

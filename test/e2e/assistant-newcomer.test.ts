@@ -269,19 +269,40 @@ describe('the Assistant as a newcomer meets it, at 800×600', () => {
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('+ New chat in a chat just started, with nothing sent, goes on with it: no second "New chat" is listed', async () => {
+  it('+ New chat in a chat just started, with nothing sent, replaces it: one "New chat" is listed, made with today’s settings', async () => {
+    const { host } = d.fixture;
     await newChat();
-    const started = await currentId();
-    const count = (await d.fixture.host.call('assistant.list', {})).length;
-    await page.getByRole('button', { name: '+ New chat' }).click();
-    // The message box of a chat (not of one starting) has the focus: that chat's.
+    const untouched = await host.call('assistant.get', { conversationId: await currentId() });
+    assert.equal(untouched.serverIds.includes('fresh'), false);
+    const listed = (await host.call('assistant.list', {})).map((s) => s.id);
+    // Added after the untouched chat was made: a chat made now offers it (see `startingServers`).
+    peers.fresh = echoServer('fresh');
+    await host.call('servers.add', {
+      id: 'fresh',
+      name: 'Server fresh',
+      transport: { type: 'stdio', command: 'in-memory-fresh' }
+    });
+    await host.call('servers.connect', { serverId: 'fresh' });
+    await newChat();
+    const made = await host.call('assistant.get', { conversationId: await currentId() });
+    assert.notEqual(made.id, untouched.id);
+    assert.equal(made.serverIds.includes('fresh'), true, 'the new chat has the server added since');
+    await header()
+      .getByText(/Server fresh/)
+      .waitFor();
+    const now = (await host.call('assistant.list', {})).map((s) => s.id);
+    assert.deepEqual(
+      now.filter((id) => id !== made.id).sort(),
+      listed.filter((id) => id !== untouched.id).sort(),
+      'the untouched chat is gone, nothing else changed'
+    );
+    // As any new chat: its message box has the focus.
     const focused = await page.waitForFunction(() => {
       const box = document.activeElement;
       if (box?.getAttribute('aria-label') !== 'Your message') return undefined;
       return box.closest('section.chat-pane')?.getAttribute('data-conversation-id') ?? undefined;
     });
-    assert.equal(await focused.jsonValue(), started);
-    assert.equal((await d.fixture.host.call('assistant.list', {})).length, count);
+    assert.equal(await focused.jsonValue(), made.id);
     assert.deepEqual(d.pageErrors, []);
   });
 });

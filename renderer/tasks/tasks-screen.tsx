@@ -24,6 +24,13 @@ import { useUnloadedWords } from '../components/unloaded-words.js';
 /** A row's height before it is measured. */
 const ESTIMATED_ROW_PX = 56;
 
+/** The count line's words: how many tasks there are, and how many of them match the filters. */
+function countOf(matching: number, total: number): string {
+  if (total === 0) return 'No task yet: none was given to Taskdesk, and no tool was called as a task.';
+  if (matching === total) return `${total} ${total === 1 ? 'task' : 'tasks'}`;
+  return `${matching} of ${total} tasks match`;
+}
+
 /**
  * The Tasks screen: every task a server gave Taskdesk (sampling, elicitation) and every tool
  * call Taskdesk made as a task, newest first, with filters, and a detail view per task
@@ -103,12 +110,34 @@ export function TasksScreen({
   const cancelledRow = useRef<{ key: string; index: number } | undefined>(undefined);
   /** The count of what matches: where the focus goes when nothing is left to hold it. */
   const countLine = useRef<HTMLParagraphElement>(null);
+  const countWords = unloaded ?? countOf(shown.length, all.length);
+  /**
+   * The count Clear filters showed, which the count line, a live region, does not say itself: the
+   * announcement says the filters were cleared and the focus, put on the count, reads it, so it is
+   * said once rather than three times. Any other count is said, as the filters change.
+   */
+  const [unsaid, setUnsaid] = useState<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (unsaid !== undefined && countWords !== unsaid) setUnsaid(undefined);
+  }, [unsaid, countWords]);
+  const changeFilter = useCallback((next: TaskFilterInputs) => {
+    setUnsaid(undefined);
+    setFilter(next);
+  }, []);
+  /** Set by Clear filters: the focus goes on the count once it shows every task. */
+  const focusCount = useRef(false);
+  useLayoutEffect(() => {
+    if (!focusCount.current) return;
+    focusCount.current = false;
+    countLine.current?.focus();
+  }, [filter]);
   /** Every filter back to any; the focus, which was on the button that goes, on the count of the tasks. */
   const clearFilters = useCallback(() => {
     setFilter(NO_TASK_FILTER);
-    countLine.current?.focus();
+    setUnsaid(unloaded ?? countOf(all.length, all.length));
+    focusCount.current = true;
     announce('Filters cleared: every task is shown.');
-  }, [announce]);
+  }, [announce, unloaded, all.length]);
   useLayoutEffect(() => {
     const cancelled = cancelledRow.current;
     if (!cancelled || shown.some((item) => item.key === cancelled.key)) return;
@@ -181,16 +210,15 @@ export function TasksScreen({
         />
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
-      <TaskFilters filter={filter} onChange={setFilter} onEscape={openKey ? close : undefined} />
+      <TaskFilters filter={filter} onChange={changeFilter} onEscape={openKey ? close : undefined} />
       <div className="tasks-count-line">
-        <p className="muted tasks-count" aria-live="polite" ref={countLine} tabIndex={-1}>
-          {unloaded !== undefined
-            ? unloaded
-            : all.length === 0
-              ? 'No task yet: none was given to Taskdesk, and no tool was called as a task.'
-              : shown.length === all.length
-                ? `${all.length} ${all.length === 1 ? 'task' : 'tasks'}`
-                : `${shown.length} of ${all.length} tasks match`}
+        <p
+          className="muted tasks-count"
+          aria-live={countWords === unsaid ? 'off' : 'polite'}
+          ref={countLine}
+          tabIndex={-1}
+        >
+          {countWords}
         </p>
         {/* Only while a filter is set: one press back to every task, rather than each filter in turn. */}
         {filtered ? (

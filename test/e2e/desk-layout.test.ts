@@ -369,6 +369,51 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       assert.ok(bar.height < 50, `the bar is ${bar.height} px tall`);
       assert.equal(bar.tops, 1, 'the sections on one row');
       assert.ok(bar.right <= 800, `a section ends at ${bar.right} px`);
+      // The badge takes no room in the row: with it and without it (taken out for the measure and
+      // put back at once, before anything renders) every tab is where it was. It covers no tab's
+      // label, its own included, and the tab is still named with its count.
+      const inbox = page.locator('nav').getByRole('link', { name: /^Inbox \d+ waiting$/ });
+      for (const width of [800, 1280]) {
+        await page.setViewportSize({ width, height: 600 });
+        // No function declared inside the page function: tsx would name it with a helper the page lacks.
+        const { shown, gone, badge, labels } = await inbox.evaluate((link) => {
+          const links = Array.from(link.closest('ul')!.querySelectorAll('a'));
+          const count = link.querySelector<HTMLElement>('.badge')!;
+          const tabs: number[][][] = [];
+          for (const display of ['', 'none']) {
+            count.style.display = display;
+            tabs.push(
+              links.map((a) => {
+                const box = a.getBoundingClientRect();
+                return [box.left, box.right, box.top, box.bottom];
+              })
+            );
+          }
+          count.style.display = '';
+          const range = document.createRange();
+          return {
+            shown: tabs[0],
+            gone: tabs[1],
+            badge: count.getBoundingClientRect().toJSON() as DOMRect,
+            labels: links.map((a) => {
+              range.selectNodeContents(a.firstChild!);
+              return range.getBoundingClientRect().toJSON() as DOMRect;
+            })
+          };
+        });
+        assert.deepEqual(gone, shown, `at ${width}: the tabs with the Inbox's badge and without it`);
+        for (const [i, label] of labels.entries()) {
+          const apart =
+            badge.right <= label.left ||
+            badge.left >= label.right ||
+            badge.bottom <= label.top ||
+            badge.top >= label.bottom;
+          assert.ok(
+            apart,
+            `at ${width}: the badge ${JSON.stringify(badge)} over tab ${i}'s label ${JSON.stringify(label)}`
+          );
+        }
+      }
     } finally {
       await page.setViewportSize({ width: 800, height: 900 });
       const item = (await d.fixture.host.call('inbox.list', {})).find(

@@ -36,6 +36,8 @@ interface Frame {
   tabMiddle: number;
   /** The left edge of the screen's heading. */
   contentLeft: number;
+  /** The width of main, the screen's content and its padding. */
+  mainWidth: number;
   /** Whether the page scrolls (so that the comparison is between one that does and one that does not). */
   scrolls: boolean;
 }
@@ -60,6 +62,7 @@ async function frameOf(page: Page, screen: string): Promise<Frame> {
       brandMiddle: brand.top + brand.height / 2,
       tabMiddle: tab.top + tab.height / 2,
       contentLeft: document.querySelector('.screen:not([hidden]) h2')!.getBoundingClientRect().left,
+      mainWidth: document.querySelector('main')!.getBoundingClientRect().width,
       scrolls: page.scrollHeight > page.clientHeight
     };
   });
@@ -86,9 +89,10 @@ describe('the Desk’s frame stays still from screen to screen, and what it scro
     await d?.close();
   });
 
-  it('keeps the bar’s height, the name level with the tabs, and the content’s left edge, on Inbox (no scrolling) and Tools (scrolling)', async () => {
+  it('keeps the bar’s height, the name level with the tabs, and the content’s left edge and width, on Inbox (no scrolling) and Tools (scrolling)', async () => {
     for (const [width, height] of [
       [800, 600],
+      [1110, 800],
       [1280, 800]
     ] as const) {
       await page.setViewportSize({ width, height });
@@ -99,6 +103,8 @@ describe('the Desk’s frame stays still from screen to screen, and what it scro
       assert.equal(toolsFrame.scrolls, true, `${at}: the Tools screen scrolls`);
       assert.equal(toolsFrame.bar, inbox.bar, `${at}: the bar's height on Tools and on Inbox`);
       assert.equal(toolsFrame.contentLeft, inbox.contentLeft, `${at}: the content's left edge on Tools and on Inbox`);
+      // Else right-aligned controls moved and the text wrapped anew from screen to screen.
+      assert.equal(toolsFrame.mainWidth, inbox.mainWidth, `${at}: main's width on Tools and on Inbox`);
       for (const [screen, frame] of [
         ['Inbox', inbox],
         ['Tools', toolsFrame]
@@ -205,8 +211,9 @@ describe('the first Tab on a freshly loaded Desk', () => {
 
 /** Where the bar, the name "Taskdesk" and each tab's label are, across the window. */
 interface BarLine {
-  /** The window's width, scrollbar included, and whether the page scrolls. */
+  /** The window's width, scrollbar included; the page's, beside the scrollbar; whether it scrolls. */
   window: number;
+  scrollport: number;
   scrolls: boolean;
   /** The bar's left and right edges. */
   barLeft: number;
@@ -234,6 +241,7 @@ function barLine(page: Page): Promise<BarLine> {
     const root = document.documentElement;
     return {
       window: innerWidth,
+      scrollport: root.clientWidth,
       scrolls: root.scrollHeight > root.clientHeight,
       barLeft: bar.left,
       barRight: bar.right,
@@ -288,7 +296,7 @@ describe('the bar of a Desk where nothing waits, in a window that shows scrollba
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('runs the bar from the window’s left edge to its right on a screen that does not scroll, at 800 and 1280 px', async () => {
+  it('runs the bar from the window’s left edge to the scrollbar’s track on a screen that does not scroll, at 800 and 1280 px', async () => {
     for (const width of [800, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       await page
@@ -299,7 +307,13 @@ describe('the bar of a Desk where nothing waits, in a window that shows scrollba
       const line = await barLine(page);
       assert.equal(line.scrolls, false, `at ${width}: the Inbox does not scroll`);
       assert.equal(line.barLeft, 0, `at ${width}: the bar's left edge`);
-      assert.equal(line.barRight, line.window, `at ${width}: the bar ends at ${line.barRight} px of ${line.window}`);
+      // The track is always there (classic scrollbars), so the bar ends where it begins, as on a screen that scrolls.
+      assert.ok(line.scrollport < line.window, `at ${width}: the page is ${line.scrollport} px of ${line.window}`);
+      assert.equal(
+        line.barRight,
+        line.scrollport,
+        `at ${width}: the bar ends at ${line.barRight} px, the page at ${line.scrollport}`
+      );
     }
     assert.deepEqual(d.pageErrors, []);
   });

@@ -5,7 +5,6 @@ import type { Host } from '../../app/host/host.js';
 import { nextEvent } from '../support/host-fixture.js';
 import { openToolForm } from './renderer-build.js';
 import { openEverythingDesk } from './everything-desk.js';
-import { recordSaid, saidTimes } from './live-region.js';
 
 /** Whether the element has the focus and its top is in the window, below the sticky bar. */
 function focusedInSight(element: Locator): Promise<{ focused: boolean; top: number; bar: number; height: number }> {
@@ -15,6 +14,28 @@ function focusedInSight(element: Locator): Promise<{ focused: boolean; top: numb
     bar: document.querySelector('.top-area')!.getBoundingClientRect().bottom,
     height: window.innerHeight
   }));
+}
+
+/**
+ * What a screen reader would say from here on, in order: each text a live region anywhere on the
+ * page is set to (the Desk's own and a screen's, as `aria-live` stands when the change lands;
+ * not one in a hidden screen), and the words of each element the focus lands on.
+ */
+function recordHeard(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const heard: string[] = [];
+    (window as unknown as { heard: string[] }).heard = heard;
+    new MutationObserver((records) => {
+      const regions = new Set<Element>();
+      for (const record of records) {
+        const node = record.target instanceof Element ? record.target : record.target.parentElement;
+        const region = node?.closest('[aria-live]');
+        if (region && region.getAttribute('aria-live') !== 'off' && !region.closest('[hidden]')) regions.add(region);
+      }
+      for (const region of regions) if (region.textContent) heard.push(region.textContent);
+    }).observe(document.body, { childList: true, characterData: true, subtree: true });
+    document.addEventListener('focusin', (event) => heard.push((event.target as HTMLElement).textContent ?? ''));
+  });
 }
 
 describe('links from Tools into a task’s detail, and what Tasks says of what waits on the person', () => {
@@ -110,14 +131,21 @@ describe('links from Tools into a task’s detail, and what Tasks says of what w
     await tasks.getByRole('searchbox').fill('no-such-task-anywhere');
     await tasks.getByRole('combobox', { name: 'Kind' }).selectOption('tool-call');
     await count.getByText(/^0 of \d+ tasks match$/).waitFor();
-    await recordSaid(page);
-    await clear.click();
+    // Pressed from the keyboard, the button focused already.
+    await clear.focus();
+    await recordHeard(page);
+    await clear.press('Enter');
     await count.getByText(all, { exact: true }).waitFor();
     assert.equal(await tasks.getByRole('searchbox').inputValue(), '');
     assert.equal(await tasks.getByRole('combobox', { name: 'Kind' }).inputValue(), '');
     await clear.waitFor({ state: 'detached' });
     assert.ok(await count.evaluate((node) => node === document.activeElement), 'the focus on the count, not the page');
-    await saidTimes(page, /^Filters cleared/);
+    await page.waitForFunction(() =>
+      (window as unknown as { heard: string[] }).heard.some((text) => text.startsWith('Filters cleared'))
+    );
+    // Said once each: that the filters are cleared (announced), and the count (read as the focus lands on it).
+    const heard = await page.evaluate(() => (window as unknown as { heard: string[] }).heard);
+    assert.deepEqual(heard, [all, 'Filters cleared: every task is shown.'], `heard: ${JSON.stringify(heard)}`);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -182,10 +182,7 @@ describe('the empty Inbox’s guide', () => {
       NO_PROVIDER
     ]);
     await fixture.host.call('servers.disconnect', { serverId: 'a' });
-    await guide
-      .locator('li')
-      .filter({ hasText: 'Server a is not connected: check its connection.' })
-      .waitFor();
+    await guide.locator('li').filter({ hasText: 'Server a is not connected: check its connection.' }).waitFor();
 
     // A provider saved while its model list could not be read runs nothing: said so, in its words.
     await fixture.host.call('providers.save', { id: 'p', name: 'P', baseURL: 'http://127.0.0.1:9/v1', models: [] });

@@ -192,7 +192,9 @@ export const ProviderCard = memo(function ProviderCard({
             <dd className="provider-health">
               {provider.health.ok ? 'Answering since ' : 'Failing since '}
               <DateTime iso={provider.health.since} />
-              {provider.health.message !== undefined && !failureInSight(test, shownListing, provider.health.message)
+              {provider.health.message !== undefined &&
+              // The save's failed listing is in sight only where no model is listed (a model file always has one).
+              !failureInSight(test, provider.models.length === 0 ? shownListing : undefined, provider.health.message)
                 ? `: ${provider.health.message}`
                 : null}
             </dd>

@@ -114,6 +114,19 @@ describe('a model file on this computer as a provider, in the providers screen (
     assert.equal(await form.getByRole('textbox', { name: 'Model file' }).inputValue(), MODEL);
     assert.equal(await form.getByRole('group', { name: 'Model' }).getByLabel('Model 1 cost').inputValue(), '0');
     await form.getByRole('button', { name: 'Cancel editing' }).click();
+
+    // Moved to a path with nothing there: the save checks it, and the card says why it fails.
+    const missing = MODEL.replace('stories260K.gguf', 'nope.gguf');
+    await card.getByRole('button', { name: 'Edit Stories' }).click();
+    await form.getByRole('textbox', { name: 'Model file' }).fill(missing);
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await card.locator('[data-health="failing"]').waitFor();
+    assert.match(
+      (await card.locator('.provider-health').textContent()) ?? '',
+      new RegExp(
+        `^Failing since .+: Stories: The model file ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was not found\\.$`
+      )
+    );
     assert.deepEqual(pageErrors, []);
   });
 });

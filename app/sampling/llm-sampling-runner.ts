@@ -113,7 +113,7 @@ export class LlmSamplingRunner implements SamplingRunner {
       providerId,
       providerName: provider.name,
       model,
-      reason: same ? engineChoice.reason : 'chosen by the user'
+      reason: same ? engineChoice.reason : 'chosen by you'
     };
   }
 

@@ -130,7 +130,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     ]);
     assert.equal(server.chatRequests[before]!.body.model, 'fake-large');
     assert.deepEqual(decisions(audit), ['sampling.request:approved-with-edits', 'sampling.llm:completed']);
-    assert.equal(audit[0]!.reason, 'chosen by the user');
+    assert.equal(audit[0]!.reason, 'chosen by you');
     // What changed, by part: never what was typed.
     assert.deepEqual(audit[0]!.changed, ['messages', 'systemPrompt', 'model']);
     assert.doesNotMatch(JSON.stringify(audit), /polite|please/);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { inboxHolds, peerServer, type PeerServer } from '../support/host-fixture.js';
+import { inboxHolds, nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openServerSettings } from './server-settings.js';
 
@@ -64,6 +64,9 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     await dialog.getByText('2 model requests from Server p wait in the Inbox: Refuse turns them down now.').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // The choice goes back to what is saved on the render after the dialog's answer: waited for,
+    // not read at once (under load the read came first, and found Refuse still shown).
+    await policy.locator('input[type="radio"][value="refuse"]:not(:checked)').waitFor();
     assert.equal(await refuse.isChecked(), false);
     assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'ask');
     assert.equal(await waitingInInbox(), 2);
@@ -151,7 +154,14 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
         'No model request from Server p waits in the Inbox any more: Refuse turns down only those that come from now on.'
       )
       .waitFor();
+    // The card's "Saved." of the test before may still show: the host's word on this save is waited for.
+    const saved = nextEvent(
+      d.fixture.host,
+      'policies.changed',
+      (event) => event.serverId === 'p' && event.policy.mode === 'refuse'
+    );
     await dialog.getByRole('button', { name: 'Refuse', exact: true }).click();
+    await saved;
     await policy.getByText('Saved.', { exact: true }).waitFor();
     assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
     assert.deepEqual(d.pageErrors, []);

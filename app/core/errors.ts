@@ -73,3 +73,13 @@ function stripMcpPrefix(message: string): string {
 export function mcpErrorFrom(error: ErrorData): McpError {
   return new McpError(error.code, error.message, error.data);
 }
+
+/** The first error of `error`'s chain of causes (itself first) that is a `type`, if any. */
+export function inChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof type) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

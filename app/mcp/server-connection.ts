@@ -20,7 +20,7 @@ import {
   type Tool
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
-import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
+import { HostError, inChain, JsonRpcCode, toErrorData } from '../core/errors.js';
 import type { TaskReceiver } from '../receiver/task-receiver.js';
 import type { TaskKind, TaskOwner, TaskView } from '../receiver/task-record.js';
 import {
@@ -899,16 +899,6 @@ async function rethrow<T>(body: () => T | Promise<T>): Promise<T> {
     const data = toErrorData(error);
     throw new HostError(data.code, data.message, data.data);
   }
-}
-
-/** The first error of `error`'s chain of causes (itself first) that is a `type`, if any. */
-function inChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof type) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /**

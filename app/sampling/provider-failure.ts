@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { redactSecrets } from './redact.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, inChain } from '../core/errors.js';
 import { isBadPort } from '../mcp/network-failure.js';
 import { proxyFailure } from '../core/network-proxy.js';
 import { LOCAL_MODEL_BASE_URL } from '../contract/providers.js';
@@ -63,7 +63,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
   const who = `${subject.providerName} (${hostOf(subject.baseURL)})`;
   // A model file's own failure (missing, not GGUF, would not load or answer) is said as it is; not
   // `unreachable`, whose advice is about a server and its base URL.
-  const local = localModelFailure(error);
+  const local = inChain(error, LocalModelError);
   if (local !== undefined)
     return { kind: local.kind, message: `${subject.providerName}: ${local.message}`, retryable: false };
   const quote = (detail: string | undefined) => {
@@ -213,14 +213,4 @@ export function retryAfterOf(headers: Headers | undefined, now: number = Date.no
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The {@link LocalModelError} in `error`'s causes (the SDK wraps what its fetch threw), if any. */
-function localModelFailure(error: unknown): LocalModelError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof LocalModelError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

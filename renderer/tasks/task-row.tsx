@@ -70,7 +70,13 @@ export const TaskRow = memo(function TaskRow({
   // than at a count of characters, which left a narrow cell "durationMs:…"; the tooltip has more.
   const preview =
     item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, PREVIEW_TOOLTIP_CHARS) : undefined;
-  const statusMessage = item.running ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage : undefined;
+  // A received task that waits on the person says so in its badge ("Waiting for you"): the
+  // message Taskdesk gave its server for that ("Waiting for your answer in the Inbox") would say it
+  // twice. A requested task's message is its server's own words, and stays.
+  const statusMessage =
+    item.running && !(waitsOnYou && item.inbound)
+      ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage
+      : undefined;
   const fetched = item.inbound ? fetchedRowWords(item.inbound) : undefined;
   const name =
     `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(

@@ -260,7 +260,8 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     await tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`).waitFor();
     const wrap = tasks.locator('.table-wrap');
 
-    for (const width of [800, 1280]) {
+    // 1000 px: eight columns there scrolled sideways, so the narrow table's five are kept up to 1100.
+    for (const width of [800, 1000, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       assert.deepEqual(await cutWords(tasks.locator('table.tasks td')), [], `at ${width}: words cut across lines`);
       // In its Kind column, or at 800 px under the task's title (the column is left out there).
@@ -279,6 +280,12 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     }
     const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
     assert.ok(widths[0]! <= widths[1]!, `at 1280: the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
+    // The question waits on the person: its badge on one line, its title given the room the
+    // short columns leave (it had 135 px, cut after three words, "Waiting / for you" on two).
+    const waiting = tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
+    assert.deepEqual(await textLines(waiting.locator('.status')), [1], 'the badge on one line');
+    const titleWidth = await waiting.locator('td.task-cell').evaluate((cell) => cell.getBoundingClientRect().width);
+    assert.ok(titleWidth >= 256, `at 1280: the title's column is ${titleWidth} px wide`);
     // A table that fits is no region and no stop in the tab order.
     assert.deepEqual(await frameState(wrap), { role: null, tabIndex: -1, left: false, right: false });
     await page.setViewportSize({ width: 640, height: 900 });

@@ -144,7 +144,12 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         ['How a model request ended', ['Rejected']]
       ]
     );
-    await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').waitFor();
+    // Said once, in its badge: not again by the message Taskdesk gave its server for it.
+    await row(`received:${asked.task.taskId}`).locator('.status', { hasText: 'Waiting for you' }).waitFor();
+    assert.equal(
+      await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').count(),
+      0
+    );
     await status.selectOption({ label: 'Input required' });
     await tasks.getByText('0 of 2 tasks match').waitFor();
     await status.selectOption({ label: 'Waiting for you' });

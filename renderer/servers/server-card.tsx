@@ -77,8 +77,15 @@ export const ServerCard = memo(function ServerCard({
   const clearConnectFailure = () => store.dispatch({ type: 'connect-failure-cleared', serverId: server.id });
   /** A policy being saved: shown at once, until the host's answer (or its event) replaces it. */
   const [saving, setSaving] = useState<SamplingPolicy | undefined>(undefined);
-  /** "Saved." shows by the policy once its change is saved, until the next change. */
-  const [policySaved, setPolicySaved] = useState(false);
+  /**
+   * The policy this card last saved: "Saved." shows by the policy while it is still the stored
+   * one, not once it was changed elsewhere (another window, the Assistant's server settings).
+   */
+  const [policySaved, setPolicySaved] = useState<SamplingPolicy | undefined>(undefined);
+  const savedShown =
+    policySaved !== undefined &&
+    stored?.mode === policySaved.mode &&
+    stored.reviewCompletion === policySaved.reviewCompletion;
   /** How many waiting model requests that save refused, as the host counted them. */
   const [policyRefused, setPolicyRefused] = useState(0);
   const [editing, setEditing] = useState(false);
@@ -229,7 +236,7 @@ export const ServerCard = memo(function ServerCard({
 
   const setPolicy = async (policy: SamplingPolicy) => {
     setSaving(policy);
-    setPolicySaved(false);
+    setPolicySaved(undefined);
     setPolicyRefused(0);
     policyFailure.clear();
     try {
@@ -237,7 +244,7 @@ export const ServerCard = memo(function ServerCard({
       store.apply('policies.changed', { serverId: server.id, policy: saved });
       announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
       setPolicyRefused(refused);
-      setPolicySaved(true);
+      setPolicySaved(saved);
     } catch (error) {
       policyFailure.fail(
         `The sampling policy of ${server.name} was not saved.`,
@@ -397,7 +404,7 @@ export const ServerCard = memo(function ServerCard({
           serverId={server.id}
           serverName={server.name}
           policy={saving ?? stored}
-          saved={policySaved}
+          saved={savedShown}
           refused={policyRefused}
           onChange={(policy) => void setPolicy(policy)}
         />

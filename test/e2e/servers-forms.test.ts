@@ -204,6 +204,12 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
     await card.locator('fieldset.policy').getByText('Saved.', { exact: true }).waitFor();
     assert.equal((await host.call('sampling.getPolicy', { serverId: 'second' })).mode, 'refuse');
+    // Changed elsewhere (another window, the Assistant's server settings): the card follows, and
+    // no longer says "Saved." of a choice that is not the one stored.
+    await host.call('sampling.setPolicy', { serverId: 'second', policy: { mode: 'ask', reviewCompletion: true } });
+    await card.locator('fieldset[data-policy-mode="ask"]').waitFor();
+    await card.locator('fieldset.policy .policy-saved').waitFor({ state: 'detached' });
+    assert.equal(await card.getByRole('radio', { name: 'Ask me first' }).isChecked(), true);
   });
 
   it('shows where a command was found and its stderr, its secret redacted', async () => {
@@ -335,13 +341,17 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const source = panel.locator('li[data-kind="pasted"]');
     try {
       await panel.getByRole('button', { name: 'Look for servers' }).click();
-      await liveRegion().getByText('Found 4 servers in 1 config.', { exact: true }).waitFor();
-      const found = panel.getByRole('heading', { name: 'Found 4 servers in 1 config.' });
+      const foundWords = 'Found 3 servers to import in 1 config, and 1 that cannot be imported.';
+      await liveRegion().getByText(foundWords, { exact: true }).waitFor();
+      const found = panel.getByRole('heading', { name: foundWords });
       await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');
       assert.ok(await inSight(found), 'the results’ heading is in sight');
-      // Nothing is picked for the person, least of all a server Taskdesk has already.
-      assert.equal(await source.getByLabel('echo stdio').isChecked(), false);
-      assert.equal(await source.getByLabel('twin HTTP').isChecked(), false);
+      // Every server that can be imported starts ticked, one Taskdesk has already too (its row says what Import does
+      // with it); the one that cannot be imported does not.
+      assert.equal(await source.getByLabel('echo stdio').isChecked(), true);
+      assert.equal(await source.getByLabel('twin HTTP').isChecked(), true);
+      assert.equal(await source.getByLabel('other stdio').isChecked(), true);
+      assert.equal(await source.getByLabel('legacy cannot be imported').isChecked(), false);
     } finally {
       await page.setViewportSize({ width: 1100, height: 1400 });
     }
@@ -376,7 +386,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
         .count(),
       0
     );
-    await twin.getByLabel('twin HTTP').check();
+    // Only twin left ticked: its choice alone is shown.
+    await echo.getByLabel('echo stdio').uncheck();
+    await source.locator('li[data-key="other"]').getByLabel('other stdio').uncheck();
     assert.equal(await source.getByLabel('Skip it').isChecked(), true);
     await twin.getByLabel('twin HTTP').uncheck();
     // A server that only shares a name is imported under a numbered one unless the person says otherwise.

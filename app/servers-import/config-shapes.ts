@@ -213,9 +213,13 @@ export function entriesOf(record: Record<string, string>, inputs: ConfigInput[],
   );
 }
 
-/** What an entry reaches, with secret-looking values hidden. */
+/**
+ * What an entry reaches, with secret-looking values hidden; empty when it has no command (the
+ * panel says so in words, where a command line would show an empty quoted word: `'' --port 4000`).
+ */
 export function targetOf(entry: ConfigEntry): string {
-  return entry.transport === 'http' ? redactUrl(entry.url) : commandLine(entry.command, entry.args);
+  if (entry.transport === 'http') return redactUrl(entry.url);
+  return entry.command === '' ? '' : commandLine(entry.command, entry.args);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,6 +4,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
+import { foundWords } from './import-words.js';
 import { ImportSourceCard } from './import-source-card.js';
 
 const lines = (text: string) =>
@@ -68,8 +69,8 @@ export function ImportPanel() {
         Import from other apps
       </h3>
       <p className="field-hint">
-        Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Nothing is added until you pick
-        servers and press Import.
+        Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Those found start ticked, but for
+        those Taskdesk has already: untick any you do not want. Nothing is added until you press Import.
       </p>
       <div className="field-row">
         <FieldFrame
@@ -145,11 +146,4 @@ export function ImportPanel() {
       ) : null}
     </section>
   );
-}
-
-/** What a look found: "Found 2 servers in 1 config." */
-function foundWords(sources: readonly ImportSource[]): string {
-  const servers = sources.reduce((count, source) => count + source.servers.length, 0);
-  const configs = sources.filter((source) => source.exists).length;
-  return `Found ${servers} server${servers === 1 ? '' : 's'} in ${configs} config${configs === 1 ? '' : 's'}.`;
 }

@@ -49,7 +49,12 @@ export function ImportServerRow({ server, picked, added, fate, secrets, onPick, 
           </span>
         </label>
       </div>
-      <code className="url">{server.target}</code>
+      {/* An entry with no command (or no URL) has nothing to show there: said in words, not as an empty quote. */}
+      {server.target !== '' ? (
+        <code className="url">{server.target}</code>
+      ) : (
+        <p className="small-text">{server.transport === 'stdio' ? 'No command given.' : 'No URL given.'}</p>
+      )}
       {/* Imported from here, it says what became of it; picked again, what importing it again would do. */}
       {added && !picked ? <ImportedNote added={added} /> : fate ? <p className="small-text">{fate}</p> : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}

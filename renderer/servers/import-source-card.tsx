@@ -31,7 +31,17 @@ export function ImportSourceCard({
   onImported: (added: number) => Promise<void>;
 }) {
   const { client, announce } = useDesk();
-  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  // Every server that can be imported starts ticked (the person unticks what they do not want),
+  // but for one that cannot, and one Taskdesk has already (a copy, or one of its id or name):
+  // imported again, it would be a second server of that name, which is the person's choice.
+  const [picked, setPicked] = useState<Set<string>>(
+    () =>
+      new Set(
+        source.servers
+          .filter((server) => server.problem === undefined && server.sameAs === undefined && !server.clash)
+          .map((server) => server.key)
+      )
+  );
   const [secrets, setSecrets] = useState<Record<string, string[]>>(() =>
     Object.fromEntries(
       source.servers.map((server) => [

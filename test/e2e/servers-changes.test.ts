@@ -172,9 +172,11 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     await second
       .getByText('Taskdesk already has a server with this id or name: imported anyway, it is added as “DELTA (2)”.')
       .waitFor();
+    // What can be imported starts ticked, but for what Taskdesk has already: imported anyway, it
+    // would be a second server of that name, so it is the person's choice.
     assert.equal(await first.getByLabel('delta HTTP').isChecked(), false, 'a clashing server is not ticked');
     assert.equal(await second.getByLabel('DELTA HTTP').isChecked(), false);
-    assert.equal(await source.getByLabel('epsilon HTTP').isChecked(), false);
+    assert.equal(await source.getByLabel('epsilon HTTP').isChecked(), true, 'a new server is ticked');
     assert.equal(
       await source
         .locator('li[data-key="epsilon"]')
@@ -188,6 +190,7 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     await second.getByLabel('DELTA HTTP').check();
     await second.getByText('imported anyway, it is added as “DELTA (3)”.', { exact: false }).waitFor();
     await first.getByText('imported anyway, it is added as “delta (2)”.', { exact: false }).waitFor();
+    await source.getByLabel('epsilon HTTP').uncheck();
     await source.getByLabel('Connect them now and when Taskdesk starts').uncheck();
     await source.getByRole('button', { name: /Import 2 selected/ }).click();
     await source.getByText('Imported delta (2) and DELTA (3).', { exact: true }).waitFor();

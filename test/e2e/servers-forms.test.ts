@@ -346,10 +346,10 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       const found = panel.getByRole('heading', { name: foundWords });
       await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');
       assert.ok(await inSight(found), 'the results’ heading is in sight');
-      // Every server that can be imported starts ticked, one Taskdesk has already too (its row says what Import does
-      // with it); the one that cannot be imported does not.
-      assert.equal(await source.getByLabel('echo stdio').isChecked(), true);
-      assert.equal(await source.getByLabel('twin HTTP').isChecked(), true);
+      // Every server that can be imported starts ticked, but for one Taskdesk has already (a server
+      // of its name, echo; a copy, twin) and the one that cannot be imported.
+      assert.equal(await source.getByLabel('echo stdio').isChecked(), false);
+      assert.equal(await source.getByLabel('twin HTTP').isChecked(), false);
       assert.equal(await source.getByLabel('other stdio').isChecked(), true);
       assert.equal(await source.getByLabel('legacy cannot be imported').isChecked(), false);
     } finally {
@@ -386,9 +386,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
         .count(),
       0
     );
-    // Only twin left ticked: its choice alone is shown.
-    await echo.getByLabel('echo stdio').uncheck();
+    // Only twin ticked: its choice alone is shown.
     await source.locator('li[data-key="other"]').getByLabel('other stdio').uncheck();
+    await twin.getByLabel('twin HTTP').check();
     assert.equal(await source.getByLabel('Skip it').isChecked(), true);
     await twin.getByLabel('twin HTTP').uncheck();
     // A server that only shares a name is imported under a numbered one unless the person says otherwise.

@@ -98,7 +98,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
   const row = (source: Locator, key: string) => source.locator(`li.import-server[data-key="${key}"]`);
   const keyStoreBox = (serverRow: Locator, name: string) => serverRow.getByLabel(`Keep in the key store (${name})`);
 
-  it('ticks, by a label in one app’s section, the box of that section only, even “Keep in the key store”', async () => {
+  it('ticks or unticks, by a label in one app’s section, the box of that section only, even “Keep in the key store”', async () => {
     await look();
     const claude = row(section('claude-desktop'), 'github');
     const cursor = row(section('cursor'), 'github');
@@ -125,9 +125,12 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
         .count(),
       0
     );
-    await cursor.locator('label', { has: page.locator('strong', { hasText: 'github' }) }).click();
+    // Both start ticked, as every server that can be imported does: Cursor's label unticks Cursor's only.
     assert.equal(await cursor.getByRole('checkbox', { name: /^github/ }).isChecked(), true);
-    assert.equal(await claude.getByRole('checkbox', { name: /^github/ }).isChecked(), false);
+    assert.equal(await claude.getByRole('checkbox', { name: /^github/ }).isChecked(), true);
+    await cursor.locator('label', { has: page.locator('strong', { hasText: 'github' }) }).click();
+    assert.equal(await cursor.getByRole('checkbox', { name: /^github/ }).isChecked(), false);
+    assert.equal(await claude.getByRole('checkbox', { name: /^github/ }).isChecked(), true);
 
     assert.equal(await keyStoreBox(claude, 'GITHUB_PERSONAL_ACCESS_TOKEN').isChecked(), true);
     await cursor.locator('label', { hasText: 'GITHUB_PERSONAL_ACCESS_TOKEN' }).click();

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { tempDir } from '../support/host-fixture.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+
+/**
+ * What an import starts with: every server that can be imported ticked, one that cannot left
+ * unticked with its reason (an entry with no command says so, not an empty quote), and a heading
+ * that counts the servers to import apart from those that cannot be.
+ */
+describe('the Servers screen: what an import starts with', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let data: ReturnType<typeof tempDir>;
+  let home: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    data = tempDir();
+    home = tempDir('taskdesk-import-home-');
+    // Claude Desktop's config: one server to import, and one whose command was left out.
+    const file = path.join(home.dir, '.config/Claude/claude_desktop_config.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          notes: { command: 'taskdesk-e2e-no-such-notes', args: ['serve'] },
+          half: { args: ['--port', '4000'] }
+        }
+      })
+    );
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      keyStore: new InMemoryKeyStore(),
+      loginEnv: async () => ({ ...process.env }),
+      importPlaces: { home: home.dir, platform: 'linux' }
+    });
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+    await page.getByRole('region', { name: 'Import from other apps' }).waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    data?.remove();
+    home?.remove();
+    built?.remove();
+  });
+
+  const panel = () => page.getByRole('region', { name: 'Import from other apps' });
+  const section = (kind: string) => panel().locator(`li.import-source[data-kind="${kind}"]`);
+  const row = (source: Locator, key: string) => source.locator(`li.import-server[data-key="${key}"]`);
+  const pick = (source: Locator, key: string) =>
+    row(source, key).getByRole('checkbox', { name: new RegExp(`^${key} `) });
+
+  const claude = () => section('claude-desktop');
+  const pasted = () => section('pasted');
+
+  /** Looks once, for the tests below: Claude Desktop's config, and a config pasted as Claude Desktop keeps it. */
+  before(async () => {
+    await panel()
+      .getByLabel('Or paste a config')
+      .fill(
+        JSON.stringify({
+          mcpServers: {
+            remote: { url: 'http://127.0.0.1:9/mcp' },
+            local: { command: 'taskdesk-e2e-no-such-local', args: ['--stdio'] },
+            empty: {}
+          }
+        })
+      );
+    await panel().getByRole('button', { name: 'Look for servers' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');
+  });
+
+  it('counts in its heading the servers to import, and apart those that cannot be imported', async () => {
+    assert.equal(
+      await panel().locator('#heading-import-found').textContent(),
+      'Found 3 servers to import in 2 configs, and 2 that cannot be imported.'
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('starts with every server that can be imported ticked, and those that cannot unticked and disabled', async () => {
+    for (const [source, key] of [
+      [claude(), 'notes'],
+      [pasted(), 'remote'],
+      [pasted(), 'local']
+    ] as const)
+      assert.equal(await pick(source, key).isChecked(), true, `${key} starts ticked`);
+    for (const [source, key] of [
+      [claude(), 'half'],
+      [pasted(), 'empty']
+    ] as const) {
+      assert.equal(await pick(source, key).isChecked(), false, `${key} starts unticked`);
+      assert.equal(await pick(source, key).isDisabled(), true, `${key} cannot be ticked`);
+      await row(source, key)
+        .getByText(/^Cannot be imported: /)
+        .waitFor();
+    }
+    assert.match(
+      (await claude()
+        .getByRole('button', { name: /^Import/ })
+        .textContent()) ?? '',
+      /^Import 1 selected/
+    );
+    assert.match(
+      (await pasted()
+        .getByRole('button', { name: /^Import/ })
+        .textContent()) ?? '',
+      /^Import 2 selected/
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says of an entry with no command that it has none, not an empty quote', async () => {
+    for (const [source, key] of [
+      [claude(), 'half'],
+      [pasted(), 'empty']
+    ] as const) {
+      assert.doesNotMatch((await row(source, key).textContent()) ?? '', /''/);
+      await row(source, key).getByText('No command given.', { exact: true }).waitFor();
+    }
+    // One with a command shows it as before.
+    await row(pasted(), 'local').getByText('taskdesk-e2e-no-such-local --stdio', { exact: true }).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('imports, with nothing more picked, the servers it started with ticked', async () => {
+    await pasted().getByLabel('Connect them now and when Taskdesk starts').uncheck();
+    await pasted()
+      .getByRole('button', { name: /^Import 2 selected/ })
+      .click();
+    await pasted().getByRole('status').getByText('Imported remote and local.', { exact: true }).waitFor();
+    assert.deepEqual(
+      (await host.call('servers.list', {})).map((one) => one.name),
+      ['remote', 'local']
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+});

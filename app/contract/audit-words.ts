@@ -218,7 +218,9 @@ const WORDS: Record<string, Words> = {
       ? 'The model answered'
       : d.decision === 'failed'
         ? 'The model call failed'
-        : `Model call: ${String(d.decision)}`,
+        : d.decision === 'stopped'
+          ? 'You stopped the model'
+          : `Model call: ${String(d.decision)}`,
   'sampling.completion': (d) => SAMPLING_COMPLETION[String(d.decision)] ?? `Model answer: ${String(d.decision)}`,
   'sampling.policy-changed': (d) =>
     `You set this server’s model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${

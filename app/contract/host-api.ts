@@ -306,6 +306,7 @@ export const InboxItemSchema = z.object({
       /**
        * A sampling approval asked again: the run the person approved failed (the provider's
        * error, on which model, when), and the request is theirs to try again or decline.
+       * `stopped`: the person's Stop (`sampling.stop`) ended it, not the provider.
        */
       lastFailure: z
         .object({
@@ -313,7 +314,8 @@ export const InboxItemSchema = z.object({
           providerId: z.string(),
           providerName: z.string(),
           model: z.string(),
-          at: z.string()
+          at: z.string(),
+          stopped: z.literal(true).optional()
         })
         .optional()
     })
@@ -456,6 +458,22 @@ export const HostMethods = {
   'sampling.setPolicy': {
     params: z.object({ serverId: z.string(), policy: SamplingPolicySchema }),
     result: SamplingPolicySchema.extend({ refused: z.number().int().nonnegative().optional() })
+  },
+  /**
+   * Stops a model writing the answer to a server's sampling request (the Inbox's Stop): the one
+   * for its task (`taskId`), or for a request that is not a task, its stream (`streamId`, as
+   * `sampling.partial` names it). Its provider request is aborted and the run ends "Stopped by
+   * you.": a request the person approved is back before them (`lastFailure.stopped`), to try
+   * again or answer otherwise; one run without asking fails to its server. What the model had
+   * written is not sent. `stopped` is false when no such model was writing (it ended meanwhile).
+   */
+  'sampling.stop': {
+    params: z
+      .object({ serverId: z.string(), taskId: z.string().optional(), streamId: z.string().optional() })
+      .refine((target) => (target.taskId === undefined) !== (target.streamId === undefined), {
+        message: 'Name the task (taskId) or the stream (streamId) of the model to stop, not both.'
+      }),
+    result: z.object({ stopped: z.boolean() })
   },
   'audit.read': {
     params: z

@@ -349,6 +349,9 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     'providers.detect': () => parts.sampling.detect(),
     'sampling.getPolicy': ({ serverId }) => parts.sampling.policyFor(serverId),
     'sampling.setPolicy': ({ serverId, policy }) => parts.sampling.setPolicy(serverId, policy),
+    'sampling.stop': ({ serverId, taskId, streamId }) => ({
+      stopped: parts.sampling.stop(taskId !== undefined ? { serverId, taskId } : { serverId, streamId: streamId! })
+    }),
     'audit.read': (options) => parts.audit.read(options),
     'audit.servers': () => parts.audit.servers(),
     'history.list': ({ filter, cursor, limit }) => {

@@ -7,7 +7,7 @@ import { InboxSamplingRunner, type OriginLookup } from '../inbox/inbox-runners.j
 import type { Inbox } from '../inbox/inbox.js';
 import type { SamplingRunner, WorkContext } from '../receiver/runners.js';
 import type { KeyStore } from '../sampling/key-store.js';
-import { LlmSamplingRunner, type PartialUpdate } from '../sampling/llm-sampling-runner.js';
+import { LlmSamplingRunner, type PartialUpdate, type StopTarget } from '../sampling/llm-sampling-runner.js';
 import { detectLocalProviders, type LocalServerPort } from '../sampling/local-detection.js';
 import { REFUSED_BY_POLICY } from '../history/withdrawal.js';
 import { PolicySamplingRunner, type PolicySamplingRunnerOptions } from '../sampling/policy-sampling-runner.js';
@@ -76,6 +76,8 @@ export class SamplingSetup {
    */
   readonly #policies: Map<string, SamplingPolicy>;
   readonly #options: SamplingSetupOptions;
+  /** The model engine under the policy runner: its calls are what {@link stop} stops. */
+  readonly #llm: LlmSamplingRunner;
   /** Runs under way (a model call, a wait for the person): a close waits for them to end, see {@link ended}. */
   readonly #runs = new Set<Promise<unknown>>();
 
@@ -99,13 +101,13 @@ export class SamplingSetup {
     for (const doc of [this.#providersDoc, this.#policiesDoc]) if (doc.warning) this.warnings.push(doc.warning);
     this.#policies = new Map(Object.entries(this.#policiesDoc.value));
     this.registry = new ProviderRegistry(options.keyStore, this.#providersDoc.value);
-    const llm = new LlmSamplingRunner({
+    const llm = (this.#llm = new LlmSamplingRunner({
       providers: this.registry,
       clock: options.clock,
       onPartial: options.onPartial,
       onCall: (providerId) => this.providerCall(providerId, 'sampling'),
       ...(options.fetch && { fetch: options.fetch })
-    });
+    }));
     const policyRunner = new PolicySamplingRunner({
       sampler: llm,
       gate: new InboxApprovalGate(options.inbox, options.origin),
@@ -184,6 +186,14 @@ export class SamplingSetup {
     };
     await Promise.race([all(), limit]);
     if (timer !== undefined) clock.clearTimeout(timer);
+  }
+
+  /**
+   * The person's Stop of a model writing an answer: its provider request is aborted and its run
+   * ends "Stopped by you." (see `LlmSamplingRunner.stop`). False when none such was writing.
+   */
+  stop(target: StopTarget): boolean {
+    return this.#llm.stop(target);
   }
 
   /** The policy of a server (the default, "ask" with review, when none is saved). */

@@ -28,13 +28,17 @@ export interface SamplingDraft {
   lastFailure?: RunFailure;
 }
 
-/** An approved model run that failed: why (the provider's error), on which model, and when (ISO 8601). */
+/**
+ * An approved model run that failed: why (the provider's error), on which model, and when (ISO
+ * 8601); `stopped` when it was the person's Stop that ended it (the message says so too).
+ */
 export interface RunFailure {
   message: string;
   providerId: string;
   providerName: string;
   model: string;
   at: string;
+  stopped?: true;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   classifyProviderError,
   droppedFailure,
   ProviderFailureError,
+  stoppedFailure,
   timeoutFailure,
   type FailureSubject,
   type ProviderFailure
@@ -72,6 +73,16 @@ export interface LlmSamplingRunnerOptions {
 
 type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWithTools>;
 
+/** The model call a person may stop: its task (`taskId`), or its stream (`streamId`) for a request that is not a task. */
+export type StopTarget = { serverId: string } & ({ taskId: string } | { streamId: string });
+
+/** A run calling its provider now, by its stream's id: what tells it apart, and how to stop it. */
+interface RunningCall {
+  serverId: string;
+  taskId: string | undefined;
+  stop: () => void;
+}
+
 /**
  * Runs `sampling/createMessage` on an OpenAI-compatible LLM, streaming.
  *
@@ -88,6 +99,8 @@ export class LlmSamplingRunner implements SamplingRunner {
   readonly #clock: Clock;
   readonly #options: LlmSamplingRunnerOptions;
   readonly #retry: RetryOptions;
+  /** Runs calling their provider now, by stream id (see {@link stop}). */
+  readonly #running = new Map<string, RunningCall>();
 
   constructor(options: LlmSamplingRunnerOptions) {
     this.#providers = options.providers;
@@ -115,6 +128,23 @@ export class LlmSamplingRunner implements SamplingRunner {
       model,
       reason: same ? engineChoice.reason : 'chosen by you'
     };
+  }
+
+  /**
+   * Stops the model call of `target` (the person's Stop): its provider request is aborted, and
+   * the run ends failed, kind `stopped` ("Stopped by you."), which says nothing of the provider.
+   * What it had written is not kept: the run failed, as any cut-off stream does. Returns false
+   * when no such call runs (it ended meanwhile).
+   */
+  stop(target: StopTarget): boolean {
+    for (const [streamId, call] of this.#running) {
+      if (call.serverId !== target.serverId) continue;
+      if ('taskId' in target ? call.taskId === target.taskId : streamId === target.streamId) {
+        call.stop();
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -171,8 +201,19 @@ export class LlmSamplingRunner implements SamplingRunner {
     };
     const client = createProviderClient(provider, apiKey, this.#options.fetch ? { fetch: this.#options.fetch } : {});
 
-    // One controller per run: the task's signal and our own timeouts both abort it.
+    // One controller per run: the task's signal, our own timeouts and the person's Stop abort it.
     const controller = new AbortController();
+    // The text streamed so far, once there is some: the stream's last update repeats it, marked done.
+    const streamed = { id: randomUUID(), text: undefined as string | undefined };
+    let stoppedByPerson = false;
+    this.#running.set(streamed.id, {
+      serverId: context.serverId,
+      taskId: context.taskId,
+      stop: () => {
+        stoppedByPerson = true;
+        controller.abort(new Error('stopped by the person'));
+      }
+    });
     let expiredAfterMs: number | undefined;
     const watchdog = new Watchdog(this.#clock, (ms) => {
       expiredAfterMs = ms;
@@ -183,15 +224,15 @@ export class LlmSamplingRunner implements SamplingRunner {
     const interrupted = (): ProviderFailure | undefined =>
       context.signal.aborted
         ? cancelled()
-        : expiredAfterMs !== undefined
-          ? timeoutFailure(subject, expiredAfterMs)
-          : undefined;
+        : stoppedByPerson
+          ? stoppedFailure()
+          : expiredAfterMs !== undefined
+            ? timeoutFailure(subject, expiredAfterMs)
+            : undefined;
     const classify = (error: unknown) => interrupted() ?? classifyProviderError(error, subject);
 
     const firstByteMs = this.#options.firstByteTimeoutMs ?? 120_000;
     const idleMs = this.#options.idleTimeoutMs ?? 60_000;
-    // The text streamed so far, once there is some: the stream's last update repeats it, marked done.
-    const streamed = { id: randomUUID(), text: undefined as string | undefined };
     try {
       const stream = await withRetries(
         async () => {
@@ -263,6 +304,7 @@ export class LlmSamplingRunner implements SamplingRunner {
       if (found.kind === 'cancelled' && context.signal.aborted) return cancelledOutcome(context.signal);
       return this.#failureOutcome(found, provider, chosen.model, apiKey, answered);
     } finally {
+      this.#running.delete(streamed.id);
       watchdog.disarm();
       context.signal.removeEventListener('abort', onAbort);
       if (streamed.text !== undefined)
@@ -338,7 +380,8 @@ export class LlmSamplingRunner implements SamplingRunner {
     const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
     if (found.status !== undefined) data['status'] = found.status;
     const message = redactSecrets(found.message, [apiKey]);
-    if (found.kind !== 'cancelled') answered?.(message);
+    // A cancel or the person's Stop is no answer of the provider's.
+    if (found.kind !== 'cancelled' && found.kind !== 'stopped') answered?.(message);
     return { type: 'error', error: { code: JsonRpcCode.InternalError, message, data } };
   }
 }

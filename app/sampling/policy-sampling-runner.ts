@@ -16,7 +16,7 @@ import {
   type Withdrawn
 } from './approval-gate.js';
 import { WAITING_IN_INBOX, type OriginLookup } from '../inbox/inbox-runners.js';
-import { failureForServer, failureNote } from './server-failure.js';
+import { failureForServer, failureNote, runFailureKindOf } from './server-failure.js';
 import { cancelledOutcome } from './llm-sampling-runner.js';
 import type { ModelChoice } from './model-selection.js';
 import type { SamplingAudit, SamplingAuditEvent } from './sampling-audit.js';
@@ -265,14 +265,25 @@ export class PolicySamplingRunner implements SamplingRunner {
       context.annotate?.({ phase: 'model', providerId: choice.providerId, model: choice.model });
       outcome = await sampler.run(approvedParams, context, choice);
       if (outcome.type !== 'error') break;
-      this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: outcome.error.message });
+      // The person's Stop ends the run as a failure of its own: what the model had written is
+      // not sent (a cut-off answer), and the request is theirs again, as after any failed run.
+      const stopped = runFailureKindOf(outcome.error) === 'stopped';
+      this.#audit(context, 'sampling.llm', stopped ? 'stopped' : 'failed', {
+        ...at(choice),
+        reason: outcome.error.message
+      });
       if (context.signal.aborted) return outcome;
       if (policy.mode === 'ask') {
         // A failed run a person approved (an overloaded or unreachable provider, a model that
         // refused the request) is not the end of the request: it goes back to them, to try
         // again, on another model or changed, or to decline. The server waits meanwhile.
-        failure = runFailure(outcome.error.message, choice, this.#clock);
+        failure = { ...runFailure(outcome.error.message, choice, this.#clock), ...(stopped && { stopped: true }) };
         continue;
+      }
+      // Stopped by the person where nobody was asked first: they know, and no notice says it again.
+      if (stopped) {
+        context.annotate?.(failureNote(outcome.error.message));
+        return { type: 'error', error: failureForServer(outcome.error) };
       }
       const told = {
         serverId: context.serverId,

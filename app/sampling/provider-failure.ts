@@ -18,6 +18,7 @@ export const PROVIDER_FAILURE_KINDS = [
   'unreachable',
   'dropped',
   'cancelled',
+  'stopped',
   'bad-response'
 ] as const;
 export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
@@ -174,6 +175,14 @@ export function droppedFailure(subject: FailureSubject): ProviderFailure {
     message: `The connection to ${subject.providerName} (${hostOf(subject.baseURL)}) dropped before the model finished.`,
     retryable: false
   };
+}
+
+/**
+ * The failure of a run the person stopped while the model wrote (the Inbox's Stop): not the
+ * provider's doing, so it says nothing of how the provider answers.
+ */
+export function stoppedFailure(): ProviderFailure {
+  return { kind: 'stopped', message: 'Stopped by you.', retryable: false };
 }
 
 /** The failure for a provider that stopped sending within the allowed time. */

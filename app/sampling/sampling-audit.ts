@@ -8,7 +8,7 @@ import type { SamplingRequestPart, SamplingResultPart } from '../contract/reques
  *   `cancelled` while waiting, `interrupted` by Taskdesk closing while it waited: it waits
  *   again at the next start, `withdrawn` by Taskdesk because the task it was asked for ended,
  *   `written-by-you`: the person wrote the answer instead, and no model ran);
- * - `sampling.llm`: what the model call ended with (`completed`, `failed`);
+ * - `sampling.llm`: what the model call ended with (`completed`, `failed`, `stopped` by the person);
  * - `sampling.completion`: the person's review of the answer (`approved`,
  *   `approved-with-edits`, `rejected`, `cancelled`, `interrupted`, `withdrawn`).
  *
@@ -63,7 +63,8 @@ export type SamplingAuditDecision =
   | 'withdrawn'
   | 'written-by-you'
   | 'completed'
-  | 'failed';
+  | 'failed'
+  | 'stopped';
 
 /** Where audit events go; the host writes them to its audit log. */
 export type SamplingAudit = (event: SamplingAuditEvent) => void;

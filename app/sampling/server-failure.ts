@@ -47,6 +47,8 @@ export function serverFailureMessage(kind: RunFailureKind): string {
       return 'Taskdesk could not run the model: its provider returned an answer Taskdesk could not use.';
     case 'cancelled':
       return 'Sampling was cancelled.';
+    case 'stopped':
+      return 'Taskdesk could not run the model: the person using Taskdesk stopped it before it finished.';
     default:
       return assertNever(kind, 'Unknown provider failure kind');
   }

@@ -13,6 +13,7 @@ import { useUnloadedWords } from '../components/unloaded-words.js';
 import { ExchangesWaiting } from './exchange-waiting-card.js';
 import { focusCard } from './show-card.js';
 import { apartLast, earlierProcessIds } from './answer-delivery.js';
+import type { LiveStream } from '../store/desk-state.js';
 
 /** How many cards the inbox shows at first, and how many more each "Show more" adds. */
 export const INBOX_PAGE = 50;
@@ -127,6 +128,32 @@ export function InboxScreen({
     }
   }, []);
 
+  /**
+   * A model the person stopped from its live card, which goes with its Stop: the request back
+   * (under "ask", the run having ended "Stopped by you") takes the focus, at once if it is back
+   * already; else the heading holds it until the request (or the next card) comes.
+   */
+  const focusAfterStop = useCallback(
+    (stream: LiveStream) => {
+      const back = store
+        .getState()
+        .inbox.find(
+          (item) =>
+            item.serverId === stream.serverId &&
+            (stream.taskId === undefined || item.taskId === stream.taskId) &&
+            item.draft?.lastFailure?.stopped === true
+        );
+      const card = back && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(back.id)}"]`);
+      if (card) {
+        focusCard(card);
+        return;
+      }
+      heading.current?.focus();
+      parked.current = true;
+    },
+    [store]
+  );
+
   useLayoutEffect(() => {
     const before = previous.current;
     previous.current = inbox;
@@ -218,7 +245,7 @@ export function InboxScreen({
         Press <kbd>?</kbd> for the keys of the Inbox.
       </p>
       <InboxKeys list={cards} active={active} onHint={setKeyHint} />
-      <LiveStreams />
+      <LiveStreams onStopped={focusAfterStop} />
       {/* Not a live region: the answer was announced when it was sent. */}
       {lastAnswered ? (
         <p className="inbox-answered muted" ref={answeredLine}>

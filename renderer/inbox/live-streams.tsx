@@ -1,29 +1,99 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { ActionError, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { ShortId } from '../components/short-id.js';
-import { useDeskState } from '../shell/desk-context.js';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
+import type { LiveStream } from '../store/desk-state.js';
 
-/** Models writing an answer now, with their text so far; hidden when none is. */
-export function LiveStreams() {
+/**
+ * Models writing an answer now, with their text so far; hidden when none is. Each has a Stop,
+ * which ends its run ("Stopped by you."): what it wrote is not sent, and a request the person
+ * approved is back in the Inbox, to try again or answer otherwise. `onStopped` is told once a
+ * stop is taken while the focus was on its button, which goes with the card.
+ */
+export function LiveStreams({ onStopped }: { onStopped?: (stream: LiveStream) => void }) {
   const live = useDeskState((state) => state.live);
-  const servers = useDeskState((state) => state.servers);
   const streams = useMemo(() => Object.values(live), [live]);
   return (
     <ul className="cards live-list" aria-label="Models writing now" hidden={streams.length === 0}>
       {streams.map((stream) => (
-        <li key={stream.key} className="card live-item" data-live-task-id={stream.taskId}>
-          <p className="meta">
-            <strong>{stream.model}</strong>
-            {` is writing for ${servers.find((server) => server.id === stream.serverId)?.name ?? stream.serverId}`}
-            {stream.taskId ? (
-              <>
-                {' · task '}
-                <ShortId id={stream.taskId} />
-              </>
-            ) : null}
-          </p>
-          <p className="live-text">{stream.text}</p>
-        </li>
+        <LiveStreamCard key={stream.key} stream={stream} onStopped={onStopped} />
       ))}
     </ul>
+  );
+}
+
+function LiveStreamCard({
+  stream,
+  onStopped
+}: {
+  stream: LiveStream;
+  onStopped: ((stream: LiveStream) => void) | undefined;
+}) {
+  const { client, store, announce } = useDesk();
+  const serverName = useDeskState(
+    (state) => state.servers.find((server) => server.id === stream.serverId)?.name ?? stream.serverId
+  );
+  const [busy, setBusy] = useState(false);
+  const failure = useFailure();
+  const button = useRef<HTMLButtonElement>(null);
+
+  const stop = async () => {
+    if (busy) return;
+    failure.clear();
+    setBusy(true);
+    try {
+      const { stopped } = await client.call('sampling.stop', {
+        serverId: stream.serverId,
+        ...(stream.taskId !== undefined ? { taskId: stream.taskId } : { streamId: stream.key })
+      });
+      if (!stopped) {
+        announce(`${stream.model} had finished already.`);
+        return;
+      }
+      announce(`Stopped ${stream.model}.`);
+      // Run without asking, the request is not back in the Inbox to say what happened: said here.
+      const policy = store.getState().policies[stream.serverId];
+      if (policy !== undefined && policy.mode !== 'ask')
+        store.dispatch({
+          type: 'inbox-answered',
+          text: `You stopped ${stream.model}; ${serverName} was told it did not finish.`
+        });
+      const focus = document.activeElement;
+      if (focus === button.current || focus === document.body || focus === null) onStopped?.(stream);
+    } catch (thrown) {
+      failure.fail(`${stream.model} was not stopped.`, thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className="card live-item" data-live-task-id={stream.taskId}>
+      <p className="meta">
+        <strong>{stream.model}</strong>
+        {` is writing for ${serverName}`}
+        {stream.taskId ? (
+          <>
+            {' · task '}
+            <ShortId id={stream.taskId} />
+          </>
+        ) : null}
+      </p>
+      <p className="live-text">{stream.text}</p>
+      <ActionError failure={failure.failure} onDismiss={failure.clear} />
+      <div className="actions">
+        <button
+          type="button"
+          ref={button}
+          className="small"
+          aria-label={`Stop ${stream.model} writing for ${serverName}`}
+          {...busyProps(busy)}
+          onClick={() => void stop()}
+        >
+          ■ Stop
+        </button>
+      </div>
+    </li>
   );
 }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { saveUnreachableProvider } from '../support/assistant-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
@@ -26,7 +27,11 @@ describe('an approval card on a failing provider, in headless Chromium against t
     assert.equal(tested.ok, false);
   });
 
-  after(() => d?.close());
+  let llm: FakeOpenAIServer | undefined;
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
 
   it('says beside the provider and model that the provider’s last call failed, with a link to its card', async () => {
     const reply = peer.server
@@ -51,6 +56,46 @@ describe('an approval card on a failing provider, in headless Chromium against t
     await page.goBack();
     await approval.getByRole('button', { name: 'Reject' }).click();
     await reply;
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('starts the picker on the first provider that is not failing, and runs the request there when approved', async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    // After the failing one in the person's order: Taskdesk's draft is still the first provider's.
+    await d.fixture.host.call('providers.save', {
+      id: 'working',
+      name: 'Working',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
+    llm.enqueue({ kind: 'text', tokens: ['Hi', ' there'] });
+    const reply = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      )
+      .catch((error: unknown) => error);
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Say hello').waitFor();
+    await approval
+      .getByText(
+        'Working · fake-small — instead of Broken local · gpt-test, whose last call failed: the first provider that is not failing'
+      )
+      .waitFor();
+    assert.equal(await approval.getByLabel('Provider').inputValue(), 'working');
+    assert.equal(await approval.getByLabel('Model').inputValue(), 'fake-small');
+    assert.equal(await approval.locator('.provider-failing').count(), 0, 'the provider chosen does not fail');
+
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    const answered = await reply;
+    assert.equal((answered as { model?: string }).model, 'fake-small');
+    assert.equal(llm.chatRequests.length, 1, 'the request ran on the provider that answers');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -316,6 +316,9 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: false } });
     const saved = { baseURL: llm.baseURL, models: [{ name: 'fake-small' }, { name: 'fake-large' }] };
     await fixture.host.call('providers.save', { id: 'other', name: 'Other LLM', ...saved, defaultModel: 'fake-large' });
+    // Fake LLM's last run failed (the tests above): answering again, it is where the card starts,
+    // not the first provider that is not failing.
+    assert.equal((await fixture.host.call('providers.test', { providerId: 'fake' })).ok, true);
     try {
       await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
       llm.enqueue({ kind: 'text', tokens: ['From', ' other'] });

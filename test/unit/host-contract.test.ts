@@ -295,6 +295,10 @@ describe('host API contract', () => {
         policy: { mode: 'auto', reviewCompletion: false }
       });
       assert.deepEqual(policy, { mode: 'auto', reviewCompletion: false });
+      // No model writes for it now: nothing to stop (the Stop itself: test/integration/sampling-stop.test.ts).
+      assert.deepEqual(await drive('sampling.stop', { serverId: 'inbound', taskId: 'no-such-task' }), {
+        stopped: false
+      });
     });
 
     it('history.*', async () => {

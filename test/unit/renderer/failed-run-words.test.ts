@@ -56,4 +56,13 @@ describe('what the card of a failed model run says', () => {
       /Try it again, on another model or with the request changed, write the reply yourself, or reject it\.$/
     );
   });
+
+  it('says the person stopped the run, and that what the model wrote was not sent, rather than a failure', () => {
+    const asked = item({ taskId: 't1' });
+    const stopped = { ...failure, message: 'Stopped by you.', stopped: true as const };
+    assert.match(
+      failedRunText(asked, stopped, answerDelivery(asked, ready('2026-12-03T09:00:00.000Z')), now),
+      /^You stopped tiny-model \(Local LLM\) at .+, before it finished; what it had written was not sent\. Try it again, on another model or with the request changed, write the reply yourself, or reject it; Everything waits meanwhile\.$/
+    );
+  });
 });

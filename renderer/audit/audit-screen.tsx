@@ -176,7 +176,7 @@ export function AuditScreen({
           <tbody>
             {(entries ?? []).map((entry, index) => (
               <tr key={`${entry.at}\0${index}`}>
-                <td>
+                <td className="when">
                   <DateTime iso={entry.at} />
                 </td>
                 {/* The sentence to read; the type as written (what search, filters and export use) under it. */}

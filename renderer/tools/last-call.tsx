@@ -4,6 +4,8 @@ import { statusLabel } from '../components/status-words.js';
 import { DateTime } from '../components/date-time.js';
 import { endLabel } from '../history/cancelled-label.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
+import { isTerminal } from '../store/task-status.js';
 
 /** How many of a server's latest tool calls History is asked for: the last call of each tool among them. */
 export const LAST_CALLS_READ = 500;
@@ -68,12 +70,27 @@ export function useLastCalls(serverId: string | undefined, active: boolean): Rea
 
 const NONE: ReadonlyMap<string, HistorySummary> = new Map();
 
-/** "Last called at <time>: completed — see it in History", on a tool's card. */
+/**
+ * "Last called at <time>: completed — see it in History", on a tool's card; for a task still
+ * running, "see it on Tasks", where it is followed live (its History entry's id is its Tasks key,
+ * `requested:<outboundId>`): "input required — see it in History" sent a person to a record of
+ * what was waiting for them.
+ */
 export function LastCallLine({ entry }: { entry: HistorySummary }) {
+  const running = useDeskState((state) => {
+    const task = entry.id.startsWith(REQUESTED) ? state.outbound[entry.id.slice(REQUESTED.length)] : undefined;
+    return task !== undefined && !isTerminal(task.state);
+  });
   return (
     <p className="muted small-text tool-last-call">
       Last called at <DateTime iso={entry.createdAt} />: {lastCallStatus(entry)} —{' '}
-      <a href={historyHref(entry.id)}>see it in History</a>
+      {running ? (
+        <a href={taskDetailHref(entry.id)}>see it on Tasks</a>
+      ) : (
+        <a href={historyHref(entry.id)}>see it in History</a>
+      )}
     </p>
   );
 }
+
+const REQUESTED = requestedTaskKey('');

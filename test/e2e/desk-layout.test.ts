@@ -694,6 +694,13 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       serverId: 'desk',
       detail: { conversationId, tool: 'echo', decision: 'approve', arguments: { message: 'hello' } }
     });
+    // A long sentence beside it, as a research tool's task makes: its Event column took the room.
+    const longId = randomUUID();
+    d.fixture.host.audit.record({
+      type: 'tool.call-ended',
+      serverId: 'desk',
+      detail: { tool: 'simulate-research-query', outcome: 'task', outboundId: `ob-${longId}`, callId: 'c1' }
+    });
     d.fixture.host.audit.flush();
     try {
       await page.getByRole('link', { name: 'Audit log', exact: true }).click();
@@ -710,6 +717,9 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
         decision.locator('dd').boundingBox()
       ]);
       assert.equal(Math.round(name!.y), Math.round(value!.y));
+      // Its time on one line: "PM" went to a line of its own beside an Event column with room.
+      const times = page.locator('table.audit tr', { hasText: new RegExp(`${conversationId}|${longId}`) });
+      assert.deepEqual(await textLines(times.locator('td.when time')), [1, 1]);
     } finally {
       await page.setViewportSize({ width: 800, height: 900 });
     }

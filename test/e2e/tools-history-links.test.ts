@@ -96,6 +96,16 @@ describe('Tools and History link to each other, in headless Chromium against the
     await live.click();
     const taskDetail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
     await taskDetail.getByRole('heading', { name: 'slow', exact: true }).waitFor();
+
+    // The tool's card on Tools sends a person to it live as well, not to its record in History.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
+    const toolsScreen = page.getByRole('region', { name: 'Tools' });
+    await toolsScreen.getByLabel('Server', { exact: true }).selectOption('queue');
+    const line = toolsScreen.locator('li.tool[data-tool-server="queue"][data-tool="slow"] .tool-last-call');
+    const onTasks = line.getByRole('link', { name: 'see it on Tasks' });
+    await onTasks.waitFor();
+    assert.equal(await onTasks.getAttribute('href'), `#tasks/${encodeURIComponent(key)}`);
+    assert.equal(await line.getByRole('link', { name: 'see it in History' }).count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });

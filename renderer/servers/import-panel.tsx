@@ -4,7 +4,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
-import { foundWords } from './import-words.js';
+import { foundWords, lookedWords } from './import-words.js';
 import { ImportSourceCard } from './import-source-card.js';
 
 const lines = (text: string) =>
@@ -62,16 +62,19 @@ export function ImportPanel() {
 
   const readable = sources?.filter((source) => source.exists) ?? [];
   const missing = sources?.filter((source) => !source.exists) ?? [];
+  const lookedIn = sources ? lookedWords(sources, { pasted: lookedPasted.trim() !== '' }) : [];
   return (
     <section className="import-panel" aria-labelledby="heading-import">
-      {/* Focusable for the first run's link to it (`#servers/import`), not a stop of Tab. */}
-      <h3 id="heading-import" tabIndex={-1}>
-        Import from other apps
-      </h3>
-      <p className="field-hint">
-        Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Those found start ticked, but for
-        those Taskdesk has already: untick any you do not want. Nothing is added until you press Import.
-      </p>
+      <div className="import-intro">
+        {/* Focusable for the first run's link to it (`#servers/import`), not a stop of Tab. */}
+        <h3 id="heading-import" tabIndex={-1}>
+          Import from other apps
+        </h3>
+        <p className="field-hint">
+          Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Servers found start ticked,
+          except those Taskdesk has already. Untick any you do not want. Nothing is added until you press Import.
+        </p>
+      </div>
       <div className="field-row">
         <FieldFrame
           name="projects"
@@ -111,7 +114,7 @@ export function ImportPanel() {
           {foundWords(sources)}
         </h4>
       ) : null}
-      {sources ? (
+      {readable.length > 0 ? (
         <ul className="cards import-sources" aria-labelledby="heading-import-found">
           {readable.map((source) => (
             <ImportSourceCard
@@ -135,15 +138,12 @@ export function ImportPanel() {
           {error}.
         </p>
       ))}
-      {missing.some((source) => source.error === undefined) ? (
-        <p className="muted small-text">
-          Not found:{' '}
-          {missing
-            .filter((source) => source.error === undefined)
-            .map((source) => source.path)
-            .join(', ')}
+      {/* Where no config was: information, quiet (after a paste, the apps' places are left out). */}
+      {lookedIn.map((words) => (
+        <p key={words} className="muted small-text import-looked">
+          {words}
         </p>
-      ) : null}
+      ))}
     </section>
   );
 }

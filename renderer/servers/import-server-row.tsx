@@ -31,6 +31,7 @@ export interface ImportServerRowProps {
 export function ImportServerRow({ server, picked, added, fate, secrets, onPick, onSecrets }: ImportServerRowProps) {
   const id = useFieldId(`pick-${server.key}`);
   const entries = server.transport === 'stdio' ? server.env : server.headers;
+  const importable = server.problem === undefined;
   return (
     <li className="import-server" data-key={server.key}>
       <div className="checkbox-row">
@@ -38,23 +39,24 @@ export function ImportServerRow({ server, picked, added, fate, secrets, onPick, 
           id={id}
           type="checkbox"
           checked={picked}
-          disabled={server.problem !== undefined}
+          disabled={!importable}
           onChange={(event) => onPick(event.target.checked)}
         />
         <label htmlFor={id}>
           <strong>{server.key}</strong>{' '}
           {/* A transport Taskdesk cannot speak (SSE) is not badged as one it can: the reason below says what it is. */}
           <span className="kind-tag">
-            {server.problem !== undefined ? 'cannot be imported' : server.transport === 'stdio' ? 'stdio' : 'HTTP'}
+            {!importable ? 'cannot be imported' : server.transport === 'stdio' ? 'stdio' : 'HTTP'}
           </span>
         </label>
       </div>
-      {/* An entry with no command (or no URL) has nothing to show there: said in words, not as an empty quote. */}
+      {/* An entry with no command (or no URL) has nothing to show there, not even an empty quote: the
+          reason it cannot be imported says so ("command" is missing), and words say it if none does. */}
       {server.target !== '' ? (
         <code className="url">{server.target}</code>
-      ) : (
+      ) : importable ? (
         <p className="small-text">{server.transport === 'stdio' ? 'No command given.' : 'No URL given.'}</p>
-      )}
+      ) : null}
       {/* Imported from here, it says what became of it; picked again, what importing it again would do. */}
       {added && !picked ? <ImportedNote added={added} /> : fate ? <p className="small-text">{fate}</p> : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
@@ -71,20 +73,27 @@ export function ImportServerRow({ server, picked, added, fate, secrets, onPick, 
               <li key={entry.name} className="checkbox-row">
                 <code>{entry.name}</code>
                 {entry.value !== undefined ? <span className="muted">= {entry.value}</span> : null}
-                <input
-                  id={box}
-                  type="checkbox"
-                  checked={forced || secrets.includes(entry.name)}
-                  disabled={forced}
-                  onChange={(event) =>
-                    onSecrets(
-                      event.target.checked ? [...secrets, entry.name] : secrets.filter((name) => name !== entry.name)
-                    )
-                  }
-                />
-                <label htmlFor={box}>
-                  Keep in the key store<span className="sr-only"> ({entry.name})</span>
-                </label>
+                {/* Where it is kept is a choice of importing: a server that cannot be imported offers none. */}
+                {importable ? (
+                  <>
+                    <input
+                      id={box}
+                      type="checkbox"
+                      checked={forced || secrets.includes(entry.name)}
+                      disabled={forced}
+                      onChange={(event) =>
+                        onSecrets(
+                          event.target.checked
+                            ? [...secrets, entry.name]
+                            : secrets.filter((name) => name !== entry.name)
+                        )
+                      }
+                    />
+                    <label htmlFor={box}>
+                      Keep in the key store<span className="sr-only"> ({entry.name})</span>
+                    </label>
+                  </>
+                ) : null}
               </li>
             );
           })}

@@ -11,7 +11,7 @@ import { buildRenderer, openDesk } from './renderer-build.js';
 
 /**
  * What an import starts with: every server that can be imported ticked, one that cannot left
- * unticked with its reason (an entry with no command says so, not an empty quote), and a heading
+ * unticked with its reason (an entry with no command says so once, not as an empty quote), and a heading
  * that counts the servers to import apart from those that cannot be.
  */
 describe('the Servers screen: what an import starts with', () => {
@@ -129,13 +129,16 @@ describe('the Servers screen: what an import starts with', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it('says of an entry with no command that it has none, not an empty quote', async () => {
+  it('says once of an entry with no command that it has none (why it cannot be imported), not as an empty quote', async () => {
     for (const [source, key] of [
       [claude(), 'half'],
       [pasted(), 'empty']
     ] as const) {
-      assert.doesNotMatch((await row(source, key).textContent()) ?? '', /''/);
-      await row(source, key).getByText('No command given.', { exact: true }).waitFor();
+      const text = (await row(source, key).textContent()) ?? '';
+      assert.doesNotMatch(text, /''/);
+      // Its reason says the command is missing: not "No command given." as well.
+      assert.doesNotMatch(text, /No command given/);
+      await row(source, key).getByText('Cannot be imported: "command" is missing', { exact: true }).waitFor();
     }
     // One with a command shows it as before.
     await row(pasted(), 'local').getByText('taskdesk-e2e-no-such-local --stdio', { exact: true }).waitFor();

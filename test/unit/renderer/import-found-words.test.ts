@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ImportedServer, ImportSource } from '../../../app/contract/server-settings.js';
-import { foundWords } from '../../../renderer/servers/import-words.js';
+import { foundWords, lookedWords } from '../../../renderer/servers/import-words.js';
 
 const found = (key: string, problem?: string): ImportedServer => ({
   key,
@@ -52,5 +52,77 @@ describe('the heading of what an import found', () => {
   it('counts only the configs that were there', () => {
     assert.equal(foundWords([config([]), config([], false)]), 'Found no servers to import in 1 config.');
     assert.equal(foundWords([config([], false)]), 'Found no configs to import from.');
+  });
+});
+
+const place = (kind: ImportSource['kind'], label: string, file: string, exists = false): ImportSource => ({
+  kind,
+  label,
+  path: file.startsWith('/') ? file : `/home/ada/${file}`,
+  exists,
+  servers: [],
+  inputs: []
+});
+const apps = (found: readonly string[] = []): ImportSource[] =>
+  (
+    [
+      ['claude-desktop', 'Claude Desktop', '.config/Claude/claude_desktop_config.json'],
+      ['cursor', 'Cursor', '.cursor/mcp.json'],
+      ['vscode-user', 'VS Code (user settings)', '.config/Code/User/settings.json'],
+      ['vscode-user', 'VS Code (user mcp.json)', '.config/Code/User/mcp.json']
+    ] as const
+  ).map(([kind, label, file]) => place(kind, label, file, found.includes(file)));
+const pastedConfig: ImportSource = { kind: 'pasted', label: 'Pasted JSON', exists: true, servers: [], inputs: [] };
+
+describe('where a look found no config', () => {
+  it('names the apps and their places when none keeps a config here', () => {
+    assert.deepEqual(lookedWords(apps(), { pasted: false }), [
+      'Looked for Claude Desktop, Cursor and VS Code configs in: /home/ada/.config/Claude/claude_desktop_config.json, /home/ada/.cursor/mcp.json, /home/ada/.config/Code/User/settings.json and /home/ada/.config/Code/User/mcp.json (none there).'
+    ]);
+  });
+
+  it('says only the places with nothing there when some app keeps a config', () => {
+    assert.deepEqual(
+      lookedWords(apps(['.config/Claude/claude_desktop_config.json', '.config/Code/User/settings.json']), {
+        pasted: false
+      }),
+      ['Looked in: /home/ada/.cursor/mcp.json and /home/ada/.config/Code/User/mcp.json (no config there).']
+    );
+    assert.deepEqual(
+      lookedWords(
+        apps([
+          '.config/Claude/claude_desktop_config.json',
+          '.cursor/mcp.json',
+          '.config/Code/User/settings.json',
+          '.config/Code/User/mcp.json'
+        ]),
+        {
+          pasted: false
+        }
+      ),
+      []
+    );
+  });
+
+  it('leaves out the apps’ places after a pasted config, but not a project folder’s file', () => {
+    const project = place('cursor-project', 'Cursor project /work/site', '/work/site/.cursor/mcp.json');
+    assert.deepEqual(lookedWords([...apps(), pastedConfig], { pasted: true }), []);
+    assert.deepEqual(lookedWords([...apps(), project, pastedConfig], { pasted: true }), [
+      'Looked in: /work/site/.cursor/mcp.json (no config there).'
+    ]);
+    assert.deepEqual(
+      lookedWords([...apps(), project], { pasted: false }).at(-1),
+      'Also looked in: /work/site/.cursor/mcp.json (no config there).'
+    );
+  });
+
+  it('leaves out a project folder that is not there: its error says so', () => {
+    const gone = {
+      ...place('vscode-workspace', 'VS Code workspace /gone', '/gone/.vscode/mcp.json'),
+      error: 'The folder /gone does not exist'
+    };
+    assert.deepEqual(lookedWords([...apps(['.cursor/mcp.json']), gone], { pasted: false }), [
+      'Looked in: /home/ada/.config/Claude/claude_desktop_config.json, /home/ada/.config/Code/User/settings.json and /home/ada/.config/Code/User/mcp.json (no config there).'
+    ]);
   });
 });

@@ -5,13 +5,21 @@ import { useDesk } from '../shell/desk-context.js';
 const KEYS: Array<[string, string]> = [
   ['j or ↓', 'Next item'],
   ['k or ↑', 'Previous item'],
-  ['Enter or o', 'Open the item: focus its first field (from the heading: go to the first item)'],
+  ['Enter or o', 'Open the item: focus its first field'],
   ['Escape', 'From a field, back to its item (then a, d and x work again)'],
-  ['a', 'Approve or submit the item (from the heading: go to the first item)'],
-  ['d', 'Decline or reject the item (from the heading: go to the first item)'],
-  ['x', 'Dismiss a question: no choice made, the server may ask again (from the heading: go to the first item)'],
+  ['a', 'Approve or submit the item'],
+  ['d', 'Decline or reject the item'],
+  ['x', 'Dismiss a question: no choice made, the server may ask again'],
   ['?', 'Show these keys']
 ];
+
+/**
+ * What Enter, o, a, d and x do before an item has the focus, said once under the list: it was
+ * said after each of them, as "(from the heading: go to the first item)", which did not say
+ * which heading.
+ */
+const FROM_THE_TOP =
+  'When no item has the focus yet (as when you open the Inbox), Enter, o, a, d and x go to the first item; press a, d or x again there to act on it.';
 
 /** The Inbox's cards, in the order shown: a request waiting for the person, then each question. */
 const CARD = '[data-exchange-id], [data-inbox-id]';
@@ -189,6 +197,7 @@ export function InboxKeys({
           </div>
         ))}
       </dl>
+      <p className="muted small-text">{FROM_THE_TOP}</p>
       <button type="button" onClick={() => help.current?.close()}>
         Close
       </button>

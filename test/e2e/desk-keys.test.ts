@@ -156,8 +156,16 @@ describe('the Inbox from the keyboard', () => {
       );
     assert.deepEqual(
       rows.find(([key]) => key === 'x'),
-      ['x', 'Dismiss a question: no choice made, the server may ask again (from the heading: go to the first item)']
+      ['x', 'Dismiss a question: no choice made, the server may ask again']
     );
+    // What the keys do before an item has the focus is said once, under the list, naming where the focus is.
+    await help
+      .getByText(
+        'When no item has the focus yet (as when you open the Inbox), Enter, o, a, d and x go to the first item; press a, d or x again there to act on it.',
+        { exact: true }
+      )
+      .waitFor();
+    assert.doesNotMatch((await help.locator('dl').textContent()) ?? '', /from the heading/);
     // Each key is listed once: x is no other key's.
     assert.equal(new Set(rows.map(([key]) => key)).size, rows.length);
     await page.keyboard.press('Escape');

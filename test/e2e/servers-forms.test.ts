@@ -217,6 +217,15 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await card.getByText(process.execPath, { exact: true }).waitFor();
     await card.getByText('Server output (stderr)').click();
     await card.getByLabel('stderr of Echo').getByText('env-echo started with token [redacted]').waitFor();
+    // Refresh under the output keeps a gap from its box (it touched it).
+    const [box, refresh] = await Promise.all([
+      card.getByLabel('stderr of Echo').boundingBox(),
+      card.getByRole('button', { name: 'Refresh stderr of Echo' }).boundingBox()
+    ]);
+    assert.ok(
+      refresh!.y - (box!.y + box!.height) >= 6,
+      `Refresh ${refresh!.y - (box!.y + box!.height)} px under the output`
+    );
   });
 
   it('edits a server: every field, a header kept as a secret that is never shown back, the protocol pin', async () => {

@@ -85,7 +85,8 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
         </p>
       ) : null}
       <form className="answer-form" noValidate aria-busy={answering.busy} onSubmit={(event) => event.preventDefault()}>
-        <p>
+        {/* The sentence and its link in one block: as two, the form's gap and their margins put 46 px between them. */}
+        <p className="url-intro">
           {openable ? (
             <>
               This opens a page on <strong>{url.host}</strong>:
@@ -93,8 +94,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
           ) : (
             'The server sent a link that cannot be opened safely:'
           )}
-        </p>
-        <p>
+          <br />
           <code className="url">{rawUrl || '(no URL)'}</code>
         </p>
         <LinkWarning sentences={warnings} />

@@ -355,6 +355,15 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await card.waitFor();
     assert.equal(await card.locator('code.url').textContent(), link);
     assert.match((await card.textContent()) ?? '', /This opens a page on accounts\.example\.test/);
+    // The link right under its sentence (46 px of form gap and margins were between them).
+    const [sentence, shown] = await Promise.all([
+      card.locator('.url-intro strong').boundingBox(),
+      card.locator('code.url').boundingBox()
+    ]);
+    assert.ok(
+      shown!.y - (sentence!.y + sentence!.height) <= 12,
+      `the link ${shown!.y - (sentence!.y + sentence!.height)} px under its sentence`
+    );
     assert.equal(
       await card.getByRole('note', { name: 'Check this link' }).count(),
       0,

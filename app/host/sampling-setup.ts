@@ -25,7 +25,7 @@ import { SamplingPolicySchema, defaultSamplingPolicy, type SamplingPolicy } from
 import { assertToolBalance } from '../sampling/tool-balance.js';
 import { anyModel } from '../contract/model-names.js';
 import { testConnection, type ConnectionTestResult } from '../sampling/test-connection.js';
-import { localModels } from '../sampling/local-model.js';
+import { checkModelFile, localModels, LocalModelError, type ModelFileProblem } from '../sampling/local-model.js';
 import type { JsonFileStoreFactory } from '../store/json-file-store.js';
 import { openVersionedDocument, type OpenedDocument } from '../store/versioned-document.js';
 
@@ -240,7 +240,16 @@ export class SamplingSetup {
    */
   async saveProvider(params: ProviderSaveParams): Promise<SavedProvider> {
     const { mode, ...config } = params;
-    const before = this.registry.get(config.id)?.modelFile;
+    const stored = this.registry.get(config.id);
+    const before = stored?.modelFile;
+    // A model file's path that is new (an add) or changed (an edit) must name a GGUF file: else the
+    // save is refused on the Model file field, nothing saved, and the person fixes the typo in the
+    // form they typed it in. A path kept as it was is not checked: its file may have gone since (a
+    // disk unmounted), and the provider's name and ratings stay editable; the check below says why
+    // it fails, as its card does. (An add under an id in use, or an update of none, is refused by
+    // the registry for that.)
+    if (config.modelFile !== undefined && (mode === 'add' ? !stored : stored && before !== config.modelFile))
+      await refuseUnusableModelFile(config.modelFile);
     let saved: SavedProvider = mode === 'update' ? await this.registry.update(config) : await this.registry.add(config);
     // A model file no provider runs now is freed (its memory is the model's size).
     if (before !== undefined && before !== saved.modelFile) void this.#unloadUnused(before);
@@ -251,9 +260,10 @@ export class SamplingSetup {
     // window and browser mode share this core, and so does any other caller of `providers.save`
     // (Detect's one-click add, scripts), so all behave alike; and the listing is checked against
     // the saved provider under the registry's lock (another window may have changed it meanwhile).
-    // The save holds whatever the provider answers; `modelListing` says what it did, or why not.
-    // A model file is checked at every save (its model is named after it, so it always has one):
-    // a path to nothing, or to a file that is no model, is said with the save, not at first use.
+    // The save holds whatever the provider answers (a server that is down is saved all the same);
+    // `modelListing` says what it did, or why not. A model file is checked at every save (its model
+    // is named after it, so it always has one): a new path was checked above, and a kept one whose
+    // file is gone is said with the save, not at first use.
     const asked = saved.models.length === 0 || saved.modelFile !== undefined ? this.registry.get(saved.id) : undefined;
     // The same request as Test connection: it says as much of how the provider answers.
     const answered = asked && this.providerCall(asked.id, 'test');
@@ -376,6 +386,36 @@ export class SamplingSetup {
       ...(this.#options.localProbeTimeoutMs !== undefined && { timeoutMs: this.#options.localProbeTimeoutMs }),
       ...(this.#options.fetch && { fetch: this.#options.fetch })
     });
+  }
+}
+
+/**
+ * What the Model file field says of a new path that names no model file, by what is wrong with it
+ * (see `checkModelFile`).
+ */
+const MODEL_FILE_WORDS: Record<ModelFileProblem, string> = {
+  missing: 'No file at this path.',
+  folder: 'This is a folder, not a model file.',
+  'not-a-file': 'This is not a file.',
+  unreadable: 'Taskdesk cannot read this file.',
+  'not-gguf': 'This file is not a GGUF model file.'
+};
+
+/**
+ * Refuses a model file's path that names no model file Taskdesk can read, said on the form's
+ * Model file field (`data.fields`); the message names the path, for callers without a form.
+ */
+async function refuseUnusableModelFile(modelFile: string): Promise<void> {
+  try {
+    await checkModelFile(modelFile);
+  } catch (error) {
+    if (!(error instanceof LocalModelError) || error.problem === undefined) throw error;
+    const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+    const words =
+      error.problem === 'unreadable' && (code === 'EACCES' || code === 'EPERM')
+        ? 'Taskdesk is not allowed to read this file.'
+        : MODEL_FILE_WORDS[error.problem];
+    throw new HostError(JsonRpcCode.InvalidParams, error.message, { fields: { modelFile: words } });
   }
 }
 

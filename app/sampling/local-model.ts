@@ -33,6 +33,13 @@ import { localModelId } from '../contract/providers.js';
  * llama.cpp's own threads, not on the event loop.
  */
 
+/**
+ * What is wrong with a model file's path, found before anything is loaded (see
+ * {@link checkModelFile}): nothing there, a folder, something else that is no file (a pipe),
+ * a file that cannot be read, or a file that is not GGUF.
+ */
+export type ModelFileProblem = 'missing' | 'folder' | 'not-a-file' | 'unreadable' | 'not-gguf';
+
 /** A failure of the model file itself (missing, not GGUF, would not load), in words for the person. */
 export class LocalModelError extends Error {
   /**
@@ -40,10 +47,34 @@ export class LocalModelError extends Error {
    * model's context), `bad-response` for the file or the model itself.
    */
   readonly kind: 'bad-request' | 'bad-response';
-  constructor(message: string, options?: ErrorOptions & { kind?: 'bad-request' | 'bad-response' }) {
+  /** Set when the path names no usable file: what is wrong with it. */
+  readonly problem: ModelFileProblem | undefined;
+  constructor(
+    message: string,
+    options?: ErrorOptions & { kind?: 'bad-request' | 'bad-response'; problem?: ModelFileProblem }
+  ) {
     super(message, options);
     this.name = 'LocalModelError';
     this.kind = options?.kind ?? 'bad-response';
+    this.problem = options?.problem;
+  }
+}
+
+/**
+ * A request longer than the model's context (a `bad-request`): `withTools` when it offered tools,
+ * whose descriptions take part of the context, so that offering none may be what lets it fit.
+ */
+export class ContextOverflowError extends LocalModelError {
+  readonly withTools: boolean;
+  constructor(contextSize: number, withTools: boolean, options?: ErrorOptions) {
+    super(
+      withTools
+        ? `The conversation, with the descriptions of the tools it offers, does not fit the model's context of ${contextSize} tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context.`
+        : `The conversation does not fit the model's context of ${contextSize} tokens: start a new conversation, or use a model with a larger context.`,
+      { ...options, kind: 'bad-request' }
+    );
+    this.name = 'ContextOverflowError';
+    this.withTools = withTools;
   }
 }
 
@@ -244,12 +275,13 @@ export class LocalModels {
             { cause: error }
           );
         // node-llama-cpp's "The default context shift strategy did not return a history that fits
-        // the context size": the conversation, with the tools' descriptions, is longer than the context.
-        if (/history that fits the context size/.test(errorMessage(error)))
-          throw new LocalModelError(
-            `The conversation, with the descriptions of the tools it offers, does not fit the model's context of ${loaded.context.contextSize} tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context.`,
-            { cause: error, kind: 'bad-request' }
-          );
+        // the context size": the conversation, with the tools' descriptions, is longer than the
+        // context; "Failed to compress chat history for context shift due to a too long prompt":
+        // the person's last message alone is.
+        if (/history that fits the context size|Failed to compress chat history/.test(errorMessage(error)))
+          throw new ContextOverflowError(loaded.context.contextSize, asked.options.functions !== undefined, {
+            cause: error
+          });
         throw new LocalModelError(`The model could not answer: ${errorMessage(error)}`, { cause: error });
       } finally {
         chat?.dispose({ disposeSequence: false });
@@ -326,31 +358,45 @@ export const localModels = new LocalModels();
 
 /**
  * Refuses a file that is missing, not a regular file (a pipe would hold `open` forever),
- * unreadable, or not GGUF, in words; returns what tells this file from another at its path.
+ * unreadable, or not GGUF, in words, with its {@link ModelFileProblem}; returns what tells this
+ * file from another at its path. Reads 4 bytes: it loads nothing.
  */
-async function checkModelFile(modelFile: string): Promise<string> {
+export async function checkModelFile(modelFile: string): Promise<string> {
   let handle;
   try {
     const found = await stat(modelFile);
-    if (!found.isFile()) throw new LocalModelError(`The model file ${modelFile} is not a file.`);
+    if (!found.isFile())
+      throw new LocalModelError(`The model file ${modelFile} is not a file.`, {
+        problem: found.isDirectory() ? 'folder' : 'not-a-file'
+      });
     handle = await open(modelFile, 'r');
   } catch (error) {
     if (error instanceof LocalModelError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
+    // A part of the path that is a file (`ENOTDIR`) names nothing either.
+    const missing = code === 'ENOENT' || code === 'ENOTDIR';
     throw new LocalModelError(
-      code === 'ENOENT'
+      missing
         ? `The model file ${modelFile} was not found.`
         : `The model file ${modelFile} could not be read: ${errorMessage(error)}`,
-      { cause: error }
+      { cause: error, problem: missing ? 'missing' : 'unreadable' }
     );
   }
   try {
     const magic = Buffer.alloc(4);
     const { bytesRead } = await handle.read(magic, 0, 4, 0);
     if (bytesRead < 4 || magic.toString('latin1') !== 'GGUF')
-      throw new LocalModelError(`${modelFile} is not a GGUF model file (it does not start with "GGUF").`);
+      throw new LocalModelError(`${modelFile} is not a GGUF model file (it does not start with "GGUF").`, {
+        problem: 'not-gguf'
+      });
     const found = await handle.stat();
     return `${found.dev}:${found.ino}:${found.size}:${found.mtimeMs}`;
+  } catch (error) {
+    if (error instanceof LocalModelError) throw error;
+    throw new LocalModelError(`The model file ${modelFile} could not be read: ${errorMessage(error)}`, {
+      cause: error,
+      problem: 'unreadable'
+    });
   } finally {
     await handle.close();
   }

@@ -1,5 +1,5 @@
 import type { HostResult, ProviderView } from '../../app/contract/host-api.js';
-import { listsWords } from './model-listing.js';
+import { failureOf, listsWords } from './model-listing.js';
 
 /** Where a "Test connection" stands. */
 export type TestState =
@@ -41,7 +41,7 @@ export function ConnectionTestView({
         <>
           <p>
             <strong>{`${failedWords(file)}: `}</strong>
-            {result.message}
+            {failureOf(result.message, provider.name)}
           </p>
           {/* The message says what failed in words; the HTTP status is the one detail it may not name. */}
           {result.status !== undefined ? <p className="muted small-text">{`HTTP ${result.status}`}</p> : null}

@@ -24,6 +24,16 @@ export function foundSentence(models: readonly string[]): string {
   return `${listsWords(models.length)}: ${named}${more}.`;
 }
 
+/**
+ * A provider's failure as said where its name is already in sight (its card, its form): without
+ * the "<name>: " that a model file's failure starts with, which names the provider elsewhere (the
+ * Inbox, a chat).
+ */
+export function failureOf(message: string, name: string): string {
+  const named = `${name}: `;
+  return message.startsWith(named) ? message.slice(named.length) : message;
+}
+
 /** What the Desk announces after a save that asked the provider for its models. */
 export function listingAnnouncement(listing: ModelListing): string {
   if (!listing.ok) return `No model could be listed: ${listing.message}`;

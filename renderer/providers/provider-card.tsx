@@ -6,7 +6,7 @@ import { DateTime } from '../components/date-time.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { ConnectionTestView, failedWords, type TestState } from './connection-test-view.js';
-import { foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
+import { failureOf, foundSentence, isLocalAddress, type ModelListing } from './model-listing.js';
 import { ratingsText } from './model-rows.js';
 
 /**
@@ -188,14 +188,15 @@ export const ProviderCard = memo(function ProviderCard({
         )}
         {provider.health ? (
           <>
-            <dt>Calls</dt>
+            {/* How its calls went, in words that fit a server and a model file alike. */}
+            <dt>Status</dt>
             <dd className="provider-health">
               {provider.health.ok ? 'Answering since ' : 'Failing since '}
               <DateTime iso={provider.health.since} />
               {provider.health.message !== undefined &&
               // The save's failed listing is in sight only where no model is listed (a model file always has one).
               !failureInSight(test, provider.models.length === 0 ? shownListing : undefined, provider.health.message)
-                ? `: ${provider.health.message}`
+                ? `: ${failureOf(provider.health.message, provider.name)}`
                 : null}
             </dd>
           </>
@@ -261,7 +262,7 @@ export const ProviderCard = memo(function ProviderCard({
             // A failed connection stays in sight, on the card and in the form: it is what the
             // person opens Edit to fix (a settings change that would make it stale clears it).
             setTest((now) => (now?.kind === 'done' && now.result.ok ? undefined : now));
-            onEdit(provider, connectionFailure(test, shownListing, modelFile !== undefined));
+            onEdit(provider, connectionFailure(test, shownListing, provider.name, modelFile !== undefined));
           }}
         >
           Edit
@@ -312,16 +313,19 @@ function failureInSight(test: TestState | undefined, listing: ModelListing | und
 
 /**
  * Why the card's last test or listing could not reach the provider (or, for a model file, use
- * it), in the card's words (see {@link ConnectionTestView}); else undefined.
+ * it), in the card's words (see {@link ConnectionTestView}); else undefined. Said in the form that
+ * edits the provider `name`, so without that name again.
  */
 function connectionFailure(
   test: TestState | undefined,
   listing: ModelListing | undefined,
+  name: string,
   modelFile: boolean
 ): string | undefined {
   if (test?.kind === 'error') return `Could not test: ${test.message}`;
-  if (test?.kind === 'done' && !test.result.ok) return `${failedWords(modelFile)}: ${test.result.message}`;
-  if (listing && !listing.ok) return `No model could be listed when it was saved: ${listing.message}`;
+  if (test?.kind === 'done' && !test.result.ok)
+    return `${failedWords(modelFile)}: ${failureOf(test.result.message, name)}`;
+  if (listing && !listing.ok) return `No model could be listed when it was saved: ${failureOf(listing.message, name)}`;
   return undefined;
 }
 

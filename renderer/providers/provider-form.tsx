@@ -432,7 +432,8 @@ export const ProviderForm = forwardRef<
                 <tr key={row.key}>
                   <td>
                     {kind === 'file' ? (
-                      <span className="file-model-name" aria-label={`Model ${i + 1} name`}>
+                      // Plain text under the Model column's header (a label on a span is not read).
+                      <span className="file-model-name">
                         {isFullPath(modelFile.trim()) ? localModelId(modelFile.trim()) : '(named after the file)'}
                       </span>
                     ) : (

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { LOCAL_MODEL_BASE_URL } from '../../app/contract/providers.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { startHostWith, tempDir, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { assertNoViolations } from './axe-check.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
 
@@ -80,7 +82,7 @@ describe('a model file on this computer as a provider, in the providers screen (
     await file.fill(MODEL);
     // One model in a file, named after it: no names to type, no other to add, no default to pick.
     const models = form.getByRole('group', { name: 'Model' });
-    assert.equal(await models.getByLabel('Model 1 name').textContent(), 'stories260K');
+    assert.equal(await models.locator('.file-model-name').textContent(), 'stories260K');
     assert.equal(await models.getByRole('button', { name: 'Add model' }).isVisible(), false);
     assert.equal(await form.getByLabel('Default model').count(), 0);
     await models.getByLabel('Model 1 cost').fill('0');
@@ -115,18 +117,152 @@ describe('a model file on this computer as a provider, in the providers screen (
     assert.equal(await form.getByRole('group', { name: 'Model' }).getByLabel('Model 1 cost').inputValue(), '0');
     await form.getByRole('button', { name: 'Cancel editing' }).click();
 
-    // Moved to a path with nothing there: the save checks it, and the card says why it fails.
+    // Moved to a path with nothing there: refused on the field, the form kept as typed; the
+    // provider stays as it was.
     const missing = MODEL.replace('stories260K.gguf', 'nope.gguf');
     await card.getByRole('button', { name: 'Edit Stories' }).click();
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Stories moved');
     await form.getByRole('textbox', { name: 'Model file' }).fill(missing);
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await card.locator('[data-health="failing"]').waitFor();
-    assert.match(
-      (await card.locator('.provider-health').textContent()) ?? '',
-      new RegExp(
-        `^Failing since .+: Stories: The model file ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was not found\\.$`
-      )
-    );
+    await refusedOn(form, 'No file at this path.', 'Stories was not saved.');
+    assert.equal(await form.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), 'Stories moved');
+    assert.equal(await form.getByRole('textbox', { name: 'Model file' }).inputValue(), missing);
+    assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Edit Stories');
+    const stored = (await fixture.host.call('providers.list', {})).find((provider) => provider.id === 'stories');
+    assert.equal(stored?.name, 'Stories');
+    assert.equal(stored?.modelFile, MODEL);
+    assert.equal(await card.locator('[data-health="failing"]').count(), 0);
+    await form.getByRole('button', { name: 'Cancel editing' }).click();
+    await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
     assert.deepEqual(pageErrors, []);
   });
+
+  it('refuses an Add whose path names no file, a folder or a file that is no model, on the Model file field, keeping what was typed', async () => {
+    const other = tempDir();
+    const notes = path.join(other.dir, 'notes.gguf');
+    writeFileSync(notes, 'just some text');
+    try {
+      await form.getByRole('radio', { name: 'A model file on this computer (GGUF)' }).check();
+      const name = form.getByRole('textbox', { name: 'Name', exact: true });
+      const file = form.getByRole('textbox', { name: 'Model file' });
+      await name.fill('Tales');
+      // A typo: no such file.
+      const typo = MODEL.replace('stories260K.gguf', 'stories260K-missing.gguf');
+      for (const [typed, said] of [
+        [typo, 'No file at this path.'],
+        [path.dirname(MODEL), 'This is a folder, not a model file.'],
+        [notes, 'This file is not a GGUF model file.']
+      ] as const) {
+        await file.fill(typed);
+        await form.getByRole('button', { name: 'Add provider' }).click();
+        await refusedOn(form, said, 'The provider was not added.');
+        assert.equal(await file.inputValue(), typed, 'the path stays as typed');
+        assert.equal(await name.inputValue(), 'Tales');
+        assert.equal(await form.getByRole('textbox', { name: 'Id', exact: true }).inputValue(), 'tales');
+        assert.ok(await form.getByRole('radio', { name: 'A model file on this computer (GGUF)' }).isChecked());
+        assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Add a provider');
+      }
+      assert.equal(
+        (await fixture.host.call('providers.list', {})).find((provider) => provider.id === 'tales'),
+        undefined,
+        'nothing added'
+      );
+      assert.equal(await screen.locator('li[data-provider-id="tales"]').count(), 0);
+      await assertNoViolations(page, 'the providers form refusing a model file path');
+
+      // Corrected in place, it is added.
+      await file.fill(MODEL);
+      await form.getByRole('button', { name: 'Add provider' }).click();
+      const card = screen.locator('li[data-provider-id="tales"]');
+      await card.getByRole('heading', { name: 'Tales' }).waitFor();
+      await card.locator('[data-health="answering"]').waitFor();
+      await fixture.host.call('providers.remove', { providerId: 'tales' });
+      await card.waitFor({ state: 'detached' });
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      other.remove();
+    }
+  });
+
+  it('still saves the name and ratings of a provider whose file went missing since, and says why it fails without naming it twice', async () => {
+    const other = tempDir();
+    const kept = path.join(other.dir, 'kept.gguf');
+    copyFileSync(MODEL, kept);
+    try {
+      await fixture.host.call('providers.save', {
+        id: 'kept',
+        name: 'Kept',
+        baseURL: LOCAL_MODEL_BASE_URL,
+        modelFile: kept,
+        models: []
+      });
+      const card = screen.locator('li[data-provider-id="kept"]');
+      await card.locator('[data-health="answering"]').waitFor();
+      // Moved away, or its disk unmounted.
+      rmSync(kept);
+
+      await card.getByRole('button', { name: 'Edit Kept' }).click();
+      await form.getByRole('heading', { name: 'Edit Kept' }).waitFor();
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Kept renamed');
+      await form.getByRole('group', { name: 'Model' }).getByLabel('Model 1 speed').fill('1');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await card.getByRole('heading', { name: 'Kept renamed' }).waitFor();
+      await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+      assert.deepEqual(
+        await card.getByRole('list', { name: 'Models listed for Kept renamed' }).locator('li').allTextContents(),
+        ['kept — speed 1']
+      );
+      // Its card says it fails, and why, once; the row's label fits a model file as well as a server.
+      await card.locator('.card-header [data-health="failing"]').waitFor();
+      const gone = `The model file ${kept} was not found.`;
+      const health = card.locator('.provider-health');
+      assert.equal(await health.evaluate((element) => element.previousElementSibling?.textContent), 'Status');
+      const healthText = (await health.textContent()) ?? '';
+      assert.match(healthText, new RegExp(`^Failing since .+: ${escaped(gone)}$`));
+      assert.doesNotMatch(healthText, /Kept renamed/, 'the card’s heading names it');
+
+      // Edit, opened to fix it, says why in the provider's own form: its name is the heading.
+      await card.getByRole('button', { name: 'Edit Kept renamed' }).click();
+      await form.getByRole('heading', { name: 'Edit Kept renamed' }).waitFor();
+      assert.equal(
+        await form.locator('.form-status-failed').textContent(),
+        `No model could be listed when it was saved: ${gone}`
+      );
+      await form.getByRole('button', { name: 'Cancel editing' }).click();
+      await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+      // Test connection, the same.
+      await card.getByRole('button', { name: 'Test connection to Kept renamed' }).click();
+      const result = card.locator('.test-result[data-test="failed"]');
+      await result.waitFor();
+      assert.equal(await result.locator('p').first().textContent(), `The model file cannot be used: ${gone}`);
+      await card.getByRole('button', { name: 'Edit Kept renamed' }).click();
+      await form.getByRole('heading', { name: 'Edit Kept renamed' }).waitFor();
+      assert.equal(await form.locator('.form-status-failed').textContent(), `The model file cannot be used: ${gone}`);
+      await form.getByRole('button', { name: 'Cancel editing' }).click();
+      await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
+      await fixture.host.call('providers.remove', { providerId: 'kept' });
+      await card.waitFor({ state: 'detached' });
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      other.remove();
+    }
+  });
 });
+
+/** `text` as a regular expression that matches it exactly. */
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * Waits until the form refuses the save on its Model file field: the field says `said`, is marked
+ * invalid and has the focus, and the form says `what` was not done.
+ */
+async function refusedOn(form: Locator, said: string, what: string): Promise<void> {
+  const file = form.getByRole('textbox', { name: 'Model file' });
+  await form.locator(`#${await file.getAttribute('id')}-error`, { hasText: said }).waitFor();
+  assert.equal(await fieldError(file), said);
+  assert.equal(await file.getAttribute('aria-invalid'), 'true');
+  assert.ok(await file.evaluate((element) => element === document.activeElement), 'the focus is on the field');
+  await form.getByText(what).waitFor();
+}

@@ -442,10 +442,12 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       .locator('.sr-only[aria-live="polite"]')
       .getByText(/^Added Away\. No model could be listed: Could not connect to Away/)
       .waitFor();
-    // Said once: the Calls line gives only since when its calls fail.
+    // Said once: the Status line gives only since when its calls fail.
     const calls = card.locator('.provider-health', { hasText: 'Failing since' });
     await calls.waitFor();
     assert.doesNotMatch((await calls.textContent()) ?? '', /Could not connect/);
+    // Labelled as a model file's is: words that fit both.
+    assert.equal(await calls.evaluate((element) => element.previousElementSibling?.textContent), 'Status');
     assert.equal(await form.getByRole('heading', { level: 3 }).textContent(), 'Add a provider', 'the save held');
     assert.deepEqual((await fixture.host.call('providers.list', {})).find((p) => p.id === 'away')?.models, []);
     // Test connection tries again; its result says what the listing said, in its place.

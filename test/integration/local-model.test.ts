@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -282,47 +282,109 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       assert.equal(task.task.status, 'completed');
     });
 
-    it('says what is wrong with a model file that is missing or is not one, naming the provider', async () => {
+    it('refuses a new or changed path that names no model file, on the Model file field, and nothing is saved', async () => {
       const data2 = tempDir();
+      const missing = path.join(data2.dir, 'missing.gguf');
       const notModel = path.join(data2.dir, 'notes.gguf');
+      const empty = path.join(data2.dir, 'empty.gguf');
+      const pipe = path.join(data2.dir, 'pipe.gguf');
       writeFileSync(notModel, 'just some text');
+      writeFileSync(empty, '');
+      execFileSync('mkfifo', [pipe]);
+      const add = (id: string, modelFile: string) =>
+        host.dispatch('providers.save', { id, name: id, baseURL: LOCAL_MODEL_BASE_URL, modelFile, models: [] });
+      const savedBefore = host.audit.read({ limit: 1000 }).filter((entry) => entry.type === 'provider.saved').length;
       try {
-        // Said with the save, not at first use.
-        const gone = await host.call('providers.save', {
-          id: 'gone',
-          name: 'Gone',
+        for (const [modelFile, field, message] of [
+          [missing, 'No file at this path.', `The model file ${missing} was not found.`],
+          // A part of the path that is a file: no file there either.
+          [path.join(notModel, 'x.gguf'), 'No file at this path.', `The model file ${notModel}/x.gguf was not found.`],
+          [data2.dir, 'This is a folder, not a model file.', `The model file ${data2.dir} is not a file.`],
+          [pipe, 'This is not a file.', `The model file ${pipe} is not a file.`],
+          [
+            notModel,
+            'This file is not a GGUF model file.',
+            `${notModel} is not a GGUF model file (it does not start with "GGUF").`
+          ],
+          [
+            empty,
+            'This file is not a GGUF model file.',
+            `${empty} is not a GGUF model file (it does not start with "GGUF").`
+          ]
+        ] as const) {
+          const reply = await add('typo', modelFile);
+          assert.deepEqual(reply.ok ? reply.result : reply.error, {
+            code: -32602,
+            message,
+            data: { fields: { modelFile: field } }
+          });
+        }
+        const listed = await host.call('providers.list', {});
+        assert.equal(
+          listed.find((provider) => provider.id === 'typo'),
+          undefined,
+          'nothing saved'
+        );
+        assert.equal(
+          host.audit.read({ limit: 1000 }).filter((entry) => entry.type === 'provider.saved').length,
+          savedBefore,
+          'no save audited'
+        );
+
+        // An edit that changes the path to nothing is refused the same; the provider stays as it was.
+        const kept = path.join(data2.dir, 'kept.gguf');
+        copyFileSync(MODEL, kept);
+        const saved = await host.call('providers.save', {
+          id: 'kept',
+          name: 'Kept',
           baseURL: LOCAL_MODEL_BASE_URL,
-          modelFile: path.join(data2.dir, 'missing.gguf'),
-          models: [{ name: 'missing' }]
+          modelFile: kept,
+          models: []
         });
-        assert.deepEqual(gone.modelListing, {
+        assert.equal(saved.modelListing?.ok, true);
+        const moved = await host.dispatch('providers.save', { ...saved, modelFile: missing, mode: 'update' });
+        assert.deepEqual(moved.ok ? undefined : moved.error.data, { fields: { modelFile: 'No file at this path.' } });
+        const still = (await host.call('providers.list', {})).find((provider) => provider.id === 'kept');
+        assert.equal(still?.modelFile, kept);
+        assert.equal(still?.health?.ok, true, 'its health is still that of its file');
+
+        // Its file gone later (moved, a disk unmounted): the provider's name and ratings still
+        // save, its path unchanged; the save says why the file cannot be used, naming the provider.
+        rmSync(kept);
+        const renamed = await host.call('providers.save', {
+          ...saved,
+          name: 'Kept renamed',
+          models: [{ name: 'kept', ratings: { cost: 0 } }],
+          mode: 'update'
+        });
+        assert.equal(renamed.name, 'Kept renamed');
+        assert.deepEqual(renamed.models, [{ name: 'kept', ratings: { cost: 0 } }]);
+        assert.deepEqual(renamed.modelListing, {
           ok: false,
           kind: 'bad-response',
-          message: `Gone: The model file ${path.join(data2.dir, 'missing.gguf')} was not found.`
+          message: `Kept renamed: The model file ${kept} was not found.`
         });
+        assert.equal(renamed.health?.ok, false);
+        assert.equal(renamed.health?.message, `Kept renamed: The model file ${kept} was not found.`);
         const audited = host.audit
           .read({ limit: 1000 })
-          .find((entry) => entry.type === 'provider.saved' && entry.detail?.providerId === 'gone');
-        assert.equal(audited?.detail?.modelFile, path.join(data2.dir, 'missing.gguf'));
+          .filter((entry) => entry.type === 'provider.saved' && entry.detail?.providerId === 'kept')
+          .at(-1);
+        assert.equal(audited?.detail?.modelFile, kept);
         assert.equal(audited?.detail?.baseURL, undefined, 'no address for a model file');
-        const missing = await host.call('providers.test', { providerId: 'gone' });
-        assert.deepEqual(missing, {
+        assert.deepEqual(await host.call('providers.test', { providerId: 'kept' }), {
           ok: false,
           kind: 'bad-response',
-          message: `Gone: The model file ${path.join(data2.dir, 'missing.gguf')} was not found.`
+          message: `Kept renamed: The model file ${kept} was not found.`
         });
-        await host.call('providers.save', {
-          id: 'notes',
-          name: 'Notes',
-          baseURL: LOCAL_MODEL_BASE_URL,
-          modelFile: notModel,
-          models: [{ name: 'notes' }]
-        });
-        const wrong = await host.call('providers.test', { providerId: 'notes' });
+        // A file no longer a model at its kept path: the same, said with the save.
+        writeFileSync(kept, 'no longer a model');
+        const changed = await host.call('providers.save', { ...renamed, mode: 'update' });
         assert.equal(
-          wrong.ok ? '' : wrong.message,
-          `Notes: ${notModel} is not a GGUF model file (it does not start with "GGUF").`
+          changed.modelListing?.ok === false ? changed.modelListing.message : '',
+          `Kept renamed: ${kept} is not a GGUF model file (it does not start with "GGUF").`
         );
+        await host.call('providers.remove', { providerId: 'kept' });
         await assert.rejects(
           host.call('providers.save', {
             id: 'keyed',

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { foundSentence, listingAnnouncement, listsWords } from '../../../renderer/providers/model-listing.js';
+import {
+  failureOf,
+  foundSentence,
+  listingAnnouncement,
+  listsWords
+} from '../../../renderer/providers/model-listing.js';
 
 describe('what a provider listed, in words', () => {
   it('says how many models it lists and names the first few, one model as one', () => {
@@ -24,5 +29,19 @@ describe('what a provider listed, in words', () => {
       listingAnnouncement({ ok: false, kind: 'http', message: 'The server answered 401.' }),
       'No model could be listed: The server answered 401.'
     );
+  });
+
+  it('says a failure without the provider’s name where that name is in sight, and only a leading "<name>: "', () => {
+    assert.equal(
+      failureOf('Stories: The model file /m/x.gguf was not found.', 'Stories'),
+      'The model file /m/x.gguf was not found.'
+    );
+    // A server's failure names it in its sentence: kept whole.
+    assert.equal(
+      failureOf('Could not connect to Away (127.0.0.1:9).', 'Away'),
+      'Could not connect to Away (127.0.0.1:9).'
+    );
+    assert.equal(failureOf('Other: it failed.', 'Stories'), 'Other: it failed.');
+    assert.equal(failureOf('a.b: gone.', 'a*b'), 'a.b: gone.');
   });
 });

@@ -120,8 +120,17 @@ export class ConversationBook {
     c.messages.push(message);
   }
 
-  error(kind: string, message: string, retryable: boolean): AssistantMessage {
-    return { id: randomUUID(), at: this.now(), role: 'error', kind, message, retryable };
+  /** A failure for the person; `reason`, when known, what they can change for a retry to work. */
+  error(kind: string, message: string, retryable: boolean, reason?: string): AssistantMessage {
+    return {
+      id: randomUUID(),
+      at: this.now(),
+      role: 'error',
+      kind,
+      message,
+      retryable,
+      ...(reason !== undefined && { reason })
+    };
   }
 }
 

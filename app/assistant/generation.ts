@@ -173,7 +173,10 @@ export class Generation {
       return;
     }
     if (outcome.type === 'failed') {
-      book.push(c, book.error(outcome.kind, outcome.message, true));
+      book.push(
+        c,
+        book.error(outcome.kind, outcome.message, true, outcome.toolsTooLong ? 'tools-too-long' : undefined)
+      );
       c.status = 'failed';
       book.commit(c);
       return;

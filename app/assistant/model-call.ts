@@ -2,6 +2,8 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
+import { inChain } from '../core/errors.js';
+import { ContextOverflowError } from '../sampling/local-model.js';
 import { stoppedBy } from '../sampling/provider-client.js';
 import { classifyProviderError } from '../sampling/provider-failure.js';
 import { ProgressThrottle } from '../sampling/progress-throttle.js';
@@ -15,8 +17,10 @@ export type ModelCallOutcome =
   /**
    * The provider failed: the message says what happened and what to do; `reason`, only what
    * happened (the classifier's words, for the provider's own state), when the provider was reached.
+   * `toolsTooLong`: a model file's context could not hold the conversation with the descriptions
+   * of the tools it offered (offering none may let it fit).
    */
-  | { type: 'failed'; kind: string; message: string; text: string; reason?: string };
+  | { type: 'failed'; kind: string; message: string; text: string; reason?: string; toolsTooLong?: true };
 
 /**
  * One streamed chat-completions call: text reported as it grows (at most ten times a second),
@@ -56,12 +60,15 @@ export async function streamModelCall(options: {
         model: options.model,
         ...(options.apiKey && { apiKey: options.apiKey })
       });
+      // A model file's context too small says what to do itself: its advice is not said twice.
+      const overflow = inChain(problem, ContextOverflowError);
       return {
         type: 'failed',
         kind: failed.kind,
-        message: `${failed.message}${advice(failed.kind)}`,
+        message: overflow ? failed.message : `${failed.message}${advice(failed.kind)}`,
         text: accumulator.text,
-        reason: failed.message
+        reason: failed.message,
+        ...(overflow?.withTools && { toolsTooLong: true as const })
       };
     }
   }

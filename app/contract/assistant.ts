@@ -158,7 +158,12 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
     role: z.literal('error'),
     kind: z.string(),
     message: z.string(),
-    retryable: z.boolean()
+    retryable: z.boolean(),
+    /**
+     * What the person can change for a retry to work, when it is known: `tools-too-long`, the
+     * model's context could not hold the conversation with the descriptions of the tools offered.
+     */
+    reason: z.string().optional()
   })
 ]);
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;

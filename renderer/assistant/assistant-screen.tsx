@@ -183,6 +183,8 @@ function ConversationPane({
   const settingsShown = settings && !setAside;
   /** Bumped by a failure's Choose a provider: the settings open with the focus on the provider. */
   const [providerFocus, setProviderFocus] = useState(0);
+  /** Bumped by a failure's Choose tools…: the settings open with the focus on the servers. */
+  const [toolsFocus, setToolsFocus] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
   const settingsForm = useRef<ConversationSettingsHandle>(null);
   /** Whether the open settings hold changes not saved. */
@@ -206,6 +208,7 @@ function ConversationPane({
     setSetAside(false);
     // Opened again by their button, the settings put the focus on their title, not the provider.
     setProviderFocus(0);
+    setToolsFocus(0);
     settingsButton.current?.focus();
   };
   /** Saved by Save settings: closed (nothing is left to lose), the focus back on their button. */
@@ -213,6 +216,7 @@ function ConversationPane({
     setSettings(false);
     setSetAside(false);
     setProviderFocus(0);
+    setToolsFocus(0);
     settingsButton.current?.focus();
   }, []);
   // A call that comes to wait for approval while the settings show sets them aside, so that the
@@ -352,6 +356,7 @@ function ConversationPane({
           onSaved={settingsSaved}
           hidden={setAside}
           focusProvider={providerFocus}
+          focusTools={toolsFocus}
         />
       ) : null}
       <MessageList
@@ -360,6 +365,11 @@ function ConversationPane({
           setSettings(true);
           setSetAside(false);
           setProviderFocus((n) => n + 1);
+        }}
+        onChooseTools={() => {
+          setSettings(true);
+          setSetAside(false);
+          setToolsFocus((n) => n + 1);
         }}
       />
       <Composer

@@ -33,6 +33,7 @@ export function ConversationSettings({
   onSaved,
   hidden = false,
   focusProvider = 0,
+  focusTools = 0,
   ref
 }: {
   conversation: Conversation;
@@ -45,6 +46,8 @@ export function ConversationSettings({
   onUnsavedChange?: (unsaved: boolean) => void;
   /** Each new value (from 1) puts the focus on the provider field. */
   focusProvider?: number;
+  /** Each new value (from 1) puts the focus on the first server's box, the servers in sight. */
+  focusTools?: number;
   ref?: Ref<ConversationSettingsHandle>;
 }) {
   const { client, confirm, announce } = useDesk();
@@ -78,6 +81,13 @@ export function ConversationSettings({
   useEffect(() => {
     if (focusProvider > 0) providerField.current?.focus();
   }, [focusProvider]);
+  const serversField = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    if (focusTools === 0) return;
+    const servers = serversField.current;
+    servers?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus({ preventScroll: true });
+    servers?.scrollIntoView({ block: 'nearest' });
+  }, [focusTools]);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     // Escape on the button that opened the settings (it says "Close settings" now, a Shift+Tab
@@ -208,6 +218,19 @@ export function ConversationSettings({
               ))}
             </select>
           </label>
+          <label className="field chat-settings-prompt">
+            <span>System prompt</span>
+            <textarea
+              rows={2}
+              value={draft.systemPrompt}
+              placeholder="Optional: how the model should behave in this conversation"
+              onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
+              // Focused, a text area is scrolled only as far as its caret's line: at 800×600 its
+              // second line stayed cut by the foot of the fields' box. Shown whole, as the other
+              // fields are (the least scroll that does it; nothing moves when it is in sight).
+              onFocus={(e) => e.currentTarget.scrollIntoView({ block: 'nearest' })}
+            />
+          </label>
           <label className="field">
             <span>Tool rounds per message</span>
             <input
@@ -221,20 +244,7 @@ export function ConversationSettings({
             />
           </label>
         </div>
-        <label className="field">
-          <span>System prompt</span>
-          <textarea
-            rows={2}
-            value={draft.systemPrompt}
-            placeholder="Optional: how the model should behave in this conversation"
-            onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })}
-            // Focused, a text area is scrolled only as far as its caret's line: at 800×600 its
-            // second line stayed cut by the foot of the fields' box. Shown whole, as the other
-            // fields are (the least scroll that does it; nothing moves when it is in sight).
-            onFocus={(e) => e.currentTarget.scrollIntoView({ block: 'nearest' })}
-          />
-        </label>
-        <fieldset className="chat-servers">
+        <fieldset className="chat-servers" ref={serversField}>
           <legend>Servers whose tools the model may use</legend>
           {servers.length === 0 ? (
             <p className="muted small-text">No servers are configured.</p>

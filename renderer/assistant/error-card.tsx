@@ -19,6 +19,14 @@ const TITLES: Record<string, string> = {
   setup: 'The model could not be asked'
 };
 
+/**
+ * For a model file on this computer: nothing remote refused or failed to answer, the model
+ * itself could not (the others read alike for a file and a server).
+ */
+const MODEL_FILE_TITLES: Record<string, string> = {
+  'bad-request': 'The model could not take the request'
+};
+
 /** Failures whose fix is in the provider's settings (its base URL, its key). */
 const PROVIDER_FIXES: ReadonlySet<string> = new Set(['unreachable', 'auth']);
 
@@ -27,30 +35,46 @@ const PROVIDER_FIXES: ReadonlySet<string> = new Set(['unreachable', 'auth']);
  * failed, and a link to LLM providers when the fix is there (an unreachable base URL, a refused
  * key). Past the tool-round limit, the limit can be raised here before retrying. While the
  * conversation's provider is no longer configured a retry cannot work: Choose a provider opens
- * the settings instead, and Retry comes back once one is saved.
+ * the settings instead, and Retry comes back once one is saved. When the model's context could
+ * not hold the descriptions of the tools offered (`reason: 'tools-too-long'`), Retry without
+ * tools saves the conversation with no servers' tools and retries, and Choose tools… opens the
+ * settings on the servers.
  */
 export function ErrorCard({
   conversation,
   message,
   last,
-  onChooseProvider
+  onChooseProvider,
+  onChooseTools
 }: {
   conversation: Conversation;
   message: ErrorMessage;
   last: boolean;
   /** Opens the conversation's settings on its provider. */
   onChooseProvider: () => void;
+  /** Opens the conversation's settings on the servers whose tools it offers. */
+  onChooseTools: () => void;
 }) {
   const { client } = useDesk();
-  const providerGone = useDeskState((state) => !state.providers.some((p) => p.id === conversation.providerId));
+  const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation.providerId));
+  const providerGone = provider === undefined;
   const { run, busy, failure, clear } = useAssistantCall();
   const [limit, setLimit] = useState(Math.min(1000, conversation.maxToolRounds * 2));
   const retryable = last && message.retryable && conversation.status === 'failed';
   // The fix is in the provider's settings (its base URL, its key): a way there beside Retry.
   const providerFix = PROVIDER_FIXES.has(message.kind) && !providerGone;
+  // Tools were what did not fit, and the conversation still offers some: a retry can go without them.
+  const toolsFix = message.reason === 'tools-too-long' && conversation.serverIds.length > 0;
+  const title =
+    (provider?.modelFile !== undefined ? MODEL_FILE_TITLES[message.kind] : undefined) ??
+    TITLES[message.kind] ??
+    'The model call failed';
+  const retry = () =>
+    !busy &&
+    void run(() => client.call('assistant.retry', { conversationId: conversation.id }), 'The retry did not start.');
   return (
     <div className="chat-error" role="alert" data-error-kind={message.kind}>
-      <p className="chat-error-title">{TITLES[message.kind] ?? 'The model call failed'}</p>
+      <p className="chat-error-title">{title}</p>
       <p>{message.message}</p>
       {retryable && providerGone ? (
         <div className="actions">
@@ -88,19 +112,32 @@ export function ErrorCard({
                 Raise the limit and go on
               </button>
             </>
+          ) : retryable && toolsFix ? (
+            <>
+              <button
+                type="button"
+                className="primary"
+                {...busyProps(busy)}
+                onClick={() =>
+                  !busy &&
+                  void run(async () => {
+                    await client.call('assistant.update', { conversationId: conversation.id, serverIds: [] });
+                    return client.call('assistant.retry', { conversationId: conversation.id });
+                  }, 'The retry did not start.')
+                }
+              >
+                Retry without tools
+              </button>
+              <button type="button" onClick={onChooseTools}>
+                Choose tools…
+              </button>
+              {/* Once fewer tools are chosen and saved. */}
+              <button type="button" {...busyProps(busy)} onClick={retry}>
+                Retry
+              </button>
+            </>
           ) : retryable ? (
-            <button
-              type="button"
-              className="primary"
-              {...busyProps(busy)}
-              onClick={() =>
-                !busy &&
-                void run(
-                  () => client.call('assistant.retry', { conversationId: conversation.id }),
-                  'The retry did not start.'
-                )
-              }
-            >
+            <button type="button" className="primary" {...busyProps(busy)} onClick={retry}>
               Retry
             </button>
           ) : null}

@@ -21,11 +21,14 @@ const AT_END = 48;
  */
 export function MessageList({
   conversation,
-  onChooseProvider
+  onChooseProvider,
+  onChooseTools
 }: {
   conversation: Conversation;
   /** Opens the settings on the provider (a failure's way on when the provider is gone). */
   onChooseProvider: () => void;
+  /** Opens the settings on the servers (a failure's way on when the tools' descriptions did not fit). */
+  onChooseTools: () => void;
 }) {
   const stream = useDeskState((state) => state.assistant.streams[conversation.id]);
   const log = useRef<HTMLDivElement>(null);
@@ -240,6 +243,7 @@ export function MessageList({
                 message={m}
                 last={index === lastIndex}
                 onChooseProvider={onChooseProvider}
+                onChooseTools={onChooseTools}
               />
             );
         }

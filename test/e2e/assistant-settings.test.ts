@@ -19,6 +19,8 @@ interface SettingsLayout {
   gridWidth: number;
   titleWidth: number;
   providerWidth: number;
+  roundsWidth: number;
+  columnGap: number;
   /** Per server row: how far the centre of its policy choice is from the centre of its checkbox. */
   policyOffsets: number[];
   /** How much of the fields is out of sight below their own scroll box. */
@@ -40,6 +42,8 @@ function measure(settings: Locator): Promise<SettingsLayout> {
       gridWidth: Math.round(form.querySelector('.chat-settings-grid')!.getBoundingClientRect().width),
       titleWidth: Math.round(boxes[0]!.getBoundingClientRect().width),
       providerWidth: Math.round(boxes[1]!.getBoundingClientRect().width),
+      roundsWidth: Math.round(boxes[3]!.getBoundingClientRect().width),
+      columnGap: parseFloat(getComputedStyle(form.querySelector('.chat-settings-grid')!).columnGap),
       policyOffsets: Array.from(form.querySelectorAll('.chat-server-row')).map((row) => {
         const select = row.querySelector('select')?.getBoundingClientRect();
         const checkbox = row.querySelector('input[type="checkbox"]')!.getBoundingClientRect();
@@ -71,7 +75,7 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     await llm?.close();
   });
 
-  it('lines the fields up, gives the system prompt the full width, puts each server’s tool-call choice beside it, and keeps Save in sight', async () => {
+  it('lines the fields up, gives the system prompt the row’s width but for the tool rounds, puts each server’s tool-call choice beside it, and keeps Save in sight', async () => {
     await page.getByRole('link', { name: 'Assistant', exact: true }).click();
     await page.getByRole('button', { name: '+ New chat' }).click();
     const pane = page.getByRole('region', { name: 'Conversation New chat' });
@@ -89,20 +93,25 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
       'Run without asking'
     ]);
 
+    // The title, the provider and the model in one even row, the prompt and the tool rounds under
+    // them; narrower, the title on a row of its own, then two a row.
     for (const [width, rows] of [
-      [1280, 1],
-      [900, 2]
+      [1280, 2],
+      [900, 3]
     ] as const) {
       await page.setViewportSize({ width, height: 800 });
       const layout = await measure(settings);
-      assert.equal(layout.fieldBottoms.length, rows, `at ${width}: the four fields in ${rows} even row(s)`);
-      // The title, a sentence where the others hold a word or a number, is the widest in one row
-      // (in two rows, each field has half the width).
+      assert.equal(layout.fieldBottoms.length, rows, `at ${width}: the four fields in ${rows} rows`);
+      // The title, a sentence where the others hold a word or a number, is the widest in its row
+      // (on a row of its own, the row's width).
       assert.ok(
-        layout.titleWidth >= (rows === 1 ? 1.5 : 1) * layout.providerWidth,
+        layout.titleWidth >= (rows === 2 ? 1.5 : 2) * layout.providerWidth,
         `at ${width}: the title ${layout.titleWidth}px, the provider ${layout.providerWidth}px`
       );
-      assert.ok(Math.abs(layout.promptWidth - layout.gridWidth) <= 1, `at ${width}: the prompt as wide as the fields`);
+      assert.ok(
+        Math.abs(layout.promptWidth + layout.columnGap + layout.roundsWidth - layout.gridWidth) <= 1.5,
+        `at ${width}: the prompt as wide as the fields, but for the tool rounds beside it`
+      );
       assert.equal(layout.policyOffsets.length, 2);
       for (const offset of layout.policyOffsets)
         assert.ok(offset <= 4, `at ${width}: a server's tool-call choice on its line (${offset})`);

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Locator, Page } from 'playwright-core';
+import { z } from 'zod';
+import { LOCAL_MODEL_BASE_URL } from '../../app/contract/providers.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { assertNoViolations } from './axe-check.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
+
+// The real tiny model beside the project (stories260K, a context of 512 tokens).
+const MODEL = path.resolve(root, '../shared/models/stories260K.gguf');
+
+/** A server whose tools' descriptions alone are longer than stories260K's 512 tokens, as server-everything's are. */
+function wordyServer(): PeerServer {
+  const mcp = new McpServer({ name: 'docs', version: '1.0.0' }, { capabilities: { tools: {} } });
+  for (let index = 0; index < 8; index++)
+    mcp.registerTool(
+      `look_up_${index}`,
+      {
+        description: 'Looks a thing up in a long and detailed way. '.repeat(12),
+        inputSchema: { query: z.string().describe('What to look up') }
+      },
+      async ({ query }) => ({ content: [{ type: 'text', text: `Found ${query}.` }] })
+    );
+  return { ...peerServer('docs'), server: mcp.server };
+}
+
+/**
+ * The Assistant's first chat on a model file, as a newcomer met it at 1280×800: the new chat
+ * offers the connected server's tools, whose descriptions do not fit the model's context. The
+ * card says so once, in words for a model on this computer, and Retry without tools gets the
+ * answer; a server's refusal keeps a provider's words. The list and the settings of that screen
+ * show whole.
+ */
+describe('the Assistant on a model file whose context the tools do not fit (stories260K)', () => {
+  let llm: FakeOpenAIServer;
+  let d: DeskFixture;
+  let page: Page;
+  const pane = (): Locator => page.locator('section.chat-pane');
+  const header = (): Locator => pane().locator('.chat-header');
+  const settings = (): Locator => pane().getByRole('form', { name: 'Conversation settings' });
+  const card = (): Locator => pane().locator('.chat-error');
+  const box = async (locator: Locator) => {
+    const found = await locator.boundingBox();
+    assert.ok(found, 'it shows');
+    return found;
+  };
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    d = await startDesk(
+      { docs: wordyServer() },
+      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1280, height: 800 } }
+    );
+    page = d.page;
+    await d.fixture.host.call('providers.save', {
+      id: 'stories',
+      name: 'Stories',
+      baseURL: LOCAL_MODEL_BASE_URL,
+      modelFile: MODEL,
+      models: []
+    });
+    await page.locator('nav').getByRole('link', { name: 'Assistant', exact: true }).click();
+  });
+
+  after(async () => {
+    await d?.close();
+    await llm?.close();
+  });
+
+  it('fails the first message with one advice in the model’s words; Choose tools… opens the servers, Retry without tools gets an answer; a server provider keeps its words', async () => {
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await header().getByText('Stories · stories260K · tools of Server docs', { exact: true }).waitFor();
+    await pane().getByLabel('Your message').fill('Once upon a time');
+    await pane().getByLabel('Your message').press('Enter');
+    await card().waitFor();
+
+    // Nothing remote refused it: the model on this computer could not take it.
+    assert.equal(await card().locator('.chat-error-title').textContent(), 'The model could not take the request');
+    // One advice: the model file's own, not a second, generic one after it.
+    assert.equal(
+      await card().locator('p').nth(1).textContent(),
+      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context."
+    );
+    const actions = card().locator('.actions button');
+    assert.deepEqual(await actions.allTextContents(), ['Retry without tools', 'Choose tools…', 'Retry']);
+    await assertNoViolations(page, 'the Assistant with the card of a request the model could not take');
+
+    // The list: the title whole, the state under it rather than cutting it.
+    const item = page.locator('.chat-list-item').first();
+    const itemTitle = item.locator('.chat-list-title');
+    assert.equal(await itemTitle.textContent(), 'Once upon a time');
+    assert.ok(
+      await itemTitle.evaluate((element) => element.scrollWidth <= element.clientWidth),
+      'the title shows whole, not cut'
+    );
+    const state = await box(item.locator('.chat-state-failed'));
+    assert.equal(await item.locator('.chat-state-failed').textContent(), 'Needs attention');
+    assert.ok(state.y >= (await box(itemTitle)).y + (await box(itemTitle)).height - 1, 'the state is under the title');
+    assert.ok(state.x + state.width <= (await box(item)).x + (await box(item)).width, 'the state stays in its item');
+
+    await card().getByRole('button', { name: 'Choose tools…' }).click();
+    await settings().waitFor();
+    const docs = settings().getByRole('checkbox', { name: 'Server docs' });
+    assert.ok(await docs.evaluate((element) => element === document.activeElement), 'the focus on the server');
+    assert.ok(await docs.isChecked());
+
+    // The title, the provider and the model in a row, the prompt and the tool rounds under them:
+    // each label on one line, the labels of a row at one height, the selects wide enough for a
+    // provider's and a model's name.
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-settings.png') });
+    const grid = settings().locator('.chat-settings-grid');
+    const labels = grid.locator('label.field > span');
+    assert.deepEqual(await labels.allTextContents(), [
+      'Title',
+      'Provider',
+      'Model',
+      'System prompt',
+      'Tool rounds per message'
+    ]);
+    const boxes = await Promise.all([0, 1, 2, 3, 4].map((n) => box(labels.nth(n))));
+    const names = ['Title', 'Provider', 'Model', 'System prompt', 'Tool rounds per message'];
+    for (const [row, first] of [
+      [[1, 2], 0],
+      [[4], 3]
+    ] as const)
+      for (const n of row) {
+        const [label, other] = [boxes[n]!, boxes[first]!];
+        assert.ok(
+          Math.abs(label.height - boxes[0]!.height) < 1,
+          `${names[n]}: one line, as Title's (${label.height}, ${boxes[0]!.height})`
+        );
+        assert.ok(
+          Math.abs(label.y - other.y) < 1,
+          `${names[n]}: at the height of ${names[first]} (${label.y}, ${other.y})`
+        );
+      }
+    const gridWidth = (await box(grid)).width;
+    for (const n of [0, 1]) {
+      const select = await box(grid.locator('select').nth(n));
+      assert.ok(select.width >= gridWidth / 4, `select ${n}: ${select.width} px of ${gridWidth}`);
+    }
+    await pane().getByRole('button', { name: 'Close settings' }).click();
+    await settings().waitFor({ state: 'detached' });
+
+    await card().getByRole('button', { name: 'Retry without tools' }).click();
+    await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
+    // The model has written its whole answer.
+    await pane().and(page.locator('[data-status="idle"]')).waitFor();
+    const answer = pane().locator('[data-role="assistant"]:not([data-streaming])');
+    assert.equal(await answer.count(), 1);
+    assert.ok(((await answer.textContent()) ?? '').trim().length > 0, 'the model wrote a story');
+    assert.equal(await card().count(), 0);
+    const id = (await pane().getAttribute('data-conversation-id'))!;
+    const saved = await d.fixture.host.call('assistant.get', { conversationId: id });
+    assert.deepEqual(saved.serverIds, []);
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-answer.png') });
+
+    // A server's refusal keeps the words of a provider and its advice, and offers no way out of tools.
+    await d.fixture.host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }]
+    });
+    await d.fixture.host.call('assistant.update', {
+      conversationId: id,
+      providerId: 'fake',
+      model: 'fake-small',
+      serverIds: ['docs']
+    });
+    await header().getByText('Fake LLM · fake-small · tools of Server docs', { exact: true }).waitFor();
+    llm.enqueue({ kind: 'error', status: 400, message: 'Too many tokens.' });
+    await pane().getByLabel('Your message').fill('And then?');
+    await pane().getByLabel('Your message').press('Enter');
+    await card().waitFor();
+    assert.equal(await card().locator('.chat-error-title').textContent(), 'The provider refused the request');
+    assert.match(
+      (await card().locator('p').nth(1).textContent()) ?? '',
+      /Too many tokens\. If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry\.$/
+    );
+    assert.deepEqual(await card().locator('.actions button').allTextContents(), ['Retry']);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

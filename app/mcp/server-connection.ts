@@ -854,7 +854,9 @@ export class ServerConnection {
           ...(typeof relatedTaskId === 'string' && { relatedTaskId })
         };
         return rethrow(async () => {
-          if (params.task !== undefined && params.task !== null) return receiver.create(owner(), kind, params, info);
+          // The signal too: a task whose request is cancelled before it is acknowledged is not left behind.
+          if (params.task !== undefined && params.task !== null)
+            return receiver.create(owner(), kind, params, { ...info, signal: extra.signal });
           return receiver.runOrdinary(owner(), kind, params, { ...info, signal: extra.signal });
         });
       };

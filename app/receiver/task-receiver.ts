@@ -96,7 +96,10 @@ export interface RequestInfo {
   progressToken?: string | number;
   /** The requestor-side task this request belongs to (related-task metadata). */
   relatedTaskId?: string;
-  /** Aborted when the server cancels the request (ordinary requests only). */
+  /**
+   * Aborted when the server cancels the request (`notifications/cancelled`). For a task-augmented
+   * request, only until its `CreateTaskResult` is sent: see `create`.
+   */
   signal?: AbortSignal;
 }
 
@@ -111,7 +114,8 @@ const STATUS_MESSAGES = {
   restartedResumed: 'Taskdesk restarted; the request is waiting again.',
   restartedFailed:
     'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
-  cancelled: 'The task was cancelled by request.'
+  cancelled: 'The task was cancelled by request.',
+  cancelledBeforeAcknowledged: 'The server cancelled the request before Taskdesk acknowledged the task.'
 } as const;
 
 /** Who cancelled an ordinary request and why, from what its signal was aborted with. */
@@ -268,6 +272,12 @@ export class TaskReceiver {
   /**
    * Accepts a task-augmented request: persists the task, starts the work, and returns the
    * `CreateTaskResult` to answer with. Throws a `HostError` for a refused request.
+   *
+   * A request the server cancels (`info.signal`) before its `CreateTaskResult` is sent gets no
+   * answer (the SDK sends none once a request is cancelled), so its server never learns of the
+   * task: none is made, or the one stored meanwhile is cancelled at once, by the server, before its
+   * work starts. Once the answer is on its way the signal is not looked at again: a task its
+   * server was told of ends only by `tasks/cancel`, its ttl, or its work.
    */
   async create(
     owner: TaskOwner,
@@ -275,6 +285,7 @@ export class TaskReceiver {
     params: Record<string, unknown>,
     info: RequestInfo = {}
   ): Promise<{ task: TaskView }> {
+    if (info.signal?.aborted) throw new HostError(JsonRpcCode.RequestCancelled, 'The server cancelled the request.');
     this.#admit(owner);
     const { task: _task, _meta: _ignored, ...request } = params;
     this.#checkSize(owner, params, request);
@@ -332,8 +343,15 @@ export class TaskReceiver {
     this.#enforceBounds(owner.identity);
     this.#scheduleExpiry(record);
     this.#events.taskChanged(record.task.taskId, record);
+    if (info.signal?.aborted) {
+      // Cancelled while it was stored: no answer will go out, and nobody could ever cancel it.
+      const ended = this.#end(record, STATUS_MESSAGES.cancelledBeforeAcknowledged, 'server', false);
+      await ended.durable.catch(() => undefined);
+      throw new HostError(JsonRpcCode.RequestCancelled, STATUS_MESSAGES.cancelledBeforeAcknowledged);
+    }
     // No status notification can overtake the CreateTaskResult: the reply goes out in this
-    // turn, and a transition is announced only after a later commit.
+    // turn, and a transition is announced only after a later commit. So does the SDK's look at
+    // the signal (nothing here waits between the one above and the reply).
     queueMicrotask(() => this.#startWork(record));
     return { task: { ...record.task } };
   }
@@ -500,8 +518,22 @@ export class TaskReceiver {
         `Cannot cancel task ${taskId}: it is already ${record.task.status}`
       );
     }
+    const cancelled = this.#end(record, reason, byUser ? 'you' : 'server');
+    // The cancellation is on disk before the response says so.
+    await cancelled.durable;
+    return { ...cancelled.record.task };
+  }
+
+  /** Cancels a non-terminal task, noting who did, and aborts its work; `announce` as in `#transition`. */
+  #end(
+    record: TaskRecord,
+    reason: string,
+    by: 'you' | 'server',
+    announce = true
+  ): { record: TaskRecord; durable: Promise<void> } {
+    const taskId = record.task.taskId;
     // Who cancelled is kept with the task (a note), so the Desk can say so after a restart too.
-    const noted = { ...record, notes: withNote(record.notes, { cancelledBy: byUser ? 'you' : 'server' }) };
+    const noted = { ...record, notes: withNote(record.notes, { cancelledBy: by }) };
     const cancelled = this.#transition(
       noted,
       'cancelled',
@@ -510,18 +542,12 @@ export class TaskReceiver {
         type: 'error',
         error: { code: JsonRpcCode.RequestCancelled, message: `Task ${taskId} was cancelled: ${reason}` }
       },
-      true
+      true,
+      announce
     );
-    this.#audit.record({
-      ...auditOwner(owner),
-      type: 'task.cancelled',
-      taskId,
-      detail: { reason, by: byUser ? 'you' : 'server' }
-    });
+    this.#audit.record({ ...auditOwner(record.owner), type: 'task.cancelled', taskId, detail: { reason, by } });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
-    // The cancellation is on disk before the response says so.
-    await cancelled.durable;
-    return { ...cancelled.record.task };
+    return cancelled;
   }
 
   /** Cancels any task by id, for the user through the host API. */
@@ -869,7 +895,9 @@ export class TaskReceiver {
     to: TaskView['status'],
     statusMessage?: string,
     outcome?: Outcome,
-    urgent = false
+    urgent = false,
+    /** False for a task its server was never told of: it is not told of the change either. */
+    announce = true
   ): { record: TaskRecord; durable: Promise<void> } {
     if (!canReceivedTaskTransition(record.task.status, to)) {
       throw new Error(`Illegal task transition ${record.task.status} → ${to} for ${record.task.taskId}`);
@@ -900,7 +928,7 @@ export class TaskReceiver {
     if (isTerminal(to)) this.#enforceBounds(next.owner.identity);
     this.#events.taskChanged(next.task.taskId, next);
     const announced = durable.then(() => {
-      this.#events.statusChanged(next.owner, { ...next.task });
+      if (announce) this.#events.statusChanged(next.owner, { ...next.task });
       if (outcome && isTerminal(to)) this.#waiters.resolve(next.task.taskId, outcome);
     });
     announced.catch((error: unknown) => {

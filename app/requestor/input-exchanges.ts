@@ -1,5 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
@@ -35,7 +36,8 @@ import { isLocalFailure, toHostError } from './task-rpc.js';
  *
  * A 2025-11-25 server's URL-elicitation-required error (−32042) takes the same path (see
  * `legacy-exchange-peer.ts`): its links are the round's questions, its retry is the original
- * request, and the server's `notifications/elicitation/complete` for every link the person
+ * request (a `tools/call` with or without its `task`, as the server and the tool allow by then:
+ * `legacyToolRetry`), and the server's `notifications/elicitation/complete` for every link the person
  * agreed to open sends that retry without waiting for the person to say so.
  */
 
@@ -83,6 +85,15 @@ export interface InputExchangesOptions {
    * `tools/call` that became a task is handed to the requestor, which follows it).
    */
   settle(view: InputExchangeView, response: Record<string, unknown>): ExchangeOutcome;
+  /**
+   * How a 2025-11-25 server's `tools/call` goes again after its links, asked before each such
+   * retry: its params (with or without `task`) and whether it goes as a task, decided anew from
+   * the server's capabilities and the tool's `execution.taskSupport` as they are now (both may
+   * have changed since the request was first sent). Throws, in words, when it cannot be sent at
+   * all (the tool is gone, or needs a task the server no longer accepts): the exchange ends there.
+   * Absent: the request goes again as it was.
+   */
+  legacyToolRetry?(view: InputExchangeView): Promise<{ params: Record<string, unknown>; asTask: boolean }>;
 }
 
 /** How the caller of one request wants it sent. */
@@ -101,6 +112,12 @@ export interface ExchangeRequestOptions {
   origin?: CallOrigin | undefined;
   /** Told of the exchange as soon as it is stored, before its questions are asked. */
   onExchange?: ((exchangeId: string) => void) | undefined;
+  /**
+   * Told of each retry as it goes: a 2025-11-25 `tools/call` sent again may go as a task though
+   * the first request did not, or the other way round (see `legacyToolRetry`), and its answer is
+   * read by how it was sent.
+   */
+  onRetry?: ((sent: { params: Record<string, unknown>; tasks: boolean }) => void) | undefined;
 }
 
 interface Running {
@@ -111,6 +128,8 @@ interface Running {
   timeout: number;
   /** The caller's progress handler: every retry carries a progress token, as the first request did. */
   onprogress?: (progress: Progress) => void;
+  /** See `ExchangeRequestOptions.onRetry`. */
+  onRetry?: (sent: { params: Record<string, unknown>; tasks: boolean }) => void;
   /** Set while the exchange waits for the person (`waiting-for-you`): lets its retry go. */
   proceed?: () => void;
   /**
@@ -213,7 +232,8 @@ export class InputExchanges {
     const run = this.#start(view, {
       live: true,
       timeout: options.timeout,
-      ...(options.onprogress && { onprogress: options.onprogress })
+      ...(options.onprogress && { onprogress: options.onprogress }),
+      ...(options.onRetry && { onRetry: options.onRetry })
     });
     options.onExchange?.(view.exchangeId);
     const onAbort = () => run.controller.abort(options.signal?.reason);
@@ -365,7 +385,12 @@ export class InputExchanges {
 
   #start(
     view: InputExchangeView,
-    options: { live: boolean; timeout?: number; onprogress?: (progress: Progress) => void }
+    options: {
+      live: boolean;
+      timeout?: number;
+      onprogress?: (progress: Progress) => void;
+      onRetry?: Running['onRetry'];
+    }
   ): Running {
     const run: Running = {
       view,
@@ -373,7 +398,8 @@ export class InputExchanges {
       live: options.live,
       completed: new Set(),
       timeout: options.timeout ?? this.#options.requestTimeoutMs,
-      ...(options.onprogress && { onprogress: options.onprogress })
+      ...(options.onprogress && { onprogress: options.onprogress }),
+      ...(options.onRetry && { onRetry: options.onRetry })
     };
     this.#running.set(view.exchangeId, run);
     this.#save(run);
@@ -411,7 +437,27 @@ export class InputExchanges {
       if (run.view.state !== 'retrying') this.#set(run, { state: 'retrying' });
       const { view } = run;
       const peer = await this.#peerFor(view, signal);
-      // A 2025-11-25 server's retry is the request as it was: its answers were the work done in the browser.
+      if (view.protocol === '2025-11-25' && view.method === 'tools/call' && this.#options.legacyToolRetry) {
+        // Task or not, decided again before each retry: the server or the tool may have changed.
+        let retry: { params: Record<string, unknown>; asTask: boolean };
+        try {
+          retry = await this.#options.legacyToolRetry(structuredClone(view));
+        } catch (error) {
+          if (signal.aborted) throw signal.reason ?? error;
+          // The connection went while the tool was looked up: decided again once the server is back.
+          if (this.#peers.get(view.serverId) !== peer) {
+            this.#set(run, { lastError: toErrorData(error) });
+            continue;
+          }
+          throw error;
+        }
+        signal.throwIfAborted();
+        // Kept, so that the answer is read by how it was sent, after a restart too (`settle`).
+        if (retry.asTask !== view.asTask || !isDeepStrictEqual(retry.params, view.params))
+          this.#set(run, { params: retry.params, asTask: retry.asTask });
+      }
+      // A 2025-11-25 server's retry is the request as it was (but for its `task`, above): its
+      // answers were the work done in the browser.
       const params: Record<string, unknown> =
         view.protocol === '2025-11-25'
           ? structuredClone(view.params)
@@ -420,14 +466,16 @@ export class InputExchanges {
               ...(Object.keys(view.inputRequests).length > 0 && { inputResponses: structuredClone(view.answers) }),
               ...(view.requestState !== undefined && { requestState: view.requestState })
             };
+      const tasks = view.asTask;
+      run.onRetry?.({ params: structuredClone(params), tasks });
       let response: Record<string, unknown>;
       try {
         response = await peer.request(view.method, params, {
-          tasks: view.asTask,
+          tasks,
           timeout: run.timeout,
           // A request that may become a task is never cancelled with notifications/cancelled (MCP
           // forbids it): the exchange waits for its answer, and a task created late is cancelled.
-          ...(!view.asTask && { signal }),
+          ...(!tasks && { signal }),
           ...(run.onprogress && { onprogress: run.onprogress })
         });
       } catch (error) {

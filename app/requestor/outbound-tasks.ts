@@ -42,7 +42,7 @@ import { legacyExchangePeer } from './legacy-exchange-peer.js';
 import type { ExchangeOutcome, InputExchangeView } from '../contract/input-exchanges.js';
 import { DEFAULT_TASK_TTL_MS } from '../contract/requestor-defaults.js';
 import type { InputRequest } from './modern-task-follower.js';
-import { decideCall, taskSupportOf, toolCallMode } from './tool-call-mode.js';
+import { decideCall, decideRetry, taskSupportOf, toolCallMode } from './tool-call-mode.js';
 import { WriteQueue } from './write-queue.js';
 import { TaskTimers } from './task-timers.js';
 import { copyView } from './view-copy.js';
@@ -257,6 +257,7 @@ export class OutboundTasks {
         }
       },
       isCurrent: (attachment) => this.#attachments.isCurrent(attachment),
+      current: (serverId) => this.#attachments.get(serverId),
       ...(options.audit && { audit: options.audit })
     };
     const exchanges = options.exchanges;
@@ -272,6 +273,7 @@ export class OutboundTasks {
           for (const listener of this.#exchangeListeners) listener(exchangeId, view);
         },
         settle: (view, response) => this.#settleExchange(view, response),
+        legacyToolRetry: (view) => this.#legacyToolRetry(view),
         lateAnswer: (view, response, reason) => {
           if (view.method !== 'tools/call') return;
           const server = { serverId: view.serverId, serverName: view.serverName };
@@ -585,6 +587,39 @@ export class OutboundTasks {
       return result;
     } catch (error) {
       throw toHostError(error);
+    }
+  }
+
+  /**
+   * How a 2025-11-25 server's `tools/call` goes again once its links are done: as a task or not,
+   * decided as a first send is, from the server's `tasks.requests.tools.call` and the tool's
+   * `execution.taskSupport` as they are now, for the server may have changed either since the
+   * call was first sent (a reconnect, a restart): `task` is kept, added (the default ttl) or
+   * dropped accordingly. Throws, in words, when the tool is gone or needs a task the server no
+   * longer accepts: nothing is sent then.
+   */
+  async #legacyToolRetry(view: InputExchangeView): Promise<{ params: Record<string, unknown>; asTask: boolean }> {
+    // The exchange asks once its server's 2025-11-25 connection is attached.
+    const attachment = this.#attachment(view.serverId);
+    const { task, ...params } = view.params as { name: string; task?: unknown };
+    const toolName = params.name;
+    const tool = await this.#tools.find(attachment, toolName);
+    if (!tool)
+      throw new HostError(
+        JsonRpcCode.InvalidParams,
+        `Server "${attachment.serverName}" no longer has tool "${toolName}", so the call was not sent again.`
+      );
+    const mode = toolCallMode(acceptsTaskCalls(attachment), taskSupportOf(tool));
+    const decision = decideRetry(mode, toolName, attachment.serverName, view.asTask);
+    switch (decision.type) {
+      case 'refused':
+        throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
+      case 'plain':
+        return { params, asTask: false };
+      case 'task': {
+        const ttl = this.#defaultTtlMs;
+        return { params: { ...params, task: task ?? (ttl === null ? {} : { ttl }) }, asTask: true };
+      }
     }
   }
 

@@ -45,6 +45,8 @@ export interface ToolCallContext {
   adopt(follower: OutboundFollower): Promise<void>;
   /** Whether `attachment` is still its server's current one (the server may have gone during the call). */
   isCurrent(attachment: Attachment): boolean;
+  /** The server's attachment now, if it is connected (it may have reconnected during the call). */
+  current(serverId: string): Attachment | undefined;
   /** Multi round-trip requests (2026-07-28): questions a server asks before it answers. */
   readonly exchanges?: InputExchanges;
   /** Where a task cancelled after its call was is recorded ({@link TOOL_TASK_CANCELLED_LATE}). */
@@ -75,38 +77,17 @@ function exchangeOf(call: Pick<TaskCall, 'origin' | 'onExchange'>) {
  * A plain `tools/call` to a 2025-11-25 server, with a progress token (the SDK sends one when
  * `onprogress` is given). Its timeout is the caller's (`PlainCalls`, on the host's clock): the
  * SDK's own is kept out of the way. A URL-elicitation-required error becomes an exchange (the
- * links asked in the Inbox, the call sent again once they are done; see `legacy-exchange-peer.ts`).
+ * links asked in the Inbox, the call sent again once they are done; see `legacy-exchange-peer.ts`),
+ * whose retry goes as a task if the tool now requires one (see {@link callLegacy}).
  */
-export async function callLegacyPlain(
+export function callLegacyPlain(
   context: ToolCallContext,
   attachment: Attachment,
   toolName: string,
   args: Record<string, unknown>,
   options: TaskCall
 ): Promise<CallToolOutcome> {
-  try {
-    const params = { name: toolName, arguments: args };
-    const sendOptions = {
-      timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
-      signal: options.signal,
-      onprogress: options.onprogress
-    };
-    const result = context.exchanges
-      ? await context.exchanges.request(
-          {
-            serverId: attachment.serverId,
-            serverName: attachment.serverName,
-            peer: legacyExchangePeer(attachment.client)
-          },
-          'tools/call',
-          params,
-          { ...sendOptions, tasks: false, legacy: true, ...exchangeOf(options) }
-        )
-      : await attachment.client.request({ method: 'tools/call', params }, CallToolResultSchema, sendOptions);
-    return { type: 'result', result: { ...result } };
-  } catch (error) {
-    throw toHostError(error);
-  }
+  return callLegacy(context, attachment, toolName, args, undefined, options);
 }
 
 /**
@@ -116,7 +97,7 @@ export async function callLegacyPlain(
  * plainly after all answers with the tool's result, having had the plain call's idle timeout,
  * elapsed time and Cancel all along.
  */
-export async function callLegacyTask(
+export function callLegacyTask(
   context: ToolCallContext,
   attachment: Attachment,
   toolName: string,
@@ -124,63 +105,100 @@ export async function callLegacyTask(
   ttl: number | null,
   call: TaskCall
 ): Promise<CallToolOutcome> {
+  return callLegacy(context, attachment, toolName, args, { ttl }, call);
+}
+
+/**
+ * A `tools/call` to a 2025-11-25 server, as a task (`task`: its requested ttl) or plainly. The
+ * request sent again after a URL-elicitation-required error may go the other way (the server's
+ * capabilities or the tool's task support changed meanwhile: see `InputExchanges`'
+ * `legacyToolRetry`): its answer is read by how it was last sent, a task followed, a result given
+ * as the result.
+ */
+async function callLegacy(
+  context: ToolCallContext,
+  attachment: Attachment,
+  toolName: string,
+  args: Record<string, unknown>,
+  task: { ttl: number | null } | undefined,
+  call: TaskCall
+): Promise<CallToolOutcome> {
   const outboundId = `ob-${randomUUID()}`;
   let early: Progress[] | undefined = [];
-  // Until the answer comes, progress is the running call's (elapsed time, bar) and is kept for
-  // the task it may create; afterwards the SDK keeps the token alive for the task's follower.
+  // How the request was last sent: its answer is read by it.
+  let sent = { asTask: task !== undefined, ttl: task?.ttl ?? null };
+  // Until the answer comes, progress is the running call's (elapsed time, bar) and, while it is
+  // asked as a task, is kept for the task it may create; afterwards the SDK keeps the token alive
+  // for the task's follower.
   const onprogress = (progress: Progress): void => {
     const follower = context.follower(outboundId);
     if (follower) follower.recordProgress(progress);
     else if (early) {
-      early.push(progress);
+      if (sent.asTask) early.push(progress);
       call.onprogress(progress);
     }
   };
-  let response: z.infer<typeof CreateTaskOrToolResultSchema>;
-  const params = { name: toolName, arguments: args, task: ttl === null ? {} : { ttl } };
-  // Never cancelled with notifications/cancelled (see `untilAborted`); the signal only ends an exchange's wait.
-  const send = (): Promise<z.infer<typeof CreateTaskOrToolResultSchema>> =>
+  const params = {
+    name: toolName,
+    arguments: args,
+    ...(task && { task: task.ttl === null ? {} : { ttl: task.ttl } })
+  };
+  const onRetry = (retry: { params: Record<string, unknown>; tasks: boolean }): void => {
+    const { ttl } = (retry.params.task ?? {}) as { ttl?: unknown };
+    sent = { asTask: retry.tasks, ttl: typeof ttl === 'number' ? ttl : null };
+  };
+  const send = (signal: AbortSignal | undefined): Promise<Record<string, unknown>> =>
     context.exchanges
-      ? context.exchanges
-          .request(
-            {
-              serverId: attachment.serverId,
-              serverName: attachment.serverName,
-              peer: legacyExchangePeer(attachment.client)
-            },
-            'tools/call',
-            params,
-            {
-              tasks: true,
-              legacy: true,
-              timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
-              signal: call.signal,
-              onprogress,
-              ...exchangeOf(call)
-            }
-          )
-          // Checked against that schema by the SDK already (see `legacyExchangePeer`): not parsed twice.
-          .then((answer) => answer as z.infer<typeof CreateTaskOrToolResultSchema>)
-      : attachment.client.request({ method: 'tools/call', params }, CreateTaskOrToolResultSchema, {
-          timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
-          onprogress
-        });
+      ? // Checked by the SDK against the schema of how each request went (see `legacyExchangePeer`): not parsed twice.
+        context.exchanges.request(
+          {
+            serverId: attachment.serverId,
+            serverName: attachment.serverName,
+            peer: legacyExchangePeer(attachment.client)
+          },
+          'tools/call',
+          params,
+          {
+            tasks: task !== undefined,
+            legacy: true,
+            timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS,
+            signal: call.signal,
+            onprogress,
+            onRetry,
+            ...exchangeOf(call)
+          }
+        )
+      : attachment.client.request(
+          { method: 'tools/call', params },
+          task ? CreateTaskOrToolResultSchema : CallToolResultSchema,
+          { timeout: SDK_TIMEOUT_OUT_OF_THE_WAY_MS, ...(signal && { signal }), onprogress }
+        );
+  let response: Record<string, unknown>;
   try {
-    response = await untilAborted(call.signal, send, (late) =>
-      cancelLateLegacyTask(context, attachment, toolName, late, call.signal.reason)
-    );
+    response = task
+      ? // Never cancelled with notifications/cancelled (see `untilAborted`); the signal only ends an exchange's wait.
+        await untilAborted(
+          call.signal,
+          () => send(undefined),
+          (late) => cancelLateLegacyTask(context, attachment, toolName, late, call.signal.reason)
+        )
+      : await send(call.signal);
   } catch (error) {
     early = undefined;
     throw toHostError(error);
   }
   const buffered = early;
   early = undefined;
-  const created = CreateTaskResultSchema.safeParse(response);
-  if (!created.success) {
-    // The server ran the call plainly after all; its answer is the tool's result.
+  const created = sent.asTask ? CreateTaskResultSchema.safeParse(response) : undefined;
+  if (!created?.success) {
+    // A plain call's answer, or a server that ran the call plainly after all: the tool's result.
     return { type: 'result', result: { ...response } };
   }
-  const { follower, durable } = adoptLegacyTask(context, attachment, toolName, args, ttl, created.data, {
+  // A request sent again after its link may have gone over a later connection of the server (it
+  // reconnected meanwhile): the task is followed over the connection it is current on.
+  const now = context.current(attachment.serverId);
+  const over = now && !now.modern ? now : attachment;
+  const { follower, durable } = adoptLegacyTask(context, over, toolName, args, sent.ttl, created.data, {
     outboundId,
     onTask: call.onTask,
     origin: call.origin

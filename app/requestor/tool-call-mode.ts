@@ -71,6 +71,37 @@ export function decideCall(
   }
 }
 
+/**
+ * Whether a 2025-11-25 `tools/call` sent before (then answered with URL-elicitation-required,
+ * −32042) goes again as a task once its links are done. Decided anew, as a first send is: the
+ * server's `tasks.requests.tools.call` and the tool's `execution.taskSupport` may have changed
+ * meanwhile (a reconnect, a restart), and the negotiation as it stands now binds the retry
+ * (MUST NOT send a task the server or tool does not allow; MUST send one a tool requires). The
+ * first send's choice is kept only where the tool still allows both.
+ */
+export function decideRetry(
+  mode: ToolCallMode,
+  toolName: string,
+  serverName: string,
+  sentAsTask: boolean
+): CallDecision {
+  switch (mode) {
+    case 'unavailable':
+      return {
+        type: 'refused',
+        reason:
+          `Tool "${toolName}" on "${serverName}" now must be called as a task, but the server no longer ` +
+          `accepts tasks (tasks.requests.tools.call), so the call was not sent again.`
+      };
+    case 'task':
+      return { type: 'task' };
+    case 'task-or-plain':
+      return sentAsTask ? { type: 'task' } : { type: 'plain' };
+    case 'plain':
+      return { type: 'plain' };
+  }
+}
+
 /** The tool as the host shows it. */
 export function requestorToolView(tool: Tool, serverAcceptsTaskCalls: boolean): RequestorTool {
   const taskSupport = taskSupportOf(tool);

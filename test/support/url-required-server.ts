@@ -4,10 +4,17 @@
  * URL-elicitation-required error (−32042) listing the link to open (client/elicitation, "URL
  * Elicitation Required Error").
  *
- * Usage: node --import tsx test/support/url-required-server.ts <state-file>
+ * Usage: node --import tsx test/support/url-required-server.ts <state-file> [<offer-file> <received-file>]
  *
  * The sign-in lives in `<state-file>` (a JSON list of the accounts signed in), so that it outlives
  * a server process, as an account at a real third party would.
+ *
+ * `<offer-file>`, read once at start, says how this process offers `sync-files`, so that a test
+ * can change it between connects as an updated server would: `optional` (the default, as below),
+ * `required` (its `taskSupport: "required"`), `plain` (the server declares no `tasks` capability,
+ * and `sync-files` is a plain tool answering "synced: a.txt, b.txt" after the same −32042), or
+ * `gone` (no `tasks`, no `sync-files`). The params of every `tools/call` this process receives are
+ * appended to `<received-file>`, one JSON line each.
  *
  * - `list-files` {}: plain; −32042 with one link (`files`) until signed in; then "files: a.txt, b.txt".
  * - `sync-files` {}: a task (`taskSupport: "optional"`); −32042 as `list-files`, then a task that
@@ -26,8 +33,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import { UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-const stateFile = process.argv[2];
-if (!stateFile) throw new Error('usage: url-required-server.ts <state-file>');
+const [stateFile, offerFile, receivedFile] = process.argv.slice(2);
+if (!stateFile || (offerFile !== undefined && receivedFile === undefined))
+  throw new Error('usage: url-required-server.ts <state-file> [<offer-file> <received-file>]');
+
+const offers = ['optional', 'required', 'plain', 'gone'] as const;
+const offer = offerFile === undefined ? 'optional' : fs.readFileSync(offerFile, 'utf8').trim();
+if (!offers.includes(offer as (typeof offers)[number])) throw new Error(`unknown offer ${JSON.stringify(offer)}`);
+const withTasks = offer === 'optional' || offer === 'required';
 
 function signedIn(): string[] {
   try {
@@ -58,7 +71,9 @@ function text(value: string): CallToolResult {
 const taskStore = new InMemoryTaskStore();
 const server = new McpServer(
   { name: 'url-required-server', version: '1.0.0' },
-  { capabilities: { tools: {}, prompts: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore }
+  withTasks
+    ? { capabilities: { tools: {}, prompts: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore }
+    : { capabilities: { tools: {}, prompts: {} } }
 );
 
 server.registerTool('list-files', { inputSchema: {} }, () => {
@@ -77,20 +92,26 @@ server.registerTool('always-links', { inputSchema: {} }, () => {
   ]);
 });
 
-server.experimental.tasks.registerToolTask(
-  'sync-files',
-  { inputSchema: {}, execution: { taskSupport: 'optional' } },
-  {
-    createTask: async (_args, extra) => {
-      requireSignIn('files');
-      const task = await extra.taskStore.createTask({ ttl: 60_000 });
-      await extra.taskStore.storeTaskResult(task.taskId, 'completed', text('synced: a.txt, b.txt'));
-      return { task };
-    },
-    getTask: async (_args, extra) => await extra.taskStore.getTask(extra.taskId),
-    getTaskResult: async (_args, extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult
-  }
-);
+if (offer === 'plain')
+  server.registerTool('sync-files', { inputSchema: {} }, () => {
+    requireSignIn('files');
+    return text('synced: a.txt, b.txt');
+  });
+else if (withTasks)
+  server.experimental.tasks.registerToolTask(
+    'sync-files',
+    { inputSchema: {}, execution: { taskSupport: offer === 'required' ? 'required' : 'optional' } },
+    {
+      createTask: async (_args, extra) => {
+        requireSignIn('files');
+        const task = await extra.taskStore.createTask({ ttl: 60_000 });
+        await extra.taskStore.storeTaskResult(task.taskId, 'completed', text('synced: a.txt, b.txt'));
+        return { task };
+      },
+      getTask: async (_args, extra) => await extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (_args, extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult
+    }
+  );
 
 server.registerTool(
   'finish-sign-in',
@@ -107,4 +128,14 @@ server.registerPrompt('briefing', {}, () => {
   return { messages: [{ role: 'user', content: { type: 'text', text: 'Briefing from your files' } }] };
 });
 
-await server.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+await server.connect(transport);
+if (receivedFile !== undefined) {
+  // Every tools/call as it arrived, before the SDK reads it.
+  const receive = transport.onmessage!;
+  transport.onmessage = (message) => {
+    if ('method' in message && message.method === 'tools/call')
+      fs.appendFileSync(receivedFile, `${JSON.stringify(message.params)}\n`);
+    receive(message);
+  };
+}

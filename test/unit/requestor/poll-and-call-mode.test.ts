@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_POLL_POLICY, nextBackoffMs, pollIntervalMs } from '../../../app/requestor/poll-policy.js';
-import { decideCall, taskSupportOf, toolCallMode } from '../../../app/requestor/tool-call-mode.js';
+import { decideCall, decideRetry, taskSupportOf, toolCallMode } from '../../../app/requestor/tool-call-mode.js';
 import { describeProblems, splitAjvErrors, ArgumentValidator } from '../../../app/requestor/argument-validator.js';
 
 test('the receiver pollInterval is used as given, with a floor against 0', () => {
@@ -33,6 +33,24 @@ test('capability gates everything; then taskSupport decides, absent meaning forb
   assert.equal(decideCall('task', 't', 's', false).type, 'refused');
   assert.equal(decideCall('plain', 't', 's', true).type, 'refused');
   assert.equal(decideCall('unavailable', 't', 's', undefined).type, 'refused');
+});
+
+test('a call sent again after its link goes as the server and the tool allow now, not as it was sent', () => {
+  // The server no longer declares tasks, or the tool no longer allows one: plain, whatever was sent.
+  assert.deepEqual(decideRetry(toolCallMode(false, 'optional'), 't', 's', true), { type: 'plain' });
+  assert.deepEqual(decideRetry(toolCallMode(true, 'forbidden'), 't', 's', true), { type: 'plain' });
+  // The tool now requires a task: a task, though the first call went plainly.
+  assert.deepEqual(decideRetry(toolCallMode(true, 'required'), 't', 's', false), { type: 'task' });
+  // Both allowed: as it was sent.
+  assert.deepEqual(decideRetry('task-or-plain', 't', 's', true), { type: 'task' });
+  assert.deepEqual(decideRetry('task-or-plain', 't', 's', false), { type: 'plain' });
+  // A task required where the server takes none: not sent, said in words.
+  assert.deepEqual(decideRetry(toolCallMode(false, 'required'), 'sync', 'Files', true), {
+    type: 'refused',
+    reason:
+      'Tool "sync" on "Files" now must be called as a task, but the server no longer accepts tasks ' +
+      '(tasks.requests.tools.call), so the call was not sent again.'
+  });
 });
 
 test('argument problems are reported per field', () => {

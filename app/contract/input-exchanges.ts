@@ -66,7 +66,9 @@ export const InputExchangeViewSchema = z.object({
   /**
    * `2025-11-25`: a server of that revision answered the request with a URL-elicitation-required
    * error (−32042); each round's questions are the links it listed, and its retry is the original
-   * request, unchanged. Absent: a 2026-07-28 multi round-trip request.
+   * request, as a task or plain as the server's tasks capability and the tool's `taskSupport` say
+   * at the time of the retry (`params` and `asTask` then hold how it was last sent). Absent: a
+   * 2026-07-28 multi round-trip request.
    */
   protocol: z.literal('2025-11-25').optional(),
   /** 1 for the first `InputRequiredResult`, one more for each that follows a retry. */

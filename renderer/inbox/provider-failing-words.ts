@@ -1,5 +1,6 @@
 import type { ProviderView } from '../../app/contract/providers.js';
 import { formatShortDate, sentence, truncate } from '../components/format.js';
+import { failureOf } from '../providers/model-listing.js';
 
 /** As much of a provider's last failure as the approval card's line quotes. */
 const FAILURE_LIMIT = 200;
@@ -13,6 +14,10 @@ export function providerFailingText(provider: ProviderView | undefined, now: Dat
   const health = provider?.health;
   if (!provider || !health || health.ok) return undefined;
   const since = formatShortDate(new Date(health.since), now);
-  const why = health.message !== undefined ? `: ${sentence(truncate(health.message, FAILURE_LIMIT))}` : '.';
+  // A model file's failure starts with its provider's name, said just before it here.
+  const why =
+    health.message !== undefined
+      ? `: ${sentence(truncate(failureOf(health.message, provider.name), FAILURE_LIMIT))}`
+      : '.';
   return `${provider.name}’s last call failed (failing since ${since})${why}`;
 }

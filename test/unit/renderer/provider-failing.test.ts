@@ -28,6 +28,22 @@ describe('what an approval card says of a failing provider', () => {
     assert.ok((long ?? '').length < 300);
   });
 
+  it('names the provider once, where its failure (a model file’s) starts with its name too', () => {
+    const text = providerFailingText(
+      provider({
+        ok: false,
+        since: '2026-12-03T10:05:00.000Z',
+        via: 'sampling',
+        message: 'Broken local: The model file /m/x.gguf was not found.'
+      }),
+      now
+    );
+    assert.match(
+      text ?? '',
+      /^Broken local’s last call failed \(failing since .+\): The model file \/m\/x\.gguf was not found\.$/
+    );
+  });
+
   it('says nothing of a provider that answers, or was not called yet', () => {
     assert.equal(
       providerFailingText(provider({ ok: true, since: '2026-12-03T10:05:00.000Z', via: 'test' }), now),

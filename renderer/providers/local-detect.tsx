@@ -56,7 +56,9 @@ export function LocalDetect({ onAdded }: { onAdded: (saved: SavedProvider) => vo
     try {
       const saved = await client.call('providers.save', { ...candidate, id, mode: 'add' });
       // A server that named no model when detected was asked again by the save: said with it.
-      announce(`Added ${saved.name}.${saved.modelListing ? ` ${listingAnnouncement(saved.modelListing)}` : ''}`);
+      announce(
+        `Added ${saved.name}.${saved.modelListing ? ` ${listingAnnouncement(saved.modelListing, saved.name)}` : ''}`
+      );
       onAdded(saved);
     } catch (error) {
       fail(`Could not add ${candidate.name}.`, error);

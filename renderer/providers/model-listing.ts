@@ -34,9 +34,12 @@ export function failureOf(message: string, name: string): string {
   return message.startsWith(named) ? message.slice(named.length) : message;
 }
 
-/** What the Desk announces after a save that asked the provider for its models. */
-export function listingAnnouncement(listing: ModelListing): string {
-  if (!listing.ok) return `No model could be listed: ${listing.message}`;
+/**
+ * What the Desk announces after a save that asked the provider `name` for its models, just after
+ * "Saved <name>.": a failure without its name again (see {@link failureOf}).
+ */
+export function listingAnnouncement(listing: ModelListing, name: string): string {
+  if (!listing.ok) return `No model could be listed: ${failureOf(listing.message, name)}`;
   return listing.models.length > 0
     ? foundSentence(listing.models)
     : 'The provider names no models: add one by name with Edit.';

@@ -214,7 +214,7 @@ export const ProviderForm = forwardRef<
     try {
       const saved = await client.call('providers.save', config);
       // Saved with no model, the host asked the provider for its models: said with the save.
-      const listed = saved.modelListing ? ` ${listingAnnouncement(saved.modelListing)}` : '';
+      const listed = saved.modelListing ? ` ${listingAnnouncement(saved.modelListing, saved.name)}` : '';
       const done = `${editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`}${listed}`;
       announce(
         saved.keyDroppedFor

@@ -20,14 +20,22 @@ describe('what a provider listed, in words', () => {
   });
 
   it('announces the models a save listed, none, or why none could be', () => {
-    assert.equal(listingAnnouncement({ ok: true, models: ['paced'] }), 'It lists one model: paced.');
+    assert.equal(listingAnnouncement({ ok: true, models: ['paced'] }, 'Paced'), 'It lists one model: paced.');
     assert.equal(
-      listingAnnouncement({ ok: true, models: [] }),
+      listingAnnouncement({ ok: true, models: [] }, 'Empty'),
       'The provider names no models: add one by name with Edit.'
     );
     assert.equal(
-      listingAnnouncement({ ok: false, kind: 'http', message: 'The server answered 401.' }),
+      listingAnnouncement({ ok: false, kind: 'http', message: 'The server answered 401.' }, 'Remote'),
       'No model could be listed: The server answered 401.'
+    );
+    // After "Saved Stories.", a model file's failure does not name it again.
+    assert.equal(
+      listingAnnouncement(
+        { ok: false, kind: 'bad-request', message: 'Stories: The model file /m/x.gguf was not found.' },
+        'Stories'
+      ),
+      'No model could be listed: The model file /m/x.gguf was not found.'
     );
   });
 

@@ -471,7 +471,7 @@ export const HostMethods = {
     params: z
       .object({ serverId: z.string(), taskId: z.string().optional(), streamId: z.string().optional() })
       .refine((target) => (target.taskId === undefined) !== (target.streamId === undefined), {
-        message: 'Name the task (taskId) or the stream (streamId) of the model to stop, not both.'
+        message: 'Name the task (taskId) or the stream (streamId) of the model to stop: one of them, not both.'
       }),
     result: z.object({ stopped: z.boolean() })
   },

@@ -434,7 +434,13 @@ export class OutboundTasks {
           (signal, onprogress) =>
             modern
               ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress, ...made })
-              : callLegacyPlain(this.#calls, attachment, toolName, args, { signal, onprogress, ...made }),
+              : // Its retry after a link may go as a task (the tool now requires one): told as the task is made.
+                callLegacyPlain(this.#calls, attachment, toolName, args, {
+                  signal,
+                  onprogress,
+                  onTask: options.onTask,
+                  ...made
+                }),
           this.#callEnded(args)
         );
       }

@@ -126,7 +126,7 @@ export function ErrorCard({
                   }, 'The retry did not start.')
                 }
               >
-                Retry without tools
+                Turn off tools and retry
               </button>
               <button type="button" onClick={onChooseTools}>
                 Choose tools…

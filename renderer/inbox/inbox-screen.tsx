@@ -134,14 +134,23 @@ export function InboxScreen({
    * already; else the heading holds it until the request (or the next card) comes.
    */
   const focusAfterStop = useCallback(
-    (stream: LiveStream) => {
+    (stream: LiveStream, pressedAt: string) => {
+      // A stream that is no task names no item: of its server's requests stopped since the press,
+      // the one stopped last is this one (another, stopped earlier and still waiting, must not
+      // take the focus).
       const back = store
         .getState()
-        .inbox.find(
+        .inbox.filter(
           (item) =>
             item.serverId === stream.serverId &&
             (stream.taskId === undefined || item.taskId === stream.taskId) &&
-            item.draft?.lastFailure?.stopped === true
+            item.draft?.lastFailure?.stopped === true &&
+            item.draft.lastFailure.at >= pressedAt
+        )
+        .reduce<InboxItem | undefined>(
+          (latest, item) =>
+            latest === undefined || item.draft!.lastFailure!.at > latest.draft!.lastFailure!.at ? item : latest,
+          undefined
         );
       const card = back && list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(back.id)}"]`);
       if (card) {

@@ -11,7 +11,7 @@ import type { LiveStream } from '../store/desk-state.js';
  * approved is back in the Inbox, to try again or answer otherwise. `onStopped` is told once a
  * stop is taken while the focus was on its button, which goes with the card.
  */
-export function LiveStreams({ onStopped }: { onStopped?: (stream: LiveStream) => void }) {
+export function LiveStreams({ onStopped }: { onStopped?: (stream: LiveStream, pressedAt: string) => void }) {
   const live = useDeskState((state) => state.live);
   const streams = useMemo(() => Object.values(live), [live]);
   return (
@@ -28,7 +28,7 @@ function LiveStreamCard({
   onStopped
 }: {
   stream: LiveStream;
-  onStopped: ((stream: LiveStream) => void) | undefined;
+  onStopped: ((stream: LiveStream, pressedAt: string) => void) | undefined;
 }) {
   const { client, store, announce } = useDesk();
   const serverName = useDeskState(
@@ -42,6 +42,8 @@ function LiveStreamCard({
     if (busy) return;
     failure.clear();
     setBusy(true);
+    // What is stopped from here on is this run: a request stopped earlier is not the one to focus.
+    const pressedAt = new Date().toISOString();
     try {
       const { stopped } = await client.call('sampling.stop', {
         serverId: stream.serverId,
@@ -60,7 +62,7 @@ function LiveStreamCard({
           text: `You stopped ${stream.model}; ${serverName} was told it did not finish.`
         });
       const focus = document.activeElement;
-      if (focus === button.current || focus === document.body || focus === null) onStopped?.(stream);
+      if (focus === button.current || focus === document.body || focus === null) onStopped?.(stream, pressedAt);
     } catch (thrown) {
       failure.fail(`${stream.model} was not stopped.`, thrown);
     } finally {

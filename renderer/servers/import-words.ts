@@ -2,18 +2,25 @@ import { listInWords } from '../../app/contract/list-words.js';
 import type { ImportSource } from '../../app/contract/server-settings.js';
 
 /**
- * What a look found: "Found 2 servers to import in 1 config, and 1 that cannot be imported." The
- * servers counted are those that can be imported (as the rows ticked at first are); those that
- * cannot (no command, an SSE server…) are counted apart, each row saying why.
+ * What a look found: "Found 2 servers to import in 1 config, 1 that Taskdesk has already, and 1
+ * that cannot be imported." The servers to import are those the rows start ticked with (see
+ * `ImportSourceCard`); those Taskdesk has (by name, or a copy) and those that cannot be imported
+ * (no command, an SSE server…) are counted apart, each row saying what it is.
  */
 export function foundWords(sources: readonly ImportSource[]): string {
   const configs = sources.filter((source) => source.exists).length;
   if (configs === 0) return 'Found no configs to import from.';
   const servers = sources.flatMap((source) => source.servers);
-  const importable = servers.filter((server) => server.problem === undefined).length;
-  const not = servers.length - importable;
-  const found = `Found ${importable === 0 ? 'no' : importable} server${importable === 1 ? '' : 's'} to import in ${configs} config${configs === 1 ? '' : 's'}`;
-  return not === 0 ? `${found}.` : `${found}, and ${not} that cannot be imported.`;
+  const importable = servers.filter((server) => server.problem === undefined);
+  const had = importable.filter((server) => server.sameAs !== undefined || server.clash).length;
+  const fresh = importable.length - had;
+  const not = servers.length - importable.length;
+  const found = `Found ${fresh === 0 ? 'no' : fresh} server${fresh === 1 ? '' : 's'} to import in ${configs} config${configs === 1 ? '' : 's'}`;
+  const apart = [
+    ...(had > 0 ? [`${had} that Taskdesk has already`] : []),
+    ...(not > 0 ? [`${not} that cannot be imported`] : [])
+  ];
+  return apart.length === 0 ? `${found}.` : `${found}, ${[...apart.slice(0, -1), `and ${apart.at(-1)!}`].join(', ')}.`;
 }
 
 /** The kinds of config an app keeps in a place of its own, looked in at every look. */

@@ -33,7 +33,7 @@ function wordyServer(): PeerServer {
 /**
  * The Assistant's first chat on a model file, as a newcomer met it at 1280×800: the new chat
  * offers the connected server's tools, whose descriptions do not fit the model's context. The
- * card says so once, in words for a model on this computer, and Retry without tools gets the
+ * card says so once, in words for a model on this computer, and Turn off tools and retry gets the
  * answer; a server's refusal keeps a provider's words. The list and the settings of that screen
  * show whole.
  */
@@ -73,7 +73,7 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     await llm?.close();
   });
 
-  it('fails the first message with one advice in the model’s words; Choose tools… opens the servers, Retry without tools gets an answer; a server provider keeps its words', async () => {
+  it('fails the first message with one advice in the model’s words; Choose tools… opens the servers, Turn off tools and retry gets an answer; a server provider keeps its words', async () => {
     await page.getByRole('button', { name: '+ New chat' }).click();
     await header().getByText('Stories · stories260K · tools of Server docs', { exact: true }).waitFor();
     await pane().getByLabel('Your message').fill('Once upon a time');
@@ -88,7 +88,7 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context."
     );
     const actions = card().locator('.actions button');
-    assert.deepEqual(await actions.allTextContents(), ['Retry without tools', 'Choose tools…', 'Retry']);
+    assert.deepEqual(await actions.allTextContents(), ['Turn off tools and retry', 'Choose tools…', 'Retry']);
     await assertNoViolations(page, 'the Assistant with the card of a request the model could not take');
 
     // The list: the title whole, the state under it rather than cutting it.
@@ -148,7 +148,7 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     await pane().getByRole('button', { name: 'Close settings' }).click();
     await settings().waitFor({ state: 'detached' });
 
-    await card().getByRole('button', { name: 'Retry without tools' }).click();
+    await card().getByRole('button', { name: 'Turn off tools and retry' }).click();
     await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
     // The model has written its whole answer.
     await pane().and(page.locator('[data-status="idle"]')).waitFor();

@@ -350,7 +350,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const source = panel.locator('li[data-kind="pasted"]');
     try {
       await panel.getByRole('button', { name: 'Look for servers' }).click();
-      const foundWords = 'Found 3 servers to import in 1 config, and 1 that cannot be imported.';
+      const foundWords =
+        'Found 1 server to import in 1 config, 2 that Taskdesk has already, and 1 that cannot be imported.';
       await liveRegion().getByText(foundWords, { exact: true }).waitFor();
       const found = panel.getByRole('heading', { name: foundWords });
       await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');

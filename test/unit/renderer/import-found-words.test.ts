@@ -26,6 +26,24 @@ const config = (servers: ImportedServer[], exists = true): ImportSource => ({
 });
 
 describe('the heading of what an import found', () => {
+  it('counts apart the servers Taskdesk has already, which start unticked', () => {
+    assert.equal(
+      foundWords([
+        config([
+          found('new'),
+          { ...found('copy'), sameAs: 'Copy' },
+          { ...found('named'), clash: true },
+          found('half', '"command" is missing')
+        ])
+      ]),
+      'Found 1 server to import in 1 config, 2 that Taskdesk has already, and 1 that cannot be imported.'
+    );
+    assert.equal(
+      foundWords([config([{ ...found('copy'), sameAs: 'Copy' }])]),
+      'Found no servers to import in 1 config, and 1 that Taskdesk has already.'
+    );
+  });
+
   it('counts the servers that can be imported, and says apart how many cannot', () => {
     assert.equal(
       foundWords([config([found('notes'), found('half', '"command" is missing')])]),

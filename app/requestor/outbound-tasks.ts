@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
-  ListTasksResultSchema
+  ListTasksResultSchema,
+  type Tool
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -609,7 +610,16 @@ export class OutboundTasks {
     const attachment = this.#attachment(view.serverId);
     const { task, ...params } = view.params as { name: string; task?: unknown };
     const toolName = params.name;
-    const tool = await this.#tools.find(attachment, toolName);
+    let tool: Tool | undefined;
+    try {
+      tool = await this.#tools.find(attachment, toolName);
+    } catch (error) {
+      // The connection went meanwhile: the exchange decides again once the server is back.
+      if (this.#attachments.get(view.serverId) !== attachment) throw error;
+      // Its tools could not be read (a timeout, a page that failed): the request goes as it was
+      // last sent, rather than end after the person has done what its link asked.
+      return { params: view.params, asTask: view.asTask };
+    }
     if (!tool)
       throw new HostError(
         JsonRpcCode.InvalidParams,

@@ -69,7 +69,7 @@ export class ContextOverflowError extends LocalModelError {
   constructor(contextSize: number, withTools: boolean, options?: ErrorOptions) {
     super(
       withTools
-        ? `The conversation, with the descriptions of the tools it offers, does not fit the model's context of ${contextSize} tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context.`
+        ? `The conversation, with the descriptions of the tools it offers, does not fit the model's context of ${contextSize} tokens: offer fewer tools (or none), or use a model with a larger context.`
         : `The conversation does not fit the model's context of ${contextSize} tokens: start a new conversation, or use a model with a larger context.`,
       { ...options, kind: 'bad-request' }
     );

@@ -173,7 +173,7 @@ export function ImportSourceCard({
     const has = 'Taskdesk already has a server with this id or name';
     if (nameChoice === 'skip') return `${has}: it is skipped.`;
     const copy = copies.get(server.key);
-    return copy === undefined ? `${has}.` : `${has}: imported anyway, it is added as “${copy}”.`;
+    return copy === undefined ? `${has}.` : `${has}: if you import it anyway, it is added as “${copy}”.`;
   };
   const pickedCopies = chosen.filter(isCopy);
   const pickedNamesakes = chosen.filter(isNamesake);

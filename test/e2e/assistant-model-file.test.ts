@@ -85,7 +85,7 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     // One advice: the model file's own, not a second, generic one after it.
     assert.equal(
       await card().locator('p').nth(1).textContent(),
-      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context."
+      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), or use a model with a larger context."
     );
     const actions = card().locator('.actions button');
     assert.deepEqual(await actions.allTextContents(), ['Turn off tools and retry', 'Choose tools…', 'Retry']);

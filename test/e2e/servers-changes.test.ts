@@ -167,10 +167,14 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     const first = source.locator('li[data-key="delta"]');
     const second = source.locator('li[data-key="DELTA"]');
     await first
-      .getByText('Taskdesk already has a server with this id or name: imported anyway, it is added as “delta (2)”.')
+      .getByText(
+        'Taskdesk already has a server with this id or name: if you import it anyway, it is added as “delta (2)”.'
+      )
       .waitFor();
     await second
-      .getByText('Taskdesk already has a server with this id or name: imported anyway, it is added as “DELTA (2)”.')
+      .getByText(
+        'Taskdesk already has a server with this id or name: if you import it anyway, it is added as “DELTA (2)”.'
+      )
       .waitFor();
     // What can be imported starts ticked, but for what Taskdesk has already: imported anyway, it
     // would be a second server of that name, so it is the person's choice.
@@ -188,8 +192,8 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     // Both picked: the second is numbered after the first, as the import will number it.
     await first.getByLabel('delta HTTP').check();
     await second.getByLabel('DELTA HTTP').check();
-    await second.getByText('imported anyway, it is added as “DELTA (3)”.', { exact: false }).waitFor();
-    await first.getByText('imported anyway, it is added as “delta (2)”.', { exact: false }).waitFor();
+    await second.getByText('if you import it anyway, it is added as “DELTA (3)”.', { exact: false }).waitFor();
+    await first.getByText('if you import it anyway, it is added as “delta (2)”.', { exact: false }).waitFor();
     await source.getByLabel('epsilon HTTP').uncheck();
     await source.getByLabel('Connect them now and when Taskdesk starts').uncheck();
     await source.getByRole('button', { name: /Import 2 selected/ }).click();

@@ -372,7 +372,9 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const echo = source.locator('li[data-key="echo"]');
     await echo.getByText('npx -y echo-server').waitFor();
     await echo
-      .getByText('Taskdesk already has a server with this id or name: imported anyway, it is added as “echo (2)”.')
+      .getByText(
+        'Taskdesk already has a server with this id or name: if you import it anyway, it is added as “echo (2)”.'
+      )
       .waitFor();
     await echo.getByText('Not imported (Taskdesk does not use them): alwaysAllow').waitFor();
     assert.equal(await echo.getByLabel('Keep in the key store (ECHO_API_KEY)').isChecked(), true);

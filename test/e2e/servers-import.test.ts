@@ -194,9 +194,12 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
     await row(claude, 'weather').getByText(skipped('weather'), { exact: true }).waitFor();
     // github keeps a secret, which cannot be compared: it only shares a name, and is numbered.
     await row(claude, 'github')
-      .getByText('Taskdesk already has a server with this id or name: imported anyway, it is added as “github (2)”.', {
-        exact: true
-      })
+      .getByText(
+        'Taskdesk already has a server with this id or name: if you import it anyway, it is added as “github (2)”.',
+        {
+          exact: true
+        }
+      )
       .waitFor();
     const copies = claude.getByRole('group', { name: /^When Taskdesk has the same server already/ });
     const namesakes = claude.getByRole('group', { name: 'When Taskdesk has another server of that id or name' });

@@ -64,7 +64,7 @@ describe('the assistant on a model file too small for what it is asked (stories2
     assert.equal(error.reason, 'tools-too-long');
     assert.equal(
       error.message,
-      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), start a new conversation, or use a model with a larger context."
+      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), or use a model with a larger context."
     );
     // Kept as it was shown: read back from the store, the mark is still there.
     const stored = await host.call('assistant.get', { conversationId: c.id });

@@ -239,7 +239,9 @@ export function ConversationList({
       }
     }
     const known = (last?.serverIds ?? []).filter((id) => servers.some((server) => server.id === id));
-    if (!last || known.length === 0)
+    // Its servers all removed since: the ready ones, as at first. None chosen (tools turned off,
+    // as "Turn off tools and retry" does for a small model): none again, but for servers added since.
+    if (!last || (known.length === 0 && last.serverIds.length > 0))
       return servers.filter((server) => server.state.status === 'ready').map((server) => server.id);
     const since = Date.parse(last.createdAt);
     const later = servers.filter(

@@ -185,6 +185,22 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       /Too many tokens\. If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry\.$/
     );
     assert.deepEqual(await card().locator('.actions button').allTextContents(), ['Retry']);
+    // Back on the model file with its tools off (as Turn off tools and retry left it): a new chat
+    // keeps them off. It had them back, and failed the same way.
+    await d.fixture.host.call('assistant.update', {
+      conversationId: id,
+      providerId: 'stories',
+      model: 'stories260K',
+      serverIds: []
+    });
+    await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
+    await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
+    const fresh = await d.fixture.host.call('assistant.get', {
+      conversationId: (await pane().getAttribute('data-conversation-id'))!
+    });
+    assert.deepEqual(fresh.serverIds, []);
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { type Locator, type Page } from 'playwright-core';
+import { openImportDesk, type ImportDesk } from './import-desk.js';
 
 /**
  * The Import panel of a person with none of Claude Desktop, Cursor or VS Code's configs, who
@@ -14,41 +10,17 @@ import { buildRenderer, openDesk } from './renderer-build.js';
  * the panel's blocks laid out as the Desk's forms are (headings level, room between blocks).
  */
 describe('the Servers screen: importing a pasted config, with no app configs on the computer', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let data: ReturnType<typeof tempDir>;
-  let home: ReturnType<typeof tempDir>;
-  let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
+  let desk: ImportDesk | undefined;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    data = tempDir();
-    // A home of its own, empty: no app keeps a config there.
-    home = tempDir('taskdesk-import-home-');
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
-      loginEnv: async () => ({ ...process.env }),
-      importPlaces: { home: home.dir, platform: 'linux' }
-    });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 800, height: 1400 }
-    }));
-    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
-    await page.getByRole('region', { name: 'Import from other apps' }).waitFor();
+    desk = await openImportDesk({ viewport: { width: 800, height: 1400 } });
+    ({ page, pageErrors } = desk);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data?.remove();
-    home?.remove();
-    built?.remove();
+    await desk?.close();
   });
 
   const panel = () => page.getByRole('region', { name: 'Import from other apps' });
@@ -159,7 +131,7 @@ describe('the Servers screen: importing a pasted config, with no app configs on 
     const text = (await panel().textContent()) ?? '';
     assert.doesNotMatch(text, /Not found/);
     // Nor where it looked for them, in the home of its own.
-    assert.equal(text.includes(home.dir), false);
+    assert.equal(text.includes(desk!.home), false);
     assert.deepEqual(pageErrors, []);
   });
 
@@ -185,7 +157,7 @@ describe('the Servers screen: importing a pasted config, with no app configs on 
       '.cursor/mcp.json',
       '.config/Code/User/settings.json',
       '.config/Code/User/mcp.json'
-    ].map((file) => path.join(home.dir, file));
+    ].map((file) => path.join(desk!.home, file));
     await panel()
       .getByText(
         `Looked for Claude Desktop, Cursor and VS Code configs in: ${places.slice(0, -1).join(', ')} and ${places.at(-1)!} (none there).`,

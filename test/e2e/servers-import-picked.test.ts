@@ -2,12 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { type Locator, type Page } from 'playwright-core';
+import type { Host } from '../../app/host/host.js';
+import { openImportDesk, type ImportDesk } from './import-desk.js';
 
 /**
  * What an import starts with: every server that can be imported ticked, one that cannot left
@@ -15,52 +12,34 @@ import { buildRenderer, openDesk } from './renderer-build.js';
  * that counts the servers to import apart from those that cannot be.
  */
 describe('the Servers screen: what an import starts with', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let data: ReturnType<typeof tempDir>;
-  let home: ReturnType<typeof tempDir>;
+  let desk: ImportDesk | undefined;
   let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    data = tempDir();
-    home = tempDir('taskdesk-import-home-');
-    // Claude Desktop's config: one server to import, and one whose command was left out.
-    const file = path.join(home.dir, '.config/Claude/claude_desktop_config.json');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        mcpServers: {
-          notes: { command: 'taskdesk-e2e-no-such-notes', args: ['serve'] },
-          half: { args: ['--port', '4000'] }
-        }
-      })
-    );
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
-      loginEnv: async () => ({ ...process.env }),
-      importPlaces: { home: home.dir, platform: 'linux' }
+    desk = await openImportDesk({
+      viewport: { width: 1100, height: 1400 },
+      // Claude Desktop's config: one server to import, and one whose command was left out.
+      writeHome: (home) => {
+        const file = path.join(home, '.config/Claude/claude_desktop_config.json');
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(
+          file,
+          JSON.stringify({
+            mcpServers: {
+              notes: { command: 'taskdesk-e2e-no-such-notes', args: ['serve'] },
+              half: { args: ['--port', '4000'] }
+            }
+          })
+        );
+      }
     });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
-    }));
-    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
-    await page.getByRole('region', { name: 'Import from other apps' }).waitFor();
+    ({ host, page, pageErrors } = desk);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data?.remove();
-    home?.remove();
-    built?.remove();
+    await desk?.close();
   });
 
   const panel = () => page.getByRole('region', { name: 'Import from other apps' });

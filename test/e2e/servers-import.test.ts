@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { tempDir } from '../support/host-fixture.js';
-import { buildRenderer, openDesk, root } from './renderer-build.js';
+import { type Locator, type Page } from 'playwright-core';
+import type { Host } from '../../app/host/host.js';
+import { root } from './renderer-build.js';
+import { openImportDesk, type ImportDesk } from './import-desk.js';
 
 const ECHO = path.join(root, 'test/support/env-echo-server.ts');
 const TSX = import.meta.resolve('tsx');
@@ -51,41 +49,18 @@ function writeConfigs(home: string): void {
 }
 
 describe('the Servers screen: importing the servers of Claude Desktop, Cursor and VS Code', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
-  let data: ReturnType<typeof tempDir>;
-  let home: ReturnType<typeof tempDir>;
+  let desk: ImportDesk | undefined;
   let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   before(async () => {
-    built = await buildRenderer();
-    data = tempDir();
-    home = tempDir('taskdesk-import-home-');
-    writeConfigs(home.dir);
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
-      loginEnv: async () => ({ ...process.env }),
-      importPlaces: { home: home.dir, platform: 'linux' }
-    });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
-    }));
-    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
-    await page.getByRole('region', { name: 'Import from other apps' }).waitFor();
+    desk = await openImportDesk({ viewport: { width: 1100, height: 1400 }, writeHome: writeConfigs });
+    ({ host, page, pageErrors } = desk);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    data?.remove();
-    home?.remove();
-    built?.remove();
+    await desk?.close();
   });
 
   const panel = () => page.getByRole('region', { name: 'Import from other apps' });
@@ -240,7 +215,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
   });
 
   it('says what a VS Code input is for and that it is required; badges an SSE server as not importable; says a project folder does not exist', async () => {
-    const gone = path.join(home.dir, 'no-such-project');
+    const gone = path.join(desk!.home, 'no-such-project');
     await look(gone);
     await panel().getByText(`The folder ${gone} does not exist.`, { exact: true }).waitFor();
     assert.equal(

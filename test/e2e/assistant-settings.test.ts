@@ -1216,6 +1216,9 @@ describe('the Assistant’s conversation settings by keyboard: each control in s
 
   it('scrolls each control to the focus whole, none under the Save settings bar, at 1280×800, 800×800, 1280×600 and 800×600', async () => {
     await page.getByRole('button', { name: '+ New chat' }).click();
+    // Enter sends once the chat has started (the starting pane keeps what is typed, and sends
+    // nothing): under load CI pressed it before, and the answer never came.
+    await page.locator('section.chat-pane:not([data-status="starting"])').waitFor();
     await pane().getByLabel('Your message').fill('Please echo something for me.');
     await pane().getByLabel('Your message').press('Enter');
     await pane().locator('[data-role="assistant"]').getByText('Hello from the fake model.').waitFor();

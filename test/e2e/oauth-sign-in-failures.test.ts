@@ -95,6 +95,8 @@ describe('the sign-in on a server card, when things go wrong', () => {
     await card.getByText(`Signed in as alice at ${servers.issuer}`).waitFor();
     await card.getByRole('button', { name: 'Sign out of Team notes' }).click();
     await card.getByRole('button', { name: 'Connect Team notes' }).waitFor();
+    // The state's event may come a moment after the card's buttons changed (CI read "Ready" once).
+    await card.locator('.card-header .status', { hasText: 'Signed out' }).waitFor();
     assert.equal(await badge(), 'Signed out');
   });
 

@@ -115,7 +115,11 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     assert.equal(outcome.type, 'result');
     const [block] = (outcome.type === 'result' ? outcome.result.content : []) as Array<{ text: string }>;
     ({ taskId } = JSON.parse(block!.text) as { taskId: string });
-    await page.getByRole('link', { name: /Inbox/ }).click();
+    // The section's link: the Tools screen may show "in the Inbox" links too, to a question it waits on.
+    await page
+      .locator('nav')
+      .getByRole('link', { name: /^Inbox/ })
+      .click();
     const question = page.getByRole('article').filter({ hasText: 'Which colour?' });
     await question.waitFor();
 

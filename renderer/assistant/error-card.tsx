@@ -72,6 +72,13 @@ export function ErrorCard({
   const retry = () =>
     !busy &&
     void run(() => client.call('assistant.retry', { conversationId: conversation.id }), 'The retry did not start.');
+  /** Saves one change to the conversation's settings, then retries with it (`failed`: said if either does not go). */
+  const changeAndRetry = (change: { maxToolRounds: number } | { serverIds: string[] }, failed: string) =>
+    !busy &&
+    void run(async () => {
+      await client.call('assistant.update', { conversationId: conversation.id, ...change });
+      return client.call('assistant.retry', { conversationId: conversation.id });
+    }, failed);
   return (
     <div className="chat-error" role="alert" data-error-kind={message.kind}>
       <p className="chat-error-title">{title}</p>
@@ -101,13 +108,7 @@ export function ErrorCard({
                 type="button"
                 className="primary"
                 {...busyProps(busy)}
-                onClick={() =>
-                  !busy &&
-                  void run(async () => {
-                    await client.call('assistant.update', { conversationId: conversation.id, maxToolRounds: limit });
-                    return client.call('assistant.retry', { conversationId: conversation.id });
-                  }, 'The conversation did not go on.')
-                }
+                onClick={() => changeAndRetry({ maxToolRounds: limit }, 'The conversation did not go on.')}
               >
                 Raise the limit and go on
               </button>
@@ -118,13 +119,7 @@ export function ErrorCard({
                 type="button"
                 className="primary"
                 {...busyProps(busy)}
-                onClick={() =>
-                  !busy &&
-                  void run(async () => {
-                    await client.call('assistant.update', { conversationId: conversation.id, serverIds: [] });
-                    return client.call('assistant.retry', { conversationId: conversation.id });
-                  }, 'The retry did not start.')
-                }
+                onClick={() => changeAndRetry({ serverIds: [] }, 'The retry did not start.')}
               >
                 Turn off tools and retry
               </button>

@@ -113,6 +113,7 @@ export class SamplingSetup {
       gate: new InboxApprovalGate(options.inbox, options.origin),
       origin: options.origin,
       policyFor: (serverId) => this.policyFor(serverId),
+      providerFailing: (providerId) => this.registry.failing(providerId),
       audit: ({ at: _at, type, serverId, serverName, taskId, ...detail }) => {
         options.audit.record({
           type,

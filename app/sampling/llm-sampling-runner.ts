@@ -109,9 +109,15 @@ export class LlmSamplingRunner implements SamplingRunner {
     this.#retry = { ...defaultRetryOptions, ...options.retry };
   }
 
-  /** The model the server's preferences select, and why; undefined when none is configured. */
-  choose(params: CreateMessageRequestParams): ModelChoice | undefined {
-    return chooseModel(this.#providers.list(), params.modelPreferences);
+  /**
+   * The model the server's preferences select, and why; undefined when none is configured.
+   * `passOver` as {@link chooseModel} takes it (a person approves the choice).
+   */
+  choose(
+    params: CreateMessageRequestParams,
+    passOver?: { failing?: (providerId: string) => boolean }
+  ): ModelChoice | undefined {
+    return chooseModel(this.#providers.list(), params.modelPreferences, passOver);
   }
 
   /**

@@ -25,13 +25,16 @@ interface Candidate {
  *    model with the best score wins, where
  *    score = cost·(1 − ratings.cost) + speed·ratings.speed + intelligence·ratings.intelligence
  *    (a missing rating counts as 0.5).
- * 3. Otherwise the first provider's default model (or its first model).
+ * 3. Otherwise the first provider's default model (or its first model). With `passOver.failing`
+ *    (a person is to approve the choice), a first provider whose last call failed gives way to
+ *    the first in the person's order that is not failing; when every one fails, the first.
  *
  * Returns undefined when no provider offers any model.
  */
 export function chooseModel(
   providers: readonly ProviderSettings[],
-  preferences: ModelPreferences | undefined
+  preferences: ModelPreferences | undefined,
+  passOver: { failing?: (providerId: string) => boolean } = {}
 ): ModelChoice | undefined {
   const candidates: Candidate[] = providers.flatMap((provider) =>
     modelNamesOf(provider).map((model) => ({
@@ -73,11 +76,25 @@ export function chooseModel(
     );
   }
 
-  const first = providers.find((p) => modelNamesOf(p).length > 0)!;
-  const model = first.defaultModel ?? modelNamesOf(first)[0]!;
+  const offering = providers.filter((p) => modelNamesOf(p).length > 0);
+  const first = offering[0]!;
   const why = hasPriorities ? 'no model has ratings to weigh the priorities against; ' : '';
-  const fallback = candidates.find((c) => c.provider === first && c.model === model)!;
+  const { failing } = passOver;
+  const answering = failing?.(first.id) ? offering.find((p) => !failing(p.id)) : undefined;
+  if (answering) {
+    const instead = candidates.find((c) => c.provider === answering && c.model === defaultModelOf(answering))!;
+    return choice(
+      instead,
+      `${hintNote}${why}instead of ${first.name} · ${defaultModelOf(first)}, whose last call failed: the first provider that is not failing`
+    );
+  }
+  const fallback = candidates.find((c) => c.provider === first && c.model === defaultModelOf(first))!;
   return choice(fallback, `${hintNote}${why}using the default model of ${first.name}`);
+}
+
+/** The model Taskdesk takes of a provider when nothing else decides: its default, or its first. */
+function defaultModelOf(provider: ProviderSettings): string {
+  return provider.defaultModel ?? modelNamesOf(provider)[0]!;
 }
 
 interface Priorities {

@@ -33,7 +33,10 @@ type SamplingOutcome = WorkOutcome<CreateMessageResult | CreateMessageResultWith
 
 /** The model side the policy runner drives: `LlmSamplingRunner` is one. */
 export interface ModelSampler {
-  choose(params: CreateMessageRequestParams): ModelChoice | undefined;
+  choose(
+    params: CreateMessageRequestParams,
+    passOver?: { failing?: (providerId: string) => boolean }
+  ): ModelChoice | undefined;
   choiceFor(providerId: string, model: string, engineChoice?: ModelChoice): ModelChoice | undefined;
   run(params: CreateMessageRequestParams, context: WorkContext, choice?: ModelChoice): Promise<SamplingOutcome>;
 }
@@ -67,6 +70,13 @@ export interface PolicySamplingRunnerOptions {
    * prompt or resource, as the Inbox item names it. Its entries say so (see {@link AuditedOrigin}).
    */
   origin?: OriginLookup;
+  /**
+   * Whether a provider's last call failed (its health, as LLM providers shows it). Under "ask",
+   * the draft a person approves passes over such a provider where nothing else decided the model
+   * (see `chooseModel`): they would approve a run bound to fail. A run made without asking keeps
+   * to the person's order, as a provider's failing is not a decision to bill another.
+   */
+  providerFailing?: (providerId: string) => boolean;
 }
 
 /** A model run made without asking that failed: which server asked, on which provider and model, and why. */
@@ -138,7 +148,10 @@ export class PolicySamplingRunner implements SamplingRunner {
       return error(JsonRpcCode.UserRejected, withdrawnMessage(late));
     }
 
-    const engineChoice = sampler.choose(params);
+    // What a person is shown and approves as Taskdesk's draft (or what runs unasked): what they
+    // approve as it stands is not their change, whatever it passed over.
+    const passOver = policy.mode === 'ask' ? { failing: this.#options.providerFailing } : undefined;
+    const engineChoice = sampler.choose(params, passOver);
     if (!engineChoice) {
       // Nothing to approve: say why at once rather than asking a person first.
       const outcome = await sampler.run(params, context);
@@ -216,7 +229,7 @@ export class PolicySamplingRunner implements SamplingRunner {
             // Removed while the request waited (a provider that failed, replaced by another):
             // back to the person, to choose one that is there.
             failure = { ...runFailure(gone, choice, this.#clock), providerId: decision.providerId };
-            choice = sampler.choose(params) ?? engineChoice;
+            choice = sampler.choose(params, passOver) ?? engineChoice;
             continue;
           }
           // Cancelled as the person answered: the receiver's error, which names nothing of theirs.

@@ -259,6 +259,11 @@ export class ProviderRegistry implements ProviderSource {
     return true;
   }
 
+  /** Whether a provider's last call failed, as its card shows (`health.ok` false). */
+  failing(providerId: string): boolean {
+    return this.#health.get(providerId)?.ok === false;
+  }
+
   /** Every provider as the UI may see it. */
   async views(): Promise<ProviderView[]> {
     return Promise.all(this.#providers.map(async (p) => this.#outward(p, await this.#keys.has(p.id))));

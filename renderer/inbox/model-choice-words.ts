@@ -1,5 +1,3 @@
-import type { DefaultChoice } from './default-choice.js';
-
 /** The provider and model Taskdesk drafted a sampling request for, and why it chose them. */
 export interface DraftedChoice {
   providerId: string;
@@ -19,13 +17,12 @@ export interface PickedChoice {
  * The line above an approval card's form: the provider and model the request runs on when
  * approved, as the card's picker holds them now, and why.
  *
- * Taskdesk's own choice keeps its reason. The card's start in place of a failing provider
- * (`start`, see {@link DefaultChoice}) says why, while the picker holds it. A choice the person
+ * Taskdesk's own choice keeps its reason (in place of a failing provider, it says so). A choice the person
  * made says so and names what Taskdesk had chosen. With no model named, it says what Approve does
  * then: run the drafted model on the drafted provider, or (on another provider) ask for one, as
  * Approve refuses without it.
  */
-export function modelChoiceText(drafted: DraftedChoice, picked: PickedChoice, start?: DefaultChoice): string {
+export function modelChoiceText(drafted: DraftedChoice, picked: PickedChoice): string {
   const model = picked.model.trim();
   const sameProvider = picked.providerId === drafted.providerId;
   if (!picked.provider) {
@@ -40,7 +37,5 @@ export function modelChoiceText(drafted: DraftedChoice, picked: PickedChoice, st
       : `${name} · no model chosen — choose one to approve`;
   }
   if (sameProvider && model === drafted.model) return `${name} · ${model} — ${drafted.reason}`;
-  if (start?.insteadOfFailing && picked.providerId === start.providerId && model === start.model)
-    return `${name} · ${model} — instead of ${drafted.providerName} · ${drafted.model}, whose last call failed: the first provider that is not failing`;
   return `${name} · ${model} — chosen by you, instead of ${drafted.providerName} · ${drafted.model}`;
 }

@@ -10,7 +10,6 @@ import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
-import { defaultChoice } from './default-choice.js';
 import { modelChoiceText } from './model-choice-words.js';
 import { ProviderFailing } from './provider-failing.js';
 import { RequestEditor } from './request-editor.js';
@@ -67,16 +66,8 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const editorId = useId();
   // Open from the start when the request's texts were being changed.
   const [editing, setEditing] = useState(startEdits?.system !== undefined || startEdits?.texts !== undefined);
-  // Where the picker starts when the person has not picked before: the draft, or in place of a
-  // failing provider the first that is not (see `defaultChoice`). Worked out once: a provider that
-  // fails later does not move the picker under the person.
-  const [start] = useState(() =>
-    review || !draft || startEdits?.model !== undefined || startEdits?.providerId !== undefined
-      ? undefined
-      : defaultChoice(providers, draft, item.request)
-  );
-  const [model, setModel] = useState(startEdits?.model ?? start?.model ?? draft?.model ?? '');
-  const [providerId, setProviderId] = useState(startEdits?.providerId ?? start?.providerId ?? draft?.providerId ?? '');
+  const [model, setModel] = useState(startEdits?.model ?? draft?.model ?? '');
+  const [providerId, setProviderId] = useState(startEdits?.providerId ?? draft?.providerId ?? '');
   const [answerText, setAnswerText] = useState(restored.answer ?? originalAnswer);
   const writing = useWriting(restored.approval?.reply ?? null);
   const changed: ApprovalEdits = {
@@ -194,7 +185,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
           {/* Follows the picker below; a review (or a Desk that has no providers now) shows what ran. */}
           {review || providers.length === 0
             ? `${draft.providerName} · ${draft.model} — ${draft.reason}`
-            : modelChoiceText(draft, { providerId, provider: chosen, model }, start)}
+            : modelChoiceText(draft, { providerId, provider: chosen, model })}
         </p>
       ) : null}
       {/* Before approving: the provider it would run on fails now, and another may be chosen. */}

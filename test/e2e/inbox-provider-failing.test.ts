@@ -61,7 +61,7 @@ describe('an approval card on a failing provider, in headless Chromium against t
 
   it('starts the picker on the first provider that is not failing, and runs the request there when approved', async () => {
     llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    // After the failing one in the person's order: Taskdesk's draft is still the first provider's.
+    // After the failing one in the person's order: under "ask", Taskdesk's draft passes over the first.
     await d.fixture.host.call('providers.save', {
       id: 'working',
       name: 'Working',
@@ -96,6 +96,14 @@ describe('an approval card on a failing provider, in headless Chromium against t
     const answered = await reply;
     assert.equal((answered as { model?: string }).model, 'fake-small');
     assert.equal(llm.chatRequests.length, 1, 'the request ran on the provider that answers');
+    // Approved as it stood: not the person's change, and the audit log says why that provider.
+    const entries = await d.fixture.host.call('audit.read', { serverId: 'p', type: 'sampling.request' });
+    const onWorking = entries.filter((entry) => entry.detail?.providerId === 'working');
+    assert.equal(onWorking.length, 1);
+    const approved = onWorking[0]!.detail!;
+    assert.equal(approved.decision, 'approved');
+    assert.equal(approved.changed, undefined);
+    assert.match(String(approved.reason), /^instead of Broken local · gpt-test, whose last call failed/);
     assert.deepEqual(d.pageErrors, []);
   });
 });

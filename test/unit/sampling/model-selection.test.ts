@@ -86,4 +86,55 @@ describe('chooseModel', () => {
     assert.equal(choice.model, 'gpt-4o-mini');
     assert.doesNotMatch(choice.reason, /hint/);
   });
+
+  describe('passing over a failing provider (a person approves the draft)', () => {
+    const failing = (...ids: string[]) => ({ failing: (id: string) => ids.includes(id) });
+    const listless = ProviderSettingsSchema.parse({
+      id: 'listless',
+      name: 'Listless',
+      baseURL: 'http://127.0.0.1:2/v1'
+    });
+    const spare = ProviderSettingsSchema.parse({
+      id: 'spare',
+      name: 'Spare',
+      baseURL: 'http://127.0.0.1:3/v1',
+      models: [{ name: 'spare-small' }, { name: 'spare-large' }],
+      defaultModel: 'spare-large'
+    });
+
+    it('takes the first provider in the person’s order that lists a model and is not failing, and says why', () => {
+      const choice = chooseModel([openai, listless, ollama, spare], undefined, failing('openai', 'ollama'))!;
+      assert.deepEqual([choice.providerId, choice.model], ['spare', 'spare-large']);
+      assert.equal(
+        choice.reason,
+        'instead of OpenAI · gpt-4o-mini, whose last call failed: the first provider that is not failing'
+      );
+      // One with no default model runs its first.
+      const first = chooseModel([openai, ollama], undefined, failing('openai'))!;
+      assert.deepEqual([first.providerId, first.model], ['ollama', 'llama3.2:3b']);
+    });
+
+    it('keeps the first provider when it is not failing, and when every provider fails', () => {
+      assert.equal(chooseModel([openai, spare], undefined, failing('spare'))!.providerId, 'openai');
+      const all = chooseModel([openai, spare], undefined, failing('openai', 'spare'))!;
+      assert.equal(all.providerId, 'openai');
+      assert.match(all.reason, /^using the default model of OpenAI$/);
+    });
+
+    it('keeps what the server’s preferences chose, even on a failing provider', () => {
+      const hinted = chooseModel([openai, spare], { hints: [{ name: 'gpt-4o' }] }, failing('openai'))!;
+      assert.deepEqual([hinted.providerId, hinted.model], ['openai', 'gpt-4o']);
+      const weighed = chooseModel([openai, spare], { costPriority: 1 }, failing('openai'))!;
+      assert.equal(weighed.providerId, 'openai');
+    });
+
+    it('passes over it where the preferences decided nothing, and says both', () => {
+      const choice = chooseModel([openai, spare], { hints: [{ name: 'claude' }] }, failing('openai'))!;
+      assert.equal(choice.providerId, 'spare');
+      assert.equal(
+        choice.reason,
+        'no model matched the server\'s hints ("claude"); instead of OpenAI · gpt-4o-mini, whose last call failed: the first provider that is not failing'
+      );
+    });
+  });
 });

@@ -8,6 +8,7 @@ import { searching, typeahead, type TypeaheadSearch } from './typeahead.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { modelNamesOf } from '../../app/contract/model-names.js';
 import type { ProviderView } from '../../app/contract/providers.js';
+import { providerFailing } from '../inbox/provider-failing-words.js';
 import { UNTITLED_CONVERSATION } from '../../app/contract/conversation-summary.js';
 import { searchFolded } from '../../app/contract/search-words.js';
 
@@ -199,10 +200,17 @@ export function ConversationList({
     return store.getState().assistant.summaries.find((s) => s.id === id);
   };
 
-  /** The provider a new chat starts on: that of the conversation the person was in while it offers a model, else the first that does. */
+  /**
+   * The provider a new chat starts on: that of the conversation the person was in while it offers
+   * a model, else the first that does; one whose last call failed gives way to the first in the
+   * person's order that is not failing (as an approval card's draft does), since a chat begun on
+   * it would fail at its first message. When every one fails, as before.
+   */
   const startingProvider = (replaces: string | undefined): ProviderView | undefined => {
     const last = providers.find((p) => p.id === lastSummary(replaces)?.providerId);
-    return last && modelNamesOf(last).length > 0 ? last : provider;
+    const offering = providers.filter((p) => modelNamesOf(p).length > 0);
+    const candidates = last && modelNamesOf(last).length > 0 ? [last, ...offering] : offering;
+    return candidates.find((p) => !providerFailing(p)) ?? candidates[0];
   };
 
   /**

@@ -3,6 +3,7 @@ import type { AssistantMessage, Conversation } from '../../app/contract/assistan
 import { MarkdownText } from '../components/markdown-text.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
+import { ProviderFailing } from '../inbox/provider-failing.js';
 import { AnswerActions, canResend, EditableUserMessage } from './message-actions.js';
 import { ToolCallCard } from './tool-call-card.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
@@ -31,6 +32,7 @@ export function MessageList({
   onChooseTools: () => void;
 }) {
   const stream = useDeskState((state) => state.assistant.streams[conversation.id]);
+  const provider = useDeskState((state) => state.providers.find((p) => p.id === conversation.providerId));
   const log = useRef<HTMLDivElement>(null);
   /**
    * Whether the reader is at (or near) the end: only then does what comes in (the answer as it
@@ -171,6 +173,8 @@ export function MessageList({
       {conversation.messages.length === 0 && !stream ? (
         <div className="chat-empty">
           <p>Ask anything. The model may use the tools of the servers chosen in the settings.</p>
+          {/* Before the first message: a chat on a provider whose last call failed would fail with it. */}
+          <ProviderFailing provider={provider} />
         </div>
       ) : null}
       {conversation.messages.map((m, index) => {

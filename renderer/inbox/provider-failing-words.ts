@@ -2,6 +2,11 @@ import type { ProviderView } from '../../app/contract/providers.js';
 import { formatShortDate, sentence, truncate } from '../components/format.js';
 import { failureOf } from '../providers/model-listing.js';
 
+/** Whether a provider's last call failed (its `health`, as LLM providers shows it). */
+export function providerFailing(provider: Pick<ProviderView, 'health'> | undefined): boolean {
+  return provider?.health?.ok === false;
+}
+
 /** As much of a provider's last failure as the approval card's line quotes. */
 const FAILURE_LIMIT = 200;
 

@@ -198,7 +198,8 @@ export class Generation {
       role: 'assistant',
       text: outcome.text,
       toolCalls: calls,
-      model
+      model,
+      ...(outcome.cutOff && { cutOff: outcome.cutOff })
     };
     book.push(c, message);
     if (calls.length === 0) {

@@ -8,10 +8,12 @@ import { stoppedBy } from '../sampling/provider-client.js';
 import { classifyProviderError } from '../sampling/provider-failure.js';
 import { ProgressThrottle } from '../sampling/progress-throttle.js';
 import { StreamAccumulator, type AccumulatedToolCall } from '../sampling/stream-accumulator.js';
+import type { AnswerCutOff } from '../contract/assistant.js';
 
 /** How one streamed model call ended. */
 export type ModelCallOutcome =
-  | { type: 'done'; text: string; toolCalls: AccumulatedToolCall[] }
+  /** `cutOff`: the provider ended the answer before the model did (see {@link cutOffOf}). */
+  | { type: 'done'; text: string; toolCalls: AccumulatedToolCall[]; cutOff?: AnswerCutOff }
   /** The person stopped it: the text is what had streamed in. */
   | { type: 'stopped'; text: string }
   /**
@@ -75,7 +77,19 @@ export async function streamModelCall(options: {
   // The SDK's stream may also end quietly when its request is aborted.
   if (options.signal.aborted) return { type: 'stopped', text: accumulator.text };
   const done = accumulator.result();
-  return { type: 'done', text: done.text, toolCalls: done.toolCalls };
+  const cutOff = cutOffOf(done.finishReason);
+  return { type: 'done', text: done.text, toolCalls: done.toolCalls, ...(cutOff && { cutOff }) };
+}
+
+/**
+ * Why a provider ended an answer before the model finished it, from its `finish_reason`:
+ * `length`, the model's token limit or its context was reached; `content-filter`, the
+ * provider's filter withheld the rest. Undefined for an answer that ended as the model meant.
+ */
+export function cutOffOf(finishReason: string | null): AnswerCutOff | undefined {
+  if (finishReason === 'length') return 'length';
+  if (finishReason === 'content_filter') return 'content-filter';
+  return undefined;
 }
 
 /**

@@ -116,6 +116,14 @@ export const ServerSourcesSchema = z.object({
 });
 export type ServerSources = z.infer<typeof ServerSourcesSchema>;
 
+/**
+ * Why a provider ended an answer before the model finished it: `length`, the model's token limit
+ * or its context was reached (finish reason `length`); `content-filter`, the provider's content
+ * filter withheld the rest.
+ */
+export const AnswerCutOffSchema = z.enum(['length', 'content-filter']);
+export type AnswerCutOff = z.infer<typeof AnswerCutOffSchema>;
+
 /** One message of a conversation. */
 export const AssistantMessageSchema = z.discriminatedUnion('role', [
   z.object({ ...Base, role: z.literal('user'), text: z.string(), sources: z.array(ResolvedSourceSchema).optional() }),
@@ -126,6 +134,8 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
     toolCalls: z.array(AssistantToolCallSchema).default([]),
     /** The person stopped the generation: the text is what had streamed in. */
     stopped: z.boolean().optional(),
+    /** The provider ended the answer before the model finished it (see {@link AnswerCutOffSchema}). */
+    cutOff: AnswerCutOffSchema.optional(),
     /** The model that wrote it (the conversation's model may change later); absent in older conversations. */
     model: z.string().optional()
   }),

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { AssistantMessage, Conversation } from '../../app/contract/assistant.js';
+import { cutOffWords } from '../components/cut-off-words.js';
 import { MarkdownText } from '../components/markdown-text.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { ErrorCard } from './error-card.js';
@@ -213,6 +214,7 @@ export function MessageList({
                     </>
                   ) : null}
                   {m.stopped ? <p className="muted small-text">(stopped)</p> : null}
+                  {m.cutOff ? <p className="muted small-text">{cutOffWords(m.cutOff)}</p> : null}
                   {m.toolCalls.map((call) => (
                     <ToolCallCard
                       key={call.id}

@@ -11,6 +11,7 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
 import { modelChoiceText } from './model-choice-words.js';
+import { reviewCutOffText } from '../components/cut-off-words.js';
 import { ProviderFailing } from './provider-failing.js';
 import { RequestEditor } from './request-editor.js';
 import { textSlots, useRequestEdits } from './request-edits.js';
@@ -241,7 +242,9 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
               <MessageContent content={draft?.result?.content} />
             </div>
           )
-        ) : (
+        ) : null}
+        {review ? <ReviewCutOff stopReason={draft?.result?.stopReason} maxTokens={item.request.maxTokens} /> : null}
+        {review ? null : (
           <>
             <RequestEditor id={editorId} open={editing} edits={edits} />
             <div className="field-row">
@@ -350,4 +353,10 @@ function useWriting(restored: ReplyWriting['restored']): ReplyWriting {
   const [reply, setReply] = useState(restored?.reply ?? '');
   const [model, setModel] = useState(restored?.model ?? 'human');
   return { restored, reply, setReply, model, setModel };
+}
+
+/** A warning under an answer to review that was cut off (see {@link reviewCutOffText}). */
+function ReviewCutOff({ stopReason, maxTokens }: { stopReason: unknown; maxTokens: unknown }) {
+  const text = reviewCutOffText(stopReason, maxTokens);
+  return text === undefined ? null : <p className="banner banner-warning review-cut-off">{text}</p>;
 }

@@ -483,6 +483,29 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     assert.deepEqual(pageErrors, []);
   });
 
+  it('says under an answer the provider cut off, at the token limit or by its content filter', async () => {
+    await newChat('Cut off', 'everything');
+    llm.enqueue({ kind: 'text', tokens: ['A long', ' story that'], finishReason: 'length' });
+    await send('Tell me a long story');
+    await lastAnswer()
+      .getByText('Cut off: the model reached its token limit, or the end of its context, before it finished.')
+      .waitFor();
+    llm.enqueue({ kind: 'text', tokens: ['Part of'], finishReason: 'content_filter' });
+    await send('And another');
+    await lastAnswer().getByText('Cut off: the provider’s content filter withheld the rest of the answer.').waitFor();
+    // An answer that ended as the model meant says nothing of it.
+    llm.enqueue({ kind: 'text', tokens: ['The end.'] });
+    await send('Finish it');
+    await lastAnswer().getByText('The end.').waitFor();
+    assert.equal(
+      await lastAnswer()
+        .getByText(/^Cut off/)
+        .count(),
+      0
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('an answer streaming in follows the reader only while they are at the bottom', async () => {
     await newChat('Long read', 'everything');
     const long = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');

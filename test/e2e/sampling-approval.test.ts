@@ -143,6 +143,25 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     assert.equal(message.model, 'fake-large');
   });
 
+  it('says on the review card when the answer was cut off at the server’s token limit, and sends it as it is', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Once upon', ' a time'], finishReason: 'length' });
+    const { result } = await askAsTask('Tell a story');
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Tell a story').waitFor();
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    const warning = review.locator('.review-cut-off');
+    await warning.waitFor();
+    assert.equal(
+      await warning.textContent(),
+      'Cut off: the model reached the 10 tokens the server allowed before it finished. Send it as it is, edit it, or reject it.'
+    );
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    const message = await result;
+    assert.equal(message.stopReason, 'maxTokens');
+    assert.deepEqual(message.content, { type: 'text', text: 'Once upon a time' });
+  });
+
   it('keeps the review card when it arrives before the reply to the approval (same id)', async () => {
     llm.enqueue({ kind: 'text', tokens: ['Crossed', ' answer'] });
     const { result } = await askAsTask('Cross the reply');

@@ -17,7 +17,16 @@ export interface StackedNotice {
  * kinds); those shown at once keep their order, the last the newest. While the focus is in an
  * older notice (a newer one arrived as the person read or copied it), the stack stays open.
  */
-export function NoticeStack({ notices, noun }: { notices: readonly StackedNotice[]; noun: string }) {
+export function NoticeStack({
+  notices,
+  noun,
+  closeAll
+}: {
+  notices: readonly StackedNotice[];
+  noun: string;
+  /** A button beside "and N more" that closes several at once: its words, and what it does. */
+  closeAll?: { label: string; close: () => void } | undefined;
+}) {
   const listId = useId();
   const [opened, setOpen] = useState(false);
   /** The notice the focus is in, if any: a newer one arriving must not hide it from under the focus. */
@@ -53,15 +62,22 @@ export function NoticeStack({ notices, noun }: { notices: readonly StackedNotice
         ))}
       </div>
       {more > 0 ? (
-        <button
-          type="button"
-          className="link-button notice-stack-toggle"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? `Show only the newest ${noun}` : `and ${more} more ${more === 1 ? noun : `${noun}s`}`}
-        </button>
+        <div className="notice-stack-actions">
+          <button
+            type="button"
+            className="link-button notice-stack-toggle"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? `Show only the newest ${noun}` : `and ${more} more ${more === 1 ? noun : `${noun}s`}`}
+          </button>
+          {closeAll ? (
+            <button type="button" className="link-button notice-stack-close-all" onClick={closeAll.close}>
+              {closeAll.label}
+            </button>
+          ) : null}
+        </div>
       ) : null}
     </>
   );

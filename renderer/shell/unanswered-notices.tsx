@@ -54,9 +54,29 @@ export function UnansweredNotices() {
       )
     }))
   ];
+  // Close all closes what holds nothing of the person's: a notice with what they typed in a
+  // withdrawn card (never sent) stays until they close it, having copied it or not.
+  const closable = [
+    ...unanswered.map((entry) => entry.id),
+    ...withdrawn.filter((notice) => notice.draft === undefined).map((notice) => notice.id)
+  ];
+  const kept = notices.length - closable.length;
+  const closeAll =
+    closable.length >= 2
+      ? {
+          label:
+            kept === 0
+              ? `Close all ${closable.length} notices`
+              : `Close ${closable.length} notices, not ${kept === 1 ? 'the one' : `the ${kept}`} with what you typed`,
+          close: () => {
+            for (const id of closable) store.dispatch({ type: 'notice-dismissed', id });
+            focusScreenHeading();
+          }
+        }
+      : undefined;
   return (
     <div className="banners notices" role="status">
-      <NoticeStack notices={notices} noun="notice" />
+      <NoticeStack notices={notices} noun="notice" closeAll={closeAll} />
     </div>
   );
 }

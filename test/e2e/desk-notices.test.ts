@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
@@ -6,6 +7,7 @@ import { systemClock } from '../../app/core/clock.js';
 import { peerServer } from '../support/host-fixture.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
 
 const form = { mode: 'form', requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } } } as const;
 
@@ -181,6 +183,47 @@ describe('the notices at the top of the Desk', () => {
     await notices.first().waitFor({ state: 'detached' });
     assert.equal(await strip.count(), 0, 'no empty strip is left');
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('closes several notices at once, keeping the one that holds what the person typed', async () => {
+    const { page } = desk;
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    const withdraw = async (message: string, typed?: string) => {
+      const controller = new AbortController();
+      const asked = plain.server
+        .elicitInput(
+          { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
+          { signal: controller.signal }
+        )
+        .catch((error: unknown) => error);
+      const card = page.locator('.inbox-item').filter({ hasText: message });
+      await card.waitFor();
+      if (typed !== undefined) await card.getByLabel('note').fill(typed);
+      controller.abort('the server gave up');
+      await asked;
+      await page.locator('.notice-withdrawn').filter({ hasText: message }).waitFor({ state: 'attached' });
+    };
+    await withdraw('Gone question A?');
+    await withdraw('Gone question B?', 'my careful words');
+    await withdraw('Gone question C?');
+    const strip = page.locator('.notices');
+    const closeAll = strip.getByRole('button', { name: 'Close 2 notices, not the one with what you typed' });
+    await page.screenshot({ path: path.join(root, '.tmp/notices-close-all.png') });
+    await closeAll.click();
+    const left = strip.locator('.notice-withdrawn');
+    await page.waitForFunction(() => document.querySelectorAll('.notice-withdrawn').length === 1);
+    assert.match((await left.textContent()) ?? '', /Gone question B\?.*my careful words/s);
+    // The button went with the notices: the focus is on the screen's heading, not lost.
+    assert.equal(await page.locator('#heading-inbox').evaluate((h) => h === document.activeElement), true);
+    assert.equal(await closeAll.count(), 0, 'one notice left: nothing to close at once');
+
+    // With nothing typed in any, the button closes them all.
+    await left.getByRole('button', { name: 'Close notice' }).click();
+    await withdraw('Gone question D?');
+    await withdraw('Gone question E?');
+    await strip.getByRole('button', { name: 'Close all 2 notices' }).click();
+    await strip.waitFor({ state: 'detached' });
     assert.deepEqual(desk.pageErrors, []);
   });
 });

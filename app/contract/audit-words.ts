@@ -238,6 +238,8 @@ const WORDS: Record<string, Words> = {
   },
   'provider.saved': (d) => `You saved the model provider${providerName(d)}`,
   'provider.removed': (d) => `You removed the model provider${providerName(d)}`,
+  'provider.moved': (d) =>
+    `You moved the model provider${providerName(d)} to ${d.position === 1 ? 'the top: it is the default now' : `place ${String(d.position)}`}`,
   'provider.key-cleared': () => 'You deleted a model provider’s key',
   'provider.key-dropped': () => 'A model provider’s key was deleted: its address moved to another site',
   'store.warning': () => 'Storage warning',
@@ -317,6 +319,7 @@ const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
   'assistant.tool-decision': ['tool', 'decision'],
   'provider.saved': ['name'],
   'provider.removed': ['name'],
+  'provider.moved': ['name', 'position'],
   'audit.summary': ['count', 'of']
 };
 

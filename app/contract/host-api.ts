@@ -444,6 +444,15 @@ export const HostMethods = {
    */
   'providers.save': { params: ProviderSaveSchema, result: SavedProviderSchema },
   'providers.remove': { params: z.object({ providerId: z.string() }), result: Ok },
+  /**
+   * Puts a provider at `position` in the person's order (0: first; past the end: last). The
+   * first provider's default model is what a model request runs on when the server's preferences
+   * choose none, and what a first chat starts on. An unknown id is −32602.
+   */
+  'providers.move': {
+    params: z.object({ providerId: z.string(), position: z.number().int().min(0).max(10_000) }),
+    result: Ok
+  },
   /** Deletes a provider's stored API key (a leaked key, or a server that no longer needs one). */
   'providers.clearKey': { params: z.object({ providerId: z.string() }), result: ProviderViewSchema },
   'providers.test': { params: z.object({ providerId: z.string() }), result: ConnectionTestResultSchema },

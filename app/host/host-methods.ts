@@ -344,6 +344,10 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       await parts.sampling.removeProvider(providerId);
       return OK;
     },
+    'providers.move': async ({ providerId, position }) => {
+      await parts.sampling.moveProvider(providerId, position);
+      return OK;
+    },
     'providers.clearKey': ({ providerId }) => parts.sampling.clearKey(providerId),
     'providers.test': ({ providerId }) => parts.sampling.test(providerId),
     'providers.detect': () => parts.sampling.detect(),

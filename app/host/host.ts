@@ -985,7 +985,12 @@ export class Host {
       const serverId = params.serverId as string;
       this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
     }
-    if (method === 'providers.save' || method === 'providers.remove' || method === 'providers.clearKey') {
+    if (
+      method === 'providers.save' ||
+      method === 'providers.remove' ||
+      method === 'providers.move' ||
+      method === 'providers.clearKey'
+    ) {
       await this.#tellProviders();
     }
   }

@@ -331,6 +331,22 @@ export class SamplingSetup {
     this.#options.audit.record({ type: 'provider.removed', detail: { providerId, name: provider.name } });
   }
 
+  /**
+   * Moves a provider in the person's order (see `ProviderRegistry.move`): the first is the
+   * default for model requests and new chats. Kept on disk and in the audit log.
+   */
+  async moveProvider(providerId: string, position: number): Promise<void> {
+    const provider = this.registry.get(providerId);
+    if (!provider) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    const at = await this.registry.move(providerId, position);
+    if (at === undefined) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
+    this.#providersDoc.save(this.registry.list());
+    this.#options.audit.record({
+      type: 'provider.moved',
+      detail: { providerId, name: provider.name, position: at + 1 }
+    });
+  }
+
   /** Frees `modelFile`'s model unless another provider runs the same file. */
   async #unloadUnused(modelFile: string): Promise<void> {
     if (this.registry.list().some((provider) => provider.modelFile === modelFile)) return;

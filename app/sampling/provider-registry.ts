@@ -214,6 +214,21 @@ export class ProviderRegistry implements ProviderSource {
     });
   }
 
+  /**
+   * Puts a provider at `position` in the person's order (0: first, the default; past the end:
+   * last). Returns its position now, or undefined when no provider has that id.
+   */
+  move(providerId: string, position: number): Promise<number | undefined> {
+    return this.#serially(async () => {
+      const moving = this.#providers.find((p) => p.id === providerId);
+      if (!moving) return undefined;
+      const rest = this.#providers.filter((p) => p !== moving);
+      const at = Math.min(Math.max(0, position), rest.length);
+      this.#providers = [...rest.slice(0, at), moving, ...rest.slice(at)];
+      return at;
+    });
+  }
+
   /** Clears the key of a provider (a local server that no longer needs one). */
   clearKey(providerId: string): Promise<void> {
     return this.#serially(async () => {

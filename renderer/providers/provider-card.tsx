@@ -18,9 +18,14 @@ export const ProviderCard = memo(function ProviderCard({
   listing,
   onEdit,
   onModelsAdded,
-  onRemoved
+  onRemoved,
+  position,
+  count
 }: {
   provider: ProviderView;
+  /** Where it is in the person's order (0: first, the default), of `count` providers. */
+  position: number;
+  count: number;
   /** What the last save (in this window) got when it asked the provider for its models. */
   listing?: ModelListing | undefined;
   /** `failed`: why the card's last try to reach the provider failed, for the form to say too. */
@@ -108,6 +113,35 @@ export const ProviderCard = memo(function ProviderCard({
     }
   };
 
+  // Move up and Move down keep the focus as the card moves (the list may take its element out
+  // and put it back): on the button pressed, or at an end, where it goes, on the other one.
+  const moveUp = useRef<HTMLButtonElement>(null);
+  const moveDown = useRef<HTMLButtonElement>(null);
+  const moved = useRef<'up' | 'down' | undefined>(undefined);
+  useLayoutEffect(() => {
+    const direction = moved.current;
+    if (direction === undefined) return;
+    moved.current = undefined;
+    const pressed = direction === 'up' ? moveUp.current : moveDown.current;
+    (pressed ?? (direction === 'up' ? moveDown.current : moveUp.current))?.focus();
+  }, [position]);
+  const move = async (direction: 'up' | 'down') => {
+    clear();
+    const to = direction === 'up' ? position - 1 : position + 1;
+    try {
+      moved.current = direction;
+      await client.call('providers.move', { providerId: provider.id, position: to });
+      announce(
+        to === 0
+          ? `Moved ${provider.name} to the top: it is the default now.`
+          : `Moved ${provider.name} to place ${to + 1} of ${count}.`
+      );
+    } catch (error) {
+      moved.current = undefined;
+      fail(`Could not move ${provider.name}.`, error);
+    }
+  };
+
   const remove = async () => {
     // Read when asked, not kept in step: the card would re-render on every conversation's change.
     const using = store.getState().assistant.summaries.filter((s) => s.providerId === provider.id).length;
@@ -155,6 +189,15 @@ export const ProviderCard = memo(function ProviderCard({
             {provider.hasKey ? 'Key stored' : local ? 'No key (none needed locally)' : 'No key'}
           </span>
         )}
+        {/* The first of several is what runs when nothing else chooses (see `providers.move`). */}
+        {count > 1 && position === 0 ? (
+          <span
+            className="status status-default"
+            title="First in your order: model requests run on its default model when the server's preferences choose none, and a first chat starts on it"
+          >
+            Default
+          </span>
+        ) : null}
         {/* How its calls went since Taskdesk started (a test, a model request, a conversation): a
             provider that began to fail (an expired key) is seen in the list, not only in a chat. */}
         {provider.health ? (
@@ -274,6 +317,21 @@ export const ProviderCard = memo(function ProviderCard({
             onClick={() => void clearKey()}
           >
             Delete key
+          </button>
+        ) : null}
+        {count > 1 && position > 0 ? (
+          <button type="button" ref={moveUp} aria-label={`Move ${provider.name} up`} onClick={() => void move('up')}>
+            Move up
+          </button>
+        ) : null}
+        {count > 1 && position < count - 1 ? (
+          <button
+            type="button"
+            ref={moveDown}
+            aria-label={`Move ${provider.name} down`}
+            onClick={() => void move('down')}
+          >
+            Move down
           </button>
         ) : null}
         <button

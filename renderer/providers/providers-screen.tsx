@@ -151,10 +151,12 @@ export function ProvidersScreen({
         one below, or detect a local server.
       </p>
       <ul className="cards provider-list" aria-label="LLM providers" ref={list}>
-        {providers.map((provider) => (
+        {providers.map((provider, index) => (
           <ProviderCard
             key={provider.id}
             provider={provider}
+            position={index}
+            count={providers.length}
             listing={listings.get(provider.id)}
             onEdit={edit}
             onModelsAdded={modelsAdded}

@@ -206,7 +206,9 @@ export class PolicySamplingRunner implements SamplingRunner {
         const decision = await this.#waitForPerson(
           context,
           failure
-            ? `${WAITING_IN_INBOX}: the approved model run failed; try it again or reject the request from ${context.serverName}`
+            ? failure.stopped
+              ? `${WAITING_IN_INBOX}: you stopped the approved model run; run it again or reject the request from ${context.serverName}`
+              : `${WAITING_IN_INBOX}: the approved model run failed; try it again or reject the request from ${context.serverName}`
             : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
           () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
         );
@@ -263,7 +265,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         // The task's status says who decided, so its timeline does too.
         context.setWaitingFor?.(
           undefined,
-          `${failure ? 'Tried again' : 'Approved'} by you${edited ? ', with your changes' : ''}; ${choice.model} is writing the answer.`
+          `${failure ? 'Tried again' : 'Approved'} by you${approvedWords(changedRequest.length > 0, changedModel)}; ${choice.model} is writing the answer.`
         );
         this.#audit(context, 'sampling.request', edited ? 'approved-with-edits' : 'approved', {
           ...at(choice),
@@ -358,7 +360,13 @@ export class PolicySamplingRunner implements SamplingRunner {
       ...(changed.length > 0 && { changed }),
       ...answeredItem(context)
     });
-    return { type: 'result', result: review.result };
+    // An answer cut off (the token limit, the content filter) that the person rewrote is whole
+    // now: its server is not told it was cut off, unless the person set the reason themselves.
+    const completed =
+      changed.includes('content') &&
+      !changed.includes('stopReason') &&
+      (review.result.stopReason === 'maxTokens' || review.result.stopReason === 'contentFilter');
+    return { type: 'result', result: completed ? { ...review.result, stopReason: 'endTurn' } : review.result };
   }
 
   /**
@@ -530,4 +538,14 @@ function lastPhase(notes: ReadonlyArray<Record<string, unknown>>): Record<string
   for (let index = notes.length - 1; index >= 0; index--)
     if (typeof notes[index]!.phase === 'string') return notes[index];
   return undefined;
+}
+
+/**
+ * How a task's status says what the person approved beyond the request as it came: their changes
+ * to it, and a model of their choosing (not a change of the request: History shows none).
+ */
+function approvedWords(changedRequest: boolean, changedModel: boolean): string {
+  if (changedRequest && changedModel) return ', with your changes, on the model you chose';
+  if (changedRequest) return ', with your changes';
+  return changedModel ? ', on the model you chose' : '';
 }

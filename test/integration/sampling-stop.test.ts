@@ -70,6 +70,11 @@ describe('sampling.stop: the person stops a model while it writes', () => {
     assert.equal(returned.draft?.lastFailure?.model, 'fake-small');
     const waiting = await host.call('tasks.get', { taskId: task.taskId });
     assert.equal(waiting.task.status, 'working', 'the server still waits: the request is the person’s again');
+    // What the server reads in tasks/get: stopped by the person, not a failure.
+    assert.equal(
+      waiting.task.statusMessage,
+      'Waiting for your answer in the Inbox: you stopped the approved model run; run it again or reject the request from Server p'
+    );
     const [provider] = await host.call('providers.list', {});
     assert.notEqual(provider?.health?.ok, false, 'a Stop is no failure of the provider’s');
     const entries = host.audit.read({ type: 'sampling.llm', taskId: task.taskId });

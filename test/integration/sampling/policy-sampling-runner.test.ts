@@ -202,6 +202,37 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     assert.deepEqual(audit.at(-1)!.changed, ['content'], 'which part of the answer, not its text');
   });
 
+  it('tells the server an answer cut off at the token limit is whole once the person rewrote it, and cut off when sent as it is', async () => {
+    const { runner, gate } = await setup({ mode: 'auto', reviewCompletion: true });
+    server.enqueue({ kind: 'text', tokens: ['Once upon'], finishReason: 'length' });
+    const rewritten = runner.run(samplingParams(), makeContext().context);
+    const review = await gate.reviews.next();
+    assert.equal(review.draft.result.stopReason, 'maxTokens');
+    review.approve({ ...review.draft.result, content: { type: 'text', text: 'Once upon a time, the end.' } });
+    const whole = await rewritten;
+    assert.equal(whole.type === 'result' && whole.result.stopReason, 'endTurn');
+
+    server.enqueue({ kind: 'text', tokens: ['Once upon'], finishReason: 'length' });
+    const asItIs = runner.run(samplingParams(), makeContext().context);
+    const unchanged = await gate.reviews.next();
+    unchanged.approve(unchanged.draft.result);
+    const cut = await asItIs;
+    assert.equal(cut.type === 'result' && cut.result.stopReason, 'maxTokens');
+  });
+
+  it('says a model picked by the person is no change of the request', async () => {
+    const { runner, gate } = await setup({ mode: 'ask', reviewCompletion: false });
+    server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+    const { context, waitingFor } = makeContext();
+    const running = runner.run(samplingParams(), context);
+    (await gate.approvals.next()).approve({ model: 'fake-large' });
+    await running;
+    assert.deepEqual(waitingFor.items.at(-1), {
+      message: undefined,
+      next: 'Approved by you, on the model you chose; fake-large is writing the answer.'
+    });
+  });
+
   it('answers a rejected completion with -1 too', async () => {
     const { runner, audit, gate } = await setup({ mode: 'ask', reviewCompletion: true });
     const running = runner.run(samplingParams(), makeContext().context);
@@ -318,7 +349,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
       assert.equal(server.chatRequests[before + 1]!.body.model, 'fake-large');
       assert.deepEqual(waitingFor.items.at(-1), {
         message: undefined,
-        next: 'Tried again by you, with your changes; fake-large is writing the answer.'
+        next: 'Tried again by you, with your changes, on the model you chose; fake-large is writing the answer.'
       });
       assert.deepEqual(decisions(audit), [
         'sampling.request:approved-with-edits',

@@ -240,6 +240,24 @@ function ConversationPane({
     if (inSettings) settingsButton.current?.focus();
     announce('A tool call waits for your approval: the settings are set aside, Settings shows them again.');
   }, [pending, settingsShown, announce]);
+  // A failed conversation that goes on (Retry, Turn off tools and retry) needs its messages in
+  // sight: settings opened to fix it (Choose tools…) close if they hold nothing unsaved, else they
+  // are set aside as for a call waiting for approval, their changes kept.
+  const status = conversation?.status;
+  const lastStatus = useRef(status);
+  useEffect(() => {
+    const was = lastStatus.current;
+    lastStatus.current = status;
+    if (was !== 'failed' || status === 'failed' || status === undefined || !settingsShown) return;
+    const inSettings = document.activeElement?.closest('.chat-settings') != null;
+    if (unsaved.current) setSetAside(true);
+    else {
+      setSettings(false);
+      setProviderFocus(0);
+      setToolsFocus(0);
+    }
+    if (inSettings) settingsButton.current?.focus();
+  }, [status, settingsShown]);
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
   const title = useRef<HTMLHeadingElement>(null);

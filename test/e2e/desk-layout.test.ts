@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -9,7 +10,7 @@ import { systemClock } from '../../app/core/clock.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
-import { accessibleDescription, actionsOutOfSight, edgeGaps } from './renderer-build.js';
+import { accessibleDescription, actionsOutOfSight, edgeGaps, root } from './renderer-build.js';
 
 /** How much wider a field's placeholder is than the room inside the field (≤ 0: it fits). */
 function placeholderOverflow(input: Locator): Promise<number> {
@@ -383,44 +384,55 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       for (const width of [800, 1280]) {
         await page.setViewportSize({ width, height: 600 });
         // No function declared inside the page function: tsx would name it with a helper the page lacks.
-        const { shown, gone, badge, labels } = await inbox.evaluate((link) => {
-          const links = Array.from(link.closest('ul')!.querySelectorAll('a'));
-          const count = link.querySelector<HTMLElement>('.badge')!;
-          const tabs: number[][][] = [];
-          for (const display of ['', 'none']) {
-            count.style.display = display;
-            tabs.push(
-              links.map((a) => {
-                const box = a.getBoundingClientRect();
-                return [box.left, box.right, box.top, box.bottom];
+        // A count of two or three digits (a busy day) as well as the one waiting now.
+        for (const digits of [undefined, '29', '100']) {
+          const { shown, gone, badge, labels } = await inbox.evaluate((link, digits) => {
+            const links = Array.from(link.closest('ul')!.querySelectorAll('a'));
+            const count = link.querySelector<HTMLElement>('.badge')!;
+            const was = count.textContent;
+            if (digits !== undefined) count.textContent = digits;
+            const tabs: number[][][] = [];
+            for (const display of ['', 'none']) {
+              count.style.display = display;
+              tabs.push(
+                links.map((a) => {
+                  const box = a.getBoundingClientRect();
+                  return [box.left, box.right, box.top, box.bottom];
+                })
+              );
+            }
+            count.style.display = '';
+            const range = document.createRange();
+            const measured = {
+              shown: tabs[0],
+              gone: tabs[1],
+              badge: count.getBoundingClientRect().toJSON() as DOMRect,
+              labels: links.map((a) => {
+                range.selectNodeContents(a.firstChild!);
+                return range.getBoundingClientRect().toJSON() as DOMRect;
               })
+            };
+            count.textContent = was;
+            return measured;
+          }, digits);
+          assert.deepEqual(gone, shown, `at ${width}: the tabs with the Inbox's badge and without it`);
+          for (const [i, label] of labels.entries()) {
+            const apart =
+              badge.right <= label.left ||
+              badge.left >= label.right ||
+              badge.bottom <= label.top ||
+              badge.top >= label.bottom;
+            assert.ok(
+              apart,
+              `at ${width}, count ${digits ?? 'as it is'}: the badge ${JSON.stringify(badge)} over tab ${i}'s label ${JSON.stringify(label)}`
             );
           }
-          count.style.display = '';
-          const range = document.createRange();
-          return {
-            shown: tabs[0],
-            gone: tabs[1],
-            badge: count.getBoundingClientRect().toJSON() as DOMRect,
-            labels: links.map((a) => {
-              range.selectNodeContents(a.firstChild!);
-              return range.getBoundingClientRect().toJSON() as DOMRect;
-            })
-          };
-        });
-        assert.deepEqual(gone, shown, `at ${width}: the tabs with the Inbox's badge and without it`);
-        for (const [i, label] of labels.entries()) {
-          const apart =
-            badge.right <= label.left ||
-            badge.left >= label.right ||
-            badge.bottom <= label.top ||
-            badge.top >= label.bottom;
-          assert.ok(
-            apart,
-            `at ${width}: the badge ${JSON.stringify(badge)} over tab ${i}'s label ${JSON.stringify(label)}`
-          );
         }
       }
+      // To look at: a busy day's count at 800 px.
+      await page.setViewportSize({ width: 800, height: 600 });
+      await inbox.locator('.badge').evaluate((count) => (count.textContent = '29'));
+      await page.locator('.topbar').screenshot({ path: path.join(root, '.tmp/desk-layout-badge-800.png') });
     } finally {
       await page.setViewportSize({ width: 800, height: 900 });
       const item = (await d.fixture.host.call('inbox.list', {})).find(

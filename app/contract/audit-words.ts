@@ -4,6 +4,9 @@ import type { AuditEntry } from './host-api.js';
 import { listInWords } from './list-words.js';
 import { statusLabel } from './status-labels.js';
 
+/** Task statuses after which nothing more happens to a task. */
+const ENDED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
 type Detail = Record<string, unknown>;
 type Words = (detail: Detail) => string;
 
@@ -141,8 +144,14 @@ const WORDS: Record<string, Words> = {
   'task.result-retrieved': (d) => `The server fetched the task’s ${d.outcome === 'error' ? 'error' : 'result'}`,
   'task.cancelled': (d) =>
     d.by === 'you' ? 'You cancelled the task' : d.by === 'server' ? 'The server cancelled the task' : 'Task cancelled',
+  // A task that had ended (answered, rejected, cancelled) is kept for its time to live, then
+  // forgotten: said apart from one whose time ran out while it was still under way.
   'task.expired': (d) =>
-    text(d, 'reason') !== undefined ? 'Task removed early (too many finished tasks)' : 'Task expired: its time ran out',
+    text(d, 'reason') !== undefined
+      ? 'Task removed early (too many finished tasks)'
+      : ENDED_STATUSES.has(String(d.status))
+        ? 'Task forgotten: the time it was kept after it ended ran out'
+        : 'Task expired before it ended: its time ran out',
   'task.resumed': () => 'Task resumed after Taskdesk started again',
   'task.late-result-dropped': () => 'A result came after its task had ended, and was dropped',
   'task.rate-limited': () => 'Refused: the server asked too often',

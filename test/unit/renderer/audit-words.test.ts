@@ -236,6 +236,18 @@ describe('audit entries in words', () => {
     );
   });
 
+  it('tells a task forgotten after it ended from one whose time ran out while under way', () => {
+    const expired = (detail: Record<string, unknown>) => auditSentence({ type: 'task.expired', detail });
+    for (const status of ['completed', 'failed', 'cancelled'])
+      assert.equal(expired({ status }), 'Task forgotten: the time it was kept after it ended ran out');
+    for (const status of ['working', 'input_required'])
+      assert.equal(expired({ status }), 'Task expired before it ended: its time ran out');
+    assert.equal(
+      expired({ status: 'completed', reason: 'Expired early: …' }),
+      'Task removed early (too many finished tasks)'
+    );
+  });
+
   it('names what a summary held back, and reads a type it does not know in its own words', () => {
     assert.equal(
       auditSentence({ type: 'audit.summary', detail: { of: 'server.state', count: 40 } }),

@@ -1,4 +1,5 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useContext, useRef, useState, useSyncExternalStore } from 'react';
+import { DeskContext } from '../shell/desk-context.js';
 import { CONNECTION_LOST, INVALID_PARAMS, STALE_TAB, UNREACHABLE, toHostCallError } from '../host-client.js';
 import { sentence } from './format.js';
 
@@ -13,6 +14,11 @@ export interface Failure {
   why?: string;
   /** What to do about it. */
   next?: string;
+  /**
+   * What to do instead once the page is in contact with Taskdesk (again): a call whose connection
+   * ended says to wait for Taskdesk while the page cannot reach it, and to check, once it can.
+   */
+  nextInContact?: string;
 }
 
 /** JSON-RPC code the core answers a peer that sends too much with (`JsonRpcCode.TooManyRequests`). */
@@ -68,7 +74,15 @@ export function failureOf(what: string, error: unknown, next?: string): Failure 
           : (next ?? nextStepFor(refused.code, Object.keys(refused.fields).length > 0, cancelledByPerson(refused)));
   // Whether it happened is not known: the place's words ("… was not sent", "… failed") would say more than is known.
   const said = refused.code === CONNECTION_LOST ? 'Taskdesk did not answer.' : what;
-  return { what: said, why: refused.message, ...(step !== undefined && { next: step }) };
+  return {
+    what: said,
+    why: refused.message,
+    ...(step !== undefined && { next: step }),
+    ...(refused.code === CONNECTION_LOST && {
+      nextInContact:
+        'Taskdesk answers again: check whether it was done before you try again, on Tasks or in History (the tool calls and answers it had under way).'
+    })
+  };
 }
 
 /** "One field needs correcting." or "3 fields need correcting." */
@@ -123,6 +137,8 @@ export function ActionError({
   className?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const inContact = useInContact();
+  const next = failure?.nextInContact !== undefined && inContact ? failure.nextInContact : failure?.next;
   const dismiss = () => {
     const here = box.current;
     const place = here?.closest('form, .card, fieldset, [role="group"], tr, section') ?? here?.parentElement;
@@ -151,7 +167,7 @@ export function ActionError({
             <strong>{failure.what}</strong>
             {failure.why ? ` ${sentence(failure.why)}` : null}
           </p>
-          {failure.next ? <p className="action-error-next">{failure.next}</p> : null}
+          {next ? <p className="action-error-next">{next}</p> : null}
           {onRetry ? (
             <button type="button" className="small action-error-retry" onClick={retry}>
               Retry
@@ -165,5 +181,18 @@ export function ActionError({
         </>
       ) : null}
     </div>
+  );
+}
+
+const noSubscription = () => () => undefined;
+
+/**
+ * Whether the page is in contact with Taskdesk (its event stream connected); false outside the
+ * Desk (nothing tells there), so that a message says what holds while contact is not known.
+ */
+function useInContact(): boolean {
+  const desk = useContext(DeskContext);
+  return useSyncExternalStore(desk ? desk.store.subscribe : noSubscription, () =>
+    desk ? !desk.store.getState().offline : false
   );
 }

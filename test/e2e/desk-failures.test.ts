@@ -225,9 +225,10 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       await box.locator('.action-error-what').textContent(),
       'Taskdesk did not answer. The connection to Taskdesk ended while this was under way, so it may have been done.'
     );
+    // The page is still in contact with Taskdesk (its event stream is up): not to wait for it.
     assert.equal(
       await box.locator('.action-error-next').textContent(),
-      'Once Taskdesk runs again, check whether it was done before you try again: History lists the tool calls and answers it had under way when it stopped.'
+      'Taskdesk answers again: check whether it was done before you try again, on Tasks or in History (the tool calls and answers it had under way).'
     );
     await page.unrouteAll({ behavior: 'wait' });
     // The browser logs the dropped connection itself; nothing else went wrong on the page.

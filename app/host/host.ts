@@ -299,7 +299,8 @@ export class Host {
         // as its History entry says it.
         const closing =
           this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined;
-        // A question of a call or task of Taskdesk's that the person cancelled: their own doing, not the server's.
+        // A question of a call or task of Taskdesk's that the person cancelled, or a server's task
+        // they cancelled themselves (the Tasks screen's Cancel): their own doing, not the server's.
         const cancelled =
           given === undefined && closing === undefined && why === 'withdrawn' ? this.#cancelledByYou(item) : undefined;
         const reason = given ?? closing ?? cancelled;
@@ -319,9 +320,9 @@ export class Host {
           ...(afterStoppedCall !== undefined && { afterStoppedCall })
         });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
-        // A task's end is audited by the receiver (cancelled, expired); an ordinary request's is not,
-        // nor why Taskdesk withdrew a question (a received task then only says how it was answered).
-        if (why === 'withdrawn' && (item.taskId === undefined || reason !== undefined))
+        // A task's end is audited by the receiver (cancelled, expired, by whom); an ordinary request's
+        // is not, nor why Taskdesk withdrew a question (a received task then only says how it was answered).
+        if (why === 'withdrawn' && (item.taskId === undefined || (reason !== undefined && cancelled === undefined)))
           this.audit.record({
             ...inboxAuditSubject(item),
             type: 'inbox.withdrawn',
@@ -674,13 +675,17 @@ export class Host {
   }
 
   /**
-   * Why a question withdrawn without a reason given went, when it was asked for one of Taskdesk's
-   * own requests that the person cancelled: a multi round-trip request (its call's Cancel, or
-   * `exchanges.cancel`) or a tool-call task they asked to cancel (its follower withdraws what the
-   * server still asks). Undefined otherwise (its server withdrew it).
+   * Why a question withdrawn without a reason given went, when the person cancelled what it waited
+   * on: the server's task it is ({@link TaskReceiver.cancelById}, the Tasks screen's Cancel: the
+   * receiver aborts its wait), or one of Taskdesk's own requests it was asked for, a multi
+   * round-trip request (its call's Cancel, or `exchanges.cancel`) or a tool-call task they asked to
+   * cancel (its follower withdraws what the server still asks). Undefined otherwise (its server
+   * withdrew it, or its task expired).
    */
   #cancelledByYou(item: Readonly<InboxItem>): string | undefined {
-    if (item.taskId !== undefined || item.relatedTaskId === undefined) return undefined;
+    if (item.taskId !== undefined)
+      return this.receiver.cancelledBy(item.taskId) === 'you' ? 'Its task was cancelled by you.' : undefined;
+    if (item.relatedTaskId === undefined) return undefined;
     const exchange = this.requestor.exchanges?.cancelledByYou(item.serverId, item.relatedTaskId);
     if (exchange !== undefined) return exchange;
     const outboundId = this.requestor.describe(item.serverId, item.relatedTaskId)?.outboundId;

@@ -20,6 +20,7 @@ import { partSize, recordBytes, type TaskRepository } from './task-repository.js
 import { canReceivedTaskTransition, isTerminal } from './received-task-state.js';
 import { TaskWaiters } from './task-waiters.js';
 import { resultFetchedAtOf } from './result-fetch.js';
+import { cancelledByOf } from './cancelled-by.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paramsBytes } from './request-size.js';
 import { jsonBytesAtLeast, partText } from '../store/json-text.js';
@@ -580,6 +581,15 @@ export class TaskReceiver {
   isOpenTaskOf(taskId: string, identity: string): boolean {
     const record = this.#repo.peek(taskId);
     return record !== undefined && record.owner.identity === identity && !isTerminal(record.task.status);
+  }
+
+  /**
+   * Who cancelled `taskId` ({@link cancelledByOf}: `you` for the person's Cancel, {@link cancelById});
+   * undefined for a task not cancelled, or not known. Read in place, nothing copied.
+   */
+  cancelledBy(taskId: string): 'you' | 'server' | undefined {
+    const record = this.#repo.peek(taskId);
+    return record === undefined ? undefined : cancelledByOf(record);
   }
 
   /** Every stored record's latest version, without copies, for summaries. Never mutate them. */

@@ -115,13 +115,18 @@ export class DeskStore {
   #heard<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
     if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
     if (event === 'inbox.removed') {
-      const { id, why, reason, afterStoppedCall } = payload as HostEventPayload<'inbox.removed'>;
+      const removed = payload as HostEventPayload<'inbox.removed'>;
+      const { id, why, reason, byYou, afterStoppedCall } = removed;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
         const message = requestTitle(item.kind, item.request);
         const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
-        this.apply(event, payload);
-        // Said only when the notice the reducer made holds it (none is made for the person's own cancel).
+        // The person's own cancel (`byYou`) needs no notice, but what they had typed into the card
+        // is not lost unsaid: it goes to a notice as any withdrawn card's does, saying why (`reason`).
+        const keepsDraft = byYou === true && reason !== undefined && this.#state.drafts[id] !== undefined;
+        this.apply('inbox.removed', keepsDraft ? { ...removed, byYou: false } : removed);
+        // Said only when the notice the reducer made holds it (none is made for the person's own
+        // cancel, unless it keeps what they typed).
         const kept = this.#state.withdrawn.some((notice) => notice.id === id && notice.draft !== undefined)
           ? ' What you had written is kept in its notice.'
           : '';

@@ -288,6 +288,10 @@ describe('host API contract', () => {
       assert.deepEqual([moved.hasKey, moved.keyDroppedFor], [false, new URL(llm.baseURL).origin]);
       assert.equal((await drive('providers.clearKey', { providerId: 'fake' })).hasKey, false);
       assert.equal((await drive('providers.detect', {}))[0]?.id, 'ollama');
+      // The only one: at the top already, wherever it is asked to go.
+      assert.deepEqual(await drive('providers.move', { providerId: 'fake', position: 3 }), { ok: true });
+      const refused = await fixture.host.dispatch('providers.move', { providerId: 'nobody', position: 0 });
+      assert.ok(!refused.ok && refused.error.code === -32602, 'an unknown provider is refused');
       assert.deepEqual(await drive('providers.remove', { providerId: 'fake' }), { ok: true });
       assert.equal((await drive('sampling.getPolicy', { serverId: 'inbound' })).mode, 'ask');
       const policy = await drive('sampling.setPolicy', {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorDataSchema } from './common.js';
 import { OutboundTaskStateSchema } from './outbound-tasks.js';
 import { CallOriginSchema } from './plain-calls.js';
+import { WAITING_FOR_YOU } from './task-row-words.js';
 
 /**
  * Schemas of the task history: the user's own record of every task received from a server,
@@ -122,6 +123,13 @@ export const HistorySummarySchema = z.object({
    * "Answered", "Declined" or "Dismissed" rather than the protocol's "Completed" for all three.
    */
   answer: z.enum(['accept', 'decline', 'cancel']).optional(),
+  /**
+   * A received task whose question or model request waits in the Inbox for the person: running,
+   * with the status message Taskdesk gives its server for that ("Waiting for your answer in the
+   * Inbox…", `WAITING_IN_INBOX`). Its row says "Waiting for you" in place of "Working", as the
+   * Tasks screen's does, and the Status filter's `waiting` finds it. Made from the entry, never kept.
+   */
+  waitsOnYou: z.boolean().optional(),
   statusMessage: z.string().optional(),
   /**
    * In a list, why a tool call that ran without a task failed, which no status message says: its
@@ -162,9 +170,10 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export const HistoryFilterSchema = z.object({
   /**
    * Words that must all appear (case-insensitive) in the title, preview, server, status message,
-   * error line, ids or badge's words ("Answered", "Rejected"), in "by the Assistant" for a call
-   * the assistant made, or in how it ended: a question's answer, a model's reply, a tool's result
-   * (the start of it: see `MAX_OUTCOME_SEARCH_CHARS`).
+   * error line, ids or the words of its row: its badge ("Answered", "Rejected", "Cancelled by the
+   * server", "Waiting for you"), "changed by you", "by the Assistant"; or in how it ended: a
+   * question's answer as its detail says it (fields' titles, options' titles, Yes and No) and as
+   * it was sent, a model's reply, a tool's result (the start of it: see `MAX_OUTCOME_SEARCH_CHARS`).
    */
   text: z.string().optional(),
   serverId: z.string().optional(),
@@ -173,9 +182,12 @@ export const HistoryFilterSchema = z.object({
    * `isRejectedSampling`), `answered`, `declined` or `dismissed` for a question to the person
    * that ended so (see `HistorySummary.answer`). Their protocol statuses are `failed` and
    * `completed`, but those do not match them: a filter finds what the rows say, as the Tasks
-   * screen's does.
+   * screen's does. `waiting` finds what waits on the person (`HistorySummary.waitsOnYou`), which
+   * `working` finds too, as on the Tasks screen.
    */
-  status: z.union([HistoryStatusSchema, z.enum(['rejected', 'answered', 'declined', 'dismissed'])]).optional(),
+  status: z
+    .union([HistoryStatusSchema, z.enum(['rejected', 'answered', 'declined', 'dismissed', WAITING_FOR_YOU])])
+    .optional(),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
   direction: z.enum(['received', 'requested']).optional(),
   /** This entry only: whether it matches the rest (an open detail the list has no page of yet). */

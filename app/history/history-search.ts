@@ -1,7 +1,10 @@
 import type { HistoryEntry, HistoryFilter, HistorySummary } from '../contract/history.js';
 import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
+import { schemaChoicesOf } from '../contract/schema-fields.js';
 import { searchFolded } from '../contract/search-words.js';
 import { statusLabel } from '../contract/status-labels.js';
+import { CHANGED_BY_YOU, cancelledWords, WAITING_FOR_YOU_LABEL } from '../contract/task-row-words.js';
+import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 
 /**
  * The most of an entry's outcome (an answer's values, a model's reply, a tool's result) its
@@ -25,24 +28,50 @@ const ANSWERED = { accept: 'answered', decline: 'declined', cancel: 'dismissed' 
  */
 export function shownStatusOf(
   summary: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'answer' | 'rejected'>
-): NonNullable<HistoryFilter['status']> | 'replied' {
+): Exclude<NonNullable<HistoryFilter['status']>, 'waiting'> | 'replied' {
   if (summary.kind === 'elicitation' && summary.direction === 'received' && summary.status === 'completed')
     return summary.answer === undefined ? 'replied' : ANSWERED[summary.answer];
   return summary.rejected ? 'rejected' : summary.status;
 }
 
 /**
+ * Whether a received task's question or model request waits in the Inbox for the person (see
+ * `HistorySummary.waitsOnYou`): it runs, and its status message is the one the Inbox's runners
+ * give its server while the person has it (`WAITING_IN_INBOX`, with what they are to do after
+ * it). The Tasks screen knows it from the Inbox's items; History has what the task's server was
+ * told, which says the same: a decision replaces the message at once ("Approved by you; …"), or
+ * ends the task.
+ */
+export function waitsOnYouOf(entry: Pick<HistoryEntry, 'id' | 'status' | 'statusMessage'>): boolean {
+  return (
+    entry.id.startsWith('received:') &&
+    (entry.status === 'working' || entry.status === 'input_required') &&
+    entry.statusMessage?.startsWith(WAITING_IN_INBOX) === true
+  );
+}
+
+/**
  * What the text filter searches in an entry, lowercased: what its row shows (title, preview,
- * server, status message, error line, its badge's words, "unanswered", "by the Assistant"), its
- * ids, and how it ended: a question's answer values, a model's reply text, a tool's result text
- * and structured content (at most {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made when a
- * search first reads the entry and kept until it changes, not on each keystroke.
+ * server, status message, error line, its badge's words as the Desk says them ("Cancelled by the
+ * server", "Waiting for you") and its status's, "unanswered", "changed by you", "by the
+ * Assistant"), its ids, and how it ended: a question's answer as its detail says it and as it was
+ * sent, a model's reply text, a tool's result text and structured content (at most
+ * {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made when a search first reads the entry and kept
+ * until it changes, not on each keystroke.
  */
 export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): string {
   // A call the Assistant made is found by the words its row shows; the conversation's title
   // lives with the Assistant, not here, so the words have to do.
   const origin = entry.origin?.kind === 'assistant' ? BY_THE_ASSISTANT : '';
+  // The badge's words: its status's (found as on the Tasks screen, "Working" for a task waiting
+  // on the person too), and what it says in their place (who cancelled it, that it waits on you).
   const shown = statusLabel(shownStatusOf(summary));
+  const badge =
+    summary.status === 'cancelled'
+      ? cancelledWords(summary.cancelledBy)
+      : summary.waitsOnYou === true
+        ? WAITING_FOR_YOU_LABEL
+        : '';
   const outcome = outcomeText(entry).slice(0, MAX_OUTCOME_SEARCH_CHARS);
   const text = [
     entry.title,
@@ -56,7 +85,9 @@ export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): stri
     entry.askedFor ?? '',
     origin,
     shown,
+    badge,
     summary.unanswered ? 'unanswered' : '',
+    summary.edited === true ? CHANGED_BY_YOU : '',
     outcome
   ].join('\n');
   return searchFolded(text);
@@ -69,7 +100,7 @@ function outcomeText(entry: HistoryEntry): string {
   const result: Record<string, unknown> = entry.result;
   switch (entry.kind) {
     case 'elicitation':
-      return answerValues(result.content);
+      return answerWords(result.content, (entry.request as Record<string, unknown>).requestedSchema);
     case 'sampling':
       return blockTexts(result.content);
     case 'tool-call': {
@@ -79,17 +110,49 @@ function outcomeText(entry: HistoryEntry): string {
   }
 }
 
-/** An elicitation answer's values (strings, numbers, booleans, lists of strings), space-separated. */
-function answerValues(content: unknown): string {
+/**
+ * An elicitation answer in words, space-separated: each field as its detail shows it (the
+ * requested schema's title for it, else its name; an option's title for a value the schema titles,
+ * Yes or No for a boolean) and each value as it was sent (`prod`, `true`), which the answer's JSON
+ * shows. A request too large to keep has no schema left: its answer's values are said without titles.
+ */
+function answerWords(content: unknown, requestedSchema: unknown): string {
   if (typeof content !== 'object' || content === null) return '';
-  const values: string[] = [];
-  for (const value of Object.values(content as Record<string, unknown>)) {
-    if (Array.isArray(value)) values.push(...value.map(String));
-    // An answer's values are strings, numbers and booleans (the schema allows no objects).
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      values.push(String(value));
+  const properties = objectOf(objectOf(requestedSchema)?.properties) ?? {};
+  const words: string[] = [];
+  for (const [name, value] of Object.entries(content as Record<string, unknown>)) {
+    const property = Object.hasOwn(properties, name) ? objectOf(properties[name]) : undefined;
+    const title = typeof property?.title === 'string' && property.title.trim() !== '' ? property.title : name;
+    words.push(title);
+    // An answer's values are strings, numbers and booleans, or lists of them (the schema allows no objects).
+    for (const one of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (typeof one !== 'string' && typeof one !== 'number' && typeof one !== 'boolean') continue;
+      const sent = String(one);
+      const said = valueWords(one, property);
+      words.push(sent, ...(said === sent ? [] : [said]));
+    }
   }
-  return values.join(' ');
+  return words.join(' ');
+}
+
+/**
+ * A value as the detail's answer says it (the Desk's `answerFields`): Yes or No, or the title the
+ * schema gives its option (`oneOf`/`anyOf` of `{ const, title }`, `enum` with `enumNames`, on the
+ * field or on its `items`); else as it was sent.
+ */
+function valueWords(value: string | number | boolean, property: Record<string, unknown> | undefined): string {
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  for (const schema of [property, objectOf(property?.items)]) {
+    const choice = schema && schemaChoicesOf(schema)?.find((one) => String(one.value) === String(value));
+    if (choice) return choice.label;
+  }
+  return String(value);
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** The text of a content block or of a list of them (a model's reply may be either). */

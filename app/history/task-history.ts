@@ -30,8 +30,9 @@ import {
   titleOfReceived,
   titleOfRequested
 } from './history-values.js';
-import { searchTextOf, shownStatusOf } from './history-search.js';
+import { searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
 import { searchWords } from '../contract/search-words.js';
+import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
@@ -421,7 +422,7 @@ export class TaskHistory {
 
   /**
    * The whole entry, or undefined; with the tool call it was asked for or while (`forCall`), or,
-   * for a tool call, what its server asked (`asked`).
+   * for a tool call, what its server asked (`asked`), and whether it waits on the person (`waitsOnYou`).
    */
   get(id: string): HistoryEntry | undefined {
     this.#takeGathered();
@@ -430,7 +431,12 @@ export class TaskHistory {
     const lookup = (linked: string) => this.#entries.get(linked);
     const forCall = this.#links.forCall(entry, lookup);
     const asked = this.#links.asked(entry, this.#entries.values(), lookup);
-    return { ...entry, ...(forCall && { forCall }), ...(asked && asked.length > 0 && { asked }) };
+    return {
+      ...entry,
+      ...(forCall && { forCall }),
+      ...(asked && asked.length > 0 && { asked }),
+      ...(waitsOnYouOf(entry) && { waitsOnYou: true })
+    };
   }
 
   /** Every entry matching `filter` as JSON Lines, newest first. */
@@ -478,8 +484,11 @@ export class TaskHistory {
       if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
       if (filter.direction !== undefined && entry.direction !== filter.direction) continue;
       // As the rows say it: a rejected model request is found as `rejected`, not as `failed`,
-      // a declined question as `declined`, not as `completed`.
-      if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
+      // a declined question as `declined`, not as `completed`; one waiting on the person as
+      // `waiting` (and as `working`, its status, as on the Tasks screen).
+      if (filter.status === WAITING_FOR_YOU) {
+        if (this.#summaryOf(entry).waitsOnYou !== true) continue;
+      } else if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
       if (words.length > 0 && !words.every((word) => this.#searchTextOf(entry).includes(word))) continue;
       found.push(entry);
     }
@@ -695,8 +704,8 @@ function isEnded(status: HistoryStatus): boolean {
 /**
  * An entry without its bodies, with what tells it from others of its title (`preview`, from its
  * request), why a plain tool call failed (`errorLine`, from its error or result: the list has
- * neither), whether it was a model request turned down (which only its error says), and whether
- * the person changed the request before it ran.
+ * neither), whether it was a model request turned down (which only its error says), whether
+ * the person changed the request before it ran, and whether it waits on them (`waitsOnYou`).
  */
 function summaryOf(entry: HistoryEntry): HistorySummary {
   const { timeline: _timeline, request: _request, ranRequest, result: _result, error: _error, ...summary } = entry;
@@ -708,6 +717,7 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(errorLine !== undefined && { errorLine }),
     ...(isRejectedSampling(entry) && { rejected: true }),
     ...(ranRequest !== undefined && { edited: true }),
+    ...(waitsOnYouOf(entry) && { waitsOnYou: true }),
     ...answerOf(entry)
   };
 }

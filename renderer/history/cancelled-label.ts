@@ -1,5 +1,5 @@
 import type { HistoryEntry, HistorySummary } from '../../app/contract/host-api.js';
-import { cancelledWords } from '../components/cancelled-words.js';
+import { cancelledWords, WAITING_FOR_YOU_LABEL } from '../../app/contract/task-row-words.js';
 import { questionEndLabel } from '../components/status-words.js';
 
 /**
@@ -12,15 +12,19 @@ export function cancelledLabel(entry: Pick<HistorySummary, 'status' | 'cancelled
 }
 
 /**
- * What an entry's badge says in place of its status: who cancelled it (see `cancelledLabel`), or
+ * What an entry's badge says in place of its status: who cancelled it (see `cancelledLabel`),
  * how a question to the person ended ("Answered", "Declined", "Dismissed": see
- * `questionEndLabel`: the whole entry's result, or a list's summary's `answer`, says which).
+ * `questionEndLabel`: the whole entry's result, or a list's summary's `answer`, says which), or
+ * "Waiting for you" for a task whose question or model request waits in the Inbox (`waitsOnYou`),
+ * as the Tasks screen's badge says it in place of "Working".
  */
 export function endLabel(
-  entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'cancelledBy' | 'answer'> &
+  entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'cancelledBy' | 'answer' | 'waitsOnYou'> &
     Pick<Partial<HistoryEntry>, 'result'>
 ): string | undefined {
-  return cancelledLabel(entry) ?? questionEndLabel(entry);
+  return (
+    cancelledLabel(entry) ?? questionEndLabel(entry) ?? (entry.waitsOnYou === true ? WAITING_FOR_YOU_LABEL : undefined)
+  );
 }
 
 /** The words a question's end step says after its status, which its label now says itself. */

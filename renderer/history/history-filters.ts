@@ -1,16 +1,19 @@
 import type { HistoryFilter } from '../../app/contract/host-api.js';
+import { WAITING_FOR_YOU, WAITING_FOR_YOU_LABEL } from '../../app/contract/task-row-words.js';
 import { statusLabel } from '../components/status-words.js';
 
 type HistoryStatus = NonNullable<HistoryFilter['status']>;
 
 /**
  * The Status filter's choices, in groups, as the rows' badges say them and in the Tasks screen's
- * words and order: a question that ended is Answered, Declined or Dismissed (not Completed), a
- * model request turned down is Rejected (not Failed). The host filters by them (see
+ * words and order: first "Waiting for you", a task whose question or model request waits in the
+ * Inbox (its status is Working); a question that ended is Answered, Declined or Dismissed (not
+ * Completed), a model request turned down is Rejected (not Failed). The host filters by them (see
  * `HistoryFilter.status`), so that a page holds what the filter names.
  */
 export const HISTORY_STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [HistoryStatus, string]>]> =
   [
+    ['Where it stands', [[WAITING_FOR_YOU, WAITING_FOR_YOU_LABEL]]],
     [
       'Status',
       (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)

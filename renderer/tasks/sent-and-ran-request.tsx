@@ -5,8 +5,8 @@ import type { TaskItem } from './task-items.js';
 
 /** Said beside a task's status when the person changed its model request on the approval card. */
 export const CHANGED_BEFORE_IT_RAN = 'changed by you before it ran';
-/** The same in a list's row (Tasks, History), where the detail says the rest. */
-export const CHANGED_BY_YOU = 'changed by you';
+/** The same in a list's row (Tasks, History), where the detail says the rest; History's search finds it. */
+export { CHANGED_BY_YOU } from '../../app/contract/task-row-words.js';
 
 /**
  * What a task asked, and, when the person changed a model request before approving it, what ran

@@ -3,7 +3,13 @@ import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { searchFolded, searchWords } from '../../app/contract/search-words.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
-import { cancelledWords } from '../components/cancelled-words.js';
+import {
+  CHANGED_BY_YOU,
+  cancelledWords,
+  WAITING_FOR_YOU,
+  WAITING_FOR_YOU_LABEL
+} from '../../app/contract/task-row-words.js';
+import { BY_THE_ASSISTANT } from '../../app/contract/call-origin-words.js';
 import { requestTitle } from '../components/request-title.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import { KIND_WORDS, type TaskKind } from '../components/kind-words.js';
@@ -67,8 +73,8 @@ export function receivedRowTitle(item: Pick<TaskItem, 'kind' | 'direction' | 'se
   return `${KIND_WORDS.sampling} from ${item.serverName}: ${item.title}`;
 }
 
-/** What a row's badge says of a running task the Inbox waits on the person for (see `waitsOnYou`). */
-export const WAITING_FOR_YOU_LABEL = 'Waiting for you';
+/** What a row's badge says of a running task the Inbox waits on the person for (see `waitsOnYou`), as History's does. */
+export { WAITING_FOR_YOU_LABEL };
 
 /** A received task as a row. */
 export function receivedItem(inbound: InboundTask): TaskItem {
@@ -174,8 +180,8 @@ export function shownStatus(item: TaskItem): string {
   return item.rejected ? 'rejected' : item.status;
 }
 
-/** The Status filter's choice of the tasks that wait on the person (see `waitsOnYou`). */
-export const WAITING_FOR_YOU = 'waiting';
+/** The Status filter's choice of the tasks that wait on the person (see `waitsOnYou`), as History's is. */
+export { WAITING_FOR_YOU };
 
 /** A task as the Inbox's items name it: by direction, server and task id. */
 function waitingKey(direction: TaskItem['direction'], serverId: string, taskId: string): string {
@@ -234,8 +240,10 @@ function outcomeWords(line: OutcomeLine): string {
 
 /**
  * Whether a row passes the filters; the text's words must all appear in its title, server,
- * status (as the protocol and as the badge and the words under it say it), ids or outcome.
- * `waiting` is what the Inbox waits on (`waitingTasks`), for the choice "Waiting for you".
+ * status (as the protocol and as the badge and the words under it say it: "Waiting for you",
+ * "Cancelled by the server"), ids, outcome, or the other words its row shows: its kind and
+ * direction, "changed by you", "by the Assistant", a running task's status message. `waiting` is
+ * what the Inbox waits on (`waitingTasks`), for the choice "Waiting for you" and that badge.
  */
 export function matchesTask(
   item: TaskItem,
@@ -257,11 +265,20 @@ export function matchesTask(
     return false;
   const words = searchWords(filter.text);
   if (words.length === 0) return true;
+  const waits = waitsOnYou(item, waiting);
   const said = `${statusLabel(item.rejected ? 'rejected' : item.status)} ${item.label ?? ''} ${
     item.status === 'cancelled' ? cancelledWords(item.cancelledBy) : ''
-  }`;
+  } ${item.label === undefined && waits ? WAITING_FOR_YOU_LABEL : ''}`;
+  // As the row shows them (`TaskRow`); a received task's message while it waits is its badge's.
+  const meta = [
+    KIND_WORDS[item.kind],
+    item.direction === 'received' ? 'Received' : 'Requested',
+    item.edited ? CHANGED_BY_YOU : '',
+    item.outbound?.origin ? BY_THE_ASSISTANT : '',
+    item.running && !(waits && item.inbound) ? ((item.inbound?.task ?? item.outbound?.task)?.statusMessage ?? '') : ''
+  ].join('\n');
   const haystack = searchFolded(
-    `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`
+    `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${meta}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`
   );
   return words.every((word) => haystack.includes(word));
 }

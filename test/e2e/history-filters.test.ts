@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelTaskResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { echoServer } from '../support/assistant-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
@@ -62,7 +62,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     await history.getByText('4 entries').waitFor();
     assert.equal(await history.getByLabel('Search').getAttribute('placeholder'), 'Title, arguments, server or outcome');
 
-    // The Status choices, grouped and worded as the Tasks screen's (less its "Where it stands").
+    // The Status choices, grouped and worded as the Tasks screen's ("Where it stands" has only "Waiting for you").
     const status = history.getByLabel('Status');
     assert.deepEqual(
       await status
@@ -74,6 +74,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
           ])
         ),
       [
+        ['Where it stands', ['Waiting for you']],
         ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
         ['How a question ended', ['Answered', 'Declined', 'Dismissed']],
         ['How a model request ended', ['Rejected']]
@@ -200,6 +201,107 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     await checked;
     await detail.waitFor({ state: 'detached' });
     assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
+    assert.deepEqual(pageErrors, []);
+  });
+  it('says "Waiting for you" for a model request waiting in the Inbox, as Tasks does, and finds entries by the words their rows and details show', async () => {
+    await fixture?.dispose();
+    const clock = new ManualClock();
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer }, { clock });
+    const { host } = fixture;
+    // A question answered with a choice its form titles ("Production" for `prod`) and a checkbox.
+    const asked = nextEvent(host, 'inbox.added');
+    const reply = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Where should the release go?',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              env: {
+                type: 'string',
+                title: 'Environment',
+                oneOf: [
+                  { const: 'prod', title: 'Production' },
+                  { const: 'stage', title: 'Staging' }
+                ]
+              },
+              notify: { type: 'boolean', title: 'Tell the team' }
+            },
+            required: ['env']
+          }
+        }
+      },
+      ElicitResultSchema
+    );
+    await host.call('inbox.answer', {
+      id: (await asked).item.id,
+      answer: { action: 'accept', content: { env: 'prod', notify: true } }
+    });
+    await reply;
+    await clock.advance(1);
+    // A model request asked as a task: it waits in the Inbox for the person's reply, its status Working.
+    const waiting = nextEvent(host, 'inbox.added');
+    const task = await peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Summarise the release notes.' } }],
+          maxTokens: 50,
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await waiting;
+
+    const { history } = await openHistory(host);
+    const titles = history.locator('.history-list .history-title');
+    const search = history.getByLabel('Search');
+    const status = history.getByLabel('Status');
+    await history.getByText('2 entries').waitFor();
+    const model = history.locator(`li[data-history-id="received:${task.task.taskId}"]`);
+    // Its badge says what the Tasks screen's says, not the protocol's "Working".
+    await model.locator('.meta [data-status="working"]', { hasText: 'Waiting for you' }).waitFor();
+    assert.match(
+      (await model.locator('.meta').textContent()) ?? '',
+      /^Model request · from Server desk · Waiting for you · /
+    );
+    await model.getByRole('button', { name: 'Summarise the release notes.' }).click();
+    const detail = history.locator('.history-detail');
+    await detail.locator('.meta [data-status]', { hasText: 'Waiting for you' }).waitFor();
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await detail.waitFor({ state: 'detached' });
+
+    // The Status filter's "Waiting for you" finds it, and "Working" (its status) too, as on Tasks.
+    for (const choice of ['waiting', 'working']) {
+      await status.selectOption(choice);
+      await history.getByText('1 entry').waitFor();
+      assert.deepEqual(await titles.allTextContents(), ['Summarise the release notes.'], choice);
+      await status.selectOption('');
+      await history.getByText('2 entries').waitFor();
+    }
+
+    // The search finds what the rows and the detail say: a badge's words, an option's title and
+    // Yes for a checkbox (as the answer's detail shows them), and the values as they were sent.
+    const finds = async (words: string, title: string) => {
+      await search.fill(words);
+      await history.getByText('1 entry').waitFor();
+      assert.deepEqual(await titles.allTextContents(), [title], words);
+      await search.fill('');
+      await history.getByText('2 entries').waitFor();
+    };
+    await finds('Waiting for you', 'Summarise the release notes.');
+    await finds('Production', 'Where should the release go?');
+    await finds('prod', 'Where should the release go?');
+    await finds('Tell the team yes', 'Where should the release go?');
+
+    // Its server cancels it: the row says who, and the search finds those words.
+    await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.task.taskId } }, CancelTaskResultSchema);
+    await model.locator('.meta [data-status="cancelled"]', { hasText: 'Cancelled by the server' }).waitFor();
+    await finds('by the server', 'Summarise the release notes.');
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -47,6 +47,12 @@ describe('History’s words for how an entry ended', () => {
     assert.equal(endLabel(entry({ status: 'cancelled', cancelledBy: 'you' })), 'Cancelled by you');
   });
 
+  it('says "Waiting for you" for a running task whose question or model request waits in the Inbox, as Tasks does', () => {
+    const running = { id: 'received:t1', taskId: 't1', kind: 'sampling', status: 'working' } as const;
+    assert.equal(endLabel(entry({ ...running, waitsOnYou: true })), 'Waiting for you');
+    assert.equal(endLabel(entry(running)), undefined, 'working on its own: its badge says Working');
+  });
+
   it('labels a question’s end step on its timeline as its badge does, without the message that said the same', () => {
     const steps = answeredSteps(
       entry({

@@ -69,3 +69,97 @@ describe('what History’s search and Status filter read of an entry', () => {
     for (const word of ['oslo', 'lima', '3', 'true', 'answered']) assert.ok(text.includes(word), word);
   });
 });
+
+describe('History’s search finds the words its rows and details show', () => {
+  const question = (content: Record<string, unknown>, requestedSchema: Record<string, unknown>): HistoryEntry => ({
+    ...base,
+    id: 'received:q1',
+    kind: 'elicitation',
+    direction: 'received',
+    title: 'Where should it go?',
+    request: { mode: 'form', message: 'Where should it go?', requestedSchema },
+    result: { action: 'accept', content }
+  });
+
+  it('finds an answer by an option’s title and by Yes or No, as its detail shows them, and by its raw values too', () => {
+    const entry = question(
+      { env: 'prod', confirm: true, notify: false, regions: ['eu', 'us'], tier: 'gold', count: 2 },
+      {
+        type: 'object',
+        properties: {
+          env: {
+            type: 'string',
+            title: 'Environment',
+            oneOf: [
+              { const: 'prod', title: 'Production' },
+              { const: 'stage', title: 'Staging' }
+            ]
+          },
+          confirm: { type: 'boolean', title: 'Confirm' },
+          notify: { type: 'boolean' },
+          regions: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'eu', title: 'Europe' },
+                { const: 'us', title: 'United States' }
+              ]
+            }
+          },
+          // The legacy way of titling options.
+          tier: { type: 'string', enum: ['gold', 'silver'], enumNames: ['Gold plan', 'Silver plan'] },
+          count: { type: 'integer', title: 'Copies' }
+        }
+      }
+    );
+    const text = searchTextOf(entry, summary(entry, { answer: 'accept' }));
+    const words = new Set(text.split(/\s+/));
+    for (const word of ['production', 'yes', 'no', 'europe', 'gold', 'environment', 'copies'])
+      assert.ok(words.has(word), word);
+    assert.ok(text.includes('united states') && text.includes('gold plan'));
+    for (const raw of ['prod', 'true', 'false', 'eu', 'us', 'gold', '2']) assert.ok(words.has(raw), raw);
+    // An option the answer did not pick is no word of it.
+    assert.ok(!text.includes('staging'), 'not answered');
+    assert.ok(!text.includes('silver'), 'not answered');
+  });
+
+  it('finds an answer whose request was too large to keep by its raw values', () => {
+    const entry = {
+      ...question({ env: 'prod', confirm: true }, {}),
+      request: { truncated: true as const, bytes: 90_000, preview: '{"mode":"form"' }
+    };
+    const words = new Set(searchTextOf(entry, summary(entry, { answer: 'accept' })).split(/\s+/));
+    for (const word of ['prod', 'true', 'yes']) assert.ok(words.has(word), word);
+  });
+
+  it('finds the words of a row’s badge and meta line: who cancelled it, "changed by you", "Waiting for you"', () => {
+    const cancelled = (cancelledBy?: 'you' | 'server' | 'taskdesk') => {
+      const entry = { ...base, status: 'cancelled' as const, ...(cancelledBy && { cancelledBy }) };
+      return searchTextOf(entry, summary(entry));
+    };
+    assert.ok(cancelled('server').includes('cancelled by the server'));
+    assert.ok(!cancelled('server').includes('cancelled by you'));
+    assert.ok(cancelled('you').includes('cancelled by you'));
+    assert.ok(cancelled('taskdesk').includes('cancelled by taskdesk'));
+    assert.ok(cancelled().includes('cancelled'));
+
+    const sampling: HistoryEntry = {
+      ...base,
+      id: 'received:s1',
+      kind: 'sampling',
+      direction: 'received',
+      title: 'Summarise the week',
+      status: 'completed',
+      request: { messages: [], maxTokens: 10 },
+      ranRequest: { messages: [], maxTokens: 20 }
+    };
+    assert.ok(searchTextOf(sampling, summary(sampling, { edited: true })).includes('changed by you'));
+    assert.ok(!searchTextOf(sampling, summary(sampling)).includes('changed by you'));
+
+    const waiting = { ...sampling, status: 'working' as const };
+    const text = searchTextOf(waiting, summary(waiting, { waitsOnYou: true }));
+    assert.ok(text.includes('waiting for you'));
+    assert.ok(text.includes('working'), 'its protocol status too, as the Tasks search finds it');
+    assert.ok(!searchTextOf(waiting, summary(waiting)).includes('waiting for you'));
+  });
+});

@@ -759,4 +759,50 @@ describe('the task history', () => {
     assert.equal(history.list({}).total, 4);
     history.close();
   });
+  it('says a received task whose question or model request waits in the Inbox is waiting for you, as Tasks does, and finds it so', () => {
+    const { history, changed } = fresh();
+    const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Plan the week' } }], maxTokens: 5 };
+    const waiting = (taskId: string, statusMessage: string, kind: 'sampling' | 'elicitation' = 'sampling') =>
+      received(taskId, { statusMessage }, kind === 'sampling' ? { kind, request: sampling } : {});
+    // As the Inbox's runners say it to the task's server (`WAITING_IN_INBOX`), with what to do after it.
+    history.recordReceived(
+      's1',
+      waiting('s1', 'Waiting for your answer in the Inbox: approve a sampling request from Alpha')
+    );
+    history.recordReceived('q1', waiting('q1', 'Waiting for your answer in the Inbox', 'elicitation'));
+    // Working on its own: the model writes the answer the person approved.
+    history.recordReceived('s2', waiting('s2', 'Approved by you; m is writing the answer.'));
+    history.recordRequested(requested('o1'));
+    const ids = (filter: Parameters<typeof history.list>[0]) =>
+      history
+        .list(filter)
+        .entries.map((summary) => summary.id)
+        .sort();
+    assert.equal(changed.find((summary) => summary.id === 'received:s1')?.waitsOnYou, true, 'the event says it');
+    assert.equal(history.get('received:s1')?.waitsOnYou, true, 'and the whole entry');
+    assert.deepEqual(ids({ status: 'waiting' }), ['received:q1', 'received:s1']);
+    assert.deepEqual(ids({ text: 'waiting for you' }), ['received:q1', 'received:s1']);
+    // Still Working by its protocol status, as the Tasks screen's "Working" finds it.
+    assert.deepEqual(ids({ status: 'working' }), ['received:q1', 'received:s1', 'received:s2', 'requested:o1']);
+    assert.equal(history.list({}).entries.find((summary) => summary.id === 'received:s2')?.waitsOnYou, undefined);
+
+    // Answered: it no longer waits, and is no longer found so.
+    history.recordReceived(
+      's1',
+      received(
+        's1',
+        { status: 'completed', lastUpdatedAt: '2026-06-01T00:00:05.000Z' },
+        {
+          kind: 'sampling',
+          request: sampling,
+          outcome: { type: 'result', result: { role: 'assistant', content: { type: 'text', text: 'Ok' }, model: 'm' } }
+        }
+      )
+    );
+    history.recordReceived('q1', undefined);
+    assert.deepEqual(ids({ status: 'waiting' }), []);
+    assert.deepEqual(ids({ text: 'waiting for you' }), []);
+    assert.equal(history.get('received:s1')?.waitsOnYou, undefined);
+    history.close();
+  });
 });

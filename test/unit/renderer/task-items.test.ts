@@ -268,4 +268,27 @@ describe('the Tasks screen’s rows', () => {
       []
     );
   });
+
+  it('finds the words a row shows beside its status: "changed by you", "by the Assistant", "Waiting for you", its kind', () => {
+    const edited = receivedItem({ ...received(undefined, 'working'), edited: true });
+    const plain = receivedItem({
+      ...received(undefined, 'working'),
+      task: { taskId: 'r2', status: 'working', createdAt: at, lastUpdatedAt: at, ttl: 60_000 }
+    });
+    assert.ok(matchesTask(edited, search('changed by you')));
+    assert.ok(!matchesTask(plain, search('changed by you')));
+    const theirs = requestedItem(requested({ origin: { kind: 'assistant', conversationId: 'c1' } }));
+    assert.ok(matchesTask(theirs, search('by the assistant')));
+    assert.ok(!matchesTask(requestedItem(requested({})), search('by the assistant')));
+    // Its badge says "Waiting for you" while the Inbox holds its model request.
+    const waiting = waitingTasks([
+      { id: 'i1', kind: 'sampling', serverId: 'a', serverName: 'Server a', createdAt: at, request: {}, taskId: 'r1' }
+    ]);
+    assert.ok(matchesTask(edited, search('waiting for you'), waiting));
+    assert.ok(!matchesTask(plain, search('waiting for you'), waiting));
+    assert.ok(!matchesTask(edited, search('waiting for you')), 'nothing in the Inbox: nothing waits');
+    // The Kind column's words.
+    assert.ok(matchesTask(plain, search('model request')));
+    assert.ok(!matchesTask(plain, search('tool call')));
+  });
 });

@@ -99,13 +99,18 @@ export class ToolRounds {
     this.#o = options;
   }
 
-  /** The tools of the conversation's connected servers, as functions (a server that cannot list them is left out). */
+  /**
+   * The tools of the conversation's connected servers, as functions (a server that cannot list
+   * them is left out); of a server the person chose tools of (`toolsOffered`), those only.
+   */
   async offer(c: Conversation): Promise<ChatCompletionTool[]> {
     const found: Array<{ serverId: string; tool: RequestorTool }> = [];
     for (const serverId of c.serverIds) {
+      const only = c.toolsOffered?.[serverId];
       try {
         for (const tool of await this.#o.requestor.listTools(serverId, { refresh: false }))
-          if (tool.callMode !== 'unavailable') found.push({ serverId, tool });
+          if (tool.callMode !== 'unavailable' && (only === undefined || only.includes(tool.name)))
+            found.push({ serverId, tool });
       } catch {
         // Not connected now: its tools are not offered this round.
       }

@@ -197,6 +197,11 @@ export const ConversationSettingsSchema = z.object({
   systemPrompt: z.string().optional(),
   /** The servers whose tools the model may call (when they are connected). */
   serverIds: z.array(z.string()).default([]),
+  /**
+   * For a server of `serverIds`, the names of the only tools of it the model is offered (a model
+   * with a small context holds the descriptions of a few); a server not named here offers all.
+   */
+  toolsOffered: z.record(z.string(), z.array(z.string().max(500)).max(1000)).optional(),
   /** Model calls that may end in tool calls per user turn before the assistant stops. */
   maxToolRounds: z.number().int().min(1).max(1000).default(10),
   /** Send tool-result images as image input parts (off for models that take text only). */
@@ -278,6 +283,8 @@ export const AssistantMethods = {
       model: z.string().min(1).optional(),
       systemPrompt: z.string().nullable().optional(),
       serverIds: z.array(z.string()).optional(),
+      /** Replaces the whole choice (see `ConversationSettingsSchema.toolsOffered`). */
+      toolsOffered: ConversationSettingsSchema.shape.toolsOffered,
       maxToolRounds: z.number().int().min(1).max(1000).optional(),
       imageInput: z.boolean().optional()
     }),

@@ -346,7 +346,10 @@ function ConversationPane({
                   .map((id) => {
                     const server = servers.find((s) => s.id === id);
                     if (!server) return `${id} (removed)`;
-                    return server.state.status === 'ready' ? server.name : `${server.name} (not connected)`;
+                    if (server.state.status !== 'ready') return `${server.name} (not connected)`;
+                    // Some of its tools only (the settings' choice): how many.
+                    const only = conversation.toolsOffered?.[id];
+                    return only === undefined ? server.name : `${server.name} (${only.length} chosen)`;
                   })
                   .join(', ')}`
               : ' · no tools'}

@@ -168,8 +168,8 @@ export function ConversationList({
       if (!chosen) throw new Error('Add an LLM provider first (LLM providers screen).');
       const model = startingModel(chosen, replaced);
       if (!model) throw new Error(`The provider ${chosen.name} lists no model: add one under LLM providers.`);
-      const serverIds = await startingServers(replaced);
-      const c = await client.call('assistant.create', { providerId: chosen.id, model, serverIds });
+      const { serverIds, toolsOffered } = await startingServers(replaced);
+      const c = await client.call('assistant.create', { providerId: chosen.id, model, serverIds, toolsOffered });
       // In the store before it is shown: its pane opens on its message box, not on "Loading…".
       store.apply('assistant.changed', { conversationId: c.id, conversation: c });
       // A search that hides the new chat would leave the person in a conversation the list does not show.
@@ -226,7 +226,7 @@ export function ConversationList({
   };
 
   /**
-   * The servers a new chat offers the tools of: those the person chose for the conversation they
+   * The servers a new chat offers the tools of (and of which, `toolsOffered`): those the person chose for the conversation they
    * were in (the one shown, else the newest), still configured, plus every server added (or
    * imported) after that conversation was made (`addedAt`): the person never had it to choose
    * when they set that chat up, and leaving it out would leave a new server unticked in every chat
@@ -235,10 +235,12 @@ export function ConversationList({
    * chats took servers): every server ready now. Offering tools is safe: each call still goes
    * through its server's policy ("ask" by default).
    */
-  const startingServers = async (replaces: string | undefined): Promise<string[]> => {
+  const startingServers = async (
+    replaces: string | undefined
+  ): Promise<{ serverIds: string[]; toolsOffered: Record<string, string[]> }> => {
     const { assistant, servers } = store.getState();
     const id = lastId(replaces);
-    let last: { serverIds: string[]; createdAt: string } | undefined;
+    let last: { serverIds: string[]; createdAt: string; toolsOffered?: Record<string, string[]> } | undefined;
     if (id) {
       try {
         last = assistant.conversations[id] ?? (await client.call('assistant.get', { conversationId: id }));
@@ -250,12 +252,21 @@ export function ConversationList({
     // Its servers all removed since: the ready ones, as at first. None chosen (tools turned off,
     // as "Turn off tools and retry" does for a small model): none again, but for servers added since.
     if (!last || (known.length === 0 && last.serverIds.length > 0))
-      return servers.filter((server) => server.state.status === 'ready').map((server) => server.id);
+      return {
+        serverIds: servers.filter((server) => server.state.status === 'ready').map((server) => server.id),
+        toolsOffered: {}
+      };
     const since = Date.parse(last.createdAt);
     const later = servers.filter(
       (server) => server.addedAt !== undefined && Date.parse(server.addedAt) > since && !known.includes(server.id)
     );
-    return [...known, ...later.map((server) => server.id)];
+    // The tools chosen of its servers too (a small model's few): a server added since offers all.
+    const toolsOffered: Record<string, string[]> = {};
+    for (const serverId of known) {
+      const only = last.toolsOffered?.[serverId];
+      if (only !== undefined) toolsOffered[serverId] = only;
+    }
+    return { serverIds: [...known, ...later.map((server) => server.id)], toolsOffered };
   };
 
   return (

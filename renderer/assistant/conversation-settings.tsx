@@ -5,7 +5,8 @@ import { busyProps } from '../components/busy-props.js';
 import { ActionError } from '../components/action-error.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerPolicyControl, useServerPolicies } from './server-policies.js';
-import { followed, fromConversation, sameDraft, sameSettings } from './settings-draft.js';
+import { followed, fromConversation, sameDraft, sameSettings, toolsSaved } from './settings-draft.js';
+import { ServerToolChoice } from './server-tool-choice.js';
 import { useAssistantCall } from './use-assistant-call.js';
 
 /** What the conversation pane asks of open settings. */
@@ -116,6 +117,7 @@ export function ConversationSettings({
       model: draft.model,
       systemPrompt: draft.systemPrompt.trim() === '' ? null : draft.systemPrompt,
       serverIds: draft.serverIds,
+      toolsOffered: toolsSaved(draft),
       maxToolRounds: draft.maxToolRounds,
       imageInput: draft.imageInput
     });
@@ -282,6 +284,20 @@ export function ConversationSettings({
                     name={server.name}
                     policy={policies.policies[server.id]}
                     onChange={(policy) => void policies.set(server.id, policy)}
+                  />
+                ) : null}
+                {chosen ? (
+                  <ServerToolChoice
+                    serverId={server.id}
+                    serverName={server.name}
+                    only={draft.toolsOffered[server.id]}
+                    onChange={(only) => {
+                      const { [server.id]: _was, ...others } = draft.toolsOffered;
+                      setDraft({
+                        ...draft,
+                        toolsOffered: only === undefined ? others : { ...others, [server.id]: only }
+                      });
+                    }}
                   />
                 ) : null}
               </div>

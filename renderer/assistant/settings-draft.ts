@@ -7,6 +7,8 @@ export interface SettingsDraft {
   model: string;
   systemPrompt: string;
   serverIds: string[];
+  /** Per server, the only tools offered (see `ConversationSettingsSchema.toolsOffered`); {} offers all. */
+  toolsOffered: Record<string, string[]>;
   maxToolRounds: number;
   imageInput: boolean;
 }
@@ -19,6 +21,7 @@ export function fromConversation(c: Conversation): SettingsDraft {
     model: c.model,
     systemPrompt: c.systemPrompt ?? '',
     serverIds: c.serverIds,
+    toolsOffered: c.toolsOffered ?? {},
     maxToolRounds: c.maxToolRounds,
     imageInput: c.imageInput
   };
@@ -31,9 +34,23 @@ export function sameSettings(a: SettingsDraft, b: SettingsDraft): boolean {
       ...d,
       title: d.title.trim(),
       systemPrompt: d.systemPrompt.trim(),
-      serverIds: [...d.serverIds].sort()
+      serverIds: [...d.serverIds].sort(),
+      toolsOffered: toolsSaved(d)
     });
   return saved(a) === saved(b);
+}
+
+/**
+ * The tool choice a draft saves: for its servers only (a server unticked offers nothing, and its
+ * choice would be a stale one if ticked again later), each list sorted, in the servers' order.
+ */
+export function toolsSaved(d: Pick<SettingsDraft, 'serverIds' | 'toolsOffered'>): Record<string, string[]> {
+  const saved: Record<string, string[]> = {};
+  for (const serverId of [...d.serverIds].sort()) {
+    const only = d.toolsOffered[serverId];
+    if (only !== undefined) saved[serverId] = [...only].sort();
+  }
+  return saved;
 }
 
 /** Whether two drafts hold exactly the same values (the servers in any order). */
@@ -43,6 +60,15 @@ export function sameDraft(a: SettingsDraft, b: SettingsDraft): boolean {
 
 function sameValue(a: SettingsDraft[keyof SettingsDraft], b: SettingsDraft[keyof SettingsDraft]): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  if (typeof a === 'object' && typeof b === 'object') {
+    const sorted = (choice: Record<string, string[]>) =>
+      JSON.stringify(
+        Object.keys(choice)
+          .sort()
+          .map((key) => [key, [...choice[key]!].sort()])
+      );
+    return sorted(a as Record<string, string[]>) === sorted(b as Record<string, string[]>);
+  }
   return a === b;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { followed, sameSettings, type SettingsDraft } from '../../../renderer/assistant/settings-draft.js';
+import { followed, sameSettings, toolsSaved, type SettingsDraft } from '../../../renderer/assistant/settings-draft.js';
 
 const saved: SettingsDraft = {
   title: 'New chat',
@@ -8,6 +8,7 @@ const saved: SettingsDraft = {
   model: 'fake-small',
   systemPrompt: '',
   serverIds: ['work', 'desk'],
+  toolsOffered: {},
   maxToolRounds: 10,
   imageInput: true
 };
@@ -53,5 +54,19 @@ describe('the settings form’s draft as the conversation changes under it', () 
     assert.equal(sameSettings({ ...saved, title: ' New chat ' }, saved), true);
     assert.equal(sameSettings({ ...saved, serverIds: ['desk', 'work'] }, saved), true);
     assert.equal(sameSettings({ ...saved, serverIds: ['desk'] }, saved), false);
+  });
+
+  it('saves a tool choice for the servers ticked only, in any order, and follows one made elsewhere', () => {
+    const chosen = { ...saved, toolsOffered: { work: ['b', 'a'] } };
+    assert.deepEqual(toolsSaved(chosen), { work: ['a', 'b'] });
+    assert.equal(sameSettings(chosen, { ...saved, toolsOffered: { work: ['a', 'b'] } }), true);
+    assert.equal(sameSettings(chosen, saved), false);
+    // A choice for a server not ticked is not saved: it is no change.
+    assert.deepEqual(toolsSaved({ ...saved, toolsOffered: { gone: ['x'] } }), {});
+    assert.equal(sameSettings({ ...saved, toolsOffered: { gone: ['x'] } }, saved), true);
+    // Not edited here, it follows the conversation; edited, it stays.
+    assert.deepEqual(followed(saved, saved, chosen).toolsOffered, { work: ['b', 'a'] });
+    const mine = { ...saved, toolsOffered: { desk: ['c'] } };
+    assert.deepEqual(followed(mine, saved, chosen).toolsOffered, { desk: ['c'] });
   });
 });

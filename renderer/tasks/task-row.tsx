@@ -3,7 +3,7 @@ import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { ActionError, type Failure } from '../components/action-error.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { DateTime } from '../components/date-time.js';
-import { shortId } from '../components/format.js';
+import { shortId, truncate } from '../components/format.js';
 import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
@@ -78,11 +78,11 @@ export const TaskRow = memo(function TaskRow({
       ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage
       : undefined;
   const fetched = item.inbound ? fetchedRowWords(item.inbound) : undefined;
-  const name =
-    `${KIND_WORDS[item.kind]} ${item.kind === 'tool-call' ? item.title : ''} ${shortId(item.taskId)}`.replace(
-      /\s+/g,
-      ' '
-    );
+  // What Details names: the kind, the tool or the question (cut short: a screen reader's list of
+  // buttons tells rows of one server apart by it), and the id.
+  const said = item.title.replace(/\s+/g, ' ').trim();
+  const what = item.kind === 'tool-call' || said === '' ? said : `“${truncate(said, 60)}”`;
+  const name = `${KIND_WORDS[item.kind]} ${what} ${shortId(item.taskId)}`.replace(/\s+/g, ' ');
   return (
     <tr
       data-task-id={item.taskId}

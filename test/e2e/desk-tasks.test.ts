@@ -294,6 +294,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.waitForFunction(() =>
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Question')
     );
+    // Named by its question, not only by kind and id: rows of one server are told apart by it.
+    assert.match(
+      (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '',
+      /^Details of Question “Cancel me from the Desk” \S+$/
+    );
     // The server cancels its own tasks: one it was asked for, one it asked Taskdesk.
     await store.updateTaskStatus(theirs.taskId, 'cancelled', 'Stopped by the operator');
     await d.fixture.host.call('outbound.refresh', { outboundId: theirs.outboundId });

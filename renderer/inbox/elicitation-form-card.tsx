@@ -9,7 +9,7 @@ import { InboxCard } from './inbox-card.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
-import { useHostDraft, useKeptDraft, useStartDraft, useTypedText } from './kept-draft.js';
+import { useHostDraft, useKeptDraft, useStartDraft, useWrittenText } from './kept-draft.js';
 import { initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
 
@@ -27,7 +27,8 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   const check = useCallback((values: Record<string, unknown>) => validateElicitationContent(schema, values), [schema]);
   const form = useSchemaForm(schema, 'elicitation', check);
   const answering = useAnswer(item);
-  useKeptDraft(item, useTypedText(form.fields, form.values));
+  // What was chosen (a select, a checkbox) is kept as what was typed is: a withdrawn card's notice holds both.
+  useKeptDraft(item, useWrittenText(form.fields, form.values));
   // What was typed before (in another card of the item, or before Taskdesk restarted), when it still fits the form.
   const kept = useStartDraft(item);
   const [restored] = useState(() => restoredFormValues(form.fields, kept) ?? null);

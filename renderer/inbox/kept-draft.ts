@@ -3,15 +3,16 @@ import type { InboxDraftValues, InboxItem } from '../../app/contract/host-api.js
 import { DraftSender } from './draft-sender.js';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
 import type { RawValue } from '../forms/schema-values.js';
-import { typedText } from './typed-text.js';
+import { writtenText } from './elicitation-written.js';
 import { useDesk } from '../shell/desk-context.js';
 import { startDraft } from '../store/desk-state.js';
 
 /**
- * Keeps what the person has typed into a card in the store as they type, so that if the server
- * withdraws the request (an ordinary request's server may stop waiting at any time) its notice
- * still holds it to copy. Only a change is told: a second card of the same item (the Assistant's
- * chat shows a task's questions too) does not blank what was typed into the first.
+ * Keeps what the person has typed into a card (or chosen in its form) in the store as they go, so
+ * that if the server withdraws the request (an ordinary request's server may stop waiting at any
+ * time, a task's may cancel it) its notice still holds it to copy. Only a change is told: a second
+ * card of the same item (the Assistant's chat shows a task's questions too) does not blank what
+ * was typed into the first.
  */
 export function useKeptDraft(item: InboxItem, text: string): void {
   const { store } = useDesk();
@@ -23,9 +24,12 @@ export function useKeptDraft(item: InboxItem, text: string): void {
   }, [store, item.id, text]);
 }
 
-/** {@link typedText}, worked out again only when the values change. */
-export function useTypedText(fields: SchemaField[], values: Record<string, RawValue>): string {
-  return useMemo(() => typedText(fields, values), [fields, values]);
+/**
+ * {@link writtenText}: what was typed or chosen in a question's form, worked out again only when
+ * the values change.
+ */
+export function useWrittenText(fields: SchemaField[], values: Record<string, RawValue>): string {
+  return useMemo(() => writtenText(fields, values), [fields, values]);
 }
 
 /**

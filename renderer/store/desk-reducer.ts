@@ -257,7 +257,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
       // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
       // unless the person's own action was why (`byYou`: they know; the store announces it). A
-      // task's question withdrawn with something typed into it gets one too: it keeps the text.
+      // task's question withdrawn with something typed or chosen in it gets one too: it keeps
+      // what they wrote (`drafts`: a form's choices are written there as its text is).
       if (why !== 'withdrawn' || byYou === true) return next;
       if (item.taskId !== undefined && reason === undefined && draft === undefined) return next;
       const message = requestTitle(item.kind, item.request);

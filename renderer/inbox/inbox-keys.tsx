@@ -95,6 +95,10 @@ export function InboxKeys({
     };
     const onFocus = (event: FocusEvent) => {
       if (event.target !== hinted) clearHint();
+      // A card the focus came to as the one above it was withdrawn is looked at once the focus
+      // moves (into it, or elsewhere and back).
+      for (const unseen of list.current?.querySelectorAll<HTMLElement>('[data-unseen]') ?? [])
+        if (unseen !== event.target) delete unseen.dataset.unseen;
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -158,6 +162,20 @@ export function InboxKeys({
                 onHint({ cardId, text: again });
               }
             } else handled = false;
+          } else if (here && here === document.activeElement && here.dataset.unseen !== undefined) {
+            // The focus came here as the card the person was on was withdrawn: the key was meant
+            // for that one. Said, and asked again, rather than answering a card not looked at.
+            delete here.dataset.unseen;
+            const again =
+              event.key !== 'x' || dismissable(here)
+                ? `Press ${event.key} again to ${ANSWERS[event.key]} it.`
+                : 'This item cannot be dismissed: only a question can.';
+            announce(`The item you were on was withdrawn; this is the next one. ${again}`);
+            const cardId = here.dataset.inboxId ?? here.dataset.exchangeId;
+            if (cardId !== undefined) {
+              hinted = here;
+              onHint({ cardId, text: `The item you were on was withdrawn. ${again}` });
+            }
           } else if (event.key === 'a') button((b) => b.classList.contains('primary'))?.click();
           else if (event.key === 'd') button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
           else {

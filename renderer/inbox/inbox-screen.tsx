@@ -222,6 +222,9 @@ export function InboxScreen({
     // The host's word that the card went may come before the reply to the answer (see
     // answerTaken): the line then comes after, and is brought in sight as it does.
     if (next) {
+      // Withdrawn from under the person (not answered): the next card has not been looked at, and
+      // a key meant for the one that went must not answer it (see `InboxKeys`, `data-unseen`).
+      if (store.getState().lastWithdrawn === last) next.dataset.unseen = 'withdrawn';
       focusCard(next, answeredLine.current);
       handedOn.current = answeredLine.current ? undefined : next;
     } else {

@@ -249,7 +249,17 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const { [id]: _warned, ...expiring } = state.expiring;
       const draft = state.drafts[id];
       const next = withDraftValues(
-        withDraft({ ...state, inbox: state.inbox.filter((known) => known.id !== id), expiring }, id, undefined),
+        withDraft(
+          {
+            ...state,
+            inbox: state.inbox.filter((known) => known.id !== id),
+            expiring,
+            // The Inbox hands the focus on from a card that went this way with care (see `lastWithdrawn`).
+            ...(why === 'withdrawn' && { lastWithdrawn: id })
+          },
+          id,
+          undefined
+        ),
         id,
         undefined
       );

@@ -259,45 +259,47 @@ export function ConversationSettings({
             const chosen = draft.serverIds.includes(server.id);
             return (
               <div key={server.id} className="chat-server-row">
-                <label className="checkbox-row">
-                  <input
-                    type="checkbox"
-                    checked={chosen}
-                    onChange={(e) =>
-                      setDraft({
-                        ...draft,
-                        serverIds: e.target.checked
-                          ? [...draft.serverIds, server.id]
-                          : draft.serverIds.filter((id) => id !== server.id)
-                      })
-                    }
-                  />
-                  <span>
-                    {server.name}
-                    {server.state.status === 'ready' ? null : (
-                      <span className="muted small-text"> (not connected: its tools are not offered)</span>
-                    )}
-                  </span>
-                </label>
+                <div className="chat-server-main">
+                  <label className="checkbox-row">
+                    <input
+                      type="checkbox"
+                      checked={chosen}
+                      onChange={(e) =>
+                        setDraft({
+                          ...draft,
+                          serverIds: e.target.checked
+                            ? [...draft.serverIds, server.id]
+                            : draft.serverIds.filter((id) => id !== server.id)
+                        })
+                      }
+                    />
+                    <span>
+                      {server.name}
+                      {server.state.status === 'ready' ? null : (
+                        <span className="muted small-text"> (not connected: its tools are not offered)</span>
+                      )}
+                    </span>
+                  </label>
+                  {chosen ? (
+                    <ServerToolChoice
+                      serverId={server.id}
+                      serverName={server.name}
+                      only={draft.toolsOffered[server.id]}
+                      onChange={(only) => {
+                        const { [server.id]: _was, ...others } = draft.toolsOffered;
+                        setDraft({
+                          ...draft,
+                          toolsOffered: only === undefined ? others : { ...others, [server.id]: only }
+                        });
+                      }}
+                    />
+                  ) : null}
+                </div>
                 {chosen ? (
                   <ServerPolicyControl
                     name={server.name}
                     policy={policies.policies[server.id]}
                     onChange={(policy) => void policies.set(server.id, policy)}
-                  />
-                ) : null}
-                {chosen ? (
-                  <ServerToolChoice
-                    serverId={server.id}
-                    serverName={server.name}
-                    only={draft.toolsOffered[server.id]}
-                    onChange={(only) => {
-                      const { [server.id]: _was, ...others } = draft.toolsOffered;
-                      setDraft({
-                        ...draft,
-                        toolsOffered: only === undefined ? others : { ...others, [server.id]: only }
-                      });
-                    }}
                   />
                 ) : null}
               </div>

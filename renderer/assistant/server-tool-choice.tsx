@@ -59,18 +59,22 @@ export function ServerToolChoice({
         ? 'Only 1 of its tools'
         : `Only ${only.length} of its tools`;
   return (
-    <div className="chat-server-tools">
-      <span className="muted small-text">{summary}</span>{' '}
-      <button
-        type="button"
-        className="link-button small-text"
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen(!open)}
-      >
-        {open ? 'Hide the list' : 'Choose tools…'}
-        <span className="sr-only"> of {serverName}</span>
-      </button>
+    <>
+      {/* Beside the server's name: a line of its own for each server took the settings past a
+          1280 × 800 window's height. */}
+      <span className="chat-server-tools">
+        <span className="muted small-text">{summary}</span>{' '}
+        <button
+          type="button"
+          className="link-button small-text"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide the list' : 'Choose tools…'}
+          <span className="sr-only"> of {serverName}</span>
+        </button>
+      </span>
       {open ? (
         <fieldset id={listId} className="chat-tool-list">
           <legend className="sr-only">The tools of {serverName} the model is offered</legend>
@@ -119,6 +123,6 @@ export function ServerToolChoice({
           )}
         </fieldset>
       ) : null}
-    </div>
+    </>
   );
 }

@@ -74,6 +74,10 @@ const PART_WORDS: Record<string, string> = {
   toolChoice: 'the tool choice',
   metadata: 'the metadata',
   model: 'the model',
+  // A model's answer under review.
+  content: 'the answer',
+  stopReason: 'the stop reason',
+  role: 'the role',
   other: 'other fields'
 };
 

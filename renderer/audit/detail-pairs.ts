@@ -1,5 +1,6 @@
 import { AUDIT_DURATION_FIELDS, auditFieldWords, saidBySentence } from '../../app/contract/audit-words.js';
 import { formatDuration } from '../components/format.js';
+import { partsInWords } from '../../app/contract/request-changes.js';
 
 /** One line of an audit entry's detail, as the Audit log shows it. */
 export interface DetailPair {
@@ -11,6 +12,15 @@ export interface DetailPair {
   /** The value is data (arguments, a list), shown as compact JSON in code. */
   json: boolean;
 }
+
+/** What an entry's `kind` is, in the Inbox's words. */
+const KIND_DETAIL_WORDS: Record<string, string> = {
+  elicitation: 'question',
+  sampling: 'model request',
+  'sampling-approval': 'model request to approve',
+  'sampling-review': 'model’s answer to review',
+  'tool-call': 'tool call'
+};
 
 /** What each protocol era is, in the MCP versions a person can look up. */
 const ERA_WORDS: Record<string, string> = {
@@ -60,6 +70,10 @@ function valueWords(field: string, value: unknown): string | undefined {
     if (typeof name === 'string') return typeof version === 'string' ? `${name} ${version}` : name;
     return undefined;
   }
+  // Which parts of a model request or answer the person changed (never their content).
+  if (field === 'changed' && Array.isArray(value) && value.every((part) => typeof part === 'string'))
+    return partsInWords(value);
+  if (field === 'kind' && typeof value === 'string') return KIND_DETAIL_WORDS[value] ?? value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return String(value);
   return undefined;

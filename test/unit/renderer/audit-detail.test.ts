@@ -9,7 +9,7 @@ const shown = (detail: Record<string, unknown>) =>
 describe('an audit entry’s detail in words', () => {
   it('says a task’s ttl and the ttl its server asked for as durations, not milliseconds', () => {
     assert.deepEqual(shown({ kind: 'elicitation', ttl: 600_000, requestedTtl: 600_000 }), [
-      ['kind', 'elicitation', false],
+      ['kind', 'question', false],
       ['kept for', '10 min', false],
       ['asked for', '10 min', false]
     ]);
@@ -52,6 +52,23 @@ describe('an audit entry’s detail in words', () => {
       ['key stored', 'yes', false]
     ]);
     assert.deepEqual(shown({ alwaysAllow: ['echo'] }), [['always allowed', '["echo"]', true]]);
+    // What a person changed of a model request or answer, and what kind of item, in words.
+    assert.deepEqual(
+      shown({ changed: ['messages', 'systemPrompt', 'model'] }).map(([, value, json]) => [value, json]),
+      [['the messages, the system prompt and the model', false]]
+    );
+    assert.deepEqual(
+      shown({ changed: ['content'] }).map(([, value]) => value),
+      ['the answer']
+    );
+    assert.deepEqual(
+      shown({ kind: 'elicitation' }).map(([, value]) => value),
+      ['question']
+    );
+    assert.deepEqual(
+      shown({ kind: 'sampling-review' }).map(([, value]) => value),
+      ['model’s answer to review']
+    );
   });
 
   it('does not list again what the entry’s sentence says, and names the fields that are code in words', () => {

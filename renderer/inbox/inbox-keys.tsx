@@ -122,9 +122,16 @@ export function InboxKeys({
       let handled = true;
       switch (event.key) {
         case 'j':
-        case 'ArrowDown':
-          all[Math.min(index + 1, all.length - 1)]?.focus();
+        case 'ArrowDown': {
+          // Past the last card shown, while more wait: the next page is shown, and its first card
+          // takes the focus (the keys went no further than the 50th before).
+          const more = list.current?.parentElement?.querySelector<HTMLButtonElement>('.inbox-show-more');
+          if (here && index === all.length - 1 && more) {
+            more.click();
+            requestAnimationFrame(() => cards()[index + 1]?.focus());
+          } else all[Math.min(index + 1, all.length - 1)]?.focus();
           break;
+        }
         case 'k':
         case 'ArrowUp':
           all[Math.max(index - 1, 0)]?.focus();

@@ -307,7 +307,7 @@ export function InboxScreen({
           <p className="muted">
             Showing {shown} of {inbox.length}.
           </p>
-          <button type="button" onClick={() => setShown((count) => count + INBOX_PAGE)}>
+          <button type="button" className="inbox-show-more" onClick={() => setShown((count) => count + INBOX_PAGE)}>
             Show {Math.min(INBOX_PAGE, inbox.length - shown)} more
           </button>
         </div>

@@ -1,13 +1,5 @@
-/** What a cancelled task says, from who the core recorded cancelled it. */
-export function cancelledWords(by: 'you' | 'server' | 'taskdesk' | undefined): string {
-  if (by === 'you') return 'Cancelled by you';
-  if (by === 'server') return 'Cancelled by the server';
-  // A plain call or request still open when Taskdesk closed, or a question (a task of its own
-  // too) Taskdesk withdrew because the task it was asked for ended: History's entries only.
-  if (by === 'taskdesk') return 'Cancelled by Taskdesk';
-  // A task cancelled before Taskdesk kept who did it.
-  return 'Cancelled';
-}
+/** What a cancelled task says (one source with History's search: `app/contract/task-row-words.ts`). */
+export { cancelledWords } from '../../app/contract/task-row-words.js';
 
 /**
  * Who cancelled a task, said under its "Cancelled" badge ("by you"): the badge says the rest.

@@ -8,7 +8,7 @@ import {
 import { escapeFromEmptySearch } from '../components/escape-closes.js';
 import { statusLabel } from '../components/status-words.js';
 import { KIND_CHOICES } from '../components/kind-words.js';
-import { WAITING_FOR_YOU, type TaskFilterInputs } from './task-items.js';
+import { WAITING_FOR_YOU, WAITING_FOR_YOU_LABEL, type TaskFilterInputs } from './task-items.js';
 
 /**
  * The Status filter's choices, in groups named by what they hold (every row is a task, so a group
@@ -22,7 +22,7 @@ const STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [str
   [
     'Where it stands',
     [
-      [WAITING_FOR_YOU, 'Waiting for you'],
+      [WAITING_FOR_YOU, WAITING_FOR_YOU_LABEL],
       ['active', 'Not ended'],
       ['ended', 'Ended']
     ]

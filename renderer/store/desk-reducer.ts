@@ -266,10 +266,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
       // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
-      // unless the person's own action was why (`byYou`: they know; the store announces it). A
-      // task's question withdrawn with something typed or chosen in it gets one too: it keeps
-      // what they wrote (`drafts`: a form's choices are written there as its text is).
-      if (why !== 'withdrawn' || byYou === true) return next;
+      // unless the person's own action was why (`byYou`: they know; the store announces it) and
+      // they had written nothing in it, or it says not why (a notice would read as the server's
+      // doing). A task's question withdrawn with something typed or chosen in it gets one too: it
+      // keeps what they wrote (`drafts`: a form's choices are written there as its text is),
+      // saying why (`reason`, the person's own cancel included).
+      if (why !== 'withdrawn' || (byYou === true && (draft === undefined || reason === undefined))) return next;
       if (item.taskId !== undefined && reason === undefined && draft === undefined) return next;
       const message = requestTitle(item.kind, item.request);
       return {

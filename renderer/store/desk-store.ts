@@ -116,15 +116,12 @@ export class DeskStore {
     if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
     if (event === 'inbox.removed') {
       const removed = payload as HostEventPayload<'inbox.removed'>;
-      const { id, why, reason, byYou, afterStoppedCall } = removed;
+      const { id, why, reason, afterStoppedCall } = removed;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
         const message = requestTitle(item.kind, item.request);
         const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
-        // The person's own cancel (`byYou`) needs no notice, but what they had typed into the card
-        // is not lost unsaid: it goes to a notice as any withdrawn card's does, saying why (`reason`).
-        const keepsDraft = byYou === true && reason !== undefined && this.#state.drafts[id] !== undefined;
-        this.apply('inbox.removed', keepsDraft ? { ...removed, byYou: false } : removed);
+        this.apply('inbox.removed', removed);
         // Said only when the notice the reducer made holds it (none is made for the person's own
         // cancel, unless it keeps what they typed).
         const kept = this.#state.withdrawn.some((notice) => notice.id === id && notice.draft !== undefined)

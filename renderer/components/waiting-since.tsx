@@ -34,7 +34,7 @@ export function WaitingSince({ since }: { since: string }) {
  * Under an ordinary request's heading: servers often stop waiting after about a minute (the
  * MCP SDK's default), said quietly at first and, from {@link WAIT_WARN_MS}, as a warning. An
  * observation, not a promise: a server may wait longer, or less. `keepsTyped`: the card keeps
- * what is typed into it for its notice (a reply, a form's text fields, a reviewed answer).
+ * what is written in it for its notice (a reply, a form's fields as typed or chosen, a reviewed answer).
  */
 export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boolean }) {
   const now = useNow();
@@ -54,7 +54,7 @@ export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boo
       <span aria-hidden="true">⚠ </span>
       {said}: this one may give up soon.
       {/* Only where the card keeps what is typed (not an approval's edits, nor a link to open). */}
-      {keepsTyped ? ' If it does, what you typed here stays in its notice, to copy.' : null}
+      {keepsTyped ? ' If it does, what you wrote here stays in its notice, to copy.' : null}
     </p>
   ) : (
     <p className="muted small-text wait-note">{said}.</p>

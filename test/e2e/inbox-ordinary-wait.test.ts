@@ -64,7 +64,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await card.locator('.wait-note.banner-warning').waitFor();
     assert.equal(
       await note.textContent(),
-      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you typed here stays in its notice, to copy.'
+      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you wrote here stays in its notice, to copy.'
     );
     assert.match((await card.locator('.waiting-since').textContent()) ?? '', /^waiting for 4\d s$/);
     // Still waiting well past the minute: the server set a longer timeout, and the warning would not be true.
@@ -185,7 +185,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await card.locator('.wait-note.banner-warning').waitFor();
     assert.equal(
       await card.locator('.wait-note').textContent(),
-      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you typed here stays in its notice, to copy.'
+      '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you wrote here stays in its notice, to copy.'
     );
     await card.getByRole('button', { name: 'Decline' }).click();
     assert.equal(((await asked) as { action?: string }).action, 'decline');

@@ -9,6 +9,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { suggestedId } from '../components/suggested-id.js';
+import { useCorrecting } from '../servers/use-correcting.js';
 import { listingAnnouncement } from './model-listing.js';
 import { AXES, AXIS_HINTS, modelRow, type Axis, type ModelRow } from './model-rows.js';
 
@@ -130,26 +131,31 @@ export const ProviderForm = forwardRef<
   const updateRow = (key: number, change: Partial<ModelRow>) =>
     setRows((old) => old.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
+  const file = kind === 'file';
+  const trimmed = { id: id.trim(), name: name.trim(), baseURL: file ? LOCAL_MODEL_BASE_URL : baseURL.trim() };
+  const trimmedFile = modelFile.trim();
+  /** The fields to correct as the form stands, in the form's order (see {@link useCorrecting}). */
+  const problems: Array<readonly [HostField, string]> = [];
+  if (!trimmed.name) problems.push(['name', 'Required']);
+  // An add's Id follows the Name until the person types one: with both empty, the Name is the one
+  // thing to correct, and the Id fills itself in from it.
+  const idFollowsName = !editing && !idTyped && !trimmed.name;
+  if (!trimmed.id && !idFollowsName) problems.push(['id', 'Required']);
+  if (file) {
+    // The contract's own rule (a full path) and words, said on the field before the host refuses it.
+    if (!trimmedFile) problems.push(['modelFile', 'Required']);
+    else if (!isFullPath(trimmedFile)) problems.push(['modelFile', FULL_PATH_NEEDED]);
+  } else if (!trimmed.baseURL) problems.push(['baseURL', 'Required']);
+  else if (!isHttpUrl(trimmed.baseURL)) problems.push(['baseURL', 'Enter an http:// or https:// URL']);
+  // After a save that found fields to correct, each field's message follows what is typed, as on
+  // the server forms.
+  const correcting = useCorrecting(problems, setErrors, { show, clear });
+
   /** Checks what the user can fix; returns the config, or undefined with the problems shown. */
   const collect = (): ProviderSave | undefined => {
-    const fieldErrors: typeof errors = {};
-    const order: string[] = [];
+    const fieldErrors: typeof errors = Object.fromEntries(problems);
+    const order: string[] = problems.map(([field]) => field);
     const bad = new Set<string>();
-    const file = kind === 'file';
-    const trimmed = { id: id.trim(), name: name.trim(), baseURL: file ? LOCAL_MODEL_BASE_URL : baseURL.trim() };
-    const trimmedFile = modelFile.trim();
-    // An add's Id follows the Name until the person types one: with both empty, the Name is the one
-    // thing to correct, and the Id fills itself in from it.
-    const idFollowsName = !editing && !idTyped && !trimmed.name;
-    if (!trimmed.id && !idFollowsName) fieldErrors.id = 'Required';
-    if (!trimmed.name) fieldErrors.name = 'Required';
-    if (file) {
-      // The contract's own rule (a full path) and words, said on the field before the host refuses it.
-      if (!trimmedFile) fieldErrors.modelFile = 'Required';
-      else if (!isFullPath(trimmedFile)) fieldErrors.modelFile = FULL_PATH_NEEDED;
-    } else if (!trimmed.baseURL) fieldErrors.baseURL = 'Required';
-    else if (!isHttpUrl(trimmed.baseURL)) fieldErrors.baseURL = 'Enter an http:// or https:// URL';
-    for (const field of ['name', 'id', 'baseURL', 'modelFile'] as const) if (fieldErrors[field]) order.push(field);
     const models: ProviderModel[] = [];
     const messages: string[] = [];
     // A model file holds one model, named after the file (the host lists it so): its ratings only.
@@ -182,6 +188,7 @@ export const ProviderForm = forwardRef<
     setInvalid(bad);
     setModelsError(messages.length > 0 ? messages.join('. ') : undefined);
     if (order.length > 0) {
+      if (problems.length > 0) correcting.found(problems.length);
       show(correctingFailure(order.length));
       controls.current.get(order[0]!)?.focus();
       return undefined;
@@ -213,6 +220,7 @@ export const ProviderForm = forwardRef<
     setBusy(true);
     try {
       const saved = await client.call('providers.save', config);
+      correcting.done();
       // Saved with no model, the host asked the provider for its models: said with the save.
       const listed = saved.modelListing ? ` ${listingAnnouncement(saved.modelListing, saved.name)}` : '';
       const done = `${editing ? `Saved ${saved.name}.` : `Added ${saved.name}.`}${listed}`;

@@ -86,9 +86,15 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
       'Name before Id'
     );
 
-    // The Id is filled in from the Name as it is typed, until the person types one.
+    // The Id is filled in from the Name as it is typed, until the person types one. A field
+    // corrected says so at once: its mark goes, and the summary counts what is left.
     await name.fill('Cloud LLM');
     assert.equal(await id.inputValue(), 'cloud-llm');
+    await form.getByText('One field needs correcting.').waitFor();
+    assert.equal(await name.getAttribute('aria-invalid'), null);
+    await form.getByLabel('Base URL').fill('ftp://cloud.example');
+    await form.getByText('Enter an http:// or https:// URL').waitFor();
+    assert.equal(await form.getByLabel('Base URL').getAttribute('aria-invalid'), 'true');
     await id.fill('cloud');
     await name.fill('Cloud');
     await name.fill('Cloud LLM');

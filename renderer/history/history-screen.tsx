@@ -24,6 +24,7 @@ import { downloadText } from './download.js';
 import { CHANGED_BY_YOU } from '../../app/contract/task-row-words.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { forCallWords } from './for-call-words.js';
+import { historyHref } from '../tools/last-call.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -65,16 +66,31 @@ export function HistoryScreen({
    * each time the address comes to name it, the detail's heading taking the focus (a new detail).
    */
   const [visit, setVisit] = useState(0);
+  /** The address as last seen, while History was shown: Back from an entry's closes its detail. */
+  const lastAddress = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (address === undefined) return;
+    const was = lastAddress.current;
+    if (active) lastAddress.current = address;
+    if (address === undefined) {
+      // Back (or a link to History itself) from the entry the address named, on this screen: closed,
+      // as Close does; the focus back on its row. Another screen shown keeps it open for the return.
+      if (active && was !== undefined && openNow.current === was) {
+        closed.current = was;
+        setOpen(undefined);
+      }
+      return;
+    }
     setOpen(address);
     setVisit((n) => n + 1);
-  }, [address]);
+  }, [address, active]);
   const closeOpen = () => {
     setOpen(undefined);
     closed.current = open;
     // Closed, the address no longer names it (a link to it again is a move then, and opens it).
-    if (address !== undefined) location.hash = '#history';
+    if (address !== undefined) {
+      lastAddress.current = undefined;
+      location.hash = '#history';
+    }
   };
   useLayoutEffect(() => {
     const id = closed.current;
@@ -249,7 +265,17 @@ export function HistoryScreen({
                   type="button"
                   className="link-button history-title"
                   aria-describedby={describedBy}
-                  onClick={() => setOpen(entry.id)}
+                  // Through the address, as the Tasks screen's Details: the entry can be linked to,
+                  // and the browser's Back closes it.
+                  onClick={() => {
+                    const href = historyHref(entry.id);
+                    if (location.hash !== href) location.hash = href;
+                    else {
+                      // Named already (its detail closed by a filter meanwhile): opened again here.
+                      setOpen(entry.id);
+                      setVisit((n) => n + 1);
+                    }
+                  }}
                 >
                   <TaskTitle kind={entry.kind} title={entry.title} />
                 </button>

@@ -57,7 +57,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     }
     await host.call('tools.call', { serverId: 'tools', name: 'echo', arguments: { message: 'hello' } });
 
-    const { history } = await openHistory(host);
+    const { page, history } = await openHistory(host);
     const titles = history.locator('.history-list .history-title');
     await history.getByText('4 entries').waitFor();
     assert.equal(await history.getByLabel('Search').getAttribute('placeholder'), 'Title, arguments, server or outcome');
@@ -111,6 +111,14 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     const kind = history.getByLabel('Kind');
     await history.getByRole('button', { name: 'Who leads the team?' }).click();
     const detail = history.locator('.history-detail');
+    await detail.getByRole('heading', { name: 'Who leads the team?' }).waitFor();
+    // Opened, the address names it (a link to it), and the browser's Back closes it, the focus
+    // back on its row; Forward opens it again.
+    await page.waitForFunction(() => /^#history\/./.test(location.hash));
+    await page.goBack();
+    await detail.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Who leads the team?');
+    await page.goForward();
     await detail.getByRole('heading', { name: 'Who leads the team?' }).waitFor();
     // As a person does: to the control, then a choice (`selectOption` alone does not move the focus).
     await kind.focus();

@@ -195,14 +195,20 @@ export class PolicySamplingRunner implements SamplingRunner {
     // A run a person approved that failed goes back before them, with why (see `RunFailure`):
     // noted on the task, so that a restart meanwhile asks again with it.
     let failure = resumed?.phase === 'awaiting-approval' ? runFailureOf(resumed.lastFailure) : undefined;
+    // Taskdesk's draft, which what the person approves is set against ("with your changes", "on
+    // the model you chose"): drafted anew when the provider approved was removed meanwhile, and
+    // kept on the task, since a restart knows nothing of which providers were failing.
+    let drafted: ModelChoice = engineChoice;
+    const keptDraft = resumed?.phase === 'awaiting-approval' ? modelChoiceOf(resumed.drafted) : undefined;
+    if (keptDraft && sampler.choiceFor(keptDraft.providerId, keptDraft.model)) choice = drafted = keptDraft;
     if (failure) {
       approvedParams = (lastRanRequest(context.notes) as CreateMessageRequestParams | undefined) ?? params;
-      choice = sampler.choiceFor(failure.providerId, failure.model, engineChoice) ?? engineChoice;
+      choice = sampler.choiceFor(failure.providerId, failure.model, drafted) ?? drafted;
     }
     let outcome: SamplingOutcome;
     for (;;) {
       if (policy.mode === 'ask') {
-        context.annotate?.({ phase: 'awaiting-approval', ...(failure && { lastFailure: failure }) });
+        context.annotate?.({ phase: 'awaiting-approval', drafted, ...(failure && { lastFailure: failure }) });
         const decision = await this.#waitForPerson(
           context,
           failure
@@ -221,7 +227,7 @@ export class PolicySamplingRunner implements SamplingRunner {
         }
         if ('error' in decision || decision.decision !== 'approve')
           return this.#notApproved(context, 'sampling.request', decision, choice, answeredItem(context, params));
-        const picked = sampler.choiceFor(decision.providerId, decision.model, engineChoice);
+        const picked = sampler.choiceFor(decision.providerId, decision.model, drafted);
         if (!picked) {
           const gone = `The LLM provider "${decision.providerId}" is not configured.`;
           // The person's decision is said as any approval's is, then why nothing ran.
@@ -231,7 +237,7 @@ export class PolicySamplingRunner implements SamplingRunner {
             // Removed while the request waited (a provider that failed, replaced by another):
             // back to the person, to choose one that is there.
             failure = { ...runFailure(gone, choice, this.#clock), providerId: decision.providerId };
-            choice = sampler.choose(params, passOver) ?? engineChoice;
+            choice = drafted = sampler.choose(params, passOver) ?? drafted;
             continue;
           }
           // Cancelled as the person answered: the receiver's error, which names nothing of theirs.
@@ -243,7 +249,7 @@ export class PolicySamplingRunner implements SamplingRunner {
           params as Record<string, unknown>,
           decision.params as Record<string, unknown>
         );
-        const changedModel = picked.providerId !== engineChoice.providerId || picked.model !== engineChoice.model;
+        const changedModel = picked.providerId !== drafted.providerId || picked.model !== drafted.model;
         const changed = [...changedRequest, ...(changedModel ? ['model' as const] : [])];
         const edited = changed.length > 0;
         // What ran, kept on the task for History beside the request the server sent (which stays
@@ -526,6 +532,14 @@ function runFailure(message: string, choice: ModelChoice, clock: Clock): RunFail
 }
 
 /** A failed try's note (`lastFailure`), read back after a restart; undefined unless whole. */
+/** A model choice kept on a task's note (Taskdesk's draft), or undefined when it is none. */
+function modelChoiceOf(value: unknown): ModelChoice | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const note = value as Record<string, unknown>;
+  const fields = ['providerId', 'providerName', 'model', 'reason'] as const;
+  return fields.every((field) => typeof note[field] === 'string') ? (note as unknown as ModelChoice) : undefined;
+}
+
 function runFailureOf(value: unknown): RunFailure | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const note = value as Record<string, unknown>;

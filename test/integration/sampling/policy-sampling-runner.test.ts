@@ -341,7 +341,17 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
         message:
           'Waiting for your answer in the Inbox: the approved model run failed; try it again or reject the request from Test server'
       });
-      assert.deepEqual(notes.items.at(-1), { phase: 'awaiting-approval', lastFailure: again.draft.lastFailure });
+      // With Taskdesk's draft, which a restart sets the person's choices against.
+      assert.deepEqual(notes.items.at(-1), {
+        phase: 'awaiting-approval',
+        drafted: {
+          providerId: 'fake',
+          providerName: 'Fake LLM',
+          model: 'fake-small',
+          reason: 'using the default model of Fake LLM'
+        },
+        lastFailure: again.draft.lastFailure
+      });
 
       again.approve();
       assert.equal(textOf(await running), 'Paris.');
@@ -436,6 +446,78 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
         'sampling.request:approved',
         'sampling.llm:completed'
       ]);
+    });
+
+    it('sets what the person approves against the new draft when the drafted provider was removed meanwhile', async () => {
+      const clock = new ManualClock(Date.UTC(2026, 5, 1));
+      const { runner: sampler, registry } = await makeRunner(server, { apiKey: SECRET_KEY });
+      // First in the person's order: Taskdesk's draft, until it is removed.
+      await registry.add({ id: 'first', name: 'First', baseURL: server.baseURL, models: [{ name: 'fake-small' }] });
+      await registry.move('first', 0);
+      const gate = new ScriptedApprovalGate();
+      const audit: SamplingAuditEvent[] = [];
+      const runner = new PolicySamplingRunner({
+        sampler,
+        gate,
+        policyFor: () => SamplingPolicySchema.parse({ mode: 'ask', reviewCompletion: false }),
+        audit: (event) => audit.push(event),
+        clock
+      });
+      server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+      const { context, waitingFor } = makeContext();
+      const running = runner.run(samplingParams(), context);
+      const first = await gate.approvals.next();
+      assert.equal(first.draft.providerId, 'first');
+      await registry.remove('first');
+      first.approve();
+      const again = await gate.approvals.next();
+      assert.equal(again.draft.providerId, 'fake');
+      again.approve();
+      assert.equal(textOf(await running), 'Paris.');
+      const approvals = audit.filter((event) => event.type === 'sampling.request');
+      assert.deepEqual(
+        approvals.map((event) => [event.decision, event.providerId, event.changed]),
+        [
+          ['approved', 'first', undefined],
+          ['approved', 'fake', undefined]
+        ]
+      );
+      assert.doesNotMatch(String(approvals[1]!.reason), /chosen by you/);
+      assert.equal(waitingFor.items.at(-1)?.next, 'Tried again by you; fake-small is writing the answer.');
+    });
+
+    it('passes over a failing provider only in a draft a person approves, not in a run made without asking', async () => {
+      const { runner: sampler, registry } = await makeRunner(server, { apiKey: SECRET_KEY });
+      await registry.add({
+        id: 'first',
+        name: 'First',
+        baseURL: server.baseURL,
+        apiKey: SECRET_KEY,
+        models: [{ name: 'fake-small' }]
+      });
+      await registry.move('first', 0);
+      const runWith = async (mode: 'ask' | 'auto') => {
+        const gate = new ScriptedApprovalGate();
+        const audit: SamplingAuditEvent[] = [];
+        const runner = new PolicySamplingRunner({
+          sampler,
+          gate,
+          policyFor: () => SamplingPolicySchema.parse({ mode, reviewCompletion: false }),
+          audit: (event) => audit.push(event),
+          providerFailing: (providerId) => providerId === 'first'
+        });
+        server.enqueue({ kind: 'text', tokens: ['Paris.'] });
+        const running = runner.run(samplingParams(), makeContext().context);
+        if (mode === 'ask') (await gate.approvals.next()).approve();
+        const outcome = await running;
+        assert.equal(textOf(outcome), 'Paris.', JSON.stringify(outcome));
+        return audit.find((event) => event.type === 'sampling.request')!;
+      };
+      const asked = await runWith('ask');
+      assert.deepEqual([asked.decision, asked.providerId], ['approved', 'fake']);
+      assert.match(String(asked.reason), /^instead of First · fake-small, whose last call failed/);
+      const unasked = await runWith('auto');
+      assert.deepEqual([unasked.decision, unasked.providerId], ['auto-approved', 'first']);
     });
 
     it('ends as cancelled when the task is cancelled as the person approves a provider no longer set up', async () => {

@@ -62,7 +62,8 @@ export interface SamplingSetupOptions {
 /**
  * Sampling as the host runs it: saved providers (keys in the key store), a policy per server,
  * the LLM engine behind the inbox approval gate, and a person answering from the inbox when
- * no provider is configured.
+ * no provider is configured, until one that lists a model is saved: what waits for them then
+ * goes to the model as it would if it came now (see {@link SamplingSetup.saveProvider}).
  */
 export class SamplingSetup {
   readonly registry: ProviderRegistry;
@@ -80,6 +81,8 @@ export class SamplingSetup {
   readonly #llm: LlmSamplingRunner;
   /** Runs under way (a model call, a wait for the person): a close waits for them to end, see {@link ended}. */
   readonly #runs = new Set<Promise<unknown>>();
+  /** The person answering when no model can: what it waits on is handed to the model path once one can. */
+  readonly #person: InboxSamplingRunner;
 
   constructor(options: SamplingSetupOptions) {
     this.#options = options;
@@ -128,7 +131,7 @@ export class SamplingSetup {
       ...(options.onUnaskedRunFailed && { onUnaskedRunFailed: options.onUnaskedRunFailed }),
       ...(options.lateReason && { lateReason: options.lateReason })
     });
-    const person = new InboxSamplingRunner(options.inbox, options.origin);
+    const person = (this.#person = new InboxSamplingRunner(options.inbox, options.origin));
     const registry = this.registry;
     const policyFor = (serverId: string) => this.policyFor(serverId);
     const runSampling: SamplingRunner['run'] = async (params, context) => {
@@ -147,7 +150,13 @@ export class SamplingSetup {
       // have run a model ("auto"), or when providers are set up but none lists a model (saved
       // while its list could not be read): rejecting every request for that would be silent.
       const why = providers.length > 0 ? 'no-model' : mode === 'auto' ? 'no-provider' : undefined;
-      return await person.run(params, context, why);
+      // A provider that lists a model saved while the person has it (see `saveProvider`): the
+      // request goes on as one that came then, under the server's policy as it is then. Under
+      // "ask" its approval takes the item's place; run without asking, it no longer waits for them.
+      return await person.run(params, context, why, () => {
+        if (policyFor(context.serverId).mode !== 'ask') context.setWaitingFor?.(undefined);
+        return policyRunner.run(params, context);
+      });
     };
     const runs = this.#runs;
     this.runner = {
@@ -238,6 +247,9 @@ export class SamplingSetup {
    * Adds a provider (an id in use is refused) or updates one; its key goes to the key store,
    * never to the settings file. An update that moves the provider to another origin without a
    * new key deletes the stored key (see `ProviderRegistry.update`), and the audit log says so.
+   * Once a provider lists a model, the model requests waiting for a person's reply (none could run
+   * them when they came) go to the model path, as they would if they came now: under "ask" each
+   * card becomes the approval card, in its place; under "auto" each runs at once.
    */
   async saveProvider(params: ProviderSaveParams): Promise<SavedProvider> {
     const { mode, ...config } = params;
@@ -303,6 +315,9 @@ export class SamplingSetup {
         ...(modelListing && !modelListing.ok && { modelsNotListed: modelListing.message })
       }
     });
+    // Once a model can run them, the requests a person was asked to answer for want of one go to
+    // it, as new ones would (said after the save, which is why).
+    if (anyModel(this.registry.list())) this.#person.handOver();
     return modelListing ? { ...saved, modelListing } : saved;
   }
 

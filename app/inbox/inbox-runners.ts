@@ -1,4 +1,4 @@
-import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
 import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
@@ -77,26 +77,43 @@ export class InboxPrompter implements UserPrompter {
   }
 }
 
+type SamplingOutcome = Awaited<ReturnType<SamplingRunner['run']>>;
+
 /** Lets a person answer sampling requests from the inbox (reply or reject). Resumable. */
 export class InboxSamplingRunner implements SamplingRunner {
   readonly resumable = true;
   readonly #inbox: Inbox;
   readonly #origin: OriginLookup | undefined;
+  /** The signals of the runs waiting for the person whose request may go another way ({@link handOver}). */
+  readonly #movable = new Set<AbortSignal>();
 
   constructor(inbox: Inbox, origin?: OriginLookup) {
     this.#inbox = inbox;
     this.#origin = origin;
   }
 
-  /** `fallback`: why a person is asked when the server's policy would have run a model (the item says so). */
+  /**
+   * `fallback`: why a person is asked when the server's policy would have run a model (the item
+   * says so). `instead`: how the request is answered if it is handed over ({@link handOver}) before
+   * the person answers it; without it, it waits for the person.
+   */
   async run(
     params: Parameters<SamplingRunner['run']>[0],
     context: WorkContext,
-    fallback?: InboxItem['fallback']
-  ): Promise<WorkOutcome<CreateMessageResult>> {
+    fallback?: InboxItem['fallback'],
+    instead?: () => Promise<SamplingOutcome>
+  ): Promise<SamplingOutcome> {
     context.setWaitingFor?.(WAITING_IN_INBOX);
     const item = itemFor('sampling', params, context, this.#origin);
-    const answer = await this.#inbox.ask(fallback ? { ...item, fallback } : item, context.signal);
+    if (instead) this.#movable.add(context.signal);
+    let answer: InboxAnswer;
+    try {
+      answer = await this.#inbox.ask(fallback ? { ...item, fallback } : item, context.signal);
+    } finally {
+      this.#movable.delete(context.signal);
+    }
+    // Nobody answered it: it goes the other way, which notes and audits what it does.
+    if (instead && this.#inbox.isHandedOver(answer)) return await instead();
     context.annotate?.(answerNote(this.#inbox, answer));
     switch (answer.action) {
       case 'reply':
@@ -132,6 +149,18 @@ export class InboxSamplingRunner implements SamplingRunner {
           error: { code: JsonRpcCode.InternalError, message: `Unexpected answer ${answer.action}` }
         };
     }
+  }
+
+  /**
+   * Hands every request waiting for the person that may go another way (its run was given
+   * `instead`) over to it: its Inbox item goes without being withdrawn ({@link Inbox.handOver}),
+   * and its run goes on with `instead`. One the person has answered already is not among them.
+   * Returns how many were handed over.
+   */
+  handOver(): number {
+    let handed = 0;
+    for (const signal of [...this.#movable]) if (this.#inbox.handOver(signal)) handed++;
+    return handed;
   }
 }
 

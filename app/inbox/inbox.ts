@@ -27,7 +27,8 @@ export interface InboxEvents {
   added(item: InboxItem): void;
   /**
    * An item left the inbox. `reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
-   * why, in words for a person; `byYou` when that was the person's own doing.
+   * why, in words for a person; `byYou` when that was the person's own doing. An item handed over
+   * ({@link Inbox.handOver}) leaves as `answered`: nobody withdrew it, and its request goes on.
    */
   removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, reason?: string, byYou?: boolean): void;
   /** The person answered an item (told before its request goes on). */
@@ -49,13 +50,26 @@ export class Inbox {
   readonly #events: InboxEvents;
   readonly #items = new Map<
     string,
-    { item: InboxItem; settle: (answer: InboxAnswer) => void; validate?: (answer: InboxAnswer) => void }
+    {
+      item: InboxItem;
+      /** The signal it was asked with: what {@link handOver} names it by. */
+      signal: AbortSignal;
+      settle: (answer: InboxAnswer) => void;
+      validate?: (answer: InboxAnswer) => void;
+    }
   >();
   /**
    * The answers {@link withdraw} gave, why, whether the person's own action was why, and its
    * cause when one was given, so that what asked can tell them from a person's answer.
    */
   readonly #withdrawals = new WeakMap<InboxAnswer, { reason: string; byYou: boolean; cause?: WithdrawalCause }>();
+  /** The answers {@link handOver} gave, so that what asked can tell them from a person's answer. */
+  readonly #handOvers = new WeakSet<InboxAnswer>();
+  /**
+   * Where each question {@link handOver} took away stood, by the signal it was asked with: the next
+   * question asked with that signal takes its place (see {@link ask}).
+   */
+  readonly #places = new WeakMap<AbortSignal, { id: string; createdAt: string }>();
 
   constructor(clock: Clock, events: InboxEvents) {
     this.#clock = clock;
@@ -67,6 +81,9 @@ export class Inbox {
    *
    * `validate` may refuse an answer (throw a `HostError`); the item then stays pending and
    * the person answering sees the error.
+   *
+   * A question asked with the signal of one {@link handOver} took away takes its place: its id
+   * and time, unless given others, so that the Desk shows it where that one was.
    */
   ask(
     item: Omit<InboxItem, 'id' | 'createdAt'> & { id?: string; createdAt?: string },
@@ -74,10 +91,12 @@ export class Inbox {
     validate?: (answer: InboxAnswer) => void
   ): Promise<InboxAnswer> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    const createdAt = item.createdAt ?? new Date(this.#clock.now()).toISOString();
+    const place = this.#places.get(signal);
+    this.#places.delete(signal);
+    const createdAt = item.createdAt ?? place?.createdAt ?? new Date(this.#clock.now()).toISOString();
     const full: InboxItem = {
       ...item,
-      id: item.id ?? randomBytes(12).toString('base64url'),
+      id: item.id ?? place?.id ?? randomBytes(12).toString('base64url'),
       // A task's question keeps the time the server asked, across restarts.
       createdAt,
       ...(item.expiresAt !== undefined && { warnAt: warningTime(createdAt, item.expiresAt) })
@@ -104,6 +123,7 @@ export class Inbox {
       };
       this.#items.set(full.id, {
         item: full,
+        signal,
         settle: (answer) => {
           stopWarning();
           signal.removeEventListener('abort', onAbort);
@@ -160,6 +180,33 @@ export class Inbox {
       withdrawn++;
     }
     return withdrawn;
+  }
+
+  /**
+   * Hands the question asked with `signal` over to another way of answering it, before the person
+   * answers: it leaves the inbox as `answered` (not withdrawn: no notice, no `inbox.withdrawn`
+   * entry, as its request is not answered now but goes on), and its ask resolves with an answer
+   * {@link isHandedOver} tells apart, for the asker to go on its other way. The next question asked
+   * with the same signal takes its place (see {@link ask}). False when none waits: the person's
+   * answer came first (an answer is taken at once, so one of the two wins, never both).
+   */
+  handOver(signal: AbortSignal): boolean {
+    for (const [id, entry] of this.#items) {
+      if (entry.signal !== signal) continue;
+      this.#items.delete(id);
+      this.#places.set(signal, { id, createdAt: entry.item.createdAt });
+      this.#events.removed(id, 'answered', entry.item);
+      const answer: InboxAnswer = { action: 'reject' };
+      this.#handOvers.add(answer);
+      entry.settle(answer);
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether `answer` is the one {@link handOver} gave: nobody answered the question. */
+  isHandedOver(answer: InboxAnswer): boolean {
+    return this.#handOvers.has(answer);
   }
 
   /** The answer Taskdesk gives for an item it withdraws: as a person dismissing it would. */

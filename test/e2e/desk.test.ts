@@ -526,7 +526,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const why = card.locator('.sampling-fallback');
     assert.equal(
       await why.textContent(),
-      'Server desk is set to run model requests without asking, but no LLM provider is set up: write the reply yourself, or add a provider for the next ones.'
+      'Server desk is set to run model requests without asking, but no LLM provider is set up: write the reply yourself, or add a provider to run this one and the next ones.'
     );
     assert.equal(await why.getByRole('link', { name: 'add a provider' }).getAttribute('href'), '#providers');
     await card.getByLabel('Your reply').fill('Written by hand.');

@@ -174,6 +174,13 @@ export class Assistant {
     const c = this.#book.find(conversationId);
     if (changes.providerId !== undefined) this.#provider(changes.providerId);
     for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(c, { [key]: value });
+    // A choice of tools goes with its server: unticked (as "Turn off tools and retry" does), the
+    // server offers all its tools again if ticked later, as on a first tick.
+    if (c.toolsOffered !== undefined) {
+      const kept = Object.entries(c.toolsOffered).filter(([serverId]) => c.serverIds.includes(serverId));
+      if (kept.length === 0) delete c.toolsOffered;
+      else c.toolsOffered = Object.fromEntries(kept);
+    }
     if (systemPrompt === null) delete c.systemPrompt;
     else if (systemPrompt !== undefined) c.systemPrompt = systemPrompt;
     await this.#book.durable(c);

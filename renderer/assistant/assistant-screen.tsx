@@ -250,14 +250,16 @@ function ConversationPane({
     lastStatus.current = status;
     if (was !== 'failed' || status === 'failed' || status === undefined || !settingsShown) return;
     const inSettings = document.activeElement?.closest('.chat-settings') != null;
-    if (unsaved.current) setSetAside(true);
-    else {
+    if (unsaved.current) {
+      setSetAside(true);
+      announce('The chat goes on: the settings are set aside with your changes, Settings shows them again.');
+    } else {
       setSettings(false);
       setProviderFocus(0);
       setToolsFocus(0);
     }
     if (inSettings) settingsButton.current?.focus();
-  }, [status, settingsShown]);
+  }, [status, settingsShown, announce]);
   /** Bumped by Retry after the conversation failed to open: reads it again. */
   const [attempt, setAttempt] = useState(0);
   const title = useRef<HTMLHeadingElement>(null);
@@ -349,7 +351,8 @@ function ConversationPane({
                     if (server.state.status !== 'ready') return `${server.name} (not connected)`;
                     // Some of its tools only (the settings' choice): how many.
                     const only = conversation.toolsOffered?.[id];
-                    return only === undefined ? server.name : `${server.name} (${only.length} chosen)`;
+                    if (only === undefined) return server.name;
+                    return `${server.name} (${only.length === 0 ? 'none' : only.length} chosen)`;
                   })
                   .join(', ')}`
               : ' · no tools'}

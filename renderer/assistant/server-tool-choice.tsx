@@ -55,9 +55,11 @@ export function ServerToolChoice({
   const summary =
     only === undefined
       ? 'All its tools'
-      : only.length === 1
-        ? 'Only 1 of its tools'
-        : `Only ${only.length} of its tools`;
+      : only.length === 0
+        ? 'None of its tools'
+        : only.length === 1
+          ? 'Only 1 of its tools'
+          : `Only ${only.length} of its tools`;
   return (
     <>
       {/* Beside the server's name: a line of its own for each server took the settings past a
@@ -69,7 +71,12 @@ export function ServerToolChoice({
           className="link-button small-text"
           aria-expanded={open}
           aria-controls={listId}
-          onClick={() => setOpen(!open)}
+          onClick={() => {
+            // A list that could not be read is asked for again when opened next (the server may
+            // be connected by then).
+            if (open && listing !== undefined && 'problem' in listing) setListing(undefined);
+            setOpen(!open);
+          }}
         >
           {open ? 'Hide the list' : 'Choose tools…'}
           <span className="sr-only"> of {serverName}</span>

@@ -224,7 +224,7 @@ export function InboxScreen({
     if (next) {
       // Withdrawn from under the person (not answered): the next card has not been looked at, and
       // a key meant for the one that went must not answer it (see `InboxKeys`, `data-unseen`).
-      if (store.getState().lastWithdrawn === last) next.dataset.unseen = 'withdrawn';
+      if (store.getState().lastWithdrawn?.includes(last) === true) next.dataset.unseen = 'withdrawn';
       focusCard(next, answeredLine.current);
       handedOn.current = answeredLine.current ? undefined : next;
     } else {

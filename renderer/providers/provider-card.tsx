@@ -118,10 +118,15 @@ export const ProviderCard = memo(function ProviderCard({
   const moveUp = useRef<HTMLButtonElement>(null);
   const moveDown = useRef<HTMLButtonElement>(null);
   const moved = useRef<'up' | 'down' | undefined>(undefined);
+  const card = useRef<HTMLLIElement>(null);
   useLayoutEffect(() => {
     const direction = moved.current;
     if (direction === undefined) return;
     moved.current = undefined;
+    // Only where the focus was left by the move (on this card, or lost with it): a move that
+    // changed nothing here, come true later by another's doing, takes it from nowhere else.
+    const now = document.activeElement;
+    if (now !== null && now !== document.body && !card.current?.contains(now)) return;
     const pressed = direction === 'up' ? moveUp.current : moveDown.current;
     (pressed ?? (direction === 'up' ? moveDown.current : moveUp.current))?.focus();
   }, [position]);
@@ -168,7 +173,7 @@ export const ProviderCard = memo(function ProviderCard({
   };
 
   return (
-    <li className="card provider" data-provider-id={provider.id} aria-labelledby={headingId}>
+    <li ref={card} className="card provider" data-provider-id={provider.id} aria-labelledby={headingId}>
       <div className="card-header">
         {/* Focusable for `#providers/<id>` (a failed chat's "Open LLM providers"). */}
         <h3 id={headingId} tabIndex={-1}>

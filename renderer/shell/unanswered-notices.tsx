@@ -67,7 +67,7 @@ export function UnansweredNotices() {
           label:
             kept === 0
               ? `Close all ${closable.length} notices`
-              : `Close ${closable.length} notices, not ${kept === 1 ? 'the one' : `the ${kept}`} with what you typed`,
+              : `Close ${closable.length} notices, not ${kept === 1 ? 'the one' : `the ${kept}`} with what you wrote`,
           close: () => {
             for (const id of closable) store.dispatch({ type: 'notice-dismissed', id });
             focusScreenHeading();

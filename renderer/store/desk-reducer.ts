@@ -255,7 +255,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
             inbox: state.inbox.filter((known) => known.id !== id),
             expiring,
             // The Inbox hands the focus on from a card that went this way with care (see `lastWithdrawn`).
-            ...(why === 'withdrawn' && { lastWithdrawn: id })
+            ...(why === 'withdrawn' && { lastWithdrawn: [...(state.lastWithdrawn ?? []).slice(-49), id] })
           },
           id,
           undefined

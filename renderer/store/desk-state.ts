@@ -155,10 +155,11 @@ export interface DeskState {
    */
   connectFailures: Record<string, ConnectFailure>;
   /**
-   * The last Inbox item that went withdrawn (not answered): when it held the focus, the card the
-   * focus goes on to has not been looked at, and the Inbox's a, d and x ask for a second press there.
+   * The Inbox items that went withdrawn (not answered) lately, the newest last (a few dozen kept):
+   * when one held the focus, the card the focus goes on to has not been looked at, and the Inbox's
+   * a, d and x ask for a second press there. Several may go before the Inbox renders.
    */
-  lastWithdrawn?: string;
+  lastWithdrawn?: string[];
   /** What the person's last Inbox answer did ("Declined: Everything’s question."), until the next one or leaving the Inbox. */
   lastAnswered?: string;
   /** The run `lastAnswered` says is running, until it ends. */

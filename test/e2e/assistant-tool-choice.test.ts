@@ -118,7 +118,14 @@ describe('choosing a server’s tools for a conversation, in headless Chromium a
     await settings().waitFor({ state: 'detached' });
     await send('And now?', 'All of them.');
     assert.equal(offered().length, 3);
-    assert.deepEqual((await d.fixture.host.call('assistant.get', { conversationId: id })).toolsOffered, {});
+    assert.equal((await d.fixture.host.call('assistant.get', { conversationId: id })).toolsOffered, undefined);
+
+    // A choice goes with its server: untick it (as Turn off tools and retry does) and tick it again,
+    // and it offers all its tools, as on a first tick.
+    await d.fixture.host.call('assistant.update', { conversationId: id, toolsOffered: { kit: ['clock'] } });
+    await d.fixture.host.call('assistant.update', { conversationId: id, serverIds: [] });
+    await d.fixture.host.call('assistant.update', { conversationId: id, serverIds: ['kit'] });
+    assert.equal((await d.fixture.host.call('assistant.get', { conversationId: id })).toolsOffered, undefined);
     assert.deepEqual(d.pageErrors, []);
   });
 });

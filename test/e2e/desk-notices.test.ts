@@ -208,7 +208,7 @@ describe('the notices at the top of the Desk', () => {
     await withdraw('Gone question B?', 'my careful words');
     await withdraw('Gone question C?');
     const strip = page.locator('.notices');
-    const closeAll = strip.getByRole('button', { name: 'Close 2 notices, not the one with what you typed' });
+    const closeAll = strip.getByRole('button', { name: 'Close 2 notices, not the one with what you wrote' });
     await page.screenshot({ path: path.join(root, '.tmp/notices-close-all.png') });
     await closeAll.click();
     const left = strip.locator('.notice-withdrawn');

@@ -154,7 +154,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await warning.waitFor();
     assert.equal(
       await warning.textContent(),
-      'Cut off: the model reached the 10 tokens the server allowed before it finished. Send it as it is, edit it, or reject it.'
+      'Cut off: the model reached the limit of 10 tokens before it finished. Send it as it is, edit it, or reject it.'
     );
     await review.getByRole('button', { name: 'Send answer' }).click();
     const message = await result;

@@ -11,7 +11,7 @@ describe('an answer cut off before the model finished it', () => {
   });
 
   it('is said on a review card from its stopReason, with the server’s limit when the request gave one', () => {
-    assert.match(reviewCutOffText('maxTokens', 256)!, /^Cut off: the model reached the 256 tokens the server allowed/);
+    assert.match(reviewCutOffText('maxTokens', 256)!, /^Cut off: the model reached the limit of 256 tokens/);
     assert.match(reviewCutOffText('maxTokens', undefined)!, /^Cut off: the model reached its token limit/);
     assert.match(reviewCutOffText('contentFilter', 256)!, /content filter withheld the rest/);
     for (const ended of ['endTurn', 'stopSequence', 'toolUse', undefined, 42])

@@ -1,6 +1,6 @@
 import type { HistoryEntry, HistoryFilter, HistorySummary } from '../contract/history.js';
 import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
-import { schemaChoicesOf } from '../contract/schema-fields.js';
+import { answerWordLists } from '../contract/answer-words.js';
 import { searchFolded } from '../contract/search-words.js';
 import { statusLabel } from '../contract/status-labels.js';
 import { CHANGED_BY_YOU, cancelledWords, WAITING_FOR_YOU_LABEL } from '../contract/task-row-words.js';
@@ -111,48 +111,19 @@ function outcomeText(entry: HistoryEntry): string {
 }
 
 /**
- * An elicitation answer in words, space-separated: each field as its detail shows it (the
- * requested schema's title for it, else its name; an option's title for a value the schema titles,
- * Yes or No for a boolean) and each value as it was sent (`prod`, `true`), which the answer's JSON
- * shows. A request too large to keep has no schema left: its answer's values are said without titles.
+ * An elicitation answer in words, space-separated: each field as its detail shows it
+ * (`answerFields`: the requested schema's title for it, else its name; an option's title, Yes or
+ * No) and each value as it was sent (`prod`, `true`), which the answer's JSON shows. A request too
+ * large to keep has no schema left: its answer's values are said without titles.
  */
 function answerWords(content: unknown, requestedSchema: unknown): string {
   if (typeof content !== 'object' || content === null) return '';
-  const properties = objectOf(objectOf(requestedSchema)?.properties) ?? {};
-  const words: string[] = [];
-  for (const [name, value] of Object.entries(content as Record<string, unknown>)) {
-    const property = Object.hasOwn(properties, name) ? objectOf(properties[name]) : undefined;
-    const title = typeof property?.title === 'string' && property.title.trim() !== '' ? property.title : name;
-    words.push(title);
-    // An answer's values are strings, numbers and booleans, or lists of them (the schema allows no objects).
-    for (const one of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (typeof one !== 'string' && typeof one !== 'number' && typeof one !== 'boolean') continue;
-      const sent = String(one);
-      const said = valueWords(one, property);
-      words.push(sent, ...(said === sent ? [] : [said]));
-    }
-  }
+  const words = answerWordLists(content, requestedSchema).flatMap((field) => [field.title, ...field.values]);
+  // An answer's values are strings, numbers and booleans, or lists of them (the schema allows no objects).
+  for (const value of Object.values(content as Record<string, unknown>))
+    for (const one of Array.isArray(value) ? (value as unknown[]) : [value])
+      if (typeof one === 'string' || typeof one === 'number' || typeof one === 'boolean') words.push(String(one));
   return words.join(' ');
-}
-
-/**
- * A value as the detail's answer says it (the Desk's `answerFields`): Yes or No, or the title the
- * schema gives its option (`oneOf`/`anyOf` of `{ const, title }`, `enum` with `enumNames`, on the
- * field or on its `items`); else as it was sent.
- */
-function valueWords(value: string | number | boolean, property: Record<string, unknown> | undefined): string {
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  for (const schema of [property, objectOf(property?.items)]) {
-    const choice = schema && schemaChoicesOf(schema)?.find((one) => String(one.value) === String(value));
-    if (choice) return choice.label;
-  }
-  return String(value);
-}
-
-function objectOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 /** The text of a content block or of a list of them (a model's reply may be either). */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
+import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
 import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';

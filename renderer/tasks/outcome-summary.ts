@@ -1,6 +1,6 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
-import { answerActionWords, answerFields, type AnswerField } from '../components/answer-fields.js';
+import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
 

@@ -1,4 +1,4 @@
-import { askedFields } from '../components/answer-fields.js';
+import { askedFields } from '../../app/contract/answer-words.js';
 import { asText } from '../components/format.js';
 import { ConversationView } from '../inbox/conversation-view.js';
 import { JsonView } from '../components/json-view.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerActionWords, answerFields, askedFields } from '../../../renderer/components/answer-fields.js';
+import { answerActionWords, answerFields, answerWordLists, askedFields } from '../../../app/contract/answer-words.js';
 
 const schema = {
   type: 'object',
@@ -85,5 +85,24 @@ describe('the fields a form asks for, in words', () => {
       ]
     );
     assert.deepEqual(askedFields(undefined), []);
+  });
+
+  it('says a number’s option by its title too, as History’s search finds it', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        size: {
+          type: 'integer',
+          oneOf: [
+            { const: 3, title: 'Three' },
+            { const: 4, title: 'Four' }
+          ]
+        }
+      }
+    };
+    assert.deepEqual(answerFields({ size: 3 }, schema), [{ name: 'size', title: 'size', value: 'Three' }]);
+    assert.deepEqual(answerWordLists({ tags: ['a', 'b'] }, undefined), [
+      { name: 'tags', title: 'tags', values: ['a', 'b'] }
+    ]);
   });
 });

@@ -1,4 +1,14 @@
-import { asText } from './format.js';
+/* Imports nothing: the Desk (History's and the Tasks screen's detail) and the core (History's
+   search, which finds an answer by the words its detail shows) say an answer alike. */
+import { schemaChoicesOf } from './schema-fields.js';
+
+/** A value as text: a string as it is, a number or boolean as written, anything else as JSON. */
+function asText(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
 
 /** One answered field of a form: its title (the requested schema's, else its name) and value in words. */
 export interface AnswerField {
@@ -22,36 +32,27 @@ export function answerActionWords(action: unknown): string {
 }
 
 /** A value as a person reads it: Yes or No, a list joined by commas, an option's title when the schema names one. */
-function valueWords(value: unknown, property: Record<string, unknown> | undefined): string {
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+function valueWords(value: unknown, property: Record<string, unknown> | undefined): string[] {
+  if (typeof value === 'boolean') return [value ? 'Yes' : 'No'];
   const titled = optionTitles(property);
-  if (Array.isArray(value)) return value.map((one) => titled.get(asText(one, '')) ?? asText(one, '')).join(', ');
-  if (typeof value === 'string') return titled.get(value) ?? value;
-  return asText(value, '');
+  if (Array.isArray(value)) return value.map((one) => titled.get(asText(one, '')) ?? asText(one, ''));
+  // A string's or a number's option (`enum: [1, 2, 3]` titled "One", "Two", "Three").
+  if (typeof value === 'string' || typeof value === 'number') return [titled.get(String(value)) ?? String(value)];
+  return [asText(value, '')];
 }
 
-/** The titles a schema gives its options: `oneOf` / `anyOf` of `{ const, title }`, or `enumNames`, on itself or its `items`. */
+/**
+ * The titles a schema gives its options (`oneOf` / `anyOf` of `{ const, title }`, or `enum` with
+ * `enumNames`: `schemaChoicesOf`, as the forms read them), on itself or its `items`, by value as text.
+ */
 function optionTitles(property: Record<string, unknown> | undefined): Map<string, string> {
   const titles = new Map<string, string>();
   if (!property) return titles;
-  const items = (typeof property.items === 'object' && property.items !== null ? property.items : {}) as Record<
-    string,
-    unknown
-  >;
+  const items = typeof property.items === 'object' && property.items !== null ? property.items : undefined;
   for (const source of [property, items]) {
-    for (const key of ['oneOf', 'anyOf']) {
-      const options = source[key];
-      if (!Array.isArray(options)) continue;
-      for (const option of options as Array<Record<string, unknown>>) {
-        if (option && typeof option.title === 'string' && option.const !== undefined)
-          titles.set(asText(option.const, ''), option.title);
-      }
-    }
-    if (Array.isArray(source.enum) && Array.isArray(source.enumNames))
-      (source.enum as unknown[]).forEach((one, index) => {
-        const title = (source.enumNames as unknown[])[index];
-        if (typeof title === 'string') titles.set(asText(one, ''), title);
-      });
+    if (!source) continue;
+    for (const choice of schemaChoicesOf(source as Record<string, unknown>) ?? [])
+      titles.set(asText(choice.value, ''), choice.label);
   }
   return titles;
 }
@@ -108,6 +109,18 @@ export function askedFields(requestedSchema: unknown): AskedField[] {
  * any others), each with the schema's title for it and its value in words.
  */
 export function answerFields(content: unknown, requestedSchema: unknown): AnswerField[] {
+  return answerWordLists(content, requestedSchema).map(({ name, title, values }) => ({
+    name,
+    title,
+    value: values.join(', ')
+  }));
+}
+
+/** {@link answerFields} with each value in words apart (a list's items), as a search reads them. */
+export function answerWordLists(
+  content: unknown,
+  requestedSchema: unknown
+): Array<{ name: string; title: string; values: string[] }> {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return [];
   const values = content as Record<string, unknown>;
   const properties = ((requestedSchema as { properties?: unknown } | undefined)?.properties ?? {}) as Record<
@@ -122,6 +135,6 @@ export function answerFields(content: unknown, requestedSchema: unknown): Answer
   return names.map((name) => {
     const property = listed.includes(name) ? properties[name] : undefined;
     const title = typeof property?.title === 'string' && property.title.trim() !== '' ? property.title : name;
-    return { name, title, value: valueWords(values[name], property) };
+    return { name, title, values: valueWords(values[name], property) };
   });
 }

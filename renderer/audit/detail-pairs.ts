@@ -1,6 +1,7 @@
 import { AUDIT_DURATION_FIELDS, auditFieldWords, saidBySentence } from '../../app/contract/audit-words.js';
 import { formatDuration } from '../components/format.js';
 import { partsInWords } from '../../app/contract/request-changes.js';
+import { KIND_WORDS } from '../components/kind-words.js';
 
 /** One line of an audit entry's detail, as the Audit log shows it. */
 export interface DetailPair {
@@ -13,13 +14,16 @@ export interface DetailPair {
   json: boolean;
 }
 
-/** What an entry's `kind` is, in the Inbox's words. */
+/** A kind's words within a line ("question"), from {@link KIND_WORDS} ("Question"). */
+const inLine = (words: string) => `${words[0]!.toLowerCase()}${words.slice(1)}`;
+
+/** What an entry's `kind` is, in the words every screen names it by. */
 const KIND_DETAIL_WORDS: Record<string, string> = {
-  elicitation: 'question',
-  sampling: 'model request',
-  'sampling-approval': 'model request to approve',
+  elicitation: inLine(KIND_WORDS.elicitation),
+  sampling: inLine(KIND_WORDS.sampling),
+  'sampling-approval': `${inLine(KIND_WORDS.sampling)} to approve`,
   'sampling-review': 'model’s answer to review',
-  'tool-call': 'tool call'
+  'tool-call': inLine(KIND_WORDS['tool-call'])
 };
 
 /** What each protocol era is, in the MCP versions a person can look up. */

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
 
 /**
  * The person's order of LLM providers, whose first is the default (what a model request runs on
@@ -64,6 +66,7 @@ describe('the order of LLM providers, in headless Chromium against the real core
     await page.getByRole('button', { name: 'Move Third down' }).and(page.locator(':focus')).waitFor();
     assert.equal(await cards().nth(0).locator('.status-default').textContent(), 'Default');
     assert.equal(await page.locator('.status-default').count(), 1);
+    await page.screenshot({ path: path.join(root, '.tmp/providers-order.png') });
 
     // The core keeps the order: what a model request runs on when nothing else chooses.
     const listed = await d.fixture.host.call('providers.list', {});

@@ -570,7 +570,15 @@ export const HostEvents = {
      * for, but nothing on the wire says which call a request belongs to: the UI tells the two
      * in their order, blaming neither the server nor the person.
      */
-    afterStoppedCall: z.string().optional()
+    afterStoppedCall: z.string().optional(),
+    /**
+     * True when the item was handed over to another way of answering it before the person answered
+     * (a provider that lists a model was saved: `Inbox.handOver`), with `why` `answered`: its
+     * request goes on, and under "Ask me first" an approval card takes its place under the same id.
+     * What was typed into its card is kept for that card: the host keeps a task's draft for it
+     * (`keptDraft`), and the UI keeps its own; nothing says the item went.
+     */
+    handedOver: z.literal(true).optional()
   }),
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),

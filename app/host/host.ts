@@ -235,6 +235,12 @@ export class Host {
   #openWorkRecord: OpenWorkRecord | undefined;
   /** What was typed into the Inbox's task questions, back in their cards after a restart. */
   readonly #drafts: InboxDrafts;
+  /**
+   * Task questions handed over (`Inbox.handOver`) whose draft is kept for the approval card that
+   * takes their place under the same id: dropped if another card comes instead, or the task ends
+   * without one ("Run without asking": the model answered).
+   */
+  readonly #handedOver = new Set<string>();
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
 
@@ -289,12 +295,15 @@ export class Host {
         return reason;
       },
       added: (item) => {
+        // In the place of a question handed over: the reply written in its card is the approval
+        // card's reply (`restoredApproval` reads it), and fits no other card.
+        if (this.#handedOver.delete(item.id) && item.kind !== 'sampling-approval') this.#drafts.drop(item.id);
         this.events.emit('inbox.added', { item: this.#withDraft(item) });
         // A server's question (of a task it handed Taskdesk or not) may be what its plain calls
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
       },
-      removed: (id, why, item, given, withdrawnByYou) => {
+      removed: (id, why, item, { reason: given, byYou: withdrawnByYou, handedOver } = {}) => {
         // A question outside a task its connection's closing withdraws as Taskdesk closes: said
         // as its History entry says it.
         const closing =
@@ -311,13 +320,16 @@ export class Host {
             ? this.requestor.plainCalls.stoppedDuring(item.serverId, item.createdAt)
             : undefined;
         // Not as Taskdesk closes: the task's question is back after the restart, with its draft.
-        if (!this.#closing) this.#drafts.drop(id);
+        // Nor handed over: the card that takes its place comes with it.
+        if (handedOver && item.taskId !== undefined) this.#handedOver.add(id);
+        else if (!this.#closing) this.#drafts.drop(id);
         this.events.emit('inbox.removed', {
           id,
           why,
           ...(reason !== undefined && { reason }),
           ...(byYou && { byYou }),
-          ...(afterStoppedCall !== undefined && { afterStoppedCall })
+          ...(afterStoppedCall !== undefined && { afterStoppedCall }),
+          ...(handedOver && { handedOver })
         });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired, by whom); an ordinary request's
@@ -575,6 +587,8 @@ export class Host {
       events: {
         taskChanged: (taskId, record, noted) => {
           if (!noted) this.history.recordReceived(taskId, record);
+          // Handed over, and ended with no card in its place: nothing can send its draft any more.
+          if ((!record || isTerminal(record.task.status)) && this.#handedOver.delete(taskId)) this.#drafts.drop(taskId);
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. A
           // summary, as in tasks.list: the UI asks tasks.get for the whole record.
           if (this.events.listening('task.changed'))

@@ -26,15 +26,23 @@ export interface InboxEvents {
   arriving?(item: Readonly<InboxItem>): string | undefined;
   added(item: InboxItem): void;
   /**
-   * An item left the inbox. `reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
-   * why, in words for a person; `byYou` when that was the person's own doing. An item handed over
-   * ({@link Inbox.handOver}) leaves as `answered`: nobody withdrew it, and its request goes on.
+   * An item left the inbox. `how.reason` is given when Taskdesk itself withdrew it ({@link Inbox.withdraw}):
+   * why, in words for a person; `how.byYou` when that was the person's own doing. An item handed over
+   * ({@link Inbox.handOver}) leaves as `answered` with `how.handedOver`: nobody withdrew it, its
+   * request goes on, and the next question it asks (an approval card) takes its place under its id.
    */
-  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, reason?: string, byYou?: boolean): void;
+  removed(id: string, why: 'answered' | 'withdrawn', item: Readonly<InboxItem>, how?: InboxRemoval): void;
   /** The person answered an item (told before its request goes on). */
   answered?(item: Readonly<InboxItem>, action: InboxAnswer['action']): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
   expiring?(item: InboxItem): void;
+}
+
+/** How an item left the inbox, beyond answered or withdrawn (see {@link InboxEvents.removed}). */
+export interface InboxRemoval {
+  reason?: string;
+  byYou?: boolean;
+  handedOver?: true;
 }
 
 /**
@@ -175,7 +183,7 @@ export class Inbox {
     for (const [id, entry] of [...this.#items]) {
       if (!predicate(entry.item)) continue;
       this.#items.delete(id);
-      this.#events.removed(id, 'withdrawn', entry.item, reason, byYou);
+      this.#events.removed(id, 'withdrawn', entry.item, { reason, byYou });
       entry.settle(this.#withdrawal(entry.item, reason, byYou, cause));
       withdrawn++;
     }
@@ -187,7 +195,8 @@ export class Inbox {
    * answers: it leaves the inbox as `answered` (not withdrawn: no notice, no `inbox.withdrawn`
    * entry, as its request is not answered now but goes on), and its ask resolves with an answer
    * {@link isHandedOver} tells apart, for the asker to go on its other way. The next question asked
-   * with the same signal takes its place (see {@link ask}). False when none waits: the person's
+   * with the same signal takes its place (see {@link ask}), and what was typed into the item's card
+   * is kept for it (`handedOver`, told with `removed`). False when none waits: the person's
    * answer came first (an answer is taken at once, so one of the two wins, never both).
    */
   handOver(signal: AbortSignal): boolean {
@@ -195,7 +204,7 @@ export class Inbox {
       if (entry.signal !== signal) continue;
       this.#items.delete(id);
       this.#places.set(signal, { id, createdAt: entry.item.createdAt });
-      this.#events.removed(id, 'answered', entry.item);
+      this.#events.removed(id, 'answered', entry.item, { handedOver: true });
       const answer: InboxAnswer = { action: 'reject' };
       this.#handOvers.add(answer);
       entry.settle(answer);

@@ -137,6 +137,9 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     draftValues: Object.fromEntries(
       Object.entries(state.draftValues).filter(([id]) => snapshot.inbox.some((item) => item.id === id))
     ),
+    // What was typed into an item handed over stays only if the snapshot has its item (the card
+    // that took its place, or the item itself when the hand-over is among the events folded over it).
+    handedOver: undefined,
     withdrawn: [...state.withdrawn, ...offline],
     tasks,
     outbound,
@@ -205,6 +208,14 @@ function withDraftValues(state: DeskState, id: string, values: InboxDraftValues 
   return { ...state, draftValues: { ...state.draftValues, [id]: values } };
 }
 
+/** Forgets an item handed over (see `DeskState.handedOver`), and what was typed into it unless a card takes it up. */
+function withoutHandedOver(state: DeskState, id: string, dropDrafts: boolean): DeskState {
+  if (state.handedOver === undefined || !(id in state.handedOver)) return state;
+  const { [id]: _gone, ...rest } = state.handedOver;
+  const next = { ...state, handedOver: Object.keys(rest).length === 0 ? undefined : rest };
+  return dropDrafts ? withDraftValues(withDraft(next, id, undefined), id, undefined) : next;
+}
+
 function withoutLive(state: DeskState, key: string): DeskState {
   if (!(key in state.live)) return state;
   const { [key]: _gone, ...live } = state.live;
@@ -220,15 +231,22 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       const tasks = task ? { ...rest, [taskId]: task } : rest;
       const next = { ...state, tasks };
       if (task && !isTerminal(task.task.status)) return next;
-      // A task that ended (or expired) is no longer streaming, nor is the run approved for it running.
-      const ended = withoutLive(next, taskId);
+      // A task that ended (or expired) is no longer streaming, nor is the run approved for it
+      // running, nor will a card come in the place of its question handed over.
+      const ended = withoutHandedOver(withoutLive(next, taskId), taskId, true);
       return state.answeredRun?.taskId === taskId ? runEnded(ended, task?.task.status === 'completed') : ended;
     }
     case 'inbox.added': {
       const { item } = action.payload;
+      // In the place of an item handed over: the reply written in its card is the approval card's
+      // reply (`restoredApproval` reads it, as from `keptDraft`), and fits no other card.
       let next = state.inbox.some((known) => known.id === item.id)
         ? state
-        : { ...state, inbox: inOrder(state.inbox, item) };
+        : withoutHandedOver(
+            { ...state, inbox: inOrder(state.inbox, item) },
+            item.id,
+            item.kind !== 'sampling-approval'
+          );
       // The answer to review has arrived, or the request is back after its run failed: the model
       // is done writing, and "… is running" is over (the card says how).
       if (
@@ -243,26 +261,29 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id, why, reason, byYou, afterStoppedCall } = action.payload;
+      const { id, why, reason, byYou, afterStoppedCall, handedOver } = action.payload;
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
       const draft = state.drafts[id];
-      const next = withDraftValues(
-        withDraft(
-          {
-            ...state,
-            inbox: state.inbox.filter((known) => known.id !== id),
-            expiring,
-            // The Inbox hands the focus on from a card that went this way with care (see `lastWithdrawn`).
-            ...(why === 'withdrawn' && { lastWithdrawn: [...(state.lastWithdrawn ?? []).slice(-49), id] })
-          },
-          id,
-          undefined
-        ),
-        id,
-        undefined
-      );
+      const gone: DeskState = {
+        ...state,
+        inbox: state.inbox.filter((known) => known.id !== id),
+        expiring,
+        // The Inbox hands the focus on from a card that went this way with care (see `lastWithdrawn`).
+        ...(why === 'withdrawn' && { lastWithdrawn: [...(state.lastWithdrawn ?? []).slice(-49), id] })
+      };
+      // Handed over to the model path (nobody withdrew it: nothing says it went): what was typed
+      // into its card waits for the approval card that takes its place (see `handedOver`).
+      if (handedOver === true) {
+        if (!(id in state.drafts) && !(id in state.draftValues)) return gone;
+        const { serverId, taskId, createdAt } = item;
+        return {
+          ...gone,
+          handedOver: { ...state.handedOver, [id]: { serverId, ...(taskId !== undefined && { taskId }), createdAt } }
+        };
+      }
+      const next = withDraftValues(withDraft(gone, id, undefined), id, undefined);
       // A task's item that expires is told through History; an ordinary request has no TTL and
       // no History entry, so its withdrawal (the server cancelled it, or stopped waiting) is told
       // here, as is any item Taskdesk withdrew itself (`reason`: the task it was asked for ended),
@@ -392,8 +413,12 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     case 'history.changed': {
       const { entry } = action.payload;
       let next: DeskState = { ...state, historyRevision: state.historyRevision + 1 };
-      if (entry.endedAt !== undefined && entry.direction === 'received' && entry.kind === 'sampling')
+      if (entry.endedAt !== undefined && entry.direction === 'received' && entry.kind === 'sampling') {
         next = { ...next, endedRuns: [...state.endedRuns.slice(-(ENDED_RUNS_KEPT - 1)), entry] };
+        // A request handed over that ended with no card in its place: the model answered it.
+        for (const [id, held] of Object.entries(state.handedOver ?? {}))
+          if (runOf(entry, held)) next = withoutHandedOver(next, id, true);
+      }
       if (state.answeredRun && runOf(entry, state.answeredRun)) next = runEnded(next, answeredBy(entry));
       // Said once per entry: the same event folded again over a snapshot adds nothing.
       if (!entry.unanswered || state.unanswered.some((known) => known.id === entry.id)) return next;
@@ -452,7 +477,7 @@ function answeredBy(entry: HistorySummary): boolean {
 }
 
 /** Whether a History entry tells the end of the approved run: a task's by its id, a plain request's by who asked and when. */
-function runOf(entry: HistorySummary, run: AnsweredRun): boolean {
+function runOf(entry: HistorySummary, run: Pick<AnsweredRun, 'serverId' | 'taskId' | 'createdAt'>): boolean {
   return (
     entry.endedAt !== undefined &&
     entry.direction === 'received' &&

@@ -91,6 +91,9 @@ export interface AnsweredRun {
   ended: string;
 }
 
+/** An item handed over (see `DeskState.handedOver`): what tells its request's History entry. */
+export type HandedOverItem = Pick<InboxItem, 'serverId' | 'taskId' | 'createdAt'>;
+
 /** A connect the host refused, in words: what failed, why, what to do (an `ActionError`'s failure). */
 export interface ConnectFailure {
   what: string;
@@ -177,6 +180,13 @@ export interface DeskState {
    * the `keptDraft` the item came with, which is older. See {@link startDraft}.
    */
   draftValues: Record<string, InboxDraftValues | null>;
+  /**
+   * Inbox items handed over to the model path with something typed into their cards
+   * (`inbox.removed`'s `handedOver`), by id: their `drafts` and `draftValues` are kept for the
+   * approval card that takes their place under the same id, until it comes, or until History says
+   * the request ended without one ("Run without asking": the model answered), when they go.
+   */
+  handedOver?: Record<string, HandedOverItem>;
   /**
    * The last few model requests History said ended (newest last): a run can end before the
    * reply to its approval comes back, and a request that was no task leaves nothing else behind.

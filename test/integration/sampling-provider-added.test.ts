@@ -129,7 +129,7 @@ describe('model requests waiting for a person’s reply when a provider is added
       for (const { id } of waiting)
         assert.deepEqual(
           seen.filter((event) => (typeof event === 'string' ? event.includes(id) : event.id === id)),
-          [{ id, why: 'answered' }, `added ${id} sampling-approval`]
+          [{ id, why: 'answered', handedOver: true }, `added ${id} sampling-approval`]
         );
       assert.equal(seen.length, 4);
       const status = await host.call('tasks.get', { taskId });
@@ -206,7 +206,7 @@ describe('model requests waiting for a person’s reply when a provider is added
     assert.equal(host.inbox.size, 0);
     assert.deepEqual(
       seen,
-      waiting.map(({ id }) => ({ id, why: 'answered' }))
+      waiting.map(({ id }) => ({ id, why: 'answered', handedOver: true }))
     );
     const { task, notes } = await host.call('tasks.get', { taskId });
     assert.equal(task.status, 'completed');

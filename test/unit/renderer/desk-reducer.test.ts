@@ -17,7 +17,7 @@ import {
   type DeskSnapshot,
   type DeskState
 } from '../../../renderer/store/desk-state.js';
-import { receivedTask } from '../../support/received-sampling.js';
+import { receivedEntry, receivedTask } from '../../support/received-sampling.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 9, 0, second)).toISOString();
 
@@ -687,5 +687,139 @@ describe('how current the Desk’s lists are (the badges and the tab’s title)'
     assert.equal(listsFreshness(fold([{ type: 'connection', online: true }], loaded())), 'current');
     assert.equal(listsFreshness(initialDeskState), 'current');
     assert.equal(listsFreshness(fold([{ type: 'sync-started', syncId: 1 }])), 'current');
+  });
+});
+
+describe('an Inbox item handed over to the model path (a provider that lists a model was saved)', () => {
+  /** A request no model could run, waiting for a person's reply; `id` is its task's when `task`. */
+  const reply = (id: string, second: number, task = false) =>
+    item(id, {
+      kind: 'sampling',
+      createdAt: at(second),
+      ...(task && { taskId: id }),
+      request: { messages: [{ role: 'user', content: { type: 'text', text: `Ask ${id}` } }], maxTokens: 10 }
+    });
+  /** The card that takes its place: the same item, to approve or to write the reply for. */
+  const approval = (of: InboxItem): InboxItem => ({ ...of, kind: 'sampling-approval' });
+  /** What the person typed into a reply card, as the card tells the store. */
+  const typed = (id: string, text: string, model = 'human'): DeskAction[] => [
+    { type: 'inbox-draft', id, text },
+    { type: 'inbox-draft', id, values: { reply: text, model } }
+  ];
+  const handedOver = (id: string) => event('inbox.removed', { id, why: 'answered', handedOver: true });
+
+  it('keeps what was typed into the reply card for the approval card that takes its place, saying nothing', () => {
+    const plain = reply('plain', 1);
+    const task = reply('task', 2, true);
+    let state = fold(
+      [...typed('plain', 'Hello from me'), ...typed('task', 'As a task', 'mine')],
+      loaded({ inbox: [plain, task, reply('blank', 3)] })
+    );
+    state = fold([handedOver('plain'), handedOver('task'), handedOver('blank')], state);
+    // Gone from the Inbox, by nobody's doing: no notice, no withdrawal to hand the focus on from.
+    assert.deepEqual(state.inbox, []);
+    assert.deepEqual(state.withdrawn, []);
+    assert.equal(state.lastWithdrawn, undefined);
+    assert.deepEqual(state.drafts, { plain: 'Hello from me', task: 'As a task' });
+    assert.deepEqual(Object.keys(state.handedOver ?? {}).sort(), ['plain', 'task']);
+
+    state = fold(
+      [
+        event('inbox.added', { item: approval(plain) }),
+        // The host's kept draft of a task's request is older than what this page holds.
+        event('inbox.added', { item: { ...approval(task), keptDraft: { reply: 'As a', model: 'human' } } })
+      ],
+      state
+    );
+    // The approval card opens its reply form from what was typed (`restoredApproval` reads this).
+    assert.deepEqual(startDraft(state, approval(plain)), { reply: 'Hello from me', model: 'human' });
+    assert.deepEqual(startDraft(state, approval(task)), { reply: 'As a task', model: 'mine' });
+    assert.deepEqual(state.drafts, { plain: 'Hello from me', task: 'As a task' });
+    assert.equal(state.handedOver, undefined);
+    assert.deepEqual(state.withdrawn, []);
+
+    // Answered on the approval card: its draft goes as any answered card's does.
+    state = fold(
+      [
+        event('inbox.removed', { id: 'plain', why: 'answered' }),
+        event('inbox.removed', { id: 'task', why: 'answered' })
+      ],
+      state
+    );
+    assert.deepEqual(state.drafts, {});
+    assert.deepEqual(state.draftValues, {});
+  });
+
+  it('forgets it when no approval card takes its place (“Run without asking”: the model answered)', () => {
+    const inbox = [reply('plain', 1), reply('task', 2, true), reply('reviewed', 3, true), item('other')];
+    let state = fold(
+      [
+        ...typed('plain', 'Unused'),
+        ...typed('task', 'Unused too'),
+        ...typed('reviewed', 'Unused again'),
+        ...typed('other', 'Still writing')
+      ],
+      loaded({ inbox })
+    );
+    state = fold(
+      [
+        handedOver('plain'),
+        handedOver('task'),
+        handedOver('reviewed'),
+        // Another request's end says nothing of these.
+        event('history.changed', { entry: receivedEntry({ id: 'request:9', createdAt: at(9) }) }),
+        event('task.changed', { taskId: 'elsewhere', task: receivedTask('completed', 'elsewhere') }),
+        event('task.changed', { taskId: 'task', task: receivedTask('working', 'task') })
+      ],
+      state
+    );
+    assert.deepEqual(Object.keys(state.handedOver ?? {}).sort(), ['plain', 'reviewed', 'task']);
+    state = fold(
+      [
+        // The plain request's History entry (same server, asked at the same time) says it ended.
+        event('history.changed', { entry: receivedEntry({ id: 'request:1', createdAt: at(1) }) }),
+        // The task's model answer went back.
+        event('task.changed', { taskId: 'task', task: receivedTask('completed', 'task') }),
+        // The model's answer to review comes in the place of the third: what was typed fits no review.
+        event('inbox.added', { item: { ...reply('reviewed', 3, true), kind: 'sampling-review' } })
+      ],
+      state
+    );
+    assert.deepEqual(state.drafts, { other: 'Still writing' });
+    assert.deepEqual(state.draftValues, { other: { reply: 'Still writing', model: 'human' } });
+    assert.equal(state.handedOver, undefined);
+    assert.deepEqual(state.withdrawn, []);
+  });
+
+  it('keeps it across a snapshot fetched before the hand-over; one that lacks the item forgets it', () => {
+    const plain = reply('plain', 1);
+    let state = fold(typed('plain', 'Crossing'), loaded({ inbox: [plain] }));
+    state = fold(
+      [
+        { type: 'sync-started', syncId: 2 },
+        handedOver('plain'),
+        // Fetched before the hand-over: the hand-over heard meanwhile is folded over it again.
+        { type: 'snapshot', syncId: 2, snapshot: snapshot({ inbox: [plain] }) }
+      ],
+      state
+    );
+    assert.deepEqual(state.inbox, []);
+    assert.deepEqual(state.drafts, { plain: 'Crossing' });
+    state = deskReducer(state, event('inbox.added', { item: approval(plain) }));
+    assert.deepEqual(startDraft(state, approval(plain)), { reply: 'Crossing', model: 'human' });
+
+    // Handed over, then a snapshot that has neither it nor a card in its place: nothing to keep it for.
+    state = fold([...typed('plain', 'Lost'), handedOver('plain')], loaded({ inbox: [plain] }));
+    state = fold(
+      [
+        { type: 'sync-started', syncId: 2 },
+        { type: 'snapshot', syncId: 2, snapshot: snapshot() }
+      ],
+      state
+    );
+    assert.deepEqual(state.drafts, {});
+    assert.deepEqual(state.draftValues, {});
+    assert.equal(state.handedOver, undefined);
+    assert.deepEqual(state.withdrawn, []);
   });
 });

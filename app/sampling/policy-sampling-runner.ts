@@ -531,7 +531,6 @@ function runFailure(message: string, choice: ModelChoice, clock: Clock): RunFail
   };
 }
 
-/** A failed try's note (`lastFailure`), read back after a restart; undefined unless whole. */
 /** A model choice kept on a task's note (Taskdesk's draft), or undefined when it is none. */
 function modelChoiceOf(value: unknown): ModelChoice | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -540,6 +539,7 @@ function modelChoiceOf(value: unknown): ModelChoice | undefined {
   return fields.every((field) => typeof note[field] === 'string') ? (note as unknown as ModelChoice) : undefined;
 }
 
+/** A failed try's note (`lastFailure`), read back after a restart; undefined unless whole. */
 function runFailureOf(value: unknown): RunFailure | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const note = value as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type Page, type Request, type Route } from 'playwright-core';
@@ -6,7 +7,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
-import { buildRenderer, openDesk } from './renderer-build.js';
+import { buildRenderer, openDesk, root } from './renderer-build.js';
 
 function methodOf(request: Request): string | undefined {
   try {
@@ -152,6 +153,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     const warning = review.locator('.review-cut-off');
     await warning.waitFor();
+    await review.screenshot({ path: path.join(root, '.tmp/sampling-review-cut-off.png') });
     assert.equal(
       await warning.textContent(),
       'Cut off: the model reached the limit of 10 tokens before it finished. Send it as it is, edit it, or reject it.'

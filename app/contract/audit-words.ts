@@ -124,7 +124,10 @@ const CONNECTION: Record<string, string> = {
 function withdrawnWords(d: Detail): string {
   const item = capitalized(itemWords(d.kind));
   const reason = text(d, 'reason');
-  if (reason === undefined) return `${item} was withdrawn before you answered${quoted(text(d, 'question'))}`;
+  // No reason kept: its server withdrew it (cancelled the request, or stopped waiting), as the
+  // Desk's notice says it.
+  if (reason === undefined)
+    return `The server withdrew ${itemWords(d.kind)} before you answered${quoted(text(d, 'question'))}`;
   const said = `${item} was closed without an answer${quoted(text(d, 'question'))}`;
   // A question that ends in its own mark (“Which city?”) takes no full stop after it.
   const end = (sentence: string) => (/[.!?]”?$/.test(sentence) ? sentence : `${sentence}.`);

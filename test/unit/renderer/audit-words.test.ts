@@ -45,7 +45,7 @@ describe('audit entries in words', () => {
     );
     assert.equal(
       auditSentence({ type: 'inbox.withdrawn', detail: { kind: 'sampling', question: 'Summarize' } }),
-      'A model request was withdrawn before you answered: “Summarize”'
+      'The server withdrew a model request before you answered: “Summarize”'
     );
     // Withdrawn by Taskdesk, for a reason it kept: said as such, not as the server's doing.
     assert.equal(

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelTaskResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { root } from './renderer-build.js';
 
 /** A select of two colours, shown by their titles. */
 const colour = {
@@ -195,6 +197,7 @@ describe('a question withdrawn with choices made in it', () => {
     await announced('The item you were on was withdrawn; this is the next one. Press d again to decline or reject it.');
     await next.getByText('The item you were on was withdrawn. Press d again to decline or reject it.').waitFor();
     assert.equal(await next.count(), 1, 'the next card is not declined');
+    await page.screenshot({ path: path.join(root, '.tmp/inbox-withdrawn-press-again.png') });
     await page.keyboard.press('d');
     await next.waitFor({ state: 'detached' });
     const answer = await peer.server.request(

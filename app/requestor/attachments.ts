@@ -9,6 +9,7 @@ import {
 import { z } from 'zod';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import type { ModernPeer } from './modern-task-follower.js';
+import { LISTEN_TIMEOUT_MS, TaskStatusStream } from './task-status-stream.js';
 
 /** Options of `attach`. */
 export interface AttachOptions {
@@ -41,12 +42,16 @@ export interface Attachment {
   readonly modern: ModernPeer | undefined;
   /** Ends the `subscriptions/listen` stream a 2026-07-28 server tells of its changed lists on. */
   readonly listening?: AbortController;
+  /** The stream a 2026-07-28 server that takes tasks tells of the tasks Taskdesk follows on (`notifications/tasks`). */
+  readonly taskStream?: TaskStatusStream;
 }
 
 /** What an {@link AttachmentRegistry} tells its owner of; each is optional. */
 export interface AttachmentListeners {
   /** The params of every status notification a handler it registered gets. */
   onStatus?(serverId: string, params: unknown): void;
+  /** The params of every `notifications/tasks` a 2026-07-28 server sends (the task as `tasks/get` gives it). */
+  onModernStatus?(serverId: string, params: unknown): void;
   /** The id of every URL elicitation a 2025-11-25 server says is done. */
   onElicitationComplete?(serverId: string, elicitationId: string): void;
   /** The server said its tools changed (`notifications/tools/list_changed`). */
@@ -71,12 +76,6 @@ const LIST_CHANGES = [
 ] as const;
 
 /**
- * How long a `subscriptions/listen` request may stay open before the SDK gives up on it (its
- * timers' largest): it is opened again then, for as long as the server stays attached.
- */
-const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
-
-/**
  * How often a `subscriptions/listen` stream to a Streamable HTTP server is opened anew. Its
  * response is an SSE stream that may carry nothing for hours; Node's fetch gives up on a body
  * that sends nothing for 300 s, a proxy often sooner, and the SDK's transport then leaves the
@@ -86,10 +85,19 @@ const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
  */
 export const HTTP_LISTEN_RENEWAL_MS = 240_000;
 
-/** A 2026-07-28 server's acknowledgement of a `subscriptions/listen` stream (what it agreed to tell is not read). */
+/**
+ * A 2026-07-28 server's acknowledgement of a `subscriptions/listen` stream. What it agreed to tell
+ * is read only to know which stream it acknowledges: one that names `taskIds` is the task stream's.
+ */
 const SubscriptionAcknowledgedSchema = z.object({
   method: z.literal('notifications/subscriptions/acknowledged'),
-  params: z.optional(z.looseObject({}))
+  params: z.optional(z.looseObject({ notifications: z.optional(z.looseObject({})) }))
+});
+
+/** A 2026-07-28 server's `notifications/tasks` (the tasks extension): its params are read by the task's follower. */
+const ModernTaskNotificationSchema = z.object({
+  method: z.literal('notifications/tasks'),
+  params: z.looseObject({})
 });
 
 /**
@@ -100,7 +108,8 @@ const SubscriptionAcknowledgedSchema = z.object({
  * when the server is detached. For a 2026-07-28 server that declared `listChanged` for any of
  * those lists, it opens the `subscriptions/listen` stream their notifications come on (that
  * revision sends them only to a client listening, and only those it asked for), and ends it when
- * the server is detached.
+ * the server is detached. For one that takes tool calls as tasks, it keeps a second stream, of
+ * the tasks Taskdesk follows there (`notifications/tasks`, see `TaskStatusStream`).
  */
 export class AttachmentRegistry {
   readonly #attachments = new Map<string, Attachment>();
@@ -113,23 +122,30 @@ export class AttachmentRegistry {
   /** Records a server's attachment (the caller detached any earlier one first). */
   add(serverId: string, serverName: string, client: Client, options: AttachOptions): Attachment {
     const modern = options.modern;
-    // 2026-07-28 status notifications need a subscription (subscriptions/listen): polling only.
+    // A 2026-07-28 server's status notifications are another method, sent only on a task stream (below).
     const statusNotifications = modern === undefined && (options.statusNotifications ?? true);
     // The lists it tells of changes to: a legacy server may tell of any, unasked.
     const told = LIST_CHANGES.filter(({ list }) => !modern || modern.listChanged?.[list] === true);
     const listening = modern && told.length > 0 ? new AbortController() : undefined;
+    const taskStream = modern?.acceptsTasks ? new TaskStatusStream(modern) : undefined;
     const attachment: Attachment = {
       serverId,
       serverName,
       client,
       statusNotifications,
       modern,
-      ...(listening && { listening })
+      ...(listening && { listening }),
+      ...(taskStream && { taskStream })
     };
     this.#attachments.set(serverId, attachment);
     if (attachment.statusNotifications) {
       client.setNotificationHandler(TaskStatusNotificationSchema, (notification) =>
         this.#on.onStatus?.(serverId, notification.params)
+      );
+    }
+    if (taskStream) {
+      client.setNotificationHandler(ModernTaskNotificationSchema, (notification) =>
+        this.#on.onModernStatus?.(serverId, notification.params)
       );
     }
     // MCP 2026-07-28 removed this notification: only a 2025-11-25 server sends it.
@@ -147,18 +163,27 @@ export class AttachmentRegistry {
             () => this.#on.onToolsChanged?.(attachment)
           : () => this.#on.onSourcesChanged?.(attachment)
       );
-    if (modern && listening) {
-      // A change between the tool list's first read and the stream's start was told to nobody:
-      // once the stream is open (and each time it opens again), it is read again at its next use.
-      // Prompts and resources are not kept (a list of them on show was read when it opened), but
-      // one that changed while no stream was open (between a renewal's two streams) was told to
-      // nobody either: when a stream opens again, a list of them on show is read again.
-      let opened = 0;
-      const toldSources = told.some(({ list }) => list !== 'tools');
-      client.setNotificationHandler(SubscriptionAcknowledgedSchema, () => {
+    // A change between the tool list's first read and the stream's start was told to nobody: once
+    // the stream is open (and each time it opens again), it is read again at its next use. Prompts
+    // and resources are not kept (a list of them on show was read when it opened), but one that
+    // changed while no stream was open (between a renewal's two streams) was told to nobody either:
+    // when a stream opens again, a list of them on show is read again.
+    let opened = 0;
+    const toldSources = told.some(({ list }) => list !== 'tools');
+    if (listening || taskStream)
+      client.setNotificationHandler(SubscriptionAcknowledgedSchema, (notification) => {
+        const agreed = notification.params?.notifications;
+        // The task stream's (it names taskIds, or agreed to nothing: the list stream asks only for
+        // lists the server declared): its openings say nothing of the lists.
+        if (agreed !== undefined && (agreed.taskIds !== undefined || Object.keys(agreed).length === 0)) {
+          taskStream?.acknowledged(agreed.taskIds);
+          return;
+        }
+        if (!listening) return;
         this.#toolsStale(attachment);
         if (++opened > 1 && toldSources) this.#on.onSourcesChanged?.(attachment);
       });
+    if (modern && listening) {
       const filter = Object.fromEntries(told.map(({ field }) => [field, true] as const));
       this.#listen(attachment, modern, filter, listening.signal);
     }
@@ -223,9 +248,12 @@ export class AttachmentRegistry {
     // server that tells of no list change had none set on its client.
     if (!attachment.modern || attachment.listening)
       for (const { schema } of LIST_CHANGES) attachment.client.removeNotificationHandler(schema.shape.method.value);
-    if (attachment.listening) {
+    if (attachment.listening || attachment.taskStream)
       attachment.client.removeNotificationHandler('notifications/subscriptions/acknowledged');
-      attachment.listening.abort();
+    attachment.listening?.abort();
+    if (attachment.taskStream) {
+      attachment.client.removeNotificationHandler('notifications/tasks');
+      attachment.taskStream.close();
     }
     return attachment;
   }

@@ -103,9 +103,9 @@ export function toServerTask(task: ModernTask): ServerTask {
  * each answer once with `tasks/update` (answered keys are stored, so a restart does not
  * answer again); an answer that failed to go through for any reason but its refusal (−32602,
  * −32600) is kept and sent again after the next poll. Once a cancel is requested nothing more
- * is asked. Expiry and loss are concluded as for 2025-11-25 tasks. Status notifications are
- * recorded like a poll answer (2026-07-28 sends them only to subscribers); progress is recorded
- * for symmetry (the extension sends none for tasks).
+ * is asked. Expiry and loss are concluded as for 2025-11-25 tasks. `notifications/tasks` (sent
+ * only on the task stream Taskdesk opens, see `TaskStatusStream`) is taken like a poll's answer;
+ * progress is recorded for symmetry (the extension sends none for tasks).
  */
 export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Record<string, unknown>> {
   /** Questions being asked now, by `inputRequests` key. */
@@ -167,6 +167,19 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
     this.#withdrawQuestions(() => true);
     this.#unsent.clear();
     await this.poll();
+  }
+
+  /**
+   * A `notifications/tasks` of this task: the task as `tasks/get` would give it, taken at once (its
+   * outcome, or its questions) and the next poll set from now. One that is not a valid task is
+   * left unread: notifications are never relied on, and the next poll tells.
+   */
+  onTaskNotification(raw: unknown): void {
+    const connection = this.connection;
+    if (!connection || !this.following) return;
+    const parsed = DetailedTaskSchema.safeParse(raw);
+    if (!parsed.success || parsed.data.taskId !== this.view.taskId) return;
+    if (this.#apply(parsed.data, connection)) this.next();
   }
 
   protected override requestTask(connection: ModernConnection): Promise<Record<string, unknown>> {

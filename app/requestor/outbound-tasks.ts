@@ -170,6 +170,7 @@ export class OutboundTasks {
   readonly #exchangeListeners = new Set<(exchangeId: string, view: InputExchangeView | undefined) => void>();
   readonly #attachments = new AttachmentRegistry({
     onStatus: (serverId, params) => this.onStatusNotification(serverId, params),
+    onModernStatus: (serverId, params) => this.#onModernStatus(serverId, params),
     onElicitationComplete: (serverId, elicitationId) => this.exchanges?.elicitationComplete(serverId, elicitationId),
     onToolsChanged: (attachment) => {
       this.#tools.forget(attachment);
@@ -245,6 +246,7 @@ export class OutboundTasks {
       follower: (outboundId) => this.#followers.get(outboundId),
       adopt: (follower) => {
         this.#add(follower);
+        this.#watch(follower);
         // Its first record is written now, not at the end of the turn with the queue's others, so
         // that the caller can wait until it is durable; a refused write (a document of the earlier
         // layout) goes to the queue, which writes it again and reports it.
@@ -335,9 +337,10 @@ export class OutboundTasks {
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
-      if (follower instanceof ModernTaskFollower && modern)
+      if (follower instanceof ModernTaskFollower && modern) {
         follower.follow({ peer: modern, serverName, startedAnew }, { pollNow: true });
-      else if (follower instanceof TaskFollower && !modern)
+        this.#watch(follower);
+      } else if (follower instanceof TaskFollower && !modern)
         follower.follow({ client, serverName, startedAnew }, { pollNow: true });
     }
   }
@@ -380,6 +383,27 @@ export class OutboundTasks {
     const outboundId = this.#byTask.get(taskKey(serverId, parsed.data.taskId));
     const follower = outboundId === undefined ? undefined : this.#followers.get(outboundId);
     if (follower && this.#attachments.has(serverId)) follower.onStatusNotification(parsed.data);
+  }
+
+  /**
+   * `notifications/tasks` from a 2026-07-28 server, on the stream of its tasks: taken as a poll's
+   * answer would be, at once; polling goes on all the same. Only that server's own tasks are found.
+   */
+  #onModernStatus(serverId: string, params: unknown): void {
+    const taskId = (params as { taskId?: unknown }).taskId;
+    if (typeof taskId !== 'string') return;
+    const outboundId = this.#byTask.get(taskKey(serverId, taskId));
+    const follower = outboundId === undefined ? undefined : this.#followers.get(outboundId);
+    if (follower instanceof ModernTaskFollower && this.#attachments.has(serverId)) follower.onTaskNotification(params);
+  }
+
+  /** Keeps a modern task on its server's task stream while it is followed, and takes it off once it ends. */
+  #watch(follower: OutboundFollower): void {
+    if (!(follower instanceof ModernTaskFollower)) return;
+    const { serverId, taskId } = follower.view;
+    this.#attachments
+      .get(serverId)
+      ?.taskStream?.watch(taskId, !follower.finished && this.#followers.has(follower.view.outboundId));
   }
 
   /** The tools of a connected server, each with its task support and how it will be called. All pages are read. */
@@ -742,6 +766,7 @@ export class OutboundTasks {
     follower.dispose();
     this.#forgotten.remember(follower.view);
     this.#followers.delete(outboundId);
+    this.#watch(follower);
     this.#byTask.delete(taskKey(follower.view.serverId, follower.view.taskId));
     this.#writes.delete(follower);
     this.#store.remove(outboundId);
@@ -789,7 +814,9 @@ export class OutboundTasks {
   /** Changes are written and announced once per turn of the event loop, however many happened in it. */
   #markDirty(follower: OutboundFollower): void {
     // A forgotten task is not written again.
-    if (this.#followers.has(follower.view.outboundId)) this.#writes.mark(follower);
+    if (!this.#followers.has(follower.view.outboundId)) return;
+    this.#writes.mark(follower);
+    if (follower.finished) this.#watch(follower);
   }
 
   #emitWriteFailure(follower: OutboundFollower, error: unknown): void {

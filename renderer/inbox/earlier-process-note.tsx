@@ -2,6 +2,7 @@ import type { InboxItem } from '../../app/contract/host-api.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useAnswer } from './use-answer.js';
+import { answerSentText, requestRejectedText } from './answer-sent-words.js';
 
 /**
  * The note of a task's question its server will not fetch an answer for (a stdio server started
@@ -21,7 +22,7 @@ export function EarlierProcessNote({ item, note }: { item: InboxItem; note: stri
         onClick={() =>
           void answering.send(
             question ? { action: 'cancel' } : { action: 'reject' },
-            question ? `Answer sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
+            question ? answerSentText(item) : requestRejectedText(item)
           )
         }
       >

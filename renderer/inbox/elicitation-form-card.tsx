@@ -12,6 +12,7 @@ import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 import { useHostDraft, useKeptDraft, useStartDraft, useWrittenText } from './kept-draft.js';
 import { initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
+import { answerSentText } from './answer-sent-words.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
@@ -38,7 +39,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   }, [restored, reset]);
   const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
   useHostDraft(item, kept, JSON.stringify(form.values) === initial ? null : form.values, restored);
-  const done = `Answer sent to ${item.serverName}.`;
+  const done = answerSentText(item);
 
   const submit = () => {
     form.setErrors({});

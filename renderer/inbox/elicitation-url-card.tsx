@@ -8,6 +8,7 @@ import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 import { checkLink, LINK_WARNING_ADVICE } from './link-warnings.js';
+import { answerSentText } from './answer-sent-words.js';
 
 function parseUrl(raw: string): URL | undefined {
   try {
@@ -39,7 +40,7 @@ export function ElicitationUrlCard({ item }: { item: InboxItem }) {
   const rawUrl = typeof item.request.url === 'string' ? item.request.url : '';
   const url = parseUrl(rawUrl);
   const openable = !!url && (url.protocol === 'https:' || url.protocol === 'http:');
-  const done = `Answer sent to ${item.serverName}.`;
+  const done = answerSentText(item);
   // Consent is not an answer the person typed: the line says what happened, and for a request of
   // Taskdesk's (which waits for them to finish in the browser) what comes next.
   const opened = url

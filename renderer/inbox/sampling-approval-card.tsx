@@ -5,6 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { answerDelivery } from './answer-delivery.js';
+import { answerSentText, requestRejectedText } from './answer-sent-words.js';
 import { ConversationView } from './conversation-view.js';
 import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
@@ -137,7 +138,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         edited && draft?.result
           ? { action: 'approve', result: { ...draft.result, content: { type: 'text', text: answerText } } }
           : { action: 'approve' },
-        `Answer sent to ${item.serverName}.`
+        answerSentText(item)
       );
       return;
     }
@@ -335,7 +336,7 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
           <button
             type="button"
             {...busyProps(answering.busy)}
-            onClick={() => send({ action: 'reject' }, `Request from ${item.serverName} rejected.`)}
+            onClick={() => send({ action: 'reject' }, requestRejectedText(item))}
           >
             Reject
           </button>

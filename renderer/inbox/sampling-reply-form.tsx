@@ -6,6 +6,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { useHostDraft, useStartDraft } from './kept-draft.js';
 import { restoredReply, type ReplyDraft } from './restored-draft.js';
 import type { Answering } from './use-answer.js';
+import { replySentText, requestRejectedText } from './answer-sent-words.js';
 
 /** A reply being written, held by the card so that it outlives the form (closed and opened again). */
 export interface ReplyWriting {
@@ -69,7 +70,7 @@ export function SamplingReplyForm({
     setReplyError(undefined);
     void answering.send(
       action === 'reply' ? { action: 'reply', text: reply, model: model.trim() || 'human' } : { action: 'reject' },
-      action === 'reply' ? `Reply sent to ${item.serverName}.` : `Request from ${item.serverName} rejected.`
+      action === 'reply' ? replySentText(item) : requestRejectedText(item)
     );
   };
 

@@ -251,7 +251,7 @@ describe('the Inbox’s line after an answer', () => {
     await card.getByRole('button', { name: 'Submit' }).click();
     assert.equal((await asked).action, 'accept');
     const line = inbox.locator('.inbox-answered');
-    await line.getByText('Answer sent to Server work.').waitFor();
+    await line.getByText('Answer sent to Server work for “Which region, for the slow call?”.').waitFor();
     const link = line.getByRole('link', { name: 'Go to its task', exact: true });
     assert.equal(await link.getAttribute('href'), `#tasks/${encodeURIComponent(`requested:${call.task.outboundId}`)}`);
     await link.click();
@@ -272,7 +272,9 @@ describe('the Inbox’s line after an answer', () => {
     await second.getByLabel('Region').fill('south');
     await second.getByRole('button', { name: 'Submit' }).click();
     assert.equal((await plain).action, 'accept');
-    await line.getByText('Answer sent to Server work.').waitFor();
+    // The same server, another question: the line names it, so it reads apart from the first.
+    await line.getByText('Answer sent to Server work for “Which region, with no task?”.').waitFor();
+    assert.equal(await line.getByText('for the slow call').count(), 0);
     assert.equal(await line.getByRole('link').count(), 0);
     await fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
     assert.deepEqual(desk.pageErrors, []);

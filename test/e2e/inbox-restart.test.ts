@@ -67,7 +67,7 @@ describe('a task’s question from before a restart, in headless Chromium agains
     await now.getByLabel('Name').fill('12A');
     await now.getByRole('button', { name: 'Submit' }).click();
     await now.waitFor({ state: 'detached' });
-    await page.locator('.inbox-answered').filter({ hasText: 'Answer sent to Server desk.' }).waitFor();
+    await page.locator('.inbox-answered').filter({ hasText: 'Answer sent to Server desk for “Your seat?”.' }).waitFor();
     const seat = await again.server.request({ method: 'tasks/result', params: { taskId: fresh.taskId } }, Loose);
     assert.deepEqual(seat.content, { name: '12A' });
 

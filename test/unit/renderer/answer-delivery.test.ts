@@ -9,6 +9,7 @@ import {
   earlierProcessIds,
   keptNote
 } from '../../../renderer/inbox/answer-delivery.js';
+import { answerSentText, requestRejectedText } from '../../../renderer/inbox/answer-sent-words.js';
 import { notFetchedWords } from '../../../renderer/tasks/fetched-words.js';
 
 const item = (over: Partial<InboxItem> = {}): InboxItem => ({
@@ -57,7 +58,7 @@ describe('where an inbox answer goes', () => {
       'Books asked this before its current connection (it or Taskdesk restarted since). Your answer is kept with the task until it expires; Books gets it only if it asks for this task again.'
     );
     assert.match(
-      answeredText(asked, delivery, 'Answer sent to Books.'),
+      answeredText(asked, delivery, answerSentText(asked)),
       /^Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
   });
@@ -71,11 +72,11 @@ describe('where an inbox answer goes', () => {
       'Books asked this before Taskdesk started it again: it runs now as a new process, and this task was the old one’s, so Books will not fetch your answer.'
     );
     assert.match(
-      answeredText(asked, delivery, 'Answer sent to Books.'),
+      answeredText(asked, delivery, answerSentText(asked)),
       /^Answer kept with the task until .+; Books was started again since it asked, and will not fetch it\.$/
     );
     assert.equal(
-      answerSaid(asked, 'cancel', delivery, 'Answer sent to Books.'),
+      answerSaid(asked, 'cancel', delivery, answerSentText(asked)),
       'Dismissed: Books’s question. Books was started again since it asked, and will not fetch it.'
     );
     // Of the connection of now, it goes at once.
@@ -160,32 +161,37 @@ describe('where an inbox answer goes', () => {
 
   it('says what the person did (rejected, declined, dismissed) as well as that a kept answer is kept', () => {
     const earlier = readyHttp('2026-12-03T10:30:00.000Z');
-    const request = item({ ...task, kind: 'sampling-approval', request: { messages: [], maxTokens: 10 } });
-    const rejected = answerSaid(request, 'reject', answerDelivery(request, earlier), 'Request from Books rejected.');
+    const request = item({
+      ...task,
+      kind: 'sampling-approval',
+      request: { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise chapter one' } }], maxTokens: 10 }
+    });
+    const rejected = answerSaid(request, 'reject', answerDelivery(request, earlier), requestRejectedText(request));
+    // The request named, then a sentence of its own for what became of the answer.
     assert.match(
       rejected,
-      /^Request from Books rejected\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+      /^Request from Books rejected: “Summarise chapter one”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     const question = item(task);
     assert.match(
-      answerSaid(question, 'decline', answerDelivery(question, earlier), 'Answer sent to Books.'),
+      answerSaid(question, 'decline', answerDelivery(question, earlier), answerSentText(question)),
       /^Declined: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     assert.match(
-      answerSaid(question, 'cancel', answerDelivery(question, server({ status: 'closed' })), 'Answer sent to Books.'),
+      answerSaid(question, 'cancel', answerDelivery(question, server({ status: 'closed' })), answerSentText(question)),
       /^Dismissed: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     // An answer that goes at once says only what was done; an accepted one kept, that it is kept.
     assert.equal(
-      answerSaid(question, 'decline', { kind: 'now' }, 'Answer sent to Books.'),
+      answerSaid(question, 'decline', { kind: 'now' }, answerSentText(question)),
       'Declined: Books’s question.'
     );
     assert.equal(
-      answerSaid(request, 'reject', { kind: 'now' }, 'Request from Books rejected.'),
-      'Request from Books rejected.'
+      answerSaid(request, 'reject', { kind: 'now' }, requestRejectedText(request)),
+      'Request from Books rejected: “Summarise chapter one”.'
     );
     assert.match(
-      answerSaid(question, 'accept', answerDelivery(question, earlier), 'Answer sent to Books.'),
+      answerSaid(question, 'accept', answerDelivery(question, earlier), answerSentText(question)),
       /^Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
   });

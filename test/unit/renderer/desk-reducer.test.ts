@@ -523,7 +523,8 @@ describe('the Desk store reducer', () => {
   });
 
   it('keeps the item the Inbox line speaks of, so that two answers in the same words each link to their own task', () => {
-    const said = 'Answer sent to Everything.';
+    // The same question, asked for two tasks: the line reads the same for both.
+    const said = 'Answer sent to Everything for “Which region?”.';
     let state = deskReducer(initialDeskState, {
       type: 'inbox-answered',
       text: said,

@@ -1,0 +1,41 @@
+import type { InboxItem } from '../../app/contract/host-api.js';
+import { truncate } from '../components/format.js';
+import { requestTitle } from '../components/request-title.js';
+
+/** How long a question may be on the Inbox's line before it is cut, as a Tasks row cuts it. */
+export const ANSWERED_QUESTION_LIMIT = 60;
+
+type Answered = Pick<InboxItem, 'kind' | 'request' | 'serverName'>;
+
+/**
+ * What an item asked, in quotes on one line and cut to {@link ANSWERED_QUESTION_LIMIT}: an
+ * elicitation's message, or a model request's last text (see {@link requestTitle}). Undefined
+ * when it has neither.
+ */
+export function answeredQuestion(item: Answered): string | undefined {
+  const said = requestTitle(item.kind, item.request)?.replace(/\s+/g, ' ').trim();
+  return said ? `“${truncate(said, ANSWERED_QUESTION_LIMIT)}”` : undefined;
+}
+
+/**
+ * The Inbox's line once an answer went: to which server, and for which question, since two
+ * answers to one server would read the same ("Answer sent to Books for “Which shelf?”.").
+ */
+export function answerSentText(item: Answered): string {
+  const question = answeredQuestion(item);
+  return question ? `Answer sent to ${item.serverName} for ${question}.` : `Answer sent to ${item.serverName}.`;
+}
+
+/** The line once a reply the person wrote went: to which server, for which request. */
+export function replySentText(item: Answered): string {
+  const question = answeredQuestion(item);
+  return question ? `Reply sent to ${item.serverName} for ${question}.` : `Reply sent to ${item.serverName}.`;
+}
+
+/** The line once a model request was rejected: whose, and which. */
+export function requestRejectedText(item: Answered): string {
+  const question = answeredQuestion(item);
+  return question
+    ? `Request from ${item.serverName} rejected: ${question}.`
+    : `Request from ${item.serverName} rejected.`;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InboxItem } from '../../../app/contract/host-api.js';
+import {
+  ANSWERED_QUESTION_LIMIT,
+  answerSentText,
+  replySentText,
+  requestRejectedText
+} from '../../../renderer/inbox/answer-sent-words.js';
+
+const question = (message: unknown): Pick<InboxItem, 'kind' | 'request' | 'serverName'> => ({
+  kind: 'elicitation',
+  serverName: 'Books',
+  request: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }
+});
+
+const modelRequest = (
+  kind: 'sampling-approval' | 'sampling-review' | 'sampling',
+  texts: string[]
+): Pick<InboxItem, 'kind' | 'request' | 'serverName'> => ({
+  kind,
+  serverName: 'Books',
+  request: {
+    messages: texts.map((text, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: { type: 'text', text }
+    })),
+    maxTokens: 10
+  }
+});
+
+describe('the Inbox line once an answer went', () => {
+  it('names the question as well as its server', () => {
+    assert.equal(answerSentText(question('Which shelf?')), 'Answer sent to Books for “Which shelf?”.');
+  });
+
+  it('tells two answers to the same server apart by their questions', () => {
+    const shelf = answerSentText(question('Which shelf?'));
+    const author = answerSentText(question('Which author?'));
+    assert.notEqual(shelf, author);
+    assert.equal(author, 'Answer sent to Books for “Which author?”.');
+  });
+
+  it('cuts a long question to a readable length, with an ellipsis, on one line', () => {
+    const long = `Which of these shelves,\n\n  in the  north wing, ${'should hold the new books '.repeat(6)}?`;
+    const said = answerSentText(question(long));
+    const quoted = /^Answer sent to Books for “(.+)”\.$/.exec(said)?.[1];
+    assert.ok(quoted, said);
+    assert.equal(quoted.length, ANSWERED_QUESTION_LIMIT);
+    assert.ok(quoted.endsWith('…'), quoted);
+    assert.ok(quoted.startsWith('Which of these shelves, in the north wing, should hold'), quoted);
+    assert.doesNotMatch(said, /\n/);
+  });
+
+  it('says the server alone when the question has no words', () => {
+    assert.equal(answerSentText(question('   ')), 'Answer sent to Books.');
+    assert.equal(answerSentText(question(undefined)), 'Answer sent to Books.');
+    assert.equal(answerSentText(modelRequest('sampling-review', [])), 'Answer sent to Books.');
+  });
+
+  it('names a model request by its last text, as the Tasks row and the withdrawn notice do', () => {
+    const request = modelRequest('sampling-review', ['Summarise chapter one', 'It is long.', 'Shorter, please']);
+    assert.equal(answerSentText(request), 'Answer sent to Books for “Shorter, please”.');
+    assert.equal(
+      replySentText(modelRequest('sampling', ['Summarise chapter one'])),
+      'Reply sent to Books for “Summarise chapter one”.'
+    );
+  });
+
+  it('names the request a rejection is of, the same way', () => {
+    assert.equal(
+      requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),
+      'Request from Books rejected: “Summarise chapter one”.'
+    );
+    assert.notEqual(
+      requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),
+      requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter two']))
+    );
+    assert.equal(requestRejectedText(modelRequest('sampling-approval', [])), 'Request from Books rejected.');
+  });
+});

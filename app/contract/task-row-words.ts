@@ -23,3 +23,12 @@ export function cancelledWords(by: 'you' | 'server' | 'taskdesk' | undefined): s
   // A task cancelled before Taskdesk kept who did it.
   return 'Cancelled';
 }
+
+/**
+ * What a History row says of a question or model request a server asked for a tool call of
+ * Taskdesk's (its task) or while one ran (nothing more ties them), from its `forCall` (its type
+ * written out, as this module imports nothing); History's search finds the row by these words.
+ */
+export function forCallWords(forCall: { tool: string; how: 'for' | 'while'; entryId?: string }): string {
+  return forCall.how === 'for' ? `for the call of ${forCall.tool}` : `while the call of ${forCall.tool} ran`;
+}

@@ -3,7 +3,7 @@ import { BY_THE_ASSISTANT } from '../contract/call-origin-words.js';
 import { answerWordLists } from '../contract/answer-words.js';
 import { searchFolded } from '../contract/search-words.js';
 import { statusLabel } from '../contract/status-labels.js';
-import { CHANGED_BY_YOU, cancelledWords, WAITING_FOR_YOU_LABEL } from '../contract/task-row-words.js';
+import { CHANGED_BY_YOU, cancelledWords, forCallWords, WAITING_FOR_YOU_LABEL } from '../contract/task-row-words.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 
 /**
@@ -54,10 +54,11 @@ export function waitsOnYouOf(entry: Pick<HistoryEntry, 'id' | 'status' | 'status
  * What the text filter searches in an entry, lowercased: what its row shows (title, preview,
  * server, status message, error line, its badge's words as the Desk says them ("Cancelled by the
  * server", "Waiting for you") and its status's, "unanswered", "changed by you", "by the
- * Assistant"), its ids, and how it ended: a question's answer as its detail says it and as it was
- * sent, a model's reply text, a tool's result text and structured content (at most
- * {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made when a search first reads the entry and kept
- * until it changes, not on each keystroke.
+ * Assistant", and the call a question or model request was asked for or while, "for the call of
+ * lookup", from `summary.forCall`), its ids, and how it ended: a question's answer as its detail
+ * says it and as it was sent, a model's reply text, a tool's result text and structured content
+ * (at most {@link MAX_OUTCOME_SEARCH_CHARS} of these). Made when a search first reads the entry
+ * and kept until it changes or its call's words do, not on each keystroke.
  */
 export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): string {
   // A call the Assistant made is found by the words its row shows; the conversation's title
@@ -88,6 +89,7 @@ export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): stri
     badge,
     summary.unanswered ? 'unanswered' : '',
     summary.edited === true ? CHANGED_BY_YOU : '',
+    summary.forCall === undefined ? '' : forCallWords(summary.forCall),
     outcome
   ].join('\n');
   return searchFolded(text);

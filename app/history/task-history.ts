@@ -32,7 +32,7 @@ import {
 } from './history-values.js';
 import { searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
 import { searchWords } from '../contract/search-words.js';
-import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
+import { forCallWords, WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
@@ -113,9 +113,11 @@ export class TaskHistory {
   readonly #summaries = new Map<string, HistorySummary>();
   /**
    * Each entry's folded search text (see `searchTextOf`), made the first time a search reads
-   * it, not on the way of every call or request that ends, and forgotten when the entry changes.
+   * it, not on the way of every call or request that ends, and forgotten when the entry changes;
+   * with the words of the call it was asked for or while (`forCallWords`) it was made with, as
+   * that call's entry may come or go after it: made again when its row says other words.
    */
-  readonly #searchTexts = new Map<string, string>();
+  readonly #searchTexts = new Map<string, { text: string; forCall: string }>();
   /** Which tool call each question or model request was asked for or while, and back (see {@link CallLinks}). */
   readonly #links = new CallLinks();
   /** The `ranRequest` notes already taken into an entry (see `#ranChange`). */
@@ -545,13 +547,14 @@ export class TaskHistory {
     return { ...entry, ranRequest: boundedValue(raw) };
   }
 
-  /** An entry's search text, made when first searched and kept until the entry changes. */
+  /** An entry's search text, made when first searched and kept until the entry or its call's words change. */
   #searchTextOf(entry: HistoryEntry): string {
-    let text = this.#searchTexts.get(entry.id);
-    if (text === undefined) {
-      text = searchTextOf(entry, this.#summaryOf(entry));
-      this.#searchTexts.set(entry.id, text);
-    }
+    const summary = this.#summaryOf(entry);
+    const forCall = summary.forCall === undefined ? '' : forCallWords(summary.forCall);
+    const kept = this.#searchTexts.get(entry.id);
+    if (kept?.forCall === forCall) return kept.text;
+    const text = searchTextOf(entry, summary);
+    this.#searchTexts.set(entry.id, { text, forCall });
     return text;
   }
 

@@ -21,9 +21,8 @@ import { HistoryDetail } from './history-detail.js';
 import { TaskWords } from './task-words.js';
 import { RetentionForm } from './retention-form.js';
 import { downloadText } from './download.js';
-import { CHANGED_BY_YOU } from '../../app/contract/task-row-words.js';
+import { CHANGED_BY_YOU, forCallWords } from '../../app/contract/task-row-words.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
-import { forCallWords } from './for-call-words.js';
 import { historyHref } from '../tools/last-call.js';
 
 /** How many entries a page of the list holds. */

@@ -57,6 +57,20 @@ describe('History links a tool call and the question it ran into, in headless Ch
       await mark.waitFor();
       assert.equal(await mark.textContent(), 'while the call of trigger-elicitation-request ran');
     }
+    // The search finds them by those words, and not the calls themselves.
+    const search = history.getByLabel('Search');
+    await search.fill('call of trigger-elicitation-request');
+    await history.getByText('2 entries').waitFor();
+    assert.deepEqual(
+      (
+        await history
+          .locator('.history-list li[data-history-id]')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-history-id')))
+      ).sort(),
+      [first.questionId, second.questionId].sort()
+    );
+    await search.fill('');
+    await history.getByText('4 entries').waitFor();
 
     await history.locator(`li[data-history-id="${second.callId}"] .history-title`).click();
     const detail = history.locator('.history-detail');

@@ -162,4 +162,21 @@ describe('History’s search finds the words its rows and details show', () => {
     assert.ok(text.includes('working'), 'its protocol status too, as the Tasks search finds it');
     assert.ok(!searchTextOf(waiting, summary(waiting)).includes('waiting for you'));
   });
+
+  it('finds a question or model request by the call its row says it was asked for or while', () => {
+    const question: HistoryEntry = {
+      ...base,
+      id: 'received:q1',
+      kind: 'elicitation',
+      direction: 'received',
+      title: 'Which city?',
+      request: { mode: 'form', message: 'Which city?', requestedSchema: { type: 'object', properties: {} } }
+    };
+    const asked = searchTextOf(question, summary(question, { forCall: { tool: 'lookup', how: 'for' } }));
+    assert.ok(asked.includes('for the call of lookup'));
+    assert.ok(!asked.includes('while'), 'words its row does not show');
+    const during = searchTextOf(question, summary(question, { forCall: { tool: 'Lookup', how: 'while' } }));
+    assert.ok(during.includes('while the call of lookup ran'), 'folded as the search words are');
+    assert.ok(!searchTextOf(question, summary(question)).includes('lookup'), 'a row that names no call');
+  });
 });

@@ -805,4 +805,33 @@ describe('the task history', () => {
     assert.equal(history.get('received:s1')?.waitsOnYou, undefined);
     history.close();
   });
+
+  it('finds a question by the call of Taskdesk’s its row says it was asked for, once that call is in History', () => {
+    const { history } = fresh();
+    const questions = (text: string) =>
+      history
+        .list({ kind: 'elicitation', text })
+        .entries.map((summary) => summary.id)
+        .sort();
+    // Asked for the task of a call of `lookup` on the same server (its task id in the question's notes).
+    history.recordReceived('q1', received('q1', {}, { notes: [{ relatedTaskId: 'server-o1' }] }));
+    history.recordReceived('q2', received('q2'));
+    assert.deepEqual(questions('lookup'), [], 'the call is not in History yet: its row names none');
+
+    history.recordRequested(requested('o1', { serverId: 'alpha', serverName: 'Alpha', toolName: 'lookup' }));
+    assert.deepEqual(
+      history.list({ kind: 'elicitation' }).entries.find((summary) => summary.id === 'received:q1')?.forCall,
+      {
+        tool: 'lookup',
+        how: 'for',
+        entryId: 'requested:o1'
+      }
+    );
+    assert.deepEqual(questions('call of lookup'), ['received:q1'], 'by the words its row shows');
+    assert.deepEqual(questions('lookup'), ['received:q1'], 'by the tool’s name');
+    assert.deepEqual(questions('for the call of LOOKUP'), ['received:q1']);
+    assert.deepEqual(questions('while the call of lookup'), [], 'nor by words its row does not show');
+    assert.deepEqual(questions('call of research'), []);
+    history.close();
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forCallWords } from '../../../renderer/history/for-call-words.js';
+import { forCallWords } from '../../../app/contract/task-row-words.js';
 
 describe('forCallWords', () => {
   it('marks a request asked for a call’s task as for it, and one asked while a call ran as while it ran', () => {

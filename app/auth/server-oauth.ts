@@ -7,11 +7,17 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { REGISTERED_REDIRECT_URI, signInRequestText, type SignInView } from '../contract/server-auth.js';
+import {
+  REGISTERED_REDIRECT_URI,
+  signInRequestText,
+  type SignInRevocation,
+  type SignInView
+} from '../contract/server-auth.js';
 import { errorMessage } from '../core/errors.js';
 import { networkFailureText } from '../mcp/network-failure.js';
 import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
 import { subjectOf } from './token-subject.js';
+import { revokeSignIn, sameIssuer } from './token-revocation.js';
 import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
 
 export { REGISTERED_REDIRECT_URI };
@@ -348,15 +354,30 @@ export class ServerOAuth implements OAuthClientProvider {
     }
   }
 
-  /** Signs out: the tokens go, the client registration stays (the same user signing in again keeps the tasks). */
-  async signOut(): Promise<void> {
+  /**
+   * Signs out: the tokens go, the client registration stays (the same user signing in again keeps
+   * the tasks). Once they are forgotten here, the authorization server is asked to revoke the
+   * sign-in (RFC 7009, see `revokeSignIn`); what it did is on the view, and is the result.
+   */
+  async signOut(): Promise<SignInRevocation | undefined> {
     await this.load();
     this.#closePending(
       `You signed out of ${this.#options.serverName} in Taskdesk, so this sign-in was not used. You can close this tab.`
     );
     this.#stepUps.clear();
+    const { tokens, grant, client } = this.#record;
     await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => rest);
     this.#setView({ status: 'signed-out' });
+    if (!tokens || !grant || !client) return undefined;
+    const revocation = await revokeSignIn({
+      issuer: grant.issuer,
+      tokens,
+      client,
+      ...(this.#options.fetch && { fetch: this.#options.fetch })
+    });
+    // Unless the person signed in again meanwhile.
+    if (this.#view?.status === 'signed-out') this.#setView({ status: 'signed-out', issuer: grant.issuer, revocation });
+    return revocation;
   }
 
   /**
@@ -573,11 +594,4 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#view = { ...rest, ...(client !== undefined && { registeredClientId: client }) };
     this.#options.onChange({ ...this.#view });
   }
-}
-
-/** RFC 8414 §3.3 wants the identical URL; a lone trailing `/` (what `new URL()` adds to a bare origin) is tolerated. */
-function sameIssuer(issuer: string, url: string | URL): boolean {
-  const a = issuer.replace(/\/$/, '');
-  const b = String(url).replace(/\/$/, '');
-  return a === b;
 }

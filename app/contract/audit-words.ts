@@ -218,7 +218,14 @@ const WORDS: Record<string, Words> = {
   'server.signed-in': (d) => `Signed in${text(d, 'issuer') !== undefined ? ` at ${text(d, 'issuer')}` : ''}`,
   'server.sign-in-failed': () => 'The sign-in failed',
   'server.sign-in-cancelled': () => 'You cancelled the sign-in',
-  'server.signed-out': () => 'You signed out',
+  'server.signed-out': (d) =>
+    d.revocation === 'revoked'
+      ? 'You signed out; the authorization server revoked the sign-in'
+      : d.revocation === 'not-offered'
+        ? 'You signed out; the authorization server offers no revocation'
+        : d.revocation === 'failed'
+          ? 'You signed out; the sign-in could not be revoked at the authorization server'
+          : 'You signed out',
   'server.oauth-client-set': () => 'You entered a client registered by hand, for signing in',
   'server.oauth-client-forgotten': () => 'You went back to automatic registration, for signing in',
   'server.line-ignored': () => 'The server sent a message Taskdesk could not use',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export { REGISTERED_REDIRECT_URI, isSignInRequest, signInRequestText } from './sign-in-words.js';
+export { REGISTERED_REDIRECT_URI, isSignInRequest, revocationText, signInRequestText } from './sign-in-words.js';
 
 /**
  * A Streamable HTTP server's OAuth sign-in as the UI sees it: never a token or a client secret.
@@ -10,6 +10,17 @@ export { REGISTERED_REDIRECT_URI, isSignInRequest, signInRequestText } from './s
  * Once they agreed, `waiting` is set until the browser comes back, the sign-in fails
  * (`reason`) or it is cancelled (`auth.cancelSignIn`).
  */
+/**
+ * What the authorization server did when asked to revoke a sign-in the person signed out of
+ * (RFC 7009): revoked it, offers no revocation (`not-offered`), or could not be told (`failed`, why).
+ */
+export const SignInRevocationSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('revoked') }),
+  z.object({ outcome: z.literal('not-offered') }),
+  z.object({ outcome: z.literal('failed'), why: z.string() })
+]);
+export type SignInRevocation = z.infer<typeof SignInRevocationSchema>;
+
 export const SignInViewSchema = z.object({
   status: z.enum(['signed-out', 'sign-in-required', 'signed-in']),
   issuer: z.string().optional(),
@@ -20,7 +31,9 @@ export const SignInViewSchema = z.object({
   /** The sign-in page was handed out (`auth.signIn`): Taskdesk waits for the browser to come back. */
   waiting: z.literal(true).optional(),
   /** The client id the person registered by hand (`auth.setClient`), until `auth.forgetClient`. */
-  registeredClientId: z.string().optional()
+  registeredClientId: z.string().optional(),
+  /** After Sign out: whether the authorization server revoked the sign-in (see {@link revocationText}). */
+  revocation: SignInRevocationSchema.optional()
 });
 export type SignInView = z.infer<typeof SignInViewSchema>;
 

@@ -22,3 +22,24 @@ export function signInRequestText(serverName: string, issuer: string | undefined
 export function isSignInRequest(reason: string | undefined): boolean {
   return reason?.endsWith(SIGN_IN_REQUEST_END) ?? false;
 }
+
+/**
+ * What the server's card says after Sign out of what the authorization server (`issuer`) did
+ * with the sign-in: Taskdesk forgot its tokens either way, but a sign-in not revoked there stays
+ * valid until it expires, which the person should know (their type written out: this module
+ * imports nothing).
+ */
+export function revocationText(
+  issuer: string | undefined,
+  revocation: { outcome: 'revoked' } | { outcome: 'not-offered' } | { outcome: 'failed'; why: string }
+): string {
+  const where = issuer ?? 'the authorization server';
+  switch (revocation.outcome) {
+    case 'revoked':
+      return `The sign-in was revoked at ${where} too.`;
+    case 'not-offered':
+      return `${where} offers no way to revoke a sign-in: it stays valid there until it expires.`;
+    case 'failed':
+      return `The sign-in could not be revoked at ${where} (${revocation.why}): it may stay valid there until it expires.`;
+  }
+}

@@ -58,8 +58,9 @@ export class ServerSignIn {
 
   async signOut(serverId: string): Promise<ServerView> {
     const oauth = await this.#oauth(serverId);
-    await oauth.signOut();
-    this.#record(serverId, 'server.signed-out');
+    const revocation = await oauth.signOut();
+    // Whether the authorization server ended the sign-in too (not its words: they may quote a token's kind, never a token).
+    this.#record(serverId, 'server.signed-out', revocation && { revocation: revocation.outcome });
     return this.#parts.disconnect(serverId);
   }
 

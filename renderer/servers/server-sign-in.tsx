@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
+import { revocationText } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -9,7 +10,8 @@ import { RegisteredClientForm } from './registered-client-form.js';
 /**
  * A server's OAuth sign-in on its card: who is signed in (and Sign out); that the server asks
  * the person to sign in at its sign-in service (and Sign in); once agreed, that the sign-in is
- * finished in the browser tab that opened (and Cancel); or "Signed out". The sign-in page opens
+ * finished in the browser tab that opened (and Cancel); or "Signed out", with whether the sign-in
+ * service revoked the sign-in too (it may stay valid there otherwise). The sign-in page opens
  * in the user's own browser only when they press Sign in (in the app through the main process,
  * in browser mode as a new tab), and can be opened again or its address copied, for a browser
  * that did not open. No Sign in is offered while the connection failed for another reason than
@@ -136,6 +138,11 @@ export function ServerSignIn({ server }: { server: ServerView }) {
               `${server.name} asks you to sign in before you use it.`
             )}
           </p>
+          {auth.status === 'signed-out' && auth.revocation ? (
+            <p className={auth.revocation.outcome === 'revoked' ? 'muted revocation' : 'revocation'}>
+              {revocationText(auth.issuer, auth.revocation)}
+            </p>
+          ) : null}
           {auth.reason ? <p className="reason">{auth.reason}</p> : null}
           <div className="actions">
             <button

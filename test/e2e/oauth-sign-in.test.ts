@@ -149,6 +149,11 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
     assert.equal(await card.locator('.card-header .status').innerText(), 'Signed out');
     await card.getByText('Signed out of Protected.').waitFor();
+    // The authorization server was asked to end the sign-in too, and did (RFC 7009).
+    await card.getByText(`The sign-in was revoked at ${servers.issuer} too.`).waitFor();
+    await card
+      .locator('.sign-in')
+      .screenshot({ path: path.join(process.env.E2E_SHOTS ?? '/tmp', 'signed-out-revoked.png') });
     assert.equal(await card.getByText(/^Disconnected by/).count(), 0);
     assert.equal(await card.locator('.reason').count(), 0, 'nothing in red');
     await card.getByRole('button', { name: 'Connect Protected' }).waitFor();

@@ -103,7 +103,11 @@ describe('OAuth sign-in to a Streamable HTTP server, and tasks bound to the gran
 
   it('signs out, and keeps another user of the same server out of the task', async () => {
     const view = await host.call('auth.signOut', { serverId: 'protected' });
-    assert.deepEqual(view.state.auth, { status: 'signed-out' });
+    assert.deepEqual(view.state.auth, {
+      status: 'signed-out',
+      issuer: servers.issuer,
+      revocation: { outcome: 'revoked' }
+    });
     servers.user = 'bob';
     await host.call('servers.connect', { serverId: 'protected' });
     await signInHeadlessly(host, 'protected');

@@ -11,6 +11,7 @@
  * as the SDK's authorization handler refuses it (a 400 page, no redirect: RFC 6749 §4.1.2.1), a
  * wrong client secret at the token endpoint with `invalid_client`.
  * Access tokens are JWT-shaped (unsigned; only this server reads them) with the user as `sub`.
+ * Tokens can be revoked (RFC 7009, the SDK's revocation endpoint) unless `revocation` is false.
  */
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -29,7 +30,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   CreateTaskResultSchema,
@@ -82,6 +83,12 @@ export interface OAuthTestServers {
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
   revokeRefreshTokens(): void;
+  /** Every revocation request answered (RFC 7009), with the client that sent it. */
+  readonly revocations: Array<{ clientId: string; token: string; hint?: string }>;
+  /** Whether a refresh token still refreshes. */
+  refreshTokenValid(token: string): boolean;
+  /** Makes the revocation endpoint answer 500 server_error from now on (or again normally). */
+  failRevocations: boolean;
   /** Stops the authorization server only: the MCP server still answers, and names it. */
   closeAuthorizationServer(): Promise<void>;
   close(): Promise<void>;
@@ -95,7 +102,9 @@ interface Grant {
 }
 
 /** Starts both servers. */
-export async function startOAuthTestServers(options: { consent?: 'page' | 'auto' } = {}): Promise<OAuthTestServers> {
+export async function startOAuthTestServers(
+  options: { consent?: 'page' | 'auto'; revocation?: boolean } = {}
+): Promise<OAuthTestServers> {
   const asHttp = http.createServer();
   const mcpHttp = http.createServer();
   await Promise.all([listen(asHttp), listen(mcpHttp)]);
@@ -109,7 +118,8 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
   const accessTokens = new Map<string, Grant & { expiresAt: number }>();
   const refreshTokens = new Map<string, Grant>();
   const issuedTokens: string[] = [];
-  const state = { refreshes: 0, signIns: 0, user: 'alice' };
+  const state = { refreshes: 0, signIns: 0, user: 'alice', failRevocations: false };
+  const revocations: OAuthTestServers['revocations'] = [];
   const statusWaiters = new Set<{ taskId: string; status: string; resolve: () => void }>();
 
   const issue = (grant: Grant): OAuthTokens => {
@@ -221,6 +231,24 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
       state.refreshes += 1;
       return issue(grant);
     },
+    // RFC 7009 (advertised unless `revocation` is false): a refresh token revoked ends the
+    // access tokens of its grant too (§2.1); an unknown token is answered 200 all the same (§2.2).
+    ...(options.revocation !== false && {
+      revokeToken: async (client: OAuthClientInformationFull, request: { token: string; token_type_hint?: string }) => {
+        if (state.failRevocations) throw new ServerError('The revocation store is down');
+        revocations.push({
+          clientId: client.client_id,
+          token: request.token,
+          ...(request.token_type_hint !== undefined && { hint: request.token_type_hint })
+        });
+        const grant = refreshTokens.get(request.token) ?? accessTokens.get(request.token);
+        if (!grant || grant.clientId !== client.client_id) return;
+        for (const [token, each] of refreshTokens)
+          if (each.clientId === grant.clientId && each.subject === grant.subject) refreshTokens.delete(token);
+        for (const [token, each] of accessTokens)
+          if (each.clientId === grant.clientId && each.subject === grant.subject) accessTokens.delete(token);
+      }
+    }),
     verifyAccessToken: async (token): Promise<AuthInfo> => {
       const grant = accessTokens.get(token);
       if (!grant) throw new InvalidTokenError('The access token is not valid');
@@ -314,6 +342,14 @@ export async function startOAuthTestServers(options: { consent?: 'page' | 'auto'
         redirect_uris: ['http://127.0.0.1/callback'],
         token_endpoint_auth_method: clientSecret !== undefined ? 'client_secret_post' : 'none'
       }),
+    revocations,
+    refreshTokenValid: (token) => refreshTokens.has(token),
+    get failRevocations() {
+      return state.failRevocations;
+    },
+    set failRevocations(fail: boolean) {
+      state.failRevocations = fail;
+    },
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),
     closeAuthorizationServer: () => stop(asHttp),

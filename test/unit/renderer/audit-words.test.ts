@@ -89,6 +89,14 @@ describe('audit entries in words', () => {
     assert.equal(auditSentence({ type: 'server.signed-in', detail: { subject: 'ada' } }), 'Signed in');
     assert.equal(auditSentence({ type: 'server.signed-out' }), 'You signed out');
     assert.equal(
+      auditSentence({ type: 'server.signed-out', detail: { revocation: 'revoked' } }),
+      'You signed out; the authorization server revoked the sign-in'
+    );
+    assert.equal(
+      auditSentence({ type: 'server.signed-out', detail: { revocation: 'failed' } }),
+      'You signed out; the sign-in could not be revoked at the authorization server'
+    );
+    assert.equal(
       auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
       'You set this server’s model requests to run without asking, answers not reviewed'
     );

@@ -1,5 +1,6 @@
 import type { InboxAnswerInput, InboxItem, ServerView } from '../../app/contract/host-api.js';
 import { formatDateTime } from '../components/format.js';
+import { refusedText } from './answer-sent-words.js';
 
 /**
  * Where an answer goes once given. A plain question is answered on the connection that asked
@@ -99,7 +100,7 @@ export function answerSaid(
   done: string
 ): string {
   const refused =
-    action === 'decline' || action === 'cancel' ? declinedText(item, action) : action === 'reject' ? done : undefined;
+    action === 'decline' || action === 'cancel' ? refusedText(item, action) : action === 'reject' ? done : undefined;
   if (refused === undefined) return answeredText(item, delivery, done);
   if (delivery.kind === 'now') return refused;
   return `${refused} ${delivery.startedAnew ? startedAnewWords(item) : answeredText(item, delivery, refused)}`;
@@ -108,12 +109,6 @@ export function answerSaid(
 /** Why an answer never reaches a server started again since it asked. */
 function startedAnewWords(item: InboxItem): string {
   return `${item.serverName} was started again since it asked, and will not fetch it.`;
-}
-
-/** A declined or dismissed question, or model request, in words that name it and its server. */
-function declinedText(item: InboxItem, action: 'decline' | 'cancel'): string {
-  const what = action === 'decline' ? 'Declined' : 'Dismissed';
-  return `${what}: ${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}.`;
 }
 
 function untilText(until: string | undefined): string {

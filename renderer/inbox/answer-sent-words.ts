@@ -39,3 +39,15 @@ export function requestRejectedText(item: Answered): string {
     ? `Request from ${item.serverName} rejected: ${question}.`
     : `Request from ${item.serverName} rejected.`;
 }
+
+/**
+ * The line once a question, or model request, was declined or dismissed: whose, and which, as
+ * {@link answerSentText} names it ("Declined Books’s question “Which shelf?”."). Without words to
+ * name it by, the server's alone ("Declined: Books’s question.").
+ */
+export function refusedText(item: Answered, action: 'decline' | 'cancel'): string {
+  const what = action === 'decline' ? 'Declined' : 'Dismissed';
+  const whose = `${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}`;
+  const question = answeredQuestion(item);
+  return question ? `${what} ${whose} ${question}.` : `${what}: ${whose}.`;
+}

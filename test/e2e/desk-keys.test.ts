@@ -117,10 +117,10 @@ describe('the Inbox from the keyboard', () => {
     await page.keyboard.press('d');
     assert.equal((await secondAnswer).action, 'decline');
     await page.getByRole('article', { name: 'Second' }).waitFor({ state: 'detached' });
-    // One key declined it: the Inbox says so where it was, naming the server.
+    // One key declined it: the Inbox says so where it was, naming the server and the question.
     await page
       .locator('.inbox-answered')
-      .getByText(/^Declined: .+’s question\. Go to its task\.$/)
+      .getByText(/^Declined .+’s question “Second”\. Go to its task\.$/)
       .waitFor();
     await page.waitForFunction(
       (id) => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId === id,
@@ -191,7 +191,7 @@ describe('the Inbox from the keyboard', () => {
     assert.equal((await first).action, 'cancel');
     await page
       .locator('.inbox-answered')
-      .getByText(/^Dismissed: .+’s question\. Go to its task\.$/)
+      .getByText(/^Dismissed .+’s question “.+”\. Go to its task\.$/)
       .waitFor();
     // The next item took the focus: x dismisses it too, from the card.
     await page.waitForFunction(

@@ -201,7 +201,11 @@ describe('an ordinary question its server withdraws', () => {
     }
     await dismiss.click();
     assert.equal((await asked).action, 'cancel');
-    await page.locator('.inbox-answered').getByText('Dismissed: Server a’s question.').waitFor();
+    // The line names the question, as the line of an answer does.
+    await page
+      .locator('.inbox-answered')
+      .getByText('Dismissed Server a’s question “Which team should be told?”.', { exact: true })
+      .waitFor();
 
     const declined = ask('Which office should be told?');
     await page
@@ -210,6 +214,11 @@ describe('an ordinary question its server withdraws', () => {
       .getByRole('button', { name: 'Decline', exact: true })
       .click();
     assert.equal((await declined).action, 'decline');
+    // A second question of the same server: its line reads apart from the first one's.
+    await page
+      .locator('.inbox-answered')
+      .getByText('Declined Server a’s question “Which office should be told?”.', { exact: true })
+      .waitFor();
     assert.deepEqual(desk.pageErrors, []);
   });
 
@@ -231,7 +240,7 @@ describe('an ordinary question its server withdraws', () => {
       .click();
     assert.equal((await answered).action, 'cancel');
     const line = page.locator('.inbox-answered');
-    await line.getByText('Dismissed: Server a’s question.').waitFor();
+    await line.getByText('Dismissed Server a’s question “Which day should be summed up?”.', { exact: true }).waitFor();
     // Above the card left, the line is what the person did last: it stays.
     await other.waitFor();
     assert.equal(await line.isVisible(), true);

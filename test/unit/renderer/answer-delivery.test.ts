@@ -77,7 +77,7 @@ describe('where an inbox answer goes', () => {
     );
     assert.equal(
       answerSaid(asked, 'cancel', delivery, answerSentText(asked)),
-      'Dismissed: Books’s question. Books was started again since it asked, and will not fetch it.'
+      'Dismissed Books’s question “Which shelf?”. Books was started again since it asked, and will not fetch it.'
     );
     // Of the connection of now, it goes at once.
     assert.deepEqual(answerDelivery(item(task), ready('2026-12-03T09:30:00.000Z')), { kind: 'now' });
@@ -175,16 +175,31 @@ describe('where an inbox answer goes', () => {
     const question = item(task);
     assert.match(
       answerSaid(question, 'decline', answerDelivery(question, earlier), answerSentText(question)),
-      /^Declined: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+      /^Declined Books’s question “Which shelf\?”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     assert.match(
       answerSaid(question, 'cancel', answerDelivery(question, server({ status: 'closed' })), answerSentText(question)),
-      /^Dismissed: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+      /^Dismissed Books’s question “Which shelf\?”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     // An answer that goes at once says only what was done; an accepted one kept, that it is kept.
     assert.equal(
       answerSaid(question, 'decline', { kind: 'now' }, answerSentText(question)),
+      'Declined Books’s question “Which shelf?”.'
+    );
+    // Two questions of one server declined read apart; one with no words keeps the server's line.
+    const author = item({ ...task, id: 'i2', request: { message: 'Which author?' } });
+    assert.equal(
+      answerSaid(author, 'decline', { kind: 'now' }, answerSentText(author)),
+      'Declined Books’s question “Which author?”.'
+    );
+    const wordless = item({ ...task, id: 'i3', request: { message: '  ' } });
+    assert.equal(
+      answerSaid(wordless, 'decline', { kind: 'now' }, answerSentText(wordless)),
       'Declined: Books’s question.'
+    );
+    assert.match(
+      answerSaid(wordless, 'cancel', answerDelivery(wordless, earlier), answerSentText(wordless)),
+      /^Dismissed: Books’s question\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     assert.equal(
       answerSaid(request, 'reject', { kind: 'now' }, requestRejectedText(request)),

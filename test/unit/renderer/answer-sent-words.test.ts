@@ -4,6 +4,7 @@ import type { InboxItem } from '../../../app/contract/host-api.js';
 import {
   ANSWERED_QUESTION_LIMIT,
   answerSentText,
+  refusedText,
   replySentText,
   requestRejectedText
 } from '../../../renderer/inbox/answer-sent-words.js';
@@ -77,5 +78,46 @@ describe('the Inbox line once an answer went', () => {
       requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter two']))
     );
     assert.equal(requestRejectedText(modelRequest('sampling-approval', [])), 'Request from Books rejected.');
+  });
+});
+
+describe('the Inbox line once a question was declined or dismissed', () => {
+  it('names the question as well as its server, as the line of an answer does', () => {
+    assert.equal(refusedText(question('Which shelf?'), 'decline'), 'Declined Books’s question “Which shelf?”.');
+    assert.equal(refusedText(question('Which shelf?'), 'cancel'), 'Dismissed Books’s question “Which shelf?”.');
+  });
+
+  it('tells two questions of the same server apart', () => {
+    for (const action of ['decline', 'cancel'] as const) {
+      const shelf = refusedText(question('Which shelf?'), action);
+      const author = refusedText(question('Which author?'), action);
+      assert.notEqual(shelf, author);
+      assert.match(author, /^(Declined|Dismissed) Books’s question “Which author\?”\.$/);
+    }
+  });
+
+  it('cuts a long question as the line of an answer does, on one line', () => {
+    const long = `Which of these shelves,\n\n  in the  north wing, ${'should hold the new books '.repeat(6)}?`;
+    const said = refusedText(question(long), 'decline');
+    const quoted = /^Declined Books’s question “(.+)”\.$/.exec(said)?.[1];
+    assert.ok(quoted, said);
+    assert.equal(quoted.length, ANSWERED_QUESTION_LIMIT);
+    assert.equal(`“${quoted}”`, /“.+”/.exec(answerSentText(question(long)))?.[0]);
+  });
+
+  it('names a model request by its last text', () => {
+    assert.equal(
+      refusedText(
+        modelRequest('sampling-review', ['Summarise chapter one', 'It is long.', 'Shorter, please']),
+        'cancel'
+      ),
+      'Dismissed Books’s model request “Shorter, please”.'
+    );
+  });
+
+  it('keeps the server’s line when the question has no words', () => {
+    assert.equal(refusedText(question('   '), 'decline'), 'Declined: Books’s question.');
+    assert.equal(refusedText(question(undefined), 'cancel'), 'Dismissed: Books’s question.');
+    assert.equal(refusedText(modelRequest('sampling-review', []), 'decline'), 'Declined: Books’s model request.');
   });
 });

@@ -12,6 +12,8 @@ export interface OAuthSessionsOptions {
   clientMetadataUrl?: string;
   /** The fetch OAuth requests go through (tests). */
   fetch?: FetchLike;
+  /** The time (the host's clock): when a token was saved, and when it is due for a refresh. */
+  now?: () => number;
   /** A server's sign-in view changed. */
   onChange(serverId: string, view: SignInView): void;
   /** A server's sign-in completed; the host reconnects it, bound to the new grant. */
@@ -59,6 +61,7 @@ export class OAuthSessions {
       vault: this.#vault,
       ...(this.#options.clientMetadataUrl !== undefined && { clientMetadataUrl: this.#options.clientMetadataUrl }),
       ...(this.#options.fetch && { fetch: this.#options.fetch }),
+      ...(this.#options.now && { now: this.#options.now }),
       onChange: (view) => this.#options.onChange(config.id, view),
       onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant),
       onSignInFailed: (reason) => this.#options.onSignInFailed?.(config.id, reason)

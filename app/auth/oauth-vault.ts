@@ -24,6 +24,8 @@ export interface OAuthRecord {
   /** A scope the user configured for a pre-registered client (used when the server names none). */
   scope?: string;
   tokens?: OAuthTokens;
+  /** When `tokens` were saved (ms since the epoch): their `expires_in` counts from then. */
+  tokensSavedAt?: number;
   /** The grant of the last completed sign-in. */
   grant?: OAuthGrant;
 }

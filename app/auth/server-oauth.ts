@@ -32,6 +32,19 @@ const CLIENT_REFUSED = new Set(['invalid_client', 'unauthorized_client']);
  */
 export const MAX_STEP_UPS = 2;
 
+/**
+ * How long before its `expires_in` runs out an access token is refreshed, on the way of the
+ * request that finds it so (at most half its lifetime): the request then goes with a fresh
+ * token, rather than failing with a 401 first (a stream or a long call is not cut mid-way).
+ */
+export const REFRESH_AHEAD_MS = 60_000;
+
+/** After a refresh ahead failed (the authorization server unreachable), how long the token in hand is used before trying again. */
+const REFRESH_AHEAD_RETRY_MS = 30_000;
+
+/** Thrown by `redirectToAuthorization` during a refresh ahead: it must never start a sign-in. */
+const NO_SIGN_IN_AHEAD = new Error('A refresh ahead of expiry does not start a sign-in.');
+
 /** How long a sign-in waits for the browser to come back (the loopback listener then closes). */
 const SIGN_IN_WAIT_MS = 10 * 60_000;
 
@@ -65,6 +78,8 @@ export interface ServerOAuthOptions {
   clientMetadataUrl?: string;
   /** The fetch discovery, registration and token requests go through. */
   fetch?: FetchLike;
+  /** The time (default the wall clock): when tokens were saved, and when they are due for a refresh. */
+  now?: () => number;
   /** The view changed (a sign-in is wanted, done, failed, or signed out). */
   onChange(view: SignInView): void;
   /** A sign-in completed: the grant is stored; the host reconnects the server. */
@@ -115,6 +130,9 @@ export class ServerOAuth implements OAuthClientProvider {
   readonly #stepUps = new Map<string, number>();
   /** The scope the last authorization asked for (tokens often do not say what they were granted). */
   #lastScope: string | undefined;
+  /** A refresh ahead of expiry under way (see {@link REFRESH_AHEAD_MS}); while set, no sign-in may start. */
+  #refreshingAhead: Promise<void> | undefined;
+  #aheadFailedAt: number | undefined;
 
   constructor(options: ServerOAuthOptions) {
     this.#options = options;
@@ -146,10 +164,45 @@ export class ServerOAuth implements OAuthClientProvider {
     return this.#record.grant && { ...this.#record.grant };
   }
 
-  /** The access token to send, if any. */
+  /**
+   * The access token to send, if any: refreshed first when it is about to expire (see
+   * {@link REFRESH_AHEAD_MS}). A refresh that fails leaves the token in hand to be used (the
+   * authorization server may be down for a moment; the server's 401, if it comes, asks again);
+   * a refresh token the authorization server no longer knows is forgotten, as after a 401.
+   */
   async accessToken(): Promise<string | undefined> {
     await this.load();
+    if (this.#refreshDue()) {
+      this.#refreshingAhead ??= this.#refreshAhead().finally(() => (this.#refreshingAhead = undefined));
+      await this.#refreshingAhead;
+    }
     return this.#record.tokens?.access_token;
+  }
+
+  #refreshDue(): boolean {
+    const { tokens, tokensSavedAt } = this.#record;
+    if (!tokens?.refresh_token || tokens.expires_in === undefined || tokensSavedAt === undefined) return false;
+    // A sign-in or a 401's refresh under way will bring new tokens anyway.
+    if (this.#pending || this.#authorizing) return false;
+    const now = this.#now();
+    if (this.#aheadFailedAt !== undefined && now < this.#aheadFailedAt + REFRESH_AHEAD_RETRY_MS) return false;
+    const lifetimeMs = tokens.expires_in * 1000;
+    return now >= tokensSavedAt + lifetimeMs - Math.min(REFRESH_AHEAD_MS, lifetimeMs / 2);
+  }
+
+  async #refreshAhead(): Promise<void> {
+    try {
+      await this.#auth({});
+      this.#aheadFailedAt = undefined;
+    } catch {
+      // Not refreshed (the refresh token refused, or the authorization server unreachable): the
+      // token in hand goes, or none if the refresh token was refused and the tokens forgotten.
+      this.#aheadFailedAt = this.#now();
+    }
+  }
+
+  #now(): number {
+    return this.#options.now?.() ?? Date.now();
   }
 
   /** The sign-in page waiting for the user's consent, if one is. */
@@ -225,10 +278,12 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.#update((record) => ({ ...record, tokens }));
+    const tokensSavedAt = this.#now();
+    await this.#update((record) => ({ ...record, tokens, tokensSavedAt }));
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    if (this.#refreshingAhead) return;
     this.#codeVerifier = codeVerifier;
   }
 
@@ -271,6 +326,8 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    // The refresh ahead failed and the SDK would sign in anew: that is left to the server's 401.
+    if (this.#refreshingAhead) throw NO_SIGN_IN_AHEAD;
     const discovery = this.#discovery;
     const metadata = discovery?.authorizationServerMetadata;
     const scope = authorizationUrl.searchParams.get('scope') ?? undefined;

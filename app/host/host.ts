@@ -507,6 +507,7 @@ export class Host {
     this.#oauth = new OAuthSessions({
       keyStore,
       ...(this.#httpFetch && { fetch: this.#httpFetch }),
+      now: () => this.clock.now(),
       ...(config.oauthClientMetadataUrl !== undefined && { clientMetadataUrl: config.oauthClientMetadataUrl }),
       onChange: (serverId) => {
         const server = this.#registry.get(serverId);

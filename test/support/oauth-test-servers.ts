@@ -89,6 +89,8 @@ export interface OAuthTestServers {
   refreshTokenValid(token: string): boolean;
   /** Makes the revocation endpoint answer 500 server_error from now on (or again normally). */
   failRevocations: boolean;
+  /** Makes refresh-token grants answer 500 server_error from now on (or again normally). */
+  failRefreshes: boolean;
   /** Stops the authorization server only: the MCP server still answers, and names it. */
   closeAuthorizationServer(): Promise<void>;
   close(): Promise<void>;
@@ -118,7 +120,7 @@ export async function startOAuthTestServers(
   const accessTokens = new Map<string, Grant & { expiresAt: number }>();
   const refreshTokens = new Map<string, Grant>();
   const issuedTokens: string[] = [];
-  const state = { refreshes: 0, signIns: 0, user: 'alice', failRevocations: false };
+  const state = { refreshes: 0, signIns: 0, user: 'alice', failRevocations: false, failRefreshes: false };
   const revocations: OAuthTestServers['revocations'] = [];
   const statusWaiters = new Set<{ taskId: string; status: string; resolve: () => void }>();
 
@@ -225,6 +227,7 @@ export async function startOAuthTestServers(
       return issue(entry.grant);
     },
     exchangeRefreshToken: async (client, refreshToken) => {
+      if (state.failRefreshes) throw new ServerError('The token store is down');
       const grant = refreshTokens.get(refreshToken);
       if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('The refresh token is not valid');
       refreshTokens.delete(refreshToken);
@@ -349,6 +352,12 @@ export async function startOAuthTestServers(
     },
     set failRevocations(fail: boolean) {
       state.failRevocations = fail;
+    },
+    get failRefreshes() {
+      return state.failRefreshes;
+    },
+    set failRefreshes(fail: boolean) {
+      state.failRefreshes = fail;
     },
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),

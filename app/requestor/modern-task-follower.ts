@@ -4,6 +4,7 @@ import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase, type FollowedConnection } from './task-follower-base.js';
 import { checkResultType } from './result-type.js';
+import { isServerTerminal } from './outbound-task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
 /**
@@ -171,8 +172,8 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
 
   /**
    * A `notifications/tasks` of this task: the task as `tasks/get` would give it, taken at once (its
-   * outcome, or its questions) and the next poll set from now. One that is not a valid task is
-   * left unread: notifications are never relied on, and the next poll tells.
+   * outcome, or its questions); the next poll is still due an interval after the last one. One
+   * that is not a valid task is left unread: notifications are never relied on, and the next poll tells.
    */
   onTaskNotification(raw: unknown): void {
     const connection = this.connection;
@@ -218,6 +219,11 @@ export class ModernTaskFollower extends TaskFollowerBase<ModernConnection, Recor
 
   /** Records one `tasks/get` answer: status, outcome on a terminal status, questions on `input_required`. */
   #apply(task: DetailedTask, connection: ModernConnection): boolean {
+    // A poll's answer and a notification can cross: an older report that does not end the task
+    // (whose status `applyStatus` leaves) must not withdraw or ask questions either, against what
+    // a newer one listed.
+    if (!isServerTerminal(task.status) && Date.parse(task.lastUpdatedAt) < Date.parse(this.view.task.lastUpdatedAt))
+      return false;
     const changed = this.applyStatus(toServerTask(task));
     const state = this.view.state;
     if (state !== task.status) return changed;

@@ -8,7 +8,8 @@ export const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * The most task ids one stream asks about. A server running more of Taskdesk's tasks than this
- * is told of the newest; the others are followed by polling alone, as every task is anyway.
+ * is told of the ones Taskdesk took up last (on this connection; resumed ones in the order the
+ * store lists them); the others are followed by polling alone, as every task is anyway.
  */
 export const WATCHED_TASKS_LIMIT = 256;
 
@@ -23,8 +24,9 @@ export const WATCHED_TASKS_LIMIT = 256;
  * more often than lists change, and each new stream of lists makes the lists read before stale.
  * Nothing relies on it: every task is polled at its `pollIntervalMs` all the same (the extension
  * lets a client poll as well), so a notification only makes a change show sooner. A server that
- * refuses the stream (it knows no `taskIds`, or no such stream) is not asked again on this
- * connection; one that ends it is asked again when the set next changes.
+ * refuses the stream with a JSON-RPC error, or acknowledges it without `taskIds` (it does not know
+ * them), is not asked again on this connection; one that ends it, or a stream that failed
+ * otherwise (the network), is asked again when the set next changes.
  */
 export class TaskStatusStream {
   readonly #peer: ModernPeer;
@@ -129,9 +131,20 @@ export class TaskStatusStream {
             this.#sync();
             return;
           }
-          // Refused, or the connection went (then the attachment goes too): not asked again.
-          this.#refused = true;
+          // Refused by the server (it has no such stream, or not for tasks): not asked again on this
+          // connection. Anything else (a network failure, an HTTP error, the connection going, when
+          // the attachment goes too) is asked again when the tasks followed next change.
+          this.#openKey = '';
+          if (refuses(error)) this.#refused = true;
         }
       );
   }
+}
+
+/** JSON-RPC errors by which a server refuses a task stream: −32021 (a capability missing), −32601, −32602, −32600. */
+const REFUSALS = new Set([-32021, -32601, -32602, -32600]);
+
+function refuses(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && REFUSALS.has(code);
 }

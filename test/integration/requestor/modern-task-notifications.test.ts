@@ -23,6 +23,7 @@ import {
 
 const CREATED = '2026-12-02T00:00:00.000Z';
 const LATER = '2026-12-02T00:00:05.000Z';
+const LATEST = '2026-12-02T00:00:09.000Z';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object', properties: {} } });
 
@@ -188,6 +189,35 @@ describe('task status notifications from a 2026-07-28 server', () => {
     const view = (await host.call('outbound.list', {})).find((task) => task.outboundId === outboundId);
     assert.equal(view?.state, 'input_required');
     assert.equal(view?.outcome, undefined, 'the malformed notification ended nothing');
+
+    // An older report (a poll's answer or a notification that crossed a newer one) asks nothing
+    // and withdraws nothing: the question of the newer one stays the same Inbox item.
+    const question = (message: string) => ({
+      method: 'elicitation/create',
+      params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { x: { type: 'string' } } } }
+    });
+    const askedNext = nextEvent(host, 'inbox.added');
+    await peer.server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...taskOf('task-ask', 'input_required', CREATED), inputRequests: { 'old-1': question('Stale?') } }
+    });
+    await peer.server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: {
+        ...taskOf('task-ask', 'input_required', LATEST),
+        inputRequests: { 'name-1': question('Which branch?'), 'name-2': question('Which tag?') }
+      }
+    });
+    const next = (await askedNext).item;
+    assert.match(JSON.stringify(next), /Which tag\?/, 'the next question asked is the newer report’s');
+    const open = await host.call('inbox.list', {});
+    assert.ok(
+      open.some((each) => each.id === item.id),
+      'the first question was not withdrawn and asked again'
+    );
+    assert.ok(!JSON.stringify(open).includes('Stale?'), 'the older report’s question was not asked');
   });
 
   it('opens the stream anew for two tasks at once, each named', async () => {

@@ -141,6 +141,23 @@ describe('the task stream of a 2026-07-28 server', () => {
     assert.equal(streams.length, 1);
   });
 
+  it('is asked again when the set next changes after it failed otherwise than by a refusal', async () => {
+    const { peer, streams } = taskPeer();
+    const stream = new TaskStatusStream(peer);
+    stream.watch('t1', true);
+    await turn();
+    // A network failure, or an HTTP error on the stream's request: no JSON-RPC refusal.
+    streams[0]!.fail(new TypeError('fetch failed'));
+    await turn();
+    assert.equal(stream.refused, false);
+    assert.equal(streams.length, 1, 'not opened again at once');
+    stream.watch('t2', true);
+    await turn();
+    assert.equal(streams.length, 2);
+    assert.deepEqual(streams[1]!.taskIds, ['t1', 't2']);
+    stream.close();
+  });
+
   it('is asked again when the set next changes after the server ended it, and at once when it timed out', async () => {
     const { peer, streams } = taskPeer();
     const stream = new TaskStatusStream(peer);

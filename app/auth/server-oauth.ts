@@ -42,7 +42,10 @@ export const REFRESH_AHEAD_MS = 60_000;
 /** After a refresh ahead failed (the authorization server unreachable), how long the token in hand is used before trying again. */
 const REFRESH_AHEAD_RETRY_MS = 30_000;
 
-/** Thrown by `redirectToAuthorization` during a refresh ahead: it must never start a sign-in. */
+/** How long a refresh ahead may take (discovery and the token request together) before it counts as failed. */
+const REFRESH_AHEAD_TIMEOUT_MS = 15_000;
+
+/** Thrown in place of a redirect by a refresh ahead's `auth()`: it must never start a sign-in. */
 const NO_SIGN_IN_AHEAD = new Error('A refresh ahead of expiry does not start a sign-in.');
 
 /** How long a sign-in waits for the browser to come back (the loopback listener then closes). */
@@ -53,6 +56,16 @@ export class SignInRequiredError extends Error {
   constructor(serverName: string, issuer: string | undefined) {
     super(signInRequestText(serverName, issuer));
     this.name = 'SignInRequiredError';
+  }
+}
+
+/** Thrown by a request whose sign-in began before the person signed out or changed the client. */
+export class SignInChangedError extends Error {
+  constructor(serverName: string) {
+    super(
+      `The sign-in to ${serverName} changed while this request waited (you signed out, or changed its client): sign in again from its card.`
+    );
+    this.name = 'SignInChangedError';
   }
 }
 
@@ -133,6 +146,11 @@ export class ServerOAuth implements OAuthClientProvider {
   /** A refresh ahead of expiry under way (see {@link REFRESH_AHEAD_MS}); while set, no sign-in may start. */
   #refreshingAhead: Promise<void> | undefined;
   #aheadFailedAt: number | undefined;
+  /**
+   * Counts sign-outs and client changes: tokens that an `auth()` begun before one of them brings
+   * back are not kept (they are revoked instead), so a refresh in flight cannot sign the person in again.
+   */
+  #generation = 0;
 
   constructor(options: ServerOAuthOptions) {
     this.#options = options;
@@ -165,34 +183,39 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   /**
-   * The access token to send, if any: refreshed first when it is about to expire (see
-   * {@link REFRESH_AHEAD_MS}). A refresh that fails leaves the token in hand to be used (the
-   * authorization server may be down for a moment; the server's 401, if it comes, asks again);
-   * a refresh token the authorization server no longer knows is forgotten, as after a 401.
+   * The access token to send, if any. One about to expire (see {@link REFRESH_AHEAD_MS}) is
+   * refreshed beside the request, which goes at once with the token in hand; only a token already
+   * past its expiry waits for the refresh (at most {@link REFRESH_AHEAD_TIMEOUT_MS}). A refresh
+   * that fails leaves the token in hand (the authorization server may be down for a moment; the
+   * server's 401, if it comes, asks again); a refresh token the authorization server no longer
+   * knows is forgotten, as after a 401.
    */
   async accessToken(): Promise<string | undefined> {
     await this.load();
-    if (this.#refreshDue()) {
+    const expiry = this.#refreshDue();
+    if (expiry !== undefined) {
       this.#refreshingAhead ??= this.#refreshAhead().finally(() => (this.#refreshingAhead = undefined));
-      await this.#refreshingAhead;
+      if (this.#now() >= expiry) await this.#refreshingAhead;
     }
     return this.#record.tokens?.access_token;
   }
 
-  #refreshDue(): boolean {
+  /** When the token in hand expires, if it is due for a refresh ahead now; undefined otherwise. */
+  #refreshDue(): number | undefined {
     const { tokens, tokensSavedAt } = this.#record;
-    if (!tokens?.refresh_token || tokens.expires_in === undefined || tokensSavedAt === undefined) return false;
-    // A sign-in or a 401's refresh under way will bring new tokens anyway.
-    if (this.#pending || this.#authorizing) return false;
+    if (!tokens?.refresh_token || tokens.expires_in === undefined || tokensSavedAt === undefined) return undefined;
+    // A sign-in, a 401's refresh or a step-up under way will bring new tokens anyway.
+    if (this.#pending || this.#authorizing || this.#noRefresh) return undefined;
     const now = this.#now();
-    if (this.#aheadFailedAt !== undefined && now < this.#aheadFailedAt + REFRESH_AHEAD_RETRY_MS) return false;
+    if (this.#aheadFailedAt !== undefined && now < this.#aheadFailedAt + REFRESH_AHEAD_RETRY_MS) return undefined;
     const lifetimeMs = tokens.expires_in * 1000;
-    return now >= tokensSavedAt + lifetimeMs - Math.min(REFRESH_AHEAD_MS, lifetimeMs / 2);
+    const expiry = tokensSavedAt + lifetimeMs;
+    return now >= expiry - Math.min(REFRESH_AHEAD_MS, lifetimeMs / 2) ? expiry : undefined;
   }
 
   async #refreshAhead(): Promise<void> {
     try {
-      await this.#auth({});
+      await this.#auth({}, { ahead: true });
       this.#aheadFailedAt = undefined;
     } catch {
       // Not refreshed (the refresh token refused, or the authorization server unreachable): the
@@ -283,7 +306,6 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    if (this.#refreshingAhead) return;
     this.#codeVerifier = codeVerifier;
   }
 
@@ -326,8 +348,6 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    // The refresh ahead failed and the SDK would sign in anew: that is left to the server's 401.
-    if (this.#refreshingAhead) throw NO_SIGN_IN_AHEAD;
     const discovery = this.#discovery;
     const metadata = discovery?.authorizationServerMetadata;
     const scope = authorizationUrl.searchParams.get('scope') ?? undefined;
@@ -381,6 +401,15 @@ export class ServerOAuth implements OAuthClientProvider {
   async authorize(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
     await this.load();
     if (this.#pending) throw this.#signInRequired();
+    // A refresh ahead under way: its tokens, once they come, are what this 401 wants (a second
+    // refresh with the same refresh token would be refused where tokens rotate).
+    const ahead = this.#refreshingAhead;
+    if (ahead && !this.#authorizing) {
+      const held = this.#record.tokens?.access_token;
+      await ahead;
+      const now = this.#record.tokens?.access_token;
+      if (now !== undefined && now !== held) return;
+    }
     this.#authorizing ??= this.#runAuth(challenge).finally(() => (this.#authorizing = undefined));
     return this.#authorizing;
   }
@@ -401,6 +430,8 @@ export class ServerOAuth implements OAuthClientProvider {
       );
     }
     this.#stepUps.set(key, count);
+    // A refresh ahead under way ends first: the step-up's authorization must not race it.
+    await this.#refreshingAhead;
     const granted = this.#record.tokens?.scope ?? this.#lastScope;
     const wanted = [...new Set([...(granted?.split(' ') ?? []), ...key.split(' ')].filter(Boolean))].join(' ');
     this.#noRefresh = true;
@@ -413,28 +444,33 @@ export class ServerOAuth implements OAuthClientProvider {
 
   /**
    * Signs out: the tokens go, the client registration stays (the same user signing in again keeps
-   * the tasks). Once they are forgotten here, the authorization server is asked to revoke the
-   * sign-in (RFC 7009, see `revokeSignIn`); what it did is on the view, and is the result.
+   * the tasks); tokens a refresh in flight brings back later are not kept. Resolves once they are
+   * forgotten here, with the step that asks the authorization server to revoke the sign-in (RFC
+   * 7009, see `revokeSignIn`), for the caller to take once the server is disconnected: what it did
+   * is then on the view, and is its result.
    */
-  async signOut(): Promise<SignInRevocation | undefined> {
+  async signOut(): Promise<() => Promise<SignInRevocation | undefined>> {
     await this.load();
     this.#closePending(
       `You signed out of ${this.#options.serverName} in Taskdesk, so this sign-in was not used. You can close this tab.`
     );
     this.#stepUps.clear();
+    this.#generation += 1;
     const { tokens, grant, client } = this.#record;
-    await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => rest);
+    await this.#update(({ tokens: _tokens, grant: _grant, tokensSavedAt: _at, ...rest }) => rest);
     this.#setView({ status: 'signed-out' });
-    if (!tokens || !grant || !client) return undefined;
-    const revocation = await revokeSignIn({
-      issuer: grant.issuer,
-      tokens,
-      client,
-      ...(this.#options.fetch && { fetch: this.#options.fetch })
-    });
-    // Unless the person signed in again meanwhile.
-    if (this.#view?.status === 'signed-out') this.#setView({ status: 'signed-out', issuer: grant.issuer, revocation });
-    return revocation;
+    return async () => {
+      if (!tokens || !grant || !client) return undefined;
+      const revocation = await this.#revoke(grant.issuer, tokens, client);
+      // Unless the person signed in again meanwhile.
+      if (this.#view?.status === 'signed-out')
+        this.#setView({ status: 'signed-out', issuer: grant.issuer, revocation });
+      return revocation;
+    };
+  }
+
+  #revoke(issuer: string, tokens: OAuthTokens, client: OAuthClientInformationMixed): Promise<SignInRevocation> {
+    return revokeSignIn({ issuer, tokens, client, ...(this.#options.fetch && { fetch: this.#options.fetch }) });
   }
 
   /**
@@ -467,6 +503,7 @@ export class ServerOAuth implements OAuthClientProvider {
 
   /** Drops a sign-in under way before the client changes; the issuer the card named, if any. */
   #closeForNewClient(): string | undefined {
+    this.#generation += 1;
     const issuer = this.#pending?.recordedIssuer ?? this.#view?.issuer;
     this.#closePending(
       `The client Taskdesk signs in to ${this.#options.serverName} with was changed, so this sign-in was not used. Sign in again from Taskdesk.`
@@ -509,23 +546,70 @@ export class ServerOAuth implements OAuthClientProvider {
    * no such host) fails with a {@link SignInUnreachableError} naming where: fetch itself says
    * only "fetch failed", and not which of discovery's addresses it was.
    */
-  async #auth(options: { resourceMetadataUrl?: URL; scope?: string; authorizationCode?: string }) {
+  async #auth(
+    options: { resourceMetadataUrl?: URL; scope?: string; authorizationCode?: string },
+    call: { ahead?: boolean } = {}
+  ) {
     const base: FetchLike = this.#options.fetch ?? ((url, init) => fetch(url, init));
+    const signal = call.ahead ? AbortSignal.timeout(REFRESH_AHEAD_TIMEOUT_MS) : undefined;
     let unreachable: string | undefined;
     const fetchFn: FetchLike = async (url, init) => {
       try {
-        return await base(url, init);
+        return await base(url, signal ? { ...init, signal } : init);
       } catch (error) {
         unreachable = String(url);
         throw error;
       }
     };
     try {
-      return await auth(this, { serverUrl: this.#options.serverUrl, ...options, fetchFn });
+      const provider = this.#providerFor({ generation: this.#generation, ahead: call.ahead === true });
+      return await auth(provider, { serverUrl: this.#options.serverUrl, ...options, fetchFn });
     } catch (error) {
       const words = unreachable !== undefined ? this.#unreachableText(unreachable, error) : undefined;
       throw words !== undefined ? new SignInUnreachableError(words, { cause: error }) : error;
     }
+  }
+
+  /**
+   * This provider as one `auth()` call sees it: tokens it brings after a sign-out or a change of
+   * client that came since it began are not kept but revoked (best effort); a refresh ahead
+   * (`ahead`) neither keeps a PKCE verifier nor starts a sign-in, which the SDK would on a failed
+   * refresh, and which is left to the server's 401 (another call's sign-in is untouched).
+   */
+  #providerFor(call: { generation: number; ahead: boolean }): OAuthClientProvider {
+    const current = () => call.generation === this.#generation;
+    const provider: Omit<OAuthClientProvider, 'redirectUrl' | 'clientMetadata'> = {
+      state: () => this.state(),
+      clientInformation: () => this.clientInformation(),
+      saveClientInformation: async (client) => {
+        if (current()) await this.saveClientInformation(client);
+      },
+      tokens: () => this.tokens(),
+      saveTokens: async (tokens) => {
+        if (current()) return this.saveTokens(tokens);
+        const client = this.#record.client;
+        const issuer = (tokens as { issuer?: unknown }).issuer;
+        if (client && typeof issuer === 'string') void this.#revoke(issuer, tokens, client);
+      },
+      saveCodeVerifier: async (verifier) => {
+        if (!call.ahead) await this.saveCodeVerifier(verifier);
+      },
+      codeVerifier: () => this.codeVerifier(),
+      invalidateCredentials: (scope) => this.invalidateCredentials(scope),
+      discoveryState: () => this.discoveryState(),
+      saveDiscoveryState: (state) => this.saveDiscoveryState(state),
+      redirectToAuthorization: async (url) => {
+        if (call.ahead) throw NO_SIGN_IN_AHEAD;
+        if (!current()) throw new SignInChangedError(this.#options.serverName);
+        await this.redirectToAuthorization(url);
+      }
+    };
+    // Read when the SDK reads them (the redirect URI is the sign-in's own loopback once one waits).
+    return Object.defineProperties(provider, {
+      redirectUrl: { get: () => this.redirectUrl },
+      clientMetadataUrl: { get: () => this.clientMetadataUrl },
+      clientMetadata: { get: () => this.clientMetadata }
+    }) as OAuthClientProvider;
   }
 
   /** Words for a sign-in request to `url` that could not be sent; undefined when the error is no network failure. */

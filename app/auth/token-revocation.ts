@@ -75,7 +75,8 @@ export function sameIssuer(issuer: string, url: string | URL): boolean {
  * read from the first metadata document found where the SDK looks for one (RFC 8414, then OpenID
  * Connect discovery). Read here rather than through the SDK's discovery, whose OpenID Connect
  * schema drops `revocation_endpoint`. A document that names another issuer is refused (RFC 8414
- * §3.3: a token goes only where its own issuer says); an endpoint that is not HTTP(S) is not used.
+ * §3.3: a token goes only where its own issuer says); an endpoint that is not HTTPS (RFC 7009 §2:
+ * the client MUST check that it is; plain HTTP only on this machine's loopback) is not used.
  */
 async function revocationMetadata(
   issuer: string,
@@ -98,8 +99,7 @@ async function revocationMetadata(
       names(document.token_endpoint_auth_methods_supported) ??
       [];
     const endpoint = typeof document.revocation_endpoint === 'string' ? document.revocation_endpoint : undefined;
-    const usable = endpoint !== undefined && URL.canParse(endpoint) && /^https?:$/.test(new URL(endpoint).protocol);
-    return { ...(usable && { endpoint }), authMethods };
+    return { ...(endpoint !== undefined && secureEnough(endpoint) && { endpoint }), authMethods };
   }
   return undefined;
 }
@@ -120,4 +120,12 @@ async function refusalOf(response: Response): Promise<string> {
   }
   if (said === undefined) return status;
   return `${status}, ${said.length > REFUSAL_LIMIT ? `${said.slice(0, REFUSAL_LIMIT)}…` : said}`;
+}
+
+/** HTTPS, or plain HTTP to this machine's loopback (a local authorization server). */
+function secureEnough(endpoint: string): boolean {
+  if (!URL.canParse(endpoint)) return false;
+  const url = new URL(endpoint);
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }

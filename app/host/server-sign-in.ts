@@ -58,10 +58,16 @@ export class ServerSignIn {
 
   async signOut(serverId: string): Promise<ServerView> {
     const oauth = await this.#oauth(serverId);
-    const revocation = await oauth.signOut();
+    const revoke = await oauth.signOut();
+    // Disconnected before the authorization server is asked: no request of the connection meets
+    // the missing token meanwhile (its 401 would start a sign-in the person just left).
+    let view = await this.#parts.disconnect(serverId);
+    const revocation = await revoke();
     // Whether the authorization server ended the sign-in too (not its words: they may quote a token's kind, never a token).
     this.#record(serverId, 'server.signed-out', revocation && { revocation: revocation.outcome });
-    return this.#parts.disconnect(serverId);
+    const config = this.#parts.config(serverId);
+    if (revocation && config) view = this.#parts.serverView(config);
+    return view;
   }
 
   async setClient(client: z.output<typeof PreRegisteredClientSchema>): Promise<void> {

@@ -91,6 +91,12 @@ export interface OAuthTestServers {
   failRevocations: boolean;
   /** Makes refresh-token grants answer 500 server_error from now on (or again normally). */
   failRefreshes: boolean;
+  /** Makes refresh-token grants wait, their tokens issued but not yet answered, until {@link releaseRefreshes}. */
+  holdRefreshes(): void;
+  /** Answers the refresh-token grants held so far (and holds no more). */
+  releaseRefreshes(): void;
+  /** Resolves once `check` holds, looked at after each refresh and revocation answered (and at once). */
+  until(check: () => boolean): Promise<void>;
   /** Stops the authorization server only: the MCP server still answers, and names it. */
   closeAuthorizationServer(): Promise<void>;
   close(): Promise<void>;
@@ -122,6 +128,15 @@ export async function startOAuthTestServers(
   const issuedTokens: string[] = [];
   const state = { refreshes: 0, signIns: 0, user: 'alice', failRevocations: false, failRefreshes: false };
   const revocations: OAuthTestServers['revocations'] = [];
+  let held: Array<() => void> | undefined;
+  const watchers = new Set<{ check: () => boolean; resolve: () => void }>();
+  const looked = () => {
+    for (const watcher of [...watchers])
+      if (watcher.check()) {
+        watchers.delete(watcher);
+        watcher.resolve();
+      }
+  };
   const statusWaiters = new Set<{ taskId: string; status: string; resolve: () => void }>();
 
   const issue = (grant: Grant): OAuthTokens => {
@@ -232,7 +247,11 @@ export async function startOAuthTestServers(
       if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('The refresh token is not valid');
       refreshTokens.delete(refreshToken);
       state.refreshes += 1;
-      return issue(grant);
+      const tokens = issue(grant);
+      queueMicrotask(looked);
+      // Issued, and its answer held back: as a refresh whose answer is still on its way.
+      if (held) await new Promise<void>((resolve) => held?.push(resolve));
+      return tokens;
     },
     // RFC 7009 (advertised unless `revocation` is false): a refresh token revoked ends the
     // access tokens of its grant too (§2.1); an unknown token is answered 200 all the same (§2.2).
@@ -244,6 +263,7 @@ export async function startOAuthTestServers(
           token: request.token,
           ...(request.token_type_hint !== undefined && { hint: request.token_type_hint })
         });
+        queueMicrotask(looked);
         const grant = refreshTokens.get(request.token) ?? accessTokens.get(request.token);
         if (!grant || grant.clientId !== client.client_id) return;
         for (const [token, each] of refreshTokens)
@@ -353,6 +373,19 @@ export async function startOAuthTestServers(
     set failRevocations(fail: boolean) {
       state.failRevocations = fail;
     },
+    holdRefreshes: () => {
+      held ??= [];
+    },
+    releaseRefreshes: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const release of waiting) release();
+    },
+    until: (check) =>
+      new Promise<void>((resolve) => {
+        if (check()) resolve();
+        else watchers.add({ check, resolve });
+      }),
     get failRefreshes() {
       return state.failRefreshes;
     },

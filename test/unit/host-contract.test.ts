@@ -377,7 +377,11 @@ describe('host API contract', () => {
         const signedIn = nextEvent(host, 'server.state', ({ state }) => state.auth?.status === 'signed-in');
         if (start.type === 'open') await headlessBrowser(start.authorizationUrl);
         await signedIn;
-        assert.deepEqual((await drive('auth.signOut', { serverId: 'oauth' })).state.auth, { status: 'signed-out' });
+        assert.deepEqual((await drive('auth.signOut', { serverId: 'oauth' })).state.auth, {
+          status: 'signed-out',
+          issuer: oauth.issuer,
+          revocation: { outcome: 'revoked' }
+        });
         for (const id of ['oauth', 'oauth-pre']) await host.call('servers.remove', { serverId: id });
       } finally {
         await oauth.close();

@@ -220,8 +220,10 @@ describe('a call that became a task', () => {
       },
       answerInput: () => Promise.reject(new Error('no questions here'))
     };
-    // A 2026-07-28 server is reached through its peer; the SDK client is not used.
-    manager.attach('modern', 'Modern Server', {} as Client, { modern: peer });
+    // A 2026-07-28 server is reached through its peer; the SDK client only holds the handler of
+    // the notifications (`notifications/tasks`) that come on its task stream.
+    const client = { setNotificationHandler: () => undefined, removeNotificationHandler: () => undefined };
+    manager.attach('modern', 'Modern Server', client as unknown as Client, { modern: peer });
     const task = taskOf(await manager.callTool('modern', 'work', {}, { asTask: true, origin: ORIGIN }));
     assert.equal(task.protocol, '2026-07-28');
     assert.deepEqual(task.origin, ORIGIN);

@@ -92,6 +92,11 @@ export const ImportedServerSchema = z.object({
   unresolved: z.array(z.string()),
   /** Why this one cannot be imported (e.g. an SSE server); absent when it can. */
   problem: z.string().optional(),
+  /**
+   * The app whose config it is has it switched off (`"disabled": true`): offered unticked, and
+   * imported with `autoConnect: false`, not connected.
+   */
+  disabled: z.literal(true).optional(),
   /** A server with this id or name exists already. */
   clash: z.boolean(),
   /**

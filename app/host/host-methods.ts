@@ -183,7 +183,9 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
           detail: { key, from, transport: saved.transport.type }
         });
       }
-      for (const { id } of added) if (request.autoConnect) void parts.connect(id).catch(() => undefined);
+      // `planImport` leaves off (autoConnect false) a server its app has switched off, whatever was asked.
+      for (const [index, { id }] of added.entries())
+        if (plan.add[index]!.config.autoConnect) void parts.connect(id).catch(() => undefined);
       return { added, skipped: plan.skipped };
     },
     'servers.connect': ({ serverId }) => {

@@ -20,6 +20,12 @@ export interface ConfigEntry {
   env: Record<string, string>;
   headers: Record<string, string>;
   unknownFields: string[];
+  /**
+   * Switched off in the app whose config it is: `"disabled": true`, read in every shape (an
+   * `mcpServers` entry of Claude Desktop, Cursor or pasted JSON, a VS Code `servers` one).
+   * Imported, it is not connected.
+   */
+  disabled: boolean;
   /** Why it cannot be imported; absent when it can. */
   problem?: string;
 }
@@ -30,7 +36,7 @@ export interface ConfigContents {
   inputs: ConfigInput[];
 }
 
-/** Fields of a server entry Taskdesk reads; any other is reported. */
+/** Fields of a server entry Taskdesk reads; any other is reported (`disabled` too, unless true or false). */
 const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers']);
 
 /**
@@ -97,10 +103,14 @@ function readEntry(key: string, entry: unknown): ConfigEntry {
     url: '',
     env: {},
     headers: {},
-    unknownFields: []
+    unknownFields: [],
+    disabled: false
   };
   if (!isObject(entry)) return { ...base, problem: 'Not a JSON object' };
-  base.unknownFields = Object.keys(entry).filter((field) => !KNOWN_FIELDS.has(field));
+  base.unknownFields = Object.keys(entry).filter(
+    (field) => !KNOWN_FIELDS.has(field) && !(field === 'disabled' && typeof entry.disabled === 'boolean')
+  );
+  base.disabled = entry.disabled === true;
   const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
   const problems: string[] = [];
   const strings = (field: string, value: unknown): Record<string, string> => {

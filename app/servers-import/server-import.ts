@@ -144,6 +144,7 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
       unknownFields: entry.unknownFields,
       unresolved: [...new Set(texts.flatMap((text) => unresolvedIn(text, workspaceKnown)))],
       ...(entry.problem !== undefined && { problem: entry.problem }),
+      ...(entry.disabled && { disabled: true }),
       clash: existing.ids.has(id) || existing.names.has(entry.key.toLowerCase()),
       ...(sameAs !== undefined && { sameAs })
     };
@@ -185,7 +186,8 @@ export interface ImportPick {
 /**
  * The configs `servers.importAdd` adds, and what it skips, for the picks of one source. Nothing
  * is returned (−32602 is thrown) when the source does not parse, a pick is not in it, or an
- * input a picked server uses has no value: a broken import adds nothing.
+ * input a picked server uses has no value: a broken import adds nothing. A server the other app
+ * has switched off (`"disabled": true`) is added with `autoConnect: false`, whatever was asked.
  */
 export function planImport(
   places: ImportPlaces,
@@ -265,12 +267,14 @@ export function planImport(
             (header && /^(proxy-)?authorization$/i.test(key))
         )
         .map(([key]) => key);
+    // One the other app has switched off stays off here: imported if picked, but not connected.
+    const autoConnect = request.autoConnect && !entry.disabled;
     const config: ServerConfigInput =
       entry.transport === 'stdio'
         ? {
             id,
             name,
-            autoConnect: request.autoConnect,
+            autoConnect,
             transport: {
               type: 'stdio',
               command: sub(entry.command),
@@ -283,7 +287,7 @@ export function planImport(
         : {
             id,
             name,
-            autoConnect: request.autoConnect,
+            autoConnect,
             transport: {
               type: 'http',
               url: sub(entry.url),

@@ -72,7 +72,8 @@ export function ImportPanel() {
         </h3>
         <p className="field-hint">
           Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Servers found start ticked,
-          except those Taskdesk has already. Untick any you do not want. Nothing is added until you press Import.
+          except those Taskdesk has already and those switched off in their app. Untick any you do not want. Nothing is
+          added until you press Import.
         </p>
       </div>
       <div className="field-row">

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import { listInWords } from '../../app/contract/list-words.js';
 import { useDeskState } from '../shell/desk-context.js';
+import { importedWords, type ResultState } from './import-words.js';
 import { showCard, whyNotConnected, type AddedServer } from './import-server-row.js';
 
 /** What one Import did: the servers it added, and why it skipped others (in words). */
@@ -10,52 +10,50 @@ export interface ImportDone {
 }
 
 /**
- * What an import did, kept up to date from the Desk's state: which servers it added, and, of
- * those it was to connect, which are connected, still connecting, or did not connect (each with
- * a way to its card, where the reason and what to do about it are).
+ * What an import did, kept up to date from the Desk's state: which servers it added and, of
+ * those, which are connected, still connecting, did not connect, or are left off because their
+ * app has them switched off. Each server's name is a way to its card (the focus goes there),
+ * where the reason and what to do about it are.
  */
 export function ImportResult({ done, said }: { done: ImportDone; said: RefObject<HTMLParagraphElement | null> }) {
   const states = useDeskState((state) => state.servers);
-  const connecting = done.added.filter((one) => one.autoConnect);
-  const statusOf = (one: AddedServer) => states.find((server) => server.id === one.id)?.state;
-  const failed = connecting.filter((one) => statusOf(one)?.status === 'failed');
-  const pending = connecting.filter((one) => {
-    const status = statusOf(one)?.status;
-    return status === 'connecting' || status === 'idle';
-  });
-  const ready = connecting.filter((one) => statusOf(one)?.status === 'ready');
-  const names = (list: readonly AddedServer[]) => listInWords(list.map((one) => one.name));
-  // Quoted where a sentence starts with them: a name may start in lower case ("filesystem").
-  const quoted = (list: readonly AddedServer[]) => listInWords(list.map((one) => `“${one.name}”`));
-  const words = [
-    done.added.length > 0 ? `Imported ${names(done.added)}.` : 'Nothing was imported.',
-    ...(ready.length > 0 ? [`${quoted(ready)} ${ready.length === 1 ? 'is' : 'are'} connected.`] : []),
-    ...(pending.length > 0 ? [`${quoted(pending)} ${pending.length === 1 ? 'is' : 'are'} still connecting.`] : []),
-    ...(failed.length > 0
-      ? [`Did not connect: ${failed.map((one) => `“${one.name}” (${firstWords(statusOf(one)?.reason)})`).join('; ')}.`]
-      : []),
-    ...done.skipped
-  ].join(' ');
+  const stateOf = (one: AddedServer): ResultState => {
+    if (one.offIn !== undefined) return { is: 'off', app: one.offIn };
+    if (!one.autoConnect) return { is: 'left' };
+    const state = states.find((server) => server.id === one.id)?.state;
+    switch (state?.status) {
+      case 'ready':
+        return { is: 'connected' };
+      case 'failed':
+        return { is: 'failed', reason: firstWords(state.reason) };
+      case 'connecting':
+      case 'idle':
+        return { is: 'connecting' };
+      default:
+        return { is: 'left' };
+    }
+  };
+  const parts = importedWords(done.added.map((one) => ({ id: one.id, name: one.name, state: stateOf(one) })));
   return (
     <div className="import-result">
       <p role="status" ref={said} tabIndex={-1}>
-        {words}
-      </p>
-      {failed.length > 0 ? (
-        <p className="small-text">
-          {failed.map((one) => (
+        {parts.map((part, index) =>
+          typeof part === 'string' ? (
+            part
+          ) : (
             <button
-              key={one.id}
+              key={index}
               type="button"
               className="link-button"
-              aria-label={`Show ${one.name}’s card`}
-              onClick={() => showCard(one.id)}
+              title={`Show ${part.name}’s card`}
+              onClick={() => showCard(part.id)}
             >
-              Show {one.name}
+              {part.name}
             </button>
-          ))}
-        </p>
-      ) : null}
+          )
+        )}
+        {done.skipped.map((words) => ` ${words}`).join('')}
+      </p>
     </div>
   );
 }

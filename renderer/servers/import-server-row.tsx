@@ -8,6 +8,8 @@ export interface AddedServer {
   id: string;
   name: string;
   autoConnect: boolean;
+  /** Asked to connect, but left off: the app it came from (named here) has it switched off. */
+  offIn?: string | undefined;
 }
 
 /** Props of {@link ImportServerRow}. */
@@ -18,6 +20,8 @@ export interface ImportServerRowProps {
   added: AddedServer | undefined;
   /** What importing it would do, under the choices made now (absent: it cannot be imported, and the row says why). */
   fate: ReactNode;
+  /** The app that has it switched off (`"disabled": true`), if one does: it starts unticked, and is not connected. */
+  offIn: string | undefined;
   secrets: string[];
   onPick: (on: boolean) => void;
   onSecrets: (names: string[]) => void;
@@ -28,7 +32,16 @@ export interface ImportServerRowProps {
  * or headers with a "Keep in the key store" box each. Every id is the row's own (`useId`): the
  * same server in two apps' configs makes two rows, whose labels must each tick their own box.
  */
-export function ImportServerRow({ server, picked, added, fate, secrets, onPick, onSecrets }: ImportServerRowProps) {
+export function ImportServerRow({
+  server,
+  picked,
+  added,
+  fate,
+  offIn,
+  secrets,
+  onPick,
+  onSecrets
+}: ImportServerRowProps) {
   const id = useFieldId(`pick-${server.key}`);
   const entries = server.transport === 'stdio' ? server.env : server.headers;
   const importable = server.problem === undefined;
@@ -59,6 +72,9 @@ export function ImportServerRow({ server, picked, added, fate, secrets, onPick, 
       ) : null}
       {/* Imported from here, it says what became of it; picked again, what importing it again would do. */}
       {added && !picked ? <ImportedNote added={added} /> : fate ? <p className="small-text">{fate}</p> : null}
+      {offIn !== undefined && importable && !(added && !picked) ? (
+        <p className="small-text">Switched off in {offIn}, so not ticked; if you import it, it is not connected.</p>
+      ) : null}
       {server.problem ? <p className="reason">Cannot be imported: {server.problem}</p> : null}
       {entries.length > 0 ? (
         <ul
@@ -127,7 +143,11 @@ function connectionWords(added: AddedServer, state: { status: string; reason?: s
     case 'connecting':
       return 'connecting…';
     default:
-      return added.autoConnect ? 'connecting…' : 'not connected';
+      return added.autoConnect
+        ? 'connecting…'
+        : added.offIn !== undefined
+          ? `not connected, since it is switched off in ${added.offIn}`
+          : 'not connected';
   }
 }
 

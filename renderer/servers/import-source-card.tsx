@@ -7,6 +7,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { listInWords } from '../../app/contract/list-words.js';
 import { ImportResult, type ImportDone } from './import-result.js';
 import { ImportServerRow, type AddedServer } from './import-server-row.js';
+import { appOf } from './import-words.js';
 
 /** What to do with a picked server Taskdesk has already: leave it out, or add it under a numbered name if need be. */
 type ClashChoice = 'skip' | 'rename';
@@ -32,13 +33,16 @@ export function ImportSourceCard({
 }) {
   const { client, announce } = useDesk();
   // Every server that can be imported starts ticked (the person unticks what they do not want),
-  // but for one that cannot, and one Taskdesk has already (a copy, or one of its id or name):
-  // imported again, it would be a second server of that name, which is the person's choice.
+  // but for one that cannot, one Taskdesk has already (a copy, or one of its id or name):
+  // imported again, it would be a second server of that name, which is the person's choice, and
+  // one the other app has switched off (imported anyway, it is not connected).
   const [picked, setPicked] = useState<Set<string>>(
     () =>
       new Set(
         source.servers
-          .filter((server) => server.problem === undefined && server.sameAs === undefined && !server.clash)
+          .filter(
+            (server) => server.problem === undefined && server.sameAs === undefined && !server.clash && !server.disabled
+          )
           .map((server) => server.key)
       )
   );
@@ -119,8 +123,18 @@ export function ImportSourceCard({
         inputs: Object.fromEntries(neededInputs.map((input) => [input.id, inputs[input.id] ?? ''])),
         autoConnect
       });
+      // One its app has switched off is imported off (`planImport` in the core): not connected, and said why.
+      const addedOf = (one: { key: string; id: string; name: string }): AddedServer => {
+        const off = source.servers.find((server) => server.key === one.key)?.disabled === true;
+        return {
+          id: one.id,
+          name: one.name,
+          autoConnect: autoConnect && !off,
+          offIn: autoConnect && off ? appOf(source.kind) : undefined
+        };
+      };
       const next: ImportDone = {
-        added: result.added.map((one) => ({ id: one.id, name: one.name, autoConnect })),
+        added: result.added.map(addedOf),
         skipped: [
           ...chosen
             .filter(skips)
@@ -142,7 +156,7 @@ export function ImportSourceCard({
       setImports((n) => n + 1);
       setAdded((old) => {
         const map = new Map(old);
-        for (const one of result.added) map.set(one.key, { id: one.id, name: one.name, autoConnect });
+        for (const one of result.added) map.set(one.key, addedOf(one));
         return map;
       });
       setPicked(new Set());
@@ -197,6 +211,7 @@ export function ImportSourceCard({
             picked={picked.has(server.key)}
             added={added.get(server.key)}
             fate={fate(server)}
+            offIn={server.disabled ? appOf(source.kind) : undefined}
             secrets={secrets[server.key] ?? []}
             onPick={(on) => toggle(server.key, on)}
             onSecrets={(names) => setSecrets((old) => ({ ...old, [server.key]: names }))}

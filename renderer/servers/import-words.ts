@@ -2,25 +2,136 @@ import { listInWords } from '../../app/contract/list-words.js';
 import type { ImportSource } from '../../app/contract/server-settings.js';
 
 /**
- * What a look found: "Found 2 servers to import in 1 config, 1 that Taskdesk has already, and 1
- * that cannot be imported." The servers to import are those the rows start ticked with (see
- * `ImportSourceCard`); those Taskdesk has (by name, or a copy) and those that cannot be imported
- * (no command, an SSE server…) are counted apart, each row saying what it is.
+ * What a look found: "Found 2 servers to import in 3 configs; 1 more is in Taskdesk already, 1 is
+ * switched off in Claude Desktop and 1 cannot be imported.", or, when none is new, "Nothing new to
+ * import in 1 config: 2 servers are in Taskdesk already and 1 cannot be imported." The servers to
+ * import are those the rows start ticked with (see `ImportSourceCard`); those Taskdesk has (by
+ * name, or a copy), those switched off in their app and those that cannot be imported (no
+ * command, an SSE server…) are counted apart, each row saying what it is.
  */
 export function foundWords(sources: readonly ImportSource[]): string {
   const configs = sources.filter((source) => source.exists).length;
   if (configs === 0) return 'Found no configs to import from.';
-  const servers = sources.flatMap((source) => source.servers);
-  const importable = servers.filter((server) => server.problem === undefined);
-  const had = importable.filter((server) => server.sameAs !== undefined || server.clash).length;
-  const fresh = importable.length - had;
+  const where = `${configs} config${configs === 1 ? '' : 's'}`;
+  const servers = sources.flatMap((source) => source.servers.map((server) => ({ server, kind: source.kind })));
+  if (servers.length === 0) return `Found no servers to import in ${where}.`;
+  const importable = servers.filter(({ server }) => server.problem === undefined);
+  const had = importable.filter(({ server }) => server.sameAs !== undefined || server.clash).length;
+  const off = importable.filter(({ server }) => server.sameAs === undefined && !server.clash && server.disabled);
+  const fresh = importable.length - had - off.length;
   const not = servers.length - importable.length;
-  const found = `Found ${fresh === 0 ? 'no' : fresh} server${fresh === 1 ? '' : 's'} to import in ${configs} config${configs === 1 ? '' : 's'}`;
-  const apart = [
-    ...(had > 0 ? [`${had} that Taskdesk has already`] : []),
-    ...(not > 0 ? [`${not} that cannot be imported`] : [])
+  const apps = [...new Set(off.map(({ kind }) => appOf(kind)))];
+  const apart: Array<[count: number, one: string, many: string]> = [
+    [had, 'is in Taskdesk already', 'are in Taskdesk already'],
+    [
+      off.length,
+      `is switched off in ${apps[0] ?? ''}`,
+      `are switched off in ${apps.length === 1 ? apps[0]! : 'their apps'}`
+    ],
+    [not, 'cannot be imported', 'cannot be imported']
   ];
-  return apart.length === 0 ? `${found}.` : `${found}, ${[...apart.slice(0, -1), `and ${apart.at(-1)!}`].join(', ')}.`;
+  // The first count says what it counts ("2 more", "2 servers"); the others follow it.
+  const said = apart
+    .filter(([count]) => count > 0)
+    .map(([count, one, many], index) => {
+      const noun = index > 0 ? '' : fresh > 0 ? ' more' : count === 1 ? ' server' : ' servers';
+      return `${count}${noun} ${count === 1 ? one : many}`;
+    });
+  if (fresh === 0) return `Nothing new to import in ${where}: ${listInWords(said)}.`;
+  const found = `Found ${fresh} server${fresh === 1 ? '' : 's'} to import in ${where}`;
+  return said.length === 0 ? `${found}.` : `${found}; ${listInWords(said)}.`;
+}
+
+/** The app a config of a kind belongs to, as a row says a server is switched off "in" it. */
+export function appOf(kind: ImportSource['kind']): string {
+  switch (kind) {
+    case 'claude-desktop':
+      return 'Claude Desktop';
+    case 'cursor':
+    case 'cursor-project':
+      return 'Cursor';
+    case 'vscode-user':
+    case 'vscode-workspace':
+      return 'VS Code';
+    case 'pasted':
+      return 'the pasted config';
+  }
+}
+
+/** A server an import added, as the import's result line names it (a way to its card). */
+export interface ResultServer {
+  id: string;
+  name: string;
+}
+
+/** Where a server an import added stands, as the result line says it. */
+export type ResultState =
+  | { is: 'connected' }
+  | { is: 'connecting' }
+  | { is: 'failed'; reason: string }
+  /** Not connected: the app it came from has it switched off. */
+  | { is: 'off'; app: string }
+  /** Not connected, and not to be (the person unticked "Connect them now"). */
+  | { is: 'left' };
+
+/** The result line in parts: words, and the servers it names (each once), which the panel makes ways to their cards. */
+export type ResultPart = string | ResultServer;
+
+/**
+ * What an import did, naming each server once: "Imported env-echo (2) and filesystem; both are
+ * connected.", "Imported github; it is not connected, since it is switched off in Claude
+ * Desktop.", or, where they stand apart, "Imported 3 servers. Connected: filesystem. Did not
+ * connect: github (the command … was not found); weather (…)."
+ */
+export function importedWords(added: ReadonlyArray<ResultServer & { state: ResultState }>): ResultPart[] {
+  if (added.length === 0) return ['Nothing was imported.'];
+  const names = (list: readonly ResultServer[]): ResultPart[] =>
+    list.flatMap((server, index) => [
+      ...(index === 0 ? [] : [index === list.length - 1 ? ' and ' : ', ']),
+      { id: server.id, name: server.name }
+    ]);
+  const group = (state: ResultState) => (state.is === 'off' ? `off:${state.app}` : state.is);
+  const first = added[0]!.state;
+  // All alike, said once after their names; but each failure has its own reason, said by its name.
+  if (added.every((server) => group(server.state) === group(first)) && (first.is !== 'failed' || added.length === 1)) {
+    const one = added.length === 1;
+    const all = one ? 'it is' : added.length === 2 ? 'both are' : 'all are';
+    const end =
+      first.is === 'connected'
+        ? `; ${all} connected.`
+        : first.is === 'connecting'
+          ? `; ${all} still connecting.`
+          : first.is === 'failed'
+            ? `; it did not connect (${first.reason}).`
+            : first.is === 'off'
+              ? `; ${one ? 'it is' : 'they are'} not connected, since ${one ? 'it is' : 'they are'} switched off in ${first.app}.`
+              : '.';
+    return ['Imported ', ...names(added), end];
+  }
+  const parts: ResultPart[] = [`Imported ${added.length} servers.`];
+  const of = (is: ResultState['is']) => added.filter((server) => server.state.is === is);
+  const line = (label: string, list: readonly ResultServer[]) => {
+    if (list.length > 0) parts.push(` ${label}: `, ...names(list), '.');
+  };
+  line('Connected', of('connected'));
+  line('Still connecting', of('connecting'));
+  const failed = added.flatMap(({ id, name, state }) =>
+    state.is === 'failed' ? [{ id, name, why: state.reason }] : []
+  );
+  if (failed.length > 0)
+    parts.push(
+      ' Did not connect: ',
+      ...failed.flatMap(({ id, name, why }, index) => [...(index === 0 ? [] : ['; ']), { id, name }, ` (${why})`]),
+      '.'
+    );
+  const offApps = [...new Set(added.flatMap(({ state }) => (state.is === 'off' ? [state.app] : [])))];
+  for (const app of offApps)
+    line(
+      `Switched off in ${app}, so not connected`,
+      added.filter(({ state }) => state.is === 'off' && state.app === app)
+    );
+  line('Not connected', of('left'));
+  return parts;
 }
 
 /** The kinds of config an app keeps in a place of its own, looked in at every look. */

@@ -351,7 +351,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     try {
       await panel.getByRole('button', { name: 'Look for servers' }).click();
       const foundWords =
-        'Found 1 server to import in 1 config, 2 that Taskdesk has already, and 1 that cannot be imported.';
+        'Found 1 server to import in 1 config; 2 more are in Taskdesk already and 1 cannot be imported.';
       await liveRegion().getByText(foundWords, { exact: true }).waitFor();
       const found = panel.getByRole('heading', { name: foundWords });
       await page.waitForFunction(() => document.activeElement?.id === 'heading-import-found');

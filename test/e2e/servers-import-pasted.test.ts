@@ -45,7 +45,7 @@ describe('the Servers screen: importing a pasted config, with no app configs on 
   it('says in plain sentences what it reads and which servers start ticked', async () => {
     assert.equal(
       await panel().locator('#heading-import ~ p').first().textContent(),
-      'Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Servers found start ticked, except those Taskdesk has already. Untick any you do not want. Nothing is added until you press Import.'
+      'Reads the servers of Claude Desktop, Cursor and VS Code where they keep them. Servers found start ticked, except those Taskdesk has already and those switched off in their app. Untick any you do not want. Nothing is added until you press Import.'
     );
     assert.deepEqual(pageErrors, []);
   });

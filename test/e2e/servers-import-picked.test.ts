@@ -71,7 +71,7 @@ describe('the Servers screen: what an import starts with', () => {
   it('counts in its heading the servers to import, and apart those that cannot be imported', async () => {
     assert.equal(
       await panel().locator('#heading-import-found').textContent(),
-      'Found 3 servers to import in 2 configs, and 2 that cannot be imported.'
+      'Found 3 servers to import in 2 configs; 2 more cannot be imported.'
     );
     assert.deepEqual(pageErrors, []);
   });

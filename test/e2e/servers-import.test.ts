@@ -26,7 +26,9 @@ function writeConfigs(home: string): void {
       // Connects: the echo server, as `npx @modelcontextprotocol/server-filesystem` would.
       filesystem: { command: process.execPath, args: ['--import', TSX, ECHO] },
       github: github('ghcr.io/github/github-mcp-server'),
-      weather: { command: 'taskdesk-e2e-no-such-uvx', args: ['weather-mcp'] }
+      weather: { command: 'taskdesk-e2e-no-such-uvx', args: ['weather-mcp'] },
+      // Switched off in Claude Desktop: it would connect (the echo server), if it were connected.
+      paused: { command: process.execPath, args: ['--import', TSX, ECHO, '--paused'], disabled: true }
     }
   });
   write('.cursor/mcp.json', {
@@ -130,28 +132,53 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
   it('says, once imported, which servers did not connect and why, and takes the person to their cards', async () => {
     await look();
     const claude = section('claude-desktop');
-    for (const key of ['filesystem', 'github', 'weather'])
+    // Switched off in Claude Desktop: not ticked, and its row says why and what importing it does.
+    const paused = row(claude, 'paused');
+    assert.equal(await paused.getByRole('checkbox', { name: /^paused/ }).isChecked(), false);
+    await paused
+      .getByText('Switched off in Claude Desktop, so not ticked; if you import it, it is not connected.', {
+        exact: true
+      })
+      .waitFor();
+    // "disabled" is used now: not among the fields Taskdesk does not use.
+    assert.equal(await paused.getByText(/^Not imported/).count(), 0);
+    for (const key of ['filesystem', 'github', 'weather', 'paused'])
       await row(claude, key)
         .getByRole('checkbox', { name: new RegExp(`^${key}`) })
         .check();
     assert.equal(await claude.getByLabel('Connect them now and when Taskdesk starts').isChecked(), true);
-    await claude.getByRole('button', { name: /Import 3 selected/ }).click();
+    await claude.getByRole('button', { name: /Import 4 selected/ }).click();
 
-    // Said as they connect; the import's outcome once all three have answered.
+    // Said as they connect; the import's outcome once all three asked to connect have answered.
     const result = claude.getByRole('status');
     await result.getByText(/Did not connect/).waitFor();
-    await result.getByText(/still connecting/).waitFor({ state: 'detached' });
+    await result.getByText(/Still connecting/).waitFor({ state: 'detached' });
+    // Each server named once: paused, imported, is left off, since Claude Desktop has it switched off.
     assert.match(
       (await result.textContent()) ?? '',
-      /^Imported filesystem, github and weather\. “filesystem” is connected\. Did not connect: “github” \(The command "taskdesk-e2e-no-such-docker" was not found[^;)]*\); “weather” \(The command "taskdesk-e2e-no-such-uvx" was not found[^;)]*\)\.$/
+      /^Imported 4 servers\. Connected: filesystem\. Did not connect: github \(The command "taskdesk-e2e-no-such-docker" was not found[^;)]*\); weather \(The command "taskdesk-e2e-no-such-uvx" was not found[^;)]*\)\. Switched off in Claude Desktop, so not connected: paused\.$/
     );
     await row(claude, 'weather')
       .getByText(/^Imported as “weather”: it did not connect \(The command "taskdesk-e2e-no-such-uvx" was not found/)
       .waitFor();
     await row(claude, 'filesystem').getByText('Imported as “filesystem”: connected.', { exact: true }).waitFor();
+    await paused
+      .getByText('Imported as “paused”: not connected, since it is switched off in Claude Desktop.', { exact: true })
+      .waitFor();
+    const pausedServer = await host.call('servers.get', { serverId: 'paused' });
+    assert.equal(pausedServer.autoConnect, false, 'not connected when Taskdesk starts either');
+    assert.equal((await host.call('servers.list', {})).find((server) => server.id === 'paused')?.state.status, 'idle');
 
-    await claude.getByRole('button', { name: 'Show weather’s card' }).click();
-    await page.waitForFunction(() => document.activeElement?.matches('li.card.server[data-server-id="weather"]'));
+    // Each name is a way to its card, far above: the card takes the focus, in sight.
+    for (const id of ['weather', 'paused']) {
+      await result.getByRole('button', { name: id, exact: true }).click();
+      await page.waitForFunction(
+        (serverId) => document.activeElement?.matches(`li.card.server[data-server-id="${serverId}"]`),
+        id
+      );
+      const top = await page.evaluate(() => document.activeElement!.getBoundingClientRect().top);
+      assert.ok(top >= 0 && top < 1400, `${id}’s card is in sight (top ${top})`);
+    }
     assert.deepEqual(pageErrors, []);
   });
 
@@ -209,7 +236,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
       .waitFor();
     assert.deepEqual(
       (await host.call('servers.list', {})).map((s) => s.name),
-      ['filesystem', 'github', 'weather', 'github (2)']
+      ['filesystem', 'github', 'weather', 'paused', 'github (2)']
     );
     assert.deepEqual(pageErrors, []);
   });

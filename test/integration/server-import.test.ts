@@ -4,9 +4,12 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { tempDir } from '../support/host-fixture.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { root } from '../e2e/renderer-build.js';
 
 const MARK = 'ImPoRtSeCrEt';
+const ECHO = path.join(root, 'test/support/env-echo-server.ts');
+const TSX = import.meta.resolve('tsx');
 
 /** A home directory holding a config of each shape, and a project with both project files. */
 function writeFixtures(home: string, project: string): void {
@@ -127,7 +130,9 @@ describe('importing the servers of other hosts', () => {
         { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true },
         { name: 'LOG_LEVEL', value: 'info', secret: false }
       ]);
-      assert.deepEqual(github.unknownFields, ['disabled']);
+      // `"disabled": false` is read (the server is on), not reported as a field Taskdesk does not use.
+      assert.deepEqual(github.unknownFields, []);
+      assert.equal(github.disabled, undefined);
 
       const cursor = byPath(path.join(home, '.cursor/mcp.json'));
       const linear = cursor.servers.find((server) => server.key === 'linear')!;
@@ -316,6 +321,57 @@ describe('importing the servers of other hosts', () => {
       assert.ok(!JSON.stringify(await host.call('servers.list', {})).includes(MARK));
     });
   });
+  it('says a server its app has switched off, and imports it, if picked, off: not connected', async () => {
+    await withHost(async (host, home) => {
+      const echo = { command: process.execPath, args: ['--import', TSX, ECHO] };
+      const file = path.join(home, '.config/Claude/claude_desktop_config.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          mcpServers: { live: echo, paused: { ...echo, args: [...echo.args, '--paused'], disabled: true } }
+        })
+      );
+      const claude = (await host.call('servers.importFind', {})).sources.find((source) => source.path === file)!;
+      const [live, paused] = claude.servers;
+      assert.equal(live!.disabled, undefined);
+      assert.equal(paused!.disabled, true, 'said to be switched off');
+      assert.deepEqual(paused!.unknownFields, [], '"disabled" is used, not reported as a field Taskdesk does not use');
+
+      // Every state change is heard, from before the import: a connection of paused would show here.
+      const states: string[] = [];
+      host.on('server.state', (event) => states.push(`${event.serverId} ${event.state.status}`));
+      const liveReady = nextEvent(
+        host,
+        'server.state',
+        (event) => event.serverId === 'live' && event.state.status === 'ready'
+      );
+      const imported = await host.call('servers.importAdd', {
+        origin: { path: file },
+        picks: [{ key: 'live' }, { key: 'paused' }],
+        onClash: 'rename',
+        autoConnect: true
+      });
+      assert.deepEqual(
+        imported.added.map((one) => one.id),
+        ['live', 'paused']
+      );
+      assert.equal((await host.call('servers.get', { serverId: 'live' })).autoConnect, true);
+      assert.equal(
+        (await host.call('servers.get', { serverId: 'paused' })).autoConnect,
+        false,
+        'nor when Taskdesk starts'
+      );
+      // live, connected at once as asked, is ready; paused, started in the same loop, was never connected.
+      await liveReady;
+      assert.deepEqual(
+        states.filter((state) => state.startsWith('paused ')),
+        []
+      );
+      const list = await host.call('servers.list', {});
+      assert.equal(list.find((server) => server.id === 'paused')?.state.status, 'idle');
+    });
+  });
+
   it('says a project folder given to look in does not exist, or is not a folder, rather than only that its files are missing', async () => {
     await withHost(async (host, home, project) => {
       const gone = path.join(project, 'no-such-project');

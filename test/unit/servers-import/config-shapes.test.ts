@@ -31,3 +31,40 @@ describe('what the Import panel is told an entry runs', () => {
     );
   });
 });
+
+describe('a server its app has switched off', () => {
+  it('is read from "disabled": true in each shape, which is then not reported as a field Taskdesk does not use', () => {
+    const shapes: Array<[unknown, Parameters<typeof readConfig>[1]]> = [
+      [
+        { mcpServers: { off: { command: 'uvx', disabled: true }, on: { command: 'uvx', disabled: false } } },
+        'claude-desktop'
+      ],
+      [
+        { mcpServers: { off: { url: 'https://x.example/mcp', disabled: true }, on: { url: 'https://x.example/mcp' } } },
+        'cursor'
+      ],
+      [
+        { servers: { off: { type: 'stdio', command: 'uvx', disabled: true }, on: { type: 'stdio', command: 'uvx' } } },
+        'vscode-workspace'
+      ],
+      [{ mcp: { servers: { off: { command: 'uvx', disabled: true }, on: { command: 'uvx' } } } }, 'vscode-user']
+    ];
+    for (const [value, kind] of shapes)
+      assert.deepEqual(
+        readConfig(value, kind).servers.map((entry) => [entry.key, entry.disabled, entry.unknownFields]),
+        [
+          ['off', true, []],
+          ['on', false, []]
+        ],
+        kind
+      );
+  });
+
+  it('is not read from a "disabled" that is not true or false: that one is reported, as any field Taskdesk does not use', () => {
+    const { servers } = readConfig({ mcpServers: { odd: { command: 'uvx', disabled: 'yes' } } }, 'pasted');
+    assert.deepEqual(
+      servers.map((entry) => [entry.disabled, entry.unknownFields]),
+      [[false, ['disabled']]]
+    );
+  });
+});

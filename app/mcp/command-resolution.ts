@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { redactUrlsIn } from '../core/redact-url.js';
 
 /** Where a stdio server's command was found, or the words for why it was not. */
 export type CommandResolution =
@@ -20,6 +21,14 @@ export function resolveCommand(
   const delimiter = win ? ';' : ':';
   const extensions = win ? ['', ...(options.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   const cwd = options.cwd ?? process.cwd();
+  // A server's address typed as its command: no path of the working folder ("http:/…", one
+  // slash dropped by path.resolve) would say what is wrong.
+  if (isAddress(command))
+    return {
+      found: false,
+      searched: [],
+      message: `${redactUrlsIn(command.trim())} is an address, not a command: add it as a Streamable HTTP server.`
+    };
   if (command.includes('/') || (win && command.includes('\\'))) {
     const full = path.resolve(cwd, command);
     for (const extension of extensions)
@@ -61,6 +70,18 @@ const ARGUMENTS_APART =
  */
 function withArguments(command: string): boolean {
   return /\S\s+\S/.test(command.trim());
+}
+
+/** Whether a command is an http(s) URL: a Streamable HTTP server's address, not something to run. */
+function isAddress(command: string): boolean {
+  const text = command.trim();
+  if (!/^https?:\/\/\S+$/i.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The first directories searched, and how many more: a PATH of 14 directories is a wall of text. */

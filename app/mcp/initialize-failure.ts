@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_PROTOCOL_VERSION, SPOKEN_VERSIONS } from './modern-protocol.js';
+import type { ServerConfig } from './server-config.js';
 
 /**
- * Words for a server whose answer to `initialize` the SDK's `Client.connect` rejected.
+ * Words for a server whose answer to `initialize` the SDK's `Client.connect` rejected, or that
+ * gave none in time ({@link unansweredText}).
  *
  * The SDK rejects an answer its `InitializeResultSchema` does not accept with the bare
  * `ZodError` (its message is the issues as pretty-printed JSON), an answer the Streamable HTTP
@@ -38,6 +41,40 @@ export function initializeFailureText(error: unknown, options: { pinnedLegacy?: 
     return `The server answered initialize with MCP ${MODERN_PROTOCOL_VERSION}, a revision without initialize (Taskdesk reaches such a server through server/discover).${options.pinnedLegacy ? ` Set its protocol to "auto" or ${MODERN_PROTOCOL_VERSION}.` : ''}`;
   }
   return `The server speaks MCP ${versionText(version)}, which Taskdesk does not support (it speaks ${SPOKEN_VERSIONS}).`;
+}
+
+/**
+ * The reason for a connect that got no answer to `initialize` within the connect timeout (the
+ * SDK's bare "Request timed out", which `ServerConnection` throws when the deadline passes), or
+ * undefined for any other failure. It names what was waited for and for how long (`timeoutMs`,
+ * the whole connect's), and what to check: over HTTP the address took the connection, so
+ * something listens there that does not speak MCP, or not at that path; over stdio the process
+ * started and said nothing.
+ */
+export function unansweredText(
+  error: unknown,
+  place: { transport: ServerConfig['transport']; timeoutMs: number }
+): string | undefined {
+  if (!(error instanceof McpError) || error.code !== Number(ErrorCode.RequestTimeout)) return undefined;
+  const waited = durationText(place.timeoutMs);
+  const transport = place.transport;
+  if (transport.type === 'stdio')
+    return `${transport.command} started but did not answer in ${waited}. Is it an MCP server?`;
+  return `${hostOf(transport.url)} accepted the connection but sent no answer in ${waited}. Is it an MCP server, and is the URL's path right?`;
+}
+
+/** "20 s", "1.5 s", "300 ms". */
+function durationText(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The host and port of a URL (no user info, path or query); "the server" for one that does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'the server';
+  } catch {
+    return 'the server';
+  }
 }
 
 /** The zod error itself, or one it was wrapped in as a cause. */

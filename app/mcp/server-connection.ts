@@ -39,7 +39,7 @@ import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, exitWords, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
 import { httpFailureText, networkFailureText } from './network-failure.js';
-import { initializeFailureText } from './initialize-failure.js';
+import { initializeFailureText, unansweredText } from './initialize-failure.js';
 import { SignInRequiredError, SignInUnreachableError } from '../auth/server-oauth.js';
 import {
   GuardedStdioTransport,
@@ -66,6 +66,9 @@ import {
   type DiscoverResult,
   type EraProbe
 } from './modern-protocol.js';
+
+/** How long connecting (probe and initialize) may take by default. */
+const CONNECT_TIMEOUT_MS = 20_000;
 
 /** Longest wait for the `server/discover` probe by default (and at most half the connect timeout). */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -342,7 +345,7 @@ export class ServerConnection {
    */
   async connect(): Promise<ConnectionState> {
     this.#setState({ status: 'connecting' });
-    const timeoutMs = this.#options.connectTimeoutMs ?? 20_000;
+    const timeoutMs = this.#options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     this.client.onclose = () => {
       // While connecting, connect() reports failures itself (and may start a fresh process).
@@ -399,6 +402,11 @@ export class ServerConnection {
       this.#httpFailureText(error) ??
       networkFailureText(error) ??
       (exit && endedUnanswered(error) ? `The server ${exitWords(exit)} before it answered` : undefined) ??
+      // The whole connect's timeout: the probe before initialize spent part of it.
+      unansweredText(error, {
+        transport: this.config.transport,
+        timeoutMs: this.#options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS
+      }) ??
       toErrorData(error).message;
     const tail = answered(error) ? '' : this.#stderrTail();
     return `${why}${tail ? ` (stderr: ${tail})` : ''}`;

@@ -200,6 +200,8 @@ function ConversationPane({
         title: 'Discard your changes?',
         body: <p>The settings of this conversation have changes that were not saved.</p>,
         confirmLabel: 'Discard changes',
+        // Not "Cancel": the form's own Cancel is what throws the changes away.
+        cancelLabel: 'Keep editing',
         danger: true
       }))
     )

@@ -6,7 +6,7 @@ import { FieldFrame } from '../forms/field-frame.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { addedWords, connectAgainWords } from './added-words.js';
 import { ServerFields } from './server-fields.js';
-import { splitBeforeSubmit } from './command-split.js';
+import { commandUrlWords, splitBeforeSubmit } from './command-split.js';
 import { suggestedId } from '../components/suggested-id.js';
 import { useCorrecting } from './use-correcting.js';
 import {
@@ -301,6 +301,9 @@ function formProblems(
     idProblems.push(['id', 'Use up to 64 letters, digits, dots, dashes and underscores']);
   else if (taken) idProblems.push(['id', idTakenWords(taken)]);
   const found: Array<[DraftField | 'id', string]> = draftProblems(draft);
+  // An address in Command is said as it is typed, and refused: no process can be started from it.
+  const url = draft.transport === 'stdio' ? commandUrlWords(draft.command) : undefined;
+  if (url) found.splice(found.filter(([field]) => field === 'name').length, 0, ['command', url]);
   // A name another server has is refused, not only warned of (it shows as a warning as it is
   // typed): two servers of one name make every message that names one of them ambiguous, and
   // an import numbers such a name ("echo (2)") for that reason.

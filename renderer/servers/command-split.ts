@@ -61,3 +61,21 @@ export function splitBeforeSubmit(
   form.focusCommand();
   return true;
 }
+
+/** What the Command field says of an address typed into it. */
+const COMMAND_IS_URL = 'This is a URL: choose Streamable HTTP for a server at an address.';
+
+/**
+ * The words for a Command that is an http(s) URL (a Streamable HTTP server's address, which no
+ * process could be started from), or undefined for any other command.
+ */
+export function commandUrlWords(command: string): string | undefined {
+  const text = command.trim();
+  if (!/^https?:\/\/\S+$/i.test(text)) return undefined;
+  try {
+    new URL(text);
+  } catch {
+    return undefined;
+  }
+  return COMMAND_IS_URL;
+}

@@ -5,7 +5,7 @@ import { busyProps } from '../components/busy-props.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
-import { splitBeforeSubmit } from './command-split.js';
+import { commandUrlWords, splitBeforeSubmit } from './command-split.js';
 import { useCorrecting } from './use-correcting.js';
 import { restartsServer, restartWords, runningWork } from './restart-words.js';
 import {
@@ -97,6 +97,11 @@ export function EditServerForm({
   // server of Taskdesk's configuration, an older list) is only warned of, so that the server's
   // other fields can still be saved.
   if (clash && renamed) problems.unshift(['name', nameTakenWords(clash)]);
+  // An address typed into Command is refused, as no process can be started from it; one saved
+  // so before is only warned of (the field says it), so that the other fields can still be saved.
+  const url = draft?.transport === 'stdio' ? commandUrlWords(draft.command) : undefined;
+  if (url && draft?.command.trim() !== saved?.command?.trim())
+    problems.splice(problems.filter(([field]) => field === 'name').length, 0, ['command', url]);
   const correcting = useCorrecting(problems, setErrors, { show, clear });
   // Compared as Save would send them: a change typed and undone, or spaces around a value, is none.
   const unsaved = !!draft && !!initial && JSON.stringify(toEditable(draft)) !== JSON.stringify(toEditable(initial));

@@ -112,6 +112,8 @@ export const ServerCard = memo(function ServerCard({
         title: 'Discard your changes?',
         body: <p>The settings of {server.name} have changes that were not saved.</p>,
         confirmLabel: 'Discard changes',
+        // Not "Cancel": the form's own Cancel is what throws the changes away.
+        cancelLabel: 'Keep editing',
         danger: true
       }))
     ) {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ChoiceOptions } from '../components/filter-fields.js';
 import { FieldFrame, useFieldId } from '../forms/field-frame.js';
 import { useDesk } from '../shell/desk-context.js';
-import { withCommandSplit } from './command-split.js';
+import { commandUrlWords, withCommandSplit } from './command-split.js';
 import { EntryList } from './entry-list.js';
 import type { DraftField, ServerDraft } from './server-draft.js';
 
@@ -40,6 +40,8 @@ export function ServerFields({
   afterName?: ReactNode;
 }) {
   const group = useFieldId('transport');
+  /** Said on Command as an address is typed into it, before any Save (which refuses it). */
+  const commandIsUrl = draft.transport === 'stdio' ? commandUrlWords(draft.command) : undefined;
   const { announce } = useDesk();
   const set = (change: Partial<ServerDraft>) => onChange({ ...draft, ...change });
   /**
@@ -93,7 +95,15 @@ export function ServerFields({
               name={group}
               value={value}
               checked={draft.transport === value}
-              onChange={() => set({ transport: value })}
+              onChange={() =>
+                // The address typed into Command, which the field said is one, is taken to URL.
+                set({
+                  transport: value,
+                  ...(value === 'http' &&
+                    !draft.url.trim() &&
+                    commandUrlWords(draft.command) && { url: draft.command.trim() })
+                })
+              }
             />
             <label htmlFor={`${group}-${value}`}>{label}</label>
           </div>
@@ -108,6 +118,12 @@ export function ServerFields({
             error={errors.command}
             hint={
               draft.commandSplit ??
+              (commandIsUrl && !errors.command ? (
+                <span className="field-warning">
+                  <span aria-hidden="true">⚠ </span>
+                  {commandIsUrl}
+                </span>
+              ) : undefined) ??
               // Only what was looked up: the command is looked up when the server connects.
               (commandFound && draft.command.trim() === commandFound.command
                 ? `Found: it runs ${commandFound.executable}.`

@@ -156,16 +156,21 @@ describe('the Assistant’s conversation settings, laid out at 1280×800 and at 
     assert.deepEqual(d.pageErrors, []);
   });
 
-  it('asks before closing settings that hold changes not saved: Cancel keeps them, Discard drops them', async () => {
+  it('asks before closing settings that hold changes not saved: Keep editing keeps them, Discard drops them', async () => {
     const pane = page.getByRole('region', { name: 'Conversation New chat' });
     const settings = pane.getByRole('form', { name: 'Conversation settings' });
     const dialog = page.getByRole('dialog', { name: 'Discard your changes?' });
     // Left by the test before: a title typed and not saved.
     assert.equal(await settings.getByLabel('Title').inputValue(), 'Renamed');
     await pane.getByRole('button', { name: 'Close settings' }).click();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(
+      await dialog.getByRole('button', { name: 'Cancel' }).count(),
+      0,
+      'no Cancel that would read as discard'
+    );
+    await dialog.getByRole('button', { name: 'Keep editing', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(await settings.getByLabel('Title').inputValue(), 'Renamed', 'Cancel keeps the changes');
+    assert.equal(await settings.getByLabel('Title').inputValue(), 'Renamed', 'Keep editing keeps the changes');
 
     await settings.getByLabel('Title').press('Escape');
     await dialog.getByRole('button', { name: 'Discard changes' }).click();

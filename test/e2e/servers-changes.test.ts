@@ -63,7 +63,7 @@ describe('the Servers screen: what a change, a removal and an import leave behin
   const focusedIs = (selector: string) =>
     page.waitForFunction((wanted) => document.activeElement === document.querySelector(wanted), selector);
 
-  it('asks before Escape or Cancel drops changes made in Edit…: Cancel keeps the form and the focus, Discard drops them', async () => {
+  it('asks before Escape or Cancel drops changes made in Edit…: Keep editing keeps the form and the focus, Discard drops them', async () => {
     const card = page.locator('li[data-server-id="alpha"]');
     const edit = card.getByRole('button', { name: 'Edit Alpha' });
     const form = card.getByRole('form', { name: 'Edit Alpha' });
@@ -84,13 +84,15 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     await url.fill('http://127.0.0.1:9/elsewhere');
     await url.press('Escape');
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Not "Cancel", which the form's own button is, and which throws the changes away.
+    assert.equal(await dialog.getByRole('button', { name: 'Cancel' }).count(), 0);
+    await dialog.getByRole('button', { name: 'Keep editing', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(await name.inputValue(), 'Alpha renamed', 'Cancel keeps the form and what was typed');
+    assert.equal(await name.inputValue(), 'Alpha renamed', 'Keep editing keeps the form and what was typed');
     assert.equal(await url.inputValue(), 'http://127.0.0.1:9/elsewhere');
     await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'url');
 
-    // The form's own Cancel asks too; Escape in the question answers Cancel.
+    // The form's own Cancel asks too; Escape in the question answers Keep editing.
     await form.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor();
     await page.keyboard.press('Escape');
@@ -98,7 +100,7 @@ describe('the Servers screen: what a change, a removal and an import leave behin
     assert.equal(await name.inputValue(), 'Alpha renamed');
     // So does Edit… pressed again, which closes its form.
     await edit.click();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Keep editing', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(await name.inputValue(), 'Alpha renamed');
     await focusedIs('li[data-server-id="alpha"] button[aria-label="Edit Alpha"]');

@@ -786,6 +786,73 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('says of a URL typed into Command that it is one, refuses it, and takes it to URL on Streamable HTTP', async () => {
+    const words = 'This is a URL: choose Streamable HTTP for a server at an address.';
+    const form = page.getByRole('form', { name: 'Add a server' });
+    const command = form.getByRole('textbox', { name: 'Command', exact: true });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Web by mistake');
+    await command.fill('http://127.0.0.1:58888/mcp');
+    // Said as it is typed, before any Add server.
+    await form.getByText(words).waitFor();
+    assert.match((await accessibleDescription(command)) ?? '', /This is a URL: choose Streamable HTTP/);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.locator('.action-error').getByText('One field needs correcting.').waitFor();
+    assert.equal(await command.getAttribute('aria-invalid'), 'true');
+    assert.equal(await form.locator('.field-error:not([hidden])').textContent(), words);
+    assert.ok(await command.evaluate((element) => element === document.activeElement), 'the focus is on Command');
+    assert.equal(
+      (await host.call('servers.list', {})).some((view) => view.name === 'Web by mistake'),
+      false,
+      'nothing added'
+    );
+    // Streamable HTTP chosen, the address is in URL: nothing left to correct.
+    await form.getByRole('radio', { name: 'Streamable HTTP' }).check();
+    assert.equal(
+      await form.getByRole('textbox', { name: 'URL', exact: true }).inputValue(),
+      'http://127.0.0.1:58888/mcp'
+    );
+    await form.locator('.action-error').waitFor({ state: 'hidden' });
+    await form.getByRole('textbox', { name: 'URL', exact: true }).fill('');
+    await form.getByRole('radio', { name: 'Local command (stdio)' }).check();
+    for (const label of ['Id', 'Name', 'Command'])
+      await form.getByRole('textbox', { name: label, exact: true }).fill('');
+
+    // Edit: said on the field, and refused by Save.
+    const card = page.locator('li[data-server-id="echo"]');
+    await card.getByRole('button', { name: 'Edit Echo' }).click();
+    const edit = card.getByRole('form', { name: 'Edit Echo' });
+    const edited = edit.getByRole('textbox', { name: 'Command', exact: true });
+    await edited.fill('https://mcp.example.com/mcp');
+    await edit.getByText(words).waitFor();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.locator('.action-error').getByText('One field needs correcting.').waitFor();
+    assert.equal(await edited.getAttribute('aria-invalid'), 'true');
+    const saved = await host.call('servers.get', { serverId: 'echo' });
+    assert.equal(saved.transport.type === 'stdio' && saved.transport.command, process.execPath, 'nothing saved');
+    await edit.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await discard().click();
+    await edit.waitFor({ state: 'detached' });
+
+    // A server saved so before (added through the API): warned of, and its other fields can still be saved.
+    await host.call('servers.add', {
+      id: 'url-command',
+      name: 'Url command',
+      autoConnect: false,
+      transport: { type: 'stdio', command: 'http://127.0.0.1:58888/mcp', args: [] }
+    });
+    const old = page.locator('li[data-server-id="url-command"]');
+    await old.getByRole('button', { name: 'Edit Url command' }).click();
+    const oldEdit = old.getByRole('form', { name: 'Edit Url command' });
+    await oldEdit.getByText(words).waitFor();
+    await oldEdit.getByRole('textbox', { name: 'Name', exact: true }).fill('Url command renamed');
+    await oldEdit.getByRole('button', { name: 'Save' }).click();
+    await oldEdit.waitFor({ state: 'detached' });
+    assert.equal((await host.call('servers.get', { serverId: 'url-command' })).name, 'Url command renamed');
+    await host.call('servers.remove', { serverId: 'url-command' });
+    await old.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('keeps env vars in the order they were entered, secrets among them, after a save and a reload', async () => {
     const form = page.getByRole('form', { name: 'Add a server' });
     await form.getByRole('textbox', { name: 'Id', exact: true }).fill('ordered');

@@ -73,6 +73,40 @@ describe('a Streamable HTTP server that cannot be reached', () => {
   });
 });
 
+describe('a Streamable HTTP address that takes the connection but never answers', () => {
+  it('says what was waited for, how long, and what to check, not "Request timed out"', async () => {
+    // Accepts every connection and reads what it is sent, but never writes a byte back.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const data = tempDir();
+    const host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      connectTimeoutMs: 1_000,
+      servers: [{ id: 'web', name: 'Web', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }]
+    });
+    try {
+      const view = await host.connect('web');
+      assert.equal(view.state.status, 'failed');
+      assert.equal(
+        view.state.reason,
+        `Could not connect: 127.0.0.1:${port} accepted the connection but sent no answer in 1 s. Is it an MCP server, and is the URL's path right?`
+      );
+      assert.ok(sockets.size > 0, 'the connection was taken');
+    } finally {
+      await host.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      data.remove();
+    }
+  });
+});
+
 describe('a Streamable HTTP server that answers with an HTTP error', () => {
   /** What each path answers: a status, headers and a body. */
   const answers: Record<string, { status: number; headers?: Record<string, string>; body: string }> = {

@@ -123,7 +123,7 @@ describe('receiver over real transports', () => {
     assert.match(exits.state.reason ?? '', /boom: no config|closed/);
     const silent = await host.connect('silent');
     assert.equal(silent.state.status, 'failed');
-    assert.match(silent.state.reason ?? '', /timed out|timeout/i);
+    assert.match(silent.state.reason ?? '', /started but did not answer in 1 s\. Is it an MCP server\?/);
     const missing = await host.connect('missing');
     assert.equal(missing.state.status, 'failed');
 

@@ -126,7 +126,7 @@ describe('a stdio server whose process exits', () => {
     }
   });
 
-  it('keeps the reasons of a timeout and of a missing command', async () => {
+  it('says what did not answer in time, and for how long, and keeps the reason of a missing command', async () => {
     assert.equal(
       await reasonOf(
         nodeServer("console.error('waiting for the database'); setInterval(() => {}, 1000)", {
@@ -134,7 +134,7 @@ describe('a stdio server whose process exits', () => {
         }),
         1_000
       ),
-      'Could not connect: Request timed out (stderr: waiting for the database)'
+      `Could not connect: ${process.execPath} started but did not answer in 1 s. Is it an MCP server? (stderr: waiting for the database)`
     );
     const missing = await reasonOf({
       id: 'server',
@@ -148,7 +148,7 @@ describe('a stdio server whose process exits', () => {
 describe('a server that does not answer initialize in time', () => {
   // MCP 2025-11-25, cancellation: "The initialize request MUST NOT be cancelled by clients."
 
-  it('is given up by closing the connection, never with notifications/cancelled, and the reason says it timed out', async () => {
+  it('is given up by closing the connection, never with notifications/cancelled, and the reason says what did not answer in how long', async () => {
     const data = tempDir('start-failures-');
     const [client, server] = InMemoryTransport.createLinkedPair();
     const received: JSONRPCMessage[] = [];
@@ -172,7 +172,10 @@ describe('a server that does not answer initialize in time', () => {
     try {
       const view = await host.connect('server');
       assert.equal(view.state.status, 'failed');
-      assert.equal(view.state.reason, 'Could not connect: Request timed out');
+      assert.equal(
+        view.state.reason,
+        'Could not connect: unused started but did not answer in 300 ms. Is it an MCP server?'
+      );
       // Once the server's end is closed, nothing more can reach it.
       await closed;
       const methods = received.map((message) => ('method' in message ? message.method : 'answer'));
@@ -196,7 +199,7 @@ setInterval(() => {}, 1000);`;
     try {
       assert.equal(
         await reasonOf(nodeServer(script, { protocol: '2025-11-25' }), 1_000),
-        'Could not connect: Request timed out (stderr: waiting for the database)'
+        `Could not connect: ${process.execPath} started but did not answer in 1 s. Is it an MCP server? (stderr: waiting for the database)`
       );
       // The host closed the process (and waited for it) before it reported the failure.
       const methods = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);

@@ -30,3 +30,30 @@ describe('a command line typed whole into Command', { skip: process.platform ===
     }
   });
 });
+
+describe('a server address typed into Command', () => {
+  it('is said to be an address to add as a Streamable HTTP server, not made into a path of the working folder', () => {
+    const dir = tempDir('taskdesk-cwd-');
+    try {
+      for (const platform of ['linux', 'win32'] as const) {
+        const url = resolveCommand('http://127.0.0.1:58888/mcp', { PATH: '/nonexistent', cwd: dir.dir, platform });
+        assert.deepEqual(url, {
+          found: false,
+          searched: [],
+          message: 'http://127.0.0.1:58888/mcp is an address, not a command: add it as a Streamable HTTP server.'
+        });
+      }
+      // Its credentials are not repeated in the reason.
+      const secret = resolveCommand(' https://user:pw@mcp.example.com/mcp?token=abc123 ', { PATH: '', cwd: dir.dir });
+      assert.equal(
+        secret.found ? '' : secret.message,
+        'https://[redacted]@mcp.example.com/mcp?token=[redacted] is an address, not a command: add it as a Streamable HTTP server.'
+      );
+      // A command whose name only starts like one is still looked for.
+      const named = resolveCommand('http-server', { PATH: '/nonexistent' });
+      assert.match(named.found ? '' : named.message, /^The command "http-server" was not found in the 1 directory/);
+    } finally {
+      dir.remove();
+    }
+  });
+});

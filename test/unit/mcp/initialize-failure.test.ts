@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { JSONRPCMessageSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { initializeFailureText } from '../../../app/mcp/initialize-failure.js';
+import { ErrorCode, JSONRPCMessageSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { initializeFailureText, unansweredText } from '../../../app/mcp/initialize-failure.js';
 
 /** What the SDK's `Client.connect` rejects with when a server answers `initialize` with `result`. */
 async function connectError(result: unknown): Promise<unknown> {
@@ -94,5 +94,43 @@ describe('the reason for an answer to initialize the SDK rejects', () => {
     assert.equal(initializeFailureText(new McpError(-32000, 'Connection closed')), undefined);
     assert.equal(initializeFailureText(new Error('Not connected')), undefined);
     assert.equal(initializeFailureText('a string'), undefined);
+  });
+});
+
+describe('the reason for a server that did not answer initialize in time', () => {
+  // As ServerConnection gives the connection up when the connect timeout runs out.
+  const timedOut = new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 14_990 });
+
+  it('over HTTP: names the address that took the connection, how long it waited, and what to check', () => {
+    assert.equal(
+      unansweredText(timedOut, { transport: { type: 'http', url: 'http://127.0.0.1:58888/mcp' }, timeoutMs: 20_000 }),
+      "127.0.0.1:58888 accepted the connection but sent no answer in 20 s. Is it an MCP server, and is the URL's path right?"
+    );
+    // No user info, path or query: only where it connected.
+    assert.equal(
+      unansweredText(timedOut, {
+        transport: { type: 'http', url: 'https://user:pw@mcp.example.com/mcp?token=abc' },
+        timeoutMs: 1_500
+      }),
+      "mcp.example.com accepted the connection but sent no answer in 1.5 s. Is it an MCP server, and is the URL's path right?"
+    );
+  });
+
+  it('over stdio: names the command that started, and how long it waited', () => {
+    assert.equal(
+      unansweredText(timedOut, { transport: { type: 'stdio', command: 'npx', args: ['-y', 'x'] }, timeoutMs: 20_000 }),
+      'npx started but did not answer in 20 s. Is it an MCP server?'
+    );
+    assert.equal(
+      unansweredText(timedOut, { transport: { type: 'stdio', command: 'server', args: [] }, timeoutMs: 300 }),
+      'server started but did not answer in 300 ms. Is it an MCP server?'
+    );
+  });
+
+  it('leaves other failures alone', () => {
+    const place = { transport: { type: 'stdio' as const, command: 'npx', args: [] }, timeoutMs: 20_000 };
+    assert.equal(unansweredText(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), place), undefined);
+    assert.equal(unansweredText(new McpError(-32602, 'Request timed out'), place), undefined);
+    assert.equal(unansweredText(new Error('Request timed out'), place), undefined);
   });
 });

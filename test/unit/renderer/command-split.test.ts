@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commandLineParts, withCommandSplit } from '../../../renderer/servers/command-split.js';
+import { commandLineParts, commandUrlWords, withCommandSplit } from '../../../renderer/servers/command-split.js';
 import { emptyDraft } from '../../../renderer/servers/server-draft.js';
 
 describe('a command line in the Command field', () => {
@@ -48,5 +48,22 @@ describe('a command line in the Command field', () => {
     // Arguments typed already: the person parted them; an HTTP server has no command.
     assert.equal(withCommandSplit({ ...draft, args: '--stdio' }), undefined);
     assert.equal(withCommandSplit({ ...draft, transport: 'http' }), undefined);
+  });
+});
+
+describe('an address in the Command field', () => {
+  it('is said to be a URL, for Streamable HTTP; a command is not', () => {
+    const words = 'This is a URL: choose Streamable HTTP for a server at an address.';
+    for (const text of ['http://127.0.0.1:58888/mcp', ' https://mcp.example.com/mcp ', 'HTTPS://Example.com'])
+      assert.equal(commandUrlWords(text), words, text);
+    for (const text of [
+      'npx',
+      'http-server',
+      './http:/x',
+      'npx mcp-remote https://mcp.example.com/mcp',
+      'file:///bin/sh',
+      'http://'
+    ])
+      assert.equal(commandUrlWords(text), undefined, text);
   });
 });

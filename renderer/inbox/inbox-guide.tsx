@@ -1,4 +1,5 @@
 import { anyModel } from '../../app/contract/model-names.js';
+import { notConnectedName } from '../servers/added-words.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { deskIsNew } from './first-run.js';
 
@@ -81,8 +82,8 @@ export function InboxGuide() {
         {ready.length > 0 && notReady.length > 0 ? (
           // Some connected, some not: those cannot ask anything, and "Nothing is waiting" says nothing of them.
           <li className="inbox-guide-not-connected">
-            Not connected: {notReady.map((server) => server.name).join(', ')}; {notReady.length === 1 ? 'it' : 'they'}{' '}
-            cannot ask you anything until {notReady.length === 1 ? 'it is' : 'they are'}:{' '}
+            Not connected: {notReady.map(notConnectedName).join(', ')}; {notReady.length === 1 ? 'it' : 'they'} cannot
+            ask you anything until {notReady.length === 1 ? 'it is' : 'they are'}:{' '}
             <a href="#servers">{notReady.length === 1 ? 'check its connection' : 'check their connections'}</a>.
           </li>
         ) : null}

@@ -1,7 +1,11 @@
+import type { ConnectionState } from '../../app/contract/host-api.js';
+import { isSignInRequest } from '../../app/contract/sign-in-words.js';
+
 /**
  * What a screen reader hears after "Add server": that the server was added and, when it was
  * connected at once, how that went. A failure says so with the first sentence of its reason
  * (the card shows the rest), so that "Added Bogus." is not heard for a server that is not working.
+ * A server that only asks the person to sign in did not fail: that is said as the next step.
  */
 export function addedWords(
   name: string,
@@ -9,6 +13,7 @@ export function addedWords(
 ): string {
   if (!connect) return `Added ${name}.`;
   if (connect.connected) return `Added ${name}; it is connected.`;
+  if (isSignInRequest(connect.reason)) return `Added ${name}. It asks you to sign in: press Sign in on its card.`;
   const why = connect.reason ? firstSentence(connect.reason.replace(/^Could not connect: /, '')) : '';
   return why ? `Added ${name}, but it could not connect: ${why}` : `Added ${name}, but it could not connect.`;
 }
@@ -51,4 +56,23 @@ export function connectAgainWords(transport: 'stdio' | 'http', configured = fals
   const what = transport === 'stdio' ? 'its command, arguments and environment' : 'its URL and headers';
   const where = configured ? 'where Taskdesk is configured' : 'with Edit…';
   return `Check ${what} ${where}, then press Connect again.`;
+}
+
+/**
+ * Whether a server that is not connected waits for the person to sign in, and for nothing else:
+ * its card says "Sign-in needed", "Signing in" or "Signed out", not a failure. Not for a connect
+ * that failed for another reason (the server is down), whatever sign-in it asked for before.
+ */
+export function needsSignIn(state: ConnectionState): boolean {
+  const auth = state.auth;
+  if (!auth || auth.status === 'signed-in' || state.status === 'ready' || state.status === 'connecting') return false;
+  return state.status !== 'failed' || state.failedFor === 'sign-in';
+}
+
+/**
+ * A server named among those not connected (the Inbox's "Not connected: …"), with "needs you to
+ * sign in" for one that only waits for that: it is not down, and the step is the person's.
+ */
+export function notConnectedName(server: { name: string; state: ConnectionState }): string {
+  return needsSignIn(server.state) ? `${server.name} (needs you to sign in)` : server.name;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState, type FocusEvent } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { revocationText } from '../../app/contract/sign-in-words.js';
 import { ActionError, useFailure } from '../components/action-error.js';
@@ -18,6 +18,11 @@ import { RegisteredClientForm } from './registered-client-form.js';
  * the server asking for authorization (it is down): the card's failure says what to do first.
  * The client registered by hand, if any, is named, with the way back to automatic registration.
  * Nothing here ever holds a token.
+ *
+ * The focus follows the sign-in from step to step, as long as it is in the sign-in (or was, on
+ * what the step took away): after Sign in to the line that says to finish in the browser (not to
+ * Cancel, which a second press of Enter would press), once signed in to who is signed in, after
+ * Sign out to "Signed out", after Cancel (or a sign-in that ended without one) to Sign in.
  */
 export function ServerSignIn({ server }: { server: ServerView }) {
   const { client, store, announce, openExternal } = useDesk();
@@ -26,7 +31,41 @@ export function ServerSignIn({ server }: { server: ServerView }) {
   const [busy, setBusy] = useState(false);
   const { failure, fail, clear } = useFailure();
   const auth = server.state.auth;
+  const step = signInStep(auth);
+  const box = useRef<HTMLDivElement>(null);
+  /** Whether the focus is in the sign-in, or was on what the last change took away (it falls to the page then). */
+  const focusHere = useRef(false);
+  const shownStep = useRef(step);
+  useLayoutEffect(() => {
+    const before = shownStep.current;
+    shownStep.current = step;
+    const here = box.current;
+    if (before === step || !focusHere.current || !here) return;
+    // Moved elsewhere meanwhile (another card, another field): left there.
+    const at = document.activeElement;
+    if (at && at !== document.body && !here.contains(at)) return;
+    const next =
+      step === 'waiting'
+        ? here.querySelector<HTMLElement>('.sign-in-waiting')
+        : step === 'signed-in'
+          ? here.querySelector<HTMLElement>('.signed-in-as')
+          : before === 'signed-in'
+            ? (here.querySelector<HTMLElement>('.signed-out') ?? here.querySelector<HTMLElement>('.sign-in-button'))
+            : here.querySelector<HTMLElement>('.sign-in-button');
+    // No next step offered (the server is down: its card says so): the card keeps the focus.
+    (next ?? here.closest<HTMLElement>('li.card'))?.focus();
+  }, [step]);
   if (!auth) return null;
+
+  /** Follows the focus into and out of the sign-in; one removed with its element counts as in. */
+  const focusProps = {
+    ref: box,
+    onFocus: () => (focusHere.current = true),
+    onBlur: (event: FocusEvent) => {
+      const to = event.relatedTarget;
+      if (to instanceof Node && !box.current?.contains(to)) focusHere.current = false;
+    }
+  };
 
   /** Runs one sign-in action, one at a time, its failure said on the card. */
   const act = async (failed: string, action: () => Promise<void>) => {
@@ -80,8 +119,9 @@ export function ServerSignIn({ server }: { server: ServerView }) {
 
   if (auth.status === 'signed-in') {
     return (
-      <div className="sign-in" data-sign-in="signed-in">
-        <p>
+      <div className="sign-in" data-sign-in="signed-in" {...focusProps}>
+        {/* Focusable from script only: the focus comes here once the sign-in finished. */}
+        <p className="signed-in-as" tabIndex={-1}>
           {auth.subject ? `Signed in as ${auth.subject}` : 'Signed in'}
           {auth.issuer ? ` at ${auth.issuer}` : ''}
           {registered ? ` with the client you registered (${registered})` : ''}
@@ -99,14 +139,17 @@ export function ServerSignIn({ server }: { server: ServerView }) {
     );
   }
 
-  const waiting = auth.status === 'sign-in-required' && auth.waiting === true;
+  const waiting = step === 'waiting';
   // The server could not be reached (or failed otherwise): a sign-in is not what it needs now.
   const failedOtherwise = server.state.status === 'failed' && server.state.failedFor !== 'sign-in';
   return (
-    <div className="sign-in" data-sign-in={waiting ? 'waiting' : auth.status}>
+    <div className="sign-in" data-sign-in={waiting ? 'waiting' : auth.status} {...focusProps}>
       {waiting ? (
         <>
-          <p role="status">Finish signing in in the browser tab that opened (waiting…)</p>
+          {/* Focusable from script only: the focus comes here after Sign in, away from Cancel. */}
+          <p role="status" className="sign-in-waiting" tabIndex={-1}>
+            Finish the sign-in in the browser tab that opened (waiting…)
+          </p>
           <p className="muted">
             {registered
               ? `If that page shows an error such as invalid_client, the client you registered (${registered}) is not known there: cancel, then correct it or use automatic registration.`
@@ -126,7 +169,11 @@ export function ServerSignIn({ server }: { server: ServerView }) {
         </>
       ) : failedOtherwise ? null : (
         <>
-          <p>
+          {/* "Signed out" is focusable from script only: the focus comes here after Sign out. */}
+          <p
+            className={auth.status === 'signed-out' ? 'signed-out' : undefined}
+            tabIndex={auth.status === 'signed-out' ? -1 : undefined}
+          >
             {auth.status === 'signed-out' ? (
               `Signed out of ${server.name}.`
             ) : auth.issuer ? (
@@ -147,7 +194,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
           <div className="actions">
             <button
               type="button"
-              className="primary"
+              className="primary sign-in-button"
               {...busyProps(busy)}
               aria-label={`Sign in to ${server.name}`}
               onClick={() => void signIn()}
@@ -175,6 +222,12 @@ export function ServerSignIn({ server }: { server: ServerView }) {
       <RegisteredClientForm server={server} />
     </div>
   );
+}
+
+/** Where a sign-in stands, as the card shows it: a change moves the focus on (see {@link ServerSignIn}). */
+function signInStep(auth: ServerView['state']['auth']) {
+  if (!auth) return undefined;
+  return auth.status === 'sign-in-required' && auth.waiting === true ? 'waiting' : auth.status;
 }
 
 /**

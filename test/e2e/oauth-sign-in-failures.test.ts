@@ -72,7 +72,7 @@ describe('the sign-in on a server card, when things go wrong', () => {
     const opened = page.context().waitForEvent('page');
     await card.getByRole('button', { name: 'Sign in to Team notes' }).click();
     const signInPage = await opened;
-    await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
+    await card.getByText('Finish the sign-in in the browser tab that opened (waiting…)').waitFor();
     assert.equal(await badge(), 'Signing in');
     assert.equal(await card.getByRole('button', { name: 'Connect Team notes' }).count(), 0);
 

@@ -8,6 +8,9 @@ import { tempDir } from '../support/host-fixture.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
 
+/** What the card says while the sign-in page is out in the browser. */
+const WAITING = 'Finish the sign-in in the browser tab that opened (waiting…)';
+
 /**
  * Signing in from the Desk in headless Chromium: a local OAuth authorization server (the SDK's
  * auth router, with a consent page) and a Streamable HTTP MCP server it protects, both on
@@ -52,6 +55,14 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     built?.remove();
   });
 
+  /** What has the focus on the Desk: a button's label, or an element's text; "the page" when none does. */
+  const focused = () =>
+    page.evaluate(() => {
+      const at = document.activeElement;
+      if (!(at instanceof HTMLElement) || at === document.body) return 'the page';
+      return at.getAttribute('aria-label') ?? at.innerText;
+    });
+
   /** Presses Sign in: the sign-in page it opens in a new tab. */
   async function pressSignIn(): Promise<Page> {
     const opened = page.context().waitForEvent('page');
@@ -86,8 +97,14 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
   });
 
   it('says to finish in the browser tab once Sign in is pressed, and signs in after consent', async () => {
-    const signInPage = await pressSignIn();
-    await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
+    // Pressed with Enter twice, a common double press: the second press must not cancel the sign-in.
+    const opened = page.context().waitForEvent('page');
+    await card.getByRole('button', { name: 'Sign in to Protected' }).focus();
+    await page.keyboard.press('Enter');
+    const signInPage = await opened;
+    await card.getByText(WAITING, { exact: true }).waitFor();
+    assert.equal(await focused(), WAITING, 'the focus is on what to do next, not on Cancel');
+    await page.keyboard.press('Enter');
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).waitFor();
     assert.equal(await card.getByText('asks you to sign in').count(), 0, 'no longer asks');
     await signInPage.getByRole('heading', { name: /Allow Taskdesk to use the test MCP server as alice\?/ }).waitFor();
@@ -98,8 +115,10 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await signInPage.close();
 
     await card.getByText(`Signed in as alice at ${servers.issuer}`).waitFor();
+    // The line the focus was on went with the waiting: the focus is on who is signed in, not on the page.
+    assert.equal(await focused(), `Signed in as alice at ${servers.issuer}`);
     await card.locator('[data-status="ready"]').waitFor();
-    assert.equal(await card.getByText('Finish signing in').count(), 0);
+    assert.equal(await card.getByText('Finish the sign-in').count(), 0);
   });
 
   it('calls a tool with the token', async () => {
@@ -108,6 +127,34 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     const form = await openToolForm(tools, 'whoami');
     await form.getByRole('button', { name: 'Call tool' }).click();
     await form.locator('.call-result').getByText('{"subject":"alice"}').waitFor();
+  });
+
+  it('adds a server that asks for a sign-in as a step, not a failure, and the Inbox says it needs one', async () => {
+    await page.getByRole('link', { name: 'Servers' }).click();
+    const form = page.getByRole('form', { name: 'Add a server' });
+    await form.getByLabel('Id').fill('second');
+    await form.getByLabel('Name').fill('Second');
+    await form.getByLabel('Streamable HTTP').check();
+    await form.getByLabel('URL').fill(servers.mcpUrl);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const second = page.locator('li[data-server-id="second"]');
+    await second.getByRole('button', { name: 'Sign in to Second' }).waitFor();
+    const added = 'Added Second. It asks you to sign in: press Sign in on its card.';
+    await page.locator('.sr-only[aria-live="polite"]').getByText(added, { exact: true }).waitFor();
+    await form.locator('.form-status').getByText(added, { exact: true }).waitFor();
+
+    await page
+      .locator('nav')
+      .getByRole('link', { name: /^Inbox/ })
+      .click();
+    const notConnected = page.getByRole('region', { name: 'Inbox' }).locator('.inbox-guide-not-connected');
+    await notConnected.waitFor();
+    assert.equal(
+      await notConnected.textContent(),
+      'Not connected: Second (needs you to sign in); it cannot ask you anything until it is: check its connection.'
+    );
+    await host.call('servers.remove', { serverId: 'second' });
+    await notConnected.waitFor({ state: 'detached' });
   });
 
   it('keeps a task of the server across a token refresh', async () => {
@@ -149,6 +196,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
     assert.equal(await card.locator('.card-header .status').innerText(), 'Signed out');
     await card.getByText('Signed out of Protected.').waitFor();
+    assert.equal(await focused(), 'Signed out of Protected.', 'the focus went from Sign out to what it did');
     // The authorization server was asked to end the sign-in too, and did (RFC 7009).
     await card.getByText(`The sign-in was revoked at ${servers.issuer} too.`).waitFor();
     await card
@@ -162,7 +210,8 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
 
   it('ends a sign-in denied in the browser at once, and says so on the card; Cancel stops waiting', async () => {
     let signInPage = await pressSignIn();
-    await card.getByText('Finish signing in in the browser tab that opened (waiting…)').waitFor();
+    await card.getByText(WAITING, { exact: true }).waitFor();
+    assert.equal(await focused(), WAITING);
     await signInPage.getByRole('link', { name: 'Deny' }).click();
     await card
       .getByText(
@@ -170,13 +219,15 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
       )
       .waitFor({ timeout: 5000 });
     assert.equal(await card.getByText(/refused/).count(), 0, 'the person declined; the server refused nothing');
-    assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
+    assert.equal(await card.getByText('Finish the sign-in').count(), 0, 'no longer waiting');
+    assert.equal(await focused(), 'Sign in to Protected', 'the focus went with the waiting line to Sign in again');
     await signInPage.close();
 
     signInPage = await pressSignIn();
     await card.getByRole('button', { name: 'Cancel the sign-in to Protected' }).click();
     await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
-    assert.equal(await card.getByText('Finish signing in').count(), 0);
+    assert.equal(await focused(), 'Sign in to Protected', 'the focus went from Cancel to Sign in');
+    assert.equal(await card.getByText('Finish the sign-in').count(), 0);
     // Allowed after all: the listener is closed, nothing comes back to Taskdesk.
     await signInPage.getByRole('link', { name: 'Allow' }).click();
     await signInPage.waitForLoadState().catch(() => undefined);
@@ -199,7 +250,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     assert.equal(new URL(signInPage.url()).searchParams.get('client_id'), 'by-hand');
     await signInPage.getByRole('link', { name: 'Allow' }).click();
     await card.getByText(/did not accept the client by-hand \(invalid_client/).waitFor({ timeout: 5000 });
-    assert.equal(await card.getByText('Finish signing in').count(), 0, 'no longer waiting');
+    assert.equal(await card.getByText('Finish the sign-in').count(), 0, 'no longer waiting');
     await signInPage.close();
 
     // An id the authorization server does not know: it shows its error and never comes back.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { notificationClient } from '../../support/notification-client.js';
 import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
 import type { CallOrigin, PlainCallView } from '../../../app/contract/plain-calls.js';
 import { TaskHistory } from '../../../app/history/task-history.js';
@@ -222,8 +222,7 @@ describe('a call that became a task', () => {
     };
     // A 2026-07-28 server is reached through its peer; the SDK client only holds the handler of
     // the notifications (`notifications/tasks`) that come on its task stream.
-    const client = { setNotificationHandler: () => undefined, removeNotificationHandler: () => undefined };
-    manager.attach('modern', 'Modern Server', client as unknown as Client, { modern: peer });
+    manager.attach('modern', 'Modern Server', notificationClient(), { modern: peer });
     const task = taskOf(await manager.callTool('modern', 'work', {}, { asTask: true, origin: ORIGIN }));
     assert.equal(task.protocol, '2026-07-28');
     assert.deepEqual(task.origin, ORIGIN);

@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
 import { once, EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AttachmentRegistry } from '../../../app/requestor/attachments.js';
+import { notificationClient } from '../../support/notification-client.js';
 import type { ModernPeer } from '../../../app/requestor/modern-task-follower.js';
-
-type Handler = (notification: { method: string; params?: unknown }) => void;
-
-/** A client that only keeps its notification handlers (all the registry does with it), by method. */
-function fakeClient(): Client & { handlers: Map<string, Handler> } {
-  const handlers = new Map<string, Handler>();
-  return {
-    handlers,
-    setNotificationHandler: (schema: { shape: { method: { value: string } } }, handler: Handler) =>
-      handlers.set(schema.shape.method.value, handler),
-    removeNotificationHandler: (method: string) => handlers.delete(method)
-  } as unknown as Client & { handlers: Map<string, Handler> };
-}
 
 /**
  * A 2026-07-28 peer that declared `listChanged` for `lists` (the tools' by default) and keeps every
@@ -49,7 +36,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
   it('is opened anew at each renewal (HTTP), one at a time, and ends for good when the server is detached', async () => {
     const { peer, streams, opened } = listeningPeer(5);
     const registry = new AttachmentRegistry();
-    registry.add('s', 'S', fakeClient(), { modern: peer });
+    registry.add('s', 'S', notificationClient(), { modern: peer });
     assert.equal(streams.length, 1);
     // Renewed twice: each earlier stream was ended first. The renewal's timer does not hold the
     // process open (a host closing must not wait for it): this test holds it while it waits.
@@ -71,7 +58,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
   it('is not renewed over stdio (no renewal given): one stream while attached', () => {
     const { peer, streams } = listeningPeer();
     const registry = new AttachmentRegistry();
-    registry.add('s', 'S', fakeClient(), { modern: peer });
+    registry.add('s', 'S', notificationClient(), { modern: peer });
     assert.equal(streams.length, 1);
     registry.remove('s');
     assert.equal(streams[0]!.aborted, true);
@@ -86,7 +73,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
       onToolsStale: () => told.push('tools stale'),
       onSourcesChanged: (attachment) => told.push(`sources of ${attachment.serverId}`)
     });
-    const client = fakeClient();
+    const client = notificationClient();
     registry.add('s', 'S', client, { modern: peer });
     // Only what it declared: a server must not send what was not asked for.
     assert.deepEqual(filters, [{ promptsListChanged: true, resourcesListChanged: true }]);
@@ -111,7 +98,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
 
   it('opens no stream to a server that declared no list changes', () => {
     const { peer, streams } = listeningPeer(undefined, {});
-    const client = fakeClient();
+    const client = notificationClient();
     new AttachmentRegistry().add('s', 'S', client, { modern: peer });
     assert.equal(streams.length, 0);
     assert.deepEqual([...client.handlers.keys()], []);
@@ -123,7 +110,7 @@ describe('the subscriptions/listen stream of a 2026-07-28 server', () => {
       onToolsChanged: () => told.push('tools'),
       onSourcesChanged: () => told.push('sources')
     });
-    const client = fakeClient();
+    const client = notificationClient();
     registry.add('s', 'S', client, { statusNotifications: false });
     for (const method of [
       'notifications/tools/list_changed',

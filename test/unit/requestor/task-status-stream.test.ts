@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { once, EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AttachmentRegistry } from '../../../app/requestor/attachments.js';
+import { notificationClient } from '../../support/notification-client.js';
 import type { ModernPeer } from '../../../app/requestor/modern-task-follower.js';
 import { TaskStatusStream, WATCHED_TASKS_LIMIT } from '../../../app/requestor/task-status-stream.js';
 
@@ -11,19 +11,6 @@ import { TaskStatusStream, WATCHED_TASKS_LIMIT } from '../../../app/requestor/ta
  * (`subscriptions/listen` with `taskIds`, `notifications/tasks`): what it asks for, when it is
  * opened anew, and when it is given up.
  */
-
-type Handler = (notification: { method: string; params?: unknown }) => void;
-
-/** A client that only keeps its notification handlers (all the registry does with it), by method. */
-function fakeClient(): Client & { handlers: Map<string, Handler> } {
-  const handlers = new Map<string, Handler>();
-  return {
-    handlers,
-    setNotificationHandler: (schema: { shape: { method: { value: string } } }, handler: Handler) =>
-      handlers.set(schema.shape.method.value, handler),
-    removeNotificationHandler: (method: string) => handlers.delete(method)
-  } as unknown as Client & { handlers: Map<string, Handler> };
-}
 
 interface Stream {
   taskIds: string[] | undefined;
@@ -230,7 +217,7 @@ describe('the registry of a 2026-07-28 server that takes tasks', () => {
       onModernStatus: (serverId, params) => heard.push({ serverId, params }),
       onToolsStale: () => stale++
     });
-    const client = fakeClient();
+    const client = notificationClient();
     const attachment = registry.add('s', 'S', client, { modern: peer });
     assert.equal(streams.length, 1, 'the list stream');
     assert.deepEqual(streams[0]!.filter, { toolsListChanged: true });
@@ -267,7 +254,7 @@ describe('the registry of a 2026-07-28 server that takes tasks', () => {
 
   it('hears the task stream of a server that tells of no list change', async () => {
     const { peer, streams } = taskPeer();
-    const client = fakeClient();
+    const client = notificationClient();
     const attachment = new AttachmentRegistry().add('s', 'S', client, { modern: peer });
     assert.equal(streams.length, 0, 'no list stream, and no task stream before a task');
     attachment.taskStream!.watch('t1', true);
@@ -282,7 +269,7 @@ describe('the registry of a 2026-07-28 server that takes tasks', () => {
 
   it('opens no task stream for a server that does not take tasks', () => {
     const { peer } = taskPeer();
-    const client = fakeClient();
+    const client = notificationClient();
     const attachment = new AttachmentRegistry().add('s', 'S', client, { modern: { ...peer, acceptsTasks: false } });
     assert.equal(attachment.taskStream, undefined);
     assert.equal(client.handlers.has('notifications/tasks'), false);

@@ -1,15 +1,16 @@
 import { Notification, type BrowserWindow } from 'electron';
 import type { InboxItem } from '../app/contract/host-api.js';
 import { markdownPlainText } from '../app/contract/markdown-plain-text.js';
+import { taskEndNotice } from '../app/contract/task-end-words.js';
 import type { Host } from '../app/host/host.js';
 
 const MAX_BODY = 180;
 
 /**
  * Shows a system notification when a question arrives while the window is not in front, and
- * again when one is about to expire unanswered (`inbox.expiring`), and when a tool call of the
- * assistant waits for approval; clicking one brings the window forward. Returns the function
- * that stops it.
+ * again when one is about to expire unanswered (`inbox.expiring`), when a tool call of the
+ * assistant waits for approval, and when a tool call's task ends (`outbound.ended`, unless the
+ * person cancelled it); clicking one brings the window forward. Returns the function that stops it.
  */
 export function notifyInboxItems(
   host: Pick<Host, 'on'> & { assistant: { get(conversationId: string): { title: string } } },
@@ -38,6 +39,11 @@ export function notifyInboxItems(
     host.on('inbox.expiring', ({ item }) =>
       notify(`${item.serverName}'s question expires soon`, `${expiryOf(item)} ${bodyOf(item)}`)
     ),
+    // A tool call's task is a long call: its end is worth a notification while the person is elsewhere.
+    host.on('outbound.ended', ({ task }) => {
+      const notice = taskEndNotice(task);
+      if (notice) notify(notice.title, notice.body);
+    }),
     host.on('assistant.approval', ({ conversationId, toolCall }) =>
       notify(
         `The assistant asks to run ${toolCall.toolName ?? toolCall.functionName}`,

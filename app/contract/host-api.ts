@@ -628,6 +628,11 @@ export const HostEvents = {
   }),
   /** An outbound (tool-call) task changed or was forgotten. */
   'outbound.changed': OutboundTaskEventSchema,
+  /**
+   * An outbound task ended in this run (completed, failed, cancelled, expired or lost), once, after
+   * its `outbound.changed`: a task that had ended before Taskdesk started is not told again.
+   */
+  'outbound.ended': z.object({ task: OutboundTaskViewSchema }),
   /** A plain tool call started, made progress, or ended. */
   'call.changed': z.object({ call: PlainCallViewSchema }),
   /**

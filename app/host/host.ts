@@ -443,9 +443,10 @@ export class Host {
     });
     const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedWhenLoaded());
     this.requestor.on((event) => {
+      let ended = false;
       if (event.type === 'changed') {
         this.history.recordRequested(event.task);
-        taskEnds.changed(event.task);
+        ended = taskEnds.changed(event.task);
         // The task has ended: what its server asked for it no longer waits in the Inbox.
         withdrawQuestionsOfEndedTask(this.inbox, event.task);
       } else if (event.type === 'removed') {
@@ -453,6 +454,8 @@ export class Host {
         taskEnds.removed(event.outboundId);
       }
       this.events.emit('outbound.changed', event);
+      // Once per task, in this run: what the system notification of a long call's end is made from.
+      if (ended && event.type === 'changed') this.events.emit('outbound.ended', { task: event.task });
     });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
       this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);

@@ -27,9 +27,9 @@ export class ToolTaskEndAudit {
     for (const id of finishedIds) this.#ended.add(id);
   }
 
-  /** A task's view changed (`outbound.changed`). */
-  changed(view: OutboundTaskView): void {
-    if (!finished(view) || this.#ended.has(view.outboundId)) return;
+  /** A task's view changed (`outbound.changed`); true when this change ended it (its end recorded now, once). */
+  changed(view: OutboundTaskView): boolean {
+    if (!finished(view) || this.#ended.has(view.outboundId)) return false;
     this.#ended.add(view.outboundId);
     const outcome = view.outcome;
     // What the person reads: Taskdesk's reason (an expiry, a lost task) as a reason; the server's
@@ -57,6 +57,7 @@ export class ToolTaskEndAudit {
         ...(error !== undefined && { error })
       }
     });
+    return true;
   }
 
   /** A task was forgotten: its id is no longer kept. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
+import { taskEndNotice } from '../../app/contract/task-end-words.js';
 import { useDesk } from './desk-context.js';
 
 /** Where the person's choice to be notified is kept (per browser profile and origin). */
@@ -45,8 +46,9 @@ function inFront(): boolean {
 
 /**
  * System notifications in browser mode, once the person turned them on: an item that arrives
- * (or a tool call of the assistant that waits for approval) while the page is hidden or not
- * focused, and an item about to expire unanswered (always: it is the last call).
+ * (or a tool call of the assistant that waits for approval) and a tool call's task that ends
+ * (unless the person cancelled it) while the page is hidden or not focused, and an item about to
+ * expire unanswered (always: it is the last call).
  */
 export function useDeskNotifications(): void {
   const { client } = useDesk();
@@ -69,10 +71,17 @@ export function useDeskNotifications(): void {
     const offExpiring = client.on('inbox.expiring', ({ item }) => {
       if (optedIn()) show(`Taskdesk: ${what(item)} from ${item.serverName} expires soon`, item);
     });
+    // A tool call's task is a long call: its end is told while the person is elsewhere.
+    const offEnded = client.on('outbound.ended', ({ task }) => {
+      if (!optedIn() || inFront()) return;
+      const notice = taskEndNotice(task);
+      if (notice) notify(`Taskdesk: ${notice.title}`, notice.body, task.outboundId, '#tasks');
+    });
     return () => {
       offAdded();
       offApproval();
       offExpiring();
+      offEnded();
     };
   }, [client]);
 }

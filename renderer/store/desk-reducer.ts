@@ -456,6 +456,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
         };
       return { ...state, waitingExchanges: rest };
     }
+    // Told to the person by a system notification (see desk-notifications); the task itself came with `outbound.changed`.
+    case 'outbound.ended':
+      return state;
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

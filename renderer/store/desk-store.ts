@@ -13,6 +13,7 @@ const HOST_EVENTS = [
   'store.warning',
   'sampling.partial',
   'outbound.changed',
+  'outbound.ended',
   'servers.changed',
   'providers.changed',
   'policies.changed',

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 import { NOTIFICATION_STAND_IN, notificationsShown, shownNotifications } from './notification-stand-in.js';
 
@@ -53,6 +55,46 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     await notificationsShown(page, 1);
     assert.deepEqual(await shownNotifications(page), [
       { title: 'Taskdesk: a question from Server desk', body: 'Booking Your name for the booking? Now & soon' }
+    ]);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('tells of a tool call’s task that ended while the page was not in front, and of none the person cancelled', async () => {
+    const { peer } = createTaskToolPeer({ clock: systemClock, pollInterval: 50 });
+    const tasks = await startHostWith({ work: peer });
+    closers.push(() => tasks.dispose());
+    const pageErrors: string[] = [];
+    const { server, browser, page } = await openDesk(tasks.host, built.dir, pageErrors, {
+      beforeLoad: async (p) => {
+        await p.addInitScript(NOTIFICATION_STAND_IN);
+      }
+    });
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
+    await page.getByText('Notifications are on.').waitFor();
+    // Cancelled by the person: no notification.
+    const long = await tasks.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.equal(long.type, 'task');
+    const cancelled = nextEvent(tasks.host, 'outbound.ended');
+    if (long.type === 'task') await tasks.host.call('outbound.cancel', { outboundId: long.task.outboundId });
+    await cancelled;
+    // Ended by itself (the page not focused, as the stand-in starts): notified, with its result.
+    const ended = nextEvent(tasks.host, 'outbound.ended');
+    await tasks.host.call('tools.call', { serverId: 'work', name: 'report', arguments: { durationMs: 20 } });
+    await ended;
+    await notificationsShown(page, 1);
+    assert.deepEqual(await shownNotifications(page), [
+      {
+        title: 'Taskdesk: report on Server work finished',
+        body: 'Weekly report Sales rose by 5%; see the details. raw'
+      }
     ]);
     assert.deepEqual(pageErrors, []);
   });

@@ -1,0 +1,71 @@
+/* Imports no zod: the Desk takes it as a value (a contract module that imports zod would bring
+   zod's eval probe into the page), and the app's main process notifies with the same words. */
+import { markdownPlainText } from './markdown-plain-text.js';
+
+/** How much of a result's text or an error's message a notice quotes. */
+const NOTICE_BODY_LIMIT = 180;
+
+/** What a notice needs of an outbound task's view (its fields written out, so that no schema comes with it). */
+export interface EndedTask {
+  toolName: string;
+  serverName: string;
+  state: string;
+  cancelledBy?: 'you' | 'server' | 'taskdesk' | undefined;
+  reason?: string | undefined;
+  task: { statusMessage?: string | undefined };
+  outcome?:
+    | { type: 'result'; result: { content?: unknown; isError?: boolean | undefined } }
+    | { type: 'error'; error: { message: string } }
+    | undefined;
+  origin?: { kind: 'assistant' } | undefined;
+}
+
+/**
+ * The system notification for a tool call's task that ended while the person may be elsewhere (a
+ * long call is why it is a task): which tool, on which server, how it ended, and the first words
+ * of its result or why it did not give one. None for a task the person cancelled themselves.
+ */
+export function taskEndNotice(task: EndedTask): { title: string; body: string } | undefined {
+  const tool = task.origin?.kind === 'assistant' ? `The assistant’s call of ${task.toolName}` : task.toolName;
+  const on = `${tool} on ${task.serverName}`;
+  const result = task.outcome?.type === 'result' ? task.outcome.result : undefined;
+  const error = task.outcome?.type === 'error' ? task.outcome.error.message : undefined;
+  const said = (...texts: Array<string | undefined>) =>
+    cut(texts.find((text) => text !== undefined && text.trim() !== '') ?? 'Open Taskdesk to see it on Tasks.');
+  switch (task.state) {
+    case 'completed':
+      return result?.isError === true
+        ? { title: `${on} ended with an error`, body: said(textOf(result.content), error) }
+        : { title: `${on} finished`, body: said(result && textOf(result.content), error) };
+    case 'failed':
+      return { title: `${on} failed`, body: said(error, task.task.statusMessage) };
+    case 'cancelled':
+      if (task.cancelledBy === 'you') return undefined;
+      return {
+        title: task.cancelledBy === 'server' ? `${task.serverName} cancelled ${tool}` : `${on} was cancelled`,
+        body: said(task.task.statusMessage)
+      };
+    case 'expired':
+      return { title: `${on} expired before its result came`, body: said(task.reason) };
+    case 'lost':
+      return { title: `${task.serverName} no longer has the task of ${tool}`, body: said(task.reason) };
+    default:
+      return undefined;
+  }
+}
+
+/** The text blocks of a tool result's content, one line. */
+function textOf(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.flatMap((block: unknown) => {
+    const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+    return type === 'text' && typeof text === 'string' ? [text] : [];
+  });
+  // A result's text is often Markdown: a notification shows plain words, as a question's does.
+  return texts.length === 0 ? undefined : markdownPlainText(texts.join('\n\n'));
+}
+
+function cut(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > NOTICE_BODY_LIMIT ? `${line.slice(0, NOTICE_BODY_LIMIT - 1)}…` : line;
+}

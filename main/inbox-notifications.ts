@@ -1,7 +1,6 @@
 import { Notification, type BrowserWindow } from 'electron';
 import type { InboxItem } from '../app/contract/host-api.js';
 import { markdownPlainText } from '../app/contract/markdown-plain-text.js';
-import { taskEndNotice } from '../app/contract/task-end-words.js';
 import type { Host } from '../app/host/host.js';
 
 const MAX_BODY = 180;
@@ -40,8 +39,7 @@ export function notifyInboxItems(
       notify(`${item.serverName}'s question expires soon`, `${expiryOf(item)} ${bodyOf(item)}`)
     ),
     // A tool call's task is a long call: its end is worth a notification while the person is elsewhere.
-    host.on('outbound.ended', ({ task }) => {
-      const notice = taskEndNotice(task);
+    host.on('outbound.ended', ({ notice }) => {
       if (notice) notify(notice.title, notice.body);
     }),
     host.on('assistant.approval', ({ conversationId, toolCall }) =>

@@ -630,9 +630,16 @@ export const HostEvents = {
   'outbound.changed': OutboundTaskEventSchema,
   /**
    * An outbound task ended in this run (completed, failed, cancelled, expired or lost), once, after
-   * its `outbound.changed`: a task that had ended before Taskdesk started is not told again.
+   * its `outbound.changed` (which carries the task): a task that had ended before Taskdesk started
+   * is not told again. `notice` is the system notification it is worth (see `taskEndNotice`):
+   * none for a task the person cancelled, nor for one whose ttl ran out while Taskdesk was closed.
    */
-  'outbound.ended': z.object({ task: OutboundTaskViewSchema }),
+  'outbound.ended': z.object({
+    outboundId: z.string(),
+    serverId: z.string(),
+    state: OutboundTaskViewSchema.shape.state,
+    notice: z.object({ title: z.string(), body: z.string() }).optional()
+  }),
   /** A plain tool call started, made progress, or ended. */
   'call.changed': z.object({ call: PlainCallViewSchema }),
   /**

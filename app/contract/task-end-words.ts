@@ -26,7 +26,10 @@ export interface EndedTask {
  * of its result or why it did not give one. None for a task the person cancelled themselves.
  */
 export function taskEndNotice(task: EndedTask): { title: string; body: string } | undefined {
-  const tool = task.origin?.kind === 'assistant' ? `The assistant’s call of ${task.toolName}` : task.toolName;
+  const assistant = task.origin?.kind === 'assistant';
+  // At the head of a title, and within one.
+  const tool = assistant ? `The assistant’s call of ${task.toolName}` : task.toolName;
+  const toolWithin = assistant ? `the assistant’s call of ${task.toolName}` : task.toolName;
   const on = `${tool} on ${task.serverName}`;
   const result = task.outcome?.type === 'result' ? task.outcome.result : undefined;
   const error = task.outcome?.type === 'error' ? task.outcome.error.message : undefined;
@@ -34,21 +37,24 @@ export function taskEndNotice(task: EndedTask): { title: string; body: string } 
     cut(texts.find((text) => text !== undefined && text.trim() !== '') ?? 'Open Taskdesk to see it on Tasks.');
   switch (task.state) {
     case 'completed':
+      // Completed, but its result could not be fetched (an error in its place).
+      if (error !== undefined)
+        return { title: `${on} finished, but its result could not be fetched`, body: said(error) };
       return result?.isError === true
-        ? { title: `${on} ended with an error`, body: said(textOf(result.content), error) }
-        : { title: `${on} finished`, body: said(result && textOf(result.content), error) };
+        ? { title: `${on} ended with an error`, body: said(textOf(result.content)) }
+        : { title: `${on} finished`, body: said(result && textOf(result.content)) };
     case 'failed':
       return { title: `${on} failed`, body: said(error, task.task.statusMessage) };
     case 'cancelled':
       if (task.cancelledBy === 'you') return undefined;
       return {
-        title: task.cancelledBy === 'server' ? `${task.serverName} cancelled ${tool}` : `${on} was cancelled`,
+        title: task.cancelledBy === 'server' ? `${task.serverName} cancelled ${toolWithin}` : `${on} was cancelled`,
         body: said(task.task.statusMessage)
       };
     case 'expired':
       return { title: `${on} expired before its result came`, body: said(task.reason) };
     case 'lost':
-      return { title: `${task.serverName} no longer has the task of ${tool}`, body: said(task.reason) };
+      return { title: `${task.serverName} no longer has the task of ${toolWithin}`, body: said(task.reason) };
     default:
       return undefined;
   }

@@ -18,6 +18,8 @@ import {
   type ConnectionState
 } from '../contract/host-api.js';
 import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
+import type { OutboundTaskView } from '../contract/outbound-tasks.js';
+import { taskEndNotice } from '../contract/task-end-words.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { ChangeCoalescer } from '../core/coalesce.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
@@ -442,6 +444,7 @@ export class Host {
         )
     });
     const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedWhenLoaded());
+    const startedAt = this.clock.now();
     this.requestor.on((event) => {
       let ended = false;
       if (event.type === 'changed') {
@@ -454,8 +457,8 @@ export class Host {
         taskEnds.removed(event.outboundId);
       }
       this.events.emit('outbound.changed', event);
-      // Once per task, in this run: what the system notification of a long call's end is made from.
-      if (ended && event.type === 'changed') this.events.emit('outbound.ended', { task: event.task });
+      // Once per task, in this run, with the system notification a long call's end is worth.
+      if (ended && event.type === 'changed') this.events.emit('outbound.ended', taskEnded(event.task, startedAt));
     });
     for (const { id, reason, movedTo } of this.requestor.quarantined) {
       this.#warn(`A stored tool-call task (${id}) could not be read and was moved aside: ${reason}`, movedTo);
@@ -1213,6 +1216,18 @@ function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): str
       ? ''
       : ` History lists ${listed === 1 ? 'the one that was open' : `the ${listed} that were open`} as not finished.`;
   return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered.${history} Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
+}
+
+/**
+ * `outbound.ended` of a task that ended: its notice, unless the person cancelled it (see
+ * `taskEndNotice`) or its ttl ran out while Taskdesk was closed (`startedAt`: this run's start),
+ * which a start would otherwise tell as a burst of notifications, as if each had expired just then.
+ */
+function taskEnded(task: OutboundTaskView, startedAt: number): HostEventPayload<'outbound.ended'> {
+  const expiredWhileClosed =
+    task.state === 'expired' && task.expiresAt !== null && Date.parse(task.expiresAt) <= startedAt;
+  const notice = expiredWhileClosed ? undefined : taskEndNotice(task);
+  return { outboundId: task.outboundId, serverId: task.serverId, state: task.state, ...(notice && { notice }) };
 }
 
 /** The requestor's view of a modern (MCP 2026-07-28) server: enveloped requests, and input answered like a legacy server's requests. */

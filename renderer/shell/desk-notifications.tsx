@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
-import { taskEndNotice } from '../../app/contract/task-end-words.js';
 import { useDesk } from './desk-context.js';
 
 /** Where the person's choice to be notified is kept (per browser profile and origin). */
@@ -72,10 +71,8 @@ export function useDeskNotifications(): void {
       if (optedIn()) show(`Taskdesk: ${what(item)} from ${item.serverName} expires soon`, item);
     });
     // A tool call's task is a long call: its end is told while the person is elsewhere.
-    const offEnded = client.on('outbound.ended', ({ task }) => {
-      if (!optedIn() || inFront()) return;
-      const notice = taskEndNotice(task);
-      if (notice) notify(`Taskdesk: ${notice.title}`, notice.body, task.outboundId, '#tasks');
+    const offEnded = client.on('outbound.ended', ({ outboundId, notice }) => {
+      if (notice && optedIn() && !inFront()) notify(`Taskdesk: ${notice.title}`, notice.body, outboundId, '#tasks');
     });
     return () => {
       offAdded();

@@ -62,6 +62,22 @@ describe('the notice of a tool call’s task that ended', () => {
     );
   });
 
+  it('names a call the assistant made within a title too, and a result that could not be fetched', () => {
+    const assistant = { ...base, origin: { kind: 'assistant' as const } };
+    assert.equal(
+      taskEndNotice({ ...assistant, state: 'cancelled', cancelledBy: 'server' })?.title,
+      'Books cancelled the assistant’s call of report'
+    );
+    assert.equal(
+      taskEndNotice({ ...assistant, state: 'lost' })?.title,
+      'Books no longer has the task of the assistant’s call of report'
+    );
+    assert.deepEqual(
+      taskEndNotice({ ...base, outcome: { type: 'error', error: { message: 'Task has no result stored' } } }),
+      { title: 'report on Books finished, but its result could not be fetched', body: 'Task has no result stored' }
+    );
+  });
+
   it('says nothing of a task the person cancelled, nor of one still running', () => {
     assert.equal(taskEndNotice({ ...base, state: 'cancelled', cancelledBy: 'you' }), undefined);
     assert.equal(taskEndNotice({ ...base, state: 'working' }), undefined);

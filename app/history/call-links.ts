@@ -12,8 +12,16 @@ export class CallLinks {
   readonly #tasks = new Map<string, string>();
   /** Plain calls' entries by their server and `callId` (a caller may use a `callId` again). */
   readonly #calls = new Map<string, string[]>();
+  /** Received requests asked for a requested task, by their server and that task's id (what {@link askedForTask} reads). */
+  readonly #askers = new Map<string, Set<string>>();
 
   add(entry: HistoryEntry): void {
+    const asking = askingKey(entry);
+    if (asking !== undefined) {
+      const ids = this.#askers.get(asking);
+      if (ids) ids.add(entry.id);
+      else this.#askers.set(asking, new Set([entry.id]));
+    }
     if (entry.kind !== 'tool-call') return;
     if (entry.id.startsWith('requested:') && entry.taskId !== undefined)
       this.#tasks.set(keyOf(entry.serverId, entry.taskId), entry.id);
@@ -26,6 +34,12 @@ export class CallLinks {
   }
 
   remove(entry: HistoryEntry): void {
+    const asking = askingKey(entry);
+    const ids = asking === undefined ? undefined : this.#askers.get(asking);
+    if (ids) {
+      ids.delete(entry.id);
+      if (ids.size === 0) this.#askers.delete(asking!);
+    }
     if (entry.kind !== 'tool-call') return;
     if (entry.taskId !== undefined && this.#tasks.get(keyOf(entry.serverId, entry.taskId)) === entry.id)
       this.#tasks.delete(keyOf(entry.serverId, entry.taskId));
@@ -35,6 +49,15 @@ export class CallLinks {
       if (left.length > 0) this.#calls.set(key, left);
       else this.#calls.delete(key);
     }
+  }
+
+  /**
+   * The received requests asked for the task of a requested call's entry: what they say of it
+   * ("for the call of …") comes and goes with that entry.
+   */
+  askedForTask(call: HistoryEntry): ReadonlySet<string> {
+    if (call.kind !== 'tool-call' || !call.id.startsWith('requested:') || call.taskId === undefined) return NONE;
+    return this.#askers.get(keyOf(call.serverId, call.taskId)) ?? NONE;
   }
 
   /** The tool call a received request was asked for or while, and its entry's id while `get` has it. */
@@ -74,6 +97,15 @@ export class CallLinks {
     }
     return asked.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The key of the requested task a received request was asked for (see {@link CallLinks.forCall}), if any. */
+function askingKey(entry: HistoryEntry): string | undefined {
+  if (entry.direction !== 'received' || entry.relatedTaskId === undefined || entry.askedFor !== undefined)
+    return undefined;
+  return keyOf(entry.serverId, entry.relatedTaskId);
 }
 
 function keyOf(serverId: string, id: string): string {

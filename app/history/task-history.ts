@@ -32,7 +32,7 @@ import {
 } from './history-values.js';
 import { searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
 import { searchWords } from '../contract/search-words.js';
-import { forCallWords, WAITING_FOR_YOU } from '../contract/task-row-words.js';
+import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
@@ -113,11 +113,11 @@ export class TaskHistory {
   readonly #summaries = new Map<string, HistorySummary>();
   /**
    * Each entry's folded search text (see `searchTextOf`), made the first time a search reads
-   * it, not on the way of every call or request that ends, and forgotten when the entry changes;
-   * with the words of the call it was asked for or while (`forCallWords`) it was made with, as
-   * that call's entry may come or go after it: made again when its row says other words.
+   * it, not on the way of every call or request that ends, and forgotten when the entry changes,
+   * or when the entry of the call it was asked for comes or goes (what its row says of that call,
+   * "for the call of …", comes and goes with it; see {@link #forgetAskersText}).
    */
-  readonly #searchTexts = new Map<string, { text: string; forCall: string }>();
+  readonly #searchTexts = new Map<string, string>();
   /** Which tool call each question or model request was asked for or while, and back (see {@link CallLinks}). */
   readonly #links = new CallLinks();
   /** The `ranRequest` notes already taken into an entry (see `#ranChange`). */
@@ -491,7 +491,10 @@ export class TaskHistory {
       if (filter.status === WAITING_FOR_YOU) {
         if (this.#summaryOf(entry).waitsOnYou !== true) continue;
       } else if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
-      if (words.length > 0 && !words.every((word) => this.#searchTextOf(entry).includes(word))) continue;
+      if (words.length > 0) {
+        const text = this.#searchTextOf(entry);
+        if (!words.every((word) => text.includes(word))) continue;
+      }
       found.push(entry);
     }
     return found.sort(newestFirst);
@@ -547,15 +550,19 @@ export class TaskHistory {
     return { ...entry, ranRequest: boundedValue(raw) };
   }
 
-  /** An entry's search text, made when first searched and kept until the entry or its call's words change. */
+  /** An entry's search text, made when first searched and kept until the entry or the call it was asked for changes. */
   #searchTextOf(entry: HistoryEntry): string {
-    const summary = this.#summaryOf(entry);
-    const forCall = summary.forCall === undefined ? '' : forCallWords(summary.forCall);
-    const kept = this.#searchTexts.get(entry.id);
-    if (kept?.forCall === forCall) return kept.text;
-    const text = searchTextOf(entry, summary);
-    this.#searchTexts.set(entry.id, { text, forCall });
+    let text = this.#searchTexts.get(entry.id);
+    if (text === undefined) {
+      text = searchTextOf(entry, this.#summaryOf(entry));
+      this.#searchTexts.set(entry.id, text);
+    }
     return text;
+  }
+
+  /** A requested call's entry came, changed or went: the requests asked for its task say other words of it now. */
+  #forgetAskersText(call: HistoryEntry): void {
+    for (const id of this.#links.askedForTask(call)) this.#searchTexts.delete(id);
   }
 
   /**
@@ -592,6 +599,7 @@ export class TaskHistory {
     this.#summaries.set(entry.id, summaryOf(entry));
     const summary = this.#summaryOf(entry);
     this.#searchTexts.delete(entry.id);
+    this.#forgetAskersText(entry);
     if (isNew) this.#appendToServer(entry);
     // Lazy, unless told: nobody waits on history. A write that fails is reported by the store's own warnings.
     const written = this.#log.put(entry.id, entry, urgent);
@@ -608,6 +616,7 @@ export class TaskHistory {
   #index(entry: HistoryEntry): void {
     this.#entries.set(entry.id, entry);
     this.#links.add(entry);
+    this.#forgetAskersText(entry);
     const summary = summaryOf(entry);
     this.#summaries.set(entry.id, summary);
     this.#appendToServer(entry);
@@ -639,6 +648,7 @@ export class TaskHistory {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
+    this.#forgetAskersText(entry);
     this.#links.remove(entry);
     this.#summaries.delete(id);
     this.#searchTexts.delete(id);

@@ -1,4 +1,5 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
+import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
 import { truncate } from '../components/format.js';
 import { requestTitle } from '../components/request-title.js';
 
@@ -13,7 +14,9 @@ type Answered = Pick<InboxItem, 'kind' | 'request' | 'serverName'>;
  * when it has neither.
  */
 export function answeredQuestion(item: Answered): string | undefined {
-  const said = requestTitle(item.kind, item.request)?.replace(/\s+/g, ' ').trim();
+  // A question is Markdown: the line quotes its words, as a notification does.
+  const title = requestTitle(item.kind, item.request);
+  const said = title === undefined ? undefined : markdownPlainText(title).replace(/\s+/g, ' ').trim();
   return said ? `“${truncate(said, ANSWERED_QUESTION_LIMIT)}”` : undefined;
 }
 

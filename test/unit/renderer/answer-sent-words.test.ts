@@ -35,6 +35,13 @@ describe('the Inbox line once an answer went', () => {
     assert.equal(answerSentText(question('Which shelf?')), 'Answer sent to Books for “Which shelf?”.');
   });
 
+  it('quotes a Markdown question as its words', () => {
+    assert.equal(
+      answerSentText(question('## Shelf\n\nWhich **shelf** for [Dune](https://x.y/dune)?')),
+      'Answer sent to Books for “Shelf Which shelf for Dune?”.'
+    );
+  });
+
   it('tells two answers to the same server apart by their questions', () => {
     const shelf = answerSentText(question('Which shelf?'));
     const author = answerSentText(question('Which author?'));

@@ -26,20 +26,20 @@ export function answeredQuestion(item: Answered): string | undefined {
  */
 export function answerSentText(item: Answered): string {
   const question = answeredQuestion(item);
-  return question ? `Answer sent to ${item.serverName} for ${question}.` : `Answer sent to ${item.serverName}.`;
+  return question ? ended(`Answer sent to ${item.serverName} for ${question}`) : `Answer sent to ${item.serverName}.`;
 }
 
 /** The line once a reply the person wrote went: to which server, for which request. */
 export function replySentText(item: Answered): string {
   const question = answeredQuestion(item);
-  return question ? `Reply sent to ${item.serverName} for ${question}.` : `Reply sent to ${item.serverName}.`;
+  return question ? ended(`Reply sent to ${item.serverName} for ${question}`) : `Reply sent to ${item.serverName}.`;
 }
 
 /** The line once a model request was rejected: whose, and which. */
 export function requestRejectedText(item: Answered): string {
   const question = answeredQuestion(item);
   return question
-    ? `Request from ${item.serverName} rejected: ${question}.`
+    ? ended(`Request from ${item.serverName} rejected: ${question}`)
     : `Request from ${item.serverName} rejected.`;
 }
 
@@ -52,5 +52,10 @@ export function refusedText(item: Answered, action: 'decline' | 'cancel'): strin
   const what = action === 'decline' ? 'Declined' : 'Dismissed';
   const whose = `${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}`;
   const question = answeredQuestion(item);
-  return question ? `${what} ${whose} ${question}.` : `${what}: ${whose}.`;
+  return question ? ended(`${what} ${whose} ${question}`) : `${what}: ${whose}.`;
+}
+
+/** A line that ends with a quote: its full stop, unless the quote ends with one (“Write one word.”, not “Write one word.”.). */
+function ended(line: string): string {
+  return line.endsWith('.”') ? line : `${line}.`;
 }

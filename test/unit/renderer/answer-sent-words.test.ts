@@ -35,6 +35,11 @@ describe('the Inbox line once an answer went', () => {
     assert.equal(answerSentText(question('Which shelf?')), 'Answer sent to Books for “Which shelf?”.');
   });
 
+  it('ends with one full stop where the question ends with one', () => {
+    assert.equal(replySentText(question('Write one word.')), 'Reply sent to Books for “Write one word.”');
+    assert.equal(refusedText(question('Pick one.'), 'decline'), 'Declined Books’s question “Pick one.”');
+  });
+
   it('quotes a Markdown question as its words', () => {
     assert.equal(
       answerSentText(question('## Shelf\n\nWhich **shelf** for [Dune](https://x.y/dune)?')),

@@ -63,8 +63,8 @@ export function unansweredText(
   return `${hostOf(transport.url)} accepted the connection but sent no answer in ${waited}. Is it an MCP server, and is the URL's path right?`;
 }
 
-/** "20 s", "1.5 s", "300 ms". */
-function durationText(ms: number): string {
+/** "20 s", "1.5 s", "300 ms": how long a connect waited, as its reasons say it. */
+export function durationText(ms: number): string {
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 

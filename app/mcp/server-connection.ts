@@ -39,7 +39,7 @@ import { GatedTransport } from './request-gate.js';
 import { CommandNotFoundError, exitWords, stdioSpawnTarget } from './stdio-spawn.js';
 import { StderrTail } from './stderr-tail.js';
 import { httpFailureText, networkFailureText } from './network-failure.js';
-import { initializeFailureText, unansweredText } from './initialize-failure.js';
+import { durationText, initializeFailureText, unansweredText } from './initialize-failure.js';
 import { SignInRequiredError, SignInUnreachableError } from '../auth/server-oauth.js';
 import {
   GuardedStdioTransport,
@@ -521,7 +521,8 @@ export class ServerConnection {
     const exit = this.#exitWatch?.exit;
     const why =
       probed === 'silent'
-        ? `it did not answer server/discover within ${probeMs} ms`
+        ? // The whole connect's timeout, as the other unanswered connects say it (the probe had all of it).
+          `it did not answer server/discover in ${durationText(this.#options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS)}`
         : probed === 'closed'
           ? exit
             ? `it ${exitWords(exit)} before it answered server/discover`

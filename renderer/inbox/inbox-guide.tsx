@@ -1,5 +1,5 @@
 import { anyModel } from '../../app/contract/model-names.js';
-import { notConnectedName } from '../servers/added-words.js';
+import { notConnectedName, notConnectedStep, oneNotConnected } from '../servers/added-words.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { deskIsNew } from './first-run.js';
 
@@ -65,11 +65,9 @@ export function InboxGuide() {
         <li>
           {ready.length === 0 ? (
             <>
-              {/* One server is named, not counted ("None of your 1 server"). */}
-              {servers.length === 1
-                ? `${servers[0]!.name} is not connected`
-                : `None of your ${serverCount} is connected`}
-              : <a href="#servers">{servers.length === 1 ? 'check its connection' : 'check their connections'}</a>.
+              {/* One server is named, not counted ("None of your 1 server"); one that only waits for a sign-in is not down. */}
+              {servers.length === 1 ? oneNotConnected(servers[0]!) : `None of your ${serverCount} is connected`}:{' '}
+              <a href="#servers">{notConnectedStep(servers)}</a>.
             </>
           ) : (
             <>
@@ -84,7 +82,7 @@ export function InboxGuide() {
           <li className="inbox-guide-not-connected">
             Not connected: {notReady.map(notConnectedName).join(', ')}; {notReady.length === 1 ? 'it' : 'they'} cannot
             ask you anything until {notReady.length === 1 ? 'it is' : 'they are'}:{' '}
-            <a href="#servers">{notReady.length === 1 ? 'check its connection' : 'check their connections'}</a>.
+            <a href="#servers">{notConnectedStep(notReady)}</a>.
           </li>
         ) : null}
         {hasProvider ? null : providerCount === 0 ? (

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { isSignInRequest } from '../../app/contract/sign-in-words.js';
 import { busyProps } from '../components/busy-props.js';
 import { ActionError, correctingFailure, failureOf, useFailure } from '../components/action-error.js';
 import { toHostCallError } from '../host-client.js';
@@ -43,9 +44,9 @@ export function AddServerForm({
    * here, as the form itself is mounted anew. Left while the next one is filled in, it would read
    * as about that one.
    */
-  const [added, setAdded] = useState<{ id: string; words: string; failed?: boolean; reports: number } | undefined>(
-    undefined
-  );
+  const [added, setAdded] = useState<
+    { id: string; words: string; failed?: boolean; signIn?: boolean; reports: number } | undefined
+  >(undefined);
   /**
    * A failed connect's line goes once the card has a newer outcome (Connect again, from the card
    * or elsewhere): its words would be stale. Seen by the server's status leaving failed after the
@@ -98,7 +99,9 @@ export function AddServerForm({
         setGeneration((n) => n + 1);
         onAdded?.(id);
       }}
-      onConnected={(id, words, failed) => setAdded((shown) => (shown?.id === id ? { ...shown, words, failed } : shown))}
+      onConnected={(id, words, failed, signIn) =>
+        setAdded((shown) => (shown?.id === id ? { ...shown, words, failed, signIn } : shown))
+      }
     />
   );
 }
@@ -110,14 +113,17 @@ function AddServerFormBody({
   onAdded,
   onConnected
 }: {
-  /** What the last add did, shown under the heading; `failed`: added, but its connect failed. */
-  added: { words: string; failed?: boolean } | undefined;
+  /**
+   * What the last add did, shown under the heading; `failed`: added, but its connect failed;
+   * `signIn`: it failed only for want of a sign-in, the person's next step, not a failure.
+   */
+  added: { words: string; failed?: boolean; signIn?: boolean } | undefined;
   onSubmitting: () => void;
   /** The person changed a field: the next server is begun, and the last add's line goes. */
   onEditing: () => void;
   onAdded: (id: string, words: string) => void;
   /** How the connect of an add went, once known: the line says it if it still shows that add. */
-  onConnected: (id: string, words: string, failed: boolean) => void;
+  onConnected: (id: string, words: string, failed: boolean, signIn: boolean) => void;
 }) {
   const { client, store, announce } = useDesk();
   const servers = useDeskState((state) => state.servers);
@@ -191,7 +197,8 @@ function AddServerFormBody({
                 : undefined;
           if (said === undefined) return;
           announce(said);
-          onConnected(trimmed, said, view.state.status === 'failed');
+          const failed = view.state.status === 'failed';
+          onConnected(trimmed, said, failed, failed && isSignInRequest(view.state.reason));
         },
         (error: unknown) => {
           const failure = failureOf(
@@ -205,7 +212,7 @@ function AddServerFormBody({
             ...(failure.why !== undefined && { reason: failure.why })
           });
           announce(said);
-          onConnected(trimmed, said, true);
+          onConnected(trimmed, said, true, isSignInRequest(failure.why));
         }
       );
   };
@@ -227,8 +234,9 @@ function AddServerFormBody({
       </h3>
       {/* Seen, not announced again: the live region said it already, once (its words say a failed
           connect too, so an alert as well would say it twice). A failed connect is a warning to
-          see, not a success: the adding worked, the connecting did not. */}
-      <p className={added?.failed ? 'form-status form-status-failed' : 'form-status'} hidden={!added}>
+          see, not a success: the adding worked, the connecting did not. A sign-in asked for is no
+          failure: the next step, in the usual colours. */}
+      <p className={added?.failed && !added.signIn ? 'form-status form-status-failed' : 'form-status'} hidden={!added}>
         {added?.words ?? ''}
       </p>
       <ServerFields

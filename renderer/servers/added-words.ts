@@ -76,3 +76,23 @@ export function needsSignIn(state: ConnectionState): boolean {
 export function notConnectedName(server: { name: string; state: ConnectionState }): string {
   return needsSignIn(server.state) ? `${server.name} (needs you to sign in)` : server.name;
 }
+
+/**
+ * One server that is not connected, said alone (the Inbox's "Server a is not connected"): one
+ * that only waits for a sign-in "needs you to sign in", as it is not down.
+ */
+export function oneNotConnected(server: { name: string; state: ConnectionState }): string {
+  return needsSignIn(server.state) ? `${server.name} needs you to sign in` : `${server.name} is not connected`;
+}
+
+/**
+ * The step to take on the cards of servers that are not connected (the words of the Inbox's
+ * link to them): a sign-in when that is all every one of them waits for, else a look at how
+ * they connect.
+ */
+export function notConnectedStep(servers: ReadonlyArray<{ state: ConnectionState }>): string {
+  const one = servers.length === 1;
+  if (servers.length > 0 && servers.every((server) => needsSignIn(server.state)))
+    return one ? 'sign in on its card' : 'sign in on their cards';
+  return one ? 'check its connection' : 'check their connections';
+}

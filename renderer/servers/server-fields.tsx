@@ -152,7 +152,8 @@ export function ServerFields({
               <textarea
                 {...wiring}
                 name="args"
-                rows={3}
+                // As tall as its lines, 3 to 8 (a fourth argument was cut off at the top), then it scrolls.
+                rows={Math.min(8, Math.max(3, draft.args.split('\n').length))}
                 value={draft.args}
                 spellCheck={false}
                 onChange={(event) => set({ args: event.target.value })}

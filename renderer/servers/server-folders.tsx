@@ -121,9 +121,10 @@ export function ServerFolders({
           {folders.map((folder) => (
             <li key={folder}>
               <code>{folder}</code>{' '}
+              {/* Plain, as an env row's Remove: the server's own red Remove is a few lines below. */}
               <button
                 type="button"
-                className="danger-link"
+                className="small"
                 aria-label={`Remove the folder ${folder} from ${serverName}`}
                 onClick={() => void remove(folder)}
               >

@@ -41,9 +41,11 @@ export function ServerSignIn({ server }: { server: ServerView }) {
     shownStep.current = step;
     const here = box.current;
     if (before === step || !focusHere.current || !here) return;
-    // Moved elsewhere meanwhile (another card, another field): left there.
+    // Moved elsewhere meanwhile (another card, another field, the client form inside this one, where
+    // the person may be typing): left there. Focus on the steps' own lines and buttons, or fallen to
+    // the page with what the change took away, is moved on.
     const at = document.activeElement;
-    if (at && at !== document.body && !here.contains(at)) return;
+    if (at && at !== document.body && (!here.contains(at) || at.closest('.registered-client'))) return;
     const next =
       step === 'waiting'
         ? here.querySelector<HTMLElement>('.sign-in-waiting')

@@ -77,6 +77,18 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     assert.equal(await card.locator('.card-header .status').innerText(), 'Sign-in needed');
     assert.equal(await card.locator('.status-failed').count(), 0, 'no red Failed badge');
     assert.equal(await card.getByText(/Could not connect|waiting for you to agree/).count(), 0, 'no error text');
+
+    // The Inbox, with this server alone, names the step too: not "not connected: check its connection".
+    await page
+      .locator('nav')
+      .getByRole('link', { name: /^Inbox/ })
+      .click();
+    const guide = page.getByRole('region', { name: 'Inbox' }).locator('.inbox-guide li').first();
+    await guide.getByText('Protected needs you to sign in:', { exact: false }).waitFor();
+    assert.equal(await guide.textContent(), 'Protected needs you to sign in: sign in on its card.');
+    await guide.getByRole('link', { name: 'sign in on its card', exact: true }).click();
+    await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
+    assert.match(page.url(), /#servers$/);
   });
 
   it('lays the registered-client form out as the other forms, and names the redirect URI to register', async () => {
@@ -85,6 +97,23 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     const form = card.locator('.registered-client form');
     await form.screenshot({ path: path.join(process.env.E2E_SHOTS ?? '/tmp', 'registered-client-form.png') });
     await form.getByText('http://127.0.0.1/callback').waitFor();
+    // Its text as far under its heading as the card's Settings are under theirs: clear of the
+    // heading's focus ring (3px, 2px off), which it touched.
+    const gapUnder = (summary: Locator) =>
+      summary.evaluate(
+        (element) => element.nextElementSibling!.getBoundingClientRect().top - element.getBoundingClientRect().bottom
+      );
+    const settings = card.locator('details.server-settings');
+    const wasOpen = await settings.evaluate((element) => (element as HTMLDetailsElement).open);
+    if (!wasOpen) await settings.locator(':scope > summary').click();
+    const settingsGap = await gapUnder(settings.locator(':scope > summary'));
+    if (!wasOpen) await settings.locator(':scope > summary').click();
+    const clientGap = await gapUnder(card.locator('details.registered-client > summary'));
+    assert.ok(clientGap >= 8, `the text is ${clientGap}px under its heading`);
+    assert.ok(
+      Math.abs(clientGap - settingsGap) <= 1,
+      `${clientGap}px under its heading, the Settings' ${settingsGap}px`
+    );
     for (const name of ['Client ID', 'Client secret (if it has one)', 'Scope (if the server names none)']) {
       const input = card.getByLabel(name);
       const label = form.locator('label', { hasText: name });
@@ -142,6 +171,23 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     const added = 'Added Second. It asks you to sign in: press Sign in on its card.';
     await page.locator('.sr-only[aria-live="polite"]').getByText(added, { exact: true }).waitFor();
     await form.locator('.form-status').getByText(added, { exact: true }).waitFor();
+    // The next step, not a failure: the line's usual colours, not a warning's.
+    const colours = await form.locator('.form-status').evaluate((element) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--ok)';
+      probe.style.backgroundColor = 'var(--ok-bg)';
+      document.body.append(probe);
+      const expected = getComputedStyle(probe);
+      const seen = getComputedStyle(element);
+      const result = {
+        edge: [seen.borderLeftColor, expected.color],
+        background: [seen.backgroundColor, expected.backgroundColor]
+      };
+      probe.remove();
+      return result;
+    });
+    assert.equal(colours.edge[0], colours.edge[1], 'the edge is the usual colour');
+    assert.equal(colours.background[0], colours.background[1], 'the background is the usual colour');
 
     await page
       .locator('nav')
@@ -151,7 +197,7 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await notConnected.waitFor();
     assert.equal(
       await notConnected.textContent(),
-      'Not connected: Second (needs you to sign in); it cannot ask you anything until it is: check its connection.'
+      'Not connected: Second (needs you to sign in); it cannot ask you anything until it is: sign in on its card.'
     );
     await host.call('servers.remove', { serverId: 'second' });
     await notConnected.waitFor({ state: 'detached' });
@@ -233,6 +279,21 @@ describe('signing in to an OAuth-protected server from the Desk', () => {
     await signInPage.waitForLoadState().catch(() => undefined);
     await signInPage.close();
     assert.equal(await card.getByText(/Signed in as/).count(), 0);
+
+    // Typing in the client form while a sign-in waits: its end elsewhere leaves the focus there.
+    signInPage = await pressSignIn();
+    await card.getByText(WAITING, { exact: true }).waitFor();
+    await card.getByText('Use a client you registered').click();
+    const clientId = card.getByLabel('Client ID');
+    await clientId.fill('abc');
+    await clientId.focus();
+    await host.call('auth.cancelSignIn', { serverId: 'protected' });
+    await card.getByText(WAITING, { exact: true }).waitFor({ state: 'detached' });
+    await page.keyboard.type('def');
+    assert.equal(await clientId.inputValue(), 'abcdef', 'the keys went on into the field');
+    await clientId.fill('');
+    await card.getByText('Use a client you registered').click();
+    await signInPage.close();
   });
 
   it('signs in with a client the person registered by hand; a wrong one ends the sign-in at once', async () => {

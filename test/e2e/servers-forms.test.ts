@@ -132,8 +132,25 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await folders.getByRole('button', { name: 'Add folder' }).click();
     await folders.getByText(data.dir, { exact: true }).waitFor();
     assert.ok(await onPath(), 'after Add folder (now disabled: the field is empty), the focus is on the field');
-    await folders.getByRole('button', { name: `Remove the folder ${data.dir} from Echo` }).click();
+    // A plain button, not the red of the server's own Remove a few lines below.
+    const removeFolder = folders.getByRole('button', { name: `Remove the folder ${data.dir} from Echo` });
+    const colourOf = (button: Locator) => button.evaluate((element) => getComputedStyle(element).color);
+    const plain = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--text)';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    });
+    const serverRemove = page
+      .locator('li[data-server-id="echo"]')
+      .getByRole('button', { name: 'Remove Echo', exact: true });
+    const [serverColour, folderColour] = [await colourOf(serverRemove), await colourOf(removeFolder)];
+    await removeFolder.click();
     await folders.getByText('No folders.').waitFor();
+    assert.notEqual(serverColour, plain, "the server's Remove is red");
+    assert.equal(folderColour, plain, "the folder's Remove is in the text's colour");
     assert.ok(await onPath(), 'after Remove (gone with its folder), the focus is on the field');
     assert.deepEqual(pageErrors, []);
   });
@@ -728,6 +745,40 @@ describe('the Servers screen: adding, editing and importing servers', () => {
       for (const label of ['Id', 'Name', 'Command'])
         await fresh.getByRole('textbox', { name: label, exact: true }).fill('');
     } finally {
+      await page.setViewportSize({ width: 1100, height: 1400 });
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('grows the Arguments box to its lines, up to 8, then scrolls, in an 800×600 window', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      const form = page.getByRole('form', { name: 'Add a server' });
+      const args = form.getByRole('textbox', { name: 'Arguments', exact: true });
+      /** The Arguments box holding `count` lines: how tall it shows, and whether all of them show. */
+      const holding = async (count: number) => {
+        await args.fill(Array.from({ length: count }, (_, index) => `--arg-${index + 1}`).join('\n'));
+        return args.evaluate((element) => ({
+          height: element.clientHeight,
+          whole: element.scrollHeight <= element.clientHeight
+        }));
+      };
+      const three = await holding(3);
+      assert.ok(three.whole, 'three arguments show whole');
+      const five = await holding(5);
+      assert.ok(five.whole, 'five arguments show whole: the first is not cut off');
+      assert.ok(five.height > three.height, `taller with five (${five.height}px) than with three (${three.height}px)`);
+      const eight = await holding(8);
+      assert.ok(eight.whole, 'eight arguments show whole');
+      // Past 8 lines it stops growing, and scrolls.
+      const twelve = await holding(12);
+      assert.equal(twelve.whole, false, 'twelve arguments scroll');
+      assert.equal(twelve.height, eight.height, 'no taller than 8 lines');
+    } finally {
+      await page
+        .getByRole('form', { name: 'Add a server' })
+        .getByRole('textbox', { name: 'Arguments', exact: true })
+        .fill('');
       await page.setViewportSize({ width: 1100, height: 1400 });
     }
     assert.deepEqual(pageErrors, []);

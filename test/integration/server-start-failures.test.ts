@@ -136,6 +136,16 @@ describe('a stdio server whose process exits', () => {
       ),
       `Could not connect: ${process.execPath} started but did not answer in 1 s. Is it an MCP server? (stderr: waiting for the database)`
     );
+    // Set to 2026-07-28, which has no initialize: the probe waited, said in seconds as well.
+    assert.equal(
+      await reasonOf(
+        nodeServer("console.error('waiting for the database'); setInterval(() => {}, 1000)", {
+          protocol: '2026-07-28'
+        }),
+        1_500
+      ),
+      'Could not connect: The server is set to MCP 2026-07-28, but it did not answer server/discover in 1.5 s. Set its protocol to "auto" or 2025-11-25 if it speaks the earlier revision. (stderr: waiting for the database)'
+    );
     const missing = await reasonOf({
       id: 'server',
       name: 'Server',

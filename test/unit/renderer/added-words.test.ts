@@ -7,7 +7,9 @@ import {
   connectAgainWords,
   firstSentence,
   needsSignIn,
-  notConnectedName
+  notConnectedName,
+  notConnectedStep,
+  oneNotConnected
 } from '../../../renderer/servers/added-words.js';
 
 describe('what is announced after adding a server', () => {
@@ -100,5 +102,16 @@ describe('a server named among those not connected', () => {
     assert.equal(notConnectedName({ name: 'Server b', state: { status: 'closed' } }), 'Server b');
     const signedIn: ConnectionState = { status: 'closed', auth: { status: 'signed-in', subject: 'alice' } };
     assert.equal(notConnectedName({ name: 'Protected', state: signedIn }), 'Protected');
+  });
+
+  it('says the step on the cards: a sign-in when that is all they wait for, else their connection', () => {
+    const down: ConnectionState = { status: 'failed', reason: 'Could not connect: Nothing is listening.' };
+    assert.equal(oneNotConnected({ name: 'Protected', state: asks }), 'Protected needs you to sign in');
+    assert.equal(oneNotConnected({ name: 'Server a', state: down }), 'Server a is not connected');
+    assert.equal(notConnectedStep([{ state: asks }]), 'sign in on its card');
+    assert.equal(notConnectedStep([{ state: asks }, { state: asks }]), 'sign in on their cards');
+    assert.equal(notConnectedStep([{ state: down }]), 'check its connection');
+    // One of them down: a sign-in would not bring it back.
+    assert.equal(notConnectedStep([{ state: asks }, { state: down }]), 'check their connections');
   });
 });

@@ -58,9 +58,23 @@ export function unansweredText(
   if (!(error instanceof McpError) || error.code !== Number(ErrorCode.RequestTimeout)) return undefined;
   const waited = durationText(place.timeoutMs);
   const transport = place.transport;
-  if (transport.type === 'stdio')
-    return `${transport.command} started but did not answer in ${waited}. Is it an MCP server?`;
+  if (transport.type === 'stdio') {
+    // A first run of a package runner is mostly its download: it may answer the next time.
+    const runner = PACKAGE_RUNNERS.has(commandName(transport.command));
+    return runner
+      ? `${transport.command} started but did not answer in ${waited}. It may still be fetching the package (a first run downloads it): press Connect again; if it never answers, is it an MCP server?`
+      : `${transport.command} started but did not answer in ${waited}. Is it an MCP server?`;
+  }
   return `${hostOf(transport.url)} accepted the connection but sent no answer in ${waited}. Is it an MCP server, and is the URL's path right?`;
+}
+
+/** Commands that fetch a package before they run it, on their first run. */
+const PACKAGE_RUNNERS = new Set(['npx', 'uvx', 'bunx', 'pnpx', 'pipx']);
+
+/** A command's name without its folder or a Windows extension (`C:\\bin\\npx.cmd` → `npx`). */
+function commandName(command: string): string {
+  const base = command.split(/[\\/]/).pop() ?? command;
+  return base.replace(/\.(cmd|exe|bat)$/i, '').toLowerCase();
 }
 
 /** "20 s", "1.5 s", "300 ms": how long a connect waited, as its reasons say it. */

@@ -118,9 +118,15 @@ describe('the reason for a server that did not answer initialize in time', () =>
 
   it('over stdio: names the command that started, and how long it waited', () => {
     assert.equal(
-      unansweredText(timedOut, { transport: { type: 'stdio', command: 'npx', args: ['-y', 'x'] }, timeoutMs: 20_000 }),
-      'npx started but did not answer in 20 s. Is it an MCP server?'
+      unansweredText(timedOut, { transport: { type: 'stdio', command: 'node', args: ['x.js'] }, timeoutMs: 20_000 }),
+      'node started but did not answer in 20 s. Is it an MCP server?'
     );
+    // A package runner's first run is mostly its download.
+    for (const command of ['npx', 'C:\\Program Files\\nodejs\\npx.cmd', '/usr/local/bin/uvx'])
+      assert.equal(
+        unansweredText(timedOut, { transport: { type: 'stdio', command, args: ['-y', 'x'] }, timeoutMs: 20_000 }),
+        `${command} started but did not answer in 20 s. It may still be fetching the package (a first run downloads it): press Connect again; if it never answers, is it an MCP server?`
+      );
     assert.equal(
       unansweredText(timedOut, { transport: { type: 'stdio', command: 'server', args: [] }, timeoutMs: 300 }),
       'server started but did not answer in 300 ms. Is it an MCP server?'

@@ -184,7 +184,19 @@ export const ServerSettingsMethods = {
       autoConnect: z.boolean().default(false)
     }),
     result: z.object({
-      added: z.array(z.object({ key: z.string(), id: z.string(), name: z.string() })),
+      /**
+       * Each server added; `autoConnect` as saved (and connected now when true): false for one its
+       * app has switched off (`switchedOff`), whatever was asked, as the file said at the import.
+       */
+      added: z.array(
+        z.object({
+          key: z.string(),
+          id: z.string(),
+          name: z.string(),
+          autoConnect: z.boolean(),
+          switchedOff: z.literal(true).optional()
+        })
+      ),
       skipped: z.array(z.object({ key: z.string(), reason: z.string() }))
     })
   }

@@ -171,11 +171,18 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
     }),
     'servers.importAdd': async (request) => {
       const plan = planImport(parts.importPlaces, existingServers(parts.registry), request);
-      const added: Array<{ key: string; id: string; name: string }> = [];
+      const added: HostResult<'servers.importAdd'>['added'] = [];
       const from = 'path' in request.origin ? request.origin.path : 'pasted text';
       for (const { key, config } of plan.add) {
         const saved = await parts.servers.add(config);
-        added.push({ key, id: saved.id, name: saved.name });
+        const switchedOff = request.autoConnect && config.autoConnect !== true;
+        added.push({
+          key,
+          id: saved.id,
+          name: saved.name,
+          autoConnect: config.autoConnect === true,
+          ...(switchedOff && { switchedOff: true as const })
+        });
         parts.audit.record({
           type: 'server.imported',
           serverId: saved.id,
@@ -184,8 +191,7 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
         });
       }
       // `planImport` leaves off (autoConnect false) a server its app has switched off, whatever was asked.
-      for (const [index, { id }] of added.entries())
-        if (plan.add[index]!.config.autoConnect) void parts.connect(id).catch(() => undefined);
+      for (const { id, autoConnect } of added) if (autoConnect) void parts.connect(id).catch(() => undefined);
       return { added, skipped: plan.skipped };
     },
     'servers.connect': ({ serverId }) => {

@@ -123,16 +123,14 @@ export function ImportSourceCard({
         inputs: Object.fromEntries(neededInputs.map((input) => [input.id, inputs[input.id] ?? ''])),
         autoConnect
       });
-      // One its app has switched off is imported off (`planImport` in the core): not connected, and said why.
-      const addedOf = (one: { key: string; id: string; name: string }): AddedServer => {
-        const off = source.servers.find((server) => server.key === one.key)?.disabled === true;
-        return {
-          id: one.id,
-          name: one.name,
-          autoConnect: autoConnect && !off,
-          offIn: autoConnect && off ? appOf(source.kind) : undefined
-        };
-      };
+      // One its app has switched off is imported off (`planImport` in the core): not connected, and
+      // said why, as the core found the file at the import (it is read again then).
+      const addedOf = (one: (typeof result.added)[number]): AddedServer => ({
+        id: one.id,
+        name: one.name,
+        autoConnect: one.autoConnect,
+        offIn: one.switchedOff ? appOf(source.kind) : undefined
+      });
       const next: ImportDone = {
         added: result.added.map(addedOf),
         skipped: [

@@ -205,8 +205,8 @@ describe('importing the servers of other hosts', () => {
         onClash: 'rename'
       });
       assert.deepEqual(claude.added, [
-        { key: 'filesystem', id: 'filesystem', name: 'filesystem' },
-        { key: 'github', id: 'github', name: 'github' }
+        { key: 'filesystem', id: 'filesystem', name: 'filesystem', autoConnect: false },
+        { key: 'github', id: 'github', name: 'github', autoConnect: false }
       ]);
       const github = await host.call('servers.get', { serverId: 'github' });
       // In the file's order, the secret among the others.
@@ -222,8 +222,8 @@ describe('importing the servers of other hosts', () => {
         onClash: 'rename'
       });
       assert.deepEqual(renamed.added, [
-        { key: 'filesystem', id: 'filesystem-2', name: 'filesystem (2)' },
-        { key: 'linear', id: 'linear', name: 'linear' }
+        { key: 'filesystem', id: 'filesystem-2', name: 'filesystem (2)', autoConnect: false },
+        { key: 'linear', id: 'linear', name: 'linear', autoConnect: false }
       ]);
       assert.match(renamed.skipped[0]!.reason, /SSE/);
       // Found again, it is a copy of the server it became (same command and arguments): said, and skipped under "skip".
@@ -305,7 +305,7 @@ describe('importing the servers of other hosts', () => {
         picks: [{ key: 'linear' }],
         onClash: 'rename'
       });
-      assert.deepEqual(pasted.added, [{ key: 'linear', id: 'linear-2', name: 'linear (2)' }]);
+      assert.deepEqual(pasted.added, [{ key: 'linear', id: 'linear-2', name: 'linear (2)', autoConnect: false }]);
       await assert.rejects(
         host.call('servers.importAdd', {
           origin: { text: '{"mcpServers": {' },
@@ -351,9 +351,13 @@ describe('importing the servers of other hosts', () => {
         onClash: 'rename',
         autoConnect: true
       });
+      // As the file was at the import: the Desk's result line says this, not what the look found.
       assert.deepEqual(
-        imported.added.map((one) => one.id),
-        ['live', 'paused']
+        imported.added.map(({ id, autoConnect, switchedOff }) => ({ id, autoConnect, switchedOff })),
+        [
+          { id: 'live', autoConnect: true, switchedOff: undefined },
+          { id: 'paused', autoConnect: false, switchedOff: true }
+        ]
       );
       assert.equal((await host.call('servers.get', { serverId: 'live' })).autoConnect, true);
       assert.equal(

@@ -204,7 +204,7 @@ describe('host API contract', () => {
         picks: [{ key: 'pasted' }],
         onClash: 'skip'
       });
-      assert.deepEqual(imported.added, [{ key: 'pasted', id: 'pasted', name: 'pasted' }]);
+      assert.deepEqual(imported.added, [{ key: 'pasted', id: 'pasted', name: 'pasted', autoConnect: false }]);
       assert.deepEqual(await drive('servers.remove', { serverId: 'pasted' }), { ok: true });
       assert.deepEqual(await drive('servers.remove', { serverId: 'extra' }), { ok: true });
       assert.equal((await drive('servers.connect', { serverId: 'spare' })).state.status, 'ready');

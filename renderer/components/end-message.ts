@@ -19,9 +19,10 @@ export function endMessage(task: OutboundTaskView): string | undefined {
 }
 
 /**
- * Why a requested task failed, when its server said so with the end and kept no result: its
- * outcome, in place of the error its `tasks/result` answered. A failed task with a result (a tool
- * error) shows that result, and its message as a status message.
+ * Why a requested task failed, when its server said so with the end and kept no result: how it
+ * ended, with the error that failed it after it (see {@link errorLine}), when that says more than
+ * "has no result stored". A failed task with a result (a tool error) shows that result, and its
+ * message as a status message.
  */
 export function failedReason(task: OutboundTaskView): string | undefined {
   if (task.state !== 'failed' || task.outcome?.type === 'result') return undefined;
@@ -38,10 +39,26 @@ export function isNoResultStored(error: Pick<ErrorData, 'message'> | undefined):
   return error !== undefined && /^Task \S.* has no result stored\.?$/.test(error.message);
 }
 
-/** What the error under a failed task's reason is: the server's answer when asked for its result. */
-export const FAILED_ERROR_WORDS = 'Its result could not be fetched: the server answered with an error.';
+/**
+ * What a requested task's error is, by how the task ended, on its card, its row and its detail
+ * alike. A task that `failed` failed with it: the error is its outcome (a 2026-07-28 task carries
+ * the error that failed it; a 2025-11-25 server's `tasks/result` answers a failed task with it),
+ * and the tool failed, not Taskdesk or the connection. A task that completed (or ended otherwise)
+ * with an error in place of its result: its result could not be got.
+ */
+export function errorLead(state: string): string {
+  return state === 'failed' ? 'The tool failed' : 'Its result could not be fetched';
+}
 
-/** An error `tasks/result` answered, in a line after a failed task's reason (a row's note). */
-export function errorNote(error: Pick<ErrorData, 'code' | 'message'>): string {
-  return `Its result could not be fetched: Error ${error.code}: ${error.message}`;
+/** An error in a line: its code and its message. */
+export function errorWords(error: Pick<ErrorData, 'code' | 'message'>): string {
+  return `Error ${error.code}: ${error.message}`;
+}
+
+/**
+ * A requested task's error in a line, led by what it is (see {@link errorLead}): "The tool failed:
+ * Error −32050: disk is full". A row's outcome, or its note after a failed task's reason.
+ */
+export function errorLine(state: string, error: Pick<ErrorData, 'code' | 'message'>): string {
+  return `${errorLead(state)}: ${errorWords(error)}`;
 }

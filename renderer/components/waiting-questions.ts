@@ -1,5 +1,6 @@
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isTerminal } from '../store/task-status.js';
+import { KIND_WORDS } from './kind-words.js';
 
 /**
  * Whether the person asked to cancel a task that has not ended yet (`tasks/cancel` is on its way):
@@ -12,6 +13,15 @@ export function isCancelling(task: OutboundTaskView): boolean {
 /** The questions (Inbox items) a task's server asks while the task waits on them (`relatedTaskId`). */
 export function taskQuestions(task: OutboundTaskView | undefined, inbox: readonly InboxItem[]): InboxItem[] {
   return task ? inbox.filter((item) => item.serverId === task.serverId && item.relatedTaskId === task.taskId) : [];
+}
+
+/**
+ * What a server's Inbox item asks of the person, in the words of `KIND_WORDS` (as the Inbox's own
+ * card names it): "question" for an elicitation, "model request" for a sampling request (to
+ * approve, write or review), so that a task waiting on a model reply does not say it has a question.
+ */
+export function askedWords(item: Pick<InboxItem, 'kind'>): string {
+  return (item.kind === 'elicitation' ? KIND_WORDS.elicitation : KIND_WORDS.sampling).toLowerCase();
 }
 
 /**

@@ -24,11 +24,12 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { lastRanRequest } from '../../app/contract/request-changes.js';
 import { ErrorView } from '../tools/tool-result-view.js';
+import { TaskErrorView } from '../tools/task-outcome.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { focusInSight } from '../components/focus-screen.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
-import { isCancelling } from '../components/waiting-questions.js';
+import { askedWords, isCancelling } from '../components/waiting-questions.js';
 import { serverMayGiveUp } from '../inbox/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
@@ -341,7 +342,7 @@ export function TaskDetail({
             {question ? (
               <p className="status-message">
                 <a href={`#inbox/${encodeURIComponent(question.id)}`}>
-                  {inbound ? 'Answer it in the Inbox' : 'Answer its server’s question in the Inbox'}
+                  {inbound ? 'Answer it in the Inbox' : `Answer its server’s ${askedWords(question)} in the Inbox`}
                 </a>
                 {/* A legacy server's question for its task is an ordinary request, which it may give up on. */}
                 {serverMayGiveUp(question, outbound) ? ' (servers often stop waiting after about a minute)' : null}
@@ -454,8 +455,14 @@ export function TaskDetail({
             <h4>Result</h4>
             {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}
           </div>
+          {/* A tool task's error is led by what it is, as its card and row say it (`errorLead`): the
+              tool failed, or its result could not be fetched. */}
           {shown.error && shown.status !== 'cancelled' ? (
-            <ErrorView error={shown.error} rejected={isRejectedSampling(shown)} />
+            shown.kind === 'tool-call' && shown.taskId !== undefined ? (
+              <TaskErrorView state={shown.status} error={shown.error} />
+            ) : (
+              <ErrorView error={shown.error} rejected={isRejectedSampling(shown)} />
+            )
           ) : null}
           {shown.result && rawResult ? (
             <div className="result-json">

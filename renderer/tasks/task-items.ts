@@ -16,7 +16,7 @@ import { KIND_WORDS, type TaskKind } from '../components/kind-words.js';
 import { isTerminal } from '../store/task-status.js';
 import { isCancelling } from '../components/waiting-questions.js';
 import { NO_RESULT, OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
-import { errorNote, failedReason, isNoResultStored } from '../components/end-message.js';
+import { errorLine, failedReason, isNoResultStored } from '../components/end-message.js';
 
 /** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
 export interface TaskItem {
@@ -149,17 +149,18 @@ export function itemOutcome(item: TaskItem): OutcomeLine {
   // Said as a received task's is (outcome-summary.ts): who cancelled it is said under its badge.
   if (outbound.state === 'cancelled' && outcome?.type !== 'result') return NO_RESULT;
   if (outbound.reason) return outbound.reason;
-  // Its server said why it failed and kept no result: that is how it ended, the error its
-  // tasks/result answered a detail after it (none for the generic "has no result stored").
+  // Its server said why it failed and kept no result: that is how it ended, the error that failed
+  // it after it (none for the generic "has no result stored"), as its card and detail say it.
   const failed = failedReason(outbound);
   if (failed !== undefined)
     return {
-      // Its Status column says Failed: the reason alone (the card and the detail say "Failed: ").
+      // Its Status column says Failed: the reason alone.
       text: failed,
-      note: outcome?.type === 'error' && !isNoResultStored(outcome.error) ? errorNote(outcome.error) : ''
+      note:
+        outcome?.type === 'error' && !isNoResultStored(outcome.error) ? errorLine(outbound.state, outcome.error) : ''
     };
   if (!outcome) return item.running ? 'Pending' : '—';
-  if (outcome.type === 'error') return `Error ${outcome.error.code}: ${outcome.error.message}`;
+  if (outcome.type === 'error') return errorLine(outbound.state, outcome.error);
   const content = Array.isArray(outcome.result.content)
     ? (outcome.result.content as Array<Record<string, unknown>>)
     : [];

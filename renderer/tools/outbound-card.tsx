@@ -9,7 +9,7 @@ import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
+import { askedWords, isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
@@ -125,8 +125,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // Which status message a finished task shows, as its row and detail do: see `endMessage`.
   const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
-  // A question its server asks while the task waits on it: answered in the Inbox, linked from here
-  // (none once the person asked to cancel: no longer theirs to answer).
+  // A question (or model request) its server asks while the task waits on it: answered in the
+  // Inbox, linked from here, named as the Inbox names it (none once the person asked to cancel:
+  // no longer theirs to answer).
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
   const question = useDeskState((state) =>
@@ -164,7 +165,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       {question ? (
         <p className="status-message">
           {/* The link not named like the Inbox's own in the navigation. */}
-          <a href={`#inbox/${encodeURIComponent(question.id)}`}>{`Answer ${task.serverName}’s question`}</a>
+          <a
+            href={`#inbox/${encodeURIComponent(question.id)}`}
+          >{`Answer ${task.serverName}’s ${askedWords(question)}`}</a>
           {' (it waits in the Inbox)'}
         </p>
       ) : null}

@@ -8,7 +8,7 @@ import { statusLabel } from '../components/status-words.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
-import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
+import { askedWords, isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { TaskOutcome } from './task-outcome.js';
 
 /**
@@ -31,9 +31,9 @@ export function showToolCall(outboundId: string): boolean {
  */
 export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId: string }) {
   const task = useDeskState((desk) => desk.outbound[outboundId]);
-  // Its server's question while the task waits on it (input_required): said as a plain call's
-  // wait is ("… has a question for you in the Inbox"), with the way to it. None once the person
-  // asked to cancel the task: no longer theirs to answer.
+  // Its server's question or model request while the task waits on it (input_required): said as
+  // a plain call's wait is ("… has a question for you in the Inbox", "… a model request …"), with
+  // the way to it. None once the person asked to cancel the task: no longer theirs to answer.
   const question = useDeskState((desk) =>
     task && !isTerminal(task.state) && !isCancelling(task) ? taskQuestions(task, desk.inbox)[0] : undefined
   );
@@ -41,7 +41,7 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
   const ended = isTerminal(task.state);
   // A message that came with the end (a server's word on why it cancelled), as the card shows it;
-  // a failure's reason is said by `TaskOutcome`.
+  // a failure's reason is said by `TaskOutcome`, with the error that failed it.
   const statusMessage = ended && failedReason(task) === undefined ? endMessage(task) : undefined;
   return (
     <>
@@ -54,7 +54,7 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
       </p>
       {question ? (
         <p className="started-task-waiting">
-          {`${task.serverName} has a question for you `}
+          {`${task.serverName} has a ${askedWords(question)} for you `}
           <a href={`#inbox/${encodeURIComponent(question.id)}`}>in the Inbox</a>.
         </p>
       ) : null}

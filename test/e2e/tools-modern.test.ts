@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
-import { tempDir } from '../support/host-fixture.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { buildRenderer, openDesk, openToolForm, root, toolCallCard } from './renderer-build.js';
 
 /**
@@ -179,6 +179,59 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     // Double-check with the host: the answer went once.
     const stored = host.requestor.list().find((task) => task.toolName === 'ask-name');
     assert.deepEqual(stored?.answeredInputs, ['name-1']);
+  });
+
+  it('says a task that failed with its error failed, in the same words on its card, under its form, its row and detail', async () => {
+    const form = await openForm('fail');
+    await form.getByLabel('message').fill('disk is full');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('fail');
+    await card.locator('[data-status="failed"]').waitFor();
+    await card.locator('.outcome-block').first().waitFor();
+    const failedWords = 'The tool failed: Error -32050: disk is full';
+    // The server's status message, then the error that failed the task: the tool failed, not the fetch of its result.
+    assert.doesNotMatch((await card.textContent()) ?? '', /could not be fetched|Failed:/);
+    assert.equal(await card.locator('.failed-reason').textContent(), 'it broke');
+    assert.equal(await card.locator('.outcome-block .task-error > p').textContent(), failedWords);
+    await form.locator('.call-result .task-error > p', { hasText: failedWords }).waitFor();
+    assert.equal(await form.locator('.call-result .failed-reason').textContent(), 'it broke');
+    assert.doesNotMatch((await form.locator('.call-result').textContent()) ?? '', /could not be fetched/);
+
+    const outboundId = await card.getAttribute('data-outbound-id');
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await sections.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="requested:${outboundId}"]`);
+    await row.locator('[data-status="failed"]').waitFor();
+    assert.equal(await row.locator('td.outcome .outcome-reason').textContent(), 'it broke');
+    assert.equal(await row.locator('td.outcome .muted').textContent(), failedWords);
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="requested:${outboundId}"]`);
+    await detail.locator('.task-error > p', { hasText: failedWords }).waitFor();
+    assert.equal(await detail.locator('.detail-status .status-message').textContent(), 'it broke');
+    assert.equal(await detail.locator('.task-error > p').textContent(), failedWords);
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await sections.getByRole('link', { name: 'Tools', exact: true }).click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says a task waiting on a model reply has a model request for you, not a question', async () => {
+    const form = await openForm('ask-model');
+    const asked = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'modern');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('ask-model');
+    await card.locator('[data-status="input_required"]').waitFor();
+    assert.notEqual((await asked).item.kind, 'elicitation', 'the server asks for a model reply');
+    const waiting = form.locator('.started-task-waiting');
+    await waiting.waitFor();
+    assert.equal(await waiting.textContent(), 'Server modern has a model request for you in the Inbox.');
+    await card.getByRole('link', { name: 'Answer Server modern’s model request' }).waitFor();
+    assert.equal(await card.getByRole('link', { name: /question/ }).count(), 0);
+
+    await card.getByRole('button', { name: /^Cancel ask-model task / }).click();
+    await card.locator('[data-status="cancelled"]').waitFor();
+    assert.equal(await waiting.count(), 0, 'nothing left to answer');
+    assert.deepEqual(pageErrors, []);
   });
 
   it('cancels a running task: the card ends as cancelled', async () => {

@@ -218,14 +218,16 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await rpcCard.locator('[data-status="failed"]').waitFor();
     await rpcCard.locator('.outcome-block').waitFor();
     assert.equal(await rpcCard.locator('.status-message').textContent(), 'The upstream service refused the job');
-    assert.match(
-      (await rpcCard.locator('.outcome-block').textContent()) ?? '',
-      /Error -32050: .*Upstream quota exhausted.*retryAfterS/s
-    );
+    // The error is how the tool failed, not a result Taskdesk could not fetch: said as its row and detail say it.
+    // (The SDK's McpError puts "MCP error −32050: " before the server's message.)
+    const failedWords = 'The tool failed: Error -32050: MCP error -32050: Upstream quota exhausted';
+    assert.equal(await rpcCard.locator('.outcome-block .task-error > p').textContent(), failedWords);
+    assert.match((await rpcCard.locator('.outcome-block').textContent()) ?? '', /retryAfterS/);
+    assert.doesNotMatch((await rpcCard.textContent()) ?? '', /could not be fetched|server answered with an error/);
     // Under the form too, where Call tool was pressed: why it failed, as its card says it.
-    await rpc
-      .locator('.call-result .failed-reason', { hasText: 'Failed: The upstream service refused the job' })
-      .waitFor();
+    await rpc.locator('.call-result .failed-reason', { hasText: 'The upstream service refused the job' }).waitFor();
+    assert.equal(await rpc.locator('.call-result .task-error > p').textContent(), failedWords);
+    assert.doesNotMatch((await rpc.locator('.call-result').textContent()) ?? '', /could not be fetched/);
 
     const tool = await openForm('fail-tool');
     await tool.getByLabel('durationMs').fill('50');

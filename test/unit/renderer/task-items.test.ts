@@ -190,7 +190,7 @@ describe('the Tasks screen’s rows', () => {
     assert.ok(!matchesTask(answered, search('rejected')));
   });
 
-  it('says why a tool task failed as its outcome, the error its result answered only as a note, and none for the generic "has no result stored"', () => {
+  it('says why a tool task failed as its outcome, the error that failed it as a note, and none for the generic "has no result stored"', () => {
     const reason = 'The upstream service refused the job';
     const failedTask = (outcome: OutboundTaskView['outcome'], extra: Partial<OutboundTaskView> = {}) =>
       requestedItem(
@@ -219,10 +219,12 @@ describe('the Tasks screen’s rows', () => {
     // Before tasks/result answered, the reason already says how it ended.
     assert.deepEqual(itemOutcome(failedTask(undefined)), { text: reason, note: '' });
     const specific = failedTask({ type: 'error', error: { code: -32000, message: 'Quota exceeded' }, fetchedAt: at });
+    // The error is the tool's failure, not a result that could not be fetched: said as its card and detail say it.
     assert.deepEqual(itemOutcome(specific), {
       text: reason,
-      note: 'Its result could not be fetched: Error -32000: Quota exceeded'
+      note: 'The tool failed: Error -32000: Quota exceeded'
     });
+    assert.ok(matchesTask(specific, search('tool failed quota')));
     // A message the task had while it ran says nothing of its end: the error is its outcome then.
     const interim = failedTask(
       { type: 'error', error: { code: -32000, message: 'Quota exceeded' }, fetchedAt: at },
@@ -230,7 +232,33 @@ describe('the Tasks screen’s rows', () => {
         messageFromRun: true
       }
     );
-    assert.equal(itemOutcome(interim), 'Error -32000: Quota exceeded');
+    assert.equal(itemOutcome(interim), 'The tool failed: Error -32000: Quota exceeded');
+    // A 2026-07-28 task that failed with its JSON-RPC error and no status message of its end.
+    const modern = requestedItem(
+      requested({
+        state: 'failed',
+        protocol: '2026-07-28',
+        outcome: { type: 'error', error: { code: -32050, message: 'disk is full' }, fetchedAt: at }
+      })
+    );
+    assert.equal(itemOutcome(modern), 'The tool failed: Error -32050: disk is full');
+  });
+
+  it('says a completed tool task whose result could not be got so, and not that the tool failed', () => {
+    const completed = requestedItem(
+      requested({
+        state: 'completed',
+        outcome: {
+          type: 'error',
+          error: { code: -32603, message: 'The server reported the task completed but sent no result.' },
+          fetchedAt: at
+        }
+      })
+    );
+    assert.equal(
+      itemOutcome(completed),
+      'Its result could not be fetched: Error -32603: The server reported the task completed but sent no result.'
+    );
   });
 
   it('finds with "Waiting for you" the running tasks whose question or model request waits in the Inbox, and no other', () => {

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import type { Conversation } from '../../../app/contract/assistant.js';
 import type { InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
 import { conversationSummary, runningTaskCalls } from '../../../app/contract/conversation-summary.js';
-import { isCancelling, taskQuestions, waitingQuestions } from '../../../renderer/components/waiting-questions.js';
+import {
+  askedWords,
+  isCancelling,
+  taskQuestions,
+  waitingQuestions
+} from '../../../renderer/components/waiting-questions.js';
 
 const at = '2026-12-01T09:00:00.000Z';
 
@@ -75,5 +80,11 @@ describe('the questions a conversation waits on', () => {
     assert.equal(waitingQuestions(runningTaskCalls(conversation), outbound, inbox), 0);
     assert.equal(waitingQuestions(undefined, outbound, inbox), 0);
     assert.deepEqual(taskQuestions(undefined, inbox), []);
+  });
+
+  it('names what a task waits on as the Inbox does: a question, or a model request for a model reply', () => {
+    assert.equal(askedWords({ kind: 'elicitation' }), 'question');
+    for (const kind of ['sampling', 'sampling-approval', 'sampling-review'] as const)
+      assert.equal(askedWords({ kind }), 'model request', kind);
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
@@ -22,11 +23,9 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     built?.remove();
   });
 
-  it('shows a question’s Markdown as plain words, raw HTML dropped', async () => {
-    const peer = peerServer('desk-peer');
-    fixture = await startHostWith({ desk: peer });
-    const pageErrors: string[] = [];
-    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+  /** The Desk on `host` with the notification stand-in, notifications turned on by the person. */
+  async function notifyingDesk(host: InMemoryHostFixture['host'], pageErrors: string[]): Promise<Page> {
+    const { server, browser, page } = await openDesk(host, built.dir, pageErrors, {
       beforeLoad: async (p) => {
         await p.addInitScript(NOTIFICATION_STAND_IN);
       }
@@ -37,6 +36,14 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     );
     await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
     await page.getByText('Notifications are on.').waitFor();
+    return page;
+  }
+
+  it('shows a question’s Markdown as plain words, raw HTML dropped', async () => {
+    const peer = peerServer('desk-peer');
+    fixture = await startHostWith({ desk: peer });
+    const pageErrors: string[] = [];
+    const page = await notifyingDesk(fixture.host, pageErrors);
     // The page is not focused (the stand-in starts so), so an arrival is notified.
     const added = nextEvent(fixture.host, 'inbox.added');
     await peer.server.request(
@@ -64,17 +71,7 @@ describe('the Desk’s notifications in browser mode, in headless Chromium again
     const tasks = await startHostWith({ work: peer });
     closers.push(() => tasks.dispose());
     const pageErrors: string[] = [];
-    const { server, browser, page } = await openDesk(tasks.host, built.dir, pageErrors, {
-      beforeLoad: async (p) => {
-        await p.addInitScript(NOTIFICATION_STAND_IN);
-      }
-    });
-    closers.push(
-      () => browser.close(),
-      () => server.close()
-    );
-    await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
-    await page.getByText('Notifications are on.').waitFor();
+    const page = await notifyingDesk(tasks.host, pageErrors);
     // Cancelled by the person: no notification.
     const long = await tasks.host.call('tools.call', {
       serverId: 'work',

@@ -1,7 +1,8 @@
 import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
-import { ActionError, correctingFailure } from '../components/action-error.js';
+import type { SchemaField } from '../../app/contract/schema-fields.js';
+import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { SchemaFields } from '../forms/schema-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
@@ -13,11 +14,26 @@ import { useHostDraft, useKeptDraft, useStartDraft, useWrittenText } from './kep
 import { initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
 import { answerSentText } from './answer-sent-words.js';
+import { useCorrecting } from '../servers/use-correcting.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
   return typeof item.request.message === 'string' && item.request.message.trim() ? item.request.message : fallback;
 }
+
+/**
+ * The answers to correct, in a summary: how many are marked, and the host's messages about
+ * answers the form has no field for (they are marked nowhere else).
+ */
+function answersToCorrect(errors: Record<string, string>, fields: readonly SchemaField[]): Failure {
+  const summary = correctingFailure(Object.keys(errors).length, 'answer');
+  const unplaced = Object.entries(errors).filter(([name]) => !fields.some((field) => field.name === name));
+  if (unplaced.length === 0) return summary;
+  return { ...summary, why: unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ') };
+}
+
+/** The form marks its fields itself as they change (see `useSchemaForm`): nothing more to set. */
+const MARKED_BY_THE_FORM = () => undefined;
 
 /**
  * An elicitation in form mode: inputs from `requestedSchema`; the host checks the answer and
@@ -40,26 +56,29 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
   useHostDraft(item, kept, JSON.stringify(form.values) === initial ? null : form.values, restored);
   const done = answerSentText(item);
+  // After an answer refused for its answers, the summary follows the marks as they are corrected
+  // (the form checks each field as it changes), as the Servers forms' does: its count, and gone
+  // once none is marked. It words its count in fields: a question's summary says answers, and
+  // keeps the host's messages that no field holds.
+  const { show, clear } = answering.failure;
+  const { errors, fields } = form;
+  const showMarked = useCallback(
+    (failure: Failure | undefined) => show(failure && answersToCorrect(errors, fields)),
+    [show, errors, fields]
+  );
+  const correcting = useCorrecting(Object.entries(errors), MARKED_BY_THE_FORM, { show: showMarked, clear });
 
   const submit = () => {
+    correcting.done();
     form.setErrors({});
     const read = form.read();
     const content = read.ok ? read.values : {};
     void answering.send({ action: 'accept', content }, done, (error) => {
-      const fields = error.fields;
-      const count = Object.keys(fields).length;
+      const count = Object.keys(error.fields).length;
       if (count === 0) return false;
-      const unplaced = Object.entries(fields).filter(([name]) => !form.fields.some((field) => field.name === name));
-      form.showErrors(fields);
-      const summary = correctingFailure(count, 'answer');
-      answering.failure.show(
-        unplaced.length > 0
-          ? {
-              ...summary,
-              why: unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ')
-            }
-          : summary
-      );
+      form.showErrors(error.fields);
+      show(answersToCorrect(error.fields, fields));
+      correcting.found(count);
       return true;
     });
   };

@@ -107,19 +107,21 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     ...state.endedRuns.filter((entry) => !snapshot.endedRuns?.some((ended) => ended.id === entry.id)),
     ...(snapshot.endedRuns ?? [])
   ].slice(-ENDED_RUNS_KEPT);
-  // A card the person had typed into that went while the page heard nothing (answered in another
-  // window, or withdrawn): its notice keeps what they wrote, as a withdrawal heard would.
+  // A card the person had typed into that went while the page heard nothing: its notice keeps
+  // what they wrote, as a withdrawal heard would, and says why as that one would when History
+  // tells (Taskdesk withdrew it, at its restart say, or its server did); else that it is not known.
   const offline: WithdrawnNotice[] = [];
   for (const id of Object.keys(state.drafts)) {
     const item = state.inbox.find((known) => known.id === id);
     if (!item || snapshot.inbox.some((known) => known.id === id)) continue;
     const message = requestTitle(item.kind, item.request);
+    const entry = snapshot.goneItems?.find((ended) => isEntryOf(ended, item));
     offline.push({
       id,
       serverName: item.serverName,
       kind: item.kind,
       ...(message !== undefined && { message }),
-      offline: true,
+      ...whyGone(entry),
       draft: state.drafts[id]!
     });
   }
@@ -155,6 +157,42 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
     assistant: mergeSummaries(state.assistant, snapshot.conversations)
   };
   return withRunChecked(next);
+}
+
+/**
+ * Whether a History entry is that of an Inbox item, ended: a task's by its id, a request that
+ * was no task by who asked, what and when (History keeps the time the server asked, as the item does).
+ */
+export function isEntryOf(
+  entry: HistorySummary,
+  item: Pick<InboxItem, 'kind' | 'serverId' | 'taskId' | 'createdAt'>
+): boolean {
+  return (
+    entry.endedAt !== undefined &&
+    entry.direction === 'received' &&
+    entry.kind === historyKindOf(item) &&
+    entry.serverId === item.serverId &&
+    entry.taskId === item.taskId &&
+    entry.createdAt === item.createdAt
+  );
+}
+
+/** The kind History lists an Inbox item's request under: a question, or a model request (approved, reviewed or not). */
+export function historyKindOf(item: Pick<InboxItem, 'kind'>): 'elicitation' | 'sampling' {
+  return item.kind === 'elicitation' ? 'elicitation' : 'sampling';
+}
+
+/**
+ * Why an item went while the page heard nothing, as its withdrawal's notice says it: withdrawn by
+ * Taskdesk or by the person's own act elsewhere (History's words why), or by its server; not known
+ * (`offline`) without a History entry that says it was withdrawn (it may have been answered in
+ * another window).
+ */
+function whyGone(entry: HistorySummary | undefined): Pick<WithdrawnNotice, 'reason' | 'offline'> {
+  if (entry?.status !== 'cancelled') return { offline: true };
+  if (entry.cancelledBy === 'server') return {};
+  const by = entry.cancelledBy === 'taskdesk' || entry.cancelledBy === 'you';
+  return by && entry.statusMessage !== undefined ? { reason: entry.statusMessage } : { offline: true };
 }
 
 /**

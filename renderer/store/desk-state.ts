@@ -43,6 +43,12 @@ export interface DeskSnapshot {
    * line above the Inbox says a run is running: it may have ended while the page heard nothing.
    */
   endedRuns?: HistorySummary[];
+  /**
+   * What History says of the Inbox items the page was writing in that the lists no longer have
+   * (`history.list`), fetched when there are any: they went while the page heard nothing, and
+   * History tells whether Taskdesk (at its restart, say) or their server withdrew them.
+   */
+  goneItems?: HistorySummary[];
 }
 
 /** One host event as an action: `event` names it, `payload` is what the host sent. */

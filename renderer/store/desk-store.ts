@@ -1,6 +1,12 @@
-import type { HostApiClient, HostEvent, HostEventPayload, InboxItem } from '../../app/contract/host-api.js';
+import type {
+  HistorySummary,
+  HostApiClient,
+  HostEvent,
+  HostEventPayload,
+  InboxItem
+} from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
-import { deskReducer, ENDED_RUNS_KEPT } from './desk-reducer.js';
+import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-reducer.js';
 import { requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 
@@ -103,7 +109,9 @@ export class DeskStore {
     try {
       // A run the line says is running may have ended while the page heard nothing: History says.
       const snapshot = await fetchSnapshot(this.client, { endedRuns: this.#state.answeredRun !== undefined });
-      this.dispatch({ type: 'snapshot', syncId, snapshot });
+      // A card being written in that went meanwhile: History may say why (see `goneItems`).
+      const goneItems = await fetchGoneItems(this.client, this.#state, snapshot.inbox);
+      this.dispatch({ type: 'snapshot', syncId, snapshot: goneItems ? { ...snapshot, goneItems } : snapshot });
     } catch (error) {
       this.dispatch({
         type: 'sync-failed',
@@ -195,6 +203,40 @@ export class DeskStore {
     if (this.#options.clearTimeout) this.#options.clearTimeout(handle);
     else window.clearTimeout(handle as number);
   }
+}
+
+/** How many of a server's newest History entries of a kind are read to find an item that went. */
+const GONE_ENTRIES_READ = 100;
+
+/**
+ * The History entries of the Inbox items `state` has and was being written in that `inbox` (the
+ * lists just fetched) has not: the newest entries of each one's server and kind, those of the
+ * items kept (see `DeskSnapshot.goneItems`). Undefined when none went or History says nothing of
+ * them (it could not be read: their notices then say only that they went).
+ */
+export async function fetchGoneItems(
+  client: HostApiClient,
+  state: Pick<DeskState, 'inbox' | 'drafts'>,
+  inbox: readonly InboxItem[]
+): Promise<HistorySummary[] | undefined> {
+  const gone = state.inbox.filter((item) => item.id in state.drafts && !inbox.some((known) => known.id === item.id));
+  if (gone.length === 0) return undefined;
+  const filters = new Map<string, { serverId: string; kind: 'elicitation' | 'sampling' }>();
+  for (const item of gone) {
+    const kind = historyKindOf(item);
+    filters.set(`${item.serverId}\u0000${kind}`, { serverId: item.serverId, kind });
+  }
+  const pages = await Promise.all(
+    [...filters.values()].map((filter) =>
+      client
+        .call('history.list', { filter: { direction: 'received', ...filter }, limit: GONE_ENTRIES_READ })
+        .catch(() => undefined)
+    )
+  );
+  const entries = pages.flatMap(
+    (page) => page?.entries.filter((entry) => gone.some((item) => isEntryOf(entry, item))) ?? []
+  );
+  return entries.length > 0 ? entries : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type {
+  HistorySummary,
   HostEvent,
   HostEventPayload,
   InboxItem,
@@ -336,6 +337,68 @@ describe('the Desk store reducer', () => {
     assert.equal(
       withdrawnSentence(state.withdrawn[0]!),
       'Server a’s question “Which region?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)'
+    );
+  });
+
+  it('says why a card being written in went while the page heard nothing when History says, and only once', () => {
+    const stopped = 'Taskdesk stopped before it was answered; the server was not answered';
+    const ended = (id: string, extra: Partial<HistorySummary>) =>
+      receivedEntry({ id: `request:${id}`, kind: 'elicitation', createdAt: at(Number(id.slice(1))), ...extra });
+    const cards = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((id) =>
+      item(id, { createdAt: at(Number(id.slice(1))), request: { message: `Question ${id}?` } })
+    );
+    const state = fold(
+      [
+        ...cards.map((card): DeskAction => ({ type: 'inbox-draft', id: card.id, text: `Typed in ${card.id}` })),
+        { type: 'sync-started', syncId: 2 },
+        {
+          type: 'snapshot',
+          syncId: 2,
+          snapshot: snapshot({
+            goneItems: [
+              // Taskdesk's close cancelled it: its words, as the event would have said them.
+              ended('q1', { status: 'cancelled', cancelledBy: 'taskdesk', statusMessage: stopped }),
+              // The person cancelled the call it was for, in another window.
+              ended('q2', { status: 'cancelled', cancelledBy: 'you', statusMessage: 'Its task was cancelled by you.' }),
+              ended('q3', { status: 'cancelled', cancelledBy: 'server', statusMessage: 'The server cancelled it' }),
+              // Answered (in another window): not a withdrawal.
+              ended('q4', { status: 'completed', answer: 'accept' }),
+              // Another server's request asked at the same time is not this card's.
+              ended('q5', { status: 'cancelled', cancelledBy: 'taskdesk', statusMessage: stopped, serverId: 'b' })
+            ]
+          })
+        }
+      ],
+      loaded({ inbox: cards })
+    );
+    assert.deepEqual(state.drafts, {});
+    assert.deepEqual(
+      state.withdrawn.map((notice) => [notice.id, withdrawnSentence(notice), notice.draft]),
+      [
+        ['q1', `Taskdesk withdrew Server a’s question “Question q1?”: ${stopped}`, 'Typed in q1'],
+        ['q2', 'Taskdesk withdrew Server a’s question “Question q2?”: Its task was cancelled by you.', 'Typed in q2'],
+        ['q3', 'Server a withdrew its question “Question q3?”', 'Typed in q3'],
+        [
+          'q4',
+          'Server a’s question “Question q4?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)',
+          'Typed in q4'
+        ],
+        [
+          'q5',
+          'Server a’s question “Question q5?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)',
+          'Typed in q5'
+        ],
+        [
+          'q6',
+          'Server a’s question “Question q6?” went while this page was not connected to Taskdesk (answered in another window, or withdrawn)',
+          'Typed in q6'
+        ]
+      ]
+    );
+    assert.deepEqual(
+      state.withdrawn.filter((notice) => notice.reason !== undefined).map((notice) => notice.offline),
+      [undefined, undefined],
+      'one with a reason is not also said to be unknown'
     );
   });
 

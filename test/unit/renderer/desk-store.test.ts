@@ -214,4 +214,89 @@ describe('the Desk store', () => {
     assert.equal(store.getState().lastAnswered, undefined);
     assert.equal(store.getState().answeredRun, undefined);
   });
+
+  it('after a reconnect, asks History why a card being written in went, and says it in the notice', async () => {
+    const stopped = 'Taskdesk stopped before it was answered; the server was not answered';
+    const sampling: InboxItem = {
+      ...item('model'),
+      kind: 'sampling',
+      serverId: 'b',
+      serverName: 'Server b',
+      request: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 9 }
+    };
+    let inbox = [item('closed'), sampling, item('blank'), item('kept')];
+    const filters: unknown[] = [];
+    let history = (): unknown => ({
+      entries: [
+        // Cancelled by Taskdesk's close, with the words History keeps for it.
+        receivedEntry({
+          id: 'request:q',
+          kind: 'elicitation',
+          createdAt: item('closed').createdAt,
+          status: 'cancelled',
+          cancelledBy: 'taskdesk',
+          statusMessage: stopped
+        }),
+        // Another server's: not this card's.
+        receivedEntry({ id: 'request:other', kind: 'elicitation', serverId: 'c', status: 'cancelled' })
+      ],
+      total: 2
+    });
+    const host = fakeClient(() => inbox, {
+      'history.list': () => history(),
+      'servers.list': () => [],
+      'tasks.list': () => []
+    });
+    const wrapped: HostApiClient = {
+      ...host.client,
+      call: ((method: HostMethod, params: { filter?: unknown }) => {
+        if (method === 'history.list') filters.push(params.filter);
+        return host.client.call(method, params as never);
+      }) as HostApiClient['call']
+    };
+    const store = new DeskStore(wrapped);
+    store.listen();
+    const resync = async () => {
+      const refresh = store.refresh();
+      host.release();
+      await refresh;
+    };
+    await resync();
+    assert.deepEqual(filters, [], 'nothing went: History is not read');
+    store.dispatch({ type: 'inbox-draft', id: 'closed', text: 'Region: North' });
+    store.dispatch({ type: 'inbox-draft', id: 'model', text: 'Hi there' });
+    store.dispatch({ type: 'inbox-draft', id: 'kept', text: 'Still here' });
+
+    // Taskdesk restarted while the page heard nothing: three cards went, two of them written in.
+    inbox = [item('kept')];
+    await resync();
+    assert.deepEqual(filters, [
+      { direction: 'received', serverId: 'a', kind: 'elicitation' },
+      { direction: 'received', serverId: 'b', kind: 'sampling' }
+    ]);
+    const notices = store.getState().withdrawn;
+    assert.deepEqual(
+      notices.map((notice) => [notice.id, notice.reason, notice.offline, notice.draft]),
+      [
+        ['closed', stopped, undefined, 'Region: North'],
+        // History has nothing of it (yet): said to have gone, not why.
+        ['model', undefined, true, 'Hi there']
+      ]
+    );
+
+    // History cannot be read: the notice says only that it went.
+    inbox = [item('kept'), item('later')];
+    await resync();
+    store.dispatch({ type: 'inbox-draft', id: 'later', text: 'Soon' });
+    history = () => Promise.reject(new Error('History is closed'));
+    inbox = [item('kept')];
+    await resync();
+    assert.deepEqual(
+      store
+        .getState()
+        .withdrawn.map((notice) => [notice.id, notice.offline, notice.draft])
+        .at(-1),
+      ['later', true, 'Soon']
+    );
+  });
 });

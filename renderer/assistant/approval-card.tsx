@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AssistantToolCall, Conversation, ToolDecision } from '../../app/contract/assistant.js';
 import { ActionError, correctingFailure, type Failure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -6,6 +6,7 @@ import { useScrolls } from '../components/use-scrolls.js';
 import { ArgumentFields } from '../forms/argument-fields.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
+import { useFormCorrecting } from '../forms/use-form-correcting.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
 import { placeProblems } from '../tools/argument-problems.js';
@@ -49,6 +50,11 @@ export function ApprovalCard({
   const [denying, setDenying] = useState(false);
   const [parseError, setParseError] = useState<Failure | undefined>(undefined);
   const { run, busy, failure, clear } = useAssistantCall();
+  // After Approve (or Edit as JSON) marked fields of the form, the summary follows the marks as
+  // they are corrected (the form checks each field as it changes), as the Servers forms' does: its
+  // count, and gone once none is marked.
+  const clearParseError = useCallback(() => setParseError(undefined), []);
+  const correcting = useFormCorrecting(Object.entries(form.errors), { show: setParseError, clear: clearParseError });
   const name = call.toolName ?? call.functionName;
   const noteId = useId();
   // While edited arguments cannot be sent, a quiet note under the box says why as the person types
@@ -84,6 +90,7 @@ export function ApprovalCard({
   // Back to the arguments as they came: what was said of the edited ones (not JSON, or refused by the
   // host) no longer holds.
   const cancelEdit = () => {
+    correcting.done();
     setText(original);
     setEditor(undefined);
     setParseError(undefined);
@@ -127,15 +134,20 @@ export function ApprovalCard({
   // From the form to JSON, with what was typed in it; a field that cannot be read says so first, so
   // that nothing typed is lost on the way.
   const formToJson = () => {
+    correcting.done();
     setParseError(undefined);
     if (form.dirty) {
       const read = form.read();
       if (!read.ok) {
+        const count = Object.keys(read.errors).length;
         form.showErrors(read.errors);
-        setParseError({
-          ...correctingFailure(Object.keys(read.errors).length),
-          next: 'Each marked field says what it needs; correct it, then edit as JSON again.'
-        });
+        correcting.found(
+          {
+            ...correctingFailure(count),
+            next: 'Each marked field says what it needs; correct it, then edit as JSON again.'
+          },
+          count
+        );
         return;
       }
       setText(JSON.stringify(read.values, null, 2));
@@ -154,21 +166,26 @@ export function ApprovalCard({
     const count = Object.keys(placed.errors).length;
     if (count === 0) return false;
     form.showErrors(placed.errors);
-    setParseError({
-      ...correctingFailure(count),
-      ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
-    });
+    correcting.found(
+      {
+        ...correctingFailure(count),
+        ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
+      },
+      count
+    );
     return true;
   };
 
   const approve = () => {
+    correcting.done();
     setParseError(undefined);
     if (!changed) return decide({ action: 'approve' }, `${name} approved.`);
     if (editor === 'form') {
       const read = form.read();
       if (!read.ok) {
+        const count = Object.keys(read.errors).length;
         form.showErrors(read.errors);
-        return setParseError(correctingFailure(Object.keys(read.errors).length));
+        return correcting.found(correctingFailure(count), count);
       }
       form.setErrors({});
       return decide({ action: 'approve', arguments: read.values }, `${name} approved with your edits.`, (error) =>

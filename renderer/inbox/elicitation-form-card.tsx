@@ -15,6 +15,7 @@ import { initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
 import { answerSentText } from './answer-sent-words.js';
 import { useCorrecting } from '../servers/use-correcting.js';
+import { MARKED_BY_THE_FORM } from '../forms/use-form-correcting.js';
 
 /** The question's message, or a fallback when the server sent none. */
 export function messageOf(item: InboxItem, fallback: string): string {
@@ -31,9 +32,6 @@ function answersToCorrect(errors: Record<string, string>, fields: readonly Schem
   if (unplaced.length === 0) return summary;
   return { ...summary, why: unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ') };
 }
-
-/** The form marks its fields itself as they change (see `useSchemaForm`): nothing more to set. */
-const MARKED_BY_THE_FORM = () => undefined;
 
 /**
  * An elicitation in form mode: inputs from `requestedSchema`; the host checks the answer and

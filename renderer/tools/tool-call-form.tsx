@@ -14,6 +14,7 @@ import {
 import { FieldFrame } from '../forms/field-frame.js';
 import { ArgumentFields } from '../forms/argument-fields.js';
 import { useSchemaForm } from '../forms/use-schema-form.js';
+import { useFormCorrecting } from '../forms/use-form-correcting.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -29,6 +30,13 @@ export function readTtlMs(text: string): number | undefined | false {
   if (!/^\d+$/.test(trimmed)) return false;
   const ms = Number(trimmed) * 60_000;
   return ms > 0 && Number.isSafeInteger(ms) ? ms : false;
+}
+
+const TTL_PROBLEM = 'Whole minutes, 1 or more';
+
+/** The ttl field's message when what is typed in `input` is not whole minutes of 1 or more. */
+function ttlProblem(input: HTMLInputElement): string | undefined {
+  return input.validity.badInput || readTtlMs(input.value) === false ? TTL_PROBLEM : undefined;
 }
 
 /** A new id for a call this form sends: the host names its running line by it, so the form finds its own. */
@@ -130,19 +138,27 @@ export function ToolCallForm({
   // A 2026-07-28 server sets its tasks' ttl itself: there is nothing to ask for.
   const mayRunAsTask = !modern && (tool.callMode === 'task' || tool.callMode === 'task-or-plain');
   const runsAsTask = mayRunAsTask && (tool.callMode === 'task' || asTask);
+  // After a submit that marked fields, the summary follows the marks as they are corrected (the
+  // form checks each field as it changes, and the ttl field once marked), as the Servers forms'
+  // does: its count, and gone once none is marked.
+  const correcting = useFormCorrecting(
+    [...Object.entries(form.errors), ...(ttlError === undefined ? [] : [['ttlMinutes', ttlError] as const])],
+    { show, clear }
+  );
 
   const submit = async () => {
     if (unavailable || busy) return;
+    correcting.done();
     clear();
     setResult(null);
     const read = form.read();
     const ttlMs = runsAsTask ? (ttlRef.current?.validity.badInput ? false : readTtlMs(ttl)) : undefined;
-    setTtlError(ttlMs === false ? 'Whole minutes, 1 or more' : undefined);
+    setTtlError(ttlMs === false ? TTL_PROBLEM : undefined);
     const bad = (read.ok ? 0 : Object.keys(read.errors).length) + (ttlMs === false ? 1 : 0);
     if (!read.ok) form.showErrors(read.errors);
     else form.setErrors({});
     if (bad > 0) {
-      show(correctingFailure(bad));
+      correcting.found(correctingFailure(bad), bad);
       if (read.ok) ttlRef.current?.focus();
       return;
     }
@@ -185,10 +201,13 @@ export function ToolCallForm({
         // The host checks the arguments against the tool's schema before sending anything: to the
         // person that is one more check of the form, said in the same words as the form's own.
         form.showErrors(placed.errors);
-        show({
-          ...correctingFailure(count),
-          ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
-        });
+        correcting.found(
+          {
+            ...correctingFailure(count),
+            ...(placed.unplaced.length > 0 && { why: placed.unplaced.join('; ') })
+          },
+          count
+        );
       } else if (cancelledByPerson(error)) {
         // The person's own Cancel of this call (here, in Running calls or in the Inbox): an
         // outcome they asked for, said plainly, not an error. Any other −32800 (the server's own:
@@ -296,7 +315,11 @@ export function ToolCallForm({
               autoComplete="off"
               placeholder={String(DEFAULT_TASK_TTL_MS / 60_000)}
               value={ttl}
-              onChange={(event) => setTtl(event.target.value)}
+              onChange={(event) => {
+                setTtl(event.target.value);
+                // Once marked, checked again as it changes, as the argument fields are.
+                if (ttlError !== undefined) setTtlError(ttlProblem(event.target));
+              }}
             />
           )}
         </FieldFrame>

@@ -283,6 +283,37 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       assert.equal(await search.locator('.action-error-what').textContent(), 'One field needs correcting.');
       await limit.fill('5');
       await error.waitFor({ state: 'hidden' });
+      // Nothing is marked any more: no summary says one is.
+      await search.locator('.action-error-what').waitFor({ state: 'detached' });
+      assert.equal(await search.locator('.action-error').isVisible(), false);
+    });
+
+    it('counts the marked fields down in its summary as they are corrected, then takes it away', async () => {
+      const sent = received.length;
+      const query = search.getByLabel('query');
+      const limit = search.getByLabel('limit');
+      await query.fill('');
+      await limit.fill('0');
+      await search.getByRole('button', { name: 'Call tool' }).click();
+      const what = search.locator('.action-error-what');
+      await what.filter({ hasText: '2 fields need correcting.' }).waitFor();
+      const queryError = search.locator(`#${await query.getAttribute('id')}-error`);
+      const limitError = search.locator(`#${await limit.getAttribute('id')}-error`);
+      assert.equal(await queryError.textContent(), 'Required');
+
+      await query.fill('cats');
+      await queryError.waitFor({ state: 'hidden' });
+      await what.filter({ hasText: 'One field needs correcting.' }).waitFor();
+      // Wrong in another way: still marked, still one.
+      await limit.fill('500');
+      await limitError.filter({ hasText: 'Must be 100 or less' }).waitFor();
+      assert.equal(await what.textContent(), 'One field needs correcting.');
+
+      await limit.fill('5');
+      await limitError.waitFor({ state: 'hidden' });
+      await what.waitFor({ state: 'detached' });
+      assert.equal(await search.locator('[aria-invalid="true"]').count(), 0);
+      assert.equal(received.length, sent, 'nothing was sent');
     });
 
     it('puts the host’s problem with a nested argument on its own field, in plain words, and sends nothing', async () => {
@@ -327,6 +358,8 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       assert.equal(received.length, sent, 'the host checked the arguments before sending anything');
       await since.fill('2026-02-02');
       await error.waitFor({ state: 'hidden' });
+      // The host's mark corrected: the summary goes with it.
+      await search.locator('.action-error-what').waitFor({ state: 'detached' });
     });
 
     it('takes a map of text as names and values, and a map of numbers as JSON with an example', async () => {

@@ -105,8 +105,23 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
       assert.equal(await form.locator('.action-error-what').textContent(), 'One field needs correcting.');
     }
     assert.equal(fixture.host.requestor.list().length, 0, 'nothing was sent');
-
+    // An argument wrong too: the summary counts its mark and the ttl's, down as they are
+    // corrected (the ttl checked again as it changes, once marked), then goes.
+    await form.getByLabel('durationMs').fill('');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const what = form.locator('.action-error-what');
+    await what.filter({ hasText: '2 fields need correcting.' }).waitFor();
+    await form.getByLabel('durationMs').fill('600000');
+    await what.filter({ hasText: 'One field needs correcting.' }).waitFor();
+    await ttl.fill('0');
+    assert.equal(await ttl.getAttribute('aria-invalid'), 'true', 'still not whole minutes of 1 or more');
+    assert.equal(await what.textContent(), 'One field needs correcting.');
     await ttl.fill('90');
+    await form.getByText('Whole minutes, 1 or more').waitFor({ state: 'detached' });
+    assert.equal(await ttl.getAttribute('aria-invalid'), null);
+    await what.waitFor({ state: 'detached' });
+    assert.equal(fixture.host.requestor.list().length, 0, 'nothing was sent');
+
     await form.getByRole('button', { name: 'Call tool' }).click();
     await form.getByText(/^Started as task /).waitFor();
     assert.equal(await ttl.getAttribute('aria-invalid'), null);

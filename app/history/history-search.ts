@@ -19,18 +19,53 @@ export const MAX_OUTCOME_SEARCH_CHARS = 1024;
 const ANSWERED = { accept: 'answered', decline: 'declined', cancel: 'dismissed' } as const;
 
 /**
+ * The words of a step in which the person approved a model request (or tried it again after a
+ * failed run) and a model went on to write the answer: "Approved by you; fake-small is writing
+ * the answer." (the status message `PolicySamplingRunner` sets on their decision).
+ */
+const APPROVED_BY_YOU = /^(Approved|Tried again) by you\b/;
+
+/**
+ * How the person answered what an entry asked them (see `HistorySummary.answer`): a server's
+ * question by its result's action; `accept` for a model request they answered, a reply they
+ * wrote or one they approved, so that its row says "Answered" as a question's does rather than
+ * the protocol's "Completed". Its timeline says which: the last step before its end is their
+ * wait in the Inbox (their answer ended it: a reply they wrote, a model's answer they approved
+ * on review) or their approval of the request ("Approved by you; … is writing the answer."). A
+ * model request that ran with nobody asked, or that the Inbox handed to a model set up while it
+ * waited (a plain working step after the wait), had no answer of theirs: it stays Completed.
+ */
+export function answerOf(
+  entry: Pick<HistoryEntry, 'kind' | 'direction' | 'status' | 'result' | 'timeline'>
+): Pick<HistorySummary, 'answer'> {
+  if (entry.direction !== 'received') return {};
+  if (entry.kind === 'elicitation') {
+    const action = (entry.result as { action?: unknown } | undefined)?.action;
+    return action === 'accept' || action === 'decline' || action === 'cancel' ? { answer: action } : {};
+  }
+  if (entry.kind !== 'sampling' || entry.status !== 'completed') return {};
+  const before = entry.timeline.findLast((step) => step.status === 'working' || step.status === 'input_required');
+  const message = before?.label === undefined ? before?.message : undefined;
+  return message !== undefined && (message.startsWith(WAITING_IN_INBOX) || APPROVED_BY_YOU.test(message))
+    ? { answer: 'accept' }
+    : {};
+}
+
+/**
  * An entry's status as its row's badge says it, as the Status filter picks it (the Tasks
  * screen's `shownStatus`): how a question to the person ended (`answered`, `declined`,
  * `dismissed`, or `replied` when its entry holds no answer, as one recorded before answers were
- * kept), `rejected` for a model request
- * turned down, else its status. A declined question is no Completed row to someone who reads
- * its badge.
+ * kept), `answered` for a model request the person answered (see {@link answerOf}), `rejected`
+ * for a model request turned down, else its status. A declined question is no Completed row to
+ * someone who reads its badge.
  */
 export function shownStatusOf(
   summary: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'answer' | 'rejected'>
 ): Exclude<NonNullable<HistoryFilter['status']>, 'waiting'> | 'replied' {
-  if (summary.kind === 'elicitation' && summary.direction === 'received' && summary.status === 'completed')
-    return summary.answer === undefined ? 'replied' : ANSWERED[summary.answer];
+  if (summary.direction === 'received' && summary.status === 'completed') {
+    if (summary.kind === 'elicitation') return summary.answer === undefined ? 'replied' : ANSWERED[summary.answer];
+    if (summary.kind === 'sampling' && summary.answer === 'accept') return 'answered';
+  }
   return summary.rejected ? 'rejected' : summary.status;
 }
 

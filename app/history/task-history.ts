@@ -30,7 +30,7 @@ import {
   titleOfReceived,
   titleOfRequested
 } from './history-values.js';
-import { searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
+import { answerOf, searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
 import { searchWords } from '../contract/search-words.js';
 import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
@@ -424,7 +424,8 @@ export class TaskHistory {
 
   /**
    * The whole entry, or undefined; with the tool call it was asked for or while (`forCall`), or,
-   * for a tool call, what its server asked (`asked`), and whether it waits on the person (`waitsOnYou`).
+   * for a tool call, what its server asked (`asked`), whether it waits on the person (`waitsOnYou`),
+   * and how the person answered it (`answer`), as its row says them.
    */
   get(id: string): HistoryEntry | undefined {
     this.#takeGathered();
@@ -437,7 +438,8 @@ export class TaskHistory {
       ...entry,
       ...(forCall && { forCall }),
       ...(asked && asked.length > 0 && { asked }),
-      ...(waitsOnYouOf(entry) && { waitsOnYou: true })
+      ...(waitsOnYouOf(entry) && { waitsOnYou: true }),
+      ...answerOf(entry)
     };
   }
 
@@ -733,13 +735,6 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(waitsOnYouOf(entry) && { waitsOnYou: true }),
     ...answerOf(entry)
   };
-}
-
-/** A server's question's answer, by its result's action (see `HistorySummary.answer`). */
-function answerOf(entry: HistoryEntry): Pick<HistorySummary, 'answer'> {
-  if (entry.kind !== 'elicitation' || entry.direction !== 'received') return {};
-  const action = (entry.result as { action?: unknown } | undefined)?.action;
-  return action === 'accept' || action === 'decline' || action === 'cancel' ? { answer: action } : {};
 }
 
 /** The task of Taskdesk's a received task was asked for (its related-task `_meta`, noted as it arrived). */

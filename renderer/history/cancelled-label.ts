@@ -1,6 +1,6 @@
 import type { HistoryEntry, HistorySummary } from '../../app/contract/host-api.js';
 import { cancelledWords, WAITING_FOR_YOU_LABEL } from '../../app/contract/task-row-words.js';
-import { questionEndLabel } from '../components/status-words.js';
+import { questionEndLabel, statusLabel } from '../components/status-words.js';
 
 /**
  * What a cancelled History entry's badge says: who cancelled it ("Cancelled by Taskdesk"), in
@@ -12,18 +12,38 @@ export function cancelledLabel(entry: Pick<HistorySummary, 'status' | 'cancelled
 }
 
 /**
+ * What a model request's badge says when the person answered it, a reply they wrote or one they
+ * approved (the core's `answer` says so: see `answerOf` in app/history/history-search.ts):
+ * "Answered", as a question's, rather than the protocol's "Completed". Undefined otherwise.
+ */
+export function modelRequestEndLabel(
+  entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'answer'>
+): string | undefined {
+  const answered =
+    entry.kind === 'sampling' &&
+    entry.direction === 'received' &&
+    entry.status === 'completed' &&
+    entry.answer === 'accept';
+  return answered ? statusLabel('answered') : undefined;
+}
+
+/**
  * What an entry's badge says in place of its status: who cancelled it (see `cancelledLabel`),
  * how a question to the person ended ("Answered", "Declined", "Dismissed": see
- * `questionEndLabel`: the whole entry's result, or a list's summary's `answer`, says which), or
- * "Waiting for you" for a task whose question or model request waits in the Inbox (`waitsOnYou`),
- * as the Tasks screen's badge says it in place of "Working".
+ * `questionEndLabel`: the whole entry's result, or a list's summary's `answer`, says which),
+ * "Answered" for a model request the person answered (see `modelRequestEndLabel`), or "Waiting
+ * for you" for a task whose question or model request waits in the Inbox (`waitsOnYou`), as the
+ * Tasks screen's badge says it in place of "Working".
  */
 export function endLabel(
   entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'cancelledBy' | 'answer' | 'waitsOnYou'> &
     Pick<Partial<HistoryEntry>, 'result'>
 ): string | undefined {
   return (
-    cancelledLabel(entry) ?? questionEndLabel(entry) ?? (entry.waitsOnYou === true ? WAITING_FOR_YOU_LABEL : undefined)
+    cancelledLabel(entry) ??
+    questionEndLabel(entry) ??
+    modelRequestEndLabel(entry) ??
+    (entry.waitsOnYou === true ? WAITING_FOR_YOU_LABEL : undefined)
   );
 }
 

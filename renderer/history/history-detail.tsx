@@ -10,6 +10,7 @@ import { useDesk } from '../shell/desk-context.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from '../tasks/sent-and-ran-request.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { ErrorView } from '../tools/tool-result-view.js';
+import { TaskErrorView } from '../tools/task-outcome.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView, toolResultServer } from './result-view.js';
 import { TaskWords } from './task-words.js';
@@ -120,8 +121,14 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             idPrefix="history"
           />
           <h4>Result</h4>
+          {/* A tool task's error is led by what it is, as its card, its row and its detail on Tasks
+              say it (`errorLead`): the tool failed, or its result could not be fetched. */}
           {error && entry.status !== 'cancelled' ? (
-            <ErrorView error={error} rejected={isRejectedSampling(entry)} />
+            entry.kind === 'tool-call' && entry.taskId !== undefined ? (
+              <TaskErrorView state={entry.status} error={error} />
+            ) : (
+              <ErrorView error={error} rejected={isRejectedSampling(entry)} />
+            )
           ) : null}
           {entry.result ? (
             <ResultView

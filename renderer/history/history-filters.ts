@@ -8,7 +8,8 @@ type HistoryStatus = NonNullable<HistoryFilter['status']>;
  * The Status filter's choices, in groups, as the rows' badges say them and in the Tasks screen's
  * words and order: first "Waiting for you", a task whose question or model request waits in the
  * Inbox (its status is Working); a question that ended is Answered, Declined or Dismissed (not
- * Completed), a model request turned down is Rejected (not Failed). The host filters by them (see
+ * Completed), a model request the person answered is Answered too (not Completed), one turned
+ * down is Rejected (not Failed). The host filters by them (see
  * `HistoryFilter.status`), so that a page holds what the filter names.
  */
 export const HISTORY_STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [HistoryStatus, string]>]> =
@@ -18,8 +19,10 @@ export const HISTORY_STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArra
       'Status',
       (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)
     ],
-    ['How a question ended', (['answered', 'declined', 'dismissed'] as const).map(words)],
-    ['How a model request ended', (['rejected'] as const).map(words)]
+    // "Answered" is the person's answer to either: a question's, a model request's reply they
+    // wrote or approved (each row says "Answered" alike); Declined and Dismissed end questions,
+    // Rejected model requests.
+    ['How a question or model request ended', (['answered', 'declined', 'dismissed', 'rejected'] as const).map(words)]
   ];
 
 function words(status: HistoryStatus): readonly [HistoryStatus, string] {

@@ -28,7 +28,9 @@ import { TaskErrorView } from '../tools/task-outcome.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { focusInSight } from '../components/focus-screen.js';
 import { KIND_WORDS } from '../components/kind-words.js';
-import { receivedItem, requestedItem, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
+import { receivedItem, requestedItem, toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
+import { checkedWords, standingWords } from './checked-words.js';
+import { CheckedLine, type CheckFound } from './checked-line.js';
 import { askedWords, isCancelling } from '../components/waiting-questions.js';
 import { serverMayGiveUp } from '../inbox/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
@@ -151,6 +153,8 @@ export function TaskDetail({
 }) {
   const { client, store, announce } = useDesk();
   const checking = useFailure();
+  /** What its last Check now found (see `CheckedLine`), for the task it was pressed on. */
+  const [checked, setChecked] = useState<(CheckFound & { taskKey: string }) | undefined>(undefined);
   /** Why its History entry (its timeline, or the task once it left the task store) could not be read. */
   const reading = useFailure();
   /** Bumped by Retry: reads the History entry again. */
@@ -250,10 +254,14 @@ export function TaskDetail({
   const check = () => {
     if (!outbound) return;
     checking.clear();
+    // Where it stood as the person pressed Check now: the check's words say whether it changed.
+    const before = standingWords(outbound.state, waitsHere);
     void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
       (view) => {
         store.apply('outbound.changed', { type: 'changed', task: view });
-        announce(`${view.toolName}: ${view.state.replace('_', ' ')}.`);
+        setChecked({ at: new Date().toISOString(), before, state: view.state, taskKey });
+        const after = standingWords(view.state, toolTaskWaitsOnYou(view, store.getState().inbox));
+        announce(checkedWords({ before, after, ago: 'just now', what: `the ${view.toolName} task` }));
       },
       (error: unknown) =>
         checking.fail(
@@ -405,6 +413,9 @@ export function TaskDetail({
           {item?.running && live ? <LiveWriting model={live.model} text={live.text} /> : null}
           <ActionError failure={checking.failure} onDismiss={checking.clear} />
           <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
+          {outbound && item?.running && checked?.taskKey === taskKey && checked.state === outbound.state ? (
+            <CheckedLine found={checked} after={standingWords(outbound.state, waitsHere)} />
+          ) : null}
           {item?.running ? (
             // Keyed apart from the ended task's actions: React would otherwise keep the focused
             // Cancel task button and turn it into Forget this task, the focus still on it.

@@ -215,6 +215,15 @@ export function waitsOnYou(item: TaskItem, waiting: ReadonlySet<string>): boolea
   return waiting.has(waitingKey(item.direction, item.serverId, item.taskId));
 }
 
+/**
+ * Whether a tool call's task waits on the person, decided as its row on the Tasks screen decides
+ * it (`waitsOnYou`): its card under Tool calls and the line under its call form then say
+ * "Waiting for you" as its row does, in place of "Input required".
+ */
+export function toolTaskWaitsOnYou(task: OutboundTaskView, inbox: readonly InboxItem[]): boolean {
+  return waitsOnYou(requestedItem(task), waitingTasks(inbox));
+}
+
 /** The Tasks screen's filters, as the form holds them ('' is any). */
 export interface TaskFilterInputs {
   text: string;

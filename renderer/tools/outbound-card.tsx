@@ -18,6 +18,9 @@ import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { endMessage, failedReason } from '../components/end-message.js';
 import { TaskOutcome } from './task-outcome.js';
+import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { checkedWords, standingWords } from '../tasks/checked-words.js';
+import { CheckedLine, type CheckFound } from '../tasks/checked-line.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
@@ -40,8 +43,12 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const running = !isTerminal(task.state);
   /** What Check now, Cancel or Forget could not do: shown until dismissed, the next try, or a new state. */
   const { failure, fail, show, clear } = useFailure();
-  /** When Check now last answered: the card says so, as the status may not have changed. */
-  const [checkedAt, setCheckedAt] = useState<string | undefined>(undefined);
+  /**
+   * What Check now last found: when, where the task stood before it (see `standingWords`), and
+   * the state it found. The card says so while the task stays in that state, as the check may
+   * have changed nothing to see.
+   */
+  const [checked, setChecked] = useState<CheckFound | undefined>(undefined);
   /**
    * The one of Check now and Cancel that waits on the host. Only that button waits: a check on its
    * way is no reason not to cancel, nor a cancel on its way to look again.
@@ -49,6 +56,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const [busy, setBusy] = useState<'outbound.refresh' | 'outbound.cancel' | undefined>(undefined);
   const card = useRef<HTMLLIElement>(null);
   const label = `${task.toolName} task ${shortId(task.taskId)}`;
+  // Its badge says "Waiting for you" while its server's question waits on the person, as its row
+  // on Tasks says it (decided alike), rather than the protocol's "Input required".
+  const waits = useDeskState((state) => toolTaskWaitsOnYou(task, state.inbox));
 
   useEffect(() => clear(), [task.state, clear]);
 
@@ -66,12 +76,15 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
     if (busy === method) return;
     setBusy(method);
     clear();
+    // Where it stood as the person pressed Check now: the check's words say whether it changed.
+    const before = standingWords(task.state, waits);
     try {
       const view = await client.call(method, { outboundId: task.outboundId });
       store.apply('outbound.changed', { type: 'changed', task: view });
       if (method === 'outbound.refresh') {
-        setCheckedAt(new Date().toISOString());
-        announce(`${task.toolName}: ${view.state.replace('_', ' ')}.`);
+        setChecked({ at: new Date().toISOString(), before, state: view.state });
+        const after = standingWords(view.state, toolTaskWaitsOnYou(view, store.getState().inbox));
+        announce(checkedWords({ before, after, ago: 'just now', what: `the ${task.toolName} task` }));
       } else {
         announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
       }
@@ -150,7 +163,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           <code>{task.toolName}</code>
           <span className="muted"> on {task.serverName}</span>
         </h3>
-        <StatusBadge status={task.state} />
+        <StatusBadge status={task.state} label={waits ? WAITING_FOR_YOU_LABEL : undefined} />
         <p className="meta">
           Started <DateTime iso={task.createdAt} />
           {' · task '}
@@ -186,10 +199,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       {task.lastError && running ? (
         <p className="muted small-text">{`Last ${task.lastError.method} failed: ${task.lastError.message}`}</p>
       ) : null}
-      {checkedAt && running ? (
-        <p className="muted small-text checked-at">
-          Checked with the server <DateTime iso={checkedAt} />
-        </p>
+      {checked && running && task.state === checked.state ? (
+        <CheckedLine found={checked} after={standingWords(task.state, waits)} />
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">

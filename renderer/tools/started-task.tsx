@@ -10,6 +10,7 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 import { askedWords, isCancelling, taskQuestions } from '../components/waiting-questions.js';
 import { TaskOutcome } from './task-outcome.js';
+import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
 
 /**
  * Puts the focus on a tool call's card in the Tool calls list and brings its top into sight under
@@ -37,6 +38,8 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   const question = useDeskState((desk) =>
     task && !isTerminal(task.state) && !isCancelling(task) ? taskQuestions(task, desk.inbox)[0] : undefined
   );
+  // Its badge says "Waiting for you" while that waits on the person, as its card and its row on Tasks do.
+  const waits = useDeskState((desk) => task !== undefined && toolTaskWaitsOnYou(task, desk.inbox));
   useAnnounceEnd(task);
   if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
   const ended = isTerminal(task.state);
@@ -46,7 +49,8 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   return (
     <>
       <p className="started-task">
-        Started as task {shortId(taskId)}: <StatusBadge status={task.state} />{' '}
+        Started as task {shortId(taskId)}:{' '}
+        <StatusBadge status={task.state} label={waits ? WAITING_FOR_YOU_LABEL : undefined} />{' '}
         <button type="button" className="link-button" onClick={() => showToolCall(outboundId)}>
           Show it under Tool calls
         </button>

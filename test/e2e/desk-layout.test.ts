@@ -260,10 +260,15 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     await requested.locator('td.outcome', { hasText: 'Research Report' }).waitFor();
     await tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`).waitFor();
     const wrap = tasks.locator('.table-wrap');
+    // The question waits on the person: its badge says so on one line at every width ("Waiting /
+    // for you" on two at 800 px), its column growing for it.
+    const waiting = tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
+    await waiting.locator('.status', { hasText: 'Waiting for you' }).waitFor();
 
     // 1000 px: eight columns there scrolled sideways, so the narrow table's five are kept up to 1100.
     for (const width of [800, 1000, 1280]) {
       await page.setViewportSize({ width, height: 900 });
+      assert.deepEqual(await textLines(waiting.locator('.status')), [1], `at ${width}: the badge on one line`);
       assert.deepEqual(await cutWords(tasks.locator('table.tasks td')), [], `at ${width}: words cut across lines`);
       // In its Kind column, or at 800 px under the task's title (the column is left out there).
       const toolName = requested.locator('td code:visible', { hasText: 'simulate-research-query' });
@@ -281,10 +286,7 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
     }
     const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
     assert.ok(widths[0]! <= widths[1]!, `at 1280: the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
-    // The question waits on the person: its badge on one line, its title given the room the
-    // short columns leave (it had 135 px, cut after three words, "Waiting / for you" on two).
-    const waiting = tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
-    assert.deepEqual(await textLines(waiting.locator('.status')), [1], 'the badge on one line');
+    // The question's title is given the room the short columns leave (it had 135 px, cut after three words).
     const titleWidth = await waiting.locator('td.task-cell').evaluate((cell) => cell.getBoundingClientRect().width);
     assert.ok(titleWidth >= 256, `at 1280: the title's column is ${titleWidth} px wide`);
     // A table that fits is no region and no stop in the tab order.
@@ -381,8 +383,14 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       // put back at once, before anything renders) every tab is where it was. It covers no tab's
       // label, its own included, and the tab is still named with its count.
       const inbox = page.locator('nav').getByRole('link', { name: /^Inbox \d+ waiting$/ });
-      for (const width of [800, 1280]) {
-        await page.setViewportSize({ width, height: 600 });
+      for (const [width, height] of [
+        [800, 600],
+        [1280, 800]
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        // Clear of the window's top edge, which cut off the top of its round (it touched it, at 0).
+        const top = await inbox.locator('.badge').evaluate((count) => count.getBoundingClientRect().top);
+        assert.ok(top >= 2, `at ${width}: the badge's top is ${top} px from the window's`);
         // No function declared inside the page function: tsx would name it with a helper the page lacks.
         // A count of two or three digits (a busy day) as well as the one waiting now.
         for (const digits of [undefined, '29', '100']) {
@@ -440,6 +448,62 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       );
       if (item) await d.fixture.host.call('inbox.answer', { id: item.id, answer: { action: 'cancel' } });
       await asked;
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('marks a detail’s heading the focus is put on by underlining its words, with no box round it like a field’s, at 800 × 600 and 1280 × 800', async () => {
+    const sections = page.locator('nav');
+    // How the heading shows the focus: no outline, its words underlined; as the keyboard's focus.
+    const mark = (heading: Locator) =>
+      heading.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return {
+          focused: element === document.activeElement && element.matches(':focus-visible'),
+          outline: style.outlineStyle,
+          underline: style.textDecorationLine.includes('underline')
+        };
+      });
+    try {
+      for (const [width, height] of [
+        [800, 600],
+        [1280, 800]
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        // By the keyboard, as a person who follows the focus ring does: Enter on a row's Details.
+        await sections.getByRole('link', { name: 'Tasks', exact: true }).click();
+        const tasks = page.getByRole('region', { name: 'Tasks' });
+        await tasks
+          .getByRole('button', { name: /^Details of / })
+          .first()
+          .focus();
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.id === 'task-detail-title');
+        const taskHeading = tasks.locator('#task-detail-title');
+        assert.deepEqual(
+          await mark(taskHeading),
+          { focused: true, outline: 'none', underline: true },
+          `Tasks at ${width}`
+        );
+        await page.keyboard.press('Escape');
+        await taskHeading.waitFor({ state: 'detached' });
+
+        await sections.getByRole('link', { name: 'History', exact: true }).click();
+        const history = page.getByRole('region', { name: 'History' });
+        await history.locator('.history-list .history-title').first().focus();
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.id === 'history-detail-title');
+        const entryHeading = history.locator('#history-detail-title');
+        assert.deepEqual(
+          await mark(entryHeading),
+          { focused: true, outline: 'none', underline: true },
+          `History at ${width}`
+        );
+        await page.keyboard.press('Escape');
+        await entryHeading.waitFor({ state: 'detached' });
+      }
+    } finally {
+      await page.setViewportSize({ width: 800, height: 900 });
     }
     assert.deepEqual(d.pageErrors, []);
   });

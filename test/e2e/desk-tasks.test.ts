@@ -667,6 +667,28 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(d.pageErrors, []);
   });
 
+  it('says in a running tool task’s Details when Check now asked and where the task stands, and tells a screen reader', async () => {
+    const { call } = await slowTask();
+    const key = `requested:${call.task.outboundId}`;
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
+    await row(key)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    await detail.locator('.detail-status [data-status="working"]').waitFor();
+    await recordSaid(page);
+    await detail.getByRole('button', { name: 'Check now' }).click();
+    await detail.locator('.checked-at').waitFor();
+    assert.equal(await detail.locator('.checked-at').textContent(), 'Checked just now; still working.');
+    await saidTimes(page, /^Checked the slow task just now; still working\.$/);
+    await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
+    await detail.locator('.detail-status [data-status="cancelled"]').waitFor();
+    assert.equal(await detail.locator('.checked-at').count(), 0, 'an ended task has nothing to check');
+    await detail.getByRole('button', { name: 'Close' }).click();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
   it('puts the focus on a task’s title after Cancel task in its Details, not on Forget this task, which takes its place', async () => {
     const { call } = await slowTask();
     const key = `requested:${call.task.outboundId}`;

@@ -272,7 +272,11 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       await detail
         .locator('.timeline li')
         .evaluateAll((steps) =>
-          steps.map((step) => [step.querySelector('[data-status]')?.getAttribute('data-status'), step.textContent])
+          steps.map((step) => [
+            step.querySelector('[data-status]')?.getAttribute('data-status') ??
+              step.querySelector('.timeline-label')?.textContent,
+            step.textContent
+          ])
         )
         .then((steps) =>
           steps.map(([status, text]) => [status, /Waiting for your answer in the Inbox/.test(text ?? '')])
@@ -280,7 +284,8 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       [
         ['working', false],
         ['working', true],
-        ['completed', false]
+        // Its end said as its badge says it: the person wrote the reply.
+        ['Answered', false]
       ],
       'the timeline says what the server was told: at first working, then waiting on the person'
     );

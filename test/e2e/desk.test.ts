@@ -237,10 +237,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await kindOf(sampling.task.taskId), 'Model request');
     assert.deepEqual(await choices(history), taskKinds);
     // A question's end in words a person reads for one, in the list as in the entry and the Tasks
-    // row; a model request's stays "Completed".
+    // row; so is a model request's whose reply the person wrote.
     const badge = (id: string) => history.locator(`li[data-history-id="received:${id}"] .meta [data-status]`);
     assert.equal(await badge(taskId).textContent(), 'Answered');
-    assert.equal(await badge(sampling.task.taskId).textContent(), 'Completed');
+    assert.equal(await badge(sampling.task.taskId).textContent(), 'Answered');
     await history.locator(`li[data-history-id="received:${taskId}"] .history-title`).click();
     const entry = history.locator('.history-detail');
     await entry.locator('.meta [data-status="completed"]', { hasText: /^Answered$/ }).waitFor();

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CancelTaskResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelTaskResultSchema,
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { echoServer } from '../support/assistant-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
@@ -76,8 +83,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
       [
         ['Where it stands', ['Waiting for you']],
         ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
-        ['How a question ended', ['Answered', 'Declined', 'Dismissed']],
-        ['How a model request ended', ['Rejected']]
+        ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
     for (const [choice, title, words] of [
@@ -310,6 +316,94 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     await peer.server.request({ method: 'tasks/cancel', params: { taskId: task.task.taskId } }, CancelTaskResultSchema);
     await model.locator('.meta [data-status="cancelled"]', { hasText: 'Cancelled by the server' }).waitFor();
     await finds('by the server', 'Summarise the release notes.');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says "Answered" for a model request the person answered, a reply they wrote or one they approved, as for a question, and "Completed" for one a model ran unasked', async () => {
+    await fixture?.dispose();
+    // A real OpenAI-compatible server on loopback: the network is faked, not the app.
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    closers.push(() => llm.close());
+    const asker = peerServer('asker-peer');
+    const unasked = peerServer('auto-peer');
+    fixture = await startHostWith({ asker, auto: unasked }, { keyStore: new InMemoryKeyStore() });
+    const { host } = fixture;
+    await host.call('providers.save', {
+      id: 'fake',
+      name: 'Fake LLM',
+      baseURL: llm.baseURL,
+      models: [{ name: 'fake-small' }],
+      defaultModel: 'fake-small'
+    });
+    await host.call('sampling.setPolicy', { serverId: 'asker', policy: { mode: 'ask', reviewCompletion: false } });
+    await host.call('sampling.setPolicy', { serverId: 'auto', policy: { mode: 'auto', reviewCompletion: false } });
+    const ask = (peer: typeof asker, text: string) =>
+      peer.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 }
+        },
+        CreateMessageResultSchema
+      );
+    // Approved on its card: the model writes the answer.
+    let asked = nextEvent(host, 'inbox.added');
+    let reply = ask(asker, 'Approve me.');
+    await host.call('inbox.answer', { id: (await asked).item.id, answer: { action: 'approve' } });
+    await reply;
+    // Its reply written by the person on the approval card: no model runs.
+    asked = nextEvent(host, 'inbox.added');
+    reply = ask(asker, 'Write me.');
+    await host.call('inbox.answer', {
+      id: (await asked).item.id,
+      answer: { action: 'reply', text: 'Written by hand', model: 'human' }
+    });
+    await reply;
+    // Approved, and the model's answer approved on review.
+    await host.call('sampling.setPolicy', { serverId: 'asker', policy: { mode: 'ask', reviewCompletion: true } });
+    asked = nextEvent(host, 'inbox.added');
+    reply = ask(asker, 'Review me.');
+    const approval = (await asked).item;
+    const review = nextEvent(host, 'inbox.added');
+    await host.call('inbox.answer', { id: approval.id, answer: { action: 'approve' } });
+    await host.call('inbox.answer', { id: (await review).item.id, answer: { action: 'approve' } });
+    await reply;
+    // Run by the model with nobody asked.
+    await ask(unasked, 'Run me.');
+
+    const { history } = await openHistory(host);
+    await history.getByText('4 entries').waitFor();
+    const badge = (title: string) =>
+      history.locator('.history-list li').filter({ hasText: title }).locator('.meta [data-status]');
+    assert.deepEqual(
+      [
+        await badge('Approve me.').textContent(),
+        await badge('Write me.').textContent(),
+        await badge('Review me.').textContent(),
+        await badge('Run me.').textContent()
+      ],
+      ['Answered', 'Answered', 'Answered', 'Completed']
+    );
+    // Its protocol status is still Completed: the badge says how it ended, as a question's does.
+    assert.equal(await badge('Write me.').getAttribute('data-status'), 'completed');
+
+    // The Status filter finds them under the word their rows say, and the unasked one as Completed.
+    const status = history.getByLabel('Status');
+    const titles = history.locator('.history-list .history-title');
+    await status.selectOption('answered');
+    await history.getByText('3 entries').waitFor();
+    assert.deepEqual((await titles.allTextContents()).sort(), ['Approve me.', 'Review me.', 'Write me.']);
+    await status.selectOption('completed');
+    await history.getByText('1 entry').waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Run me.']);
+    await status.selectOption('');
+    await history.getByText('4 entries').waitFor();
+
+    // Its detail says it too, and its timeline's last step.
+    await history.getByRole('button', { name: 'Approve me.' }).click();
+    const detail = history.locator('.history-detail');
+    await detail.getByRole('heading', { name: 'Approve me.' }).waitFor();
+    assert.equal(await detail.locator('.meta [data-status]').textContent(), 'Answered');
+    assert.equal(await detail.locator('.timeline li').last().locator('.timeline-label').textContent(), 'Answered');
     assert.deepEqual(pageErrors, []);
   });
 });

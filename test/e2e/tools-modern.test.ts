@@ -7,6 +7,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { buildRenderer, openDesk, openToolForm, root, toolCallCard } from './renderer-build.js';
+import { recordSaid, saidTimes } from './live-region.js';
 
 /**
  * The desk against a real MCP 2026-07-28 server (the v2 server package, over stdio, modern-only):
@@ -158,6 +159,16 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await card.locator('.status-message', { hasText: 'waiting for input' }).waitFor();
     const inboxLink = page.getByRole('link', { name: /Inbox/ });
     await inboxLink.locator('.badge', { hasText: '1' }).waitFor();
+    // Its question waits on the person: its card, the line under its form and its row on Tasks say
+    // so alike ("Input required" on the card read as another state than the row's).
+    await card.locator('[data-status="input_required"]', { hasText: 'Waiting for you' }).waitFor();
+    assert.equal(await form.locator('.started-task .status').textContent(), 'Waiting for you');
+    const outboundId = await card.getAttribute('data-outbound-id');
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await sections.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const row = page.getByRole('region', { name: 'Tasks' }).locator(`tr[data-task-key="requested:${outboundId}"]`);
+    assert.equal(await row.locator('.status').textContent(), 'Waiting for you');
+    await sections.getByRole('link', { name: 'Tools', exact: true }).click();
 
     // The card links to the question, which the Inbox opens.
     await card.getByRole('link', { name: 'Answer Server modern’s question' }).click();
@@ -211,6 +222,16 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.equal(await detail.locator('.detail-status .status-message').textContent(), 'it broke');
     assert.equal(await detail.locator('.task-error > p').textContent(), failedWords);
     await detail.getByRole('button', { name: 'Close' }).click();
+
+    // Its History entry says it in the same words.
+    await sections.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator(`li[data-history-id="requested:${outboundId}"] .history-title`).click();
+    const entry = history.locator(`.history-detail[data-history-id="requested:${outboundId}"]`);
+    await entry.locator('.task-error > p').waitFor();
+    assert.equal(await entry.locator('.task-error > p').textContent(), failedWords);
+    assert.doesNotMatch((await entry.textContent()) ?? '', /could not be fetched/);
+    await entry.getByRole('button', { name: 'Close' }).click();
     await sections.getByRole('link', { name: 'Tools', exact: true }).click();
     assert.deepEqual(pageErrors, []);
   });
@@ -234,9 +255,64 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     assert.deepEqual(pageErrors, []);
   });
 
-  it('cancels a running task: the card ends as cancelled', async () => {
+  it('says in History a model request the person wrote the reply to answered, as a question they answered', async () => {
+    const form = await openForm('ask-model');
+    const asked = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'modern');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const { item } = await asked;
+    // No model is set up: the person writes the reply in the Inbox.
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'reply', text: 'Tides', model: 'human' } });
+    const card = callCard('ask-model');
+    await card.locator('[data-status="completed"]').waitFor();
+    await card.locator('.outcome-block .tool-result .text-block', { hasText: 'model said: Tides' }).waitFor();
+
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await sections.getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const answered = history
+      .locator('.history-list li')
+      .filter({ hasText: 'Write one word.' })
+      .filter({ has: page.locator('[data-status="completed"]') });
+    await answered.waitFor();
+    assert.equal(await answered.locator('.meta .status').textContent(), 'Answered');
+    // The question answered earlier reads the same.
+    const question = history.locator('.history-list li').filter({ hasText: 'Your name?' });
+    assert.equal(await question.locator('.meta .status').textContent(), 'Answered');
+    // The Status filter finds both under that word, and its detail says it too.
+    await history.getByLabel('Status').selectOption('answered');
+    await history.getByText('2 entries').waitFor();
+    assert.deepEqual((await history.locator('.history-list .history-title').allTextContents()).sort(), [
+      'Write one word.',
+      'Your name?'
+    ]);
+    await answered.locator('.history-title').click();
+    const detail = history.locator('.history-detail');
+    await detail.getByRole('heading', { name: 'Write one word.' }).waitFor();
+    assert.equal(await detail.locator('.meta .status').textContent(), 'Answered');
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await history.getByLabel('Status').selectOption('');
+    await sections.getByRole('link', { name: 'Tools', exact: true }).click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says when Check now asked and where a running task stands, and tells a screen reader', async () => {
     const form = await openForm('wait');
     await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = callCard('wait');
+    await card.locator('[data-status="working"]').waitFor();
+    await recordSaid(page);
+    await card.getByRole('button', { name: /^Check wait task / }).click();
+    await card.locator('.checked-at').waitFor();
+    assert.equal(await card.locator('.checked-at').textContent(), 'Checked just now; still working.');
+    await saidTimes(page, /^Checked the wait task just now; still working\.$/);
+    // Again, once the first check is done: said again, as nothing on the card changes.
+    await card.locator('button:not([aria-busy])', { hasText: 'Check now' }).click();
+    await saidTimes(page, /^Checked the wait task just now; still working\.$/, 2);
+    assert.equal(await card.locator('.checked-at').textContent(), 'Checked just now; still working.');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('cancels a running task: the card ends as cancelled', async () => {
     const card = callCard('wait');
     await card.locator('[data-status="working"]').waitFor();
     await card.getByRole('button', { name: /^Cancel wait task / }).click();

@@ -41,10 +41,22 @@ describe('History’s words for how an entry ended', () => {
     assert.equal(endLabel(summary), 'Replied');
   });
 
-  it('keeps "Completed" for a model request and a task Taskdesk requested, and who cancelled for a cancelled question', () => {
+  it('keeps "Completed" for a model request nobody answered and a task Taskdesk requested, and who cancelled for a cancelled question', () => {
     assert.equal(endLabel(entry({ kind: 'sampling', result: { content: { type: 'text', text: 'Hi' } } })), undefined);
     assert.equal(endLabel(entry({ direction: 'requested', kind: 'tool-call', result: { content: [] } })), undefined);
     assert.equal(endLabel(entry({ status: 'cancelled', cancelledBy: 'you' })), 'Cancelled by you');
+  });
+
+  it('says "Answered" for a model request the person answered (a reply they wrote or approved), as for a question', () => {
+    const reply = { kind: 'sampling', result: { content: { type: 'text', text: 'Hi' } }, answer: 'accept' } as const;
+    assert.equal(endLabel(entry(reply)), 'Answered');
+    // The list's summary says it alike, and so does its end step on the timeline.
+    const { timeline: _timeline, request: _request, result: _result, ...summary } = entry(reply);
+    assert.equal(endLabel(summary), 'Answered');
+    assert.deepEqual(answeredSteps(entry(reply)).at(-1), { at, status: 'completed', label: 'Answered' });
+    // Rejected stays Rejected (its badge says it from `rejected`), a cancelled one says who cancelled it.
+    assert.equal(endLabel(entry({ ...reply, status: 'failed' })), undefined);
+    assert.equal(endLabel(entry({ ...reply, status: 'cancelled', cancelledBy: 'server' })), 'Cancelled by the server');
   });
 
   it('says "Waiting for you" for a running task whose question or model request waits in the Inbox, as Tasks does', () => {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HistoryEntry, HistorySummary } from '../../../app/contract/history.js';
-import { MAX_OUTCOME_SEARCH_CHARS, searchTextOf, shownStatusOf } from '../../../app/history/history-search.js';
+import {
+  answerOf,
+  MAX_OUTCOME_SEARCH_CHARS,
+  searchTextOf,
+  shownStatusOf
+} from '../../../app/history/history-search.js';
 
 const base: HistoryEntry = {
   id: 'call:1',
@@ -35,6 +40,79 @@ describe('what History’s search and Status filter read of an entry', () => {
       'rejected'
     );
     assert.equal(shownStatusOf({ kind: 'tool-call', direction: 'requested', status: 'completed' }), 'completed');
+  });
+
+  it('says a model request the person answered (a reply they wrote or approved) "answered", as a question’s, and one nobody answered "completed"', () => {
+    const asked = { at: '2026-06-01T00:00:00.000Z', status: 'working', label: 'Asked' } as const;
+    const step = (status: 'working' | 'input_required', message: string) =>
+      ({ at: '2026-06-01T00:00:01.000Z', status, message }) as const;
+    const end = { at: '2026-06-01T00:00:02.000Z', status: 'completed' } as const;
+    const request = (timeline: HistoryEntry['timeline'], extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+      ...base,
+      id: 'request:1',
+      kind: 'sampling',
+      direction: 'received',
+      title: 'Write one word.',
+      result: { role: 'assistant', content: { type: 'text', text: 'Tides' }, model: 'human' },
+      timeline,
+      ...extra
+    });
+    const waiting = step('input_required', 'Waiting for your answer in the Inbox');
+    const approve = step(
+      'input_required',
+      'Waiting for your answer in the Inbox: approve a sampling request from Books'
+    );
+    const approved = step('working', 'Approved by you; fake-small is writing the answer.');
+    const review = step('input_required', 'Waiting for your answer in the Inbox: review the answer for Books');
+    const cases: Array<[string, HistoryEntry, string]> = [
+      ['a reply written in the Inbox', request([asked, waiting, end]), 'answered'],
+      ['a reply written on the approval card', request([asked, approve, end]), 'answered'],
+      ['a request approved, the model then writing', request([asked, approve, approved, end]), 'answered'],
+      [
+        'a run tried again after it failed',
+        request([
+          asked,
+          approve,
+          step('working', 'Tried again by you with your changes; m is writing the answer.'),
+          end
+        ]),
+        'answered'
+      ],
+      ['a model’s answer approved on review', request([asked, approve, approved, review, end]), 'answered'],
+      [
+        'a task whose reply the person wrote',
+        request([step('working', 'Taskdesk is working on the request.'), step('working', waiting.message), end], {
+          id: 'received:t1',
+          taskId: 't1'
+        }),
+        'answered'
+      ],
+      ['a request run with nobody asked', request([asked, end]), 'completed'],
+      [
+        'a request handed to a model set up while it waited',
+        request([asked, waiting, step('working', 'Taskdesk is working on the request.'), end]),
+        'completed'
+      ],
+      [
+        'a request the person rejected',
+        request([asked, approve, { ...end, status: 'failed' }], {
+          status: 'failed',
+          rejected: true,
+          result: undefined
+        }),
+        'rejected'
+      ]
+    ];
+    for (const [what, entry, shown] of cases) {
+      const found = summary(entry, answerOf(entry));
+      assert.equal(shownStatusOf(found), shown, what);
+      // The search finds it by its badge's word.
+      assert.equal(searchTextOf(entry, found).includes('answered'), shown === 'answered', what);
+    }
+    // A question's answer is its result's action, as before.
+    const question = { ...base, kind: 'elicitation', direction: 'received', result: { action: 'decline' } } as const;
+    assert.deepEqual(answerOf(question), { answer: 'decline' });
+    assert.deepEqual(answerOf({ ...base, direction: 'received' }), {}, 'a tool call has none');
   });
 
   it('holds the start of a long result only, and the start of one too large to keep whole', () => {

@@ -8,8 +8,10 @@ import {
   NO_TASK_FILTER,
   receivedItem,
   requestedItem,
+  toolTaskWaitsOnYou,
   WAITING_FOR_YOU,
-  waitingTasks
+  waitingTasks,
+  waitsOnYou
 } from '../../../renderer/tasks/task-items.js';
 
 const at = '2026-06-01T00:00:00.000Z';
@@ -295,6 +297,36 @@ describe('the Tasks screen’s rows', () => {
       all.filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status: WAITING_FOR_YOU })),
       []
     );
+  });
+
+  it('decides that a tool call’s task waits on the person as its row does, for its card and its call form', () => {
+    const item = (extra: Partial<InboxItem>): InboxItem => ({
+      id: 'q1',
+      kind: 'elicitation',
+      serverId: 'a',
+      serverName: 'Server a',
+      createdAt: at,
+      request: {},
+      relatedTaskId: 't-o1',
+      ...extra
+    });
+    const asking = requested({ state: 'input_required' });
+    assert.equal(toolTaskWaitsOnYou(asking, [item({})]), true);
+    assert.equal(toolTaskWaitsOnYou(asking, [item({ kind: 'sampling' })]), true, 'a model request too');
+    // As the Tasks row: nothing in the Inbox for it, another server's, a call that is no task, or
+    // a task the person asked to cancel, or one that ended: it does not wait on them.
+    assert.equal(toolTaskWaitsOnYou(asking, []), false);
+    assert.equal(toolTaskWaitsOnYou(asking, [item({ serverId: 'b' })]), false);
+    assert.equal(toolTaskWaitsOnYou(asking, [item({ relatedCall: true })]), false);
+    assert.equal(toolTaskWaitsOnYou({ ...asking, cancelRequestedAt: at }, [item({})]), false);
+    assert.equal(toolTaskWaitsOnYou({ ...asking, state: 'completed' }, [item({})]), false);
+    for (const task of [asking, { ...asking, cancelRequestedAt: at }, { ...asking, state: 'completed' as const }])
+      for (const inbox of [[item({})], [item({ relatedCall: true })], []])
+        assert.equal(
+          toolTaskWaitsOnYou(task, inbox),
+          waitsOnYou(requestedItem(task), waitingTasks(inbox)),
+          'the same decision as the row’s'
+        );
   });
 
   it('finds the words a row shows beside its status: "changed by you", "by the Assistant", "Waiting for you", its kind', () => {

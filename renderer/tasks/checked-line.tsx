@@ -1,0 +1,31 @@
+import { formatDateTime } from '../components/format.js';
+import { useNow } from '../components/use-now.js';
+import { checkedAgo, foundWords } from './checked-words.js';
+
+/** What the last Check now of a running tool task found: when, where the task stood before, and the state it found. */
+export interface CheckFound {
+  at: string;
+  /** Where the task stood as Check now was pressed (see `standingWords`). */
+  before: string;
+  /** The state the check found: the line shows while the task stays in it. */
+  state: string;
+}
+
+/**
+ * What the last Check now found, under a running tool task's actions (its card, its detail):
+ * when, and where the task stands, `after`, in the words of `checkedWords` ("Checked just now;
+ * still working."), its exact time in the tooltip. Counted in minutes.
+ */
+export function CheckedLine({ found, after }: { found: CheckFound; after: string }) {
+  const now = useNow(15_000);
+  // The words of `checkedWords`, when it was checked a `<time>`.
+  return (
+    <p className="muted small-text checked-at">
+      {'Checked '}
+      <time dateTime={found.at} title={formatDateTime(new Date(found.at))}>
+        {checkedAgo(Date.parse(found.at), now)}
+      </time>
+      {foundWords(found.before, after)}
+    </p>
+  );
+}

@@ -9,7 +9,9 @@ import { isTerminal } from '../store/task-status.js';
  */
 export function standingWords(state: string, waitsOnYou: boolean): string {
   if (isTerminal(state)) return `ended: ${statusLabel(state).toLowerCase()}`;
-  if (state === 'input_required') return waitsOnYou ? 'waiting for you' : 'waiting for input';
+  // As its badge says it: a question in the Inbox may come while the server still says working.
+  if (waitsOnYou) return 'waiting for you';
+  if (state === 'input_required') return 'waiting for input';
   return statusLabel(state).toLowerCase();
 }
 

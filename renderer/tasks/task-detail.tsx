@@ -186,6 +186,8 @@ export function TaskDetail({
   const waitsHere =
     question !== undefined && item !== undefined && item.running && !(outbound && isCancelling(outbound));
   const hold = keptHold(item?.status ?? '', outbound, server);
+  // What Check now says of a tool task waiting on the person: the same test before and after it.
+  const toolTaskWaits = useDeskState((state) => outbound !== undefined && toolTaskWaitsOnYou(outbound, state.inbox));
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -255,7 +257,7 @@ export function TaskDetail({
     if (!outbound) return;
     checking.clear();
     // Where it stood as the person pressed Check now: the check's words say whether it changed.
-    const before = standingWords(outbound.state, waitsHere);
+    const before = standingWords(outbound.state, toolTaskWaitsOnYou(outbound, store.getState().inbox));
     void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
       (view) => {
         store.apply('outbound.changed', { type: 'changed', task: view });
@@ -414,7 +416,7 @@ export function TaskDetail({
           <ActionError failure={checking.failure} onDismiss={checking.clear} />
           <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
           {outbound && item?.running && checked?.taskKey === taskKey && checked.state === outbound.state ? (
-            <CheckedLine found={checked} after={standingWords(outbound.state, waitsHere)} />
+            <CheckedLine found={checked} after={standingWords(outbound.state, toolTaskWaits)} />
           ) : null}
           {item?.running ? (
             // Keyed apart from the ended task's actions: React would otherwise keep the focused

@@ -15,6 +15,8 @@ describe('what Check now says it found', () => {
       checkedWords({ before: working, after: waiting, ago: 'just now' }),
       'Checked just now; now waiting for you.'
     );
+    // Its question in the Inbox while the server still says working: as its badge, waiting for you.
+    assert.equal(standingWords('working', true), 'waiting for you');
     // Input the person is not asked for here (none in the Inbox): not "still input required".
     assert.equal(
       checkedWords({ before: waiting, after: standingWords('input_required', false), ago: '2 min ago' }),

@@ -361,6 +361,18 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     return { call, related: { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } } };
   };
 
+  /** A slow tool called as a task, its row on Tasks (any status), and its Details opened. */
+  const slowTaskDetail = async () => {
+    const { call } = await slowTask();
+    const key = `requested:${call.task.outboundId}`;
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
+    await row(key)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    return { call, detail: tasks.locator(`.task-detail[data-task-key="${key}"]`) };
+  };
+
   it('shows a question Taskdesk withdrew, once the task it was asked for was cancelled by the person, as cancelled by them, not completed', async () => {
     const { call, related } = await slowTask();
     const { params } = question('Which region, for the slow call?');
@@ -668,14 +680,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
   });
 
   it('says in a running tool task’s Details when Check now asked and where the task stands, and tells a screen reader', async () => {
-    const { call } = await slowTask();
-    const key = `requested:${call.task.outboundId}`;
-    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
-    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
-    await row(key)
-      .getByRole('button', { name: /^Details of / })
-      .click();
-    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    const { call, detail } = await slowTaskDetail();
     await detail.locator('.detail-status [data-status="working"]').waitFor();
     await recordSaid(page);
     await detail.getByRole('button', { name: 'Check now' }).click();
@@ -690,14 +695,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
   });
 
   it('puts the focus on a task’s title after Cancel task in its Details, not on Forget this task, which takes its place', async () => {
-    const { call } = await slowTask();
-    const key = `requested:${call.task.outboundId}`;
-    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
-    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
-    await row(key)
-      .getByRole('button', { name: /^Details of / })
-      .click();
-    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    const { call, detail } = await slowTaskDetail();
     // From the keyboard, as a person who pressed Enter on it.
     await detail.getByRole('button', { name: 'Cancel task' }).focus();
     await page.keyboard.press('Enter');

@@ -166,7 +166,7 @@ export class Assistant {
       messages: []
     };
     this.#book.add(c);
-    await this.#book.durable(c);
+    await this.#book.durable(c, now);
     return this.get(c.id);
   }
 

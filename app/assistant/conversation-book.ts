@@ -79,9 +79,13 @@ export class ConversationBook {
     });
   }
 
-  /** Commits a change someone is told about: resolves once it is on disk (a refusing disk rejects). */
-  async durable(c: Conversation): Promise<void> {
-    c.updatedAt = this.now();
+  /**
+   * Commits a change someone is told about: resolves once it is on disk (a refusing disk rejects).
+   * `at` is the change's time: a conversation just made passes its `createdAt`, so that it reads
+   * as untouched (the Desk's New chat replaces such a one) even when the clock ticked meanwhile.
+   */
+  async durable(c: Conversation, at = this.now()): Promise<void> {
+    c.updatedAt = at;
     this.#dirty.delete(c);
     this.#o.changed(c.id, c);
     try {

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { titleFromMessage } from '../../../app/assistant/assistant.js';
 import { UNTITLED_CONVERSATION } from '../../../app/contract/assistant.js';
-import { answered, settled, startHostOnFillableDisk } from '../../support/assistant-fixture.js';
+import { systemClock, type Clock } from '../../../app/core/clock.js';
+import { createHost } from '../../../app/host/host.js';
+import { answered, saveFakeProvider, settled, startHostOnFillableDisk } from '../../support/assistant-fixture.js';
+import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { tempDir } from '../../support/host-fixture.js';
 
 describe('a conversation created without a title is named by its first message', () => {
   it('takes the first line of the first message; later messages, a title given, and a refused message leave it', async () => {
@@ -91,5 +95,28 @@ describe('a conversation created without a title is named by its first message',
     const title = titleFromMessage(long);
     assert.ok(title.length <= 60 && title.endsWith('…'), title);
     assert.equal(titleFromMessage('  \n \n'), UNTITLED_CONVERSATION);
+  });
+});
+
+describe('a conversation just made', () => {
+  it('reads as untouched (updated when it was made) even when the clock ticks while it is saved', async () => {
+    const llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
+    const data = tempDir();
+    // Every reading of the clock is a millisecond later: as a slow save makes it.
+    let ticks = 0;
+    const clock: Clock = { ...systemClock, now: () => Date.UTC(2026, 11, 6) + ticks++ };
+    const host = createHost({ dataDir: data.dir, autoConnect: false, clock });
+    try {
+      await saveFakeProvider(host, llm.baseURL);
+      const c = await host.call('assistant.create', { providerId: 'fake', model: 'fake-small' });
+      assert.equal(c.updatedAt, c.createdAt);
+      assert.equal((await host.call('assistant.get', { conversationId: c.id })).updatedAt, c.createdAt);
+      const [summary] = await host.call('assistant.list', {});
+      assert.equal(summary?.updatedAt, c.createdAt);
+    } finally {
+      await host.close();
+      await llm.close();
+      data.remove();
+    }
   });
 });

@@ -30,6 +30,11 @@ export function withdrawnWhat(notice: { kind: string; message?: string | undefin
   return notice.kind === 'sampling-review' ? `${request}, with the answer you were reviewing` : request;
 }
 
+/** A line that may end with a quote, with its full stop: none after a quote that ends with one (“Write one word.”, not “Write one word.”.). */
+export function ended(line: string): string {
+  return line.endsWith('.”') ? line : `${line}.`;
+}
+
 /**
  * A withdrawal in a sentence: by its server, or by Taskdesk (`reason` says why: the task it was
  * for ended), or by its server after the person stopped a call (`afterStoppedCall`, its tool).

@@ -1,7 +1,7 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
 import { truncate } from '../components/format.js';
-import { requestTitle } from '../components/request-title.js';
+import { ended, requestTitle } from '../components/request-title.js';
 
 /** How long a question may be on the Inbox's line before it is cut, as a Tasks row cuts it. */
 export const ANSWERED_QUESTION_LIMIT = 60;
@@ -53,9 +53,4 @@ export function refusedText(item: Answered, action: 'decline' | 'cancel'): strin
   const whose = `${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}`;
   const question = answeredQuestion(item);
   return question ? ended(`${what} ${whose} ${question}`) : `${what}: ${whose}.`;
-}
-
-/** A line that ends with a quote: its full stop, unless the quote ends with one (“Write one word.”, not “Write one word.”.). */
-function ended(line: string): string {
-  return line.endsWith('.”') ? line : `${line}.`;
 }

@@ -2,7 +2,7 @@ import type { WithdrawnNotice } from '../store/desk-state.js';
 import { useId } from 'react';
 import { useDesk, useDeskState } from './desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
-import { withdrawnSentence } from '../components/request-title.js';
+import { ended, withdrawnSentence } from '../components/request-title.js';
 import { NoticeStack, type StackedNotice } from './notice-stack.js';
 import { CopyButton } from '../components/copy-button.js';
 
@@ -84,7 +84,7 @@ export function UnansweredNotices() {
 function withdrawnText(notice: WithdrawnNotice): string {
   if (notice.reason !== undefined) return withdrawnSentence(notice);
   return notice.afterStoppedCall !== undefined || notice.offline === true
-    ? `${withdrawnSentence(notice)}.`
+    ? ended(withdrawnSentence(notice))
     : `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`;
 }
 

@@ -7,7 +7,7 @@ import type {
 } from '../../app/contract/host-api.js';
 import { toHostCallError } from '../host-client.js';
 import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-reducer.js';
-import { requestTitle, withdrawnSentence } from '../components/request-title.js';
+import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
@@ -136,7 +136,7 @@ export class DeskStore {
         const kept = this.#state.withdrawn.some((notice) => notice.id === id && notice.draft !== undefined)
           ? ' What you had written is kept in its notice.'
           : '';
-        this.#options.announce?.(`${reason === undefined ? `${said}.` : said}${kept}`);
+        this.#options.announce?.(`${reason === undefined ? ended(said) : said}${kept}`);
         return;
       }
     }

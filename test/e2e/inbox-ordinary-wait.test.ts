@@ -86,7 +86,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await page
       .locator('.sr-only[aria-live="polite"]')
       .getByText(
-        'Server a withdrew its request for a model reply to “Summarise the quarter in a line.”. What you had written is kept in its notice.'
+        'Server a withdrew its request for a model reply to “Summarise the quarter in a line.” What you had written is kept in its notice.'
       )
       .waitFor();
     await notice.getByRole('button', { name: 'Copy what you had written' }).click();

@@ -70,7 +70,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the Desk store', () => {
   it('says what the person had typed is kept only when the withdrawn notice keeps it', async () => {
-    const host = fakeClient(() => [item('typed'), item('mine'), item('blank')]);
+    const host = fakeClient(() => [item('typed'), item('mine'), item('blank'), item('Write one word.')]);
     const announced: string[] = [];
     const store = new DeskStore(host.client, { announce: (message) => announced.push(message) });
     store.listen();
@@ -83,10 +83,13 @@ describe('the Desk store', () => {
     // The person's own act withdrew it: no notice keeps the text, and none is said to.
     host.emit('inbox.removed', { id: 'mine', why: 'withdrawn', byYou: true });
     host.emit('inbox.removed', { id: 'blank', why: 'withdrawn' });
+    // A question that ends with a full stop ends the sentence: no second one after the quote.
+    host.emit('inbox.removed', { id: 'Write one word.', why: 'withdrawn' });
     assert.deepEqual(announced, [
       'Server a withdrew its question “typed”. What you had written is kept in its notice.',
       'Server a withdrew its question “mine”.',
-      'Server a withdrew its question “blank”.'
+      'Server a withdrew its question “blank”.',
+      'Server a withdrew its question “Write one word.”'
     ]);
   });
 

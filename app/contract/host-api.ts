@@ -222,6 +222,11 @@ export const InboundTaskSchema = z.object({
   /** The person changed the request before it ran (its runner noted a `ranRequest`), as History's `edited`. */
   edited: z.literal(true).optional(),
   /**
+   * A model request the person answered: they wrote its reply, or approved it (or its answer) before
+   * it went; its row says "Answered", as History's does (`answer: 'accept'`). Not one run without asking.
+   */
+  answered: z.literal(true).optional(),
+  /**
    * When its server first fetched the finished task's result (`tasks/result`). Absent while it
    * has not: the answer is kept for it until the task's TTL ends, and a server that lost its
    * tasks (a stdio server started again) never fetches it.

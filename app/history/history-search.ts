@@ -29,14 +29,15 @@ const APPROVED_BY_YOU = /^(Approved|Tried again) by you\b/;
  * How the person answered what an entry asked them (see `HistorySummary.answer`): a server's
  * question by its result's action; `accept` for a model request they answered, a reply they
  * wrote or one they approved, so that its row says "Answered" as a question's does rather than
- * the protocol's "Completed". Its timeline says which: the last step before its end is their
+ * the protocol's "Completed": the entry keeps it, from its runner's note. One recorded before
+ * entries kept it is read from its timeline: the last step before its end is their
  * wait in the Inbox (their answer ended it: a reply they wrote, a model's answer they approved
  * on review) or their approval of the request ("Approved by you; … is writing the answer."). A
  * model request that ran with nobody asked, or that the Inbox handed to a model set up while it
  * waited (a plain working step after the wait), had no answer of theirs: it stays Completed.
  */
 export function answerOf(
-  entry: Pick<HistoryEntry, 'kind' | 'direction' | 'status' | 'result' | 'timeline'>
+  entry: Pick<HistoryEntry, 'kind' | 'direction' | 'status' | 'result' | 'timeline' | 'answer'>
 ): Pick<HistorySummary, 'answer'> {
   if (entry.direction !== 'received') return {};
   if (entry.kind === 'elicitation') {
@@ -44,6 +45,9 @@ export function answerOf(
     return action === 'accept' || action === 'decline' || action === 'cancel' ? { answer: action } : {};
   }
   if (entry.kind !== 'sampling' || entry.status !== 'completed') return {};
+  // Kept on the entry from its runner's note since this version (see `answeredByYou`); an entry
+  // recorded before it is read from its timeline's words.
+  if (entry.answer === 'accept') return { answer: 'accept' };
   const before = entry.timeline.findLast((step) => step.status === 'working' || step.status === 'input_required');
   const message = before?.label === undefined ? before?.message : undefined;
   return message !== undefined && (message.startsWith(WAITING_IN_INBOX) || APPROVED_BY_YOU.test(message))

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, HistoryStatus, HistoryStep } from '../contract/history.js';
 import { WAITING_IN_INBOX } from '../inbox/inbox-runners.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
+import { answeredByYou } from '../receiver/answered-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
 
@@ -64,6 +65,7 @@ export function receivedRequestEntry(
     timeline: timelineOf(ended, status, message),
     request: boundedValue(ended.request),
     ...(ranRequest !== undefined && { ranRequest }),
+    ...(answeredByYou({ kind: ended.kind, task: { status }, notes: ended.notes }) && { answer: 'accept' as const }),
     // A cancelled request's answer never reached its server, and its abort error says nothing.
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })

@@ -30,6 +30,7 @@ import {
   titleOfReceived,
   titleOfRequested
 } from './history-values.js';
+import { answeredByYou } from '../receiver/answered-note.js';
 import { answerOf, searchTextOf, shownStatusOf, waitsOnYouOf } from './history-search.js';
 import { searchWords } from '../contract/search-words.js';
 import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
@@ -222,6 +223,7 @@ export class TaskHistory {
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};
       const error = outcome?.type === 'error' && !existing.error ? { error: outcome.error } : {};
+      const answer = !withdrawn && answeredByYou(record) ? { answer: 'accept' as const } : {};
       // What ran, noted each time the person approved a changed request (a try again after a
       // failed run may change it again, or undo the change): no step of its own.
       const ran = this.#ranChange(existing, record.notes);
@@ -230,7 +232,9 @@ export class TaskHistory {
         if (ran !== undefined) this.#save(entry);
         return;
       }
-      this.#save(this.#step({ ...entry, ...result, ...error }, record.task.lastUpdatedAt, status, statusMessage, by));
+      this.#save(
+        this.#step({ ...entry, ...result, ...error, ...answer }, record.task.lastUpdatedAt, status, statusMessage, by)
+      );
       return;
     }
     const entry: HistoryEntry = {
@@ -257,6 +261,7 @@ export class TaskHistory {
       ],
       request: boundedValue(record.request),
       ...ranOf(record),
+      ...(!withdrawn && answeredByYou(record) && { answer: 'accept' as const }),
       ...(outcome?.type === 'result' && { result: boundedValue(outcome.result) }),
       ...(outcome?.type === 'error' && { error: outcome.error })
     };

@@ -1,5 +1,6 @@
 import type { InboundTask } from '../contract/host-api.js';
 import { lastRanRequest } from '../contract/request-changes.js';
+import { answeredByYou } from '../receiver/answered-note.js';
 import { withdrawnTask } from '../history/withdrawal.js';
 import { cancelledByOf } from '../receiver/cancelled-by.js';
 import { fetchNotedOf, resultFetchedAtOf } from '../receiver/result-fetch.js';
@@ -9,11 +10,11 @@ import type { TaskRecord } from '../receiver/task-record.js';
  * What the UI is told of a record beside its fields, read from its notes and outcome, in a list's
  * summary as in the whole view: who cancelled it (the person, for a question withdrawn because
  * they cancelled its task), why Taskdesk withdrew it, whether the person
- * changed its request before it ran, when its server fetched its result.
+ * changed its request before it ran, whether they answered it, when its server fetched its result.
  */
 export function inboundMarks(
   record: Readonly<TaskRecord>
-): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited' | 'resultFetchedAt' | 'awaitingFetch'> {
+): Pick<InboundTask, 'cancelledBy' | 'withdrawn' | 'edited' | 'answered' | 'resultFetchedAt' | 'awaitingFetch'> {
   const withdrawal = withdrawnTask(record);
   // A question Taskdesk withdrew because the person cancelled its task is theirs to have ended, as History says.
   const cancelledBy = withdrawal?.by === 'you' ? 'you' : cancelledByOf(record);
@@ -22,6 +23,7 @@ export function inboundMarks(
     ...(cancelledBy && { cancelledBy }),
     ...(withdrawal !== undefined && { withdrawn: withdrawal.reason }),
     ...(lastRanRequest(record.notes) !== undefined && { edited: true }),
+    ...(answeredByYou(record) && { answered: true as const }),
     ...(resultFetchedAt !== undefined && { resultFetchedAt }),
     ...(resultFetchedAt === undefined && fetchNotedOf(record) && { awaitingFetch: true as const })
   };

@@ -4,6 +4,7 @@ import { JsonRpcCode } from '../core/errors.js';
 import type { SamplingRunner, UserPrompter, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import type { Inbox } from './inbox.js';
 import { withdrawnNote } from '../receiver/withdrawn-note.js';
+import { answeredNote } from '../receiver/answered-note.js';
 import { withdrawnMessage } from '../sampling/approval-gate.js';
 
 /** The status message a task shows its server while a person has its question in the Inbox. */
@@ -170,7 +171,7 @@ export class InboxSamplingRunner implements SamplingRunner {
  */
 function answerNote(inbox: Inbox, answer: InboxAnswer): Record<string, unknown> {
   const withdrawn = inbox.withdrawalReason(answer);
-  if (withdrawn === undefined) return { answeredBy: 'user', action: answer.action };
+  if (withdrawn === undefined) return answeredNote(answer.action);
   return withdrawnNote(answer.action, withdrawn, inbox.withdrawnByYou(answer), inbox.withdrawalCause(answer));
 }
 

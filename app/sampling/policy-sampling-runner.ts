@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { JsonRpcCode, ShuttingDownError, type ErrorData, errorMessage } from '../core/errors.js';
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { withdrawnNote } from '../receiver/withdrawn-note.js';
+import { answeredNote } from '../receiver/answered-note.js';
 import {
   withdrawnMessage,
   type ApprovalGate,
@@ -268,6 +269,8 @@ export class PolicySamplingRunner implements SamplingRunner {
           });
         approvedParams = decision.params;
         choice = picked;
+        // Who decided, for the Tasks row and History ("Answered": see `answeredByYou`).
+        context.annotate?.(answeredNote('approve'));
         // The task's status says who decided, so its timeline does too.
         context.setWaitingFor?.(
           undefined,
@@ -356,6 +359,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     );
     if ('error' in review || review.decision !== 'approve')
       return this.#notApproved(context, 'sampling.completion', review, choice, answeredItem(context));
+    context.annotate?.(answeredNote('approve'));
     const changed = changedParts(
       SAMPLING_RESULT_PARTS,
       result as Record<string, unknown>,
@@ -500,7 +504,7 @@ function answeredItem(context: WorkContext, params?: CreateMessageRequestParams)
  * reply written when no provider is set up (`InboxSamplingRunner`).
  */
 function writtenByPerson(context: WorkContext, reply: PersonReply): SamplingOutcome {
-  context.annotate?.({ answeredBy: 'user', action: 'reply' });
+  context.annotate?.(answeredNote('reply'));
   return {
     type: 'result',
     result: {

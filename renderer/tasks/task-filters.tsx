@@ -31,8 +31,8 @@ const STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [str
     'Status',
     (['working', 'input_required', 'completed', 'failed', 'cancelled', 'expired', 'lost'] as const).map(words)
   ],
-  ['How a question ended', (['answered', 'declined', 'dismissed'] as const).map(words)],
-  ['How a model request ended', (['rejected'] as const).map(words)]
+  // As History's: a model request the person answered is "Answered" too.
+  ['How a question or model request ended', (['answered', 'declined', 'dismissed', 'rejected'] as const).map(words)]
 ];
 
 function words(status: string): readonly [string, string] {

@@ -46,7 +46,8 @@ export interface TaskItem {
   rejected: boolean;
   /**
    * What its badge says in place of its status: how a question to the person ended ("Answered",
-   * "Declined", "Dismissed"), as History says it (see `questionEndLabel`); else undefined.
+   * "Declined", "Dismissed"), as History says it (see `questionEndLabel`), or "Answered" for a
+   * model request the person answered (`InboundTask.answered`); else undefined.
    */
   label: string | undefined;
   /** The person changed a received task's request before it ran (History's "changed by you"). */
@@ -106,12 +107,14 @@ export function receivedItem(inbound: InboundTask): TaskItem {
       }),
     label: withdrawn
       ? undefined
-      : questionEndLabel({
+      : (questionEndLabel({
           kind: inbound.kind,
           direction: 'received',
           status: task.status,
           result: inbound.outcome?.type === 'result' ? inbound.outcome.result : undefined
-        }),
+        }) ??
+        // A model request the person answered (wrote its reply, or approved it), as History says it.
+        (inbound.answered === true && task.status === 'completed' ? statusLabel('answered') : undefined)),
     edited: inbound.edited === true,
     inbound
   };

@@ -140,8 +140,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       [
         ['Where it stands', ['Waiting for you', 'Not ended', 'Ended']],
         ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
-        ['How a question ended', ['Answered', 'Declined', 'Dismissed']],
-        ['How a model request ended', ['Rejected']]
+        ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
     // Said once, in its badge: not again by the message Taskdesk gave its server for it.

@@ -422,11 +422,15 @@ describe('the task history through the host API', () => {
     const listed = (await host.call('tasks.list', {})).find((t) => t.task.taskId === created.task.taskId);
     assert.equal(listed?.edited, true);
     assert.equal((await host.call('tasks.get', { taskId: created.task.taskId })).edited, true);
+    // Approved by the person: answered, its row says "Answered" on Tasks as in History.
+    assert.equal(listed?.answered, true);
+    assert.equal((await host.call('tasks.get', { taskId: created.task.taskId })).answered, true);
 
     const page = await host.call('history.list', { filter: { kind: 'sampling' } });
     assert.equal(page.total, 2);
     for (const summary of page.entries) {
       assert.equal(summary.edited, true, summary.id);
+      assert.equal(summary.answer, 'accept', summary.id);
       const entry = HistoryEntrySchema.parse(await host.call('history.get', { id: summary.id }));
       assert.deepEqual(entry.request, asked, 'the request as the server sent it');
       assert.deepEqual(entry.ranRequest, ran, 'and the one that ran');

@@ -88,6 +88,8 @@ describe('what History’s search and Status filter read of an entry', () => {
         'answered'
       ],
       ['a request run with nobody asked', request([asked, end]), 'completed'],
+      // Kept on the entry since its runner's note (see `answeredByYou`), whatever its steps say.
+      ['an entry that keeps the person’s answer', request([asked, end], { answer: 'accept' }), 'answered'],
       [
         'a request handed to a model set up while it waited',
         request([asked, waiting, step('working', 'Taskdesk is working on the request.'), end]),

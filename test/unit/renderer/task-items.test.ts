@@ -8,6 +8,7 @@ import {
   NO_TASK_FILTER,
   receivedItem,
   requestedItem,
+  shownStatus,
   toolTaskWaitsOnYou,
   WAITING_FOR_YOU,
   waitingTasks,
@@ -106,11 +107,13 @@ describe('the Tasks screen’s rows', () => {
     assert.deepEqual(itemOutcome(dismissed), { muted: 'No answer' });
     assert.ok(matchesTask(declined, search('declined')));
     assert.ok(matchesTask(answered, search('answered paris')));
-    // A model request and a requested task keep "Completed".
-    assert.equal(
-      receivedItem(received({ type: 'result', result: { content: { type: 'text', text: 'Hi' } } }, 'completed')).label,
-      undefined
-    );
+    // A model request run without asking and a requested task keep "Completed"; one the person
+    // answered (wrote its reply, or approved it: `answered`) says "Answered", as History's row.
+    const modelAnswer = received({ type: 'result', result: { content: { type: 'text', text: 'Hi' } } }, 'completed');
+    assert.equal(receivedItem(modelAnswer).label, undefined);
+    const answeredRequest = receivedItem({ ...modelAnswer, answered: true });
+    assert.equal(answeredRequest.label, 'Answered');
+    assert.equal(shownStatus(answeredRequest), 'answered', 'the Status filter’s Answered finds it');
     assert.equal(requestedItem(requested({ state: 'completed' })).label, undefined);
   });
 

@@ -1,15 +1,7 @@
 import { formatDateTime } from '../components/format.js';
 import { useNow } from '../components/use-now.js';
 import { checkedAgo, foundWords } from './checked-words.js';
-
-/** What the last Check now of a running tool task found: when, where the task stood before, and the state it found. */
-export interface CheckFound {
-  at: string;
-  /** Where the task stood as Check now was pressed (see `standingWords`). */
-  before: string;
-  /** The state the check found: the line shows while the task stays in it. */
-  state: string;
-}
+import type { CheckFound } from './check-found.js';
 
 /**
  * What the last Check now found, under a running tool task's actions (its card, its detail):

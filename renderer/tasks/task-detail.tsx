@@ -30,7 +30,8 @@ import { focusInSight } from '../components/focus-screen.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { receivedItem, requestedItem, toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
 import { checkedWords, standingWords } from './checked-words.js';
-import { CheckedLine, type CheckFound } from './checked-line.js';
+import { CheckedLine } from './checked-line.js';
+import { foundStill, type CheckFound } from './check-found.js';
 import { askedWords, isCancelling } from '../components/waiting-questions.js';
 import { serverMayGiveUp } from '../inbox/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
@@ -153,7 +154,7 @@ export function TaskDetail({
 }) {
   const { client, store, announce } = useDesk();
   const checking = useFailure();
-  /** What its last Check now found (see `CheckedLine`), for the task it was pressed on. */
+  /** What its last Check now found (see `CheckedLine`), for the task it was pressed on, until the task moves on. */
   const [checked, setChecked] = useState<(CheckFound & { taskKey: string }) | undefined>(undefined);
   /** Why its History entry (its timeline, or the task once it left the task store) could not be read. */
   const reading = useFailure();
@@ -188,6 +189,11 @@ export function TaskDetail({
   const hold = keptHold(item?.status ?? '', outbound, server);
   // What Check now says of a tool task waiting on the person: the same test before and after it.
   const toolTaskWaits = useDeskState((state) => outbound !== undefined && toolTaskWaitsOnYou(outbound, state.inbox));
+  // Once the task moves on from the state the check found, what it found goes for good: back in
+  // that state later, the detail says nothing of a check made before the change (see `foundStill`).
+  const toolTaskState = outbound?.state;
+  useEffect(() => setChecked((found) => foundStill(found, toolTaskState)), [toolTaskState]);
+  const lastCheck = checked?.taskKey === taskKey ? foundStill(checked, toolTaskState) : undefined;
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [full, setFull] = useState<InboundTask | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -415,8 +421,8 @@ export function TaskDetail({
           {item?.running && live ? <LiveWriting model={live.model} text={live.text} /> : null}
           <ActionError failure={checking.failure} onDismiss={checking.clear} />
           <ActionError failure={cancelFailure} onDismiss={() => onDismiss(taskKey)} />
-          {outbound && item?.running && checked?.taskKey === taskKey && checked.state === outbound.state ? (
-            <CheckedLine found={checked} after={standingWords(outbound.state, toolTaskWaits)} />
+          {outbound && item?.running && lastCheck ? (
+            <CheckedLine found={lastCheck} after={standingWords(outbound.state, toolTaskWaits)} />
           ) : null}
           {item?.running ? (
             // Keyed apart from the ended task's actions: React would otherwise keep the focused

@@ -20,7 +20,8 @@ import { endMessage, failedReason } from '../components/end-message.js';
 import { TaskOutcome } from './task-outcome.js';
 import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
 import { checkedWords, standingWords } from '../tasks/checked-words.js';
-import { CheckedLine, type CheckFound } from '../tasks/checked-line.js';
+import { CheckedLine } from '../tasks/checked-line.js';
+import { foundStill, type CheckFound } from '../tasks/check-found.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
@@ -46,7 +47,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   /**
    * What Check now last found: when, where the task stood before it (see `standingWords`), and
    * the state it found. The card says so while the task stays in that state, as the check may
-   * have changed nothing to see.
+   * have changed nothing to see; once the task moves on, it is gone until the next check.
    */
   const [checked, setChecked] = useState<CheckFound | undefined>(undefined);
   /**
@@ -61,6 +62,10 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const waits = useDeskState((state) => toolTaskWaitsOnYou(task, state.inbox));
 
   useEffect(() => clear(), [task.state, clear]);
+  // Once the task moves on from the state the check found, what it found goes for good: back in
+  // that state later, the card says nothing of a check made before the change (see `foundStill`).
+  useEffect(() => setChecked((found) => foundStill(found, task.state)), [task.state]);
+  const lastCheck = foundStill(checked, task.state);
 
   // Check now and Cancel go when the task ends: the focus moves to the card's heading, beside its
   // new status, rather than to the page, and not to Forget (the first button left), where one
@@ -199,9 +204,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       {task.lastError && running ? (
         <p className="muted small-text">{`Last ${task.lastError.method} failed: ${task.lastError.message}`}</p>
       ) : null}
-      {checked && running && task.state === checked.state ? (
-        <CheckedLine found={checked} after={standingWords(task.state, waits)} />
-      ) : null}
+      {lastCheck && running ? <CheckedLine found={lastCheck} after={standingWords(task.state, waits)} /> : null}
       <ActionError failure={failure} onDismiss={clear} />
       <div className="actions">
         {running ? (

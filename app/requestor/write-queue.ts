@@ -4,6 +4,12 @@ import type { Clock } from '../core/clock.js';
 const WRITE_SLICE_MS = 10;
 /** How long after a failed document write the queue tries again. */
 const WRITE_RETRY_MS = 5_000;
+/**
+ * The longest a settling write waits for what it waits on (a terminal status for its outcome):
+ * a `tasks/result` asked while the task waited for input may never be answered (some servers
+ * leave it unanswered on a cancel), and the end it holds back is what the person waits to see.
+ */
+export const SETTLING_HOLD_MS = 2_000;
 
 /** What the queue writes: anything that may ask for its write to wait. */
 export interface QueuedWrite {
@@ -34,6 +40,10 @@ export interface WriteQueueOptions<T extends QueuedWrite> {
 export class WriteQueue<T extends QueuedWrite> {
   readonly #options: WriteQueueOptions<T>;
   readonly #dirty = new Set<T>();
+  /** When each settling item was first held back, by the clock. */
+  readonly #heldSince = new Map<T, number>();
+  /** The timer that writes held items once their hold is over. */
+  #holdTimer: ReturnType<Clock['setTimeout']> | undefined;
   #queued = false;
 
   constructor(options: WriteQueueOptions<T>) {
@@ -51,21 +61,25 @@ export class WriteQueue<T extends QueuedWrite> {
   /** Drops an item's pending write (it was removed). */
   delete(item: T): void {
     this.#dirty.delete(item);
+    this.#heldSince.delete(item);
   }
 
   /** Writes (and then announces) dirty items, in order; `all` writes every one now, settling ones too. */
   flush(all = false): void {
     this.#queued = false;
     const deadline = performance.now() + WRITE_SLICE_MS;
+    const now = this.#options.clock.now();
     for (const item of [...this.#dirty]) {
-      // A terminal status waits for its outcome (see TaskFollower.settling); the fetch's end flushes it.
-      if (item.settling && !all) continue;
+      // A terminal status waits for its outcome (see TaskFollower.settling); the fetch's end
+      // flushes it, or the end of its hold (`SETTLING_HOLD_MS`) does.
+      if (item.settling && !all && !this.#holdOver(item, now)) continue;
       if (!all && performance.now() > deadline) {
         this.#queued = true;
         setImmediate(() => this.flush());
         return;
       }
       this.#dirty.delete(item);
+      this.#heldSince.delete(item);
       try {
         this.#options.save(item);
       } catch (error) {
@@ -80,5 +94,22 @@ export class WriteQueue<T extends QueuedWrite> {
       }
       this.#options.written(item);
     }
+  }
+
+  /**
+   * Whether a settling item has waited its hold out (`SETTLING_HOLD_MS` since it was first held
+   * back); while it has not, a timer flushes again when the first hold still running ends.
+   */
+  #holdOver(item: T, now: number): boolean {
+    const since = this.#heldSince.get(item) ?? now;
+    this.#heldSince.set(item, since);
+    const left = since + SETTLING_HOLD_MS - now;
+    if (left <= 0) return true;
+    if (this.#holdTimer === undefined)
+      this.#holdTimer = this.#options.clock.setTimeout(() => {
+        this.#holdTimer = undefined;
+        this.flush();
+      }, left);
+    return false;
   }
 }

@@ -10,17 +10,36 @@ import { ServerTasksPanel } from './server-tasks-panel.js';
 import { ToolItem } from './tool-item.js';
 import { toolCallTitle, useLastCalls } from './last-call.js';
 
-/** Where a server's tool list stands. */
-type ToolsLoad = { kind: 'loading' } | { kind: 'loaded'; tools: RequestorTool[] } | { kind: 'failed'; message: string };
+/**
+ * Where a server's tool list stands. A loaded list is `stale` from when its server stops being
+ * ready until it is listed anew: kept, hidden, so that its forms are still there.
+ */
+type ToolsLoad =
+  | { kind: 'loading' }
+  | { kind: 'loaded'; tools: RequestorTool[]; stale?: boolean }
+  | { kind: 'failed'; message: string };
 
 /**
- * The lists of the servers still ready: a server gone, or no longer connected, loses its list
- * (and the forms in it); it is listed anew once it is ready again. The same object when nothing goes.
+ * The lists kept as the servers change: a server gone loses its list. One no longer connected
+ * keeps its loaded list, stale, hidden with the forms in it (opened, typed in): once it is ready
+ * again and listed anew, the forms of the tools it still lists are there as they were, and those
+ * of a tool it no longer lists go with it. The same object when nothing changes.
  */
 function keptLoads(loads: Record<string, ToolsLoad>, servers: readonly ServerView[]): Record<string, ToolsLoad> {
-  const ready = new Set(servers.filter((s) => s.state.status === 'ready').map((s) => s.id));
-  const kept = Object.entries(loads).filter(([serverId]) => ready.has(serverId));
-  return kept.length === Object.keys(loads).length ? loads : Object.fromEntries(kept);
+  const status = new Map(servers.map((s) => [s.id, s.state.status]));
+  let changed = false;
+  const kept: Record<string, ToolsLoad> = {};
+  for (const [serverId, load] of Object.entries(loads)) {
+    const now = status.get(serverId);
+    if (now === undefined) {
+      changed = true;
+      continue;
+    }
+    if (now === 'ready' || (load.kind === 'loaded' && load.stale)) kept[serverId] = load;
+    else if (load.kind === 'loaded') kept[serverId] = { ...load, stale: true };
+    changed ||= kept[serverId] !== load;
+  }
+  return changed ? kept : loads;
 }
 
 /**
@@ -62,8 +81,8 @@ export function ToolsScreen({
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   /**
    * Each server's list, by server id. A server looked at before keeps its list, mounted but
-   * hidden, while another is shown: its open forms, what was typed in them and what they showed
-   * are there again when the person comes back to it.
+   * hidden, while another is shown or while it is not connected: its open forms, what was typed
+   * in them and what they showed are there again when the person comes back to it, or it back.
    */
   const [loads, setLoads] = useState<Record<string, ToolsLoad>>({});
   useEffect(() => setLoads((old) => keptLoads(old, servers)), [servers]);
@@ -100,8 +119,9 @@ export function ToolsScreen({
     if (!serverId || !ready) return;
     let current = true;
     const settle = (load: ToolsLoad) => current && setLoads((old) => ({ ...old, [serverId]: load }));
-    // A list read again (Refresh tools, its tools changed, the server chosen again) stays shown
-    // meanwhile: a form open in it, and what was typed there, stays too.
+    // A list read again (Refresh tools, its tools changed, the server chosen again or back after
+    // a reconnect) stays meanwhile, shown unless stale: a form open in it, and what was typed
+    // there, stays too.
     setLoads((old) => (old[serverId]?.kind === 'loaded' ? old : { ...old, [serverId]: { kind: 'loading' } }));
     client.call('tools.list', { serverId, ...(reloads.refresh && { refresh: true }) }).then(
       (tools) => settle({ kind: 'loaded', tools }),
@@ -113,7 +133,8 @@ export function ToolsScreen({
   }, [client, serverId, ready, reloads, toolsRevision]);
 
   const load = serverId === undefined ? undefined : loads[serverId];
-  const loaded = load?.kind === 'loaded' ? load : undefined;
+  // A stale list is not the server's word yet: its tools are not counted (still loading).
+  const loaded = load?.kind === 'loaded' && !load.stale ? load : undefined;
   // A call to make again, on the server shown: its tool's form opens filled; a tool the server no
   // longer offers is said instead of nothing happening.
   const again =
@@ -189,8 +210,8 @@ export function ToolsScreen({
       </p>
       {servers.map((s) => {
         const kept = loads[s.id];
-        if (s.state.status !== 'ready' || kept?.kind !== 'loaded') return null;
-        const shown = s.id === serverId;
+        if (kept?.kind !== 'loaded') return null;
+        const shown = s.id === serverId && s.state.status === 'ready' && !kept.stale;
         return (
           <ul key={s.id} className="cards tool-list" aria-label="Tools" hidden={!shown}>
             {kept.tools.map((tool) => (

@@ -16,9 +16,12 @@ export function cancelledLabel(entry: Pick<HistorySummary, 'status' | 'cancelled
  * approved (the core's `answer` says so: see `answerOf` in app/history/history-search.ts):
  * "Answered", as a question's, rather than the protocol's "Completed". Undefined otherwise.
  */
-export function modelRequestEndLabel(
-  entry: Pick<HistorySummary, 'kind' | 'direction' | 'status' | 'answer'>
-): string | undefined {
+export function modelRequestEndLabel(entry: {
+  kind: string;
+  direction: string;
+  status: string;
+  answer?: HistorySummary['answer'];
+}): string | undefined {
   const answered =
     entry.kind === 'sampling' &&
     entry.direction === 'received' &&

@@ -17,7 +17,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
 import { ResultView, toolResultServer } from '../history/result-view.js';
-import { answeredSteps } from '../history/cancelled-label.js';
+import { answeredSteps, modelRequestEndLabel } from '../history/cancelled-label.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -58,6 +58,8 @@ interface Shown {
   request: Record<string, unknown>;
   /** What ran, when the person changed a model request on the approval card (`request` is what the server sent). */
   ranRequest: Record<string, unknown> | undefined;
+  /** `accept` for a model request the person answered (`InboundTask.answered`, History's `answer`): its badge says "Answered". */
+  answer: 'accept' | 'decline' | 'cancel' | undefined;
   result: Record<string, unknown> | undefined;
   error: { code: number; message: string; data?: unknown } | undefined;
   /** The assistant's conversation a tool call was made for; absent for the person's own. */
@@ -89,6 +91,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },
     // From the whole record: a list's copy may have shortened what ran, and would read as more changes.
     ranRequest: full ? lastRanRequest(full.notes) : inbound?.truncated ? undefined : lastRanRequest(inbound?.notes),
+    answer: inbound?.answered === true ? 'accept' : undefined,
     result: outcome?.type === 'result' ? outcome.result : undefined,
     // Beside a failure's reason, the generic "has no result stored" says nothing (`isNoResultStored`).
     error:
@@ -122,6 +125,7 @@ function fromEntry(entry: HistoryEntry): Shown {
     updatedAt: entry.updatedAt,
     request: entry.request,
     ranRequest: entry.ranRequest,
+    answer: entry.answer,
     result: entry.result,
     // As a live task's (`fromItem`): the generic "has no result stored" says nothing beside a reason.
     error: entry.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry.error,
@@ -344,7 +348,11 @@ export function TaskDetail({
             <StatusBadge
               status={shown.status}
               rejected={isRejectedSampling(shown)}
-              label={questionEndLabel(shown) ?? (waitsHere ? WAITING_FOR_YOU_LABEL : undefined)}
+              label={
+                questionEndLabel(shown) ??
+                modelRequestEndLabel(shown) ??
+                (waitsHere ? WAITING_FOR_YOU_LABEL : undefined)
+              }
             />
             {/* The badge says what the person is to do; the protocol's own status is said beside it. */}
             {waitsHere ? (

@@ -219,11 +219,17 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await detail.getByRole('button', { name: 'Close' }).click();
     const samplingRow = tasks.locator(`tr[data-task-id="${sampling.task.taskId}"]`);
     await samplingRow.locator('[data-status="completed"]').waitFor();
-    assert.match((await samplingRow.textContent()) ?? '', /Model request.*Server desk.*Completed/);
+    // The person wrote its reply: "Answered", as History says it, not the protocol's "Completed".
+    assert.match((await samplingRow.textContent()) ?? '', /Model request.*Server desk.*Answered/);
     assert.match(
       await samplingRow.locator('td.outcome').innerText(),
       /^A quiet week: two tasks done, none late\.\s+\(editor\)$/
     );
+    // Its Details say it as its row does.
+    await samplingRow.getByRole('button', { name: /^Details of / }).click();
+    const samplingDetail = tasks.locator(`.task-detail[data-task-key="received:${sampling.task.taskId}"]`);
+    assert.equal(await samplingDetail.locator('.detail-status .status').textContent(), 'Answered');
+    await samplingDetail.getByRole('button', { name: 'Close' }).click();
     // History names each kind as the Tasks screen does, and its Kind filter offers the same words.
     const choices = (place: Locator) => place.getByLabel('Kind').locator('option').allTextContents();
     const taskKinds = await choices(tasks);

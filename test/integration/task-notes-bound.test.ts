@@ -59,8 +59,9 @@ describe("a received task's notes stay bounded however often its model run is tr
     // What reads the notes still finds it: the request as it last ran, that a person approved, who answered.
     assert.deepEqual(lastRanRequest(notes), edited(TRIES));
     assert.ok(notes.some((note) => note.phase === 'awaiting-approval'));
+    // The last answer is the reply the person wrote (each approval before it left a note too).
     assert.deepEqual(
-      notes.find((note) => 'answeredBy' in note),
+      notes.findLast((note) => 'answeredBy' in note),
       { answeredBy: 'user', action: 'reply' }
     );
     // Then that its result is kept for the server, and when the server fetched it.

@@ -283,6 +283,12 @@ export class TaskHistory {
     const by = view.state === 'cancelled' && view.cancelledBy ? { cancelledBy: view.cancelledBy } : {};
     if (existing) {
       const newOutcome = (outcome.result && !existing.result) || (outcome.error && !existing.error);
+      // Its end was kept before its outcome came (the write queue holds an end for it only a
+      // while): the outcome joins the entry, with no step for the running message it still has.
+      if (existing.status === status && isEnded(status)) {
+        if (newOutcome) this.#save({ ...existing, ...outcome });
+        return;
+      }
       if (existing.status === status && existing.statusMessage === message && !newOutcome) return;
       this.#save(this.#step({ ...existing, ...(newOutcome ? outcome : {}) }, view.updatedAt, status, message, by));
       return;

@@ -371,7 +371,7 @@ export class OutboundTasks {
     for (const follower of this.#followers.values()) follower.dispose();
     this.#timers.clear();
     this.exchanges?.close();
-    this.#writes.flush(true);
+    this.#writes.close();
     this.#store.close();
     this.#closed = true;
   }

@@ -42,6 +42,8 @@ export class TaskFollower extends TaskFollowerBase<FollowerConnection, GetTaskRe
    * True while the result of a terminal task is being fetched. The manager then holds the
    * write of the terminal status so that status and outcome reach disk together, one
    * fsync'd write instead of two; a crash in between loses nothing a poll cannot learn again.
+   * The hold is bounded (`SETTLING_HOLD_MS` in write-queue.ts): a `tasks/result` asked while the
+   * task waited for input may never be answered.
    */
   override get settling(): boolean {
     return this.#resultInFlight && isServerTerminal(this.view.state);

@@ -42,8 +42,9 @@ export class WriteQueue<T extends QueuedWrite> {
   readonly #dirty = new Set<T>();
   /** When each settling item was first held back, by the clock. */
   readonly #heldSince = new Map<T, number>();
-  /** The timer that writes held items once their hold is over. */
+  /** The timer that writes held items once their hold is over, and when it fires (by the clock). */
   #holdTimer: ReturnType<Clock['setTimeout']> | undefined;
+  #holdDue = 0;
   #queued = false;
 
   constructor(options: WriteQueueOptions<T>) {
@@ -96,20 +97,30 @@ export class WriteQueue<T extends QueuedWrite> {
     }
   }
 
+  /** Writes what waits, settling items too, and stops the hold's timer: the queue is done with. */
+  close(): void {
+    this.flush(true);
+    if (this.#holdTimer !== undefined) this.#options.clock.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+  }
+
   /**
    * Whether a settling item has waited its hold out (`SETTLING_HOLD_MS` since it was first held
-   * back); while it has not, a timer flushes again when the first hold still running ends.
+   * back); while it has not, the timer is set for the soonest hold still running to end.
    */
   #holdOver(item: T, now: number): boolean {
     const since = this.#heldSince.get(item) ?? now;
     this.#heldSince.set(item, since);
-    const left = since + SETTLING_HOLD_MS - now;
-    if (left <= 0) return true;
-    if (this.#holdTimer === undefined)
+    const due = since + SETTLING_HOLD_MS;
+    if (due <= now) return true;
+    if (this.#holdTimer === undefined || due < this.#holdDue) {
+      if (this.#holdTimer !== undefined) this.#options.clock.clearTimeout(this.#holdTimer);
+      this.#holdDue = due;
       this.#holdTimer = this.#options.clock.setTimeout(() => {
         this.#holdTimer = undefined;
         this.flush();
-      }, left);
+      }, due - now);
+    }
     return false;
   }
 }

@@ -52,7 +52,7 @@ describe('what Check now found goes for good once the task moves on, even when i
 
   /**
    * Cancels the task on its server. Not waited for on the screen: its `tasks/result`, asked for
-   * while it waited for input, holds the change back until the server answers it.
+   * while it waited for input, holds the change back a while (`SETTLING_HOLD_MS`).
    */
   const stop = async (task: OutboundTaskView) => {
     const view = await d.fixture.host.call('outbound.cancel', { outboundId: task.outboundId });

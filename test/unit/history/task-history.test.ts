@@ -199,6 +199,31 @@ describe('the task history', () => {
     history.close();
   });
 
+  it('takes an outcome that comes after its end was kept (its hold ran out) without another step', () => {
+    const { history } = fresh();
+    history.recordRequested(requested('o1'));
+    // Its end kept before its outcome came (see SETTLING_HOLD_MS): the running message is not how it ended.
+    const ended = { state: 'completed' as const, updatedAt: '2026-06-01T00:01:00.000Z' };
+    history.recordRequested(requested('o1', ended));
+    history.recordRequested(
+      requested('o1', {
+        ...ended,
+        outcome: { type: 'result', result: { content: [{ type: 'text', text: 'Report' }] }, fetchedAt: 'x' }
+      })
+    );
+    const entry = history.get('requested:o1')!;
+    assert.deepEqual(
+      entry.timeline.map((step) => [step.status, step.message]),
+      [
+        ['working', 'Generating report...'],
+        ['completed', undefined]
+      ]
+    );
+    assert.equal(entry.statusMessage, undefined);
+    assert.deepEqual(entry.result, { content: [{ type: 'text', text: 'Report' }] });
+    history.close();
+  });
+
   it('filters by text, server, status, kind and direction, and pages newest first without repeats', () => {
     const { history } = fresh();
     for (let index = 0; index < 120; index++) {

@@ -478,7 +478,10 @@ export class Host {
       const linksAskedAgain = this.requestor.exchanges?.linksAskedAgain(serverId, relatedTaskId) ?? [];
       return { words: exchange, call: true, linksAskedAgain };
     };
-    const partials = new PartialTextThrottle(this.clock);
+    // The UI needs a live view, not every token: at most ten updates a second per request.
+    const partials = new PartialTextThrottle<HostEventPayload<'sampling.partial'>>(this.clock, (update) =>
+      this.events.emit('sampling.partial', update)
+    );
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
     if (keyStore instanceof FileKeyStore && keyStore.warning)
       this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
@@ -496,8 +499,7 @@ export class Host {
       ...(config.localLlmPorts && { localPorts: config.localLlmPorts }),
       ...(config.localLlmProbeTimeoutMs !== undefined && { localProbeTimeoutMs: config.localLlmProbeTimeoutMs }),
       onPartial: ({ delta: _delta, ...update }) => {
-        // The UI needs a live view, not every token: at most ten updates a second per request.
-        if (partials.take(update.streamId, update.done === true)) this.events.emit('sampling.partial', update);
+        partials.offer(update.streamId, update, update.done === true);
       },
       onApprovedRunFailed: (failure) =>
         this.events.emit('sampling.approvedRunFailed', { id: randomUUID(), ...failure }),

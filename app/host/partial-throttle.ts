@@ -1,32 +1,49 @@
 import type { Clock } from '../core/clock.js';
+import { TrailingThrottle } from '../core/trailing-throttle.js';
 
 /** Streams followed at once before the throttle forgets them all (a stream whose end never came). */
 const MAX_STREAMS = 1000;
 
 /**
  * Decides which updates of a model's streamed text reach the UI: at most one per `intervalMs` for
- * each stream, and always its last one (`done`), which carries the whole text.
+ * each stream, the latest held back one sent when its interval is over (a stream that pauses
+ * shows what came last), and always its last one (`done`), which carries the whole text.
  */
-export class PartialTextThrottle {
+export class PartialTextThrottle<T> {
   readonly #clock: Clock;
   readonly #intervalMs: number;
-  readonly #last = new Map<string, number>();
+  readonly #emit: (update: T) => void;
+  readonly #streams = new Map<string, { throttle: TrailingThrottle; latest: T }>();
 
-  constructor(clock: Clock, intervalMs = 100) {
+  constructor(clock: Clock, emit: (update: T) => void, intervalMs = 100) {
     this.#clock = clock;
+    this.#emit = emit;
     this.#intervalMs = intervalMs;
   }
 
-  /** Whether this update of `streamId` goes out now. */
-  take(streamId: string, done: boolean): boolean {
+  /** An update of `streamId`: sent now, or as the latest once its interval is over; `done` at once. */
+  offer(streamId: string, update: T, done: boolean): void {
+    const stream = this.#streams.get(streamId);
     if (done) {
-      this.#last.delete(streamId);
-      return true;
+      stream?.throttle.cancel();
+      this.#streams.delete(streamId);
+      this.#emit(update);
+      return;
     }
-    const now = this.#clock.now();
-    if (now - (this.#last.get(streamId) ?? -Infinity) < this.#intervalMs) return false;
-    if (this.#last.size > MAX_STREAMS) this.#last.clear();
-    this.#last.set(streamId, now);
-    return true;
+    if (stream) {
+      stream.latest = update;
+      stream.throttle.poke();
+      return;
+    }
+    if (this.#streams.size >= MAX_STREAMS) {
+      for (const { throttle } of this.#streams.values()) throttle.cancel();
+      this.#streams.clear();
+    }
+    const added: { throttle: TrailingThrottle; latest: T } = {
+      latest: update,
+      throttle: new TrailingThrottle(this.#clock, this.#intervalMs, () => this.#emit(added.latest))
+    };
+    this.#streams.set(streamId, added);
+    added.throttle.poke();
   }
 }

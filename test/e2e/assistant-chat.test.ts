@@ -520,24 +520,28 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
     const log = messages();
     const fromBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     assert.ok((await fromBottom()) < 40, 'at the bottom while the answer starts');
+    // A scroll's event comes with the next frame: two frames later the page has taken it.
+    const scrolled = () =>
+      page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    // Each paragraph shown (a stream that pauses shows what came last) before the next is sent.
+    const shown = (text: string) => messages().locator('[data-streaming="true"]', { hasText: text }).waitFor();
     // The reader scrolls up to read: new text does not pull them down.
     await log.evaluate((el) => el.scrollTo({ top: 200 }));
-    await page.waitForTimeout(100);
+    await scrolled();
     for (let i = 0; i < 5; i++) {
       held.push(`\n\nNew paragraph ${i}.`);
-      await page.waitForTimeout(150);
+      await shown(`New paragraph ${i}.`);
+      await scrolled();
     }
-    await messages().locator('[data-streaming="true"]').getByText('New paragraph 4.').waitFor();
     assert.equal(await log.evaluate((el) => Math.round(el.scrollTop)), 200, 'left where the reader was');
     // Back at the bottom, the stream is followed again.
     await log.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    await page.waitForTimeout(100);
+    await scrolled();
     for (let i = 0; i < 3; i++) {
       held.push(`\n\nLast paragraph ${i}.`);
-      await page.waitForTimeout(150);
+      await shown(`Last paragraph ${i}.`);
+      await scrolled();
     }
-    await messages().locator('[data-streaming="true"]').getByText('Last paragraph 2.').waitFor();
-    await page.waitForTimeout(100);
     assert.ok((await fromBottom()) < 40, 'followed to the bottom');
     held.finish();
     await pane().getByRole('button', { name: 'Send' }).waitFor();

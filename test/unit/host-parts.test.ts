@@ -34,16 +34,29 @@ describe('the host’s small parts', () => {
     assert.equal(pending.take('b').length, 1);
   });
 
-  it('lets one partial-text update a stream through per interval, and always the last', async () => {
+  it('lets one partial-text update a stream through per interval, the latest held back when it is over, and always the last', async () => {
     const clock = new ManualClock();
-    const throttle = new PartialTextThrottle(clock, 100);
-    assert.equal(throttle.take('s', false), true);
-    assert.equal(throttle.take('s', false), false);
-    assert.equal(throttle.take('other', false), true, 'streams are throttled apart');
+    const sent: string[] = [];
+    const throttle = new PartialTextThrottle<string>(clock, (update) => sent.push(update), 100);
+    throttle.offer('s', 'one', false);
+    throttle.offer('s', 'one two', false);
+    throttle.offer('s', 'one two three', false);
+    throttle.offer('other', 'else', false);
+    assert.deepEqual(sent, ['one', 'else'], 'one a stream at once; streams are throttled apart');
+    // The stream pauses: what came last goes once its interval is over, not with its next token.
     await clock.advance(100);
-    assert.equal(throttle.take('s', false), true);
-    assert.equal(throttle.take('s', true), true, 'the done update is never held back');
-    assert.equal(throttle.take('s', false), true, 'a stream that ended starts afresh');
+    assert.deepEqual(sent, ['one', 'else', 'one two three']);
+    await clock.advance(1_000);
+    assert.equal(sent.length, 3, 'nothing more to send');
+    throttle.offer('s', 'one two three four', false);
+    assert.equal(sent.at(-1), 'one two three four', 'after a pause, the next update goes at once');
+    throttle.offer('s', 'one two three four five', false);
+    throttle.offer('s', 'done: one two three four five', true);
+    assert.equal(sent.at(-1), 'done: one two three four five', 'the done update is never held back');
+    await clock.advance(1_000);
+    assert.equal(sent.at(-1), 'done: one two three four five', 'and nothing held back comes after it');
+    throttle.offer('s', 'again', false);
+    assert.equal(sent.at(-1), 'again', 'a stream that ended starts afresh');
   });
 
   it('says why a question for one of Taskdesk’s tasks is withdrawn, only once the task has ended', () => {

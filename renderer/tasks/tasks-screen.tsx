@@ -189,7 +189,7 @@ export function TasksScreen({
       <p className="lede">
         Work servers handed to Taskdesk, and tools Taskdesk called as tasks: how each stands or ended. A server’s task
         leaves this list at the end of its time (History keeps it); a tool call you started stays until you forget it
-        (Forget, in its Details).
+        (“Forget this task” in its Details, or Forget on its card under Tools).
       </p>
       {plainRunning > 0 ? (
         <p className="plain-running">

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { validateElicitationContent } from '../../app/contract/elicitation-check.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import type { SchemaField } from '../../app/contract/schema-fields.js';
@@ -23,14 +23,31 @@ export function messageOf(item: InboxItem, fallback: string): string {
 }
 
 /**
- * The answers to correct, in a summary: how many are marked, and the host's messages about
- * answers the form has no field for (they are marked nowhere else).
+ * The host's messages by name, split: those on a field of the form (marked there), and the words
+ * of those no field holds (a name the form has no field for, or '' for the whole). Only the first
+ * are counted as to correct: nothing but the next Submit takes the others away.
  */
-function answersToCorrect(errors: Record<string, string>, fields: readonly SchemaField[]): Failure {
-  const summary = correctingFailure(Object.keys(errors).length, 'answer');
-  const unplaced = Object.entries(errors).filter(([name]) => !fields.some((field) => field.name === name));
-  if (unplaced.length === 0) return summary;
-  return { ...summary, why: unplaced.map(([name, message]) => (name ? `${name}: ${message}` : message)).join('; ') };
+function placeOnFields(
+  messages: Record<string, string>,
+  fields: readonly SchemaField[]
+): { errors: Record<string, string>; unplaced: string[] } {
+  const errors: Record<string, string> = {};
+  const unplaced: string[] = [];
+  for (const [name, message] of Object.entries(messages)) {
+    if (fields.some((field) => field.name === name)) errors[name] = message;
+    else unplaced.push(name ? `${name}: ${message}` : message);
+  }
+  return { errors, unplaced };
+}
+
+/**
+ * The answers to correct, in a summary: how many are marked, and the host's messages that no
+ * field holds (they are marked nowhere else, and are not counted: nothing corrects them but the
+ * next Submit, so the summary goes once every marked answer is corrected).
+ */
+function answersToCorrect(count: number, unplaced: readonly string[]): Failure {
+  const summary = correctingFailure(count, 'answer');
+  return unplaced.length === 0 ? summary : { ...summary, why: unplaced.join('; ') };
 }
 
 /**
@@ -57,12 +74,14 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   // After an answer refused for its answers, the summary follows the marks as they are corrected
   // (the form checks each field as it changes), as the Servers forms' does: its count, and gone
   // once none is marked. It words its count in fields: a question's summary says answers, and
-  // keeps the host's messages that no field holds.
+  // keeps the host's messages that no field holds, said but not counted (as the tool-call form's
+  // does): only the next Submit can take them away.
   const { show, clear } = answering.failure;
   const { errors, fields } = form;
+  const unplaced = useRef<string[]>([]);
   const showMarked = useCallback(
-    (failure: Failure | undefined) => show(failure && answersToCorrect(errors, fields)),
-    [show, errors, fields]
+    (failure: Failure | undefined) => show(failure && answersToCorrect(Object.keys(errors).length, unplaced.current)),
+    [show, errors]
   );
   const correcting = useCorrecting(Object.entries(errors), MARKED_BY_THE_FORM, { show: showMarked, clear });
 
@@ -72,10 +91,13 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
     const read = form.read();
     const content = read.ok ? read.values : {};
     void answering.send({ action: 'accept', content }, done, (error) => {
-      const count = Object.keys(error.fields).length;
+      const placed = placeOnFields(error.fields, fields);
+      const count = Object.keys(placed.errors).length;
+      // No field to mark: the refusal is said as it came.
       if (count === 0) return false;
-      form.showErrors(error.fields);
-      show(answersToCorrect(error.fields, fields));
+      unplaced.current = placed.unplaced;
+      form.showErrors(placed.errors);
+      show(answersToCorrect(count, placed.unplaced));
       correcting.found(count);
       return true;
     });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { HostError, JsonRpcCode } from '../../app/core/errors.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 
@@ -111,6 +112,57 @@ describe('an Inbox question’s answers to correct, in headless Chromium against
     await card.getByRole('button', { name: 'Submit' }).click();
     const answered = await answer;
     assert.deepEqual([answered.action, answered.content], ['accept', { email: 'ada@example.com', copies: 2 }]);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows a message no answer holds in the summary, and takes the summary away once every answer is corrected', async () => {
+    // The host refuses the first answer with a message on its one field and one about the whole
+    // answer, which the form has no field for.
+    let refused = false;
+    const answer = fixture.host.inbox.ask(
+      {
+        kind: 'elicitation',
+        serverId: 'desk',
+        serverName: 'Server desk',
+        request: {
+          mode: 'form',
+          message: 'Which depot today?',
+          requestedSchema: { type: 'object', properties: { depot: { type: 'string', title: 'Depot' } } }
+        }
+      },
+      asked.signal,
+      () => {
+        if (refused) return;
+        refused = true;
+        throw new HostError(JsonRpcCode.InvalidParams, 'The answer does not match the form', {
+          fields: { depot: 'Closed today', '': 'The van is booked that day' }
+        });
+      }
+    );
+    answer.catch(() => undefined);
+    const card = page.getByRole('article', { name: 'Which depot today?' });
+    await card.waitFor();
+    const depot = card.getByLabel('Depot');
+    await depot.fill('North');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const depotError = card.locator(`#${await depot.getAttribute('id')}-error`);
+    await depotError.filter({ hasText: 'Closed today' }).waitFor();
+    // One answer to correct, and the message no answer holds said with it.
+    const summary = card.locator('.action-error');
+    assert.equal(
+      await summary.textContent(),
+      'One answer needs correcting. The van is booked that day.Each marked answer says what it needs.Hide message'
+    );
+
+    await depot.fill('South');
+    await depotError.waitFor({ state: 'hidden' });
+    // Nothing is marked any more: no summary says one is.
+    await summary.locator('.action-error-what').waitFor({ state: 'detached' });
+    assert.equal(await card.locator('[aria-invalid="true"]').count(), 0);
+
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const answered = await answer;
+    assert.deepEqual(answered, { action: 'accept', content: { depot: 'South' } });
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -23,7 +23,8 @@ export class TrailingThrottle {
   poke(): void {
     if (this.#timer !== undefined) return;
     const now = this.#clock.now();
-    const wait = this.#last === undefined ? 0 : this.#last + this.#intervalMs - now;
+    // At most one interval: a clock set back does not hold the text for as long as it went back.
+    const wait = this.#last === undefined ? 0 : Math.min(this.#last + this.#intervalMs - now, this.#intervalMs);
     if (wait <= 0) {
       this.#last = now;
       this.#fire();

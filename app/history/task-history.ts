@@ -285,9 +285,13 @@ export class TaskHistory {
       const newOutcome = (outcome.result && !existing.result) || (outcome.error && !existing.error);
       // Its end was kept before its outcome came (the write queue holds an end for it only a
       // while): the outcome joins the entry, with no step for the running message it still has.
+      // A message of its own that comes after its end is a step, as any change of message is.
       if (existing.status === status && isEnded(status)) {
-        if (newOutcome) this.#save({ ...existing, ...outcome });
-        return;
+        const running = existing.timeline.findLast((step) => !isEnded(step.status))?.message;
+        if (message === existing.statusMessage || message === running) {
+          if (newOutcome) this.#save({ ...existing, ...outcome, updatedAt: view.updatedAt });
+          return;
+        }
       }
       if (existing.status === status && existing.statusMessage === message && !newOutcome) return;
       this.#save(this.#step({ ...existing, ...(newOutcome ? outcome : {}) }, view.updatedAt, status, message, by));

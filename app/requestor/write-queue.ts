@@ -118,7 +118,9 @@ export class WriteQueue<T extends QueuedWrite> {
       this.#holdDue = due;
       this.#holdTimer = this.#options.clock.setTimeout(() => {
         this.#holdTimer = undefined;
-        this.flush();
+        // A flush already due (a retry after a failed write, the next slice) takes them too: no
+        // second retry chain.
+        if (!this.#queued) this.flush();
       }, due - now);
     }
     return false;

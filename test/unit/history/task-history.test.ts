@@ -221,6 +221,20 @@ describe('the task history', () => {
     );
     assert.equal(entry.statusMessage, undefined);
     assert.deepEqual(entry.result, { content: [{ type: 'text', text: 'Report' }] });
+    // A message of its own after its end is a step, as any change of message is.
+    history.recordRequested(
+      requested('o1', {
+        ...ended,
+        task: { ...requested('o1').task, status: 'completed', statusMessage: 'Done: 3 files' },
+        outcome: { type: 'result', result: { content: [{ type: 'text', text: 'Report' }] }, fetchedAt: 'x' }
+      })
+    );
+    assert.equal(history.get('requested:o1')!.statusMessage, 'Done: 3 files');
+    assert.deepEqual(history.get('requested:o1')!.timeline.at(-1), {
+      at: '2026-06-01T00:01:00.000Z',
+      status: 'completed',
+      message: 'Done: 3 files'
+    });
     history.close();
   });
 

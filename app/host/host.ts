@@ -245,6 +245,8 @@ export class Host {
   readonly #handedOver = new Set<string>();
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
+  /** The model requests' streamed text, throttled for the UI (see `PartialTextThrottle`). */
+  readonly #partials: PartialTextThrottle<HostEventPayload<'sampling.partial'>>;
 
   constructor(config: HostConfig) {
     if (!path.isAbsolute(config.dataDir)) throw new Error(`dataDir must be absolute, got ${config.dataDir}`);
@@ -482,6 +484,7 @@ export class Host {
     const partials = new PartialTextThrottle<HostEventPayload<'sampling.partial'>>(this.clock, (update) =>
       this.events.emit('sampling.partial', update)
     );
+    this.#partials = partials;
     const keyStore = config.keyStore ?? new FileKeyStore(path.join(config.dataDir, 'secrets'), { corruptDir });
     if (keyStore instanceof FileKeyStore && keyStore.warning)
       this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
@@ -1092,6 +1095,8 @@ export class Host {
     // Model calls and waits the closes above aborted end now: what they record (a model call
     // cancelled) goes in the audit log before it closes.
     await this.sampling.ended(SAMPLING_END_MS);
+    // Their ends came (or will not now): no held-back text is told after the close.
+    this.#partials.close();
     // The model files loaded (llama.cpp's memory and threads) are freed.
     await localModels.close().catch(() => undefined);
     this.#oauth.close();

@@ -46,4 +46,10 @@ export class PartialTextThrottle<T> {
     this.#streams.set(streamId, added);
     added.throttle.poke();
   }
+
+  /** Drops every update still held back (the host is closing: nobody is left to tell). */
+  close(): void {
+    for (const { throttle } of this.#streams.values()) throttle.cancel();
+    this.#streams.clear();
+  }
 }

@@ -57,6 +57,11 @@ describe('the host’s small parts', () => {
     assert.equal(sent.at(-1), 'done: one two three four five', 'and nothing held back comes after it');
     throttle.offer('s', 'again', false);
     assert.equal(sent.at(-1), 'again', 'a stream that ended starts afresh');
+    // Closed (the host closing): what is held back is not told after it.
+    throttle.offer('s', 'again and', false);
+    throttle.close();
+    await clock.advance(1_000);
+    assert.equal(sent.at(-1), 'again');
   });
 
   it('says why a question for one of Taskdesk’s tasks is withdrawn, only once the task has ended', () => {

@@ -6,7 +6,7 @@ import { inChain } from '../core/errors.js';
 import { ContextOverflowError } from '../sampling/local-model.js';
 import { stoppedBy } from '../sampling/provider-client.js';
 import { classifyProviderError } from '../sampling/provider-failure.js';
-import { TrailingThrottle } from '../core/trailing-throttle.js';
+import { ChangeCoalescer } from '../core/coalesce.js';
 import { StreamAccumulator, type AccumulatedToolCall } from '../sampling/stream-accumulator.js';
 import type { AnswerCutOff } from '../contract/assistant.js';
 
@@ -41,7 +41,7 @@ export async function streamModelCall(options: {
 }): Promise<ModelCallOutcome> {
   const accumulator = new StreamAccumulator();
   // What came last is shown when the stream pauses, not only with its next token.
-  const throttle = new TrailingThrottle(options.clock, 100, () => options.onText(accumulator.text));
+  const throttle = new ChangeCoalescer(options.clock, 100, () => options.onText(accumulator.text));
   try {
     const stream = await options.client.chat.completions.create(
       {
@@ -53,7 +53,7 @@ export async function streamModelCall(options: {
       // Not the SDK's `signal` option, which costs an `AbortSignal.any` a request.
       stoppedBy(options.signal)
     );
-    for await (const chunk of stream) if (accumulator.add(chunk) !== '') throttle.poke();
+    for await (const chunk of stream) if (accumulator.add(chunk) !== '') throttle.changed();
   } catch (problem) {
     if (!options.signal.aborted) {
       const failed = classifyProviderError(problem, {
@@ -75,7 +75,7 @@ export async function streamModelCall(options: {
     }
   } finally {
     // Ended (or failed, or stopped): what it says next is the whole text, not a late partial.
-    throttle.cancel();
+    throttle.close();
   }
   // The SDK's stream may also end quietly when its request is aborted.
   if (options.signal.aborted) return { type: 'stopped', text: accumulator.text };

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { TrailingThrottle } from '../core/trailing-throttle.js';
+import { ChangeCoalescer } from '../core/coalesce.js';
 
 /** Streams followed at once before the throttle forgets them all (a stream whose end never came). */
 const MAX_STREAMS = 1000;
@@ -13,7 +13,7 @@ export class PartialTextThrottle<T> {
   readonly #clock: Clock;
   readonly #intervalMs: number;
   readonly #emit: (update: T) => void;
-  readonly #streams = new Map<string, { throttle: TrailingThrottle; latest: T }>();
+  readonly #streams = new Map<string, { throttle: ChangeCoalescer; latest: T }>();
 
   constructor(clock: Clock, emit: (update: T) => void, intervalMs = 100) {
     this.#clock = clock;
@@ -25,31 +25,31 @@ export class PartialTextThrottle<T> {
   offer(streamId: string, update: T, done: boolean): void {
     const stream = this.#streams.get(streamId);
     if (done) {
-      stream?.throttle.cancel();
+      stream?.throttle.close();
       this.#streams.delete(streamId);
       this.#emit(update);
       return;
     }
     if (stream) {
       stream.latest = update;
-      stream.throttle.poke();
+      stream.throttle.changed();
       return;
     }
     if (this.#streams.size >= MAX_STREAMS) {
-      for (const { throttle } of this.#streams.values()) throttle.cancel();
+      for (const { throttle } of this.#streams.values()) throttle.close();
       this.#streams.clear();
     }
-    const added: { throttle: TrailingThrottle; latest: T } = {
+    const added: { throttle: ChangeCoalescer; latest: T } = {
       latest: update,
-      throttle: new TrailingThrottle(this.#clock, this.#intervalMs, () => this.#emit(added.latest))
+      throttle: new ChangeCoalescer(this.#clock, this.#intervalMs, () => this.#emit(added.latest))
     };
     this.#streams.set(streamId, added);
-    added.throttle.poke();
+    added.throttle.changed();
   }
 
   /** Drops every update still held back (the host is closing: nobody is left to tell). */
   close(): void {
-    for (const { throttle } of this.#streams.values()) throttle.cancel();
+    for (const { throttle } of this.#streams.values()) throttle.close();
     this.#streams.clear();
   }
 }

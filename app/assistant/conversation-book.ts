@@ -68,7 +68,7 @@ export class ConversationBook {
 
   /** Records a change: saved and announced at the end of this turn, with any other change of it. */
   commit(c: Conversation): void {
-    c.updatedAt = this.now();
+    c.updatedAt = this.#stamp(c);
     this.#dirty.add(c);
     if (this.#scheduled || this.#closed) return;
     this.#scheduled = true;
@@ -84,7 +84,7 @@ export class ConversationBook {
    * `at` is the change's time: a conversation just made passes its `createdAt`, so that it reads
    * as untouched (the Desk's New chat replaces such a one) even when the clock ticked meanwhile.
    */
-  async durable(c: Conversation, at = this.now()): Promise<void> {
+  async durable(c: Conversation, at = this.#stamp(c)): Promise<void> {
     c.updatedAt = at;
     this.#dirty.delete(c);
     this.#o.changed(c.id, c);
@@ -118,6 +118,18 @@ export class ConversationBook {
 
   now(): string {
     return new Date(this.#o.clock.now()).toISOString();
+  }
+
+  /**
+   * A change's `updatedAt`: now, or a millisecond after the last change when the clock has not
+   * moved past it (two changes in one millisecond, or a clock set back). No two states of a
+   * conversation share a stamp, so the Desk, which keeps the newer of two copies that crossed (a
+   * call's answer and the events after it), never takes an earlier state for the later one.
+   */
+  #stamp(c: Conversation): string {
+    const now = this.#o.clock.now();
+    const last = Date.parse(c.updatedAt);
+    return new Date(Number.isNaN(last) || now > last ? now : last + 1).toISOString();
   }
 
   push(c: Conversation, message: AssistantMessage): void {

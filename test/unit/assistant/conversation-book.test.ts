@@ -100,4 +100,35 @@ describe('ConversationBook', () => {
     await turn();
     assert.deepEqual(saves, [{ id: 'c-1', urgent: false, messages: 1 }]);
   });
+
+  it('stamps each change later than the last, in the same millisecond and on a clock set back, so that a copy that crossed a newer one reads as older', async () => {
+    const { store } = recordingStore();
+    const manual = new ManualClock(Date.parse('2026-01-01T00:00:00.000Z'));
+    let setBack = 0;
+    const clock = {
+      now: () => manual.now() - setBack,
+      setTimeout: manual.setTimeout.bind(manual),
+      clearTimeout: manual.clearTimeout.bind(manual)
+    };
+    const told: string[] = [];
+    const book = new ConversationBook({
+      store,
+      clock,
+      changed: (_id, c) => told.push(c!.updatedAt),
+      onStoreError: () => undefined
+    });
+    const c = { ...conversation('c-1'), updatedAt: '2026-01-01T00:00:00.000Z' };
+    book.add(c);
+    book.push(c, message('sent'));
+    await book.durable(c);
+    const sent = c.updatedAt;
+    book.push(c, message('answered'));
+    book.commit(c);
+    await turn();
+    assert.ok(told[1]! > sent, `${told[1]} is after ${sent}: the answer is the newer state`);
+    setBack = 86_400_000;
+    book.commit(c);
+    assert.ok(c.updatedAt > told[1]!, 'a clock set back does not make a change read as older');
+    book.close();
+  });
 });

@@ -245,6 +245,12 @@ export class Host {
   readonly #handedOver = new Set<string>();
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
+  /**
+   * Servers the person disconnected (Disconnect, a sign-out), until they connect again: the
+   * requests their connection's close broke off are said to be ended by the person, not
+   * cancelled by the server (see {@link disconnectedWords}).
+   */
+  readonly #disconnectedByYou = new Set<string>();
   /** The model requests' streamed text, throttled for the UI (see `PartialTextThrottle`). */
   readonly #partials: PartialTextThrottle<HostEventPayload<'sampling.partial'>>;
 
@@ -316,8 +322,18 @@ export class Host {
         // they cancelled themselves (the Tasks screen's Cancel): their own doing, not the server's.
         const cancelled =
           given === undefined && closing === undefined && why === 'withdrawn' ? this.#cancelledByYou(item) : undefined;
-        const reason = given ?? closing ?? cancelled;
-        const byYou = withdrawnByYou === true || cancelled !== undefined;
+        // A question outside a task that the person's Disconnect took away with its connection.
+        const disconnected =
+          given === undefined &&
+          closing === undefined &&
+          cancelled === undefined &&
+          why === 'withdrawn' &&
+          item.taskId === undefined &&
+          this.#disconnectedByYou.has(item.serverId)
+            ? `${disconnectedWords(item.serverName)}.`
+            : undefined;
+        const reason = given ?? closing ?? cancelled ?? disconnected;
+        const byYou = withdrawnByYou === true || cancelled !== undefined || disconnected !== undefined;
         // Withdrawn by its server after the person stopped a call it may have been asked for.
         const afterStoppedCall =
           why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
@@ -606,7 +622,8 @@ export class Host {
           if (this.events.listening('task.changed'))
             this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
-        ordinaryEnded: (ended) => {
+        ordinaryEnded: (request) => {
+          const ended = this.#endedByDisconnect(request);
           // Asked for a multi round-trip request (or a link) of Taskdesk's: History names that request.
           const askedFor =
             ended.relatedTaskId === undefined
@@ -839,6 +856,8 @@ export class Host {
     if (missing === undefined) this.#secretValues.noteConnecting(config, oauth);
     // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
     if (this.#closing) return this.#serverView(stored);
+    // Connected again: what ends from now on is not the person's Disconnect.
+    this.#disconnectedByYou.delete(serverId);
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
@@ -951,8 +970,26 @@ export class Host {
   async disconnect(serverId: string, by: ClosedBy = 'taskdesk'): Promise<ServerView> {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
-    await this.#connections.get(serverId)?.close(by);
+    const connection = this.#connections.get(serverId);
+    // Before the close: what it breaks off is told as it goes.
+    if (by === 'person' && connection) this.#disconnectedByYou.add(serverId);
+    await connection?.close(by);
     return this.#serverView(config);
+  }
+
+  /**
+   * An ordinary request that ended: as the receiver told it, or, when the person's Disconnect
+   * closed its connection before it was answered (the SDK aborts it as a server's cancel, without
+   * a reason), as ended by the person.
+   */
+  #endedByDisconnect(ended: EndedOrdinaryRequest): EndedOrdinaryRequest {
+    const { cancelled, owner } = ended;
+    if (cancelled?.by !== 'server' || cancelled.reason !== undefined || !this.#disconnectedByYou.has(owner.serverId))
+      return ended;
+    return {
+      ...ended,
+      cancelled: { by: 'you', reason: `${disconnectedWords(owner.serverName)} before it was answered` }
+    };
   }
 
   /** The live connection of a server, if any (the requestor and tests use its client). */
@@ -1209,6 +1246,14 @@ export function createHost(config: HostConfig): Host {
   const host = new Host(config);
   host.start();
   return host;
+}
+
+/**
+ * Why a request outside a task ended when the person disconnected its server (Disconnect, a
+ * sign-out): the Inbox's withdrawal and its History entry say it was their doing, not the server's.
+ */
+function disconnectedWords(serverName: string): string {
+  return `You disconnected ${serverName}`;
 }
 
 /** What the next start says after a run that did not close (SIGKILL, a crash, power loss). */

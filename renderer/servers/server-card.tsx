@@ -11,6 +11,7 @@ import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { ServerFolders } from './server-folders.js';
 import { connectAgainWords, connectionWords } from './added-words.js';
+import { disconnectWords, disconnectWork } from './disconnect-words.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -56,6 +57,27 @@ function signInWord(state: ConnectionState, live: boolean): string | undefined {
   if (state.status === 'failed' && state.failedFor !== 'sign-in') return undefined;
   if (auth.waiting) return SIGNING_IN;
   return auth.status === 'signed-out' ? 'Signed out' : SIGN_IN_NEEDED;
+}
+
+/**
+ * What the Disconnect confirmation says will end: read from the Desk's state while the dialog is
+ * open, so that work ending meanwhile (a question answered) is no longer counted.
+ */
+function DisconnectConsequences({ serverId }: { serverId: string }) {
+  const server = useDeskState((state) => state.servers.find((known) => known.id === serverId));
+  const calls = useDeskState((state) => state.calls);
+  const outbound = useDeskState((state) => state.outbound);
+  const inbox = useDeskState((state) => state.inbox);
+  const tasks = useDeskState((state) => state.tasks);
+  const sentences = server && disconnectWords(server.name, disconnectWork(server, calls, outbound, inbox, tasks));
+  if (!sentences) return <p>{server?.name ?? 'The server'} has nothing under way any more.</p>;
+  return (
+    <>
+      {sentences.map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+    </>
+  );
 }
 
 /**
@@ -122,8 +144,13 @@ export const ServerCard = memo(function ServerCard({
     }
     closeEdit();
   };
-  /** Connect or Disconnect on its way: only that button waits; the rest of the card stays usable. */
-  const [toggling, setToggling] = useState(false);
+  /**
+   * Connect or Disconnect on its way: only that button waits; the rest of the card stays usable.
+   * A Disconnect says so on its button ("Disconnecting…"): the card is ready until it ends, which
+   * for a stdio server waits for its process to stop (a few seconds). A Connect's is said by the
+   * badge ("Connecting").
+   */
+  const [toggling, setToggling] = useState<'connect' | 'disconnect' | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
   /**
    * The person's own act whose outcome a screen reader has not heard yet (a Connect that answered
@@ -260,7 +287,8 @@ export const ServerCard = memo(function ServerCard({
 
   const toggleConnection = async () => {
     if (toggling) return;
-    setToggling(true);
+    if (live && !(await agreedToDisconnect())) return;
+    setToggling(live ? 'disconnect' : 'connect');
     clear();
     clearConnectFailure();
     awaited.current = undefined;
@@ -281,8 +309,23 @@ export const ServerCard = memo(function ServerCard({
         live ? undefined : connectAgainWords(server.transport.type, server.configured)
       );
     } finally {
-      setToggling(false);
+      setToggling(undefined);
     }
+  };
+
+  /**
+   * Asks before a Disconnect that ends work under way (questions waiting in the Inbox, running
+   * calls, tasks a stdio server's process holds), saying what ends; asks nothing otherwise.
+   */
+  const agreedToDisconnect = async () => {
+    const { calls, outbound, inbox, tasks } = store.getState();
+    if (!disconnectWords(server.name, disconnectWork(server, calls, outbound, inbox, tasks))) return true;
+    return confirm({
+      title: `Disconnect ${server.name}?`,
+      body: <DisconnectConsequences serverId={server.id} />,
+      confirmLabel: 'Disconnect',
+      danger: true
+    });
   };
 
   const remove = async () => {
@@ -441,13 +484,17 @@ export const ServerCard = memo(function ServerCard({
         {waitsForSignIn ? null : (
           <button
             type="button"
-            aria-label={`${live ? 'Disconnect' : 'Connect'} ${server.name}`}
-            {...busyProps(toggling)}
+            aria-label={
+              toggling === 'disconnect'
+                ? `Disconnecting ${server.name}`
+                : `${live ? 'Disconnect' : 'Connect'} ${server.name}`
+            }
+            {...busyProps(toggling !== undefined)}
             onClick={() => void toggleConnection()}
             onFocus={() => (connectFocused.current = true)}
             onBlur={() => (connectFocused.current = false)}
           >
-            {live ? 'Disconnect' : 'Connect'}
+            {toggling === 'disconnect' ? 'Disconnecting…' : live ? 'Disconnect' : 'Connect'}
           </button>
         )}
         {server.configured ? (

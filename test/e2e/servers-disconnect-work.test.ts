@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page, Route } from 'playwright-core';
+import { nextEvent } from '../support/host-fixture.js';
+import { openEverythingDesk } from './everything-desk.js';
+import { recordSaid, saidTimes } from './live-region.js';
+
+const methodOf = (route: Route) => (route.request().postDataJSON() as { method?: string } | null)?.method;
+
+/** Holds the page's calls of `method` until `release`; then each goes on to the real core. */
+async function hold(page: Page, method: string): Promise<{ held: Promise<void>; release: () => Promise<void> }> {
+  const waiting: Route[] = [];
+  let arrived!: () => void;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  const handler = (route: Route) => {
+    if (methodOf(route) !== method) return route.fallback();
+    waiting.push(route);
+    arrived();
+  };
+  await page.route('**/api/call', handler);
+  return {
+    held,
+    release: async () => {
+      await page.unroute('**/api/call', handler);
+      await Promise.all(waiting.splice(0).map((route) => route.fallback()));
+    }
+  };
+}
+
+const QUESTION =
+  'The research query "tides" could have multiple interpretations. Please clarify what you\'re looking for:';
+
+/**
+ * The Servers screen's Disconnect of a stdio server (server-everything) with work under way: a
+ * tool task the person started whose question waits in the Inbox (outside a task), and a plain
+ * call whose server gave Taskdesk a task-augmented question.
+ */
+describe('Disconnect with work under way, in headless Chromium against the real core', () => {
+  const pageErrors: string[] = [];
+  let desk: Awaited<ReturnType<typeof openEverythingDesk>> | undefined;
+
+  before(async () => {
+    desk = await openEverythingDesk(pageErrors, { viewport: { width: 1200, height: 1000 } });
+  });
+  after(async () => {
+    await desk?.close();
+  });
+
+  it('asks first, naming what ends; Cancel keeps it connected; Disconnect says it is under way, and the person is said to have ended the question', async () => {
+    const { host, page } = desk!;
+    // A tool task the person started: it asks a question outside a task, for the task.
+    const question = nextEvent(host, 'inbox.added', ({ item }) => item.taskId === undefined);
+    const started = await host.call('tools.call', {
+      serverId: 'everything',
+      name: 'simulate-research-query',
+      arguments: { topic: 'tides', ambiguous: true },
+      asTask: true
+    });
+    assert.equal(started.type, 'task');
+    const { item } = await question;
+    // A plain call whose server hands Taskdesk a task-augmented question.
+    const received = nextEvent(host, 'inbox.added', ({ item: asked }) => asked.taskId !== undefined);
+    const call = host
+      .call('tools.call', { serverId: 'everything', name: 'trigger-elicitation-request-async', arguments: {} })
+      .catch((error: unknown) => error);
+    await received;
+
+    // Something chosen in the question: its notice keeps it when the question goes.
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    await nav.locator('a[href="#inbox"]').click();
+    const card = page.getByRole('article', { name: QUESTION });
+    await card.waitFor();
+    await card.getByLabel('Clarification').selectOption({ index: 1 });
+
+    await nav.locator('a[href="#servers"]').click();
+    const server = page.locator('li[data-server-id="everything"]');
+    await server.locator('[data-status="ready"]').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Disconnect Everything?' });
+    await server.getByRole('button', { name: 'Disconnect Everything' }).click();
+    await dialog.waitFor();
+    assert.deepEqual(await dialog.locator('.dialog-body p').allTextContents(), [
+      '1 question waiting in the Inbox will be withdrawn, 1 running call will stop, 1 running task will be lost and Everything will not fetch the answer to 1 task it gave Taskdesk.',
+      'Taskdesk stops Everything’s process, and the one it starts when you connect again does not have its tasks.'
+    ]);
+
+    // Cancel: nothing happens; the server stays connected, its work with it.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(host.connection('everything')?.state.status, 'ready');
+    assert.equal(await server.locator('.status').textContent(), 'Ready');
+    assert.equal(host.inbox.size, 2);
+    await server.getByRole('button', { name: 'Disconnect Everything' }).waitFor();
+
+    // Disconnect: under way, its button says so until the core answers.
+    await recordSaid(page);
+    const ended = nextEvent(
+      host,
+      'history.changed',
+      ({ entry }) => entry.title === QUESTION && entry.status === 'cancelled'
+    );
+    const disconnecting = await hold(page, 'servers.disconnect');
+    await server.getByRole('button', { name: 'Disconnect Everything' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await disconnecting.held;
+    const busy = server.getByRole('button', { name: 'Disconnecting Everything' });
+    await busy.waitFor();
+    assert.equal(await busy.textContent(), 'Disconnecting…');
+    assert.equal(await busy.getAttribute('aria-busy'), 'true');
+    assert.equal(await server.locator('.status').textContent(), 'Ready', 'still connected while it waits');
+    await disconnecting.release();
+    await server.locator('[data-status="closed"]').waitFor();
+    await server.getByRole('button', { name: 'Connect Everything' }).waitFor();
+    assert.equal(await server.locator('.reason').textContent(), 'Disconnected by you');
+    assert.equal(((await call) as Error).message, 'Connection closed');
+
+    // The question went: said as the person's doing, its notice keeping what they chose.
+    await saidTimes(
+      page,
+      /^Taskdesk withdrew Everything’s question “The research query "tides" .*”: You disconnected Everything\. What you had written is kept in its notice\.$/
+    );
+    const notice = page.locator(`.notice-withdrawn[data-inbox-id="${item.id}"]`);
+    await notice.waitFor();
+    const noticeText = (await notice.locator('.notice-body > p').textContent()) ?? '';
+    assert.match(noticeText, /: You disconnected Everything\.$/);
+    assert.doesNotMatch(noticeText, /Everything withdrew|cancelled the request|stopped waiting/);
+    await notice.getByRole('group', { name: 'What you had written (not sent):' }).waitFor();
+    // The task's own question stays, for when its server asks for it.
+    await nav.locator('a[href="#inbox"]').click();
+    await page
+      .getByRole('article', { name: 'Please provide inputs for the following fields (async task demo):' })
+      .waitFor();
+
+    // History: cancelled by the person, who disconnected the server; not by the server.
+    const { entry } = await ended;
+    await nav.locator('a[href="#history"]').click();
+    const history = page.getByRole('region', { name: 'History' });
+    const row = history.locator(`li[data-history-id="${entry.id}"]`);
+    await row.locator('.meta [data-status="cancelled"]', { hasText: 'Cancelled by you' }).waitFor();
+    assert.doesNotMatch((await row.textContent()) ?? '', /by the server/);
+    await row.locator('.history-title').click();
+    const detail = history.locator('.history-detail');
+    await detail.and(page.locator(`[data-history-id="${entry.id}"]`)).waitFor();
+    const meta = detail.locator('.meta').first();
+    await meta.filter({ hasText: 'You disconnected Everything' }).waitFor();
+    assert.match(
+      (await meta.textContent()) ?? '',
+      /Cancelled by you · You disconnected Everything before it was answered$/
+    );
+    assert.doesNotMatch((await detail.textContent()) ?? '', /server cancelled|by the server/);
+    await detail.getByRole('button', { name: 'Close' }).click();
+
+    // Connected again, nothing of it is under way (its task is lost with the old process, the
+    // received task's question was the old one's): Disconnect asks nothing.
+    assert.equal(started.type, 'task');
+    const outboundId = started.type === 'task' ? started.task.outboundId : '';
+    await nav.locator('a[href="#servers"]').click();
+    await server.getByRole('button', { name: 'Connect Everything' }).click();
+    await server.locator('[data-status="ready"]').waitFor();
+    await nav.locator('a[href="#tasks"]').click();
+    await page.locator(`[data-task-key="requested:${outboundId}"] [data-status="lost"]`).first().waitFor();
+    await nav.locator('a[href="#servers"]').click();
+    await server.getByRole('button', { name: 'Disconnect Everything' }).click();
+    await server.locator('[data-status="closed"]').waitFor();
+    assert.equal(await dialog.isVisible(), false);
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ChangeEvent, type RefObject } from 'react';
 import { useDeskState } from '../shell/desk-context.js';
 import { DIRECTION_CHOICES } from './kind-words.js';
 
@@ -119,4 +119,101 @@ export function ServerFilter({
 /** The direction choice of a filter bar (Tasks, History): both, received from servers, or requested by Taskdesk. */
 export function DirectionFilter({ value, onChange }: { value: string; onChange: OnChange }) {
   return <FilterSelect label="Direction" any="Both" value={value} onChange={onChange} choices={DIRECTION_CHOICES} />;
+}
+
+/** Whether any filter of a filter bar is set (a value other than "any", the empty string). */
+export function anyFilterSet(filter: object): boolean {
+  return Object.values(filter).some((value) => value !== '');
+}
+
+/**
+ * A filtered list's count: "3 tasks" while no filter is set; while one is, "2 of 3 tasks match",
+ * and "3 of 3 tasks match" when every one does (the words still say that a filter is on).
+ * `noun` is the thing counted, one and many.
+ */
+export function matchCount(
+  matching: number,
+  total: number,
+  filtered: boolean,
+  [one, many]: readonly [string, string]
+): string {
+  if (!filtered) return `${total} ${total === 1 ? one : many}`;
+  return `${matching} of ${total} ${many} match`;
+}
+
+/** The count line's state, from {@link useFilterCount}, for {@link FilterCount}. */
+export interface FilterCountState {
+  countRef: RefObject<HTMLParagraphElement | null>;
+  live: 'off' | 'polite';
+  /**
+   * Clear filters was pressed: `words` (the count of every one, when known) are not said by the
+   * count line, and the focus goes on it once it counts what the filters hold.
+   */
+  cleared: (words: string | undefined) => void;
+  /** A filter changed: whatever the count comes to say is said. */
+  changed: () => void;
+}
+
+/**
+ * What Clear filters does to a count line (Tasks, History). The count line is a live region, and
+ * the count Clear filters brings is not said by it: the announcement says the filters were cleared
+ * and the focus, put on the count, reads it, so that it is said once rather than three times. Any
+ * other count is said, as the filters change.
+ *
+ * `settled`: whether `words` count what the filters now hold (History's come from the host a
+ * moment after the filters change; until then the count and the focus wait).
+ */
+export function useFilterCount(words: string, settled = true): FilterCountState {
+  const countRef = useRef<HTMLParagraphElement>(null);
+  const [unsaid, setUnsaid] = useState<string | undefined>(undefined);
+  /** Set by Clear filters: the focus goes on the count once it counts every one. */
+  const [focusDue, setFocusDue] = useState(false);
+  useLayoutEffect(() => {
+    if (!settled) return;
+    if (unsaid !== undefined && words !== unsaid) setUnsaid(undefined);
+    if (!focusDue) return;
+    setFocusDue(false);
+    // The button pressed went with the filters; a focus the person has put elsewhere meanwhile stays.
+    const focus = document.activeElement;
+    if (!focus || focus === document.body || !document.contains(focus)) countRef.current?.focus();
+  }, [words, unsaid, settled, focusDue]);
+  const cleared = useCallback((all: string | undefined) => {
+    setUnsaid(all);
+    setFocusDue(true);
+  }, []);
+  const changed = useCallback(() => setUnsaid(undefined), []);
+  return { countRef, live: words === unsaid ? 'off' : 'polite', cleared, changed };
+}
+
+/**
+ * A filtered list's count of what matches and, only while a filter is set, Clear filters beside
+ * it: one press back to every one, rather than each filter in turn (Tasks, History).
+ */
+export function FilterCount({
+  count,
+  words,
+  className,
+  filtered,
+  onClear
+}: {
+  count: FilterCountState;
+  words: string;
+  /** The count's own class, beside `muted`. */
+  className: string;
+  filtered: boolean;
+  onClear: () => void;
+}) {
+  return (
+    // Its rule in styles.css is named for the Tasks screen, where the line came first.
+    <div className="tasks-count-line">
+      <p className={`muted ${className}`} aria-live={count.live} ref={count.countRef} tabIndex={-1}>
+        {words}
+      </p>
+      {filtered ? (
+        <button type="button" className="small" onClick={onClear}>
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
 }

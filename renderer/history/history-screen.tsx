@@ -2,11 +2,15 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import {
+  anyFilterSet,
   DirectionFilter,
+  FilterCount,
   FilterSearch,
   FilterSelect,
   GroupedFilterSelect,
-  ServerFilter
+  matchCount,
+  ServerFilter,
+  useFilterCount
 } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { endLabel } from './cancelled-label.js';
@@ -28,6 +32,29 @@ import { historyHref } from '../tools/last-call.js';
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
 
+/** What the list shows: the entries loaded of what `inputs` match (`total`), and how many there are in all. */
+interface ListedPage {
+  entries: HistorySummary[];
+  /** Entries the filter matches. */
+  total: number;
+  /** Entries in all, whatever the filter. */
+  all: number;
+  nextCursor?: string | undefined;
+  /** The filter the page is of. */
+  inputs: FilterInputs;
+}
+
+/**
+ * The count line's words: how many entries there are, and while a filter is set, how many of
+ * them match it (`total`); and how many are shown (`loaded`), while more pages are to come.
+ */
+function countOf(total: number, all: number, filtered: boolean, loaded: number): string {
+  if (all === 0)
+    return 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call, question or model request without a task once it ends.';
+  const count = matchCount(total, all, filtered, ['entry', 'entries']);
+  return loaded < total ? `${count}, showing ${loaded}` : count;
+}
+
 /**
  * The History screen: every task received or requested (and every tool call, question or model
  * request that ran without a task), newest first, kept after the protocol's TTL. Search and
@@ -48,7 +75,7 @@ export function HistoryScreen({
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.historyRevision);
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
-  const [page, setPage] = useState<{ entries: HistorySummary[]; total: number; nextCursor?: string } | undefined>();
+  const [page, setPage] = useState<ListedPage | undefined>();
   const loading = useFailure();
   const exporting = useFailure();
   const [open, setOpen] = useState<string | undefined>(undefined);
@@ -114,10 +141,16 @@ export function HistoryScreen({
   useEffect(() => {
     if (!active) return;
     const id = ++request.current;
-    client.call('history.list', { filter: toHistoryFilter(inputs), limit: HISTORY_PAGE }).then(
-      (found) => {
+    const filter = toHistoryFilter(inputs);
+    const filtered = Object.keys(filter).length > 0;
+    Promise.all([
+      client.call('history.list', { filter, limit: HISTORY_PAGE }),
+      // How many there are in all, for "3 of 10 entries match": the host counts them.
+      filtered ? client.call('history.list', { limit: 1 }).then((every) => every.total) : undefined
+    ]).then(
+      ([found, all]) => {
         if (id !== request.current) return;
-        setPage(found);
+        setPage({ ...found, all: all ?? found.total, inputs });
         loading.clear();
         // An open entry the changed filter leaves out closes (a tool call, with Kind "Question"):
         // a detail beside a list that no longer holds it reads as one of the list's. The focus
@@ -162,7 +195,14 @@ export function HistoryScreen({
     const id = ++request.current;
     loading.clear();
     client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
-      (found) => id === request.current && setPage({ ...found, entries: [...page.entries, ...found.entries] }),
+      (found) =>
+        id === request.current &&
+        setPage({
+          ...page,
+          entries: [...page.entries, ...found.entries],
+          total: found.total,
+          nextCursor: found.nextCursor
+        }),
       (error: unknown) => {
         if (id !== request.current) return;
         retry.current = more;
@@ -182,8 +222,25 @@ export function HistoryScreen({
     );
   };
 
-  const set = (key: keyof FilterInputs) => (event: { target: { value: string } }) =>
+  const countWords = !page
+    ? loading.failure
+      ? 'No entries to show: the list could not be read.'
+      : 'Loading…'
+    : countOf(page.total, page.all, anyFilterSet(page.inputs), page.entries.length);
+  // Until the host answers for the filters as they are now, the count is of the earlier ones.
+  const count = useFilterCount(countWords, page ? page.inputs === inputs : loading.failure !== undefined);
+  const { changed: countChanged } = count;
+  const set = (key: keyof FilterInputs) => (event: { target: { value: string } }) => {
+    countChanged();
     setInputs((old) => ({ ...old, [key]: event.target.value }));
+  };
+  /** Every filter back to any; the focus, which was on the button that goes, on the count of every entry. */
+  const clearFilters = () => {
+    setInputs(NO_FILTER);
+    // What the count comes to say, the host's first page of every entry read.
+    count.cleared(page && countOf(page.all, page.all, false, Math.min(page.all, HISTORY_PAGE)));
+    announce('Filters cleared: every entry is shown.');
+  };
 
   return (
     <>
@@ -226,17 +283,13 @@ export function HistoryScreen({
         onRetry={() => retry.current()}
       />
       {open ? <HistoryDetail key={visit} id={open} onClose={closeOpen} /> : null}
-      <p className="muted history-count" aria-live="polite">
-        {!page
-          ? loading.failure
-            ? 'No entries to show: the list could not be read.'
-            : 'Loading…'
-          : page.total > 0
-            ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}${page.entries.length < page.total ? `, showing ${page.entries.length}` : ''}`
-            : Object.keys(toHistoryFilter(inputs)).length > 0
-              ? 'No entry matches.'
-              : 'Nothing yet: a task comes here once a server gives Taskdesk one or a tool is called as a task, and a tool call, question or model request without a task once it ends.'}
-      </p>
+      <FilterCount
+        count={count}
+        words={countWords}
+        className="history-count"
+        filtered={anyFilterSet(inputs)}
+        onClear={clearFilters}
+      />
       <ol className="history-list">
         {page?.entries.map((entry) => {
           // Titles repeat (ten calls of one tool): a title's button is described by what tells its

@@ -5,6 +5,7 @@ import type { LiveStream } from '../store/desk-state.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
 import { TaskFilters } from './task-filters.js';
+import { anyFilterSet, FilterCount, matchCount, useFilterCount } from '../components/filter-fields.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { taskDetailHref } from '../components/task-address.js';
@@ -24,11 +25,10 @@ import { useUnloadedWords } from '../components/unloaded-words.js';
 /** A row's height before it is measured. */
 const ESTIMATED_ROW_PX = 56;
 
-/** The count line's words: how many tasks there are, and how many of them match the filters. */
-function countOf(matching: number, total: number): string {
+/** The count line's words: how many tasks there are, and while a filter is set, how many of them match it. */
+function countOf(matching: number, total: number, filtered: boolean): string {
   if (total === 0) return 'No task yet: none was given to Taskdesk, and no tool was called as a task.';
-  if (matching === total) return `${total} ${total === 1 ? 'task' : 'tasks'}`;
-  return `${matching} of ${total} tasks match`;
+  return matchCount(matching, total, filtered, ['task', 'tasks']);
 }
 
 /**
@@ -77,7 +77,7 @@ export function TasksScreen({
   const plainRunning = useDeskState((state) => Object.keys(state.calls).length);
   const waiting = useMemo(() => waitingTasks(inbox), [inbox]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
-  const filtered = Object.values(filter).some((value) => value !== '');
+  const filtered = anyFilterSet(filter);
   const open = useCallback((key: string) => {
     location.hash = taskDetailHref(key);
   }, []);
@@ -108,36 +108,25 @@ export function TasksScreen({
    * the row that took its place, else to the count of what matches, rather than to the page.
    */
   const cancelledRow = useRef<{ key: string; index: number } | undefined>(undefined);
+  const countWords = unloaded ?? countOf(shown.length, all.length, filtered);
+  /** The count of what matches, and what Clear filters does to it (see useFilterCount). */
+  const count = useFilterCount(countWords);
   /** The count of what matches: where the focus goes when nothing is left to hold it. */
-  const countLine = useRef<HTMLParagraphElement>(null);
-  const countWords = unloaded ?? countOf(shown.length, all.length);
-  /**
-   * The count Clear filters showed, which the count line, a live region, does not say itself: the
-   * announcement says the filters were cleared and the focus, put on the count, reads it, so it is
-   * said once rather than three times. Any other count is said, as the filters change.
-   */
-  const [unsaid, setUnsaid] = useState<string | undefined>(undefined);
-  useLayoutEffect(() => {
-    if (unsaid !== undefined && countWords !== unsaid) setUnsaid(undefined);
-  }, [unsaid, countWords]);
-  const changeFilter = useCallback((next: TaskFilterInputs) => {
-    setUnsaid(undefined);
-    setFilter(next);
-  }, []);
-  /** Set by Clear filters: the focus goes on the count once it shows every task. */
-  const focusCount = useRef(false);
-  useLayoutEffect(() => {
-    if (!focusCount.current) return;
-    focusCount.current = false;
-    countLine.current?.focus();
-  }, [filter]);
+  const countLine = count.countRef;
+  const { changed: countChanged, cleared: countCleared } = count;
+  const changeFilter = useCallback(
+    (next: TaskFilterInputs) => {
+      countChanged();
+      setFilter(next);
+    },
+    [countChanged]
+  );
   /** Every filter back to any; the focus, which was on the button that goes, on the count of the tasks. */
   const clearFilters = useCallback(() => {
     setFilter(NO_TASK_FILTER);
-    setUnsaid(unloaded ?? countOf(all.length, all.length));
-    focusCount.current = true;
+    countCleared(unloaded ?? countOf(all.length, all.length, false));
     announce('Filters cleared: every task is shown.');
-  }, [announce, unloaded, all.length]);
+  }, [announce, unloaded, all.length, countCleared]);
   useLayoutEffect(() => {
     const cancelled = cancelledRow.current;
     if (!cancelled || shown.some((item) => item.key === cancelled.key)) return;
@@ -211,22 +200,13 @@ export function TasksScreen({
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
       <TaskFilters filter={filter} onChange={changeFilter} onEscape={openKey ? close : undefined} />
-      <div className="tasks-count-line">
-        <p
-          className="muted tasks-count"
-          aria-live={countWords === unsaid ? 'off' : 'polite'}
-          ref={countLine}
-          tabIndex={-1}
-        >
-          {countWords}
-        </p>
-        {/* Only while a filter is set: one press back to every task, rather than each filter in turn. */}
-        {filtered ? (
-          <button type="button" className="small" onClick={clearFilters}>
-            Clear filters
-          </button>
-        ) : null}
-      </div>
+      <FilterCount
+        count={count}
+        words={countWords}
+        className="tasks-count"
+        filtered={filtered}
+        onClear={clearFilters}
+      />
       <TableWrap label="Tasks table" hidden={shown.length === 0}>
         <table className="tasks">
           <caption className="sr-only">Tasks</caption>

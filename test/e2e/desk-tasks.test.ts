@@ -163,7 +163,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await tasks.getByText('1 of 2 tasks match').waitFor();
     await row(`received:${asked.task.taskId}`).waitFor();
     await filters.getByLabel('Search').fill('');
-    await tasks.getByText('2 tasks').waitFor();
+    await tasks.getByText('2 tasks', { exact: true }).waitFor();
 
     await row(`requested:${outboundId}`)
       .getByRole('button', { name: /^Details of Tool call report / })

@@ -203,7 +203,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     await page.getByRole('link', { name: 'History' }).click();
     const history = page.getByRole('region', { name: 'History' });
     const titles = history.locator('.history-list .history-title');
-    await history.getByText('3 entries').waitFor();
+    await history.getByText('3 entries', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), [
       'Summarise the sales week.',
       'Approve the refund?',
@@ -211,19 +211,19 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     ]);
 
     await history.getByLabel('Search').fill('booking');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 3 entries match', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), ['Your name for the booking?']);
     await history.getByLabel('Search').fill('');
-    // The search's "1 entry" must be gone before the next filter's "1 entry" can say anything.
-    await history.getByText('3 entries').waitFor();
+    // The search's "1 of 3 entries match" must be gone before the next filter's can say anything.
+    await history.getByText('3 entries', { exact: true }).waitFor();
     await history.getByLabel('Status').selectOption('expired');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 3 entries match', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), ['Approve the refund?']);
     assert.match((await history.locator('.history-list li').textContent()) ?? '', /\(unanswered\)/);
     await history.getByLabel('Status').selectOption('');
     // Every entry here came from a server: none was requested by Taskdesk.
     await history.getByLabel('Direction').selectOption('requested');
-    await history.getByText('No entry matches.').waitFor();
+    await history.getByText('0 of 3 entries match', { exact: true }).waitFor();
     // Nothing to export then; the filters in the Tasks screen's order.
     assert.equal(await history.getByRole('button', { name: 'Export' }).isDisabled(), true);
     assert.deepEqual(
@@ -236,12 +236,12 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       ['Direction', 'Status', 'Server', 'Kind']
     );
     await history.getByLabel('Direction').selectOption('received');
-    await history.getByText('3 entries').waitFor();
+    await history.getByText('3 of 3 entries match', { exact: true }).waitFor();
     assert.equal(await history.getByRole('button', { name: 'Export' }).isDisabled(), false);
     await history.getByLabel('Kind').selectOption('elicitation');
-    await history.getByText('2 entries').waitFor();
+    await history.getByText('2 of 3 entries match', { exact: true }).waitFor();
     await history.getByLabel(/^Server/).selectOption('desk');
-    await history.getByText('2 entries').waitFor();
+    await history.getByText('2 of 3 entries match', { exact: true }).waitFor();
 
     const downloading = page.waitForEvent('download');
     await history.getByRole('button', { name: 'Export' }).click();
@@ -257,7 +257,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     );
 
     await history.getByLabel('Kind').selectOption('sampling');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 3 entries match', { exact: true }).waitFor();
     await titles.first().click();
     const detail = history.locator('.history-detail');
     await detail.getByRole('heading', { name: 'Summarise the sales week.' }).waitFor();
@@ -534,7 +534,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
     }
     // Found by the words its row says.
     await history.getByRole('searchbox').fill('disk is full');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 2 entries match', { exact: true }).waitFor();
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -79,7 +79,7 @@ describe('Escape in the Search of Tasks and History, with a detail open, in head
     const search = history.getByRole('search', { name: 'History' }).getByLabel('Search');
     await search.click();
     await page.keyboard.type('colour');
-    await history.getByText('1 entry', { exact: true }).waitFor();
+    await history.getByText('1 of 3 entries match', { exact: true }).waitFor();
     await page.keyboard.press('Escape');
     assert.equal(await search.inputValue(), '');
     assert.equal(await detail.count(), 1, 'the entry stays open while the Search had words');

@@ -60,7 +60,7 @@ describe('History links a tool call and the question it ran into, in headless Ch
     // The search finds them by those words, and not the calls themselves.
     const search = history.getByLabel('Search');
     await search.fill('call of trigger-elicitation-request');
-    await history.getByText('2 entries').waitFor();
+    await history.getByText('2 of 4 entries match', { exact: true }).waitFor();
     assert.deepEqual(
       (
         await history
@@ -70,7 +70,7 @@ describe('History links a tool call and the question it ran into, in headless Ch
       [first.questionId, second.questionId].sort()
     );
     await search.fill('');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
 
     await history.locator(`li[data-history-id="${second.callId}"] .history-title`).click();
     const detail = history.locator('.history-detail');

@@ -66,7 +66,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
 
     const { page, history } = await openHistory(host);
     const titles = history.locator('.history-list .history-title');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
     assert.equal(await history.getByLabel('Search').getAttribute('placeholder'), 'Title, arguments, server or outcome');
 
     // The Status choices, grouped and worded as the Tasks screen's ("Where it stands" has only "Waiting for you").
@@ -93,25 +93,25 @@ describe('History’s filters in the rows’ words, in headless Chromium against
       ['completed', 'Tool call: echo', 'Completed']
     ] as const) {
       await status.selectOption(choice);
-      await history.getByText('1 entry').waitFor();
+      await history.getByText('1 of 4 entries match', { exact: true }).waitFor();
       assert.deepEqual(await titles.allTextContents(), [title], choice);
       assert.equal(await history.locator('.history-list .meta [data-status]').textContent(), words, choice);
       await status.selectOption('');
-      await history.getByText('4 entries').waitFor();
+      await history.getByText('4 entries', { exact: true }).waitFor();
     }
 
     // Found by what the person answered, and by what the tool returned.
     const search = history.getByLabel('Search');
     await search.fill('Grace');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 4 entries match', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), ['Who leads the team?']);
     await search.fill('echo: hello');
-    // The count said "1 entry" for Grace already: the row tells this answer from that one.
+    // The count said "1 of 4 entries match" for Grace already: the row tells this answer from that one.
     await history.locator('.history-list li', { hasText: 'Tool call: echo' }).waitFor();
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 4 entries match', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), ['Tool call: echo']);
     await search.fill('');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
 
     // A question's detail stays open while the list still holds it, and the focus stays on the filter.
     const kind = history.getByLabel('Kind');
@@ -129,29 +129,29 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     // As a person does: to the control, then a choice (`selectOption` alone does not move the focus).
     await kind.focus();
     await kind.selectOption('elicitation');
-    await history.getByText('3 entries').waitFor();
+    await history.getByText('3 of 4 entries match', { exact: true }).waitFor();
     assert.equal(await detail.count(), 1, 'its entry is still listed');
     assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
     await kind.selectOption('');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
 
     // A tool call's detail closes when Kind "Question" leaves it out; the focus stays on Kind.
     await history.getByRole('button', { name: 'Tool call: echo' }).click();
     await detail.getByRole('heading', { name: 'Tool call: echo' }).waitFor();
     await kind.focus();
     await kind.selectOption('elicitation');
-    await history.getByText('3 entries').waitFor();
+    await history.getByText('3 of 4 entries match', { exact: true }).waitFor();
     await detail.waitFor({ state: 'detached' });
     assert.equal(await kind.evaluate((element) => element === document.activeElement), true);
 
     // So does one the search leaves out, as the person types.
     await kind.selectOption('');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
     await history.getByRole('button', { name: 'Tool call: echo' }).click();
     await detail.getByRole('heading', { name: 'Tool call: echo' }).waitFor();
     await search.click();
     await search.pressSequentially('raffle');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 4 entries match', { exact: true }).waitFor();
     await detail.waitFor({ state: 'detached' });
     assert.equal(await search.evaluate((element) => element === document.activeElement), true);
     assert.equal(await search.inputValue(), 'raffle', 'no letter went elsewhere');
@@ -185,12 +185,13 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     const { page, history } = await openHistory(host);
     const detail = history.locator('.history-detail');
     const kind = history.getByLabel('Kind');
-    await history.getByText('57 entries').waitFor();
+    await history.getByText('57 entries, showing 50', { exact: true }).waitFor();
+    // The question whether the open entry still matches (the count of every entry asks with no filter, no id).
     const idCheck = () =>
-      page.waitForResponse(
-        (response) =>
-          response.url().endsWith('/api/call') && (response.request().postData() ?? '').includes('"limit":1')
-      );
+      page.waitForResponse((response) => {
+        const asked = response.request().postData() ?? '';
+        return response.url().endsWith('/api/call') && asked.includes('"limit":1') && asked.includes('"id":');
+      });
 
     // The oldest call, from the second page: Kind "Tool call" still holds it (on its second page).
     await history.getByRole('button', { name: 'Show more' }).click();
@@ -199,13 +200,13 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     await kind.focus();
     let checked = idCheck();
     await kind.selectOption('tool-call');
-    await history.getByText('56 entries').waitFor();
+    await history.getByText('56 of 57 entries match, showing 50', { exact: true }).waitFor();
     await checked;
     assert.equal(await detail.count(), 1, 'still held by the filter, on a page not loaded');
 
     // The question, from the second page: Kind "Tool call" leaves it out, and it closes.
     await kind.selectOption('');
-    await history.getByText('57 entries').waitFor();
+    await history.getByText('57 entries, showing 50', { exact: true }).waitFor();
     await history.getByRole('button', { name: 'Show more' }).click();
     await history.getByRole('button', { name: 'Oldest question?' }).click();
     await detail.getByRole('heading', { name: 'Oldest question?' }).waitFor();
@@ -275,7 +276,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     const titles = history.locator('.history-list .history-title');
     const search = history.getByLabel('Search');
     const status = history.getByLabel('Status');
-    await history.getByText('2 entries').waitFor();
+    await history.getByText('2 entries', { exact: true }).waitFor();
     const model = history.locator(`li[data-history-id="received:${task.task.taskId}"]`);
     // Its badge says what the Tasks screen's says, not the protocol's "Working".
     await model.locator('.meta [data-status="working"]', { hasText: 'Waiting for you' }).waitFor();
@@ -292,20 +293,20 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     // The Status filter's "Waiting for you" finds it, and "Working" (its status) too, as on Tasks.
     for (const choice of ['waiting', 'working']) {
       await status.selectOption(choice);
-      await history.getByText('1 entry').waitFor();
+      await history.getByText('1 of 2 entries match', { exact: true }).waitFor();
       assert.deepEqual(await titles.allTextContents(), ['Summarise the release notes.'], choice);
       await status.selectOption('');
-      await history.getByText('2 entries').waitFor();
+      await history.getByText('2 entries', { exact: true }).waitFor();
     }
 
     // The search finds what the rows and the detail say: a badge's words, an option's title and
     // Yes for a checkbox (as the answer's detail shows them), and the values as they were sent.
     const finds = async (words: string, title: string) => {
       await search.fill(words);
-      await history.getByText('1 entry').waitFor();
+      await history.getByText('1 of 2 entries match', { exact: true }).waitFor();
       assert.deepEqual(await titles.allTextContents(), [title], words);
       await search.fill('');
-      await history.getByText('2 entries').waitFor();
+      await history.getByText('2 entries', { exact: true }).waitFor();
     };
     await finds('Waiting for you', 'Summarise the release notes.');
     await finds('Production', 'Where should the release go?');
@@ -371,7 +372,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     await ask(unasked, 'Run me.');
 
     const { history } = await openHistory(host);
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
     const badge = (title: string) =>
       history.locator('.history-list li').filter({ hasText: title }).locator('.meta [data-status]');
     assert.deepEqual(
@@ -390,13 +391,13 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     const status = history.getByLabel('Status');
     const titles = history.locator('.history-list .history-title');
     await status.selectOption('answered');
-    await history.getByText('3 entries').waitFor();
+    await history.getByText('3 of 4 entries match', { exact: true }).waitFor();
     assert.deepEqual((await titles.allTextContents()).sort(), ['Approve me.', 'Review me.', 'Write me.']);
     await status.selectOption('completed');
-    await history.getByText('1 entry').waitFor();
+    await history.getByText('1 of 4 entries match', { exact: true }).waitFor();
     assert.deepEqual(await titles.allTextContents(), ['Run me.']);
     await status.selectOption('');
-    await history.getByText('4 entries').waitFor();
+    await history.getByText('4 entries', { exact: true }).waitFor();
 
     // Its detail says it too, and its timeline's last step.
     await history.getByRole('button', { name: 'Approve me.' }).click();

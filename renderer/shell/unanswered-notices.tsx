@@ -5,16 +5,22 @@ import { focusScreenHeading } from '../components/focus-screen.js';
 import { ended, withdrawnSentence } from '../components/request-title.js';
 import { NoticeStack, type StackedNotice } from './notice-stack.js';
 import { CopyButton } from '../components/copy-button.js';
+import { useGoneOnMovingOn } from './withdrawn-moved-on.js';
+
+/** How much of a withdrawn question a notice quotes: enough to tell which (as a task's Details names it), in two lines at 800 px. */
+const QUOTED_CHARS = 60;
 
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
- * ordinary request its server withdrew. Said once each, until the person closes it; several
- * keep to a compact stack (see {@link NoticeStack}).
+ * ordinary request its server withdrew. Said once each, until the person closes it; a withdrawn
+ * question's goes by itself too once they have moved on (see {@link useGoneOnMovingOn}), unless
+ * it holds what they had written. Several keep to a compact stack (see {@link NoticeStack}).
  */
 export function UnansweredNotices() {
   const { store } = useDesk();
   const unanswered = useDeskState((state) => state.unanswered);
   const withdrawn = useDeskState((state) => state.withdrawn);
+  useGoneOnMovingOn(store, withdrawn);
   if (unanswered.length === 0 && withdrawn.length === 0) return null;
   const dismiss = (id: string) => (
     <button
@@ -46,7 +52,7 @@ export function UnansweredNotices() {
       notice: (
         <div className="banner banner-warning notice-withdrawn" data-inbox-id={notice.id}>
           <div className="notice-body">
-            <p>{withdrawnText(notice)}</p>
+            <WithdrawnText notice={notice} />
             {notice.draft !== undefined ? <WithdrawnDraft draft={notice.draft} /> : null}
           </div>
           {dismiss(notice.id)}
@@ -81,11 +87,30 @@ export function UnansweredNotices() {
   );
 }
 
+/**
+ * A withdrawn question's notice in words: short (two lines at 800 px, where three left less of
+ * the screen below the strip), its question quoted only as far as tells which. The whole sentence
+ * is its tooltip, and History keeps the whole question.
+ */
+function WithdrawnText({ notice }: { notice: WithdrawnNotice }) {
+  const said = withdrawnText(notice);
+  const short = withdrawnText({ ...notice, message: notice.message && cutAtWord(notice.message, QUOTED_CHARS) });
+  return <p title={short === said ? undefined : said}>{short}</p>;
+}
+
+/** `text` cut after a whole word within `max` characters, with an ellipsis; within a word only when one runs that long. */
+function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 function withdrawnText(notice: WithdrawnNotice): string {
   if (notice.reason !== undefined) return withdrawnSentence(notice);
   return notice.afterStoppedCall !== undefined || notice.offline === true
     ? ended(withdrawnSentence(notice))
-    : `${withdrawnSentence(notice)} before you answered (it cancelled the request, or stopped waiting).`;
+    : `${withdrawnSentence(notice)} before you answered.`;
 }
 
 /**

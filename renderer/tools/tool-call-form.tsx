@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { RequestorTool } from '../../app/contract/host-api.js';
 import { DEFAULT_TASK_TTL_MS } from '../../app/contract/requestor-defaults.js';
 import { busyProps } from '../components/busy-props.js';
-import { escapeCloses } from '../components/escape-closes.js';
+import { escapeLeavesFieldThenCloses } from '../components/escape-closes.js';
 import {
   ActionError,
   cancelledByPerson,
@@ -86,7 +86,7 @@ export function ToolCallForm({
   again?: CallAgain;
   /** Told once the form was filled for a call again: the screen does not ask for it again. */
   onFilled?: (nonce: number) => void;
-  /** Closes the form's disclosure (Escape in the form). */
+  /** Closes the form's disclosure (Escape on the form, not in a field). */
   onClose: () => void;
 }) {
   const { client, store, announce } = useDesk();
@@ -255,14 +255,12 @@ export function ToolCallForm({
     return () => clearTimeout(timer);
   }, [sentRunning, announce, tool.name]);
 
-  // Escape closes the form as its Close form button does, and the focus goes back to that button
-  // (as Escape closes a task's or a History entry's detail). Closing loses nothing: the form is
-  // kept, hidden, with what was typed in it and what its last call showed. Not a key a dialog or
-  // a control took for itself, nor one that ends an IME composition.
-  const escapeClosesForm = escapeCloses(onClose);
-  const closeOnEscape = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (!event.nativeEvent.isComposing) escapeClosesForm(event);
-  };
+  // Escape in a field leaves it for the form (as Escape in an Inbox card's field goes back to the
+  // card); Escape on the form then closes it as its Close form button does, and the focus goes
+  // back to that button (as Escape closes a task's or a History entry's detail). Closing loses
+  // nothing: the form is kept, hidden, with what was typed in it and what its last call showed.
+  // Not a key a dialog or a control took for itself, nor one that ends an IME composition.
+  const closeOnEscape = escapeLeavesFieldThenCloses(onClose);
 
   return (
     <form
@@ -271,6 +269,8 @@ export function ToolCallForm({
       noValidate
       aria-label={`Call ${tool.name}`}
       aria-busy={busy}
+      // Where Escape in a field puts the focus (see closeOnEscape).
+      tabIndex={-1}
       onKeyDown={closeOnEscape}
       onSubmit={(event) => {
         event.preventDefault();

@@ -108,7 +108,7 @@ export function ToolItem({
             // Given once the form shows: it takes the focus with the arguments.
             again={open ? again : undefined}
             {...(onFilled && { onFilled })}
-            // Escape in the form: closed as its Close form button closes it, the focus back on that button.
+            // Escape on the form (twice from a field): closed as by its Close form button, the focus back on it.
             onClose={() => {
               setOpen(false);
               toggle.current?.focus();

@@ -822,7 +822,7 @@ describe('the Tasks screen with a server whose name is long and has no space', (
     await d?.close();
   });
 
-  it('wraps the name within the Server column and keeps the table within the window at 1280 px', async () => {
+  it('wraps the name under the title at 1280 px and within the Server column at 1500 px, the table within its box', async () => {
     const asked = await peer.server.request(
       {
         method: 'elicitation/create',
@@ -837,6 +837,13 @@ describe('the Tasks screen with a server whose name is long and has no space', (
     );
     await d.page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = d.page.locator(`table.tasks tr[data-task-key="received:${asked.task.taskId}"]`);
+    // At 1280 px the table keeps to the screen's column: the server is said under the title.
+    await row.locator('.task-meta', { hasText: id }).waitFor();
+    const narrow = await d.page
+      .locator('table.tasks')
+      .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+    assert.ok(narrow <= 0, `at 1280 px the table runs ${narrow}px past its box`);
+    await d.page.setViewportSize({ width: 1500, height: 800 });
     await row.locator('td.server', { hasText: id }).waitFor();
     const seen = await d.page.locator('table.tasks').evaluate((table) => {
       const server = table.querySelector('td.server')!.getBoundingClientRect().width;

@@ -37,7 +37,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
   before(async () => {
     d = await startDesk(
       { work, desk },
-      { viewport: { width: 1200, height: 1400 }, context: { permissions: ['clipboard-read', 'clipboard-write'] } }
+      // Wide enough for the table's eight columns (from 1500 px; below, five keep to the screen's column).
+      { viewport: { width: 1500, height: 1400 }, context: { permissions: ['clipboard-read', 'clipboard-write'] } }
     );
     page = d.page;
     tasks = page.getByRole('region', { name: 'Tasks' });
@@ -600,7 +601,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         (await cell.locator('.task-meta').innerText()).replace(/\s+/g, ' '),
         /^Tool call · Requested of Server work · \w{3} \d/
       );
-      await page.setViewportSize({ width: 1200, height: 900 });
+      await page.setViewportSize({ width: 1500, height: 900 });
       assert.equal(await meta.isVisible(), false, 'a wide window says them in their columns only');
       assert.equal(await row(`received:${asked.task.taskId}`).locator('td.kind').isVisible(), true);
       assert.deepEqual(
@@ -615,7 +616,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         'the arguments under the name'
       );
     } finally {
-      await page.setViewportSize({ width: 1200, height: 1400 });
+      await page.setViewportSize({ width: 1500, height: 1400 });
       await d.fixture.host.call('tasks.cancel', { taskId: asked.task.taskId });
     }
   });

@@ -7,9 +7,9 @@ import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 /**
- * A tool's form by keyboard alone: Escape closes it whatever was typed (the form is kept, with
- * its values and result), the focus back on its Call… button; opened again, its first field's
- * kept text is selected, so what is typed replaces it.
+ * A tool's form by keyboard alone: Escape from a field, then Escape on the form, closes it
+ * whatever was typed (the form is kept, with its values and result), the focus back on its Call…
+ * button; opened again, its first field's kept text is selected, so what is typed replaces it.
  */
 describe('a tool’s form by keyboard, in headless Chromium against the real core', () => {
   let desk: DeskFixture | undefined;
@@ -56,7 +56,7 @@ describe('a tool’s form by keyboard, in headless Chromium against the real cor
     assert.equal(await toggle.getAttribute('aria-label'), 'Call echo…');
   };
 
-  it('closes the form on Escape after a call, the focus back on its Call echo… button', async () => {
+  it('closes the form on Escape (twice from a field) after a call, the focus back on its Call echo… button', async () => {
     await toggle.focus();
     assert.equal(await toggle.getAttribute('aria-label'), 'Call echo…');
     await page.keyboard.press('Enter');
@@ -67,6 +67,8 @@ describe('a tool’s form by keyboard, in headless Chromium against the real cor
     await form.locator('.call-result').getByText('Echo: hello taskdesk').waitFor();
     assert.ok(await focused(message), 'the focus stays in the field after the call');
 
+    // The first Escape leaves the field for the form; the second closes it.
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'hidden' });
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');

@@ -243,8 +243,11 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       toggle = tools.locator('li[data-tool="search"] .card-header button');
     });
 
-    it('closes the form on Escape with the focus on its button, typed in or not, keeping what was typed', async () => {
+    it('closes the form on a second Escape from a field, the focus on its button, typed in or not, keeping what was typed', async () => {
+      // The first Escape leaves the field for the form (still open); the next, on the form, closes it.
       await search.getByLabel('query').press('Escape');
+      assert.ok(await search.isVisible(), 'the first Escape leaves the form open');
+      await page.keyboard.press('Escape');
       await search.waitFor({ state: 'hidden' });
       assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
       assert.ok(await focused(toggle), 'the focus goes back to the button that opened it');
@@ -254,6 +257,7 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
       await search.getByLabel('query').fill('cats');
       await search.getByLabel('limit').fill('5');
       await search.getByLabel('limit').press('Escape');
+      await page.keyboard.press('Escape');
       await search.waitFor({ state: 'hidden' });
       assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
       assert.ok(await focused(toggle), 'the focus goes back to the button that opened it');

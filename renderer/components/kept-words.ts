@@ -1,5 +1,5 @@
 import type { OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
-import { formatDuration } from './format.js';
+import { formatDateTime, formatDuration } from './format.js';
 
 /**
  * Which way a task goes: `received` (a server's request Taskdesk runs, so Taskdesk keeps it for
@@ -94,9 +94,8 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * How long a task and its result are still kept (its TTL from creation): "Taskdesk keeps the task
  * and its result for 9 min more", "… without a time limit", "… for a time not known" (an end that
  * is no date), and once the time has passed "… kept the task and its result until" (the date
- * follows; `compact`, "was kept until", which cannot be read as a time still to come). `gone`
- * (see {@link keptNoLonger}): once its time has passed it says so as above; before, "… no longer
- * keeps the task and its result" (`compact`, "no longer kept"), never a countdown. What is left is
+ * follows). `gone` (see {@link keptNoLonger}): once its time has passed it says so as above;
+ * before, "… no longer keeps the task and its result", never a countdown. What is left is
  * rounded down to `unitMs`, so a row in whole minutes never says more than its detail in seconds
  * does, nor more than is left; under one unit it is "for less than 1 min more" ("for 0 s more"
  * would read as gone, and "only" adds nothing to it). `warned` warns as `warnAt` does: the
@@ -104,6 +103,16 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * before, and did not keep it until then). `anew` (see {@link KeptHold}): "Taskdesk keeps its
  * result; the server was started again since", or that the server may no longer keep it, never a
  * countdown the server's new process does not hold.
+ *
+ * `compact`: the Tasks screen's words, the same in a task's row and in its detail. Each starts
+ * with what is kept, so that a column headed "Kept" reads alike down its rows: "Kept for 9 min
+ * more", "Kept for only 1 min more", "Kept without a time limit", "Kept for a time not known",
+ * "Was kept until" (the date follows: in the past tense, it cannot be read as a time still to
+ * come), "No longer kept", and for `anew` "Result kept by Taskdesk" or "May no longer be kept".
+ * `by` (the detail, and the row's tooltip) says who keeps it right after "kept": "Kept by the
+ * server for 9 min more", "Was kept by Taskdesk until", "No longer kept by the server", and why
+ * for `anew`: "Result kept by Taskdesk; the server was started again since", "May no longer be
+ * kept by the server, which was started again since".
  */
 export function keptLine(
   direction: TaskDirection,
@@ -114,6 +123,7 @@ export function keptLine(
     unitMs = 1000,
     midLine = false,
     compact = false,
+    by = false,
     warned = false,
     gone = false,
     lost = false,
@@ -123,33 +133,36 @@ export function keptLine(
     unitMs?: number;
     midLine?: boolean;
     compact?: boolean;
+    by?: boolean;
     warned?: boolean;
     gone?: boolean;
     lost?: boolean;
     anew?: 'result' | 'none' | undefined;
   } = {}
 ): KeptLine {
-  // A table's "Kept" column says the rest of the sentence; its header and the row say who keeps it.
-  const lead = (past = false) => (compact ? '' : `${keptWords(direction, { past, midLine })} `);
+  // Who keeps it, where it is said: the Tasks screen's words put it after "kept" (`by`); the
+  // sentence every other screen uses starts with it.
+  const keeper = direction === 'received' ? 'Taskdesk' : 'the server';
+  const kept = by ? ` by ${keeper}` : '';
+  const lead = (past = false) =>
+    compact ? `${past ? 'Was kept' : 'Kept'}${kept} ` : `${keptWords(direction, { past, midLine })} `;
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const left = end - now;
   if (anew !== undefined && !gone && !lost) {
     // Started again since: its new process keeps the task only if it stores its tasks.
-    const words =
-      anew === 'result'
-        ? compact
-          ? 'Taskdesk keeps its result'
-          : 'Taskdesk keeps its result; the server was started again since'
-        : compact
-          ? 'may no longer be kept'
-          : `${midLine ? 'the' : 'The'} server was started again since, and may no longer keep the task`;
+    const words = compact
+      ? anew === 'result'
+        ? `Result kept by Taskdesk${by ? '; the server was started again since' : ''}`
+        : `May no longer be kept${by ? ' by the server, which was started again since' : ''}`
+      : anew === 'result'
+        ? 'Taskdesk keeps its result; the server was started again since'
+        : `${midLine ? 'the' : 'The'} server was started again since, and may no longer keep the task`;
     return { words, ended: true, warning: false, gone: true };
   }
-  if (left <= 0 && !lost)
-    return { words: compact ? 'was kept until' : `${lead(true)}until`, ended: true, warning: false };
+  if (left <= 0 && !lost) return { words: `${lead(true)}until`, ended: true, warning: false };
   if (gone || lost) {
     const words = compact
-      ? 'no longer kept'
+      ? `No longer kept${kept}`
       : keptWords(direction, { midLine }).replace(/ keeps /, ' no longer keeps ');
     return { words, ended: true, warning: false, gone: true };
   }
@@ -161,4 +174,22 @@ export function keptLine(
   const time = whole > 0 ? `${warning ? 'only ' : ''}${formatDuration(whole)}` : `less than ${formatDuration(unitMs)}`;
   const words = `${lead()}for ${time} more`;
   return { words, ended: false, warning };
+}
+
+/**
+ * A task's lifetime in the Tasks screen's words with who keeps it and its date, as plain text:
+ * what its detail says ("Kept by the server for 9 min more, until Dec 4, 2026, 2:05:00 PM", "Was
+ * kept by Taskdesk until Dec 4, 2026, 2:05:00 PM"), for the tooltip of its row, which says only
+ * how long. No date for a task without one, nor for a task let go before its end.
+ */
+export function keptInFull(
+  direction: TaskDirection,
+  expiresAt: string | undefined,
+  now: number,
+  options: Omit<NonNullable<Parameters<typeof keptLine>[3]>, 'compact' | 'by' | 'midLine'> = {}
+): string {
+  const line = keptLine(direction, expiresAt, now, { ...options, compact: true, by: true });
+  const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
+  if (Number.isNaN(end) || line.gone) return line.words;
+  return `${line.words}${line.ended ? ' ' : ', until '}${formatDateTime(new Date(end))}`;
 }

@@ -1,5 +1,5 @@
 import { DateTime } from './date-time.js';
-import { keptCounting, keptLine, type TaskDirection } from './kept-words.js';
+import { keptCounting, keptInFull, keptLine, type TaskDirection } from './kept-words.js';
 import { useNowCounting } from './use-now.js';
 
 /**
@@ -23,6 +23,7 @@ export function TaskKept({
   until = true,
   midLine = false,
   compact = false,
+  by = false,
   warned = false,
   gone = false,
   lost = false,
@@ -34,8 +35,13 @@ export function TaskKept({
   everyMs?: number;
   until?: boolean;
   midLine?: boolean;
-  /** Without who keeps it ("for 9 min more"), for a column headed "Kept"; the whole sentence is its tooltip. */
+  /**
+   * The Tasks screen's words ("Kept for 9 min more"), for a column headed "Kept": who keeps it,
+   * and its date, are its tooltip ({@link keptInFull}).
+   */
   compact?: boolean;
+  /** With `compact`, who keeps it said after "kept" ("Kept by the server for 9 min more"), as a task's detail says it; no tooltip. */
+  by?: boolean;
   /** The host said its time is nearly up: it warns as from `warnAt`. */
   warned?: boolean;
   /** Its keeper let it go (lost, expired): "no longer kept", no countdown. */
@@ -53,7 +59,7 @@ export function TaskKept({
     keptCounting(expiresAt, Date.now(), gone || lost || anew !== undefined),
     warnAt === undefined ? NaN : Date.parse(warnAt)
   );
-  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, warned, gone, lost, anew });
+  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, by, warned, gone, lost, anew });
   // No date to show for an end not known (nor for none), nor for a task let go before its end.
   const dated = !Number.isNaN(end) && !line.gone;
   return (
@@ -61,7 +67,7 @@ export function TaskKept({
       className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
       data-warning={line.warning ? 'true' : undefined}
       title={
-        compact ? keptLine(direction, expiresAt, now, { warnAt, unitMs, warned, gone, lost, anew }).words : undefined
+        compact && !by ? keptInFull(direction, expiresAt, now, { warnAt, unitMs, warned, gone, lost, anew }) : undefined
       }
     >
       {/* Decoration: "only" says it is nearly up, and a screen reader need not say "warning sign". */}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { escapeCloses } from '../components/escape-closes.js';
+import { escapeLeavesFieldThenCloses } from '../components/escape-closes.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { ServerFields } from './server-fields.js';
 import { commandUrlWords, splitBeforeSubmit } from './command-split.js';
@@ -33,7 +33,10 @@ export function EditServerForm({
   server: ServerView;
   /** Saved: the form closes. */
   onDone: () => void;
-  /** Cancel or Escape: the card closes the form, asking first when it holds changes not saved. */
+  /**
+   * Cancel or Escape on the form (twice from a field): the card closes the form, asking first
+   * when it holds changes not saved.
+   */
   onCancel: () => void;
   /** Whether the form holds changes not saved, as it changes. */
   onUnsavedChange?: (unsaved: boolean) => void;
@@ -151,8 +154,13 @@ export function EditServerForm({
       noValidate
       aria-labelledby={headingId}
       aria-busy={busy || draft === undefined}
-      // As Cancel, and as the Assistant's panels and a task's detail close on Escape.
-      onKeyDown={escapeCloses(onCancel)}
+      // Escape in a field leaves it for the form (as in a tool's form and an Inbox card), so that
+      // a key pressed while typing does not close the form from under what was typed; Escape on
+      // the form, its heading or a button then closes it as Cancel does (asking first when it
+      // holds changes not saved), as the Assistant's panels and a task's detail close on Escape.
+      onKeyDown={escapeLeavesFieldThenCloses(onCancel)}
+      // Where Escape in a field puts the focus.
+      tabIndex={-1}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

@@ -390,9 +390,12 @@ export function TaskDetail({
               <div>
                 <dt>Kept</dt>
                 <dd>
-                  {/* Counted as its row in the list counts it (the same unit), so the two agree. */}
+                  {/* In its row's words and counted as its row counts it (the same unit), so the two
+                      agree; who keeps it is said after "Kept", and the date after the time. */}
                   <TaskKept
                     direction={item.direction}
+                    compact
+                    by
                     expiresAt={item.expiresAt}
                     warnAt={item.running ? item.warnAt : undefined}
                     everyMs={item.running ? 1000 : 15_000}

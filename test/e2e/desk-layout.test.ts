@@ -335,7 +335,7 @@ describe('the Desk in a narrow window (800 px) and with long text', () => {
       assert.ok(lede && lede.width <= 1100, `the screen’s words run ${lede?.width} px wide`);
       const widths = await wrap.evaluate((element) => [element.scrollWidth, element.clientWidth]);
       assert.ok(widths[0]! <= widths[1]!, `the table (${widths[0]} px) is wider than its box (${widths[1]} px)`);
-      // Lines of text of each date, and of each date cell (Created, Kept): "was kept until Dec 4,
+      // Lines of text of each date, and of each date cell (Created, Kept): "Was kept until Dec 4,
       // 2026, 4:15:50 PM" took three.
       const times = await textLines(tasks.locator('table.tasks td.when time'));
       assert.ok(times.length >= 1, 'the rows show their dates');

@@ -71,8 +71,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await row(`received:${asked.task.taskId}`).waitFor();
     await row(`requested:${outboundId}`).locator('[data-status="completed"]').waitFor();
     assert.equal(await tasks.locator('.tasks-count').textContent(), '2 tasks');
-    // How long each is kept, and by whom, in the words every screen uses: Taskdesk keeps a task it
-    // received for its server; the server keeps one Taskdesk requested.
+    // How long each is kept, and by whom, in the words its row and its detail share: Taskdesk keeps
+    // a task it received for its server; the server keeps one Taskdesk requested.
     assert.deepEqual(await tasks.locator('thead th').allTextContents(), [
       'Task',
       'Kind',
@@ -83,18 +83,19 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       'Outcome',
       'Actions'
     ]);
-    // The column says how long; the whole sentence, with who keeps it, is the cell's tooltip.
+    // The column says how long; its detail's words, with who keeps it and until when, are the
+    // cell's tooltip.
     const received = row(`received:${asked.task.taskId}`).locator('.task-kept');
-    assert.match((await received.textContent()) ?? '', /^for (10 min|9 min \d+ s) more$/);
+    assert.match((await received.textContent()) ?? '', /^Kept for (10 min|9 min \d+ s) more$/);
     assert.match(
       (await received.getAttribute('title')) ?? '',
-      /^Taskdesk keeps the task and its result for (10 min|9 min \d+ s) more$/
+      /^Kept by Taskdesk for (10 min|9 min \d+ s) more, until \S/
     );
     const requested = row(`requested:${outboundId}`).locator('.task-kept');
-    assert.match((await requested.textContent()) ?? '', /^(for \d.* more|without a time limit)$/);
+    assert.match((await requested.textContent()) ?? '', /^Kept (for \d.* more|without a time limit)$/);
     assert.match(
       (await requested.getAttribute('title')) ?? '',
-      /^The server keeps the task and its result (for \d.* more|without a time limit)$/
+      /^Kept by the server (for \d.* more, until \S|without a time limit$)/
     );
     assert.equal(await tasks.getByText(/Expires/).count(), 0);
     // The result's Markdown reads as words in its row: no `##`, `**`, link syntax or HTML tags; the

@@ -55,11 +55,12 @@ describe('requested tasks after a restart of Taskdesk, in headless Chromium agai
     const lostRow = tasks.locator(`tr[data-task-key="requested:${slow.task.outboundId}"]`);
     const doneRow = tasks.locator(`tr[data-task-key="requested:${report.task.outboundId}"]`);
     await lostRow.locator('[data-status="lost"]').waitFor();
-    assert.equal(await text(lostRow.locator('.task-kept')), 'no longer kept');
-    assert.equal(await text(doneRow.locator('.task-kept')), 'Taskdesk keeps its result');
+    assert.equal(await text(lostRow.locator('.task-kept')), 'No longer kept');
+    assert.equal(await lostRow.locator('.task-kept').getAttribute('title'), 'No longer kept by the server');
+    assert.equal(await text(doneRow.locator('.task-kept')), 'Result kept by Taskdesk');
     assert.equal(
       await doneRow.locator('.task-kept').getAttribute('title'),
-      'Taskdesk keeps its result; the server was started again since'
+      'Result kept by Taskdesk; the server was started again since'
     );
 
     await doneRow.getByRole('button', { name: /^Details of Tool call report / }).click();
@@ -67,7 +68,7 @@ describe('requested tasks after a restart of Taskdesk, in headless Chromium agai
     await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
     assert.equal(
       await text(detail.locator('.task-kept')),
-      'Taskdesk keeps its result; the server was started again since'
+      'Result kept by Taskdesk; the server was started again since'
     );
     await detail.getByRole('button', { name: 'Close' }).click();
 
@@ -91,7 +92,7 @@ describe('requested tasks after a restart of Taskdesk, in headless Chromium agai
     assert.equal(await text(step), `${await text(step.locator('time'))} Cancelled`);
     assert.doesNotMatch(await text(detail.locator('.detail-status')), /Client cancelled task execution/);
     // Of the server that runs now: its countdown, as before.
-    assert.match(await text(runningRow.locator('.task-kept')), /^for .+ more$/);
+    assert.match(await text(runningRow.locator('.task-kept')), /^Kept for .+ more$/);
 
     // The Tools screen says the same, and what a restart does to a tool call's task.
     await nav(page, 'Tools');

@@ -317,14 +317,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     const tasks = page.getByRole('region', { name: 'Tasks' });
     const row = tasks.locator(`tr[data-task-key="requested:${stored.outboundId}"]`);
     await row.locator('[data-status="lost"]').waitFor();
-    assert.equal(await row.locator('.task-kept').textContent(), 'no longer kept');
+    assert.equal(await row.locator('.task-kept').textContent(), 'No longer kept');
     assert.doesNotMatch((await row.textContent()) ?? '', /Found multiple|more/);
     await row.getByRole('button', { name: /^Details of / }).click();
     const detail = tasks.locator(`.task-detail[data-task-key="requested:${stored.outboundId}"]`);
-    assert.equal(
-      await detail.locator('.detail-times .task-kept').textContent(),
-      'The server no longer keeps the task and its result'
-    );
+    assert.equal(await detail.locator('.detail-times .task-kept').textContent(), 'No longer kept by the server');
     assert.doesNotMatch((await detail.locator('.detail-status').textContent()) ?? '', /Found multiple/);
     await detail.getByRole('button', { name: 'Close' }).click();
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
@@ -347,11 +344,11 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     for (const left of [end - now - 1_000, end - now - 7_500]) {
       await page.clock.pauseAt(end - left);
       const words = keptLine('requested', done.expiresAt!, end - left, { unitMs: 60_000, compact: true }).words;
-      assert.match(words, /^for \d+ (h|min)( \d+ min)? more$/, 'in whole minutes');
+      assert.match(words, /^Kept for \d+ (h|min)( \d+ min)? more$/, 'in whole minutes');
       await row.locator('.task-kept', { hasText: new RegExp(`^${words}$`) }).waitFor();
       await detail
         .locator('.detail-times .task-kept', {
-          hasText: new RegExp(`^The server keeps the task and its result ${words}, until \\S`)
+          hasText: new RegExp(`^${words.replace(/^Kept /, 'Kept by the server ')}, until \\S`)
         })
         .waitFor({ timeout: 5_000 });
     }
@@ -383,7 +380,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = page.getByRole('region', { name: 'Tasks' }).locator(`tr[data-task-key="requested:${done.outboundId}"]`);
     const kept = row.locator('.task-kept');
-    await row.locator('.task-kept', { hasText: /^was kept until \S/ }).waitFor();
+    await row.locator('.task-kept', { hasText: /^Was kept until \S/ }).waitFor();
     assert.equal(await kept.locator('time').getAttribute('datetime'), done.expiresAt);
     await page.locator('nav').getByRole('link', { name: 'Tools', exact: true }).click();
   });

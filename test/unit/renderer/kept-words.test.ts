@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerView } from '../../../app/contract/host-api.js';
+import { formatDateTime } from '../../../renderer/components/format.js';
 import {
   keptCounting,
   keptHold,
+  keptInFull,
   keptLine,
   keptNoLonger,
   keptWords,
@@ -69,7 +71,7 @@ describe('how long a task is kept, in words', () => {
       ended: false,
       warning: false
     });
-    assert.equal(keptLine('received', 'soon', now, { compact: true }).words, 'for a time not known');
+    assert.equal(keptLine('received', 'soon', now, { compact: true }).words, 'Kept for a time not known');
     assert.deepEqual(keptLine('received', expiresAt, now, { warned: true }), {
       words: 'Taskdesk keeps the task and its result for only 10 min more',
       ended: false,
@@ -83,20 +85,20 @@ describe('how long a task is kept, in words', () => {
     });
   });
 
-  it('leaves out who keeps it for a column headed "Kept"', () => {
+  it('says what is kept first, and leaves out who keeps it, for a column headed "Kept"', () => {
     const now = at('2030-01-01T10:00:30.000Z');
-    assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'for 9 min 30 s more');
+    assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'Kept for 9 min 30 s more');
     assert.equal(
       keptLine('received', expiresAt, at('2030-01-01T10:09:00.000Z'), {
         compact: true,
         warnAt: '2030-01-01T10:08:00.000Z'
       }).words,
-      'for only 1 min more'
+      'Kept for only 1 min more'
     );
-    assert.equal(keptLine('requested', undefined, now, { compact: true }).words, 'without a time limit');
+    assert.equal(keptLine('requested', undefined, now, { compact: true }).words, 'Kept without a time limit');
     // The date follows: in the past tense, it cannot be read as a time still to come.
     assert.deepEqual(keptLine('requested', expiresAt, at(expiresAt), { compact: true }), {
-      words: 'was kept until',
+      words: 'Was kept until',
       ended: true,
       warning: false
     });
@@ -119,11 +121,11 @@ describe('how long a task is kept, in words', () => {
       keptLine('requested', expiresAt, now, { gone: true, midLine: true }).words,
       'the server no longer keeps the task and its result'
     );
-    assert.equal(keptLine('requested', expiresAt, now, { gone: true, compact: true }).words, 'no longer kept');
-    assert.equal(keptLine('requested', undefined, now, { gone: true, compact: true }).words, 'no longer kept');
+    assert.equal(keptLine('requested', expiresAt, now, { gone: true, compact: true }).words, 'No longer kept');
+    assert.equal(keptLine('requested', undefined, now, { gone: true, compact: true }).words, 'No longer kept');
     // Past its end, it says until when it was kept (the date follows), as for any task.
     assert.deepEqual(keptLine('requested', expiresAt, at('2030-01-01T10:11:00.000Z'), { gone: true, compact: true }), {
-      words: 'was kept until',
+      words: 'Was kept until',
       ended: true,
       warning: false
     });
@@ -133,26 +135,26 @@ describe('how long a task is kept, in words', () => {
     // 4 min 32 s left: a row and a detail of a finished task both count in whole minutes, rounded down.
     const now = at('2030-01-01T10:05:28.000Z');
     const row = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true }).words;
-    const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000 }).words;
-    assert.equal(row, 'for 4 min more');
-    assert.equal(detail, 'The server keeps the task and its result for 4 min more');
+    const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true, by: true }).words;
+    assert.equal(row, 'Kept for 4 min more');
+    assert.equal(detail, 'Kept by the server for 4 min more');
   });
 
   it('never says more is left than is: in minutes no more than in seconds, and under one unit "less than" it', () => {
     // 4 min 30 s left, as a finished task's row (minutes) and a running one's (seconds) count it.
     const now = at('2030-01-01T10:05:30.000Z');
-    assert.equal(keptLine('received', expiresAt, now, { unitMs: 60_000, compact: true }).words, 'for 4 min more');
-    assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'for 4 min 30 s more');
+    assert.equal(keptLine('received', expiresAt, now, { unitMs: 60_000, compact: true }).words, 'Kept for 4 min more');
+    assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'Kept for 4 min 30 s more');
     // A part of a second is not counted as a whole one.
     assert.equal(
       keptLine('received', expiresAt, at('2030-01-01T10:05:29.400Z'), { compact: true }).words,
-      'for 4 min 30 s more'
+      'Kept for 4 min 30 s more'
     );
     // Under one unit: never "0 s" (which would read as gone), nor "1 min" when less is left.
     const late = at('2030-01-01T10:09:20.000Z');
     assert.equal(
       keptLine('received', expiresAt, late, { unitMs: 60_000, compact: true }).words,
-      'for less than 1 min more'
+      'Kept for less than 1 min more'
     );
     assert.deepEqual(
       keptLine('requested', expiresAt, at('2030-01-01T10:09:59.500Z'), { warnAt: '2030-01-01T10:08:00.000Z' }),
@@ -170,7 +172,7 @@ describe('how long a task is kept, in words', () => {
     });
     assert.equal(
       keptLine('requested', expiresAt, later, { gone: true, lost: true, compact: true }).words,
-      'no longer kept'
+      'No longer kept'
     );
     assert.deepEqual(keptHold('lost'), { gone: true, lost: true });
     assert.deepEqual(keptHold('expired'), { gone: true, lost: false });
@@ -214,11 +216,204 @@ describe('how long a task is kept, in words', () => {
     });
     assert.equal(
       keptLine('requested', expiresAt, now, { anew: 'result', compact: true }).words,
-      'Taskdesk keeps its result'
+      'Result kept by Taskdesk'
     );
     assert.equal(
       keptLine('requested', expiresAt, now, { anew: 'none', midLine: true }).words,
       'the server was started again since, and may no longer keep the task'
     );
+  });
+});
+
+describe('the Tasks screen’s words: a row says how long, its detail the same words with who keeps it', () => {
+  type Options = NonNullable<Parameters<typeof keptLine>[3]>;
+  const running = at('2030-01-01T10:00:30.000Z');
+  const late = at('2030-01-01T10:09:00.000Z');
+  const past = at('2030-01-01T10:11:00.000Z');
+  const date = formatDateTime(new Date(expiresAt));
+  /**
+   * Every case, once for each keeper: the row's words (`compact`), the detail's (`by` too) and
+   * the row's tooltip (`keptInFull`: the detail's with its date), for a requested task; a
+   * received one's say "Taskdesk" where these say "the server".
+   */
+  const cases: Array<{
+    what: string;
+    expiresAt: string | undefined;
+    now: number;
+    options?: Omit<Options, 'compact' | 'by'>;
+    row: string;
+    detail: string;
+    full: string;
+  }> = [
+    {
+      what: 'time left, in seconds while it runs',
+      expiresAt,
+      now: running,
+      row: 'Kept for 9 min 30 s more',
+      detail: 'Kept by the server for 9 min 30 s more',
+      full: `Kept by the server for 9 min 30 s more, until ${date}`
+    },
+    {
+      what: 'time left, in whole minutes once it ended',
+      expiresAt,
+      now: running,
+      options: { unitMs: 60_000 },
+      row: 'Kept for 9 min more',
+      detail: 'Kept by the server for 9 min more',
+      full: `Kept by the server for 9 min more, until ${date}`
+    },
+    {
+      what: 'its last stretch, from warnAt',
+      expiresAt,
+      now: late,
+      options: { warnAt: '2030-01-01T10:08:00.000Z' },
+      row: 'Kept for only 1 min more',
+      detail: 'Kept by the server for only 1 min more',
+      full: `Kept by the server for only 1 min more, until ${date}`
+    },
+    {
+      what: 'its last stretch, as the host warned',
+      expiresAt,
+      now: running,
+      options: { warned: true },
+      row: 'Kept for only 9 min 30 s more',
+      detail: 'Kept by the server for only 9 min 30 s more',
+      full: `Kept by the server for only 9 min 30 s more, until ${date}`
+    },
+    {
+      what: 'less than one unit left',
+      expiresAt,
+      now: at('2030-01-01T10:09:20.000Z'),
+      options: { unitMs: 60_000 },
+      row: 'Kept for less than 1 min more',
+      detail: 'Kept by the server for less than 1 min more',
+      full: `Kept by the server for less than 1 min more, until ${date}`
+    },
+    {
+      what: 'no time limit',
+      expiresAt: undefined,
+      now: running,
+      row: 'Kept without a time limit',
+      detail: 'Kept by the server without a time limit',
+      full: 'Kept by the server without a time limit'
+    },
+    {
+      what: 'an end that is no date',
+      expiresAt: 'soon',
+      now: running,
+      row: 'Kept for a time not known',
+      detail: 'Kept by the server for a time not known',
+      full: 'Kept by the server for a time not known'
+    },
+    {
+      what: 'its time passed (the date follows the words)',
+      expiresAt,
+      now: past,
+      row: 'Was kept until',
+      detail: 'Was kept by the server until',
+      full: `Was kept by the server until ${date}`
+    },
+    {
+      what: 'its time passed, expired',
+      expiresAt,
+      now: past,
+      options: { gone: true },
+      row: 'Was kept until',
+      detail: 'Was kept by the server until',
+      full: `Was kept by the server until ${date}`
+    },
+    {
+      what: 'expired before its time passed',
+      expiresAt,
+      now: running,
+      options: { gone: true },
+      row: 'No longer kept',
+      detail: 'No longer kept by the server',
+      full: 'No longer kept by the server'
+    },
+    {
+      what: 'lost, even once its time has passed',
+      expiresAt,
+      now: past,
+      options: { gone: true, lost: true },
+      row: 'No longer kept',
+      detail: 'No longer kept by the server',
+      full: 'No longer kept by the server'
+    },
+    {
+      what: 'lost, without a time limit',
+      expiresAt: undefined,
+      now: running,
+      options: { gone: true, lost: true },
+      row: 'No longer kept',
+      detail: 'No longer kept by the server',
+      full: 'No longer kept by the server'
+    },
+    {
+      what: 'ended on a server started again since, its result fetched',
+      expiresAt,
+      now: running,
+      options: { anew: 'result' },
+      row: 'Result kept by Taskdesk',
+      detail: 'Result kept by Taskdesk; the server was started again since',
+      full: 'Result kept by Taskdesk; the server was started again since'
+    },
+    {
+      what: 'ended on a server started again since, without a result',
+      expiresAt,
+      now: running,
+      options: { anew: 'none' },
+      row: 'May no longer be kept',
+      detail: 'May no longer be kept by the server, which was started again since',
+      full: 'May no longer be kept by the server, which was started again since'
+    }
+  ];
+
+  for (const c of cases)
+    it(`says ${c.what}: “${c.row}”`, () => {
+      const row = keptLine('requested', c.expiresAt, c.now, { ...c.options, compact: true });
+      const detail = keptLine('requested', c.expiresAt, c.now, { ...c.options, compact: true, by: true });
+      assert.equal(row.words, c.row);
+      assert.equal(detail.words, c.detail);
+      assert.equal(keptInFull('requested', c.expiresAt, c.now, c.options), c.full);
+      // The row and its detail agree on all but the words about who keeps it.
+      assert.deepEqual({ ...detail, words: row.words }, row);
+      // The same words: the detail's are the row's with who keeps it (and, for a server started
+      // again, why) put in.
+      const words = (text: string) => text.split(/[ ;,]+/);
+      assert.deepEqual(
+        words(c.detail).filter((word) => words(c.row).includes(word)),
+        words(c.row),
+        'the row’s words, in order'
+      );
+    });
+
+  it('says Taskdesk keeps a task it received, in the same words', () => {
+    for (const c of cases.filter((each) => each.options?.anew === undefined)) {
+      assert.equal(keptLine('received', c.expiresAt, c.now, { ...c.options, compact: true }).words, c.row);
+      assert.equal(
+        keptLine('received', c.expiresAt, c.now, { ...c.options, compact: true, by: true }).words,
+        c.detail.replace('by the server', 'by Taskdesk')
+      );
+      assert.equal(
+        keptInFull('received', c.expiresAt, c.now, c.options),
+        c.full.replace('by the server', 'by Taskdesk')
+      );
+    }
+  });
+
+  it('starts every one with what is kept, and never the words other screens use', () => {
+    for (const c of cases) {
+      assert.match(c.row, /^(Kept|Was kept|No longer kept|Result kept|May no longer be kept)\b/);
+      assert.doesNotMatch(`${c.row} ${c.detail} ${c.full}`, /keeps|the task and its result|^for |^without /);
+    }
+  });
+
+  it('leaves the sentence other screens use as it was', () => {
+    assert.equal(
+      keptLine('requested', expiresAt, running, { midLine: true }).words,
+      'the server keeps the task and its result for 9 min 30 s more'
+    );
+    assert.equal(keptLine('received', expiresAt, past).words, 'Taskdesk kept the task and its result until');
   });
 });

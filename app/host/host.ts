@@ -20,6 +20,7 @@ import {
 import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { taskEndNotice } from '../contract/task-end-words.js';
+import { assertNever } from '../core/assert-never.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { ChangeCoalescer } from '../core/coalesce.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
@@ -246,11 +247,12 @@ export class Host {
   /** Set by `close()`: what it breaks off is said to be broken off by Taskdesk's closing. */
   #closing = false;
   /**
-   * Servers the person disconnected (Disconnect, a sign-out), until they connect again: the
-   * requests their connection's close broke off are said to be ended by the person, not
-   * cancelled by the server (see {@link disconnectedWords}).
+   * Servers whose connection an act of the person's closed (Disconnect or a sign-out, Remove, a
+   * Save of settings that restarts it), with that act, until their next connection is ready: the
+   * requests the close broke off are said to be ended by the person, and how, not cancelled by
+   * the server (see {@link yourActWords}).
    */
-  readonly #disconnectedByYou = new Set<string>();
+  readonly #closedByYou = new Map<string, YourAct>();
   /** The model requests' streamed text, throttled for the UI (see `PartialTextThrottle`). */
   readonly #partials: PartialTextThrottle<HostEventPayload<'sampling.partial'>>;
 
@@ -322,18 +324,19 @@ export class Host {
         // they cancelled themselves (the Tasks screen's Cancel): their own doing, not the server's.
         const cancelled =
           given === undefined && closing === undefined && why === 'withdrawn' ? this.#cancelledByYou(item) : undefined;
-        // A question outside a task that the person's Disconnect took away with its connection.
-        const disconnected =
+        // A question outside a task that the person's Disconnect, Remove or restarting Save took
+        // away with its connection.
+        const act =
           given === undefined &&
           closing === undefined &&
           cancelled === undefined &&
           why === 'withdrawn' &&
-          item.taskId === undefined &&
-          this.#disconnectedByYou.has(item.serverId)
-            ? `${disconnectedWords(item.serverName)}.`
+          item.taskId === undefined
+            ? this.#closedByYou.get(item.serverId)
             : undefined;
-        const reason = given ?? closing ?? cancelled ?? disconnected;
-        const byYou = withdrawnByYou === true || cancelled !== undefined || disconnected !== undefined;
+        const closedByYou = act === undefined ? undefined : `${yourActWords(act, item.serverName)}.`;
+        const reason = given ?? closing ?? cancelled ?? closedByYou;
+        const byYou = withdrawnByYou === true || cancelled !== undefined || closedByYou !== undefined;
         // Withdrawn by its server after the person stopped a call it may have been asked for.
         const afterStoppedCall =
           why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
@@ -623,7 +626,7 @@ export class Host {
             this.events.emit('task.changed', { taskId, ...(record && { task: inboundSummary(record) }) });
         },
         ordinaryEnded: (request) => {
-          const ended = this.#endedByDisconnect(request);
+          const ended = this.#endedByYourAct(request);
           // Asked for a multi round-trip request (or a link) of Taskdesk's: History names that request.
           const askedFor =
             ended.relatedTaskId === undefined
@@ -675,8 +678,10 @@ export class Host {
       rootsChanged: async (serverId) => {
         await this.#connections.get(serverId)?.notifyRootsChanged();
       },
+      // Its callers: Remove, the person's (`by`), and a Save of settings that restarts the server
+      // (Taskdesk's, as its closed state says, on the person's Save).
       dropConnection: async (serverId, by) => {
-        await this.#connections.get(serverId)?.close(by);
+        await this.#closeConnection(serverId, by, by === 'person' ? 'removed' : 'restarted');
         this.#connections.delete(serverId);
       },
       keepConnection: async (serverId) => {
@@ -856,8 +861,6 @@ export class Host {
     if (missing === undefined) this.#secretValues.noteConnecting(config, oauth);
     // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
     if (this.#closing) return this.#serverView(stored);
-    // Connected again: what ends from now on is not the person's Disconnect.
-    this.#disconnectedByYou.delete(serverId);
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
@@ -896,7 +899,13 @@ export class Host {
       onState: (raw) => {
         // The connection's own config: a rename saved while it runs applies to it in place.
         const config = connection.config;
-        if (raw.status === 'ready') this.#readySince.set(serverId, this.clock.now());
+        if (raw.status === 'ready') {
+          this.#readySince.set(serverId, this.clock.now());
+          // Connected again: what ends from now on is not ended by the person's act that closed
+          // the connection before. Not sooner: what that close broke off may end while this
+          // connection starts (a Save that restarts the server connects it again at once).
+          this.#closedByYou.delete(serverId);
+        }
         if (raw.status === 'failed' || raw.status === 'closed') this.#readySince.delete(serverId);
         // A failure reason may quote the URL, its credentials, or the server's stderr.
         const state = this.#viewState(redactedState(raw, config), config);
@@ -970,25 +979,35 @@ export class Host {
   async disconnect(serverId: string, by: ClosedBy = 'taskdesk'): Promise<ServerView> {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
-    const connection = this.#connections.get(serverId);
-    // Before the close: what it breaks off is told as it goes.
-    if (by === 'person' && connection) this.#disconnectedByYou.add(serverId);
-    await connection?.close(by);
+    await this.#closeConnection(serverId, by, by === 'person' ? 'disconnected' : undefined);
     return this.#serverView(config);
   }
 
   /**
-   * An ordinary request that ended: as the receiver told it, or, when the person's Disconnect
-   * closed its connection before it was answered (the SDK aborts it as a server's cancel, without
-   * a reason), as ended by the person.
+   * Closes a server's connection, if it has one. `act` is the person's act that closes it, if
+   * any: what the close breaks off is said to be ended by it ({@link #endedByYourAct}).
    */
-  #endedByDisconnect(ended: EndedOrdinaryRequest): EndedOrdinaryRequest {
+  async #closeConnection(serverId: string, by: ClosedBy | undefined, act: YourAct | undefined): Promise<void> {
+    const connection = this.#connections.get(serverId);
+    const status = connection?.state.status;
+    // Before the close: what it breaks off is told as it goes. Only a live connection has
+    // requests to break off (one closed before keeps the act that closed it).
+    if (act && (status === 'ready' || status === 'connecting')) this.#closedByYou.set(serverId, act);
+    await connection?.close(by);
+  }
+
+  /**
+   * An ordinary request that ended: as the receiver told it, or, when an act of the person's
+   * (Disconnect, Remove, a Save that restarts the server) closed its connection before it was
+   * answered (the SDK aborts it as a server's cancel, without a reason), as ended by the person.
+   */
+  #endedByYourAct(ended: EndedOrdinaryRequest): EndedOrdinaryRequest {
     const { cancelled, owner } = ended;
-    if (cancelled?.by !== 'server' || cancelled.reason !== undefined || !this.#disconnectedByYou.has(owner.serverId))
-      return ended;
+    const act = this.#closedByYou.get(owner.serverId);
+    if (cancelled?.by !== 'server' || cancelled.reason !== undefined || !act) return ended;
     return {
       ...ended,
-      cancelled: { by: 'you', reason: `${disconnectedWords(owner.serverName)} before it was answered` }
+      cancelled: { by: 'you', reason: `${yourActWords(act, owner.serverName)} before it was answered` }
     };
   }
 
@@ -1249,11 +1268,28 @@ export function createHost(config: HostConfig): Host {
 }
 
 /**
- * Why a request outside a task ended when the person disconnected its server (Disconnect, a
- * sign-out): the Inbox's withdrawal and its History entry say it was their doing, not the server's.
+ * An act of the person's that closes a server's connection: `disconnected` (Disconnect, a
+ * sign-out), `removed` (Remove), `restarted` (a Save of settings that change how it is reached:
+ * Taskdesk connects it again, a stdio server as a new process).
  */
-function disconnectedWords(serverName: string): string {
-  return `You disconnected ${serverName}`;
+type YourAct = 'disconnected' | 'removed' | 'restarted';
+
+/**
+ * Why a request outside a task ended when an act of the person's closed its server's connection:
+ * the Inbox's withdrawal ("…: You removed Books.") and its History entry ("You removed Books
+ * before it was answered") say it was their doing, not the server's.
+ */
+function yourActWords(act: YourAct, serverName: string): string {
+  switch (act) {
+    case 'disconnected':
+      return `You disconnected ${serverName}`;
+    case 'removed':
+      return `You removed ${serverName}`;
+    case 'restarted':
+      return `You changed ${serverName}’s settings, and Taskdesk restarted it`;
+    default:
+      return assertNever(act);
+  }
 }
 
 /** What the next start says after a run that did not close (SIGKILL, a crash, power loss). */

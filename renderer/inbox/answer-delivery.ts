@@ -8,16 +8,32 @@ import { refusedText } from './answer-sent-words.js';
  * which the server then fetches: at once when it is connected over the connection that asked,
  * otherwise only if it connects and asks for that task again. A stdio server connected since the
  * question was asked is a new process Taskdesk started (after a restart of Taskdesk or of the
- * server), which has none of the old one's tasks: it never does (`startedAnew`). An HTTP server
- * may: it can come back to the session, and the task, it had.
+ * server), which has none of the old one's tasks: it never does (`startedAnew`). Nor does one not
+ * connected: the process that asked has stopped (a Disconnect, its exit, Taskdesk's closing), and
+ * the one Taskdesk starts when it connects is new (`processStopped`). An HTTP server may: it can
+ * come back to the session, and the task, it had.
  */
 export type AnswerDelivery =
-  { kind: 'now' } | { kind: 'kept'; why: 'not-connected' | 'earlier-connection'; until?: string; startedAnew?: true };
+  | { kind: 'now' }
+  | {
+      kind: 'kept';
+      why: 'not-connected' | 'earlier-connection';
+      until?: string;
+      startedAnew?: true;
+      processStopped?: true;
+    };
 
 export function answerDelivery(item: InboxItem, server: ServerView | undefined): AnswerDelivery {
   if (item.taskId === undefined) return { kind: 'now' };
   const until = item.expiresAt !== undefined ? { until: item.expiresAt } : {};
-  if (server?.state.status !== 'ready') return { kind: 'kept', why: 'not-connected', ...until };
+  if (server?.state.status !== 'ready')
+    return {
+      kind: 'kept',
+      why: 'not-connected',
+      ...until,
+      // A stdio server not ready runs no process that asked anything: a connecting one is a new process.
+      ...(server?.transport.type === 'stdio' && { processStopped: true as const })
+    };
   if (!connectedSince(server, item.createdAt)) return { kind: 'now' };
   return {
     kind: 'kept',
@@ -75,6 +91,8 @@ export function keptNote(item: InboxItem, delivery: AnswerDelivery): string | un
   const kept = `Your answer is kept with the task${delivery.until !== undefined ? ' until it expires' : ''}`;
   if (delivery.startedAnew)
     return `${name} asked this before Taskdesk started it again: it runs now as a new process, and this task was the old one’s, so ${name} will not fetch your answer.`;
+  if (delivery.processStopped)
+    return `${name} is not connected, and the process that asked this has stopped. The one Taskdesk starts when it connects does not have this task, so ${name} will not fetch your answer.`;
   return delivery.why === 'not-connected'
     ? `${name} is not connected. ${kept}, for when it connects and asks for it.`
     : `${name} asked this before its current connection (it or Taskdesk restarted since). ${kept}; ${name} gets it only if it asks for this task again.`;
@@ -83,7 +101,8 @@ export function keptNote(item: InboxItem, delivery: AnswerDelivery): string | un
 /** What is said once the answer is taken: sent, or kept for the server to fetch. */
 export function answeredText(item: InboxItem, delivery: AnswerDelivery, sent: string): string {
   if (delivery.kind === 'now') return sent;
-  if (delivery.startedAnew) return `Answer kept with the task${untilText(delivery.until)}; ${startedAnewWords(item)}`;
+  if (delivery.startedAnew || delivery.processStopped)
+    return `Answer kept with the task${untilText(delivery.until)}; ${notFetchedWords(item, delivery)}`;
   return `Answer kept for ${item.serverName}${untilText(delivery.until)}: it gets it when it asks for this task.`;
 }
 
@@ -103,12 +122,17 @@ export function answerSaid(
     action === 'decline' || action === 'cancel' ? refusedText(item, action) : action === 'reject' ? done : undefined;
   if (refused === undefined) return answeredText(item, delivery, done);
   if (delivery.kind === 'now') return refused;
-  return `${refused} ${delivery.startedAnew ? startedAnewWords(item) : answeredText(item, delivery, refused)}`;
+  return `${refused} ${delivery.startedAnew || delivery.processStopped ? notFetchedWords(item, delivery) : answeredText(item, delivery, refused)}`;
 }
 
-/** Why an answer never reaches a server started again since it asked. */
-function startedAnewWords(item: InboxItem): string {
-  return `${item.serverName} was started again since it asked, and will not fetch it.`;
+/**
+ * Why an answer never reaches its server: started again since it asked, or not connected with
+ * the process that asked stopped.
+ */
+function notFetchedWords(item: InboxItem, delivery: Extract<AnswerDelivery, { kind: 'kept' }>): string {
+  return delivery.startedAnew
+    ? `${item.serverName} was started again since it asked, and will not fetch it.`
+    : `${item.serverName} is not connected, and the process that asked has stopped: ${item.serverName} will not fetch it.`;
 }
 
 function untilText(until: string | undefined): string {

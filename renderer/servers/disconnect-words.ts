@@ -2,14 +2,10 @@ import type { InboundTask, InboxItem, PlainCallView, ServerView } from '../../ap
 import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
 import { connectedSince } from '../inbox/answer-delivery.js';
 import { isTerminal } from '../store/task-status.js';
-import { runningWork, type RunningWork } from './restart-words.js';
+import { counted, listed, runningWork, waitingWords, type RunningWork } from './restart-words.js';
 
-/** What a Disconnect ends of a server's work: counts of each kind. */
-export interface DisconnectWork extends Omit<RunningWork, 'questions'> {
-  /** Questions outside a task waiting in the Inbox: their requests end with the connection. */
-  questions: number;
-  /** Model requests outside a task waiting in the Inbox (to approve, answer or review): the same. */
-  modelRequests: number;
+/** What a Disconnect (or a Remove) ends of a server's work: counts of each kind. */
+export interface DisconnectWork extends RunningWork {
   /**
    * Tasks a stdio server gave Taskdesk over this connection, not ended: they stay, but the
    * process that would fetch their answers is stopped, and the one started next does not have them.
@@ -17,7 +13,10 @@ export interface DisconnectWork extends Omit<RunningWork, 'questions'> {
   received: number;
 }
 
-/** The work of `server` its Disconnect would end, from the Desk's state; nothing for a server not ready. */
+/**
+ * The work of `server` its Disconnect would end, from the Desk's state; nothing for a server not
+ * ready. A Remove ends the same: it disconnects the server first.
+ */
 export function disconnectWork(
   server: ServerView,
   calls: Record<string, PlainCallView>,
@@ -26,17 +25,9 @@ export function disconnectWork(
   tasks: Record<string, InboundTask>
 ): DisconnectWork {
   if (server.state.status !== 'ready') return { calls: 0, tasks: 0, questions: 0, modelRequests: 0, received: 0 };
-  const { calls: running, tasks: lost } = runningWork(server, calls, outbound, inbox);
-  // The same questions a restart withdraws (see `runningWork`), told apart by kind.
-  const withdrawn = inbox.filter(
-    (item) => item.serverId === server.id && item.taskId === undefined && !item.relatedCall
-  );
-  const questions = withdrawn.filter((item) => item.kind === 'elicitation').length;
   return {
-    calls: running,
-    tasks: lost,
-    questions,
-    modelRequests: withdrawn.length - questions,
+    // What a restart stops too: the same calls, tasks, and questions and model requests in the Inbox.
+    ...runningWork(server, calls, outbound, inbox),
     received:
       server.transport.type === 'stdio'
         ? Object.values(tasks).filter(
@@ -50,25 +41,32 @@ export function disconnectWork(
   };
 }
 
-const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-/** "a, b and c". */
-function listed(parts: string[]): string {
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
-}
-
 /**
  * What the Disconnect confirmation says will happen, in plain sentences: "1 question waiting in
  * the Inbox will be withdrawn and 1 running task will be lost." and, when tasks go with a stdio
  * server's process, why. Undefined when nothing is under way: Disconnect then asks nothing.
  */
 export function disconnectWords(name: string, work: DisconnectWork): string[] | undefined {
-  const waiting = [
-    ...(work.questions > 0 ? [counted(work.questions, 'question', 'questions')] : []),
-    ...(work.modelRequests > 0 ? [counted(work.modelRequests, 'model request', 'model requests')] : [])
-  ];
+  const ends = workEndsSentence(name, work);
+  if (ends === undefined) return undefined;
+  const sentences = [ends];
+  if (work.tasks > 0 || work.received > 0)
+    sentences.push(
+      `Taskdesk stops ${name}’s process, and the one it starts when you connect again does not have its tasks.`
+    );
+  return sentences;
+}
+
+/**
+ * What a close of the server ends of the work under way, in one sentence: "1 question waiting in
+ * the Inbox will be withdrawn and 1 running task will be lost." Disconnect's confirmation says it
+ * first; Remove's says it before what Remove does (it disconnects the server first), without a
+ * word of the process started at the next Connect: there is none. Undefined when nothing is under way.
+ */
+export function workEndsSentence(name: string, work: DisconnectWork): string | undefined {
+  const waiting = waitingWords(work);
   const parts = [
-    ...(waiting.length > 0 ? [`${listed(waiting)} waiting in the Inbox will be withdrawn`] : []),
+    ...(waiting !== undefined ? [`${waiting} waiting in the Inbox will be withdrawn`] : []),
     ...(work.calls > 0 ? [`${counted(work.calls, 'running call', 'running calls')} will stop`] : []),
     ...(work.tasks > 0 ? [`${counted(work.tasks, 'running task', 'running tasks')} will be lost`] : []),
     ...(work.received > 0
@@ -77,10 +75,5 @@ export function disconnectWords(name: string, work: DisconnectWork): string[] | 
   ];
   if (parts.length === 0) return undefined;
   const first = listed(parts);
-  const sentences = [`${first.charAt(0).toUpperCase()}${first.slice(1)}.`];
-  if (work.tasks > 0 || work.received > 0)
-    sentences.push(
-      `Taskdesk stops ${name}’s process, and the one it starts when you connect again does not have its tasks.`
-    );
-  return sentences;
+  return `${first.charAt(0).toUpperCase()}${first.slice(1)}.`;
 }

@@ -34,8 +34,10 @@ export interface RunningWork {
   calls: number;
   /** Tool-call tasks not ended, on a stdio server: its process, which does the work, is stopped. */
   tasks: number;
-  /** Ordinary questions waiting in the Inbox: their requests end with the connection. */
+  /** Questions outside a task waiting in the Inbox: their requests end with the connection. */
   questions: number;
+  /** Model requests outside a task waiting in the Inbox (to approve, answer or review): the same. */
+  modelRequests: number;
 }
 
 /** The work of `server` a restart would stop, from the Desk's state. */
@@ -46,18 +48,36 @@ export function runningWork(
   inbox: readonly InboxItem[]
 ): RunningWork {
   const stdio = server.transport.type === 'stdio';
+  // A task's question is kept with its task, and a multi round-trip request's needs no connection.
+  const withdrawn = inbox.filter(
+    (item) => item.serverId === server.id && item.taskId === undefined && !item.relatedCall
+  );
+  const questions = withdrawn.filter((item) => item.kind === 'elicitation').length;
   return {
     calls: Object.values(calls).filter((call) => call.serverId === server.id && call.state === 'running').length,
     tasks: stdio
       ? Object.values(outbound).filter((task) => task.serverId === server.id && !isTerminal(task.state)).length
       : 0,
-    // A task's question is kept with its task, and a multi round-trip request's needs no connection.
-    questions: inbox.filter((item) => item.serverId === server.id && item.taskId === undefined && !item.relatedCall)
-      .length
+    questions,
+    modelRequests: withdrawn.length - questions
   };
 }
 
-const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+export const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "a, b and c". */
+export function listed(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** What of the Inbox a close withdraws: "2 questions and 1 model request"; undefined for nothing. */
+export function waitingWords(work: Pick<RunningWork, 'questions' | 'modelRequests'>): string | undefined {
+  const waiting = [
+    ...(work.questions > 0 ? [counted(work.questions, 'question', 'questions')] : []),
+    ...(work.modelRequests > 0 ? [counted(work.modelRequests, 'model request', 'model requests')] : [])
+  ];
+  return waiting.length === 0 ? undefined : listed(waiting);
+}
 
 /**
  * The line under the Edit form's Save when saving restarts a server with work under way:
@@ -69,10 +89,8 @@ export function restartWords(name: string, work: RunningWork): string | undefine
     ...(work.tasks > 0 ? [counted(work.tasks, 'task', 'tasks')] : [])
   ];
   const stops = stopping.length > 0 ? `${stopping.join(' and ')} will stop` : undefined;
-  const withdrawn =
-    work.questions > 0
-      ? `${counted(work.questions, 'question', 'questions')} in the Inbox will be withdrawn`
-      : undefined;
+  const waiting = waitingWords(work);
+  const withdrawn = waiting === undefined ? undefined : `${waiting} in the Inbox will be withdrawn`;
   if (!stops && !withdrawn) return undefined;
   return `Saving restarts ${name}: ${[stops, withdrawn].filter(Boolean).join(', and ')}.`;
 }

@@ -11,7 +11,7 @@ import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { ServerFolders } from './server-folders.js';
 import { connectAgainWords, connectionWords } from './added-words.js';
-import { disconnectWords, disconnectWork } from './disconnect-words.js';
+import { disconnectWords, disconnectWork, workEndsSentence, type DisconnectWork } from './disconnect-words.js';
 
 function policyWords(policy: SamplingPolicy): string {
   const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
@@ -60,22 +60,43 @@ function signInWord(state: ConnectionState, live: boolean): string | undefined {
 }
 
 /**
- * What the Disconnect confirmation says will end: read from the Desk's state while the dialog is
- * open, so that work ending meanwhile (a question answered) is no longer counted.
+ * The server and what a close of it would end, read from the Desk's state while a confirmation
+ * is open, so that work ending meanwhile (a question answered) is no longer counted.
  */
-function DisconnectConsequences({ serverId }: { serverId: string }) {
+function useWorkUnderWay(serverId: string): { server: ServerView; work: DisconnectWork } | undefined {
   const server = useDeskState((state) => state.servers.find((known) => known.id === serverId));
   const calls = useDeskState((state) => state.calls);
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
   const tasks = useDeskState((state) => state.tasks);
-  const sentences = server && disconnectWords(server.name, disconnectWork(server, calls, outbound, inbox, tasks));
-  if (!sentences) return <p>{server?.name ?? 'The server'} has nothing under way any more.</p>;
+  return server && { server, work: disconnectWork(server, calls, outbound, inbox, tasks) };
+}
+
+/** What the Disconnect confirmation says will end. */
+function DisconnectConsequences({ serverId }: { serverId: string }) {
+  const underWay = useWorkUnderWay(serverId);
+  const sentences = underWay && disconnectWords(underWay.server.name, underWay.work);
+  if (!sentences) return <p>{underWay?.server.name ?? 'The server'} has nothing under way any more.</p>;
   return (
     <>
       {sentences.map((sentence) => (
         <p key={sentence}>{sentence}</p>
       ))}
+    </>
+  );
+}
+
+/**
+ * What the Remove confirmation says: what ends of the work under way, as Disconnect's says it
+ * (nothing when none is), then what Remove does.
+ */
+function RemoveConsequences({ serverId }: { serverId: string }) {
+  const underWay = useWorkUnderWay(serverId);
+  const ends = underWay && workEndsSentence(underWay.server.name, underWay.work);
+  return (
+    <>
+      {ends ? <p>{ends}</p> : null}
+      <p>Taskdesk disconnects it and forgets its settings. Its tasks stay until they expire.</p>
     </>
   );
 }
@@ -331,7 +352,7 @@ export const ServerCard = memo(function ServerCard({
   const remove = async () => {
     const agreed = await confirm({
       title: `Remove ${server.name}?`,
-      body: <p>Taskdesk disconnects it and forgets its settings. Its tasks stay until they expire.</p>,
+      body: <RemoveConsequences serverId={server.id} />,
       confirmLabel: 'Remove',
       danger: true
     });

@@ -25,11 +25,15 @@ export function fetchedRowWords(inbound: InboundTask): string | undefined {
 /**
  * The Tasks detail's words for a result its server has not fetched yet. A stdio server connected
  * since the task was asked is a new process Taskdesk started, which has none of the old one's
- * tasks: it will not fetch it, said plainly. Any other may ask for it (an HTTP server may come
- * back to its session, and its tasks).
+ * tasks: it will not fetch it, said plainly; nor will a stdio server not connected (the process
+ * that asked has stopped). Any other may ask for it (an HTTP server may come back to its session,
+ * and its tasks).
  */
 export function notFetchedWords(inbound: InboundTask, server: ServerView | undefined): string {
-  return newProcessSince(server, inbound.task.createdAt)
-    ? `Not yet, and it will not be: ${inbound.serverName} was started again since it asked, as a new process, and this task was the old one’s`
-    : `Not yet: ${inbound.serverName} gets it when it asks for this task`;
+  if (newProcessSince(server, inbound.task.createdAt))
+    return `Not yet, and it will not be: ${inbound.serverName} was started again since it asked, as a new process, and this task was the old one’s`;
+  // A stdio server not connected runs no process that asked: the one Taskdesk starts next is new.
+  if (server?.transport.type === 'stdio' && server.state.status !== 'ready')
+    return `Not yet, and it will not be: ${inbound.serverName} is not connected, and the process that asked has stopped`;
+  return `Not yet: ${inbound.serverName} gets it when it asks for this task`;
 }

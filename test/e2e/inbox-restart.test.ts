@@ -85,7 +85,8 @@ describe('a task’s question from before a restart, in headless Chromium agains
     const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { name: 'Ada' });
 
-    // With the server disconnected, a question still in the Inbox says why it waits.
+    // With the stdio server disconnected, a question still in the Inbox says its answer will not
+    // be fetched: the process that asked is stopped, and the one the next Connect starts is new.
     const { task: third } = await again.server.request(question('Your meal?'), CreateTaskResultSchema);
     const meal = page.getByRole('article', { name: 'Your meal?' });
     await meal.waitFor();
@@ -94,7 +95,7 @@ describe('a task’s question from before a restart, in headless Chromium agains
       .locator('.kept-note')
       .filter({
         hasText:
-          /^Server desk is not connected\. Your answer is kept with the task until it expires, for when it connects and asks for it\.$/
+          /^Server desk is not connected, and the process that asked this has stopped\. The one Taskdesk starts when it connects does not have this task, so Server desk will not fetch your answer\.$/
       })
       .waitFor();
     assert.ok(third.taskId);

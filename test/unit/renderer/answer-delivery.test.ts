@@ -124,12 +124,21 @@ describe('where an inbox answer goes', () => {
       notFetchedWords(inbound, ready('2026-12-03T09:30:00.000Z')),
       'Not yet: Books gets it when it asks for this task'
     );
+    // Not connected: a stdio server's process that asked has stopped; an HTTP one may come back.
+    assert.equal(
+      notFetchedWords(inbound, server({ status: 'closed' })),
+      'Not yet, and it will not be: Books is not connected, and the process that asked has stopped'
+    );
+    assert.equal(
+      notFetchedWords(inbound, { ...readyHttp('2026-12-03T09:30:00.000Z'), state: { status: 'closed' } }),
+      'Not yet: Books gets it when it asks for this task'
+    );
   });
 
-  it('keeps a task’s answer while the server is not connected, or is gone', () => {
+  it('keeps a task’s answer while an HTTP server is not connected, or is gone, for when it asks for it', () => {
     for (const state of [{ status: 'closed' }, { status: 'connecting' }, { status: 'failed', reason: 'x' }] as const) {
-      const delivery = answerDelivery(item(task), server(state));
-      assert.equal(delivery.kind, 'kept');
+      const delivery = answerDelivery(item(task), { ...server(state), transport: readyHttp('').transport });
+      assert.deepEqual(delivery, { kind: 'kept', why: 'not-connected', until: task.expiresAt });
       assert.equal(
         keptNote(item(task), delivery),
         'Books is not connected. Your answer is kept with the task until it expires, for when it connects and asks for it.'
@@ -140,6 +149,34 @@ describe('where an inbox answer goes', () => {
       why: 'not-connected',
       until: task.expiresAt
     });
+  });
+
+  it('says plainly that a stdio server not connected will not fetch the answer: the process that asked has stopped', () => {
+    const asked = item(task);
+    // Disconnected by the person, its process gone on its own, or starting anew (a new process).
+    for (const state of [
+      { status: 'closed', reason: 'Disconnected by you' },
+      { status: 'failed', reason: 'The server exited' },
+      { status: 'connecting' },
+      { status: 'idle' }
+    ] as const) {
+      const delivery = answerDelivery(asked, server(state));
+      assert.deepEqual(delivery, { kind: 'kept', why: 'not-connected', until: task.expiresAt, processStopped: true });
+      assert.equal(
+        keptNote(asked, delivery),
+        'Books is not connected, and the process that asked this has stopped. The one Taskdesk starts when it connects does not have this task, so Books will not fetch your answer.'
+      );
+      assert.match(
+        answeredText(asked, delivery, answerSentText(asked)),
+        /^Answer kept with the task until .+; Books is not connected, and the process that asked has stopped: Books will not fetch it\.$/
+      );
+      assert.equal(
+        answerSaid(asked, 'cancel', delivery, answerSentText(asked)),
+        'Dismissed Books’s question “Which shelf?”. Books is not connected, and the process that asked has stopped: Books will not fetch it.'
+      );
+    }
+    // Not set apart with those asked before a restart (their servers run now, as new processes).
+    assert.deepEqual(earlierProcessIds([asked], [server({ status: 'closed' })]), []);
   });
 
   it('says nothing more when the answer goes at once', () => {
@@ -177,8 +214,9 @@ describe('where an inbox answer goes', () => {
       answerSaid(question, 'decline', answerDelivery(question, earlier), answerSentText(question)),
       /^Declined Books’s question “Which shelf\?”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
+    const closedHttp: ServerView = { ...server({ status: 'closed' }), transport: readyHttp('').transport };
     assert.match(
-      answerSaid(question, 'cancel', answerDelivery(question, server({ status: 'closed' })), answerSentText(question)),
+      answerSaid(question, 'cancel', answerDelivery(question, closedHttp), answerSentText(question)),
       /^Dismissed Books’s question “Which shelf\?”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     // An answer that goes at once says only what was done; an accepted one kept, that it is kept.

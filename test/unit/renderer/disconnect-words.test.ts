@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InboundTask, InboxItem, PlainCallView, ServerView } from '../../../app/contract/host-api.js';
 import type { OutboundTaskView } from '../../../app/contract/outbound-tasks.js';
-import { disconnectWords, disconnectWork } from '../../../renderer/servers/disconnect-words.js';
+import { disconnectWords, disconnectWork, workEndsSentence } from '../../../renderer/servers/disconnect-words.js';
 
 const READY_SINCE = '2026-05-01T10:00:00.000Z';
 const server = (transport: 'stdio' | 'http', status: ServerView['state']['status'] = 'ready'): ServerView => ({
@@ -99,5 +99,20 @@ describe('what the Disconnect confirmation says', () => {
     assert.deepEqual(disconnectWords('Remote', { ...none, modelRequests: 2, calls: 1 }), [
       '2 model requests waiting in the Inbox will be withdrawn and 1 running call will stop.'
     ]);
+  });
+});
+
+describe('what the Remove confirmation says ends', () => {
+  const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, received: 0 };
+
+  it('says nothing of work when none is under way', () => {
+    assert.equal(workEndsSentence('Everything', none), undefined);
+  });
+
+  it('names what ends as Disconnect does, without a word of a process started at the next Connect', () => {
+    assert.equal(
+      workEndsSentence('Everything', { ...none, questions: 1, modelRequests: 1, calls: 1, tasks: 1, received: 2 }),
+      '1 question and 1 model request waiting in the Inbox will be withdrawn, 1 running call will stop, 1 running task will be lost and Everything will not fetch the answer to 2 tasks it gave Taskdesk.'
+    );
   });
 });

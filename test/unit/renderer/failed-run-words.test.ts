@@ -57,6 +57,14 @@ describe('what the card of a failed model run says', () => {
     );
   });
 
+  it('does not say the server waits when a stdio server it asked over is not connected (its process has stopped)', () => {
+    const asked = item({ taskId: 't1' });
+    const disconnected = { ...ready('2026-12-03T09:00:00.000Z'), state: { status: 'closed' as const } };
+    const text = failedRunText(asked, failure, answerDelivery(asked, disconnected), now);
+    assert.doesNotMatch(text, /waits/);
+    assert.match(text, /or reject it\.$/);
+  });
+
   it('says the person stopped the run, and that what the model wrote was not sent, rather than a failure', () => {
     const asked = item({ taskId: 't1' });
     const stopped = { ...failure, message: 'Stopped by you.', stopped: true as const };

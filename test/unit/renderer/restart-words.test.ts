@@ -73,38 +73,51 @@ describe('what a restart would stop', () => {
   const task = (outboundId: string, serverId: string, state: OutboundTaskView['state']) =>
     ({ outboundId, serverId, state }) as OutboundTaskView;
   const question = (id: string, serverId: string, extra: Partial<InboxItem> = {}) =>
-    ({ id, serverId, ...extra }) as InboxItem;
+    ({ id, serverId, kind: 'elicitation', ...extra }) as InboxItem;
   const calls = { a: call('a', 'one', 'running'), b: call('b', 'two', 'running'), c: call('c', 'one', 'completed') };
   const outbound = { t: task('t', 'one', 'working'), u: task('u', 'one', 'completed') };
   const inbox = [
     question('q', 'one'),
     question('r', 'one', { taskId: 'task-1' }),
-    question('s', 'one', { relatedTaskId: 'x', relatedCall: true })
+    question('s', 'one', { relatedTaskId: 'x', relatedCall: true }),
+    question('m', 'one', { kind: 'sampling-approval' }),
+    question('n', 'one', { kind: 'sampling' })
   ];
 
-  it('counts the running calls, the unfinished tasks of a stdio server and its ordinary questions', () => {
+  it('counts the running calls, the unfinished tasks of a stdio server, its ordinary questions and model requests', () => {
     assert.deepEqual(runningWork({ id: 'one', transport: { type: 'stdio' } as never }, calls, outbound, inbox), {
       calls: 1,
       tasks: 1,
-      questions: 1
+      questions: 1,
+      modelRequests: 2
     });
     // A Streamable HTTP server's tasks go on in the server, which is not stopped.
     assert.equal(runningWork({ id: 'one', transport: { type: 'http' } as never }, calls, outbound, inbox).tasks, 0);
   });
 
   it('says it in a line, or nothing when nothing would stop', () => {
+    const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0 };
     assert.equal(
-      restartWords('Everything', { calls: 1, tasks: 0, questions: 0 }),
+      restartWords('Everything', { ...none, calls: 1 }),
       'Saving restarts Everything: 1 running call will stop.'
     );
     assert.equal(
-      restartWords('Everything', { calls: 2, tasks: 1, questions: 3 }),
+      restartWords('Everything', { calls: 2, tasks: 1, questions: 3, modelRequests: 0 }),
       'Saving restarts Everything: 2 running calls and 1 task will stop, and 3 questions in the Inbox will be withdrawn.'
     );
     assert.equal(
-      restartWords('Everything', { calls: 0, tasks: 0, questions: 1 }),
+      restartWords('Everything', { ...none, questions: 1 }),
       'Saving restarts Everything: 1 question in the Inbox will be withdrawn.'
     );
-    assert.equal(restartWords('Everything', { calls: 0, tasks: 0, questions: 0 }), undefined);
+    // A model request waiting is no question: named as what it is.
+    assert.equal(
+      restartWords('Everything', { ...none, calls: 1, questions: 1, modelRequests: 2 }),
+      'Saving restarts Everything: 1 running call will stop, and 1 question and 2 model requests in the Inbox will be withdrawn.'
+    );
+    assert.equal(
+      restartWords('Everything', { ...none, modelRequests: 1 }),
+      'Saving restarts Everything: 1 model request in the Inbox will be withdrawn.'
+    );
+    assert.equal(restartWords('Everything', none), undefined);
   });
 });

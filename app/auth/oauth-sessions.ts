@@ -3,7 +3,7 @@ import type { SignInView } from '../contract/server-auth.js';
 import type { ServerConfig } from '../mcp/server-config.js';
 import type { KeyStore } from '../sampling/key-store.js';
 import { OAuthVault, type OAuthGrant } from './oauth-vault.js';
-import { ServerOAuth } from './server-oauth.js';
+import { ServerOAuth, SignInEndedError } from './server-oauth.js';
 
 /** Options of {@link OAuthSessions}. */
 export interface OAuthSessionsOptions {
@@ -73,6 +73,16 @@ export class OAuthSessions {
   /** The sign-in view of a server OAuth applies to (loaded lazily: `signed-out` until read). */
   view(config: ServerConfig): SignInView | undefined {
     return this.for(config)?.view;
+  }
+
+  /**
+   * Waits for the next sign-in to the server to complete (see `ServerOAuth.untilSignedIn`); a
+   * server without a sign-in session (removed, or no longer signing in) is a sign-in `closed`.
+   */
+  untilSignedIn(serverId: string, signal?: AbortSignal): Promise<void> {
+    const session = this.#sessions.get(serverId);
+    if (!session) return Promise.reject(new SignInEndedError('closed'));
+    return session.oauth.untilSignedIn(signal);
   }
 
   /** Forgets a removed server's sign-in, tokens and registration alike. */

@@ -49,7 +49,7 @@ const REFRESH_AHEAD_TIMEOUT_MS = 15_000;
 const NO_SIGN_IN_AHEAD = new Error('A refresh ahead of expiry does not start a sign-in.');
 
 /** How long a sign-in waits for the browser to come back (the loopback listener then closes). */
-const SIGN_IN_WAIT_MS = 10 * 60_000;
+export const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /** Thrown by a request that needs the user to sign in (or to grant more scope) first. */
 export class SignInRequiredError extends Error {
@@ -66,6 +66,23 @@ export class SignInChangedError extends Error {
       `The sign-in to ${serverName} changed while this request waited (you signed out, or changed its client): sign in again from its card.`
     );
     this.name = 'SignInChangedError';
+  }
+}
+
+/**
+ * Why a sign-in waited for ({@link ServerOAuth.untilSignedIn}) was given up: it `failed` (refused,
+ * declined, not completed in time: `reason` says which, in words), the person `cancelled` it or
+ * `signed-out`, or the server's sign-in was `closed` (the server removed, moved to another URL, or
+ * Taskdesk closing).
+ */
+export class SignInEndedError extends Error {
+  readonly why: 'failed' | 'cancelled' | 'signed-out' | 'closed';
+  readonly reason: string | undefined;
+  constructor(why: SignInEndedError['why'], reason?: string) {
+    super(reason ?? `The sign-in ended (${why}).`);
+    this.name = 'SignInEndedError';
+    this.why = why;
+    this.reason = reason;
   }
 }
 
@@ -151,6 +168,8 @@ export class ServerOAuth implements OAuthClientProvider {
    * back are not kept (they are revoked instead), so a refresh in flight cannot sign the person in again.
    */
   #generation = 0;
+  /** Who waits for the next sign-in to complete (see {@link untilSignedIn}). */
+  readonly #signInWaiters = new Set<{ resolve: () => void; reject: (error: SignInEndedError) => void }>();
 
   constructor(options: ServerOAuthOptions) {
     this.#options = options;
@@ -234,6 +253,47 @@ export class ServerOAuth implements OAuthClientProvider {
     return pending && { authorizationUrl: pending.authorizationUrl.href, issuer: pending.recordedIssuer };
   }
 
+  /**
+   * Resolves once the next sign-in completes (its tokens stored: the host then connects the
+   * server again), at once when none waits and the server is signed in. Rejects with a
+   * {@link SignInEndedError} once the sign-in is given up instead: it failed (refused, declined,
+   * not completed in time), the person cancelled it or signed out, or this sign-in was closed. A
+   * newer sign-in page, or a change of client, drops the page under way but not this wait: the
+   * person may still sign in. Rejects with the signal's reason once it aborts.
+   */
+  untilSignedIn(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (!this.#pending && this.#view?.status === 'signed-in') return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        },
+        reject: (error: SignInEndedError) => {
+          signal?.removeEventListener('abort', abort);
+          reject(error);
+        }
+      };
+      const abort = () => {
+        this.#signInWaiters.delete(waiter);
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      this.#signInWaiters.add(waiter);
+    });
+  }
+
+  /** Tells every {@link untilSignedIn} how the sign-in ended: completed (no error), or given up. */
+  #settleSignInWaiters(ended?: SignInEndedError): void {
+    const waiters = [...this.#signInWaiters];
+    this.#signInWaiters.clear();
+    for (const waiter of waiters) {
+      if (ended) waiter.reject(ended);
+      else waiter.resolve();
+    }
+  }
+
   /** The person agreed: the sign-in page to open (if one waits), and the view says Taskdesk waits for the browser. */
   openSignIn(): { authorizationUrl: string; issuer: string } | undefined {
     const pending = this.#pending;
@@ -254,6 +314,7 @@ export class ServerOAuth implements OAuthClientProvider {
     );
     this.#codeVerifier = undefined;
     this.#setView(this.#notWaitingView(pending.recordedIssuer));
+    this.#settleSignInWaiters(new SignInEndedError('cancelled'));
   }
 
   // --- OAuthClientProvider -------------------------------------------------------------
@@ -459,6 +520,7 @@ export class ServerOAuth implements OAuthClientProvider {
     const { tokens, grant, client } = this.#record;
     await this.#update(({ tokens: _tokens, grant: _grant, tokensSavedAt: _at, ...rest }) => rest);
     this.#setView({ status: 'signed-out' });
+    this.#settleSignInWaiters(new SignInEndedError('signed-out'));
     return async () => {
       if (!tokens || !grant || !client) return undefined;
       const revocation = await this.#revoke(grant.issuer, tokens, client);
@@ -529,6 +591,7 @@ export class ServerOAuth implements OAuthClientProvider {
   /** Stops waiting for a sign-in (the server was removed or the host closes), and closes every listener. */
   close(): void {
     this.#closePending();
+    this.#settleSignInWaiters(new SignInEndedError('closed'));
     for (const loopback of this.#closedSignIns) loopback.close();
     this.#closedSignIns.clear();
   }
@@ -682,6 +745,8 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#pending = undefined;
     this.#codeVerifier = undefined;
     this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
+    // Before the host connects the server again: who waits for the sign-in waits for that too.
+    this.#settleSignInWaiters();
     this.#options.onSignedIn(grant);
   }
 
@@ -700,6 +765,7 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#pending = undefined;
     this.#codeVerifier = undefined;
     this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer, reason });
+    this.#settleSignInWaiters(new SignInEndedError('failed', reason));
     this.#options.onSignInFailed?.(reason);
   }
 

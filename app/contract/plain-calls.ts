@@ -32,6 +32,13 @@ export const PlainCallViewSchema = z.object({
     .optional(),
   /** Set while Taskdesk itself waits on the person for a request from this call's server: the call cannot time out then. */
   waitingOnPerson: z.boolean().optional(),
+  /**
+   * Set while the call waits for the person to sign in to its server: the server refused it for
+   * want of a sign-in (HTTP 401, or 403 for more scope), so it never reached the tool, and it is
+   * sent again, once, when the sign-in completes and the server is connected again. It cannot time
+   * out meanwhile; a sign-in that fails, is cancelled or is not completed in time ends it failed.
+   */
+  waitingForSignIn: z.literal(true).optional(),
   endedAt: z.string().optional(),
   error: ErrorDataSchema.optional(),
   /** Who made the call, when it was not the person (see {@link CallOriginSchema}). */

@@ -85,6 +85,7 @@ import type { ImportPlaces } from '../servers-import/known-places.js';
 import { OAuthSessions } from '../auth/oauth-sessions.js';
 import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
+import { signInWait } from './sign-in-resend.js';
 import { RunningMarker } from './running-marker.js';
 import { OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
@@ -425,6 +426,13 @@ export class Host {
       clock: this.clock,
       ...(config.requestorDefaultTtlMs !== undefined && { defaultTtlMs: config.requestorDefaultTtlMs }),
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
+      // A call its server refused for want of a sign-in is sent again once the person signed in.
+      signInWait: signInWait({
+        untilSignedIn: (serverId, signal) => this.#oauth.untilSignedIn(serverId, signal),
+        onServerState: (listener) => this.events.on('server.state', ({ serverId, state }) => listener(serverId, state)),
+        registered: (serverId) => this.#registry.get(serverId) !== undefined,
+        clock: this.clock
+      }),
       secretValues: () => this.#secretValues.values(),
       onPlainCall: (call) => {
         this.#openWorkRecord?.callChanged(call);

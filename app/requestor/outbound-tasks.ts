@@ -3,6 +3,7 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   ListTasksResultSchema,
+  type Progress,
   type Tool
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/audit-log.js';
@@ -49,6 +50,7 @@ import { TaskTimers } from './task-timers.js';
 import { copyView } from './view-copy.js';
 import { checkResultType } from './result-type.js';
 import { ForgottenTasks } from './forgotten-tasks.js';
+import { RefusedForSignIn, sendAgainAfterSignIn, type SignInWait } from './sign-in-refusal.js';
 
 export type { AttachOptions } from './attachments.js';
 
@@ -92,6 +94,11 @@ export interface OutboundTasksOptions {
   waitingOnPerson?: (serverId: string) => boolean;
   /** Told of every change of a plain call (started, progress, ended). */
   onPlainCall?: (view: PlainCallView) => void;
+  /**
+   * Waits, for a call its server refused for want of a sign-in, until the person signed in and the
+   * server is connected again (see `sign-in-refusal.ts`). Without it, such a call fails at once.
+   */
+  signInWait?: SignInWait;
   /** Told when a connected server says its tools changed (its cached list is forgotten first). */
   onToolsChanged?: (serverId: string) => void;
   /** Told when a connected server says its prompts or its resources changed. */
@@ -120,6 +127,12 @@ export interface OutboundTasksOptions {
     ): Promise<Record<string, unknown>>;
     onChange(exchangeId: string, view: InputExchangeView | undefined): void;
   };
+}
+
+/** A tool call decided over one connection: `send` sends it, as a plain call's sender does. */
+interface PreparedCall {
+  attachment: Attachment;
+  send: (signal: AbortSignal, onprogress: (progress: Progress) => void) => Promise<CallToolOutcome>;
 }
 
 /** Options of one call. */
@@ -162,6 +175,7 @@ export class OutboundTasks {
   readonly #clock: Clock;
   readonly #onStoreError: OutboundTasksOptions['onStoreError'];
   readonly #onCallEnded: OutboundTasksOptions['onCallEnded'];
+  readonly #signInWait: SignInWait | undefined;
   readonly #store: OutboundTaskStore;
   readonly #env: FollowerEnvironment;
   readonly #defaultTtlMs: number | null;
@@ -205,6 +219,7 @@ export class OutboundTasks {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
     this.#onCallEnded = options.onCallEnded;
+    this.#signInWait = options.signInWait;
     this.#store = new OutboundTaskStore(
       options.dir,
       options.log,
@@ -415,7 +430,9 @@ export class OutboundTasks {
    * Calls a tool: as a task when negotiation allows (and the caller did not say otherwise),
    * plainly otherwise. Arguments are checked against the tool's `inputSchema` first; a bad
    * argument, an unknown tool, or a call the negotiation forbids throws a `HostError` and
-   * sends nothing.
+   * sends nothing. A call (or the `tools/call` that would create its task) its server refuses for
+   * want of a sign-in waits for the person to sign in, and is sent again once, over the
+   * connection made after it (see `sign-in-refusal.ts`).
    */
   async callTool(
     serverId: string,
@@ -424,6 +441,51 @@ export class OutboundTasks {
     options: CallToolOptions = {}
   ): Promise<CallToolOutcome> {
     const attachment = this.#attachment(serverId);
+    // Its tool list read first may be what the server refuses for want of a sign-in: the call then
+    // waits for the sign-in as a refused call does, and is decided over the connection after it.
+    let first: PreparedCall | RefusedForSignIn;
+    try {
+      first = await this.#prepareCall(attachment, toolName, args, options);
+    } catch (error) {
+      if (!(error instanceof RefusedForSignIn) || !this.#signInWait) throw error;
+      first = error;
+    }
+    const call = {
+      ...(options.callId !== undefined && { callId: options.callId }),
+      ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
+      ...(options.origin && { origin: { ...options.origin } }),
+      serverId: attachment.serverId,
+      serverName: attachment.serverName,
+      toolName
+    };
+    return this.plainCalls.run(
+      call,
+      (signal, onprogress, waitingForSignIn) =>
+        sendAgainAfterSignIn({
+          server: { serverId: attachment.serverId, serverName: attachment.serverName },
+          signal,
+          wait: this.#signInWait,
+          waitingForSignIn,
+          send: () => (first instanceof RefusedForSignIn ? Promise.reject(first) : first.send(signal, onprogress)),
+          // Decided anew over the connection made after the sign-in: its tools and capabilities.
+          sendAgain: async () =>
+            (await this.#prepareCall(this.#attachment(serverId), toolName, args, options)).send(signal, onprogress)
+        }),
+      this.#callEnded(args)
+    );
+  }
+
+  /**
+   * How a call of `toolName` goes over `attachment`: the tool is found and its arguments checked,
+   * and whether it goes as a task decided (see {@link callTool}); throws, having sent nothing,
+   * when it cannot go.
+   */
+  async #prepareCall(
+    attachment: Attachment,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions
+  ): Promise<PreparedCall> {
     const tool = await this.#tools.find(attachment, toolName);
     if (!tool)
       throw new HostError(JsonRpcCode.InvalidParams, `Server "${attachment.serverName}" has no tool "${toolName}".`);
@@ -439,24 +501,16 @@ export class OutboundTasks {
 
     const mode = toolCallMode(acceptsTaskCalls(attachment), attachment.modern ? 'optional' : taskSupportOf(tool));
     const decision = decideCall(mode, toolName, attachment.serverName, options.asTask);
-    const call = {
-      ...(options.callId !== undefined && { callId: options.callId }),
-      ...(options.timeoutMs !== undefined && { idleTimeoutMs: options.timeoutMs }),
-      ...(options.origin && { origin: { ...options.origin } }),
-      serverId: attachment.serverId,
-      serverName: attachment.serverName,
-      toolName
-    };
     // What any send keeps of the call: who made it, and who is told of an exchange it becomes.
     const made = { origin: options.origin, onExchange: options.onExchange };
+    const modern = attachment.modern;
     switch (decision.type) {
       case 'refused':
         throw new HostError(JsonRpcCode.InvalidRequest, decision.reason, { callMode: mode });
-      case 'plain': {
-        const modern = attachment.modern;
-        return this.plainCalls.run(
-          call,
-          (signal, onprogress) =>
+      case 'plain':
+        return {
+          attachment,
+          send: (signal, onprogress) =>
             modern
               ? callModern(this.#calls, attachment, modern, toolName, args, false, { signal, onprogress, ...made })
               : // Its retry after a link may go as a task (the tool now requires one): told as the task is made.
@@ -465,17 +519,14 @@ export class OutboundTasks {
                   onprogress,
                   onTask: options.onTask,
                   ...made
-                }),
-          this.#callEnded(args)
-        );
-      }
+                })
+        };
       case 'task': {
         // Until the server answers (with a task, or plainly after all) this is a running call like any other.
-        const modern = attachment.modern;
         const ttl = options.ttlMs === undefined ? this.#defaultTtlMs : options.ttlMs;
-        return this.plainCalls.run(
-          call,
-          (signal, onprogress) =>
+        return {
+          attachment,
+          send: (signal, onprogress) =>
             modern
               ? callModern(this.#calls, attachment, modern, toolName, args, true, {
                   signal,
@@ -488,9 +539,8 @@ export class OutboundTasks {
                   onprogress,
                   onTask: options.onTask,
                   ...made
-                }),
-          this.#callEnded(args)
-        );
+                })
+        };
       }
     }
   }

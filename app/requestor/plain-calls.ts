@@ -46,8 +46,16 @@ const STOPPED_KEPT = 50;
 /** How many ended calls are remembered, for {@link PlainCalls.ranAt}. */
 const ENDED_KEPT = 200;
 
-/** What sending one plain call needs: a signal to abort it with, and where its progress goes. */
-export type PlainCallSender<T> = (signal: AbortSignal, onprogress: (progress: Progress) => void) => Promise<T>;
+/**
+ * What sending one plain call needs: a signal to abort it with, where its progress goes, and a
+ * way to say that it waits for the person to sign in to its server (see
+ * `PlainCallView.waitingForSignIn`): it cannot time out while it does.
+ */
+export type PlainCallSender<T> = (
+  signal: AbortSignal,
+  onprogress: (progress: Progress) => void,
+  waitingForSignIn: (waiting: boolean) => void
+) => Promise<T>;
 
 /** Options of {@link PlainCalls}. */
 export interface PlainCallsOptions {
@@ -143,7 +151,11 @@ export class PlainCalls {
     this.#arm(running);
     this.#options.onChange(copyJson(running.view));
     try {
-      const result = await send(running.controller.signal, (progress) => this.#progress(running, progress));
+      const result = await send(
+        running.controller.signal,
+        (progress) => this.#progress(running, progress),
+        (waiting) => this.#waitingForSignIn(running, waiting)
+      );
       this.#end(running, 'completed', undefined, result);
       return result;
     } catch (error) {
@@ -284,9 +296,27 @@ export class PlainCalls {
     this.#options.onChange(copyJson(running.view));
   }
 
-  /** (Re)starts the idle timeout. When it runs out while the person is answering, it waits another round. */
+  /**
+   * The call waits for the person to sign in to its server, or no longer: its idle timeout stops
+   * meanwhile (nothing is in flight), and starts again in full once it is sent again.
+   */
+  #waitingForSignIn(running: RunningCall, waiting: boolean): void {
+    if (this.#running.get(running.view.callId) !== running) return;
+    if (waiting === (running.view.waitingForSignIn === true)) return;
+    if (waiting) running.view.waitingForSignIn = true;
+    else delete running.view.waitingForSignIn;
+    this.#arm(running);
+    this.#options.onChange(copyJson(running.view));
+  }
+
+  /**
+   * (Re)starts the idle timeout. When it runs out while the person is answering, it waits another
+   * round; while the call waits for a sign-in it does not run at all.
+   */
   #arm(running: RunningCall): void {
     if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
+    running.timer = undefined;
+    if (running.view.waitingForSignIn) return;
     running.timer = this.#options.clock.setTimeout(() => {
       running.timer = undefined;
       if (running.view.state !== 'running') return;
@@ -319,7 +349,7 @@ export class PlainCalls {
     if (running.timer !== undefined) this.#options.clock.clearTimeout(running.timer);
     running.timer = undefined;
     this.#running.delete(running.view.callId);
-    const { waitingOnPerson: _waiting, ...rest } = running.view;
+    const { waitingOnPerson: _waiting, waitingForSignIn: _signIn, ...rest } = running.view;
     const endedAt = this.#now();
     running.view = { ...rest, state, endedAt, ...(error && { error }) };
     this.#remember(running.view, endedAt);

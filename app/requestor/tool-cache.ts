@@ -4,6 +4,7 @@ import type { RequestorTool } from '../contract/outbound-tasks.js';
 import { acceptsTaskCalls, type Attachment } from './attachments.js';
 import { checkResultType } from './result-type.js';
 import { toHostError } from './task-rpc.js';
+import { signInRefusal } from './sign-in-refusal.js';
 import { requestorToolView } from './tool-call-mode.js';
 import { paramHeadersOf } from '../mcp/param-headers.js';
 
@@ -119,7 +120,8 @@ export class ToolCache {
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {
-      throw toHostError(error);
+      // Refused for want of a sign-in: said as such, so that a call waiting on this list waits for it.
+      throw signInRefusal(error) ?? toHostError(error);
     }
     if ((this.#generations.get(attachment) ?? 0) === generation && begun > (this.#landed.get(attachment) ?? 0)) {
       this.#lists.set(attachment, { tools, freshUntil });

@@ -28,6 +28,7 @@ import { SDK_TIMEOUT_OUT_OF_THE_WAY_MS } from './plain-calls.js';
 import type { InputExchanges } from './input-exchanges.js';
 import { CreateTaskOrToolResultSchema, legacyExchangePeer } from './legacy-exchange-peer.js';
 import type { CallOrigin } from '../contract/plain-calls.js';
+import { signInRefusal } from './sign-in-refusal.js';
 
 const IMMEDIATE_RESPONSE_KEY = 'io.modelcontextprotocol/model-immediate-response';
 
@@ -65,12 +66,27 @@ interface TaskCall {
   onExchange?: ((exchangeId: string) => void) | undefined;
 }
 
-/** What an exchange started by a call keeps of it: who made it, and who is told of the exchange. */
-function exchangeOf(call: Pick<TaskCall, 'origin' | 'onExchange'>) {
+/**
+ * What an exchange started by a call keeps of it: who made it, and who is told of the exchange
+ * (`exchanged` too: once the server asked for input, the request reached the tool).
+ */
+function exchangeOf(call: Pick<TaskCall, 'origin' | 'onExchange'>, exchanged: () => void) {
   return {
     ...(call.origin && { origin: call.origin }),
-    ...(call.onExchange && { onExchange: call.onExchange })
+    onExchange: (exchangeId: string) => {
+      exchanged();
+      call.onExchange?.(exchangeId);
+    }
   };
+}
+
+/**
+ * What a failed `tools/call` throws: a {@link signInRefusal} when its first request was refused
+ * for want of a sign-in (it never reached the tool: it may be sent again), else the error as a
+ * `HostError`. A refusal of a later request of its exchange is not one: the first reached the tool.
+ */
+function callFailure(error: unknown, exchanged: boolean) {
+  return (exchanged ? undefined : signInRefusal(error)) ?? toHostError(error);
 }
 
 /**
@@ -143,6 +159,7 @@ async function callLegacy(
     arguments: args,
     ...(task && { task: task.ttl === null ? {} : { ttl: task.ttl } })
   };
+  let exchanged = false;
   const onRetry = (retry: { params: Record<string, unknown>; tasks: boolean }): void => {
     const { ttl } = (retry.params.task ?? {}) as { ttl?: unknown };
     sent = { asTask: retry.tasks, ttl: typeof ttl === 'number' ? ttl : null };
@@ -165,7 +182,7 @@ async function callLegacy(
             signal: call.signal,
             onprogress,
             onRetry,
-            ...exchangeOf(call)
+            ...exchangeOf(call, () => (exchanged = true))
           }
         )
       : attachment.client.request(
@@ -185,7 +202,7 @@ async function callLegacy(
       : await send(call.signal);
   } catch (error) {
     early = undefined;
-    throw toHostError(error);
+    throw callFailure(error, exchanged);
   }
   const buffered = early;
   early = undefined;
@@ -268,6 +285,7 @@ export async function callModern(
   call: TaskCall
 ): Promise<CallToolOutcome> {
   let response: Record<string, unknown>;
+  let exchanged = false;
   try {
     // The SDK adds the progress token to the envelope's `_meta` when `onprogress` is given.
     const params = { name: toolName, arguments: args };
@@ -284,14 +302,14 @@ export async function callModern(
             { serverId: attachment.serverId, serverName: attachment.serverName, peer: sender },
             'tools/call',
             params,
-            { ...options, ...exchangeOf(call) }
+            { ...options, ...exchangeOf(call, () => (exchanged = true)) }
           )
         : sender.request('tools/call', params, options);
     // Asked as a task, the request itself is never cancelled (see `lateCancellingPeer`): the
     // caller stops waiting when the call's signal aborts.
     response = asTask ? await untilAborted(call.signal, send, () => undefined) : await send();
   } catch (error) {
-    throw toHostError(error);
+    throw callFailure(error, exchanged);
   }
   checkResultType('tools/call', response, { tasks: asTask }, attachment.serverName);
   if (response.resultType === 'input_required') {

@@ -11,6 +11,7 @@ import { RawToggle } from '../components/raw-toggle.js';
 import { statusLabel } from '../components/status-words.js';
 import { ResultView } from '../history/result-view.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { CallSignInWait } from '../tools/sign-in-wait.js';
 import { ApprovalCard } from './approval-card.js';
 import { TaskCard } from './task-card.js';
 
@@ -134,6 +135,7 @@ function RunningCallActions({ call, name }: { call: PlainCallView; name: string 
   const [cancelling, setCancelling] = useState(false);
   return (
     <>
+      <CallSignInWait call={call} />
       {call.progress ? <ProgressLine progress={call.progress} label={`Progress of ${name}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />
       <button

@@ -6,6 +6,7 @@ import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { waitingHref, waitingLead } from './waiting-words.js';
+import { CallSignInWait } from './sign-in-wait.js';
 
 /** When a call started, to the second: what tells two calls of one tool apart. */
 const startFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
@@ -50,6 +51,7 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
           </>
         ) : null}
       </p>
+      <CallSignInWait call={call} />
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />
       <button

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { documentWritesLanded } from '../../app/store/document-writer.js';
-import { tempDir } from '../support/host-fixture.js';
+import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { signInHeadlessly } from '../support/conformance-auth.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
@@ -83,14 +83,13 @@ describe('OAuth sign-in to a Streamable HTTP server, and tasks bound to the gran
   it('asks to sign in again when the refresh token has expired, and the tasks are still there', async () => {
     servers.revokeRefreshTokens();
     servers.expireAccessTokens();
-    const refused = await host.call('tools.call', { serverId: 'protected', name: 'whoami', arguments: {} }).then(
-      () => undefined,
-      (error: Error) => error
-    );
-    assert.match(refused?.message ?? '', /Sign in to Protected/);
+    // The call waits for the sign-in it asked for (see oauth-call-after-sign-in.test.ts), then answers.
+    const waiting = nextEvent(host, 'call.changed', ({ call }) => call.waitingForSignIn === true);
+    const answered = call('protected', 'check-task', { taskId });
+    await waiting;
     assert.equal((await authOf('protected'))?.status, 'sign-in-required');
     await signInHeadlessly(host, 'protected');
-    assert.deepEqual(await call('protected', 'check-task', { taskId }), { status: 'working' });
+    assert.deepEqual(await answered, { status: 'working' });
   });
 
   it('keeps another server (same URL, same user) out of the task', async () => {

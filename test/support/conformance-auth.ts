@@ -41,8 +41,25 @@ export async function runAuthScenario(host: Host, serverId: string, context: Aut
   const tool = tools.find((candidate) => candidate.name === 'test-tool') ?? tools[0];
   if (!tool) return;
   await withSignIn(host, serverId, signIns, async () => {
-    const outcome = await host.call('tools.call', { serverId, name: tool.name, arguments: {} });
-    assert.equal(outcome.type, 'result', `${tool.name} was called plainly`);
+    // A call the server refuses for want of a sign-in (a step-up) waits for it and is sent again
+    // once the person signed in: sign in while it waits (or give up on it when no sign-in is left).
+    const callId = `conformance-${signIns.left}`;
+    const off = host.on('call.changed', ({ call }) => {
+      if (call.callId !== callId || call.waitingForSignIn !== true) return;
+      if (signIns.left <= 0) {
+        void host.call('tools.cancelCall', { callId }).catch(() => undefined);
+        return;
+      }
+      signIns.left -= 1;
+      // A sign-in that fails ends the waiting call with why: the call's own failure says it.
+      void signInHeadlessly(host, serverId).catch(() => undefined);
+    });
+    try {
+      const outcome = await host.call('tools.call', { serverId, name: tool.name, arguments: {}, callId });
+      assert.equal(outcome.type, 'result', `${tool.name} was called plainly`);
+    } finally {
+      off();
+    }
   });
 }
 

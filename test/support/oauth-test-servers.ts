@@ -83,6 +83,13 @@ export interface OAuthTestServers {
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
   revokeRefreshTokens(): void;
+  /**
+   * The next `count` `tools/call` requests find every access and refresh token revoked just before
+   * they are checked: each is answered 401, and no refresh helps (a sign-in is needed).
+   */
+  revokeOnToolCalls(count: number): void;
+  /** How many `tools/call` requests passed the bearer check (reached the MCP server). */
+  readonly toolCallsReached: number;
   /** Every revocation request answered (RFC 7009), with the client that sent it. */
   readonly revocations: Array<{ clientId: string; token: string; hint?: string }>;
   /** Whether a refresh token still refreshes. */
@@ -111,7 +118,12 @@ interface Grant {
 
 /** Starts both servers. */
 export async function startOAuthTestServers(
-  options: { consent?: 'page' | 'auto'; revocation?: boolean } = {}
+  options: {
+    consent?: 'page' | 'auto';
+    revocation?: boolean;
+    /** The MCP server of each new session, in place of the protected server's `whoami` and the rest. */
+    mcpServer?: () => McpServer;
+  } = {}
 ): Promise<OAuthTestServers> {
   const asHttp = http.createServer();
   const mcpHttp = http.createServer();
@@ -126,7 +138,15 @@ export async function startOAuthTestServers(
   const accessTokens = new Map<string, Grant & { expiresAt: number }>();
   const refreshTokens = new Map<string, Grant>();
   const issuedTokens: string[] = [];
-  const state = { refreshes: 0, signIns: 0, user: 'alice', failRevocations: false, failRefreshes: false };
+  const state = {
+    refreshes: 0,
+    signIns: 0,
+    user: 'alice',
+    failRevocations: false,
+    failRefreshes: false,
+    revokeOnToolCalls: 0,
+    toolCallsReached: 0
+  };
   const revocations: OAuthTestServers['revocations'] = [];
   let held: Array<() => void> | undefined;
   const watchers = new Set<{ check: () => boolean; resolve: () => void }>();
@@ -305,13 +325,23 @@ export async function startOAuthTestServers(
   );
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const servers: McpServer[] = [];
+  const isToolCall = (req: ExpressRequest) => (req.body as { method?: unknown } | undefined)?.method === 'tools/call';
   mcpApp.all(
     '/mcp',
+    (req: ExpressRequest, _res: ExpressResponse, next: () => void) => {
+      if (state.revokeOnToolCalls > 0 && isToolCall(req)) {
+        state.revokeOnToolCalls -= 1;
+        accessTokens.clear();
+        refreshTokens.clear();
+      }
+      next();
+    },
     requireBearerAuth({
       verifier: provider,
       resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl))
     }),
     (req: ExpressRequest & http.IncomingMessage, res: ExpressResponse) => {
+      if (isToolCall(req)) state.toolCallsReached += 1;
       void (async () => {
         const sessionId = req.headers['mcp-session-id'];
         let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -320,13 +350,15 @@ export async function startOAuthTestServers(
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: (id) => void sessions.set(id, created)
           });
-          const server = protectedMcpServer((params) => {
-            for (const waiter of [...statusWaiters])
-              if (waiter.taskId === params.taskId && waiter.status === params.status) {
-                statusWaiters.delete(waiter);
-                waiter.resolve();
-              }
-          });
+          const server =
+            options.mcpServer?.() ??
+            protectedMcpServer((params) => {
+              for (const waiter of [...statusWaiters])
+                if (waiter.taskId === params.taskId && waiter.status === params.status) {
+                  statusWaiters.delete(waiter);
+                  waiter.resolve();
+                }
+            });
           servers.push(server);
           await server.connect(created);
           transport = created;
@@ -393,6 +425,10 @@ export async function startOAuthTestServers(
       state.failRefreshes = fail;
     },
     expireAccessTokens: () => accessTokens.clear(),
+    revokeOnToolCalls: (count) => void (state.revokeOnToolCalls = count),
+    get toolCallsReached() {
+      return state.toolCallsReached;
+    },
     revokeRefreshTokens: () => refreshTokens.clear(),
     closeAuthorizationServer: () => stop(asHttp),
     close: async () => {

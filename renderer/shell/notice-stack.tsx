@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /** One notice of a {@link NoticeStack}: what tells it from the others, and the notice itself. */
 export interface StackedNotice {
@@ -20,12 +20,15 @@ export interface StackedNotice {
 export function NoticeStack({
   notices,
   noun,
-  closeAll
+  closeAll,
+  onShown
 }: {
   notices: readonly StackedNotice[];
   noun: string;
   /** A button beside "and N more" that closes several at once: its words, and what it does. */
   closeAll?: { label: string; close: () => void } | undefined;
+  /** Called with the keys of the notices shown (the newest, or all while open) as they change: not those hidden. */
+  onShown?: ((keys: readonly string[]) => void) | undefined;
 }) {
   const listId = useId();
   const [opened, setOpen] = useState(false);
@@ -41,6 +44,12 @@ export function NoticeStack({
   const newestFirst = [...notices].sort((a, b) => order.get(b.key)! - order.get(a.key)!);
   const open = opened || (focused !== undefined && focused !== newestFirst[0]?.key && order.has(focused));
   const more = notices.length - 1;
+  const hiddenAt = (index: number) => index > 0 && !open;
+  // By value: the same notices shown, told once.
+  const shownKeys = JSON.stringify(newestFirst.filter((_, index) => !hiddenAt(index)).map(({ key }) => key));
+  useEffect(() => {
+    onShown?.(JSON.parse(shownKeys) as string[]);
+  }, [shownKeys, onShown]);
   return (
     <>
       <div
@@ -56,7 +65,7 @@ export function NoticeStack({
         }}
       >
         {newestFirst.map(({ key, notice }, index) => (
-          <div key={key} className="notice-stack-item" data-notice-key={key} hidden={index > 0 && !open}>
+          <div key={key} className="notice-stack-item" data-notice-key={key} hidden={hiddenAt(index)}>
             {notice}
           </div>
         ))}

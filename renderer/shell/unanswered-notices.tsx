@@ -13,14 +13,15 @@ const QUOTED_CHARS = 60;
 /**
  * Questions that ended before anyone answered: a task's that expired (from History), and an
  * ordinary request its server withdrew. Said once each, until the person closes it; a withdrawn
- * question's goes by itself too once they have moved on (see {@link useGoneOnMovingOn}), unless
- * it holds what they had written. Several keep to a compact stack (see {@link NoticeStack}).
+ * question's goes by itself too once they have moved on, having had it in sight (see
+ * {@link useGoneOnMovingOn}; the stack tells which it shows), unless it holds what they had
+ * written. Several keep to a compact stack (see {@link NoticeStack}).
  */
 export function UnansweredNotices() {
   const { store } = useDesk();
   const unanswered = useDeskState((state) => state.unanswered);
   const withdrawn = useDeskState((state) => state.withdrawn);
-  useGoneOnMovingOn(store, withdrawn);
+  const shown = useGoneOnMovingOn(store, withdrawn);
   if (unanswered.length === 0 && withdrawn.length === 0) return null;
   const dismiss = (id: string) => (
     <button
@@ -82,7 +83,7 @@ export function UnansweredNotices() {
       : undefined;
   return (
     <div className="banners notices" role="status">
-      <NoticeStack notices={notices} noun="notice" closeAll={closeAll} />
+      <NoticeStack notices={notices} noun="notice" closeAll={closeAll} onShown={shown} />
     </div>
   );
 }

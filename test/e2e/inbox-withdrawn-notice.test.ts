@@ -8,8 +8,8 @@ import { startDesk, type DeskFixture } from './desk-fixture.js';
 
 /**
  * A withdrawn question's notice in an 800 px window: two lines at most, never over a task's
- * Details as they open, and gone once the person has moved on after having had it in sight,
- * unless it holds what they had written.
+ * Details as they open, and gone once the person has moved on after having had it in sight (not
+ * hidden in the stack), unless it holds what they had written.
  */
 describe('a withdrawn question’s notice at 800 px, in headless Chromium against the real core', () => {
   let desk: DeskFixture;
@@ -18,12 +18,14 @@ describe('a withdrawn question’s notice at 800 px, in headless Chromium agains
 
   before(async () => {
     peer = peerServer('desk');
-    // The page's clock is driven here: no real quarter of a minute passes.
     desk = await startDesk(
       { desk: peer },
       { viewport: { width: 800, height: 800 }, beforeLoad: (p) => p.clock.install() }
     );
     page = desk.page;
+    // The page's clock moves only as the tests move it: however slow the machine, no real quarter
+    // of a minute passes on it (install alone lets it run on with real time).
+    await page.clock.pauseAt(Date.now() + 1_000);
   });
 
   after(async () => {
@@ -144,6 +146,50 @@ describe('a withdrawn question’s notice at 800 px, in headless Chromium agains
     assert.ok(await kept.isVisible());
     await kept.getByRole('button', { name: 'Close notice' }).click();
     await kept.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('leaves one the stack keeps hidden, which counts its time in sight from when it shows', async () => {
+    await go('inbox');
+    assert.equal(await page.locator('.notice-withdrawn').count(), 0, 'no notice is left from before');
+    // Two withdrawn back to back: the newest shows, the older is behind "and 1 more notice".
+    const older = await withdrawn('Which printer should the monthly invoices go to?');
+    const newer = await withdrawn('Which team should review the supplier contracts?');
+    await page.getByRole('button', { name: 'and 1 more notice' }).waitFor();
+    assert.ok(await older.isHidden(), 'the older notice is hidden in the stack');
+
+    // The person reads the newest a while and moves on: it goes; the older one, never in sight, stays.
+    await page.clock.fastForward(WITHDRAWN_READ_MS + 1_000);
+    await go('history');
+    await newer.waitFor({ state: 'detached' });
+    assert.ok(await older.isVisible(), 'the older notice stays, and shows now');
+
+    // In sight from then: a move soon after leaves it, one after a while takes it.
+    await page.clock.fastForward(WITHDRAWN_READ_MS - 5_000);
+    await go('tasks');
+    assert.ok(await older.isVisible(), 'the older notice stays, in sight for 10 s only');
+    await page.clock.fastForward(6_000);
+    await go('inbox');
+    await older.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('counts an older notice in sight from when the stack is opened', async () => {
+    await go('inbox');
+    assert.equal(await page.locator('.notice-withdrawn').count(), 0, 'no notice is left from before');
+    const older = await withdrawn('Which room should the quarterly review be held in?');
+    const newer = await withdrawn('Which supplier should the new desks come from?');
+    await page.clock.fastForward(WITHDRAWN_READ_MS + 1_000);
+    await page.getByRole('button', { name: 'and 1 more notice' }).click();
+    await older.waitFor();
+    await page.clock.fastForward(5_000);
+    await go('history');
+    await newer.waitFor({ state: 'detached' });
+    assert.ok(await older.isVisible(), 'the older notice stays, in sight for 5 s only');
+
+    await page.clock.fastForward(WITHDRAWN_READ_MS);
+    await go('tasks');
+    await older.waitFor({ state: 'detached' });
     assert.deepEqual(desk.pageErrors, []);
   });
 });

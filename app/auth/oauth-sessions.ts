@@ -78,11 +78,12 @@ export class OAuthSessions {
   /**
    * Waits for the next sign-in to the server to complete (see `ServerOAuth.untilSignedIn`); a
    * server without a sign-in session (removed, or no longer signing in) is a sign-in `closed`.
+   * `onNewPage` is told of each new sign-in page made meanwhile.
    */
-  untilSignedIn(serverId: string, signal?: AbortSignal): Promise<void> {
+  untilSignedIn(serverId: string, signal?: AbortSignal, onNewPage?: () => void): Promise<void> {
     const session = this.#sessions.get(serverId);
     if (!session) return Promise.reject(new SignInEndedError('closed'));
-    return session.oauth.untilSignedIn(signal);
+    return session.oauth.untilSignedIn(signal, onNewPage);
   }
 
   /** Forgets a removed server's sign-in, tokens and registration alike. */

@@ -169,7 +169,11 @@ export class ServerOAuth implements OAuthClientProvider {
    */
   #generation = 0;
   /** Who waits for the next sign-in to complete (see {@link untilSignedIn}). */
-  readonly #signInWaiters = new Set<{ resolve: () => void; reject: (error: SignInEndedError) => void }>();
+  readonly #signInWaiters = new Set<{
+    resolve: () => void;
+    reject: (error: SignInEndedError) => void;
+    newPage: () => void;
+  }>();
 
   constructor(options: ServerOAuthOptions) {
     this.#options = options;
@@ -259,13 +263,15 @@ export class ServerOAuth implements OAuthClientProvider {
    * {@link SignInEndedError} once the sign-in is given up instead: it failed (refused, declined,
    * not completed in time), the person cancelled it or signed out, or this sign-in was closed. A
    * newer sign-in page, or a change of client, drops the page under way but not this wait: the
-   * person may still sign in. Rejects with the signal's reason once it aborts.
+   * person may still sign in (`onNewPage` is told of each new page made meanwhile: it waits
+   * {@link SIGN_IN_WAIT_MS} of its own). Rejects with the signal's reason once it aborts.
    */
-  untilSignedIn(signal?: AbortSignal): Promise<void> {
+  untilSignedIn(signal?: AbortSignal, onNewPage?: () => void): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (!this.#pending && this.#view?.status === 'signed-in') return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const waiter = {
+        newPage: () => onNewPage?.(),
         resolve: () => {
           signal?.removeEventListener('abort', abort);
           resolve();
@@ -447,6 +453,7 @@ export class ServerOAuth implements OAuthClientProvider {
     pending.timer.unref();
     this.#pending = pending;
     this.#setView({ status: 'sign-in-required', issuer: pending.recordedIssuer });
+    for (const waiter of [...this.#signInWaiters]) waiter.newPage();
     void loopback.outcome.then(
       (outcome) => this.#completeSignIn(pending, outcome),
       () => undefined

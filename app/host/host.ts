@@ -254,6 +254,13 @@ export class Host {
    * the server (see {@link yourActWords}).
    */
   readonly #closedByYou = new Map<string, YourAct>();
+  /**
+   * Removed servers whose close broke off requests outside a task not yet told, by their owner
+   * identity: their act in {@link #closedByYou} is forgotten once those are (see {@link #forgetRemovedAct}).
+   */
+  readonly #removedOpen = new Map<string, string>();
+  /** Told of each act of the person's that closes a server's connection, before the close (calls waiting for its sign-in end). */
+  readonly #yourActListeners = new Set<(serverId: string, words: (serverName: string) => string) => void>();
   /** The model requests' streamed text, throttled for the UI (see `PartialTextThrottle`). */
   readonly #partials: PartialTextThrottle<HostEventPayload<'sampling.partial'>>;
 
@@ -428,8 +435,12 @@ export class Host {
       waitingOnPerson: (serverId) => this.#waitingOnPerson(serverId),
       // A call its server refused for want of a sign-in is sent again once the person signed in.
       signInWait: signInWait({
-        untilSignedIn: (serverId, signal) => this.#oauth.untilSignedIn(serverId, signal),
+        untilSignedIn: (serverId, signal, onNewPage) => this.#oauth.untilSignedIn(serverId, signal, onNewPage),
         onServerState: (listener) => this.events.on('server.state', ({ serverId, state }) => listener(serverId, state)),
+        onClosedByYou: (listener) => {
+          this.#yourActListeners.add(listener);
+          return () => void this.#yourActListeners.delete(listener);
+        },
         registered: (serverId) => this.#registry.get(serverId) !== undefined,
         clock: this.clock
       }),
@@ -642,6 +653,9 @@ export class Host {
               : this.requestor.exchanges?.describe(ended.owner.serverId, ended.relatedTaskId);
           this.history.recordReceivedRequest(ended, askedFor, this.#callDuring(ended));
           this.#openWork.requestEnded(ended);
+          // Of a removed server: the receiver counts it ended once this returns, so looked at after.
+          const { identity } = ended.owner;
+          if (this.#removedOpen.has(identity)) queueMicrotask(() => this.#forgetRemovedAct(undefined, identity));
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
@@ -676,7 +690,8 @@ export class Host {
       signIn: new ServerSignIn({
         sessions: this.#oauth,
         config: (serverId) => this.#registry.get(serverId),
-        disconnect: (serverId) => this.disconnect(serverId, 'person'),
+        // A sign-out is the person's: what its disconnect ends is said to be ended by the sign-out.
+        disconnect: (serverId) => this.#disconnect(serverId, 'person', 'signed-out'),
         serverView: (server) => this.#serverView(server),
         audit: this.audit
       }),
@@ -689,8 +704,10 @@ export class Host {
       // Its callers: Remove, the person's (`by`), and a Save of settings that restarts the server
       // (Taskdesk's, as its closed state says, on the person's Save).
       dropConnection: async (serverId, by) => {
+        const identity = this.#connections.get(serverId)?.owner.identity;
         await this.#closeConnection(serverId, by, by === 'person' ? 'removed' : 'restarted');
         this.#connections.delete(serverId);
+        if (by === 'person') this.#forgetRemovedAct(serverId, identity);
       },
       keepConnection: async (serverId) => {
         const connection = this.#connections.get(serverId);
@@ -966,6 +983,23 @@ export class Host {
     if (this.#registry.get(serverId)) await this.connect(serverId);
   }
 
+  /**
+   * Forgets the act of a removed server (no next connection of it clears it) once every request
+   * outside a task its close broke off has ended and been told with it: at once, or when the last
+   * of them ends. `serverId` is the removed server's; undefined when one of them just ended.
+   */
+  #forgetRemovedAct(serverId: string | undefined, identity: string | undefined): void {
+    const removed = serverId ?? (identity === undefined ? undefined : this.#removedOpen.get(identity));
+    if (removed === undefined) return;
+    if (identity !== undefined && this.receiver.hasOpenOrdinary(identity)) {
+      this.#removedOpen.set(identity, removed);
+      return;
+    }
+    if (identity !== undefined) this.#removedOpen.delete(identity);
+    // Added again under the same id meanwhile: its next connection clears it, as any server's.
+    if (!this.#registry.get(removed)) this.#closedByYou.delete(removed);
+  }
+
   /** A state with the server's OAuth sign-in, for a server that signs in. */
   /** A connection's state as the Desk sees it: with its sign-in, and since when it is ready. */
   #viewState(state: ConnectionState, config: ServerConfig): ConnectionState {
@@ -984,10 +1018,15 @@ export class Host {
    * `by` is who asked: the person (`servers.disconnect`, a sign-out) or Taskdesk itself, as its
    * closed state says ("Disconnected by you" or "Disconnected by Taskdesk").
    */
-  async disconnect(serverId: string, by: ClosedBy = 'taskdesk'): Promise<ServerView> {
+  disconnect(serverId: string, by: ClosedBy = 'taskdesk'): Promise<ServerView> {
+    return this.#disconnect(serverId, by, by === 'person' ? 'disconnected' : undefined);
+  }
+
+  /** Disconnects a server, `act` the person's act that does it (Disconnect, a sign-out), if any. */
+  async #disconnect(serverId: string, by: ClosedBy, act: YourAct | undefined): Promise<ServerView> {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
-    await this.#closeConnection(serverId, by, by === 'person' ? 'disconnected' : undefined);
+    await this.#closeConnection(serverId, by, act);
     return this.#serverView(config);
   }
 
@@ -998,6 +1037,9 @@ export class Host {
   async #closeConnection(serverId: string, by: ClosedBy | undefined, act: YourAct | undefined): Promise<void> {
     const connection = this.#connections.get(serverId);
     const status = connection?.state.status;
+    // A call waiting for the server's sign-in ends with the act, connected or not: it is not sent
+    // again over a connection the person ended (nor over the one a sign-in would make).
+    if (act) for (const listener of [...this.#yourActListeners]) listener(serverId, (name) => yourActWords(act, name));
     // Before the close: what it breaks off is told as it goes. Only a live connection has
     // requests to break off (one closed before keeps the act that closed it).
     if (act && (status === 'ready' || status === 'connecting')) this.#closedByYou.set(serverId, act);
@@ -1276,11 +1318,11 @@ export function createHost(config: HostConfig): Host {
 }
 
 /**
- * An act of the person's that closes a server's connection: `disconnected` (Disconnect, a
- * sign-out), `removed` (Remove), `restarted` (a Save of settings that change how it is reached:
- * Taskdesk connects it again, a stdio server as a new process).
+ * An act of the person's that closes a server's connection: `disconnected` (Disconnect),
+ * `signed-out` (Sign out, which disconnects it), `removed` (Remove), `restarted` (a Save of
+ * settings that change how it is reached: Taskdesk connects it again, a stdio server as a new process).
  */
-type YourAct = 'disconnected' | 'removed' | 'restarted';
+type YourAct = 'disconnected' | 'signed-out' | 'removed' | 'restarted';
 
 /**
  * Why a request outside a task ended when an act of the person's closed its server's connection:
@@ -1291,6 +1333,8 @@ function yourActWords(act: YourAct, serverName: string): string {
   switch (act) {
     case 'disconnected':
       return `You disconnected ${serverName}`;
+    case 'signed-out':
+      return `You signed out of ${serverName}`;
     case 'removed':
       return `You removed ${serverName}`;
     case 'restarted':

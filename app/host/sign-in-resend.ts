@@ -6,17 +6,26 @@ import type { SignInWait } from '../requestor/sign-in-refusal.js';
 
 /** What {@link signInWait} watches. */
 export interface SignInWaitParts {
-  /** The server's next sign-in completed, or why not (`OAuthSessions.untilSignedIn`). */
-  untilSignedIn(serverId: string, signal: AbortSignal): Promise<void>;
+  /**
+   * The server's next sign-in completed, or why not (`OAuthSessions.untilSignedIn`); `onNewPage`
+   * is told each time a new sign-in page is made for it meanwhile (it waits its own time).
+   */
+  untilSignedIn(serverId: string, signal: AbortSignal, onNewPage: () => void): Promise<void>;
   /** Subscribes to the servers' connection states as the Desk sees them (`server.state`); returns the unsubscribe. */
   onServerState(listener: (serverId: string, state: ConnectionState) => void): () => void;
+  /**
+   * Subscribes to the person's acts that close a server's connection (Disconnect, Remove, a Save
+   * that restarts it, a sign-out), told before the close with their words for a server name ("You
+   * disconnected Books"); returns the unsubscribe.
+   */
+  onClosedByYou(listener: (serverId: string, words: (serverName: string) => string) => void): () => void;
   /** Whether the server is still configured (not removed). */
   registered(serverId: string): boolean;
   clock: Clock;
   /**
    * How long a call waits for the sign-in, and then for the connection after it, before it ends
-   * (default {@link SIGN_IN_WAIT_MS}: a sign-in page waits as long). A backstop: the sign-in's own
-   * wait usually ends first, and says so.
+   * (default {@link SIGN_IN_WAIT_MS}: a sign-in page waits as long, and a new page starts it
+   * again). A backstop: the sign-in's own wait usually ends first, and says so.
    */
   waitMs?: number;
 }
@@ -26,7 +35,8 @@ export interface SignInWaitParts {
  * in the core, for the sign-in the server's card asks for (the server's `ServerOAuth`), then for
  * the connection the host makes after it (its `server.state`: connecting, signed in, then ready).
  * It ends failed, in words, when the sign-in fails, is cancelled or is not completed in time, the
- * person signs out, the server is removed or moved, or it cannot be connected again. Nothing of
+ * person signs out, disconnects the server, removes it or saves settings that restart it, the
+ * server is moved, or it cannot be connected again. Nothing of
  * it is stored: after a restart the call is gone, as every running call is.
  */
 export function signInWait(parts: SignInWaitParts): SignInWait {
@@ -47,6 +57,7 @@ export function signInWait(parts: SignInWaitParts): SignInWait {
         if (settled) return;
         settled = true;
         off();
+        offAct();
         signal.removeEventListener('abort', abort);
         if (timer !== undefined) parts.clock.clearTimeout(timer);
         stopped.abort();
@@ -69,9 +80,11 @@ export function signInWait(parts: SignInWaitParts): SignInWait {
         );
       };
       const off = parts.onServerState((id, state) => {
-        if (id !== serverId || settled) return;
+        // Only once the sign-in completed: the states before it are of the connection that asked
+        // (or of one the person started meanwhile, which the host closes to connect again).
+        if (id !== serverId || settled || !signedIn) return;
         // The host connects the server again once the sign-in completed: the first connect that
-        // goes signed in is that one (while the call waits, the server asks for a sign-in).
+        // goes signed in is that one.
         if (state.status === 'connecting') {
           if (state.auth?.status === 'signed-in') connecting = true;
           return;
@@ -89,9 +102,18 @@ export function signInWait(parts: SignInWaitParts): SignInWait {
             )
           );
       });
+      // The person's Disconnect, Remove or restarting Save (before the sign-in or after it): the
+      // call is not sent again, nor does it wait any longer.
+      const offAct = parts.onClosedByYou((id, words) => {
+        if (id === serverId) end(notSent(`${words(name)}, so the call was not sent again.`));
+      });
       signal.addEventListener('abort', abort, { once: true });
       bound();
-      parts.untilSignedIn(serverId, stopped.signal).then(
+      // A new sign-in page (the one before was dropped: a change of client) waits its own time.
+      const newPage = (): void => {
+        if (!settled && !signedIn) bound();
+      };
+      parts.untilSignedIn(serverId, stopped.signal, newPage).then(
         () => {
           signedIn = true;
           // Now the connection after it, within a bound of its own.

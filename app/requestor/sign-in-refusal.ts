@@ -51,6 +51,8 @@ export async function sendAgainAfterSignIn<T>(call: {
   } catch (error) {
     if (!(error instanceof RefusedForSignIn) || !call.wait) throw error;
   }
+  // Cancelled while its refusal came: it ends as cancelled, never said to wait.
+  if (call.signal.aborted) throw call.signal.reason as Error;
   call.waitingForSignIn(true);
   try {
     await call.wait(call.server, call.signal);

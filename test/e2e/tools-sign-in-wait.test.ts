@@ -102,11 +102,25 @@ describe('a tool call waiting for the sign-in its server asked for', () => {
     await row.screenshot({ path: path.join(process.env.E2E_SHOTS ?? os.tmpdir(), 'tools-sign-in-wait.png') });
     assert.equal(await row.getByRole('button', { name: 'Cancel whoami, started', exact: false }).count(), 1);
 
+    // Pressed from the keyboard: the button goes with the step, and the focus goes on to the line
+    // that says to finish in the browser (not to the page's body), in that row only.
     const opened = page.context().waitForEvent('page');
-    await row.getByRole('button', { name: 'Sign in to Protected' }).click();
+    await row.getByRole('button', { name: 'Sign in to Protected' }).focus();
+    await page.keyboard.press('Enter');
     const signInPage = await opened;
     await row.getByText(IN_BROWSER, { exact: true }).waitFor();
     assert.equal(await row.getByRole('button', { name: 'Sign in to Protected' }).count(), 0);
+    assert.equal(
+      await page.evaluate(() => {
+        const at = document.activeElement;
+        return at === document.body ? 'body' : `${at?.tagName} ${at?.closest('.tool-running') ? 'under its tool' : ''}`;
+      }),
+      'P under its tool'
+    );
+    assert.equal(
+      await row.getByText(IN_BROWSER, { exact: true }).evaluate((line) => line === document.activeElement),
+      true
+    );
     await allowOn(signInPage);
 
     await form.locator('.call-result').getByText('{"subject":"alice"}').waitFor();

@@ -34,13 +34,17 @@ describe('a tool call refused for want of a sign-in, sent again after it', () =>
   });
 
   /** The pair of servers and a host signed in to Protected, its tool list read. */
-  async function start(mcpServer?: () => McpServer): Promise<{ host: Host; servers: OAuthTestServers }> {
+  async function start(
+    mcpServer?: () => McpServer,
+    clock?: ManualClock
+  ): Promise<{ host: Host; servers: OAuthTestServers }> {
     servers = await startOAuthTestServers({ consent: 'auto', ...(mcpServer && { mcpServer }) });
     data = tempDir('taskdesk-oauth-resend-');
     host = createHost({
       dataDir: data.dir,
       autoConnect: false,
       keyStore: new InMemoryKeyStore(),
+      ...(clock && { clock }),
       servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
     });
     await host.call('servers.connect', { serverId: 'protected' });
@@ -114,7 +118,11 @@ describe('a tool call refused for want of a sign-in, sent again after it', () =>
     servers.expireAccessTokens();
     servers.revokeRefreshTokens();
     const reached = servers.toolCallsReached;
+    const listsRefused = servers.refused('tools/list');
+    const callsRefused = servers.refused('tools/call');
     const { outcome } = await callWaiting(host);
+    assert.equal(servers.refused('tools/list'), listsRefused + 1, 'its tool list read was refused');
+    assert.equal(servers.refused('tools/call'), callsRefused, 'the call itself was not sent');
     await signInHeadlessly(host, 'protected');
     assert.deepEqual(textOf(await outcome), { subject: 'alice' });
     assert.equal(servers.toolCallsReached, reached + 1);
@@ -218,9 +226,13 @@ describe('a tool call refused for want of a sign-in, sent again after it', () =>
       { kind: 'text', tokens: ['You are alice.'] }
     );
     servers!.revokeOnToolCalls(1);
-    const waiting = new Promise<void>((resolve) =>
-      host.on('call.changed', ({ call }) => call.origin?.conversationId === c.id && call.waitingForSignIn && resolve())
-    );
+    const waiting = new Promise<void>((resolve) => {
+      const off = host.on('call.changed', ({ call }) => {
+        if (call.origin?.conversationId !== c.id || call.waitingForSignIn !== true) return;
+        off();
+        resolve();
+      });
+    });
     await host.call('assistant.send', { conversationId: c.id, text: 'Who am I?' });
     await Promise.race([
       waiting,
@@ -232,5 +244,76 @@ describe('a tool call refused for want of a sign-in, sent again after it', () =>
     assert.equal(call.state, 'completed');
     const result = done.messages.find((m) => m.role === 'tool' && m.toolCallId === call.id);
     assert.match(result?.role === 'tool' ? result.text : '', /alice/);
+  });
+
+  /** The call's running view, if it still runs. */
+  const runningCall = async (host: Host, callId: string) =>
+    (await host.call('tools.runningCalls', {})).find((call) => call.callId === callId);
+
+  it('ends the call, not sent again, when the person disconnects the server while it waits', async () => {
+    const { host, servers } = await start();
+    const reached = servers.toolCallsReached;
+    servers.revokeOnToolCalls(1);
+    const { outcome, callId } = await callWaiting(host);
+    await host.call('servers.disconnect', { serverId: 'protected' });
+    assert.equal(await runningCall(host, callId), undefined, 'the Disconnect stopped it, as its dialog says');
+    const ended = await outcome;
+    assert.ok(ended instanceof Error);
+    assert.equal(ended.message, 'You disconnected Protected, so the call was not sent again.');
+    // A sign-in afterwards sends nothing.
+    await signInHeadlessly(host, 'protected');
+    assert.equal(servers.toolCallsReached, reached, 'never sent again');
+    const [entry] = (await host.call('history.list', { filter: { serverId: 'protected' } })).entries;
+    assert.equal(entry?.status, 'failed');
+  });
+
+  it('ends the call, not sent again, when a Save restarts the server while it waits', async () => {
+    const { host, servers } = await start();
+    await host.call('servers.add', {
+      id: 'mine',
+      name: 'Mine',
+      transport: { type: 'http', url: servers.mcpUrl },
+      autoConnect: false
+    });
+    await host.call('servers.connect', { serverId: 'mine' });
+    await signInHeadlessly(host, 'mine');
+    const reached = servers.toolCallsReached;
+    servers.revokeOnToolCalls(1);
+    const { outcome, callId } = await callWaiting(host, { serverId: 'mine' });
+    const { id: _id, editable: _editable, ...settings } = await host.call('servers.get', { serverId: 'mine' });
+    const saved = await host.call('servers.update', {
+      serverId: 'mine',
+      settings: {
+        ...settings,
+        transport: { type: 'http', url: servers.mcpUrl, headers: [{ name: 'X-Shelf', value: 'two', secret: false }] }
+      }
+    });
+    assert.equal(saved.reconnects, true);
+    assert.equal(await runningCall(host, callId), undefined, 'the restart stopped it');
+    const ended = await outcome;
+    assert.ok(ended instanceof Error);
+    assert.equal(
+      ended.message,
+      'You changed Mine’s settings, and Taskdesk restarted it, so the call was not sent again.'
+    );
+    assert.equal(servers.toolCallsReached, reached);
+  });
+
+  it('waits for a sign-in page made after a change of client as long as that page waits', async () => {
+    const clock = new ManualClock();
+    const { host, servers } = await start(undefined, clock);
+    const reached = servers.toolCallsReached;
+    servers.revokeOnToolCalls(1);
+    const { outcome, callId } = await callWaiting(host);
+    await clock.advance(9 * 60_000);
+    // The person goes back to automatic registration (the page under way is dropped, the call
+    // still waits), then signs in on a new page, which waits 10 minutes of its own.
+    await host.call('auth.forgetClient', { serverId: 'protected' });
+    await host.call('auth.signIn', { serverId: 'protected' });
+    await clock.advance(9 * 60_000);
+    assert.equal((await runningCall(host, callId))?.waitingForSignIn, true, 'still waiting for that sign-in');
+    await signInHeadlessly(host, 'protected');
+    assert.deepEqual(textOf(await outcome), { subject: 'alice' });
+    assert.equal(servers.toolCallsReached, reached + 1);
   });
 });

@@ -44,8 +44,13 @@ export async function runAuthScenario(host: Host, serverId: string, context: Aut
     // A call the server refuses for want of a sign-in (a step-up) waits for it and is sent again
     // once the person signed in: sign in while it waits (or give up on it when no sign-in is left).
     const callId = `conformance-${signIns.left}`;
+    // Whether the call waits now: another change while it waits is no new refusal (one sign-in each).
+    let waiting = false;
     const off = host.on('call.changed', ({ call }) => {
-      if (call.callId !== callId || call.waitingForSignIn !== true) return;
+      if (call.callId !== callId) return;
+      const waitedBefore = waiting;
+      waiting = call.waitingForSignIn === true;
+      if (!waiting || waitedBefore) return;
       if (signIns.left <= 0) {
         void host.call('tools.cancelCall', { callId }).catch(() => undefined);
         return;

@@ -90,6 +90,8 @@ export interface OAuthTestServers {
   revokeOnToolCalls(count: number): void;
   /** How many `tools/call` requests passed the bearer check (reached the MCP server). */
   readonly toolCallsReached: number;
+  /** How many requests of `method` (`tools/list`, `tools/call`…) the bearer check refused (401 or 403). */
+  refused(method: string): number;
   /** Every revocation request answered (RFC 7009), with the client that sent it. */
   readonly revocations: Array<{ clientId: string; token: string; hint?: string }>;
   /** Whether a refresh token still refreshes. */
@@ -148,6 +150,7 @@ export async function startOAuthTestServers(
     toolCallsReached: 0
   };
   const revocations: OAuthTestServers['revocations'] = [];
+  const refusedByMethod = new Map<string, number>();
   let held: Array<() => void> | undefined;
   const watchers = new Set<{ check: () => boolean; resolve: () => void }>();
   const looked = () => {
@@ -328,12 +331,18 @@ export async function startOAuthTestServers(
   const isToolCall = (req: ExpressRequest) => (req.body as { method?: unknown } | undefined)?.method === 'tools/call';
   mcpApp.all(
     '/mcp',
-    (req: ExpressRequest, _res: ExpressResponse, next: () => void) => {
+    (req: ExpressRequest, res: ExpressResponse, next: () => void) => {
       if (state.revokeOnToolCalls > 0 && isToolCall(req)) {
         state.revokeOnToolCalls -= 1;
         accessTokens.clear();
         refreshTokens.clear();
       }
+      const method = (req.body as { method?: unknown } | undefined)?.method;
+      if (typeof method === 'string')
+        res.on('finish', () => {
+          if (res.statusCode === 401 || res.statusCode === 403)
+            refusedByMethod.set(method, (refusedByMethod.get(method) ?? 0) + 1);
+        });
       next();
     },
     requireBearerAuth({
@@ -429,6 +438,7 @@ export async function startOAuthTestServers(
     get toolCallsReached() {
       return state.toolCallsReached;
     },
+    refused: (method) => refusedByMethod.get(method) ?? 0,
     revokeRefreshTokens: () => refreshTokens.clear(),
     closeAuthorizationServer: () => stop(asHttp),
     close: async () => {

@@ -140,19 +140,52 @@ describe('a plain call refused for want of a sign-in', () => {
     assert.equal((error as HostError).code, JsonRpcCode.RequestCancelled);
     assert.equal(views.at(-1)?.state, 'cancelled');
   });
+  it('ends cancelled, never said to wait, when it was cancelled before its refusal came', async () => {
+    const { calls, views, run } = harness();
+    let waits = 0;
+    const error = await run(
+      (_server, signal) => {
+        waits += 1;
+        return Promise.reject(signal.reason as Error);
+      },
+      () => {
+        // The person's Cancel while the request was on its way: its refusal comes after it.
+        calls.cancel('c1');
+        return Promise.reject(refusal());
+      },
+      async () => 'never'
+    );
+    assert.equal((error as HostError).code, JsonRpcCode.RequestCancelled);
+    assert.equal(waits, 0, 'it did not wait');
+    assert.deepEqual(
+      views.filter((view) => view.waitingForSignIn === true),
+      [],
+      'no change said it waits for the sign-in'
+    );
+    assert.equal(views.at(-1)?.state, 'cancelled');
+  });
 });
 
 describe('the host’s wait for a sign-in and the connection after it', () => {
-  /** `signInWait` over a sign-in settled by hand and states told by hand. */
+  /** `signInWait` over a sign-in settled by hand, and states and the person's acts told by hand. */
   function waitParts(options: { registered?: boolean } = {}) {
     const clock = new ManualClock();
     const listeners = new Set<(serverId: string, state: ConnectionState) => void>();
+    const acts = new Set<(serverId: string, words: (serverName: string) => string) => void>();
     let settle!: { resolve: () => void; reject: (error: Error) => void };
+    let newPage!: () => void;
     const wait = signInWait({
-      untilSignedIn: () => new Promise<void>((resolve, reject) => (settle = { resolve, reject })),
+      untilSignedIn: (_serverId, _signal, onNewPage) => {
+        newPage = onNewPage;
+        return new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      },
       onServerState: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
+      },
+      onClosedByYou: (listener) => {
+        acts.add(listener);
+        return () => acts.delete(listener);
       },
       registered: () => options.registered ?? true,
       clock
@@ -160,30 +193,73 @@ describe('the host’s wait for a sign-in and the connection after it', () => {
     const tell = (state: ConnectionState) => {
       for (const listener of [...listeners]) listener('s', state);
     };
+    /** The person's act that closes the server's connection, as the host tells it. */
+    const act = (words: (serverName: string) => string) => {
+      for (const listener of [...acts]) listener('s', words);
+    };
+    const ended = { value: undefined as 'ready' | Error | undefined };
     const waiting = wait(server, new AbortController().signal).then(
-      () => 'ready' as const,
-      (error: Error) => error
+      () => (ended.value = 'ready' as const),
+      (error: Error) => (ended.value = error)
     );
-    return { clock, tell, waiting, settle: () => settle, listeners };
+    /** The sign-in completed, and the wait was told (its promise callbacks ran). */
+    const signedInNow = async () => {
+      settle.resolve();
+      await clock.advance(0);
+    };
+    return {
+      clock,
+      tell,
+      act,
+      waiting,
+      ended,
+      settle: () => settle,
+      signedInNow,
+      newPage: () => newPage(),
+      listeners,
+      acts
+    };
   }
   const signedIn: ConnectionState['auth'] = { status: 'signed-in', issuer: 'https://id.example' };
 
   it('resolves once the connection made after the sign-in is ready', async () => {
-    const { tell, waiting, settle, listeners, clock } = waitParts();
+    const { tell, waiting, signedInNow, listeners, acts, clock } = waitParts();
     // The connection that asked stays up meanwhile, and its close after the sign-in is not the end.
     tell({ status: 'ready', auth: { status: 'sign-in-required', issuer: 'https://id.example' } });
-    settle().resolve();
+    await signedInNow();
     tell({ status: 'closed', reason: 'Disconnected by Taskdesk', auth: signedIn });
     tell({ status: 'connecting', auth: signedIn });
     tell({ status: 'ready', auth: signedIn });
     assert.equal(await waiting, 'ready');
     assert.equal(listeners.size, 0, 'it stopped listening');
+    assert.equal(acts.size, 0, 'it stopped listening to the person’s acts');
     assert.equal(clock.pendingTimers, 0, 'its bound is cleared');
+  });
+
+  it('takes no state told before the sign-in completed for the connection after it', async () => {
+    // The person's Connect is still connecting as the sign-in completes: the host tells its state
+    // (now signed in) before the waiters settle, then closes it to connect again.
+    const { tell, waiting, ended, signedInNow, clock } = waitParts();
+    tell({ status: 'connecting', auth: signedIn });
+    await signedInNow();
+    tell({ status: 'closed', reason: 'Disconnected by Taskdesk', auth: signedIn });
+    await clock.advance(0);
+    assert.equal(ended.value, undefined, 'still waiting for the connection after the sign-in');
+    tell({ status: 'connecting', auth: signedIn });
+    tell({ status: 'ready', auth: signedIn });
+    assert.equal(await waiting, 'ready');
+
+    // Nor is a connection that goes ready before the sign-in completed the one after it.
+    const early = waitParts();
+    early.tell({ status: 'connecting', auth: signedIn });
+    early.tell({ status: 'ready', auth: signedIn });
+    await early.clock.advance(0);
+    assert.equal(early.ended.value, undefined, 'still waiting for the sign-in');
   });
 
   it('says why when the connection after the sign-in fails, or asks for a sign-in again', async () => {
     const failed = waitParts();
-    failed.settle().resolve();
+    await failed.signedInNow();
     failed.tell({ status: 'connecting', auth: signedIn });
     failed.tell({ status: 'failed', reason: 'Could not connect: HTTP 500', auth: signedIn });
     assert.equal(
@@ -191,9 +267,26 @@ describe('the host’s wait for a sign-in and the connection after it', () => {
       'You signed in to Books, but it could not be connected again, so the call was not sent again. Could not connect: HTTP 500'
     );
     const asked = waitParts();
+    await asked.signedInNow();
     asked.tell({ status: 'connecting', auth: signedIn });
     asked.tell({ status: 'failed', reason: 'Could not connect: Sign in…', failedFor: 'sign-in', auth: signedIn });
     assert.match(((await asked.waiting) as Error).message, /^Books asked for a sign-in again after you signed in/);
+  });
+
+  it('ends with the person’s act that closes the server’s connection, before the sign-in or after it', async () => {
+    const before = waitParts();
+    before.act((name) => `You disconnected ${name}`);
+    assert.equal(((await before.waiting) as Error).message, 'You disconnected Books, so the call was not sent again.');
+    assert.equal(before.clock.pendingTimers, 0, 'its bound is cleared');
+
+    const after = waitParts();
+    await after.signedInNow();
+    after.tell({ status: 'connecting', auth: signedIn });
+    after.act((name) => `You changed ${name}’s settings, and Taskdesk restarted it`);
+    assert.equal(
+      ((await after.waiting) as Error).message,
+      'You changed Books’s settings, and Taskdesk restarted it, so the call was not sent again.'
+    );
   });
 
   it('ends, in words, a sign-in that failed, was cancelled, signed out of, removed, or not completed in time', async () => {
@@ -219,6 +312,20 @@ describe('the host’s wait for a sign-in and the connection after it', () => {
     }
     const { waiting, clock } = waitParts();
     await clock.advance(10 * 60_000);
+    assert.equal(
+      ((await waiting) as Error).message,
+      'The sign-in to Books was not completed in 10 minutes, so the call was not sent again.'
+    );
+  });
+
+  it('waits in full for a sign-in page made later (the one before was dropped)', async () => {
+    const { waiting, ended, clock, newPage } = waitParts();
+    await clock.advance(9 * 60_000);
+    // A change of client dropped the page; the person's next Sign in made a new one, waiting 10 minutes.
+    newPage();
+    await clock.advance(9 * 60_000);
+    assert.equal(ended.value, undefined, 'still waiting for the sign-in on the new page');
+    await clock.advance(60_000);
     assert.equal(
       ((await waiting) as Error).message,
       'The sign-in to Books was not completed in 10 minutes, so the call was not sent again.'

@@ -33,9 +33,13 @@ export function historyHref(id: string): string {
   return `#history/${encodeURIComponent(id)}`;
 }
 
-/** How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"). */
+/**
+ * How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"),
+ * within a sentence: its first letter only in lower case ("cancelled by Taskdesk", a name kept).
+ */
 export function lastCallStatus(entry: HistorySummary): string {
-  return (endLabel(entry) ?? statusLabel(entry.status)).toLowerCase();
+  const label = endLabel(entry) ?? statusLabel(entry.status);
+  return `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
-import { statusLabel } from '../components/status-words.js';
 import { DateTime } from '../components/date-time.js';
-import { endLabel } from '../history/cancelled-label.js';
+import { lastCallStatus } from './last-call-status.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { isTerminal } from '../store/task-status.js';
@@ -31,15 +30,6 @@ export function lastCallsByTitle(entries: readonly HistorySummary[]): ReadonlyMa
 /** Where a History entry opens: the History screen with its detail (`#history/<id>`). */
 export function historyHref(id: string): string {
   return `#history/${encodeURIComponent(id)}`;
-}
-
-/**
- * How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"),
- * within a sentence: its first letter only in lower case ("cancelled by Taskdesk", a name kept).
- */
-export function lastCallStatus(entry: HistorySummary): string {
-  const label = endLabel(entry) ?? statusLabel(entry.status);
-  return `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
 }
 
 /**

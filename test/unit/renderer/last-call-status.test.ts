@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HistorySummary } from '../../../app/contract/history.js';
-import { lastCallStatus } from '../../../renderer/tools/last-call.js';
+import { lastCallStatus } from '../../../renderer/tools/last-call-status.js';
 
 const call = (over: Partial<HistorySummary>): HistorySummary =>
   ({ kind: 'tool-call', direction: 'requested', status: 'completed', ...over }) as HistorySummary;

@@ -1,0 +1,12 @@
+import type { HistorySummary } from '../../app/contract/host-api.js';
+import { statusLabel } from '../components/status-words.js';
+import { endLabel } from '../history/cancelled-label.js';
+
+/**
+ * How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"),
+ * within a sentence: its first letter only in lower case ("cancelled by Taskdesk", a name kept).
+ */
+export function lastCallStatus(entry: HistorySummary): string {
+  const label = endLabel(entry) ?? statusLabel(entry.status);
+  return `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+}

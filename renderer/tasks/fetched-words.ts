@@ -15,11 +15,30 @@ export function fetchState(inbound: InboundTask | undefined): 'fetched' | 'waiti
   return inbound.resultFetchedAt !== undefined ? 'fetched' : inbound.awaitingFetch ? 'waiting' : undefined;
 }
 
-/** The Tasks row's line for {@link fetchState}: "Fetched by Everything", "Not fetched by Everything yet". */
-export function fetchedRowWords(inbound: InboundTask): string | undefined {
+/**
+ * The Tasks row's line for {@link fetchState}: "Fetched by Everything", "Not fetched by Everything
+ * yet", or, when it never will be (see {@link willNotFetch}), "Not fetched by Everything, and it
+ * will not be", as its detail and the Inbox say.
+ */
+export function fetchedRowWords(inbound: InboundTask, server: ServerView | undefined): string | undefined {
   const state = fetchState(inbound);
   if (state === undefined) return undefined;
-  return state === 'fetched' ? `Fetched by ${inbound.serverName}` : `Not fetched by ${inbound.serverName} yet`;
+  if (state === 'fetched') return `Fetched by ${inbound.serverName}`;
+  return willNotFetch(inbound, server)
+    ? `Not fetched by ${inbound.serverName}, and it will not be`
+    : `Not fetched by ${inbound.serverName} yet`;
+}
+
+/**
+ * Whether the server of a received task will never fetch its result: a stdio server started again
+ * since it asked (a new process, which has none of the old one's tasks), or one not connected (the
+ * process that asked has stopped). An HTTP server may come back to its session, and its tasks.
+ */
+export function willNotFetch(inbound: InboundTask, server: ServerView | undefined): boolean {
+  return (
+    newProcessSince(server, inbound.task.createdAt) ||
+    (server?.transport.type === 'stdio' && server.state.status !== 'ready')
+  );
 }
 
 /**
@@ -33,7 +52,7 @@ export function notFetchedWords(inbound: InboundTask, server: ServerView | undef
   if (newProcessSince(server, inbound.task.createdAt))
     return `Not yet, and it will not be: ${inbound.serverName} was started again since it asked, as a new process, and this task was the old one’s`;
   // A stdio server not connected runs no process that asked: the one Taskdesk starts next is new.
-  if (server?.transport.type === 'stdio' && server.state.status !== 'ready')
+  if (willNotFetch(inbound, server))
     return `Not yet, and it will not be: ${inbound.serverName} is not connected, and the process that asked has stopped`;
   return `Not yet: ${inbound.serverName} gets it when it asks for this task`;
 }

@@ -61,10 +61,9 @@ export const TaskRow = memo(function TaskRow({
   onDismiss: (key: string) => void;
 }) {
   const progress = item.running ? item.outbound?.progress.latest : undefined;
-  // A requested task's server, for whether it was started again since the task (its Kept).
-  const server = useDeskState((state) =>
-    item.outbound ? state.servers.find((candidate) => candidate.id === item.serverId) : undefined
-  );
+  // The task's server: for a requested task, whether it was started again since the task (its
+  // Kept); for a received one, whether it will ever fetch its result.
+  const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === item.serverId));
   // A tool call's title is its tool: its arguments tell calls of one tool apart. As much of them
   // as two lines of the cell hold (styles.css, `.task-preview`), cut there by the browser rather
   // than at a count of characters, which left a narrow cell "durationMs:…"; the tooltip has more.
@@ -77,7 +76,7 @@ export const TaskRow = memo(function TaskRow({
     item.running && !(waitsOnYou && item.inbound)
       ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage
       : undefined;
-  const fetched = item.inbound ? fetchedRowWords(item.inbound) : undefined;
+  const fetched = item.inbound ? fetchedRowWords(item.inbound, server) : undefined;
   // What Details names: the kind, the tool or the question (cut short: a screen reader's list of
   // buttons tells rows of one server apart by it), and the id.
   const said = item.title.replace(/\s+/g, ' ').trim();

@@ -10,7 +10,7 @@ import {
   keptNote
 } from '../../../renderer/inbox/answer-delivery.js';
 import { answerSentText, requestRejectedText } from '../../../renderer/inbox/answer-sent-words.js';
-import { notFetchedWords } from '../../../renderer/tasks/fetched-words.js';
+import { fetchedRowWords, notFetchedWords } from '../../../renderer/tasks/fetched-words.js';
 
 const item = (over: Partial<InboxItem> = {}): InboxItem => ({
   id: 'i1',
@@ -132,6 +132,26 @@ describe('where an inbox answer goes', () => {
     assert.equal(
       notFetchedWords(inbound, { ...readyHttp('2026-12-03T09:30:00.000Z'), state: { status: 'closed' } }),
       'Not yet: Books gets it when it asks for this task'
+    );
+  });
+
+  it('says on the Tasks row, as the detail does, that a result will not be fetched by a stdio server not connected or started again', () => {
+    const inbound = {
+      task: { taskId: 't1', status: 'completed', createdAt: '2026-12-03T10:00:00.000Z' },
+      serverId: 'books',
+      serverName: 'Books',
+      outcome: { type: 'result' },
+      awaitingFetch: true
+    } as unknown as Parameters<typeof fetchedRowWords>[0];
+    assert.equal(fetchedRowWords(inbound, ready('2026-12-03T09:30:00.000Z')), 'Not fetched by Books yet');
+    assert.equal(fetchedRowWords(inbound, server({ status: 'closed' })), 'Not fetched by Books, and it will not be');
+    assert.equal(
+      fetchedRowWords(inbound, ready('2026-12-03T10:30:00.000Z')),
+      'Not fetched by Books, and it will not be'
+    );
+    assert.equal(
+      fetchedRowWords(inbound, { ...readyHttp('2026-12-03T09:30:00.000Z'), state: { status: 'closed' } }),
+      'Not fetched by Books yet'
     );
   });
 

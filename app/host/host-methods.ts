@@ -77,6 +77,13 @@ export interface HostMethodParts {
 
 const OK = { ok: true } as const;
 
+/** Why a removed server's unfinished tasks ended, as the Tasks screen says it. */
+function removedTaskReason(server: ServerConfig): string {
+  return server.transport.type === 'stdio'
+    ? `You removed ${server.name}: its process, which ran this task, was stopped.`
+    : `You removed ${server.name}: Taskdesk no longer has its settings, so it cannot ask about this task again.`;
+}
+
 /** The requestor's multi round-trip requests (always configured by the host). */
 function exchangesOf(parts: HostMethodParts): NonNullable<OutboundTasks['exchanges']> {
   const exchanges = parts.requestor.exchanges;
@@ -123,6 +130,8 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       // Removing it is the person's act: its connection's close says so ("Disconnected by you").
       await parts.dropConnection(serverId, 'person');
       await parts.servers.remove(serverId);
+      // Its process is stopped, or its settings (an HTTP server's URL) forgotten: its tasks can never be asked about again.
+      if (removed) parts.requestor.serverRemoved(serverId, removedTaskReason(removed));
       parts.sampling.forgetServer(serverId);
       await parts.forgetAuth(serverId);
       if (identity) parts.eras.forget(identity);

@@ -21,6 +21,7 @@ import {
 } from '../contract/outbound-tasks.js';
 import { acceptsTaskCalls, AttachmentRegistry, type Attachment, type AttachOptions } from './attachments.js';
 import { eraOfOutbound } from './outbound-era.js';
+import { nextOutboundState } from './outbound-task-state.js';
 import { OutboundTaskStore } from './outbound-task-store.js';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy.js';
 import { TaskFollower } from './task-follower.js';
@@ -373,6 +374,27 @@ export class OutboundTasks {
     this.#forgotten.connectionEnded(serverId);
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId === serverId) follower.unfollow();
+    }
+  }
+
+  /**
+   * The person removed a server: Taskdesk will never ask it about its tasks again (its process was
+   * stopped, its settings forgotten). Each of its tasks not yet finished ends now as lost, for
+   * `reason` (in the person's words), and is written as any other end is.
+   */
+  serverRemoved(serverId: string, reason: string): void {
+    this.#assertOpen();
+    this.detach(serverId);
+    for (const follower of this.#followers.values()) {
+      const view = follower.view;
+      if (view.serverId !== serverId || follower.finished) continue;
+      const next = nextOutboundState(view.state, { type: 'lost' });
+      if (next === undefined) continue;
+      follower.dispose();
+      view.state = next;
+      view.reason = reason;
+      view.updatedAt = new Date(this.#clock.now()).toISOString();
+      this.#markDirty(follower);
     }
   }
 

@@ -1,8 +1,10 @@
-import { useCallback, useLayoutEffect, useRef, useState, type ChangeEvent, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent, type RefObject } from 'react';
 import { useDeskState } from '../shell/desk-context.js';
 import { DIRECTION_CHOICES } from './kind-words.js';
 
 type OnChange = (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
+
+const NO_SERVERS: readonly KnownServer[] = [];
 
 /** The search box of a filter bar (Tasks, History, Audit). */
 export function FilterSearch({
@@ -89,19 +91,41 @@ export function ChoiceOptions({ choices }: { choices: ReadonlyArray<readonly [st
   );
 }
 
-/** The server choice of a filter bar: every configured server by name, and those `known` that were removed. */
+/** A server a screen's entries or tasks belong to: its id, and the name it was listed with. */
+export interface KnownServer {
+  serverId: string;
+  serverName?: string | undefined;
+}
+
+/**
+ * The server choice of a filter bar: every configured server by name, and those `known` that were
+ * removed (each once, by the name it was first given with, "Everything two (removed)").
+ */
 export function ServerFilter({
   value,
   onChange,
-  known = []
+  known = NO_SERVERS
 }: {
   value: string;
   onChange: OnChange;
-  /** Servers the screen knows of besides the configured ones (removed since): offered after them, said as removed. */
-  known?: ReadonlyArray<{ serverId: string; serverName?: string | undefined }>;
+  /**
+   * Servers the screen knows of besides the configured ones (removed since): offered after them,
+   * said as removed. They may repeat (one per entry or task): each is offered once.
+   */
+  known?: readonly KnownServer[];
 }) {
   const servers = useDeskState((state) => state.servers);
-  const removed = known.filter((other) => !servers.some((server) => server.id === other.serverId));
+  const removed = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const server of servers) names.set(server.id, '');
+    const found: KnownServer[] = [];
+    for (const other of known) {
+      if (names.has(other.serverId)) continue;
+      names.set(other.serverId, '');
+      found.push(other);
+    }
+    return found;
+  }, [servers, known]);
   return (
     <FilterSelect
       className="server-filter"

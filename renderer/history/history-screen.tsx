@@ -10,7 +10,8 @@ import {
   GroupedFilterSelect,
   matchCount,
   ServerFilter,
-  useFilterCount
+  useFilterCount,
+  type KnownServer
 } from '../components/filter-fields.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { endLabel } from './cancelled-label.js';
@@ -190,6 +191,25 @@ export function HistoryScreen({
     );
   }, [client, active, inputs, revision, attempt, loading.clear, loading.fail]);
 
+  /**
+   * The servers of the entries listed so far, whatever the filter: a removed server's stay in the
+   * Server filter (as it was chosen, too, when a filter leaves none of its entries listed).
+   */
+  const [listedServers, setListedServers] = useState<readonly KnownServer[]>([]);
+  useEffect(() => {
+    if (!page) return;
+    setListedServers((old) => {
+      const ids = new Set(old.map((server) => server.serverId));
+      const added: KnownServer[] = [];
+      for (const { serverId, serverName } of page.entries) {
+        if (ids.has(serverId)) continue;
+        ids.add(serverId);
+        added.push({ serverId, serverName });
+      }
+      return added.length === 0 ? old : [...old, ...added];
+    });
+  }, [page]);
+
   const more = () => {
     if (!page?.nextCursor) return;
     const id = ++request.current;
@@ -268,7 +288,7 @@ export function HistoryScreen({
           onChange={set('status')}
           groups={HISTORY_STATUS_GROUPS}
         />
-        <ServerFilter value={inputs.serverId} onChange={set('serverId')} />
+        <ServerFilter value={inputs.serverId} onChange={set('serverId')} known={listedServers} />
         <FilterSelect label="Kind" value={inputs.kind} onChange={set('kind')} choices={KIND_CHOICES} />
         {/* Nothing to export while the list (as filtered) is empty. */}
         <button type="button" onClick={exportAll} disabled={page?.total === 0}>

@@ -3,7 +3,8 @@ import {
   FilterSearch,
   FilterSelect,
   GroupedFilterSelect,
-  ServerFilter
+  ServerFilter,
+  type KnownServer
 } from '../components/filter-fields.js';
 import { escapeFromEmptySearch } from '../components/escape-closes.js';
 import { statusLabel } from '../components/status-words.js';
@@ -49,11 +50,14 @@ function words(status: string): readonly [string, string] {
 export function TaskFilters({
   filter,
   onChange,
-  onEscape
+  onEscape,
+  known
 }: {
   filter: TaskFilterInputs;
   onChange: (filter: TaskFilterInputs) => void;
   onEscape?: (() => void) | undefined;
+  /** The servers of every task listed: those removed since stay in the Server filter. */
+  known?: readonly KnownServer[] | undefined;
 }) {
   const set = (key: keyof TaskFilterInputs) => (event: { target: { value: string } }) =>
     onChange({ ...filter, [key]: event.target.value });
@@ -68,7 +72,7 @@ export function TaskFilters({
       <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, server, status, outcome or id" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />
       <GroupedFilterSelect label="Status" value={filter.status} onChange={set('status')} groups={STATUS_GROUPS} />
-      <ServerFilter value={filter.serverId} onChange={set('serverId')} />
+      <ServerFilter value={filter.serverId} onChange={set('serverId')} known={known} />
       <FilterSelect label="Kind" value={filter.kind} onChange={set('kind')} choices={KIND_CHOICES} />
     </form>
   );

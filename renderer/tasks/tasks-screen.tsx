@@ -199,7 +199,7 @@ export function TasksScreen({
         />
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
-      <TaskFilters filter={filter} onChange={changeFilter} onEscape={openKey ? close : undefined} />
+      <TaskFilters filter={filter} onChange={changeFilter} onEscape={openKey ? close : undefined} known={all} />
       <FilterCount
         count={count}
         words={countWords}

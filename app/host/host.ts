@@ -483,6 +483,9 @@ export class Host {
           `A tool-call task (${outboundId}) could not be saved; Taskdesk keeps it and tries again: ${toErrorData(error).message}`
         )
     });
+    // A plain call the close of the person's act breaks off is stopped by them, in that act's
+    // words, not failed with the close's "Connection closed".
+    this.#yourActListeners.add((serverId, words) => this.requestor.plainCalls.closingByYourAct(serverId, words));
     const taskEnds = new ToolTaskEndAudit(this.audit, this.requestor.finishedWhenLoaded());
     const startedAt = this.clock.now();
     this.requestor.on((event) => {

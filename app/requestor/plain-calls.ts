@@ -9,6 +9,9 @@ import { RetryRefused } from './retry-refused.js';
 /** MCP's code for a request that timed out (the SDK's `ErrorCode.RequestTimeout`). */
 const REQUEST_TIMEOUT = -32001;
 
+/** MCP's code for a request its connection's close broke off (the SDK's `ErrorCode.ConnectionClosed`). */
+const CONNECTION_CLOSED = -32000;
+
 /** Why a plain call still running when Taskdesk closed ended, in words for a person. */
 export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its result was not received';
 
@@ -21,8 +24,18 @@ export const STOPPED_WHILE_RUNNING = 'Taskdesk stopped while the call ran; its r
  */
 export class TaskdeskCancelled extends HostError {
   readonly by: 'you' | 'taskdesk';
-  constructor(by: 'you' | 'taskdesk', message = by === 'you' ? 'Cancelled by you' : STOPPED_WHILE_RUNNING) {
-    super(JsonRpcCode.RequestCancelled, message, { cancelledBy: by });
+  /**
+   * `yourAct`: the person's act that closed the call's connection while it ran, in words ("You
+   * disconnected Books"), said as the call's end and in its
+   * data (`yourAct`), so that the Tools screen says "Stopped: …" rather than "You cancelled".
+   * See {@link PlainCalls.closingByYourAct}.
+   */
+  constructor(by: 'you' | 'taskdesk', message?: string, yourAct?: string) {
+    super(
+      JsonRpcCode.RequestCancelled,
+      message ?? yourAct ?? (by === 'you' ? 'Cancelled by you' : STOPPED_WHILE_RUNNING),
+      { cancelledBy: by, ...(yourAct !== undefined && { yourAct }) }
+    );
     this.name = 'TaskdeskCancelled';
     this.by = by;
   }
@@ -81,6 +94,11 @@ interface RunningCall {
    * and `taskdesk` when Taskdesk's closing cancelled it.
    */
   ended: ((view: PlainCallView, value: unknown, cancelledBy?: 'taskdesk') => void) | undefined;
+  /**
+   * The person's act closing the call's connection, in words, while that close may still break
+   * the call off (see {@link PlainCalls.closingByYourAct}); progress from the server ends it.
+   */
+  yourAct?: string;
 }
 
 /**
@@ -163,6 +181,12 @@ export class PlainCalls {
       const reason: unknown = signal.aborted ? signal.reason : error;
       const failure = reason instanceof HostError ? reason : error;
       const data = toErrorData(failure);
+      if (running.yourAct !== undefined && !signal.aborted && data.code === CONNECTION_CLOSED) {
+        // The person's act closed the connection under the call: stopped by them, not failed.
+        const stopped = new TaskdeskCancelled('you', undefined, running.yourAct);
+        this.#end(running, 'cancelled', toErrorData(stopped));
+        throw stopped;
+      }
       if (data.code === JsonRpcCode.RequestCancelled && !signal.aborted && !(failure instanceof TaskdeskCancelled)) {
         // The server answered −32800 of its own accord: nobody here cancelled the call, so it
         // failed, in the server's words, never "cancelled by you". Its data goes under
@@ -246,6 +270,21 @@ export class PlainCalls {
   }
 
   /**
+   * An act of the person's (Disconnect, a sign-out, Remove, a Save that restarts the server) is
+   * about to close `serverId`'s connection: its running calls that the close breaks off (they
+   * end with its "Connection closed") end stopped by the person, in that act's words (`words` of
+   * the server's name, "You disconnected Books"), not failed. A call with nothing in flight (one
+   * waiting on the person for a link) goes on; one waiting for the server's sign-in is left to
+   * that wait, which ends it with the act in its own words.
+   */
+  closingByYourAct(serverId: string, words: (serverName: string) => string): void {
+    for (const running of this.#running.values()) {
+      if (running.view.serverId !== serverId || running.view.waitingForSignIn) continue;
+      running.yourAct = words(running.view.serverName);
+    }
+  }
+
+  /**
    * A question of this server (of a task it handed Taskdesk or not) came into the Inbox or left
    * it: its running calls say at once whether they may be waiting on the person, rather than only
    * once their idle timeout runs out. Once nothing of the server waits on the person any more, a
@@ -284,6 +323,8 @@ export class PlainCalls {
 
   #progress(running: RunningCall, progress: Progress): void {
     if (running.view.state !== 'running') return;
+    // Heard from over a connection after the act's close: that close no longer breaks it off.
+    delete running.yourAct;
     running.view.progress = {
       progress: progress.progress,
       ...(progress.total !== undefined && { total: progress.total }),

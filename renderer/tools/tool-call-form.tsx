@@ -213,8 +213,16 @@ export function ToolCallForm({
         // outcome they asked for, said plainly, not an error. Any other −32800 (the server's own:
         // it ended the call itself) is a failure, said in its message as any other. Whether the
         // server was told is not said: a call waiting in the Inbox had nothing in flight to stop.
-        setResult(<p className="call-cancelled">You cancelled this call of {tool.name}.</p>);
-        announce(`The call of ${tool.name} was cancelled.`);
+        // Or an act of theirs that closed the server's connection while it ran (Disconnect,
+        // Remove, a Save that restarted it): said as that act, not as a failure of the call.
+        const yourAct = (error.data as { yourAct?: unknown } | undefined)?.yourAct;
+        if (typeof yourAct === 'string') {
+          setResult(<p className="call-cancelled">{`Stopped: ${yourAct}.`}</p>);
+          announce(`The call of ${tool.name} was stopped: ${yourAct}.`);
+        } else {
+          setResult(<p className="call-cancelled">You cancelled this call of {tool.name}.</p>);
+          announce(`The call of ${tool.name} was cancelled.`);
+        }
       } else if (error.code === URL_ELICITATION_REQUIRED) {
         // The person turned the link down: the call was never run, which is not a failure of it.
         show(

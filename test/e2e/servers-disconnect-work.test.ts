@@ -112,7 +112,10 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     await server.locator('[data-status="closed"]').waitFor();
     await server.getByRole('button', { name: 'Connect Everything' }).waitFor();
     assert.equal(await server.locator('.reason').textContent(), 'Disconnected by you');
-    assert.equal(((await call) as Error).message, 'Connection closed');
+    // The call the Disconnect broke off: stopped by the person, in their act's words, not failed.
+    const stopped = (await call) as { message: string; data?: unknown };
+    assert.equal(stopped.message, 'You disconnected Everything');
+    assert.deepEqual(stopped.data, { cancelledBy: 'you', yourAct: 'You disconnected Everything' });
 
     // The question went: said as the person's doing, its notice keeping what they chose.
     await saidTimes(

@@ -31,7 +31,9 @@ export const MetaKey = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  serverInfo: 'io.modelcontextprotocol/serverInfo'
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  /** On what a `subscriptions/listen` stream carries: the JSON-RPC id of the request that opened it. */
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId'
 } as const;
 
 /** Error codes the modern revision adds. */

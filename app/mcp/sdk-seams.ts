@@ -489,17 +489,29 @@ export function watchCloseRequests(transport: Transport, onClose: () => void): (
 
 /**
  * Sends a request whose method the SDK's `ClientRequest` type does not know (`server/discover`,
- * `tasks/update`, modern `tasks/get` with its envelope), read with `schema`.
+ * `tasks/update`, modern `tasks/get` with its envelope), read with `schema`. `onId`, when given,
+ * gets the JSON-RPC id the SDK gave the request, once it is sent and before any notification
+ * about it reaches a handler: a 2026-07-28 server tags the notifications of a
+ * `subscriptions/listen` stream with its request's id. A request the SDK refuses before sending
+ * it (not connected, aborted already) gets no id, and `onId` is not called.
  *
- * Relies on: `Client.request` checking capabilities only for methods it knows.
+ * Relies on: `Client.request` checking capabilities only for methods it knows; `Protocol.request`
+ * taking the id from its private counter `_requestMessageId` (then one more) and sending the
+ * request before it returns; and notification handlers being called a microtask after the
+ * message is read. With no such counter (another SDK), `onId` is not called.
  */
 export function requestAnyMethod<T extends z.ZodType>(
   client: Client,
   request: { method: string; params?: Record<string, unknown> },
   schema: T,
-  options?: RequestOptions
+  options?: RequestOptions,
+  onId?: (id: number) => void
 ): Promise<z.infer<T>> {
-  return client.request(request, schema, options);
+  const counter = client as unknown as { _requestMessageId?: unknown };
+  const next = counter._requestMessageId;
+  const answer = client.request(request, schema, options);
+  if (onId && typeof next === 'number' && counter._requestMessageId === next + 1) onId(next);
+  return answer;
 }
 
 /** A request handler as Taskdesk writes them: params in, a result object out. */

@@ -274,11 +274,18 @@ export class ServerConnection {
   /**
    * Sends one request to a modern server, with the 2026-07-28 envelope in `_meta` (declaring
    * the tasks extension when `tasks`). Rejects with the server's error as the SDK reports it.
+   * `onRequestId` gets the request's JSON-RPC id as it is sent (see `requestAnyMethod`).
    */
   async modernRequest(
     method: string,
     params: Record<string, unknown>,
-    options: { tasks: boolean; timeout: number; signal?: AbortSignal; onprogress?: (progress: Progress) => void }
+    options: {
+      tasks: boolean;
+      timeout: number;
+      signal?: AbortSignal;
+      onprogress?: (progress: Progress) => void;
+      onRequestId?: (id: string | number) => void;
+    }
   ): Promise<Record<string, unknown>> {
     if (!this.#discover)
       throw new HostError(
@@ -287,12 +294,18 @@ export class ServerConnection {
       );
     const capabilities = { tasks: options.tasks, sampling: this.#options.samplingAllowed?.() ?? true };
     const request = { method, params: withEnvelope(params, envelope(this.#clientInfo, capabilities)) };
-    const result = await requestAnyMethod(this.client, request, AnyResultSchema, {
-      timeout: options.timeout,
-      ...(options.signal && { signal: options.signal }),
-      // The SDK then puts a progress token in `_meta`, beside the envelope.
-      ...(options.onprogress && { onprogress: options.onprogress })
-    });
+    const result = await requestAnyMethod(
+      this.client,
+      request,
+      AnyResultSchema,
+      {
+        timeout: options.timeout,
+        ...(options.signal && { signal: options.signal }),
+        // The SDK then puts a progress token in `_meta`, beside the envelope.
+        ...(options.onprogress && { onprogress: options.onprogress })
+      },
+      options.onRequestId
+    );
     if (method === 'tools/list') this.#noteParamHeaders(result.tools);
     return { ...result };
   }

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HostError, JsonRpcCode } from '../core/errors.js';
+import { MetaKey } from '../mcp/modern-protocol.js';
 import type { ModernPeer } from './modern-task-follower.js';
 import { LISTEN_TIMEOUT_MS, TaskStatusStream } from './task-status-stream.js';
 
@@ -86,13 +87,21 @@ const LIST_CHANGES = [
 export const HTTP_LISTEN_RENEWAL_MS = 240_000;
 
 /**
- * A 2026-07-28 server's acknowledgement of a `subscriptions/listen` stream. What it agreed to tell
- * is read only to know which stream it acknowledges: one that names `taskIds` is the task stream's.
+ * A 2026-07-28 server's acknowledgement of a `subscriptions/listen` stream: which stream it is is
+ * told by `_meta`'s subscription id (the id of the stream's request); what it agreed to tell is
+ * read for the task stream (its `taskIds`), and to tell the stream from a server that gives no id.
  */
 const SubscriptionAcknowledgedSchema = z.object({
   method: z.literal('notifications/subscriptions/acknowledged'),
-  params: z.optional(z.looseObject({ notifications: z.optional(z.looseObject({})) }))
+  params: z.optional(z.looseObject({ notifications: z.optional(z.looseObject({})), _meta: z.optional(z.unknown()) }))
 });
+
+/** The subscription id a notification is tagged with (MCP 2026-07-28: `_meta`), if a well-formed one. */
+function subscriptionIdOf(meta: unknown): string | number | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const id: unknown = (meta as Record<string, unknown>)[MetaKey.subscriptionId];
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
 
 /** A 2026-07-28 server's `notifications/tasks` (the tasks extension): its params are read by the task's follower. */
 const ModernTaskNotificationSchema = z.object({
@@ -170,22 +179,36 @@ export class AttachmentRegistry {
     // when a stream opens again, a list of them on show is read again.
     let opened = 0;
     const toldSources = told.some(({ list }) => list !== 'tools');
+    // The id of the list stream open now (its request's), when the peer tells it.
+    let listStreamId: string | number | undefined;
+    const listAcknowledged = () => {
+      this.#toolsStale(attachment);
+      if (++opened > 1 && toldSources) this.#on.onSourcesChanged?.(attachment);
+    };
     if (listening || taskStream)
       client.setNotificationHandler(SubscriptionAcknowledgedSchema, (notification) => {
         const agreed = notification.params?.notifications;
-        // The task stream's (it names taskIds, or agreed to nothing: the list stream asks only for
+        // Told by its id: the request's of the stream it acknowledges (MCP 2026-07-28). One that
+        // names another stream (one renewed or replaced since) is of no stream open now.
+        const id = subscriptionIdOf(notification.params?._meta);
+        const taskStreamId = taskStream?.subscriptionId;
+        if (id !== undefined && (listStreamId !== undefined || taskStreamId !== undefined)) {
+          if (listening && id === listStreamId) listAcknowledged();
+          else if (taskStream && id === taskStreamId) taskStream.acknowledged(agreed?.taskIds);
+          return;
+        }
+        // A server that gives no id (or a peer that told no stream's): told by what it agreed to.
+        // The task stream's names taskIds, or agreed to nothing (the list stream asks only for
         // lists the server declared): its openings say nothing of the lists.
         if (agreed !== undefined && (agreed.taskIds !== undefined || Object.keys(agreed).length === 0)) {
           taskStream?.acknowledged(agreed.taskIds);
           return;
         }
-        if (!listening) return;
-        this.#toolsStale(attachment);
-        if (++opened > 1 && toldSources) this.#on.onSourcesChanged?.(attachment);
+        if (listening) listAcknowledged();
       });
     if (modern && listening) {
       const filter = Object.fromEntries(told.map(({ field }) => [field, true] as const));
-      this.#listen(attachment, modern, filter, listening.signal);
+      this.#listen(attachment, modern, filter, listening.signal, (id) => (listStreamId = id));
     }
     return attachment;
   }
@@ -202,8 +225,15 @@ export class AttachmentRegistry {
    * cancelled (`signal`: the SDK sends `notifications/cancelled` while the connection is up), or
    * the connection goes (which ends it on either transport: the process or the SSE stream). A
    * server that refuses it is left to its tool list's freshness (`ttlMs`, see `ToolCache`).
+   * `onOpened` gets each stream's request id as it is sent (what the server tags it with).
    */
-  #listen(attachment: Attachment, modern: ModernPeer, filter: Record<string, true>, signal: AbortSignal): void {
+  #listen(
+    attachment: Attachment,
+    modern: ModernPeer,
+    filter: Record<string, true>,
+    signal: AbortSignal,
+    onOpened: (id: string | number) => void
+  ): void {
     // One stream at a time: this one ends at the renewal (HTTP), and the next opens.
     const renewal = new AbortController();
     const renewAfter = modern.listenRenewalMs;
@@ -212,13 +242,18 @@ export class AttachmentRegistry {
     const again = () => {
       clearTimeout(timer);
       if (!signal.aborted && this.#attachments.get(attachment.serverId) === attachment)
-        this.#listen(attachment, modern, filter, signal);
+        this.#listen(attachment, modern, filter, signal, onOpened);
     };
     modern
       .request(
         'subscriptions/listen',
         { notifications: filter },
-        { tasks: false, timeout: LISTEN_TIMEOUT_MS, signal: AbortSignal.any([signal, renewal.signal]) }
+        {
+          tasks: false,
+          timeout: LISTEN_TIMEOUT_MS,
+          signal: AbortSignal.any([signal, renewal.signal]),
+          onRequestId: onOpened
+        }
       )
       .then(
         // The server ended it (a graceful end): not opened again, and what it would have told

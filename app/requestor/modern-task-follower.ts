@@ -36,11 +36,20 @@ export interface ModernPeer {
   /**
    * Sends one request with the modern envelope; `tasks` says whether the envelope declares
    * the tasks extension. Resolves with the raw result; rejects with the peer's JSON-RPC error.
+   * `onRequestId` gets the request's JSON-RPC id as it is sent, before anything the server tags
+   * with it can be heard (a `subscriptions/listen` stream is known by it); a peer that cannot
+   * tell it does not call it.
    */
   request(
     method: string,
     params: Record<string, unknown>,
-    options: { tasks: boolean; timeout: number; signal?: AbortSignal; onprogress?: (progress: Progress) => void }
+    options: {
+      tasks: boolean;
+      timeout: number;
+      signal?: AbortSignal;
+      onprogress?: (progress: Progress) => void;
+      onRequestId?: (id: string | number) => void;
+    }
   ): Promise<Record<string, unknown>>;
   /**
    * Answers one input request as the host answers such a request from a server (elicitation

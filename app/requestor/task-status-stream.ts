@@ -35,6 +35,8 @@ export class TaskStatusStream {
   /** The stream open now (its request's abort), and the ids it asked about (sorted, joined). */
   #open: AbortController | undefined;
   #openKey = '';
+  /** The JSON-RPC id of the open stream's request, when the peer told it (see {@link subscriptionId}). */
+  #openId: string | number | undefined;
   #syncQueued = false;
   #refused = false;
   #closed = false;
@@ -46,6 +48,16 @@ export class TaskStatusStream {
   /** Whether the server refused the stream (it is not asked again while this connection lasts). */
   get refused(): boolean {
     return this.#refused;
+  }
+
+  /**
+   * The id of the open stream (its `subscriptions/listen` request's JSON-RPC id), which the server
+   * tags its acknowledgement and notifications with; undefined when none is open or the peer did
+   * not tell it. A stream replaced or ended has no id here any more: what comes tagged with it is
+   * not this stream's.
+   */
+  get subscriptionId(): string | number | undefined {
+    return this.#open ? this.#openId : undefined;
   }
 
   /** Asks to be told of task `taskId` (`watched` true) or no longer (false); the stream follows at the end of the turn. */
@@ -94,6 +106,7 @@ export class TaskStatusStream {
     const open = this.#open;
     this.#open = undefined;
     this.#openKey = '';
+    this.#openId = undefined;
     open?.abort();
   }
 
@@ -106,12 +119,20 @@ export class TaskStatusStream {
     timer?.unref();
     this.#open = stream;
     this.#openKey = key;
+    this.#openId = undefined;
     this.#peer
       .request(
         'subscriptions/listen',
         { notifications: { taskIds } },
         // Asking for task notifications without declaring the extension is refused (−32021).
-        { tasks: true, timeout: LISTEN_TIMEOUT_MS, signal: AbortSignal.any([stream.signal, renewal.signal]) }
+        {
+          tasks: true,
+          timeout: LISTEN_TIMEOUT_MS,
+          signal: AbortSignal.any([stream.signal, renewal.signal]),
+          onRequestId: (id) => {
+            if (this.#open === stream) this.#openId = id;
+          }
+        }
       )
       .then(
         // The server ended it: not opened again until the tasks followed change.
@@ -120,12 +141,14 @@ export class TaskStatusStream {
           if (this.#open !== stream) return;
           this.#open = undefined;
           this.#openKey = '';
+          this.#openId = undefined;
         },
         (error: unknown) => {
           clearTimeout(timer);
           // Replaced by a stream for another set, or closed: that one is in charge now.
           if (this.#open !== stream) return;
           this.#open = undefined;
+          this.#openId = undefined;
           const timedOut = (error as { code?: unknown } | undefined)?.code === -32001;
           if (renewal.signal.aborted || timedOut) {
             this.#sync();

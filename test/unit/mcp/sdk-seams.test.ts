@@ -7,6 +7,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   RELATED_TASK_META_KEY as CORE_RELATED_TASK_META_KEY,
   SERVER_INFO_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS
 } from '@modelcontextprotocol/core/internal';
 import { DiscoverResultSchema as CoreDiscoverResultSchema } from '@modelcontextprotocol/core';
@@ -568,6 +569,45 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
     await client.close();
   });
 
+  it('requestAnyMethod tells the id a request is sent with before a notification sent at once in reply reaches a handler, and none for a request refused before it is sent', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // A server that tags its reply with the request's id as soon as it reads the request (the
+    // in-memory pair delivers at once, inside the request call), and leaves the request open.
+    serverSide.onmessage = (message) => {
+      if ('method' in message && 'id' in message)
+        void serverSide.send({ jsonrpc: '2.0', method: 'x/tagged', params: { requestId: message.id } });
+    };
+    await serverSide.start();
+    const client = new Client({ name: 'c', version: '1' }, { capabilities: {} });
+    await connectWithoutInitialize(client, clientSide);
+    const told: number[] = [];
+    const heard = new Promise<{ requestId: unknown; told: number[] }>((resolve) =>
+      client.setNotificationHandler(
+        z.object({ method: z.literal('x/tagged'), params: z.object({ requestId: z.unknown() }) }),
+        (notification) => resolve({ requestId: notification.params.requestId, told: [...told] })
+      )
+    );
+    const open = new AbortController();
+    void requestAnyMethod(
+      client,
+      { method: 'x/listen', params: {} },
+      z.looseObject({}),
+      { signal: open.signal },
+      (id) => told.push(id)
+    ).catch(() => undefined);
+    const { requestId, told: toldBefore } = await heard;
+    assert.deepEqual(toldBefore, [requestId], 'the id was told before the handler ran, and is the one sent');
+    // Refused before it is sent (aborted already): no id told.
+    open.abort();
+    await assert.rejects(
+      requestAnyMethod(client, { method: 'x/listen', params: {} }, z.looseObject({}), { signal: open.signal }, (id) =>
+        told.push(id)
+      )
+    );
+    assert.deepEqual(told, [requestId]);
+    await client.close();
+  });
+
   it("handlesRequest follows the client's request handlers, and the SDK answers any other method with METHOD_NOT_FOUND", async () => {
     const client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
     assert.equal(handlesRequest(client, 'ping'), true, 'the SDK answers ping itself');
@@ -629,7 +669,8 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
       protocolVersion: PROTOCOL_VERSION_META_KEY,
       clientInfo: CLIENT_INFO_META_KEY,
       clientCapabilities: CLIENT_CAPABILITIES_META_KEY,
-      serverInfo: SERVER_INFO_META_KEY
+      serverInfo: SERVER_INFO_META_KEY,
+      subscriptionId: SUBSCRIPTION_ID_META_KEY
     });
     assert.equal(RELATED_TASK_META_KEY, CORE_RELATED_TASK_META_KEY);
     for (const version of LEGACY_PROTOCOL_VERSIONS) assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(version), version);

@@ -5,16 +5,19 @@ import {
   CancelTaskResultSchema,
   CreateTaskResultSchema,
   ElicitResultSchema,
-  RELATED_TASK_META_KEY
+  RELATED_TASK_META_KEY,
+  type CallToolResult
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Frame, FrameLocator } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
-import { nextEvent, peerServer } from '../support/host-fixture.js';
+import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer, REPORT_RESULT } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { actionsOutOfSight } from './renderer-build.js';
 import { recordSaid, saidTimes } from './live-region.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 
 const question = (message: string) => ({
   method: 'elicitation/create' as const,
@@ -786,5 +789,369 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.deepEqual(await events.allTextContents(), ['server.removed', 'server.added']);
     await server.selectOption('');
     assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/** A server's store that keeps its tasks five minutes at most, whatever ttl was asked for. */
+class FiveMinuteStore extends ClockedTaskStore {
+  override createTask(...[params, ...rest]: Parameters<ClockedTaskStore['createTask']>) {
+    return super.createTask({ ...params, ttl: Math.min(params.ttl ?? 300_000, 300_000) }, ...rest);
+  }
+}
+
+/**
+ * The Tasks screen's Kept column and a task's Details say how long it is kept in the same words:
+ * the row how long ("Kept for 9 min more"), its detail the same words with who keeps it and until
+ * when, which are the row's tooltip too.
+ */
+describe('how long a task is kept, in its Tasks row and its Details alike, in headless Chromium against the real core', () => {
+  const store = new FiveMinuteStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  const desk = peerServer('desk');
+  let d: DeskFixture;
+  let page: Page;
+  let tasks: Locator;
+  let receivedKey: string;
+  let requestedKey: string;
+  let expiresAt: string;
+
+  before(async () => {
+    // The page's clock is held still while words are compared, and moved past a task's end.
+    d = await startDesk(
+      { work, desk },
+      { viewport: { width: 1500, height: 1200 }, beforeLoad: (p) => p.clock.install() }
+    );
+    page = d.page;
+    tasks = page.getByRole('region', { name: 'Tasks' });
+    const done = nextEvent(
+      d.fixture.host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.toolName === 'report' && event.task.outcome !== undefined
+    );
+    // Taskdesk asks for an hour; the server keeps it five minutes.
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'report',
+      arguments: { durationMs: 10 },
+      ttlMs: 3_600_000
+    });
+    assert.ok(call.type === 'task');
+    requestedKey = `requested:${call.task.outboundId}`;
+    const ended = await done;
+    expiresAt = (ended.type === 'changed' && ended.task.expiresAt) || '';
+    assert.ok(expiresAt, 'the server said when it lets the task go');
+    const asked = await desk.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which region?',
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    receivedKey = `received:${asked.task.taskId}`;
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    await tasks.locator(`tr[data-task-key="${receivedKey}"]`).waitFor();
+    await tasks.locator(`tr[data-task-key="${requestedKey}"] [data-status="completed"]`).waitFor();
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+
+  /** The row's Kept words and tooltip, and its detail's Kept words (what was asked for left out). */
+  const keptOf = async (key: string) => {
+    const row = tasks.locator(`tr[data-task-key="${key}"]`);
+    const cell = row.locator('.task-kept');
+    const shown = { row: await text(cell), title: (await cell.getAttribute('title')) ?? '' };
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    const dd = detail.locator('.detail-times div', { has: page.locator('dt', { hasText: 'Kept' }) }).locator('dd');
+    const kept = { ...shown, detail: await text(dd.locator('.task-kept')), dd: await text(dd) };
+    await detail.getByRole('button', { name: 'Close' }).click();
+    return kept;
+  };
+
+  it('says how long in the row, and the same words with who keeps it and until when in the detail and the tooltip', async () => {
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const received = await keptOf(receivedKey);
+    assert.match(received.row, /^Kept for (10 min|9 min( \d+ s)?) more$/);
+    const receivedTime = received.row.replace(/^Kept /, '');
+    assert.match(received.detail, new RegExp(`^Kept by Taskdesk ${receivedTime}, until \\S`));
+    assert.equal(received.title, received.detail, 'the tooltip says what the detail says');
+
+    const requested = await keptOf(requestedKey);
+    assert.match(requested.row, /^Kept for [45] min more$/);
+    const requestedTime = requested.row.replace(/^Kept /, '');
+    assert.match(requested.detail, new RegExp(`^Kept by the server ${requestedTime}, until \\S`));
+    assert.equal(requested.title, requested.detail);
+    // What Taskdesk asked for follows, in the detail only.
+    assert.equal(requested.dd, `${requested.detail} (Taskdesk asked for 1 h)`);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says in the past tense until when it was kept, once that time has passed, in the row and the detail alike', async () => {
+    await page.clock.pauseAt(Date.parse(expiresAt) + 60_000);
+    const row = tasks.locator(`tr[data-task-key="${requestedKey}"]`);
+    await row.locator('.task-kept', { hasText: /^Was kept until \S/ }).waitFor();
+    const requested = await keptOf(requestedKey);
+    assert.match(requested.detail, /^Was kept by the server until \S/);
+    assert.equal(requested.detail.replace(' by the server', ''), requested.row, 'the same words and date');
+    assert.equal(requested.title, requested.detail);
+    // What Taskdesk asked for still follows it.
+    assert.equal(requested.dd, `${requested.detail} (Taskdesk asked for 1 h)`);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+const TOOL = 'summarise-regional-quarterly-open-orders-and-returns';
+const RESULT =
+  'The quarterly summary of open orders and returns for every regional office, with the figures of each week. '.repeat(
+    5
+  );
+const QUESTION =
+  'Which of the regional offices should the quarterly summary of open orders and returns be sent to, and by which day of next week?';
+
+/** A server with one task tool whose name, arguments and result all run long. */
+function longServer(store: ClockedTaskStore): PeerServer {
+  const server = new McpServer(
+    { name: 'long', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore: store }
+  );
+  server.experimental.tasks.registerToolTask(
+    TOOL,
+    { inputSchema: { topic: z.string() }, execution: { taskSupport: 'required' } },
+    {
+      createTask: async (_args, extra) => {
+        const task = await extra.taskStore.createTask({ ttl: 600_000 });
+        await store.storeTaskResult(task.taskId, 'completed', {
+          content: [{ type: 'text', text: RESULT }]
+        } satisfies CallToolResult);
+        return { task };
+      },
+      getTask: async (_args, extra) => (await store.getTask(extra.taskId))!,
+      getTaskResult: async (_args, extra) => (await store.getTaskResult(extra.taskId)) as CallToolResult
+    }
+  );
+  return { server: server.server, notifications: [], nextNotification: () => new Promise(() => undefined) };
+}
+
+/**
+ * The Tasks table keeps to the screen's column (its heading, words and filters) at 1280 × 800,
+ * as at 800 px, with long titles, arguments, server names and results: nothing runs past the
+ * column's edges, nothing scrolls sideways, and a long cell is cut with its whole text kept.
+ */
+describe('the Tasks table within its column, in headless Chromium against the real core', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const asker = peerServer('asker');
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk(
+      { 'long-running-regional-reports-server': longServer(store), asker },
+      { viewport: { width: 1280, height: 800 } }
+    );
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  it('fits the column at 1280 × 800 and at 800 px, long cells cut with their whole text kept', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'long-running-regional-reports-server',
+      name: TOOL,
+      arguments: { topic: 'open orders and returns of the northern, southern, eastern and western offices' }
+    });
+    assert.equal(call.type, 'task');
+    await asker.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: QUESTION,
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await tasks.locator('td.outcome', { hasText: 'quarterly summary' }).waitFor();
+    await tasks.locator('td.task-cell', { hasText: 'Which of the regional offices' }).waitFor();
+
+    for (const [width, height] of [
+      [1280, 800],
+      [800, 800]
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const seen = await tasks.evaluate((screen) => {
+        const column = screen.getBoundingClientRect();
+        const wrap = screen.querySelector('.table-wrap')!;
+        const frame = wrap.getBoundingClientRect();
+        return {
+          column: { left: column.left, right: column.right },
+          filters: screen.querySelector('[role="search"]')!.getBoundingClientRect().right,
+          wrap: { left: frame.left, right: frame.right },
+          table: wrap.querySelector('table')!.getBoundingClientRect().right,
+          sideways: wrap.scrollWidth - wrap.clientWidth,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth
+        };
+      });
+      const at = `at ${width} × ${height}`;
+      assert.ok(
+        seen.wrap.right <= seen.column.right + 0.5,
+        `${at}: the table runs to ${seen.wrap.right} px, past its column's right edge at ${seen.column.right} px`
+      );
+      assert.ok(
+        seen.wrap.left >= seen.column.left - 0.5,
+        `${at}: the table starts at ${seen.wrap.left} px, left of its column at ${seen.column.left} px`
+      );
+      assert.ok(seen.wrap.right <= seen.filters + 0.5, `${at}: the table ends right of the filters above it`);
+      assert.ok(seen.table <= seen.wrap.right + 0.5, `${at}: the table runs past its frame`);
+      assert.ok(seen.sideways <= 0, `${at}: the table scrolls ${seen.sideways} px sideways in its frame`);
+      assert.equal(seen.page, 0, `${at}: the page scrolls sideways`);
+      // Its long cells are cut (two lines of title and arguments, three of result), never the
+      // row's actions: Details is in sight, and the whole text is a hover or a Details away.
+      const details = tasks.getByRole('button', { name: /^Details of / }).first();
+      const button = await details.boundingBox();
+      assert.ok(button && button.x + button.width <= seen.column.right + 0.5, `${at}: Details is cut off`);
+      const preview = tasks.locator('code.task-preview');
+      assert.match((await preview.getAttribute('title')) ?? '', /western offices/, `${at}: the arguments' tooltip`);
+      const cut = await tasks
+        .locator('.task-title, .outcome-text')
+        .evaluateAll((elements) => elements.map((element) => element.scrollHeight > element.clientHeight + 1));
+      assert.ok(cut.some(Boolean), `${at}: the long cells are cut to their lines`);
+    }
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/** Chromium's 110 % zoom: a window 1649 px wide is 1499.09 CSS px, between 1499 and 1500. */
+const ZOOM = 1.1;
+
+/**
+ * The Tasks table in a window whose width in CSS pixels is not a whole number, as browser zoom (or
+ * Electron's) makes it: at 1499.09 px a `max-width: 1499px` and a `min-width: 1500px` both fail,
+ * and the table showed its eight columns in the screen's narrow column, scrolling sideways.
+ *
+ * A viewport's width is whole CSS pixels in Playwright (its deviceScaleFactor leaves them whole);
+ * a zoomed frame is not: the Desk is shown in an iframe with CSS `zoom`, which Chromium passes on
+ * to the framed page as its zoom, as the browser's own zoom does. The Desk refuses to be framed,
+ * so this test lets its own page (same origin) frame it.
+ */
+describe('the Tasks table at a zoomed, fractional window width, in headless Chromium against the real core', () => {
+  const asker = peerServer('asker');
+  let d: DeskFixture;
+  let zoomed: Page;
+  let desk: FrameLocator;
+  let framed: Frame;
+  const errors: string[] = [];
+
+  before(async () => {
+    d = await startDesk({ asker }, { viewport: { width: 1800, height: 1000 } });
+    const context = d.page.context();
+    const { origin, search } = new URL(d.server.url);
+    await context.route(
+      (url) => url.origin === origin && url.pathname === '/',
+      async (route) => {
+        const response = await route.fetch();
+        const headers = { ...response.headers() };
+        delete headers['x-frame-options'];
+        headers['content-security-policy'] = (headers['content-security-policy'] ?? '').replace(
+          "frame-ancestors 'none'",
+          "frame-ancestors 'self'"
+        );
+        await route.fulfill({ response, headers });
+      }
+    );
+    await context.route(`${origin}/zoomed-window.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: `<!doctype html><title>Zoomed</title><style>body { margin: 0 } iframe { border: 0; zoom: ${ZOOM}; height: 800px }</style><iframe title="Taskdesk" src="/${search}"></iframe>`
+      })
+    );
+    zoomed = await context.newPage();
+    zoomed.on('pageerror', (error) => errors.push(error.message));
+    zoomed.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await zoomed.goto(`${origin}/zoomed-window.html`);
+    desk = zoomed.frameLocator('iframe');
+    await desk.locator('#app[data-ready="true"]').waitFor();
+    framed = (await (await zoomed.locator('iframe').elementHandle()).contentFrame())!;
+  });
+
+  after(async () => {
+    await zoomed?.close();
+    await d?.close();
+  });
+
+  /** Makes the framed Desk `width` of its own (zoomed) CSS px wide, and waits until it is laid out so. */
+  const frameWidth = async (width: number) => {
+    await zoomed.locator('iframe').evaluate((frame: HTMLIFrameElement, w) => (frame.style.width = `${w}px`), width);
+    await framed.waitForFunction((w) => Math.abs(innerWidth - w) < 1, width);
+  };
+
+  it('shows the five columns that fit the screen’s column at 1499.09 px, and eight from 1500 px', async () => {
+    const question = 'Which of the regional offices should the quarterly summary of open orders and returns go to?';
+    const asked = await asker.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: question,
+          requestedSchema: { type: 'object', properties: { region: { type: 'string' } } },
+          task: { ttl: 600_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await desk.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = desk.getByRole('region', { name: 'Tasks', exact: true });
+    const row = tasks.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
+    await row.waitFor();
+
+    for (const [width, columns] of [
+      [1499.09, 5],
+      [1500.91, 8]
+    ] as const) {
+      await frameWidth(width);
+      const at = `at ${width} px`;
+      const between = await framed.evaluate(
+        (w) => matchMedia(`(${Math.floor(w)}px < width < ${Math.floor(w) + 1}px)`).matches,
+        width
+      );
+      assert.ok(between, `${at}: the framed Desk's width is not between whole pixels`);
+      const seen = await tasks.evaluate((screen) => {
+        const wrap = screen.querySelector('.table-wrap')!;
+        return {
+          columns: Array.from(screen.querySelectorAll('table.tasks thead th')).filter(
+            (th) => th.getBoundingClientRect().width > 0
+          ).length,
+          sideways: wrap.scrollWidth - wrap.clientWidth
+        };
+      });
+      assert.equal(seen.columns, columns, `${at}: ${seen.columns} columns`);
+      assert.ok(seen.sideways <= 0, `${at}: the table scrolls ${seen.sideways} px sideways in its frame`);
+      // Below 1500 px the server's name is said under the title, the Server column left out.
+      assert.equal(
+        await row.locator('.task-meta', { hasText: 'Received from Server asker' }).isVisible(),
+        columns === 5,
+        `${at}: the name under the title`
+      );
+      assert.equal(await row.locator('td.server').isVisible(), columns === 8, `${at}: the Server column`);
+    }
+    assert.deepEqual([...d.pageErrors, ...errors], []);
   });
 });

@@ -7,7 +7,6 @@ import { launchTestBrowser } from '../support/test-browser.js';
 import { startBrowserServer, type BrowserServer } from '../../app/browser/browser-server.js';
 import type { Host } from '../../app/host/host.js';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 
 /** The repository root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,6 +36,9 @@ function rendererSourcesHash(): string {
  */
 async function compileRenderer(outDir: string): Promise<string> {
   const dir = path.join(outDir, 'renderer');
+  // Imported here, not at the top: most e2e files use the build `npm test` prepared, and Vite's
+  // import cost each of their processes about a quarter of a second.
+  const { build } = await import('vite');
   try {
     await build({
       configFile: path.join(root, 'vite.config.ts'),

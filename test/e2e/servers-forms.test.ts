@@ -333,7 +333,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     const form = card.getByRole('form', { name: 'Edit First' });
     const name = form.getByRole('textbox', { name: 'Name', exact: true });
     await name.fill('Not saved');
-    // Escape in a field leaves it for the form (servers-form-escape.test.ts); on the form, it closes.
+    // Escape in a field leaves it for the form (servers-rename.test.ts); on the form, it closes.
     await name.press('Escape');
     await page.keyboard.press('Escape');
     // A change not saved: asked first (servers-changes.test.ts has the rest of that).

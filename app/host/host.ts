@@ -933,6 +933,7 @@ export class Host {
           // the connection before. Not sooner: what that close broke off may end while this
           // connection starts (a Save that restarts the server connects it again at once).
           this.#closedByYou.delete(serverId);
+          this.requestor.plainCalls.connected(serverId);
         }
         if (raw.status === 'failed' || raw.status === 'closed') this.#readySince.delete(serverId);
         // A failure reason may quote the URL, its credentials, or the server's stderr.

@@ -274,14 +274,30 @@ export class PlainCalls {
    * about to close `serverId`'s connection: its running calls that the close breaks off (they
    * end with its "Connection closed") end stopped by the person, in that act's words (`words` of
    * the server's name, "You disconnected Books"), not failed. A call with nothing in flight (one
-   * waiting on the person for a link) goes on; one waiting for the server's sign-in is left to
-   * that wait, which ends it with the act in its own words.
+   * waiting on the person for a link) goes on, marked only until the close is over
+   * ({@link connected}); one waiting for the server's sign-in is left to that wait, which ends it
+   * with the act in its own words.
    */
   closingByYourAct(serverId: string, words: (serverName: string) => string): void {
     for (const running of this.#running.values()) {
       if (running.view.serverId !== serverId || running.view.waitingForSignIn) continue;
       running.yourAct = words(running.view.serverName);
     }
+  }
+
+  /**
+   * A connection of `serverId` is ready: the close of an act of the person's before it is over,
+   * and what it broke off has ended. The calls it did not break off (one waiting on the person
+   * for a link) are no longer marked by that act: a drop of this connection, or a −32000 of the
+   * server's own, is not the person's doing.
+   *
+   * Not as soon as the close resolves: what it broke off is rejected before it resolves, but the
+   * rejection reaches {@link run} through its caller's chain of promises, one microtask after it
+   * today; nothing reaches a call over a connection before that connection is ready. As the host
+   * forgets the act for the server's own requests (`#closedByYou`).
+   */
+  connected(serverId: string): void {
+    for (const running of this.#running.values()) if (running.view.serverId === serverId) delete running.yourAct;
   }
 
   /**

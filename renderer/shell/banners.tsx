@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { useDeskState } from './desk-context.js';
 import { loadDismissedWarnings, saveDismissedWarnings, warningKey, type HostWarning } from './dismissed-warnings.js';
-import { NoticeStack } from './notice-stack.js';
+import { NoticeClose, NoticeStack } from './notice-stack.js';
 
 /** This window's sessionStorage, or none where the page may not use it. */
 function sessionStore(): Storage | undefined {
@@ -58,18 +58,13 @@ export function Banners() {
                 ) : null}
                 <WarningLinks links={warning.links} />
               </div>
-              <button
-                type="button"
-                onClick={() => {
+              <NoticeClose
+                close={() => {
                   const next = new Set(dismissed).add(warningKey(warning));
                   saveDismissedWarnings(sessionStore(), next);
                   setDismissed(next);
-                  // The button goes with its warning: focus moves to the screen's heading, not to nowhere.
-                  focusScreenHeading();
                 }}
-              >
-                Close<span className="sr-only"> notice</span>
-              </button>
+              />
             </div>
           )
         }))}

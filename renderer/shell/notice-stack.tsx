@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { focusScreenHeading } from '../components/focus-screen.js';
 
 /** One notice of a {@link NoticeStack}: what tells it from the others, and the notice itself. */
 export interface StackedNotice {
@@ -16,6 +17,9 @@ export interface StackedNotice {
  * Newest is by when this window first showed a notice (`notices` may join lists of several
  * kinds); those shown at once keep their order, the last the newest. While the focus is in an
  * older notice (a newer one arrived as the person read or copied it), the stack stays open.
+ *
+ * A notice's Close is a {@link NoticeClose}: the focus goes on to the notice that comes up in its
+ * place (the next one down, or the one above the last), or to the screen's heading once none is left.
  */
 export function NoticeStack({
   notices,
@@ -35,6 +39,9 @@ export function NoticeStack({
   /** The notice the focus is in, if any: a newer one arriving must not hide it from under the focus. */
   const [focused, setFocused] = useState<string | undefined>(undefined);
   const seen = useRef({ next: 0, order: new Map<string, number>() });
+  const list = useRef<HTMLDivElement>(null);
+  /** The notice whose Close was pressed, and those the focus may go on to in turn once it has gone. */
+  const focusNext = useRef<{ closed: string; candidates: string[] } | undefined>(undefined);
   const { order } = seen.current;
   for (const { key } of notices) if (!order.has(key)) order.set(key, seen.current.next++);
   // Only the notices shown are remembered (a long day's would pile up otherwise).
@@ -50,10 +57,31 @@ export function NoticeStack({
   useEffect(() => {
     onShown?.(JSON.parse(shownKeys) as string[]);
   }, [shownKeys, onShown]);
+  // After the render that took the closed notice away and showed the next: its Close takes the focus.
+  useLayoutEffect(() => {
+    const pending = focusNext.current;
+    focusNext.current = undefined;
+    // Still there (its Close did not take it away): the focus stays on that Close.
+    if (!pending || !list.current || order.has(pending.closed)) return;
+    const next = pending.candidates
+      .map((key) => list.current?.querySelector(`[data-notice-key="${CSS.escape(key)}"]:not([hidden])`))
+      .find((item) => item);
+    const close = next?.querySelector<HTMLElement>('[data-notice-close]');
+    if (close) close.focus();
+    else focusScreenHeading();
+  });
+  const closing = (key: string): boolean => {
+    const keys = newestFirst.map((notice) => notice.key);
+    const at = keys.indexOf(key);
+    if (at < 0 || keys.length < 2) return false;
+    focusNext.current = { closed: key, candidates: [...keys.slice(at + 1), ...keys.slice(0, at).reverse()] };
+    return true;
+  };
   return (
-    <>
+    <StackContext.Provider value={closing}>
       <div
         id={listId}
+        ref={list}
         className="notice-stack"
         onFocus={(event) =>
           setFocused(
@@ -88,6 +116,36 @@ export function NoticeStack({
           ) : null}
         </div>
       ) : null}
-    </>
+    </StackContext.Provider>
+  );
+}
+
+/**
+ * Told by a notice's Close which notice it closes (by key), before it goes; true when another
+ * notice is left to take the focus.
+ */
+const StackContext = createContext<((key: string) => boolean) | undefined>(undefined);
+
+/**
+ * A notice's Close: `close` takes the notice away, and the focus, which would be left on nothing,
+ * goes on to the notice that comes up next in the stack (its Close), or to the screen's heading
+ * when none is left (see {@link focusScreenHeading}).
+ */
+export function NoticeClose({ close }: { close: () => void }) {
+  const closing = useContext(StackContext);
+  return (
+    <button
+      type="button"
+      data-notice-close=""
+      onClick={(event) => {
+        const key = event.currentTarget.closest<HTMLElement>('[data-notice-key]')?.dataset.noticeKey;
+        const handedOn = key !== undefined && closing?.(key) === true;
+        close();
+        // The last notice (the stack may go with it), or one outside a stack: to the heading.
+        if (!handedOn) focusScreenHeading();
+      }}
+    >
+      Close<span className="sr-only"> notice</span>
+    </button>
   );
 }

@@ -1,9 +1,9 @@
 import type { WithdrawnNotice } from '../store/desk-state.js';
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useDesk, useDeskState } from './desk-context.js';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { ended, withdrawnSentence } from '../components/request-title.js';
-import { NoticeStack, type StackedNotice } from './notice-stack.js';
+import { NoticeClose, NoticeStack, type StackedNotice } from './notice-stack.js';
 import { CopyButton } from '../components/copy-button.js';
 import { useGoneOnMovingOn } from './withdrawn-moved-on.js';
 
@@ -16,26 +16,20 @@ const QUOTED_CHARS = 60;
  * question's goes by itself too once they have moved on, having had it in sight (see
  * {@link useGoneOnMovingOn}; the stack tells which it shows), unless it holds what they had
  * written. Several keep to a compact stack (see {@link NoticeStack}).
+ *
+ * Each is said once, through the Desk's live region: a withdrawn question by the store as it goes,
+ * an expired one here as it comes (see {@link useExpiredSaid}). The strip is no live region of
+ * its own, which would say them again.
  */
 export function UnansweredNotices() {
   const { store } = useDesk();
   const unanswered = useDeskState((state) => state.unanswered);
   const withdrawn = useDeskState((state) => state.withdrawn);
   const shown = useGoneOnMovingOn(store, withdrawn);
+  useExpiredSaid();
   if (unanswered.length === 0 && withdrawn.length === 0) return null;
-  const dismiss = (id: string) => (
-    <button
-      type="button"
-      onClick={() => {
-        store.dispatch({ type: 'notice-dismissed', id });
-        // The button goes with its notice: focus moves to the screen's heading, not to nowhere.
-        focusScreenHeading();
-      }}
-    >
-      {/* "Close", not "Dismiss": beside an Inbox card, Dismiss answers the server (no choice made). */}
-      Close<span className="sr-only"> notice</span>
-    </button>
-  );
+  // "Close", not "Dismiss": beside an Inbox card, Dismiss answers the server (no choice made).
+  const dismiss = (id: string) => <NoticeClose close={() => store.dispatch({ type: 'notice-dismissed', id })} />;
   const notices: StackedNotice[] = [
     ...unanswered.map((entry) => ({
       key: entry.id,
@@ -82,21 +76,54 @@ export function UnansweredNotices() {
         }
       : undefined;
   return (
-    <div className="banners notices" role="status">
+    <div className="banners notices">
       <NoticeStack notices={notices} noun="notice" closeAll={closeAll} onShown={shown} />
     </div>
   );
 }
 
 /**
+ * Says each question that expired unanswered once, as its notice comes (History tells of it; no
+ * host event the store announces does): in the notice's words.
+ */
+function useExpiredSaid(): void {
+  const { announce } = useDesk();
+  const unanswered = useDeskState((state) => state.unanswered);
+  const said = useRef(new Set<string>());
+  useEffect(() => {
+    for (const entry of unanswered) {
+      if (said.current.has(entry.id)) continue;
+      said.current.add(entry.id);
+      announce(`“${entry.title}” from ${entry.serverName} expired unanswered.`);
+    }
+    // Closed ones are not shown again: forgotten.
+    for (const id of said.current) if (!unanswered.some((entry) => entry.id === id)) said.current.delete(id);
+  }, [unanswered, announce]);
+}
+
+/**
  * A withdrawn question's notice in words: short (two lines at 800 px, where three left less of
- * the screen below the strip), its question quoted only as far as tells which. The whole sentence
- * is its tooltip, and History keeps the whole question.
+ * the screen below the strip), its question quoted only as far as tells which, with a Show all
+ * that shows the whole sentence in its place (and a Show less back): from the keyboard and by
+ * touch too, not only as the tooltip a mouse finds. History keeps the whole question.
  */
 function WithdrawnText({ notice }: { notice: WithdrawnNotice }) {
+  const [whole, setWhole] = useState(false);
   const said = withdrawnText(notice);
   const short = withdrawnText({ ...notice, message: notice.message && cutAtWord(notice.message, QUOTED_CHARS) });
-  return <p title={short === said ? undefined : said}>{short}</p>;
+  if (short === said) return <p>{said}</p>;
+  return (
+    // The button runs on after the words (see `.withdrawn-cut` in styles.css), as a link would.
+    <>
+      <p className="withdrawn-cut" title={said}>
+        {whole ? said : short}
+      </p>{' '}
+      <button type="button" className="link-button" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+        {whole ? 'Show less' : 'Show all'}
+        <span className="sr-only"> of the question</span>
+      </button>
+    </>
+  );
 }
 
 /** `text` cut after a whole word within `max` characters, with an ellipsis; within a word only when one runs that long. */

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Locator, Page } from 'playwright-core';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
+
+/**
+ * The notices under the bar for a screen reader and the keyboard: each said once, through the
+ * Desk's live region (the strip is no live region of its own); a Close hands the focus on to the
+ * notice that comes up next, and to the screen's heading only once none is left; a withdrawn
+ * question cut short in its notice is shown whole with a button, not only in a mouse's tooltip.
+ */
+describe('the notices under the bar, by keyboard and screen reader, in headless Chromium against the real core', () => {
+  const clock = new ManualClock(Date.now());
+  let desk: DeskFixture;
+  let page: Page;
+  let peer: PeerServer;
+
+  before(async () => {
+    peer = peerServer('desk');
+    desk = await startDesk({ desk: peer }, { host: { clock }, viewport: { width: 800, height: 800 } });
+    page = desk.page;
+    await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await recordSaid(page);
+  });
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  // Each test starts with no notice: one a failed test left is closed.
+  afterEach(async () => {
+    const close = page.locator('.notices').getByRole('button', { name: 'Close notice' });
+    while ((await close.count()) > 0) await close.first().click();
+  });
+
+  /** Asks `message` as an ordinary question, then withdraws it (its server gives up): its notice shows. */
+  const withdrawn = async (message: string): Promise<Locator> => {
+    const controller = new AbortController();
+    const asked = peer.server
+      .elicitInput(
+        { mode: 'form', message, requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } },
+        { signal: controller.signal }
+      )
+      .catch((error: unknown) => error);
+    await page
+      .locator('.inbox-item')
+      .filter({ hasText: message.slice(0, 30) })
+      .waitFor();
+    controller.abort('the server gave up');
+    assert.ok((await asked) instanceof Error, 'the server side saw its request end');
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: message.slice(0, 30) });
+    await notice.waitFor({ state: 'attached' });
+    return notice;
+  };
+
+  /** Whether `locator`'s element has the focus. */
+  const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+  /** The live region or alert an element is in, if any (its tag and role): one there would say it again. */
+  const liveAround = (locator: Locator) =>
+    locator.evaluate((element) => {
+      const live = element.closest('[role="status"], [role="alert"], [role="log"], [aria-live]');
+      return live ? `${live.tagName} ${live.getAttribute('role')} ${live.className}` : null;
+    });
+
+  /** How many lines a notice's words take, its Show all with them: lines of text, told apart by their middles. */
+  const lines = (notice: Locator) =>
+    notice.locator('.notice-body').evaluate((element) => {
+      const middles: number[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        // Words for a screen reader only take no line.
+        if (node.parentElement?.closest('.sr-only')) continue;
+        range.selectNodeContents(node);
+        for (const rect of Array.from(range.getClientRects()))
+          if (rect.width > 0 && rect.height > 0) middles.push((rect.top + rect.bottom) / 2);
+      }
+      middles.sort((a, b) => a - b);
+      return middles.filter((middle, index) => index === 0 || middle - middles[index - 1]! > 6).length;
+    });
+
+  it('says a withdrawn question once, through the live region, and the strip is no live region of its own', async () => {
+    const notice = await withdrawn('Which archive should the March invoices go to?');
+    await saidTimes(page, /withdrew its question “Which archive should the March invoices go to\?”/);
+    assert.equal(await liveAround(notice), null, 'the notice is in a live region that says it again');
+    assert.equal(
+      (await said(page)).filter((text) => text.includes('Which archive should the March invoices go to?')).length,
+      1
+    );
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('says a question that expired unanswered once, through the live region, as its notice comes', async () => {
+    await peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Approve the refund for order 1042?',
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    await page.locator('.inbox-item').filter({ hasText: 'Approve the refund for order 1042?' }).waitFor();
+    await clock.advance(5 * 60_000);
+    const notice = page.locator('.notice-unanswered');
+    await notice.waitFor();
+    const words = /“Approve the refund for order 1042\?” from Server desk expired unanswered\./;
+    await page.waitForFunction(
+      (source) => (window as unknown as { said: string[] }).said.some((text) => new RegExp(source).test(text)),
+      words.source,
+      { timeout: 10_000 }
+    );
+    assert.equal(await liveAround(notice), null, 'the notice is in a live region that says it again');
+    assert.equal((await said(page)).filter((text) => words.test(text)).length, 1);
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('hands the focus from a closed notice to the one that comes up next, and to the heading once none is left', async () => {
+    const older = await withdrawn('Which printer should the monthly invoices go to?');
+    const newer = await withdrawn('Which team should review the supplier contracts?');
+    await page.getByRole('button', { name: 'and 1 more notice' }).waitFor();
+    // The newest closed by keyboard: the older comes up from under "and 1 more notice", its Close focused.
+    await newer.getByRole('button', { name: 'Close notice' }).focus();
+    await page.keyboard.press('Enter');
+    await newer.waitFor({ state: 'detached' });
+    await older.waitFor();
+    assert.equal(await focused(older.getByRole('button', { name: 'Close notice' })), true, 'the older notice’s Close');
+
+    // All shown, one in the middle closed: the next one down takes the focus; the last, the one above.
+    await page.locator('#heading-inbox').focus();
+    const first = await withdrawn('Which room should the quarterly review be held in?');
+    const second = await withdrawn('Which supplier should the new desks come from?');
+    await page.getByRole('button', { name: 'and 2 more notices' }).click();
+    // Newest first: second, first, older.
+    await first.getByRole('button', { name: 'Close notice' }).focus();
+    await page.keyboard.press('Enter');
+    await first.waitFor({ state: 'detached' });
+    assert.equal(await focused(older.getByRole('button', { name: 'Close notice' })), true, 'the one below it');
+    await page.keyboard.press('Enter');
+    await older.waitFor({ state: 'detached' });
+    assert.equal(await focused(second.getByRole('button', { name: 'Close notice' })), true, 'the one above it');
+
+    // The last one closed: nothing is left to go to but the screen's heading.
+    await page.keyboard.press('Enter');
+    await second.waitFor({ state: 'detached' });
+    assert.equal(await focused(page.locator('#heading-inbox')), true, 'the Inbox heading');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('shows a withdrawn question cut short whole, by a button reached from the keyboard, in two lines at 800 px until then', async () => {
+    const message =
+      'Which quarter should the yearly report on open orders, returns and refunds cover, and for which regions?';
+    const notice = await withdrawn(message);
+    const text = notice.locator('p');
+    assert.ok((await lines(notice)) <= 2, `the notice took ${await lines(notice)} lines at 800 px`);
+    assert.doesNotMatch((await text.textContent()) ?? '', /for which regions\?/);
+
+    // From its Close, one Tab back: the button that shows it all.
+    await notice.getByRole('button', { name: 'Close notice' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    const showAll = notice.getByRole('button', { name: 'Show all of the question' });
+    assert.equal(await focused(showAll), true, 'Show all has the focus');
+    assert.equal(await showAll.getAttribute('aria-expanded'), 'false');
+    await page.keyboard.press('Enter');
+    const showLess = notice.getByRole('button', { name: 'Show less of the question' });
+    assert.equal(await showLess.getAttribute('aria-expanded'), 'true');
+    assert.equal(await focused(showLess), true, 'the focus stays on the button');
+    assert.match(
+      (await text.textContent()) ?? '',
+      /withdrew its question “Which quarter should the yearly report on open orders, returns and refunds cover, and for which regions\?” before you answered\./
+    );
+
+    // And back to two lines.
+    await page.keyboard.press('Enter');
+    await showAll.waitFor();
+    assert.ok((await lines(notice)) <= 2, `the notice took ${await lines(notice)} lines at 800 px`);
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+});

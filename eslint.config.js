@@ -95,6 +95,21 @@ export default tseslint.config(
     }
   },
   {
+    // The unit tests run in one process, and so do the integration tests (see the README): a
+    // file's top-level hooks would run around every other file's tests there.
+    files: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'Program > ExpressionStatement > CallExpression[callee.name=/^(before|after|beforeEach|afterEach)$/]',
+          message: 'Put hooks inside a describe: this file shares its process with the others.'
+        }
+      ]
+    }
+  },
+  {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked
   }

@@ -259,6 +259,12 @@ export class Host {
    * identity: their act in {@link #closedByYou} is forgotten once those are (see {@link #forgetRemovedAct}).
    */
   readonly #removedOpen = new Map<string, string>();
+  /**
+   * Received tasks being ended because their stdio server's process went (see
+   * {@link #endTasksOfProcess}), by task id, while their questions leave the Inbox: why, and
+   * whether the person's act is why.
+   */
+  readonly #processGone = new Map<string, { reason: string; byYou: boolean }>();
   /** Told of each act of the person's that closes a server's connection, before the close (calls waiting for its sign-in end). */
   readonly #yourActListeners = new Set<(serverId: string, words: (serverName: string) => string) => void>();
   /** The model requests' streamed text, throttled for the UI (see `PartialTextThrottle`). */
@@ -328,10 +334,17 @@ export class Host {
         // as its History entry says it.
         const closing =
           this.#closing && why === 'withdrawn' && item.taskId === undefined ? STOPPED_BEFORE_ANSWER : undefined;
+        // A task's question whose server's process went with the connection that asked it.
+        const processGone =
+          given === undefined && closing === undefined && why === 'withdrawn' && item.taskId !== undefined
+            ? this.#processGone.get(item.taskId)
+            : undefined;
         // A question of a call or task of Taskdesk's that the person cancelled, or a server's task
         // they cancelled themselves (the Tasks screen's Cancel): their own doing, not the server's.
         const cancelled =
-          given === undefined && closing === undefined && why === 'withdrawn' ? this.#cancelledByYou(item) : undefined;
+          given === undefined && closing === undefined && processGone === undefined && why === 'withdrawn'
+            ? this.#cancelledByYou(item)
+            : undefined;
         // A question outside a task that the person's Disconnect, Remove or restarting Save took
         // away with its connection.
         const act =
@@ -343,8 +356,12 @@ export class Host {
             ? this.#closedByYou.get(item.serverId)
             : undefined;
         const closedByYou = act === undefined ? undefined : `${yourActWords(act, item.serverName)}.`;
-        const reason = given ?? closing ?? cancelled ?? closedByYou;
-        const byYou = withdrawnByYou === true || cancelled !== undefined || closedByYou !== undefined;
+        const reason = given ?? closing ?? processGone?.reason ?? cancelled ?? closedByYou;
+        const byYou =
+          withdrawnByYou === true ||
+          processGone?.byYou === true ||
+          cancelled !== undefined ||
+          closedByYou !== undefined;
         // Withdrawn by its server after the person stopped a call it may have been asked for.
         const afterStoppedCall =
           why === 'withdrawn' && reason === undefined && item.taskId === undefined && item.relatedTaskId === undefined
@@ -889,6 +906,8 @@ export class Host {
     if (missing === undefined) this.#secretValues.noteConnecting(config, oauth);
     // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
     if (this.#closing) return this.#serverView(stored);
+    // What the server asks from now on is of this connection (and, over stdio, of its process).
+    const connectedAt = this.clock.now();
     const connection = new ServerConnection({
       config,
       receiver: this.receiver,
@@ -949,6 +968,7 @@ export class Host {
           });
         }
         if (state.status === 'failed' || state.status === 'closed') {
+          this.#endTasksOfProcess(connection, connectedAt);
           this.receiver.forgetConnection(connection.owner.identity);
           this.requestor.detach(serverId);
         }
@@ -980,6 +1000,39 @@ export class Host {
   }
 
   #loginWarned = false;
+  /**
+   * Ends the received tasks a stdio server's connection that ended was given (created since it
+   * started, `since`) and that had not ended: the process that asked for them went with it, and
+   * the one Taskdesk starts next does not have them, so nobody can fetch their answers. Their
+   * questions leave the Inbox and their model calls stop, cancelled by the person in the words of
+   * their act that closed the connection, or failed as the process ended by itself. An HTTP
+   * server's stay: it can come back to its session, and ask for them. Not as Taskdesk closes: the
+   * next start takes them up, as an earlier process's.
+   */
+  #endTasksOfProcess(connection: ServerConnection, since: number): void {
+    const { config, owner } = connection;
+    if (config.transport.type !== 'stdio' || this.#closing) return;
+    const act = this.#closedByYou.get(config.id);
+    const cause = act === undefined ? `${config.name}’s process ended` : yourActWords(act, config.name);
+    const gone = [...this.receiver.peekRecords()]
+      .filter(
+        (record) =>
+          record.owner.identity === owner.identity &&
+          !isTerminal(record.task.status) &&
+          Date.parse(record.task.createdAt) >= since
+      )
+      .map((record) => record.task.taskId);
+    for (const taskId of gone) {
+      // Read as its question leaves the Inbox, which the end does at once.
+      this.#processGone.set(taskId, { reason: `${cause}.`, byYou: act !== undefined });
+      try {
+        this.receiver.endUnfetchable(taskId, `${cause} before it was answered`, act !== undefined);
+      } finally {
+        this.#processGone.delete(taskId);
+      }
+    }
+  }
+
   /** Connects a server again after a sign-in: its next connection is bound to the new grant. */
   async #reconnect(serverId: string): Promise<void> {
     await this.#connections.get(serverId)?.close();

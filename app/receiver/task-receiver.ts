@@ -551,6 +551,32 @@ export class TaskReceiver {
     return cancelled;
   }
 
+  /**
+   * Ends a task whose answer nobody can fetch any more: its server's process, which asked for it,
+   * is gone (see `Host`). Cancelled by the person when their act (a Disconnect, say) ended it,
+   * failed otherwise, with `reason` as its status message; its work is aborted (its question
+   * leaves the Inbox, a model call stops). Kept in the store until its TTL, as any ended task.
+   * Its server is not told: the process that would hear it is gone. False when it had ended.
+   */
+  endUnfetchable(taskId: string, reason: string, byYou: boolean): boolean {
+    const record = this.#repo.peek(taskId);
+    if (this.#closed || !record || isTerminal(record.task.status)) return false;
+    if (byYou) {
+      this.#end(record, reason, 'you', false);
+      return true;
+    }
+    this.#transition(
+      record,
+      'failed',
+      reason,
+      { type: 'error', error: { code: JsonRpcCode.InternalError, message: reason } },
+      true,
+      false
+    );
+    this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.InternalError, reason));
+    return true;
+  }
+
   /** Cancels any task by id, for the user through the host API. */
   cancelById(taskId: string): Promise<TaskView> {
     const record = this.#repo.peek(taskId);

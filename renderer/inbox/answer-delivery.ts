@@ -48,7 +48,7 @@ export function answerDelivery(item: InboxItem, server: ServerView | undefined):
  * then, it asked over an earlier connection. Asked in the millisecond the connection became
  * ready: of that connection.
  */
-export function connectedSince(server: ServerView | undefined, askedAt: string): boolean {
+export function connectedSince(server: Pick<ServerView, 'state'> | undefined, askedAt: string): boolean {
   const state = server?.state;
   if (state?.status !== 'ready' || state.readySince === undefined) return false;
   const since = Date.parse(state.readySince);

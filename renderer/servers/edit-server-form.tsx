@@ -58,6 +58,7 @@ export function EditServerForm({
   const calls = useDeskState((state) => state.calls);
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
+  const tasks = useDeskState((state) => state.tasks);
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
@@ -111,7 +112,10 @@ export function EditServerForm({
   // Said before Save, not found out after: a restart ends the calls and questions under way.
   const restarts = !!draft && !!initial && unsaved && restartsServer(toEditable(initial), toEditable(draft));
   const live = server.state.status === 'ready' || server.state.status === 'connecting';
-  const work = useMemo(() => runningWork(server, calls, outbound, inbox), [server, calls, outbound, inbox]);
+  const work = useMemo(
+    () => runningWork(server, calls, outbound, inbox, tasks),
+    [server, calls, outbound, inbox, tasks]
+  );
   const restartNote = restarts && live ? restartWords(server.name, work) : undefined;
   const restartNoteId = `edit-${server.id}-restart`;
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);

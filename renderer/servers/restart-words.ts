@@ -1,6 +1,7 @@
-import type { InboxItem, PlainCallView, ServerView } from '../../app/contract/host-api.js';
+import type { InboundTask, InboxItem, PlainCallView, ServerView } from '../../app/contract/host-api.js';
 import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
 import type { EditableServerInput, SettingEntry } from '../../app/contract/server-settings.js';
+import { connectedSince } from '../inbox/answer-delivery.js';
 import { isTerminal } from '../store/task-status.js';
 
 type Entries = Array<Omit<SettingEntry, 'secret'> & { secret?: boolean }>;
@@ -34,33 +35,64 @@ export interface RunningWork {
   calls: number;
   /** Tool-call tasks not ended, on a stdio server: its process, which does the work, is stopped. */
   tasks: number;
-  /** Questions outside a task waiting in the Inbox: their requests end with the connection. */
+  /**
+   * Questions waiting in the Inbox that go with the connection: those outside a task (their
+   * requests end with it), and those of tasks a stdio server's process gave Taskdesk (the core
+   * ends those tasks with the process: nobody could fetch their answers).
+   */
   questions: number;
-  /** Model requests outside a task waiting in the Inbox (to approve, answer or review): the same. */
+  /** Model requests waiting in the Inbox (to approve, answer or review), of the same two kinds. */
   modelRequests: number;
+  /** Model requests a stdio server's process gave Taskdesk as tasks, running now (a model answers): they stop. */
+  modelRuns: number;
 }
 
-/** The work of `server` a restart would stop, from the Desk's state. */
+/**
+ * The work of `server` a restart would stop, from the Desk's state. `tasks`: the tasks servers
+ * gave Taskdesk, whose model requests running now stop with a stdio server's process.
+ */
 export function runningWork(
-  server: Pick<ServerView, 'id' | 'transport'>,
+  server: Pick<ServerView, 'id' | 'transport' | 'state'>,
   calls: Record<string, PlainCallView>,
   outbound: Record<string, OutboundTaskView>,
-  inbox: readonly InboxItem[]
+  inbox: readonly InboxItem[],
+  tasks: Record<string, InboundTask> = {}
 ): RunningWork {
   const stdio = server.transport.type === 'stdio';
-  // A task's question is kept with its task, and a multi round-trip request's needs no connection.
+  // A task's question is kept with its task, but for one a stdio server's current process asked,
+  // which ends with it; a multi round-trip request's needs no connection.
   const withdrawn = inbox.filter(
-    (item) => item.serverId === server.id && item.taskId === undefined && !item.relatedCall
+    (item) =>
+      item.serverId === server.id &&
+      !item.relatedCall &&
+      (item.taskId === undefined || askedOfThisProcess(server, item.createdAt))
   );
   const questions = withdrawn.filter((item) => item.kind === 'elicitation').length;
+  const waiting = new Set(inbox.map((item) => item.taskId));
   return {
     calls: Object.values(calls).filter((call) => call.serverId === server.id && call.state === 'running').length,
     tasks: stdio
       ? Object.values(outbound).filter((task) => task.serverId === server.id && !isTerminal(task.state)).length
       : 0,
     questions,
-    modelRequests: withdrawn.length - questions
+    modelRequests: withdrawn.length - questions,
+    modelRuns: Object.values(tasks).filter(
+      (task) =>
+        task.serverId === server.id &&
+        task.kind === 'sampling' &&
+        !isTerminal(task.task.status) &&
+        !waiting.has(task.task.taskId) &&
+        askedOfThisProcess(server, task.task.createdAt)
+    ).length
   };
+}
+
+/**
+ * Whether the process of a stdio server that is ready asked this (at `askedAt`), not one before
+ * it: the core ends the tasks it gave Taskdesk when it stops. An HTTP server's tasks stay.
+ */
+function askedOfThisProcess(server: Pick<ServerView, 'transport' | 'state'>, askedAt: string): boolean {
+  return server.transport.type === 'stdio' && server.state.status === 'ready' && !connectedSince(server, askedAt);
 }
 
 export const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -80,17 +112,30 @@ export function waitingWords(work: Pick<RunningWork, 'questions' | 'modelRequest
 }
 
 /**
+ * What stops of the running work, as the Disconnect and Remove confirmations and the Save note
+ * say it, each with its verb: "1 running call will stop", "1 running task will be lost".
+ */
+export function stoppingWords(work: Pick<RunningWork, 'calls' | 'modelRuns' | 'tasks'>): string[] {
+  return [
+    ...(work.calls > 0 ? [`${counted(work.calls, 'running call', 'running calls')} will stop`] : []),
+    ...(work.modelRuns > 0
+      ? [`${counted(work.modelRuns, 'running model request', 'running model requests')} will stop`]
+      : []),
+    ...(work.tasks > 0 ? [`${counted(work.tasks, 'running task', 'running tasks')} will be lost`] : [])
+  ];
+}
+
+/**
  * The line under the Edit form's Save when saving restarts a server with work under way:
  * "Saving restarts Everything: 1 running call will stop." Undefined when nothing would stop.
  */
 export function restartWords(name: string, work: RunningWork): string | undefined {
-  const stopping = [
-    ...(work.calls > 0 ? [counted(work.calls, 'running call', 'running calls')] : []),
-    ...(work.tasks > 0 ? [counted(work.tasks, 'task', 'tasks')] : [])
-  ];
-  const stops = stopping.length > 0 ? `${stopping.join(' and ')} will stop` : undefined;
   const waiting = waitingWords(work);
-  const withdrawn = waiting === undefined ? undefined : `${waiting} in the Inbox will be withdrawn`;
-  if (!stops && !withdrawn) return undefined;
-  return `Saving restarts ${name}: ${[stops, withdrawn].filter(Boolean).join(', and ')}.`;
+  const clauses = [
+    ...stoppingWords(work),
+    ...(waiting === undefined ? [] : [`${waiting} in the Inbox will be withdrawn`])
+  ];
+  if (clauses.length === 0) return undefined;
+  const said = clauses.length === 1 ? clauses[0] : `${clauses.slice(0, -1).join(', ')}, and ${clauses.at(-1)}`;
+  return `Saving restarts ${name}: ${said}.`;
 }

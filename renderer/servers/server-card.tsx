@@ -92,7 +92,7 @@ function DisconnectConsequences({ serverId }: { serverId: string }) {
  */
 function RemoveConsequences({ serverId }: { serverId: string }) {
   const underWay = useWorkUnderWay(serverId);
-  const ends = underWay && workEndsSentence(underWay.server.name, underWay.work);
+  const ends = underWay && workEndsSentence(underWay.work);
   return (
     <>
       {ends ? <p>{ends}</p> : null}
@@ -167,9 +167,9 @@ export const ServerCard = memo(function ServerCard({
   };
   /**
    * Connect or Disconnect on its way: only that button waits; the rest of the card stays usable.
-   * A Disconnect says so on its button ("Disconnecting…"): the card is ready until it ends, which
-   * for a stdio server waits for its process to stop (a few seconds). A Connect's is said by the
-   * badge ("Connecting").
+   * A Disconnect says so on its button ("Disconnecting…") and its badge ("Disconnecting"): the
+   * server is connected until it ends, which for a stdio server waits for its process to stop (a
+   * few seconds). A Connect's is said by the badge ("Connecting").
    */
   const [toggling, setToggling] = useState<'connect' | 'disconnect' | undefined>(undefined);
   const { failure, fail, clear } = useFailure();
@@ -382,6 +382,12 @@ export const ServerCard = memo(function ServerCard({
         {signIn ? (
           <span className="status status-idle" data-status={state.status} data-sign-in={state.auth?.status}>
             {signIn}
+          </span>
+        ) : toggling === 'disconnect' && live ? (
+          // Still connected until the Disconnect ends (a stdio server's process takes a few
+          // seconds to stop), but on its way out: said so, not "Ready".
+          <span className="status status-connecting" data-status={state.status}>
+            Disconnecting
           </span>
         ) : (
           <StatusBadge status={state.status} />

@@ -36,7 +36,8 @@ describe('a task’s question from before a restart, in headless Chromium agains
     const peer = peerServer('desk-peer');
     const before = await restart.host({ desk: peer });
     const { task } = await peer.server.request(question('Your name for the booking?'), CreateTaskResultSchema);
-    await inboxHolds(before.host, 1);
+    await peer.server.request(question('Your luggage?'), CreateTaskResultSchema);
+    await inboxHolds(before.host, 2);
     await before.stop();
 
     // Taskdesk starts again; the server is started afresh too (a new process, for stdio).
@@ -61,7 +62,8 @@ describe('a task’s question from before a restart, in headless Chromium agains
     // The question of now comes first; the one of the old process after it, under a line saying why.
     assert.deepEqual(await page.locator('article.inbox-item h3').allTextContents(), [
       'Your seat?',
-      'Your name for the booking?'
+      'Your name for the booking?',
+      'Your luggage?'
     ]);
     await page.locator('.inbox-apart').waitFor();
     await now.getByLabel('Name').fill('12A');
@@ -85,13 +87,20 @@ describe('a task’s question from before a restart, in headless Chromium agains
     const result = await again.server.request({ method: 'tasks/result', params: { taskId: task.taskId } }, Loose);
     assert.deepEqual(result.content, { name: 'Ada' });
 
-    // With the stdio server disconnected, a question still in the Inbox says its answer will not
-    // be fetched: the process that asked is stopped, and the one the next Connect starts is new.
+    // A question of the process running now goes with it: a Disconnect stops it, and nobody could
+    // fetch the answer, so the question is withdrawn and its task ended, by the person.
     const { task: third } = await again.server.request(question('Your meal?'), CreateTaskResultSchema);
     const meal = page.getByRole('article', { name: 'Your meal?' });
     await meal.waitFor();
     await fixture.host.call('servers.disconnect', { serverId: 'desk' });
-    await meal
+    await meal.waitFor({ state: 'detached' });
+    const ended = await fixture.host.call('tasks.get', { taskId: third.taskId });
+    assert.equal(ended.task.status, 'cancelled');
+    assert.equal(ended.task.statusMessage, 'You disconnected Server desk before it was answered');
+    // One the process before it asked stays (no Disconnect changes what becomes of it): its card
+    // says its answer will not be fetched, the process that asked having stopped.
+    await page
+      .getByRole('article', { name: 'Your luggage?' })
       .locator('.kept-note')
       .filter({
         hasText:

@@ -63,7 +63,7 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     const call = host
       .call('tools.call', { serverId: 'everything', name: 'trigger-elicitation-request-async', arguments: {} })
       .catch((error: unknown) => error);
-    await received;
+    const { item: receivedItem } = await received;
 
     // Something chosen in the question: its notice keeps it when the question goes.
     const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -78,8 +78,9 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     const dialog = page.getByRole('dialog', { name: 'Disconnect Everything?' });
     await server.getByRole('button', { name: 'Disconnect Everything' }).click();
     await dialog.waitFor();
+    // The received task's question is a question too: its task ends with the process that asked it.
     assert.deepEqual(await dialog.locator('.dialog-body p').allTextContents(), [
-      '1 question waiting in the Inbox will be withdrawn, 1 running call will stop, 1 running task will be lost and Everything will not fetch the answer to 1 task it gave Taskdesk.',
+      '2 questions waiting in the Inbox will be withdrawn, 1 running call will stop and 1 running task will be lost.',
       'Taskdesk stops Everything’s process, and the one it starts when you connect again does not have its tasks.'
     ]);
 
@@ -107,7 +108,10 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     await busy.waitFor();
     assert.equal(await busy.textContent(), 'Disconnecting…');
     assert.equal(await busy.getAttribute('aria-busy'), 'true');
-    assert.equal(await server.locator('.status').textContent(), 'Ready', 'still connected while it waits');
+    // Still connected while it waits, but no longer ready: its badge says so.
+    const badge = server.locator('.card-header .status');
+    assert.equal(await badge.textContent(), 'Disconnecting');
+    assert.equal(await badge.getAttribute('data-status'), 'ready');
     await disconnecting.release();
     await server.locator('[data-status="closed"]').waitFor();
     await server.getByRole('button', { name: 'Connect Everything' }).waitFor();
@@ -117,10 +121,15 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     assert.equal(stopped.message, 'You disconnected Everything');
     assert.deepEqual(stopped.data, { cancelledBy: 'you', yourAct: 'You disconnected Everything' });
 
-    // The question went: said as the person's doing, its notice keeping what they chose.
+    // The question went: said as the person's doing, its notice keeping what they chose. The
+    // received task's question went with it (said together, in one message of the live region).
     await saidTimes(
       page,
-      /^Taskdesk withdrew Everything’s question “The research query "tides" .*”: You disconnected Everything\. What you had written is kept in its notice\.$/
+      /Taskdesk withdrew Everything’s question “The research query "tides" [^”]*”: You disconnected Everything\. What you had written is kept in its notice\./
+    );
+    await saidTimes(
+      page,
+      /Taskdesk withdrew Everything’s question “Please provide inputs for the following fields[^”]*”: You disconnected Everything\./
     );
     const notice = page.locator(`.notice-withdrawn[data-inbox-id="${item.id}"]`);
     await notice.waitFor();
@@ -128,11 +137,20 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     assert.match(noticeText, /: You disconnected Everything\.$/);
     assert.doesNotMatch(noticeText, /Everything withdrew|cancelled the request|stopped waiting/);
     await notice.getByRole('group', { name: 'What you had written (not sent):' }).waitFor();
-    // The task's own question stays, for when its server asks for it.
+    // The received task's question went too: the process that asked it is gone, and its task
+    // is ended, by the person, in the words of their act.
+    assert.equal(host.inbox.size, 0);
     await nav.locator('a[href="#inbox"]').click();
-    await page
-      .getByRole('article', { name: 'Please provide inputs for the following fields (async task demo):' })
-      .waitFor();
+    await page.getByRole('article', { name: QUESTION }).waitFor({ state: 'detached' });
+    assert.equal(
+      await page
+        .getByRole('article', { name: 'Please provide inputs for the following fields (async task demo):' })
+        .count(),
+      0
+    );
+    const receivedTask = await host.call('tasks.get', { taskId: receivedItem.taskId! });
+    assert.equal(receivedTask.task.status, 'cancelled');
+    assert.equal(receivedTask.task.statusMessage, 'You disconnected Everything before it was answered');
 
     // History: cancelled by the person, who disconnected the server; not by the server.
     const { entry } = await ended;
@@ -154,7 +172,7 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     await detail.getByRole('button', { name: 'Close' }).click();
 
     // Connected again, nothing of it is under way (its task is lost with the old process, the
-    // received task's question was the old one's): Disconnect asks nothing.
+    // received task ended with it): Disconnect asks nothing.
     assert.equal(started.type, 'task');
     const outboundId = started.type === 'task' ? started.task.outboundId : '';
     await nav.locator('a[href="#servers"]').click();

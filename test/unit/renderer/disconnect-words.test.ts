@@ -16,7 +16,7 @@ const call = (callId: string, serverId: string, state: PlainCallView['state']) =
 const outboundTask = (outboundId: string, serverId: string, state: OutboundTaskView['state']) =>
   ({ outboundId, serverId, state }) as OutboundTaskView;
 const item = (id: string, serverId: string, extra: Partial<InboxItem> = {}) =>
-  ({ id, serverId, kind: 'elicitation', ...extra }) as InboxItem;
+  ({ id, serverId, kind: 'elicitation', createdAt: '2026-05-01T10:05:00.000Z', ...extra }) as InboxItem;
 const received = (taskId: string, serverId: string, status: string, createdAt = '2026-05-01T10:05:00.000Z') =>
   ({ serverId, task: { taskId, status, createdAt } }) as InboundTask;
 
@@ -26,9 +26,11 @@ describe('what a Disconnect would end', () => {
   const inbox = [
     item('q', 'one', { relatedTaskId: 't' }),
     item('m', 'one', { kind: 'sampling-approval' }),
-    // A task's question stays with its task; a multi round-trip request's needs no connection.
+    // A task's question of this process ends with it (its task is ended); a multi round-trip
+    // request's needs no connection; one of the process before stays (nobody will fetch it anyway).
     item('k', 'one', { taskId: 'k' }),
     item('r', 'one', { relatedCall: true }),
+    item('old', 'one', { taskId: 'old', createdAt: '2026-05-01T09:00:00.000Z' }),
     item('o', 'two')
   ];
   const tasks = {
@@ -36,16 +38,18 @@ describe('what a Disconnect would end', () => {
     // Asked of the process before this one: already not fetched, whatever the Disconnect does.
     old: received('old', 'one', 'working', '2026-05-01T09:00:00.000Z'),
     done: received('done', 'one', 'completed'),
+    // A model answering a task's request now: it stops with the process.
+    run: { ...received('run', 'one', 'working'), kind: 'sampling' } as InboundTask,
     other: received('other', 'two', 'working')
   };
 
-  it('counts on a stdio server the questions and model requests outside a task, calls, tool tasks and received tasks', () => {
+  it('counts on a stdio server the questions and model requests in the Inbox, with its tasks’, calls, tool tasks and model runs', () => {
     assert.deepEqual(disconnectWork(server('stdio'), calls, outbound, inbox, tasks), {
       calls: 1,
       tasks: 1,
-      questions: 1,
+      questions: 2,
       modelRequests: 1,
-      received: 1
+      modelRuns: 1
     });
   });
 
@@ -55,7 +59,7 @@ describe('what a Disconnect would end', () => {
       tasks: 0,
       questions: 1,
       modelRequests: 1,
-      received: 0
+      modelRuns: 0
     });
   });
 
@@ -66,13 +70,13 @@ describe('what a Disconnect would end', () => {
         tasks: 0,
         questions: 0,
         modelRequests: 0,
-        received: 0
+        modelRuns: 0
       });
   });
 });
 
 describe('what the Disconnect confirmation says', () => {
-  const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, received: 0 };
+  const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, modelRuns: 0 };
 
   it('says nothing when nothing is under way: Disconnect asks nothing then', () => {
     assert.equal(disconnectWords('Everything', none), undefined);
@@ -85,12 +89,11 @@ describe('what the Disconnect confirmation says', () => {
     ]);
   });
 
-  it('counts each kind, in the plural too, and says a received task’s answer will not be fetched', () => {
+  it('counts each kind, in the plural too; no word of a next process when no tool task is lost with it', () => {
     assert.deepEqual(
-      disconnectWords('Everything', { calls: 2, tasks: 0, questions: 2, modelRequests: 1, received: 3 }),
+      disconnectWords('Everything', { calls: 2, tasks: 0, questions: 2, modelRequests: 1, modelRuns: 3 }),
       [
-        '2 questions and 1 model request waiting in the Inbox will be withdrawn, 2 running calls will stop and Everything will not fetch the answer to 3 tasks it gave Taskdesk.',
-        'Taskdesk stops Everything’s process, and the one it starts when you connect again does not have its tasks.'
+        '2 questions and 1 model request waiting in the Inbox will be withdrawn, 2 running calls will stop and 3 running model requests will stop.'
       ]
     );
   });
@@ -103,16 +106,16 @@ describe('what the Disconnect confirmation says', () => {
 });
 
 describe('what the Remove confirmation says ends', () => {
-  const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, received: 0 };
+  const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, modelRuns: 0 };
 
   it('says nothing of work when none is under way', () => {
-    assert.equal(workEndsSentence('Everything', none), undefined);
+    assert.equal(workEndsSentence(none), undefined);
   });
 
   it('names what ends as Disconnect does, without a word of a process started at the next Connect', () => {
     assert.equal(
-      workEndsSentence('Everything', { ...none, questions: 1, modelRequests: 1, calls: 1, tasks: 1, received: 2 }),
-      '1 question and 1 model request waiting in the Inbox will be withdrawn, 1 running call will stop, 1 running task will be lost and Everything will not fetch the answer to 2 tasks it gave Taskdesk.'
+      workEndsSentence({ ...none, questions: 1, modelRequests: 1, calls: 1, tasks: 1, modelRuns: 1 }),
+      '1 question and 1 model request waiting in the Inbox will be withdrawn, 1 running call will stop, 1 running model request will stop and 1 running task will be lost.'
     );
   });
 });

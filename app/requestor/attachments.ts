@@ -103,6 +103,11 @@ function subscriptionIdOf(meta: unknown): string | number | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
+/** Whether a subscription id a server sent names the request id `ours` (a number the SDK gave, or none). */
+function sameId(told: string | number, ours: string | number | undefined): boolean {
+  return ours !== undefined && String(told) === String(ours);
+}
+
 /** A 2026-07-28 server's `notifications/tasks` (the tasks extension): its params are read by the task's follower. */
 const ModernTaskNotificationSchema = z.object({
   method: z.literal('notifications/tasks'),
@@ -190,11 +195,12 @@ export class AttachmentRegistry {
         const agreed = notification.params?.notifications;
         // Told by its id: the request's of the stream it acknowledges (MCP 2026-07-28). One that
         // names another stream (one renewed or replaced since) is of no stream open now.
+        // Compared as text: a server that writes the id back as a string ("3" for 3) still names it.
         const id = subscriptionIdOf(notification.params?._meta);
         const taskStreamId = taskStream?.subscriptionId;
         if (id !== undefined && (listStreamId !== undefined || taskStreamId !== undefined)) {
-          if (listening && id === listStreamId) listAcknowledged();
-          else if (taskStream && id === taskStreamId) taskStream.acknowledged(agreed?.taskIds);
+          if (listening && sameId(id, listStreamId)) listAcknowledged();
+          else if (taskStream && sameId(id, taskStreamId)) taskStream.acknowledged(agreed?.taskIds);
           return;
         }
         // A server that gives no id (or a peer that told no stream's): told by what it agreed to.

@@ -143,6 +143,18 @@ describe('which subscriptions/listen stream a 2026-07-28 acknowledgement is for'
     assert.notEqual(both.id, tasks.id);
   });
 
+  it('takes the list stream’s id written back as a string for the list stream’s', async () => {
+    const { received } = fixture;
+    assert.deepEqual(await names(), ['alpha', 'build', 'other']);
+    const list = await listStream();
+    assert.equal(typeof list.id, 'number');
+    tools = ['alpha', 'beta', 'build', 'other'];
+    const read = toolsRead(received);
+    await acknowledge({ _meta: { [SUBSCRIPTION_ID]: String(list.id) }, notifications: {} });
+    assert.deepEqual(await names(), ['alpha', 'beta', 'build', 'other'], 'the list is read again');
+    assert.equal(toolsRead(received), read + 1);
+  });
+
   it('takes an acknowledgement tagged with the task stream’s id for the task stream’s, whatever it agreed to', async () => {
     const { received } = fixture;
     await names();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { focusScreenHeading } from '../components/focus-screen.js';
 import { useDeskState } from './desk-context.js';
 import { loadDismissedWarnings, saveDismissedWarnings, warningKey, type HostWarning } from './dismissed-warnings.js';
@@ -48,27 +48,37 @@ export function Banners() {
         notices={shown.map((warning) => ({
           key: warningKey(warning),
           notice: (
-            <div className="banner banner-warning host-warning" role="alert">
-              <div className="host-warning-text">
-                <p>{warning.message}</p>
-                {warning.movedTo ? (
-                  <p className="muted">
-                    The old file was kept at <code>{warning.movedTo}</code>
-                  </p>
-                ) : null}
-                <WarningLinks links={warning.links} />
-              </div>
-              <NoticeClose
-                close={() => {
-                  const next = new Set(dismissed).add(warningKey(warning));
-                  saveDismissedWarnings(sessionStore(), next);
-                  setDismissed(next);
-                }}
-              />
-            </div>
+            <WarningNotice
+              warning={warning}
+              close={() => {
+                const next = new Set(dismissed).add(warningKey(warning));
+                saveDismissedWarnings(sessionStore(), next);
+                setDismissed(next);
+              }}
+            />
           )
         }))}
       />
+    </div>
+  );
+}
+
+/** One of the host's warnings: its words, where a file was kept, its links, and its Close (described by the words, see {@link NoticeClose}). */
+function WarningNotice({ warning, close }: { warning: HostWarning; close: () => void }) {
+  const textId = useId();
+  const movedId = useId();
+  return (
+    <div className="banner banner-warning host-warning" role="alert">
+      <div className="host-warning-text">
+        <p id={textId}>{warning.message}</p>
+        {warning.movedTo ? (
+          <p className="muted" id={movedId}>
+            The old file was kept at <code>{warning.movedTo}</code>
+          </p>
+        ) : null}
+        <WarningLinks links={warning.links} />
+      </div>
+      <NoticeClose close={close} describedBy={warning.movedTo ? `${textId} ${movedId}` : textId} />
     </div>
   );
 }

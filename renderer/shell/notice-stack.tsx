@@ -1,4 +1,14 @@
-import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject
+} from 'react';
 import { focusScreenHeading } from '../components/focus-screen.js';
 
 /** One notice of a {@link NoticeStack}: what tells it from the others, and the notice itself. */
@@ -20,6 +30,7 @@ export interface StackedNotice {
  *
  * A notice's Close is a {@link NoticeClose}: the focus goes on to the notice that comes up in its
  * place (the next one down, or the one above the last), or to the screen's heading once none is left.
+ * The same goes for `closeAll`: a notice it keeps takes the focus.
  */
 export function NoticeStack({
   notices,
@@ -29,8 +40,8 @@ export function NoticeStack({
 }: {
   notices: readonly StackedNotice[];
   noun: string;
-  /** A button beside "and N more" that closes several at once: its words, and what it does. */
-  closeAll?: { label: string; close: () => void } | undefined;
+  /** A button beside "and N more" that closes several at once: its words, the notices it closes (by key), and what it does. */
+  closeAll?: { label: string; closes: readonly string[]; close: () => void } | undefined;
   /** Called with the keys of the notices shown (the newest, or all while open) as they change: not those hidden. */
   onShown?: ((keys: readonly string[]) => void) | undefined;
 }) {
@@ -40,8 +51,6 @@ export function NoticeStack({
   const [focused, setFocused] = useState<string | undefined>(undefined);
   const seen = useRef({ next: 0, order: new Map<string, number>() });
   const list = useRef<HTMLDivElement>(null);
-  /** The notice whose Close was pressed, and those the focus may go on to in turn once it has gone. */
-  const focusNext = useRef<{ closed: string; candidates: string[] } | undefined>(undefined);
   const { order } = seen.current;
   for (const { key } of notices) if (!order.has(key)) order.set(key, seen.current.next++);
   // Only the notices shown are remembered (a long day's would pile up otherwise).
@@ -57,26 +66,10 @@ export function NoticeStack({
   useEffect(() => {
     onShown?.(JSON.parse(shownKeys) as string[]);
   }, [shownKeys, onShown]);
-  // After the render that took the closed notice away and showed the next: its Close takes the focus.
-  useLayoutEffect(() => {
-    const pending = focusNext.current;
-    focusNext.current = undefined;
-    // Still there (its Close did not take it away): the focus stays on that Close.
-    if (!pending || !list.current || order.has(pending.closed)) return;
-    const next = pending.candidates
-      .map((key) => list.current?.querySelector(`[data-notice-key="${CSS.escape(key)}"]:not([hidden])`))
-      .find((item) => item);
-    const close = next?.querySelector<HTMLElement>('[data-notice-close]');
-    if (close) close.focus();
-    else focusScreenHeading();
-  });
-  const closing = (key: string): boolean => {
-    const keys = newestFirst.map((notice) => notice.key);
-    const at = keys.indexOf(key);
-    if (at < 0 || keys.length < 2) return false;
-    focusNext.current = { closed: key, candidates: [...keys.slice(at + 1), ...keys.slice(0, at).reverse()] };
-    return true;
-  };
+  const closing = useFocusHandedOn(
+    newestFirst.map((notice) => notice.key),
+    list
+  );
   return (
     <StackContext.Provider value={closing}>
       <div
@@ -110,7 +103,16 @@ export function NoticeStack({
             {open ? `Show only the newest ${noun}` : `and ${more} more ${more === 1 ? noun : `${noun}s`}`}
           </button>
           {closeAll ? (
-            <button type="button" className="link-button notice-stack-close-all" onClick={closeAll.close}>
+            <button
+              type="button"
+              className="link-button notice-stack-close-all"
+              onClick={() => {
+                const handedOn = closing(closeAll.closes);
+                closeAll.close();
+                // None kept: the stack goes with them.
+                if (!handedOn) focusScreenHeading();
+              }}
+            >
               {closeAll.label}
             </button>
           ) : null}
@@ -121,25 +123,88 @@ export function NoticeStack({
 }
 
 /**
- * Told by a notice's Close which notice it closes (by key), before it goes; true when another
+ * Notices shown all at once, one under the other (no stack), whose Closes hand the focus on as a
+ * {@link NoticeStack}'s do: to the next one down, the one above the last, the heading once none is left.
+ */
+export function NoticeList({ notices }: { notices: readonly StackedNotice[] }) {
+  const list = useRef<HTMLDivElement>(null);
+  const closing = useFocusHandedOn(
+    notices.map((notice) => notice.key),
+    list
+  );
+  return (
+    <StackContext.Provider value={closing}>
+      <div ref={list}>
+        {notices.map(({ key, notice }) => (
+          <div key={key} data-notice-key={key}>
+            {notice}
+          </div>
+        ))}
+      </div>
+    </StackContext.Provider>
+  );
+}
+
+/**
+ * Where the focus goes once notices of `list` (their items `[data-notice-key]`, `keys` in the
+ * order shown) are closed: the returned function is told which (by key) before they go, and is
+ * true when another notice is left to take the focus (its Close takes it after the render that
+ * took them away); false when none is, and the caller sends the focus to the screen's heading.
+ */
+function useFocusHandedOn(
+  keys: readonly string[],
+  list: RefObject<HTMLElement | null>
+): (closed: readonly string[]) => boolean {
+  /** The notices closed, and those the focus may go on to in turn once they have gone. */
+  const focusNext = useRef<{ closed: readonly string[]; candidates: string[] } | undefined>(undefined);
+  // After the render that took the closed notices away and showed the next: its Close takes the focus.
+  useLayoutEffect(() => {
+    const pending = focusNext.current;
+    focusNext.current = undefined;
+    // Still there (its Close did not take it away): the focus stays on that Close.
+    if (!pending || !list.current || pending.closed.some((key) => keys.includes(key))) return;
+    const next = pending.candidates
+      .map((key) => list.current?.querySelector(`[data-notice-key="${CSS.escape(key)}"]:not([hidden])`))
+      .find((item) => item);
+    const close = next?.querySelector<HTMLElement>('[data-notice-close]');
+    if (close) close.focus();
+    else focusScreenHeading();
+  });
+  return (closed) => {
+    const at = keys.findIndex((key) => closed.includes(key));
+    const left = (part: readonly string[]) => part.filter((key) => !closed.includes(key));
+    if (at < 0) return false;
+    const candidates = [...left(keys.slice(at + 1)), ...left(keys.slice(0, at)).reverse()];
+    if (candidates.length === 0) return false;
+    focusNext.current = { closed, candidates };
+    return true;
+  };
+}
+
+/**
+ * Told by a notice's Close which notices it closes (by key), before they go; true when another
  * notice is left to take the focus.
  */
-const StackContext = createContext<((key: string) => boolean) | undefined>(undefined);
+const StackContext = createContext<((closed: readonly string[]) => boolean) | undefined>(undefined);
 
 /**
  * A notice's Close: `close` takes the notice away, and the focus, which would be left on nothing,
  * goes on to the notice that comes up next in the stack (its Close), or to the screen's heading
  * when none is left (see {@link focusScreenHeading}).
+ *
+ * It is described by its notice's words (`describedBy`, the ids of the elements that hold them):
+ * the focus may come to it from a notice closed before, with nothing else saying what this one is.
  */
-export function NoticeClose({ close }: { close: () => void }) {
+export function NoticeClose({ close, describedBy }: { close: () => void; describedBy: string }) {
   const closing = useContext(StackContext);
   return (
     <button
       type="button"
       data-notice-close=""
+      aria-describedby={describedBy}
       onClick={(event) => {
         const key = event.currentTarget.closest<HTMLElement>('[data-notice-key]')?.dataset.noticeKey;
-        const handedOn = key !== undefined && closing?.(key) === true;
+        const handedOn = key !== undefined && closing?.([key]) === true;
         close();
         // The last notice (the stack may go with it), or one outside a stack: to the heading.
         if (!handedOn) focusScreenHeading();

@@ -1,7 +1,6 @@
-import type { WithdrawnNotice } from '../store/desk-state.js';
+import type { DeskState, WithdrawnNotice } from '../store/desk-state.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useDesk, useDeskState } from './desk-context.js';
-import { focusScreenHeading } from '../components/focus-screen.js';
 import { ended, withdrawnSentence } from '../components/request-title.js';
 import { NoticeClose, NoticeStack, type StackedNotice } from './notice-stack.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -28,31 +27,15 @@ export function UnansweredNotices() {
   const shown = useGoneOnMovingOn(store, withdrawn);
   useExpiredSaid();
   if (unanswered.length === 0 && withdrawn.length === 0) return null;
-  // "Close", not "Dismiss": beside an Inbox card, Dismiss answers the server (no choice made).
-  const dismiss = (id: string) => <NoticeClose close={() => store.dispatch({ type: 'notice-dismissed', id })} />;
+  const close = (id: string) => () => store.dispatch({ type: 'notice-dismissed', id });
   const notices: StackedNotice[] = [
     ...unanswered.map((entry) => ({
       key: entry.id,
-      notice: (
-        <div className="banner banner-warning notice-unanswered" data-history-id={entry.id}>
-          <p>
-            “{entry.title}” from {entry.serverName} expired unanswered — see <a href="#history">History</a>.
-          </p>
-          {dismiss(entry.id)}
-        </div>
-      )
+      notice: <ExpiredNotice entry={entry} close={close(entry.id)} />
     })),
     ...withdrawn.map((notice) => ({
       key: notice.id,
-      notice: (
-        <div className="banner banner-warning notice-withdrawn" data-inbox-id={notice.id}>
-          <div className="notice-body">
-            <WithdrawnText notice={notice} />
-            {notice.draft !== undefined ? <WithdrawnDraft draft={notice.draft} /> : null}
-          </div>
-          {dismiss(notice.id)}
-        </div>
-      )
+      notice: <WithdrawnNoticeShown notice={notice} close={close(notice.id)} />
     }))
   ];
   // Close all closes what holds nothing of the person's: a notice with what they typed in a
@@ -69,15 +52,44 @@ export function UnansweredNotices() {
             kept === 0
               ? `Close all ${closable.length} notices`
               : `Close ${closable.length} notices, not ${kept === 1 ? 'the one' : `the ${kept}`} with what you wrote`,
+          closes: closable,
+          // The focus goes on to a notice kept, or to the heading (see NoticeStack).
           close: () => {
             for (const id of closable) store.dispatch({ type: 'notice-dismissed', id });
-            focusScreenHeading();
           }
         }
       : undefined;
   return (
     <div className="banners notices">
       <NoticeStack notices={notices} noun="notice" closeAll={closeAll} onShown={shown} />
+    </div>
+  );
+}
+
+/** A question that expired unanswered: its words, and its Close (described by them, see {@link NoticeClose}). */
+function ExpiredNotice({ entry, close }: { entry: DeskState['unanswered'][number]; close: () => void }) {
+  const textId = useId();
+  return (
+    <div className="banner banner-warning notice-unanswered" data-history-id={entry.id}>
+      <p id={textId}>
+        “{entry.title}” from {entry.serverName} expired unanswered — see <a href="#history">History</a>.
+      </p>
+      {/* "Close", not "Dismiss": beside an Inbox card, Dismiss answers the server (no choice made). */}
+      <NoticeClose close={close} describedBy={textId} />
+    </div>
+  );
+}
+
+/** A withdrawn question's notice: its words, what the person had written if anything, and its Close (described by the words). */
+function WithdrawnNoticeShown({ notice, close }: { notice: WithdrawnNotice; close: () => void }) {
+  const textId = useId();
+  return (
+    <div className="banner banner-warning notice-withdrawn" data-inbox-id={notice.id}>
+      <div className="notice-body">
+        <WithdrawnText notice={notice} id={textId} />
+        {notice.draft !== undefined ? <WithdrawnDraft draft={notice.draft} /> : null}
+      </div>
+      <NoticeClose close={close} describedBy={textId} />
     </div>
   );
 }
@@ -105,20 +117,25 @@ function useExpiredSaid(): void {
  * A withdrawn question's notice in words: short (two lines at 800 px, where three left less of
  * the screen below the strip), its question quoted only as far as tells which, with a Show all
  * that shows the whole sentence in its place (and a Show less back): from the keyboard and by
- * touch too, not only as the tooltip a mouse finds. History keeps the whole question.
+ * touch too, not only as the tooltip a mouse finds (the tooltip only while it is cut short).
+ * History keeps the whole question. `id` is the words' (what its Close is described by).
+ *
+ * The button's words say what it will do, and so the state: no `aria-expanded` besides, which
+ * would say it twice ("Show less of the question, expanded"); nor does it show or hide a region
+ * of its own, it puts other words in place.
  */
-function WithdrawnText({ notice }: { notice: WithdrawnNotice }) {
+function WithdrawnText({ notice, id }: { notice: WithdrawnNotice; id: string }) {
   const [whole, setWhole] = useState(false);
   const said = withdrawnText(notice);
   const short = withdrawnText({ ...notice, message: notice.message && cutAtWord(notice.message, QUOTED_CHARS) });
-  if (short === said) return <p>{said}</p>;
+  if (short === said) return <p id={id}>{said}</p>;
   return (
     // The button runs on after the words (see `.withdrawn-cut` in styles.css), as a link would.
     <>
-      <p className="withdrawn-cut" title={said}>
+      <p id={id} className="withdrawn-cut" title={whole ? undefined : said}>
         {whole ? said : short}
       </p>{' '}
-      <button type="button" className="link-button" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+      <button type="button" className="link-button" onClick={() => setWhole(!whole)}>
         {whole ? 'Show less' : 'Show all'}
         <span className="sr-only"> of the question</span>
       </button>

@@ -221,8 +221,11 @@ describe('the notices at the top of the Desk', () => {
     const left = strip.locator('.notice-withdrawn');
     await page.waitForFunction(() => document.querySelectorAll('.notice-withdrawn').length === 1);
     assert.match((await left.textContent()) ?? '', /Gone question B\?.*my careful words/s);
-    // The button went with the notices: the focus is on the screen's heading, not lost.
-    assert.equal(await page.locator('#heading-inbox').evaluate((h) => h === document.activeElement), true);
+    // The button went with the notices: the focus is on the kept notice's Close, not lost.
+    assert.equal(
+      await left.getByRole('button', { name: 'Close notice' }).evaluate((close) => close === document.activeElement),
+      true
+    );
     assert.equal(await closeAll.count(), 0, 'one notice left: nothing to close at once');
 
     // With nothing typed in any, the button closes them all.

@@ -10,8 +10,9 @@ import { recordSaid, said, saidTimes } from './live-region.js';
 /**
  * The notices under the bar for a screen reader and the keyboard: each said once, through the
  * Desk's live region (the strip is no live region of its own); a Close hands the focus on to the
- * notice that comes up next, and to the screen's heading only once none is left; a withdrawn
- * question cut short in its notice is shown whole with a button, not only in a mouse's tooltip.
+ * notice that comes up next, and to the screen's heading only once none is left, and that Close
+ * is read with its notice's words; a withdrawn question cut short in its notice is shown whole with
+ * a button, not only in a mouse's tooltip.
  */
 describe('the notices under the bar, by keyboard and screen reader, in headless Chromium against the real core', () => {
   const clock = new ManualClock(Date.now());
@@ -33,12 +34,12 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
 
   // Each test starts with no notice: one a failed test left is closed.
   afterEach(async () => {
-    const close = page.locator('.notices').getByRole('button', { name: 'Close notice' });
+    const close = page.getByRole('button', { name: 'Close notice' });
     while ((await close.count()) > 0) await close.first().click();
   });
 
-  /** Asks `message` as an ordinary question, then withdraws it (its server gives up): its notice shows. */
-  const withdrawn = async (message: string): Promise<Locator> => {
+  /** Asks `message` as an ordinary question (with `typed` written in its card, if given), then withdraws it (its server gives up): its notice shows. */
+  const withdrawn = async (message: string, typed?: string): Promise<Locator> => {
     const controller = new AbortController();
     const asked = peer.server
       .elicitInput(
@@ -50,6 +51,12 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
       .locator('.inbox-item')
       .filter({ hasText: message.slice(0, 30) })
       .waitFor();
+    if (typed !== undefined)
+      await page
+        .locator('.inbox-item')
+        .filter({ hasText: message.slice(0, 30) })
+        .getByLabel('note')
+        .fill(typed);
     controller.abort('the server gave up');
     assert.ok((await asked) instanceof Error, 'the server side saw its request end');
     const notice = page.locator('.notice-withdrawn').filter({ hasText: message.slice(0, 30) });
@@ -59,6 +66,16 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
 
   /** Whether `locator`'s element has the focus. */
   const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+  /** What a screen reader says after the focused element's name: the words of the elements its `aria-describedby` names. */
+  const focusedDescription = () =>
+    page.evaluate(() =>
+      (document.activeElement?.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter((id) => id !== '')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+    );
 
   /** The live region or alert an element is in, if any (its tag and role): one there would say it again. */
   const liveAround = (locator: Locator) =>
@@ -137,6 +154,11 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
     await newer.waitFor({ state: 'detached' });
     await older.waitFor();
     assert.equal(await focused(older.getByRole('button', { name: 'Close notice' })), true, 'the older notice’s Close');
+    // Read with the words of the notice it closes, which nothing else says as the focus comes.
+    assert.match(
+      await focusedDescription(),
+      /withdrew its question “Which printer should the monthly invoices go to\?” before you answered\./
+    );
 
     // All shown, one in the middle closed: the next one down takes the focus; the last, the one above.
     await page.locator('#heading-inbox').focus();
@@ -148,9 +170,12 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
     await page.keyboard.press('Enter');
     await first.waitFor({ state: 'detached' });
     assert.equal(await focused(older.getByRole('button', { name: 'Close notice' })), true, 'the one below it');
+    assert.match(await focusedDescription(), /Which printer should the monthly invoices go to\?/);
     await page.keyboard.press('Enter');
     await older.waitFor({ state: 'detached' });
     assert.equal(await focused(second.getByRole('button', { name: 'Close notice' })), true, 'the one above it');
+    assert.match(await focusedDescription(), /Which supplier should the new desks come from\?/);
+    assert.doesNotMatch(await focusedDescription(), /printer|room/, 'only its own notice’s words');
 
     // The last one closed: nothing is left to go to but the screen's heading.
     await page.keyboard.press('Enter');
@@ -172,22 +197,111 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
     await page.keyboard.press('Shift+Tab');
     const showAll = notice.getByRole('button', { name: 'Show all of the question' });
     assert.equal(await focused(showAll), true, 'Show all has the focus');
-    assert.equal(await showAll.getAttribute('aria-expanded'), 'false');
+    // Its words say the state ("Show all", "Show less"): no aria-expanded to say it again.
+    assert.equal(await showAll.getAttribute('aria-expanded'), null);
+    // Cut short, the whole sentence is the words' tooltip.
+    assert.match((await text.getAttribute('title')) ?? '', /and for which regions\?” before you answered\.$/);
     await page.keyboard.press('Enter');
     const showLess = notice.getByRole('button', { name: 'Show less of the question' });
-    assert.equal(await showLess.getAttribute('aria-expanded'), 'true');
+    assert.equal(await showLess.getAttribute('aria-expanded'), null);
     assert.equal(await focused(showLess), true, 'the focus stays on the button');
     assert.match(
       (await text.textContent()) ?? '',
       /withdrew its question “Which quarter should the yearly report on open orders, returns and refunds cover, and for which regions\?” before you answered\./
     );
+    // Shown whole, no tooltip repeats it.
+    assert.equal(await text.getAttribute('title'), null);
 
-    // And back to two lines.
+    // And back to two lines, the tooltip with them.
     await page.keyboard.press('Enter');
     await showAll.waitFor();
     assert.ok((await lines(notice)) <= 2, `the notice took ${await lines(notice)} lines at 800 px`);
+    assert.match((await text.getAttribute('title')) ?? '', /and for which regions\?” before you answered\.$/);
     await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('hands the focus from a Close of several at once to the notice it keeps, read with its words', async () => {
+    const kept = await withdrawn('Which carrier should the spare parts go with?', 'DHL, the cheaper one');
+    const others = [
+      await withdrawn('Which warehouse should the returned chairs go to?'),
+      await withdrawn('Which colour should the new folders be?')
+    ];
+    const closeAll = page.getByRole('button', { name: 'Close 2 notices, not the one with what you wrote' });
+    await closeAll.focus();
+    await page.keyboard.press('Enter');
+    for (const notice of others) await notice.waitFor({ state: 'detached' });
+    // Still there, with what was written: its Close, not the heading, takes the focus.
+    assert.equal(await focused(kept.getByRole('button', { name: 'Close notice' })), true, 'the kept notice’s Close');
+    assert.match(await focusedDescription(), /Which carrier should the spare parts go with\?/);
+    await page.keyboard.press('Enter');
+    await kept.waitFor({ state: 'detached' });
+    assert.equal(await focused(page.locator('#heading-inbox')), true, 'the Inbox heading');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('hands the focus from a closed failed-run notice in the Inbox to the next one, read with its words', async () => {
+    // What the core tells every window when a run a person approved (before a restart) failed.
+    const failedRun = (id: string, message: string) =>
+      desk.fixture.host.events.emit('sampling.approvedRunFailed', {
+        id,
+        serverId: 'desk',
+        serverName: 'Server desk',
+        message
+      });
+    failedRun('run-1', 'The model is overloaded');
+    failedRun('run-2', 'The provider refused the key');
+    failedRun('run-3', 'The model timed out');
+    const notices = page.locator('.notice-failed-run');
+    await page.waitForFunction(() => document.querySelectorAll('.notice-failed-run').length === 3);
+    const close = (index: number) => notices.nth(index).getByRole('button', { name: 'Close notice' });
+
+    // One in the middle closed: the next one down takes the focus, then the one above the last.
+    await close(1).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.notice-failed-run').length === 2);
+    assert.equal(await focused(close(1)), true, 'the next one down');
+    assert.match(
+      await focusedDescription(),
+      /^The model run you approved for Server desk failed: The model timed out\./
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.notice-failed-run').length === 1);
+    assert.equal(await focused(close(0)), true, 'the one above it');
+    assert.match(await focusedDescription(), /failed: The model is overloaded\./);
+
+    // The last one closed: the Inbox heading.
+    await page.keyboard.press('Enter');
+    await notices.first().waitFor({ state: 'detached' });
+    assert.equal(await focused(page.locator('#heading-inbox')), true, 'the Inbox heading');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('reads a host warning’s Close with the warning’s words as the focus comes to it', async () => {
+    // What the core tells every window of a file it could not read.
+    desk.fixture.host.events.emit('store.warning', {
+      id: 'warning-1',
+      message: 'The task history could not be read and was moved aside.',
+      movedTo: '/data/corrupt/history.jsonl'
+    });
+    desk.fixture.host.events.emit('store.warning', {
+      id: 'warning-2',
+      message: 'The saved drafts could not be read and were moved aside.'
+    });
+    const older = page.locator('.host-warning').filter({ hasText: 'task history' });
+    const newer = page.locator('.host-warning').filter({ hasText: 'saved drafts' });
+    await newer.waitFor();
+    await newer.getByRole('button', { name: 'Close notice' }).focus();
+    await page.keyboard.press('Enter');
+    await newer.waitFor({ state: 'detached' });
+    assert.equal(await focused(older.getByRole('button', { name: 'Close notice' })), true, 'the older warning’s Close');
+    assert.match(
+      await focusedDescription(),
+      /^The task history could not be read and was moved aside\. The old file was kept at \/data\/corrupt\/history\.jsonl$/
+    );
+    await page.keyboard.press('Enter');
+    await older.waitFor({ state: 'detached' });
     assert.deepEqual(desk.pageErrors, []);
   });
 });

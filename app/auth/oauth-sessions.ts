@@ -93,7 +93,8 @@ export class OAuthSessions {
     await this.#vault.remove(serverId);
   }
 
+  /** Taskdesk closes: every sign-in under way ends, and who waits for one is told so. */
   close(): void {
-    for (const { oauth } of this.#sessions.values()) oauth.close();
+    for (const { oauth } of this.#sessions.values()) oauth.close('taskdesk-closed');
   }
 }

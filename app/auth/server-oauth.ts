@@ -72,11 +72,11 @@ export class SignInChangedError extends Error {
 /**
  * Why a sign-in waited for ({@link ServerOAuth.untilSignedIn}) was given up: it `failed` (refused,
  * declined, not completed in time: `reason` says which, in words), the person `cancelled` it or
- * `signed-out`, or the server's sign-in was `closed` (the server removed, moved to another URL, or
- * Taskdesk closing).
+ * `signed-out`, the server's sign-in was `closed` (the server removed, or moved to another URL),
+ * or Taskdesk closed (`taskdesk-closed`).
  */
 export class SignInEndedError extends Error {
-  readonly why: 'failed' | 'cancelled' | 'signed-out' | 'closed';
+  readonly why: 'failed' | 'cancelled' | 'signed-out' | 'closed' | 'taskdesk-closed';
   readonly reason: string | undefined;
   constructor(why: SignInEndedError['why'], reason?: string) {
     super(reason ?? `The sign-in ended (${why}).`);
@@ -595,10 +595,13 @@ export class ServerOAuth implements OAuthClientProvider {
     return { status: 'sign-in-required', ...(issuer !== undefined && { issuer }) };
   }
 
-  /** Stops waiting for a sign-in (the server was removed or the host closes), and closes every listener. */
-  close(): void {
+  /**
+   * Stops waiting for a sign-in, and closes every listener: the server was removed or moved
+   * (`closed`), or the host closes (`taskdesk-closed`), as who waits for it is told.
+   */
+  close(why: 'closed' | 'taskdesk-closed' = 'closed'): void {
     this.#closePending();
-    this.#settleSignInWaiters(new SignInEndedError('closed'));
+    this.#settleSignInWaiters(new SignInEndedError(why));
     for (const loopback of this.#closedSignIns) loopback.close();
     this.#closedSignIns.clear();
   }

@@ -251,14 +251,16 @@ export class Host {
    * Servers whose connection an act of the person's closed (Disconnect or a sign-out, Remove, a
    * Save of settings that restarts it), with that act, until their next connection is ready: the
    * requests the close broke off are said to be ended by the person, and how, not cancelled by
-   * the server (see {@link yourActWords}).
+   * the server (see {@link yourActWords}). A removed server's act stays until a server added
+   * again under its id is connected (one entry a removed id: nothing else of it ends later).
    */
   readonly #closedByYou = new Map<string, YourAct>();
   /**
-   * Removed servers whose close broke off requests outside a task not yet told, by their owner
-   * identity: their act in {@link #closedByYou} is forgotten once those are (see {@link #forgetRemovedAct}).
+   * Servers the person disconnected while the sign-in page they opened waited for the browser:
+   * that sign-in, completed, is kept but does not connect them again. Forgotten when they connect
+   * the server (the sign-in then connects it as before), or the sign-in ends otherwise (failed, cancelled).
    */
-  readonly #removedOpen = new Map<string, string>();
+  readonly #disconnectedInSignIn = new Set<string>();
   /**
    * Received tasks being ended because their stdio server's process went (see
    * {@link #endTasksOfProcess}), by task id, while their questions leave the Inbox: why, and
@@ -578,7 +580,9 @@ export class Host {
       ...(this.#httpFetch && { fetch: this.#httpFetch }),
       now: () => this.clock.now(),
       ...(config.oauthClientMetadataUrl !== undefined && { clientMetadataUrl: config.oauthClientMetadataUrl }),
-      onChange: (serverId) => {
+      onChange: (serverId, view) => {
+        // The sign-in under way ended without signing in: a later one is the person's anew.
+        if (view.status !== 'signed-in' && view.waiting !== true) this.#disconnectedInSignIn.delete(serverId);
         const server = this.#registry.get(serverId);
         if (server) this.events.emit('server.state', { serverId, state: this.#serverView(server).state });
       },
@@ -591,6 +595,8 @@ export class Host {
           // The issuer, not the subject: a person's email address is not needed in a log that may be exported.
           detail: { issuer: grant.issuer, browser: true }
         });
+        // Disconnected by the person after they opened the sign-in page: it stays so, signed in.
+        if (this.#disconnectedInSignIn.delete(serverId)) return;
         void this.#reconnect(serverId);
       },
       onSignInFailed: (serverId, reason) => {
@@ -673,9 +679,6 @@ export class Host {
               : this.requestor.exchanges?.describe(ended.owner.serverId, ended.relatedTaskId);
           this.history.recordReceivedRequest(ended, askedFor, this.#callDuring(ended));
           this.#openWork.requestEnded(ended);
-          // Of a removed server: the receiver counts it ended once this returns, so looked at after.
-          const { identity } = ended.owner;
-          if (this.#removedOpen.has(identity)) queueMicrotask(() => this.#forgetRemovedAct(undefined, identity));
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
@@ -724,10 +727,8 @@ export class Host {
       // Its callers: Remove, the person's (`by`), and a Save of settings that restarts the server
       // (Taskdesk's, as its closed state says, on the person's Save).
       dropConnection: async (serverId, by) => {
-        const identity = this.#connections.get(serverId)?.owner.identity;
         await this.#closeConnection(serverId, by, by === 'person' ? 'removed' : 'restarted');
         this.#connections.delete(serverId);
-        if (by === 'person') this.#forgetRemovedAct(serverId, identity);
       },
       keepConnection: async (serverId) => {
         const connection = this.#connections.get(serverId);
@@ -880,6 +881,8 @@ export class Host {
   async connect(serverId: string): Promise<ServerView> {
     const stored = this.#registry.get(serverId);
     if (!stored) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    // Connected again: a sign-in it waits for connects it once completed, as before the Disconnect.
+    this.#disconnectedInSignIn.delete(serverId);
     const existing = this.#connections.get(serverId);
     if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting'))
       return this.#serverView(stored);
@@ -1040,23 +1043,6 @@ export class Host {
     if (this.#registry.get(serverId)) await this.connect(serverId);
   }
 
-  /**
-   * Forgets the act of a removed server (no next connection of it clears it) once every request
-   * outside a task its close broke off has ended and been told with it: at once, or when the last
-   * of them ends. `serverId` is the removed server's; undefined when one of them just ended.
-   */
-  #forgetRemovedAct(serverId: string | undefined, identity: string | undefined): void {
-    const removed = serverId ?? (identity === undefined ? undefined : this.#removedOpen.get(identity));
-    if (removed === undefined) return;
-    if (identity !== undefined && this.receiver.hasOpenOrdinary(identity)) {
-      this.#removedOpen.set(identity, removed);
-      return;
-    }
-    if (identity !== undefined) this.#removedOpen.delete(identity);
-    // Added again under the same id meanwhile: its next connection clears it, as any server's.
-    if (!this.#registry.get(removed)) this.#closedByYou.delete(removed);
-  }
-
   /** A state with the server's OAuth sign-in, for a server that signs in. */
   /** A connection's state as the Desk sees it: with its sign-in, and since when it is ready. */
   #viewState(state: ConnectionState, config: ServerConfig): ConnectionState {
@@ -1083,6 +1069,9 @@ export class Host {
   async #disconnect(serverId: string, by: ClosedBy, act: YourAct | undefined): Promise<ServerView> {
     const config = this.#registry.get(serverId);
     if (!config) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    // The person's Disconnect while their sign-in page waits: its completion leaves the server so.
+    if (by === 'person' && this.#connections.has(serverId) && this.#oauth.view(config)?.waiting === true)
+      this.#disconnectedInSignIn.add(serverId);
     await this.#closeConnection(serverId, by, act);
     return this.#serverView(config);
   }

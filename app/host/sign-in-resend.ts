@@ -144,6 +144,8 @@ function endedWords(ended: SignInEndedError, name: string, registered: boolean):
       return registered
         ? `The sign-in to ${name} was dropped (its address changed), so the call was not sent again.`
         : `You removed ${name}, so the call was not sent again.`;
+    case 'taskdesk-closed':
+      return `Taskdesk closed before the sign-in to ${name} completed, so the call was not sent again.`;
   }
 }
 

@@ -655,11 +655,6 @@ export class TaskReceiver {
     this.#repo.flush();
   }
 
-  /** Whether requests outside a task of the owner `identity` are still open (not yet ended and told). */
-  hasOpenOrdinary(identity: string): boolean {
-    return this.#ordinaryPending.has(identity);
-  }
-
   /** Forgets per-connection state (rate-limit bucket) for an identity that disconnected. */
   forgetConnection(identity: string): void {
     this.#limiter.forget(identity);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { markStarted, watchCloseRequests } from './sdk-seams.js';
 
 /**
@@ -47,6 +47,19 @@ export const ModernErrorCode = {
 } as const;
 
 /** Which capabilities a modern request declares (see {@link modernClientCapabilities}). */
+/**
+ * How one request to a 2026-07-28 server is sent: whether its envelope declares the tasks
+ * extension, its timeout, its abort, its progress, and `onRequestId`, told the request's JSON-RPC
+ * id as it is sent (a `subscriptions/listen` stream is known by it), when the sender can tell it.
+ */
+export interface ModernRequestOptions {
+  tasks: boolean;
+  timeout: number;
+  signal?: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+  onRequestId?: (id: string | number) => void;
+}
+
 export interface ModernCapabilityOptions {
   /** Declare the tasks extension. */
   tasks: boolean;

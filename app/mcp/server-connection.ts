@@ -16,7 +16,6 @@ import {
   McpError,
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
-  type Progress,
   type Tool
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState, ProtocolEra } from '../contract/host-api.js';
@@ -64,7 +63,8 @@ import {
   watchInitialize,
   withEnvelope,
   type DiscoverResult,
-  type EraProbe
+  type EraProbe,
+  type ModernRequestOptions
 } from './modern-protocol.js';
 
 /** How long connecting (probe and initialize) may take by default. */
@@ -279,13 +279,7 @@ export class ServerConnection {
   async modernRequest(
     method: string,
     params: Record<string, unknown>,
-    options: {
-      tasks: boolean;
-      timeout: number;
-      signal?: AbortSignal;
-      onprogress?: (progress: Progress) => void;
-      onRequestId?: (id: string | number) => void;
-    }
+    options: ModernRequestOptions
   ): Promise<Record<string, unknown>> {
     if (!this.#discover)
       throw new HostError(

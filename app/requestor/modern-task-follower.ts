@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, toErrorData, type ErrorData } from '../core/errors.js';
 import { ServerTaskStatusSchema, type ServerTask } from '../contract/outbound-tasks.js';
 import { TaskFollowerBase, type FollowedConnection } from './task-follower-base.js';
 import { checkResultType } from './result-type.js';
+import type { ModernRequestOptions } from '../mcp/modern-protocol.js';
 import { isServerTerminal } from './outbound-task-state.js';
 import { isLocalFailure, isTaskNotFound } from './task-rpc.js';
 
@@ -43,13 +43,7 @@ export interface ModernPeer {
   request(
     method: string,
     params: Record<string, unknown>,
-    options: {
-      tasks: boolean;
-      timeout: number;
-      signal?: AbortSignal;
-      onprogress?: (progress: Progress) => void;
-      onRequestId?: (id: string | number) => void;
-    }
+    options: ModernRequestOptions
   ): Promise<Record<string, unknown>>;
   /**
    * Answers one input request as the host answers such a request from a server (elicitation

@@ -96,7 +96,7 @@ function RemoveConsequences({ serverId }: { serverId: string }) {
   return (
     <>
       {ends ? <p>{ends}</p> : null}
-      <p>Taskdesk disconnects it and forgets its settings. Its tasks stay until they expire.</p>
+      <p>Taskdesk disconnects it and forgets its settings. Tasks keeps a record of its tasks until they expire.</p>
     </>
   );
 }

@@ -30,29 +30,53 @@ export function fetchedRowWords(inbound: InboundTask, server: ServerView | undef
 }
 
 /**
+ * The end of a stdio server's process that a received task went with, in the status message
+ * Taskdesk gave it (`Host`): cancelled by the person's act that closed the connection ("You
+ * disconnected Everything before it was answered", "You removed Everything…", "You changed
+ * Everything’s settings, and Taskdesk restarted it…") or failed as the process ended by itself
+ * ("Everything’s process ended before it was answered"). Nothing asks for such a task again.
+ */
+const PROCESS_WENT = ' before it was answered';
+
+/** Whether a received task ended with the process that asked for it (see {@link PROCESS_WENT}). */
+export function endedWithProcess(inbound: InboundTask): boolean {
+  const { status, statusMessage } = inbound.task;
+  const ended = status === 'failed' || (status === 'cancelled' && inbound.cancelledBy === 'you');
+  return ended && statusMessage?.endsWith(PROCESS_WENT) === true;
+}
+
+/**
  * Whether the server of a received task will never fetch its result: a stdio server started again
- * since it asked (a new process, which has none of the old one's tasks), or one not connected (the
- * process that asked has stopped). An HTTP server may come back to its session, and its tasks.
+ * since it asked (a new process, which has none of the old one's tasks), one not connected (the
+ * process that asked has stopped), one removed (no longer in the Desk's list: Taskdesk never
+ * connects it again), or a task that ended with the process that asked (see {@link endedWithProcess}).
+ * An HTTP server may come back to its session, and its tasks.
  */
 export function willNotFetch(inbound: InboundTask, server: ServerView | undefined): boolean {
   return (
+    server === undefined ||
+    endedWithProcess(inbound) ||
     newProcessSince(server, inbound.task.createdAt) ||
-    (server?.transport.type === 'stdio' && server.state.status !== 'ready')
+    (server.transport.type === 'stdio' && server.state.status !== 'ready')
   );
 }
 
 /**
- * The Tasks detail's words for a result its server has not fetched yet. A stdio server connected
+ * The Tasks detail's words for a result its server has not fetched. A stdio server connected
  * since the task was asked is a new process Taskdesk started, which has none of the old one's
- * tasks: it will not fetch it, said plainly; nor will a stdio server not connected (the process
- * that asked has stopped). Any other may ask for it (an HTTP server may come back to its session,
- * and its tasks).
+ * tasks: it will not fetch it, said plainly; nor will a removed server, a stdio server not
+ * connected (the process that asked has stopped), or any server of a task that ended with the
+ * process that asked. Any other may ask for it (an HTTP server may come back to its session, and
+ * its tasks).
  */
 export function notFetchedWords(inbound: InboundTask, server: ServerView | undefined): string {
+  const name = inbound.serverName;
+  if (server === undefined) return `No, and it will not be: ${name} was removed`;
   if (newProcessSince(server, inbound.task.createdAt))
-    return `Not yet, and it will not be: ${inbound.serverName} was started again since it asked, as a new process, and this task was the old one’s`;
+    return `No, and it will not be: ${name} was started again since it asked, as a new process, and this task was the old one’s`;
   // A stdio server not connected runs no process that asked: the one Taskdesk starts next is new.
-  if (willNotFetch(inbound, server))
-    return `Not yet, and it will not be: ${inbound.serverName} is not connected, and the process that asked has stopped`;
-  return `Not yet: ${inbound.serverName} gets it when it asks for this task`;
+  if (server.transport.type === 'stdio' && server.state.status !== 'ready')
+    return `No, and it will not be: ${name} is not connected, and the process that asked has stopped`;
+  if (endedWithProcess(inbound)) return `No, and it will not be: the process of ${name} that asked has stopped`;
+  return `Not yet: ${name} gets it when it asks for this task`;
 }

@@ -356,7 +356,7 @@ describe(
       await dialog.waitFor();
       assert.deepEqual(await dialog.locator('.dialog-body p').allTextContents(), [
         '1 question and 1 model request waiting in the Inbox will be withdrawn and 2 running calls will stop.',
-        'Taskdesk disconnects it and forgets its settings. Its tasks stay until they expire.'
+        'Taskdesk disconnects it and forgets its settings. Tasks keeps a record of its tasks until they expire.'
       ]);
       // Cancel: nothing happens; the server stays, its work with it.
       await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -114,7 +114,7 @@ describe('where an inbox answer goes', () => {
     } as unknown as Parameters<typeof notFetchedWords>[0];
     assert.equal(
       notFetchedWords(inbound, ready('2026-12-03T10:30:00.000Z')),
-      'Not yet, and it will not be: Books was started again since it asked, as a new process, and this task was the old one’s'
+      'No, and it will not be: Books was started again since it asked, as a new process, and this task was the old one’s'
     );
     assert.equal(
       notFetchedWords(inbound, readyHttp('2026-12-03T10:30:00.000Z')),
@@ -127,7 +127,7 @@ describe('where an inbox answer goes', () => {
     // Not connected: a stdio server's process that asked has stopped; an HTTP one may come back.
     assert.equal(
       notFetchedWords(inbound, server({ status: 'closed' })),
-      'Not yet, and it will not be: Books is not connected, and the process that asked has stopped'
+      'No, and it will not be: Books is not connected, and the process that asked has stopped'
     );
     assert.equal(
       notFetchedWords(inbound, { ...readyHttp('2026-12-03T09:30:00.000Z'), state: { status: 'closed' } }),

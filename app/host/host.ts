@@ -1004,19 +1004,28 @@ export class Host {
 
   #loginWarned = false;
   /**
-   * Ends the received tasks a stdio server's connection that ended was given (created since it
-   * started, `since`) and that had not ended: the process that asked for them went with it, and
-   * the one Taskdesk starts next does not have them, so nobody can fetch their answers. Their
-   * questions leave the Inbox and their model calls stop, cancelled by the person in the words of
-   * their act that closed the connection, or failed as the process ended by itself. An HTTP
-   * server's stay: it can come back to its session, and ask for them. Not as Taskdesk closes: the
-   * next start takes them up, as an earlier process's.
+   * Ends the tasks of a stdio server's connection that ended (created since it started, `since`)
+   * that had not ended, as the process they were of went with it, and the one Taskdesk starts
+   * next does not have them. The received tasks it gave Taskdesk: nobody can fetch their answers.
+   * Their questions leave the Inbox and their model calls stop, cancelled by the person in the
+   * words of their act that closed the connection, or failed as the process ended by itself. The
+   * tool calls' tasks Taskdesk gave it: it ran them, so they are lost, in the same words. An HTTP
+   * server's stay: it can come back to its session, and ask for them (its own keep running on it).
+   * Not as Taskdesk closes: the next start takes them up, as an earlier process's.
    */
   #endTasksOfProcess(connection: ServerConnection, since: number): void {
     const { config, owner } = connection;
     if (config.transport.type !== 'stdio' || this.#closing) return;
     const act = this.#closedByYou.get(config.id);
     const cause = act === undefined ? `${config.name}’s process ended` : yourActWords(act, config.name);
+    // Only while it is the server's connection: one replaced since (a Connect after it failed)
+    // is not the process the tasks made since then ran in.
+    if (this.#connections.get(config.id) === connection)
+      this.requestor.processGone(
+        config.id,
+        since,
+        act === undefined ? `${cause}: it ran this task.` : `${cause}: its process, which ran this task, was stopped.`
+      );
     const gone = [...this.receiver.peekRecords()]
       .filter(
         (record) =>
@@ -1056,7 +1065,8 @@ export class Host {
   }
 
   /**
-   * Disconnects a server. Its tasks stay, for when it connects again.
+   * Disconnects a server. An HTTP server's tasks stay, for when it connects again; a stdio
+   * server's end with its process (see {@link #endTasksOfProcess}).
    *
    * `by` is who asked: the person (`servers.disconnect`, a sign-out) or Taskdesk itself, as its
    * closed state says ("Disconnected by you" or "Disconnected by Taskdesk").

@@ -385,9 +385,27 @@ export class OutboundTasks {
   serverRemoved(serverId: string, reason: string): void {
     this.#assertOpen();
     this.detach(serverId);
+    this.#endAsLost(serverId, reason, () => true);
+  }
+
+  /**
+   * The process of a stdio server ended with its connection (the person's act stopped it, or it
+   * exited by itself): the tasks created over that connection (`since` it was made, host clock)
+   * ran in it, and the process Taskdesk starts next does not have them. Each of them not yet
+   * finished ends now as lost, for `reason`, and is written as any other end is. Tasks from
+   * before it are left to be asked about as they are.
+   */
+  processGone(serverId: string, since: number, reason: string): void {
+    this.#assertOpen();
+    this.detach(serverId);
+    this.#endAsLost(serverId, reason, (view) => Date.parse(view.createdAt) >= since);
+  }
+
+  /** Ends as lost, for `reason`, each task of `serverId` not yet finished that `which` picks. */
+  #endAsLost(serverId: string, reason: string, which: (view: OutboundTaskView) => boolean): void {
     for (const follower of this.#followers.values()) {
       const view = follower.view;
-      if (view.serverId !== serverId || follower.finished) continue;
+      if (view.serverId !== serverId || follower.finished || !which(view)) continue;
       const next = nextOutboundState(view.state, { type: 'lost' });
       if (next === undefined) continue;
       follower.dispose();

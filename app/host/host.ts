@@ -17,6 +17,7 @@ import {
   type ServerView,
   type ConnectionState
 } from '../contract/host-api.js';
+import { endedWithProcessMessage } from '../contract/process-gone.js';
 import { isHostMethod, unknownHostMethod } from '../contract/known-method.js';
 import type { OutboundTaskView } from '../contract/outbound-tasks.js';
 import { taskEndNotice } from '../contract/task-end-words.js';
@@ -1038,7 +1039,7 @@ export class Host {
       // Read as its question leaves the Inbox, which the end does at once.
       this.#processGone.set(taskId, { reason: `${cause}.`, byYou: act !== undefined });
       try {
-        this.receiver.endUnfetchable(taskId, `${cause} before it was answered`, act !== undefined);
+        this.receiver.endUnfetchable(taskId, endedWithProcessMessage(cause), act !== undefined);
       } finally {
         this.#processGone.delete(taskId);
       }

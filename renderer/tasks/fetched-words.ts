@@ -1,5 +1,6 @@
 import type { InboundTask, ServerView } from '../../app/contract/host-api.js';
 import { newProcessSince } from '../inbox/answer-delivery.js';
+import { isEndedWithProcessMessage } from '../../app/contract/process-gone.js';
 import { isTerminal } from '../store/task-status.js';
 
 /**
@@ -30,19 +31,13 @@ export function fetchedRowWords(inbound: InboundTask, server: ServerView | undef
 }
 
 /**
- * The end of a stdio server's process that a received task went with, in the status message
- * Taskdesk gave it (`Host`): cancelled by the person's act that closed the connection ("You
- * disconnected Everything before it was answered", "You removed Everything…", "You changed
- * Everything’s settings, and Taskdesk restarted it…") or failed as the process ended by itself
- * ("Everything’s process ended before it was answered"). Nothing asks for such a task again.
+ * Whether a received task ended with the process that asked for it: cancelled by the person's act
+ * that closed its connection, or failed as the process ended by itself (see `process-gone.ts`).
  */
-const PROCESS_WENT = ' before it was answered';
-
-/** Whether a received task ended with the process that asked for it (see {@link PROCESS_WENT}). */
 export function endedWithProcess(inbound: InboundTask): boolean {
   const { status, statusMessage } = inbound.task;
   const ended = status === 'failed' || (status === 'cancelled' && inbound.cancelledBy === 'you');
-  return ended && statusMessage?.endsWith(PROCESS_WENT) === true;
+  return ended && isEndedWithProcessMessage(statusMessage);
 }
 
 /**

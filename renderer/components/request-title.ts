@@ -20,11 +20,12 @@ export function requestTitle(kind: string, request: Record<string, unknown>, max
 }
 
 /**
- * What was withdrawn, in words: a question, or a model request, quoting what it asked; `whose`
- * says whose ("its", or "Everything’s" when Taskdesk, not the server, withdrew it).
+ * What was withdrawn, in words: a question, or a model request, quoting what it asked (as given:
+ * a notice quotes the whole, cutting it short itself); `whose` says whose ("its", or "Everything’s"
+ * when Taskdesk, not the server, withdrew it).
  */
 export function withdrawnWhat(notice: { kind: string; message?: string | undefined }, whose = 'its'): string {
-  const quoted = notice.message ? `“${truncate(notice.message, 120)}”` : undefined;
+  const quoted = notice.message ? `“${notice.message}”` : undefined;
   if (notice.kind === 'elicitation') return quoted ? `${whose} question ${quoted}` : `${whose} question`;
   const request = quoted ? `${whose} request for a model reply to ${quoted}` : `${whose} request for a model reply`;
   return notice.kind === 'sampling-review' ? `${request}, with the answer you were reviewing` : request;

@@ -130,16 +130,15 @@ function WithdrawnText({ notice, id }: { notice: WithdrawnNotice; id: string }) 
   const short = withdrawnText({ ...notice, message: notice.message && cutAtWord(notice.message, QUOTED_CHARS) });
   if (short === said) return <p id={id}>{said}</p>;
   return (
-    // The button runs on after the words (see `.withdrawn-cut` in styles.css), as a link would.
-    <>
-      <p id={id} className="withdrawn-cut" title={whole ? undefined : said}>
-        {whole ? said : short}
-      </p>{' '}
+    // The button runs on after the words, a space apart, in the same paragraph, as a link would:
+    // read and copied as "… before you answered. Show less", not "answered.Show less".
+    <p className="withdrawn-cut" title={whole ? undefined : said}>
+      <span id={id}>{whole ? said : short}</span>{' '}
       <button type="button" className="link-button" onClick={() => setWhole(!whole)}>
         {whole ? 'Show less' : 'Show all'}
         <span className="sr-only"> of the question</span>
       </button>
-    </>
+    </p>
   );
 }
 

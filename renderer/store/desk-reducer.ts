@@ -114,7 +114,8 @@ function fromSnapshot(state: DeskState, snapshot: DeskSnapshot): DeskState {
   for (const id of Object.keys(state.drafts)) {
     const item = state.inbox.find((known) => known.id === id);
     if (!item || snapshot.inbox.some((known) => known.id === id)) continue;
-    const message = requestTitle(item.kind, item.request);
+    // The whole question: the notice cuts it short itself, with a Show all (see unanswered-notices.tsx).
+    const message = requestTitle(item.kind, item.request, Infinity);
     const entry = snapshot.goneItems?.find((ended) => isEntryOf(ended, item));
     offline.push({
       id,
@@ -332,7 +333,8 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       // saying why (`reason`, the person's own cancel included).
       if (why !== 'withdrawn' || (byYou === true && (draft === undefined || reason === undefined))) return next;
       if (item.taskId !== undefined && reason === undefined && draft === undefined) return next;
-      const message = requestTitle(item.kind, item.request);
+      // The whole question: the notice cuts it short itself, with a Show all that shows it all.
+      const message = requestTitle(item.kind, item.request, Infinity);
       return {
         ...next,
         withdrawn: [

@@ -240,7 +240,7 @@ export interface WithdrawnNotice {
   id: string;
   serverName: string;
   kind: InboxItem['kind'];
-  /** What it asked (`requestTitle`): the question, or a model request's last text. */
+  /** What it asked (`requestTitle`), whole: the question, or a model request's last text (the notice cuts it short, with a Show all). */
   message?: string;
   /** Set when Taskdesk withdrew it, not its server: why (the task it was asked for has ended). */
   reason?: string;

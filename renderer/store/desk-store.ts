@@ -128,7 +128,8 @@ export class DeskStore {
       const { id, why, reason, afterStoppedCall } = removed;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
-        const message = requestTitle(item.kind, item.request);
+        // Said in a line of its own: the question quoted as far as tells which (its notice has it whole).
+        const message = requestTitle(item.kind, item.request, 120);
         const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
         this.apply('inbox.removed', removed);
         // Said only when the notice the reducer made holds it (none is made for the person's own

@@ -222,6 +222,77 @@ describe('the notices under the bar, by keyboard and screen reader, in headless 
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('shows a long withdrawn question whole with Show all, its last words in place, the button a word apart', async () => {
+    const last = 'and which of its trade routes across the northern sea ran longest?';
+    const message = `Research this for me: ${'the history of the old harbour town, its guilds, its markets, '.repeat(6)}${last}`;
+    assert.ok(message.length > 400);
+    const notice = await withdrawn(message);
+    const body = notice.locator('.notice-body');
+    await notice.getByRole('button', { name: 'Show all of the question' }).click();
+    await notice.getByRole('button', { name: 'Show less of the question' }).waitFor();
+    // Whole, as History keeps it: its last words, not cut short upstream.
+    assert.match(
+      (await notice.locator('p').textContent()) ?? '',
+      new RegExp(`${last.replace('?', '\\?')}” before you answered\\.`)
+    );
+    // The words and the button a space apart, as they read: "… answered. Show less", not "answered.Show less".
+    assert.match(await body.innerText(), /before you answered\. Show less/);
+    await notice.getByRole('button', { name: 'Show less of the question' }).click();
+    await notice.getByRole('button', { name: 'Show all of the question' }).waitFor();
+    assert.match(await body.innerText(), /,…” before you answered\. Show all/);
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('shows the stack opened with room for more than one notice, and a notice’s typed text whole in a small window', async () => {
+    /** Whether `inner` lies within the strip's scroll box as it is (not scrolled to). */
+    const inStrip = (inner: Locator) =>
+      inner.evaluate((element) => {
+        const box = element.closest('.notice-stack')!.getBoundingClientRect();
+        const own = element.getBoundingClientRect();
+        return own.height > 0 && own.top >= box.top && own.bottom <= box.bottom;
+      });
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const notices = [];
+      for (const what of ['the spring catalogue', 'the summer prices', 'the autumn stock'])
+        notices.push(await withdrawn(`Which shop should ${what} go out to first, and by which date?`));
+      // The newest holds what the person had typed: the tallest a notice is.
+      notices.push(await withdrawn('Which shop should the winter sale go out to first?', 'The one on Mill Street'));
+      await page.getByRole('button', { name: 'and 3 more notices' }).click();
+      await page.getByRole('button', { name: 'Show only the newest notice' }).waitFor();
+      assert.equal(await page.locator('.notices .notice-stack').evaluate((element) => element.scrollTop), 0);
+      // Newest first: the second shown is the third asked; its Close in sight without scrolling.
+      const second = notices[2]!;
+      assert.equal(
+        await inStrip(second.getByRole('button', { name: 'Close notice' })),
+        true,
+        'the second notice’s Close'
+      );
+      // The Inbox still has room below the strip.
+      const stripBottom = await page.locator('.notices').evaluate((element) => element.getBoundingClientRect().bottom);
+      assert.ok(stripBottom <= 800 / 2, `the strip reaches ${stripBottom} px of 800`);
+      const close = page.getByRole('button', { name: 'Close notice' });
+      while ((await close.count()) > 0) await close.first().click();
+
+      // A small window: the notice holds what was typed, and shows it (the reason it is kept).
+      await page.setViewportSize({ width: 800, height: 600 });
+      const kept = await withdrawn(
+        'Which courier should take the signed contracts to the head office this week?',
+        'The red one, before Thursday noon, by the back door of the head office, and ask at the front desk for the legal team’s signed copies'
+      );
+      const typed = kept.locator('.withdrawn-draft pre');
+      await typed.waitFor();
+      assert.equal(await inStrip(typed), true, 'what was typed is in sight in the strip');
+      assert.equal(await inStrip(kept.getByRole('button', { name: 'Copy what you had written' })), true);
+      assert.equal(await inStrip(kept.getByRole('button', { name: 'Close notice' })), true);
+    } finally {
+      await page.setViewportSize({ width: 800, height: 800 });
+    }
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('hands the focus from a Close of several at once to the notice it keeps, read with its words', async () => {
     const kept = await withdrawn('Which carrier should the spare parts go with?', 'DHL, the cheaper one');
     const others = [

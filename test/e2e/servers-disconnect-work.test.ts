@@ -133,7 +133,9 @@ describe('Disconnect with work under way, in headless Chromium against the real 
     );
     const notice = page.locator(`.notice-withdrawn[data-inbox-id="${item.id}"]`);
     await notice.waitFor();
-    const noticeText = (await notice.locator('.notice-body > p').textContent()) ?? '';
+    // Its words (what its Close is described by), without the Show all that may follow them.
+    const wordsId = await notice.getByRole('button', { name: 'Close notice' }).getAttribute('aria-describedby');
+    const noticeText = (await page.locator(`[id="${wordsId}"]`).textContent()) ?? '';
     assert.match(noticeText, /: You disconnected Everything\.$/);
     assert.doesNotMatch(noticeText, /Everything withdrew|cancelled the request|stopped waiting/);
     await notice.getByRole('group', { name: 'What you had written (not sent):' }).waitFor();

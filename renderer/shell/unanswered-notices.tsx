@@ -132,7 +132,7 @@ function WithdrawnText({ notice, id }: { notice: WithdrawnNotice; id: string }) 
   return (
     // The button runs on after the words, a space apart, in the same paragraph, as a link would:
     // read and copied as "… before you answered. Show less", not "answered.Show less".
-    <p className="withdrawn-cut" title={whole ? undefined : said}>
+    <p title={whole ? undefined : said}>
       <span id={id}>{whole ? said : short}</span>{' '}
       <button type="button" className="link-button" onClick={() => setWhole(!whole)}>
         {whole ? 'Show less' : 'Show all'}

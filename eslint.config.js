@@ -102,8 +102,13 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector:
+          // `before(…)`, `test.before(…)` and either awaited, at the top of a file.
+          selector: [
             'Program > ExpressionStatement > CallExpression[callee.name=/^(before|after|beforeEach|afterEach)$/]',
+            'Program > ExpressionStatement > CallExpression[callee.property.name=/^(before|after|beforeEach|afterEach)$/]',
+            'Program > ExpressionStatement > AwaitExpression > CallExpression[callee.name=/^(before|after|beforeEach|afterEach)$/]',
+            'Program > ExpressionStatement > AwaitExpression > CallExpression[callee.property.name=/^(before|after|beforeEach|afterEach)$/]'
+          ].join(', '),
           message: 'Put hooks inside a describe: this file shares its process with the others.'
         }
       ]
